@@ -1,0 +1,24 @@
+import { authRoutes } from "@/server/auth/routes";
+import type { AppContext } from "@/server/http/app-context";
+import { buildOpenApiDocument } from "@/server/http/openapi";
+import { defineRoute, type AnyRoute } from "@/server/http/route";
+import { createRouter, type RequestHandler } from "@/server/http/router";
+import { systemRoutes } from "@/server/system/routes";
+
+/** Every REST route of the service. A new area adds its list here, and so appears in OpenAPI. */
+export const apiRoutes: AnyRoute[] = [...systemRoutes, ...authRoutes];
+
+const openApiRoute = defineRoute({
+  method: "GET",
+  path: "/api/openapi.json",
+  auth: "none",
+  tag: "system",
+  summary: "This OpenAPI 3.1 document",
+  handler: async () => buildOpenApiDocument(allRoutes, { title: "Agent service API", version: "0.1.0" }),
+});
+
+const allRoutes: AnyRoute[] = [...apiRoutes, openApiRoute];
+
+export function createApiHandler(app: AppContext): RequestHandler {
+  return createRouter(allRoutes, app);
+}

@@ -1,0 +1,45 @@
+import { eq } from "drizzle-orm";
+import { UnauthorizedError } from "@/server/core/errors";
+import type { Executor } from "@/server/db";
+import { apiKeys } from "@/server/db/schema";
+import { hashKey, looksLikeKey } from "./key-material";
+import type { Principal } from "./principal";
+
+// last_used_at is refreshed at most this often, so reads do not become a write per request.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Resolves `Authorization: ApiKey <key>` to the key's project and user, or throws 401. */
+export async function authenticateApiKey(db: Executor, header: string | null, now = new Date()): Promise<Principal> {
+  if (!header) {
+    throw new UnauthorizedError("Missing Authorization header; send `Authorization: ApiKey <key>`", "missing_credentials");
+  }
+  const match = /^ApiKey\s+(\S+)\s*$/.exec(header.trim());
+  if (!match) {
+    throw new UnauthorizedError(
+      "Malformed Authorization header; expected `Authorization: ApiKey <key>`",
+      "malformed_credentials",
+    );
+  }
+  const secret = match[1];
+  if (!looksLikeKey(secret)) {
+    throw new UnauthorizedError("Malformed API key; keys start with `sk_`", "malformed_credentials");
+  }
+  const [key] = await db
+    .select({
+      id: apiKeys.id,
+      projectId: apiKeys.projectId,
+      userId: apiKeys.userId,
+      lastUsedAt: apiKeys.lastUsedAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.hash, hashKey(secret)));
+  if (!key) throw new UnauthorizedError("Unknown API key", "invalid_api_key");
+  if (key.revokedAt) {
+    throw new UnauthorizedError(`API key was revoked at ${key.revokedAt.toISOString()}`, "revoked_api_key");
+  }
+  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, key.id));
+  }
+  return { projectId: key.projectId, userId: key.userId, apiKeyId: key.id };
+}

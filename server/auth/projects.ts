@@ -1,0 +1,33 @@
+import { newId } from "@/server/core/ids";
+import type { Transaction } from "@/server/db";
+import { projectMembers, projects } from "@/server/db/schema";
+
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+
+type ProjectSetup = (tx: Transaction, projectId: string) => Promise<void>;
+const setups: ProjectSetup[] = [];
+
+/**
+ * Areas that give every new project some starting rows (environments, for one) register here,
+ * so tenancy does not need to know them.
+ */
+export function onProjectCreated(setup: ProjectSetup): void {
+  if (!setups.includes(setup)) setups.push(setup);
+}
+
+export async function createProject(
+  tx: Transaction,
+  input: { name: string; ownerId: string; isDefault?: boolean },
+): Promise<ProjectRecord> {
+  const [project] = await tx
+    .insert(projects)
+    .values({ id: newId(), name: input.name, isDefault: input.isDefault ?? false })
+    .returning({ id: projects.id, name: projects.name, createdAt: projects.createdAt });
+  await tx.insert(projectMembers).values({ projectId: project.id, userId: input.ownerId, role: "owner" });
+  for (const setup of setups) await setup(tx, project.id);
+  return project;
+}

@@ -1,0 +1,9 @@
+/**
+ * Drops null and undefined fields of a wire record (DESIGN.md: null fields are omitted).
+ * Shallow on purpose: user payloads such as revision `data` keep their nulls.
+ */
+export function compact<T extends Record<string, unknown>>(record: T): { [K in keyof T]: Exclude<T[K], null> } {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) if (value !== null && value !== undefined) out[key] = value;
+  return out as { [K in keyof T]: Exclude<T[K], null> };
+}

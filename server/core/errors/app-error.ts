@@ -1,0 +1,23 @@
+/** A problem with a request, turned into an HTTP response in exactly one place (server/http). */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly errors?: FieldError[];
+
+  constructor(status: number, code: string, detail: string, errors?: FieldError[]) {
+    super(detail);
+    this.name = new.target.name;
+    this.status = status;
+    this.code = code;
+    this.errors = errors;
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}

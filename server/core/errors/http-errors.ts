@@ -1,0 +1,62 @@
+import { AppError, type FieldError } from "./app-error";
+
+/** Input the contract rejects (INTERFACE.md "400" and "rejected" rows). */
+export class BadRequestError extends AppError {
+  constructor(detail: string, code = "bad_request", errors?: FieldError[]) {
+    super(400, code, detail, errors);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(detail: string, code = "unauthorized") {
+    super(401, code, detail);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(detail: string, code = "forbidden") {
+    super(403, code, detail);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(detail: string, code = "not_found") {
+    super(404, code, detail);
+  }
+}
+
+export class MethodNotAllowedError extends AppError {
+  readonly allow: string[];
+  constructor(method: string, path: string, allow: string[]) {
+    super(405, "method_not_allowed", `${method} is not allowed on ${path}; use ${allow.join(", ")}`);
+    this.allow = allow;
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(detail: string, code = "conflict") {
+    super(409, code, detail);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(limitBytes: number) {
+    super(413, "payload_too_large", `Request body exceeds the limit of ${limitBytes} bytes`);
+  }
+}
+
+/** The body parsed as JSON but does not match the request schema. */
+export class SchemaValidationError extends AppError {
+  constructor(errors: FieldError[], detail = describeFieldErrors(errors)) {
+    super(422, "validation_error", detail, errors);
+  }
+}
+
+export function describeFieldErrors(errors: FieldError[]): string {
+  const shown = errors
+    .slice(0, 3)
+    .map((e) => (e.path ? `${e.path}: ${e.message}` : e.message))
+    .join("; ");
+  const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : "";
+  return `Request body is invalid: ${shown}${more}`;
+}

@@ -1,0 +1,12 @@
+export { AppError, isAppError, type FieldError } from "./app-error";
+export {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PayloadTooLargeError,
+  SchemaValidationError,
+  UnauthorizedError,
+  describeFieldErrors,
+} from "./http-errors";

@@ -1,0 +1,31 @@
+import path from "node:path";
+import type { DatabaseHandle } from "./client";
+
+export const MIGRATIONS_DIR = path.join(process.cwd(), "drizzle");
+
+// Any constant works; it only has to be the same in every process that migrates.
+const MIGRATION_LOCK = 7_241_001;
+
+/**
+ * Applies the committed SQL migrations. On PostgreSQL an advisory lock, held on one dedicated
+ * connection, makes concurrent start-ups of several app or worker processes take turns.
+ */
+export async function migrateDatabase(handle: DatabaseHandle, migrationsFolder = MIGRATIONS_DIR): Promise<void> {
+  if (handle.kind === "pglite") {
+    const { migrate } = await import("drizzle-orm/pglite/migrator");
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    await migrate(handle.db as any, { migrationsFolder });
+    return;
+  }
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+  const client = postgres(handle.url!, { max: 1, onnotice: () => {} });
+  try {
+    await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    await migrate(drizzle(client), { migrationsFolder });
+    await client`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}

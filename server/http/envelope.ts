@@ -1,0 +1,18 @@
+import { z } from "zod";
+
+/** DESIGN.md envelopes: `{"count": 1, "<entity>": {...}}` and `{"count": N, "<entities>": [...]}`. */
+export function one<K extends string, V>(key: K, value: V): { count: 1 } & { [P in K]: V } {
+  return { count: 1, [key]: value } as { count: 1 } & { [P in K]: V };
+}
+
+export function many<K extends string, V>(key: K, values: V[]): { count: number } & { [P in K]: V[] } {
+  return { count: values.length, [key]: values } as { count: number } & { [P in K]: V[] };
+}
+
+export function oneSchema<K extends string>(key: K, schema: z.ZodType) {
+  return z.object({ count: z.literal(1), [key]: schema });
+}
+
+export function manySchema<K extends string>(key: K, schema: z.ZodType) {
+  return z.object({ count: z.number().int(), [key]: z.array(schema) });
+}

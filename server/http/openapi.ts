@@ -1,0 +1,64 @@
+import { z } from "zod";
+import type { AnyRoute } from "./route";
+
+const errorBody = z.object({
+  detail: z.string().describe("What went wrong, in words a person can act on"),
+  code: z.string().describe("Stable snake_case code"),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  // OpenAPI 3.1 schemas are JSON Schema 2020-12; the root $schema key is not allowed inside.
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" });
+  return rest;
+}
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+});
+
+/** OpenAPI 3.1, generated from the same route table and zod schemas the router validates with. */
+export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; version: string }) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+      name: m[1],
+      in: "path",
+      required: true,
+      schema: { type: "string" },
+    }));
+    const responses: Record<string, unknown> = {
+      [String(route.status ?? 200)]: {
+        description: "Success",
+        ...(route.response ? { content: { "application/json": { schema: jsonSchema(route.response, "output") } } } : {}),
+      },
+      ...(route.body ? { "400": errorResponse("Invalid JSON or a rule of the contract"), "413": errorResponse("Body too large"), "422": errorResponse("Body does not match the schema") } : {}),
+      ...(route.auth !== "none" ? { "401": errorResponse("Missing, malformed, unknown or revoked credentials") } : {}),
+    };
+    const operation: Record<string, unknown> = {
+      operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
+      summary: route.summary,
+      tags: [route.tag],
+      ...(parameters.length ? { parameters } : {}),
+      ...(route.query ? { "x-query-schema": jsonSchema(route.query, "input") } : {}),
+      ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body, "input") } } } } : {}),
+      responses,
+      security: route.auth === "api_key" ? [{ ApiKey: [] }] : route.auth === "admin" ? [{ AdminToken: [] }] : [],
+    };
+    paths[route.path] ??= {};
+    paths[route.path][route.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: "3.1.0",
+    info,
+    paths,
+    components: {
+      schemas: { Error: jsonSchema(errorBody, "output") },
+      securitySchemes: {
+        ApiKey: { type: "apiKey", in: "header", name: "Authorization", description: "`ApiKey <key>`" },
+        AdminToken: { type: "apiKey", in: "header", name: "Authorization", description: "`Access <ADMIN_TOKEN>`" },
+      },
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { z } from "zod";
+import type { Principal } from "@/server/auth";
+import type { Logger } from "@/server/core/logger";
+import type { AppContext } from "./app-context";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+/** `api_key`: `Authorization: ApiKey`; `admin`: `Authorization: Access <ADMIN_TOKEN>`; `none`: public. */
+export type AuthMode = "api_key" | "admin" | "none";
+
+export interface RequestContext<A extends AuthMode> {
+  app: AppContext;
+  requestId: string;
+  log: Logger;
+  request: Request;
+  principal: A extends "api_key" ? Principal : undefined;
+}
+
+export interface HandlerInput<A extends AuthMode, B, Q, P> {
+  ctx: RequestContext<A>;
+  body: B;
+  query: Q;
+  params: P;
+}
+
+export interface RouteDefinition<A extends AuthMode = AuthMode, B = unknown, Q = unknown, P = Record<string, string>> {
+  method: HttpMethod;
+  /** OpenAPI-style template: `/api/keys/{id}/revoke`. */
+  path: string;
+  auth: A;
+  summary: string;
+  tag: string;
+  body?: z.ZodType<B>;
+  query?: z.ZodType<Q>;
+  /** Path parameters; a value that does not match is a 400 naming the parameter. */
+  params?: z.ZodType<P>;
+  /** Documents the success body in OpenAPI; not enforced at run time. */
+  response?: z.ZodType;
+  /** Success status; 200 unless stated. */
+  status?: number;
+  maxBodyBytes?: number;
+  /** Returns a JSON-serialisable value, or a Response (streams) that is passed through. */
+  handler: (input: HandlerInput<A, B, Q, P>) => Promise<unknown>;
+}
+
+/** Identity function that gives the handler its inferred body, query and principal types. */
+export function defineRoute<A extends AuthMode, B = undefined, Q = undefined, P = Record<string, string>>(
+  route: RouteDefinition<A, B, Q, P>,
+): RouteDefinition<A, B, Q, P> {
+  return route;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteDefinition<any, any, any, any>;

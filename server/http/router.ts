@@ -1,0 +1,105 @@
+import { timingSafeEqual } from "node:crypto";
+import { authenticateApiKey, type Principal } from "@/server/auth";
+import { BadRequestError, ForbiddenError, MethodNotAllowedError, NotFoundError, SchemaValidationError, UnauthorizedError } from "@/server/core/errors";
+import { newId } from "@/server/core/ids";
+import { logger } from "@/server/core/logger";
+import { zodIssuesToFieldErrors } from "@/server/core/zod-issues";
+import type { AppContext } from "./app-context";
+import { errorResponse } from "./error-response";
+import { jsonResponse } from "./json-response";
+import { PathMatcher } from "./path-matcher";
+import { readJsonBody } from "./read-body";
+import type { AnyRoute, RequestContext } from "./route";
+
+export type RequestHandler = (request: Request) => Promise<Response>;
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * The one route wrapper every REST handler runs through: request id, auth, body limit, JSON
+ * parsing, zod validation, error mapping, JSON 404 and 405.
+ */
+export function createRouter(routes: AnyRoute[], app: AppContext): RequestHandler {
+  const matcher = new PathMatcher<AnyRoute>();
+  for (const route of routes) matcher.add(route.path, route);
+
+  return async function handle(request: Request): Promise<Response> {
+    const incomingId = request.headers.get("x-request-id");
+    const requestId = incomingId && REQUEST_ID.test(incomingId) ? incomingId : newId();
+    const url = new URL(request.url);
+    const log = logger.child({ requestId, method: request.method, path: url.pathname });
+    const started = performance.now();
+    try {
+      const response = await dispatch(request, url, requestId, log);
+      log.debug({ status: response.status, ms: Math.round(performance.now() - started) }, "request");
+      return response;
+    } catch (error) {
+      const response = errorResponse(error, requestId, log);
+      log.info({ status: response.status, ms: Math.round(performance.now() - started) }, "request failed");
+      return response;
+    }
+  };
+
+  async function dispatch(request: Request, url: URL, requestId: string, log: RequestContext<"none">["log"]) {
+    const matches = matcher.matchAll(url.pathname);
+    if (matches.length === 0) throw new NotFoundError(`No API route matches ${url.pathname}`, "route_not_found");
+    const method = request.method === "HEAD" ? "GET" : request.method;
+    const match = matches.find((m) => m.value.method === method);
+    if (!match) {
+      const allow = [...new Set(matches.map((m) => m.value.method))];
+      throw new MethodNotAllowedError(request.method, url.pathname, allow);
+    }
+    const route = match.value;
+
+    const principal = await authorize(route, request);
+    const params = route.params ? parsePathParams(route.params, match.params) : match.params;
+    let body: unknown = undefined;
+    if (route.body) {
+      const raw = await readJsonBody(request, route.maxBodyBytes ?? app.config.maxBodyBytes);
+      body = parseWith(route.body, raw ?? {});
+    }
+    const query = route.query ? parseWith(route.query, Object.fromEntries(url.searchParams)) : undefined;
+    const ctx = { app, requestId, log, request, principal } as RequestContext<typeof route.auth>;
+    const result = await route.handler({ ctx, body, query, params });
+    if (result instanceof Response) {
+      result.headers.set("x-request-id", requestId);
+      return result;
+    }
+    return jsonResponse(route.status ?? 200, result, requestId);
+  }
+
+  async function authorize(route: AnyRoute, request: Request): Promise<Principal | undefined> {
+    if (route.auth === "api_key") return authenticateApiKey(app.db, request.headers.get("authorization"));
+    if (route.auth === "admin") {
+      checkAdminToken(app.config.adminToken, request.headers.get("authorization"));
+    }
+    return undefined;
+  }
+}
+
+function parseWith(schema: NonNullable<AnyRoute["body"]>, value: unknown): unknown {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new SchemaValidationError(zodIssuesToFieldErrors(parsed.error));
+  return parsed.data;
+}
+
+function parsePathParams(schema: NonNullable<AnyRoute["params"]>, raw: Record<string, string>): unknown {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const errors = zodIssuesToFieldErrors(parsed.error);
+  const names = errors.map((e) => `${e.path} (${JSON.stringify(raw[e.path] ?? "")}: ${e.message})`).join(", ");
+  throw new BadRequestError(`Invalid path parameter ${names}`, "invalid_path_parameter", errors);
+}
+
+function checkAdminToken(expected: string | undefined, header: string | null): void {
+  if (!expected) {
+    throw new ForbiddenError("The admin API is disabled; set ADMIN_TOKEN on the server to enable it", "admin_disabled");
+  }
+  const match = header ? /^Access\s+(\S+)\s*$/.exec(header.trim()) : null;
+  if (!match) throw new UnauthorizedError("Send `Authorization: Access <ADMIN_TOKEN>`", "missing_credentials");
+  const given = Buffer.from(match[1]);
+  const wanted = Buffer.from(expected);
+  if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
+    throw new UnauthorizedError("Invalid admin token", "invalid_admin_token");
+  }
+}

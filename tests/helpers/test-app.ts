@@ -1,0 +1,78 @@
+import { createAccount } from "@/server/auth";
+import { createApiHandler } from "@/server/api";
+import { loadConfig, type Config } from "@/server/core/config";
+import type { DatabaseHandle } from "@/server/db";
+import type { AppContext } from "@/server/http/app-context";
+import type { RequestHandler } from "@/server/http/router";
+import { openTestDatabase } from "./test-database";
+
+export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789";
+
+export interface CallOptions {
+  key?: string | null;
+  body?: unknown;
+  /** Sent as is, for malformed-JSON tests. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface TestApp {
+  context: AppContext;
+  database: DatabaseHandle;
+  handle: RequestHandler;
+  /** Calls the API through the same router Next.js uses, with a real Request. */
+  call<T = any>(method: string, path: string, options?: CallOptions): Promise<TestResponse<T>>;
+  /** A fresh user, project and key, as an operator would create them. */
+  newProject(label?: string): Promise<{ key: string; projectId: string; userId: string }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const config = { ...loadConfig({}), adminToken: TEST_ADMIN_TOKEN, ...overrides };
+  const context: AppContext = { db: database.db, dbKind: database.kind, config };
+  const handle = createApiHandler(context);
+
+  async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key) headers.authorization = `ApiKey ${options.key}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const response = await handle(new Request(`http://localhost${path}`, { method, headers, body }));
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Non-JSON bodies (streams) are returned as text.
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T };
+  }
+
+  return {
+    context,
+    database,
+    handle,
+    call,
+    async newProject(label = "p") {
+      const n = ++counter;
+      const account = await createAccount(database.db, {
+        email: `${label}-${n}-${Date.now()}@test.local`,
+        projectName: `${label} ${n}`,
+      });
+      return { key: account.secret, projectId: account.project.id, userId: account.user.id };
+    },
+    close: () => database.close(),
+  };
+}

@@ -1,0 +1,15 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    include: ["server/**/*.test.ts", "tests/**/*.test.ts"],
+    environment: "node",
+    // Each file gets its own process and its own fresh database.
+    pool: "forks",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env: { NODE_ENV: "test" },
+  },
+});
