@@ -1,4 +1,8 @@
+import { onProjectCreated } from "@/server/auth";
 import { authRoutes } from "@/server/auth/routes";
+import { seedEnvironments } from "@/server/domains/environments/seed";
+import { domainRoutes } from "@/server/domains/routes";
+import { eventRoutes } from "@/server/events/routes";
 import type { AppContext } from "@/server/http/app-context";
 import { buildOpenApiDocument } from "@/server/http/openapi";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
@@ -6,7 +10,10 @@ import { createRouter, type RequestHandler } from "@/server/http/router";
 import { systemRoutes } from "@/server/system/routes";
 
 /** Every REST route of the service. A new area adds its list here, and so appears in OpenAPI. */
-export const apiRoutes: AnyRoute[] = [...systemRoutes, ...authRoutes];
+export const apiRoutes: AnyRoute[] = [...systemRoutes, ...authRoutes, ...domainRoutes, ...eventRoutes];
+
+// Composition root: new projects get the standard environments.
+onProjectCreated(seedEnvironments);
 
 const openApiRoute = defineRoute({
   method: "GET",

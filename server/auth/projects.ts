@@ -8,7 +8,7 @@ export interface ProjectRecord {
   createdAt: Date;
 }
 
-type ProjectSetup = (tx: Transaction, projectId: string) => Promise<void>;
+type ProjectSetup = (tx: Transaction, project: { projectId: string; ownerId: string }) => Promise<void>;
 const setups: ProjectSetup[] = [];
 
 /**
@@ -28,6 +28,6 @@ export async function createProject(
     .values({ id: newId(), name: input.name, isDefault: input.isDefault ?? false })
     .returning({ id: projects.id, name: projects.name, createdAt: projects.createdAt });
   await tx.insert(projectMembers).values({ projectId: project.id, userId: input.ownerId, role: "owner" });
-  for (const setup of setups) await setup(tx, project.id);
+  for (const setup of setups) await setup(tx, { projectId: project.id, ownerId: input.ownerId });
   return project;
 }

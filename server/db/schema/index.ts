@@ -1,1 +1,3 @@
 export * from "./tenancy";
+export * from "./versioning";
+export * from "./events";

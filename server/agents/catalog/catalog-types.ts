@@ -1,0 +1,33 @@
+import { agentTemplateJsonSchema } from "./agent-template-json-schema";
+import type { JsonSchema } from "./json-schema";
+import { messagesCatalogType } from "./messages-type";
+
+/** Served at GET /api/workflows/catalog/types/{key}. */
+export interface CatalogType {
+  key: CatalogTypeKey;
+  json_schema: JsonSchema;
+}
+
+const BUILDERS = {
+  "agent-template": agentTemplateJsonSchema,
+  messages: messagesCatalogType,
+} as const;
+
+export type CatalogTypeKey = keyof typeof BUILDERS;
+
+export const CATALOG_TYPE_KEYS = Object.keys(BUILDERS) as CatalogTypeKey[];
+
+export function getCatalogType(key: string): CatalogType | undefined {
+  if (!Object.hasOwn(BUILDERS, key)) return undefined;
+  const typed = key as CatalogTypeKey;
+  return { key: typed, json_schema: BUILDERS[typed]() };
+}
+
+export function listCatalogTypes(): CatalogType[] {
+  return CATALOG_TYPE_KEYS.map((key) => ({ key, json_schema: BUILDERS[key]() }));
+}
+
+/** Where a schema points to fetch a catalog type (used as `x-catalog-url`). */
+export function catalogTypeUrl(key: CatalogTypeKey): string {
+  return `/api/workflows/catalog/types/${key}`;
+}

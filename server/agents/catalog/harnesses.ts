@@ -1,0 +1,107 @@
+import {
+  BUILTIN_TOOL_NAMES,
+  CONNECTION_MODES,
+  HARNESS_KINDS,
+  READ_ONLY_BUILTIN_TOOL_NAMES,
+  type BuiltinToolName,
+  type ConnectionMode,
+  type HarnessKind,
+} from "../template";
+import { CURATED_MODELS, type ModelInfo } from "./models";
+import { PROVIDER_IDS, PROVIDERS, type Deployment } from "./providers";
+
+export interface HarnessProvider {
+  provider: string;
+  display_name: string;
+  deployments: Deployment[];
+  connection_modes: ConnectionMode[];
+  /** Curated picker entries; empty when the harness selects models by alias. */
+  models: ModelInfo[];
+}
+
+export type ModelSelection =
+  | { kind: "provider_model"; description: string }
+  | { kind: "alias"; description: string; aliases: string[]; default: string };
+
+/** Served at GET /api/workflows/catalog/harnesses/{harness}. */
+export interface HarnessInfo {
+  kind: HarnessKind;
+  slug: string;
+  display_name: string;
+  description: string;
+  /** Whether harness.permissions is applied (only harnesses that gate tool use read it). */
+  gates_permissions: boolean;
+  builtin_tools: { name: BuiltinToolName; read_only: boolean }[];
+  providers: HarnessProvider[];
+  model_selection: ModelSelection;
+}
+
+/** Versioned slug `<service>:harness:<kind>:v0`. */
+export function harnessSlug(kind: HarnessKind): string {
+  return `svc:harness:${kind}:v0`;
+}
+
+const builtinTools = BUILTIN_TOOL_NAMES.map((name) => ({ name, read_only: READ_ONLY_BUILTIN_TOOL_NAMES.includes(name) }));
+
+const hostedProviders: HarnessProvider[] = PROVIDER_IDS.map((provider) => ({
+  provider,
+  display_name: PROVIDERS[provider],
+  deployments: ["direct", "custom"],
+  connection_modes: [...CONNECTION_MODES],
+  models: CURATED_MODELS[provider],
+}));
+
+const byProviderModel: ModelSelection = {
+  kind: "provider_model",
+  description: "llm.provider plus llm.model in that provider's namespace (or one provider/model string).",
+};
+
+const HARNESSES: Record<HarnessKind, Omit<HarnessInfo, "kind" | "slug">> = {
+  core_harness: {
+    display_name: "Core harness",
+    description: "The general coding agent with its built-in file and shell tools; it does not gate tool use.",
+    gates_permissions: false,
+    builtin_tools: builtinTools,
+    providers: hostedProviders,
+    model_selection: byProviderModel,
+  },
+  service_harness: {
+    display_name: "Service harness",
+    description: "The core harness engine with the service's own skills, tools and base instructions forced on.",
+    gates_permissions: false,
+    builtin_tools: builtinTools,
+    providers: hostedProviders,
+    model_selection: byProviderModel,
+  },
+  external_harness: {
+    display_name: "External harness",
+    description: "An external coding agent; its service tools arrive over MCP and it renders harness.permissions into its settings file.",
+    gates_permissions: true,
+    builtin_tools: [],
+    providers: [
+      {
+        provider: "anthropic",
+        display_name: PROVIDERS.anthropic,
+        deployments: ["direct", "custom", "bedrock", "vertex"],
+        connection_modes: [...CONNECTION_MODES],
+        models: [],
+      },
+    ],
+    model_selection: {
+      kind: "alias",
+      description: "llm.model is an alias the harness resolves itself.",
+      aliases: ["default", "sonnet", "haiku", "opus"],
+      default: "default",
+    },
+  },
+};
+
+export function getHarness(kind: string): HarnessInfo | undefined {
+  if (!(HARNESS_KINDS as readonly string[]).includes(kind)) return undefined;
+  const typed = kind as HarnessKind;
+  return structuredClone({ kind: typed, slug: harnessSlug(typed), ...HARNESSES[typed] });
+}
+
+export function listHarnesses(): HarnessInfo[] {
+  return HARNESS_KINDS.map((kind) => getHarness(kind) as HarnessInfo);
+}

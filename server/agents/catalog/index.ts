@@ -1,0 +1,14 @@
+export { agentTemplateJsonSchema } from "./agent-template-json-schema";
+export {
+  CATALOG_TYPE_KEYS,
+  catalogTypeUrl,
+  getCatalogType,
+  listCatalogTypes,
+  type CatalogType,
+  type CatalogTypeKey,
+} from "./catalog-types";
+export { getHarness, harnessSlug, listHarnesses, type HarnessInfo, type HarnessProvider, type ModelSelection } from "./harnesses";
+export type { JsonSchema } from "./json-schema";
+export { MESSAGE_ROLES, messagesCatalogType } from "./messages-type";
+export { CURATED_MODELS, estimateCostUsd, getModel, type ModelInfo } from "./models";
+export { DEPLOYMENTS, PROVIDER_IDS, PROVIDERS, type Deployment, type ProviderId } from "./providers";

@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+
+/** Cursor paging over time-ordered (UUIDv7) ids. `next` is the last id of the previous page. */
+export const windowingSchema = z.strictObject({
+  limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
+  next: z.string().uuid("next must be the cursor returned by the previous page").optional(),
+  order: z.enum(["ascending", "descending"]).optional(),
+  newest: z.iso.datetime({ offset: true }).optional().describe("Only items created at or before this time"),
+  oldest: z.iso.datetime({ offset: true }).optional().describe("Only items created at or after this time"),
+});
+
+export type Windowing = z.infer<typeof windowingSchema>;
+
+export interface Page<T> {
+  items: T[];
+  next?: string;
+}
+
+/** Fetch `limit + 1` rows; the extra one only says whether another page exists. */
+export function toPage<T extends { id: string }>(rows: T[], limit: number): Page<T> {
+  if (rows.length <= limit) return { items: rows };
+  const items = rows.slice(0, limit);
+  return { items, next: items[items.length - 1].id };
+}

@@ -1,0 +1,35 @@
+import { defineRoute, type AnyRoute } from "@/server/http/route";
+import { one } from "@/server/http/envelope";
+import { refsOf, requestSchemas, scopeOf } from "@/server/versioning/routes";
+import { revisionToWire, type DomainSpec, type Ref } from "@/server/versioning";
+import { deployRevision } from "./deploy";
+import { environmentsSpec } from "./spec";
+
+/** `POST /api/<domain>/revisions/deploy` for applications, workflows and evaluators. */
+export function deployRoute(spec: DomainSpec): AnyRoute {
+  const { keys } = spec;
+  return defineRoute({
+    method: "POST",
+    path: `/api/${keys.name}/revisions/deploy`,
+    auth: "api_key",
+    tag: keys.name,
+    summary: `Deploy a ${keys.revision} to an environment: commits an environment revision pointing key (default "<slug>.revision") at it`,
+    body: requestSchemas(keys, { acceptsDelta: false }).deploy,
+    handler: async ({ ctx, body }) => {
+      // environment_ref names the target here, not a way to find the source revision.
+      const { artifact, variant, revision } = refsOf(keys, body);
+      const { deployed, environmentRevision } = await deployRevision(ctx.app.db, scopeOf(ctx), keys, {
+        source: { artifact, variant, revision },
+        environment: body.environment_ref as Ref,
+        environmentVariant: body.environment_variant_ref as Ref | undefined,
+        key: body.key as string | undefined,
+        message: body.message as string | undefined,
+      });
+      const { data: _data, ...deployedMetadata } = deployed;
+      return {
+        ...one(environmentsSpec.keys.revision, revisionToWire(environmentsSpec.keys, environmentRevision)),
+        [keys.revision]: revisionToWire(keys, deployedMetadata),
+      };
+    },
+  });
+}

@@ -1,0 +1,13 @@
+import type { AnyRoute } from "@/server/http/route";
+import { DEPLOYABLE, DOMAIN_NAMES, versioningRoutes } from "@/server/versioning";
+import { deployRoute } from "./environments/routes";
+import { DOMAIN_SPECS } from "./specs";
+import { testcaseRoutes } from "./testsets/routes";
+
+export const domainRoutes: AnyRoute[] = [
+  ...DOMAIN_NAMES.flatMap((name) => [
+    ...versioningRoutes(DOMAIN_SPECS[name]),
+    ...(DEPLOYABLE.has(name) ? [deployRoute(DOMAIN_SPECS[name])] : []),
+  ]),
+  ...testcaseRoutes,
+];

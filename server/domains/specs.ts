@@ -1,0 +1,13 @@
+import { domainKeys, type DomainName, type DomainSpec } from "@/server/versioning";
+import { environmentsSpec } from "./environments/spec";
+import { testsetsSpec } from "./testsets/spec";
+
+/** What each domain adds to the shared engine; the plain ones add nothing. */
+export const DOMAIN_SPECS: Record<DomainName, DomainSpec> = {
+  applications: { keys: domainKeys("applications") },
+  workflows: { keys: domainKeys("workflows") },
+  evaluators: { keys: domainKeys("evaluators") },
+  testsets: testsetsSpec,
+  queries: { keys: domainKeys("queries") },
+  environments: environmentsSpec,
+};

@@ -1,0 +1,18 @@
+import { DOMAIN_NAMES } from "@/server/versioning/domains";
+
+export const REVISION_ACTIONS = ["retrieved", "fetched", "queried", "logged", "committed"] as const;
+export type RevisionAction = (typeof REVISION_ACTIONS)[number];
+
+export function revisionEventType(domain: string, action: RevisionAction): string {
+  return `${domain}.revisions.${action}`;
+}
+
+/** Every event type the service emits (INTERFACE.md "Event types"); webhooks subscribe to these. */
+export const EVENT_TYPES: readonly string[] = [
+  ...DOMAIN_NAMES.flatMap((d) => REVISION_ACTIONS.map((a) => revisionEventType(d, a))),
+  "testcases.fetched",
+  "testcases.queried",
+  "traces.fetched",
+  "traces.queried",
+  "webhooks.subscriptions.tested",
+];

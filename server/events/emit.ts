@@ -1,0 +1,33 @@
+import { newId } from "@/server/core/ids";
+import type { Executor } from "@/server/db";
+import { events } from "@/server/db/schema";
+
+export interface NewEvent {
+  projectId: string;
+  type: string;
+  attributes: Record<string, unknown>;
+}
+
+/**
+ * Writes into the outbox. Pass the transaction of the change that causes the event, so the event
+ * exists exactly when the change does.
+ */
+export async function emitEvent(db: Executor, event: NewEvent, now = new Date()): Promise<string> {
+  const id = newId();
+  await db.insert(events).values({
+    id,
+    projectId: event.projectId,
+    eventType: event.type,
+    timestamp: now,
+    createdAt: now,
+    attributes: event.attributes,
+  });
+  return id;
+}
+
+/** List events carry at most this many references; `count` stays the uncapped total. */
+export const LIST_REFERENCE_CAP = 1000;
+
+export function capped<T>(items: T[]): T[] {
+  return items.length > LIST_REFERENCE_CAP ? items.slice(0, LIST_REFERENCE_CAP) : items;
+}

@@ -1,0 +1,3 @@
+export { createCaller, appRouter, type AppRouter } from "./root";
+export { createContextFrom, createTRPCContext, type TRPCContext } from "./init";
+export type { AppErrorData, ErrorShape } from "./errors";

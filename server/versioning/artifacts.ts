@@ -1,0 +1,150 @@
+import { and, eq, isNull, like } from "drizzle-orm";
+import { BadRequestError, ConflictError } from "@/server/core/errors";
+import { newId } from "@/server/core/ids";
+import { randomSlug, slugify } from "@/server/core/slugs";
+import { toPage, type Page, type Windowing } from "@/server/core/windowing";
+import type { Database, Executor, Transaction } from "@/server/db";
+import { artifacts, variants } from "@/server/db/schema";
+import { commitInTransaction, type CommitResult } from "./commit";
+import type { CommitPayload, DomainSpec } from "./domain-spec";
+import { entityConditions, refConditions, windowClause, type EntityFilter } from "./filters";
+import { Lookup } from "./lookup";
+import type { ArtifactRecord, Scope, VariantRecord } from "./records";
+
+export interface ArtifactFields {
+  name?: string;
+  description?: string | null;
+  tags?: Record<string, unknown>;
+  meta?: Record<string, unknown>;
+}
+
+export interface CreateArtifactInput extends ArtifactFields, CommitPayload {
+  slug?: string;
+  message?: string;
+}
+
+export interface CreatedArtifact {
+  artifact: ArtifactRecord;
+  variant: VariantRecord;
+  commit?: CommitResult;
+}
+
+/** An artifact, its `default` variant, and revision 1 when the request carries data. */
+export async function createArtifact(db: Database, scope: Scope, spec: DomainSpec, input: CreateArtifactInput): Promise<CreatedArtifact> {
+  return db.transaction(async (tx) => {
+    const { artifact, variant } = await insertArtifact(tx, scope, spec, input);
+    if (input.data === undefined && input.delta === undefined) return { artifact, variant };
+    const commit = await commitInTransaction(tx, scope, spec, {
+      variantId: variant.id,
+      data: input.data,
+      delta: input.delta,
+      message: input.message ?? "Initial commit",
+    });
+    return { artifact, variant: { ...variant, headVersion: 1 }, commit };
+  });
+}
+
+export async function insertArtifact(tx: Transaction, scope: Scope, spec: DomainSpec, input: CreateArtifactInput) {
+  const slug = input.slug ?? (await freeSlug(tx, scope.projectId, spec, input.name ?? ""));
+  if (input.slug) await assertSlugFree(tx, scope.projectId, spec, input.slug);
+  const [artifact] = await tx
+    .insert(artifacts)
+    .values({
+      id: newId(),
+      projectId: scope.projectId,
+      domain: spec.keys.name,
+      slug,
+      name: input.name ?? slug,
+      description: input.description ?? null,
+      tags: input.tags ?? {},
+      meta: input.meta ?? {},
+      createdBy: scope.userId,
+    })
+    .returning();
+  const [variant] = await tx
+    .insert(variants)
+    .values({
+      id: newId(),
+      projectId: scope.projectId,
+      domain: spec.keys.name,
+      artifactId: artifact.id,
+      slug: "default",
+      name: "default",
+      createdBy: scope.userId,
+    })
+    .returning();
+  return { artifact, variant };
+}
+
+async function assertSlugFree(db: Executor, projectId: string, spec: DomainSpec, slug: string) {
+  const [taken] = await db
+    .select({ id: artifacts.id })
+    .from(artifacts)
+    .where(and(eq(artifacts.projectId, projectId), eq(artifacts.domain, spec.keys.name), eq(artifacts.slug, slug)));
+  if (taken) throw new ConflictError(`A ${spec.keys.one} with slug "${slug}" already exists in this project`, "slug_taken");
+}
+
+/** A slug derived from the name, with `-2`, `-3`... when the plain one is taken. */
+async function freeSlug(db: Executor, projectId: string, spec: DomainSpec, name: string): Promise<string> {
+  const base = slugify(name) || randomSlug();
+  const rows = await db
+    .select({ slug: artifacts.slug })
+    .from(artifacts)
+    .where(and(eq(artifacts.projectId, projectId), eq(artifacts.domain, spec.keys.name), like(artifacts.slug, `${base}%`)));
+  const taken = new Set(rows.map((r) => r.slug));
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+export async function getArtifact(db: Executor, scope: Scope, spec: DomainSpec, id: string): Promise<ArtifactRecord> {
+  return new Lookup(db, scope.projectId, spec.keys).artifact({ id }, `${spec.keys.one} id`);
+}
+
+export async function updateArtifact(db: Executor, scope: Scope, spec: DomainSpec, id: string, fields: ArtifactFields) {
+  await getArtifact(db, scope, spec, id);
+  if (Object.keys(fields).length === 0) throw new BadRequestError("Nothing to update: send name, description, tags or meta", "empty_update");
+  const [row] = await db
+    .update(artifacts)
+    .set({ ...fields, updatedAt: new Date(), updatedBy: scope.userId })
+    .where(and(eq(artifacts.id, id), eq(artifacts.projectId, scope.projectId)))
+    .returning();
+  return row;
+}
+
+export async function setArtifactArchived(db: Executor, scope: Scope, spec: DomainSpec, id: string, archived: boolean) {
+  const current = await getArtifact(db, scope, spec, id);
+  if (Boolean(current.deletedAt) === archived) return current;
+  const [row] = await db
+    .update(artifacts)
+    .set({ deletedAt: archived ? new Date() : null })
+    .where(and(eq(artifacts.id, id), eq(artifacts.projectId, scope.projectId)))
+    .returning();
+  return row;
+}
+
+export interface ArtifactQuery {
+  filter?: EntityFilter;
+  refs?: { id?: string; slug?: string }[];
+  includeArchived?: boolean;
+  windowing?: Windowing;
+}
+
+export async function queryArtifacts(db: Executor, scope: Scope, spec: DomainSpec, query: ArtifactQuery): Promise<Page<ArtifactRecord>> {
+  const w = windowClause(artifacts, query.windowing);
+  const rows = await db
+    .select()
+    .from(artifacts)
+    .where(
+      and(
+        eq(artifacts.projectId, scope.projectId),
+        eq(artifacts.domain, spec.keys.name),
+        query.includeArchived ? undefined : isNull(artifacts.deletedAt),
+        ...entityConditions(artifacts, query.filter ?? {}),
+        refConditions(artifacts, query.refs),
+        ...w.conditions,
+      ),
+    )
+    .orderBy(w.orderBy)
+    .limit(w.limit + 1);
+  return toPage(rows, w.limit);
+}

@@ -1,0 +1,33 @@
+import type { Transaction } from "@/server/db";
+import type { DomainKeys } from "./domains";
+import type { ArtifactRecord, RevisionRecord, VariantRecord } from "./records";
+
+export interface CommitContext {
+  tx: Transaction;
+  projectId: string;
+  userId: string;
+  artifact: ArtifactRecord;
+  variant: VariantRecord;
+  /** The variant's newest revision, read under the commit's row lock. */
+  previous?: RevisionRecord;
+}
+
+export interface CommitPayload {
+  data?: Record<string, unknown>;
+  /** Environments only: `set` and `remove` applied to the previous revision's references. */
+  delta?: { set?: Record<string, unknown>; remove?: string[] };
+}
+
+export interface PreparedCommit {
+  data: Record<string, unknown>;
+  warnings?: string[];
+  /** Extra attributes of the committed event (environments add `state` and `diff`). */
+  eventAttributes?: Record<string, unknown>;
+}
+
+/** What one domain adds to the shared engine; everything else is the same for all six. */
+export interface DomainSpec {
+  keys: DomainKeys;
+  acceptsDelta?: boolean;
+  prepareCommit?(ctx: CommitContext, payload: CommitPayload): Promise<PreparedCommit>;
+}

@@ -1,0 +1,69 @@
+export const DOMAIN_NAMES = ["applications", "workflows", "evaluators", "testsets", "queries", "environments"] as const;
+export type DomainName = (typeof DOMAIN_NAMES)[number];
+
+/** The wire vocabulary of one domain: `application_ref`, `application_revision_commit`, ... */
+export interface DomainKeys {
+  name: DomainName;
+  /** `application`: the artifact key and the prefix of every other key. */
+  one: string;
+  variant: string;
+  revision: string;
+  variants: string;
+  revisions: string;
+  ref: string;
+  variantRef: string;
+  revisionRef: string;
+  refs: string;
+  variantRefs: string;
+  revisionRefs: string;
+  commit: string;
+  artifactId: string;
+  artifactSlug: string;
+  variantId: string;
+  variantSlug: string;
+  revisionId: string;
+}
+
+const SINGULAR: Record<DomainName, string> = {
+  applications: "application",
+  workflows: "workflow",
+  evaluators: "evaluator",
+  testsets: "testset",
+  queries: "query",
+  environments: "environment",
+};
+
+export function domainKeys(name: DomainName): DomainKeys {
+  const one = SINGULAR[name];
+  return {
+    name,
+    one,
+    variant: `${one}_variant`,
+    revision: `${one}_revision`,
+    variants: `${one}_variants`,
+    revisions: `${one}_revisions`,
+    ref: `${one}_ref`,
+    variantRef: `${one}_variant_ref`,
+    revisionRef: `${one}_revision_ref`,
+    refs: `${one}_refs`,
+    variantRefs: `${one}_variant_refs`,
+    revisionRefs: `${one}_revision_refs`,
+    commit: `${one}_revision_commit`,
+    artifactId: `${one}_id`,
+    artifactSlug: `${one}_slug`,
+    variantId: `${one}_variant_id`,
+    variantSlug: `${one}_variant_slug`,
+    revisionId: `${one}_revision_id`,
+  };
+}
+
+export function isDomainName(value: string): value is DomainName {
+  return (DOMAIN_NAMES as readonly string[]).includes(value);
+}
+
+/** Domains whose revisions can be deployed to an environment. */
+export const DEPLOYABLE: ReadonlySet<DomainName> = new Set(["applications", "workflows", "evaluators"]);
+
+export function domainOfSingular(one: string): DomainName | undefined {
+  return DOMAIN_NAMES.find((d) => SINGULAR[d] === one);
+}

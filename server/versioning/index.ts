@@ -1,0 +1,13 @@
+export { createArtifact, insertArtifact, getArtifact, queryArtifacts } from "./artifacts";
+export { commitInTransaction, commitRevision, type CommitRequest, type CommitResult } from "./commit";
+export type { CommitContext, CommitPayload, DomainSpec, PreparedCommit } from "./domain-spec";
+export { DEPLOYABLE, DOMAIN_NAMES, domainKeys, domainOfSingular, isDomainName, type DomainKeys, type DomainName } from "./domains";
+export { isEmbed, resolveEmbeds, type EmbedUse, type ResolvedData } from "./embeds";
+export { Lookup } from "./lookup";
+export type { ArtifactRecord, RevisionRecord, Scope, VariantRecord } from "./records";
+export { refSchema, type Ref, type RetrieveRefs } from "./references";
+export { resolveRevision, type Resolution } from "./resolve-revision";
+export { revisionReferences } from "./revision-events";
+export { fetchRevision, retrieveRevision } from "./revisions";
+export { versioningRoutes } from "./routes";
+export { revisionToWire } from "./wire";

@@ -1,0 +1,98 @@
+import { BadRequestError, NotFoundError } from "@/server/core/errors";
+import type { Executor } from "@/server/db";
+import { domainKeys, type DomainKeys } from "./domains";
+import { Lookup } from "./lookup";
+import type { RevisionRecord } from "./records";
+import { hasIdentity, isEmptyRef, type Ref, type RetrieveRefs } from "./references";
+import { checkAgreement } from "./reference-agreement";
+
+export interface EnvironmentHop {
+  revision: RevisionRecord;
+  key: string;
+}
+
+export interface Resolution {
+  revision: RevisionRecord;
+  /** Set when the revision was found through an environment. */
+  environment?: EnvironmentHop;
+}
+
+/**
+ * The five reference combinations of INTERFACE.md "Retrieve", tried from most to least specific:
+ * a revision id/slug; an environment (+ key); a variant (+ version); an artifact (+ version, on its
+ * default variant). Every other supplied reference must then agree with what was found.
+ */
+export async function resolveRevision(db: Executor, projectId: string, keys: DomainKeys, refs: RetrieveRefs): Promise<Resolution> {
+  const lookup = new Lookup(db, projectId, keys);
+  const resolution = await locate(lookup, refs);
+  checkAgreement(keys, refs, resolution.revision);
+  return resolution;
+}
+
+async function locate(lookup: Lookup, refs: RetrieveRefs): Promise<Resolution> {
+  const { keys } = lookup;
+  const { artifact, variant, revision } = refs;
+  if (hasIdentity(revision)) return { revision: await lookup.revision(revision!) };
+
+  if (!isEmptyRef(refs.environment) || !isEmptyRef(refs.environmentVariant) || !isEmptyRef(refs.environmentRevision)) {
+    return viaEnvironment(lookup, refs);
+  }
+
+  const version = revision?.version ?? variant?.version;
+  if (hasIdentity(variant)) {
+    const artifactRow = hasIdentity(artifact) ? await lookup.artifact(artifact!) : undefined;
+    const variantRow = await lookup.variant(variant!, artifactRow?.id);
+    return { revision: await lookup.revisionOfVariant(variantRow, version) };
+  }
+  if (hasIdentity(artifact)) {
+    const artifactRow = await lookup.artifact(artifact!);
+    return { revision: await lookup.revisionOfVariant(await lookup.defaultVariant(artifactRow), version) };
+  }
+  if (version) {
+    const field = revision?.version ? `${keys.revisionRef}.version` : `${keys.variantRef}.version`;
+    throw new BadRequestError(
+      `${field} needs a variant or artifact to count in: add ${keys.variantRef} (id or slug) or ${keys.ref}`,
+      "version_without_context",
+    );
+  }
+  throw new BadRequestError(
+    `No reference given: send ${keys.revisionRef}, ${keys.variantRef}, ${keys.ref} or environment_ref`,
+    "missing_reference",
+  );
+}
+
+async function viaEnvironment(lookup: Lookup, refs: RetrieveRefs): Promise<Resolution> {
+  const { keys } = lookup;
+  const envKeys = domainKeys("environments");
+  const env = await resolveRevision(lookup.db, lookup.projectId, envKeys, {
+    artifact: refs.environment,
+    variant: refs.environmentVariant,
+    revision: refs.environmentRevision,
+  });
+  const key = refs.key ?? (await defaultKey(lookup, refs.artifact));
+  const references = (env.revision.data?.references ?? {}) as Record<string, Record<string, Ref> | undefined>;
+  const entry = references[key];
+  if (!entry) {
+    throw new NotFoundError(`environment "${env.revision.artifactSlug}" has nothing deployed under key "${key}"`);
+  }
+  const target = entry[keys.revision];
+  if (!target?.id) {
+    const kinds = Object.keys(entry).filter((k) => k.endsWith("_revision"));
+    throw new BadRequestError(
+      `key "${key}" in environment "${env.revision.artifactSlug}" references ${kinds.join(", ") || "nothing"}, not ${keys.revision}`,
+      "environment_key_mismatch",
+    );
+  }
+  const revision = await lookup.revision({ id: target.id }, `environment "${env.revision.artifactSlug}" key "${key}"`);
+  return { revision, environment: { revision: env.revision, key } };
+}
+
+/** `<artifact slug>.revision`, the key a deploy uses unless told otherwise. */
+async function defaultKey(lookup: Lookup, artifact: Ref | undefined): Promise<string> {
+  if (artifact?.slug) return `${artifact.slug}.revision`;
+  if (artifact?.id) return `${(await lookup.artifact(artifact)).slug}.revision`;
+  throw new BadRequestError(
+    `Retrieving through an environment needs "key" or ${lookup.keys.ref} (its slug gives the key "<slug>.revision")`,
+    "missing_key",
+  );
+}

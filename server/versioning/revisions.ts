@@ -1,0 +1,109 @@
+import { and, desc, eq, inArray, isNull, lte } from "drizzle-orm";
+import { BadRequestError } from "@/server/core/errors";
+import { toPage, type Page, type Windowing } from "@/server/core/windowing";
+import type { Executor } from "@/server/db";
+import { artifacts, revisions, variants } from "@/server/db/schema";
+import type { DomainSpec } from "./domain-spec";
+import { containsText, entityConditions, refConditions, windowClause, type EntityFilter } from "./filters";
+import { Lookup } from "./lookup";
+import type { RevisionRecord, Scope } from "./records";
+import type { RetrieveRefs } from "./references";
+import { emitRevisionList, emitRevisionRead } from "./revision-events";
+import { selectRevisions } from "./revision-select";
+import { resolveRevision, type Resolution } from "./resolve-revision";
+
+export async function fetchRevision(db: Executor, scope: Scope, spec: DomainSpec, id: string): Promise<RevisionRecord> {
+  const revision = await new Lookup(db, scope.projectId, spec.keys).revision({ id }, `${spec.keys.revision} id`);
+  await emitRevisionRead(db, scope, spec.keys, "fetched", revision);
+  return revision;
+}
+
+export async function retrieveRevision(db: Executor, scope: Scope, spec: DomainSpec, refs: RetrieveRefs): Promise<Resolution> {
+  const resolution = await resolveRevision(db, scope.projectId, spec.keys, refs);
+  await emitRevisionRead(db, scope, spec.keys, "retrieved", resolution.revision);
+  return resolution;
+}
+
+export interface LogRequest {
+  variantId?: string;
+  artifactId?: string;
+  /** History up to and including this revision. */
+  revisionId?: string;
+  depth?: number;
+}
+
+/** Commit metadata of a variant, newest first, without payloads. */
+export async function logRevisions(db: Executor, scope: Scope, spec: DomainSpec, request: LogRequest): Promise<RevisionRecord[]> {
+  const lookup = new Lookup(db, scope.projectId, spec.keys);
+  let variantId: string;
+  let upTo: number | undefined;
+  if (request.revisionId) {
+    const start = await lookup.revision({ id: request.revisionId }, spec.keys.revisionId);
+    variantId = start.variantId;
+    upTo = start.version;
+  } else if (request.variantId) {
+    variantId = (await lookup.variant({ id: request.variantId }, undefined, spec.keys.variantId)).id;
+  } else if (request.artifactId) {
+    variantId = (await lookup.defaultVariant(await lookup.artifact({ id: request.artifactId }, spec.keys.artifactId))).id;
+  } else {
+    throw new BadRequestError(
+      `Say whose history to log: ${spec.keys.variantId}, ${spec.keys.artifactId} or ${spec.keys.revisionId}`,
+      "missing_reference",
+    );
+  }
+  let query = selectRevisions(db, false)
+    .where(and(eq(revisions.variantId, variantId), upTo ? lte(revisions.version, upTo) : undefined))
+    .orderBy(desc(revisions.version));
+  if (request.depth) query = query.limit(request.depth);
+  const rows = (await query) as RevisionRecord[];
+  await emitRevisionList(db, scope, spec.keys, "logged", rows);
+  return rows;
+}
+
+export interface RevisionQuery {
+  filter?: EntityFilter & { message?: string; authorIds?: string[] };
+  artifactRefs?: { id?: string; slug?: string }[];
+  variantRefs?: { id?: string; slug?: string }[];
+  revisionRefs?: { id?: string; slug?: string }[];
+  includeArchived?: boolean;
+  windowing?: Windowing;
+}
+
+/** Revisions of archived variants or artifacts are hidden with them unless `includeArchived`. */
+export async function queryRevisions(db: Executor, scope: Scope, spec: DomainSpec, query: RevisionQuery): Promise<Page<RevisionRecord>> {
+  const w = windowClause(revisions, query.windowing);
+  const filter = query.filter ?? {};
+  const rows = (await selectRevisions(db)
+    .where(
+      and(
+        eq(revisions.projectId, scope.projectId),
+        eq(revisions.domain, spec.keys.name),
+        query.includeArchived
+          ? undefined
+          : and(isNull(revisions.deletedAt), isNull(variants.deletedAt), isNull(artifacts.deletedAt)),
+        ...entityConditions(revisions, { ids: filter.ids, slugs: filter.slugs }),
+        filter.message ? containsText(revisions.message, filter.message) : undefined,
+        filter.authorIds?.length ? inArray(revisions.authorId, filter.authorIds) : undefined,
+        refConditions(artifacts, query.artifactRefs),
+        refConditions(variants, query.variantRefs),
+        refConditions(revisions, query.revisionRefs),
+        ...w.conditions,
+      ),
+    )
+    .orderBy(w.orderBy)
+    .limit(w.limit + 1)) as RevisionRecord[];
+  const page = toPage(rows, w.limit);
+  await emitRevisionList(db, scope, spec.keys, "queried", page.items);
+  return page;
+}
+
+export async function setRevisionArchived(db: Executor, scope: Scope, spec: DomainSpec, id: string, archived: boolean) {
+  const current = await new Lookup(db, scope.projectId, spec.keys).revision({ id }, `${spec.keys.revision} id`);
+  if (Boolean(current.deletedAt) === archived) return current;
+  const [row] = await db
+    .update(revisions)
+    .set({ deletedAt: archived ? new Date() : null })
+    .where(and(eq(revisions.id, id), eq(revisions.projectId, scope.projectId)))
+    .returning({ deletedAt: revisions.deletedAt });
+  return { ...current, deletedAt: row.deletedAt };
+}

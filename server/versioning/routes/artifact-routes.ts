@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { one } from "@/server/http/envelope";
+import { defineRoute, type AnyRoute } from "@/server/http/route";
+import { createArtifact, getArtifact, queryArtifacts, setArtifactArchived, updateArtifact } from "../artifacts";
+import type { DomainSpec } from "../domain-spec";
+import { artifactToWire, revisionToWire, variantToWire } from "../wire";
+import { filterOf, requestSchemas } from "./request-schemas";
+import { pageBody, scopeOf } from "./route-helpers";
+
+const idParams = z.object({ id: z.string().uuid() });
+
+export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
+  const { keys } = spec;
+  const base = `/api/${keys.name}`;
+  const schemas = requestSchemas(keys, { acceptsDelta: Boolean(spec.acceptsDelta) });
+  const archiveRoute = (archived: boolean) =>
+    defineRoute({
+      method: "POST",
+      path: `${base}/{id}/${archived ? "archive" : "unarchive"}`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: archived
+        ? `Archive a ${keys.one}: hidden from queries with its variants and revisions; ids stay resolvable`
+        : `Unarchive a ${keys.one}`,
+      params: idParams,
+      handler: async ({ ctx, params }) =>
+        one(keys.one, artifactToWire(await setArtifactArchived(ctx.app.db, scopeOf(ctx), spec, params.id, archived))),
+    });
+
+  return [
+    defineRoute({
+      method: "POST",
+      path: `${base}/`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Create a ${keys.one} with its default variant; with data, also commit revision 1`,
+      body: schemas.create,
+      status: 201,
+      handler: async ({ ctx, body }) => {
+        const input = body[keys.one] as Parameters<typeof createArtifact>[3];
+        const created = await createArtifact(ctx.app.db, scopeOf(ctx), spec, input);
+        return {
+          ...one(keys.one, artifactToWire(created.artifact)),
+          [keys.variant]: variantToWire(keys, created.variant),
+          ...(created.commit ? { [keys.revision]: revisionToWire(keys, created.commit.revision) } : {}),
+          ...(created.commit?.warnings.length ? { warnings: created.commit.warnings } : {}),
+        };
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: `${base}/{id}`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Fetch a ${keys.one} by id`,
+      params: idParams,
+      handler: async ({ ctx, params }) => one(keys.one, artifactToWire(await getArtifact(ctx.app.db, scopeOf(ctx), spec, params.id))),
+    }),
+    defineRoute({
+      method: "PUT",
+      path: `${base}/{id}`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Edit a ${keys.one}'s name, description, tags or meta`,
+      params: idParams,
+      body: schemas.update,
+      handler: async ({ ctx, params, body }) => {
+        const fields = body[keys.one] as Parameters<typeof updateArtifact>[4];
+        return one(keys.one, artifactToWire(await updateArtifact(ctx.app.db, scopeOf(ctx), spec, params.id, fields)));
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: `${base}/query`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Query ${keys.name}: slug(s), ids, name substring, tags containment, archived, paging`,
+      body: schemas.query,
+      handler: async ({ ctx, body }) => {
+        const page = await queryArtifacts(ctx.app.db, scopeOf(ctx), spec, {
+          filter: filterOf(body[keys.one] as Record<string, unknown> | undefined),
+          refs: body[keys.refs] as { id?: string; slug?: string }[] | undefined,
+          includeArchived: body.include_archived as boolean | undefined,
+          windowing: body.windowing as never,
+        });
+        return pageBody(keys.name, page, artifactToWire);
+      },
+    }),
+    archiveRoute(true),
+    archiveRoute(false),
+  ];
+}

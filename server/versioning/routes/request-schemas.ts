@@ -1,0 +1,167 @@
+import { z } from "zod";
+import { slugSchema } from "@/server/core/slugs";
+import { windowingSchema } from "@/server/core/windowing";
+import type { DomainKeys } from "../domains";
+import { refSchema, type RetrieveRefs } from "../references";
+
+const record = z.record(z.string(), z.unknown());
+const text = (max: number) => z.string().trim().min(1).max(max);
+const refList = z.array(refSchema).max(1000);
+
+const artifactFields = {
+  name: text(256).optional(),
+  description: z.string().max(10_000).nullish(),
+  tags: record.optional(),
+  meta: record.optional(),
+};
+
+const entityFilter = z.strictObject({
+  ids: z.array(z.string().uuid()).max(1000).optional(),
+  slug: z.string().optional(),
+  slugs: z.array(z.string()).max(1000).optional(),
+  name: z.string().max(256).optional().describe("Case-insensitive substring of the name"),
+  tags: record.optional().describe("Matches when the tags contain these key/value pairs"),
+});
+
+const listOptions = {
+  include_archived: z.boolean().optional(),
+  windowing: windowingSchema.optional(),
+};
+
+export const deltaSchema = z.strictObject({
+  set: z.record(z.string().min(1), record).optional(),
+  remove: z.array(z.string().min(1)).optional(),
+});
+
+// Key names are computed per domain, so bodies are typed as plain records and read by key.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Body = z.ZodType<Record<string, any>>;
+
+/** Request bodies of one domain, with that domain's key names (`application_ref`, ...). */
+export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolean }): Record<
+  "create" | "update" | "query" | "variantCreate" | "variantQuery" | "fork" | "commit" | "retrieve" | "resolve" | "log" | "revisionQuery" | "deploy",
+  Body
+> {
+  const refShape = {
+    [keys.ref]: refSchema.optional(),
+    [keys.variantRef]: refSchema.optional(),
+    [keys.revisionRef]: refSchema.optional(),
+    environment_ref: refSchema.optional(),
+    environment_variant_ref: refSchema.optional(),
+    environment_revision_ref: refSchema.optional(),
+    key: z.string().min(1).max(300).optional(),
+  };
+
+  const commitWrapper = z
+    .object({
+      [keys.variantId]: z.string().uuid().nullish(),
+      [keys.artifactId]: z.string().uuid().nullish(),
+      slug: slugSchema.nullish(),
+      message: z.string().max(10_000).nullish(),
+      data: record.nullish(),
+      ...(options.acceptsDelta ? { delta: deltaSchema.nullish() } : {}),
+    })
+    .refine((c: Record<string, unknown>) => c[keys.variantId] || c[keys.artifactId], {
+      message: `give ${keys.variantId} (or ${keys.artifactId} for its default variant)`,
+      path: [keys.variantId],
+    });
+
+  return {
+    create: z.strictObject({
+      [keys.one]: z
+        .strictObject({
+          slug: slugSchema.optional(),
+          ...artifactFields,
+          data: record.optional(),
+          message: z.string().max(10_000).optional(),
+          ...(options.acceptsDelta ? { delta: deltaSchema.optional() } : {}),
+        })
+        .refine((a) => a.slug || a.name, { message: "give a name or a slug", path: ["name"] }),
+    }),
+    update: z.strictObject({ [keys.one]: z.strictObject(artifactFields) }),
+    query: z.strictObject({
+      [keys.one]: entityFilter.optional(),
+      [keys.refs]: refList.optional(),
+      ...listOptions,
+    }),
+    variantCreate: z.strictObject({
+      [keys.variant]: z.strictObject({ [keys.artifactId]: z.string().uuid(), slug: slugSchema.optional(), ...artifactFields }),
+    }),
+    variantQuery: z.strictObject({
+      [keys.variant]: entityFilter.optional(),
+      [keys.refs]: refList.optional(),
+      [keys.variantRefs]: refList.optional(),
+      ...listOptions,
+    }),
+    fork: z.strictObject({
+      ...refShape,
+      [keys.variant]: z.strictObject({ slug: slugSchema.optional(), ...artifactFields }).optional(),
+      message: z.string().max(10_000).optional(),
+    }),
+    // The reference implementation's clients send `<domain>_revision` as the wrapper.
+    commit: z
+      .object({ [keys.commit]: commitWrapper.optional(), [keys.revision]: commitWrapper.optional() })
+      .refine((b: Record<string, unknown>) => Boolean(b[keys.commit]) !== Boolean(b[keys.revision]), {
+        message: `send the commit in exactly one of ${keys.commit} or ${keys.revision}`,
+        path: [keys.commit],
+      }),
+    retrieve: z.strictObject({ ...refShape, resolve: z.boolean().optional() }),
+    resolve: z.strictObject(refShape),
+    log: z
+      .object({
+        [keys.one]: z.object({ [keys.variantId]: z.string().uuid().nullish(), [keys.artifactId]: z.string().uuid().nullish() }).optional(),
+        [keys.revisions]: z
+          .object({
+            [keys.variantId]: z.string().uuid().nullish(),
+            [keys.artifactId]: z.string().uuid().nullish(),
+            [keys.revisionId]: z.string().uuid().nullish(),
+            depth: z.number().int().min(1).max(10_000).nullish(),
+          })
+          .optional(),
+        depth: z.number().int().min(1).max(10_000).optional(),
+      }),
+    revisionQuery: z.strictObject({
+      [keys.revision]: entityFilter
+        .extend({ message: z.string().max(1000).optional(), author_ids: z.array(z.string().uuid()).max(1000).optional() })
+        .optional(),
+      [keys.refs]: refList.optional(),
+      [keys.variantRefs]: refList.optional(),
+      [keys.revisionRefs]: refList.optional(),
+      ...listOptions,
+    }),
+    deploy: z.strictObject({
+      [keys.ref]: refSchema.optional(),
+      [keys.variantRef]: refSchema.optional(),
+      [keys.revisionRef]: refSchema.optional(),
+      environment_ref: refSchema,
+      environment_variant_ref: refSchema.optional(),
+      key: z.string().min(1).max(300).optional(),
+      message: z.string().max(10_000).optional(),
+    }),
+  };
+}
+
+/** Reads the domain-keyed references of a parsed body. */
+export function refsOf(keys: DomainKeys, body: Record<string, unknown>): RetrieveRefs {
+  const get = (k: string) => body[k] as RetrieveRefs["artifact"];
+  return {
+    artifact: get(keys.ref),
+    variant: get(keys.variantRef),
+    revision: get(keys.revisionRef),
+    environment: get("environment_ref"),
+    environmentVariant: get("environment_variant_ref"),
+    environmentRevision: get("environment_revision_ref"),
+    key: body.key as string | undefined,
+  };
+}
+
+export function filterOf(raw: Record<string, unknown> | undefined) {
+  if (!raw) return undefined;
+  const slugs = [...((raw.slugs as string[] | undefined) ?? []), ...(raw.slug ? [raw.slug as string] : [])];
+  return {
+    ids: raw.ids as string[] | undefined,
+    slugs: slugs.length ? slugs : undefined,
+    name: raw.name as string | undefined,
+    tags: raw.tags as Record<string, unknown> | undefined,
+  };
+}

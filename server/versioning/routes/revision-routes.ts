@@ -1,0 +1,144 @@
+import { z } from "zod";
+import { one } from "@/server/http/envelope";
+import { defineRoute, type AnyRoute } from "@/server/http/route";
+import { commitRevision, type CommitRequest } from "../commit";
+import type { DomainSpec } from "../domain-spec";
+import { domainKeys } from "../domains";
+import { resolveEmbeds } from "../embeds";
+import { fetchRevision, logRevisions, queryRevisions, retrieveRevision, setRevisionArchived } from "../revisions";
+import { retrievalInfo, revisionToWire } from "../wire";
+import { refsOf, requestSchemas } from "./request-schemas";
+import { pageBody, scopeOf } from "./route-helpers";
+
+const idParams = z.object({ id: z.string().uuid() });
+const ENV_KEYS = domainKeys("environments");
+type RefList = { id?: string; slug?: string }[] | undefined;
+
+export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
+  const { keys } = spec;
+  const base = `/api/${keys.name}/revisions`;
+  const schemas = requestSchemas(keys, { acceptsDelta: Boolean(spec.acceptsDelta) });
+  const wire = (r: Parameters<typeof revisionToWire>[1]) => revisionToWire(keys, r);
+  const archiveRoute = (archived: boolean) =>
+    defineRoute({
+      method: "POST",
+      path: `${base}/{id}/${archived ? "archive" : "unarchive"}`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: archived ? `Archive a ${keys.revision}; its id stays resolvable` : `Unarchive a ${keys.revision}`,
+      params: idParams,
+      handler: async ({ ctx, params }) => one(keys.revision, wire(await setRevisionArchived(ctx.app.db, scopeOf(ctx), spec, params.id, archived))),
+    });
+
+  return [
+    defineRoute({
+      method: "POST",
+      path: `${base}/commit`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Commit a new immutable ${keys.revision} to a variant (body: ${keys.commit}, or ${keys.revision})`,
+      body: schemas.commit,
+      status: 201,
+      maxBodyBytes: 8 * 1024 * 1024,
+      handler: async ({ ctx, body }) => {
+        const c = (body[keys.commit] ?? body[keys.revision]) as Record<string, unknown>;
+        const request: CommitRequest = {
+          variantId: (c[keys.variantId] as string | null) ?? undefined,
+          artifactId: (c[keys.artifactId] as string | null) ?? undefined,
+          slug: (c.slug as string | null) ?? undefined,
+          message: (c.message as string | null) ?? undefined,
+          data: (c.data as Record<string, unknown> | null) ?? undefined,
+          delta: (c.delta as CommitRequest["delta"] | null) ?? undefined,
+        };
+        const { revision, warnings } = await commitRevision(ctx.app.db, scopeOf(ctx), spec, request);
+        return { ...one(keys.revision, wire(revision)), ...(warnings.length ? { warnings } : {}) };
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: `${base}/retrieve`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Retrieve one ${keys.revision} by any reference combination (revision, variant + version, variant, artifact, environment + key)`,
+      body: schemas.retrieve,
+      handler: async ({ ctx, body }) => {
+        const scope = scopeOf(ctx);
+        const resolution = await retrieveRevision(ctx.app.db, scope, spec, refsOf(keys, body));
+        const revision = wire(resolution.revision);
+        const info = retrievalInfo(keys, resolution, ENV_KEYS);
+        if (!body.resolve) return { ...one(keys.revision, revision), retrieval_info: info };
+        const resolved = await resolveEmbeds(ctx.app.db, scope.projectId, resolution.revision.data ?? {}, resolution.revision.id);
+        return { ...one(keys.revision, { ...revision, data: resolved.data }), retrieval_info: info, resolution_info: { embeds: resolved.embeds } };
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: `${base}/resolve`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Retrieve a ${keys.revision} with every @svc.embed replaced by the referenced data, and what was used`,
+      body: schemas.resolve,
+      handler: async ({ ctx, body }) => {
+        const scope = scopeOf(ctx);
+        const resolution = await retrieveRevision(ctx.app.db, scope, spec, refsOf(keys, body));
+        const resolved = await resolveEmbeds(ctx.app.db, scope.projectId, resolution.revision.data ?? {}, resolution.revision.id);
+        return {
+          ...one(keys.revision, { ...wire(resolution.revision), data: resolved.data }),
+          retrieval_info: retrievalInfo(keys, resolution, ENV_KEYS),
+          resolution_info: { embeds: resolved.embeds },
+        };
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: `${base}/log`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `History of a variant, newest first, without payloads (body: {${keys.one}: {${keys.variantId}}} or {${keys.revisions}: {..., depth}})`,
+      body: schemas.log,
+      handler: async ({ ctx, body }) => {
+        const a = (body[keys.one] ?? {}) as Record<string, string | null | undefined>;
+        const b = (body[keys.revisions] ?? {}) as Record<string, string | number | null | undefined>;
+        const rows = await logRevisions(ctx.app.db, scopeOf(ctx), spec, {
+          variantId: (a[keys.variantId] ?? b[keys.variantId] ?? undefined) as string | undefined,
+          artifactId: (a[keys.artifactId] ?? b[keys.artifactId] ?? undefined) as string | undefined,
+          revisionId: (b[keys.revisionId] ?? undefined) as string | undefined,
+          depth: ((b.depth ?? body.depth) as number | null | undefined) ?? undefined,
+        });
+        return { count: rows.length, [keys.revisions]: rows.map(wire) };
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: `${base}/query`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Query ${keys.revisions} (with payloads): ids, slugs, message, authors, references, archived, paging`,
+      body: schemas.revisionQuery,
+      handler: async ({ ctx, body }) => {
+        const f = (body[keys.revision] ?? {}) as Record<string, unknown>;
+        const slugs = [...((f.slugs as string[]) ?? []), ...(f.slug ? [f.slug as string] : [])];
+        const page = await queryRevisions(ctx.app.db, scopeOf(ctx), spec, {
+          filter: { ids: f.ids as string[], slugs: slugs.length ? slugs : undefined, message: f.message as string, authorIds: f.author_ids as string[] },
+          artifactRefs: body[keys.refs] as RefList,
+          variantRefs: body[keys.variantRefs] as RefList,
+          revisionRefs: body[keys.revisionRefs] as RefList,
+          includeArchived: body.include_archived as boolean | undefined,
+          windowing: body.windowing as never,
+        });
+        return pageBody(keys.revisions, page, wire);
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: `${base}/{id}`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Fetch a ${keys.revision} by id`,
+      params: idParams,
+      handler: async ({ ctx, params }) => one(keys.revision, wire(await fetchRevision(ctx.app.db, scopeOf(ctx), spec, params.id))),
+    }),
+    archiveRoute(true),
+    archiveRoute(false),
+  ];
+}

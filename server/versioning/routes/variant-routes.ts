@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { one } from "@/server/http/envelope";
+import { defineRoute, type AnyRoute } from "@/server/http/route";
+import type { DomainSpec } from "../domain-spec";
+import { createVariant, forkVariant, getVariant, queryVariants, setVariantArchived, type VariantFields } from "../variants";
+import { revisionToWire, variantToWire } from "../wire";
+import { filterOf, refsOf, requestSchemas } from "./request-schemas";
+import { pageBody, scopeOf } from "./route-helpers";
+
+const idParams = z.object({ id: z.string().uuid() });
+type RefList = { id?: string; slug?: string }[] | undefined;
+
+export function variantRoutes(spec: DomainSpec): AnyRoute[] {
+  const { keys } = spec;
+  const base = `/api/${keys.name}/variants`;
+  const schemas = requestSchemas(keys, { acceptsDelta: Boolean(spec.acceptsDelta) });
+  const archiveRoute = (archived: boolean) =>
+    defineRoute({
+      method: "POST",
+      path: `${base}/{id}/${archived ? "archive" : "unarchive"}`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: archived ? `Archive a ${keys.variant}: hidden from queries with its revisions` : `Unarchive a ${keys.variant}`,
+      params: idParams,
+      handler: async ({ ctx, params }) =>
+        one(keys.variant, variantToWire(keys, await setVariantArchived(ctx.app.db, scopeOf(ctx), spec, params.id, archived))),
+    });
+
+  return [
+    defineRoute({
+      method: "POST",
+      path: `${base}/`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Create an empty ${keys.variant} (a branch) of a ${keys.one}`,
+      body: schemas.variantCreate,
+      status: 201,
+      handler: async ({ ctx, body }) => {
+        const { [keys.artifactId]: artifactId, ...fields } = body[keys.variant] as Record<string, unknown>;
+        const variant = await createVariant(ctx.app.db, scopeOf(ctx), spec, artifactId as string, fields as VariantFields);
+        return one(keys.variant, variantToWire(keys, variant));
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: `${base}/{id}`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Fetch a ${keys.variant} by id`,
+      params: idParams,
+      handler: async ({ ctx, params }) => one(keys.variant, variantToWire(keys, await getVariant(ctx.app.db, scopeOf(ctx), spec, params.id))),
+    }),
+    defineRoute({
+      method: "POST",
+      path: `${base}/query`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Query ${keys.variants}: filters, ${keys.refs}, ${keys.variantRefs}, archived, paging`,
+      body: schemas.variantQuery,
+      handler: async ({ ctx, body }) => {
+        const page = await queryVariants(ctx.app.db, scopeOf(ctx), spec, {
+          filter: filterOf(body[keys.variant] as Record<string, unknown> | undefined),
+          artifactRefs: body[keys.refs] as RefList,
+          variantRefs: body[keys.variantRefs] as RefList,
+          includeArchived: body.include_archived as boolean | undefined,
+          windowing: body.windowing as never,
+        });
+        return pageBody(keys.variants, page, (v) => variantToWire(keys, v));
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: `${base}/fork`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Fork: a new ${keys.variant} whose first commit is an existing revision's payload`,
+      body: schemas.fork,
+      status: 201,
+      handler: async ({ ctx, body }) => {
+        const fields = (body[keys.variant] ?? {}) as VariantFields;
+        const fork = await forkVariant(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), fields, body.message as string | undefined);
+        return { ...one(keys.variant, variantToWire(keys, fork.variant)), [keys.revision]: revisionToWire(keys, fork.commit.revision) };
+      },
+    }),
+    archiveRoute(true),
+    archiveRoute(false),
+  ];
+}

@@ -1,0 +1,135 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { ConflictError } from "@/server/core/errors";
+import { newId } from "@/server/core/ids";
+import { randomSlug, slugify } from "@/server/core/slugs";
+import { toPage, type Page, type Windowing } from "@/server/core/windowing";
+import type { Database, Executor, Transaction } from "@/server/db";
+import { artifacts, variants } from "@/server/db/schema";
+import { commitInTransaction, type CommitResult } from "./commit";
+import type { DomainSpec } from "./domain-spec";
+import { entityConditions, refConditions, windowClause, type EntityFilter } from "./filters";
+import { Lookup } from "./lookup";
+import type { Scope, VariantRecord } from "./records";
+import type { RetrieveRefs } from "./references";
+import { resolveRevision } from "./resolve-revision";
+
+export interface VariantFields {
+  slug?: string;
+  name?: string;
+  description?: string | null;
+  tags?: Record<string, unknown>;
+  meta?: Record<string, unknown>;
+}
+
+export async function createVariant(db: Database, scope: Scope, spec: DomainSpec, artifactId: string, fields: VariantFields) {
+  return db.transaction(async (tx) => {
+    const artifact = await new Lookup(tx, scope.projectId, spec.keys).artifact({ id: artifactId }, spec.keys.artifactId);
+    return insertVariant(tx, scope, spec, artifact.id, fields);
+  });
+}
+
+async function insertVariant(tx: Transaction, scope: Scope, spec: DomainSpec, artifactId: string, fields: VariantFields): Promise<VariantRecord> {
+  const slug = fields.slug ?? (slugify(fields.name ?? "") || randomSlug());
+  const [taken] = await tx
+    .select({ id: variants.id })
+    .from(variants)
+    .where(and(eq(variants.artifactId, artifactId), eq(variants.slug, slug)));
+  if (taken) throw new ConflictError(`This ${spec.keys.one} already has a variant with slug "${slug}"`, "slug_taken");
+  const [row] = await tx
+    .insert(variants)
+    .values({
+      id: newId(),
+      projectId: scope.projectId,
+      domain: spec.keys.name,
+      artifactId,
+      slug,
+      name: fields.name ?? slug,
+      description: fields.description ?? null,
+      tags: fields.tags ?? {},
+      meta: fields.meta ?? {},
+      createdBy: scope.userId,
+    })
+    .returning();
+  return row;
+}
+
+export interface ForkResult {
+  variant: VariantRecord;
+  commit: CommitResult;
+}
+
+/**
+ * A new variant whose history starts at an existing revision's payload, recorded as the fork's
+ * first commit with a message naming the source.
+ */
+export async function forkVariant(
+  db: Database,
+  scope: Scope,
+  spec: DomainSpec,
+  source: RetrieveRefs,
+  fields: VariantFields,
+  message?: string,
+): Promise<ForkResult> {
+  return db.transaction(async (tx) => {
+    const { revision } = await resolveRevision(tx, scope.projectId, spec.keys, source);
+    const variant = await insertVariant(tx, scope, spec, revision.artifactId, {
+      ...fields,
+      slug: fields.slug ?? (fields.name ? undefined : `${revision.variantSlug}-fork-${randomSlug().slice(0, 6)}`),
+    });
+    const commit = await commitInTransaction(tx, scope, spec, {
+      variantId: variant.id,
+      data: revision.data,
+      message: message ?? `Fork of ${revision.variantSlug} v${revision.version} (revision ${revision.id})`,
+    });
+    return { variant: { ...variant, headVersion: 1 }, commit };
+  });
+}
+
+export async function getVariant(db: Executor, scope: Scope, spec: DomainSpec, id: string): Promise<VariantRecord> {
+  return new Lookup(db, scope.projectId, spec.keys).variant({ id }, undefined, `${spec.keys.variant} id`);
+}
+
+export async function setVariantArchived(db: Executor, scope: Scope, spec: DomainSpec, id: string, archived: boolean) {
+  const current = await getVariant(db, scope, spec, id);
+  if (Boolean(current.deletedAt) === archived) return current;
+  const [row] = await db
+    .update(variants)
+    .set({ deletedAt: archived ? new Date() : null })
+    .where(and(eq(variants.id, id), eq(variants.projectId, scope.projectId)))
+    .returning();
+  return row;
+}
+
+export interface VariantQuery {
+  filter?: EntityFilter;
+  artifactRefs?: { id?: string; slug?: string }[];
+  variantRefs?: { id?: string; slug?: string }[];
+  includeArchived?: boolean;
+  windowing?: Windowing;
+}
+
+/** Variants of archived artifacts are hidden with them unless `includeArchived`. */
+export async function queryVariants(db: Executor, scope: Scope, spec: DomainSpec, query: VariantQuery): Promise<Page<VariantRecord>> {
+  const w = windowClause(variants, query.windowing);
+  const rows = await db
+    .select({ variant: variants })
+    .from(variants)
+    .innerJoin(artifacts, eq(artifacts.id, variants.artifactId))
+    .where(
+      and(
+        eq(variants.projectId, scope.projectId),
+        eq(variants.domain, spec.keys.name),
+        query.includeArchived ? undefined : and(isNull(variants.deletedAt), isNull(artifacts.deletedAt)),
+        ...entityConditions(variants, query.filter ?? {}),
+        refConditions(artifacts, query.artifactRefs),
+        refConditions(variants, query.variantRefs),
+        ...w.conditions,
+      ),
+    )
+    .orderBy(w.orderBy)
+    .limit(w.limit + 1);
+  return toPage(
+    rows.map((r) => r.variant),
+    w.limit,
+  );
+}

@@ -1,0 +1,69 @@
+import { compact } from "@/server/core/compact";
+import { toIso } from "@/server/core/time";
+import type { DomainKeys } from "./domains";
+import type { ArtifactRecord, RevisionRecord, VariantRecord } from "./records";
+import type { Resolution } from "./resolve-revision";
+import { revisionReferences } from "./revision-events";
+
+const iso = (d: Date | null) => (d ? toIso(d) : null);
+
+export function artifactToWire(artifact: ArtifactRecord) {
+  return compact({
+    id: artifact.id,
+    slug: artifact.slug,
+    name: artifact.name,
+    description: artifact.description,
+    tags: artifact.tags,
+    meta: artifact.meta,
+    created_at: toIso(artifact.createdAt),
+    created_by_id: artifact.createdBy,
+    updated_at: iso(artifact.updatedAt),
+    updated_by_id: artifact.updatedBy,
+    deleted_at: iso(artifact.deletedAt),
+  });
+}
+
+export function variantToWire(keys: DomainKeys, variant: VariantRecord) {
+  return compact({
+    id: variant.id,
+    slug: variant.slug,
+    name: variant.name,
+    description: variant.description,
+    tags: variant.tags,
+    meta: variant.meta,
+    [keys.artifactId]: variant.artifactId,
+    version: variant.headVersion > 0 ? String(variant.headVersion) : null,
+    created_at: toIso(variant.createdAt),
+    created_by_id: variant.createdBy,
+    deleted_at: iso(variant.deletedAt),
+  });
+}
+
+/** Log entries leave out `data` (the record was selected without it). */
+export function revisionToWire(keys: DomainKeys, revision: RevisionRecord) {
+  return compact({
+    id: revision.id,
+    slug: revision.slug,
+    version: String(revision.version),
+    author: revision.authorId,
+    date: toIso(revision.createdAt),
+    message: revision.message,
+    data: revision.data,
+    [keys.artifactId]: revision.artifactId,
+    [keys.artifactSlug]: revision.artifactSlug,
+    [keys.variantId]: revision.variantId,
+    [keys.variantSlug]: revision.variantSlug,
+    created_at: toIso(revision.createdAt),
+    deleted_at: iso(revision.deletedAt),
+  });
+}
+
+/** What a retrieve used: the resolved references, and the environment and key when it went through one. */
+export function retrievalInfo(keys: DomainKeys, resolution: Resolution, envKeys: DomainKeys) {
+  const references: Record<string, unknown> = revisionReferences(keys, resolution.revision);
+  if (!resolution.environment) return { references };
+  return {
+    references: { ...references, ...revisionReferences(envKeys, resolution.environment.revision) },
+    key: resolution.environment.key,
+  };
+}
