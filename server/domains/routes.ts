@@ -3,6 +3,7 @@ import { DEPLOYABLE, DOMAIN_NAMES, versioningRoutes } from "@/server/versioning"
 import { deployRoute } from "./environments/routes";
 import { DOMAIN_SPECS } from "./specs";
 import { testcaseRoutes } from "./testsets/routes";
+import { catalogRoutes } from "./workflows/catalog-routes";
 
 export const domainRoutes: AnyRoute[] = [
   ...DOMAIN_NAMES.flatMap((name) => [
@@ -10,4 +11,5 @@ export const domainRoutes: AnyRoute[] = [
     ...(DEPLOYABLE.has(name) ? [deployRoute(DOMAIN_SPECS[name])] : []),
   ]),
   ...testcaseRoutes,
+  ...catalogRoutes,
 ];

@@ -1,11 +1,12 @@
 import { domainKeys, type DomainName, type DomainSpec } from "@/server/versioning";
 import { environmentsSpec } from "./environments/spec";
 import { testsetsSpec } from "./testsets/spec";
+import { workflowsSpec } from "./workflows/spec";
 
 /** What each domain adds to the shared engine; the plain ones add nothing. */
 export const DOMAIN_SPECS: Record<DomainName, DomainSpec> = {
   applications: { keys: domainKeys("applications") },
-  workflows: { keys: domainKeys("workflows") },
+  workflows: workflowsSpec,
   evaluators: { keys: domainKeys("evaluators") },
   testsets: testsetsSpec,
   queries: { keys: domainKeys("queries") },

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { agentInspectInterface, getCatalogType, getHarness, listCatalogTypes, listHarnesses } from "@/server/agents";
+import { NotFoundError } from "@/server/core/errors";
+import { many, one } from "@/server/http/envelope";
+import { defineRoute } from "@/server/http/route";
+
+/** The workflow catalog (types and harnesses) and the agent workflow's interface. */
+export const catalogRoutes = [
+  defineRoute({
+    method: "GET",
+    path: "/api/workflows/catalog/types",
+    auth: "api_key",
+    tag: "catalog",
+    summary: "List the catalog types (agent-template, messages) with their JSON Schemas",
+    handler: async () => many("types", listCatalogTypes()),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/workflows/catalog/types/{key}",
+    auth: "api_key",
+    tag: "catalog",
+    summary: "A catalog type's live JSON Schema (2020-12): agent-template or messages",
+    params: z.object({ key: z.string() }),
+    handler: async ({ params }) => {
+      const type = getCatalogType(params.key);
+      if (!type) throw new NotFoundError(`Unknown catalog type "${params.key}"; known: ${listCatalogTypes().map((t) => t.key).join(", ")}`);
+      return one("type", type);
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/workflows/catalog/harnesses",
+    auth: "api_key",
+    tag: "catalog",
+    summary: "List the harnesses with the providers, deployments, connection modes and models each reaches",
+    handler: async () => many("harnesses", listHarnesses()),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/workflows/catalog/harnesses/{harness}",
+    auth: "api_key",
+    tag: "catalog",
+    summary: "One harness: providers, deployments, connection modes and model selection",
+    params: z.object({ harness: z.string() }),
+    handler: async ({ params }) => {
+      const harness = getHarness(params.harness);
+      if (!harness) {
+        throw new NotFoundError(`Unknown harness "${params.harness}"; known: ${listHarnesses().map((h) => h.kind).join(", ")}`);
+      }
+      return one("harness", harness);
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/services/agent/v0/inspect",
+    auth: "api_key",
+    tag: "agent",
+    summary: "The agent workflow's interface: parameters (agent template, with the default), inputs (messages), outputs",
+    handler: async () => agentInspectInterface(),
+  }),
+];
