@@ -11,3 +11,7 @@ export { revisionReferences } from "./revision-events";
 export { fetchRevision, retrieveRevision } from "./revisions";
 export { versioningRoutes } from "./routes";
 export { revisionToWire } from "./wire";
+export { restoreRevision } from "./restore";
+export { logRevisions, queryRevisions, setRevisionArchived } from "./revisions";
+export { createVariant, forkVariant, getVariant, queryVariants, setVariantArchived } from "./variants";
+export { setArtifactArchived, updateArtifact } from "./artifacts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export interface ClosedObjectOptions {
+interface ClosedObjectOptions {
   /** Message for a bare string where the object belongs (e.g. `"harness": "core_harness"`). */
   whenString?: (value: string) => string;
 }

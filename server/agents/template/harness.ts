@@ -6,7 +6,7 @@ import { selectorObject } from "./selector-object";
 export const HARNESS_KINDS = ["core_harness", "service_harness", "external_harness"] as const;
 export type HarnessKind = (typeof HARNESS_KINDS)[number];
 
-export const HARNESS_PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
+const HARNESS_PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
 
 const ruleList = (description: string) => z.array(z.string().min(1, "must not be empty")).default([]).describe(description);
 

@@ -1,6 +1,6 @@
-import { closedObject } from "./closed-object";
-import { DEFAULT_AGENTS_MD } from "./builtin-defaults";
 import { z } from "zod";
+import { DEFAULT_AGENTS_MD } from "./builtin-defaults";
+import { closedObject } from "./closed-object";
 
 export const instructionsSchema = closedObject({
   agents_md: z

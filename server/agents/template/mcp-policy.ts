@@ -4,7 +4,7 @@ import { fieldsParsed } from "./fields-parsed";
 import { toolPermissionField } from "./permission";
 import { nonEmptyText } from "./text";
 
-export const MCP_TOOL_MODES = ["all", "include"] as const;
+const MCP_TOOL_MODES = ["all", "include"] as const;
 
 const mcpToolSelectionSchema = closedObject({
   mode: z

@@ -4,7 +4,7 @@ import { fieldsParsed } from "./fields-parsed";
 import { skillFilePathSchema } from "./skill-file-path";
 import { boundedText } from "./text";
 
-export const skillFileSchema = closedObject({
+const skillFileSchema = closedObject({
   path: skillFilePathSchema,
   content: boundedText(0, 200_000).describe("UTF-8 text, up to 200,000 characters."),
   executable: z.boolean().default(false).describe("Marks the file executable when written out."),

@@ -71,8 +71,9 @@ describe("defaults", () => {
 
   it("gives each parse its own default objects", () => {
     const first = valid({ tools: [{ type: "client", name: "a" }] }).template;
-    const firstTool = first.tools[0] as { input_schema: { properties: Record<string, unknown> } };
-    firstTool.input_schema.properties.injected = {};
+    const firstTool = first.tools[0];
+    if (firstTool?.type !== "client") throw new Error("expected a client tool");
+    (firstTool.input_schema.properties as Record<string, unknown>).injected = {};
     first.harness.permissions.allow.push("x");
     const second = valid({ tools: [{ type: "client", name: "a" }] }).template;
     expect(second.tools[0]).toMatchObject({ input_schema: emptyInputSchema });

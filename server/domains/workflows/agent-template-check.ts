@@ -45,7 +45,8 @@ function flattenEmbeddedLists(data: Record<string, unknown>): Record<string, unk
 function dropBuiltinPermissionsFromRaw(raw: Record<string, unknown>): Record<string, unknown> {
   if (!Array.isArray(raw.tools)) return raw;
   const tools = raw.tools.map((entry) => {
-    if (typeof entry !== "object" || entry === null || (entry as { type?: unknown }).type !== "builtin" || !("permission" in entry)) return entry;
+    const isBuiltin = typeof entry === "object" && entry !== null && (entry as { type?: unknown }).type === "builtin";
+    if (!isBuiltin || (entry as { permission?: unknown }).permission == null) return entry;
     const { permission: _dropped, ...rest } = entry as Record<string, unknown>;
     return rest;
   });

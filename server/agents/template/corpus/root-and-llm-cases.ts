@@ -20,6 +20,7 @@ export const rootAndLlmCases: CorpusCase[] = [
   invalid("empty provider", { llm: { provider: "", model: "gpt-5" } }, ["llm.provider", "must not be empty"]),
   invalid("provider/model with empty model", { llm: { model: "openai/" } }, ["llm.model", "splits on its first"]),
   invalid("provider/model with empty provider", { llm: { model: "/gpt-5" } }, ["llm.model", "empty provider or model"]),
+  invalid("null provider with an empty model half", { llm: { provider: null, model: "gemini/" } }, ["llm.model", "set llm.provider"]),
   invalid("slug with self_managed", { llm: { connection: { mode: "self_managed", slug: "mine" } } }, ["llm.connection.slug", 'valid only with mode "managed"']),
   invalid("unknown connection mode", { llm: { connection: { mode: "stored" } } }, ["llm.connection.mode", "must be one of managed, self_managed"]),
   invalid("connection unknown key", { llm: { connection: { api_key: "sk" } } }, ["llm.connection.api_key", "allowed keys: mode, slug"]),

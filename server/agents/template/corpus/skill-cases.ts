@@ -4,6 +4,7 @@ const skill = (extra: Record<string, unknown>) => ({ skills: [{ name: "pdf-tools
 const path = (value: string) => skill({ files: [{ path: value, content: "" }] });
 
 export const skillCases: CorpusCase[] = [
+  invalid("empty skill name", skill({ name: "" }), ["skills[0].name", "must not be empty"]),
   invalid("skill name with uppercase", skill({ name: "PDF" }), ["skills[0].name", '"-"-separated groups']),
   invalid("skill name with trailing hyphen", skill({ name: "pdf-" }), ["skills[0].name", "lowercase letters and digits"]),
   invalid("skill name with double hyphen", skill({ name: "pdf--tools" }), ["skills[0].name", "lowercase letters and digits"]),

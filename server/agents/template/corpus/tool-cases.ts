@@ -41,6 +41,7 @@ export const toolCases: CorpusCase[] = [
     ["tools[0].environment", "is required"],
     ["tools[0].version", 'only valid with ref_by "variant"'],
   ),
+  invalid("reference by environment with explicit null environment", tool({ type: "reference", ref_by: "environment", slug: "s", environment: null }), ["tools[0].environment", "is required"]),
   invalid("reference unknown axis", tool({ type: "reference", ref_by: "tag", slug: "s" }), ["tools[0].ref_by", "must be one of variant, environment"]),
   invalid("platform tool without op", tool({ type: "platform" }), ["tools[0].op", "is required"]),
   invalid("platform tool with name", tool({ type: "platform", op: "discover_tools", name: "d" }), ["tools[0].name", "allowed keys: type, op, permission, render"]),

@@ -3,7 +3,7 @@ import { closedObject } from "../closed-object";
 import { nonEmptyText } from "../text";
 import { descriptionField, inputSchemaField, toolCommonFields } from "./common-fields";
 
-export const CODE_RUNTIMES = ["python", "node"] as const;
+const CODE_RUNTIMES = ["python", "node"] as const;
 
 export const codeToolSchema = closedObject({
   type: z.literal("code"),

@@ -4,7 +4,7 @@ import { fieldsParsed } from "../fields-parsed";
 import { nonEmptyText } from "../text";
 import { descriptionField, inputSchemaField, toolCommonFields } from "./common-fields";
 
-export const REFERENCE_AXES = ["variant", "environment"] as const;
+const REFERENCE_AXES = ["variant", "environment"] as const;
 
 const BY_ENVIRONMENT = { type: "object", properties: { ref_by: { const: "environment" } }, required: ["ref_by"] };
 

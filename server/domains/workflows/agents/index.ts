@@ -1,0 +1,2 @@
+export { createAgent } from "./create-agent";
+export { listAgents, type AgentListQuery, type AgentSummary } from "./list-agents";

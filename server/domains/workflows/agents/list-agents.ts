@@ -1,0 +1,76 @@
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { toPage, type Page, type Windowing } from "@/server/core/windowing";
+import type { Executor } from "@/server/db";
+import { artifacts, revisions, variants } from "@/server/db/schema";
+import { deploymentsOf, listEnvironmentStates, type DeployedRevision } from "@/server/domains/environments/overview";
+import type { ArtifactRecord, Scope } from "@/server/versioning";
+import { containsText, windowClause } from "@/server/versioning/filters";
+
+export interface AgentSummary {
+  artifact: ArtifactRecord;
+  defaultVariantId?: string;
+  latest?: { revisionId: string; version: number; message: string | null; date: Date; authorId: string | null };
+  deployments: DeployedRevision[];
+}
+
+export interface AgentListQuery {
+  search?: string;
+  includeArchived?: boolean;
+  windowing?: Windowing;
+}
+
+/** An agent is a workflow one of whose revisions carries `data.parameters.agent`. */
+const isAgent = sql`exists (select 1 from ${revisions} r where r.artifact_id = ${artifacts.id} and r.data -> 'parameters' -> 'agent' is not null)`;
+
+export async function listAgents(db: Executor, scope: Scope, query: AgentListQuery = {}): Promise<Page<AgentSummary>> {
+  const w = windowClause(artifacts, query.windowing);
+  const rows = await db
+    .select()
+    .from(artifacts)
+    .where(
+      and(
+        eq(artifacts.projectId, scope.projectId),
+        eq(artifacts.domain, "workflows"),
+        query.includeArchived ? undefined : isNull(artifacts.deletedAt),
+        query.search ? containsText(artifacts.name, query.search) : undefined,
+        isAgent,
+        ...w.conditions,
+      ),
+    )
+    .orderBy(w.orderBy)
+    .limit(w.limit + 1);
+  const page = toPage(rows, w.limit);
+  if (page.items.length === 0) return { items: [], next: page.next };
+
+  const ids = page.items.map((a) => a.id);
+  const heads = await db
+    .select({
+      artifactId: variants.artifactId,
+      variantId: variants.id,
+      revisionId: revisions.id,
+      version: revisions.version,
+      message: revisions.message,
+      date: revisions.createdAt,
+      authorId: revisions.authorId,
+    })
+    .from(variants)
+    .leftJoin(revisions, and(eq(revisions.variantId, variants.id), eq(revisions.version, variants.headVersion)))
+    .where(and(inArray(variants.artifactId, ids), eq(variants.slug, "default")));
+  const headByArtifact = new Map(heads.map((h) => [h.artifactId, h]));
+  const states = await listEnvironmentStates(db, scope);
+
+  return {
+    next: page.next,
+    items: page.items.map((artifact) => {
+      const head = headByArtifact.get(artifact.id);
+      return {
+        artifact,
+        defaultVariantId: head?.variantId,
+        latest: head?.revisionId
+          ? { revisionId: head.revisionId, version: head.version!, message: head.message, date: head.date!, authorId: head.authorId }
+          : undefined,
+        deployments: deploymentsOf(states, "workflow", artifact.id),
+      };
+    }),
+  };
+}
