@@ -1,5 +1,7 @@
+import { eq } from "drizzle-orm";
+import { NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
-import type { Transaction } from "@/server/db";
+import type { Executor, Transaction } from "@/server/db";
 import { projectMembers, projects } from "@/server/db/schema";
 
 export interface ProjectRecord {
@@ -29,5 +31,14 @@ export async function createProject(
     .returning({ id: projects.id, name: projects.name, createdAt: projects.createdAt });
   await tx.insert(projectMembers).values({ projectId: project.id, userId: input.ownerId, role: "owner" });
   for (const setup of setups) await setup(tx, { projectId: project.id, ownerId: input.ownerId });
+  return project;
+}
+
+export async function getProject(db: Executor, projectId: string): Promise<ProjectRecord> {
+  const [project] = await db
+    .select({ id: projects.id, name: projects.name, createdAt: projects.createdAt })
+    .from(projects)
+    .where(eq(projects.id, projectId));
+  if (!project) throw new NotFoundError(`Project ${projectId} not found`);
   return project;
 }

@@ -1,0 +1,25 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { AppShell } from "@/components/shell";
+import { TRPCReactProvider } from "@/components/trpc";
+import { ToastProvider } from "@/components/ui";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Agent service", template: "%s · Agent service" },
+  description: "Build, version and ship LLM agents: the playground of a self-hostable agent service.",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <TRPCReactProvider>
+          <ToastProvider>
+            <AppShell>{children}</AppShell>
+          </ToastProvider>
+        </TRPCReactProvider>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,58 @@
+import Link from "next/link";
+import { PageContainer } from "@/components/shell";
+import { ArrowRightIcon, BookIcon, KeyIcon, Notice, buttonClass } from "@/components/ui";
+import { QuickStart } from "@/components/home/quick-start";
+import { RoadmapList } from "@/components/home/roadmap-list";
+import { StartCard } from "@/components/home/start-card";
+
+export default function HomePage() {
+  return (
+    <PageContainer>
+      <section className="flex flex-col gap-4 pt-2">
+        <p className="text-xs font-medium tracking-wide text-accent uppercase">Playground</p>
+        <h1 className="max-w-2xl text-2xl font-semibold tracking-tight text-balance md:text-3xl">
+          Build, version and ship LLM agents from your browser
+        </h1>
+        <p className="max-w-2xl text-base text-muted">
+          The playground is the browser side of this self-hosted agent service. Everything you do here goes through
+          the same functions as the public REST API: agent configurations and prompts under git-like version control,
+          deployments to environments, chats with your agents, their traces, and signed webhooks.
+        </p>
+        <div className="flex flex-wrap gap-2 pt-1">
+          <Link href="/settings" className={buttonClass({ variant: "primary" })}>
+            Manage API keys
+            <ArrowRightIcon className="size-3.5" />
+          </Link>
+          <a href="/api/openapi.json" target="_blank" rel="noreferrer" className={buttonClass()}>
+            OpenAPI document
+          </a>
+        </div>
+      </section>
+
+      <div className="grid gap-4 md:grid-cols-2">
+        <StartCard
+          href="/settings"
+          icon={<KeyIcon />}
+          title="Settings"
+          description="Create and revoke the API keys that scripts and services use to call this project."
+        />
+        <StartCard
+          href="/api/openapi.json"
+          external
+          icon={<BookIcon />}
+          title="API reference"
+          description="The OpenAPI 3.1 document of every REST route, at /api/openapi.json."
+        />
+      </div>
+
+      <QuickStart />
+
+      <RoadmapList />
+
+      <Notice title="No logins yet">
+        Until logins exist, the playground acts as the default user of the default project, the account created on
+        the server&apos;s first start. Anyone who can reach this page can act as that user, so keep the server private.
+      </Notice>
+    </PageContainer>
+  );
+}

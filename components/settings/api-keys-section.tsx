@@ -1,0 +1,69 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "@/components/trpc";
+import { Button, Card, EmptyState, KeyIcon, Notice, PlusIcon } from "@/components/ui";
+import { ApiKeysSkeleton } from "./api-keys-skeleton";
+import { ApiKeysTable } from "./api-keys-table";
+import { CreateApiKeyDialog } from "./create-api-key-dialog";
+import { RevokeApiKeyDialog } from "./revoke-api-key-dialog";
+import type { ApiKey } from "./types";
+
+export function ApiKeysSection() {
+  const trpc = useTRPC();
+  const keys = useQuery(trpc.apiKeys.list.queryOptions());
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+
+  const createButton = (
+    <Button variant="primary" onClick={() => setCreating(true)}>
+      <PlusIcon className="size-3.5" />
+      Create key
+    </Button>
+  );
+
+  return (
+    <Card
+      title="API keys"
+      labelledBy="api-keys-title"
+      description={
+        <>
+          Keys authenticate calls to the REST API with{" "}
+          <code className="font-mono text-xs text-foreground">Authorization: ApiKey &lt;key&gt;</code>. They are stored
+          hashed: a secret is shown only once, when its key is created.
+        </>
+      }
+      actions={createButton}
+    >
+      {keys.isPending ? (
+        <ApiKeysSkeleton />
+      ) : keys.isError ? (
+        <div className="p-5">
+          <Notice
+            tone="danger"
+            title="Could not load API keys"
+            action={
+              <Button size="sm" onClick={() => keys.refetch()} loading={keys.isFetching}>
+                Retry
+              </Button>
+            }
+          >
+            {keys.error.message}
+          </Notice>
+        </div>
+      ) : keys.data.length === 0 ? (
+        <EmptyState
+          icon={<KeyIcon />}
+          title="No API keys yet"
+          description="Create a key to call the API from scripts, CI or your own services."
+          action={createButton}
+        />
+      ) : (
+        <ApiKeysTable keys={keys.data} onRevoke={setRevoking} />
+      )}
+      <CreateApiKeyDialog open={creating} onClose={() => setCreating(false)} />
+      <RevokeApiKeyDialog apiKey={revoking} onClose={() => setRevoking(null)} />
+    </Card>
+  );
+}

@@ -1,0 +1,53 @@
+"use client";
+
+import { Button, Table, TableBody, TableCell, TableHead, TableHeader, TableRow, TimeAgo } from "@/components/ui";
+import { apiKeyLabel } from "./api-key-label";
+import { ApiKeyStatus } from "./api-key-status";
+import type { ApiKey } from "./types";
+
+export function ApiKeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
+  return (
+    <Table aria-label="API keys">
+      <TableHead>
+        <tr>
+          <TableHeader>Name</TableHeader>
+          <TableHeader>Key</TableHeader>
+          <TableHeader>Created</TableHeader>
+          <TableHeader>Last used</TableHeader>
+          <TableHeader>Status</TableHeader>
+          <TableHeader>
+            <span className="sr-only">Actions</span>
+          </TableHeader>
+        </tr>
+      </TableHead>
+      <TableBody>
+        {keys.map((key) => (
+          <TableRow key={key.id} data-testid="api-key-row" data-key-id={key.id}>
+            <TableCell className={key.revoked_at ? "text-muted" : key.name ? "font-medium" : "text-muted italic"}>
+              {key.name ?? "Unnamed"}
+            </TableCell>
+            <TableCell>
+              <code className="rounded bg-surface-muted px-1.5 py-0.5 font-mono text-xs text-muted">{key.prefix}…</code>
+            </TableCell>
+            <TableCell className="text-muted">
+              <TimeAgo iso={key.created_at} />
+            </TableCell>
+            <TableCell className="text-muted">
+              <TimeAgo iso={key.last_used_at} fallback="Never" />
+            </TableCell>
+            <TableCell>
+              <ApiKeyStatus apiKey={key} />
+            </TableCell>
+            <TableCell className="text-right">
+              {!key.revoked_at && (
+                <Button size="sm" variant="ghost" className="hover:text-danger" onClick={() => onRevoke(key)} aria-label={`Revoke ${apiKeyLabel(key)}`}>
+                  Revoke
+                </Button>
+              )}
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}

@@ -1,0 +1,3 @@
+export { AppShell } from "./app-shell";
+export { PageContainer } from "./page-container";
+export { PageHeader } from "./page-header";

@@ -1,0 +1,16 @@
+import { HomeIcon, SettingsIcon } from "@/components/ui";
+
+export interface NavItem {
+  href: string;
+  label: string;
+  icon: typeof HomeIcon;
+}
+
+/**
+ * Only pages that exist are listed. Agents, Environments, Traces and Webhooks join here, in that
+ * order above Settings, as their pages are built.
+ */
+export const navItems: NavItem[] = [
+  { href: "/", label: "Overview", icon: HomeIcon },
+  { href: "/settings", label: "Settings", icon: SettingsIcon },
+];

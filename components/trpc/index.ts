@@ -1,0 +1,1 @@
+export { TRPCReactProvider, useTRPC, useTRPCClient } from "./trpc-provider";

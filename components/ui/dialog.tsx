@@ -1,0 +1,94 @@
+"use client";
+
+import { useEffect, useId, useRef, type ReactNode } from "react";
+import { cn } from "./cn";
+import { focusRing } from "./focus-ring";
+import { CloseIcon } from "./icons";
+
+export interface DialogProps {
+  open: boolean;
+  /** Called on Escape, the close button and a click on the backdrop. */
+  onClose: () => void;
+  title: ReactNode;
+  description?: ReactNode;
+  children?: ReactNode;
+  /** Buttons, right-aligned under the body. */
+  footer?: ReactNode;
+  /** "alertdialog" for confirmations that interrupt the user. */
+  role?: "dialog" | "alertdialog";
+  size?: "md" | "lg";
+  className?: string;
+}
+
+/**
+ * A modal on the native <dialog>: the browser gives us the focus trap, Escape, inertness of the
+ * page behind and focus return. Content mounts only while open, so forms start fresh each time.
+ * Mark the element that should take focus on open with `data-autofocus`.
+ */
+export function Dialog({ open, onClose, title, description, children, footer, role = "dialog", size = "md", className }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const descriptionId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // React does not render `autofocus`, so the browser would focus the close button; aim better.
+      dialog.querySelector<HTMLElement>("[data-autofocus]")?.focus();
+    }
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      role={role}
+      aria-labelledby={titleId}
+      aria-describedby={description ? descriptionId : undefined}
+      // Escape: let React state decide, so the dialog never closes behind the component's back.
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      onClick={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
+      className={cn(
+        "m-auto w-[calc(100%-2rem)] overflow-hidden rounded-xl border border-line bg-surface p-0 text-foreground shadow-2xl",
+        "backdrop:bg-black/40 backdrop:backdrop-blur-[2px]",
+        size === "lg" ? "max-w-lg" : "max-w-md",
+        className,
+      )}
+    >
+      {open && (
+        <div className="flex flex-col">
+          <div className="flex items-start justify-between gap-4 px-5 pt-5">
+            <div className="flex flex-col gap-1">
+              <h2 id={titleId} className="text-base font-semibold tracking-tight">
+                {title}
+              </h2>
+              {description && (
+                <p id={descriptionId} className="text-sm text-muted">
+                  {description}
+                </p>
+              )}
+            </div>
+            <button
+              type="button"
+              onClick={onClose}
+              aria-label="Close"
+              className={cn("-m-1 rounded-md p-1 text-muted hover:bg-surface-muted hover:text-foreground", focusRing)}
+            >
+              <CloseIcon />
+            </button>
+          </div>
+          {children && <div className="px-5 pt-4">{children}</div>}
+          {footer && <div className="mt-5 flex justify-end gap-2 border-t border-line bg-surface-muted/60 px-5 py-3">{footer}</div>}
+          {!footer && <div className="h-5" />}
+        </div>
+      )}
+    </dialog>
+  );
+}

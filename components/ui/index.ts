@@ -1,0 +1,16 @@
+export { Badge, type BadgeTone } from "./badge";
+export { Button, buttonClass, type ButtonProps, type ButtonSize, type ButtonVariant } from "./button";
+export { Card } from "./card";
+export { cn } from "./cn";
+export { CopyButton } from "./copy-button";
+export { Dialog, type DialogProps } from "./dialog";
+export { EmptyState } from "./empty-state";
+export { focusRing } from "./focus-ring";
+export { AlertIcon, ArrowRightIcon, BookIcon, CheckIcon, CloseIcon, CopyIcon, ExternalIcon, HomeIcon, InfoIcon, KeyIcon, PlusIcon, SettingsIcon, Spinner } from "./icons";
+export { Input } from "./input";
+export { Notice, type NoticeTone } from "./notice";
+export { Skeleton } from "./skeleton";
+export { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "./table";
+export { TextField, type TextFieldProps } from "./text-field";
+export { formatRelative, TimeAgo } from "./time-ago";
+export { ToastProvider, useToast, type ToastInput } from "./toast";

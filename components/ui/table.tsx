@@ -1,0 +1,38 @@
+import type { ComponentProps } from "react";
+import { cn } from "./cn";
+
+/** Plain semantic table parts with the house styling; scrolls sideways on narrow screens. */
+export function Table({ className, ...props }: ComponentProps<"table">) {
+  return (
+    // `relative` keeps absolutely positioned content (sr-only labels) inside the scroll box.
+    <div className="relative w-full overflow-x-auto">
+      <table className={cn("w-full border-collapse text-left text-sm", className)} {...props} />
+    </div>
+  );
+}
+
+export function TableHead({ className, ...props }: ComponentProps<"thead">) {
+  return <thead className={cn("border-b border-line bg-surface-muted/60", className)} {...props} />;
+}
+
+export function TableBody({ className, ...props }: ComponentProps<"tbody">) {
+  return <tbody className={cn("divide-y divide-line", className)} {...props} />;
+}
+
+export function TableRow({ className, ...props }: ComponentProps<"tr">) {
+  return <tr className={cn("h-12 transition-colors hover:bg-surface-muted/40", className)} {...props} />;
+}
+
+export function TableHeader({ className, ...props }: ComponentProps<"th">) {
+  return (
+    <th
+      scope="col"
+      className={cn("px-4 py-2 text-xs font-medium whitespace-nowrap text-muted first:pl-5 last:pr-5", className)}
+      {...props}
+    />
+  );
+}
+
+export function TableCell({ className, ...props }: ComponentProps<"td">) {
+  return <td className={cn("px-4 py-2 align-middle whitespace-nowrap first:pl-5 last:pr-5", className)} {...props} />;
+}
