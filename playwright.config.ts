@@ -59,7 +59,8 @@ export default defineConfig({
     stdout: "pipe",
     stderr: "pipe",
     env: {
-      NEXT_DIST_DIR: ".next-e2e",
+      // E2E_DIST_DIR lets two test runs build side by side.
+      NEXT_DIST_DIR: process.env.E2E_DIST_DIR ?? ".next-e2e",
       NEXT_TELEMETRY_DISABLED: "1",
       // Always the embedded database, in a directory no other run uses; empty means unset.
       DATABASE_URL: "",

@@ -131,7 +131,8 @@ function labelOf(domain: DomainName, refs: RetrieveRefs): string {
 function select(data: unknown, path: string): unknown {
   let current: unknown = data;
   for (const step of path.split(".").filter(Boolean)) {
-    if (typeof current !== "object" || current === null) return undefined;
+    // Own keys only: `constructor` or `__proto__` are not data.
+    if (typeof current !== "object" || current === null || !Object.hasOwn(current, step)) return undefined;
     current = (current as Record<string, unknown>)[step];
   }
   return current;

@@ -7,6 +7,9 @@ import type { ArtifactRecord, RevisionRecord, VariantRecord } from "./records";
 import type { Ref } from "./references";
 import { findOneRevision } from "./revision-select";
 
+/** The largest value of the integer `version` column. */
+const MAX_VERSION = 2_147_483_647;
+
 /** Row lookups by reference, scoped to one project and domain; a reference to nothing is a 404 naming it. */
 export class Lookup {
   constructor(
@@ -83,7 +86,8 @@ export class Lookup {
       throw new NotFoundError(`${this.keys.variant} "${variant.slug}" has no revisions yet`);
     }
     const wanted = version ? Number(version) : variant.headVersion;
-    const row = await findOneRevision(this.db, eq(revisions.variantId, variant.id), eq(revisions.version, wanted));
+    // Past the integer column's range no revision can exist; asking the database would be an error.
+    const row = wanted <= MAX_VERSION ? await findOneRevision(this.db, eq(revisions.variantId, variant.id), eq(revisions.version, wanted)) : undefined;
     if (!row) throw new NotFoundError(`${this.keys.variant} "${variant.slug}" has no version ${wanted}`);
     return row;
   }

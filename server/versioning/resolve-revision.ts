@@ -20,7 +20,8 @@ export interface Resolution {
 /**
  * The five reference combinations of INTERFACE.md "Retrieve", tried from most to least specific:
  * a revision id/slug; an environment (+ key); a variant (+ version); an artifact (+ version, on its
- * default variant). Every other supplied reference must then agree with what was found.
+ * default variant). Every other supplied reference must then agree with what was found, the
+ * environment included (it must point at a revision named by id or slug).
  */
 export async function resolveRevision(db: Executor, projectId: string, keys: DomainKeys, refs: RetrieveRefs): Promise<Resolution> {
   const lookup = new Lookup(db, projectId, keys);
@@ -32,15 +33,32 @@ export async function resolveRevision(db: Executor, projectId: string, keys: Dom
 async function locate(lookup: Lookup, refs: RetrieveRefs): Promise<Resolution> {
   const { keys } = lookup;
   const { artifact, variant, revision } = refs;
-  if (hasIdentity(revision)) return { revision: await lookup.revision(revision!) };
+  // In the environments domain environment_ref is the artifact reference itself, not a hop.
+  const throughEnvironment =
+    keys.name !== "environments" &&
+    (!isEmptyRef(refs.environment) || !isEmptyRef(refs.environmentVariant) || !isEmptyRef(refs.environmentRevision));
 
-  if (!isEmptyRef(refs.environment) || !isEmptyRef(refs.environmentVariant) || !isEmptyRef(refs.environmentRevision)) {
-    return viaEnvironment(lookup, refs);
+  if (hasIdentity(revision)) {
+    const found = await lookup.revision(revision!);
+    if (!throughEnvironment) return { revision: found };
+    // The environment is then a redundant reference: it must point at the same revision.
+    const deployed = await viaEnvironment(lookup, refs, found.artifactSlug);
+    if (deployed.revision.id !== found.id) {
+      throw new BadRequestError(
+        `environment_ref "${deployed.environment!.revision.artifactSlug}" has ${keys.revision} ${deployed.revision.id} under key "${deployed.environment!.key}", not the ${keys.revisionRef} ${found.id}`,
+        "reference_mismatch",
+      );
+    }
+    return deployed;
   }
+
+  if (throughEnvironment) return viaEnvironment(lookup, refs);
 
   const version = revision?.version ?? variant?.version;
   if (hasIdentity(variant)) {
-    const artifactRow = hasIdentity(artifact) ? await lookup.artifact(artifact!) : undefined;
+    // A variant id names one variant, and the artifact reference is only checked for agreement;
+    // a variant slug is unique per artifact only, so it is looked up within the artifact.
+    const artifactRow = hasIdentity(artifact) && !variant!.id ? await lookup.artifact(artifact!) : undefined;
     const variantRow = await lookup.variant(variant!, artifactRow?.id);
     return { revision: await lookup.revisionOfVariant(variantRow, version) };
   }
@@ -61,7 +79,7 @@ async function locate(lookup: Lookup, refs: RetrieveRefs): Promise<Resolution> {
   );
 }
 
-async function viaEnvironment(lookup: Lookup, refs: RetrieveRefs): Promise<Resolution> {
+async function viaEnvironment(lookup: Lookup, refs: RetrieveRefs, artifactSlug?: string): Promise<Resolution> {
   const { keys } = lookup;
   const envKeys = domainKeys("environments");
   const env = await resolveRevision(lookup.db, lookup.projectId, envKeys, {
@@ -69,7 +87,7 @@ async function viaEnvironment(lookup: Lookup, refs: RetrieveRefs): Promise<Resol
     variant: refs.environmentVariant,
     revision: refs.environmentRevision,
   });
-  const key = refs.key ?? (await defaultKey(lookup, refs.artifact));
+  const key = refs.key ?? (await defaultKey(lookup, refs.artifact, artifactSlug));
   const references = (env.revision.data?.references ?? {}) as Record<string, Record<string, Ref> | undefined>;
   const entry = references[key];
   if (!entry) {
@@ -88,9 +106,10 @@ async function viaEnvironment(lookup: Lookup, refs: RetrieveRefs): Promise<Resol
 }
 
 /** `<artifact slug>.revision`, the key a deploy uses unless told otherwise. */
-async function defaultKey(lookup: Lookup, artifact: Ref | undefined): Promise<string> {
+async function defaultKey(lookup: Lookup, artifact: Ref | undefined, artifactSlug?: string): Promise<string> {
   if (artifact?.slug) return `${artifact.slug}.revision`;
   if (artifact?.id) return `${(await lookup.artifact(artifact)).slug}.revision`;
+  if (artifactSlug) return `${artifactSlug}.revision`;
   throw new BadRequestError(
     `Retrieving through an environment needs "key" or ${lookup.keys.ref} (its slug gives the key "<slug>.revision")`,
     "missing_key",

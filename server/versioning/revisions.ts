@@ -4,6 +4,7 @@ import { toPage, type Page, type Windowing } from "@/server/core/windowing";
 import type { Executor } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
 import type { DomainSpec } from "./domain-spec";
+import { resolveEmbeds, type ResolvedData } from "./embeds";
 import { containsText, entityConditions, refConditions, windowClause, type EntityFilter } from "./filters";
 import { Lookup } from "./lookup";
 import type { RevisionRecord, Scope } from "./records";
@@ -18,10 +19,23 @@ export async function fetchRevision(db: Executor, scope: Scope, spec: DomainSpec
   return revision;
 }
 
-export async function retrieveRevision(db: Executor, scope: Scope, spec: DomainSpec, refs: RetrieveRefs): Promise<Resolution> {
+/**
+ * With `resolve`, embeds are resolved too; the retrieved event is written only once everything
+ * succeeded, so a request that fails (a bad embed, say) reports no retrieve.
+ */
+export async function retrieveRevision(
+  db: Executor,
+  scope: Scope,
+  spec: DomainSpec,
+  refs: RetrieveRefs,
+  options: { resolve?: boolean } = {},
+): Promise<Resolution & { resolved?: ResolvedData }> {
   const resolution = await resolveRevision(db, scope.projectId, spec.keys, refs);
+  const resolved = options.resolve
+    ? await resolveEmbeds(db, scope.projectId, resolution.revision.data ?? {}, resolution.revision.id)
+    : undefined;
   await emitRevisionRead(db, scope, spec.keys, "retrieved", resolution.revision);
-  return resolution;
+  return { ...resolution, resolved };
 }
 
 export interface LogRequest {

@@ -8,6 +8,9 @@ import { DEPLOYABLE, domainKeys, domainOfSingular, refSchema, resolveRevision, r
  * and later retrieves never depend on slugs that could be reused.
  */
 export async function normalizeEntry(db: Executor, projectId: string, key: string, entry: Record<string, unknown>) {
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+    throw new BadRequestError(`references["${key}"] must be an object such as {"application_revision": {"id": "..."}}`, "invalid_environment_entry");
+  }
   const revisionKey = Object.keys(entry).find((k) => k.endsWith("_revision") || k.endsWith("_revision_ref"));
   const one = revisionKey?.replace(/_revision(_ref)?$/, "");
   const domain = one ? domainOfSingular(one) : undefined;

@@ -21,9 +21,9 @@ export function deployRoute(spec: DomainSpec): AnyRoute {
       const { deployed, environmentRevision } = await deployRevision(ctx.app.db, scopeOf(ctx), keys, {
         source: { artifact, variant, revision },
         environment: body.environment_ref as Ref,
-        environmentVariant: body.environment_variant_ref as Ref | undefined,
-        key: body.key as string | undefined,
-        message: body.message as string | undefined,
+        environmentVariant: (body.environment_variant_ref ?? undefined) as Ref | undefined,
+        key: (body.key ?? undefined) as string | undefined,
+        message: (body.message ?? undefined) as string | undefined,
       });
       const { data: _data, ...deployedMetadata } = deployed;
       return {

@@ -31,7 +31,8 @@ export const environmentsSpec: DomainSpec = {
       // Unchanged entries were normalized when first committed.
       after[key] = before[key] === entry ? entry : await normalizeEntry(ctx.tx, ctx.projectId, key, entry);
     }
-    const { references: _replaced, ...rest } = payload.data ?? {};
+    // A delta changes references only; the previous revision's other data carries over.
+    const { references: _replaced, ...rest } = payload.delta ? (ctx.previous?.data ?? {}) : payload.data!;
     return {
       data: { ...rest, references: after },
       eventAttributes: { state: { references: after }, diff: diffReferences(before, after) },

@@ -4,7 +4,7 @@ import { windowingSchema } from "@/server/core/windowing";
 import { one } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { scopeOf } from "@/server/versioning/routes";
-import { fetchRevision } from "@/server/versioning";
+import { Lookup } from "@/server/versioning";
 import { fetchTestcase, readTestcases } from "./testcase-reads";
 import type { TestcaseRecord } from "./testcase-store";
 import { testsetsSpec } from "./spec";
@@ -59,7 +59,8 @@ export const testcaseRoutes = [
       const scope = scopeOf(ctx);
       let ids = body.testcase_ids;
       if (body.testset_revision_id) {
-        const revision = await fetchRevision(ctx.app.db, scope, testsetsSpec, body.testset_revision_id);
+        // A lookup, not a fetch: this read is testcases.queried, not testsets.revisions.fetched.
+        const revision = await new Lookup(ctx.app.db, scope.projectId, testsetsSpec.keys).revision({ id: body.testset_revision_id }, "testset_revision_id");
         const rows = (revision.data?.testcases ?? []) as { id: string }[];
         ids = rows.map((r) => r.id).filter((id) => !ids || ids.includes(id));
       }

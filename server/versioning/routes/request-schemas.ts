@@ -42,14 +42,15 @@ export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolea
   "create" | "update" | "query" | "variantCreate" | "variantQuery" | "fork" | "commit" | "retrieve" | "resolve" | "log" | "revisionQuery" | "deploy",
   Body
 > {
+  // Reference clients send absent references as null.
   const refShape = {
-    [keys.ref]: refSchema.optional(),
-    [keys.variantRef]: refSchema.optional(),
-    [keys.revisionRef]: refSchema.optional(),
-    environment_ref: refSchema.optional(),
-    environment_variant_ref: refSchema.optional(),
-    environment_revision_ref: refSchema.optional(),
-    key: z.string().min(1).max(300).optional(),
+    [keys.ref]: refSchema.nullish(),
+    [keys.variantRef]: refSchema.nullish(),
+    [keys.revisionRef]: refSchema.nullish(),
+    environment_ref: refSchema.nullish(),
+    environment_variant_ref: refSchema.nullish(),
+    environment_revision_ref: refSchema.nullish(),
+    key: z.string().min(1).max(300).nullish(),
   };
 
   const commitWrapper = z
@@ -130,20 +131,20 @@ export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolea
       ...listOptions,
     }),
     deploy: z.strictObject({
-      [keys.ref]: refSchema.optional(),
-      [keys.variantRef]: refSchema.optional(),
-      [keys.revisionRef]: refSchema.optional(),
+      [keys.ref]: refSchema.nullish(),
+      [keys.variantRef]: refSchema.nullish(),
+      [keys.revisionRef]: refSchema.nullish(),
       environment_ref: refSchema,
-      environment_variant_ref: refSchema.optional(),
-      key: z.string().min(1).max(300).optional(),
-      message: z.string().max(10_000).optional(),
+      environment_variant_ref: refSchema.nullish(),
+      key: z.string().min(1).max(300).nullish(),
+      message: z.string().max(10_000).nullish(),
     }),
   };
 }
 
 /** Reads the domain-keyed references of a parsed body. */
 export function refsOf(keys: DomainKeys, body: Record<string, unknown>): RetrieveRefs {
-  const get = (k: string) => body[k] as RetrieveRefs["artifact"];
+  const get = (k: string) => (body[k] ?? undefined) as RetrieveRefs["artifact"];
   return {
     artifact: get(keys.ref),
     variant: get(keys.variantRef),
@@ -151,7 +152,7 @@ export function refsOf(keys: DomainKeys, body: Record<string, unknown>): Retriev
     environment: get("environment_ref"),
     environmentVariant: get("environment_variant_ref"),
     environmentRevision: get("environment_revision_ref"),
-    key: body.key as string | undefined,
+    key: (body.key ?? undefined) as string | undefined,
   };
 }
 

@@ -4,7 +4,6 @@ import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { commitRevision, type CommitRequest } from "../commit";
 import type { DomainSpec } from "../domain-spec";
 import { domainKeys } from "../domains";
-import { resolveEmbeds } from "../embeds";
 import { fetchRevision, logRevisions, queryRevisions, retrieveRevision, setRevisionArchived } from "../revisions";
 import { retrievalInfo, revisionToWire } from "../wire";
 import { refsOf, requestSchemas } from "./request-schemas";
@@ -63,11 +62,10 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       body: schemas.retrieve,
       handler: async ({ ctx, body }) => {
         const scope = scopeOf(ctx);
-        const resolution = await retrieveRevision(ctx.app.db, scope, spec, refsOf(keys, body));
+        const { resolved, ...resolution } = await retrieveRevision(ctx.app.db, scope, spec, refsOf(keys, body), { resolve: Boolean(body.resolve) });
         const revision = wire(resolution.revision);
         const info = retrievalInfo(keys, resolution, ENV_KEYS);
-        if (!body.resolve) return { ...one(keys.revision, revision), retrieval_info: info };
-        const resolved = await resolveEmbeds(ctx.app.db, scope.projectId, resolution.revision.data ?? {}, resolution.revision.id);
+        if (!resolved) return { ...one(keys.revision, revision), retrieval_info: info };
         return { ...one(keys.revision, { ...revision, data: resolved.data }), retrieval_info: info, resolution_info: { embeds: resolved.embeds } };
       },
     }),
@@ -80,12 +78,11 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       body: schemas.resolve,
       handler: async ({ ctx, body }) => {
         const scope = scopeOf(ctx);
-        const resolution = await retrieveRevision(ctx.app.db, scope, spec, refsOf(keys, body));
-        const resolved = await resolveEmbeds(ctx.app.db, scope.projectId, resolution.revision.data ?? {}, resolution.revision.id);
+        const { resolved, ...resolution } = await retrieveRevision(ctx.app.db, scope, spec, refsOf(keys, body), { resolve: true });
         return {
-          ...one(keys.revision, { ...wire(resolution.revision), data: resolved.data }),
+          ...one(keys.revision, { ...wire(resolution.revision), data: resolved!.data }),
           retrieval_info: retrievalInfo(keys, resolution, ENV_KEYS),
-          resolution_info: { embeds: resolved.embeds },
+          resolution_info: { embeds: resolved!.embeds },
         };
       },
     }),
