@@ -1,0 +1,134 @@
+/**
+ * versioning: commits/s (1 and 16 clients) and retrieve requests/s for every reference kind, over
+ * HTTP on `next start` with PostgreSQL, each also as a ratio to the HTTP floor (`GET /api/health`)
+ * measured in the same run on the same server.
+ *
+ *   npm run bench -- versioning [--duration 5] [--warmup 1] [--connections 10] [--rebuild | --no-rebuild]
+ *
+ * Uses DATABASE_URL, or the local server at postgres://postgres@127.0.0.1:5432/test; a fresh
+ * database is created for the run and dropped afterwards.
+ */
+import { loadAverage, log, machine, parseLoadOptions } from "../lib/benchmark";
+import { measureHttpFloor } from "../lib/floor";
+import { measure, type Measurement, type RequestSpec } from "../lib/measure";
+import { ensureBuild, startNextServer, type NextServer } from "../lib/next-server";
+
+const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
+const COMMIT_CLIENTS = 16;
+
+export async function run(argv: string[]): Promise<Record<string, unknown>> {
+  const load = parseLoadOptions(argv, { durationS: 5, warmupS: 1, connections: 10 });
+  const loadBefore = loadAverage();
+  await ensureBuild({ rebuild: load.rebuild });
+  const server = await startNextServer({ databaseUrl: process.env.DATABASE_URL || LOCAL_POSTGRES });
+  try {
+    const api = client(server);
+    const fixture = await seed(api);
+    const floor = await measureHttpFloor(server, load);
+    const ratio = (m: Measurement) => round(m.requests_per_sec / floor.requests_per_sec);
+    const summary = (m: Measurement) => ({
+      requests_per_sec: m.requests_per_sec,
+      latency_ms: { p50: m.latency_ms.p50, p99: m.latency_ms.p99 },
+      failures: m.failures,
+      ratio_to_floor: ratio(m),
+    });
+    const timing = { durationS: load.durationS, warmupS: load.warmupS };
+
+    log("measuring commits");
+    const commit = (variantFor: (i: number) => string) => (i: number): RequestSpec => ({
+      body: { application_revision_commit: { application_variant_id: variantFor(i), message: `bench ${i}`, data: { parameters: { n: i } } } },
+    });
+    const commitBase = { baseUrl: server.baseUrl, method: "POST" as const, path: "/api/applications/revisions/commit", headers: api.headers, expectStatus: 201, ...timing };
+    const commits = {
+      clients_1: summary(await measure({ ...commitBase, connections: 1, next: commit(() => fixture.commitVariants[0]) })),
+      clients_16_one_variant: summary(await measure({ ...commitBase, connections: COMMIT_CLIENTS, next: commit(() => fixture.commitVariants[0]) })),
+      clients_16_own_variants: summary(
+        await measure({ ...commitBase, connections: COMMIT_CLIENTS, next: commit((i) => fixture.commitVariants[i % COMMIT_CLIENTS]) }),
+      ),
+    };
+
+    log("measuring retrieves");
+    const retrieveBodies: Record<string, unknown> = {
+      revision_id: { application_revision_ref: { id: fixture.revision.id } },
+      revision_slug: { application_revision_ref: { slug: fixture.revision.slug } },
+      variant_and_version: { application_variant_ref: { id: fixture.variantId }, application_revision_ref: { version: "2" } },
+      variant_latest: { application_variant_ref: { id: fixture.variantId } },
+      artifact_latest: { application_ref: { slug: fixture.slug } },
+      environment_and_key: { environment_ref: { slug: "staging" }, key: `${fixture.slug}.revision` },
+    };
+    const retrieve: Record<string, unknown> = {};
+    for (const [kind, body] of Object.entries(retrieveBodies)) {
+      log(`retrieve by ${kind}`);
+      retrieve[kind] = summary(
+        await measure({
+          baseUrl: server.baseUrl,
+          method: "POST",
+          path: "/api/applications/revisions/retrieve",
+          headers: api.headers,
+          body,
+          connections: load.connections,
+          expectStatus: 200,
+          ...timing,
+        }),
+      );
+    }
+    const ratios = Object.values(retrieve).map((r) => (r as { ratio_to_floor: number }).ratio_to_floor);
+    return {
+      benchmark: "versioning",
+      database: server.database,
+      floor: { target: floor.target, requests_per_sec: floor.requests_per_sec, latency_ms: { p50: floor.latency_ms.p50, p99: floor.latency_ms.p99 } },
+      commits_per_sec: commits,
+      retrieve,
+      retrieve_min_ratio_to_floor: Math.min(...ratios),
+      target_retrieve_ratio: 0.6,
+      connections: load.connections,
+      duration_s: load.durationS,
+      warmup_s: load.warmupS,
+      ...machine(),
+      load_avg_1m_at_start: loadBefore,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+function client(server: NextServer) {
+  if (!server.apiKey) throw new Error("The server printed no API key; the versioning benchmark needs a fresh database");
+  const headers = { authorization: `ApiKey ${server.apiKey}`, "content-type": "application/json" };
+  return {
+    headers,
+    async post(path: string, body: unknown) {
+      const res = await fetch(`${server.baseUrl}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+      const json = (await res.json()) as Record<string, any>;
+      if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
+      return json;
+    },
+  };
+}
+
+/** One application with three revisions deployed to staging, plus variants to commit to. */
+async function seed(api: ReturnType<typeof client>) {
+  const slug = "bench-app";
+  const created = await api.post("/api/applications/", {
+    application: { slug, name: "Bench app", data: { parameters: { prompt: { messages: [{ role: "system", content: "You are helpful." }] } } } },
+  });
+  const variantId = created.application_variant.id as string;
+  let revision = created.application_revision as { id: string; slug: string };
+  for (let v = 2; v <= 3; v++) {
+    const committed = await api.post("/api/applications/revisions/commit", {
+      application_revision_commit: { application_variant_id: variantId, message: `v${v}`, data: { parameters: { v } } },
+    });
+    revision = committed.application_revision;
+  }
+  await api.post("/api/applications/revisions/deploy", { application_ref: { slug }, environment_ref: { slug: "staging" } });
+  const commitVariants: string[] = [];
+  for (let i = 0; i < COMMIT_CLIENTS; i++) {
+    const app = await api.post("/api/applications/", { application: { slug: `commit-target-${i}` } });
+    commitVariants.push(app.application_variant.id as string);
+  }
+  return { slug, variantId, revision, commitVariants };
+}
