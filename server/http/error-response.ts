@@ -14,6 +14,8 @@ function fromDatabaseError(error: unknown): AppError | null {
       if (code === "22P02" || code === "22007" || code === "22008")
         return new BadRequestError("A value in the request has an invalid format", "invalid_value");
       if (code === "22001") return new BadRequestError("A value in the request is too long", "value_too_long");
+      if (code === "22P05" || code === "22021")
+        return new BadRequestError("Text in the request contains the NUL character (\\u0000), which cannot be stored", "invalid_character");
       if (code === "54001") return new BadRequestError("The request is too deeply nested", "too_complex");
     }
     current = (current as { cause?: unknown }).cause;

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { ConflictError, NotFoundError } from "@/server/core/errors";
+import { BadRequestError, ConflictError, NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { randomSlug } from "@/server/core/slugs";
 import type { Database, Transaction } from "@/server/db";
@@ -79,6 +79,12 @@ async function lockVariant(tx: Transaction, scope: Scope, spec: DomainSpec, requ
     .where(and(eq(variants.id, variantId!), eq(variants.projectId, scope.projectId), eq(variants.domain, keys.name)))
     .for("update");
   if (!variant) throw new NotFoundError(`${keys.variantId} ${variantId} does not exist`);
+  if (request.artifactId && request.artifactId !== variant.artifactId) {
+    throw new BadRequestError(
+      `${keys.artifactId} "${request.artifactId}" does not match ${keys.variantId} ${variant.id}, which belongs to ${keys.one} ${variant.artifactId}`,
+      "reference_mismatch",
+    );
+  }
   return variant;
 }
 

@@ -83,3 +83,13 @@ describe("HTTP conventions", () => {
     expect(res.body.database.version).toMatch(/PostgreSQL \d+/);
   });
 });
+
+describe("text the database cannot store", () => {
+  it("answers a NUL character in a string with 400, not 500", async () => {
+    const res = await t.call("POST", "/api/applications/", { key, rawBody: '{"application": {"slug": "nul", "data": {"x": "a\\u0000b"}}}' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("invalid_character");
+    const after = await t.call("POST", "/api/applications/query", { key, body: { application: { slug: "nul" } } });
+    expect(after.body.count).toBe(0);
+  });
+});

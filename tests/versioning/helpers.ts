@@ -1,0 +1,111 @@
+import { expect } from "vitest";
+import { DOMAIN_NAMES, domainKeys, type DomainKeys, type DomainName } from "@/server/versioning/domains";
+import { createTestApp, type TestApp, type TestResponse } from "../helpers/test-app";
+
+export { DOMAIN_NAMES, domainKeys, type DomainKeys, type DomainName };
+export const DEPLOYABLE_DOMAINS = ["applications", "workflows", "evaluators"] as const satisfies readonly DomainName[];
+export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+export const MISSING_ID = "01900000-0000-7000-8000-000000000000";
+
+export interface Project {
+  key: string;
+  projectId: string;
+  userId: string;
+}
+
+export interface Ctx extends Project {
+  t: TestApp;
+}
+
+export async function setup(): Promise<Ctx> {
+  const t = await createTestApp();
+  return { t, ...(await t.newProject()) };
+}
+
+let unique = 0;
+/** A slug no other test in the file uses. */
+export function uniq(prefix = "x"): string {
+  return `${prefix}-${++unique}-${Math.random().toString(36).slice(2, 7)}`;
+}
+
+/**
+ * Revision data every domain accepts and stores with `marker` unchanged: environments need a
+ * `references` map, testsets a `testcases` list.
+ */
+export function dataFor(domain: DomainName, marker: unknown): Record<string, unknown> {
+  if (domain === "environments") return { references: {}, marker };
+  if (domain === "testsets") return { testcases: [], marker };
+  return { parameters: { prompt: `p${String(marker)}` }, marker };
+}
+
+export function expectStatus(res: TestResponse, status: number): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+}
+
+export interface Created {
+  artifact: { id: string; slug: string; [k: string]: unknown };
+  variant: { id: string; slug: string; [k: string]: unknown };
+  revision?: { id: string; slug: string; version: string; data: Record<string, any>; [k: string]: unknown };
+}
+
+/** POST /api/<domain>/ and unwrap the artifact, default variant and (with data) revision 1. */
+export async function createArtifact(c: Project & { t: TestApp }, domain: DomainName, fields: Record<string, unknown> = {}, key = c.key): Promise<Created> {
+  const keys = domainKeys(domain);
+  const res = await c.t.call("POST", `/api/${domain}/`, { key, body: { [keys.one]: { name: uniq(keys.one), ...fields } } });
+  expectStatus(res, 201);
+  return { artifact: res.body[keys.one], variant: res.body[keys.variant], revision: res.body[keys.revision] };
+}
+
+/** POST /api/<domain>/revisions/commit with the `<domain>_revision_commit` wrapper. */
+export async function commit(c: Ctx, domain: DomainName, variantId: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  const keys = domainKeys(domain);
+  const res = await c.t.call("POST", `/api/${domain}/revisions/commit`, {
+    key: c.key,
+    body: { [keys.commit]: { [keys.variantId]: variantId, data, ...extra } },
+  });
+  expectStatus(res, 201);
+  return res.body[keys.revision] as { id: string; slug: string; version: string; data: Record<string, unknown>; [k: string]: unknown };
+}
+
+export async function retrieve(c: Ctx, domain: DomainName, body: Record<string, unknown>, key = c.key) {
+  return c.t.call("POST", `/api/${domain}/revisions/retrieve`, { key, body });
+}
+
+export interface WireEvent {
+  event_id: string;
+  event_type: string;
+  timestamp: string;
+  created_at: string;
+  attributes: Record<string, any>;
+  project_id: string;
+}
+
+/** The project's events of one type, newest first. */
+export async function eventsOf(c: Ctx, type: string, limit = 100, key = c.key): Promise<WireEvent[]> {
+  const res = await c.t.call("POST", "/api/events/query", { key, body: { event_type: type, windowing: { limit } } });
+  expectStatus(res, 200);
+  return res.body.events;
+}
+
+export async function countEvents(c: Ctx, type: string, key = c.key): Promise<number> {
+  return (await eventsOf(c, type, 1000, key)).length;
+}
+
+export async function lastEvent(c: Ctx, type: string): Promise<WireEvent> {
+  const [event] = await eventsOf(c, type, 1);
+  expect(event, `an event of type ${type}`).toBeDefined();
+  return event;
+}
+
+/** `{<one>: {id, slug}, <one>_variant: {id, slug}, <one>_revision: {id, slug, version}}` of a wire revision. */
+export function refsOfRevision(domain: DomainName, revision: Record<string, any>) {
+  const keys = domainKeys(domain);
+  return {
+    [keys.one]: { id: revision[keys.artifactId], slug: revision[keys.artifactSlug] },
+    [keys.variant]: { id: revision[keys.variantId], slug: revision[keys.variantSlug] },
+    [keys.revision]: { id: revision.id, slug: revision.slug, version: revision.version },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
