@@ -1,32 +1,22 @@
-import { z } from "zod";
 import { one } from "@/server/http/envelope";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { createArtifact, getArtifact, queryArtifacts, setArtifactArchived, updateArtifact } from "../artifacts";
 import type { DomainSpec } from "../domain-spec";
 import { artifactToWire, revisionToWire, variantToWire } from "../wire";
 import { filterOf, requestSchemas } from "./request-schemas";
-import { pageBody, scopeOf } from "./route-helpers";
+import { archiveRoutes, idParams, pageBody, scopeOf } from "./route-helpers";
 
-const idParams = z.object({ id: z.string().uuid() });
 
 export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
   const { keys } = spec;
   const base = `/api/${keys.name}`;
   const schemas = requestSchemas(keys, { acceptsDelta: Boolean(spec.acceptsDelta) });
-  const archiveRoute = (archived: boolean) =>
-    defineRoute({
-      method: "POST",
-      path: `${base}/{id}/${archived ? "archive" : "unarchive"}`,
-      auth: "api_key",
-      tag: keys.name,
-      summary: archived
-        ? `Archive a ${keys.one}: hidden from queries with its variants and revisions; ids stay resolvable`
-        : `Unarchive a ${keys.one}`,
-      params: idParams,
-      handler: async ({ ctx, params }) =>
-        one(keys.one, artifactToWire(await setArtifactArchived(ctx.app.db, scopeOf(ctx), spec, params.id, archived))),
-    });
-
+  const archives = archiveRoutes(
+    base,
+    keys.name,
+    { entity: keys.one, archivedSummary: `Archive a ${keys.one}: hidden from queries with its variants and revisions; ids stay resolvable` },
+    async (ctx, id, archived) => one(keys.one, artifactToWire(await setArtifactArchived(ctx.app.db, scopeOf(ctx), spec, id, archived))),
+  );
   return [
     defineRoute({
       method: "POST",
@@ -86,7 +76,6 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
         return pageBody(keys.name, page, artifactToWire);
       },
     }),
-    archiveRoute(true),
-    archiveRoute(false),
+    ...archives,
   ];
 }

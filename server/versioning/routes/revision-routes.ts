@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { one } from "@/server/http/envelope";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { commitRevision, type CommitRequest } from "../commit";
@@ -7,9 +6,8 @@ import { domainKeys } from "../domains";
 import { fetchRevision, logRevisions, queryRevisions, retrieveRevision, setRevisionArchived } from "../revisions";
 import { retrievalInfo, revisionToWire } from "../wire";
 import { refsOf, requestSchemas } from "./request-schemas";
-import { pageBody, scopeOf } from "./route-helpers";
+import { archiveRoutes, idParams, pageBody, scopeOf } from "./route-helpers";
 
-const idParams = z.object({ id: z.string().uuid() });
 const ENV_KEYS = domainKeys("environments");
 type RefList = { id?: string; slug?: string }[] | undefined;
 
@@ -18,17 +16,12 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
   const base = `/api/${keys.name}/revisions`;
   const schemas = requestSchemas(keys, { acceptsDelta: Boolean(spec.acceptsDelta) });
   const wire = (r: Parameters<typeof revisionToWire>[1]) => revisionToWire(keys, r);
-  const archiveRoute = (archived: boolean) =>
-    defineRoute({
-      method: "POST",
-      path: `${base}/{id}/${archived ? "archive" : "unarchive"}`,
-      auth: "api_key",
-      tag: keys.name,
-      summary: archived ? `Archive a ${keys.revision}; its id stays resolvable` : `Unarchive a ${keys.revision}`,
-      params: idParams,
-      handler: async ({ ctx, params }) => one(keys.revision, wire(await setRevisionArchived(ctx.app.db, scopeOf(ctx), spec, params.id, archived))),
-    });
-
+  const archives = archiveRoutes(
+    base,
+    keys.name,
+    { entity: keys.revision, archivedSummary: `Archive a ${keys.revision}; its id stays resolvable` },
+    async (ctx, id, archived) => one(keys.revision, wire(await setRevisionArchived(ctx.app.db, scopeOf(ctx), spec, id, archived))),
+  );
   return [
     defineRoute({
       method: "POST",
@@ -135,7 +128,6 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       params: idParams,
       handler: async ({ ctx, params }) => one(keys.revision, wire(await fetchRevision(ctx.app.db, scopeOf(ctx), spec, params.id))),
     }),
-    archiveRoute(true),
-    archiveRoute(false),
+    ...archives,
   ];
 }

@@ -1,5 +1,6 @@
 import type { Page } from "@/server/core/windowing";
-import type { RequestContext } from "@/server/http/route";
+import { z } from "zod";
+import { defineRoute, type AnyRoute, type RequestContext } from "@/server/http/route";
 import type { Scope } from "../records";
 
 export function scopeOf(ctx: RequestContext<"api_key">): Scope {
@@ -13,4 +14,26 @@ export function pageBody<T, W>(key: string, page: Page<T & { id: string }>, toWi
     [key]: page.items.map(toWire),
     ...(page.next ? { windowing: { next: page.next } } : {}),
   };
+}
+
+export const idParams = z.object({ id: z.string().uuid() });
+
+/** `POST <base>/{id}/archive` and `/unarchive` for one kind of entity; `archive` returns the response body. */
+export function archiveRoutes(
+  base: string,
+  tag: string,
+  what: { entity: string; archivedSummary: string },
+  archive: (ctx: RequestContext<"api_key">, id: string, archived: boolean) => Promise<unknown>,
+): AnyRoute[] {
+  return [true, false].map((archived) =>
+    defineRoute({
+      method: "POST",
+      path: `${base}/{id}/${archived ? "archive" : "unarchive"}`,
+      auth: "api_key",
+      tag,
+      summary: archived ? what.archivedSummary : `Unarchive a ${what.entity}`,
+      params: idParams,
+      handler: async ({ ctx, params }) => archive(ctx, params.id, archived),
+    }),
+  );
 }

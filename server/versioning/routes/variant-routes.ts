@@ -1,31 +1,23 @@
-import { z } from "zod";
 import { one } from "@/server/http/envelope";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import type { DomainSpec } from "../domain-spec";
 import { createVariant, forkVariant, getVariant, queryVariants, setVariantArchived, type VariantFields } from "../variants";
 import { revisionToWire, variantToWire } from "../wire";
 import { filterOf, refsOf, requestSchemas } from "./request-schemas";
-import { pageBody, scopeOf } from "./route-helpers";
+import { archiveRoutes, idParams, pageBody, scopeOf } from "./route-helpers";
 
-const idParams = z.object({ id: z.string().uuid() });
 type RefList = { id?: string; slug?: string }[] | undefined;
 
 export function variantRoutes(spec: DomainSpec): AnyRoute[] {
   const { keys } = spec;
   const base = `/api/${keys.name}/variants`;
   const schemas = requestSchemas(keys, { acceptsDelta: Boolean(spec.acceptsDelta) });
-  const archiveRoute = (archived: boolean) =>
-    defineRoute({
-      method: "POST",
-      path: `${base}/{id}/${archived ? "archive" : "unarchive"}`,
-      auth: "api_key",
-      tag: keys.name,
-      summary: archived ? `Archive a ${keys.variant}: hidden from queries with its revisions` : `Unarchive a ${keys.variant}`,
-      params: idParams,
-      handler: async ({ ctx, params }) =>
-        one(keys.variant, variantToWire(keys, await setVariantArchived(ctx.app.db, scopeOf(ctx), spec, params.id, archived))),
-    });
-
+  const archives = archiveRoutes(
+    base,
+    keys.name,
+    { entity: keys.variant, archivedSummary: `Archive a ${keys.variant}: hidden from queries with its revisions` },
+    async (ctx, id, archived) => one(keys.variant, variantToWire(keys, await setVariantArchived(ctx.app.db, scopeOf(ctx), spec, id, archived))),
+  );
   return [
     defineRoute({
       method: "POST",
@@ -82,7 +74,6 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
         return { ...one(keys.variant, variantToWire(keys, fork.variant)), [keys.revision]: revisionToWire(keys, fork.commit.revision) };
       },
     }),
-    archiveRoute(true),
-    archiveRoute(false),
+    ...archives,
   ];
 }
