@@ -4,6 +4,7 @@ import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { apiKeys } from "@/server/db/schema";
 import { generateKeyMaterial } from "./key-material";
+import { principalCacheFor } from "./principal-cache";
 
 export interface ApiKeyRecord {
   id: string;
@@ -62,5 +63,6 @@ export async function revokeApiKey(db: Executor, projectId: string, id: string):
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.projectId, projectId), eq(apiKeys.id, id)))
     .returning(columns);
+  principalCacheFor(db).forgetKey(id);
   return row;
 }

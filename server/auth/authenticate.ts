@@ -4,6 +4,7 @@ import type { Executor } from "@/server/db";
 import { apiKeys } from "@/server/db/schema";
 import { hashKey, looksLikeKey } from "./key-material";
 import type { Principal } from "./principal";
+import { principalCacheFor } from "./principal-cache";
 
 // last_used_at is refreshed at most this often, so reads do not become a write per request.
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -24,6 +25,10 @@ export async function authenticateApiKey(db: Executor, header: string | null, no
   if (!looksLikeKey(secret)) {
     throw new UnauthorizedError("Malformed API key; keys start with `sk_`", "malformed_credentials");
   }
+  const hash = hashKey(secret);
+  const cache = principalCacheFor(db);
+  const cached = cache.get(hash, now.getTime());
+  if (cached) return cached;
   const [key] = await db
     .select({
       id: apiKeys.id,
@@ -33,7 +38,7 @@ export async function authenticateApiKey(db: Executor, header: string | null, no
       revokedAt: apiKeys.revokedAt,
     })
     .from(apiKeys)
-    .where(eq(apiKeys.hash, hashKey(secret)));
+    .where(eq(apiKeys.hash, hash));
   if (!key) throw new UnauthorizedError("Unknown API key", "invalid_api_key");
   if (key.revokedAt) {
     throw new UnauthorizedError(`API key was revoked at ${key.revokedAt.toISOString()}`, "revoked_api_key");
@@ -41,5 +46,7 @@ export async function authenticateApiKey(db: Executor, header: string | null, no
   if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, key.id));
   }
-  return { projectId: key.projectId, userId: key.userId, apiKeyId: key.id };
+  const principal = { projectId: key.projectId, userId: key.userId, apiKeyId: key.id };
+  cache.set(hash, principal, now.getTime());
+  return principal;
 }

@@ -1,5 +1,6 @@
+import { sql } from "drizzle-orm";
 import { newId } from "@/server/core/ids";
-import type { Executor } from "@/server/db";
+import { preparedQuery, type Executor } from "@/server/db";
 import { events } from "@/server/db/schema";
 
 export interface NewEvent {
@@ -8,18 +9,26 @@ export interface NewEvent {
   attributes: Record<string, unknown>;
 }
 
+const p = (name: string) => sql.placeholder(name);
+
+// Read events are written on every retrieve, so the insert is a prepared query.
+const insertEvent = (db: Executor) =>
+  db
+    .insert(events)
+    .values({ id: p("id"), projectId: p("projectId"), eventType: p("eventType"), timestamp: p("now"), createdAt: p("now"), attributes: p("attributes") })
+    .prepare("insert_event");
+
 /**
  * Writes into the outbox. Pass the transaction of the change that causes the event, so the event
  * exists exactly when the change does.
  */
 export async function emitEvent(db: Executor, event: NewEvent, now = new Date()): Promise<string> {
   const id = newId();
-  await db.insert(events).values({
+  await preparedQuery(db, "insertEvent", insertEvent).execute({
     id,
     projectId: event.projectId,
     eventType: event.type,
-    timestamp: now,
-    createdAt: now,
+    now,
     attributes: event.attributes,
   });
   return id;

@@ -1,14 +1,38 @@
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
-import type { Executor } from "@/server/db";
+import { preparedQuery, type Executor } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
 import type { DomainKeys } from "./domains";
 import type { ArtifactRecord, RevisionRecord, VariantRecord } from "./records";
 import type { Ref } from "./references";
-import { findOneRevision } from "./revision-select";
+import { selectRevisions } from "./revision-select";
 
-/** The largest value of the integer `version` column. */
+// Versions are stored as integers; a larger number names no revision (and must not reach SQL).
 const MAX_VERSION = 2_147_483_647;
+
+const p = (name: string) => sql.placeholder(name);
+
+/** The hot lookups of retrieve, as prepared queries (see server/db/prepared.ts). */
+const queries = {
+  artifactById: (db: Executor) =>
+    db.select().from(artifacts).where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.id, p("id")))).prepare("artifact_by_id"),
+  artifactBySlug: (db: Executor) =>
+    db.select().from(artifacts).where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.slug, p("slug")))).prepare("artifact_by_slug"),
+  variantById: (db: Executor) =>
+    db.select().from(variants).where(and(eq(variants.projectId, p("projectId")), eq(variants.domain, p("domain")), eq(variants.id, p("id")))).limit(2).prepare("variant_by_id"),
+  variantBySlug: (db: Executor) =>
+    db.select().from(variants).where(and(eq(variants.projectId, p("projectId")), eq(variants.domain, p("domain")), eq(variants.slug, p("slug")))).limit(2).prepare("variant_by_slug"),
+  variantBySlugIn: (db: Executor) =>
+    db.select().from(variants).where(and(eq(variants.projectId, p("projectId")), eq(variants.artifactId, p("artifactId")), eq(variants.slug, p("slug")))).limit(2).prepare("variant_by_slug_in_artifact"),
+  defaultVariant: (db: Executor) =>
+    db.select().from(variants).where(eq(variants.artifactId, p("artifactId"))).orderBy(desc(eq(variants.slug, "default")), asc(variants.id)).limit(1).prepare("default_variant"),
+  revisionById: (db: Executor) =>
+    selectRevisions(db).where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.id, p("id")))).limit(1).prepare("revision_by_id"),
+  revisionBySlug: (db: Executor) =>
+    selectRevisions(db).where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.slug, p("slug")))).limit(1).prepare("revision_by_slug"),
+  revisionByVersion: (db: Executor) =>
+    selectRevisions(db).where(and(eq(revisions.variantId, p("variantId")), eq(revisions.version, p("version")))).limit(1).prepare("revision_by_version"),
+};
 
 /** Row lookups by reference, scoped to one project and domain; a reference to nothing is a 404 naming it. */
 export class Lookup {
@@ -18,31 +42,30 @@ export class Lookup {
     readonly keys: DomainKeys,
   ) {}
 
+  private get scope() {
+    return { projectId: this.projectId, domain: this.keys.name };
+  }
+
   async artifact(ref: Ref, field = this.keys.ref): Promise<ArtifactRecord> {
-    const by = ref.id ? eq(artifacts.id, ref.id) : eq(artifacts.slug, ref.slug!);
-    const [row] = await this.db
-      .select()
-      .from(artifacts)
-      .where(and(eq(artifacts.projectId, this.projectId), eq(artifacts.domain, this.keys.name), by));
+    const [row] = ref.id
+      ? await preparedQuery(this.db, "artifactById", queries.artifactById).execute({ ...this.scope, id: ref.id })
+      : await preparedQuery(this.db, "artifactBySlug", queries.artifactBySlug).execute({ ...this.scope, slug: ref.slug });
     if (!row) throw new NotFoundError(`${field} ${describe(ref)} does not exist`);
     return row;
   }
 
   /** A variant slug is unique per artifact only; without the artifact it must be unambiguous. */
   async variant(ref: Ref, artifactId?: string, field = this.keys.variantRef): Promise<VariantRecord> {
-    const by = ref.id ? eq(variants.id, ref.id) : eq(variants.slug, ref.slug!);
-    const rows = await this.db
-      .select()
-      .from(variants)
-      .where(
-        and(
-          eq(variants.projectId, this.projectId),
-          eq(variants.domain, this.keys.name),
-          by,
-          artifactId ? eq(variants.artifactId, artifactId) : undefined,
-        ),
-      )
-      .limit(2);
+    let rows: VariantRecord[];
+    if (ref.id) {
+      rows = (await preparedQuery(this.db, "variantById", queries.variantById).execute({ ...this.scope, id: ref.id })).filter(
+        (v) => !artifactId || v.artifactId === artifactId,
+      );
+    } else if (artifactId) {
+      rows = await preparedQuery(this.db, "variantBySlugIn", queries.variantBySlugIn).execute({ projectId: this.projectId, artifactId, slug: ref.slug });
+    } else {
+      rows = await preparedQuery(this.db, "variantBySlug", queries.variantBySlug).execute({ ...this.scope, slug: ref.slug });
+    }
     if (rows.length === 0) throw new NotFoundError(`${field} ${describe(ref)} does not exist`);
     if (rows.length > 1) {
       throw new BadRequestError(
@@ -55,25 +78,17 @@ export class Lookup {
 
   /** The variant named `default`, or the oldest one when it was renamed away. */
   async defaultVariant(artifact: ArtifactRecord): Promise<VariantRecord> {
-    const rows = await this.db
-      .select()
-      .from(variants)
-      .where(eq(variants.artifactId, artifact.id))
-      .orderBy(desc(eq(variants.slug, "default")), asc(variants.id))
-      .limit(1);
-    if (!rows[0]) throw new NotFoundError(`${this.keys.one} "${artifact.slug}" has no variants`);
-    return rows[0];
+    const [row] = await preparedQuery(this.db, "defaultVariant", queries.defaultVariant).execute({ artifactId: artifact.id });
+    if (!row) throw new NotFoundError(`${this.keys.one} "${artifact.slug}" has no variants`);
+    return row;
   }
 
   async revision(ref: Ref, field = this.keys.revisionRef): Promise<RevisionRecord> {
-    const row = await findOneRevision(
-      this.db,
-      eq(revisions.projectId, this.projectId),
-      eq(revisions.domain, this.keys.name),
-      ref.id ? eq(revisions.id, ref.id) : eq(revisions.slug, ref.slug!),
-    );
+    const [row] = ref.id
+      ? await preparedQuery(this.db, "revisionById", queries.revisionById).execute({ ...this.scope, id: ref.id })
+      : await preparedQuery(this.db, "revisionBySlug", queries.revisionBySlug).execute({ ...this.scope, slug: ref.slug });
     if (!row) throw new NotFoundError(`${field} ${describe(ref)} does not exist`);
-    return row;
+    return row as RevisionRecord;
   }
 
   async revisionById(id: string): Promise<RevisionRecord> {
@@ -86,11 +101,15 @@ export class Lookup {
       throw new NotFoundError(`${this.keys.variant} "${variant.slug}" has no revisions yet`);
     }
     const wanted = version ? Number(version) : variant.headVersion;
-    // Past the integer column's range no revision can exist; asking the database would be an error.
-    const row = wanted <= MAX_VERSION ? await findOneRevision(this.db, eq(revisions.variantId, variant.id), eq(revisions.version, wanted)) : undefined;
+    const row = wanted <= MAX_VERSION ? await revisionAt(this.db, variant.id, wanted) : undefined;
     if (!row) throw new NotFoundError(`${this.keys.variant} "${variant.slug}" has no version ${wanted}`);
     return row;
   }
+}
+
+async function revisionAt(db: Executor, variantId: string, version: number): Promise<RevisionRecord | undefined> {
+  const [row] = await preparedQuery(db, "revisionByVersion", queries.revisionByVersion).execute({ variantId, version });
+  return row as RevisionRecord | undefined;
 }
 
 export function describe(ref: Ref): string {
@@ -100,5 +119,5 @@ export function describe(ref: Ref): string {
 
 export async function latestRevisionOrNull(db: Executor, variantId: string, headVersion: number) {
   if (headVersion === 0) return undefined;
-  return findOneRevision(db, eq(revisions.variantId, variantId), eq(revisions.version, headVersion));
+  return revisionAt(db, variantId, headVersion);
 }
