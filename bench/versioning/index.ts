@@ -24,14 +24,21 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   try {
     const api = client(server);
     const fixture = await seed(api);
-    const floor = await measureHttpFloor(server, load);
-    const ratio = (m: Measurement) => round(m.requests_per_sec / floor.requests_per_sec);
-    const summary = (m: Measurement) => ({
-      requests_per_sec: m.requests_per_sec,
-      latency_ms: { p50: m.latency_ms.p50, p99: m.latency_ms.p99 },
-      failures: m.failures,
-      ratio_to_floor: ratio(m),
-    });
+    const floors: Measurement[] = [];
+    // Each figure is paired with a floor measured right before it, so a change in the machine's
+    // load during the run moves both sides of the ratio alike.
+    const paired = async (target: () => Promise<Measurement>) => {
+      const floor = await measureHttpFloor(server, load);
+      floors.push(floor);
+      const m = await target();
+      return {
+        requests_per_sec: m.requests_per_sec,
+        latency_ms: { p50: m.latency_ms.p50, p99: m.latency_ms.p99 },
+        failures: m.failures,
+        floor_requests_per_sec: floor.requests_per_sec,
+        ratio_to_floor: round(m.requests_per_sec / floor.requests_per_sec),
+      };
+    };
     const timing = { durationS: load.durationS, warmupS: load.warmupS };
 
     log("measuring commits");
@@ -40,10 +47,12 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     });
     const commitBase = { baseUrl: server.baseUrl, method: "POST" as const, path: "/api/applications/revisions/commit", headers: api.headers, expectStatus: 201, ...timing };
     const commits = {
-      clients_1: summary(await measure({ ...commitBase, connections: 1, next: commit(() => fixture.commitVariants[0]) })),
-      clients_16_one_variant: summary(await measure({ ...commitBase, connections: COMMIT_CLIENTS, next: commit(() => fixture.commitVariants[0]) })),
-      clients_16_own_variants: summary(
-        await measure({ ...commitBase, connections: COMMIT_CLIENTS, next: commit((i) => fixture.commitVariants[i % COMMIT_CLIENTS]) }),
+      clients_1: await paired(() => measure({ ...commitBase, connections: 1, next: commit(() => fixture.commitVariants[0]) })),
+      clients_16_one_variant: await paired(() =>
+        measure({ ...commitBase, connections: COMMIT_CLIENTS, next: commit(() => fixture.commitVariants[0]) }),
+      ),
+      clients_16_own_variants: await paired(() =>
+        measure({ ...commitBase, connections: COMMIT_CLIENTS, next: commit((i) => fixture.commitVariants[i % COMMIT_CLIENTS]) }),
       ),
     };
 
@@ -59,8 +68,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     const retrieve: Record<string, unknown> = {};
     for (const [kind, body] of Object.entries(retrieveBodies)) {
       log(`retrieve by ${kind}`);
-      retrieve[kind] = summary(
-        await measure({
+      retrieve[kind] = await paired(() =>
+        measure({
           baseUrl: server.baseUrl,
           method: "POST",
           path: "/api/applications/revisions/retrieve",
@@ -76,7 +85,12 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     return {
       benchmark: "versioning",
       database: server.database,
-      floor: { target: floor.target, requests_per_sec: floor.requests_per_sec, latency_ms: { p50: floor.latency_ms.p50, p99: floor.latency_ms.p99 } },
+      floor: {
+        target: floors[0].target,
+        requests_per_sec_mean: round(floors.reduce((sum, f) => sum + f.requests_per_sec, 0) / floors.length),
+        latency_ms_p50_mean: round(floors.reduce((sum, f) => sum + f.latency_ms.p50, 0) / floors.length),
+        measurements: floors.length,
+      },
       commits_per_sec: commits,
       retrieve,
       retrieve_min_ratio_to_floor: Math.min(...ratios),
