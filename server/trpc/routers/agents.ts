@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { findProjectMembers } from "@/server/auth/members";
 import { isAppError } from "@/server/core/errors";
 import { slugSchema } from "@/server/core/slugs";
 import { deployRevision } from "@/server/domains/environments/deploy";
@@ -21,7 +22,8 @@ import { scopeOf } from "./scope";
 const spec = DOMAIN_SPECS.workflows;
 const keys = spec.keys;
 const id = z.string().uuid();
-const page = { cursor: id.optional(), limit: z.number().int().min(1).max(200).default(50) };
+// `direction` is what TanStack's infinite queries add to a cursor input; our cursors only go forward.
+const page = { cursor: id.optional(), limit: z.number().int().min(1).max(200).default(50), direction: z.enum(["forward", "backward"]).optional() };
 const revisionWire = (r: Parameters<typeof revisionToWire>[1]) => revisionToWire(keys, r);
 
 /** Agents are workflows carrying `data.parameters.agent`; every procedure calls the versioning engine. */
@@ -121,4 +123,9 @@ export const agentsRouter = createTRPCRouter({
       });
       return { environmentRevision: revisionToWire(DOMAIN_SPECS.environments.keys, result.environmentRevision) };
     }),
+
+  /** Names of the people behind revisions and deploys (members of this project only). */
+  authors: projectProcedure.input(z.strictObject({ ids: z.array(id).max(200) })).query(async ({ ctx, input }) => {
+    return findProjectMembers(ctx.app.db, ctx.principal.projectId, [...new Set(input.ids)]);
+  }),
 });

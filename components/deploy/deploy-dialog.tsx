@@ -1,0 +1,210 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useId, useMemo, useState } from "react";
+import { DiffView, diffJson, hasChanges } from "@/components/diff";
+import { EnvironmentBadge } from "@/components/environments/environment-badge";
+import { Author } from "@/components/history/author";
+import { templateOf, variantSlugOf, versionLabel, type AgentRevision } from "@/components/history/types";
+import { useTRPC } from "@/components/trpc";
+import { Button, Dialog, Notice, Skeleton, TimeAgo, useToast } from "@/components/ui";
+import type { AgentEnvironment } from "./use-agent-deployments";
+
+/**
+ * Confirms a deploy by showing exactly what changes: the diff between what the environment runs
+ * now for this agent and the revision about to replace it (or the whole template on a first deploy).
+ */
+export function DeployDialog({ revision, target, onClose }: { revision: AgentRevision | null; target: AgentEnvironment | null; onClose: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [message, setMessage] = useState("");
+  const deploy = useMutation(trpc.agents.deploy.mutationOptions());
+  const open = revision !== null && target !== null;
+
+  function close() {
+    if (deploy.isPending) return;
+    deploy.reset();
+    setMessage("");
+    onClose();
+  }
+
+  function confirm() {
+    if (!open) return;
+    const env = target.environment.slug;
+    const text = message.trim() || undefined;
+    deploy.mutate(
+      { revisionId: revision.id, environment: env, message: text },
+      {
+        onSuccess: async () => {
+          await Promise.all([
+            queryClient.invalidateQueries({ queryKey: trpc.environments.pathKey() }),
+            queryClient.invalidateQueries({ queryKey: trpc.agents.list.pathKey() }),
+          ]);
+          toast({ title: `Deployed ${versionLabel(revision)} to ${env}`, description: text });
+          deploy.reset();
+          setMessage("");
+          onClose();
+        },
+      },
+    );
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      role="alertdialog"
+      size="lg"
+      className="max-w-5xl!"
+      title={open ? `Deploy ${versionLabel(revision)} to ${target.environment.slug}?` : "Deploy"}
+      description={open ? "Review what changes in this environment, then confirm. The deploy is recorded as a new revision of the environment." : undefined}
+      footer={
+        open && (
+          <>
+            <span className="mr-auto self-center text-xs text-muted">Ctrl+Enter in the message deploys</span>
+            <Button onClick={close} disabled={deploy.isPending}>
+              Cancel
+            </Button>
+            <Button variant="primary" loading={deploy.isPending} onClick={confirm} data-autofocus>
+              Deploy {versionLabel(revision)} to {target.environment.slug}
+            </Button>
+          </>
+        )
+      }
+    >
+      {open && (
+        <DeployConfirmation revision={revision} target={target} message={message} onMessageChange={setMessage} onSubmit={confirm} error={deploy.error?.message} />
+      )}
+    </Dialog>
+  );
+}
+
+function DeployConfirmation({
+  revision,
+  target,
+  message,
+  onMessageChange,
+  onSubmit,
+  error,
+}: {
+  revision: AgentRevision;
+  target: AgentEnvironment;
+  message: string;
+  onMessageChange: (message: string) => void;
+  onSubmit: () => void;
+  error?: string;
+}) {
+  const trpc = useTRPC();
+  const messageId = useId();
+  const env = target.environment.slug;
+  const current = target.deployment;
+  const currentRevision = useQuery({ ...trpc.agents.revision.queryOptions({ id: current?.revision.id ?? "" }), enabled: Boolean(current) });
+  const rows = useMemo(
+    () => (current ? (currentRevision.data ? diffJson(templateOf(currentRevision.data), templateOf(revision)) : undefined) : diffJson(undefined, templateOf(revision))),
+    [current, currentRevision.data, revision],
+  );
+  const same = current?.revision.id === revision.id;
+  const newLabel = versionLabel(revision);
+  const newVariant = variantSlugOf(revision);
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-line bg-surface-muted/50 px-4 py-3 text-sm" data-testid="deploy-summary">
+        <EnvironmentBadge slug={env} />
+        {current ? (
+          <span className="flex flex-wrap items-center gap-x-1.5">
+            runs <span className="font-mono font-semibold">{versionLabel(current.revision)}</span>
+            <span className="font-mono text-xs text-muted">({current.variant.slug})</span>
+            {current.since && (
+              <span className="flex items-center gap-1 text-muted">
+                · deployed <TimeAgo iso={current.since.date} /> by <Author id={current.since.author} />
+              </span>
+            )}
+          </span>
+        ) : (
+          <span className="text-muted">does not run this agent yet</span>
+        )}
+        <ArrowIcon />
+        <span>
+          will run <span className="font-mono font-semibold">{newLabel}</span>
+          {newVariant && <span className="ml-1.5 font-mono text-xs text-muted">({newVariant})</span>}
+        </span>
+      </div>
+
+      {env === "production" && !same && (
+        <Notice tone="warning" title="This changes production">
+          Requests that resolve this agent through production get the new revision as soon as you confirm.
+        </Notice>
+      )}
+      {same && (
+        <Notice title={`${env} already runs ${versionLabel(revision)}`}>Deploying again records a new deploy but changes nothing.</Notice>
+      )}
+      {!current && <Notice title="First deployment">{`This agent has never run in ${env}; the whole template is new there.`}</Notice>}
+
+      {currentRevision.isError ? (
+        <Notice tone="danger" title="Could not load what runs now">
+          {currentRevision.error.message}
+        </Notice>
+      ) : !rows ? (
+        <Skeleton className="h-64 w-full" />
+      ) : (
+        (hasChanges(rows) || !same) && (
+          <DiffView
+            rows={rows}
+            label={current ? `Changes in ${env}: ${versionLabel(current.revision)} to ${versionLabel(revision)}` : `Template deployed to ${env}`}
+            leftLabel={
+              current ? (
+                <span>
+                  Now in {env}: <span className="font-mono">{versionLabel(current.revision)}</span>
+                  <span className="ml-1.5 font-mono text-muted">{current.variant.slug}</span>
+                </span>
+              ) : (
+                <span className="text-muted">Nothing deployed</span>
+              )
+            }
+            rightLabel={
+              <span>
+                After deploy: <span className="font-mono">{newLabel}</span>
+                {newVariant && <span className="ml-1.5 font-mono text-muted">{newVariant}</span>}
+              </span>
+            }
+            maxHeightClass="max-h-[45vh]"
+          />
+        )
+      )}
+
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor={messageId} className="text-sm font-medium">
+          Message <span className="font-normal text-muted">(optional)</span>
+        </label>
+        <textarea
+          id={messageId}
+          value={message}
+          onChange={(e) => onMessageChange(e.target.value)}
+          rows={2}
+          maxLength={10_000}
+          placeholder={`Deploy ${versionLabel(revision)} to ${env}`}
+          className="w-full resize-y rounded-md border border-line bg-surface px-2.5 py-1.5 text-sm shadow-xs outline-none placeholder:text-muted/70 focus:border-accent focus:ring-3 focus:ring-accent/20"
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) onSubmit();
+          }}
+        />
+      </div>
+
+      {error && (
+        <Notice tone="danger" title="Could not deploy">
+          {error}
+        </Notice>
+      )}
+    </div>
+  );
+}
+
+function ArrowIcon() {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" className="size-4 text-muted" fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinecap="round" strokeLinejoin="round">
+      <path d="M5 12h14M13 6l6 6-6 6" />
+    </svg>
+  );
+}

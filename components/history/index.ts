@@ -1,0 +1,13 @@
+export { Author } from "./author";
+export { ForkDialog } from "./fork-dialog";
+export { HistoryView } from "./history-view";
+export { Kbd } from "./kbd";
+export { agentPaths } from "./paths";
+export { QueryError } from "./query-error";
+export { RestoreDialog } from "./restore-dialog";
+export { RevisionView } from "./revision-view";
+export { RouteError } from "./route-error";
+export { SectionHeader } from "./section-header";
+export { TabContainer } from "./tab-container";
+export { templateOf, versionLabel, type AgentRevision, type AgentVariant } from "./types";
+export { useHotkeys } from "./use-hotkeys";
