@@ -1,3 +1,5 @@
+import { AgentIcon } from "@/components/agents/icons";
+import { EnvironmentsIcon } from "@/components/environments/environments-icon";
 import { HomeIcon, SettingsIcon } from "@/components/ui";
 
 export interface NavItem {
@@ -12,5 +14,7 @@ export interface NavItem {
  */
 export const navItems: NavItem[] = [
   { href: "/", label: "Overview", icon: HomeIcon },
+  { href: "/agents", label: "Agents", icon: AgentIcon },
+  { href: "/environments", label: "Environments", icon: EnvironmentsIcon },
   { href: "/settings", label: "Settings", icon: SettingsIcon },
 ];

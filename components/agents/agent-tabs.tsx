@@ -1,0 +1,40 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { cn, focusRing } from "@/components/ui";
+import { tabOfPath, variantTabPath, type AgentTab } from "./agent-paths";
+import { EditIcon, HistoryIcon, RocketIcon } from "./icons";
+
+const TABS: Array<{ tab: AgentTab; label: string; icon: typeof EditIcon }> = [
+  { tab: "editor", label: "Editor", icon: EditIcon },
+  { tab: "history", label: "History", icon: HistoryIcon },
+  { tab: "deploy", label: "Deploy", icon: RocketIcon },
+];
+
+/** The views of one variant, as links: each has its own URL. */
+export function AgentTabs({ agentId, variantId }: { agentId: string; variantId: string }) {
+  const active = tabOfPath(usePathname());
+  return (
+    <nav aria-label="Agent views" className="-mb-px mt-3 flex gap-1">
+      {TABS.map(({ tab, label, icon: Icon }) => {
+        const current = tab === active;
+        return (
+          <Link
+            key={tab}
+            href={variantTabPath(agentId, variantId, tab)}
+            aria-current={current ? "page" : undefined}
+            className={cn(
+              "flex h-9 items-center gap-1.5 rounded-t-md border-b-2 px-3 text-sm font-medium transition-colors",
+              current ? "border-accent text-foreground" : "border-transparent text-muted hover:border-line-strong hover:text-foreground",
+              focusRing,
+            )}
+          >
+            <Icon className={cn("size-3.5", current && "text-accent")} />
+            {label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

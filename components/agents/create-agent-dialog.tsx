@@ -1,0 +1,112 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { useTRPC } from "@/components/trpc";
+import { Button, Dialog, Notice, TextField } from "@/components/ui";
+import { editorPath } from "./agent-paths";
+import { slugProblem, suggestSlug } from "./slug-suggestion";
+
+const FORM_ID = "create-agent-form";
+
+/** Name and optional slug; the agent starts from the default template (version 1) and opens in the editor. */
+export function CreateAgentDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const [name, setName] = useState("");
+  const [slug, setSlug] = useState("");
+  const [touched, setTouched] = useState(false);
+  const create = useMutation(
+    trpc.agents.create.mutationOptions({
+      onSuccess: async (created) => {
+        await queryClient.invalidateQueries({ queryKey: trpc.agents.list.pathKey() });
+        // The editor opening on version 1 is the confirmation; a toast would sit on its commit bar.
+        router.push(editorPath(created.agent.id, created.variant.id));
+        reset();
+        onClose();
+      },
+    }),
+  );
+
+  function reset() {
+    setName("");
+    setSlug("");
+    setTouched(false);
+    create.reset();
+  }
+
+  function close() {
+    if (create.isPending) return;
+    reset();
+    onClose();
+  }
+
+  const suggestion = suggestSlug(name);
+  const problem = slugProblem(slug.trim());
+  const nameMissing = touched && name.trim() === "";
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setTouched(true);
+    if (name.trim() === "" || problem) return;
+    create.mutate({ name: name.trim(), slug: slug.trim() || undefined });
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      title="New agent"
+      description="It starts from the default template (a short greeting agent), committed as version 1."
+      footer={
+        <>
+          <Button onClick={close} disabled={create.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" form={FORM_ID} variant="primary" loading={create.isPending}>
+            Create agent
+          </Button>
+        </>
+      }
+    >
+      <form id={FORM_ID} onSubmit={submit} className="flex flex-col gap-4" noValidate>
+        <TextField
+          label="Name"
+          name="name"
+          placeholder="e.g. Support triage"
+          maxLength={256}
+          autoComplete="off"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={nameMissing ? "Give the agent a name" : undefined}
+          required
+          data-autofocus
+        />
+        <TextField
+          label={
+            <>
+              Slug <span className="font-normal text-muted">(optional)</span>
+            </>
+          }
+          name="slug"
+          placeholder={suggestion || "derived from the name"}
+          maxLength={128}
+          autoComplete="off"
+          spellCheck={false}
+          className="font-mono"
+          value={slug}
+          onChange={(event) => setSlug(event.target.value)}
+          hint={problem ? undefined : "How the API and other agents refer to it. Leave empty to derive it from the name."}
+          error={problem ?? undefined}
+        />
+        {create.error && (
+          <Notice tone="danger" title="Could not create the agent">
+            {create.error.message}
+          </Notice>
+        )}
+      </form>
+    </Dialog>
+  );
+}

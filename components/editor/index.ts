@@ -1,0 +1,2 @@
+export { AgentEditor } from "./agent-editor";
+export { AgentEditorSkeleton } from "./agent-editor-skeleton";

@@ -1,0 +1,143 @@
+"use client";
+
+import { useState } from "react";
+import { Input } from "@/components/ui";
+import { FieldIssues, hasError } from "./field-issues";
+import { FieldLabel } from "./field-label";
+import { FormSection } from "./form-section";
+import { ModelFacts } from "./model-facts";
+import { formatContextWindow, formatPrice } from "./model-format";
+import { SelectInput } from "./select-input";
+import { readText, writeModel, writeText, type Template } from "./template-fields";
+import type { TemplateIssue } from "./template-issue";
+import type { HarnessInfo } from "./types";
+
+const CUSTOM = "__custom__";
+const INFER = "";
+
+/**
+ * llm.provider and llm.model, fed by the harness catalog: the providers the harness reaches and
+ * their curated models (with context window and price), or any other model id typed by hand.
+ */
+export function ModelPicker({
+  template,
+  onChange,
+  harness,
+  issues,
+}: {
+  template: Template;
+  onChange: (next: Template) => void;
+  harness?: HarnessInfo;
+  issues: TemplateIssue[];
+}) {
+  const provider = readText(template, "provider") ?? INFER;
+  const model = readText(template, "model") ?? "";
+  const providers = harness?.providers ?? [];
+  const selection = harness?.model_selection;
+  const aliases = selection?.kind === "alias" ? selection.aliases : null;
+  const curated = providers.find((p) => p.provider === provider)?.models ?? [];
+  const choices = aliases ?? curated.map((m) => m.id);
+  const [customWanted, setCustomWanted] = useState(false);
+  const custom = customWanted || !choices.includes(model);
+  const info = curated.find((m) => m.id === model);
+
+  const providerIssues = issues.filter((i) => i.path === "llm.provider");
+  const modelIssues = issues.filter((i) => i.path === "llm.model");
+  const otherIssues = issues.filter((i) => !providerIssues.includes(i) && !modelIssues.includes(i));
+
+  function changeProvider(next: string) {
+    const models = providers.find((p) => p.provider === next)?.models ?? [];
+    const keep = aliases !== null || models.length === 0 || models.some((m) => m.id === model);
+    setCustomWanted(false);
+    onChange(writeModel(template, next === INFER ? null : next, keep ? model : models[0].id));
+  }
+
+  function changeModel(next: string) {
+    if (next === CUSTOM) return setCustomWanted(true);
+    setCustomWanted(false);
+    onChange(writeText(template, "model", next));
+  }
+
+  return (
+    <FormSection
+      id="section-model"
+      title="Model"
+      description={selection?.description ?? "The provider and the model id in its namespace."}
+      invalid={hasError(issues)}
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="flex flex-col gap-1.5">
+          <FieldLabel htmlFor="field-provider">Provider</FieldLabel>
+          <SelectInput
+            id="field-provider"
+            value={provider}
+            onChange={(event) => changeProvider(event.target.value)}
+            aria-invalid={hasError(providerIssues) || undefined}
+            aria-describedby={providerIssues.length ? "field-provider-issues" : undefined}
+          >
+            <option value={INFER}>Infer from a stored connection</option>
+            {providers.map((p) => (
+              <option key={p.provider} value={p.provider}>
+                {p.display_name}
+              </option>
+            ))}
+            {provider !== INFER && !providers.some((p) => p.provider === provider) && <option value={provider}>{provider}</option>}
+          </SelectInput>
+          <FieldIssues id="field-provider-issues" issues={providerIssues} />
+        </div>
+        <div className="flex flex-col gap-1.5">
+          <FieldLabel htmlFor="field-model">Model</FieldLabel>
+          <SelectInput
+            id="field-model"
+            value={custom ? CUSTOM : model}
+            onChange={(event) => changeModel(event.target.value)}
+            aria-invalid={(!custom && hasError(modelIssues)) || undefined}
+          >
+            {aliases
+              ? aliases.map((alias) => (
+                  <option key={alias} value={alias}>
+                    {alias}
+                    {selection?.kind === "alias" && alias === selection.default ? " (default)" : ""}
+                  </option>
+                ))
+              : curated.map((m) => (
+                  <option key={m.id} value={m.id}>
+                    {m.display_name} · {formatContextWindow(m.context_window)} · {formatPrice(m.input_usd_per_mtok)} / {formatPrice(m.output_usd_per_mtok)}
+                  </option>
+                ))}
+            <option value={CUSTOM}>Custom model id…</option>
+          </SelectInput>
+        </div>
+      </div>
+      {custom && (
+        <div className="flex flex-col gap-1.5">
+          <FieldLabel htmlFor="field-model-custom" aside={provider === INFER ? "provider/model also works" : undefined}>
+            Custom model id
+          </FieldLabel>
+          <Input
+            id="field-model-custom"
+            value={model}
+            placeholder={provider === INFER ? "e.g. openai/gpt-5" : "any id the provider accepts"}
+            onChange={(event) => onChange(writeText(template, "model", event.target.value))}
+            spellCheck={false}
+            autoComplete="off"
+            className="font-mono"
+            aria-invalid={hasError(modelIssues) || undefined}
+            aria-describedby={modelIssues.length ? "field-model-issues" : undefined}
+          />
+        </div>
+      )}
+      <FieldIssues id="field-model-issues" issues={modelIssues} />
+      {info ? (
+        <ModelFacts model={info} />
+      ) : (
+        !aliases && (
+          <p className="text-xs text-muted">
+            {model ? "Not in the curated list: no context window or price to show, but any id the provider accepts works." : "Choose a model."}
+          </p>
+        )
+      )}
+      <FieldIssues issues={otherIssues} basePath="llm" />
+    </FormSection>
+  );
+}
