@@ -1,5 +1,7 @@
 import Link from "next/link";
 import { PageContainer } from "@/components/shell";
+import { AgentIcon } from "@/components/agents/icons";
+import { EnvironmentsIcon } from "@/components/environments/environments-icon";
 import { ArrowRightIcon, BookIcon, KeyIcon, Notice, buttonClass } from "@/components/ui";
 import { QuickStart } from "@/components/home/quick-start";
 import { RoadmapList } from "@/components/home/roadmap-list";
@@ -19,9 +21,12 @@ export default function HomePage() {
           deployments to environments, chats with your agents, their traces, and signed webhooks.
         </p>
         <div className="flex flex-wrap gap-2 pt-1">
-          <Link href="/settings" className={buttonClass({ variant: "primary" })}>
-            Manage API keys
+          <Link href="/agents" className={buttonClass({ variant: "primary" })}>
+            Open agents
             <ArrowRightIcon className="size-3.5" />
+          </Link>
+          <Link href="/settings" className={buttonClass()}>
+            Manage API keys
           </Link>
           <a href="/api/openapi.json" target="_blank" rel="noreferrer" className={buttonClass()}>
             OpenAPI document
@@ -30,6 +35,18 @@ export default function HomePage() {
       </section>
 
       <div className="grid gap-4 md:grid-cols-2">
+        <StartCard
+          href="/agents"
+          icon={<AgentIcon />}
+          title="Agents"
+          description="Create an agent, edit its template, commit revisions, compare them and restore or fork any of them."
+        />
+        <StartCard
+          href="/environments"
+          icon={<EnvironmentsIcon />}
+          title="Environments"
+          description="See what development, staging and production run, and the history of every deploy."
+        />
         <StartCard
           href="/settings"
           icon={<KeyIcon />}

@@ -2,8 +2,7 @@ import { Badge, Card } from "@/components/ui";
 
 // Areas of the playground that are not built yet; each gets a sidebar entry when its page lands.
 const upcoming = [
-  { name: "Agents", description: "Edit an agent's configuration and prompt beside a live chat, commit revisions." },
-  { name: "Environments", description: "Deploy revisions to development, staging and production." },
+  { name: "Chat", description: "Talk to an agent beside its editor, approve its tool calls, and see each turn's trace." },
   { name: "Traces", description: "Browse the OpenTelemetry traces of every run." },
   { name: "Webhooks", description: "Subscribe endpoints to signed events and inspect deliveries." },
 ];
