@@ -1,7 +1,8 @@
-import { sql } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
 import { newId } from "@/server/core/ids";
-import { preparedQuery, type Executor } from "@/server/db";
+import type { Database, Executor } from "@/server/db";
 import { events } from "@/server/db/schema";
+import { eventBatcherFor } from "./insert-batcher";
 
 export interface NewEvent {
   projectId: string;
@@ -9,29 +10,23 @@ export interface NewEvent {
   attributes: Record<string, unknown>;
 }
 
-const p = (name: string) => sql.placeholder(name);
-
-// Read events are written on every retrieve, so the insert is a prepared query.
-const insertEvent = (db: Executor) =>
-  db
-    .insert(events)
-    .values({ id: p("id"), projectId: p("projectId"), eventType: p("eventType"), timestamp: p("now"), createdAt: p("now"), attributes: p("attributes") })
-    .prepare("insert_event");
-
 /**
  * Writes into the outbox. Pass the transaction of the change that causes the event, so the event
- * exists exactly when the change does.
+ * exists exactly when the change does. Outside a transaction (read events) concurrent inserts
+ * are batched; either way the row is written when this resolves.
  */
 export async function emitEvent(db: Executor, event: NewEvent, now = new Date()): Promise<string> {
-  const id = newId();
-  await preparedQuery(db, "insertEvent", insertEvent).execute({
-    id,
+  const row = {
+    id: newId(),
     projectId: event.projectId,
     eventType: event.type,
-    now,
+    timestamp: now,
+    createdAt: now,
     attributes: event.attributes,
-  });
-  return id;
+  };
+  if (db instanceof PgTransaction) await db.insert(events).values(row);
+  else await eventBatcherFor(db as Database).insert(row);
+  return row.id;
 }
 
 /** List events carry at most this many references; `count` stays the uncapped total. */

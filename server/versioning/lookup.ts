@@ -30,6 +30,16 @@ const queries = {
     selectRevisions(db).where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.id, p("id")))).limit(1).prepare("revision_by_id"),
   revisionBySlug: (db: Executor) =>
     selectRevisions(db).where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.slug, p("slug")))).limit(1).prepare("revision_by_slug"),
+  latestOfArtifactById: (db: Executor) =>
+    selectRevisions(db)
+      .where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.id, p("id")), eq(variants.slug, "default"), eq(revisions.version, variants.headVersion)))
+      .limit(1)
+      .prepare("latest_of_artifact_by_id"),
+  latestOfArtifactBySlug: (db: Executor) =>
+    selectRevisions(db)
+      .where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.slug, p("slug")), eq(variants.slug, "default"), eq(revisions.version, variants.headVersion)))
+      .limit(1)
+      .prepare("latest_of_artifact_by_slug"),
   revisionByVersion: (db: Executor) =>
     selectRevisions(db).where(and(eq(revisions.variantId, p("variantId")), eq(revisions.version, p("version")))).limit(1).prepare("revision_by_version"),
 };
@@ -89,6 +99,18 @@ export class Lookup {
       : await preparedQuery(this.db, "revisionBySlug", queries.revisionBySlug).execute({ ...this.scope, slug: ref.slug });
     if (!row) throw new NotFoundError(`${field} ${describe(ref)} does not exist`);
     return row as RevisionRecord;
+  }
+
+  /**
+   * The newest revision of an artifact's `default` variant in one query; undefined when that
+   * shortcut does not apply (no such artifact, variant or revision), and the caller takes the
+   * step-by-step path that also explains what is missing.
+   */
+  async latestOfArtifact(ref: Ref): Promise<RevisionRecord | undefined> {
+    const [row] = ref.id
+      ? await preparedQuery(this.db, "latestOfArtifactById", queries.latestOfArtifactById).execute({ ...this.scope, id: ref.id })
+      : await preparedQuery(this.db, "latestOfArtifactBySlug", queries.latestOfArtifactBySlug).execute({ ...this.scope, slug: ref.slug });
+    return row as RevisionRecord | undefined;
   }
 
   async revisionById(id: string): Promise<RevisionRecord> {

@@ -63,6 +63,8 @@ async function locate(lookup: Lookup, refs: RetrieveRefs): Promise<Resolution> {
     return { revision: await lookup.revisionOfVariant(variantRow, version) };
   }
   if (hasIdentity(artifact)) {
+    const latest = version ? undefined : await lookup.latestOfArtifact(artifact!);
+    if (latest) return { revision: latest };
     const artifactRow = await lookup.artifact(artifact!);
     return { revision: await lookup.revisionOfVariant(await lookup.defaultVariant(artifactRow), version) };
   }
