@@ -40,6 +40,16 @@ const queries = {
       .where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.slug, p("slug")), eq(variants.slug, "default"), eq(revisions.version, variants.headVersion)))
       .limit(1)
       .prepare("latest_of_artifact_by_slug"),
+  inVariantAt: (db: Executor) =>
+    selectRevisions(db)
+      .where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.variantId, p("variantId")), eq(revisions.version, p("version"))))
+      .limit(1)
+      .prepare("revision_in_variant_at"),
+  latestOfVariant: (db: Executor) =>
+    selectRevisions(db)
+      .where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.variantId, p("variantId")), eq(revisions.version, variants.headVersion)))
+      .limit(1)
+      .prepare("latest_of_variant"),
   revisionByVersion: (db: Executor) =>
     selectRevisions(db).where(and(eq(revisions.variantId, p("variantId")), eq(revisions.version, p("version")))).limit(1).prepare("revision_by_version"),
 };
@@ -110,6 +120,15 @@ export class Lookup {
     const [row] = ref.id
       ? await preparedQuery(this.db, "latestOfArtifactById", queries.latestOfArtifactById).execute({ ...this.scope, id: ref.id })
       : await preparedQuery(this.db, "latestOfArtifactBySlug", queries.latestOfArtifactBySlug).execute({ ...this.scope, slug: ref.slug });
+    return row as RevisionRecord | undefined;
+  }
+
+  /** A variant's revision (newest without `version`) in one query, by variant id; undefined on any miss. */
+  async inVariant(variantId: string, version?: string): Promise<RevisionRecord | undefined> {
+    if (version && Number(version) > MAX_VERSION) return undefined;
+    const [row] = version
+      ? await preparedQuery(this.db, "inVariantAt", queries.inVariantAt).execute({ ...this.scope, variantId, version: Number(version) })
+      : await preparedQuery(this.db, "latestOfVariant", queries.latestOfVariant).execute({ ...this.scope, variantId });
     return row as RevisionRecord | undefined;
   }
 

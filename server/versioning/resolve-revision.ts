@@ -58,6 +58,8 @@ async function locate(lookup: Lookup, refs: RetrieveRefs): Promise<Resolution> {
   if (hasIdentity(variant)) {
     // A variant id names one variant, and the artifact reference is only checked for agreement;
     // a variant slug is unique per artifact only, so it is looked up within the artifact.
+    const found = variant!.id ? await lookup.inVariant(variant!.id, version) : undefined;
+    if (found) return { revision: found };
     const artifactRow = hasIdentity(artifact) && !variant!.id ? await lookup.artifact(artifact!) : undefined;
     const variantRow = await lookup.variant(variant!, artifactRow?.id);
     return { revision: await lookup.revisionOfVariant(variantRow, version) };
