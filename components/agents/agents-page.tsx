@@ -15,7 +15,7 @@ import { environmentColumns } from "./environment-columns";
 import { AgentIcon } from "./icons";
 import { Kbd } from "./kbd";
 import { useDebouncedValue } from "./use-debounced-value";
-import { useHotkeys } from "./use-hotkeys";
+import { useHotkeys } from "@/components/ui/use-hotkeys";
 
 const PAGE_SIZE = 25;
 

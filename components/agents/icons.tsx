@@ -1,27 +1,6 @@
-import type { SVGProps } from "react";
+import { Icon, type IconProps } from "@/components/ui/icons";
 
 /** Stroke icons the agents area needs beyond components/ui's set, drawn the same way. */
-type IconProps = SVGProps<SVGSVGElement>;
-
-function Icon({ children, className = "size-4", ...props }: IconProps) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.75}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      className={className}
-      {...props}
-    >
-      {children}
-    </svg>
-  );
-}
-
 export const SearchIcon = (p: IconProps) => (
   <Icon {...p}>
     <circle cx="11" cy="11" r="6.5" />

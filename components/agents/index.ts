@@ -6,5 +6,4 @@ export { Kbd } from "./kbd";
 export { guardNavigation, setNavigationGuard, type NavigationGuard } from "./navigation-guard";
 export { RouteError } from "./route-error";
 export { useDebouncedValue } from "./use-debounced-value";
-export { isForeignKeyPress, useHotkeys, type Hotkeys } from "./use-hotkeys";
 export { VersionBadge } from "./version-badge";

@@ -10,7 +10,7 @@ import { QueryError } from "@/components/history/query-error";
 import { SectionHeader } from "@/components/history/section-header";
 import { TabContainer } from "@/components/history/tab-container";
 import { templateOf, variantSlugOf, versionLabel, type AgentRevision } from "@/components/history/types";
-import { useHotkeys } from "@/components/history/use-hotkeys";
+import { useHotkeys } from "@/components/ui/use-hotkeys";
 import { useVariantHistory } from "@/components/history/use-variant-history";
 import { useTRPC } from "@/components/trpc";
 import { Button, EmptyState, Notice, Skeleton, TimeAgo } from "@/components/ui";

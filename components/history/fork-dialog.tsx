@@ -3,22 +3,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { slugProblem, suggestSlug as slugify } from "@/components/agents/slug-suggestion";
 import { useTRPC } from "@/components/trpc";
 import { Button, Dialog, Notice, TextField, useToast } from "@/components/ui";
 import { agentPaths } from "./paths";
 import { versionLabel, type AgentRevision } from "./types";
 
 const FORM_ID = "fork-variant-form";
-const SLUG = /^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/;
-
-function slugify(name: string): string {
-  return name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
-}
 
 /** Asks for the new variant's name and slug, forks from the revision, and opens the new variant's editor. */
 export function ForkDialog({ agentId, revision, onClose }: { agentId: string; revision: Pick<AgentRevision, "id" | "version"> | null; onClose: () => void }) {
@@ -41,7 +32,7 @@ export function ForkDialog({ agentId, revision, onClose }: { agentId: string; re
   );
 
   const effectiveSlug = slugTouched ? slug : slugify(name);
-  const slugError = effectiveSlug && !SLUG.test(effectiveSlug) ? "Use letters, digits, '-' and '_'; start and end with a letter or digit." : undefined;
+  const slugError = slugProblem(effectiveSlug) ?? undefined;
   const serverFieldError = fork.error?.data?.app?.errors?.find((e) => e.path === "slug")?.message;
 
   function dismiss() {

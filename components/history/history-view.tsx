@@ -17,7 +17,7 @@ import { RestoreDialog } from "./restore-dialog";
 import { SectionHeader } from "./section-header";
 import { TabContainer } from "./tab-container";
 import { versionLabel, type AgentRevision } from "./types";
-import { useHotkeys } from "./use-hotkeys";
+import { useHotkeys } from "@/components/ui/use-hotkeys";
 import { useVariantHistory } from "./use-variant-history";
 
 /** The log of a variant: newest first, paged, two revisions selectable for a diff, keyboard driven. */

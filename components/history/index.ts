@@ -10,4 +10,3 @@ export { RouteError } from "./route-error";
 export { SectionHeader } from "./section-header";
 export { TabContainer } from "./tab-container";
 export { templateOf, versionLabel, type AgentRevision, type AgentVariant } from "./types";
-export { useHotkeys } from "./use-hotkeys";

@@ -16,7 +16,7 @@ import { QueryError } from "./query-error";
 import { RestoreDialog } from "./restore-dialog";
 import { TabContainer } from "./tab-container";
 import { templateOf, variantIdOf, variantSlugOf, versionLabel, type AgentRevision } from "./types";
-import { useHotkeys } from "./use-hotkeys";
+import { useHotkeys } from "@/components/ui/use-hotkeys";
 import { useVariantHistory } from "./use-variant-history";
 
 const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });

@@ -1,9 +1,10 @@
 import type { SVGProps } from "react";
 
 /** A few stroke icons drawn inline (no icon package); decorative unless given a title. */
-type IconProps = SVGProps<SVGSVGElement>;
+export type IconProps = SVGProps<SVGSVGElement>;
 
-function Icon({ children, className = "size-4", ...props }: IconProps) {
+/** The frame every stroke icon is drawn in; other areas draw their own icons with it. */
+export function Icon({ children, className = "size-4", ...props }: IconProps) {
   return (
     <svg
       viewBox="0 0 24 24"

@@ -14,3 +14,4 @@ export { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from ".
 export { TextField, type TextFieldProps } from "./text-field";
 export { formatRelative, TimeAgo } from "./time-ago";
 export { ToastProvider, useToast, type ToastInput } from "./toast";
+export { isForeignKeyPress, useHotkeys, type Hotkeys } from "./use-hotkeys";

@@ -1,26 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { SLUG_MAX, SLUG_PATTERN, SLUG_RULE } from "./slug-rules";
 
-// Letters, digits, `-` and `_`; no dots, because environment keys are `<slug>.revision`.
-const SLUG = /^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/;
-export const SLUG_MAX = 128;
+export { SLUG_MAX, slugify } from "./slug-rules";
 
-export const slugSchema = z
-  .string()
-  .max(SLUG_MAX, `a slug has at most ${SLUG_MAX} characters`)
-  .regex(SLUG, "a slug uses letters, digits, '-' and '_', and starts and ends with a letter or digit");
-
-/** `My Agent v2!` -> `my-agent-v2`; empty when the name has no usable characters. */
-export function slugify(name: string): string {
-  return name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, SLUG_MAX - 8)
-    .replace(/-+$/, "");
-}
+export const slugSchema = z.string().max(SLUG_MAX, `a slug has at most ${SLUG_MAX} characters`).regex(SLUG_PATTERN, SLUG_RULE);
 
 export function randomSlug(): string {
   return randomBytes(6).toString("hex");

@@ -5,7 +5,7 @@ import { useEffect, useRef } from "react";
 export type Hotkeys = Record<string, (event: KeyboardEvent) => void>;
 
 /** True when a key press belongs to something else: typing in a field, a modifier chord, an open dialog. */
-function ignored(event: KeyboardEvent): boolean {
+export function isForeignKeyPress(event: KeyboardEvent): boolean {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return true;
   const target = event.target as HTMLElement | null;
   if (target?.closest("input, textarea, select, [contenteditable='true'], [role='textbox']")) {
@@ -27,7 +27,7 @@ export function useHotkeys(hotkeys: Hotkeys, enabled = true): void {
   useEffect(() => {
     if (!enabled) return;
     const onKeyDown = (event: KeyboardEvent) => {
-      if (ignored(event)) return;
+      if (isForeignKeyPress(event)) return;
       const handler = latest.current[event.key];
       if (!handler) return;
       event.preventDefault();
