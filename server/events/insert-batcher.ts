@@ -10,43 +10,60 @@ interface Pending {
 }
 
 /**
- * Groups the event inserts of requests running at the same moment into one multi-row insert.
- * Each caller still waits until its row is written, so an event exists before the response that
- * caused it is sent; under load the database does one insert where it did many.
+ * Groups event inserts made in the same turn of the event loop into one multi-row insert, and
+ * can be drained: everything handed to it so far is written when `drain()` resolves.
  */
 class InsertBatcher {
   private pending: Pending[] = [];
   private scheduled = false;
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly db: Database) {}
+
+  /** Rows accepted but not yet written. */
+  get backlog(): number {
+    return this.pending.length + this.inFlight.size;
+  }
 
   insert(row: EventRow): Promise<void> {
     return new Promise((resolve, reject) => {
       this.pending.push({ row, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        // Every request that reaches this point in the current turn of the event loop joins the batch.
-        setImmediate(() => void this.flush());
+        setImmediate(() => this.flush());
       }
     });
   }
 
-  private async flush(): Promise<void> {
+  async drain(): Promise<void> {
+    if (this.pending.length > 0) this.flush();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private flush(): void {
     const batch = this.pending;
     this.pending = [];
     this.scheduled = false;
-    try {
-      await this.db.insert(events).values(batch.map((p) => p.row));
-      for (const p of batch) p.resolve();
-    } catch (error) {
-      for (const p of batch) p.reject(error);
-    }
+    if (batch.length === 0) return;
+    const write = this.db
+      .insert(events)
+      .values(batch.map((p) => p.row))
+      .then(
+        () => batch.forEach((p) => p.resolve()),
+        (error: unknown) => batch.forEach((p) => p.reject(error)),
+      )
+      .finally(() => this.inFlight.delete(write));
+    this.inFlight.add(write);
   }
 }
 
-const batchers = new WeakMap<object, InsertBatcher>();
+// On globalThis: the REST and tRPC route bundles must drain the same batcher.
+const BATCHERS = Symbol.for("agent-service.event-batchers");
+type GlobalWithBatchers = typeof globalThis & { [BATCHERS]?: WeakMap<object, InsertBatcher> };
 
 export function eventBatcherFor(db: Database): InsertBatcher {
+  const g = globalThis as GlobalWithBatchers;
+  const batchers = (g[BATCHERS] ??= new WeakMap());
   let batcher = batchers.get(db);
   if (!batcher) batchers.set(db, (batcher = new InsertBatcher(db)));
   return batcher;

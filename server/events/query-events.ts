@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, gte, inArray, lt, lte } from "drizzle-orm";
 import { DEFAULT_PAGE_SIZE, toPage, type Page, type Windowing } from "@/server/core/windowing";
 import type { Executor } from "@/server/db";
 import { events } from "@/server/db/schema";
+import { drainEvents } from "./emit";
 
 export type EventRecord = typeof events.$inferSelect;
 
@@ -14,6 +15,8 @@ export async function queryEvents(db: Executor, projectId: string, query: EventQ
   const w = query.windowing ?? {};
   const limit = w.limit ?? DEFAULT_PAGE_SIZE;
   const ascending = w.order === "ascending";
+  // Read events of this process still queued for their batched insert belong in the answer.
+  await drainEvents(db);
   const rows = await db
     .select()
     .from(events)
