@@ -4,9 +4,3 @@ import { v7 as uuidv7 } from "uuid";
 export function newId(): string {
   return uuidv7();
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}

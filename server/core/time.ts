@@ -2,7 +2,3 @@
 export function toIso(date: Date): string {
   return date.toISOString();
 }
-
-export function toIsoOrUndefined(date: Date | null | undefined): string | undefined {
-  return date ? date.toISOString() : undefined;
-}

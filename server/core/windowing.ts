@@ -1,3 +1,4 @@
+import { asc, desc, gt, gte, lt, lte, type AnyColumn, type SQL } from "drizzle-orm";
 import { z } from "zod";
 
 export const DEFAULT_PAGE_SIZE = 100;
@@ -24,4 +25,28 @@ export function toPage<T extends { id: string }>(rows: T[], limit: number): Page
   if (rows.length <= limit) return { items: rows };
   const items = rows.slice(0, limit);
   return { items, next: items[items.length - 1].id };
+}
+
+export interface WindowClause {
+  conditions: (SQL | undefined)[];
+  orderBy: SQL;
+  limit: number;
+}
+
+/** Cursor paging on the UUIDv7 id, in `order` (newest first unless the caller defaults otherwise). */
+export function windowClause(
+  columns: { id: AnyColumn; createdAt: AnyColumn },
+  w: Windowing = {},
+  defaultOrder: "ascending" | "descending" = "descending",
+): WindowClause {
+  const ascending = (w.order ?? defaultOrder) === "ascending";
+  return {
+    conditions: [
+      w.next ? (ascending ? gt(columns.id, w.next) : lt(columns.id, w.next)) : undefined,
+      w.oldest ? gte(columns.createdAt, new Date(w.oldest)) : undefined,
+      w.newest ? lte(columns.createdAt, new Date(w.newest)) : undefined,
+    ],
+    orderBy: ascending ? asc(columns.id) : desc(columns.id),
+    limit: w.limit ?? DEFAULT_PAGE_SIZE,
+  };
 }

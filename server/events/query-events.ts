@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, gt, gte, inArray, lt, lte } from "drizzle-orm";
-import { DEFAULT_PAGE_SIZE, toPage, type Page, type Windowing } from "@/server/core/windowing";
+import { and, eq, inArray } from "drizzle-orm";
+import { toPage, windowClause, type Page, type Windowing } from "@/server/core/windowing";
 import type { Executor } from "@/server/db";
 import { events } from "@/server/db/schema";
 import { drainEvents } from "./emit";
@@ -12,9 +12,7 @@ export interface EventQuery {
 }
 
 export async function queryEvents(db: Executor, projectId: string, query: EventQuery): Promise<Page<EventRecord>> {
-  const w = query.windowing ?? {};
-  const limit = w.limit ?? DEFAULT_PAGE_SIZE;
-  const ascending = w.order === "ascending";
+  const w = windowClause(events, query.windowing);
   // Read events of this process still queued for their batched insert belong in the answer.
   await drainEvents(db);
   const rows = await db
@@ -24,12 +22,10 @@ export async function queryEvents(db: Executor, projectId: string, query: EventQ
       and(
         eq(events.projectId, projectId),
         query.types?.length ? inArray(events.eventType, query.types) : undefined,
-        w.next ? (ascending ? gt(events.id, w.next) : lt(events.id, w.next)) : undefined,
-        w.oldest ? gte(events.createdAt, new Date(w.oldest)) : undefined,
-        w.newest ? lte(events.createdAt, new Date(w.newest)) : undefined,
+        ...w.conditions,
       ),
     )
-    .orderBy(ascending ? asc(events.id) : desc(events.id))
-    .limit(limit + 1);
-  return toPage(rows, limit);
+    .orderBy(w.orderBy)
+    .limit(w.limit + 1);
+  return toPage(rows, w.limit);
 }

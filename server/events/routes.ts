@@ -2,6 +2,7 @@ import { z } from "zod";
 import { toIso } from "@/server/core/time";
 import { windowingSchema } from "@/server/core/windowing";
 import { defineRoute } from "@/server/http/route";
+import { pageBody } from "@/server/http/envelope";
 import { EVENT_TYPES } from "./catalog";
 import { queryEvents, type EventRecord } from "./query-events";
 
@@ -35,7 +36,7 @@ export const eventRoutes = [
     handler: async ({ ctx, body }) => {
       const types = [...(body.event_types ?? []), ...(body.event_type ? [body.event_type] : [])];
       const page = await queryEvents(ctx.app.db, ctx.principal.projectId, { types, windowing: body.windowing });
-      return { count: page.items.length, events: page.items.map(eventToWire), ...(page.next ? { windowing: { next: page.next } } : {}) };
+      return pageBody("events", page, eventToWire);
     },
   }),
 ];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Page } from "@/server/core/windowing";
 
 /** DESIGN.md envelopes: `{"count": 1, "<entity>": {...}}` and `{"count": N, "<entities>": [...]}`. */
 export function one<K extends string, V>(key: K, value: V): { count: 1 } & { [P in K]: V } {
@@ -15,4 +16,13 @@ export function oneSchema<K extends string>(key: K, schema: z.ZodType) {
 
 export function manySchema<K extends string>(key: K, schema: z.ZodType) {
   return z.object({ count: z.number().int(), [key]: z.array(schema) });
+}
+
+/** A page: `{"count": N, "<entities>": [...], "windowing": {"next": ...}}`, `next` only when more exist. */
+export function pageBody<T, W>(key: string, page: Page<T & { id: string }>, toWire: (item: T) => W) {
+  return {
+    count: page.items.length,
+    [key]: page.items.map(toWire),
+    ...(page.next ? { windowing: { next: page.next } } : {}),
+  };
 }

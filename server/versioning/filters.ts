@@ -1,5 +1,6 @@
-import { and, asc, desc, gt, gte, ilike, inArray, lt, lte, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
-import { DEFAULT_PAGE_SIZE, type Windowing } from "@/server/core/windowing";
+import { ilike, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+
+export { windowClause } from "@/server/core/windowing";
 
 /** Filters shared by artifact, variant and revision queries. */
 export interface EntityFilter {
@@ -26,26 +27,6 @@ export function refConditions(columns: { id: AnyColumn; slug: AnyColumn }, refs:
   if (!refs?.length) return undefined;
   const parts = refs.map((r) => (r.id ? sql`${columns.id} = ${r.id}` : sql`${columns.slug} = ${r.slug}`));
   return or(...parts);
-}
-
-export interface WindowClause {
-  conditions: (SQL | undefined)[];
-  orderBy: SQL;
-  limit: number;
-}
-
-/** Cursor paging on the UUIDv7 id: newest first unless `order` is ascending. */
-export function windowClause(columns: { id: AnyColumn; createdAt: AnyColumn }, w: Windowing = {}): WindowClause {
-  const ascending = w.order === "ascending";
-  return {
-    conditions: [
-      w.next ? (ascending ? gt(columns.id, w.next) : lt(columns.id, w.next)) : undefined,
-      w.oldest ? gte(columns.createdAt, new Date(w.oldest)) : undefined,
-      w.newest ? lte(columns.createdAt, new Date(w.newest)) : undefined,
-    ],
-    orderBy: ascending ? asc(columns.id) : desc(columns.id),
-    limit: w.limit ?? DEFAULT_PAGE_SIZE,
-  };
 }
 
 /** Case-insensitive substring match with LIKE wildcards in the needle taken literally. */

@@ -132,10 +132,6 @@ export class Lookup {
     return row as RevisionRecord | undefined;
   }
 
-  async revisionById(id: string): Promise<RevisionRecord> {
-    return this.revision({ id }, `${this.keys.revision}`);
-  }
-
   /** A given version, or the newest when `version` is absent. */
   async revisionOfVariant(variant: VariantRecord, version?: string): Promise<RevisionRecord> {
     if (!version && variant.headVersion === 0) {

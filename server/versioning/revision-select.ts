@@ -1,7 +1,6 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Executor } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
-import type { RevisionRecord } from "./records";
 
 const metadataColumns = {
   id: revisions.id,
@@ -27,9 +26,4 @@ export function selectRevisions(db: Executor, withData = true) {
     .innerJoin(artifacts, eq(artifacts.id, revisions.artifactId))
     .innerJoin(variants, eq(variants.id, revisions.variantId))
     .$dynamic();
-}
-
-export async function findOneRevision(db: Executor, ...conditions: (SQL | undefined)[]): Promise<RevisionRecord | undefined> {
-  const [row] = await selectRevisions(db).where(and(...conditions)).limit(1);
-  return row as RevisionRecord | undefined;
 }

@@ -4,17 +4,12 @@ import { windowingSchema } from "@/server/core/windowing";
 import { one } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { scopeOf } from "@/server/versioning/routes";
-import { Lookup } from "@/server/versioning";
-import { fetchTestcase, readTestcases } from "./testcase-reads";
+import { pageBody } from "@/server/http/envelope";
+import { fetchTestcase, queryTestcasesOf, readTestcases } from "./testcase-reads";
 import type { TestcaseRecord } from "./testcase-store";
-import { testsetsSpec } from "./spec";
 
 function testcaseToWire(t: TestcaseRecord) {
   return { id: t.id, testset_id: t.testsetId, data: t.data, created_at: toIso(t.createdAt) };
-}
-
-function pageOf(page: { items: TestcaseRecord[]; next?: string }) {
-  return { count: page.items.length, testcases: page.items.map(testcaseToWire), ...(page.next ? { windowing: { next: page.next } } : {}) };
 }
 
 export const testcaseRoutes = [
@@ -39,8 +34,10 @@ export const testcaseRoutes = [
       next: z.string().uuid().optional(),
     }),
     handler: async ({ ctx, query }) =>
-      pageOf(
-        await readTestcases(ctx.app.db, scopeOf(ctx), { testsetId: query.testset_id, windowing: { limit: query.limit, next: query.next, order: "ascending" } }, "testcases.fetched"),
+      pageBody(
+        "testcases",
+        await readTestcases(ctx.app.db, scopeOf(ctx), { testsetId: query.testset_id, windowing: { limit: query.limit, next: query.next } }, "testcases.fetched"),
+        testcaseToWire,
       ),
   }),
   defineRoute({
@@ -55,19 +52,16 @@ export const testcaseRoutes = [
       testset_revision_id: z.string().uuid().optional(),
       windowing: windowingSchema.optional(),
     }),
-    handler: async ({ ctx, body }) => {
-      const scope = scopeOf(ctx);
-      let ids = body.testcase_ids;
-      if (body.testset_revision_id) {
-        // A lookup, not a fetch: this read is testcases.queried, not testsets.revisions.fetched.
-        const revision = await new Lookup(ctx.app.db, scope.projectId, testsetsSpec.keys).revision({ id: body.testset_revision_id }, "testset_revision_id");
-        const rows = (revision.data?.testcases ?? []) as { id: string }[];
-        ids = rows.map((r) => r.id).filter((id) => !ids || ids.includes(id));
-      }
-      const page = await readTestcases(ctx.app.db, scope, { ids, testsetId: body.testset_id, windowing: body.windowing }, "testcases.queried");
-      if (!body.testset_revision_id) return pageOf(page);
-      const order = new Map(ids!.map((id, i) => [id, i]));
-      return pageOf({ ...page, items: [...page.items].sort((a, b) => order.get(a.id)! - order.get(b.id)!) });
-    },
+    handler: async ({ ctx, body }) =>
+      pageBody(
+        "testcases",
+        await queryTestcasesOf(ctx.app.db, scopeOf(ctx), {
+          ids: body.testcase_ids,
+          testsetId: body.testset_id,
+          revisionId: body.testset_revision_id,
+          windowing: body.windowing,
+        }),
+        testcaseToWire,
+      ),
   }),
 ];

@@ -1,7 +1,8 @@
 import type { Executor } from "@/server/db";
 import { capped, emitEvent } from "@/server/events/emit";
 import type { Page } from "@/server/core/windowing";
-import type { Scope } from "@/server/versioning";
+import { Lookup, type Scope } from "@/server/versioning";
+import { testsetsSpec } from "./spec";
 import { getTestcase, queryTestcases, type TestcaseQuery, type TestcaseRecord } from "./testcase-store";
 
 /** Reads that emit testcases.fetched / testcases.queried, only when something was returned. */
@@ -30,4 +31,19 @@ export async function readTestcases(
     });
   }
   return page;
+}
+
+/**
+ * testcases.queried: by ids and testset, or (with `revisionId`) the rows of one testset revision
+ * in that revision's order.
+ */
+export async function queryTestcasesOf(db: Executor, scope: Scope, query: TestcaseQuery & { revisionId?: string }): Promise<Page<TestcaseRecord>> {
+  if (!query.revisionId) return readTestcases(db, scope, query, "testcases.queried");
+  // A lookup, not a fetch: this read is testcases.queried, not testsets.revisions.fetched.
+  const revision = await new Lookup(db, scope.projectId, testsetsSpec.keys).revision({ id: query.revisionId }, "testset_revision_id");
+  const rowIds = ((revision.data?.testcases ?? []) as { id: string }[]).map((r) => r.id);
+  const ids = query.ids ? rowIds.filter((id) => query.ids!.includes(id)) : rowIds;
+  const page = await readTestcases(db, scope, { ...query, ids }, "testcases.queried");
+  const order = new Map(ids.map((id, i) => [id, i]));
+  return { ...page, items: [...page.items].sort((a, b) => order.get(a.id)! - order.get(b.id)!) };
 }

@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gt, inArray, lt } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { contentHash } from "@/server/core/stable-json";
 import { newId } from "@/server/core/ids";
 import { NotFoundError } from "@/server/core/errors";
-import { DEFAULT_PAGE_SIZE, toPage, type Page, type Windowing } from "@/server/core/windowing";
+import { toPage, windowClause, type Page, type Windowing } from "@/server/core/windowing";
 import type { Executor } from "@/server/db";
 import { testcases } from "@/server/db/schema";
 
@@ -51,9 +51,8 @@ export interface TestcaseQuery {
 }
 
 export async function queryTestcases(db: Executor, projectId: string, query: TestcaseQuery): Promise<Page<TestcaseRecord>> {
-  const w = query.windowing ?? {};
-  const limit = w.limit ?? DEFAULT_PAGE_SIZE;
-  const ascending = w.order !== "descending";
+  // Testcases list oldest first: the order rows were added in.
+  const w = windowClause(testcases, query.windowing, "ascending");
   const rows = await db
     .select()
     .from(testcases)
@@ -62,10 +61,10 @@ export async function queryTestcases(db: Executor, projectId: string, query: Tes
         eq(testcases.projectId, projectId),
         query.ids ? inArray(testcases.id, query.ids.length ? query.ids : ["00000000-0000-0000-0000-000000000000"]) : undefined,
         query.testsetId ? eq(testcases.testsetId, query.testsetId) : undefined,
-        w.next ? (ascending ? gt(testcases.id, w.next) : lt(testcases.id, w.next)) : undefined,
+        ...w.conditions,
       ),
     )
-    .orderBy(ascending ? asc(testcases.id) : desc(testcases.id))
-    .limit(limit + 1);
-  return toPage(rows, limit);
+    .orderBy(w.orderBy)
+    .limit(w.limit + 1);
+  return toPage(rows, w.limit);
 }

@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { findProjectMembers } from "@/server/auth/members";
-import { isAppError } from "@/server/core/errors";
 import { slugSchema } from "@/server/core/slugs";
 import { deployRevision } from "@/server/domains/environments/deploy";
 import { DOMAIN_SPECS } from "@/server/domains/specs";
-import { checkAgentTemplate, commitAgentTemplate, createAgent, listAgents } from "@/server/domains/workflows/agents";
+import { commitAgentTemplate, createAgent, listAgents, templateVerdict } from "@/server/domains/workflows/agents";
 import {
   fetchRevision,
   forkVariant,
@@ -82,17 +81,9 @@ export const agentsRouter = createTRPCRouter({
   revision: projectProcedure.input(z.strictObject({ id })).query(async ({ ctx, input }) => revisionWire(await fetchRevision(ctx.app.db, scopeOf(ctx), spec, input.id))),
 
   /** The server's verdict without committing: the same check a commit runs. */
-  validate: projectProcedure.input(z.strictObject({ template: z.unknown() })).mutation(async ({ ctx, input }) => {
-    try {
-      const checked = await checkAgentTemplate(ctx.app.db, ctx.principal.projectId, input.template);
-      return { ok: true as const, warnings: checked.warnings, errors: [] };
-    } catch (error) {
-      if (isAppError(error) && error.status < 500) {
-        return { ok: false as const, warnings: [], errors: error.errors ?? [{ path: "", message: error.message }] };
-      }
-      throw error;
-    }
-  }),
+  validate: projectProcedure
+    .input(z.strictObject({ template: z.unknown() }))
+    .mutation(({ ctx, input }) => templateVerdict(ctx.app.db, ctx.principal.projectId, input.template)),
 
   commit: projectProcedure
     .input(z.strictObject({ variantId: id, template: z.unknown(), message: z.string().max(10_000).optional() }))

@@ -1,10 +1,10 @@
-import { one } from "@/server/http/envelope";
+import { one, pageBody } from "@/server/http/envelope";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { createArtifact, getArtifact, queryArtifacts, setArtifactArchived, updateArtifact } from "../artifacts";
 import type { DomainSpec } from "../domain-spec";
 import { artifactToWire, revisionToWire, variantToWire } from "../wire";
 import { filterOf, requestSchemas } from "./request-schemas";
-import { archiveRoutes, idParams, pageBody, scopeOf } from "./route-helpers";
+import { archiveRoutes, idParams, scopeOf } from "./route-helpers";
 
 
 export function artifactRoutes(spec: DomainSpec): AnyRoute[] {

@@ -1,12 +1,12 @@
-import { one } from "@/server/http/envelope";
+import { one, pageBody } from "@/server/http/envelope";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { commitRevision, type CommitRequest } from "../commit";
 import type { DomainSpec } from "../domain-spec";
 import { domainKeys } from "../domains";
 import { fetchRevision, logRevisions, queryRevisions, retrieveRevision, setRevisionArchived } from "../revisions";
 import { retrievalInfo, revisionToWire } from "../wire";
-import { refsOf, requestSchemas } from "./request-schemas";
-import { archiveRoutes, idParams, pageBody, scopeOf } from "./route-helpers";
+import { filterOf, refsOf, requestSchemas } from "./request-schemas";
+import { archiveRoutes, idParams, scopeOf } from "./route-helpers";
 
 const ENV_KEYS = domainKeys("environments");
 type RefList = { id?: string; slug?: string }[] | undefined;
@@ -16,6 +16,12 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
   const base = `/api/${keys.name}/revisions`;
   const schemas = requestSchemas(keys, { acceptsDelta: Boolean(spec.acceptsDelta) });
   const wire = (r: Parameters<typeof revisionToWire>[1]) => revisionToWire(keys, r);
+  /** The revision (with embeds replaced when they were resolved), what found it, and what was embedded. */
+  const retrievalResponse = ({ resolved, ...resolution }: Awaited<ReturnType<typeof retrieveRevision>>) => ({
+    ...one(keys.revision, resolved ? { ...wire(resolution.revision), data: resolved.data } : wire(resolution.revision)),
+    retrieval_info: retrievalInfo(keys, resolution, ENV_KEYS),
+    ...(resolved ? { resolution_info: { embeds: resolved.embeds } } : {}),
+  });
   const archives = archiveRoutes(
     base,
     keys.name,
@@ -53,14 +59,8 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Retrieve one ${keys.revision} by any reference combination (revision, variant + version, variant, artifact, environment + key)`,
       body: schemas.retrieve,
-      handler: async ({ ctx, body }) => {
-        const scope = scopeOf(ctx);
-        const { resolved, ...resolution } = await retrieveRevision(ctx.app.db, scope, spec, refsOf(keys, body), { resolve: Boolean(body.resolve) });
-        const revision = wire(resolution.revision);
-        const info = retrievalInfo(keys, resolution, ENV_KEYS);
-        if (!resolved) return { ...one(keys.revision, revision), retrieval_info: info };
-        return { ...one(keys.revision, { ...revision, data: resolved.data }), retrieval_info: info, resolution_info: { embeds: resolved.embeds } };
-      },
+      handler: async ({ ctx, body }) =>
+        retrievalResponse(await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), { resolve: Boolean(body.resolve) })),
     }),
     defineRoute({
       method: "POST",
@@ -69,15 +69,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Retrieve a ${keys.revision} with every @svc.embed replaced by the referenced data, and what was used`,
       body: schemas.resolve,
-      handler: async ({ ctx, body }) => {
-        const scope = scopeOf(ctx);
-        const { resolved, ...resolution } = await retrieveRevision(ctx.app.db, scope, spec, refsOf(keys, body), { resolve: true });
-        return {
-          ...one(keys.revision, { ...wire(resolution.revision), data: resolved!.data }),
-          retrieval_info: retrievalInfo(keys, resolution, ENV_KEYS),
-          resolution_info: { embeds: resolved!.embeds },
-        };
-      },
+      handler: async ({ ctx, body }) => retrievalResponse(await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), { resolve: true })),
     }),
     defineRoute({
       method: "POST",
@@ -107,9 +99,8 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       body: schemas.revisionQuery,
       handler: async ({ ctx, body }) => {
         const f = (body[keys.revision] ?? {}) as Record<string, unknown>;
-        const slugs = [...((f.slugs as string[]) ?? []), ...(f.slug ? [f.slug as string] : [])];
         const page = await queryRevisions(ctx.app.db, scopeOf(ctx), spec, {
-          filter: { ids: f.ids as string[], slugs: slugs.length ? slugs : undefined, message: f.message as string, authorIds: f.author_ids as string[] },
+          filter: { ...filterOf(f), message: f.message as string | undefined, authorIds: f.author_ids as string[] | undefined },
           artifactRefs: body[keys.refs] as RefList,
           variantRefs: body[keys.variantRefs] as RefList,
           revisionRefs: body[keys.revisionRefs] as RefList,

@@ -1,4 +1,3 @@
-import type { Page } from "@/server/core/windowing";
 import { z } from "zod";
 import { defineRoute, type AnyRoute, type RequestContext } from "@/server/http/route";
 import type { Scope } from "../records";
@@ -7,14 +6,6 @@ export function scopeOf(ctx: RequestContext<"api_key">): Scope {
   return { projectId: ctx.principal.projectId, userId: ctx.principal.userId };
 }
 
-/** `{count, <entities>: [...], windowing: {next}}`; `next` only when the page was full. */
-export function pageBody<T, W>(key: string, page: Page<T & { id: string }>, toWire: (item: T) => W) {
-  return {
-    count: page.items.length,
-    [key]: page.items.map(toWire),
-    ...(page.next ? { windowing: { next: page.next } } : {}),
-  };
-}
 
 export const idParams = z.object({ id: z.string().uuid() });
 

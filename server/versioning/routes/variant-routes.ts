@@ -1,10 +1,10 @@
-import { one } from "@/server/http/envelope";
+import { one, pageBody } from "@/server/http/envelope";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import type { DomainSpec } from "../domain-spec";
 import { createVariant, forkVariant, getVariant, queryVariants, setVariantArchived, type VariantFields } from "../variants";
 import { revisionToWire, variantToWire } from "../wire";
 import { filterOf, refsOf, requestSchemas } from "./request-schemas";
-import { archiveRoutes, idParams, pageBody, scopeOf } from "./route-helpers";
+import { archiveRoutes, idParams, scopeOf } from "./route-helpers";
 
 type RefList = { id?: string; slug?: string }[] | undefined;
 
