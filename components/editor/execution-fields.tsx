@@ -52,48 +52,72 @@ export function ExecutionFields({
         issues={runnerIssues}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <div className="flex flex-col gap-1.5">
-          <FieldLabel htmlFor="field-harness">Harness</FieldLabel>
-          <SelectInput
-            id="field-harness"
-            value={harnessKind}
-            onChange={(event) => onChange(writeText(template, "harnessKind", event.target.value))}
-            aria-invalid={hasError(harnessIssues) || undefined}
-            aria-describedby="field-harness-hint"
-          >
-            {kinds.map((kind) => (
-              <option key={kind} value={kind}>
-                {harnesses.find((h) => h.kind === kind)?.display_name ?? kind}
-              </option>
-            ))}
-          </SelectInput>
-          <p id="field-harness-hint" className="text-xs text-muted">
-            {harness?.description ?? options.descriptions.harnessKind}
-          </p>
-          <FieldIssues issues={harnessIssues} basePath="harness.kind" />
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <FieldLabel htmlFor="field-sandbox">Sandbox</FieldLabel>
-          <SelectInput
-            id="field-sandbox"
-            value={sandboxKind}
-            onChange={(event) => onChange(writeText(template, "sandboxKind", event.target.value))}
-            aria-invalid={hasError(sandboxIssues) || undefined}
-            aria-describedby="field-sandbox-hint"
-          >
-            {sandboxes.map((kind) => (
-              <option key={kind} value={kind}>
-                {SANDBOX_LABELS[kind] ?? kind}
-              </option>
-            ))}
-          </SelectInput>
-          <p id="field-sandbox-hint" className="text-xs text-muted">
-            {options.descriptions.sandboxKind ?? "Where the agent runs."}
-          </p>
-          <FieldIssues issues={sandboxIssues} basePath="sandbox.kind" />
-        </div>
+        <KindSelect
+          id="field-harness"
+          label="Harness"
+          value={harnessKind}
+          choices={kinds.map((kind) => ({ value: kind, label: harnesses.find((h) => h.kind === kind)?.display_name ?? kind }))}
+          hint={harness?.description ?? options.descriptions.harnessKind}
+          issues={harnessIssues}
+          basePath="harness.kind"
+          onChange={(next) => onChange(writeText(template, "harnessKind", next))}
+        />
+        <KindSelect
+          id="field-sandbox"
+          label="Sandbox"
+          value={sandboxKind}
+          choices={sandboxes.map((kind) => ({ value: kind, label: SANDBOX_LABELS[kind] ?? kind }))}
+          hint={options.descriptions.sandboxKind ?? "Where the agent runs."}
+          issues={sandboxIssues}
+          basePath="sandbox.kind"
+          onChange={(next) => onChange(writeText(template, "sandboxKind", next))}
+        />
       </div>
     </FormSection>
+  );
+}
+
+/** A labelled select of kinds, with its hint and the issues of its field. */
+function KindSelect({
+  id,
+  label,
+  value,
+  choices,
+  hint,
+  issues,
+  basePath,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  choices: { value: string; label: string }[];
+  hint?: string;
+  issues: TemplateIssue[];
+  basePath: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="flex flex-col gap-1.5">
+      <FieldLabel htmlFor={id}>{label}</FieldLabel>
+      <SelectInput
+        id={id}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={hasError(issues) || undefined}
+        aria-describedby={`${id}-hint`}
+      >
+        {choices.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </SelectInput>
+      <p id={`${id}-hint`} className="text-xs text-muted">
+        {hint}
+      </p>
+      <FieldIssues issues={issues} basePath={basePath} />
+    </div>
   );
 }
 
