@@ -1,7 +1,36 @@
-import type { Database } from "@/server/db";
+import { sql } from "drizzle-orm";
+import { preparedQuery, type Database } from "@/server/db";
 import { events } from "@/server/db/schema";
 
 type EventRow = typeof events.$inferInsert;
+
+/** How long the first queued row waits for company; a full batch goes at once. */
+const FLUSH_DELAY_MS = 10;
+const MAX_BATCH = 1000;
+
+/**
+ * One statement for any number of rows: they travel as a single JSON array, so the SQL never
+ * changes with the batch size and is prepared once (building a multi-row insert per batch cost
+ * more than the insert itself).
+ */
+const insertRows = (db: Database) =>
+  db
+    .insert(events)
+    .select(
+      sql`select * from jsonb_to_recordset(${sql.placeholder("rows")}::jsonb) as r(id uuid, project_id uuid, event_type text, "timestamp" timestamptz, created_at timestamptz, attributes jsonb)`,
+    )
+    .prepare("insert_events");
+
+function toRecord(row: EventRow) {
+  return {
+    id: row.id,
+    project_id: row.projectId,
+    event_type: row.eventType,
+    timestamp: row.timestamp,
+    created_at: row.createdAt,
+    attributes: row.attributes,
+  };
+}
 
 interface Pending {
   row: EventRow;
@@ -10,12 +39,12 @@ interface Pending {
 }
 
 /**
- * Groups event inserts made in the same turn of the event loop into one multi-row insert, and
- * can be drained: everything handed to it so far is written when `drain()` resolves.
+ * Groups event inserts made within a few milliseconds into one insert, and can be drained:
+ * everything handed to it so far is written when `drain()` resolves.
  */
 class InsertBatcher {
   private pending: Pending[] = [];
-  private scheduled = false;
+  private timer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly db: Database) {}
@@ -28,10 +57,8 @@ class InsertBatcher {
   insert(row: EventRow): Promise<void> {
     return new Promise((resolve, reject) => {
       this.pending.push({ row, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+      if (this.pending.length >= MAX_BATCH) this.flush();
+      else this.timer ??= setTimeout(() => this.flush(), FLUSH_DELAY_MS);
     });
   }
 
@@ -43,11 +70,12 @@ class InsertBatcher {
   private flush(): void {
     const batch = this.pending;
     this.pending = [];
-    this.scheduled = false;
+    clearTimeout(this.timer);
+    this.timer = undefined;
     if (batch.length === 0) return;
-    const write = this.db
-      .insert(events)
-      .values(batch.map((p) => p.row))
+    const rows = JSON.stringify(batch.map((p) => toRecord(p.row)));
+    const write = preparedQuery(this.db, "insertEvents", insertRows)
+      .execute({ rows })
       .then(
         () => batch.forEach((p) => p.resolve()),
         (error: unknown) => batch.forEach((p) => p.reject(error)),

@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emitEvent } from "@/server/events/emit";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 
 let t: TestApp;
 let key: string;
+let projectId: string;
 beforeAll(async () => {
   t = await createTestApp();
-  key = (await t.newProject()).key;
+  ({ key, projectId } = await t.newProject());
 });
 afterAll(() => t.close());
 
 describe("read events under concurrency", () => {
-  it("writes one event per concurrent retrieve before each response is sent", async () => {
+  it("writes one event per concurrent retrieve, all visible to the next events query", async () => {
     const created = await t.call("POST", "/api/applications/", { key, body: { application: { slug: "busy", data: { x: 1 } } } });
     const revisionId = created.body.application_revision.id;
     const responses = await Promise.all(
@@ -27,5 +29,23 @@ describe("read events under concurrency", () => {
     const ids = new Set(events.body.events.map((e: { event_id: string }) => e.event_id));
     expect(ids.size).toBe(25);
     for (const e of events.body.events) expect(e.attributes.references.application_revision.id).toBe(revisionId);
+  });
+
+  it("writes batches larger than one insert takes, keeping every row's attributes and time", async () => {
+    const at = new Date("2026-01-02T03:04:05.678Z");
+    const attributes = (i: number) => ({ n: i, nested: { list: [i, "x"], quote: 'say "hi"', unicode: "héllo ✓" } });
+    await Promise.all(Array.from({ length: 2500 }, (_, i) => emitEvent(t.database.db, { projectId, type: "testcases.fetched", attributes: attributes(i) }, at)));
+    const seen = new Map<number, { attributes: unknown; timestamp: string }>();
+    let next: string | undefined;
+    do {
+      const page = await t.call("POST", "/api/events/query", { key, body: { event_type: "testcases.fetched", windowing: { limit: 1000, next } } });
+      for (const e of page.body.events) seen.set(e.attributes.n, e);
+      next = page.body.windowing?.next;
+    } while (next);
+    expect(seen.size).toBe(2500);
+    for (const i of [0, 999, 1000, 2499]) {
+      expect(seen.get(i)!.attributes).toEqual(attributes(i));
+      expect(seen.get(i)!.timestamp).toBe("2026-01-02T03:04:05.678Z");
+    }
   });
 });
