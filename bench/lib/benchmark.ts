@@ -30,6 +30,12 @@ export interface LoadOptions {
   warmupS: number;
   connections: number;
   /**
+   * Benchmarks that compare a figure with the floor alternate the two this many times and report
+   * the median ratio: the machine's speed drifts (other tenants, CPU frequency) by more than the
+   * effect being measured, and alternating short runs cancels most of that drift.
+   */
+  rounds: number;
+  /**
    * true: build the app even if a current build exists; false: use any existing build even if
    * the sources changed since; undefined: build when there is none or it is stale.
    */
@@ -38,15 +44,15 @@ export interface LoadOptions {
 
 /**
  * Load settings from flags (`--duration 10`, `--duration=10`, `--warmup`, `--connections`,
- * `--rebuild`, `--no-rebuild`), falling back to env (`BENCH_DURATION`, `BENCH_WARMUP`,
- * `BENCH_CONNECTIONS`, `BENCH_REBUILD=1|0`), then to the defaults given.
+ * `--rounds`, `--rebuild`, `--no-rebuild`), falling back to env (`BENCH_DURATION`, `BENCH_WARMUP`,
+ * `BENCH_CONNECTIONS`, `BENCH_ROUNDS`, `BENCH_REBUILD=1|0`), then to the defaults given.
  */
 export function parseLoadOptions(
   argv: string[],
-  defaults: Omit<LoadOptions, "rebuild"> = { durationS: 10, warmupS: 3, connections: 10 },
+  defaults: Omit<LoadOptions, "rebuild"> = { durationS: 10, warmupS: 3, connections: 10, rounds: 1 },
 ): LoadOptions {
   const flags = parseFlags(argv);
-  const known = new Set(["duration", "warmup", "connections", "rebuild", "no-rebuild"]);
+  const known = new Set(["duration", "warmup", "connections", "rounds", "rebuild", "no-rebuild"]);
   for (const key of Object.keys(flags)) {
     if (!known.has(key)) throw new Error(`Unknown option --${key}; known: ${[...known].map((k) => `--${k}`).join(", ")}`);
   }
@@ -70,6 +76,7 @@ export function parseLoadOptions(
     durationS: number("duration", "BENCH_DURATION", defaults.durationS, 1),
     warmupS: number("warmup", "BENCH_WARMUP", defaults.warmupS, 0),
     connections: Math.round(number("connections", "BENCH_CONNECTIONS", defaults.connections, 1)),
+    rounds: Math.round(number("rounds", "BENCH_ROUNDS", defaults.rounds, 1)),
     rebuild,
   };
 }

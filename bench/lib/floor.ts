@@ -20,3 +20,57 @@ export function measureHttpFloor(server: NextServer, load: Pick<LoadOptions, "co
     expectStatus: 200,
   });
 }
+
+export interface FloorComparison {
+  requests_per_sec: number;
+  latency_ms: { p50: number; p99: number };
+  failures: number;
+  floor_requests_per_sec: number;
+  /** Median over the rounds of (figure / floor measured right before it). */
+  ratio_to_floor: number;
+  ratios_per_round: number[];
+}
+
+/**
+ * Measures `target` against the floor on the same server: `rounds` times a floor run and then a
+ * target run, each of `durationS`, so both sides of every ratio see the same machine. Warm-up runs
+ * only before the first round. Rates are means over the rounds, latencies medians of the rounds'
+ * percentiles, and the ratio the median of the rounds' ratios.
+ */
+export async function measureAgainstFloor(
+  server: NextServer,
+  load: Pick<LoadOptions, "connections" | "durationS" | "warmupS" | "rounds">,
+  target: (timing: { durationS: number; warmupS: number }) => Promise<Measurement>,
+  floors: Measurement[] = [],
+): Promise<FloorComparison> {
+  const rounds: { floor: Measurement; figure: Measurement }[] = [];
+  for (let round = 0; round < load.rounds; round++) {
+    const timing = { durationS: load.durationS, warmupS: round === 0 ? load.warmupS : 0 };
+    const floor = await measureHttpFloor(server, { ...load, ...timing });
+    floors.push(floor);
+    rounds.push({ floor, figure: await target(timing) });
+  }
+  const ratios = rounds.map((r) => round3(r.figure.requests_per_sec / r.floor.requests_per_sec));
+  return {
+    requests_per_sec: round3(mean(rounds.map((r) => r.figure.requests_per_sec))),
+    latency_ms: { p50: median(rounds.map((r) => r.figure.latency_ms.p50)), p99: median(rounds.map((r) => r.figure.latency_ms.p99)) },
+    failures: rounds.reduce((sum, r) => sum + r.figure.failures, 0),
+    floor_requests_per_sec: round3(mean(rounds.map((r) => r.floor.requests_per_sec))),
+    ratio_to_floor: median(ratios),
+    ratios_per_round: ratios,
+  };
+}
+
+export function round3(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+function mean(values: number[]): number {
+  return values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : round3((sorted[mid - 1] + sorted[mid]) / 2);
+}

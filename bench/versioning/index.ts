@@ -3,13 +3,16 @@
  * HTTP on `next start` with PostgreSQL, each also as a ratio to the HTTP floor (`GET /api/health`)
  * measured in the same run on the same server.
  *
- *   npm run bench -- versioning [--duration 5] [--warmup 1] [--connections 10] [--rebuild | --no-rebuild]
+ *   npm run bench -- versioning [--duration 4] [--warmup 2] [--rounds 3] [--connections 10] [--rebuild | --no-rebuild]
+ *
+ * Every figure alternates with the floor `--rounds` times (see measureAgainstFloor) and reports
+ * the median ratio.
  *
  * Uses DATABASE_URL, or the local server at postgres://postgres@127.0.0.1:5432/test; a fresh
  * database is created for the run and dropped afterwards.
  */
 import { loadAverage, log, machine, parseLoadOptions } from "../lib/benchmark";
-import { measureHttpFloor } from "../lib/floor";
+import { measureAgainstFloor, round3, type FloorComparison } from "../lib/floor";
 import { measure, type Measurement, type RequestSpec } from "../lib/measure";
 import { ensureBuild, startNextServer, type NextServer } from "../lib/next-server";
 
@@ -17,7 +20,7 @@ const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
 const COMMIT_CLIENTS = 16;
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
-  const load = parseLoadOptions(argv, { durationS: 5, warmupS: 1, connections: 10 });
+  const load = parseLoadOptions(argv, { durationS: 4, warmupS: 2, connections: 10, rounds: 3 });
   const loadBefore = loadAverage();
   await ensureBuild({ rebuild: load.rebuild });
   const server = await startNextServer({ databaseUrl: process.env.DATABASE_URL || LOCAL_POSTGRES });
@@ -25,34 +28,21 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     const api = client(server);
     const fixture = await seed(api);
     const floors: Measurement[] = [];
-    // Each figure is paired with a floor measured right before it, so a change in the machine's
-    // load during the run moves both sides of the ratio alike.
-    const paired = async (target: () => Promise<Measurement>) => {
-      const floor = await measureHttpFloor(server, load);
-      floors.push(floor);
-      const m = await target();
-      return {
-        requests_per_sec: m.requests_per_sec,
-        latency_ms: { p50: m.latency_ms.p50, p99: m.latency_ms.p99 },
-        failures: m.failures,
-        floor_requests_per_sec: floor.requests_per_sec,
-        ratio_to_floor: round(m.requests_per_sec / floor.requests_per_sec),
-      };
-    };
-    const timing = { durationS: load.durationS, warmupS: load.warmupS };
+    const paired = (target: (timing: { durationS: number; warmupS: number }) => Promise<Measurement>) =>
+      measureAgainstFloor(server, load, target, floors);
 
     log("measuring commits");
     const commit = (variantFor: (i: number) => string) => (i: number): RequestSpec => ({
       body: { application_revision_commit: { application_variant_id: variantFor(i), message: `bench ${i}`, data: { parameters: { n: i } } } },
     });
-    const commitBase = { baseUrl: server.baseUrl, method: "POST" as const, path: "/api/applications/revisions/commit", headers: api.headers, expectStatus: 201, ...timing };
+    const commitBase = { baseUrl: server.baseUrl, method: "POST" as const, path: "/api/applications/revisions/commit", headers: api.headers, expectStatus: 201 };
     const commits = {
-      clients_1: await paired(() => measure({ ...commitBase, connections: 1, next: commit(() => fixture.commitVariants[0]) })),
-      clients_16_one_variant: await paired(() =>
-        measure({ ...commitBase, connections: COMMIT_CLIENTS, next: commit(() => fixture.commitVariants[0]) }),
+      clients_1: await paired((timing) => measure({ ...commitBase, ...timing, connections: 1, next: commit(() => fixture.commitVariants[0]) })),
+      clients_16_one_variant: await paired((timing) =>
+        measure({ ...commitBase, ...timing, connections: COMMIT_CLIENTS, next: commit(() => fixture.commitVariants[0]) }),
       ),
-      clients_16_own_variants: await paired(() =>
-        measure({ ...commitBase, connections: COMMIT_CLIENTS, next: commit((i) => fixture.commitVariants[i % COMMIT_CLIENTS]) }),
+      clients_16_own_variants: await paired((timing) =>
+        measure({ ...commitBase, ...timing, connections: COMMIT_CLIENTS, next: commit((i) => fixture.commitVariants[i % COMMIT_CLIENTS]) }),
       ),
     };
 
@@ -65,10 +55,10 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       artifact_latest: { application_ref: { slug: fixture.slug } },
       environment_and_key: { environment_ref: { slug: "staging" }, key: `${fixture.slug}.revision` },
     };
-    const retrieve: Record<string, unknown> = {};
+    const retrieve: Record<string, FloorComparison> = {};
     for (const [kind, body] of Object.entries(retrieveBodies)) {
       log(`retrieve by ${kind}`);
-      retrieve[kind] = await paired(() =>
+      retrieve[kind] = await paired((timing) =>
         measure({
           baseUrl: server.baseUrl,
           method: "POST",
@@ -81,14 +71,14 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         }),
       );
     }
-    const ratios = Object.values(retrieve).map((r) => (r as { ratio_to_floor: number }).ratio_to_floor);
+    const ratios = Object.values(retrieve).map((r) => r.ratio_to_floor);
     return {
       benchmark: "versioning",
       database: server.database,
       floor: {
         target: floors[0].target,
-        requests_per_sec_mean: round(floors.reduce((sum, f) => sum + f.requests_per_sec, 0) / floors.length),
-        latency_ms_p50_mean: round(floors.reduce((sum, f) => sum + f.latency_ms.p50, 0) / floors.length),
+        requests_per_sec_mean: round3(floors.reduce((sum, f) => sum + f.requests_per_sec, 0) / floors.length),
+        latency_ms_p50_mean: round3(floors.reduce((sum, f) => sum + f.latency_ms.p50, 0) / floors.length),
         measurements: floors.length,
       },
       commits_per_sec: commits,
@@ -98,16 +88,13 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       connections: load.connections,
       duration_s: load.durationS,
       warmup_s: load.warmupS,
+      rounds: load.rounds,
       ...machine(),
       load_avg_1m_at_start: loadBefore,
     };
   } finally {
     await server.stop();
   }
-}
-
-function round(n: number): number {
-  return Math.round(n * 1000) / 1000;
 }
 
 function client(server: NextServer) {

@@ -19,7 +19,7 @@ const insertRows = (db: Database) =>
     .select(
       sql`select * from jsonb_to_recordset(${sql.placeholder("rows")}::jsonb) as r(id uuid, project_id uuid, event_type text, "timestamp" timestamptz, created_at timestamptz, attributes jsonb)`,
     )
-    .prepare("insert_events");
+    ;
 
 function toRecord(row: EventRow) {
   return {
@@ -73,9 +73,9 @@ class InsertBatcher {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (batch.length === 0) return;
-    const rows = JSON.stringify(batch.map((p) => toRecord(p.row)));
-    const write = preparedQuery(this.db, "insertEvents", insertRows)
-      .execute({ rows })
+    // Runs from a timer: anything thrown must reject the batch, not escape as an uncaught error.
+    const write = Promise.resolve()
+      .then(() => preparedQuery(this.db, "insertEvents", insertRows).execute({ rows: JSON.stringify(batch.map((p) => toRecord(p.row))) }))
       .then(
         () => batch.forEach((p) => p.resolve()),
         (error: unknown) => batch.forEach((p) => p.reject(error)),

@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { authenticateApiKey, type Principal } from "@/server/auth";
 import { BadRequestError, ForbiddenError, MethodNotAllowedError, NotFoundError, SchemaValidationError, UnauthorizedError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
-import { logger } from "@/server/core/logger";
+import { logger, type Logger } from "@/server/core/logger";
 import { zodIssuesToFieldErrors } from "@/server/core/zod-issues";
 import type { AppContext } from "./app-context";
 import { errorResponse } from "./error-response";
@@ -27,20 +27,23 @@ export function createRouter(routes: AnyRoute[], app: AppContext): RequestHandle
     const incomingId = request.headers.get("x-request-id");
     const requestId = incomingId && REQUEST_ID.test(incomingId) ? incomingId : newId();
     const url = new URL(request.url);
-    const log = logger.child({ requestId, method: request.method, path: url.pathname });
+    // Made on first use: a pino child costs more than the rest of a cached lookup, and a
+    // successful request logs nothing at the default level.
+    let requestLog: Logger | undefined;
+    const log = () => (requestLog ??= logger.child({ requestId, method: request.method, path: url.pathname }));
     const started = performance.now();
     try {
       const response = await dispatch(request, url, requestId, log);
-      log.debug({ status: response.status, ms: Math.round(performance.now() - started) }, "request");
+      if (logger.isLevelEnabled("debug")) log().debug({ status: response.status, ms: Math.round(performance.now() - started) }, "request");
       return response;
     } catch (error) {
-      const response = errorResponse(error, requestId, log);
-      log.info({ status: response.status, ms: Math.round(performance.now() - started) }, "request failed");
+      const response = errorResponse(error, requestId, log());
+      log().info({ status: response.status, ms: Math.round(performance.now() - started) }, "request failed");
       return response;
     }
   };
 
-  async function dispatch(request: Request, url: URL, requestId: string, log: RequestContext<"none">["log"]) {
+  async function dispatch(request: Request, url: URL, requestId: string, log: () => Logger) {
     const matches = matcher.matchAll(url.pathname);
     if (matches.length === 0) throw new NotFoundError(`No API route matches ${url.pathname}`, "route_not_found");
     const method = request.method === "HEAD" ? "GET" : request.method;
@@ -59,7 +62,15 @@ export function createRouter(routes: AnyRoute[], app: AppContext): RequestHandle
       body = parseWith(route.body, raw ?? {});
     }
     const query = route.query ? parseWith(route.query, Object.fromEntries(url.searchParams)) : undefined;
-    const ctx = { app, requestId, log, request, principal } as RequestContext<typeof route.auth>;
+    const ctx = {
+      app,
+      requestId,
+      request,
+      principal,
+      get log() {
+        return log();
+      },
+    } as RequestContext<typeof route.auth>;
     const result = await route.handler({ ctx, body, query, params });
     if (result instanceof Response) {
       result.headers.set("x-request-id", requestId);

@@ -1,57 +1,88 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import { preparedQuery, type Executor } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
 import type { DomainKeys } from "./domains";
 import type { ArtifactRecord, RevisionRecord, VariantRecord } from "./records";
 import type { Ref } from "./references";
-import { selectRevisions } from "./revision-select";
+import { revisionColumns, selectRevisions } from "./revision-select";
 
 // Versions are stored as integers; a larger number names no revision (and must not reach SQL).
 const MAX_VERSION = 2_147_483_647;
 
 const p = (name: string) => sql.placeholder(name);
 
+const env = { revision: alias(revisions, "env_revision"), artifact: alias(artifacts, "env_artifact"), variant: alias(variants, "env_variant") };
+const target = { revision: revisions, artifact: artifacts, variant: variants };
+
+/**
+ * What an environment's latest revision has deployed under a key, and that revision itself, in one
+ * query: `data.references[key][<domain>_revision].id` is joined to the revision it names (entries
+ * are stored with ids of existing revisions; see normalize-entry.ts).
+ */
+const deployedVia = (db: Executor, environment: SQL | undefined) =>
+  db
+    .select({ environment: revisionColumns(env), target: revisionColumns(target) })
+    .from(env.artifact)
+    .innerJoin(env.variant, and(eq(env.variant.artifactId, env.artifact.id), eq(env.variant.slug, "default")))
+    .innerJoin(env.revision, and(eq(env.revision.variantId, env.variant.id), eq(env.revision.version, env.variant.headVersion)))
+    .innerJoin(revisions, eq(revisions.id, sql`(${env.revision.data} #>> array['references', ${p("key")}, ${p("revisionKey")}, 'id'])::uuid`))
+    .innerJoin(artifacts, eq(artifacts.id, revisions.artifactId))
+    .innerJoin(variants, eq(variants.id, revisions.variantId))
+    .where(
+      and(
+        eq(env.artifact.projectId, p("projectId")),
+        eq(env.artifact.domain, "environments"),
+        environment,
+        eq(revisions.projectId, p("projectId")),
+        eq(revisions.domain, p("domain")),
+      ),
+    )
+    .limit(1);
+
 /** The hot lookups of retrieve, as prepared queries (see server/db/prepared.ts). */
 const queries = {
   artifactById: (db: Executor) =>
-    db.select().from(artifacts).where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.id, p("id")))).prepare("artifact_by_id"),
+    db.select().from(artifacts).where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.id, p("id")))),
   artifactBySlug: (db: Executor) =>
-    db.select().from(artifacts).where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.slug, p("slug")))).prepare("artifact_by_slug"),
+    db.select().from(artifacts).where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.slug, p("slug")))),
   variantById: (db: Executor) =>
-    db.select().from(variants).where(and(eq(variants.projectId, p("projectId")), eq(variants.domain, p("domain")), eq(variants.id, p("id")))).limit(2).prepare("variant_by_id"),
+    db.select().from(variants).where(and(eq(variants.projectId, p("projectId")), eq(variants.domain, p("domain")), eq(variants.id, p("id")))).limit(2),
   variantBySlug: (db: Executor) =>
-    db.select().from(variants).where(and(eq(variants.projectId, p("projectId")), eq(variants.domain, p("domain")), eq(variants.slug, p("slug")))).limit(2).prepare("variant_by_slug"),
+    db.select().from(variants).where(and(eq(variants.projectId, p("projectId")), eq(variants.domain, p("domain")), eq(variants.slug, p("slug")))).limit(2),
   variantBySlugIn: (db: Executor) =>
-    db.select().from(variants).where(and(eq(variants.projectId, p("projectId")), eq(variants.artifactId, p("artifactId")), eq(variants.slug, p("slug")))).limit(2).prepare("variant_by_slug_in_artifact"),
+    db.select().from(variants).where(and(eq(variants.projectId, p("projectId")), eq(variants.artifactId, p("artifactId")), eq(variants.slug, p("slug")))).limit(2),
   defaultVariant: (db: Executor) =>
-    db.select().from(variants).where(eq(variants.artifactId, p("artifactId"))).orderBy(desc(eq(variants.slug, "default")), asc(variants.id)).limit(1).prepare("default_variant"),
+    db.select().from(variants).where(eq(variants.artifactId, p("artifactId"))).orderBy(desc(eq(variants.slug, "default")), asc(variants.id)).limit(1),
   revisionById: (db: Executor) =>
-    selectRevisions(db).where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.id, p("id")))).limit(1).prepare("revision_by_id"),
+    selectRevisions(db).where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.id, p("id")))).limit(1),
   revisionBySlug: (db: Executor) =>
-    selectRevisions(db).where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.slug, p("slug")))).limit(1).prepare("revision_by_slug"),
+    selectRevisions(db).where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.slug, p("slug")))).limit(1),
   latestOfArtifactById: (db: Executor) =>
     selectRevisions(db)
       .where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.id, p("id")), eq(variants.slug, "default"), eq(revisions.version, variants.headVersion)))
       .limit(1)
-      .prepare("latest_of_artifact_by_id"),
+      ,
   latestOfArtifactBySlug: (db: Executor) =>
     selectRevisions(db)
       .where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.slug, p("slug")), eq(variants.slug, "default"), eq(revisions.version, variants.headVersion)))
       .limit(1)
-      .prepare("latest_of_artifact_by_slug"),
+      ,
   inVariantAt: (db: Executor) =>
     selectRevisions(db)
       .where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.variantId, p("variantId")), eq(revisions.version, p("version"))))
       .limit(1)
-      .prepare("revision_in_variant_at"),
+      ,
   latestOfVariant: (db: Executor) =>
     selectRevisions(db)
       .where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.variantId, p("variantId")), eq(revisions.version, variants.headVersion)))
       .limit(1)
-      .prepare("latest_of_variant"),
+      ,
+  deployedViaEnvironmentId: (db: Executor) => deployedVia(db, eq(env.artifact.id, p("id"))),
+  deployedViaEnvironmentSlug: (db: Executor) => deployedVia(db, eq(env.artifact.slug, p("slug"))),
   revisionByVersion: (db: Executor) =>
-    selectRevisions(db).where(and(eq(revisions.variantId, p("variantId")), eq(revisions.version, p("version")))).limit(1).prepare("revision_by_version"),
+    selectRevisions(db).where(and(eq(revisions.variantId, p("variantId")), eq(revisions.version, p("version")))).limit(1),
 };
 
 /** Row lookups by reference, scoped to one project and domain; a reference to nothing is a 404 naming it. */
@@ -130,6 +161,19 @@ export class Lookup {
       ? await preparedQuery(this.db, "inVariantAt", queries.inVariantAt).execute({ ...this.scope, variantId, version: Number(version) })
       : await preparedQuery(this.db, "latestOfVariant", queries.latestOfVariant).execute({ ...this.scope, variantId });
     return row as RevisionRecord | undefined;
+  }
+
+  /**
+   * The revision of this domain deployed under `key` in the latest revision of an environment, and
+   * that environment revision, in one query; undefined on any miss (the caller then takes the
+   * step-by-step path that explains what is missing).
+   */
+  async deployed(environment: Ref, key: string): Promise<{ environment: RevisionRecord; target: RevisionRecord } | undefined> {
+    const values = { projectId: this.projectId, domain: this.keys.name, key, revisionKey: this.keys.revision };
+    const [row] = environment.id
+      ? await preparedQuery(this.db, "deployedViaEnvironmentId", queries.deployedViaEnvironmentId).execute({ ...values, id: environment.id })
+      : await preparedQuery(this.db, "deployedViaEnvironmentSlug", queries.deployedViaEnvironmentSlug).execute({ ...values, slug: environment.slug });
+    return row as { environment: RevisionRecord; target: RevisionRecord } | undefined;
   }
 
   /** A given version, or the newest when `version` is absent. */

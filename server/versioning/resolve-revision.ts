@@ -85,6 +85,12 @@ async function locate(lookup: Lookup, refs: RetrieveRefs): Promise<Resolution> {
 
 async function viaEnvironment(lookup: Lookup, refs: RetrieveRefs, artifactSlug?: string): Promise<Resolution> {
   const { keys } = lookup;
+  // The common case (an environment by id or slug, and a key known without a lookup) is one query.
+  const knownKey = refs.key ?? (refs.artifact?.slug ? `${refs.artifact.slug}.revision` : !refs.artifact?.id && artifactSlug ? `${artifactSlug}.revision` : undefined);
+  if (knownKey && hasIdentity(refs.environment) && isEmptyRef(refs.environmentVariant) && isEmptyRef(refs.environmentRevision)) {
+    const found = await lookup.deployed(refs.environment!, knownKey);
+    if (found) return { revision: found.target, environment: { revision: found.environment, key: knownKey } };
+  }
   const envKeys = domainKeys("environments");
   const env = await resolveRevision(lookup.db, lookup.projectId, envKeys, {
     artifact: refs.environment,

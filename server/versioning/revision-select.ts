@@ -1,27 +1,33 @@
 import { eq } from "drizzle-orm";
+import type { BuildAliasTable } from "drizzle-orm/pg-core";
 import type { Executor } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
 
-const metadataColumns = {
-  id: revisions.id,
-  slug: revisions.slug,
-  version: revisions.version,
-  message: revisions.message,
-  authorId: revisions.authorId,
-  createdAt: revisions.createdAt,
-  deletedAt: revisions.deletedAt,
-  artifactId: revisions.artifactId,
-  artifactSlug: artifacts.slug,
-  variantId: revisions.variantId,
-  variantSlug: variants.slug,
-};
+type Aliasable<T extends typeof revisions | typeof artifacts | typeof variants> = T | BuildAliasTable<T, string>;
+type Tables = { revision: Aliasable<typeof revisions>; artifact: Aliasable<typeof artifacts>; variant: Aliasable<typeof variants> };
 
-const fullColumns = { ...metadataColumns, data: revisions.data };
+/** The columns of a RevisionRecord, from the given (possibly aliased) tables. */
+export function revisionColumns({ revision, artifact, variant }: Tables, withData = true) {
+  const metadata = {
+    id: revision.id,
+    slug: revision.slug,
+    version: revision.version,
+    message: revision.message,
+    authorId: revision.authorId,
+    createdAt: revision.createdAt,
+    deletedAt: revision.deletedAt,
+    artifactId: revision.artifactId,
+    artifactSlug: artifact.slug,
+    variantId: revision.variantId,
+    variantSlug: variant.slug,
+  };
+  return withData ? { ...metadata, data: revision.data } : metadata;
+}
 
 /** Revisions joined with their artifact and variant slugs; `withData: false` for logs. */
 export function selectRevisions(db: Executor, withData = true) {
   return db
-    .select(withData ? fullColumns : metadataColumns)
+    .select(revisionColumns({ revision: revisions, artifact: artifacts, variant: variants }, withData))
     .from(revisions)
     .innerJoin(artifacts, eq(artifacts.id, revisions.artifactId))
     .innerJoin(variants, eq(variants.id, revisions.variantId))

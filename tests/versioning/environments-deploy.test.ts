@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Lookup } from "@/server/versioning/lookup";
 import {
   DEPLOYABLE_DOMAINS,
   DOMAIN_NAMES,
@@ -195,6 +196,28 @@ describe.each(DEPLOYABLE_DOMAINS)("deploying %s", (domain) => {
     expectStatus(await deploy({ [keys.revisionRef]: { id: app.revision!.id }, environment_ref: { slug: env.slug }, key: "" }), 422);
     expectStatus(await retrieve(c, "environments", { environment_ref: { slug: env.slug } }), 404);
     expect(await countEvents(c, "environments.revisions.committed")).toBe(eventsBefore);
+  });
+});
+
+describe("the one-query environment lookup", () => {
+  it("returns the environment's latest revision and the revision under the key, and nothing on any miss", async () => {
+    const env = await newEnvironment();
+    const app = await createArtifact(c, "applications", { data: dataFor("applications", 1) });
+    const v2 = await commit(c, "applications", app.variant.id, dataFor("applications", 2));
+    await c.t.call("POST", "/api/applications/revisions/deploy", { key: c.key, body: { application_revision_ref: { id: app.revision!.id }, environment_ref: { slug: env.slug }, key: "k" } });
+    await c.t.call("POST", "/api/applications/revisions/deploy", { key: c.key, body: { application_revision_ref: { id: v2.id }, environment_ref: { slug: env.slug }, key: "k" } });
+    const lookup = new Lookup(c.t.database.db, c.projectId, domainKeys("applications"));
+
+    const bySlug = await lookup.deployed({ slug: env.slug }, "k");
+    expect(bySlug?.target).toMatchObject({ id: v2.id, version: 2, artifactSlug: app.artifact.slug, variantSlug: "default", data: dataFor("applications", 2) });
+    expect(bySlug?.environment).toMatchObject({ version: 2, artifactId: env.id, variantId: env.variantId, artifactSlug: env.slug });
+    expect((await lookup.deployed({ id: env.id }, "k"))?.target.id).toBe(v2.id);
+
+    expect(await lookup.deployed({ slug: env.slug }, "missing")).toBeUndefined();
+    expect(await lookup.deployed({ slug: "no-such-env" }, "k")).toBeUndefined();
+    expect(await new Lookup(c.t.database.db, c.projectId, domainKeys("workflows")).deployed({ slug: env.slug }, "k")).toBeUndefined();
+    const stranger = await c.t.newProject();
+    expect(await new Lookup(c.t.database.db, stranger.projectId, domainKeys("applications")).deployed({ slug: env.slug }, "k")).toBeUndefined();
   });
 });
 
