@@ -4,6 +4,9 @@
  */
 export function compact<T extends Record<string, unknown>>(record: T): { [K in keyof T]: Exclude<T[K], null> } {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) if (value !== null && value !== undefined) out[key] = value;
+  for (const key in record) {
+    const value = record[key];
+    if (value !== null && value !== undefined) out[key] = value;
+  }
   return out as { [K in keyof T]: Exclude<T[K], null> };
 }

@@ -17,20 +17,30 @@ const isParam = (segment: string) => segment.startsWith("{") && segment.endsWith
 /**
  * Matches `/api/keys/{id}/revoke`-style templates. A literal segment beats a parameter at the
  * same position, so `/variants/query` wins over `/{id}` regardless of registration order.
+ *
+ * Templates are kept in buckets by segment count and second segment (`/api/<area>/...`), so a
+ * request is compared with its area's few templates rather than every route of the service.
  */
 export class PathMatcher<T> {
-  private readonly entries: CompiledPath<T>[] = [];
+  private readonly buckets = new Map<string, CompiledPath<T>[]>();
 
   add(template: string, value: T): void {
-    this.entries.push({ segments: split(template), value });
-    this.entries.sort((a, b) => compareSpecificity(a.segments, b.segments));
+    const segments = split(template);
+    const key = bucketKey(segments.length, segments[1] !== undefined && isParam(segments[1]) ? "*" : segments[1]);
+    const bucket = this.buckets.get(key) ?? [];
+    bucket.push({ segments, value });
+    bucket.sort((a, b) => compareSpecificity(a.segments, b.segments));
+    this.buckets.set(key, bucket);
   }
 
   /** Every entry whose template matches, most specific first. */
   matchAll(path: string): PathMatch<T>[] {
     const parts = split(path);
+    const own = this.buckets.get(bucketKey(parts.length, parts[1])) ?? [];
+    const wildcard = this.buckets.get(bucketKey(parts.length, "*")) ?? [];
+    const candidates = wildcard.length === 0 ? own : [...own, ...wildcard].sort((a, b) => compareSpecificity(a.segments, b.segments));
     const out: PathMatch<T>[] = [];
-    for (const entry of this.entries) {
+    for (const entry of candidates) {
       if (entry.segments.length !== parts.length) continue;
       const params: Record<string, string> = {};
       let ok = true;
@@ -46,6 +56,10 @@ export class PathMatcher<T> {
     }
     return out;
   }
+}
+
+function bucketKey(length: number, second: string | undefined): string {
+  return `${length}/${second ?? ""}`;
 }
 
 function compareSpecificity(a: string[], b: string[]): number {

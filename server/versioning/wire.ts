@@ -41,19 +41,20 @@ export function variantToWire(keys: DomainKeys, variant: VariantRecord) {
 
 /** Log entries leave out `data` (the record was selected without it). */
 export function revisionToWire(keys: DomainKeys, revision: RevisionRecord) {
+  const createdAt = toIso(revision.createdAt);
   return compact({
     id: revision.id,
     slug: revision.slug,
     version: String(revision.version),
     author: revision.authorId,
-    date: toIso(revision.createdAt),
+    date: createdAt,
     message: revision.message,
     data: revision.data,
     [keys.artifactId]: revision.artifactId,
     [keys.artifactSlug]: revision.artifactSlug,
     [keys.variantId]: revision.variantId,
     [keys.variantSlug]: revision.variantSlug,
-    created_at: toIso(revision.createdAt),
+    created_at: createdAt,
     deleted_at: iso(revision.deletedAt),
   });
 }
