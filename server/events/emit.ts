@@ -1,7 +1,8 @@
+import { sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { newId } from "@/server/core/ids";
 import { logger } from "@/server/core/logger";
-import type { Database, Executor } from "@/server/db";
+import { preparedQuery, type Database, type Executor } from "@/server/db";
 import { events } from "@/server/db/schema";
 import { eventBatcherFor } from "./insert-batcher";
 
@@ -11,6 +12,18 @@ export interface NewEvent {
   attributes: Record<string, unknown>;
 }
 
+const p = (name: string) => sql.placeholder(name);
+/** The insert of an event in its change's transaction, built once (see server/db/prepared.ts). */
+const insertEvent = (db: Executor) =>
+  db.insert(events).values({
+    id: p("id"),
+    projectId: p("projectId"),
+    eventType: p("eventType"),
+    timestamp: sql`${p("timestamp")}::timestamptz`,
+    createdAt: sql`${p("timestamp")}::timestamptz`,
+    attributes: sql`${p("attributes")}::text::jsonb`,
+  });
+
 // Past this many unwritten read events a request waits for its own, so a database that cannot
 // keep up slows readers down instead of growing memory.
 const MAX_READ_EVENT_BACKLOG = 5_000;
@@ -19,7 +32,7 @@ const MAX_READ_EVENT_BACKLOG = 5_000;
  * Writes into the outbox. Pass the transaction of the change that causes the event: the event
  * then exists exactly when the change does. Without a transaction (read events: there is no
  * change to be atomic with) the row is queued into a batched insert that completes within the
- * next turn of the event loop, off the request's path; `drainEvents` waits for it.
+ * next few milliseconds, off the request's path; `drainEvents` waits for it.
  */
 export async function emitEvent(db: Executor, event: NewEvent, now = new Date()): Promise<string> {
   const row = {
@@ -31,7 +44,13 @@ export async function emitEvent(db: Executor, event: NewEvent, now = new Date())
     attributes: event.attributes,
   };
   if (db instanceof PgTransaction) {
-    await db.insert(events).values(row);
+    await preparedQuery(db, "events.insertInTransaction", insertEvent).execute({
+      id: row.id,
+      projectId: row.projectId,
+      eventType: row.eventType,
+      timestamp: now.toISOString(),
+      attributes: JSON.stringify(row.attributes),
+    });
     return row.id;
   }
   const batcher = eventBatcherFor(db as Database);

@@ -1,12 +1,12 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { BadRequestError, ConflictError, NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { randomSlug } from "@/server/core/slugs";
-import type { Database, Transaction } from "@/server/db";
+import { preparedQuery, type Database, type Executor, type Transaction } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
 import type { CommitPayload, DomainSpec } from "./domain-spec";
 import { latestRevisionOrNull, Lookup } from "./lookup";
-import type { RevisionRecord, Scope, VariantRecord } from "./records";
+import type { ArtifactRecord, RevisionRecord, Scope, VariantRecord } from "./records";
 import { emitRevisionCommitted } from "./revision-events";
 
 export interface CommitRequest extends CommitPayload {
@@ -21,6 +21,39 @@ export interface CommitResult {
   warnings: string[];
 }
 
+const p = (name: string) => sql.placeholder(name);
+
+/** The statements of a commit, built once (see server/db/prepared.ts); JSON travels as text. */
+const statements = {
+  lockVariant: (db: Executor) =>
+    db
+      .select({ variant: getTableColumns(variants), artifact: getTableColumns(artifacts) })
+      .from(variants)
+      .innerJoin(artifacts, eq(artifacts.id, variants.artifactId))
+      .where(and(eq(variants.id, p("variantId")), eq(variants.projectId, p("projectId")), eq(variants.domain, p("domain"))))
+      .for("update", { of: variants }),
+  revisionSlugTaken: (db: Executor) =>
+    db
+      .select({ id: revisions.id })
+      .from(revisions)
+      .where(and(eq(revisions.projectId, p("projectId")), eq(revisions.slug, p("slug")))),
+  setHead: (db: Executor) => db.update(variants).set({ headVersion: sql`${p("version")}::int` }).where(eq(variants.id, p("variantId"))),
+  insertRevision: (db: Executor) =>
+    db.insert(revisions).values({
+      id: p("id"),
+      projectId: p("projectId"),
+      domain: p("domain"),
+      artifactId: p("artifactId"),
+      variantId: p("variantId"),
+      slug: p("slug"),
+      version: p("version"),
+      data: sql`${p("data")}::text::jsonb`,
+      message: p("message"),
+      authorId: p("authorId"),
+      createdAt: sql`${p("createdAt")}::timestamptz`,
+    }),
+};
+
 export async function commitRevision(db: Database, scope: Scope, spec: DomainSpec, request: CommitRequest): Promise<CommitResult> {
   return db.transaction((tx) => commitInTransaction(tx, scope, spec, request));
 }
@@ -32,66 +65,64 @@ export async function commitRevision(db: Database, scope: Scope, spec: DomainSpe
  */
 export async function commitInTransaction(tx: Transaction, scope: Scope, spec: DomainSpec, request: CommitRequest): Promise<CommitResult> {
   const { keys } = spec;
-  const variant = await lockVariant(tx, scope, spec, request);
-  const [artifact] = await tx.select().from(artifacts).where(eq(artifacts.id, variant.artifactId));
+  const { variant, artifact } = await lockVariant(tx, scope, spec, request);
   if (artifact.deletedAt || variant.deletedAt) {
     const what = artifact.deletedAt ? `${keys.one} "${artifact.slug}"` : `${keys.variant} "${variant.slug}"`;
     throw new ConflictError(`${what} is archived; unarchive it before committing`, "archived");
   }
-  const previous = await latestRevisionOrNull(tx, variant.id, variant.headVersion);
   const prepared = spec.prepareCommit
-    ? await spec.prepareCommit({ tx, projectId: scope.projectId, userId: scope.userId, artifact, variant, previous }, request)
+    ? await spec.prepareCommit(
+        { tx, projectId: scope.projectId, userId: scope.userId, artifact, variant, previous: () => latestRevisionOrNull(tx, variant.id, variant.headVersion) },
+        request,
+      )
     : { data: request.data ?? {} };
 
   if (request.slug) await assertRevisionSlugFree(tx, scope.projectId, request.slug);
-  const version = variant.headVersion + 1;
-  await tx.update(variants).set({ headVersion: version }).where(eq(variants.id, variant.id));
-  const [row] = await tx
-    .insert(revisions)
-    .values({
-      id: newId(),
-      projectId: scope.projectId,
-      domain: keys.name,
-      artifactId: artifact.id,
-      variantId: variant.id,
-      slug: request.slug ?? randomSlug(),
-      version,
-      data: prepared.data,
-      message: request.message ?? null,
-      authorId: scope.userId,
-    })
-    .returning();
-  const revision: RevisionRecord = { ...row, artifactSlug: artifact.slug, variantSlug: variant.slug };
+  const revision: RevisionRecord = {
+    id: newId(),
+    slug: request.slug ?? randomSlug(),
+    version: variant.headVersion + 1,
+    data: prepared.data,
+    message: request.message ?? null,
+    authorId: scope.userId,
+    createdAt: new Date(),
+    deletedAt: null,
+    artifactId: artifact.id,
+    artifactSlug: artifact.slug,
+    variantId: variant.id,
+    variantSlug: variant.slug,
+  };
+  await preparedQuery(tx, "commit.setHead", statements.setHead).execute({ variantId: variant.id, version: revision.version });
+  await preparedQuery(tx, "commit.insertRevision", statements.insertRevision).execute({
+    ...revision,
+    projectId: scope.projectId,
+    domain: keys.name,
+    data: JSON.stringify(revision.data),
+    createdAt: revision.createdAt.toISOString(),
+  });
   await emitRevisionCommitted(tx, scope, keys, revision, prepared.eventAttributes);
   return { revision, warnings: prepared.warnings ?? [] };
 }
 
-async function lockVariant(tx: Transaction, scope: Scope, spec: DomainSpec, request: CommitRequest): Promise<VariantRecord> {
+async function lockVariant(tx: Transaction, scope: Scope, spec: DomainSpec, request: CommitRequest): Promise<{ variant: VariantRecord; artifact: ArtifactRecord }> {
   const { keys } = spec;
   let variantId = request.variantId;
   if (!variantId && request.artifactId) {
     const lookup = new Lookup(tx, scope.projectId, keys);
     variantId = (await lookup.defaultVariant(await lookup.artifact({ id: request.artifactId }, keys.artifactId))).id;
   }
-  const [variant] = await tx
-    .select()
-    .from(variants)
-    .where(and(eq(variants.id, variantId!), eq(variants.projectId, scope.projectId), eq(variants.domain, keys.name)))
-    .for("update");
-  if (!variant) throw new NotFoundError(`${keys.variantId} ${variantId} does not exist`);
-  if (request.artifactId && request.artifactId !== variant.artifactId) {
+  const [locked] = await preparedQuery(tx, "commit.lockVariant", statements.lockVariant).execute({ variantId, projectId: scope.projectId, domain: keys.name });
+  if (!locked) throw new NotFoundError(`${keys.variantId} ${variantId} does not exist`);
+  if (request.artifactId && request.artifactId !== locked.variant.artifactId) {
     throw new BadRequestError(
-      `${keys.artifactId} "${request.artifactId}" does not match ${keys.variantId} ${variant.id}, which belongs to ${keys.one} ${variant.artifactId}`,
+      `${keys.artifactId} "${request.artifactId}" does not match ${keys.variantId} ${locked.variant.id}, which belongs to ${keys.one} ${locked.variant.artifactId}`,
       "reference_mismatch",
     );
   }
-  return variant;
+  return locked;
 }
 
 async function assertRevisionSlugFree(tx: Transaction, projectId: string, slug: string): Promise<void> {
-  const [taken] = await tx
-    .select({ id: revisions.id })
-    .from(revisions)
-    .where(and(eq(revisions.projectId, projectId), eq(revisions.slug, slug)));
+  const [taken] = await preparedQuery(tx, "commit.revisionSlugTaken", statements.revisionSlugTaken).execute({ projectId, slug });
   if (taken) throw new ConflictError(`A revision with slug "${slug}" already exists in this project`, "slug_taken");
 }

@@ -8,8 +8,8 @@ export interface CommitContext {
   userId: string;
   artifact: ArtifactRecord;
   variant: VariantRecord;
-  /** The variant's newest revision, read under the commit's row lock. */
-  previous?: RevisionRecord;
+  /** The variant's newest revision, read under the commit's row lock (on demand: most domains never need it). */
+  previous(): Promise<RevisionRecord | undefined>;
 }
 
 export interface CommitPayload {

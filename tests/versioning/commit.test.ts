@@ -50,6 +50,18 @@ describe.each(DOMAIN_NAMES)("commits and history of %s", (domain) => {
     expect(revision.id > v1!.id).toBe(true);
   });
 
+  it("stores the payload exactly: the commit's answer, a fetch and a retrieve agree", async () => {
+    const { variant } = await createArtifact(c, domain);
+    const awkward = { quote: 'say "hi" \\ there', unicode: "héllo ✓ 🙂", nested: { list: [1, 2.5, -0.125, null, true, "x"], empty: {} }, big: 9007199254740991 };
+    const data = { ...dataFor(domain, 1), awkward };
+    const committed = await commit(c, domain, variant.id, data);
+    expect(committed.data).toEqual(data);
+    const fetched = await c.t.call("GET", `${base}/${committed.id}`, { key: c.key });
+    expect(fetched.body[keys.revision]).toEqual(committed);
+    const retrieved = await c.t.call("POST", `${base}/retrieve`, { key: c.key, body: { [keys.revisionRef]: { id: committed.id } } });
+    expect(retrieved.body[keys.revision]).toEqual(committed);
+  });
+
   it("accepts the reference implementation's <domain>_revision wrapper, and the artifact id for its default variant", async () => {
     const { artifact, variant } = await createArtifact(c, domain);
     const alias = await c.t.call("POST", `${base}/commit`, {

@@ -15,7 +15,8 @@ export const environmentsSpec: DomainSpec = {
     if (Boolean(payload.data) === Boolean(payload.delta)) {
       throw new BadRequestError("An environment commit carries either data (the full references map) or delta (set, remove), not both and not neither", "data_or_delta");
     }
-    const before = ((ctx.previous?.data?.references ?? {}) as ReferenceMap);
+    const previous = await ctx.previous();
+    const before = ((previous?.data?.references ?? {}) as ReferenceMap);
     let requested: ReferenceMap;
     if (payload.delta) {
       requested = applyDelta(before, payload.delta as { set?: ReferenceMap; remove?: string[] });
@@ -32,7 +33,7 @@ export const environmentsSpec: DomainSpec = {
       after[key] = before[key] === entry ? entry : await normalizeEntry(ctx.tx, ctx.projectId, key, entry);
     }
     // A delta changes references only; the previous revision's other data carries over.
-    const { references: _replaced, ...rest } = payload.delta ? (ctx.previous?.data ?? {}) : payload.data!;
+    const { references: _replaced, ...rest } = payload.delta ? (previous?.data ?? {}) : payload.data!;
     return {
       data: { ...rest, references: after },
       eventAttributes: { state: { references: after }, diff: diffReferences(before, after) },
