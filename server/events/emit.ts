@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { newId } from "@/server/core/ids";
-import { logger } from "@/server/core/logger";
 import { preparedQuery, type Database, type Executor } from "@/server/db";
 import { events } from "@/server/db/schema";
 import { eventBatcherFor } from "./insert-batcher";
@@ -54,9 +53,8 @@ export async function emitEvent(db: Executor, event: NewEvent, now = new Date())
     return row.id;
   }
   const batcher = eventBatcherFor(db as Database);
-  const written = batcher.insert(row);
-  if (batcher.backlog > MAX_READ_EVENT_BACKLOG) await written;
-  else written.catch((error: unknown) => logger.error({ err: error, eventType: row.eventType }, "read event not written"));
+  batcher.enqueue(row);
+  if (batcher.backlog > MAX_READ_EVENT_BACKLOG) await batcher.drain();
   return row.id;
 }
 

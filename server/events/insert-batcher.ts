@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { logger } from "@/server/core/logger";
 import { preparedQuery, type Database } from "@/server/db";
 import { events } from "@/server/db/schema";
 
@@ -32,39 +33,35 @@ function toRecord(row: EventRow) {
   };
 }
 
-interface Pending {
-  row: EventRow;
-  resolve(): void;
-  reject(error: unknown): void;
-}
-
 /**
  * Groups event inserts made within a few milliseconds into one insert, and can be drained:
- * everything handed to it so far is written when `drain()` resolves.
+ * everything handed to it so far is written (or has failed and been logged) when `drain()`
+ * resolves. Rows are fire-and-forget: no promise per row, since nobody waits for a single read
+ * event.
  */
 class InsertBatcher {
-  private pending: Pending[] = [];
+  private pending: EventRow[] = [];
+  private unwritten = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly db: Database) {}
 
-  /** Rows accepted but not yet written. */
+  /** Rows accepted but not yet written, queued or in flight. */
   get backlog(): number {
-    return this.pending.length + this.inFlight.size;
+    return this.unwritten;
   }
 
-  insert(row: EventRow): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ row, resolve, reject });
-      if (this.pending.length >= MAX_BATCH) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), FLUSH_DELAY_MS);
-    });
+  enqueue(row: EventRow): void {
+    this.pending.push(row);
+    this.unwritten++;
+    if (this.pending.length >= MAX_BATCH) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), FLUSH_DELAY_MS);
   }
 
   async drain(): Promise<void> {
     if (this.pending.length > 0) this.flush();
-    await Promise.allSettled([...this.inFlight]);
+    await Promise.all([...this.inFlight]);
   }
 
   private flush(): void {
@@ -73,15 +70,31 @@ class InsertBatcher {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (batch.length === 0) return;
-    // Runs from a timer: anything thrown must reject the batch, not escape as an uncaught error.
-    const write = Promise.resolve()
-      .then(() => preparedQuery(this.db, "insertEvents", insertRows).execute({ rows: JSON.stringify(batch.map((p) => toRecord(p.row))) }))
-      .then(
-        () => batch.forEach((p) => p.resolve()),
-        (error: unknown) => batch.forEach((p) => p.reject(error)),
-      )
-      .finally(() => this.inFlight.delete(write));
+    const write = this.writeAll(batch).finally(() => {
+      this.unwritten -= batch.length;
+      this.inFlight.delete(write);
+    });
     this.inFlight.add(write);
+  }
+
+  /**
+   * Writes a batch, or, if that fails, each row alone, so one bad row (its project deleted
+   * meanwhile, say) costs only itself. Never rejects (it runs from a timer): what is lost is logged.
+   */
+  private async writeAll(batch: EventRow[]): Promise<void> {
+    try {
+      await this.write(batch);
+    } catch (error) {
+      const lost =
+        batch.length === 1 ? batch : (await Promise.all(batch.map((row) => this.write([row]).then(() => null, () => row)))).filter((row) => row !== null);
+      if (lost.length > 0) {
+        logger.error({ err: error, rows: lost.length, eventTypes: [...new Set(lost.map((row) => row.eventType))] }, "read events not written");
+      }
+    }
+  }
+
+  private async write(rows: EventRow[]): Promise<void> {
+    await preparedQuery(this.db, "insertEvents", insertRows).execute({ rows: JSON.stringify(rows.map(toRecord)) });
   }
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { emitEvent } from "@/server/events/emit";
+import { newId } from "@/server/core/ids";
+import { drainEvents, emitEvent } from "@/server/events/emit";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 
 let t: TestApp;
@@ -47,5 +48,16 @@ describe("read events under concurrency", () => {
       expect(seen.get(i)!.attributes).toEqual(attributes(i));
       expect(seen.get(i)!.timestamp).toBe("2026-01-02T03:04:05.678Z");
     }
+  });
+
+  it("writes the good rows of a batch that holds a bad one, and keeps accepting events", async () => {
+    const db = t.database.db;
+    const emit = (project: string, n: number) => emitEvent(db, { projectId: project, type: "testcases.queried", attributes: { n } });
+    // A project that does not exist (deleted meanwhile, say) fails its row's foreign key.
+    await Promise.all([emit(projectId, 1), emit(newId(), 2), emit(projectId, 3)]);
+    await drainEvents(db);
+    await emit(projectId, 4);
+    const page = await t.call("POST", "/api/events/query", { key, body: { event_type: "testcases.queried", windowing: { limit: 10 } } });
+    expect(page.body.events.map((e: { attributes: { n: number } }) => e.attributes.n).sort()).toEqual([1, 3, 4]);
   });
 });
