@@ -3,7 +3,7 @@
  * HTTP on `next start` with PostgreSQL, each also as a ratio to the HTTP floor (`GET /api/health`)
  * measured in the same run on the same server.
  *
- *   npm run bench -- versioning [--duration 4] [--warmup 2] [--rounds 3] [--connections 10] [--rebuild | --no-rebuild]
+ *   npm run bench -- versioning [--duration 4] [--warmup 2] [--rounds 5] [--connections 10] [--rebuild | --no-rebuild]
  *
  * Every figure alternates with the floor `--rounds` times (see measureAgainstFloor) and reports
  * the median ratio.
@@ -20,7 +20,7 @@ const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
 const COMMIT_CLIENTS = 16;
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
-  const load = parseLoadOptions(argv, { durationS: 4, warmupS: 2, connections: 10, rounds: 3 });
+  const load = parseLoadOptions(argv, { durationS: 4, warmupS: 2, connections: 10, rounds: 5 });
   const loadBefore = loadAverage();
   await ensureBuild({ rebuild: load.rebuild });
   const server = await startNextServer({ databaseUrl: process.env.DATABASE_URL || LOCAL_POSTGRES });
