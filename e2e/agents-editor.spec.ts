@@ -171,6 +171,18 @@ test("agents: create, edit in the form and JSON views, fix a validation error, c
   const deploy = await page.request.post("/api/trpc/agents.deploy", { data: { json: { revisionId: latest.id, environment: "staging" } } });
   expect(deploy.ok()).toBe(true);
 
+  // The commits and the deploy made through the playground are in the outbox, like the API's.
+  const apiKey = (await (await page.request.post("/api/trpc/apiKeys.create", { data: { json: { name: `events ${stamp}` } } })).json()).result.data.json;
+  const events = await page.request.post("/api/events/query", {
+    headers: { authorization: `ApiKey ${apiKey.key}` },
+    data: { event_types: ["workflows.revisions.committed", "environments.revisions.committed"], windowing: { limit: 1000 } },
+  });
+  expect(events.ok()).toBe(true);
+  const committed = (await events.json()).events as { event_type: string; attributes: { references: Record<string, { id: string }> } }[];
+  const ours = committed.filter((e) => e.event_type === "workflows.revisions.committed" && e.attributes.references.workflow_variant?.id === variantId);
+  expect(ours.length).toBeGreaterThanOrEqual(3);
+  expect(committed.some((e) => e.event_type === "environments.revisions.committed" && JSON.stringify(e.attributes).includes(latest.id))).toBe(true);
+
   // The list: latest version, what each environment runs, last change.
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Agents" }).click();
   const row = page.getByTestId("agent-row").filter({ hasText: renamed });

@@ -37,8 +37,10 @@ const statements = new Map<string, Statement>();
  *
  * Why not Drizzle's own `.prepare()`: its execute wraps each call in tracing spans, a cache layer
  * and generic row mapping, several promises deep; under load that was a measurable share of a
- * one-row lookup (see DESIGN-NOTES.md, "Hot reads"). Building the SQL per call cost five times
+ * one-row lookup (see DESIGN-NOTES.md, "Hot path"). Building the SQL per call cost five times
  * the round trip.
+ *
+ * `name` identifies the statement process-wide: one builder per name.
  */
 export function preparedQuery<B extends QueryBuilder>(db: Executor, name: string, build: (db: Executor) => B): PreparedQuery<RowOf<B>> {
   let statement = statements.get(name);

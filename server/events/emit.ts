@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { is, sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { newId } from "@/server/core/ids";
 import { preparedQuery, type Database, type Executor } from "@/server/db";
@@ -42,7 +42,7 @@ export async function emitEvent(db: Executor, event: NewEvent, now = new Date())
     createdAt: now,
     attributes: event.attributes,
   };
-  if (db instanceof PgTransaction) {
+  if (inTransaction(db)) {
     await preparedQuery(db, "events.insertInTransaction", insertEvent).execute({
       id: row.id,
       projectId: row.projectId,
@@ -58,9 +58,19 @@ export async function emitEvent(db: Executor, event: NewEvent, now = new Date())
   return row.id;
 }
 
+/**
+ * Drizzle's `is` compares entity kinds, not classes: Next.js bundles a copy of Drizzle per route
+ * bundle, and a transaction begun on the app's database (made by one copy) is no `instanceof` the
+ * class another copy exports. With `instanceof`, events of commits made through tRPC went to the
+ * read-event queue and were lost when their transaction closed.
+ */
+function inTransaction(db: Executor): boolean {
+  return is(db, PgTransaction);
+}
+
 /** Resolves when every read event queued so far in this process is written. */
 export function drainEvents(db: Executor): Promise<void> {
-  return db instanceof PgTransaction ? Promise.resolve() : eventBatcherFor(db as Database).drain();
+  return inTransaction(db) ? Promise.resolve() : eventBatcherFor(db as Database).drain();
 }
 
 /** List events carry at most this many references; `count` stays the uncapped total. */

@@ -1,3 +1,4 @@
+import { entityKind } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "@/server/core/ids";
 import { drainEvents, emitEvent } from "@/server/events/emit";
@@ -59,5 +60,22 @@ describe("read events under concurrency", () => {
     await emit(projectId, 4);
     const page = await t.call("POST", "/api/events/query", { key, body: { event_type: "testcases.queried", windowing: { limit: 10 } } });
     expect(page.body.events.map((e: { attributes: { n: number } }) => e.attributes.n).sort()).toEqual([1, 3, 4]);
+  });
+
+  it("writes an event in the transaction it is given, even one made by another copy of Drizzle", async () => {
+    // Next.js bundles a copy of Drizzle per route bundle: the playground's tRPC bundle sees
+    // transactions of the app's database whose class is not the one its own copy exports.
+    class ForeignPgTransaction {
+      static readonly [entityKind]: string = "PgTransaction";
+    }
+    class ForeignPgliteTransaction extends ForeignPgTransaction {
+      static readonly [entityKind]: string = "PgliteTransaction";
+    }
+    await t.database.db.transaction(async (tx) => {
+      const foreign = Object.assign(Object.create(ForeignPgliteTransaction.prototype), { session: (tx as unknown as { session: unknown }).session });
+      await emitEvent(foreign, { projectId, type: "queries.revisions.committed", attributes: { n: 7 } });
+    });
+    const page = await t.call("POST", "/api/events/query", { key, body: { event_type: "queries.revisions.committed" } });
+    expect(page.body.events.map((e: { attributes: { n: number } }) => e.attributes.n)).toEqual([7]);
   });
 });
