@@ -2,4 +2,4 @@ export { openDatabase, type Database, type DatabaseHandle, type DatabaseKind, ty
 export { migrateDatabase } from "./migrate";
 export * as tables from "./schema";
 export { rowsOf } from "./rows";
-export { preparedQuery } from "./prepared";
+export { jsonPlaceholder, preparedQuery, timestampPlaceholder } from "./prepared";

@@ -1,4 +1,4 @@
-import { Column, fillPlaceholders, is } from "drizzle-orm";
+import { Column, fillPlaceholders, is, sql } from "drizzle-orm";
 import type { Executor } from "./client";
 
 /** What a Drizzle select or insert builder offers once it is written (before `.execute()`). */
@@ -29,6 +29,13 @@ interface PgliteClient {
 }
 
 const statements = new Map<string, Statement>();
+
+/**
+ * Placeholders whose values travel as text, read the same way by both drivers: JSON as
+ * `JSON.stringify` output, timestamps as ISO 8601.
+ */
+export const jsonPlaceholder = (name: string) => sql`${sql.placeholder(name)}::text::jsonb`;
+export const timestampPlaceholder = (name: string) => sql`${sql.placeholder(name)}::timestamptz`;
 
 /**
  * A query written with Drizzle and `sql.placeholder`s, turned into SQL once per process and then

@@ -1,7 +1,7 @@
 import { is, sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { newId } from "@/server/core/ids";
-import { preparedQuery, type Database, type Executor } from "@/server/db";
+import { jsonPlaceholder, preparedQuery, timestampPlaceholder, type Database, type Executor } from "@/server/db";
 import { events } from "@/server/db/schema";
 import { eventBatcherFor } from "./insert-batcher";
 
@@ -18,9 +18,9 @@ const insertEvent = (db: Executor) =>
     id: p("id"),
     projectId: p("projectId"),
     eventType: p("eventType"),
-    timestamp: sql`${p("timestamp")}::timestamptz`,
-    createdAt: sql`${p("timestamp")}::timestamptz`,
-    attributes: sql`${p("attributes")}::text::jsonb`,
+    timestamp: timestampPlaceholder("timestamp"),
+    createdAt: timestampPlaceholder("timestamp"),
+    attributes: jsonPlaceholder("attributes"),
   });
 
 // Past this many unwritten read events a request waits for its own, so a database that cannot

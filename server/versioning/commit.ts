@@ -2,7 +2,7 @@ import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { BadRequestError, ConflictError, NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { randomSlug } from "@/server/core/slugs";
-import { preparedQuery, type Database, type Executor, type Transaction } from "@/server/db";
+import { jsonPlaceholder, preparedQuery, timestampPlaceholder, type Database, type Executor, type Transaction } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
 import type { CommitPayload, DomainSpec } from "./domain-spec";
 import { latestRevisionOrNull, Lookup } from "./lookup";
@@ -23,7 +23,7 @@ export interface CommitResult {
 
 const p = (name: string) => sql.placeholder(name);
 
-/** The statements of a commit, built once (see server/db/prepared.ts); JSON travels as text. */
+/** The statements of a commit, built once (see server/db/prepared.ts). */
 const statements = {
   lockVariant: (db: Executor) =>
     db
@@ -47,10 +47,10 @@ const statements = {
       variantId: p("variantId"),
       slug: p("slug"),
       version: p("version"),
-      data: sql`${p("data")}::text::jsonb`,
+      data: jsonPlaceholder("data"),
       message: p("message"),
       authorId: p("authorId"),
-      createdAt: sql`${p("createdAt")}::timestamptz`,
+      createdAt: timestampPlaceholder("createdAt"),
     }),
 };
 

@@ -62,23 +62,19 @@ const queries = {
   latestOfArtifactById: (db: Executor) =>
     selectRevisions(db)
       .where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.id, p("id")), eq(variants.slug, "default"), eq(revisions.version, variants.headVersion)))
-      .limit(1)
-      ,
+      .limit(1),
   latestOfArtifactBySlug: (db: Executor) =>
     selectRevisions(db)
       .where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.slug, p("slug")), eq(variants.slug, "default"), eq(revisions.version, variants.headVersion)))
-      .limit(1)
-      ,
+      .limit(1),
   inVariantAt: (db: Executor) =>
     selectRevisions(db)
       .where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.variantId, p("variantId")), eq(revisions.version, p("version"))))
-      .limit(1)
-      ,
+      .limit(1),
   latestOfVariant: (db: Executor) =>
     selectRevisions(db)
       .where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.variantId, p("variantId")), eq(revisions.version, variants.headVersion)))
-      .limit(1)
-      ,
+      .limit(1),
   deployedViaEnvironmentId: (db: Executor) => deployedVia(db, eq(env.artifact.id, p("id"))),
   deployedViaEnvironmentSlug: (db: Executor) => deployedVia(db, eq(env.artifact.slug, p("slug"))),
   revisionByVersion: (db: Executor) =>
