@@ -1,3 +1,4 @@
+import { processWide } from "@/server/core/process-wide";
 import type { Principal } from "./principal";
 
 /**
@@ -35,16 +36,5 @@ export class PrincipalCache {
   }
 }
 
-// Next.js may load this module once per route bundle (REST, tRPC); a revocation made through one
-// must reach the cache the other reads, so the map lives on globalThis, not in the module.
-const CACHES = Symbol.for("agent-service.principal-caches");
-type GlobalWithCaches = typeof globalThis & { [CACHES]?: WeakMap<object, PrincipalCache> };
-
 /** One cache per database, so apps over different databases (tests) never share entries. */
-export function principalCacheFor(db: object): PrincipalCache {
-  const g = globalThis as GlobalWithCaches;
-  const caches = (g[CACHES] ??= new WeakMap());
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new PrincipalCache()));
-  return cache;
-}
+export const principalCacheFor = processWide<object, PrincipalCache>("principal-caches", () => new PrincipalCache());

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { logger } from "@/server/core/logger";
+import { processWide } from "@/server/core/process-wide";
 import { preparedQuery, type Database } from "@/server/db";
 import { events } from "@/server/db/schema";
 
@@ -98,14 +99,5 @@ class InsertBatcher {
   }
 }
 
-// On globalThis: the REST and tRPC route bundles must drain the same batcher.
-const BATCHERS = Symbol.for("agent-service.event-batchers");
-type GlobalWithBatchers = typeof globalThis & { [BATCHERS]?: WeakMap<object, InsertBatcher> };
-
-export function eventBatcherFor(db: Database): InsertBatcher {
-  const g = globalThis as GlobalWithBatchers;
-  const batchers = (g[BATCHERS] ??= new WeakMap());
-  let batcher = batchers.get(db);
-  if (!batcher) batchers.set(db, (batcher = new InsertBatcher(db)));
-  return batcher;
-}
+/** One batcher per database; the REST and tRPC route bundles must drain the same one. */
+export const eventBatcherFor = processWide<Database, InsertBatcher>("event-batchers", (db) => new InsertBatcher(db));

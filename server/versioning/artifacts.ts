@@ -1,4 +1,4 @@
-import { and, eq, isNull, like } from "drizzle-orm";
+import { and, eq, isNull, like, type SQL } from "drizzle-orm";
 import { BadRequestError, ConflictError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { randomSlug, slugify } from "@/server/core/slugs";
@@ -127,6 +127,8 @@ export interface ArtifactQuery {
   refs?: { id?: string; slug?: string }[];
   includeArchived?: boolean;
   windowing?: Windowing;
+  /** A further condition of the caller's own (what makes a workflow an agent, say). */
+  where?: SQL;
 }
 
 export async function queryArtifacts(db: Executor, scope: Scope, spec: DomainSpec, query: ArtifactQuery): Promise<Page<ArtifactRecord>> {
@@ -141,6 +143,7 @@ export async function queryArtifacts(db: Executor, scope: Scope, spec: DomainSpe
         query.includeArchived ? undefined : isNull(artifacts.deletedAt),
         ...entityConditions(artifacts, query.filter ?? {}),
         refConditions(artifacts, query.refs),
+        query.where,
         ...w.conditions,
       ),
     )

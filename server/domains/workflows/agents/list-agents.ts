@@ -1,10 +1,10 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { toPage, type Page, type Windowing } from "@/server/core/windowing";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Page, Windowing } from "@/server/core/windowing";
 import type { Executor } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
 import { deploymentsOf, listEnvironmentStates, type DeployedRevision } from "@/server/domains/environments/overview";
-import type { ArtifactRecord, Scope } from "@/server/versioning";
-import { containsText, windowClause } from "@/server/versioning/filters";
+import { queryArtifacts, type ArtifactRecord, type Scope } from "@/server/versioning";
+import { workflowsSpec } from "../spec";
 
 export interface AgentSummary {
   artifact: ArtifactRecord;
@@ -23,23 +23,12 @@ export interface AgentListQuery {
 const isAgent = sql`exists (select 1 from ${revisions} r where r.artifact_id = ${artifacts.id} and r.data -> 'parameters' -> 'agent' is not null)`;
 
 export async function listAgents(db: Executor, scope: Scope, query: AgentListQuery = {}): Promise<Page<AgentSummary>> {
-  const w = windowClause(artifacts, query.windowing);
-  const rows = await db
-    .select()
-    .from(artifacts)
-    .where(
-      and(
-        eq(artifacts.projectId, scope.projectId),
-        eq(artifacts.domain, "workflows"),
-        query.includeArchived ? undefined : isNull(artifacts.deletedAt),
-        query.search ? containsText(artifacts.name, query.search) : undefined,
-        isAgent,
-        ...w.conditions,
-      ),
-    )
-    .orderBy(w.orderBy)
-    .limit(w.limit + 1);
-  const page = toPage(rows, w.limit);
+  const page = await queryArtifacts(db, scope, workflowsSpec, {
+    filter: { name: query.search },
+    includeArchived: query.includeArchived,
+    windowing: query.windowing,
+    where: isAgent,
+  });
   if (page.items.length === 0) return { items: [], next: page.next };
 
   const ids = page.items.map((a) => a.id);
