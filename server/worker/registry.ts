@@ -7,8 +7,14 @@ export interface RunningWorker {
 /** A loop over a table (claims with FOR UPDATE SKIP LOCKED); trace ingest and webhook delivery register here. */
 export interface BackgroundWorker {
   name: string;
+  /** Runs until stopped: claims work, wakes on LISTEN/NOTIFY (PostgreSQL) or a poll. */
   start(app: AppContext): RunningWorker;
+  /**
+   * One bounded pass for hosts without long-lived processes (the cron route on Vercel): handles
+   * at most `limit` items and returns how many it handled.
+   */
+  drain(app: AppContext, limit: number): Promise<number>;
 }
 
-/** Empty until the first background area (trace ingest) lands; the process and its lifecycle are ready for it. */
+/** Every background area adds its worker here; the worker process, the app process and the cron route run this list. */
 export const BACKGROUND_WORKERS: BackgroundWorker[] = [];
