@@ -1,6 +1,11 @@
-/** Next.js start-up hook: boot the app (migrations, default account) before the first request. */
+/**
+ * Next.js start-up hook: boot the app (migrations, default account) before the first request,
+ * then start the background workers in this process unless WORKERS=off.
+ */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getApp } = await import("@/server/app");
-  await getApp();
+  const { startBackgroundWorkers } = await import("@/server/worker/run");
+  const { context } = await getApp();
+  if (context.config.workers === "in-process") startBackgroundWorkers(context);
 }

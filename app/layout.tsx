@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { AppShell } from "@/components/shell";
 import { TRPCReactProvider } from "@/components/trpc";
 import { ToastProvider } from "@/components/ui";
 import "./globals.css";
@@ -16,7 +15,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       <body>
         <TRPCReactProvider>
           <ToastProvider>
-            <AppShell>{children}</AppShell>
+            {children}
           </ToastProvider>
         </TRPCReactProvider>
       </body>

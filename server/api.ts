@@ -1,4 +1,6 @@
 import { onProjectCreated } from "@/server/auth";
+import { accountRoutes } from "@/server/auth/account-routes";
+import { createAuthHandler, isAuthRequest } from "@/server/auth/auth-handler";
 import { authRoutes } from "@/server/auth/routes";
 import { seedEnvironments } from "@/server/domains/environments/seed";
 import { domainRoutes } from "@/server/domains/routes";
@@ -8,9 +10,10 @@ import { buildOpenApiDocument } from "@/server/http/openapi";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { createRouter, type RequestHandler } from "@/server/http/router";
 import { systemRoutes } from "@/server/system/routes";
+import { workerRoutes } from "@/server/worker/routes";
 
 /** Every REST route of the service. A new area adds its list here, and so appears in OpenAPI. */
-export const apiRoutes: AnyRoute[] = [...systemRoutes, ...authRoutes, ...domainRoutes, ...eventRoutes];
+export const apiRoutes: AnyRoute[] = [...systemRoutes, ...authRoutes, ...accountRoutes, ...domainRoutes, ...eventRoutes, ...workerRoutes];
 
 // Composition root: new projects get the standard environments.
 onProjectCreated(seedEnvironments);
@@ -26,6 +29,9 @@ const openApiRoute = defineRoute({
 
 const allRoutes: AnyRoute[] = [...apiRoutes, openApiRoute];
 
+/** `/api/auth/*` goes to better-auth; every other path to the route table. */
 export function createApiHandler(app: AppContext): RequestHandler {
-  return createRouter(allRoutes, app);
+  const route = createRouter(allRoutes, app);
+  const authenticate = createAuthHandler(app);
+  return (request) => (isAuthRequest(request) ? authenticate(request) : route(request));
 }

@@ -17,12 +17,19 @@ export async function bootApp(config: Config = loadConfig()): Promise<App> {
   await migrateDatabase(handle);
   const context: AppContext = { db: handle.db, dbKind: handle.kind, config };
   const account = await ensureDefaultAccount(handle.db);
-  if (account) announceDefaultAccount(account.project.name, account.secret);
+  if (account) announceDefaultAccount(account.project.name, account.secret, listenOrigin(config));
   logger.info({ database: handle.kind }, "app ready");
   return { context, handle: createApiHandler(context) };
 }
 
-function announceDefaultAccount(projectName: string, secret: string): void {
+/** Where this server is reached: PUBLIC_URL, else the address Next.js says it listens on. */
+function listenOrigin(config: Config): string {
+  if (config.publicUrl) return config.publicUrl;
+  if (process.env.__NEXT_PRIVATE_ORIGIN) return process.env.__NEXT_PRIVATE_ORIGIN;
+  return `http://${process.env.HOSTNAME ?? "127.0.0.1"}:${process.env.PORT ?? "3000"}`;
+}
+
+function announceDefaultAccount(projectName: string, secret: string, origin: string): void {
   // Printed once, on the first start of an empty database: the only time this secret is shown.
   process.stdout.write(
     [
@@ -31,7 +38,9 @@ function announceDefaultAccount(projectName: string, secret: string): void {
       "",
       `    ${secret}`,
       "",
-      `  Try: curl -H "Authorization: ApiKey ${secret}" http://localhost:3000/api/keys`,
+      `  Try: curl -H "Authorization: ApiKey ${secret}" ${origin}/api/keys`,
+      "",
+      `  Open ${origin} to create the owner account of the playground.`,
       "",
     ].join("\n") + "\n",
   );

@@ -4,6 +4,7 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-qu
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { PageContainer, PageHeader } from "@/components/shell";
+import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
 import { Button, Card, EmptyState, Notice, PlusIcon } from "@/components/ui";
 import { agentsListPath } from "./agent-paths";
@@ -22,6 +23,7 @@ const PAGE_SIZE = 25;
 /** `/agents?q=&archived=1`: the project's agents, searchable, paged by the API's cursor. */
 export function AgentsPage() {
   const trpc = useTRPC();
+  const canEdit = useCanEdit();
   const router = useRouter();
   const params = useSearchParams();
   const q = params.get("q") ?? "";
@@ -65,7 +67,7 @@ export function AgentsPage() {
   const items = list.data?.pages.flatMap((page) => page.items) ?? [];
 
   const createButton = (
-    <Button variant="primary" onClick={() => setCreating(true)} aria-keyshortcuts="c">
+    <Button variant="primary" onClick={() => setCreating(true)} aria-keyshortcuts="c" disabled={!canEdit} title={canEdit ? undefined : "Viewers cannot create agents"}>
       <PlusIcon className="size-3.5" />
       New agent
       <Kbd tone="inverted" className="ml-1">C</Kbd>

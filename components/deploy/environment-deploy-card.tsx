@@ -7,6 +7,7 @@ import { environmentPath } from "@/components/environments/paths";
 import { Author } from "@/components/history/author";
 import { agentPaths } from "@/components/history/paths";
 import { variantIdOf, versionLabel, type AgentRevision } from "@/components/history/types";
+import { useCanEdit } from "@/components/shell/account-context";
 import { Button, TimeAgo } from "@/components/ui";
 import type { AgentEnvironment } from "./use-agent-deployments";
 
@@ -27,6 +28,7 @@ export function EnvironmentDeployCard({
   onDeploy: () => void;
 }) {
   const { environment, deployment } = target;
+  const canEdit = useCanEdit();
   const titleId = `env-${environment.slug}-title`;
   const runsSelected = deployment && selected && deployment.revision.id === selected.id;
   return (
@@ -73,7 +75,8 @@ export function EnvironmentDeployCard({
           <Button
             variant={runsSelected ? "secondary" : "primary"}
             className="w-full"
-            disabled={!selected}
+            disabled={!selected || !canEdit}
+            title={canEdit ? undefined : "Viewers cannot deploy"}
             onClick={onDeploy}
             aria-label={selected ? `Deploy ${versionLabel(selected)} to ${environment.slug}` : `Deploy to ${environment.slug}`}
           >

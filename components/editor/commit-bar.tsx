@@ -1,6 +1,7 @@
 "use client";
 
 import { Kbd } from "@/components/agents";
+import { useCanEdit } from "@/components/shell/account-context";
 import { AlertIcon, Button, CheckIcon, Input, cn } from "@/components/ui";
 import { modKeyLabel } from "./shortcut-label";
 
@@ -11,7 +12,7 @@ export function CommitBar({
   onCommit,
   committing,
   dirty,
-  blocked,
+  blocked: blockedByDraft,
   nextVersion,
   outcome,
 }: {
@@ -27,6 +28,8 @@ export function CommitBar({
   outcome: { tone: "success" | "danger"; text: string } | null;
 }) {
   const mod = modKeyLabel();
+  const canEdit = useCanEdit();
+  const blocked = canEdit ? blockedByDraft : "Viewers cannot commit; an owner can make you a member";
   const status = blocked ?? (dirty ? `Commits version ${nextVersion}` : "No changes to commit");
   return (
     <form

@@ -1,10 +1,8 @@
 import { Card } from "@/components/ui";
 
-const EXAMPLE = `curl http://localhost:3000/api/keys \\
-  -H "Authorization: ApiKey <your key>"`;
-
-/** The first API call to try; the key comes from Settings or the server's first-start output. */
-export function QuickStart() {
+/** The first API call to try, at the address this page was served from; the key comes from Settings or the server's first-start output. */
+export function QuickStart({ origin }: { origin: string }) {
+  const example = `curl ${origin}/api/keys \\\n  -H "Authorization: ApiKey <your key>"`;
   return (
     <Card
       title="Call the API"
@@ -12,7 +10,7 @@ export function QuickStart() {
       description="Every REST call carries an API key. Create one in Settings (or use the one printed on the server's first start), then:"
     >
       <pre className="overflow-x-auto bg-surface-muted/60 px-5 py-4 font-mono text-[13px] leading-relaxed">
-        <code>{EXAMPLE}</code>
+        <code data-testid="quick-start-command">{example}</code>
       </pre>
     </Card>
   );

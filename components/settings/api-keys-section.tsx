@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
 import { Button, Card, EmptyState, KeyIcon, Notice, PlusIcon } from "@/components/ui";
 import { ApiKeysSkeleton } from "./api-keys-skeleton";
@@ -15,9 +16,10 @@ export function ApiKeysSection() {
   const keys = useQuery(trpc.apiKeys.list.queryOptions());
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const canEdit = useCanEdit();
 
   const createButton = (
-    <Button variant="primary" onClick={() => setCreating(true)}>
+    <Button variant="primary" onClick={() => setCreating(true)} disabled={!canEdit} title={canEdit ? undefined : "Viewers cannot create keys"}>
       <PlusIcon className="size-3.5" />
       Create key
     </Button>

@@ -1,1 +1,2 @@
 export { ApiKeysSection } from "./api-keys-section";
+export { MembersSection } from "./members-section";

@@ -1,7 +1,12 @@
+"use client";
+
 import { Badge } from "@/components/ui";
-import { ProjectName } from "./project-name";
+import { useAccount } from "./account-context";
+import { ProjectSwitcher } from "./project-switcher";
+import { UserMenu } from "./user-menu";
 
 export function TopBar() {
+  const { current } = useAccount();
   return (
     <header className="sticky top-0 z-10 flex h-14 shrink-0 items-center justify-between gap-4 border-b border-line bg-surface/80 px-4 backdrop-blur md:px-6">
       <div className="flex min-w-0 items-center gap-2 text-sm">
@@ -9,11 +14,14 @@ export function TopBar() {
         <span aria-hidden="true" className="hidden text-line-strong sm:inline">
           /
         </span>
-        <ProjectName />
+        <ProjectSwitcher />
+        {current && (
+          <Badge tone={current.role === "viewer" ? "warning" : "neutral"}>
+            <span data-testid="project-role">{current.role}</span>
+          </Badge>
+        )}
       </div>
-      <span className="hidden sm:block">
-        <Badge tone="neutral">Acting as the default user</Badge>
-      </span>
+      <UserMenu />
     </header>
   );
 }

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { ConflictError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import type { Database } from "@/server/db";
@@ -67,14 +67,14 @@ export async function ensureDefaultAccount(db: Database): Promise<Account | null
   }
 }
 
-/** The playground acts as the default project's owner until logins exist. */
+/** The first owner of the default project: the account made on first start. */
 export async function findDefaultPrincipal(db: Database): Promise<Principal | null> {
   const [row] = await db
     .select({ projectId: projects.id, userId: projectMembers.userId })
     .from(projects)
     .innerJoin(projectMembers, eq(projectMembers.projectId, projects.id))
-    .where(eq(projects.isDefault, true))
+    .where(and(eq(projects.isDefault, true), eq(projectMembers.role, "owner")))
     .orderBy(projectMembers.createdAt)
     .limit(1);
-  return row ?? null;
+  return row ? { ...row, role: "owner" } : null;
 }

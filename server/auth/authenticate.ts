@@ -1,15 +1,19 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { UnauthorizedError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
-import { apiKeys } from "@/server/db/schema";
+import { apiKeys, projectMembers } from "@/server/db/schema";
 import { hashKey, looksLikeKey } from "./key-material";
 import type { Principal } from "./principal";
 import { principalCacheFor } from "./principal-cache";
+import { isProjectRole } from "./roles";
 
 // last_used_at is refreshed at most this often, so reads do not become a write per request.
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** Resolves `Authorization: ApiKey <key>` to the key's project and user, or throws 401. */
+/**
+ * Resolves `Authorization: ApiKey <key>` to the key's project and user, with the user's current
+ * role there, or throws 401. A key whose user has left the project stops working.
+ */
 export async function authenticateApiKey(db: Executor, header: string | null, now = new Date()): Promise<Principal> {
   if (!header) {
     throw new UnauthorizedError("Missing Authorization header; send `Authorization: ApiKey <key>`", "missing_credentials");
@@ -36,17 +40,22 @@ export async function authenticateApiKey(db: Executor, header: string | null, no
       userId: apiKeys.userId,
       lastUsedAt: apiKeys.lastUsedAt,
       revokedAt: apiKeys.revokedAt,
+      role: projectMembers.role,
     })
     .from(apiKeys)
+    .leftJoin(projectMembers, and(eq(projectMembers.projectId, apiKeys.projectId), eq(projectMembers.userId, apiKeys.userId)))
     .where(eq(apiKeys.hash, hash));
   if (!key) throw new UnauthorizedError("Unknown API key", "invalid_api_key");
   if (key.revokedAt) {
     throw new UnauthorizedError(`API key was revoked at ${key.revokedAt.toISOString()}`, "revoked_api_key");
   }
+  if (!key.role || !isProjectRole(key.role)) {
+    throw new UnauthorizedError("The user who made this API key is no longer a member of its project", "member_removed");
+  }
   if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, key.id));
   }
-  const principal = { projectId: key.projectId, userId: key.userId, apiKeyId: key.id };
+  const principal: Principal = { projectId: key.projectId, userId: key.userId, role: key.role, apiKeyId: key.id };
   cache.set(hash, principal, now.getTime());
   return principal;
 }

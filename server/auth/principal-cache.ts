@@ -2,8 +2,9 @@ import { processWide } from "@/server/core/process-wide";
 import type { Principal } from "./principal";
 
 /**
- * Resolved keys, kept briefly so an authenticated request costs no key lookup. A revocation in
- * this process takes effect at once (`forget`); one made by another process within `TTL_MS`.
+ * Resolved keys, kept briefly so an authenticated request costs no key lookup. A revocation or a
+ * role change in this process takes effect at once (`forget*`); one made by another process within
+ * `TTL_MS`.
  */
 export const PRINCIPAL_TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
@@ -33,6 +34,13 @@ export class PrincipalCache {
 
   forgetKey(apiKeyId: string): void {
     for (const [hash, entry] of this.entries) if (entry.principal.apiKeyId === apiKeyId) this.entries.delete(hash);
+  }
+
+  /** A role change or removal applies to the user's keys in this process at once. */
+  forgetMember(projectId: string, userId: string): void {
+    for (const [hash, entry] of this.entries) {
+      if (entry.principal.projectId === projectId && entry.principal.userId === userId) this.entries.delete(hash);
+    }
   }
 }
 

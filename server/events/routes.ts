@@ -26,6 +26,7 @@ export const eventRoutes = [
     method: "POST",
     path: "/api/events/query",
     auth: "api_key",
+    role: "viewer",
     tag: "events",
     summary: "List the project's events, newest first (type filter, time window, paging)",
     body: z.strictObject({

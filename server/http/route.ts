@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Principal } from "@/server/auth";
+import type { Principal, ProjectRole } from "@/server/auth";
 import type { Logger } from "@/server/core/logger";
 import type { AppContext } from "./app-context";
 
@@ -27,6 +27,14 @@ export interface RouteDefinition<A extends AuthMode = AuthMode, B = unknown, Q =
   /** OpenAPI-style template: `/api/keys/{id}/revoke`. */
   path: string;
   auth: A;
+  /**
+   * The least project role the caller's user needs (`api_key` routes). Unset: `viewer` for GET,
+   * `member` for every other method, so a route that changes something is closed to viewers
+   * unless it says it only reads (queries sent as POST).
+   */
+  role?: ProjectRole;
+  /** Cookie-authenticated changes: refuse cross-site requests (server/http/same-origin.ts). */
+  sameOrigin?: boolean;
   summary: string;
   tag: string;
   body?: z.ZodType<B>;

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import { authenticateApiKey, type Principal } from "@/server/auth";
+import { authenticateApiKey, requireRole, type Principal } from "@/server/auth";
 import { BadRequestError, ForbiddenError, MethodNotAllowedError, NotFoundError, SchemaValidationError, UnauthorizedError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { logger, type Logger } from "@/server/core/logger";
@@ -9,6 +9,7 @@ import { errorResponse } from "./error-response";
 import { jsonResponse } from "./json-response";
 import { PathMatcher } from "./path-matcher";
 import { readJsonBody } from "./read-body";
+import { assertSameOrigin } from "./same-origin";
 import type { AnyRoute, RequestContext } from "./route";
 
 export type RequestHandler = (request: Request) => Promise<Response>;
@@ -54,6 +55,7 @@ export function createRouter(routes: AnyRoute[], app: AppContext): RequestHandle
     }
     const route = match.value;
 
+    if (route.sameOrigin) assertSameOrigin(request.headers, app.config.publicUrl);
     const principal = await authorize(route, request);
     const params = route.params ? parsePathParams(route.params, match.params) : match.params;
     let body: unknown = undefined;
@@ -80,7 +82,11 @@ export function createRouter(routes: AnyRoute[], app: AppContext): RequestHandle
   }
 
   async function authorize(route: AnyRoute, request: Request): Promise<Principal | undefined> {
-    if (route.auth === "api_key") return authenticateApiKey(app.db, request.headers.get("authorization"));
+    if (route.auth === "api_key") {
+      const principal = await authenticateApiKey(app.db, request.headers.get("authorization"));
+      requireRole(principal.role, route.role ?? (route.method === "GET" ? "viewer" : "member"), `${route.method} ${route.path}`);
+      return principal;
+    }
     if (route.auth === "admin") {
       checkAdminToken(app.config.adminToken, request.headers.get("authorization"));
     }

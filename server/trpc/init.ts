@@ -4,9 +4,9 @@
  */
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
-import { getApp } from "@/server/app";
-import { findDefaultPrincipal, type Principal } from "@/server/auth";
+import { requireRole, resolveSession, type PlaygroundSession, type Principal } from "@/server/auth";
 import type { AppContext } from "@/server/http/app-context";
+import { assertSameOrigin } from "@/server/http/same-origin";
 import { formatError, toTRPCError } from "./errors";
 
 // 1. CONTEXT
@@ -14,19 +14,29 @@ import { formatError, toTRPCError } from "./errors";
 export interface TRPCContext {
   app: AppContext;
   headers: Headers;
-  /** Who is calling, when known up front (tests, later logins); otherwise resolved per procedure. */
-  principal?: Principal;
+  /** The signed-in visitor, from the session cookie; null when nobody is signed in. */
+  session: PlaygroundSession | null;
+  /** Who acts, in which project, with which role: the session's selected project. */
+  principal: Principal | null;
 }
 
-/** Per request from the route handler: the process's app, booted once. */
-export async function createTRPCContext(opts: { headers: Headers }): Promise<TRPCContext> {
-  const { context } = await getApp();
-  return { app: context, headers: opts.headers };
+/** Per request: the app and whoever the session cookie says is signed in. */
+export async function createTRPCContext(app: AppContext, headers: Headers): Promise<TRPCContext> {
+  const session = await resolveSession(app, headers);
+  return { app, headers, session, principal: session?.principal ?? null };
 }
 
 /** A context over a given app and principal, for tests and scripts that bring their own database. */
-export function createContextFrom(app: AppContext, options: { principal?: Principal; headers?: Headers } = {}): TRPCContext {
-  return { app, headers: options.headers ?? new Headers(), principal: options.principal };
+export function createContextFrom(
+  app: AppContext,
+  options: { principal?: Principal; session?: PlaygroundSession; headers?: Headers } = {},
+): TRPCContext {
+  return {
+    app,
+    headers: options.headers ?? new Headers(),
+    session: options.session ?? null,
+    principal: options.principal ?? options.session?.principal ?? null,
+  };
 }
 
 // 2. INITIALISATION
@@ -51,19 +61,39 @@ const appErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(appErrors);
+/** Mutations ride on the session cookie, so a cross-site page must not be able to send them. */
+const sameOriginMutations = t.middleware(({ ctx, type, next }) => {
+  if (type === "mutation") assertSameOrigin(ctx.headers, ctx.app.config.publicUrl);
+  return next();
+});
 
-/**
- * Everything scoped to a project. Until logins exist the playground acts as the default user of
- * the default project, the account created on first start.
- */
-export const projectProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const principal = ctx.principal ?? (await findDefaultPrincipal(ctx.app.db));
-  if (!principal) {
+export const publicProcedure = t.procedure.use(appErrors).use(sameOriginMutations);
+
+/** A signed-in visitor, whether or not they belong to a project yet. */
+export const sessionProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.session) throw new TRPCError({ code: "UNAUTHORIZED", message: "Log in to use the playground" });
+  return next({ ctx: { session: ctx.session } });
+});
+
+/** Everything scoped to a project: the session's selected project, any role (reads). */
+export const projectProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.principal) {
     throw new TRPCError({
-      code: "UNAUTHORIZED",
-      message: "No default project exists yet; restart the server to create it",
+      code: ctx.session ? "FORBIDDEN" : "UNAUTHORIZED",
+      message: ctx.session ? "You are not a member of any project; ask an owner for an invite" : "Log in to use the playground",
     });
   }
-  return next({ ctx: { principal } });
+  return next({ ctx: { principal: ctx.principal } });
+});
+
+/** Changes to a project's data (commit, deploy, keys, webhooks): members and owners, not viewers. */
+export const memberProcedure = projectProcedure.use(({ ctx, next }) => {
+  requireRole(ctx.principal.role, "member");
+  return next();
+});
+
+/** Managing people (invites, roles): owners only. */
+export const ownerProcedure = projectProcedure.use(({ ctx, next }) => {
+  requireRole(ctx.principal.role, "owner");
+  return next();
 });

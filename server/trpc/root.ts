@@ -1,16 +1,20 @@
 import { createCallerFactory, createTRPCRouter } from "./init";
+import { accountRouter } from "./routers/account";
 import { agentsRouter } from "./routers/agents";
 import { apiKeysRouter } from "./routers/api-keys";
 import { catalogRouter } from "./routers/catalog";
 import { environmentsRouter } from "./routers/environments";
+import { membersRouter } from "./routers/members";
 import { projectRouter } from "./routers/project";
 
 /** Every router of the playground; a new page area adds its router here. */
 export const appRouter = createTRPCRouter({
+  account: accountRouter,
   agents: agentsRouter,
   apiKeys: apiKeysRouter,
   catalog: catalogRouter,
   environments: environmentsRouter,
+  members: membersRouter,
   project: projectRouter,
 });
 

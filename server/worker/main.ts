@@ -5,13 +5,13 @@
 import { loadConfig } from "@/server/core/config";
 import { logger } from "@/server/core/logger";
 import { migrateDatabase, openDatabase } from "@/server/db";
-import { BACKGROUND_WORKERS } from "./registry";
+import { startBackgroundWorkers } from "./run";
 
 const config = loadConfig();
 const handle = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir });
 await migrateDatabase(handle);
-const running = BACKGROUND_WORKERS.map((worker) => worker.start({ db: handle.db, dbKind: handle.kind, config }));
-logger.info({ workers: BACKGROUND_WORKERS.map((w) => w.name) }, "worker process ready");
+const running = startBackgroundWorkers({ db: handle.db, dbKind: handle.kind, config });
+logger.info("worker process ready");
 
 async function shutdown(signal: string): Promise<void> {
   logger.info({ signal }, "worker process stopping");

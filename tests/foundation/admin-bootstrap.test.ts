@@ -57,7 +57,7 @@ describe("admin bootstrap (enabled)", () => {
     expect(first?.secret).toMatch(/^sk_/);
     expect(await ensureDefaultAccount(t.context.db)).toBeNull();
     const principal = await findDefaultPrincipal(t.context.db);
-    expect(principal).toEqual({ projectId: first!.project.id, userId: first!.user.id });
+    expect(principal).toEqual({ projectId: first!.project.id, userId: first!.user.id, role: "owner" });
     const keys = await t.call("GET", "/api/keys", { key: first!.secret });
     expect(keys.status).toBe(200);
   });

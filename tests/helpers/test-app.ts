@@ -29,7 +29,7 @@ export interface TestApp {
   /** Calls the API through the same router Next.js uses, with a real Request. */
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<TestResponse<T>>;
   /** A fresh user, project and key, as an operator would create them. */
-  newProject(label?: string): Promise<{ key: string; projectId: string; userId: string }>;
+  newProject(label?: string): Promise<{ key: string; projectId: string; userId: string; role: "owner" }>;
   close(): Promise<void>;
 }
 
@@ -71,7 +71,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
         email: `${label}-${n}-${Date.now()}@test.local`,
         projectName: `${label} ${n}`,
       });
-      return { key: account.secret, projectId: account.project.id, userId: account.user.id };
+      return { key: account.secret, projectId: account.project.id, userId: account.user.id, role: "owner" as const };
     },
     close: () => database.close(),
   };

@@ -8,7 +8,7 @@ let caller: ReturnType<typeof createCaller>;
 beforeAll(async () => {
   t = await createTestApp();
   const p = await t.newProject();
-  caller = createCaller(createContextFrom(t.context, { principal: { projectId: p.projectId, userId: p.userId } }));
+  caller = createCaller(createContextFrom(t.context, { principal: { projectId: p.projectId, userId: p.userId, role: "owner" } }));
 });
 afterAll(() => t.close());
 

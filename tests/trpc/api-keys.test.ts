@@ -26,7 +26,7 @@ async function rejection(promise: Promise<unknown>): Promise<TRPCError> {
 describe("tRPC apiKeys", () => {
   it("creates a key whose secret is returned once and works on the REST API", async () => {
     const { projectId, userId } = await t.newProject();
-    const caller = callerFor({ projectId, userId });
+    const caller = callerFor({ projectId, userId, role: "owner" });
 
     const created = await caller.apiKeys.create({ name: "playground" });
     expect(created).toMatchObject({ name: "playground", user_id: userId });
@@ -51,14 +51,14 @@ describe("tRPC apiKeys", () => {
 
   it("creates an unnamed key when the name is omitted", async () => {
     const { projectId, userId } = await t.newProject();
-    const created = await callerFor({ projectId, userId }).apiKeys.create({});
+    const created = await callerFor({ projectId, userId, role: "owner" }).apiKeys.create({});
     expect(created.name).toBeUndefined();
     expect(created.key).toMatch(/^sk_/);
   });
 
   it("revokes a key, after which the REST API rejects it; revoking again keeps the first time", async () => {
     const { projectId, userId } = await t.newProject();
-    const caller = callerFor({ projectId, userId });
+    const caller = callerFor({ projectId, userId, role: "owner" });
     const created = await caller.apiKeys.create({ name: "short-lived" });
 
     const revoked = await caller.apiKeys.revoke({ id: created.id });
@@ -95,7 +95,7 @@ describe("tRPC apiKeys", () => {
 
   it("rejects invalid input as a validation error", async () => {
     const { projectId, userId } = await t.newProject();
-    const caller = callerFor({ projectId, userId });
+    const caller = callerFor({ projectId, userId, role: "owner" });
 
     const blank = await rejection(caller.apiKeys.create({ name: "   " }));
     expect(blank.code).toBe("UNPROCESSABLE_CONTENT");
@@ -110,24 +110,11 @@ describe("tRPC apiKeys", () => {
   });
 });
 
-describe("the playground's principal", () => {
-  it("is refused while no default project exists", async () => {
-    const error = await rejection(callerFor().apiKeys.list());
-    expect(error.code).toBe("UNAUTHORIZED");
-  });
-
-  it("is the default user of the default project", async () => {
-    const account = await ensureDefaultAccount(t.database.db);
-    expect(account).not.toBeNull();
-    const caller = callerFor();
-
-    expect(await caller.project.current()).toEqual({ id: account!.project.id, name: "Default project" });
-    const listed = await caller.apiKeys.list();
-    expect(listed.map((k) => k.id)).toEqual([account!.apiKey.id]);
-
-    const created = await caller.apiKeys.create({ name: "from the playground" });
-    expect(created.user_id).toBe(account!.user.id);
-    const rest = await t.call("GET", "/api/keys", { key: account!.secret });
-    expect(rest.body.api_keys.map((k: { id: string }) => k.id)).toContain(created.id);
+describe("without a signed-in visitor", () => {
+  it("is refused, even once the default project exists", async () => {
+    expect((await rejection(callerFor().apiKeys.list())).code).toBe("UNAUTHORIZED");
+    expect(await ensureDefaultAccount(t.database.db)).not.toBeNull();
+    expect((await rejection(callerFor().apiKeys.list())).code).toBe("UNAUTHORIZED");
+    expect((await rejection(callerFor().apiKeys.create({ name: "nope" }))).code).toBe("UNAUTHORIZED");
   });
 });

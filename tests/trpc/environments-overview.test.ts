@@ -10,7 +10,7 @@ beforeAll(async () => {
   t = await createTestApp();
   const p = await t.newProject();
   userId = p.userId;
-  caller = createCaller(createContextFrom(t.context, { principal: { projectId: p.projectId, userId: p.userId } }));
+  caller = createCaller(createContextFrom(t.context, { principal: { projectId: p.projectId, userId: p.userId, role: "owner" } }));
 });
 afterAll(() => t.close());
 

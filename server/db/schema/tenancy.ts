@@ -2,11 +2,15 @@ import { sql } from "drizzle-orm";
 import { boolean, index, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
 
+// Property names are the ones better-auth's Drizzle adapter expects of its `user` model.
 export const users = pgTable("users", {
   id: uuid("id").primaryKey(),
   email: text("email").notNull().unique(),
   name: text("name"),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
   createdAt: ts("created_at").notNull().defaultNow(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
 });
 
 export const projects = pgTable("projects", {
@@ -26,6 +30,7 @@ export const projectMembers = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    // owner | member | viewer (server/auth/roles.ts).
     role: text("role").notNull().default("owner"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
@@ -53,3 +58,10 @@ export const apiKeys = pgTable(
   },
   (t) => [index("api_keys_project_idx").on(t.projectId, t.createdAt)],
 );
+
+/** Values the instance makes for itself once (the session-signing secret when AUTH_SECRET is unset). */
+export const instanceSettings = pgTable("instance_settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: ts("created_at").notNull().defaultNow(),
+});

@@ -44,6 +44,7 @@ export const testcaseRoutes = [
     method: "POST",
     path: "/api/testcases/query",
     auth: "api_key",
+    role: "viewer",
     tag: "testsets",
     summary: "Query testcases by ids, testset, or testset revision (in the revision's row order)",
     body: z.strictObject({

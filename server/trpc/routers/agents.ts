@@ -15,7 +15,7 @@ import {
   updateArtifact,
 } from "@/server/versioning";
 import { artifactToWire, revisionToWire, variantToWire } from "@/server/versioning/wire";
-import { createTRPCRouter, projectProcedure } from "../init";
+import { createTRPCRouter, memberProcedure, projectProcedure } from "../init";
 import { scopeOf } from "./scope";
 
 const spec = DOMAIN_SPECS.workflows;
@@ -46,7 +46,7 @@ export const agentsRouter = createTRPCRouter({
       };
     }),
 
-  create: projectProcedure
+  create: memberProcedure
     .input(z.strictObject({ name: z.string().trim().min(1).max(256), slug: slugSchema.optional() }))
     .mutation(async ({ ctx, input }) => {
       const created = await createAgent(ctx.app.db, scopeOf(ctx), input);
@@ -60,11 +60,11 @@ export const agentsRouter = createTRPCRouter({
     return { agent: artifactToWire(artifact), variants: variants.items.map((v) => variantToWire(keys, v)) };
   }),
 
-  rename: projectProcedure
+  rename: memberProcedure
     .input(z.strictObject({ id, name: z.string().trim().min(1).max(256) }))
     .mutation(async ({ ctx, input }) => artifactToWire(await updateArtifact(ctx.app.db, scopeOf(ctx), spec, input.id, { name: input.name }))),
 
-  setArchived: projectProcedure
+  setArchived: memberProcedure
     .input(z.strictObject({ id, archived: z.boolean() }))
     .mutation(async ({ ctx, input }) => artifactToWire(await setArtifactArchived(ctx.app.db, scopeOf(ctx), spec, input.id, input.archived))),
 
@@ -85,26 +85,26 @@ export const agentsRouter = createTRPCRouter({
     .input(z.strictObject({ template: z.unknown() }))
     .mutation(({ ctx, input }) => templateVerdict(ctx.app.db, ctx.principal.projectId, input.template)),
 
-  commit: projectProcedure
+  commit: memberProcedure
     .input(z.strictObject({ variantId: id, template: z.unknown(), message: z.string().max(10_000).optional() }))
     .mutation(async ({ ctx, input }) => {
       const { revision, warnings } = await commitAgentTemplate(ctx.app.db, scopeOf(ctx), input);
       return { revision: revisionWire(revision), warnings };
     }),
 
-  restore: projectProcedure.input(z.strictObject({ revisionId: id })).mutation(async ({ ctx, input }) => {
+  restore: memberProcedure.input(z.strictObject({ revisionId: id })).mutation(async ({ ctx, input }) => {
     const { revision } = await restoreRevision(ctx.app.db, scopeOf(ctx), spec, input.revisionId);
     return revisionWire(revision);
   }),
 
-  fork: projectProcedure
+  fork: memberProcedure
     .input(z.strictObject({ revisionId: id, slug: slugSchema.optional(), name: z.string().trim().min(1).max(256).optional() }))
     .mutation(async ({ ctx, input }) => {
       const fork = await forkVariant(ctx.app.db, scopeOf(ctx), spec, { revision: { id: input.revisionId } }, { slug: input.slug, name: input.name });
       return { variant: variantToWire(keys, fork.variant), revision: revisionWire(fork.commit.revision) };
     }),
 
-  deploy: projectProcedure
+  deploy: memberProcedure
     .input(z.strictObject({ revisionId: id, environment: z.string().min(1), message: z.string().max(10_000).optional() }))
     .mutation(async ({ ctx, input }) => {
       const result = await deployRevision(ctx.app.db, scopeOf(ctx), keys, {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/server/auth";
 import { apiKeyToWire } from "@/server/auth/wire";
-import { createTRPCRouter, projectProcedure } from "../init";
+import { createTRPCRouter, memberProcedure, projectProcedure } from "../init";
 
 // The same limits as POST /api/keys.
 const createInput = z.strictObject({ name: z.string().trim().min(1).max(100).optional() });
@@ -14,13 +14,13 @@ export const apiKeysRouter = createTRPCRouter({
   ),
 
   /** The only response that carries the secret. */
-  create: projectProcedure.input(createInput).mutation(async ({ ctx, input }) => {
+  create: memberProcedure.input(createInput).mutation(async ({ ctx, input }) => {
     const { projectId, userId } = ctx.principal;
     const { apiKey, secret } = await createApiKey(ctx.app.db, { projectId, userId, name: input.name });
     return apiKeyToWire(apiKey, secret);
   }),
 
-  revoke: projectProcedure
+  revoke: memberProcedure
     .input(idInput)
     .mutation(async ({ ctx, input }) => apiKeyToWire(await revokeApiKey(ctx.app.db, ctx.principal.projectId, input.id))),
 });

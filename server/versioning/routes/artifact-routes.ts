@@ -63,6 +63,7 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
       method: "POST",
       path: `${base}/query`,
       auth: "api_key",
+      role: "viewer",
       tag: keys.name,
       summary: `Query ${keys.name}: slug(s), ids, name substring, tags containment, archived, paging`,
       body: schemas.query,

@@ -46,6 +46,7 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       method: "POST",
       path: `${base}/query`,
       auth: "api_key",
+      role: "viewer",
       tag: keys.name,
       summary: `Query ${keys.variants}: filters, ${keys.refs}, ${keys.variantRefs}, archived, paging`,
       body: schemas.variantQuery,

@@ -1,17 +1,12 @@
-import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { createTRPCContext } from "@/server/trpc/init";
-import { appRouter } from "@/server/trpc/root";
+import { getApp } from "@/server/app";
+import { handleTRPCRequest } from "@/server/trpc/handler";
 
 // This static segment wins over the REST catch-all `app/api/[...path]`.
 export const dynamic = "force-dynamic";
 
-function handler(req: Request): Promise<Response> {
-  return fetchRequestHandler({
-    endpoint: "/api/trpc",
-    req,
-    router: appRouter,
-    createContext: () => createTRPCContext({ headers: req.headers }),
-  });
+async function handler(req: Request): Promise<Response> {
+  const { context } = await getApp();
+  return handleTRPCRequest(context, req);
 }
 
 export { handler as GET, handler as POST };

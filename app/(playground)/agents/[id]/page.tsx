@@ -1,15 +1,14 @@
 import { TRPCError } from "@trpc/server";
-import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { editorPath } from "@/components/agents/agent-paths";
-import { createCaller, createTRPCContext } from "@/server/trpc";
+import { serverCaller } from "@/app/server-session";
 
 /** `/agents/[id]` opens the editor of the agent's default variant. */
 export default async function AgentPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   let target: string | null = null;
   try {
-    const caller = createCaller(await createTRPCContext({ headers: await headers() }));
+    const caller = await serverCaller();
     const { variants } = await caller.agents.get({ id });
     const active = variants.filter((v) => !v.deleted_at);
     const variant = active.find((v) => v.slug === "default") ?? active[0] ?? variants[0];

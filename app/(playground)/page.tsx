@@ -2,12 +2,14 @@ import Link from "next/link";
 import { PageContainer } from "@/components/shell";
 import { AgentIcon } from "@/components/agents/icons";
 import { EnvironmentsIcon } from "@/components/environments/environments-icon";
-import { ArrowRightIcon, BookIcon, KeyIcon, Notice, buttonClass } from "@/components/ui";
+import { ArrowRightIcon, BookIcon, KeyIcon, buttonClass } from "@/components/ui";
 import { QuickStart } from "@/components/home/quick-start";
 import { RoadmapList } from "@/components/home/roadmap-list";
 import { StartCard } from "@/components/home/start-card";
+import { publicOrigin } from "@/app/server-session";
 
-export default function HomePage() {
+export default async function HomePage() {
+  const origin = await publicOrigin();
   return (
     <PageContainer>
       <section className="flex flex-col gap-4 pt-2">
@@ -62,14 +64,10 @@ export default function HomePage() {
         />
       </div>
 
-      <QuickStart />
+      <QuickStart origin={origin} />
 
       <RoadmapList />
 
-      <Notice title="No logins yet">
-        Until logins exist, the playground acts as the default user of the default project, the account created on
-        the server&apos;s first start. Anyone who can reach this page can act as that user, so keep the server private.
-      </Notice>
     </PageContainer>
   );
 }

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { UnauthorizedError } from "@/server/core/errors";
+import type { AppContext } from "@/server/http/app-context";
+import { jsonResponse } from "@/server/http/json-response";
+import { defineRoute } from "@/server/http/route";
+import { toIso } from "@/server/core/time";
+import { authFor } from "./auth-instance";
+import { previewInvite } from "./invites";
+import { resolveSession } from "./session";
+import { acceptInvite, createOwnerAccount, credentialsSchema, ownerExists, signUp, type Credentials } from "./sign-up";
+
+const inviteParams = z.object({ token: z.string().min(1).max(200) });
+
+/**
+ * Playground accounts, over the session cookie (better-auth's own endpoints under /api/auth do
+ * sign-in, sign-out and sessions). Every POST here is same-origin only.
+ */
+export const accountRoutes = [
+  defineRoute({
+    method: "GET",
+    path: "/api/accounts/status",
+    auth: "none",
+    tag: "accounts",
+    summary: "Whether the owner account exists yet and whether anyone may sign up",
+    handler: async ({ ctx }) => ({
+      owner_exists: await ownerExists(ctx.app.db),
+      sign_up: ctx.app.config.signUp,
+    }),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/accounts/owner",
+    auth: "none",
+    sameOrigin: true,
+    tag: "accounts",
+    summary: "Create the owner account (only while no login exists) and sign in",
+    body: credentialsSchema,
+    status: 201,
+    handler: async ({ ctx, body }) => {
+      const { userId } = await createOwnerAccount(ctx.app.db, body);
+      return signedIn(ctx.app, ctx.request, body, { user_id: userId });
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/accounts/sign-up",
+    auth: "none",
+    sameOrigin: true,
+    tag: "accounts",
+    summary: "Create an account with an invite token (or, when SIGN_UP=open, without) and sign in",
+    body: credentialsSchema.extend({ invite_token: z.string().min(1).max(200).optional() }),
+    status: 201,
+    handler: async ({ ctx, body }) => {
+      const { invite_token, ...credentials } = body;
+      const created = await signUp(ctx.app.db, { ...credentials, inviteToken: invite_token, signUpOpen: ctx.app.config.signUp === "open" });
+      return signedIn(ctx.app, ctx.request, credentials, { user_id: created.userId, project_id: created.projectId });
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/accounts/invites/{token}",
+    auth: "none",
+    tag: "accounts",
+    summary: "The project and role an invite link grants, or why it cannot be used",
+    params: inviteParams,
+    handler: async ({ ctx, params }) => {
+      const invite = await previewInvite(ctx.app.db, params.token);
+      return { project_name: invite.projectName, role: invite.role, expires_at: toIso(invite.expiresAt) };
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/accounts/invites/{token}/accept",
+    auth: "none",
+    sameOrigin: true,
+    tag: "accounts",
+    summary: "Join the invite's project as the signed-in user",
+    params: inviteParams,
+    handler: async ({ ctx, params }) => {
+      const session = await resolveSession(ctx.app, ctx.request.headers);
+      if (!session) throw new UnauthorizedError("Log in first, then open the invite link again", "not_signed_in");
+      const { projectId } = await acceptInvite(ctx.app.db, session.user.id, params.token);
+      return { project_id: projectId };
+    },
+  }),
+];
+
+/** Signs the new account in through better-auth and answers with its session cookie. */
+async function signedIn(app: AppContext, request: Request, credentials: Credentials, body: Record<string, string>): Promise<Response> {
+  const auth = await authFor(app);
+  const signIn = await auth.api.signInEmail({
+    body: { email: credentials.email, password: credentials.password },
+    headers: request.headers,
+    asResponse: true,
+  });
+  if (!signIn.ok) throw new Error(`Signing in the new account failed with ${signIn.status}`);
+  const response = jsonResponse(201, body, "");
+  for (const cookie of signIn.headers.getSetCookie()) response.headers.append("set-cookie", cookie);
+  return response;
+}

@@ -1,0 +1,50 @@
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { newId } from "@/server/core/ids";
+import { accounts, sessions, users, verifications } from "@/server/db/schema";
+import type { AppContext } from "@/server/http/app-context";
+
+export const AUTH_BASE_PATH = "/api/auth";
+export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
+
+export const MIN_PASSWORD_LENGTH = 10;
+export const MAX_PASSWORD_LENGTH = 200;
+
+/**
+ * better-auth over our database: email + password logins and sessions in HTTP-only,
+ * `SameSite=Lax` cookies, `Secure` when the public URL is https. Sign-up through better-auth's
+ * own endpoint is off: accounts are created by `server/auth/sign-up.ts`, which enforces who may
+ * sign up (the first owner, invitees, or anyone when SIGN_UP=open).
+ */
+export function createBetterAuth(app: AppContext, secret: string) {
+  const { publicUrl } = app.config;
+  return betterAuth({
+    appName: "Agent service",
+    basePath: AUTH_BASE_PATH,
+    baseURL: publicUrl,
+    secret,
+    trustedOrigins: publicUrl ? [publicUrl] : undefined,
+    database: drizzleAdapter(app.db, {
+      provider: "pg",
+      schema: { user: users, session: sessions, account: accounts, verification: verifications },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+    },
+    session: {
+      expiresIn: SESSION_TTL_SECONDS,
+      additionalFields: { activeProjectId: { type: "string", required: false, input: false } },
+    },
+    advanced: {
+      database: { generateId: () => newId() },
+      useSecureCookies: publicUrl?.startsWith("https://") ?? false,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+    },
+    telemetry: { enabled: false },
+  });
+}
+
+export type BetterAuth = ReturnType<typeof createBetterAuth>;

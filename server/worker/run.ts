@@ -1,0 +1,27 @@
+import { logger } from "@/server/core/logger";
+import type { AppContext } from "@/server/http/app-context";
+import { BACKGROUND_WORKERS, type RunningWorker } from "./registry";
+
+/** Starts every registered worker; the app process does this unless WORKERS=off. */
+export function startBackgroundWorkers(app: AppContext): RunningWorker[] {
+  const running = BACKGROUND_WORKERS.map((worker) => worker.start(app));
+  if (running.length) logger.info({ workers: BACKGROUND_WORKERS.map((w) => w.name) }, "background workers started");
+  return running;
+}
+
+/**
+ * One bounded pass of every worker, one after another (the cron route on serverless hosts).
+ * A worker that fails does not stop the others; its error is reported by name.
+ */
+export async function drainBackgroundWorkers(app: AppContext, limit: number): Promise<Record<string, { handled: number } | { error: string }>> {
+  const results: Record<string, { handled: number } | { error: string }> = {};
+  for (const worker of BACKGROUND_WORKERS) {
+    try {
+      results[worker.name] = { handled: await worker.drain(app, limit) };
+    } catch (error) {
+      logger.error({ err: error, worker: worker.name }, "background drain failed");
+      results[worker.name] = { error: "the drain failed; see the server log" };
+    }
+  }
+  return results;
+}
