@@ -11,6 +11,11 @@ const nextConfig: NextConfig = {
   // Migrations are read from disk at start-up; ship them with the standalone server.
   outputFileTracingIncludes: { "/**": ["./drizzle/**/*"] },
   poweredByHeader: false,
+  experimental: {
+    // Route types come in through next-env.d.ts instead of Next.js adding `<distDir>/types/**`
+    // to tsconfig.json's include: a build with another NEXT_DIST_DIR rewrites no tracked file.
+    strictRouteTypes: true,
+  },
 };
 
 export default nextConfig;

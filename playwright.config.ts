@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { ownerStatePath } from "./e2e/owner";
 
 /**
  * Browser tests against a production build. Browsers cannot be downloaded here, so Playwright
@@ -14,6 +15,15 @@ const build = process.env.E2E_REUSE_BUILD ? "" : "npm run build && ";
 // A fresh embedded database per run. Set once in the runner process; workers inherit the env.
 process.env.E2E_DATA_DIR ??= path.join(".data", `e2e-${Date.now()}`);
 const dataDir = process.env.E2E_DATA_DIR;
+
+const browser = {
+  ...devices["Desktop Chrome"],
+  viewport: { width: 1280, height: 800 },
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  },
+};
 
 export default defineConfig({
   testDir: "e2e",
@@ -32,23 +42,9 @@ export default defineConfig({
     trace: "retain-on-failure",
   },
   projects: [
-    {
-      name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        viewport: { width: 1280, height: 800 },
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-          ],
-        },
-      },
-    },
+    // Creates the owner account through the UI first; every other spec runs signed in as it.
+    { name: "accounts", testMatch: /accounts\.spec\.ts/, use: browser },
+    { name: "chromium", testIgnore: /accounts\.spec\.ts/, dependencies: ["accounts"], use: { ...browser, storageState: ownerStatePath() } },
   ],
   webServer: {
     // Its own build directory, so a parallel `next build` or dev server is never clobbered.

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { OWNER } from "./owner";
 
 // Kept under test-results/ so they are found beside traces of failed runs (and git-ignored).
 const SCREENSHOTS = "test-results/screenshots";
@@ -52,7 +53,7 @@ test("history, diff, restore, fork and deploy to staging with a confirmation dif
   await expect(rowOf(page, 2)).toContainText("Sharper instructions, bigger model");
   await expect(rowOf(page, 2)).toContainText("Latest");
   await expect(rowOf(page, 1)).toContainText("staging");
-  await expect(rowOf(page, 1)).toContainText("Default user");
+  await expect(rowOf(page, 1)).toContainText(OWNER.name);
   await expect(rowOf(page, 1).locator("time")).toHaveAttribute("title", /GMT/);
   await page.screenshot({ path: `${SCREENSHOTS}/history.png`, fullPage: true });
 

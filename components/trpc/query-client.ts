@@ -1,7 +1,10 @@
-import { QueryClient } from "@tanstack/react-query";
+import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
+    // A session that ended (logged out in another tab, expired) sends the visitor to log in again.
+    queryCache: new QueryCache({ onError: toLoginWhenSignedOut }),
+    mutationCache: new MutationCache({ onError: toLoginWhenSignedOut }),
     defaultOptions: {
       queries: {
         // Mutations invalidate what they change; this only spares refetches on every remount and focus.
@@ -13,7 +16,16 @@ export function createQueryClient(): QueryClient {
   });
 }
 
+function statusOf(error: unknown): number | undefined {
+  return (error as { data?: { httpStatus?: number } } | null)?.data?.httpStatus;
+}
+
 function isClientError(error: unknown): boolean {
-  const status = (error as { data?: { httpStatus?: number } } | null)?.data?.httpStatus;
+  const status = statusOf(error);
   return typeof status === "number" && status >= 400 && status < 500;
+}
+
+function toLoginWhenSignedOut(error: unknown): void {
+  if (typeof window === "undefined" || statusOf(error) !== 401) return;
+  window.location.assign(`/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
 }

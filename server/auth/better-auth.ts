@@ -1,6 +1,7 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { newId } from "@/server/core/ids";
+import { logger } from "@/server/core/logger";
 import { accounts, sessions, users, verifications } from "@/server/db/schema";
 import type { AppContext } from "@/server/http/app-context";
 
@@ -21,9 +22,12 @@ export function createBetterAuth(app: AppContext, secret: string) {
   return betterAuth({
     appName: "Agent service",
     basePath: AUTH_BASE_PATH,
-    baseURL: publicUrl,
+    // Unset PUBLIC_URL: the request's own host (our same-origin check guards every POST first).
+    baseURL: publicUrl ?? { allowedHosts: ["*"] },
     secret,
-    trustedOrigins: publicUrl ? [publicUrl] : undefined,
+    // Without PUBLIC_URL, the request's own origin: server/http/same-origin.ts has already checked
+    // that the Origin header names this host before better-auth sees a POST.
+    trustedOrigins: publicUrl ? [publicUrl] : (request) => [request?.headers.get("origin")],
     database: drizzleAdapter(app.db, {
       provider: "pg",
       schema: { user: users, session: sessions, account: accounts, verification: verifications },
@@ -44,6 +48,8 @@ export function createBetterAuth(app: AppContext, secret: string) {
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
     },
     telemetry: { enabled: false },
+    // Into our JSON log lines (silent in tests), not the console.
+    logger: { log: (level, message) => logger[level]({ area: "better-auth" }, message) },
   });
 }
 

@@ -192,6 +192,9 @@ describe("the owner account", () => {
       const commit = await viewer.mutate("agents.commit", { variantId, template: {} });
       expect(commit.status).toBe(403);
       expect(commit.error?.message).toMatch(/needs a member or an owner of the project; your role is viewer/);
+      const deploy = await viewer.mutate("agents.deploy", { revisionId: agent.data.revision.id, environment: "staging" });
+      expect(deploy.status).toBe(403);
+      expect((await owner.mutate("agents.deploy", { revisionId: agent.data.revision.id, environment: "staging" })).status).toBe(200);
     });
 
     it("a key acts as its maker with the maker's role at the time of the call", async () => {
