@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "./config";
+
+describe("loadConfig", () => {
+  it("defaults: closed sign-up, workers in the app process, no public URL", () => {
+    expect(loadConfig({})).toMatchObject({ signUp: "closed", workers: "in-process", publicUrl: undefined, cronSecret: undefined });
+  });
+
+  it("keeps only the origin of PUBLIC_URL and refuses other schemes", () => {
+    expect(loadConfig({ PUBLIC_URL: "https://agents.example.com/some/path" }).publicUrl).toBe("https://agents.example.com");
+    expect(() => loadConfig({ PUBLIC_URL: "ftp://agents.example.com" })).toThrow(/PUBLIC_URL must start with http/);
+  });
+
+  it("refuses the embedded database on Vercel, naming the variable to set", () => {
+    expect(() => loadConfig({ VERCEL: "1" })).toThrow(/DATABASE_URL: the embedded database does not persist on Vercel/);
+    expect(loadConfig({ VERCEL: "1", DATABASE_URL: "postgres://u:p@db.example.com:5432/agents" }).workers).toBe("off");
+  });
+
+  it("names a short secret", () => {
+    expect(() => loadConfig({ CRON_SECRET: "short" })).toThrow(/CRON_SECRET must be at least 16 characters/);
+    expect(() => loadConfig({ AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET must be at least 32 characters/);
+    expect(() => loadConfig({ SIGN_UP: "maybe" })).toThrow(/SIGN_UP/);
+  });
+});
