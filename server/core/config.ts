@@ -1,5 +1,8 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseAllowlist, type AllowlistEntry } from "@/server/egress/allowlist";
+import { parseDurationList } from "./durations";
+import { parseSecretKey } from "./secret-key";
 
 /**
  * Every environment variable the server reads, validated once. The README's configuration
@@ -12,7 +15,35 @@ const configSchema = z.object({
   ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters").optional(),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+  APP_SECRET_KEY: z
+    .string()
+    .transform((value, ctx) => parseSecretKey(value) ?? invalid(ctx, "APP_SECRET_KEY must be 32 bytes, base64 or hex encoded"))
+    .optional(),
+  EGRESS_ALLOWLIST: z
+    .string()
+    .transform((value, ctx) => {
+      const parsed = parseAllowlist(value);
+      return "error" in parsed ? invalid(ctx, parsed.error) : parsed.entries;
+    })
+    .optional(),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(120_000).default(10_000),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .transform((value, ctx) => parseDurationList(value) ?? invalid(ctx, "WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of durations such as 0,5s,5m,30m,2h"))
+    .optional(),
+  WEBHOOK_DISABLE_AFTER: z
+    .string()
+    .transform((value, ctx) => parseDurationList(value)?.[0] ?? invalid(ctx, "WEBHOOK_DISABLE_AFTER must be a duration such as 5d or 12h"))
+    .optional(),
 });
+
+function invalid(ctx: z.RefinementCtx, message: string): never {
+  ctx.addIssue({ code: "custom", message });
+  return z.NEVER;
+}
+
+/** Svix's schedule: immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (in ms). */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
 export interface Config {
   databaseUrl?: string;
@@ -20,6 +51,15 @@ export interface Config {
   pgliteDir: string;
   adminToken?: string;
   maxBodyBytes: number;
+  /** 32-byte key that seals secrets at rest; absent: a key file under dataDir (server/secrets). */
+  secretKey?: Buffer;
+  /** Hosts, IPs and CIDRs that user-supplied URLs may reach although they are private (server/egress). */
+  egressAllowlist: AllowlistEntry[];
+  webhookTimeoutMs: number;
+  /** Delay before each attempt of a delivery, in ms; its length is the number of attempts. */
+  webhookRetryScheduleMs: number[];
+  /** A subscription whose deliveries have all failed for this long is stopped. */
+  webhookDisableAfterMs: number;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -36,5 +76,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pgliteDir: c.PGLITE_DIR ?? path.join(c.DATA_DIR, "pglite"),
     adminToken: c.ADMIN_TOKEN,
     maxBodyBytes: c.MAX_BODY_BYTES,
+    secretKey: c.APP_SECRET_KEY,
+    egressAllowlist: c.EGRESS_ALLOWLIST ?? [],
+    webhookTimeoutMs: c.WEBHOOK_TIMEOUT_MS,
+    webhookRetryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS,
+    webhookDisableAfterMs: c.WEBHOOK_DISABLE_AFTER ?? 5 * 24 * 3_600_000,
   };
 }
