@@ -55,6 +55,11 @@ export interface Config {
   secretKey?: Buffer;
   /** Hosts, IPs and CIDRs that user-supplied URLs may reach although they are private (server/egress). */
   egressAllowlist: AllowlistEntry[];
+  /**
+   * Extra CA certificates (PEM) trusted for egress. Not read from the environment (deployments
+   * use NODE_EXTRA_CA_CERTS); tests that run an HTTPS receiver in-process set it.
+   */
+  egressCa?: string[];
   webhookTimeoutMs: number;
   /** Delay before each attempt of a delivery, in ms; its length is the number of attempts. */
   webhookRetryScheduleMs: number[];
