@@ -3,7 +3,7 @@ import { newId } from "@/server/core/ids";
 import { webhookDeliveries, webhookSubscriptions } from "@/server/db/schema";
 import type { AppContext } from "@/server/http/app-context";
 import { webhookFetch } from "./egress";
-import { recordAttempt, type AttemptMode } from "./record-attempt";
+import { recordAttempts, type AttemptMode, type FinishedAttempt } from "./record-attempt";
 import { sendAttempt } from "./send-attempt";
 import type { SubscriptionRow } from "./subscriptions";
 import type { DeliveryRow } from "./wire";
@@ -49,7 +49,20 @@ export async function claimDueDeliveries(app: AppContext, limit: number, now = n
     .returning();
 }
 
-/** Sends one claimed delivery and records the outcome. */
+export function outgoing(app: AppContext, delivery: DeliveryRow, subscription: SubscriptionRow) {
+  return {
+    deliveryId: delivery.id,
+    eventId: delivery.eventId,
+    eventType: delivery.eventType,
+    url: delivery.url,
+    payload: delivery.payload,
+    authMode: subscription.authMode,
+    secret: app.secrets.open(subscription.sealedSecret),
+    userHeaders: subscription.headers,
+  };
+}
+
+/** Sends one claimed delivery and records the outcome (redelivery, test sends). */
 export async function attemptDelivery(
   app: AppContext,
   delivery: DeliveryRow,
@@ -57,36 +70,29 @@ export async function attemptDelivery(
   trigger: "schedule" | "redeliver" | "test",
   mode: AttemptMode,
 ): Promise<void> {
-  const result = await sendAttempt(
-    webhookFetch(app),
-    {
-      deliveryId: delivery.id,
-      eventId: delivery.eventId,
-      eventType: delivery.eventType,
-      url: delivery.url,
-      payload: delivery.payload,
-      authMode: subscription.authMode,
-      secret: app.secrets.open(subscription.sealedSecret),
-      userHeaders: subscription.headers,
-    },
-    app.config.webhookTimeoutMs,
-  );
-  await recordAttempt(app, delivery, result, trigger, mode);
+  const result = await sendAttempt(webhookFetch(app), outgoing(app, delivery, subscription), app.config.webhookTimeoutMs);
+  await recordAttempts(app, [{ delivery, subscription, result, trigger, mode }]);
 }
 
-/** One delivery pass: claims up to `limit` due deliveries and sends them concurrently. */
+/**
+ * One delivery pass: claims up to `limit` due deliveries, sends them concurrently and records
+ * every outcome together (two statements per batch rather than per delivery).
+ */
 export async function deliverDue(app: AppContext, limit = 50): Promise<number> {
   const claimed = await claimDueDeliveries(app, limit);
   if (claimed.length === 0) return 0;
   const ids = [...new Set(claimed.map((c) => c.subscriptionId!))];
   const subscriptions = await app.db.select().from(webhookSubscriptions).where(inArray(webhookSubscriptions.id, ids));
   const byId = new Map(subscriptions.map((s) => [s.id, s]));
-  await Promise.all(
-    claimed.map(async (delivery) => {
+  const finished = await Promise.all(
+    claimed.map(async (delivery): Promise<FinishedAttempt | undefined> => {
       const subscription = byId.get(delivery.subscriptionId!);
       // Deleted between claim and now: its deliveries went with it.
-      if (subscription) await attemptDelivery(app, delivery, subscription, "schedule", "schedule");
+      if (!subscription) return undefined;
+      const result = await sendAttempt(webhookFetch(app), outgoing(app, delivery, subscription), app.config.webhookTimeoutMs);
+      return { delivery, subscription, result, trigger: "schedule", mode: "schedule" };
     }),
   );
+  await recordAttempts(app, finished.filter((f) => f !== undefined));
   return claimed.length;
 }

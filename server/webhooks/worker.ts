@@ -6,6 +6,7 @@ import type { BackgroundWorker, RunningWorker } from "@/server/worker/registry";
 import { startWakeLoop } from "@/server/worker/wake-loop";
 import { DELIVERIES_CHANNEL } from "./channels";
 import { deliverDue } from "./deliver";
+import { startDeliveryPump } from "./delivery-pump";
 import { fanOutEvents } from "./fan-out";
 
 export interface WebhookWorkerOptions {
@@ -24,7 +25,7 @@ export interface WebhookWorkerOptions {
  */
 export function startWebhookWorker(app: AppContext, options: WebhookWorkerOptions = {}): RunningWorker {
   const idleMs = options.idleMs ?? 250;
-  const delivery = startWakeLoop("webhook-delivery", () => deliverDue(app, options.concurrency ?? 50), idleMs);
+  const delivery = startDeliveryPump(app, options.concurrency ?? 50, idleMs);
   const fanOut = startWakeLoop(
     "webhook-fan-out",
     async () => {
