@@ -21,3 +21,29 @@ export function verifyServiceSignature(secret: string, rawBody: string, header: 
   if (!candidates.some((c) => timingSafeEqual(Buffer.from(c, "hex"), expected))) throw new Error("no matching signature");
   return timestamp;
 }
+
+export class WebhookVerificationError extends Error {}
+
+/**
+ * The Standard Webhooks / Svix library's shape (`new Webhook(secret).verify(payload, headers)`,
+ * headers looked up case-insensitively, a 5-minute tolerance both ways, the parsed body returned)
+ * written against this service's headers instead of `webhook-id`/`webhook-signature`.
+ */
+export class ServiceWebhook {
+  constructor(private readonly secret: string) {}
+
+  verify(payload: string | Buffer, headers: Record<string, string | string[] | undefined>, now = Date.now()): unknown {
+    const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v[0] : v]));
+    const id = lower["x-service-delivery-id"];
+    const signature = lower["x-service-signature"];
+    if (!id || !signature) throw new WebhookVerificationError("Missing required headers");
+    if (lower["idempotency-key"] !== id) throw new WebhookVerificationError("Idempotency-Key differs from the delivery id");
+    const body = typeof payload === "string" ? payload : payload.toString("utf8");
+    try {
+      verifyServiceSignature(this.secret, body, signature, { toleranceSec: 300, now: Math.floor(now / 1000) });
+    } catch (error) {
+      throw new WebhookVerificationError((error as Error).message);
+    }
+    return JSON.parse(body);
+  }
+}

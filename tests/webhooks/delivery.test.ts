@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { webhookPayloadSchema, webhookWorker } from "@/server/webhooks";
 import type { TestApp } from "../helpers/test-app";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
-import { verifyServiceSignature } from "../helpers/webhook-verifier";
+import { ServiceWebhook, verifyServiceSignature, WebhookVerificationError } from "../helpers/webhook-verifier";
 import { appFor, commitSomething, deliveriesOf, deliveryOf, drainUntil, subscribe, type Project } from "./helpers";
 
 let receiver: WebhookReceiver;
@@ -52,6 +52,11 @@ describe("signed deliveries to a real HTTPS receiver", () => {
     });
     expect(request.headers.authorization).toBeUndefined();
     verifyServiceSignature(sub.secret, request.rawBody, request.headers["x-service-signature"] as string);
+    const hook = new ServiceWebhook(sub.secret);
+    expect(hook.verify(Buffer.from(request.rawBody), request.headers)).toEqual(JSON.parse(request.rawBody));
+    // A replay outside the tolerance, and a tampered body, are refused.
+    expect(() => hook.verify(request.rawBody, request.headers, Date.now() + 301_000)).toThrow(WebhookVerificationError);
+    expect(() => hook.verify(request.rawBody.replace("committed", "committes"), request.headers)).toThrow("no matching signature");
     expect(() => verifyServiceSignature("wrong-secret", request.rawBody, request.headers["x-service-signature"] as string)).toThrow("no matching signature");
     // A re-serialised body does not verify: receivers must use the raw bytes.
     expect(() => verifyServiceSignature(sub.secret, JSON.stringify(JSON.parse(request.rawBody), null, 1), request.headers["x-service-signature"] as string)).toThrow();
