@@ -13,5 +13,9 @@ export function addressRefusal(allowlist: AllowlistEntry[], host: string, addres
   const reason = refusalReason(ip);
   if (!reason) return undefined;
   const literal = host === address || host === `[${address}]`;
-  return literal ? `${host} is a ${reason}` : `${host} resolves to ${formatIp(ip)}, a ${reason}`;
+  return literal ? `${host} is ${withArticle(reason)}` : `${host} resolves to ${formatIp(ip)}, ${withArticle(reason)}`;
+}
+
+function withArticle(noun: string): string {
+  return /^[aeiouAEIOU]/.test(noun) ? `an ${noun}` : `a ${noun}`;
 }

@@ -1,4 +1,4 @@
-import { rootCertificates } from "node:tls";
+import { createSecureContext, rootCertificates } from "node:tls";
 import { Agent, buildConnector, fetch as undiciFetch } from "undici";
 import type { AllowlistEntry } from "./allowlist";
 import { addressRefusal } from "./check-address";
@@ -20,8 +20,9 @@ export interface GuardedFetchOptions {
  * rejects with `EgressRefusedError` (its `reason` says which rule).
  */
 export function createGuardedFetch(options: GuardedFetchOptions): typeof globalThis.fetch {
-  // Passing `ca` replaces the default roots; keep them so public endpoints still verify.
-  const tls = options.ca ? { ca: [...rootCertificates, ...options.ca] } : {};
+  // Passing `ca` replaces the default roots; keep them so public endpoints still verify. The
+  // context is built once: from a `ca` list, every connection would parse every root again.
+  const tls = options.ca ? { secureContext: createSecureContext({ ca: [...rootCertificates, ...options.ca] }) } : {};
   const connectThroughLookup = buildConnector({ lookup: guardedLookup(options.allowlist), ...tls } as buildConnector.BuildOptions);
   const agent = new Agent({
     connect: (connectOptions, callback) => {
