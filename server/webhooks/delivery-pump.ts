@@ -4,8 +4,8 @@ import { webhookSubscriptions } from "@/server/db/schema";
 import type { AppContext } from "@/server/http/app-context";
 import { startWakeLoop, type WakeLoop } from "@/server/worker/wake-loop";
 import { claimDueDeliveries, outgoing } from "./deliver";
-import { webhookFetch } from "./egress";
-import { recordAttempts, type FinishedAttempt } from "./record-attempt";
+import { webhookFetch } from "./webhook-fetch";
+import { recordAttempts, type FinishedAttempt } from "./record-attempts";
 import { sendAttempt } from "./send-attempt";
 
 /**

@@ -18,12 +18,12 @@ export interface Scope {
 }
 
 /** Checks what zod cannot: the URL against the egress rules, the secret the mode needs. */
-export function checkSubscriptionInput(app: AppContext, input: SubscriptionInput, secret: string | undefined, requireSecretFor = true): void {
+export function checkSubscriptionInput(app: AppContext, input: SubscriptionInput, secret: string | undefined, requireSecret = true): void {
   const refusal = urlRefusal(input.data.url, { allowlist: app.config.egressAllowlist, httpsOnly: true });
   if (refusal) {
     throw new BadRequestError(`subscription.data.url ${refusal}`, "invalid_webhook_url", [{ path: "subscription.data.url", message: refusal }]);
   }
-  if (requireSecretFor && input.data.auth_mode === "authorization" && !secret) {
+  if (requireSecret && input.data.auth_mode === "authorization" && !secret) {
     throw new BadRequestError("subscription.secret is required when auth_mode is authorization (it is sent as the bearer token)", "secret_required", [
       { path: "subscription.secret", message: "required when auth_mode is authorization" },
     ]);
