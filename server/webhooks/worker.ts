@@ -24,7 +24,7 @@ export interface WebhookWorkerOptions {
  * which is also how scheduled retries are found when they fall due.
  */
 export function startWebhookWorker(app: AppContext, options: WebhookWorkerOptions = {}): RunningWorker {
-  const idleMs = options.idleMs ?? 250;
+  const idleMs = options.idleMs ?? 1_000;
   const delivery = startDeliveryPump(app, options.concurrency ?? 50, idleMs);
   const fanOut = startWakeLoop(
     "webhook-fan-out",
