@@ -36,12 +36,30 @@ export function createGuardedFetch(options: GuardedFetchOptions): typeof globalT
     },
   });
   const guarded = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const [url, options] = unpackRequest(input, init);
     try {
-      const response = await undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as object), dispatcher: agent });
+      const response = await undiciFetch(url, { ...(options as object), dispatcher: agent });
       return response as unknown as Response;
     } catch (error) {
       throw findEgressRefusal(error) ?? error;
     }
   };
   return guarded as typeof globalThis.fetch;
+}
+
+/**
+ * undici's fetch does not accept the global `Request` (another copy of the class), so a Request
+ * is taken apart into its URL and init; fields given in `init` win, as with fetch itself.
+ */
+function unpackRequest(input: string | URL | Request, init?: RequestInit): [string | URL, RequestInit | undefined] {
+  if (typeof input === "string" || input instanceof URL) return [input, init];
+  const fromRequest: RequestInit & { duplex?: "half" } = {
+    method: input.method,
+    headers: input.headers,
+    body: input.body,
+    signal: input.signal,
+    redirect: input.redirect,
+    ...(input.body ? { duplex: "half" } : {}),
+  };
+  return [input.url, { ...fromRequest, ...init }];
 }

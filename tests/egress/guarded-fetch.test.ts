@@ -27,6 +27,19 @@ let securePort = 0;
 
 function handler(req: http.IncomingMessage, res: http.ServerResponse) {
   seen.push({ host: req.headers.host, servername: (req.socket as TLSSocket).servername, remote: req.socket.localAddress });
+  if (req.url === "/echo") {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => res.writeHead(200, { "x-method": req.method ?? "" }).end(body));
+    return;
+  }
+  if (req.url === "/stream") {
+    // Server-sent events, as an LLM provider streams them: the client must see chunks as they come.
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write("data: one\n\n");
+    setTimeout(() => res.end("data: two\n\n"), 150);
+    return;
+  }
   if (req.url?.startsWith("/redirect")) {
     const target = new URL(req.url, "http://x").searchParams.get("to")!;
     res.writeHead(302, { location: target }).end();
@@ -106,5 +119,20 @@ describe("guarded fetch against real servers", () => {
     expect(result).toEqual([{ address: "127.0.0.1", family: 4 }]);
     const refused = await new Promise<unknown>((resolve) => guardedLookup([])("localhost", { family: 4 }, (error) => resolve(error)));
     expect(refused).toBeInstanceOf(EgressRefusedError);
+  });
+
+  it("is a drop-in fetch: Request inputs, streamed bodies read as they arrive (what AI SDK providers need)", async () => {
+    const guarded = createGuardedFetch({ allowlist: allow("127.0.0.1") });
+    const response = await guarded(new Request(`http://127.0.0.1:${plainPort}/stream`, { method: "POST", body: "{}" }));
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const reader = response.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toBe("data: one\n\n");
+    let rest = "";
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    expect(rest).toBe("data: two\n\n");
+    const echoed = await guarded(new Request(`http://127.0.0.1:${plainPort}/echo`, { method: "PUT", body: '{"a":1}' }));
+    expect([echoed.headers.get("x-method"), await echoed.text()]).toEqual(["PUT", '{"a":1}']);
+    await expect(createGuardedFetch({ allowlist: [] })(new Request(`http://127.0.0.1:${plainPort}/stream`))).rejects.toBeInstanceOf(EgressRefusedError);
   });
 });
