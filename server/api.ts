@@ -10,10 +10,19 @@ import { buildOpenApiDocument } from "@/server/http/openapi";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { createRouter, type RequestHandler } from "@/server/http/router";
 import { systemRoutes } from "@/server/system/routes";
+import { webhookRoutes } from "@/server/webhooks/routes";
 import { workerRoutes } from "@/server/worker/routes";
 
 /** Every REST route of the service. A new area adds its list here, and so appears in OpenAPI. */
-export const apiRoutes: AnyRoute[] = [...systemRoutes, ...authRoutes, ...accountRoutes, ...domainRoutes, ...eventRoutes, ...workerRoutes];
+export const apiRoutes: AnyRoute[] = [
+  ...systemRoutes,
+  ...authRoutes,
+  ...accountRoutes,
+  ...domainRoutes,
+  ...eventRoutes,
+  ...webhookRoutes,
+  ...workerRoutes,
+];
 
 // Composition root: new projects get the standard environments.
 onProjectCreated(seedEnvironments);

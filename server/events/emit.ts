@@ -4,6 +4,7 @@ import { newId } from "@/server/core/ids";
 import { jsonPlaceholder, preparedQuery, timestampPlaceholder, type Database, type Executor } from "@/server/db";
 import { events } from "@/server/db/schema";
 import { eventBatcherFor } from "./insert-batcher";
+import { notifyEventsWritten } from "./notify";
 
 export interface NewEvent {
   projectId: string;
@@ -50,6 +51,7 @@ export async function emitEvent(db: Executor, event: NewEvent, now = new Date())
       timestamp: now.toISOString(),
       attributes: JSON.stringify(row.attributes),
     });
+    await notifyEventsWritten(db);
     return row.id;
   }
   const batcher = eventBatcherFor(db as Database);

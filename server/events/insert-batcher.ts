@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { notifyEventsWritten } from "./notify";
 import { logger } from "@/server/core/logger";
 import { processWide } from "@/server/core/process-wide";
 import { preparedQuery, type Database } from "@/server/db";
@@ -19,7 +20,8 @@ const insertRows = (db: Database) =>
   db
     .insert(events)
     .select(
-      sql`select * from jsonb_to_recordset(${sql.placeholder("rows")}::jsonb) as r(id uuid, project_id uuid, event_type text, "timestamp" timestamptz, created_at timestamptz, attributes jsonb)`,
+      // The insert names every column of the table in order; fanned_out_at (last) starts null.
+      sql`select r.*, null::timestamptz from jsonb_to_recordset(${sql.placeholder("rows")}::jsonb) as r(id uuid, project_id uuid, event_type text, "timestamp" timestamptz, created_at timestamptz, attributes jsonb)`,
     )
     ;
 
@@ -96,6 +98,7 @@ class InsertBatcher {
 
   private async write(rows: EventRow[]): Promise<void> {
     await preparedQuery(this.db, "insertEvents", insertRows).execute({ rows: JSON.stringify(rows.map(toRecord)) });
+    await notifyEventsWritten(this.db);
   }
 }
 

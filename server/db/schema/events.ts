@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
 import { projects } from "./tenancy";
@@ -15,6 +16,12 @@ export const events = pgTable(
     timestamp: ts("timestamp").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
     attributes: jsonb("attributes").$type<Record<string, unknown>>().notNull(),
+    /** Set by webhook fan-out (server/webhooks) once the event's deliveries exist. */
+    fannedOutAt: ts("fanned_out_at"),
   },
-  (t) => [index("events_project_idx").on(t.projectId, t.id), index("events_type_idx").on(t.projectId, t.eventType, t.id)],
+  (t) => [
+    index("events_project_idx").on(t.projectId, t.id),
+    index("events_type_idx").on(t.projectId, t.eventType, t.id),
+    index("events_fan_out_idx").on(t.id).where(sql`fanned_out_at is null`),
+  ],
 );

@@ -2,3 +2,5 @@ export * from "./tenancy";
 export * from "./versioning";
 export * from "./events";
 export * from "./sessions";
+export * from "./secrets";
+export * from "./webhooks";

@@ -1,0 +1,98 @@
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { newId } from "@/server/core/ids";
+import { webhookDeliveries, webhookSubscriptions } from "@/server/db/schema";
+import type { AppContext } from "@/server/http/app-context";
+import { webhookFetch } from "./webhook-fetch";
+import { recordAttempts, type AttemptMode, type FinishedAttempt } from "./record-attempts";
+import { sendAttempt } from "./send-attempt";
+import type { SubscriptionRow } from "./subscriptions";
+import type { DeliveryRow } from "./wire";
+
+/** How long a claimed delivery belongs to its worker: the request time-out plus a margin. */
+export function leaseMs(app: AppContext): number {
+  return app.config.webhookTimeoutMs + 5_000;
+}
+
+/**
+ * Claims up to `limit` due deliveries of active subscriptions in one statement (FOR UPDATE SKIP
+ * LOCKED, so workers take disjoint rows) and leases them. The lease, not an open transaction,
+ * keeps them while the HTTP requests run: a worker killed mid-delivery holds no lock, and its
+ * deliveries are due again when the lease runs out. Counting the attempt at the claim bounds
+ * the retries of a delivery that crashes its worker.
+ */
+export async function claimDueDeliveries(app: AppContext, limit: number, now = new Date()): Promise<DeliveryRow[]> {
+  const d = webhookDeliveries;
+  const due = app.db
+    .select({ id: d.id })
+    .from(d)
+    .innerJoin(webhookSubscriptions, eq(webhookSubscriptions.id, d.subscriptionId))
+    .where(
+      and(
+        eq(d.status, "pending"),
+        lte(d.nextAttemptAt, now),
+        or(isNull(d.leaseUntil), lt(d.leaseUntil, now)),
+        eq(webhookSubscriptions.isActive, true),
+      ),
+    )
+    .orderBy(asc(d.nextAttemptAt))
+    .limit(limit)
+    .for("update", { of: d, skipLocked: true });
+  return app.db
+    .update(d)
+    .set({
+      leaseUntil: new Date(now.getTime() + leaseMs(app)),
+      leaseToken: newId(),
+      attempts: sql`${d.attempts} + 1`,
+      updatedAt: now,
+    })
+    .where(inArray(d.id, due))
+    .returning();
+}
+
+export function outgoing(app: AppContext, delivery: DeliveryRow, subscription: SubscriptionRow) {
+  return {
+    deliveryId: delivery.id,
+    eventId: delivery.eventId,
+    eventType: delivery.eventType,
+    url: delivery.url,
+    payload: delivery.payload,
+    authMode: subscription.authMode,
+    secret: app.secrets.open(subscription.sealedSecret),
+    userHeaders: subscription.headers,
+  };
+}
+
+/** Sends one claimed delivery and records the outcome (redelivery, test sends). */
+export async function attemptDelivery(
+  app: AppContext,
+  delivery: DeliveryRow,
+  subscription: SubscriptionRow,
+  trigger: "schedule" | "redeliver" | "test",
+  mode: AttemptMode,
+): Promise<void> {
+  const result = await sendAttempt(webhookFetch(app), outgoing(app, delivery, subscription), app.config.webhookTimeoutMs);
+  await recordAttempts(app, [{ delivery, subscription, result, trigger, mode }]);
+}
+
+/**
+ * One delivery pass: claims up to `limit` due deliveries, sends them concurrently and records
+ * every outcome together (two statements per batch rather than per delivery).
+ */
+export async function deliverDue(app: AppContext, limit = 50): Promise<number> {
+  const claimed = await claimDueDeliveries(app, limit);
+  if (claimed.length === 0) return 0;
+  const ids = [...new Set(claimed.map((c) => c.subscriptionId!))];
+  const subscriptions = await app.db.select().from(webhookSubscriptions).where(inArray(webhookSubscriptions.id, ids));
+  const byId = new Map(subscriptions.map((s) => [s.id, s]));
+  const finished = await Promise.all(
+    claimed.map(async (delivery): Promise<FinishedAttempt | undefined> => {
+      const subscription = byId.get(delivery.subscriptionId!);
+      // Deleted between claim and now: its deliveries went with it.
+      if (!subscription) return undefined;
+      const result = await sendAttempt(webhookFetch(app), outgoing(app, delivery, subscription), app.config.webhookTimeoutMs);
+      return { delivery, subscription, result, trigger: "schedule", mode: "schedule" };
+    }),
+  );
+  await recordAttempts(app, finished.filter((f) => f !== undefined));
+  return claimed.length;
+}

@@ -1,0 +1,79 @@
+import { inArray } from "drizzle-orm";
+import { logger } from "@/server/core/logger";
+import { webhookSubscriptions } from "@/server/db/schema";
+import type { AppContext } from "@/server/http/app-context";
+import { startWakeLoop, type WakeLoop } from "@/server/worker/wake-loop";
+import { claimDueDeliveries, outgoing } from "./deliver";
+import { webhookFetch } from "./webhook-fetch";
+import { recordAttempts, type FinishedAttempt } from "./record-attempts";
+import { sendAttempt } from "./send-attempt";
+
+/**
+ * The long-running delivery loop: keeps up to `concurrency` requests in flight, claiming more as
+ * slots free up, so one slow endpoint holds one slot rather than a whole batch. Outcomes are
+ * written by one writer that takes everything finished since its last write, so a busy pump
+ * records in batches and an idle one records at once.
+ */
+export function startDeliveryPump(app: AppContext, concurrency: number, idleMs: number): WakeLoop {
+  const inFlight = new Set<Promise<void>>();
+  let finished: FinishedAttempt[] = [];
+  let writing: Promise<void> | undefined;
+  let slotFreed: (() => void) | undefined;
+  let stopped = false;
+
+  const write = () => {
+    writing ??= (async () => {
+      while (finished.length > 0) {
+        const batch = finished;
+        finished = [];
+        try {
+          await recordAttempts(app, batch);
+        } catch (error) {
+          // The leases run out and the deliveries are sent again: at least once, never lost.
+          logger.error({ err: error, deliveries: batch.length }, "webhook outcomes not recorded");
+        }
+      }
+    })().finally(() => {
+      writing = undefined;
+    });
+  };
+
+  const pass = async (): Promise<number> => {
+    while (inFlight.size >= concurrency && !stopped) await new Promise<void>((resolve) => (slotFreed = resolve));
+    if (stopped) return 0;
+    const claimed = await claimDueDeliveries(app, concurrency - inFlight.size);
+    if (claimed.length === 0) return 0;
+    const ids = [...new Set(claimed.map((c) => c.subscriptionId!))];
+    const subscriptions = await app.db.select().from(webhookSubscriptions).where(inArray(webhookSubscriptions.id, ids));
+    const byId = new Map(subscriptions.map((s) => [s.id, s]));
+    for (const delivery of claimed) {
+      const subscription = byId.get(delivery.subscriptionId!);
+      if (!subscription) continue;
+      const task = sendAttempt(webhookFetch(app), outgoing(app, delivery, subscription), app.config.webhookTimeoutMs)
+        .then((result) => {
+          finished.push({ delivery, subscription, result, trigger: "schedule", mode: "schedule" });
+          write();
+        })
+        .finally(() => {
+          inFlight.delete(task);
+          slotFreed?.();
+          slotFreed = undefined;
+        });
+      inFlight.add(task);
+    }
+    return claimed.length;
+  };
+
+  const loop = startWakeLoop("webhook-delivery", pass, idleMs);
+  return {
+    wake: () => loop.wake(),
+    async stop() {
+      stopped = true;
+      // Free a pass waiting for a slot, so the loop can see it was stopped.
+      slotFreed?.();
+      await loop.stop();
+      await Promise.all(inFlight);
+      while (writing) await writing;
+    },
+  };
+}

@@ -1,0 +1,9 @@
+export { WEBHOOK_HEADERS, WEBHOOK_USER_AGENT, TESTED_EVENT_TYPE, webhookPayloadSchema, type WebhookPayload } from "./contract";
+export { claimDueDeliveries, deliverDue } from "./deliver";
+export { getDelivery, queryDeliveries, redeliver } from "./deliveries";
+export { deliveryIdFor } from "./delivery-id";
+export { fanOutEvents } from "./fan-out";
+export { signatureHeader } from "./signature";
+export { createSubscription, getSubscription, querySubscriptions } from "./subscriptions";
+export { webhookMutatingRoutes, webhookReadingRoutes, webhookRoutes } from "./routes";
+export { startWebhookWorker, webhookWorker, type WebhookWorkerOptions } from "./worker";

@@ -1,0 +1,194 @@
+import { z } from "zod";
+import { BadRequestError } from "@/server/core/errors";
+import { one, pageBody } from "@/server/http/envelope";
+import { defineRoute } from "@/server/http/route";
+import { getDelivery, queryDeliveries, redeliver } from "./deliveries";
+import { subscriptionBodySchema, subscriptionInputSchema, subscriptionQuerySchema } from "./subscription-input";
+import {
+  createSubscription,
+  deleteSubscription,
+  getSubscription,
+  querySubscriptions,
+  replaceSubscription,
+  rotateSubscriptionSecret,
+  setSubscriptionActive,
+} from "./subscriptions";
+import { testDraftSubscription, testSavedSubscription } from "./test-send";
+import { deliveryToWire, subscriptionToWire } from "./wire";
+
+const idParams = z.object({ id: z.string().uuid() });
+const tag = "webhooks";
+const secretSchema = z.string().min(16, "must be at least 16 characters").max(1024);
+
+/** Routes that create, change, delete or send: a viewer role may not call these. */
+export const webhookMutatingRoutes = [
+  defineRoute({
+    method: "POST",
+    path: "/api/webhooks/subscriptions/",
+    auth: "api_key",
+    tag,
+    summary: "Create a subscription; the response carries its secret, shown only this once",
+    body: subscriptionBodySchema,
+    handler: async ({ ctx, body }) => {
+      const { row, secret } = await createSubscription(ctx.app, ctx.principal, body.subscription, body.secret);
+      return one("subscription", subscriptionToWire(row, secret));
+    },
+  }),
+  defineRoute({
+    method: "PUT",
+    path: "/api/webhooks/subscriptions/{id}",
+    auth: "api_key",
+    tag,
+    summary: "Replace a subscription (the secret changes only when one is given)",
+    params: idParams,
+    body: subscriptionBodySchema,
+    handler: async ({ ctx, body, params }) =>
+      one("subscription", subscriptionToWire(await replaceSubscription(ctx.app, ctx.principal.projectId, params.id, body.subscription, body.secret))),
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: "/api/webhooks/subscriptions/{id}",
+    auth: "api_key",
+    tag,
+    summary: "Delete a subscription and its delivery log",
+    params: idParams,
+    status: 204,
+    handler: async ({ ctx, params }) => deleteSubscription(ctx.app.db, ctx.principal.projectId, params.id),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/webhooks/subscriptions/{id}/start",
+    auth: "api_key",
+    tag,
+    summary: "Start sending deliveries (also clears a stop made by the service)",
+    params: idParams,
+    handler: async ({ ctx, params }) =>
+      one("subscription", subscriptionToWire(await setSubscriptionActive(ctx.app.db, ctx.principal.projectId, params.id, true))),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/webhooks/subscriptions/{id}/stop",
+    auth: "api_key",
+    tag,
+    summary: "Stop sending deliveries; pending ones wait until the subscription is started again",
+    params: idParams,
+    handler: async ({ ctx, params }) =>
+      one("subscription", subscriptionToWire(await setSubscriptionActive(ctx.app.db, ctx.principal.projectId, params.id, false))),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/webhooks/subscriptions/{id}/rotate-secret",
+    auth: "api_key",
+    tag,
+    summary: "Replace the secret (generated unless given); the response shows the new one once",
+    params: idParams,
+    body: z.strictObject({ secret: secretSchema.optional() }),
+    handler: async ({ ctx, params, body }) => {
+      const { row, secret } = await rotateSubscriptionSecret(ctx.app, ctx.principal.projectId, params.id, body.secret);
+      return one("subscription", subscriptionToWire(row, secret));
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/webhooks/subscriptions/test",
+    auth: "api_key",
+    tag,
+    summary: "Send a webhooks.subscriptions.tested event now to a saved subscription or a draft; returns the delivery",
+    body: z.strictObject({
+      subscription_id: z.string().uuid().optional(),
+      subscription: subscriptionInputSchema.optional(),
+      secret: secretSchema.optional(),
+    }),
+    handler: async ({ ctx, body }) => {
+      if ((body.subscription_id === undefined) === (body.subscription === undefined)) {
+        throw new BadRequestError("Send exactly one of subscription_id and subscription", "bad_request", [
+          { path: "subscription_id", message: "exactly one of subscription_id and subscription" },
+        ]);
+      }
+      const { delivery, attempts } = body.subscription_id
+        ? await testSavedSubscription(ctx.app, ctx.principal, body.subscription_id)
+        : await testDraftSubscription(ctx.app, ctx.principal, body.subscription!, body.secret);
+      return one("delivery", deliveryToWire(delivery, attempts));
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/webhooks/deliveries/{id}/redeliver",
+    auth: "api_key",
+    tag,
+    summary: "Send a delivery again now: same body and delivery id, new timestamp and signature",
+    params: idParams,
+    handler: async ({ ctx, params }) => {
+      const { delivery, attempts } = await redeliver(ctx.app, ctx.principal.projectId, params.id);
+      return one("delivery", deliveryToWire(delivery, attempts));
+    },
+  }),
+];
+
+export const webhookReadingRoutes = [
+  defineRoute({
+    method: "GET",
+    path: "/api/webhooks/subscriptions/{id}",
+    auth: "api_key",
+    tag,
+    summary: "A subscription (never its secret)",
+    params: idParams,
+    handler: async ({ ctx, params }) => one("subscription", subscriptionToWire(await getSubscription(ctx.app.db, ctx.principal.projectId, params.id))),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/webhooks/subscriptions/query",
+    auth: "api_key",
+    role: "viewer",
+    tag,
+    summary: "List subscriptions, newest first: partial name or description, tag containment, paging",
+    body: subscriptionQuerySchema,
+    handler: async ({ ctx, body }) => {
+      const page = await querySubscriptions(ctx.app.db, ctx.principal.projectId, body.subscription, body.windowing);
+      return pageBody("subscriptions", page, (row) => subscriptionToWire(row));
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/webhooks/deliveries/query",
+    auth: "api_key",
+    role: "viewer",
+    tag,
+    summary: "List deliveries, newest first, by status, subscription, event or event type",
+    body: z.strictObject({
+      delivery: z
+        .strictObject({
+          status: z.enum(["pending", "succeeded", "failed"]).optional(),
+          subscription_id: z.string().uuid().optional(),
+          event_id: z.string().uuid().optional(),
+          event_type: z.string().max(200).optional(),
+        })
+        .optional(),
+      windowing: z.strictObject({ limit: z.number().int().min(1).max(1000).optional(), next: z.string().uuid().optional() }).optional(),
+    }),
+    handler: async ({ ctx, body }) => {
+      const f = body.delivery ?? {};
+      const page = await queryDeliveries(
+        ctx.app.db,
+        ctx.principal.projectId,
+        { status: f.status, subscriptionId: f.subscription_id, eventId: f.event_id, eventType: f.event_type },
+        body.windowing,
+      );
+      return pageBody("deliveries", page, (row) => deliveryToWire(row));
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/webhooks/deliveries/{id}",
+    auth: "api_key",
+    tag,
+    summary: "A delivery with its body and every attempt (secrets redacted)",
+    params: idParams,
+    handler: async ({ ctx, params }) => {
+      const { delivery, attempts } = await getDelivery(ctx.app.db, ctx.principal.projectId, params.id);
+      return one("delivery", deliveryToWire(delivery, attempts));
+    },
+  }),
+];
+
+export const webhookRoutes = [...webhookMutatingRoutes, ...webhookReadingRoutes];

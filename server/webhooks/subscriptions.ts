@@ -1,0 +1,171 @@
+import { and, desc, eq, ilike, lt, sql } from "drizzle-orm";
+import { BadRequestError, NotFoundError } from "@/server/core/errors";
+import { newId } from "@/server/core/ids";
+import type { Page } from "@/server/core/windowing";
+import { toPage } from "@/server/core/windowing";
+import type { Database } from "@/server/db";
+import { webhookSubscriptions } from "@/server/db/schema";
+import { urlRefusal } from "@/server/egress";
+import type { AppContext } from "@/server/http/app-context";
+import { generateWebhookSecret } from "./signature";
+import type { SubscriptionInput } from "./subscription-input";
+
+export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
+
+export interface Scope {
+  projectId: string;
+  userId: string;
+}
+
+/** Checks what zod cannot: the URL against the egress rules, the secret the mode needs. */
+export function checkSubscriptionInput(app: AppContext, input: SubscriptionInput, secret: string | undefined, requireSecret = true): void {
+  const refusal = urlRefusal(input.data.url, { allowlist: app.config.egressAllowlist, httpsOnly: true });
+  if (refusal) {
+    throw new BadRequestError(`subscription.data.url ${refusal}`, "invalid_webhook_url", [{ path: "subscription.data.url", message: refusal }]);
+  }
+  if (requireSecret && input.data.auth_mode === "authorization" && !secret) {
+    throw new BadRequestError("subscription.secret is required when auth_mode is authorization (it is sent as the bearer token)", "secret_required", [
+      { path: "subscription.secret", message: "required when auth_mode is authorization" },
+    ]);
+  }
+}
+
+function columnsFrom(input: SubscriptionInput) {
+  return {
+    name: input.name,
+    description: input.description ?? null,
+    tags: input.tags ?? null,
+    url: new URL(input.data.url).toString(),
+    eventTypes: input.data.event_types === undefined ? null : input.data.event_types,
+    headers: input.data.headers ?? null,
+    authMode: input.data.auth_mode,
+    payloadFields: input.data.payload_fields ?? null,
+  };
+}
+
+/** Creates a subscription; returns it with its secret in plain text, the only time it is shown. */
+export async function createSubscription(app: AppContext, scope: Scope, input: SubscriptionInput, givenSecret?: string) {
+  const secret = givenSecret ?? input.secret;
+  checkSubscriptionInput(app, input, secret);
+  const plain = secret ?? generateWebhookSecret();
+  const now = new Date();
+  const [row] = await app.db
+    .insert(webhookSubscriptions)
+    .values({
+      id: newId(),
+      projectId: scope.projectId,
+      ...columnsFrom(input),
+      sealedSecret: app.secrets.seal(plain),
+      isActive: input.flags?.is_active ?? true,
+      createdAt: now,
+      updatedAt: now,
+      createdBy: scope.userId,
+    })
+    .returning();
+  return { row, secret: plain };
+}
+
+export async function getSubscription(db: Database, projectId: string, id: string): Promise<SubscriptionRow> {
+  const [row] = await db
+    .select()
+    .from(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.projectId, projectId), eq(webhookSubscriptions.id, id)));
+  if (!row) throw new NotFoundError(`Webhook subscription ${id} not found`, "subscription_not_found");
+  return row;
+}
+
+/** Full replace. The secret changes only when one is given; the active flag only when `flags` is. */
+export async function replaceSubscription(app: AppContext, projectId: string, id: string, input: SubscriptionInput, givenSecret?: string) {
+  if (input.id && input.id !== id) {
+    throw new BadRequestError(`subscription.id ${input.id} differs from the id in the path (${id})`, "id_mismatch", [
+      { path: "subscription.id", message: "must match the path" },
+    ]);
+  }
+  const secret = givenSecret ?? input.secret;
+  checkSubscriptionInput(app, input, secret, false);
+  const current = await getSubscription(app.db, projectId, id);
+  if (input.data.auth_mode === "authorization" && current.authMode !== "authorization" && !secret) {
+    throw new BadRequestError("subscription.secret is required when switching auth_mode to authorization", "secret_required", [
+      { path: "subscription.secret", message: "required when switching to authorization" },
+    ]);
+  }
+  const activate = input.flags?.is_active;
+  const [row] = await app.db
+    .update(webhookSubscriptions)
+    .set({
+      ...columnsFrom(input),
+      ...(secret ? { sealedSecret: app.secrets.seal(secret) } : {}),
+      ...(activate === undefined ? {} : { isActive: activate, stoppedReason: null, failingSince: null }),
+      updatedAt: new Date(),
+    })
+    .where(and(eq(webhookSubscriptions.projectId, projectId), eq(webhookSubscriptions.id, id)))
+    .returning();
+  if (!row) throw new NotFoundError(`Webhook subscription ${id} not found`, "subscription_not_found");
+  return row;
+}
+
+export async function deleteSubscription(db: Database, projectId: string, id: string): Promise<void> {
+  const deleted = await db
+    .delete(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.projectId, projectId), eq(webhookSubscriptions.id, id)))
+    .returning({ id: webhookSubscriptions.id });
+  if (deleted.length === 0) throw new NotFoundError(`Webhook subscription ${id} not found`, "subscription_not_found");
+}
+
+/** Start clears what the service recorded when it stopped the subscription. */
+export async function setSubscriptionActive(db: Database, projectId: string, id: string, active: boolean): Promise<SubscriptionRow> {
+  const [row] = await db
+    .update(webhookSubscriptions)
+    .set({ isActive: active, stoppedReason: null, failingSince: null, updatedAt: new Date() })
+    .where(and(eq(webhookSubscriptions.projectId, projectId), eq(webhookSubscriptions.id, id)))
+    .returning();
+  if (!row) throw new NotFoundError(`Webhook subscription ${id} not found`, "subscription_not_found");
+  return row;
+}
+
+export async function rotateSubscriptionSecret(app: AppContext, projectId: string, id: string, givenSecret?: string) {
+  const secret = givenSecret ?? generateWebhookSecret();
+  const [row] = await app.db
+    .update(webhookSubscriptions)
+    .set({ sealedSecret: app.secrets.seal(secret), updatedAt: new Date() })
+    .where(and(eq(webhookSubscriptions.projectId, projectId), eq(webhookSubscriptions.id, id)))
+    .returning();
+  if (!row) throw new NotFoundError(`Webhook subscription ${id} not found`, "subscription_not_found");
+  return { row, secret };
+}
+
+export interface SubscriptionFilter {
+  name?: string;
+  description?: string;
+  tags?: Record<string, unknown>;
+}
+
+/** Newest first; `name` and `description` match partially (case-insensitive), `tags` by containment. */
+export async function querySubscriptions(
+  db: Database,
+  projectId: string,
+  filter: SubscriptionFilter = {},
+  windowing: { limit?: number; next?: string } = {},
+): Promise<Page<SubscriptionRow>> {
+  const limit = windowing.limit ?? 100;
+  const t = webhookSubscriptions;
+  const rows = await db
+    .select()
+    .from(t)
+    .where(
+      and(
+        eq(t.projectId, projectId),
+        filter.name ? ilike(t.name, `%${escapeLike(filter.name)}%`) : undefined,
+        filter.description ? ilike(t.description, `%${escapeLike(filter.description)}%`) : undefined,
+        filter.tags ? sql`${t.tags} @> ${JSON.stringify(filter.tags)}::jsonb` : undefined,
+        windowing.next ? lt(t.id, windowing.next) : undefined,
+      ),
+    )
+    .orderBy(desc(t.id))
+    .limit(limit + 1);
+  return toPage(rows, limit);
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

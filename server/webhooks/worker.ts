@@ -1,0 +1,66 @@
+import { logger } from "@/server/core/logger";
+import { EVENTS_CHANNEL } from "@/server/events/notify";
+import type { AppContext } from "@/server/http/app-context";
+import { listen } from "@/server/worker/listen";
+import type { BackgroundWorker, RunningWorker } from "@/server/worker/registry";
+import { startWakeLoop } from "@/server/worker/wake-loop";
+import { DELIVERIES_CHANNEL } from "./channels";
+import { deliverDue } from "./deliver";
+import { startDeliveryPump } from "./delivery-pump";
+import { fanOutEvents } from "./fan-out";
+
+export interface WebhookWorkerOptions {
+  /** Events claimed per fan-out transaction. */
+  fanOutBatch?: number;
+  /** Deliveries sent at once. */
+  concurrency?: number;
+  /** Safety poll when no notification arrives (retries falling due, a missed NOTIFY). */
+  idleMs?: number;
+}
+
+/**
+ * Two loops: fan-out (outbox events to deliveries) wakes on the events channel, delivery wakes
+ * on the deliveries channel and whenever its own fan-out made deliveries. Both poll when idle,
+ * which is also how scheduled retries are found when they fall due.
+ */
+export function startWebhookWorker(app: AppContext, options: WebhookWorkerOptions = {}): RunningWorker {
+  const idleMs = options.idleMs ?? 1_000;
+  const delivery = startDeliveryPump(app, options.concurrency ?? 50, idleMs);
+  const fanOut = startWakeLoop(
+    "webhook-fan-out",
+    async () => {
+      const result = await fanOutEvents(app.db, options.fanOutBatch ?? 500);
+      if (result.deliveries > 0) delivery.wake();
+      return result.events;
+    },
+    idleMs,
+  );
+  const listeners = Promise.all([listen(app.db, EVENTS_CHANNEL, () => fanOut.wake()), listen(app.db, DELIVERIES_CHANNEL, () => delivery.wake())]).catch(
+    (error: unknown) => {
+      // Without notifications the loops still poll; slower, not stuck.
+      logger.error({ err: error }, "webhook worker cannot LISTEN; polling only");
+      return [];
+    },
+  );
+  return {
+    async stop() {
+      const unlisten = await listeners;
+      await Promise.all(unlisten.map((u) => u()));
+      await Promise.all([fanOut.stop(), delivery.stop()]);
+    },
+  };
+}
+
+export const webhookWorker: BackgroundWorker = {
+  name: "webhooks",
+  start: (app) => startWebhookWorker(app),
+  async drain(app, limit) {
+    let handled = 0;
+    while (handled < limit) {
+      const result = await fanOutEvents(app.db, Math.min(500, limit - handled));
+      if (result.events === 0) break;
+      handled += result.events;
+    }
+    return handled + (await deliverDue(app, Math.max(1, limit - handled)));
+  },
+};
