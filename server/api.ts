@@ -8,9 +8,10 @@ import { buildOpenApiDocument } from "@/server/http/openapi";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { createRouter, type RequestHandler } from "@/server/http/router";
 import { systemRoutes } from "@/server/system/routes";
+import { tracingRoutes } from "@/server/tracing/routes";
 
 /** Every REST route of the service. A new area adds its list here, and so appears in OpenAPI. */
-export const apiRoutes: AnyRoute[] = [...systemRoutes, ...authRoutes, ...domainRoutes, ...eventRoutes];
+export const apiRoutes: AnyRoute[] = [...systemRoutes, ...authRoutes, ...domainRoutes, ...eventRoutes, ...tracingRoutes];
 
 // Composition root: new projects get the standard environments.
 onProjectCreated(seedEnvironments);

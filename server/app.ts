@@ -5,6 +5,7 @@ import { migrateDatabase, openDatabase } from "@/server/db";
 import { createApiHandler } from "./api";
 import type { AppContext } from "./http/app-context";
 import type { RequestHandler } from "./http/router";
+import { BACKGROUND_WORKERS } from "./worker/registry";
 
 export interface App {
   context: AppContext;
@@ -18,7 +19,9 @@ export async function bootApp(config: Config = loadConfig()): Promise<App> {
   const context: AppContext = { db: handle.db, dbKind: handle.kind, config };
   const account = await ensureDefaultAccount(handle.db);
   if (account) announceDefaultAccount(account.project.name, account.secret);
-  logger.info({ database: handle.kind }, "app ready");
+  // Background work runs in this process unless a separate `npm run worker` does it (RUN_WORKERS=false).
+  if (config.runWorkers) for (const worker of BACKGROUND_WORKERS) worker.start(context);
+  logger.info({ database: handle.kind, workers: config.runWorkers ? BACKGROUND_WORKERS.map((w) => w.name) : [] }, "app ready");
   return { context, handle: createApiHandler(context) };
 }
 

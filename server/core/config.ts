@@ -12,6 +12,11 @@ const configSchema = z.object({
   ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters").optional(),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+  RUN_WORKERS: z.enum(["true", "false"]).default("true"),
+  TRACING_MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  TRACING_MAX_BACKLOG_SPANS: z.coerce.number().int().positive().default(500_000),
+  TRACING_PARTITION_PERIOD: z.enum(["day", "week"]).default("week"),
+  TRACING_RETENTION_DAYS: z.coerce.number().int().positive().optional(),
 });
 
 export interface Config {
@@ -20,6 +25,19 @@ export interface Config {
   pgliteDir: string;
   adminToken?: string;
   maxBodyBytes: number;
+  /** Start the background workers (trace ingest, ...) inside the server process; `false` when `npm run worker` runs them. */
+  runWorkers: boolean;
+  tracing: TracingConfig;
+}
+
+export interface TracingConfig {
+  /** Largest span ingest or OTLP body, compressed or not, and after decompression. */
+  maxBodyBytes: number;
+  /** Past this many spans waiting in the ingest queue, ingest answers 429 with Retry-After. */
+  maxBacklogSpans: number;
+  partitionPeriod: "day" | "week";
+  /** Whole partitions older than this are dropped; unset keeps spans forever. */
+  retentionDays?: number;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -36,5 +54,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pgliteDir: c.PGLITE_DIR ?? path.join(c.DATA_DIR, "pglite"),
     adminToken: c.ADMIN_TOKEN,
     maxBodyBytes: c.MAX_BODY_BYTES,
+    runWorkers: c.RUN_WORKERS === "true",
+    tracing: {
+      maxBodyBytes: c.TRACING_MAX_BODY_BYTES,
+      maxBacklogSpans: c.TRACING_MAX_BACKLOG_SPANS,
+      partitionPeriod: c.TRACING_PARTITION_PERIOD,
+      retentionDays: c.TRACING_RETENTION_DAYS,
+    },
   };
 }

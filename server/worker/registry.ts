@@ -1,4 +1,5 @@
 import type { AppContext } from "@/server/http/app-context";
+import { spanIngestWorker } from "@/server/tracing/ingest/worker";
 
 export interface RunningWorker {
   stop(): Promise<void>;
@@ -17,4 +18,4 @@ export interface BackgroundWorker {
 }
 
 /** Every background area adds its worker here; the worker process, the app process and the cron route run this list. */
-export const BACKGROUND_WORKERS: BackgroundWorker[] = [];
+export const BACKGROUND_WORKERS: BackgroundWorker[] = [spanIngestWorker];
