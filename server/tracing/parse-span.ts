@@ -71,7 +71,7 @@ export function parseSpan(raw: unknown, options: ParseOptions = {}): SpanRecord 
   const links = parseLinks(raw.links);
   const exceptionEvents = (events ?? []).filter((e) => e.name === "exception");
   const lastException = exceptionEvents.at(-1);
-  const exception = isObject(raw.exception) ? raw.exception : lastException ? { ...(lastException.attributes ?? {}), timestamp: lastException.timestamp } : null;
+  const exception = isObject(raw.exception) ? raw.exception : lastException ? exceptionOf(lastException) : null;
 
   const spanType = resolveSpanType(getPath(attributes, ["ag", "type", "span"]), conventionType, raw.span_type);
   setPath(attributes, ["ag", "type", "span"], spanType);
@@ -114,6 +114,14 @@ export function inferTraceTypes(spans: SpanRecord[]): void {
     span.trace_type = annotated.has(span.trace_id) ? "annotation" : "invocation";
     setPath(span.attributes, ["ag", "type", "trace"], span.trace_type);
   }
+}
+
+/** An exception event's attributes, OpenTelemetry's `exception.message` style or the reference's `message`. */
+function exceptionOf(event: SpanEvent): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(event.attributes ?? {})) out[key.startsWith("exception.") ? key.slice("exception.".length) : key] = value;
+  out.timestamp = event.timestamp;
+  return out;
 }
 
 function timeField(raw: JsonObject, field: string): number | undefined {

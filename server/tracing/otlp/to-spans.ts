@@ -26,7 +26,7 @@ export function otlpToSpans(request: JsonObject): { spans: SpanRecord[]; dropped
               scope: {
                 ...(typeof scope.name === "string" && scope.name ? { name: scope.name } : {}),
                 ...(typeof scope.version === "string" && scope.version ? { version: scope.version } : {}),
-                ...(field(scope, "attributes") ? { attributes: keyValues(field(scope, "attributes")) } : {}),
+                ...(list(field(scope, "attributes")).length > 0 ? { attributes: keyValues(field(scope, "attributes")) } : {}),
               },
             }
           : {}),
