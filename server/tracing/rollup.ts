@@ -68,13 +68,8 @@ function writeCumulative(attributes: JsonObject, total: Totals): boolean {
   const put = (name: string, value: unknown) => {
     const metrics = isObject(attributes.ag) && isObject(attributes.ag.metrics) ? attributes.ag.metrics : undefined;
     const current = metrics && isObject(metrics[name]) ? (metrics[name] as JsonObject).cumulative : undefined;
-    if (value === undefined) {
-      if (current !== undefined) {
-        delete (metrics![name] as JsonObject).cumulative;
-        changed = true;
-      }
-      return;
-    }
+    // Nothing to total: whatever the span reported itself is left as it came.
+    if (value === undefined) return;
     if (JSON.stringify(current) === JSON.stringify(value)) return;
     setPath(attributes, ["ag", "metrics", name, "cumulative"], value);
     changed = true;

@@ -209,14 +209,16 @@ function stringCondition(expr: string, c: Condition, operator: string, params: S
 function attributeCondition(c: Condition, operator: string, params: SqlParams): string {
   if (typeof c.key !== "string" || c.key.trim() === "") fail(`'attributes' needs a key (a dotted path such as ag.meta.request.model).`);
   const path = c.key.split(".").filter((p) => p !== "");
-  const pathSql = params.add(`{${path.map((p) => `"${p.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`, "::text[]");
-  const node = `(attributes #> ${pathSql})`;
-  const asText = `(attributes #>> ${pathSql})`;
+  // Every unused placeholder would leave a parameter without a type: the path is added on first use.
+  let pathSql: string | undefined;
+  const pathParam = () => (pathSql ??= params.add(pgArray(path), "::text[]"));
+  const node = () => `(attributes #> ${pathParam()})`;
+  const asText = () => `(attributes #>> ${pathParam()})`;
   switch (operator) {
     case "exists":
-      return `${node} is not null`;
+      return `${node()} is not null`;
     case "not_exists":
-      return `${node} is null`;
+      return `${node()} is null`;
     case "is":
     case "is_not": {
       const contained = `attributes @> ${params.add(JSON.stringify(nest(path, c.value ?? null)), "::jsonb")}`;
@@ -224,25 +226,25 @@ function attributeCondition(c: Condition, operator: string, params: SqlParams): 
     }
     case "has":
     case "has_not": {
-      const sql = `coalesce(${node} @> ${params.add(JSON.stringify(c.value ?? null), "::jsonb")}, false)`;
+      const sql = `coalesce(${node()} @> ${params.add(JSON.stringify(c.value ?? null), "::jsonb")}, false)`;
       return operator === "has" ? sql : `not ${sql}`;
     }
     case "in":
     case "not_in": {
       const values = listValue(c).map((v) => JSON.stringify(v));
-      const sql = `coalesce(${node} = any(${params.add(pgArray(values), "::jsonb[]")}), false)`;
+      const sql = `coalesce(${node()} = any(${params.add(pgArray(values), "::jsonb[]")}), false)`;
       return operator === "in" ? sql : `not ${sql}`;
     }
     default: {
       if (operator in NUMERIC_SQL || operator === "btwn") {
         const sample = operator === "btwn" ? pairValue(c)[0] : c.value;
         if (typeof sample === "number") {
-          const numeric = `(case when jsonb_typeof(${node}) = 'number' then (${node})::text::float8 end)`;
+          const numeric = `(case when jsonb_typeof(${node()}) = 'number' then (${node()})::text::float8 end)`;
           return scalarCondition(numeric, c, operator, params, (v) => numberValue(c.field, v), "float8");
         }
-        return `${node} is not null and ` + scalarCondition(asText, c, operator, params, (v) => textValue(c.field, v), "text");
+        return `${node()} is not null and ` + scalarCondition(asText(), c, operator, params, (v) => textValue(c.field, v), "text");
       }
-      return `${node} is not null and ` + stringCondition(asText, c, operator, params);
+      return `${node()} is not null and ` + stringCondition(asText(), c, operator, params);
     }
   }
 }
