@@ -28,9 +28,10 @@ export async function ingestBacklog(db: Database, now = Date.now()): Promise<num
   return s.pending;
 }
 
-/** Counts a just-accepted batch into the cached figure until the next measurement. */
+/** Counts a just-accepted (positive) or just-processed (negative) batch into the cached figure until the next measurement. */
 export function addToBacklog(db: Database, spans: number): void {
-  state(db).spans += spans;
+  const s = state(db);
+  s.spans = Math.max(0, s.spans + spans);
 }
 
 /** A row whose processing failed this many times is set aside (kept, not retried, reported). */

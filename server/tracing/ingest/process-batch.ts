@@ -2,7 +2,7 @@ import { rawQuery, type Database, type DatabaseKind, type Executor } from "@/ser
 import type { SpanRecord } from "../span-record";
 import { ensurePartitions, type PartitionPeriod } from "../store/partitions";
 import { writeSpans } from "../store/write-spans";
-import { MAX_ATTEMPTS } from "./backlog";
+import { addToBacklog, MAX_ATTEMPTS } from "./backlog";
 
 export interface BatchOptions {
   /** Ingest rows claimed per transaction. */
@@ -39,6 +39,12 @@ const RECORD_FAILURE = `update span_ingest set attempts = attempts + 1, last_err
  * (kept with its last error, for an operator) instead of being retried forever.
  */
 export async function processIngestBatch(db: Database, kind: DatabaseKind, options: BatchOptions): Promise<BatchResult> {
+  const result = await processOnce(db, kind, options);
+  if (result.spans > 0) addToBacklog(db, -result.spans);
+  return result;
+}
+
+async function processOnce(db: Database, kind: DatabaseKind, options: BatchOptions): Promise<BatchResult> {
   try {
     return await db.transaction(async (tx) => {
       const rows = await rawQuery<IngestRow>(tx, CLAIM, [options.rows]);
