@@ -46,7 +46,11 @@ export interface QueryBody {
 
 /** POST /traces/query: traces newest first, paged; emits traces.queried. */
 export async function queryTraces(db: Database, reader: Reader, body: QueryBody) {
-  if (body.formatting?.focus === "span") return querySpans(db, reader, body);
+  if (body.formatting?.focus === "span") {
+    const spans = await querySpans(db, reader, body);
+    await emitTraceRead(db, reader, "traces.queried", [...new Set(spans.spans.map((s) => s.trace_id as string))]);
+    return spans;
+  }
   const window = parseWindowing(body.windowing);
   const page = await queryTracePage(db, reader.projectId, body.filtering, window);
   await emitTraceRead(
@@ -74,6 +78,6 @@ async function emitTraceRead(db: Database, reader: Reader, type: "traces.fetched
   await emitEvent(db, {
     projectId: reader.projectId,
     type,
-    attributes: { trace_ids: capped(traceIds.map(traceIdToWire)), count: traceIds.length, user_id: reader.userId },
+    attributes: { trace_ids: capped(traceIds.map((id) => traceIdToWire(id))), count: traceIds.length, user_id: reader.userId },
   });
 }

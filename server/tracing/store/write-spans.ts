@@ -17,8 +17,10 @@ const INSERT_SPANS = `insert into spans (${INSERT_COLUMNS})
 
 const LOCK_TRACES = `select count(pg_advisory_xact_lock(k)) from unnest($1::text::bigint[]) with ordinality as l(k, n)`;
 
-const LOAD_TRACES = `select trace_id::text, span_id::text, parent_id::text, start_time::text as start_time, attributes
-  from spans where project_id = $1::uuid and trace_id = any($2::text::uuid[])`;
+// A join, not `trace_id = any(...)`: on a young partition without statistics the planner may pick a
+// sequential scan, and `= any` then compares every row with every id (seconds per batch).
+const LOAD_TRACES = `select s.trace_id::text, s.span_id::text, s.parent_id::text, s.start_time::text as start_time, s.attributes
+  from unnest($2::text::uuid[]) as t(id) join spans s on s.project_id = $1::uuid and s.trace_id = t.id`;
 
 const DELETE_SPANS = `delete from spans s using jsonb_to_recordset($2::text::jsonb) as d(trace_id uuid, span_id uuid, start_time timestamptz)
   where s.project_id = $1::uuid and s.trace_id = d.trace_id and s.span_id = d.span_id and s.start_time = d.start_time`;
