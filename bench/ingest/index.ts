@@ -7,8 +7,9 @@
  *   npm run bench -- ingest [--spans 60000] [--batch 100] [--connections 8] [--latency-seconds 10] [--rebuild | --no-rebuild]
  *
  * Throughput: every request body is built before the clock starts; the clock stops when the last
- * span is in `spans` (the ingest queue is empty). Latency: one request of 10 spans (one trace) at
- * a time on a fixed schedule; a poller on its own connection looks for each trace every 5 ms.
+ * span is in `spans` (the ingest queue is empty). Latency: requests of the same size at half the
+ * sustained rate, on a fixed schedule; a poller on its own connection looks for each request's
+ * first trace every 5 ms, and the time from sending to seeing it is that request's latency.
  * Uses DATABASE_URL, or the local server at postgres://postgres@127.0.0.1:5432/test; fresh
  * databases are created for the run and dropped afterwards.
  */
@@ -205,24 +206,31 @@ async function rawCopy(baseUrl: string, options: Options) {
   }
 }
 
-async function latency(server: NextServer, sql: postgres.Sql, workers: number, spansPerSec: number, seconds: number) {
+/**
+ * Requests of the same size as the throughput run (`batch` spans in traces of 10), sent on a fixed
+ * schedule at `spansPerSec`; a request counts as visible when its first trace is in `spans`.
+ */
+async function latency(server: NextServer, sql: postgres.Sql, projectId: string, workers: number, spansPerSec: number, seconds: number, batch: number) {
+  await sql`truncate spans`;
   const procs = startWorkers(workers, server.databaseUrl!);
   try {
     await new Promise((r) => setTimeout(r, 3000));
-    const perRequest = 10;
-    const intervalMs = (perRequest / spansPerSec) * 1000;
+    const intervalMs = (batch / spansPerSec) * 1000;
     const count = Math.max(20, Math.floor((seconds * 1000) / intervalMs));
-    const start = performance.now() + 100;
-    log(`latency with ${workers} worker(s): ${count} traces of ${perRequest} spans, one every ${intervalMs.toFixed(1)} ms (${Math.round(spansPerSec)} spans/s)`);
+    log(`latency with ${workers} worker(s): ${count} requests of ${batch} spans, one every ${intervalMs.toFixed(1)} ms (${Math.round(spansPerSec)} spans/s)`);
     const sentAt = new Map<string, number>();
     const latencies: number[] = [];
     let polling = true;
+    const start = performance.now() + 100;
     const giveUpAt = () => performance.now() > start + seconds * 1000 + 30_000;
+    const dashed = (p: string) => `${p.slice(0, 8)}-${p.slice(8, 12)}-${p.slice(12, 16)}-${p.slice(16, 20)}-${p.slice(20)}`;
+    // Looks for every pending trace every 5 ms through the primary key (project, trace).
     const poller = (async () => {
       while ((polling || sentAt.size > 0) && !giveUpAt()) {
         const pending = [...sentAt.keys()];
         if (pending.length > 0) {
-          const rows = await sql<{ t: string }[]>`select distinct replace(trace_id::text, '-', '') as t from spans where trace_id = any(${sql.array(pending.map((p) => `${p.slice(0, 8)}-${p.slice(8, 12)}-${p.slice(12, 16)}-${p.slice(16, 20)}-${p.slice(20)}`))}::uuid[])`;
+          const rows = await sql<{ t: string }[]>`select distinct replace(s.trace_id::text, '-', '') as t
+            from unnest(${sql.array(pending.map(dashed))}::uuid[]) as p(id) join spans s on s.project_id = ${projectId}::uuid and s.trace_id = p.id`;
           const now = performance.now();
           for (const { t } of rows) {
             const sent = sentAt.get(t);
@@ -240,9 +248,9 @@ async function latency(server: NextServer, sql: postgres.Sql, workers: number, s
       const due = start + i * intervalMs;
       const wait = due - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      const spans = traceSpans(perRequest, Date.now());
-      const t = spans[0].trace_id as string;
-      sentAt.set(t, performance.now());
+      const spans: Record<string, unknown>[] = [];
+      while (spans.length < batch) spans.push(...traceSpans(Math.min(10, batch - spans.length), Date.now()));
+      sentAt.set(spans[0].trace_id as string, performance.now());
       inFlight.push(post(server, JSON.stringify({ spans })));
     }
     try {
@@ -251,10 +259,16 @@ async function latency(server: NextServer, sql: postgres.Sql, workers: number, s
       polling = false;
       await poller;
     }
-    if (latencies.length === 0) throw new Error("no trace became visible");
+    if (latencies.length === 0) throw new Error("no request became visible");
     latencies.sort((a, b) => a - b);
     const pct = (p: number) => Number(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1));
-    return { workers, spans_per_sec_offered: Math.round(spansPerSec), traces: latencies.length, never_visible: sentAt.size, latency_ms: { p50: pct(50), p90: pct(90), p99: pct(99), max: pct(100) } };
+    return {
+      workers,
+      spans_per_sec_offered: Math.round(spansPerSec),
+      requests: count,
+      never_visible: sentAt.size,
+      latency_ms: { p50: pct(50), p90: pct(90), p99: pct(99), max: pct(100) },
+    };
   } finally {
     await stopWorkers(procs);
   }
@@ -274,8 +288,9 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     log(`1 worker: ${one.spans_per_sec} spans/s`);
     const two = await throughput(server, sql, 2, options);
     log(`2 workers: ${two.spans_per_sec} spans/s`);
-    const latencyOne = await latency(server, sql, 1, one.spans_per_sec / 2, options.latencySeconds);
-    const latencyTwo = await latency(server, sql, 2, two.spans_per_sec / 2, options.latencySeconds);
+    const [{ id: projectId }] = await sql<{ id: string }[]>`select id::text as id from projects where is_default`;
+    const latencyOne = await latency(server, sql, projectId, 1, one.spans_per_sec / 2, options.latencySeconds, options.batch);
+    const latencyTwo = await latency(server, sql, projectId, 2, two.spans_per_sec / 2, options.latencySeconds, options.batch);
     const ratio = (x: number) => Number((x / copy.spans_per_sec).toFixed(3));
     return {
       benchmark: "ingest",

@@ -8,6 +8,7 @@ import { acceptSpans } from "./ingest/accept";
 import { decodeOtlp, encodeOtlpResponse, otlpEncodingOf } from "./otlp/decode";
 import { otlpToSpans } from "./otlp/to-spans";
 import { parseTracingRequest, type ParsedSpans } from "./parse-request";
+import { legacyDeleteTrace, legacyFetchTrace, legacyQuery } from "./legacy";
 import { createSimpleTrace } from "./simple-traces";
 import type { SpanRecord } from "./span-record";
 import { fetchTrace, listTraces, queryTraces, querySpans } from "./traces";
@@ -118,6 +119,32 @@ export const tracingRoutes = [
       }
       return accept(ctx, parsed, [pathId]);
     },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/tracing/traces/{trace_id}",
+    auth: "api_key",
+    tag: TAG,
+    summary: "Deprecated: fetch a trace as {count, traces: {<trace_id>: {spans}}}",
+    handler: async ({ ctx, params }) => legacyFetchTrace(ctx.app.db, ctx.principal.projectId, params.trace_id),
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: "/api/tracing/traces/{trace_id}",
+    auth: "api_key",
+    tag: TAG,
+    summary: "Deprecated: delete a trace's spans (queued); 202 with the links of the spans removed",
+    status: 202,
+    handler: async ({ ctx, params }) => legacyDeleteTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/tracing/spans/query",
+    auth: "api_key",
+    tag: TAG,
+    summary: "Deprecated: query with flat keys (focus, oldest, newest, limit, rate, filter) in the body or query string",
+    body: z.record(z.string(), z.unknown()),
+    handler: async ({ ctx, body }) => legacyQuery(ctx.app.db, ctx.principal.projectId, body, new URL(ctx.request.url).searchParams),
   }),
   defineRoute({
     method: "POST",

@@ -129,3 +129,43 @@ describe("recordSpans (the agent runtime's door)", () => {
     expect(chat.attributes.ag.data.inputs.messages[0].content).toBe("my key is [REDACTED]");
   });
 });
+
+describe("the reference's deprecated read and delete routes", () => {
+  it("GET /tracing/traces/{id} answers a map keyed by trace id; DELETE queues a hard delete and answers the removed links", async () => {
+    const t = traceId();
+    const s = spanId();
+    await c.t.call("POST", "/api/tracing/spans/ingest", { key: c.key, body: { spans: [{ trace_id: t, span_id: s, span_name: "only", start_time: at(5) }] } });
+    await processQueue(c);
+    const got = await c.t.call("GET", `/api/tracing/traces/${t}`, { key: c.key });
+    expectStatus(got, 200);
+    expect(got.body.count).toBe(1);
+    expect(got.body.traces[t].spans.only.span_id).toBe(s);
+    expectStatus(await c.t.call("GET", "/api/tracing/traces/xyz", { key: c.key }), 400);
+
+    const deleted = await c.t.call("DELETE", `/api/tracing/traces/${t}`, { key: c.key });
+    expectStatus(deleted, 202);
+    expect(deleted.body).toEqual({ count: 1, links: [{ trace_id: t, span_id: s }] });
+    await processQueue(c);
+    expect((await c.t.call("GET", `/api/tracing/traces/${t}`, { key: c.key })).body).toEqual({ count: 0 });
+    expect((await c.t.call("DELETE", `/api/tracing/traces/${t}`, { key: c.key })).body).toEqual({ count: 0, links: [] });
+  });
+
+  it("POST /tracing/spans/query takes flat keys, with filter as an object or a JSON string", async () => {
+    const t = traceId();
+    const name = `legacy_${Math.random().toString(36).slice(2, 8)}`;
+    await c.t.call("POST", "/api/tracing/spans/ingest", {
+      key: c.key,
+      body: { spans: [{ trace_id: t, span_id: spanId(), span_name: name, start_time: at(7) }, { trace_id: t, span_id: spanId(), span_name: name, start_time: at(8) }] },
+    });
+    await processQueue(c);
+    const filter = { conditions: [{ field: "span_name", operator: "is", value: name }] };
+    const spans = await c.t.call("POST", "/api/tracing/spans/query", { key: c.key, body: { focus: "span", filter } });
+    expectStatus(spans, 200);
+    expect(spans.body.count).toBe(2);
+    const traces = await c.t.call("POST", "/api/tracing/spans/query", { key: c.key, body: { filter: JSON.stringify(filter), limit: "10" } });
+    expect(traces.body.count).toBe(1);
+    expect(Object.keys(traces.body.traces)).toEqual([t]);
+    const viaQueryString = await c.t.call("POST", `/api/tracing/spans/query?focus=span&filter=${encodeURIComponent(JSON.stringify(filter))}`, { key: c.key, body: {} });
+    expect(viaQueryString.body.count).toBe(2);
+  });
+});
