@@ -7,7 +7,10 @@ CREATE TABLE "span_ingest" (
 	"span_count" integer NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"last_error" text,
-	"payload" text NOT NULL
+	"payload" text NOT NULL,
+	"trace_ids" uuid[] NOT NULL,
+	"start_days" integer[] NOT NULL,
+	"replace_traces" uuid[]
 );
 --> statement-breakpoint
 CREATE TABLE "spans" (

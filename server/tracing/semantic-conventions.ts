@@ -5,9 +5,11 @@ import type { SpanType } from "./span-record";
  * Attributes of the OpenTelemetry GenAI semantic conventions (`gen_ai.*`), the AI SDK's telemetry
  * (`ai.*`) and OpenInference (`input.value`, `llm.*`) are mapped onto the same `ag` fields our
  * own spans use: `ag.data.{inputs,outputs,parameters}`, `ag.meta.{system,request.model,...}`
- * and `ag.metrics.tokens.incremental`. The original attributes stay as they came. Values the span
- * already has under `ag` win. Runs on unmarshalled (nested) attributes; returns the span type the
- * conventions imply, if any.
+ * and `ag.metrics.tokens.incremental`. Small attributes (model, usage, operation) also stay as
+ * they came; content (messages, prompts, outputs, tool arguments and results) is moved, not
+ * copied, so the bulk of a span is stored and indexed once. Values the span already has under
+ * `ag` win (and then the originals stay). Runs on unmarshalled (nested) attributes; returns the
+ * span type the conventions imply, if any.
  */
 export function mapSemanticConventions(attributes: JsonObject): SpanType | undefined {
   const target = new AgWriter(attributes);
@@ -15,17 +17,45 @@ export function mapSemanticConventions(attributes: JsonObject): SpanType | undef
   if (isObject(attributes.gen_ai)) type = mapGenAi(attributes.gen_ai, target) ?? type;
   if (isObject(attributes.ai)) type = mapAiSdk(attributes.ai, attributes, target) ?? type;
   type = mapOpenInference(attributes, target) ?? type;
+  target.finish();
   return type;
 }
 
 class AgWriter {
+  private readonly moved: string[][] = [];
   constructor(private readonly attributes: JsonObject) {}
-  /** Sets `ag.<path>` unless the span already has a value there. */
-  set(path: string, value: unknown): void {
-    if (value === undefined || value === null) return;
+  /** Sets `ag.<path>` unless the span already has a value there; true when it was set. */
+  set(path: string, value: unknown): boolean {
+    if (value === undefined || value === null) return false;
     const parts = ["ag", ...path.split(".")];
-    if (getPath(this.attributes, parts) !== undefined) return;
+    if (getPath(this.attributes, parts) !== undefined) return false;
     setPath(this.attributes, parts, value);
+    return true;
+  }
+  /** Sets `ag.<path>` and, when it was set, removes the original attributes it came from. */
+  move(path: string, value: unknown, ...sources: string[][]): void {
+    if (this.set(path, value)) this.moved.push(...sources);
+  }
+  /** Removes the moved originals (after every mapping has read them), and parents left empty. */
+  finish(): void {
+    for (const source of this.moved) deletePath(this.attributes, source);
+  }
+}
+
+function deletePath(obj: JsonObject, path: string[]): void {
+  const parents: JsonObject[] = [];
+  let node: unknown = obj;
+  for (const part of path.slice(0, -1)) {
+    if (!isObject(node)) return;
+    parents.push(node);
+    node = node[part];
+  }
+  if (!isObject(node)) return;
+  delete node[path[path.length - 1]];
+  for (let i = path.length - 2; i >= 0; i--) {
+    const child = parents[i][path[i]];
+    if (isObject(child) && Object.keys(child).length === 0) delete parents[i][path[i]];
+    else break;
   }
 }
 
@@ -63,15 +93,18 @@ function mapGenAi(g: JsonObject, ag: AgWriter): SpanType | undefined {
   }
   if (Object.keys(params).length > 0) ag.set("data.parameters", params);
 
+  const G = (...path: string[]) => ["gen_ai", ...path];
   const inputMessages = messages(getPath(g, ["input", "messages"])) ?? indexedMessages(g.prompt);
   const system = parseMaybeJson(g.system_instructions);
-  if (inputMessages || system !== undefined) ag.set("data.inputs", { ...(system !== undefined ? { system } : {}), ...(inputMessages ? { messages: inputMessages } : {}) });
+  if (inputMessages || system !== undefined) {
+    ag.move("data.inputs", { ...(system !== undefined ? { system } : {}), ...(inputMessages ? { messages: inputMessages } : {}) }, G("input", "messages"), G("prompt"), G("system_instructions"));
+  }
   const outputMessages = messages(getPath(g, ["output", "messages"])) ?? indexedMessages(g.completion);
-  if (outputMessages) ag.set("data.outputs", { messages: outputMessages });
+  if (outputMessages) ag.move("data.outputs", { messages: outputMessages }, G("output", "messages"), G("completion"));
   const toolArgs = getPath(g, ["tool", "call", "arguments"]);
-  if (toolArgs !== undefined) ag.set("data.inputs", asInputs(parseMaybeJson(toolArgs)));
+  if (toolArgs !== undefined) ag.move("data.inputs", asInputs(parseMaybeJson(toolArgs)), G("tool", "call", "arguments"));
   const toolResult = getPath(g, ["tool", "call", "result"]);
-  if (toolResult !== undefined) ag.set("data.outputs", parseMaybeJson(toolResult));
+  if (toolResult !== undefined) ag.move("data.outputs", parseMaybeJson(toolResult), G("tool", "call", "result"));
 
   if (operation === undefined || MODEL_CALLS.has(operation)) {
     const usage = getPath(g, ["usage"]);
@@ -97,26 +130,27 @@ function mapAiSdk(ai: JsonObject, attributes: JsonObject, ag: AgWriter): SpanTyp
   const prompt = ai.prompt;
   const promptObject = isObject(prompt) ? prompt : parseMaybeJson(prompt);
   const promptMessages = messages(isObject(prompt) ? prompt.messages : undefined);
-  if (promptMessages) ag.set("data.inputs", { messages: promptMessages });
-  else if (isObject(promptObject)) ag.set("data.inputs", promptObject);
-  else if (typeof promptObject === "string") ag.set("data.inputs", { prompt: promptObject });
+  if (promptMessages) ag.move("data.inputs", { messages: promptMessages }, ["ai", "prompt", "messages"]);
+  else if (isObject(promptObject)) ag.move("data.inputs", promptObject, ["ai", "prompt"]);
+  else if (typeof promptObject === "string") ag.move("data.inputs", { prompt: promptObject }, ["ai", "prompt"]);
 
   const response = isObject(ai.response) ? ai.response : {};
   const outputs: JsonObject = {};
   if (response.text !== undefined) outputs.text = response.text;
   if (response.object !== undefined) outputs.object = parseMaybeJson(response.object);
   if (response.toolCalls !== undefined) outputs.tool_calls = parseMaybeJson(response.toolCalls);
-  if (Object.keys(outputs).length === 1 && outputs.text !== undefined) ag.set("data.outputs", outputs.text);
-  else if (Object.keys(outputs).length > 0) ag.set("data.outputs", outputs);
+  const outputSources = [["ai", "response", "text"], ["ai", "response", "object"], ["ai", "response", "toolCalls"]];
+  if (Object.keys(outputs).length === 1 && outputs.text !== undefined) ag.move("data.outputs", outputs.text, ...outputSources);
+  else if (Object.keys(outputs).length > 0) ag.move("data.outputs", outputs, ...outputSources);
 
   const toolCall = isObject(ai.toolCall) ? ai.toolCall : undefined;
   if (toolCall) {
     ag.set("meta.tool.name", str(toolCall.name));
     ag.set("meta.tool.call_id", str(toolCall.id));
     const args = toolCall.args ?? toolCall.input;
-    if (args !== undefined) ag.set("data.inputs", asInputs(parseMaybeJson(args)));
+    if (args !== undefined) ag.move("data.inputs", asInputs(parseMaybeJson(args)), ["ai", "toolCall", "args"], ["ai", "toolCall", "input"]);
     const result = toolCall.result ?? toolCall.output;
-    if (result !== undefined) ag.set("data.outputs", parseMaybeJson(result));
+    if (result !== undefined) ag.move("data.outputs", parseMaybeJson(result), ["ai", "toolCall", "result"], ["ai", "toolCall", "output"]);
   }
 
   if (modelCall && isObject(ai.usage)) {
@@ -143,9 +177,9 @@ const OPENINFERENCE_KINDS: Record<string, SpanType> = {
 function mapOpenInference(attributes: JsonObject, ag: AgWriter): SpanType | undefined {
   const kind = str(getPath(attributes, ["openinference", "span", "kind"]));
   const input = getPath(attributes, ["input", "value"]);
-  if (input !== undefined) ag.set("data.inputs", asInputs(parseMaybeJson(input)));
+  if (input !== undefined) ag.move("data.inputs", asInputs(parseMaybeJson(input)), ["input", "value"]);
   const output = getPath(attributes, ["output", "value"]);
-  if (output !== undefined) ag.set("data.outputs", parseMaybeJson(output));
+  if (output !== undefined) ag.move("data.outputs", parseMaybeJson(output), ["output", "value"]);
   const llm = attributes.llm;
   if (isObject(llm)) {
     ag.set("meta.request.model", str(llm.model_name));

@@ -113,6 +113,10 @@ describe("OTLP/HTTP with the OpenTelemetry JS SDK's exporters", () => {
         expect(chat.attributes.ag.data.parameters).toEqual({ temperature: 0.2 });
         expect(chat.attributes.ag.data.inputs.messages[0].role).toBe("user");
         expect(chat.attributes.ag.data.outputs.messages[0].parts[0].content).toBe("hello");
+        // Content is moved into ag.data (stored once); small attributes stay as they came too.
+        expect(chat.attributes.gen_ai.input).toBeUndefined();
+        expect(chat.attributes.gen_ai.output).toBeUndefined();
+        expect(chat.attributes.gen_ai.usage.input_tokens).toBe(2000);
         expect(chat.attributes.ag.metrics.tokens.incremental).toEqual({ prompt: 2000, completion: 300, total: 2300 });
         expect(chat.attributes.ag.metrics.costs.incremental.total).toBeCloseTo((2000 * 1.25 + 300 * 10) / 1e6, 12);
 

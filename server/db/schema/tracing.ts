@@ -22,8 +22,14 @@ export const spanIngest = pgTable(
     /** Failed processing attempts; a row that keeps failing is set aside, never deleted unprocessed. */
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
-    /** JSON array of normalised spans (server/tracing/span-record.ts), as text: written once, parsed by the worker. */
+    /** JSON array of normalised spans (server/tracing/span-record.ts), as text: PostgreSQL parses it once, in the worker's insert. */
     payload: text("payload").notNull(),
+    /** The traces the spans belong to: the worker locks them and checks them for stored spans without reading the payload. */
+    traceIds: uuid("trace_ids").array().notNull(),
+    /** Days (since the epoch, UTC) the spans start on: the partitions the row needs. */
+    startDays: integer("start_days").array().notNull(),
+    /** Set by a trace replacement (PUT, DELETE): these traces lose their stored spans that the payload does not carry. */
+    replaceTraces: uuid("replace_traces").array(),
   },
 );
 

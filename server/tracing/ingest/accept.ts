@@ -1,6 +1,7 @@
 import type { TracingConfig } from "@/server/core/config";
 import type { Database } from "@/server/db";
 import type { DroppedSpan, SpanRecord } from "../span-record";
+import { rollUpTrace } from "../rollup";
 import { enqueueSpans } from "./enqueue";
 
 const DAY_MS = 86_400_000;
@@ -44,6 +45,24 @@ export async function acceptSpans(
     if (reason) dropped.push({ span_id: span.span_id.replaceAll("-", "").slice(-16), reason });
     else spans.push(span);
   }
-  await enqueueSpans(db, projectId, spans, { maxBacklogSpans: config.maxBacklogSpans, replaceTraces: options.replaceTraces });
+  const queued = withinRequest(spans);
+  await enqueueSpans(db, projectId, queued, { maxBacklogSpans: config.maxBacklogSpans, replaceTraces: options.replaceTraces });
   return { spans, dropped };
+}
+
+/**
+ * What the worker's fast path (a trace with no stored spans) writes as is: one copy per span
+ * (the last one sent wins) with totals already rolled up within the request.
+ */
+function withinRequest(spans: SpanRecord[]): SpanRecord[] {
+  const unique = new Map<string, SpanRecord>();
+  for (const span of spans) unique.set(`${span.trace_id}/${span.span_id}`, span);
+  const byTrace = new Map<string, SpanRecord[]>();
+  for (const span of unique.values()) {
+    const list = byTrace.get(span.trace_id);
+    if (list) list.push(span);
+    else byTrace.set(span.trace_id, [span]);
+  }
+  for (const trace of byTrace.values()) rollUpTrace(trace);
+  return [...unique.values()];
 }

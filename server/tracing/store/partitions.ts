@@ -52,6 +52,11 @@ export async function listPartitions(db: Executor): Promise<Partition[]> {
 /** Which partition ranges are known to exist, per database, in this process. */
 const knownRanges = processWide("tracing.partitions", () => ({ ranges: [] as Partition[] }));
 
+/** Makes the next ensurePartitions read the catalog again (after a failure that may come from a stale cache). */
+export function forgetPartitions(db: Database): void {
+  knownRanges(db).ranges = [];
+}
+
 function covered(ranges: Partition[], ms: number): boolean {
   return ranges.some((r) => r.from <= ms && ms < r.to);
 }

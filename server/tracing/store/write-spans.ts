@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { rawQuery, type Executor } from "@/server/db";
+import { lockTraces } from "./trace-locks";
 import { rollUpTrace, type RollupNode } from "../rollup";
 import type { SpanRecord } from "../span-record";
 
@@ -15,7 +15,10 @@ const INSERT_COLUMNS = `project_id, trace_id, span_id, parent_id, start_time, en
 const INSERT_SPANS = `insert into spans (${INSERT_COLUMNS})
   select $1::uuid, r.* from jsonb_to_recordset($2::text::jsonb) as r(${RECORD_COLUMNS})`;
 
-const LOCK_TRACES = `select count(pg_advisory_xact_lock(k)) from unnest($1::text::bigint[]) with ordinality as l(k, n)`;
+/** Every span of the given ingest rows, straight from their queued payloads (the worker's fast path). */
+export const INSERT_FROM_QUEUE = `insert into spans (${INSERT_COLUMNS})
+  select i.project_id, r.* from span_ingest i cross join lateral jsonb_to_recordset(i.payload::jsonb) as r(${RECORD_COLUMNS})
+  where i.id = any($1::text::bigint[])`;
 
 // A join, not `trace_id = any(...)`: on a young partition without statistics the planner may pick a
 // sequential scan, and `= any` then compares every row with every id (seconds per batch).
@@ -62,7 +65,7 @@ export async function writeSpans(tx: Executor, projectId: string, batch: SpanRec
   const traceIds = [...new Set([...spans.map((s) => s.trace_id), ...replaceTraces])];
   if (traceIds.length === 0) return { inserted: 0, replaced: 0, rolledUp: 0 };
 
-  await rawQuery(tx, LOCK_TRACES, [`{${traceIds.map((t) => lockKey(projectId, t)).sort(compareBigint).join(",")}}`]);
+  await lockTraces(tx, traceIds.map((traceId) => ({ projectId, traceId })));
   const stored = await rawQuery<StoredSpan>(tx, LOAD_TRACES, [projectId, `{${traceIds.join(",")}}`]);
 
   // A replaced trace loses its stored spans that the batch does not carry.
@@ -96,16 +99,4 @@ export async function writeSpans(tx: Executor, projectId: string, batch: SpanRec
     ]);
   }
   return { inserted: spans.length - replaced.length, replaced: replaced.length, rolledUp: changedKept.length };
-}
-
-/** A signed 64-bit advisory lock key for (project, trace); a collision only makes two traces take turns. */
-function lockKey(projectId: string, traceId: string): string {
-  const digest = createHash("sha1").update(projectId).update(traceId).digest();
-  return digest.readBigInt64BE(0).toString();
-}
-
-function compareBigint(a: string, b: string): number {
-  const x = BigInt(a);
-  const y = BigInt(b);
-  return x < y ? -1 : x > y ? 1 : 0;
 }
