@@ -10,6 +10,7 @@ import { buildOpenApiDocument } from "@/server/http/openapi";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { createRouter, type RequestHandler } from "@/server/http/router";
 import { systemRoutes } from "@/server/system/routes";
+import { tracingRoutes } from "@/server/tracing/routes";
 import { webhookRoutes } from "@/server/webhooks/routes";
 import { workerRoutes } from "@/server/worker/routes";
 
@@ -20,6 +21,7 @@ export const apiRoutes: AnyRoute[] = [
   ...accountRoutes,
   ...domainRoutes,
   ...eventRoutes,
+  ...tracingRoutes,
   ...webhookRoutes,
   ...workerRoutes,
 ];

@@ -134,6 +134,8 @@ export interface NextServer {
   baseUrl: string;
   port: number;
   database: "pglite" | "postgres";
+  /** The run's fresh PostgreSQL database (for tools that connect beside the server); unset on PGlite. */
+  databaseUrl?: string;
   /**
    * The default project's API key, printed by the server on the first start of an empty
    * database (always the case here, since every run gets a fresh one).
@@ -240,7 +242,7 @@ export async function startNextServer(options: StartOptions = {}): Promise<NextS
     const apiKey = await waitFor(() => KEY_PATTERN.exec(output())?.[1] ?? null, 2_000);
     if (!apiKey) log("the server printed no default API key (the database was not empty?)");
     log(`server ready on ${baseUrl}`);
-    return { baseUrl, port, database, apiKey, adminToken, output, stop };
+    return { baseUrl, port, database, databaseUrl: env.DATABASE_URL, apiKey, adminToken, output, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -46,6 +46,10 @@ const configSchema = z.object({
     .string()
     .transform((value, ctx) => parseDurationList(value)?.[0] ?? invalid(ctx, "WEBHOOK_DISABLE_AFTER must be a duration such as 5d or 12h"))
     .optional(),
+  TRACING_MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  TRACING_MAX_BACKLOG_SPANS: z.coerce.number().int().positive().default(500_000),
+  TRACING_PARTITION_PERIOD: z.enum(["day", "week"]).default("week"),
+  TRACING_RETENTION_DAYS: z.coerce.number().int().positive().optional(),
 });
 
 function invalid(ctx: z.RefinementCtx, message: string): never {
@@ -84,6 +88,17 @@ export interface Config {
   webhookRetryScheduleMs: number[];
   /** A subscription whose deliveries have all failed for this long is stopped. */
   webhookDisableAfterMs: number;
+  tracing: TracingConfig;
+}
+
+export interface TracingConfig {
+  /** Largest span ingest or OTLP body, compressed or not, and after decompression. */
+  maxBodyBytes: number;
+  /** Past this many spans waiting in the ingest queue, ingest answers 429 with Retry-After. */
+  maxBacklogSpans: number;
+  partitionPeriod: "day" | "week";
+  /** Whole partitions older than this are dropped; unset keeps spans forever. */
+  retentionDays?: number;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -116,5 +131,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookTimeoutMs: c.WEBHOOK_TIMEOUT_MS,
     webhookRetryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS,
     webhookDisableAfterMs: c.WEBHOOK_DISABLE_AFTER ?? 5 * 24 * 3_600_000,
+    tracing: {
+      maxBodyBytes: c.TRACING_MAX_BODY_BYTES,
+      maxBacklogSpans: c.TRACING_MAX_BACKLOG_SPANS,
+      partitionPeriod: c.TRACING_PARTITION_PERIOD,
+      retentionDays: c.TRACING_RETENTION_DAYS,
+    },
   };
 }

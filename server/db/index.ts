@@ -2,4 +2,4 @@ export { openDatabase, type Database, type DatabaseHandle, type DatabaseKind, ty
 export { migrateDatabase } from "./migrate";
 export * as tables from "./schema";
 export { rowsOf } from "./rows";
-export { jsonPlaceholder, preparedQuery, timestampPlaceholder } from "./prepared";
+export { jsonPlaceholder, preparedQuery, rawQuery, timestampPlaceholder } from "./prepared";

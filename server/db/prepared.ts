@@ -108,3 +108,18 @@ function driverOf(db: Executor): PostgresJsClient | PgliteClient {
   if (!client) throw new Error("No driver client under this Drizzle executor");
   return client;
 }
+
+/**
+ * Hand-written SQL with `$n` parameters, run straight on the driver (prepared per connection on
+ * postgres.js), rows as objects. For statements Drizzle cannot build (partitioned-table DDL,
+ * `jsonb_to_recordset` batches, `FOR UPDATE SKIP LOCKED` claims); values travel as text or JSON
+ * text and are cast in the SQL, so both drivers read them alike.
+ */
+export async function rawQuery<Row = Record<string, unknown>>(db: Executor, text: string, params: unknown[] = []): Promise<Row[]> {
+  const client = driverOf(db) as unknown as {
+    unsafe?: (text: string, params: unknown[], options: { prepare: boolean }) => Promise<Row[]>;
+    query?: (text: string, params: unknown[]) => Promise<{ rows: Row[] }>;
+  };
+  if (client.unsafe) return [...(await client.unsafe(text, params, { prepare: params.length > 0 }))];
+  return (await client.query!(text, params)).rows;
+}

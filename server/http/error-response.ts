@@ -1,5 +1,5 @@
 import { ZodError } from "zod";
-import { AppError, BadRequestError, ConflictError, MethodNotAllowedError, SchemaValidationError } from "@/server/core/errors";
+import { AppError, BadRequestError, ConflictError, MethodNotAllowedError, SchemaValidationError, TooManyRequestsError } from "@/server/core/errors";
 import type { Logger } from "@/server/core/logger";
 import { zodIssuesToFieldErrors } from "@/server/core/zod-issues";
 import { jsonResponse } from "./json-response";
@@ -43,6 +43,7 @@ export function errorResponse(error: unknown, requestId: string, log: Logger): R
   if (appError.status >= 500) log.error({ err: appError }, "server error");
   const headers: Record<string, string> = {};
   if (appError instanceof MethodNotAllowedError) headers.allow = appError.allow.join(", ");
+  if (appError instanceof TooManyRequestsError) headers["retry-after"] = String(appError.retryAfterSeconds);
   const body: Record<string, unknown> = { detail: appError.message, code: appError.code };
   if (appError.errors) body.errors = appError.errors;
   return jsonResponse(appError.status, body, requestId, headers);

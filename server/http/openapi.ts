@@ -34,6 +34,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; 
         ...(route.response ? { content: { "application/json": { schema: jsonSchema(route.response, "output") } } } : {}),
       },
       ...(route.body ? { "400": errorResponse("Invalid JSON or a rule of the contract"), "413": errorResponse("Body too large"), "422": errorResponse("Body does not match the schema") } : {}),
+      ...(route.rawBody ? { "400": errorResponse("Unreadable body or a rule of the contract"), "413": errorResponse("Body too large") } : {}),
       ...(route.auth !== "none" ? { "401": errorResponse("Missing, malformed, unknown or revoked credentials") } : {}),
     };
     const operation: Record<string, unknown> = {
@@ -43,6 +44,17 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; 
       ...(parameters.length ? { parameters } : {}),
       ...(route.query ? { "x-query-schema": jsonSchema(route.query, "input") } : {}),
       ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body, "input") } } } } : {}),
+      ...(route.rawBody
+        ? {
+            requestBody: {
+              required: true,
+              description: route.rawBody.description,
+              content: Object.fromEntries(
+                route.rawBody.contentTypes.map((type) => [type, route.rawBody!.schema && type.endsWith("json") ? { schema: jsonSchema(route.rawBody!.schema, "input") } : {}]),
+              ),
+            },
+          }
+        : {}),
       responses,
       security: route.auth === "api_key" ? [{ ApiKey: [] }] : route.auth === "admin" ? [{ AdminToken: [] }] : [],
     };

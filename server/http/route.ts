@@ -38,6 +38,11 @@ export interface RouteDefinition<A extends AuthMode = AuthMode, B = unknown, Q =
   summary: string;
   tag: string;
   body?: z.ZodType<B>;
+  /**
+   * For a handler that reads `ctx.request` itself (compressed or non-JSON bodies): documents the
+   * body in OpenAPI only. The router reads no body for such a route.
+   */
+  rawBody?: { contentTypes: string[]; schema?: z.ZodType; description: string };
   query?: z.ZodType<Q>;
   /** Path parameters; a value that does not match is a 400 naming the parameter. */
   params?: z.ZodType<P>;

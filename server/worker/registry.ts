@@ -1,4 +1,5 @@
 import type { AppContext } from "@/server/http/app-context";
+import { spanIngestWorker } from "@/server/tracing/ingest/worker";
 import { webhookWorker } from "@/server/webhooks/worker";
 
 export interface RunningWorker {
@@ -18,4 +19,4 @@ export interface BackgroundWorker {
 }
 
 /** Every background area adds its worker here; the worker process, the app process and the cron route run this list. */
-export const BACKGROUND_WORKERS: BackgroundWorker[] = [webhookWorker];
+export const BACKGROUND_WORKERS: BackgroundWorker[] = [spanIngestWorker, webhookWorker];

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { RequestHandler } from "@/server/http/router";
 import { handleTRPCRequest, TRPC_ENDPOINT } from "@/server/trpc/handler";
 import type { TestApp } from "./test-app";
 
@@ -12,11 +13,16 @@ export interface RunningServer {
  * The app behind a real HTTP socket, wired as Next.js wires it: `/api/trpc/*` to the tRPC
  * endpoint, every other `/api/*` path to the REST router (better-auth included).
  */
-export async function serveOverHttp(t: TestApp): Promise<RunningServer> {
+export function serveOverHttp(t: TestApp): Promise<RunningServer> {
+  return serveOnLoopback((request) =>
+    new URL(request.url).pathname.startsWith(`${TRPC_ENDPOINT}/`) ? handleTRPCRequest(t.context, request) : t.handle(request),
+  );
+}
+
+/** Serves a handler on a loopback port, for clients that need a real socket (browsers, exporters, curl). */
+export async function serveOnLoopback(handle: RequestHandler): Promise<RunningServer> {
   const server: Server = createServer(async (req, res) => {
-    const request = await toWebRequest(req);
-    const url = new URL(request.url);
-    const response = url.pathname.startsWith(`${TRPC_ENDPOINT}/`) ? await handleTRPCRequest(t.context, request) : await t.handle(request);
+    const response = await handle(await toWebRequest(req));
     const headers: Record<string, string | string[]> = {};
     response.headers.forEach((value, name) => {
       if (name !== "set-cookie") headers[name] = value;

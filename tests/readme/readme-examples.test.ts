@@ -4,6 +4,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureDefaultAccount } from "@/server/auth";
+import type { RunningWorker } from "@/server/worker/registry";
+import { startBackgroundWorkers } from "@/server/worker/run";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from "../helpers/test-app";
 
@@ -18,14 +20,18 @@ const BLOCKS = [...README.matchAll(/^```bash\n([\s\S]*?)^```$/gm)].map((m) => m[
 
 let t: TestApp;
 let server: RunningServer;
+let workers: RunningWorker[];
 let key: string;
 
 beforeAll(async () => {
   t = await createTestApp();
   key = (await ensureDefaultAccount(t.database.db))!.secret;
   server = await serveOverHttp(t);
+  // As the app process does: queued spans and webhook deliveries are worked off in the background.
+  workers = startBackgroundWorkers(t.context);
 });
 afterAll(async () => {
+  await Promise.all(workers.map((w) => w.stop()));
   await server.close();
   await t.close();
 });

@@ -60,3 +60,21 @@ export function describeFieldErrors(errors: FieldError[]): string {
   const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : "";
   return `Request body is invalid: ${shown}${more}`;
 }
+
+/** A limit is reached for now; the client should try again after `retryAfterSeconds` (sent as `Retry-After`). */
+export class TooManyRequestsError extends AppError {
+  constructor(
+    detail: string,
+    readonly retryAfterSeconds: number,
+    code = "too_many_requests",
+  ) {
+    super(429, code, detail);
+  }
+}
+
+/** The request is understood but its content type or encoding is not one the route reads. */
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(detail: string, code = "unsupported_media_type") {
+    super(415, code, detail);
+  }
+}

@@ -7,6 +7,8 @@ export {
   NotFoundError,
   PayloadTooLargeError,
   SchemaValidationError,
+  TooManyRequestsError,
+  UnsupportedMediaTypeError,
   UnauthorizedError,
   describeFieldErrors,
 } from "./http-errors";

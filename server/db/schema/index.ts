@@ -4,3 +4,4 @@ export * from "./events";
 export * from "./sessions";
 export * from "./secrets";
 export * from "./webhooks";
+export * from "./tracing";

@@ -1,0 +1,80 @@
+import { sql } from "drizzle-orm";
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { ts } from "./columns";
+import { projects } from "./tenancy";
+
+/** Span times keep microseconds (OTLP sends nanoseconds; PostgreSQL stores microseconds). */
+const spanTime = (name: string) => timestamp(name, { withTimezone: true, precision: 6 });
+
+/**
+ * The durable ingest queue: one row per accepted request, holding its already-parsed spans as a
+ * JSON array. A 202 is sent only after this row is committed; the ingest worker claims rows with
+ * FOR UPDATE SKIP LOCKED and deletes each in the transaction that writes its spans
+ * (server/tracing/README.md).
+ */
+export const spanIngest = pgTable(
+  "span_ingest",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    receivedAt: ts("received_at").notNull().defaultNow(),
+    spanCount: integer("span_count").notNull(),
+    /** Failed processing attempts; a row that keeps failing is set aside, never deleted unprocessed. */
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    /** JSON array of normalised spans (server/tracing/span-record.ts), as text: PostgreSQL parses it once, in the worker's insert. */
+    payload: text("payload").notNull(),
+    /** The traces the spans belong to: the worker locks them and checks them for stored spans without reading the payload. */
+    traceIds: uuid("trace_ids").array().notNull(),
+    /** Days (since the epoch, UTC) the spans start on: the partitions the row needs. */
+    startDays: integer("start_days").array().notNull(),
+    /** Set by a trace replacement (PUT, DELETE): these traces lose their stored spans that the payload does not carry. */
+    replaceTraces: uuid("replace_traces").array(),
+  },
+);
+
+/**
+ * Spans, partitioned by range of `start_time` (the migration declares the partitioning, which
+ * Drizzle cannot express; the worker creates partitions ahead and drops expired ones). A primary
+ * key of a partitioned table must contain the partition key, so it is (project, trace, span,
+ * start_time); that a span id occurs once per trace is kept by the worker, which replaces a
+ * span's row under a per-trace advisory lock.
+ */
+export const spans = pgTable(
+  "spans",
+  {
+    projectId: uuid("project_id").notNull(),
+    traceId: uuid("trace_id").notNull(),
+    spanId: uuid("span_id").notNull(),
+    parentId: uuid("parent_id"),
+    startTime: spanTime("start_time").notNull(),
+    endTime: spanTime("end_time").notNull(),
+    traceType: text("trace_type").notNull(),
+    spanType: text("span_type").notNull(),
+    spanKind: text("span_kind").notNull(),
+    spanName: text("span_name").notNull(),
+    statusCode: text("status_code").notNull(),
+    statusMessage: text("status_message"),
+    sessionId: text("session_id"),
+    userId: text("user_id"),
+    agentId: text("agent_id"),
+    attributes: jsonb("attributes").$type<Record<string, unknown>>().notNull(),
+    references: jsonb("references").$type<unknown[]>(),
+    links: jsonb("links").$type<unknown[]>(),
+    events: jsonb("events").$type<unknown[]>(),
+    exception: jsonb("exception").$type<Record<string, unknown>>(),
+    /** OTLP resource and instrumentation scope: `{attributes, scope: {name, version, attributes}}`. */
+    resource: jsonb("resource").$type<Record<string, unknown>>(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: "spans_pkey", columns: [t.projectId, t.traceId, t.spanId, t.startTime] }),
+    index("spans_project_time_idx").on(t.projectId, t.startTime.desc()),
+    index("spans_session_idx").on(t.projectId, t.sessionId).where(sql`${t.sessionId} is not null`),
+    index("spans_user_idx").on(t.projectId, t.userId).where(sql`${t.userId} is not null`),
+    index("spans_type_idx").on(t.projectId, t.spanType, t.startTime.desc()),
+    index("spans_name_idx").on(t.projectId, t.spanName),
+    index("spans_attributes_idx").using("gin", t.attributes.op("jsonb_path_ops")),
+  ],
+);

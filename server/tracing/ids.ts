@@ -1,0 +1,45 @@
+const HEX32 = /^[0-9a-f]{32}$/;
+const HEX16 = /^[0-9a-f]{16}$/;
+
+/** Accepts 32 hex digits, a dashed UUID or either with `0x`; 16 hex digits are zero-padded (64-bit W3C ids). */
+export function parseTraceId(value: unknown): string | undefined {
+  const hex = cleanHex(value);
+  if (hex === undefined) return undefined;
+  if (HEX32.test(hex)) return dashed(hex);
+  if (HEX16.test(hex)) return dashed("0".repeat(16) + hex);
+  return undefined;
+}
+
+/**
+ * Span ids are stored as UUIDs like trace ids: a 16-hex id (the OpenTelemetry form) is doubled,
+ * as the reference does; 32 hex digits or a dashed UUID are kept.
+ */
+export function parseSpanId(value: unknown): string | undefined {
+  const hex = cleanHex(value);
+  if (hex === undefined) return undefined;
+  if (HEX16.test(hex)) return dashed(hex + hex);
+  if (HEX32.test(hex)) return dashed(hex);
+  return undefined;
+}
+
+/** Wire form of a stored trace id: 32 hex digits. */
+export function traceIdToWire(uuid: string): string {
+  return uuid.replaceAll("-", "");
+}
+
+/** Wire form of a stored span id: 16 hex digits when it was one (doubled), else all 32. */
+export function spanIdToWire(uuid: string): string {
+  const hex = uuid.replaceAll("-", "");
+  return hex.slice(0, 16) === hex.slice(16) ? hex.slice(16) : hex;
+}
+
+function cleanHex(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  let s = value.trim().toLowerCase();
+  if (s.startsWith("0x")) s = s.slice(2);
+  return s.replaceAll("-", "");
+}
+
+function dashed(hex: string): string {
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,3 @@
+export { recordSpans, type RecordSpansOptions, type RecordSpansResult, type SpanInput } from "./record-spans";
+export { tracingRoutes } from "./routes";
+export { drainIngestQueue, spanIngestWorker, startIngestWorker, type IngestWorkerOptions } from "./ingest/worker";

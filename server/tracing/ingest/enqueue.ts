@@ -1,0 +1,45 @@
+import { TooManyRequestsError } from "@/server/core/errors";
+import { rawQuery, type Database } from "@/server/db";
+import { pgArray } from "../query/sql-params";
+import type { SpanRecord } from "../span-record";
+import { addToBacklog, ingestBacklog } from "./backlog";
+import { INGEST_CHANNEL, wakeIngestWorkers } from "./wake";
+
+export interface EnqueueOptions {
+  /** Past this many waiting spans the batch is refused with 429. */
+  maxBacklogSpans: number;
+  /** Traces whose stored spans not in this batch are deleted when it is written (PUT, DELETE /tracing/traces/{id}). */
+  replaceTraces?: string[];
+}
+
+/** Seconds a refused client is told to wait: long enough for a worker pass, short enough to keep data flowing. */
+const RETRY_AFTER_SECONDS = 2;
+const DAY_MS = 86_400_000;
+
+const INSERT = `with queued as (
+    insert into span_ingest (project_id, span_count, payload, trace_ids, start_days, replace_traces)
+    values ($1::uuid, $2::int, $3::text, $4::text::uuid[], $5::text::int[], $6::text::uuid[]) returning id)
+  select id, pg_notify('${INGEST_CHANNEL}', '') from queued`;
+
+/**
+ * Durably queues parsed spans: one row in `span_ingest`, committed before this resolves, with a
+ * NOTIFY in the same statement (delivered at commit) for workers in other processes. The caller
+ * answers 202 only after this returns, so every acknowledged span survives a crash.
+ */
+export async function enqueueSpans(db: Database, projectId: string, spans: SpanRecord[], options: EnqueueOptions): Promise<void> {
+  const replace = options.replaceTraces ?? [];
+  if (spans.length === 0 && replace.length === 0) return;
+  const backlog = await ingestBacklog(db);
+  if (backlog + spans.length > options.maxBacklogSpans && backlog > 0) {
+    throw new TooManyRequestsError(
+      `The span ingest queue is full (${backlog} spans waiting, limit ${options.maxBacklogSpans}); retry after ${RETRY_AFTER_SECONDS} s`,
+      RETRY_AFTER_SECONDS,
+      "ingest_backlog_full",
+    );
+  }
+  const traceIds = [...new Set([...spans.map((s) => s.trace_id), ...replace])];
+  const days = [...new Set(spans.map((s) => Math.floor(Date.parse(s.start_time) / DAY_MS)))];
+  await rawQuery(db, INSERT, [projectId, spans.length, JSON.stringify(spans), pgArray(traceIds), `{${days.join(",")}}`, replace.length > 0 ? pgArray(replace) : null]);
+  addToBacklog(db, spans.length);
+  wakeIngestWorkers(db);
+}

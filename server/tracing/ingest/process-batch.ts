@@ -1,0 +1,149 @@
+import { rawQuery, type Database, type DatabaseKind, type Executor } from "@/server/db";
+import { pgArray } from "../query/sql-params";
+import type { SpanRecord } from "../span-record";
+import { ensurePartitions, forgetPartitions, type PartitionPeriod } from "../store/partitions";
+import { lockTraces } from "../store/trace-locks";
+import { INSERT_FROM_QUEUE, writeSpans } from "../store/write-spans";
+import { addToBacklog, MAX_ATTEMPTS } from "./backlog";
+
+export interface BatchOptions {
+  /** Ingest rows claimed per transaction. */
+  rows: number;
+  period: PartitionPeriod;
+}
+
+export interface BatchResult {
+  /** Ids of the ingest rows processed (and deleted). */
+  rowIds: string[];
+  spans: number;
+  /** Rows whose processing failed (attempts counted; retried on a later pass). */
+  failed: string[];
+}
+
+interface ClaimedRow {
+  id: string;
+  project_id: string;
+  span_count: number;
+  trace_ids: string;
+  start_days: string;
+  replace_traces: string | null;
+}
+
+const COLUMNS = `id::text as id, project_id::text as project_id, span_count, trace_ids::text as trace_ids,
+  start_days::text as start_days, replace_traces::text as replace_traces`;
+const CLAIM = `select ${COLUMNS} from span_ingest where attempts < ${MAX_ATTEMPTS} order by id limit $1::int for update skip locked`;
+const CLAIM_ONE = `select ${COLUMNS} from span_ingest where id = $1::bigint and attempts < ${MAX_ATTEMPTS} for update skip locked`;
+const STORED_TRACES = `select k.p::text as project_id, k.t::text as trace_id from unnest($1::text::uuid[], $2::text::uuid[]) as k(p, t)
+  where exists (select 1 from spans s where s.project_id = k.p and s.trace_id = k.t)`;
+const PAYLOADS = `select id::text as id, payload from span_ingest where id = any($1::text::bigint[]) order by id`;
+const DELETE_ROWS = `delete from span_ingest where id = any($1::text::bigint[])`;
+const RECORD_FAILURE = `update span_ingest set attempts = attempts + 1, last_error = $2::text where id = $1::bigint`;
+const DAY_MS = 86_400_000;
+
+/**
+ * One worker pass: claims up to `rows` ingest rows (FOR UPDATE SKIP LOCKED: rows another worker
+ * holds are skipped, never processed twice), writes their spans and deletes the rows in the same
+ * transaction. If the batch fails, each row is retried alone so one bad row cannot hold back the
+ * others; a row that fails alone has its attempt counted, and after MAX_ATTEMPTS it is set aside
+ * (kept with its last error, for an operator) instead of being retried forever.
+ */
+export async function processIngestBatch(db: Database, kind: DatabaseKind, options: BatchOptions): Promise<BatchResult> {
+  const result = await processOnce(db, kind, options);
+  if (result.spans > 0) addToBacklog(db, -result.spans);
+  return result;
+}
+
+async function processOnce(db: Database, kind: DatabaseKind, options: BatchOptions): Promise<BatchResult> {
+  try {
+    return await db.transaction(async (tx) => {
+      const rows = await rawQuery<ClaimedRow>(tx, CLAIM, [options.rows]);
+      return { rowIds: rows.map((r) => r.id), spans: await writeRows(db, tx, kind, rows, options), failed: [] };
+    });
+  } catch {
+    // A partition another process dropped (retention) may still be in this process's cache.
+    forgetPartitions(db);
+    return processRowsOneByOne(db, kind, options);
+  }
+}
+
+async function processRowsOneByOne(db: Database, kind: DatabaseKind, options: BatchOptions): Promise<BatchResult> {
+  const ids = (await rawQuery<{ id: string }>(db, `select id::text as id from span_ingest where attempts < ${MAX_ATTEMPTS} order by id limit $1::int`, [options.rows])).map((r) => r.id);
+  const result: BatchResult = { rowIds: [], spans: 0, failed: [] };
+  for (const id of ids) {
+    try {
+      const done = await db.transaction(async (tx) => {
+        const rows = await rawQuery<ClaimedRow>(tx, CLAIM_ONE, [id]);
+        return rows.length === 0 ? undefined : writeRows(db, tx, kind, rows, options);
+      });
+      if (done !== undefined) {
+        result.rowIds.push(id);
+        result.spans += done;
+      }
+    } catch (error) {
+      result.failed.push(id);
+      await rawQuery(db, RECORD_FAILURE, [id, String((error as Error)?.message ?? error).slice(0, 2000)]);
+    }
+  }
+  return result;
+}
+
+/**
+ * Writes the claimed rows' spans. The common case never brings the spans into this process: a
+ * row whose traces have no stored spans and share no trace with another claimed row is inserted
+ * by PostgreSQL straight from its queued payload (its totals were rolled up at ingest). Every
+ * other row goes through writeSpans (replacement across partitions, roll-up over the stored
+ * trace), in queue order, consecutive rows of a project merged into one write.
+ */
+async function writeRows(db: Database, tx: Executor, kind: DatabaseKind, rows: ClaimedRow[], options: BatchOptions): Promise<number> {
+  if (rows.length === 0) return 0;
+  const traces = rows.map((r) => ({ row: r, traceIds: arrayText(r.trace_ids) }));
+  const days = [...new Set(rows.flatMap((r) => arrayText(r.start_days).map(Number)))];
+  await ensurePartitions(db, tx, kind, days.map((d) => d * DAY_MS), options.period);
+
+  // Lock every (project, trace) of the batch, in one sorted order, before looking at stored spans.
+  const keys = traces.flatMap(({ row, traceIds }) => traceIds.map((t) => ({ projectId: row.project_id, traceId: t })));
+  await lockTraces(tx, keys);
+  const stored = new Set(
+    (await rawQuery<{ project_id: string; trace_id: string }>(tx, STORED_TRACES, [pgArray(keys.map((k) => k.projectId)), pgArray(keys.map((k) => k.traceId))])).map(
+      (r) => `${r.project_id}/${r.trace_id}`,
+    ),
+  );
+  const rowsPerTrace = new Map<string, number>();
+  for (const k of keys) rowsPerTrace.set(`${k.projectId}/${k.traceId}`, (rowsPerTrace.get(`${k.projectId}/${k.traceId}`) ?? 0) + 1);
+  const isFast = ({ row, traceIds }: (typeof traces)[number]) =>
+    row.replace_traces === null && traceIds.every((t) => !stored.has(`${row.project_id}/${t}`) && rowsPerTrace.get(`${row.project_id}/${t}`) === 1);
+
+  const fast = traces.filter(isFast).map((t) => t.row);
+  const slow = traces.filter((t) => !isFast(t)).map((t) => t.row);
+  if (fast.length > 0) await rawQuery(tx, INSERT_FROM_QUEUE, [`{${fast.map((r) => r.id).join(",")}}`]);
+  if (slow.length > 0) await writeSlowRows(tx, slow);
+  await rawQuery(tx, DELETE_ROWS, [`{${rows.map((r) => r.id).join(",")}}`]);
+  return rows.reduce((sum, r) => sum + r.span_count, 0);
+}
+
+async function writeSlowRows(tx: Executor, rows: ClaimedRow[]): Promise<void> {
+  const payloads = new Map((await rawQuery<{ id: string; payload: string }>(tx, PAYLOADS, [`{${rows.map((r) => r.id).join(",")}}`])).map((p) => [p.id, p.payload]));
+  let group = new Map<string, SpanRecord[]>();
+  const flush = async () => {
+    for (const [projectId, spans] of group) await writeSpans(tx, projectId, spans);
+    group = new Map();
+  };
+  for (const row of [...rows].sort((a, b) => Number(a.id) - Number(b.id))) {
+    const spans = JSON.parse(payloads.get(row.id)!) as SpanRecord[];
+    if (row.replace_traces === null) {
+      const list = group.get(row.project_id);
+      if (list) list.push(...spans);
+      else group.set(row.project_id, [...spans]);
+      continue;
+    }
+    await flush();
+    await writeSpans(tx, row.project_id, spans, new Set(arrayText(row.replace_traces)));
+  }
+  await flush();
+}
+
+/** PostgreSQL's text form of a uuid[] or int[] (`{a,b}`), whose elements need no quoting. */
+function arrayText(text: string): string[] {
+  const inner = text.slice(1, -1);
+  return inner === "" ? [] : inner.split(",");
+}

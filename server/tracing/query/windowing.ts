@@ -1,0 +1,70 @@
+import { BadRequestError } from "@/server/core/errors";
+import { isObject } from "../attributes";
+import { microsToIso, parseTimestamp } from "../timestamps";
+
+export const DEFAULT_QUERY_LIMIT = 100;
+export const MAX_QUERY_LIMIT = 1000;
+
+export interface QueryWindow {
+  newest?: string;
+  oldest?: string;
+  limit: number;
+  ascending: boolean;
+  /** Keyset position after which the page starts (exclusive). */
+  cursor?: { time: string; traceId: string; spanId?: string };
+  /** Keep a trace when the first 8 hex digits of its id, mod 100, are below rate × 100. */
+  rate?: number;
+}
+
+/**
+ * `{newest, oldest, next, limit, order, rate}`. Unlike the reference, a query without a window
+ * still gets at most DEFAULT_QUERY_LIMIT results and a `next` cursor to page on. `limit` below 1
+ * is 1 (as in the reference); above MAX_QUERY_LIMIT it is MAX_QUERY_LIMIT.
+ */
+export function parseWindowing(value: unknown): QueryWindow {
+  if (value === undefined || value === null) return { limit: DEFAULT_QUERY_LIMIT, ascending: false };
+  if (!isObject(value)) fail("'windowing' must be an object.");
+  const time = (name: string) => {
+    const v = value[name];
+    if (v === undefined || v === null) return undefined;
+    const us = parseTimestamp(v);
+    if (us === undefined) fail(`'windowing.${name}' ${JSON.stringify(v)} is not a timestamp.`);
+    return microsToIso(us);
+  };
+  let limit = DEFAULT_QUERY_LIMIT;
+  if (value.limit !== undefined && value.limit !== null) {
+    if (typeof value.limit !== "number" || !Number.isInteger(value.limit)) fail("'windowing.limit' must be an integer.");
+    limit = Math.min(Math.max(value.limit, 1), MAX_QUERY_LIMIT);
+  }
+  if (value.order !== undefined && value.order !== null && value.order !== "ascending" && value.order !== "descending") {
+    fail("'windowing.order' must be ascending or descending.");
+  }
+  let rate: number | undefined;
+  if (value.rate !== undefined && value.rate !== null) {
+    if (typeof value.rate !== "number" || value.rate < 0 || value.rate > 1) fail("'windowing.rate' must be a number from 0 to 1.");
+    rate = value.rate;
+  }
+  let cursor: QueryWindow["cursor"];
+  if (value.next !== undefined && value.next !== null) {
+    if (typeof value.next !== "string") fail("'windowing.next' must be the cursor a previous page returned.");
+    cursor = decodeCursor(value.next);
+  }
+  return { newest: time("newest"), oldest: time("oldest"), limit, ascending: value.order === "ascending", cursor, rate };
+}
+
+/** `next` is opaque to clients: `<start time µs>.<trace id>[.<span id>]`. */
+export function encodeCursor(time: string, traceId: string, spanId?: string): string {
+  const us = parseTimestamp(time);
+  return [us, traceId.replaceAll("-", ""), ...(spanId ? [spanId.replaceAll("-", "")] : [])].join(".");
+}
+
+function decodeCursor(next: string): QueryWindow["cursor"] {
+  const m = /^(\d{16})\.([0-9a-f]{32})(?:\.([0-9a-f]{32}))?$/.exec(next);
+  if (!m) fail("'windowing.next' is not a cursor this service returned.");
+  const dash = (h: string) => `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  return { time: microsToIso(Number(m[1])), traceId: dash(m[2]), spanId: m[3] ? dash(m[3]) : undefined };
+}
+
+function fail(message: string): never {
+  throw new BadRequestError(message, "invalid_windowing");
+}

@@ -1,0 +1,83 @@
+import { BadRequestError, MethodNotAllowedError } from "@/server/core/errors";
+import type { Database } from "@/server/db";
+import { capped, emitEvent } from "@/server/events/emit";
+import { parseTraceId, traceIdToWire } from "./ids";
+import { queryTracePage, querySpanPage } from "./query/run-query";
+import { parseWindowing } from "./query/windowing";
+import { loadTraces, newestFirst } from "./store/read-spans";
+import { spanToWire, traceToWire } from "./wire";
+
+export interface Reader {
+  projectId: string;
+  userId: string;
+}
+
+/** GET /traces/{trace_id}: the trace as a tree, or `{count: 0}`; emits traces.fetched when found. */
+export async function fetchTrace(db: Database, reader: Reader, rawId: string) {
+  if (rawId === "query" || rawId === "ingest") throw new MethodNotAllowedError("GET", `/api/traces/${rawId}`, ["POST"]);
+  const traceId = parseTraceId(rawId);
+  if (!traceId) throw new BadRequestError(`trace_id ${JSON.stringify(rawId)} is not 32 hex digits or a UUID`, "invalid_trace_id");
+  const spans = (await loadTraces(db, reader.projectId, [traceId])).get(traceId);
+  if (!spans) return { count: 0 };
+  await emitEvent(db, { projectId: reader.projectId, type: "traces.fetched", attributes: { trace_id: traceIdToWire(traceId), count: 1, user_id: reader.userId } });
+  return { count: 1, trace: traceToWire(traceId, spans) };
+}
+
+/** GET /traces/?trace_id=a&trace_id=b or ?trace_ids=a,b: found traces newest first; emits traces.fetched. */
+export async function listTraces(db: Database, reader: Reader, rawIds: string[]) {
+  if (rawIds.length === 0) throw new BadRequestError("Give the traces to list as trace_id (repeated) or trace_ids (comma-separated)", "missing_trace_ids");
+  if (rawIds.length > 1000) throw new BadRequestError("At most 1000 trace ids per request", "too_many_trace_ids");
+  const ids = rawIds.map((raw) => {
+    const id = parseTraceId(raw);
+    if (!id) throw new BadRequestError(`trace_id ${JSON.stringify(raw)} is not 32 hex digits or a UUID`, "invalid_trace_id");
+    return id;
+  });
+  const traces = await loadTraces(db, reader.projectId, [...new Set(ids)]);
+  const order = newestFirst(traces);
+  await emitTraceRead(db, reader, "traces.fetched", order);
+  return { count: order.length, traces: order.map((id) => traceToWire(id, traces.get(id)!)) };
+}
+
+export interface QueryBody {
+  filtering?: unknown;
+  windowing?: unknown;
+  formatting?: { focus?: "trace" | "span"; format?: string };
+}
+
+/** POST /traces/query: traces newest first, paged; emits traces.queried. */
+export async function queryTraces(db: Database, reader: Reader, body: QueryBody) {
+  if (body.formatting?.focus === "span") {
+    const spans = await querySpans(db, reader, body);
+    await emitTraceRead(db, reader, "traces.queried", [...new Set(spans.spans.map((s) => s.trace_id as string))]);
+    return spans;
+  }
+  const window = parseWindowing(body.windowing);
+  const page = await queryTracePage(db, reader.projectId, body.filtering, window);
+  await emitTraceRead(
+    db,
+    reader,
+    "traces.queried",
+    page.traces.map((t) => t.traceId),
+  );
+  return {
+    count: page.traces.length,
+    traces: page.traces.map((t) => traceToWire(t.traceId, t.spans)),
+    ...(page.next ? { windowing: { next: page.next } } : {}),
+  };
+}
+
+/** POST /spans/query: matching spans, flat, newest first, paged. */
+export async function querySpans(db: Database, reader: Reader, body: QueryBody) {
+  const window = parseWindowing(body.windowing);
+  const page = await querySpanPage(db, reader.projectId, body.filtering, window);
+  return { count: page.spans.length, spans: page.spans.map(spanToWire), ...(page.next ? { windowing: { next: page.next } } : {}) };
+}
+
+async function emitTraceRead(db: Database, reader: Reader, type: "traces.fetched" | "traces.queried", traceIds: string[]) {
+  if (traceIds.length === 0) return;
+  await emitEvent(db, {
+    projectId: reader.projectId,
+    type,
+    attributes: { trace_ids: capped(traceIds.map((id) => traceIdToWire(id))), count: traceIds.length, user_id: reader.userId },
+  });
+}

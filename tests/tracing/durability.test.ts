@@ -1,0 +1,141 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccount } from "@/server/auth";
+import { loadConfig } from "@/server/core/config";
+import { openDatabase, rawQuery, type DatabaseHandle } from "@/server/db";
+import type { AppContext } from "@/server/http/app-context";
+import { SecretBox } from "@/server/secrets";
+import { startIngestWorker } from "@/server/tracing";
+import { enqueueSpans } from "@/server/tracing/ingest/enqueue";
+import { parseTracingRequest } from "@/server/tracing/parse-request";
+import { openTestDatabase } from "../helpers/test-database";
+import { spanId, traceId } from "./helpers";
+
+// Concurrency and crash guarantees need real PostgreSQL (PGlite is one connection in this process).
+const pg = !!process.env.DATABASE_URL;
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("timed out");
+}
+
+describe.skipIf(!pg)("durability on PostgreSQL", () => {
+  let database: DatabaseHandle;
+  let key: string;
+  let projectId: string;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    const account = await createAccount(database.db, { email: `durable-${Date.now()}@test.local`, projectName: "durable" });
+    key = account.secret;
+    projectId = account.project.id;
+  });
+  afterAll(() => database.close());
+
+  function startServer(): Promise<{ child: ChildProcess; url: string }> {
+    const child = spawn(process.execPath, ["--import", "tsx", "tests/tracing/fixtures/serve.ts"], {
+      env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "silent", NODE_ENV: "test" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    return new Promise((resolve, reject) => {
+      let out = "";
+      child.stdout!.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        const m = /LISTENING (\S+)/.exec(out);
+        if (m) resolve({ child, url: m[1] });
+      });
+      child.on("exit", (code) => reject(new Error(`server exited with ${code} before listening`)));
+    });
+  }
+
+  it("kill -9 right after the last 202 loses no acknowledged span", async () => {
+    const first = await startServer();
+    const acknowledged = new Set<string>();
+    const traces: string[] = Array.from({ length: 20 }, () => traceId());
+    const send = async (i: number) => {
+      const spans = Array.from({ length: 50 }, (_, j) => ({
+        trace_id: traces[(i + j) % traces.length],
+        span_id: spanId(),
+        span_name: `r${i}`,
+        start_time: new Date(Date.now() - j).toISOString(),
+        attributes: { "ag.metrics.tokens.incremental.total": 1 },
+      }));
+      const res = await fetch(`${first.url}/api/tracing/spans/ingest`, {
+        method: "POST",
+        headers: { authorization: `ApiKey ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ spans }),
+      });
+      if (res.status === 202) for (const s of spans) acknowledged.add(`${s.trace_id.replaceAll("-", "")}/${s.span_id}`);
+    };
+    // Eight senders at once, 60 requests: the in-process worker is busy writing when the kill comes.
+    let next = 0;
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      while (next < 60) await send(next++);
+    }));
+    first.child.kill("SIGKILL");
+    await new Promise((r) => first.child.once("exit", r));
+    expect(acknowledged.size).toBe(3000);
+    // Typically most of the 3,000 spans are still queued here, some written: the restart has work to finish.
+
+    const second = await startServer();
+    try {
+      const count = async () => Number((await rawQuery<{ n: string }>(database.db, `select count(*)::text as n from spans where project_id = $1::uuid`, [projectId]))[0].n);
+      await waitFor(async () => (await count()) >= acknowledged.size, 60_000);
+      const rows = await rawQuery<{ t: string; s: string }>(database.db, `select replace(trace_id::text, '-', '') as t, right(replace(span_id::text, '-', ''), 16) as s from spans where project_id = $1::uuid`, [projectId]);
+      const stored = new Set(rows.map((r) => `${r.t}/${r.s}`));
+      expect(rows.length).toBe(stored.size);
+      for (const k of acknowledged) expect(stored.has(k)).toBe(true);
+      const queued = await rawQuery<{ n: string }>(database.db, `select count(*)::text as n from span_ingest`);
+      expect(queued[0].n).toBe("0");
+    } finally {
+      second.child.kill("SIGKILL");
+    }
+  }, 120_000);
+
+  it("two workers on one database never process an ingest row twice, and the roll-ups come out exact", async () => {
+    const config = { ...loadConfig(), tracing: { ...loadConfig().tracing, maxBacklogSpans: 1_000_000 } };
+    const handles = await Promise.all([0, 1].map(() => openDatabase({ url: database.url, maxConnections: 4 })));
+    const processed: string[][] = [[], []];
+    const workers = handles.map((h, i) =>
+      startIngestWorker({ db: h.db, dbKind: "postgres", config, secrets: new SecretBox(randomBytes(32)) } satisfies AppContext, { rowsPerPass: 4, onBatch: (r) => processed[i].push(...r.rowIds) }),
+    );
+    try {
+      const traces = Array.from({ length: 10 }, () => ({ id: traceId(), root: spanId() }));
+      const before = Number((await rawQuery<{ n: string }>(database.db, `select coalesce(max(id), 0)::text as n from span_ingest`))[0].n);
+      // Roots first, then 200 requests of children spread over the same 10 traces.
+      await enqueueSpans(database.db, projectId, parseTracingRequest({ spans: traces.map((t) => ({ trace_id: t.id, span_id: t.root, span_name: "root" })) }).spans, { maxBacklogSpans: 1e9 });
+      const perTrace = new Map<string, number>();
+      for (let i = 0; i < 200; i++) {
+        const spans = Array.from({ length: 10 }, (_, j) => {
+          const t = traces[(i + j) % traces.length];
+          perTrace.set(t.id, (perTrace.get(t.id) ?? 0) + 1);
+          return { trace_id: t.id, span_id: spanId(), parent_id: t.root, span_name: "child", attributes: { "ag.metrics.tokens.incremental.total": 1 } };
+        });
+        await enqueueSpans(handles[i % 2].db, projectId, parseTracingRequest({ spans }).spans, { maxBacklogSpans: 1e9 });
+      }
+      await waitFor(async () => (await rawQuery<{ n: string }>(database.db, `select count(*)::text as n from span_ingest`))[0].n === "0", 60_000);
+
+      const all = [...processed[0], ...processed[1]];
+      expect(all.length).toBe(201);
+      expect(new Set(all).size).toBe(201);
+      expect(all.every((id) => Number(id) > before)).toBe(true);
+      expect(processed[0].length).toBeGreaterThan(0);
+      expect(processed[1].length).toBeGreaterThan(0);
+      for (const t of traces) {
+        const [root] = await rawQuery<{ total: number }>(
+          database.db,
+          `select (attributes #>> '{ag,metrics,tokens,cumulative,total}')::int as total from spans where project_id = $1::uuid and trace_id = $2::uuid and parent_id is null`,
+          [projectId, parseTracingRequest({ spans: [{ trace_id: t.id, span_id: t.root }] }).spans[0].trace_id],
+        );
+        expect(root.total).toBe(perTrace.get(t.id));
+      }
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+      await Promise.all(handles.map((h) => h.close()));
+    }
+  }, 120_000);
+});
