@@ -5,12 +5,13 @@ import { domainRoutes } from "@/server/domains/routes";
 import { eventRoutes } from "@/server/events/routes";
 import type { AppContext } from "@/server/http/app-context";
 import { buildOpenApiDocument } from "@/server/http/openapi";
+import { agentRunRoutes } from "@/server/runner/routes";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { createRouter, type RequestHandler } from "@/server/http/router";
 import { systemRoutes } from "@/server/system/routes";
 
 /** Every REST route of the service. A new area adds its list here, and so appears in OpenAPI. */
-export const apiRoutes: AnyRoute[] = [...systemRoutes, ...authRoutes, ...domainRoutes, ...eventRoutes];
+export const apiRoutes: AnyRoute[] = [...systemRoutes, ...authRoutes, ...domainRoutes, ...eventRoutes, ...agentRunRoutes];
 
 // Composition root: new projects get the standard environments.
 onProjectCreated(seedEnvironments);

@@ -1,0 +1,48 @@
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import { createGroq } from "@ai-sdk/groq";
+import { createMistral } from "@ai-sdk/mistral";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { createTogetherAI } from "@ai-sdk/togetherai";
+import { createOpenRouter } from "@openrouter/ai-sdk-provider";
+import type { LanguageModel } from "ai";
+import type { ResolvedConnection } from "./connection";
+
+/** MiniMax is reached through its OpenAI-compatible endpoint. */
+const MINIMAX_BASE_URL = "https://api.minimax.io/v1";
+
+export interface ProviderModel {
+  model: LanguageModel;
+  /** The key `providerOptions` are read under for this provider package. */
+  optionsKey: string;
+}
+
+/** The AI SDK v6 provider package for a connection; only the base URL differs between deployments. */
+export function languageModel(connection: ResolvedConnection): ProviderModel {
+  const { apiKey, baseUrl: baseURL, model } = connection;
+  switch (connection.provider) {
+    case "openai":
+      // Chat completions: the dialect every OpenAI-compatible deployment (`custom`) also speaks.
+      return { model: createOpenAI({ apiKey, baseURL }).chat(model), optionsKey: "openai" };
+    case "anthropic":
+      return { model: createAnthropic({ apiKey, baseURL })(model), optionsKey: "anthropic" };
+    case "gemini":
+      return { model: createGoogleGenerativeAI({ apiKey, baseURL })(model), optionsKey: "google" };
+    case "mistral":
+      return { model: createMistral({ apiKey, baseURL })(model), optionsKey: "mistral" };
+    case "groq":
+      return { model: createGroq({ apiKey, baseURL })(model), optionsKey: "groq" };
+    case "together_ai":
+      return { model: createTogetherAI({ apiKey, baseURL })(model), optionsKey: "togetherai" };
+    case "openrouter":
+      return { model: createOpenRouter({ apiKey, baseURL })(model), optionsKey: "openrouter" };
+    case "minimax":
+      return {
+        model: createOpenAICompatible({ name: "minimax", apiKey, baseURL: baseURL ?? MINIMAX_BASE_URL, includeUsage: true }).chatModel(model),
+        optionsKey: "minimax",
+      };
+    default:
+      throw new Error(`No provider package for "${connection.provider}"`);
+  }
+}

@@ -1,0 +1,24 @@
+import { APICallError } from "ai";
+import type { ResolvedConnection } from "./providers";
+
+/**
+ * A provider failure as a sentence a person can act on. Built from the status code and the
+ * connection's label only: provider error bodies can echo (parts of) the key, so they never reach
+ * the stream.
+ */
+export function runErrorMessage(error: unknown, connection: ResolvedConnection): string {
+  const status = statusOf(error);
+  if (status === 401 || status === 403) return `${capitalise(connection.label)} was rejected by the provider: ${status}. Check the key.`;
+  if (status === 404) return `The ${connection.provider} provider does not know model "${connection.model}" (404).`;
+  if (status === 429) return `The ${connection.provider} provider is rate limiting ${connection.label} (429); retry later.`;
+  if (status !== undefined) return `The ${connection.provider} provider failed with status ${status} for model "${connection.model}"; retry the turn.`;
+  return `The connection to the ${connection.provider} provider was lost before the reply finished; retry the turn.`;
+}
+
+function statusOf(error: unknown): number | undefined {
+  if (APICallError.isInstance(error)) return error.statusCode;
+  if (error && typeof error === "object" && "lastError" in error) return statusOf((error as { lastError: unknown }).lastError);
+  return undefined;
+}
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -1,0 +1,188 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A real HTTP model server for tests and benchmarks. It speaks the OpenAI chat-completions and
+ * Anthropic messages streaming dialects, plays one scripted reply per request (FIFO, the last
+ * one repeats), and fails on demand. Provider packages reach it through their production code
+ * path; only the base URL differs.
+ */
+export interface ScriptedToolCall {
+  id: string;
+  name: string;
+  /** Sent as the arguments JSON, split into `argumentChunks` pieces. */
+  input: unknown;
+}
+
+export type Script =
+  | {
+      kind: "reply";
+      reasoning?: string;
+      text?: string;
+      toolCalls?: ScriptedToolCall[];
+      usage?: { input: number; output: number };
+      /** Raw stop reason in the dialect (`stop`, `end_turn`, `tool_calls`, ...); derived when absent. */
+      finish?: string;
+      /** How many pieces each text, reasoning and argument string is cut into. */
+      chunks?: number;
+    }
+  /** Answers with this HTTP status and a provider-shaped error body. */
+  | { kind: "status"; status: number; message?: string }
+  /** Streams some text, then drops the connection mid-stream. */
+  | { kind: "break"; text?: string }
+  /** Sends headers and nothing else; the socket stays open until the client closes it. */
+  | { kind: "hang" };
+
+export interface RecordedRequest {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+}
+
+export interface ScriptedModelServer {
+  url: string;
+  /** Base URL for `@ai-sdk/openai` (`/v1`) and `@ai-sdk/anthropic` (`/v1`). */
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** Replaces the queue. */
+  script(...scripts: Script[]): void;
+  /** Resolves when a request's socket closes before the server finished its reply. */
+  nextAbort(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const pieces = (text: string, count: number): string[] => {
+  if (!text) return [];
+  const size = Math.max(1, Math.ceil(text.length / count));
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+};
+
+export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
+  let queue: Script[] = [{ kind: "reply", text: "Hello!" }];
+  const requests: RecordedRequest[] = [];
+  const abortWaiters: Array<() => void> = [];
+  const sockets = new Set<import("node:net").Socket>();
+
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString("utf8");
+    let body: any = undefined;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      body = raw;
+    }
+    const path = (req.url ?? "").split("?")[0];
+    requests.push({ path, headers: req.headers, body });
+    const script = queue.length > 1 ? queue.shift()! : queue[0];
+    let finished = false;
+    res.on("close", () => {
+      if (!finished) abortWaiters.splice(0).forEach((wake) => wake());
+    });
+    const dialect = path.endsWith("/messages") ? "anthropic" : "openai";
+    const done = () => {
+      finished = true;
+      res.end();
+    };
+
+    if (script.kind === "status") {
+      res.writeHead(script.status, { "content-type": "application/json" });
+      const message = script.message ?? `scripted failure ${script.status}`;
+      res.write(JSON.stringify(dialect === "anthropic" ? { type: "error", error: { type: "api_error", message } } : { error: { message, type: "invalid_request_error", code: null } }));
+      return done();
+    }
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    res.flushHeaders();
+    if (script.kind === "hang") return;
+    const emit = dialect === "anthropic" ? anthropicFrames : openaiFrames;
+    if (script.kind === "break") {
+      const frames = emit({ kind: "reply", text: script.text ?? "partial", chunks: 2 }, String(body?.model ?? "m"));
+      for (const frame of frames.slice(0, 3)) res.write(frame);
+      finished = true;
+      res.socket?.destroy();
+      return;
+    }
+    for (const frame of emit(script, String(body?.model ?? "m"))) res.write(frame);
+    done();
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    baseUrl: `${url}/v1`,
+    requests,
+    script: (...scripts) => {
+      queue = scripts;
+    },
+    nextAbort: () => new Promise<void>((resolve) => abortWaiters.push(resolve)),
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+type Reply = Extract<Script, { kind: "reply" }>;
+
+function openaiFrames(script: Reply, model: string): string[] {
+  const n = script.chunks ?? 3;
+  const base = { id: "chatcmpl-scripted", object: "chat.completion.chunk", created: 1_700_000_000, model };
+  const frame = (delta: object, finish: string | null = null) =>
+    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const out: string[] = [frame({ role: "assistant", content: "" })];
+  // `reasoning_content` is the de-facto field of OpenAI-compatible reasoning servers.
+  for (const piece of pieces(script.reasoning ?? "", n)) out.push(frame({ reasoning_content: piece }));
+  for (const piece of pieces(script.text ?? "", n)) out.push(frame({ content: piece }));
+  (script.toolCalls ?? []).forEach((call, index) => {
+    out.push(frame({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
+    for (const piece of pieces(JSON.stringify(call.input), n)) out.push(frame({ tool_calls: [{ index, function: { arguments: piece } }] }));
+  });
+  out.push(frame({}, script.finish ?? (script.toolCalls?.length ? "tool_calls" : "stop")));
+  const usage = script.usage ?? { input: 10, output: 5 };
+  out.push(
+    `data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } })}\n\n`,
+  );
+  out.push("data: [DONE]\n\n");
+  return out;
+}
+
+function anthropicFrames(script: Reply, model: string): string[] {
+  const n = script.chunks ?? 3;
+  const usage = script.usage ?? { input: 10, output: 5 };
+  const out: string[] = [];
+  const event = (type: string, data: object) => out.push(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  event("message_start", {
+    message: { id: "msg_scripted", type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: 1 } },
+  });
+  let index = 0;
+  if (script.reasoning) {
+    event("content_block_start", { index, content_block: { type: "thinking", thinking: "", signature: "" } });
+    for (const piece of pieces(script.reasoning, n)) event("content_block_delta", { index, delta: { type: "thinking_delta", thinking: piece } });
+    event("content_block_delta", { index, delta: { type: "signature_delta", signature: "c2lnbmF0dXJl" } });
+    event("content_block_stop", { index });
+    index++;
+  }
+  if (script.text) {
+    event("content_block_start", { index, content_block: { type: "text", text: "" } });
+    for (const piece of pieces(script.text, n)) event("content_block_delta", { index, delta: { type: "text_delta", text: piece } });
+    event("content_block_stop", { index });
+    index++;
+  }
+  for (const call of script.toolCalls ?? []) {
+    event("content_block_start", { index, content_block: { type: "tool_use", id: call.id, name: call.name, input: {} } });
+    for (const piece of pieces(JSON.stringify(call.input), n)) event("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: piece } });
+    event("content_block_stop", { index });
+    index++;
+  }
+  event("message_delta", { delta: { stop_reason: script.finish ?? (script.toolCalls?.length ? "tool_use" : "end_turn"), stop_sequence: null }, usage: { output_tokens: usage.output } });
+  event("message_stop", {});
+  return out;
+}
