@@ -4,14 +4,14 @@ import type { ResolvedConnection } from "./providers";
 /**
  * A provider failure as a sentence a person can act on. Built from the status code and the
  * connection's label only: provider error bodies can echo (parts of) the key, so they never reach
- * the stream.
+ * the stream. A 2xx status means the reply broke off after it had started.
  */
 export function runErrorMessage(error: unknown, connection: ResolvedConnection): string {
   const status = statusOf(error);
   if (status === 401 || status === 403) return `${capitalise(connection.label)} was rejected by the provider: ${status}. Check the key.`;
   if (status === 404) return `The ${connection.provider} provider does not know model "${connection.model}" (404).`;
   if (status === 429) return `The ${connection.provider} provider is rate limiting ${connection.label} (429); retry later.`;
-  if (status !== undefined) return `The ${connection.provider} provider failed with status ${status} for model "${connection.model}"; retry the turn.`;
+  if (status !== undefined && (status < 200 || status >= 300)) return `The ${connection.provider} provider failed with status ${status} for model "${connection.model}"; retry the turn.`;
   return `The connection to the ${connection.provider} provider was lost before the reply finished; retry the turn.`;
 }
 

@@ -34,7 +34,9 @@ export function startTurn(harness: Harness, input: TurnInput, trace: TraceContex
     stopFor(`The model sent nothing for ${limits.firstTokenMs} ms after the request (AGENT_FIRST_TOKEN_TIMEOUT_MS).`),
     limits.firstTokenMs,
   );
+  let ended = false;
   const touch = () => {
+    if (ended) return;
     clearTimeout(idle);
     idle = setTimeout(stopFor(`The model went quiet for ${limits.idleMs} ms mid-turn (AGENT_IDLE_TIMEOUT_MS).`), limits.idleMs);
   };
@@ -46,17 +48,24 @@ export function startTurn(harness: Harness, input: TurnInput, trace: TraceContex
     start(stream) {
       let content = false;
       let errored = false;
+      const openBlocks = new Map<string, "message_end" | "thought_end">();
       const emit = (event: NativeEvent) => {
         touch();
         if (isContentEvent(event)) content = true;
         if (event.type === "error") errored = true;
+        if (event.type === "message_start") openBlocks.set(event.id, "message_end");
+        if (event.type === "thought_start") openBlocks.set(event.id, "thought_end");
+        if (event.type === "message_end" || event.type === "thought_end") openBlocks.delete(event.id);
         if (!closed) stream.enqueue(event);
       };
       const finish = (outcome: HarnessOutcome, error?: string) => {
+        ended = true;
         clearTimeout(total);
         clearTimeout(idle);
         options.signal?.removeEventListener("abort", onClientAbort);
         let stopReason = outcome.stopReason;
+        // A reply cut off mid-block still closes every block it opened.
+        for (const [id, type] of [...openBlocks]) emit({ type, id });
         if (limitMessage) {
           emit({ type: "error", message: limitMessage });
           stopReason = "error";

@@ -48,6 +48,8 @@ export interface ScriptedModelServer {
   script(...scripts: Script[]): void;
   /** Resolves when a request's socket closes before the server finished its reply. */
   nextAbort(): Promise<void>;
+  /** Resolves when the next request has arrived. */
+  nextRequest(): Promise<RecordedRequest>;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
   let queue: Script[] = [{ kind: "reply", text: "Hello!" }];
   const requests: RecordedRequest[] = [];
   const abortWaiters: Array<() => void> = [];
+  const requestWaiters: Array<(request: RecordedRequest) => void> = [];
   const sockets = new Set<import("node:net").Socket>();
 
   const server = http.createServer(async (req, res) => {
@@ -76,7 +79,9 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
       body = raw;
     }
     const path = (req.url ?? "").split("?")[0];
-    requests.push({ path, headers: req.headers, body });
+    const recorded = { path, headers: req.headers, body };
+    requests.push(recorded);
+    requestWaiters.splice(0).forEach((wake) => wake(recorded));
     const script = queue.length > 1 ? queue.shift()! : queue[0];
     let finished = false;
     res.on("close", () => {
@@ -102,7 +107,8 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
       const frames = emit({ kind: "reply", text: script.text ?? "partial", chunks: 2 }, String(body?.model ?? "m"));
       for (const frame of frames.slice(0, 3)) res.write(frame);
       finished = true;
-      res.socket?.destroy();
+      // Let the client start consuming the stream before the connection drops.
+      setTimeout(() => res.socket?.destroy(), 20);
       return;
     }
     for (const frame of emit(script, String(body?.model ?? "m"))) res.write(frame);
@@ -123,6 +129,7 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
       queue = scripts;
     },
     nextAbort: () => new Promise<void>((resolve) => abortWaiters.push(resolve)),
+    nextRequest: () => new Promise<RecordedRequest>((resolve) => requestWaiters.push(resolve)),
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

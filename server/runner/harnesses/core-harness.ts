@@ -22,6 +22,9 @@ export const coreHarness: Harness = {
       tools: input.tools.toolSet as ToolSet,
       stopWhen: stepCountIs(input.limits.maxSteps),
       abortSignal: signal,
+      // The default handler console.logs the provider's error, whose body can echo the key;
+      // errors reach the stream through the `error` part instead.
+      onError: () => {},
       providerOptions: providerOptions(optionsKey, input.template.llm.extras as Record<string, unknown>),
     });
 
