@@ -2,8 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
- * A real HTTP model server for tests and benchmarks. It speaks the OpenAI chat-completions and
- * Anthropic messages streaming dialects, plays one scripted reply per request (FIFO, the last
+ * A real HTTP model server for tests and benchmarks. It speaks the OpenAI chat-completions,
+ * Anthropic messages and Gemini streamGenerateContent streaming dialects, plays one scripted reply per request (FIFO, the last
  * one repeats), and fails on demand. Provider packages reach it through their production code
  * path; only the base URL differs.
  */
@@ -87,7 +87,7 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
     res.on("close", () => {
       if (!finished) abortWaiters.splice(0).forEach((wake) => wake());
     });
-    const dialect = path.endsWith("/messages") ? "anthropic" : "openai";
+    const dialect = path.endsWith("/messages") ? "anthropic" : path.includes(":streamGenerateContent") ? "gemini" : "openai";
     const done = () => {
       finished = true;
       res.end();
@@ -96,13 +96,19 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
     if (script.kind === "status") {
       res.writeHead(script.status, { "content-type": "application/json" });
       const message = script.message ?? `scripted failure ${script.status}`;
-      res.write(JSON.stringify(dialect === "anthropic" ? { type: "error", error: { type: "api_error", message } } : { error: { message, type: "invalid_request_error", code: null } }));
+      const error =
+        dialect === "anthropic"
+          ? { type: "error", error: { type: "api_error", message } }
+          : dialect === "gemini"
+            ? { error: { code: script.status, message, status: "UNAUTHENTICATED" } }
+            : { error: { message, type: "invalid_request_error", code: null } };
+      res.write(JSON.stringify(error));
       return done();
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     res.flushHeaders();
     if (script.kind === "hang") return;
-    const emit = dialect === "anthropic" ? anthropicFrames : openaiFrames;
+    const emit = dialect === "anthropic" ? anthropicFrames : dialect === "gemini" ? geminiFrames : openaiFrames;
     if (script.kind === "break") {
       const frames = emit({ kind: "reply", text: script.text ?? "partial", chunks: 2 }, String(body?.model ?? "m"));
       for (const frame of frames.slice(0, 3)) res.write(frame);
@@ -111,7 +117,9 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
       setTimeout(() => res.socket?.destroy(), 20);
       return;
     }
-    for (const frame of emit(script, String(body?.model ?? "m"))) res.write(frame);
+    // Mistral's API (and its package) sends every tool call whole; the others stream arguments.
+    const whole = path.includes("/mistral/");
+    for (const frame of emit(script, String(body?.model ?? "m"), whole)) res.write(frame);
     done();
   });
   server.on("connection", (socket) => {
@@ -139,23 +147,25 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
 
 type Reply = Extract<Script, { kind: "reply" }>;
 
-function openaiFrames(script: Reply, model: string): string[] {
+function openaiFrames(script: Reply, model: string, wholeToolCalls = false): string[] {
   const n = script.chunks ?? 3;
   const base = { id: "chatcmpl-scripted", object: "chat.completion.chunk", created: 1_700_000_000, model };
-  const frame = (delta: object, finish: string | null = null) =>
-    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const frame = (delta: object) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
   const out: string[] = [frame({ role: "assistant", content: "" })];
   // `reasoning_content` is the de-facto field of OpenAI-compatible reasoning servers.
   for (const piece of pieces(script.reasoning ?? "", n)) out.push(frame({ reasoning_content: piece }));
   for (const piece of pieces(script.text ?? "", n)) out.push(frame({ content: piece }));
   (script.toolCalls ?? []).forEach((call, index) => {
-    out.push(frame({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
-    for (const piece of pieces(JSON.stringify(call.input), n)) out.push(frame({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    const args = JSON.stringify(call.input);
+    out.push(frame({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: wholeToolCalls ? args : "" } }] }));
+    if (!wholeToolCalls) for (const piece of pieces(args, n)) out.push(frame({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
-  out.push(frame({}, script.finish ?? (script.toolCalls?.length ? "tool_calls" : "stop")));
   const usage = script.usage ?? { input: 10, output: 5 };
+  const tokens = { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output };
+  // Usage rides on the finishing chunk (every OpenAI-style client reads it there; Mistral's cannot
+  // take a chunk without choices), and Groq reads it from its own `x_groq` field.
   out.push(
-    `data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } })}\n\n`,
+    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: script.finish ?? (script.toolCalls?.length ? "tool_calls" : "stop") }], usage: tokens, x_groq: { usage: tokens } })}\n\n`,
   );
   out.push("data: [DONE]\n\n");
   return out;
@@ -191,5 +201,25 @@ function anthropicFrames(script: Reply, model: string): string[] {
   }
   event("message_delta", { delta: { stop_reason: script.finish ?? (script.toolCalls?.length ? "tool_use" : "end_turn"), stop_sequence: null }, usage: { output_tokens: usage.output } });
   event("message_stop", {});
+  return out;
+}
+
+function geminiFrames(script: Reply, model: string): string[] {
+  const n = script.chunks ?? 3;
+  const usage = script.usage ?? { input: 10, output: 5 };
+  const frame = (parts: object[], extra: object = {}) =>
+    `data: ${JSON.stringify({ candidates: [{ content: { role: "model", parts }, index: 0, ...extra }], modelVersion: model })}\n\n`;
+  const out: string[] = [];
+  for (const piece of pieces(script.reasoning ?? "", n)) out.push(frame([{ text: piece, thought: true }]));
+  for (const piece of pieces(script.text ?? "", n)) out.push(frame([{ text: piece }]));
+  // Gemini sends each function call whole, in one part.
+  for (const call of script.toolCalls ?? []) out.push(frame([{ functionCall: { name: call.name, args: call.input } }]));
+  out.push(
+    `data: ${JSON.stringify({
+      candidates: [{ content: { role: "model", parts: [{ text: "" }] }, finishReason: script.finish ?? "STOP", index: 0 }],
+      usageMetadata: { promptTokenCount: usage.input, candidatesTokenCount: usage.output, totalTokenCount: usage.input + usage.output },
+      modelVersion: model,
+    })}\n\n`,
+  );
   return out;
 }
