@@ -2,6 +2,7 @@ import { ensureDefaultAccount } from "@/server/auth";
 import { loadConfig, type Config } from "@/server/core/config";
 import { logger } from "@/server/core/logger";
 import { migrateDatabase, openDatabase } from "@/server/db";
+import { createSecretBox } from "@/server/secrets";
 import { createApiHandler } from "./api";
 import type { AppContext } from "./http/app-context";
 import type { RequestHandler } from "./http/router";
@@ -15,7 +16,8 @@ export interface App {
 export async function bootApp(config: Config = loadConfig()): Promise<App> {
   const handle = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir });
   await migrateDatabase(handle);
-  const context: AppContext = { db: handle.db, dbKind: handle.kind, config };
+  const secrets = await createSecretBox(config, handle.db);
+  const context: AppContext = { db: handle.db, dbKind: handle.kind, config, secrets };
   const account = await ensureDefaultAccount(handle.db);
   if (account) announceDefaultAccount(account.project.name, account.secret);
   logger.info({ database: handle.kind }, "app ready");

@@ -1,5 +1,8 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseAllowlist, type AllowlistEntry } from "@/server/egress/allowlist";
+import { parseDurationList } from "./durations";
+import { parseSecretKey } from "./secret-key";
 
 /** Provider id, key variable, base URL variable. */
 const PROVIDER_ENV = [
@@ -30,7 +33,35 @@ const configSchema = z.object({
   AGENT_MAX_STEPS: z.coerce.number().int().positive().max(1000).default(50),
   AGENT_KEEPALIVE_MS: z.coerce.number().int().positive().default(15_000),
   ...Object.fromEntries(PROVIDER_ENV.flatMap(([, key, url]) => [[key, z.string().optional()], [url, z.string().url().optional()]])),
+  APP_SECRET_KEY: z
+    .string()
+    .transform((value, ctx) => parseSecretKey(value) ?? invalid(ctx, "APP_SECRET_KEY must be 32 bytes, base64 or hex encoded"))
+    .optional(),
+  EGRESS_ALLOWLIST: z
+    .string()
+    .transform((value, ctx) => {
+      const parsed = parseAllowlist(value);
+      return "error" in parsed ? invalid(ctx, parsed.error) : parsed.entries;
+    })
+    .optional(),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(120_000).default(10_000),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .transform((value, ctx) => parseDurationList(value) ?? invalid(ctx, "WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of durations such as 0,5s,5m,30m,2h"))
+    .optional(),
+  WEBHOOK_DISABLE_AFTER: z
+    .string()
+    .transform((value, ctx) => parseDurationList(value)?.[0] ?? invalid(ctx, "WEBHOOK_DISABLE_AFTER must be a duration such as 5d or 12h"))
+    .optional(),
 });
+
+function invalid(ctx: z.RefinementCtx, message: string): never {
+  ctx.addIssue({ code: "custom", message });
+  return z.NEVER;
+}
+
+/** Svix's schedule: immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (in ms). */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
 export interface Config {
   databaseUrl?: string;
@@ -42,8 +73,16 @@ export interface Config {
   agentRuns: { totalMs: number; firstTokenMs: number; idleMs: number; maxSteps: number; keepaliveMs: number };
   /** The operator's provider keys and base URLs: the last step of connection resolution. */
   providerEnv: Record<string, { key?: string; baseUrl?: string }>;
+  /** 32-byte key that seals secrets at rest; absent: a key file under dataDir (server/secrets). */
+  secretKey?: Buffer;
+  /** Hosts, IPs and CIDRs that user-supplied URLs may reach although they are private (server/egress). */
+  egressAllowlist: AllowlistEntry[];
+  webhookTimeoutMs: number;
+  /** Delay before each attempt of a delivery, in ms; its length is the number of attempts. */
+  webhookRetryScheduleMs: number[];
+  /** A subscription whose deliveries have all failed for this long is stopped. */
+  webhookDisableAfterMs: number;
 }
-
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ""));
@@ -69,5 +108,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     providerEnv: Object.fromEntries(
       PROVIDER_ENV.map(([id, key, url]) => [id, { key: (c as Record<string, unknown>)[key] as string | undefined, baseUrl: (c as Record<string, unknown>)[url] as string | undefined }]),
     ),
+    secretKey: c.APP_SECRET_KEY,
+    egressAllowlist: c.EGRESS_ALLOWLIST ?? [],
+    webhookTimeoutMs: c.WEBHOOK_TIMEOUT_MS,
+    webhookRetryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS,
+    webhookDisableAfterMs: c.WEBHOOK_DISABLE_AFTER ?? 5 * 24 * 3_600_000,
   };
 }

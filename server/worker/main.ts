@@ -5,12 +5,14 @@
 import { loadConfig } from "@/server/core/config";
 import { logger } from "@/server/core/logger";
 import { migrateDatabase, openDatabase } from "@/server/db";
+import { createSecretBox } from "@/server/secrets";
 import { BACKGROUND_WORKERS } from "./registry";
 
 const config = loadConfig();
 const handle = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir });
 await migrateDatabase(handle);
-const running = BACKGROUND_WORKERS.map((worker) => worker.start({ db: handle.db, dbKind: handle.kind, config }));
+const secrets = await createSecretBox(config, handle.db);
+const running = BACKGROUND_WORKERS.map((worker) => worker.start({ db: handle.db, dbKind: handle.kind, config, secrets }));
 logger.info({ workers: BACKGROUND_WORKERS.map((w) => w.name) }, "worker process ready");
 
 async function shutdown(signal: string): Promise<void> {

@@ -1,9 +1,11 @@
+import { randomBytes } from "node:crypto";
 import { createAccount } from "@/server/auth";
 import { createApiHandler } from "@/server/api";
 import { loadConfig, type Config } from "@/server/core/config";
 import type { DatabaseHandle } from "@/server/db";
 import type { AppContext } from "@/server/http/app-context";
 import type { RequestHandler } from "@/server/http/router";
+import { SecretBox, verifySecretKey } from "@/server/secrets";
 import { openTestDatabase } from "./test-database";
 
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789";
@@ -38,7 +40,10 @@ let counter = 0;
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   const config = { ...loadConfig({}), adminToken: TEST_ADMIN_TOKEN, ...overrides };
-  const context: AppContext = { db: database.db, dbKind: database.kind, config };
+  // A random key per test app, checked against its fresh database like at boot.
+  const secrets = new SecretBox(config.secretKey ?? randomBytes(32));
+  await verifySecretKey(database.db, secrets);
+  const context: AppContext = { db: database.db, dbKind: database.kind, config, secrets };
   const handle = createApiHandler(context);
 
   async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<TestResponse<T>> {

@@ -1,3 +1,4 @@
 export * from "./tenancy";
 export * from "./versioning";
 export * from "./events";
+export * from "./secrets";
