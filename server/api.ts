@@ -6,12 +6,13 @@ import { eventRoutes } from "@/server/events/routes";
 import type { AppContext } from "@/server/http/app-context";
 import { buildOpenApiDocument } from "@/server/http/openapi";
 import { agentRunRoutes } from "@/server/runner/routes";
+import { vaultRoutes } from "@/server/vault/routes";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { createRouter, type RequestHandler } from "@/server/http/router";
 import { systemRoutes } from "@/server/system/routes";
 
 /** Every REST route of the service. A new area adds its list here, and so appears in OpenAPI. */
-export const apiRoutes: AnyRoute[] = [...systemRoutes, ...authRoutes, ...domainRoutes, ...eventRoutes, ...agentRunRoutes];
+export const apiRoutes: AnyRoute[] = [...systemRoutes, ...authRoutes, ...domainRoutes, ...eventRoutes, ...agentRunRoutes, ...vaultRoutes];
 
 // Composition root: new projects get the standard environments.
 onProjectCreated(seedEnvironments);

@@ -2,3 +2,4 @@ export * from "./tenancy";
 export * from "./versioning";
 export * from "./events";
 export * from "./secrets";
+export * from "./vault";

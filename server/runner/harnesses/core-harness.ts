@@ -25,7 +25,7 @@ export const coreHarness: Harness = {
       // The default handler console.logs the provider's error, whose body can echo the key;
       // errors reach the stream through the `error` part instead.
       onError: () => {},
-      providerOptions: providerOptions(optionsKey, input.template.llm.extras as Record<string, unknown>),
+      providerOptions: providerOptions(optionsKey, { ...input.connection.extras, ...(input.template.llm.extras as Record<string, unknown>) }),
     });
 
     const blocks = new BlockIds();

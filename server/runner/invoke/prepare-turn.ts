@@ -7,6 +7,7 @@ import { checkAgentTemplate } from "@/server/domains/workflows/agents";
 import { workflowsSpec } from "@/server/domains/workflows/spec";
 import type { AppContext } from "@/server/http/app-context";
 import { readInboundMessages, type MessagesFormat } from "@/server/streams";
+import { vaultOf } from "@/server/vault";
 import { retrieveRevision } from "@/server/versioning";
 import { resolveConnection } from "../providers";
 import type { TurnInput } from "../run-types";
@@ -33,7 +34,7 @@ export async function prepareTurn(
   const messages = readInboundMessages(body.data?.inputs?.messages ?? [], format);
   if (!messages.length) throw new BadRequestError("data.inputs.messages holds no message with a role; send at least one user message", "no_messages");
   const sessionId = body.session_id ?? randomUUID().replaceAll("-", "");
-  const connection = resolveConnection(template.llm, app.config);
+  const connection = await resolveConnection(template.llm, { config: app.config, vault: vaultOf(app), projectId: principal.projectId });
   const tools = await registry.build(template.tools, { projectId: principal.projectId, sessionId });
   const { totalMs, firstTokenMs, idleMs, maxSteps } = app.config.agentRuns;
   return { template, messages, connection, tools, sessionId, limits: { totalMs, firstTokenMs, idleMs, maxSteps } };

@@ -20,27 +20,32 @@ export interface ProviderModel {
 
 /** The AI SDK v6 provider package for a connection; only the base URL differs between deployments. */
 export function languageModel(connection: ResolvedConnection): ProviderModel {
-  const { apiKey, baseUrl: baseURL, model } = connection;
+  const { apiKey, baseUrl: baseURL, model, fetch } = connection;
   switch (connection.provider) {
     case "openai":
       // Chat completions: the dialect every OpenAI-compatible deployment (`custom`) also speaks.
-      return { model: createOpenAI({ apiKey, baseURL }).chat(model), optionsKey: "openai" };
+      return { model: createOpenAI({ apiKey, baseURL, fetch }).chat(model), optionsKey: "openai" };
     case "anthropic":
-      return { model: createAnthropic({ apiKey, baseURL })(model), optionsKey: "anthropic" };
+      return { model: createAnthropic({ apiKey, baseURL, fetch })(model), optionsKey: "anthropic" };
     case "gemini":
-      return { model: createGoogleGenerativeAI({ apiKey, baseURL })(model), optionsKey: "google" };
+      return { model: createGoogleGenerativeAI({ apiKey, baseURL, fetch })(model), optionsKey: "google" };
     case "mistral":
-      return { model: createMistral({ apiKey, baseURL })(model), optionsKey: "mistral" };
+      return { model: createMistral({ apiKey, baseURL, fetch })(model), optionsKey: "mistral" };
     case "groq":
-      return { model: createGroq({ apiKey, baseURL })(model), optionsKey: "groq" };
+      return { model: createGroq({ apiKey, baseURL, fetch })(model), optionsKey: "groq" };
     case "together_ai":
-      return { model: createTogetherAI({ apiKey, baseURL })(model), optionsKey: "togetherai" };
+      return { model: createTogetherAI({ apiKey, baseURL, fetch })(model), optionsKey: "togetherai" };
     case "openrouter":
-      return { model: createOpenRouter({ apiKey, baseURL })(model), optionsKey: "openrouter" };
+      return { model: createOpenRouter({ apiKey, baseURL, fetch })(model), optionsKey: "openrouter" };
     case "minimax":
       return {
-        model: createOpenAICompatible({ name: "minimax", apiKey, baseURL: baseURL ?? MINIMAX_BASE_URL, includeUsage: true }).chatModel(model),
+        model: createOpenAICompatible({ name: "minimax", apiKey, baseURL: baseURL ?? MINIMAX_BASE_URL, includeUsage: true, fetch }).chatModel(model),
         optionsKey: "minimax",
+      };
+    case "custom":
+      return {
+        model: createOpenAICompatible({ name: connection.customName ?? "custom", apiKey, baseURL: baseURL!, includeUsage: true, fetch }).chatModel(model),
+        optionsKey: connection.customName ?? "custom",
       };
     default:
       throw new Error(`No provider package for "${connection.provider}"`);
