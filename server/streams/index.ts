@@ -6,6 +6,6 @@ export { isContentEvent, NO_OUTPUT_MESSAGE, type InteractionKind, type NativeEve
 export { nativeFrameStream, toNativeFrame, type NativeFrame } from "./native-frames";
 export { MESSAGES_FORMAT_HEADER, negotiateFormat, negotiateTransport, type MessagesFormat, type Transport } from "./negotiate";
 export { NotAcceptableError } from "./not-acceptable-error";
-export { ndjsonStream, SSE_DONE, SSE_KEEPALIVE, sseStream, withKeepalive } from "./sse";
+export { keepaliveStream, ndjsonStream, SSE_DONE, SSE_KEEPALIVE, sseStream } from "./sse";
 export { UiMessageProjection, uiMessageStream, type UiProjectionOptions } from "./ui-message-projection";
 export { turnResponse, type TurnResponseOptions } from "./turn-response";

@@ -25,34 +25,31 @@ export function ndjsonStream<T>(): TransformStream<T, string> {
 
 /**
  * Interleaves `: keepalive` comments into a text stream whenever `intervalMs` passes without a
- * write. Cancelling the result cancels the source, so a client disconnect reaches the run.
+ * write. A pass-through stage, so cancelling the response still cancels the source (the run).
  */
-export function withKeepalive(source: ReadableStream<string>, intervalMs: number): ReadableStream<string> {
-  const reader = source.getReader();
+export function keepaliveStream(intervalMs: number): TransformStream<string, string> {
   let timer: ReturnType<typeof setInterval> | undefined;
   let lastWrite = Date.now();
-  return new ReadableStream<string>({
+  return new TransformStream<string, string>({
     start(controller) {
       timer = setInterval(() => {
         if (Date.now() - lastWrite < intervalMs) return;
         lastWrite = Date.now();
-        controller.enqueue(SSE_KEEPALIVE);
+        try {
+          controller.enqueue(SSE_KEEPALIVE);
+        } catch {
+          // The response was cancelled (Node 20 has no transformer `cancel` hook to tell us).
+          clearInterval(timer);
+        }
       }, intervalMs);
       timer.unref?.();
     },
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) {
-        clearInterval(timer);
-        controller.close();
-        return;
-      }
+    transform(chunk, controller) {
       lastWrite = Date.now();
-      controller.enqueue(value);
+      controller.enqueue(chunk);
     },
-    async cancel(reason) {
+    flush() {
       clearInterval(timer);
-      await reader.cancel(reason);
     },
   });
 }

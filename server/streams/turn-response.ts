@@ -3,7 +3,7 @@ import { foldBatch } from "./batch-fold";
 import type { NativeEvent } from "./native-event";
 import { nativeFrameStream } from "./native-frames";
 import type { MessagesFormat, Transport } from "./negotiate";
-import { ndjsonStream, sseStream, withKeepalive } from "./sse";
+import { keepaliveStream, ndjsonStream, sseStream } from "./sse";
 import { UiMessageProjection, uiMessageStream } from "./ui-message-projection";
 
 export interface TurnResponseOptions {
@@ -43,7 +43,7 @@ export async function turnResponse(events: ReadableStream<NativeEvent>, options:
       headers: { ...headers, "content-type": "application/x-ndjson", "cache-control": "no-cache", "x-accel-buffering": "no" },
     });
   }
-  const text = withKeepalive(frames.pipeThrough(sseStream({ sentinel: options.format === "ui_sdk" })), options.keepaliveMs);
+  const text = frames.pipeThrough(sseStream({ sentinel: options.format === "ui_sdk" })).pipeThrough(keepaliveStream(options.keepaliveMs));
   return new Response(text.pipeThrough(new TextEncoderStream()), { status: 200, headers: { ...headers, ...SSE_HEADERS } });
 }
 

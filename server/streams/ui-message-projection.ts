@@ -96,6 +96,11 @@ export class UiMessageProjection {
     return out;
   }
 
+  /** The opening parts, sent as soon as the response starts (first byte before the model answers). */
+  begin(): Chunk[] {
+    return this.open();
+  }
+
   /** Called when the event source ends: closes a stream that never saw `done`. */
   end(): Chunk[] {
     if (this.finished) return [];
@@ -159,6 +164,9 @@ function errorText(output: unknown): string {
 export function uiMessageStream(options: UiProjectionOptions): TransformStream<NativeEvent, Chunk> {
   const projection = new UiMessageProjection(options);
   return new TransformStream({
+    start(controller) {
+      for (const chunk of projection.begin()) controller.enqueue(chunk);
+    },
     transform(event, controller) {
       for (const chunk of projection.push(event)) controller.enqueue(chunk);
     },

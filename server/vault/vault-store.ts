@@ -51,21 +51,6 @@ export class Vault {
     return this.open(row);
   }
 
-  async findBySlug(projectId: string, slug: string): Promise<VaultSecret | undefined> {
-    const [row] = await this.ctx.db.select().from(vaultSecrets).where(and(eq(vaultSecrets.projectId, projectId), eq(vaultSecrets.slug, slug)));
-    return row ? this.open(row) : undefined;
-  }
-
-  /** The project's oldest secret for a provider (`custom` for custom providers). */
-  async byProvider(projectId: string, provider: string): Promise<VaultSecret[]> {
-    const rows = await this.ctx.db
-      .select()
-      .from(vaultSecrets)
-      .where(and(eq(vaultSecrets.projectId, projectId), eq(vaultSecrets.provider, provider)))
-      .orderBy(asc(vaultSecrets.createdAt), asc(vaultSecrets.id));
-    return rows.map((row) => this.open(row));
-  }
-
   /** Replaces a secret's header and data; an omitted key keeps the stored one. The slug stays. */
   async update(projectId: string, id: string, input: SecretInput): Promise<VaultSecret> {
     const current = await this.get(projectId, id);

@@ -22,8 +22,10 @@ export interface ResolutionContext {
  */
 export async function resolveConnection(llm: AgentTemplate["llm"], ctx: ResolutionContext): Promise<ResolvedConnection> {
   const { model } = llm;
+  // One read of the project's (few) secrets serves every step below.
+  const stored = llm.connection?.mode === "self_managed" ? [] : await ctx.vault.list(ctx.projectId);
   if (llm.connection?.slug) {
-    const secret = await ctx.vault.findBySlug(ctx.projectId, llm.connection.slug);
+    const secret = stored.find((s) => s.slug === llm.connection!.slug);
     if (!secret) {
       throw new BadRequestError(`llm.connection.slug "${llm.connection.slug}" names no stored connection in this project; see GET /api/vault/v1/secrets/`, "unknown_connection");
     }
@@ -34,8 +36,7 @@ export async function resolveConnection(llm: AgentTemplate["llm"], ctx: Resoluti
   }
   let provider = llm.provider;
   if (!provider) {
-    const customs = await ctx.vault.byProvider(ctx.projectId, "custom");
-    const custom = customs.find((secret) => isCustomProvider(secret.data) && secret.data.models.some((m) => m.slug === model));
+    const custom = stored.find((secret) => isCustomProvider(secret.data) && secret.data.models.some((m) => m.slug === model));
     if (custom) return fromSecret(custom, model, ctx);
     provider = inferProvider(model);
   }
@@ -46,8 +47,8 @@ export async function resolveConnection(llm: AgentTemplate["llm"], ctx: Resoluti
   if (llm.connection?.mode === "self_managed") {
     return { provider, model, baseUrl: env.baseUrl, label: `the self-managed ${provider} connection` };
   }
-  const [stored] = await ctx.vault.byProvider(ctx.projectId, provider);
-  if (stored) return fromSecret(stored, model, ctx);
+  const connection = stored.find((secret) => secret.provider === provider);
+  if (connection) return fromSecret(connection, model, ctx);
   if (env.key) return { provider, model, apiKey: env.key, baseUrl: env.baseUrl, label: `the ${provider} key from ${PROVIDER_KEY_ENV[provider]}` };
   throw new BadRequestError(
     `No credential for model "${model}" on provider ${provider}: store one with POST /api/vault/v1/secrets/ (kind provider_key, data.kind ${provider}), or the operator sets ${PROVIDER_KEY_ENV[provider]}`,
