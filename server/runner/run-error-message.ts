@@ -1,4 +1,5 @@
 import { APICallError } from "ai";
+import { findEgressRefusal } from "@/server/egress";
 import type { ResolvedConnection } from "./providers";
 
 /**
@@ -7,6 +8,10 @@ import type { ResolvedConnection } from "./providers";
  * the stream. A 2xx status means the reply broke off after it had started.
  */
 export function runErrorMessage(error: unknown, connection: ResolvedConnection): string {
+  const refusal = findEgressRefusal(error) ?? findEgressRefusal((error as { lastError?: unknown } | undefined)?.lastError);
+  if (refusal) {
+    return `${capitalise(connection.label)} points at an address this server does not connect to (${refusal.reason}); an operator can allow it with EGRESS_ALLOWLIST.`;
+  }
   const status = statusOf(error);
   if (status === 401 || status === 403) return `${capitalise(connection.label)} was rejected by the provider: ${status}. Check the key.`;
   if (status === 404) return `The ${connection.provider} provider does not know model "${connection.model}" (404).`;

@@ -112,6 +112,20 @@ describe("connection resolution", () => {
     expect(model.requests.at(-1)!.headers.authorization).toBeUndefined();
   });
 
+  it("refuses at run time, through the guarded fetch, a stored URL the allowlist no longer admits", async () => {
+    const before = app.context.config.egressAllowlist;
+    app.context.config.egressAllowlist = [];
+    try {
+      const seen = model.requests.length;
+      const res = await invoke({ llm: { model: "llama3.2" } });
+      expect(res.status).toBe(200);
+      expect(res.body.data.outputs.errors[0]).toMatch(/^The custom connection `local-ollama` points at an address this server does not connect to \(.*loopback.*\); an operator can allow it with EGRESS_ALLOWLIST\.$/);
+      expect(model.requests.length).toBe(seen);
+    } finally {
+      app.context.config.egressAllowlist = before;
+    }
+  });
+
   it("never lets a planted key reach a response, an error text, the run record or the console", async () => {
     const records: RunRecord[] = [];
     onRunFinished((record) => {
