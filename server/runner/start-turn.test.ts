@@ -8,7 +8,7 @@ const template = parseAgentTemplate({ ...defaultAgentTemplate(), tools: [] }).te
 const input = (limits: Partial<TurnInput["limits"]> = {}): TurnInput => ({
   template,
   messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
-  connection: { provider: "openai", model: "gpt-5-mini", label: "the openai key from OPENAI_API_KEY" },
+  connection: { provider: "openai", model: "gpt-5-mini", deployment: "direct", label: "the openai key from OPENAI_API_KEY" },
   tools: { byName: new Map(), toolSet: {} },
   sessionId: "s",
   limits: { totalMs: 5_000, firstTokenMs: 5_000, idleMs: 5_000, maxSteps: 5, ...limits },

@@ -70,6 +70,5 @@ it("the AI SDK's Chat and DefaultChatTransport drive the live route through a cl
     { type: "text", text: "Red it is.", state: "done" },
   ]);
   expect(message.metadata).toMatchObject({ sessionId: chat.id, usage: { input: 10, output: 5, total: 15 } });
-  const toolMessage = model.requests.at(-1)!.body.messages.at(-1);
-  expect(toolMessage).toEqual({ role: "tool", tool_call_id: "call_1", content: "red" });
+  expect(model.requests.at(-1)!.body.input.at(-1)).toEqual({ type: "function_call_output", call_id: "call_1", output: "red" });
 });

@@ -119,7 +119,7 @@ describe.each(combos)("%s x %s", (transport, format) => {
     expect(s.stop).toBe(isUiStream(transport, format) ? "other" : "paused");
     if (transport === "batch" && format === "native") expect(first.batch.data.outputs.pending_interaction).toMatchObject({ id: "call_7", kind: "client_tool" });
     const sentTools = model.requests.at(-1)!.body.tools;
-    expect(sentTools[0].function).toMatchObject({ name: "pick_color", description: "Ask the user for a color" });
+    expect(sentTools[0]).toMatchObject({ type: "function", name: "pick_color", description: "Ask the user for a color" });
 
     model.script({ kind: "reply", text: "Red it is." });
     const history =
@@ -143,9 +143,10 @@ describe.each(combos)("%s x %s", (transport, format) => {
     const second = await run(body(history, template));
     expect(summarise(second, transport, format)).toMatchObject({ text: "Red it is.", errors: [] });
     if (isUiStream(transport, format)) expect(second.chunks![0]).toMatchObject({ type: "start", messageId: "a1" });
-    const sent = model.requests.at(-1)!.body.messages;
-    expect(sent.at(-2)).toMatchObject({ role: "assistant", tool_calls: [{ id: "call_7", function: { name: "pick_color" } }] });
-    expect(sent.at(-1)).toEqual({ role: "tool", tool_call_id: "call_7", content: "red" });
+    // OpenAI's Responses API: the replayed call and its output as input items.
+    const sent = model.requests.at(-1)!.body.input;
+    expect(sent.at(-2)).toEqual({ type: "function_call", call_id: "call_7", name: "pick_color", arguments: JSON.stringify({ hint: "warm colours only" }) });
+    expect(sent.at(-1)).toEqual({ type: "function_call_output", call_id: "call_7", output: "red" });
   });
 
   it("a provider failure becomes a readable error and a proper close, never the key", async () => {

@@ -93,7 +93,7 @@ describe("references", () => {
     const byId = await invoke({ references: { workflow_revision: { id: revisionId } }, data: { inputs: { messages: [{ role: "user", content: "hi" }] } } });
     expect(byId.status).toBe(200);
     expect(byId.body.data.outputs.messages).toEqual([{ role: "assistant", content: "from the revision" }]);
-    expect(model.requests.at(-1)!.body.messages[0].content).toContain("Greet in French.");
+    expect(model.requests.at(-1)!.body.input[0].content).toContain("Greet in French.");
     const bySlug = await invoke({ references: { workflow: { slug: "greeter" } }, data: { inputs: { messages: [{ role: "user", content: "hi" }] } } });
     expect(bySlug.status).toBe(200);
     const unknown = await invoke({ references: { workflow: { slug: "nobody" } }, data: { inputs: { messages: [{ role: "user", content: "hi" }] } } }, { accept: "text/event-stream" });
@@ -133,10 +133,9 @@ describe("the run", () => {
       }),
     );
     const sent = model.requests.at(-1)!.body;
-    expect(sent.messages[0].role).toMatch(/system|developer/);
-    expect(sent.messages[0].content).toBe("You are Basho.\n\n# AGENTS.md\n\nAlways answer in haiku.\n\nSign with a brush.");
-    expect(sent.reasoning_effort).toBe("low");
-    expect(sent.messages.at(-1)).toEqual({ role: "user", content: "hi" });
+    expect(sent.input[0]).toEqual({ role: "developer", content: "You are Basho.\n\n# AGENTS.md\n\nAlways answer in haiku.\n\nSign with a brush." });
+    expect(sent.reasoning).toEqual({ effort: "low" });
+    expect(sent.input.at(-1)).toEqual({ role: "user", content: [{ type: "input_text", text: "hi" }] });
   });
 
   it("keeps an idle SSE stream alive with comments and stops a model that never answers at the first-token limit", async () => {

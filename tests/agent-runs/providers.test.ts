@@ -45,6 +45,19 @@ async function run(provider: string) {
   return events;
 }
 
+const PATHS: Record<string, string> = {
+  openai: "/openai/v1/responses",
+  anthropic: "/anthropic/v1/messages",
+  gemini: "/gemini/v1/models/gemini-2.5-flash:streamGenerateContent",
+};
+
+it("OpenAI's reasoning summary (Responses API) streams as a thought before the text", async () => {
+  model.script({ kind: "reply", reasoning: "Weighing the options.", text: "Done." });
+  const events = await run("openai");
+  expect(events.filter((e) => e.type === "thought_delta").map((e) => e.delta).join("")).toBe("Weighing the options.");
+  expect(events.findIndex((e) => e.type === "thought_start")).toBeLessThan(events.findIndex((e) => e.type === "message_start"));
+});
+
 describe.each(PROVIDER_IDS)("%s", (provider) => {
   it("streams text with usage and cost through its own provider package, authenticated with its key", async () => {
     model.script({ kind: "reply", text: `Hello from ${provider}`, usage: { input: 100, output: 50 } });
@@ -55,7 +68,7 @@ describe.each(PROVIDER_IDS)("%s", (provider) => {
     expect(usage.cost).toBeGreaterThan(0);
     const request = model.requests.at(-1)!;
     expect(JSON.stringify(request.headers)).toContain(`key-for-${provider}`);
-    expect(request.path.startsWith(`/${provider}/v1/`)).toBe(true);
+    expect(request.path).toBe(PATHS[provider] ?? `/${provider}/v1/chat/completions`);
     expect(JSON.stringify({ path: request.path, body: request.body })).toContain(MODELS[provider]);
   });
 

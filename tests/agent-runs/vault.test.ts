@@ -81,6 +81,7 @@ describe("connection resolution", () => {
     model.script({ kind: "reply", text: "ok" });
     await invoke({ llm: { provider: "openai", model: "gpt-5-mini" } });
     expect(model.requests.at(-1)!.headers.authorization).toBe("Bearer sk-from-env");
+    expect(model.requests.at(-1)!.path).toBe("/v1/responses");
 
     const project = await vault("POST", "", providerKey("Team OpenAI", "openai", "sk-team", model.baseUrl));
     await invoke({ llm: { provider: "openai", model: "gpt-5-mini" } });
@@ -89,6 +90,8 @@ describe("connection resolution", () => {
     const named = await vault("POST", "", providerKey("Work", "openai", "sk-work", model.baseUrl));
     await invoke({ llm: { provider: "openai", model: "gpt-5-mini", connection: { slug: "work" } } });
     expect(model.requests.at(-1)!.headers.authorization).toBe("Bearer sk-work");
+    // A stored URL is deployment `custom`: OpenAI-compatible chat completions, not the Responses API.
+    expect(model.requests.at(-1)!.path).toBe("/v1/chat/completions");
 
     const missing = await invoke({ llm: { provider: "openai", model: "gpt-5-mini", connection: { slug: "nope" } } });
     expect(missing.status).toBe(400);

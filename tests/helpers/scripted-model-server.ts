@@ -2,8 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
- * A real HTTP model server for tests and benchmarks. It speaks the OpenAI chat-completions,
- * Anthropic messages and Gemini streamGenerateContent streaming dialects, plays one scripted reply per request (FIFO, the last
+ * A real HTTP model server for tests and benchmarks. It speaks the OpenAI chat-completions and
+ * Responses, Anthropic messages and Gemini streamGenerateContent streaming dialects, plays one scripted reply per request (FIFO, the last
  * one repeats), and fails on demand. Provider packages reach it through their production code
  * path; only the base URL differs.
  */
@@ -87,7 +87,13 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
     res.on("close", () => {
       if (!finished) abortWaiters.splice(0).forEach((wake) => wake());
     });
-    const dialect = path.endsWith("/messages") ? "anthropic" : path.includes(":streamGenerateContent") ? "gemini" : "openai";
+    const dialect = path.endsWith("/messages")
+      ? "anthropic"
+      : path.includes(":streamGenerateContent")
+        ? "gemini"
+        : path.endsWith("/responses")
+          ? "responses"
+          : "openai";
     const done = () => {
       finished = true;
       res.end();
@@ -108,7 +114,7 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     res.flushHeaders();
     if (script.kind === "hang") return;
-    const emit = dialect === "anthropic" ? anthropicFrames : dialect === "gemini" ? geminiFrames : openaiFrames;
+    const emit = { anthropic: anthropicFrames, gemini: geminiFrames, responses: responsesFrames, openai: openaiFrames }[dialect];
     if (script.kind === "break") {
       const frames = emit({ kind: "reply", text: script.text ?? "partial", chunks: 2 }, String(body?.model ?? "m"));
       for (const frame of frames.slice(0, 3)) res.write(frame);
@@ -221,5 +227,51 @@ function geminiFrames(script: Reply, model: string): string[] {
       modelVersion: model,
     })}\n\n`,
   );
+  return out;
+}
+
+function responsesFrames(script: Reply, model: string): string[] {
+  const n = script.chunks ?? 3;
+  const usage = script.usage ?? { input: 10, output: 5 };
+  const out: string[] = [];
+  const event = (type: string, data: object) => out.push(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  event("response.created", { response: { id: "resp_scripted", created_at: 1_700_000_000, model, status: "in_progress", output: [] } });
+  let index = 0;
+  if (script.reasoning) {
+    const id = "rs_scripted";
+    event("response.output_item.added", { output_index: index, item: { type: "reasoning", id, summary: [] } });
+    event("response.reasoning_summary_part.added", { item_id: id, output_index: index, summary_index: 0, part: { type: "summary_text", text: "" } });
+    for (const piece of pieces(script.reasoning, n)) event("response.reasoning_summary_text.delta", { item_id: id, output_index: index, summary_index: 0, delta: piece });
+    event("response.reasoning_summary_part.done", { item_id: id, output_index: index, summary_index: 0, part: { type: "summary_text", text: script.reasoning } });
+    event("response.output_item.done", { output_index: index, item: { type: "reasoning", id, summary: [{ type: "summary_text", text: script.reasoning }] } });
+    index++;
+  }
+  if (script.text) {
+    const id = "msg_scripted";
+    event("response.output_item.added", { output_index: index, item: { type: "message", id, role: "assistant", status: "in_progress", content: [] } });
+    for (const piece of pieces(script.text, n)) event("response.output_text.delta", { item_id: id, output_index: index, content_index: 0, delta: piece });
+    event("response.output_item.done", {
+      output_index: index,
+      item: { type: "message", id, role: "assistant", status: "completed", content: [{ type: "output_text", text: script.text, annotations: [] }] },
+    });
+    index++;
+  }
+  for (const call of script.toolCalls ?? []) {
+    const id = `fc_${call.id}`;
+    const args = JSON.stringify(call.input);
+    event("response.output_item.added", { output_index: index, item: { type: "function_call", id, call_id: call.id, name: call.name, arguments: "", status: "in_progress" } });
+    for (const piece of pieces(args, n)) event("response.function_call_arguments.delta", { item_id: id, output_index: index, delta: piece });
+    event("response.function_call_arguments.done", { item_id: id, output_index: index, arguments: args });
+    event("response.output_item.done", { output_index: index, item: { type: "function_call", id, call_id: call.id, name: call.name, arguments: args, status: "completed" } });
+    index++;
+  }
+  event("response.completed", {
+    response: {
+      id: "resp_scripted",
+      status: "completed",
+      incomplete_details: null,
+      usage: { input_tokens: usage.input, input_tokens_details: { cached_tokens: 0 }, output_tokens: usage.output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: usage.input + usage.output },
+    },
+  });
   return out;
 }

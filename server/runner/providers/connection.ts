@@ -3,6 +3,8 @@ export interface ResolvedConnection {
   /** A catalog provider id, or `custom` for a custom OpenAI-compatible provider. */
   provider: string;
   model: string;
+  /** `custom`: the provider's API at a URL a project stored (OpenAI: its chat-completions dialect). */
+  deployment: "direct" | "custom";
   apiKey?: string;
   baseUrl?: string;
   /** Set for user-supplied URLs: the egress-guarded fetch. */

@@ -22,9 +22,12 @@ export interface ProviderModel {
 export function languageModel(connection: ResolvedConnection): ProviderModel {
   const { apiKey, baseUrl: baseURL, model, fetch } = connection;
   switch (connection.provider) {
-    case "openai":
-      // Chat completions: the dialect every OpenAI-compatible deployment (`custom`) also speaks.
-      return { model: createOpenAI({ apiKey, baseURL, fetch }).chat(model), optionsKey: "openai" };
+    case "openai": {
+      // The Responses API for OpenAI itself; chat completions for a `custom` deployment, the
+      // dialect every OpenAI-compatible server speaks.
+      const openai = createOpenAI({ apiKey, baseURL, fetch });
+      return { model: connection.deployment === "custom" ? openai.chat(model) : openai.responses(model), optionsKey: "openai" };
+    }
     case "anthropic":
       return { model: createAnthropic({ apiKey, baseURL, fetch })(model), optionsKey: "anthropic" };
     case "gemini":

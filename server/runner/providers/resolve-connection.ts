@@ -45,11 +45,11 @@ export async function resolveConnection(llm: AgentTemplate["llm"], ctx: Resoluti
   }
   const env = ctx.config.providerEnv[provider] ?? {};
   if (llm.connection?.mode === "self_managed") {
-    return { provider, model, baseUrl: env.baseUrl, label: `the self-managed ${provider} connection` };
+    return { provider, model, deployment: "direct", baseUrl: env.baseUrl, label: `the self-managed ${provider} connection` };
   }
   const connection = stored.find((secret) => secret.provider === provider);
   if (connection) return fromSecret(connection, model, ctx);
-  if (env.key) return { provider, model, apiKey: env.key, baseUrl: env.baseUrl, label: `the ${provider} key from ${PROVIDER_KEY_ENV[provider]}` };
+  if (env.key) return { provider, model, deployment: "direct", apiKey: env.key, baseUrl: env.baseUrl, label: `the ${provider} key from ${PROVIDER_KEY_ENV[provider]}` };
   throw new BadRequestError(
     `No credential for model "${model}" on provider ${provider}: store one with POST /api/vault/v1/secrets/ (kind provider_key, data.kind ${provider}), or the operator sets ${PROVIDER_KEY_ENV[provider]}`,
     "missing_connection",
@@ -65,6 +65,7 @@ function fromSecret(secret: VaultSecret, model: string, ctx: ResolutionContext):
       provider: "custom",
       customName: secret.slug,
       model,
+      deployment: "custom",
       apiKey: data.provider.key ?? undefined,
       baseUrl: data.provider.url,
       fetch: guardedFetchFor(ctx.config.egressAllowlist),
@@ -74,7 +75,15 @@ function fromSecret(secret: VaultSecret, model: string, ctx: ResolutionContext):
   }
   const url = data.provider.url ?? undefined;
   // Deployment `custom`: the provider's own API at a user-supplied URL, so through the guard.
-  return { provider: secret.provider, model, apiKey: data.provider.key ?? undefined, baseUrl: url, fetch: url ? guardedFetchFor(ctx.config.egressAllowlist) : undefined, label };
+  return {
+    provider: secret.provider,
+    model,
+    deployment: url ? "custom" : "direct",
+    apiKey: data.provider.key ?? undefined,
+    baseUrl: url,
+    fetch: url ? guardedFetchFor(ctx.config.egressAllowlist) : undefined,
+    label,
+  };
 }
 
 function inferProvider(model: string): string {
