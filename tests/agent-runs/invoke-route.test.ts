@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
-import { ndjsonData, sseData } from "../helpers/ui-stream-check";
+import { checkUiChunks, ndjsonData, sseData } from "../helpers/ui-stream-check";
 import { checkNativeRules } from "./invoke-client";
 
 let app: TestApp;
@@ -116,6 +116,7 @@ describe("the run", () => {
     expect(res.headers.get("cache-control")).toBe("no-cache");
     expect(res.headers.get("x-accel-buffering")).toBe("no");
     const { frames } = sseData(res.body);
+    await checkUiChunks(frames);
     expect(frames[0]).toMatchObject({ type: "start", messageMetadata: { sessionId: "chat:42" } });
     expect(frames.at(-1)).toMatchObject({ type: "finish", messageMetadata: { traceId } });
     const batch = await invoke({ ...inline(), session_id: "chat:42" }, { "x-svc-messages-format": "native" });

@@ -5,7 +5,7 @@ import { loadConfig } from "@/server/core/config";
 import { onRunFinished, type RunRecord } from "@/server/runner";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
-import { sseData } from "../helpers/ui-stream-check";
+import { checkUiChunks, sseData } from "../helpers/ui-stream-check";
 
 const PLANTED = "sk-PLANTED-7c1d9e2f4a6b8c0d";
 let app: TestApp;
@@ -109,6 +109,7 @@ describe("connection resolution", () => {
     model.script({ kind: "reply", reasoning: "local thinking", text: "hello from llama" });
     const res = await invoke({ llm: { model: "llama3.2" } }, { accept: "text/event-stream", "x-svc-messages-format": "ui_sdk" });
     const { frames } = sseData(res.body);
+    await checkUiChunks(frames);
     expect(frames.filter((f: any) => f.type === "text-delta").map((f: any) => f.delta).join("")).toBe("hello from llama");
     expect(frames.filter((f: any) => f.type === "reasoning-delta").map((f: any) => f.delta).join("")).toBe("local thinking");
     expect(model.requests.at(-1)!.body).toMatchObject({ model: "llama3.2", user: "agent-svc" });
