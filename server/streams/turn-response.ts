@@ -11,6 +11,8 @@ export interface TurnResponseOptions {
   format: MessagesFormat;
   sessionId: string;
   traceId: string;
+  /** This run's span (`invoke_agent`), returned as the response's `traceparent`. */
+  spanId: string;
   /** The UI message id of the reply (the trailing assistant message's id when continuing one). */
   messageId: string;
   trim: boolean;
@@ -24,6 +26,7 @@ export async function turnResponse(events: ReadableStream<NativeEvent>, options:
   const headers: Record<string, string> = {
     "x-svc-session-id": options.sessionId,
     "x-svc-trace-id": options.traceId,
+    traceparent: `00-${options.traceId}-${options.spanId}-01`,
     "x-svc-messages-format": options.format,
     "x-svc-messages-version": "v1",
   };

@@ -113,6 +113,7 @@ describe("the run", () => {
     expect(res.headers.get("content-type")).toBe("text/event-stream");
     expect(res.headers.get("x-svc-session-id")).toBe("chat:42");
     expect(res.headers.get("x-svc-trace-id")).toBe(traceId);
+    expect(res.headers.get("traceparent")).toMatch(new RegExp(`^00-${traceId}-(?!00f067aa0ba902b7)[0-9a-f]{16}-01$`));
     expect(res.headers.get("cache-control")).toBe("no-cache");
     expect(res.headers.get("x-accel-buffering")).toBe("no");
     const { frames } = sseData(res.body);

@@ -63,6 +63,7 @@ describe.each(PROVIDER_IDS)("%s", (provider) => {
     model.script({ kind: "reply", text: `Hello from ${provider}`, usage: { input: 100, output: 50 } });
     const events = await run(provider);
     expect(events.filter((e) => e.type === "message_delta").map((e) => e.delta).join("")).toBe(`Hello from ${provider}`);
+    expect(["stop", "end_turn"]).toContain(events.at(-1).stopReason);
     const usage = events.find((e) => e.type === "usage");
     expect(usage).toMatchObject({ input: 100, output: 50, total: 150 });
     expect(usage.cost).toBeGreaterThan(0);

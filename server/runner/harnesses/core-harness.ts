@@ -1,4 +1,5 @@
 import { stepCountIs, streamText, type TextStreamPart, type ToolSet } from "ai";
+import { toFinishReason } from "@/server/streams";
 import { languageModel } from "../providers";
 import { runErrorMessage } from "../run-error-message";
 import type { Emit, Harness, HarnessOutcome, StepTiming, TurnInput } from "../run-types";
@@ -44,7 +45,7 @@ export const coreHarness: Harness = {
           break;
         case "finish-step": {
           const current = steps.at(-1);
-          if (current) Object.assign(current, { endedAt: Date.now(), finishReason: part.rawFinishReason ?? part.finishReason });
+          if (current) Object.assign(current, { endedAt: Date.now(), finishReason: stopReasonOf(part) });
           break;
         }
         case "text-start":
@@ -88,7 +89,7 @@ export const coreHarness: Harness = {
           break;
         }
         case "finish":
-          stopReason = part.rawFinishReason ?? part.finishReason;
+          stopReason = stopReasonOf(part);
           usage = {
             input: part.totalUsage.inputTokens ?? 0,
             output: part.totalUsage.outputTokens ?? 0,
@@ -125,6 +126,15 @@ export const coreHarness: Harness = {
     return { stopReason: paused ? "paused" : (stopReason ?? "unknown"), usage, steps };
   },
 };
+
+/**
+ * The provider's raw stop reason when the contract's table knows it (`end_turn`, `tool_calls`, ...),
+ * else the SDK's normalised one: Gemini's `STOP` or Mistral's `model_length` would otherwise read
+ * as `unknown`.
+ */
+function stopReasonOf(part: { rawFinishReason: string | undefined; finishReason: string }): string {
+  return part.rawFinishReason !== undefined && toFinishReason(part.rawFinishReason) !== "unknown" ? part.rawFinishReason : part.finishReason;
+}
 
 function render(input: TurnInput, toolName: string): { render?: unknown } {
   const value = input.tools.byName.get(toolName)?.render;

@@ -24,6 +24,7 @@ export async function invokeAgent(app: AppContext, principal: Principal, request
     format,
     sessionId: input.sessionId,
     traceId: trace.traceId,
+    spanId: trace.spanId,
     messageId: replyMessageId(body, format) ?? `msg-${trace.traceId}`,
     trim: Boolean(body.flags?.trim),
     keepaliveMs: app.config.agentRuns.keepaliveMs,
