@@ -30,13 +30,14 @@ export class Vault {
       throw new BadRequestError("secret.data.provider.key is required for a provider_key secret", "missing_key", [{ path: "secret.data.provider.key", message: "required" }]);
     }
     const slug = slugify(input.header.name) || "secret";
-    const [existing] = await this.ctx.db.select({ id: vaultSecrets.id }).from(vaultSecrets).where(and(eq(vaultSecrets.projectId, projectId), eq(vaultSecrets.slug, slug)));
-    if (existing) throw new ConflictError(`A secret with slug "${slug}" already exists in this project; choose another name`, "slug_taken");
     const now = new Date();
+    // ON CONFLICT: concurrent creates of one name get the same 409 as sequential ones.
     const [row] = await this.ctx.db
       .insert(vaultSecrets)
       .values({ id: newId(), projectId, slug, ...this.columns(input, data), createdAt: now, updatedAt: now })
+      .onConflictDoNothing({ target: [vaultSecrets.projectId, vaultSecrets.slug] })
       .returning();
+    if (!row) throw new ConflictError(`A secret with slug "${slug}" already exists in this project; choose another name`, "slug_taken");
     return this.open(row);
   }
 
