@@ -31,6 +31,7 @@ const configSchema = z.object({
   AGENT_FIRST_TOKEN_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   AGENT_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
   AGENT_MAX_STEPS: z.coerce.number().int().positive().max(1000).default(50),
+  AGENT_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   AGENT_KEEPALIVE_MS: z.coerce.number().int().positive().default(15_000),
   ...Object.fromEntries(PROVIDER_ENV.flatMap(([, key, url]) => [[key, z.string().optional()], [url, z.string().url().optional()]])),
   APP_SECRET_KEY: z
@@ -70,7 +71,7 @@ export interface Config {
   adminToken?: string;
   maxBodyBytes: number;
   /** Agent run limits (server/runner/limits.ts). */
-  agentRuns: { totalMs: number; firstTokenMs: number; idleMs: number; maxSteps: number; keepaliveMs: number };
+  agentRuns: { totalMs: number; firstTokenMs: number; idleMs: number; maxSteps: number; maxRetries: number; keepaliveMs: number };
   /** The operator's provider keys and base URLs: the last step of connection resolution. */
   providerEnv: Record<string, { key?: string; baseUrl?: string }>;
   /** 32-byte key that seals secrets at rest; absent: a key file under dataDir (server/secrets). */
@@ -103,6 +104,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       firstTokenMs: c.AGENT_FIRST_TOKEN_TIMEOUT_MS,
       idleMs: c.AGENT_IDLE_TIMEOUT_MS,
       maxSteps: c.AGENT_MAX_STEPS,
+      maxRetries: c.AGENT_MAX_RETRIES,
       keepaliveMs: c.AGENT_KEEPALIVE_MS,
     },
     providerEnv: Object.fromEntries(

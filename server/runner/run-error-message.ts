@@ -17,6 +17,10 @@ export function runErrorMessage(error: unknown, connection: ResolvedConnection):
   if (status === 404) return `The ${connection.provider} provider does not know model "${connection.model}" (404).`;
   if (status === 429) return `The ${connection.provider} provider is rate limiting ${connection.label} (429); retry later.`;
   if (status !== undefined && (status < 200 || status >= 300)) return `The ${connection.provider} provider failed with status ${status} for model "${connection.model}"; retry the turn.`;
+  // A plain object (not an Error) is the provider's own error event inside the stream.
+  if (status === undefined && error !== null && typeof error === "object" && !(error instanceof Error)) {
+    return `The ${connection.provider} provider reported an error in the middle of its reply; retry the turn.`;
+  }
   return `The connection to the ${connection.provider} provider was lost before the reply finished; retry the turn.`;
 }
 

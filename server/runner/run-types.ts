@@ -8,6 +8,8 @@ export interface RunLimits {
   firstTokenMs: number;
   idleMs: number;
   maxSteps: number;
+  /** Retries of a model call that failed before streaming (429, 5xx), with the SDK's backoff. */
+  maxRetries: number;
 }
 
 /** Everything a harness needs for one turn; resolved and validated before the first byte. */

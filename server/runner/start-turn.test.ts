@@ -11,7 +11,7 @@ const input = (limits: Partial<TurnInput["limits"]> = {}): TurnInput => ({
   connection: { provider: "openai", model: "gpt-5-mini", deployment: "direct", label: "the openai key from OPENAI_API_KEY" },
   tools: { byName: new Map(), toolSet: {} },
   sessionId: "s",
-  limits: { totalMs: 5_000, firstTokenMs: 5_000, idleMs: 5_000, maxSteps: 5, ...limits },
+  limits: { totalMs: 5_000, firstTokenMs: 5_000, idleMs: 5_000, maxSteps: 5, maxRetries: 0, ...limits },
 });
 const trace = { traceId: "a".repeat(32), spanId: "b".repeat(16) };
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "@/server/core/config";
 import { NO_OUTPUT_MESSAGE } from "@/server/streams";
 import { serveHandler, type LiveServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
@@ -14,6 +15,8 @@ let key: string;
 beforeAll(async () => {
   model = await startScriptedModelServer();
   app = await createTestApp({
+    // No retries: an upstream 500 would otherwise sleep through the SDK's backoff.
+    agentRuns: { ...loadConfig({}).agentRuns, maxRetries: 0 },
     providerEnv: { openai: { key: PLANTED_KEY, baseUrl: model.baseUrl }, anthropic: { key: PLANTED_KEY, baseUrl: model.baseUrl } },
   });
   live = await serveHandler(app.handle);
@@ -166,6 +169,18 @@ describe.each(combos)("%s x %s", (transport, format) => {
     const s = summarise(o, transport, format);
     expect(s.errors).toEqual([text]);
     expect(s.stop).toBe("error");
+  });
+
+  it("an upstream 500, before or during the reply, ends the turn with a readable error", async () => {
+    model.script({ kind: "status", status: 500 });
+    const before = "The openai provider failed with status 500 for model \"gpt-5-mini\"; retry the turn.";
+    const seen = model.requests.length;
+    expect(summarise(await run(body([{ role: "user", content: "hi" }]), [before]), transport, format)).toMatchObject({ errors: [before], stop: "error" });
+    expect(model.requests.length).toBe(seen + 1);
+    model.script({ kind: "error-event", text: "half an answ" });
+    const during = "The openai provider reported an error in the middle of its reply; retry the turn.";
+    const o = await run(body([{ role: "user", content: "hi" }]), [during]);
+    expect(summarise(o, transport, format)).toMatchObject({ errors: [during], stop: "error" });
   });
 
   it("a turn with no content gets the no-output error", async () => {

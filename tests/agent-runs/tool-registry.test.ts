@@ -50,7 +50,7 @@ it("a server-side tool type plugs in through the registry alone: it executes in 
         connection: { provider: "openai", model: "gpt-5-mini", deployment: "direct", apiKey: "k", baseUrl: model.baseUrl, label: "test" },
         tools: built,
         sessionId: "s",
-        limits: { totalMs: 10_000, firstTokenMs: 10_000, idleMs: 10_000, maxSteps: 5 },
+        limits: { totalMs: 10_000, firstTokenMs: 10_000, idleMs: 10_000, maxSteps: 5, maxRetries: 0 },
       },
       { traceId: "c".repeat(32), spanId: "d".repeat(16) },
       { harnessKind: "core_harness" },

@@ -30,6 +30,8 @@ export type Script =
   | { kind: "status"; status: number; message?: string }
   /** Streams some text, then drops the connection mid-stream. */
   | { kind: "break"; text?: string }
+  /** Streams some text, then the provider's own error event (an upstream 500 after the reply began). */
+  | { kind: "error-event"; text?: string }
   /** Sends headers and nothing else; the socket stays open until the client closes it. */
   | { kind: "hang" };
 
@@ -123,6 +125,12 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
       setTimeout(() => res.socket?.destroy(), 20);
       return;
     }
+    if (script.kind === "error-event") {
+      const frames = emit({ kind: "reply", text: script.text ?? "partial", chunks: 2 }, String(body?.model ?? "m"));
+      for (const frame of frames.slice(0, 3)) res.write(frame);
+      res.write(MID_STREAM_ERRORS[dialect]);
+      return done();
+    }
     // Mistral's API (and its package) sends every tool call whole; the others stream arguments.
     const whole = path.includes("/mistral/");
     for (const frame of emit(script, String(body?.model ?? "m"), whole)) res.write(frame);
@@ -152,6 +160,14 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
 }
 
 type Reply = Extract<Script, { kind: "reply" }>;
+
+/** Each dialect's error event inside a 200 stream. */
+const MID_STREAM_ERRORS: Record<string, string> = {
+  openai: `data: ${JSON.stringify({ error: { message: "The server had an error while processing your request.", type: "server_error", param: null, code: null } })}\n\n`,
+  responses: `event: error\ndata: ${JSON.stringify({ type: "error", code: "server_error", message: "The server had an error.", param: null, sequence_number: 9 })}\n\n`,
+  anthropic: `event: error\ndata: ${JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } })}\n\n`,
+  gemini: `data: ${JSON.stringify({ error: { code: 500, message: "Internal error encountered.", status: "INTERNAL" } })}\n\n`,
+};
 
 function openaiFrames(script: Reply, model: string, wholeToolCalls = false): string[] {
   const n = script.chunks ?? 3;

@@ -22,6 +22,7 @@ export const coreHarness: Harness = {
       messages: toModelMessages(input.messages),
       tools: input.tools.toolSet as ToolSet,
       stopWhen: stepCountIs(input.limits.maxSteps),
+      maxRetries: input.limits.maxRetries,
       abortSignal: signal,
       // The default handler console.logs the provider's error, whose body can echo the key;
       // errors reach the stream through the `error` part instead.

@@ -36,8 +36,8 @@ export async function prepareTurn(
   const sessionId = body.session_id ?? randomUUID().replaceAll("-", "");
   const connection = await resolveConnection(template.llm, { config: app.config, vault: vaultOf(app), projectId: principal.projectId });
   const tools = await registry.build(template.tools, { projectId: principal.projectId, sessionId });
-  const { totalMs, firstTokenMs, idleMs, maxSteps } = app.config.agentRuns;
-  return { template, messages, connection, tools, sessionId, limits: { totalMs, firstTokenMs, idleMs, maxSteps } };
+  const { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } = app.config.agentRuns;
+  return { template, messages, connection, tools, sessionId, limits: { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } };
 }
 
 async function loadTemplate(db: Database, principal: Principal, body: InvokeRequest): Promise<AgentTemplate> {
