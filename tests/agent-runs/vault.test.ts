@@ -112,6 +112,8 @@ describe("connection resolution", () => {
     await checkUiChunks(frames);
     expect(frames.filter((f: any) => f.type === "text-delta").map((f: any) => f.delta).join("")).toBe("hello from llama");
     expect(frames.filter((f: any) => f.type === "reasoning-delta").map((f: any) => f.delta).join("")).toBe("local thinking");
+    // A model without a catalog price reports tokens and no cost.
+    expect((frames.at(-1) as any).messageMetadata.usage).toEqual({ input: 10, output: 5, total: 15 });
     expect(model.requests.at(-1)!.body).toMatchObject({ model: "llama3.2", user: "agent-svc" });
     expect(model.requests.at(-1)!.headers.authorization).toBeUndefined();
   });
