@@ -39,3 +39,15 @@ it("puts tool calls on the assistant message and their results in a tool message
     { role: "tool", content: [{ type: "tool-result", toolCallId: "c3", toolName: "x", output: { type: "error-text", value: "boom" } }] },
   ]);
 });
+
+it("leaves out a tool call nobody answered, keeping the rest of the message", () => {
+  expect(
+    toModelMessages([
+      { role: "assistant", content: [{ type: "text", text: "pick one" }, { type: "tool_call", toolCallId: "c9", toolName: "pick", input: {} }] },
+      { role: "user", content: [{ type: "text", text: "never mind, say hi" }] },
+    ]),
+  ).toEqual([
+    { role: "assistant", content: [{ type: "text", text: "pick one" }] },
+    { role: "user", content: [{ type: "text", text: "never mind, say hi" }] },
+  ]);
+});

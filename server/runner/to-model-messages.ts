@@ -7,11 +7,14 @@ type UserPart = Exclude<UserModelMessage["content"], string>[number];
 /**
  * Native messages to AI SDK model messages. A tool_call block goes on the assistant message; its
  * tool_result (wherever it was sent) becomes a `tool` message right after, so a replayed tool turn
- * resumes from the result instead of calling the tool again.
+ * resumes from the result instead of calling the tool again. A call nobody answered (the user
+ * wrote on instead of fulfilling a client tool) is left out: the model can call it again, and
+ * the SDK refuses a history with an unanswered call.
  */
 export function toModelMessages(messages: NativeMessage[]): ModelMessage[] {
   const out: ModelMessage[] = [];
   const toolNames = new Map<string, string>();
+  const answered = new Set(messages.flatMap((m) => m.content.filter((b) => b.type === "tool_result").map((b) => b.toolCallId!)));
   for (const message of messages) {
     const role = message.role === "developer" ? "system" : message.role === "function" ? "tool" : message.role;
     const results = message.content.filter((b) => b.type === "tool_result");
@@ -20,7 +23,7 @@ export function toModelMessages(messages: NativeMessage[]): ModelMessage[] {
       const text = rest.filter((b) => b.type === "text").map((b) => b.text ?? "").join("\n");
       if (text) out.push({ role: "system", content: text });
     } else if (role === "assistant") {
-      const content = rest.flatMap((block) => assistantPart(block, toolNames));
+      const content = rest.filter((b) => b.type !== "tool_call" || answered.has(b.toolCallId!)).flatMap((block) => assistantPart(block, toolNames));
       if (content.length) out.push({ role: "assistant", content });
     } else if (role === "user") {
       const content = rest.flatMap(userPart);

@@ -152,6 +152,19 @@ describe("the run", () => {
     expect(events.at(-1)).toMatchObject({ type: "done", stopReason: "error" });
   });
 
+  it("a user who writes on instead of answering a client tool gets a reply, not an error", async () => {
+    model.script({ kind: "reply", text: "Hi again." });
+    const messages = [
+      { id: "u1", role: "user", parts: [{ type: "text", text: "pick a colour" }] },
+      { id: "a1", role: "assistant", parts: [{ type: "tool-pick", toolCallId: "call_p", state: "input-available", input: {} }] },
+      { id: "u2", role: "user", parts: [{ type: "text", text: "never mind, just say hi" }] },
+    ];
+    const res = await invoke(inline({ llm: { provider: "openai", model: "gpt-5-mini" }, tools: [{ type: "client", name: "pick" }] }, messages), { "x-svc-messages-format": "ui_sdk" });
+    expect(res.status).toBe(200);
+    expect(res.body.data.outputs.stop_reason).toBe("stop");
+    expect(JSON.stringify(model.requests.at(-1)!.body.input)).not.toContain("call_p");
+  });
+
   it("NDJSON lines carry the same native frames", async () => {
     model.script({ kind: "reply", text: "line by line" });
     const res = await invoke(inline(), { accept: "application/jsonl" });
