@@ -1,4 +1,4 @@
-import { APICallError } from "ai";
+import { AISDKError, APICallError, RetryError } from "ai";
 import { findEgressRefusal } from "@/server/egress";
 import type { ResolvedConnection } from "./providers";
 
@@ -17,6 +17,11 @@ export function runErrorMessage(error: unknown, connection: ResolvedConnection):
   if (status === 404) return `The ${connection.provider} provider does not know model "${connection.model}" (404).`;
   if (status === 429) return `The ${connection.provider} provider is rate limiting ${connection.label} (429); retry later.`;
   if (status !== undefined && (status < 200 || status >= 300)) return `The ${connection.provider} provider failed with status ${status} for model "${connection.model}"; retry the turn.`;
+  // The SDK refused the request before sending it (an invalid prompt or tool schema): its message
+  // describes the request, never the credential.
+  if (status === undefined && AISDKError.isInstance(error) && !APICallError.isInstance(error) && !RetryError.isInstance(error)) {
+    return `The turn could not be sent to the ${connection.provider} provider: ${error.message}`;
+  }
   // A plain object (not an Error) is the provider's own error event inside the stream.
   if (status === undefined && error !== null && typeof error === "object" && !(error instanceof Error)) {
     return `The ${connection.provider} provider reported an error in the middle of its reply; retry the turn.`;
