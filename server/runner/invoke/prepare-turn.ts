@@ -26,10 +26,9 @@ export async function prepareTurn(
   principal: Principal,
   body: InvokeRequest,
   format: MessagesFormat,
-  env: Record<string, string | undefined> = process.env,
 ): Promise<TurnInput> {
   const template = await loadTemplate(app.db, principal, body);
-  const refusal = sandboxRefusal(template.sandbox.kind, env);
+  const refusal = sandboxRefusal(template.sandbox.kind);
   if (refusal) throw new ForbiddenError(refusal, "sandbox_not_enabled");
   const messages = readInboundMessages(body.data?.inputs?.messages ?? [], format);
   if (!messages.length) throw new BadRequestError("data.inputs.messages holds no message with a role; send at least one user message", "no_messages");
