@@ -60,7 +60,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const provider = createOpenAI({ apiKey: "sk-bench", baseURL: model.baseUrl });
   const bare = async (request: Request) => {
     const body = (await request.json()) as { prompt: string };
-    return streamText({ model: provider.chat("gpt-5-mini"), prompt: body.prompt, abortSignal: request.signal }).toUIMessageStreamResponse();
+    return streamText({ model: provider.responses("gpt-5-mini"), prompt: body.prompt, abortSignal: request.signal }).toUIMessageStreamResponse();
   };
   const servers: LiveServer[] = [await serveHandler(app.handle), await serveHandler(bare)];
   const [ours, floor] = servers;
