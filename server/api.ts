@@ -7,6 +7,8 @@ import { domainRoutes } from "@/server/domains/routes";
 import { eventRoutes } from "@/server/events/routes";
 import type { AppContext } from "@/server/http/app-context";
 import { buildOpenApiDocument } from "@/server/http/openapi";
+import { agentRunRoutes } from "@/server/runner/routes";
+import { vaultRoutes } from "@/server/vault/routes";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { createRouter, type RequestHandler } from "@/server/http/router";
 import { systemRoutes } from "@/server/system/routes";
@@ -21,6 +23,8 @@ export const apiRoutes: AnyRoute[] = [
   ...accountRoutes,
   ...domainRoutes,
   ...eventRoutes,
+  ...agentRunRoutes,
+  ...vaultRoutes,
   ...tracingRoutes,
   ...webhookRoutes,
   ...workerRoutes,

@@ -4,6 +4,18 @@ import { parseAllowlist, type AllowlistEntry } from "@/server/egress/allowlist";
 import { parseDurationList } from "./durations";
 import { parseSecretKey } from "./secret-key";
 
+/** Provider id, key variable, base URL variable. */
+const PROVIDER_ENV = [
+  ["openai", "OPENAI_API_KEY", "OPENAI_BASE_URL"],
+  ["anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"],
+  ["gemini", "GOOGLE_GENERATIVE_AI_API_KEY", "GOOGLE_GENERATIVE_AI_BASE_URL"],
+  ["mistral", "MISTRAL_API_KEY", "MISTRAL_BASE_URL"],
+  ["groq", "GROQ_API_KEY", "GROQ_BASE_URL"],
+  ["minimax", "MINIMAX_API_KEY", "MINIMAX_BASE_URL"],
+  ["together_ai", "TOGETHER_AI_API_KEY", "TOGETHER_AI_BASE_URL"],
+  ["openrouter", "OPENROUTER_API_KEY", "OPENROUTER_BASE_URL"],
+] as const;
+
 /**
  * Every environment variable the server reads, validated once. The README's configuration
  * table mirrors this schema.
@@ -26,6 +38,13 @@ const configSchema = z.object({
   CRON_SECRET: z.string().min(16, "CRON_SECRET must be at least 16 characters").optional(),
   WORKERS: z.enum(["in-process", "off"]).optional(),
   VERCEL: z.string().optional(),
+  AGENT_RUN_TIMEOUT_MS: z.coerce.number().int().positive().default(30 * 60_000),
+  AGENT_FIRST_TOKEN_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  AGENT_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
+  AGENT_MAX_STEPS: z.coerce.number().int().positive().max(1000).default(50),
+  AGENT_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  AGENT_KEEPALIVE_MS: z.coerce.number().int().positive().default(15_000),
+  ...Object.fromEntries(PROVIDER_ENV.flatMap(([, key, url]) => [[key, z.string().optional()], [url, z.string().url().optional()]])),
   APP_SECRET_KEY: z
     .string()
     .transform((value, ctx) => parseSecretKey(value) ?? invalid(ctx, "APP_SECRET_KEY must be 32 bytes, base64 or hex encoded"))
@@ -74,6 +93,10 @@ export interface Config {
   cronSecret?: string;
   /** Whether the app process runs the background workers itself. */
   workers: "in-process" | "off";
+  /** Agent run limits (server/runner/limits.ts). */
+  agentRuns: { totalMs: number; firstTokenMs: number; idleMs: number; maxSteps: number; maxRetries: number; keepaliveMs: number };
+  /** The operator's provider keys and base URLs: the last step of connection resolution. */
+  providerEnv: Record<string, { key?: string; baseUrl?: string }>;
   /** 32-byte key that seals secrets at rest; absent: a key file under dataDir (server/secrets). */
   secretKey?: Buffer;
   /** Hosts, IPs and CIDRs that user-supplied URLs may reach although they are private (server/egress). */
@@ -126,6 +149,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cronSecret: c.CRON_SECRET,
     // A serverless host freezes the process between requests: its cron route does the work.
     workers: c.WORKERS ?? (c.VERCEL ? "off" : "in-process"),
+    agentRuns: {
+      totalMs: c.AGENT_RUN_TIMEOUT_MS,
+      firstTokenMs: c.AGENT_FIRST_TOKEN_TIMEOUT_MS,
+      idleMs: c.AGENT_IDLE_TIMEOUT_MS,
+      maxSteps: c.AGENT_MAX_STEPS,
+      maxRetries: c.AGENT_MAX_RETRIES,
+      keepaliveMs: c.AGENT_KEEPALIVE_MS,
+    },
+    providerEnv: Object.fromEntries(
+      PROVIDER_ENV.map(([id, key, url]) => [id, { key: (c as Record<string, unknown>)[key] as string | undefined, baseUrl: (c as Record<string, unknown>)[url] as string | undefined }]),
+    ),
     secretKey: c.APP_SECRET_KEY,
     egressAllowlist: c.EGRESS_ALLOWLIST ?? [],
     webhookTimeoutMs: c.WEBHOOK_TIMEOUT_MS,

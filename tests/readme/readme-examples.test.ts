@@ -4,9 +4,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureDefaultAccount } from "@/server/auth";
+import { loadConfig } from "@/server/core/config";
 import type { RunningWorker } from "@/server/worker/registry";
 import { startBackgroundWorkers } from "@/server/worker/run";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
+import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from "../helpers/test-app";
 
 /**
@@ -22,9 +24,16 @@ let t: TestApp;
 let server: RunningServer;
 let workers: RunningWorker[];
 let key: string;
+let model: ScriptedModelServer;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // The operator's OpenAI key, as the README's agent examples assume, served by a scripted model
+  // server; the Ollama example's loopback URL is allowed as the README says to allow it.
+  model = await startScriptedModelServer();
+  t = await createTestApp({
+    providerEnv: { ...loadConfig({}).providerEnv, openai: { key: "sk-test-operator", baseUrl: model.baseUrl } },
+    egressAllowlist: loadConfig({ EGRESS_ALLOWLIST: "localhost,127.0.0.1" }).egressAllowlist,
+  });
   key = (await ensureDefaultAccount(t.database.db))!.secret;
   server = await serveOverHttp(t);
   // As the app process does: queued spans and webhook deliveries are worked off in the background.
@@ -34,6 +43,7 @@ afterAll(async () => {
   await Promise.all(workers.map((w) => w.stop()));
   await server.close();
   await t.close();
+  await model.close();
 });
 
 describe("README examples", () => {
@@ -62,5 +72,8 @@ describe("README examples", () => {
     });
     expect(deployed.status).toBe(200);
     expect(deployed.body.application_revision.data.parameters).toEqual({ x: 2 });
+    // ... and the agent examples reached the model, through the operator's key.
+    expect(model.requests.length).toBeGreaterThanOrEqual(3);
+    expect(model.requests.every((r) => r.headers.authorization === "Bearer sk-test-operator")).toBe(true);
   });
 });

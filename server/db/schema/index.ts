@@ -5,3 +5,4 @@ export * from "./sessions";
 export * from "./secrets";
 export * from "./webhooks";
 export * from "./tracing";
+export * from "./vault";

@@ -1,0 +1,159 @@
+import { stepCountIs, streamText, type TextStreamPart, type ToolSet } from "ai";
+import { toFinishReason } from "@/server/streams";
+import { languageModel } from "../providers";
+import { runErrorMessage } from "../run-error-message";
+import type { Emit, Harness, HarnessOutcome, StepTiming, TurnInput } from "../run-types";
+import { toModelMessages } from "../to-model-messages";
+import { providerOptions } from "./provider-options";
+import { systemPrompt } from "./system-prompt";
+
+/**
+ * The core harness: the AI SDK v6 `streamText` multi-step loop. Provider block ids are renumbered
+ * into monotonic `msg-N` / `reason-N` ids, a tool call is announced when its input starts and
+ * refreshed when the arguments are complete, and a client tool call left without a result pauses
+ * the turn with an `interaction_request`.
+ */
+export const coreHarness: Harness = {
+  async run(input: TurnInput, emit: Emit, signal: AbortSignal): Promise<HarnessOutcome> {
+    const { model, optionsKey } = languageModel(input.connection);
+    const result = streamText({
+      model,
+      system: systemPrompt(input.template),
+      messages: toModelMessages(input.messages),
+      tools: input.tools.toolSet as ToolSet,
+      stopWhen: stepCountIs(input.limits.maxSteps),
+      maxRetries: input.limits.maxRetries,
+      abortSignal: signal,
+      // The default handler console.logs the provider's error, whose body can echo the key;
+      // errors reach the stream through the `error` part instead.
+      onError: () => {},
+      providerOptions: providerOptions(optionsKey, { ...input.connection.extras, ...(input.template.llm.extras as Record<string, unknown>) }),
+    });
+
+    const blocks = new BlockIds();
+    const steps: StepTiming[] = [];
+    const calls = new Map<string, { name: string; input: unknown; answered: boolean }>();
+    let stopReason: string | undefined;
+    let usage: HarnessOutcome["usage"];
+    let failure: unknown;
+    let aborted = false;
+
+    for await (const part of result.fullStream as AsyncIterable<TextStreamPart<ToolSet>>) {
+      const step = steps.length;
+      switch (part.type) {
+        case "start-step":
+          steps.push({ index: step, startedAt: Date.now(), toolCalls: [] });
+          break;
+        case "finish-step": {
+          const current = steps.at(-1);
+          if (current) Object.assign(current, { endedAt: Date.now(), finishReason: stopReasonOf(part) });
+          break;
+        }
+        case "text-start":
+          emit({ type: "message_start", id: blocks.open("msg", step, part.id) });
+          break;
+        case "text-delta":
+          if (part.text) emit({ type: "message_delta", id: blocks.get("msg", step, part.id), delta: part.text });
+          break;
+        case "text-end":
+          emit({ type: "message_end", id: blocks.get("msg", step, part.id) });
+          break;
+        case "reasoning-start":
+          emit({ type: "thought_start", id: blocks.open("reason", step, part.id) });
+          break;
+        case "reasoning-delta":
+          if (part.text) emit({ type: "thought_delta", id: blocks.get("reason", step, part.id), delta: part.text });
+          break;
+        case "reasoning-end":
+          emit({ type: "thought_end", id: blocks.get("reason", step, part.id) });
+          break;
+        case "tool-input-start":
+          calls.set(part.id, { name: part.toolName, input: {}, answered: false });
+          emit({ type: "tool_call", id: part.id, name: part.toolName, input: {}, ...render(input, part.toolName) });
+          break;
+        case "tool-call":
+          calls.set(part.toolCallId, { name: part.toolName, input: part.input, answered: false });
+          steps.at(-1)?.toolCalls.push({ id: part.toolCallId, name: part.toolName, startedAt: Date.now() });
+          emit({ type: "tool_call", id: part.toolCallId, name: part.toolName, input: part.input, ...render(input, part.toolName) });
+          break;
+        case "tool-result":
+        case "tool-error": {
+          const call = calls.get(part.toolCallId);
+          if (call) call.answered = true;
+          const timing = steps.at(-1)?.toolCalls.find((t) => t.id === part.toolCallId);
+          if (timing) timing.endedAt = Date.now();
+          emit(
+            part.type === "tool-result"
+              ? { type: "tool_result", id: part.toolCallId, output: part.output, isError: false }
+              : { type: "tool_result", id: part.toolCallId, output: String(part.error), isError: true },
+          );
+          break;
+        }
+        case "finish":
+          stopReason = stopReasonOf(part);
+          usage = {
+            input: part.totalUsage.inputTokens ?? 0,
+            output: part.totalUsage.outputTokens ?? 0,
+            total: part.totalUsage.totalTokens ?? (part.totalUsage.inputTokens ?? 0) + (part.totalUsage.outputTokens ?? 0),
+          };
+          break;
+        case "error":
+          failure ??= part.error;
+          break;
+        case "abort":
+          aborted = true;
+          break;
+        default:
+          break;
+      }
+    }
+
+    if (aborted || signal.aborted) return { stopReason: "cancelled", usage, steps };
+    if (failure !== undefined) {
+      emit({ type: "error", message: runErrorMessage(failure, input.connection) });
+      return { stopReason: "error", usage, steps };
+    }
+    let paused = false;
+    for (const [toolCallId, call] of calls) {
+      if (call.answered || input.tools.byName.get(call.name)?.kind !== "client") continue;
+      paused = true;
+      emit({
+        type: "interaction_request",
+        id: toolCallId,
+        kind: "client_tool",
+        payload: { toolCallId, toolName: call.name, input: call.input, ...render(input, call.name) },
+      });
+    }
+    return { stopReason: paused ? "paused" : (stopReason ?? "unknown"), usage, steps };
+  },
+};
+
+/**
+ * The provider's raw stop reason when the contract's table knows it (`end_turn`, `tool_calls`, ...),
+ * else the SDK's normalised one: Gemini's `STOP` or Mistral's `model_length` would otherwise read
+ * as `unknown`.
+ */
+function stopReasonOf(part: { rawFinishReason: string | undefined; finishReason: string }): string {
+  return part.rawFinishReason !== undefined && toFinishReason(part.rawFinishReason) !== "unknown" ? part.rawFinishReason : part.finishReason;
+}
+
+function render(input: TurnInput, toolName: string): { render?: unknown } {
+  const value = input.tools.byName.get(toolName)?.render;
+  return value === undefined || value === null ? {} : { render: value };
+}
+
+/** Provider block ids restart per step and differ per provider; the wire gets one counter. */
+class BlockIds {
+  private next = 0;
+  private readonly ids = new Map<string, string>();
+
+  open(prefix: "msg" | "reason", step: number, providerId: string): string {
+    const id = `${prefix}-${this.next++}`;
+    this.ids.set(`${prefix}:${step}:${providerId}`, id);
+    return id;
+  }
+
+  get(prefix: "msg" | "reason", step: number, providerId: string): string {
+    return this.ids.get(`${prefix}:${step}:${providerId}`) ?? this.open(prefix, step, providerId);
+  }
+}

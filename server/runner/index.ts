@@ -1,0 +1,9 @@
+export { coreHarness, harnessFor, systemPrompt } from "./harnesses";
+export { invokeAgent, invokeRequestSchema, prepareTurn, type InvokeRequest } from "./invoke";
+export { languageModel, resolveConnection, type ResolvedConnection } from "./providers";
+export { onRunFinished } from "./run-listeners";
+export type { Harness, HarnessOutcome, RunLimits, RunRecord, StepTiming, TurnInput } from "./run-types";
+export { agentRunRoutes } from "./routes";
+export { startTurn, type TurnHandle } from "./start-turn";
+export { defaultToolRegistry, ToolRegistry, type RegisteredTool, type ToolFactory } from "./tools";
+export { traceContext, type TraceContext } from "./trace-context";

@@ -1,0 +1,3 @@
+export { invokeAgent } from "./invoke-agent";
+export { invokeRequestSchema, SESSION_ID, type InvokeRequest } from "./invoke-request";
+export { prepareTurn } from "./prepare-turn";

@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { refSchema } from "@/server/versioning";
+
+export const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Body of `POST /services/agent/v0/invoke`. */
+export const invokeRequestSchema = z.object({
+  session_id: z.string().regex(SESSION_ID, "session_id is 1 to 128 of A-Z a-z 0-9 . _ : -").nullish(),
+  references: z
+    .strictObject({
+      workflow: refSchema.nullish(),
+      workflow_variant: refSchema.nullish(),
+      workflow_revision: refSchema.nullish(),
+      environment: refSchema.nullish(),
+      environment_variant: refSchema.nullish(),
+      environment_revision: refSchema.nullish(),
+      key: z.string().min(1).max(300).nullish(),
+    })
+    .nullish()
+    .describe("The workflow revision to run, as retrieve resolves it; used when data.parameters is absent."),
+  flags: z
+    .object({
+      stream: z.boolean().nullish(),
+      trim: z.boolean().nullish().describe("Batch keeps only the trailing unit of the turn."),
+      resolve: z.boolean().nullish(),
+    })
+    .nullish(),
+  data: z
+    .object({
+      inputs: z.object({ messages: z.array(z.unknown()).max(10_000).default([]) }).nullish(),
+      parameters: z.object({ agent: z.unknown() }).nullish(),
+    })
+    .nullish(),
+});
+
+export type InvokeRequest = z.output<typeof invokeRequestSchema>;

@@ -1,0 +1,70 @@
+import { randomUUID } from "node:crypto";
+import { sandboxRefusal, type AgentTemplate } from "@/server/agents";
+import type { Principal } from "@/server/auth";
+import { BadRequestError, ForbiddenError } from "@/server/core/errors";
+import type { Database } from "@/server/db";
+import { checkAgentTemplate } from "@/server/domains/workflows/agents";
+import { workflowsSpec } from "@/server/domains/workflows/spec";
+import type { AppContext } from "@/server/http/app-context";
+import { readInboundMessages, type MessagesFormat } from "@/server/streams";
+import { vaultOf } from "@/server/vault";
+import { retrieveRevision } from "@/server/versioning";
+import { resolveConnection } from "../providers";
+import type { TurnInput } from "../run-types";
+import { defaultToolRegistry, type ToolRegistry } from "../tools";
+import type { InvokeRequest } from "./invoke-request";
+
+const registry: ToolRegistry = defaultToolRegistry();
+
+/**
+ * Everything that can fail before the first byte: the template (inline or by reference),
+ * messages, sandbox, connection and tools. A failure here is a JSON error with its real status
+ * even when the caller asked for a stream.
+ */
+export async function prepareTurn(
+  app: AppContext,
+  principal: Principal,
+  body: InvokeRequest,
+  format: MessagesFormat,
+): Promise<TurnInput> {
+  const template = await loadTemplate(app.db, principal, body);
+  const refusal = sandboxRefusal(template.sandbox.kind);
+  if (refusal) throw new ForbiddenError(refusal, "sandbox_not_enabled");
+  const messages = readInboundMessages(body.data?.inputs?.messages ?? [], format);
+  if (!messages.length) throw new BadRequestError("data.inputs.messages holds no message with a role; send at least one user message", "no_messages");
+  const sessionId = body.session_id ?? randomUUID().replaceAll("-", "");
+  const connection = await resolveConnection(template.llm, { config: app.config, vault: vaultOf(app), projectId: principal.projectId });
+  const tools = await registry.build(template.tools, { projectId: principal.projectId, sessionId });
+  const { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } = app.config.agentRuns;
+  return { template, messages, connection, tools, sessionId, limits: { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } };
+}
+
+async function loadTemplate(db: Database, principal: Principal, body: InvokeRequest): Promise<AgentTemplate> {
+  const parameters = body.data?.parameters;
+  if (parameters) {
+    return (await checkAgentTemplate(db, principal.projectId, parameters.agent ?? {}, "data.parameters.agent.")).template;
+  }
+  const refs = body.references;
+  if (!refs || Object.values(refs).every((value) => value === null || value === undefined)) {
+    throw new BadRequestError("Send data.parameters.agent (an inline template) or references naming a workflow revision to run", "missing_agent");
+  }
+  const { revision } = await retrieveRevision(
+    db,
+    { projectId: principal.projectId, userId: principal.userId },
+    workflowsSpec,
+    {
+      artifact: refs.workflow ?? undefined,
+      variant: refs.workflow_variant ?? undefined,
+      revision: refs.workflow_revision ?? undefined,
+      environment: refs.environment ?? undefined,
+      environmentVariant: refs.environment_variant ?? undefined,
+      environmentRevision: refs.environment_revision ?? undefined,
+      key: refs.key ?? undefined,
+    },
+  );
+  const agent = (revision.data?.parameters as Record<string, unknown> | undefined)?.agent;
+  if (agent === undefined) {
+    throw new BadRequestError(`workflow revision ${revision.id} has no data.parameters.agent; it is not an agent`, "not_an_agent");
+  }
+  return (await checkAgentTemplate(db, principal.projectId, agent, "data.parameters.agent.")).template;
+}

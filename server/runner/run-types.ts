@@ -1,0 +1,64 @@
+import type { AgentTemplate } from "@/server/agents";
+import type { NativeEvent, NativeMessage, RunUsage } from "@/server/streams";
+import type { ResolvedConnection } from "./providers";
+import type { BuiltTools } from "./tools";
+
+export interface RunLimits {
+  totalMs: number;
+  firstTokenMs: number;
+  idleMs: number;
+  maxSteps: number;
+  /** Retries of a model call that failed before streaming (429, 5xx), with the SDK's backoff. */
+  maxRetries: number;
+}
+
+/** Everything a harness needs for one turn; resolved and validated before the first byte. */
+export interface TurnInput {
+  template: AgentTemplate;
+  messages: NativeMessage[];
+  connection: ResolvedConnection;
+  tools: BuiltTools;
+  sessionId: string;
+  limits: RunLimits;
+}
+
+export interface StepTiming {
+  index: number;
+  startedAt: number;
+  endedAt?: number;
+  finishReason?: string;
+  toolCalls: Array<{ id: string; name: string; startedAt: number; endedAt?: number }>;
+}
+
+/** What a harness reports when its turn ends; the engine adds the error, usage and done events. */
+export interface HarnessOutcome {
+  stopReason: string;
+  usage?: { input: number; output: number; total: number };
+  steps: StepTiming[];
+}
+
+export type Emit = (event: NativeEvent) => void;
+
+export interface Harness {
+  run(input: TurnInput, emit: Emit, signal: AbortSignal): Promise<HarnessOutcome>;
+}
+
+/**
+ * The finished run as the tracing issue will record it (`invoke_agent` > `turn` > `chat` /
+ * `execute_tool`): ids, timings per step and tool call, usage, outcome. Times are epoch ms.
+ */
+export interface RunRecord {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  sessionId: string;
+  provider: string;
+  model: string;
+  harness: string;
+  startedAt: number;
+  endedAt: number;
+  stopReason: string;
+  usage?: RunUsage;
+  steps: StepTiming[];
+  error?: string;
+}

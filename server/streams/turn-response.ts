@@ -1,0 +1,77 @@
+import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
+import { foldBatch } from "./batch-fold";
+import type { NativeEvent } from "./native-event";
+import { nativeFrameStream } from "./native-frames";
+import type { MessagesFormat, Transport } from "./negotiate";
+import { keepaliveStream, ndjsonStream, sseStream } from "./sse";
+import { UiMessageProjection, uiMessageStream } from "./ui-message-projection";
+
+export interface TurnResponseOptions {
+  transport: Transport;
+  format: MessagesFormat;
+  sessionId: string;
+  traceId: string;
+  /** This run's span (`invoke_agent`), returned as the response's `traceparent`. */
+  spanId: string;
+  /** The UI message id of the reply (the trailing assistant message's id when continuing one). */
+  messageId: string;
+  trim: boolean;
+  keepaliveMs: number;
+}
+
+const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", "x-accel-buffering": "no" };
+
+/** One event stream, projected into the negotiated transport and format. */
+export async function turnResponse(events: ReadableStream<NativeEvent>, options: TurnResponseOptions): Promise<Response> {
+  const headers: Record<string, string> = {
+    "x-svc-session-id": options.sessionId,
+    "x-svc-trace-id": options.traceId,
+    traceparent: `00-${options.traceId}-${options.spanId}-01`,
+    "x-svc-messages-format": options.format,
+    "x-svc-messages-version": "v1",
+  };
+  if (options.transport === "batch") {
+    const body = await batchBody(events, options);
+    return new Response(JSON.stringify(body), { status: 200, headers: { ...headers, "content-type": "application/json; charset=utf-8" } });
+  }
+  const frames: ReadableStream<unknown> =
+    options.format === "ui_sdk"
+      ? events.pipeThrough(uiMessageStream({ messageId: options.messageId, sessionId: options.sessionId }))
+      : events.pipeThrough(nativeFrameStream());
+  if (options.format === "ui_sdk") headers["x-ui-message-stream"] = "v1";
+  if (options.transport === "ndjson") {
+    const text = frames.pipeThrough(ndjsonStream());
+    return new Response(text.pipeThrough(new TextEncoderStream()), {
+      status: 200,
+      headers: { ...headers, "content-type": "application/x-ndjson", "cache-control": "no-cache", "x-accel-buffering": "no" },
+    });
+  }
+  const text = frames.pipeThrough(sseStream({ sentinel: options.format === "ui_sdk" })).pipeThrough(keepaliveStream(options.keepaliveMs));
+  return new Response(text.pipeThrough(new TextEncoderStream()), { status: 200, headers: { ...headers, ...SSE_HEADERS } });
+}
+
+async function batchBody(events: ReadableStream<NativeEvent>, options: TurnResponseOptions) {
+  const collected: NativeEvent[] = [];
+  for await (const event of events as unknown as AsyncIterable<NativeEvent>) collected.push(event);
+  const outputs = foldBatch(collected, { trim: options.trim });
+  const data =
+    options.format === "ui_sdk"
+      ? { outputs: { ...outputs, messages: [await toUiMessage(collected, options)] } }
+      : { outputs };
+  return { trace_id: options.traceId, session_id: options.sessionId, data };
+}
+
+/** The ui_sdk batch: the same turn, reassembled by the AI SDK's own reader into one UIMessage. */
+async function toUiMessage(events: NativeEvent[], options: TurnResponseOptions): Promise<UIMessage> {
+  const projection = new UiMessageProjection({ messageId: options.messageId, sessionId: options.sessionId });
+  const chunks = [...events.flatMap((event) => projection.push(event)), ...projection.end()];
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  let last: UIMessage | undefined;
+  for await (const message of readUIMessageStream({ stream })) last = message;
+  return last ?? { id: options.messageId, role: "assistant", parts: [] };
+}

@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { many, one } from "@/server/http/envelope";
+import { defineRoute } from "@/server/http/route";
+import { secretInputSchema } from "./secret-input";
+import { secretToWire } from "./secret-wire";
+import { vaultOf } from "./vault-store";
+
+const idParams = z.object({ id: z.string().uuid() });
+
+/** `/api/vault/v1/secrets/`: provider keys and custom providers. POST, PUT and DELETE are mutating. */
+export const vaultRoutes = [
+  defineRoute({
+    method: "POST",
+    path: "/api/vault/v1/secrets/",
+    auth: "api_key",
+    tag: "vault",
+    summary: "Store a provider key or a custom OpenAI-compatible provider (mutating); the key is never returned",
+    body: secretInputSchema,
+    status: 201,
+    handler: async ({ ctx, body }) => one("secret", secretToWire(await vaultOf(ctx.app).create(ctx.principal.projectId, body))),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/vault/v1/secrets/",
+    auth: "api_key",
+    tag: "vault",
+    summary: "List the project's secrets (keys masked)",
+    handler: async ({ ctx }) => many("secrets", (await vaultOf(ctx.app).list(ctx.principal.projectId)).map(secretToWire)),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/vault/v1/secrets/{id}",
+    auth: "api_key",
+    tag: "vault",
+    summary: "One secret (key masked)",
+    params: idParams,
+    handler: async ({ ctx, params }) => one("secret", secretToWire(await vaultOf(ctx.app).get(ctx.principal.projectId, params.id))),
+  }),
+  defineRoute({
+    method: "PUT",
+    path: "/api/vault/v1/secrets/{id}",
+    auth: "api_key",
+    tag: "vault",
+    summary: "Replace a secret's header and data (mutating); omit the key to keep the stored one",
+    params: idParams,
+    body: secretInputSchema,
+    handler: async ({ ctx, params, body }) => one("secret", secretToWire(await vaultOf(ctx.app).update(ctx.principal.projectId, params.id, body))),
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: "/api/vault/v1/secrets/{id}",
+    auth: "api_key",
+    tag: "vault",
+    summary: "Delete a secret (mutating)",
+    params: idParams,
+    handler: async ({ ctx, params }) => one("secret", secretToWire(await vaultOf(ctx.app).delete(ctx.principal.projectId, params.id))),
+  }),
+];
