@@ -4,7 +4,7 @@ export type { CommitContext, CommitPayload, DomainSpec, PreparedCommit } from ".
 export { DEPLOYABLE, DOMAIN_NAMES, domainKeys, domainOfSingular, isDomainName, type DomainKeys, type DomainName } from "./domains";
 export { isEmbed, resolveEmbeds, type EmbedUse, type ResolvedData } from "./embeds";
 export { Lookup } from "./lookup";
-export type { ArtifactRecord, RevisionRecord, Scope, VariantRecord } from "./records";
+export type { ArtifactRecord, EntityHeader, RevisionRecord, Scope, VariantRecord } from "./records";
 export { refSchema, type Ref, type RetrieveRefs } from "./references";
 export { resolveRevision, type Resolution } from "./resolve-revision";
 export { revisionReferences } from "./revision-events";
@@ -12,6 +12,6 @@ export { fetchRevision, retrieveRevision } from "./revisions";
 export { versioningRoutes } from "./routes";
 export { revisionToWire } from "./wire";
 export { restoreRevision } from "./restore";
-export { logRevisions, queryRevisions, setRevisionArchived } from "./revisions";
-export { createVariant, forkVariant, getVariant, queryVariants, setVariantArchived } from "./variants";
+export { logRevisions, queryRevisions, setRevisionArchived, updateRevision } from "./revisions";
+export { createVariant, forkVariant, getVariant, queryVariants, setVariantArchived, updateVariant } from "./variants";
 export { setArtifactArchived, updateArtifact } from "./artifacts";

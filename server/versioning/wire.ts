@@ -7,12 +7,16 @@ import { revisionReferences } from "./revision-events";
 
 const iso = (d: Date | null) => (d ? toIso(d) : null);
 
-export function artifactToWire(artifact: ArtifactRecord) {
+/** Stored flags with the domain's role flags over them (see DomainKeys.roleFlags). */
+const flagsOf = (stored: Record<string, boolean> | undefined, keys?: DomainKeys) => ({ ...stored, ...keys?.roleFlags });
+
+export function artifactToWire(artifact: ArtifactRecord, keys?: DomainKeys) {
   return compact({
     id: artifact.id,
     slug: artifact.slug,
     name: artifact.name,
     description: artifact.description,
+    flags: flagsOf(artifact.flags, keys),
     tags: artifact.tags,
     meta: artifact.meta,
     created_at: toIso(artifact.createdAt),
@@ -29,6 +33,7 @@ export function variantToWire(keys: DomainKeys, variant: VariantRecord) {
     slug: variant.slug,
     name: variant.name,
     description: variant.description,
+    flags: flagsOf(variant.flags, keys),
     tags: variant.tags,
     meta: variant.meta,
     [keys.artifactId]: variant.artifactId,
@@ -46,6 +51,11 @@ export function revisionToWire(keys: DomainKeys, revision: RevisionRecord) {
     id: revision.id,
     slug: revision.slug,
     version: String(revision.version),
+    name: revision.name,
+    description: revision.description,
+    flags: flagsOf(revision.flags, keys),
+    tags: revision.tags,
+    meta: revision.meta,
     author: revision.authorId,
     date: createdAt,
     message: revision.message,
@@ -55,6 +65,7 @@ export function revisionToWire(keys: DomainKeys, revision: RevisionRecord) {
     [keys.variantId]: revision.variantId,
     [keys.variantSlug]: revision.variantSlug,
     created_at: createdAt,
+    updated_at: iso(revision.updatedAt),
     deleted_at: iso(revision.deletedAt),
   });
 }

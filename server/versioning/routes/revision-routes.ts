@@ -3,10 +3,11 @@ import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { commitRevision, type CommitRequest } from "../commit";
 import type { DomainSpec } from "../domain-spec";
 import { domainKeys } from "../domains";
-import { fetchRevision, logRevisions, queryRevisions, retrieveRevision, setRevisionArchived } from "../revisions";
+import type { EntityHeader } from "../records";
+import { fetchRevision, logRevisions, queryRevisions, retrieveRevision, setRevisionArchived, updateRevision } from "../revisions";
 import { retrievalInfo, revisionToWire } from "../wire";
 import { filterOf, refsOf, requestSchemas } from "./request-schemas";
-import { archiveRoutes, idParams, scopeOf } from "./route-helpers";
+import { archiveRoutes, editedFields, idParams, scopeOf } from "./route-helpers";
 
 const ENV_KEYS = domainKeys("environments");
 type RefList = { id?: string; slug?: string }[] | undefined;
@@ -22,6 +23,24 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
     retrieval_info: retrievalInfo(keys, resolution, ENV_KEYS),
     ...(resolved ? { resolution_info: { embeds: resolved.embeds } } : {}),
   });
+  /** A parsed commit wrapper (nulls are absent) as an engine request. */
+  const commitRequestOf = (raw: unknown): CommitRequest => {
+    const c = raw as Record<string, unknown>;
+    const get = <T>(k: string) => (c[k] ?? undefined) as T | undefined;
+    return {
+      variantId: get(keys.variantId),
+      artifactId: get(keys.artifactId),
+      slug: get("slug"),
+      message: get("message"),
+      name: get("name"),
+      description: get("description"),
+      flags: get("flags"),
+      tags: get("tags"),
+      meta: get("meta"),
+      data: get("data"),
+      delta: get("delta"),
+    };
+  };
   const archives = archiveRoutes(
     base,
     keys.name,
@@ -36,20 +55,38 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Commit a new immutable ${keys.revision} to a variant (body: ${keys.commit}, or ${keys.revision})`,
       body: schemas.commit,
-      status: 201,
       maxBodyBytes: 8 * 1024 * 1024,
       handler: async ({ ctx, body }) => {
-        const c = (body[keys.commit] ?? body[keys.revision]) as Record<string, unknown>;
-        const request: CommitRequest = {
-          variantId: (c[keys.variantId] as string | null) ?? undefined,
-          artifactId: (c[keys.artifactId] as string | null) ?? undefined,
-          slug: (c.slug as string | null) ?? undefined,
-          message: (c.message as string | null) ?? undefined,
-          data: (c.data as Record<string, unknown> | null) ?? undefined,
-          delta: (c.delta as CommitRequest["delta"] | null) ?? undefined,
-        };
+        const request = commitRequestOf(body[keys.commit] ?? body[keys.revision]);
         const { revision, warnings } = await commitRevision(ctx.app.db, scopeOf(ctx), spec, request);
         return { ...one(keys.revision, wire(revision)), ...(warnings.length ? { warnings } : {}) };
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: `${base}/`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Create a variant's first ${keys.revision} (the reference's create form); 409 once the variant has one`,
+      body: schemas.revisionCreate,
+      maxBodyBytes: 8 * 1024 * 1024,
+      handler: async ({ ctx, body }) => {
+        const request = { message: "Initial revision", ...commitRequestOf(body[keys.revision]), initial: true };
+        const { revision, warnings } = await commitRevision(ctx.app.db, scopeOf(ctx), spec, request);
+        return { ...one(keys.revision, wire(revision)), ...(warnings.length ? { warnings } : {}) };
+      },
+    }),
+    defineRoute({
+      method: "PUT",
+      path: `${base}/{id}`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Edit a ${keys.revision}'s name, description, flags, tags or meta; what was committed never changes`,
+      params: idParams,
+      body: schemas.revisionUpdate,
+      handler: async ({ ctx, params, body }) => {
+        const fields = editedFields<EntityHeader>(body, keys.revision, params.id);
+        return one(keys.revision, wire(await updateRevision(ctx.app.db, scopeOf(ctx), spec, params.id, fields)));
       },
     }),
     defineRoute({
@@ -104,7 +141,13 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       handler: async ({ ctx, body }) => {
         const f = (body[keys.revision] ?? {}) as Record<string, unknown>;
         const page = await queryRevisions(ctx.app.db, scopeOf(ctx), spec, {
-          filter: { ...filterOf(f), message: f.message as string | undefined, authorIds: f.author_ids as string[] | undefined },
+          filter: {
+            ...filterOf(f),
+            message: f.message as string | undefined,
+            authorIds: f.author_ids as string[] | undefined,
+            artifactId: f[keys.artifactId] as string | undefined,
+            variantId: f[keys.variantId] as string | undefined,
+          },
           artifactRefs: body[keys.refs] as RefList,
           variantRefs: body[keys.variantRefs] as RefList,
           revisionRefs: body[keys.revisionRefs] as RefList,
