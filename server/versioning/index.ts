@@ -2,7 +2,7 @@ export { createArtifact, insertArtifact, getArtifact, queryArtifacts } from "./a
 export { commitInTransaction, commitRevision, type CommitRequest, type CommitResult } from "./commit";
 export type { CommitContext, CommitPayload, DomainSpec, PreparedCommit } from "./domain-spec";
 export { DEPLOYABLE, DOMAIN_NAMES, domainKeys, domainOfSingular, isDomainName, type DomainKeys, type DomainName } from "./domains";
-export { isEmbed, resolveEmbeds, type EmbedUse, type ResolvedData } from "./embeds";
+export { isEmbed, resolveEmbeds, type EmbedErrorPolicy, type EmbedOptions, type EmbedUse, type ResolvedData } from "./embeds";
 export { Lookup } from "./lookup";
 export type { ArtifactRecord, EntityHeader, RevisionRecord, Scope, VariantRecord } from "./records";
 export { refSchema, type Ref, type RetrieveRefs } from "./references";

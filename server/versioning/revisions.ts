@@ -4,7 +4,7 @@ import { toPage, type Page, type Windowing } from "@/server/core/windowing";
 import type { Executor } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
 import type { DomainSpec } from "./domain-spec";
-import { resolveEmbeds, type ResolvedData } from "./embeds";
+import { resolveEmbeds, type EmbedOptions, type ResolvedData } from "./embeds";
 import { containsText, entityConditions, refConditions, windowClause, type EntityFilter } from "./filters";
 import { Lookup } from "./lookup";
 import type { EntityHeader, RevisionRecord, Scope } from "./records";
@@ -28,14 +28,22 @@ export async function retrieveRevision(
   scope: Scope,
   spec: DomainSpec,
   refs: RetrieveRefs,
-  options: { resolve?: boolean } = {},
+  options: { resolve?: boolean; embeds?: EmbedOptions } = {},
 ): Promise<Resolution & { resolved?: ResolvedData }> {
   const resolution = await resolveRevision(db, scope.projectId, spec.keys, refs);
   const resolved = options.resolve
-    ? await resolveEmbeds(db, scope.projectId, resolution.revision.data ?? {}, resolution.revision.id)
+    ? await resolveEmbeds(db, scope.projectId, resolution.revision.data ?? {}, resolution.revision.id, options.embeds)
     : undefined;
   await emitRevisionRead(db, scope, spec.keys, "retrieved", resolution.revision);
   return { ...resolution, resolved };
+}
+
+/**
+ * The reference's inline form of `/resolve`: embeds in data that is not (yet) a revision. Reads
+ * no revision of its own, so it emits no retrieved event.
+ */
+export async function resolveInline(db: Executor, scope: Scope, data: Record<string, unknown>, options?: EmbedOptions): Promise<ResolvedData> {
+  return resolveEmbeds(db, scope.projectId, data, undefined, options);
 }
 
 export interface LogRequest {

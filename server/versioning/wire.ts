@@ -2,6 +2,7 @@ import { compact } from "@/server/core/compact";
 import { toIso } from "@/server/core/time";
 import type { DomainKeys } from "./domains";
 import type { ArtifactRecord, RevisionRecord, VariantRecord } from "./records";
+import type { ResolvedData } from "./embeds";
 import type { Resolution } from "./resolve-revision";
 import { revisionReferences } from "./revision-events";
 
@@ -77,5 +78,21 @@ export function retrievalInfo(keys: DomainKeys, resolution: Resolution, envKeys:
   return {
     references: { ...references, ...revisionReferences(envKeys, resolution.environment.revision) },
     key: resolution.environment.key,
+  };
+}
+
+/** What a resolve did: each embed where it stood, the distinct revisions it read, and what failed under a lenient policy. */
+export function resolutionInfo(resolved: ResolvedData) {
+  const used = new Map<unknown, Record<string, unknown>>();
+  for (const e of resolved.embeds) {
+    const target = Object.values(e.references).at(-1) as { id?: string } | undefined;
+    if (!used.has(target?.id)) used.set(target?.id, e.references);
+  }
+  return {
+    embeds: resolved.embeds,
+    embeds_resolved: resolved.embeds.length,
+    references_used: [...used.values()],
+    depth_reached: Math.max(0, ...resolved.embeds.map((e) => e.depth)),
+    errors: resolved.errors,
   };
 }

@@ -4,8 +4,10 @@ import { commitRevision, type CommitRequest } from "../commit";
 import type { DomainSpec } from "../domain-spec";
 import { domainKeys } from "../domains";
 import type { EntityHeader } from "../records";
-import { fetchRevision, logRevisions, queryRevisions, retrieveRevision, setRevisionArchived, updateRevision } from "../revisions";
-import { retrievalInfo, revisionToWire } from "../wire";
+import { fetchRevision, logRevisions, queryRevisions, resolveInline, retrieveRevision, setRevisionArchived, updateRevision } from "../revisions";
+import type { EmbedErrorPolicy, EmbedOptions } from "../embeds";
+import { BadRequestError } from "@/server/core/errors";
+import { resolutionInfo, retrievalInfo, revisionToWire } from "../wire";
 import { filterOf, refsOf, requestSchemas } from "./request-schemas";
 import { archiveRoutes, editedFields, idParams, scopeOf } from "./route-helpers";
 
@@ -21,7 +23,12 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
   const retrievalResponse = ({ resolved, ...resolution }: Awaited<ReturnType<typeof retrieveRevision>>) => ({
     ...one(keys.revision, resolved ? { ...wire(resolution.revision), data: resolved.data } : wire(resolution.revision)),
     retrieval_info: retrievalInfo(keys, resolution, ENV_KEYS),
-    ...(resolved ? { resolution_info: { embeds: resolved.embeds } } : {}),
+    ...(resolved ? { resolution_info: resolutionInfo(resolved) } : {}),
+  });
+  const embedOptions = (body: Record<string, unknown>): EmbedOptions => ({
+    maxDepth: body.max_depth as number | undefined,
+    maxEmbeds: body.max_embeds as number | undefined,
+    errorPolicy: body.error_policy as EmbedErrorPolicy | undefined,
   });
   /** A parsed commit wrapper (nulls are absent) as an engine request. */
   const commitRequestOf = (raw: unknown): CommitRequest => {
@@ -71,7 +78,9 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       body: schemas.revisionCreate,
       maxBodyBytes: 8 * 1024 * 1024,
       handler: async ({ ctx, body }) => {
-        const request = { message: "Initial revision", ...commitRequestOf(body[keys.revision]), initial: true };
+        const request = commitRequestOf(body[keys.revision]);
+        request.message ??= "Initial revision";
+        request.initial = true;
         const { revision, warnings } = await commitRevision(ctx.app.db, scopeOf(ctx), spec, request);
         return { ...one(keys.revision, wire(revision)), ...(warnings.length ? { warnings } : {}) };
       },
@@ -98,7 +107,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Retrieve one ${keys.revision} by any reference combination (revision, variant + version, variant, artifact, environment + key)`,
       body: schemas.retrieve,
       handler: async ({ ctx, body }) =>
-        retrievalResponse(await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), { resolve: Boolean(body.resolve) })),
+        retrievalResponse(await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), { resolve: Boolean(body.resolve), embeds: embedOptions(body) })),
     }),
     defineRoute({
       method: "POST",
@@ -106,9 +115,17 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       auth: "api_key",
       role: "viewer",
       tag: keys.name,
-      summary: `Retrieve a ${keys.revision} with every @svc.embed replaced by the referenced data, and what was used`,
+      summary: `Resolve every @svc.embed (object or string form) of a ${keys.revision}, found by reference or sent inline; max_depth, max_embeds, error_policy`,
       body: schemas.resolve,
-      handler: async ({ ctx, body }) => retrievalResponse(await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), { resolve: true })),
+      handler: async ({ ctx, body }) => {
+        const inline = body[keys.revision] as { data: Record<string, unknown> } | undefined;
+        if (!inline) return retrievalResponse(await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), { resolve: true, embeds: embedOptions(body) }));
+        if (Object.values(refsOf(keys, body)).some((r) => r !== undefined)) {
+          throw new BadRequestError(`Send references or an inline ${keys.revision}, not both`, "ambiguous_request");
+        }
+        const resolved = await resolveInline(ctx.app.db, scopeOf(ctx), inline.data, embedOptions(body));
+        return { ...one(keys.revision, { data: resolved.data }), resolution_info: resolutionInfo(resolved) };
+      },
     }),
     defineRoute({
       method: "POST",
