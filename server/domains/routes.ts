@@ -1,5 +1,5 @@
 import type { AnyRoute } from "@/server/http/route";
-import { DEPLOYABLE, DOMAIN_NAMES, versioningRoutes } from "@/server/versioning";
+import { DEPLOYABLE, DOMAIN_NAMES, SIMPLE, simpleRoutes, versioningRoutes } from "@/server/versioning";
 import { deployRoute } from "./environments/routes";
 import { DOMAIN_SPECS } from "./specs";
 import { testcaseRoutes } from "./testsets/routes";
@@ -9,6 +9,7 @@ export const domainRoutes: AnyRoute[] = [
   ...DOMAIN_NAMES.flatMap((name) => [
     ...versioningRoutes(DOMAIN_SPECS[name]),
     ...(DEPLOYABLE.has(name) ? [deployRoute(DOMAIN_SPECS[name])] : []),
+    ...(SIMPLE.has(name) ? simpleRoutes(DOMAIN_SPECS[name]) : []),
   ]),
   ...testcaseRoutes,
   ...catalogRoutes,

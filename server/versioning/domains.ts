@@ -75,6 +75,9 @@ export function isDomainName(value: string): value is DomainName {
 /** Domains whose revisions can be deployed to an environment. */
 export const DEPLOYABLE: ReadonlySet<DomainName> = new Set(["applications", "workflows", "evaluators"]);
 
+/** Domains with the reference's simple API (`/api/simple/<domain>/`). */
+export const SIMPLE: ReadonlySet<DomainName> = new Set(["applications", "workflows", "evaluators", "testsets", "queries"]);
+
 export function domainOfSingular(one: string): DomainName | undefined {
   return DOMAIN_NAMES.find((d) => SINGULAR[d] === one);
 }

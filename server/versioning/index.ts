@@ -1,7 +1,7 @@
 export { createArtifact, insertArtifact, getArtifact, queryArtifacts } from "./artifacts";
 export { commitInTransaction, commitRevision, type CommitRequest, type CommitResult } from "./commit";
 export type { CommitContext, CommitPayload, DomainSpec, PreparedCommit } from "./domain-spec";
-export { DEPLOYABLE, DOMAIN_NAMES, domainKeys, domainOfSingular, isDomainName, type DomainKeys, type DomainName } from "./domains";
+export { DEPLOYABLE, DOMAIN_NAMES, SIMPLE, domainKeys, domainOfSingular, isDomainName, type DomainKeys, type DomainName } from "./domains";
 export { isEmbed, resolveEmbeds, type EmbedErrorPolicy, type EmbedOptions, type EmbedUse, type ResolvedData } from "./embeds";
 export { Lookup } from "./lookup";
 export type { ArtifactRecord, EntityHeader, RevisionRecord, Scope, VariantRecord } from "./records";
@@ -9,7 +9,7 @@ export { refSchema, type Ref, type RetrieveRefs } from "./references";
 export { resolveRevision, type Resolution } from "./resolve-revision";
 export { revisionReferences } from "./revision-events";
 export { fetchRevision, retrieveRevision } from "./revisions";
-export { versioningRoutes } from "./routes";
+export { simpleRoutes, versioningRoutes } from "./routes";
 export { revisionToWire } from "./wire";
 export { restoreRevision } from "./restore";
 export { logRevisions, queryRevisions, setRevisionArchived, updateRevision } from "./revisions";

@@ -96,3 +96,14 @@ export function resolutionInfo(resolved: ResolvedData) {
     errors: resolved.errors,
   };
 }
+
+/** A simple entity: the artifact's fields, and the data and ids of its default variant's latest revision. */
+export function simpleToWire(keys: DomainKeys, { artifact, revision }: { artifact: ArtifactRecord; revision?: RevisionRecord }) {
+  return compact({
+    ...artifactToWire(artifact, keys),
+    data: revision?.data,
+    variant_id: revision?.variantId,
+    revision_id: revision?.id,
+    version: revision ? String(revision.version) : undefined,
+  });
+}

@@ -31,7 +31,7 @@ const entityFilter = z.strictObject({
 });
 
 /** An edit: the header fields, and the id when the client repeats it (it must equal the path's). */
-const editOf = (fields: typeof artifactFields) => z.strictObject({ id: z.string().uuid().optional(), ...fields });
+const editOf = <F extends z.ZodRawShape>(fields: F) => z.strictObject({ id: z.string().uuid().optional(), ...fields });
 
 const listOptions = {
   include_archived: z.boolean().optional(),
@@ -70,7 +70,8 @@ export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolea
   | "resolve"
   | "log"
   | "revisionQuery"
-  | "deploy",
+  | "deploy"
+  | "simpleEdit",
   Body
 > {
   // Reference clients send absent references as null.
@@ -175,6 +176,7 @@ export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolea
       [keys.revisionRefs]: refList.optional(),
       ...listOptions,
     }),
+    simpleEdit: z.strictObject({ [keys.one]: editOf({ ...artifactFields, data: record.optional(), message: z.string().max(10_000).optional() }) }),
     deploy: z.strictObject({
       [keys.ref]: refSchema.nullish(),
       [keys.variantRef]: refSchema.nullish(),
