@@ -1,6 +1,7 @@
 import type { AnyRoute } from "@/server/http/route";
 import { DEPLOYABLE, DOMAIN_NAMES, SIMPLE, simpleRoutes, versioningRoutes } from "@/server/versioning";
 import { deployRoute } from "./environments/routes";
+import { evaluatorCatalogRoutes } from "./evaluators/catalog-routes";
 import { DOMAIN_SPECS } from "./specs";
 import { testcaseRoutes } from "./testsets/routes";
 import { catalogRoutes } from "./workflows/catalog-routes";
@@ -13,4 +14,5 @@ export const domainRoutes: AnyRoute[] = [
   ]),
   ...testcaseRoutes,
   ...catalogRoutes,
+  ...evaluatorCatalogRoutes,
 ];
