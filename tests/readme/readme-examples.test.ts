@@ -56,5 +56,8 @@ describe("README examples", () => {
     });
     expect(deployed.status).toBe(200);
     expect(deployed.body.application_revision.data.parameters).toEqual({ x: 2 });
+    // The compatibility examples: the simple evaluator was made and edited (revision 2).
+    const polite = await t.call("POST", "/api/simple/evaluators/query", { key, body: { evaluator: { slug: "polite" } } });
+    expect(polite.body.evaluators[0]).toMatchObject({ tags: { team: "support" }, version: "2", flags: { is_evaluator: true } });
   });
 });
