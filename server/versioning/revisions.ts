@@ -42,7 +42,17 @@ export async function retrieveRevision(
  * The reference's inline form of `/resolve`: embeds in data that is not (yet) a revision. Reads
  * no revision of its own, so it emits no retrieved event.
  */
-export async function resolveInline(db: Executor, scope: Scope, data: Record<string, unknown>, options?: EmbedOptions): Promise<ResolvedData> {
+export async function resolveInline(
+  db: Executor,
+  scope: Scope,
+  spec: DomainSpec,
+  data: Record<string, unknown>,
+  refs: RetrieveRefs,
+  options?: EmbedOptions,
+): Promise<ResolvedData> {
+  if (Object.values(refs).some((r) => r !== undefined)) {
+    throw new BadRequestError(`Send references or an inline ${spec.keys.revision}, not both`, "ambiguous_request");
+  }
   return resolveEmbeds(db, scope.projectId, data, undefined, options);
 }
 

@@ -3,10 +3,9 @@ import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { commitRevision, type CommitRequest } from "../commit";
 import type { DomainSpec } from "../domain-spec";
 import { domainKeys } from "../domains";
+import type { EmbedErrorPolicy, EmbedOptions } from "../embeds";
 import type { EntityHeader } from "../records";
 import { fetchRevision, logRevisions, queryRevisions, resolveInline, retrieveRevision, setRevisionArchived, updateRevision } from "../revisions";
-import type { EmbedErrorPolicy, EmbedOptions } from "../embeds";
-import { BadRequestError } from "@/server/core/errors";
 import { resolutionInfo, retrievalInfo, revisionToWire } from "../wire";
 import { filterOf, refsOf, requestSchemas } from "./request-schemas";
 import { archiveRoutes, editedFields, idParams, scopeOf } from "./route-helpers";
@@ -119,11 +118,9 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       body: schemas.resolve,
       handler: async ({ ctx, body }) => {
         const inline = body[keys.revision] as { data: Record<string, unknown> } | undefined;
-        if (!inline) return retrievalResponse(await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), { resolve: true, embeds: embedOptions(body) }));
-        if (Object.values(refsOf(keys, body)).some((r) => r !== undefined)) {
-          throw new BadRequestError(`Send references or an inline ${keys.revision}, not both`, "ambiguous_request");
-        }
-        const resolved = await resolveInline(ctx.app.db, scopeOf(ctx), inline.data, embedOptions(body));
+        const refs = refsOf(keys, body);
+        if (!inline) return retrievalResponse(await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refs, { resolve: true, embeds: embedOptions(body) }));
+        const resolved = await resolveInline(ctx.app.db, scopeOf(ctx), spec, inline.data, refs, embedOptions(body));
         return { ...one(keys.revision, { data: resolved.data }), resolution_info: resolutionInfo(resolved) };
       },
     }),
