@@ -75,6 +75,8 @@ describe.each(DOMAIN_NAMES)("the reference's shape on %s", (domain) => {
         slugs: [[`${marker}-r`], ["x"]],
         message: [`message ${marker}`, "no such message"],
         author_ids: [[c.userId], [MISSING_ID]],
+        authors: [[c.userId], [MISSING_ID]],
+        author: [c.userId, MISSING_ID],
         [keys.artifactId]: [artifact.id, MISSING_ID],
         [keys.variantId]: [variant.id, MISSING_ID],
       }, {

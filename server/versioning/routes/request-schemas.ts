@@ -167,6 +167,9 @@ export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolea
         .extend({
           message: z.string().max(1000).optional(),
           author_ids: z.array(z.string().uuid()).max(1000).optional(),
+          // The reference's names for the same filter.
+          author: z.string().uuid().optional(),
+          authors: z.array(z.string().uuid()).max(1000).optional(),
           [keys.artifactId]: z.string().uuid().optional(),
           [keys.variantId]: z.string().uuid().optional(),
         })

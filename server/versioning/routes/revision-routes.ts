@@ -13,6 +13,12 @@ import { archiveRoutes, editedFields, idParams, scopeOf } from "./route-helpers"
 const ENV_KEYS = domainKeys("environments");
 type RefList = { id?: string; slug?: string }[] | undefined;
 
+/** `author_ids`, `authors` and `author` together; absent when none was sent. */
+function authorIdsOf(f: Record<string, unknown>): string[] | undefined {
+  if (!f.author_ids && !f.authors && !f.author) return undefined;
+  return [...((f.author_ids as string[]) ?? []), ...((f.authors as string[]) ?? []), ...(f.author ? [f.author as string] : [])];
+}
+
 export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
   const { keys } = spec;
   const base = `/api/${keys.name}/revisions`;
@@ -158,7 +164,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
           filter: {
             ...filterOf(f),
             message: f.message as string | undefined,
-            authorIds: f.author_ids as string[] | undefined,
+            authorIds: authorIdsOf(f),
             artifactId: f[keys.artifactId] as string | undefined,
             variantId: f[keys.variantId] as string | undefined,
           },
