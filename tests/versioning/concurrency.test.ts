@@ -76,6 +76,18 @@ describe.skipIf(!process.env.DATABASE_URL)("concurrency on PostgreSQL", () => {
     }
   });
 
+  it("of 10 concurrent initial-revision creates on one variant exactly one wins, the others get 409", async () => {
+    const { variant } = await createArtifact(c, "queries");
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        c.t.call("POST", "/api/queries/revisions/", { key: c.key, body: { query_revision: { query_variant_id: variant.id, data: dataFor("queries", i) } } }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)]);
+    const log = await c.t.call("POST", "/api/queries/revisions/log", { key: c.key, body: { query_revisions: { query_variant_id: variant.id } } });
+    expect(log.body.count).toBe(1);
+  });
+
   it("concurrent commits to many variants, with concurrent retrieves, all succeed", async () => {
     const targets = [];
     for (let i = 0; i < 5; i++) targets.push(await createArtifact(c, "workflows", { data: dataFor("workflows", 0) }));
