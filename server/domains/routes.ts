@@ -1,6 +1,7 @@
 import type { AnyRoute } from "@/server/http/route";
-import { DEPLOYABLE, DOMAIN_NAMES, versioningRoutes } from "@/server/versioning";
+import { DEPLOYABLE, DOMAIN_NAMES, SIMPLE, simpleRoutes, versioningRoutes } from "@/server/versioning";
 import { deployRoute } from "./environments/routes";
+import { evaluatorCatalogRoutes } from "./evaluators/catalog-routes";
 import { DOMAIN_SPECS } from "./specs";
 import { testcaseRoutes } from "./testsets/routes";
 import { catalogRoutes } from "./workflows/catalog-routes";
@@ -9,7 +10,9 @@ export const domainRoutes: AnyRoute[] = [
   ...DOMAIN_NAMES.flatMap((name) => [
     ...versioningRoutes(DOMAIN_SPECS[name]),
     ...(DEPLOYABLE.has(name) ? [deployRoute(DOMAIN_SPECS[name])] : []),
+    ...(SIMPLE.has(name) ? simpleRoutes(DOMAIN_SPECS[name]) : []),
   ]),
   ...testcaseRoutes,
   ...catalogRoutes,
+  ...evaluatorCatalogRoutes,
 ];

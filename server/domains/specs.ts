@@ -1,5 +1,6 @@
 import { domainKeys, type DomainName, type DomainSpec } from "@/server/versioning";
 import { environmentsSpec } from "./environments/spec";
+import { evaluatorsSpec } from "./evaluators/spec";
 import { testsetsSpec } from "./testsets/spec";
 import { workflowsSpec } from "./workflows/spec";
 
@@ -7,7 +8,7 @@ import { workflowsSpec } from "./workflows/spec";
 export const DOMAIN_SPECS: Record<DomainName, DomainSpec> = {
   applications: { keys: domainKeys("applications") },
   workflows: workflowsSpec,
-  evaluators: { keys: domainKeys("evaluators") },
+  evaluators: evaluatorsSpec,
   testsets: testsetsSpec,
   queries: { keys: domainKeys("queries") },
   environments: environmentsSpec,

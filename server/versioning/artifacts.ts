@@ -14,6 +14,7 @@ import type { ArtifactRecord, Scope, VariantRecord } from "./records";
 export interface ArtifactFields {
   name?: string;
   description?: string | null;
+  flags?: Record<string, boolean>;
   tags?: Record<string, unknown>;
   meta?: Record<string, unknown>;
 }
@@ -56,6 +57,7 @@ export async function insertArtifact(tx: Transaction, scope: Scope, spec: Domain
       slug,
       name: input.name ?? slug,
       description: input.description ?? null,
+      flags: input.flags ?? {},
       tags: input.tags ?? {},
       meta: input.meta ?? {},
       createdBy: scope.userId,
@@ -102,7 +104,7 @@ export async function getArtifact(db: Executor, scope: Scope, spec: DomainSpec, 
 
 export async function updateArtifact(db: Executor, scope: Scope, spec: DomainSpec, id: string, fields: ArtifactFields) {
   await getArtifact(db, scope, spec, id);
-  if (Object.keys(fields).length === 0) throw new BadRequestError("Nothing to update: send name, description, tags or meta", "empty_update");
+  if (Object.keys(fields).length === 0) throw new BadRequestError("Nothing to update: send name, description, flags, tags or meta", "empty_update");
   const [row] = await db
     .update(artifacts)
     .set({ ...fields, updatedAt: new Date(), updatedBy: scope.userId })
@@ -141,7 +143,7 @@ export async function queryArtifacts(db: Executor, scope: Scope, spec: DomainSpe
         eq(artifacts.projectId, scope.projectId),
         eq(artifacts.domain, spec.keys.name),
         query.includeArchived ? undefined : isNull(artifacts.deletedAt),
-        ...entityConditions(artifacts, query.filter ?? {}),
+        ...entityConditions(artifacts, query.filter ?? {}, spec.keys.roleFlags),
         refConditions(artifacts, query.refs),
         query.where,
         ...w.conditions,

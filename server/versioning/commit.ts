@@ -6,14 +6,16 @@ import { jsonPlaceholder, preparedQuery, timestampPlaceholder, type Database, ty
 import { artifacts, revisions, variants } from "@/server/db/schema";
 import type { CommitPayload, DomainSpec } from "./domain-spec";
 import { latestRevisionOrNull, Lookup } from "./lookup";
-import type { ArtifactRecord, RevisionRecord, Scope, VariantRecord } from "./records";
+import type { ArtifactRecord, EntityHeader, RevisionRecord, Scope, VariantRecord } from "./records";
 import { emitRevisionCommitted } from "./revision-events";
 
-export interface CommitRequest extends CommitPayload {
+export interface CommitRequest extends CommitPayload, EntityHeader {
   variantId?: string;
   artifactId?: string;
   slug?: string;
   message?: string;
+  /** The reference's create form (`POST /revisions/`): only a variant without revisions takes it. */
+  initial?: boolean;
 }
 
 export interface CommitResult {
@@ -49,6 +51,11 @@ const statements = {
       version: p("version"),
       data: jsonPlaceholder("data"),
       message: p("message"),
+      name: p("name"),
+      description: p("description"),
+      flags: jsonPlaceholder("flags"),
+      tags: jsonPlaceholder("tags"),
+      meta: jsonPlaceholder("meta"),
       authorId: p("authorId"),
       createdAt: timestampPlaceholder("createdAt"),
     }),
@@ -70,6 +77,9 @@ export async function commitInTransaction(tx: Transaction, scope: Scope, spec: D
     const what = artifact.deletedAt ? `${keys.one} "${artifact.slug}"` : `${keys.variant} "${variant.slug}"`;
     throw new ConflictError(`${what} is archived; unarchive it before committing`, "archived");
   }
+  if (request.initial && variant.headVersion > 0) {
+    throw new ConflictError(`An initial revision already exists for ${keys.variant} "${variant.slug}"; commit to add another`, "initial_revision_exists");
+  }
   const prepared = spec.prepareCommit
     ? await spec.prepareCommit(
         { tx, projectId: scope.projectId, userId: scope.userId, artifact, variant, previous: () => latestRevisionOrNull(tx, variant.id, variant.headVersion) },
@@ -84,6 +94,12 @@ export async function commitInTransaction(tx: Transaction, scope: Scope, spec: D
     version: variant.headVersion + 1,
     data: prepared.data,
     message: request.message ?? null,
+    name: request.name ?? null,
+    description: request.description ?? null,
+    flags: request.flags ?? {},
+    tags: request.tags ?? {},
+    meta: request.meta ?? {},
+    updatedAt: null,
     authorId: scope.userId,
     createdAt: new Date(),
     deletedAt: null,
@@ -98,6 +114,9 @@ export async function commitInTransaction(tx: Transaction, scope: Scope, spec: D
     projectId: scope.projectId,
     domain: keys.name,
     data: JSON.stringify(revision.data),
+    flags: JSON.stringify(revision.flags),
+    tags: JSON.stringify(revision.tags),
+    meta: JSON.stringify(revision.meta),
     createdAt: revision.createdAt.toISOString(),
   });
   await emitRevisionCommitted(tx, scope, keys, revision, prepared.eventAttributes);

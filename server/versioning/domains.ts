@@ -22,6 +22,11 @@ export interface DomainKeys {
   variantId: string;
   variantSlug: string;
   revisionId: string;
+  /**
+   * Flags every entity of the domain carries on read (`is_application`, `is_evaluator`): the
+   * reference keeps applications and evaluators as flagged workflows, and its clients filter on them.
+   */
+  roleFlags: Record<string, boolean>;
 }
 
 const SINGULAR: Record<DomainName, string> = {
@@ -31,6 +36,11 @@ const SINGULAR: Record<DomainName, string> = {
   testsets: "testset",
   queries: "query",
   environments: "environment",
+};
+
+const ROLE_FLAGS: Partial<Record<DomainName, Record<string, boolean>>> = {
+  applications: { is_application: true },
+  evaluators: { is_evaluator: true },
 };
 
 export function domainKeys(name: DomainName): DomainKeys {
@@ -54,6 +64,7 @@ export function domainKeys(name: DomainName): DomainKeys {
     variantId: `${one}_variant_id`,
     variantSlug: `${one}_variant_slug`,
     revisionId: `${one}_revision_id`,
+    roleFlags: ROLE_FLAGS[name] ?? {},
   };
 }
 
@@ -63,6 +74,9 @@ export function isDomainName(value: string): value is DomainName {
 
 /** Domains whose revisions can be deployed to an environment. */
 export const DEPLOYABLE: ReadonlySet<DomainName> = new Set(["applications", "workflows", "evaluators"]);
+
+/** Domains with the reference's simple API (`/api/simple/<domain>/`). */
+export const SIMPLE: ReadonlySet<DomainName> = new Set(["applications", "workflows", "evaluators", "testsets", "queries"]);
 
 export function domainOfSingular(one: string): DomainName | undefined {
   return DOMAIN_NAMES.find((d) => SINGULAR[d] === one);

@@ -1,15 +1,23 @@
-import { BadRequestError, NotFoundError, isAppError } from "@/server/core/errors";
+import { BadRequestError, NotFoundError, isAppError, type AppError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
-import { domainKeys, domainOfSingular, type DomainName } from "./domains";
-import { refSchema, type RetrieveRefs } from "./references";
+import { domainKeys } from "./domains";
+import { findStringEmbeds, isEmbed, parseObjectEmbed, parseStringEmbed, type ParsedEmbed } from "./embed-syntax";
+import type { RevisionRecord } from "./records";
 import { resolveRevision } from "./resolve-revision";
 import { revisionReferences } from "./revision-events";
 
-export const EMBED_KEY = "@svc.embed";
-const REFERENCES_KEY = "@svc.references";
-const SELECTOR_KEY = "@svc.selector";
+export { EMBED_KEY, isEmbed } from "./embed-syntax";
 export const MAX_EMBED_DEPTH = 10;
 export const MAX_EMBEDS = 100;
+
+/** `exception`: the first failing embed fails the request; `placeholder`: it becomes `"<error:code>"`; `keep`: it stays as written. */
+export type EmbedErrorPolicy = "exception" | "placeholder" | "keep";
+
+export interface EmbedOptions {
+  maxDepth?: number;
+  maxEmbeds?: number;
+  errorPolicy?: EmbedErrorPolicy;
+}
 
 export interface EmbedUse {
   /** Where in the resolved document the embed stood, e.g. `parameters.agent.tools[0]`. */
@@ -19,112 +27,114 @@ export interface EmbedUse {
   depth: number;
 }
 
+/** An embed that failed under the `placeholder` or `keep` policy. */
+export interface EmbedError {
+  path: string;
+  code: string;
+  detail: string;
+}
+
 export interface ResolvedData {
   data: Record<string, unknown>;
   embeds: EmbedUse[];
-}
-
-export function isEmbed(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && EMBED_KEY in value;
+  errors: EmbedError[];
 }
 
 /**
- * Replaces every `{"@svc.embed": ...}` object with the referenced revision's data at the selector
- * path, recursively. `originRevisionId` seeds cycle detection when the data is itself a revision's.
+ * Replaces every embed, object form (`{"@svc.embed": ...}`, the whole object) or string form
+ * (`@svc.embed[...]` inside a string, the token), with the referenced revision's data at the
+ * selector path, recursively. `originRevisionId` seeds cycle detection when the data is itself a
+ * revision's. Cycle, depth, count and malformed embeds are 400, a missing target or path 404.
  */
 export async function resolveEmbeds(
   db: Executor,
   projectId: string,
   data: Record<string, unknown>,
   originRevisionId?: string,
+  options: EmbedOptions = {},
 ): Promise<ResolvedData> {
+  const maxDepth = options.maxDepth ?? MAX_EMBED_DEPTH;
+  const maxEmbeds = options.maxEmbeds ?? MAX_EMBEDS;
+  const policy = options.errorPolicy ?? "exception";
   const embeds: EmbedUse[] = [];
+  const errors: EmbedError[] = [];
+
+  /** One embed's replacement, or (under a lenient policy) what stands in for it. */
+  const replace = async (parse: () => ParsedEmbed, original: unknown, path: string, chain: string[], depth: number) => {
+    try {
+      const embed = parse();
+      const { revision, selected } = await target(embed, path, chain, depth);
+      embeds.push({ path, references: revisionReferences(domainKeys(embed.domain), revision), selector: embed.selector, depth: depth + 1 });
+      return await walk(selected, path, [...chain, revision.id], depth + 1);
+    } catch (error) {
+      if (policy === "exception" || !isAppError(error) || error.status >= 500) throw error;
+      errors.push({ path, code: (error as AppError).code, detail: error.message });
+      return policy === "placeholder" ? `<error:${(error as AppError).code}>` : original;
+    }
+  };
+
+  const target = async (embed: ParsedEmbed, path: string, chain: string[], depth: number) => {
+    const where = path || "the root";
+    if (embeds.length >= maxEmbeds) throw new BadRequestError(`Too many embeds: more than ${maxEmbeds} (the one at ${where} references ${embed.label})`, "embed_limit");
+    if (depth >= maxDepth) throw new BadRequestError(`Embeds nest deeper than ${maxDepth} levels at ${where} (references ${embed.label})`, "embed_depth");
+    const revision = await findTarget(db, projectId, embed, where);
+    if (chain.includes(revision.id)) throw new BadRequestError(`Embed cycle at ${where}: ${embed.label} embeds itself through its own references`, "embed_cycle");
+    const selected = embed.selector ? select(revision.data ?? {}, embed.selector.path) : revision.data;
+    if (selected === undefined) throw new NotFoundError(`Embed at ${where} references ${embed.label}, which has no value at "${embed.selector!.path}"`, "embed_not_found");
+    return { revision, selected };
+  };
+
   const walk = async (value: unknown, path: string, chain: string[], depth: number): Promise<unknown> => {
+    if (typeof value === "string") return walkString(value, path, chain, depth);
     if (Array.isArray(value)) {
       const out = [];
       for (let i = 0; i < value.length; i++) out.push(await walk(value[i], `${path}[${i}]`, chain, depth));
       return out;
     }
     if (typeof value !== "object" || value === null) return value;
-    if (!isEmbed(value)) {
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[k] = await walk(v, path ? `${path}.${k}` : k, chain, depth);
-      return out;
-    }
-    const embed = parseEmbed(value, path);
-    if (embeds.length >= MAX_EMBEDS) {
-      throw new BadRequestError(`Too many embeds: more than ${MAX_EMBEDS} (the one at ${path || "the root"} references ${embed.label})`, "embed_limit");
-    }
-    if (depth >= MAX_EMBED_DEPTH) {
-      throw new BadRequestError(`Embeds nest deeper than ${MAX_EMBED_DEPTH} levels at ${path || "the root"} (references ${embed.label})`, "embed_depth");
-    }
-    const { revision } = await resolveRevision(db, projectId, domainKeys(embed.domain), embed.refs).catch((error) => {
-      if (isAppError(error) && error.status === 404) throw new NotFoundError(`Embed at ${path || "the root"} references ${embed.label}, which does not exist: ${error.message}`, "embed_not_found");
-      throw error;
-    });
-    if (chain.includes(revision.id)) {
-      throw new BadRequestError(`Embed cycle at ${path || "the root"}: ${embed.label} embeds itself through its own references`, "embed_cycle");
-    }
-    const selected = embed.selector ? select(revision.data ?? {}, embed.selector.path) : revision.data;
-    if (selected === undefined) {
-      throw new NotFoundError(`Embed at ${path || "the root"} references ${embed.label}, which has no value at "${embed.selector!.path}"`, "embed_not_found");
-    }
-    embeds.push({ path, references: revisionReferences(domainKeys(embed.domain), revision), selector: embed.selector, depth: depth + 1 });
-    return walk(selected, path, [...chain, revision.id], depth + 1);
+    if (isEmbed(value)) return replace(() => parseObjectEmbed(value, path || "the root"), value, path, chain, depth);
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = await walk(v, path ? `${path}.${k}` : k, chain, depth);
+    return out;
   };
+
+  /** Each token is replaced by the selected value: text as is, anything else as JSON. */
+  const walkString = async (value: string, path: string, chain: string[], depth: number): Promise<string> => {
+    const tokens = findStringEmbeds(value);
+    if (tokens.length === 0) return value;
+    let out = "";
+    let from = 0;
+    for (const token of tokens) {
+      const resolved = await replace(() => parseStringEmbed(token.text, path || "the root"), token.text, path, chain, depth);
+      out += value.slice(from, token.start) + (typeof resolved === "string" ? resolved : JSON.stringify(resolved));
+      from = token.end;
+    }
+    return out + value.slice(from);
+  };
+
   const resolved = (await walk(data, "", originRevisionId ? [originRevisionId] : [], 0)) as Record<string, unknown>;
-  return { data: resolved, embeds };
+  return { data: resolved, embeds, errors };
 }
 
-interface ParsedEmbed {
-  domain: DomainName;
-  refs: RetrieveRefs;
-  selector?: { path: string };
-  label: string;
-}
-
-function parseEmbed(value: Record<string, unknown>, path: string): ParsedEmbed {
-  const where = path || "the root";
-  const body = value[EMBED_KEY];
-  if (typeof body !== "object" || body === null) throw new BadRequestError(`Embed at ${where}: ${EMBED_KEY} must be an object`, "invalid_embed");
-  const references = (body as Record<string, unknown>)[REFERENCES_KEY];
-  const selector = (body as Record<string, unknown>)[SELECTOR_KEY];
-  if (typeof references !== "object" || references === null) {
-    throw new BadRequestError(`Embed at ${where}: ${REFERENCES_KEY} must be an object such as {"workflow": {"slug": "..."}}`, "invalid_embed");
+/**
+ * The embedded revision. A revision reference carrying a slug and a version that names no
+ * revision is read, as the reference does, as an artifact slug and that version of its default
+ * variant (`workflow_revision.slug=my-tool, version=2`).
+ */
+async function findTarget(db: Executor, projectId: string, embed: ParsedEmbed, where: string): Promise<RevisionRecord> {
+  const keys = domainKeys(embed.domain);
+  const notFound = (error: unknown) => {
+    if (isAppError(error) && error.status === 404) throw new NotFoundError(`Embed at ${where} references ${embed.label}, which does not exist: ${error.message}`, "embed_not_found");
+    throw error;
+  };
+  try {
+    return (await resolveRevision(db, projectId, keys, embed.refs)).revision;
+  } catch (error) {
+    const { revision, artifact, variant } = embed.refs;
+    const asArtifact = isAppError(error) && error.status === 404 && revision?.slug && revision.version && !revision.id && !artifact && !variant;
+    if (!asArtifact) return notFound(error);
+    return (await resolveRevision(db, projectId, keys, { artifact: { slug: revision.slug, version: revision.version } }).catch(notFound)).revision;
   }
-  if (selector !== undefined && (typeof selector !== "object" || selector === null || typeof (selector as { path?: unknown }).path !== "string")) {
-    throw new BadRequestError(`Embed at ${where}: ${SELECTOR_KEY} must be {"path": "parameters.<name>"}`, "invalid_embed");
-  }
-  const refs: RetrieveRefs = {};
-  let domain: DomainName | undefined;
-  for (const [rawKey, raw] of Object.entries(references)) {
-    const key = rawKey.replace(/_ref$/, "");
-    if (key === "key") {
-      refs.key = String(raw);
-      continue;
-    }
-    const parsed = refSchema.safeParse(raw);
-    if (!parsed.success) throw new BadRequestError(`Embed at ${where}: ${REFERENCES_KEY}.${rawKey} is not a reference`, "invalid_embed");
-    const [one, part = "artifact"] = key.split(/_(variant|revision)$/);
-    if (one === "environment") {
-      refs[part === "artifact" ? "environment" : part === "variant" ? "environmentVariant" : "environmentRevision"] = parsed.data;
-      continue;
-    }
-    const d = domainOfSingular(one);
-    if (!d) throw new BadRequestError(`Embed at ${where}: unknown reference key ${rawKey}`, "invalid_embed");
-    if (domain && d !== domain) throw new BadRequestError(`Embed at ${where}: references mix ${domain} and ${d}`, "invalid_embed");
-    domain = d;
-    refs[part === "artifact" ? "artifact" : part === "variant" ? "variant" : "revision"] = parsed.data;
-  }
-  const resolvedDomain = domain ?? "workflows";
-  return { domain: resolvedDomain, refs, selector: selector as { path: string } | undefined, label: labelOf(resolvedDomain, refs) };
-}
-
-function labelOf(domain: DomainName, refs: RetrieveRefs): string {
-  const one = domainKeys(domain).one;
-  const ref = refs.revision ?? refs.variant ?? refs.artifact ?? refs.environment;
-  const name = ref?.slug ? `"${ref.slug}"` : ref?.id ?? "";
-  return `${one} ${name}${ref?.version ? ` version ${ref.version}` : ""}`.trim();
 }
 
 /** Dotted path (`parameters.tools`, `rows.0.x`); undefined when any step is missing. */

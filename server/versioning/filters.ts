@@ -2,23 +2,41 @@ import { ilike, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 
 export { windowClause } from "@/server/core/windowing";
 
-/** Filters shared by artifact, variant and revision queries. */
+/** Filters shared by artifact, variant and revision queries; all of them are ANDed. */
 export interface EntityFilter {
   ids?: string[];
   slugs?: string[];
   name?: string;
+  description?: string;
+  flags?: Record<string, boolean>;
   tags?: Record<string, unknown>;
+  meta?: Record<string, unknown>;
 }
 
-export function entityConditions(
-  columns: { id: AnyColumn; slug: AnyColumn; name?: AnyColumn; tags?: AnyColumn },
-  filter: EntityFilter,
-): (SQL | undefined)[] {
+interface FilterColumns {
+  id: AnyColumn;
+  slug: AnyColumn;
+  name: AnyColumn;
+  description: AnyColumn;
+  flags: AnyColumn;
+  tags: AnyColumn;
+  meta: AnyColumn;
+}
+
+/**
+ * `flags`, `tags` and `meta` match by JSON containment (`meta` too: ours is jsonb, the reference's
+ * is not and ignores it). A domain's role flags count as set on every row, stored or not.
+ */
+export function entityConditions(columns: FilterColumns, filter: EntityFilter, roleFlags: Record<string, boolean> = {}): (SQL | undefined)[] {
+  const flags = Object.keys(roleFlags).length ? sql`(${columns.flags} || ${JSON.stringify(roleFlags)}::jsonb)` : sql`${columns.flags}`;
   return [
     filter.ids?.length ? inArray(columns.id, filter.ids) : undefined,
     filter.slugs?.length ? inArray(columns.slug, filter.slugs) : undefined,
-    filter.name && columns.name ? containsText(columns.name, filter.name) : undefined,
-    filter.tags && columns.tags ? sql`${columns.tags} @> ${JSON.stringify(filter.tags)}::jsonb` : undefined,
+    filter.name ? containsText(columns.name, filter.name) : undefined,
+    filter.description ? containsText(columns.description, filter.description) : undefined,
+    filter.flags ? sql`${flags} @> ${JSON.stringify(filter.flags)}::jsonb` : undefined,
+    filter.tags ? sql`${columns.tags} @> ${JSON.stringify(filter.tags)}::jsonb` : undefined,
+    filter.meta ? sql`${columns.meta} @> ${JSON.stringify(filter.meta)}::jsonb` : undefined,
   ];
 }
 
@@ -37,4 +55,3 @@ export function containsText(column: AnyColumn, needle: string): SQL {
 function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
-

@@ -10,6 +10,12 @@ export interface RevisionRecord {
   version: number;
   data?: Record<string, unknown>;
   message: string | null;
+  name: string | null;
+  description: string | null;
+  flags: Record<string, boolean>;
+  tags: Record<string, unknown>;
+  meta: Record<string, unknown>;
+  updatedAt: Date | null;
   authorId: string | null;
   createdAt: Date;
   deletedAt: Date | null;
@@ -22,4 +28,13 @@ export interface RevisionRecord {
 export interface Scope {
   projectId: string;
   userId: string;
+}
+
+/** The editable header every artifact, variant and revision carries. */
+export interface EntityHeader {
+  name?: string | null;
+  description?: string | null;
+  flags?: Record<string, boolean>;
+  tags?: Record<string, unknown>;
+  meta?: Record<string, unknown>;
 }

@@ -54,7 +54,7 @@ async function locate(lookup: Lookup, refs: RetrieveRefs): Promise<Resolution> {
 
   if (throughEnvironment) return viaEnvironment(lookup, refs);
 
-  const version = revision?.version ?? variant?.version;
+  const version = revision?.version ?? variant?.version ?? artifact?.version;
   if (hasIdentity(variant)) {
     // A variant id names one variant, and the artifact reference is only checked for agreement;
     // a variant slug is unique per artifact only, so it is looked up within the artifact.
@@ -71,7 +71,7 @@ async function locate(lookup: Lookup, refs: RetrieveRefs): Promise<Resolution> {
     return { revision: await lookup.revisionOfVariant(await lookup.defaultVariant(artifactRow), version) };
   }
   if (version) {
-    const field = revision?.version ? `${keys.revisionRef}.version` : `${keys.variantRef}.version`;
+    const field = revision?.version ? `${keys.revisionRef}.version` : variant?.version ? `${keys.variantRef}.version` : `${keys.ref}.version`;
     throw new BadRequestError(
       `${field} needs a variant or artifact to count in: add ${keys.variantRef} (id or slug) or ${keys.ref}`,
       "version_without_context",
@@ -85,6 +85,8 @@ async function locate(lookup: Lookup, refs: RetrieveRefs): Promise<Resolution> {
 
 async function viaEnvironment(lookup: Lookup, refs: RetrieveRefs, artifactSlug?: string): Promise<Resolution> {
   const { keys } = lookup;
+  // Asking the environment is pointless without knowing which key to read: 400 before any lookup.
+  if (!refs.key && !hasIdentity(refs.artifact) && !artifactSlug) throw missingKey(keys);
   // The common case (an environment by id or slug, and a key known without a lookup) is one query.
   const knownKey = refs.key ?? (refs.artifact?.slug ? `${refs.artifact.slug}.revision` : !refs.artifact?.id && artifactSlug ? `${artifactSlug}.revision` : undefined);
   if (knownKey && hasIdentity(refs.environment) && isEmptyRef(refs.environmentVariant) && isEmptyRef(refs.environmentRevision)) {
@@ -120,8 +122,9 @@ async function defaultKey(lookup: Lookup, artifact: Ref | undefined, artifactSlu
   if (artifact?.slug) return `${artifact.slug}.revision`;
   if (artifact?.id) return `${(await lookup.artifact(artifact)).slug}.revision`;
   if (artifactSlug) return `${artifactSlug}.revision`;
-  throw new BadRequestError(
-    `Retrieving through an environment needs "key" or ${lookup.keys.ref} (its slug gives the key "<slug>.revision")`,
-    "missing_key",
-  );
+  throw missingKey(lookup.keys);
+}
+
+function missingKey(keys: DomainKeys): BadRequestError {
+  return new BadRequestError(`Retrieving through an environment needs "key" or ${keys.ref} (its slug gives the key "<slug>.revision")`, "missing_key");
 }

@@ -4,10 +4,10 @@ import { toPage, type Page, type Windowing } from "@/server/core/windowing";
 import type { Executor } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
 import type { DomainSpec } from "./domain-spec";
-import { resolveEmbeds, type ResolvedData } from "./embeds";
+import { resolveEmbeds, type EmbedOptions, type ResolvedData } from "./embeds";
 import { containsText, entityConditions, refConditions, windowClause, type EntityFilter } from "./filters";
 import { Lookup } from "./lookup";
-import type { RevisionRecord, Scope } from "./records";
+import type { EntityHeader, RevisionRecord, Scope } from "./records";
 import type { RetrieveRefs } from "./references";
 import { emitRevisionList, emitRevisionRead } from "./revision-events";
 import { selectRevisions } from "./revision-select";
@@ -28,14 +28,32 @@ export async function retrieveRevision(
   scope: Scope,
   spec: DomainSpec,
   refs: RetrieveRefs,
-  options: { resolve?: boolean } = {},
+  options: { resolve?: boolean; embeds?: EmbedOptions } = {},
 ): Promise<Resolution & { resolved?: ResolvedData }> {
   const resolution = await resolveRevision(db, scope.projectId, spec.keys, refs);
   const resolved = options.resolve
-    ? await resolveEmbeds(db, scope.projectId, resolution.revision.data ?? {}, resolution.revision.id)
+    ? await resolveEmbeds(db, scope.projectId, resolution.revision.data ?? {}, resolution.revision.id, options.embeds)
     : undefined;
   await emitRevisionRead(db, scope, spec.keys, "retrieved", resolution.revision);
   return { ...resolution, resolved };
+}
+
+/**
+ * The reference's inline form of `/resolve`: embeds in data that is not (yet) a revision. Reads
+ * no revision of its own, so it emits no retrieved event.
+ */
+export async function resolveInline(
+  db: Executor,
+  scope: Scope,
+  spec: DomainSpec,
+  data: Record<string, unknown>,
+  refs: RetrieveRefs,
+  options?: EmbedOptions,
+): Promise<ResolvedData> {
+  if (Object.values(refs).some((r) => r !== undefined)) {
+    throw new BadRequestError(`Send references or an inline ${spec.keys.revision}, not both`, "ambiguous_request");
+  }
+  return resolveEmbeds(db, scope.projectId, data, undefined, options);
 }
 
 export interface LogRequest {
@@ -75,7 +93,7 @@ export async function logRevisions(db: Executor, scope: Scope, spec: DomainSpec,
 }
 
 export interface RevisionQuery {
-  filter?: EntityFilter & { message?: string; authorIds?: string[] };
+  filter?: EntityFilter & { message?: string; authorIds?: string[]; artifactId?: string; variantId?: string };
   artifactRefs?: { id?: string; slug?: string }[];
   variantRefs?: { id?: string; slug?: string }[];
   revisionRefs?: { id?: string; slug?: string }[];
@@ -95,9 +113,11 @@ export async function queryRevisions(db: Executor, scope: Scope, spec: DomainSpe
         query.includeArchived
           ? undefined
           : and(isNull(revisions.deletedAt), isNull(variants.deletedAt), isNull(artifacts.deletedAt)),
-        ...entityConditions(revisions, { ids: filter.ids, slugs: filter.slugs }),
+        ...entityConditions(revisions, filter, spec.keys.roleFlags),
         filter.message ? containsText(revisions.message, filter.message) : undefined,
         filter.authorIds?.length ? inArray(revisions.authorId, filter.authorIds) : undefined,
+        filter.artifactId ? eq(revisions.artifactId, filter.artifactId) : undefined,
+        filter.variantId ? eq(revisions.variantId, filter.variantId) : undefined,
         refConditions(artifacts, query.artifactRefs),
         refConditions(variants, query.variantRefs),
         refConditions(revisions, query.revisionRefs),
@@ -109,6 +129,21 @@ export async function queryRevisions(db: Executor, scope: Scope, spec: DomainSpe
   const page = toPage(rows, w.limit);
   await emitRevisionList(db, scope, spec.keys, "queried", page.items);
   return page;
+}
+
+/**
+ * Edits a revision's header (name, description, flags, tags, meta). What was committed (data,
+ * author, date, message, version) never changes: a change to those is a new commit.
+ */
+export async function updateRevision(db: Executor, scope: Scope, spec: DomainSpec, id: string, fields: EntityHeader): Promise<RevisionRecord> {
+  const current = await new Lookup(db, scope.projectId, spec.keys).revision({ id }, `${spec.keys.revision} id`);
+  if (Object.keys(fields).length === 0) throw new BadRequestError("Nothing to update: send name, description, flags, tags or meta", "empty_update");
+  const [row] = await db
+    .update(revisions)
+    .set({ ...fields, updatedAt: new Date() })
+    .where(and(eq(revisions.id, id), eq(revisions.projectId, scope.projectId)))
+    .returning({ name: revisions.name, description: revisions.description, flags: revisions.flags, tags: revisions.tags, meta: revisions.meta, updatedAt: revisions.updatedAt });
+  return { ...current, ...row };
 }
 
 export async function setRevisionArchived(db: Executor, scope: Scope, spec: DomainSpec, id: string, archived: boolean) {

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { ConflictError } from "@/server/core/errors";
+import { BadRequestError, ConflictError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { randomSlug, slugify } from "@/server/core/slugs";
 import { toPage, type Page, type Windowing } from "@/server/core/windowing";
@@ -9,7 +9,7 @@ import { commitInTransaction, type CommitResult } from "./commit";
 import type { DomainSpec } from "./domain-spec";
 import { entityConditions, refConditions, windowClause, type EntityFilter } from "./filters";
 import { Lookup } from "./lookup";
-import type { Scope, VariantRecord } from "./records";
+import type { EntityHeader, Scope, VariantRecord } from "./records";
 import type { RetrieveRefs } from "./references";
 import { resolveRevision } from "./resolve-revision";
 
@@ -17,6 +17,7 @@ export interface VariantFields {
   slug?: string;
   name?: string;
   description?: string | null;
+  flags?: Record<string, boolean>;
   tags?: Record<string, unknown>;
   meta?: Record<string, unknown>;
 }
@@ -45,6 +46,7 @@ async function insertVariant(tx: Transaction, scope: Scope, spec: DomainSpec, ar
       slug,
       name: fields.name ?? slug,
       description: fields.description ?? null,
+      flags: fields.flags ?? {},
       tags: fields.tags ?? {},
       meta: fields.meta ?? {},
       createdBy: scope.userId,
@@ -89,6 +91,18 @@ export async function getVariant(db: Executor, scope: Scope, spec: DomainSpec, i
   return new Lookup(db, scope.projectId, spec.keys).variant({ id }, undefined, `${spec.keys.variant} id`);
 }
 
+/** Edits the header (name, description, flags, tags, meta); a variant's slug and revisions stay. */
+export async function updateVariant(db: Executor, scope: Scope, spec: DomainSpec, id: string, fields: EntityHeader): Promise<VariantRecord> {
+  await getVariant(db, scope, spec, id);
+  if (Object.keys(fields).length === 0) throw new BadRequestError("Nothing to update: send name, description, flags, tags or meta", "empty_update");
+  const [row] = await db
+    .update(variants)
+    .set({ ...fields, name: fields.name ?? undefined })
+    .where(and(eq(variants.id, id), eq(variants.projectId, scope.projectId)))
+    .returning();
+  return row;
+}
+
 export async function setVariantArchived(db: Executor, scope: Scope, spec: DomainSpec, id: string, archived: boolean) {
   const current = await getVariant(db, scope, spec, id);
   if (Boolean(current.deletedAt) === archived) return current;
@@ -101,7 +115,7 @@ export async function setVariantArchived(db: Executor, scope: Scope, spec: Domai
 }
 
 export interface VariantQuery {
-  filter?: EntityFilter;
+  filter?: EntityFilter & { artifactId?: string };
   artifactRefs?: { id?: string; slug?: string }[];
   variantRefs?: { id?: string; slug?: string }[];
   includeArchived?: boolean;
@@ -120,7 +134,8 @@ export async function queryVariants(db: Executor, scope: Scope, spec: DomainSpec
         eq(variants.projectId, scope.projectId),
         eq(variants.domain, spec.keys.name),
         query.includeArchived ? undefined : and(isNull(variants.deletedAt), isNull(artifacts.deletedAt)),
-        ...entityConditions(variants, query.filter ?? {}),
+        ...entityConditions(variants, query.filter ?? {}, spec.keys.roleFlags),
+        query.filter?.artifactId ? eq(variants.artifactId, query.filter.artifactId) : undefined,
         refConditions(artifacts, query.artifactRefs),
         refConditions(variants, query.variantRefs),
         ...w.conditions,

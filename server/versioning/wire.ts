@@ -2,17 +2,22 @@ import { compact } from "@/server/core/compact";
 import { toIso } from "@/server/core/time";
 import type { DomainKeys } from "./domains";
 import type { ArtifactRecord, RevisionRecord, VariantRecord } from "./records";
+import type { ResolvedData } from "./embeds";
 import type { Resolution } from "./resolve-revision";
 import { revisionReferences } from "./revision-events";
 
 const iso = (d: Date | null) => (d ? toIso(d) : null);
 
-export function artifactToWire(artifact: ArtifactRecord) {
+/** Stored flags with the domain's role flags over them (see DomainKeys.roleFlags). */
+const flagsOf = (stored: Record<string, boolean> | undefined, keys?: DomainKeys) => ({ ...stored, ...keys?.roleFlags });
+
+export function artifactToWire(artifact: ArtifactRecord, keys?: DomainKeys) {
   return compact({
     id: artifact.id,
     slug: artifact.slug,
     name: artifact.name,
     description: artifact.description,
+    flags: flagsOf(artifact.flags, keys),
     tags: artifact.tags,
     meta: artifact.meta,
     created_at: toIso(artifact.createdAt),
@@ -29,6 +34,7 @@ export function variantToWire(keys: DomainKeys, variant: VariantRecord) {
     slug: variant.slug,
     name: variant.name,
     description: variant.description,
+    flags: flagsOf(variant.flags, keys),
     tags: variant.tags,
     meta: variant.meta,
     [keys.artifactId]: variant.artifactId,
@@ -46,6 +52,11 @@ export function revisionToWire(keys: DomainKeys, revision: RevisionRecord) {
     id: revision.id,
     slug: revision.slug,
     version: String(revision.version),
+    name: revision.name,
+    description: revision.description,
+    flags: flagsOf(revision.flags, keys),
+    tags: revision.tags,
+    meta: revision.meta,
     author: revision.authorId,
     date: createdAt,
     message: revision.message,
@@ -55,6 +66,7 @@ export function revisionToWire(keys: DomainKeys, revision: RevisionRecord) {
     [keys.variantId]: revision.variantId,
     [keys.variantSlug]: revision.variantSlug,
     created_at: createdAt,
+    updated_at: iso(revision.updatedAt),
     deleted_at: iso(revision.deletedAt),
   });
 }
@@ -67,4 +79,31 @@ export function retrievalInfo(keys: DomainKeys, resolution: Resolution, envKeys:
     references: { ...references, ...revisionReferences(envKeys, resolution.environment.revision) },
     key: resolution.environment.key,
   };
+}
+
+/** What a resolve did: each embed where it stood, the distinct revisions it read, and what failed under a lenient policy. */
+export function resolutionInfo(resolved: ResolvedData) {
+  const used = new Map<unknown, Record<string, unknown>>();
+  for (const e of resolved.embeds) {
+    const target = Object.values(e.references).at(-1) as { id?: string } | undefined;
+    if (!used.has(target?.id)) used.set(target?.id, e.references);
+  }
+  return {
+    embeds: resolved.embeds,
+    embeds_resolved: resolved.embeds.length,
+    references_used: [...used.values()],
+    depth_reached: Math.max(0, ...resolved.embeds.map((e) => e.depth)),
+    errors: resolved.errors,
+  };
+}
+
+/** A simple entity: the artifact's fields, and the data and ids of its default variant's latest revision. */
+export function simpleToWire(keys: DomainKeys, { artifact, revision }: { artifact: ArtifactRecord; revision?: RevisionRecord }) {
+  return compact({
+    ...artifactToWire(artifact, keys),
+    data: revision?.data,
+    variant_id: revision?.variantId,
+    revision_id: revision?.id,
+    version: revision ? String(revision.version) : undefined,
+  });
 }

@@ -88,7 +88,7 @@ describe("references", () => {
       key,
       body: { workflow: { slug: "greeter", name: "Greeter", data: { parameters: { agent: { instructions: { agents_md: "Greet in French." }, llm: { model: "openai/gpt-5-mini" }, tools: [] } } } } },
     });
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     const revisionId = created.body.workflow_revision.id;
     const byId = await invoke({ references: { workflow_revision: { id: revisionId } }, data: { inputs: { messages: [{ role: "user", content: "hi" }] } } });
     expect(byId.status).toBe(200);

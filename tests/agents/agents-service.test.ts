@@ -37,7 +37,7 @@ describe("agents", () => {
 
   it("leaves plain workflows out, hides archived agents unless asked, and pages", async () => {
     const plain = await t.call("POST", "/api/workflows/", { key: (await t.newProject()).key, body: { workflow: { slug: "x" } } });
-    expect(plain.status).toBe(201);
+    expect(plain.status).toBe(200);
     const a = await createAgent(t.context.db, scope, { name: "To archive" });
     await setArtifactArchived(t.context.db, scope, DOMAIN_SPECS.workflows, a.artifact.id, true);
     const visible = await listAgents(t.context.db, scope);

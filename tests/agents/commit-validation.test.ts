@@ -28,7 +28,7 @@ describe("agent template at commit", () => {
   it("stores a valid template as sent (defaults are not written)", async () => {
     const agent = { instructions: { agents_md: "Be brief." }, llm: { model: "openai/gpt-5-mini" } };
     const res = await newWorkflow("as-sent", agent);
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(res.body.workflow_revision.data.parameters.agent).toEqual(agent);
   });
 
@@ -52,7 +52,7 @@ describe("agent template at commit", () => {
 
   it("drops a permission on a builtin tool and reports it as a warning", async () => {
     const res = await newWorkflow("builtin-permission", { tools: [{ type: "builtin", name: "bash", permission: "deny" }] });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(res.body.warnings).toHaveLength(1);
     expect(res.body.warnings[0]).toContain("tools[0].permission");
     expect(res.body.workflow_revision.data.parameters.agent.tools).toEqual([{ type: "builtin", name: "bash" }]);
@@ -60,7 +60,7 @@ describe("agent template at commit", () => {
 
   it("leaves workflows without an agent template alone", async () => {
     const res = await t.call("POST", "/api/workflows/", { key, body: { workflow: { slug: "plain", data: { parameters: { anything: 1 } } } } });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
   });
 });
 
@@ -85,7 +85,7 @@ describe("embeds in tools and skills", () => {
     });
     const agent = { tools: [embed("parameters.lookup")], skills: [embed("parameters.skill")] };
     const res = await newWorkflow("uses-embeds", agent);
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(res.body.workflow_revision.data.parameters.agent).toEqual(agent);
 
     const resolved = await t.call("POST", "/api/workflows/revisions/resolve", { key, body: { workflow_ref: { slug: "uses-embeds" } } });

@@ -19,7 +19,7 @@ describe.skipIf(!process.env.DATABASE_URL)("concurrency on PostgreSQL", () => {
         }),
       ),
     );
-    const failed = results.filter((r) => r.status !== 201).map((r) => `${r.status} ${JSON.stringify(r.body)}`);
+    const failed = results.filter((r) => r.status !== 200).map((r) => `${r.status} ${JSON.stringify(r.body)}`);
     expect(failed).toEqual([]);
     const versions = results.map((r) => Number(r.body.application_revision.version)).sort((x, y) => x - y);
     expect(versions).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
@@ -74,6 +74,18 @@ describe.skipIf(!process.env.DATABASE_URL)("concurrency on PostgreSQL", () => {
       const res = await retrieve(c, "applications", { environment_ref: { slug: "race" }, application_ref: { slug: app.artifact.slug } });
       expect(res.body.application_revision.id).toBe(app.revision!.id);
     }
+  });
+
+  it("of 10 concurrent initial-revision creates on one variant exactly one wins, the others get 409", async () => {
+    const { variant } = await createArtifact(c, "queries");
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        c.t.call("POST", "/api/queries/revisions/", { key: c.key, body: { query_revision: { query_variant_id: variant.id, data: dataFor("queries", i) } } }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)]);
+    const log = await c.t.call("POST", "/api/queries/revisions/log", { key: c.key, body: { query_revisions: { query_variant_id: variant.id } } });
+    expect(log.body.count).toBe(1);
   });
 
   it("concurrent commits to many variants, with concurrent retrieves, all succeed", async () => {

@@ -48,6 +48,10 @@ describe("embeds", () => {
       retrieval_info: { references: refsOfRevision("applications", app) },
       resolution_info: {
         embeds: [{ path: "parameters.agent.tools", references: refsOfRevision("workflows", lib.revision), selector: { path: "parameters.tools" }, depth: 1 }],
+        embeds_resolved: 1,
+        references_used: [refsOfRevision("workflows", lib.revision)],
+        depth_reached: 1,
+        errors: [],
       },
     });
 

@@ -240,7 +240,7 @@ describe("environment commits", () => {
     const wfEntry = refsOfRevision("workflows", wf.revision!);
 
     const full = await envCommit(env.variantId, { message: "init", data: { references: { "app.revision": { application_revision: { id: app.revision!.id } } } } });
-    expectStatus(full, 201);
+    expectStatus(full, 200);
     expect(full.body[ENV.revision].data).toEqual({ references: { "app.revision": appEntry } });
     const first = await lastEvent(c, "environments.revisions.committed");
     expect(first.attributes).toEqual({
@@ -255,14 +255,14 @@ describe("environment commits", () => {
     const delta = await envCommit(env.variantId, {
       delta: { set: { "wf.revision": { workflow_variant_ref: { id: wf.variant.id }, workflow_revision_ref: { version: "1" } }, "app2.revision": { application: { slug: app.artifact.slug }, application_revision: { version: "1" } } } },
     });
-    expectStatus(delta, 201);
+    expectStatus(delta, 200);
     expect(delta.body[ENV.revision].data.references).toEqual({ "app.revision": appEntry, "wf.revision": wfEntry, "app2.revision": appEntry });
     const second = await lastEvent(c, "environments.revisions.committed");
     expect(second.attributes.diff).toEqual({ created: { "wf.revision": { new: wfEntry }, "app2.revision": { new: appEntry } }, updated: {}, deleted: {} });
     expect(second.attributes.message).toBeUndefined();
 
     const removal = await envCommit(env.variantId, { delta: { remove: ["app.revision", "not-there"] } });
-    expectStatus(removal, 201);
+    expectStatus(removal, 200);
     expect(Object.keys(removal.body[ENV.revision].data.references).sort()).toEqual(["app2.revision", "wf.revision"]);
     const third = await lastEvent(c, "environments.revisions.committed");
     expect(third.attributes.diff).toEqual({ created: {}, updated: {}, deleted: { "app.revision": { old: appEntry } } });
@@ -270,7 +270,7 @@ describe("environment commits", () => {
 
     // A full map replaces: keys not in it are deleted.
     const replace = await envCommit(env.variantId, { data: { references: { "wf.revision": { workflow_revision: { id: wf.revision!.id } } } } });
-    expectStatus(replace, 201);
+    expectStatus(replace, 200);
     expect(replace.body[ENV.revision].data.references).toEqual({ "wf.revision": wfEntry });
     const fourth = await lastEvent(c, "environments.revisions.committed");
     expect(fourth.attributes.diff).toEqual({ created: {}, updated: {}, deleted: { "app2.revision": { old: appEntry } } });
@@ -291,7 +291,7 @@ describe("environment commits", () => {
     const app = await createArtifact(c, "applications", { data: dataFor("applications", 1) });
     const testset = await createArtifact(c, "testsets", { data: dataFor("testsets", 1) });
     const ok = await envCommit(env.variantId, { data: { references: { "a.revision": { application_revision: { id: app.revision!.id } } } } });
-    expectStatus(ok, 201);
+    expectStatus(ok, 200);
     const events = await countEvents(c, "environments.revisions.committed");
 
     const neither = await envCommit(env.variantId, { message: "nothing" });

@@ -82,7 +82,7 @@ describe.each(DOMAIN_NAMES)("retrieve in %s", (domain) => {
   });
 
   it("POST /revisions/resolve and resolve: true answer like retrieve, with the embeds used (none here)", async () => {
-    const expected = { count: 1, [keys.revision]: v2, retrieval_info: { references: refsOfRevision(domain, v2) }, resolution_info: { embeds: [] } };
+    const expected = { count: 1, [keys.revision]: v2, retrieval_info: { references: refsOfRevision(domain, v2) }, resolution_info: { embeds: [], embeds_resolved: 0, references_used: [], depth_reached: 0, errors: [] } };
     const resolved = await c.t.call("POST", `/api/${domain}/revisions/resolve`, { key: c.key, body: { [keys.ref]: { slug: a.artifact.slug } } });
     expectStatus(resolved, 200);
     expect(resolved.body).toEqual(expected);

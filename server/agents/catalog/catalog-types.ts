@@ -1,6 +1,8 @@
 import { agentTemplateJsonSchema } from "./agent-template-json-schema";
 import type { JsonSchema } from "./json-schema";
 import { messagesCatalogType } from "./messages-type";
+import { modelCatalogType } from "./model-type";
+import { promptTemplateCatalogType } from "./prompt-template-type";
 
 /** Served at GET /api/workflows/catalog/types/{key}. */
 export interface CatalogType {
@@ -11,6 +13,8 @@ export interface CatalogType {
 const BUILDERS = {
   "agent-template": agentTemplateJsonSchema,
   messages: messagesCatalogType,
+  "prompt-template": promptTemplateCatalogType,
+  model: modelCatalogType,
 } as const;
 
 export type CatalogTypeKey = keyof typeof BUILDERS;

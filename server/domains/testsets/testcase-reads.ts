@@ -1,3 +1,4 @@
+import { BadRequestError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
 import { capped, emitEvent } from "@/server/events/emit";
 import type { Page } from "@/server/core/windowing";
@@ -38,6 +39,10 @@ export async function readTestcases(
  * in that revision's order.
  */
 export async function queryTestcasesOf(db: Executor, scope: Scope, query: TestcaseQuery & { revisionId?: string }): Promise<Page<TestcaseRecord>> {
+  // Every testcase of the project is GET /testcases/'s job; a query says what it is after.
+  if (!query.ids && !query.testsetId && !query.revisionId) {
+    throw new BadRequestError("Say which testcases: testcase_ids, testset_id or testset_revision_id", "missing_filter");
+  }
   if (!query.revisionId) return readTestcases(db, scope, query, "testcases.queried");
   // A lookup, not a fetch: this read is testcases.queried, not testsets.revisions.fetched.
   const revision = await new Lookup(db, scope.projectId, testsetsSpec.keys).revision({ id: query.revisionId }, "testset_revision_id");

@@ -11,7 +11,7 @@ export const catalogRoutes = [
     path: "/api/workflows/catalog/types",
     auth: "api_key",
     tag: "catalog",
-    summary: "List the catalog types (agent-template, messages) with their JSON Schemas",
+    summary: "List the catalog types (agent-template, messages, prompt-template, model) with their JSON Schemas",
     handler: async () => many("types", listCatalogTypes()),
   }),
   defineRoute({
@@ -19,7 +19,7 @@ export const catalogRoutes = [
     path: "/api/workflows/catalog/types/{key}",
     auth: "api_key",
     tag: "catalog",
-    summary: "A catalog type's live JSON Schema (2020-12): agent-template or messages",
+    summary: "A catalog type's live JSON Schema (2020-12): agent-template, messages, prompt-template or model",
     params: z.object({ key: z.string() }),
     handler: async ({ params }) => {
       const type = getCatalogType(params.key);

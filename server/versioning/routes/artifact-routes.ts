@@ -4,8 +4,7 @@ import { createArtifact, getArtifact, queryArtifacts, setArtifactArchived, updat
 import type { DomainSpec } from "../domain-spec";
 import { artifactToWire, revisionToWire, variantToWire } from "../wire";
 import { filterOf, requestSchemas } from "./request-schemas";
-import { archiveRoutes, idParams, scopeOf } from "./route-helpers";
-
+import { archiveRoutes, editedFields, idParams, scopeOf } from "./route-helpers";
 
 export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
   const { keys } = spec;
@@ -15,7 +14,7 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
     base,
     keys.name,
     { entity: keys.one, archivedSummary: `Archive a ${keys.one}: hidden from queries with its variants and revisions; ids stay resolvable` },
-    async (ctx, id, archived) => one(keys.one, artifactToWire(await setArtifactArchived(ctx.app.db, scopeOf(ctx), spec, id, archived))),
+    async (ctx, id, archived) => one(keys.one, artifactToWire(await setArtifactArchived(ctx.app.db, scopeOf(ctx), spec, id, archived), keys)),
   );
   return [
     defineRoute({
@@ -25,12 +24,11 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Create a ${keys.one} with its default variant; with data, also commit revision 1`,
       body: schemas.create,
-      status: 201,
       handler: async ({ ctx, body }) => {
         const input = body[keys.one] as Parameters<typeof createArtifact>[3];
         const created = await createArtifact(ctx.app.db, scopeOf(ctx), spec, input);
         return {
-          ...one(keys.one, artifactToWire(created.artifact)),
+          ...one(keys.one, artifactToWire(created.artifact, keys)),
           [keys.variant]: variantToWire(keys, created.variant),
           ...(created.commit ? { [keys.revision]: revisionToWire(keys, created.commit.revision) } : {}),
           ...(created.commit?.warnings.length ? { warnings: created.commit.warnings } : {}),
@@ -44,19 +42,19 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Fetch a ${keys.one} by id`,
       params: idParams,
-      handler: async ({ ctx, params }) => one(keys.one, artifactToWire(await getArtifact(ctx.app.db, scopeOf(ctx), spec, params.id))),
+      handler: async ({ ctx, params }) => one(keys.one, artifactToWire(await getArtifact(ctx.app.db, scopeOf(ctx), spec, params.id), keys)),
     }),
     defineRoute({
       method: "PUT",
       path: `${base}/{id}`,
       auth: "api_key",
       tag: keys.name,
-      summary: `Edit a ${keys.one}'s name, description, tags or meta`,
+      summary: `Edit a ${keys.one}'s name, description, flags, tags or meta (an id in the body must be the path's)`,
       params: idParams,
       body: schemas.update,
       handler: async ({ ctx, params, body }) => {
-        const fields = body[keys.one] as Parameters<typeof updateArtifact>[4];
-        return one(keys.one, artifactToWire(await updateArtifact(ctx.app.db, scopeOf(ctx), spec, params.id, fields)));
+        const fields = editedFields<Parameters<typeof updateArtifact>[4]>(body, keys.one, params.id);
+        return one(keys.one, artifactToWire(await updateArtifact(ctx.app.db, scopeOf(ctx), spec, params.id, fields), keys));
       },
     }),
     defineRoute({
@@ -65,7 +63,7 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
       auth: "api_key",
       role: "viewer",
       tag: keys.name,
-      summary: `Query ${keys.name}: slug(s), ids, name substring, tags containment, archived, paging`,
+      summary: `Query ${keys.name}: slug(s), ids, name and description substrings, flags/tags/meta containment, archived, paging`,
       body: schemas.query,
       handler: async ({ ctx, body }) => {
         const page = await queryArtifacts(ctx.app.db, scopeOf(ctx), spec, {
@@ -74,7 +72,7 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
           includeArchived: body.include_archived as boolean | undefined,
           windowing: body.windowing as never,
         });
-        return pageBody(keys.name, page, artifactToWire);
+        return pageBody(keys.name, page, (a) => artifactToWire(a, keys));
       },
     }),
     ...archives,

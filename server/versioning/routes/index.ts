@@ -10,4 +10,5 @@ export function versioningRoutes(spec: DomainSpec): AnyRoute[] {
 }
 
 export { refsOf, requestSchemas } from "./request-schemas";
+export { simpleRoutes } from "./simple-routes";
 export { scopeOf } from "./route-helpers";

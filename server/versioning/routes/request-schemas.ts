@@ -8,9 +8,13 @@ const record = z.record(z.string(), z.unknown());
 const text = (max: number) => z.string().trim().min(1).max(max);
 const refList = z.array(refSchema).max(1000);
 
+const flags = z.record(z.string(), z.boolean());
+
+/** The header every artifact, variant and revision carries (reference clients send absent ones as null). */
 const artifactFields = {
   name: text(256).optional(),
   description: z.string().max(10_000).nullish(),
+  flags: flags.optional(),
   tags: record.optional(),
   meta: record.optional(),
 };
@@ -20,12 +24,25 @@ const entityFilter = z.strictObject({
   slug: z.string().optional(),
   slugs: z.array(z.string()).max(1000).optional(),
   name: z.string().max(256).optional().describe("Case-insensitive substring of the name"),
+  description: z.string().max(1000).optional().describe("Case-insensitive substring of the description"),
+  flags: flags.optional().describe("Matches when the flags contain these (role flags such as is_application count as set)"),
   tags: record.optional().describe("Matches when the tags contain these key/value pairs"),
+  meta: record.optional().describe("Matches when the meta contains these key/value pairs"),
 });
+
+/** An edit: the header fields, and the id when the client repeats it (it must equal the path's). */
+const editOf = <F extends z.ZodRawShape>(fields: F) => z.strictObject({ id: z.string().uuid().optional(), ...fields });
 
 const listOptions = {
   include_archived: z.boolean().optional(),
   windowing: windowingSchema.optional(),
+};
+
+/** How `/resolve` (and retrieve with `resolve`) treats embeds: limits, and what a failing embed becomes. */
+const resolveOptions = {
+  max_depth: z.number().int().min(1).max(100).optional(),
+  max_embeds: z.number().int().min(1).max(10_000).optional(),
+  error_policy: z.enum(["exception", "placeholder", "keep"]).optional(),
 };
 
 export const deltaSchema = z.strictObject({
@@ -39,7 +56,22 @@ type Body = z.ZodType<Record<string, any>>;
 
 /** Request bodies of one domain, with that domain's key names (`application_ref`, ...). */
 export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolean }): Record<
-  "create" | "update" | "query" | "variantCreate" | "variantQuery" | "fork" | "commit" | "retrieve" | "resolve" | "log" | "revisionQuery" | "deploy",
+  | "create"
+  | "update"
+  | "query"
+  | "variantCreate"
+  | "variantUpdate"
+  | "variantQuery"
+  | "fork"
+  | "commit"
+  | "revisionCreate"
+  | "revisionUpdate"
+  | "retrieve"
+  | "resolve"
+  | "log"
+  | "revisionQuery"
+  | "deploy"
+  | "simpleEdit",
   Body
 > {
   // Reference clients send absent references as null.
@@ -54,11 +86,16 @@ export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolea
   };
 
   const commitWrapper = z
-    .object({
+    .strictObject({
       [keys.variantId]: z.string().uuid().nullish(),
       [keys.artifactId]: z.string().uuid().nullish(),
       slug: slugSchema.nullish(),
       message: z.string().max(10_000).nullish(),
+      name: text(256).nullish(),
+      description: z.string().max(10_000).nullish(),
+      flags: flags.nullish(),
+      tags: record.nullish(),
+      meta: record.nullish(),
       data: record.nullish(),
       ...(options.acceptsDelta ? { delta: deltaSchema.nullish() } : {}),
     })
@@ -79,7 +116,9 @@ export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolea
         })
         .refine((a) => a.slug || a.name, { message: "give a name or a slug", path: ["name"] }),
     }),
-    update: z.strictObject({ [keys.one]: z.strictObject(artifactFields) }),
+    update: z.strictObject({ [keys.one]: editOf(artifactFields) }),
+    variantUpdate: z.strictObject({ [keys.variant]: editOf(artifactFields) }),
+    revisionUpdate: z.strictObject({ [keys.revision]: editOf(artifactFields) }),
     query: z.strictObject({
       [keys.one]: entityFilter.optional(),
       [keys.refs]: refList.optional(),
@@ -89,7 +128,7 @@ export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolea
       [keys.variant]: z.strictObject({ [keys.artifactId]: z.string().uuid(), slug: slugSchema.optional(), ...artifactFields }),
     }),
     variantQuery: z.strictObject({
-      [keys.variant]: entityFilter.optional(),
+      [keys.variant]: entityFilter.extend({ [keys.artifactId]: z.string().uuid().optional() }).optional(),
       [keys.refs]: refList.optional(),
       [keys.variantRefs]: refList.optional(),
       ...listOptions,
@@ -101,18 +140,20 @@ export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolea
     }),
     // The reference implementation's clients send `<domain>_revision` as the wrapper.
     commit: z
-      .object({ [keys.commit]: commitWrapper.optional(), [keys.revision]: commitWrapper.optional() })
+      .strictObject({ [keys.commit]: commitWrapper.optional(), [keys.revision]: commitWrapper.optional() })
       .refine((b: Record<string, unknown>) => Boolean(b[keys.commit]) !== Boolean(b[keys.revision]), {
         message: `send the commit in exactly one of ${keys.commit} or ${keys.revision}`,
         path: [keys.commit],
       }),
-    retrieve: z.strictObject({ ...refShape, resolve: z.boolean().optional() }),
-    resolve: z.strictObject(refShape),
+    // The reference's create form: the same fields as a commit, under `<domain>_revision`.
+    revisionCreate: z.strictObject({ [keys.revision]: commitWrapper }),
+    retrieve: z.strictObject({ ...refShape, resolve: z.boolean().optional(), ...resolveOptions }),
+    resolve: z.strictObject({ ...refShape, [keys.revision]: z.strictObject({ data: record }).optional(), ...resolveOptions }),
     log: z
-      .object({
-        [keys.one]: z.object({ [keys.variantId]: z.string().uuid().nullish(), [keys.artifactId]: z.string().uuid().nullish() }).optional(),
+      .strictObject({
+        [keys.one]: z.strictObject({ [keys.variantId]: z.string().uuid().nullish(), [keys.artifactId]: z.string().uuid().nullish() }).optional(),
         [keys.revisions]: z
-          .object({
+          .strictObject({
             [keys.variantId]: z.string().uuid().nullish(),
             [keys.artifactId]: z.string().uuid().nullish(),
             [keys.revisionId]: z.string().uuid().nullish(),
@@ -123,13 +164,22 @@ export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolea
       }),
     revisionQuery: z.strictObject({
       [keys.revision]: entityFilter
-        .extend({ message: z.string().max(1000).optional(), author_ids: z.array(z.string().uuid()).max(1000).optional() })
+        .extend({
+          message: z.string().max(1000).optional(),
+          author_ids: z.array(z.string().uuid()).max(1000).optional(),
+          // The reference's names for the same filter.
+          author: z.string().uuid().optional(),
+          authors: z.array(z.string().uuid()).max(1000).optional(),
+          [keys.artifactId]: z.string().uuid().optional(),
+          [keys.variantId]: z.string().uuid().optional(),
+        })
         .optional(),
       [keys.refs]: refList.optional(),
       [keys.variantRefs]: refList.optional(),
       [keys.revisionRefs]: refList.optional(),
       ...listOptions,
     }),
+    simpleEdit: z.strictObject({ [keys.one]: editOf({ ...artifactFields, data: record.optional(), message: z.string().max(10_000).optional() }) }),
     deploy: z.strictObject({
       [keys.ref]: refSchema.nullish(),
       [keys.variantRef]: refSchema.nullish(),
@@ -163,6 +213,9 @@ export function filterOf(raw: Record<string, unknown> | undefined) {
     ids: raw.ids as string[] | undefined,
     slugs: slugs.length ? slugs : undefined,
     name: raw.name as string | undefined,
+    description: raw.description as string | undefined,
+    flags: raw.flags as Record<string, boolean> | undefined,
     tags: raw.tags as Record<string, unknown> | undefined,
+    meta: raw.meta as Record<string, unknown> | undefined,
   };
 }

@@ -3,13 +3,21 @@ import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { commitRevision, type CommitRequest } from "../commit";
 import type { DomainSpec } from "../domain-spec";
 import { domainKeys } from "../domains";
-import { fetchRevision, logRevisions, queryRevisions, retrieveRevision, setRevisionArchived } from "../revisions";
-import { retrievalInfo, revisionToWire } from "../wire";
+import type { EmbedErrorPolicy, EmbedOptions } from "../embeds";
+import type { EntityHeader } from "../records";
+import { fetchRevision, logRevisions, queryRevisions, resolveInline, retrieveRevision, setRevisionArchived, updateRevision } from "../revisions";
+import { resolutionInfo, retrievalInfo, revisionToWire } from "../wire";
 import { filterOf, refsOf, requestSchemas } from "./request-schemas";
-import { archiveRoutes, idParams, scopeOf } from "./route-helpers";
+import { archiveRoutes, editedFields, idParams, scopeOf } from "./route-helpers";
 
 const ENV_KEYS = domainKeys("environments");
 type RefList = { id?: string; slug?: string }[] | undefined;
+
+/** `author_ids`, `authors` and `author` together; absent when none was sent. */
+function authorIdsOf(f: Record<string, unknown>): string[] | undefined {
+  if (!f.author_ids && !f.authors && !f.author) return undefined;
+  return [...((f.author_ids as string[]) ?? []), ...((f.authors as string[]) ?? []), ...(f.author ? [f.author as string] : [])];
+}
 
 export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
   const { keys } = spec;
@@ -20,8 +28,31 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
   const retrievalResponse = ({ resolved, ...resolution }: Awaited<ReturnType<typeof retrieveRevision>>) => ({
     ...one(keys.revision, resolved ? { ...wire(resolution.revision), data: resolved.data } : wire(resolution.revision)),
     retrieval_info: retrievalInfo(keys, resolution, ENV_KEYS),
-    ...(resolved ? { resolution_info: { embeds: resolved.embeds } } : {}),
+    ...(resolved ? { resolution_info: resolutionInfo(resolved) } : {}),
   });
+  const embedOptions = (body: Record<string, unknown>): EmbedOptions => ({
+    maxDepth: body.max_depth as number | undefined,
+    maxEmbeds: body.max_embeds as number | undefined,
+    errorPolicy: body.error_policy as EmbedErrorPolicy | undefined,
+  });
+  /** A parsed commit wrapper (nulls are absent) as an engine request. */
+  const commitRequestOf = (raw: unknown): CommitRequest => {
+    const c = raw as Record<string, unknown>;
+    const get = <T>(k: string) => (c[k] ?? undefined) as T | undefined;
+    return {
+      variantId: get(keys.variantId),
+      artifactId: get(keys.artifactId),
+      slug: get("slug"),
+      message: get("message"),
+      name: get("name"),
+      description: get("description"),
+      flags: get("flags"),
+      tags: get("tags"),
+      meta: get("meta"),
+      data: get("data"),
+      delta: get("delta"),
+    };
+  };
   const archives = archiveRoutes(
     base,
     keys.name,
@@ -36,20 +67,40 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Commit a new immutable ${keys.revision} to a variant (body: ${keys.commit}, or ${keys.revision})`,
       body: schemas.commit,
-      status: 201,
       maxBodyBytes: 8 * 1024 * 1024,
       handler: async ({ ctx, body }) => {
-        const c = (body[keys.commit] ?? body[keys.revision]) as Record<string, unknown>;
-        const request: CommitRequest = {
-          variantId: (c[keys.variantId] as string | null) ?? undefined,
-          artifactId: (c[keys.artifactId] as string | null) ?? undefined,
-          slug: (c.slug as string | null) ?? undefined,
-          message: (c.message as string | null) ?? undefined,
-          data: (c.data as Record<string, unknown> | null) ?? undefined,
-          delta: (c.delta as CommitRequest["delta"] | null) ?? undefined,
-        };
+        const request = commitRequestOf(body[keys.commit] ?? body[keys.revision]);
         const { revision, warnings } = await commitRevision(ctx.app.db, scopeOf(ctx), spec, request);
         return { ...one(keys.revision, wire(revision)), ...(warnings.length ? { warnings } : {}) };
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: `${base}/`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Create a variant's first ${keys.revision} (the reference's create form); 409 once the variant has one`,
+      body: schemas.revisionCreate,
+      maxBodyBytes: 8 * 1024 * 1024,
+      handler: async ({ ctx, body }) => {
+        const request = commitRequestOf(body[keys.revision]);
+        request.message ??= "Initial revision";
+        request.initial = true;
+        const { revision, warnings } = await commitRevision(ctx.app.db, scopeOf(ctx), spec, request);
+        return { ...one(keys.revision, wire(revision)), ...(warnings.length ? { warnings } : {}) };
+      },
+    }),
+    defineRoute({
+      method: "PUT",
+      path: `${base}/{id}`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Edit a ${keys.revision}'s name, description, flags, tags or meta; what was committed never changes`,
+      params: idParams,
+      body: schemas.revisionUpdate,
+      handler: async ({ ctx, params, body }) => {
+        const fields = editedFields<EntityHeader>(body, keys.revision, params.id);
+        return one(keys.revision, wire(await updateRevision(ctx.app.db, scopeOf(ctx), spec, params.id, fields)));
       },
     }),
     defineRoute({
@@ -61,7 +112,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Retrieve one ${keys.revision} by any reference combination (revision, variant + version, variant, artifact, environment + key)`,
       body: schemas.retrieve,
       handler: async ({ ctx, body }) =>
-        retrievalResponse(await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), { resolve: Boolean(body.resolve) })),
+        retrievalResponse(await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), { resolve: Boolean(body.resolve), embeds: embedOptions(body) })),
     }),
     defineRoute({
       method: "POST",
@@ -69,9 +120,15 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       auth: "api_key",
       role: "viewer",
       tag: keys.name,
-      summary: `Retrieve a ${keys.revision} with every @svc.embed replaced by the referenced data, and what was used`,
+      summary: `Resolve every @svc.embed (object or string form) of a ${keys.revision}, found by reference or sent inline; max_depth, max_embeds, error_policy`,
       body: schemas.resolve,
-      handler: async ({ ctx, body }) => retrievalResponse(await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), { resolve: true })),
+      handler: async ({ ctx, body }) => {
+        const inline = body[keys.revision] as { data: Record<string, unknown> } | undefined;
+        const refs = refsOf(keys, body);
+        if (!inline) return retrievalResponse(await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refs, { resolve: true, embeds: embedOptions(body) }));
+        const resolved = await resolveInline(ctx.app.db, scopeOf(ctx), spec, inline.data, refs, embedOptions(body));
+        return { ...one(keys.revision, { data: resolved.data }), resolution_info: resolutionInfo(resolved) };
+      },
     }),
     defineRoute({
       method: "POST",
@@ -104,7 +161,13 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       handler: async ({ ctx, body }) => {
         const f = (body[keys.revision] ?? {}) as Record<string, unknown>;
         const page = await queryRevisions(ctx.app.db, scopeOf(ctx), spec, {
-          filter: { ...filterOf(f), message: f.message as string | undefined, authorIds: f.author_ids as string[] | undefined },
+          filter: {
+            ...filterOf(f),
+            message: f.message as string | undefined,
+            authorIds: authorIdsOf(f),
+            artifactId: f[keys.artifactId] as string | undefined,
+            variantId: f[keys.variantId] as string | undefined,
+          },
           artifactRefs: body[keys.refs] as RefList,
           variantRefs: body[keys.variantRefs] as RefList,
           revisionRefs: body[keys.revisionRefs] as RefList,

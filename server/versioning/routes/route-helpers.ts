@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BadRequestError } from "@/server/core/errors";
 import { defineRoute, type AnyRoute, type RequestContext } from "@/server/http/route";
 import type { Scope } from "../records";
 
@@ -8,6 +9,13 @@ export function scopeOf(ctx: RequestContext<"api_key">): Scope {
 
 
 export const idParams = z.object({ id: z.string().uuid() });
+
+/** The fields of an edit body (`{<entity>: {id?, ...}}`); an id that is not the path's is a 400. */
+export function editedFields<T>(body: Record<string, unknown>, key: string, pathId: string): T {
+  const { id, ...fields } = body[key] as { id?: string };
+  if (id !== undefined && id !== pathId) throw new BadRequestError(`${key}.id ${id} does not match the id in the path, ${pathId}`, "id_mismatch");
+  return fields as T;
+}
 
 /** `POST <base>/{id}/archive` and `/unarchive` for one kind of entity; `archive` returns the response body. */
 export function archiveRoutes(

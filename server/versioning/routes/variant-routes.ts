@@ -1,15 +1,16 @@
 import { one, pageBody } from "@/server/http/envelope";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import type { DomainSpec } from "../domain-spec";
-import { createVariant, forkVariant, getVariant, queryVariants, setVariantArchived, type VariantFields } from "../variants";
+import { createVariant, forkVariant, getVariant, queryVariants, setVariantArchived, updateVariant, type VariantFields } from "../variants";
 import { revisionToWire, variantToWire } from "../wire";
 import { filterOf, refsOf, requestSchemas } from "./request-schemas";
-import { archiveRoutes, idParams, scopeOf } from "./route-helpers";
+import { archiveRoutes, editedFields, idParams, scopeOf } from "./route-helpers";
 
 type RefList = { id?: string; slug?: string }[] | undefined;
 
 export function variantRoutes(spec: DomainSpec): AnyRoute[] {
   const { keys } = spec;
+  const variantFilterOf = (f: Record<string, unknown> | undefined) => f && { ...filterOf(f), artifactId: f[keys.artifactId] as string | undefined };
   const base = `/api/${keys.name}/variants`;
   const schemas = requestSchemas(keys, { acceptsDelta: Boolean(spec.acceptsDelta) });
   const archives = archiveRoutes(
@@ -26,7 +27,6 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Create an empty ${keys.variant} (a branch) of a ${keys.one}`,
       body: schemas.variantCreate,
-      status: 201,
       handler: async ({ ctx, body }) => {
         const { [keys.artifactId]: artifactId, ...fields } = body[keys.variant] as Record<string, unknown>;
         const variant = await createVariant(ctx.app.db, scopeOf(ctx), spec, artifactId as string, fields as VariantFields);
@@ -43,6 +43,19 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       handler: async ({ ctx, params }) => one(keys.variant, variantToWire(keys, await getVariant(ctx.app.db, scopeOf(ctx), spec, params.id))),
     }),
     defineRoute({
+      method: "PUT",
+      path: `${base}/{id}`,
+      auth: "api_key",
+      tag: keys.name,
+      summary: `Edit a ${keys.variant}'s name, description, flags, tags or meta (an id in the body must be the path's)`,
+      params: idParams,
+      body: schemas.variantUpdate,
+      handler: async ({ ctx, params, body }) => {
+        const fields = editedFields<VariantFields>(body, keys.variant, params.id);
+        return one(keys.variant, variantToWire(keys, await updateVariant(ctx.app.db, scopeOf(ctx), spec, params.id, fields)));
+      },
+    }),
+    defineRoute({
       method: "POST",
       path: `${base}/query`,
       auth: "api_key",
@@ -52,7 +65,7 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       body: schemas.variantQuery,
       handler: async ({ ctx, body }) => {
         const page = await queryVariants(ctx.app.db, scopeOf(ctx), spec, {
-          filter: filterOf(body[keys.variant] as Record<string, unknown> | undefined),
+          filter: variantFilterOf(body[keys.variant] as Record<string, unknown> | undefined),
           artifactRefs: body[keys.refs] as RefList,
           variantRefs: body[keys.variantRefs] as RefList,
           includeArchived: body.include_archived as boolean | undefined,
@@ -68,7 +81,6 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Fork: a new ${keys.variant} whose first commit is an existing revision's payload`,
       body: schemas.fork,
-      status: 201,
       handler: async ({ ctx, body }) => {
         const fields = (body[keys.variant] ?? {}) as VariantFields;
         const fork = await forkVariant(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), fields, body.message as string | undefined);

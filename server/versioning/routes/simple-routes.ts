@@ -1,0 +1,74 @@
+import { one, pageBody } from "@/server/http/envelope";
+import { defineRoute, type AnyRoute } from "@/server/http/route";
+import { setArtifactArchived } from "../artifacts";
+import type { DomainSpec } from "../domain-spec";
+import { createSimple, editSimple, getSimple, querySimple, type SimpleFields } from "../simple";
+import { simpleToWire } from "../wire";
+import { filterOf, requestSchemas } from "./request-schemas";
+import { archiveRoutes, editedFields, idParams, scopeOf } from "./route-helpers";
+
+/** `/api/simple/<domain>/`: an artifact, its default variant and latest revision as one entity. */
+export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
+  const { keys } = spec;
+  const base = `/api/simple/${keys.name}`;
+  const tag = `simple ${keys.name}`;
+  const schemas = requestSchemas(keys, { acceptsDelta: false });
+  const wire = (entity: Parameters<typeof simpleToWire>[1]) => simpleToWire(keys, entity);
+  const archives = archiveRoutes(base, tag, { entity: keys.one, archivedSummary: `Archive a ${keys.one}` }, async (ctx, id, archived) => {
+    await setArtifactArchived(ctx.app.db, scopeOf(ctx), spec, id, archived);
+    return one(keys.one, wire(await getSimple(ctx.app.db, scopeOf(ctx), spec, id)));
+  });
+  return [
+    defineRoute({
+      method: "POST",
+      path: `${base}/`,
+      auth: "api_key",
+      tag,
+      summary: `Create a ${keys.one}, its default variant and revision 1 (with data, or empty) in one call`,
+      body: schemas.create,
+      handler: async ({ ctx, body }) => one(keys.one, wire(await createSimple(ctx.app.db, scopeOf(ctx), spec, body[keys.one]))),
+    }),
+    defineRoute({
+      method: "GET",
+      path: `${base}/{id}`,
+      auth: "api_key",
+      tag,
+      summary: `A ${keys.one} with the data of its default variant's latest revision`,
+      params: idParams,
+      handler: async ({ ctx, params }) => one(keys.one, wire(await getSimple(ctx.app.db, scopeOf(ctx), spec, params.id))),
+    }),
+    defineRoute({
+      method: "PUT",
+      path: `${base}/{id}`,
+      auth: "api_key",
+      tag,
+      summary: `Edit a ${keys.one}: header fields change the artifact, and every edit commits a revision (data as sent, else the latest's)`,
+      params: idParams,
+      body: schemas.simpleEdit,
+      maxBodyBytes: 8 * 1024 * 1024,
+      handler: async ({ ctx, params, body }) => {
+        const fields = editedFields<SimpleFields>(body, keys.one, params.id);
+        return one(keys.one, wire(await editSimple(ctx.app.db, scopeOf(ctx), spec, params.id, fields)));
+      },
+    }),
+    defineRoute({
+      method: "POST",
+      path: `${base}/query`,
+      auth: "api_key",
+      role: "viewer",
+      tag,
+      summary: `Query ${keys.name} with their latest data: the artifact query's filters, refs, archived, paging`,
+      body: schemas.query,
+      handler: async ({ ctx, body }) => {
+        const page = await querySimple(ctx.app.db, scopeOf(ctx), spec, {
+          filter: filterOf(body[keys.one] as Record<string, unknown> | undefined),
+          refs: body[keys.refs] as { id?: string; slug?: string }[] | undefined,
+          includeArchived: body.include_archived as boolean | undefined,
+          windowing: body.windowing as never,
+        });
+        return pageBody(keys.name, page, wire);
+      },
+    }),
+    ...archives,
+  ];
+}

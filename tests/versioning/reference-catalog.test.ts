@@ -1,0 +1,108 @@
+import Ajv2020 from "ajv/dist/2020.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createArtifact, expectStatus, setup, type Ctx } from "./helpers";
+
+let c: Ctx;
+beforeAll(async () => {
+  c = await setup();
+});
+afterAll(() => c.t.close());
+
+const ajv = () => new Ajv2020({ strict: false });
+const get = (path: string) => c.t.call("GET", path, { key: c.key });
+
+describe("evaluator catalog", () => {
+  it("lists the six built-in templates, each with a parameters schema that accepts its presets and refuses nonsense", async () => {
+    const res = await get("/api/evaluators/catalog/templates");
+    expectStatus(res, 200);
+    const templates = res.body.templates as { key: string; name: string; data: { uri: string; schemas: { parameters: object; outputs: object } } }[];
+    expect(res.body.count).toBe(6);
+    expect(templates.map((t) => t.key)).toEqual(["auto_exact_match", "auto_regex_test", "auto_json_diff", "auto_similarity_match", "auto_ai_critique", "auto_custom_code_run"]);
+    expect(templates.map((t) => t.name)).toEqual(["Exact match", "Regex", "JSON match", "Similarity", "LLM-as-a-judge", "Code"]);
+
+    const presets = (await get("/api/evaluators/catalog/presets")).body.presets as { key: string; template_key: string; data: { uri: string; parameters: unknown } }[];
+    expect(presets.length).toBeGreaterThanOrEqual(5);
+    for (const t of templates) {
+      expect(t.data.uri).toBe(`svc:builtin:${t.key}:v0`);
+      const validate = ajv().compile(t.data.schemas.parameters);
+      expect(validate({ unknown_parameter: 1 }), t.key).toBe(false);
+      for (const p of presets.filter((p) => p.template_key === t.key)) {
+        expect(p.data.uri).toBe(t.data.uri);
+        expect(validate(p.data.parameters), `${p.key}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      }
+      ajv().compile(t.data.schemas.outputs);
+      const one = await get(`/api/evaluators/catalog/templates/${t.key}`);
+      expect(one.body).toEqual({ count: 1, template: t });
+    }
+    expect(new Set(presets.map((p) => p.template_key)).size).toBeGreaterThanOrEqual(4);
+
+    const regex = ajv().compile(templates[1].data.schemas.parameters);
+    expect(regex({})).toBe(false);
+    expect(regex({ regex_pattern: "^a" })).toBe(true);
+
+    const judges = await get("/api/evaluators/catalog/presets?template_key=auto_ai_critique");
+    expect(judges.body.presets.map((p: { key: string }) => p.key)).toEqual(["hallucination", "answer_relevance"]);
+    expectStatus(await get("/api/evaluators/catalog/presets?colour=red"), 422);
+    const missing = await get("/api/evaluators/catalog/templates/auto_nope");
+    expectStatus(missing, 404);
+    expect(missing.body.detail).toContain("auto_exact_match");
+    expectStatus(await c.t.call("GET", "/api/evaluators/catalog/templates"), 401);
+  });
+
+  it("an evaluator revision naming a built-in template must carry parameters it accepts", async () => {
+    const presets = (await get("/api/evaluators/catalog/presets")).body.presets as { data: Record<string, unknown> }[];
+    for (const preset of presets) {
+      const created = await createArtifact(c, "evaluators", { data: preset.data });
+      expect(created.revision!.data).toEqual(preset.data);
+    }
+    const { variant } = await createArtifact(c, "evaluators");
+    const commit = (data: Record<string, unknown>) =>
+      c.t.call("POST", "/api/evaluators/revisions/commit", { key: c.key, body: { evaluator_revision: { evaluator_variant_id: variant.id, data } } });
+
+    const bad = await commit({ uri: "svc:builtin:auto_similarity_match:v0", parameters: { similarity_threshold: 2 } });
+    expectStatus(bad, 400);
+    expect(bad.body.code).toBe("invalid_evaluator_parameters");
+    expect(bad.body.errors[0].path).toBe("data.parameters.similarity_threshold");
+    const badRegex = await commit({ uri: "svc:builtin:auto_regex_test:v0", parameters: { regex_pattern: "(" } });
+    expectStatus(badRegex, 400);
+    expect(badRegex.body.detail).toContain("regex_pattern");
+    const unknown = await commit({ uri: "svc:builtin:auto_mind_reading:v0" });
+    expectStatus(unknown, 400);
+    expect(unknown.body.detail).toContain("svc:builtin:auto_exact_match:v0");
+    // The user's own evaluators are not ours to check.
+    expectStatus(await commit({ uri: "https://example.com/grade", parameters: { anything: true } }), 200);
+    expectStatus(await commit({ uri: "svc:builtin:auto_exact_match:v0" }), 200);
+  });
+});
+
+describe("catalog types prompt-template and model", () => {
+  it("prompt-template validates the application prompt shape and points its model at the model type", async () => {
+    const res = await get("/api/workflows/catalog/types/prompt-template");
+    expectStatus(res, 200);
+    const schema = res.body.type.json_schema;
+    expect(schema.$schema).toContain("2020-12");
+    const validate = ajv().compile(schema);
+    const prompt = {
+      messages: [{ role: "system", content: "You answer about {{topic}}." }, { role: "user", content: "{{question}}" }],
+      llm_config: { model: "openai/gpt-5-mini", temperature: 0.2, max_tokens: 500, top_p: 1 },
+      template_format: "curly",
+    };
+    expect(validate(prompt), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...prompt, template_format: "mustache" })).toBe(false);
+    expect(validate({ ...prompt, llm_config: { temperature: 0.2 } })).toBe(false);
+    expect(validate({ ...prompt, messages: [{ role: "robot", content: "x" }] })).toBe(false);
+    expect(schema.properties.llm_config.properties.model["x-catalog-type"]).toBe("model");
+  });
+
+  it("model lists the curated models per provider as choices", async () => {
+    const res = await get("/api/workflows/catalog/types/model");
+    expectStatus(res, 200);
+    const schema = res.body.type.json_schema;
+    expect(schema.type).toBe("string");
+    expect(schema["x-choices"].openai).toContain("openai/gpt-5-mini");
+    expect(schema["x-choices"].anthropic).toContain("anthropic/claude-sonnet-4-5");
+    expect(schema.examples).toContain("gemini/gemini-2.5-pro");
+    const list = await get("/api/workflows/catalog/types");
+    expect(list.body.types.map((t: { key: string }) => t.key)).toEqual(["agent-template", "messages", "prompt-template", "model"]);
+  });
+});
