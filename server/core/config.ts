@@ -44,6 +44,7 @@ const configSchema = z.object({
   AGENT_MAX_STEPS: z.coerce.number().int().positive().max(1000).default(50),
   AGENT_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   AGENT_KEEPALIVE_MS: z.coerce.number().int().positive().default(15_000),
+  AGENT_TRACE_CONTENT: z.enum(["true", "false"]).default("true"),
   ...Object.fromEntries(PROVIDER_ENV.flatMap(([, key, url]) => [[key, z.string().optional()], [url, z.string().url().optional()]])),
   APP_SECRET_KEY: z
     .string()
@@ -94,7 +95,7 @@ export interface Config {
   /** Whether the app process runs the background workers itself. */
   workers: "in-process" | "off";
   /** Agent run limits (server/runner/limits.ts). */
-  agentRuns: { totalMs: number; firstTokenMs: number; idleMs: number; maxSteps: number; maxRetries: number; keepaliveMs: number };
+  agentRuns: { totalMs: number; firstTokenMs: number; idleMs: number; maxSteps: number; maxRetries: number; keepaliveMs: number; traceContent: boolean };
   /** The operator's provider keys and base URLs: the last step of connection resolution. */
   providerEnv: Record<string, { key?: string; baseUrl?: string }>;
   /** 32-byte key that seals secrets at rest; absent: a key file under dataDir (server/secrets). */
@@ -156,6 +157,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxSteps: c.AGENT_MAX_STEPS,
       maxRetries: c.AGENT_MAX_RETRIES,
       keepaliveMs: c.AGENT_KEEPALIVE_MS,
+      traceContent: c.AGENT_TRACE_CONTENT === "true",
     },
     providerEnv: Object.fromEntries(
       PROVIDER_ENV.map(([id, key, url]) => [id, { key: (c as Record<string, unknown>)[key] as string | undefined, baseUrl: (c as Record<string, unknown>)[url] as string | undefined }]),

@@ -12,8 +12,16 @@ export interface RunLimits {
   maxRetries: number;
 }
 
+/** Which agent runs: a committed workflow revision, or an inline template (no references). */
+export interface RunAgent {
+  name?: string;
+  references?: Record<string, { id: string; slug?: string | null; version?: string | null }>;
+}
+
 /** Everything a harness needs for one turn; resolved and validated before the first byte. */
 export interface TurnInput {
+  projectId: string;
+  agent: RunAgent;
   template: AgentTemplate;
   messages: NativeMessage[];
   connection: ResolvedConnection;
@@ -27,7 +35,11 @@ export interface StepTiming {
   startedAt: number;
   endedAt?: number;
   finishReason?: string;
-  toolCalls: Array<{ id: string; name: string; startedAt: number; endedAt?: number }>;
+  /** This model call's tokens. */
+  usage?: { input: number; output: number };
+  /** The text the model wrote in this step (for the trace's output messages). */
+  text?: string;
+  toolCalls: Array<{ id: string; name: string; input?: unknown; startedAt: number; endedAt?: number; isError?: boolean }>;
 }
 
 /** What a harness reports when its turn ends; the engine adds the error, usage and done events. */
@@ -48,6 +60,10 @@ export interface Harness {
  * `execute_tool`): ids, timings per step and tool call, usage, outcome. Times are epoch ms.
  */
 export interface RunRecord {
+  projectId: string;
+  agent: RunAgent;
+  /** The turn's input messages, for the trace (its `turn N` counts the user messages). */
+  messages: NativeMessage[];
   traceId: string;
   spanId: string;
   parentSpanId?: string;

@@ -6,6 +6,8 @@ import { startTurn } from "./start-turn";
 
 const template = parseAgentTemplate({ ...defaultAgentTemplate(), tools: [] }).template;
 const input = (limits: Partial<TurnInput["limits"]> = {}): TurnInput => ({
+  projectId: "p",
+  agent: {},
   template,
   messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
   connection: { provider: "openai", model: "gpt-5-mini", deployment: "direct", label: "the openai key from OPENAI_API_KEY" },

@@ -81,6 +81,9 @@ export function startTurn(harness: Harness, input: TurnInput, trace: TraceContex
         if (!closed) stream.close();
         closed = true;
         settle({
+          projectId: input.projectId,
+          agent: input.agent,
+          messages: input.messages,
           traceId: trace.traceId,
           spanId: trace.spanId,
           parentSpanId: trace.parentSpanId,

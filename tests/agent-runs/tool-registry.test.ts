@@ -45,6 +45,8 @@ it("a server-side tool type plugs in through the registry alone: it executes in 
     const turn = startTurn(
       coreHarness,
       {
+        projectId: "p",
+        agent: {},
         template: t,
         messages: [{ role: "user", content: [{ type: "text", text: "read a.txt" }] }],
         connection: { provider: "openai", model: "gpt-5-mini", deployment: "direct", apiKey: "k", baseUrl: model.baseUrl, label: "test" },

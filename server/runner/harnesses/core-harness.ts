@@ -46,14 +46,20 @@ export const coreHarness: Harness = {
           break;
         case "finish-step": {
           const current = steps.at(-1);
-          if (current) Object.assign(current, { endedAt: Date.now(), finishReason: stopReasonOf(part) });
+          if (current) {
+            Object.assign(current, { endedAt: Date.now(), finishReason: stopReasonOf(part) });
+            current.usage = { input: part.usage.inputTokens ?? 0, output: part.usage.outputTokens ?? 0 };
+          }
           break;
         }
         case "text-start":
           emit({ type: "message_start", id: blocks.open("msg", step, part.id) });
           break;
         case "text-delta":
-          if (part.text) emit({ type: "message_delta", id: blocks.get("msg", step, part.id), delta: part.text });
+          if (!part.text) break;
+          emit({ type: "message_delta", id: blocks.get("msg", step, part.id), delta: part.text });
+          const current = steps.at(-1);
+          if (current) current.text = (current.text ?? "") + part.text;
           break;
         case "text-end":
           emit({ type: "message_end", id: blocks.get("msg", step, part.id) });
@@ -73,7 +79,7 @@ export const coreHarness: Harness = {
           break;
         case "tool-call":
           calls.set(part.toolCallId, { name: part.toolName, input: part.input, answered: false });
-          steps.at(-1)?.toolCalls.push({ id: part.toolCallId, name: part.toolName, startedAt: Date.now() });
+          steps.at(-1)?.toolCalls.push({ id: part.toolCallId, name: part.toolName, input: part.input, startedAt: Date.now() });
           emit({ type: "tool_call", id: part.toolCallId, name: part.toolName, input: part.input, ...render(input, part.toolName) });
           break;
         case "tool-result":
@@ -81,7 +87,7 @@ export const coreHarness: Harness = {
           const call = calls.get(part.toolCallId);
           if (call) call.answered = true;
           const timing = steps.at(-1)?.toolCalls.find((t) => t.id === part.toolCallId);
-          if (timing) timing.endedAt = Date.now();
+          if (timing) Object.assign(timing, { endedAt: Date.now(), isError: part.type === "tool-error" });
           emit(
             part.type === "tool-result"
               ? { type: "tool_result", id: part.toolCallId, output: part.output, isError: false }

@@ -1,4 +1,5 @@
 import { harnessFor } from "../harnesses";
+import { recordRunTrace } from "../record-run-trace";
 import { notifyRunFinished } from "../run-listeners";
 import { startTurn } from "../start-turn";
 import { traceContext } from "../trace-context";
@@ -18,7 +19,10 @@ export async function invokeAgent(app: AppContext, principal: Principal, request
   const input = await prepareTurn(app, principal, body, format);
   const trace = traceContext(request.headers.get("traceparent"));
   const turn = startTurn(harnessFor(input.template.harness.kind), input, trace, { harnessKind: input.template.harness.kind, signal: request.signal });
-  void turn.record.then(notifyRunFinished);
+  void turn.record.then((record) => {
+    notifyRunFinished(record);
+    return recordRunTrace(app, record, input.connection.apiKey ? [input.connection.apiKey] : []);
+  });
   return turnResponse(turn.events, {
     transport,
     format,

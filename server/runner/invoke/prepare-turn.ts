@@ -10,7 +10,7 @@ import { readInboundMessages, type MessagesFormat } from "@/server/streams";
 import { vaultOf } from "@/server/vault";
 import { retrieveRevision } from "@/server/versioning";
 import { resolveConnection } from "../providers";
-import type { TurnInput } from "../run-types";
+import type { RunAgent, TurnInput } from "../run-types";
 import { defaultToolRegistry, type ToolRegistry } from "../tools";
 import type { InvokeRequest } from "./invoke-request";
 
@@ -27,7 +27,7 @@ export async function prepareTurn(
   body: InvokeRequest,
   format: MessagesFormat,
 ): Promise<TurnInput> {
-  const template = await loadTemplate(app.db, principal, body);
+  const { template, agent } = await loadTemplate(app.db, principal, body);
   const refusal = sandboxRefusal(template.sandbox.kind);
   if (refusal) throw new ForbiddenError(refusal, "sandbox_not_enabled");
   const messages = readInboundMessages(body.data?.inputs?.messages ?? [], format);
@@ -36,13 +36,22 @@ export async function prepareTurn(
   const connection = await resolveConnection(template.llm, { config: app.config, vault: vaultOf(app), projectId: principal.projectId });
   const tools = await registry.build(template.tools, { projectId: principal.projectId, sessionId });
   const { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } = app.config.agentRuns;
-  return { template, messages, connection, tools, sessionId, limits: { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } };
+  return {
+    projectId: principal.projectId,
+    agent,
+    template,
+    messages,
+    connection,
+    tools,
+    sessionId,
+    limits: { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries },
+  };
 }
 
-async function loadTemplate(db: Database, principal: Principal, body: InvokeRequest): Promise<AgentTemplate> {
+async function loadTemplate(db: Database, principal: Principal, body: InvokeRequest): Promise<{ template: AgentTemplate; agent: RunAgent }> {
   const parameters = body.data?.parameters;
   if (parameters) {
-    return (await checkAgentTemplate(db, principal.projectId, parameters.agent ?? {}, "data.parameters.agent.")).template;
+    return { template: (await checkAgentTemplate(db, principal.projectId, parameters.agent ?? {}, "data.parameters.agent.")).template, agent: {} };
   }
   const refs = body.references;
   if (!refs || Object.values(refs).every((value) => value === null || value === undefined)) {
@@ -66,5 +75,16 @@ async function loadTemplate(db: Database, principal: Principal, body: InvokeRequ
   if (agent === undefined) {
     throw new BadRequestError(`workflow revision ${revision.id} has no data.parameters.agent; it is not an agent`, "not_an_agent");
   }
-  return (await checkAgentTemplate(db, principal.projectId, agent, "data.parameters.agent.")).template;
+  const { template } = await checkAgentTemplate(db, principal.projectId, agent, "data.parameters.agent.");
+  return {
+    template,
+    agent: {
+      name: revision.artifactSlug,
+      references: {
+        workflow: { id: revision.artifactId, slug: revision.artifactSlug },
+        workflow_variant: { id: revision.variantId, slug: revision.variantSlug },
+        workflow_revision: { id: revision.id, slug: revision.slug, version: String(revision.version) },
+      },
+    },
+  };
 }

@@ -1,0 +1,134 @@
+import { randomBytes } from "node:crypto";
+import type { NativeMessage } from "@/server/streams";
+import type { SpanInput } from "@/server/tracing";
+import type { RunRecord, StepTiming } from "./run-types";
+
+export interface RunSpansOptions {
+  /** Input and output messages and tool arguments on the spans (AGENT_TRACE_CONTENT). */
+  captureContent: boolean;
+  /** Span ids of the children; random unless a test pins them. */
+  newSpanId?: () => string;
+}
+
+const spanId = () => randomBytes(8).toString("hex");
+
+/**
+ * A finished run as OpenTelemetry GenAI spans: `invoke_agent <agent>` (the run's own span id, under
+ * the caller's span when a traceparent came in) > `turn <n>` > one `chat <model>` per model call
+ * and one `execute_tool <name>` per tool the server ran. Usage sits on the chat spans only; the
+ * trace store rolls it up to the parents.
+ */
+export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput[] {
+  const newId = options.newSpanId ?? spanId;
+  // The harness reports a provider failure as its stop reason; the engine's own (limits, crashes) as `error`.
+  const failed = record.error !== undefined || record.stopReason === "error";
+  const status = (error: boolean) => (error ? { status_code: "STATUS_CODE_ERROR" as const, status_message: record.error } : { status_code: "STATUS_CODE_OK" as const });
+  const common = { trace_id: record.traceId, session_id: record.sessionId };
+  const model = { "gen_ai.provider.name": record.provider, "gen_ai.request.model": record.model };
+  const turnNumber = record.messages.filter((m) => m.role === "user").length;
+  const turnId = newId();
+
+  const root: SpanInput = {
+    ...common,
+    span_id: record.spanId,
+    parent_id: record.parentSpanId ?? null,
+    span_name: `invoke_agent ${record.agent.name ?? "inline agent"}`,
+    span_kind: "SPAN_KIND_SERVER",
+    start_time: record.startedAt,
+    end_time: record.endedAt,
+    ...status(failed),
+    attributes: {
+      "gen_ai.operation.name": "invoke_agent",
+      ...(record.agent.name ? { "gen_ai.agent.name": record.agent.name } : {}),
+      ...model,
+      "ag.meta.run.harness": record.harness,
+      "ag.meta.run.stop_reason": record.stopReason,
+    },
+    references: Object.entries(record.agent.references ?? {}).map(([kind, ref]) => ({
+      id: ref.id,
+      ...(ref.slug ? { slug: ref.slug } : {}),
+      ...(ref.version ? { version: ref.version } : {}),
+      attributes: { key: kind },
+    })),
+  };
+  const turn: SpanInput = {
+    ...common,
+    span_id: turnId,
+    parent_id: record.spanId,
+    span_name: `turn ${turnNumber}`,
+    start_time: record.startedAt,
+    end_time: record.endedAt,
+    ...status(failed),
+    attributes: { "ag.meta.run.turn": turnNumber },
+  };
+
+  // A run that failed before the model answered still shows the model call it attempted.
+  const steps: StepTiming[] = record.steps.length ? record.steps : [{ index: 0, startedAt: record.startedAt, endedAt: record.endedAt, toolCalls: [] }];
+  const chats = steps.map((step, i): SpanInput => {
+    const last = i === steps.length - 1;
+    return {
+      ...common,
+      span_id: newId(),
+      parent_id: turnId,
+      span_name: `chat ${record.model}`,
+      span_kind: "SPAN_KIND_CLIENT",
+      start_time: step.startedAt,
+      end_time: step.endedAt ?? record.endedAt,
+      ...status(failed && last),
+      attributes: {
+        "gen_ai.operation.name": "chat",
+        ...model,
+        ...(step.finishReason ? { "gen_ai.response.finish_reasons": [step.finishReason] } : {}),
+        ...(step.usage ? { "gen_ai.usage.input_tokens": step.usage.input, "gen_ai.usage.output_tokens": step.usage.output } : {}),
+        ...(options.captureContent
+          ? {
+              ...(i === 0 ? { "gen_ai.input.messages": JSON.stringify(record.messages.map(toGenAiMessage)) } : {}),
+              "gen_ai.output.messages": JSON.stringify([outputMessage(step)]),
+            }
+          : {}),
+      },
+    };
+  });
+  const tools = steps.flatMap((step) =>
+    step.toolCalls
+      .filter((call) => call.endedAt !== undefined)
+      .map(
+        (call): SpanInput => ({
+          ...common,
+          span_id: newId(),
+          parent_id: turnId,
+          span_name: `execute_tool ${call.name}`,
+          span_kind: "SPAN_KIND_INTERNAL",
+          start_time: call.startedAt,
+          end_time: call.endedAt,
+          ...(call.isError ? { status_code: "STATUS_CODE_ERROR" as const } : { status_code: "STATUS_CODE_OK" as const }),
+          attributes: {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": call.name,
+            "gen_ai.tool.call.id": call.id,
+            ...(options.captureContent && call.input !== undefined ? { "gen_ai.tool.call.arguments": JSON.stringify(call.input) } : {}),
+          },
+        }),
+      ),
+  );
+  return [root, turn, ...chats, ...tools];
+}
+
+/** The GenAI conventions' message shape: a role and typed parts. */
+function toGenAiMessage(message: NativeMessage) {
+  return {
+    role: message.role,
+    parts: message.content.map((block) => (block.type === "text" ? { type: "text", content: block.text } : { type: block.type, content: block })),
+  };
+}
+
+function outputMessage(step: StepTiming) {
+  return {
+    role: "assistant",
+    parts: [
+      ...(step.text ? [{ type: "text", content: step.text }] : []),
+      ...step.toolCalls.map((call) => ({ type: "tool_call", id: call.id, name: call.name, arguments: call.input })),
+    ],
+    ...(step.finishReason ? { finish_reason: step.finishReason } : {}),
+  };
+}
