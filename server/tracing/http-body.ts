@@ -1,5 +1,6 @@
 import { gunzipSync, inflateSync } from "node:zlib";
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from "@/server/core/errors";
+import { readBodyBytes } from "@/server/http/read-body";
 
 /**
  * Reads a request body of at most `limit` bytes, then undoes gzip or deflate, named by
@@ -7,23 +8,7 @@ import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from
  * decompressed size is held to the same limit, so a small bomb cannot fill memory.
  */
 export async function readRawBody(request: Request, limit: number): Promise<Buffer> {
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > limit) throw new PayloadTooLargeError(limit);
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new PayloadTooLargeError(limit);
-    }
-    chunks.push(value);
-  }
-  const raw = Buffer.concat(chunks);
+  const raw = await readBodyBytes(request, limit);
   const encoding = (request.headers.get("content-encoding") ?? "").trim().toLowerCase();
   return decompress(raw, encoding, limit);
 }

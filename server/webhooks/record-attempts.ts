@@ -57,18 +57,7 @@ export async function recordAttempts(app: AppContext, finished: FinishedAttempt[
   });
   await app.db.transaction(async (tx) => {
     await tx.insert(webhookAttempts).values(
-      outcomes.map(({ delivery, result, trigger }) => ({
-        id: newId(),
-        deliveryId: delivery.id,
-        number: delivery.attempts,
-        trigger,
-        requestHeaders: result.requestHeaders,
-        statusCode: result.statusCode ?? null,
-        responseBody: result.responseBody ?? null,
-        error: result.error ?? null,
-        durationMs: result.durationMs,
-        startedAt: result.startedAt,
-      })),
+      outcomes.map(({ delivery, result, trigger }) => attemptRow(delivery.id, delivery.attempts, trigger, result)),
     );
     const rows = outcomes.map((o) => ({
       id: o.delivery.id,
@@ -112,4 +101,20 @@ async function stop(app: AppContext, subscriptionId: string, reason: string): Pr
     .set({ isActive: false, stoppedReason: reason, updatedAt: new Date() })
     .where(and(eq(webhookSubscriptions.id, subscriptionId), eq(webhookSubscriptions.isActive, true)));
   logger.warn({ subscriptionId, reason }, "webhook subscription stopped");
+}
+
+/** The attempt log's row for one request and its outcome. */
+export function attemptRow<T extends string>(deliveryId: string, number: number, trigger: T, result: AttemptResult) {
+  return {
+    id: newId(),
+    deliveryId,
+    number,
+    trigger,
+    requestHeaders: result.requestHeaders,
+    statusCode: result.statusCode ?? null,
+    responseBody: result.responseBody ?? null,
+    error: result.error ?? null,
+    durationMs: result.durationMs,
+    startedAt: result.startedAt,
+  };
 }

@@ -7,7 +7,7 @@ import { getDelivery } from "./deliveries";
 import { DRAFT_SUBSCRIPTION_ID, deliveryIdFor } from "./delivery-id";
 import { webhookFetch } from "./webhook-fetch";
 import { buildPayload } from "./payload";
-import { isSuccess } from "./record-attempts";
+import { attemptRow, isSuccess } from "./record-attempts";
 import { sendAttempt } from "./send-attempt";
 import { generateWebhookSecret } from "./signature";
 import { checkSubscriptionInput, getSubscription, type Scope } from "./subscriptions";
@@ -90,17 +90,6 @@ export async function testDraftSubscription(app: AppContext, scope: Scope, input
     createdAt: now,
     updatedAt: new Date(),
   };
-  const attempt = {
-    id: newId(),
-    deliveryId: id,
-    number: 1,
-    trigger: "test" as const,
-    requestHeaders: result.requestHeaders,
-    statusCode: result.statusCode ?? null,
-    responseBody: result.responseBody ?? null,
-    error: result.error ?? null,
-    durationMs: result.durationMs,
-    startedAt: result.startedAt,
-  };
+  const attempt = attemptRow(id, 1, "test" as const, result);
   return { delivery, attempts: [attempt] };
 }
