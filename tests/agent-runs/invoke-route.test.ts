@@ -105,6 +105,30 @@ describe("references", () => {
   });
 });
 
+describe("flags.resolve", () => {
+  it("resolves embeds in the template by default, and with resolve: false names the unresolved embed", async () => {
+    const prompts = await app.call("POST", "/api/workflows/", {
+      key,
+      body: { workflow: { slug: "house-style", name: "House style", data: { parameters: { style: "Answer like a pirate." } } } },
+    });
+    expect(prompts.status).toBe(200);
+    const embedded = {
+      llm: { provider: "openai", model: "gpt-5-mini" },
+      tools: [],
+      instructions: { agents_md: { "@svc.embed": { "@svc.references": { workflow: { slug: "house-style" } }, "@svc.selector": { path: "parameters.style" } } } },
+    };
+    model.script({ kind: "reply", text: "Arr." });
+    const resolved = await invoke(inline(embedded));
+    expect(resolved.status).toBe(200);
+    expect(JSON.stringify(model.requests.at(-1)!.body)).toContain("Answer like a pirate.");
+
+    const raw = await invoke({ ...inline(embedded), flags: { resolve: false } });
+    expect(raw.status).toBe(400);
+    expect(raw.body.code).toBe("invalid_agent_template");
+    expect(raw.body.errors.map((e: { path: string }) => e.path)).toContain("data.parameters.agent.instructions.agents_md");
+  });
+});
+
 describe("the run", () => {
   it("echoes a given session id, continues an incoming traceparent, and stream defaults to SSE with flags.stream", async () => {
     model.script({ kind: "reply", text: "ok" });

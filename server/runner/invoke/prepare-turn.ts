@@ -49,9 +49,11 @@ export async function prepareTurn(
 }
 
 async function loadTemplate(db: Database, principal: Principal, body: InvokeRequest): Promise<{ template: AgentTemplate; agent: RunAgent }> {
+  // flags.resolve (default true): embeds in the template are resolved before it runs.
+  const resolve = body.flags?.resolve !== false;
   const parameters = body.data?.parameters;
   if (parameters) {
-    return { template: (await checkAgentTemplate(db, principal.projectId, parameters.agent ?? {}, "data.parameters.agent.")).template, agent: {} };
+    return { template: (await checkAgentTemplate(db, principal.projectId, parameters.agent ?? {}, "data.parameters.agent.", { resolve })).template, agent: {} };
   }
   const refs = body.references;
   if (!refs || Object.values(refs).every((value) => value === null || value === undefined)) {
@@ -75,7 +77,7 @@ async function loadTemplate(db: Database, principal: Principal, body: InvokeRequ
   if (agent === undefined) {
     throw new BadRequestError(`workflow revision ${revision.id} has no data.parameters.agent; it is not an agent`, "not_an_agent");
   }
-  const { template } = await checkAgentTemplate(db, principal.projectId, agent, "data.parameters.agent.");
+  const { template } = await checkAgentTemplate(db, principal.projectId, agent, "data.parameters.agent.", { resolve });
   return {
     template,
     agent: {
