@@ -1,10 +1,11 @@
 import { BadRequestError, PayloadTooLargeError } from "@/server/core/errors";
 
 /**
- * Reads at most `limit` bytes: the declared Content-Length is checked first, and the stream is
- * cut off as soon as it passes the limit, so a lying or absent header cannot exhaust memory.
+ * Reads at most `limit` bytes of a web request: the declared Content-Length is checked first,
+ * and the stream is cut off as soon as it passes the limit, so a lying or absent header cannot
+ * exhaust memory.
  */
-export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
+export async function readWebBody(request: Request, limit: number): Promise<Buffer | undefined> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) throw new PayloadTooLargeError(limit);
   if (!request.body) return undefined;
@@ -22,7 +23,13 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+/** A JSON body, or undefined when it is empty or blank; malformed JSON is a 400. */
+export function parseJsonBody(raw: Buffer | undefined): unknown {
+  if (raw === undefined || raw.length === 0) return undefined;
+  const text = raw.toString("utf8");
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);
