@@ -30,11 +30,12 @@ export async function bootApp(config: Config = loadConfig()): Promise<App> {
   return { context, handle: doors.web, serve: doors.node, close: () => handle.close() };
 }
 
-/** Where this server is reached: PUBLIC_URL, else the address Next.js says it listens on. */
+/** Where this server is reached: PUBLIC_URL, else the address `next dev` or server.ts listens on. */
 function listenOrigin(config: Config): string {
   if (config.publicUrl) return config.publicUrl;
   if (process.env.__NEXT_PRIVATE_ORIGIN) return process.env.__NEXT_PRIVATE_ORIGIN;
-  return `http://${process.env.HOSTNAME ?? "127.0.0.1"}:${process.env.PORT ?? "3000"}`;
+  // HOST, not HOSTNAME: a container sets HOSTNAME to its own id.
+  return `http://${process.env.HOST ?? "127.0.0.1"}:${process.env.PORT ?? "3000"}`;
 }
 
 function announceDefaultAccount(projectName: string, secret: string, origin: string): void {
