@@ -4,7 +4,7 @@
 # (the Next.js door), measured by the autocannon CLI in its own process. Needs a build in
 # .next-bench/ (`npm run bench -- versioning` makes one).   bash bench/doors-ab.sh
 set -euo pipefail
-cd /work/wt-api-front
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
 DB=apifront_ab
 psql -h 127.0.0.1 -U postgres -d postgres -qc "drop database if exists $DB with (force)" -c "create database $DB"
 URL=postgres://postgres@127.0.0.1:5432/$DB
