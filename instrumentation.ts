@@ -5,7 +5,7 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getApp } = await import("@/server/app");
-  const { startBackgroundWorkers } = await import("@/server/worker/run");
+  const { backgroundWorkersFor } = await import("@/server/worker/run");
   const { context } = await getApp();
-  if (context.config.workers === "in-process") startBackgroundWorkers(context);
+  if (context.config.workers === "in-process") backgroundWorkersFor(context);
 }

@@ -1,10 +1,12 @@
 import { expect, test } from "@playwright/test";
 
-// The browser tests run against `npm start`: the standalone server the Dockerfile ships.
-test("the standalone server answers /api/health and serves the static files it was built with", async ({ page, request }) => {
+// The browser tests run against `npm start`: the production server (server.ts) the Dockerfile ships.
+test("the production server answers /api/health from the router and serves the static files it was built with", async ({ page, request }) => {
   const health = await request.get("/api/health");
   expect(health.status()).toBe(200);
   expect(await health.json()).toMatchObject({ status: "ok" });
+  // Written by the node:http door in one piece; Next.js would have streamed it chunked.
+  expect(Number(health.headers()["content-length"])).toBe((await health.body()).length);
 
   const assets: string[] = [];
   page.on("response", (response) => {

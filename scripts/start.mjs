@@ -1,8 +1,7 @@
 /**
- * `npm start`: the production server (Next.js standalone output) on 127.0.0.1:3000 unless HOST /
- * PORT (or `-H <host>` / `-p <port>`) say otherwise. The standalone server changes its working
- * directory to its own folder, so relative data paths are made absolute first: `.data/` stays
- * where `npm run dev` keeps it.
+ * `npm start`: the production server (server.ts, compiled to `<distDir>/server.mjs` by the build)
+ * on 127.0.0.1:3000 unless HOST / PORT (or `-H <host>` / `-p <port>`) say otherwise. Relative data
+ * paths are made absolute, so `.data/` stays where `npm run dev` keeps it.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -15,7 +14,7 @@ const flag = (short, long) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 
-process.env.HOSTNAME = flag("-H", "--hostname") ?? process.env.HOST ?? "127.0.0.1";
+process.env.HOST = flag("-H", "--hostname") ?? process.env.HOST ?? "127.0.0.1";
 process.env.PORT = flag("-p", "--port") ?? process.env.PORT ?? "3000";
 process.env.NODE_ENV = "production";
 for (const name of ["DATA_DIR", "PGLITE_DIR"]) {
@@ -24,7 +23,7 @@ for (const name of ["DATA_DIR", "PGLITE_DIR"]) {
 }
 process.env.DATA_DIR ??= path.resolve(".data");
 
-const server = path.resolve(distDir, "standalone", "server.js");
+const server = path.resolve(distDir, "server.mjs");
 if (!existsSync(server)) {
   console.error(`No production build at ${server}: run \`npm run build\` first.`);
   process.exit(1);

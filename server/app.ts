@@ -3,13 +3,18 @@ import { loadConfig, type Config } from "@/server/core/config";
 import { logger } from "@/server/core/logger";
 import { migrateDatabase, openDatabase } from "@/server/db";
 import { createSecretBox } from "@/server/secrets";
-import { createApiHandler } from "./api";
+import { createApiDoors, type NodeRequestHandler } from "./api";
 import type { AppContext } from "./http/app-context";
 import type { RequestHandler } from "./http/router";
 
 export interface App {
   context: AppContext;
+  /** The Next.js door (app/api/[...path]/route.ts). */
   handle: RequestHandler;
+  /** The node:http door (server.ts): the same routes without web Request/Response on the hot path. */
+  serve: NodeRequestHandler;
+  /** Closes the database pool (graceful shutdown). */
+  close(): Promise<void>;
 }
 
 /** Opens the database, migrates it, and on an empty database creates the default account. */
@@ -21,14 +26,16 @@ export async function bootApp(config: Config = loadConfig()): Promise<App> {
   const account = await ensureDefaultAccount(handle.db);
   if (account) announceDefaultAccount(account.project.name, account.secret, listenOrigin(config));
   logger.info({ database: handle.kind }, "app ready");
-  return { context, handle: createApiHandler(context) };
+  const doors = createApiDoors(context);
+  return { context, handle: doors.web, serve: doors.node, close: () => handle.close() };
 }
 
-/** Where this server is reached: PUBLIC_URL, else the address Next.js says it listens on. */
+/** Where this server is reached: PUBLIC_URL, else the address `next dev` or server.ts listens on. */
 function listenOrigin(config: Config): string {
   if (config.publicUrl) return config.publicUrl;
   if (process.env.__NEXT_PRIVATE_ORIGIN) return process.env.__NEXT_PRIVATE_ORIGIN;
-  return `http://${process.env.HOSTNAME ?? "127.0.0.1"}:${process.env.PORT ?? "3000"}`;
+  // HOST, not HOSTNAME: a container sets HOSTNAME to its own id.
+  return `http://${process.env.HOST ?? "127.0.0.1"}:${process.env.PORT ?? "3000"}`;
 }
 
 function announceDefaultAccount(projectName: string, secret: string, origin: string): void {

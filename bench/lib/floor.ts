@@ -2,7 +2,7 @@ import type { LoadOptions } from "./benchmark";
 import { measure, type Measurement } from "./measure";
 import type { NextServer } from "./next-server";
 
-/** The framework floor: no auth, no database round trip; what any other endpoint is compared to. */
+/** The framework's own floor: no auth, no database round trip (`npm run bench -- http-floor`). */
 export const FLOOR_PATH = "/api/health";
 
 /**
@@ -29,24 +29,29 @@ export interface FloorComparison {
   /** Median over the rounds of (figure / floor measured right before it). */
   ratio_to_floor: number;
   ratios_per_round: number[];
+  /** Highest over lowest round ratio: how noisy the machine was while this was measured. */
+  ratio_spread: number;
 }
 
+export type Timed = (timing: { durationS: number; warmupS: number }) => Promise<Measurement>;
+
 /**
- * Measures `target` against the floor on the same server: `rounds` times a floor run and then a
- * target run, each of `durationS`, so both sides of every ratio see the same machine. Warm-up runs
- * only before the first round. Rates are means over the rounds, latencies medians of the rounds'
- * percentiles, and the ratio the median of the rounds' ratios.
+ * Measures `target` against `floor` (bench/floor-server/, the minimal server doing the same
+ * query and writing the same bytes): `rounds` times a floor run and then a target run, each of
+ * `durationS`, so both sides of every ratio see the same machine. Warm-up runs only before the
+ * first round. Rates are means over the rounds, latencies medians of the rounds' percentiles, and
+ * the ratio the median of the rounds' ratios.
  */
 export async function measureAgainstFloor(
-  server: NextServer,
-  load: Pick<LoadOptions, "connections" | "durationS" | "warmupS" | "rounds">,
-  target: (timing: { durationS: number; warmupS: number }) => Promise<Measurement>,
+  floorRun: Timed,
+  load: Pick<LoadOptions, "rounds" | "durationS" | "warmupS">,
+  target: Timed,
   floors: Measurement[] = [],
 ): Promise<FloorComparison> {
   const rounds: { floor: Measurement; figure: Measurement }[] = [];
   for (let round = 0; round < load.rounds; round++) {
     const timing = { durationS: load.durationS, warmupS: round === 0 ? load.warmupS : 0 };
-    const floor = await measureHttpFloor(server, { ...load, ...timing });
+    const floor = await floorRun(timing);
     floors.push(floor);
     rounds.push({ floor, figure: await target(timing) });
   }
@@ -58,6 +63,7 @@ export async function measureAgainstFloor(
     floor_requests_per_sec: round3(mean(rounds.map((r) => r.floor.requests_per_sec))),
     ratio_to_floor: median(ratios),
     ratios_per_round: ratios,
+    ratio_spread: round3(Math.max(...ratios) / Math.min(...ratios)),
   };
 }
 

@@ -1,6 +1,7 @@
 /**
- * Builds the app into its own dist dir and runs `next start` on a free loopback port against a
- * fresh database, the way an operator would run it, so benchmarks measure the real server.
+ * Builds the app into its own dist dir and runs the production server (`npm start`: server.ts in
+ * front of Next.js) on a free loopback port against a fresh database, the way an operator would
+ * run it, so benchmarks measure the real server.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -16,9 +17,10 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 /** Benchmarks build here so they never clobber `.next/` of a dev server or a CI build. */
 export const BENCH_DIST_DIR = ".next-bench";
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+const START_SCRIPT = path.join(ROOT, "scripts", "start.mjs");
 
 /** What the production build is made from; a change to any of these makes a bench build stale. */
-const BUILD_INPUTS = ["app", "server", "components", "drizzle", "instrumentation.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json"];
+const BUILD_INPUTS = ["app", "server", "server.ts", "components", "drizzle", "instrumentation.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json"];
 /** `next build` rewrites these to point at its dist dir; they are put back afterwards. */
 const FILES_NEXT_REWRITES = ["tsconfig.json", "next-env.d.ts"];
 
@@ -41,7 +43,7 @@ function newestMtime(target: string): number {
 /** Why the build in `distDir` cannot be used, or null when it is current. */
 function staleReason(distDir: string): string | null {
   const buildId = path.join(ROOT, distDir, "BUILD_ID");
-  if (!fs.existsSync(buildId)) return `no build in ${distDir}/`;
+  if (!fs.existsSync(buildId) || !fs.existsSync(path.join(ROOT, distDir, "server.mjs"))) return `no build in ${distDir}/`;
   const builtAt = fs.statSync(buildId).mtimeMs;
   const changed = BUILD_INPUTS.find((input) => newestMtime(path.join(ROOT, input)) > builtAt);
   return changed ? `${changed} changed since the last build in ${distDir}/` : null;
@@ -76,12 +78,10 @@ export async function ensureBuild(options: { distDir?: string; rebuild?: boolean
   const saved = new Map(FILES_NEXT_REWRITES.map((f) => [f, readIfExists(path.join(ROOT, f))]));
   const started = performance.now();
   try {
-    await run(process.execPath, [NEXT_BIN, "build"], {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXT_DIST_DIR: distDir,
-      NEXT_TELEMETRY_DISABLED: "1",
-    });
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" };
+    await run(process.execPath, [NEXT_BIN, "build"], env);
+    // npm's postbuild step: server.ts into <distDir>/server.mjs.
+    await run(process.execPath, [path.join(ROOT, "scripts", "build-server.mjs")], env);
   } finally {
     for (const [file, content] of saved) restore(path.join(ROOT, file), content);
   }
@@ -151,7 +151,7 @@ export interface NextServer {
 const KEY_PATTERN = /API key \(shown only now\):\s+(sk_[A-Za-z0-9_-]+)/;
 const MAX_OUTPUT = 1 << 20;
 
-/** Starts `next start` on 127.0.0.1 and resolves once `readyPath` answers 200. */
+/** Starts the production server on 127.0.0.1 and resolves once `readyPath` answers 200. */
 export async function startNextServer(options: StartOptions = {}): Promise<NextServer> {
   const distDir = options.distDir ?? BENCH_DIST_DIR;
   if (!fs.existsSync(path.join(ROOT, distDir, "BUILD_ID"))) throw new Error(`No build in ${distDir}/; call ensureBuild() first`);
@@ -193,9 +193,9 @@ export async function startNextServer(options: StartOptions = {}): Promise<NextS
     while (outputLength > MAX_OUTPUT && chunks.length > 1) outputLength -= chunks.shift()!.length;
   };
 
-  log(`starting next start on ${baseUrl} (${database}) ...`);
+  log(`starting the production server on ${baseUrl} (${database}) ...`);
   // Own process group, so stop() also ends anything the server spawned.
-  const child = spawn(process.execPath, [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(port)], {
+  const child = spawn(process.execPath, [START_SCRIPT, "-H", "127.0.0.1", "-p", String(port)], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -278,7 +278,7 @@ async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: numbe
   let last = "no answer yet";
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`next start exited (${child.signalCode ?? `code ${child.exitCode}`}) before it was ready:\n${output()}`);
+      throw new Error(`the server exited (${child.signalCode ?? `code ${child.exitCode}`}) before it was ready:\n${output()}`);
     }
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });

@@ -13,6 +13,11 @@ export function isAuthRequest(request: Request): boolean {
   return AUTH_URL.test(request.url);
 }
 
+/** `isAuthRequest` for a bare path (the node:http door). */
+export function isAuthPath(pathname: string): boolean {
+  return pathname.startsWith(`${AUTH_BASE_PATH}/`);
+}
+
 /** better-auth's endpoints (sign-in, sign-out, session), behind the same CSRF rule as ours. */
 export function createAuthHandler(app: AppContext): RequestHandler {
   return async (request) => {

@@ -2,7 +2,7 @@ import { ZodError } from "zod";
 import { AppError, BadRequestError, ConflictError, MethodNotAllowedError, SchemaValidationError, TooManyRequestsError } from "@/server/core/errors";
 import type { Logger } from "@/server/core/logger";
 import { zodIssuesToFieldErrors } from "@/server/core/zod-issues";
-import { jsonResponse } from "./json-response";
+import { jsonReply, toResponse, type JsonReply } from "./reply";
 
 /** PostgreSQL error codes that can only come from input we let through, mapped so they are never a 500. */
 function fromDatabaseError(error: unknown): AppError | null {
@@ -31,10 +31,15 @@ export function toAppError(error: unknown): AppError | null {
 
 /** The one place errors become HTTP responses. A 500 says only that it happened and its request id. */
 export function errorResponse(error: unknown, requestId: string, log: Logger): Response {
+  return toResponse(errorReply(error, requestId, log));
+}
+
+/** `errorResponse` before it is a `Response`, for the node:http door. */
+export function errorReply(error: unknown, requestId: string, log: Logger): JsonReply {
   const appError = toAppError(error);
   if (!appError) {
     log.error({ err: error }, "unhandled error");
-    return jsonResponse(
+    return jsonReply(
       500,
       { detail: `Internal server error; quote request id ${requestId} when reporting it`, code: "internal_error" },
       requestId,
@@ -46,5 +51,5 @@ export function errorResponse(error: unknown, requestId: string, log: Logger): R
   if (appError instanceof TooManyRequestsError) headers["retry-after"] = String(appError.retryAfterSeconds);
   const body: Record<string, unknown> = { detail: appError.message, code: appError.code };
   if (appError.errors) body.errors = appError.errors;
-  return jsonResponse(appError.status, body, requestId, headers);
+  return jsonReply(appError.status, body, requestId, headers);
 }

@@ -1,13 +1,15 @@
 import { BadRequestError, PayloadTooLargeError } from "@/server/core/errors";
 
 /**
- * Reads at most `limit` bytes: the declared Content-Length is checked first, and the stream is
- * cut off as soon as it passes the limit, so a lying or absent header cannot exhaust memory.
+ * Reads at most `limit` bytes of a web request: the declared Content-Length is checked first,
+ * and the stream is cut off as soon as it passes the limit, so a lying or absent header cannot
+ * exhaust memory.
  */
-export async function readBodyBytes(request: Request, limit: number): Promise<Buffer> {
+export async function readWebBody(request: Request, limit: number): Promise<Buffer | undefined> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) throw new PayloadTooLargeError(limit);
-  if (!request.body) return Buffer.alloc(0);
+  if (!request.body) return undefined;
+
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -24,9 +26,10 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Bu
   return Buffer.concat(chunks);
 }
 
-/** The body as JSON (undefined when empty), within `limit` bytes. */
-export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
-  const text = (await readBodyBytes(request, limit)).toString("utf8");
+/** A JSON body, or undefined when it is empty or blank; malformed JSON is a 400. */
+export function parseJsonBody(raw: Buffer | undefined): unknown {
+  if (raw === undefined || raw.length === 0) return undefined;
+  const text = raw.toString("utf8");
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);

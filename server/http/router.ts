@@ -5,14 +5,19 @@ import { newId } from "@/server/core/ids";
 import { logger, type Logger } from "@/server/core/logger";
 import { zodIssuesToFieldErrors } from "@/server/core/zod-issues";
 import type { AppContext } from "./app-context";
-import { errorResponse } from "./error-response";
-import { jsonResponse } from "./json-response";
+import { errorReply } from "./error-response";
+import type { Incoming } from "./incoming";
 import { PathMatcher } from "./path-matcher";
-import { readJsonBody } from "./read-body";
+import { parseJsonBody } from "./read-body";
+import { jsonReply, type Reply } from "./reply";
 import { assertSameOrigin } from "./same-origin";
 import type { AnyRoute, RequestContext } from "./route";
 
+/** The Next.js door's shape: a web `Request` in, a `Response` out. */
 export type RequestHandler = (request: Request) => Promise<Response>;
+
+/** The router itself, door-neutral: both the Next.js route and the node:http server call it. */
+export type Router = (incoming: Incoming) => Promise<Reply>;
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -20,54 +25,56 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
  * The one route wrapper every REST handler runs through: request id, auth, body limit, JSON
  * parsing, zod validation, error mapping, JSON 404 and 405.
  */
-export function createRouter(routes: AnyRoute[], app: AppContext): RequestHandler {
+export function createRouter(routes: AnyRoute[], app: AppContext): Router {
   const matcher = new PathMatcher<AnyRoute>();
   for (const route of routes) matcher.add(route.path, route);
 
-  return async function handle(request: Request): Promise<Response> {
-    const incomingId = request.headers.get("x-request-id");
+  return async function handle(request: Incoming): Promise<Reply> {
+    const incomingId = request.header("x-request-id");
     const requestId = incomingId && REQUEST_ID.test(incomingId) ? incomingId : newId();
-    const url = new URL(request.url);
     // Made on first use: a pino child costs more than the rest of a cached lookup, and a
     // successful request logs nothing at the default level.
     let requestLog: Logger | undefined;
-    const log = () => (requestLog ??= logger.child({ requestId, method: request.method, path: url.pathname }));
+    const log = () => (requestLog ??= logger.child({ requestId, method: request.method, path: request.pathname }));
     const started = performance.now();
     try {
-      const response = await dispatch(request, url, requestId, log);
+      const response = await dispatch(request, requestId, log);
       if (logger.isLevelEnabled("debug")) log().debug({ status: response.status, ms: Math.round(performance.now() - started) }, "request");
       return response;
     } catch (error) {
-      const response = errorResponse(error, requestId, log());
+      const response = errorReply(error, requestId, log());
       log().info({ status: response.status, ms: Math.round(performance.now() - started) }, "request failed");
       return response;
     }
   };
 
-  async function dispatch(request: Request, url: URL, requestId: string, log: () => Logger) {
-    const matches = matcher.matchAll(url.pathname);
-    if (matches.length === 0) throw new NotFoundError(`No API route matches ${url.pathname}`, "route_not_found");
+  async function dispatch(request: Incoming, requestId: string, log: () => Logger): Promise<Reply> {
+    const pathname = request.pathname;
+    const matches = matcher.matchAll(pathname);
+    if (matches.length === 0) throw new NotFoundError(`No API route matches ${pathname}`, "route_not_found");
     const method = request.method === "HEAD" ? "GET" : request.method;
     const match = matches.find((m) => m.value.method === method);
     if (!match) {
       const allow = [...new Set(matches.map((m) => m.value.method))];
-      throw new MethodNotAllowedError(request.method, url.pathname, allow);
+      throw new MethodNotAllowedError(request.method, pathname, allow);
     }
     const route = match.value;
 
-    if (route.sameOrigin) assertSameOrigin(request.headers, app.config.publicUrl);
+    if (route.sameOrigin) assertSameOrigin({ get: request.header }, app.config.publicUrl);
     const principal = await authorize(route, request);
     const params = route.params ? parsePathParams(route.params, match.params) : match.params;
     let body: unknown = undefined;
     if (route.body) {
-      const raw = await readJsonBody(request, route.maxBodyBytes ?? app.config.maxBodyBytes);
+      const raw = parseJsonBody(await request.readBody(route.maxBodyBytes ?? app.config.maxBodyBytes));
       body = parseWith(route.body, raw ?? {});
     }
-    const query = route.query ? parseWith(route.query, Object.fromEntries(url.searchParams)) : undefined;
+    const query = route.query ? parseWith(route.query, Object.fromEntries(new URLSearchParams(request.search))) : undefined;
     const ctx = {
       app,
       requestId,
-      request,
+      get request() {
+        return request.request;
+      },
       principal,
       get log() {
         return log();
@@ -78,17 +85,17 @@ export function createRouter(routes: AnyRoute[], app: AppContext): RequestHandle
       result.headers.set("x-request-id", requestId);
       return result;
     }
-    return jsonResponse(route.status ?? 200, result, requestId);
+    return jsonReply(route.status ?? 200, result, requestId);
   }
 
-  async function authorize(route: AnyRoute, request: Request): Promise<Principal | undefined> {
+  async function authorize(route: AnyRoute, request: Incoming): Promise<Principal | undefined> {
     if (route.auth === "api_key") {
-      const principal = await authenticateApiKey(app.db, request.headers.get("authorization"));
+      const principal = await authenticateApiKey(app.db, request.header("authorization"));
       requireRole(principal.role, route.role ?? (route.method === "GET" ? "viewer" : "member"), `${route.method} ${route.path}`);
       return principal;
     }
     if (route.auth === "admin") {
-      checkAdminToken(app.config.adminToken, request.headers.get("authorization"));
+      checkAdminToken(app.config.adminToken, request.header("authorization"));
     }
     return undefined;
   }

@@ -1,4 +1,5 @@
 import { ForbiddenError } from "@/server/core/errors";
+import type { HeaderReader } from "./incoming";
 
 /**
  * CSRF defence for everything a browser session can change: a request that says where it comes
@@ -10,7 +11,7 @@ import { ForbiddenError } from "@/server/core/errors";
  * The app's origin is PUBLIC_URL's host when set, otherwise the Host the request was sent to
  * (`X-Forwarded-Host` first: a cross-site page cannot set it without a failing CORS preflight).
  */
-export function assertSameOrigin(headers: Headers, publicUrl: string | undefined): void {
+export function assertSameOrigin(headers: HeaderReader, publicUrl: string | undefined): void {
   const origin = headers.get("origin");
   const expected = publicUrl ? new URL(publicUrl).host : (headers.get("x-forwarded-host") ?? headers.get("host"));
   if (origin !== null) {

@@ -1,6 +1,6 @@
 import { gunzipSync, inflateSync } from "node:zlib";
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from "@/server/core/errors";
-import { readBodyBytes } from "@/server/http/read-body";
+import { readWebBody } from "@/server/http/read-body";
 
 /**
  * Reads a request body of at most `limit` bytes, then undoes gzip or deflate, named by
@@ -8,7 +8,7 @@ import { readBodyBytes } from "@/server/http/read-body";
  * decompressed size is held to the same limit, so a small bomb cannot fill memory.
  */
 export async function readRawBody(request: Request, limit: number): Promise<Buffer> {
-  const raw = await readBodyBytes(request, limit);
+  const raw = (await readWebBody(request, limit)) ?? Buffer.alloc(0);
   const encoding = (request.headers.get("content-encoding") ?? "").trim().toLowerCase();
   return decompress(raw, encoding, limit);
 }

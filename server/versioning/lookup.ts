@@ -41,8 +41,11 @@ const deployedVia = (db: Executor, environment: SQL | undefined) =>
     )
     .limit(1);
 
-/** The hot lookups of retrieve, as prepared queries (see server/db/prepared.ts). */
-const queries = {
+/**
+ * The hot lookups of retrieve, as prepared queries (see server/db/prepared.ts). Exported for the
+ * benchmark's minimal floor server, which runs the very same SQL (bench/floor-server/).
+ */
+export const revisionLookupQueries = {
   artifactById: (db: Executor) =>
     db.select().from(artifacts).where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.id, p("id")))),
   artifactBySlug: (db: Executor) =>
@@ -95,8 +98,8 @@ export class Lookup {
 
   async artifact(ref: Ref, field = this.keys.ref): Promise<ArtifactRecord> {
     const [row] = ref.id
-      ? await preparedQuery(this.db, "artifactById", queries.artifactById).execute({ ...this.scope, id: ref.id })
-      : await preparedQuery(this.db, "artifactBySlug", queries.artifactBySlug).execute({ ...this.scope, slug: ref.slug });
+      ? await preparedQuery(this.db, "artifactById", revisionLookupQueries.artifactById).execute({ ...this.scope, id: ref.id })
+      : await preparedQuery(this.db, "artifactBySlug", revisionLookupQueries.artifactBySlug).execute({ ...this.scope, slug: ref.slug });
     if (!row) throw new NotFoundError(`${field} ${describe(ref)} does not exist`);
     return row;
   }
@@ -105,13 +108,13 @@ export class Lookup {
   async variant(ref: Ref, artifactId?: string, field = this.keys.variantRef): Promise<VariantRecord> {
     let rows: VariantRecord[];
     if (ref.id) {
-      rows = (await preparedQuery(this.db, "variantById", queries.variantById).execute({ ...this.scope, id: ref.id })).filter(
+      rows = (await preparedQuery(this.db, "variantById", revisionLookupQueries.variantById).execute({ ...this.scope, id: ref.id })).filter(
         (v) => !artifactId || v.artifactId === artifactId,
       );
     } else if (artifactId) {
-      rows = await preparedQuery(this.db, "variantBySlugIn", queries.variantBySlugIn).execute({ projectId: this.projectId, artifactId, slug: ref.slug });
+      rows = await preparedQuery(this.db, "variantBySlugIn", revisionLookupQueries.variantBySlugIn).execute({ projectId: this.projectId, artifactId, slug: ref.slug });
     } else {
-      rows = await preparedQuery(this.db, "variantBySlug", queries.variantBySlug).execute({ ...this.scope, slug: ref.slug });
+      rows = await preparedQuery(this.db, "variantBySlug", revisionLookupQueries.variantBySlug).execute({ ...this.scope, slug: ref.slug });
     }
     if (rows.length === 0) throw new NotFoundError(`${field} ${describe(ref)} does not exist`);
     if (rows.length > 1) {
@@ -125,15 +128,15 @@ export class Lookup {
 
   /** The variant named `default`, or the oldest one when it was renamed away. */
   async defaultVariant(artifact: ArtifactRecord): Promise<VariantRecord> {
-    const [row] = await preparedQuery(this.db, "defaultVariant", queries.defaultVariant).execute({ artifactId: artifact.id });
+    const [row] = await preparedQuery(this.db, "defaultVariant", revisionLookupQueries.defaultVariant).execute({ artifactId: artifact.id });
     if (!row) throw new NotFoundError(`${this.keys.one} "${artifact.slug}" has no variants`);
     return row;
   }
 
   async revision(ref: Ref, field = this.keys.revisionRef): Promise<RevisionRecord> {
     const [row] = ref.id
-      ? await preparedQuery(this.db, "revisionById", queries.revisionById).execute({ ...this.scope, id: ref.id })
-      : await preparedQuery(this.db, "revisionBySlug", queries.revisionBySlug).execute({ ...this.scope, slug: ref.slug });
+      ? await preparedQuery(this.db, "revisionById", revisionLookupQueries.revisionById).execute({ ...this.scope, id: ref.id })
+      : await preparedQuery(this.db, "revisionBySlug", revisionLookupQueries.revisionBySlug).execute({ ...this.scope, slug: ref.slug });
     if (!row) throw new NotFoundError(`${field} ${describe(ref)} does not exist`);
     return row as RevisionRecord;
   }
@@ -145,8 +148,8 @@ export class Lookup {
    */
   async latestOfArtifact(ref: Ref): Promise<RevisionRecord | undefined> {
     const [row] = ref.id
-      ? await preparedQuery(this.db, "latestOfArtifactById", queries.latestOfArtifactById).execute({ ...this.scope, id: ref.id })
-      : await preparedQuery(this.db, "latestOfArtifactBySlug", queries.latestOfArtifactBySlug).execute({ ...this.scope, slug: ref.slug });
+      ? await preparedQuery(this.db, "latestOfArtifactById", revisionLookupQueries.latestOfArtifactById).execute({ ...this.scope, id: ref.id })
+      : await preparedQuery(this.db, "latestOfArtifactBySlug", revisionLookupQueries.latestOfArtifactBySlug).execute({ ...this.scope, slug: ref.slug });
     return row as RevisionRecord | undefined;
   }
 
@@ -154,8 +157,8 @@ export class Lookup {
   async inVariant(variantId: string, version?: string): Promise<RevisionRecord | undefined> {
     if (version && Number(version) > MAX_VERSION) return undefined;
     const [row] = version
-      ? await preparedQuery(this.db, "inVariantAt", queries.inVariantAt).execute({ ...this.scope, variantId, version: Number(version) })
-      : await preparedQuery(this.db, "latestOfVariant", queries.latestOfVariant).execute({ ...this.scope, variantId });
+      ? await preparedQuery(this.db, "inVariantAt", revisionLookupQueries.inVariantAt).execute({ ...this.scope, variantId, version: Number(version) })
+      : await preparedQuery(this.db, "latestOfVariant", revisionLookupQueries.latestOfVariant).execute({ ...this.scope, variantId });
     return row as RevisionRecord | undefined;
   }
 
@@ -167,8 +170,8 @@ export class Lookup {
   async deployed(environment: Ref, key: string): Promise<{ environment: RevisionRecord; target: RevisionRecord } | undefined> {
     const values = { projectId: this.projectId, domain: this.keys.name, key, revisionKey: this.keys.revision };
     const [row] = environment.id
-      ? await preparedQuery(this.db, "deployedViaEnvironmentId", queries.deployedViaEnvironmentId).execute({ ...values, id: environment.id })
-      : await preparedQuery(this.db, "deployedViaEnvironmentSlug", queries.deployedViaEnvironmentSlug).execute({ ...values, slug: environment.slug });
+      ? await preparedQuery(this.db, "deployedViaEnvironmentId", revisionLookupQueries.deployedViaEnvironmentId).execute({ ...values, id: environment.id })
+      : await preparedQuery(this.db, "deployedViaEnvironmentSlug", revisionLookupQueries.deployedViaEnvironmentSlug).execute({ ...values, slug: environment.slug });
     return row as { environment: RevisionRecord; target: RevisionRecord } | undefined;
   }
 
@@ -185,7 +188,7 @@ export class Lookup {
 }
 
 async function revisionAt(db: Executor, variantId: string, version: number): Promise<RevisionRecord | undefined> {
-  const [row] = await preparedQuery(db, "revisionByVersion", queries.revisionByVersion).execute({ variantId, version });
+  const [row] = await preparedQuery(db, "revisionByVersion", revisionLookupQueries.revisionByVersion).execute({ variantId, version });
   return row as RevisionRecord | undefined;
 }
 

@@ -1,4 +1,5 @@
 import { logger } from "@/server/core/logger";
+import { processWide } from "@/server/core/process-wide";
 import type { AppContext } from "@/server/http/app-context";
 import { BACKGROUND_WORKERS, type RunningWorker } from "./registry";
 
@@ -8,6 +9,12 @@ export function startBackgroundWorkers(app: AppContext): RunningWorker[] {
   if (running.length) logger.info({ workers: BACKGROUND_WORKERS.map((w) => w.name) }, "background workers started");
   return running;
 }
+
+/**
+ * Starts the workers once per app: under the production server both server.ts and Next.js's
+ * instrumentation hook ask, and server.ts must hold the same handles to stop them on shutdown.
+ */
+export const backgroundWorkersFor = processWide<AppContext, RunningWorker[]>("background-workers", startBackgroundWorkers);
 
 /**
  * One bounded pass of every worker, one after another (the cron route on serverless hosts).

@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { Readable } from "node:stream";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import type { NodeRequestHandler } from "@/server/api";
+import { createFront } from "@/server/http/front";
 import type { RequestHandler } from "@/server/http/router";
+import { writeReply } from "@/server/http/write-reply";
 import { handleTRPCRequest, TRPC_ENDPOINT } from "@/server/trpc/handler";
 import type { TestApp } from "./test-app";
 
@@ -11,14 +12,19 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Which door a test server opens: the production node:http front (server.ts) or the Next.js route. */
+export type Door = "node" | "next";
+
 /**
- * The app behind a real HTTP socket, wired as Next.js wires it: `/api/trpc/*` to the tRPC
- * endpoint, every other path to the REST router (better-auth included).
+ * The app behind a real HTTP socket. `node` (the default) is wired as server.ts wires it: REST and
+ * services to the router's node:http door, the rest (`/api/trpc/*`) to a web handler as Next.js
+ * would serve it. `next` serves every path through web Request/Response as the Next.js route does.
  */
-export function serveOverHttp(t: TestApp): Promise<RunningServer> {
-  return serveOnLoopback((request) =>
-    new URL(request.url).pathname.startsWith(`${TRPC_ENDPOINT}/`) ? handleTRPCRequest(t.context, request) : t.handle(request),
-  );
+export function serveOverHttp(t: TestApp, door: Door = "node"): Promise<RunningServer> {
+  const web: RequestHandler = (request) =>
+    new URL(request.url).pathname.startsWith(`${TRPC_ENDPOINT}/`) ? handleTRPCRequest(t.context, request) : t.handle(request);
+  if (door === "next") return serveOnLoopback(web);
+  return listenOnLoopback(createServer(createFront(t.serve, webAsNode(web))));
 }
 
 /**
@@ -26,26 +32,20 @@ export function serveOverHttp(t: TestApp): Promise<RunningServer> {
  * Host it was sent to, its signal aborts when the client goes away, and the response body is
  * streamed as it is produced (cookies as separate Set-Cookie headers).
  */
-export async function serveOnLoopback(handle: RequestHandler): Promise<RunningServer> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer(async (req, res) => {
+export function serveOnLoopback(handle: RequestHandler): Promise<RunningServer> {
+  return listenOnLoopback(createServer(webAsNode(handle)));
+}
+
+function webAsNode(handle: RequestHandler): NodeRequestHandler {
+  return async (req, res) => {
     const abort = new AbortController();
     res.on("close", () => abort.abort());
-    const response = await handle(await toWebRequest(req, abort.signal));
-    const headers: Record<string, string | string[]> = {};
-    response.headers.forEach((value, name) => {
-      if (name !== "set-cookie") headers[name] = value;
-    });
-    const cookies = response.headers.getSetCookie();
-    if (cookies.length) headers["set-cookie"] = cookies;
-    res.writeHead(response.status, headers);
-    if (!response.body) return res.end();
-    res.flushHeaders();
-    const body = Readable.fromWeb(response.body as NodeReadableStream);
-    body.on("error", () => res.destroy());
-    res.on("close", () => body.destroy());
-    body.pipe(res);
-  });
+    writeReply(await handle(await toWebRequest(req, abort.signal)), res, false);
+  };
+}
+
+async function listenOnLoopback(server: Server): Promise<RunningServer> {
+  const sockets = new Set<Socket>();
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));

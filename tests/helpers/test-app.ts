@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createAccount } from "@/server/auth";
-import { createApiHandler } from "@/server/api";
+import { createApiDoors, type NodeRequestHandler } from "@/server/api";
 import { loadConfig, type Config } from "@/server/core/config";
 import type { DatabaseHandle } from "@/server/db";
 import type { AppContext } from "@/server/http/app-context";
@@ -27,7 +27,10 @@ export interface TestResponse<T = any> {
 export interface TestApp {
   context: AppContext;
   database: DatabaseHandle;
+  /** The Next.js door (a web Request in, a Response out). */
   handle: RequestHandler;
+  /** The production server's node:http door (server.ts), over the same route table. */
+  serve: NodeRequestHandler;
   /** Calls the API through the same router Next.js uses, with a real Request. */
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<TestResponse<T>>;
   /** A fresh user, project and key, as an operator would create them. */
@@ -44,7 +47,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   const secrets = new SecretBox(config.secretKey ?? randomBytes(32));
   await verifySecretKey(database.db, secrets);
   const context: AppContext = { db: database.db, dbKind: database.kind, config, secrets };
-  const handle = createApiHandler(context);
+  const { web: handle, node: serve } = createApiDoors(context);
 
   async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
@@ -69,6 +72,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     context,
     database,
     handle,
+    serve,
     call,
     async newProject(label = "p") {
       const n = ++counter;

@@ -1,0 +1,55 @@
+/**
+ * Starts the benchmark floor (bench/floor-server/main.ts) in its own process, as the app runs in
+ * its own, and measures it.
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { log } from "./benchmark";
+import { measure, type Measurement, type MeasureOptions } from "./measure";
+import { freePort, ROOT } from "./next-server";
+
+export interface FloorServer {
+  baseUrl: string;
+  measure(options: Omit<MeasureOptions, "baseUrl">): Promise<Measurement>;
+  stop(): Promise<void>;
+}
+
+export async function startFloorServer(options: {
+  databaseUrl: string;
+  /** The bytes the app answered for the request the floor stands in for. */
+  response: Buffer;
+  /** The revision the floor looks up by slug. */
+  slug: string;
+}): Promise<FloorServer> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", "floor-server", "main.ts")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      FLOOR_DATABASE_URL: options.databaseUrl,
+      FLOOR_PORT: String(port),
+      FLOOR_RESPONSE_BASE64: options.response.toString("base64"),
+      FLOOR_SLUG: options.slug,
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("floor ready") && resolve());
+    child.once("exit", (code) => reject(new Error(`the floor server exited (code ${code}) before it was ready`)));
+  });
+  log(`floor server ready on ${baseUrl}`);
+  return {
+    baseUrl,
+    measure: (measureOptions) => measure({ ...measureOptions, baseUrl }),
+    stop: async () => {
+      process.removeListener("exit", killOnExit);
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}

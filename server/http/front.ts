@@ -1,0 +1,28 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { NodeRequestHandler } from "@/server/api";
+import { logger } from "@/server/core/logger";
+
+/**
+ * Which door a path takes on the production server: the REST API and the services go straight to
+ * the router; the tRPC endpoint stays with Next.js (with pages and static files), where the
+ * playground's own data path has always run.
+ */
+export function isRouterPath(path: string): boolean {
+  if (path.startsWith("/services/")) return true;
+  if (!path.startsWith("/api/") && path !== "/api") return false;
+  return !path.startsWith("/api/trpc/") && path !== "/api/trpc";
+}
+
+/** One node:http listener for both doors. A handler that throws still gets its client an answer. */
+export function createFront(api: NodeRequestHandler, other: NodeRequestHandler) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const handler = isRouterPath(q < 0 ? url : url.slice(0, q)) ? api : other;
+    handler(req, res).catch((error: unknown) => {
+      logger.error({ err: error, path: url }, "request failed outside the router");
+      if (res.headersSent) res.destroy();
+      else res.writeHead(500, { "content-type": "application/json; charset=utf-8" }).end('{"detail":"Internal server error","code":"internal_error"}');
+    });
+  };
+}

@@ -1,0 +1,30 @@
+import type { Server } from "node:http";
+import type { App } from "@/server/app";
+import { logger } from "@/server/core/logger";
+import { eventBatcherFor } from "@/server/events/insert-batcher";
+import type { RunningWorker } from "@/server/worker/registry";
+
+/** How long requests in flight (a long agent stream, say) may run on after SIGTERM. */
+const DRAIN_REQUESTS_MS = 10_000;
+
+/**
+ * The order matters: stop taking requests and let those in flight finish (they may still queue
+ * read events), then write every queued read event, then stop the workers (which may be
+ * processing what was just written), and only then close the database.
+ */
+export async function shutDown(server: Server, app: App, workers: RunningWorker[]): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const late = setTimeout(() => {
+    logger.warn("requests still running after the grace period; closing their connections");
+    server.closeAllConnections();
+  }, DRAIN_REQUESTS_MS);
+  await closed;
+  clearTimeout(late);
+  const batcher = eventBatcherFor(app.context.db);
+  const backlog = batcher.backlog;
+  await batcher.drain();
+  await Promise.all(workers.map((worker) => worker.stop()));
+  await app.close();
+  logger.info({ readEventsWritten: backlog }, "server stopped");
+}
