@@ -3,6 +3,7 @@ import { accountRouter } from "./routers/account";
 import { agentsRouter } from "./routers/agents";
 import { apiKeysRouter } from "./routers/api-keys";
 import { catalogRouter } from "./routers/catalog";
+import { connectionsRouter } from "./routers/connections";
 import { environmentsRouter } from "./routers/environments";
 import { membersRouter } from "./routers/members";
 import { projectRouter } from "./routers/project";
@@ -13,6 +14,7 @@ export const appRouter = createTRPCRouter({
   agents: agentsRouter,
   apiKeys: apiKeysRouter,
   catalog: catalogRouter,
+  connections: connectionsRouter,
   environments: environmentsRouter,
   members: membersRouter,
   project: projectRouter,
