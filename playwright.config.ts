@@ -77,6 +77,8 @@ export default defineConfig({
         // The operator's key and base URL: chat turns go to the scripted model server.
         OPENAI_API_KEY: "sk-e2e-scripted",
         OPENAI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/v1`,
+        // Stored connections the specs add point at the same loopback model server.
+        EGRESS_ALLOWLIST: "127.0.0.1",
       },
     },
   ],

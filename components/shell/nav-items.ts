@@ -1,6 +1,6 @@
 import { AgentIcon } from "@/components/agents/icons";
 import { EnvironmentsIcon } from "@/components/environments/environments-icon";
-import { HomeIcon, SettingsIcon } from "@/components/ui";
+import { HomeIcon, KeyIcon, SettingsIcon } from "@/components/ui";
 
 export interface NavItem {
   href: string;
@@ -16,5 +16,6 @@ export const navItems: NavItem[] = [
   { href: "/", label: "Overview", icon: HomeIcon },
   { href: "/agents", label: "Agents", icon: AgentIcon },
   { href: "/environments", label: "Environments", icon: EnvironmentsIcon },
+  { href: "/connections", label: "Connections", icon: KeyIcon },
   { href: "/settings", label: "Settings", icon: SettingsIcon },
 ];
