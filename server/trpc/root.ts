@@ -7,6 +7,7 @@ import { connectionsRouter } from "./routers/connections";
 import { environmentsRouter } from "./routers/environments";
 import { membersRouter } from "./routers/members";
 import { projectRouter } from "./routers/project";
+import { tracesRouter } from "./routers/traces";
 
 /** Every router of the playground; a new page area adds its router here. */
 export const appRouter = createTRPCRouter({
@@ -18,6 +19,7 @@ export const appRouter = createTRPCRouter({
   environments: environmentsRouter,
   members: membersRouter,
   project: projectRouter,
+  traces: tracesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,8 +1,10 @@
 import { harnessFor } from "../harnesses";
 import { notifyRunFinished } from "../run-listeners";
+import { recordRunTrace } from "../run-trace";
 import { startTurn } from "../start-turn";
 import { traceContext } from "../trace-context";
 import type { Principal } from "@/server/auth";
+import { logger } from "@/server/core/logger";
 import type { AppContext } from "@/server/http/app-context";
 import { MESSAGES_FORMAT_HEADER, negotiateFormat, negotiateTransport, turnResponse } from "@/server/streams";
 import type { InvokeRequest } from "./invoke-request";
@@ -18,7 +20,13 @@ export async function invokeAgent(app: AppContext, principal: Principal, request
   const input = await prepareTurn(app, principal, body, format);
   const trace = traceContext(request.headers.get("traceparent"));
   const turn = startTurn(harnessFor(input.template.harness.kind), input, trace, { harnessKind: input.template.harness.kind, signal: request.signal });
-  void turn.record.then(notifyRunFinished);
+  void turn.record.then((record) => {
+    notifyRunFinished(record);
+    // The trace id the stream's `finish` part carries opens this trace once it is ingested.
+    return recordRunTrace(app, principal, record, input.connection.apiKey).catch((error: unknown) =>
+      logger.error({ err: error, traceId: record.traceId }, "recording the run's trace failed"),
+    );
+  });
   return turnResponse(turn.events, {
     transport,
     format,
