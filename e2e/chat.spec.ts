@@ -60,8 +60,35 @@ test("chat: the draft beside the editor streams reasoning and text, a client too
   await expect(card).toContainText("Done");
   const footer = pane.getByTestId("turn-footer");
   await expect(footer).toContainText("1,200 in · 300 out · $0.00090");
-  await expect(footer).toContainText(/Trace [0-9a-f]{8}/);
+  await expect(footer.getByRole("link", { name: /Trace [0-9a-f]{8}/ })).toBeVisible();
   await page.screenshot({ path: `${SCREENSHOTS}/chat-editor-pane.png` });
+
+  // The turn's trace, opened from the chat in a new tab: span tree, waterfall, roll-ups, a span's attributes.
+  const [tracePage] = await Promise.all([page.context().waitForEvent("page"), footer.getByRole("link", { name: /Trace [0-9a-f]{8}/ }).click()]);
+  await expect(tracePage).toHaveURL(/\/traces\/[0-9a-f]{32}$/);
+  const spans = tracePage.getByTestId("span-row");
+  await expect(spans).toHaveCount(2, { timeout: 20_000 });
+  await expect(spans.nth(0)).toContainText("invoke_agent");
+  await expect(spans.nth(1)).toContainText("chat");
+  const summary = tracePage.getByTestId("trace-summary");
+  await expect(summary).toContainText("1,200 in · 300 out");
+  await expect(summary).toContainText("$0.00090");
+  await spans.nth(1).getByRole("link").click();
+  await expect(tracePage).toHaveURL(/\?span=[0-9a-f]{16}$/);
+  await expect(tracePage.getByTestId("span-details").getByRole("heading", { name: "chat" })).toBeVisible();
+  await tracePage.reload();
+  await expect(tracePage.getByTestId("span-details").getByRole("heading", { name: "chat" })).toBeVisible();
+  await tracePage.screenshot({ path: `${SCREENSHOTS}/trace-view.png` });
+  // The list, filtered; the filters are in the URL.
+  await tracePage.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Traces" }).click();
+  await expect(tracePage.getByTestId("trace-row").first()).toBeVisible();
+  await tracePage.getByLabel("Status").selectOption("ok");
+  await expect(tracePage).toHaveURL(/\/traces\?status=ok$/);
+  await expect(tracePage.getByTestId("trace-row").first()).toContainText("invoke_agent");
+  await tracePage.getByLabel("Status").selectOption("error");
+  await expect(tracePage.getByText("No traces match")).toBeVisible();
+  await tracePage.screenshot({ path: `${SCREENSHOTS}/traces-list.png` });
+  await tracePage.close();
 
   // The model saw the uncommitted draft, and the browser's answer to the tool.
   const requests = await modelRequests();

@@ -1,7 +1,8 @@
 "use client";
 
 import { getToolName, isToolUIPart, type UIMessage } from "ai";
-import { CopyButton } from "@/components/ui";
+import Link from "next/link";
+import { tracePath } from "@/components/traces/trace-paths";
 import { ToolCallCard } from "./tool-call-card";
 import { formatUsage, turnMetadata } from "./turn-usage";
 
@@ -60,12 +61,9 @@ export function ChatMessage({
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted" data-testid="turn-footer">
           {meta.usage && <span title="Tokens in and out, and the cost when the model's price is known">{formatUsage(meta.usage)}</span>}
           {meta.traceId && (
-            <span className="flex items-center gap-1">
-              <span>
-                Trace <code className="font-mono">{meta.traceId.slice(0, 8)}</code>
-              </span>
-              <CopyButton value={meta.traceId} label="Copy trace id" />
-            </span>
+            <Link href={tracePath(meta.traceId)} target="_blank" className="underline-offset-2 hover:text-foreground hover:underline">
+              Trace <code className="font-mono">{meta.traceId.slice(0, 8)}</code> ↗
+            </Link>
           )}
         </div>
       )}
