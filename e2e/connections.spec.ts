@@ -14,7 +14,7 @@ test("connections: add a provider key (masked), test it, see the failure in word
   await page.getByRole("button", { name: "Add connection" }).first().click();
   const dialog = page.getByRole("dialog", { name: "Add connection" });
   await dialog.getByLabel("Name").fill("Work OpenAI");
-  await dialog.getByLabel("Provider").selectOption("openai");
+  await dialog.getByLabel("Provider", { exact: true }).selectOption("openai");
   await dialog.getByLabel("Base URL (optional)").fill(`http://127.0.0.1:${modelPort()}/v1`);
   await dialog.getByLabel("API key").fill("sk-e2e-abcd9876");
   await dialog.getByRole("button", { name: "Add connection" }).click();
@@ -48,7 +48,7 @@ test("connections: add a provider key (masked), test it, see the failure in word
   await create.getByLabel("Name").fill(`Connected ${Date.now().toString(36)}`);
   await create.getByRole("button", { name: "Create agent" }).click();
   await expect(page).toHaveURL(/\/agents\/[0-9a-f-]{36}\/variants\/[0-9a-f-]{36}$/);
-  const provider = page.getByLabel("Provider");
+  const provider = page.getByLabel("Provider", { exact: true });
   await expect(provider.locator("option", { hasText: "OpenAI · connected" })).toHaveCount(1);
   await expect(page.getByTestId("provider-connection")).toHaveText("Runs with the connection “Team OpenAI”.");
   await provider.selectOption("mistral");
