@@ -1,12 +1,14 @@
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { ownerStatePath } from "./e2e/owner";
+import { modelControlPort, modelPort } from "./e2e/ports";
 
 /**
  * Browser tests against a production build. Browsers cannot be downloaded here, so Playwright
  * drives Debian's Chromium (`apt-get install chromium`).
  */
 const PORT = Number(process.env.E2E_PORT ?? 3100);
+const MODEL_PORT = modelPort();
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 // E2E_REUSE_BUILD=1 starts the last build in .next-e2e instead of building again (fast reruns).
@@ -46,22 +48,38 @@ export default defineConfig({
     { name: "accounts", testMatch: /accounts\.spec\.ts/, use: browser },
     { name: "chromium", testIgnore: /accounts\.spec\.ts/, dependencies: ["accounts"], use: { ...browser, storageState: ownerStatePath() } },
   ],
-  webServer: {
-    // Its own build directory, so a parallel `next build` or dev server is never clobbered.
-    command: `${build}npm run start -- -p ${PORT} -H 127.0.0.1`,
-    url: `${BASE_URL}/api/health`,
-    timeout: 300_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      // E2E_DIST_DIR lets two test runs build side by side.
-      NEXT_DIST_DIR: process.env.E2E_DIST_DIR ?? ".next-e2e",
-      NEXT_TELEMETRY_DISABLED: "1",
-      // Always the embedded database, in a directory no other run uses; empty means unset.
-      DATABASE_URL: "",
-      DATA_DIR: dataDir,
-      PGLITE_DIR: path.join(dataDir, "pglite"),
+  webServer: [
+    {
+      // The scripted model server (tests/helpers/scripted-model-server.ts) the app's OpenAI calls go to.
+      command: "npx tsx e2e/model-server.ts",
+      url: `http://127.0.0.1:${modelControlPort()}/health`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
     },
-  },
+    {
+      // Its own build directory, so a parallel `next build` or dev server is never clobbered.
+      command: `${build}npm run start -- -p ${PORT} -H 127.0.0.1`,
+      url: `${BASE_URL}/api/health`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        // E2E_DIST_DIR lets two test runs build side by side.
+        NEXT_DIST_DIR: process.env.E2E_DIST_DIR ?? ".next-e2e",
+        NEXT_TELEMETRY_DISABLED: "1",
+        // Always the embedded database, in a directory no other run uses; empty means unset.
+        DATABASE_URL: "",
+        DATA_DIR: dataDir,
+        PGLITE_DIR: path.join(dataDir, "pglite"),
+        // The operator's key and base URL: chat turns go to the scripted model server.
+        OPENAI_API_KEY: "sk-e2e-scripted",
+        OPENAI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/v1`,
+        // Stored connections the specs add point at the same loopback model server.
+        EGRESS_ALLOWLIST: "127.0.0.1",
+      },
+    },
+  ],
 });

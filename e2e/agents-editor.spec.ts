@@ -69,10 +69,10 @@ test("agents: create, edit in the form and JSON views, fix a validation error, c
   expect(Object.keys(template)[0]).toBe("instructions");
   await page.screenshot({ path: `${SCREENSHOTS}/editor-json.png` });
 
-  // Wide screens: the chat pane (a later release fills it) sits beside the editor.
+  // Wide screens: the chat pane sits beside the editor.
   await page.setViewportSize({ width: 1920, height: 1000 });
   await page.getByRole("button", { name: "Show chat panel" }).click();
-  await expect(page.getByRole("complementary", { name: "Chat" })).toContainText("Chat comes in a later release");
+  await expect(page.getByRole("complementary", { name: "Chat" })).toContainText("Chat with the draft");
   await page.screenshot({ path: `${SCREENSHOTS}/editor-json-1920.png` });
   await page.getByRole("button", { name: "Hide chat panel" }).click();
   await page.setViewportSize({ width: 1280, height: 800 });

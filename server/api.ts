@@ -8,6 +8,7 @@ import { domainRoutes } from "@/server/domains/routes";
 import { eventRoutes } from "@/server/events/routes";
 import type { AppContext } from "@/server/http/app-context";
 import { buildOpenApiDocument } from "@/server/http/openapi";
+import { connectionTestRoutes } from "@/server/runner/providers/routes";
 import { agentRunRoutes } from "@/server/runner/routes";
 import { vaultRoutes } from "@/server/vault/routes";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
@@ -30,6 +31,7 @@ export const apiRoutes: AnyRoute[] = [
   ...eventRoutes,
   ...agentRunRoutes,
   ...vaultRoutes,
+  ...connectionTestRoutes,
   ...tracingRoutes,
   ...webhookRoutes,
   ...workerRoutes,

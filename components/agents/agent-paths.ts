@@ -1,6 +1,6 @@
 /** Every view of the agents area has a URL; they are built here and nowhere else. */
 export type EditorView = "form" | "json";
-export type AgentTab = "editor" | "history" | "deploy";
+export type AgentTab = "editor" | "chat" | "history" | "deploy";
 
 export function agentsListPath({ q, archived }: { q?: string; archived?: boolean } = {}): string {
   const params = new URLSearchParams();
@@ -28,6 +28,7 @@ export function editorPath(agentId: string, variantId: string, view: EditorView 
 export function tabOfPath(pathname: string): AgentTab {
   const rest = pathname.split("/").slice(5);
   if (rest[0] === "deploy") return "deploy";
+  if (rest[0] === "chat") return "chat";
   if (rest.length > 0 && rest[0] !== "") return "history";
   return "editor";
 }

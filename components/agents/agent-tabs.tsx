@@ -4,10 +4,11 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn, focusRing } from "@/components/ui";
 import { tabOfPath, variantTabPath, type AgentTab } from "./agent-paths";
-import { EditIcon, HistoryIcon, RocketIcon } from "./icons";
+import { ChatIcon, EditIcon, HistoryIcon, RocketIcon } from "./icons";
 
 const TABS: Array<{ tab: AgentTab; label: string; icon: typeof EditIcon }> = [
   { tab: "editor", label: "Editor", icon: EditIcon },
+  { tab: "chat", label: "Chat", icon: ChatIcon },
   { tab: "history", label: "History", icon: HistoryIcon },
   { tab: "deploy", label: "Deploy", icon: RocketIcon },
 ];
@@ -16,7 +17,8 @@ const TABS: Array<{ tab: AgentTab; label: string; icon: typeof EditIcon }> = [
 export function AgentTabs({ agentId, variantId }: { agentId: string; variantId: string }) {
   const active = tabOfPath(usePathname());
   return (
-    <nav aria-label="Agent views" className="-mb-px mt-3 flex gap-1">
+    // Scrolls sideways on a phone instead of widening the page.
+    <nav aria-label="Agent views" className="-mb-px mt-3 flex gap-1 overflow-x-auto [scrollbar-width:none]">
       {TABS.map(({ tab, label, icon: Icon }) => {
         const current = tab === active;
         return (
@@ -25,7 +27,7 @@ export function AgentTabs({ agentId, variantId }: { agentId: string; variantId: 
             href={variantTabPath(agentId, variantId, tab)}
             aria-current={current ? "page" : undefined}
             className={cn(
-              "flex h-9 items-center gap-1.5 rounded-t-md border-b-2 px-3 text-sm font-medium transition-colors",
+              "flex h-9 shrink-0 items-center gap-1.5 rounded-t-md border-b-2 px-3 text-sm font-medium transition-colors",
               current ? "border-accent text-foreground" : "border-transparent text-muted hover:border-line-strong hover:text-foreground",
               focusRing,
             )}

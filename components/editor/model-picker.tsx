@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useConnectedProviders } from "@/components/connections";
 import { Input } from "@/components/ui";
 import { FieldIssues, hasError } from "./field-issues";
 import { FieldLabel } from "./field-label";
@@ -40,6 +41,8 @@ export function ModelPicker({
   const [customWanted, setCustomWanted] = useState(false);
   const custom = customWanted || !choices.includes(model);
   const info = curated.find((m) => m.id === model);
+  const connected = useConnectedProviders();
+  const connection = provider === INFER ? undefined : connected.get(provider);
 
   const providerIssues = issues.filter((i) => i.path === "llm.provider");
   const modelIssues = issues.filter((i) => i.path === "llm.model");
@@ -79,10 +82,20 @@ export function ModelPicker({
             {providers.map((p) => (
               <option key={p.provider} value={p.provider}>
                 {p.display_name}
+                {connected.has(p.provider) ? " · connected" : ""}
               </option>
             ))}
             {provider !== INFER && !providers.some((p) => p.provider === provider) && <option value={provider}>{provider}</option>}
           </SelectInput>
+          {provider !== INFER && (
+            <p className="text-xs text-muted" data-testid="provider-connection">
+              {connection?.source === "stored"
+                ? `Runs with the connection “${connection.name}”.`
+                : connection?.source === "operator"
+                  ? "Runs with the server operator's key."
+                  : "No connection yet: add a key under Connections to run this agent."}
+            </p>
+          )}
           <FieldIssues id="field-provider-issues" issues={providerIssues} />
         </div>
         <div className="flex flex-col gap-1.5">

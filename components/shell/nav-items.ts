@@ -1,6 +1,7 @@
 import { AgentIcon } from "@/components/agents/icons";
 import { EnvironmentsIcon } from "@/components/environments/environments-icon";
-import { HomeIcon, SettingsIcon } from "@/components/ui";
+import { TracesIcon } from "@/components/traces/traces-icon";
+import { HomeIcon, KeyIcon, SettingsIcon } from "@/components/ui";
 
 export interface NavItem {
   href: string;
@@ -9,12 +10,13 @@ export interface NavItem {
 }
 
 /**
- * Only pages that exist are listed. Agents, Environments, Traces and Webhooks join here, in that
- * order above Settings, as their pages are built.
+ * Only pages that exist are listed. Webhooks joins here, above Connections, when its page is built.
  */
 export const navItems: NavItem[] = [
   { href: "/", label: "Overview", icon: HomeIcon },
   { href: "/agents", label: "Agents", icon: AgentIcon },
   { href: "/environments", label: "Environments", icon: EnvironmentsIcon },
+  { href: "/traces", label: "Traces", icon: TracesIcon },
+  { href: "/connections", label: "Connections", icon: KeyIcon },
   { href: "/settings", label: "Settings", icon: SettingsIcon },
 ];

@@ -56,7 +56,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; 
           }
         : {}),
       responses,
-      security: route.auth === "api_key" ? [{ ApiKey: [] }] : route.auth === "admin" ? [{ AdminToken: [] }] : [],
+      security: route.auth === "api_key" ? [{ ApiKey: [] }] : route.auth === "admin" ? [{ AdminToken: [] }] : route.auth === "session" ? [{ Session: [] }] : [],
     };
     paths[route.path] ??= {};
     paths[route.path][route.method.toLowerCase()] = operation;
@@ -70,6 +70,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; 
       securitySchemes: {
         ApiKey: { type: "apiKey", in: "header", name: "Authorization", description: "`ApiKey <key>`" },
         AdminToken: { type: "apiKey", in: "header", name: "Authorization", description: "`Access <ADMIN_TOKEN>`" },
+        Session: { type: "apiKey", in: "cookie", name: "better-auth.session_token", description: "The playground's session cookie; same-origin requests only" },
       },
     },
   };

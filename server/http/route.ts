@@ -4,15 +4,19 @@ import type { Logger } from "@/server/core/logger";
 import type { AppContext } from "./app-context";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-/** `api_key`: `Authorization: ApiKey`; `admin`: `Authorization: Access <ADMIN_TOKEN>`; `none`: public. */
-export type AuthMode = "api_key" | "admin" | "none";
+/**
+ * `api_key`: `Authorization: ApiKey`; `session`: the playground's session cookie (same-origin
+ * requests only, acting in the session's selected project); `admin`: `Authorization: Access
+ * <ADMIN_TOKEN>`; `none`: public.
+ */
+export type AuthMode = "api_key" | "session" | "admin" | "none";
 
 export interface RequestContext<A extends AuthMode> {
   app: AppContext;
   requestId: string;
   log: Logger;
   request: Request;
-  principal: A extends "api_key" ? Principal : undefined;
+  principal: A extends "api_key" | "session" ? Principal : undefined;
 }
 
 export interface HandlerInput<A extends AuthMode, B, Q, P> {
@@ -28,7 +32,7 @@ export interface RouteDefinition<A extends AuthMode = AuthMode, B = unknown, Q =
   path: string;
   auth: A;
   /**
-   * The least project role the caller's user needs (`api_key` routes). Unset: `viewer` for GET,
+   * The least project role the caller's user needs (`api_key` and `session` routes). Unset: `viewer` for GET,
    * `member` for every other method, so a route that changes something is closed to viewers
    * unless it says it only reads (queries sent as POST).
    */

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import { authenticateApiKey, requireRole, type Principal } from "@/server/auth";
+import { authenticateApiKey, requireRole, resolveSession, type Principal } from "@/server/auth";
 import { BadRequestError, ForbiddenError, MethodNotAllowedError, NotFoundError, SchemaValidationError, UnauthorizedError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { logger, type Logger } from "@/server/core/logger";
@@ -93,6 +93,22 @@ export function createRouter(routes: AnyRoute[], app: AppContext): Router {
       const principal = await authenticateApiKey(app.db, request.header("authorization"));
       requireRole(principal.role, route.role ?? (route.method === "GET" ? "viewer" : "member"), `${route.method} ${route.path}`);
       return principal;
+    }
+    if (route.auth === "session") {
+      // The cookie rides along on any request a page makes, so only this app's pages may use it.
+      assertSameOrigin({ get: request.header }, app.config.publicUrl);
+      // The headers a session lookup reads (the cookie, and the host better-auth derives its URL
+      // from), not the web Request: building it here would start reading a body the router reads next.
+      const headers = new Headers();
+      for (const name of ["cookie", "host", "x-forwarded-host", "x-forwarded-proto"]) {
+        const value = request.header(name);
+        if (value !== null) headers.set(name, value);
+      }
+      const session = await resolveSession(app, headers);
+      if (!session) throw new UnauthorizedError("Log in to use the playground", "not_signed_in");
+      if (!session.principal) throw new ForbiddenError("You are not a member of any project; ask an owner for an invite", "no_project");
+      requireRole(session.principal.role, route.role ?? (route.method === "GET" ? "viewer" : "member"), `${route.method} ${route.path}`);
+      return session.principal;
     }
     if (route.auth === "admin") {
       checkAdminToken(app.config.adminToken, request.header("authorization"));

@@ -12,4 +12,15 @@ export const agentRunRoutes = [
     body: invokeRequestSchema,
     handler: async ({ ctx, body }) => invokeAgent(ctx.app, ctx.principal, ctx.request, body),
   }),
+  // The playground's chat: the same turn, authenticated by the session cookie so that no API key
+  // ever reaches the browser.
+  defineRoute({
+    method: "POST",
+    path: "/api/playground/invoke",
+    auth: "session",
+    tag: "agent",
+    summary: "The playground's chat: one agent turn as the signed-in user (session cookie, same origin only); same body and negotiation as invoke",
+    body: invokeRequestSchema,
+    handler: async ({ ctx, body }) => invokeAgent(ctx.app, ctx.principal, ctx.request, body),
+  }),
 ];

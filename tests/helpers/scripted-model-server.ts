@@ -63,7 +63,8 @@ const pieces = (text: string, count: number): string[] => {
   return out;
 };
 
-export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
+/** `port`: a fixed port (the browser tests start the app pointing at it); 0 picks a free one. */
+export async function startScriptedModelServer(options: { port?: number } = {}): Promise<ScriptedModelServer> {
   let queue: Script[] = [{ kind: "reply", text: "Hello!" }];
   const requests: RecordedRequest[] = [];
   const abortWaiters: Array<() => void> = [];
@@ -140,7 +141,7 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   return {

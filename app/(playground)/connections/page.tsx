@@ -1,0 +1,14 @@
+import type { Metadata } from "next";
+import { ConnectionsSection } from "@/components/connections";
+import { PageContainer, PageHeader } from "@/components/shell";
+
+export const metadata: Metadata = { title: "Connections" };
+
+export default function ConnectionsPage() {
+  return (
+    <PageContainer>
+      <PageHeader title="Connections" description="Provider keys and custom model providers your agents run with." />
+      <ConnectionsSection />
+    </PageContainer>
+  );
+}

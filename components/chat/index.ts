@@ -1,0 +1,3 @@
+export { ChatPanel } from "./chat-panel";
+export type { ChatTarget } from "./chat-target";
+export { ChatView } from "./chat-view";

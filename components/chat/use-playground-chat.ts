@@ -1,0 +1,39 @@
+"use client";
+
+import { useChat } from "@ai-sdk/react";
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls, type UIMessage } from "ai";
+import { useEffect, useMemo, useRef } from "react";
+import { invokeBody, type ChatTarget } from "./chat-target";
+
+/** The session-authenticated twin of the agent service's invoke (server/runner/routes.ts). */
+const PLAYGROUND_INVOKE = "/api/playground/invoke";
+
+/**
+ * `useChat` over the playground's invoke route: the session cookie authenticates, so no API key
+ * reaches the browser. The target is read when each request is sent, so the editor's chat always
+ * runs the draft as it is at that moment. A turn that pauses on client tools resumes by itself
+ * once every one of them has an answer.
+ */
+export function usePlaygroundChat(chatId: string, target: ChatTarget | null) {
+  const targetRef = useRef(target);
+  useEffect(() => {
+    targetRef.current = target;
+  }, [target]);
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<UIMessage>({
+        api: PLAYGROUND_INVOKE,
+        credentials: "same-origin",
+        headers: { "x-svc-messages-format": "ui_sdk", accept: "text/event-stream" },
+        prepareSendMessagesRequest: ({ id, messages }) => {
+          const current = targetRef.current;
+          if (!current) throw new Error("Choose what to chat with first.");
+          return { body: invokeBody(id, current, messages) };
+        },
+      }),
+    [],
+  );
+  return useChat({ id: chatId, transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls });
+}
+
+export type PlaygroundChat = ReturnType<typeof usePlaygroundChat>;

@@ -1,0 +1,2 @@
+export { ConnectionsSection } from "./connections-section";
+export { useConnectedProviders } from "./use-connected-providers";

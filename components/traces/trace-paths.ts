@@ -1,0 +1,34 @@
+/** Every traces view has a URL (deep links); they are built here and nowhere else. */
+export interface TraceFilters {
+  text?: string;
+  status?: "error" | "ok";
+  since?: "1h" | "24h" | "7d" | "30d";
+}
+
+export function tracesPath(filters: TraceFilters = {}): string {
+  const params = new URLSearchParams();
+  if (filters.text) params.set("q", filters.text);
+  if (filters.status) params.set("status", filters.status);
+  if (filters.since) params.set("since", filters.since);
+  const query = params.toString();
+  return query ? `/traces?${query}` : "/traces";
+}
+
+export function tracePath(traceId: string, spanId?: string): string {
+  return spanId ? `/traces/${traceId}?span=${spanId}` : `/traces/${traceId}`;
+}
+
+const STATUSES = ["error", "ok"] as const;
+const SINCE = ["1h", "24h", "7d", "30d"] as const;
+
+/** Filters from the URL; anything unknown is ignored rather than an error page. */
+export function filtersOf(params: Record<string, string | string[] | undefined>): TraceFilters {
+  const one = (key: string) => (Array.isArray(params[key]) ? params[key][0] : params[key]);
+  const status = one("status");
+  const since = one("since");
+  return {
+    text: one("q")?.trim() || undefined,
+    status: STATUSES.find((s) => s === status),
+    since: SINCE.find((s) => s === since),
+  };
+}

@@ -1,0 +1,15 @@
+import type { RecordedRequest, Script } from "../tests/helpers/scripted-model-server";
+import { modelControlPort } from "./ports";
+
+const control = () => `http://127.0.0.1:${modelControlPort()}`;
+
+/** Replaces the scripted model's replies (FIFO, the last one repeats). */
+export async function scriptModel(...scripts: Script[]): Promise<void> {
+  const response = await fetch(`${control()}/script`, { method: "POST", body: JSON.stringify(scripts) });
+  if (response.status !== 204) throw new Error(`The model server refused the script: ${response.status}`);
+}
+
+/** Every request the model received so far. */
+export async function modelRequests(): Promise<Array<Pick<RecordedRequest, "path" | "body">>> {
+  return (await fetch(`${control()}/requests`)).json();
+}

@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { defineRoute } from "@/server/http/route";
+import { testStoredConnection } from "./test-connection";
+
+/** Beside the vault's routes: testing a connection runs a model, so it lives with the runner. */
+export const connectionTestRoutes = [
+  defineRoute({
+    method: "POST",
+    path: "/api/vault/v1/secrets/{id}/test",
+    auth: "api_key",
+    tag: "vault",
+    summary: "Test a stored connection with one tiny generation (mutating: runs the model); answers ok or the reason it failed",
+    params: z.object({ id: z.string().uuid() }),
+    handler: async ({ ctx, params }) => ({ count: 1, test: await testStoredConnection(ctx.app, ctx.principal.projectId, params.id) }),
+  }),
+];

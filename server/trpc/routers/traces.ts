@@ -1,0 +1,15 @@
+import { z } from "zod";
+import { traceSearchQuery, traceSearchSchema } from "@/server/tracing/trace-search";
+import { fetchTrace, queryTraces } from "@/server/tracing/traces";
+import { createTRPCRouter, projectProcedure } from "../init";
+
+/** Traces, read the same way `POST /api/traces/query` and `GET /api/traces/{id}` read them. */
+export const tracesRouter = createTRPCRouter({
+  list: projectProcedure.input(traceSearchSchema).query(async ({ ctx, input }) => {
+    const page = await queryTraces(ctx.app.db, ctx.principal, traceSearchQuery(input, new Date()));
+    // Trace focus always answers with traces; the narrowing is for the type.
+    return { traces: "traces" in page ? page.traces : [], next: page.windowing?.next };
+  }),
+
+  get: projectProcedure.input(z.strictObject({ traceId: z.string().min(1).max(64) })).query(async ({ ctx, input }) => fetchTrace(ctx.app.db, ctx.principal, input.traceId)),
+});

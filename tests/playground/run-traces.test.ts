@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { drainIngestQueue } from "@/server/tracing";
+import { serveOverHttp, type RunningServer } from "../helpers/http-server";
+import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
+import { createTestApp, type TestApp } from "../helpers/test-app";
+import { HttpClient } from "../accounts/http-client";
+
+let t: TestApp;
+let server: RunningServer;
+let model: ScriptedModelServer;
+let owner: HttpClient;
+
+const agent = {
+  llm: { provider: "openai", model: "gpt-5-mini" },
+  tools: [{ type: "client", name: "pick_color", description: "Ask the user", input_schema: { type: "object", properties: {} } }],
+};
+const uiHeaders = { "x-svc-messages-format": "ui_sdk", accept: "text/event-stream" };
+
+async function chat(text: string): Promise<string> {
+  const body = { session_id: "s-1", flags: { stream: true }, data: { inputs: { messages: [{ id: `u-${text}`, role: "user", parts: [{ type: "text", text }] }] }, parameters: { agent } } };
+  const r = await owner.send("POST", "/api/playground/invoke", { body, headers: uiHeaders });
+  expect(r.status).toBe(200);
+  const finish = String(r.body)
+    .split("\n")
+    .filter((l) => l.startsWith("data: {"))
+    .map((l) => JSON.parse(l.slice(6)))
+    .find((f) => f.type === "finish");
+  return finish.messageMetadata.traceId;
+}
+
+/** The trace is recorded after the stream ends; wait for its queue row, then store it. */
+async function ingest(traceId: string) {
+  for (let i = 0; i < 50; i++) {
+    await drainIngestQueue(t.context);
+    const found = await owner.query("traces.get", { traceId });
+    if (found.data?.count === 1) return found.data.trace;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`trace ${traceId} never arrived`);
+}
+
+beforeAll(async () => {
+  model = await startScriptedModelServer();
+  t = await createTestApp({ providerEnv: { openai: { key: "sk-run-trace-secret", baseUrl: model.baseUrl } } });
+  server = await serveOverHttp(t);
+  owner = new HttpClient(server.origin);
+  expect((await owner.send("POST", "/api/accounts/owner", { body: { name: "Ada", email: "ada@example.com", password: "correct horse battery" } })).status).toBe(201);
+});
+afterAll(async () => {
+  await server.close();
+  await t.close();
+  await model.close();
+});
+
+describe("a chat turn's trace", () => {
+  let traceId: string;
+
+  it("is recorded under the trace id the stream's finish part carries: run > turn > model call, tokens and cost rolled up", async () => {
+    model.script({ kind: "reply", text: "Let me ask.", toolCalls: [{ id: "call_1", name: "pick_color", input: {} }], usage: { input: 1000, output: 200 } });
+    traceId = await chat("choose a colour");
+    const trace = await ingest(traceId);
+    expect(trace.trace_id).toBe(traceId);
+    const root = trace.spans["invoke_agent inline agent"];
+    expect(root).toMatchObject({ status_code: "STATUS_CODE_OK", session_id: "s-1" });
+    // A client tool is answered by the browser, not executed here: the model call shows the request.
+    const modelCall = root.spans["turn 1"].spans["chat gpt-5-mini"];
+    expect(JSON.stringify(modelCall.attributes)).toContain("pick_color");
+    expect(root.attributes.ag.metrics.tokens.cumulative).toMatchObject({ prompt: 1000, completion: 200 });
+    expect(root.attributes.ag.metrics.costs.cumulative.total).toBeCloseTo(1000 * 0.25e-6 + 200 * 2e-6, 10);
+    expect(JSON.stringify(trace)).not.toContain("sk-run-trace-secret");
+  });
+
+  it("a failed turn's trace is an error, found by the status filter", async () => {
+    model.script({ kind: "status", status: 500 });
+    const failed = await chat("this one fails");
+    const trace = await ingest(failed);
+    expect(trace.spans["invoke_agent inline agent"]).toMatchObject({ status_code: "STATUS_CODE_ERROR" });
+    const errors = await owner.query("traces.list", { status: "error" });
+    expect(errors.data.traces.map((tr: { trace_id: string }) => tr.trace_id)).toEqual([failed]);
+    const ok = await owner.query("traces.list", { status: "ok", since: "1h" });
+    expect(ok.data.traces.map((tr: { trace_id: string }) => tr.trace_id)).toEqual([traceId]);
+  });
+
+  it("a bad trace id is a 400 naming it; an unknown one is count 0", async () => {
+    const bad = await owner.query("traces.get", { traceId: "not-a-trace" });
+    expect(bad.status).toBe(400);
+    expect(bad.error!.message).toContain("not-a-trace");
+    expect((await owner.query("traces.get", { traceId: "0".repeat(31) + "1" })).data).toEqual({ count: 0 });
+  });
+});
