@@ -9,6 +9,8 @@ import type { AppContext } from "@/server/http/app-context";
 import { readInboundMessages, type MessagesFormat } from "@/server/streams";
 import { vaultOf } from "@/server/vault";
 import { retrieveRevision } from "@/server/versioning";
+import { SessionSandbox } from "@/server/sandbox";
+import { ApprovalStore } from "../permissions";
 import { resolveConnection } from "../providers";
 import type { TurnInput } from "../run-types";
 import { defaultToolRegistry, type ToolRegistry } from "../tools";
@@ -34,7 +36,17 @@ export async function prepareTurn(
   if (!messages.length) throw new BadRequestError("data.inputs.messages holds no message with a role; send at least one user message", "no_messages");
   const sessionId = body.session_id ?? randomUUID().replaceAll("-", "");
   const connection = await resolveConnection(template.llm, { config: app.config, vault: vaultOf(app), projectId: principal.projectId });
-  const tools = await registry.build(template.tools, { projectId: principal.projectId, sessionId });
+  const { projectId } = principal;
+  const { workspaceMaxBytes, workspaceIdleMs, commandTimeoutMs, toolResultMaxBytes } = app.config.sandbox;
+  const tools = await registry.build(template.tools, {
+    projectId,
+    sessionId,
+    // Opened lazily: a turn that calls no built-in never reads the workspace.
+    sandbox: new SessionSandbox({ db: app.db, projectId, sessionId, limits: { maxBytes: workspaceMaxBytes, idleMs: workspaceIdleMs, commandTimeoutMs } }),
+    resultMaxBytes: toolResultMaxBytes,
+    policy: { rules: template.harness.permissions, runnerDefault: template.runner.permissions.default, unattended: body.flags?.unattended ?? undefined },
+    approvals: new ApprovalStore(app.db, projectId, sessionId),
+  });
   const { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } = app.config.agentRuns;
   return { template, messages, connection, tools, sessionId, limits: { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } };
 }

@@ -1,0 +1,78 @@
+import { Bash, InMemoryFs } from "just-bash";
+import type { Database } from "@/server/db";
+import { loadWorkspace, saveWorkspace, type WorkspaceLimits } from "./workspace-store";
+import { restoreWorkspace, snapshotWorkspace, WORKSPACE_ROOT, type SnapshotEntry } from "./workspace-snapshot";
+
+export interface SandboxOptions {
+  db: Database;
+  projectId: string;
+  sessionId: string;
+  limits: WorkspaceLimits & { commandTimeoutMs: number };
+}
+
+export interface CommandResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/**
+ * The `local` sandbox of one session: `just-bash` (a bash interpreter written in TypeScript) over
+ * an in-memory file system. No host file is mounted and no host process is spawned, so the only
+ * files a tool can see are the session's own under /workspace, loaded from the database on first
+ * use and saved back after every call that may have changed them.
+ */
+export class SessionSandbox {
+  private fs = new InMemoryFs();
+  private bash = this.shell();
+  private saved: SnapshotEntry[] = [];
+  private opened?: Promise<void>;
+
+  constructor(private readonly options: SandboxOptions) {}
+
+  /** Loads the stored workspace once; every tool call awaits it. */
+  open(): Promise<void> {
+    this.opened ??= (async () => {
+      const { db, projectId, sessionId, limits } = this.options;
+      this.saved = await loadWorkspace(db, projectId, sessionId, limits);
+      await restoreWorkspace(this.fs, this.saved);
+    })();
+    return this.opened;
+  }
+
+  /** The file system tools use directly; paths resolve inside the virtual tree only. */
+  async files(): Promise<InMemoryFs> {
+    await this.open();
+    return this.fs;
+  }
+
+  async exec(command: string, signal?: AbortSignal): Promise<CommandResult> {
+    await this.open();
+    const timeout = AbortSignal.timeout(this.options.limits.commandTimeoutMs);
+    const result = await this.bash.exec(command, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+    if (timeout.aborted) return { stdout: result.stdout, stderr: `${result.stderr}command stopped after ${this.options.limits.commandTimeoutMs} ms (SANDBOX_COMMAND_TIMEOUT_MS)\n`, exitCode: 124 };
+    return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
+  }
+
+  /**
+   * Saves the workspace. Over the size cap, the workspace goes back to its last saved state and
+   * the call fails, so a turn can never leave more than the cap behind.
+   */
+  async persist(): Promise<void> {
+    await this.open();
+    const { db, projectId, sessionId, limits } = this.options;
+    const { entries, sizeBytes } = await snapshotWorkspace(this.fs);
+    if (sizeBytes > limits.maxBytes) {
+      this.fs = new InMemoryFs();
+      this.bash = this.shell();
+      await restoreWorkspace(this.fs, this.saved);
+      throw new Error(`the workspace would hold ${sizeBytes} bytes, over its cap of ${limits.maxBytes} (SANDBOX_WORKSPACE_MAX_BYTES); the change was undone`);
+    }
+    await saveWorkspace(db, projectId, sessionId, entries, sizeBytes);
+    this.saved = entries;
+  }
+
+  private shell(): Bash {
+    return new Bash({ fs: this.fs, cwd: WORKSPACE_ROOT, env: { HOME: WORKSPACE_ROOT } });
+  }
+}
