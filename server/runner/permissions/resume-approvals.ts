@@ -35,6 +35,9 @@ export async function resumeApprovals(
       const toolName = call?.toolName ?? block.toolName ?? "tool";
       const identity = { toolCallId: block.toolCallId, toolName, input: call?.input ?? {} };
       const registered = tools.byName.get(toolName);
+      // Re-announced so every projection (a UI stream read on its own, a batch fold) knows the
+      // call its result, denial or renewed request belongs to.
+      emit({ type: "tool_call", id: block.toolCallId, name: toolName, input: identity.input });
       if (!block.approved) {
         await tools.approvals?.consume(block.interactionToken, identity);
         emit({ type: "tool_result", id: block.toolCallId, output: DENIED_BY_USER, denied: true });
