@@ -27,6 +27,7 @@ export class SessionSandbox {
   private bash = this.shell();
   private saved: SnapshotEntry[] = [];
   private opened?: Promise<void>;
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: SandboxOptions) {}
 
@@ -38,6 +39,16 @@ export class SessionSandbox {
       await restoreWorkspace(this.fs, this.saved);
     })();
     return this.opened;
+  }
+
+  /**
+   * Runs tool bodies one at a time, in call order: the AI SDK starts the calls of one step
+   * together, and `write` then `edit` of the same file must not race (nor their saves).
+   */
+  serial<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(task, task);
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 
   /** The file system tools use directly; paths resolve inside the virtual tree only. */

@@ -16,15 +16,16 @@ export const builtinToolFactory: ToolFactory = (entry, context) => {
   if (!sandbox) throw new BadRequestError(`tools: built-in "${entry.name}" needs a sandbox, and this run has none`, "unsupported_tool");
   const definition = BUILTIN_TOOLS[entry.name];
   const maxBytes = context.resultMaxBytes ?? 64 * 1024;
-  const run = async (input: unknown, signal?: AbortSignal): Promise<string> => {
-    const args = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
-    try {
-      return capResult(await definition.run(sandbox, args, signal), maxBytes);
-    } finally {
-      // A failed command may still have written files (bash `a > f; false`).
-      if (definition.writes) await sandbox.persist();
-    }
-  };
+  const run = (input: unknown, signal?: AbortSignal): Promise<string> =>
+    sandbox.serial(async () => {
+      const args = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
+      try {
+        return capResult(await definition.run(sandbox, args, signal), maxBytes);
+      } finally {
+        // A failed command may still have written files (bash `a > f; false`).
+        if (definition.writes) await sandbox.persist();
+      }
+    });
   return {
     name: entry.name,
     kind: "server",
