@@ -42,7 +42,8 @@ function approvalOf(o: Observed, transport: TransportName, format: FormatName): 
     expect(pending).toMatchObject({ kind: "user_approval", tool: { tool_call_id: WRITE.id, tool_name: "write", input: WRITE.input } });
     return { approvalId: pending.id, stop: o.batch.data.outputs.stop_reason };
   }
-  const part = (o.message!.parts as any[]).find((p) => p.type === "tool-write");
+  // The latest request: a renewed one (replayed decision) is announced as a fresh tool part.
+  const part = (o.message!.parts as any[]).filter((p) => p.type === "tool-write").at(-1);
   expect(part).toMatchObject({ toolCallId: WRITE.id, state: "approval-requested", input: WRITE.input });
   if (o.chunks) expect(o.chunks.find((c) => c.type === "tool-approval-request")).toEqual({ type: "tool-approval-request", approvalId: part.approval.id, toolCallId: WRITE.id });
   return { approvalId: part.approval.id, stop: o.chunks ? o.chunks.at(-1).finishReason : o.batch.data.outputs.stop_reason };
@@ -77,7 +78,11 @@ const fileOf = async (sessionId: string) => {
 };
 
 describe.each(combos)("%s x %s", (transport, format) => {
-  const run = (payload: unknown) => invokeOver(live.origin, key, transport, format, payload);
+  // A UI client reads a resumed turn into the assistant message it sent back (same id).
+  const run = (payload: any) => {
+    const last = payload.data.inputs.messages.at(-1);
+    return invokeOver(live.origin, key, transport, format, payload, { continues: format === "ui_sdk" && last.role === "assistant" ? last : undefined });
+  };
 
   it("an ask tool pauses with a user_approval request; approve runs it once and the turn continues; deny tells the model", async () => {
     const session = `appr-${transport}-${format}`;

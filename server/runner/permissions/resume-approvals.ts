@@ -35,9 +35,6 @@ export async function resumeApprovals(
       const toolName = call?.toolName ?? block.toolName ?? "tool";
       const identity = { toolCallId: block.toolCallId, toolName, input: call?.input ?? {} };
       const registered = tools.byName.get(toolName);
-      // Re-announced so every projection (a UI stream read on its own, a batch fold) knows the
-      // call its result, denial or renewed request belongs to.
-      emit({ type: "tool_call", id: block.toolCallId, name: toolName, input: identity.input });
       if (!block.approved) {
         await tools.approvals?.consume(block.interactionToken, identity);
         emit({ type: "tool_result", id: block.toolCallId, output: DENIED_BY_USER, denied: true });
@@ -52,7 +49,11 @@ export async function resumeApprovals(
       }
       if (!tools.approvals || !(await tools.approvals.consume(block.interactionToken, identity))) {
         paused = true;
-        if (tools.approvals) emit(await approvalRequest(tools.approvals, identity));
+        if (tools.approvals) {
+          // A renewed request is announced with its call, so a batch fold can name the tool.
+          emit({ type: "tool_call", id: block.toolCallId, name: toolName, input: identity.input });
+          emit(await approvalRequest(tools.approvals, identity));
+        }
         content.push(block);
         continue;
       }
