@@ -1,4 +1,4 @@
-import { Bash, InMemoryFs } from "just-bash";
+import { Bash, InMemoryFs, type SecureFetch } from "just-bash";
 import type { Database } from "@/server/db";
 import { loadWorkspace, saveWorkspace, type WorkspaceLimits } from "./workspace-store";
 import { restoreWorkspace, snapshotWorkspace, WORKSPACE_ROOT, type SnapshotEntry } from "./workspace-snapshot";
@@ -8,6 +8,8 @@ export interface SandboxOptions {
   projectId: string;
   sessionId: string;
   limits: WorkspaceLimits & { commandTimeoutMs: number };
+  /** The network the shell may use (`curl`); absent: none (server/sandbox/sandbox-network.ts). */
+  fetch?: SecureFetch;
 }
 
 export interface CommandResult {
@@ -24,12 +26,14 @@ export interface CommandResult {
  */
 export class SessionSandbox {
   private fs = new InMemoryFs();
-  private bash = this.shell();
+  private bash: Bash;
   private saved: SnapshotEntry[] = [];
   private opened?: Promise<void>;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly options: SandboxOptions) {}
+  constructor(private readonly options: SandboxOptions) {
+    this.bash = this.shell();
+  }
 
   /** Loads the stored workspace once; every tool call awaits it. */
   open(): Promise<void> {
@@ -84,6 +88,6 @@ export class SessionSandbox {
   }
 
   private shell(): Bash {
-    return new Bash({ fs: this.fs, cwd: WORKSPACE_ROOT, env: { HOME: WORKSPACE_ROOT } });
+    return new Bash({ fs: this.fs, cwd: WORKSPACE_ROOT, env: { HOME: WORKSPACE_ROOT }, fetch: this.options.fetch });
   }
 }

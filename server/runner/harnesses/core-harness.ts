@@ -16,6 +16,7 @@ import { systemPrompt } from "./system-prompt";
  */
 export const coreHarness: Harness = {
   async run(input: TurnInput, emit: Emit, signal: AbortSignal): Promise<HarnessOutcome> {
+    for (const notice of input.notices ?? []) emit(notice);
     const resumed = await resumeApprovals(input.messages, input.tools, emit, signal);
     if (resumed.paused) return { stopReason: "paused", steps: resumed.steps };
     const { model, optionsKey } = languageModel(input.connection);

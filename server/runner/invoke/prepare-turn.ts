@@ -9,7 +9,7 @@ import type { AppContext } from "@/server/http/app-context";
 import { readInboundMessages, type MessagesFormat } from "@/server/streams";
 import { vaultOf } from "@/server/vault";
 import { retrieveRevision } from "@/server/versioning";
-import { SessionSandbox } from "@/server/sandbox";
+import { sandboxBoundary, SessionSandbox } from "@/server/sandbox";
 import { ApprovalStore } from "../permissions";
 import { resolveConnection } from "../providers";
 import type { TurnInput } from "../run-types";
@@ -37,18 +37,21 @@ export async function prepareTurn(
   const sessionId = body.session_id ?? randomUUID().replaceAll("-", "");
   const connection = await resolveConnection(template.llm, { config: app.config, vault: vaultOf(app), projectId: principal.projectId });
   const { projectId } = principal;
+  const boundary = sandboxBoundary(template.sandbox.permissions, { allowlist: app.config.egressAllowlist, ca: app.config.egressCa });
   const { workspaceMaxBytes, workspaceIdleMs, commandTimeoutMs, toolResultMaxBytes } = app.config.sandbox;
   const tools = await registry.build(template.tools, {
     projectId,
     sessionId,
     // Opened lazily: a turn that calls no built-in never reads the workspace.
-    sandbox: new SessionSandbox({ db: app.db, projectId, sessionId, limits: { maxBytes: workspaceMaxBytes, idleMs: workspaceIdleMs, commandTimeoutMs } }),
+    sandbox: new SessionSandbox({ db: app.db, projectId, sessionId, limits: { maxBytes: workspaceMaxBytes, idleMs: workspaceIdleMs, commandTimeoutMs }, fetch: boundary.fetch }),
     resultMaxBytes: toolResultMaxBytes,
     policy: { rules: template.harness.permissions, runnerDefault: template.runner.permissions.default, unattended: body.flags?.unattended ?? undefined },
     approvals: new ApprovalStore(app.db, projectId, sessionId),
   });
   const { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } = app.config.agentRuns;
-  return { template, messages, connection, tools, sessionId, limits: { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } };
+  // best_effort: the run goes ahead and its stream says which declared boundary was not applied.
+  const notices = boundary.notApplied.length ? [{ type: "data" as const, name: "sandbox_boundary", data: { not_applied: boundary.notApplied } }] : [];
+  return { template, messages, connection, tools, sessionId, notices, limits: { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } };
 }
 
 async function loadTemplate(db: Database, principal: Principal, body: InvokeRequest): Promise<AgentTemplate> {
