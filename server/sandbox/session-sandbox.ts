@@ -20,7 +20,7 @@ export interface CommandResult {
 
 /**
  * The `local` sandbox of one session: `just-bash` (a bash interpreter written in TypeScript) over
- * an in-memory file system. No host file is mounted and no host process is spawned, so the only
+ * an in-memory file system, with its CPython-in-WebAssembly `python3`. No host file is mounted and no host process is spawned, so the only
  * files a tool can see are the session's own under /workspace, loaded from the database on first
  * use and saved back after every call that may have changed them.
  */
@@ -61,10 +61,11 @@ export class SessionSandbox {
     return this.fs;
   }
 
-  async exec(command: string, signal?: AbortSignal): Promise<CommandResult> {
+  /** `env` and `stdin` hold for this command only (a code tool's secrets and arguments). */
+  async exec(command: string, signal?: AbortSignal, extra: { env?: Record<string, string>; stdin?: string } = {}): Promise<CommandResult> {
     await this.open();
     const timeout = AbortSignal.timeout(this.options.limits.commandTimeoutMs);
-    const result = await this.bash.exec(command, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+    const result = await this.bash.exec(command, { ...extra, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     if (timeout.aborted) return { stdout: result.stdout, stderr: `${result.stderr}command stopped after ${this.options.limits.commandTimeoutMs} ms (SANDBOX_COMMAND_TIMEOUT_MS)\n`, exitCode: 124 };
     return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
   }
@@ -88,6 +89,6 @@ export class SessionSandbox {
   }
 
   private shell(): Bash {
-    return new Bash({ fs: this.fs, cwd: WORKSPACE_ROOT, env: { HOME: WORKSPACE_ROOT }, fetch: this.options.fetch });
+    return new Bash({ fs: this.fs, cwd: WORKSPACE_ROOT, env: { HOME: WORKSPACE_ROOT }, fetch: this.options.fetch, python: true });
   }
 }

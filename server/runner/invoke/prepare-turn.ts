@@ -47,6 +47,10 @@ export async function prepareTurn(
     resultMaxBytes: toolResultMaxBytes,
     policy: { rules: template.harness.permissions, runnerDefault: template.runner.permissions.default, unattended: body.flags?.unattended ?? undefined },
     approvals: new ApprovalStore(app.db, projectId, sessionId),
+    secretValue: async (name) => {
+      const secret = (await vaultOf(app).list(projectId)).find((s) => s.slug === name || s.name === name);
+      return secret?.data.provider.key ?? undefined;
+    },
   });
   const { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } = app.config.agentRuns;
   // best_effort: the run goes ahead and its stream says which declared boundary was not applied.

@@ -1,5 +1,6 @@
 export { builtinToolFactory, capResult } from "./builtin";
 export { clientToolFactory } from "./client-tool";
+export { codeToolFactory, secretEnvName } from "./code";
 export { defaultToolRegistry } from "./default-registry";
 export {
   DENIED_BY_POLICY,

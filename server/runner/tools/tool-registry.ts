@@ -41,6 +41,8 @@ export interface ToolBuildContext {
   /** The run's permission policy; without one, server tools run ungated. */
   policy?: ToolPolicy;
   approvals?: ApprovalStore;
+  /** A vault secret's value by slug or name (code tools' `secrets`); undefined when absent. */
+  secretValue?: (name: string) => Promise<string | undefined>;
 }
 
 export type ToolFactory = (entry: ToolEntry, context: ToolBuildContext) => RegisteredTool | Promise<RegisteredTool>;
