@@ -45,6 +45,10 @@ const configSchema = z.object({
   AGENT_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   AGENT_KEEPALIVE_MS: z.coerce.number().int().positive().default(15_000),
   AGENT_TRACE_CONTENT: z.enum(["true", "false"]).default("true"),
+  SANDBOX_WORKSPACE_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  SANDBOX_WORKSPACE_IDLE_MS: z.coerce.number().int().positive().default(7 * 24 * 3_600_000),
+  SANDBOX_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  TOOL_RESULT_MAX_BYTES: z.coerce.number().int().positive().default(64 * 1024),
   ...Object.fromEntries(PROVIDER_ENV.flatMap(([, key, url]) => [[key, z.string().optional()], [url, z.string().url().optional()]])),
   APP_SECRET_KEY: z
     .string()
@@ -96,6 +100,8 @@ export interface Config {
   workers: "in-process" | "off";
   /** Agent run limits (server/runner/limits.ts). */
   agentRuns: { totalMs: number; firstTokenMs: number; idleMs: number; maxSteps: number; maxRetries: number; keepaliveMs: number; traceContent: boolean };
+  /** The `local` sandbox: workspace size cap and idle expiry, bash command time limit, tool result cap. */
+  sandbox: { workspaceMaxBytes: number; workspaceIdleMs: number; commandTimeoutMs: number; toolResultMaxBytes: number };
   /** The operator's provider keys and base URLs: the last step of connection resolution. */
   providerEnv: Record<string, { key?: string; baseUrl?: string }>;
   /** 32-byte key that seals secrets at rest; absent: a key file under dataDir (server/secrets). */
@@ -158,6 +164,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxRetries: c.AGENT_MAX_RETRIES,
       keepaliveMs: c.AGENT_KEEPALIVE_MS,
       traceContent: c.AGENT_TRACE_CONTENT === "true",
+    },
+    sandbox: {
+      workspaceMaxBytes: c.SANDBOX_WORKSPACE_MAX_BYTES,
+      workspaceIdleMs: c.SANDBOX_WORKSPACE_IDLE_MS,
+      commandTimeoutMs: c.SANDBOX_COMMAND_TIMEOUT_MS,
+      toolResultMaxBytes: c.TOOL_RESULT_MAX_BYTES,
     },
     providerEnv: Object.fromEntries(
       PROVIDER_ENV.map(([id, key, url]) => [id, { key: (c as Record<string, unknown>)[key] as string | undefined, baseUrl: (c as Record<string, unknown>)[url] as string | undefined }]),

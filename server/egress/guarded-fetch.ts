@@ -2,6 +2,7 @@ import { createSecureContext, rootCertificates } from "node:tls";
 import { Agent, buildConnector, fetch as undiciFetch } from "undici";
 import type { AllowlistEntry } from "./allowlist";
 import { addressRefusal } from "./check-address";
+import type { Cidr } from "./cidr";
 import { EgressRefusedError, findEgressRefusal } from "./egress-refused-error";
 import { guardedLookup } from "./guarded-lookup";
 import { parseIp } from "./ip-address";
@@ -10,6 +11,11 @@ export interface GuardedFetchOptions {
   allowlist: AllowlistEntry[];
   /** Extra trusted CA certificates (PEM), besides the system's and NODE_EXTRA_CA_CERTS. */
   ca?: string[];
+  /**
+   * When set, only addresses inside these ranges are reachable, on top of the rules above (a
+   * sandbox's `network.mode: allowlist`); checked on the same pinned address as the rules.
+   */
+  restrictTo?: Cidr[];
 }
 
 /**
@@ -23,13 +29,13 @@ export function createGuardedFetch(options: GuardedFetchOptions): typeof globalT
   // Passing `ca` replaces the default roots; keep them so public endpoints still verify. The
   // context is built once: from a `ca` list, every connection would parse every root again.
   const tls = options.ca ? { secureContext: createSecureContext({ ca: [...rootCertificates, ...options.ca] }) } : {};
-  const connectThroughLookup = buildConnector({ lookup: guardedLookup(options.allowlist), ...tls } as buildConnector.BuildOptions);
+  const connectThroughLookup = buildConnector({ lookup: guardedLookup(options.allowlist, options.restrictTo), ...tls } as buildConnector.BuildOptions);
   const agent = new Agent({
     connect: (connectOptions, callback) => {
       // net.connect skips `lookup` for IP literals, so those are judged here.
       const host = connectOptions.hostname;
       if (parseIp(host)) {
-        const reason = addressRefusal(options.allowlist, host, host.replace(/^\[|\]$/g, ""));
+        const reason = addressRefusal(options.allowlist, host, host.replace(/^\[|\]$/g, ""), options.restrictTo);
         if (reason) return callback(new EgressRefusedError(reason), null);
       }
       return connectThroughLookup(connectOptions, callback);

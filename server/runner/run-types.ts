@@ -28,6 +28,8 @@ export interface TurnInput {
   tools: BuiltTools;
   sessionId: string;
   limits: RunLimits;
+  /** Events the turn opens with, before the model's (a best_effort sandbox's unapplied boundaries). */
+  notices?: NativeEvent[];
 }
 
 export interface StepTiming {

@@ -26,7 +26,7 @@ export async function invokeOver(
   transport: TransportName,
   format: FormatName,
   body: unknown,
-  options: { expectedErrors?: string[]; headers?: Record<string, string> } = {},
+  options: { expectedErrors?: string[]; headers?: Record<string, string>; continues?: UIMessage } = {},
 ): Promise<Observed> {
   const response = await fetch(`${baseUrl}/services/agent/v0/invoke`, {
     method: "POST",
@@ -52,7 +52,7 @@ export async function invokeOver(
   } else {
     if (transport === "sse") expect(raw.sentinel).toBe(true);
     observed.chunks = raw.frames;
-    observed.message = await checkUiChunks(raw.frames, options.expectedErrors ?? []);
+    observed.message = await checkUiChunks(raw.frames, options.expectedErrors ?? [], options.continues);
     checkUiRules(observed.chunks);
   }
   return observed;

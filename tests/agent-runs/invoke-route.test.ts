@@ -64,7 +64,11 @@ describe("negotiation and errors before the first byte", () => {
   });
 
   it("refuses what this deployment cannot run, before streaming", async () => {
-    const builtin = await invoke(inline({ llm: { provider: "openai", model: "gpt-5-mini" }, tools: [{ type: "builtin", name: "bash" }] }), { accept: "text/event-stream" });
+    // Built-ins run since the tools issue; a tool type no factory is registered for is still refused.
+    const builtin = await invoke(
+      inline({ llm: { provider: "openai", model: "gpt-5-mini" }, tools: [{ type: "gateway", provider: "composio", integration: "gmail", action: "SEND_EMAIL", connection: "c" }] }),
+      { accept: "text/event-stream" },
+    );
     expect(builtin.status).toBe(400);
     expect(builtin.body).toMatchObject({ code: "unsupported_tool" });
     expect(builtin.body.detail).toContain("tools[0]");

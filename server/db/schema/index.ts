@@ -6,3 +6,4 @@ export * from "./secrets";
 export * from "./webhooks";
 export * from "./tracing";
 export * from "./vault";
+export * from "./sandbox";

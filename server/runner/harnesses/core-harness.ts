@@ -1,5 +1,6 @@
 import { stepCountIs, streamText, type TextStreamPart, type ToolSet } from "ai";
 import { toFinishReason } from "@/server/streams";
+import { approvalRequest, resumeApprovals } from "../permissions";
 import { languageModel } from "../providers";
 import { runErrorMessage } from "../run-error-message";
 import type { Emit, Harness, HarnessOutcome, StepTiming, TurnInput } from "../run-types";
@@ -15,11 +16,14 @@ import { systemPrompt } from "./system-prompt";
  */
 export const coreHarness: Harness = {
   async run(input: TurnInput, emit: Emit, signal: AbortSignal): Promise<HarnessOutcome> {
+    for (const notice of input.notices ?? []) emit(notice);
+    const resumed = await resumeApprovals(input.messages, input.tools, emit, signal);
+    if (resumed.paused) return { stopReason: "paused", steps: resumed.steps };
     const { model, optionsKey } = languageModel(input.connection);
     const result = streamText({
       model,
       system: systemPrompt(input.template),
-      messages: toModelMessages(input.messages),
+      messages: toModelMessages(resumed.messages),
       tools: input.tools.toolSet as ToolSet,
       stopWhen: stepCountIs(input.limits.maxSteps),
       maxRetries: input.limits.maxRetries,
@@ -31,8 +35,9 @@ export const coreHarness: Harness = {
     });
 
     const blocks = new BlockIds();
-    const steps: StepTiming[] = [];
+    const steps: StepTiming[] = resumed.steps;
     const calls = new Map<string, { name: string; input: unknown; answered: boolean }>();
+    const needApproval: Array<{ toolCallId: string; toolName: string; input: unknown }> = [];
     let stopReason: string | undefined;
     let usage: HarnessOutcome["usage"];
     let failure: unknown;
@@ -95,6 +100,9 @@ export const coreHarness: Harness = {
           );
           break;
         }
+        case "tool-approval-request":
+          needApproval.push({ toolCallId: part.toolCall.toolCallId, toolName: part.toolCall.toolName, input: part.toolCall.input });
+          break;
         case "finish":
           stopReason = stopReasonOf(part);
           usage = {
@@ -119,7 +127,17 @@ export const coreHarness: Harness = {
       emit({ type: "error", message: runErrorMessage(failure, input.connection) });
       return { stopReason: "error", usage, steps };
     }
+    if (needApproval.length && input.tools.policy?.unattended === "fail") {
+      const names = [...new Set(needApproval.map((call) => call.toolName))].join(", ");
+      emit({ type: "error", message: `The run needs a person's approval to call ${names}, and it is unattended (flags.unattended: fail).` });
+      return { stopReason: "permission_required", usage, steps };
+    }
     let paused = false;
+    for (const call of needApproval) {
+      if (!input.tools.approvals) continue;
+      paused = true;
+      emit(await approvalRequest(input.tools.approvals, call));
+    }
     for (const [toolCallId, call] of calls) {
       if (call.answered || input.tools.byName.get(call.name)?.kind !== "client") continue;
       paused = true;

@@ -23,6 +23,10 @@ export const invokeRequestSchema = z.object({
       stream: z.boolean().nullish(),
       trim: z.boolean().nullish().describe("Batch keeps only the trailing unit of the turn."),
       resolve: z.boolean().nullish(),
+      unattended: z
+        .enum(["deny", "fail"])
+        .nullish()
+        .describe("No one can approve: `deny` refuses a call that would ask (the model is told); `fail` ends the run with stop reason permission_required."),
     })
     .nullish(),
   data: z

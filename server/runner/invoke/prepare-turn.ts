@@ -9,6 +9,8 @@ import type { AppContext } from "@/server/http/app-context";
 import { readInboundMessages, type MessagesFormat } from "@/server/streams";
 import { vaultOf } from "@/server/vault";
 import { retrieveRevision } from "@/server/versioning";
+import { sandboxBoundary, SessionSandbox } from "@/server/sandbox";
+import { ApprovalStore } from "../permissions";
 import { resolveConnection } from "../providers";
 import type { RunAgent, TurnInput } from "../run-types";
 import { defaultToolRegistry, type ToolRegistry } from "../tools";
@@ -34,8 +36,25 @@ export async function prepareTurn(
   if (!messages.length) throw new BadRequestError("data.inputs.messages holds no message with a role; send at least one user message", "no_messages");
   const sessionId = body.session_id ?? randomUUID().replaceAll("-", "");
   const connection = await resolveConnection(template.llm, { config: app.config, vault: vaultOf(app), projectId: principal.projectId });
-  const tools = await registry.build(template.tools, { projectId: principal.projectId, sessionId });
+  const { projectId } = principal;
+  const boundary = sandboxBoundary(template.sandbox.permissions, { allowlist: app.config.egressAllowlist, ca: app.config.egressCa });
+  const { workspaceMaxBytes, workspaceIdleMs, commandTimeoutMs, toolResultMaxBytes } = app.config.sandbox;
+  const tools = await registry.build(template.tools, {
+    projectId,
+    sessionId,
+    // Opened lazily: a turn that calls no built-in never reads the workspace.
+    sandbox: new SessionSandbox({ db: app.db, projectId, sessionId, limits: { maxBytes: workspaceMaxBytes, idleMs: workspaceIdleMs, commandTimeoutMs }, fetch: boundary.fetch }),
+    resultMaxBytes: toolResultMaxBytes,
+    policy: { rules: template.harness.permissions, runnerDefault: template.runner.permissions.default, unattended: body.flags?.unattended ?? undefined },
+    approvals: new ApprovalStore(app.db, projectId, sessionId),
+    secretValue: async (name) => {
+      const secret = (await vaultOf(app).list(projectId)).find((s) => s.slug === name || s.name === name);
+      return secret?.data.provider.key ?? undefined;
+    },
+  });
   const { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } = app.config.agentRuns;
+  // best_effort: the run goes ahead and its stream says which declared boundary was not applied.
+  const notices = boundary.notApplied.length ? [{ type: "data" as const, name: "sandbox_boundary", data: { not_applied: boundary.notApplied } }] : [];
   return {
     projectId: principal.projectId,
     agent,
@@ -44,6 +63,7 @@ export async function prepareTurn(
     connection,
     tools,
     sessionId,
+    notices,
     limits: { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries },
   };
 }

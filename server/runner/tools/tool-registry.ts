@@ -1,6 +1,8 @@
 import type { Tool } from "ai";
-import type { ToolEntry, ToolType } from "@/server/agents";
+import type { RunnerPermissionDefault, ToolEntry, ToolType } from "@/server/agents";
 import { BadRequestError } from "@/server/core/errors";
+import type { SessionSandbox } from "@/server/sandbox";
+import { decidePermission, type ApprovalStore, type HarnessRules, type Permission } from "../permissions";
 
 /** Where a tool runs: `client` tools pause the turn for the caller; `server` tools execute here. */
 export type ToolKind = "client" | "server";
@@ -11,11 +13,36 @@ export interface RegisteredTool {
   /** The AI SDK tool; a client tool has no `execute`, so the loop stops at its call. */
   tool: Tool;
   render?: unknown;
+  /** Read-hinted for `allow_reads`; absent counts as a write. */
+  readOnly?: boolean;
+  /** Built-in names match permission rules in any case. */
+  builtin?: boolean;
+  /** A server tool's body without the permission gate: what an approved call runs. */
+  run?: (input: unknown, signal?: AbortSignal) => Promise<unknown>;
+  /** The permission of one call of this tool (server tools, when the run has a policy). */
+  permissionFor?: (input: unknown) => Permission;
+}
+
+/** What an unattended run does with a call that would ask: deny it, or fail the run. */
+export type UnattendedMode = "deny" | "fail";
+
+export interface ToolPolicy {
+  rules: HarnessRules;
+  runnerDefault: RunnerPermissionDefault;
+  unattended?: UnattendedMode;
 }
 
 export interface ToolBuildContext {
   projectId: string;
   sessionId: string;
+  /** The session's sandbox; built-in tools need one. */
+  sandbox?: SessionSandbox;
+  resultMaxBytes?: number;
+  /** The run's permission policy; without one, server tools run ungated. */
+  policy?: ToolPolicy;
+  approvals?: ApprovalStore;
+  /** A vault secret's value by slug or name (code tools' `secrets`); undefined when absent. */
+  secretValue?: (name: string) => Promise<string | undefined>;
 }
 
 export type ToolFactory = (entry: ToolEntry, context: ToolBuildContext) => RegisteredTool | Promise<RegisteredTool>;
@@ -23,12 +50,18 @@ export type ToolFactory = (entry: ToolEntry, context: ToolBuildContext) => Regis
 export interface BuiltTools {
   byName: Map<string, RegisteredTool>;
   toolSet: Record<string, Tool>;
+  policy?: ToolPolicy;
+  approvals?: ApprovalStore;
 }
+
+export const DENIED_BY_POLICY = (name: string) => `The tool policy does not allow "${name}"; the call was refused without running.`;
+export const DENIED_UNATTENDED = (name: string) => `"${name}" needs a person's approval and this run is unattended (flags.unattended: deny); the call was refused without running.`;
 
 /**
  * The one seam through which tool types plug into a run. The stream code only sees tool_call,
  * tool_result and interaction_request events, so a new type (builtins, MCP, skills) registers a
- * factory here and nothing else changes.
+ * factory here and nothing else changes. Server tools are gated here too: `deny` refuses the
+ * call, `ask` raises the AI SDK's approval request, which the harness turns into a pause.
  */
 export class ToolRegistry {
   private readonly factories = new Map<ToolType, ToolFactory>();
@@ -51,8 +84,40 @@ export class ToolRegistry {
       }
       const built = await factory(entry, context);
       if (byName.has(built.name)) throw new BadRequestError(`tools[${index}]: a tool named "${built.name}" is already declared`, "duplicate_tool");
-      byName.set(built.name, built);
+      byName.set(built.name, context.policy && built.kind === "server" ? gated(built, entry, context.policy) : built);
     }
-    return { byName, toolSet: Object.fromEntries([...byName].map(([name, registered]) => [name, registered.tool])) };
+    return {
+      byName,
+      toolSet: Object.fromEntries([...byName].map(([name, registered]) => [name, registered.tool])),
+      policy: context.policy,
+      approvals: context.approvals,
+    };
   }
+}
+
+function gated(built: RegisteredTool, entry: ToolEntry, policy: ToolPolicy): RegisteredTool {
+  const permissionFor = (input: unknown): Permission =>
+    decidePermission({
+      toolName: built.name,
+      builtin: Boolean(built.builtin),
+      readOnly: Boolean(built.readOnly),
+      input,
+      entryPermission: entry.type === "builtin" ? null : entry.permission,
+      rules: policy.rules,
+      runnerDefault: policy.runnerDefault,
+    });
+  const execute = built.tool.execute;
+  if (!execute) return built;
+  const tool: Tool = {
+    ...built.tool,
+    // An unattended `deny` run never asks: the call reaches execute and is refused there.
+    needsApproval: (input: unknown) => permissionFor(input) === "ask" && policy.unattended !== "deny",
+    execute: (input: unknown, options: Parameters<typeof execute>[1]) => {
+      const permission = permissionFor(input);
+      if (permission === "deny") throw new Error(DENIED_BY_POLICY(built.name));
+      if (permission === "ask") throw new Error(DENIED_UNATTENDED(built.name));
+      return execute(input, options);
+    },
+  } as Tool;
+  return { ...built, tool, permissionFor };
 }

@@ -1,0 +1,1 @@
+export { codeToolFactory, secretEnvName } from "./code-tool-factory";

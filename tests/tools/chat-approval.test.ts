@@ -1,0 +1,78 @@
+import { Chat } from "@ai-sdk/react";
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from "ai";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { loadWorkspace } from "@/server/sandbox";
+import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
+import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
+import { createTestApp, type TestApp } from "../helpers/test-app";
+
+let app: TestApp;
+let live: RunningServer;
+let model: ScriptedModelServer;
+let key: string;
+let projectId: string;
+
+beforeAll(async () => {
+  model = await startScriptedModelServer();
+  app = await createTestApp({ providerEnv: { openai: { key: "sk-chat", baseUrl: model.baseUrl } } });
+  live = await serveOnLoopback(app.handle);
+  ({ key, projectId } = await app.newProject());
+});
+afterAll(async () => {
+  await live.close();
+  await app.close();
+  await model.close();
+});
+
+// The default policy (allow_reads) asks before `write`.
+const agent = { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [{ type: "builtin", name: "write" }] };
+
+it("the AI SDK's Chat pauses on the approval request, addToolApprovalResponse resumes it, and the tool runs exactly once", async () => {
+  model.script(
+    { kind: "reply", text: "Saving.", toolCalls: [{ id: "call_w", name: "write", input: { path: "hello.txt", content: "hi" } }] },
+    { kind: "reply", text: "Saved." },
+  );
+  const bodies: any[] = [];
+  let finished: (message: UIMessage) => void;
+  const done = new Promise<UIMessage>((resolve) => (finished = resolve));
+  const chat: Chat<UIMessage> = new Chat({
+    transport: new DefaultChatTransport({
+      api: `${live.origin}/services/agent/v0/invoke`,
+      headers: { authorization: `ApiKey ${key}`, "x-svc-messages-format": "ui_sdk", accept: "text/event-stream" },
+      prepareSendMessagesRequest: ({ id, messages }) => {
+        const body = { session_id: id, flags: { stream: true }, data: { inputs: { messages }, parameters: { agent } } };
+        bodies.push(structuredClone(body));
+        return { body };
+      },
+    }),
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    onFinish: ({ message }) => {
+      if (message.parts.some((p) => p.type === "text" && p.text === "Saved.")) finished(message);
+    },
+    onError: (error) => {
+      throw error;
+    },
+  });
+
+  await chat.sendMessage({ text: "save hello" });
+  // Paused: the person sees the request in the message and answers it, as a UI button would.
+  const paused = chat.messages.at(-1)!.parts.find((p) => p.type === "tool-write") as { state: string; approval?: { id: string } };
+  expect(paused.state).toBe("approval-requested");
+  expect(model.requests).toHaveLength(1);
+  await chat.addToolApprovalResponse({ id: paused.approval!.id, approved: true });
+  const message = await done;
+  expect(chat.error).toBeUndefined();
+  expect(bodies).toHaveLength(2);
+  // The second request replays the paused message with the gated part answered.
+  expect(bodies[1].data.inputs.messages.at(-1).parts.find((p: any) => p.type === "tool-write")).toMatchObject({ state: "approval-responded", approval: { approved: true } });
+  const parts = message.parts.filter((p) => p.type !== "step-start");
+  expect(parts).toEqual([
+    { type: "text", text: "Saving.", state: "done" },
+    expect.objectContaining({ type: "tool-write", toolCallId: "call_w", state: "output-available", output: "wrote 2 bytes to hello.txt" }),
+    { type: "text", text: "Saved.", state: "done" },
+  ]);
+  const entries = await loadWorkspace(app.context.db, projectId, chat.id, { maxBytes: 1e6, idleMs: 60_000 });
+  expect(entries).toEqual([expect.objectContaining({ path: "/workspace/hello.txt", base64: Buffer.from("hi").toString("base64") })]);
+  // Two model calls in all: the pause, then the continuation after the tool ran once.
+  expect(model.requests).toHaveLength(2);
+});

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { loadConfig } from "@/server/core/config";
+import { onRunFinished, type RunRecord } from "@/server/runner";
+import type { NativeEvent } from "@/server/streams";
+import { invokeOver } from "../agent-runs/invoke-client";
+import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
+import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
+import { createTestApp, type TestApp } from "../helpers/test-app";
+
+const SECRET = "sk-code-secret-5d1f0a";
+let app: TestApp;
+let live: RunningServer;
+let model: ScriptedModelServer;
+let key: string;
+const records: RunRecord[] = [];
+
+beforeAll(async () => {
+  model = await startScriptedModelServer();
+  app = await createTestApp({ agentRuns: { ...loadConfig({}).agentRuns, maxRetries: 0 }, providerEnv: { openai: { key: "sk-code", baseUrl: model.baseUrl } } });
+  live = await serveOnLoopback(app.handle);
+  ({ key } = await app.newProject());
+  const stored = await app.call("POST", "/api/vault/v1/secrets/", { key, body: { header: { name: "work" }, secret: { kind: "provider_key", data: { kind: "mistral", provider: { key: SECRET } } } } });
+  expect(stored.status).toBe(201);
+  // A mistral key: the runs here use openai through the operator's (scripted) key.
+  onRunFinished((record) => void records.push(record));
+});
+afterAll(async () => {
+  await live.close();
+  await app.close();
+  await model.close();
+});
+
+const ADD = {
+  type: "code",
+  name: "add",
+  description: "Adds two numbers",
+  runtime: "python",
+  script: 'import os\n\ndef main(a, b):\n    if a < 0:\n        raise ValueError("negative " + os.environ["WORK"])\n    return {"sum": a + b, "has_key": os.environ.get("WORK") == "' + SECRET + '", "echo": os.environ.get("WORK")}\n',
+  input_schema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"], additionalProperties: false },
+  secrets: ["work"],
+};
+const agent = (tools: unknown[]) => ({ llm: { provider: "openai", model: "gpt-5-mini" }, tools, runner: { permissions: { default: "allow" } } });
+const invoke = (tools: unknown[], session = "code") =>
+  invokeOver(live.origin, key, "sse", "native", { session_id: session, data: { inputs: { messages: [{ role: "user", content: "add" }] }, parameters: { agent: agent(tools) } } });
+const results = (events: NativeEvent[]) => Object.fromEntries(events.filter((e) => e.type === "tool_result").map((e) => [e.id, { output: e.output, isError: e.isError }]));
+
+it("a python code tool runs main(**inputs) inside the sandbox with its secrets as environment, and the secret never reaches the wire", async () => {
+  model.script(
+    {
+      kind: "reply",
+      text: "Adding.",
+      toolCalls: [
+        { id: "c_ok", name: "add", input: { a: 2, b: 3 } },
+        { id: "c_bad", name: "add", input: { a: "two", b: 3 } },
+        { id: "c_raise", name: "add", input: { a: -1, b: 3 } },
+        { id: "c_env", name: "bash", input: { command: "echo \"[$WORK]\"" } },
+      ],
+    },
+    { kind: "reply", text: "Done." },
+  );
+  const o = await invoke([ADD, { type: "builtin", name: "bash" }]);
+  expect(o.status).toBe(200);
+  const out = results(o.events!);
+  expect(out.c_ok).toEqual({ output: { sum: 5, has_key: true, echo: "[secret]" }, isError: false });
+  expect(out.c_bad.isError).toBe(true);
+  expect(String(out.c_bad.output)).toContain("input_schema");
+  expect(out.c_raise.isError).toBe(true);
+  expect(String(out.c_raise.output)).toContain("ValueError: negative [secret]");
+  // Set for the code tool's call only.
+  expect(out.c_env).toEqual({ output: "[]\n", isError: false });
+  expect(JSON.stringify(o.events)).not.toContain(SECRET);
+  expect(JSON.stringify(model.requests)).not.toContain(SECRET);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(JSON.stringify(records)).not.toContain(SECRET);
+}, 60_000);
+
+it("refused before the run: a node script (no WASM runtime for it on Node 20), a secret the vault does not hold", async () => {
+  const node = await invoke([{ ...ADD, runtime: "node", script: "function main(inputs) { return 1 }", secrets: [] }]);
+  expect(node.status).toBe(400);
+  expect(node.batch).toMatchObject({ code: "unsupported_tool" });
+  expect(node.batch.detail).toContain("Node 22");
+  const missing = await invoke([{ ...ADD, secrets: ["nope"] }]);
+  expect(missing.status).toBe(400);
+  expect(missing.batch).toMatchObject({ code: "secret_not_found" });
+  expect(missing.batch.detail).toContain('"nope"');
+});
