@@ -38,7 +38,7 @@ COPY --from=prod-deps --chown=app:app /app/node_modules ./node_modules
 # Next.js's request handler reads at start (its config, tsconfig.json's paths).
 COPY --from=build --chown=app:app /app/.next ./.next
 COPY --chown=app:app drizzle ./drizzle
-COPY --chown=app:app package.json next.config.ts tsconfig.json ./
+COPY --chown=app:app package.json next.config.ts server-externals.json tsconfig.json ./
 COPY --chown=app:app scripts/start.mjs scripts/dist-dir.mjs ./scripts/
 USER app
 EXPOSE 3000

@@ -1,12 +1,14 @@
 import type { NextConfig } from "next";
+import serverExternals from "./server-externals.json";
 
 const nextConfig: NextConfig = {
   // Lets a benchmark or second build run beside a dev server without sharing `.next/`.
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
   // `/api/applications/` and `/api/applications` are the same route; do not redirect.
   skipTrailingSlashRedirect: true,
-  // Native/wasm or worker-thread packages must load from node_modules, not be bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "pino", "pino-pretty"],
+  // Native/wasm, worker-thread or optional-import packages load from node_modules, not bundled;
+  // scripts/build-server.mjs keeps the same list (server-externals.json) out of server.mjs.
+  serverExternalPackages: serverExternals,
   // Migrations are read from disk at start-up; ship them with the traced output (Vercel).
   outputFileTracingIncludes: { "/**": ["./drizzle/**/*"] },
   poweredByHeader: false,

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { createAgentFromList } from "./create-agent";
 import { OWNER, ownerStatePath } from "./owner";
 
 const SCREENSHOTS = "test-results/screenshots";
@@ -58,16 +59,7 @@ test("an invited viewer reads the project but cannot create an agent or commit",
   const owner = await ownerContext.newPage();
 
   // The owner makes an agent to look at, and an invite link for a viewer.
-  await owner.goto("/agents");
-  await expect(owner.getByRole("searchbox", { name: "Search agents by name" })).toBeVisible();
-  const dialog = owner.getByRole("dialog", { name: "New agent" });
-  await expect(async () => {
-    await owner.getByRole("button", { name: /New agent/ }).first().click();
-    await expect(dialog).toBeVisible({ timeout: 1_000 });
-  }).toPass();
-  await dialog.getByLabel("Name").fill("Shared agent");
-  await dialog.getByRole("button", { name: "Create agent" }).click();
-  await expect(owner).toHaveURL(/\/agents\/[0-9a-f-]{36}\/variants\/[0-9a-f-]{36}$/);
+  await createAgentFromList(owner, "Shared agent");
   const agentUrl = owner.url();
 
   await owner.goto("/settings");

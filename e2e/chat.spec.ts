@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { createAgentFromList } from "./create-agent";
 import { modelRequests, scriptModel } from "./model-script";
 
 const SCREENSHOTS = "test-results/screenshots";
@@ -12,13 +13,7 @@ const template = {
 };
 
 async function createAgent(page: Page, name: string) {
-  await page.goto("/agents");
-  await expect(page.getByRole("searchbox", { name: "Search agents by name" })).toBeVisible();
-  await page.keyboard.press("c");
-  const dialog = page.getByRole("dialog", { name: "New agent" });
-  await dialog.getByLabel("Name").fill(name);
-  await dialog.getByRole("button", { name: "Create agent" }).click();
-  await expect(page).toHaveURL(/\/agents\/[0-9a-f-]{36}\/variants\/[0-9a-f-]{36}$/);
+  await createAgentFromList(page, name);
   await expect(page.getByTestId("current-version")).toHaveText("v1");
 }
 
@@ -67,13 +62,14 @@ test("chat: the draft beside the editor streams reasoning and text, a client too
   const [tracePage] = await Promise.all([page.context().waitForEvent("page"), footer.getByRole("link", { name: /Trace [0-9a-f]{8}/ }).click()]);
   await expect(tracePage).toHaveURL(/\/traces\/[0-9a-f]{32}$/);
   const spans = tracePage.getByTestId("span-row");
-  await expect(spans).toHaveCount(2, { timeout: 20_000 });
+  await expect(spans).toHaveCount(3, { timeout: 20_000 });
   await expect(spans.nth(0)).toContainText("invoke_agent");
-  await expect(spans.nth(1)).toContainText("chat");
+  await expect(spans.nth(1)).toContainText("turn 1");
+  await expect(spans.nth(2)).toContainText("chat");
   const summary = tracePage.getByTestId("trace-summary");
   await expect(summary).toContainText("1,200 in · 300 out");
   await expect(summary).toContainText("$0.00090");
-  await spans.nth(1).getByRole("link").click();
+  await spans.nth(2).getByRole("link").click();
   await expect(tracePage).toHaveURL(/\?span=[0-9a-f]{16}$/);
   await expect(tracePage.getByTestId("span-details").getByRole("heading", { name: "chat" })).toBeVisible();
   await tracePage.reload();

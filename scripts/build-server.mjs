@@ -5,6 +5,7 @@
  * itself) load from node_modules; everything else is bundled, as Next.js bundles it for its routes.
  */
 import { build } from "esbuild";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { distDir } from "./dist-dir.mjs";
 
@@ -17,7 +18,7 @@ await build({
   target: "node20",
   format: "esm",
   tsconfig: "tsconfig.json",
-  external: ["next", "@electric-sql/pglite", "postgres", "pino", "pino-pretty"],
+  external: ["next", ...JSON.parse(readFileSync("server-externals.json", "utf8"))],
   // Bundled CommonJS packages call require(); give the ESM bundle one.
   banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
   logLevel: "warning",
