@@ -1,3 +1,5 @@
+import { firstParam, type SearchParams } from "@/components/search-params";
+
 /** Every traces view has a URL (deep links); they are built here and nowhere else. */
 export interface TraceFilters {
   text?: string;
@@ -22,12 +24,11 @@ const STATUSES = ["error", "ok"] as const;
 const SINCE = ["1h", "24h", "7d", "30d"] as const;
 
 /** Filters from the URL; anything unknown is ignored rather than an error page. */
-export function filtersOf(params: Record<string, string | string[] | undefined>): TraceFilters {
-  const one = (key: string) => (Array.isArray(params[key]) ? params[key][0] : params[key]);
-  const status = one("status");
-  const since = one("since");
+export function filtersOf(params: SearchParams): TraceFilters {
+  const status = firstParam(params.status);
+  const since = firstParam(params.since);
   return {
-    text: one("q")?.trim() || undefined,
+    text: firstParam(params.q)?.trim() || undefined,
     status: STATUSES.find((s) => s === status),
     since: SINCE.find((s) => s === since),
   };

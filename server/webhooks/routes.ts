@@ -18,6 +18,20 @@ import { deliveryToWire, subscriptionToWire } from "./wire";
 
 const idParams = z.object({ id: z.string().uuid() });
 const tag = "webhooks";
+/** `/start` and `/stop`: one route each, the same call with the other flag. */
+function activeRoute(active: boolean, summary: string) {
+  return defineRoute({
+    method: "POST",
+    path: `/api/webhooks/subscriptions/{id}/${active ? "start" : "stop"}`,
+    auth: "api_key",
+    tag,
+    summary,
+    params: idParams,
+    handler: async ({ ctx, params }) =>
+      one("subscription", subscriptionToWire(await setSubscriptionActive(ctx.app.db, ctx.principal.projectId, params.id, active))),
+  });
+}
+
 const secretSchema = z.string().min(16, "must be at least 16 characters").max(1024);
 
 /** Routes that create, change, delete or send: a viewer role may not call these. */
@@ -55,26 +69,8 @@ export const webhookMutatingRoutes = [
     status: 204,
     handler: async ({ ctx, params }) => deleteSubscription(ctx.app.db, ctx.principal.projectId, params.id),
   }),
-  defineRoute({
-    method: "POST",
-    path: "/api/webhooks/subscriptions/{id}/start",
-    auth: "api_key",
-    tag,
-    summary: "Start sending deliveries (also clears a stop made by the service)",
-    params: idParams,
-    handler: async ({ ctx, params }) =>
-      one("subscription", subscriptionToWire(await setSubscriptionActive(ctx.app.db, ctx.principal.projectId, params.id, true))),
-  }),
-  defineRoute({
-    method: "POST",
-    path: "/api/webhooks/subscriptions/{id}/stop",
-    auth: "api_key",
-    tag,
-    summary: "Stop sending deliveries; pending ones wait until the subscription is started again",
-    params: idParams,
-    handler: async ({ ctx, params }) =>
-      one("subscription", subscriptionToWire(await setSubscriptionActive(ctx.app.db, ctx.principal.projectId, params.id, false))),
-  }),
+  activeRoute(true, "Start sending deliveries (also clears a stop made by the service)"),
+  activeRoute(false, "Stop sending deliveries; pending ones wait until the subscription is started again"),
   defineRoute({
     method: "POST",
     path: "/api/webhooks/subscriptions/{id}/rotate-secret",

@@ -1,10 +1,11 @@
+import type { SearchParams } from "@/components/search-params";
 import type { Metadata } from "next";
 import { PageContainer, PageHeader } from "@/components/shell";
 import { filtersOf, TracesList } from "@/components/traces";
 
 export const metadata: Metadata = { title: "Traces" };
 
-export default async function TracesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function TracesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const filters = filtersOf(await searchParams);
   return (
     <PageContainer>

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { firstParam, type SearchParams } from "@/components/search-params";
 import { PageContainer, PageHeader } from "@/components/shell";
 import { TraceView } from "@/components/traces";
 
@@ -9,14 +10,13 @@ export default async function TracePage({
   searchParams,
 }: {
   params: Promise<{ traceId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
+  searchParams: Promise<SearchParams>;
 }) {
   const [{ traceId }, query] = await Promise.all([params, searchParams]);
-  const span = Array.isArray(query.span) ? query.span[0] : query.span;
   return (
     <PageContainer>
       <PageHeader title="Trace" description="The span tree on one time axis; choose a span to read its attributes." />
-      <TraceView traceId={traceId} spanId={span || undefined} />
+      <TraceView traceId={traceId} spanId={firstParam(query.span)} />
     </PageContainer>
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { firstParam, type SearchParams } from "@/components/search-params";
 import { DeployView } from "@/components/deploy";
 
 export const metadata: Metadata = { title: "Deploy" };
@@ -8,9 +9,8 @@ export default async function DeployPage({
   searchParams,
 }: {
   params: Promise<{ id: string; variantId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
+  searchParams: Promise<SearchParams>;
 }) {
   const [{ id, variantId }, query] = await Promise.all([params, searchParams]);
-  const revision = Array.isArray(query.revision) ? query.revision[0] : query.revision;
-  return <DeployView agentId={id} variantId={variantId} revisionId={revision || undefined} />;
+  return <DeployView agentId={id} variantId={variantId} revisionId={firstParam(query.revision)} />;
 }
