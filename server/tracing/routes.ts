@@ -1,16 +1,8 @@
 import { z } from "zod";
-import { BadRequestError, SchemaValidationError } from "@/server/core/errors";
-import { defineRoute, type RequestContext } from "@/server/http/route";
-import { isObject } from "./attributes";
-import { parseJsonBuffer, readRawBody } from "./http-body";
-import { parseTraceId, spanIdToWire, traceIdToWire } from "./ids";
-import { acceptSpans } from "./ingest/accept";
-import { decodeOtlp, encodeOtlpResponse, otlpEncodingOf } from "./otlp/decode";
-import { otlpToSpans } from "./otlp/to-spans";
-import { parseTracingRequest, type ParsedSpans } from "./parse-request";
+import { defineRoute } from "@/server/http/route";
+import { ingestOtlpRequest, ingestTracingRequest } from "./ingest-request";
 import { legacyDeleteTrace, legacyFetchTrace, legacyQuery } from "./legacy";
 import { createSimpleTrace } from "./simple-traces";
-import type { SpanRecord } from "./span-record";
 import { fetchTrace, listTraces, queryTraces, querySpans } from "./traces";
 
 const TAG = "tracing";
@@ -34,44 +26,6 @@ const queryBody = z.looseObject({
   formatting: z.object({ focus: z.enum(["trace", "span"]).optional(), format: z.enum(["agenta", "opentelemetry"]).optional() }).optional(),
 });
 
-type Ctx = RequestContext<"api_key">;
-
-async function readTracingRequest(ctx: Ctx): Promise<ParsedSpans> {
-  const body = parseJsonBuffer(await readRawBody(ctx.request, ctx.app.config.tracing.maxBodyBytes));
-  if (body === undefined) return { spans: [], dropped: [] };
-  if (!isObject(body)) throw new SchemaValidationError([{ path: "", message: "the body must be an OTelTracingRequest object with spans or traces" }]);
-  if (body.spans !== undefined && body.spans !== null && !Array.isArray(body.spans)) throw new SchemaValidationError([{ path: "spans", message: "must be a list of spans" }]);
-  if (body.spans === undefined && body.traces !== undefined && body.traces !== null && !isObject(body.traces)) {
-    throw new SchemaValidationError([{ path: "traces", message: "must be a map of trace ids to {spans: {...}}" }]);
-  }
-  return parseTracingRequest(body);
-}
-
-async function accept(ctx: Ctx, parsed: ParsedSpans, replaceTraces?: string[]) {
-  const accepted = await acceptSpans(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, parsed, { replaceTraces });
-  return {
-    count: accepted.spans.length,
-    links: accepted.spans.map(linkOf),
-    ...(accepted.dropped.length > 0 ? { dropped: accepted.dropped } : {}),
-  };
-}
-
-function linkOf(span: SpanRecord) {
-  return { trace_id: traceIdToWire(span.trace_id), span_id: spanIdToWire(span.span_id) };
-}
-
-function singleTrace(parsed: ParsedSpans, what: string): string {
-  const ids = [...new Set(parsed.spans.map((s) => s.trace_id))];
-  if (ids.length !== 1) {
-    throw new BadRequestError(
-      ids.length === 0
-        ? `${what} needs the spans of exactly one trace; no span in the body parsed${parsed.dropped[0] ? ` (${parsed.dropped[0].reason})` : ""}`
-        : `${what} takes the spans of exactly one trace; the body has ${ids.length} (${ids.map(traceIdToWire).join(", ")})`,
-      "not_one_trace",
-    );
-  }
-  return ids[0];
-}
 
 export const tracingRoutes = [
   defineRoute({
@@ -83,7 +37,7 @@ export const tracingRoutes = [
     status: 202,
     rawBody: { contentTypes: ["application/json"], schema: tracingRequestDoc, description: "OTelTracingRequest; gzip or deflate with Content-Encoding" },
     response: ingestResponse,
-    handler: async ({ ctx }) => accept(ctx, await readTracingRequest(ctx)),
+    handler: async ({ ctx }) => ingestTracingRequest(ctx.app, ctx.principal.projectId, ctx.request, "ingest"),
   }),
   defineRoute({
     method: "POST",
@@ -94,11 +48,7 @@ export const tracingRoutes = [
     status: 202,
     rawBody: { contentTypes: ["application/json"], schema: tracingRequestDoc, description: "OTelTracingRequest holding one trace" },
     response: ingestResponse,
-    handler: async ({ ctx }) => {
-      const parsed = await readTracingRequest(ctx);
-      singleTrace(parsed, "POST /tracing/traces/");
-      return accept(ctx, parsed);
-    },
+    handler: async ({ ctx }) => ingestTracingRequest(ctx.app, ctx.principal.projectId, ctx.request, "one_trace"),
   }),
   defineRoute({
     method: "PUT",
@@ -109,16 +59,7 @@ export const tracingRoutes = [
     status: 202,
     rawBody: { contentTypes: ["application/json"], schema: tracingRequestDoc, description: "OTelTracingRequest holding exactly the trace of the path" },
     response: ingestResponse,
-    handler: async ({ ctx, params }) => {
-      const pathId = parseTraceId(params.trace_id);
-      if (!pathId) throw new BadRequestError(`trace_id ${JSON.stringify(params.trace_id)} is not 32 hex digits or a UUID`, "invalid_trace_id");
-      const parsed = await readTracingRequest(ctx);
-      const payloadId = singleTrace(parsed, `PUT /tracing/traces/${params.trace_id}`);
-      if (payloadId !== pathId) {
-        throw new BadRequestError(`The path trace_id ${traceIdToWire(pathId)} differs from the payload's ${traceIdToWire(payloadId)}`, "trace_id_mismatch");
-      }
-      return accept(ctx, parsed, [pathId]);
-    },
+    handler: async ({ ctx, params }) => ingestTracingRequest(ctx.app, ctx.principal.projectId, ctx.request, { replace: params.trace_id }),
   }),
   defineRoute({
     method: "GET",
@@ -234,13 +175,7 @@ export const tracingRoutes = [
       description: "ExportTraceServiceRequest; Content-Encoding gzip or deflate (also recognised by magic bytes)",
     },
     handler: async ({ ctx }) => {
-      const encoding = otlpEncodingOf(ctx.request.headers.get("content-type"));
-      const body = await readRawBody(ctx.request, ctx.app.config.tracing.maxBodyBytes);
-      const parsed = otlpToSpans(decodeOtlp(body, encoding));
-      const accepted = await acceptSpans(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, parsed);
-      const rejected = accepted.dropped.length;
-      const message = rejected > 0 ? accepted.dropped.slice(0, 10).map((d) => `${d.span_id ?? `span ${d.index}`}: ${d.reason}`).join("; ") : "";
-      const response = encodeOtlpResponse(encoding, rejected, message);
+      const response = await ingestOtlpRequest(ctx.app, ctx.principal.projectId, ctx.request);
       return new Response(response.body as BodyInit, { status: 200, headers: { "content-type": response.contentType } });
     },
   }),

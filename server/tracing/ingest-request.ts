@@ -1,0 +1,78 @@
+import { BadRequestError, SchemaValidationError } from "@/server/core/errors";
+import type { AppContext } from "@/server/http/app-context";
+import { isObject } from "./attributes";
+import { parseJsonBuffer, readRawBody } from "./http-body";
+import { parseTraceId, spanIdToWire, traceIdToWire } from "./ids";
+import { acceptSpans } from "./ingest/accept";
+import { decodeOtlp, encodeOtlpResponse, otlpEncodingOf } from "./otlp/decode";
+import { otlpToSpans } from "./otlp/to-spans";
+import { parseTracingRequest, type ParsedSpans } from "./parse-request";
+import type { SpanRecord } from "./span-record";
+
+/**
+ * What an `OTelTracingRequest` body may carry: any spans (`ingest`), the spans of exactly one trace
+ * (the deprecated create), or one trace that replaces the trace named in the path (the deprecated
+ * replace; the ids must agree).
+ */
+export type TracingIngestMode = "ingest" | "one_trace" | { replace: string };
+
+/** The JSON ingest endpoints: read and parse the body, apply the mode's rule, queue durably, answer with links. */
+export async function ingestTracingRequest(app: AppContext, projectId: string, request: Request, mode: TracingIngestMode) {
+  const pathId = typeof mode === "object" ? parseTraceId(mode.replace) : undefined;
+  if (typeof mode === "object" && !pathId) {
+    throw new BadRequestError(`trace_id ${JSON.stringify(mode.replace)} is not 32 hex digits or a UUID`, "invalid_trace_id");
+  }
+  const parsed = await readTracingRequest(request, app.config.tracing.maxBodyBytes);
+  if (mode === "one_trace") singleTrace(parsed, "POST /tracing/traces/");
+  if (typeof mode === "object") {
+    const payloadId = singleTrace(parsed, `PUT /tracing/traces/${mode.replace}`);
+    if (payloadId !== pathId) {
+      throw new BadRequestError(`The path trace_id ${traceIdToWire(pathId!)} differs from the payload's ${traceIdToWire(payloadId)}`, "trace_id_mismatch");
+    }
+  }
+  const accepted = await acceptSpans(app.db, app.config.tracing, projectId, parsed, { replaceTraces: pathId ? [pathId] : undefined });
+  return {
+    count: accepted.spans.length,
+    links: accepted.spans.map(linkOf),
+    ...(accepted.dropped.length > 0 ? { dropped: accepted.dropped } : {}),
+  };
+}
+
+/** OTLP/HTTP: decode (protobuf or JSON), queue durably, answer in the request's encoding with `partial_success`. */
+export async function ingestOtlpRequest(app: AppContext, projectId: string, request: Request): Promise<{ body: Uint8Array | string; contentType: string }> {
+  const encoding = otlpEncodingOf(request.headers.get("content-type"));
+  const body = await readRawBody(request, app.config.tracing.maxBodyBytes);
+  const parsed = otlpToSpans(decodeOtlp(body, encoding));
+  const accepted = await acceptSpans(app.db, app.config.tracing, projectId, parsed);
+  const rejected = accepted.dropped.length;
+  const message = rejected > 0 ? accepted.dropped.slice(0, 10).map((d) => `${d.span_id ?? `span ${d.index}`}: ${d.reason}`).join("; ") : "";
+  return encodeOtlpResponse(encoding, rejected, message);
+}
+
+async function readTracingRequest(request: Request, limit: number): Promise<ParsedSpans> {
+  const body = parseJsonBuffer(await readRawBody(request, limit));
+  if (body === undefined) return { spans: [], dropped: [] };
+  if (!isObject(body)) throw new SchemaValidationError([{ path: "", message: "the body must be an OTelTracingRequest object with spans or traces" }]);
+  if (body.spans !== undefined && body.spans !== null && !Array.isArray(body.spans)) throw new SchemaValidationError([{ path: "spans", message: "must be a list of spans" }]);
+  if (body.spans === undefined && body.traces !== undefined && body.traces !== null && !isObject(body.traces)) {
+    throw new SchemaValidationError([{ path: "traces", message: "must be a map of trace ids to {spans: {...}}" }]);
+  }
+  return parseTracingRequest(body);
+}
+
+function linkOf(span: SpanRecord) {
+  return { trace_id: traceIdToWire(span.trace_id), span_id: spanIdToWire(span.span_id) };
+}
+
+function singleTrace(parsed: ParsedSpans, what: string): string {
+  const ids = [...new Set(parsed.spans.map((s) => s.trace_id))];
+  if (ids.length !== 1) {
+    throw new BadRequestError(
+      ids.length === 0
+        ? `${what} needs the spans of exactly one trace; no span in the body parsed${parsed.dropped[0] ? ` (${parsed.dropped[0].reason})` : ""}`
+        : `${what} takes the spans of exactly one trace; the body has ${ids.length} (${ids.map(traceIdToWire).join(", ")})`,
+      "not_one_trace",
+    );
+  }
+  return ids[0];
+}
