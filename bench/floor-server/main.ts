@@ -1,49 +1,119 @@
 /**
  * The benchmark floor (issue 15): a minimal node:http + postgres.js server that does what a
- * retrieve by slug costs at the least: read the JSON body, run the app's own revision lookup
- * (the SQL text drizzle renders for `revisionBySlug`, prepared, same parameters) and write the
- * bytes the app answered for the same request, with the same headers and one `end`. No auth, no
- * read event, no validation: what is left between it and the app is the app's own overhead.
+ * request costs at the least, and writes the bytes the app answered for the same request with the
+ * same headers and one `end`. No auth, no validation, no routing beyond the path: what is left
+ * between it and the app is the app's own overhead.
+ *
+ * - `POST /floor`: a retrieve by slug. The app's own revision lookup (the SQL text drizzle renders
+ *   for `revisionBySlug`, prepared, same parameters).
+ * - `POST /floor/commit`: a commit, with the app's request body. The app's own commit statements
+ *   in one transaction: lock the variant it names (joined to its artifact), bump the head, insert the revision, insert the committed
+ *   event, notify, with the same kinds of parameters (a new id and slug, JSON as text).
  *
  * Run as a child process by bench/lib/floor-server.ts; configured through FLOOR_* variables.
  */
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
-import { fillPlaceholders } from "drizzle-orm";
+import { createServer, type ServerResponse } from "node:http";
+import { fillPlaceholders, getTableColumns, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { newId } from "@/server/core/ids";
+import { randomSlug } from "@/server/core/slugs";
+import { variants } from "@/server/db/schema";
+import { revisionEventType } from "@/server/events/catalog";
+import { insertEvent } from "@/server/events/emit";
+import { notifyStatement } from "@/server/events/notify";
+import { commitStatements } from "@/server/versioning/commit";
 import { revisionLookupQueries } from "@/server/versioning/lookup";
 
 const databaseUrl = required("FLOOR_DATABASE_URL");
 const port = Number(required("FLOOR_PORT"));
-const response = Buffer.from(required("FLOOR_RESPONSE_BASE64"), "base64");
+const retrieveResponse = Buffer.from(required("FLOOR_RESPONSE_BASE64"), "base64");
 const slug = required("FLOOR_SLUG");
+const commitResponse = Buffer.from(process.env.FLOOR_COMMIT_RESPONSE_BASE64 ?? "", "base64");
 
 const sql = postgres(databaseUrl, { max: 10, onnotice: () => {} });
 // The revision's scope, found once: the app learns it from the API key on every request.
-const [scope] = await sql<{ project_id: string; domain: string }[]>`select project_id, domain from revisions where slug = ${slug}`;
+const [scope] = await sql<{ project_id: string; domain: string; author_id: string | null }[]>`select project_id, domain, author_id from revisions where slug = ${slug}`;
 if (!scope) throw new Error(`no revision ${slug}`);
-const params = { projectId: scope.project_id, domain: scope.domain, slug };
-// Only to render the statement: the requests go through postgres.js directly.
-const rendered = revisionLookupQueries.revisionBySlug(drizzle(sql) as never).toSQL();
-const values = fillPlaceholders(rendered.params, params) as string[];
+// Only to render the statements: the requests go through postgres.js directly.
+const renderer = drizzle(sql) as never;
+const render = (build: (db: never) => { toSQL(): { sql: string; params: unknown[] } }) => build(renderer).toSQL();
 
-const contentLength = String(response.length);
+const lookup = render(revisionLookupQueries.revisionBySlug);
+const lookupValues = fillPlaceholders(lookup.params, { projectId: scope.project_id, domain: scope.domain, slug }) as string[];
+
+const commit = {
+  lock: render(commitStatements.lockVariant),
+  setHead: render(commitStatements.setHead),
+  insertRevision: render(commitStatements.insertRevision),
+  insertEvent: render(insertEvent),
+  notify: notifyStatement().toSQL(),
+};
+// The lock's row comes back as an array (both tables have an `id`); the variant's columns come first.
+const variantColumns = Object.keys(getTableColumns(variants));
+const HEAD_VERSION = variantColumns.indexOf("headVersion");
+const ARTIFACT_ID = variantColumns.indexOf("artifactId");
+
+const run = (statement: { sql: string; params: unknown[] }, values: Record<string, unknown>, db: postgres.Sql | postgres.TransactionSql = sql) =>
+  db.unsafe(statement.sql, fillPlaceholders(statement.params as SQL[], values) as never[], { prepare: true });
+
+function retrieveOnce(): Promise<void> {
+  return sql.unsafe(lookup.sql, lookupValues, { prepare: true }).then((rows) => {
+    if (rows.length !== 1) throw new Error("the floor's lookup found no revision");
+  });
+}
+
+/** Commits to the variant the request names, with the app's request body (`application_revision_commit`). */
+async function commitOnce(body: { application_revision_commit: { application_variant_id: string } }): Promise<void> {
+  const commitVariantId = body.application_revision_commit.application_variant_id;
+  const projectId = scope!.project_id;
+  await sql.begin(async (tx) => {
+    const [locked] = await run(commit.lock, { variantId: commitVariantId, projectId, domain: scope!.domain }, tx).values();
+    if (!locked) throw new Error("the floor's variant does not exist");
+    const version = Number(locked[HEAD_VERSION]) + 1;
+    const now = new Date().toISOString();
+    await run(commit.setHead, { variantId: commitVariantId, version }, tx);
+    await run(
+      commit.insertRevision,
+      {
+        id: newId(),
+        projectId,
+        domain: scope!.domain,
+        artifactId: locked[ARTIFACT_ID],
+        variantId: commitVariantId,
+        slug: randomSlug(),
+        version,
+        data: JSON.stringify({ parameters: { n: version } }),
+        message: `floor ${version}`,
+        name: null,
+        description: null,
+        flags: "{}",
+        tags: "{}",
+        meta: "{}",
+        authorId: scope!.author_id,
+        createdAt: now,
+      },
+      tx,
+    );
+    const attributes = JSON.stringify({ references: { variant: commitVariantId, version }, message: `floor ${version}` });
+    await run(commit.insertEvent, { id: newId(), projectId, eventType: revisionEventType(scope!.domain, "committed"), timestamp: now, attributes }, tx);
+    await tx.unsafe(commit.notify.sql);
+  });
+}
+
+function send(res: ServerResponse, body: Buffer): void {
+  res.writeHead(200, { "content-type": "application/json; charset=utf-8", "x-request-id": randomUUID(), "content-length": String(body.length) });
+  res.end(body);
+}
+
 createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on("data", (chunk: Buffer) => chunks.push(chunk));
   req.on("end", () => {
-    JSON.parse(Buffer.concat(chunks).toString("utf8"));
-    sql.unsafe(rendered.sql, values, { prepare: true }).then(
-      (rows) => {
-        if (rows.length !== 1) throw new Error("the floor's lookup found no revision");
-        res.writeHead(200, { "content-type": "application/json; charset=utf-8", "x-request-id": randomUUID(), "content-length": contentLength });
-        res.end(response);
-      },
-      (error: Error) => {
-        res.writeHead(500).end(error.message);
-      },
-    );
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    const isCommit = req.url === "/floor/commit";
+    (isCommit ? commitOnce(body) : retrieveOnce()).then(() => send(res, isCommit ? commitResponse : retrieveResponse)).catch((error: Error) => res.writeHead(500).end(error.message));
   });
 }).listen(port, "127.0.0.1", () => process.stdout.write("floor ready\n"));
 

@@ -10,6 +10,7 @@ import { freePort, ROOT } from "./next-server";
 
 export interface FloorServer {
   baseUrl: string;
+  pid: number;
   measure(options: Omit<MeasureOptions, "baseUrl">): Promise<Measurement>;
   stop(): Promise<void>;
 }
@@ -20,6 +21,8 @@ export async function startFloorServer(options: {
   response: Buffer;
   /** The revision the floor looks up by slug. */
   slug: string;
+  /** The bytes the app answered a commit, which `POST /floor/commit` writes. */
+  commitResponse?: Buffer;
 }): Promise<FloorServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -32,6 +35,7 @@ export async function startFloorServer(options: {
       FLOOR_PORT: String(port),
       FLOOR_RESPONSE_BASE64: options.response.toString("base64"),
       FLOOR_SLUG: options.slug,
+      ...(options.commitResponse && { FLOOR_COMMIT_RESPONSE_BASE64: options.commitResponse.toString("base64") }),
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -45,7 +49,8 @@ export async function startFloorServer(options: {
   log(`floor server ready on ${baseUrl}`);
   return {
     baseUrl,
-    measure: (measureOptions) => measure({ ...measureOptions, baseUrl }),
+    pid: child.pid!,
+    measure: (measureOptions) => measure({ ...measureOptions, baseUrl, serverPid: child.pid }),
     stop: async () => {
       process.removeListener("exit", killOnExit);
       child.kill("SIGTERM");

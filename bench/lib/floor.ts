@@ -31,6 +31,14 @@ export interface FloorComparison {
   ratios_per_round: number[];
   /** Highest over lowest round ratio: how noisy the machine was while this was measured. */
   ratio_spread: number;
+  /**
+   * Server CPU per request (medians of the rounds), where both sides were measured with their
+   * process: the floor's over the figure's is the share of the floor's cost efficiency kept, the
+   * same reading as `ratio_to_floor` and far less moved by other work on the machine.
+   */
+  cpu_ms_per_request?: number;
+  floor_cpu_ms_per_request?: number;
+  cpu_ratio_to_floor?: number;
 }
 
 export type Timed = (timing: { durationS: number; warmupS: number }) => Promise<Measurement>;
@@ -64,7 +72,17 @@ export async function measureAgainstFloor(
     ratio_to_floor: median(ratios),
     ratios_per_round: ratios,
     ratio_spread: round3(Math.max(...ratios) / Math.min(...ratios)),
+    ...cpuComparison(rounds),
   };
+}
+
+function cpuComparison(rounds: { floor: Measurement; figure: Measurement }[]) {
+  const figure = rounds.map((r) => r.figure.server_cpu_ms_per_request);
+  const floor = rounds.map((r) => r.floor.server_cpu_ms_per_request);
+  if (figure.includes(undefined) || floor.includes(undefined)) return {};
+  const cpu = median(figure as number[]);
+  const floorCpu = median(floor as number[]);
+  return { cpu_ms_per_request: round3(cpu), floor_cpu_ms_per_request: round3(floorCpu), cpu_ratio_to_floor: round3(floorCpu / cpu) };
 }
 
 export function round3(n: number): number {

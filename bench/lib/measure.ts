@@ -5,6 +5,7 @@
  */
 import autocannon from "autocannon";
 import { log } from "./benchmark";
+import { processCpuMs } from "./process-cpu";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -37,6 +38,8 @@ export interface MeasureOptions extends RequestSpec {
   maxFailureRatio?: number;
   /** Per-request timeout in seconds; default 10. */
   timeoutS?: number;
+  /** The server's process: its CPU time per request in the measured run is reported. */
+  serverPid?: number;
 }
 
 export interface Measurement {
@@ -53,6 +56,8 @@ export interface Measurement {
   connections: number;
   duration_s: number;
   warmup_s: number;
+  /** The server process's CPU time (user + system) per successful request; set with `serverPid`. */
+  server_cpu_ms_per_request?: number;
 }
 
 interface RunStats {
@@ -143,7 +148,9 @@ export async function measure(options: MeasureOptions): Promise<Measurement> {
     await runOnce(options, warmupS, counter);
   }
   log(`${target}: measuring ${durationS} s with ${connections} connections ...`);
+  const cpuBefore = options.serverPid === undefined ? 0 : processCpuMs(options.serverPid);
   const { result, latencies, ok, bad } = await runOnce(options, durationS, counter);
+  const cpuMs = options.serverPid === undefined ? undefined : processCpuMs(options.serverPid) - cpuBefore;
 
   const failures = bad + result.errors;
   const attempts = ok + failures;
@@ -177,5 +184,6 @@ export async function measure(options: MeasureOptions): Promise<Measurement> {
     connections,
     duration_s: result.duration,
     warmup_s: warmupS,
+    ...(cpuMs !== undefined && { server_cpu_ms_per_request: round(cpuMs / ok, 4) }),
   };
 }

@@ -133,6 +133,8 @@ export interface NextServer {
   /** `http://127.0.0.1:<port>` */
   baseUrl: string;
   port: number;
+  /** The server's process (`npm start` runs server.mjs in the process it starts). */
+  pid: number;
   database: "pglite" | "postgres";
   /** The run's fresh PostgreSQL database (for tools that connect beside the server); unset on PGlite. */
   databaseUrl?: string;
@@ -242,7 +244,7 @@ export async function startNextServer(options: StartOptions = {}): Promise<NextS
     const apiKey = await waitFor(() => KEY_PATTERN.exec(output())?.[1] ?? null, 2_000);
     if (!apiKey) log("the server printed no default API key (the database was not empty?)");
     log(`server ready on ${baseUrl}`);
-    return { baseUrl, port, database, databaseUrl: env.DATABASE_URL, apiKey, adminToken, output, stop };
+    return { baseUrl, port, pid: child.pid!, database, databaseUrl: env.DATABASE_URL, apiKey, adminToken, output, stop };
   } catch (error) {
     await stop();
     throw error;

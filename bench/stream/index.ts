@@ -1,7 +1,8 @@
 /**
  * stream: first-byte latency and UI parts/s of our `ui_sdk` SSE from `/services/agent/v0/invoke`
  * against a bare route returning `streamText(...).toUIMessageStreamResponse()` on the same
- * scripted model, both behind the same kind of node:http server, in alternating rounds.
+ * scripted model, in alternating rounds: ours through the production front (the node:http door of
+ * server.ts), the bare route behind a plain node:http server.
  *
  *   npm run bench -- stream [--rounds 6] [--requests 20] [--chars 4000] [--chunks 400]
  *
@@ -10,7 +11,7 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { streamText } from "ai";
 import { loadAverage, log, machine, parseFlags } from "../lib/benchmark";
-import { serveOnLoopback, type RunningServer } from "../../tests/helpers/http-server";
+import { serveOnLoopback, serveOverHttp, type RunningServer } from "../../tests/helpers/http-server";
 import { startScriptedModelServer } from "../../tests/helpers/scripted-model-server";
 import { createTestApp } from "../../tests/helpers/test-app";
 
@@ -62,7 +63,9 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     const body = (await request.json()) as { prompt: string };
     return streamText({ model: provider.responses("gpt-5-mini"), prompt: body.prompt, abortSignal: request.signal }).toUIMessageStreamResponse();
   };
-  const servers: RunningServer[] = [await serveOnLoopback(app.handle), await serveOnLoopback(bare)];
+  // Ours through the production front (server.ts's node:http door); the bare route behind a plain
+  // node:http server that turns the request into a web Request, as any fetch-style host would.
+  const servers: RunningServer[] = [await serveOverHttp(app, "node"), await serveOnLoopback(bare)];
   const [ours, floor] = servers;
   const oursInit: RequestInit = {
     method: "POST",
@@ -113,7 +116,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       requests_per_round: requests,
       text_chars: chars,
       model_chunks: chunks,
-      server: "node:http around the fetch handler (both routes)",
+      server: "ours: the production node:http front (server.ts); bare: node:http around the fetch handler",
       database: app.database.kind,
       ...machine(),
       load_avg_1m_at_start: loadBefore,

@@ -1,8 +1,9 @@
 /**
  * versioning: commits/s (1 and 16 clients) and retrieve requests/s for every reference kind, over
- * HTTP on the production server (`npm start`) with PostgreSQL, each also as a ratio to the floor:
- * a minimal node:http + postgres.js server (bench/floor-server/) running the app's retrieve-by-slug
- * SQL and writing the bytes the app answered, measured in the same run.
+ * HTTP on the production server (`npm start`) with PostgreSQL, each as a ratio to the floor: a
+ * minimal node:http + postgres.js server (bench/floor-server/) running the app's own SQL (the
+ * retrieve-by-slug lookup; for commits the commit's statements in one transaction) and writing the
+ * bytes the app answered, measured in the same run.
  *
  *   npm run bench -- versioning [--duration 4] [--warmup 2] [--rounds 5] [--connections 10] [--rebuild | --no-rebuild]
  *
@@ -31,10 +32,14 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     const api = client(server);
     const fixture = await seed(api);
     const floorRequest = { application_revision_ref: { slug: fixture.revision.slug } };
+    const commitBody = (variantId: string, i: number) => ({
+      application_revision_commit: { application_variant_id: variantId, message: `bench ${i}`, data: { parameters: { n: i } } },
+    });
     const floorServer = await startFloorServer({
       databaseUrl: server.databaseUrl!,
       response: Buffer.from(await (await fetch(`${server.baseUrl}/api/applications/revisions/retrieve`, { method: "POST", headers: api.headers, body: JSON.stringify(floorRequest) })).arrayBuffer()),
       slug: fixture.revision.slug,
+      commitResponse: Buffer.from(JSON.stringify(await api.post("/api/applications/revisions/commit", commitBody(fixture.commitVariants[0]!, 0)))),
     });
     stopFloor = floorServer.stop;
     const floors: Measurement[] = [];
@@ -43,20 +48,24 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     const paired = (target: (timing: { durationS: number; warmupS: number }) => Promise<Measurement>) =>
       measureAgainstFloor(floorRun, load, target, floors);
 
+    // Commits are compared with the floor's minimal transaction (the same statements), with the
+    // same request bodies, the same variants and the same number of clients.
     log("measuring commits");
-    const commit = (variantFor: (i: number) => string) => (i: number): RequestSpec => ({
-      body: { application_revision_commit: { application_variant_id: variantFor(i), message: `bench ${i}`, data: { parameters: { n: i } } } },
-    });
-    const commitBase = { baseUrl: server.baseUrl, method: "POST" as const, path: "/api/applications/revisions/commit", headers: api.headers, expectStatus: 200 };
-    const commits = {
-      clients_1: await paired((timing) => measure({ ...commitBase, ...timing, connections: 1, next: commit(() => fixture.commitVariants[0]) })),
-      clients_16_one_variant: await paired((timing) =>
-        measure({ ...commitBase, ...timing, connections: COMMIT_CLIENTS, next: commit(() => fixture.commitVariants[0]) }),
-      ),
-      clients_16_own_variants: await paired((timing) =>
-        measure({ ...commitBase, ...timing, connections: COMMIT_CLIENTS, next: commit((i) => fixture.commitVariants[i % COMMIT_CLIENTS]) }),
-      ),
+    const commits: Record<string, FloorComparison> = {};
+    const commitCases = {
+      clients_1: { connections: 1, variantFor: () => fixture.commitVariants[0]! },
+      clients_16_one_variant: { connections: COMMIT_CLIENTS, variantFor: () => fixture.commitVariants[0]! },
+      clients_16_own_variants: { connections: COMMIT_CLIENTS, variantFor: (i: number) => fixture.commitVariants[i % COMMIT_CLIENTS]! },
     };
+    for (const [name, { connections, variantFor }] of Object.entries(commitCases)) {
+      const next = (i: number): RequestSpec => ({ body: commitBody(variantFor(i), i) });
+      const commitLoad = { method: "POST" as const, connections, next, expectStatus: 200 };
+      commits[name] = await measureAgainstFloor(
+        (timing) => floorServer.measure({ ...commitLoad, ...timing, path: "/floor/commit" }),
+        load,
+        (timing) => measure({ ...commitLoad, ...timing, baseUrl: server.baseUrl, serverPid: server.pid, path: "/api/applications/revisions/commit", headers: api.headers }),
+      );
+    }
 
     log("measuring retrieves");
     const retrieveBodies: Record<string, unknown> = {
@@ -73,6 +82,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       retrieve[kind] = await paired((timing) =>
         measure({
           baseUrl: server.baseUrl,
+          serverPid: server.pid,
           method: "POST",
           path: "/api/applications/revisions/retrieve",
           headers: api.headers,
@@ -93,9 +103,11 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         latency_ms_p50_mean: round3(floors.reduce((sum, f) => sum + f.latency_ms.p50, 0) / floors.length),
         measurements: floors.length,
       },
-      commits_per_sec: commits,
+      commits,
+      target_commit_1_client_ratio: 0.75,
       retrieve,
       retrieve_min_ratio_to_floor: Math.min(...ratios),
+      retrieve_min_cpu_ratio_to_floor: Math.min(...Object.values(retrieve).map((r) => r.cpu_ratio_to_floor ?? NaN)),
       target_retrieve_ratio: 0.5,
       ratio_spread_max: Math.max(...Object.values(retrieve).map((r) => r.ratio_spread)),
       connections: load.connections,

@@ -14,7 +14,7 @@ export interface NewEvent {
 
 const p = (name: string) => sql.placeholder(name);
 /** The insert of an event in its change's transaction, built once (see server/db/prepared.ts). */
-const insertEvent = (db: Executor) =>
+export const insertEvent = (db: Executor) =>
   db.insert(events).values({
     id: p("id"),
     projectId: p("projectId"),

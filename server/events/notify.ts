@@ -5,7 +5,7 @@ export const EVENTS_CHANNEL = "events_written";
 
 // Raw statement on the driver (server/db/prepared.ts), so it also runs inside a transaction
 // handed over from another bundle's copy of Drizzle.
-const notifyStatement = () => ({
+export const notifyStatement = () => ({
   toSQL: () => ({ sql: `select pg_notify('${EVENTS_CHANNEL}', '')`, params: [] }),
   execute: async (): Promise<unknown[]> => [],
 });

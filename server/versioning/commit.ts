@@ -25,8 +25,11 @@ export interface CommitResult {
 
 const p = (name: string) => sql.placeholder(name);
 
-/** The statements of a commit, built once (see server/db/prepared.ts). */
-const statements = {
+/**
+ * The statements of a commit, built once (see server/db/prepared.ts). Exported for the benchmark
+ * floor (bench/floor-server/), which runs the same SQL in a minimal transaction.
+ */
+export const commitStatements = {
   lockVariant: (db: Executor) =>
     db
       .select({ variant: getTableColumns(variants), artifact: getTableColumns(artifacts) })
@@ -108,8 +111,8 @@ export async function commitInTransaction(tx: Transaction, scope: Scope, spec: D
     variantId: variant.id,
     variantSlug: variant.slug,
   };
-  await preparedQuery(tx, "commit.setHead", statements.setHead).execute({ variantId: variant.id, version: revision.version });
-  await preparedQuery(tx, "commit.insertRevision", statements.insertRevision).execute({
+  await preparedQuery(tx, "commit.setHead", commitStatements.setHead).execute({ variantId: variant.id, version: revision.version });
+  await preparedQuery(tx, "commit.insertRevision", commitStatements.insertRevision).execute({
     ...revision,
     projectId: scope.projectId,
     domain: keys.name,
@@ -130,7 +133,7 @@ async function lockVariant(tx: Transaction, scope: Scope, spec: DomainSpec, requ
     const lookup = new Lookup(tx, scope.projectId, keys);
     variantId = (await lookup.defaultVariant(await lookup.artifact({ id: request.artifactId }, keys.artifactId))).id;
   }
-  const [locked] = await preparedQuery(tx, "commit.lockVariant", statements.lockVariant).execute({ variantId, projectId: scope.projectId, domain: keys.name });
+  const [locked] = await preparedQuery(tx, "commit.lockVariant", commitStatements.lockVariant).execute({ variantId, projectId: scope.projectId, domain: keys.name });
   if (!locked) throw new NotFoundError(`${keys.variantId} ${variantId} does not exist`);
   if (request.artifactId && request.artifactId !== locked.variant.artifactId) {
     throw new BadRequestError(
@@ -142,6 +145,6 @@ async function lockVariant(tx: Transaction, scope: Scope, spec: DomainSpec, requ
 }
 
 async function assertRevisionSlugFree(tx: Transaction, projectId: string, slug: string): Promise<void> {
-  const [taken] = await preparedQuery(tx, "commit.revisionSlugTaken", statements.revisionSlugTaken).execute({ projectId, slug });
+  const [taken] = await preparedQuery(tx, "commit.revisionSlugTaken", commitStatements.revisionSlugTaken).execute({ projectId, slug });
   if (taken) throw new ConflictError(`A revision with slug "${slug}" already exists in this project`, "slug_taken");
 }

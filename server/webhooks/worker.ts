@@ -29,9 +29,12 @@ export function startWebhookWorker(app: AppContext, options: WebhookWorkerOption
   const fanOut = startWakeLoop(
     "webhook-fan-out",
     async () => {
-      const result = await fanOutEvents(app.db, options.fanOutBatch ?? 500);
+      const batch = options.fanOutBatch ?? 500;
+      const result = await fanOutEvents(app.db, batch);
       if (result.deliveries > 0) delivery.wake();
-      return result.events;
+      // A short batch emptied the outbox: events written since then notify and wake the loop, so
+      // an immediate second pass would only find nothing (one wasted transaction per wake-up).
+      return result.events < batch ? 0 : result.events;
     },
     idleMs,
   );
