@@ -25,6 +25,7 @@ const runNode: CodeRun = ({ script, input, env, limits, signal }) =>
       eval: true,
       workerData: { script, inputJson: JSON.stringify(input ?? {}), env, timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryMb * 1024 * 1024 },
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+      // Piped, not inherited: nothing the runtime prints reaches the server's JSON log lines.
       stdout: true,
       stderr: true,
     });
@@ -41,6 +42,7 @@ const runNode: CodeRun = ({ script, input, env, limits, signal }) =>
     const timer = setTimeout(() => fail(timeMessage(limits)), limits.timeoutMs + HARD_STOP_GRACE_MS);
     const onAbort = () => fail("the call was cancelled");
     signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted) onAbort();
     worker.once("message", (reply: WorkerReply) => {
       if (reply.ok) return finish(() => resolve(JSON.parse(reply.json ?? "null")));
       fail(failureMessage(reply, limits));
