@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { posix } from "node:path";
 import type { CodeRuntime } from "./code-runner";
 
@@ -43,7 +44,7 @@ export const pythonRuntime: CodeRuntime = {
     if (!sandbox) throw new Error("python code tools run in the session's sandbox");
     return sandbox.serial(async () => {
       const fs = await sandbox.files();
-      const path = posix.join(SCRIPT_DIR, `${crypto.randomUUID()}.py`);
+      const path = posix.join(SCRIPT_DIR, `${randomUUID()}.py`);
       await fs.mkdir(SCRIPT_DIR, { recursive: true });
       await fs.writeFile(path, pythonProgram(script));
       try {
