@@ -21,4 +21,11 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET must be at least 32 characters/);
     expect(() => loadConfig({ SIGN_UP: "maybe" })).toThrow(/SIGN_UP/);
   });
+
+  it("caps a code tool call's memory at CODE_TOOL_MEMORY_MB, 512 by default, 32 to 2048", () => {
+    expect(loadConfig({}).sandbox.codeToolMemoryMb).toBe(512);
+    expect(loadConfig({ CODE_TOOL_MEMORY_MB: "128" }).sandbox.codeToolMemoryMb).toBe(128);
+    expect(() => loadConfig({ CODE_TOOL_MEMORY_MB: "16" })).toThrow(/CODE_TOOL_MEMORY_MB must be at least 32/);
+    expect(() => loadConfig({ CODE_TOOL_MEMORY_MB: "4096" })).toThrow(/CODE_TOOL_MEMORY_MB must be at most 2048/);
+  });
 });

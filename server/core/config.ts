@@ -49,6 +49,7 @@ const configSchema = z.object({
   SANDBOX_WORKSPACE_IDLE_MS: z.coerce.number().int().positive().default(7 * 24 * 3_600_000),
   SANDBOX_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   TOOL_RESULT_MAX_BYTES: z.coerce.number().int().positive().default(64 * 1024),
+  CODE_TOOL_MEMORY_MB: z.coerce.number().int().min(32, "CODE_TOOL_MEMORY_MB must be at least 32").max(2048, "CODE_TOOL_MEMORY_MB must be at most 2048").default(512),
   ...Object.fromEntries(PROVIDER_ENV.flatMap(([, key, url]) => [[key, z.string().optional()], [url, z.string().url().optional()]])),
   APP_SECRET_KEY: z
     .string()
@@ -100,8 +101,11 @@ export interface Config {
   workers: "in-process" | "off";
   /** Agent run limits (server/runner/limits.ts). */
   agentRuns: { totalMs: number; firstTokenMs: number; idleMs: number; maxSteps: number; maxRetries: number; keepaliveMs: number; traceContent: boolean };
-  /** The `local` sandbox: workspace size cap and idle expiry, bash command time limit, tool result cap. */
-  sandbox: { workspaceMaxBytes: number; workspaceIdleMs: number; commandTimeoutMs: number; toolResultMaxBytes: number };
+  /**
+   * The `local` sandbox: workspace size cap and idle expiry, the time limit of a bash command or
+   * code tool call, the tool result cap, the memory cap of a code tool call.
+   */
+  sandbox: { workspaceMaxBytes: number; workspaceIdleMs: number; commandTimeoutMs: number; toolResultMaxBytes: number; codeToolMemoryMb: number };
   /** The operator's provider keys and base URLs: the last step of connection resolution. */
   providerEnv: Record<string, { key?: string; baseUrl?: string }>;
   /** 32-byte key that seals secrets at rest; absent: a key file under dataDir (server/secrets). */
@@ -170,6 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       workspaceIdleMs: c.SANDBOX_WORKSPACE_IDLE_MS,
       commandTimeoutMs: c.SANDBOX_COMMAND_TIMEOUT_MS,
       toolResultMaxBytes: c.TOOL_RESULT_MAX_BYTES,
+      codeToolMemoryMb: c.CODE_TOOL_MEMORY_MB,
     },
     providerEnv: Object.fromEntries(
       PROVIDER_ENV.map(([id, key, url]) => [id, { key: (c as Record<string, unknown>)[key] as string | undefined, baseUrl: (c as Record<string, unknown>)[url] as string | undefined }]),

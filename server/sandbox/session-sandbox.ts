@@ -89,6 +89,8 @@ export class SessionSandbox {
   }
 
   private shell(): Bash {
-    return new Bash({ fs: this.fs, cwd: WORKSPACE_ROOT, env: { HOME: WORKSPACE_ROOT }, fetch: this.options.fetch, python: true });
+    // python3's own limit (30 s by default) follows ours, so SANDBOX_COMMAND_TIMEOUT_MS holds either way.
+    const executionLimits = { maxPythonTimeoutMs: this.options.limits.commandTimeoutMs };
+    return new Bash({ fs: this.fs, cwd: WORKSPACE_ROOT, env: { HOME: WORKSPACE_ROOT }, fetch: this.options.fetch, python: true, executionLimits });
   }
 }

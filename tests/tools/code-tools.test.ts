@@ -8,6 +8,7 @@ import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/s
 import { createTestApp, type TestApp } from "../helpers/test-app";
 
 const SECRET = "sk-code-secret-5d1f0a";
+const TIMEOUT_MS = 15_000;
 let app: TestApp;
 let live: RunningServer;
 let model: ScriptedModelServer;
@@ -16,7 +17,12 @@ const records: RunRecord[] = [];
 
 beforeAll(async () => {
   model = await startScriptedModelServer();
-  app = await createTestApp({ agentRuns: { ...loadConfig({}).agentRuns, maxRetries: 0 }, providerEnv: { openai: { key: "sk-code", baseUrl: model.baseUrl } } });
+  const defaults = loadConfig({});
+  app = await createTestApp({
+    agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
+    sandbox: { ...defaults.sandbox, commandTimeoutMs: TIMEOUT_MS },
+    providerEnv: { openai: { key: "sk-code", baseUrl: model.baseUrl } },
+  });
   live = await serveOnLoopback(app.handle);
   ({ key } = await app.newProject());
   const stored = await app.call("POST", "/api/vault/v1/secrets/", { key, body: { header: { name: "work" }, secret: { kind: "provider_key", data: { kind: "mistral", provider: { key: SECRET } } } } });
@@ -74,11 +80,36 @@ it("a python code tool runs main(**inputs) inside the sandbox with its secrets a
   expect(JSON.stringify(records)).not.toContain(SECRET);
 }, 60_000);
 
-it("refused before the run: a node script (no WASM runtime for it on Node 20), a secret the vault does not hold", async () => {
-  const node = await invoke([{ ...ADD, runtime: "node", script: "function main(inputs) { return 1 }", secrets: [] }]);
-  expect(node.status).toBe(400);
-  expect(node.batch).toMatchObject({ code: "unsupported_tool" });
-  expect(node.batch.detail).toContain("Node 22");
+it("an endless loop stops at the time limit, an unbounded allocation at the interpreter's heap ceiling", async () => {
+  const hog = {
+    type: "code",
+    name: "hog",
+    runtime: "python",
+    script: 'def main(what):\n    if what == "loop":\n        while True:\n            pass\n    kept = []\n    while True:\n        kept.append(bytearray(1 << 20))\n',
+    input_schema: { type: "object", properties: { what: { enum: ["loop", "allocate"] } }, required: ["what"] },
+  };
+  model.script(
+    {
+      kind: "reply",
+      text: "Hogging.",
+      toolCalls: [
+        { id: "c_allocate", name: "hog", input: { what: "allocate" } },
+        { id: "c_loop", name: "hog", input: { what: "loop" } },
+      ],
+    },
+    { kind: "reply", text: "Done." },
+  );
+  const o = await invoke([hog]);
+  expect(o.status).toBe(200);
+  const out = results(o.events!);
+  expect(out.c_allocate.isError).toBe(true);
+  expect(String(out.c_allocate.output)).toContain("stopped: the script went over the python interpreter's 512 MB heap");
+  expect(String(out.c_allocate.output)).toContain("MemoryError");
+  expect(out.c_loop.isError).toBe(true);
+  expect(String(out.c_loop.output)).toContain(`command stopped after ${TIMEOUT_MS} ms (SANDBOX_COMMAND_TIMEOUT_MS)`);
+}, 90_000);
+
+it("refused before the run: a secret the vault does not hold", async () => {
   const missing = await invoke([{ ...ADD, secrets: ["nope"] }]);
   expect(missing.status).toBe(400);
   expect(missing.batch).toMatchObject({ code: "secret_not_found" });

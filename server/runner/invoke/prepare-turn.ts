@@ -38,13 +38,14 @@ export async function prepareTurn(
   const connection = await resolveConnection(template.llm, { config: app.config, vault: vaultOf(app), projectId: principal.projectId });
   const { projectId } = principal;
   const boundary = sandboxBoundary(template.sandbox.permissions, { allowlist: app.config.egressAllowlist, ca: app.config.egressCa });
-  const { workspaceMaxBytes, workspaceIdleMs, commandTimeoutMs, toolResultMaxBytes } = app.config.sandbox;
+  const { workspaceMaxBytes, workspaceIdleMs, commandTimeoutMs, toolResultMaxBytes, codeToolMemoryMb } = app.config.sandbox;
   const tools = await registry.build(template.tools, {
     projectId,
     sessionId,
     // Opened lazily: a turn that calls no built-in never reads the workspace.
     sandbox: new SessionSandbox({ db: app.db, projectId, sessionId, limits: { maxBytes: workspaceMaxBytes, idleMs: workspaceIdleMs, commandTimeoutMs }, fetch: boundary.fetch }),
     resultMaxBytes: toolResultMaxBytes,
+    codeLimits: { timeoutMs: commandTimeoutMs, memoryMb: codeToolMemoryMb },
     policy: { rules: template.harness.permissions, runnerDefault: template.runner.permissions.default, unattended: body.flags?.unattended ?? undefined },
     approvals: new ApprovalStore(app.db, projectId, sessionId),
     secretValue: async (name) => {

@@ -2,6 +2,7 @@ import type { Tool } from "ai";
 import type { RunnerPermissionDefault, ToolEntry, ToolType } from "@/server/agents";
 import { BadRequestError } from "@/server/core/errors";
 import type { SessionSandbox } from "@/server/sandbox";
+import type { CodeLimits } from "./code/code-runner";
 import { decidePermission, type ApprovalStore, type HarnessRules, type Permission } from "../permissions";
 
 /** Where a tool runs: `client` tools pause the turn for the caller; `server` tools execute here. */
@@ -38,6 +39,8 @@ export interface ToolBuildContext {
   /** The session's sandbox; built-in tools need one. */
   sandbox?: SessionSandbox;
   resultMaxBytes?: number;
+  /** Time limit and memory cap of one code tool call. */
+  codeLimits?: CodeLimits;
   /** The run's permission policy; without one, server tools run ungated. */
   policy?: ToolPolicy;
   approvals?: ApprovalStore;
