@@ -49,6 +49,8 @@ const configSchema = z.object({
   SANDBOX_WORKSPACE_IDLE_MS: z.coerce.number().int().positive().default(7 * 24 * 3_600_000),
   SANDBOX_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   TOOL_RESULT_MAX_BYTES: z.coerce.number().int().positive().default(64 * 1024),
+  MCP_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  MCP_CALL_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   ...Object.fromEntries(PROVIDER_ENV.flatMap(([, key, url]) => [[key, z.string().optional()], [url, z.string().url().optional()]])),
   APP_SECRET_KEY: z
     .string()
@@ -102,6 +104,8 @@ export interface Config {
   agentRuns: { totalMs: number; firstTokenMs: number; idleMs: number; maxSteps: number; maxRetries: number; keepaliveMs: number; traceContent: boolean };
   /** The `local` sandbox: workspace size cap and idle expiry, bash command time limit, tool result cap. */
   sandbox: { workspaceMaxBytes: number; workspaceIdleMs: number; commandTimeoutMs: number; toolResultMaxBytes: number };
+  /** User MCP servers: time to connect and list tools before the run, time per tool call. */
+  mcp: { connectTimeoutMs: number; callTimeoutMs: number };
   /** The operator's provider keys and base URLs: the last step of connection resolution. */
   providerEnv: Record<string, { key?: string; baseUrl?: string }>;
   /** 32-byte key that seals secrets at rest; absent: a key file under dataDir (server/secrets). */
@@ -171,6 +175,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       commandTimeoutMs: c.SANDBOX_COMMAND_TIMEOUT_MS,
       toolResultMaxBytes: c.TOOL_RESULT_MAX_BYTES,
     },
+    mcp: { connectTimeoutMs: c.MCP_CONNECT_TIMEOUT_MS, callTimeoutMs: c.MCP_CALL_TIMEOUT_MS },
     providerEnv: Object.fromEntries(
       PROVIDER_ENV.map(([id, key, url]) => [id, { key: (c as Record<string, unknown>)[key] as string | undefined, baseUrl: (c as Record<string, unknown>)[url] as string | undefined }]),
     ),

@@ -80,6 +80,7 @@ export function startTurn(harness: Harness, input: TurnInput, trace: TraceContex
         emit({ type: "done", stopReason, traceId: trace.traceId });
         if (!closed) stream.close();
         closed = true;
+        void input.release?.().catch(() => undefined);
         settle({
           projectId: input.projectId,
           agent: input.agent,
