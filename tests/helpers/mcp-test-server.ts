@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -5,8 +6,9 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { z } from "zod";
 
 /**
- * A real MCP server for tests: the SDK's `McpServer` over its Streamable HTTP server transport
- * (stateless, one server per request, as the SDK's own example), on a loopback node:http server.
+ * A real MCP server for tests: the SDK's `McpServer` over its Streamable HTTP server transport,
+ * on a loopback node:http server: stateless (one server per request, as the SDK's own example),
+ * or `stateful` (a session per client, ended by the client's DELETE).
  * Tools: `echo` (text), `fail` (an isError result), `slow` (waits `ms`), `whoami` (checks the
  * `x-api-key` header against `secret` and echoes it back), `lookup` (readOnlyHint), `files.read`
  * (a name no provider accepts as is).
@@ -17,12 +19,16 @@ export interface McpTestServer {
   requests: http.IncomingHttpHeaders[];
   /** Tool calls the server ran, by name. */
   calls: string[];
+  /** Stateful servers: the sessions started and not yet ended by the client. */
+  openSessions: Set<string>;
   close(): Promise<void>;
 }
 
-export async function startMcpTestServer(options: { secret?: string } = {}): Promise<McpTestServer> {
+export async function startMcpTestServer(options: { secret?: string; stateful?: boolean } = {}): Promise<McpTestServer> {
   const requests: http.IncomingHttpHeaders[] = [];
   const calls: string[] = [];
+  const openSessions = new Set<string>();
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
 
   const build = (headers: http.IncomingHttpHeaders): McpServer => {
     const server = new McpServer({ name: "test-tools", version: "1.0.0" });
@@ -58,12 +64,32 @@ export async function startMcpTestServer(options: { secret?: string } = {}): Pro
   };
 
   const sockets = new Set<Socket>();
+  const stateful = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const id = req.headers["mcp-session-id"];
+    const known = typeof id === "string" ? sessions.get(id) : undefined;
+    if (known) return known.handleRequest(req, res);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => {
+        sessions.set(sessionId, transport);
+        openSessions.add(sessionId);
+      },
+      onsessionclosed: (sessionId) => {
+        sessions.delete(sessionId);
+        openSessions.delete(sessionId);
+      },
+    });
+    await build(req.headers).connect(transport);
+    await transport.handleRequest(req, res);
+  };
+
   const server = http.createServer(async (req, res) => {
-    if (req.method !== "POST") {
+    if (req.method === "GET" || (req.method === "DELETE" && !options.stateful)) {
       res.writeHead(405, { allow: "POST" }).end();
       return;
     }
-    requests.push(req.headers);
+    if (req.method === "POST") requests.push(req.headers);
+    if (options.stateful) return stateful(req, res);
     const mcp = build(req.headers);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on("close", () => {
@@ -83,6 +109,7 @@ export async function startMcpTestServer(options: { secret?: string } = {}): Pro
     url: `http://127.0.0.1:${port}/mcp`,
     requests,
     calls,
+    openSessions,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -178,6 +178,25 @@ describe("MCP servers (mcps[]) through the invoke route", () => {
     expect(stop(o.events!)).toBe("stop");
   });
 
+  it("a server that keeps sessions gets one per run, ended (DELETE) when the turn ends", async () => {
+    const stateful = await startMcpTestServer({ stateful: true });
+    try {
+      model.script({ kind: "reply", text: "Echo.", toolCalls: [{ id: "s_echo", name: "state__echo", input: { text: "kept" } }] }, { kind: "reply", text: "Done." });
+      const o = await invoke(body("mcp-stateful", agent([{ name: "state", connection: { url: stateful.url } }])));
+      expect(results(o.events!).s_echo).toEqual({ output: "echo: kept", isError: false });
+      expect(stateful.requests.some((h) => typeof h["mcp-session-id"] === "string")).toBe(true);
+      for (let i = 0; i < 40 && stateful.openSessions.size; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(stateful.openSessions.size).toBe(0);
+
+      // A run refused after connecting (an include name the server lacks) ends its session too.
+      const refused = await invoke(body("mcp-stateful", agent([{ name: "state", connection: { url: stateful.url }, policy: { tools: { mode: "include", names: ["nope"] } } }])));
+      expect(refused.status).toBe(400);
+      expect(stateful.openSessions.size).toBe(0);
+    } finally {
+      await stateful.close();
+    }
+  });
+
   it("a server that cannot be used refuses the run with 424 naming it: unreachable, silent, refused by the egress guard", async () => {
     const gone = await startMcpTestServer();
     const goneUrl = gone.url;

@@ -20,6 +20,8 @@ export interface ConnectedMcpServer {
   advertised: McpToolDescriptor[];
   /** The resolved secret header values, to be masked wherever this server's output goes. */
   secrets: string[];
+  /** Ends the server's session (when it keeps one) and the connection; never throws. */
+  close(): Promise<void>;
 }
 
 export const MCP_CLIENT_INFO = { name: "agent-service", version: "1.0.0" };
@@ -50,6 +52,13 @@ export async function connectMcpServer(server: McpServer, index: number, options
   const client = new Client(MCP_CLIENT_INFO);
   // A failure after the connection is up (the server drops it mid-run) surfaces on the call.
   client.onerror = () => {};
+  const close = async () => {
+    // A session the server keeps is ended with DELETE, bounded: a hung server must not hold the run.
+    const stop = setTimeout(() => void transport.close(), options.timeoutMs);
+    await transport.terminateSession().catch(() => undefined);
+    clearTimeout(stop);
+    await client.close().catch(() => undefined);
+  };
   try {
     await client.connect(transport, { timeout: options.timeoutMs });
     const advertised: McpToolDescriptor[] = [];
@@ -59,9 +68,9 @@ export async function connectMcpServer(server: McpServer, index: number, options
       advertised.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
-    return { server, client, advertised, secrets: Object.values(secretHeaders) };
+    return { server, client, advertised, secrets: Object.values(secretHeaders), close };
   } catch (error) {
-    await client.close().catch(() => undefined);
+    await close();
     throw new AppError(
       424,
       "mcp_server_unavailable",

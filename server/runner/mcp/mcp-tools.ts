@@ -47,7 +47,7 @@ export async function connectMcpTools(servers: McpServer[], options: McpToolsOpt
   const settled = await Promise.allSettled(servers.map((server, index) => connectMcpServer(server, index, { ...options, timeoutMs: options.connectTimeoutMs })));
   const connected = settled.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
   const close = async () => {
-    await Promise.all(connected.map(({ client }) => client.close().catch(() => undefined)));
+    await Promise.all(connected.map((server) => server.close()));
   };
   const failure = settled.find((outcome) => outcome.status === "rejected");
   if (failure) {
