@@ -237,7 +237,7 @@ describe("MCP tools in the permission order", () => {
     const calls = mcp.calls.length;
     const paused = await invoke(body("mcp-ask", template));
     expect(stop(paused.events!)).toBe("paused");
-    const request = paused.events!.find((e) => e.type === "interaction_request") as { id: string; kind: string; payload: { toolCallId: string } };
+    const request = paused.events!.find((e) => e.type === "interaction_request") as unknown as { id: string; kind: string; payload: { toolCallId: string } };
     expect(request).toMatchObject({ kind: "user_approval", payload: { toolCallId: "c_ask" } });
     expect(mcp.calls.length).toBe(calls);
 
@@ -267,7 +267,7 @@ describe("MCP tools in the permission order", () => {
     );
     const o = await invoke(body("mcp-reads", reads));
     expect(results(o.events!).c_look).toEqual({ output: "record 42: ok", isError: false });
-    expect(o.events!.filter((e) => e.type === "interaction_request").map((e) => (e as { payload: { toolCallId: string } }).payload.toolCallId)).toEqual(["c_echo"]);
+    expect(o.events!.filter((e) => e.type === "interaction_request").map((e) => (e as unknown as { payload: { toolCallId: string } }).payload.toolCallId)).toEqual(["c_echo"]);
     expect(stop(o.events!)).toBe("paused");
 
     const calls = mcp.calls.length;
