@@ -83,4 +83,7 @@ export interface RunRecord {
   usage?: RunUsage;
   steps: StepTiming[];
   error?: string;
+  /** Names of the template's skills and MCP servers (the root span lists what the run had). */
+  skills?: string[];
+  mcpServers?: string[];
 }

@@ -98,6 +98,8 @@ export function startTurn(harness: Harness, input: TurnInput, trace: TraceContex
           usage,
           steps: outcome.steps,
           error: limitMessage ?? error,
+          skills: input.template.skills.map((skill) => skill.name),
+          mcpServers: input.template.mcps.map((server) => server.name),
         });
       };
       harness.run(input, emit, controller.signal).then(

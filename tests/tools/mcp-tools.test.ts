@@ -155,6 +155,7 @@ describe("MCP servers (mcps[]) through the invoke route", () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       const trace = await traceOf(traceId);
       expect(JSON.stringify(trace)).toContain("docs__whoami");
+      expect(JSON.stringify(trace)).toMatch(/"mcp_servers":\["docs"\]/);
       for (const text of [JSON.stringify(seen), JSON.stringify(model.requests), JSON.stringify(records), JSON.stringify(trace), JSON.stringify(printed)]) {
         expect(text).not.toContain(SECRET);
       }
