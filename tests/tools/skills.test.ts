@@ -106,6 +106,13 @@ describe("skills (skills[]) in the session workspace", () => {
     });
   });
 
+  it("a skill hidden from the model is named in the prompt of a turn whose user message invokes it", async () => {
+    model.script({ kind: "reply", text: "ok" });
+    const o = await invoke({ session_id: "skills-invoke", data: { inputs: { messages: [{ role: "user", content: "/release-checklist for 2.1" }] }, parameters: { agent: agent() } } });
+    expect(o.status).toBe(200);
+    expect(JSON.stringify(model.requests.at(-1)!.body)).toContain("The user asked for the skill release-checklist: read /workspace/skills/release-checklist/SKILL.md first");
+  });
+
   it("the template owns skills/<name>: an edit in the workspace or a removed file does not outlive the next turn", async () => {
     model.script({ kind: "reply", text: "Editing.", toolCalls: [{ id: "c_edit", name: "bash", input: { command: "echo changed > skills/pdf-tools/SKILL.md && echo mine > notes.txt" } }] }, { kind: "reply", text: "ok" });
     await invoke(body("skills-owned", agent()));

@@ -34,6 +34,14 @@ describe("skills in the workspace", () => {
     expect(skillsPrompt([])).toBe("");
   });
 
+  it("a hidden skill is named only in a turn whose user message names it", () => {
+    const skills = [skill(), skill({ name: "release-checklist", description: "Hidden one", disable_model_invocation: true })];
+    for (const text of ["/release-checklist please", "run the release-checklist skill"]) {
+      expect(skillsPrompt(skills, text)).toContain("The user asked for the skill release-checklist: read /workspace/skills/release-checklist/SKILL.md first");
+    }
+    for (const text of ["release-checklists", "my-release-checklist", "release checklist"]) expect(skillsPrompt(skills, text)).not.toContain("release-checklist");
+  });
+
   it("refuses skills the agent could not read, and two skills of one name", () => {
     const template = (tools: unknown[], skills: unknown[]) => parseAgentTemplate({ tools, skills }).template;
     expect(() => skillsSeed(template([], [skill()]))).toThrow(/neither the "read" nor the "bash" built-in/);
