@@ -24,7 +24,7 @@ export interface ConnectedMcpServer {
   close(): Promise<void>;
 }
 
-export const MCP_CLIENT_INFO = { name: "agent-service", version: "1.0.0" };
+const MCP_CLIENT_INFO = { name: "agent-service", version: "1.0.0" };
 
 /**
  * Connects to one declared server over Streamable HTTP and lists its tools, before the run
