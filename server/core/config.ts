@@ -50,6 +50,8 @@ const configSchema = z.object({
   SANDBOX_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   TOOL_RESULT_MAX_BYTES: z.coerce.number().int().positive().default(64 * 1024),
   CODE_TOOL_MEMORY_MB: z.coerce.number().int().min(32, "CODE_TOOL_MEMORY_MB must be at least 32").max(2048, "CODE_TOOL_MEMORY_MB must be at most 2048").default(512),
+  MCP_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  MCP_CALL_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   ...Object.fromEntries(PROVIDER_ENV.flatMap(([, key, url]) => [[key, z.string().optional()], [url, z.string().url().optional()]])),
   APP_SECRET_KEY: z
     .string()
@@ -106,6 +108,8 @@ export interface Config {
    * code tool call, the tool result cap, the memory cap of a code tool call.
    */
   sandbox: { workspaceMaxBytes: number; workspaceIdleMs: number; commandTimeoutMs: number; toolResultMaxBytes: number; codeToolMemoryMb: number };
+  /** User MCP servers: time to connect and list tools before the run, time per tool call. */
+  mcp: { connectTimeoutMs: number; callTimeoutMs: number };
   /** The operator's provider keys and base URLs: the last step of connection resolution. */
   providerEnv: Record<string, { key?: string; baseUrl?: string }>;
   /** 32-byte key that seals secrets at rest; absent: a key file under dataDir (server/secrets). */
@@ -176,6 +180,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       toolResultMaxBytes: c.TOOL_RESULT_MAX_BYTES,
       codeToolMemoryMb: c.CODE_TOOL_MEMORY_MB,
     },
+    mcp: { connectTimeoutMs: c.MCP_CONNECT_TIMEOUT_MS, callTimeoutMs: c.MCP_CALL_TIMEOUT_MS },
     providerEnv: Object.fromEntries(
       PROVIDER_ENV.map(([id, key, url]) => [id, { key: (c as Record<string, unknown>)[key] as string | undefined, baseUrl: (c as Record<string, unknown>)[url] as string | undefined }]),
     ),

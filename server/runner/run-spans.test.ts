@@ -61,4 +61,11 @@ describe("runSpans", () => {
     expect(spans.map((s) => s.status_code)).toEqual(["STATUS_CODE_ERROR", "STATUS_CODE_ERROR", "STATUS_CODE_ERROR"]);
     expect(spans[0].status_message).toContain("401");
   });
+
+  it("the root span lists the run's skills and MCP servers, and says nothing when it had none", () => {
+    const [root] = runSpans({ ...record, skills: ["pdf-tools"], mcpServers: ["docs", "tickets"] }, { captureContent: false, newSpanId: ids });
+    expect(root.attributes).toMatchObject({ "ag.meta.run.skills": ["pdf-tools"], "ag.meta.run.mcp_servers": ["docs", "tickets"] });
+    const [bare] = runSpans({ ...record, skills: [], mcpServers: [] }, { captureContent: false, newSpanId: ids });
+    expect(Object.keys(bare.attributes ?? {}).filter((k) => k.includes("skills") || k.includes("mcp"))).toEqual([]);
+  });
 });

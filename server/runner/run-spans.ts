@@ -43,6 +43,8 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
       ...model,
       "ag.meta.run.harness": record.harness,
       "ag.meta.run.stop_reason": record.stopReason,
+      ...(record.skills?.length ? { "ag.meta.run.skills": record.skills } : {}),
+      ...(record.mcpServers?.length ? { "ag.meta.run.mcp_servers": record.mcpServers } : {}),
     },
     references: Object.entries(record.agent.references ?? {}).map(([kind, ref]) => ({
       id: ref.id,

@@ -30,6 +30,10 @@ export interface TurnInput {
   limits: RunLimits;
   /** Events the turn opens with, before the model's (a best_effort sandbox's unapplied boundaries). */
   notices?: NativeEvent[];
+  /** Values masked in the run's trace besides the provider key (MCP header secrets). */
+  secrets?: string[];
+  /** Frees what the turn holds open (MCP clients); the engine calls it once the turn has ended. */
+  release?: () => Promise<void>;
 }
 
 export interface StepTiming {
@@ -79,4 +83,7 @@ export interface RunRecord {
   usage?: RunUsage;
   steps: StepTiming[];
   error?: string;
+  /** Names of the template's skills and MCP servers (the root span lists what the run had). */
+  skills?: string[];
+  mcpServers?: string[];
 }

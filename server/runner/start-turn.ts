@@ -80,6 +80,7 @@ export function startTurn(harness: Harness, input: TurnInput, trace: TraceContex
         emit({ type: "done", stopReason, traceId: trace.traceId });
         if (!closed) stream.close();
         closed = true;
+        void input.release?.().catch(() => undefined);
         settle({
           projectId: input.projectId,
           agent: input.agent,
@@ -97,6 +98,8 @@ export function startTurn(harness: Harness, input: TurnInput, trace: TraceContex
           usage,
           steps: outcome.steps,
           error: limitMessage ?? error,
+          skills: input.template.skills.map((skill) => skill.name),
+          mcpServers: input.template.mcps.map((server) => server.name),
         });
       };
       harness.run(input, emit, controller.signal).then(

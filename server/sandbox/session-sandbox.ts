@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import { Bash, InMemoryFs, type SecureFetch } from "just-bash";
 import type { Database } from "@/server/db";
 import { loadWorkspace, saveWorkspace, type WorkspaceLimits } from "./workspace-store";
@@ -10,6 +11,21 @@ export interface SandboxOptions {
   limits: WorkspaceLimits & { commandTimeoutMs: number };
   /** The network the shell may use (`curl`); absent: none (server/sandbox/sandbox-network.ts). */
   fetch?: SecureFetch;
+  /** Files the template puts in the workspace (skills), laid on every open. */
+  seed?: WorkspaceSeed;
+}
+
+/** A file laid in the workspace from the template; `path` is relative to WORKSPACE_ROOT. */
+export interface SeedFile {
+  path: string;
+  content: string;
+  mode: number;
+}
+
+export interface WorkspaceSeed {
+  /** Folders (relative to WORKSPACE_ROOT) the template owns: emptied, then filled with `files`. */
+  folders: string[];
+  files: SeedFile[];
 }
 
 export interface CommandResult {
@@ -41,6 +57,7 @@ export class SessionSandbox {
       const { db, projectId, sessionId, limits } = this.options;
       this.saved = await loadWorkspace(db, projectId, sessionId, limits);
       await restoreWorkspace(this.fs, this.saved);
+      if (this.options.seed) await this.lay(this.options.seed);
     })();
     return this.opened;
   }
@@ -86,6 +103,20 @@ export class SessionSandbox {
     }
     await saveWorkspace(db, projectId, sessionId, entries, sizeBytes);
     this.saved = entries;
+  }
+
+  /**
+   * The template's files win over the stored workspace: an owned folder is emptied first, so a
+   * file removed from the template (or edited in the workspace) does not outlive the turn.
+   */
+  private async lay(seed: WorkspaceSeed): Promise<void> {
+    for (const folder of seed.folders) await this.fs.rm(posix.join(WORKSPACE_ROOT, folder), { recursive: true, force: true });
+    for (const file of seed.files) {
+      const path = posix.join(WORKSPACE_ROOT, file.path);
+      await this.fs.mkdir(posix.dirname(path), { recursive: true });
+      await this.fs.writeFile(path, file.content);
+      await this.fs.chmod(path, file.mode);
+    }
   }
 
   private shell(): Bash {

@@ -51,6 +51,16 @@ describe("harness catalog", () => {
     expect(harness?.model_selection).toMatchObject({ kind: "alias", aliases: ["default", "sonnet", "haiku", "opus"], default: "default" });
   });
 
+  it.each(["core_harness", "service_harness"])("%s connects to user MCP servers over http and lays skills in the workspace", (kind) => {
+    expect(getHarness(kind)?.mcp).toEqual({ user_servers: { connection_types: ["http"], credentials: ["none", "header_secret_refs"] } });
+    expect(getHarness(kind)?.skills).toEqual({ path: "skills/<name>/SKILL.md" });
+  });
+
+  it("the external harness claims neither user MCP servers nor skills while it does not run", () => {
+    expect(getHarness("external_harness")?.mcp).toBeUndefined();
+    expect(getHarness("external_harness")?.skills).toBeUndefined();
+  });
+
   it("hands out copies the caller may change", () => {
     getHarness("core_harness")?.providers.pop();
     expect(getHarness("core_harness")?.providers).toHaveLength(8);

@@ -34,6 +34,10 @@ export interface HarnessInfo {
   builtin_tools: { name: BuiltinToolName; read_only: boolean }[];
   providers: HarnessProvider[];
   model_selection: ModelSelection;
+  /** User MCP servers (`mcps[]`) the harness connects to; absent: a template with one is refused. */
+  mcp?: { user_servers: { connection_types: "http"[]; credentials: ("none" | "header_secret_refs")[] } };
+  /** Where `skills[]` are laid in the session workspace; absent: the harness does not load skills. */
+  skills?: { path: string };
 }
 
 /** Versioned slug `<service>:harness:<kind>:v0`. */
@@ -51,6 +55,12 @@ const hostedProviders: HarnessProvider[] = PROVIDER_IDS.map((provider) => ({
   models: CURATED_MODELS[provider],
 }));
 
+/** What the core engine (core and service harnesses) does with `mcps[]` and `skills[]`. */
+const coreEngineExtensions: Pick<HarnessInfo, "mcp" | "skills"> = {
+  mcp: { user_servers: { connection_types: ["http"], credentials: ["none", "header_secret_refs"] } },
+  skills: { path: "skills/<name>/SKILL.md" },
+};
+
 const byProviderModel: ModelSelection = {
   kind: "provider_model",
   description: "llm.provider plus llm.model in that provider's namespace (or one provider/model string).",
@@ -64,6 +74,7 @@ const HARNESSES: Record<HarnessKind, Omit<HarnessInfo, "kind" | "slug">> = {
     builtin_tools: builtinTools,
     providers: hostedProviders,
     model_selection: byProviderModel,
+    ...coreEngineExtensions,
   },
   service_harness: {
     display_name: "Service harness",
@@ -72,6 +83,7 @@ const HARNESSES: Record<HarnessKind, Omit<HarnessInfo, "kind" | "slug">> = {
     builtin_tools: builtinTools,
     providers: hostedProviders,
     model_selection: byProviderModel,
+    ...coreEngineExtensions,
   },
   external_harness: {
     display_name: "External harness",

@@ -22,7 +22,7 @@ export const coreHarness: Harness = {
     const { model, optionsKey } = languageModel(input.connection);
     const result = streamText({
       model,
-      system: systemPrompt(input.template),
+      system: systemPrompt(input.template, lastUserText(input.messages)),
       messages: toModelMessages(resumed.messages),
       tools: input.tools.toolSet as ToolSet,
       stopWhen: stepCountIs(input.limits.maxSteps),
@@ -159,6 +159,11 @@ export const coreHarness: Harness = {
  */
 function stopReasonOf(part: { rawFinishReason: string | undefined; finishReason: string }): string {
   return part.rawFinishReason !== undefined && toFinishReason(part.rawFinishReason) !== "unknown" ? part.rawFinishReason : part.finishReason;
+}
+
+function lastUserText(messages: TurnInput["messages"]): string {
+  const last = messages.findLast((message) => message.role === "user");
+  return (last?.content ?? []).flatMap((block) => (block.type === "text" && block.text ? [block.text] : [])).join("\n");
 }
 
 function render(input: TurnInput, toolName: string): { render?: unknown } {

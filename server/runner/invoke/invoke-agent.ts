@@ -17,11 +17,18 @@ export async function invokeAgent(app: AppContext, principal: Principal, request
   const format = negotiateFormat(request.headers.get(MESSAGES_FORMAT_HEADER));
   const transport = negotiateTransport(request.headers.get("accept"), Boolean(body.flags?.stream));
   const input = await prepareTurn(app, principal, body, format);
+  let harness;
+  try {
+    harness = harnessFor(input.template.harness.kind);
+  } catch (error) {
+    await input.release?.();
+    throw error;
+  }
   const trace = traceContext(request.headers.get("traceparent"));
-  const turn = startTurn(harnessFor(input.template.harness.kind), input, trace, { harnessKind: input.template.harness.kind, signal: request.signal });
+  const turn = startTurn(harness, input, trace, { harnessKind: input.template.harness.kind, signal: request.signal });
   void turn.record.then((record) => {
     notifyRunFinished(record);
-    return recordRunTrace(app, record, input.connection.apiKey ? [input.connection.apiKey] : []);
+    return recordRunTrace(app, record, [...(input.connection.apiKey ? [input.connection.apiKey] : []), ...(input.secrets ?? [])]);
   });
   return turnResponse(turn.events, {
     transport,

@@ -10,8 +10,10 @@ import { readInboundMessages, type MessagesFormat } from "@/server/streams";
 import { vaultOf } from "@/server/vault";
 import { retrieveRevision } from "@/server/versioning";
 import { sandboxBoundary, SessionSandbox } from "@/server/sandbox";
+import { connectMcpTools } from "../mcp";
 import { ApprovalStore } from "../permissions";
-import { resolveConnection } from "../providers";
+import { guardedFetchFor, resolveConnection } from "../providers";
+import { skillsSeed } from "../skills";
 import type { RunAgent, TurnInput } from "../run-types";
 import { defaultToolRegistry, type ToolRegistry } from "../tools";
 import type { InvokeRequest } from "./invoke-request";
@@ -39,20 +41,39 @@ export async function prepareTurn(
   const { projectId } = principal;
   const boundary = sandboxBoundary(template.sandbox.permissions, { allowlist: app.config.egressAllowlist, ca: app.config.egressCa });
   const { workspaceMaxBytes, workspaceIdleMs, commandTimeoutMs, toolResultMaxBytes, codeToolMemoryMb } = app.config.sandbox;
-  const tools = await registry.build(template.tools, {
-    projectId,
-    sessionId,
-    // Opened lazily: a turn that calls no built-in never reads the workspace.
-    sandbox: new SessionSandbox({ db: app.db, projectId, sessionId, limits: { maxBytes: workspaceMaxBytes, idleMs: workspaceIdleMs, commandTimeoutMs }, fetch: boundary.fetch }),
+  const seed = skillsSeed(template);
+  const secretValue = async (name: string) => {
+    const secret = (await vaultOf(app).list(projectId)).find((s) => s.slug === name || s.name === name);
+    return secret?.data.provider.key ?? undefined;
+  };
+  const mcp = await connectMcpTools(template.mcps, {
+    fetch: guardedFetchFor(app.config.egressAllowlist),
+    secretValue,
+    connectTimeoutMs: app.config.mcp.connectTimeoutMs,
+    callTimeoutMs: app.config.mcp.callTimeoutMs,
     resultMaxBytes: toolResultMaxBytes,
-    codeLimits: { timeoutMs: commandTimeoutMs, memoryMb: codeToolMemoryMb },
-    policy: { rules: template.harness.permissions, runnerDefault: template.runner.permissions.default, unattended: body.flags?.unattended ?? undefined },
-    approvals: new ApprovalStore(app.db, projectId, sessionId),
-    secretValue: async (name) => {
-      const secret = (await vaultOf(app).list(projectId)).find((s) => s.slug === name || s.name === name);
-      return secret?.data.provider.key ?? undefined;
-    },
   });
+  let tools;
+  try {
+    tools = await registry.build(
+      template.tools,
+      {
+        projectId,
+        sessionId,
+        // Opened lazily: a turn that calls no built-in never reads the workspace.
+        sandbox: new SessionSandbox({ db: app.db, projectId, sessionId, limits: { maxBytes: workspaceMaxBytes, idleMs: workspaceIdleMs, commandTimeoutMs }, fetch: boundary.fetch, seed }),
+        resultMaxBytes: toolResultMaxBytes,
+        codeLimits: { timeoutMs: commandTimeoutMs, memoryMb: codeToolMemoryMb },
+        policy: { rules: template.harness.permissions, runnerDefault: template.runner.permissions.default, unattended: body.flags?.unattended ?? undefined },
+        approvals: new ApprovalStore(app.db, projectId, sessionId),
+        secretValue,
+      },
+      mcp.tools,
+    );
+  } catch (error) {
+    await mcp.close();
+    throw error;
+  }
   const { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } = app.config.agentRuns;
   // best_effort: the run goes ahead and its stream says which declared boundary was not applied.
   const notices = boundary.notApplied.length ? [{ type: "data" as const, name: "sandbox_boundary", data: { not_applied: boundary.notApplied } }] : [];
@@ -66,6 +87,8 @@ export async function prepareTurn(
     sessionId,
     notices,
     limits: { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries },
+    secrets: mcp.secrets,
+    release: mcp.close,
   };
 }
 

@@ -4,3 +4,4 @@ export { PROVIDER_KEY_ENV } from "./provider-env-names";
 export { resolveConnection } from "./resolve-connection";
 export { testStoredConnection, type ConnectionTest } from "./test-connection";
 export { connectedProviders, type ProviderConnection } from "./connected-providers";
+export { guardedFetchFor } from "./guarded-fetch-for";

@@ -18,6 +18,8 @@ export interface RegisteredTool {
   readOnly?: boolean;
   /** Built-in names match permission rules in any case. */
   builtin?: boolean;
+  /** An MCP tool's server `policy.permission` (the second slot of the permission order). */
+  mcpPermission?: Permission | null;
   /** A server tool's body without the permission gate: what an approved call runs. */
   run?: (input: unknown, signal?: AbortSignal) => Promise<unknown>;
   /** The permission of one call of this tool (server tools, when the run has a policy). */
@@ -74,8 +76,12 @@ export class ToolRegistry {
     return this;
   }
 
-  /** Builds every entry before the run starts, so a refusal is a 400, not a stream error. */
-  async build(entries: ToolEntry[], context: ToolBuildContext): Promise<BuiltTools> {
+  /**
+   * Builds every entry before the run starts, so a refusal is a 400, not a stream error.
+   * `joined` are tools that come from elsewhere than `tools[]` (MCP servers' tools): they share
+   * the name space and the permission gate.
+   */
+  async build(entries: ToolEntry[], context: ToolBuildContext, joined: RegisteredTool[] = []): Promise<BuiltTools> {
     const byName = new Map<string, RegisteredTool>();
     for (const [index, entry] of entries.entries()) {
       const factory = this.factories.get(entry.type);
@@ -87,7 +93,11 @@ export class ToolRegistry {
       }
       const built = await factory(entry, context);
       if (byName.has(built.name)) throw new BadRequestError(`tools[${index}]: a tool named "${built.name}" is already declared`, "duplicate_tool");
-      byName.set(built.name, context.policy && built.kind === "server" ? gated(built, entry, context.policy) : built);
+      byName.set(built.name, context.policy && built.kind === "server" ? gated(built, entry.type === "builtin" ? null : entry.permission, context.policy) : built);
+    }
+    for (const built of joined) {
+      if (byName.has(built.name)) throw new BadRequestError(`mcps: the tool name "${built.name}" is already taken by tools[] or another MCP server; rename the server or the tool`, "duplicate_tool");
+      byName.set(built.name, context.policy && built.kind === "server" ? gated(built, null, context.policy) : built);
     }
     return {
       byName,
@@ -98,14 +108,15 @@ export class ToolRegistry {
   }
 }
 
-function gated(built: RegisteredTool, entry: ToolEntry, policy: ToolPolicy): RegisteredTool {
+function gated(built: RegisteredTool, entryPermission: Permission | null, policy: ToolPolicy): RegisteredTool {
   const permissionFor = (input: unknown): Permission =>
     decidePermission({
       toolName: built.name,
       builtin: Boolean(built.builtin),
       readOnly: Boolean(built.readOnly),
       input,
-      entryPermission: entry.type === "builtin" ? null : entry.permission,
+      entryPermission,
+      mcpPermission: built.mcpPermission,
       rules: policy.rules,
       runnerDefault: policy.runnerDefault,
     });
