@@ -1,6 +1,4 @@
 import { harnessFor } from "../harnesses";
-import { recordRunTrace } from "../record-run-trace";
-import { notifyRunFinished } from "../run-listeners";
 import { startTurn } from "../start-turn";
 import { traceContext } from "../trace-context";
 import type { Principal } from "@/server/auth";
@@ -8,6 +6,7 @@ import type { AppContext } from "@/server/http/app-context";
 import { MESSAGES_FORMAT_HEADER, negotiateFormat, negotiateTransport, turnResponse } from "@/server/streams";
 import type { InvokeRequest } from "./invoke-request";
 import { prepareTurn } from "./prepare-turn";
+import { recordTurn } from "./record-turn";
 
 /**
  * One agent turn over HTTP: negotiate, prepare (every pre-stream failure is a JSON error), start
@@ -16,13 +15,10 @@ import { prepareTurn } from "./prepare-turn";
 export async function invokeAgent(app: AppContext, principal: Principal, request: Request, body: InvokeRequest): Promise<Response> {
   const format = negotiateFormat(request.headers.get(MESSAGES_FORMAT_HEADER));
   const transport = negotiateTransport(request.headers.get("accept"), Boolean(body.flags?.stream));
-  const input = await prepareTurn(app, principal, body, format);
   const trace = traceContext(request.headers.get("traceparent"));
+  const input = await prepareTurn(app, principal, body, format, { trace, depth: 0 });
   const turn = startTurn(harnessFor(input.template.harness.kind), input, trace, { harnessKind: input.template.harness.kind, signal: request.signal });
-  void turn.record.then((record) => {
-    notifyRunFinished(record);
-    return recordRunTrace(app, record, input.connection.apiKey ? [input.connection.apiKey] : []);
-  });
+  recordTurn(app, input, turn);
   return turnResponse(turn.events, {
     transport,
     format,

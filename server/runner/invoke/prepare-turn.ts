@@ -10,11 +10,21 @@ import { readInboundMessages, type MessagesFormat } from "@/server/streams";
 import { vaultOf } from "@/server/vault";
 import { retrieveRevision } from "@/server/versioning";
 import { sandboxBoundary, SessionSandbox } from "@/server/sandbox";
+import { withHarnessBuiltins } from "../harnesses";
 import { ApprovalStore } from "../permissions";
 import { resolveConnection } from "../providers";
 import type { RunAgent, TurnInput } from "../run-types";
+import type { TraceContext } from "../trace-context";
 import { defaultToolRegistry, type ToolRegistry } from "../tools";
 import type { InvokeRequest } from "./invoke-request";
+import { runNested } from "./run-nested";
+
+export interface PrepareOptions {
+  /** The run's trace: tools that start nested runs place them in it. */
+  trace: TraceContext;
+  /** 0 for a run a client started; nested runs (reference tools) count up. */
+  depth: number;
+}
 
 const registry: ToolRegistry = defaultToolRegistry();
 
@@ -28,8 +38,11 @@ export async function prepareTurn(
   principal: Principal,
   body: InvokeRequest,
   format: MessagesFormat,
+  options: PrepareOptions,
 ): Promise<TurnInput> {
-  const { template, agent } = await loadTemplate(app.db, principal, body);
+  const loaded = await loadTemplate(app.db, principal, body);
+  const { agent } = loaded;
+  const template = withHarnessBuiltins(loaded.template, agent);
   const refusal = sandboxRefusal(template.sandbox.kind);
   if (refusal) throw new ForbiddenError(refusal, "sandbox_not_enabled");
   const messages = readInboundMessages(body.data?.inputs?.messages ?? [], format);
@@ -50,6 +63,14 @@ export async function prepareTurn(
     secretValue: async (name) => {
       const secret = (await vaultOf(app).list(projectId)).find((s) => s.slug === name || s.name === name);
       return secret?.data.provider.key ?? undefined;
+    },
+    run: {
+      app,
+      principal,
+      agent,
+      depth: options.depth,
+      traceId: options.trace.traceId,
+      runNested: (request) => runNested(app, principal, { ...request, traceId: options.trace.traceId, depth: options.depth + 1 }),
     },
   });
   const { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } = app.config.agentRuns;

@@ -1,0 +1,33 @@
+import { randomBytes } from "node:crypto";
+import type { Principal } from "@/server/auth";
+import type { AppContext } from "@/server/http/app-context";
+import { foldBatch, type BatchOutputs, type NativeEvent } from "@/server/streams";
+import { harnessFor } from "../harnesses";
+import { startTurn } from "../start-turn";
+import type { NestedRunRequest } from "../tools";
+import { prepareTurn } from "./prepare-turn";
+import { recordTurn } from "./record-turn";
+
+/**
+ * A workflow revision run as a batch turn inside a tool call (reference tools): the same prepare,
+ * harness, engine and trace recording as invoke, in the caller's project, in the caller's trace
+ * under the calling `execute_tool` span. Nobody can answer an approval inside it, so a call that
+ * would ask is refused (`unattended: deny`) and the model is told.
+ */
+export async function runNested(app: AppContext, principal: Principal, request: NestedRunRequest & { traceId: string; depth: number }): Promise<BatchOutputs> {
+  const trace = { traceId: request.traceId, spanId: randomBytes(8).toString("hex"), parentSpanId: request.parentSpanId };
+  const input = await prepareTurn(
+    app,
+    principal,
+    { references: { workflow_revision: { id: request.revisionId } }, flags: { unattended: "deny" }, data: { inputs: { messages: request.messages } } },
+    "native",
+    { trace, depth: request.depth },
+  );
+  const kind = input.template.harness.kind;
+  const turn = startTurn(harnessFor(kind), input, trace, { harnessKind: kind, signal: request.signal });
+  recordTurn(app, input, turn);
+  const events: NativeEvent[] = [];
+  const reader = turn.events.getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) events.push(next.value);
+  return foldBatch(events);
+}
