@@ -128,5 +128,5 @@ describe("gateway tools through the Composio provider", () => {
     } finally {
       await wrong.close();
     }
-  });
+  }, 60_000);
 });

@@ -51,7 +51,17 @@ export class ComposioProvider implements GatewayProvider {
     return body.data ?? null;
   }
 
-  private request(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
+  /** A GET that failed before any answer (a pooled connection the server had just closed) is tried once more; it changes nothing. */
+  private async request(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
+    try {
+      return await this.send(method, path, body, signal);
+    } catch (error) {
+      if (method !== "GET" || signal?.aborted) throw error;
+      return this.send(method, path, body, signal);
+    }
+  }
+
+  private send(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<Response> {
     const timeout = AbortSignal.timeout(TIMEOUT_MS);
     return (this.options.fetch ?? fetch)(`${this.options.baseUrl}${path}`, {
       method,
