@@ -83,10 +83,11 @@ describe("platform tools call this service's own operations", () => {
           { id: "p_workflows", name: "discover_workflows", input: { project_id: other.projectId } },
           { id: "p_self", name: "retrieve_revision", input: {} },
           { id: "p_foreign", name: "retrieve_revision", input: { workflow_slug: "foreign-agent", project_id: other.projectId } },
-          { id: "p_commit", name: "commit_revision", input: { data: { parameters: { agent: edited } }, message: "self edit", workflow_variant_id: other.variantId, project_id: other.projectId } },
           { id: "p_traces", name: "query_traces", input: { project_id: other.projectId, filtering: { operator: "and", conditions: [{ field: "content", operator: "contains", value: "earlier run" }] } } },
         ],
       },
+      // The calls of one step run concurrently: the commit comes in a step of its own, after the reads.
+      { kind: "reply", toolCalls: [{ id: "p_commit", name: "commit_revision", input: { data: { parameters: { agent: edited } }, message: "self edit", workflow_variant_id: other.variantId, project_id: other.projectId } }] },
       { kind: "reply", text: "Done." },
     );
     const o = await invokeOver(live.origin, key, "sse", format, { references: { workflow: { slug } }, data: { inputs: { messages: [{ role: "user", content: "look around" }] } } });
