@@ -30,6 +30,8 @@ export interface TurnInput {
   limits: RunLimits;
   /** Events the turn opens with, before the model's (a best_effort sandbox's unapplied boundaries). */
   notices?: NativeEvent[];
+  /** Signalled (`activity` events) by work a tool does for the turn, a nested run's events: the idle limit counts it as life. */
+  activity?: EventTarget;
 }
 
 export interface StepTiming {

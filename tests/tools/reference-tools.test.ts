@@ -138,3 +138,29 @@ describe("reference tools run another workflow as a nested batch run", () => {
     expect(model.requests.length).toBe(before);
   });
 });
+
+describe("a long nested run", () => {
+  it("keeps the calling turn alive: the nested run's events count against the caller's idle limit", async () => {
+    const idle = await createTestApp({
+      agentRuns: { ...loadConfig({}).agentRuns, maxRetries: 0, idleMs: 1_500, firstTokenMs: 1_500 },
+      providerEnv: { openai: { key: "sk-reference", baseUrl: model.baseUrl } },
+    });
+    const server = await serveOnLoopback(idle.handle);
+    try {
+      const { key: idleKey } = await idle.newProject();
+      await agentWorkflows(idle, idleKey).create("sleeper", helper("sleeper", [{ type: "builtin", name: "bash" }]));
+      const nap = (id: string) => ({ kind: "reply" as const, toolCalls: [{ id, name: "bash", input: { command: "sleep 0.6" } }] });
+      model.script({ kind: "reply", toolCalls: [{ id: "long_1", name: "sleeper", input: {} }] }, nap("n1"), nap("n2"), nap("n3"), nap("n4"), { kind: "reply", text: "rested" }, { kind: "reply", text: "done" });
+      const started = Date.now();
+      const o = await invokeOver(server.origin, idleKey, "sse", "native", { data: { inputs: { messages: [{ role: "user", content: "rest" }] }, parameters: { agent: caller([{ type: "reference", slug: "sleeper" }]) } } });
+      // Longer than the idle limit in all, with no gap as long.
+      expect(Date.now() - started).toBeGreaterThan(2_400);
+      expect(o.events!.filter((e) => e.type === "error")).toEqual([]);
+      expect(o.events!.find((e) => e.type === "tool_result")).toMatchObject({ id: "long_1", output: "rested", isError: false });
+      expect(o.events!.at(-1)).toMatchObject({ type: "done", stopReason: "stop" });
+    } finally {
+      await server.close();
+      await idle.close();
+    }
+  }, 60_000);
+});

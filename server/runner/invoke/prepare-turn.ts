@@ -52,6 +52,7 @@ export async function prepareTurn(
   const { projectId } = principal;
   const boundary = sandboxBoundary(template.sandbox.permissions, { allowlist: app.config.egressAllowlist, ca: app.config.egressCa });
   const { workspaceMaxBytes, workspaceIdleMs, commandTimeoutMs, toolResultMaxBytes } = app.config.sandbox;
+  const activity = new EventTarget();
   const tools = await registry.build(template.tools, {
     projectId,
     sessionId,
@@ -70,7 +71,8 @@ export async function prepareTurn(
       agent,
       depth: options.depth,
       traceId: options.trace.traceId,
-      runNested: (request) => runNested(app, principal, { ...request, traceId: options.trace.traceId, depth: options.depth + 1 }),
+      activity,
+      runNested: (request) => runNested(app, principal, { ...request, traceId: options.trace.traceId, depth: options.depth + 1, activity }),
     },
   });
   const { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } = app.config.agentRuns;
@@ -85,6 +87,7 @@ export async function prepareTurn(
     tools,
     sessionId,
     notices,
+    activity,
     limits: { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries },
   };
 }

@@ -12,9 +12,14 @@ import { recordTurn } from "./record-turn";
  * A workflow revision run as a batch turn inside a tool call (reference tools): the same prepare,
  * harness, engine and trace recording as invoke, in the caller's project, in the caller's trace
  * under the calling `execute_tool` span. Nobody can answer an approval inside it, so a call that
- * would ask is refused (`unattended: deny`) and the model is told.
+ * would ask is refused (`unattended: deny`) and the model is told. Each of its events counts as
+ * activity of the calling turn, so a long nested run does not trip the caller's idle limit.
  */
-export async function runNested(app: AppContext, principal: Principal, request: NestedRunRequest & { traceId: string; depth: number }): Promise<BatchOutputs> {
+export async function runNested(
+  app: AppContext,
+  principal: Principal,
+  request: NestedRunRequest & { traceId: string; depth: number; activity: EventTarget },
+): Promise<BatchOutputs> {
   const trace = { traceId: request.traceId, spanId: randomBytes(8).toString("hex"), parentSpanId: request.parentSpanId };
   const input = await prepareTurn(
     app,
@@ -28,6 +33,10 @@ export async function runNested(app: AppContext, principal: Principal, request: 
   recordTurn(app, input, turn);
   const events: NativeEvent[] = [];
   const reader = turn.events.getReader();
-  for (let next = await reader.read(); !next.done; next = await reader.read()) events.push(next.value);
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    events.push(next.value);
+    // The caller's turn is waiting on this one, not stuck.
+    request.activity.dispatchEvent(new Event("activity"));
+  }
   return foldBatch(events);
 }

@@ -74,6 +74,8 @@ export interface RunScope {
   /** 0 for a run a client started; a reference tool's workflow runs one deeper than its caller. */
   depth: number;
   traceId: string;
+  /** The turn's activity signal: a nested run's events keep the calling turn's idle limit from firing. */
+  activity: EventTarget;
   /** The invoke path, given by the invoke layer (tools cannot import it without a cycle). */
   runNested: (request: NestedRunRequest) => Promise<BatchOutputs>;
 }
