@@ -21,4 +21,12 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET must be at least 32 characters/);
     expect(() => loadConfig({ SIGN_UP: "maybe" })).toThrow(/SIGN_UP/);
   });
+
+  it("enables the Composio gateway only with a key, and bounds the reference depth", () => {
+    expect(loadConfig({}).gateways).toEqual({});
+    expect(loadConfig({ COMPOSIO_API_KEY: "ak_1" }).gateways).toEqual({ composio: { apiKey: "ak_1", baseUrl: "https://backend.composio.dev" } });
+    expect(loadConfig({ COMPOSIO_API_KEY: "ak_1", COMPOSIO_BASE_URL: "http://composio.internal:8080/" }).gateways.composio?.baseUrl).toBe("http://composio.internal:8080");
+    expect(loadConfig({}).agentRuns.referenceMaxDepth).toBe(3);
+    expect(() => loadConfig({ AGENT_REFERENCE_MAX_DEPTH: "-1" })).toThrow(/AGENT_REFERENCE_MAX_DEPTH/);
+  });
 });
