@@ -28,4 +28,12 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ CODE_TOOL_MEMORY_MB: "16" })).toThrow(/CODE_TOOL_MEMORY_MB must be at least 32/);
     expect(() => loadConfig({ CODE_TOOL_MEMORY_MB: "4096" })).toThrow(/CODE_TOOL_MEMORY_MB must be at most 2048/);
   });
+
+  it("enables the Composio gateway only with a key, and bounds the reference depth", () => {
+    expect(loadConfig({}).gateways).toEqual({});
+    expect(loadConfig({ COMPOSIO_API_KEY: "ak_1" }).gateways).toEqual({ composio: { apiKey: "ak_1", baseUrl: "https://backend.composio.dev" } });
+    expect(loadConfig({ COMPOSIO_API_KEY: "ak_1", COMPOSIO_BASE_URL: "http://composio.internal:8080/" }).gateways.composio?.baseUrl).toBe("http://composio.internal:8080");
+    expect(loadConfig({}).agentRuns.referenceMaxDepth).toBe(3);
+    expect(() => loadConfig({ AGENT_REFERENCE_MAX_DEPTH: "-1" })).toThrow(/AGENT_REFERENCE_MAX_DEPTH/);
+  });
 });

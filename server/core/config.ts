@@ -45,6 +45,9 @@ const configSchema = z.object({
   AGENT_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   AGENT_KEEPALIVE_MS: z.coerce.number().int().positive().default(15_000),
   AGENT_TRACE_CONTENT: z.enum(["true", "false"]).default("true"),
+  AGENT_REFERENCE_MAX_DEPTH: z.coerce.number().int().min(0).max(20).default(3),
+  COMPOSIO_API_KEY: z.string().optional(),
+  COMPOSIO_BASE_URL: z.string().url().default("https://backend.composio.dev"),
   SANDBOX_WORKSPACE_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
   SANDBOX_WORKSPACE_IDLE_MS: z.coerce.number().int().positive().default(7 * 24 * 3_600_000),
   SANDBOX_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
@@ -102,7 +105,19 @@ export interface Config {
   /** Whether the app process runs the background workers itself. */
   workers: "in-process" | "off";
   /** Agent run limits (server/runner/limits.ts). */
-  agentRuns: { totalMs: number; firstTokenMs: number; idleMs: number; maxSteps: number; maxRetries: number; keepaliveMs: number; traceContent: boolean };
+  agentRuns: {
+    totalMs: number;
+    firstTokenMs: number;
+    idleMs: number;
+    maxSteps: number;
+    maxRetries: number;
+    keepaliveMs: number;
+    traceContent: boolean;
+    /** How deep reference tools may nest runs (a run a client started is depth 0). */
+    referenceMaxDepth: number;
+  };
+  /** Integration gateways for `gateway` tools; a provider is present only when configured. */
+  gateways: { composio?: { apiKey: string; baseUrl: string } };
   /**
    * The `local` sandbox: workspace size cap and idle expiry, the time limit of a bash command or
    * code tool call, the tool result cap, the memory cap of a code tool call.
@@ -172,7 +187,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxRetries: c.AGENT_MAX_RETRIES,
       keepaliveMs: c.AGENT_KEEPALIVE_MS,
       traceContent: c.AGENT_TRACE_CONTENT === "true",
+      referenceMaxDepth: c.AGENT_REFERENCE_MAX_DEPTH,
     },
+    gateways: c.COMPOSIO_API_KEY ? { composio: { apiKey: c.COMPOSIO_API_KEY, baseUrl: c.COMPOSIO_BASE_URL.replace(/\/+$/, "") } } : {},
     sandbox: {
       workspaceMaxBytes: c.SANDBOX_WORKSPACE_MAX_BYTES,
       workspaceIdleMs: c.SANDBOX_WORKSPACE_IDLE_MS,

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { NativeMessage } from "@/server/streams";
 import type { SpanInput } from "@/server/tracing";
 import type { RunRecord, StepTiming } from "./run-types";
+import { toolSpanId } from "./tool-span-id";
 
 export interface RunSpansOptions {
   /** Input and output messages and tool arguments on the spans (AGENT_TRACE_CONTENT). */
@@ -97,7 +98,8 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
       .map(
         (call): SpanInput => ({
           ...common,
-          span_id: newId(),
+          // Derived, so a nested run (reference tool) started during the call can name it as parent.
+          span_id: toolSpanId(record.traceId, call.id),
           parent_id: turnId,
           span_name: `execute_tool ${call.name}`,
           span_kind: "SPAN_KIND_INTERNAL",

@@ -34,6 +34,8 @@ export interface TurnInput {
   secrets?: string[];
   /** Frees what the turn holds open (MCP clients); the engine calls it once the turn has ended. */
   release?: () => Promise<void>;
+  /** Signalled (`activity` events) by work a tool does for the turn, a nested run's events: the idle limit counts it as life. */
+  activity?: EventTarget;
 }
 
 export interface StepTiming {

@@ -42,6 +42,7 @@ export function startTurn(harness: Harness, input: TurnInput, trace: TraceContex
   };
   const onClientAbort = () => controller.abort(new Error("client disconnected"));
   options.signal?.addEventListener("abort", onClientAbort, { once: true });
+  input.activity?.addEventListener("activity", touch);
 
   let closed = false;
   const events = new ReadableStream<NativeEvent>({
@@ -63,6 +64,7 @@ export function startTurn(harness: Harness, input: TurnInput, trace: TraceContex
         clearTimeout(total);
         clearTimeout(idle);
         options.signal?.removeEventListener("abort", onClientAbort);
+        input.activity?.removeEventListener("activity", touch);
         let stopReason = outcome.stopReason;
         // A reply cut off mid-block still closes every block it opened.
         for (const [id, type] of [...openBlocks]) emit({ type, id });

@@ -64,14 +64,15 @@ describe("negotiation and errors before the first byte", () => {
   });
 
   it("refuses what this deployment cannot run, before streaming", async () => {
-    // Built-ins run since the tools issue; a tool type no factory is registered for is still refused.
-    const builtin = await invoke(
+    // A gateway tool without a configured gateway provider is refused, naming the variable to set.
+    const gateway = await invoke(
       inline({ llm: { provider: "openai", model: "gpt-5-mini" }, tools: [{ type: "gateway", provider: "composio", integration: "gmail", action: "SEND_EMAIL", connection: "c" }] }),
       { accept: "text/event-stream" },
     );
-    expect(builtin.status).toBe(400);
-    expect(builtin.body).toMatchObject({ code: "unsupported_tool" });
-    expect(builtin.body.detail).toContain("tools[0]");
+    expect(gateway.status).toBe(400);
+    expect(gateway.body).toMatchObject({ code: "gateway_not_configured" });
+    expect(gateway.body.detail).toContain('gateway tool "gmail/SEND_EMAIL"');
+    expect(gateway.body.detail).toContain("COMPOSIO_API_KEY");
     const external = await invoke(inline({ llm: { provider: "openai", model: "gpt-5-mini" }, tools: [], harness: { kind: "external_harness" } }));
     expect(external.body.code).toBe("unsupported_harness");
     const noKey = await invoke(inline({ llm: { provider: "anthropic", model: "claude-haiku-4-5" }, tools: [] }), { accept: "text/event-stream" });

@@ -78,7 +78,8 @@ const HARNESSES: Record<HarnessKind, Omit<HarnessInfo, "kind" | "slug">> = {
   },
   service_harness: {
     display_name: "Service harness",
-    description: "The core harness engine with the service's own skills, tools and base instructions forced on.",
+    description:
+      "The core harness engine with the service's own base instructions, its getting-started skill and every platform tool (GET /api/workflows/catalog/tools) forced on.",
     gates_permissions: false,
     builtin_tools: builtinTools,
     providers: hostedProviders,

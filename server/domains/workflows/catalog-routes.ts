@@ -3,6 +3,7 @@ import { agentInspectInterface, getCatalogType, getHarness, listCatalogTypes, li
 import { NotFoundError } from "@/server/core/errors";
 import { many, one } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
+import { findPlatformOperation, listPlatformTools, operationToWire } from "@/server/runner/tools/platform";
 
 /** The workflow catalog (types and harnesses) and the agent workflow's interface. */
 export const catalogRoutes = [
@@ -48,6 +49,27 @@ export const catalogRoutes = [
         throw new NotFoundError(`Unknown harness "${params.harness}"; known: ${listHarnesses().map((h) => h.kind).join(", ")}`);
       }
       return one("harness", harness);
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/workflows/catalog/tools",
+    auth: "api_key",
+    tag: "catalog",
+    summary: "The operations of this service a `platform` tool entry can name (op), with description, endpoint, input schema and the arguments the run binds",
+    handler: async () => many("tools", listPlatformTools()),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/workflows/catalog/tools/{op}",
+    auth: "api_key",
+    tag: "catalog",
+    summary: "One platform operation: description, endpoint, input schema and the arguments the run binds",
+    params: z.object({ op: z.string() }),
+    handler: async ({ params }) => {
+      const operation = findPlatformOperation(params.op);
+      if (!operation) throw new NotFoundError(`Unknown platform tool "${params.op}"; known: ${listPlatformTools().map((t) => t.op).join(", ")}`);
+      return one("tool", operationToWire(operation));
     },
   }),
   defineRoute({

@@ -93,11 +93,12 @@ export const coreHarness: Harness = {
           if (call) call.answered = true;
           const timing = steps.at(-1)?.toolCalls.find((t) => t.id === part.toolCallId);
           if (timing) Object.assign(timing, { endedAt: Date.now(), isError: part.type === "tool-error" });
-          emit(
-            part.type === "tool-result"
-              ? { type: "tool_result", id: part.toolCallId, output: part.output, isError: false }
-              : { type: "tool_result", id: part.toolCallId, output: String(part.error), isError: true },
-          );
+          if (part.type === "tool-result") {
+            emit({ type: "tool_result", id: part.toolCallId, output: part.output, isError: false });
+            for (const event of input.tools.byName.get(part.toolName)?.resultEvents?.(part.output) ?? []) emit(event);
+          } else {
+            emit({ type: "tool_result", id: part.toolCallId, output: String(part.error), isError: true });
+          }
           break;
         }
         case "tool-approval-request":

@@ -1,13 +1,10 @@
-import { harnessFor } from "../harnesses";
-import { recordRunTrace } from "../record-run-trace";
-import { notifyRunFinished } from "../run-listeners";
-import { startTurn } from "../start-turn";
 import { traceContext } from "../trace-context";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/http/app-context";
 import { MESSAGES_FORMAT_HEADER, negotiateFormat, negotiateTransport, turnResponse } from "@/server/streams";
 import type { InvokeRequest } from "./invoke-request";
 import { prepareTurn } from "./prepare-turn";
+import { beginTurn } from "./begin-turn";
 
 /**
  * One agent turn over HTTP: negotiate, prepare (every pre-stream failure is a JSON error), start
@@ -16,20 +13,9 @@ import { prepareTurn } from "./prepare-turn";
 export async function invokeAgent(app: AppContext, principal: Principal, request: Request, body: InvokeRequest): Promise<Response> {
   const format = negotiateFormat(request.headers.get(MESSAGES_FORMAT_HEADER));
   const transport = negotiateTransport(request.headers.get("accept"), Boolean(body.flags?.stream));
-  const input = await prepareTurn(app, principal, body, format);
-  let harness;
-  try {
-    harness = harnessFor(input.template.harness.kind);
-  } catch (error) {
-    await input.release?.();
-    throw error;
-  }
   const trace = traceContext(request.headers.get("traceparent"));
-  const turn = startTurn(harness, input, trace, { harnessKind: input.template.harness.kind, signal: request.signal });
-  void turn.record.then((record) => {
-    notifyRunFinished(record);
-    return recordRunTrace(app, record, [...(input.connection.apiKey ? [input.connection.apiKey] : []), ...(input.secrets ?? [])]);
-  });
+  const input = await prepareTurn(app, principal, body, format, { trace, depth: 0 });
+  const turn = beginTurn(app, input, trace, request.signal);
   return turnResponse(turn.events, {
     transport,
     format,

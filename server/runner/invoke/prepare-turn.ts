@@ -10,13 +10,23 @@ import { readInboundMessages, type MessagesFormat } from "@/server/streams";
 import { vaultOf } from "@/server/vault";
 import { retrieveRevision } from "@/server/versioning";
 import { sandboxBoundary, SessionSandbox } from "@/server/sandbox";
+import { withHarnessBuiltins } from "../harnesses";
 import { connectMcpTools } from "../mcp";
 import { ApprovalStore } from "../permissions";
 import { guardedFetchFor, resolveConnection } from "../providers";
 import { skillsSeed } from "../skills";
 import type { RunAgent, TurnInput } from "../run-types";
+import type { TraceContext } from "../trace-context";
 import { defaultToolRegistry, type ToolRegistry } from "../tools";
 import type { InvokeRequest } from "./invoke-request";
+import { runNested } from "./run-nested";
+
+export interface PrepareOptions {
+  /** The run's trace: tools that start nested runs place them in it. */
+  trace: TraceContext;
+  /** 0 for a run a client started; nested runs (reference tools) count up. */
+  depth: number;
+}
 
 const registry: ToolRegistry = defaultToolRegistry();
 
@@ -30,8 +40,11 @@ export async function prepareTurn(
   principal: Principal,
   body: InvokeRequest,
   format: MessagesFormat,
+  options: PrepareOptions,
 ): Promise<TurnInput> {
-  const { template, agent } = await loadTemplate(app.db, principal, body);
+  const loaded = await loadTemplate(app.db, principal, body);
+  const { agent } = loaded;
+  const template = withHarnessBuiltins(loaded.template, agent);
   const refusal = sandboxRefusal(template.sandbox.kind);
   if (refusal) throw new ForbiddenError(refusal, "sandbox_not_enabled");
   const messages = readInboundMessages(body.data?.inputs?.messages ?? [], format);
@@ -42,6 +55,7 @@ export async function prepareTurn(
   const boundary = sandboxBoundary(template.sandbox.permissions, { allowlist: app.config.egressAllowlist, ca: app.config.egressCa });
   const { workspaceMaxBytes, workspaceIdleMs, commandTimeoutMs, toolResultMaxBytes, codeToolMemoryMb } = app.config.sandbox;
   const seed = skillsSeed(template);
+  const activity = new EventTarget();
   const secretValue = async (name: string) => {
     const secret = (await vaultOf(app).list(projectId)).find((s) => s.slug === name || s.name === name);
     return secret?.data.provider.key ?? undefined;
@@ -67,6 +81,15 @@ export async function prepareTurn(
         policy: { rules: template.harness.permissions, runnerDefault: template.runner.permissions.default, unattended: body.flags?.unattended ?? undefined },
         approvals: new ApprovalStore(app.db, projectId, sessionId),
         secretValue,
+        run: {
+          app,
+          principal,
+          agent,
+          depth: options.depth,
+          traceId: options.trace.traceId,
+          activity,
+          runNested: (request) => runNested(app, principal, { ...request, traceId: options.trace.traceId, depth: options.depth + 1, activity }),
+        },
       },
       mcp.tools,
     );
@@ -86,6 +109,7 @@ export async function prepareTurn(
     tools,
     sessionId,
     notices,
+    activity,
     limits: { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries },
     secrets: mcp.secrets,
     release: mcp.close,

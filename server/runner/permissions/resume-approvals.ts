@@ -62,13 +62,14 @@ export async function resumeApprovals(
       let output: unknown;
       let isError = false;
       try {
-        output = await registered.run(identity.input, signal);
+        output = await registered.run(identity.input, signal, block.toolCallId);
       } catch (error) {
         output = error instanceof Error ? error.message : String(error);
         isError = true;
       }
       timing.endedAt = Date.now();
       emit({ type: "tool_result", id: block.toolCallId, output, isError });
+      if (!isError) for (const event of registered.resultEvents?.(output) ?? []) emit(event);
       content.push({ type: "tool_result", toolCallId: block.toolCallId, toolName, output, isError });
     }
     settled.push({ ...message, content });

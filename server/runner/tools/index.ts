@@ -2,11 +2,16 @@ export { builtinToolFactory, capResult } from "./builtin";
 export { clientToolFactory } from "./client-tool";
 export { codeToolFactory, secretEnvName } from "./code";
 export { defaultToolRegistry } from "./default-registry";
+export { ComposioProvider, GATEWAY_SETUP, gatewayProviders, type GatewayAction, type GatewayActionSpec, type GatewayProvider } from "./gateway";
+export { findPlatformOperation, listPlatformTools, PLATFORM_OPERATIONS } from "./platform";
+export { referenceToolFactory } from "./reference";
 export {
   DENIED_BY_POLICY,
   DENIED_UNATTENDED,
   ToolRegistry,
   type BuiltTools,
+  type NestedRunRequest,
+  type RunScope,
   type RegisteredTool,
   type ToolBuildContext,
   type ToolFactory,

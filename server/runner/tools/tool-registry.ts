@@ -1,8 +1,12 @@
 import type { Tool } from "ai";
 import type { RunnerPermissionDefault, ToolEntry, ToolType } from "@/server/agents";
 import { BadRequestError } from "@/server/core/errors";
+import type { Principal } from "@/server/auth";
+import type { AppContext } from "@/server/http/app-context";
 import type { SessionSandbox } from "@/server/sandbox";
 import type { CodeLimits } from "./code/code-runner";
+import type { BatchOutputs, NativeEvent } from "@/server/streams";
+import type { RunAgent } from "../run-types";
 import { decidePermission, type ApprovalStore, type HarnessRules, type Permission } from "../permissions";
 
 /** Where a tool runs: `client` tools pause the turn for the caller; `server` tools execute here. */
@@ -21,7 +25,9 @@ export interface RegisteredTool {
   /** An MCP tool's server `policy.permission` (the second slot of the permission order). */
   mcpPermission?: Permission | null;
   /** A server tool's body without the permission gate: what an approved call runs. */
-  run?: (input: unknown, signal?: AbortSignal) => Promise<unknown>;
+  run?: (input: unknown, signal?: AbortSignal, toolCallId?: string) => Promise<unknown>;
+  /** Stream events a successful result announces besides tool_result (a commit's data-committed-revision). */
+  resultEvents?: (output: unknown) => NativeEvent[];
   /** The permission of one call of this tool (server tools, when the run has a policy). */
   permissionFor?: (input: unknown) => Permission;
 }
@@ -48,6 +54,35 @@ export interface ToolBuildContext {
   approvals?: ApprovalStore;
   /** A vault secret's value by slug or name (code tools' `secrets`); undefined when absent. */
   secretValue?: (name: string) => Promise<string | undefined>;
+  /** The run's scope; reference, platform and gateway tools need one. */
+  run?: RunScope;
+}
+
+/** A workflow revision run as a nested batch turn of the same trace (reference tools). */
+export interface NestedRunRequest {
+  revisionId: string;
+  /** The nested run's `data.inputs.messages`, read as native messages. */
+  messages: unknown[];
+  /** The calling tool's `execute_tool` span: the nested `invoke_agent` span's parent. */
+  parentSpanId: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * The run a tool is built for: who runs it (reference, platform and gateway tools act in the
+ * caller's project as the caller), which agent, how deep in nested runs, in which trace.
+ */
+export interface RunScope {
+  app: AppContext;
+  principal: Principal;
+  agent: RunAgent;
+  /** 0 for a run a client started; a reference tool's workflow runs one deeper than its caller. */
+  depth: number;
+  traceId: string;
+  /** The turn's activity signal: a nested run's events keep the calling turn's idle limit from firing. */
+  activity: EventTarget;
+  /** The invoke path, given by the invoke layer (tools cannot import it without a cycle). */
+  runNested: (request: NestedRunRequest) => Promise<BatchOutputs>;
 }
 
 export type ToolFactory = (entry: ToolEntry, context: ToolBuildContext) => RegisteredTool | Promise<RegisteredTool>;

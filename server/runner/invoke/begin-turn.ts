@@ -1,0 +1,29 @@
+import type { AppContext } from "@/server/http/app-context";
+import { harnessFor } from "../harnesses";
+import { recordRunTrace } from "../record-run-trace";
+import { notifyRunFinished } from "../run-listeners";
+import type { TurnInput } from "../run-types";
+import { startTurn, type TurnHandle } from "../start-turn";
+import type { TraceContext } from "../trace-context";
+
+/**
+ * Starts a prepared turn on its harness and, when it ends, tells the run listeners and writes its
+ * spans (the provider key and the turn's other secrets redacted). A harness that cannot run frees
+ * what the turn already holds open (MCP clients) before the refusal goes out.
+ */
+export function beginTurn(app: AppContext, input: TurnInput, trace: TraceContext, signal?: AbortSignal): TurnHandle {
+  const kind = input.template.harness.kind;
+  let harness;
+  try {
+    harness = harnessFor(kind);
+  } catch (error) {
+    void input.release?.();
+    throw error;
+  }
+  const turn = startTurn(harness, input, trace, { harnessKind: kind, signal });
+  void turn.record.then((record) => {
+    notifyRunFinished(record);
+    return recordRunTrace(app, record, [...(input.connection.apiKey ? [input.connection.apiKey] : []), ...(input.secrets ?? [])]);
+  });
+  return turn;
+}

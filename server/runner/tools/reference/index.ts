@@ -1,0 +1,1 @@
+export { referenceToolFactory } from "./reference-tool-factory";
