@@ -29,6 +29,8 @@ afterAll(async () => {
 });
 
 const PLATFORM = ["discover_tools", "discover_agents", "discover_workflows", "retrieve_revision", "commit_revision", "query_traces"];
+// The harness adds `read` too when the template cannot otherwise open its getting-started skill.
+const FORCED = [...PLATFORM, "read"];
 const llm = { provider: "openai", model: "gpt-5-mini" };
 const service = (extra: Record<string, unknown> = {}) => ({ instructions: { agents_md: "Project rule: be terse." }, llm, tools: [], harness: { kind: "service_harness" }, runner: { permissions: { default: "allow" } }, ...extra });
 const messages = [{ role: "user", content: "what can you do here?" }];
@@ -44,7 +46,7 @@ describe("service_harness: the core engine with the service's instructions, skil
     const o = await invokeOver(live.origin, owner.key, "sse", format, { references: { workflow: { slug } }, data: { inputs: { messages } } });
     expect(o.status, JSON.stringify(o.batch)).toBe(200);
     const first = model.requests[before];
-    expect(toolNames(first)).toEqual([...PLATFORM].sort());
+    expect(toolNames(first)).toEqual([...FORCED].sort());
     const system = systemOf(first);
     expect(system.startsWith(SERVICE_BASE_PROMPT)).toBe(true);
     expect(system).not.toContain(CORE_BASE_PROMPT);
@@ -61,7 +63,7 @@ describe("service_harness: the core engine with the service's instructions, skil
     const before = model.requests.length;
     const inline = await invokeOver(live.origin, owner.key, "batch", "native", { data: { inputs: { messages }, parameters: { agent: service() } } });
     expect(inline.status).toBe(200);
-    expect(toolNames(model.requests[before])).toEqual(PLATFORM.filter((op) => op !== "commit_revision").sort());
+    expect(toolNames(model.requests[before])).toEqual(FORCED.filter((op) => op !== "commit_revision").sort());
     const core = await invokeOver(live.origin, owner.key, "batch", "native", { data: { inputs: { messages }, parameters: { agent: service({ harness: { kind: "core_harness" } }) } } });
     expect(core.status).toBe(200);
     expect(toolNames(model.requests[before + 1])).toEqual([]);
