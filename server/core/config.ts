@@ -49,6 +49,10 @@ const configSchema = z.object({
   SANDBOX_WORKSPACE_IDLE_MS: z.coerce.number().int().positive().default(7 * 24 * 3_600_000),
   SANDBOX_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   TOOL_RESULT_MAX_BYTES: z.coerce.number().int().positive().default(64 * 1024),
+  EXTERNAL_HARNESS: z.enum(["enabled", "disabled"]).default("disabled"),
+  EXTERNAL_HARNESS_IDLE_MS: z.coerce.number().int().positive().default(300_000),
+  EXTERNAL_HARNESS_MAX_SESSIONS: z.coerce.number().int().positive().max(1000).default(8),
+  EXTERNAL_HARNESS_CLOUD: z.enum(["bedrock", "vertex"]).optional(),
   ...Object.fromEntries(PROVIDER_ENV.flatMap(([, key, url]) => [[key, z.string().optional()], [url, z.string().url().optional()]])),
   APP_SECRET_KEY: z
     .string()
@@ -102,6 +106,12 @@ export interface Config {
   agentRuns: { totalMs: number; firstTokenMs: number; idleMs: number; maxSteps: number; maxRetries: number; keepaliveMs: number; traceContent: boolean };
   /** The `local` sandbox: workspace size cap and idle expiry, bash command time limit, tool result cap. */
   sandbox: { workspaceMaxBytes: number; workspaceIdleMs: number; commandTimeoutMs: number; toolResultMaxBytes: number };
+  /**
+   * The external harness (Claude Code as a host process): off unless the operator enables it;
+   * how long a session's process stays warm between turns, how many stay warm at once, and the
+   * cloud deployment (`bedrock`, `vertex`) a `self_managed` connection signs in to.
+   */
+  externalHarness: { enabled: boolean; idleMs: number; maxSessions: number; cloud?: "bedrock" | "vertex" };
   /** The operator's provider keys and base URLs: the last step of connection resolution. */
   providerEnv: Record<string, { key?: string; baseUrl?: string }>;
   /** 32-byte key that seals secrets at rest; absent: a key file under dataDir (server/secrets). */
@@ -170,6 +180,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       workspaceIdleMs: c.SANDBOX_WORKSPACE_IDLE_MS,
       commandTimeoutMs: c.SANDBOX_COMMAND_TIMEOUT_MS,
       toolResultMaxBytes: c.TOOL_RESULT_MAX_BYTES,
+    },
+    externalHarness: {
+      enabled: c.EXTERNAL_HARNESS === "enabled",
+      idleMs: c.EXTERNAL_HARNESS_IDLE_MS,
+      maxSessions: c.EXTERNAL_HARNESS_MAX_SESSIONS,
+      cloud: c.EXTERNAL_HARNESS_CLOUD,
     },
     providerEnv: Object.fromEntries(
       PROVIDER_ENV.map(([id, key, url]) => [id, { key: (c as Record<string, unknown>)[key] as string | undefined, baseUrl: (c as Record<string, unknown>)[url] as string | undefined }]),

@@ -1,4 +1,4 @@
-export { coreHarness, harnessFor, systemPrompt } from "./harnesses";
+export { coreHarness, externalSessions, harnessFor, harnessRefusal, systemPrompt } from "./harnesses";
 export { invokeAgent, invokeRequestSchema, prepareTurn, type InvokeRequest } from "./invoke";
 export { languageModel, resolveConnection, type ResolvedConnection } from "./providers";
 export { onRunFinished } from "./run-listeners";

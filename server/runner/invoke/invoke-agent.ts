@@ -18,7 +18,7 @@ export async function invokeAgent(app: AppContext, principal: Principal, request
   const transport = negotiateTransport(request.headers.get("accept"), Boolean(body.flags?.stream));
   const input = await prepareTurn(app, principal, body, format);
   const trace = traceContext(request.headers.get("traceparent"));
-  const turn = startTurn(harnessFor(input.template.harness.kind), input, trace, { harnessKind: input.template.harness.kind, signal: request.signal });
+  const turn = startTurn(harnessFor(input.template.harness.kind, app.config), input, trace, { harnessKind: input.template.harness.kind, signal: request.signal });
   void turn.record.then((record) => {
     notifyRunFinished(record);
     return recordRunTrace(app, record, input.connection.apiKey ? [input.connection.apiKey] : []);

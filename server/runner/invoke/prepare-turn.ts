@@ -10,6 +10,7 @@ import { readInboundMessages, type MessagesFormat } from "@/server/streams";
 import { vaultOf } from "@/server/vault";
 import { retrieveRevision } from "@/server/versioning";
 import { sandboxBoundary, SessionSandbox } from "@/server/sandbox";
+import { harnessRefusal, resolveClaudeConnection, serviceToolRules } from "../harnesses";
 import { ApprovalStore } from "../permissions";
 import { resolveConnection } from "../providers";
 import type { RunAgent, TurnInput } from "../run-types";
@@ -32,20 +33,24 @@ export async function prepareTurn(
   const { template, agent } = await loadTemplate(app.db, principal, body);
   const refusal = sandboxRefusal(template.sandbox.kind);
   if (refusal) throw new ForbiddenError(refusal, "sandbox_not_enabled");
+  const harnessRefused = harnessRefusal(template.harness.kind, app.config);
+  if (harnessRefused) throw new BadRequestError(harnessRefused, "harness_not_enabled");
+  const external = template.harness.kind === "external_harness";
   const messages = readInboundMessages(body.data?.inputs?.messages ?? [], format);
   if (!messages.length) throw new BadRequestError("data.inputs.messages holds no message with a role; send at least one user message", "no_messages");
   const sessionId = body.session_id ?? randomUUID().replaceAll("-", "");
-  const connection = await resolveConnection(template.llm, { config: app.config, vault: vaultOf(app), projectId: principal.projectId });
+  const resolution = { config: app.config, vault: vaultOf(app), projectId: principal.projectId };
+  const connection = external ? await resolveClaudeConnection(template.llm, resolution, process.env) : await resolveConnection(template.llm, resolution);
   const { projectId } = principal;
   const boundary = sandboxBoundary(template.sandbox.permissions, { allowlist: app.config.egressAllowlist, ca: app.config.egressCa });
   const { workspaceMaxBytes, workspaceIdleMs, commandTimeoutMs, toolResultMaxBytes } = app.config.sandbox;
-  const tools = await registry.build(template.tools, {
+  const tools = await registry.build(external ? externalHarnessTools(template) : template.tools, {
     projectId,
     sessionId,
     // Opened lazily: a turn that calls no built-in never reads the workspace.
     sandbox: new SessionSandbox({ db: app.db, projectId, sessionId, limits: { maxBytes: workspaceMaxBytes, idleMs: workspaceIdleMs, commandTimeoutMs }, fetch: boundary.fetch }),
     resultMaxBytes: toolResultMaxBytes,
-    policy: { rules: template.harness.permissions, runnerDefault: template.runner.permissions.default, unattended: body.flags?.unattended ?? undefined },
+    policy: { rules: external ? serviceToolRules(template.harness.permissions) : template.harness.permissions, runnerDefault: template.runner.permissions.default, unattended: body.flags?.unattended ?? undefined },
     approvals: new ApprovalStore(app.db, projectId, sessionId),
     secretValue: async (name) => {
       const secret = (await vaultOf(app).list(projectId)).find((s) => s.slug === name || s.name === name);
@@ -66,6 +71,20 @@ export async function prepareTurn(
     notices,
     limits: { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries },
   };
+}
+
+/**
+ * The tools Claude Code is served over `agenta-tools`. Built-in entries have no effect there (the
+ * template validation warns about them); a client tool would need the call held open across
+ * turns, which the external harness does not do, so it is refused before the run.
+ */
+function externalHarnessTools(template: AgentTemplate): AgentTemplate["tools"] {
+  template.tools.forEach((entry, index) => {
+    if (entry.type === "client") {
+      throw new BadRequestError(`tools[${index}]: client tool "${entry.name}" is not available on harness.kind "external_harness"; use core_harness for client tools`, "unsupported_tool");
+    }
+  });
+  return template.tools.filter((entry) => entry.type !== "builtin");
 }
 
 async function loadTemplate(db: Database, principal: Principal, body: InvokeRequest): Promise<{ template: AgentTemplate; agent: RunAgent }> {

@@ -1,0 +1,196 @@
+import { query, type PermissionResult, type Query, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import { logger } from "@/server/core/logger";
+import { approvalRequest, type ToolCallIdentity } from "../../permissions";
+import type { Emit } from "../../run-types";
+import { DENIED_BY_POLICY, DENIED_UNATTENDED, type BuiltTools } from "../../tools";
+import { agentaToolsServer, serviceToolName, type ToolCallResult } from "./agenta-tools-server";
+import type { SessionWorkdir } from "./session-workdir";
+
+/** What the process reports to the turn that is driving it. */
+export interface TurnContext {
+  tools: BuiltTools;
+  emit: Emit;
+  /** A call waits for a person: the turn ends paused, the process stays parked at the gate. */
+  pause(): void;
+  /** The turn must end now (an unattended run that would have to ask). */
+  stop(stopReason: string, message: string): void;
+}
+
+/** A tool call parked at Claude Code's permission gate until a person answers. */
+export interface PendingGate extends ToolCallIdentity {
+  input: Record<string, unknown>;
+  approvalId: string;
+  resolve(result: PermissionResult): void;
+}
+
+export interface ClaudeProcessOptions {
+  workdir: SessionWorkdir;
+  env: Record<string, string>;
+  /** An alias or a claude-* id; `default` leaves the choice to Claude Code. */
+  model: string;
+  tools: BuiltTools;
+  maxTurns: number;
+}
+
+/**
+ * One Claude Code process (the SDK's `query` in streaming-input mode), alive across turns: each
+ * turn pushes a user message and reads until Claude Code's `result`. Claude Code has no tools of
+ * its own here (`tools: []`); the template's tools reach it over the in-process `agenta-tools`
+ * MCP server, and its permission gate (`canUseTool`) asks the registry's policy, raising an
+ * approval request and holding the call open when the answer is `ask`.
+ */
+export class ClaudeProcess {
+  turn?: TurnContext;
+  pending?: PendingGate;
+  /** Calls a person approved (the tool body checks this before running an `ask` call). */
+  readonly approved = new Set<string>();
+  readonly denied = new Set<string>();
+  /** Each call's own return value, for the tool_result event. */
+  readonly outputs = new Map<string, { output: unknown; isError: boolean }>();
+  private readonly inbox = new MessageQueue<SDKUserMessage>();
+  private readonly abort = new AbortController();
+  private query?: Query;
+  private reading?: Promise<IteratorResult<SDKMessage, void>>;
+  private closed = false;
+
+  private constructor(private readonly options: ClaudeProcessOptions) {}
+
+  static async start(options: ClaudeProcessOptions): Promise<ClaudeProcess> {
+    const process = new ClaudeProcess(options);
+    const server = await agentaToolsServer(options.tools, (name, args, toolUseId, signal) => process.callTool(name, args, toolUseId, signal));
+    process.query = query({
+      prompt: process.inbox,
+      options: {
+        cwd: options.workdir.cwd,
+        env: options.env,
+        ...(options.model === "default" ? {} : { model: options.model }),
+        // Only the session directory's `.claude/settings.json` and CLAUDE.md; never the host user's.
+        settingSources: ["project"],
+        tools: [],
+        mcpServers: { [server.name]: server },
+        canUseTool: (toolName, input, gate) => process.gate(toolName, input, gate),
+        includePartialMessages: true,
+        maxTurns: options.maxTurns,
+        abortController: process.abort,
+        // Claude Code's diagnostics can quote request details; they are not logged.
+        stderr: () => {},
+      },
+    });
+    return process;
+  }
+
+  get alive(): boolean {
+    return !this.closed;
+  }
+
+  send(text: string): void {
+    this.inbox.push({ type: "user", message: { role: "user", content: text }, parent_tool_use_id: null });
+  }
+
+  /** The next SDK message; a read left pending by a paused turn is picked up by the next one. */
+  read(): Promise<IteratorResult<SDKMessage, void>> {
+    this.reading ??= this.query!.next();
+    return this.reading;
+  }
+
+  /** The message `read` gave has been handled. */
+  consumed(): void {
+    this.reading = undefined;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.pending?.resolve({ behavior: "deny", message: "The session ended.", interrupt: true });
+      this.pending = undefined;
+      this.inbox.end();
+      this.abort.abort();
+      this.query?.close();
+    } catch (error) {
+      logger.warn({ err: error instanceof Error ? error.message : String(error) }, "closing a Claude Code process failed");
+    } finally {
+      await this.options.workdir.remove().catch(() => undefined);
+    }
+  }
+
+  private async gate(toolName: string, input: Record<string, unknown>, gate: { toolUseID: string; mcpServer?: { name: string; source: string } }): Promise<PermissionResult> {
+    const name = serviceToolName(toolName);
+    const turn = this.turn;
+    const registered = name ? turn?.tools.byName.get(name) : undefined;
+    if (!name || !turn || !registered || gate.mcpServer?.source !== "sdk") return { behavior: "deny", message: `"${toolName}" is not a tool of this agent.` };
+    const permission = registered.permissionFor?.(input) ?? "allow";
+    if (permission === "allow") return { behavior: "allow", updatedInput: input };
+    if (permission === "deny") return { behavior: "deny", message: DENIED_BY_POLICY(name) };
+    const policy = turn.tools.policy;
+    if (policy?.unattended === "deny" || !turn.tools.approvals) return { behavior: "deny", message: DENIED_UNATTENDED(name) };
+    if (policy?.unattended === "fail") {
+      const message = `The run needs a person's approval to call ${name}, and it is unattended (flags.unattended: fail).`;
+      turn.stop("permission_required", message);
+      return { behavior: "deny", message, interrupt: true };
+    }
+    const identity = { toolCallId: gate.toolUseID, toolName: name, input };
+    const request = await approvalRequest(turn.tools.approvals, identity);
+    return new Promise<PermissionResult>((resolve) => {
+      this.pending = { ...identity, approvalId: request.id, resolve };
+      turn.emit(request);
+      turn.pause();
+    });
+  }
+
+  /**
+   * A call from Claude Code to a service tool. The policy is applied again here, so a call its
+   * own settings let through without asking (an allow rule, bypassPermissions) still cannot run
+   * a tool the registry denies, or one that needs an approval nobody gave.
+   */
+  private async callTool(name: string, args: Record<string, unknown>, toolUseId: string | undefined, signal: AbortSignal | undefined): Promise<ToolCallResult> {
+    const registered = this.turn?.tools.byName.get(name);
+    const fail = (text: string): ToolCallResult => {
+      if (toolUseId) this.outputs.set(toolUseId, { output: text, isError: true });
+      return { content: [{ type: "text", text }], isError: true };
+    };
+    if (!registered?.run) return fail(`"${name}" cannot run on this harness.`);
+    const permission = registered.permissionFor?.(args) ?? "allow";
+    if (permission === "deny") return fail(DENIED_BY_POLICY(name));
+    if (permission === "ask" && !(toolUseId && this.approved.delete(toolUseId))) return fail(`"${name}" needs a person's approval, and this call was not approved; it did not run.`);
+    try {
+      const output = await registered.run(args, signal);
+      if (toolUseId) this.outputs.set(toolUseId, { output, isError: false });
+      return { content: [{ type: "text", text: typeof output === "string" ? output : JSON.stringify(output ?? null) }] };
+    } catch (error) {
+      return fail(error instanceof Error ? error.message : String(error));
+    }
+  }
+}
+
+/** The input side of a streaming-input query: messages pushed now, read when Claude Code wants them. */
+class MessageQueue<T> implements AsyncIterable<T> {
+  private readonly items: T[] = [];
+  private waiting?: (result: IteratorResult<T>) => void;
+  private ended = false;
+
+  push(item: T): void {
+    if (this.ended) return;
+    if (this.waiting) {
+      const wake = this.waiting;
+      this.waiting = undefined;
+      wake({ value: item, done: false });
+    } else this.items.push(item);
+  }
+
+  end(): void {
+    this.ended = true;
+    this.waiting?.({ value: undefined, done: true });
+    this.waiting = undefined;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return {
+      next: () => {
+        if (this.items.length) return Promise.resolve({ value: this.items.shift()!, done: false });
+        if (this.ended) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve) => (this.waiting = resolve));
+      },
+    };
+  }
+}

@@ -1,0 +1,259 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig, type Config } from "@/server/core/config";
+import { externalSessions } from "@/server/runner";
+import { loadWorkspace } from "@/server/sandbox";
+import { invokeOver, nativeText, type FormatName, type Observed, type TransportName } from "./invoke-client";
+import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
+import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer } from "../helpers/scripted-model-server";
+import { createTestApp, type TestApp } from "../helpers/test-app";
+
+let app: TestApp;
+let live: RunningServer;
+let model: ScriptedModelServer;
+let key: string;
+let projectId: string;
+let dataDir: string;
+
+beforeAll(async () => {
+  model = await startScriptedModelServer();
+  dataDir = await mkdtemp(path.join(tmpdir(), "external-harness-"));
+  const defaults = loadConfig({});
+  app = await createTestApp({
+    dataDir,
+    externalHarness: { ...defaults.externalHarness, enabled: true },
+    agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
+    providerEnv: { anthropic: { key: "sk-ant-external-test", baseUrl: model.baseUrl } },
+  });
+  live = await serveOnLoopback(app.handle);
+  ({ key, projectId } = await app.newProject());
+});
+afterAll(async () => {
+  await externalSessions(app.context.config as Config).closeAll();
+  await live.close();
+  await app.close();
+  await model.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const DOUBLE = {
+  type: "code",
+  name: "double",
+  description: "Doubles a number and counts its runs in runs.txt",
+  input_schema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+  script: "def main(n):\n    with open('/workspace/runs.txt', 'a') as f:\n        f.write('run\\n')\n    return {'result': n * 2}\n",
+};
+const agent = (overrides: Record<string, unknown> = {}) => ({
+  instructions: { agents_md: "You are the doubling agent." },
+  llm: { model: "sonnet" },
+  harness: { kind: "external_harness" },
+  tools: [],
+  ...overrides,
+});
+const body = (sessionId: string, messages: unknown[], template = agent()) => ({ session_id: sessionId, data: { inputs: { messages }, parameters: { agent: template } } });
+const combos: Array<[TransportName, FormatName]> = (["batch", "sse", "ndjson"] as const).flatMap((t) => (["native", "ui_sdk"] as const).map((f) => [t, f] as [TransportName, FormatName]));
+
+/** The requests Claude Code sent the model while `run` ran. */
+async function modelRequests(run: () => Promise<Observed>): Promise<{ observed: Observed; requests: RecordedRequest[] }> {
+  const before = model.requests.length;
+  const observed = await run();
+  return { observed, requests: model.requests.slice(before) };
+}
+const sentText = (request: RecordedRequest) => JSON.stringify(request.body.messages);
+const runsOf = async (sessionId: string) => {
+  const entries = await loadWorkspace(app.context.db, projectId, sessionId, { maxBytes: 1e6, idleMs: 60_000 });
+  const file = entries.find((e) => e.path === "/workspace/runs.txt");
+  return file && file.kind === "file" ? Buffer.from(file.base64, "base64").toString().split("\n").filter(Boolean).length : 0;
+};
+function answerOf(o: Observed, format: FormatName, transport: TransportName): string {
+  if (format === "native" && transport !== "batch") return nativeText(o.events!);
+  if (format === "native") return o.batch.data.outputs.messages.filter((m: any) => m.role === "assistant").map((m: any) => m.content).join("");
+  return (o.message!.parts as any[]).filter((p) => p.type === "text").map((p) => p.text).join("");
+}
+
+describe("external harness (Claude Code through the Agent SDK) against the scripted Anthropic server", () => {
+  it.each(combos)("a plain answer over %s in %s", async (transport, format) => {
+    model.script({ kind: "reply", text: "Hello from Claude Code." });
+    const { observed, requests } = await modelRequests(() =>
+      invokeOver(live.origin, key, transport, format, body(`plain-${transport}-${format}`, [{ role: "user", content: "say hello" }])),
+    );
+    expect(observed.status).toBe(200);
+    expect(answerOf(observed, format, transport)).toBe("Hello from Claude Code.");
+    // The credential, the model alias and the template's instructions reached the model call.
+    expect(requests).toHaveLength(1);
+    expect(requests[0].path).toBe("/v1/messages");
+    expect(requests[0].headers["x-api-key"]).toBe("sk-ant-external-test");
+    expect(sentText(requests[0])).toContain("say hello");
+    expect(JSON.stringify(requests[0].body)).toContain("You are the doubling agent.");
+    if (observed.events) expect(observed.events.at(-1)).toMatchObject({ type: "done", stopReason: "end_turn" });
+  });
+
+  it.each([["native"], ["ui_sdk"]] as const)("serves the template's tools over agenta-tools: the model calls one and reads its result (%s)", async (format) => {
+    const session = `tool-${format}`;
+    model.script(
+      { kind: "reply", text: "Let me double it.", toolCalls: [{ id: `toolu_${format}_1`, name: "mcp__agenta-tools__double", input: { n: 21 } }] },
+      { kind: "reply", text: "It is 42." },
+    );
+    const template = agent({ tools: [{ ...DOUBLE, permission: "allow" }] });
+    const { observed, requests } = await modelRequests(() => invokeOver(live.origin, key, "sse", format, body(session, [{ role: "user", content: "double 21" }], template)));
+    expect(observed.status).toBe(200);
+    expect(requests[0].body.tools.map((t: { name: string }) => t.name)).toContain("mcp__agenta-tools__double");
+    const resultSent = requests[1].body.messages.at(-1).content.find((b: { type: string }) => b.type === "tool_result");
+    expect(resultSent).toMatchObject({ tool_use_id: `toolu_${format}_1` });
+    expect(JSON.stringify(resultSent.content)).toContain('{\\"result\\":42}');
+    if (format === "native") {
+      expect(observed.events!.filter((e) => e.type === "tool_call").at(-1)).toEqual({ type: "tool_call", id: `toolu_${format}_1`, name: "double", input: { n: 21 } });
+      expect(observed.events!.filter((e) => e.type === "tool_result")).toEqual([{ type: "tool_result", id: `toolu_${format}_1`, output: { result: 42 }, isError: false }]);
+      expect(nativeText(observed.events!)).toBe("Let me double it.It is 42.");
+    } else {
+      expect(observed.chunks).toContainEqual({ type: "tool-output-available", toolCallId: `toolu_${format}_1`, output: { result: 42 } });
+      expect(answerOf(observed, format, "sse")).toContain("It is 42.");
+    }
+    expect(await runsOf(session)).toBe(1);
+  });
+
+  it.each([["native"], ["ui_sdk"]] as const)("an ask tool pauses at Claude Code's permission gate; the approval resumes the parked process and the tool runs once (%s)", async (format) => {
+    const session = `approve-${format}`;
+    const call = { id: `toolu_${format}_ask`, name: "mcp__agenta-tools__double", input: { n: 5 } };
+    const template = agent({ tools: [{ ...DOUBLE, permission: "ask" }] });
+    model.script({ kind: "reply", text: "Doubling.", toolCalls: [call] }, { kind: "reply", text: "It is 10." });
+    const first = await invokeOver(live.origin, key, "sse", format, body(session, [{ role: "user", content: "double 5" }], template));
+    expect(first.status).toBe(200);
+    let approvalId: string;
+    if (format === "native") {
+      const request = first.events!.find((e) => e.type === "interaction_request") as any;
+      expect(request).toMatchObject({ kind: "user_approval", payload: { toolCallId: call.id, toolName: "double", input: { n: 5 } } });
+      expect(first.events!.at(-1)).toMatchObject({ type: "done", stopReason: "paused" });
+      approvalId = request.id;
+    } else {
+      const request = first.chunks!.find((c) => c.type === "tool-approval-request");
+      expect(request).toMatchObject({ toolCallId: call.id });
+      expect(first.chunks!.at(-1)).toMatchObject({ type: "finish", finishReason: "other" });
+      approvalId = request.approvalId;
+    }
+    expect(await runsOf(session)).toBe(0);
+    const requestsBefore = model.requests.length;
+
+    const answer =
+      format === "native"
+        ? [
+            { role: "user", content: "double 5" },
+            { role: "assistant", content: [{ type: "text", text: "Doubling." }, { type: "tool_call", toolCallId: call.id, toolName: "double", input: call.input }] },
+            { role: "tool", content: [{ type: "tool_result", tool_call_id: call.id, tool_name: "double", approved: true, interaction_token: approvalId }] },
+          ]
+        : [
+            { id: "u1", role: "user", parts: [{ type: "text", text: "double 5" }] },
+            {
+              id: "a1",
+              role: "assistant",
+              parts: [
+                { type: "text", text: "Doubling." },
+                { type: "tool-double", toolCallId: call.id, state: "approval-responded", input: call.input, approval: { id: approvalId, approved: true } },
+              ],
+            },
+          ];
+    const last = answer.at(-1) as any;
+    const second = await invokeOver(live.origin, key, "sse", format, body(session, answer, template), { continues: format === "ui_sdk" ? last : undefined });
+    expect(second.status).toBe(200);
+    expect(await runsOf(session)).toBe(1);
+    // Warm: the same process went on from its gate, so the model got the tool result in Claude
+    // Code's own transcript (no replayed history), in one request.
+    const resumed = model.requests.slice(requestsBefore);
+    expect(resumed).toHaveLength(1);
+    expect(sentText(resumed[0])).not.toContain("<transcript>");
+    expect(resumed[0].body.messages.at(-1).content.find((b: { type: string }) => b.type === "tool_result")).toMatchObject({ tool_use_id: call.id });
+    if (format === "native") {
+      expect(second.events!.filter((e) => e.type === "tool_result")).toEqual([{ type: "tool_result", id: call.id, output: { result: 10 }, isError: false }]);
+      expect(nativeText(second.events!)).toBe("It is 10.");
+    } else {
+      expect(second.chunks).toContainEqual({ type: "tool-output-available", toolCallId: call.id, output: { result: 10 } });
+    }
+
+    // The same approval sent again is spent: it asks again, nothing runs, the model is not called.
+    const replayBefore = model.requests.length;
+    const replay = await invokeOver(live.origin, key, "batch", "native", body(session, format === "native" ? answer : [
+      { role: "user", content: "double 5" },
+      { role: "assistant", content: [{ type: "tool_call", toolCallId: call.id, toolName: "double", input: call.input }] },
+      { role: "tool", content: [{ type: "tool_result", tool_call_id: call.id, tool_name: "double", approved: true, interaction_token: approvalId }] },
+    ], template));
+    expect(replay.batch.data.outputs.stop_reason).toBe("paused");
+    expect(replay.batch.data.outputs.pending_interaction.id).not.toBe(approvalId);
+    expect(model.requests.length).toBe(replayBefore);
+    expect(await runsOf(session)).toBe(1);
+  });
+
+  it("continues warm when the history goes on, and restarts cold from the flattened history when it was edited or the template changed", async () => {
+    const session = "warm-cold";
+    const pool = externalSessions(app.context.config as Config);
+    const history = [{ role: "user", content: "my name is Ada" }];
+    model.script({ kind: "reply", text: "Hello Ada." });
+    await invokeOver(live.origin, key, "batch", "native", body(session, history));
+    expect(pool.size).toBeGreaterThan(0);
+
+    // Warm: only the new user text is sent; Claude Code's own transcript carries the rest.
+    const next = [...history, { role: "assistant", content: "Hello Ada." }, { role: "user", content: "what is my name?" }];
+    model.script({ kind: "reply", text: "Ada." });
+    const warm = await modelRequests(() => invokeOver(live.origin, key, "batch", "native", body(session, next)));
+    expect(warm.observed.batch.data.outputs.messages.at(-1).content).toBe("Ada.");
+    const warmSent = sentText(warm.requests[0]);
+    expect(warmSent).not.toContain("<transcript>");
+    expect(warm.requests[0].body.messages.filter((m: { role: string }) => m.role === "user")).toHaveLength(2);
+    expect(warmSent).toContain("Hello Ada.");
+
+    // Edited history (an earlier user message changed): a new process, told the conversation.
+    const edited = [{ role: "user", content: "my name is Grace" }, { role: "assistant", content: "Hello Grace." }, { role: "user", content: "what is my name?" }];
+    model.script({ kind: "reply", text: "Grace." });
+    const cold = await modelRequests(() => invokeOver(live.origin, key, "batch", "native", body(session, edited)));
+    expect(cold.observed.batch.data.outputs.messages.at(-1).content).toBe("Grace.");
+    const coldSent = sentText(cold.requests[0]);
+    expect(coldSent).toContain("<transcript>");
+    expect(coldSent).toContain("[user] my name is Grace");
+    expect(coldSent).toContain("[assistant] Hello Grace.");
+    expect(coldSent).not.toContain("Ada");
+
+    // The same history again continues warm from the cold start...
+    const onward = [...edited, { role: "assistant", content: "Grace." }, { role: "user", content: "thanks" }];
+    model.script({ kind: "reply", text: "You are welcome." });
+    const warmAgain = await modelRequests(() => invokeOver(live.origin, key, "batch", "native", body(session, onward)));
+    expect(sentText(warmAgain.requests[0])).toContain("<transcript>"); // the cold start's first message, now in its transcript
+    expect(warmAgain.requests[0].body.messages.filter((m: { role: string }) => m.role === "user")).toHaveLength(2);
+
+    // ...but a changed template evicts the process: cold, with the new instructions.
+    const changed = agent({ instructions: { agents_md: "You are the tripling agent." } });
+    const further = [...onward, { role: "assistant", content: "You are welcome." }, { role: "user", content: "bye" }];
+    model.script({ kind: "reply", text: "Bye." });
+    const evicted = await modelRequests(() => invokeOver(live.origin, key, "batch", "native", body(session, further, changed)));
+    expect(evicted.requests[0].body.messages.filter((m: { role: string }) => m.role === "user")).toHaveLength(1);
+    expect(JSON.stringify(evicted.requests[0].body)).toContain("You are the tripling agent.");
+    expect(sentText(evicted.requests[0])).toContain("[user] thanks");
+  });
+
+  it("keeps each process's directory under DATA_DIR and removes it when the session closes", async () => {
+    const root = path.join(dataDir, "external-harness");
+    const pool = externalSessions(app.context.config as Config);
+    expect((await readdir(root)).length).toBe(pool.size);
+    await pool.closeAll();
+    expect(await readdir(root)).toEqual([]);
+  });
+});
+
+describe("a deployment that has not enabled it", () => {
+  it("refuses external_harness before the run with a 400 naming EXTERNAL_HARNESS", async () => {
+    const plain = await createTestApp({ providerEnv: { anthropic: { key: "sk-ant-x", baseUrl: model.baseUrl } } });
+    try {
+      const { key: plainKey } = await plain.newProject();
+      const before = model.requests.length;
+      for (const accept of ["application/json", "text/event-stream"]) {
+        const res = await plain.call("POST", "/services/agent/v0/invoke", { key: plainKey, headers: { accept }, body: body("refused", [{ role: "user", content: "hi" }]) });
+        expect(res.status).toBe(400);
+        expect(res.body.code).toBe("harness_not_enabled");
+        expect(res.body.detail).toContain("EXTERNAL_HARNESS=enabled");
+      }
+      expect(model.requests.length).toBe(before);
+    } finally {
+      await plain.close();
+    }
+  });
+});
