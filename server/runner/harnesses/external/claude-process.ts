@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
 import { query, type PermissionResult, type Query, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { logger } from "@/server/core/logger";
 import { approvalRequest, type ToolCallIdentity } from "../../permissions";
@@ -5,6 +7,9 @@ import type { Emit } from "../../run-types";
 import { DENIED_BY_POLICY, DENIED_UNATTENDED, type BuiltTools } from "../../tools";
 import { agentaToolsServer, serviceToolName, type ToolCallResult } from "./agenta-tools-server";
 import type { SessionWorkdir } from "./session-workdir";
+
+/** How long a closing process may take to exit before it is killed. */
+const EXIT_GRACE_MS = 3_000;
 
 /** What the process reports to the turn that is driving it. */
 export interface TurnContext {
@@ -50,6 +55,8 @@ export class ClaudeProcess {
   private readonly inbox = new MessageQueue<SDKUserMessage>();
   private readonly abort = new AbortController();
   private query?: Query;
+  private child?: ChildProcess;
+  private exited: Promise<void> = Promise.resolve();
   private reading?: Promise<IteratorResult<SDKMessage, void>>;
   private closed = false;
 
@@ -72,8 +79,16 @@ export class ClaudeProcess {
         includePartialMessages: true,
         maxTurns: options.maxTurns,
         abortController: process.abort,
-        // Claude Code's diagnostics can quote request details; they are not logged.
-        stderr: () => {},
+        // Spawned here so closing can wait for the exit before the directory is removed (a
+        // process still shutting down would write its transcript back into it). Its stderr can
+        // quote request details, so it is not kept.
+        spawnClaudeCodeProcess: (spawned) => {
+          const child = spawn(spawned.command, spawned.args, { cwd: spawned.cwd, env: spawned.env as NodeJS.ProcessEnv, signal: spawned.signal, stdio: ["pipe", "pipe", "ignore"] });
+          child.on("error", () => undefined);
+          process.child = child;
+          process.exited = new Promise((resolve) => child.once("exit", () => resolve()));
+          return child as ChildProcess & { stdin: NonNullable<ChildProcess["stdin"]>; stdout: NonNullable<ChildProcess["stdout"]> };
+        },
       },
     });
     return process;
@@ -110,6 +125,13 @@ export class ClaudeProcess {
     } catch (error) {
       logger.warn({ err: error instanceof Error ? error.message : String(error) }, "closing a Claude Code process failed");
     } finally {
+      if (this.child && this.child.exitCode === null && this.child.signalCode === null) {
+        const exited = await Promise.race([this.exited.then(() => true), sleep(EXIT_GRACE_MS).then(() => false)]);
+        if (!exited) {
+          this.child.kill("SIGKILL");
+          await Promise.race([this.exited, sleep(EXIT_GRACE_MS)]);
+        }
+      }
       await this.options.workdir.remove().catch(() => undefined);
     }
   }
