@@ -51,6 +51,17 @@ describe("harness catalog", () => {
     expect(harness?.model_selection).toMatchObject({ kind: "alias", aliases: ["default", "sonnet", "haiku", "opus"], default: "default" });
   });
 
+  it("lists the external harness as available only where the deployment enables it", () => {
+    expect(getHarness("external_harness")).toMatchObject({ available: false, unavailable_reason: expect.stringContaining("EXTERNAL_HARNESS=enabled") });
+    expect(getHarness("external_harness", { externalHarness: true })).toMatchObject({ available: true });
+    expect(getHarness("external_harness", { externalHarness: true })).not.toHaveProperty("unavailable_reason");
+    expect(listHarnesses().map((h) => [h.kind, h.available])).toEqual([
+      ["core_harness", true],
+      ["service_harness", true],
+      ["external_harness", false],
+    ]);
+  });
+
   it("hands out copies the caller may change", () => {
     getHarness("core_harness")?.providers.pop();
     expect(getHarness("core_harness")?.providers).toHaveLength(8);
