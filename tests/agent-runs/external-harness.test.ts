@@ -1,9 +1,11 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type Config } from "@/server/core/config";
 import { externalSessions } from "@/server/runner";
+import { DENIED_BY_USER } from "@/server/runner/permissions";
 import { loadWorkspace } from "@/server/sandbox";
 import { invokeOver, nativeText, type FormatName, type Observed, type TransportName } from "./invoke-client";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
@@ -37,6 +39,9 @@ afterAll(async () => {
   await model.close();
   await rm(dataDir, { recursive: true, force: true });
 });
+
+/** Long enough for a process closed in the background (an evicted one) to exit. */
+const EXIT_WAIT_MS = 3_500;
 
 const DOUBLE = {
   type: "code",
@@ -230,11 +235,84 @@ describe("external harness (Claude Code through the Agent SDK) against the scrip
     expect(sentText(evicted.requests[0])).toContain("[user] thanks");
   });
 
+  it("a denial at the gate tells the model and the tool never runs", async () => {
+    const session = "deny-warm";
+    const call = { id: "toolu_deny", name: "mcp__agenta-tools__double", input: { n: 7 } };
+    const template = agent({ tools: [{ ...DOUBLE, permission: "ask" }] });
+    model.script({ kind: "reply", toolCalls: [call] }, { kind: "reply", text: "Understood, not doubling." });
+    const first = await invokeOver(live.origin, key, "batch", "native", body(session, [{ role: "user", content: "double 7" }], template));
+    const approvalId = first.batch.data.outputs.pending_interaction.id;
+    const answer = [
+      { role: "user", content: "double 7" },
+      { role: "assistant", content: [{ type: "tool_call", toolCallId: call.id, toolName: "double", input: call.input }] },
+      { role: "tool", content: [{ type: "tool_result", tool_call_id: call.id, tool_name: "double", approved: false, interaction_token: approvalId }] },
+    ];
+    const { observed, requests } = await modelRequests(() => invokeOver(live.origin, key, "sse", "native", body(session, answer, template)));
+    expect(observed.events!.filter((e) => e.type === "tool_result")).toEqual([{ type: "tool_result", id: call.id, output: DENIED_BY_USER, denied: true }]);
+    expect(nativeText(observed.events!)).toBe("Understood, not doubling.");
+    expect(JSON.stringify(requests[0].body.messages.at(-1))).toContain(DENIED_BY_USER);
+    expect(await runsOf(session)).toBe(0);
+  });
+
+  it("an approval that reaches an evicted session resumes cold: the tool runs once and the new process is told the result", async () => {
+    const session = "approve-cold";
+    const call = { id: "toolu_cold", name: "mcp__agenta-tools__double", input: { n: 8 } };
+    const template = agent({ tools: [{ ...DOUBLE, permission: "ask" }] });
+    model.script({ kind: "reply", toolCalls: [call] }, { kind: "reply", text: "It is 16." });
+    const first = await invokeOver(live.origin, key, "batch", "native", body(session, [{ role: "user", content: "double 8" }], template));
+    const approvalId = first.batch.data.outputs.pending_interaction.id;
+    await externalSessions(app.context.config as Config).closeAll();
+    const answer = [
+      { role: "user", content: "double 8" },
+      { role: "assistant", content: [{ type: "tool_call", toolCallId: call.id, toolName: "double", input: call.input }] },
+      { role: "tool", content: [{ type: "tool_result", tool_call_id: call.id, tool_name: "double", approved: true, interaction_token: approvalId }] },
+    ];
+    const { observed, requests } = await modelRequests(() => invokeOver(live.origin, key, "sse", "native", body(session, answer, template)));
+    expect(observed.events!.filter((e) => e.type === "tool_result")).toEqual([{ type: "tool_result", id: call.id, output: { result: 16 }, isError: false }]);
+    expect(await runsOf(session)).toBe(1);
+    expect(requests).toHaveLength(1);
+    expect(sentText(requests[0])).toContain('[tool result for toolu_cold: {\\"result\\":16}]');
+    expect(nativeText(observed.events!)).toBe("It is 16.");
+  });
+
+  it("a rotated credential evicts the warm process: the next turn starts cold with the new key", async () => {
+    const session = "rotate";
+    const config = app.context.config as Config;
+    model.script({ kind: "reply", text: "First." });
+    await invokeOver(live.origin, key, "batch", "native", body(session, [{ role: "user", content: "one" }]));
+    const previous = config.providerEnv.anthropic;
+    config.providerEnv.anthropic = { ...previous, key: "sk-ant-rotated" };
+    try {
+      model.script({ kind: "reply", text: "Second." });
+      const history = [{ role: "user", content: "one" }, { role: "assistant", content: "First." }, { role: "user", content: "two" }];
+      const { requests } = await modelRequests(() => invokeOver(live.origin, key, "batch", "native", body(session, history)));
+      expect(requests[0].headers["x-api-key"]).toBe("sk-ant-rotated");
+      expect(sentText(requests[0])).toContain("<transcript>");
+    } finally {
+      config.providerEnv.anthropic = previous;
+    }
+  });
+
+  it("a provider failure is a readable error that quotes neither the key nor the provider's body", async () => {
+    model.script({ kind: "status", status: 401, message: "invalid x-api-key sk-ant-external-test" });
+    const observed = await invokeOver(live.origin, key, "sse", "native", body("fails", [{ role: "user", content: "hi" }]));
+    expect(observed.events!.filter((e) => e.type === "error")).toEqual([{ type: "error", message: "The model provider rejected the credential (401). Check the key." }]);
+    expect(JSON.stringify(observed.events)).not.toContain("sk-ant-external-test");
+    expect(observed.events!.at(-1)).toMatchObject({ type: "done", stopReason: "error" });
+  });
+
+  it("the catalog lists it as available on this deployment", async () => {
+    const harness = (await app.call("GET", "/api/workflows/catalog/harnesses/external_harness", { key })).body.harness;
+    expect(harness).toMatchObject({ kind: "external_harness", available: true });
+  });
+
   it("keeps each process's directory under DATA_DIR and removes it when the session closes", async () => {
     const root = path.join(dataDir, "external-harness");
     const pool = externalSessions(app.context.config as Config);
-    expect((await readdir(root)).length).toBe(pool.size);
+    // Evicted sessions close in the background, so there may be more directories than parked sessions.
+    expect((await readdir(root)).length).toBeGreaterThanOrEqual(pool.size);
     await pool.closeAll();
+    await sleep(EXIT_WAIT_MS);
     expect(await readdir(root)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import type { ResolvedConnection } from "../../providers";
 import { claudeEnv } from "./claude-env";
 import { claudeSettings } from "./claude-settings";
 
-const dirs = { home: "/data/external-harness/s-1/home", tmp: "/data/external-harness/s-1/tmp" };
+const dirs = { home: "/data/external-harness/s-1/home", tmp: "/data/external-harness/s-1/tmp", maxRetries: 2 };
 const host = {
   PATH: "/usr/bin",
   HOME: "/root",
@@ -30,6 +30,7 @@ describe("claudeEnv: the child's whole environment", () => {
       DISABLE_AUTOUPDATER: "1",
       DISABLE_ERROR_REPORTING: "1",
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      CLAUDE_CODE_MAX_RETRIES: "2",
       PATH: "/usr/bin",
     });
     for (const name of ["DATABASE_URL", "APP_SECRET_KEY", "OPENAI_API_KEY", "AWS_ACCESS_KEY_ID", "ANTHROPIC_BASE_URL", "CLAUDE_CODE_USE_BEDROCK"]) expect(env).not.toHaveProperty(name);

@@ -10,6 +10,8 @@ export interface ClaudeDirs {
   /** HOME and CLAUDE_CONFIG_DIR: the process never reads the host user's configuration. */
   home: string;
   tmp: string;
+  /** Retries of a failed model call (AGENT_MAX_RETRIES), as for the core harness. */
+  maxRetries: number;
 }
 
 /**
@@ -31,6 +33,7 @@ export function claudeEnv(connection: ResolvedConnection, dirs: ClaudeDirs, host
     DISABLE_BUG_COMMAND: "1",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     CLAUDE_AGENT_SDK_CLIENT_APP: "agent-service",
+    CLAUDE_CODE_MAX_RETRIES: String(dirs.maxRetries),
   };
   switch (connection.deployment) {
     case "direct":

@@ -1,4 +1,5 @@
 import type { NativeEvent } from "@/server/streams";
+import { DENIED_BY_USER } from "../../permissions";
 import type { HarnessOutcome, StepTiming } from "../../run-types";
 import { serviceToolName } from "./agenta-tools-server";
 
@@ -49,6 +50,12 @@ export class ClaudeEventMapper {
         return { events: this.toolResults(message.message as { content?: unknown }) };
       case "result":
         return { events: [], end: this.result(message) };
+      case "system":
+        // Claude Code retries a rejected credential like an outage; a 401 or 403 will not heal.
+        if (message.subtype === "api_retry" && (message.error_status === 401 || message.error_status === 403)) {
+          return { events: [], end: { stopReason: "error", error: `The model provider rejected the credential (${message.error_status}). Check the key.` } };
+        }
+        return { events: [] };
       default:
         return { events: [] };
     }
@@ -114,7 +121,7 @@ export class ClaudeEventMapper {
       const timing = this.steps.flatMap((s) => s.toolCalls).find((call) => call.id === id);
       if (this.context.denied(id)) {
         if (timing) Object.assign(timing, { endedAt: Date.now(), isError: true });
-        events.push({ type: "tool_result", id, output: textOf(block.content), denied: true });
+        events.push({ type: "tool_result", id, output: DENIED_BY_USER, denied: true });
         continue;
       }
       const own = this.context.output(id);
@@ -183,7 +190,7 @@ function textOf(content: unknown): string {
  */
 function resultError(message: Record<string, unknown>): string {
   const text = [typeof message.result === "string" ? message.result : "", ...(Array.isArray(message.errors) ? message.errors.map(String) : [])].join(" ");
-  const status = /\b(4\d\d|5\d\d)\b/.exec(text)?.[1];
+  const status = typeof message.api_error_status === "number" ? String(message.api_error_status) : /\b(4\d\d|5\d\d)\b/.exec(text)?.[1];
   if (status === "401" || status === "403") return `The model provider rejected the credential (${status}). Check the key.`;
   if (status) return `The model provider failed with status ${status}; retry the turn.`;
   return "Claude Code ended the turn with an error; retry the turn.";

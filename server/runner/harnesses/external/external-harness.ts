@@ -100,7 +100,7 @@ async function startSession(config: Config, input: TurnInput, identity: string):
   try {
     const process = await ClaudeProcess.start({
       workdir,
-      env: claudeEnv(input.connection, { home: workdir.home, tmp: workdir.tmp }, globalThis.process.env),
+      env: claudeEnv(input.connection, { home: workdir.home, tmp: workdir.tmp, maxRetries: input.limits.maxRetries }, globalThis.process.env),
       model: input.connection.model,
       tools: input.tools,
       maxTurns: input.limits.maxSteps,
