@@ -301,6 +301,44 @@ describe("external harness (Claude Code through the Agent SDK) against the scrip
     expect(observed.events!.at(-1)).toMatchObject({ type: "done", stopReason: "error" });
   });
 
+  it("unattended runs never wait for a person: deny tells the model, fail ends the turn permission_required", async () => {
+    const template = agent({ tools: [{ ...DOUBLE, permission: "ask" }] });
+    const call = { id: "toolu_unattended", name: "mcp__agenta-tools__double", input: { n: 3 } };
+    model.script({ kind: "reply", toolCalls: [call] }, { kind: "reply", text: "I may not double." });
+    const denied = await invokeOver(live.origin, key, "sse", "native", { ...body("unattended-deny", [{ role: "user", content: "double 3" }], template), flags: { unattended: "deny" } });
+    expect(denied.events!.find((e) => e.type === "tool_result")).toMatchObject({ id: call.id, isError: true, output: expect.stringContaining("unattended") });
+    expect(nativeText(denied.events!)).toBe("I may not double.");
+    expect(denied.events!.some((e) => e.type === "interaction_request")).toBe(false);
+
+    model.script({ kind: "reply", toolCalls: [{ ...call, id: "toolu_unattended_2" }] });
+    const failed = await invokeOver(live.origin, key, "batch", "native", { ...body("unattended-fail", [{ role: "user", content: "double 3" }], template), flags: { unattended: "fail" } });
+    expect(failed.batch.data.outputs.stop_reason).toBe("permission_required");
+    expect(failed.batch.data.outputs.errors.join(" ")).toContain("double");
+    expect(await runsOf("unattended-deny")).toBe(0);
+    expect(await runsOf("unattended-fail")).toBe(0);
+  });
+
+  it("a client that disconnects mid-turn stops Claude Code and its model request", async () => {
+    model.script({ kind: "hang" });
+    const controller = new AbortController();
+    const arrived = model.nextRequest();
+    const response = fetch(`${live.origin}/services/agent/v0/invoke`, {
+      method: "POST",
+      signal: controller.signal,
+      headers: { authorization: `ApiKey ${key}`, "content-type": "application/json", accept: "text/event-stream" },
+      body: JSON.stringify(body("disconnect", [{ role: "user", content: "hi" }])),
+    });
+    await arrived;
+    const aborted = model.nextAbort();
+    controller.abort();
+    await expect(response.then((r) => r.text())).rejects.toThrow();
+    await aborted;
+    // The half-done session is not parked: the next turn of it starts a new process.
+    model.script({ kind: "reply", text: "Back." });
+    const next = await invokeOver(live.origin, key, "batch", "native", body("disconnect", [{ role: "user", content: "hi" }, { role: "user", content: "again" }]));
+    expect(next.batch.data.outputs.messages.at(-1).content).toBe("Back.");
+  });
+
   it("the catalog lists it as available on this deployment", async () => {
     const harness = (await app.call("GET", "/api/workflows/catalog/harnesses/external_harness", { key })).body.harness;
     expect(harness).toMatchObject({ kind: "external_harness", available: true });
