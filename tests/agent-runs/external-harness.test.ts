@@ -189,6 +189,33 @@ describe("external harness (Claude Code through the Agent SDK) against the scrip
     expect(await runsOf(session)).toBe(1);
   });
 
+  it("a client tool pauses the turn with the call; the caller's result, sent next turn, answers the call still open in the process", async () => {
+    const session = "client-tool";
+    const template = agent({ tools: [{ type: "client", name: "pick_color", description: "Asks the user for a color", input_schema: { type: "object", properties: {} } }] });
+    const call = { id: "toolu_client", name: "mcp__agenta-tools__pick_color", input: {} };
+    model.script({ kind: "reply", text: "Asking.", toolCalls: [call] }, { kind: "reply", text: "You picked blue." });
+    const first = await invokeOver(live.origin, key, "sse", "native", body(session, [{ role: "user", content: "pick a color" }], template));
+    expect(first.events!.find((e) => e.type === "interaction_request")).toEqual({
+      type: "interaction_request",
+      id: call.id,
+      kind: "client_tool",
+      payload: { toolCallId: call.id, toolName: "pick_color", input: {} },
+    });
+    expect(first.events!.at(-1)).toMatchObject({ type: "done", stopReason: "paused" });
+
+    const history = [
+      { role: "user", content: "pick a color" },
+      { role: "assistant", content: [{ type: "text", text: "Asking." }, { type: "tool_call", toolCallId: call.id, toolName: "pick_color", input: {} }] },
+      { role: "tool", content: [{ type: "tool_result", tool_call_id: call.id, tool_name: "pick_color", output: "blue" }] },
+    ];
+    const { observed, requests } = await modelRequests(() => invokeOver(live.origin, key, "sse", "native", body(session, history, template)));
+    expect(requests).toHaveLength(1);
+    expect(sentText(requests[0])).not.toContain("<transcript>");
+    expect(requests[0].body.messages.at(-1).content.find((b: { type: string }) => b.type === "tool_result")).toMatchObject({ tool_use_id: call.id, content: [{ type: "text", text: "blue" }] });
+    expect(observed.events!.filter((e) => e.type === "tool_result")).toEqual([]);
+    expect(nativeText(observed.events!)).toBe("You picked blue.");
+  });
+
   it("continues warm when the history goes on, and restarts cold from the flattened history when it was edited or the template changed", async () => {
     const session = "warm-cold";
     const pool = externalSessions(app.context.config as Config);

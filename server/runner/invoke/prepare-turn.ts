@@ -73,17 +73,8 @@ export async function prepareTurn(
   };
 }
 
-/**
- * The tools Claude Code is served over `agenta-tools`. Built-in entries have no effect there (the
- * template validation warns about them); a client tool would need the call held open across
- * turns, which the external harness does not do, so it is refused before the run.
- */
+/** The tools Claude Code is served over `agenta-tools`; built-in entries have no effect there (the validation warns). */
 function externalHarnessTools(template: AgentTemplate): AgentTemplate["tools"] {
-  template.tools.forEach((entry, index) => {
-    if (entry.type === "client") {
-      throw new BadRequestError(`tools[${index}]: client tool "${entry.name}" is not available on harness.kind "external_harness"; use core_harness for client tools`, "unsupported_tool");
-    }
-  });
   return template.tools.filter((entry) => entry.type !== "builtin");
 }
 

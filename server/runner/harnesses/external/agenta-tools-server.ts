@@ -34,9 +34,10 @@ export type CallServiceTool = (name: string, args: Record<string, unknown>, tool
 /**
  * The template's tools as an MCP server inside this process. Each tool keeps its JSON Schema
  * (converted to the zod shape the SDK's server wants) and its read-only hint; every call goes to
- * `call`, which runs the registry's tool under the run's permission policy.
+ * `call`, which runs the registry's tool under the run's permission policy, or holds a client
+ * tool's call open for the caller.
  */
-export async function agentaToolsServer(tools: BuiltTools, call: CallServiceTool): Promise<McpSdkServerConfigWithInstance> {
+export async function agentaToolsServer(tools: BuiltTools, timeoutMs: number, call: CallServiceTool): Promise<McpSdkServerConfigWithInstance> {
   const definitions = await Promise.all(
     [...tools.byName.values()].map(async (registered) => ({
       name: registered.name,
@@ -46,7 +47,8 @@ export async function agentaToolsServer(tools: BuiltTools, call: CallServiceTool
       handler: (args: Record<string, unknown>, extra: unknown) => call(registered.name, args, toolUseIdOf(extra), signalOf(extra)),
     })),
   );
-  return createSdkMcpServer({ name: AGENTA_TOOLS, version: "1.0.0", alwaysLoad: true, tools: definitions });
+  // A client tool's call stays open until the caller answers (at most the session's idle time).
+  return createSdkMcpServer({ name: AGENTA_TOOLS, version: "1.0.0", alwaysLoad: true, timeout: timeoutMs, tools: definitions });
 }
 
 /** A schema zod cannot express still reaches the tool, whose own validation then applies. */

@@ -10,6 +10,8 @@ export interface MapperContext {
   output(toolUseId: string): { output: unknown; isError: boolean } | undefined;
   /** A call a person denied. */
   denied(toolUseId: string): boolean;
+  /** A client tool call the caller answered: its result is not sent back to the caller. */
+  fromClient(toolUseId: string): boolean;
 }
 
 export interface TurnEnd {
@@ -119,6 +121,7 @@ export class ClaudeEventMapper {
       if (block.type !== "tool_result" || typeof block.tool_use_id !== "string") continue;
       const id = block.tool_use_id;
       const timing = this.steps.flatMap((s) => s.toolCalls).find((call) => call.id === id);
+      if (this.context.fromClient(id)) continue;
       if (this.context.denied(id)) {
         if (timing) Object.assign(timing, { endedAt: Date.now(), isError: true });
         events.push({ type: "tool_result", id, output: DENIED_BY_USER, denied: true });

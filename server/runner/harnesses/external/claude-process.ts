@@ -28,6 +28,11 @@ export interface PendingGate extends ToolCallIdentity {
   resolve(result: PermissionResult): void;
 }
 
+/** A client tool call held open inside the process until the caller sends its result. */
+export interface PendingClientCall extends ToolCallIdentity {
+  resolve(result: ToolCallResult): void;
+}
+
 export interface ClaudeProcessOptions {
   workdir: SessionWorkdir;
   env: Record<string, string>;
@@ -35,6 +40,8 @@ export interface ClaudeProcessOptions {
   model: string;
   tools: BuiltTools;
   maxTurns: number;
+  /** How long a parked call (an approval, a client tool) may wait: the session's idle time. */
+  parkMs: number;
 }
 
 /**
@@ -47,9 +54,12 @@ export interface ClaudeProcessOptions {
 export class ClaudeProcess {
   turn?: TurnContext;
   pending?: PendingGate;
+  clientCall?: PendingClientCall;
   /** Calls a person approved (the tool body checks this before running an `ask` call). */
   readonly approved = new Set<string>();
   readonly denied = new Set<string>();
+  /** Client tool calls the caller answered (their result is already the caller's). */
+  readonly fromClient = new Set<string>();
   /** Each call's own return value, for the tool_result event. */
   readonly outputs = new Map<string, { output: unknown; isError: boolean }>();
   private readonly inbox = new MessageQueue<SDKUserMessage>();
@@ -64,7 +74,7 @@ export class ClaudeProcess {
 
   static async start(options: ClaudeProcessOptions): Promise<ClaudeProcess> {
     const process = new ClaudeProcess(options);
-    const server = await agentaToolsServer(options.tools, (name, args, toolUseId, signal) => process.callTool(name, args, toolUseId, signal));
+    const server = await agentaToolsServer(options.tools, options.parkMs, (name, args, toolUseId, signal) => process.callTool(name, args, toolUseId, signal));
     process.query = query({
       prompt: process.inbox,
       options: {
@@ -119,6 +129,8 @@ export class ClaudeProcess {
     try {
       this.pending?.resolve({ behavior: "deny", message: "The session ended.", interrupt: true });
       this.pending = undefined;
+      this.clientCall?.resolve({ content: [{ type: "text", text: "The session ended." }], isError: true });
+      this.clientCall = undefined;
       this.inbox.end();
       this.abort.abort();
       this.query?.close();
@@ -171,6 +183,7 @@ export class ClaudeProcess {
       if (toolUseId) this.outputs.set(toolUseId, { output: text, isError: true });
       return { content: [{ type: "text", text }], isError: true };
     };
+    if (registered?.kind === "client" && toolUseId && this.turn) return this.awaitClient({ toolCallId: toolUseId, toolName: name, input: args }, this.turn);
     if (!registered?.run) return fail(`"${name}" cannot run on this harness.`);
     const permission = registered.permissionFor?.(args) ?? "allow";
     if (permission === "deny") return fail(DENIED_BY_POLICY(name));
@@ -182,6 +195,21 @@ export class ClaudeProcess {
     } catch (error) {
       return fail(error instanceof Error ? error.message : String(error));
     }
+  }
+
+  /** A client tool: the turn pauses with the call; the caller's result, sent next turn, answers it. */
+  private awaitClient(call: ToolCallIdentity, turn: TurnContext): Promise<ToolCallResult> {
+    return new Promise<ToolCallResult>((resolve) => {
+      this.clientCall = { ...call, resolve };
+      const render = turn.tools.byName.get(call.toolName)?.render;
+      turn.emit({
+        type: "interaction_request",
+        id: call.toolCallId,
+        kind: "client_tool",
+        payload: { toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, ...(render === undefined || render === null ? {} : { render }) },
+      });
+      turn.pause();
+    });
   }
 }
 

@@ -31,7 +31,7 @@ export function externalSessions(config: Config): WarmSessionPool<WarmSession> {
 /**
  * The external harness: Claude Code through the Agent SDK. A session's process is parked
  * between turns; the next turn continues it warm (only the new user text, or the answer to the
- * approval it is parked at) when the template, the credential and the history it has seen are
+ * approval or client tool call it is parked at) when the template, the credential and the history it has seen are
  * unchanged, and otherwise starts a new process cold from the flattened history.
  */
 export function externalHarness(config: Config): Harness {
@@ -47,9 +47,10 @@ export function externalHarness(config: Config): Harness {
       let prompt: string | undefined;
       if (parked) {
         const fresh = parked.identity === identity && parked.process.alive ? continuation(parked.history, items) : undefined;
-        const pending = parked.process.pending;
+        const { pending, clientCall } = parked.process;
         if (fresh && pending && !fresh.length && approvalAnswer(input, pending.toolCallId)) warm = parked;
-        else if (fresh && !pending && fresh.length) {
+        else if (fresh && clientCall && !fresh.length && clientResult(input, clientCall.toolCallId)) warm = parked;
+        else if (fresh && !pending && !clientCall && fresh.length) {
           warm = parked;
           prompt = fresh.join("\n\n");
         } else await parked.close();
@@ -60,7 +61,13 @@ export function externalHarness(config: Config): Harness {
       let resume: (() => void) | undefined;
       if (warm) {
         session = warm;
-        if (session.process.pending) {
+        const clientCall = session.process.clientCall;
+        if (clientCall) {
+          const result = clientResult(input, clientCall.toolCallId)!;
+          session.process.clientCall = undefined;
+          session.process.fromClient.add(clientCall.toolCallId);
+          resume = () => clientCall.resolve({ content: [{ type: "text", text: typeof result.output === "string" ? result.output : JSON.stringify(result.output ?? null) }], isError: result.isError });
+        } else if (session.process.pending) {
           resume = await answerGate(session.process, input, emit);
           if (!resume) {
             pool.park(key, session);
@@ -80,6 +87,7 @@ export function externalHarness(config: Config): Harness {
           render: (name) => input.tools.byName.get(name)?.render,
           output: (id) => session.process.outputs.get(id),
           denied: (id) => session.process.denied.has(id),
+          fromClient: (id) => session.process.fromClient.has(id),
         },
         steps,
       );
@@ -104,6 +112,7 @@ async function startSession(config: Config, input: TurnInput, identity: string):
       model: input.connection.model,
       tools: input.tools,
       maxTurns: input.limits.maxSteps,
+      parkMs: config.externalHarness.idleMs + 60_000,
     });
     return { process, identity, history: fingerprintOf([]), close: () => process.close() };
   } catch (error) {
@@ -176,6 +185,16 @@ async function answerGate(process: ClaudeProcess, input: TurnInput, emit: Emit):
     const request = await approvalRequest(approvals, pending);
     pending.approvalId = request.id;
     emit(request);
+  }
+  return undefined;
+}
+
+/** The caller's result for a client tool call (a tool_result that is not an approval answer). */
+function clientResult(input: TurnInput, toolCallId: string): { output: unknown; isError: boolean } | undefined {
+  for (const message of input.messages) {
+    for (const block of message.content) {
+      if (block.type === "tool_result" && block.toolCallId === toolCallId && block.approved === undefined) return { output: block.output, isError: block.isError === true };
+    }
   }
   return undefined;
 }
