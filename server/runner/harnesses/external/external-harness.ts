@@ -31,8 +31,9 @@ export function externalSessions(config: Config): WarmSessionPool<WarmSession> {
 /**
  * The external harness: Claude Code through the Agent SDK. A session's process is parked
  * between turns; the next turn continues it warm (only the new user text, or the answer to the
- * approval or client tool call it is parked at) when the template, the credential and the history it has seen are
- * unchanged, and otherwise starts a new process cold from the flattened history.
+ * approval or client tool call it is parked at) when the template, the credential and the
+ * history it has seen are unchanged, and otherwise starts a new process cold from the
+ * flattened history.
  */
 export function externalHarness(config: Config): Harness {
   const pool = poolFor(config);
@@ -43,24 +44,15 @@ export function externalHarness(config: Config): Harness {
       const identity = identityOf(input);
       const items = historyItems(input.messages);
       const parked = pool.take(key);
-      let warm: WarmSession | undefined;
-      let prompt: string | undefined;
-      if (parked) {
-        const fresh = parked.identity === identity && parked.process.alive ? continuation(parked.history, items) : undefined;
-        const { pending, clientCall } = parked.process;
-        if (fresh && pending && !fresh.length && approvalAnswer(input, pending.toolCallId)) warm = parked;
-        else if (fresh && clientCall && !fresh.length && clientResult(input, clientCall.toolCallId)) warm = parked;
-        else if (fresh && !pending && !clientCall && fresh.length) {
-          warm = parked;
-          prompt = fresh.join("\n\n");
-        } else await parked.close();
-      }
+      const warm = parked && continuesWarm(parked, input, identity, items);
+      if (parked && !warm) await parked.close();
 
       let steps: StepTiming[] = [];
       let session: WarmSession;
       let resume: (() => void) | undefined;
-      if (warm) {
-        session = warm;
+      let prompt = warm ? warm.prompt : undefined;
+      if (parked && warm) {
+        session = parked;
         const clientCall = session.process.clientCall;
         if (clientCall) {
           const result = clientResult(input, clientCall.toolCallId)!;
@@ -93,7 +85,7 @@ export function externalHarness(config: Config): Harness {
       );
       const process = session.process;
       const end = await drive(process, input, emit, signal, mapper, resume ?? (() => process.send(prompt!)));
-      if (end.stopReason === "paused" || (end.stopReason !== "error" && end.stopReason !== "cancelled" && end.stopReason !== "permission_required")) {
+      if (!ENDS_SESSION.has(end.stopReason)) {
         session.history = fingerprintOf([...items, ...mapper.toolCallIds.map((id) => `t:${id}`)]);
         pool.park(key, session);
       } else await session.close();
@@ -101,6 +93,24 @@ export function externalHarness(config: Config): Harness {
       return { stopReason: end.stopReason, usage: end.usage, steps: mapper.steps };
     },
   };
+}
+
+/** A turn that ended this way leaves the process in no state to continue. */
+const ENDS_SESSION = new Set(["error", "cancelled", "permission_required"]);
+
+/**
+ * Whether a parked session may take this turn: same template and credential, a history that
+ * continues the one it saw, and then either new user text (sent as the prompt) or, for a session
+ * parked at an approval or a client tool call, the answer to exactly that call and nothing else.
+ */
+function continuesWarm(parked: WarmSession, input: TurnInput, identity: string, items: string[]): { prompt?: string } | undefined {
+  if (parked.identity !== identity || !parked.process.alive) return undefined;
+  const fresh = continuation(parked.history, items);
+  if (!fresh) return undefined;
+  const { pending, clientCall } = parked.process;
+  if (pending) return !fresh.length && approvalAnswer(input, pending.toolCallId) ? {} : undefined;
+  if (clientCall) return !fresh.length && clientResult(input, clientCall.toolCallId) ? {} : undefined;
+  return fresh.length ? { prompt: fresh.join("\n\n") } : undefined;
 }
 
 async function startSession(config: Config, input: TurnInput, identity: string): Promise<WarmSession> {
