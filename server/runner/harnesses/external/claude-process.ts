@@ -73,10 +73,10 @@ export class ClaudeProcess {
   private constructor(private readonly options: ClaudeProcessOptions) {}
 
   static async start(options: ClaudeProcessOptions): Promise<ClaudeProcess> {
-    const process = new ClaudeProcess(options);
-    const server = await agentaToolsServer(options.tools, options.parkMs, (name, args, toolUseId, signal) => process.callTool(name, args, toolUseId, signal));
-    process.query = query({
-      prompt: process.inbox,
+    const claude = new ClaudeProcess(options);
+    const server = await agentaToolsServer(options.tools, options.parkMs, (name, args, toolUseId, signal) => claude.callTool(name, args, toolUseId, signal));
+    claude.query = query({
+      prompt: claude.inbox,
       options: {
         cwd: options.workdir.cwd,
         env: options.env,
@@ -85,23 +85,23 @@ export class ClaudeProcess {
         settingSources: ["project"],
         tools: [],
         mcpServers: { [server.name]: server },
-        canUseTool: (toolName, input, gate) => process.gate(toolName, input, gate),
+        canUseTool: (toolName, input, gate) => claude.gate(toolName, input, gate),
         includePartialMessages: true,
         maxTurns: options.maxTurns,
-        abortController: process.abort,
+        abortController: claude.abort,
         // Spawned here so closing can wait for the exit before the directory is removed (a
         // process still shutting down would write its transcript back into it). Its stderr can
         // quote request details, so it is not kept.
         spawnClaudeCodeProcess: (spawned) => {
           const child = spawn(spawned.command, spawned.args, { cwd: spawned.cwd, env: spawned.env as NodeJS.ProcessEnv, signal: spawned.signal, stdio: ["pipe", "pipe", "ignore"] });
           child.on("error", () => undefined);
-          process.child = child;
-          process.exited = new Promise((resolve) => child.once("exit", () => resolve()));
+          claude.child = child;
+          claude.exited = new Promise((resolve) => child.once("exit", () => resolve()));
           return child as ChildProcess & { stdin: NonNullable<ChildProcess["stdin"]>; stdout: NonNullable<ChildProcess["stdout"]> };
         },
       },
     });
-    return process;
+    return claude;
   }
 
   get alive(): boolean {
@@ -114,7 +114,11 @@ export class ClaudeProcess {
 
   /** The next SDK message; a read left pending by a paused turn is picked up by the next one. */
   read(): Promise<IteratorResult<SDKMessage, void>> {
-    this.reading ??= this.query!.next();
+    if (!this.reading) {
+      this.reading = this.query!.next();
+      // A process closed while parked rejects the read nobody is waiting for any more.
+      this.reading.catch(() => undefined);
+    }
     return this.reading;
   }
 

@@ -83,8 +83,8 @@ export function externalHarness(config: Config): Harness {
         },
         steps,
       );
-      const process = session.process;
-      const end = await drive(process, input, emit, signal, mapper, resume ?? (() => process.send(prompt!)));
+      const claude = session.process;
+      const end = await drive(claude, input, emit, signal, mapper, resume ?? (() => claude.send(prompt!)));
       if (!ENDS_SESSION.has(end.stopReason)) {
         session.history = fingerprintOf([...items, ...mapper.toolCallIds.map((id) => `t:${id}`)]);
         pool.park(key, session);
@@ -116,15 +116,15 @@ function continuesWarm(parked: WarmSession, input: TurnInput, identity: string, 
 async function startSession(config: Config, input: TurnInput, identity: string): Promise<WarmSession> {
   const workdir = await createWorkdir(config.dataDir, { settings: claudeSettings(input.template.harness.permissions), instructions: input.template.instructions.agents_md });
   try {
-    const process = await ClaudeProcess.start({
+    const claude = await ClaudeProcess.start({
       workdir,
-      env: claudeEnv(input.connection, { home: workdir.home, tmp: workdir.tmp, maxRetries: input.limits.maxRetries }, globalThis.process.env),
+      env: claudeEnv(input.connection, { home: workdir.home, tmp: workdir.tmp, maxRetries: input.limits.maxRetries }, process.env),
       model: input.connection.model,
       tools: input.tools,
       maxTurns: input.limits.maxSteps,
       parkMs: config.externalHarness.idleMs + 60_000,
     });
-    return { process, identity, history: fingerprintOf([]), close: () => process.close() };
+    return { process: claude, identity, history: fingerprintOf([]), close: () => claude.close() };
   } catch (error) {
     await workdir.remove();
     throw error;
@@ -135,12 +135,12 @@ async function startSession(config: Config, input: TurnInput, identity: string):
  * Reads Claude Code's messages for one turn until its `result`, a pause at the permission gate,
  * a stop, or the run's abort (which ends the process: a half-done turn cannot be parked).
  */
-async function drive(process: ClaudeProcess, input: TurnInput, emit: Emit, signal: AbortSignal, mapper: ClaudeEventMapper, start: () => void): Promise<TurnEnd> {
+async function drive(claude: ClaudeProcess, input: TurnInput, emit: Emit, signal: AbortSignal, mapper: ClaudeEventMapper, start: () => void): Promise<TurnEnd> {
   let interrupt!: (end: TurnEnd) => void;
   const interrupted = new Promise<TurnEnd>((resolve) => (interrupt = resolve));
   const onAbort = () => interrupt({ stopReason: "cancelled" });
   signal.addEventListener("abort", onAbort, { once: true });
-  process.turn = {
+  claude.turn = {
     tools: input.tools,
     emit,
     pause: () => interrupt({ stopReason: "paused" }),
@@ -149,12 +149,12 @@ async function drive(process: ClaudeProcess, input: TurnInput, emit: Emit, signa
   try {
     start();
     for (;;) {
-      const next = await Promise.race([process.read(), interrupted]);
+      const next = await Promise.race([claude.read(), interrupted]);
       if ("stopReason" in next) {
-        if (next.stopReason === "cancelled") await process.close();
+        if (next.stopReason === "cancelled") await claude.close();
         return next;
       }
-      process.consumed();
+      claude.consumed();
       if (next.done) return { stopReason: "error", error: "Claude Code exited before the turn finished." };
       const { events, end } = mapper.map(next.value as { type: string });
       for (const event of events) emit(event);
@@ -165,29 +165,29 @@ async function drive(process: ClaudeProcess, input: TurnInput, emit: Emit, signa
     return { stopReason: "error", error: `Claude Code failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
   } finally {
     signal.removeEventListener("abort", onAbort);
-    process.turn = undefined;
+    claude.turn = undefined;
   }
 }
 
 /**
- * The answer sent in this turn to the call a parked process waits on, as the step that releases
- * it (run once the turn is driving the process): a denial tells the model; an approval that
+ * The answer sent in this turn to the call a parked claude waits on, as the step that releases
+ * it (run once the turn is driving the claude): a denial tells the model; an approval that
  * matches the pending request (same call, tool, arguments; unused) lets the call run once.
  * Anything else renews the request and returns nothing: the turn stays paused.
  */
-async function answerGate(process: ClaudeProcess, input: TurnInput, emit: Emit): Promise<(() => void) | undefined> {
-  const pending = process.pending!;
+async function answerGate(claude: ClaudeProcess, input: TurnInput, emit: Emit): Promise<(() => void) | undefined> {
+  const pending = claude.pending!;
   const answer = approvalAnswer(input, pending.toolCallId)!;
   const approvals = input.tools.approvals;
   if (!answer.approved) {
     await approvals?.consume(answer.interactionToken, pending);
-    process.denied.add(pending.toolCallId);
-    process.pending = undefined;
+    claude.denied.add(pending.toolCallId);
+    claude.pending = undefined;
     return () => pending.resolve({ behavior: "deny", message: DENIED_BY_USER });
   }
   if (approvals && (await approvals.consume(answer.interactionToken, pending))) {
-    process.approved.add(pending.toolCallId);
-    process.pending = undefined;
+    claude.approved.add(pending.toolCallId);
+    claude.pending = undefined;
     return () => pending.resolve({ behavior: "allow", updatedInput: pending.input });
   }
   emit({ type: "tool_call", id: pending.toolCallId, name: pending.toolName, input: pending.input });
