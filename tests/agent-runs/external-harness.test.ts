@@ -366,6 +366,13 @@ describe("external harness (Claude Code through the Agent SDK) against the scrip
     expect(next.batch.data.outputs.messages.at(-1).content).toBe("Back.");
   });
 
+  it("refuses before the run what it cannot reach: another provider, a non-Claude model, self_managed without a host sign-in", async () => {
+    const refused = async (template: Record<string, unknown>) => (await app.call("POST", "/services/agent/v0/invoke", { key, headers: { accept: "text/event-stream" }, body: body("refused", [{ role: "user", content: "hi" }], agent(template)) })).body;
+    expect(await refused({ llm: { provider: "openai", model: "gpt-5-mini" } })).toMatchObject({ code: "unsupported_provider", detail: expect.stringContaining("anthropic only") });
+    expect(await refused({ llm: { model: "gpt-5-mini" } })).toMatchObject({ code: "unsupported_model", detail: expect.stringContaining("sonnet") });
+    expect(await refused({ llm: { model: "sonnet", connection: { mode: "self_managed" } } })).toMatchObject({ code: "missing_connection", detail: expect.stringContaining("EXTERNAL_HARNESS_CLOUD") });
+  });
+
   it("the catalog lists it as available on this deployment", async () => {
     const harness = (await app.call("GET", "/api/workflows/catalog/harnesses/external_harness", { key })).body.harness;
     expect(harness).toMatchObject({ kind: "external_harness", available: true });
