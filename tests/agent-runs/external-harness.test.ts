@@ -407,3 +407,34 @@ describe("a deployment that has not enabled it", () => {
     }
   });
 });
+
+describe("idle expiry (EXTERNAL_HARNESS_IDLE_MS)", () => {
+  it("a session idle past its time loses its process and directory; its next turn starts cold", async () => {
+    const defaults = loadConfig({});
+    const idleDir = await mkdtemp(path.join(tmpdir(), "external-idle-"));
+    const short = await createTestApp({
+      dataDir: idleDir,
+      externalHarness: { ...defaults.externalHarness, enabled: true, idleMs: 1_000 },
+      agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
+      providerEnv: { anthropic: { key: "sk-ant-idle", baseUrl: model.baseUrl } },
+    });
+    const server = await serveOnLoopback(short.handle);
+    try {
+      const { key: idleKey } = await short.newProject();
+      model.script({ kind: "reply", text: "Hi." });
+      await invokeOver(server.origin, idleKey, "batch", "native", body("idle", [{ role: "user", content: "hello" }]));
+      expect(await readdir(path.join(idleDir, "external-harness"))).toHaveLength(1);
+      await sleep(1_000 + EXIT_WAIT_MS);
+      expect(await readdir(path.join(idleDir, "external-harness"))).toEqual([]);
+      model.script({ kind: "reply", text: "Again." });
+      const history = [{ role: "user", content: "hello" }, { role: "assistant", content: "Hi." }, { role: "user", content: "again" }];
+      const { requests } = await modelRequests(() => invokeOver(server.origin, idleKey, "batch", "native", body("idle", history)));
+      expect(sentText(requests[0])).toContain("<transcript>");
+    } finally {
+      await externalSessions(short.context.config as Config).closeAll();
+      await server.close();
+      await short.close();
+      await rm(idleDir, { recursive: true, force: true });
+    }
+  });
+});
