@@ -22,6 +22,7 @@ export {
   type CatalogType,
   type CatalogTypeKey,
   type Deployment,
+  type HarnessDeployment,
   type HarnessInfo,
   type HarnessProvider,
   type JsonSchema,

@@ -55,6 +55,10 @@ const configSchema = z.object({
   CODE_TOOL_MEMORY_MB: z.coerce.number().int().min(32, "CODE_TOOL_MEMORY_MB must be at least 32").max(2048, "CODE_TOOL_MEMORY_MB must be at most 2048").default(512),
   MCP_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   MCP_CALL_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  EXTERNAL_HARNESS: z.enum(["enabled", "disabled"]).default("disabled"),
+  EXTERNAL_HARNESS_IDLE_MS: z.coerce.number().int().positive().default(300_000),
+  EXTERNAL_HARNESS_MAX_SESSIONS: z.coerce.number().int().positive().max(1000).default(8),
+  EXTERNAL_HARNESS_CLOUD: z.enum(["bedrock", "vertex"]).optional(),
   ...Object.fromEntries(PROVIDER_ENV.flatMap(([, key, url]) => [[key, z.string().optional()], [url, z.string().url().optional()]])),
   APP_SECRET_KEY: z
     .string()
@@ -125,6 +129,12 @@ export interface Config {
   sandbox: { workspaceMaxBytes: number; workspaceIdleMs: number; commandTimeoutMs: number; toolResultMaxBytes: number; codeToolMemoryMb: number };
   /** User MCP servers: time to connect and list tools before the run, time per tool call. */
   mcp: { connectTimeoutMs: number; callTimeoutMs: number };
+  /**
+   * The external harness (Claude Code as a host process): off unless the operator enables it;
+   * how long a session's process stays warm between turns, how many stay warm at once, and the
+   * cloud deployment (`bedrock`, `vertex`) a `self_managed` connection signs in to.
+   */
+  externalHarness: { enabled: boolean; idleMs: number; maxSessions: number; cloud?: "bedrock" | "vertex" };
   /** The operator's provider keys and base URLs: the last step of connection resolution. */
   providerEnv: Record<string, { key?: string; baseUrl?: string }>;
   /** 32-byte key that seals secrets at rest; absent: a key file under dataDir (server/secrets). */
@@ -198,6 +208,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       codeToolMemoryMb: c.CODE_TOOL_MEMORY_MB,
     },
     mcp: { connectTimeoutMs: c.MCP_CONNECT_TIMEOUT_MS, callTimeoutMs: c.MCP_CALL_TIMEOUT_MS },
+    externalHarness: {
+      enabled: c.EXTERNAL_HARNESS === "enabled",
+      idleMs: c.EXTERNAL_HARNESS_IDLE_MS,
+      maxSessions: c.EXTERNAL_HARNESS_MAX_SESSIONS,
+      cloud: c.EXTERNAL_HARNESS_CLOUD,
+    },
     providerEnv: Object.fromEntries(
       PROVIDER_ENV.map(([id, key, url]) => [id, { key: (c as Record<string, unknown>)[key] as string | undefined, baseUrl: (c as Record<string, unknown>)[url] as string | undefined }]),
     ),

@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import type { App } from "@/server/app";
 import { logger } from "@/server/core/logger";
 import { eventBatcherFor } from "@/server/events/insert-batcher";
+import { externalSessions } from "@/server/runner";
 import type { RunningWorker } from "@/server/worker/registry";
 
 /** How long requests in flight (a long agent stream, say) may run on after SIGTERM. */
@@ -9,8 +10,9 @@ const DRAIN_REQUESTS_MS = 10_000;
 
 /**
  * The order matters: stop taking requests and let those in flight finish (they may still queue
- * read events), then write every queued read event, then stop the workers (which may be
- * processing what was just written), and only then close the database.
+ * read events), end the warm Claude Code processes (and remove their directories), then write
+ * every queued read event, then stop the workers (which may be processing what was just
+ * written), and only then close the database.
  */
 export async function shutDown(server: Server, app: App, workers: RunningWorker[]): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -21,6 +23,7 @@ export async function shutDown(server: Server, app: App, workers: RunningWorker[
   }, DRAIN_REQUESTS_MS);
   await closed;
   clearTimeout(late);
+  await externalSessions(app.context.config).closeAll();
   const batcher = eventBatcherFor(app.context.db);
   const backlog = batcher.backlog;
   await batcher.drain();

@@ -1,4 +1,4 @@
-export { CORE_BASE_PROMPT, coreHarness, GETTING_STARTED_SKILL, harnessFor, SERVICE_BASE_PROMPT, systemPrompt } from "./harnesses";
+export { CORE_BASE_PROMPT, coreHarness, externalSessions, GETTING_STARTED_SKILL, harnessFor, harnessRefusal, SERVICE_BASE_PROMPT, systemPrompt } from "./harnesses";
 export { invokeAgent, invokeRequestSchema, prepareTurn, type InvokeRequest } from "./invoke";
 export { languageModel, resolveConnection, type ResolvedConnection } from "./providers";
 export { onRunFinished } from "./run-listeners";

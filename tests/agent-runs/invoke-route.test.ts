@@ -74,7 +74,9 @@ describe("negotiation and errors before the first byte", () => {
     expect(gateway.body.detail).toContain('gateway tool "gmail/SEND_EMAIL"');
     expect(gateway.body.detail).toContain("COMPOSIO_API_KEY");
     const external = await invoke(inline({ llm: { provider: "openai", model: "gpt-5-mini" }, tools: [], harness: { kind: "external_harness" } }));
-    expect(external.body.code).toBe("unsupported_harness");
+    expect(external.status).toBe(400);
+    expect(external.body.code).toBe("harness_not_enabled");
+    expect(external.body.detail).toContain("EXTERNAL_HARNESS=enabled");
     const noKey = await invoke(inline({ llm: { provider: "anthropic", model: "claude-haiku-4-5" }, tools: [] }), { accept: "text/event-stream" });
     expect(noKey.status).toBe(400);
     expect(noKey.body.detail).toContain('model "claude-haiku-4-5"');

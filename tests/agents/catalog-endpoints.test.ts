@@ -61,6 +61,14 @@ describe("catalog endpoints", () => {
     expect(external.providers[0].deployments).toEqual(["direct", "custom", "bedrock", "vertex"]);
     expect(external.model_selection.kind).toBe("alias");
     expect(external.model_selection.aliases).toEqual(expect.arrayContaining(["default", "sonnet", "haiku", "opus"]));
+    // This deployment has not enabled it (EXTERNAL_HARNESS): listed, but not as available.
+    expect(external.available).toBe(false);
+    expect(external.unavailable_reason).toContain("EXTERNAL_HARNESS=enabled");
+    expect(list.body.harnesses.map((h: { kind: string; available: boolean }) => [h.kind, h.available])).toEqual([
+      ["core_harness", true],
+      ["service_harness", true],
+      ["external_harness", false],
+    ]);
   });
 
   it("requires an API key", async () => {

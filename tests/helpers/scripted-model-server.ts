@@ -5,7 +5,8 @@ import type { AddressInfo } from "node:net";
  * A real HTTP model server for tests and benchmarks. It speaks the OpenAI chat-completions and
  * Responses, Anthropic messages and Gemini streamGenerateContent streaming dialects, plays one scripted reply per request (FIFO, the last
  * one repeats), and fails on demand. Provider packages reach it through their production code
- * path; only the base URL differs.
+ * path; only the base URL differs. Anthropic's token counting (`/v1/messages/count_tokens`,
+ * which Claude Code may call on the side) is answered with a count and takes no script.
  */
 export interface ScriptedToolCall {
   id: string;
@@ -82,6 +83,11 @@ export async function startScriptedModelServer(options: { port?: number } = {}):
       body = raw;
     }
     const path = (req.url ?? "").split("?")[0];
+    if (path.endsWith("/messages/count_tokens")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ input_tokens: Math.ceil(raw.length / 4) }));
+      return;
+    }
     const recorded = { path, headers: req.headers, body };
     requests.push(recorded);
     requestWaiters.splice(0).forEach((wake) => wake(recorded));

@@ -56,9 +56,20 @@ describe("harness catalog", () => {
     expect(getHarness(kind)?.skills).toEqual({ path: "skills/<name>/SKILL.md" });
   });
 
-  it("the external harness claims neither user MCP servers nor skills while it does not run", () => {
+  it("the external harness claims neither user MCP servers nor skills (skills are refused there)", () => {
     expect(getHarness("external_harness")?.mcp).toBeUndefined();
     expect(getHarness("external_harness")?.skills).toBeUndefined();
+  });
+
+  it("lists the external harness as available only where the deployment enables it", () => {
+    expect(getHarness("external_harness")).toMatchObject({ available: false, unavailable_reason: expect.stringContaining("EXTERNAL_HARNESS=enabled") });
+    expect(getHarness("external_harness", { externalHarness: true })).toMatchObject({ available: true });
+    expect(getHarness("external_harness", { externalHarness: true })).not.toHaveProperty("unavailable_reason");
+    expect(listHarnesses().map((h) => [h.kind, h.available])).toEqual([
+      ["core_harness", true],
+      ["service_harness", true],
+      ["external_harness", false],
+    ]);
   });
 
   it("hands out copies the caller may change", () => {

@@ -38,7 +38,18 @@ export interface HarnessInfo {
   mcp?: { user_servers: { connection_types: "http"[]; credentials: ("none" | "header_secret_refs")[] } };
   /** Where `skills[]` are laid in the session workspace; absent: the harness does not load skills. */
   skills?: { path: string };
+  /** Whether this deployment runs it; a run of an unavailable harness is refused before it starts. */
+  available: boolean;
+  /** Why it is not available, and the setting that enables it. */
+  unavailable_reason?: string;
 }
+
+/** What the deployment enables (server/core/config.ts): the external harness runs a host process. */
+export interface HarnessDeployment {
+  externalHarness: boolean;
+}
+
+const NO_EXTERNAL: HarnessDeployment = { externalHarness: false };
 
 /** Versioned slug `<service>:harness:<kind>:v0`. */
 export function harnessSlug(kind: HarnessKind): string {
@@ -66,7 +77,7 @@ const byProviderModel: ModelSelection = {
   description: "llm.provider plus llm.model in that provider's namespace (or one provider/model string).",
 };
 
-const HARNESSES: Record<HarnessKind, Omit<HarnessInfo, "kind" | "slug">> = {
+const HARNESSES: Record<HarnessKind, Omit<HarnessInfo, "kind" | "slug" | "available" | "unavailable_reason">> = {
   core_harness: {
     display_name: "Core harness",
     description: "The general coding agent with its built-in file and shell tools; it does not gate tool use.",
@@ -109,12 +120,19 @@ const HARNESSES: Record<HarnessKind, Omit<HarnessInfo, "kind" | "slug">> = {
   },
 };
 
-export function getHarness(kind: string): HarnessInfo | undefined {
+export function getHarness(kind: string, deployment: HarnessDeployment = NO_EXTERNAL): HarnessInfo | undefined {
   if (!(HARNESS_KINDS as readonly string[]).includes(kind)) return undefined;
   const typed = kind as HarnessKind;
-  return structuredClone({ kind: typed, slug: harnessSlug(typed), ...HARNESSES[typed] });
+  const available = typed !== "external_harness" || deployment.externalHarness;
+  return structuredClone({
+    kind: typed,
+    slug: harnessSlug(typed),
+    ...HARNESSES[typed],
+    available,
+    ...(available ? {} : { unavailable_reason: "It runs Claude Code as a process on the server's host; the operator enables it with EXTERNAL_HARNESS=enabled." }),
+  });
 }
 
-export function listHarnesses(): HarnessInfo[] {
-  return HARNESS_KINDS.map((kind) => getHarness(kind) as HarnessInfo);
+export function listHarnesses(deployment: HarnessDeployment = NO_EXTERNAL): HarnessInfo[] {
+  return HARNESS_KINDS.map((kind) => getHarness(kind, deployment) as HarnessInfo);
 }

@@ -7,7 +7,7 @@ export {
   type CatalogType,
   type CatalogTypeKey,
 } from "./catalog-types";
-export { getHarness, harnessSlug, listHarnesses, type HarnessInfo, type HarnessProvider, type ModelSelection } from "./harnesses";
+export { getHarness, harnessSlug, listHarnesses, type HarnessDeployment, type HarnessInfo, type HarnessProvider, type ModelSelection } from "./harnesses";
 export type { JsonSchema } from "./json-schema";
 export { MESSAGE_ROLES, messagesCatalogType } from "./messages-type";
 export { modelCatalogType } from "./model-type";

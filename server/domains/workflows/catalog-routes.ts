@@ -1,9 +1,12 @@
 import { z } from "zod";
-import { agentInspectInterface, getCatalogType, getHarness, listCatalogTypes, listHarnesses } from "@/server/agents";
+import { agentInspectInterface, getCatalogType, getHarness, listCatalogTypes, listHarnesses, type HarnessDeployment } from "@/server/agents";
+import type { Config } from "@/server/core/config";
 import { NotFoundError } from "@/server/core/errors";
 import { many, one } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { findPlatformOperation, listPlatformTools, operationToWire } from "@/server/runner/tools/platform";
+
+const deploymentOf = (config: Config): HarnessDeployment => ({ externalHarness: config.externalHarness.enabled });
 
 /** The workflow catalog (types and harnesses) and the agent workflow's interface. */
 export const catalogRoutes = [
@@ -34,7 +37,7 @@ export const catalogRoutes = [
     auth: "api_key",
     tag: "catalog",
     summary: "List the harnesses with the providers, deployments, connection modes and models each reaches",
-    handler: async () => many("harnesses", listHarnesses()),
+    handler: async ({ ctx }) => many("harnesses", listHarnesses(deploymentOf(ctx.app.config))),
   }),
   defineRoute({
     method: "GET",
@@ -43,8 +46,8 @@ export const catalogRoutes = [
     tag: "catalog",
     summary: "One harness: providers, deployments, connection modes and model selection",
     params: z.object({ harness: z.string() }),
-    handler: async ({ params }) => {
-      const harness = getHarness(params.harness);
+    handler: async ({ ctx, params }) => {
+      const harness = getHarness(params.harness, deploymentOf(ctx.app.config));
       if (!harness) {
         throw new NotFoundError(`Unknown harness "${params.harness}"; known: ${listHarnesses().map((h) => h.kind).join(", ")}`);
       }

@@ -15,7 +15,7 @@ export function beginTurn(app: AppContext, input: TurnInput, trace: TraceContext
   const kind = input.template.harness.kind;
   let harness;
   try {
-    harness = harnessFor(kind);
+    harness = harnessFor(kind, app.config);
   } catch (error) {
     void input.release?.();
     throw error;

@@ -10,7 +10,7 @@ import { readInboundMessages, type MessagesFormat } from "@/server/streams";
 import { vaultOf } from "@/server/vault";
 import { retrieveRevision } from "@/server/versioning";
 import { sandboxBoundary, SessionSandbox } from "@/server/sandbox";
-import { withHarnessBuiltins } from "../harnesses";
+import { harnessRefusal, resolveClaudeConnection, serviceToolRules, withHarnessBuiltins } from "../harnesses";
 import { connectMcpTools } from "../mcp";
 import { ApprovalStore } from "../permissions";
 import { guardedFetchFor, resolveConnection } from "../providers";
@@ -47,10 +47,18 @@ export async function prepareTurn(
   const template = withHarnessBuiltins(loaded.template, agent);
   const refusal = sandboxRefusal(template.sandbox.kind);
   if (refusal) throw new ForbiddenError(refusal, "sandbox_not_enabled");
+  const harnessRefused = harnessRefusal(template.harness.kind, app.config);
+  if (harnessRefused) throw new BadRequestError(harnessRefused, "harness_not_enabled");
+  const external = template.harness.kind === "external_harness";
+  // Claude Code reads no session workspace: skills laid there would be dropped without a word.
+  if (external && template.skills.length) {
+    throw new BadRequestError("skills: the external harness (Claude Code) does not load skills in this deployment; remove skills or use core_harness or service_harness", "skills_not_supported");
+  }
   const messages = readInboundMessages(body.data?.inputs?.messages ?? [], format);
   if (!messages.length) throw new BadRequestError("data.inputs.messages holds no message with a role; send at least one user message", "no_messages");
   const sessionId = body.session_id ?? randomUUID().replaceAll("-", "");
-  const connection = await resolveConnection(template.llm, { config: app.config, vault: vaultOf(app), projectId: principal.projectId });
+  const resolution = { config: app.config, vault: vaultOf(app), projectId: principal.projectId };
+  const connection = external ? await resolveClaudeConnection(template.llm, resolution, process.env) : await resolveConnection(template.llm, resolution);
   const { projectId } = principal;
   const boundary = sandboxBoundary(template.sandbox.permissions, { allowlist: app.config.egressAllowlist, ca: app.config.egressCa });
   const { workspaceMaxBytes, workspaceIdleMs, commandTimeoutMs, toolResultMaxBytes, codeToolMemoryMb } = app.config.sandbox;
@@ -70,7 +78,7 @@ export async function prepareTurn(
   let tools;
   try {
     tools = await registry.build(
-      template.tools,
+      external ? externalHarnessTools(template) : template.tools,
       {
         projectId,
         sessionId,
@@ -78,7 +86,7 @@ export async function prepareTurn(
         sandbox: new SessionSandbox({ db: app.db, projectId, sessionId, limits: { maxBytes: workspaceMaxBytes, idleMs: workspaceIdleMs, commandTimeoutMs }, fetch: boundary.fetch, seed }),
         resultMaxBytes: toolResultMaxBytes,
         codeLimits: { timeoutMs: commandTimeoutMs, memoryMb: codeToolMemoryMb },
-        policy: { rules: template.harness.permissions, runnerDefault: template.runner.permissions.default, unattended: body.flags?.unattended ?? undefined },
+        policy: { rules: external ? serviceToolRules(template.harness.permissions) : template.harness.permissions, runnerDefault: template.runner.permissions.default, unattended: body.flags?.unattended ?? undefined },
         approvals: new ApprovalStore(app.db, projectId, sessionId),
         secretValue,
         run: {
@@ -114,6 +122,11 @@ export async function prepareTurn(
     secrets: mcp.secrets,
     release: mcp.close,
   };
+}
+
+/** The tools Claude Code is served over `agenta-tools`; built-in entries have no effect there (the validation warns). */
+function externalHarnessTools(template: AgentTemplate): AgentTemplate["tools"] {
+  return template.tools.filter((entry) => entry.type !== "builtin");
 }
 
 async function loadTemplate(db: Database, principal: Principal, body: InvokeRequest): Promise<{ template: AgentTemplate; agent: RunAgent }> {

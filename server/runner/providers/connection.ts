@@ -3,8 +3,11 @@ export interface ResolvedConnection {
   /** A catalog provider id, or `custom` for a custom OpenAI-compatible provider. */
   provider: string;
   model: string;
-  /** `custom`: the provider's API at a URL a project stored (OpenAI: its chat-completions dialect). */
-  deployment: "direct" | "custom";
+  /**
+   * `custom`: the provider's API at a URL a project stored (OpenAI: its chat-completions dialect).
+   * `bedrock` and `vertex`: the cloud-hosted Anthropic models the external harness signs in to.
+   */
+  deployment: "direct" | "custom" | "bedrock" | "vertex";
   apiKey?: string;
   baseUrl?: string;
   /** Set for user-supplied URLs: the egress-guarded fetch. */

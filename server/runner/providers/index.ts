@@ -1,7 +1,7 @@
 export type { ResolvedConnection } from "./connection";
 export { languageModel, type ProviderModel } from "./language-model";
 export { PROVIDER_KEY_ENV } from "./provider-env-names";
-export { resolveConnection } from "./resolve-connection";
+export { resolveConnection, type ResolutionContext } from "./resolve-connection";
 export { testStoredConnection, type ConnectionTest } from "./test-connection";
 export { connectedProviders, type ProviderConnection } from "./connected-providers";
 export { guardedFetchFor } from "./guarded-fetch-for";

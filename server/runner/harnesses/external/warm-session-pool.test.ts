@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { setTimeout as sleep } from "node:timers/promises";
+import { WarmSessionPool } from "./warm-session-pool";
+
+const session = () => {
+  const value = { closed: 0, close: async () => void value.closed++ };
+  return value;
+};
+
+describe("WarmSessionPool", () => {
+  it("a taken session is out of the pool until parked again", () => {
+    const pool = new WarmSessionPool<ReturnType<typeof session>>({ idleMs: 60_000, max: 4 });
+    const a = session();
+    pool.park("p/a", a);
+    expect(pool.take("p/a")).toBe(a);
+    expect(pool.take("p/a")).toBeUndefined();
+    expect(a.closed).toBe(0);
+  });
+
+  it("closes a session left idle past idleMs", async () => {
+    const pool = new WarmSessionPool<ReturnType<typeof session>>({ idleMs: 30, max: 4 });
+    const a = session();
+    pool.park("p/a", a);
+    await sleep(80);
+    expect(a.closed).toBe(1);
+    expect(pool.take("p/a")).toBeUndefined();
+  });
+
+  it("closes the longest-idle session past max, and a replaced one", () => {
+    const pool = new WarmSessionPool<ReturnType<typeof session>>({ idleMs: 60_000, max: 2 });
+    const [a, b, c, d] = [session(), session(), session(), session()];
+    pool.park("p/a", a);
+    pool.park("p/b", b);
+    pool.park("p/c", c);
+    expect(a.closed).toBe(1);
+    expect(pool.size).toBe(2);
+    pool.park("p/b", d);
+    expect(b.closed).toBe(1);
+    void pool.closeAll();
+    expect([c.closed, d.closed]).toEqual([1, 1]);
+  });
+});
