@@ -93,10 +93,17 @@ function genAiMessages(value: unknown): GenAiMessage[] {
   return Array.isArray(parsed) ? parsed.filter((m): m is GenAiMessage => isObject(m) && typeof m.role === "string" && Array.isArray(m.parts)) : [];
 }
 
-/** The input and output messages a span carries (empty when the run kept no content). */
+/**
+ * The input and output messages a span carries (empty when the run kept no content). The trace
+ * store moves `gen_ai.{input,output}.messages` to `ag.data.{inputs,outputs}.messages`
+ * (server/tracing/semantic-conventions.ts); spans read before that mapping keep the GenAI names.
+ */
 export function spanMessages(attributes: unknown): { input: GenAiMessage[]; output: GenAiMessage[] } {
-  return { input: genAiMessages(attributeAt(attributes, "gen_ai.input.messages")), output: genAiMessages(attributeAt(attributes, "gen_ai.output.messages")) };
+  const read = (stored: string, original: string) => genAiMessages(attributeAt(attributes, stored) ?? attributeAt(attributes, original));
+  return { input: read("ag.data.inputs.messages", "gen_ai.input.messages"), output: read("ag.data.outputs.messages", "gen_ai.output.messages") };
 }
+
+const toolCallId = (attributes: unknown) => attributeAt(attributes, "ag.meta.tool.call_id") ?? attributeAt(attributes, "gen_ai.tool.call.id");
 
 type WireSpan = Json & { spans?: Record<string, WireSpan | WireSpan[]> };
 
@@ -123,7 +130,7 @@ export function runOfTrace(trace: { trace_id?: unknown; spans?: Record<string, W
   if (!root) return null;
   const all = descendants(root);
   const chats = all.filter((span) => attributeAt(span.attributes, "gen_ai.operation.name") === "chat");
-  const executed = new Set(all.map((span) => attributeAt(span.attributes, "gen_ai.tool.call.id")).filter((id): id is string => typeof id === "string"));
+  const executed = new Set(all.map((span) => toolCallId(span.attributes)).filter((id): id is string => typeof id === "string"));
   const input = chats.map((span) => spanMessages(span.attributes).input).find((m) => m.length > 0) ?? [];
   const outputs = chats.flatMap((span) => spanMessages(span.attributes).output);
   const refs = Array.isArray(root.references) ? (root.references as Json[]) : [];
