@@ -50,7 +50,8 @@ export function DeliveriesList({ subscriptionId, highlight }: { subscriptionId: 
       ) : (
         <ul className="divide-y divide-line" aria-label="Deliveries">
           {deliveries.data.map((d) => (
-            <DeliveryRow key={d.id} delivery={d} initiallyOpen={d.id === highlight} />
+            // The delivery a test just made opens; the key remounts it open once the test answers.
+            <DeliveryRow key={d.id === highlight ? `${d.id}:sent` : d.id} delivery={d} initiallyOpen={d.id === highlight} />
           ))}
         </ul>
       )}
