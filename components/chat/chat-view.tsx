@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
+import { TabContainer } from "@/components/history/tab-container";
 import { cn, focusRing, Notice, Skeleton } from "@/components/ui";
 import { ChatPanel } from "./chat-panel";
 import { chatPath } from "./chat-paths";
@@ -27,7 +28,7 @@ export interface ChatViewProps {
 export function ChatView(props: ChatViewProps) {
   const { agentId, variantId, compare } = props;
   return (
-    <div className="space-y-3">
+    <TabContainer wide className="gap-3">
       <nav aria-label="Chat mode" className="flex gap-1">
         <ModeLink href={chatPath(agentId, variantId, { revision: props.revisionId })} current={!compare}>
           Chat
@@ -37,7 +38,7 @@ export function ChatView(props: ChatViewProps) {
         </ModeLink>
       </nav>
       {compare ? <CompareView agentId={agentId} variantId={variantId} revisionId={props.revisionId} /> : <SingleChat {...props} />}
-    </div>
+    </TabContainer>
   );
 }
 
@@ -60,7 +61,7 @@ function SingleChat({ agentId, variantId, revisionId, sessionId, traceId }: Chat
   const opening = useInitialSession(sessionId, traceId);
 
   return (
-    <div className="flex h-[calc(100vh-14rem)] min-h-[420px] flex-col overflow-hidden rounded-xl border border-line bg-surface">
+    <div className="flex h-[calc(100vh-17rem)] min-h-[420px] flex-col overflow-hidden rounded-xl border border-line bg-surface">
       <div className="flex flex-wrap items-center gap-2 border-b border-line px-4 py-2.5">
         <label htmlFor="chat-target" className="text-sm font-medium">
           Chat with

@@ -25,7 +25,7 @@ export function CompareView({ agentId, variantId, revisionId }: { agentId: strin
   const rightOption = options.find((o) => o.value === rightValue) ?? options[0];
 
   return (
-    <div className="flex h-[calc(100vh-14rem)] min-h-[480px] flex-col overflow-hidden rounded-xl border border-line bg-surface" data-testid="compare-view">
+    <div className="flex h-[calc(100vh-17rem)] min-h-[480px] flex-col overflow-hidden rounded-xl border border-line bg-surface" data-testid="compare-view">
       <CompareBody
         key={`${round}:${leftOption.value}:${rightOption.value}`}
         options={options}

@@ -64,7 +64,7 @@ export function ToolCallCard({
         <Payload label="Input" value={call.input} />
         {call.state === "output-available" && <Payload label="Output" value={call.output} />}
         {call.state === "output-error" && <p className="text-xs text-danger">{call.errorText ?? "The tool failed."}</p>}
-        {call.state === "output-denied" && <p className="text-xs text-danger">You denied this call; the agent was told and did not run it.</p>}
+        {call.state === "output-denied" && <p className="text-xs text-danger">Denied: the tool did not run, and the agent was told.</p>}
         {awaitingAnswer && <ClientToolAnswer name={call.name} onAnswer={onAnswer} />}
         {askingApproval && <ApprovalButtons name={call.name} onDecide={(approved) => onDecide(call.approvalId!, approved)} />}
       </div>
