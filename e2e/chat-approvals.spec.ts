@@ -42,6 +42,10 @@ test("chat with approvals: approve runs the tool once, deny is denied; the sessi
   await expect(approve).toBeFocused();
   expect(await approve.evaluate((el) => getComputedStyle(el).boxShadow)).not.toBe("none");
   await screenshot(page, testInfo, "approval-card");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await screenshot(page, testInfo, "approval-card-dark");
+  await page.emulateMedia({ colorScheme: "light" });
+  await approve.focus();
   await page.keyboard.press("Enter");
 
   // The turn resumes: the server runs the tool once, the model answers.

@@ -45,6 +45,12 @@ test("compare: one message to two revisions at once, two answers side by side", 
   // A side's target is fixed once it has a conversation; a new comparison starts over.
   await expect(left.getByLabel("Left side runs")).toBeDisabled();
   await screenshot(page, testInfo, "compare");
+  // At a phone's width the two sides stack and the page still fits.
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(right.getByText("An answer from the scripted model.")).toBeAttached();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  await screenshot(page, testInfo, "compare-390");
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole("button", { name: "New comparison" }).click();
   await expect(page.getByTestId("user-message")).toHaveCount(0);
 });

@@ -102,4 +102,21 @@ test("webhooks: create one in the UI (secret shown once), a draft and a saved te
   await expect(page.getByTestId("delivery-row")).toHaveCount(2);
   expect(signedWith(secret, receiver.requests.at(-1)!)).toBe(true);
   await screenshot(page, testInfo, "webhook-subscription");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await screenshot(page, testInfo, "webhook-subscription-dark");
+  await page.emulateMedia({ colorScheme: "light" });
+
+  // At a phone's width the page still fits.
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(page.getByTestId("delivery-row").first()).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  await screenshot(page, testInfo, "webhook-subscription-390");
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Delete, after a confirmation: back to an empty list.
+  await page.getByRole("button", { name: "Delete" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Delete Deploy notifier (prod)?" });
+  await confirm.getByRole("button", { name: "Delete webhook" }).click();
+  await expect(page).toHaveURL(/\/webhooks$/);
+  await expect(page.getByText("No webhooks yet")).toBeVisible();
 });

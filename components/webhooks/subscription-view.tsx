@@ -6,6 +6,7 @@ import { useState } from "react";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
 import { Badge, Button, Card, Notice, Skeleton } from "@/components/ui";
+import { DeleteSubscriptionDialog } from "./delete-subscription-dialog";
 import { DeliveriesList } from "./deliveries-list";
 import { SubscriptionDialog } from "./subscription-dialog";
 import { webhooksPath } from "./webhook-paths";
@@ -17,6 +18,7 @@ export function SubscriptionView({ id }: { id: string }) {
   const canEdit = useCanEdit();
   const subscription = useQuery(trpc.webhooks.get.queryOptions({ id }));
   const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
   const setActive = useMutation(trpc.webhooks.setActive.mutationOptions({ onSuccess: refresh }));
   const test = useMutation(trpc.webhooks.test.mutationOptions({ onSuccess: refresh }));
@@ -47,6 +49,9 @@ export function SubscriptionView({ id }: { id: string }) {
             </Button>
             <Button onClick={() => setActive.mutate({ id, active: !active })} loading={setActive.isPending} disabled={!canEdit}>
               {active ? "Stop" : "Start"}
+            </Button>
+            <Button variant="ghost" onClick={() => setDeleting(true)} disabled={!canEdit}>
+              Delete
             </Button>
             <Button variant="primary" onClick={() => setEditing(true)} disabled={!canEdit}>
               Edit
@@ -85,6 +90,7 @@ export function SubscriptionView({ id }: { id: string }) {
       </Card>
       <DeliveriesList subscriptionId={id} highlight={test.data?.id} />
       <SubscriptionDialog open={editing} editing={s} onClose={() => setEditing(false)} />
+      <DeleteSubscriptionDialog subscription={s} open={deleting} onClose={() => setDeleting(false)} />
     </div>
   );
 }
