@@ -110,6 +110,7 @@ test("webhooks: create one in the UI (secret shown once), a draft and a saved te
   await page.setViewportSize({ width: 390, height: 800 });
   await expect(page.getByTestId("delivery-row").first()).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  for (const name of ["Send test", "Stop", "Delete", "Edit"]) await expect(page.getByRole("button", { name, exact: true })).toBeInViewport({ ratio: 1 });
   await screenshot(page, testInfo, "webhook-subscription-390");
   await page.setViewportSize({ width: 1280, height: 800 });
 

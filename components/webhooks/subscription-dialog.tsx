@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { SelectInput } from "@/components/editor/select-input";
 import { useTRPC } from "@/components/trpc";
 import { Button, Dialog, Notice, TextField } from "@/components/ui";
@@ -28,6 +28,11 @@ function SubscriptionDialogBody({ editing, onClose }: { editing: Subscription | 
   const update = useMutation(trpc.webhooks.update.mutationOptions({ onSuccess: async () => (await invalidate(), onClose()) }));
   const test = useMutation(trpc.webhooks.test.mutationOptions());
   const saving = create.isPending || update.isPending;
+  const testResult = useRef<HTMLDivElement>(null);
+  // The result sits under the fields: bring it into view when it arrives.
+  useEffect(() => {
+    if (test.data || test.error) testResult.current?.scrollIntoView({ block: "nearest" });
+  }, [test.data, test.error]);
   const error = formError ?? (create.error ?? update.error)?.message;
   const set = (patch: Partial<SubscriptionForm>) => setForm((f) => ({ ...f, ...patch }));
 
@@ -88,9 +93,9 @@ function SubscriptionDialogBody({ editing, onClose }: { editing: Subscription | 
         <fieldset className="flex flex-col gap-1.5">
           <legend className="text-sm font-medium">Events</legend>
           <p className="text-xs text-muted">None chosen: every event.</p>
-          <div className="grid max-h-40 grid-cols-1 gap-x-4 gap-y-1 overflow-y-auto rounded-md border border-line p-2 sm:grid-cols-2">
+          <div className="flex max-h-40 flex-col gap-1 overflow-y-auto rounded-md border border-line p-2">
             {EVENT_TYPES.map((type) => (
-              <label key={type} className="flex items-center gap-1.5 font-mono text-xs">
+              <label key={type} className="flex items-center gap-1.5 font-mono text-xs break-all">
                 <input
                   type="checkbox"
                   checked={form.eventTypes.includes(type)}
@@ -141,17 +146,21 @@ function SubscriptionDialogBody({ editing, onClose }: { editing: Subscription | 
             {error}
           </Notice>
         )}
-        {test.error && (
-          <Notice tone="danger" title="Test not sent">
-            {test.error.message}
-          </Notice>
-        )}
-        {test.data && (
-          <div className="rounded-lg border border-line" data-testid="draft-test-result">
-            <div className="flex items-center gap-2 border-b border-line px-3 py-2 text-sm">
-              Test delivery <DeliveryStatus status={test.data.status} />
-            </div>
-            <ul>{test.data.attempts?.map((a) => <AttemptLine key={a.number} attempt={a} />)}</ul>
+        {(test.error || test.data) && (
+          <div ref={testResult}>
+            {test.error && (
+              <Notice tone="danger" title="Test not sent">
+                {test.error.message}
+              </Notice>
+            )}
+            {test.data && (
+              <div className="rounded-lg border border-line" data-testid="draft-test-result">
+                <div className="flex items-center gap-2 border-b border-line px-3 py-2 text-sm">
+                  Test delivery <DeliveryStatus status={test.data.status} />
+                </div>
+                <ul>{test.data.attempts?.map((a) => <AttemptLine key={a.number} attempt={a} />)}</ul>
+              </div>
+            )}
           </div>
         )}
       </form>

@@ -38,27 +38,22 @@ export function SubscriptionView({ id }: { id: string }) {
   const active = s.flags.is_active;
   return (
     <div className="space-y-6">
-      <Card
-        title={s.name}
-        labelledBy="subscription-title"
-        description={s.description}
-        actions={
-          <div className="flex flex-wrap gap-2">
-            <Button onClick={() => test.mutate({ id })} loading={test.isPending} disabled={!canEdit}>
-              Send test
-            </Button>
-            <Button onClick={() => setActive.mutate({ id, active: !active })} loading={setActive.isPending} disabled={!canEdit}>
-              {active ? "Stop" : "Start"}
-            </Button>
-            <Button variant="ghost" onClick={() => setDeleting(true)} disabled={!canEdit}>
-              Delete
-            </Button>
-            <Button variant="primary" onClick={() => setEditing(true)} disabled={!canEdit}>
-              Edit
-            </Button>
-          </div>
-        }
-      >
+      <Card title={s.name} labelledBy="subscription-title" description={s.description}>
+        {/* Under the title, not in the header, so the buttons wrap on a phone. */}
+        <div className="flex flex-wrap gap-2 px-5 pt-4">
+          <Button onClick={() => test.mutate({ id })} loading={test.isPending} disabled={!canEdit}>
+            Send test
+          </Button>
+          <Button onClick={() => setActive.mutate({ id, active: !active })} loading={setActive.isPending} disabled={!canEdit}>
+            {active ? "Stop" : "Start"}
+          </Button>
+          <Button variant="ghost" onClick={() => setDeleting(true)} disabled={!canEdit}>
+            Delete
+          </Button>
+          <Button variant="primary" onClick={() => setEditing(true)} disabled={!canEdit}>
+            Edit
+          </Button>
+        </div>
         <dl className="grid gap-x-6 gap-y-3 px-5 py-4 text-sm sm:grid-cols-[auto_minmax(0,1fr)]">
           <dt className="text-muted">State</dt>
           <dd data-testid="subscription-state">
