@@ -11,11 +11,17 @@ import type { DeliverySummary } from "./types";
 
 type StatusFilter = "" | "pending" | "succeeded" | "failed";
 
+const PENDING_POLL_MS = 3000;
+
 /** The subscription's deliveries, newest first; each opens to every attempt and can be sent again. */
 export function DeliveriesList({ subscriptionId, highlight }: { subscriptionId: string; highlight?: string }) {
   const trpc = useTRPC();
   const [status, setStatus] = useState<StatusFilter>("");
-  const deliveries = useQuery(trpc.webhooks.deliveries.queryOptions({ subscriptionId, status: status || undefined }));
+  const deliveries = useQuery({
+    ...trpc.webhooks.deliveries.queryOptions({ subscriptionId, status: status || undefined }),
+    // The worker is still trying some: look again until every delivery has an outcome.
+    refetchInterval: (query) => (query.state.data?.some((d) => d.status === "pending") ? PENDING_POLL_MS : false),
+  });
   return (
     <Card
       title="Deliveries"
