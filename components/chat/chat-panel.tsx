@@ -1,7 +1,7 @@
 "use client";
 
 import { generateId, type UIMessage } from "ai";
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { ChatIcon } from "@/components/agents";
 import { SelectInput } from "@/components/editor/select-input";
 import { Button, formatRelative, Notice } from "@/components/ui";
@@ -19,6 +19,10 @@ interface ChatPanelProps {
   emptyHint: string;
   /** A session to start with (a link to one, or a run opened from its trace); else a new chat. */
   initial?: OpenSession | null;
+  /** Controls shown before the session picker (the chat page's target). */
+  toolbar?: ReactNode;
+  /** Why the chat did not open what was asked for. */
+  notice?: string;
 }
 
 /**
@@ -26,7 +30,7 @@ interface ChatPanelProps {
  * list, the composer, stop, regenerate and a fresh start. Used beside the editor (the draft)
  * and on the chat page (a revision or environment).
  */
-export function ChatPanel({ agentId, variantId, target, unavailable, emptyHint, initial }: ChatPanelProps) {
+export function ChatPanel({ agentId, variantId, target, unavailable, emptyHint, initial, toolbar, notice }: ChatPanelProps) {
   // A new id is a new agent session on the server.
   const [session, setSession] = useState<OpenSession>(() => initial ?? { id: generateId(), messages: [] });
   const { sessions, save, saveError, open } = useChatSessions(agentId, variantId);
@@ -43,11 +47,12 @@ export function ChatPanel({ agentId, variantId, target, unavailable, emptyHint, 
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
-      <div className="flex items-center gap-2 border-b border-line px-3 py-2">
+      <div className="flex flex-wrap items-center gap-2 border-b border-line px-3 py-2">
+        {toolbar}
         <label htmlFor={`sessions-${agentId}`} className="sr-only">
           Chat session
         </label>
-        <div className="min-w-0 flex-1">
+        <div className="min-w-0 flex-1 basis-48">
           <SelectInput id={`sessions-${agentId}`} value={stored ? session.id : ""} onChange={(e) => void choose(e.target.value)}>
             <option value="">{stored ? "New chat" : "This chat (not saved yet)"}</option>
             {sessions.map((s) => (
@@ -61,6 +66,11 @@ export function ChatPanel({ agentId, variantId, target, unavailable, emptyHint, 
           New chat
         </Button>
       </div>
+      {notice && (
+        <Notice tone="warning" title="Opened a new chat" className="mx-3 mt-2">
+          {notice}
+        </Notice>
+      )}
       {(openError || saveError) && (
         <Notice tone="warning" title={openError ? "Not opened" : "This chat was not saved"} className="mx-3 mt-2">
           {openError ?? saveError?.message}

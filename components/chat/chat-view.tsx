@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
 import { TabContainer } from "@/components/history/tab-container";
-import { cn, focusRing, Notice, Skeleton } from "@/components/ui";
+import { cn, focusRing, Skeleton } from "@/components/ui";
 import { ChatPanel } from "./chat-panel";
 import { chatPath } from "./chat-paths";
 import { CompareView } from "./compare-view";
@@ -62,25 +62,6 @@ function SingleChat({ agentId, variantId, revisionId, sessionId, traceId }: Chat
 
   return (
     <div className="flex h-[calc(100vh-17rem)] min-h-[420px] flex-col overflow-hidden rounded-xl border border-line bg-surface">
-      <div className="flex flex-wrap items-center gap-2 border-b border-line px-4 py-2.5">
-        <label htmlFor="chat-target" className="text-sm font-medium">
-          Chat with
-        </label>
-        <div className="min-w-0 flex-1 sm:max-w-sm">
-          <SelectInput id="chat-target" value={option.value} onChange={(e) => setChosen(e.target.value)}>
-            {options.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </SelectInput>
-        </div>
-      </div>
-      {opening.problem && (
-        <Notice tone="warning" title="Opened a new chat" className="mx-4 mt-3">
-          {opening.problem}
-        </Notice>
-      )}
       {opening.pending ? (
         <div className="p-4">
           <Skeleton className="h-24" />
@@ -93,7 +74,24 @@ function SingleChat({ agentId, variantId, revisionId, sessionId, traceId }: Chat
           variantId={variantId}
           target={option.target}
           initial={option.value === options[0].value ? opening.initial : null}
+          notice={opening.problem}
           emptyHint="Send a message to run this agent. Each turn shows its tokens, cost and trace."
+          toolbar={
+            <div className="flex min-w-0 flex-1 basis-64 items-center gap-2">
+              <label htmlFor="chat-target" className="shrink-0 text-sm font-medium">
+                Chat with
+              </label>
+              <div className="min-w-0 flex-1">
+                <SelectInput id="chat-target" value={option.value} onChange={(e) => setChosen(e.target.value)}>
+                  {options.map((o) => (
+                    <option key={o.value} value={o.value}>
+                      {o.label}
+                    </option>
+                  ))}
+                </SelectInput>
+              </div>
+            </div>
+          }
         />
       )}
     </div>
