@@ -2,6 +2,7 @@ import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { ownerStatePath } from "./e2e/owner";
 import { modelControlPort, modelPort } from "./e2e/ports";
+import { webhookCertificate } from "./e2e/webhook-certificate";
 
 /**
  * Browser tests against a production build. Browsers cannot be downloaded here, so Playwright
@@ -17,6 +18,7 @@ const build = process.env.E2E_REUSE_BUILD ? "" : "npm run build && ";
 // A fresh embedded database per run. Set once in the runner process; workers inherit the env.
 process.env.E2E_DATA_DIR ??= path.join(".data", `e2e-${Date.now()}`);
 const dataDir = process.env.E2E_DATA_DIR;
+const webhookCa = webhookCertificate().certFile;
 
 const browser = {
   ...devices["Desktop Chrome"],
@@ -77,8 +79,10 @@ export default defineConfig({
         // The operator's key and base URL: chat turns go to the scripted model server.
         OPENAI_API_KEY: "sk-e2e-scripted",
         OPENAI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/v1`,
-        // Stored connections the specs add point at the same loopback model server.
+        // Stored connections the specs add point at the same loopback model server, and webhooks
+        // at the specs' HTTPS receiver on loopback, whose self-signed certificate the app trusts.
         EGRESS_ALLOWLIST: "127.0.0.1",
+        NODE_EXTRA_CA_CERTS: webhookCa,
       },
     },
   ],

@@ -11,11 +11,13 @@ export function ChatMessage({
   message,
   turnEnded,
   onToolAnswer,
+  onApproval,
 }: {
   message: UIMessage;
   /** The stream is over: a tool call still without output now waits for the person. */
   turnEnded: boolean;
   onToolAnswer: (tool: string, toolCallId: string, output: unknown) => void;
+  onApproval: (approvalId: string, approved: boolean) => void;
 }) {
   if (message.role === "user") {
     const text = message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
@@ -49,9 +51,18 @@ export function ChatMessage({
           return (
             <ToolCallCard
               key={part.toolCallId}
-              call={{ toolCallId: part.toolCallId, name, state: part.state, input: part.input, output: "output" in part ? part.output : undefined, errorText: "errorText" in part ? part.errorText : undefined }}
+              call={{
+                toolCallId: part.toolCallId,
+                name,
+                state: part.state,
+                input: part.input,
+                output: "output" in part ? part.output : undefined,
+                errorText: "errorText" in part ? part.errorText : undefined,
+                approvalId: part.state === "approval-requested" ? part.approval.id : undefined,
+              }}
               awaitingAnswer={turnEnded && part.state === "input-available"}
               onAnswer={(output) => onToolAnswer(name, part.toolCallId, output)}
+              onDecide={onApproval}
             />
           );
         }

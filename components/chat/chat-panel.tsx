@@ -1,38 +1,100 @@
 "use client";
 
-import { generateId } from "ai";
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { generateId, type UIMessage } from "ai";
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { ChatIcon } from "@/components/agents";
-import { Button, Notice } from "@/components/ui";
+import { SelectInput } from "@/components/editor/select-input";
+import { Button, formatRelative, Notice } from "@/components/ui";
 import { chatErrorMessage } from "./chat-error";
 import { ChatMessage } from "./chat-message";
 import type { ChatTarget } from "./chat-target";
+import { useChatSessions, type OpenSession } from "./use-chat-sessions";
 import { usePlaygroundChat } from "./use-playground-chat";
 
-/**
- * A conversation with one target: the message list, the composer, stop, regenerate and a fresh
- * start. Used beside the editor (the draft) and on the chat page (a revision or environment).
- */
-export function ChatPanel({ target, unavailable, emptyHint }: { target: ChatTarget | null; unavailable?: string; emptyHint: string }) {
-  // A new id is a new agent session on the server.
-  const [chatId, setChatId] = useState(() => generateId());
-  return <Conversation key={chatId} chatId={chatId} target={target} unavailable={unavailable} emptyHint={emptyHint} onReset={() => setChatId(generateId())} />;
-}
-
-function Conversation({
-  chatId,
-  target,
-  unavailable,
-  emptyHint,
-  onReset,
-}: {
-  chatId: string;
+interface ChatPanelProps {
+  agentId: string;
+  variantId: string;
   target: ChatTarget | null;
   unavailable?: string;
   emptyHint: string;
-  onReset: () => void;
+  /** A session to start with (a link to one, or a run opened from its trace); else a new chat. */
+  initial?: OpenSession | null;
+  /** Controls shown before the session picker (the chat page's target). */
+  toolbar?: ReactNode;
+  /** Why the chat did not open what was asked for. */
+  notice?: string;
+}
+
+/**
+ * A conversation with one target: the agent's stored sessions to switch between, the message
+ * list, the composer, stop, regenerate and a fresh start. Used beside the editor (the draft)
+ * and on the chat page (a revision or environment).
+ */
+export function ChatPanel({ agentId, variantId, target, unavailable, emptyHint, initial, toolbar, notice }: ChatPanelProps) {
+  // A new id is a new agent session on the server.
+  const [session, setSession] = useState<OpenSession>(() => initial ?? { id: generateId(), messages: [] });
+  const { sessions, save, saveError, open } = useChatSessions(agentId, variantId);
+  const [openError, setOpenError] = useState<string | null>(null);
+  const stored = sessions.some((s) => s.id === session.id);
+
+  async function choose(id: string) {
+    setOpenError(null);
+    if (!id) return setSession({ id: generateId(), messages: [] });
+    const found = await open(id).catch(() => null);
+    if (found) setSession(found);
+    else setOpenError("That session could not be opened; it may have been removed.");
+  }
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <div className="flex flex-wrap items-center gap-2 border-b border-line px-3 py-2">
+        {toolbar}
+        <label htmlFor={`sessions-${agentId}`} className="sr-only">
+          Chat session
+        </label>
+        <div className="min-w-0 flex-1 basis-48">
+          <SelectInput id={`sessions-${agentId}`} value={stored ? session.id : ""} onChange={(e) => void choose(e.target.value)}>
+            <option value="">{stored ? "New chat" : "This chat (not saved yet)"}</option>
+            {sessions.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.title} · {formatRelative(new Date(s.updatedAt))}
+              </option>
+            ))}
+          </SelectInput>
+        </div>
+        <Button size="sm" variant="ghost" onClick={() => void choose("")} disabled={!stored && session.messages.length === 0}>
+          New chat
+        </Button>
+      </div>
+      {notice && (
+        <Notice tone="warning" title="Opened a new chat" className="mx-3 mt-2">
+          {notice}
+        </Notice>
+      )}
+      {(openError || saveError) && (
+        <Notice tone="warning" title={openError ? "Not opened" : "This chat was not saved"} className="mx-3 mt-2">
+          {openError ?? saveError?.message}
+        </Notice>
+      )}
+      <Conversation key={session.id} session={session} target={target} unavailable={unavailable} emptyHint={emptyHint} onTurnEnd={(messages) => save(session.id, messages)} />
+    </div>
+  );
+}
+
+function Conversation({
+  session,
+  target,
+  unavailable,
+  emptyHint,
+  onTurnEnd,
+}: {
+  session: OpenSession;
+  target: ChatTarget | null;
+  unavailable?: string;
+  emptyHint: string;
+  onTurnEnd: (messages: UIMessage[]) => void;
 }) {
-  const chat = usePlaygroundChat(chatId, target);
+  const chat = usePlaygroundChat(session.id, target, { initialMessages: session.messages, onTurnEnd });
   const [input, setInput] = useState("");
   const busy = chat.status === "submitted" || chat.status === "streaming";
   const scroller = useRef<HTMLDivElement>(null);
@@ -69,6 +131,7 @@ function Conversation({
               message={message}
               turnEnded={!busy}
               onToolAnswer={(tool, toolCallId, output) => void chat.addToolOutput({ tool, toolCallId, output })}
+              onApproval={(id, approved) => void chat.addToolApprovalResponse({ id, approved })}
             />
           ))
         )}
@@ -80,11 +143,11 @@ function Conversation({
         )}
       </div>
       <form onSubmit={send} className="border-t border-line p-3">
-        <label htmlFor={`composer-${chatId}`} className="sr-only">
+        <label htmlFor={`composer-${session.id}`} className="sr-only">
           Message the agent
         </label>
         <textarea
-          id={`composer-${chatId}`}
+          id={`composer-${session.id}`}
           value={input}
           onChange={(e) => setInput(e.target.value)}
           onKeyDown={onKeyDown}
@@ -93,26 +156,21 @@ function Conversation({
           disabled={Boolean(unavailable)}
           className="w-full resize-none rounded-lg border border-line bg-surface px-3 py-2 text-sm focus:border-accent focus:outline-none"
         />
-        <div className="mt-2 flex items-center justify-between gap-2">
-          <Button size="sm" variant="ghost" onClick={onReset} disabled={chat.messages.length === 0}>
-            New chat
-          </Button>
-          <div className="flex gap-2">
-            {busy ? (
-              <Button size="sm" variant="secondary" onClick={() => void chat.stop()}>
-                Stop
-              </Button>
-            ) : (
-              last?.role === "assistant" && (
-                <Button size="sm" variant="secondary" onClick={() => void chat.regenerate()} disabled={Boolean(unavailable)}>
-                  Regenerate
-                </Button>
-              )
-            )}
-            <Button size="sm" variant="primary" type="submit" disabled={busy || !input.trim() || Boolean(unavailable)}>
-              Send
+        <div className="mt-2 flex items-center justify-end gap-2">
+          {busy ? (
+            <Button size="sm" variant="secondary" onClick={() => void chat.stop()}>
+              Stop
             </Button>
-          </div>
+          ) : (
+            last?.role === "assistant" && (
+              <Button size="sm" variant="secondary" onClick={() => void chat.regenerate()} disabled={Boolean(unavailable)}>
+                Regenerate
+              </Button>
+            )
+          )}
+          <Button size="sm" variant="primary" type="submit" disabled={busy || !input.trim() || Boolean(unavailable)}>
+            Send
+          </Button>
         </div>
       </form>
     </div>

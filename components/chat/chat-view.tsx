@@ -1,64 +1,99 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
-import { useAgentDeployments } from "@/components/deploy/use-agent-deployments";
+import Link from "next/link";
+import { useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
-import { useTRPC } from "@/components/trpc";
+import { TabContainer } from "@/components/history/tab-container";
+import { cn, focusRing, Skeleton } from "@/components/ui";
 import { ChatPanel } from "./chat-panel";
-import type { ChatTarget } from "./chat-target";
+import { chatPath } from "./chat-paths";
+import { CompareView } from "./compare-view";
+import { useChatTargets } from "./use-chat-targets";
+import { useInitialSession } from "./use-initial-session";
 
-interface TargetOption {
-  value: string;
-  label: string;
-  target: ChatTarget;
+export interface ChatViewProps {
+  agentId: string;
+  variantId: string;
+  revisionId?: string;
+  sessionId?: string;
+  traceId?: string;
+  compare?: boolean;
 }
 
 /**
- * `/agents/[id]/variants/[variantId]/chat`: a chat with a committed template: the variant's latest
- * revision, one revision (`?revision=`, linked from History), or what an environment runs.
+ * `/agents/[id]/variants/[variantId]/chat`: a chat with a committed template (the variant's latest
+ * revision, one revision, or what an environment runs), reopening a stored session or a run from
+ * its trace; or, with `?compare=1`, the same messages to two targets side by side.
  */
-export function ChatView({ agentId, variantId, revisionId }: { agentId: string; variantId: string; revisionId?: string }) {
-  const trpc = useTRPC();
-  const { environments } = useAgentDeployments(agentId);
-  const revision = useQuery({ ...trpc.agents.revision.queryOptions({ id: revisionId ?? "" }), enabled: Boolean(revisionId) });
-  const options = useMemo(() => {
-    const out: TargetOption[] = [{ value: "latest", label: "Latest revision of this variant", target: { kind: "variant", variantId } }];
-    if (revisionId) {
-      const version = revision.data?.version;
-      out.unshift({ value: `revision:${revisionId}`, label: version ? `Revision v${version}` : "The chosen revision", target: { kind: "revision", revisionId } });
-    }
-    for (const { environment, deployment } of environments) {
-      if (!deployment) continue;
-      out.push({
-        value: `environment:${environment.slug}`,
-        label: `${environment.name ?? environment.slug}: what it runs now (v${deployment.revision.version})`,
-        target: { kind: "environment", environmentSlug: environment.slug, key: deployment.key },
-      });
-    }
-    return out;
-  }, [environments, revision.data?.version, revisionId, variantId]);
+export function ChatView(props: ChatViewProps) {
+  const { agentId, variantId, compare } = props;
+  return (
+    <TabContainer wide className="gap-3">
+      <nav aria-label="Chat mode" className="flex gap-1">
+        <ModeLink href={chatPath(agentId, variantId, { revision: props.revisionId })} current={!compare}>
+          Chat
+        </ModeLink>
+        <ModeLink href={chatPath(agentId, variantId, { revision: props.revisionId, compare: true })} current={Boolean(compare)}>
+          Compare side by side
+        </ModeLink>
+      </nav>
+      {compare ? <CompareView agentId={agentId} variantId={variantId} revisionId={props.revisionId} /> : <SingleChat {...props} />}
+    </TabContainer>
+  );
+}
+
+function ModeLink({ href, current, children }: { href: string; current: boolean; children: string }) {
+  return (
+    <Link
+      href={href}
+      aria-current={current ? "page" : undefined}
+      className={cn("rounded-md px-2.5 py-1 text-sm font-medium", current ? "bg-accent-soft text-accent" : "text-muted hover:bg-surface-muted hover:text-foreground", focusRing)}
+    >
+      {children}
+    </Link>
+  );
+}
+
+function SingleChat({ agentId, variantId, revisionId, sessionId, traceId }: ChatViewProps) {
+  const options = useChatTargets(agentId, variantId, revisionId);
   const [chosen, setChosen] = useState(options[0].value);
   const option = options.find((o) => o.value === chosen) ?? options[0];
+  const opening = useInitialSession(sessionId, traceId);
 
   return (
-    <div className="flex h-[calc(100vh-12rem)] min-h-[420px] flex-col overflow-hidden rounded-xl border border-line bg-surface">
-      <div className="flex flex-wrap items-center gap-2 border-b border-line px-4 py-2.5">
-        <label htmlFor="chat-target" className="text-sm font-medium">
-          Chat with
-        </label>
-        <div className="min-w-0 flex-1 sm:max-w-sm">
-          <SelectInput id="chat-target" value={option.value} onChange={(e) => setChosen(e.target.value)}>
-            {options.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </SelectInput>
+    <div className="flex h-[calc(100vh-17rem)] min-h-[420px] flex-col overflow-hidden rounded-xl border border-line bg-surface">
+      {opening.pending ? (
+        <div className="p-4">
+          <Skeleton className="h-24" />
         </div>
-      </div>
-      {/* A new target is a new conversation: its history came from another template. */}
-      <ChatPanel key={option.value} target={option.target} emptyHint="Send a message to run this agent. Each turn shows its tokens, cost and trace." />
+      ) : (
+        // A new target is a new conversation: its history came from another template.
+        <ChatPanel
+          key={`${option.value}:${opening.initial?.id ?? ""}`}
+          agentId={agentId}
+          variantId={variantId}
+          target={option.target}
+          initial={option.value === options[0].value ? opening.initial : null}
+          notice={opening.problem}
+          emptyHint="Send a message to run this agent. Each turn shows its tokens, cost and trace."
+          toolbar={
+            <div className="flex min-w-0 flex-1 basis-64 items-center gap-2">
+              <label htmlFor="chat-target" className="shrink-0 text-sm font-medium">
+                Chat with
+              </label>
+              <div className="min-w-0 flex-1">
+                <SelectInput id="chat-target" value={option.value} onChange={(e) => setChosen(e.target.value)}>
+                  {options.map((o) => (
+                    <option key={o.value} value={o.value}>
+                      {o.label}
+                    </option>
+                  ))}
+                </SelectInput>
+              </div>
+            </div>
+          }
+        />
+      )}
     </div>
   );
 }

@@ -1,7 +1,12 @@
 "use client";
 
 import { useChat } from "@ai-sdk/react";
-import { DefaultChatTransport, lastAssistantMessageIsCompleteWithToolCalls, type UIMessage } from "ai";
+import {
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  lastAssistantMessageIsCompleteWithToolCalls,
+  type UIMessage,
+} from "ai";
 import { useEffect, useMemo, useRef } from "react";
 import { invokeBody, type ChatTarget } from "./chat-target";
 
@@ -11,10 +16,18 @@ const PLAYGROUND_INVOKE = "/api/playground/invoke";
 /**
  * `useChat` over the playground's invoke route: the session cookie authenticates, so no API key
  * reaches the browser. The target is read when each request is sent, so the editor's chat always
- * runs the draft as it is at that moment. A turn that pauses on client tools resumes by itself
- * once every one of them has an answer.
+ * runs the draft as it is at that moment. A turn that pauses on client tools or approvals resumes
+ * by itself once every one of them has an answer. `initialMessages` reopens a stored session.
  */
-export function usePlaygroundChat(chatId: string, target: ChatTarget | null) {
+export function usePlaygroundChat(
+  chatId: string,
+  target: ChatTarget | null,
+  options: { initialMessages?: UIMessage[]; onTurnEnd?: (messages: UIMessage[]) => void } = {},
+) {
+  const onTurnEnd = useRef(options.onTurnEnd);
+  useEffect(() => {
+    onTurnEnd.current = options.onTurnEnd;
+  }, [options.onTurnEnd]);
   const targetRef = useRef(target);
   useEffect(() => {
     targetRef.current = target;
@@ -33,7 +46,18 @@ export function usePlaygroundChat(chatId: string, target: ChatTarget | null) {
       }),
     [],
   );
-  return useChat({ id: chatId, transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls });
+  return useChat({
+    id: chatId,
+    messages: options.initialMessages,
+    transport,
+    sendAutomaticallyWhen: turnCanResume,
+    onFinish: ({ messages }) => onTurnEnd.current?.(messages),
+  });
 }
 
 export type PlaygroundChat = ReturnType<typeof usePlaygroundChat>;
+
+/** Every client tool answered, or every approval decided: the paused turn goes on. */
+function turnCanResume(options: { messages: UIMessage[] }): boolean {
+  return lastAssistantMessageIsCompleteWithToolCalls(options) || lastAssistantMessageIsCompleteWithApprovalResponses(options);
+}

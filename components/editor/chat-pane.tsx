@@ -6,7 +6,19 @@ import { ChatPanel, type ChatTarget } from "@/components/chat";
 import { Button } from "@/components/ui";
 
 /** The right-hand pane: a chat with the draft as it is now, committed or not. */
-export function ChatPane({ open, onToggle, template }: { open: boolean; onToggle: () => void; template: unknown | null }) {
+export function ChatPane({
+  agentId,
+  variantId,
+  open,
+  onToggle,
+  template,
+}: {
+  agentId: string;
+  variantId: string;
+  open: boolean;
+  onToggle: () => void;
+  template: unknown | null;
+}) {
   const target = useMemo<ChatTarget | null>(() => (template === null ? null : { kind: "draft", template }), [template]);
   if (!open) return null;
   return (
@@ -24,6 +36,8 @@ export function ChatPane({ open, onToggle, template }: { open: boolean; onToggle
         </Button>
       </header>
       <ChatPanel
+        agentId={agentId}
+        variantId={variantId}
         target={target}
         unavailable={template === null ? "Fix the JSON syntax error to chat with the draft." : undefined}
         emptyHint="Try the template as it is in the editor, before you commit it."

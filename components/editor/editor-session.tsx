@@ -150,7 +150,7 @@ export function EditorSession({
           outcome={outcome}
         />
       </div>
-      <ChatPane open={chatOpen} onToggle={toggleChat} template={draft.parsed.ok ? draft.value : null} />
+      <ChatPane agentId={agentId} variantId={variantId} open={chatOpen} onToggle={toggleChat} template={draft.parsed.ok ? draft.value : null} />
       <LeaveGuard active={draft.dirty} />
       <DiscardDialog
         open={discarding}

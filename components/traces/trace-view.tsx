@@ -5,7 +5,10 @@ import Link from "next/link";
 import { formatCost } from "@/components/chat/turn-usage";
 import { useTRPC } from "@/components/trpc";
 import { Badge, cn, CopyButton, Notice, Skeleton } from "@/components/ui";
+import { runOfTrace, type TraceRun } from "@/server/chat-sessions/trace-messages";
 import { flattenTrace, formatDuration, type SpanRow } from "./flatten-trace";
+import { OpenInChat } from "./open-in-chat";
+import { MessagesAsChat, SpanMessages } from "./span-messages";
 import { tracePath, tracesPath } from "./trace-paths";
 
 /** Ingest is asynchronous: a trace linked from a chat may take a moment to be stored. */
@@ -34,6 +37,7 @@ export function TraceView({ traceId, spanId }: { traceId: string; spanId?: strin
     );
   }
   const summary = flattenTrace(trace.data.trace as Parameters<typeof flattenTrace>[0]);
+  const run = runOfTrace(trace.data.trace as Parameters<typeof runOfTrace>[0]);
   const selected = summary.rows.find((r) => r.spanId === spanId) ?? summary.rows[0];
   return (
     <div className="space-y-4">
@@ -47,6 +51,11 @@ export function TraceView({ traceId, spanId }: { traceId: string; spanId?: strin
       <div className="flex items-center gap-2 text-xs text-muted">
         Trace <code className="font-mono break-all">{traceId}</code>
         <CopyButton value={traceId} label="Copy trace id" size="sm" variant="ghost" />
+        {run && (
+          <span className="ml-auto">
+            <OpenInChat run={run} />
+          </span>
+        )}
       </div>
       <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <ol className="overflow-hidden rounded-xl border border-line bg-surface" aria-label="Spans">
@@ -54,7 +63,7 @@ export function TraceView({ traceId, spanId }: { traceId: string; spanId?: strin
             <SpanLine key={row.spanId} traceId={traceId} row={row} total={summary.durationMs} selected={row === selected} />
           ))}
         </ol>
-        {selected && <SpanDetails row={selected} />}
+        {selected && <SpanDetails row={selected} run={selected.depth === 0 ? run : null} />}
       </div>
     </div>
   );
@@ -93,7 +102,8 @@ function SpanLine({ traceId, row, total, selected }: { traceId: string; row: Spa
   );
 }
 
-function SpanDetails({ row }: { row: SpanRow }) {
+/** The chosen span; an agent run's root shows the run's whole conversation, a model call its own messages. */
+function SpanDetails({ row, run }: { row: SpanRow; run: TraceRun | null }) {
   return (
     <section aria-label="Span details" className="min-w-0 rounded-xl border border-line bg-surface p-4 text-sm" data-testid="span-details">
       <h2 className="font-mono text-sm font-semibold break-all">{row.name}</h2>
@@ -104,6 +114,16 @@ function SpanDetails({ row }: { row: SpanRow }) {
         <Notice tone="danger" title="This span failed" className="mt-3">
           {row.statusMessage ?? "No message was recorded."}
         </Notice>
+      )}
+      {run && run.messages.length > 0 ? (
+        <>
+          <h3 className="mt-4 text-xs font-medium tracking-wide text-muted uppercase">Conversation</h3>
+          <div className="mt-1">
+            <MessagesAsChat messages={run.messages} label="Conversation of this run" />
+          </div>
+        </>
+      ) : (
+        <SpanMessages attributes={row.attributes} />
       )}
       <h3 className="mt-4 text-xs font-medium tracking-wide text-muted uppercase">Attributes</h3>
       <pre className="mt-1 max-h-[28rem] overflow-auto rounded-md bg-surface-muted p-2 font-mono text-xs whitespace-pre-wrap break-words">{JSON.stringify(row.attributes, null, 2)}</pre>

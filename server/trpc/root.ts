@@ -3,11 +3,13 @@ import { accountRouter } from "./routers/account";
 import { agentsRouter } from "./routers/agents";
 import { apiKeysRouter } from "./routers/api-keys";
 import { catalogRouter } from "./routers/catalog";
+import { chatSessionsRouter } from "./routers/chat-sessions";
 import { connectionsRouter } from "./routers/connections";
 import { environmentsRouter } from "./routers/environments";
 import { membersRouter } from "./routers/members";
 import { projectRouter } from "./routers/project";
 import { tracesRouter } from "./routers/traces";
+import { webhooksRouter } from "./routers/webhooks";
 
 /** Every router of the playground; a new page area adds its router here. */
 export const appRouter = createTRPCRouter({
@@ -15,11 +17,13 @@ export const appRouter = createTRPCRouter({
   agents: agentsRouter,
   apiKeys: apiKeysRouter,
   catalog: catalogRouter,
+  chatSessions: chatSessionsRouter,
   connections: connectionsRouter,
   environments: environmentsRouter,
   members: membersRouter,
   project: projectRouter,
   traces: tracesRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -7,3 +7,4 @@ export * from "./webhooks";
 export * from "./tracing";
 export * from "./vault";
 export * from "./sandbox";
+export * from "./chat-sessions";

@@ -12,5 +12,14 @@ export default async function ChatPage({
   searchParams: Promise<SearchParams>;
 }) {
   const [{ id, variantId }, query] = await Promise.all([params, searchParams]);
-  return <ChatView agentId={id} variantId={variantId} revisionId={firstParam(query.revision)} />;
+  return (
+    <ChatView
+      agentId={id}
+      variantId={variantId}
+      revisionId={firstParam(query.revision)}
+      sessionId={firstParam(query.session)}
+      traceId={firstParam(query.trace)}
+      compare={firstParam(query.compare) === "1"}
+    />
+  );
 }

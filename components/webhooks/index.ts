@@ -1,0 +1,2 @@
+export { SubscriptionView } from "./subscription-view";
+export { WebhooksSection } from "./webhooks-section";
