@@ -50,7 +50,8 @@ test("agents: create, edit in the form and JSON views, fix a validation error, c
   await instructions.fill("You are a support triage agent.\n\n- Classify each ticket as bug, question or request.\n- Answer in one short sentence.");
   await page.getByLabel("Provider").selectOption("anthropic");
   const model = page.getByRole("combobox", { name: "Model", exact: true });
-  await expect(model).toHaveValue("claude-opus-4-5");
+  // The comparable tier of gpt-5-mini (closest in price), not the priciest model.
+  await expect(model).toHaveValue("claude-haiku-4-5");
   await model.selectOption("claude-sonnet-4-5");
   await expect(page.getByTestId("model-facts")).toContainText("200K tokens");
   await expect(page.getByTestId("model-facts")).toContainText("$3 / 1M tokens");

@@ -15,3 +15,4 @@ export { restoreRevision } from "./restore";
 export { logRevisions, queryRevisions, setRevisionArchived, updateRevision } from "./revisions";
 export { createVariant, forkVariant, getVariant, queryVariants, setVariantArchived, updateVariant } from "./variants";
 export { setArtifactArchived, updateArtifact } from "./artifacts";
+export { deployMessage, forkMessage, restoreMessage, revisionNames, type RevisionNames } from "./automatic-messages";
