@@ -14,4 +14,5 @@ export { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from ".
 export { TextField, type TextFieldProps } from "./text-field";
 export { formatRelative, TimeAgo } from "./time-ago";
 export { ToastProvider, useToast, type ToastInput } from "./toast";
+export { describeLoadError, type LoadErrorText } from "./load-error";
 export { isForeignKeyPress, useHotkeys, type Hotkeys } from "./use-hotkeys";

@@ -1,4 +1,4 @@
-export { createArtifact, insertArtifact, getArtifact, queryArtifacts } from "./artifacts";
+export { createArtifact, freeSlug, insertArtifact, getArtifact, queryArtifacts } from "./artifacts";
 export { commitInTransaction, commitRevision, type CommitRequest, type CommitResult } from "./commit";
 export type { CommitContext, CommitPayload, DomainSpec, PreparedCommit } from "./domain-spec";
 export { DEPLOYABLE, DOMAIN_NAMES, SIMPLE, domainKeys, domainOfSingular, isDomainName, type DomainKeys, type DomainName } from "./domains";
