@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultAgentTemplate } from "@/server/agents";
 import { DOMAIN_SPECS } from "@/server/domains/specs";
 import { deployRevision } from "@/server/domains/environments/deploy";
-import { createAgent, listAgents } from "@/server/domains/workflows/agents";
+import { createAgent, forkAgentVariant, listAgents } from "@/server/domains/workflows/agents";
 import { commitRevision, restoreRevision, setArtifactArchived, type Scope } from "@/server/versioning";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 
@@ -49,6 +49,22 @@ describe("agents", () => {
     });
     expect(String((refused as Error).message)).not.toMatch(/workflow/);
     await expect(createAgent(t.context.db, ownScope, { name: "Another triage", slug: "triage-3" })).resolves.toBeDefined();
+  });
+
+  it("refuses a fork onto a taken variant slug in an agent's words, naming a free one", async () => {
+    const own = await t.newProject();
+    const ownScope = { projectId: own.projectId, userId: own.userId };
+    const created = await createAgent(t.context.db, ownScope, { name: "Forkable" });
+    const revisionId = created.commit!.revision.id;
+    const fork = await forkAgentVariant(t.context.db, ownScope, { revisionId, name: "Concise answers" });
+    expect(fork.variant).toMatchObject({ slug: "concise-answers", name: "Concise answers" });
+    expect(fork.commit.revision.message).toBe("Fork of default v1");
+    const refused = await forkAgentVariant(t.context.db, ownScope, { revisionId, name: "Concise answers" }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      status: 409,
+      message: 'This agent already has a variant with slug "concise-answers"; "concise-answers-2" is free',
+      errors: [{ path: "slug", message: 'Another variant of this agent has this slug; try "concise-answers-2"' }],
+    });
   });
 
   it("gives non-Latin names readable slugs", async () => {
