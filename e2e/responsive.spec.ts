@@ -14,6 +14,7 @@ interface Seed {
   variantId: string;
   v1: string;
   v2: string;
+  traceId: string;
 }
 
 let seed: Seed;
@@ -28,7 +29,14 @@ test.beforeAll(async ({ browser }) => {
     message: "Escalate refunds with a summary that is long enough to need truncating on a phone",
   });
   await mutate(context.request, "agents.deploy", { revisionId: created.revision.id, environment: "staging" });
-  seed = { agentId: created.agent.id, variantId: created.variant.id, v1: created.revision.id, v2: second.revision.id };
+  // A trace to open: a one-span annotation through the public API (the span-ingest worker stores it).
+  const apiKey = await mutate(context.request, "apiKeys.create", { name: `responsive ${Date.now()}` });
+  const trace = await context.request.post("/api/simple/traces/", {
+    headers: { authorization: `ApiKey ${apiKey.key}` },
+    data: { trace: { origin: "human", kind: "adhoc", channel: "api", data: { outputs: { score: 5, comment: "A long comment to see how the attributes wrap on a phone" } } } },
+  });
+  expect(trace.status()).toBe(202);
+  seed = { agentId: created.agent.id, variantId: created.variant.id, v1: created.revision.id, v2: second.revision.id, traceId: (await trace.json()).trace.trace_id };
   await context.close();
 });
 
@@ -48,6 +56,7 @@ function pages(s: Seed): { name: string; path: string }[] {
     { name: "environment", path: "/environments/staging" },
     { name: "connections", path: "/connections" },
     { name: "traces", path: "/traces" },
+    { name: "trace", path: `/traces/${s.traceId}` },
     { name: "settings", path: "/settings" },
     { name: "not-found", path: "/no-such-page" },
   ];
@@ -77,25 +86,26 @@ const widths = [390, 1280] as const;
 const schemes = ["light", "dark"] as const;
 
 for (const width of widths) {
-  for (const scheme of schemes) {
-    test(`every page fits ${width} px, ${scheme}`, async ({ page }, testInfo) => {
-      test.setTimeout(120_000);
-      await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const { name, path } of pages(seed)) {
-        await page.goto(path);
-        await settle(page);
+  test(`every page fits ${width} px, light and dark`, async ({ page }, testInfo) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
+    for (const { name, path } of pages(seed)) {
+      await page.emulateMedia({ colorScheme: "light" });
+      await page.goto(path);
+      await settle(page);
+      // The scheme switches in place (colours are light-dark() tokens): one visit checks both.
+      for (const scheme of schemes) {
+        await page.emulateMedia({ colorScheme: scheme });
         const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
         expect(background, `${name}: ${scheme} background`).toBe(scheme === "dark" ? "rgb(12, 12, 15)" : "rgb(248, 248, 249)");
-        const widthsSeen = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
-        expect(widthsSeen.scroll, `${name} (${path}) overflows at ${width} px`).toBeLessThanOrEqual(widthsSeen.inner);
+        const seen = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+        expect(seen.scroll, `${name} (${path}) overflows at ${width} px, ${scheme}`).toBeLessThanOrEqual(seen.inner);
         await page.screenshot({ path: testInfo.outputPath(`${name}-${width}-${scheme}.png`) });
-        if (name === "not-found") await expect(page.getByRole("link", { name: /agents/i }).first()).toBeVisible();
-        // The navigation does not depend on the scheme: checked once per width, to keep the spec short.
-        else if (scheme === "light") await expectNavigationReachable(page, width < 768);
       }
-    });
-  }
+      if (name === "not-found") await expect(page.getByRole("link", { name: /agents/i }).first()).toBeVisible();
+      else await expectNavigationReachable(page, width < 768);
+    }
+  });
 }
 
 test("the theme switch in the user menu overrides the system and survives a reload", async ({ page }) => {
