@@ -1,16 +1,9 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { OWNER } from "./owner";
+import { mutate } from "./trpc";
 
 // Kept under test-results/ so they are found beside traces of failed runs (and git-ignored).
 const SCREENSHOTS = "test-results/screenshots";
-
-/** Calls a tRPC mutation over HTTP the way the playground's client does (superjson envelope). */
-async function mutate<T = any>(request: APIRequestContext, path: string, input: unknown): Promise<T> {
-  const response = await request.post(`/api/trpc/${path}`, { data: { json: input } });
-  const body = await response.json();
-  expect(response.ok(), `${path}: ${JSON.stringify(body)}`).toBe(true);
-  return body.result.data.json as T;
-}
 
 const INSTRUCTIONS_V2 = "You are a precise release-notes writer.\n\n- Answer in bullet points.\n- Name every breaking change first.";
 
