@@ -9,7 +9,7 @@ import { QueryError } from "@/components/history/query-error";
 import { useTRPC } from "@/components/trpc";
 import { EmptyState, Skeleton, TimeAgo, cn } from "@/components/ui";
 import { EnvironmentBadge, compareEnvironments } from "./environment-badge";
-import { deployedColumnTitle, deployedSummary } from "./deployed-kinds";
+import { deployedColumnTitle, deployedCountLabel } from "./deployed-kinds";
 import { EnvironmentsIcon } from "./environments-icon";
 import { entryName, entryRevisionHref, environmentPath } from "./paths";
 import type { Deployment, EnvironmentOverview } from "./types";
@@ -162,10 +162,10 @@ function EnvironmentSummary({ env }: { env: EnvironmentOverview }) {
         </span>
         <span className="text-xs text-muted group-hover:text-foreground">Open →</span>
       </span>
-      <span className="flex flex-col">
-        <span className="text-2xl font-semibold tabular-nums">{env.deployments.length}</span>
-        <span className="text-sm text-muted" data-testid="deployed-summary">
-          {env.deployments.length === 0 ? "Nothing deployed" : `deployed: ${deployedSummary(env.deployments)}`}
+      <span className="text-sm">
+        <span className="text-2xl font-semibold tabular-nums">{env.deployments.length}</span>{" "}
+        <span className="text-muted" data-testid="deployed-summary">
+          {deployedCountLabel(env.deployments)}
         </span>
       </span>
       <span className="flex min-h-5 flex-wrap items-center gap-1 text-xs text-muted">

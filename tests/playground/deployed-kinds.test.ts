@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deployedColumnTitle, deployedSummary, kindWord } from "@/components/environments/deployed-kinds";
+import { deployedColumnTitle, deployedCountLabel, deployedSummary, kindWord } from "@/components/environments/deployed-kinds";
 
 const of = (...kinds: string[]) => kinds.map((kind) => ({ kind }));
 
@@ -23,5 +23,12 @@ describe("what an environment runs, in words", () => {
     expect(deployedColumnTitle(of("application"))).toBe("Application");
     expect(deployedColumnTitle(of("workflow", "application"))).toBe("Deployed");
     expect(deployedColumnTitle([])).toBe("Deployed");
+  });
+
+  it("words an environment card's count: one kind by its name, a mix item by item", () => {
+    expect(deployedCountLabel(of("workflow"))).toBe("agent deployed");
+    expect(deployedCountLabel(of("workflow", "workflow"))).toBe("agents deployed");
+    expect(deployedCountLabel(of("workflow", "application"))).toBe("deployed: 1 agent, 1 application");
+    expect(deployedCountLabel([])).toBe("deployed");
   });
 });
