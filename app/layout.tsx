@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { themeBootScript } from "@/components/shell/theme";
 import { TRPCReactProvider } from "@/components/trpc";
 import { ToastProvider } from "@/components/ui";
 import "./globals.css";
@@ -11,7 +12,11 @@ export const metadata: Metadata = {
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    // The boot script may add the stored theme's class before React hydrates.
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: themeBootScript }} />
+      </head>
       <body>
         <TRPCReactProvider>
           <ToastProvider>

@@ -50,7 +50,8 @@ test("agents: create, edit in the form and JSON views, fix a validation error, c
   await instructions.fill("You are a support triage agent.\n\n- Classify each ticket as bug, question or request.\n- Answer in one short sentence.");
   await page.getByLabel("Provider").selectOption("anthropic");
   const model = page.getByRole("combobox", { name: "Model", exact: true });
-  await expect(model).toHaveValue("claude-opus-4-5");
+  // The comparable tier of gpt-5-mini (closest in price), not the priciest model.
+  await expect(model).toHaveValue("claude-haiku-4-5");
   await model.selectOption("claude-sonnet-4-5");
   await expect(page.getByTestId("model-facts")).toContainText("200K tokens");
   await expect(page.getByTestId("model-facts")).toContainText("$3 / 1M tokens");
@@ -79,7 +80,11 @@ test("agents: create, edit in the form and JSON views, fix a validation error, c
 
   // A syntax error is reported and does not clobber the form.
   await json.fill(text.slice(0, -2));
-  await expect(page.getByText(/^Syntax error/)).toBeVisible();
+  await expect(page.getByText(/^Syntax error/).first()).toBeVisible();
+  // The badge and the problems panel give one verdict: the syntax error is the one problem.
+  await expect(status).toContainText("1 problem");
+  await expect(page.getByTestId("problems-list")).toContainText("Syntax error");
+  await expect(page.getByRole("button", { name: /^Commit/ })).toBeDisabled();
   await page.getByRole("link", { name: "Form" }).click();
   await expect(page.getByText("The JSON view has a syntax error")).toBeVisible();
   await expect(instructions).toHaveValue(/support triage agent/);
@@ -99,12 +104,18 @@ test("agents: create, edit in the form and JSON views, fix a validation error, c
   await execution.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SCREENSHOTS}/editor-validation-error.png` });
 
-  // Committing anyway: the server's verdict lands in the same place.
+  // Commit is blocked while there is a problem (the shortcut too); the bar says why and links to the panel.
+  const commitButton = page.getByRole("button", { name: /^Commit/ });
+  await expect(commitButton).toBeDisabled();
+  await expect(page.getByTestId("commit-status")).toContainText("Fix 1 problem to commit");
   await page.getByLabel("Commit message").fill("Triage on Claude Sonnet");
   await page.keyboard.press("Control+Enter");
-  await expect(page.getByTestId("commit-status")).toContainText("Commit rejected: 1 problem");
-  await expect(execution.getByTestId("field-issues")).toContainText("(server)");
   await expect(version).toHaveText("v1");
+  await page.getByTestId("show-problems").click();
+  await expect(page).toHaveURL(/\?view=json#template-problems$/);
+  await expect(problems).toBeInViewport();
+  await expect(problems).toContainText("runner.permissions.default");
+  await page.getByRole("link", { name: "Form" }).click();
 
   // Fixed in the form, then committed: version 2, the draft is gone.
   await execution.getByRole("radio", { name: /Ask first/ }).check();

@@ -1,16 +1,9 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { OWNER } from "./owner";
+import { mutate } from "./trpc";
 
 // Kept under test-results/ so they are found beside traces of failed runs (and git-ignored).
 const SCREENSHOTS = "test-results/screenshots";
-
-/** Calls a tRPC mutation over HTTP the way the playground's client does (superjson envelope). */
-async function mutate<T = any>(request: APIRequestContext, path: string, input: unknown): Promise<T> {
-  const response = await request.post(`/api/trpc/${path}`, { data: { json: input } });
-  const body = await response.json();
-  expect(response.ok(), `${path}: ${JSON.stringify(body)}`).toBe(true);
-  return body.result.data.json as T;
-}
 
 const INSTRUCTIONS_V2 = "You are a precise release-notes writer.\n\n- Answer in bullet points.\n- Name every breaking change first.";
 
@@ -157,14 +150,23 @@ test("history, diff, restore, fork and deploy to staging with a confirmation dif
   await page.screenshot({ path: `${SCREENSHOTS}/environment-staging.png`, fullPage: true });
 });
 
-test("unknown revisions and environments read as messages, not blank pages", async ({ page, request }) => {
+test("unknown revisions and environments answer 404 with a designed page; a malformed link says so without a useless Retry", async ({ page, request }) => {
   const agent = await seedAgent(request);
   const base = `/agents/${agent.agentId}/variants/${agent.variantId}`;
-  await page.goto(`${base}/revisions/00000000-0000-7000-8000-000000000000`);
-  // (Next.js keeps an empty role=alert route announcer on every page, hence the text filters.)
-  await expect(page.getByRole("alert").filter({ hasText: "Could not load this revision: not found" })).toBeVisible();
+  const missing = await page.goto(`${base}/revisions/00000000-0000-7000-8000-000000000000`);
+  expect(missing?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1, name: "This agent or version does not exist" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Go to your agents" })).toBeVisible();
+
   await page.goto(`${base}/diff?from=not-an-id&to=${agent.v2}`);
-  await expect(page.getByRole("alert").filter({ hasText: "Could not load the revisions to compare" })).toBeVisible();
-  await page.goto("/environments/nowhere");
-  await expect(page.getByRole("alert").filter({ hasText: "No environment named “nowhere”" })).toBeVisible();
+  // (Next.js keeps an empty role=alert route announcer on every page, hence the text filters.)
+  const alert = page.getByRole("alert").filter({ hasText: "Could not load the revisions to compare: not found" });
+  await expect(alert).toBeVisible();
+  await expect(alert).toContainText("The address is incomplete or has a typo");
+  await expect(alert).not.toContainText(/UUID|Request body/);
+  await expect(alert.getByRole("button", { name: "Retry" })).toHaveCount(0);
+
+  const nowhere = await page.goto("/environments/nowhere");
+  expect(nowhere?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1, name: "This page does not exist" })).toBeVisible();
 });

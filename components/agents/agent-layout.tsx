@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useParams } from "next/navigation";
 import type { ReactNode } from "react";
 import { useTRPC } from "@/components/trpc";
-import { Notice, buttonClass } from "@/components/ui";
+import { Notice, buttonClass, describeLoadError } from "@/components/ui";
 import { AgentHeader, AgentHeaderSkeleton } from "./agent-header";
 
 /** Every page of one agent: its header (name, variant, archive, tabs) above the page. */
@@ -15,14 +15,15 @@ export function AgentLayout({ children }: { children: ReactNode }) {
   const agent = useQuery(trpc.agents.get.queryOptions({ id: params.id }));
 
   if (agent.isError) {
-    const notFound = agent.error.data?.httpStatus === 404 || agent.error.data?.httpStatus === 400 || agent.error.data?.httpStatus === 422;
+    const text = describeLoadError(agent.error);
+    const notFound = text.notFound;
     return (
       <div className="mx-auto flex w-full max-w-3xl flex-col gap-4 px-4 py-10 md:px-8">
         <Notice
           tone="danger"
           title={notFound ? "This agent does not exist" : "Could not load the agent"}
           action={
-            notFound ? (
+            !text.retry ? (
               <Link href="/agents" className={buttonClass({ size: "sm" })}>
                 All agents
               </Link>
@@ -33,7 +34,7 @@ export function AgentLayout({ children }: { children: ReactNode }) {
             )
           }
         >
-          {notFound ? "It may have been deleted, or the link is incomplete." : agent.error.message}
+          {notFound ? "It may have been deleted, or the link is incomplete." : text.message}
         </Notice>
       </div>
     );

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { PageContainer, PageHeader } from "@/components/shell";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Button, Card, EmptyState, Notice, PlusIcon } from "@/components/ui";
+import { Button, Card, EmptyState, Notice, PlusIcon, describeLoadError } from "@/components/ui";
 import { agentsListPath } from "./agent-paths";
 import { AgentsTable } from "./agents-table";
 import { AgentsTableSkeleton } from "./agents-table-skeleton";
@@ -101,12 +101,14 @@ export function AgentsPage() {
               tone="danger"
               title="Could not load agents"
               action={
-                <Button size="sm" onClick={() => list.refetch()} loading={list.isFetching}>
-                  Retry
-                </Button>
+                describeLoadError(list.error).retry ? (
+                  <Button size="sm" onClick={() => list.refetch()} loading={list.isFetching}>
+                    Retry
+                  </Button>
+                ) : undefined
               }
             >
-              {list.error.message}
+              {describeLoadError(list.error).message}
             </Notice>
           </div>
         ) : items.length === 0 ? (

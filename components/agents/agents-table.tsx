@@ -38,15 +38,22 @@ export function AgentsTable({ items, environments }: { items: AgentListItem[]; e
                 router.push(href);
               }}
             >
-              <TableCell>
-                <div className="flex flex-col gap-0.5">
-                  <span className="flex items-center gap-2">
-                    <Link href={href} className={cn("rounded font-medium text-foreground hover:underline", focusRing, archived && "text-muted")}>
+              {/* A long name truncates (whole on hover) instead of pushing the other columns off-screen. */}
+              <TableCell className="max-w-[min(20rem,60vw)]">
+                <div className="flex min-w-0 flex-col gap-0.5">
+                  <span className="flex min-w-0 items-center gap-2">
+                    <Link
+                      href={href}
+                      title={item.agent.name ?? item.agent.slug}
+                      className={cn("min-w-0 truncate rounded font-medium text-foreground hover:underline", focusRing, archived && "text-muted")}
+                    >
                       {item.agent.name ?? item.agent.slug}
                     </Link>
                     {archived && <Badge>Archived</Badge>}
                   </span>
-                  <span className="font-mono text-xs text-muted">{item.agent.slug}</span>
+                  <span className="truncate font-mono text-xs text-muted" title={item.agent.slug}>
+                    {item.agent.slug}
+                  </span>
                 </div>
               </TableCell>
               <TableCell>{item.latest ? <VersionBadge version={item.latest.version} tone="accent" /> : <span className="text-muted">—</span>}</TableCell>

@@ -44,7 +44,9 @@ export function CreateAgentDialog({ open, onClose }: { open: boolean; onClose: (
   }
 
   const suggestion = suggestSlug(name);
-  const problem = slugProblem(slug.trim());
+  // A taken slug comes back as a field error that names a free one.
+  const slugTaken = create.error?.data?.app?.code === "slug_taken" ? create.error.data.app.errors?.find((e) => e.path === "slug")?.message : undefined;
+  const problem = slugProblem(slug.trim()) ?? (slugTaken && slug.trim() === create.variables?.slug ? slugTaken : null);
   const nameMissing = touched && name.trim() === "";
 
   function submit(event: FormEvent) {
@@ -101,7 +103,7 @@ export function CreateAgentDialog({ open, onClose }: { open: boolean; onClose: (
           hint={problem ? undefined : "How the API and other agents refer to it. Leave empty to derive it from the name."}
           error={problem ?? undefined}
         />
-        {create.error && (
+        {create.error && !slugTaken && (
           <Notice tone="danger" title="Could not create the agent">
             {create.error.message}
           </Notice>

@@ -6,6 +6,7 @@ import { switchVariantPath } from "./agent-paths";
 import { BranchIcon, ChevronDownIcon } from "./icons";
 import { guardNavigation } from "./navigation-guard";
 import type { AgentVariant } from "./types";
+import { variantLabel } from "./variant-label";
 
 /** Which variant (branch) the tabs show; switching keeps the current tab. */
 export function VariantSwitcher({ agentId, variantId, variants }: { agentId: string; variantId: string; variants: AgentVariant[] }) {
@@ -27,12 +28,12 @@ export function VariantSwitcher({ agentId, variantId, variants }: { agentId: str
           const next = event.target.value;
           guardNavigation(() => router.push(switchVariantPath(pathname, agentId, next)));
         }}
-        className="h-full cursor-pointer appearance-none rounded-md bg-transparent pr-8 pl-8 text-sm font-medium outline-none"
+        className="h-full max-w-[min(18rem,60vw)] cursor-pointer appearance-none truncate rounded-md bg-transparent pr-8 pl-8 text-sm font-medium outline-none"
       >
         {!known && <option value={variantId}>Unknown variant</option>}
         {variants.map((v) => (
           <option key={v.id} value={v.id}>
-            {v.slug}
+            {variantLabel(v)}
             {v.version ? ` · v${v.version}` : ""}
             {v.deleted_at ? " (archived)" : ""}
           </option>

@@ -9,7 +9,8 @@ import { QueryError } from "@/components/history/query-error";
 import { agentPaths } from "@/components/history/paths";
 import { SectionHeader } from "@/components/history/section-header";
 import { TabContainer } from "@/components/history/tab-container";
-import { variantSlugOf, versionLabel, type AgentRevision } from "@/components/history/types";
+import { useVariantLabels } from "@/components/agents/use-variant-labels";
+import { variantIdOf, variantSlugOf, versionLabel, type AgentRevision } from "@/components/history/types";
 import { useVariantHistory } from "@/components/history/use-variant-history";
 import { useTRPC } from "@/components/trpc";
 import { Skeleton, TimeAgo, buttonClass } from "@/components/ui";
@@ -23,6 +24,7 @@ export function DeployView({ agentId, variantId, revisionId }: { agentId: string
   const router = useRouter();
   const { query: history, revisions } = useVariantHistory(variantId);
   const { query: overview, environments } = useAgentDeployments(agentId);
+  const variantName = useVariantLabels(agentId);
   const listed = revisionId ? revisions.find((r) => r.id === revisionId) : revisions[0];
   // A revision from an older page or another variant, named in the URL.
   const extra = useQuery({ ...trpc.agents.revision.queryOptions({ id: revisionId ?? "" }), enabled: Boolean(revisionId) && !history.isPending && !listed });
@@ -64,7 +66,7 @@ export function DeployView({ agentId, variantId, revisionId }: { agentId: string
             {selected && (
               <p className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 pb-1.5 text-xs text-muted" data-testid="selected-revision">
                 <span className="font-mono font-semibold text-foreground">{versionLabel(selected)}</span>
-                {variantSlugOf(selected) && <span className="font-mono">{variantSlugOf(selected)}</span>}
+                {variantSlugOf(selected) && <span>{variantName(variantIdOf(selected), variantSlugOf(selected))}</span>}
                 <span aria-hidden="true">·</span>
                 committed <TimeAgo iso={selected.date} />
                 {selected.id === revisions[0]?.id && <span className="rounded bg-surface-muted px-1.5 py-0.5 font-medium">latest</span>}

@@ -9,7 +9,8 @@ import { agentPaths } from "@/components/history/paths";
 import { QueryError } from "@/components/history/query-error";
 import { SectionHeader } from "@/components/history/section-header";
 import { TabContainer } from "@/components/history/tab-container";
-import { templateOf, variantSlugOf, versionLabel, type AgentRevision } from "@/components/history/types";
+import { useVariantLabels } from "@/components/agents/use-variant-labels";
+import { templateOf, variantIdOf, variantSlugOf, versionLabel, type AgentRevision } from "@/components/history/types";
 import { useHotkeys } from "@/components/ui/use-hotkeys";
 import { useVariantHistory } from "@/components/history/use-variant-history";
 import { useTRPC } from "@/components/trpc";
@@ -30,6 +31,7 @@ export function CompareView({ agentId, variantId, from, to }: { agentId: string;
   const fromQuery = useQuery({ ...trpc.agents.revision.queryOptions({ id: from ?? "" }), enabled: Boolean(from) });
   const toQuery = useQuery({ ...trpc.agents.revision.queryOptions({ id: to ?? "" }), enabled: Boolean(to) });
   const [expandAll, setExpandAll] = useState(false);
+  const variantName = useVariantLabels(agentId);
   const [href, setHref] = useState("");
 
   const go = (nextFrom: string, nextTo: string) => router.replace(agentPaths.diff(agentId, variantId, nextFrom, nextTo), { scroll: false });
@@ -49,10 +51,10 @@ export function CompareView({ agentId, variantId, from, to }: { agentId: string;
     const list: PickableRevision[] = revisions.map((r) => ({ id: r.id, version: r.version, message: r.message }));
     // A revision from another variant or an older page still shows in its picker.
     for (const extra of [fromQuery.data, toQuery.data]) {
-      if (extra && !list.some((o) => o.id === extra.id)) list.push({ id: extra.id, version: extra.version, message: extra.message, variantSlug: variantSlugOf(extra) });
+      if (extra && !list.some((o) => o.id === extra.id)) list.push({ id: extra.id, version: extra.version, message: extra.message, variantName: variantName(variantIdOf(extra), variantSlugOf(extra)) });
     }
     return list;
-  }, [revisions, fromQuery.data, toQuery.data]);
+  }, [revisions, fromQuery.data, toQuery.data, variantName]);
 
   const rows = useMemo(
     () => (fromQuery.data && toQuery.data ? diffJson(templateOf(fromQuery.data), templateOf(toQuery.data)) : undefined),
@@ -68,7 +70,7 @@ export function CompareView({ agentId, variantId, from, to }: { agentId: string;
     <TabContainer wide>
       <SectionHeader
         title="Compare revisions"
-        description="The agent template of each revision as JSON with sorted keys. Red lines are only in the base, green lines only in the compared revision."
+        description={'The agent template of each revision as JSON with sorted keys, long texts such as AGENTS.md line by line between """ fences. Red lines are only in the base, green lines only in the compared revision.'}
         actions={href && <CopyLinkButton href={href} />}
       />
 
@@ -124,6 +126,7 @@ export function CompareView({ agentId, variantId, from, to }: { agentId: string;
 }
 
 function ColumnLabel({ agentId, revision }: { agentId: string; revision: AgentRevision }) {
+  const variantName = useVariantLabels(agentId);
   const variantId = (revision as { workflow_variant_id?: string }).workflow_variant_id;
   return (
     <span className="flex min-w-0 items-center gap-2">
@@ -134,7 +137,7 @@ function ColumnLabel({ agentId, revision }: { agentId: string; revision: AgentRe
       >
         {versionLabel(revision)}
       </Link>
-      {variantSlugOf(revision) && <span className="shrink-0 font-mono text-muted">{variantSlugOf(revision)}</span>}
+      {variantSlugOf(revision) && <span className="max-w-32 shrink-0 truncate text-muted">{variantName(variantIdOf(revision), variantSlugOf(revision))}</span>}
       <span className="truncate font-normal text-muted">{revision.message ?? "No message"}</span>
       <span className="ml-auto shrink-0 font-normal text-muted">
         <TimeAgo iso={revision.date} />

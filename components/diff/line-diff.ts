@@ -1,6 +1,6 @@
 import { diffSequences } from "./myers";
 import { slideRuns } from "./slide";
-import { stableStringify } from "./stable-json";
+import { readableJson } from "./readable-json";
 
 /**
  * Side-by-side line diff: pure functions from two texts to the rows a diff view renders.
@@ -57,9 +57,12 @@ export function diffLines(before: string, after: string): DiffRow[] {
 
 const line = (lines: string[], index: number): DiffLine => ({ number: index + 1, text: lines[index] });
 
-/** Diff of two JSON values printed with sorted keys; `undefined` is an empty document (a first deploy). */
+/**
+ * Diff of two JSON values printed with sorted keys and long texts as text blocks (`readableJson`),
+ * so an edited AGENTS.md shows its changed lines; `undefined` is an empty document (a first deploy).
+ */
 export function diffJson(before: unknown, after: unknown): DiffRow[] {
-  return diffLines(stableStringify(before), stableStringify(after));
+  return diffLines(readableJson(before), readableJson(after));
 }
 
 export interface DiffStats {

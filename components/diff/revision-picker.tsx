@@ -7,7 +7,8 @@ export interface PickableRevision {
   id: string;
   version: string;
   message?: string | null;
-  variantSlug?: string;
+  /** The variant it belongs to (its name), shown when it is not the page's variant. */
+  variantName?: string;
 }
 
 /** A native select of revisions: keyboard and screen-reader friendly for free. */
@@ -40,7 +41,7 @@ export function RevisionPicker({
         {options.map((o) => (
           <option key={o.id} value={o.id}>
             v{o.version}
-            {o.variantSlug ? ` (${o.variantSlug})` : ""}
+            {o.variantName ? ` (${o.variantName})` : ""}
             {o.message ? ` — ${o.message.length > 60 ? `${o.message.slice(0, 57)}…` : o.message}` : ""}
           </option>
         ))}

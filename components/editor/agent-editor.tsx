@@ -5,7 +5,7 @@ import { useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
 import type { EditorView } from "@/components/agents";
 import { useTRPC } from "@/components/trpc";
-import { Button, Notice } from "@/components/ui";
+import { Button, Notice, describeLoadError } from "@/components/ui";
 import { browserStorage, createDraftStore } from "./draft-storage";
 import { EditorSession } from "./editor-session";
 import { AgentEditorSkeleton } from "./agent-editor-skeleton";
@@ -47,19 +47,21 @@ export function AgentEditor({ agentId, variantId }: { agentId: string; variantId
 
   if (latest.isPending || harnesses.isPending || validator.schemaPending) return <AgentEditorSkeleton />;
   if (latest.isError || harnesses.isError) {
-    const error = latest.error ?? harnesses.error;
+    const text = describeLoadError(latest.error ?? harnesses.error);
     return (
       <div className="mx-auto w-full max-w-4xl px-4 py-8 md:px-6">
         <Notice
           tone="danger"
           title="Could not load the template"
           action={
-            <Button size="sm" onClick={() => void Promise.all([latest.refetch(), harnesses.refetch()])}>
-              Retry
-            </Button>
+            text.retry ? (
+              <Button size="sm" onClick={() => void Promise.all([latest.refetch(), harnesses.refetch()])}>
+                Retry
+              </Button>
+            ) : undefined
           }
         >
-          {error?.message}
+          {text.message}
         </Notice>
       </div>
     );

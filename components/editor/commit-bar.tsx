@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { Kbd } from "@/components/agents";
 import { useCanEdit } from "@/components/shell/account-context";
 import { AlertIcon, Button, CheckIcon, Input, cn } from "@/components/ui";
@@ -13,6 +14,7 @@ export function CommitBar({
   committing,
   dirty,
   blocked: blockedByDraft,
+  problemsHref,
   nextVersion,
   outcome,
 }: {
@@ -21,8 +23,10 @@ export function CommitBar({
   onCommit: () => void;
   committing: boolean;
   dirty: boolean;
-  /** Why committing cannot work right now (a syntax error), if so. */
+  /** Why committing cannot work right now (problems in the template), if so. */
   blocked: string | null;
+  /** The problems panel, where a blocked commit's reasons are listed. */
+  problemsHref: string;
   nextVersion: number;
   /** The last commit's result, said here rather than in a toast that would cover this bar. */
   outcome: { tone: "success" | "danger"; text: string } | null;
@@ -31,13 +35,15 @@ export function CommitBar({
   const canEdit = useCanEdit();
   const blocked = canEdit ? blockedByDraft : "Viewers cannot commit; an owner can make you a member";
   const status = blocked ?? (dirty ? `Commits version ${nextVersion}` : "No changes to commit");
+  // A disabled button shows no tooltip: the reason and the way to the problems stay in view.
+  const problemsBlock = canEdit && blockedByDraft !== null && dirty && !outcome;
   return (
     <form
       onSubmit={(event) => {
         event.preventDefault();
         onCommit();
       }}
-      className="sticky bottom-0 z-[5] flex items-center gap-3 border-t border-line bg-surface/95 px-4 py-3 backdrop-blur md:px-6"
+      className="sticky bottom-0 z-[5] flex flex-wrap items-center gap-x-3 gap-y-2 border-t border-line bg-surface/95 px-4 py-3 backdrop-blur md:px-6"
     >
       <label htmlFor="commit-message" className="sr-only">
         Commit message
@@ -55,15 +61,22 @@ export function CommitBar({
         data-testid="commit-status"
         aria-live="polite"
         className={cn(
-          "items-center gap-1.5 text-xs whitespace-nowrap",
-          outcome ? "flex" : "hidden text-muted xl:flex",
+          // On a phone the status takes its own row under the message and the button.
+          "order-last basis-full items-center gap-1.5 text-xs sm:order-none sm:basis-auto sm:whitespace-nowrap",
+          outcome ? "flex" : problemsBlock ? "flex text-danger" : "hidden text-muted xl:flex",
           outcome?.tone === "success" && "text-success",
           outcome?.tone === "danger" && "text-danger",
         )}
       >
         {outcome?.tone === "success" && <CheckIcon className="size-3.5" />}
         {outcome?.tone === "danger" && <AlertIcon className="size-3.5" />}
+        {problemsBlock && <AlertIcon className="size-3.5" />}
         {outcome?.text ?? status}
+        {problemsBlock && (
+          <Link href={problemsHref} className="font-medium underline underline-offset-2 hover:text-foreground" data-testid="show-problems">
+            Show problems
+          </Link>
+        )}
       </span>
       <Button
         type="submit"

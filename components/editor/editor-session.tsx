@@ -17,6 +17,7 @@ import type { TemplateOptions } from "./schema-options";
 import { serverErrorsToIssues } from "./server-issues";
 import { TemplateForm } from "./template-form";
 import type { TemplateIssue } from "./template-issue";
+import { templateVerdict } from "./template-verdict";
 import type { CommitResult, EditorBase, HarnessInfo } from "./types";
 import { useChatPane } from "./use-chat-pane";
 import { useCommitShortcut } from "./use-commit-shortcut";
@@ -61,6 +62,12 @@ export function EditorSession({
   const schemaIssues = useMemo(() => (validate ? validate(draft.value) : []), [validate, draft.value]);
   // The server has the last word once it has spoken about this exact template.
   const issues = server.issues ?? schemaIssues;
+  const checking = validate === null && validatorError === null ? true : server.checking;
+  // One verdict for the toolbar's badge, the problems panel and the Commit button.
+  const verdict = useMemo(
+    () => templateVerdict({ issues, syntaxError: draft.parsed.ok ? null : draft.parsed.error, checking }),
+    [issues, draft.parsed, checking],
+  );
   const [chatOpen, toggleChat] = useChatPane();
   const [discarding, setDiscarding] = useState(false);
   const commit = useMutation(trpc.agents.commit.mutationOptions());
@@ -71,7 +78,7 @@ export function EditorSession({
       : justCommitted && !draft.dirty
         ? { tone: "success" as const, text: justCommitted }
         : null;
-  const blocked = draft.parsed.ok ? null : "Fix the JSON syntax error to commit";
+  const blocked = verdict.commitBlocked;
 
   function submit() {
     if (!draft.dirty || blocked || commit.isPending) return;
@@ -108,9 +115,7 @@ export function EditorSession({
           base={base}
           dirty={draft.dirty}
           onDiscard={() => setDiscarding(true)}
-          issues={issues}
-          checking={validate === null && validatorError === null ? true : server.checking}
-          syntaxError={!draft.parsed.ok}
+          verdict={verdict}
           chatOpen={chatOpen}
           onToggleChat={toggleChat}
         />
@@ -135,7 +140,7 @@ export function EditorSession({
                 jsonHref={editorPath(agentId, variantId, "json")}
               />
             ) : (
-              <JsonView text={draft.text} parsed={draft.parsed} onChange={draft.setText} issues={issues} validating={validate === null || server.checking} />
+              <JsonView text={draft.text} parsed={draft.parsed} onChange={draft.setText} issues={issues} verdict={verdict} />
             )}
           </div>
         </div>
@@ -146,6 +151,7 @@ export function EditorSession({
           committing={commit.isPending}
           dirty={draft.dirty}
           blocked={blocked}
+          problemsHref={`${editorPath(agentId, variantId, "json")}#template-problems`}
           nextVersion={Number(base.version) + 1}
           outcome={outcome}
         />

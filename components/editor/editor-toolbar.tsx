@@ -3,7 +3,7 @@
 import { PanelRightIcon, VersionBadge, type EditorView } from "@/components/agents";
 import { Badge, Button, TimeAgo } from "@/components/ui";
 import { AuthorName } from "./author-name";
-import type { TemplateIssue } from "./template-issue";
+import type { TemplateVerdict } from "./template-verdict";
 import type { EditorBase } from "./types";
 import { ValidationStatus } from "./validation-status";
 import { ViewSwitch } from "./view-switch";
@@ -16,9 +16,7 @@ export function EditorToolbar({
   base,
   dirty,
   onDiscard,
-  issues,
-  checking,
-  syntaxError,
+  verdict,
   chatOpen,
   onToggleChat,
 }: {
@@ -28,9 +26,7 @@ export function EditorToolbar({
   base: EditorBase;
   dirty: boolean;
   onDiscard: () => void;
-  issues: TemplateIssue[];
-  checking: boolean;
-  syntaxError: boolean;
+  verdict: TemplateVerdict;
   chatOpen: boolean;
   onToggleChat: () => void;
 }) {
@@ -54,7 +50,7 @@ export function EditorToolbar({
         </span>
       </div>
       <div className="flex items-center gap-2">
-        <ValidationStatus issues={issues} checking={checking} syntaxError={syntaxError} />
+        <ValidationStatus verdict={verdict} />
         {dirty && (
           <>
             <span data-testid="unsaved-indicator">

@@ -7,6 +7,7 @@ import { lineOfPath, locateJsonPaths } from "./json-locate";
 import { ProblemsList } from "./problems-list";
 import type { TemplateIssue } from "./template-issue";
 import { formatTemplate, type ParsedText } from "./template-text";
+import type { TemplateVerdict } from "./template-verdict";
 
 /** The whole template as JSON text, with its problems listed and marked in the gutter. */
 export function JsonView({
@@ -14,17 +15,19 @@ export function JsonView({
   parsed,
   onChange,
   issues,
-  validating,
+  verdict,
 }: {
   text: string;
   parsed: ParsedText;
   onChange: (next: string) => void;
+  /** Findings on the last template that parsed (gutter marks). */
   issues: TemplateIssue[];
-  validating: boolean;
+  /** Those findings and any syntax error: the problems panel. */
+  verdict: TemplateVerdict;
 }) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const positions = useMemo(() => (parsed.ok ? locateJsonPaths(text) : new Map<string, number>()), [parsed.ok, text]);
-  const lineOf = (issue: TemplateIssue) => (parsed.ok ? lineOfPath(text, issue.path, positions) : undefined);
+  const lineOf = (issue: TemplateIssue) => (issue.source === "syntax" ? issue.line : parsed.ok ? lineOfPath(text, issue.path, positions) : undefined);
   const syntax = parsed.ok ? null : parsed.error;
 
   const marks = useMemo<LineMarks>(() => {
@@ -83,9 +86,8 @@ export function JsonView({
         </div>
         <ProblemsList
           id="template-problems"
-          issues={issues}
+          verdict={verdict}
           lineOf={lineOf}
-          validating={validating}
           onSelect={(issue) => {
             const line = lineOf(issue);
             if (line !== undefined && textarea.current) revealLine(textarea.current, line);

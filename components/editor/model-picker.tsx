@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { useConnectedProviders } from "@/components/connections";
 import { Input } from "@/components/ui";
+import { comparableModel } from "./comparable-model";
 import { FieldIssues, hasError } from "./field-issues";
 import { FieldLabel } from "./field-label";
 import { FormSection } from "./form-section";
@@ -52,7 +53,8 @@ export function ModelPicker({
     const models = providers.find((p) => p.provider === next)?.models ?? [];
     const keep = aliases !== null || models.length === 0 || models.some((m) => m.id === model);
     setCustomWanted(false);
-    onChange(writeModel(template, next === INFER ? null : next, keep ? model : models[0].id));
+    // Not the first (often the priciest) model: the one closest in price to the model in use.
+    onChange(writeModel(template, next === INFER ? null : next, keep ? model : (comparableModel(info, models) ?? model)));
   }
 
   function changeModel(next: string) {

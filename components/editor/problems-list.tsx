@@ -2,25 +2,27 @@
 
 import { AlertIcon, CheckIcon, cn, focusRing } from "@/components/ui";
 import type { TemplateIssue } from "./template-issue";
+import type { TemplateVerdict } from "./template-verdict";
 
-/** Every problem with the template, with its path and line; a click moves the cursor there. */
+/**
+ * Every problem with the template (the verdict the toolbar counts and Commit obeys), with its path
+ * and line; a click moves the cursor there.
+ */
 export function ProblemsList({
   id,
-  issues,
+  verdict,
   lineOf,
   onSelect,
-  validating,
 }: {
   id: string;
-  issues: TemplateIssue[];
+  verdict: TemplateVerdict;
   lineOf: (issue: TemplateIssue) => number | undefined;
   onSelect: (issue: TemplateIssue) => void;
-  validating: boolean;
 }) {
-  const errors = issues.filter((i) => i.severity === "error").length;
-  const warnings = issues.length - errors;
+  const { problems: issues, errors, warnings } = verdict;
+  const validating = verdict.state === "checking";
   return (
-    <section id={id} aria-labelledby={`${id}-title`} className="flex flex-col self-start rounded-lg border border-line bg-surface xl:max-h-[max(24rem,calc(100vh-23rem))]">
+    <section id={id} tabIndex={-1} aria-labelledby={`${id}-title`} className="flex scroll-mt-32 flex-col self-start rounded-lg border border-line bg-surface xl:max-h-[max(24rem,calc(100vh-23rem))]">
       <header className="flex items-center gap-2 border-b border-line px-3.5 py-2">
         <h2 id={`${id}-title`} className="text-xs font-semibold tracking-wide text-muted uppercase">
           Problems
@@ -52,7 +54,7 @@ export function ProblemsList({
                 >
                   <AlertIcon className={cn("mt-0.5 size-3.5 shrink-0", issue.severity === "error" ? "text-danger" : "text-warning")} />
                   <span className="min-w-0 flex-1">
-                    <code className="mb-0.5 block font-mono text-xs font-medium">{issue.path || "(template)"}</code>
+                    <code className="mb-0.5 block font-mono text-xs font-medium">{issue.source === "syntax" ? "JSON text" : issue.path || "(template)"}</code>
                     <span className="text-foreground/80">{issue.message}</span>
                     {issue.source === "server" && <span className="ml-1.5 text-xs text-muted">(server)</span>}
                   </span>

@@ -3,6 +3,10 @@ export interface TemplateIssue {
   path: string;
   message: string;
   severity: "error" | "warning";
-  /** "schema": the catalog's JSON Schema, checked in the browser; "server": the server's verdict. */
-  source: "schema" | "server";
+  /**
+   * "schema": the catalog's JSON Schema, checked in the browser; "server": the server's verdict;
+   * "syntax": the JSON text does not parse (then `line` says where).
+   */
+  source: "schema" | "server" | "syntax";
+  line?: number;
 }

@@ -1,27 +1,26 @@
 import { AlertIcon, CheckIcon, Spinner, cn } from "@/components/ui";
-import type { TemplateIssue } from "./template-issue";
+import type { TemplateVerdict } from "./template-verdict";
 
-/** One glance at the draft's health: valid, checking, or how many problems. */
-export function ValidationStatus({ issues, checking, syntaxError }: { issues: TemplateIssue[]; checking: boolean; syntaxError: boolean }) {
-  const errors = issues.filter((i) => i.severity === "error").length + (syntaxError ? 1 : 0);
-  const warnings = issues.filter((i) => i.severity === "warning").length;
+/** One glance at the draft's health: valid, checking, or how many problems (the problems panel's count). */
+export function ValidationStatus({ verdict }: { verdict: TemplateVerdict }) {
+  const { errors, warnings } = verdict;
   const base = "inline-flex h-6 items-center gap-1.5 rounded-full px-2 text-xs font-medium whitespace-nowrap";
   let body;
-  if (errors > 0) {
+  if (verdict.state === "problems") {
     body = (
       <span className={cn(base, "bg-danger-soft text-danger")}>
         <AlertIcon className="size-3.5" />
         {errors} {errors === 1 ? "problem" : "problems"}
       </span>
     );
-  } else if (checking) {
+  } else if (verdict.state === "checking") {
     body = (
       <span className={cn(base, "text-muted")}>
         <Spinner className="size-3" />
         Checking
       </span>
     );
-  } else if (warnings > 0) {
+  } else if (verdict.state === "warnings") {
     body = (
       <span className={cn(base, "bg-warning-soft text-warning")}>
         <AlertIcon className="size-3.5" />

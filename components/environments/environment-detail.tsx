@@ -10,6 +10,7 @@ import { EmptyState, Notice, Skeleton, Table, TableBody, TableCell, TableHead, T
 import { DeployLog } from "./deploy-log";
 import { environmentTone } from "./environment-badge";
 import { EnvironmentsIcon } from "./environments-icon";
+import { deployedColumnTitle, deployedSummary } from "./deployed-kinds";
 import { entryName, entryRevisionHref } from "./paths";
 
 const dotClass: Record<BadgeTone, string> = {
@@ -20,7 +21,7 @@ const dotClass: Record<BadgeTone, string> = {
   danger: "bg-danger",
 };
 
-/** One environment: what it runs now, for every agent, and its deploy history. */
+/** One environment: what it runs now (agents, applications, evaluators) and its deploy history. */
 export function EnvironmentDetail({ slug }: { slug: string }) {
   const trpc = useTRPC();
   const overview = useQuery(trpc.environments.overview.queryOptions());
@@ -78,7 +79,9 @@ export function EnvironmentDetail({ slug }: { slug: string }) {
               <h2 id="running-title" className="text-sm font-semibold">
                 Running now
               </h2>
-              <p className="text-sm text-muted">The revision {slug} resolves for each agent, and the deploy that put it there.</p>
+              <p className="text-sm text-muted">
+                {deployedSummary(env.deployments)}: the revision {slug} resolves for each, and the deploy that put it there.
+              </p>
             </header>
             {env.deployments.length === 0 ? (
               <EmptyState
@@ -90,7 +93,7 @@ export function EnvironmentDetail({ slug }: { slug: string }) {
               <Table aria-label={`Running in ${slug}`}>
                 <TableHead>
                   <tr>
-                    <TableHeader>Agent</TableHeader>
+                    <TableHeader>{deployedColumnTitle(env.deployments)}</TableHeader>
                     <TableHeader>Version</TableHeader>
                     <TableHeader>Deployed</TableHeader>
                     <TableHeader>Message</TableHeader>

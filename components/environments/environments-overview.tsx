@@ -9,11 +9,12 @@ import { QueryError } from "@/components/history/query-error";
 import { useTRPC } from "@/components/trpc";
 import { EmptyState, Skeleton, TimeAgo, cn } from "@/components/ui";
 import { EnvironmentBadge, compareEnvironments } from "./environment-badge";
+import { deployedColumnTitle, deployedCountLabel } from "./deployed-kinds";
 import { EnvironmentsIcon } from "./environments-icon";
 import { entryName, entryRevisionHref, environmentPath } from "./paths";
 import type { Deployment, EnvironmentOverview } from "./types";
 
-/** What runs where: one card per environment, then a matrix of every deployed agent against every environment. */
+/** What runs where: one card per environment, then a matrix of everything deployed against every environment. */
 export function EnvironmentsOverview() {
   const trpc = useTRPC();
   const overview = useQuery(trpc.environments.overview.queryOptions());
@@ -57,7 +58,7 @@ export function EnvironmentsOverview() {
           <h2 id="deployed-agents-title" className="text-sm font-semibold">
             What runs where
           </h2>
-          <p className="text-sm text-muted">Each deployed agent and the revision every environment runs for it.</p>
+          <p className="text-sm text-muted">Each deployed agent (or application, evaluator) and the revision every environment runs for it.</p>
         </header>
         {agents.length === 0 ? (
           <EmptyState
@@ -72,11 +73,11 @@ export function EnvironmentsOverview() {
           />
         ) : (
           <div className="overflow-x-auto">
-            <table className="w-full border-collapse text-left text-sm" aria-label="Deployed agents by environment">
+            <table className="w-full border-collapse text-left text-sm" aria-label="What each environment runs">
               <thead className="border-b border-line bg-surface-muted/60">
                 <tr>
-                  <th scope="col" className="px-5 py-2 text-xs font-medium text-muted">
-                    Agent
+                  <th scope="col" className="px-5 py-2 text-xs font-medium text-muted" data-testid="deployed-column">
+                    {deployedColumnTitle(agents.map((row) => row.entry))}
                   </th>
                   {environments.map((env) => (
                     <th key={env.id} scope="col" className="px-4 py-2 text-xs font-medium text-muted">
@@ -92,6 +93,7 @@ export function EnvironmentsOverview() {
                   <tr key={row.key} className="h-12 hover:bg-surface-muted/40" data-testid="deployed-agent-row">
                     <th scope="row" className="px-5 py-2 font-medium">
                       <span className="flex flex-col">
+                        {row.entry.kind !== "workflow" && <span className="text-xs font-normal text-muted capitalize">{row.entry.kind}</span>}
                         {row.entry.kind === "workflow" ? (
                           <Link href={agentPaths.editor(row.entry.artifact.id, row.entry.variant.id)} className="hover:underline">
                             {entryName(row.entry)}
@@ -162,7 +164,9 @@ function EnvironmentSummary({ env }: { env: EnvironmentOverview }) {
       </span>
       <span className="text-sm">
         <span className="text-2xl font-semibold tabular-nums">{env.deployments.length}</span>{" "}
-        <span className="text-muted">{countLabel(env)}</span>
+        <span className="text-muted" data-testid="deployed-summary">
+          {deployedCountLabel(env.deployments)}
+        </span>
       </span>
       <span className="flex min-h-5 flex-wrap items-center gap-1 text-xs text-muted">
         {last ? (
@@ -175,11 +179,4 @@ function EnvironmentSummary({ env }: { env: EnvironmentOverview }) {
       </span>
     </Link>
   );
-}
-
-/** "1 agent" when everything deployed is an agent (the usual case), "3 entries" otherwise. */
-function countLabel(env: EnvironmentOverview): string {
-  const n = env.deployments.length;
-  const agents = env.deployments.every((d) => d.kind === "workflow");
-  return agents ? (n === 1 ? "agent deployed" : "agents deployed") : n === 1 ? "entry deployed" : "entries deployed";
 }

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { slugProblem, suggestSlug as slugify } from "@/components/agents/slug-suggestion";
+import { variantLabel } from "@/components/agents/variant-label";
 import { useTRPC } from "@/components/trpc";
 import { Button, Dialog, Notice, TextField, useToast } from "@/components/ui";
 import { agentPaths } from "./paths";
@@ -24,7 +25,7 @@ export function ForkDialog({ agentId, revision, onClose }: { agentId: string; re
     trpc.agents.fork.mutationOptions({
       onSuccess: async ({ variant }) => {
         await queryClient.invalidateQueries({ queryKey: trpc.agents.pathKey() });
-        toast({ title: `Forked variant ${variant.slug}`, description: revision ? `Starts from ${versionLabel(revision)}.` : undefined });
+        toast({ title: `Forked “${variantLabel(variant)}”`, description: revision ? `Starts from ${versionLabel(revision)}.` : undefined });
         router.push(agentPaths.editor(agentId, variant.id));
         dismiss();
       },

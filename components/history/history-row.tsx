@@ -36,7 +36,8 @@ export function HistoryRow({ agentId, variantId, revision, previous, latest, env
       data-active={active || undefined}
       onFocusCapture={onActivate}
       className={cn(
-        "group relative flex items-center gap-3 py-2.5 pr-3 pl-4 transition-colors",
+        // Wraps on a phone: the actions take their own line instead of squeezing the message away.
+        "group relative flex flex-wrap items-center gap-x-3 gap-y-1 py-2.5 pr-3 pl-4 transition-colors",
         selected ? "bg-accent-soft/50" : "hover:bg-surface-muted/50",
         active && "shadow-[inset_2px_0_0_var(--accent)]",
         fresh && "animate-[pulse_1.2s_ease-in-out_2] bg-success-soft/60",
@@ -52,7 +53,7 @@ export function HistoryRow({ agentId, variantId, revision, previous, latest, env
       <Link
         ref={linkRef}
         href={agentPaths.revision(agentId, variantId, revision.id)}
-        className={cn("flex min-w-0 flex-1 items-center gap-3 rounded-md py-0.5", focusRing)}
+        className={cn("flex min-w-40 flex-1 basis-40 items-center gap-3 rounded-md py-0.5", focusRing)}
         aria-label={`${label}: ${revision.message ?? "no message"}`}
       >
         <span className="w-10 shrink-0 font-mono text-xs font-semibold text-foreground tabular-nums">{label}</span>
@@ -67,13 +68,16 @@ export function HistoryRow({ agentId, variantId, revision, previous, latest, env
       <span className="hidden w-36 shrink-0 text-xs text-muted lg:block">
         <Author id={revision.author} />
       </span>
-      <span className="w-24 shrink-0 text-right text-xs text-muted tabular-nums">
+      <span className="shrink-0 text-right text-xs text-muted tabular-nums sm:w-24">
         <TimeAgo iso={revision.date} />
       </span>
       <span
+        data-testid="revision-actions"
         className={cn(
-          "flex shrink-0 items-center gap-0.5 transition-opacity",
-          active || selected ? "opacity-100" : "opacity-0 group-hover:opacity-100 group-focus-within:opacity-100",
+          "ml-auto flex shrink-0 items-center gap-0.5 transition-opacity",
+          // Always shown where there is no hover (phones, tablets), for the selected and the
+          // keyboard's row, and on hover or focus anywhere in the row.
+          active || selected ? "opacity-100" : "opacity-100 lg:opacity-0 lg:group-hover:opacity-100 lg:group-focus-within:opacity-100",
         )}
       >
         {previous ? (

@@ -1,23 +1,23 @@
 "use client";
 
-import { Button, Notice } from "@/components/ui";
+import { Button, Notice, describeLoadError } from "@/components/ui";
 
-/** A failed query as a readable message with a retry; a 404 says what was not found. */
+/** A failed query in words a person understands; Retry only where asking again can help. */
 export function QueryError({ title, error, onRetry, retrying }: { title: string; error: { message: string; data?: { httpStatus?: number } | null }; onRetry?: () => void; retrying?: boolean }) {
-  const status = error.data?.httpStatus;
+  const text = describeLoadError(error);
   return (
     <Notice
       tone="danger"
-      title={status === 404 ? `${title}: not found` : title}
+      title={text.notFound ? `${title}: not found` : title}
       action={
-        onRetry && status !== 404 ? (
+        onRetry && text.retry ? (
           <Button size="sm" onClick={onRetry} loading={retrying}>
             Retry
           </Button>
         ) : undefined
       }
     >
-      {error.message}
+      {text.message}
     </Notice>
   );
 }

@@ -5,7 +5,8 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
 import { useAgentDeployments } from "@/components/deploy/use-agent-deployments";
-import { CodeView, stableStringify } from "@/components/diff";
+import { useVariantLabels } from "@/components/agents/use-variant-labels";
+import { CodeView, readableJson, stableStringify } from "@/components/diff";
 import { EnvironmentBadge } from "@/components/environments/environment-badge";
 import { useTRPC } from "@/components/trpc";
 import { Badge, Button, CopyButton, Skeleton, TimeAgo, buttonClass } from "@/components/ui";
@@ -56,13 +57,16 @@ function RevisionBody({ agentId, variantId, data }: { agentId: string; variantId
   const router = useRouter();
   const { revisions } = useVariantHistory(variantId);
   const { byRevision } = useAgentDeployments(agentId);
+  const variantName = useVariantLabels(agentId);
   const [restoring, setRestoring] = useState(false);
   const [forking, setForking] = useState(false);
 
   const latest = revisions[0];
   const isLatest = latest ? latest.id === data.id : false;
   const previous = revisions.find((r) => Number(r.version) === Number(data.version) - 1 && r.id !== data.id);
+  // Copy gives JSON; the view shows long texts as text blocks, like the diff.
   const json = stableStringify(templateOf(data));
+  const readable = readableJson(templateOf(data));
 
   useHotkeys({
     d: () => previous && router.push(agentPaths.diff(agentId, variantId, previous.id, data.id)),
@@ -123,7 +127,7 @@ function RevisionBody({ agentId, variantId, data }: { agentId: string; variantId
             </Meta>
             <Meta label="Variant">
               <Link href={agentPaths.history(agentId, variantIdOf(data) ?? variantId)} className="font-mono text-xs hover:underline">
-                {variantSlugOf(data) ?? "—"}
+                {variantName(variantIdOf(data), variantSlugOf(data)) ?? "—"}
               </Link>
             </Meta>
             <Meta label="Revision id">
@@ -143,13 +147,13 @@ function RevisionBody({ agentId, variantId, data }: { agentId: string; variantId
                   Template
                 </h3>
                 <p className="text-xs text-muted">
-                  <code className="font-mono">data.parameters.agent</code>, keys sorted
+                  <code className="font-mono">data.parameters.agent</code>, keys sorted, long texts between <code className="font-mono">"""</code>
                 </p>
               </div>
               <CopyButton value={json} label="Copy template JSON" size="sm" />
             </header>
             {json ? (
-              <CodeView text={json} label={`Template of ${versionLabel(data)}`} className="py-2" />
+              <CodeView text={readable} label={`Template of ${versionLabel(data)}`} className="py-2" />
             ) : (
               <p className="px-5 py-6 text-sm text-muted">This revision carries no agent template.</p>
             )}

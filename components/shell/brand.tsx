@@ -10,7 +10,7 @@ export function Brand() {
       >
         A
       </span>
-      <span className="hidden flex-col leading-tight md:flex">
+      <span className="flex flex-col leading-tight">
         <span className="text-sm font-semibold tracking-tight">Agent service</span>
         <span className="text-xs text-muted">Playground</span>
       </span>

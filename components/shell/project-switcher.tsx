@@ -46,7 +46,7 @@ export function ProjectSwitcher() {
       </span>
       <select
         aria-label="Project"
-        className="max-w-56 truncate rounded-md border border-transparent bg-transparent py-1 pr-1 font-medium hover:border-line focus:border-line"
+        className="max-w-56 min-w-0 truncate rounded-md border border-transparent bg-transparent py-1 pr-1 font-medium hover:border-line focus:border-line"
         value={current?.projectId ?? ""}
         disabled={switchProject.isPending || createProject.isPending}
         onChange={(event) => onChange(event.target.value)}

@@ -9,7 +9,8 @@ function isActive(pathname: string, href: string): boolean {
   return href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`);
 }
 
-export function SidebarNav() {
+/** The main navigation, in the sidebar and in the narrow screens' menu drawer. */
+export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Main" className="flex flex-col gap-0.5">
@@ -21,6 +22,7 @@ export function SidebarNav() {
             href={href}
             aria-current={active ? "page" : undefined}
             title={label}
+            onClick={onNavigate}
             className={cn(
               "flex h-8 items-center gap-2.5 rounded-md px-2 text-sm font-medium transition-colors",
               active ? "bg-surface-muted text-foreground" : "text-muted hover:bg-surface-muted/70 hover:text-foreground",
@@ -28,7 +30,7 @@ export function SidebarNav() {
             )}
           >
             <Icon className={cn("size-4 shrink-0", active && "text-accent")} />
-            <span className="hidden md:inline">{label}</span>
+            <span>{label}</span>
           </Link>
         );
       })}

@@ -6,7 +6,7 @@ export { CopyButton } from "./copy-button";
 export { Dialog, type DialogProps } from "./dialog";
 export { EmptyState } from "./empty-state";
 export { focusRing } from "./focus-ring";
-export { AlertIcon, ArrowRightIcon, BookIcon, CheckIcon, CloseIcon, CopyIcon, ExternalIcon, HomeIcon, InfoIcon, KeyIcon, PlusIcon, SettingsIcon, Spinner } from "./icons";
+export { AlertIcon, ArrowRightIcon, BookIcon, CheckIcon, CloseIcon, CopyIcon, ExternalIcon, HomeIcon, Icon, InfoIcon, KeyIcon, PlusIcon, SettingsIcon, Spinner, type IconProps } from "./icons";
 export { Input } from "./input";
 export { Notice, type NoticeTone } from "./notice";
 export { Skeleton } from "./skeleton";
@@ -14,4 +14,5 @@ export { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from ".
 export { TextField, type TextFieldProps } from "./text-field";
 export { formatRelative, TimeAgo } from "./time-ago";
 export { ToastProvider, useToast, type ToastInput } from "./toast";
+export { describeLoadError, type LoadErrorText } from "./load-error";
 export { isForeignKeyPress, useHotkeys, type Hotkeys } from "./use-hotkeys";

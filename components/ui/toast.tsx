@@ -30,10 +30,12 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={value}>
       {children}
+      {/* Top right, under the top bar: the bottom of a page holds its sticky action bars (the editor's Commit). */}
       <div
         aria-live="polite"
         aria-label="Notifications"
-        className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-80 max-w-[calc(100%-2rem)] flex-col gap-2"
+        data-testid="toasts"
+        className="pointer-events-none fixed top-16 right-4 z-50 flex w-80 max-w-[calc(100%-2rem)] flex-col gap-2"
       >
         {toasts.map((toast) => (
           <ToastItem key={toast.id} toast={toast} onDismiss={() => dismiss(toast.id)} />

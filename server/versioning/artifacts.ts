@@ -87,7 +87,7 @@ async function assertSlugFree(db: Executor, projectId: string, spec: DomainSpec,
 }
 
 /** A slug derived from the name, with `-2`, `-3`... when the plain one is taken. */
-async function freeSlug(db: Executor, projectId: string, spec: DomainSpec, name: string): Promise<string> {
+export async function freeSlug(db: Executor, projectId: string, spec: DomainSpec, name: string): Promise<string> {
   const base = slugify(name) || randomSlug();
   const rows = await db
     .select({ slug: artifacts.slug })

@@ -1,4 +1,4 @@
-export { createArtifact, insertArtifact, getArtifact, queryArtifacts } from "./artifacts";
+export { createArtifact, freeSlug, insertArtifact, getArtifact, queryArtifacts } from "./artifacts";
 export { commitInTransaction, commitRevision, type CommitRequest, type CommitResult } from "./commit";
 export type { CommitContext, CommitPayload, DomainSpec, PreparedCommit } from "./domain-spec";
 export { DEPLOYABLE, DOMAIN_NAMES, SIMPLE, domainKeys, domainOfSingular, isDomainName, type DomainKeys, type DomainName } from "./domains";
@@ -15,3 +15,4 @@ export { restoreRevision } from "./restore";
 export { logRevisions, queryRevisions, setRevisionArchived, updateRevision } from "./revisions";
 export { createVariant, forkVariant, getVariant, queryVariants, setVariantArchived, updateVariant } from "./variants";
 export { setArtifactArchived, updateArtifact } from "./artifacts";
+export { deployMessage, forkMessage, restoreMessage, revisionNames, type RevisionNames } from "./automatic-messages";

@@ -1,4 +1,5 @@
 import type { Database } from "@/server/db";
+import { restoreMessage } from "./automatic-messages";
 import { commitRevision, type CommitResult } from "./commit";
 import type { DomainSpec } from "./domain-spec";
 import { Lookup } from "./lookup";
@@ -10,6 +11,6 @@ export async function restoreRevision(db: Database, scope: Scope, spec: DomainSp
   return commitRevision(db, scope, spec, {
     variantId: source.variantId,
     data: source.data,
-    message: message ?? `Restore v${source.version} (revision ${source.id})`,
+    message: message ?? restoreMessage(source),
   });
 }

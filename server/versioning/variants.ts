@@ -5,6 +5,7 @@ import { randomSlug, slugify } from "@/server/core/slugs";
 import { toPage, type Page, type Windowing } from "@/server/core/windowing";
 import type { Database, Executor, Transaction } from "@/server/db";
 import { artifacts, variants } from "@/server/db/schema";
+import { forkMessage, revisionNames } from "./automatic-messages";
 import { commitInTransaction, type CommitResult } from "./commit";
 import type { DomainSpec } from "./domain-spec";
 import { entityConditions, refConditions, windowClause, type EntityFilter } from "./filters";
@@ -81,7 +82,7 @@ export async function forkVariant(
     const commit = await commitInTransaction(tx, scope, spec, {
       variantId: variant.id,
       data: revision.data,
-      message: message ?? `Fork of ${revision.variantSlug} v${revision.version} (revision ${revision.id})`,
+      message: message ?? forkMessage(await revisionNames(tx, revision)),
     });
     return { variant: { ...variant, headVersion: 1 }, commit };
   });

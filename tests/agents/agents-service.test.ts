@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultAgentTemplate } from "@/server/agents";
 import { DOMAIN_SPECS } from "@/server/domains/specs";
 import { deployRevision } from "@/server/domains/environments/deploy";
-import { createAgent, listAgents } from "@/server/domains/workflows/agents";
+import { createAgent, forkAgentVariant, listAgents } from "@/server/domains/workflows/agents";
 import { commitRevision, restoreRevision, setArtifactArchived, type Scope } from "@/server/versioning";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 
@@ -35,6 +35,44 @@ describe("agents", () => {
     ]);
   });
 
+  it("refuses a taken slug in an agent's words, naming a free one", async () => {
+    const own = await t.newProject();
+    const ownScope = { projectId: own.projectId, userId: own.userId };
+    await createAgent(t.context.db, ownScope, { name: "Triage", slug: "triage" });
+    await createAgent(t.context.db, ownScope, { name: "Triage 2", slug: "triage-2" });
+    const refused = await createAgent(t.context.db, ownScope, { name: "Another triage", slug: "triage" }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      status: 409,
+      code: "slug_taken",
+      message: 'An agent with slug "triage" already exists in this project; "triage-3" is free',
+      errors: [{ path: "slug", message: 'Another agent has this slug; try "triage-3"' }],
+    });
+    expect(String((refused as Error).message)).not.toMatch(/workflow/);
+    await expect(createAgent(t.context.db, ownScope, { name: "Another triage", slug: "triage-3" })).resolves.toBeDefined();
+  });
+
+  it("refuses a fork onto a taken variant slug in an agent's words, naming a free one", async () => {
+    const own = await t.newProject();
+    const ownScope = { projectId: own.projectId, userId: own.userId };
+    const created = await createAgent(t.context.db, ownScope, { name: "Forkable" });
+    const revisionId = created.commit!.revision.id;
+    const fork = await forkAgentVariant(t.context.db, ownScope, { revisionId, name: "Concise answers" });
+    expect(fork.variant).toMatchObject({ slug: "concise-answers", name: "Concise answers" });
+    expect(fork.commit.revision.message).toBe("Fork of default v1");
+    const refused = await forkAgentVariant(t.context.db, ownScope, { revisionId, name: "Concise answers" }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      status: 409,
+      message: 'This agent already has a variant with slug "concise-answers"; "concise-answers-2" is free',
+      errors: [{ path: "slug", message: 'Another variant of this agent has this slug; try "concise-answers-2"' }],
+    });
+  });
+
+  it("gives non-Latin names readable slugs", async () => {
+    const own = await t.newProject();
+    const created = await createAgent(t.context.db, { projectId: own.projectId, userId: own.userId }, { name: "Агент поддержки" });
+    expect(created.artifact.slug).toBe("agent-podderzhki");
+  });
+
   it("leaves plain workflows out, hides archived agents unless asked, and pages", async () => {
     const plain = await t.call("POST", "/api/workflows/", { key: (await t.newProject()).key, body: { workflow: { slug: "x" } } });
     expect(plain.status).toBe(200);
@@ -59,7 +97,7 @@ describe("agents", () => {
     const restored = await restoreRevision(t.context.db, scope, DOMAIN_SPECS.workflows, first.id);
     expect(restored.revision.version).toBe(3);
     expect(restored.revision.data).toEqual(first.data);
-    expect(restored.revision.message).toContain("v1");
-    expect(restored.revision.message).toContain(first.id);
+    // Versions, not ids: the message is read by people in the history.
+    expect(restored.revision.message).toBe("Restore v1");
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { diffJson, diffLines, diffStats, foldUnchanged, hasChanges, inlineChanges, splitLines, type DiffRow } from "@/components/diff/line-diff";
 import { diffSequences } from "@/components/diff/myers";
+import { readableJson } from "@/components/diff/readable-json";
 import { stableStringify } from "@/components/diff/stable-json";
 
 /** Compact picture of rows: "  x" unchanged, "- x" removed, "+ x" added, "~ x|y" changed. */
@@ -187,5 +188,40 @@ describe("slideRuns (readable placement of pure additions and removals)", () => 
       const plain = diffSequences(splitLines(a.join("\n")), splitLines(b.join("\n")));
       expect(diffStats(rows).added).toBe(plain.filter((e) => e.type === "insert").length);
     }
+  });
+});
+
+describe("readableJson and long texts", () => {
+  const before = { instructions: { agents_md: "You are a triage agent.\n\n- Classify each ticket.\n- Answer briefly." }, llm: { model: "gpt-5-mini" } };
+  const after = { instructions: { agents_md: "You are a triage agent.\n\n- Classify each ticket.\n- Escalate refunds.\n- Answer briefly." }, llm: { model: "gpt-5-mini" } };
+
+  it("prints a multi-line string as a text block, one line per line, unescaped", () => {
+    expect(readableJson(before)).toBe(
+      [
+        "{",
+        '  "instructions": {',
+        '    "agents_md": """',
+        "      You are a triage agent.",
+        "",
+        "      - Classify each ticket.",
+        "      - Answer briefly.",
+        '      """',
+        "  },",
+        '  "llm": {',
+        '    "model": "gpt-5-mini"',
+        "  }",
+        "}",
+      ].join("\n"),
+    );
+  });
+
+  it("keeps one-line strings, quotes and other values as JSON", () => {
+    expect(readableJson({ a: 'say "hi"', b: [1, null, true], c: {}, d: [] })).toBe(stableStringify({ a: 'say "hi"', b: [1, null, true], c: {}, d: [] }));
+    expect(readableJson(undefined)).toBe("");
+  });
+
+  it("diffs an edited AGENTS.md line by line: one added line, not one changed escaped string", () => {
+    const changed = diffJson(before, after).filter((r) => r.kind !== "unchanged");
+    expect(changed).toEqual([{ kind: "added", right: { number: 7, text: "      - Escalate refunds." } }]);
   });
 });

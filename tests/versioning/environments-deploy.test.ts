@@ -29,7 +29,7 @@ const ENV = domainKeys("environments");
 /** A throwaway environment with its default variant. */
 async function newEnvironment(slug = uniq("env")) {
   const env = await createArtifact(c, "environments", { slug });
-  return { slug, id: env.artifact.id, variantId: env.variant.id };
+  return { slug, name: env.artifact.name as string, id: env.artifact.id, variantId: env.variant.id };
 }
 
 async function envLatest(slug: string) {
@@ -55,7 +55,7 @@ describe.each(DEPLOYABLE_DOMAINS)("deploying %s", (domain) => {
     const entry = refsOfRevision(domain, app.revision!);
     expect(envRevision).toMatchObject({
       version: "1",
-      message: `Deploy ${app.artifact.slug} default v1 to ${env.slug}`,
+      message: `Deploy ${app.artifact.name} v1 to ${env.name}`,
       data: { references: { [slugKey]: entry } },
       [ENV.artifactId]: env.id,
       [ENV.variantId]: env.variantId,

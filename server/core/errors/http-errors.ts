@@ -34,8 +34,8 @@ export class MethodNotAllowedError extends AppError {
 }
 
 export class ConflictError extends AppError {
-  constructor(detail: string, code = "conflict") {
-    super(409, code, detail);
+  constructor(detail: string, code = "conflict", errors?: FieldError[]) {
+    super(409, code, detail, errors);
   }
 }
 

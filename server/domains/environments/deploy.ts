@@ -1,5 +1,5 @@
 import type { Database } from "@/server/db";
-import { commitInTransaction, Lookup, resolveRevision, type DomainKeys, type Ref, type RetrieveRefs, type RevisionRecord, type Scope } from "@/server/versioning";
+import { commitInTransaction, deployMessage, Lookup, resolveRevision, revisionNames, type DomainKeys, type Ref, type RetrieveRefs, type RevisionRecord, type Scope } from "@/server/versioning";
 import { environmentsSpec } from "./spec";
 
 export interface DeployRequest {
@@ -32,7 +32,7 @@ export async function deployRevision(db: Database, scope: Scope, keys: DomainKey
     const { revision: environmentRevision } = await commitInTransaction(tx, scope, environmentsSpec, {
       variantId: variant.id,
       delta: { set: { [key]: { [keys.revision]: { id: revision.id } } } },
-      message: request.message ?? `Deploy ${revision.artifactSlug} ${revision.variantSlug} v${revision.version} to ${environment.slug}`,
+      message: request.message ?? deployMessage(await revisionNames(tx, revision), environment.name || environment.slug),
     });
     return { deployed: revision, environmentRevision };
   });

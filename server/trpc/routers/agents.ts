@@ -3,10 +3,9 @@ import { findProjectMembers } from "@/server/auth/members";
 import { slugSchema } from "@/server/core/slugs";
 import { deployRevision } from "@/server/domains/environments/deploy";
 import { DOMAIN_SPECS } from "@/server/domains/specs";
-import { commitAgentTemplate, createAgent, listAgents, templateVerdict } from "@/server/domains/workflows/agents";
+import { commitAgentTemplate, createAgent, forkAgentVariant, listAgents, templateVerdict } from "@/server/domains/workflows/agents";
 import {
   fetchRevision,
-  forkVariant,
   getArtifact,
   queryRevisions,
   queryVariants,
@@ -100,7 +99,7 @@ export const agentsRouter = createTRPCRouter({
   fork: memberProcedure
     .input(z.strictObject({ revisionId: id, slug: slugSchema.optional(), name: z.string().trim().min(1).max(256).optional() }))
     .mutation(async ({ ctx, input }) => {
-      const fork = await forkVariant(ctx.app.db, scopeOf(ctx), spec, { revision: { id: input.revisionId } }, { slug: input.slug, name: input.name });
+      const fork = await forkAgentVariant(ctx.app.db, scopeOf(ctx), input);
       return { variant: variantToWire(keys, fork.variant), revision: revisionWire(fork.commit.revision) };
     }),
 

@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { serverCaller } from "@/app/server-session";
 import { EnvironmentDetail } from "@/components/environments";
 import { PageContainer } from "@/components/shell";
 
@@ -10,10 +12,13 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 }
 
 export default async function EnvironmentPage({ params }: { params: Params }) {
-  const { slug } = await params;
+  const slug = decodeURIComponent((await params).slug);
+  // An environment that does not exist (or was archived) answers 404 with the designed page.
+  const environments = await (await serverCaller()).environments.overview();
+  if (!environments.some((env) => env.slug === slug)) notFound();
   return (
     <PageContainer>
-      <EnvironmentDetail slug={decodeURIComponent(slug)} />
+      <EnvironmentDetail slug={slug} />
     </PageContainer>
   );
 }

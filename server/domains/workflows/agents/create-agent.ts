@@ -1,15 +1,27 @@
 import { defaultAgentTemplate } from "@/server/agents";
+import { ConflictError, isAppError } from "@/server/core/errors";
 import type { Database } from "@/server/db";
-import { createArtifact, type Scope } from "@/server/versioning";
+import { createArtifact, freeSlug, type Scope } from "@/server/versioning";
 import { workflowsSpec } from "../spec";
 
 /** A new agent starts from the default template, committed as revision 1 of its default variant. */
 export async function createAgent(db: Database, scope: Scope, input: { name: string; slug?: string; description?: string }) {
-  return createArtifact(db, scope, workflowsSpec, {
-    name: input.name,
-    slug: input.slug,
-    description: input.description,
-    data: { parameters: { agent: defaultAgentTemplate() } },
-    message: "Create agent from the default template",
-  });
+  try {
+    return await createArtifact(db, scope, workflowsSpec, {
+      name: input.name,
+      slug: input.slug,
+      description: input.description,
+      data: { parameters: { agent: defaultAgentTemplate() } },
+      message: "Create agent from the default template",
+    });
+  } catch (error) {
+    // The engine speaks of workflows; here it is an agent, and the person gets a slug that is free.
+    if (isAppError(error) && error.code === "slug_taken" && input.slug) {
+      const free = await freeSlug(db, scope.projectId, workflowsSpec, input.slug);
+      throw new ConflictError(`An agent with slug "${input.slug}" already exists in this project; "${free}" is free`, "slug_taken", [
+        { path: "slug", message: `Another agent has this slug; try "${free}"` },
+      ]);
+    }
+    throw error;
+  }
 }

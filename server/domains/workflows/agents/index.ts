@@ -3,3 +3,4 @@ export { createAgent } from "./create-agent";
 export { listAgents, type AgentListQuery, type AgentSummary } from "./list-agents";
 export { checkAgentTemplate } from "../agent-template-check";
 export { templateVerdict, type TemplateVerdict } from "./template-verdict";
+export { forkAgentVariant } from "./fork-agent-variant";
