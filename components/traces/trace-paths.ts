@@ -5,6 +5,10 @@ export interface TraceFilters {
   text?: string;
   status?: "error" | "ok";
   since?: "1h" | "24h" | "7d" | "30d";
+  /** An agent's slug. */
+  agent?: string;
+  /** USD; traces that cost at least this. */
+  minCost?: number;
 }
 
 export function tracesPath(filters: TraceFilters = {}): string {
@@ -12,6 +16,8 @@ export function tracesPath(filters: TraceFilters = {}): string {
   if (filters.text) params.set("q", filters.text);
   if (filters.status) params.set("status", filters.status);
   if (filters.since) params.set("since", filters.since);
+  if (filters.agent) params.set("agent", filters.agent);
+  if (filters.minCost !== undefined) params.set("min_cost", String(filters.minCost));
   const query = params.toString();
   return query ? `/traces?${query}` : "/traces";
 }
@@ -27,9 +33,13 @@ const SINCE = ["1h", "24h", "7d", "30d"] as const;
 export function filtersOf(params: SearchParams): TraceFilters {
   const status = firstParam(params.status);
   const since = firstParam(params.since);
+  const rawCost = firstParam(params.min_cost)?.trim();
+  const minCost = rawCost ? Number(rawCost) : NaN;
   return {
     text: firstParam(params.q)?.trim() || undefined,
     status: STATUSES.find((s) => s === status),
     since: SINCE.find((s) => s === since),
+    agent: firstParam(params.agent)?.trim() || undefined,
+    minCost: Number.isFinite(minCost) && minCost >= 0 ? minCost : undefined,
   };
 }

@@ -11,17 +11,20 @@ import { Badge, Button, EmptyState, Input, Notice, Skeleton, TimeAgo } from "@/c
 import { flattenTrace, formatDuration } from "./flatten-trace";
 import { tracePath, tracesPath, type TraceFilters } from "./trace-paths";
 
-/** `/traces`: newest first, filtered by time, status and text; the filters live in the URL. */
+/** `/traces`: newest first, filtered by time, status, agent, cost and text; the filters live in the URL. */
 export function TracesList({ filters }: { filters: TraceFilters }) {
   const trpc = useTRPC();
   const router = useRouter();
   const [text, setText] = useState(filters.text ?? "");
+  const [minCost, setMinCost] = useState(filters.minCost === undefined ? "" : String(filters.minCost));
   const traces = useQuery(trpc.traces.list.queryOptions({ ...filters, limit: 50 }));
+  const agents = useQuery(trpc.agents.list.queryOptions({ limit: 100 }));
   const apply = (next: TraceFilters) => router.push(tracesPath(next));
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    apply({ ...filters, text: text.trim() || undefined });
+    const cost = minCost.trim() === "" ? undefined : Number(minCost);
+    apply({ ...filters, text: text.trim() || undefined, minCost: cost !== undefined && Number.isFinite(cost) && cost >= 0 ? cost : undefined });
   }
 
   return (
@@ -54,6 +57,27 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
             <option value="error">Errors</option>
             <option value="ok">Without errors</option>
           </SelectInput>
+        </div>
+        <div className="flex min-w-0 flex-col gap-1">
+          <label htmlFor="trace-agent" className="text-xs font-medium text-muted">
+            Agent
+          </label>
+          <SelectInput id="trace-agent" className="max-w-48" value={filters.agent ?? ""} onChange={(e) => apply({ ...filters, agent: e.target.value || undefined })}>
+            <option value="">Any agent</option>
+            {/* A filter from a link may name an agent that is not in the first page of the list. */}
+            {filters.agent && !agents.data?.items.some((item) => item.agent.slug === filters.agent) && <option value={filters.agent}>{filters.agent}</option>}
+            {agents.data?.items.map((item) => (
+              <option key={item.agent.id} value={item.agent.slug}>
+                {item.agent.name ?? item.agent.slug}
+              </option>
+            ))}
+          </SelectInput>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="trace-min-cost" className="text-xs font-medium text-muted">
+            Cost at least (USD)
+          </label>
+          <Input id="trace-min-cost" type="number" inputMode="decimal" min={0} step="any" className="w-32" value={minCost} onChange={(e) => setMinCost(e.target.value)} placeholder="0.01" />
         </div>
         <Button type="submit">Search</Button>
       </form>

@@ -8,6 +8,10 @@ export const traceSearchSchema = z.strictObject({
   status: z.enum(["error", "ok"]).optional(),
   /** How far back: the last hour, day, week or month; absent is any time. */
   since: z.enum(["1h", "24h", "7d", "30d"]).optional(),
+  /** An agent by slug: runs whose `invoke_agent` span names it (`gen_ai.agent.name`). */
+  agent: z.string().trim().min(1).max(200).optional(),
+  /** Traces that cost at least this much (USD): a trace's root carries its cumulative cost. */
+  minCost: z.number().nonnegative().max(1_000_000).optional(),
   cursor: z.string().max(500).optional(),
   limit: z.number().int().min(1).max(100).default(50),
 });
@@ -22,6 +26,9 @@ export function traceSearchQuery(search: TraceSearch, now: Date): QueryBody {
   if (search.text) conditions.push({ field: "content", operator: "contains", value: search.text });
   if (search.status === "error") conditions.push({ field: "status_code", value: "STATUS_CODE_ERROR" });
   if (search.status === "ok") conditions.push({ field: "status_code", operator: "is_not", value: "STATUS_CODE_ERROR" });
+  if (search.agent) conditions.push({ field: "attributes", key: "gen_ai.agent.name", value: search.agent });
+  // Cumulative costs only grow towards the root, so "some span has at least X" is "the trace has".
+  if (search.minCost !== undefined) conditions.push({ field: "attributes", key: "ag.metrics.costs.cumulative.total", operator: "gte", value: search.minCost });
   return {
     filtering: conditions.length ? { operator: "and", conditions } : undefined,
     windowing: {

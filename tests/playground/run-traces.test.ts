@@ -81,6 +81,27 @@ describe("a chat turn's trace", () => {
     expect(ok.data.traces.map((tr: { trace_id: string }) => tr.trace_id)).toEqual([traceId]);
   });
 
+  it("the agent and cost filters find a stored agent's run and the traces that cost at least an amount", async () => {
+    const created = (await owner.mutate("agents.create", { name: "Refund bot" })).data;
+    expect((await owner.mutate("agents.commit", { variantId: created.variant.id, template: { llm: agent.llm }, message: "plain" })).status).toBe(200);
+    model.script({ kind: "reply", text: "Refunded.", usage: { input: 4000, output: 1000 } });
+    const body = { session_id: "s-2", flags: { stream: true }, references: { workflow_variant: { id: created.variant.id } }, data: { inputs: { messages: [{ id: "u-r", role: "user", parts: [{ type: "text", text: "refund me" }] }] } } };
+    const r = await owner.send("POST", "/api/playground/invoke", { body, headers: uiHeaders });
+    expect(r.status).toBe(200);
+    const finish = String(r.body).split("\n").filter((l) => l.startsWith("data: {")).map((l) => JSON.parse(l.slice(6))).find((f) => f.type === "finish");
+    const refundTrace = finish.messageMetadata.traceId as string;
+    await ingest(refundTrace);
+    const ids = async (input: Record<string, unknown>) => (await owner.query("traces.list", input)).data.traces.map((tr: { trace_id: string }) => tr.trace_id);
+
+    expect(await ids({ agent: created.agent.slug })).toEqual([refundTrace]);
+    expect(await ids({ agent: "no-such-agent" })).toEqual([]);
+    // 0.00065 USD for the first chat, 0.003 for this one (gpt-5-mini: 0.25 and 2 USD per million tokens).
+    expect(await ids({ minCost: 0.0006 })).toEqual([refundTrace, traceId]);
+    expect(await ids({ minCost: 0.001 })).toEqual([refundTrace]);
+    expect(await ids({ minCost: 0.001, agent: created.agent.slug, status: "ok" })).toEqual([refundTrace]);
+    expect((await owner.query("traces.list", { minCost: -1 })).status).toBe(422);
+  });
+
   it("a bad trace id is a 400 naming it; an unknown one is count 0", async () => {
     const bad = await owner.query("traces.get", { traceId: "not-a-trace" });
     expect(bad.status).toBe(400);

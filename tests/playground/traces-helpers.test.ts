@@ -46,7 +46,12 @@ describe("trace links and filters", () => {
   it("round-trips filters through the URL and ignores unknown values", () => {
     expect(tracesPath({ text: "refund", status: "error", since: "24h" })).toBe("/traces?q=refund&status=error&since=24h");
     expect(filtersOf({ q: " refund ", status: "error", since: "24h" })).toEqual({ text: "refund", status: "error", since: "24h" });
-    expect(filtersOf({ status: "weird", since: "1y" })).toEqual({ text: undefined, status: undefined, since: undefined });
+    expect(filtersOf({ status: "weird", since: "1y" })).toEqual({ text: undefined, status: undefined, since: undefined, agent: undefined, minCost: undefined });
+    expect(tracesPath({ agent: "refund-bot", minCost: 0.5 })).toBe("/traces?agent=refund-bot&min_cost=0.5");
+    expect(filtersOf({ agent: "refund-bot", min_cost: "0.5" })).toMatchObject({ agent: "refund-bot", minCost: 0.5 });
+    expect(filtersOf({ min_cost: "-2" }).minCost).toBeUndefined();
+    expect(filtersOf({ min_cost: "lots" }).minCost).toBeUndefined();
+    expect(filtersOf({ min_cost: "" }).minCost).toBeUndefined();
     expect(tracePath("abc", "s1")).toBe("/traces/abc?span=s1");
   });
 
@@ -63,5 +68,12 @@ describe("trace links and filters", () => {
       windowing: { limit: 50, oldest: "2026-01-01T00:00:00.000Z" },
     });
     expect(traceSearchQuery(traceSearchSchema.parse({}), now)).toEqual({ filtering: undefined, windowing: { limit: 50 } });
+    expect(traceSearchQuery(traceSearchSchema.parse({ agent: "refund-bot", minCost: 0.25 }), now).filtering).toEqual({
+      operator: "and",
+      conditions: [
+        { field: "attributes", key: "gen_ai.agent.name", value: "refund-bot" },
+        { field: "attributes", key: "ag.metrics.costs.cumulative.total", operator: "gte", value: 0.25 },
+      ],
+    });
   });
 });
