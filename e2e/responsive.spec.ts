@@ -48,6 +48,7 @@ function pages(s: Seed): { name: string; path: string }[] {
     { name: "editor", path: base },
     { name: "editor-json", path: `${base}?view=json` },
     { name: "chat", path: `${base}/chat` },
+    { name: "chat-compare", path: `${base}/chat?compare=1` },
     { name: "history", path: `${base}/history` },
     { name: "revision", path: `${base}/revisions/${s.v2}` },
     { name: "diff", path: `${base}/diff?from=${s.v1}&to=${s.v2}` },
@@ -57,6 +58,7 @@ function pages(s: Seed): { name: string; path: string }[] {
     { name: "connections", path: "/connections" },
     { name: "traces", path: "/traces" },
     { name: "trace", path: `/traces/${s.traceId}` },
+    { name: "webhooks", path: "/webhooks" },
     { name: "settings", path: "/settings" },
     { name: "not-found", path: "/no-such-page" },
   ];
