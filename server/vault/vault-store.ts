@@ -26,10 +26,12 @@ export class Vault {
 
   async create(projectId: string, input: SecretInput): Promise<VaultSecret> {
     const data = this.checked(input);
-    const field = credentialField(input.secret.kind);
     if (!credentialOf(data) && input.secret.kind !== "custom_provider") {
-      const code = input.secret.kind === "secret" ? "missing_value" : "missing_key";
-      throw new BadRequestError(`${field} is required for a ${input.secret.kind} secret`, code, [{ path: field, message: "required" }]);
+      const [path, detail, code] =
+        input.secret.kind === "secret"
+          ? ["secret.data.value", "secret.data.value is required when creating a plain secret", "missing_value"]
+          : ["secret.data.provider.key", "secret.data.provider.key is required for a provider_key secret", "missing_key"];
+      throw new BadRequestError(detail, code, [{ path, message: "required" }]);
     }
     const slug = slugify(input.header.name) || "secret";
     const now = new Date();
@@ -127,8 +129,6 @@ export class Vault {
 }
 
 const MIN_PLAIN_LENGTH_FOR_HINT = 12;
-
-const credentialField = (kind: SecretInput["secret"]["kind"]) => (kind === "secret" ? "secret.data.value" : "secret.data.provider.key");
 
 /** The key or value a secret's data holds, if any. */
 function credentialOf(data: SecretData): string | null {
