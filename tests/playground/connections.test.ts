@@ -112,7 +112,7 @@ describe("plain secrets (the Secrets section)", () => {
     expect(rotated.data.secret).toEqual({ kind: "secret", data: { value_hint: "…0002" } });
     const tested = await owner.mutate("connections.test", { id });
     expect(tested.status).toBe(400);
-    expect(tested.error.message).toContain("is a plain secret, not a model connection");
+    expect(tested.error?.message).toContain("is a plain secret, not a model connection");
     const deleted = await owner.mutate("connections.delete", { id });
     for (const r of [created, listed, rotated, deleted]) expect(JSON.stringify(r.data)).not.toMatch(/PLANTED|ROTATED/);
     expect((await owner.query("connections.secrets")).data).toEqual([]);
