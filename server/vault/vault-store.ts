@@ -77,7 +77,11 @@ export class Vault {
     return current;
   }
 
-  /** A user-supplied URL is checked against the egress rules when it is saved (and again on connect). */
+  /**
+   * What the schema leaves to the vault: an empty plain value is refused (omitting it is how an
+   * update keeps it), and a user-supplied URL is checked against the egress rules when it is saved
+   * (and again on connect).
+   */
   private checked(input: SecretInput): SecretData {
     const data = structuredClone(input.secret.data);
     if (!("provider" in data)) {
