@@ -61,3 +61,37 @@ test("connections: add a provider key (masked), test it, see the failure in word
   expect(overflow).toBeLessThanOrEqual(0);
   await page.screenshot({ path: `${SCREENSHOTS}/connections-390.png` });
 });
+
+test("secrets: add a plain secret (readable only while typed), rotate it, delete it; never a model connection", async ({ page }) => {
+  await page.goto("/connections");
+  const section = page.getByRole("region", { name: "Secrets" });
+  await section.getByRole("button", { name: "Add secret" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Add secret" });
+  await dialog.getByLabel("Name").fill("Linear token");
+  const value = dialog.getByLabel("Value");
+  await value.fill("lin_api_e2e_9f3b7a51");
+  await expect(value).toHaveAttribute("type", "text");
+  await dialog.getByLabel("Name").focus();
+  await expect(value).toHaveAttribute("type", "password");
+  await dialog.getByRole("button", { name: "Add secret" }).click();
+  await expect(dialog).toBeHidden();
+
+  const row = page.getByTestId("secret-row").filter({ hasText: "Linear token" });
+  await expect(row).toContainText("…7a51");
+  await expect(row).toContainText("linear-token");
+  await expect(page.getByTestId("connection-row").filter({ hasText: "Linear token" })).toHaveCount(0);
+  expect(await page.content()).not.toContain("lin_api_e2e_9f3b7a51");
+
+  await row.getByRole("button", { name: "Rotate Linear token" }).click();
+  const rotate = page.getByRole("dialog", { name: "Rotate Linear token" });
+  await rotate.getByLabel("New value").fill("lin_api_e2e_rotated_c0de");
+  await rotate.getByRole("button", { name: "Rotate" }).click();
+  await expect(rotate).toBeHidden();
+  await expect(row).toContainText("…c0de");
+  expect(await page.content()).not.toContain("lin_api_e2e_rotated_c0de");
+  await page.screenshot({ path: `${SCREENSHOTS}/connections-secrets.png` });
+
+  await row.getByRole("button", { name: "Delete Linear token" }).click();
+  await expect(page.getByTestId("secret-row")).toHaveCount(0);
+  await expect(section.getByText("No secrets yet")).toBeVisible();
+});

@@ -2,6 +2,8 @@ import type { inferRouterInputs } from "@trpc/server";
 import type { AppRouter } from "@/server/trpc/root";
 
 export type SecretInput = inferRouterInputs<AppRouter>["connections"]["create"];
+/** The input of a model connection (plain secrets have their own form). */
+export type ConnectionInput = SecretInput & { secret: Exclude<SecretInput["secret"], { kind: "secret" }> };
 
 /** The dialog's fields, as typed. */
 export interface ConnectionForm {
@@ -20,7 +22,7 @@ export const emptyConnectionForm = (provider: string): ConnectionForm => ({ kind
  * The vault's input from the fields. An empty key on edit keeps the stored one (the vault's rule);
  * the server validates everything else and names the field that is wrong.
  */
-export function secretInputOf(form: ConnectionForm): SecretInput {
+export function secretInputOf(form: ConnectionForm): ConnectionInput {
   const key = form.key.trim() || null;
   const url = form.url.trim() || null;
   const header = { name: form.name.trim() };

@@ -7,3 +7,5 @@ type Outputs = inferRouterOutputs<AppRouter>;
 export type Connection = Outputs["connections"]["list"][number];
 export type ConnectionTest = Outputs["connections"]["test"];
 export type ProviderConnection = Outputs["connections"]["providers"][number];
+/** A plain secret (code tools' `secrets`, MCP header refs), value masked. */
+export type PlainSecret = Outputs["connections"]["secrets"][number];

@@ -1,5 +1,5 @@
 export { secretInputSchema, type SecretData, type SecretInput } from "./secret-input";
-export { secretToWire } from "./secret-wire";
+export { connectionToWire, plainSecretToWire, secretToWire } from "./secret-wire";
 export { Vault, vaultOf, type VaultContext } from "./vault-store";
-export { isCustomProvider, type CustomProviderData, type VaultSecret } from "./vault-secret";
+export { isCustomProvider, isModelConnection, secretValueOf, type CustomProviderData, type ModelConnection, type PlainSecret, type VaultSecret } from "./vault-secret";
 export { vaultRoutes } from "./routes";

@@ -7,14 +7,14 @@ import { vaultOf } from "./vault-store";
 
 const idParams = z.object({ id: z.string().uuid() });
 
-/** `/api/vault/v1/secrets/`: provider keys and custom providers. POST, PUT and DELETE are mutating. */
+/** `/api/vault/v1/secrets/`: provider keys, custom providers and plain secrets. POST, PUT and DELETE are mutating. */
 export const vaultRoutes = [
   defineRoute({
     method: "POST",
     path: "/api/vault/v1/secrets/",
     auth: "api_key",
     tag: "vault",
-    summary: "Store a provider key or a custom OpenAI-compatible provider (mutating); the key is never returned",
+    summary: "Store a provider key, a custom OpenAI-compatible provider or a plain secret for tools (mutating); the key or value is never returned",
     body: secretInputSchema,
     status: 201,
     handler: async ({ ctx, body }) => one("secret", secretToWire(await vaultOf(ctx.app).create(ctx.principal.projectId, body))),
@@ -24,7 +24,7 @@ export const vaultRoutes = [
     path: "/api/vault/v1/secrets/",
     auth: "api_key",
     tag: "vault",
-    summary: "List the project's secrets (keys masked)",
+    summary: "List the project's secrets (keys and values masked)",
     handler: async ({ ctx }) => many("secrets", (await vaultOf(ctx.app).list(ctx.principal.projectId)).map(secretToWire)),
   }),
   defineRoute({
@@ -32,7 +32,7 @@ export const vaultRoutes = [
     path: "/api/vault/v1/secrets/{id}",
     auth: "api_key",
     tag: "vault",
-    summary: "One secret (key masked)",
+    summary: "One secret (key or value masked)",
     params: idParams,
     handler: async ({ ctx, params }) => one("secret", secretToWire(await vaultOf(ctx.app).get(ctx.principal.projectId, params.id))),
   }),
@@ -41,7 +41,7 @@ export const vaultRoutes = [
     path: "/api/vault/v1/secrets/{id}",
     auth: "api_key",
     tag: "vault",
-    summary: "Replace a secret's header and data (mutating); omit the key to keep the stored one",
+    summary: "Replace a secret's header and data (mutating); omit the key or value to keep the stored one; the kind cannot change",
     params: idParams,
     body: secretInputSchema,
     handler: async ({ ctx, params, body }) => one("secret", secretToWire(await vaultOf(ctx.app).update(ctx.principal.projectId, params.id, body))),

@@ -32,11 +32,22 @@ const customProvider = z.object({
   }),
 });
 
+// A named value for code tools' `secrets` and MCP `header_secret_refs`; never a model key.
+const plainSecret = z.object({
+  kind: z.literal("secret"),
+  data: z.object({
+    value: z.string().max(8192).nullish().describe("Required when creating (1 to 8192 characters); omit on update to keep the stored value"),
+  }),
+});
+
 /** Body of POST and PUT `/api/vault/v1/secrets/` (the reference implementation's shape). */
 export const secretInputSchema = z.object({
   header: z.object({ name: z.string().trim().min(1).max(256), description: z.string().max(10_000).nullish() }),
-  secret: z.discriminatedUnion("kind", [providerKey, customProvider]),
+  secret: z.discriminatedUnion("kind", [providerKey, customProvider, plainSecret]),
 });
 
 export type SecretInput = z.output<typeof secretInputSchema>;
 export type SecretData = SecretInput["secret"]["data"];
+export type ProviderKeyData = Extract<SecretInput["secret"], { kind: "provider_key" }>["data"];
+export type CustomProviderData = Extract<SecretInput["secret"], { kind: "custom_provider" }>["data"];
+export type PlainSecretData = Extract<SecretInput["secret"], { kind: "secret" }>["data"];

@@ -1,18 +1,29 @@
 import { compact } from "@/server/core/compact";
-import type { VaultSecret } from "./vault-secret";
+import { isModelConnection, type ModelConnection, type PlainSecret, type VaultSecret } from "./vault-secret";
 
-/** The wire record: everything but the key, which shows as its last four characters at most. */
+/** The wire record: everything but the key or value, which shows as its last four characters at most. */
 export function secretToWire(secret: VaultSecret) {
-  const provider = secret.data.provider as { url?: string | null; extras?: Record<string, unknown> | null };
+  return isModelConnection(secret) ? connectionToWire(secret) : plainSecretToWire(secret);
+}
+
+export function connectionToWire(secret: ModelConnection) {
   const data =
-    secret.data.kind === "custom"
-      ? { kind: secret.data.kind, provider: compact({ url: provider.url ?? null, extras: provider.extras ?? null, key_hint: hint(secret) }), models: (secret.data as { models: unknown[] }).models }
-      : { kind: secret.data.kind, provider: compact({ url: provider.url ?? null, key_hint: hint(secret) }) };
+    secret.kind === "custom_provider"
+      ? { kind: secret.data.kind, provider: compact({ url: secret.data.provider.url, extras: secret.data.provider.extras ?? null, key_hint: hint(secret) }), models: secret.data.models }
+      : { kind: secret.data.kind, provider: compact({ url: secret.data.provider.url ?? null, key_hint: hint(secret) }) };
+  return envelope(secret, { kind: secret.kind, data });
+}
+
+export function plainSecretToWire(secret: PlainSecret) {
+  return envelope(secret, { kind: secret.kind, data: compact({ value_hint: hint(secret) }) });
+}
+
+function envelope<S>(secret: VaultSecret, wire: S) {
   return compact({
     id: secret.id,
     slug: secret.slug,
     header: compact({ name: secret.name, description: secret.description }),
-    secret: { kind: secret.kind, data },
+    secret: wire,
     created_at: secret.createdAt.toISOString(),
     updated_at: secret.updatedAt.toISOString(),
   });

@@ -6,7 +6,7 @@ import type { Database } from "@/server/db";
 import { vaultSecrets } from "@/server/db/schema";
 import { urlRefusal, type AllowlistEntry } from "@/server/egress";
 import type { SecretBox } from "@/server/secrets";
-import type { SecretInput } from "./secret-input";
+import type { SecretData, SecretInput } from "./secret-input";
 import type { VaultSecret } from "./vault-secret";
 
 export interface VaultContext {
@@ -26,8 +26,12 @@ export class Vault {
 
   async create(projectId: string, input: SecretInput): Promise<VaultSecret> {
     const data = this.checked(input);
-    if (!data.provider.key && input.secret.kind === "provider_key") {
-      throw new BadRequestError("secret.data.provider.key is required for a provider_key secret", "missing_key", [{ path: "secret.data.provider.key", message: "required" }]);
+    if (!credentialOf(data) && input.secret.kind !== "custom_provider") {
+      const [path, detail, code] =
+        input.secret.kind === "secret"
+          ? ["secret.data.value", "secret.data.value is required when creating a plain secret", "missing_value"]
+          : ["secret.data.provider.key", "secret.data.provider.key is required for a provider_key secret", "missing_key"];
+      throw new BadRequestError(detail, code, [{ path, message: "required" }]);
     }
     const slug = slugify(input.header.name) || "secret";
     const now = new Date();
@@ -52,14 +56,13 @@ export class Vault {
     return this.open(row);
   }
 
-  /** Replaces a secret's header and data; an omitted key keeps the stored one. The slug stays. */
+  /** Replaces a secret's header and data; an omitted key or value keeps the stored one. The slug stays. */
   async update(projectId: string, id: string, input: SecretInput): Promise<VaultSecret> {
     const current = await this.get(projectId, id);
     if (current.kind !== input.secret.kind) {
       throw new BadRequestError(`secret.kind cannot change from ${current.kind} to ${input.secret.kind}; create a new secret`, "kind_change");
     }
-    const data = this.checked(input);
-    if (!data.provider.key && current.data.provider.key) data.provider.key = current.data.provider.key;
+    const data = withCredential(this.checked(input), credentialOf(current.data));
     const [row] = await this.ctx.db
       .update(vaultSecrets)
       .set({ ...this.columns(input, data), updatedAt: new Date() })
@@ -74,9 +77,17 @@ export class Vault {
     return current;
   }
 
-  /** A user-supplied URL is checked against the egress rules when it is saved (and again on connect). */
-  private checked(input: SecretInput): VaultSecret["data"] {
+  /**
+   * What the schema leaves to the vault: an empty plain value is refused (omitting it is how an
+   * update keeps it), and a user-supplied URL is checked against the egress rules when it is saved
+   * (and again on connect).
+   */
+  private checked(input: SecretInput): SecretData {
     const data = structuredClone(input.secret.data);
+    if (!("provider" in data)) {
+      if (data.value === "") throw new BadRequestError("secret.data.value must not be empty; omit it on update to keep the stored value", "empty_value", [{ path: "secret.data.value", message: "empty" }]);
+      return data;
+    }
     const url = data.provider.url;
     if (url) {
       const reason = urlRefusal(url, { allowlist: this.ctx.egressAllowlist });
@@ -89,33 +100,49 @@ export class Vault {
     return data;
   }
 
-  private columns(input: SecretInput, data: VaultSecret["data"]) {
-    const key = data.provider.key ?? null;
+  private columns(input: SecretInput, data: SecretData) {
+    const credential = credentialOf(data);
+    const plain = input.secret.kind === "secret";
     return {
       name: input.header.name,
       description: input.header.description ?? null,
       kind: input.secret.kind,
-      provider: data.kind,
+      provider: "provider" in data ? data.kind : null,
       sealed: this.ctx.secrets.seal(JSON.stringify(data)),
-      keyTail: key ? key.slice(-4) : null,
+      // A short plain value (a PIN) would be mostly shown by its tail, so it shows none.
+      keyTail: credential && (!plain || credential.length >= MIN_PLAIN_LENGTH_FOR_HINT) ? credential.slice(-4) : null,
     };
   }
 
   private open(row: Row): VaultSecret {
+    // The row's kind, provider and sealed data were written together by `columns`.
     return {
       id: row.id,
       projectId: row.projectId,
       slug: row.slug,
       name: row.name,
       description: row.description,
-      kind: row.kind as VaultSecret["kind"],
+      kind: row.kind,
       provider: row.provider,
-      data: JSON.parse(this.ctx.secrets.open(row.sealed)) as VaultSecret["data"],
+      data: JSON.parse(this.ctx.secrets.open(row.sealed)),
       keyTail: row.keyTail,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
-    };
+    } as VaultSecret;
   }
+}
+
+const MIN_PLAIN_LENGTH_FOR_HINT = 12;
+
+/** The key or value a secret's data holds, if any. */
+function credentialOf(data: SecretData): string | null {
+  return ("provider" in data ? data.provider.key : data.value) || null;
+}
+
+/** `data` with its key or value set to `stored` when the input omitted it. */
+function withCredential(data: SecretData, stored: string | null): SecretData {
+  if (credentialOf(data) || !stored) return data;
+  return "provider" in data ? { ...data, provider: { ...data.provider, key: stored } } : { value: stored };
 }
 
 export function vaultOf(app: { db: Database; secrets: SecretBox; config: { egressAllowlist: AllowlistEntry[] } }): Vault {

@@ -76,7 +76,85 @@ describe("the vault API", () => {
   });
 });
 
+describe("plain secrets (kind secret)", () => {
+  const TOKEN = "lin_api_PLANTED_51c8e0f2";
+  const plain = (name: string, value?: string | null) => ({ header: { name }, secret: { kind: "secret", data: value === undefined ? {} : { value } } });
+
+  it("stores, lists, reads, rotates and deletes a plain secret, its value never in a response", async () => {
+    const created = await vault("POST", "", plain("Linear token", TOKEN));
+    expect(created.status).toBe(201);
+    expect(created.body.secret).toMatchObject({ slug: "linear-token", header: { name: "Linear token" }, secret: { kind: "secret", data: { value_hint: "…e0f2" } } });
+    const id = created.body.secret.id;
+    const [row] = await app.database.db.select().from(vaultSecrets).where(eq(vaultSecrets.id, id));
+    expect(row).toMatchObject({ kind: "secret", provider: null });
+    expect(row.sealed).toMatch(/^v1\./);
+    expect(JSON.stringify(row)).not.toContain("PLANTED");
+    const listed = await vault("GET", "");
+    expect(listed.body.secrets.find((s: { id: string }) => s.id === id)).toEqual(created.body.secret);
+    const kept = await vault("PUT", id, { header: { name: "Linear token", description: "for the docs MCP server" }, secret: { kind: "secret", data: {} } });
+    expect(kept.status).toBe(200);
+    expect(kept.body.secret).toMatchObject({ header: { description: "for the docs MCP server" }, secret: { data: { value_hint: "…e0f2" } } });
+    const rotated = await vault("PUT", id, plain("Linear token", "lin_api_ROTATED_000077aa"));
+    expect(rotated.body.secret.secret.data).toEqual({ value_hint: "…77aa" });
+    const read = await vault("GET", id);
+    expect(read.body.secret.slug).toBe("linear-token");
+    expect((await vault("GET", id, undefined, otherKey)).status).toBe(404);
+    // A short value would be mostly given away by its tail, so it shows none.
+    const pin = await vault("POST", "", plain("pin", "4821"));
+    expect(pin.body.secret.secret).toEqual({ kind: "secret", data: {} });
+    const deleted = await vault("DELETE", id);
+    expect(deleted.status).toBe(200);
+    for (const res of [created, listed, kept, rotated, read, pin, deleted]) {
+      expect(JSON.stringify(res.body)).not.toContain("PLANTED");
+      expect(JSON.stringify(res.body)).not.toContain("ROTATED");
+      expect(JSON.stringify(res.body)).not.toContain("4821");
+    }
+    expect((await vault("GET", id)).status).toBe(404);
+    await vault("DELETE", pin.body.secret.id);
+  });
+
+  it("refuses an empty or missing value, an oversized one, and a change of kind, naming the field", async () => {
+    const empty = await vault("POST", "", plain("empty", ""));
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors[0].path).toBe("secret.data.value");
+    expect(empty.body.detail).toMatch(/secret\.data\.value must not be empty/);
+    const missing = await vault("POST", "", plain("missing"));
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ code: "missing_value", detail: "secret.data.value is required when creating a plain secret" });
+    const huge = await vault("POST", "", plain("huge", "x".repeat(8193)));
+    expect(huge.status).toBe(422);
+    expect(huge.body.errors[0].path).toBe("secret.data.value");
+
+    const stored = await vault("POST", "", plain("token", "tok-0123456789"));
+    const emptied = await vault("PUT", stored.body.secret.id, plain("token", ""));
+    expect(emptied.status).toBe(400);
+    expect(emptied.body.errors[0].path).toBe("secret.data.value");
+    const toKey = await vault("PUT", stored.body.secret.id, providerKey("token", "openai", "sk-x"));
+    expect(toKey.status).toBe(400);
+    expect(toKey.body).toMatchObject({ code: "kind_change", detail: "secret.kind cannot change from secret to provider_key; create a new secret" });
+    const provider = await vault("POST", "", providerKey("a key", "openai", "sk-y"));
+    const toPlain = await vault("PUT", provider.body.secret.id, plain("a key", "v"));
+    expect(toPlain.status).toBe(400);
+    expect(toPlain.body.code).toBe("kind_change");
+    await vault("DELETE", stored.body.secret.id);
+    await vault("DELETE", provider.body.secret.id);
+  });
+});
+
 describe("connection resolution", () => {
+  it("never takes a plain secret for a model key, even one named like the provider", async () => {
+    const named = await vault("POST", "", { header: { name: "openai" }, secret: { kind: "secret", data: { value: "sk-plain-NOT-A-MODEL-KEY" } } });
+    expect(named.status).toBe(201);
+    model.script({ kind: "reply", text: "ok" });
+    expect((await invoke({ llm: { provider: "openai", model: "gpt-5-mini" } })).status).toBe(200);
+    expect(model.requests.at(-1)!.headers.authorization).toBe("Bearer sk-from-env");
+    const bySlug = await invoke({ llm: { provider: "openai", model: "gpt-5-mini", connection: { slug: "openai" } } });
+    expect(bySlug.status).toBe(400);
+    expect(bySlug.body.detail).toBe('llm.connection.slug "openai" names a plain secret, not a model connection; store the key as kind provider_key or custom_provider');
+    expect(JSON.stringify(model.requests)).not.toContain("NOT-A-MODEL-KEY");
+    await vault("DELETE", named.body.secret.id);
+  });
+
   it("uses the named slug, else the project's connection for the provider, else the environment key", async () => {
     model.script({ kind: "reply", text: "ok" });
     await invoke({ llm: { provider: "openai", model: "gpt-5-mini" } });

@@ -94,3 +94,27 @@ describe("connections (the vault in the playground)", () => {
     expect((await owner.query("connections.list")).data).toEqual([]);
   });
 });
+
+describe("plain secrets (the Secrets section)", () => {
+  const token = (value: string) => ({ header: { name: "GitHub token" }, secret: { kind: "secret", data: { value } } });
+
+  it("are listed apart from model connections, masked, to viewers too; only members create, rotate, delete", async () => {
+    const created = await owner.mutate("connections.create", token("ghp_PLANTED_aaaa0001"));
+    expect(created.status).toBe(200);
+    const id = created.data.id;
+    expect((await viewer.query("connections.list")).data).toEqual([]);
+    const listed = await viewer.query("connections.secrets");
+    expect(listed.data).toEqual([expect.objectContaining({ id, slug: "github-token", header: { name: "GitHub token" }, secret: { kind: "secret", data: { value_hint: "…0001" } } })]);
+    expect((await viewer.mutate("connections.create", token("ghp_other_value_000"))).status).toBe(403);
+    expect((await viewer.mutate("connections.update", { id, secret: token("ghp_viewer_value_00") })).status).toBe(403);
+    expect((await viewer.mutate("connections.delete", { id })).status).toBe(403);
+    const rotated = await owner.mutate("connections.update", { id, secret: token("ghp_ROTATED_bbbb0002") });
+    expect(rotated.data.secret).toEqual({ kind: "secret", data: { value_hint: "…0002" } });
+    const tested = await owner.mutate("connections.test", { id });
+    expect(tested.status).toBe(400);
+    expect(tested.error?.message).toContain("is a plain secret, not a model connection");
+    const deleted = await owner.mutate("connections.delete", { id });
+    for (const r of [created, listed, rotated, deleted]) expect(JSON.stringify(r.data)).not.toMatch(/PLANTED|ROTATED/);
+    expect((await owner.query("connections.secrets")).data).toEqual([]);
+  });
+});

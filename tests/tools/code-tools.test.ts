@@ -25,7 +25,7 @@ beforeAll(async () => {
   });
   live = await serveOnLoopback(app.handle);
   ({ key } = await app.newProject());
-  const stored = await app.call("POST", "/api/vault/v1/secrets/", { key, body: { header: { name: "work" }, secret: { kind: "provider_key", data: { kind: "mistral", provider: { key: SECRET } } } } });
+  const stored = await app.call("POST", "/api/vault/v1/secrets/", { key, body: { header: { name: "work" }, secret: { kind: "secret", data: { value: SECRET } } } });
   expect(stored.status).toBe(201);
   // A mistral key: the runs here use openai through the operator's (scripted) key.
   onRunFinished((record) => void records.push(record));

@@ -127,8 +127,7 @@ describe("MCP servers (mcps[]) through the invoke route", () => {
   it("header secrets come from the vault at run time and never reach the stream, the model, the run record, the trace or the logs", async () => {
     const stored = await app.call("POST", "/api/vault/v1/secrets/", {
       key,
-      // The vault holds provider keys; a key of a provider this agent does not use serves as the header secret.
-      body: { header: { name: "mcp-key" }, secret: { kind: "provider_key", data: { kind: "mistral", provider: { key: SECRET } } } },
+      body: { header: { name: "mcp-key" }, secret: { kind: "secret", data: { value: SECRET } } },
     });
     expect(stored.status).toBe(201);
     const template = agent([server({}, { credentials: { type: "header_secret_refs", headers: { "X-Api-Key": "mcp-key" } } })]);
@@ -165,6 +164,19 @@ describe("MCP servers (mcps[]) through the invoke route", () => {
     const missing = await invoke(body("mcp-secret", agent([server({}, { credentials: { type: "header_secret_refs", headers: { "X-Api-Key": "nope" } } })])));
     expect(missing.status).toBe(400);
     expect(missing.batch.detail).toBe('mcps[0] (server "docs"): credentials.headers.X-Api-Key names secret "nope", which this project\'s vault does not hold');
+  });
+
+  it("a token stored as a provider key (before plain secrets existed) still serves as a header secret", async () => {
+    const stored = await app.call("POST", "/api/vault/v1/secrets/", {
+      key,
+      body: { header: { name: "legacy-mcp-key" }, secret: { kind: "provider_key", data: { kind: "mistral", provider: { key: SECRET } } } },
+    });
+    expect(stored.status).toBe(201);
+    model.script({ kind: "reply", text: "Checking.", toolCalls: [{ id: "w_legacy", name: "docs__whoami", input: {} }] }, { kind: "reply", text: "Authorized." });
+    const o = await invoke(body("mcp-secret-legacy", agent([server({}, { credentials: { type: "header_secret_refs", headers: { "X-Api-Key": "legacy-mcp-key" } } })])));
+    expect(results(o.events!).w_legacy).toEqual({ output: "authorized with key [secret]", isError: false });
+    expect(mcp.requests.at(-1)!["x-api-key"]).toBe(SECRET);
+    await app.call("DELETE", `/api/vault/v1/secrets/${stored.body.secret.id}`, { key });
   });
 
   it("a slow tool call ends at MCP_CALL_TIMEOUT_MS as an error result and the turn goes on", async () => {

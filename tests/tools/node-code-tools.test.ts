@@ -26,7 +26,7 @@ beforeAll(async () => {
   });
   live = await serveOnLoopback(app.handle);
   ({ key } = await app.newProject());
-  const stored = await app.call("POST", "/api/vault/v1/secrets/", { key, body: { header: { name: "work" }, secret: { kind: "provider_key", data: { kind: "mistral", provider: { key: SECRET } } } } });
+  const stored = await app.call("POST", "/api/vault/v1/secrets/", { key, body: { header: { name: "work" }, secret: { kind: "secret", data: { value: SECRET } } } });
   expect(stored.status).toBe(201);
   onRunFinished((record) => void records.push(record));
 });

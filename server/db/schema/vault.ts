@@ -3,8 +3,9 @@ import { ts } from "./columns";
 import { projects } from "./tenancy";
 
 /**
- * A project's stored credentials (provider keys, custom OpenAI-compatible providers). `sealed` is
- * the secret's data sealed by the SecretBox; `key_tail` (last 4 characters) is all a response shows.
+ * A project's stored credentials (provider keys, custom OpenAI-compatible providers, plain named
+ * secrets). `sealed` is the secret's data sealed by the SecretBox; `key_tail` (last 4 characters of
+ * the key or value) is all a response shows.
  */
 export const vaultSecrets = pgTable(
   "vault_secrets",
@@ -15,7 +16,8 @@ export const vaultSecrets = pgTable(
     name: text("name").notNull(),
     description: text("description"),
     kind: text("kind").notNull(),
-    provider: text("provider").notNull(),
+    /** The provider id, `custom`, or null for a plain `secret` (which no model resolution reads). */
+    provider: text("provider"),
     sealed: text("sealed").notNull(),
     keyTail: text("key_tail"),
     createdAt: ts("created_at").notNull().defaultNow(),

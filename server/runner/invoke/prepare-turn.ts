@@ -7,7 +7,7 @@ import { checkAgentTemplate } from "@/server/domains/workflows/agents";
 import { workflowsSpec } from "@/server/domains/workflows/spec";
 import type { AppContext } from "@/server/http/app-context";
 import { readInboundMessages, type MessagesFormat } from "@/server/streams";
-import { vaultOf } from "@/server/vault";
+import { secretValueOf, vaultOf } from "@/server/vault";
 import { retrieveRevision } from "@/server/versioning";
 import { sandboxBoundary, SessionSandbox } from "@/server/sandbox";
 import { harnessRefusal, resolveClaudeConnection, serviceToolRules, withHarnessBuiltins } from "../harnesses";
@@ -66,7 +66,7 @@ export async function prepareTurn(
   const activity = new EventTarget();
   const secretValue = async (name: string) => {
     const secret = (await vaultOf(app).list(projectId)).find((s) => s.slug === name || s.name === name);
-    return secret?.data.provider.key ?? undefined;
+    return secret ? secretValueOf(secret) : undefined;
   };
   const mcp = await connectMcpTools(template.mcps, {
     fetch: guardedFetchFor(app.config.egressAllowlist),

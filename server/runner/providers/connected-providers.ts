@@ -1,6 +1,6 @@
 import { PROVIDER_IDS } from "@/server/agents";
 import type { AppContext } from "@/server/http/app-context";
-import { vaultOf } from "@/server/vault";
+import { isModelConnection, vaultOf } from "@/server/vault";
 
 export interface ProviderConnection {
   provider: string;
@@ -12,10 +12,10 @@ export interface ProviderConnection {
 
 /**
  * Which providers a run could reach right now, in resolution's order: a stored connection wins
- * over the operator's key. Custom providers are listed by their models, not here.
+ * over the operator's key. Custom providers are listed by their models, not here; plain secrets never.
  */
 export async function connectedProviders(app: Pick<AppContext, "db" | "secrets" | "config">, projectId: string): Promise<ProviderConnection[]> {
-  const stored = await vaultOf(app).list(projectId);
+  const stored = (await vaultOf(app).list(projectId)).filter(isModelConnection);
   const out: ProviderConnection[] = [];
   for (const provider of PROVIDER_IDS) {
     const secret = stored.find((s) => s.provider === provider);

@@ -1,7 +1,7 @@
 import { CURATED_MODELS, PROVIDER_IDS, type AgentTemplate, type ProviderId } from "@/server/agents";
 import type { Config } from "@/server/core/config";
 import { BadRequestError } from "@/server/core/errors";
-import { isCustomProvider, type Vault, type VaultSecret } from "@/server/vault";
+import { isCustomProvider, isModelConnection, type ModelConnection, type Vault } from "@/server/vault";
 import type { ResolvedConnection } from "./connection";
 import { guardedFetchFor } from "./guarded-fetch-for";
 import { PROVIDER_KEY_ENV } from "./provider-env-names";
@@ -22,12 +22,19 @@ export interface ResolutionContext {
  */
 export async function resolveConnection(llm: AgentTemplate["llm"], ctx: ResolutionContext): Promise<ResolvedConnection> {
   const { model } = llm;
-  // One read of the project's (few) secrets serves every step below.
-  const stored = llm.connection?.mode === "self_managed" ? [] : await ctx.vault.list(ctx.projectId);
+  // One read of the project's (few) secrets serves every step below; a plain `secret` is never a model key.
+  const all = llm.connection?.mode === "self_managed" ? [] : await ctx.vault.list(ctx.projectId);
+  const stored = all.filter(isModelConnection);
   if (llm.connection?.slug) {
     const secret = stored.find((s) => s.slug === llm.connection!.slug);
     if (!secret) {
-      throw new BadRequestError(`llm.connection.slug "${llm.connection.slug}" names no stored connection in this project; see GET /api/vault/v1/secrets/`, "unknown_connection");
+      const plain = all.some((s) => s.slug === llm.connection!.slug);
+      throw new BadRequestError(
+        plain
+          ? `llm.connection.slug "${llm.connection.slug}" names a plain secret, not a model connection; store the key as kind provider_key or custom_provider`
+          : `llm.connection.slug "${llm.connection.slug}" names no stored connection in this project; see GET /api/vault/v1/secrets/`,
+        "unknown_connection",
+      );
     }
     if (llm.provider && secret.provider !== "custom" && secret.provider !== llm.provider) {
       throw new BadRequestError(`llm.connection.slug "${secret.slug}" is a ${secret.provider} connection, but llm.provider is ${llm.provider}`, "connection_mismatch");
@@ -56,7 +63,7 @@ export async function resolveConnection(llm: AgentTemplate["llm"], ctx: Resoluti
   );
 }
 
-function fromSecret(secret: VaultSecret, model: string, ctx: ResolutionContext): ResolvedConnection {
+function fromSecret(secret: ModelConnection, model: string, ctx: ResolutionContext): ResolvedConnection {
   const label = `the ${secret.provider} connection \`${secret.slug}\``;
   const { data } = secret;
   if (isCustomProvider(data)) {

@@ -1,7 +1,8 @@
 import { streamText } from "ai";
 import { CURATED_MODELS, PROVIDER_IDS, type AgentTemplate, type ProviderId } from "@/server/agents";
 import type { AppContext } from "@/server/http/app-context";
-import { isCustomProvider, vaultOf } from "@/server/vault";
+import { BadRequestError } from "@/server/core/errors";
+import { isCustomProvider, isModelConnection, vaultOf } from "@/server/vault";
 import { runErrorMessage } from "../run-error-message";
 import { languageModel } from "./language-model";
 import { resolveConnection } from "./resolve-connection";
@@ -25,6 +26,7 @@ export interface ConnectionTest {
 export async function testStoredConnection(app: AppContext, projectId: string, secretId: string): Promise<ConnectionTest> {
   const vault = vaultOf(app);
   const secret = await vault.get(projectId, secretId);
+  if (!isModelConnection(secret)) throw new BadRequestError(`Secret ${secretId} is a plain secret, not a model connection; there is nothing to test`, "not_a_connection");
   const model = isCustomProvider(secret.data) ? secret.data.models[0].slug : cheapestModel(secret.provider);
   const llm = { provider: secret.provider === "custom" ? undefined : secret.provider, model, connection: { mode: "managed", slug: secret.slug } } as AgentTemplate["llm"];
   const connection = await resolveConnection(llm, { config: app.config, vault, projectId });

@@ -1,13 +1,18 @@
 import { z } from "zod";
 import { connectedProviders, testStoredConnection } from "@/server/runner/providers";
-import { secretInputSchema, secretToWire, vaultOf } from "@/server/vault";
+import { connectionToWire, isModelConnection, plainSecretToWire, secretInputSchema, secretToWire, vaultOf, type PlainSecret, type VaultSecret } from "@/server/vault";
 import { createTRPCRouter, memberProcedure, projectProcedure } from "../init";
 
 const idInput = z.strictObject({ id: z.string().uuid() });
 
-/** The vault's provider keys and custom providers, in the REST wire shape (keys masked). */
+const isPlainSecret = (secret: VaultSecret): secret is PlainSecret => !isModelConnection(secret);
+
+/** The vault in the REST wire shape (keys and values masked): model connections and plain secrets apart. */
 export const connectionsRouter = createTRPCRouter({
-  list: projectProcedure.query(async ({ ctx }) => (await vaultOf(ctx.app).list(ctx.principal.projectId)).map(secretToWire)),
+  list: projectProcedure.query(async ({ ctx }) => (await vaultOf(ctx.app).list(ctx.principal.projectId)).filter(isModelConnection).map(connectionToWire)),
+
+  /** Plain secrets, for code tools' `secrets` and MCP `header_secret_refs`. */
+  secrets: projectProcedure.query(async ({ ctx }) => (await vaultOf(ctx.app).list(ctx.principal.projectId)).filter(isPlainSecret).map(plainSecretToWire)),
 
   /** For the model picker: the providers a run reaches now, and whose credential it would use. */
   providers: projectProcedure.query(async ({ ctx }) => connectedProviders(ctx.app, ctx.principal.projectId)),

@@ -1,0 +1,83 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useTRPC } from "@/components/trpc";
+import { Button, Dialog, Notice, TextField } from "@/components/ui";
+import type { PlainSecret } from "./types";
+
+const FORM_ID = "secret-form";
+
+/** Adds a plain secret, or rotates one's value (`rotating`); the value is write-only. */
+export function SecretDialog({ open, rotating, onClose }: { open: boolean; rotating: PlainSecret | null; onClose: () => void }) {
+  return open ? <SecretDialogBody rotating={rotating} onClose={onClose} /> : null;
+}
+
+function SecretDialogBody({ rotating, onClose }: { rotating: PlainSecret | null; onClose: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(rotating?.header.name ?? "");
+  const [value, setValue] = useState("");
+  // Readable while it is typed, masked once the field is left.
+  const [typing, setTyping] = useState(false);
+  const done = {
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: trpc.connections.secrets.queryKey() });
+      onClose();
+    },
+  };
+  const create = useMutation(trpc.connections.create.mutationOptions(done));
+  const update = useMutation(trpc.connections.update.mutationOptions(done));
+  const saving = create.isPending || update.isPending;
+  const error = create.error ?? update.error;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const header = { name: rotating ? rotating.header.name : name.trim(), description: rotating?.header.description ?? null };
+    const input = { header, secret: { kind: "secret" as const, data: { value } } };
+    if (rotating) update.mutate({ id: rotating.id, secret: input });
+    else create.mutate(input);
+  }
+
+  return (
+    <Dialog
+      open
+      onClose={() => !saving && onClose()}
+      title={rotating ? `Rotate ${rotating.header.name}` : "Add secret"}
+      description="Encrypted at rest and never shown again; only the last four characters of a long value are."
+      footer={
+        <>
+          <Button onClick={onClose} disabled={saving}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" form={FORM_ID} loading={saving}>
+            {rotating ? "Rotate" : "Add secret"}
+          </Button>
+        </>
+      }
+    >
+      <form id={FORM_ID} onSubmit={submit} className="flex flex-col gap-4">
+        {!rotating && (
+          <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} hint="Tools name it by this, or by its slug." data-autofocus required />
+        )}
+        <TextField
+          label={rotating ? "New value" : "Value"}
+          type={typing ? "text" : "password"}
+          autoComplete="off"
+          spellCheck={false}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          onFocus={() => setTyping(true)}
+          onBlur={() => setTyping(false)}
+          data-autofocus={rotating ? true : undefined}
+          required
+        />
+        {error && (
+          <Notice tone="danger" title="Not saved">
+            {error.message}
+          </Notice>
+        )}
+      </form>
+    </Dialog>
+  );
+}

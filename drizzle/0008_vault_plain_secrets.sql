@@ -1,0 +1,1 @@
+ALTER TABLE "vault_secrets" ALTER COLUMN "provider" DROP NOT NULL;
