@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/trpc";
-import { Button, Dialog, Notice, TextField } from "@/components/ui";
+import { Dialog, FormDialogFooter, Notice, TextField } from "@/components/ui";
 import { editorPath } from "./agent-paths";
 import { slugProblem, suggestSlug } from "./slug-suggestion";
 
@@ -62,16 +62,7 @@ export function CreateAgentDialog({ open, onClose }: { open: boolean; onClose: (
       onClose={close}
       title="New agent"
       description="It starts from the default template (a short greeting agent), committed as version 1."
-      footer={
-        <>
-          <Button onClick={close} disabled={create.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form={FORM_ID} variant="primary" loading={create.isPending}>
-            Create agent
-          </Button>
-        </>
-      }
+      footer={<FormDialogFooter formId={FORM_ID} busy={create.isPending} onCancel={close} submitLabel="Create agent" />}
     >
       <form id={FORM_ID} onSubmit={submit} className="flex flex-col gap-4" noValidate>
         <TextField

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { SelectInput } from "@/components/editor/select-input";
 import { useTRPC } from "@/components/trpc";
-import { Button, Dialog, Notice, TextField } from "@/components/ui";
+import { Dialog, FormDialogFooter, Notice, TextField } from "@/components/ui";
 import { PROVIDERS } from "@/server/agents/catalog/providers";
 import { emptyConnectionForm, formOf, secretInputOf, type ConnectionForm } from "./connection-form";
 import type { Connection } from "./types";
@@ -49,16 +49,7 @@ function ConnectionDialogBody({ editing, onClose }: { editing: Connection | null
       onClose={() => !saving && onClose()}
       title={editing ? `Edit ${editing.header.name}` : "Add connection"}
       description="Keys are encrypted at rest and never shown again; only their last four characters are."
-      footer={
-        <>
-          <Button onClick={onClose} disabled={saving}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form={FORM_ID} loading={saving}>
-            {editing ? "Save" : "Add connection"}
-          </Button>
-        </>
-      }
+      footer={<FormDialogFooter formId={FORM_ID} busy={saving} onCancel={onClose} submitLabel={editing ? "Save" : "Add connection"} />}
     >
       <form id={FORM_ID} onSubmit={submit} className="flex flex-col gap-4">
         {!editing && (

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/trpc";
-import { Button, Dialog, Notice, TextField } from "@/components/ui";
+import { Dialog, FormDialogFooter, Notice, TextField } from "@/components/ui";
 import type { PlainSecret } from "./types";
 
 const FORM_ID = "secret-form";
@@ -45,16 +45,7 @@ function SecretDialogBody({ rotating, onClose }: { rotating: PlainSecret | null;
       onClose={() => !saving && onClose()}
       title={rotating ? `Rotate ${rotating.header.name}` : "Add secret"}
       description="Encrypted at rest and never shown again; only the last four characters of a long value are."
-      footer={
-        <>
-          <Button onClick={onClose} disabled={saving}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form={FORM_ID} loading={saving}>
-            {rotating ? "Rotate" : "Add secret"}
-          </Button>
-        </>
-      }
+      footer={<FormDialogFooter formId={FORM_ID} busy={saving} onCancel={onClose} submitLabel={rotating ? "Rotate" : "Add secret"} />}
     >
       <form id={FORM_ID} onSubmit={submit} className="flex flex-col gap-4">
         {!rotating && (

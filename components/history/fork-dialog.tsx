@@ -6,7 +6,7 @@ import { useState, type FormEvent } from "react";
 import { slugProblem, suggestSlug as slugify } from "@/components/agents/slug-suggestion";
 import { variantLabel } from "@/components/agents/variant-label";
 import { useTRPC } from "@/components/trpc";
-import { Button, Dialog, Notice, TextField, useToast } from "@/components/ui";
+import { Dialog, FormDialogFooter, Notice, TextField, useToast } from "@/components/ui";
 import { agentPaths } from "./paths";
 import { versionLabel, type AgentRevision } from "./types";
 
@@ -60,16 +60,7 @@ export function ForkDialog({ agentId, revision, onClose }: { agentId: string; re
       onClose={close}
       title={revision ? `Fork a variant from ${versionLabel(revision)}` : "Fork a variant"}
       description="A variant is a branch: it starts with this revision's template and gets its own history. The original variant is not touched."
-      footer={
-        <>
-          <Button onClick={close} disabled={fork.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form={FORM_ID} variant="primary" loading={fork.isPending} disabled={Boolean(slugError)}>
-            Fork and open
-          </Button>
-        </>
-      }
+      footer={<FormDialogFooter formId={FORM_ID} busy={fork.isPending} onCancel={close} submitLabel="Fork and open" disabled={Boolean(slugError)} />}
     >
       <form id={FORM_ID} onSubmit={submit} className="flex flex-col gap-4">
         <TextField

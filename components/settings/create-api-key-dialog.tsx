@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/trpc";
-import { Button, Dialog, Notice, TextField } from "@/components/ui";
+import { Button, Dialog, FormDialogFooter, Notice, TextField } from "@/components/ui";
 import { NewKeySecret } from "./new-key-secret";
 
 const FORM_ID = "create-api-key-form";
@@ -57,16 +57,7 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
       onClose={close}
       title="Create API key"
       description="The key acts as you in this project. Its secret is shown once, right after creation."
-      footer={
-        <>
-          <Button onClick={close} disabled={create.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form={FORM_ID} variant="primary" loading={create.isPending}>
-            Create key
-          </Button>
-        </>
-      }
+      footer={<FormDialogFooter formId={FORM_ID} busy={create.isPending} onCancel={close} submitLabel="Create key" />}
     >
       <form id={FORM_ID} onSubmit={submit} className="flex flex-col gap-4">
         <TextField

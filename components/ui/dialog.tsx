@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, type ReactNode } from "react";
+import { Button } from "./button";
 import { cn } from "./cn";
 import { focusRing } from "./focus-ring";
 import { CloseIcon } from "./icons";
@@ -90,5 +91,19 @@ export function Dialog({ open, onClose, title, description, children, footer, ro
         </div>
       )}
     </dialog>
+  );
+}
+
+/** The footer of a dialog around a form: Cancel, and the submit button of the form `formId`. */
+export function FormDialogFooter({ formId, busy, onCancel, submitLabel, disabled }: { formId: string; busy: boolean; onCancel: () => void; submitLabel: ReactNode; disabled?: boolean }) {
+  return (
+    <>
+      <Button onClick={onCancel} disabled={busy}>
+        Cancel
+      </Button>
+      <Button type="submit" form={formId} variant="primary" loading={busy} disabled={disabled}>
+        {submitLabel}
+      </Button>
+    </>
   );
 }

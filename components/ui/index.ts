@@ -3,12 +3,13 @@ export { Button, buttonClass, type ButtonProps, type ButtonSize, type ButtonVari
 export { Card } from "./card";
 export { cn } from "./cn";
 export { CopyButton } from "./copy-button";
-export { Dialog, type DialogProps } from "./dialog";
+export { Dialog, FormDialogFooter, type DialogProps } from "./dialog";
 export { EmptyState } from "./empty-state";
 export { focusRing } from "./focus-ring";
 export { AlertIcon, ArrowRightIcon, BookIcon, CheckIcon, CloseIcon, CopyIcon, ExternalIcon, HomeIcon, Icon, InfoIcon, KeyIcon, PlusIcon, SettingsIcon, Spinner, type IconProps } from "./icons";
 export { Input } from "./input";
 export { Notice, type NoticeTone } from "./notice";
+export { ShownOnceSecret } from "./shown-once-secret";
 export { Skeleton } from "./skeleton";
 export { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "./table";
 export { TextField, type TextFieldProps } from "./text-field";
