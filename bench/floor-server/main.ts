@@ -6,6 +6,8 @@
  *
  * - `POST /floor`: a retrieve by slug. The app's own revision lookup (the SQL text drizzle renders
  *   for `revisionBySlug`, prepared, same parameters).
+ * - `POST /floor/<kind>`: a retrieve by another kind of reference (FLOOR_LOOKUPS): the lookup query
+ *   the app runs for it, with its parameters, writing the bytes the app answered for that kind.
  * - `POST /floor/commit`: a commit, with the app's request body. The app's own commit statements
  *   in one transaction: lock the variant it names (joined to its artifact), bump the head, insert the revision, insert the committed
  *   event, notify, with the same kinds of parameters (a new id and slug, JSON as text).
@@ -40,8 +42,19 @@ if (!scope) throw new Error(`no revision ${slug}`);
 const renderer = drizzle(sql) as never;
 const render = (build: (db: never) => { toSQL(): { sql: string; params: unknown[] } }) => build(renderer).toSQL();
 
-const lookup = render(revisionLookupQueries.revisionBySlug);
-const lookupValues = fillPlaceholders(lookup.params, { projectId: scope.project_id, domain: scope.domain, slug }) as string[];
+interface FloorLookup {
+  sql: string;
+  values: unknown[];
+  response: Buffer;
+}
+/** A lookup the app runs, with its values (the scope's project and domain added), and the app's answer. */
+const lookupFor = (query: keyof typeof revisionLookupQueries, values: Record<string, unknown>, response: Buffer): FloorLookup => {
+  const statement = render(revisionLookupQueries[query]);
+  return { sql: statement.sql, values: fillPlaceholders(statement.params as SQL[], { projectId: scope.project_id, domain: scope.domain, ...values }), response };
+};
+const lookups = new Map<string, FloorLookup>([["/floor", lookupFor("revisionBySlug", { slug }, retrieveResponse)]]);
+const configured = JSON.parse(process.env.FLOOR_LOOKUPS ?? "{}") as Record<string, { query: keyof typeof revisionLookupQueries; values: Record<string, unknown>; response: string }>;
+for (const [kind, lookup] of Object.entries(configured)) lookups.set(`/floor/${kind}`, lookupFor(lookup.query, lookup.values, Buffer.from(lookup.response, "base64")));
 
 const commit = {
   lock: render(commitStatements.lockVariant),
@@ -58,9 +71,10 @@ const ARTIFACT_ID = variantColumns.indexOf("artifactId");
 const run = (statement: { sql: string; params: unknown[] }, values: Record<string, unknown>, db: postgres.Sql | postgres.TransactionSql = sql) =>
   db.unsafe(statement.sql, fillPlaceholders(statement.params as SQL[], values) as never[], { prepare: true });
 
-function retrieveOnce(): Promise<void> {
-  return sql.unsafe(lookup.sql, lookupValues, { prepare: true }).then((rows) => {
+function retrieveOnce(lookup: FloorLookup): Promise<Buffer> {
+  return sql.unsafe(lookup.sql, lookup.values as never[], { prepare: true }).then((rows) => {
     if (rows.length !== 1) throw new Error("the floor's lookup found no revision");
+    return lookup.response;
   });
 }
 
@@ -112,8 +126,9 @@ createServer((req, res) => {
   req.on("data", (chunk: Buffer) => chunks.push(chunk));
   req.on("end", () => {
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-    const isCommit = req.url === "/floor/commit";
-    (isCommit ? commitOnce(body) : retrieveOnce()).then(() => send(res, isCommit ? commitResponse : retrieveResponse)).catch((error: Error) => res.writeHead(500).end(error.message));
+    const lookup = lookups.get(req.url ?? "");
+    const work = req.url === "/floor/commit" ? commitOnce(body).then(() => commitResponse) : lookup ? retrieveOnce(lookup) : Promise.reject(new Error(`no floor route ${req.url}`));
+    work.then((bytes) => send(res, bytes)).catch((error: Error) => res.writeHead(500).end(error.message));
   });
 }).listen(port, "127.0.0.1", () => process.stdout.write("floor ready\n"));
 

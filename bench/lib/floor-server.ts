@@ -23,6 +23,8 @@ export async function startFloorServer(options: {
   slug: string;
   /** The bytes the app answered a commit, which `POST /floor/commit` writes. */
   commitResponse?: Buffer;
+  /** `POST /floor/<kind>`: the app's lookup query for that kind of retrieve, its values, and the app's answer. */
+  lookups?: Record<string, { query: string; values: Record<string, unknown>; response: Buffer }>;
 }): Promise<FloorServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -36,6 +38,9 @@ export async function startFloorServer(options: {
       FLOOR_RESPONSE_BASE64: options.response.toString("base64"),
       FLOOR_SLUG: options.slug,
       ...(options.commitResponse && { FLOOR_COMMIT_RESPONSE_BASE64: options.commitResponse.toString("base64") }),
+      FLOOR_LOOKUPS: JSON.stringify(
+        Object.fromEntries(Object.entries(options.lookups ?? {}).map(([kind, l]) => [kind, { query: l.query, values: l.values, response: l.response.toString("base64") }])),
+      ),
     },
     stdio: ["ignore", "pipe", "inherit"],
   });

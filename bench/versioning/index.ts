@@ -35,18 +35,36 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     const commitBody = (variantId: string, i: number) => ({
       application_revision_commit: { application_variant_id: variantId, message: `bench ${i}`, data: { parameters: { n: i } } },
     });
+    // Each kind of retrieve against a floor running the very lookup the app runs for it.
+    const retrieveKinds: Record<string, { body: unknown; query: string; values: Record<string, unknown> }> = {
+      revision_id: { body: { application_revision_ref: { id: fixture.revision.id } }, query: "revisionById", values: { id: fixture.revision.id } },
+      revision_slug: { body: { application_revision_ref: { slug: fixture.revision.slug } }, query: "revisionBySlug", values: { slug: fixture.revision.slug } },
+      variant_and_version: {
+        body: { application_variant_ref: { id: fixture.variantId }, application_revision_ref: { version: "2" } },
+        query: "inVariantAt",
+        values: { variantId: fixture.variantId, version: 2 },
+      },
+      variant_latest: { body: { application_variant_ref: { id: fixture.variantId } }, query: "latestOfVariant", values: { variantId: fixture.variantId } },
+      artifact_latest: { body: { application_ref: { slug: fixture.slug } }, query: "latestOfArtifactBySlug", values: { slug: fixture.slug } },
+      environment_and_key: {
+        body: { environment_ref: { slug: "staging" }, key: `${fixture.slug}.revision` },
+        query: "deployedViaEnvironmentSlug",
+        values: { slug: "staging", key: `${fixture.slug}.revision`, revisionKey: "application_revision" },
+      },
+    };
+    const answer = async (body: unknown) =>
+      Buffer.from(await (await fetch(`${server.baseUrl}/api/applications/revisions/retrieve`, { method: "POST", headers: api.headers, body: JSON.stringify(body) })).arrayBuffer());
+    const lookups: Record<string, { query: string; values: Record<string, unknown>; response: Buffer }> = {};
+    for (const [kind, { body, query, values }] of Object.entries(retrieveKinds)) lookups[kind] = { query, values, response: await answer(body) };
     const floorServer = await startFloorServer({
       databaseUrl: server.databaseUrl!,
-      response: Buffer.from(await (await fetch(`${server.baseUrl}/api/applications/revisions/retrieve`, { method: "POST", headers: api.headers, body: JSON.stringify(floorRequest) })).arrayBuffer()),
+      response: await answer(floorRequest),
       slug: fixture.revision.slug,
+      lookups,
       commitResponse: Buffer.from(JSON.stringify(await api.post("/api/applications/revisions/commit", commitBody(fixture.commitVariants[0]!, 0)))),
     });
     stopFloor = floorServer.stop;
     const floors: Measurement[] = [];
-    const floorRun = (timing: { durationS: number; warmupS: number }) =>
-      floorServer.measure({ method: "POST", path: "/floor", body: floorRequest, connections: load.connections, expectStatus: 200, ...timing });
-    const paired = (target: (timing: { durationS: number; warmupS: number }) => Promise<Measurement>) =>
-      measureAgainstFloor(floorRun, load, target, floors);
 
     // Commits are compared with the floor's minimal transaction (the same statements), with the
     // same request bodies, the same variants and the same number of clients.
@@ -68,29 +86,14 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     }
 
     log("measuring retrieves");
-    const retrieveBodies: Record<string, unknown> = {
-      revision_id: { application_revision_ref: { id: fixture.revision.id } },
-      revision_slug: { application_revision_ref: { slug: fixture.revision.slug } },
-      variant_and_version: { application_variant_ref: { id: fixture.variantId }, application_revision_ref: { version: "2" } },
-      variant_latest: { application_variant_ref: { id: fixture.variantId } },
-      artifact_latest: { application_ref: { slug: fixture.slug } },
-      environment_and_key: { environment_ref: { slug: "staging" }, key: `${fixture.slug}.revision` },
-    };
     const retrieve: Record<string, FloorComparison> = {};
-    for (const [kind, body] of Object.entries(retrieveBodies)) {
+    for (const [kind, { body }] of Object.entries(retrieveKinds)) {
       log(`retrieve by ${kind}`);
-      retrieve[kind] = await paired((timing) =>
-        measure({
-          baseUrl: server.baseUrl,
-          serverPid: server.pid,
-          method: "POST",
-          path: "/api/applications/revisions/retrieve",
-          headers: api.headers,
-          body,
-          connections: load.connections,
-          expectStatus: 200,
-          ...timing,
-        }),
+      const retrieveLoad = { method: "POST" as const, body, connections: load.connections, expectStatus: 200 };
+      retrieve[kind] = await measureAgainstFloor(
+        (timing) => floorServer.measure({ ...retrieveLoad, ...timing, path: `/floor/${kind}` }).then((m) => (floors.push(m), m)),
+        load,
+        (timing) => measure({ ...retrieveLoad, ...timing, baseUrl: server.baseUrl, serverPid: server.pid, path: "/api/applications/revisions/retrieve", headers: api.headers }),
       );
     }
     const ratios = Object.values(retrieve).map((r) => r.ratio_to_floor);
@@ -98,7 +101,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       benchmark: "versioning",
       database: server.database,
       floor: {
-        target: "minimal node:http + postgres.js: the app's retrieve-by-slug SQL, the app's response bytes",
+        target: "minimal node:http + postgres.js: per kind of retrieve the app's own lookup query, the app's response bytes",
         requests_per_sec_mean: round3(floors.reduce((sum, f) => sum + f.requests_per_sec, 0) / floors.length),
         latency_ms_p50_mean: round3(floors.reduce((sum, f) => sum + f.latency_ms.p50, 0) / floors.length),
         measurements: floors.length,

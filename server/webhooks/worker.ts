@@ -16,6 +16,11 @@ export interface WebhookWorkerOptions {
   concurrency?: number;
   /** Safety poll when no notification arrives (retries falling due, a missed NOTIFY). */
   idleMs?: number;
+  /**
+   * Least time between fan-out passes under a stream of events: every commit and every batch of
+   * read events notifies, and a pass per notification was a write transaction per request.
+   */
+  fanOutIntervalMs?: number;
 }
 
 /**
@@ -37,6 +42,7 @@ export function startWebhookWorker(app: AppContext, options: WebhookWorkerOption
       return result.events < batch ? 0 : result.events;
     },
     idleMs,
+    options.fanOutIntervalMs ?? 10,
   );
   const listeners = Promise.all([listen(app.db, EVENTS_CHANNEL, () => fanOut.wake()), listen(app.db, DELIVERIES_CHANNEL, () => delivery.wake())]).catch(
     (error: unknown) => {

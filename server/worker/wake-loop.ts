@@ -10,8 +10,12 @@ export interface WakeLoop extends RunningWorker {
  * Runs `pass` until stopped: again at once while it reports work, else after a wake-up or
  * `idleMs`, whichever comes first. Errors are logged and retried after the idle wait, so a
  * database blip does not end the loop.
+ *
+ * `minIntervalMs` spaces passes that follow one another: an idle loop still answers the first
+ * wake-up at once, but under a stream of wake-ups (a notification per commit) the next pass
+ * waits out the interval and takes in one transaction what several passes would have.
  */
-export function startWakeLoop(name: string, pass: () => Promise<number>, idleMs: number): WakeLoop {
+export function startWakeLoop(name: string, pass: () => Promise<number>, idleMs: number, minIntervalMs = 0): WakeLoop {
   let stopped = false;
   let pending = false;
   let wakeUp: (() => void) | undefined;
@@ -25,8 +29,13 @@ export function startWakeLoop(name: string, pass: () => Promise<number>, idleMs:
       }
       wakeUp = done;
     });
+  let lastStart = -Infinity;
   const finished = (async () => {
     while (!stopped) {
+      const wait = lastStart + minIntervalMs - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (stopped) break;
+      lastStart = performance.now();
       pending = false;
       let handled = 0;
       try {
