@@ -91,14 +91,25 @@ function requestBodies(total: number, batch: number): string[] {
   return bodies;
 }
 
+// The server and its worker processes must open the same sealed secrets: one key for the run.
+const SECRET_KEY = randomBytes(32).toString("base64");
+
 function startWorkers(count: number, databaseUrl: string): ChildProcess[] {
-  return Array.from({ length: count }, () =>
-    spawn(process.execPath, ["--import", "tsx", "server/worker/main.ts"], {
+  return Array.from({ length: count }, () => {
+    const worker = spawn(process.execPath, ["--import", "tsx", "server/worker/main.ts"], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn", NODE_ENV: "production" },
+      env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET_KEY: SECRET_KEY, LOG_LEVEL: "warn", NODE_ENV: "production" },
       stdio: ["ignore", "ignore", process.stderr],
-    }),
-  );
+    });
+    // A worker that dies on its own would leave the benchmark waiting for spans nobody stores.
+    worker.once("exit", (code, signal) => {
+      if (signal === null && code !== 0) {
+        log(`a worker exited with code ${code}; stopping the benchmark`);
+        process.exit(1);
+      }
+    });
+    return worker;
+  });
 }
 
 async function stopWorkers(workers: ChildProcess[]): Promise<void> {
@@ -281,7 +292,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   await ensureBuild({ rebuild: options.rebuild });
   const copy = await rawCopy(baseUrl, options);
   log(`raw COPY: ${copy.spans_per_sec} spans/s`);
-  const server = await startNextServer({ databaseUrl: baseUrl, env: { WORKERS: "off", LOG_LEVEL: "warn", TRACING_MAX_BACKLOG_SPANS: String(Math.max(options.spans * 2, 500_000)) } });
+  const server = await startNextServer({ databaseUrl: baseUrl, env: { WORKERS: "off", APP_SECRET_KEY: SECRET_KEY, LOG_LEVEL: "warn", TRACING_MAX_BACKLOG_SPANS: String(Math.max(options.spans * 2, 500_000)) } });
   const sql = postgres(server.databaseUrl!, { max: 2, onnotice: () => {} });
   try {
     const one = await throughput(server, sql, 1, options);
