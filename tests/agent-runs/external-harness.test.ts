@@ -9,6 +9,7 @@ import { DENIED_BY_USER } from "@/server/runner/permissions";
 import { loadWorkspace } from "@/server/sandbox";
 import { invokeOver, nativeText, type FormatName, type Observed, type TransportName } from "./invoke-client";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
+import { startMcpTestServer } from "../helpers/mcp-test-server";
 import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 
@@ -371,6 +372,32 @@ describe("external harness (Claude Code through the Agent SDK) against the scrip
     expect(await refused({ llm: { provider: "openai", model: "gpt-5-mini" } })).toMatchObject({ code: "unsupported_provider", detail: expect.stringContaining("anthropic only") });
     expect(await refused({ llm: { model: "gpt-5-mini" } })).toMatchObject({ code: "unsupported_model", detail: expect.stringContaining("sonnet") });
     expect(await refused({ llm: { model: "sonnet", connection: { mode: "self_managed" } } })).toMatchObject({ code: "missing_connection", detail: expect.stringContaining("EXTERNAL_HARNESS_CLOUD") });
+  });
+
+  it("serves the template's MCP servers' tools over agenta-tools too; skills are refused before the run", async () => {
+    const mcp = await startMcpTestServer();
+    const before = app.context.config.egressAllowlist;
+    app.context.config.egressAllowlist = loadConfig({ EGRESS_ALLOWLIST: "127.0.0.1" }).egressAllowlist;
+    try {
+      const template = agent({ mcps: [{ name: "kb", connection: { url: mcp.url }, policy: { tools: { mode: "include", names: ["echo"] }, permission: "allow" } }] });
+      model.script(
+        { kind: "reply", text: "Echoing.", toolCalls: [{ id: "toolu_mcp_1", name: "mcp__agenta-tools__kb__echo", input: { text: "hi" } }] },
+        { kind: "reply", text: "It said hi." },
+      );
+      const { observed, requests } = await modelRequests(() => invokeOver(live.origin, key, "sse", "native", body("mcp-external", [{ role: "user", content: "echo hi" }], template)));
+      expect(observed.status).toBe(200);
+      expect(requests[0].body.tools.map((t: { name: string }) => t.name)).toContain("mcp__agenta-tools__kb__echo");
+      expect(mcp.calls).toEqual(["echo"]);
+      expect(observed.events!.filter((e) => e.type === "tool_result")).toMatchObject([{ type: "tool_result", id: "toolu_mcp_1", isError: false }]);
+      expect(JSON.stringify(requests[1].body.messages.at(-1))).toContain("echo: hi");
+    } finally {
+      app.context.config.egressAllowlist = before;
+      await mcp.close();
+    }
+    const skilled = agent({ skills: [{ name: "triage", description: "Triage", body: "Label it." }] });
+    const refused = await app.call("POST", "/services/agent/v0/invoke", { key, body: body("skills-external", [{ role: "user", content: "hi" }], skilled) });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: "skills_not_supported", detail: expect.stringContaining("skills") });
   });
 
   it("the catalog lists it as available on this deployment", async () => {

@@ -56,8 +56,8 @@ describe("harness catalog", () => {
     expect(getHarness(kind)?.skills).toEqual({ path: "skills/<name>/SKILL.md" });
   });
 
-  it("the external harness claims neither user MCP servers nor skills (skills are refused there)", () => {
-    expect(getHarness("external_harness")?.mcp).toBeUndefined();
+  it("the external harness reaches user MCP servers (over agenta-tools) and claims no skills (they are refused there)", () => {
+    expect(getHarness("external_harness")?.mcp).toEqual(getHarness("core_harness")?.mcp);
     expect(getHarness("external_harness")?.skills).toBeUndefined();
   });
 

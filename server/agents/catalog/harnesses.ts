@@ -101,6 +101,8 @@ const HARNESSES: Record<HarnessKind, Omit<HarnessInfo, "kind" | "slug" | "availa
     display_name: "External harness",
     description: "An external coding agent; its service tools arrive over MCP and it renders harness.permissions into its settings file.",
     gates_permissions: true,
+    // The template's MCP servers' tools join its tools over agenta-tools; skills are refused (it reads no session workspace).
+    mcp: coreEngineExtensions.mcp,
     builtin_tools: [],
     providers: [
       {
