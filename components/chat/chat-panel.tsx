@@ -1,12 +1,11 @@
 "use client";
 
 import { generateId, type UIMessage } from "ai";
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
+import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { ChatIcon } from "@/components/agents";
 import { SelectInput } from "@/components/editor/select-input";
 import { Button, formatRelative, Notice } from "@/components/ui";
-import { chatErrorMessage } from "./chat-error";
-import { ChatMessage } from "./chat-message";
+import { ChatTranscript } from "./chat-transcript";
 import type { ChatTarget } from "./chat-target";
 import { useChatSessions, type OpenSession } from "./use-chat-sessions";
 import { usePlaygroundChat } from "./use-playground-chat";
@@ -97,12 +96,7 @@ function Conversation({
   const chat = usePlaygroundChat(session.id, target, { initialMessages: session.messages, onTurnEnd });
   const [input, setInput] = useState("");
   const busy = chat.status === "submitted" || chat.status === "streaming";
-  const scroller = useRef<HTMLDivElement>(null);
   const last = chat.messages.at(-1);
-
-  useEffect(() => {
-    scroller.current?.scrollTo({ top: scroller.current.scrollHeight });
-  }, [chat.messages]);
 
   function send(event?: FormEvent) {
     event?.preventDefault();
@@ -118,30 +112,15 @@ function Conversation({
 
   return (
     <div className="flex min-h-0 flex-1 flex-col">
-      <div ref={scroller} className="min-h-0 flex-1 space-y-4 overflow-y-auto px-4 py-4" aria-live="polite">
-        {chat.messages.length === 0 ? (
+      <ChatTranscript
+        chat={chat}
+        empty={
           <div className="flex h-full flex-col items-center justify-center gap-2 text-center text-sm text-muted">
             <ChatIcon className="size-5" />
             <p>{unavailable ?? emptyHint}</p>
           </div>
-        ) : (
-          chat.messages.map((message) => (
-            <ChatMessage
-              key={message.id}
-              message={message}
-              turnEnded={!busy}
-              onToolAnswer={(tool, toolCallId, output) => void chat.addToolOutput({ tool, toolCallId, output })}
-              onApproval={(id, approved) => void chat.addToolApprovalResponse({ id, approved })}
-            />
-          ))
-        )}
-        {chat.status === "submitted" && <p className="text-xs text-muted">Waiting for the agent…</p>}
-        {chat.error && (
-          <Notice tone="danger" title="The turn failed">
-            {chatErrorMessage(chat.error)}
-          </Notice>
-        )}
-      </div>
+        }
+      />
       <form onSubmit={send} className="border-t border-line p-3">
         <label htmlFor={`composer-${session.id}`} className="sr-only">
           Message the agent

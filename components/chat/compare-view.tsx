@@ -1,11 +1,10 @@
 "use client";
 
 import { generateId } from "ai";
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useState, type FormEvent, type KeyboardEvent } from "react";
 import { SelectInput } from "@/components/editor/select-input";
-import { Button, Notice } from "@/components/ui";
-import { chatErrorMessage } from "./chat-error";
-import { ChatMessage } from "./chat-message";
+import { Button } from "@/components/ui";
+import { ChatTranscript } from "./chat-transcript";
 import { useChatTargets, type TargetOption } from "./use-chat-targets";
 import { usePlaygroundChat, type PlaygroundChat } from "./use-playground-chat";
 
@@ -119,12 +118,7 @@ function CompareColumn({
   option: TargetOption;
   onChoose: (side: 0 | 1, value: string) => void;
 }) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const busy = chat.status === "submitted" || chat.status === "streaming";
   const label = side === 0 ? "Left side" : "Right side";
-  useEffect(() => {
-    scroller.current?.scrollTo({ top: scroller.current.scrollHeight });
-  }, [chat.messages]);
   return (
     <section aria-label={label} className="flex min-h-0 flex-col" data-testid="compare-side">
       <div className="border-b border-line px-3 py-2">
@@ -139,23 +133,7 @@ function CompareColumn({
           ))}
         </SelectInput>
       </div>
-      <div ref={scroller} className="min-h-0 flex-1 space-y-4 overflow-y-auto px-4 py-4" aria-live="polite">
-        {chat.messages.map((message) => (
-          <ChatMessage
-            key={message.id}
-            message={message}
-            turnEnded={!busy}
-            onToolAnswer={(tool, toolCallId, output) => void chat.addToolOutput({ tool, toolCallId, output })}
-            onApproval={(id, approved) => void chat.addToolApprovalResponse({ id, approved })}
-          />
-        ))}
-        {chat.status === "submitted" && <p className="text-xs text-muted">Waiting for the agent…</p>}
-        {chat.error && (
-          <Notice tone="danger" title="The turn failed">
-            {chatErrorMessage(chat.error)}
-          </Notice>
-        )}
-      </div>
+      <ChatTranscript chat={chat} />
     </section>
   );
 }
