@@ -8,6 +8,8 @@ export default defineConfig({
     environment: "node",
     // Each file gets its own process and its own fresh database.
     pool: "forks",
+    // One migrated database per run, copied by every test file (tests/helpers/database-template.ts).
+    globalSetup: ["tests/helpers/database-template.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { NODE_ENV: "test" },

@@ -28,6 +28,8 @@ export interface OpenDatabaseOptions {
   pgliteDir?: string;
   /** Connection pool size for postgres.js. */
   maxConnections?: number;
+  /** A PGlite data directory dumped by `dumpDataDir` to start from instead of an empty one. */
+  pgliteDataDir?: Blob;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
@@ -49,7 +51,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const { drizzle } = await import("drizzle-orm/pglite");
   const dir = options.pgliteDir ?? "memory://";
   if (!dir.startsWith("memory://")) fs.mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir);
+  const client = await PGlite.create(dir, options.pgliteDataDir ? { loadDataDir: options.pgliteDataDir } : {});
   return {
     db: drizzle(client, { schema }) as unknown as Database,
     kind: "pglite",

@@ -1,26 +1,32 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import postgres from "postgres";
+import { inject } from "vitest";
 import { migrateDatabase, openDatabase, type DatabaseHandle } from "@/server/db";
 
 /**
  * A fresh, migrated database: PGlite in memory, or with DATABASE_URL a new PostgreSQL database
- * created for this test file and dropped afterwards.
+ * created for this test file and dropped afterwards. Both start as copies of the database the
+ * global set-up migrated once per run (tests/helpers/database-template.ts).
  */
 export async function openTestDatabase(): Promise<DatabaseHandle> {
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) {
-    const handle = await openDatabase({ pgliteDir: "memory://" });
-    await migrateDatabase(handle);
+    const templateFile = inject("pgliteTemplateFile");
+    const pgliteDataDir = templateFile ? new Blob([fs.readFileSync(templateFile)]) : undefined;
+    const handle = await openDatabase({ pgliteDir: "memory://", pgliteDataDir });
+    if (!pgliteDataDir) await migrateDatabase(handle);
     return handle;
   }
+  const template = inject("postgresTemplateName");
   const name = `test_${randomBytes(6).toString("hex")}`;
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  await admin.unsafe(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   const handle = await openDatabase({ url: url.toString(), maxConnections: 20 });
-  await migrateDatabase(handle);
+  if (!template) await migrateDatabase(handle);
   return {
     ...handle,
     close: async () => {
