@@ -4,8 +4,8 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { getApp } = await import("@/server/app");
-  const { backgroundWorkersFor } = await import("@/server/worker/run");
+  const { getApp } = await import("@/server/boot/app");
+  const { backgroundWorkersFor } = await import("@/server/boot/workers");
   const { context } = await getApp();
   if (context.config.workers === "in-process") backgroundWorkersFor(context);
 }

@@ -9,11 +9,11 @@ import { createServer } from "node:http";
 import path from "node:path";
 import next from "next";
 import type { NextConfig } from "next";
-import { getApp } from "@/server/app";
+import { getApp } from "@/server/boot/app";
 import { logger } from "@/server/core/logger";
-import { createFront } from "@/server/http/front";
-import { shutDown } from "@/server/http/graceful-shutdown";
-import { backgroundWorkersFor } from "@/server/worker/run";
+import { createFront } from "@/server/boot/front";
+import { shutDown } from "@/server/boot/graceful-shutdown";
+import { backgroundWorkersFor } from "@/server/boot/workers";
 
 const hostname = process.env.HOST ?? "127.0.0.1";
 const port = Number(process.env.PORT ?? 3000);

@@ -1,5 +1,5 @@
 import { headers } from "next/headers";
-import { getApp } from "@/server/app";
+import { getApp } from "@/server/boot";
 import { resolveSession } from "@/server/auth";
 import { createCaller, createTRPCContext } from "@/server/trpc";
 

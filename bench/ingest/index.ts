@@ -96,7 +96,7 @@ const SECRET_KEY = randomBytes(32).toString("base64");
 
 function startWorkers(count: number, databaseUrl: string): ChildProcess[] {
   return Array.from({ length: count }, () => {
-    const worker = spawn(process.execPath, ["--import", "tsx", "server/worker/main.ts"], {
+    const worker = spawn(process.execPath, ["--import", "tsx", "server/boot/worker-main.ts"], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET_KEY: SECRET_KEY, LOG_LEVEL: "warn", NODE_ENV: "production" },
       stdio: ["ignore", "ignore", process.stderr],

@@ -1,3 +1,4 @@
+import { PROJECT_SETUPS } from "@/server/boot";
 /**
  * webhooks: commit-to-delivery latency (p50/p99) on loopback, and deliveries per second with a
  * fast receiver, on PostgreSQL with the real worker (LISTEN/NOTIFY, SKIP LOCKED claims, leased
@@ -15,14 +16,14 @@
  */
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
-import { createApiHandler } from "@/server/api";
+import { createApiHandler } from "@/server/boot";
 import { createAccount } from "@/server/auth";
 import { loadConfig } from "@/server/core/config";
 import { newId } from "@/server/core/ids";
 import { migrateDatabase, openDatabase } from "@/server/db";
 import { events } from "@/server/db/schema";
 import { parseAllowlist } from "@/server/egress";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { SecretBox, verifySecretKey } from "@/server/secrets";
 import { createSubscription, startWebhookWorker } from "@/server/webhooks";
 import { startWebhookReceiver } from "../../tests/helpers/webhook-receiver";
@@ -67,8 +68,9 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       dbKind: handle.kind,
       secrets,
       config: { ...loadConfig({}), egressAllowlist: allowlist.entries, egressCa: [receiver.certificate.cert] },
+      projectSetups: PROJECT_SETUPS,
     };
-    const account = await createAccount(handle.db, { email: "bench@bench.local", projectName: "bench" });
+    const account = await createAccount(handle.db, PROJECT_SETUPS, { email: "bench@bench.local", projectName: "bench" });
     const scope = { projectId: account.project.id, userId: account.user.id };
     await createSubscription(app, scope, { name: "bench", data: { url: receiver.url(), auth_mode: "signature" } });
     const api = createApiHandler(app);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { UnauthorizedError } from "@/server/core/errors";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { jsonResponse } from "@/server/http/json-response";
 import { defineRoute } from "@/server/http/route";
 import { toIso } from "@/server/core/time";
@@ -37,7 +37,7 @@ export const accountRoutes = [
     body: credentialsSchema,
     status: 201,
     handler: async ({ ctx, body }) => {
-      const { userId } = await createOwnerAccount(ctx.app.db, body);
+      const { userId } = await createOwnerAccount(ctx.app.db, ctx.app.projectSetups, body);
       return signedIn(ctx.app, ctx.request, body, { user_id: userId });
     },
   }),
@@ -52,7 +52,7 @@ export const accountRoutes = [
     status: 201,
     handler: async ({ ctx, body }) => {
       const { invite_token, ...credentials } = body;
-      const created = await signUp(ctx.app.db, { ...credentials, inviteToken: invite_token, signUpOpen: ctx.app.config.signUp === "open" });
+      const created = await signUp(ctx.app.db, ctx.app.projectSetups, { ...credentials, inviteToken: invite_token, signUpOpen: ctx.app.config.signUp === "open" });
       return signedIn(ctx.app, ctx.request, credentials, { user_id: created.userId, project_id: created.projectId });
     },
   }),

@@ -4,7 +4,8 @@ import { newId } from "@/server/core/ids";
 import type { Database } from "@/server/db";
 import { projectMembers, projects, users } from "@/server/db/schema";
 import { createApiKey, type ApiKeyRecord } from "./api-keys";
-import type { Principal } from "./principal";
+import type { ProjectSetup } from "@/server/core/app-context";
+import type { Principal } from "@/server/core/principal";
 import { createProject, type ProjectRecord } from "./projects";
 
 export interface UserRecord {
@@ -30,7 +31,7 @@ export interface CreateAccountInput {
 }
 
 /** A user, a project they own and a first API key, all or nothing. */
-export async function createAccount(db: Database, input: CreateAccountInput): Promise<Account> {
+export async function createAccount(db: Database, setups: readonly ProjectSetup[], input: CreateAccountInput): Promise<Account> {
   return db.transaction(async (tx) => {
     const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
     if (existing) throw new ConflictError(`A user with email ${input.email} already exists`, "user_exists");
@@ -38,7 +39,7 @@ export async function createAccount(db: Database, input: CreateAccountInput): Pr
       .insert(users)
       .values({ id: newId(), email: input.email, name: input.name ?? null })
       .returning({ id: users.id, email: users.email, name: users.name, createdAt: users.createdAt });
-    const project = await createProject(tx, { name: input.projectName, ownerId: user.id, isDefault: input.isDefault });
+    const project = await createProject(tx, setups, { name: input.projectName, ownerId: user.id, isDefault: input.isDefault });
     const { apiKey, secret } = await createApiKey(tx, { projectId: project.id, userId: user.id, name: input.keyName ?? "default" });
     return { user, project, apiKey, secret };
   });
@@ -50,10 +51,10 @@ const DEFAULT_EMAIL = "default@localhost";
  * First start of an empty database: create the default user and project so a newcomer can call
  * the API at once. Returns the account (with its one-time secret) only when it was just created.
  */
-export async function ensureDefaultAccount(db: Database): Promise<Account | null> {
+export async function ensureDefaultAccount(db: Database, setups: readonly ProjectSetup[]): Promise<Account | null> {
   if (await findDefaultPrincipal(db)) return null;
   try {
-    return await createAccount(db, {
+    return await createAccount(db, setups, {
       email: DEFAULT_EMAIL,
       name: "Default user",
       projectName: "Default project",

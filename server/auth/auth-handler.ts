@@ -1,6 +1,6 @@
 import { newId } from "@/server/core/ids";
 import { logger } from "@/server/core/logger";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { errorResponse } from "@/server/http/error-response";
 import type { RequestHandler } from "@/server/http/router";
 import { assertSameOrigin } from "@/server/http/same-origin";

@@ -1,5 +1,5 @@
 import { processWide } from "@/server/core/process-wide";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { loadAuthSecret } from "./auth-secret";
 import { createBetterAuth, type BetterAuth } from "./better-auth";
 

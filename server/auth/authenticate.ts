@@ -3,9 +3,9 @@ import { UnauthorizedError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
 import { apiKeys, projectMembers } from "@/server/db/schema";
 import { hashKey, looksLikeKey } from "./key-material";
-import type { Principal } from "./principal";
+import type { Principal } from "@/server/core/principal";
 import { principalCacheFor } from "./principal-cache";
-import { isProjectRole } from "./roles";
+import { isProjectRole } from "@/server/core/roles";
 
 // last_used_at is refreshed at most this often, so reads do not become a write per request.
 const LAST_USED_RESOLUTION_MS = 60_000;

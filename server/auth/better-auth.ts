@@ -3,7 +3,7 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { newId } from "@/server/core/ids";
 import { logger } from "@/server/core/logger";
 import { accounts, sessions, users, verifications } from "@/server/db/schema";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 
 export const AUTH_BASE_PATH = "/api/auth";
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;

@@ -13,8 +13,8 @@ export {
   type Membership,
   type ProjectMember,
 } from "./members";
-export { createProject, getProject, onProjectCreated, type ProjectRecord } from "./projects";
-export type { Principal } from "./principal";
-export { hasRole, isProjectRole, PROJECT_ROLES, requireRole, type ProjectRole } from "./roles";
+export { createProject, getProject, type ProjectRecord } from "./projects";
+export type { Principal } from "@/server/core/principal";
+export { hasRole, isProjectRole, PROJECT_ROLES, requireRole, type ProjectRole } from "@/server/core/roles";
 export { resolveSession, selectProject, type PlaygroundSession, type SessionUser } from "./session";
 export { acceptInvite, createOwnerAccount, credentialsSchema, ownerExists, signUp, type Credentials } from "./sign-up";

@@ -5,7 +5,7 @@ import { newId } from "@/server/core/ids";
 import type { Executor, Transaction } from "@/server/db";
 import { projectInvites, projectMembers, projects } from "@/server/db/schema";
 import { hashKey } from "./key-material";
-import type { ProjectRole } from "./roles";
+import type { ProjectRole } from "@/server/core/roles";
 
 export const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
 

@@ -3,7 +3,7 @@ import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
 import { projectMembers, projects, users } from "@/server/db/schema";
 import { principalCacheFor } from "./principal-cache";
-import { isProjectRole, type ProjectRole } from "./roles";
+import { isProjectRole, type ProjectRole } from "@/server/core/roles";
 
 export interface Member {
   id: string;

@@ -1,5 +1,5 @@
 import { processWide } from "@/server/core/process-wide";
-import type { Principal } from "./principal";
+import type { Principal } from "@/server/core/principal";
 
 /**
  * Resolved keys, kept briefly so an authenticated request costs no key lookup. A revocation or a

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
+import type { ProjectSetup } from "@/server/core/app-context";
 import type { Executor, Transaction } from "@/server/db";
 import { projectMembers, projects } from "@/server/db/schema";
 
@@ -10,19 +11,10 @@ export interface ProjectRecord {
   createdAt: Date;
 }
 
-type ProjectSetup = (tx: Transaction, project: { projectId: string; ownerId: string }) => Promise<void>;
-const setups: ProjectSetup[] = [];
-
-/**
- * Areas that give every new project some starting rows (environments, for one) register here,
- * so tenancy does not need to know them.
- */
-export function onProjectCreated(setup: ProjectSetup): void {
-  if (!setups.includes(setup)) setups.push(setup);
-}
-
+/** A project, its owner's membership and its starting rows (`setups`, from the composition root). */
 export async function createProject(
   tx: Transaction,
+  setups: readonly ProjectSetup[],
   input: { name: string; ownerId: string; isDefault?: boolean },
 ): Promise<ProjectRecord> {
   const [project] = await tx

@@ -58,7 +58,7 @@ export const authRoutes = [
     response: oneSchema("account", accountWire),
     status: 201,
     handler: async ({ ctx, body }) => {
-      const account = await createAccount(ctx.app.db, {
+      const account = await createAccount(ctx.app.db, ctx.app.projectSetups, {
         email: body.email,
         name: body.name,
         projectName: body.project_name ?? `${body.email}'s project`,

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { NotFoundError } from "@/server/core/errors";
 import { sessions } from "@/server/db/schema";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { authFor } from "./auth-instance";
 import { listMemberships, type Membership } from "./members";
-import type { Principal } from "./principal";
+import type { Principal } from "@/server/core/principal";
 
 export interface SessionUser {
   id: string;

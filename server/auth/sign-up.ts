@@ -1,3 +1,4 @@
+import type { ProjectSetup } from "@/server/core/app-context";
 import { hashPassword } from "better-auth/crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
@@ -34,7 +35,7 @@ export async function ownerExists(db: Database): Promise<boolean> {
  * project and of the key printed then) gets this email, name and password, so that key keeps
  * working and acts as the owner. Refused once any login exists.
  */
-export async function createOwnerAccount(db: Database, input: Credentials): Promise<{ userId: string }> {
+export async function createOwnerAccount(db: Database, setups: readonly ProjectSetup[], input: Credentials): Promise<{ userId: string }> {
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
     // Serialises concurrent first sign-ups: the second one waits here, then sees the first login.
@@ -42,7 +43,7 @@ export async function createOwnerAccount(db: Database, input: Credentials): Prom
     const [existing] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.providerId, "credential")).limit(1);
     if (existing) throw new ForbiddenError("The owner account already exists; log in, or ask an owner for an invite", "owner_exists");
     await assertEmailFree(tx, input.email);
-    const userId = project ? await claimDefaultUser(tx, project.id, input) : await insertUserWithProject(tx, input, true);
+    const userId = project ? await claimDefaultUser(tx, project.id, input) : await insertUserWithProject(tx, setups, input, true);
     await insertCredential(tx, userId, passwordHash);
     return { userId };
   });
@@ -52,7 +53,7 @@ export async function createOwnerAccount(db: Database, input: Credentials): Prom
  * Everyone after the owner: with an invite token they join its project with its role; without
  * one only when the operator opened sign-up (SIGN_UP=open), and they get a project of their own.
  */
-export async function signUp(db: Database, input: Credentials & { inviteToken?: string; signUpOpen: boolean }): Promise<{ userId: string; projectId: string }> {
+export async function signUp(db: Database, setups: readonly ProjectSetup[], input: Credentials & { inviteToken?: string; signUpOpen: boolean }): Promise<{ userId: string; projectId: string }> {
   if (!input.inviteToken && !input.signUpOpen) {
     throw new ForbiddenError("Sign-up is closed on this instance; ask a project owner for an invite link", "sign_up_closed");
   }
@@ -65,7 +66,7 @@ export async function signUp(db: Database, input: Credentials & { inviteToken?: 
     await insertCredential(tx, userId, passwordHash);
     const projectId = inviteToken
       ? (await consumeInvite(tx, inviteToken, userId)).projectId
-      : (await createProject(tx, { name: `${input.name}'s project`, ownerId: userId })).id;
+      : (await createProject(tx, setups, { name: `${input.name}'s project`, ownerId: userId })).id;
     return { userId, projectId };
   });
 }
@@ -86,10 +87,10 @@ async function claimDefaultUser(tx: Transaction, projectId: string, input: Crede
   return owner.userId;
 }
 
-async function insertUserWithProject(tx: Transaction, input: Credentials, isDefault: boolean): Promise<string> {
+async function insertUserWithProject(tx: Transaction, setups: readonly ProjectSetup[], input: Credentials, isDefault: boolean): Promise<string> {
   const userId = newId();
   await tx.insert(users).values({ id: userId, email: input.email, name: input.name });
-  await createProject(tx, { name: "Default project", ownerId: userId, isDefault });
+  await createProject(tx, setups, { name: "Default project", ownerId: userId, isDefault });
   return userId;
 }
 

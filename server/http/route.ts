@@ -1,7 +1,8 @@
 import type { z } from "zod";
-import type { Principal, ProjectRole } from "@/server/auth";
+import type { Principal } from "@/server/core/principal";
+import type { ProjectRole } from "@/server/core/roles";
 import type { Logger } from "@/server/core/logger";
-import type { AppContext } from "./app-context";
+import type { AppContext } from "@/server/core/app-context";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 /**

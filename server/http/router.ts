@@ -1,10 +1,11 @@
 import { timingSafeEqual } from "node:crypto";
-import { authenticateApiKey, requireRole, resolveSession, type Principal } from "@/server/auth";
 import { BadRequestError, ForbiddenError, MethodNotAllowedError, NotFoundError, SchemaValidationError, UnauthorizedError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { logger, type Logger } from "@/server/core/logger";
 import { zodIssuesToFieldErrors } from "@/server/core/zod-issues";
-import type { AppContext } from "./app-context";
+import type { AppContext } from "@/server/core/app-context";
+import type { Principal } from "@/server/core/principal";
+import { requireRole } from "@/server/core/roles";
 import { errorReply } from "./error-response";
 import type { Incoming } from "./incoming";
 import { PathMatcher } from "./path-matcher";
@@ -16,6 +17,17 @@ import type { AnyRoute, RequestContext } from "./route";
 /** The Next.js door's shape: a web `Request` in, a `Response` out. */
 export type RequestHandler = (request: Request) => Promise<Response>;
 
+/**
+ * Who is calling, as the accounts area resolves it; the composition root passes these in, so the
+ * HTTP framework knows no feature area.
+ */
+export interface Authenticators {
+  /** The `Authorization` header of an `api_key` route: the key's principal, or throws 401. */
+  apiKey(app: AppContext, authorization: string | null): Promise<Principal>;
+  /** A playground session from its cookie headers: null when not signed in. */
+  session(app: AppContext, headers: Headers): Promise<{ principal: Principal | null } | null>;
+}
+
 /** The router itself, door-neutral: both the Next.js route and the node:http server call it. */
 export type Router = (incoming: Incoming) => Promise<Reply>;
 
@@ -25,7 +37,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
  * The one route wrapper every REST handler runs through: request id, auth, body limit, JSON
  * parsing, zod validation, error mapping, JSON 404 and 405.
  */
-export function createRouter(routes: AnyRoute[], app: AppContext): Router {
+export function createRouter(routes: AnyRoute[], app: AppContext, authenticators: Authenticators): Router {
   const matcher = new PathMatcher<AnyRoute>();
   for (const route of routes) matcher.add(route.path, route);
 
@@ -90,7 +102,7 @@ export function createRouter(routes: AnyRoute[], app: AppContext): Router {
 
   async function authorize(route: AnyRoute, request: Incoming): Promise<Principal | undefined> {
     if (route.auth === "api_key") {
-      const principal = await authenticateApiKey(app.db, request.header("authorization"));
+      const principal = await authenticators.apiKey(app, request.header("authorization"));
       requireRole(principal.role, route.role ?? (route.method === "GET" ? "viewer" : "member"), `${route.method} ${route.path}`);
       return principal;
     }
@@ -104,7 +116,7 @@ export function createRouter(routes: AnyRoute[], app: AppContext): Router {
         const value = request.header(name);
         if (value !== null) headers.set(name, value);
       }
-      const session = await resolveSession(app, headers);
+      const session = await authenticators.session(app, headers);
       if (!session) throw new UnauthorizedError("Log in to use the playground", "not_signed_in");
       if (!session.principal) throw new ForbiddenError("You are not a member of any project; ask an owner for an invite", "no_project");
       requireRole(session.principal.role, route.role ?? (route.method === "GET" ? "viewer" : "member"), `${route.method} ${route.path}`);

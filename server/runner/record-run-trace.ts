@@ -1,5 +1,5 @@
 import { logger } from "@/server/core/logger";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { recordSpans } from "@/server/tracing";
 import { runSpans } from "./run-spans";
 import type { RunRecord } from "./run-types";

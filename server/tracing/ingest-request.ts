@@ -1,5 +1,5 @@
 import { BadRequestError, SchemaValidationError } from "@/server/core/errors";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { isObject } from "./attributes";
 import { parseJsonBuffer, readRawBody } from "./http-body";
 import { parseTraceId, spanIdToWire, traceIdToWire } from "./ids";

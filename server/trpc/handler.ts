@@ -1,7 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { newId } from "@/server/core/ids";
 import { logger } from "@/server/core/logger";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { errorResponse } from "@/server/http/error-response";
 import { assertSameOrigin } from "@/server/http/same-origin";
 import { createTRPCContext } from "./init";

@@ -5,7 +5,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { requireRole, resolveSession, type PlaygroundSession, type Principal } from "@/server/auth";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { assertSameOrigin } from "@/server/http/same-origin";
 import { formatError, toTRPCError } from "./errors";
 

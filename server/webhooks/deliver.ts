@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { newId } from "@/server/core/ids";
 import { webhookDeliveries, webhookSubscriptions } from "@/server/db/schema";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { webhookFetch } from "./webhook-fetch";
 import { recordAttempts, type AttemptMode, type FinishedAttempt } from "./record-attempts";
 import { sendAttempt } from "./send-attempt";

@@ -4,7 +4,7 @@ import { newId } from "@/server/core/ids";
 import { toPage, type Page } from "@/server/core/windowing";
 import type { Database } from "@/server/db";
 import { webhookAttempts, webhookDeliveries } from "@/server/db/schema";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { attemptDelivery, leaseMs } from "./deliver";
 import { getSubscription } from "./subscriptions";
 import type { AttemptRow, DeliveryRow } from "./wire";

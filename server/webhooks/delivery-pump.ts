@@ -1,8 +1,8 @@
 import { inArray } from "drizzle-orm";
 import { logger } from "@/server/core/logger";
 import { webhookSubscriptions } from "@/server/db/schema";
-import type { AppContext } from "@/server/http/app-context";
-import { startWakeLoop, type WakeLoop } from "@/server/worker/wake-loop";
+import type { AppContext } from "@/server/core/app-context";
+import { startWakeLoop, type WakeLoop } from "@/server/worker";
 import { claimDueDeliveries, outgoing } from "./deliver";
 import { webhookFetch } from "./webhook-fetch";
 import { recordAttempts, type FinishedAttempt } from "./record-attempts";

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { newId } from "@/server/core/ids";
 import { logger } from "@/server/core/logger";
 import { webhookAttempts, webhookSubscriptions } from "@/server/db/schema";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { nextAttemptAt } from "./retry-schedule";
 import type { AttemptResult } from "./send-attempt";
 import type { SubscriptionRow } from "./subscriptions";

@@ -6,7 +6,7 @@ import { toPage } from "@/server/core/windowing";
 import type { Database } from "@/server/db";
 import { webhookSubscriptions } from "@/server/db/schema";
 import { urlRefusal } from "@/server/egress";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { generateWebhookSecret } from "./signature";
 import type { SubscriptionInput } from "./subscription-input";
 

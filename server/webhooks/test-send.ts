@@ -1,6 +1,6 @@
 import { newId } from "@/server/core/ids";
 import { webhookDeliveries } from "@/server/db/schema";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { TESTED_EVENT_TYPE } from "./contract";
 import { attemptDelivery } from "./deliver";
 import { getDelivery } from "./deliveries";

@@ -1,4 +1,4 @@
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { createGuardedFetch } from "@/server/egress";
 
 const fetchers = new WeakMap<AppContext["config"], typeof globalThis.fetch>();

@@ -1,9 +1,7 @@
 import { logger } from "@/server/core/logger";
 import { EVENTS_CHANNEL } from "@/server/events/notify";
-import type { AppContext } from "@/server/http/app-context";
-import { listen } from "@/server/worker/listen";
-import type { BackgroundWorker, RunningWorker } from "@/server/worker/registry";
-import { startWakeLoop } from "@/server/worker/wake-loop";
+import type { AppContext } from "@/server/core/app-context";
+import { listen, startWakeLoop, type BackgroundWorker, type RunningWorker } from "@/server/worker";
 import { DELIVERIES_CHANNEL } from "./channels";
 import { deliverDue } from "./deliver";
 import { startDeliveryPump } from "./delivery-pump";

@@ -1,5 +1,5 @@
 import { logger } from "@/server/core/logger";
-import type { RunningWorker } from "./registry";
+import type { RunningWorker } from "./background-worker";
 
 export interface WakeLoop extends RunningWorker {
   /** Runs the pass again as soon as the current one ends (a notification arrived). */

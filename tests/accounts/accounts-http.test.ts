@@ -1,3 +1,4 @@
+import { PROJECT_SETUPS } from "@/server/boot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureDefaultAccount } from "@/server/auth";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
@@ -12,7 +13,7 @@ const OWNER = { name: "Ada Owner", email: "ada@example.com", password: "correct 
 
 beforeAll(async () => {
   t = await createTestApp();
-  const account = await ensureDefaultAccount(t.database.db);
+  const account = await ensureDefaultAccount(t.database.db, PROJECT_SETUPS);
   printedKey = account!.secret;
   defaultUserId = account!.user.id;
   server = await serveOverHttp(t);
@@ -253,7 +254,7 @@ describe("the owner account", () => {
 describe("cookies behind https", () => {
   it("are Secure when PUBLIC_URL is https", async () => {
     const secure = await createTestApp({ publicUrl: "https://agents.example.com" });
-    await ensureDefaultAccount(secure.database.db);
+    await ensureDefaultAccount(secure.database.db, PROJECT_SETUPS);
     const response = await secure.handle(
       new Request("https://agents.example.com/api/accounts/owner", {
         method: "POST",

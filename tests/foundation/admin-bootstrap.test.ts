@@ -1,3 +1,4 @@
+import { PROJECT_SETUPS } from "@/server/boot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureDefaultAccount, findDefaultPrincipal } from "@/server/auth";
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from "../helpers/test-app";
@@ -53,9 +54,9 @@ describe("admin bootstrap (enabled)", () => {
   });
 
   it("creates the default account once on an empty database", async () => {
-    const first = await ensureDefaultAccount(t.context.db);
+    const first = await ensureDefaultAccount(t.context.db, PROJECT_SETUPS);
     expect(first?.secret).toMatch(/^sk_/);
-    expect(await ensureDefaultAccount(t.context.db)).toBeNull();
+    expect(await ensureDefaultAccount(t.context.db, PROJECT_SETUPS)).toBeNull();
     const principal = await findDefaultPrincipal(t.context.db);
     expect(principal).toEqual({ projectId: first!.project.id, userId: first!.user.id, role: "owner" });
     const keys = await t.call("GET", "/api/keys", { key: first!.secret });

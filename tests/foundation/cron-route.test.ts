@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKGROUND_WORKERS, type BackgroundWorker } from "@/server/worker/registry";
+import { BACKGROUND_WORKERS } from "@/server/boot";
+import type { BackgroundWorker } from "@/server/worker";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 
 const SECRET = "cron-secret-0123456789abcdef";

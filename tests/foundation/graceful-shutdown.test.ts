@@ -4,8 +4,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { events } from "@/server/db/schema";
 import { eventBatcherFor } from "@/server/events/insert-batcher";
-import { createFront } from "@/server/http/front";
-import { shutDown } from "@/server/http/graceful-shutdown";
+import { createFront } from "@/server/boot";
+import { shutDown } from "@/server/boot";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 
 let t: TestApp;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiRoutes } from "@/server/api";
+import { apiRoutes } from "@/server/boot";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 
 let t: TestApp;

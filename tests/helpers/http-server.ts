@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import type { NodeRequestHandler } from "@/server/api";
-import { createFront } from "@/server/http/front";
+import type { NodeRequestHandler } from "@/server/boot";
+import { createFront } from "@/server/boot";
 import type { RequestHandler } from "@/server/http/router";
 import { writeReply } from "@/server/http/write-reply";
 import { handleTRPCRequest, TRPC_ENDPOINT } from "@/server/trpc/handler";

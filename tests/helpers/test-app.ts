@@ -1,9 +1,10 @@
+import { PROJECT_SETUPS } from "@/server/boot";
 import { randomBytes } from "node:crypto";
 import { createAccount } from "@/server/auth";
-import { createApiDoors, type NodeRequestHandler } from "@/server/api";
+import { createApiDoors, type NodeRequestHandler } from "@/server/boot";
 import { loadConfig, type Config } from "@/server/core/config";
 import type { DatabaseHandle } from "@/server/db";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import type { RequestHandler } from "@/server/http/router";
 import { SecretBox, verifySecretKey } from "@/server/secrets";
 import { openTestDatabase } from "./test-database";
@@ -46,7 +47,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   // A random key per test app, checked against its fresh database like at boot.
   const secrets = new SecretBox(config.secretKey ?? randomBytes(32));
   await verifySecretKey(database.db, secrets);
-  const context: AppContext = { db: database.db, dbKind: database.kind, config, secrets };
+  const context: AppContext = { db: database.db, dbKind: database.kind, config, secrets, projectSetups: PROJECT_SETUPS };
   const { web: handle, node: serve } = createApiDoors(context);
 
   async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<TestResponse<T>> {
@@ -76,7 +77,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     call,
     async newProject(label = "p") {
       const n = ++counter;
-      const account = await createAccount(database.db, {
+      const account = await createAccount(database.db, PROJECT_SETUPS, {
         email: `${label}-${n}-${Date.now()}@test.local`,
         projectName: `${label} ${n}`,
       });

@@ -1,3 +1,4 @@
+import { PROJECT_SETUPS } from "@/server/boot";
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -5,8 +6,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureDefaultAccount } from "@/server/auth";
 import { loadConfig } from "@/server/core/config";
-import type { RunningWorker } from "@/server/worker/registry";
-import { startBackgroundWorkers } from "@/server/worker/run";
+import type { RunningWorker } from "@/server/worker";
+import { startBackgroundWorkers } from "@/server/boot";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from "../helpers/test-app";
@@ -34,7 +35,7 @@ beforeAll(async () => {
     providerEnv: { ...loadConfig({}).providerEnv, openai: { key: "sk-test-operator", baseUrl: model.baseUrl } },
     egressAllowlist: loadConfig({ EGRESS_ALLOWLIST: "localhost,127.0.0.1" }).egressAllowlist,
   });
-  key = (await ensureDefaultAccount(t.database.db))!.secret;
+  key = (await ensureDefaultAccount(t.database.db, PROJECT_SETUPS))!.secret;
   server = await serveOverHttp(t);
   // As the app process does: queued spans and webhook deliveries are worked off in the background.
   workers = startBackgroundWorkers(t.context);

@@ -1,3 +1,4 @@
+import { PROJECT_SETUPS } from "@/server/boot";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +20,7 @@ describe.skipIf(!pg)("a session workspace across two app processes on PostgreSQL
   beforeAll(async () => {
     database = await openTestDatabase();
     model = await startScriptedModelServer();
-    ({ secret: key } = await createAccount(database.db, { email: `ws-${Date.now()}@test.local`, projectName: "ws" }));
+    ({ secret: key } = await createAccount(database.db, PROJECT_SETUPS, { email: `ws-${Date.now()}@test.local`, projectName: "ws" }));
   });
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null) child.kill();

@@ -1,10 +1,11 @@
+import { PROJECT_SETUPS } from "@/server/boot";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "@/server/auth";
 import { loadConfig } from "@/server/core/config";
 import { openDatabase, rawQuery, type DatabaseHandle } from "@/server/db";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { SecretBox } from "@/server/secrets";
 import { startIngestWorker } from "@/server/tracing";
 import { enqueueSpans } from "@/server/tracing/ingest/enqueue";
@@ -30,7 +31,7 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
   let projectId: string;
   beforeAll(async () => {
     database = await openTestDatabase();
-    const account = await createAccount(database.db, { email: `durable-${Date.now()}@test.local`, projectName: "durable" });
+    const account = await createAccount(database.db, PROJECT_SETUPS, { email: `durable-${Date.now()}@test.local`, projectName: "durable" });
     key = account.secret;
     projectId = account.project.id;
   });
@@ -101,7 +102,7 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
     const handles = await Promise.all([0, 1].map(() => openDatabase({ url: database.url, maxConnections: 4 })));
     const processed: string[][] = [[], []];
     const workers = handles.map((h, i) =>
-      startIngestWorker({ db: h.db, dbKind: "postgres", config, secrets: new SecretBox(randomBytes(32)) } satisfies AppContext, { rowsPerPass: 4, onBatch: (r) => processed[i].push(...r.rowIds) }),
+      startIngestWorker({ db: h.db, dbKind: "postgres", config, secrets: new SecretBox(randomBytes(32)), projectSetups: PROJECT_SETUPS } satisfies AppContext, { rowsPerPass: 4, onBatch: (r) => processed[i].push(...r.rowIds) }),
     );
     try {
       const traces = Array.from({ length: 10 }, () => ({ id: traceId(), root: spanId() }));

@@ -1,3 +1,4 @@
+import { PROJECT_SETUPS } from "@/server/boot";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureDefaultAccount, type Principal } from "@/server/auth";
@@ -113,7 +114,7 @@ describe("tRPC apiKeys", () => {
 describe("without a signed-in visitor", () => {
   it("is refused, even once the default project exists", async () => {
     expect((await rejection(callerFor().apiKeys.list())).code).toBe("UNAUTHORIZED");
-    expect(await ensureDefaultAccount(t.database.db)).not.toBeNull();
+    expect(await ensureDefaultAccount(t.database.db, PROJECT_SETUPS)).not.toBeNull();
     expect((await rejection(callerFor().apiKeys.list())).code).toBe("UNAUTHORIZED");
     expect((await rejection(callerFor().apiKeys.create({ name: "nope" }))).code).toBe("UNAUTHORIZED");
   });

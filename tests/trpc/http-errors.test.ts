@@ -2,7 +2,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "@/server/auth";
 import type { Database } from "@/server/db";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { appRouter, createContextFrom } from "@/server/trpc";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 

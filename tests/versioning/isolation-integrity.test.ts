@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiRoutes } from "@/server/api";
+import { apiRoutes } from "@/server/boot";
 import {
   DOMAIN_NAMES,
   MISSING_ID,

@@ -54,7 +54,7 @@ describe.skipIf(!process.env.DATABASE_URL)("webhook workers on PostgreSQL", () =
   function spawnWorker(): ChildProcess {
     // `node --import tsx`, not the tsx binary: that one runs the script in a child process,
     // which a SIGKILL to the binary would leave running.
-    const child = spawn(process.execPath, ["--import", "tsx", path.resolve("server/worker/main.ts")], {
+    const child = spawn(process.execPath, ["--import", "tsx", path.resolve("server/boot/worker-main.ts")], {
       env: {
         ...process.env,
         DATABASE_URL: t.database.url,

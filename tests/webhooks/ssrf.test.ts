@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { webhookWorker } from "@/server/webhooks";
 import type { TestApp } from "../helpers/test-app";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";

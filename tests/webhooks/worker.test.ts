@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContextFrom } from "@/server/trpc/init";
 import { createCaller } from "@/server/trpc/root";
 import { startWebhookWorker } from "@/server/webhooks";
-import type { RunningWorker } from "@/server/worker/registry";
+import type { RunningWorker } from "@/server/worker";
 import type { TestApp } from "../helpers/test-app";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 import { verifyServiceSignature } from "../helpers/webhook-verifier";

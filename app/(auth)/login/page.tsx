@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { LoginView } from "@/components/auth";
 import { firstParam, type SearchParams } from "@/components/search-params";
 import { currentSession } from "@/app/server-session";
-import { getApp } from "@/server/app";
+import { getApp } from "@/server/boot";
 import { ownerExists } from "@/server/auth";
 
 export const metadata: Metadata = { title: "Log in" };

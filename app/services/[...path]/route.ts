@@ -1,4 +1,4 @@
-import { getApp } from "@/server/app";
+import { getApp } from "@/server/boot";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,4 @@
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { harnessFor } from "../harnesses";
 import { recordRunTrace } from "../record-run-trace";
 import { notifyRunFinished } from "../run-listeners";

@@ -5,7 +5,7 @@ import { BadRequestError, ForbiddenError } from "@/server/core/errors";
 import type { Database } from "@/server/db";
 import { checkAgentTemplate } from "@/server/domains/workflows/agents";
 import { workflowsSpec } from "@/server/domains/workflows/spec";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { readInboundMessages, type MessagesFormat } from "@/server/streams";
 import { secretValueOf, vaultOf } from "@/server/vault";
 import { retrieveRevision } from "@/server/versioning";

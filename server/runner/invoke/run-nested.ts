@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Principal } from "@/server/auth";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { foldBatch, type BatchOutputs, type NativeEvent } from "@/server/streams";
 import type { NestedRunRequest } from "../tools";
 import { prepareTurn } from "./prepare-turn";

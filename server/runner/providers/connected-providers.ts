@@ -1,5 +1,5 @@
 import { PROVIDER_IDS } from "@/server/agents";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { isModelConnection, vaultOf } from "@/server/vault";
 
 export interface ProviderConnection {

@@ -1,6 +1,6 @@
 import { streamText } from "ai";
 import { CURATED_MODELS, PROVIDER_IDS, type AgentTemplate, type ProviderId } from "@/server/agents";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError } from "@/server/core/errors";
 import { isCustomProvider, isModelConnection, vaultOf } from "@/server/vault";
 import { runErrorMessage } from "../run-error-message";

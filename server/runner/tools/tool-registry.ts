@@ -2,7 +2,7 @@ import type { Tool } from "ai";
 import type { RunnerPermissionDefault, ToolEntry, ToolType } from "@/server/agents";
 import { BadRequestError } from "@/server/core/errors";
 import type { Principal } from "@/server/auth";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import type { SessionSandbox } from "@/server/sandbox";
 import type { CodeLimits } from "./code/code-runner";
 import type { BatchOutputs, NativeEvent } from "@/server/streams";

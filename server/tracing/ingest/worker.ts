@@ -1,6 +1,6 @@
 import { logger } from "@/server/core/logger";
-import type { AppContext } from "@/server/http/app-context";
-import type { BackgroundWorker, RunningWorker } from "@/server/worker/registry";
+import type { AppContext } from "@/server/core/app-context";
+import type { BackgroundWorker, RunningWorker } from "@/server/worker";
 import { createPartitionsAhead, dropExpiredPartitions } from "../store/partitions";
 import { processIngestBatch, type BatchResult } from "./process-batch";
 import { INGEST_CHANNEL, onIngestWake } from "./wake";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { AuthCard, InviteView } from "@/components/auth";
 import { Notice } from "@/components/ui";
 import { currentSession } from "@/app/server-session";
-import { getApp } from "@/server/app";
+import { getApp } from "@/server/boot";
 import { previewInvite } from "@/server/auth";
 import { isAppError } from "@/server/core/errors";
 

@@ -1,4 +1,4 @@
-import { getApp } from "@/server/app";
+import { getApp } from "@/server/boot";
 import { handleTRPCRequest } from "@/server/trpc/handler";
 
 // This static segment wins over the REST catch-all `app/api/[...path]`.

@@ -3,9 +3,10 @@ import { loadConfig, type Config } from "@/server/core/config";
 import { logger } from "@/server/core/logger";
 import { migrateDatabase, openDatabase } from "@/server/db";
 import { createSecretBox } from "@/server/secrets";
-import { createApiDoors, type NodeRequestHandler } from "./api";
-import type { AppContext } from "./http/app-context";
-import type { RequestHandler } from "./http/router";
+import type { AppContext } from "@/server/core/app-context";
+import type { RequestHandler } from "@/server/http/router";
+import { createApiDoors, type NodeRequestHandler } from "./api-doors";
+import { PROJECT_SETUPS } from "./project-setups";
 
 export interface App {
   context: AppContext;
@@ -22,8 +23,8 @@ export async function bootApp(config: Config = loadConfig()): Promise<App> {
   const handle = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir });
   await migrateDatabase(handle);
   const secrets = await createSecretBox(config, handle.db);
-  const context: AppContext = { db: handle.db, dbKind: handle.kind, config, secrets };
-  const account = await ensureDefaultAccount(handle.db);
+  const context: AppContext = { db: handle.db, dbKind: handle.kind, config, secrets, projectSetups: PROJECT_SETUPS };
+  const account = await ensureDefaultAccount(handle.db, PROJECT_SETUPS);
   if (account) announceDefaultAccount(account.project.name, account.secret, listenOrigin(config));
   logger.info({ database: handle.kind }, "app ready");
   const doors = createApiDoors(context);

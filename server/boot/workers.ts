@@ -1,7 +1,12 @@
 import { logger } from "@/server/core/logger";
 import { processWide } from "@/server/core/process-wide";
-import type { AppContext } from "@/server/http/app-context";
-import { BACKGROUND_WORKERS, type RunningWorker } from "./registry";
+import type { AppContext } from "@/server/core/app-context";
+import { spanIngestWorker } from "@/server/tracing";
+import { webhookWorker } from "@/server/webhooks";
+import type { BackgroundWorker, RunningWorker } from "@/server/worker";
+
+/** Every area's background worker; the worker process, the app process and the cron route run this list. */
+export const BACKGROUND_WORKERS: BackgroundWorker[] = [spanIngestWorker, webhookWorker];
 
 /** Starts every registered worker; the app process does this unless WORKERS=off. */
 export function startBackgroundWorkers(app: AppContext): RunningWorker[] {

@@ -1,4 +1,4 @@
-import type { ProjectRole } from "./roles";
+import type { ProjectRole } from "@/server/core/roles";
 
 /**
  * Who is calling: resolved from an API key or a playground session, and the scope of every query

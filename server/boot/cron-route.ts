@@ -2,13 +2,13 @@ import { timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { ForbiddenError, UnauthorizedError } from "@/server/core/errors";
 import { defineRoute } from "@/server/http/route";
-import { drainBackgroundWorkers } from "./run";
+import { drainBackgroundWorkers } from "./workers";
 
 /**
  * Serverless hosts (Vercel) keep no process between requests, so no worker loop can run there;
  * a scheduled request to this route does a bounded batch of each queue instead (vercel.json).
  */
-export const workerRoutes = [
+export const cronRoutes = [
   defineRoute({
     method: "GET",
     path: "/api/cron/work",

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { NodeRequestHandler } from "@/server/api";
+import type { NodeRequestHandler } from "./api-doors";
 import { logger } from "@/server/core/logger";
 
 /**

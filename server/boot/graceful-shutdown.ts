@@ -1,9 +1,9 @@
 import type { Server } from "node:http";
-import type { App } from "@/server/app";
+import type { App } from "./app";
 import { logger } from "@/server/core/logger";
 import { eventBatcherFor } from "@/server/events/insert-batcher";
 import { externalSessions } from "@/server/runner";
-import type { RunningWorker } from "@/server/worker/registry";
+import type { RunningWorker } from "@/server/worker";
 
 /** How long requests in flight (a long agent stream, say) may run on after SIGTERM. */
 const DRAIN_REQUESTS_MS = 10_000;

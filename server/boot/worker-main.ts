@@ -6,13 +6,14 @@ import { loadConfig } from "@/server/core/config";
 import { logger } from "@/server/core/logger";
 import { migrateDatabase, openDatabase } from "@/server/db";
 import { createSecretBox } from "@/server/secrets";
-import { startBackgroundWorkers } from "./run";
+import { PROJECT_SETUPS } from "./project-setups";
+import { startBackgroundWorkers } from "./workers";
 
 const config = loadConfig();
 const handle = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir });
 await migrateDatabase(handle);
 const secrets = await createSecretBox(config, handle.db);
-const running = startBackgroundWorkers({ db: handle.db, dbKind: handle.kind, config, secrets });
+const running = startBackgroundWorkers({ db: handle.db, dbKind: handle.kind, config, secrets, projectSetups: PROJECT_SETUPS });
 logger.info("worker process ready");
 
 async function shutdown(signal: string): Promise<void> {

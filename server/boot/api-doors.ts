@@ -1,0 +1,41 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { authenticateApiKey, resolveSession } from "@/server/auth";
+import { createAuthHandler, isAuthPath, isAuthRequest } from "@/server/auth/auth-handler";
+import type { AppContext } from "@/server/core/app-context";
+import { nodeIncoming } from "@/server/http/node-incoming";
+import { toResponse } from "@/server/http/reply";
+import { createRouter, type Authenticators, type RequestHandler } from "@/server/http/router";
+import { webIncoming } from "@/server/http/web-incoming";
+import { writeReply } from "@/server/http/write-reply";
+import { allRoutes } from "./route-table";
+
+/** API keys and playground sessions, as the accounts area resolves them. */
+const authenticators: Authenticators = {
+  apiKey: (app, authorization) => authenticateApiKey(app.db, authorization),
+  session: (app, headers) => resolveSession(app, headers),
+};
+
+/** The node:http door's shape: answers on `res`, never rejects. */
+export type NodeRequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/**
+ * The two doors into one route table: `web` for the Next.js route (next dev, Vercel, tests) and
+ * `node` for the production server (server.ts). In both, `/api/auth/*` goes to better-auth and
+ * every other path to the router.
+ */
+export function createApiDoors(app: AppContext): { web: RequestHandler; node: NodeRequestHandler } {
+  const route = createRouter(allRoutes, app, authenticators);
+  const authenticate = createAuthHandler(app);
+  return {
+    web: async (request) => (isAuthRequest(request) ? authenticate(request) : toResponse(await route(webIncoming(request)))),
+    node: async (req, res) => {
+      const incoming = nodeIncoming(req, res);
+      const reply = isAuthPath(incoming.pathname) ? await authenticate(incoming.request) : await route(incoming);
+      writeReply(reply, res, incoming.bodyLeftUnread);
+    },
+  };
+}
+
+export function createApiHandler(app: AppContext): RequestHandler {
+  return createApiDoors(app).web;
+}

@@ -1,0 +1,7 @@
+export { createApiDoors, createApiHandler, type NodeRequestHandler } from "./api-doors";
+export { bootApp, getApp, type App } from "./app";
+export { createFront, isRouterPath } from "./front";
+export { shutDown } from "./graceful-shutdown";
+export { PROJECT_SETUPS } from "./project-setups";
+export { allRoutes, apiRoutes } from "./route-table";
+export { BACKGROUND_WORKERS, backgroundWorkersFor, drainBackgroundWorkers, startBackgroundWorkers } from "./workers";

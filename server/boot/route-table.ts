@@ -1,0 +1,39 @@
+import { accountRoutes } from "@/server/auth/account-routes";
+import { authRoutes } from "@/server/auth/routes";
+import { domainRoutes } from "@/server/domains/routes";
+import { eventRoutes } from "@/server/events/routes";
+import { buildOpenApiDocument } from "@/server/http/openapi";
+import { defineRoute, type AnyRoute } from "@/server/http/route";
+import { connectionTestRoutes } from "@/server/runner/providers/routes";
+import { agentRunRoutes } from "@/server/runner/routes";
+import { systemRoutes } from "@/server/system/routes";
+import { tracingRoutes } from "@/server/tracing/routes";
+import { vaultRoutes } from "@/server/vault/routes";
+import { webhookRoutes } from "@/server/webhooks/routes";
+import { cronRoutes } from "./cron-route";
+
+/** Every REST route of the service. A new area adds its list here, and so appears in OpenAPI. */
+export const apiRoutes: AnyRoute[] = [
+  ...systemRoutes,
+  ...authRoutes,
+  ...accountRoutes,
+  ...domainRoutes,
+  ...eventRoutes,
+  ...agentRunRoutes,
+  ...vaultRoutes,
+  ...connectionTestRoutes,
+  ...tracingRoutes,
+  ...webhookRoutes,
+  ...cronRoutes,
+];
+
+const openApiRoute = defineRoute({
+  method: "GET",
+  path: "/api/openapi.json",
+  auth: "none",
+  tag: "system",
+  summary: "This OpenAPI 3.1 document",
+  handler: async () => buildOpenApiDocument(allRoutes, { title: "Agent service API", version: "0.1.0" }),
+});
+
+export const allRoutes: AnyRoute[] = [...apiRoutes, openApiRoute];

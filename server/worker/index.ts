@@ -1,0 +1,3 @@
+export type { BackgroundWorker, RunningWorker } from "./background-worker";
+export { listen } from "./listen";
+export { startWakeLoop, type WakeLoop } from "./wake-loop";
