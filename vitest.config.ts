@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["server/**/*.test.ts", "tests/**/*.test.ts"],
+    include: ["server/**/*.test.ts", "shared/**/*.test.ts", "tests/**/*.test.ts"],
     environment: "node",
     // Each file gets its own process and its own fresh database.
     pool: "forks",

@@ -22,7 +22,7 @@ import postgres from "postgres";
 import { newId } from "@/server/core/ids";
 import { randomSlug } from "@/server/core/slugs";
 import { variants } from "@/server/db/schema";
-import { revisionEventType } from "@/server/events/catalog";
+import { revisionEventType } from "@/shared/event-catalog";
 import { insertEvent } from "@/server/events/emit";
 import { notifyStatement } from "@/server/events/notify";
 import { commitStatements } from "@/server/versioning/commit";

@@ -1,4 +1,4 @@
-import { SLUG_MAX, SLUG_PATTERN, slugify } from "@/server/core/slug-rules";
+import { SLUG_MAX, SLUG_PATTERN, slugify } from "@/shared/slug-rules";
 
 export { SLUG_MAX, SLUG_PATTERN };
 

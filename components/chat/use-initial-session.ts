@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { UIMessage } from "ai";
 import { useTRPC } from "@/components/trpc";
-import { runOfTrace } from "@/server/chat-sessions/trace-messages";
+import { runOfTrace } from "@/shared/trace-messages";
 import type { OpenSession } from "./use-chat-sessions";
 
 /**

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { SelectInput } from "@/components/editor/select-input";
 import { useTRPC } from "@/components/trpc";
 import { Dialog, FormDialogFooter, Notice, TextField } from "@/components/ui";
-import { PROVIDERS } from "@/server/agents/catalog/providers";
+import { PROVIDERS } from "@/shared/providers";
 import { emptyConnectionForm, formOf, secretInputOf, type ConnectionForm } from "./connection-form";
 import type { Connection } from "./types";
 

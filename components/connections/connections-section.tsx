@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
 import { Badge, Button, Card, EmptyState, KeyIcon, Notice, PlusIcon, Skeleton, TimeAgo } from "@/components/ui";
-import { PROVIDERS } from "@/server/agents/catalog/providers";
+import { PROVIDERS } from "@/shared/providers";
 import { ConnectionDialog } from "./connection-dialog";
 import { ConnectionTestButton } from "./connection-test-button";
 import type { Connection } from "./types";

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { chatPath } from "@/components/chat/chat-paths";
 import { useTRPC } from "@/components/trpc";
 import { buttonClass } from "@/components/ui";
-import type { TraceRun } from "@/server/chat-sessions/trace-messages";
+import type { TraceRun } from "@/shared/trace-messages";
 
 /**
  * Opens the run in its agent's chat: the agent comes from the run's references, or, for a run of

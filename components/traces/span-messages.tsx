@@ -2,7 +2,7 @@
 
 import type { UIMessage } from "ai";
 import { ChatMessage } from "@/components/chat/chat-message";
-import { spanMessages, uiMessagesFromGenAi } from "@/server/chat-sessions/trace-messages";
+import { spanMessages, uiMessagesFromGenAi } from "@/shared/trace-messages";
 
 const ignore = () => undefined;
 

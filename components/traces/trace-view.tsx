@@ -5,7 +5,7 @@ import Link from "next/link";
 import { formatCost } from "@/components/chat/turn-usage";
 import { useTRPC } from "@/components/trpc";
 import { Badge, cn, CopyButton, Notice, Skeleton } from "@/components/ui";
-import { runOfTrace, type TraceRun } from "@/server/chat-sessions/trace-messages";
+import { runOfTrace, type TraceRun } from "@/shared/trace-messages";
 import { flattenTrace, formatDuration, type SpanRow } from "./flatten-trace";
 import { OpenInChat } from "./open-in-chat";
 import { MessagesAsChat, SpanMessages } from "./span-messages";

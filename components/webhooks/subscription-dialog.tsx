@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { SelectInput } from "@/components/editor/select-input";
 import { useTRPC } from "@/components/trpc";
 import { Button, Dialog, Notice, TextField } from "@/components/ui";
-import { EVENT_TYPES } from "@/server/events/catalog";
+import { EVENT_TYPES } from "@/shared/event-catalog";
 import { AttemptLine, DeliveryStatus } from "./delivery-result";
 import { SecretOnce } from "./secret-once";
 import { emptySubscriptionForm, formOf, subscriptionInputOf, type SubscriptionForm } from "./subscription-form";

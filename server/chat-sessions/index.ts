@@ -1,4 +1,4 @@
 export { saveChatSessionSchema, sessionIdSchema, type SaveChatSessionInput } from "./chat-session-input";
 export { findChatSession, listChatSessions, saveChatSession, type ChatSessionRow } from "./chat-sessions";
 export { sessionTitle } from "./session-title";
-export { runOfTrace, uiMessagesFromGenAi, type TraceRun } from "./trace-messages";
+export { runOfTrace, uiMessagesFromGenAi, type TraceRun } from "@/shared/trace-messages";

@@ -3,7 +3,7 @@ import { toIso } from "@/server/core/time";
 import { windowingSchema } from "@/server/core/windowing";
 import { defineRoute } from "@/server/http/route";
 import { pageBody } from "@/server/http/envelope";
-import { EVENT_TYPES } from "./catalog";
+import { EVENT_TYPES } from "@/shared/event-catalog";
 import { queryEvents, type EventRecord } from "./query-events";
 
 export function eventToWire(event: EventRecord) {

@@ -1,5 +1,6 @@
-export const DOMAIN_NAMES = ["applications", "workflows", "evaluators", "testsets", "queries", "environments"] as const;
-export type DomainName = (typeof DOMAIN_NAMES)[number];
+import { DOMAIN_NAMES, type DomainName } from "@/shared/domain-names";
+
+export { DOMAIN_NAMES, type DomainName };
 
 /** The wire vocabulary of one domain: `application_ref`, `application_revision_commit`, ... */
 export interface DomainKeys {

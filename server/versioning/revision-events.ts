@@ -1,5 +1,5 @@
 import { capped, emitEvent } from "@/server/events/emit";
-import { revisionEventType, type RevisionAction } from "@/server/events/catalog";
+import { revisionEventType, type RevisionAction } from "@/shared/event-catalog";
 import type { Executor } from "@/server/db";
 import type { DomainKeys } from "./domains";
 import type { RevisionRecord, Scope } from "./records";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EVENT_TYPES } from "@/server/events/catalog";
+import { EVENT_TYPES } from "@/shared/event-catalog";
 import { isProtectedHeader } from "./contract";
 
 const eventTypeSchema = z.string().refine((t) => EVENT_TYPES.includes(t), {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SLUG_MAX, SLUG_PATTERN, slugify } from "@/server/core/slug-rules";
+import { SLUG_MAX, SLUG_PATTERN, slugify } from "@/shared/slug-rules";
 
 describe("slugify", () => {
   it.each([

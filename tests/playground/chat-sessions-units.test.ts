@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sessionTitle, uiMessagesFromGenAi } from "@/server/chat-sessions";
-import { attributeAt, OUTPUT_NOT_RECORDED, spanMessages } from "@/server/chat-sessions/trace-messages";
+import { attributeAt, OUTPUT_NOT_RECORDED, spanMessages } from "@/shared/trace-messages";
 import { formOf, parseHeaderLines, subscriptionInputOf, emptySubscriptionForm } from "@/components/webhooks/subscription-form";
 
 describe("sessionTitle", () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EVENT_TYPES } from "@/server/events/catalog";
+import { EVENT_TYPES } from "@/shared/event-catalog";
 import {
   DOMAIN_NAMES,
   ISO_MS,

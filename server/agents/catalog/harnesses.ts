@@ -8,7 +8,7 @@ import {
   type HarnessKind,
 } from "../template";
 import { CURATED_MODELS, type ModelInfo } from "./models";
-import { PROVIDER_IDS, PROVIDERS, type Deployment } from "./providers";
+import { PROVIDER_IDS, PROVIDERS, type Deployment } from "@/shared/providers";
 
 export interface HarnessProvider {
   provider: string;

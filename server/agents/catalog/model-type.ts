@@ -1,6 +1,6 @@
 import type { JsonSchema } from "./json-schema";
 import { CURATED_MODELS } from "./models";
-import { PROVIDER_IDS } from "./providers";
+import { PROVIDER_IDS } from "@/shared/providers";
 
 /**
  * The `model` catalog type: a `<provider>/<model>` string. The curated models are choices for a

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MODEL, DEFAULT_PROVIDER } from "../template";
 import { CURATED_MODELS, estimateCostUsd, getModel } from "./models";
-import { PROVIDER_IDS } from "./providers";
+import { PROVIDER_IDS } from "@/shared/providers";
 
 describe("curated models", () => {
   it.each(PROVIDER_IDS)("%s has 3 to 5 priced models with unique ids", (provider) => {

@@ -1,4 +1,4 @@
-import type { ProviderId } from "./providers";
+import type { ProviderId } from "@/shared/providers";
 
 /** One entry of the model picker; prices are list prices in USD per million tokens. */
 export interface ModelInfo {

@@ -1,4 +1,4 @@
-import { DOMAIN_NAMES } from "@/server/versioning/domains";
+import { DOMAIN_NAMES } from "./domain-names";
 
 export const REVISION_ACTIONS = ["retrieved", "fetched", "queried", "logged", "committed"] as const;
 export type RevisionAction = (typeof REVISION_ACTIONS)[number];
