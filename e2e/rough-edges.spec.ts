@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { mutate } from "./trpc";
 
-/** The rough edges a new user hit (issue 17), each checked where a person meets it. */
+/** The rough edges a new user hit , each checked where a person meets it. */
 
 const AGENTS_MD_V1 = "You are a support triage agent.\n\n- Classify each ticket as bug, question or request.\n- Answer in one short sentence.";
 const AGENTS_MD_V2 = "You are a support triage agent.\n\n- Classify each ticket as bug, question or request.\n- Escalate refunds to a person.\n- Answer in one short sentence.";

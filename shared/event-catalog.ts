@@ -7,7 +7,7 @@ export function revisionEventType(domain: string, action: RevisionAction): strin
   return `${domain}.revisions.${action}`;
 }
 
-/** Every event type the service emits (INTERFACE.md "Event types"); webhooks subscribe to these. */
+/** Every event type the service emits (the interface contract "Event types"); webhooks subscribe to these. */
 export const EVENT_TYPES: readonly string[] = [
   ...DOMAIN_NAMES.flatMap((d) => REVISION_ACTIONS.map((a) => revisionEventType(d, a))),
   "testcases.fetched",

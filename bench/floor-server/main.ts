@@ -1,5 +1,5 @@
 /**
- * The benchmark floor (issue 15): a minimal node:http + postgres.js server that does what a
+ * The benchmark floor: a minimal node:http + postgres.js server that does what a
  * request costs at the least, and writes the bytes the app answered for the same request with the
  * same headers and one `end`. No auth, no validation, no routing beyond the path: what is left
  * between it and the app is the app's own overhead.

@@ -6,7 +6,7 @@
  *
  *   npm run bench -- stream [--rounds 6] [--requests 20] [--chars 4000] [--chunks 400]
  *
- * Targets (issue 10): at most 5 ms added to the p50 first byte, at least 90% of the bare parts/s.
+ * Targets: at most 5 ms added to the p50 first byte, at least 90% of the bare parts/s.
  */
 import { createOpenAI } from "@ai-sdk/openai";
 import { streamText } from "ai";

@@ -1,5 +1,5 @@
 /**
- * Drops null and undefined fields of a wire record (DESIGN.md: null fields are omitted).
+ * Drops null and undefined fields of a wire record (null fields are omitted on the wire).
  * Shallow on purpose: user payloads such as revision `data` keep their nulls.
  */
 export function compact<T extends Record<string, unknown>>(record: T): { [K in keyof T]: Exclude<T[K], null> } {

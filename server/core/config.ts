@@ -108,7 +108,7 @@ export interface Config {
   cronSecret?: string;
   /** Whether the app process runs the background workers itself. */
   workers: "in-process" | "off";
-  /** Agent run limits (server/runner/limits.ts). */
+  /** Agent run limits (RunLimits in server/runner/run-types.ts). */
   agentRuns: {
     totalMs: number;
     firstTokenMs: number;

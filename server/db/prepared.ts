@@ -44,7 +44,7 @@ export const timestampPlaceholder = (name: string) => sql`${sql.placeholder(name
  *
  * Why not Drizzle's own `.prepare()`: its execute wraps each call in tracing spans, a cache layer
  * and generic row mapping, several promises deep; under load that was a measurable share of a
- * one-row lookup (see DESIGN-NOTES.md, "Hot path"). Building the SQL per call cost five times
+ * one-row lookup (see server/http/README.md, "Hot path"). Building the SQL per call cost five times
  * the round trip.
  *
  * `name` identifies the statement process-wide: one builder per name.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Page } from "@/server/core/windowing";
 
-/** DESIGN.md envelopes: `{"count": 1, "<entity>": {...}}` and `{"count": N, "<entities>": [...]}`. */
+/** The envelopes: `{"count": 1, "<entity>": {...}}` and `{"count": N, "<entities>": [...]}`. */
 export function one<K extends string, V>(key: K, value: V): { count: 1 } & { [P in K]: V } {
   return { count: 1, [key]: value } as { count: 1 } & { [P in K]: V };
 }

@@ -1,6 +1,6 @@
 import type { NativeEvent } from "./native-event";
 
-/** One message of `data.outputs.messages` (INTERFACE.md "Batch response"). */
+/** One message of `data.outputs.messages` (the interface contract "Batch response"). */
 export interface BatchMessage {
   role: "assistant" | "tool";
   content: unknown;

@@ -1,4 +1,4 @@
-/** A native content block (INTERFACE.md "Content block"), camelCase; unset fields omitted. */
+/** A native content block (the interface contract "Content block"), camelCase; unset fields omitted. */
 export interface ContentBlock {
   type: "text" | "image" | "resource" | "tool_call" | "tool_result";
   text?: string;

@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { toFinishReason } from "./finish-reason";
 
-it("follows INTERFACE.md's finishReason table", () => {
+it("follows the interface contract's finishReason table", () => {
   const table: Record<string, string> = {
     end_turn: "stop",
     stop_sequence: "stop",

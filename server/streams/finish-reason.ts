@@ -1,4 +1,4 @@
-/** INTERFACE.md's finishReason set. */
+/** the interface contract's finishReason set. */
 export type ContractFinishReason = "stop" | "length" | "content-filter" | "tool-calls" | "error" | "other" | "unknown";
 
 const PASS_THROUGH = new Set<string>(["stop", "length", "content-filter", "tool-calls", "error", "other", "unknown"]);
@@ -16,7 +16,7 @@ const RAW_TO_FINISH: Record<string, ContractFinishReason> = {
   cancelled: "other",
 };
 
-/** INTERFACE.md "finishReason mapping from the raw stop reason". */
+/** the interface contract "finishReason mapping from the raw stop reason". */
 export function toFinishReason(stopReason: string | undefined): ContractFinishReason {
   if (stopReason === undefined) return "unknown";
   if (PASS_THROUGH.has(stopReason)) return stopReason as ContractFinishReason;

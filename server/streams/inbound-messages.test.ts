@@ -31,7 +31,7 @@ it("reads native messages: bare strings, camelCase or snake_case blocks, role-le
   expect(() => readInboundMessages([{ role: "user", content: 3 }], "native")).toThrow(/data\.inputs\.messages\[0\]\.content/);
 });
 
-it("converts UI messages with every part and tool state row of INTERFACE.md", () => {
+it("converts UI messages with every part and tool state row of the interface contract", () => {
   const [user, assistant] = readInboundMessages(
     [
       {

@@ -51,7 +51,7 @@ function nativeBlock(block: unknown, path: string): ContentBlock {
   return out as unknown as ContentBlock;
 }
 
-/** INTERFACE.md "UI SDK message": parts and tool states to content blocks. */
+/** the interface contract "UI SDK message": parts and tool states to content blocks. */
 function fromUiMessage(message: Json): NativeMessage {
   const content: ContentBlock[] = [];
   (message.parts as unknown[]).forEach((part) => {

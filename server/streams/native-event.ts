@@ -1,5 +1,5 @@
 /**
- * The one internal event vocabulary a harness emits (INTERFACE.md "Stream events"). Every
+ * The one internal event vocabulary a harness emits (the interface contract "Stream events"). Every
  * transport and format is a projection of a sequence of these; nothing else reaches the wire.
  */
 export type InteractionKind = "user_approval" | "user_input" | "client_tool";

@@ -12,7 +12,7 @@ type Chunk = UIMessageChunk;
 /**
  * Native events to AI SDK v6 UI Message Stream parts. Pure and always terminating: whatever the
  * input, the output opens with start/start-step, closes every block it opened, and ends with
- * finish-step/finish (INTERFACE.md "Stream events", rules 1-4).
+ * finish-step/finish (the interface contract "Stream events", rules 1-4).
  */
 export class UiMessageProjection {
   private started = false;

@@ -18,7 +18,7 @@ export interface Resolution {
 }
 
 /**
- * The five reference combinations of INTERFACE.md "Retrieve", tried from most to least specific:
+ * The five reference combinations of the interface contract "Retrieve", tried from most to least specific:
  * a revision id/slug; an environment (+ key); a variant (+ version); an artifact (+ version, on its
  * default variant). Every other supplied reference must then agree with what was found, the
  * environment included (it must point at a revision named by id or slug).

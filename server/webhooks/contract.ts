@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** INTERFACE.md "Webhook delivery": the headers every delivery carries. */
+/** the interface contract "Webhook delivery": the headers every delivery carries. */
 export const WEBHOOK_HEADERS = {
   eventType: "X-Service-Event-Type",
   deliveryId: "X-Service-Delivery-Id",

@@ -49,7 +49,7 @@ function approvalOf(o: Observed, transport: TransportName, format: FormatName): 
   return { approvalId: part.approval.id, stop: o.chunks ? o.chunks.at(-1).finishReason : o.batch.data.outputs.stop_reason };
 }
 
-/** The history that answers the approval, in the format's own shape (INTERFACE.md approval answer). */
+/** The history that answers the approval, in the format's own shape (the interface contract approval answer). */
 function answer(format: FormatName, approvalId: string, approved: boolean, input: unknown = WRITE.input): unknown[] {
   if (format === "native") {
     return [

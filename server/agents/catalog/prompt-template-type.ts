@@ -7,7 +7,7 @@ import { toCatalogJsonSchema } from "./to-catalog-json-schema";
 export const PROMPT_ROLES = ["system", "developer", "user", "assistant"] as const;
 
 /**
- * A prompt: messages with `{{name}}` placeholders and the model settings (INTERFACE.md, the
+ * A prompt: messages with `{{name}}` placeholders and the model settings (the interface contract, the
  * application commit payload's `data.parameters.prompt`).
  */
 export const promptTemplateSchema = z

@@ -7,7 +7,7 @@ import { defaultAgentTemplate } from "./default-agent-template";
 describe("defaultAgentTemplate", () => {
   const template = defaultAgentTemplate();
 
-  it("matches INTERFACE.md's default template", () => {
+  it("matches the interface contract's default template", () => {
     expect(template.instructions.agents_md).toMatch(/greet/i);
     expect(template.instructions.agents_md).toMatch(/one or two short sentences/);
     expect(template.llm).toEqual({ provider: "openai", model: "gpt-5-mini", connection: null, extras: {} });

@@ -1,7 +1,7 @@
 import { agentTemplateSchema, DEFAULT_MODEL, DEFAULT_PROVIDER, type AgentTemplate } from "../template";
 
 /**
- * What a new agent starts with (INTERFACE.md "Default template"), fully defaulted. It differs
+ * What a new agent starts with (the interface contract "Default template"), fully defaulted. It differs
  * from the schema's own defaults on purpose: an omitted `tools` grants nothing, while a new
  * agent ships with four built-ins, and the provider is named rather than inferred.
  */

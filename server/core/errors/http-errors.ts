@@ -1,6 +1,6 @@
 import { AppError, type FieldError } from "./app-error";
 
-/** Input the contract rejects (INTERFACE.md "400" and "rejected" rows). */
+/** Input the contract rejects (the interface contract "400" and "rejected" rows). */
 export class BadRequestError extends AppError {
   constructor(detail: string, code = "bad_request", errors?: FieldError[]) {
     super(400, code, detail, errors);

@@ -30,7 +30,7 @@ export const projectMembers = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    // owner | member | viewer (server/auth/roles.ts).
+    // owner | member | viewer (server/core/roles.ts).
     role: text("role").notNull().default("owner"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },

@@ -2,7 +2,7 @@ import type { AgentTemplate } from "@/server/agents";
 
 type Skill = AgentTemplate["skills"][number];
 
-/** The skill the service harness adds to every template (INTERFACE.md skill shape). */
+/** The skill the service harness adds to every template (the interface contract skill shape). */
 export const GETTING_STARTED_SKILL: Skill = {
   name: "getting-started",
   description:

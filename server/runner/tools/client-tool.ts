@@ -1,7 +1,7 @@
 import { jsonSchema, tool, type JSONSchema7 } from "ai";
 import type { ToolFactory } from "./tool-registry";
 
-/** A tool the caller fulfils: no `execute`, so the turn pauses at its call (INTERFACE.md client tools). */
+/** A tool the caller fulfils: no `execute`, so the turn pauses at its call (the interface contract client tools). */
 export const clientToolFactory: ToolFactory = (entry) => {
   if (entry.type !== "client") throw new Error(`clientToolFactory got a ${entry.type} entry`);
   return {

@@ -5,7 +5,7 @@ export interface ClaudeSettings {
   permissions: { defaultMode?: string; allow: string[]; ask: string[]; deny: string[] };
 }
 
-/** `harness.permissions` as Claude Code's own settings file (INTERFACE.md harness.permissions). */
+/** `harness.permissions` as Claude Code's own settings file (the interface contract harness.permissions). */
 export function claudeSettings(permissions: AgentTemplate["harness"]["permissions"]): ClaudeSettings {
   return {
     permissions: {
