@@ -1,0 +1,89 @@
+// Lint: typescript-eslint's recommended rules (syntax only: type-aware rules would triple the
+// time of a CI step that runs on every change), Prettier for layout (`npm run lint` checks it),
+// and the import boundaries written down in ARCHITECTURE.md. The import graph as a whole (no
+// cycles, `server/http` imports no feature area) is checked by dependency-cruiser
+// (.dependency-cruiser.cjs), which sees through re-exports where an ESLint rule cannot.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+/** Feature areas of server/: what server/core, server/db and server/http must never import. */
+const FEATURE_AREAS = [
+  "agents", "auth", "chat-sessions", "domains", "evaluations", "events", "openai-compat", "runner",
+  "sandbox", "system", "tracing", "trpc", "vault", "versioning", "webhooks", "worker", "boot",
+];
+
+const featureImports = FEATURE_AREAS.map((area) => `@/server/${area}`).flatMap((p) => [p, `${p}/*`]);
+
+/** "No eslint-disable without a reason on the same line": `-- <reason>` after the rule names. */
+const disableNeedsReason = {
+  meta: { type: "problem", schema: [], messages: { reason: "Say why on the same line: `eslint-disable... <rule> -- <reason>`." } },
+  create(context) {
+    return {
+      Program() {
+        for (const comment of context.sourceCode.getAllComments()) {
+          const text = comment.value.trim();
+          if (/^eslint-disable/.test(text) && !/\s--\s+\S/.test(text)) context.report({ loc: comment.loc, messageId: "reason" });
+        }
+      },
+    };
+  },
+};
+
+export default tseslint.config(
+  { ignores: [".next/**", ".next-*/**", "node_modules/**", ".data/**", "drizzle/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { local: { rules: { "disable-needs-reason": disableNeedsReason } } },
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    rules: {
+      "local/disable-needs-reason": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      "no-empty": ["error", { allowEmptyCatch: true }],
+    },
+  },
+  {
+    // The browser side: type-only imports of server/ (tRPC's AppRouter, wire types) are erased at
+    // build time; values the browser needs live in shared/.
+    files: ["components/**/*.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": ["error", {
+        patterns: [{ group: ["@/server", "@/server/*"], allowTypeImports: true, message: "components/ run in the browser: import values from shared/, types only from server/." }],
+      }],
+    },
+  },
+  {
+    // Pages and route files reach server/ only through an area's public door (its index.ts).
+    files: ["app/**/*.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": ["error", {
+        patterns: [{ regex: "^@/server/[^/]+/.+", allowTypeImports: true, message: "app/ imports an area of server/ through its index.ts (`@/server/<area>`)." }],
+      }],
+    },
+  },
+  {
+    files: ["server/core/**/*.ts", "server/db/**/*.ts", "server/http/**/*.ts", "shared/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": ["error", {
+        patterns: [{ group: featureImports, message: "server/core, server/db, server/http and shared/ sit below the feature areas and import none of them." }],
+      }],
+    },
+  },
+  {
+    files: ["shared/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": ["error", {
+        patterns: [{ group: ["@/server", "@/server/*"], message: "shared/ is imported by the browser: it imports nothing from server/." }],
+      }],
+    },
+  },
+  {
+    files: ["tests/**/*.ts", "e2e/**/*.ts", "bench/**/*.ts", "**/*.test.ts"],
+    rules: { "@typescript-eslint/no-explicit-any": "off", "@typescript-eslint/no-non-null-assertion": "off" },
+  },
+  {
+    files: ["**/*.{js,mjs,cjs}"],
+    languageOptions: { globals: { process: "readonly", console: "readonly", Buffer: "readonly", URL: "readonly", require: "readonly", module: "writable", __dirname: "readonly" } },
+  },
+);
