@@ -14,7 +14,7 @@ import { AgentsToolbar } from "./agents-toolbar";
 import { CreateAgentDialog } from "./create-agent-dialog";
 import { environmentColumns } from "./environment-columns";
 import { AgentIcon } from "./icons";
-import { Kbd } from "./kbd";
+import { Kbd } from "@/components/ui";
 import { useDebouncedValue } from "./use-debounced-value";
 import { useHotkeys } from "@/components/ui/use-hotkeys";
 
@@ -70,7 +70,7 @@ export function AgentsPage() {
     <Button variant="primary" onClick={() => setCreating(true)} aria-keyshortcuts="c" disabled={!canEdit} title={canEdit ? undefined : "Viewers cannot create agents"}>
       <PlusIcon className="size-3.5" />
       New agent
-      <Kbd tone="inverted" className="ml-1">C</Kbd>
+      <Kbd aria-hidden="true" tone="inverted" className="ml-1">C</Kbd>
     </Button>
   );
 

@@ -3,7 +3,7 @@
 import type { Ref } from "react";
 import { Input, Spinner, cn, focusRing } from "@/components/ui";
 import { SearchIcon } from "./icons";
-import { Kbd } from "./kbd";
+import { Kbd } from "@/components/ui";
 
 /** Search (debounced by the page, kept in `?q=`) and the archived filter (`?archived=1`). */
 export function AgentsToolbar({
@@ -42,7 +42,7 @@ export function AgentsToolbar({
           className="pr-9 pl-8 [&::-webkit-search-cancel-button]:hidden"
         />
         <span className="absolute top-1/2 right-2 -translate-y-1/2">
-          {searching ? <Spinner className="size-3.5 text-muted" /> : <Kbd>/</Kbd>}
+          {searching ? <Spinner className="size-3.5 text-muted" /> : <Kbd aria-hidden="true">/</Kbd>}
         </span>
       </div>
       <label className={cn("flex cursor-pointer items-center gap-2 rounded-md px-1 text-sm text-muted select-none hover:text-foreground", focusRing)}>

@@ -2,7 +2,6 @@ export { agentPath, agentsListPath, editorPath, switchVariantPath, tabOfPath, va
 export { AgentLayout } from "./agent-layout";
 export { AgentsPage, AgentsPageSkeleton } from "./agents-page";
 export { BracesIcon, ChatIcon, FormIcon, PanelRightIcon, TrashIcon, WrenchIcon } from "./icons";
-export { Kbd } from "./kbd";
 export { guardNavigation, setNavigationGuard, type NavigationGuard } from "./navigation-guard";
 export { RouteError } from "./route-error";
 export { useDebouncedValue } from "./use-debounced-value";

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
-import { Kbd } from "@/components/history/kbd";
+import { Kbd } from "@/components/ui";
 import { agentPaths } from "@/components/history/paths";
 import { QueryError } from "@/components/history/query-error";
 import { SectionHeader } from "@/components/history/section-header";

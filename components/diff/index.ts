@@ -5,4 +5,4 @@ export { DiffView, type DiffViewProps } from "./diff-view";
 export { diffJson, diffLines, diffStats, foldUnchanged, hasChanges, inlineChanges, type DiffBlock, type DiffRow, type DiffStats } from "./line-diff";
 export { RevisionPicker, type PickableRevision } from "./revision-picker";
 export { readableJson } from "./readable-json";
-export { stableStringify } from "./stable-json";
+

@@ -1,4 +1,4 @@
-import { stableStringify } from "./stable-json";
+import { stableStringify } from "@/shared/stable-json";
 
 /** Marks where a text block starts and ends; the lines between are the string's own lines, unescaped. */
 export const TEXT_BLOCK_FENCE = '"""';

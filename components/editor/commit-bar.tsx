@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { Kbd } from "@/components/agents";
+import { Kbd } from "@/components/ui";
 import { useCanEdit } from "@/components/shell/account-context";
 import { AlertIcon, Button, CheckIcon, Input, cn } from "@/components/ui";
 import { modKeyLabel } from "./shortcut-label";
@@ -89,8 +89,8 @@ export function CommitBar({
       >
         Commit
         <span className="ml-1 flex gap-0.5">
-          <Kbd tone="inverted">{mod}</Kbd>
-          <Kbd tone="inverted">↵</Kbd>
+          <Kbd aria-hidden="true" tone="inverted">{mod}</Kbd>
+          <Kbd aria-hidden="true" tone="inverted">↵</Kbd>
         </span>
       </Button>
     </form>

@@ -10,7 +10,7 @@ import { Button, EmptyState, buttonClass, cn } from "@/components/ui";
 import { ForkDialog } from "./fork-dialog";
 import { HistoryRow } from "./history-row";
 import { HistorySkeleton } from "./history-skeleton";
-import { Kbd } from "./kbd";
+import { Kbd } from "@/components/ui";
 import { agentPaths } from "./paths";
 import { QueryError } from "./query-error";
 import { RestoreDialog } from "./restore-dialog";
@@ -85,7 +85,7 @@ export function HistoryView({ agentId, variantId }: { agentId: string; variantId
           compareHref ? (
             <Link href={compareHref} className={buttonClass({ variant: "primary" })}>
               Compare {versionLabel(older!)} → {versionLabel(newer!)}
-              <Kbd className="border-white/30 bg-white/15 text-white shadow-none">d</Kbd>
+              <Kbd tone="inverted">d</Kbd>
             </Link>
           ) : (
             <Button variant="secondary" disabled title="Select two revisions to compare">

@@ -1,7 +1,6 @@
 export { Author } from "./author";
 export { ForkDialog } from "./fork-dialog";
 export { HistoryView } from "./history-view";
-export { Kbd } from "./kbd";
 export { agentPaths } from "./paths";
 export { QueryError } from "./query-error";
 export { RestoreDialog } from "./restore-dialog";

@@ -6,7 +6,8 @@ import { useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
 import { useAgentDeployments } from "@/components/deploy/use-agent-deployments";
 import { useVariantLabels } from "@/components/agents/use-variant-labels";
-import { CodeView, readableJson, stableStringify } from "@/components/diff";
+import { CodeView, readableJson } from "@/components/diff";
+import { stableStringify } from "@/shared/stable-json";
 import { EnvironmentBadge } from "@/components/environments/environment-badge";
 import { useTRPC } from "@/components/trpc";
 import { Badge, Button, CopyButton, Skeleton, TimeAgo, buttonClass } from "@/components/ui";
@@ -65,8 +66,9 @@ function RevisionBody({ agentId, variantId, data }: { agentId: string; variantId
   const isLatest = latest ? latest.id === data.id : false;
   const previous = revisions.find((r) => Number(r.version) === Number(data.version) - 1 && r.id !== data.id);
   // Copy gives JSON; the view shows long texts as text blocks, like the diff.
-  const json = stableStringify(templateOf(data));
-  const readable = readableJson(templateOf(data));
+  const template = templateOf(data);
+  const json = template === undefined ? "" : stableStringify(template, 2);
+  const readable = readableJson(template);
 
   useHotkeys({
     d: () => previous && router.push(agentPaths.diff(agentId, variantId, previous.id, data.id)),

@@ -8,6 +8,7 @@ export { EmptyState } from "./empty-state";
 export { focusRing } from "./focus-ring";
 export { AlertIcon, ArrowRightIcon, BookIcon, CheckIcon, CloseIcon, CopyIcon, ExternalIcon, HomeIcon, Icon, InfoIcon, KeyIcon, PlusIcon, SettingsIcon, Spinner, type IconProps } from "./icons";
 export { Input } from "./input";
+export { Kbd } from "./kbd";
 export { Notice, type NoticeTone } from "./notice";
 export { ShownOnceSecret } from "./shown-once-secret";
 export { Skeleton } from "./skeleton";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { diffJson, diffLines, diffStats, foldUnchanged, hasChanges, inlineChanges, splitLines, type DiffRow } from "@/components/diff/line-diff";
 import { diffSequences } from "@/components/diff/myers";
 import { readableJson } from "@/components/diff/readable-json";
-import { stableStringify } from "@/components/diff/stable-json";
+import { stableStringify } from "@/shared/stable-json";
 
 /** Compact picture of rows: "  x" unchanged, "- x" removed, "+ x" added, "~ x|y" changed. */
 function picture(rows: DiffRow[]): string[] {
@@ -96,8 +96,8 @@ describe("diffJson", () => {
   });
 
   it("prints keys sorted at every depth", () => {
-    expect(stableStringify({ b: 1, a: [{ d: 1, c: 2 }] })).toBe('{\n  "a": [\n    {\n      "c": 2,\n      "d": 1\n    }\n  ],\n  "b": 1\n}');
-    expect(stableStringify(undefined)).toBe("");
+    expect(stableStringify({ b: 1, a: [{ d: 1, c: 2 }] }, 2)).toBe('{\n  "a": [\n    {\n      "c": 2,\n      "d": 1\n    }\n  ],\n  "b": 1\n}');
+    expect(stableStringify({ b: undefined, a: [undefined] })).toBe("{\"a\":[null]}");
   });
 });
 
@@ -158,7 +158,7 @@ describe("inlineChanges", () => {
 
 describe("slideRuns (readable placement of pure additions and removals)", () => {
   const tools = (names: string[]) =>
-    stableStringify({ tools: names.map((name) => ({ name, permission: null, type: "builtin" })) });
+    stableStringify({ tools: names.map((name) => ({ name, permission: null, type: "builtin" })) }, 2);
 
   it("removes a whole array item, from its opening brace on", () => {
     const rows = diffLines(tools(["read", "edit", "write"]), tools(["read", "edit"]));
@@ -216,7 +216,7 @@ describe("readableJson and long texts", () => {
   });
 
   it("keeps one-line strings, quotes and other values as JSON", () => {
-    expect(readableJson({ a: 'say "hi"', b: [1, null, true], c: {}, d: [] })).toBe(stableStringify({ a: 'say "hi"', b: [1, null, true], c: {}, d: [] }));
+    expect(readableJson({ a: 'say "hi"', b: [1, null, true], c: {}, d: [] })).toBe(stableStringify({ a: 'say "hi"', b: [1, null, true], c: {}, d: [] }, 2));
     expect(readableJson(undefined)).toBe("");
   });
 

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "@/server/db";
 import { toolApprovals } from "@/server/db/schema";
+import { stableStringify } from "@/server/core/stable-json";
 
 export interface ToolCallIdentity {
   toolCallId: string;
@@ -9,17 +10,7 @@ export interface ToolCallIdentity {
   input: unknown;
 }
 
-/** JSON with sorted keys, so `{a,b}` and `{b,a}` are the same arguments. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-const argsHash = (input: unknown) => createHash("sha256").update(canonicalJson(input)).digest("hex");
+const argsHash = (input: unknown) => createHash("sha256").update(stableStringify(input)).digest("hex");
 
 /**
  * The approvals of one session: `issue` records a request when a turn pauses, `consume` accepts

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Config } from "@/server/core/config";
 import { processWide } from "@/server/core/process-wide";
-import { canonicalJson, approvalRequest, DENIED_BY_USER, resumeApprovals } from "../../permissions";
+import { stableStringify } from "@/server/core/stable-json";
+import { approvalRequest, DENIED_BY_USER, resumeApprovals } from "../../permissions";
 import type { Emit, Harness, HarnessOutcome, StepTiming, TurnInput } from "../../run-types";
 import { ClaudeEventMapper, type TurnEnd } from "./claude-event-mapper";
 import { claudeEnv } from "./claude-env";
@@ -224,8 +225,8 @@ function approvalAnswer(input: TurnInput, toolCallId: string): { approved: boole
 function identityOf(input: TurnInput): string {
   const { connection } = input;
   return createHash("sha256")
-    .update(canonicalJson(input.template))
+    .update(stableStringify(input.template))
     .update("\0")
-    .update(canonicalJson({ deployment: connection.deployment, model: connection.model, baseUrl: connection.baseUrl ?? null, key: connection.apiKey ?? null }))
+    .update(stableStringify({ deployment: connection.deployment, model: connection.model, baseUrl: connection.baseUrl ?? null, key: connection.apiKey ?? null }))
     .digest("hex");
 }
