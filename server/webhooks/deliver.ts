@@ -75,24 +75,32 @@ export async function attemptDelivery(
 }
 
 /**
+ * Claims up to `limit` due deliveries and starts sending each: the one "claim then send" of the
+ * batch pass below and the long-running pump. Each promise settles with the attempt to record
+ * (sendAttempt never rejects); `claimed` counts deliveries whose subscription was deleted meanwhile
+ * too (their deliveries went with it).
+ */
+export async function claimAndSend(app: AppContext, limit: number): Promise<{ claimed: number; sends: Promise<FinishedAttempt>[] }> {
+  const claimed = await claimDueDeliveries(app, limit);
+  if (claimed.length === 0) return { claimed: 0, sends: [] };
+  const ids = [...new Set(claimed.map((c) => c.subscriptionId!))];
+  const subscriptions = await app.db.select().from(webhookSubscriptions).where(inArray(webhookSubscriptions.id, ids));
+  const byId = new Map(subscriptions.map((s) => [s.id, s]));
+  const sends = claimed.flatMap((delivery) => {
+    const subscription = byId.get(delivery.subscriptionId!);
+    if (!subscription) return [];
+    const sent = sendAttempt(webhookFetch(app), outgoing(app, delivery, subscription), app.config.webhookTimeoutMs);
+    return [sent.then((result): FinishedAttempt => ({ delivery, subscription, result, trigger: "schedule", mode: "schedule" }))];
+  });
+  return { claimed: claimed.length, sends };
+}
+
+/**
  * One delivery pass: claims up to `limit` due deliveries, sends them concurrently and records
  * every outcome together (two statements per batch rather than per delivery).
  */
 export async function deliverDue(app: AppContext, limit = 50): Promise<number> {
-  const claimed = await claimDueDeliveries(app, limit);
-  if (claimed.length === 0) return 0;
-  const ids = [...new Set(claimed.map((c) => c.subscriptionId!))];
-  const subscriptions = await app.db.select().from(webhookSubscriptions).where(inArray(webhookSubscriptions.id, ids));
-  const byId = new Map(subscriptions.map((s) => [s.id, s]));
-  const finished = await Promise.all(
-    claimed.map(async (delivery): Promise<FinishedAttempt | undefined> => {
-      const subscription = byId.get(delivery.subscriptionId!);
-      // Deleted between claim and now: its deliveries went with it.
-      if (!subscription) return undefined;
-      const result = await sendAttempt(webhookFetch(app), outgoing(app, delivery, subscription), app.config.webhookTimeoutMs);
-      return { delivery, subscription, result, trigger: "schedule", mode: "schedule" };
-    }),
-  );
-  await recordAttempts(app, finished.filter((f) => f !== undefined));
-  return claimed.length;
+  const { claimed, sends } = await claimAndSend(app, limit);
+  if (claimed > 0) await recordAttempts(app, await Promise.all(sends));
+  return claimed;
 }

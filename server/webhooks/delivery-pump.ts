@@ -1,12 +1,8 @@
-import { inArray } from "drizzle-orm";
-import { logger } from "@/server/core/logger";
-import { webhookSubscriptions } from "@/server/db/schema";
 import type { AppContext } from "@/server/core/app-context";
+import { logger } from "@/server/core/logger";
 import { startWakeLoop, type WakeLoop } from "@/server/worker";
-import { claimDueDeliveries, outgoing } from "./deliver";
-import { webhookFetch } from "./webhook-fetch";
+import { claimAndSend } from "./deliver";
 import { recordAttempts, type FinishedAttempt } from "./record-attempts";
-import { sendAttempt } from "./send-attempt";
 
 /**
  * The long-running delivery loop: keeps up to `concurrency` requests in flight, claiming more as
@@ -41,17 +37,11 @@ export function startDeliveryPump(app: AppContext, concurrency: number, idleMs: 
   const pass = async (): Promise<number> => {
     while (inFlight.size >= concurrency && !stopped) await new Promise<void>((resolve) => (slotFreed = resolve));
     if (stopped) return 0;
-    const claimed = await claimDueDeliveries(app, concurrency - inFlight.size);
-    if (claimed.length === 0) return 0;
-    const ids = [...new Set(claimed.map((c) => c.subscriptionId!))];
-    const subscriptions = await app.db.select().from(webhookSubscriptions).where(inArray(webhookSubscriptions.id, ids));
-    const byId = new Map(subscriptions.map((s) => [s.id, s]));
-    for (const delivery of claimed) {
-      const subscription = byId.get(delivery.subscriptionId!);
-      if (!subscription) continue;
-      const task = sendAttempt(webhookFetch(app), outgoing(app, delivery, subscription), app.config.webhookTimeoutMs)
-        .then((result) => {
-          finished.push({ delivery, subscription, result, trigger: "schedule", mode: "schedule" });
+    const { claimed, sends } = await claimAndSend(app, concurrency - inFlight.size);
+    for (const sent of sends) {
+      const task = sent
+        .then((attempt) => {
+          finished.push(attempt);
           write();
         })
         .finally(() => {
@@ -61,7 +51,7 @@ export function startDeliveryPump(app: AppContext, concurrency: number, idleMs: 
         });
       inFlight.add(task);
     }
-    return claimed.length;
+    return claimed;
   };
 
   const loop = startWakeLoop("webhook-delivery", pass, idleMs);
