@@ -1,6 +1,6 @@
 import { AISDKError, APICallError, RetryError } from "ai";
 import { findEgressRefusal } from "@/server/egress";
-import type { ResolvedConnection } from "./providers";
+import type { ResolvedConnection } from "./providers/connection";
 
 /**
  * A provider failure as a sentence a person can act on. Built from the status code and the

@@ -1,7 +1,10 @@
 import type { AgentTemplate } from "@/server/agents";
 import type { NativeEvent, NativeMessage, RunUsage } from "@/server/streams";
-import type { ResolvedConnection } from "./providers";
-import type { BuiltTools } from "./tools";
+import type { ResolvedConnection } from "./providers/connection";
+import type { RunAgent } from "./run-agent";
+import type { BuiltTools } from "./tools/tool-types";
+
+export type { RunAgent };
 
 export interface RunLimits {
   totalMs: number;
@@ -10,12 +13,6 @@ export interface RunLimits {
   maxSteps: number;
   /** Retries of a model call that failed before streaming (429, 5xx), with the SDK's backoff. */
   maxRetries: number;
-}
-
-/** Which agent runs: a committed workflow revision, or an inline template (no references). */
-export interface RunAgent {
-  name?: string;
-  references?: Record<string, { id: string; slug?: string | null; version?: string | null }>;
 }
 
 /** Everything a harness needs for one turn; resolved and validated before the first byte. */

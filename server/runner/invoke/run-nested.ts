@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import { foldBatch, type BatchOutputs, type NativeEvent } from "@/server/streams";
-import type { NestedRunRequest } from "../tools";
+import type { NestedRunRequest } from "../tools/tool-types";
 import { prepareTurn } from "./prepare-turn";
 import { beginTurn } from "./begin-turn";
 

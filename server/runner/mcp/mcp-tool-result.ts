@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { capResult } from "../tools/builtin";
+import { capResult } from "../tools/cap-result";
 
 /** Replaces every occurrence of each secret value with `[secret]`. */
 export function maskSecrets(text: string, secrets: string[]): string {

@@ -2,7 +2,7 @@ import { jsonSchema, tool, type JSONSchema7 } from "ai";
 import type { Tool as McpToolDescriptor } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@/server/agents";
 import { BadRequestError } from "@/server/core/errors";
-import type { RegisteredTool } from "../tools";
+import type { RegisteredTool } from "../tools/tool-types";
 import { connectMcpServer, type ConnectedMcpServer, type McpConnectOptions } from "./connect-mcp-server";
 import { mcpFailureReason } from "./mcp-failure-reason";
 import { mcpToolName } from "./mcp-tool-name";

@@ -1,6 +1,6 @@
 import type { ContentBlock, NativeMessage } from "@/server/streams";
 import type { Emit, StepTiming } from "../run-types";
-import type { BuiltTools } from "../tools";
+import type { BuiltTools } from "../tools/tool-types";
 import { approvalRequest } from "./approval-request";
 
 export const DENIED_BY_USER = "The user denied this tool call.";

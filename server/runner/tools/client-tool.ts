@@ -1,5 +1,5 @@
 import { jsonSchema, tool, type JSONSchema7 } from "ai";
-import type { ToolFactory } from "./tool-registry";
+import type { ToolFactory } from "./tool-types";
 
 /** A tool the caller fulfils: no `execute`, so the turn pauses at its call (the interface contract client tools). */
 export const clientToolFactory: ToolFactory = (entry) => {

@@ -1,21 +1,20 @@
-export { builtinToolFactory, capResult } from "./builtin";
+export { builtinToolFactory } from "./builtin";
+export { capOutput, capResult } from "./cap-result";
 export { clientToolFactory } from "./client-tool";
 export { codeToolFactory, secretEnvName } from "./code";
 export { defaultToolRegistry } from "./default-registry";
 export { ComposioProvider, GATEWAY_SETUP, gatewayProviders, type GatewayAction, type GatewayActionSpec, type GatewayProvider } from "./gateway";
 export { findPlatformOperation, listPlatformTools, PLATFORM_OPERATIONS } from "./platform";
 export { referenceToolFactory } from "./reference";
-export {
-  DENIED_BY_POLICY,
-  DENIED_UNATTENDED,
-  ToolRegistry,
-  type BuiltTools,
-  type NestedRunRequest,
-  type RunScope,
-  type RegisteredTool,
-  type ToolBuildContext,
-  type ToolFactory,
-  type ToolKind,
-  type ToolPolicy,
-  type UnattendedMode,
-} from "./tool-registry";
+export { DENIED_BY_POLICY, DENIED_UNATTENDED, ToolRegistry } from "./tool-registry";
+export type {
+  BuiltTools,
+  NestedRunRequest,
+  RegisteredTool,
+  RunScope,
+  ToolBuildContext,
+  ToolFactory,
+  ToolKind,
+  ToolPolicy,
+  UnattendedMode,
+} from "./tool-types";

@@ -2,7 +2,7 @@ import { createSdkMcpServer, type McpSdkServerConfigWithInstance } from "@anthro
 import { asSchema } from "ai";
 import { z } from "zod";
 import type { HarnessRules } from "../../permissions";
-import type { BuiltTools } from "../../tools";
+import type { BuiltTools } from "../../tools/tool-types";
 
 /** The reserved in-process MCP server the template's tools reach Claude Code through. */
 export const AGENTA_TOOLS = "agenta-tools";

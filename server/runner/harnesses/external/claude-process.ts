@@ -4,7 +4,8 @@ import { query, type PermissionResult, type Query, type SDKMessage, type SDKUser
 import { logger } from "@/server/core/logger";
 import { approvalRequest, type ToolCallIdentity } from "../../permissions";
 import type { Emit } from "../../run-types";
-import { DENIED_BY_POLICY, DENIED_UNATTENDED, type BuiltTools } from "../../tools";
+import { DENIED_BY_POLICY, DENIED_UNATTENDED } from "../../tools/tool-registry";
+import type { BuiltTools } from "../../tools/tool-types";
 import { agentaToolsServer, serviceToolName, type ToolCallResult } from "./agenta-tools-server";
 import type { SessionWorkdir } from "./session-workdir";
 

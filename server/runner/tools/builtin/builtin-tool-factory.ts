@@ -1,9 +1,9 @@
 import { jsonSchema, tool } from "ai";
 import { READ_ONLY_BUILTIN_TOOL_NAMES } from "@/server/agents";
 import { BadRequestError } from "@/server/core/errors";
-import type { ToolFactory } from "../tool-registry";
+import type { ToolFactory } from "../tool-types";
 import { BUILTIN_TOOLS } from "./builtin-tools";
-import { capResult } from "./cap-result";
+import { capResult } from "../cap-result";
 
 /**
  * `builtin` entries: the seven tools of the core and service harnesses, executed in the session's

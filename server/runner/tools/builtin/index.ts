@@ -1,3 +1,2 @@
 export { builtinToolFactory } from "./builtin-tool-factory";
 export { BUILTIN_TOOLS, type BuiltinDefinition } from "./builtin-tools";
-export { capResult } from "./cap-result";

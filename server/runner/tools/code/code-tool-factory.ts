@@ -1,8 +1,8 @@
 import { jsonSchema, tool, type JSONSchema7 } from "ai";
 import Ajv from "ajv";
 import { BadRequestError } from "@/server/core/errors";
-import { capResult } from "../builtin";
-import type { ToolFactory } from "../tool-registry";
+import { capResult } from "../cap-result";
+import type { ToolFactory } from "../tool-types";
 import type { CodeLimits, CodeRuntime } from "./code-runner";
 import { nodeRuntime } from "./node-runner";
 import { pythonRuntime } from "./python-runner";

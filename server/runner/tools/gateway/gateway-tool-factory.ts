@@ -1,7 +1,7 @@
 import { jsonSchema, tool, type JSONSchema7 } from "ai";
 import { AppError, BadRequestError } from "@/server/core/errors";
-import { capResult } from "../builtin";
-import type { ToolFactory } from "../tool-registry";
+import { capOutput } from "../cap-result";
+import type { ToolFactory } from "../tool-types";
 import { GATEWAY_SETUP, gatewayProviders } from "./gateway-providers";
 
 /** OpenAI's rule for function names, the strictest of the providers. */
@@ -37,9 +37,7 @@ export const gatewayToolFactory: ToolFactory = async (entry, context) => {
   }
   const maxBytes = context.resultMaxBytes ?? 64 * 1024;
   const run = async (input: unknown, signal?: AbortSignal): Promise<unknown> => {
-    const output = await provider.execute(action, spec, input, signal);
-    const text = JSON.stringify(output ?? null);
-    return Buffer.byteLength(text) > maxBytes ? capResult(text, maxBytes) : output;
+    return capOutput(await provider.execute(action, spec, input, signal), maxBytes);
   };
   return {
     name: toolName(entry.name ?? spec.id.toLowerCase()),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { NativeEvent } from "@/server/streams";
 import { workflowsSpec } from "@/server/domains/workflows/spec";
 import { commitRevision as commit, revisionToWire } from "@/server/versioning";
-import type { RunScope } from "../tool-registry";
+import type { RunScope } from "../tool-types";
 import { platformOperation } from "./platform-operation";
 
 /** The running agent's own variant: the only one this operation commits to. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { NativeEvent } from "@/server/streams";
-import type { RunScope } from "../tool-registry";
+import type { RunScope } from "../tool-types";
 
 /**
  * One operation of this service exposed as a `platform` tool. The catalog owns its description,

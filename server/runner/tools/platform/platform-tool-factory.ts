@@ -1,7 +1,7 @@
 import { jsonSchema, tool, type JSONSchema7 } from "ai";
 import { BadRequestError } from "@/server/core/errors";
-import { capResult } from "../builtin";
-import type { ToolFactory } from "../tool-registry";
+import { capOutput } from "../cap-result";
+import type { ToolFactory } from "../tool-types";
 import { findPlatformOperation, PLATFORM_OPERATIONS } from "./platform-catalog";
 import { operationInputSchema } from "./platform-operation";
 
@@ -26,9 +26,7 @@ export const platformToolFactory: ToolFactory = (entry, context) => {
   const run = async (input: unknown): Promise<unknown> => {
     const parsed = operation.args.safeParse(input ?? {});
     if (!parsed.success) throw new Error(`arguments of ${entry.op}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
-    const output = await operation.run(scope, parsed.data);
-    const text = JSON.stringify(output);
-    return Buffer.byteLength(text) > maxBytes ? capResult(text, maxBytes) : output;
+    return capOutput(await operation.run(scope, parsed.data), maxBytes);
   };
 
   return {

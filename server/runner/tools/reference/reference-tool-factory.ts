@@ -5,7 +5,7 @@ import { workflowsSpec } from "@/server/domains/workflows/spec";
 import type { BatchOutputs } from "@/server/streams";
 import { retrieveRevision, type RevisionRecord } from "@/server/versioning";
 import { toolSpanId } from "../../tool-span-id";
-import type { RunScope, ToolFactory } from "../tool-registry";
+import type { RunScope, ToolFactory } from "../tool-types";
 import { nestedMessages } from "./nested-messages";
 
 type ReferenceEntry = Extract<ToolEntry, { type: "reference" }>;

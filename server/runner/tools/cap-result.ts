@@ -7,3 +7,9 @@ export function capResult(text: string, maxBytes: number): string {
   while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
   return `${bytes.subarray(0, end).toString("utf8")}\n[result cut: ${bytes.byteLength - end} more bytes (TOOL_RESULT_MAX_BYTES)]`;
 }
+
+/** A tool's output as the model gets it: JSON text cut to `maxBytes`, or the output itself when it fits. */
+export function capOutput(output: unknown, maxBytes: number): unknown {
+  const text = JSON.stringify(output ?? null);
+  return Buffer.byteLength(text) > maxBytes ? capResult(text, maxBytes) : output;
+}

@@ -1,0 +1,5 @@
+/** Which agent runs: a committed workflow revision, or an inline template (no references). */
+export interface RunAgent {
+  name?: string;
+  references?: Record<string, { id: string; slug?: string | null; version?: string | null }>;
+}
