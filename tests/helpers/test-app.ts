@@ -7,6 +7,7 @@ import type { DatabaseHandle } from "@/server/db";
 import type { AppContext } from "@/server/core/app-context";
 import type { RequestHandler } from "@/server/http/router";
 import { SecretBox, verifySecretKey } from "@/server/secrets";
+import { assertResponseContract } from "./response-contract";
 import { openTestDatabase } from "./test-database";
 
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789";
@@ -66,6 +67,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     } catch {
       // Non-JSON bodies (streams) are returned as text.
     }
+    assertResponseContract(method, path, response.status, response.headers.get("content-type"), parsed);
     return { status: response.status, headers: response.headers, body: parsed as T };
   }
 
