@@ -1,0 +1,22 @@
+import { exactMatch } from "./builtin/exact-match";
+import { regexTest } from "./builtin/regex-test";
+import { contains, containsAll, containsAny, containsJson, endsWith, startsWith } from "./builtin/string-tests";
+import { mock } from "./custom/mock";
+import type { EvaluatorHandler } from "./evaluator-types";
+
+/** Built-in evaluators by key (`svc:builtin:<key>:v0`). */
+export const BUILTIN_EVALUATORS: Record<string, EvaluatorHandler> = {
+  auto_exact_match: exactMatch,
+  auto_starts_with: startsWith,
+  auto_ends_with: endsWith,
+  auto_contains: contains,
+  auto_contains_any: containsAny,
+  auto_contains_all: containsAll,
+  auto_contains_json: containsJson,
+  auto_regex_test: regexTest,
+};
+
+/** Custom evaluators by key (`svc:custom:<key>:v0`); `feedback` is human-only and never runs. */
+export const CUSTOM_EVALUATORS: Record<string, EvaluatorHandler> = {
+  mock,
+};
