@@ -1,6 +1,9 @@
 import { exactMatch } from "./builtin/exact-match";
+import { fieldMatch, jsonMultiFieldMatch } from "./builtin/json-field-match";
+import { jsonDiff } from "./builtin/json-diff";
 import { regexTest } from "./builtin/regex-test";
 import { contains, containsAll, containsAny, containsJson, endsWith, startsWith } from "./builtin/string-tests";
+import { levenshteinMatch, similarityMatch } from "./builtin/text-similarity";
 import { mock } from "./custom/mock";
 import type { EvaluatorHandler } from "./evaluator-types";
 
@@ -14,6 +17,11 @@ export const BUILTIN_EVALUATORS: Record<string, EvaluatorHandler> = {
   auto_contains_all: containsAll,
   auto_contains_json: containsJson,
   auto_regex_test: regexTest,
+  field_match_test: fieldMatch,
+  json_multi_field_match: jsonMultiFieldMatch,
+  auto_json_diff: jsonDiff,
+  auto_similarity_match: similarityMatch,
+  auto_levenshtein_distance: levenshteinMatch,
 };
 
 /** Custom evaluators by key (`svc:custom:<key>:v0`); `feedback` is human-only and never runs. */
