@@ -1,3 +1,4 @@
+import { aiCritique } from "./builtin/ai-critique";
 import { exactMatch } from "./builtin/exact-match";
 import { fieldMatch, jsonMultiFieldMatch } from "./builtin/json-field-match";
 import { jsonDiff } from "./builtin/json-diff";
@@ -22,6 +23,7 @@ export const BUILTIN_EVALUATORS: Record<string, EvaluatorHandler> = {
   auto_json_diff: jsonDiff,
   auto_similarity_match: similarityMatch,
   auto_levenshtein_distance: levenshteinMatch,
+  auto_ai_critique: aiCritique,
 };
 
 /** Custom evaluators by key (`svc:custom:<key>:v0`); `feedback` is human-only and never runs. */
