@@ -5,6 +5,7 @@ import { jsonDiff } from "./builtin/json-diff";
 import { regexTest } from "./builtin/regex-test";
 import { contains, containsAll, containsAny, containsJson, endsWith, startsWith } from "./builtin/string-tests";
 import { levenshteinMatch, similarityMatch } from "./builtin/text-similarity";
+import { customCode, customCodeRun } from "./custom/custom-code";
 import { mock } from "./custom/mock";
 import type { EvaluatorHandler } from "./evaluator-types";
 
@@ -24,9 +25,11 @@ export const BUILTIN_EVALUATORS: Record<string, EvaluatorHandler> = {
   auto_similarity_match: similarityMatch,
   auto_levenshtein_distance: levenshteinMatch,
   auto_ai_critique: aiCritique,
+  auto_custom_code_run: customCodeRun,
 };
 
 /** Custom evaluators by key (`svc:custom:<key>:v0`); `feedback` is human-only and never runs. */
 export const CUSTOM_EVALUATORS: Record<string, EvaluatorHandler> = {
   mock,
+  code: customCode,
 };

@@ -10,7 +10,7 @@ import { enumParam, optionalStringParam, stringParam, thresholdParam } from "../
 import { providerFailure } from "../provider-failure";
 import { renderTemplate, TEMPLATE_FORMATS, type TemplateFormat } from "../render-template";
 import { resolveModel } from "../resolve-model";
-import { judgeVerdict } from "./judge-verdict";
+import { judgeVerdict } from "../verdict";
 
 /** The catalog template's default judge model. */
 export const DEFAULT_JUDGE_MODEL = "openai/gpt-5-mini";

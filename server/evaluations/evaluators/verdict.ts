@@ -1,4 +1,4 @@
-import { isRecord } from "../evaluator-values";
+import { isRecord } from "./evaluator-values";
 
 /** ```json ... ``` around an answer, which models add even when told not to. */
 const FENCE = /^```(?:json)?\s*([\s\S]*?)\s*```$/i;
