@@ -7,6 +7,7 @@ import { contains, containsAll, containsAny, containsJson, endsWith, startsWith 
 import { levenshteinMatch, similarityMatch } from "./builtin/text-similarity";
 import { customCode, customCodeRun } from "./custom/custom-code";
 import { mock } from "./custom/mock";
+import { customHook, webhookTest } from "./custom/webhooks";
 import type { EvaluatorHandler } from "./evaluator-types";
 
 /** Built-in evaluators by key (`svc:builtin:<key>:v0`). */
@@ -26,10 +27,12 @@ export const BUILTIN_EVALUATORS: Record<string, EvaluatorHandler> = {
   auto_levenshtein_distance: levenshteinMatch,
   auto_ai_critique: aiCritique,
   auto_custom_code_run: customCodeRun,
+  auto_webhook_test: webhookTest,
 };
 
 /** Custom evaluators by key (`svc:custom:<key>:v0`); `feedback` is human-only and never runs. */
 export const CUSTOM_EVALUATORS: Record<string, EvaluatorHandler> = {
   mock,
   code: customCode,
+  hook: customHook,
 };
