@@ -3,6 +3,7 @@ import { exactMatch } from "./builtin/exact-match";
 import { fieldMatch, jsonMultiFieldMatch } from "./builtin/json-field-match";
 import { jsonDiff } from "./builtin/json-diff";
 import { regexTest } from "./builtin/regex-test";
+import { semanticSimilarity } from "./builtin/semantic-similarity";
 import { contains, containsAll, containsAny, containsJson, endsWith, startsWith } from "./builtin/string-tests";
 import { levenshteinMatch, similarityMatch } from "./builtin/text-similarity";
 import { customCode, customCodeRun } from "./custom/custom-code";
@@ -25,6 +26,7 @@ export const BUILTIN_EVALUATORS: Record<string, EvaluatorHandler> = {
   auto_json_diff: jsonDiff,
   auto_similarity_match: similarityMatch,
   auto_levenshtein_distance: levenshteinMatch,
+  auto_semantic_similarity: semanticSimilarity,
   auto_ai_critique: aiCritique,
   auto_custom_code_run: customCodeRun,
   auto_webhook_test: webhookTest,

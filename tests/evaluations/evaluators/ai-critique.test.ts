@@ -112,3 +112,32 @@ describe("LLM-as-a-judge", () => {
     await closed;
   });
 });
+
+describe("semantic similarity", () => {
+  const SEMANTIC = "svc:builtin:auto_semantic_similarity:v0";
+  const similar = (parameters: Record<string, unknown>, outputs: unknown, extra: { timeoutMs?: number } = {}) =>
+    evaluate(SEMANTIC, parameters, { correct_answer: "The capital is Paris" }, outputs, { app: app.context, projectId, ...extra });
+
+  it("embeds output and answer through the project's OpenAI connection and scores their cosine", async () => {
+    model.script({ kind: "reply", text: "unused" });
+    const same = await similar({}, "the capital is paris");
+    expect(same).toMatchObject({ status: "success", outputs: { success: true } });
+    expect((same as { outputs: { score: number } }).outputs.score).toBeCloseTo(1, 10);
+    const request = model.requests.at(-1)!;
+    expect(request.path).toBe("/v1/embeddings");
+    expect(request.body).toMatchObject({ model: "text-embedding-3-small", input: ["the capital is paris", "The capital is Paris"] });
+    const far = await outputsOf(similar({ threshold: 0.9, embedding_model: "openai/text-embedding-3-large" }, "zzz qqq"));
+    expect(far.success).toBe(false);
+    expect(far.score as number).toBeLessThan(0.5);
+    expect(model.requests.at(-1)!.body.model).toBe("text-embedding-3-large");
+  });
+
+  it("providers without embeddings, rate limits and timeouts are failures with the reason", async () => {
+    expect((await errorOf(similar({ embedding_model: "anthropic/claude-sonnet-4-5" }, "x"))).code).toBe("missing_connection");
+    model.script({ kind: "status", status: 429 });
+    expect(await errorOf(similar({}, "x"))).toMatchObject({ code: "provider_rate_limited", retryable: true });
+    model.script({ kind: "hang" });
+    expect(await errorOf(similar({}, "x", { timeoutMs: 200 }))).toMatchObject({ code: "provider_timeout", retryable: true });
+    model.script({ kind: "reply", text: "unused" });
+  });
+});
