@@ -2,6 +2,7 @@ import { aiCritique } from "./builtin/ai-critique";
 import { exactMatch } from "./builtin/exact-match";
 import { fieldMatch, jsonMultiFieldMatch } from "./builtin/json-field-match";
 import { jsonDiff } from "./builtin/json-diff";
+import { matchTree } from "./builtin/match-tree";
 import { regexTest } from "./builtin/regex-test";
 import { semanticSimilarity } from "./builtin/semantic-similarity";
 import { contains, containsAll, containsAny, containsJson, endsWith, startsWith } from "./builtin/string-tests";
@@ -29,6 +30,7 @@ export const BUILTIN_EVALUATORS: Record<string, EvaluatorHandler> = {
   auto_semantic_similarity: semanticSimilarity,
   auto_ai_critique: aiCritique,
   auto_custom_code_run: customCodeRun,
+  match: matchTree,
   auto_webhook_test: webhookTest,
 };
 
