@@ -1,3 +1,4 @@
+import { RE2JS } from "re2js";
 import { z } from "zod";
 import { promptTemplateSchema, toCatalogJsonSchema, type JsonSchema } from "@/server/agents";
 
@@ -42,8 +43,8 @@ export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
       regex_pattern: z
         .string()
         .min(1)
-        .refine((p) => isRegex(p), "not a valid regular expression")
-        .describe("JavaScript regular expression, without slashes."),
+        .refine((p) => isRegex(p), "not a regular expression this service runs (RE2 syntax: no lookarounds or backreferences)")
+        .describe("Regular expression in RE2 syntax (linear time: no lookarounds or backreferences), without slashes."),
       regex_should_match: z.boolean().default(true),
       case_sensitive: z.boolean().default(true),
     }),
@@ -93,11 +94,27 @@ export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
     }),
     score,
   ),
+  template(
+    "trajectory_match",
+    "Tool-call trajectory",
+    "Scores the tool calls of an agent run against the expected calls in a testcase column: the same calls in order (exact), the expected ones in order with others between (in_order), or all of them in any order (any_order).",
+    z.strictObject({
+      expected_tool_calls_key: z
+        .string()
+        .min(1)
+        .default("expected_tool_calls")
+        .describe('Testcase column with the expected calls: a list of tool names or {"name", "input"} objects (or its JSON text).'),
+      mode: z.enum(["exact", "in_order", "any_order"]).default("in_order"),
+      compare_arguments: z.boolean().default(false).describe("Also require the argument fields an expected call gives (fields it leaves out are free)."),
+      threshold: z.number().gt(0).max(1).default(1).describe("Success when the score reaches this."),
+    }),
+    z.strictObject({ score: z.number().min(0).max(1), success: z.boolean(), diff: z.string().describe("Every call: kept, `- ` expected but not made, `+ ` made but not expected.") }),
+  ),
 ];
 
 function isRegex(pattern: string): boolean {
   try {
-    new RegExp(pattern);
+    RE2JS.compile(pattern);
     return true;
   } catch {
     return false;

@@ -5,6 +5,7 @@ import { jsonDiff } from "./builtin/json-diff";
 import { matchTree } from "./builtin/match-tree";
 import { regexTest } from "./builtin/regex-test";
 import { semanticSimilarity } from "./builtin/semantic-similarity";
+import { trajectoryMatch } from "./builtin/trajectory-match";
 import { contains, containsAll, containsAny, containsJson, endsWith, startsWith } from "./builtin/string-tests";
 import { levenshteinMatch, similarityMatch } from "./builtin/text-similarity";
 import { customCode, customCodeRun } from "./custom/custom-code";
@@ -31,6 +32,7 @@ export const BUILTIN_EVALUATORS: Record<string, EvaluatorHandler> = {
   auto_ai_critique: aiCritique,
   auto_custom_code_run: customCodeRun,
   match: matchTree,
+  trajectory_match: trajectoryMatch,
   auto_webhook_test: webhookTest,
 };
 
