@@ -25,10 +25,11 @@ function expectedCalls(call: EvaluatorCall): ToolCallStep[] {
     throw missingInput(`the testcase has no column "${key}" (expected_tool_calls_key) with the expected tool calls; add it, e.g. ["search", {"name": "fetch", "input": {"url": "..."}}]`);
   }
   if (typeof value === "string") {
+    const text = value;
     try {
-      value = JSON.parse(value);
+      value = JSON.parse(text);
     } catch {
-      throw missingInput(`column "${key}" holds text that is not a JSON list of tool calls: ${JSON.stringify(value.slice(0, 200))}`);
+      throw missingInput(`column "${key}" holds text that is not a JSON list of tool calls: ${JSON.stringify(text.slice(0, 200))}`);
     }
   }
   if (!Array.isArray(value)) throw missingInput(`column "${key}" must be a list of tool calls; got ${JSON.stringify(value)}`);
