@@ -16,9 +16,12 @@ describe("evaluator catalog", () => {
     const res = await get("/api/evaluators/catalog/templates");
     expectStatus(res, 200);
     const templates = res.body.templates as { key: string; name: string; data: { uri: string; schemas: { parameters: object; outputs: object } } }[];
-    expect(res.body.count).toBe(7);
-    expect(templates.map((t) => t.key)).toEqual(["auto_exact_match", "auto_regex_test", "auto_json_diff", "auto_similarity_match", "auto_ai_critique", "auto_custom_code_run", "trajectory_match"]);
-    expect(templates.map((t) => t.name)).toEqual(["Exact match", "Regex", "JSON match", "Similarity", "LLM-as-a-judge", "Code", "Tool-call trajectory"]);
+    expect(res.body.count).toBe(19);
+    expect(templates.map((t) => t.key)).toEqual(["auto_exact_match", "auto_regex_test", "auto_json_diff", "auto_similarity_match", "auto_ai_critique", "auto_custom_code_run", "trajectory_match",
+      "auto_contains", "auto_starts_with", "auto_ends_with", "auto_contains_any", "auto_contains_all", "auto_contains_json",
+      "field_match_test", "json_multi_field_match", "auto_levenshtein_distance", "auto_semantic_similarity", "auto_webhook_test", "match",
+    ]);
+    expect(templates.slice(0, 7).map((t) => t.name)).toEqual(["Exact match", "Regex", "JSON match", "Similarity", "LLM-as-a-judge", "Code", "Tool-call trajectory"]);
 
     const presets = (await get("/api/evaluators/catalog/presets")).body.presets as { key: string; template_key: string; data: { uri: string; parameters: unknown } }[];
     expect(presets.length).toBeGreaterThanOrEqual(5);
