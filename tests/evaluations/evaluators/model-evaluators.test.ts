@@ -26,6 +26,11 @@ beforeAll(async () => {
     body: { header: { name: "Judge" }, secret: { kind: "provider_key", data: { kind: "openai", provider: { key: "sk-judge-PLANTED", url: model.baseUrl } } } },
   });
   expect(stored.status).toBe(201);
+  const claude = await app.call("POST", "/api/vault/v1/secrets/", {
+    key: project.key,
+    body: { header: { name: "Claude judge" }, secret: { kind: "provider_key", data: { kind: "anthropic", provider: { key: "sk-ant-PLANTED", url: model.baseUrl } } } },
+  });
+  expect(claude.status).toBe(201);
 });
 afterAll(async () => {
   await app?.close();
@@ -65,6 +70,15 @@ describe("LLM-as-a-judge", () => {
     expect(model.requests.at(-1)!.body.response_format).toEqual({ type: "json_object" });
   });
 
+  it("any provider connection of the project: an Anthropic judge named by its connection slug", async () => {
+    model.script({ kind: "reply", text: '{"score": 0.6}' });
+    expect(await outputsOf(judge({ model: "anthropic/claude-sonnet-4-5", connection: "claude-judge" }))).toEqual({ score: 0.6, success: true });
+    const request = model.requests.at(-1)!;
+    expect(request.path).toBe("/v1/messages");
+    expect(request.headers["x-api-key"]).toBe("sk-ant-PLANTED");
+    expect(request.body.system).toEqual([{ type: "text", text: "Grade the answer. Reply with JSON." }]);
+  });
+
   it("text answers: a number against the threshold, a boolean, fstring templates by version", async () => {
     model.script({ kind: "reply", text: " 0.3 " });
     expect(await outputsOf(judge({ response_type: "text", threshold: 0.25 }))).toEqual({ score: 0.3, success: true });
@@ -82,7 +96,7 @@ describe("LLM-as-a-judge", () => {
     expect(prose.message).toContain("not a JSON number, boolean or object");
     const hole = await errorOf(judge({ prompt_template: [{ role: "user", content: "{{nope}}" }] }));
     expect(hole.message).toContain("prompt_template[0].content uses the placeholder {{nope}}");
-    const noKey = await errorOf(judge({ model: "anthropic/claude-sonnet-4-5" }));
+    const noKey = await errorOf(judge({ model: "mistral/mistral-large-latest" }));
     expect(noKey.code).toBe("missing_connection");
     expect(noKey.message).toContain("No credential");
     const badSlug = await errorOf(judge({ connection: "nope" }));
@@ -133,7 +147,9 @@ describe("semantic similarity", () => {
   });
 
   it("providers without embeddings, rate limits and timeouts are failures with the reason", async () => {
-    expect((await errorOf(similar({ embedding_model: "anthropic/claude-sonnet-4-5" }, "x"))).code).toBe("missing_connection");
+    const anthropic = await errorOf(similar({ embedding_model: "anthropic/claude-sonnet-4-5" }, "x"));
+    expect(anthropic.message).toBe("the anthropic provider offers no embedding models here; use one of openai, gemini, mistral, together_ai, custom for embedding_model");
+    expect((await errorOf(similar({ embedding_model: "mistral/mistral-embed" }, "x"))).code).toBe("missing_connection");
     model.script({ kind: "status", status: 429 });
     expect(await errorOf(similar({}, "x"))).toMatchObject({ code: "provider_rate_limited", retryable: true });
     model.script({ kind: "hang" });
