@@ -48,7 +48,7 @@ export async function runEvaluator(ctx: EvaluatorContext, request: EvaluatorRequ
   const handler = handlerFor(request.uri);
   if (!handler) return { status: "failure", error: { code: "unknown_evaluator", message: unknownUriMessage(request.uri) } };
   if (ctx.signal.aborted) return failureOf(cancelled());
-  const parameters = request.data.parameters ?? {};
+  const parameters = request.data?.parameters ?? {};
   if (!isRecord(parameters)) {
     return { status: "failure", error: { code: "invalid_parameters", message: `data.parameters must be an object; got ${JSON.stringify(parameters)}` } };
   }

@@ -52,4 +52,13 @@ describe("custom code evaluators", () => {
     const loop = await errorOf(js("function evaluate() { for (;;) {} }", {}, { timeoutMs: 300 }));
     expect(loop.message).toContain("stopped after 300 ms");
   });
+
+  it("a stop ends a running script at once", async () => {
+    const stop = new AbortController();
+    const started = performance.now();
+    const pending = js("function evaluate() { for (;;) {} }", {}, { signal: stop.signal, timeoutMs: 20_000 });
+    setTimeout(() => stop.abort(), 100);
+    expect((await errorOf(pending)).code).toBe("cancelled");
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
 });
