@@ -38,13 +38,15 @@ function expectedCalls(call: EvaluatorCall): ToolCallStep[] {
 
 /**
  * The calls the agent made, in order: the trace's `toolCalls` (the engine's extraction), else the
- * tool-call messages of the native output (role tool with tool_name and input).
+ * tool-call messages of the native output (role tool with tool_name and input), else none when
+ * there is a trace (a run that called no tool).
  */
 function actualCalls(call: EvaluatorCall): ToolCallStep[] {
   const { trace, outputs } = call.request;
-  if (trace) return (trace.toolCalls ?? []).map((c) => ({ name: c.name, input: c.input }));
+  if (trace?.toolCalls) return trace.toolCalls.map((c) => ({ name: c.name, input: c.input }));
   const messages = Array.isArray(outputs) ? outputs : isRecord(outputs) && Array.isArray(outputs.messages) ? outputs.messages : undefined;
   if (!messages) {
+    if (trace) return [];
     throw new EvaluatorFailure("invalid_outputs", "there are no tool calls to score: the cell has no agent trace and the output is not an agent's messages; use trajectory_match on agent applications");
   }
   return messages
