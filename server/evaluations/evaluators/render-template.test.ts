@@ -13,6 +13,10 @@ describe("renderTemplate", () => {
     expect(renderTemplate('{question} -> reply {"score": 1} {{literal}}', "fstring", context, "m")).toBe('Capital? -> reply {"score": 1} {literal}');
   });
 
+  it("refuses mustache sections instead of sending them as text", () => {
+    expect(() => renderTemplate("{{#inputs}}x{{/inputs}}", "mustache", context, "m")).toThrow("m uses a mustache section");
+  });
+
   it("names a missing placeholder and what is available", () => {
     expect(() => renderTemplate("{{nope}}", "curly", context, "prompt_template[1].content")).toThrow(
       "prompt_template[1].content uses the placeholder {{nope}}, which the render context does not have; available: question, outputs, inputs",

@@ -6,6 +6,8 @@ export type TemplateFormat = (typeof TEMPLATE_FORMATS)[number];
 // {{ name }} / {{{ name }}} (curly, mustache) and {name} (fstring): a name or a dotted path.
 const DOUBLE = /\{\{\{?\s*([A-Za-z_][\w-]*(?:\.[\w-]+)*)\s*\}?\}\}/g;
 const SINGLE = /\{\{|\}\}|\{([A-Za-z_]\w*(?:\.\w+)*)\}/g;
+// Mustache sections, partials and comments: not rendered here, so refused rather than sent as text.
+const MUSTACHE_TAG = /\{\{\s*[#^/>!&]/;
 
 /** A context value as prompt text: strings as they are, anything else as JSON. */
 const asText = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value) ?? "");
@@ -35,5 +37,8 @@ export function renderTemplate(text: string, format: TemplateFormat, context: Re
     }
     return asText(hit.value);
   };
+  if (format !== "fstring" && MUSTACHE_TAG.test(text)) {
+    throw invalidParameter(`${where} uses a mustache section, partial or comment tag ({{#…}}, {{^…}}, {{/…}}, {{>…}}, {{!…}}); only {{name}} placeholders are rendered`);
+  }
   return format === "fstring" ? text.replace(SINGLE, (whole, path) => fill(whole, path)) : text.replace(DOUBLE, (whole, path) => fill(whole, path));
 }
