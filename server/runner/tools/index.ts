@@ -1,7 +1,7 @@
 export { builtinToolFactory } from "./builtin";
 export { capOutput, capResult } from "./cap-result";
 export { clientToolFactory } from "./client-tool";
-export { codeToolFactory, secretEnvName } from "./code";
+export { codeToolFactory, nodeRuntime, pythonProgram, pythonRuntime, PYTHON_HEAP_MB, RESULT_MARKER, secretEnvName, type CodeLimits } from "./code";
 export { defaultToolRegistry } from "./default-registry";
 export { ComposioProvider, GATEWAY_SETUP, gatewayProviders, type GatewayAction, type GatewayActionSpec, type GatewayProvider } from "./gateway";
 export { findPlatformOperation, listPlatformTools, PLATFORM_OPERATIONS } from "./platform";
