@@ -5,7 +5,7 @@
  */
 import { loadConfig } from "@/server/core/config";
 import { runEvaluator } from "@/server/evaluations/evaluators";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { loadAverage, log, machine } from "../lib/benchmark";
 
 const app = { config: loadConfig({}) } as AppContext;

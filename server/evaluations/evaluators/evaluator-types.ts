@@ -1,4 +1,4 @@
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 
 /** One evaluator step on one cell: what the engine hands to an evaluator. */
 export interface EvaluatorRequest {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { errorOf, evaluate, outputsOf } from "./run";
 
 const CODE = "svc:custom:code:v0";

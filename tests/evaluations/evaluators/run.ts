@@ -1,4 +1,4 @@
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { runEvaluator, type EvaluatorOutcome, type EvaluatorRequest } from "@/server/evaluations/evaluators";
 
 /** Runs an evaluator with no app context (evaluators that need none), or the given one. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
-import type { AppContext } from "@/server/http/app-context";
+import type { AppContext } from "@/server/core/app-context";
 import { startWebhookReceiver, type WebhookReceiver } from "../../helpers/webhook-receiver";
 import { errorOf, evaluate, outputsOf } from "./run";
 
