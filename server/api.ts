@@ -15,12 +15,15 @@ import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { nodeIncoming } from "@/server/http/node-incoming";
 import { toResponse } from "@/server/http/reply";
 import { createRouter, type RequestHandler } from "@/server/http/router";
+import type { Incoming } from "@/server/http/incoming";
+import { isOpenAiPath } from "@/server/http/front";
 import { webIncoming } from "@/server/http/web-incoming";
 import { writeReply } from "@/server/http/write-reply";
 import { systemRoutes } from "@/server/system/routes";
 import { tracingRoutes } from "@/server/tracing/routes";
 import { webhookRoutes } from "@/server/webhooks/routes";
 import { workerRoutes } from "@/server/worker/routes";
+import { bearerAsApiKey, openAiErrorReply, openAiRoutes } from "@/server/openai-compat";
 
 /** Every REST route of the service. A new area adds its list here, and so appears in OpenAPI. */
 export const apiRoutes: AnyRoute[] = [
@@ -46,7 +49,7 @@ const openApiRoute = defineRoute({
   auth: "none",
   tag: "system",
   summary: "This OpenAPI 3.1 document",
-  handler: async () => buildOpenApiDocument(allRoutes, { title: "Agent service API", version: "0.1.0" }),
+  handler: async () => buildOpenApiDocument([...allRoutes, ...openAiRoutes], { title: "Agent service API", version: "0.1.0" }),
 });
 
 const allRoutes: AnyRoute[] = [...apiRoutes, openApiRoute];
@@ -60,7 +63,10 @@ export type NodeRequestHandler = (req: IncomingMessage, res: ServerResponse) => 
  * every other path to the router.
  */
 export function createApiDoors(app: AppContext): { web: RequestHandler; node: NodeRequestHandler } {
-  const route = createRouter(allRoutes, app);
+  const api = createRouter(allRoutes, app);
+  // The OpenAI-compatible door: its own route table, OpenAI's error shape, `Bearer` keys.
+  const openAi = createRouter(openAiRoutes, app, { errorReply: openAiErrorReply, authorization: bearerAsApiKey });
+  const route = (incoming: Incoming) => (isOpenAiPath(incoming.pathname) ? openAi(incoming) : api(incoming));
   const authenticate = createAuthHandler(app);
   return {
     web: async (request) => (isAuthRequest(request) ? authenticate(request) : toResponse(await route(webIncoming(request)))),

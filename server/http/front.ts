@@ -8,9 +8,14 @@ import { logger } from "@/server/core/logger";
  * playground's own data path has always run.
  */
 export function isRouterPath(path: string): boolean {
-  if (path.startsWith("/services/")) return true;
+  if (path.startsWith("/services/") || isOpenAiPath(path)) return true;
   if (!path.startsWith("/api/") && path !== "/api") return false;
   return !path.startsWith("/api/trpc/") && path !== "/api/trpc";
+}
+
+/** The OpenAI-compatible door (server/openai-compat). */
+export function isOpenAiPath(path: string): boolean {
+  return path.startsWith("/v1/") || path === "/v1";
 }
 
 /** One node:http listener for both doors. A handler that throws still gets its client an answer. */

@@ -26,6 +26,8 @@ export interface PrepareOptions {
   trace: TraceContext;
   /** 0 for a run a client started; nested runs (reference tools) count up. */
   depth: number;
+  /** Tools the caller declares for this turn only (the OpenAI door's `tools`): offered as `client` tools. */
+  clientTools?: AgentTemplate["tools"];
 }
 
 const registry: ToolRegistry = defaultToolRegistry();
@@ -44,7 +46,7 @@ export async function prepareTurn(
 ): Promise<TurnInput> {
   const loaded = await loadTemplate(app.db, principal, body);
   const { agent } = loaded;
-  const template = withHarnessBuiltins(loaded.template, agent);
+  const template = withHarnessBuiltins(withClientTools(loaded.template, options.clientTools), agent);
   const refusal = sandboxRefusal(template.sandbox.kind);
   if (refusal) throw new ForbiddenError(refusal, "sandbox_not_enabled");
   const harnessRefused = harnessRefusal(template.harness.kind, app.config);
@@ -122,6 +124,11 @@ export async function prepareTurn(
     secrets: mcp.secrets,
     release: mcp.close,
   };
+}
+
+/** The registry refuses a name the agent already uses (`duplicate_tool`). */
+function withClientTools(template: AgentTemplate, extra: AgentTemplate["tools"] | undefined): AgentTemplate {
+  return extra?.length ? { ...template, tools: [...template.tools, ...extra] } : template;
 }
 
 /** The tools Claude Code is served over `agenta-tools`; built-in entries have no effect there (the validation warns). */

@@ -1,0 +1,59 @@
+import type { Principal } from "@/server/auth";
+import { AppError, isAppError } from "@/server/core/errors";
+import type { AppContext } from "@/server/http/app-context";
+import { beginTurn, prepareTurn, type InvokeRequest } from "@/server/runner/invoke";
+import { traceContext, type TraceContext } from "@/server/runner/trace-context";
+import type { NativeEvent, NativeMessage } from "@/server/streams";
+import { modelReferences, parseModelName } from "./model-name";
+import { asClientTools, type FunctionTool } from "./request-tools";
+
+export interface DoorTurnRequest {
+  model: string;
+  messages: NativeMessage[];
+  tools: FunctionTool[];
+  sessionId?: string | null;
+  unattended?: "deny" | "fail" | null;
+}
+
+export interface DoorTurn {
+  events: ReadableStream<NativeEvent>;
+  sessionId: string;
+  trace: TraceContext;
+  /** The run's ids, as `/services/agent/v0/invoke` returns them. */
+  headers: Record<string, string>;
+}
+
+/**
+ * One agent run through the runner's own path (prepare, begin: traced, counted in the agent's
+ * runs), named by `model`. Nobody can answer an approval over the OpenAI API, so a call the
+ * policy would ask about is refused (`unattended: deny`) unless the caller chose `fail`.
+ */
+export async function startDoorTurn(app: AppContext, principal: Principal, request: Request, turn: DoorTurnRequest): Promise<DoorTurn> {
+  const name = parseModelName(turn.model);
+  const trace = traceContext(request.headers.get("traceparent"));
+  const body: InvokeRequest = {
+    session_id: turn.sessionId ?? undefined,
+    references: modelReferences(name),
+    flags: { unattended: turn.unattended ?? "deny" },
+    data: { inputs: { messages: turn.messages } },
+  };
+  let input;
+  try {
+    input = await prepareTurn(app, principal, body, "native", { trace, depth: 0, clientTools: asClientTools(turn.tools) });
+  } catch (error) {
+    throw asModelError(error, turn.model);
+  }
+  const handle = beginTurn(app, input, trace, request.signal);
+  return {
+    events: handle.events,
+    sessionId: input.sessionId,
+    trace,
+    headers: { "x-svc-session-id": input.sessionId, "x-svc-trace-id": trace.traceId, traceparent: `00-${trace.traceId}-${trace.spanId}-01` },
+  };
+}
+
+/** A model that names nothing in the caller's project is OpenAI's `model_not_found`, on `model`. */
+function asModelError(error: unknown, model: string): unknown {
+  if (!isAppError(error) || error.status !== 404) return error;
+  return new AppError(404, "model_not_found", `model "${model}" cannot be run: ${error.message}. GET /v1/models lists what this key can call`, [{ path: "model", message: "not found" }]);
+}
