@@ -2,6 +2,8 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, streamText } from "ai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "@/server/core/config";
+import { drainIngestQueue } from "@/server/tracing";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
@@ -20,7 +22,8 @@ const lastModelInput = () => JSON.stringify(model.requests.at(-1)!.body.input);
 
 beforeAll(async () => {
   model = await startScriptedModelServer();
-  app = await createTestApp({ providerEnv: { openai: { key: "sk-door", baseUrl: model.baseUrl } } });
+  // No retries: the failure cases answer at once instead of after the SDK's backoff.
+  app = await createTestApp({ providerEnv: { openai: { key: "sk-door", baseUrl: model.baseUrl } }, agentRuns: { ...loadConfig({}).agentRuns, maxRetries: 0 } });
   live = await serveOverHttp(app);
   ({ key } = await app.newProject());
   client = new OpenAI({ apiKey: key, baseURL: `${live.origin}/v1`, maxRetries: 0 });
@@ -178,6 +181,58 @@ describe("the AI SDK's @ai-sdk/openai provider", () => {
     const streamed = streamText({ model: provider().responses("greeter"), prompt: "hi" });
     expect(await streamed.text).toBe("Streamed over responses.");
     expect(await streamed.finishReason).toBe("stop");
+  });
+});
+
+describe("every call is an agent run", () => {
+  it("is traced under the trace id of its header, as the agent's invoke_agent span", async () => {
+    model.script({ kind: "reply", text: "Traced hello." });
+    const { response } = await client.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "trace me" }] }).withResponse();
+    const traceId = response.headers.get("x-svc-trace-id")!;
+    let body: any;
+    for (let i = 0; i < 50 && !(body?.count > 0); i++) {
+      await drainIngestQueue(app.context);
+      body = (await app.call("GET", `/api/traces/${traceId}`, { key })).body;
+      if (!(body?.count > 0)) await new Promise((r) => setTimeout(r, 20));
+    }
+    const text = JSON.stringify(body);
+    expect(text).toContain("invoke_agent greeter");
+    expect(text).toContain("trace me");
+    expect(text).toContain("Traced hello.");
+    expect(text).toContain(revisionIds[1]);
+  });
+
+  it("a run that fails after it started: a 502 error object without stream, an error item in the stream", async () => {
+    model.script({ kind: "status", status: 500 });
+    await expect(client.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({ status: 502, error: { type: "server_error", code: "agent_run_failed" } });
+    model.script({ kind: "error-event", text: "half an answ" });
+    const stream = await client.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "hi" }], stream: true });
+    const seen: string[] = [];
+    await expect(
+      (async () => {
+        for await (const chunk of stream) seen.push(chunk.choices[0]?.delta.content ?? "");
+      })(),
+    ).rejects.toThrow(/middle of its reply/);
+    expect("half an answ".startsWith(seen.join(""))).toBe(true);
+    expect(seen.join("")).not.toBe("");
+    model.script({ kind: "status", status: 500 });
+    const failed = await client.responses.create({ model: "greeter", input: "hi" });
+    expect(failed).toMatchObject({ status: "failed", error: { code: "server_error" } });
+  });
+
+  it("the Next.js route serves the same door", async () => {
+    const next = await serveOverHttp(app, "next");
+    try {
+      model.script({ kind: "reply", text: "Via Next." });
+      const viaNext = new OpenAI({ apiKey: key, baseURL: `${next.origin}/v1`, maxRetries: 0 });
+      const stream = await viaNext.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "hi" }], stream: true });
+      let text = "";
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+      expect(text).toBe("Via Next.");
+      await expect(viaNext.chat.completions.create({ model: "nobody", messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({ status: 404, error: { code: "model_not_found" } });
+    } finally {
+      await next.close();
+    }
   });
 });
 
