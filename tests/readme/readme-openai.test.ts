@@ -47,7 +47,7 @@ it("the README's TypeScript snippet runs against a live server", async () => {
     const file = path.join(dir, "snippet.mts");
     writeFileSync(file, TS_BLOCKS[0].replaceAll("http://localhost:3000", server.origin));
     const { stdout } = await promisify(execFile)(path.join(ROOT, "node_modules/.bin/tsx"), [file], {
-      env: { PATH: process.env.PATH, KEY: key },
+      env: { PATH: process.env.PATH, NODE_ENV: "test", KEY: key },
       timeout: 30_000,
     });
     expect(stdout).toBe("Hello from the greeter!\nStreamed hello.\nHello once more.\n");
