@@ -20,6 +20,7 @@ export async function chatCompletions(app: AppContext, principal: Principal, req
     tools: (body.tools ?? []).map((tool) => tool.function),
     sessionId: body.session_id,
     unattended: body.unattended,
+    variables: body.variables,
   });
   const options = { id: `chatcmpl-${turn.trace.traceId}`, model: body.model, created: Math.floor(Date.now() / 1000), includeUsage: Boolean(body.stream_options?.include_usage) };
   if (body.stream) {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { chatMessageSchema } from "./chat-messages";
+import { variablesSchema } from "./prompt-application";
 import { chatToolSchema, toolChoiceSchema } from "./request-tools";
 import { refuseUnsupported, unsupportedFields } from "./unsupported-parameters";
 
@@ -10,6 +11,7 @@ export const doorFields = {
     .nullish()
     .describe("A call the runner policy would ask a person about: `deny` (default) refuses it and tells the model; `fail` ends the run."),
   session_id: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, "session_id is 1 to 128 of A-Z a-z 0-9 . _ : -").nullish().describe("The agent session (sandbox workspace, approvals); a new one per call when absent."),
+  variables: variablesSchema,
   user: z.string().max(256).nullish().describe("Accepted for client compatibility; recorded nowhere."),
   metadata: z.record(z.string(), z.string()).nullish().describe("Accepted for client compatibility; recorded nowhere."),
 };

@@ -32,6 +32,7 @@ export async function createResponse(app: AppContext, principal: Principal, requ
     tools: body.tools ?? [],
     sessionId: previous?.sessionId ?? body.session_id,
     unattended: body.unattended,
+    variables: body.variables,
   });
   const rowId = newId();
   const options = { id: responseWireId(rowId), model: body.model, createdAt: Math.floor(Date.now() / 1000), previousResponseId: body.previous_response_id ?? null };

@@ -1,10 +1,11 @@
 import type { Principal } from "@/server/auth";
-import { AppError, isAppError } from "@/server/core/errors";
+import { AppError, BadRequestError, isAppError } from "@/server/core/errors";
 import type { AppContext } from "@/server/http/app-context";
 import { beginTurn, prepareTurn, type InvokeRequest } from "@/server/runner/invoke";
 import { traceContext, type TraceContext } from "@/server/runner/trace-context";
 import type { NativeEvent, NativeMessage } from "@/server/streams";
 import { modelReferences, parseModelName } from "./model-name";
+import { findPromptApplication, type PromptApplicationRun } from "./prompt-application";
 import { asClientTools, type FunctionTool } from "./request-tools";
 
 export interface DoorTurnRequest {
@@ -13,6 +14,8 @@ export interface DoorTurnRequest {
   tools: FunctionTool[];
   sessionId?: string | null;
   unattended?: "deny" | "fail" | null;
+  /** A prompt application's placeholder values. */
+  variables?: Record<string, string | number | boolean> | null;
 }
 
 export interface DoorTurn {
@@ -37,11 +40,21 @@ export async function startDoorTurn(app: AppContext, principal: Principal, reque
     flags: { unattended: turn.unattended ?? "deny" },
     data: { inputs: { messages: turn.messages } },
   };
+  const options = { trace, depth: 0, clientTools: asClientTools(turn.tools) };
   let input;
+  let application: PromptApplicationRun | undefined;
   try {
-    input = await prepareTurn(app, principal, body, "native", { trace, depth: 0, clientTools: asClientTools(turn.tools) });
+    input = await prepareTurn(app, principal, body, "native", options);
   } catch (error) {
-    throw asModelError(error, turn.model);
+    // No agent by that name (or the environment runs an application under it): a prompt application may have it.
+    application = isNotFound(error) || (isAppError(error) && error.code === "environment_key_mismatch") ? await findPromptApplication(app.db, principal, name, turn.variables ?? {}) : undefined;
+    if (!application) throw asModelError(error, turn.model);
+    const run: InvokeRequest = { ...body, references: undefined, data: { inputs: { messages: [...application.messages, ...turn.messages] }, parameters: { agent: application.template } } };
+    input = await prepareTurn(app, principal, run, "native", { ...options, sampling: application.sampling, agent: application.agent });
+  }
+  if (!application && turn.variables && Object.keys(turn.variables).length) {
+    await input.release?.();
+    throw new BadRequestError(`variables: model "${turn.model}" is an agent, which has no {{name}} placeholders; variables fill a prompt application's`, "variables_not_used", [{ path: "variables", message: "not used by an agent" }]);
   }
   const handle = beginTurn(app, input, trace, request.signal);
   return {
@@ -52,8 +65,10 @@ export async function startDoorTurn(app: AppContext, principal: Principal, reque
   };
 }
 
+const isNotFound = (error: unknown): error is AppError => isAppError(error) && error.status === 404;
+
 /** A model that names nothing in the caller's project is OpenAI's `model_not_found`, on `model`. */
 function asModelError(error: unknown, model: string): unknown {
-  if (!isAppError(error) || error.status !== 404) return error;
+  if (!isNotFound(error)) return error;
   return new AppError(404, "model_not_found", `model "${model}" cannot be run: ${error.message}. GET /v1/models lists what this key can call`, [{ path: "model", message: "not found" }]);
 }

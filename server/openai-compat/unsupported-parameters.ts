@@ -1,9 +1,10 @@
 import { z } from "zod";
 
 /**
- * OpenAI request fields this door refuses when set (null and absent are fine): the agent's
- * revision decides its model settings, and an agent template has no sampling setting a request
- * could override (README "Overrides"). Refusing beats accepting a knob that would do nothing.
+ * OpenAI request fields this door refuses when set (null and absent are fine): the revision
+ * decides its model settings. An agent template has no sampling setting a request could
+ * override, and a prompt application's `llm_config` is what the application is (README
+ * "Overrides"). Refusing beats accepting a knob that would do nothing.
  */
 const SAMPLING = ["temperature", "top_p", "max_tokens", "max_completion_tokens", "max_output_tokens", "presence_penalty", "frequency_penalty", "seed", "stop", "logit_bias", "reasoning_effort", "reasoning", "verbosity"];
 const OTHER: Record<string, string> = {
@@ -27,7 +28,7 @@ const OTHER: Record<string, string> = {
 export const UNSUPPORTED_PARAMETERS = [...SAMPLING, ...Object.keys(OTHER)];
 
 function reason(name: string): string {
-  return OTHER[name] ?? "the agent's revision decides its model settings and an agent template has no such setting to override";
+  return OTHER[name] ?? "the revision decides its model settings (an agent template has none to override; a prompt application's llm_config fixes them)";
 }
 
 /** Shape entries for the request schema: each unsupported field parses, then `refuseUnsupported` names it. */

@@ -259,6 +259,51 @@ describe("model names", () => {
   });
 });
 
+describe("prompt applications", () => {
+  it("run with their messages first, placeholders from variables, and their llm_config; listed and deployable like agents", async () => {
+    const prompt = {
+      messages: [
+        { role: "system", content: "You are {{persona}}." },
+        { role: "user", content: "Background: {{topic}}" },
+      ],
+      llm_config: { model: "openai/gpt-4o-mini", temperature: 0.3, max_tokens: 50, top_p: 0.9 },
+      template_format: "curly",
+    };
+    const created = await app.call("POST", "/api/applications/", { key, body: { application: { slug: "tutor", name: "Tutor", data: { parameters: { prompt } } } } });
+    expect(created.status).toBe(200);
+    model.script({ kind: "reply", text: "Photosynthesis turns light into sugar." });
+    const { data, response } = await client.chat.completions
+      .create({ model: "tutor", messages: [{ role: "user", content: "Explain it." }], variables: { persona: "a patient biology tutor", topic: "plants" } } as never)
+      .withResponse();
+    expect((data as OpenAI.Chat.Completions.ChatCompletion).choices[0].message.content).toBe("Photosynthesis turns light into sugar.");
+    const sent = model.requests.at(-1)!.body;
+    expect(sent).toMatchObject({ model: "gpt-4o-mini", temperature: 0.3, max_output_tokens: 50, top_p: 0.9 });
+    expect(sent.input).toEqual([
+      { role: "system", content: "You are a patient biology tutor." },
+      { role: "user", content: [{ type: "input_text", text: "Background: plants" }] },
+      { role: "user", content: [{ type: "input_text", text: "Explain it." }] },
+    ]);
+    expect(response.headers.get("x-svc-trace-id")).toMatch(/^[0-9a-f]{32}$/);
+
+    await expect(client.chat.completions.create({ model: "tutor", messages: [{ role: "user", content: "hi" }], variables: { persona: "x" } } as never)).rejects.toMatchObject({
+      status: 400,
+      error: { code: "missing_variable", param: "variables.topic" },
+    });
+    await expect(client.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "hi" }], variables: { persona: "x" } } as never)).rejects.toMatchObject({
+      status: 400,
+      error: { code: "variables_not_used", param: "variables" },
+    });
+    const deployed = await app.call("POST", "/api/applications/revisions/deploy", { key, body: { application_ref: { slug: "tutor" }, environment_ref: { slug: "staging" } } });
+    expect(deployed.status).toBe(200);
+    model.script({ kind: "reply", text: "From staging." });
+    const staged = await client.responses.create({ model: "tutor@staging", input: "Explain it.", variables: { persona: "p", topic: "t" } } as never);
+    expect((staged as OpenAI.Responses.Response).output_text).toBe("From staging.");
+    const ids: string[] = [];
+    for await (const entry of client.models.list()) ids.push(entry.id);
+    expect(ids).toEqual(expect.arrayContaining(["tutor", "tutor@staging"]));
+  });
+});
+
 describe("OpenAI-shaped 4xx errors, never a 5xx", () => {
   const expectError = async (call: Promise<unknown>, status: number, fields: Record<string, unknown>) => {
     const error = await call.then(

@@ -15,7 +15,7 @@ import { connectMcpTools } from "../mcp";
 import { ApprovalStore } from "../permissions";
 import { guardedFetchFor, resolveConnection } from "../providers";
 import { skillsSeed } from "../skills";
-import type { RunAgent, TurnInput } from "../run-types";
+import type { RunAgent, Sampling, TurnInput } from "../run-types";
 import type { TraceContext } from "../trace-context";
 import { defaultToolRegistry, type ToolRegistry } from "../tools";
 import type { InvokeRequest } from "./invoke-request";
@@ -28,6 +28,10 @@ export interface PrepareOptions {
   depth: number;
   /** Tools the caller declares for this turn only (the OpenAI door's `tools`): offered as `client` tools. */
   clientTools?: AgentTemplate["tools"];
+  /** Generation settings for the turn (a prompt application run as an inline template). */
+  sampling?: Sampling;
+  /** Who runs, for an inline template that stands for a committed artifact (a prompt application). */
+  agent?: RunAgent;
 }
 
 const registry: ToolRegistry = defaultToolRegistry();
@@ -112,7 +116,7 @@ export async function prepareTurn(
   const notices = boundary.notApplied.length ? [{ type: "data" as const, name: "sandbox_boundary", data: { not_applied: boundary.notApplied } }] : [];
   return {
     projectId: principal.projectId,
-    agent,
+    agent: options.agent ?? agent,
     template,
     messages,
     connection,
@@ -123,6 +127,7 @@ export async function prepareTurn(
     limits: { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries },
     secrets: mcp.secrets,
     release: mcp.close,
+    sampling: options.sampling,
   };
 }
 
