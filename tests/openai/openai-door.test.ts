@@ -112,6 +112,29 @@ describe("the official openai client: chat completions", () => {
   });
 });
 
+describe("request mapping", () => {
+  it("images reach the model; a request tool may not reuse a name the agent has", async () => {
+    model.script({ kind: "reply", text: "A red dot." });
+    const pixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+    await client.chat.completions.create({
+      model: "greeter",
+      messages: [{ role: "user", content: [{ type: "text", text: "what is this?" }, { type: "image_url", image_url: { url: `data:image/png;base64,${pixel}` } }] }],
+    });
+    const content = model.requests.at(-1)!.body.input.at(-1).content;
+    expect(content[0]).toEqual({ type: "input_text", text: "what is this?" });
+    expect(content[1]).toMatchObject({ type: "input_image", image_url: `data:image/png;base64,${pixel}` });
+
+    const withTool = await app.call("POST", "/api/workflows/", {
+      key,
+      body: { workflow: { slug: "picker", name: "Picker", data: { parameters: { agent: { llm: { model: "openai/gpt-5-mini" }, tools: [{ type: "client", name: "pick_color" }] } } } } },
+    });
+    expect(withTool.status).toBe(200);
+    await expect(
+      client.chat.completions.create({ model: "picker", messages: [{ role: "user", content: "hi" }], tools: [{ type: "function", function: { name: "pick_color" } }] }),
+    ).rejects.toMatchObject({ status: 400, error: { type: "invalid_request_error", code: "duplicate_tool" } });
+  });
+});
+
 describe("the official openai client: responses", () => {
   it("answers a response object, and previous_response_id continues it in the same session", async () => {
     model.script({ kind: "reply", text: "Bonjour!", usage: { input: 4, output: 2 } });
