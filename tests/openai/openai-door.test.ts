@@ -135,6 +135,27 @@ describe("request mapping", () => {
   });
 });
 
+describe("approvals are unattended", () => {
+  it("a call the policy would ask about is refused and the model told; unattended: fail ends the run instead", async () => {
+    // The default policy (allow_reads) asks before `write`.
+    const writer = { llm: { model: "openai/gpt-5-mini" }, tools: [{ type: "builtin", name: "write" }] };
+    expect((await app.call("POST", "/api/workflows/", { key, body: { workflow: { slug: "writer", name: "Writer", data: { parameters: { agent: writer } } } } })).status).toBe(200);
+    const write = { id: "call_write", name: "write", input: { path: "notes.txt", content: "hello" } };
+    model.script({ kind: "reply", text: "Saving.", toolCalls: [write] }, { kind: "reply", text: "I was not allowed to save it." });
+    const denied = await client.chat.completions.create({ model: "writer", messages: [{ role: "user", content: "save a note" }] });
+    expect(denied.choices[0]).toMatchObject({ finish_reason: "stop", message: { content: "Saving.\n\nI was not allowed to save it." } });
+    const told = model.requests.at(-1)!.body.input.at(-1);
+    expect(told).toMatchObject({ type: "function_call_output", call_id: "call_write" });
+    expect(JSON.stringify(told.output)).toMatch(/den/i);
+
+    model.script({ kind: "reply", text: "Saving.", toolCalls: [write] });
+    await expect(client.chat.completions.create({ model: "writer", messages: [{ role: "user", content: "save a note" }], unattended: "fail" } as never)).rejects.toMatchObject({
+      status: 502,
+      error: { code: "agent_run_failed", message: expect.stringContaining("approval") },
+    });
+  });
+});
+
 describe("the official openai client: responses", () => {
   it("answers a response object, and previous_response_id continues it in the same session", async () => {
     model.script({ kind: "reply", text: "Bonjour!", usage: { input: 4, output: 2 } });
