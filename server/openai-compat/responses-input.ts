@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BadRequestError } from "@/server/core/errors";
 import type { ContentBlock, NativeMessage } from "@/server/streams";
 import { imageBlock, parseArguments } from "./content-parts";
 
@@ -23,10 +24,13 @@ const functionCallOutputItem = z.object({
 /** Reasoning items a client replays are the provider's; the agent's own reasoning stays in its trace. */
 const reasoningItem = z.object({ type: z.literal("reasoning") }).loose();
 
+/** Stored items by id: this door keeps whole conversations (previous_response_id), not items. */
+const itemReference = z.object({ type: z.literal("item_reference"), id: z.string() });
+
 /** `input` of `POST /v1/responses`: a string (one user message) or input items. */
 export const responsesInputSchema = z.union([
   z.string().min(1),
-  z.array(z.union([functionCallItem, functionCallOutputItem, reasoningItem, messageItem])).min(1).max(10_000),
+  z.array(z.union([functionCallItem, functionCallOutputItem, reasoningItem, itemReference, messageItem])).min(1).max(10_000),
 ]);
 
 export type ResponsesInput = z.output<typeof responsesInputSchema>;
@@ -38,6 +42,13 @@ export function responsesToNative(input: ResponsesInput): NativeMessage[] {
   input.forEach((item, index) => {
     const param = `input[${index}]`;
     if (item.type === "reasoning") return;
+    if (item.type === "item_reference") {
+      throw new BadRequestError(
+        `${param}: item_reference is not served (items are not stored one by one); send the item itself, or continue with previous_response_id (the AI SDK sends items when its openai provider option store is false)`,
+        "item_reference_not_supported",
+        [{ path: param, message: "item_reference" }],
+      );
+    }
     if (item.type === "function_call") {
       out.push({ role: "assistant", content: [{ type: "tool_call", toolCallId: item.call_id, toolName: item.name, input: parseArguments(item.arguments, `${param}.arguments`) }] });
     } else if (item.type === "function_call_output") {

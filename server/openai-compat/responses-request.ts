@@ -16,7 +16,7 @@ export const responsesRequestSchema = z
     tool_choice: toolChoiceSchema.nullish(),
     parallel_tool_calls: z.boolean().nullish(),
     include: z.array(z.string()).max(0, "include: no extra output data is served; remove include").nullish(),
-    store: z.literal(true, { error: "store: responses are always stored so that previous_response_id can continue them; remove store" }).nullish(),
+    store: z.boolean().nullish().describe("false: this response is not kept, so no later call can continue it with previous_response_id."),
     ...doorFields,
     ...unsupportedFields,
   })

@@ -41,7 +41,7 @@ export async function createResponse(app: AppContext, principal: Principal, requ
     new TransformStream<NativeEvent, NativeEvent>({
       async transform(event, controller) {
         collected.push(event);
-        if (event.type === "done") {
+        if (event.type === "done" && body.store !== false) {
           const row = { id: rowId, projectId: principal.projectId, sessionId: turn.sessionId, model: body.model, messages: [...history, ...turnMessages(collected)] };
           await storeResponse(app.db, row).catch((error: unknown) => logger.error({ err: error, responseId: options.id }, "storing an OpenAI response failed"));
         }

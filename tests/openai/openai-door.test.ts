@@ -385,6 +385,11 @@ describe("OpenAI-shaped 4xx errors, never a 5xx", () => {
       { code: "invalid_tool_arguments", param: "messages[0].tool_calls[0].function.arguments" },
     );
     await expectError(client.responses.create({ model: "greeter", input: "hi", previous_response_id: "resp_nope" }), 404, { code: "previous_response_not_found" });
+    await expectError(client.responses.create({ model: "greeter", input: [{ type: "item_reference", id: "msg_1" }] }), 400, { code: "item_reference_not_supported", param: "input[0]" });
+    model.script({ kind: "reply", text: "Not kept." });
+    const unkept = await client.responses.create({ model: "greeter", input: "hi", store: false });
+    expect(unkept.output_text).toBe("Not kept.");
+    await expectError(client.responses.create({ model: "greeter", input: "again", previous_response_id: unkept.id }), 404, { code: "previous_response_not_found" });
     const raw = await fetch(`${live.origin}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: "{not json" });
     expect(raw.status).toBe(400);
     expect((await raw.json()).error).toMatchObject({ type: "invalid_request_error" });
