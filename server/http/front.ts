@@ -3,7 +3,7 @@ import type { NodeRequestHandler } from "@/server/api";
 import { logger } from "@/server/core/logger";
 
 /**
- * Which door a path takes on the production server: the REST API and the services go straight to
+ * Which door a path takes on the production server: the REST API, the services and the OpenAI door (/v1) go straight to
  * the router; the tRPC endpoint stays with Next.js (with pages and static files), where the
  * playground's own data path has always run.
  */
