@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Principal } from "@/server/auth";
+import { AppError } from "@/server/core/errors";
 import type { Page } from "@/server/core/windowing";
 import type { Executor } from "@/server/db";
 import { artifacts, revisions } from "@/server/db/schema";
@@ -44,6 +45,13 @@ export async function listModels(db: Executor, principal: Principal): Promise<{ 
   for (const { artifact, deployments } of agents) add(artifact, deployments);
   for (const artifact of applications) if (!agentSlugs.has(artifact.slug)) add(artifact, deploymentsOf(states, "application", artifact.id));
   return { object: "list", data };
+}
+
+/** `GET /v1/models/{model}`: one entry of the list, or 404 `model_not_found`. */
+export async function retrieveModel(db: Executor, principal: Principal, model: string): Promise<ModelEntry> {
+  const entry = (await listModels(db, principal)).data.find((candidate) => candidate.id === model);
+  if (!entry) throw new AppError(404, "model_not_found", `model "${model}" is not an agent or prompt application of this project, or not deployed there; GET /v1/models lists them`, [{ path: "model", message: "not found" }]);
+  return entry;
 }
 
 async function allPages<T>(page: (next: string | undefined) => Promise<Page<T>>): Promise<T[]> {

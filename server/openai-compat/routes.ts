@@ -1,7 +1,7 @@
 import { defineRoute } from "@/server/http/route";
 import { chatCompletions } from "./chat-completions";
 import { chatCompletionRequestSchema } from "./chat-request";
-import { listModels } from "./list-models";
+import { listModels, retrieveModel } from "./list-models";
 import { createResponse } from "./responses";
 import { responsesRequestSchema } from "./responses-request";
 
@@ -32,5 +32,13 @@ export const openAiRoutes = [
     tag: "openai",
     summary: "What the key's project can call: each agent, and `<agent>@<environment>` for each environment running it",
     handler: async ({ ctx }) => listModels(ctx.app.db, ctx.principal),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/v1/models/{model}",
+    auth: "api_key",
+    tag: "openai",
+    summary: "One entry of /v1/models, or 404 model_not_found",
+    handler: async ({ ctx, params }) => retrieveModel(ctx.app.db, ctx.principal, params.model),
   }),
 ];

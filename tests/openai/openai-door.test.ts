@@ -300,6 +300,8 @@ describe("model names", () => {
     expect(ids).toContain("greeter");
     expect(ids).toContain("greeter@production");
     expect(ids).not.toContain("greeter@staging");
+    expect(await client.models.retrieve("greeter@production")).toMatchObject({ id: "greeter@production", object: "model" });
+    await expect(client.models.retrieve("greeter@staging")).rejects.toMatchObject({ status: 404, error: { code: "model_not_found", param: "model" } });
   });
 });
 
