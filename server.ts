@@ -1,6 +1,6 @@
 /**
- * The production server (`npm start`, the container): one node:http listener. `/api/*` and
- * `/services/*` go straight to the router (server/boot/api-doors.ts, node:http door); pages, the tRPC
+ * The production server (`npm start`, the container): one node:http listener. `/api/*`, `/v1/*`
+ * and `/services/*` go straight to the router (server/boot/api-doors.ts, node:http door); pages, the tRPC
  * endpoint and static files go to Next.js's request handler. Built into `<distDir>/server.mjs`
  * by scripts/build-server.mjs; scripts/start.mjs sets HOST/PORT/DATA_DIR and loads it.
  */

@@ -4,9 +4,12 @@ import { createAuthHandler, isAuthPath, isAuthRequest } from "@/server/auth/auth
 import type { AppContext } from "@/server/core/app-context";
 import { nodeIncoming } from "@/server/http/node-incoming";
 import { toResponse } from "@/server/http/reply";
+import type { Incoming } from "@/server/http/incoming";
 import { createRouter, type Authenticators, type RequestHandler } from "@/server/http/router";
 import { webIncoming } from "@/server/http/web-incoming";
 import { writeReply } from "@/server/http/write-reply";
+import { bearerAsApiKey, openAiErrorReply, openAiRoutes } from "@/server/openai-compat";
+import { isOpenAiPath } from "./front";
 import { allRoutes } from "./route-table";
 
 /** API keys and playground sessions, as the accounts area resolves them. */
@@ -24,7 +27,10 @@ export type NodeRequestHandler = (req: IncomingMessage, res: ServerResponse) => 
  * every other path to the router.
  */
 export function createApiDoors(app: AppContext): { web: RequestHandler; node: NodeRequestHandler } {
-  const route = createRouter(allRoutes, app, authenticators);
+  const api = createRouter(allRoutes, app, authenticators);
+  // The OpenAI-compatible door: its own route table, OpenAI's error shape, `Bearer` keys.
+  const openAi = createRouter(openAiRoutes, app, authenticators, { errorReply: openAiErrorReply, authorization: bearerAsApiKey });
+  const route = (incoming: Incoming) => (isOpenAiPath(incoming.pathname) ? openAi(incoming) : api(incoming));
   const authenticate = createAuthHandler(app);
   return {
     web: async (request) => (isAuthRequest(request) ? authenticate(request) : toResponse(await route(webIncoming(request)))),

@@ -3,14 +3,19 @@ import type { NodeRequestHandler } from "./api-doors";
 import { logger } from "@/server/core/logger";
 
 /**
- * Which door a path takes on the production server: the REST API and the services go straight to
+ * Which door a path takes on the production server: the REST API, the services and the OpenAI door (/v1) go straight to
  * the router; the tRPC endpoint stays with Next.js (with pages and static files), where the
  * playground's own data path has always run.
  */
 export function isRouterPath(path: string): boolean {
-  if (path.startsWith("/services/")) return true;
+  if (path.startsWith("/services/") || isOpenAiPath(path)) return true;
   if (!path.startsWith("/api/") && path !== "/api") return false;
   return !path.startsWith("/api/trpc/") && path !== "/api/trpc";
+}
+
+/** The OpenAI-compatible door (server/openai-compat). */
+export function isOpenAiPath(path: string): boolean {
+  return path.startsWith("/v1/") || path === "/v1";
 }
 
 /** One node:http listener for both doors. A handler that throws still gets its client an answer. */

@@ -4,6 +4,7 @@ import { domainRoutes } from "@/server/domains/routes";
 import { eventRoutes } from "@/server/events/routes";
 import { buildOpenApiDocument } from "@/server/http/openapi";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
+import { openAiRoutes } from "@/server/openai-compat";
 import { connectionTestRoutes } from "@/server/runner/providers/routes";
 import { agentRunRoutes } from "@/server/runner/routes";
 import { systemRoutes } from "@/server/system/routes";
@@ -33,7 +34,7 @@ const openApiRoute = defineRoute({
   auth: "none",
   tag: "system",
   summary: "This OpenAPI 3.1 document",
-  handler: async () => buildOpenApiDocument(allRoutes, { title: "Agent service API", version: "0.1.0" }),
+  handler: async () => buildOpenApiDocument([...allRoutes, ...openAiRoutes], { title: "Agent service API", version: "0.1.0" }),
 });
 
 export const allRoutes: AnyRoute[] = [...apiRoutes, openApiRoute];

@@ -33,11 +33,19 @@ export type Router = (incoming: Incoming) => Promise<Reply>;
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+export interface RouterOptions {
+  /** How errors look on the wire; the project's `{detail, code}` unless a door speaks another API's shape (/v1). */
+  errorReply?: typeof errorReply;
+  /** Rewrites the `Authorization` header before an `api_key` route reads it (/v1 takes `Bearer <key>` too). */
+  authorization?: (header: string | null) => string | null;
+}
+
 /**
  * The one route wrapper every REST handler runs through: request id, auth, body limit, JSON
  * parsing, zod validation, error mapping, JSON 404 and 405.
  */
-export function createRouter(routes: AnyRoute[], app: AppContext, authenticators: Authenticators): Router {
+export function createRouter(routes: AnyRoute[], app: AppContext, authenticators: Authenticators, options: RouterOptions = {}): Router {
+  const toErrorReply = options.errorReply ?? errorReply;
   const matcher = new PathMatcher<AnyRoute>();
   for (const route of routes) matcher.add(route.path, route);
 
@@ -54,7 +62,7 @@ export function createRouter(routes: AnyRoute[], app: AppContext, authenticators
       if (logger.isLevelEnabled("debug")) log().debug({ status: response.status, ms: Math.round(performance.now() - started) }, "request");
       return response;
     } catch (error) {
-      const response = errorReply(error, requestId, log());
+      const response = toErrorReply(error, requestId, log());
       log().info({ status: response.status, ms: Math.round(performance.now() - started) }, "request failed");
       return response;
     }
@@ -102,7 +110,8 @@ export function createRouter(routes: AnyRoute[], app: AppContext, authenticators
 
   async function authorize(route: AnyRoute, request: Incoming): Promise<Principal | undefined> {
     if (route.auth === "api_key") {
-      const principal = await authenticators.apiKey(app, request.header("authorization"));
+      const header = request.header("authorization");
+      const principal = await authenticators.apiKey(app, options.authorization ? options.authorization(header) : header);
       requireRole(principal.role, route.role ?? (route.method === "GET" ? "viewer" : "member"), `${route.method} ${route.path}`);
       return principal;
     }

@@ -2,7 +2,7 @@ export { CORE_BASE_PROMPT, coreHarness, externalSessions, GETTING_STARTED_SKILL,
 export { invokeAgent, invokeRequestSchema, prepareTurn, type InvokeRequest } from "./invoke";
 export { languageModel, resolveConnection, type ResolvedConnection } from "./providers";
 export { onRunFinished } from "./run-listeners";
-export type { Harness, HarnessOutcome, RunLimits, RunRecord, StepTiming, TurnInput } from "./run-types";
+export type { Harness, HarnessOutcome, RunLimits, RunRecord, Sampling, StepTiming, TurnInput } from "./run-types";
 export { agentRunRoutes } from "./routes";
 export { startTurn, type TurnHandle } from "./start-turn";
 export { defaultToolRegistry, ToolRegistry, type RegisteredTool, type ToolFactory } from "./tools";

@@ -15,6 +15,13 @@ export interface RunLimits {
   maxRetries: number;
 }
 
+/** Generation settings a caller fixes for a turn (a prompt application's `llm_config`); unset = the provider's default. */
+export interface Sampling {
+  temperature?: number;
+  topP?: number;
+  maxOutputTokens?: number;
+}
+
 /** Everything a harness needs for one turn; resolved and validated before the first byte. */
 export interface TurnInput {
   projectId: string;
@@ -31,6 +38,8 @@ export interface TurnInput {
   secrets?: string[];
   /** Frees what the turn holds open (MCP clients); the engine calls it once the turn has ended. */
   release?: () => Promise<void>;
+  /** Applied by the core harness to every model call of the turn. */
+  sampling?: Sampling;
   /** Signalled (`activity` events) by work a tool does for the turn, a nested run's events: the idle limit counts it as life. */
   activity?: EventTarget;
 }

@@ -2,11 +2,15 @@
 export const SSE_KEEPALIVE = ": keepalive\n\n";
 export const SSE_DONE = "data: [DONE]\n\n";
 
-/** Objects to SSE `data:` lines; `sentinel` appends `data: [DONE]` (UI Message Stream only). */
-export function sseStream<T>(options: { sentinel: boolean }): TransformStream<T, string> {
+/**
+ * Objects to SSE `data:` lines; `sentinel` appends `data: [DONE]` (the UI Message Stream, OpenAI
+ * chat completions); `event` names each event (`event:` line, as OpenAI's Responses stream does).
+ */
+export function sseStream<T>(options: { sentinel: boolean; event?: (value: T) => string }): TransformStream<T, string> {
   return new TransformStream({
     transform(value, controller) {
-      controller.enqueue(`data: ${JSON.stringify(value)}\n\n`);
+      const name = options.event ? `event: ${options.event(value)}\n` : "";
+      controller.enqueue(`${name}data: ${JSON.stringify(value)}\n\n`);
     },
     flush(controller) {
       if (options.sentinel) controller.enqueue(SSE_DONE);

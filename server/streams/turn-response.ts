@@ -19,7 +19,7 @@ export interface TurnResponseOptions {
   keepaliveMs: number;
 }
 
-const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", "x-accel-buffering": "no" };
+export const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", "x-accel-buffering": "no" };
 
 /** One event stream, projected into the negotiated transport and format. */
 export async function turnResponse(events: ReadableStream<NativeEvent>, options: TurnResponseOptions): Promise<Response> {

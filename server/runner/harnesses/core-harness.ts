@@ -27,6 +27,7 @@ export const coreHarness: Harness = {
       tools: input.tools.toolSet as ToolSet,
       stopWhen: stepCountIs(input.limits.maxSteps),
       maxRetries: input.limits.maxRetries,
+      ...input.sampling,
       abortSignal: signal,
       // The default handler console.logs the provider's error, whose body can echo the key;
       // errors reach the stream through the `error` part instead.

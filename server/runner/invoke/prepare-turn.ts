@@ -15,7 +15,7 @@ import { connectMcpTools } from "../mcp";
 import { ApprovalStore } from "../permissions";
 import { guardedFetchFor, resolveConnection } from "../providers";
 import { skillsSeed } from "../skills";
-import type { RunAgent, TurnInput } from "../run-types";
+import type { RunAgent, Sampling, TurnInput } from "../run-types";
 import type { TraceContext } from "../trace-context";
 import { defaultToolRegistry, type ToolRegistry } from "../tools";
 import type { InvokeRequest } from "./invoke-request";
@@ -26,6 +26,12 @@ export interface PrepareOptions {
   trace: TraceContext;
   /** 0 for a run a client started; nested runs (reference tools) count up. */
   depth: number;
+  /** Tools the caller declares for this turn only (the OpenAI door's `tools`): offered as `client` tools. */
+  clientTools?: AgentTemplate["tools"];
+  /** Generation settings for the turn (a prompt application run as an inline template). */
+  sampling?: Sampling;
+  /** Who runs, for an inline template that stands for a committed artifact (a prompt application). */
+  agent?: RunAgent;
 }
 
 const registry: ToolRegistry = defaultToolRegistry();
@@ -44,7 +50,7 @@ export async function prepareTurn(
 ): Promise<TurnInput> {
   const loaded = await loadTemplate(app.db, principal, body);
   const { agent } = loaded;
-  const template = withHarnessBuiltins(loaded.template, agent);
+  const template = withHarnessBuiltins(withClientTools(loaded.template, options.clientTools), agent);
   const refusal = sandboxRefusal(template.sandbox.kind);
   if (refusal) throw new ForbiddenError(refusal, "sandbox_not_enabled");
   const harnessRefused = harnessRefusal(template.harness.kind, app.config);
@@ -110,7 +116,7 @@ export async function prepareTurn(
   const notices = boundary.notApplied.length ? [{ type: "data" as const, name: "sandbox_boundary", data: { not_applied: boundary.notApplied } }] : [];
   return {
     projectId: principal.projectId,
-    agent,
+    agent: options.agent ?? agent,
     template,
     messages,
     connection,
@@ -121,7 +127,13 @@ export async function prepareTurn(
     limits: { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries },
     secrets: mcp.secrets,
     release: mcp.close,
+    sampling: options.sampling,
   };
+}
+
+/** The registry refuses a name the agent already uses (`duplicate_tool`). */
+function withClientTools(template: AgentTemplate, extra: AgentTemplate["tools"] | undefined): AgentTemplate {
+  return extra?.length ? { ...template, tools: [...template.tools, ...extra] } : template;
 }
 
 /** The tools Claude Code is served over `agenta-tools`; built-in entries have no effect there (the validation warns). */

@@ -1,0 +1,3 @@
+export { bearerAsApiKey } from "./bearer-key";
+export { openAiErrorReply, type OpenAiErrorBody } from "./openai-error";
+export { openAiRoutes } from "./routes";

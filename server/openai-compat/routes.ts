@@ -1,0 +1,44 @@
+import { defineRoute } from "@/server/http/route";
+import { chatCompletions } from "./chat-completions";
+import { chatCompletionRequestSchema } from "./chat-request";
+import { listModels, retrieveModel } from "./list-models";
+import { createResponse } from "./responses";
+import { responsesRequestSchema } from "./responses-request";
+
+/** The OpenAI-compatible door; served by its own router (OpenAI-shaped errors, `Bearer` keys). */
+export const openAiRoutes = [
+  defineRoute({
+    method: "POST",
+    path: "/v1/chat/completions",
+    auth: "api_key",
+    tag: "openai",
+    summary: "OpenAI chat completions against an agent named by `model` (`<agent>`, `<agent>@<environment>`, `<agent>@<variant>:<version>`); JSON or SSE chunks ending with [DONE] (mutating: runs the model)",
+    body: chatCompletionRequestSchema,
+    handler: async ({ ctx, body }) => chatCompletions(ctx.app, ctx.principal, ctx.request, body),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/v1/responses",
+    auth: "api_key",
+    tag: "openai",
+    summary: "OpenAI Responses against an agent named by `model`; `previous_response_id` continues in the same agent session; JSON or SSE events (mutating: runs the model)",
+    body: responsesRequestSchema,
+    handler: async ({ ctx, body }) => createResponse(ctx.app, ctx.principal, ctx.request, body),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/v1/models",
+    auth: "api_key",
+    tag: "openai",
+    summary: "What the key's project can call: each agent, and `<agent>@<environment>` for each environment running it",
+    handler: async ({ ctx }) => listModels(ctx.app.db, ctx.principal),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/v1/models/{model}",
+    auth: "api_key",
+    tag: "openai",
+    summary: "One entry of /v1/models, or 404 model_not_found",
+    handler: async ({ ctx, params }) => retrieveModel(ctx.app.db, ctx.principal, params.model),
+  }),
+];
