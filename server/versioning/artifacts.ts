@@ -4,11 +4,12 @@ import { newId } from "@/server/core/ids";
 import { randomSlug, slugify } from "@/server/core/slugs";
 import { toPage, type Page, type Windowing } from "@/server/core/windowing";
 import type { Database, Executor, Transaction } from "@/server/db";
-import { artifacts, variants } from "@/server/db/schema";
+import { artifacts } from "@/server/db/schema";
 import { commitInTransaction, type CommitResult } from "./commit";
 import type { CommitPayload, DomainSpec } from "./domain-spec";
 import { entityConditions, refConditions, windowClause, type EntityFilter } from "./filters";
 import { Lookup } from "./lookup";
+import { insertVariant } from "./variants";
 import type { ArtifactRecord, Scope, VariantRecord } from "./records";
 
 export interface ArtifactFields {
@@ -26,15 +27,23 @@ export interface CreateArtifactInput extends ArtifactFields, CommitPayload {
 
 export interface CreatedArtifact {
   artifact: ArtifactRecord;
-  variant: VariantRecord;
+  /** Present when the request carried data: the variant that revision 1 was committed to. */
+  variant?: VariantRecord;
   commit?: CommitResult;
 }
 
-/** An artifact, its `default` variant, and revision 1 when the request carries data. */
+/** The variant a create with data makes for its first revision (the reference's simple API makes one too). */
+export const FIRST_VARIANT_SLUG = "default";
+
+/**
+ * An artifact; with `data` (or `delta`) also its first variant and revision 1. Without data it has
+ * no variant yet, as in the reference: the client creates its own, and the oldest is the default.
+ */
 export async function createArtifact(db: Database, scope: Scope, spec: DomainSpec, input: CreateArtifactInput): Promise<CreatedArtifact> {
   return db.transaction(async (tx) => {
-    const { artifact, variant } = await insertArtifact(tx, scope, spec, input);
-    if (input.data === undefined && input.delta === undefined) return { artifact, variant };
+    const artifact = await insertArtifact(tx, scope, spec, input);
+    if (input.data === undefined && input.delta === undefined) return { artifact };
+    const variant = await insertVariant(tx, scope, spec, artifact.id, { slug: FIRST_VARIANT_SLUG });
     const commit = await commitInTransaction(tx, scope, spec, {
       variantId: variant.id,
       data: input.data,
@@ -45,7 +54,7 @@ export async function createArtifact(db: Database, scope: Scope, spec: DomainSpe
   });
 }
 
-export async function insertArtifact(tx: Transaction, scope: Scope, spec: DomainSpec, input: CreateArtifactInput) {
+export async function insertArtifact(tx: Transaction, scope: Scope, spec: DomainSpec, input: CreateArtifactInput): Promise<ArtifactRecord> {
   const slug = input.slug ?? (await freeSlug(tx, scope.projectId, spec, input.name ?? ""));
   if (input.slug) await assertSlugFree(tx, scope.projectId, spec, input.slug);
   const [artifact] = await tx
@@ -63,19 +72,7 @@ export async function insertArtifact(tx: Transaction, scope: Scope, spec: Domain
       createdBy: scope.userId,
     })
     .returning();
-  const [variant] = await tx
-    .insert(variants)
-    .values({
-      id: newId(),
-      projectId: scope.projectId,
-      domain: spec.keys.name,
-      artifactId: artifact.id,
-      slug: "default",
-      name: "default",
-      createdBy: scope.userId,
-    })
-    .returning();
-  return { artifact, variant };
+  return artifact;
 }
 
 async function assertSlugFree(db: Executor, projectId: string, spec: DomainSpec, slug: string) {

@@ -30,7 +30,7 @@ export async function createVariant(db: Database, scope: Scope, spec: DomainSpec
   });
 }
 
-async function insertVariant(tx: Transaction, scope: Scope, spec: DomainSpec, artifactId: string, fields: VariantFields): Promise<VariantRecord> {
+export async function insertVariant(tx: Transaction, scope: Scope, spec: DomainSpec, artifactId: string, fields: VariantFields): Promise<VariantRecord> {
   const slug = fields.slug ?? (slugify(fields.name ?? "") || randomSlug());
   const [taken] = await tx
     .select({ id: variants.id })
