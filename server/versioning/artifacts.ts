@@ -11,6 +11,7 @@ import { entityConditions, refConditions, windowClause, type EntityFilter } from
 import { Lookup } from "./lookup";
 import { insertVariant } from "./variants";
 import type { ArtifactRecord, Scope, VariantRecord } from "./records";
+import { flagsToStore, type LegacyRoleFlags } from "./role-flags";
 
 export interface ArtifactFields {
   name?: string;
@@ -20,7 +21,7 @@ export interface ArtifactFields {
   meta?: Record<string, unknown>;
 }
 
-export interface CreateArtifactInput extends ArtifactFields, CommitPayload {
+export interface CreateArtifactInput extends ArtifactFields, CommitPayload, LegacyRoleFlags {
   slug?: string;
   message?: string;
 }
@@ -66,7 +67,7 @@ export async function insertArtifact(tx: Transaction, scope: Scope, spec: Domain
       slug,
       name: input.name ?? slug,
       description: input.description ?? null,
-      flags: input.flags ?? {},
+      flags: flagsToStore(spec.keys, input.flags, { is_application: input.is_application, is_evaluator: input.is_evaluator }) ?? {},
       tags: input.tags ?? {},
       meta: input.meta ?? {},
       createdBy: scope.userId,
@@ -99,12 +100,26 @@ export async function getArtifact(db: Executor, scope: Scope, spec: DomainSpec, 
   return new Lookup(db, scope.projectId, spec.keys).artifact({ id }, `${spec.keys.one} id`);
 }
 
-export async function updateArtifact(db: Executor, scope: Scope, spec: DomainSpec, id: string, fields: ArtifactFields) {
-  await getArtifact(db, scope, spec, id);
-  if (Object.keys(fields).length === 0) throw new BadRequestError("Nothing to update: send name, description, flags, tags or meta", "empty_update");
+/**
+ * Edits the header. The slug never changes: a body repeating it (reference clients send the whole
+ * entity back) is fine, another slug is a 400. An archived artifact is not edited (409) until it
+ * is unarchived, as commits to it are refused.
+ */
+export async function updateArtifact(db: Executor, scope: Scope, spec: DomainSpec, id: string, fields: ArtifactFields & { slug?: string }) {
+  const current = await getArtifact(db, scope, spec, id);
+  const { slug, ...header } = fields;
+  if (slug !== undefined && slug !== current.slug) {
+    throw new BadRequestError(`${spec.keys.one}.slug cannot change: this ${spec.keys.one}'s slug is "${current.slug}" (create a new ${spec.keys.one} for another slug)`, "slug_immutable");
+  }
+  if (current.deletedAt) throw new ConflictError(`${spec.keys.one} "${current.slug}" is archived; unarchive it before editing`, "archived");
+  if (Object.keys(header).length === 0) {
+    if (slug !== undefined) return current;
+    throw new BadRequestError("Nothing to update: send name, description, flags, tags or meta", "empty_update");
+  }
+  const flags = flagsToStore(spec.keys, header.flags);
   const [row] = await db
     .update(artifacts)
-    .set({ ...fields, updatedAt: new Date(), updatedBy: scope.userId })
+    .set({ ...header, ...(flags ? { flags } : {}), updatedAt: new Date(), updatedBy: scope.userId })
     .where(and(eq(artifacts.id, id), eq(artifacts.projectId, scope.projectId)))
     .returning();
   return row;
