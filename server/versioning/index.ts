@@ -7,6 +7,7 @@ export { isDefaultVariant, Lookup } from "./lookup";
 export type { ArtifactRecord, EntityHeader, RevisionRecord, Scope, VariantRecord } from "./records";
 export { refSchema, type Ref, type RetrieveRefs } from "./references";
 export { resolveRevision, type Resolution } from "./resolve-revision";
+export { resolveRevisionBySlugAndVersion } from "./resolve-slug-version";
 export { revisionReferences } from "./revision-events";
 export { fetchRevision, retrieveRevision } from "./revisions";
 export { simpleRoutes, versioningRoutes } from "./routes";

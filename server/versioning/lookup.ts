@@ -135,8 +135,14 @@ export class Lookup {
 
   /** The oldest variant (see isDefaultVariant); 404 while the artifact has none. */
   async defaultVariant(artifact: ArtifactRecord): Promise<VariantRecord> {
-    const [row] = await preparedQuery(this.db, "defaultVariant", revisionLookupQueries.defaultVariant).execute({ artifactId: artifact.id });
+    const row = await this.defaultVariantIfAny(artifact);
     if (!row) throw new NotFoundError(`${this.keys.one} "${artifact.slug}" has no variants yet: create one (POST /api/${this.keys.name}/variants/) or commit data`, "no_variant");
+    return row;
+  }
+
+  /** The default variant, or undefined while the artifact has none. */
+  async defaultVariantIfAny(artifact: ArtifactRecord): Promise<VariantRecord | undefined> {
+    const [row] = await preparedQuery(this.db, "defaultVariant", revisionLookupQueries.defaultVariant).execute({ artifactId: artifact.id });
     return row;
   }
 

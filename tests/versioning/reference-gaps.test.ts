@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createContextFrom } from "@/server/trpc/init";
+import { createCaller } from "@/server/trpc/root";
 import { createArtifact, dataFor, expectStatus, setup, uniq, type Ctx } from "./helpers";
 
 let c: Ctx;
@@ -50,6 +52,65 @@ describe("edits the reference's clients send", () => {
     expectStatus(plain, 200);
     const { artifact } = await createArtifact(c, "workflows");
     expectStatus(await c.t.call("PUT", `/api/workflows/${artifact.id}`, { key: c.key, body: { workflow: { flags: { is_application: true } } } }), 400);
-    void dataFor;
+  });
+});
+
+describe("environment entries", () => {
+  async function stagingVariant(): Promise<string> {
+    const res = await c.t.call("POST", "/api/environments/variants/query", { key: c.key, body: { environment_refs: [{ slug: "staging" }] } });
+    return res.body.environment_variants[0].id;
+  }
+  const commitEnv = (variantId: string, references: Record<string, unknown>) =>
+    c.t.call("POST", "/api/environments/revisions/commit", { key: c.key, body: { environment_revision_commit: { environment_variant_id: variantId, data: { references } } } });
+
+  it("reads {<domain>_revision: {slug: <artifact slug>, version}} as that version of the artifact, as embeds do, and stores it complete", async () => {
+    const app = await createArtifact(c, "applications", { slug: uniq("envapp"), data: dataFor("applications", 1) });
+    const variant = await stagingVariant();
+    const res = await commitEnv(variant, { pinned: { application_revision: { slug: app.artifact.slug, version: "1" } } });
+    expectStatus(res, 200);
+    expect(res.body.environment_revision.data.references.pinned).toEqual({
+      application: { id: app.artifact.id, slug: app.artifact.slug },
+      application_variant: { id: app.variant.id, slug: "default" },
+      application_revision: { id: app.revision!.id, slug: app.revision!.slug, version: "1" },
+    });
+    const missing = await commitEnv(variant, { pinned: { application_revision: { slug: app.artifact.slug, version: "9" } } });
+    expectStatus(missing, 404);
+    expect(missing.body.detail).toContain('references["pinned"]');
+  });
+
+  it("stores an entry that names no revision as sent, and a retrieve through it follows the variant", async () => {
+    const app = await createArtifact(c, "applications", { slug: uniq("follow"), data: dataFor("applications", 1) });
+    const variant = await stagingVariant();
+    const entry = { application: { slug: app.artifact.slug }, application_variant: { id: app.variant.id } };
+    const res = await commitEnv(variant, { follow: entry, empty: {} });
+    expectStatus(res, 200);
+    expect(res.body.environment_revision.data.references).toMatchObject({ follow: entry, empty: {} });
+    const retrieveViaEnv = () => c.t.call("POST", "/api/applications/revisions/retrieve", { key: c.key, body: { environment_ref: { slug: "staging" }, key: "follow" } });
+    expect((await retrieveViaEnv()).body.application_revision.version).toBe("1");
+    const second = await c.t.call("POST", "/api/applications/revisions/commit", {
+      key: c.key,
+      body: { application_revision_commit: { application_variant_id: app.variant.id, data: dataFor("applications", 2) } },
+    });
+    expectStatus(second, 200);
+    const followed = await retrieveViaEnv();
+    expect(followed.body.application_revision.version).toBe("2");
+    expect(followed.body.retrieval_info.references.environment.slug).toBe("staging");
+    expectStatus(await commitEnv(variant, { bad: { application: { slug: "x" }, workflow_variant: { slug: "y" } } }), 400);
+  });
+
+  it("an environment created without data has no variant: it is left out of the overview, and deploying to it names the fix", async () => {
+    const env = await c.t.call("POST", "/api/environments/", { key: c.key, body: { environment: { slug: uniq("qa") } } });
+    expectStatus(env, 200);
+    expect(env.body.environment_variant).toBeUndefined();
+    const app = await createArtifact(c, "applications", { slug: uniq("dep"), data: dataFor("applications", 1) });
+    const deploy = await c.t.call("POST", "/api/applications/revisions/deploy", {
+      key: c.key,
+      body: { application_ref: { id: app.artifact.id }, environment_ref: { slug: env.body.environment.slug } },
+    });
+    expectStatus(deploy, 404);
+    expect(deploy.body.detail).toContain("POST /api/environments/variants/");
+    const caller = createCaller(createContextFrom(c.t.context, { principal: { projectId: c.projectId, userId: c.userId, role: "owner" } }));
+    expect((await caller.environments.overview()).map((e: { slug: string }) => e.slug).sort()).toEqual(["development", "production", "staging"]);
+    expect((await caller.agents.list({})).items).toEqual([]);
   });
 });
