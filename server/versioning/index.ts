@@ -16,4 +16,4 @@ export { restoreRevision } from "./restore";
 export { logRevisions, queryRevisions, setRevisionArchived, updateRevision } from "./revisions";
 export { createVariant, forkVariant, insertVariant, getVariant, queryVariants, setVariantArchived, updateVariant } from "./variants";
 export { setArtifactArchived, updateArtifact } from "./artifacts";
-export { deployMessage, forkMessage, restoreMessage, revisionNames, type RevisionNames } from "./automatic-messages";
+export { deployMessage, restoreMessage, revisionNames, type RevisionNames } from "./automatic-messages";

@@ -140,7 +140,6 @@ export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolea
     fork: z.strictObject({
       ...refShape,
       [keys.variant]: z.strictObject({ slug: slugSchema.optional(), ...artifactFields }).optional(),
-      message: z.string().max(10_000).optional(),
     }),
     // The reference implementation's clients send `<domain>_revision` as the wrapper.
     commit: z
