@@ -114,3 +114,40 @@ describe("environment entries", () => {
     expect((await caller.agents.list({})).items).toEqual([]);
   });
 });
+
+describe("testcases as the reference's clients read them", () => {
+  it("lists a testset with duplicate rows the same way by revision and by testcase query, and takes testset_revision_ref and ?testcase_ids=", async () => {
+    const rows = [{ q: "a" }, { q: "a" }, { q: "b" }];
+    const created = await createArtifact(c, "testsets", { slug: uniq("dups"), data: { testcases: rows } });
+    const revisionRows = created.revision!.data.testcases as { id: string; data: unknown }[];
+    expect(revisionRows.map((r) => r.data)).toEqual(rows);
+    expect(new Set(revisionRows.map((r) => r.id)).size).toBe(3);
+
+    const byTestset = await c.t.call("POST", "/api/testcases/query", { key: c.key, body: { testset_id: created.artifact.id } });
+    expect(byTestset.body.count).toBe(3);
+    for (const body of [
+      { testset_revision_ref: { id: created.revision!.id } },
+      { testset_revision_ref: { slug: created.revision!.slug } },
+      { testset_ref: { slug: created.artifact.slug }, testset_revision_ref: { version: "1" } },
+      { testset_variant_ref: { id: created.variant.id } },
+    ]) {
+      const res = await c.t.call("POST", "/api/testcases/query", { key: c.key, body });
+      expectStatus(res, 200);
+      expect(res.body.testcases.map((t: { id: string }) => t.id)).toEqual(revisionRows.map((r) => r.id));
+    }
+    expectStatus(await c.t.call("POST", "/api/testcases/query", { key: c.key, body: { testset_ref: { slug: created.artifact.slug }, testset_revision_ref: { version: "7" } } }), 404);
+
+    // A later revision with the same rows keeps every id, the copy's included.
+    const again = await c.t.call("POST", "/api/testsets/revisions/commit", {
+      key: c.key,
+      body: { testset_revision_commit: { testset_variant_id: created.variant.id, data: { testcases: [...rows, { q: "c" }] } } },
+    });
+    expect(again.body.testset_revision.data.testcases.slice(0, 3).map((r: { id: string }) => r.id)).toEqual(revisionRows.map((r) => r.id));
+
+    const wanted = [revisionRows[2].id, revisionRows[0].id];
+    const listed = await c.t.call("GET", `/api/testcases/?testcase_ids=${wanted.join(",")}`, { key: c.key });
+    expectStatus(listed, 200);
+    expect(listed.body.testcases.map((t: { id: string }) => t.id).sort()).toEqual([...wanted].sort());
+    expectStatus(await c.t.call("GET", "/api/testcases/?testcase_ids=nope", { key: c.key }), 422);
+  });
+});
