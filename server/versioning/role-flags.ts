@@ -14,7 +14,7 @@ export interface LegacyRoleFlags {
  * to create it instead.
  */
 export function flagsToStore(keys: DomainKeys, flags: Record<string, boolean> | undefined, legacy: LegacyRoleFlags = {}): Record<string, boolean> | undefined {
-  const merged = { ...flags, ...withoutUndefined(legacy) };
+  const merged: Record<string, boolean | undefined> = { ...flags, ...withoutUndefined(legacy) };
   for (const domain of DOMAIN_NAMES) {
     const other = domainKeys(domain);
     if (domain === keys.name) continue;
@@ -27,7 +27,7 @@ export function flagsToStore(keys: DomainKeys, flags: Record<string, boolean> | 
       }
     }
   }
-  return flags === undefined && Object.keys(withoutUndefined(legacy)).length === 0 ? undefined : merged;
+  return flags === undefined && Object.keys(withoutUndefined(legacy)).length === 0 ? undefined : (merged as Record<string, boolean>);
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

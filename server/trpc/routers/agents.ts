@@ -49,7 +49,7 @@ export const agentsRouter = createTRPCRouter({
     .input(z.strictObject({ name: z.string().trim().min(1).max(256), slug: slugSchema.optional() }))
     .mutation(async ({ ctx, input }) => {
       const created = await createAgent(ctx.app.db, scopeOf(ctx), input);
-      return { agent: artifactToWire(created.artifact), variant: variantToWire(keys, created.variant!), revision: revisionWire(created.commit!.revision) };
+      return { agent: artifactToWire(created.artifact), variant: variantToWire(keys, created.variant), revision: revisionWire(created.commit!.revision) };
     }),
 
   get: projectProcedure.input(z.strictObject({ id })).query(async ({ ctx, input }) => {
