@@ -132,8 +132,10 @@ describe.each(DOMAIN_NAMES)("artifacts of %s", (domain) => {
       updated_at: expect.stringMatching(ISO_MS),
       updated_by_id: c.userId,
     });
+    // A slug never changes: another one is refused (400), the current one is taken as a repeat.
     const slugChange = await c.t.call("PUT", `${base}/${artifact.id}`, { key: c.key, body: { [keys.one]: { slug: "new-slug" } } });
-    expectStatus(slugChange, 422);
+    expectStatus(slugChange, 400);
+    expect(slugChange.body.code).toBe("slug_immutable");
     const empty = await c.t.call("PUT", `${base}/${artifact.id}`, { key: c.key, body: { [keys.one]: {} } });
     expectStatus(empty, 400);
     expect(empty.body.code).toBe("empty_update");
