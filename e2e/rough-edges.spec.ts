@@ -94,10 +94,10 @@ test("forking shows the variant's name in the toast and the switcher; the toast 
   const toast = page.getByTestId("toasts").getByRole("status").filter({ hasText: "Forked “Concise answers”" });
   await expect(toast).toBeVisible();
   const switcher = page.getByRole("combobox", { name: "Variant" });
-  await expect(switcher.locator("option:checked")).toHaveText("Concise answers · v1");
-  await expect(switcher.locator("option")).toContainText(["default · v3", "Concise answers · v1"]);
-  // The automatic message names the source by name and version, not by id.
-  await expect(page.getByTestId("current-version").locator("..")).toContainText("Fork of default v3");
+  // The fork carries the source's lineage up to v3 (as the reference's fork does): its head is v3.
+  await expect(switcher.locator("option:checked")).toHaveText("Concise answers · v3");
+  await expect(switcher.locator("option")).toContainText(["default · v3", "Concise answers · v3"]);
+  await expect(page.getByTestId("current-version").locator("..")).toContainText("Escalate refunds");
   const commit = page.getByRole("button", { name: /^Commit/ });
   await expect(commit).toBeVisible();
   expect(await overlaps(toast, commit)).toBe(false);

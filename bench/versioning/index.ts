@@ -157,8 +157,10 @@ async function seed(api: ReturnType<typeof client>) {
   await api.post("/api/applications/revisions/deploy", { application_ref: { slug }, environment_ref: { slug: "staging" } });
   const commitVariants: string[] = [];
   for (let i = 0; i < COMMIT_CLIENTS; i++) {
+    // Created without data, an application has no variant until the client makes one.
     const app = await api.post("/api/applications/", { application: { slug: `commit-target-${i}` } });
-    commitVariants.push(app.application_variant.id as string);
+    const variant = await api.post("/api/applications/variants/", { application_variant: { application_id: app.application.id, slug: "default" } });
+    commitVariants.push(variant.application_variant.id as string);
   }
   return { slug, variantId, revision, commitVariants };
 }

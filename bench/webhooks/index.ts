@@ -86,7 +86,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       return response.json();
     };
     const created = await call("/api/applications/", { application: { name: "bench-app" } });
-    const variantId = created.application_variant.id as string;
+    const variant = await call("/api/applications/variants/", { application_variant: { application_id: created.application.id, slug: "default" } });
+    const variantId = variant.application_variant.id as string;
 
     log(`latency: ${samples} commits, one at a time`);
     const arrivals = new Map<string, number>();

@@ -1,5 +1,6 @@
 import type { AnyRoute } from "@/server/http/route";
 import { DEPLOYABLE, DOMAIN_NAMES, SIMPLE, simpleRoutes, versioningRoutes } from "@/server/versioning";
+import { catalogTypeRoutes } from "./catalog-type-routes";
 import { deployRoute } from "./environments/routes";
 import { evaluatorCatalogRoutes } from "./evaluators/catalog-routes";
 import { DOMAIN_SPECS } from "./specs";
@@ -15,4 +16,5 @@ export const domainRoutes: AnyRoute[] = [
   ...testcaseRoutes,
   ...catalogRoutes,
   ...evaluatorCatalogRoutes,
+  ...(["workflows", "applications", "evaluators"] as const).flatMap(catalogTypeRoutes),
 ];

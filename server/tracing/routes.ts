@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineRoute } from "@/server/http/route";
 import { ingestOtlpRequest, ingestTracingRequest } from "./ingest-request";
 import { legacyDeleteTrace, legacyFetchTrace, legacyQuery } from "./legacy";
-import { createSimpleTrace } from "./simple-traces";
+import { ingestTraceBatch } from "./ingest-traces";
+import { createSimpleTrace, deleteSimpleTrace, editSimpleTrace, getSimpleTrace, querySimpleTraces } from "./simple-traces";
 import { fetchTrace, listTraces, queryTraces, querySpans } from "./traces";
 
 const TAG = "tracing";
@@ -26,6 +27,23 @@ const queryBody = z.looseObject({
   formatting: z.object({ focus: z.enum(["trace", "span"]).optional(), format: z.enum(["agenta", "opentelemetry"]).optional() }).optional(),
 });
 
+const simpleRef = z.object({ id: z.string().optional(), slug: z.string().optional(), version: z.union([z.string(), z.number()]).optional() });
+const simpleLinks = z.union([
+  z.record(z.string(), z.object({ trace_id: z.string(), span_id: z.string() })),
+  z.array(z.object({ trace_id: z.string(), span_id: z.string(), attributes: z.record(z.string(), z.unknown()).optional() })),
+]);
+const simpleTraceBody = z.object({
+  trace: z.object({
+    origin: z.enum(["human", "auto", "custom"]).optional(),
+    kind: z.enum(["adhoc", "eval", "play"]).optional(),
+    channel: z.enum(["otlp", "web", "sdk", "api"]).optional(),
+    data: z.record(z.string(), z.unknown()),
+    references: z.record(z.string(), simpleRef).optional(),
+    links: simpleLinks.optional(),
+    tags: z.record(z.string(), z.unknown()).optional(),
+    meta: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
 
 export const tracingRoutes = [
   defineRoute({
@@ -95,24 +113,70 @@ export const tracingRoutes = [
     tag: TAG,
     summary: "Create a one-span trace (an annotation, feedback, ...)",
     status: 202,
-    body: z.object({
-      trace: z.object({
-        origin: z.enum(["human", "auto", "custom"]).optional(),
-        kind: z.enum(["adhoc", "eval", "play"]).optional(),
-        channel: z.enum(["otlp", "web", "sdk", "api"]).optional(),
-        data: z.record(z.string(), z.unknown()),
-        references: z.record(z.string(), z.object({ id: z.string().optional(), slug: z.string().optional(), version: z.union([z.string(), z.number()]).optional() })).optional(),
-        links: z
-          .union([
-            z.record(z.string(), z.object({ trace_id: z.string(), span_id: z.string() })),
-            z.array(z.object({ trace_id: z.string(), span_id: z.string(), attributes: z.record(z.string(), z.unknown()).optional() })),
-          ])
-          .optional(),
-        tags: z.record(z.string(), z.unknown()).optional(),
-        meta: z.record(z.string(), z.unknown()).optional(),
-      }),
-    }),
+    body: simpleTraceBody,
     handler: async ({ ctx, body }) => createSimpleTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, body.trace),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/simple/traces/query",
+    auth: "api_key",
+    role: "viewer",
+    tag: TAG,
+    summary: "Query simple traces by origin, kind, channel, references (any of) and links (any of), newest first",
+    body: z.strictObject({
+      trace: z
+        .strictObject({
+          origin: z.enum(["human", "auto", "custom"]).optional(),
+          kind: z.enum(["adhoc", "eval", "play"]).optional(),
+          channel: z.enum(["otlp", "web", "sdk", "api"]).optional(),
+          references: z.union([z.record(z.string(), simpleRef), z.array(simpleRef)]).optional(),
+          links: simpleLinks.optional(),
+        })
+        .optional(),
+      windowing: z.unknown().optional(),
+    }),
+    handler: async ({ ctx, body }) => querySimpleTraces(ctx.app.db, ctx.principal.projectId, body),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/simple/traces/{trace_id}",
+    auth: "api_key",
+    tag: TAG,
+    summary: "A simple trace as written ({count: 0} when unknown)",
+    handler: async ({ ctx, params }) => getSimpleTrace(ctx.app.db, ctx.principal.projectId, params.trace_id),
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: "/api/simple/traces/{trace_id}",
+    auth: "api_key",
+    tag: TAG,
+    summary: "Edit a simple trace: data is required; fields left out keep their value (re-ingested under the same ids)",
+    body: simpleTraceBody,
+    handler: async ({ ctx, params, body }) => editSimpleTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id, body.trace),
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: "/api/simple/traces/{trace_id}",
+    auth: "api_key",
+    tag: TAG,
+    summary: "Delete a simple trace (queued); 202 with {count, link}",
+    status: 202,
+    handler: async ({ ctx, params }) => deleteSimpleTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/traces/ingest",
+    auth: "api_key",
+    tag: TAG,
+    summary: "Ingest a batch of traces, each {trace_id?, spans: {name: node}}; 202 with their trace_ids once durably queued",
+    status: 202,
+    rawBody: {
+      contentTypes: ["application/json"],
+      schema: z.object({ traces: z.array(z.object({ trace_id: z.string().optional(), spans: z.record(z.string(), z.unknown()) })) }),
+      description: "A non-empty list of traces in the tree form",
+    },
+    response: z.object({ count: z.number().int(), trace_ids: z.array(z.string()), dropped: ingestResponse.shape.dropped }),
+    handler: async ({ ctx }) => ingestTraceBatch(ctx.app, ctx.principal.projectId, ctx.request),
   }),
   defineRoute({
     method: "GET",

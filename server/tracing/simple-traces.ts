@@ -1,18 +1,27 @@
 import { randomBytes } from "node:crypto";
 import type { TracingConfig } from "@/server/core/config";
+import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import type { Database } from "@/server/db";
 import { isObject } from "./attributes";
+import { parseTraceId, spanIdToWire, traceIdToWire } from "./ids";
 import { acceptSpans } from "./ingest/accept";
+import { legacyDeleteTrace } from "./legacy";
 import { parseTracingRequest } from "./parse-request";
-import { BadRequestError } from "@/server/core/errors";
+import { queryTracePage } from "./query/run-query";
+import { parseWindowing } from "./query/windowing";
+import { loadTraces } from "./store/read-spans";
+import type { SpanRow } from "./wire";
+
+type Ref = { id?: string; slug?: string; version?: string | number };
+type Link = { trace_id: string; span_id: string; attributes?: Record<string, unknown> };
 
 export interface SimpleTraceInput {
   origin?: "human" | "auto" | "custom";
   kind?: "adhoc" | "eval" | "play";
   channel?: "otlp" | "web" | "sdk" | "api";
   data: Record<string, unknown>;
-  references?: Record<string, { id?: string; slug?: string; version?: string | number }>;
-  links?: Record<string, { trace_id: string; span_id: string }> | { trace_id: string; span_id: string; attributes?: Record<string, unknown> }[];
+  references?: Record<string, Ref>;
+  links?: Record<string, { trace_id: string; span_id: string }> | Link[];
   tags?: Record<string, unknown>;
   meta?: Record<string, unknown>;
 }
@@ -23,23 +32,90 @@ export interface SimpleTraceInput {
  * their name in `attributes.key`. With links the trace is an annotation.
  */
 export async function createSimpleTrace(db: Database, config: TracingConfig, projectId: string, input: SimpleTraceInput) {
-  const traceId = randomBytes(16).toString("hex");
-  const spanId = randomBytes(8).toString("hex");
+  return writeSimpleTrace(db, config, projectId, input, { traceId: randomBytes(16).toString("hex"), spanId: randomBytes(8).toString("hex") });
+}
+
+/** GET /simple/traces/{id}: the trace's root span read back as a simple trace, or `{count: 0}`. */
+export async function getSimpleTrace(db: Database, projectId: string, rawId: string) {
+  const root = await loadRoot(db, projectId, rawId);
+  return root ? { count: 1, trace: simpleTraceOf(root) } : { count: 0 };
+}
+
+/**
+ * PATCH /simple/traces/{id}: re-ingests the trace under the same ids (a replace, queued like every
+ * write). `data` is required, as in the reference; other fields left out keep their stored value.
+ */
+export async function editSimpleTrace(db: Database, config: TracingConfig, projectId: string, rawId: string, input: SimpleTraceInput) {
+  const root = await loadRoot(db, projectId, rawId);
+  if (!root) throw new NotFoundError(`simple trace ${rawId} does not exist (or is not written yet)`);
+  const stored = simpleTraceOf(root);
+  const merged: SimpleTraceInput = {
+    origin: input.origin ?? stored.origin,
+    kind: input.kind ?? stored.kind,
+    channel: input.channel ?? stored.channel,
+    data: input.data,
+    references: input.references ?? stored.references,
+    links: input.links ?? stored.links,
+    tags: input.tags ?? stored.tags,
+    meta: input.meta ?? stored.meta,
+  };
+  const written = await writeSimpleTrace(db, config, projectId, merged, { traceId: stored.trace_id, spanId: stored.span_id, replace: root.trace_id });
+  return written;
+}
+
+/** DELETE /simple/traces/{id}: a queued hard delete; `{count, link}` of the span removed. */
+export async function deleteSimpleTrace(db: Database, config: TracingConfig, projectId: string, rawId: string) {
+  const { count, links } = await legacyDeleteTrace(db, config, projectId, rawId);
+  return count > 0 ? { count, link: links[0] } : { count: 0 };
+}
+
+export interface SimpleTraceQuery {
+  trace?: { origin?: string; kind?: string; channel?: string; references?: Record<string, Ref> | Ref[]; links?: Record<string, Link> | Link[] };
+  windowing?: unknown;
+}
+
+/**
+ * POST /simple/traces/query: simple traces (origin, kind, channel as sent; any of the given
+ * references; any of the given links, the way annotations of an invocation are found), newest first.
+ */
+export async function querySimpleTraces(db: Database, projectId: string, query: SimpleTraceQuery) {
+  const filter = query.trace ?? {};
+  const conditions: Record<string, unknown>[] = [{ field: "attributes", key: "ag.flags.origin", operator: "exists" }];
+  for (const flag of ["origin", "kind", "channel"] as const) {
+    if (filter[flag]) conditions.push({ field: "attributes", key: `ag.flags.${flag}`, value: filter[flag] });
+  }
+  const refs = filter.references ? (Array.isArray(filter.references) ? filter.references : Object.values(filter.references)) : [];
+  if (refs.length) conditions.push({ field: "references", operator: "in", value: refs.map((r) => withoutEmpty({ id: r.id, slug: r.slug })) });
+  const links = filter.links ? (Array.isArray(filter.links) ? filter.links : Object.values(filter.links)) : [];
+  if (links.length) conditions.push({ field: "links", operator: "in", value: links.map((l) => ({ trace_id: l.trace_id, span_id: l.span_id })) });
+  const page = await queryTracePage(db, projectId, { operator: "and", conditions }, parseWindowing(query.windowing ?? {}));
+  const traces = page.traces.map((t) => simpleTraceOf(rootOf(t.spans)));
+  return { count: traces.length, traces, ...(page.next ? { windowing: { next: page.next } } : {}) };
+}
+
+async function writeSimpleTrace(
+  db: Database,
+  config: TracingConfig,
+  projectId: string,
+  input: SimpleTraceInput,
+  ids: { traceId: string; spanId: string; replace?: string },
+) {
   const links = Array.isArray(input.links)
     ? input.links
     : isObject(input.links)
-      ? Object.entries(input.links).map(([key, link]) => ({ ...link, attributes: { key } }))
+      ? Object.entries(input.links).map(([key, link]) => ({ trace_id: link.trace_id, span_id: link.span_id, attributes: { key } }))
       : undefined;
   const evaluatorSlug = input.references?.evaluator?.slug;
+  const flags = { origin: input.origin ?? "custom", kind: input.kind ?? "adhoc", channel: input.channel ?? "api" };
   const span = {
-    trace_id: traceId,
-    span_id: spanId,
+    trace_id: ids.traceId,
+    span_id: ids.spanId,
     span_name: typeof evaluatorSlug === "string" && evaluatorSlug ? evaluatorSlug : "annotation",
     attributes: {
       ag: {
         type: { span: "task" },
         data: input.data,
-        flags: { origin: input.origin ?? "custom", kind: input.kind ?? "adhoc", channel: input.channel ?? "api" },
+        flags,
         ...(input.references ? { references: input.references } : {}),
         ...(input.tags ? { tags: input.tags } : {}),
         ...(input.meta ? { meta: input.meta } : {}),
@@ -49,19 +125,55 @@ export async function createSimpleTrace(db: Database, config: TracingConfig, pro
   };
   const parsed = parseTracingRequest({ spans: [span] });
   if (parsed.dropped.length > 0) throw new BadRequestError(`The trace does not make a valid span: ${parsed.dropped[0].reason}`, "invalid_simple_trace");
-  await acceptSpans(db, config, projectId, parsed);
+  await acceptSpans(db, config, projectId, parsed, ids.replace ? { replaceTraces: [ids.replace] } : {});
   const stored = parsed.spans[0];
   return {
     count: 1,
     trace: {
-      trace_id: traceId,
-      span_id: spanId,
-      origin: span.attributes.ag.flags.origin,
-      kind: span.attributes.ag.flags.kind,
-      channel: span.attributes.ag.flags.channel,
+      trace_id: traceIdToWire(stored.trace_id),
+      span_id: spanIdToWire(stored.span_id),
+      ...flags,
       data: input.data,
       ...(input.references ? { references: input.references } : {}),
       ...(stored.links ? { links: stored.links } : {}),
+      ...(input.tags ? { tags: input.tags } : {}),
+      ...(input.meta ? { meta: input.meta } : {}),
     },
   };
+}
+
+async function loadRoot(db: Database, projectId: string, rawId: string): Promise<SpanRow | undefined> {
+  const traceId = parseTraceId(rawId);
+  if (!traceId) throw new BadRequestError(`trace_id ${JSON.stringify(rawId)} is not 32 hex digits or a UUID`, "invalid_trace_id");
+  const spans = (await loadTraces(db, projectId, [traceId])).get(traceId);
+  return spans ? rootOf(spans) : undefined;
+}
+
+const rootOf = (spans: SpanRow[]) => spans.find((s) => !s.parent_id) ?? spans[0];
+
+/** A stored span as the simple trace it was written from: references and named links back as maps. */
+function simpleTraceOf(row: SpanRow) {
+  const ag = (isObject(row.attributes.ag) ? row.attributes.ag : {}) as Record<string, unknown>;
+  const flags = (isObject(ag.flags) ? ag.flags : {}) as Record<string, string>;
+  const keyed = <T extends { attributes?: Record<string, unknown> }>(list: T[] | null) => {
+    if (!list?.length) return undefined;
+    if (!list.every((item) => typeof item.attributes?.key === "string")) return list;
+    return Object.fromEntries(list.map(({ attributes, ...rest }) => [attributes!.key as string, rest]));
+  };
+  return withoutEmpty({
+    trace_id: traceIdToWire(row.trace_id),
+    span_id: spanIdToWire(row.span_id),
+    origin: flags.origin as SimpleTraceInput["origin"],
+    kind: flags.kind as SimpleTraceInput["kind"],
+    channel: flags.channel as SimpleTraceInput["channel"],
+    data: (isObject(ag.data) ? ag.data : {}) as Record<string, unknown>,
+    references: keyed(row.references as (Ref & { attributes?: Record<string, unknown> })[] | null) as Record<string, Ref> | undefined,
+    links: keyed(row.links as Link[] | null) as SimpleTraceInput["links"],
+    tags: isObject(ag.tags) ? (ag.tags as Record<string, unknown>) : undefined,
+    meta: isObject(ag.meta) ? (ag.meta as Record<string, unknown>) : undefined,
+  });
+}
+
+function withoutEmpty<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }

@@ -4,12 +4,14 @@ import { newId } from "@/server/core/ids";
 import { randomSlug, slugify } from "@/server/core/slugs";
 import { toPage, type Page, type Windowing } from "@/server/core/windowing";
 import type { Database, Executor, Transaction } from "@/server/db";
-import { artifacts, variants } from "@/server/db/schema";
+import { artifacts } from "@/server/db/schema";
 import { commitInTransaction, type CommitResult } from "./commit";
 import type { CommitPayload, DomainSpec } from "./domain-spec";
 import { entityConditions, refConditions, windowClause, type EntityFilter } from "./filters";
 import { Lookup } from "./lookup";
+import { insertVariant } from "./variants";
 import type { ArtifactRecord, Scope, VariantRecord } from "./records";
+import { flagsToStore, type LegacyRoleFlags } from "./role-flags";
 
 export interface ArtifactFields {
   name?: string;
@@ -19,22 +21,30 @@ export interface ArtifactFields {
   meta?: Record<string, unknown>;
 }
 
-export interface CreateArtifactInput extends ArtifactFields, CommitPayload {
+export interface CreateArtifactInput extends ArtifactFields, CommitPayload, LegacyRoleFlags {
   slug?: string;
   message?: string;
 }
 
 export interface CreatedArtifact {
   artifact: ArtifactRecord;
-  variant: VariantRecord;
+  /** Present when the request carried data: the variant that revision 1 was committed to. */
+  variant?: VariantRecord;
   commit?: CommitResult;
 }
 
-/** An artifact, its `default` variant, and revision 1 when the request carries data. */
+/** The variant a create with data makes for its first revision (the reference's simple API makes one too). */
+export const FIRST_VARIANT_SLUG = "default";
+
+/**
+ * An artifact; with `data` (or `delta`) also its first variant and revision 1. Without data it has
+ * no variant yet, as in the reference: the client creates its own, and the oldest is the default.
+ */
 export async function createArtifact(db: Database, scope: Scope, spec: DomainSpec, input: CreateArtifactInput): Promise<CreatedArtifact> {
   return db.transaction(async (tx) => {
-    const { artifact, variant } = await insertArtifact(tx, scope, spec, input);
-    if (input.data === undefined && input.delta === undefined) return { artifact, variant };
+    const artifact = await insertArtifact(tx, scope, spec, input);
+    if (input.data === undefined && input.delta === undefined) return { artifact };
+    const variant = await insertVariant(tx, scope, spec, artifact.id, { slug: FIRST_VARIANT_SLUG });
     const commit = await commitInTransaction(tx, scope, spec, {
       variantId: variant.id,
       data: input.data,
@@ -45,7 +55,7 @@ export async function createArtifact(db: Database, scope: Scope, spec: DomainSpe
   });
 }
 
-export async function insertArtifact(tx: Transaction, scope: Scope, spec: DomainSpec, input: CreateArtifactInput) {
+export async function insertArtifact(tx: Transaction, scope: Scope, spec: DomainSpec, input: CreateArtifactInput): Promise<ArtifactRecord> {
   const slug = input.slug ?? (await freeSlug(tx, scope.projectId, spec, input.name ?? ""));
   if (input.slug) await assertSlugFree(tx, scope.projectId, spec, input.slug);
   const [artifact] = await tx
@@ -57,25 +67,13 @@ export async function insertArtifact(tx: Transaction, scope: Scope, spec: Domain
       slug,
       name: input.name ?? slug,
       description: input.description ?? null,
-      flags: input.flags ?? {},
+      flags: flagsToStore(spec.keys, input.flags, { is_application: input.is_application, is_evaluator: input.is_evaluator }) ?? {},
       tags: input.tags ?? {},
       meta: input.meta ?? {},
       createdBy: scope.userId,
     })
     .returning();
-  const [variant] = await tx
-    .insert(variants)
-    .values({
-      id: newId(),
-      projectId: scope.projectId,
-      domain: spec.keys.name,
-      artifactId: artifact.id,
-      slug: "default",
-      name: "default",
-      createdBy: scope.userId,
-    })
-    .returning();
-  return { artifact, variant };
+  return artifact;
 }
 
 async function assertSlugFree(db: Executor, projectId: string, spec: DomainSpec, slug: string) {
@@ -102,12 +100,26 @@ export async function getArtifact(db: Executor, scope: Scope, spec: DomainSpec, 
   return new Lookup(db, scope.projectId, spec.keys).artifact({ id }, `${spec.keys.one} id`);
 }
 
-export async function updateArtifact(db: Executor, scope: Scope, spec: DomainSpec, id: string, fields: ArtifactFields) {
-  await getArtifact(db, scope, spec, id);
-  if (Object.keys(fields).length === 0) throw new BadRequestError("Nothing to update: send name, description, flags, tags or meta", "empty_update");
+/**
+ * Edits the header. The slug never changes: a body repeating it (reference clients send the whole
+ * entity back) is fine, another slug is a 400. An archived artifact is not edited (409) until it
+ * is unarchived, as commits to it are refused.
+ */
+export async function updateArtifact(db: Executor, scope: Scope, spec: DomainSpec, id: string, fields: ArtifactFields & { slug?: string }) {
+  const current = await getArtifact(db, scope, spec, id);
+  const { slug, ...header } = fields;
+  if (slug !== undefined && slug !== current.slug) {
+    throw new BadRequestError(`${spec.keys.one}.slug cannot change: this ${spec.keys.one}'s slug is "${current.slug}" (create a new ${spec.keys.one} for another slug)`, "slug_immutable");
+  }
+  if (current.deletedAt) throw new ConflictError(`${spec.keys.one} "${current.slug}" is archived; unarchive it before editing`, "archived");
+  if (Object.keys(header).length === 0) {
+    if (slug !== undefined) return current;
+    throw new BadRequestError("Nothing to update: send name, description, flags, tags or meta", "empty_update");
+  }
+  const flags = flagsToStore(spec.keys, header.flags);
   const [row] = await db
     .update(artifacts)
-    .set({ ...fields, updatedAt: new Date(), updatedBy: scope.userId })
+    .set({ ...header, ...(flags ? { flags } : {}), updatedAt: new Date(), updatedBy: scope.userId })
     .where(and(eq(artifacts.id, id), eq(artifacts.projectId, scope.projectId)))
     .returning();
   return row;

@@ -21,8 +21,6 @@ const ofVariant = (names: RevisionNames) => (names.variant === "default" ? "" : 
 
 export const restoreMessage = (source: Pick<RevisionNames, "version">) => `Restore v${source.version}`;
 
-export const forkMessage = (source: RevisionNames) => `Fork of ${source.variant} v${source.version}`;
-
 export const deployMessage = (source: RevisionNames, environment: string) => `Deploy ${source.artifact} v${source.version}${ofVariant(source)} to ${environment}`;
 
 /** Names of a revision's artifact and variant, read whether or not they are archived. */

@@ -3,7 +3,7 @@ import type { Executor } from "@/server/db";
 import { domainKeys } from "./domains";
 import { findStringEmbeds, isEmbed, parseObjectEmbed, parseStringEmbed, type ParsedEmbed } from "./embed-syntax";
 import type { RevisionRecord } from "./records";
-import { resolveRevision } from "./resolve-revision";
+import { resolveRevisionBySlugAndVersion } from "./resolve-slug-version";
 import { revisionReferences } from "./revision-events";
 
 export { EMBED_KEY, isEmbed } from "./embed-syntax";
@@ -127,14 +127,7 @@ async function findTarget(db: Executor, projectId: string, embed: ParsedEmbed, w
     if (isAppError(error) && error.status === 404) throw new NotFoundError(`Embed at ${where} references ${embed.label}, which does not exist: ${error.message}`, "embed_not_found");
     throw error;
   };
-  try {
-    return (await resolveRevision(db, projectId, keys, embed.refs)).revision;
-  } catch (error) {
-    const { revision, artifact, variant } = embed.refs;
-    const asArtifact = isAppError(error) && error.status === 404 && revision?.slug && revision.version && !revision.id && !artifact && !variant;
-    if (!asArtifact) return notFound(error);
-    return (await resolveRevision(db, projectId, keys, { artifact: { slug: revision.slug, version: revision.version } }).catch(notFound)).revision;
-  }
+  return (await resolveRevisionBySlugAndVersion(db, projectId, keys, embed.refs).catch(notFound)).revision;
 }
 
 /** Dotted path (`parameters.tools`, `rows.0.x`); undefined when any step is missing. */

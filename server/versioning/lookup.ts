@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import { preparedQuery, type Executor } from "@/server/db";
@@ -13,6 +13,13 @@ const MAX_VERSION = 2_147_483_647;
 
 const p = (name: string) => sql.placeholder(name);
 
+/**
+ * The artifact's default variant is its oldest one (`created_at`, then id), as in the reference:
+ * an artifact has no variant until one is created, and the first one created is the default.
+ */
+export const isDefaultVariant = (variantId: AnyColumn, artifactId: AnyColumn) =>
+  eq(variantId, sql`(select dv.id from variants dv where dv.artifact_id = ${artifactId} order by dv.created_at, dv.id limit 1)`);
+
 const env = { revision: alias(revisions, "env_revision"), artifact: alias(artifacts, "env_artifact"), variant: alias(variants, "env_variant") };
 const target = { revision: revisions, artifact: artifacts, variant: variants };
 
@@ -25,7 +32,7 @@ const deployedVia = (db: Executor, environment: SQL | undefined) =>
   db
     .select({ environment: revisionColumns(env), target: revisionColumns(target) })
     .from(env.artifact)
-    .innerJoin(env.variant, and(eq(env.variant.artifactId, env.artifact.id), eq(env.variant.slug, "default")))
+    .innerJoin(env.variant, and(eq(env.variant.artifactId, env.artifact.id), isDefaultVariant(env.variant.id, env.artifact.id)))
     .innerJoin(env.revision, and(eq(env.revision.variantId, env.variant.id), eq(env.revision.version, env.variant.headVersion)))
     .innerJoin(revisions, eq(revisions.id, sql`(${env.revision.data} #>> array['references', ${p("key")}, ${p("revisionKey")}, 'id'])::uuid`))
     .innerJoin(artifacts, eq(artifacts.id, revisions.artifactId))
@@ -57,18 +64,18 @@ export const revisionLookupQueries = {
   variantBySlugIn: (db: Executor) =>
     db.select().from(variants).where(and(eq(variants.projectId, p("projectId")), eq(variants.artifactId, p("artifactId")), eq(variants.slug, p("slug")))).limit(2),
   defaultVariant: (db: Executor) =>
-    db.select().from(variants).where(eq(variants.artifactId, p("artifactId"))).orderBy(desc(eq(variants.slug, "default")), asc(variants.id)).limit(1),
+    db.select().from(variants).where(eq(variants.artifactId, p("artifactId"))).orderBy(asc(variants.createdAt), asc(variants.id)).limit(1),
   revisionById: (db: Executor) =>
     selectRevisions(db).where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.id, p("id")))).limit(1),
   revisionBySlug: (db: Executor) =>
     selectRevisions(db).where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.slug, p("slug")))).limit(1),
   latestOfArtifactById: (db: Executor) =>
     selectRevisions(db)
-      .where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.id, p("id")), eq(variants.slug, "default"), eq(revisions.version, variants.headVersion)))
+      .where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.id, p("id")), isDefaultVariant(variants.id, artifacts.id), eq(revisions.version, variants.headVersion)))
       .limit(1),
   latestOfArtifactBySlug: (db: Executor) =>
     selectRevisions(db)
-      .where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.slug, p("slug")), eq(variants.slug, "default"), eq(revisions.version, variants.headVersion)))
+      .where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.slug, p("slug")), isDefaultVariant(variants.id, artifacts.id), eq(revisions.version, variants.headVersion)))
       .limit(1),
   inVariantAt: (db: Executor) =>
     selectRevisions(db)
@@ -126,10 +133,16 @@ export class Lookup {
     return rows[0];
   }
 
-  /** The variant named `default`, or the oldest one when it was renamed away. */
+  /** The oldest variant (see isDefaultVariant); 404 while the artifact has none. */
   async defaultVariant(artifact: ArtifactRecord): Promise<VariantRecord> {
+    const row = await this.defaultVariantIfAny(artifact);
+    if (!row) throw new NotFoundError(`${this.keys.one} "${artifact.slug}" has no variants yet: create one (POST /api/${this.keys.name}/variants/) or commit data`, "no_variant");
+    return row;
+  }
+
+  /** The default variant, or undefined while the artifact has none. */
+  async defaultVariantIfAny(artifact: ArtifactRecord): Promise<VariantRecord | undefined> {
     const [row] = await preparedQuery(this.db, "defaultVariant", revisionLookupQueries.defaultVariant).execute({ artifactId: artifact.id });
-    if (!row) throw new NotFoundError(`${this.keys.one} "${artifact.slug}" has no variants`);
     return row;
   }
 
@@ -142,7 +155,7 @@ export class Lookup {
   }
 
   /**
-   * The newest revision of an artifact's `default` variant in one query; undefined when that
+   * The newest revision of an artifact's default variant in one query; undefined when that
    * shortcut does not apply (no such artifact, variant or revision), and the caller takes the
    * step-by-step path that also explains what is missing.
    */

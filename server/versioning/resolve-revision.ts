@@ -106,8 +106,13 @@ async function viaEnvironment(lookup: Lookup, refs: RetrieveRefs, artifactSlug?:
     throw new NotFoundError(`environment "${env.revision.artifactSlug}" has nothing deployed under key "${key}"`);
   }
   const target = entry[keys.revision];
+  if (!target?.id && (hasIdentity(entry[keys.one]) || hasIdentity(entry[keys.variant]))) {
+    // An entry stored without a revision (as the reference stores it) follows its variant or artifact.
+    const followed = await resolveRevision(lookup.db, lookup.projectId, keys, { artifact: entry[keys.one], variant: entry[keys.variant] });
+    return { revision: followed.revision, environment: { revision: env.revision, key } };
+  }
   if (!target?.id) {
-    const kinds = Object.keys(entry).filter((k) => k.endsWith("_revision"));
+    const kinds = Object.keys(entry).filter((k) => k.endsWith("_revision") || k === keys.one || k.endsWith("_variant"));
     throw new BadRequestError(
       `key "${key}" in environment "${env.revision.artifactSlug}" references ${kinds.join(", ") || "nothing"}, not ${keys.revision}`,
       "environment_key_mismatch",

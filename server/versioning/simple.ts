@@ -19,6 +19,8 @@ export interface SimpleEntity {
 }
 
 export interface SimpleFields extends ArtifactFields {
+  /** Only the current slug (reference clients repeat it); see updateArtifact. */
+  slug?: string;
   data?: Record<string, unknown>;
   message?: string;
 }

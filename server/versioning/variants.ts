@@ -1,18 +1,18 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, lte } from "drizzle-orm";
 import { BadRequestError, ConflictError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { randomSlug, slugify } from "@/server/core/slugs";
 import { toPage, type Page, type Windowing } from "@/server/core/windowing";
 import type { Database, Executor, Transaction } from "@/server/db";
-import { artifacts, variants } from "@/server/db/schema";
-import { forkMessage, revisionNames } from "./automatic-messages";
+import { artifacts, revisions, variants } from "@/server/db/schema";
 import { commitInTransaction, type CommitResult } from "./commit";
 import type { DomainSpec } from "./domain-spec";
 import { entityConditions, refConditions, windowClause, type EntityFilter } from "./filters";
 import { Lookup } from "./lookup";
-import type { EntityHeader, Scope, VariantRecord } from "./records";
+import type { EntityHeader, RevisionRecord, Scope, VariantRecord } from "./records";
 import type { RetrieveRefs } from "./references";
 import { resolveRevision } from "./resolve-revision";
+import { selectRevisions } from "./revision-select";
 
 export interface VariantFields {
   slug?: string;
@@ -30,7 +30,7 @@ export async function createVariant(db: Database, scope: Scope, spec: DomainSpec
   });
 }
 
-async function insertVariant(tx: Transaction, scope: Scope, spec: DomainSpec, artifactId: string, fields: VariantFields): Promise<VariantRecord> {
+export async function insertVariant(tx: Transaction, scope: Scope, spec: DomainSpec, artifactId: string, fields: VariantFields): Promise<VariantRecord> {
   const slug = fields.slug ?? (slugify(fields.name ?? "") || randomSlug());
   const [taken] = await tx
     .select({ id: variants.id })
@@ -58,33 +58,66 @@ async function insertVariant(tx: Transaction, scope: Scope, spec: DomainSpec, ar
 
 export interface ForkResult {
   variant: VariantRecord;
+  /** The fork's head: the copy of the revision forked from. */
   commit: CommitResult;
 }
 
 /**
- * A new variant whose history starts at an existing revision's payload, recorded as the fork's
- * first commit with a message naming the source.
+ * A new variant carrying the source variant's history, oldest first, up to the revision forked
+ * from, as the reference's fork does (its log shows the source lineage; no extra tip commit). Each
+ * copy keeps its version, data, message and header, gets a new id, the slug `<source slug>_<new
+ * variant id hex>` and the forking user as author. The head is committed through the commit path
+ * (the domain's checks, its committed event); the copies before it are history and emit nothing.
  */
-export async function forkVariant(
-  db: Database,
-  scope: Scope,
-  spec: DomainSpec,
-  source: RetrieveRefs,
-  fields: VariantFields,
-  message?: string,
-): Promise<ForkResult> {
+export async function forkVariant(db: Database, scope: Scope, spec: DomainSpec, source: RetrieveRefs, fields: VariantFields): Promise<ForkResult> {
   return db.transaction(async (tx) => {
     const { revision } = await resolveRevision(tx, scope.projectId, spec.keys, source);
     const variant = await insertVariant(tx, scope, spec, revision.artifactId, {
       ...fields,
       slug: fields.slug ?? (fields.name ? undefined : `${revision.variantSlug}-fork-${randomSlug().slice(0, 6)}`),
     });
+    const suffix = variant.id.replace(/-/g, "");
+    const lineage = (await selectRevisions(tx)
+      .where(and(eq(revisions.variantId, revision.variantId), lte(revisions.version, revision.version)))
+      .orderBy(asc(revisions.version))) as RevisionRecord[];
+    const history = lineage.slice(0, -1);
+    if (history.length > 0) {
+      const createdAt = new Date();
+      await tx.insert(revisions).values(
+        history.map((r) => ({
+          id: newId(),
+          projectId: scope.projectId,
+          domain: spec.keys.name,
+          artifactId: r.artifactId,
+          variantId: variant.id,
+          slug: `${r.slug}_${suffix}`,
+          version: r.version,
+          data: r.data,
+          message: r.message,
+          name: r.name,
+          description: r.description,
+          flags: r.flags,
+          tags: r.tags,
+          meta: r.meta,
+          authorId: scope.userId,
+          createdAt,
+          deletedAt: r.deletedAt,
+        })),
+      );
+      await tx.update(variants).set({ headVersion: history.at(-1)!.version }).where(eq(variants.id, variant.id));
+    }
     const commit = await commitInTransaction(tx, scope, spec, {
       variantId: variant.id,
+      slug: `${revision.slug}_${suffix}`,
       data: revision.data,
-      message: message ?? forkMessage(await revisionNames(tx, revision)),
+      message: revision.message ?? undefined,
+      name: revision.name ?? undefined,
+      description: revision.description,
+      flags: revision.flags,
+      tags: revision.tags,
+      meta: revision.meta,
     });
-    return { variant: { ...variant, headVersion: 1 }, commit };
+    return { variant: { ...variant, headVersion: commit.revision.version }, commit };
   });
 }
 

@@ -58,7 +58,7 @@ describe("agents", () => {
     const revisionId = created.commit!.revision.id;
     const fork = await forkAgentVariant(t.context.db, ownScope, { revisionId, name: "Concise answers" });
     expect(fork.variant).toMatchObject({ slug: "concise-answers", name: "Concise answers" });
-    expect(fork.commit.revision.message).toBe("Fork of default v1");
+    expect(fork.commit.revision).toMatchObject({ version: 1, message: "Create agent from the default template" });
     const refused = await forkAgentVariant(t.context.db, ownScope, { revisionId, name: "Concise answers" }).catch((error: unknown) => error);
     expect(refused).toMatchObject({
       status: 409,

@@ -34,7 +34,9 @@ describe("agent template at commit", () => {
 
   it("rejects an invalid template with 400, every problem with its path, and stores nothing", async () => {
     const created = await newWorkflow("invalid");
-    const variantId = created.body.workflow_variant.id;
+    // Created without data, the workflow has no variant yet: make one, as a client would.
+    const variant = await t.call("POST", "/api/workflows/variants/", { key, body: { workflow_variant: { workflow_id: created.body.workflow.id, slug: "main" } } });
+    const variantId = variant.body.workflow_variant.id;
     const res = await commit(variantId, {
       parameters: { agent: { model: "gpt-5", harness: "core_harness", runner: { permissions: { default: "sometimes" } } } },
     });

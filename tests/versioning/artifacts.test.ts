@@ -24,11 +24,11 @@ describe.each(DOMAIN_NAMES)("artifacts of %s", (domain) => {
   const keys = domainKeys(domain);
   const base = `/api/${domain}`;
 
-  it("creates an artifact with its default variant, slug derived from the name, and no revision without data", async () => {
+  it("creates an artifact without a variant when the request carries no data, slug derived from the name", async () => {
     const name = `Support Bot ${uniq()}`;
     const res = await c.t.call("POST", `${base}/`, { key: c.key, body: { [keys.one]: { name, description: "d", tags: { team: "a" } } } });
     expectStatus(res, 200);
-    expect(Object.keys(res.body).sort()).toEqual(["count", keys.one, keys.variant].sort());
+    expect(Object.keys(res.body).sort()).toEqual(["count", keys.one].sort());
     const artifact = res.body[keys.one];
     expect(artifact).toEqual({
       id: expect.stringMatching(UUID),
@@ -41,17 +41,28 @@ describe.each(DOMAIN_NAMES)("artifacts of %s", (domain) => {
       created_at: expect.stringMatching(ISO_MS),
       created_by_id: c.userId,
     });
-    expect(res.body[keys.variant]).toEqual({
-      id: expect.stringMatching(UUID),
-      slug: "default",
-      name: "default",
-      flags: keys.roleFlags,
-      tags: {},
-      meta: {},
-      [keys.artifactId]: artifact.id,
-      created_at: expect.stringMatching(ISO_MS),
-      created_by_id: c.userId,
-    });
+    const variants = await c.t.call("POST", `${base}/variants/query`, { key: c.key, body: { [keys.refs]: [{ id: artifact.id }] } });
+    expect(variants.body.count).toBe(0);
+  });
+
+  it("takes the client's own variant named default, and the oldest variant is the default one", async () => {
+    const { artifact } = await createArtifact(c, domain);
+    const second = await c.t.call("POST", `${base}/variants/`, { key: c.key, body: { [keys.variant]: { [keys.artifactId]: artifact.id, slug: "second" } } });
+    expectStatus(second, 200);
+    const variants = await c.t.call("POST", `${base}/variants/query`, { key: c.key, body: { [keys.refs]: [{ id: artifact.id }] } });
+    const first = variants.body[keys.variants].find((v: { slug: string }) => v.slug === "default");
+    const commitTo = (variantId: string, marker: string) =>
+      c.t.call("POST", `${base}/revisions/commit`, { key: c.key, body: { [keys.commit]: { [keys.variantId]: variantId, data: dataFor(domain, marker) } } });
+    expectStatus(await commitTo(second.body[keys.variant].id, "on second"), 200);
+    // The oldest variant has no revision yet: the artifact names nothing to retrieve.
+    expectStatus(await c.t.call("POST", `${base}/revisions/retrieve`, { key: c.key, body: { [keys.ref]: { id: artifact.id } } }), 404);
+    expectStatus(await commitTo(first.id, "on first"), 200);
+    for (const ref of [{ id: artifact.id }, { slug: artifact.slug }]) {
+      const res = await c.t.call("POST", `${base}/revisions/retrieve`, { key: c.key, body: { [keys.ref]: ref } });
+      expectStatus(res, 200);
+      expect(res.body[keys.revision].data.marker).toBe("on first");
+      expect(res.body[keys.revision][keys.variantSlug]).toBe("default");
+    }
   });
 
   it("commits revision 1 when the create request carries data", async () => {
@@ -121,8 +132,10 @@ describe.each(DOMAIN_NAMES)("artifacts of %s", (domain) => {
       updated_at: expect.stringMatching(ISO_MS),
       updated_by_id: c.userId,
     });
+    // A slug never changes: another one is refused (400), the current one is taken as a repeat.
     const slugChange = await c.t.call("PUT", `${base}/${artifact.id}`, { key: c.key, body: { [keys.one]: { slug: "new-slug" } } });
-    expectStatus(slugChange, 422);
+    expectStatus(slugChange, 400);
+    expect(slugChange.body.code).toBe("slug_immutable");
     const empty = await c.t.call("PUT", `${base}/${artifact.id}`, { key: c.key, body: { [keys.one]: {} } });
     expectStatus(empty, 400);
     expect(empty.body.code).toBe("empty_update");
@@ -187,7 +200,7 @@ describe.each(DOMAIN_NAMES)("artifacts of %s", (domain) => {
 });
 
 describe("environments of a new project", () => {
-  it("starts with development, staging and production, each with a default variant and no revision", async () => {
+  it("starts with development, staging and production, each with one variant and no revision", async () => {
     const fresh = await c.t.newProject("envs");
     const res = await c.t.call("POST", "/api/environments/query", { key: fresh.key, body: {} });
     expectStatus(res, 200);

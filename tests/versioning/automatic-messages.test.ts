@@ -1,13 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { deployMessage, forkMessage, restoreMessage } from "@/server/versioning/automatic-messages";
+import { deployMessage, restoreMessage } from "@/server/versioning/automatic-messages";
 
 describe("automatic commit messages name things by name and version, never by id", () => {
   it("restore", () => {
     expect(restoreMessage({ version: 3 })).toBe("Restore v3");
-  });
-
-  it("fork", () => {
-    expect(forkMessage({ artifact: "Support triage", variant: "Shorter answers", version: "4" })).toBe("Fork of Shorter answers v4");
   });
 
   it("deploy names the agent, and the variant only when it is not the default one", () => {

@@ -49,12 +49,20 @@ export interface Created {
   revision?: { id: string; slug: string; version: string; data: Record<string, any>; [k: string]: unknown };
 }
 
-/** POST /api/<domain>/ and unwrap the artifact, default variant and (with data) revision 1. */
+/**
+ * POST /api/<domain>/ and unwrap the artifact, its first variant and (with data) revision 1. An
+ * artifact created without data has no variant (as in the reference), so the helper then creates
+ * the `default` variant itself, the way a reference client does.
+ */
 export async function createArtifact(c: Project & { t: TestApp }, domain: DomainName, fields: Record<string, unknown> = {}, key = c.key): Promise<Created> {
   const keys = domainKeys(domain);
   const res = await c.t.call("POST", `/api/${domain}/`, { key, body: { [keys.one]: { name: uniq(keys.one), ...fields } } });
   expectStatus(res, 200);
-  return { artifact: res.body[keys.one], variant: res.body[keys.variant], revision: res.body[keys.revision] };
+  const artifact = res.body[keys.one];
+  if (res.body[keys.variant]) return { artifact, variant: res.body[keys.variant], revision: res.body[keys.revision] };
+  const variant = await c.t.call("POST", `/api/${domain}/variants/`, { key, body: { [keys.variant]: { [keys.artifactId]: artifact.id, slug: "default" } } });
+  expectStatus(variant, 200);
+  return { artifact, variant: variant.body[keys.variant] };
 }
 
 /** POST /api/<domain>/revisions/commit with the `<domain>_revision_commit` wrapper. */

@@ -115,3 +115,33 @@ describe("catalog types prompt-template and model", () => {
     expect(list.body.types.map((t: { key: string }) => t.key)).toEqual(["agent-template", "messages", "prompt-template", "model"]);
   });
 });
+
+describe("catalog routes the reference's clients call", () => {
+  it("serves a template's presets, and one preset, with GET or POST; unknown template or preset is 404 naming the known ones", async () => {
+    for (const method of ["GET", "POST"] as const) {
+      const list = await c.t.call(method, "/api/evaluators/catalog/templates/auto_ai_critique/presets", { key: c.key });
+      expectStatus(list, 200);
+      expect(list.body.presets.map((p: { key: string }) => p.key)).toEqual(["hallucination", "answer_relevance"]);
+      const one = await c.t.call(method, "/api/evaluators/catalog/templates/auto_ai_critique/presets/hallucination", { key: c.key });
+      expectStatus(one, 200);
+      expect(one.body).toEqual({ count: 1, preset: list.body.presets[0] });
+    }
+    const wrongTemplate = await get("/api/evaluators/catalog/templates/auto_regex_test/presets/hallucination");
+    expectStatus(wrongTemplate, 404);
+    expect(wrongTemplate.body.detail).toContain("json_object_output");
+    expectStatus(await get("/api/evaluators/catalog/templates/auto_nope/presets"), 404);
+  });
+
+  it("serves the catalog types under applications and evaluators too, each schema naming its type at the top level", async () => {
+    for (const domain of ["workflows", "applications", "evaluators"]) {
+      const list = await get(`/api/${domain}/catalog/types`);
+      expectStatus(list, 200);
+      for (const type of list.body.types as { key: string; json_schema: Record<string, unknown> }[]) {
+        expect(type.json_schema["x-catalog-type"]).toBe(type.key);
+      }
+      const one = await get(`/api/${domain}/catalog/types/agent-template`);
+      expect(one.body.type.json_schema["x-catalog-type"]).toBe("agent-template");
+      expectStatus(await get(`/api/${domain}/catalog/types/nope`), 404);
+    }
+  });
+});

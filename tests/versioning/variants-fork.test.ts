@@ -11,6 +11,7 @@ import {
   expectStatus,
   lastEvent,
   refsOfRevision,
+  retrieve,
   setup,
   uniq,
   type Ctx,
@@ -84,42 +85,50 @@ describe.each(DOMAIN_NAMES)("variants of %s", (domain) => {
     expectStatus(await c.t.call("POST", `${base}/${MISSING_ID}/archive`, { key: c.key }), 404);
   });
 
-  it("forks a revision into a new variant whose v1 holds the source payload and names the source", async () => {
+  it("forks a revision into a new variant carrying the source lineage up to it, as the reference's log shows", async () => {
     const { artifact, variant, revision: v1 } = await createArtifact(c, domain, { data: dataFor(domain, "one") });
-    const v2 = await commit(c, domain, variant.id, dataFor(domain, "two"), { message: "second" });
+    const v2 = await commit(c, domain, variant.id, dataFor(domain, "two"), { message: "second", tags: { t: "2" } });
+    const v3 = await commit(c, domain, variant.id, dataFor(domain, "three"), { message: "third" });
 
-    const res = await c.t.call("POST", `${base}/fork`, { key: c.key, body: { [keys.revisionRef]: { id: v1!.id } } });
+    const res = await c.t.call("POST", `${base}/fork`, { key: c.key, body: { [keys.revisionRef]: { id: v2.id } } });
     expectStatus(res, 200);
     expect(Object.keys(res.body).sort()).toEqual(["count", keys.revision, keys.variant].sort());
     const fork = res.body[keys.variant];
-    const first = res.body[keys.revision];
+    const head = res.body[keys.revision];
     expect(fork.id).not.toBe(variant.id);
     expect(fork[keys.artifactId]).toBe(artifact.id);
     expect(fork.slug).toMatch(/^default-fork-[0-9a-f]{6}$/);
-    expect(fork.version).toBe("1");
-    expect(first).toMatchObject({ version: "1", [keys.variantId]: fork.id, [keys.artifactId]: artifact.id, author: c.userId });
-    expect(first.id).not.toBe(v1!.id);
-    expect(first.data).toEqual(v1!.data);
-    // Names and versions, the way a person reads them; the id is in the references.
-    expect(first.message).toBe("Fork of default v1");
-    expect(first.message).not.toContain(v1!.id);
+    expect(fork.version).toBe("2");
+    const hex = fork.id.replace(/-/g, "");
+    expect(head).toMatchObject({ version: "2", message: "second", tags: { t: "2" }, slug: `${v2.slug}_${hex}`, [keys.variantId]: fork.id, author: c.userId });
+    expect(head.id).not.toBe(v2.id);
+    expect(head.data).toEqual(v2.data);
 
+    const forkLog = await c.t.call("POST", `/api/${domain}/revisions/log`, { key: c.key, body: { [keys.one]: { [keys.variantId]: fork.id } } });
+    expect(forkLog.body[keys.revisions].map((r: { version: string; message: string; slug: string }) => [r.version, r.message, r.slug])).toEqual([
+      ["2", "second", `${v2.slug}_${hex}`],
+      ["1", "Initial commit", `${v1!.slug}_${hex}`],
+    ]);
+    const copiedV1 = await retrieve(c, domain, { [keys.variantRef]: { id: fork.id }, [keys.revisionRef]: { version: "1" } });
+    expect(copiedV1.body[keys.revision].data).toEqual(v1!.data);
+
+    // The head is committed (one event, for the head); the copies before it are history.
     const event = await lastEvent(c, `${domain}.revisions.committed`);
-    const envExtra = domain === "environments" ? { state: { references: {} }, diff: { created: {}, updated: {}, deleted: {} } } : {};
-    expect(event.attributes).toEqual({ references: refsOfRevision(domain, first), user_id: c.userId, message: first.message, ...envExtra });
+    expect(event.attributes.references).toEqual(refsOfRevision(domain, head));
+    expect(event.attributes.message).toBe("second");
 
     // The source variant is untouched.
     const log = await c.t.call("POST", `/api/${domain}/revisions/log`, { key: c.key, body: { [keys.one]: { [keys.variantId]: variant.id } } });
-    expect(log.body[keys.revisions].map((r: { id: string }) => r.id)).toEqual([v2.id, v1!.id]);
+    expect(log.body[keys.revisions].map((r: { id: string }) => r.id)).toEqual([v3.id, v2.id, v1!.id]);
 
     // By variant (latest), with a chosen slug and message.
     const named = await c.t.call("POST", `${base}/fork`, {
       key: c.key,
-      body: { [keys.variantRef]: { id: variant.id }, [keys.variant]: { slug: "hotfix", name: "Hotfix" }, message: "branch off" },
+      body: { [keys.variantRef]: { id: variant.id }, [keys.variant]: { slug: "hotfix", name: "Hotfix" } },
     });
     expectStatus(named, 200);
     expect(named.body[keys.variant]).toMatchObject({ slug: "hotfix", name: "Hotfix" });
-    expect(named.body[keys.revision]).toMatchObject({ version: "1", message: "branch off", data: v2.data });
+    expect(named.body[keys.revision]).toMatchObject({ version: "3", message: "third", data: v3.data });
 
     // By artifact + version (default variant).
     const pinned = await c.t.call("POST", `${base}/fork`, {

@@ -23,12 +23,16 @@ export const CATALOG_TYPE_KEYS = Object.keys(BUILDERS) as CatalogTypeKey[];
 
 export function getCatalogType(key: string): CatalogType | undefined {
   if (!Object.hasOwn(BUILDERS, key)) return undefined;
-  const typed = key as CatalogTypeKey;
-  return { key: typed, json_schema: BUILDERS[typed]() };
+  return build(key as CatalogTypeKey);
 }
 
 export function listCatalogTypes(): CatalogType[] {
-  return CATALOG_TYPE_KEYS.map((key) => ({ key, json_schema: BUILDERS[key]() }));
+  return CATALOG_TYPE_KEYS.map(build);
+}
+
+/** The schema names its own type at the top level (`x-catalog-type`), as the reference's `x-ag-type` does. */
+function build(key: CatalogTypeKey): CatalogType {
+  return { key, json_schema: { "x-catalog-type": key, ...BUILDERS[key]() } };
 }
 
 /** Where a schema points to fetch a catalog type (used as `x-catalog-url`). */

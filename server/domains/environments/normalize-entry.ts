@@ -1,36 +1,40 @@
 import { BadRequestError, isAppError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
-import { DEPLOYABLE, domainKeys, domainOfSingular, refSchema, resolveRevision, revisionReferences, type RetrieveRefs } from "@/server/versioning";
+import { DEPLOYABLE, domainKeys, domainOfSingular, refSchema, resolveRevisionBySlugAndVersion, revisionReferences, type Ref, type RetrieveRefs } from "@/server/versioning";
 
 /**
  * An environment entry names one revision of an application, workflow or evaluator, e.g.
- * `{"application_revision": {"id": ...}}`. It is stored complete (ids, slugs, version), so events
- * and later retrieves never depend on slugs that could be reused.
+ * `{"application_revision": {"id": ...}}`, or (as in embeds) an artifact slug and version,
+ * `{"application_revision": {"slug": "my-app", "version": "2"}}`. Such an entry is stored complete
+ * (ids, slugs, version), so events and later retrieves never depend on slugs that could be reused.
+ * An entry that names no revision (`{"application": {...}, "application_variant": {...}}`, or `{}`)
+ * is stored as sent, as the reference stores it; a retrieve then follows its references.
  */
 export async function normalizeEntry(db: Executor, projectId: string, key: string, entry: Record<string, unknown>) {
   if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
     throw new BadRequestError(`references["${key}"] must be an object such as {"application_revision": {"id": "..."}}`, "invalid_environment_entry");
   }
-  const revisionKey = Object.keys(entry).find((k) => k.endsWith("_revision") || k.endsWith("_revision_ref"));
-  const one = revisionKey?.replace(/_revision(_ref)?$/, "");
-  const domain = one ? domainOfSingular(one) : undefined;
-  if (!domain || !DEPLOYABLE.has(domain)) {
+  const families = new Set(Object.keys(entry).map((k) => k.replace(/_ref$/, "").replace(/_(revision|variant)$/, "")));
+  const domains = [...families].map((one) => domainOfSingular(one));
+  if (domains.some((d) => !d || !DEPLOYABLE.has(d)) || domains.length > 1) {
     throw new BadRequestError(
-      `references["${key}"] must name an application_revision, workflow_revision or evaluator_revision`,
+      `references["${key}"] must name one application, workflow or evaluator (its _revision, _variant or artifact reference); it has ${Object.keys(entry).join(", ")}`,
       "invalid_environment_entry",
     );
   }
-  const keys = domainKeys(domain);
-  const pick = (k: string) => {
+  if (domains.length === 0) return entry;
+  const keys = domainKeys(domains[0]!);
+  const pick = (k: string): Ref | undefined => {
     const raw = entry[k] ?? entry[`${k}_ref`];
-    if (raw === undefined) return undefined;
+    if (raw === undefined || raw === null) return undefined;
     const parsed = refSchema.safeParse(raw);
     if (!parsed.success) throw new BadRequestError(`references["${key}"].${k} is not a reference`, "invalid_environment_entry");
     return parsed.data;
   };
   const refs: RetrieveRefs = { artifact: pick(keys.one), variant: pick(keys.variant), revision: pick(keys.revision) };
+  if (!refs.revision?.id && !refs.revision?.slug && !refs.revision?.version) return entry;
   try {
-    const { revision } = await resolveRevision(db, projectId, keys, refs);
+    const { revision } = await resolveRevisionBySlugAndVersion(db, projectId, keys, refs);
     return revisionReferences(keys, revision);
   } catch (error) {
     if (isAppError(error)) {

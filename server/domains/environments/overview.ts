@@ -24,9 +24,11 @@ export async function listEnvironmentStates(db: Executor, scope: Scope): Promise
     .from(artifacts)
     .where(and(eq(artifacts.projectId, scope.projectId), eq(artifacts.domain, "environments"), isNull(artifacts.deletedAt)))
     .orderBy(asc(artifacts.id));
-  return Promise.all(
+  const states = await Promise.all(
     envs.map(async (env) => {
-      const variant = await lookup.defaultVariant(env);
+      // An environment created without data has no variant yet: it runs nothing and has no history.
+      const variant = await lookup.defaultVariantIfAny(env);
+      if (!variant) return undefined;
       const revision = await latestRevisionOrNull(db, variant.id, variant.headVersion);
       return {
         id: env.id,
@@ -38,6 +40,7 @@ export async function listEnvironmentStates(db: Executor, scope: Scope): Promise
       };
     }),
   );
+  return states.filter((state) => state !== undefined);
 }
 
 export interface DeployedRevision {

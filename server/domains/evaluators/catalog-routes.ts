@@ -5,6 +5,48 @@ import { defineRoute } from "@/server/http/route";
 import { evaluatorPresetToWire, EVALUATOR_PRESETS } from "./evaluator-presets";
 import { evaluatorTemplateToWire, EVALUATOR_TEMPLATES, getEvaluatorTemplate } from "./evaluator-templates";
 
+function templateOrThrow(key: string) {
+  const template = getEvaluatorTemplate(key);
+  if (!template) throw new NotFoundError(`Unknown evaluator template "${key}"; known: ${EVALUATOR_TEMPLATES.map((t) => t.key).join(", ")}`);
+  return template;
+}
+
+const presetsOf = (templateKey: string) => EVALUATOR_PRESETS.filter((p) => p.template_key === templateKey);
+
+/**
+ * A template's presets, and one of them, under the template as the reference serves them; its
+ * clients read them with GET or POST (no body), so both methods answer.
+ */
+const templatePresetRoutes = (["GET", "POST"] as const).flatMap((method) => [
+  defineRoute({
+    method,
+    path: "/api/evaluators/catalog/templates/{key}/presets",
+    auth: "api_key",
+    role: "viewer",
+    tag: "catalog",
+    summary: "The presets of one built-in evaluator template: the revision data to commit",
+    params: z.object({ key: z.string() }),
+    handler: async ({ params }) => many("presets", presetsOf(templateOrThrow(params.key).key).map(evaluatorPresetToWire)),
+  }),
+  defineRoute({
+    method,
+    path: "/api/evaluators/catalog/templates/{key}/presets/{preset}",
+    auth: "api_key",
+    role: "viewer",
+    tag: "catalog",
+    summary: "One preset of a built-in evaluator template",
+    params: z.object({ key: z.string(), preset: z.string() }),
+    handler: async ({ params }) => {
+      const presets = presetsOf(templateOrThrow(params.key).key);
+      const preset = presets.find((p) => p.key === params.preset);
+      if (!preset) {
+        throw new NotFoundError(`Template "${params.key}" has no preset "${params.preset}"; its presets: ${presets.map((p) => p.key).join(", ") || "none"}`);
+      }
+      return one("preset", evaluatorPresetToWire(preset));
+    },
+  }),
+]);
+
 /** The built-in evaluators: templates (with their parameters schemas) and ready-made presets. */
 export const evaluatorCatalogRoutes = [
   defineRoute({
@@ -22,11 +64,7 @@ export const evaluatorCatalogRoutes = [
     tag: "catalog",
     summary: "One built-in evaluator template",
     params: z.object({ key: z.string() }),
-    handler: async ({ params }) => {
-      const template = getEvaluatorTemplate(params.key);
-      if (!template) throw new NotFoundError(`Unknown evaluator template "${params.key}"; known: ${EVALUATOR_TEMPLATES.map((t) => t.key).join(", ")}`);
-      return one("template", evaluatorTemplateToWire(template));
-    },
+    handler: async ({ params }) => one("template", evaluatorTemplateToWire(templateOrThrow(params.key))),
   }),
   defineRoute({
     method: "GET",
@@ -38,4 +76,5 @@ export const evaluatorCatalogRoutes = [
     handler: async ({ query }) =>
       many("presets", EVALUATOR_PRESETS.filter((p) => !query.template_key || p.template_key === query.template_key).map(evaluatorPresetToWire)),
   }),
+  ...templatePresetRoutes,
 ];

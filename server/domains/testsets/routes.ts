@@ -3,6 +3,7 @@ import { toIso } from "@/server/core/time";
 import { windowingSchema } from "@/server/core/windowing";
 import { one } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
+import { refSchema } from "@/server/versioning";
 import { scopeOf } from "@/server/versioning/routes";
 import { pageBody } from "@/server/http/envelope";
 import { fetchTestcase, queryTestcasesOf, readTestcases } from "./testcase-reads";
@@ -27,16 +28,26 @@ export const testcaseRoutes = [
     path: "/api/testcases/",
     auth: "api_key",
     tag: "testsets",
-    summary: "List testcases, oldest first (?testset_id=, ?limit=, ?next=)",
+    summary: "List testcases, oldest first (?testset_id=, ?testcase_ids=a,b, ?limit=, ?next=)",
     query: z.strictObject({
       testset_id: z.string().uuid().optional(),
+      testcase_ids: z
+        .string()
+        .transform((v) => v.split(",").map((id) => id.trim()).filter(Boolean))
+        .pipe(z.array(z.string().uuid("testcase_ids holds comma-separated testcase ids")).max(1000))
+        .optional(),
       limit: z.coerce.number().int().min(1).max(1000).optional(),
       next: z.string().uuid().optional(),
     }),
     handler: async ({ ctx, query }) =>
       pageBody(
         "testcases",
-        await readTestcases(ctx.app.db, scopeOf(ctx), { testsetId: query.testset_id, windowing: { limit: query.limit, next: query.next } }, "testcases.fetched"),
+        await readTestcases(
+          ctx.app.db,
+          scopeOf(ctx),
+          { ids: query.testcase_ids, testsetId: query.testset_id, windowing: { limit: query.limit, next: query.next } },
+          "testcases.fetched",
+        ),
         testcaseToWire,
       ),
   }),
@@ -51,6 +62,10 @@ export const testcaseRoutes = [
       testcase_ids: z.array(z.string().uuid()).max(10_000).optional(),
       testset_id: z.string().uuid().optional(),
       testset_revision_id: z.string().uuid().optional(),
+      // The reference's way to name the revision: resolved like a retrieve.
+      testset_ref: refSchema.nullish(),
+      testset_variant_ref: refSchema.nullish(),
+      testset_revision_ref: refSchema.nullish(),
       windowing: windowingSchema.optional(),
     }),
     handler: async ({ ctx, body }) =>
@@ -60,6 +75,7 @@ export const testcaseRoutes = [
           ids: body.testcase_ids,
           testsetId: body.testset_id,
           revisionId: body.testset_revision_id,
+          revisionRefs: { artifact: body.testset_ref ?? undefined, variant: body.testset_variant_ref ?? undefined, revision: body.testset_revision_ref ?? undefined },
           windowing: body.windowing,
         }),
         testcaseToWire,

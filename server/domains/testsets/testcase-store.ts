@@ -10,11 +10,19 @@ export type TestcaseRecord = typeof testcases.$inferSelect;
 
 /**
  * Testcase ids are stable by content: a row committed again unchanged (in any later revision of
- * the same testset) gets the id it had. Returns one id per row, in order.
+ * the same testset) gets the id it had. Every row is its own testcase: the second copy of a row
+ * is keyed by its content and `#2` (the third `#3`, ...), so a revision with duplicate rows lists
+ * as many testcases as rows, by revision and by testcase query alike. Returns one id per row, in order.
  */
 export async function upsertTestcases(db: Executor, projectId: string, testsetId: string, rows: Record<string, unknown>[]): Promise<string[]> {
   if (rows.length === 0) return [];
-  const hashes = rows.map(contentHash);
+  const copies = new Map<string, number>();
+  const hashes = rows.map((row) => {
+    const hash = contentHash(row);
+    const n = (copies.get(hash) ?? 0) + 1;
+    copies.set(hash, n);
+    return n === 1 ? hash : `${hash}#${n}`;
+  });
   const idByHash = await existingIds(db, testsetId, hashes);
   const missing = new Map<string, Record<string, unknown>>();
   hashes.forEach((h, i) => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { agentInspectInterface, getCatalogType, getHarness, listCatalogTypes, listHarnesses, type HarnessDeployment } from "@/server/agents";
+import { agentInspectInterface, getHarness, listHarnesses, type HarnessDeployment } from "@/server/agents";
 import type { Config } from "@/server/core/config";
 import { NotFoundError } from "@/server/core/errors";
 import { many, one } from "@/server/http/envelope";
@@ -8,29 +8,8 @@ import { findPlatformOperation, listPlatformTools, operationToWire } from "@/ser
 
 const deploymentOf = (config: Config): HarnessDeployment => ({ externalHarness: config.externalHarness.enabled });
 
-/** The workflow catalog (types and harnesses) and the agent workflow's interface. */
+/** The workflow catalog (harnesses, platform tools) and the agent workflow's interface; types are in catalog-type-routes.ts. */
 export const catalogRoutes = [
-  defineRoute({
-    method: "GET",
-    path: "/api/workflows/catalog/types",
-    auth: "api_key",
-    tag: "catalog",
-    summary: "List the catalog types (agent-template, messages, prompt-template, model) with their JSON Schemas",
-    handler: async () => many("types", listCatalogTypes()),
-  }),
-  defineRoute({
-    method: "GET",
-    path: "/api/workflows/catalog/types/{key}",
-    auth: "api_key",
-    tag: "catalog",
-    summary: "A catalog type's live JSON Schema (2020-12): agent-template, messages, prompt-template or model",
-    params: z.object({ key: z.string() }),
-    handler: async ({ params }) => {
-      const type = getCatalogType(params.key);
-      if (!type) throw new NotFoundError(`Unknown catalog type "${params.key}"; known: ${listCatalogTypes().map((t) => t.key).join(", ")}`);
-      return one("type", type);
-    },
-  }),
   defineRoute({
     method: "GET",
     path: "/api/workflows/catalog/harnesses",

@@ -22,14 +22,14 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
       path: `${base}/`,
       auth: "api_key",
       tag: keys.name,
-      summary: `Create a ${keys.one} with its default variant; with data, also commit revision 1`,
+      summary: `Create a ${keys.one}; with data, also its first variant and revision 1 (without, it has no variant yet)`,
       body: schemas.create,
       handler: async ({ ctx, body }) => {
         const input = body[keys.one] as Parameters<typeof createArtifact>[3];
         const created = await createArtifact(ctx.app.db, scopeOf(ctx), spec, input);
         return {
           ...one(keys.one, artifactToWire(created.artifact, keys)),
-          [keys.variant]: variantToWire(keys, created.variant),
+          ...(created.variant ? { [keys.variant]: variantToWire(keys, created.variant) } : {}),
           ...(created.commit ? { [keys.revision]: revisionToWire(keys, created.commit.revision) } : {}),
           ...(created.commit?.warnings.length ? { warnings: created.commit.warnings } : {}),
         };

@@ -110,13 +110,17 @@ export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolea
         .strictObject({
           slug: slugSchema.optional(),
           ...artifactFields,
+          // The reference's legacy role flags, beside `flags` (see role-flags.ts).
+          is_application: z.boolean().optional(),
+          is_evaluator: z.boolean().optional(),
           data: record.optional(),
           message: z.string().max(10_000).optional(),
           ...(options.acceptsDelta ? { delta: deltaSchema.optional() } : {}),
         })
         .refine((a) => a.slug || a.name, { message: "give a name or a slug", path: ["name"] }),
     }),
-    update: z.strictObject({ [keys.one]: editOf(artifactFields) }),
+    // Reference clients send the whole entity back, slug included (it must be the current one).
+    update: z.strictObject({ [keys.one]: editOf({ slug: slugSchema.optional(), ...artifactFields }) }),
     variantUpdate: z.strictObject({ [keys.variant]: editOf(artifactFields) }),
     revisionUpdate: z.strictObject({ [keys.revision]: editOf(artifactFields) }),
     query: z.strictObject({
@@ -136,7 +140,6 @@ export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolea
     fork: z.strictObject({
       ...refShape,
       [keys.variant]: z.strictObject({ slug: slugSchema.optional(), ...artifactFields }).optional(),
-      message: z.string().max(10_000).optional(),
     }),
     // The reference implementation's clients send `<domain>_revision` as the wrapper.
     commit: z
@@ -179,7 +182,9 @@ export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolea
       [keys.revisionRefs]: refList.optional(),
       ...listOptions,
     }),
-    simpleEdit: z.strictObject({ [keys.one]: editOf({ ...artifactFields, data: record.optional(), message: z.string().max(10_000).optional() }) }),
+    simpleEdit: z.strictObject({
+      [keys.one]: editOf({ slug: slugSchema.optional(), ...artifactFields, data: record.optional(), message: z.string().max(10_000).optional() }),
+    }),
     deploy: z.strictObject({
       [keys.ref]: refSchema.nullish(),
       [keys.variantRef]: refSchema.nullish(),

@@ -79,11 +79,11 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       path: `${base}/fork`,
       auth: "api_key",
       tag: keys.name,
-      summary: `Fork: a new ${keys.variant} whose first commit is an existing revision's payload`,
+      summary: `Fork: a new ${keys.variant} carrying the source's history up to the revision forked from (its head)`,
       body: schemas.fork,
       handler: async ({ ctx, body }) => {
         const fields = (body[keys.variant] ?? {}) as VariantFields;
-        const fork = await forkVariant(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), fields, body.message as string | undefined);
+        const fork = await forkVariant(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), fields);
         return { ...one(keys.variant, variantToWire(keys, fork.variant)), [keys.revision]: revisionToWire(keys, fork.commit.revision) };
       },
     }),

@@ -11,7 +11,8 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
     const caller = await serverCaller();
     const { variants } = await caller.agents.get({ id });
     const active = variants.filter((v) => !v.deleted_at);
-    const variant = active.find((v) => v.slug === "default") ?? active[0] ?? variants[0];
+    // Oldest first: the first is the default variant (the oldest), unless it was archived.
+    const variant = active[0] ?? variants[0];
     if (variant) target = editorPath(id, variant.id);
   } catch (error) {
     // The layout above already explains a missing agent; anything else is for the error boundary.

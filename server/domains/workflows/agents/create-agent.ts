@@ -7,13 +7,15 @@ import { workflowsSpec } from "../spec";
 /** A new agent starts from the default template, committed as revision 1 of its default variant. */
 export async function createAgent(db: Database, scope: Scope, input: { name: string; slug?: string; description?: string }) {
   try {
-    return await createArtifact(db, scope, workflowsSpec, {
+    // With data, the create makes the agent's first variant explicitly and commits revision 1 to it.
+    const created = await createArtifact(db, scope, workflowsSpec, {
       name: input.name,
       slug: input.slug,
       description: input.description,
       data: { parameters: { agent: defaultAgentTemplate() } },
       message: "Create agent from the default template",
     });
+    return { artifact: created.artifact, variant: created.variant!, commit: created.commit! };
   } catch (error) {
     // The engine speaks of workflows; here it is an agent, and the person gets a slug that is free.
     if (isAppError(error) && error.code === "slug_taken" && input.slug) {

@@ -3,7 +3,7 @@ import type { Page, Windowing } from "@/server/core/windowing";
 import type { Executor } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
 import { deploymentsOf, listEnvironmentStates, type DeployedRevision } from "@/server/domains/environments/overview";
-import { queryArtifacts, type ArtifactRecord, type Scope } from "@/server/versioning";
+import { isDefaultVariant, queryArtifacts, type ArtifactRecord, type Scope } from "@/server/versioning";
 import { workflowsSpec } from "../spec";
 
 export interface AgentSummary {
@@ -44,7 +44,7 @@ export async function listAgents(db: Executor, scope: Scope, query: AgentListQue
     })
     .from(variants)
     .leftJoin(revisions, and(eq(revisions.variantId, variants.id), eq(revisions.version, variants.headVersion)))
-    .where(and(inArray(variants.artifactId, ids), eq(variants.slug, "default")));
+    .where(and(inArray(variants.artifactId, ids), isDefaultVariant(variants.id, variants.artifactId)));
   const headByArtifact = new Map(heads.map((h) => [h.artifactId, h]));
   const states = await listEnvironmentStates(db, scope);
 

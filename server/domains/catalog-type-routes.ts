@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { getCatalogType, listCatalogTypes } from "@/server/agents";
+import { NotFoundError } from "@/server/core/errors";
+import { many, one } from "@/server/http/envelope";
+import { defineRoute, type AnyRoute } from "@/server/http/route";
+
+/**
+ * `GET /api/<domain>/catalog/types[/{key}]`: the catalog types (agent-template, messages,
+ * prompt-template, model). The reference serves them under workflows, applications and evaluators
+ * alike, so the same catalog is mounted under each.
+ */
+export function catalogTypeRoutes(domain: "workflows" | "applications" | "evaluators"): AnyRoute[] {
+  return [
+    defineRoute({
+      method: "GET",
+      path: `/api/${domain}/catalog/types`,
+      auth: "api_key",
+      tag: "catalog",
+      summary: "List the catalog types (agent-template, messages, prompt-template, model) with their JSON Schemas",
+      handler: async () => many("types", listCatalogTypes()),
+    }),
+    defineRoute({
+      method: "GET",
+      path: `/api/${domain}/catalog/types/{key}`,
+      auth: "api_key",
+      tag: "catalog",
+      summary: "A catalog type's live JSON Schema (2020-12): agent-template, messages, prompt-template or model",
+      params: z.object({ key: z.string() }),
+      handler: async ({ params }) => {
+        const type = getCatalogType(params.key);
+        if (!type) throw new NotFoundError(`Unknown catalog type "${params.key}"; known: ${listCatalogTypes().map((t) => t.key).join(", ")}`);
+        return one("type", type);
+      },
+    }),
+  ];
+}
