@@ -10,6 +10,7 @@ import type { CommitPayload, DomainSpec } from "./domain-spec";
 import { entityConditions, refConditions, windowClause, type EntityFilter } from "./filters";
 import { Lookup } from "./lookup";
 import type { ArtifactRecord, Scope, VariantRecord } from "./records";
+import { changeTag, publishChange } from "./cache/change-tags";
 
 export interface ArtifactFields {
   name?: string;
@@ -75,6 +76,7 @@ export async function insertArtifact(tx: Transaction, scope: Scope, spec: Domain
       createdBy: scope.userId,
     })
     .returning();
+  await publishChange(tx, scope.projectId, [changeTag.variantSlug(scope.projectId, spec.keys.name, variant.slug)]);
   return { artifact, variant };
 }
 
@@ -110,6 +112,7 @@ export async function updateArtifact(db: Executor, scope: Scope, spec: DomainSpe
     .set({ ...fields, updatedAt: new Date(), updatedBy: scope.userId })
     .where(and(eq(artifacts.id, id), eq(artifacts.projectId, scope.projectId)))
     .returning();
+  await publishChange(db, scope.projectId, [changeTag.artifact(id)]);
   return row;
 }
 
@@ -121,6 +124,7 @@ export async function setArtifactArchived(db: Executor, scope: Scope, spec: Doma
     .set({ deletedAt: archived ? new Date() : null })
     .where(and(eq(artifacts.id, id), eq(artifacts.projectId, scope.projectId)))
     .returning();
+  await publishChange(db, scope.projectId, [changeTag.artifact(id)]);
   return row;
 }
 

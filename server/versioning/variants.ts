@@ -13,6 +13,7 @@ import { Lookup } from "./lookup";
 import type { EntityHeader, Scope, VariantRecord } from "./records";
 import type { RetrieveRefs } from "./references";
 import { resolveRevision } from "./resolve-revision";
+import { changeTag, publishChange } from "./cache/change-tags";
 
 export interface VariantFields {
   slug?: string;
@@ -53,6 +54,7 @@ async function insertVariant(tx: Transaction, scope: Scope, spec: DomainSpec, ar
       createdBy: scope.userId,
     })
     .returning();
+  await publishChange(tx, scope.projectId, [changeTag.defaultVariant(artifactId), changeTag.variantSlug(scope.projectId, spec.keys.name, slug)]);
   return row;
 }
 
@@ -101,6 +103,7 @@ export async function updateVariant(db: Executor, scope: Scope, spec: DomainSpec
     .set({ ...fields, name: fields.name ?? undefined })
     .where(and(eq(variants.id, id), eq(variants.projectId, scope.projectId)))
     .returning();
+  await publishChange(db, scope.projectId, [changeTag.variant(id)]);
   return row;
 }
 
@@ -112,6 +115,7 @@ export async function setVariantArchived(db: Executor, scope: Scope, spec: Domai
     .set({ deletedAt: archived ? new Date() : null })
     .where(and(eq(variants.id, id), eq(variants.projectId, scope.projectId)))
     .returning();
+  await publishChange(db, scope.projectId, [changeTag.variant(id)]);
   return row;
 }
 
