@@ -25,7 +25,8 @@ export interface WatchOptions {
  * Resolved again when a change names one of the answer's tags, or when changes may have been
  * missed (the listener was lost); an answer that did not move sends nothing. A reference that stops
  * resolving sends `event: error` with the error body and the watch goes on. A first resolution
- * that fails is the request's error (404, 400), before any event.
+ * that fails is the request's error (404, 400), before any event. Each resolution is a retrieve
+ * (through the cache), and writes its retrieved event like one.
  */
 export async function watchRevision(app: AppContext, scope: Scope, spec: DomainSpec, refs: RetrieveRefs, options: WatchOptions): Promise<Response> {
   const cache = revisionCacheFor(app);
