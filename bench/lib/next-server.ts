@@ -18,6 +18,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const BENCH_DIST_DIR = ".next-bench";
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 const START_SCRIPT = path.join(ROOT, "scripts", "start.mjs");
+const API_SERVER = path.join(ROOT, "bench", "api-server", "main.ts");
 
 /** What the production build is made from; a change to any of these makes a bench build stale. */
 const BUILD_INPUTS = ["app", "server", "server.ts", "components", "drizzle", "instrumentation.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json"];
@@ -126,6 +127,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Path polled until it answers 200. */
   readyPath?: string;
+  /** Run the API door alone (bench/api-server/), no Next.js build needed. */
+  apiOnly?: boolean;
   timeoutMs?: number;
 }
 
@@ -156,7 +159,7 @@ const MAX_OUTPUT = 1 << 20;
 /** Starts the production server on 127.0.0.1 and resolves once `readyPath` answers 200. */
 export async function startNextServer(options: StartOptions = {}): Promise<NextServer> {
   const distDir = options.distDir ?? BENCH_DIST_DIR;
-  if (!fs.existsSync(path.join(ROOT, distDir, "BUILD_ID"))) throw new Error(`No build in ${distDir}/; call ensureBuild() first`);
+  if (!options.apiOnly && !fs.existsSync(path.join(ROOT, distDir, "BUILD_ID"))) throw new Error(`No build in ${distDir}/; call ensureBuild() first`);
   const baseDatabaseUrl = options.databaseUrl === undefined ? process.env.DATABASE_URL || null : options.databaseUrl;
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -197,9 +200,10 @@ export async function startNextServer(options: StartOptions = {}): Promise<NextS
 
   log(`starting the production server on ${baseUrl} (${database}) ...`);
   // Own process group, so stop() also ends anything the server spawned.
-  const child = spawn(process.execPath, [START_SCRIPT, "-H", "127.0.0.1", "-p", String(port)], {
+  const args = options.apiOnly ? ["--import", "tsx", API_SERVER] : [START_SCRIPT, "-H", "127.0.0.1", "-p", String(port)];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env,
+    env: options.apiOnly ? { ...env, HOST: "127.0.0.1", PORT: String(port) } : env,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

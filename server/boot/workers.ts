@@ -4,9 +4,10 @@ import type { AppContext } from "@/server/core/app-context";
 import { spanIngestWorker } from "@/server/tracing";
 import { webhookWorker } from "@/server/webhooks";
 import type { BackgroundWorker, RunningWorker } from "@/server/worker";
+import { statisticsWorker } from "./statistics-worker";
 
 /** Every area's background worker; the worker process, the app process and the cron route run this list. */
-export const BACKGROUND_WORKERS: BackgroundWorker[] = [spanIngestWorker, webhookWorker];
+export const BACKGROUND_WORKERS: BackgroundWorker[] = [spanIngestWorker, webhookWorker, statisticsWorker];
 
 /** Starts every registered worker; the app process does this unless WORKERS=off. */
 export function startBackgroundWorkers(app: AppContext): RunningWorker[] {

@@ -54,6 +54,9 @@ const configSchema = z.object({
   TOOL_RESULT_MAX_BYTES: z.coerce.number().int().positive().default(64 * 1024),
   CODE_TOOL_MEMORY_MB: z.coerce.number().int().min(32, "CODE_TOOL_MEMORY_MB must be at least 32").max(2048, "CODE_TOOL_MEMORY_MB must be at most 2048").default(512),
   MCP_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  REVISION_CACHE_MAX_ENTRIES: z.coerce.number().int().min(0).default(10_000),
+  REVISION_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
+  REVISION_WATCH_KEEPALIVE_MS: z.coerce.number().int().positive().default(15_000),
   MCP_CALL_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   EXTERNAL_HARNESS: z.enum(["enabled", "disabled"]).default("disabled"),
   EXTERNAL_HARNESS_IDLE_MS: z.coerce.number().int().positive().default(300_000),
@@ -129,6 +132,8 @@ export interface Config {
   sandbox: { workspaceMaxBytes: number; workspaceIdleMs: number; commandTimeoutMs: number; toolResultMaxBytes: number; codeToolMemoryMb: number };
   /** User MCP servers: time to connect and list tools before the run, time per tool call. */
   mcp: { connectTimeoutMs: number; callTimeoutMs: number };
+  /** The in-process cache of resolved retrieves (0 entries turns it off) and the watch stream's keepalive. */
+  revisionCache: { maxEntries: number; maxBytes: number; watchKeepaliveMs: number };
   /**
    * The external harness (Claude Code as a host process): off unless the operator enables it;
    * how long a session's process stays warm between turns, how many stay warm at once, and the
@@ -208,6 +213,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       codeToolMemoryMb: c.CODE_TOOL_MEMORY_MB,
     },
     mcp: { connectTimeoutMs: c.MCP_CONNECT_TIMEOUT_MS, callTimeoutMs: c.MCP_CALL_TIMEOUT_MS },
+    revisionCache: { maxEntries: c.REVISION_CACHE_MAX_ENTRIES, maxBytes: c.REVISION_CACHE_MAX_BYTES, watchKeepaliveMs: c.REVISION_WATCH_KEEPALIVE_MS },
     externalHarness: {
       enabled: c.EXTERNAL_HARNESS === "enabled",
       idleMs: c.EXTERNAL_HARNESS_IDLE_MS,

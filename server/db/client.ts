@@ -32,7 +32,34 @@ export interface OpenDatabaseOptions {
   pgliteDataDir?: Blob;
 }
 
+/** What a database was opened with, for parts that open connections of their own (a listener). */
+const urls = new WeakMap<object, string>();
+const closeHooks = new WeakMap<object, (() => Promise<void>)[]>();
+
+/** The postgres:// URL a database was opened with; undefined for PGlite. */
+export function databaseUrlOf(db: Executor): string | undefined {
+  return urls.get(db);
+}
+
+/** Runs `hook` when the database is closed, before its pool ends (connections opened beside it). */
+export function onDatabaseClose(db: Database, hook: () => Promise<void>): void {
+  const hooks = closeHooks.get(db) ?? [];
+  hooks.push(hook);
+  closeHooks.set(db, hooks);
+}
+
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  const handle = await openDriver(options);
+  if (handle.url) urls.set(handle.db, handle.url);
+  const closeDriver = handle.close;
+  handle.close = async () => {
+    await Promise.all((closeHooks.get(handle.db) ?? []).map((hook) => hook()));
+    await closeDriver();
+  };
+  return handle;
+}
+
+async function openDriver(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");

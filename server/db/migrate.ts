@@ -1,4 +1,5 @@
 import path from "node:path";
+import { analyzeGrownTables } from "./analyze-grown-tables";
 import type { DatabaseHandle } from "./client";
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), "drizzle");
@@ -8,13 +9,15 @@ const MIGRATION_LOCK = 7_241_001;
 
 /**
  * Applies the committed SQL migrations. On PostgreSQL an advisory lock, held on one dedicated
- * connection, makes concurrent start-ups of several app or worker processes take turns.
+ * connection, makes concurrent start-ups of several app or worker processes take turns. Tables
+ * the migrations changed in bulk are analyzed afterwards (server/db/README.md).
  */
 export async function migrateDatabase(handle: DatabaseHandle, migrationsFolder = MIGRATIONS_DIR): Promise<void> {
   if (handle.kind === "pglite") {
     const { migrate } = await import("drizzle-orm/pglite/migrator");
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     await migrate(handle.db as any, { migrationsFolder });
+    await analyzeGrownTables(handle.db);
     return;
   }
   const { default: postgres } = await import("postgres");
@@ -23,7 +26,10 @@ export async function migrateDatabase(handle: DatabaseHandle, migrationsFolder =
   const client = postgres(handle.url!, { max: 1, onnotice: () => {} });
   try {
     await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
-    await migrate(drizzle(client), { migrationsFolder });
+    const db = drizzle(client);
+    await migrate(db, { migrationsFolder });
+    // A migration that rewrote or filled a table leaves it without current statistics.
+    await analyzeGrownTables(db as never);
     await client`select pg_advisory_unlock(${MIGRATION_LOCK})`;
   } finally {
     await client.end({ timeout: 5 });

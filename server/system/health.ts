@@ -1,10 +1,13 @@
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/server/db";
 import type { AppContext } from "@/server/core/app-context";
+import { revisionCacheFor, type RevisionCacheStats } from "@/server/versioning";
 
 export interface Health {
   status: "ok";
   database: { kind: string; version: string };
+  /** The in-process cache of resolved retrieves: size, bounds, hit counts, whether it listens. */
+  revision_cache: RevisionCacheStats;
 }
 
 const versions = new WeakMap<object, Promise<string>>();
@@ -20,5 +23,5 @@ export async function getHealth(app: AppContext): Promise<Health> {
     versions.set(app.db, version);
     version.catch(() => versions.delete(app.db));
   }
-  return { status: "ok", database: { kind: app.dbKind, version: await version } };
+  return { status: "ok", database: { kind: app.dbKind, version: await version }, revision_cache: revisionCacheFor(app).stats() };
 }

@@ -12,6 +12,7 @@ import { Lookup } from "./lookup";
 import { insertVariant } from "./variants";
 import type { ArtifactRecord, Scope, VariantRecord } from "./records";
 import { flagsToStore, type LegacyRoleFlags } from "./role-flags";
+import { changeTag, publishChange } from "./cache/change-tags";
 
 export interface ArtifactFields {
   name?: string;
@@ -122,6 +123,7 @@ export async function updateArtifact(db: Executor, scope: Scope, spec: DomainSpe
     .set({ ...header, ...(flags ? { flags } : {}), updatedAt: new Date(), updatedBy: scope.userId })
     .where(and(eq(artifacts.id, id), eq(artifacts.projectId, scope.projectId)))
     .returning();
+  await publishChange(db, scope.projectId, [changeTag.artifact(id)]);
   return row;
 }
 
@@ -133,6 +135,7 @@ export async function setArtifactArchived(db: Executor, scope: Scope, spec: Doma
     .set({ deletedAt: archived ? new Date() : null })
     .where(and(eq(artifacts.id, id), eq(artifacts.projectId, scope.projectId)))
     .returning();
+  await publishChange(db, scope.projectId, [changeTag.artifact(id)]);
   return row;
 }
 

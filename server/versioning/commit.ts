@@ -8,6 +8,7 @@ import type { CommitPayload, DomainSpec } from "./domain-spec";
 import { latestRevisionOrNull, Lookup } from "./lookup";
 import type { ArtifactRecord, EntityHeader, RevisionRecord, Scope, VariantRecord } from "./records";
 import { emitRevisionCommitted } from "./revision-events";
+import { changeTag, publishChange } from "./cache/change-tags";
 
 export interface CommitRequest extends CommitPayload, EntityHeader {
   variantId?: string;
@@ -123,6 +124,7 @@ export async function commitInTransaction(tx: Transaction, scope: Scope, spec: D
     createdAt: revision.createdAt.toISOString(),
   });
   await emitRevisionCommitted(tx, scope, keys, revision, prepared.eventAttributes);
+  await publishChange(tx, scope.projectId, [changeTag.head(variant.id)]);
   return { revision, warnings: prepared.warnings ?? [] };
 }
 

@@ -17,3 +17,4 @@ export { logRevisions, queryRevisions, setRevisionArchived, updateRevision } fro
 export { createVariant, forkVariant, insertVariant, getVariant, queryVariants, setVariantArchived, updateVariant } from "./variants";
 export { setArtifactArchived, updateArtifact } from "./artifacts";
 export { deployMessage, restoreMessage, revisionNames, type RevisionNames } from "./automatic-messages";
+export { revisionCacheFor, type RevisionCacheStats } from "./cache/revision-cache";

@@ -12,6 +12,9 @@ import type { RetrieveRefs } from "./references";
 import { emitRevisionList, emitRevisionRead } from "./revision-events";
 import { selectRevisions } from "./revision-select";
 import { resolveRevision, type Resolution } from "./resolve-revision";
+import { cachedRetrieval, type RetrieveOptions } from "./cache/cached-retrieval";
+import { changeTag, publishChange } from "./cache/change-tags";
+import type { RevisionCache } from "./cache/revision-cache";
 
 export async function fetchRevision(db: Executor, scope: Scope, spec: DomainSpec, id: string): Promise<RevisionRecord> {
   const revision = await new Lookup(db, scope.projectId, spec.keys).revision({ id }, `${spec.keys.revision} id`);
@@ -21,21 +24,25 @@ export async function fetchRevision(db: Executor, scope: Scope, spec: DomainSpec
 
 /**
  * With `resolve`, embeds are resolved too; the retrieved event is written only once everything
- * succeeded, so a request that fails (a bad embed, say) reports no retrieve.
+ * succeeded, so a request that fails (a bad embed, say) reports no retrieve. With a `cache`, an
+ * answer resolved before is served from memory (cache/README.md); the event is written all the same.
  */
 export async function retrieveRevision(
   db: Executor,
   scope: Scope,
   spec: DomainSpec,
   refs: RetrieveRefs,
-  options: { resolve?: boolean; embeds?: EmbedOptions } = {},
+  options: RetrieveOptions & { cache?: RevisionCache } = {},
 ): Promise<Resolution & { resolved?: ResolvedData }> {
-  const resolution = await resolveRevision(db, scope.projectId, spec.keys, refs);
-  const resolved = options.resolve
-    ? await resolveEmbeds(db, scope.projectId, resolution.revision.data ?? {}, resolution.revision.id, options.embeds)
-    : undefined;
-  await emitRevisionRead(db, scope, spec.keys, "retrieved", resolution.revision);
-  return { ...resolution, resolved };
+  const found = await cachedRetrieval(options.cache, scope.projectId, spec.keys, refs, options, async () => {
+    const resolution = await resolveRevision(db, scope.projectId, spec.keys, refs);
+    const resolved = options.resolve
+      ? await resolveEmbeds(db, scope.projectId, resolution.revision.data ?? {}, resolution.revision.id, options.embeds)
+      : undefined;
+    return { ...resolution, resolved };
+  });
+  await emitRevisionRead(db, scope, spec.keys, "retrieved", found.revision);
+  return found;
 }
 
 /**
@@ -143,6 +150,7 @@ export async function updateRevision(db: Executor, scope: Scope, spec: DomainSpe
     .set({ ...fields, updatedAt: new Date() })
     .where(and(eq(revisions.id, id), eq(revisions.projectId, scope.projectId)))
     .returning({ name: revisions.name, description: revisions.description, flags: revisions.flags, tags: revisions.tags, meta: revisions.meta, updatedAt: revisions.updatedAt });
+  await publishChange(db, scope.projectId, [changeTag.revision(id)]);
   return { ...current, ...row };
 }
 
@@ -154,5 +162,6 @@ export async function setRevisionArchived(db: Executor, scope: Scope, spec: Doma
     .set({ deletedAt: archived ? new Date() : null })
     .where(and(eq(revisions.id, id), eq(revisions.projectId, scope.projectId)))
     .returning({ deletedAt: revisions.deletedAt });
+  await publishChange(db, scope.projectId, [changeTag.revision(id)]);
   return { ...current, deletedAt: row.deletedAt };
 }

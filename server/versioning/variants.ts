@@ -13,6 +13,7 @@ import type { EntityHeader, RevisionRecord, Scope, VariantRecord } from "./recor
 import type { RetrieveRefs } from "./references";
 import { resolveRevision } from "./resolve-revision";
 import { selectRevisions } from "./revision-select";
+import { changeTag, publishChange } from "./cache/change-tags";
 
 export interface VariantFields {
   slug?: string;
@@ -53,6 +54,7 @@ export async function insertVariant(tx: Transaction, scope: Scope, spec: DomainS
       createdBy: scope.userId,
     })
     .returning();
+  await publishChange(tx, scope.projectId, [changeTag.defaultVariant(artifactId), changeTag.variantSlug(scope.projectId, spec.keys.name, slug)]);
   return row;
 }
 
@@ -134,6 +136,7 @@ export async function updateVariant(db: Executor, scope: Scope, spec: DomainSpec
     .set({ ...fields, name: fields.name ?? undefined })
     .where(and(eq(variants.id, id), eq(variants.projectId, scope.projectId)))
     .returning();
+  await publishChange(db, scope.projectId, [changeTag.variant(id)]);
   return row;
 }
 
@@ -145,6 +148,7 @@ export async function setVariantArchived(db: Executor, scope: Scope, spec: Domai
     .set({ deletedAt: archived ? new Date() : null })
     .where(and(eq(variants.id, id), eq(variants.projectId, scope.projectId)))
     .returning();
+  await publishChange(db, scope.projectId, [changeTag.variant(id)]);
   return row;
 }
 

@@ -2,6 +2,7 @@ import { one, pageBody } from "@/server/http/envelope";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { commitRevision, type CommitRequest } from "../commit";
 import type { DomainSpec } from "../domain-spec";
+import { revisionCacheFor } from "../cache/revision-cache";
 import { domainKeys } from "../domains";
 import type { EmbedErrorPolicy, EmbedOptions } from "../embeds";
 import type { EntityHeader } from "../records";
@@ -9,6 +10,7 @@ import { fetchRevision, logRevisions, queryRevisions, resolveInline, retrieveRev
 import { resolutionInfo, retrievalInfo, revisionToWire } from "../wire";
 import { filterOf, refsOf, requestSchemas } from "./request-schemas";
 import { archiveRoutes, editedFields, idParams, scopeOf } from "./route-helpers";
+import { watchRoute } from "./watch-route";
 
 const ENV_KEYS = domainKeys("environments");
 type RefList = { id?: string; slug?: string }[] | undefined;
@@ -112,7 +114,9 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Retrieve one ${keys.revision} by any reference combination (revision, variant + version, variant, artifact, environment + key)`,
       body: schemas.retrieve,
       handler: async ({ ctx, body }) =>
-        retrievalResponse(await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), { resolve: Boolean(body.resolve), embeds: embedOptions(body) })),
+        retrievalResponse(
+          await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), { resolve: Boolean(body.resolve), embeds: embedOptions(body), cache: revisionCacheFor(ctx.app) }),
+        ),
     }),
     defineRoute({
       method: "POST",
@@ -125,7 +129,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       handler: async ({ ctx, body }) => {
         const inline = body[keys.revision] as { data: Record<string, unknown> } | undefined;
         const refs = refsOf(keys, body);
-        if (!inline) return retrievalResponse(await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refs, { resolve: true, embeds: embedOptions(body) }));
+        if (!inline) return retrievalResponse(await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refs, { resolve: true, embeds: embedOptions(body), cache: revisionCacheFor(ctx.app) }));
         const resolved = await resolveInline(ctx.app.db, scopeOf(ctx), spec, inline.data, refs, embedOptions(body));
         return { ...one(keys.revision, { data: resolved.data }), resolution_info: resolutionInfo(resolved) };
       },
@@ -187,5 +191,6 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       handler: async ({ ctx, params }) => one(keys.revision, wire(await fetchRevision(ctx.app.db, scopeOf(ctx), spec, params.id))),
     }),
     ...archives,
+    watchRoute(spec, retrievalResponse),
   ];
 }

@@ -1,0 +1,34 @@
+import { rawQuery, type Executor } from "@/server/db";
+
+/** The channel a versioning change is announced on, delivered when its transaction commits. */
+export const VERSIONING_CHANNEL = "versioning_changed";
+
+/**
+ * What a cached answer depends on and what a change touches, as strings: an answer is dropped
+ * when a change names one of its tags. Writers and the cache build them here only.
+ */
+export const changeTag = {
+  /** A revision's header or archive state. */
+  revision: (id: string) => `r:${id}`,
+  /** A variant's header or archive state. */
+  variant: (id: string) => `v:${id}`,
+  /** An artifact's header or archive state. */
+  artifact: (id: string) => `a:${id}`,
+  /** A variant's newest revision (a commit, a deploy to an environment, a fork's first commit). */
+  head: (variantId: string) => `h:${variantId}`,
+  /** Which variant is an artifact's default (a variant was added). */
+  defaultVariant: (artifactId: string) => `d:${artifactId}`,
+  /** Whether a variant slug is unambiguous in a domain without naming the artifact. */
+  variantSlug: (projectId: string, domain: string, slug: string) => `s:${projectId}/${domain}/${slug}`,
+  /** Every answer with embeds resolved: an embed may follow a latest or environment reference anywhere in the project. */
+  embeds: (projectId: string) => `e:${projectId}`,
+};
+
+/**
+ * Announces a change to every process's cache (server/versioning/cache/README.md): a NOTIFY sent
+ * in the change's transaction, so it arrives once the change is visible and never for a
+ * rollback. The project's embed tag is always added.
+ */
+export async function publishChange(db: Executor, projectId: string, tags: string[]): Promise<void> {
+  await rawQuery(db, `select pg_notify('${VERSIONING_CHANNEL}', $1)`, [[changeTag.embeds(projectId), ...tags].join(" ")]);
+}

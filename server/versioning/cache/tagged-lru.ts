@@ -1,0 +1,124 @@
+export interface TaggedLruLimits {
+  maxEntries: number;
+  maxBytes: number;
+}
+
+export interface TaggedLruStats {
+  entries: number;
+  bytes: number;
+  max_entries: number;
+  max_bytes: number;
+  hits: number;
+  misses: number;
+  invalidations: number;
+  evictions: number;
+}
+
+interface Entry<V> {
+  value: V;
+  bytes: number;
+  tags: string[];
+}
+
+/**
+ * A least-recently-used map bounded by entry count and by the bytes its values were measured at,
+ * whose entries carry tags: `invalidate(tags)` drops every entry holding one of them.
+ *
+ * A value read from the database before an invalidation and stored after it would be stale
+ * forever, so a store names the `ticket` taken before its read (`ticket()`) and is refused when
+ * any of its tags was invalidated since.
+ */
+export class TaggedLru<V> {
+  private readonly entries = new Map<string, Entry<V>>();
+  private readonly byTag = new Map<string, Set<string>>();
+  /** When each tag was last invalidated; forgotten past a bound, raising `forgottenBefore`. */
+  private readonly invalidatedAt = new Map<string, number>();
+  private forgottenBefore = 0;
+  private clock = 0;
+  private bytes = 0;
+  private counts = { hits: 0, misses: 0, invalidations: 0, evictions: 0 };
+
+  constructor(readonly limits: TaggedLruLimits) {}
+
+  ticket(): number {
+    return this.clock;
+  }
+
+  get(key: string): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) {
+      this.counts.misses++;
+      return undefined;
+    }
+    // Re-inserting moves the key to the newest end of the Map's order.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.counts.hits++;
+    return entry.value;
+  }
+
+  /** Stores unless the value is too large or one of its tags was invalidated after `ticket`. */
+  set(key: string, value: V, bytes: number, tags: string[], ticket: number): boolean {
+    if (this.limits.maxEntries <= 0 || bytes > this.limits.maxBytes) return false;
+    if (ticket < this.forgottenBefore || tags.some((tag) => (this.invalidatedAt.get(tag) ?? -1) > ticket)) return false;
+    this.delete(key);
+    this.entries.set(key, { value, bytes, tags });
+    this.bytes += bytes;
+    for (const tag of tags) {
+      let keys = this.byTag.get(tag);
+      if (!keys) this.byTag.set(tag, (keys = new Set()));
+      keys.add(key);
+    }
+    while (this.entries.size > this.limits.maxEntries || this.bytes > this.limits.maxBytes) {
+      this.delete(this.entries.keys().next().value!);
+      this.counts.evictions++;
+    }
+    return true;
+  }
+
+  invalidate(tags: string[]): void {
+    const now = ++this.clock;
+    for (const tag of tags) {
+      this.invalidatedAt.set(tag, now);
+      const keys = this.byTag.get(tag);
+      if (!keys) continue;
+      for (const key of [...keys]) {
+        this.delete(key);
+        this.counts.invalidations++;
+      }
+    }
+    // Remembering every tag ever invalidated would grow without bound; past it, refuse every
+    // store whose read began before now instead.
+    if (this.invalidatedAt.size > 4 * Math.max(1_000, this.limits.maxEntries)) {
+      this.invalidatedAt.clear();
+      this.forgottenBefore = now;
+    }
+  }
+
+  /** Drops everything, and refuses stores of reads that began before. */
+  clear(): void {
+    const now = ++this.clock;
+    this.counts.invalidations += this.entries.size;
+    this.entries.clear();
+    this.byTag.clear();
+    this.invalidatedAt.clear();
+    this.bytes = 0;
+    this.forgottenBefore = now;
+  }
+
+  stats(): TaggedLruStats {
+    return { entries: this.entries.size, bytes: this.bytes, max_entries: this.limits.maxEntries, max_bytes: this.limits.maxBytes, ...this.counts };
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+    for (const tag of entry.tags) {
+      const keys = this.byTag.get(tag);
+      keys?.delete(key);
+      if (keys?.size === 0) this.byTag.delete(tag);
+    }
+  }
+}

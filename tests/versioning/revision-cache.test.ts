@@ -1,0 +1,288 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { revisionCacheFor } from "@/server/versioning/cache/revision-cache";
+import { anotherInstance, type AppInstance } from "../helpers/app-instance";
+import { createTestApp, type TestApp } from "../helpers/test-app";
+import { uniq } from "./helpers";
+
+/**
+ * Two app instances on one database (separate pools and listeners on PostgreSQL): `reader`
+ * caches, `writer` changes things, `truth` has no cache. After every kind of change the reader
+ * must answer what the database answers, within the notification delay.
+ */
+describe("revision cache", () => {
+  let t: TestApp;
+  let reader: AppInstance;
+  let writer: AppInstance;
+  let truth: AppInstance;
+  let key: string;
+  const base = "/api/applications";
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    ({ key } = await t.newProject());
+    reader = await anotherInstance(t);
+    writer = await anotherInstance(t);
+    truth = await anotherInstance(t, { revisionCache: { ...t.context.config.revisionCache, maxEntries: 0 } });
+    // Listening starts with the first use of a cache.
+    for (const i of [reader, writer]) revisionCacheFor(i.context);
+    await waitFor(() => revisionCacheFor(reader.context).stats().listening && revisionCacheFor(writer.context).stats().listening);
+  });
+  afterAll(async () => {
+    await Promise.all([reader, writer, truth].map((i) => i?.close()));
+    await t?.close();
+  });
+
+  const post = async (instance: AppInstance, path: string, body: unknown) => {
+    const res = await instance.call("POST", path, { key, body });
+    expect(res.status, res.text).toBe(200);
+    return res.body as Record<string, any>;
+  };
+  const retrieve = (instance: AppInstance, body: unknown) => instance.call("POST", `${base}/revisions/retrieve`, { key, body });
+  const stats = () => revisionCacheFor(reader.context).stats();
+
+  /** An application with two revisions deployed to staging under its default key. */
+  async function application() {
+    const slug = uniq("app");
+    const created = await post(writer, `${base}/`, { application: { slug, data: { parameters: { v: 1 } } } });
+    const variantId = created.application_variant.id as string;
+    const v2 = (await post(writer, `${base}/revisions/commit`, { application_revision_commit: { application_variant_id: variantId, data: { parameters: { v: 2 } } } })).application_revision;
+    await post(writer, `${base}/revisions/deploy`, { application_ref: { slug }, environment_ref: { slug: "staging" } });
+    return { slug, artifactId: created.application.id as string, variantId, v1: created.application_revision, v2 };
+  }
+
+  /**
+   * Retrieves until the answer comes from memory (a change announced while the first read was
+   * under way rightly keeps its answer out), and checks it is the database path's, byte for byte.
+   */
+  async function cached(body: unknown): Promise<string> {
+    const first = await retrieve(reader, body);
+    expect(first.status, first.text).toBe(200);
+    for (let attempt = 0; ; attempt++) {
+      const hits = stats().hits;
+      const again = await retrieve(reader, body);
+      expect(again.text).toBe(first.text);
+      if (stats().hits === hits + 1) return again.text;
+      expect(attempt).toBeLessThan(20);
+    }
+  }
+
+  /** The reader's answer matches the uncached one within the bound; returns how long that took. */
+  async function coherent(body: unknown, boundMs = 1_000): Promise<number> {
+    const started = performance.now();
+    for (;;) {
+      const [mine, actual] = await Promise.all([retrieve(reader, body), retrieve(truth, body)]);
+      if (mine.text === actual.text && mine.status === actual.status) return performance.now() - started;
+      if (performance.now() - started > boundMs) expect(mine.text).toBe(actual.text);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  it("answers every reference kind from memory, byte for byte what the database path answers", async () => {
+    const app = await application();
+    const kinds = [
+      { application_revision_ref: { id: app.v2.id } },
+      { application_revision_ref: { slug: app.v2.slug } },
+      { application_variant_ref: { id: app.variantId }, application_revision_ref: { version: "1" } },
+      { application_variant_ref: { id: app.variantId } },
+      { application_ref: { slug: app.slug } },
+      { environment_ref: { slug: "staging" }, key: `${app.slug}.revision` },
+      { application_ref: { slug: app.slug }, resolve: true },
+    ];
+    for (const body of kinds) {
+      const text = await cached(body);
+      expect(text).toBe((await retrieve(truth, body)).text);
+    }
+  });
+
+  it("a commit moves variant latest and artifact latest", async () => {
+    const app = await application();
+    const bodies = [{ application_variant_ref: { id: app.variantId } }, { application_ref: { slug: app.slug } }];
+    const pinned = { application_revision_ref: { id: app.v2.id } };
+    for (const body of [...bodies, pinned]) await cached(body);
+    const invalidations = stats().invalidations;
+    await post(writer, `${base}/revisions/commit`, { application_revision_commit: { application_variant_id: app.variantId, data: { parameters: { v: 3 } } } });
+    for (const body of bodies) {
+      await coherent(body);
+      expect((await retrieve(reader, body)).body.application_revision.version).toBe("3");
+    }
+    // Exactly what it affects: the answer by revision id stays in memory.
+    expect(stats().invalidations).toBe(invalidations + 2);
+    const hits = stats().hits;
+    await retrieve(reader, pinned);
+    expect(stats().hits).toBe(hits + 1);
+  });
+
+  it("a deploy through another instance reaches this one's next retrieve by environment + key", async () => {
+    const app = await application();
+    const body = { environment_ref: { slug: "staging" }, key: `${app.slug}.revision` };
+    await cached(body);
+    await post(writer, `${base}/revisions/deploy`, { application_revision_ref: { id: app.v1.id }, environment_ref: { slug: "staging" } });
+    await coherent(body);
+    expect((await retrieve(reader, body)).body.application_revision.id).toBe(app.v1.id);
+  });
+
+  it("a fork that makes a variant slug ambiguous is seen by a retrieve by that slug alone", async () => {
+    const a = await application();
+    const b = await application();
+    const slug = uniq("feature");
+    await post(writer, `${base}/variants/fork`, { application_revision_ref: { id: a.v2.id }, application_variant: { slug } });
+    const body = { application_variant_ref: { slug } };
+    await cached(body);
+    await post(writer, `${base}/variants/fork`, { application_revision_ref: { id: b.v2.id }, application_variant: { slug } });
+    await coherent(body);
+    expect((await retrieve(reader, body)).status).toBe(400);
+  });
+
+  it("a revision edit, archive and unarchive", async () => {
+    const app = await application();
+    const body = { application_revision_ref: { id: app.v2.id } };
+    await cached(body);
+    expect((await writer.call("PUT", `${base}/revisions/${app.v2.id}`, { key, body: { application_revision: { name: "renamed" } } })).status).toBe(200);
+    await coherent(body);
+    expect((await retrieve(reader, body)).body.application_revision.name).toBe("renamed");
+    await post(writer, `${base}/revisions/${app.v2.id}/archive`, undefined);
+    await coherent(body);
+    expect((await retrieve(reader, body)).body.application_revision.deleted_at).toBeDefined();
+    await post(writer, `${base}/revisions/${app.v2.id}/unarchive`, undefined);
+    await coherent(body);
+    expect((await retrieve(reader, body)).body.application_revision.deleted_at).toBeUndefined();
+  });
+
+  for (const [entity, path] of [
+    ["variant", "variants"],
+    ["artifact", ""],
+  ] as const) {
+    it(`a ${entity} edit, archive and unarchive drop the answers under it`, async () => {
+      const app = await application();
+      const id = entity === "variant" ? app.variantId : app.artifactId;
+      const prefix = path ? `${base}/${path}` : base;
+      const body = { application_revision_ref: { id: app.v2.id } };
+      const wrapper = entity === "variant" ? "application_variant" : "application";
+      for (const change of [
+        () => writer.call("PUT", `${prefix}/${id}`, { key, body: { [wrapper]: { name: uniq("n") } } }),
+        () => writer.call("POST", `${prefix}/${id}/archive`, { key }),
+        () => writer.call("POST", `${prefix}/${id}/unarchive`, { key }),
+      ]) {
+        await cached(body);
+        const invalidations = stats().invalidations;
+        const res = await change();
+        expect(res.status, res.text).toBe(200);
+        await waitFor(() => stats().invalidations > invalidations);
+        await coherent(body);
+      }
+    });
+  }
+
+  it("no stale read in a concurrent commit-and-retrieve loop", async () => {
+    const app = await application();
+    const body = { application_variant_ref: { id: app.variantId } };
+    let done = false;
+    const delays: number[] = [];
+    const readerLoop = (async () => {
+      let seen = 0;
+      while (!done) {
+        const res = await retrieve(reader, body);
+        expect(res.status, res.text).toBe(200);
+        const version = Number(res.body.application_revision.version);
+        // Never backwards; never behind for longer than the delay measured below.
+        expect(version).toBeGreaterThanOrEqual(seen);
+        seen = version;
+        // An answer from memory completes without I/O: yield, as requests arriving on sockets do.
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    for (let v = 3; v <= 22; v++) {
+      await post(writer, `${base}/revisions/commit`, { application_revision_commit: { application_variant_id: app.variantId, data: { parameters: { v } } } });
+      const started = performance.now();
+      await waitFor(async () => Number((await retrieve(reader, body)).body.application_revision.version) === v);
+      delays.push(performance.now() - started);
+    }
+    done = true;
+    await readerLoop;
+    // The notification delay, with slack for a loaded CI machine (bench/versioning measures it).
+    expect(Math.max(...delays)).toBeLessThan(1_000);
+  });
+
+  it("read events are still written for answers from memory", async () => {
+    const app = await application();
+    const body = { application_revision_ref: { id: app.v1.id } };
+    await cached(body);
+    await retrieve(reader, body);
+    // Three retrieves, two of them from memory: three events, written by the reader's batcher
+    // a few milliseconds later.
+    const retrievedEvents = async () => {
+      const res = await t.call("POST", "/api/events/query", { key, body: { event_type: "applications.revisions.retrieved", windowing: { limit: 1000 } } });
+      return (res.body.events as { attributes: { references: { application_revision: { id: string } } } }[]).filter((e) => e.attributes.references.application_revision.id === app.v1.id).length;
+    };
+    await waitFor(async () => (await retrievedEvents()) === 3);
+  });
+
+  it("a revoked key is refused even for an answer in memory", async () => {
+    const app = await application();
+    const res = await writer.call("POST", "/api/keys", { key, body: { name: "short-lived" } });
+    expect(res.status).toBe(201);
+    const created = res.body as { api_key: { id: string; key: string } };
+    const other = created.api_key.key;
+    const body = { application_revision_ref: { id: app.v1.id } };
+    expect((await reader.call("POST", `${base}/revisions/retrieve`, { key: other, body })).status).toBe(200);
+    expect((await reader.call("POST", `/api/keys/${created.api_key.id}/revoke`, { key, body: {} })).status).toBe(200);
+    expect((await reader.call("POST", `${base}/revisions/retrieve`, { key: other, body })).status).toBe(401);
+  });
+
+  it("stays within its entry and byte bounds, least recently used out first", async () => {
+    const small = await anotherInstance(t, { revisionCache: { maxEntries: 3, maxBytes: 1_000_000, watchKeepaliveMs: 15_000 } });
+    try {
+      const cache = revisionCacheFor(small.context);
+      await waitFor(() => cache.stats().listening);
+      const app = await application();
+      const bodies: Record<string, unknown>[] = [app.v1.id, app.v2.id].flatMap((id) => [{ application_revision_ref: { id } }, { application_revision_ref: { id }, resolve: true }]);
+      bodies.push({ application_ref: { slug: app.slug } });
+      for (const body of bodies) expect((await small.call("POST", `${base}/revisions/retrieve`, { key, body })).status).toBe(200);
+      expect(cache.stats()).toMatchObject({ entries: 3, evictions: 2 });
+      const tiny = await anotherInstance(t, { revisionCache: { maxEntries: 100, maxBytes: 1_500, watchKeepaliveMs: 15_000 } });
+      try {
+        const tinyCache = revisionCacheFor(tiny.context);
+        await waitFor(() => tinyCache.stats().listening);
+        for (const body of bodies) await tiny.call("POST", `${base}/revisions/retrieve`, { key, body });
+        expect(tinyCache.stats().bytes).toBeLessThanOrEqual(1_500);
+        expect(tinyCache.stats().entries).toBeLessThan(bodies.length);
+      } finally {
+        await tiny.close();
+      }
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("reports its figures in /api/health", async () => {
+    const res = await reader.call("GET", "/api/health");
+    expect(res.body.revision_cache).toMatchObject({ listening: true, max_entries: 10_000 });
+    expect(res.body.revision_cache.hits).toBeGreaterThan(0);
+  });
+
+  it.runIf(Boolean(process.env.DATABASE_URL))("drops everything when its listening connection is lost, and serves again once it listens", async () => {
+    const app = await application();
+    const body = { application_revision_ref: { id: app.v1.id } };
+    await cached(body);
+    const cache = revisionCacheFor(reader.context);
+    const admin = await anotherInstance(t, { revisionCache: { maxEntries: 0, maxBytes: 0, watchKeepaliveMs: 15_000 } });
+    try {
+      const { rawQuery } = await import("@/server/db");
+      await rawQuery(admin.context.db, "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = 'listen versioning_changed'");
+      await waitFor(() => !cache.stats().listening, 2_000);
+      expect(cache.stats().entries).toBe(0);
+      await waitFor(() => cache.stats().listening, 5_000);
+      await cached(body);
+    } finally {
+      await admin.close();
+    }
+  });
+});
+
+async function waitFor(probe: () => boolean | Promise<boolean>, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
