@@ -29,7 +29,8 @@ describe("statistics of the bulk tables", () => {
 
   async function commits(n: number) {
     const created = await t.call("POST", "/api/applications/", { key, body: { application: { slug: `a-${Date.now()}` } } });
-    const variantId = created.body.application_variant.id;
+    const variant = await t.call("POST", "/api/applications/variants/", { key, body: { application_variant: { application_id: created.body.application.id, slug: "main" } } });
+    const variantId = variant.body.application_variant.id;
     for (let i = 0; i < n; i++) {
       const res = await t.call("POST", "/api/applications/revisions/commit", { key, body: { application_revision_commit: { application_variant_id: variantId, data: { n: i } } } });
       expect(res.status).toBe(200);
