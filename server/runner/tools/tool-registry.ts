@@ -3,7 +3,7 @@ import type { RunnerPermissionDefault, ToolEntry, ToolType } from "@/server/agen
 import { BadRequestError } from "@/server/core/errors";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/http/app-context";
-import type { SessionSandbox } from "@/server/sandbox";
+import type { Sandbox } from "@/server/sandbox";
 import type { CodeLimits } from "./code/code-runner";
 import type { BatchOutputs, NativeEvent } from "@/server/streams";
 import type { RunAgent } from "../run-types";
@@ -45,7 +45,7 @@ export interface ToolBuildContext {
   projectId: string;
   sessionId: string;
   /** The session's sandbox; built-in tools need one. */
-  sandbox?: SessionSandbox;
+  sandbox?: Sandbox;
   resultMaxBytes?: number;
   /** Time limit and memory cap of one code tool call. */
   codeLimits?: CodeLimits;
