@@ -27,7 +27,12 @@ beforeAll(async () => {
   model = await startScriptedModelServer();
   daytona = await startFakeDaytona(DAYTONA_KEY);
   const defaults = loadConfig({});
-  const base = { agentRuns: { ...defaults.agentRuns, maxRetries: 0 }, providerEnv: { openai: { key: PROVIDER_KEY, baseUrl: model.baseUrl } } };
+  // The external harness is enabled so that its refusal of the hosted sandbox is what answers.
+  const base = {
+    agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
+    providerEnv: { openai: { key: PROVIDER_KEY, baseUrl: model.baseUrl } },
+    externalHarness: { ...defaults.externalHarness, enabled: true },
+  };
   const sandbox = (apiKey: string) =>
     loadConfig({ SANDBOX_PROVIDERS: "local,daytona_sandbox", DAYTONA_API_KEY: apiKey, DAYTONA_API_URL: daytona.apiUrl, SANDBOX_COMMAND_TIMEOUT_MS: "3000" }).sandbox;
   app = await createTestApp({ ...base, sandbox: sandbox(DAYTONA_KEY) });
@@ -181,6 +186,17 @@ describe("sandbox.kind daytona_sandbox", () => {
     expect(refused.status).toBe(400);
     expect(refused.batch).toMatchObject({ code: "secret_not_allowed", detail: expect.stringContaining("provider keys never enter") });
     expect(JSON.stringify(daytona.calls)).not.toContain(PROVIDER_KEY);
+  });
+
+  it("a command past SANDBOX_COMMAND_TIMEOUT_MS is stopped by Daytona and reported as a timeout; the external harness cannot claim the hosted sandbox", async () => {
+    const o = await turn("s-slow", agent({}), [{ id: "c_slow", name: "bash", input: { command: "sleep 10" } }]);
+    expect(results(o.events!).c_slow).toMatchObject({ isError: true, output: expect.stringContaining("command stopped after 3000 ms (SANDBOX_COMMAND_TIMEOUT_MS)") });
+    const executed = daytona.calls.filter((c) => c.path.endsWith("/process/execute")).at(-1)!;
+    expect(executed.body.timeout).toBe(3);
+
+    const external = await turn("s-claude", { ...agent({}, []), harness: { kind: "external_harness" } }, []);
+    expect(external.status).toBe(400);
+    expect(external.batch).toMatchObject({ code: "sandbox_not_supported", detail: expect.stringContaining("runs its tools on this host") });
   });
 
   it("a key Daytona refuses is an error result naming DAYTONA_API_KEY, never a broken stream", async () => {

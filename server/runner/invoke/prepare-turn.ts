@@ -50,6 +50,10 @@ export async function prepareTurn(
   const harnessRefused = harnessRefusal(template.harness.kind, app.config);
   if (harnessRefused) throw new BadRequestError(harnessRefused, "harness_not_enabled");
   const external = template.harness.kind === "external_harness";
+  // Claude Code's own tools run on this host: a run declaring the hosted sandbox would not be in it.
+  if (external && template.sandbox.kind !== "local") {
+    throw new BadRequestError(`sandbox.kind "${template.sandbox.kind}": the external harness (Claude Code) runs its tools on this host, not in a hosted sandbox; use sandbox.kind "local", or core_harness or service_harness`, "sandbox_not_supported");
+  }
   // Claude Code reads no session workspace: skills laid there would be dropped without a word.
   if (external && template.skills.length) {
     throw new BadRequestError("skills: the external harness (Claude Code) does not load skills in this deployment; remove skills or use core_harness or service_harness", "skills_not_supported");
