@@ -185,11 +185,14 @@ describe("sandbox.kind daytona_sandbox", () => {
     const refused = await turn("s-code", agent({}, [{ ...add, secrets: ["openai-key"] }]), []);
     expect(refused.status).toBe(400);
     expect(refused.batch).toMatchObject({ code: "secret_not_allowed", detail: expect.stringContaining("provider keys never enter") });
+    // The stored key would otherwise become the project's openai connection for the turns below.
+    expect((await app.call("DELETE", `/api/vault/v1/secrets/${stored.body.secret.id}`, { key })).status).toBe(200);
     expect(JSON.stringify(daytona.calls)).not.toContain(PROVIDER_KEY);
   });
 
   it("a command past SANDBOX_COMMAND_TIMEOUT_MS is stopped by Daytona and reported as a timeout; the external harness cannot claim the hosted sandbox", async () => {
     const o = await turn("s-slow", agent({}), [{ id: "c_slow", name: "bash", input: { command: "sleep 10" } }]);
+    expect(o.status, JSON.stringify(o.batch ?? o.events)).toBe(200);
     expect(results(o.events!).c_slow).toMatchObject({ isError: true, output: expect.stringContaining("command stopped after 3000 ms (SANDBOX_COMMAND_TIMEOUT_MS)") });
     const executed = daytona.calls.filter((c) => c.path.endsWith("/process/execute")).at(-1)!;
     expect(executed.body.timeout).toBe(3);
