@@ -190,6 +190,15 @@ describe("sandbox.kind daytona_sandbox", () => {
     expect(JSON.stringify(daytona.calls)).not.toContain(PROVIDER_KEY);
   });
 
+  it("skills are laid in the sandbox's workspace with their modes, and the template's copy wins on the next turn", async () => {
+    const skill = { name: "pdf-tools", description: "Fill PDF forms.", body: "# Filling forms", allow_executable_files: true, files: [{ path: "scripts/fill.sh", content: "#!/bin/sh\necho filled\n", executable: true }] };
+    const template = { ...agent({}), skills: [skill] };
+    const first = await turn("s-skills", template, [{ id: "c_run", name: "bash", input: { command: "echo changed > skills/pdf-tools/SKILL.md; ./skills/pdf-tools/scripts/fill.sh && stat -c '%a' skills/pdf-tools/scripts/fill.sh" } }]);
+    expect(results(first.events!).c_run).toEqual({ output: "filled\n755\n", isError: false });
+    const second = await turn("s-skills", template, [{ id: "c_read", name: "read", input: { path: "skills/pdf-tools/SKILL.md" } }]);
+    expect(String(results(second.events!).c_read.output)).toContain("# Filling forms");
+  });
+
   it("a command past SANDBOX_COMMAND_TIMEOUT_MS is stopped by Daytona and reported as a timeout; the external harness cannot claim the hosted sandbox", async () => {
     const o = await turn("s-slow", agent({}), [{ id: "c_slow", name: "bash", input: { command: "sleep 10" } }]);
     expect(o.status, JSON.stringify(o.batch ?? o.events)).toBe(200);
