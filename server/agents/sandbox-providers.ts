@@ -1,5 +1,6 @@
 import { SANDBOX_KINDS, type SandboxKind } from "./template";
 
+/** `SANDBOX_PROVIDERS` and the settings providers need, by their variable names (the app passes its config's). */
 type Env = Record<string, string | undefined>;
 
 /** Providers that need more configuration than being listed, and the variable that holds it. */

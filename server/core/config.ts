@@ -51,6 +51,11 @@ const configSchema = z.object({
   SANDBOX_WORKSPACE_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
   SANDBOX_WORKSPACE_IDLE_MS: z.coerce.number().int().positive().default(7 * 24 * 3_600_000),
   SANDBOX_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  SANDBOX_PROVIDERS: z.string().optional(),
+  DAYTONA_API_KEY: z.string().optional(),
+  DAYTONA_API_URL: z.string().url().default("https://app.daytona.io/api"),
+  DAYTONA_TARGET: z.string().optional(),
+  DAYTONA_IDLE_STOP_MINUTES: z.coerce.number().int().min(1, "DAYTONA_IDLE_STOP_MINUTES must be at least 1").default(15),
   TOOL_RESULT_MAX_BYTES: z.coerce.number().int().positive().default(64 * 1024),
   CODE_TOOL_MEMORY_MB: z.coerce.number().int().min(32, "CODE_TOOL_MEMORY_MB must be at least 32").max(2048, "CODE_TOOL_MEMORY_MB must be at most 2048").default(512),
   MCP_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -126,10 +131,19 @@ export interface Config {
   /** Integration gateways for `gateway` tools; a provider is present only when configured. */
   gateways: { composio?: { apiKey: string; baseUrl: string } };
   /**
-   * The `local` sandbox: workspace size cap and idle expiry, the time limit of a bash command or
-   * code tool call, the tool result cap, the memory cap of a code tool call.
+   * Sandboxes: the `local` workspace's size cap, the idle expiry of a workspace, the time limit
+   * of a bash command or code tool call, the tool result cap, the memory cap of a code tool call;
+   * the providers the deployment lists (SANDBOX_PROVIDERS) and Daytona's settings when its key is set.
    */
-  sandbox: { workspaceMaxBytes: number; workspaceIdleMs: number; commandTimeoutMs: number; toolResultMaxBytes: number; codeToolMemoryMb: number };
+  sandbox: {
+    workspaceMaxBytes: number;
+    workspaceIdleMs: number;
+    commandTimeoutMs: number;
+    toolResultMaxBytes: number;
+    codeToolMemoryMb: number;
+    providers?: string;
+    daytona?: DaytonaSettings;
+  };
   /** User MCP servers: time to connect and list tools before the run, time per tool call. */
   mcp: { connectTimeoutMs: number; callTimeoutMs: number };
   /** The in-process cache of resolved retrieves (0 entries turns it off) and the watch stream's keepalive. */
@@ -157,6 +171,15 @@ export interface Config {
   /** A subscription whose deliveries have all failed for this long is stopped. */
   webhookDisableAfterMs: number;
   tracing: TracingConfig;
+}
+
+/** The hosted sandbox provider (server/sandbox/daytona). */
+export interface DaytonaSettings {
+  apiKey: string;
+  apiUrl: string;
+  target?: string;
+  /** A session's sandbox stops after this many idle minutes (Daytona's auto-stop). */
+  idleStopMinutes: number;
 }
 
 export interface TracingConfig {
@@ -211,6 +234,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       commandTimeoutMs: c.SANDBOX_COMMAND_TIMEOUT_MS,
       toolResultMaxBytes: c.TOOL_RESULT_MAX_BYTES,
       codeToolMemoryMb: c.CODE_TOOL_MEMORY_MB,
+      providers: c.SANDBOX_PROVIDERS,
+      daytona: c.DAYTONA_API_KEY
+        ? { apiKey: c.DAYTONA_API_KEY, apiUrl: c.DAYTONA_API_URL.replace(/\/+$/, ""), target: c.DAYTONA_TARGET, idleStopMinutes: c.DAYTONA_IDLE_STOP_MINUTES }
+        : undefined,
     },
     mcp: { connectTimeoutMs: c.MCP_CONNECT_TIMEOUT_MS, callTimeoutMs: c.MCP_CALL_TIMEOUT_MS },
     revisionCache: { maxEntries: c.REVISION_CACHE_MAX_ENTRIES, maxBytes: c.REVISION_CACHE_MAX_BYTES, watchKeepaliveMs: c.REVISION_WATCH_KEEPALIVE_MS },

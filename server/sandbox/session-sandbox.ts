@@ -1,6 +1,7 @@
-import { posix } from "node:path";
 import { Bash, InMemoryFs, type SecureFetch } from "just-bash";
 import type { Database } from "@/server/db";
+import type { CommandResult, ExecOptions, Sandbox, SandboxFiles } from "./sandbox";
+import { laySeed, type WorkspaceSeed } from "./workspace-seed";
 import { loadWorkspace, saveWorkspace, type WorkspaceLimits } from "./workspace-store";
 import { restoreWorkspace, snapshotWorkspace, WORKSPACE_ROOT, type SnapshotEntry } from "./workspace-snapshot";
 
@@ -15,32 +16,17 @@ export interface SandboxOptions {
   seed?: WorkspaceSeed;
 }
 
-/** A file laid in the workspace from the template; `path` is relative to WORKSPACE_ROOT. */
-export interface SeedFile {
-  path: string;
-  content: string;
-  mode: number;
-}
-
-export interface WorkspaceSeed {
-  /** Folders (relative to WORKSPACE_ROOT) the template owns: emptied, then filled with `files`. */
-  folders: string[];
-  files: SeedFile[];
-}
-
-export interface CommandResult {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-}
-
 /**
  * The `local` sandbox of one session: `just-bash` (a bash interpreter written in TypeScript) over
  * an in-memory file system, with its CPython-in-WebAssembly `python3`. No host file is mounted and no host process is spawned, so the only
  * files a tool can see are the session's own under /workspace, loaded from the database on first
  * use and saved back after every call that may have changed them.
  */
-export class SessionSandbox {
+export class SessionSandbox implements Sandbox {
+  readonly kind = "local" as const;
+  readonly shell = "a virtual shell: coreutils, grep, sed, awk, jq, find, tar; no host programs, no network unless the sandbox allows it";
+  /** just-bash's python heap is fixed (see python-runner.ts); node code tools do not run here. */
+  readonly capsCommandMemory = false;
   private fs = new InMemoryFs();
   private bash: Bash;
   private saved: SnapshotEntry[] = [];
@@ -48,7 +34,7 @@ export class SessionSandbox {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: SandboxOptions) {
-    this.bash = this.shell();
+    this.bash = this.newShell();
   }
 
   /** Loads the stored workspace once; every tool call awaits it. */
@@ -57,30 +43,27 @@ export class SessionSandbox {
       const { db, projectId, sessionId, limits } = this.options;
       this.saved = await loadWorkspace(db, projectId, sessionId, limits);
       await restoreWorkspace(this.fs, this.saved);
-      if (this.options.seed) await this.lay(this.options.seed);
+      if (this.options.seed) await laySeed(inMemoryFiles(this.fs), this.options.seed);
     })();
     return this.opened;
   }
 
-  /**
-   * Runs tool bodies one at a time, in call order: the AI SDK starts the calls of one step
-   * together, and `write` then `edit` of the same file must not race (nor their saves).
-   */
   serial<T>(task: () => Promise<T>): Promise<T> {
     const next = this.queue.then(task, task);
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  /** The file system tools use directly; paths resolve inside the virtual tree only. */
-  async files(): Promise<InMemoryFs> {
+  /** Paths resolve inside the virtual tree only. */
+  async files(): Promise<SandboxFiles> {
     await this.open();
-    return this.fs;
+    return inMemoryFiles(this.fs);
   }
 
   /** `env` and `stdin` hold for this command only (a code tool's secrets and arguments). */
-  async exec(command: string, signal?: AbortSignal, extra: { env?: Record<string, string>; stdin?: string } = {}): Promise<CommandResult> {
+  async exec(command: string, signal?: AbortSignal, options: ExecOptions = {}): Promise<CommandResult> {
     await this.open();
+    const extra = { env: options.env, stdin: options.stdin };
     const timeout = AbortSignal.timeout(this.options.limits.commandTimeoutMs);
     const result = await this.bash.exec(command, { ...extra, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     if (timeout.aborted) return { stdout: result.stdout, stderr: `${result.stderr}command stopped after ${this.options.limits.commandTimeoutMs} ms (SANDBOX_COMMAND_TIMEOUT_MS)\n`, exitCode: 124 };
@@ -97,7 +80,7 @@ export class SessionSandbox {
     const { entries, sizeBytes } = await snapshotWorkspace(this.fs);
     if (sizeBytes > limits.maxBytes) {
       this.fs = new InMemoryFs();
-      this.bash = this.shell();
+      this.bash = this.newShell();
       await restoreWorkspace(this.fs, this.saved);
       throw new Error(`the workspace would hold ${sizeBytes} bytes, over its cap of ${limits.maxBytes} (SANDBOX_WORKSPACE_MAX_BYTES); the change was undone`);
     }
@@ -105,23 +88,25 @@ export class SessionSandbox {
     this.saved = entries;
   }
 
-  /**
-   * The template's files win over the stored workspace: an owned folder is emptied first, so a
-   * file removed from the template (or edited in the workspace) does not outlive the turn.
-   */
-  private async lay(seed: WorkspaceSeed): Promise<void> {
-    for (const folder of seed.folders) await this.fs.rm(posix.join(WORKSPACE_ROOT, folder), { recursive: true, force: true });
-    for (const file of seed.files) {
-      const path = posix.join(WORKSPACE_ROOT, file.path);
-      await this.fs.mkdir(posix.dirname(path), { recursive: true });
-      await this.fs.writeFile(path, file.content);
-      await this.fs.chmod(path, file.mode);
-    }
-  }
-
-  private shell(): Bash {
+  private newShell(): Bash {
     // python3's own limit (30 s by default) follows ours, so SANDBOX_COMMAND_TIMEOUT_MS holds either way.
     const executionLimits = { maxPythonTimeoutMs: this.options.limits.commandTimeoutMs };
     return new Bash({ fs: this.fs, cwd: WORKSPACE_ROOT, env: { HOME: WORKSPACE_ROOT }, fetch: this.options.fetch, python: true, executionLimits });
   }
+}
+
+/** The just-bash file system seen through the tools' interface. */
+function inMemoryFiles(fs: InMemoryFs): SandboxFiles {
+  return {
+    async lookup(path) {
+      if (!(await fs.exists(path))) return null;
+      const realPath = await fs.realpath(path);
+      return { realPath, directory: (await fs.stat(realPath)).isDirectory };
+    },
+    readFile: (path) => fs.readFile(path),
+    writeFile: (path, content) => fs.writeFile(path, content),
+    mkdir: (path) => fs.mkdir(path, { recursive: true }),
+    remove: (path) => fs.rm(path, { recursive: true, force: true }),
+    chmod: (path, mode) => fs.chmod(path, mode),
+  };
 }

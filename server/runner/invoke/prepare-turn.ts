@@ -9,7 +9,7 @@ import type { AppContext } from "@/server/core/app-context";
 import { readInboundMessages, type MessagesFormat } from "@/server/streams";
 import { secretValueOf, vaultOf } from "@/server/vault";
 import { retrieveRevision } from "@/server/versioning";
-import { sandboxBoundary, SessionSandbox } from "@/server/sandbox";
+import { sandboxForSession } from "@/server/sandbox";
 import { harnessRefusal, resolveClaudeConnection, serviceToolRules, withHarnessBuiltins } from "../harnesses";
 import { connectMcpTools } from "../mcp";
 import { ApprovalStore } from "../permissions";
@@ -51,11 +51,15 @@ export async function prepareTurn(
   const loaded = await loadTemplate(app.db, principal, body);
   const { agent } = loaded;
   const template = withHarnessBuiltins(withClientTools(loaded.template, options.clientTools), agent);
-  const refusal = sandboxRefusal(template.sandbox.kind);
+  const refusal = sandboxRefusal(template.sandbox.kind, { SANDBOX_PROVIDERS: app.config.sandbox.providers, DAYTONA_API_KEY: app.config.sandbox.daytona?.apiKey });
   if (refusal) throw new ForbiddenError(refusal, "sandbox_not_enabled");
   const harnessRefused = harnessRefusal(template.harness.kind, app.config);
   if (harnessRefused) throw new BadRequestError(harnessRefused, "harness_not_enabled");
   const external = template.harness.kind === "external_harness";
+  // Claude Code's own tools run on this host: a run declaring the hosted sandbox would not be in it.
+  if (external && template.sandbox.kind !== "local") {
+    throw new BadRequestError(`sandbox.kind "${template.sandbox.kind}": the external harness (Claude Code) runs its tools on this host, not in a hosted sandbox; use sandbox.kind "local", or core_harness or service_harness`, "sandbox_not_supported");
+  }
   // Claude Code reads no session workspace: skills laid there would be dropped without a word.
   if (external && template.skills.length) {
     throw new BadRequestError("skills: the external harness (Claude Code) does not load skills in this deployment; remove skills or use core_harness or service_harness", "skills_not_supported");
@@ -66,12 +70,28 @@ export async function prepareTurn(
   const resolution = { config: app.config, vault: vaultOf(app), projectId: principal.projectId };
   const connection = external ? await resolveClaudeConnection(template.llm, resolution, process.env) : await resolveConnection(template.llm, resolution);
   const { projectId } = principal;
-  const boundary = sandboxBoundary(template.sandbox.permissions, { allowlist: app.config.egressAllowlist, ca: app.config.egressCa });
-  const { workspaceMaxBytes, workspaceIdleMs, commandTimeoutMs, toolResultMaxBytes, codeToolMemoryMb } = app.config.sandbox;
-  const seed = skillsSeed(template);
+  const { commandTimeoutMs, toolResultMaxBytes, codeToolMemoryMb } = app.config.sandbox;
+  // Opened lazily: a turn that calls no built-in never reads the workspace.
+  const { sandbox, notApplied } = sandboxForSession(template.sandbox, {
+    db: app.db,
+    projectId,
+    sessionId,
+    settings: app.config.sandbox,
+    egress: { allowlist: app.config.egressAllowlist, ca: app.config.egressCa },
+    seed: skillsSeed(template),
+  });
   const activity = new EventTarget();
+  const findSecret = async (name: string) => (await vaultOf(app).list(projectId)).find((s) => s.slug === name || s.name === name);
   const secretValue = async (name: string) => {
-    const secret = (await vaultOf(app).list(projectId)).find((s) => s.slug === name || s.name === name);
+    const secret = await findSecret(name);
+    return secret ? secretValueOf(secret) : undefined;
+  };
+  // A code tool's secrets reach its command; in a hosted sandbox that is someone else's machine, where provider keys never go.
+  const codeSecretValue = async (name: string) => {
+    const secret = await findSecret(name);
+    if (secret && secret.kind !== "secret" && sandbox.kind !== "local") {
+      throw new BadRequestError(`tools: "${name}" is a provider key, and provider keys never enter a ${sandbox.kind}; store the value a code tool needs as a plain secret`, "secret_not_allowed");
+    }
     return secret ? secretValueOf(secret) : undefined;
   };
   const mcp = await connectMcpTools(template.mcps, {
@@ -88,13 +108,12 @@ export async function prepareTurn(
       {
         projectId,
         sessionId,
-        // Opened lazily: a turn that calls no built-in never reads the workspace.
-        sandbox: new SessionSandbox({ db: app.db, projectId, sessionId, limits: { maxBytes: workspaceMaxBytes, idleMs: workspaceIdleMs, commandTimeoutMs }, fetch: boundary.fetch, seed }),
+        sandbox,
         resultMaxBytes: toolResultMaxBytes,
         codeLimits: { timeoutMs: commandTimeoutMs, memoryMb: codeToolMemoryMb },
         policy: { rules: external ? serviceToolRules(template.harness.permissions) : template.harness.permissions, runnerDefault: template.runner.permissions.default, unattended: body.flags?.unattended ?? undefined },
         approvals: new ApprovalStore(app.db, projectId, sessionId),
-        secretValue,
+        secretValue: codeSecretValue,
         run: {
           app,
           principal,
@@ -113,7 +132,7 @@ export async function prepareTurn(
   }
   const { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } = app.config.agentRuns;
   // best_effort: the run goes ahead and its stream says which declared boundary was not applied.
-  const notices = boundary.notApplied.length ? [{ type: "data" as const, name: "sandbox_boundary", data: { not_applied: boundary.notApplied } }] : [];
+  const notices = notApplied.length ? [{ type: "data" as const, name: "sandbox_boundary", data: { not_applied: notApplied } }] : [];
   return {
     projectId: principal.projectId,
     agent: options.agent ?? agent,

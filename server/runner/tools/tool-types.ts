@@ -2,7 +2,7 @@ import type { Tool } from "ai";
 import type { RunnerPermissionDefault, ToolEntry } from "@/server/agents";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
-import type { SessionSandbox } from "@/server/sandbox";
+import type { Sandbox } from "@/server/sandbox";
 import type { BatchOutputs, NativeEvent } from "@/server/streams";
 import type { ApprovalStore } from "../permissions/approval-store";
 import type { HarnessRules, Permission } from "../permissions/decide-permission";
@@ -50,7 +50,7 @@ export interface ToolBuildContext {
   projectId: string;
   sessionId: string;
   /** The session's sandbox; built-in tools need one. */
-  sandbox?: SessionSandbox;
+  sandbox?: Sandbox;
   resultMaxBytes?: number;
   /** Time limit and memory cap of one code tool call. */
   codeLimits?: CodeLimits;

@@ -34,7 +34,7 @@ export const builtinToolFactory: ToolFactory = (entry, context) => {
     run,
     render: entry.render ?? undefined,
     tool: tool({
-      description: definition.description,
+      description: typeof definition.description === "function" ? definition.description(sandbox) : definition.description,
       inputSchema: jsonSchema(definition.inputSchema),
       execute: (input, { abortSignal }) => run(input, abortSignal),
     }),

@@ -1,15 +1,16 @@
 import { posix } from "node:path";
 import type { JSONSchema7 } from "ai";
 import type { BuiltinToolName } from "@/server/agents";
-import type { SessionSandbox } from "@/server/sandbox";
+import type { Sandbox } from "@/server/sandbox";
 import { shellQuote, workspacePath } from "./workspace-path";
 
 export interface BuiltinDefinition {
-  description: string;
+  /** A function when the text depends on the sandbox (what its shell is). */
+  description: string | ((sandbox: Sandbox) => string);
   inputSchema: JSONSchema7;
   /** True when the call can change the workspace, so it is saved afterwards. */
   writes: boolean;
-  run(sandbox: SessionSandbox, input: Record<string, unknown>, signal?: AbortSignal): Promise<string>;
+  run(sandbox: Sandbox, input: Record<string, unknown>, signal?: AbortSignal): Promise<string>;
 }
 
 const str = (description: string): JSONSchema7 => ({ type: "string", description });
@@ -17,7 +18,7 @@ const int = (description: string): JSONSchema7 => ({ type: "integer", minimum: 1
 const object = (properties: Record<string, JSONSchema7>, required: string[]): JSONSchema7 => ({ type: "object", properties, required, additionalProperties: false });
 
 /** A command's output as the model reads it; a non-zero exit is a tool error. */
-async function command(sandbox: SessionSandbox, script: string, signal: AbortSignal | undefined, { emptyOk }: { emptyOk: boolean }): Promise<string> {
+async function command(sandbox: Sandbox, script: string, signal: AbortSignal | undefined, { emptyOk }: { emptyOk: boolean }): Promise<string> {
   const result = await sandbox.exec(script, signal);
   if (result.exitCode !== 0 && !(emptyOk && result.exitCode === 1 && !result.stderr)) {
     throw new Error(`exit code ${result.exitCode}\n${result.stderr}${result.stdout}`.trimEnd());
@@ -33,8 +34,8 @@ export const BUILTIN_TOOLS: Record<BuiltinToolName, BuiltinDefinition> = {
     writes: false,
     async run(sandbox, input) {
       const fs = await sandbox.files();
-      const path = await workspacePath(fs, String(input.path), { mustExist: true });
-      if ((await fs.stat(path)).isDirectory) throw new Error(`${input.path} is a directory; use ls`);
+      const { path, found } = await workspacePath(fs, String(input.path), { mustExist: true });
+      if (found?.directory) throw new Error(`${input.path} is a directory; use ls`);
       const lines = (await fs.readFile(path)).split("\n");
       if (lines.at(-1) === "") lines.pop();
       const offset = typeof input.offset === "number" ? input.offset : 1;
@@ -50,8 +51,8 @@ export const BUILTIN_TOOLS: Record<BuiltinToolName, BuiltinDefinition> = {
     writes: true,
     async run(sandbox, input) {
       const fs = await sandbox.files();
-      const path = await workspacePath(fs, String(input.path), { mustExist: false });
-      await fs.mkdir(posix.dirname(path), { recursive: true });
+      const { path } = await workspacePath(fs, String(input.path), { mustExist: false });
+      await fs.mkdir(posix.dirname(path));
       const content = String(input.content);
       await fs.writeFile(path, content);
       return `wrote ${Buffer.byteLength(content)} bytes to ${posix.relative("/workspace", path)}`;
@@ -63,7 +64,7 @@ export const BUILTIN_TOOLS: Record<BuiltinToolName, BuiltinDefinition> = {
     writes: true,
     async run(sandbox, input) {
       const fs = await sandbox.files();
-      const path = await workspacePath(fs, String(input.path), { mustExist: true });
+      const { path } = await workspacePath(fs, String(input.path), { mustExist: true });
       const text = await fs.readFile(path);
       const needle = String(input.old_string);
       if (!needle) throw new Error("old_string must not be empty");
@@ -80,7 +81,7 @@ export const BUILTIN_TOOLS: Record<BuiltinToolName, BuiltinDefinition> = {
     writes: false,
     async run(sandbox, input, signal) {
       const fs = await sandbox.files();
-      const path = await workspacePath(fs, input.path as string | undefined, { mustExist: true });
+      const { path } = await workspacePath(fs, input.path as string | undefined, { mustExist: true });
       const include = typeof input.glob === "string" ? ` --include=${shellQuote(input.glob)}` : "";
       return command(sandbox, `grep -rnE${include} -e ${shellQuote(String(input.pattern))} ${shellQuote(path)}`, signal, { emptyOk: true });
     },
@@ -91,7 +92,7 @@ export const BUILTIN_TOOLS: Record<BuiltinToolName, BuiltinDefinition> = {
     writes: false,
     async run(sandbox, input, signal) {
       const fs = await sandbox.files();
-      const path = await workspacePath(fs, input.path as string | undefined, { mustExist: true });
+      const { path } = await workspacePath(fs, input.path as string | undefined, { mustExist: true });
       return command(sandbox, `find ${shellQuote(path)} -name ${shellQuote(String(input.pattern))}`, signal, { emptyOk: false });
     },
   },
@@ -101,12 +102,12 @@ export const BUILTIN_TOOLS: Record<BuiltinToolName, BuiltinDefinition> = {
     writes: false,
     async run(sandbox, input, signal) {
       const fs = await sandbox.files();
-      const path = await workspacePath(fs, input.path as string | undefined, { mustExist: true });
+      const { path } = await workspacePath(fs, input.path as string | undefined, { mustExist: true });
       return command(sandbox, `ls -la ${shellQuote(path)}`, signal, { emptyOk: false });
     },
   },
   bash: {
-    description: "Run a bash command in the workspace (a virtual shell: coreutils, grep, sed, awk, jq, find, tar; no host programs, no network unless the sandbox allows it).",
+    description: (sandbox) => `Run a bash command in the workspace (${sandbox.shell}).`,
     inputSchema: object({ command: str("The command line.") }, ["command"]),
     writes: true,
     async run(sandbox, input, signal) {

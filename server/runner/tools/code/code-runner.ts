@@ -1,4 +1,4 @@
-import type { SessionSandbox } from "@/server/sandbox";
+import type { Sandbox } from "@/server/sandbox";
 
 /** Per call: the time limit (SANDBOX_COMMAND_TIMEOUT_MS) and the memory cap (CODE_TOOL_MEMORY_MB). */
 export interface CodeLimits {
@@ -14,7 +14,7 @@ export interface CodeCall {
   env: Record<string, string>;
   limits: CodeLimits;
   signal?: AbortSignal;
-  sandbox?: SessionSandbox;
+  sandbox?: Sandbox;
 }
 
 /** Resolves with main's return value (JSON-shaped) or rejects with the message the model sees. */
@@ -23,8 +23,8 @@ export type CodeRun = (call: CodeCall) => Promise<unknown>;
 /** What the factory needs to know about a `runtime`: how a call runs and what it requires. */
 export interface CodeRuntime {
   run: CodeRun;
-  /** Python runs in the session's just-bash shell; QuickJS needs no workspace. */
+  /** Programs run in the session's sandbox; QuickJS needs none. */
   needsSandbox: boolean;
-  /** Why this runtime cannot honour the limits, when it cannot (refused before the run). */
-  refusal?: (limits: CodeLimits) => string | undefined;
+  /** Why this runtime cannot honour the limits in this sandbox, when it cannot (refused before the run). */
+  refusal?: (limits: CodeLimits, sandbox?: Sandbox) => string | undefined;
 }

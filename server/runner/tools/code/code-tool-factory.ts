@@ -1,15 +1,21 @@
 import { jsonSchema, tool, type JSONSchema7 } from "ai";
 import Ajv from "ajv";
+import type { SandboxKind } from "@/server/agents";
 import { BadRequestError } from "@/server/core/errors";
 import { capResult } from "../cap-result";
 import type { ToolFactory } from "../tool-types";
 import type { CodeLimits, CodeRuntime } from "./code-runner";
 import { nodeRuntime } from "./node-runner";
 import { pythonRuntime } from "./python-runner";
+import { sandboxNodeRuntime } from "./sandbox-node-runner";
 
 const ajv = new Ajv({ strict: false, allErrors: true });
 
-const RUNTIMES: Record<"python" | "node", CodeRuntime> = { python: pythonRuntime, node: nodeRuntime };
+/** Per sandbox: `node` runs in QuickJS beside the local sandbox, and in the hosted sandbox's own Node.js. */
+const RUNTIMES: Record<SandboxKind, Record<"python" | "node", CodeRuntime>> = {
+  local: { python: pythonRuntime, node: nodeRuntime },
+  daytona_sandbox: { python: pythonRuntime, node: sandboxNodeRuntime },
+};
 
 /** Used when the run gives none (unit use); the app passes its configuration. */
 const DEFAULT_LIMITS: CodeLimits = { timeoutMs: 30_000, memoryMb: 512 };
@@ -22,15 +28,16 @@ export const secretEnvName = (name: string) => name.toUpperCase().replace(/[^A-Z
  * named vault secrets are given to that call only (python: environment variables; node: a frozen
  * `process.env`), and main's return value or the error is the tool result. Secret values are
  * masked in both, and the arguments and results are all a trace or log ever sees. Where a script
- * runs (CPython or QuickJS, both WebAssembly, never a host process) is the runtime's business.
+ * runs (locally CPython or QuickJS, both WebAssembly, never a host process; in a hosted sandbox its
+ * own python3 and node) is the runtime's business.
  */
 export const codeToolFactory: ToolFactory = async (entry, context) => {
   if (entry.type !== "code") throw new Error(`codeToolFactory got a ${entry.type} entry`);
-  const runtime = RUNTIMES[entry.runtime];
-  const limits = context.codeLimits ?? DEFAULT_LIMITS;
-  const refusal = runtime.refusal?.(limits);
-  if (refusal) throw new BadRequestError(`tools: code tool "${entry.name}" cannot run: ${refusal}`, "unsupported_tool");
   const sandbox = context.sandbox;
+  const runtime = RUNTIMES[sandbox?.kind ?? "local"][entry.runtime];
+  const limits = context.codeLimits ?? DEFAULT_LIMITS;
+  const refusal = runtime.refusal?.(limits, sandbox);
+  if (refusal) throw new BadRequestError(`tools: code tool "${entry.name}" cannot run: ${refusal}`, "unsupported_tool");
   if (runtime.needsSandbox && !sandbox) throw new BadRequestError(`tools: code tool "${entry.name}" needs a sandbox, and this run has none`, "unsupported_tool");
   let validate: ReturnType<typeof ajv.compile>;
   try {

@@ -1,24 +1,14 @@
-import { randomUUID } from "node:crypto";
-import { posix } from "node:path";
-import type { CodeRuntime } from "./code-runner";
-
-/** Marks where the script's own output ends and the JSON of main's return value begins. */
-export const RESULT_MARKER = "\n@@svc-code-tool-result-7f3a9c@@";
-
-/** Outside /workspace, so scripts are never saved with the session's files. */
-const SCRIPT_DIR = "/tmp/code-tools";
+import { RESULT_MARKER, sandboxProgram } from "./sandbox-program";
 
 /**
  * The heap ceiling of just-bash's CPython build (its Emscripten `getHeapMax`, 512 MiB): an
- * allocation past it raises MemoryError. just-bash gives no way to lower it, so a smaller
- * CODE_TOOL_MEMORY_MB cannot be honoured for python and such a tool is refused.
+ * allocation past it raises MemoryError. just-bash gives no way to lower it, so in the local
+ * sandbox a smaller CODE_TOOL_MEMORY_MB cannot be honoured and such a tool is refused. A hosted
+ * sandbox caps the command itself (`ulimit -v`).
  */
 export const PYTHON_HEAP_MB = 512;
 
-/**
- * The file python3 runs inside the sandbox: the tool's script, then a call of `main(**inputs)`
- * with the arguments read from stdin, its return value printed as JSON after the marker.
- */
+/** The script, then a call of `main(**inputs)` with stdin's JSON, its return value printed as JSON after the marker. */
 export function pythonProgram(script: string): string {
   return `${script}
 
@@ -29,36 +19,18 @@ _svc_sys.stdout.write(${JSON.stringify(RESULT_MARKER)} + _svc_json.dumps(_svc_re
 `;
 }
 
-/**
- * `python` code tools: the sandbox's CPython (WebAssembly, in a worker thread of just-bash; no
- * host process), the arguments on stdin, the secrets as environment variables of that one
- * command. The script file lives outside the workspace and is removed after the call.
- */
-export const pythonRuntime: CodeRuntime = {
-  needsSandbox: true,
-  refusal: (limits) =>
-    limits.memoryMb < PYTHON_HEAP_MB
+/** `python` code tools: the sandbox's python3 (local: CPython in WebAssembly, never a host process). */
+export const pythonRuntime = sandboxProgram({
+  extension: ".py",
+  program: pythonProgram,
+  command: (path) => `python3 ${path}`,
+  memoryByExec: true,
+  cause: (output, sandbox) => {
+    if (!/\bMemoryError\b/.test(output)) return undefined;
+    return sandbox.capsCommandMemory ? "stopped: the script went over its memory cap (CODE_TOOL_MEMORY_MB)\n" : `stopped: the script went over the python interpreter's ${PYTHON_HEAP_MB} MB heap\n`;
+  },
+  refusal: (limits, sandbox) =>
+    !sandbox?.capsCommandMemory && limits.memoryMb < PYTHON_HEAP_MB
       ? `the python interpreter's heap is fixed at ${PYTHON_HEAP_MB} MB, above CODE_TOOL_MEMORY_MB (${limits.memoryMb}); set CODE_TOOL_MEMORY_MB to ${PYTHON_HEAP_MB} or more to run python code tools`
       : undefined,
-  run: ({ script, input, env, signal, sandbox }) => {
-    if (!sandbox) throw new Error("python code tools run in the session's sandbox");
-    return sandbox.serial(async () => {
-      const fs = await sandbox.files();
-      const path = posix.join(SCRIPT_DIR, `${randomUUID()}.py`);
-      await fs.mkdir(SCRIPT_DIR, { recursive: true });
-      await fs.writeFile(path, pythonProgram(script));
-      try {
-        const result = await sandbox.exec(`python3 ${path}`, signal, { env, stdin: JSON.stringify(input ?? {}) });
-        const marker = result.stdout.lastIndexOf(RESULT_MARKER);
-        if (result.exitCode !== 0 || marker < 0) {
-          const cause = /\bMemoryError\b/.test(result.stderr) ? `stopped: the script went over the python interpreter's ${PYTHON_HEAP_MB} MB heap\n` : "";
-          throw new Error(`${cause}exit code ${result.exitCode}\n${result.stderr}${result.stdout}`.trimEnd());
-        }
-        return JSON.parse(result.stdout.slice(marker + RESULT_MARKER.length)) as unknown;
-      } finally {
-        await fs.rm(path, { force: true });
-        await sandbox.persist();
-      }
-    });
-  },
-};
+});
