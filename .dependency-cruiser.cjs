@@ -14,7 +14,7 @@ module.exports = {
       from: {},
       to: {
         circular: true,
-        viaOnly: { pathNot: ["^server/runner/invoke/(prepare-turn|run-nested)\\.ts$"] },
+        viaOnly: { pathNot: ["^server/runner/invoke/(prepare-turn|turn-tools|run-nested)\\.ts$"] },
       },
     },
     {

@@ -1,8 +1,7 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { authenticateApiKey, resolveSession } from "@/server/auth";
 import { createAuthHandler, isAuthPath, isAuthRequest } from "@/server/auth/auth-handler";
 import type { AppContext } from "@/server/core/app-context";
-import { nodeIncoming } from "@/server/http/node-incoming";
+import { nodeIncoming, type NodeRequestHandler } from "@/server/http/node-incoming";
 import { toResponse } from "@/server/http/reply";
 import type { Incoming } from "@/server/http/incoming";
 import { createRouter, type Authenticators, type RequestHandler } from "@/server/http/router";
@@ -12,14 +11,13 @@ import { bearerAsApiKey, openAiErrorReply, openAiRoutes } from "@/server/openai-
 import { isOpenAiPath } from "./front";
 import { allRoutes } from "./route-table";
 
+export type { NodeRequestHandler };
+
 /** API keys and playground sessions, as the accounts area resolves them. */
 const authenticators: Authenticators = {
   apiKey: (app, authorization) => authenticateApiKey(app.db, authorization),
   session: (app, headers) => resolveSession(app, headers),
 };
-
-/** The node:http door's shape: answers on `res`, never rejects. */
-export type NodeRequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /**
  * The two doors into one route table: `web` for the Next.js route (next dev, Vercel, tests) and

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { NodeRequestHandler } from "./api-doors";
+import type { NodeRequestHandler } from "@/server/http/node-incoming";
 import { logger } from "@/server/core/logger";
 
 /**

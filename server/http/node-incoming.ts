@@ -3,6 +3,9 @@ import { Readable } from "node:stream";
 import { BadRequestError, PayloadTooLargeError } from "@/server/core/errors";
 import type { Incoming } from "./incoming";
 
+/** The node:http door's shape: answers on `res`, never rejects. */
+export type NodeRequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
 export interface NodeIncoming extends Incoming {
   /** Set when the body was refused part-way: the connection must close after the answer. */
   bodyLeftUnread: boolean;
