@@ -4,9 +4,9 @@ import { AppError } from "@/server/core/errors";
 import type { Page } from "@/server/core/windowing";
 import type { Executor } from "@/server/db";
 import { artifacts, revisions } from "@/server/db/schema";
-import { deploymentsOf, listEnvironmentStates, type DeployedRevision } from "@/server/domains/environments/overview";
-import { DOMAIN_SPECS } from "@/server/domains/specs";
-import { listAgents } from "@/server/domains/workflows/agents";
+import { deploymentsOf, listEnvironmentStates, type DeployedRevision } from "@/server/domains";
+import { DOMAIN_SPECS } from "@/server/domains";
+import { listAgents } from "@/server/domains";
 import { queryArtifacts, type ArtifactRecord } from "@/server/versioning";
 
 export interface ModelEntry {

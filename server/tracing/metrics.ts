@@ -1,4 +1,4 @@
-import { estimateCostUsd, PROVIDER_IDS } from "@/server/agents/catalog";
+import { estimateCostUsd, PROVIDER_IDS } from "@/server/agents";
 import { getPath, isObject, setPath, type JsonObject } from "./attributes";
 
 /**

@@ -1,6 +1,6 @@
 import { BadRequestError, MethodNotAllowedError } from "@/server/core/errors";
 import type { Database } from "@/server/db";
-import { capped, emitEvent } from "@/server/events/emit";
+import { capped, emitEvent } from "@/server/events";
 import { parseTraceId, traceIdToWire } from "./ids";
 import { queryTracePage, querySpanPage } from "./query/run-query";
 import { parseWindowing } from "./query/windowing";

@@ -18,3 +18,7 @@ export { createVariant, forkVariant, insertVariant, getVariant, queryVariants, s
 export { setArtifactArchived, updateArtifact } from "./artifacts";
 export { deployMessage, restoreMessage, revisionNames, type RevisionNames } from "./automatic-messages";
 export { revisionCacheFor, type RevisionCacheStats } from "./cache/revision-cache";
+export { artifactToWire, variantToWire } from "./wire";
+export { latestRevisionOrNull } from "./lookup";
+export { scopeOf, refsOf, requestSchemas } from "./routes";
+export { selectRevisions } from "./revision-select";

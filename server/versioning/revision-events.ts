@@ -1,4 +1,4 @@
-import { capped, emitEvent } from "@/server/events/emit";
+import { capped, emitEvent } from "@/server/events";
 import { revisionEventType, type RevisionAction } from "@/shared/event-catalog";
 import type { Executor } from "@/server/db";
 import type { DomainKeys } from "./domains";

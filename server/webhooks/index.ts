@@ -8,3 +8,7 @@ export { createSubscription, getSubscription, querySubscriptions } from "./subsc
 export { webhookMutatingRoutes, webhookReadingRoutes, webhookRoutes } from "./routes";
 export { startWebhookWorker, webhookWorker, type WebhookWorkerOptions } from "./worker";
 export { webhookFetch } from "./webhook-fetch";
+export { deliveryToWire, subscriptionToWire } from "./wire";
+export { testDraftSubscription, testSavedSubscription } from "./test-send";
+export { deleteSubscription, replaceSubscription, setSubscriptionActive } from "./subscriptions";
+export { subscriptionInputSchema } from "./subscription-input";

@@ -1,5 +1,5 @@
 import { logger } from "@/server/core/logger";
-import { EVENTS_CHANNEL } from "@/server/events/notify";
+import { EVENTS_CHANNEL } from "@/server/events";
 import type { AppContext } from "@/server/core/app-context";
 import { listen, startWakeLoop, type BackgroundWorker, type RunningWorker } from "@/server/worker";
 import { DELIVERIES_CHANNEL } from "./channels";

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Executor } from "@/server/db";
 import { artifacts, revisions } from "@/server/db/schema";
 import { Lookup, type RevisionRecord, type Scope } from "@/server/versioning";
-import { selectRevisions } from "@/server/versioning/revision-select";
+import { selectRevisions } from "@/server/versioning";
 import { listEnvironmentStates } from "./overview";
 import { diffReferences, type ReferenceMap, type ReferencesDiff } from "./references-diff";
 import { environmentsSpec } from "./spec";

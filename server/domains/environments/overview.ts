@@ -2,7 +2,7 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/server/db";
 import { artifacts } from "@/server/db/schema";
 import { Lookup, type RevisionRecord, type Scope } from "@/server/versioning";
-import { latestRevisionOrNull } from "@/server/versioning/lookup";
+import { latestRevisionOrNull } from "@/server/versioning";
 import type { ReferenceMap } from "./references-diff";
 import { environmentsSpec } from "./spec";
 

@@ -1,6 +1,6 @@
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { one } from "@/server/http/envelope";
-import { refsOf, requestSchemas, scopeOf } from "@/server/versioning/routes";
+import { refsOf, requestSchemas, scopeOf } from "@/server/versioning";
 import { revisionToWire, type DomainSpec, type Ref } from "@/server/versioning";
 import { deployRevision } from "./deploy";
 import { environmentsSpec } from "./spec";

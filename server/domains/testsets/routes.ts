@@ -4,7 +4,7 @@ import { windowingSchema } from "@/server/core/windowing";
 import { one } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { refSchema } from "@/server/versioning";
-import { scopeOf } from "@/server/versioning/routes";
+import { scopeOf } from "@/server/versioning";
 import { pageBody } from "@/server/http/envelope";
 import { fetchTestcase, queryTestcasesOf, readTestcases } from "./testcase-reads";
 import type { TestcaseRecord } from "./testcase-store";

@@ -1,6 +1,6 @@
 import { BadRequestError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
-import { capped, emitEvent } from "@/server/events/emit";
+import { capped, emitEvent } from "@/server/events";
 import type { Page } from "@/server/core/windowing";
 import { Lookup, resolveRevision, type RetrieveRefs, type Scope } from "@/server/versioning";
 import { testsetsSpec } from "./spec";

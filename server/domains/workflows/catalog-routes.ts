@@ -4,7 +4,7 @@ import type { Config } from "@/server/core/config";
 import { NotFoundError } from "@/server/core/errors";
 import { many, one } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
-import { findPlatformOperation, listPlatformTools, operationToWire } from "@/server/runner/tools/platform";
+import { findPlatformOperation, listPlatformTools, operationToWire } from "@/server/runner";
 
 const deploymentOf = (config: Config): HarnessDeployment => ({ externalHarness: config.externalHarness.enabled });
 

@@ -1,5 +1,5 @@
 import { Bash, InMemoryFs } from "just-bash";
-import { nodeRuntime, pythonProgram, pythonRuntime, PYTHON_HEAP_MB, RESULT_MARKER, type CodeLimits } from "@/server/runner/tools";
+import { nodeRuntime, pythonProgram, pythonRuntime, PYTHON_HEAP_MB, RESULT_MARKER, type CodeLimits } from "@/server/runner";
 import { EvaluatorFailure } from "./evaluator-failure";
 
 export const CODE_RUNTIMES = ["python", "javascript"] as const;

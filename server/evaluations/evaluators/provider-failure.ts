@@ -1,6 +1,6 @@
 import { APICallError, RetryError } from "ai";
 import { findEgressRefusal } from "@/server/egress";
-import type { ResolvedConnection } from "@/server/runner/providers";
+import type { ResolvedConnection } from "@/server/runner";
 import { EvaluatorFailure } from "./evaluator-failure";
 
 function statusOf(error: unknown): number | undefined {

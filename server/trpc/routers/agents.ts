@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { findProjectMembers } from "@/server/auth/members";
+import { findProjectMembers } from "@/server/auth";
 import { slugSchema } from "@/server/core/slugs";
-import { deployRevision } from "@/server/domains/environments/deploy";
-import { DOMAIN_SPECS } from "@/server/domains/specs";
-import { commitAgentTemplate, createAgent, forkAgentVariant, listAgents, templateVerdict } from "@/server/domains/workflows/agents";
+import { deployRevision } from "@/server/domains";
+import { DOMAIN_SPECS } from "@/server/domains";
+import { commitAgentTemplate, createAgent, forkAgentVariant, listAgents, templateVerdict } from "@/server/domains";
 import {
   fetchRevision,
   getArtifact,
@@ -13,7 +13,7 @@ import {
   setArtifactArchived,
   updateArtifact,
 } from "@/server/versioning";
-import { artifactToWire, revisionToWire, variantToWire } from "@/server/versioning/wire";
+import { artifactToWire, revisionToWire, variantToWire } from "@/server/versioning";
 import { createTRPCRouter, memberProcedure, projectProcedure } from "../init";
 import { scopeOf } from "./scope";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/server/auth";
-import { apiKeyToWire } from "@/server/auth/wire";
+import { apiKeyToWire } from "@/server/auth";
 import { createTRPCRouter, memberProcedure, projectProcedure } from "../init";
 
 // The same limits as POST /api/keys.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { connectedProviders, testStoredConnection } from "@/server/runner/providers";
+import { connectedProviders, testStoredConnection } from "@/server/runner";
 import { connectionToWire, isModelConnection, plainSecretToWire, secretInputSchema, secretToWire, vaultOf, type PlainSecret, type VaultSecret } from "@/server/vault";
 import { createTRPCRouter, memberProcedure, projectProcedure } from "../init";
 

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { listDeployLog, listEnvironmentOverview } from "@/server/domains/environments/deploy-log";
-import { listEnvironmentStates } from "@/server/domains/environments/overview";
-import { DOMAIN_SPECS } from "@/server/domains/specs";
+import { listDeployLog, listEnvironmentOverview } from "@/server/domains";
+import { listEnvironmentStates } from "@/server/domains";
+import { DOMAIN_SPECS } from "@/server/domains";
 import { queryRevisions } from "@/server/versioning";
-import { revisionToWire } from "@/server/versioning/wire";
+import { revisionToWire } from "@/server/versioning";
 import { createTRPCRouter, projectProcedure } from "../init";
 import { scopeOf } from "./scope";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { traceSearchQuery, traceSearchSchema } from "@/server/tracing/trace-search";
-import { fetchTrace, queryTraces } from "@/server/tracing/traces";
+import { traceSearchQuery, traceSearchSchema } from "@/server/tracing";
+import { fetchTrace, queryTraces } from "@/server/tracing";
 import { createTRPCRouter, projectProcedure } from "../init";
 
 /** Traces, read the same way `POST /api/traces/query` and `GET /api/traces/{id}` read them. */

@@ -1,17 +1,10 @@
 import { z } from "zod";
 import { BadRequestError } from "@/server/core/errors";
-import { getDelivery, queryDeliveries, redeliver } from "@/server/webhooks/deliveries";
-import { subscriptionInputSchema } from "@/server/webhooks/subscription-input";
-import {
-  createSubscription,
-  deleteSubscription,
-  getSubscription,
-  querySubscriptions,
-  replaceSubscription,
-  setSubscriptionActive,
-} from "@/server/webhooks/subscriptions";
-import { testDraftSubscription, testSavedSubscription } from "@/server/webhooks/test-send";
-import { deliveryToWire, subscriptionToWire } from "@/server/webhooks/wire";
+import { getDelivery, queryDeliveries, redeliver } from "@/server/webhooks";
+import { subscriptionInputSchema } from "@/server/webhooks";
+import { createSubscription, deleteSubscription, getSubscription, querySubscriptions, replaceSubscription, setSubscriptionActive } from "@/server/webhooks";
+import { testDraftSubscription, testSavedSubscription } from "@/server/webhooks";
+import { deliveryToWire, subscriptionToWire } from "@/server/webhooks";
 import { createTRPCRouter, memberProcedure, projectProcedure } from "../init";
 import { scopeOf } from "./scope";
 

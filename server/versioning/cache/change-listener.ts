@@ -1,7 +1,7 @@
 import postgres from "postgres";
 import { logger } from "@/server/core/logger";
 import { databaseUrlOf, type Database } from "@/server/db";
-import { listen } from "@/server/worker/listen";
+import { listen } from "@/server/worker";
 import { VERSIONING_CHANNEL } from "./change-tags";
 
 export interface ChangeHandlers {

@@ -1,6 +1,6 @@
 import type { Database } from "@/server/db";
 import { commitRevision, getVariant, type CommitResult, type Scope } from "@/server/versioning";
-import { latestRevisionOrNull } from "@/server/versioning/lookup";
+import { latestRevisionOrNull } from "@/server/versioning";
 import { workflowsSpec } from "../spec";
 
 /**

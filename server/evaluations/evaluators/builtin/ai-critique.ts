@@ -1,6 +1,6 @@
 import { streamText, type ModelMessage, type OutputInterface } from "ai";
 import { estimateCostUsd } from "@/server/agents";
-import { languageModel } from "@/server/runner/providers";
+import { languageModel } from "@/server/runner";
 import { cancelled } from "../abortable-sleep";
 import { EvaluatorFailure, invalidParameter } from "../evaluator-failure";
 import { isRecord, testcaseInputs } from "../evaluator-values";

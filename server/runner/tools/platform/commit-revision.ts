@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { NativeEvent } from "@/server/streams";
-import { workflowsSpec } from "@/server/domains/workflows/spec";
+import { workflowsSpec } from "@/server/domains";
 import { commitRevision as commit, revisionToWire } from "@/server/versioning";
 import type { RunScope } from "../tool-types";
 import { platformOperation } from "./platform-operation";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listAgents } from "@/server/domains/workflows/agents";
+import { listAgents } from "@/server/domains";
 import { platformOperation } from "./platform-operation";
 
 export const discoverAgents = platformOperation({

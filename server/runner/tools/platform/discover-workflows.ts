@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { workflowsSpec } from "@/server/domains/workflows/spec";
+import { workflowsSpec } from "@/server/domains";
 import { queryArtifacts } from "@/server/versioning";
 import { platformOperation } from "./platform-operation";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { queryTraces as query } from "@/server/tracing/traces";
+import { queryTraces as query } from "@/server/tracing";
 import { platformOperation } from "./platform-operation";
 
 export const queryTraces = platformOperation({

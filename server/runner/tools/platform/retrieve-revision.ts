@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { workflowsSpec } from "@/server/domains/workflows/spec";
+import { workflowsSpec } from "@/server/domains";
 import { retrieveRevision as retrieve, revisionToWire, type RetrieveRefs } from "@/server/versioning";
 import { platformOperation } from "./platform-operation";
 

@@ -1,7 +1,7 @@
 import { jsonSchema, tool, type JSONSchema7 } from "ai";
 import type { ToolEntry } from "@/server/agents";
 import { AppError, BadRequestError } from "@/server/core/errors";
-import { workflowsSpec } from "@/server/domains/workflows/spec";
+import { workflowsSpec } from "@/server/domains";
 import type { BatchOutputs } from "@/server/streams";
 import { retrieveRevision, type RevisionRecord } from "@/server/versioning";
 import { toolSpanId } from "../../tool-span-id";

@@ -1,0 +1,2 @@
+export { EVENTS_CHANNEL } from "./notify";
+export { capped, emitEvent } from "./emit";
