@@ -6,6 +6,7 @@ import { authRoutes } from "@/server/auth/routes";
 import { seedEnvironments } from "@/server/domains/environments/seed";
 import { domainRoutes } from "@/server/domains/routes";
 import { eventRoutes } from "@/server/events/routes";
+import { evaluationRoutes } from "@/server/evaluations";
 import type { AppContext } from "@/server/http/app-context";
 import { buildOpenApiDocument } from "@/server/http/openapi";
 import { connectionTestRoutes } from "@/server/runner/providers/routes";
@@ -35,6 +36,7 @@ export const apiRoutes: AnyRoute[] = [
   ...tracingRoutes,
   ...webhookRoutes,
   ...workerRoutes,
+  ...evaluationRoutes,
 ];
 
 // Composition root: new projects get the standard environments.

@@ -7,3 +7,5 @@ export { agentRunRoutes } from "./routes";
 export { startTurn, type TurnHandle } from "./start-turn";
 export { defaultToolRegistry, ToolRegistry, type RegisteredTool, type ToolFactory } from "./tools";
 export { traceContext, type TraceContext } from "./trace-context";
+export { beginTurn } from "./invoke";
+export { recordRunTrace } from "./record-run-trace";

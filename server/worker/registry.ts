@@ -1,6 +1,7 @@
 import type { AppContext } from "@/server/http/app-context";
 import { spanIngestWorker } from "@/server/tracing/ingest/worker";
 import { webhookWorker } from "@/server/webhooks/worker";
+import { evaluationWorker } from "@/server/evaluations";
 
 export interface RunningWorker {
   stop(): Promise<void>;
@@ -19,4 +20,4 @@ export interface BackgroundWorker {
 }
 
 /** Every background area adds its worker here; the worker process, the app process and the cron route run this list. */
-export const BACKGROUND_WORKERS: BackgroundWorker[] = [spanIngestWorker, webhookWorker];
+export const BACKGROUND_WORKERS: BackgroundWorker[] = [spanIngestWorker, webhookWorker, evaluationWorker];

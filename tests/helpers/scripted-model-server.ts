@@ -49,6 +49,8 @@ export interface ScriptedModelServer {
   requests: RecordedRequest[];
   /** Replaces the queue. */
   script(...scripts: Script[]): void;
+  /** Answers each request by what it asks (concurrent callers); `undefined` falls back to the queue. */
+  respondWith(responder: ((request: RecordedRequest) => Script | undefined) | undefined): void;
   /** Resolves when a request's socket closes before the server finished its reply. */
   nextAbort(): Promise<void>;
   /** Resolves when the next request has arrived. */
@@ -67,6 +69,7 @@ const pieces = (text: string, count: number): string[] => {
 /** `port`: a fixed port (the browser tests start the app pointing at it); 0 picks a free one. */
 export async function startScriptedModelServer(options: { port?: number } = {}): Promise<ScriptedModelServer> {
   let queue: Script[] = [{ kind: "reply", text: "Hello!" }];
+  let responder: ((request: RecordedRequest) => Script | undefined) | undefined;
   const requests: RecordedRequest[] = [];
   const abortWaiters: Array<() => void> = [];
   const requestWaiters: Array<(request: RecordedRequest) => void> = [];
@@ -91,7 +94,7 @@ export async function startScriptedModelServer(options: { port?: number } = {}):
     const recorded = { path, headers: req.headers, body };
     requests.push(recorded);
     requestWaiters.splice(0).forEach((wake) => wake(recorded));
-    const script = queue.length > 1 ? queue.shift()! : queue[0];
+    const script = responder?.(recorded) ?? (queue.length > 1 ? queue.shift()! : queue[0]);
     let finished = false;
     res.on("close", () => {
       if (!finished) abortWaiters.splice(0).forEach((wake) => wake());
@@ -156,6 +159,9 @@ export async function startScriptedModelServer(options: { port?: number } = {}):
     requests,
     script: (...scripts) => {
       queue = scripts;
+    },
+    respondWith: (fn) => {
+      responder = fn;
     },
     nextAbort: () => new Promise<void>((resolve) => abortWaiters.push(resolve)),
     nextRequest: () => new Promise<RecordedRequest>((resolve) => requestWaiters.push(resolve)),

@@ -8,3 +8,4 @@ export * from "./tracing";
 export * from "./vault";
 export * from "./sandbox";
 export * from "./chat-sessions";
+export * from "./evaluations";

@@ -1,3 +1,4 @@
 export { invokeAgent } from "./invoke-agent";
 export { invokeRequestSchema, SESSION_ID, type InvokeRequest } from "./invoke-request";
 export { prepareTurn } from "./prepare-turn";
+export { beginTurn } from "./begin-turn";

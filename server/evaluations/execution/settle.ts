@@ -1,0 +1,83 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Executor } from "@/server/db";
+import { evaluationResults, evaluationRuns, evaluationScenarios } from "@/server/db/schema";
+import { refreshMetrics } from "../metrics/refresh-metrics";
+import type { RunRow } from "../model/rows";
+import { emitRunEvent } from "./run-events";
+
+const r = evaluationResults;
+const OPEN = ["queued", "running"];
+
+/** Status of a set of cells, as the reference rolls it up: an error wins, then waiting people. */
+async function rollup(tx: Executor, where: ReturnType<typeof and>): Promise<"open" | "errors" | "pending" | "success"> {
+  const [row] = await tx
+    .select({
+      open: sql<number>`count(*) filter (where ${r.status} in ('queued', 'running'))`.mapWith(Number),
+      failed: sql<number>`count(*) filter (where ${r.status} in ('failure', 'errors'))`.mapWith(Number),
+      pending: sql<number>`count(*) filter (where ${r.status} = 'pending')`.mapWith(Number),
+    })
+    .from(r)
+    .where(where);
+  if (row.open > 0) return "open";
+  if (row.failed > 0) return "errors";
+  return row.pending > 0 ? "pending" : "success";
+}
+
+/** When a scenario has no cell left to run: its status and its (variational) metrics. */
+export async function settleScenario(tx: Executor, run: RunRow, scenarioId: string, now: Date): Promise<boolean> {
+  const status = await rollup(tx, and(eq(r.runId, run.id), eq(r.scenarioId, scenarioId)));
+  if (status === "open") return false;
+  await tx.update(evaluationScenarios).set({ status, updatedAt: now }).where(eq(evaluationScenarios.id, scenarioId));
+  await refreshMetrics(tx, run, scenarioId);
+  return true;
+}
+
+/**
+ * Ends a running run whose cells are all done, once (the run row is locked and must still be
+ * running): `errors` when a cell failed, `success` otherwise; a run waiting for people stays
+ * running. Writes the global metrics and `evaluations.runs.finished` in the same transaction.
+ */
+export async function finalizeIfDone(db: Executor, runId: string, now = new Date()): Promise<RunRow | undefined> {
+  const finish = async (tx: Executor) => {
+    const [run] = await tx.select().from(evaluationRuns).where(eq(evaluationRuns.id, runId)).for("update");
+    if (!run || run.status !== "running" || run.flags.is_closed) return undefined;
+    const status = await rollup(tx, eq(r.runId, run.id));
+    if (status === "open" || status === "pending") return undefined;
+    const metrics = await refreshMetrics(tx, run);
+    const [done] = await tx
+      .update(evaluationRuns)
+      .set({ status, flags: { ...run.flags, is_active: false }, updatedAt: now })
+      .where(eq(evaluationRuns.id, run.id))
+      .returning();
+    await emitRunEvent(tx, "evaluations.runs.finished", done, { metrics: metrics.data });
+    return done;
+  };
+  return "transaction" in db ? db.transaction(finish) : finish(db);
+}
+
+/**
+ * Runs past their time budget: what is still queued or running fails with a message that says
+ * why, and the run fails (`evaluations.runs.failed`). Workers holding its cells see the run end
+ * and abort them; their late writes are refused by the lease check.
+ */
+export async function expireRuns(db: Executor, now = new Date()): Promise<number> {
+  const run = evaluationRuns;
+  const due = await db
+    .select({ id: run.id })
+    .from(run)
+    .where(and(eq(run.status, "running"), sql`${run.deadlineAt} < ${now.toISOString()}`));
+  for (const { id } of due) {
+    await (db as { transaction: (f: (tx: Executor) => Promise<void>) => Promise<void> }).transaction(async (tx) => {
+      const [locked] = await tx.select().from(run).where(and(eq(run.id, id), eq(run.status, "running"))).for("update", { skipLocked: true });
+      if (!locked) return;
+      const seconds = Math.round((locked.deadlineAt!.getTime() - (locked.startedAt ?? locked.createdAt).getTime()) / 1000);
+      const error = { code: "time_budget_exceeded", message: `the run's time budget (data.concurrency.timeout, ${seconds} s) ran out before this cell finished` };
+      await tx.update(r).set({ status: "failure", error, leaseUntil: null, leaseToken: null, updatedAt: now }).where(and(eq(r.runId, id), inArray(r.status, OPEN)));
+      await tx.update(evaluationScenarios).set({ status: "errors", updatedAt: now }).where(and(eq(evaluationScenarios.runId, id), inArray(evaluationScenarios.status, ["running", "pending", "queued"])));
+      const metrics = await refreshMetrics(tx, locked);
+      const [failed] = await tx.update(run).set({ status: "failure", flags: { ...locked.flags, is_active: false }, updatedAt: now }).where(eq(run.id, id)).returning();
+      await emitRunEvent(tx, "evaluations.runs.failed", failed, { error, metrics: metrics.data });
+    });
+  }
+  return due.length;
+}
