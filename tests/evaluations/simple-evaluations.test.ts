@@ -11,6 +11,7 @@ let testsetRevision: string;
 let promptRevision: string;
 let agentRevision: string;
 let exactMatch: string;
+const runIds: Record<string, string> = {};
 
 beforeAll(async () => {
   model = await startScriptedModelServer();
@@ -56,6 +57,7 @@ describe("a simple evaluation runs a 20-case testset end to end", () => {
     expect(created.progress.cells_total).toBe(60);
 
     const done = await waitFor(t, key, created.id, finished);
+    runIds.prompt = created.id;
     const failures = await t.call("POST", "/api/evaluations/results/query", { key, body: { result: { run_id: created.id, status: "failure" } } });
     expect(failures.body.results.map((r: any) => r.error)).toEqual([]);
     expect(done.data.status).toBe("success");
@@ -87,6 +89,7 @@ describe("a simple evaluation runs a 20-case testset end to end", () => {
     const res = await create({ testset_steps: [testsetRevision], application_steps: [agentRevision], evaluator_steps: [exactMatch], concurrency: { batch_size: 10 } }, "agent");
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const done = await waitFor(t, key, res.body.evaluation.id, finished);
+    runIds.agent = done.id;
     expect(done.data.status).toBe("success");
     const results = await t.call("POST", "/api/evaluations/results/query", { key, body: { result: { run_id: done.id } } });
     const invocations = results.body.results.filter((r: any) => r.step_key.startsWith("application-"));
@@ -96,5 +99,23 @@ describe("a simple evaluation runs a 20-case testset end to end", () => {
     const scores = results.body.results.filter((r: any) => r.step_key.startsWith("evaluator-"));
     // The agent answers with the tool's sum: every answer is right.
     expect(scores.every((r: any) => r.data.outputs.success === true)).toBe(true);
+  });
+
+  it("compares the two runs: per testcase outputs, scores and deltas against the baseline; per run aggregates", async () => {
+    const res = await t.call("POST", "/api/evaluations/runs/compare", { key, body: { run_ids: [runIds.prompt, runIds.agent] } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { comparison } = res.body;
+    expect(comparison.baseline_run_id).toBe(runIds.prompt);
+    expect(comparison.evaluators).toEqual(["exact"]);
+    expect(comparison.runs.map((r: any) => r.scores.exact)).toEqual([0.85, 1]);
+    expect(comparison.runs[1].deltas.exact).toBeCloseTo(0.15);
+    expect(comparison.testcases).toHaveLength(20);
+    const three = comparison.testcases.find((c: any) => c.inputs.a === 3);
+    expect(three.runs[0]).toMatchObject({ outputs: "107", scores: { exact: 0 }, deltas: { exact: 0 } });
+    expect(three.runs[1]).toMatchObject({ scores: { exact: 1 }, deltas: { exact: 1 } });
+    expect(three.runs[1].trace_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(comparison.runs[0].metrics).toHaveProperty(Object.keys(comparison.runs[0].metrics)[0]);
+    const one = await t.call("POST", "/api/evaluations/runs/compare", { key, body: { run_ids: [runIds.prompt, runIds.prompt] } });
+    expect(one.status).toBe(400);
   });
 });

@@ -22,11 +22,7 @@ const cellColumns = {
  * refresh is one read and does not wait for trace ingest.
  */
 export async function refreshMetrics(db: Executor, run: RunRow, scenarioId?: string): Promise<MetricsRow> {
-  const cells = await db
-    .select(cellColumns)
-    .from(evaluationResults)
-    .where(and(eq(evaluationResults.runId, run.id), scenarioId ? eq(evaluationResults.scenarioId, scenarioId) : undefined));
-  const data = computeMetrics(readRunData(run.data).steps, cells);
+  const data = await runMetrics(db, run, scenarioId);
   const now = new Date();
   const values = { id: newId(), projectId: run.projectId, runId: run.id, scenarioId: scenarioId ?? null, status: "success", data, createdAt: now, updatedAt: now };
   const [row] = await db
@@ -39,4 +35,13 @@ export async function refreshMetrics(db: Executor, run: RunRow, scenarioId?: str
     })
     .returning();
   return row;
+}
+
+/** The metrics of a run (or one scenario), computed from its cells and not stored. */
+export async function runMetrics(db: Executor, run: RunRow, scenarioId?: string) {
+  const cells = await db
+    .select(cellColumns)
+    .from(evaluationResults)
+    .where(and(eq(evaluationResults.runId, run.id), scenarioId ? eq(evaluationResults.scenarioId, scenarioId) : undefined));
+  return computeMetrics(readRunData(run.data).steps, cells);
 }
