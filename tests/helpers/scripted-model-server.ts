@@ -26,6 +26,8 @@ export type Script =
       finish?: string;
       /** How many pieces each text, reasoning and argument string is cut into. */
       chunks?: number;
+      /** Waits this long before answering (a model's latency). */
+      delayMs?: number;
     }
   /** Answers with this HTTP status and a provider-shaped error body. */
   | { kind: "status"; status: number; message?: string }
@@ -123,6 +125,7 @@ export async function startScriptedModelServer(options: { port?: number } = {}):
       res.write(JSON.stringify(error));
       return done();
     }
+    if (script.kind === "reply" && script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     res.flushHeaders();
     if (script.kind === "hang") return;

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "@/server/db";
-import { evaluationResults } from "@/server/db/schema";
+import { evaluationResults, evaluationScenarios } from "@/server/db/schema";
 import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_DELAY_S, readRunData } from "../model/run-data";
 import type { ResultRow, RunRow } from "../model/rows";
 import { settleDependents } from "./cell-dependencies";
@@ -27,6 +27,8 @@ export async function recordOutcome(db: Database, run: RunRow, cell: ResultRow, 
   const mine = and(eq(r.id, cell.id), eq(r.leaseToken, token), eq(r.status, "running"));
   const cleared = { leaseUntil: null, leaseToken: null, updatedAt: now };
   return db.transaction(async (tx) => {
+    // Cells of one scenario record one at a time, so the last one sees the others and settles it.
+    await tx.select({ id: evaluationScenarios.id }).from(evaluationScenarios).where(eq(evaluationScenarios.id, cell.scenarioId)).for("update");
     if (outcome.status === "failure" && outcome.error.code === "cancelled") {
       const back = await tx.update(r).set({ ...cleared, status: "queued", dueAt: now, attempts: sql`greatest(${r.attempts} - 1, 0)` }).where(mine).returning({ id: r.id });
       return { recorded: back.length ? "released" : "lost", scenarioSettled: false };
