@@ -58,12 +58,20 @@ export async function claimCells(db: Database, limit: number, leaseMs: number, n
   });
 }
 
-/** Extends the leases of cells this worker still holds. */
+/**
+ * Extends the leases of cells this worker still holds. A cell locked right now is being recorded
+ * (its lease ends with that write), so it is skipped rather than waited for.
+ */
 export async function renewLeases(db: Database, tokens: string[], leaseMs: number, now = new Date()): Promise<void> {
   if (tokens.length === 0) return;
   const r = evaluationResults;
+  const held = db
+    .select({ id: r.id })
+    .from(r)
+    .where(and(inArray(r.leaseToken, tokens), eq(r.status, "running")))
+    .for("update", { skipLocked: true });
   await db
     .update(r)
     .set({ leaseUntil: new Date(now.getTime() + leaseMs) })
-    .where(and(inArray(r.leaseToken, tokens), eq(r.status, "running")));
+    .where(inArray(r.id, held));
 }

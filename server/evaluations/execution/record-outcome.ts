@@ -49,7 +49,9 @@ export async function recordOutcome(db: Database, run: RunRow, cell: ResultRow, 
       .where(mine)
       .returning({ id: r.id });
     if (written.length === 0) return { recorded: "lost", scenarioSettled: false };
-    const released = await settleDependents(tx, run, now, cell.scenarioId);
+    // Only an invocation cell has cells waiting on it.
+    const invocation = readRunData(run.data).steps.find((s) => s.key === cell.stepKey)?.type === "invocation";
+    const released = invocation ? await settleDependents(tx, run, now, cell.scenarioId, outcome.status) : 0;
     if (released > 0) await notifyEvaluationWorkers(tx);
     const scenarioSettled = await settleScenario(tx, run, cell.scenarioId, now);
     return { recorded: "done", scenarioSettled };

@@ -38,6 +38,13 @@ export async function settleScenario(tx: Executor, run: RunRow, scenarioId: stri
  * running. Writes the global metrics and `evaluations.runs.finished` in the same transaction.
  */
 export async function finalizeIfDone(db: Executor, runId: string, now = new Date()): Promise<RunRow | undefined> {
+  // Most calls come while other cells are still open: a look without locking the run answers them.
+  const [open] = await db
+    .select({ id: r.id })
+    .from(r)
+    .where(and(eq(r.runId, runId), inArray(r.status, OPEN)))
+    .limit(1);
+  if (open) return undefined;
   const finish = async (tx: Executor) => {
     const [run] = await tx.select().from(evaluationRuns).where(eq(evaluationRuns.id, runId)).for("update");
     if (!run || run.status !== "running" || run.flags.is_closed) return undefined;
@@ -52,7 +59,7 @@ export async function finalizeIfDone(db: Executor, runId: string, now = new Date
     await emitRunEvent(tx, "evaluations.runs.finished", done, { metrics: metrics.data });
     return done;
   };
-  return "transaction" in db ? db.transaction(finish) : finish(db);
+  return db.transaction(finish);
 }
 
 /**
