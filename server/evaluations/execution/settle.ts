@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Executor } from "@/server/db";
+import type { Database, Executor } from "@/server/db";
 import { evaluationResults, evaluationRuns, evaluationScenarios } from "@/server/db/schema";
 import { refreshMetrics } from "../metrics/refresh-metrics";
 import type { RunRow } from "../model/rows";
@@ -87,4 +87,24 @@ export async function expireRuns(db: Executor, now = new Date()): Promise<number
     });
   }
   return due.length;
+}
+
+/**
+ * After cells were written by hand (a person's scores, an SDK's outputs) on a running run: the
+ * touched scenarios settle and the run may finish, as when a worker writes them.
+ */
+export async function settleWrittenCells(db: Database, projectId: string, cells: { runId: string; scenarioId: string }[]): Promise<void> {
+  const runIds = [...new Set(cells.map((c) => c.runId))];
+  for (const runId of runIds) {
+    const [run] = await db.select().from(evaluationRuns).where(and(eq(evaluationRuns.projectId, projectId), eq(evaluationRuns.id, runId)));
+    if (!run || run.status !== "running") continue;
+    const now = new Date();
+    for (const scenarioId of new Set(cells.filter((c) => c.runId === runId).map((c) => c.scenarioId))) {
+      await db.transaction(async (tx) => {
+        await tx.select({ id: evaluationScenarios.id }).from(evaluationScenarios).where(eq(evaluationScenarios.id, scenarioId)).for("update");
+        await settleScenario(tx, run, scenarioId, now);
+      });
+    }
+    await finalizeIfDone(db, runId, now);
+  }
 }

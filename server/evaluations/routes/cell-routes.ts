@@ -3,6 +3,7 @@ import { z } from "zod";
 import { evaluationMetrics, evaluationResults, evaluationScenarios } from "@/server/db/schema";
 import { defineRoute } from "@/server/http/route";
 import { metricsToWire, resultToWire, scenarioToWire } from "../model/wire";
+import { settleWrittenCells } from "../execution/settle";
 import { refreshMetricsQuery } from "../metrics/refresh-query";
 import { deleteMetrics, queryMetrics, upsertMetrics } from "../store/metric-store";
 import { deleteResults, queryResults, upsertResults } from "../store/result-store";
@@ -113,6 +114,7 @@ const upsertResultsRoute = (method: "POST" | "PUT" | "PATCH") =>
     body: z.object({ results: z.array(resultInputSchema).min(1).max(10_000) }),
     handler: async ({ ctx, body }) => {
       const rows = await upsertResults(ctx.app.db, ctx.principal.projectId, body.results);
+      await settleWrittenCells(ctx.app.db, ctx.principal.projectId, rows);
       return { count: rows.length, results: rows.map(resultToWire) };
     },
   });

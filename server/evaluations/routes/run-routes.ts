@@ -4,6 +4,7 @@ import { defineRoute } from "@/server/http/route";
 import { runToWire } from "../model/wire";
 import { deleteRuns, editRun, findRun, insertRun, queryRuns, setRunFlags, storedData } from "../store/run-store";
 import { pruneRemovedSteps } from "../store/prune-steps";
+import { reconcileDefaultQueue } from "../queues/default-queue";
 import { statusSchema } from "../model/statuses";
 import { idParams, listBody, none, pagingSchema, tag } from "./route-helpers";
 import { runFilterSchema, runInputSchema } from "./wire-schemas";
@@ -22,7 +23,9 @@ export const runRoutes = [
     body: z.object({ runs: z.array(runInputSchema).min(1).max(100) }),
     handler: async ({ ctx, body }) => {
       const rows = [];
-      for (const run of body.runs) rows.push(await insertRun(ctx.app.db, scopeOf(ctx.principal), { ...run, data: storedData(run.data as never) }));
+      for (const run of body.runs) {
+        rows.push(await ctx.app.db.transaction(async (tx) => reconcileDefaultQueue(tx, await insertRun(tx, scopeOf(ctx.principal), { ...run, data: storedData(run.data as never) }))));
+      }
       return { count: rows.length, runs: rows.map(runToWire) };
     },
   }),
@@ -137,6 +140,6 @@ async function editRunAndPrune(ctx: { app: { db: import("@/server/db").Database 
   return ctx.app.db.transaction(async (tx) => {
     const { before, after } = await editRun(tx, scopeOf(ctx.principal), id, input as never);
     await pruneRemovedSteps(tx, before, after);
-    return after;
+    return reconcileDefaultQueue(tx, after);
   });
 }

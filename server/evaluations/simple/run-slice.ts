@@ -10,6 +10,7 @@ import { refreshMetrics } from "../metrics/refresh-metrics";
 import { readRunData, type Step } from "../model/run-data";
 import type { ResultRow, RunRow } from "../model/rows";
 import { pruneRemovedSteps } from "../store/prune-steps";
+import { reconcileDefaultQueue } from "../queues/default-queue";
 import { upsertResults, type ResultInput } from "../store/result-store";
 import { editRun, openRunForWrite } from "../store/run-store";
 
@@ -100,6 +101,6 @@ export async function reshapeRun(db: Database, scope: Scope, runId: string, chan
     if (change.remove) steps = steps.filter((s) => !change.remove!.includes(s.key));
     const { before, after } = await editRun(tx, scope, runId, { data: { ...data, steps, repeats: change.repeats ?? data.repeats } });
     await pruneRemovedSteps(tx, before, after);
-    return after;
+    return reconcileDefaultQueue(tx, after);
   });
 }

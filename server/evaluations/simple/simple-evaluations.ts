@@ -6,6 +6,7 @@ import { validateGraph } from "../execution/validate-graph";
 import { readRunData } from "../model/run-data";
 import type { RunRow } from "../model/rows";
 import { deleteRuns, findRun, insertRun, queryRuns, setRunFlags } from "../store/run-store";
+import { reconcileDefaultQueue } from "../queues/default-queue";
 import { buildSteps } from "./build-steps";
 import { runProgress } from "./progress";
 import type { SimpleEvaluationInput } from "./simple-input";
@@ -25,7 +26,7 @@ export async function createSimpleEvaluation(db: Database, scope: Scope, input: 
   const steps = await buildSteps(db, scope.projectId, input);
   const data = { steps, repeats: input.data?.repeats ?? 1, concurrency: input.data?.concurrency ?? null, ...(input.data?.testcases ? { testcases: input.data.testcases } : {}) };
   await validateGraph(db, scope.projectId, { ...data, steps });
-  const run = await insertRun(db, scope, { name: input.name, description: input.description, flags: input.flags, tags: input.tags, meta: input.meta, data });
+  const run = await db.transaction(async (tx) => reconcileDefaultQueue(tx, await insertRun(tx, scope, { name: input.name, description: input.description, flags: input.flags, tags: input.tags, meta: input.meta, data })));
   return withProgress(db, await startRun(db, scope, run.id));
 }
 
