@@ -39,7 +39,7 @@ afterAll(async () => {
 
 async function gate(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const result = await promisify(execFile)(process.execPath, ["--import", "tsx", "server/evaluations/cli/main.ts", "--url", server.origin, ...args], {
-    env: { PATH: process.env.PATH, SERVICE_API_KEY: key },
+    env: { PATH: process.env.PATH, NODE_ENV: "test", SERVICE_API_KEY: key },
     timeout: 60_000,
   }).catch((error: { code: number; stdout: string; stderr: string }) => error);
   return { code: "code" in result ? result.code : 0, stdout: result.stdout, stderr: result.stderr };
