@@ -109,6 +109,8 @@ describe("the low-level evaluation API", () => {
       expect(removed.run.flags.has_evaluators).toBe(false);
       expect((await call("POST", `/api/simple/evaluations/${id}/probe`, {})).count).toBe(4);
       expect((await call("POST", `/api/simple/evaluations/${id}/repeats/set`, { repeats: 3 })).run.data.repeats).toBe(3);
+      const renamed = await call("PATCH", `/api/simple/evaluations/${id}`, { evaluation: { name: "renamed", data: { testcases: [{ a: 5, b: 5, correct_answer: "10" }], application_steps: [app], evaluator_steps: [exact] } } });
+      expect(renamed.evaluation).toMatchObject({ name: "renamed", data: { application_steps: { [app]: "custom" }, evaluator_steps: { [exact]: "auto" }, repeats: 3 } });
       await call("POST", `/api/simple/evaluations/${id}/close`);
       expect((await t.call("POST", `/api/simple/evaluations/${id}/scenarios/add`, { key, body: { count: 1 } })).status).toBe(409);
     } finally {

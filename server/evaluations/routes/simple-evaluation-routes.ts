@@ -4,13 +4,14 @@ import { defineRoute } from "@/server/http/route";
 import {
   createSimpleEvaluation,
   deleteSimpleEvaluation,
+  editSimpleEvaluation,
   getSimpleEvaluation,
   querySimpleEvaluations,
   setSimpleEvaluationClosed,
   startSimpleEvaluation,
   stopSimpleEvaluation,
 } from "../simple/simple-evaluations";
-import { simpleEvaluationBody } from "../simple/simple-input";
+import { simpleEvaluationBody, simpleEvaluationSchema } from "../simple/simple-input";
 import { idParams, listBody, none, pagingSchema, tag } from "./route-helpers";
 
 const base = "/api/simple/evaluations";
@@ -57,6 +58,20 @@ export const simpleEvaluationRoutes = [
     params: idParams,
     handler: async ({ ctx, params }) => {
       const evaluation = await getSimpleEvaluation(ctx.app.db, ctx.principal.projectId, params.id);
+      return evaluation ? one("evaluation", evaluation) : none;
+    },
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: `${base}/{id}`,
+    auth: "api_key",
+    tag,
+    summary: "Edit an evaluation (header; with data, its steps, repeats, concurrency); a running one restarts on the new graph",
+    params: idParams,
+    body: z.object({ evaluation: simpleEvaluationSchema.extend({ id: z.string().uuid().nullish() }) }),
+    handler: async ({ ctx, params, body }) => {
+      if (body.evaluation.id && body.evaluation.id !== params.id) return none;
+      const evaluation = await editSimpleEvaluation(ctx.app.db, scope(ctx.principal), params.id, body.evaluation);
       return evaluation ? one("evaluation", evaluation) : none;
     },
   }),
