@@ -155,4 +155,22 @@ describe("running, stopping and guarding an evaluation", () => {
     ]);
     expect(invocation.data.outputs.messages.filter((m: any) => m.tool_name === "add")).toHaveLength(2);
   });
+
+  it("approvals under the unattended policy: a tool call that would ask is refused, the model is told, the cell completes", async () => {
+    const guarded = (
+      await createEntity(t, key, "workflows", "workflow", {
+        slug: "asks-first",
+        data: { parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [ADD_TOOL], harness: { permissions: { ask: ["add"] } } } } },
+      })
+    ).revision_id;
+    const sums = arithmeticModel();
+    model.respondWith((request): Script => (JSON.stringify(request.body).includes("needs a person") ? { kind: "reply", text: "I may not add without approval." } : sums(request)));
+    const evaluation = await create({ testcases: [{ question: "What is 1 + 2?" }], application_steps: [guarded] });
+    expect((await waitFor(t, key, evaluation.id, finished)).data.status).toBe("success");
+    const [invocation] = (await cells(evaluation.id)).filter((c) => c.step_key.startsWith("application-"));
+    const refused = invocation.data.outputs.find((m: any) => m.role === "tool" && m.is_error);
+    expect(String(refused.content)).toContain("needs a person's approval");
+    expect(invocation.data.outputs.at(-1)).toMatchObject({ role: "assistant", content: "I may not add without approval." });
+    model.respondWith(arithmeticModel());
+  });
 });
