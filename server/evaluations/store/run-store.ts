@@ -5,7 +5,7 @@ import type { Executor } from "@/server/db";
 import { evaluationRuns } from "@/server/db/schema";
 import type { Scope } from "@/server/versioning";
 import { ClosedRunError } from "../model/closed-run-error";
-import { readRunData, type Step, type StoredRunData } from "../model/run-data";
+import { readRunData, type StoredRunData } from "../model/run-data";
 import { runFlags, stepReferences, USER_FLAGS } from "../model/run-flags";
 import type { RunRow } from "../model/rows";
 
@@ -177,4 +177,3 @@ export async function queryRuns(db: Executor, projectId: string, filter: RunFilt
   return { items: rows };
 }
 
-export type { Step };
