@@ -7,3 +7,4 @@ export { signatureHeader } from "./signature";
 export { createSubscription, getSubscription, querySubscriptions } from "./subscriptions";
 export { webhookMutatingRoutes, webhookReadingRoutes, webhookRoutes } from "./routes";
 export { startWebhookWorker, webhookWorker, type WebhookWorkerOptions } from "./worker";
+export { webhookFetch } from "./webhook-fetch";

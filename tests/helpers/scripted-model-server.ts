@@ -7,6 +7,8 @@ import type { AddressInfo } from "node:net";
  * one repeats), and fails on demand. Provider packages reach it through their production code
  * path; only the base URL differs. Anthropic's token counting (`/v1/messages/count_tokens`,
  * which Claude Code may call on the side) is answered with a count and takes no script.
+ * OpenAI embeddings (`/v1/embeddings`) answer with `letterEmbedding` of each input, so texts
+ * with similar letters are close; a `status` or `hang` script applies to them too.
  */
 export interface ScriptedToolCall {
   id: string;
@@ -68,6 +70,16 @@ const pieces = (text: string, count: number): string[] => {
   return out;
 };
 
+/** A deterministic embedding: how often each letter a-z occurs (lower-cased), so similar texts are close. */
+export function letterEmbedding(text: string): number[] {
+  const counts = new Array<number>(26).fill(0);
+  for (const char of text.toLowerCase()) {
+    const code = char.charCodeAt(0) - 97;
+    if (code >= 0 && code < 26) counts[code]++;
+  }
+  return counts;
+}
+
 /** `port`: a fixed port (the browser tests start the app pointing at it); 0 picks a free one. */
 export async function startScriptedModelServer(options: { port?: number } = {}): Promise<ScriptedModelServer> {
   let queue: Script[] = [{ kind: "reply", text: "Hello!" }];
@@ -123,6 +135,15 @@ export async function startScriptedModelServer(options: { port?: number } = {}):
             ? { error: { code: script.status, message, status: "UNAUTHENTICATED" } }
             : { error: { message, type: "invalid_request_error", code: null } };
       res.write(JSON.stringify(error));
+      return done();
+    }
+    if (path.endsWith("/embeddings")) {
+      if (script.kind === "hang") return res.writeHead(200, { "content-type": "application/json" }).flushHeaders();
+      const texts: string[] = Array.isArray(body?.input) ? body.input : [body?.input];
+      const data = texts.map((text, index) => ({ object: "embedding", index, embedding: letterEmbedding(String(text)) }));
+      const tokens = texts.reduce((sum, text) => sum + Math.ceil(String(text).length / 4), 0);
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write(JSON.stringify({ object: "list", data, model: String(body?.model ?? "m"), usage: { prompt_tokens: tokens, total_tokens: tokens } }));
       return done();
     }
     if (script.kind === "reply" && script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));

@@ -12,13 +12,16 @@ const ajv = () => new Ajv2020({ strict: false });
 const get = (path: string) => c.t.call("GET", path, { key: c.key });
 
 describe("evaluator catalog", () => {
-  it("lists the six built-in templates, each with a parameters schema that accepts its presets and refuses nonsense", async () => {
+  it("lists the built-in templates, each with a parameters schema that accepts its presets and refuses nonsense", async () => {
     const res = await get("/api/evaluators/catalog/templates");
     expectStatus(res, 200);
     const templates = res.body.templates as { key: string; name: string; data: { uri: string; schemas: { parameters: object; outputs: object } } }[];
-    expect(res.body.count).toBe(6);
-    expect(templates.map((t) => t.key)).toEqual(["auto_exact_match", "auto_regex_test", "auto_json_diff", "auto_similarity_match", "auto_ai_critique", "auto_custom_code_run"]);
-    expect(templates.map((t) => t.name)).toEqual(["Exact match", "Regex", "JSON match", "Similarity", "LLM-as-a-judge", "Code"]);
+    expect(res.body.count).toBe(19);
+    expect(templates.map((t) => t.key)).toEqual(["auto_exact_match", "auto_regex_test", "auto_json_diff", "auto_similarity_match", "auto_ai_critique", "auto_custom_code_run", "trajectory_match",
+      "auto_contains", "auto_starts_with", "auto_ends_with", "auto_contains_any", "auto_contains_all", "auto_contains_json",
+      "field_match_test", "json_multi_field_match", "auto_levenshtein_distance", "auto_semantic_similarity", "auto_webhook_test", "match",
+    ]);
+    expect(templates.slice(0, 7).map((t) => t.name)).toEqual(["Exact match", "Regex", "JSON match", "Similarity", "LLM-as-a-judge", "Code", "Tool-call trajectory"]);
 
     const presets = (await get("/api/evaluators/catalog/presets")).body.presets as { key: string; template_key: string; data: { uri: string; parameters: unknown } }[];
     expect(presets.length).toBeGreaterThanOrEqual(5);
@@ -39,6 +42,9 @@ describe("evaluator catalog", () => {
     const regex = ajv().compile(templates[1].data.schemas.parameters);
     expect(regex({})).toBe(false);
     expect(regex({ regex_pattern: "^a" })).toBe(true);
+    const trajectory = ajv().compile(templates[6].data.schemas.parameters);
+    expect(trajectory({ mode: "any_order", compare_arguments: true })).toBe(true);
+    expect(trajectory({ mode: "fuzzy" })).toBe(false);
 
     const judges = await get("/api/evaluators/catalog/presets?template_key=auto_ai_critique");
     expect(judges.body.presets.map((p: { key: string }) => p.key)).toEqual(["hallucination", "answer_relevance"]);
@@ -66,6 +72,9 @@ describe("evaluator catalog", () => {
     const badRegex = await commit({ uri: "svc:builtin:auto_regex_test:v0", parameters: { regex_pattern: "(" } });
     expectStatus(badRegex, 400);
     expect(badRegex.body.detail).toContain("regex_pattern");
+    // Patterns run on RE2 (linear time), so a lookahead is refused when saved, not at run time.
+    expectStatus(await commit({ uri: "svc:builtin:auto_regex_test:v0", parameters: { regex_pattern: "a(?=b)" } }), 400);
+    expectStatus(await commit({ uri: "svc:builtin:trajectory_match:v0", parameters: { mode: "any_order" } }), 200);
     const unknown = await commit({ uri: "svc:builtin:auto_mind_reading:v0" });
     expectStatus(unknown, 400);
     expect(unknown.body.detail).toContain("svc:builtin:auto_exact_match:v0");

@@ -1,10 +1,16 @@
+import { aiCritique } from "./builtin/ai-critique";
 import { exactMatch } from "./builtin/exact-match";
 import { fieldMatch, jsonMultiFieldMatch } from "./builtin/json-field-match";
 import { jsonDiff } from "./builtin/json-diff";
+import { matchTree } from "./builtin/match-tree";
 import { regexTest } from "./builtin/regex-test";
+import { semanticSimilarity } from "./builtin/semantic-similarity";
+import { trajectoryMatch } from "./builtin/trajectory-match";
 import { contains, containsAll, containsAny, containsJson, endsWith, startsWith } from "./builtin/string-tests";
 import { levenshteinMatch, similarityMatch } from "./builtin/text-similarity";
+import { customCode, customCodeRun } from "./custom/custom-code";
 import { mock } from "./custom/mock";
+import { customHook, webhookTest } from "./custom/webhooks";
 import type { EvaluatorHandler } from "./evaluator-types";
 
 /** Built-in evaluators by key (`svc:builtin:<key>:v0`). */
@@ -22,9 +28,17 @@ export const BUILTIN_EVALUATORS: Record<string, EvaluatorHandler> = {
   auto_json_diff: jsonDiff,
   auto_similarity_match: similarityMatch,
   auto_levenshtein_distance: levenshteinMatch,
+  auto_semantic_similarity: semanticSimilarity,
+  auto_ai_critique: aiCritique,
+  auto_custom_code_run: customCodeRun,
+  match: matchTree,
+  trajectory_match: trajectoryMatch,
+  auto_webhook_test: webhookTest,
 };
 
 /** Custom evaluators by key (`svc:custom:<key>:v0`); `feedback` is human-only and never runs. */
 export const CUSTOM_EVALUATORS: Record<string, EvaluatorHandler> = {
   mock,
+  code: customCode,
+  hook: customHook,
 };

@@ -24,6 +24,9 @@ export interface EvaluatorContext {
   projectId: string;
   /** Aborted when the run is stopped or its time budget ends: in-flight work must stop. */
   signal: AbortSignal;
+  /** Time limit of one external call (a judge or embedding model, a webhook), in ms; each
+   *  evaluator has its own default (models 120 s, webhooks 10 s, hooks 30 s). */
+  timeoutMs?: number;
 }
 
 export interface EvaluatorUsage {

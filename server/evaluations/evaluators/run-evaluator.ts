@@ -5,6 +5,9 @@ import type { EvaluatorContext, EvaluatorHandler, EvaluatorOutcome, EvaluatorReq
 import { parseEvaluatorUri } from "./evaluator-uri";
 import { isRecord } from "./evaluator-values";
 
+/** A cell's outputs are scores and short notes; more is a mistake that would bloat every query. */
+const MAX_OUTPUTS_BYTES = 256 * 1024;
+
 function handlerFor(uri: string): EvaluatorHandler | undefined {
   const parsed = parseEvaluatorUri(uri);
   if (!parsed) return undefined;
@@ -45,13 +48,17 @@ export async function runEvaluator(ctx: EvaluatorContext, request: EvaluatorRequ
   const handler = handlerFor(request.uri);
   if (!handler) return { status: "failure", error: { code: "unknown_evaluator", message: unknownUriMessage(request.uri) } };
   if (ctx.signal.aborted) return failureOf(cancelled());
-  const parameters = request.data.parameters ?? {};
+  const parameters = request.data?.parameters ?? {};
   if (!isRecord(parameters)) {
     return { status: "failure", error: { code: "invalid_parameters", message: `data.parameters must be an object; got ${JSON.stringify(parameters)}` } };
   }
   const stop = abortion(ctx.signal);
   try {
     const result = await Promise.race([Promise.resolve().then(() => handler({ ctx, request, parameters })), stop.promise]);
+    const size = Buffer.byteLength(JSON.stringify(result.outputs) ?? "");
+    if (size > MAX_OUTPUTS_BYTES) {
+      return { status: "failure", error: { code: "outputs_too_large", message: `the evaluator returned ${size} bytes of outputs, over the ${MAX_OUTPUTS_BYTES}-byte cap; return scores and short notes` } };
+    }
     return { status: "success", outputs: result.outputs, ...(result.usage ? { usage: result.usage } : {}) };
   } catch (error) {
     return failureOf(ctx.signal.aborted && !(error instanceof EvaluatorFailure) ? cancelled() : error);

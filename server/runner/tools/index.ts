@@ -1,6 +1,6 @@
 export { builtinToolFactory, capResult } from "./builtin";
 export { clientToolFactory } from "./client-tool";
-export { codeToolFactory, secretEnvName } from "./code";
+export { codeToolFactory, nodeRuntime, pythonProgram, pythonRuntime, PYTHON_HEAP_MB, RESULT_MARKER, secretEnvName, type CodeLimits } from "./code";
 export { defaultToolRegistry } from "./default-registry";
 export { ComposioProvider, GATEWAY_SETUP, gatewayProviders, type GatewayAction, type GatewayActionSpec, type GatewayProvider } from "./gateway";
 export { findPlatformOperation, listPlatformTools, PLATFORM_OPERATIONS } from "./platform";

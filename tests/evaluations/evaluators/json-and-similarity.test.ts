@@ -67,5 +67,7 @@ describe("similarity evaluators", () => {
     expect(await outputsOf(evaluate(B("auto_levenshtein_distance"), { threshold: 1 }, { correct_answer: "a" }, "a"))).toEqual({ score: 1, success: true });
     const long = await errorOf(evaluate(B("auto_similarity_match"), {}, { correct_answer: "a" }, "x".repeat(20_001)));
     expect(long.code).toBe("input_too_large");
+    const wide = await errorOf(evaluate(B("auto_levenshtein_distance"), {}, { correct_answer: "y".repeat(2_001) }, "x".repeat(2_000)));
+    expect(wide.message).toBe("texts of 2000 and 2001 characters are too long to compare this way; use semantic similarity or an LLM judge for long texts");
   });
 });

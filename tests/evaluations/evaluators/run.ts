@@ -7,10 +7,10 @@ export function evaluate(
   parameters: Record<string, unknown>,
   inputs: Record<string, unknown>,
   outputs: unknown,
-  extra: { app?: AppContext; projectId?: string; signal?: AbortSignal; data?: Record<string, unknown>; trace?: EvaluatorRequest["trace"] } = {},
+  extra: { app?: AppContext; projectId?: string; signal?: AbortSignal; timeoutMs?: number; data?: Record<string, unknown>; trace?: EvaluatorRequest["trace"] } = {},
 ): Promise<EvaluatorOutcome> {
   return runEvaluator(
-    { app: extra.app ?? ({} as AppContext), projectId: extra.projectId ?? "p", signal: extra.signal ?? new AbortController().signal },
+    { app: extra.app ?? ({} as AppContext), projectId: extra.projectId ?? "p", signal: extra.signal ?? new AbortController().signal, timeoutMs: extra.timeoutMs },
     { uri, data: { uri, parameters, ...extra.data }, inputs, outputs, trace: extra.trace },
   );
 }

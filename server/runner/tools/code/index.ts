@@ -1,1 +1,4 @@
 export { codeToolFactory, secretEnvName } from "./code-tool-factory";
+export type { CodeLimits } from "./code-runner";
+export { nodeRuntime } from "./node-runner";
+export { pythonProgram, pythonRuntime, PYTHON_HEAP_MB, RESULT_MARKER } from "./python-runner";
