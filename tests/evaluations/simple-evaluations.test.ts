@@ -101,6 +101,18 @@ describe("a simple evaluation runs a 20-case testset end to end", () => {
     expect(scores.every((r: any) => r.data.outputs.success === true)).toBe(true);
   });
 
+  it("scores the agent's tool calls with the trajectory evaluator, from the calls the engine extracted", async () => {
+    const trajectory = (await createEntity(t, key, "evaluators", "evaluator", { slug: "calls-add", data: { uri: "svc:builtin:trajectory_match:v0", parameters: { mode: "exact" } } })).revision_id;
+    const testcases = ADDITIONS.slice(0, 2).map((row, i) => ({ ...row, expected_tool_calls: i === 0 ? ["add"] : ["multiply"] }));
+    const res = await create({ testcases, application_steps: [agentRevision], evaluator_steps: [trajectory] }, "trajectory");
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const done = await waitFor(t, key, res.body.evaluation.id, finished);
+    expect(done.data.status).toBe("success");
+    const results = await t.call("POST", "/api/evaluations/results/query", { key, body: { result: { run_id: done.id } } });
+    const scores = results.body.results.filter((r: any) => r.step_key.startsWith("evaluator-")).map((r: any) => r.data.outputs.success);
+    expect(scores.sort()).toEqual([false, true]);
+  });
+
   it("compares the two runs: per testcase outputs, scores and deltas against the baseline; per run aggregates", async () => {
     const res = await t.call("POST", "/api/evaluations/runs/compare", { key, body: { run_ids: [runIds.prompt, runIds.agent] } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
