@@ -15,4 +15,7 @@ export const EVENT_TYPES: readonly string[] = [
   "traces.fetched",
   "traces.queried",
   "webhooks.subscriptions.tested",
+  "evaluations.runs.started",
+  "evaluations.runs.finished",
+  "evaluations.runs.failed",
 ];

@@ -1,6 +1,7 @@
 import { accountRoutes } from "@/server/auth/account-routes";
 import { authRoutes } from "@/server/auth/routes";
 import { domainRoutes } from "@/server/domains/routes";
+import { evaluationRoutes } from "@/server/evaluations";
 import { eventRoutes } from "@/server/events/routes";
 import { buildOpenApiDocument } from "@/server/http/openapi";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
@@ -25,6 +26,7 @@ export const apiRoutes: AnyRoute[] = [
   ...connectionTestRoutes,
   ...tracingRoutes,
   ...webhookRoutes,
+  ...evaluationRoutes,
   ...cronRoutes,
 ];
 

@@ -1,13 +1,14 @@
 import { logger } from "@/server/core/logger";
 import { processWide } from "@/server/core/process-wide";
 import type { AppContext } from "@/server/core/app-context";
+import { evaluationWorker } from "@/server/evaluations";
 import { spanIngestWorker } from "@/server/tracing";
 import { webhookWorker } from "@/server/webhooks";
 import type { BackgroundWorker, RunningWorker } from "@/server/worker";
 import { statisticsWorker } from "./statistics-worker";
 
 /** Every area's background worker; the worker process, the app process and the cron route run this list. */
-export const BACKGROUND_WORKERS: BackgroundWorker[] = [spanIngestWorker, webhookWorker, statisticsWorker];
+export const BACKGROUND_WORKERS: BackgroundWorker[] = [spanIngestWorker, webhookWorker, evaluationWorker, statisticsWorker];
 
 /** Starts every registered worker; the app process does this unless WORKERS=off. */
 export function startBackgroundWorkers(app: AppContext): RunningWorker[] {

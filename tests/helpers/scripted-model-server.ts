@@ -28,6 +28,8 @@ export type Script =
       finish?: string;
       /** How many pieces each text, reasoning and argument string is cut into. */
       chunks?: number;
+      /** Waits this long before answering (a model's latency). */
+      delayMs?: number;
     }
   /** Answers with this HTTP status and a provider-shaped error body. */
   | { kind: "status"; status: number; message?: string }
@@ -51,6 +53,8 @@ export interface ScriptedModelServer {
   requests: RecordedRequest[];
   /** Replaces the queue. */
   script(...scripts: Script[]): void;
+  /** Answers each request by what it asks (concurrent callers); `undefined` falls back to the queue. */
+  respondWith(responder: ((request: RecordedRequest) => Script | undefined) | undefined): void;
   /** Resolves when a request's socket closes before the server finished its reply. */
   nextAbort(): Promise<void>;
   /** Resolves when the next request has arrived. */
@@ -79,6 +83,7 @@ export function letterEmbedding(text: string): number[] {
 /** `port`: a fixed port (the browser tests start the app pointing at it); 0 picks a free one. */
 export async function startScriptedModelServer(options: { port?: number } = {}): Promise<ScriptedModelServer> {
   let queue: Script[] = [{ kind: "reply", text: "Hello!" }];
+  let responder: ((request: RecordedRequest) => Script | undefined) | undefined;
   const requests: RecordedRequest[] = [];
   const abortWaiters: Array<() => void> = [];
   const requestWaiters: Array<(request: RecordedRequest) => void> = [];
@@ -103,7 +108,7 @@ export async function startScriptedModelServer(options: { port?: number } = {}):
     const recorded = { path, headers: req.headers, body };
     requests.push(recorded);
     requestWaiters.splice(0).forEach((wake) => wake(recorded));
-    const script = queue.length > 1 ? queue.shift()! : queue[0];
+    const script = responder?.(recorded) ?? (queue.length > 1 ? queue.shift()! : queue[0]);
     let finished = false;
     res.on("close", () => {
       if (!finished) abortWaiters.splice(0).forEach((wake) => wake());
@@ -141,6 +146,7 @@ export async function startScriptedModelServer(options: { port?: number } = {}):
       res.write(JSON.stringify({ object: "list", data, model: String(body?.model ?? "m"), usage: { prompt_tokens: tokens, total_tokens: tokens } }));
       return done();
     }
+    if (script.kind === "reply" && script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     res.flushHeaders();
     if (script.kind === "hang") return;
@@ -177,6 +183,9 @@ export async function startScriptedModelServer(options: { port?: number } = {}):
     requests,
     script: (...scripts) => {
       queue = scripts;
+    },
+    respondWith: (fn) => {
+      responder = fn;
     },
     nextAbort: () => new Promise<void>((resolve) => abortWaiters.push(resolve)),
     nextRequest: () => new Promise<RecordedRequest>((resolve) => requestWaiters.push(resolve)),

@@ -9,3 +9,4 @@ export * from "./vault";
 export * from "./sandbox";
 export * from "./chat-sessions";
 export * from "./openai-responses";
+export * from "./evaluations";

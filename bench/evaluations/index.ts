@@ -1,0 +1,158 @@
+/**
+ * evaluations: the engine's throughput and overhead, on PostgreSQL with the real worker (SKIP
+ * LOCKED claims, leases, LISTEN/NOTIFY), against the scripted OpenAI-compatible model server.
+ *
+ *   npm run bench -- evaluations [--testcases 1000] [--repeats 3] [--slow-cells 1000]
+ *
+ * 1. Near-zero model latency: `--testcases` x `--repeats` cells (agent invocation, is_split, plus
+ *    an exact-match evaluator per cell) at batch_size 10, timed from create to `success`; then the
+ *    same agent invoked directly (the invoke path's prepare + turn + trace, and the same evaluator)
+ *    as many times at concurrency 10 in the same process. Reports cells/s and the ratio
+ *    engine time / direct time (target <= 1.10).
+ * 2. 200 ms model latency: `--slow-cells` agent cells at batch_size 50, timed against the ideal
+ *    cells x 200 ms / 50 (target <= 1.3), and against the same invocations made directly at
+ *    concurrency 50 (on a machine short of CPU, that is the real floor).
+ *
+ * Uses DATABASE_URL, or the local server at postgres://postgres@127.0.0.1:5432/test; a fresh
+ * database is created for the run and dropped afterwards.
+ */
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { createApiHandler, PROJECT_SETUPS } from "@/server/boot";
+import { createAccount } from "@/server/auth";
+import { loadConfig } from "@/server/core/config";
+import { migrateDatabase, openDatabase } from "@/server/db";
+import { startEvaluationWorker } from "@/server/evaluations";
+import { runAgentTurn } from "@/server/evaluations/execution/agent-runner";
+import { runEvaluator } from "@/server/evaluations/evaluators";
+import type { AppContext } from "@/server/core/app-context";
+import { SecretBox, verifySecretKey } from "@/server/secrets";
+import { startScriptedModelServer } from "../../tests/helpers/scripted-model-server";
+import { loadAverage, log, machine } from "../lib/benchmark";
+
+const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
+
+function flag(argv: string[], name: string, fallback: number): number {
+  const i = argv.indexOf(`--${name}`);
+  const raw = i >= 0 ? argv[i + 1] : undefined;
+  const value = raw === undefined ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer`);
+  return value;
+}
+
+async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < items.length) await work(items[next++]);
+  }));
+}
+
+export async function run(argv: string[]): Promise<Record<string, unknown>> {
+  const testcases = flag(argv, "testcases", 1000);
+  const repeats = flag(argv, "repeats", 3);
+  const slowCells = flag(argv, "slow-cells", 1000);
+  const loadBefore = loadAverage();
+  const baseUrl = process.env.DATABASE_URL || LOCAL_POSTGRES;
+  const name = `bench_evaluations_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ url: url.toString(), maxConnections: 20 });
+  const model = await startScriptedModelServer();
+  let latencyMs = 0;
+  model.respondWith(() => ({ kind: "reply", text: "42", usage: { input: 10, output: 1 }, delayMs: latencyMs }));
+  const defaults = loadConfig({});
+  const config = { ...defaults, agentRuns: { ...defaults.agentRuns, maxRetries: 0 }, providerEnv: { ...defaults.providerEnv, openai: { key: "sk-bench", baseUrl: model.baseUrl } } };
+  try {
+    await migrateDatabase(handle);
+    const secrets = new SecretBox(randomBytes(32));
+    await verifySecretKey(handle.db, secrets);
+    const app: AppContext = { db: handle.db, dbKind: handle.kind, config, secrets, projectSetups: PROJECT_SETUPS };
+    const api = createApiHandler(app);
+    const account = await createAccount(handle.db, PROJECT_SETUPS, { email: `bench-${Date.now()}@bench.local`, projectName: "bench" });
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await api(new Request(`http://bench${path}`, { method, headers: { authorization: `ApiKey ${account.secret}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }));
+      const json = await response.json();
+      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const agent = (await call("POST", "/api/simple/workflows/", { workflow: { slug: "bench-agent", data: { parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [] } } } } })).workflow;
+    const evaluator = (await call("POST", "/api/simple/evaluators/", { evaluator: { slug: "exact", data: { uri: "svc:builtin:auto_exact_match:v0", parameters: {} } } })).evaluator;
+    const rows = Array.from({ length: testcases }, (_, i) => ({ question: `q${i}`, correct_answer: "42" }));
+    const worker = startEvaluationWorker(app, { concurrency: 60 });
+
+    const evaluate = async (data: Record<string, unknown>, flags: Record<string, boolean> = {}) => {
+      const started = performance.now();
+      const { evaluation } = await call("POST", "/api/simple/evaluations/", { evaluation: { flags, data } });
+      for (;;) {
+        const { evaluation: e } = await call("GET", `/api/simple/evaluations/${evaluation.id}`);
+        if (["success", "errors", "failure"].includes(e.data.status)) {
+          if (e.data.status !== "success") throw new Error(`the run ended ${e.data.status}`);
+          return { seconds: (performance.now() - started) / 1000, cells: e.progress.cells_total };
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+
+    log(`near-zero latency: ${testcases} testcases x ${repeats} repeats through the engine`);
+    const engine = await evaluate({ testcases: rows, application_steps: [agent.revision_id], evaluator_steps: [evaluator.revision_id], repeats, concurrency: { batch_size: 10 } }, { is_split: true });
+    log(`the same ${testcases * repeats} invocations and scores, directly, at concurrency 10`);
+    const principal = { projectId: account.project.id, userId: account.user.id, role: "owner" as const };
+    const directStarted = performance.now();
+    await pool(Array.from({ length: testcases * repeats }, (_, i) => rows[i % testcases]), 10, async (row) => {
+      const outcome = await runAgentTurn(app, principal, { workflowRevisionId: agent.revision_id }, [{ role: "user", content: row.question }], new AbortController().signal);
+      if (outcome.status !== "success") throw new Error(outcome.error.message);
+      await runEvaluator({ app, projectId: account.project.id, signal: new AbortController().signal }, { uri: "svc:builtin:auto_exact_match:v0", data: { parameters: {} }, inputs: row, outputs: outcome.outputs });
+    });
+    const directSeconds = (performance.now() - directStarted) / 1000;
+    const invocations = testcases * repeats;
+
+    log(`200 ms latency: ${slowCells} agent cells at batch_size 50`);
+    latencyMs = 200;
+    const slow = await evaluate({ testcases: rows.slice(0, slowCells).concat(Array.from({ length: Math.max(0, slowCells - testcases) }, (_, i) => ({ question: `extra${i}`, correct_answer: "42" }))), application_steps: [agent.revision_id], concurrency: { batch_size: 50 } });
+    const ideal = (slowCells * 0.2) / 50;
+    await worker.stop();
+    log(`the same ${slowCells} invocations directly at concurrency 50 (on this machine's CPU, the floor for the engine)`);
+    const slowDirectStarted = performance.now();
+    await pool(Array.from({ length: slowCells }, (_, i) => `slow${i}`), 50, async (question) => {
+      const outcome = await runAgentTurn(app, principal, { workflowRevisionId: agent.revision_id }, [{ role: "user", content: question }], new AbortController().signal);
+      if (outcome.status !== "success") throw new Error(outcome.error.message);
+    });
+    const slowDirect = (performance.now() - slowDirectStarted) / 1000;
+    return {
+      benchmark: "evaluations",
+      database: "postgres",
+      machine: machine(),
+      load_average: { before: loadBefore, after: loadAverage() },
+      near_zero_latency: {
+        testcases,
+        repeats,
+        invocations,
+        cells_total: engine.cells,
+        engine_seconds: Number(engine.seconds.toFixed(2)),
+        invocation_cells_per_second: Number((invocations / engine.seconds).toFixed(1)),
+        direct_seconds: Number(directSeconds.toFixed(2)),
+        engine_over_direct: Number((engine.seconds / directSeconds).toFixed(3)),
+        target: "<= 1.10",
+      },
+      model_latency_200ms: {
+        cells: slowCells,
+        batch_size: 50,
+        seconds: Number(slow.seconds.toFixed(2)),
+        ideal_seconds: ideal,
+        over_ideal: Number((slow.seconds / ideal).toFixed(3)),
+        target: "<= 1.3",
+        direct_seconds: Number(slowDirect.toFixed(2)),
+        engine_over_direct: Number((slow.seconds / slowDirect).toFixed(3)),
+      },
+    };
+  } finally {
+    await model.close();
+    await handle.close();
+    const dropper = postgres(baseUrl, { max: 1, onnotice: () => {} });
+    await dropper.unsafe(`drop database if exists ${name} with (force)`);
+    await dropper.end();
+    await admin.end();
+  }
+}

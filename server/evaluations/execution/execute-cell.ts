@@ -1,0 +1,66 @@
+import { and, eq } from "drizzle-orm";
+import type { AppContext } from "@/server/core/app-context";
+import type { BatchMessage } from "@/server/streams";
+import { evaluationResults, evaluationScenarios } from "@/server/db/schema";
+import { runEvaluator } from "@/server/evaluations/evaluators";
+import { readRunData } from "../model/run-data";
+import type { ResultRow, RunRow } from "../model/rows";
+import { runAgentTurn, toolCallsOf } from "./agent-runner";
+import { dependencyShape } from "./cell-dependencies";
+import type { CellOutcome } from "./invocation-outcome";
+import { runMultiTurn, isMultiTurn } from "./multi-turn";
+import { runPrompt } from "./prompt-runner";
+import { applicationTarget, evaluatorTarget } from "./step-targets";
+import { agentMessages as agentMessagesOf } from "./test-input";
+
+/** Runs one claimed cell: the application on the testcase, or an evaluator on the application's output. */
+export async function executeCell(app: AppContext, run: RunRow, cell: ResultRow, signal: AbortSignal): Promise<CellOutcome> {
+  const started = performance.now();
+  try {
+    const step = readRunData(run.data).steps.find((s) => s.key === cell.stepKey);
+    if (!step) return { status: "failure", error: { code: "unknown_step", message: `the run has no step "${cell.stepKey}" any more` }, latencyMs: 0 };
+    const [scenario] = await app.db.select({ inputs: evaluationScenarios.inputs }).from(evaluationScenarios).where(eq(evaluationScenarios.id, cell.scenarioId));
+    const inputs = scenario?.inputs ?? {};
+    if (step.type === "invocation") {
+      const target = await applicationTarget(app.db, run.projectId, step);
+      if (target.kind === "prompt") return await runPrompt(app, { projectId: run.projectId, ...target }, inputs, signal);
+      const principal = { projectId: run.projectId, userId: run.createdById ?? run.id, role: "member" as const };
+      if (isMultiTurn(inputs)) return await runMultiTurn(app, principal, target.agent, inputs, signal);
+      return await runAgentTurn(app, principal, target.agent, agentMessagesOf(inputs), signal);
+    }
+    const evaluator = await evaluatorTarget(app.db, run.projectId, step);
+    const { invocation, shared } = dependencyShape(run);
+    const [upstream] = invocation
+      ? await app.db
+          .select({ outputs: evaluationResults.outputs, traceId: evaluationResults.traceId })
+          .from(evaluationResults)
+          .where(and(eq(evaluationResults.scenarioId, cell.scenarioId), eq(evaluationResults.stepKey, invocation.key), eq(evaluationResults.repeatIdx, shared ? 0 : cell.repeatIdx)))
+      : [];
+    const outputs = upstream?.outputs ?? null;
+    const outcome = await runEvaluator(
+      { app, projectId: run.projectId, signal },
+      {
+        uri: evaluator.uri,
+        data: evaluator.data,
+        inputs,
+        outputs,
+        ...(upstream?.traceId ? { trace: { trace_id: upstream.traceId, toolCalls: toolCallsOf(messagesOf(outputs)) } } : {}),
+      },
+    );
+    const latencyMs = performance.now() - started;
+    if (outcome.status === "failure") return { status: "failure", error: outcome.error, traceId: upstream?.traceId ?? undefined, latencyMs };
+    const usage = outcome.usage;
+    const tokens = usage && (usage.promptTokens !== undefined || usage.completionTokens !== undefined) ? (usage.promptTokens ?? 0) + (usage.completionTokens ?? 0) : undefined;
+    // An evaluator cell links to the invocation it scored.
+    return { status: "success", outputs: outcome.outputs, traceId: upstream?.traceId ?? undefined, latencyMs, tokens, costUsd: usage?.costUsd };
+  } catch (error) {
+    return { status: "failure", error: { code: "cell_failed", message: error instanceof Error ? error.message : String(error) }, latencyMs: performance.now() - started };
+  }
+}
+
+/** An agent's output messages: the list itself, or a multi-turn output's `messages`. */
+function messagesOf(outputs: unknown): BatchMessage[] {
+  if (Array.isArray(outputs)) return outputs as BatchMessage[];
+  const messages = (outputs as { messages?: unknown } | null)?.messages;
+  return Array.isArray(messages) ? (messages as BatchMessage[]) : [];
+}

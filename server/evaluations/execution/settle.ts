@@ -1,0 +1,110 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Database, Executor } from "@/server/db";
+import { evaluationResults, evaluationRuns, evaluationScenarios } from "@/server/db/schema";
+import { refreshMetrics } from "../metrics/refresh-metrics";
+import type { RunRow } from "../model/rows";
+import { emitRunEvent } from "./run-events";
+
+const r = evaluationResults;
+const OPEN = ["queued", "running"];
+
+/** Status of a set of cells, as the reference rolls it up: an error wins, then waiting people. */
+async function rollup(tx: Executor, where: ReturnType<typeof and>): Promise<"open" | "errors" | "pending" | "success"> {
+  const [row] = await tx
+    .select({
+      open: sql<number>`count(*) filter (where ${r.status} in ('queued', 'running'))`.mapWith(Number),
+      failed: sql<number>`count(*) filter (where ${r.status} in ('failure', 'errors'))`.mapWith(Number),
+      pending: sql<number>`count(*) filter (where ${r.status} = 'pending')`.mapWith(Number),
+    })
+    .from(r)
+    .where(where);
+  if (row.open > 0) return "open";
+  if (row.failed > 0) return "errors";
+  return row.pending > 0 ? "pending" : "success";
+}
+
+/** When a scenario has no cell left to run: its status and its (variational) metrics. */
+export async function settleScenario(tx: Executor, run: RunRow, scenarioId: string, now: Date): Promise<boolean> {
+  const status = await rollup(tx, and(eq(r.runId, run.id), eq(r.scenarioId, scenarioId)));
+  if (status === "open") return false;
+  await tx.update(evaluationScenarios).set({ status, updatedAt: now }).where(eq(evaluationScenarios.id, scenarioId));
+  await refreshMetrics(tx, run, scenarioId);
+  return true;
+}
+
+/**
+ * Ends a running run whose cells are all done, once (the run row is locked and must still be
+ * running): `errors` when a cell failed, `success` otherwise; a run waiting for people stays
+ * running. Writes the global metrics and `evaluations.runs.finished` in the same transaction.
+ */
+export async function finalizeIfDone(db: Executor, runId: string, now = new Date()): Promise<RunRow | undefined> {
+  // Most calls come while other cells are still open: a look without locking the run answers them.
+  const [open] = await db
+    .select({ id: r.id })
+    .from(r)
+    .where(and(eq(r.runId, runId), inArray(r.status, OPEN)))
+    .limit(1);
+  if (open) return undefined;
+  const finish = async (tx: Executor) => {
+    const [run] = await tx.select().from(evaluationRuns).where(eq(evaluationRuns.id, runId)).for("update");
+    if (!run || run.status !== "running" || run.flags.is_closed) return undefined;
+    const status = await rollup(tx, eq(r.runId, run.id));
+    if (status === "open" || status === "pending") return undefined;
+    const metrics = await refreshMetrics(tx, run);
+    const [done] = await tx
+      .update(evaluationRuns)
+      .set({ status, flags: { ...run.flags, is_active: false }, updatedAt: now })
+      .where(eq(evaluationRuns.id, run.id))
+      .returning();
+    await emitRunEvent(tx, "evaluations.runs.finished", done, { metrics: metrics.data });
+    return done;
+  };
+  return db.transaction(finish);
+}
+
+/**
+ * Runs past their time budget: what is still queued or running fails with a message that says
+ * why, and the run fails (`evaluations.runs.failed`). Workers holding its cells see the run end
+ * and abort them; their late writes are refused by the lease check.
+ */
+export async function expireRuns(db: Executor, now = new Date()): Promise<number> {
+  const run = evaluationRuns;
+  const due = await db
+    .select({ id: run.id })
+    .from(run)
+    .where(and(eq(run.status, "running"), sql`${run.deadlineAt} < ${now.toISOString()}`));
+  for (const { id } of due) {
+    await (db as { transaction: (f: (tx: Executor) => Promise<void>) => Promise<void> }).transaction(async (tx) => {
+      const [locked] = await tx.select().from(run).where(and(eq(run.id, id), eq(run.status, "running"))).for("update", { skipLocked: true });
+      if (!locked) return;
+      const seconds = Math.round((locked.deadlineAt!.getTime() - (locked.startedAt ?? locked.createdAt).getTime()) / 1000);
+      const error = { code: "time_budget_exceeded", message: `the run's time budget (data.concurrency.timeout, ${seconds} s) ran out before this cell finished` };
+      await tx.update(r).set({ status: "failure", error, leaseUntil: null, leaseToken: null, updatedAt: now }).where(and(eq(r.runId, id), inArray(r.status, OPEN)));
+      await tx.update(evaluationScenarios).set({ status: "errors", updatedAt: now }).where(and(eq(evaluationScenarios.runId, id), inArray(evaluationScenarios.status, ["running", "pending", "queued"])));
+      const metrics = await refreshMetrics(tx, locked);
+      const [failed] = await tx.update(run).set({ status: "failure", flags: { ...locked.flags, is_active: false }, updatedAt: now }).where(eq(run.id, id)).returning();
+      await emitRunEvent(tx, "evaluations.runs.failed", failed, { error, metrics: metrics.data });
+    });
+  }
+  return due.length;
+}
+
+/**
+ * After cells were written by hand (a person's scores, an SDK's outputs) on a running run: the
+ * touched scenarios settle and the run may finish, as when a worker writes them.
+ */
+export async function settleWrittenCells(db: Database, projectId: string, cells: { runId: string; scenarioId: string }[]): Promise<void> {
+  const runIds = [...new Set(cells.map((c) => c.runId))];
+  for (const runId of runIds) {
+    const [run] = await db.select().from(evaluationRuns).where(and(eq(evaluationRuns.projectId, projectId), eq(evaluationRuns.id, runId)));
+    if (!run || run.status !== "running") continue;
+    const now = new Date();
+    for (const scenarioId of new Set(cells.filter((c) => c.runId === runId).map((c) => c.scenarioId))) {
+      await db.transaction(async (tx) => {
+        await tx.select({ id: evaluationScenarios.id }).from(evaluationScenarios).where(eq(evaluationScenarios.id, scenarioId)).for("update");
+        await settleScenario(tx, run, scenarioId, now);
+      });
+    }
+    await finalizeIfDone(db, runId, now);
+  }
+}

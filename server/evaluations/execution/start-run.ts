@@ -1,0 +1,162 @@
+import { and, count, eq, inArray, ne, sql } from "drizzle-orm";
+import { NotFoundError } from "@/server/core/errors";
+import { newId } from "@/server/core/ids";
+import type { Database, Executor } from "@/server/db";
+import { evaluationResults, evaluationRuns, evaluationScenarios } from "@/server/db/schema";
+import type { Scope } from "@/server/versioning";
+import { ClosedRunError } from "../model/closed-run-error";
+import { readRunData } from "../model/run-data";
+import type { RunRow } from "../model/rows";
+import { settleDependents } from "./cell-dependencies";
+import { notifyEvaluationWorkers } from "./channel";
+import { isExecutable, planScenarioCells } from "./plan-cells";
+import { emitRunEvent } from "./run-events";
+import { finalizeIfDone } from "./settle";
+import { sourceItems } from "./source-items";
+import { validateGraph } from "./validate-graph";
+
+const CHUNK = 500;
+
+/**
+ * Starts a run: checks the graph, mints one scenario per source row with all its cells (first
+ * start) or queues again the cells that did not succeed (a stopped or finished run started
+ * again), then marks it running and active. From then on the workers own it.
+ */
+export async function startRun(db: Database, scope: Scope, runId: string, now = new Date()): Promise<RunRow> {
+  const started = await db.transaction(async (tx) => {
+    const [run] = await tx
+      .select()
+      .from(evaluationRuns)
+      .where(and(eq(evaluationRuns.projectId, scope.projectId), eq(evaluationRuns.id, runId)))
+      .for("update");
+    if (!run) throw new NotFoundError(`evaluation run ${runId} does not exist in this project`);
+    if (run.flags.is_closed) throw new ClosedRunError(run.id);
+    const data = readRunData(run.data);
+    await validateGraph(tx, scope.projectId, data);
+    const [{ scenarios }] = await tx.select({ scenarios: count() }).from(evaluationScenarios).where(eq(evaluationScenarios.runId, run.id));
+    if (scenarios === 0) await mintScenarios(tx, run, now);
+    else await requeueCells(tx, run, { overwrite: run.status === "success" || run.status === "errors" || run.status === "failure" }, now);
+    const timeout = data.concurrency?.timeout;
+    const [updated] = await tx
+      .update(evaluationRuns)
+      .set({
+        status: "running",
+        flags: { ...run.flags, is_active: true },
+        startedAt: now,
+        deadlineAt: timeout ? new Date(now.getTime() + timeout * 1000) : null,
+        updatedAt: now,
+        updatedById: scope.userId,
+      })
+      .where(eq(evaluationRuns.id, run.id))
+      .returning();
+    const [{ cells }] = await tx.select({ cells: count() }).from(evaluationResults).where(eq(evaluationResults.runId, run.id));
+    await emitRunEvent(tx, "evaluations.runs.started", updated, { cells });
+    await notifyEvaluationWorkers(tx);
+    return updated;
+  });
+  // A run with nothing to execute (every cell already done) ends here.
+  return (await finalizeIfDone(db, started.id, now)) ?? started;
+}
+
+async function mintScenarios(tx: Executor, run: RunRow, now: Date): Promise<void> {
+  const data = readRunData(run.data);
+  const items = await sourceItems(tx, run.projectId, data);
+  const plan = planScenarioCells(data, run.flags);
+  for (let i = 0; i < items.length; i += CHUNK) {
+    const scenarios = items.slice(i, i + CHUNK).map((item) => ({
+      id: newId(),
+      projectId: run.projectId,
+      runId: run.id,
+      status: plan.some((c) => c.status === "queued") ? "running" : "pending",
+      testcaseId: item.testcaseId ?? null,
+      inputs: item.inputs,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    await tx.insert(evaluationScenarios).values(scenarios);
+    const cells = scenarios.flatMap((s) =>
+      plan.map((c) => ({
+        id: newId(),
+        projectId: run.projectId,
+        runId: run.id,
+        scenarioId: s.id,
+        stepKey: c.stepKey,
+        repeatIdx: c.repeatIdx,
+        status: c.status,
+        testcaseId: s.testcaseId,
+        dueAt: c.due ? now : null,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+    for (let j = 0; j < cells.length; j += CHUNK * 2) await tx.insert(evaluationResults).values(cells.slice(j, j + CHUNK * 2));
+  }
+}
+
+export interface CellSlice {
+  scenario_ids?: string[] | null;
+  step_keys?: string[] | null;
+  repeat_idxs?: number[] | null;
+}
+
+/**
+ * Queues the executable cells of a slice again: with `overwrite` every addressed cell, without
+ * it the ones that did not succeed (and creates planned cells that are missing). Evaluator cells
+ * wait for their invocation cell unless it already succeeded. Cells a worker holds are left to it.
+ */
+export async function requeueCells(tx: Executor, run: RunRow, options: CellSlice & { overwrite?: boolean }, now: Date): Promise<void> {
+  const data = readRunData(run.data);
+  const plan = planScenarioCells(data, run.flags);
+  const scenarios = await tx
+    .select({ id: evaluationScenarios.id, testcaseId: evaluationScenarios.testcaseId })
+    .from(evaluationScenarios)
+    .where(and(eq(evaluationScenarios.runId, run.id), options.scenario_ids ? inArray(evaluationScenarios.id, options.scenario_ids) : undefined));
+  if (scenarios.length === 0) return;
+  const inSlice = (c: { stepKey: string; repeatIdx: number }) =>
+    (!options.step_keys || options.step_keys.includes(c.stepKey)) && (!options.repeat_idxs || options.repeat_idxs.includes(c.repeatIdx));
+  const missing = scenarios.flatMap((s) =>
+    plan.filter(inSlice).map((c) => ({
+      id: newId(),
+      projectId: run.projectId,
+      runId: run.id,
+      scenarioId: s.id,
+      stepKey: c.stepKey,
+      repeatIdx: c.repeatIdx,
+      status: c.status,
+      testcaseId: s.testcaseId,
+      dueAt: null,
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
+  for (let j = 0; j < missing.length; j += CHUNK * 2) await tx.insert(evaluationResults).values(missing.slice(j, j + CHUNK * 2)).onConflictDoNothing();
+  const executable = data.steps.filter(isExecutable);
+  const r = evaluationResults;
+  const scope = and(
+    eq(r.runId, run.id),
+    inArray(r.scenarioId, scenarios.map((s) => s.id)),
+    inArray(r.stepKey, executable.filter((s) => !options.step_keys || options.step_keys.includes(s.key)).map((s) => s.key)),
+    options.repeat_idxs ? inArray(r.repeatIdx, options.repeat_idxs) : undefined,
+    options.overwrite ? ne(r.status, "running") : sql`(${r.status} <> 'success' and (${r.status} <> 'running' or ${r.leaseUntil} is null or ${r.leaseUntil} < ${now.toISOString()}))`,
+  );
+  const invocationKeys = executable.filter((s) => s.type === "invocation").map((s) => s.key);
+  await tx
+    .update(r)
+    .set({
+      status: "queued",
+      dueAt: sql`case when ${r.stepKey} in ${invocationKeys.length ? invocationKeys : [""]} then ${now.toISOString()}::timestamptz else null end`,
+      error: null,
+      outputs: null,
+      traceId: null,
+      latencyMs: null,
+      tokens: null,
+      costUsd: null,
+      leaseUntil: null,
+      leaseToken: null,
+      attempts: 0,
+      updatedAt: now,
+    })
+    .where(scope);
+  await settleDependents(tx, run, now);
+  await tx.update(evaluationScenarios).set({ status: "running", updatedAt: now }).where(inArray(evaluationScenarios.id, scenarios.map((s) => s.id)));
+}

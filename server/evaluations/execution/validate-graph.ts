@@ -1,0 +1,19 @@
+import { BadRequestError } from "@/server/core/errors";
+import type { Executor } from "@/server/db";
+import type { StoredRunData } from "../model/run-data";
+import { isExecutable } from "./plan-cells";
+import { applicationTarget, evaluatorTarget } from "./step-targets";
+
+/**
+ * Refuses, before anything runs, a graph this service cannot execute, with the reason: more
+ * than one application, an application nothing can invoke, an evaluator URI no executor runs.
+ */
+export async function validateGraph(db: Executor, projectId: string, data: StoredRunData): Promise<void> {
+  const invocations = data.steps.filter((s) => s.type === "invocation");
+  if (invocations.length > 1) {
+    throw new BadRequestError(`a run invokes at most one application; this one has ${invocations.length} (${invocations.map((s) => s.key).join(", ")}); create one run per application and compare them`, "unsupported_graph");
+  }
+  if (!data.steps.some((s) => s.type === "input")) throw new BadRequestError("the run has no input step: give a testset or testcases", "unsupported_graph");
+  for (const step of invocations) await applicationTarget(db, projectId, step);
+  for (const step of data.steps.filter((s) => s.type === "annotation" && isExecutable(s))) await evaluatorTarget(db, projectId, step);
+}

@@ -1,0 +1,2 @@
+export { evaluationRoutes } from "./routes";
+export { evaluationWorker, startEvaluationWorker, drainEvaluationCells, type EvaluationWorkerOptions } from "./execution/evaluation-worker";

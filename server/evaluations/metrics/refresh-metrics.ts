@@ -1,0 +1,47 @@
+import { and, eq, sql } from "drizzle-orm";
+import { newId } from "@/server/core/ids";
+import type { Executor } from "@/server/db";
+import { evaluationMetrics, evaluationResults } from "@/server/db/schema";
+import { readRunData } from "../model/run-data";
+import type { MetricsRow, RunRow } from "../model/rows";
+import { computeMetrics } from "./compute-metrics";
+
+const cellColumns = {
+  stepKey: evaluationResults.stepKey,
+  status: evaluationResults.status,
+  outputs: evaluationResults.outputs,
+  latencyMs: evaluationResults.latencyMs,
+  tokens: evaluationResults.tokens,
+  costUsd: evaluationResults.costUsd,
+};
+
+/**
+ * Recomputes and stores the metrics of a run (global) or of one of its scenarios (variational)
+ * from the cells. Unlike the reference, which reads them back from traces, the cells carry their
+ * latency, tokens and cost (taken from the same run record the trace is written from), so a
+ * refresh is one read and does not wait for trace ingest.
+ */
+export async function refreshMetrics(db: Executor, run: RunRow, scenarioId?: string): Promise<MetricsRow> {
+  const data = await runMetrics(db, run, scenarioId);
+  const now = new Date();
+  const values = { id: newId(), projectId: run.projectId, runId: run.id, scenarioId: scenarioId ?? null, status: "success", data, createdAt: now, updatedAt: now };
+  const [row] = await db
+    .insert(evaluationMetrics)
+    .values(values)
+    .onConflictDoUpdate({
+      target: scenarioId ? [evaluationMetrics.runId, evaluationMetrics.scenarioId] : [evaluationMetrics.runId],
+      targetWhere: scenarioId ? sql`scenario_id is not null and timestamp is null` : sql`scenario_id is null and timestamp is null`,
+      set: { data, status: "success", updatedAt: now },
+    })
+    .returning();
+  return row;
+}
+
+/** The metrics of a run (or one scenario), computed from its cells and not stored. */
+export async function runMetrics(db: Executor, run: RunRow, scenarioId?: string) {
+  const cells = await db
+    .select(cellColumns)
+    .from(evaluationResults)
+    .where(and(eq(evaluationResults.runId, run.id), scenarioId ? eq(evaluationResults.scenarioId, scenarioId) : undefined));
+  return computeMetrics(readRunData(run.data).steps, cells);
+}

@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+const refSchema = z.object({ id: z.string().optional(), slug: z.string().optional(), version: z.string().optional() }).passthrough();
+
+export const stepSchema = z.object({
+  key: z.string().min(1).max(300),
+  type: z.enum(["input", "invocation", "annotation"]),
+  origin: z.enum(["custom", "human", "auto"]).default("custom"),
+  references: z.record(z.string(), refSchema).default({}),
+  inputs: z.array(z.object({ key: z.string() })).nullish(),
+  schemas: z.record(z.string(), z.unknown()).nullish(),
+});
+export type Step = z.output<typeof stepSchema>;
+
+export const concurrencySchema = z.object({
+  batch_size: z.number().int().min(1).max(1000).nullish().describe("Cells of this run executed at once, across workers (default 10)."),
+  max_retries: z.number().int().min(0).max(20).nullish().describe("Extra attempts of a cell failing for a retryable reason (rate limit, 5xx, timeout); default 3."),
+  retry_delay: z.number().min(0).max(3600).nullish().describe("Seconds before the first retry, doubled per attempt (default 1)."),
+  timeout: z.number().min(0.01).max(7 * 24 * 3600).nullish().describe("The run's time budget in seconds: past it, in-flight cells are aborted and the run fails."),
+});
+export type Concurrency = z.output<typeof concurrencySchema>;
+
+export const mappingSchema = z.object({
+  column: z.object({ kind: z.string(), name: z.string() }),
+  step: z.object({ key: z.string(), path: z.string() }),
+});
+
+export const runDataSchema = z.object({
+  steps: z.array(stepSchema).max(100).nullish(),
+  repeats: z.number().int().min(1).max(100).nullish(),
+  concurrency: concurrencySchema.nullish(),
+  mappings: z.array(mappingSchema).nullish(),
+});
+export type RunData = z.output<typeof runDataSchema>;
+
+export interface StoredRunData {
+  steps: Step[];
+  repeats: number;
+  concurrency?: Concurrency | null;
+  mappings?: z.output<typeof mappingSchema>[];
+  /** Testcases given inline to a simple evaluation (no testset revision). */
+  testcases?: Record<string, unknown>[];
+}
+
+export const DEFAULT_BATCH_SIZE = 10;
+export const DEFAULT_MAX_RETRIES = 3;
+export const DEFAULT_RETRY_DELAY_S = 1;
+
+export function readRunData(data: Record<string, unknown> | null | undefined): StoredRunData {
+  const d = (data ?? {}) as Partial<StoredRunData>;
+  return { ...d, steps: d.steps ?? [], repeats: d.repeats ?? 1 };
+}

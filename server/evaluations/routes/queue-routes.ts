@@ -1,0 +1,184 @@
+import { and, asc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { BadRequestError } from "@/server/core/errors";
+import { evaluationQueues, evaluationScenarios } from "@/server/db/schema";
+import { defineRoute } from "@/server/http/route";
+import { queueToWire, scenarioToWire } from "../model/wire";
+import { statusSchema } from "../model/statuses";
+import { assignedScenarios } from "../queues/assignment";
+import { createQueues, deleteQueues, editQueues, queryQueues } from "../queues/queue-store";
+import { idParams, listBody, none, pagingSchema, tag } from "./route-helpers";
+
+const base = "/api/evaluations/queues";
+const uuid = z.string().uuid();
+const queueDataSchema = z.object({
+  user_ids: z.array(z.array(uuid)).nullish(),
+  scenario_ids: z.array(uuid).nullish(),
+  step_keys: z.array(z.string()).nullish(),
+  batch_size: z.number().int().min(1).nullish(),
+  batch_offset: z.number().int().min(0).nullish(),
+});
+const queueSchema = z.object({
+  id: uuid.nullish(),
+  run_id: uuid.nullish(),
+  name: z.string().max(500).nullish(),
+  description: z.string().max(5000).nullish(),
+  status: statusSchema.nullish(),
+  flags: z.object({ is_default: z.boolean().nullish(), is_sequential: z.boolean().nullish() }).nullish(),
+  tags: z.record(z.string(), z.unknown()).nullish(),
+  meta: z.record(z.string(), z.unknown()).nullish(),
+  data: queueDataSchema.nullish(),
+});
+const filterSchema = z.object({
+  ids: z.array(uuid).nullish(),
+  run_id: uuid.nullish(),
+  run_ids: z.array(uuid).nullish(),
+  user_id: uuid.nullish(),
+  user_ids: z.array(uuid).nullish(),
+  flags: z.record(z.string(), z.unknown()).nullish(),
+  tags: z.record(z.string(), z.unknown()).nullish(),
+  name: z.string().nullish(),
+  description: z.string().nullish(),
+  include_archived: z.boolean().nullish(),
+});
+const scopeOf = (p: { projectId: string; userId: string }) => ({ projectId: p.projectId, userId: p.userId });
+
+export const queueRoutes = [
+  defineRoute({
+    method: "POST",
+    path: `${base}/`,
+    auth: "api_key",
+    tag,
+    summary: "Create queues; a default queue takes no filter (422) and a run has one (409)",
+    body: z.object({ queues: z.array(queueSchema.extend({ run_id: uuid })).min(1).max(100) }),
+    handler: async ({ ctx, body }) => {
+      const rows = await ctx.app.db.transaction((tx) => createQueues(tx, scopeOf(ctx.principal), body.queues));
+      return { count: rows.length, queues: rows.map(queueToWire) };
+    },
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: `${base}/`,
+    auth: "api_key",
+    tag,
+    summary: "Edit queues; demoting a default queue is a 409",
+    body: z.object({ queues: z.array(queueSchema.extend({ id: uuid })).min(1).max(100) }),
+    handler: async ({ ctx, body }) => {
+      const rows = await ctx.app.db.transaction((tx) => editQueues(tx, ctx.principal.projectId, body.queues));
+      return { count: rows.length, queues: rows.map(queueToWire) };
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${base}/`,
+    auth: "api_key",
+    tag,
+    summary: "Delete queues; a default queue is a 409",
+    body: z.object({ queue_ids: z.array(uuid) }),
+    handler: async ({ ctx, body }) => {
+      const ids = await deleteQueues(ctx.app.db, ctx.principal.projectId, body.queue_ids);
+      return { count: ids.length, queue_ids: ids };
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${base}/query`,
+    auth: "api_key",
+    role: "viewer",
+    tag,
+    summary: "Queues by ids, run(s), assigned user(s), flags, tags, name; archived ones with include_archived",
+    body: z.object({ queue: filterSchema.nullish(), windowing: pagingSchema }),
+    handler: async ({ ctx, body }) => {
+      const page = await queryQueues(ctx.app.db, ctx.principal.projectId, body.queue ?? {}, body.windowing ?? undefined);
+      return listBody("queues", page.items.map(queueToWire), page.next);
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${base}/{id}`,
+    auth: "api_key",
+    tag,
+    summary: "A queue",
+    params: idParams,
+    handler: async ({ ctx, params }) => {
+      const [row] = (await queryQueues(ctx.app.db, ctx.principal.projectId, { ids: [params.id], include_archived: true })).items;
+      return row ? { count: 1, queue: queueToWire(row) } : none;
+    },
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: `${base}/{id}`,
+    auth: "api_key",
+    tag,
+    summary: "Edit a queue",
+    params: idParams,
+    body: z.object({ queue: queueSchema }),
+    handler: async ({ ctx, params, body }) => {
+      if (body.queue.id && body.queue.id !== params.id) return none;
+      const [row] = await ctx.app.db.transaction((tx) => editQueues(tx, ctx.principal.projectId, [{ ...body.queue, id: params.id }]));
+      return row ? { count: 1, queue: queueToWire(row) } : none;
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${base}/{id}`,
+    auth: "api_key",
+    tag,
+    summary: "Delete a queue (not a default one)",
+    params: idParams,
+    handler: async ({ ctx, params }) => {
+      const [id] = await deleteQueues(ctx.app.db, ctx.principal.projectId, [params.id]);
+      return id ? { count: 1, queue_id: id } : none;
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${base}/{id}/scenarios/query`,
+    auth: "api_key",
+    role: "viewer",
+    tag,
+    summary: "The queue's scenarios; with a user, that user's share (sequential blocks or by hash), per repeat lane",
+    params: idParams,
+    body: z.object({
+      queue: z.object({ id: uuid.nullish(), user_id: uuid.nullish(), user_ids: z.array(uuid).nullish() }).nullish(),
+      scenario: z.object({ status: statusSchema.nullish(), statuses: z.array(statusSchema).nullish() }).nullish(),
+      windowing: pagingSchema,
+    }),
+    handler: async ({ ctx, params, body }) => {
+      if (body.queue?.id && body.queue.id !== params.id) throw new BadRequestError(`queue.id ${body.queue.id} differs from the queue in the path (${params.id})`, "queue_mismatch");
+      const db = ctx.app.db;
+      const [queue] = await db.select().from(evaluationQueues).where(and(eq(evaluationQueues.projectId, ctx.principal.projectId), eq(evaluationQueues.id, params.id)));
+      if (!queue) return none;
+      const data = (queue.data ?? {}) as { user_ids?: string[][]; scenario_ids?: string[]; batch_size?: number; batch_offset?: number };
+      const all = await db.select().from(evaluationScenarios).where(eq(evaluationScenarios.runId, queue.runId)).orderBy(asc(evaluationScenarios.id));
+      let ids = all.map((s) => s.id).filter((id) => !data.scenario_ids || data.scenario_ids.includes(id));
+      const users = [...(body.queue?.user_ids ?? []), ...(body.queue?.user_id ? [body.queue.user_id] : [])];
+      // A queue that assigns no one (a default queue) is open to every member.
+      if (users.length && data.user_ids?.length) {
+        const lanes = data.user_ids ?? [];
+        const share = new Set(users.flatMap((u) => assignedScenarios(ids, lanes, u, { sequential: queue.flags.is_sequential, batchSize: data.batch_size, batchOffset: data.batch_offset })));
+        ids = ids.filter((id) => share.has(id));
+      }
+      const statuses = [...(body.scenario?.statuses ?? []), ...(body.scenario?.status ? [body.scenario.status] : [])];
+      const byId = new Map(all.map((s) => [s.id, s]));
+      let rows = ids.map((id) => byId.get(id)!).filter((s) => !statuses.length || statuses.includes(s.status as never));
+      const w = body.windowing;
+      if (w?.next) rows = rows.filter((s) => s.id > w.next!);
+      const limit = w?.limit ?? rows.length;
+      const pageRows = rows.slice(0, limit);
+      return listBody("scenarios", pageRows.map(scenarioToWire), rows.length > limit ? pageRows.at(-1)!.id : undefined);
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/evaluations/runs/{id}/queues/default",
+    auth: "api_key",
+    tag,
+    summary: "The run's active default queue",
+    params: idParams,
+    handler: async ({ ctx, params }) => {
+      const [row] = (await queryQueues(ctx.app.db, ctx.principal.projectId, { run_id: params.id, flags: { is_default: true } })).items;
+      return row ? { count: 1, queue: queueToWire(row) } : none;
+    },
+  }),
+];

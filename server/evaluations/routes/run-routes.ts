@@ -1,0 +1,145 @@
+import { z } from "zod";
+import { BadRequestError } from "@/server/core/errors";
+import { defineRoute } from "@/server/http/route";
+import { runToWire } from "../model/wire";
+import { deleteRuns, editRun, findRun, insertRun, queryRuns, setRunFlags, storedData } from "../store/run-store";
+import { pruneRemovedSteps } from "../store/prune-steps";
+import { reconcileDefaultQueue } from "../queues/default-queue";
+import { statusSchema } from "../model/statuses";
+import { idParams, listBody, none, pagingSchema, tag } from "./route-helpers";
+import { runFilterSchema, runInputSchema } from "./wire-schemas";
+
+const base = "/api/evaluations/runs";
+const scopeOf = (p: { projectId: string; userId: string }) => ({ projectId: p.projectId, userId: p.userId });
+const idsBody = z.object({ run_ids: z.array(z.string().uuid()) });
+
+export const runRoutes = [
+  defineRoute({
+    method: "POST",
+    path: `${base}/`,
+    auth: "api_key",
+    tag,
+    summary: "Create runs (status pending); has_* flags are derived from the steps",
+    body: z.object({ runs: z.array(runInputSchema).min(1).max(100) }),
+    handler: async ({ ctx, body }) => {
+      const rows = [];
+      for (const run of body.runs) {
+        rows.push(await ctx.app.db.transaction(async (tx) => reconcileDefaultQueue(tx, await insertRun(tx, scopeOf(ctx.principal), { ...run, data: storedData(run.data as never) }))));
+      }
+      return { count: rows.length, runs: rows.map(runToWire) };
+    },
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: `${base}/`,
+    auth: "api_key",
+    tag,
+    summary: "Edit runs; a closed run is a 409; dropping a step deletes its cells",
+    body: z.object({ runs: z.array(runInputSchema.extend({ id: z.string().uuid() })).min(1).max(100) }),
+    handler: async ({ ctx, body }) => {
+      const rows = [];
+      for (const run of body.runs) rows.push(await editRunAndPrune(ctx, run.id, run));
+      return { count: rows.length, runs: rows.map(runToWire) };
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${base}/`,
+    auth: "api_key",
+    tag,
+    summary: "Delete runs with their scenarios, results, metrics and queues",
+    body: idsBody,
+    handler: async ({ ctx, body }) => {
+      const ids = await deleteRuns(ctx.app.db, ctx.principal.projectId, body.run_ids);
+      return { count: ids.length, run_ids: ids };
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${base}/query`,
+    auth: "api_key",
+    role: "viewer",
+    tag,
+    summary: "Runs by ids, name, description, flags, tags, status(es), references; newest first",
+    body: z.object({ run: runFilterSchema.nullish(), windowing: pagingSchema }),
+    handler: async ({ ctx, body }) => {
+      const page = await queryRuns(ctx.app.db, ctx.principal.projectId, body.run ?? {}, body.windowing ?? undefined);
+      return listBody("runs", page.items.map(runToWire), page.next);
+    },
+  }),
+  ...(["close", "open"] as const).map((action) =>
+    defineRoute({
+      method: "POST",
+      path: `${base}/${action}`,
+      auth: "api_key",
+      tag,
+      summary: action === "close" ? "Close runs: they take no more writes" : "Open closed runs",
+      body: idsBody,
+      handler: async ({ ctx, body }) => {
+        const rows = await setRunFlags(ctx.app.db, ctx.principal.projectId, body.run_ids, { is_closed: action === "close" });
+        return { count: rows.length, runs: rows.map(runToWire) };
+      },
+    }),
+  ),
+  defineRoute({
+    method: "GET",
+    path: `${base}/{id}`,
+    auth: "api_key",
+    tag,
+    summary: "A run",
+    params: idParams,
+    handler: async ({ ctx, params }) => {
+      const run = await findRun(ctx.app.db, ctx.principal.projectId, params.id);
+      return run ? { count: 1, run: runToWire(run) } : none;
+    },
+  }),
+  defineRoute({
+    method: "PATCH",
+    path: `${base}/{id}`,
+    auth: "api_key",
+    tag,
+    summary: "Edit a run (omitted fields keep their value); a closed run is a 409",
+    params: idParams,
+    body: z.object({ run: runInputSchema }),
+    handler: async ({ ctx, params, body }) => {
+      if (body.run.id && body.run.id !== params.id) return none;
+      return { count: 1, run: runToWire(await editRunAndPrune(ctx, params.id, body.run)) };
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${base}/{id}`,
+    auth: "api_key",
+    tag,
+    summary: "Delete a run",
+    params: idParams,
+    handler: async ({ ctx, params }) => {
+      const [id] = await deleteRuns(ctx.app.db, ctx.principal.projectId, [params.id]);
+      return id ? { count: 1, run_id: id } : none;
+    },
+  }),
+  ...(["close", "open"] as const).map((action) =>
+    defineRoute({
+      method: "POST",
+      path: `${base}/{id}/${action}`,
+      auth: "api_key",
+      tag,
+      summary: action === "close" ? "Close a run, optionally setting its status (?status=)" : "Open a closed run",
+      params: idParams,
+      query: z.object({ status: statusSchema.optional() }),
+      handler: async ({ ctx, params, query }) => {
+        if (action === "open" && query.status) throw new BadRequestError("status is only taken by close", "bad_query");
+        const [run] = await setRunFlags(ctx.app.db, ctx.principal.projectId, [params.id], { is_closed: action === "close" }, query.status);
+        return run ? { count: 1, run: runToWire(run) } : none;
+      },
+    }),
+  ),
+];
+
+async function editRunAndPrune(ctx: { app: { db: import("@/server/db").Database }; principal: { projectId: string; userId: string } }, id: string, input: z.output<typeof runInputSchema>) {
+  return ctx.app.db.transaction(async (tx) => {
+    const { before, after } = await editRun(tx, scopeOf(ctx.principal), id, input as never);
+    await pruneRemovedSteps(tx, before, after);
+    return reconcileDefaultQueue(tx, after);
+  });
+}

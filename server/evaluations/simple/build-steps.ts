@@ -1,0 +1,58 @@
+import { BadRequestError } from "@/server/core/errors";
+import type { Executor } from "@/server/db";
+import { lookupRevision } from "../execution/step-targets";
+import type { Step } from "../model/run-data";
+import type { RevisionRecord } from "@/server/versioning";
+import type { SimpleEvaluationInput, Target } from "./simple-input";
+
+type Origin = Step["origin"];
+
+/** `[ids]` gets `fallback`; a map keeps each id's origin. */
+function entries(target: Target | null | undefined, fallback: Origin): [string, Origin][] {
+  if (!target) return [];
+  return Array.isArray(target) ? target.map((id) => [id, fallback]) : Object.entries(target);
+}
+
+function refs(prefix: string, revision: RevisionRecord) {
+  return {
+    [prefix]: { id: revision.artifactId, slug: revision.artifactSlug },
+    [`${prefix}_variant`]: { id: revision.variantId, slug: revision.variantSlug },
+    [`${prefix}_revision`]: { id: revision.id, slug: revision.slug, version: String(revision.version) },
+  };
+}
+
+/**
+ * The run graph of a simple evaluation (reference §3.1): testsets (or inline testcases), the
+ * application, the evaluators, in that order, each revision resolved now so that a bad id is a
+ * 400 naming it rather than the reference's silent `{count: 0}`. A bare evaluator list means
+ * `auto` here (the reference makes it `custom`, which its backend never runs).
+ */
+export async function buildSteps(db: Executor, projectId: string, input: SimpleEvaluationInput): Promise<Step[]> {
+  const data = input.data ?? {};
+  const steps: Step[] = [];
+  if (entries(data.query_steps, "custom").length) {
+    throw new BadRequestError("data.query_steps: evaluating a saved query over traces is not supported by this service yet; use testset_steps or data.testcases", "unsupported_source");
+  }
+  for (const [id, origin] of entries(data.testset_steps, "custom")) {
+    const { revision } = await lookupRevision(db, projectId, ["testsets"], id, "data.testset_steps: testset revision");
+    steps.push({ key: `testset-${revision.slug}`, type: "input", origin, references: refs("testset", revision) });
+  }
+  if (data.testcases?.length) steps.push({ key: "testcases", type: "input", origin: "custom", references: {} });
+  for (const [id, origin] of entries(data.application_steps, "custom")) {
+    const { revision } = await lookupRevision(db, projectId, ["applications", "workflows"], id, "data.application_steps: application revision");
+    steps.push({ key: `application-${revision.slug}`, type: "invocation", origin, references: refs("application", revision), inputs: [{ key: "__all_inputs__" }] });
+  }
+  const hasApp = steps.some((s) => s.type === "invocation");
+  for (const [id, origin] of entries(data.evaluator_steps, "auto")) {
+    const { revision } = await lookupRevision(db, projectId, ["evaluators"], id, "data.evaluator_steps: evaluator revision");
+    steps.push({
+      key: `evaluator-${revision.slug}`,
+      type: "annotation",
+      origin,
+      references: refs("evaluator", revision),
+      inputs: [...(hasApp ? [{ key: "__all_invocations__" }] : []), { key: "__all_inputs__" }],
+    });
+  }
+  if (!steps.some((s) => s.type === "input")) throw new BadRequestError("data: give testset_steps or testcases: an evaluation needs rows to evaluate", "missing_source");
+  return steps;
+}

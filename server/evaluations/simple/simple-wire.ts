@@ -1,0 +1,35 @@
+import { compact } from "@/server/core/compact";
+import { readRunData } from "../model/run-data";
+import type { RunRow } from "../model/rows";
+import type { RunProgress } from "./progress";
+
+const REVISION_KEY = { input: ["testset_revision", "query_revision"], invocation: ["application_revision", "workflow_revision"], annotation: ["evaluator_revision"] } as const;
+
+/**
+ * The reference's simple evaluation shape (step maps `{revision_id: origin}` recovered from the
+ * steps), plus `progress` (beyond the reference): cells done / total and per-step counts.
+ */
+export function simpleEvaluationToWire(run: RunRow, progress?: RunProgress) {
+  const data = readRunData(run.data);
+  const maps = { query_steps: {} as Record<string, string>, testset_steps: {} as Record<string, string>, application_steps: {} as Record<string, string>, evaluator_steps: {} as Record<string, string> };
+  for (const step of data.steps) {
+    const key = REVISION_KEY[step.type].find((k) => step.references[k]?.id);
+    const id = key ? step.references[key]!.id! : undefined;
+    if (!id) continue;
+    const target = step.type === "input" ? (key === "query_revision" ? maps.query_steps : maps.testset_steps) : step.type === "invocation" ? maps.application_steps : maps.evaluator_steps;
+    target[id] = step.origin;
+  }
+  return compact({
+    id: run.id,
+    name: run.name,
+    description: run.description,
+    created_at: run.createdAt.toISOString(),
+    updated_at: run.updatedAt?.toISOString(),
+    created_by_id: run.createdById,
+    flags: run.flags,
+    tags: run.tags ?? {},
+    meta: run.meta ?? {},
+    data: { status: run.status, ...maps, repeats: data.repeats, ...(data.testcases ? { testcases: data.testcases.length } : {}) },
+    progress,
+  });
+}

@@ -1,0 +1,179 @@
+import { and, asc, desc, eq, gt, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { NotFoundError } from "@/server/core/errors";
+import { newId } from "@/server/core/ids";
+import type { Executor } from "@/server/db";
+import { evaluationRuns } from "@/server/db/schema";
+import type { Scope } from "@/server/versioning";
+import { ClosedRunError } from "../model/closed-run-error";
+import { readRunData, type StoredRunData } from "../model/run-data";
+import { runFlags, stepReferences, USER_FLAGS } from "../model/run-flags";
+import type { RunRow } from "../model/rows";
+
+export interface RunInput {
+  name?: string | null;
+  description?: string | null;
+  status?: string | null;
+  flags?: Record<string, boolean | null | undefined> | null;
+  tags?: Record<string, unknown> | null;
+  meta?: Record<string, unknown> | null;
+  data?: Partial<StoredRunData> | null;
+}
+
+const runs = evaluationRuns;
+const inProject = (projectId: string, id: string) => and(eq(runs.projectId, projectId), eq(runs.id, id));
+
+export function storedData(data: RunInput["data"], previous?: StoredRunData): StoredRunData {
+  const merged = { ...(previous ?? {}), ...Object.fromEntries(Object.entries(data ?? {}).filter(([, v]) => v !== null && v !== undefined)) } as StoredRunData;
+  return { ...merged, steps: merged.steps ?? [], repeats: merged.repeats ?? 1 };
+}
+
+export async function insertRun(db: Executor, scope: Scope, input: RunInput): Promise<RunRow> {
+  const data = storedData(input.data);
+  const now = new Date();
+  const [row] = await db
+    .insert(runs)
+    .values({
+      id: newId(),
+      projectId: scope.projectId,
+      name: input.name ?? null,
+      description: input.description ?? null,
+      status: input.status ?? "pending",
+      flags: runFlags(data.steps, { ...input.flags, is_active: false, is_closed: input.flags?.is_closed ?? false }),
+      tags: input.tags ?? null,
+      meta: input.meta ?? null,
+      data: data as unknown as Record<string, unknown>,
+      references: stepReferences(data.steps),
+      createdAt: now,
+      updatedAt: now,
+      createdById: scope.userId,
+    })
+    .returning();
+  return row;
+}
+
+export async function findRun(db: Executor, projectId: string, id: string): Promise<RunRow | undefined> {
+  const [row] = await db.select().from(runs).where(inProject(projectId, id));
+  return row;
+}
+
+export async function getRun(db: Executor, projectId: string, id: string): Promise<RunRow> {
+  const row = await findRun(db, projectId, id);
+  if (!row) throw new NotFoundError(`evaluation run ${id} does not exist in this project`);
+  return row;
+}
+
+/** Loads a run for a write: missing is a 404, closed is the 409 of the closed-run guard. */
+export async function openRunForWrite(db: Executor, projectId: string, id: string): Promise<RunRow> {
+  const run = await getRun(db, projectId, id);
+  if (run.flags.is_closed) throw new ClosedRunError(run.id);
+  return run;
+}
+
+/**
+ * Edits a run: fields left out or null keep their value (reference §2.6); `flags` replaces the
+ * user flags, and the derived ones are recomputed from the steps.
+ */
+export async function editRun(db: Executor, scope: Scope, id: string, input: RunInput): Promise<{ before: RunRow; after: RunRow }> {
+  const before = await openRunForWrite(db, scope.projectId, id);
+  const data = storedData(input.data, readRunData(before.data));
+  const userFlags = Object.fromEntries(USER_FLAGS.map((f) => [f, input.flags?.[f] ?? before.flags[f]]));
+  const [after] = await db
+    .update(runs)
+    .set({
+      name: input.name ?? before.name,
+      description: input.description ?? before.description,
+      status: input.status ?? before.status,
+      tags: input.tags ?? before.tags,
+      meta: input.meta ?? before.meta,
+      flags: runFlags(data.steps, userFlags, before.flags.is_queue),
+      data: data as unknown as Record<string, unknown>,
+      references: stepReferences(data.steps),
+      updatedAt: new Date(),
+      updatedById: scope.userId,
+    })
+    .where(eq(runs.id, id))
+    .returning();
+  return { before, after };
+}
+
+export async function setRunFlags(db: Executor, projectId: string, ids: string[], flags: Record<string, boolean>, status?: string): Promise<RunRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .update(runs)
+    .set({ flags: sql`${runs.flags} || ${JSON.stringify(flags)}::jsonb`, ...(status ? { status } : {}), updatedAt: new Date() })
+    .where(and(eq(runs.projectId, projectId), inArray(runs.id, ids)))
+    .returning()
+    .then((rows) => rows.sort((a, b) => a.id.localeCompare(b.id)));
+}
+
+export async function deleteRuns(db: Executor, projectId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.delete(runs).where(and(eq(runs.projectId, projectId), inArray(runs.id, ids))).returning({ id: runs.id });
+  return rows.map((r) => r.id);
+}
+
+export interface RunFilter {
+  ids?: string[] | null;
+  name?: string | null;
+  description?: string | null;
+  flags?: Record<string, unknown> | null;
+  tags?: Record<string, unknown> | null;
+  meta?: Record<string, unknown> | null;
+  status?: string | null;
+  statuses?: string[] | null;
+  references?: Record<string, unknown>[] | null;
+}
+
+export interface Paging {
+  next?: string;
+  limit?: number;
+  order?: "ascending" | "descending";
+  newest?: string;
+  oldest?: string;
+}
+
+/** The filters every evaluation entity shares, plus cursor paging on the UUIDv7 id. */
+export function pagingClause(columns: { id: typeof runs.id; createdAt: typeof runs.createdAt }, paging: Paging | undefined, defaultOrder: "ascending" | "descending") {
+  const ascending = (paging?.order ?? defaultOrder) === "ascending";
+  return {
+    where: [
+      paging?.next ? (ascending ? gt(columns.id, paging.next) : lt(columns.id, paging.next)) : undefined,
+      paging?.oldest ? sql`${columns.createdAt} >= ${paging.oldest}` : undefined,
+      paging?.newest ? sql`${columns.createdAt} <= ${paging.newest}` : undefined,
+    ],
+    orderBy: ascending ? asc(columns.id) : desc(columns.id),
+    limit: paging?.limit,
+  };
+}
+
+export const contains = (column: SQL | typeof runs.flags, value: unknown) => sql`${column} @> ${JSON.stringify(value)}::jsonb`;
+
+export async function queryRuns(db: Executor, projectId: string, filter: RunFilter = {}, paging?: Paging): Promise<{ items: RunRow[]; next?: string }> {
+  const page = pagingClause(runs, paging, "descending");
+  const statuses = [...(filter.statuses ?? []), ...(filter.status ? [filter.status] : [])];
+  const rows = await db
+    .select()
+    .from(runs)
+    .where(
+      and(
+        eq(runs.projectId, projectId),
+        filter.ids ? inArray(runs.id, filter.ids.length ? filter.ids : ["00000000-0000-0000-0000-000000000000"]) : undefined,
+        filter.name ? ilike(runs.name, `%${filter.name}%`) : undefined,
+        filter.description ? ilike(runs.description, `%${filter.description}%`) : undefined,
+        filter.flags ? contains(runs.flags, filter.flags) : undefined,
+        filter.tags ? contains(sql`coalesce(${runs.tags}, '{}'::jsonb)`, filter.tags) : undefined,
+        filter.meta ? contains(sql`coalesce(${runs.meta}, '{}'::jsonb)`, filter.meta) : undefined,
+        statuses.length ? inArray(runs.status, statuses) : undefined,
+        filter.references?.length ? or(...filter.references.map((ref) => contains(runs.references as never, [ref]))) : undefined,
+        ...page.where,
+      ),
+    )
+    .orderBy(page.orderBy)
+    .limit(page.limit ? page.limit + 1 : 100_000);
+  if (page.limit && rows.length > page.limit) {
+    const items = rows.slice(0, page.limit);
+    return { items, next: items[items.length - 1].id };
+  }
+  return { items: rows };
+}
+

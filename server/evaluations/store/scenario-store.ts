@@ -1,0 +1,114 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { BadRequestError } from "@/server/core/errors";
+import { newId } from "@/server/core/ids";
+import type { Executor } from "@/server/db";
+import { evaluationScenarios } from "@/server/db/schema";
+import type { ScenarioRow } from "../model/rows";
+import { jsonContains, oneOrMany } from "./entity-filters";
+import { openRunForWrite, pagingClause, type Paging } from "./run-store";
+
+const s = evaluationScenarios;
+
+export interface ScenarioInput {
+  id?: string | null;
+  run_id?: string | null;
+  status?: string | null;
+  interval?: number | null;
+  timestamp?: string | null;
+  flags?: Record<string, boolean> | null;
+  tags?: Record<string, unknown> | null;
+  meta?: Record<string, unknown> | null;
+}
+
+export async function createScenarios(db: Executor, projectId: string, inputs: ScenarioInput[]): Promise<ScenarioRow[]> {
+  if (inputs.length === 0) return [];
+  for (const runId of new Set(inputs.map((i) => i.run_id!))) await openRunForWrite(db, projectId, runId);
+  const now = new Date();
+  return db
+    .insert(s)
+    .values(
+      inputs.map((i) => ({
+        id: newId(),
+        projectId,
+        runId: i.run_id!,
+        status: i.status ?? "pending",
+        interval: i.interval ?? null,
+        timestamp: i.timestamp ? new Date(i.timestamp) : null,
+        flags: i.flags ?? null,
+        tags: i.tags ?? null,
+        meta: i.meta ?? null,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
+    .returning();
+}
+
+/** Edits status, flags, tags, meta, interval and timestamp; `run_id` cannot move. */
+export async function editScenarios(db: Executor, projectId: string, inputs: ScenarioInput[]): Promise<ScenarioRow[]> {
+  const out: ScenarioRow[] = [];
+  for (const input of inputs) {
+    if (!input.id) throw new BadRequestError("every scenario to edit needs its id", "missing_id");
+    const [row] = await db.select().from(s).where(and(eq(s.projectId, projectId), eq(s.id, input.id)));
+    if (!row) continue;
+    await openRunForWrite(db, projectId, row.runId);
+    const [edited] = await db
+      .update(s)
+      .set({
+        status: input.status ?? row.status,
+        interval: input.interval ?? row.interval,
+        timestamp: input.timestamp ? new Date(input.timestamp) : row.timestamp,
+        flags: input.flags ?? row.flags,
+        tags: input.tags ?? row.tags,
+        meta: input.meta ?? row.meta,
+        updatedAt: new Date(),
+      })
+      .where(eq(s.id, row.id))
+      .returning();
+    out.push(edited);
+  }
+  return out;
+}
+
+export async function deleteScenarios(db: Executor, projectId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.select({ id: s.id, runId: s.runId }).from(s).where(and(eq(s.projectId, projectId), inArray(s.id, ids)));
+  for (const runId of new Set(rows.map((r) => r.runId))) await openRunForWrite(db, projectId, runId);
+  const deleted = await db.delete(s).where(and(eq(s.projectId, projectId), inArray(s.id, ids))).returning({ id: s.id });
+  return deleted.map((d) => d.id);
+}
+
+export interface ScenarioFilter {
+  ids?: string[] | null;
+  run_id?: string | null;
+  run_ids?: string[] | null;
+  status?: string | null;
+  statuses?: string[] | null;
+  interval?: number | null;
+  intervals?: number[] | null;
+  tags?: Record<string, unknown> | null;
+  flags?: Record<string, unknown> | null;
+}
+
+export async function queryScenarios(db: Executor, projectId: string, filter: ScenarioFilter = {}, paging?: Paging): Promise<{ items: ScenarioRow[]; next?: string }> {
+  const page = pagingClause(s as never, paging, "ascending");
+  const rows = await db
+    .select()
+    .from(s)
+    .where(
+      and(
+        eq(s.projectId, projectId),
+        oneOrMany(s.id, undefined, filter.ids),
+        oneOrMany(s.runId, filter.run_id, filter.run_ids),
+        oneOrMany(s.status, filter.status, filter.statuses),
+        oneOrMany(s.interval, filter.interval, filter.intervals),
+        jsonContains(s.tags, filter.tags),
+        jsonContains(s.flags, filter.flags),
+        ...page.where,
+      ),
+    )
+    .orderBy(page.orderBy)
+    .limit(page.limit ? page.limit + 1 : 1_000_000);
+  if (page.limit && rows.length > page.limit) return { items: rows.slice(0, page.limit), next: rows[page.limit - 1].id };
+  return { items: rows };
+}

@@ -1,0 +1,73 @@
+import { expect } from "vitest";
+import { loadConfig, type Config } from "@/server/core/config";
+import { startEvaluationWorker, type EvaluationWorkerOptions } from "@/server/evaluations";
+import type { RecordedRequest, Script, ScriptedModelServer } from "../helpers/scripted-model-server";
+import { createTestApp, type TestApp } from "../helpers/test-app";
+
+/** A test app whose OpenAI key (the operator's) reaches the scripted model server. */
+export async function evaluationApp(model: ScriptedModelServer, overrides: Partial<Config> = {}): Promise<TestApp> {
+  const defaults = loadConfig({});
+  return createTestApp({
+    agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
+    providerEnv: { ...defaults.providerEnv, openai: { key: "sk-eval-operator", baseUrl: model.baseUrl } },
+    ...overrides,
+  });
+}
+
+export function startWorker(t: TestApp, options: EvaluationWorkerOptions = {}) {
+  return startEvaluationWorker(t.context, { idleMs: 50, leaseMs: 2_000, metricsIntervalMs: 0, ...options });
+}
+
+/** A node code tool the agent calls: adds two numbers. */
+export const ADD_TOOL = {
+  type: "code",
+  name: "add",
+  description: "Adds two numbers",
+  runtime: "node",
+  script: "function main({ a, b }) { return { sum: a + b }; }",
+  input_schema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"], additionalProperties: false },
+};
+
+/** 20 additions; `correct_answer` is the sum. */
+export const ADDITIONS = Array.from({ length: 20 }, (_, i) => ({ a: i, b: i + 1, question: `What is ${i} + ${i + 1}?`, correct_answer: String(2 * i + 1) }));
+
+/** Every text the request carries, whatever the dialect (chat completions or Responses). */
+export function requestText(request: RecordedRequest): string {
+  return JSON.stringify(request.body?.messages ?? request.body?.input ?? "");
+}
+
+/**
+ * The model of these tests: adds the last two numbers of the user's question (wrong when `wrong`
+ * says so); an agent request with tools first calls `add`, then answers with the tool's sum.
+ */
+export function arithmeticModel(wrong: (a: number) => boolean = () => false) {
+  return (request: RecordedRequest): Script => {
+    const text = requestText(request);
+    const toolResult = /"sum\\?":(\d+)/.exec(text);
+    if (toolResult) return { kind: "reply", text: toolResult[1], usage: { input: 30, output: 2 } };
+    const numbers = [...text.matchAll(/(\d+) (?:\+|and) (\d+)/g)].at(-1);
+    const a = Number(numbers?.[1] ?? 0);
+    const b = Number(numbers?.[2] ?? 0);
+    if (request.body?.tools?.length) return { kind: "reply", toolCalls: [{ id: `call_${a}_${b}`, name: "add", input: { a, b } }], usage: { input: 20, output: 8 } };
+    return { kind: "reply", text: String(wrong(a) ? a + b + 100 : a + b), usage: { input: 12, output: 3 } };
+  };
+}
+
+export async function createEntity(t: TestApp, key: string, domain: string, one: string, body: Record<string, unknown>): Promise<{ id: string; revision_id: string; slug: string }> {
+  const res = await t.call("POST", `/api/simple/${domain}/`, { key, body: { [one]: body } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body[one];
+}
+
+/** Polls the evaluation until `done` holds (or fails the test after `ms`). */
+export async function waitFor(t: TestApp, key: string, id: string, done: (evaluation: any) => boolean, ms = 20_000): Promise<any> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const res = await t.call("GET", `/api/simple/evaluations/${id}`, { key });
+    if (done(res.body.evaluation)) return res.body.evaluation;
+    if (Date.now() > until) throw new Error(`evaluation never reached the expected state: ${JSON.stringify(res.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+}
+
+export const finished = (e: any) => ["success", "errors", "failure"].includes(e?.data?.status);
