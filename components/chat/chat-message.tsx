@@ -59,6 +59,7 @@ export function ChatMessage({
                 output: "output" in part ? part.output : undefined,
                 errorText: "errorText" in part ? part.errorText : undefined,
                 approvalId: part.state === "approval-requested" ? part.approval.id : undefined,
+                approved: part.state === "output-available" && part.approval?.approved === true,
               }}
               awaitingAnswer={turnEnded && part.state === "input-available"}
               onAnswer={(output) => onToolAnswer(name, part.toolCallId, output)}

@@ -65,10 +65,12 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
     attributes: { "ag.meta.run.turn": turnNumber },
   };
 
-  // A run that failed before the model answered still shows the model call it attempted.
+  // A run that failed before the model answered still shows the model call it attempted; a step of
+  // approved calls run before the model is no model call and gets no chat span.
   const steps: StepTiming[] = record.steps.length ? record.steps : [{ index: 0, startedAt: record.startedAt, endedAt: record.endedAt, toolCalls: [] }];
-  const chats = steps.map((step, i): SpanInput => {
-    const last = i === steps.length - 1;
+  const modelSteps = steps.filter((step) => !step.approvals);
+  const chats = modelSteps.map((step, i): SpanInput => {
+    const last = i === modelSteps.length - 1;
     return {
       ...common,
       span_id: newId(),
@@ -110,7 +112,9 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
             "gen_ai.operation.name": "execute_tool",
             "gen_ai.tool.name": call.name,
             "gen_ai.tool.call.id": call.id,
+            ...(call.approved ? { "ag.meta.tool.approved": true } : {}),
             ...(options.captureContent && call.input !== undefined ? { "gen_ai.tool.call.arguments": JSON.stringify(call.input) } : {}),
+            ...(options.captureContent && call.output !== undefined ? { "gen_ai.tool.call.result": typeof call.output === "string" ? call.output : JSON.stringify(call.output) } : {}),
           },
         }),
       ),

@@ -86,7 +86,7 @@ export function startTurn(harness: Harness, input: TurnInput, trace: TraceContex
         settle({
           projectId: input.projectId,
           agent: input.agent,
-          messages: input.messages,
+          messages: outcome.messages ?? input.messages,
           traceId: trace.traceId,
           spanId: trace.spanId,
           parentSpanId: trace.parentSpanId,

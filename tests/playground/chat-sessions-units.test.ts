@@ -44,7 +44,7 @@ describe("uiMessagesFromGenAi: a trace's messages in the chat's shape", () => {
       { role: "assistant", parts: [{ type: "tool_call", id: "t1", name: "bash", arguments: { command: "date" } }, { type: "tool_call", id: "t2", name: "pick", arguments: {} }] },
       { role: "assistant", parts: [{ type: "text", content: "It is noon." }] },
     ];
-    const [reply] = uiMessagesFromGenAi([], outputs, new Set(["t1"]));
+    const [reply] = uiMessagesFromGenAi([], outputs, new Map([["t1", undefined]]));
     expect(reply.parts).toEqual([
       { type: "step-start" },
       { type: "tool-bash", toolCallId: "t1", state: "output-available", input: { command: "date" }, output: OUTPUT_NOT_RECORDED },
