@@ -24,6 +24,10 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
   // The harness reports a provider failure as its stop reason; the engine's own (limits, crashes) as `error`.
   const failed = record.error !== undefined || record.stopReason === "error";
   const status = (error: boolean) => (error ? { status_code: "STATUS_CODE_ERROR" as const, status_message: record.error } : { status_code: "STATUS_CODE_OK" as const });
+  // The failure as OpenTelemetry records exceptions, on the root and on the model call that failed.
+  const exception = record.error
+    ? { events: [{ name: "exception", timestamp: record.endedAt, attributes: { "exception.type": "AgentRunError", "exception.message": record.error } }] }
+    : {};
   const common = { trace_id: record.traceId, session_id: record.sessionId };
   const model = { "gen_ai.provider.name": record.provider, "gen_ai.request.model": record.model };
   const turnNumber = record.messages.filter((m) => m.role === "user").length;
@@ -38,6 +42,7 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
     start_time: record.startedAt,
     end_time: record.endedAt,
     ...status(failed),
+    ...exception,
     attributes: {
       "gen_ai.operation.name": "invoke_agent",
       ...(record.agent.name ? { "gen_ai.agent.name": record.agent.name } : {}),
@@ -80,6 +85,7 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
       start_time: step.startedAt,
       end_time: step.endedAt ?? record.endedAt,
       ...status(failed && last),
+      ...(failed && last ? exception : {}),
       attributes: {
         "gen_ai.operation.name": "chat",
         ...model,

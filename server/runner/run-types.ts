@@ -57,6 +57,8 @@ export interface HarnessOutcome {
   stopReason: string;
   usage?: { input: number; output: number; total: number };
   steps: StepTiming[];
+  /** Why the turn failed (a provider failure as runErrorMessage words it); the engine emits and records it. */
+  error?: string;
   /** The history the model saw, when it differs from the input (approvals settled into real tool results). */
   messages?: NativeMessage[];
 }

@@ -124,10 +124,7 @@ export const coreHarness: Harness = {
     }
 
     if (aborted || signal.aborted) return { stopReason: "cancelled", usage, steps, messages: resumed.messages };
-    if (failure !== undefined) {
-      emit({ type: "error", message: runErrorMessage(failure, input.connection) });
-      return { stopReason: "error", usage, steps, messages: resumed.messages };
-    }
+    if (failure !== undefined) return { stopReason: "error", usage, steps, messages: resumed.messages, error: runErrorMessage(failure, input.connection) };
     if (needApproval.length && input.tools.policy?.unattended === "fail") {
       const names = [...new Set(needApproval.map((call) => call.toolName))].join(", ");
       emit({ type: "error", message: `The run needs a person's approval to call ${names}, and it is unattended (flags.unattended: fail).` });
