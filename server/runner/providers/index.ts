@@ -5,3 +5,4 @@ export { resolveConnection, type ResolutionContext } from "./resolve-connection"
 export { testStoredConnection, type ConnectionTest } from "./test-connection";
 export { connectedProviders, type ProviderConnection } from "./connected-providers";
 export { guardedFetchFor } from "./guarded-fetch-for";
+export { runnableModels, startingModel, type CustomProviderModels, type RunnableModels } from "./runnable-models";

@@ -1,17 +1,17 @@
-import { defaultAgentTemplate } from "@/server/agents";
+import { defaultAgentTemplate, type StartingModel } from "@/server/agents";
 import { ConflictError, isAppError } from "@/server/core/errors";
 import type { Database } from "@/server/db";
 import { createArtifact, freeSlug, type Scope } from "@/server/versioning";
 import { workflowsSpec } from "../spec";
 
 /** A new agent starts from the default template, committed as revision 1 of its default variant. */
-export async function createAgent(db: Database, scope: Scope, input: { name: string; slug?: string; description?: string }) {
+export async function createAgent(db: Database, scope: Scope, input: { name: string; slug?: string; description?: string; llm?: StartingModel }) {
   try {
     return await createArtifact(db, scope, workflowsSpec, {
       name: input.name,
       slug: input.slug,
       description: input.description,
-      data: { parameters: { agent: defaultAgentTemplate() } },
+      data: { parameters: { agent: defaultAgentTemplate(input.llm) } },
       message: "Create agent from the default template",
     });
   } catch (error) {
