@@ -10,14 +10,14 @@ export type StartingModel = { provider: string; model: string } | { connection: 
  * differs from the schema's defaults on purpose: an omitted `tools` grants nothing, while a new
  * agent ships with four built-ins, and the provider is named rather than inferred.
  */
-export function defaultAgentTemplate(llm: StartingModel = { provider: DEFAULT_PROVIDER, model: DEFAULT_MODEL }): AgentTemplateInput {
+export function defaultAgentTemplate(llm: StartingModel = { provider: DEFAULT_PROVIDER, model: DEFAULT_MODEL }) {
   return {
     instructions: { agents_md: DEFAULT_AGENTS_MD },
     llm,
-    tools: ["read", "bash", "edit", "write"].map((name) => ({ type: "builtin" as const, name })),
+    tools: (["read", "bash", "edit", "write"] as const).map((name) => ({ type: "builtin" as const, name })),
     mcps: [],
-    harness: { kind: "core_harness" },
-    runner: { kind: "sidecar", permissions: { default: "allow_reads" } },
-    sandbox: { kind: "local" },
-  };
+    harness: { kind: "core_harness" as const },
+    runner: { kind: "sidecar" as const, permissions: { default: "allow_reads" as const } },
+    sandbox: { kind: "local" as const },
+  } satisfies AgentTemplateInput;
 }

@@ -5,7 +5,7 @@ import { languageModel } from "../providers";
 import { runErrorMessage } from "../run-error-message";
 import type { Emit, Harness, HarnessOutcome, StepTiming, TurnInput } from "../run-types";
 import { toModelMessages } from "../to-model-messages";
-import { providerOptions } from "./provider-options";
+import { callSettings, providerOptions } from "./provider-options";
 import { systemPrompt } from "./system-prompt";
 
 /**
@@ -20,6 +20,7 @@ export const coreHarness: Harness = {
     const resumed = await resumeApprovals(input.messages, input.tools, emit, signal);
     if (resumed.paused) return { stopReason: "paused", steps: resumed.steps, messages: resumed.messages };
     const { model, optionsKey } = languageModel(input.connection);
+    const extras = { ...input.connection.extras, ...(input.template.llm.extras as Record<string, unknown>) };
     const result = streamText({
       model,
       system: systemPrompt(input.template, lastUserText(input.messages)),
@@ -31,7 +32,8 @@ export const coreHarness: Harness = {
       // The default handler console.logs the provider's error, whose body can echo the key;
       // errors reach the stream through the `error` part instead.
       onError: () => {},
-      providerOptions: providerOptions(optionsKey, { ...input.connection.extras, ...(input.template.llm.extras as Record<string, unknown>) }),
+      ...callSettings(extras),
+      providerOptions: providerOptions(optionsKey, extras),
     });
 
     const blocks = new BlockIds();
