@@ -63,9 +63,9 @@ test("chat: long words wrap on a phone, the page's chat is tall, the URL names t
   const agent = await seedAgent(page, "Chat fit");
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`${agent.base}/chat`);
-  const transcript = page.locator('[aria-live="polite"]');
-  const height = (await transcript.boundingBox())!.height;
-  expect(height, "message area at 1280x800").toBeGreaterThanOrEqual(420);
+  await expect(page.getByRole("navigation", { name: "Agent views" })).toBeVisible();
+  const transcript = page.locator('[aria-live="polite"]:not([data-testid="toasts"])');
+  await expect.poll(async () => (await transcript.boundingBox())!.height, { message: "message area at 1280x800" }).toBeGreaterThanOrEqual(380);
   await expectOnScreen(page, page.getByRole("button", { name: "Send", exact: true }), "send button at 1280x800");
 
   await page.setViewportSize({ width: 390, height: 844 });
@@ -147,4 +147,23 @@ test("history actions are shown on a touch screen; the harness help names the ru
   await expect(page.getByText(/does not gate tool use/)).toHaveCount(0);
   await expect(page.getByText(/runner policy's decision/).first()).toBeVisible();
   await context.close();
+});
+
+test("webhooks: a subscription whose deliveries fail says so, and a pending delivery says when it is tried next", async ({ page }, testInfo) => {
+  // Nothing listens on this port: every delivery fails, and each is retried later.
+  const hook = await mutate(page.request, "webhooks.create", {
+    subscription: { name: `Failing hook ${Date.now().toString(36)}`, data: { url: "https://127.0.0.1:9/hook", event_types: ["workflows.revisions.committed"], headers: null, auth_mode: "signature" } },
+  });
+  await seedAgent(page, "Hooked");
+  await expect(async () => {
+    await page.goto("/webhooks");
+    await expect(page.getByTestId("webhook-row").filter({ hasText: hook.name })).toContainText("Failing", { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  const row = page.getByTestId("webhook-row").filter({ hasText: hook.name });
+  await expect(row).not.toContainText("Active");
+  await expect(row).toContainText("Every delivery has failed since");
+  await row.getByRole("link", { name: hook.name }).click();
+  await expect(page.getByTestId("subscription-state")).toContainText("Failing");
+  await expect(page.getByTestId("next-attempt").first()).toContainText(/next attempt (in \d+ (seconds?|minutes?)|just now)/);
+  await screenshot(page, testInfo, "webhook-failing");
 });

@@ -16,9 +16,13 @@ export function useViewportFit(ref: RefObject<HTMLElement | null>, { bottomGap =
       element.style.height = `${Math.max(window.innerHeight - top - bottomGap, minHeight)}px`;
     };
     fit();
+    // Content above it that loads later (a header replacing its skeleton) moves its top edge.
+    const above = new ResizeObserver(fit);
+    above.observe(document.body);
     window.addEventListener("resize", fit);
     window.addEventListener("scroll", fit, { passive: true });
     return () => {
+      above.disconnect();
       window.removeEventListener("resize", fit);
       window.removeEventListener("scroll", fit);
     };
