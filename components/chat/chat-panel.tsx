@@ -1,7 +1,7 @@
 "use client";
 
 import { generateId, type UIMessage } from "ai";
-import { useEffect, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { ChatIcon } from "@/components/agents";
 import { SelectInput } from "@/components/editor/select-input";
 import { Button, formatRelative, Notice } from "@/components/ui";
@@ -38,8 +38,12 @@ export function ChatPanel({ agentId, variantId, target, unavailable, emptyHint, 
   const [openError, setOpenError] = useState<string | null>(null);
   const stored = sessions.some((s) => s.id === session.id);
   const shownSession = stored ? session.id : undefined;
+  // Told only of a change: the session the page opened with is the one its URL already names.
+  const named = useRef(initial?.id);
   useEffect(() => {
-    if (listed) onSessionChange?.(shownSession);
+    if (!listed || shownSession === named.current) return;
+    named.current = shownSession;
+    onSessionChange?.(shownSession);
   }, [listed, onSessionChange, shownSession]);
 
   async function choose(id: string) {
