@@ -45,6 +45,13 @@ test.beforeAll(async ({ browser }) => {
   await context.close();
 });
 
+// The webhooks spec starts from a project without webhooks.
+test.afterAll(async ({ browser }) => {
+  const context = await browser.newContext();
+  await mutate(context.request, "webhooks.delete", { id: seed.webhookId });
+  await context.close();
+});
+
 function everyPage(s: Seed): string[] {
   return [
     "/",
