@@ -34,6 +34,10 @@ test("webhooks: create one in the UI (secret shown once), a draft and a saved te
   const dialog = page.getByRole("dialog", { name: "New webhook" });
   await dialog.getByLabel("Name").fill("Deploy notifier");
   await dialog.getByLabel("Endpoint URL").fill(url);
+  // Changes only is the default; every event is a choice, and the picker groups events in words.
+  await expect(dialog.getByLabel("Changes: commits, deploys and tests")).toBeChecked();
+  await dialog.getByLabel("Only the events I choose").check();
+  await expect(dialog.getByTestId("event-picker")).toContainText("a deploy (an environment revision committed)");
   await dialog.getByLabel("webhooks.subscriptions.tested").check();
   // The form as it is, before it is saved.
   await dialog.getByRole("button", { name: "Send test" }).click();

@@ -9,18 +9,19 @@ export interface GenAiMessage {
 type Part = UIMessage["parts"][number];
 type Json = Record<string, unknown>;
 
-/** What the trace cannot say: server tools' outputs are not recorded on spans. */
+/** What the trace cannot say: a tool span recorded without content keeps no output. */
 export const OUTPUT_NOT_RECORDED = "(the tool ran; its output is not kept in the trace)";
 
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * A run's messages as the chat shows them: the input history, then one assistant message made of
- * the model calls' outputs (a step each). Tool results in the history complete their calls; a
- * call the server ran (`executed`) is shown as done even though its output is not recorded; any
- * other call without a result still waits (a client tool or an approval).
+ * the model calls' outputs (a step each). Tool results in the history complete their calls (one a
+ * person approved keeps the approval); a call the server ran (`executed`, with the output its
+ * span recorded) is shown as done; any other call without a result still waits (a client tool or
+ * an approval).
  */
-export function uiMessagesFromGenAi(input: GenAiMessage[], outputs: GenAiMessage[], executed: ReadonlySet<string> = new Set()): UIMessage[] {
+export function uiMessagesFromGenAi(input: GenAiMessage[], outputs: GenAiMessage[], executed: ReadonlyMap<string, unknown> = new Map()): UIMessage[] {
   const messages: UIMessage[] = [];
   const toolParts = new Map<string, Json>();
 
@@ -34,7 +35,7 @@ export function uiMessagesFromGenAi(input: GenAiMessage[], outputs: GenAiMessage
     if (!part) return;
     if (block.approved === false) Object.assign(part, { state: "output-denied", approval: { id: String(block.interactionToken ?? part.toolCallId), approved: false } });
     else if (block.isError === true) Object.assign(part, { state: "output-error", errorText: typeof block.output === "string" ? block.output : JSON.stringify(block.output) });
-    else Object.assign(part, { state: "output-available", output: block.output ?? null });
+    else Object.assign(part, { state: "output-available", output: block.output ?? null, ...(block.approved === true ? { approval: { id: String(block.interactionToken ?? part.toolCallId), approved: true } } : {}) });
   };
 
   input.forEach((message, index) => {
@@ -63,7 +64,7 @@ export function uiMessagesFromGenAi(input: GenAiMessage[], outputs: GenAiMessage
     }
   }
   for (const [id, part] of toolParts) {
-    if (part.state === "input-available" && executed.has(id)) Object.assign(part, { state: "output-available", output: OUTPUT_NOT_RECORDED });
+    if (part.state === "input-available" && executed.has(id)) Object.assign(part, { state: "output-available", output: executed.get(id) ?? OUTPUT_NOT_RECORDED });
   }
   if (reply.some((p) => p.type !== "step-start")) messages.push({ id: "trace-out", role: "assistant", parts: reply });
   return messages;
@@ -79,6 +80,15 @@ export function attributeAt(attributes: unknown, name: string): unknown {
     node = node[key];
   }
   return node;
+}
+
+function parseJson(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
 }
 
 function genAiMessages(value: unknown): GenAiMessage[] {
@@ -130,7 +140,11 @@ export function runOfTrace(trace: { trace_id?: unknown; spans?: Record<string, W
   if (!root) return null;
   const all = descendants(root);
   const chats = all.filter((span) => attributeAt(span.attributes, "gen_ai.operation.name") === "chat");
-  const executed = new Set(all.map((span) => toolCallId(span.attributes)).filter((id): id is string => typeof id === "string"));
+  const executed = new Map<string, unknown>();
+  for (const span of all) {
+    const id = toolCallId(span.attributes);
+    if (typeof id === "string") executed.set(id, attributeAt(span.attributes, "ag.data.outputs") ?? parseJson(attributeAt(span.attributes, "gen_ai.tool.call.result")));
+  }
   const input = chats.map((span) => spanMessages(span.attributes).input).find((m) => m.length > 0) ?? [];
   const outputs = chats.flatMap((span) => spanMessages(span.attributes).output);
   const refs = Array.isArray(root.references) ? (root.references as Json[]) : [];

@@ -1,10 +1,8 @@
 import Link from "next/link";
 import { PageContainer } from "@/components/shell";
-import { AgentIcon } from "@/components/agents/icons";
-import { EnvironmentsIcon } from "@/components/environments/environments-icon";
-import { ArrowRightIcon, BookIcon, KeyIcon, buttonClass } from "@/components/ui";
+import { navItems } from "@/components/shell/nav-items";
+import { ArrowRightIcon, BookIcon, buttonClass } from "@/components/ui";
 import { QuickStart } from "@/components/home/quick-start";
-import { RoadmapList } from "@/components/home/roadmap-list";
 import { StartCard } from "@/components/home/start-card";
 import { publicOrigin } from "@/app/server-session";
 
@@ -37,24 +35,11 @@ export default async function HomePage() {
       </section>
 
       <div className="grid gap-4 md:grid-cols-2">
-        <StartCard
-          href="/agents"
-          icon={<AgentIcon />}
-          title="Agents"
-          description="Create an agent, edit its template, commit revisions, compare them and restore or fork any of them."
-        />
-        <StartCard
-          href="/environments"
-          icon={<EnvironmentsIcon />}
-          title="Environments"
-          description="See what development, staging and production run, and the history of every deploy."
-        />
-        <StartCard
-          href="/settings"
-          icon={<KeyIcon />}
-          title="Settings"
-          description="Create and revoke the API keys that scripts and services use to call this project."
-        />
+        {navItems
+          .filter((item) => item.href !== "/")
+          .map(({ href, label, icon: Icon, description }) => (
+            <StartCard key={href} href={href} icon={<Icon />} title={label} description={description} />
+          ))}
         <StartCard
           href="/api/openapi.json"
           external
@@ -65,8 +50,6 @@ export default async function HomePage() {
       </div>
 
       <QuickStart origin={origin} />
-
-      <RoadmapList />
 
     </PageContainer>
   );

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { Badge, Table, TableBody, TableCell, TableHead, TableHeader, TableRow, TimeAgo, focusRing, cn } from "@/components/ui";
+import { Badge, Table, TableBody, TableCell, TableHeaderGroup, TableColumnHeader, TableRow, TimeAgo, focusRing, cn } from "@/components/ui";
 import { agentPath, editorPath } from "./agent-paths";
 import { DeploymentCell } from "./deployment-cell";
 import type { EnvironmentColumn } from "./environment-columns";
@@ -13,16 +13,16 @@ export function AgentsTable({ items, environments }: { items: AgentListItem[]; e
   const router = useRouter();
   return (
     <Table aria-label="Agents">
-      <TableHead>
+      <TableHeaderGroup>
         <tr>
-          <TableHeader>Agent</TableHeader>
-          <TableHeader>Latest</TableHeader>
+          <TableColumnHeader>Agent</TableColumnHeader>
+          <TableColumnHeader>Latest</TableColumnHeader>
           {environments.map((env) => (
-            <TableHeader key={env.slug}>{env.name}</TableHeader>
+            <TableColumnHeader key={env.slug}>{env.name}</TableColumnHeader>
           ))}
-          <TableHeader className="w-full">Last change</TableHeader>
+          <TableColumnHeader className="w-full">Last change</TableColumnHeader>
         </tr>
-      </TableHead>
+      </TableHeaderGroup>
       <TableBody>
         {items.map((item) => {
           const href = item.defaultVariantId ? editorPath(item.agent.id, item.defaultVariantId) : agentPath(item.agent.id);

@@ -23,17 +23,17 @@ export function ChatMessage({
     const text = message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
     return (
       <div className="flex justify-end" data-testid="user-message">
-        <div className="max-w-[85%] rounded-2xl rounded-br-sm bg-accent px-3 py-2 text-sm whitespace-pre-wrap text-accent-foreground">{text}</div>
+        <div className="max-w-[85%] min-w-0 rounded-2xl rounded-br-sm bg-accent px-3 py-2 text-sm whitespace-pre-wrap wrap-anywhere text-accent-foreground">{text}</div>
       </div>
     );
   }
   const meta = turnMetadata(message.metadata);
   return (
-    <div className="space-y-2" data-testid="assistant-message">
+    <div className="min-w-0 space-y-2" data-testid="assistant-message">
       {message.parts.map((part, index) => {
         if (part.type === "text") {
           return (
-            <p key={index} className="text-sm leading-relaxed whitespace-pre-wrap break-words">
+            <p key={index} className="text-sm leading-relaxed whitespace-pre-wrap wrap-anywhere">
               {part.text}
             </p>
           );
@@ -42,7 +42,7 @@ export function ChatMessage({
           return (
             <details key={index} open={part.state === "streaming"} className="rounded-md border border-line bg-surface-muted/60 px-3 py-1.5 text-sm">
               <summary className="cursor-pointer text-xs font-medium text-muted select-none">Reasoning</summary>
-              <p className="mt-1 text-xs leading-relaxed whitespace-pre-wrap text-muted">{part.text}</p>
+              <p className="mt-1 text-xs leading-relaxed whitespace-pre-wrap wrap-anywhere text-muted">{part.text}</p>
             </details>
           );
         }
@@ -59,6 +59,7 @@ export function ChatMessage({
                 output: "output" in part ? part.output : undefined,
                 errorText: "errorText" in part ? part.errorText : undefined,
                 approvalId: part.state === "approval-requested" ? part.approval.id : undefined,
+                approved: part.state === "output-available" && part.approval?.approved === true,
               }}
               awaitingAnswer={turnEnded && part.state === "input-available"}
               onAnswer={(output) => onToolAnswer(name, part.toolCallId, output)}

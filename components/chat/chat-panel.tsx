@@ -1,7 +1,7 @@
 "use client";
 
 import { generateId, type UIMessage } from "ai";
-import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { ChatIcon } from "@/components/agents";
 import { SelectInput } from "@/components/editor/select-input";
 import { Button, formatRelative, Notice } from "@/components/ui";
@@ -22,6 +22,8 @@ interface ChatPanelProps {
   toolbar?: ReactNode;
   /** Why the chat did not open what was asked for. */
   notice?: string;
+  /** Told the stored session on screen (undefined for a chat not saved yet), so a page can name it in its URL. */
+  onSessionChange?: (sessionId: string | undefined) => void;
 }
 
 /**
@@ -29,12 +31,20 @@ interface ChatPanelProps {
  * list, the composer, stop, regenerate and a fresh start. Used beside the editor (the draft)
  * and on the chat page (a revision or environment).
  */
-export function ChatPanel({ agentId, variantId, target, unavailable, emptyHint, initial, toolbar, notice }: ChatPanelProps) {
+export function ChatPanel({ agentId, variantId, target, unavailable, emptyHint, initial, toolbar, notice, onSessionChange }: ChatPanelProps) {
   // A new id is a new agent session on the server.
   const [session, setSession] = useState<OpenSession>(() => initial ?? { id: generateId(), messages: [] });
-  const { sessions, save, saveError, open } = useChatSessions(agentId, variantId);
+  const { sessions, listed, save, saveError, open } = useChatSessions(agentId, variantId);
   const [openError, setOpenError] = useState<string | null>(null);
   const stored = sessions.some((s) => s.id === session.id);
+  const shownSession = stored ? session.id : undefined;
+  // Told only of a change: the session the page opened with is the one its URL already names.
+  const named = useRef(initial?.id);
+  useEffect(() => {
+    if (!listed || shownSession === named.current) return;
+    named.current = shownSession;
+    onSessionChange?.(shownSession);
+  }, [listed, onSessionChange, shownSession]);
 
   async function choose(id: string) {
     setOpenError(null);
@@ -121,7 +131,7 @@ function Conversation({
           </div>
         }
       />
-      <form onSubmit={send} className="border-t border-line p-3">
+      <form onSubmit={send} className="flex items-end gap-2 border-t border-line p-3">
         <label htmlFor={`composer-${session.id}`} className="sr-only">
           Message the agent
         </label>
@@ -133,9 +143,9 @@ function Conversation({
           rows={2}
           placeholder={unavailable ? "Chat is unavailable" : "Message the agent… (Enter sends, Shift+Enter adds a line)"}
           disabled={Boolean(unavailable)}
-          className="w-full resize-none rounded-lg border border-line bg-surface px-3 py-2 text-sm focus:border-accent focus:outline-none"
+          className="min-w-0 flex-1 resize-none rounded-lg border border-line bg-surface px-3 py-2 text-sm focus:border-accent focus:outline-none"
         />
-        <div className="mt-2 flex items-center justify-end gap-2">
+        <div className="flex shrink-0 flex-col items-stretch gap-1.5">
           {busy ? (
             <Button size="sm" variant="secondary" onClick={() => void chat.stop()}>
               Stop

@@ -1,6 +1,8 @@
 "use client";
 
+import Link from "next/link";
 import { useEffect, useRef, type ReactNode } from "react";
+import { tracePath } from "@/components/traces/trace-paths";
 import { Notice } from "@/components/ui";
 import { chatErrorMessage } from "./chat-error";
 import { ChatMessage } from "./chat-message";
@@ -33,6 +35,14 @@ export function ChatTranscript({ chat, empty }: { chat: PlaygroundChat; empty?: 
       {chat.error && (
         <Notice tone="danger" title="The turn failed">
           {chatErrorMessage(chat.error)}
+          {chat.traceId && (
+            <>
+              {" "}
+              <Link href={tracePath(chat.traceId)} target="_blank" className="underline underline-offset-2">
+                Open its trace ↗
+              </Link>
+            </>
+          )}
         </Notice>
       )}
     </div>

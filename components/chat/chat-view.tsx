@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
 import { TabContainer } from "@/components/history/tab-container";
 import { cn, focusRing, Skeleton } from "@/components/ui";
@@ -10,6 +10,7 @@ import { chatPath } from "./chat-paths";
 import { CompareView } from "./compare-view";
 import { useChatTargets } from "./use-chat-targets";
 import { useInitialSession } from "./use-initial-session";
+import { useViewportFit } from "./use-viewport-fit";
 
 export interface ChatViewProps {
   agentId: string;
@@ -59,9 +60,18 @@ function SingleChat({ agentId, variantId, revisionId, sessionId, traceId }: Chat
   const [chosen, setChosen] = useState(options[0].value);
   const option = options.find((o) => o.value === chosen) ?? options[0];
   const opening = useInitialSession(sessionId, traceId);
+  // The rest of the window (above the tab's bottom padding): the more messages on screen the better.
+  const box = useRef<HTMLDivElement>(null);
+  useViewportFit(box, { bottomGap: 24, minHeight: 420 });
+  // The URL names the session on screen, so a reload or a shared link reopens it. The history API
+  // changes the address without a navigation: the conversation (and a turn in flight) stays.
+  const nameInUrl = useCallback(
+    (session: string | undefined) => window.history.replaceState(null, "", chatPath(agentId, variantId, { revision: revisionId, session })),
+    [agentId, variantId, revisionId],
+  );
 
   return (
-    <div className="flex h-[calc(100vh-17rem)] min-h-[420px] flex-col overflow-hidden rounded-xl border border-line bg-surface">
+    <div ref={box} className="flex h-[calc(100vh-17rem)] min-h-[420px] flex-col overflow-hidden rounded-xl border border-line bg-surface">
       {opening.pending ? (
         <div className="p-4">
           <Skeleton className="h-24" />
@@ -75,6 +85,7 @@ function SingleChat({ agentId, variantId, revisionId, sessionId, traceId }: Chat
           target={option.target}
           initial={option.value === options[0].value ? opening.initial : null}
           notice={opening.problem}
+          onSessionChange={option.value === options[0].value ? nameInUrl : undefined}
           emptyHint="Send a message to run this agent. Each turn shows its tokens, cost and trace."
           toolbar={
             <div className="flex min-w-0 flex-1 basis-64 items-center gap-2">

@@ -13,6 +13,8 @@ export interface ToolCallView {
   errorText?: string;
   /** Set while the call waits for a person's approval (`approval-requested`). */
   approvalId?: string;
+  /** A person approved the call before it ran. */
+  approved?: boolean;
 }
 
 const STATES: Record<string, { label: string; tone: BadgeTone }> = {
@@ -62,6 +64,7 @@ export function ToolCallCard({
       </div>
       <div className="space-y-2 px-3 py-2">
         <Payload label="Input" value={call.input} />
+        {call.approved && <p className="text-xs text-muted">Approved by a person before it ran.</p>}
         {call.state === "output-available" && <Payload label="Output" value={call.output} />}
         {call.state === "output-error" && <p className="text-xs text-danger">{call.errorText ?? "The tool failed."}</p>}
         {call.state === "output-denied" && <p className="text-xs text-danger">Denied: the tool did not run, and the agent was told.</p>}

@@ -38,5 +38,5 @@ export function useChatSessions(agentId: string, variantId?: string) {
     },
     [queryClient, trpc],
   );
-  return { sessions: list.data ?? [], save, saveError: saver.error, open };
+  return { sessions: list.data ?? [], listed: list.isSuccess, save, saveError: saver.error, open };
 }

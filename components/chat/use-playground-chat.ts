@@ -7,7 +7,7 @@ import {
   lastAssistantMessageIsCompleteWithToolCalls,
   type UIMessage,
 } from "ai";
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { invokeBody, type ChatTarget } from "./chat-target";
 
 /** The session-authenticated twin of the agent service's invoke (server/runner/routes.ts). */
@@ -18,6 +18,8 @@ const PLAYGROUND_INVOKE = "/api/playground/invoke";
  * reaches the browser. The target is read when each request is sent, so the editor's chat always
  * runs the draft as it is at that moment. A turn that pauses on client tools or approvals resumes
  * by itself once every one of them has an answer. `initialMessages` reopens a stored session.
+ * `traceId` is the last turn's trace (the response header), so a turn that failed mid-stream,
+ * whose finish never arrives, still links its trace.
  */
 export function usePlaygroundChat(
   chatId: string,
@@ -28,6 +30,7 @@ export function usePlaygroundChat(
   useEffect(() => {
     onTurnEnd.current = options.onTurnEnd;
   }, [options.onTurnEnd]);
+  const [traceId, setTraceId] = useState<string>();
   const targetRef = useRef(target);
   useEffect(() => {
     targetRef.current = target;
@@ -37,6 +40,11 @@ export function usePlaygroundChat(
       new DefaultChatTransport<UIMessage>({
         api: PLAYGROUND_INVOKE,
         credentials: "same-origin",
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          setTraceId(response.headers.get("x-svc-trace-id") ?? undefined);
+          return response;
+        },
         headers: { "x-svc-messages-format": "ui_sdk", accept: "text/event-stream" },
         prepareSendMessagesRequest: ({ id, messages }) => {
           const current = targetRef.current;
@@ -46,13 +54,14 @@ export function usePlaygroundChat(
       }),
     [],
   );
-  return useChat({
+  const chat = useChat({
     id: chatId,
     messages: options.initialMessages,
     transport,
     sendAutomaticallyWhen: turnCanResume,
     onFinish: ({ messages }) => onTurnEnd.current?.(messages),
   });
+  return { ...chat, traceId };
 }
 
 export type PlaygroundChat = ReturnType<typeof usePlaygroundChat>;

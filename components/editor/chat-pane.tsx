@@ -1,8 +1,8 @@
 "use client";
 
-import { useMemo } from "react";
+import { useMemo, useRef } from "react";
 import { ChatIcon, PanelRightIcon } from "@/components/agents";
-import { ChatPanel, type ChatTarget } from "@/components/chat";
+import { ChatPanel, useViewportFit, type ChatTarget } from "@/components/chat";
 import { Button } from "@/components/ui";
 
 /** The right-hand pane: a chat with the draft as it is now, committed or not. */
@@ -21,8 +21,17 @@ export function ChatPane({
 }) {
   const target = useMemo<ChatTarget | null>(() => (template === null ? null : { kind: "draft", template }), [template]);
   if (!open) return null;
+  return <DraftChat agentId={agentId} variantId={variantId} onToggle={onToggle} target={target} />;
+}
+
+function DraftChat({ agentId, variantId, onToggle, target }: { agentId: string; variantId: string; onToggle: () => void; target: ChatTarget | null }) {
+  // Below the agent's header until the page scrolls, then stuck under the top bar: either way
+  // the composer stays on screen.
+  const pane = useRef<HTMLElement>(null);
+  useViewportFit(pane);
   return (
     <aside
+      ref={pane}
       aria-label="Chat"
       className="sticky top-14 hidden h-[calc(100vh-3.5rem)] w-80 shrink-0 flex-col border-l border-line bg-surface lg:flex 2xl:w-[400px]"
     >
@@ -39,7 +48,7 @@ export function ChatPane({
         agentId={agentId}
         variantId={variantId}
         target={target}
-        unavailable={template === null ? "Fix the JSON syntax error to chat with the draft." : undefined}
+        unavailable={target === null ? "Fix the JSON syntax error to chat with the draft." : undefined}
         emptyHint="Try the template as it is in the editor, before you commit it."
       />
     </aside>

@@ -1,7 +1,9 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useConnectedProviders } from "@/components/connections";
+import { useTRPC } from "@/components/trpc";
 import { Input } from "@/components/ui";
 import { comparableModel } from "./comparable-model";
 import { FieldIssues, hasError } from "./field-issues";
@@ -10,16 +12,21 @@ import { FormSection } from "./form-section";
 import { ModelFacts } from "./model-facts";
 import { formatContextWindow, formatPrice } from "./model-format";
 import { SelectInput } from "./select-input";
-import { readText, writeModel, writeText, type Template } from "./template-fields";
+import { ModelSettings } from "./model-settings";
+import { readCustomProvider, readText, writeCustomModel, writeModel, writeText, type Template } from "./template-fields";
 import type { TemplateIssue } from "./template-issue";
 import type { HarnessInfo } from "./types";
 
 const CUSTOM = "__custom__";
 const INFER = "";
+/** Provider select values of stored custom providers: `custom:<connection slug>`. */
+const CUSTOM_PREFIX = "custom:";
 
 /**
  * llm.provider and llm.model, fed by the harness catalog: the providers the harness reaches and
- * their curated models (with context window and price), or any other model id typed by hand.
+ * their curated models (with context window and price), the project's custom providers and the
+ * models they list (`llm.connection.slug`), or any other model id typed by hand; then the model
+ * settings.
  */
 export function ModelPicker({
   template,
@@ -32,24 +39,35 @@ export function ModelPicker({
   harness?: HarnessInfo;
   issues: TemplateIssue[];
 }) {
-  const provider = readText(template, "provider") ?? INFER;
+  const trpc = useTRPC();
+  const customProviders = useQuery(trpc.connections.customModels.queryOptions()).data ?? [];
+  const customSlug = readCustomProvider(template);
+  const customProvider = customProviders.find((c) => c.slug === customSlug);
+  const provider = customSlug !== undefined ? `${CUSTOM_PREFIX}${customSlug}` : (readText(template, "provider") ?? INFER);
   const model = readText(template, "model") ?? "";
   const providers = harness?.providers ?? [];
   const selection = harness?.model_selection;
   const aliases = selection?.kind === "alias" ? selection.aliases : null;
   const curated = providers.find((p) => p.provider === provider)?.models ?? [];
-  const choices = aliases ?? curated.map((m) => m.id);
+  const customChoices = customProvider?.models ?? [];
+  const choices = aliases ?? (customSlug !== undefined ? customChoices : curated.map((m) => m.id));
   const [customWanted, setCustomWanted] = useState(false);
   const custom = customWanted || !choices.includes(model);
   const info = curated.find((m) => m.id === model);
   const connected = useConnectedProviders();
-  const connection = provider === INFER ? undefined : connected.get(provider);
+  const connection = provider === INFER || customSlug !== undefined ? undefined : connected.get(provider);
 
   const providerIssues = issues.filter((i) => i.path === "llm.provider");
   const modelIssues = issues.filter((i) => i.path === "llm.model");
   const otherIssues = issues.filter((i) => !providerIssues.includes(i) && !modelIssues.includes(i));
 
   function changeProvider(next: string) {
+    if (next.startsWith(CUSTOM_PREFIX)) {
+      const slug = next.slice(CUSTOM_PREFIX.length);
+      const listed = customProviders.find((c) => c.slug === slug)?.models ?? [];
+      setCustomWanted(false);
+      return onChange(writeCustomModel(template, slug, listed.includes(model) ? model : (listed[0] ?? model)));
+    }
     const models = providers.find((p) => p.provider === next)?.models ?? [];
     const keep = aliases !== null || models.length === 0 || models.some((m) => m.id === model);
     setCustomWanted(false);
@@ -87,11 +105,22 @@ export function ModelPicker({
                 {connected.has(p.provider) ? " · connected" : ""}
               </option>
             ))}
-            {provider !== INFER && !providers.some((p) => p.provider === provider) && <option value={provider}>{provider}</option>}
+            {customProviders.map((c) => (
+              <option key={c.slug} value={`${CUSTOM_PREFIX}${c.slug}`}>
+                {c.name} · custom provider
+              </option>
+            ))}
+            {provider !== INFER && !providers.some((p) => p.provider === provider) && !customProviders.some((c) => `${CUSTOM_PREFIX}${c.slug}` === provider) && (
+              <option value={provider}>{customSlug ?? provider}</option>
+            )}
           </SelectInput>
           {provider !== INFER && (
             <p className="text-xs text-muted" data-testid="provider-connection">
-              {connection?.source === "stored"
+              {customSlug !== undefined
+                ? customProvider
+                  ? `Runs on the custom provider “${customProvider.name}”.`
+                  : `No custom provider “${customSlug}” in this project: add it under Connections.`
+                : connection?.source === "stored"
                 ? `Runs with the connection “${connection.name}”.`
                 : connection?.source === "operator"
                   ? "Runs with the server operator's key."
@@ -115,11 +144,17 @@ export function ModelPicker({
                     {selection?.kind === "alias" && alias === selection.default ? " (default)" : ""}
                   </option>
                 ))
-              : curated.map((m) => (
-                  <option key={m.id} value={m.id}>
-                    {m.display_name} · {formatContextWindow(m.context_window)} · {formatPrice(m.input_usd_per_mtok)} / {formatPrice(m.output_usd_per_mtok)}
-                  </option>
-                ))}
+              : customSlug !== undefined
+                ? customChoices.map((id) => (
+                    <option key={id} value={id}>
+                      {id}
+                    </option>
+                  ))
+                : curated.map((m) => (
+                    <option key={m.id} value={m.id}>
+                      {m.display_name} · {formatContextWindow(m.context_window)} · {formatPrice(m.input_usd_per_mtok)} / {formatPrice(m.output_usd_per_mtok)}
+                    </option>
+                  ))}
             <option value={CUSTOM}>Custom model id…</option>
           </SelectInput>
         </div>
@@ -146,13 +181,15 @@ export function ModelPicker({
       {info ? (
         <ModelFacts model={info} />
       ) : (
-        !aliases && (
+        !aliases &&
+        customSlug === undefined && (
           <p className="text-xs text-muted">
             {model ? "Not in the curated list: no context window or price to show, but any id the provider accepts works." : "Choose a model."}
           </p>
         )
       )}
       <FieldIssues issues={otherIssues} basePath="llm" />
+      <ModelSettings template={template} onChange={onChange} />
     </FormSection>
   );
 }

@@ -28,9 +28,34 @@ export function writeText(template: Template, field: TextField, value: string | 
   return setIn(template, FIELD_PATHS[field], value) as Template;
 }
 
-/** Sets provider and model together: a provider's curated list decides which models make sense. */
+/** Sets provider and model together: a provider's curated list decides which models make sense. A stored custom provider named by `llm.connection` no longer applies. */
 export function writeModel(template: Template, provider: string | null, model: string): Template {
-  return writeText(writeText(template, "provider", provider), "model", model);
+  const withoutCustom = readCustomProvider(template) === undefined ? template : (setIn(template, ["llm", "connection"], undefined) as Template);
+  return writeText(writeText(withoutCustom, "provider", provider), "model", model);
+}
+
+/** The stored custom provider `llm.connection.slug` names, when the template names one. */
+export function readCustomProvider(template: Template): string | undefined {
+  const slug = getIn(template, ["llm", "connection", "slug"]);
+  return typeof slug === "string" ? slug : undefined;
+}
+
+/** A model a stored custom provider lists: `llm.connection.slug` and the model, no catalog provider. */
+export function writeCustomModel(template: Template, slug: string, model: string): Template {
+  const withoutProvider = setIn(template, ["llm", "provider"], undefined) as Template;
+  return writeText(setIn(withoutProvider, ["llm", "connection"], { slug }) as Template, "model", model);
+}
+
+/** One of `llm.extras` (model settings such as temperature); undefined removes it. */
+export function readLlmExtra(template: Template, key: string): unknown {
+  return getIn(template, ["llm", "extras", key]);
+}
+
+export function writeLlmExtra(template: Template, key: string, value: unknown): Template {
+  const next = setIn(template, ["llm", "extras", key], value) as Template;
+  const extras = getIn(next, ["llm", "extras"]);
+  // The last setting removed leaves no empty `extras: {}` behind: the template keeps what was set.
+  return isPlainObject(extras) && Object.keys(extras).length === 0 ? (setIn(next, ["llm", "extras"], undefined) as Template) : next;
 }
 
 export function readTools(template: Template): unknown[] {

@@ -6,7 +6,7 @@ import { Author } from "@/components/history/author";
 import { agentPaths } from "@/components/history/paths";
 import { QueryError } from "@/components/history/query-error";
 import { useTRPC } from "@/components/trpc";
-import { EmptyState, Notice, Skeleton, Table, TableBody, TableCell, TableHead, TableHeader, TableRow, TimeAgo, buttonClass, cn, type BadgeTone } from "@/components/ui";
+import { EmptyState, Notice, Skeleton, Table, TableBody, TableCell, TableHeaderGroup, TableColumnHeader, TableRow, TimeAgo, buttonClass, cn, type BadgeTone } from "@/components/ui";
 import { DeployLog } from "./deploy-log";
 import { environmentTone } from "./environment-badge";
 import { EnvironmentsIcon } from "./environments-icon";
@@ -91,17 +91,17 @@ export function EnvironmentDetail({ slug }: { slug: string }) {
               />
             ) : (
               <Table aria-label={`Running in ${slug}`}>
-                <TableHead>
+                <TableHeaderGroup>
                   <tr>
-                    <TableHeader>{deployedColumnTitle(env.deployments)}</TableHeader>
-                    <TableHeader>Version</TableHeader>
-                    <TableHeader>Deployed</TableHeader>
-                    <TableHeader>Message</TableHeader>
-                    <TableHeader>
+                    <TableColumnHeader>{deployedColumnTitle(env.deployments)}</TableColumnHeader>
+                    <TableColumnHeader>Version</TableColumnHeader>
+                    <TableColumnHeader>Deployed</TableColumnHeader>
+                    <TableColumnHeader>Message</TableColumnHeader>
+                    <TableColumnHeader>
                       <span className="sr-only">Actions</span>
-                    </TableHeader>
+                    </TableColumnHeader>
                   </tr>
-                </TableHead>
+                </TableHeaderGroup>
                 <TableBody>
                   {env.deployments.map((d) => {
                     const href = entryRevisionHref(d);

@@ -75,9 +75,11 @@ export function HistoryRow({ agentId, variantId, revision, previous, latest, env
         data-testid="revision-actions"
         className={cn(
           "ml-auto flex shrink-0 items-center gap-0.5 transition-opacity",
-          // Always shown where there is no hover (phones, tablets), for the selected and the
-          // keyboard's row, and on hover or focus anywhere in the row.
-          active || selected ? "opacity-100" : "opacity-100 lg:opacity-0 lg:group-hover:opacity-100 lg:group-focus-within:opacity-100",
+          // Always shown to a touch screen (no pointer that hovers, whatever its width), for the
+          // selected and the keyboard's row; with a mouse, on hover or focus anywhere in the row.
+          active || selected
+            ? "opacity-100"
+            : "opacity-100 lg:pointer-fine:opacity-0 lg:pointer-fine:group-hover:opacity-100 lg:pointer-fine:group-focus-within:opacity-100",
         )}
       >
         {previous ? (

@@ -1,6 +1,6 @@
 "use client";
 
-import { Button, Table, TableBody, TableCell, TableHead, TableHeader, TableRow, TimeAgo } from "@/components/ui";
+import { Button, Table, TableBody, TableCell, TableHeaderGroup, TableColumnHeader, TableRow, TimeAgo } from "@/components/ui";
 import { apiKeyLabel } from "./api-key-label";
 import { ApiKeyStatus } from "./api-key-status";
 import type { ApiKey } from "./types";
@@ -8,18 +8,18 @@ import type { ApiKey } from "./types";
 export function ApiKeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
   return (
     <Table aria-label="API keys">
-      <TableHead>
+      <TableHeaderGroup>
         <tr>
-          <TableHeader>Name</TableHeader>
-          <TableHeader>Key</TableHeader>
-          <TableHeader>Created</TableHeader>
-          <TableHeader>Last used</TableHeader>
-          <TableHeader>Status</TableHeader>
-          <TableHeader>
+          <TableColumnHeader>Name</TableColumnHeader>
+          <TableColumnHeader>Key</TableColumnHeader>
+          <TableColumnHeader>Created</TableColumnHeader>
+          <TableColumnHeader>Last used</TableColumnHeader>
+          <TableColumnHeader>Status</TableColumnHeader>
+          <TableColumnHeader>
             <span className="sr-only">Actions</span>
-          </TableHeader>
+          </TableColumnHeader>
         </tr>
-      </TableHead>
+      </TableHeaderGroup>
       <TableBody>
         {keys.map((key) => (
           <TableRow key={key.id} data-testid="api-key-row" data-key-id={key.id}>

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useAccount } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Button, Card, CopyButton, Notice, Table, TableBody, TableCell, TableHead, TableHeader, TableRow, TimeAgo, useToast } from "@/components/ui";
+import { Button, Card, CopyButton, Notice, Table, TableBody, TableCell, TableHeaderGroup, TableColumnHeader, TableRow, TimeAgo, useToast } from "@/components/ui";
 
 const ROLES = ["owner", "member", "viewer"] as const;
 type Role = (typeof ROLES)[number];
@@ -36,17 +36,17 @@ export function MembersSection() {
         </div>
       ) : (
         <Table>
-          <TableHeader>
+          <TableHeaderGroup>
             <TableRow>
-              <TableHead>Name</TableHead>
-              <TableHead>Email</TableHead>
-              <TableHead>Role</TableHead>
-              <TableHead>Joined</TableHead>
-              <TableHead>
+              <TableColumnHeader>Name</TableColumnHeader>
+              <TableColumnHeader>Email</TableColumnHeader>
+              <TableColumnHeader>Role</TableColumnHeader>
+              <TableColumnHeader>Joined</TableColumnHeader>
+              <TableColumnHeader>
                 <span className="sr-only">Actions</span>
-              </TableHead>
+              </TableColumnHeader>
             </TableRow>
-          </TableHeader>
+          </TableHeaderGroup>
           <TableBody>
             {(members.data ?? []).map((m) => (
               <TableRow key={m.id}>

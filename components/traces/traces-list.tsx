@@ -10,6 +10,13 @@ import { useTRPC } from "@/components/trpc";
 import { Badge, Button, EmptyState, Input, Notice, Skeleton, TimeAgo } from "@/components/ui";
 import { flattenTrace, formatDuration } from "./flatten-trace";
 import { tracePath, tracesPath, type TraceFilters } from "./trace-paths";
+import { traceRowSummary, type TraceOutcome } from "./trace-row-summary";
+
+const OUTCOMES: Record<TraceOutcome, { label: string; tone: "success" | "warning" | "danger" }> = {
+  ok: { label: "OK", tone: "success" },
+  paused: { label: "Waiting for a person", tone: "warning" },
+  error: { label: "Error", tone: "danger" },
+};
 
 /** `/traces`: newest first, filtered by time, status, agent, cost and text; the filters live in the URL. */
 export function TracesList({ filters }: { filters: TraceFilters }) {
@@ -30,7 +37,8 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
   return (
     <div className="space-y-4">
       <form onSubmit={submit} role="search" aria-label="Filter traces" className="flex flex-wrap items-end gap-3">
-        <div className="flex min-w-0 flex-1 flex-col gap-1 sm:max-w-xs">
+        {/* A row of its own on a phone: beside the other filters it would be squeezed to nothing. */}
+        <div className="flex min-w-0 flex-1 basis-full flex-col gap-1 sm:max-w-xs sm:basis-56">
           <label htmlFor="trace-text" className="text-xs font-medium text-muted">
             Text
           </label>
@@ -96,28 +104,43 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
         <ul className="divide-y divide-line overflow-hidden rounded-xl border border-line bg-surface" aria-label="Traces">
           {traces.data.traces.map((trace) => {
             const summary = flattenTrace(trace as Parameters<typeof flattenTrace>[0]);
+            const row = traceRowSummary(trace as Parameters<typeof traceRowSummary>[0]);
             const root = summary.rows[0];
+            const outcome = OUTCOMES[row.outcome];
             return (
-              <li key={trace.trace_id} data-testid="trace-row">
-                <Link href={tracePath(trace.trace_id)} className="flex flex-col gap-1 px-4 py-3 hover:bg-surface-muted sm:flex-row sm:items-center sm:justify-between">
-                  <span className="flex min-w-0 items-center gap-2">
+              <li key={trace.trace_id} data-testid="trace-row" data-outcome={row.outcome}>
+                <Link href={tracePath(trace.trace_id)} className="flex flex-col gap-1.5 px-4 py-3 hover:bg-surface-muted">
+                  <span className="flex min-w-0 flex-wrap items-center gap-2">
                     <span className="truncate font-medium">{root?.name ?? "trace"}</span>
-                    {summary.errors > 0 ? (
-                      <Badge tone="danger" dot>
-                        Error
-                      </Badge>
-                    ) : (
-                      <Badge tone="success" dot>
-                        OK
+                    <Badge tone={outcome.tone} dot>
+                      {outcome.label}
+                    </Badge>
+                    {row.failedSteps > 0 && (
+                      <Badge tone="warning">
+                        {row.failedSteps} step{row.failedSteps === 1 ? "" : "s"} failed
                       </Badge>
                     )}
+                    <span className="ml-auto text-xs text-muted">{root && <TimeAgo iso={String(root.span.start_time)} />}</span>
                   </span>
-                  <span className="flex flex-wrap gap-x-4 text-xs text-muted">
-                    <span>{summary.rows.length} spans</span>
+                  {(row.input || row.output) && (
+                    <span className="grid gap-0.5 text-sm sm:grid-cols-2 sm:gap-4" data-testid="trace-preview">
+                      <span className="truncate">
+                        <span className="text-xs text-muted">In </span>
+                        {row.input ?? "—"}
+                      </span>
+                      <span className="truncate">
+                        <span className="text-xs text-muted">Out </span>
+                        {row.output ?? "—"}
+                      </span>
+                    </span>
+                  )}
+                  <span className="flex flex-wrap gap-x-4 gap-y-0.5 text-xs text-muted">
+                    {row.model && <span className="font-mono">{row.model}</span>}
+                    {row.sessionId && <span className="max-w-48 truncate font-mono" title={`Session ${row.sessionId}`}>session {row.sessionId}</span>}
                     <span>{formatDuration(summary.durationMs)}</span>
                     <span>{summary.tokens.total.toLocaleString("en-US")} tokens</span>
                     {summary.cost !== undefined && <span>{formatCost(summary.cost)}</span>}
-                    {root && <TimeAgo iso={String(root.span.start_time)} />}
+                    <span>{summary.rows.length} spans</span>
                   </span>
                 </Link>
               </li>

@@ -57,15 +57,17 @@ export function Dialog({ open, onClose, title, description, children, footer, ro
         if (event.target === event.currentTarget) onClose();
       }}
       className={cn(
-        "m-auto w-[calc(100%-2rem)] overflow-hidden rounded-xl border border-line bg-surface p-0 text-foreground shadow-2xl",
+        // Never taller than the viewport: the title and footer stay put and the body scrolls, so
+        // focusing a control low in a long body cannot leave the top cut off and unreachable.
+        "m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] overflow-hidden rounded-xl border border-line bg-surface p-0 text-foreground shadow-2xl",
         "backdrop:bg-black/40 backdrop:backdrop-blur-[2px]",
         size === "lg" ? "max-w-lg" : "max-w-md",
         className,
       )}
     >
       {open && (
-        <div className="flex flex-col">
-          <div className="flex items-start justify-between gap-4 px-5 pt-5">
+        <div className="flex max-h-[calc(100dvh-2rem)] flex-col">
+          <div className="flex shrink-0 items-start justify-between gap-4 px-5 pt-5">
             <div className="flex flex-col gap-1">
               <h2 id={titleId} className="text-base font-semibold tracking-tight">
                 {title}
@@ -85,9 +87,9 @@ export function Dialog({ open, onClose, title, description, children, footer, ro
               <CloseIcon />
             </button>
           </div>
-          {children && <div className="px-5 pt-4">{children}</div>}
-          {footer && <div className="mt-5 flex justify-end gap-2 border-t border-line bg-surface-muted/60 px-5 py-3">{footer}</div>}
-          {!footer && <div className="h-5" />}
+          {children && <div className="min-h-0 flex-1 overflow-y-auto px-5 pt-4 pb-1">{children}</div>}
+          {footer && <div className="mt-5 flex shrink-0 justify-end gap-2 border-t border-line bg-surface-muted/60 px-5 py-3">{footer}</div>}
+          {!footer && <div className="h-5 shrink-0" />}
         </div>
       )}
     </dialog>

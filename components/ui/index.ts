@@ -12,7 +12,7 @@ export { Kbd } from "./kbd";
 export { Notice, type NoticeTone } from "./notice";
 export { ShownOnceSecret } from "./shown-once-secret";
 export { Skeleton } from "./skeleton";
-export { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "./table";
+export { Table, TableBody, TableCell, TableHeaderGroup, TableColumnHeader, TableRow } from "./table";
 export { TextField, type TextFieldProps } from "./text-field";
 export { formatRelative, TimeAgo } from "./time-ago";
 export { ToastProvider, useToast, type ToastInput } from "./toast";

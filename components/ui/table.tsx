@@ -11,7 +11,8 @@ export function Table({ className, ...props }: ComponentProps<"table">) {
   );
 }
 
-export function TableHead({ className, ...props }: ComponentProps<"thead">) {
+/** The `<thead>`: wraps the row of column headers. */
+export function TableHeaderGroup({ className, ...props }: ComponentProps<"thead">) {
   return <thead className={cn("border-b border-line bg-surface-muted/60", className)} {...props} />;
 }
 
@@ -23,7 +24,8 @@ export function TableRow({ className, ...props }: ComponentProps<"tr">) {
   return <tr className={cn("h-12 transition-colors hover:bg-surface-muted/40", className)} {...props} />;
 }
 
-export function TableHeader({ className, ...props }: ComponentProps<"th">) {
+/** One column header cell (`<th>`), inside a `TableHeaderGroup` row. */
+export function TableColumnHeader({ className, ...props }: ComponentProps<"th">) {
   return (
     <th
       scope="col"

@@ -16,7 +16,8 @@ export function formatRelative(date: Date, now = new Date()): string {
   for (const [unit, size] of units) {
     if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
   }
-  return "just now";
+  // A time soon to come (a retry) is "in 5 seconds"; a moment ago is "just now".
+  return seconds >= 1 ? relative.format(seconds, "second") : "just now";
 }
 
 /** "3 minutes ago", with the exact UTC time on hover and in the markup. */

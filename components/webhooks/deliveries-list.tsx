@@ -83,6 +83,11 @@ function DeliveryRow({ delivery, initiallyOpen }: { delivery: DeliverySummary; i
           {delivery.attempt_count} attempt{delivery.attempt_count === 1 ? "" : "s"}
           {delivery.last_status_code !== undefined && ` · last HTTP ${delivery.last_status_code}`}
         </span>
+        {delivery.status === "pending" && delivery.next_attempt_at && (
+          <span className="text-xs text-muted" data-testid="next-attempt">
+            next attempt <TimeAgo iso={delivery.next_attempt_at} />
+          </span>
+        )}
         <span className="ml-auto text-xs text-muted">
           <TimeAgo iso={delivery.created_at} />
         </span>

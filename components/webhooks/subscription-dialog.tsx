@@ -5,13 +5,19 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { SelectInput } from "@/components/editor/select-input";
 import { useTRPC } from "@/components/trpc";
 import { Button, Dialog, Notice, TextField } from "@/components/ui";
-import { EVENT_TYPES } from "@/shared/event-catalog";
 import { AttemptLine, DeliveryStatus } from "./delivery-result";
+import { EVENT_GROUPS, type EventChoice } from "./event-groups";
 import { SecretOnce } from "./secret-once";
 import { emptySubscriptionForm, formOf, subscriptionInputOf, type SubscriptionForm } from "./subscription-form";
 import type { Subscription } from "./types";
 
 const FORM_ID = "subscription-form";
+
+const EVENT_CHOICES: Array<[EventChoice, string]> = [
+  ["changes", "Changes: commits, deploys and tests"],
+  ["all", "Every event, reads included"],
+  ["chosen", "Only the events I choose"],
+];
 
 /** Creates a subscription (then shows its secret once) or edits one; "Send test" tries the form as it is, unsaved. */
 export function SubscriptionDialog({ open, editing, onClose }: { open: boolean; editing: Subscription | null; onClose: () => void }) {
@@ -92,19 +98,32 @@ function SubscriptionDialogBody({ editing, onClose }: { editing: Subscription | 
         <TextField label="Description (optional)" value={form.description} onChange={(e) => set({ description: e.target.value })} />
         <fieldset className="flex flex-col gap-1.5">
           <legend className="text-sm font-medium">Events</legend>
-          <p className="text-xs text-muted">None chosen: every event.</p>
-          <div className="flex max-h-40 flex-col gap-1 overflow-y-auto rounded-md border border-line p-2">
-            {EVENT_TYPES.map((type) => (
-              <label key={type} className="flex items-center gap-1.5 font-mono text-xs break-all">
-                <input
-                  type="checkbox"
-                  checked={form.eventTypes.includes(type)}
-                  onChange={(e) => set({ eventTypes: e.target.checked ? [...form.eventTypes, type] : form.eventTypes.filter((t) => t !== type) })}
-                />
-                {type}
-              </label>
-            ))}
-          </div>
+          {EVENT_CHOICES.map(([value, label]) => (
+            <label key={value} className="flex items-center gap-1.5 text-sm">
+              <input type="radio" name="event-choice" value={value} checked={form.eventChoice === value} onChange={() => set({ eventChoice: value })} />
+              {label}
+            </label>
+          ))}
+          {form.eventChoice === "chosen" && (
+            <div className="flex max-h-56 flex-col gap-3 overflow-y-auto rounded-md border border-line p-2" data-testid="event-picker">
+              {EVENT_GROUPS.map((group) => (
+                <fieldset key={group.name} className="flex flex-col gap-1">
+                  <legend className="text-xs font-semibold">{group.label}</legend>
+                  {group.events.map((event) => (
+                    <label key={event.type} className="flex flex-wrap items-center gap-x-1.5 text-xs" title={event.type}>
+                      <input
+                        type="checkbox"
+                        checked={form.eventTypes.includes(event.type)}
+                        onChange={(e) => set({ eventTypes: e.target.checked ? [...form.eventTypes, event.type] : form.eventTypes.filter((t) => t !== event.type) })}
+                      />
+                      <span className={event.read ? "text-muted" : undefined}>{event.label}</span>
+                      <code className="font-mono text-[11px] break-all text-muted">{event.type}</code>
+                    </label>
+                  ))}
+                </fieldset>
+              ))}
+            </div>
+          )}
         </fieldset>
         <div className="flex flex-col gap-1.5">
           <label htmlFor="webhook-auth-mode" className="text-sm font-medium">

@@ -1,3 +1,4 @@
+import { CHANGE_EVENTS, eventChoiceOf, type EventChoice } from "./event-groups";
 import type { Subscription } from "./types";
 
 /** The subscription form as typed: text fields, the chosen event types, headers one per line. */
@@ -5,7 +6,8 @@ export interface SubscriptionForm {
   name: string;
   description: string;
   url: string;
-  /** Empty: every event type. */
+  /** Changes only, every event (reads included), or the `eventTypes` ticked. */
+  eventChoice: EventChoice;
   eventTypes: string[];
   /** `Name: value`, one per line. */
   headers: string;
@@ -14,13 +16,14 @@ export interface SubscriptionForm {
   secret: string;
 }
 
-export const emptySubscriptionForm = (): SubscriptionForm => ({ name: "", description: "", url: "https://", eventTypes: [], headers: "", authMode: "signature", secret: "" });
+export const emptySubscriptionForm = (): SubscriptionForm => ({ name: "", description: "", url: "https://", eventChoice: "changes", eventTypes: [], headers: "", authMode: "signature", secret: "" });
 
 export function formOf(subscription: Subscription): SubscriptionForm {
   return {
     name: subscription.name,
     description: subscription.description ?? "",
     url: subscription.data.url,
+    eventChoice: eventChoiceOf(subscription.data.event_types),
     eventTypes: [...(subscription.data.event_types ?? [])],
     headers: Object.entries(subscription.data.headers ?? {})
       .map(([name, value]) => `${name}: ${value}`)
@@ -48,13 +51,15 @@ export function parseHeaderLines(text: string): { headers: Record<string, string
 export function subscriptionInputOf(form: SubscriptionForm) {
   const parsed = parseHeaderLines(form.headers);
   if ("error" in parsed) return parsed;
+  if (form.eventChoice === "chosen" && form.eventTypes.length === 0) return { error: "Tick at least one event, or choose “Every event”." };
+  const eventTypes = { changes: [...CHANGE_EVENTS], all: null, chosen: form.eventTypes }[form.eventChoice];
   return {
     subscription: {
       name: form.name.trim(),
       description: form.description.trim() || null,
       data: {
         url: form.url.trim(),
-        event_types: form.eventTypes.length ? form.eventTypes : null,
+        event_types: eventTypes,
         headers: Object.keys(parsed.headers).length ? parsed.headers : null,
         auth_mode: form.authMode,
       },

@@ -5,10 +5,11 @@ import Link from "next/link";
 import { useState } from "react";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Badge, Button, Card, Notice, Skeleton } from "@/components/ui";
+import { Button, Card, Notice, Skeleton } from "@/components/ui";
 import { DeleteSubscriptionDialog } from "./delete-subscription-dialog";
 import { DeliveriesList } from "./deliveries-list";
 import { SubscriptionDialog } from "./subscription-dialog";
+import { SubscriptionState } from "./subscription-state";
 import { webhooksPath } from "./webhook-paths";
 
 /** `/webhooks/[id]`: one subscription, its actions (edit, stop/start, send test) and its deliveries. */
@@ -57,16 +58,7 @@ export function SubscriptionView({ id }: { id: string }) {
         <dl className="grid gap-x-6 gap-y-3 px-5 py-4 text-sm sm:grid-cols-[auto_minmax(0,1fr)]">
           <dt className="text-muted">State</dt>
           <dd data-testid="subscription-state">
-            {active ? (
-              <Badge tone="success" dot>
-                Active
-              </Badge>
-            ) : (
-              <Badge tone="warning" dot>
-                Stopped
-              </Badge>
-            )}
-            {s.stopped_reason && <span className="ml-2 text-xs text-danger">{s.stopped_reason}</span>}
+            <SubscriptionState subscription={s} />
           </dd>
           <dt className="text-muted">Endpoint</dt>
           <dd className="font-mono text-xs break-all">{s.data.url}</dd>

@@ -5,8 +5,9 @@ import Link from "next/link";
 import { useState } from "react";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Badge, Button, Card, EmptyState, Notice, PlusIcon, Skeleton, TimeAgo } from "@/components/ui";
+import { Button, Card, EmptyState, Notice, PlusIcon, Skeleton, TimeAgo } from "@/components/ui";
 import { SubscriptionDialog } from "./subscription-dialog";
+import { SubscriptionState } from "./subscription-state";
 import { subscriptionPath } from "./webhook-paths";
 import { WebhooksIcon } from "./webhooks-icon";
 
@@ -47,15 +48,7 @@ export function WebhooksSection() {
                 <Link href={subscriptionPath(s.id)} className="font-medium break-words underline-offset-2 hover:underline">
                   {s.name}
                 </Link>
-                {s.flags.is_active ? (
-                  <Badge tone="success" dot>
-                    Active
-                  </Badge>
-                ) : (
-                  <Badge tone="warning" dot>
-                    Stopped
-                  </Badge>
-                )}
+                <SubscriptionState subscription={s} />
               </div>
               <div className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted">
                 <span className="font-mono break-all">{s.data.url}</span>
@@ -64,7 +57,6 @@ export function WebhooksSection() {
                   Updated <TimeAgo iso={s.updated_at} />
                 </span>
               </div>
-              {s.stopped_reason && <p className="text-xs text-danger">{s.stopped_reason}</p>}
             </li>
           ))}
         </ul>

@@ -30,7 +30,7 @@ export {
   type ModelSelection,
   type ProviderId,
 } from "./catalog";
-export { AGENT_WORKFLOW_URI, agentInspectInterface, defaultAgentTemplate } from "./defaults";
+export { AGENT_WORKFLOW_URI, agentInspectInterface, defaultAgentTemplate, type StartingModel } from "./defaults";
 export { enabledSandboxProviders, sandboxProviderProblems, sandboxRefusal } from "./sandbox-providers";
 export {
   agentTemplateSchema,

@@ -7,7 +7,7 @@ export { agentRunRoutes } from "./routes";
 export { startTurn, type TurnHandle } from "./start-turn";
 export { defaultToolRegistry, ToolRegistry, type RegisteredTool, type ToolFactory } from "./tools";
 export { traceContext, type TraceContext } from "./trace-context";
-export { connectedProviders, testStoredConnection, EMBEDDING_PROVIDERS, embeddingModel } from "./providers";
+export { connectedProviders, testStoredConnection, EMBEDDING_PROVIDERS, embeddingModel, runnableModels, startingModel, type CustomProviderModels, type RunnableModels } from "./providers";
 export { beginTurn } from "./invoke";
 export { type RunAgent } from "./run-types";
 export { nodeRuntime, pythonProgram, pythonRuntime, PYTHON_HEAP_MB, RESULT_MARKER, type CodeLimits } from "./tools";

@@ -21,3 +21,17 @@ it("says what failed and what to do, from the status and the label only", () => 
   expect(runErrorMessage(new TypeError("fetch failed", { cause: new EgressRefusedError("127.0.0.1 is a loopback address") }), connection)).toContain("EGRESS_ALLOWLIST");
   for (const status of [401, 404, 429, 503]) expect(runErrorMessage(apiError(status), connection)).not.toContain("sk-abc");
 });
+
+it("a provider never reached says why (DNS, refused, timeout, TLS), not that a connection was lost", () => {
+  const socket = (code: string, extra: Record<string, unknown>) => Object.assign(new Error(code), { code, ...extra });
+  const unreachable = (cause: Error) =>
+    new APICallError({ message: `Cannot connect to API: ${cause.message}`, url: "u", requestBodyValues: {}, cause, isRetryable: true });
+  expect(runErrorMessage(unreachable(socket("ENOTFOUND", { hostname: "api.example.invalid" })), connection)).toBe(
+    'The openai connection `work` could not be reached: the host name "api.example.invalid" does not resolve (DNS failure). Check the base URL and the server\'s network.',
+  );
+  expect(runErrorMessage(unreachable(socket("ECONNREFUSED", { address: "127.0.0.1", port: 9 })), connection)).toContain("127.0.0.1:9 refused the connection");
+  // Retries wrap the last attempt; happy eyeballs wraps each address tried.
+  const retried = { name: "AI_RetryError", lastError: unreachable(new AggregateError([socket("ETIMEDOUT", { address: "10.0.0.1", port: 443 })], "")) };
+  expect(runErrorMessage(retried, connection)).toContain("connecting to 10.0.0.1:443 timed out");
+  expect(runErrorMessage(new TypeError("fetch failed", { cause: socket("ECONNRESET", {}) }), connection)).toContain("was lost before the reply finished");
+});

@@ -24,6 +24,10 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
   // The harness reports a provider failure as its stop reason; the engine's own (limits, crashes) as `error`.
   const failed = record.error !== undefined || record.stopReason === "error";
   const status = (error: boolean) => (error ? { status_code: "STATUS_CODE_ERROR" as const, status_message: record.error } : { status_code: "STATUS_CODE_OK" as const });
+  // The failure as OpenTelemetry records exceptions, on the root and on the model call that failed.
+  const exception = record.error
+    ? { events: [{ name: "exception", timestamp: record.endedAt, attributes: { "exception.type": "AgentRunError", "exception.message": record.error } }] }
+    : {};
   const common = { trace_id: record.traceId, session_id: record.sessionId };
   const model = { "gen_ai.provider.name": record.provider, "gen_ai.request.model": record.model };
   const turnNumber = record.messages.filter((m) => m.role === "user").length;
@@ -38,6 +42,7 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
     start_time: record.startedAt,
     end_time: record.endedAt,
     ...status(failed),
+    ...exception,
     attributes: {
       "gen_ai.operation.name": "invoke_agent",
       ...(record.agent.name ? { "gen_ai.agent.name": record.agent.name } : {}),
@@ -65,10 +70,12 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
     attributes: { "ag.meta.run.turn": turnNumber },
   };
 
-  // A run that failed before the model answered still shows the model call it attempted.
+  // A run that failed before the model answered still shows the model call it attempted; a step of
+  // approved calls run before the model is no model call and gets no chat span.
   const steps: StepTiming[] = record.steps.length ? record.steps : [{ index: 0, startedAt: record.startedAt, endedAt: record.endedAt, toolCalls: [] }];
-  const chats = steps.map((step, i): SpanInput => {
-    const last = i === steps.length - 1;
+  const modelSteps = steps.filter((step) => !step.approvals);
+  const chats = modelSteps.map((step, i): SpanInput => {
+    const last = i === modelSteps.length - 1;
     return {
       ...common,
       span_id: newId(),
@@ -78,6 +85,7 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
       start_time: step.startedAt,
       end_time: step.endedAt ?? record.endedAt,
       ...status(failed && last),
+      ...(failed && last ? exception : {}),
       attributes: {
         "gen_ai.operation.name": "chat",
         ...model,
@@ -110,7 +118,9 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
             "gen_ai.operation.name": "execute_tool",
             "gen_ai.tool.name": call.name,
             "gen_ai.tool.call.id": call.id,
+            ...(call.approved ? { "ag.meta.tool.approved": true } : {}),
             ...(options.captureContent && call.input !== undefined ? { "gen_ai.tool.call.arguments": JSON.stringify(call.input) } : {}),
+            ...(options.captureContent && call.output !== undefined ? { "gen_ai.tool.call.result": typeof call.output === "string" ? call.output : JSON.stringify(call.output) } : {}),
           },
         }),
       ),

@@ -46,6 +46,8 @@ export interface TurnInput {
 
 export interface StepTiming {
   index: number;
+  /** Approved tool calls run before the model is called (server/runner/permissions): no model call of its own. */
+  approvals?: boolean;
   startedAt: number;
   endedAt?: number;
   finishReason?: string;
@@ -53,7 +55,7 @@ export interface StepTiming {
   usage?: { input: number; output: number };
   /** The text the model wrote in this step (for the trace's output messages). */
   text?: string;
-  toolCalls: Array<{ id: string; name: string; input?: unknown; startedAt: number; endedAt?: number; isError?: boolean }>;
+  toolCalls: Array<{ id: string; name: string; input?: unknown; output?: unknown; startedAt: number; endedAt?: number; isError?: boolean; approved?: boolean }>;
 }
 
 /** What a harness reports when its turn ends; the engine adds the error, usage and done events. */
@@ -61,6 +63,10 @@ export interface HarnessOutcome {
   stopReason: string;
   usage?: { input: number; output: number; total: number };
   steps: StepTiming[];
+  /** Why the turn failed (a provider failure as runErrorMessage words it); the engine emits and records it. */
+  error?: string;
+  /** The history the model saw, when it differs from the input (approvals settled into real tool results). */
+  messages?: NativeMessage[];
 }
 
 export type Emit = (event: NativeEvent) => void;

@@ -1,4 +1,5 @@
 import { estimateCostUsd } from "@/server/agents";
+import { logger } from "@/server/core/logger";
 import { isContentEvent, NO_OUTPUT_MESSAGE, type NativeEvent, type RunUsage } from "@/server/streams";
 import { runErrorMessage } from "./run-error-message";
 import type { Harness, HarnessOutcome, RunRecord, TurnInput } from "./run-types";
@@ -77,6 +78,10 @@ export function startTurn(harness: Harness, input: TurnInput, trace: TraceContex
         } else if (!content && !errored && stopReason !== "cancelled") {
           emit({ type: "error", message: NO_OUTPUT_MESSAGE });
         }
+        // The message is built from status codes and labels only (runErrorMessage): safe to log.
+        if (limitMessage ?? error) {
+          logger.info({ traceId: trace.traceId, sessionId: input.sessionId, provider: input.connection.provider, model: input.connection.model, reason: limitMessage ?? error }, "turn failed");
+        }
         const usage = withCost(input, outcome.usage);
         if (usage) emit({ type: "usage", ...usage });
         emit({ type: "done", stopReason, traceId: trace.traceId });
@@ -86,7 +91,7 @@ export function startTurn(harness: Harness, input: TurnInput, trace: TraceContex
         settle({
           projectId: input.projectId,
           agent: input.agent,
-          messages: input.messages,
+          messages: outcome.messages ?? input.messages,
           traceId: trace.traceId,
           spanId: trace.spanId,
           parentSpanId: trace.parentSpanId,
@@ -105,7 +110,7 @@ export function startTurn(harness: Harness, input: TurnInput, trace: TraceContex
         });
       };
       harness.run(input, emit, controller.signal).then(
-        (outcome) => finish(outcome),
+        (outcome) => finish(outcome, outcome.error),
         (error: unknown) => finish({ stopReason: "error", steps: [] }, runErrorMessage(error, input.connection)),
       );
     },

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { sessionTitle, uiMessagesFromGenAi } from "@/server/chat-sessions";
 import { attributeAt, OUTPUT_NOT_RECORDED, spanMessages } from "@/shared/trace-messages";
+import { EVENT_GROUPS, eventChoiceOf } from "@/components/webhooks/event-groups";
 import { formOf, parseHeaderLines, subscriptionInputOf, emptySubscriptionForm } from "@/components/webhooks/subscription-form";
+import { EVENT_TYPES } from "@/shared/event-catalog";
 
 describe("sessionTitle", () => {
   it("is the first user text on one line, cut at 80 characters", () => {
@@ -44,7 +46,7 @@ describe("uiMessagesFromGenAi: a trace's messages in the chat's shape", () => {
       { role: "assistant", parts: [{ type: "tool_call", id: "t1", name: "bash", arguments: { command: "date" } }, { type: "tool_call", id: "t2", name: "pick", arguments: {} }] },
       { role: "assistant", parts: [{ type: "text", content: "It is noon." }] },
     ];
-    const [reply] = uiMessagesFromGenAi([], outputs, new Set(["t1"]));
+    const [reply] = uiMessagesFromGenAi([], outputs, new Map([["t1", undefined]]));
     expect(reply.parts).toEqual([
       { type: "step-start" },
       { type: "tool-bash", toolCallId: "t1", state: "output-available", input: { command: "date" }, output: OUTPUT_NOT_RECORDED },
@@ -77,12 +79,32 @@ describe("the webhook form", () => {
   });
 
   it("becomes the router's input: empty lists and text are null, the secret only when typed", () => {
-    const form = { ...emptySubscriptionForm(), name: " Deploys ", url: "https://hooks.example.com/x ", eventTypes: ["environments.revisions.committed"] };
+    const form = { ...emptySubscriptionForm(), name: " Deploys ", url: "https://hooks.example.com/x ", eventChoice: "chosen" as const, eventTypes: ["environments.revisions.committed"] };
     expect(subscriptionInputOf(form)).toEqual({
       subscription: { name: "Deploys", description: null, data: { url: "https://hooks.example.com/x", event_types: ["environments.revisions.committed"], headers: null, auth_mode: "signature" } },
     });
     expect(subscriptionInputOf({ ...form, secret: "s".repeat(20), headers: "X-A: 1" })).toMatchObject({ secret: "s".repeat(20), subscription: { data: { headers: { "X-A": "1" } } } });
     expect(subscriptionInputOf({ ...form, headers: "broken" })).toEqual({ error: "Header line 1 needs the form “Name: value”." });
+  });
+
+  it("starts on changes only; every event is an explicit choice, and choosing with nothing ticked is refused", () => {
+    const form = { ...emptySubscriptionForm(), name: "Hooks", url: "https://h.example.com/" };
+    const changes = subscriptionInputOf(form) as { subscription: { data: { event_types: string[] } } };
+    expect(changes.subscription.data.event_types).toContain("environments.revisions.committed");
+    expect(changes.subscription.data.event_types).toContain("workflows.revisions.committed");
+    expect(changes.subscription.data.event_types.some((type) => /\.(fetched|retrieved|queried|logged)$/.test(type))).toBe(false);
+    expect(subscriptionInputOf({ ...form, eventChoice: "all" })).toMatchObject({ subscription: { data: { event_types: null } } });
+    expect(subscriptionInputOf({ ...form, eventChoice: "chosen" })).toEqual({ error: "Tick at least one event, or choose “Every event”." });
+    expect(eventChoiceOf(changes.subscription.data.event_types)).toBe("changes");
+    expect(eventChoiceOf(null)).toBe("all");
+    expect(eventChoiceOf(["traces.fetched"])).toBe("chosen");
+  });
+
+  it("groups the event catalog by what it is about, and says a deploy is an environment commit", () => {
+    const environments = EVENT_GROUPS.find((g) => g.name === "environments")!;
+    expect(environments.events[0]).toEqual({ type: "environments.revisions.committed", label: "a deploy (an environment revision committed)", read: false });
+    expect(EVENT_GROUPS.flatMap((g) => g.events.map((e) => e.type)).sort()).toEqual([...EVENT_TYPES].sort());
+    expect(EVENT_GROUPS.slice(0, 2).map((g) => g.name).sort()).toEqual(["environments", "workflows"]);
   });
 
   it("an edited subscription fills the form back (never a secret)", () => {
@@ -94,6 +116,6 @@ describe("the webhook form", () => {
       created_at: "",
       updated_at: "",
     } as unknown as Parameters<typeof formOf>[0];
-    expect(formOf(subscription)).toEqual({ name: "Deploys", description: "", url: "https://h.example.com/", eventTypes: ["traces.fetched"], headers: "X-A: 1", authMode: "authorization", secret: "" });
+    expect(formOf(subscription)).toEqual({ name: "Deploys", description: "", url: "https://h.example.com/", eventChoice: "chosen", eventTypes: ["traces.fetched"], headers: "X-A: 1", authMode: "authorization", secret: "" });
   });
 });

@@ -1,7 +1,9 @@
 import { Chat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from "ai";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { runOfTrace } from "@/server/chat-sessions";
 import { loadWorkspace } from "@/server/sandbox";
+import { drainIngestQueue } from "@/server/tracing";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
@@ -11,6 +13,8 @@ let live: RunningServer;
 let model: ScriptedModelServer;
 let key: string;
 let projectId: string;
+/** The trace of the turn that resumed after the approval (set by the first test). */
+let resumedTraceId: string;
 
 beforeAll(async () => {
   model = await startScriptedModelServer();
@@ -75,4 +79,38 @@ it("the AI SDK's Chat pauses on the approval request, addToolApprovalResponse re
   expect(entries).toEqual([expect.objectContaining({ path: "/workspace/hello.txt", base64: Buffer.from("hi").toString("base64") })]);
   // Two model calls in all: the pause, then the continuation after the tool ran once.
   expect(model.requests).toHaveLength(2);
+  resumedTraceId = (message.metadata as { traceId: string }).traceId;
+});
+
+/** Every span of a fetched trace, flattened, whatever the nesting shape. */
+function spansOf(value: unknown): Array<{ span_name: string; attributes?: any }> {
+  if (!value || typeof value !== "object") return [];
+  const node = value as Record<string, unknown>;
+  const own = typeof node.span_id === "string" && typeof node.span_name === "string" ? [node as { span_name: string }] : [];
+  return [...own, ...Object.values(node).flatMap(spansOf)];
+}
+
+it("the resumed turn's trace shows the approved call once, with its real input and output, as approved", async () => {
+  let body: any;
+  for (let i = 0; i < 50 && !body; i++) {
+    await drainIngestQueue(app.context);
+    const res = await app.call("GET", `/api/traces/${resumedTraceId}`, { key });
+    if (res.status === 200 && res.body.count > 0) body = res.body;
+    else await new Promise((r) => setTimeout(r, 50));
+  }
+  const spans = spansOf(body);
+  // One model call (the continuation): the approval step is no model call.
+  expect(spans.filter((s) => s.span_name.startsWith("chat "))).toHaveLength(1);
+  const tools = spans.filter((s) => s.span_name === "execute_tool write");
+  expect(tools).toHaveLength(1);
+  expect(tools[0].attributes.ag.data.inputs).toEqual({ path: "hello.txt", content: "hi" });
+  expect(tools[0].attributes.ag.data.outputs).toBe("wrote 2 bytes to hello.txt");
+  expect(tools[0].attributes.ag.meta.tool.approved).toBe(true);
+
+  const run = runOfTrace(body.traces?.[0] ?? body.trace ?? body);
+  const calls = run!.messages.flatMap((m) => m.parts).filter((p) => p.type === "tool-write");
+  expect(calls).toEqual([
+    expect.objectContaining({ toolCallId: "call_w", state: "output-available", input: { path: "hello.txt", content: "hi" }, output: "wrote 2 bytes to hello.txt", approval: expect.objectContaining({ approved: true }) }),
+  ]);
+  expect(JSON.stringify(run!.messages)).not.toContain("interactionToken");
 });

@@ -80,7 +80,7 @@ const byProviderModel: ModelSelection = {
 const HARNESSES: Record<HarnessKind, Omit<HarnessInfo, "kind" | "slug" | "available" | "unavailable_reason">> = {
   core_harness: {
     display_name: "Core harness",
-    description: "The general coding agent with its built-in file and shell tools; it does not gate tool use.",
+    description: "The general coding agent with its built-in file and shell tools. Which tool calls run, ask a person first or are refused is the runner policy's decision (runner.permissions).",
     gates_permissions: false,
     builtin_tools: builtinTools,
     providers: hostedProviders,

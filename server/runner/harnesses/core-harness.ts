@@ -5,7 +5,7 @@ import { languageModel } from "../providers";
 import { runErrorMessage } from "../run-error-message";
 import type { Emit, Harness, HarnessOutcome, StepTiming, TurnInput } from "../run-types";
 import { toModelMessages } from "../to-model-messages";
-import { providerOptions } from "./provider-options";
+import { callSettings, providerOptions } from "./provider-options";
 import { systemPrompt } from "./system-prompt";
 
 /**
@@ -18,8 +18,9 @@ export const coreHarness: Harness = {
   async run(input: TurnInput, emit: Emit, signal: AbortSignal): Promise<HarnessOutcome> {
     for (const notice of input.notices ?? []) emit(notice);
     const resumed = await resumeApprovals(input.messages, input.tools, emit, signal);
-    if (resumed.paused) return { stopReason: "paused", steps: resumed.steps };
+    if (resumed.paused) return { stopReason: "paused", steps: resumed.steps, messages: resumed.messages };
     const { model, optionsKey } = languageModel(input.connection);
+    const extras = { ...input.connection.extras, ...(input.template.llm.extras as Record<string, unknown>) };
     const result = streamText({
       model,
       system: systemPrompt(input.template, lastUserText(input.messages)),
@@ -32,7 +33,8 @@ export const coreHarness: Harness = {
       // The default handler console.logs the provider's error, whose body can echo the key;
       // errors reach the stream through the `error` part instead.
       onError: () => {},
-      providerOptions: providerOptions(optionsKey, { ...input.connection.extras, ...(input.template.llm.extras as Record<string, unknown>) }),
+      ...callSettings(extras),
+      providerOptions: providerOptions(optionsKey, extras),
     });
 
     const blocks = new BlockIds();
@@ -93,7 +95,7 @@ export const coreHarness: Harness = {
           const call = calls.get(part.toolCallId);
           if (call) call.answered = true;
           const timing = steps.at(-1)?.toolCalls.find((t) => t.id === part.toolCallId);
-          if (timing) Object.assign(timing, { endedAt: Date.now(), isError: part.type === "tool-error" });
+          if (timing) Object.assign(timing, { endedAt: Date.now(), isError: part.type === "tool-error", output: part.type === "tool-result" ? part.output : String(part.error) });
           if (part.type === "tool-result") {
             emit({ type: "tool_result", id: part.toolCallId, output: part.output, isError: false });
             for (const event of input.tools.byName.get(part.toolName)?.resultEvents?.(part.output) ?? []) emit(event);
@@ -124,15 +126,12 @@ export const coreHarness: Harness = {
       }
     }
 
-    if (aborted || signal.aborted) return { stopReason: "cancelled", usage, steps };
-    if (failure !== undefined) {
-      emit({ type: "error", message: runErrorMessage(failure, input.connection) });
-      return { stopReason: "error", usage, steps };
-    }
+    if (aborted || signal.aborted) return { stopReason: "cancelled", usage, steps, messages: resumed.messages };
+    if (failure !== undefined) return { stopReason: "error", usage, steps, messages: resumed.messages, error: runErrorMessage(failure, input.connection) };
     if (needApproval.length && input.tools.policy?.unattended === "fail") {
       const names = [...new Set(needApproval.map((call) => call.toolName))].join(", ");
       emit({ type: "error", message: `The run needs a person's approval to call ${names}, and it is unattended (flags.unattended: fail).` });
-      return { stopReason: "permission_required", usage, steps };
+      return { stopReason: "permission_required", usage, steps, messages: resumed.messages };
     }
     let paused = false;
     for (const call of needApproval) {
@@ -150,7 +149,7 @@ export const coreHarness: Harness = {
         payload: { toolCallId, toolName: call.name, input: call.input, ...render(input, call.name) },
       });
     }
-    return { stopReason: paused ? "paused" : (stopReason ?? "unknown"), usage, steps };
+    return { stopReason: paused ? "paused" : (stopReason ?? "unknown"), usage, steps, messages: resumed.messages };
   },
 };
 

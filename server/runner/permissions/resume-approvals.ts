@@ -21,7 +21,7 @@ export async function resumeApprovals(
 ): Promise<{ messages: NativeMessage[]; steps: StepTiming[]; paused: boolean }> {
   const calls = new Map<string, ContentBlock>();
   for (const message of messages) for (const block of message.content) if (block.type === "tool_call" && block.toolCallId) calls.set(block.toolCallId, block);
-  const step: StepTiming = { index: 0, startedAt: Date.now(), toolCalls: [], finishReason: "approval" };
+  const step: StepTiming = { index: 0, approvals: true, startedAt: Date.now(), toolCalls: [], finishReason: "approval" };
   let paused = false;
   const settled: NativeMessage[] = [];
   for (const message of messages) {
@@ -57,7 +57,7 @@ export async function resumeApprovals(
         content.push(block);
         continue;
       }
-      const timing: StepTiming["toolCalls"][number] = { id: block.toolCallId, name: toolName, startedAt: Date.now() };
+      const timing: StepTiming["toolCalls"][number] = { id: block.toolCallId, name: toolName, input: identity.input, approved: true, startedAt: Date.now() };
       step.toolCalls.push(timing);
       let output: unknown;
       let isError = false;
@@ -67,10 +67,11 @@ export async function resumeApprovals(
         output = error instanceof Error ? error.message : String(error);
         isError = true;
       }
-      timing.endedAt = Date.now();
+      Object.assign(timing, { endedAt: Date.now(), output, isError });
       emit({ type: "tool_result", id: block.toolCallId, output, isError });
       if (!isError) for (const event of registered.resultEvents?.(output) ?? []) emit(event);
-      content.push({ type: "tool_result", toolCallId: block.toolCallId, toolName, output, isError });
+      // `approved` stays on the result: the trace shows the call as approved, with its real output.
+      content.push({ type: "tool_result", toolCallId: block.toolCallId, toolName, output, isError, approved: true });
     }
     settled.push({ ...message, content });
   }

@@ -6,3 +6,4 @@ export { testStoredConnection, type ConnectionTest } from "./test-connection";
 export { connectedProviders, type ProviderConnection } from "./connected-providers";
 export { guardedFetchFor } from "./guarded-fetch-for";
 export { embeddingModel, EMBEDDING_PROVIDERS } from "./embedding-model";
+export { runnableModels, startingModel, type CustomProviderModels, type RunnableModels } from "./runnable-models";

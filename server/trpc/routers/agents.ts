@@ -14,6 +14,7 @@ import {
   updateArtifact,
 } from "@/server/versioning";
 import { artifactToWire, revisionToWire, variantToWire } from "@/server/versioning";
+import { runnableModels, startingModel } from "@/server/runner";
 import { createTRPCRouter, memberProcedure, projectProcedure } from "../init";
 import { scopeOf } from "./scope";
 
@@ -48,7 +49,9 @@ export const agentsRouter = createTRPCRouter({
   create: memberProcedure
     .input(z.strictObject({ name: z.string().trim().min(1).max(256), slug: slugSchema.optional() }))
     .mutation(async ({ ctx, input }) => {
-      const created = await createAgent(ctx.app.db, scopeOf(ctx), input);
+      // Started on a model the project can run, so the first chat works with only a local model.
+      const llm = startingModel(await runnableModels(ctx.app, ctx.principal.projectId));
+      const created = await createAgent(ctx.app.db, scopeOf(ctx), { ...input, llm });
       return { agent: artifactToWire(created.artifact), variant: variantToWire(keys, created.variant), revision: revisionWire(created.commit!.revision) };
     }),
 

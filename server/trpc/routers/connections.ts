@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { connectedProviders, testStoredConnection } from "@/server/runner";
+import { connectedProviders, runnableModels, testStoredConnection } from "@/server/runner";
 import { connectionToWire, isModelConnection, plainSecretToWire, secretInputSchema, secretToWire, vaultOf, type PlainSecret, type VaultSecret } from "@/server/vault";
 import { createTRPCRouter, memberProcedure, projectProcedure } from "../init";
 
@@ -16,6 +16,9 @@ export const connectionsRouter = createTRPCRouter({
 
   /** For the model picker: the providers a run reaches now, and whose credential it would use. */
   providers: projectProcedure.query(async ({ ctx }) => connectedProviders(ctx.app, ctx.principal.projectId)),
+
+  /** Custom providers and the models they list: the model picker offers them. */
+  customModels: projectProcedure.query(async ({ ctx }) => (await runnableModels(ctx.app, ctx.principal.projectId)).custom),
 
   create: memberProcedure.input(secretInputSchema).mutation(async ({ ctx, input }) => secretToWire(await vaultOf(ctx.app).create(ctx.principal.projectId, input))),
 

@@ -1,0 +1,64 @@
+import net from "node:net";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { loadConfig } from "@/server/core/config";
+import { drainIngestQueue } from "@/server/tracing";
+import { createTestApp, type TestApp } from "../helpers/test-app";
+
+let app: TestApp;
+let key: string;
+let closedPort: number;
+
+/** A loopback port nothing listens on: the connection is refused before any reply. */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+beforeAll(async () => {
+  closedPort = await freePort();
+  const defaults = loadConfig({});
+  app = await createTestApp({
+    providerEnv: { ...defaults.providerEnv, openai: { key: "sk-unreachable", baseUrl: `http://127.0.0.1:${closedPort}/v1` } },
+    agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
+  });
+  ({ key } = await app.newProject());
+});
+afterAll(async () => {
+  await app.close();
+});
+
+const spansOf = (value: unknown): any[] => {
+  if (!value || typeof value !== "object") return [];
+  const node = value as Record<string, unknown>;
+  return [...(typeof node.span_id === "string" ? [node] : []), ...Object.values(node).flatMap(spansOf)];
+};
+
+it("a provider that refuses the connection is reported as never reached, on the stream and on the trace's spans", async () => {
+  const res = await app.call("POST", "/services/agent/v0/invoke", {
+    key,
+    body: { data: { inputs: { messages: [{ role: "user", content: "hello" }] }, parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [] } } } },
+  });
+  expect(res.status).toBe(200);
+  const said = JSON.stringify(res.body);
+  expect(said).not.toContain("was lost before the reply finished");
+  expect(said).toContain(`127.0.0.1:${closedPort} refused the connection`);
+
+  const traceId = res.headers.get("x-svc-trace-id")!;
+  let spans: any[] = [];
+  for (let i = 0; i < 50 && spans.length === 0; i++) {
+    await drainIngestQueue(app.context);
+    const trace = await app.call("GET", `/api/traces/${traceId}`, { key });
+    spans = trace.status === 200 && trace.body.count > 0 ? spansOf(trace.body) : [];
+    if (!spans.length) await new Promise((r) => setTimeout(r, 50));
+  }
+  const root = spans.find((s) => s.span_name.startsWith("invoke_agent"));
+  const chat = spans.find((s) => s.span_name.startsWith("chat "));
+  for (const span of [root, chat]) {
+    expect(span.status_code).toBe("STATUS_CODE_ERROR");
+    expect(span.status_message).toContain("refused the connection");
+    expect(span.events).toEqual([expect.objectContaining({ name: "exception", attributes: expect.objectContaining({ "exception.message": span.status_message }) })]);
+  }
+});
