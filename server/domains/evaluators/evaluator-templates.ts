@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { promptTemplateSchema, toCatalogJsonSchema, type JsonSchema } from "@/server/agents";
+import { linearPatternError } from "@/server/core/linear-pattern";
 
 /** A built-in evaluator: what it checks, the parameters it takes and what it reports. */
 export interface EvaluatorTemplate {
@@ -42,8 +43,8 @@ export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
       regex_pattern: z
         .string()
         .min(1)
-        .refine((p) => isRegex(p), "not a valid regular expression")
-        .describe("JavaScript regular expression, without slashes."),
+        .refine((p) => linearPatternError(p) === undefined, "not a valid regular expression (RE2 syntax: no backreferences or lookaround)")
+        .describe("Regular expression without slashes, RE2 syntax (matched in linear time)."),
       regex_should_match: z.boolean().default(true),
       case_sensitive: z.boolean().default(true),
     }),
@@ -94,15 +95,6 @@ export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
     score,
   ),
 ];
-
-function isRegex(pattern: string): boolean {
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export function getEvaluatorTemplate(key: string): EvaluatorTemplate | undefined {
   return EVALUATOR_TEMPLATES.find((t) => t.key === key);

@@ -1,13 +1,11 @@
 import { jsonSchema, tool, type JSONSchema7 } from "ai";
-import Ajv from "ajv";
 import { BadRequestError } from "@/server/core/errors";
 import { capResult } from "../builtin";
+import { describeSchemaErrors, inputSchemaValidator } from "./input-schema-validator";
 import type { ToolFactory } from "../tool-registry";
 import type { CodeLimits, CodeRuntime } from "./code-runner";
 import { nodeRuntime } from "./node-runner";
 import { pythonRuntime } from "./python-runner";
-
-const ajv = new Ajv({ strict: false, allErrors: true });
 
 const RUNTIMES: Record<"python" | "node", CodeRuntime> = { python: pythonRuntime, node: nodeRuntime };
 
@@ -32,9 +30,9 @@ export const codeToolFactory: ToolFactory = async (entry, context) => {
   if (refusal) throw new BadRequestError(`tools: code tool "${entry.name}" cannot run: ${refusal}`, "unsupported_tool");
   const sandbox = context.sandbox;
   if (runtime.needsSandbox && !sandbox) throw new BadRequestError(`tools: code tool "${entry.name}" needs a sandbox, and this run has none`, "unsupported_tool");
-  let validate: ReturnType<typeof ajv.compile>;
+  let validate: ReturnType<typeof inputSchemaValidator>;
   try {
-    validate = ajv.compile(entry.input_schema as object);
+    validate = inputSchemaValidator(context.projectId, entry.input_schema as object);
   } catch (error) {
     throw new BadRequestError(`tools: code tool "${entry.name}" has an input_schema that does not compile: ${(error as Error).message}`, "invalid_tool");
   }
@@ -48,7 +46,7 @@ export const codeToolFactory: ToolFactory = async (entry, context) => {
   const maxBytes = context.resultMaxBytes ?? 64 * 1024;
 
   const run = async (input: unknown, signal?: AbortSignal): Promise<unknown> => {
-    if (!validate(input)) throw new Error(`arguments do not match input_schema: ${ajv.errorsText(validate.errors)}`);
+    if (!validate(input)) throw new Error(`arguments do not match input_schema: ${describeSchemaErrors(validate)}`);
     let value: unknown;
     try {
       value = await runtime.run({ script: entry.script, input, env, limits, signal, sandbox });
