@@ -16,11 +16,17 @@ const SCRIPT_DIR = "/tmp/code-tools";
 export const PYTHON_HEAP_MB = 512;
 
 /**
- * The file python3 runs inside the sandbox: the tool's script, then a call of `main(**inputs)`
- * with the arguments read from stdin, its return value printed as JSON after the marker.
+ * The file python3 runs inside the sandbox: first the environment is emptied of everything the
+ * tool was not given (the virtual shell's variables, the interpreter's `_` naming the host's
+ * install path), then the tool's script, then a call of `main(**inputs)` with the arguments read
+ * from stdin, its return value printed as JSON after the marker.
  */
-export function pythonProgram(script: string): string {
-  return `${script}
+export function pythonProgram(script: string, given: string[] = []): string {
+  return `import os as _svc_os
+for _svc_name in [n for n in _svc_os.environ if n not in ${JSON.stringify(given)}]:
+    del _svc_os.environ[_svc_name]
+
+${script}
 
 import json as _svc_json, sys as _svc_sys
 _svc_inputs = _svc_json.loads(_svc_sys.stdin.read() or "{}")
@@ -46,7 +52,7 @@ export const pythonRuntime: CodeRuntime = {
       const fs = await sandbox.files();
       const path = posix.join(SCRIPT_DIR, `${randomUUID()}.py`);
       await fs.mkdir(SCRIPT_DIR, { recursive: true });
-      await fs.writeFile(path, pythonProgram(script));
+      await fs.writeFile(path, pythonProgram(script, Object.keys(env)));
       try {
         const result = await sandbox.exec(`python3 ${path}`, signal, { env, stdin: JSON.stringify(input ?? {}) });
         const marker = result.stdout.lastIndexOf(RESULT_MARKER);
