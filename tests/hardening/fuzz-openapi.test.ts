@@ -104,7 +104,7 @@ function headersFor(op: Operation, contentType?: string): Record<string, string>
 const failures: string[] = [];
 let requests = 0;
 
-async function send(op: Operation, path: string, body?: string | Buffer, contentType?: string): Promise<{ status: number; text: string } | undefined> {
+async function send(op: Operation, path: string, body?: string, contentType?: string): Promise<{ status: number; text: string } | undefined> {
   requests++;
   try {
     const res = await fetch(`${server.origin}${path}`, {
