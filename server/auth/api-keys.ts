@@ -4,7 +4,7 @@ import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { apiKeys } from "@/server/db/schema";
 import { generateKeyMaterial } from "./key-material";
-import { principalCacheFor } from "./principal-cache";
+import { announcePrincipalChange, principalCacheFor } from "./principal-cache";
 
 export interface ApiKeyRecord {
   id: string;
@@ -64,5 +64,6 @@ export async function revokeApiKey(db: Executor, projectId: string, id: string):
     .where(and(eq(apiKeys.projectId, projectId), eq(apiKeys.id, id)))
     .returning(columns);
   principalCacheFor(db).forgetKey(id);
+  await announcePrincipalChange(db);
   return row;
 }

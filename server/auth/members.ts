@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
 import { projectMembers, projects, users } from "@/server/db/schema";
-import { principalCacheFor } from "./principal-cache";
+import { announcePrincipalChange, principalCacheFor } from "./principal-cache";
 import { isProjectRole, type ProjectRole } from "@/server/core/roles";
 
 export interface Member {
@@ -61,6 +61,7 @@ export async function setMemberRole(db: Executor, projectId: string, userId: str
     await tx.update(projectMembers).set({ role }).where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)));
   });
   principalCacheFor(db).forgetMember(projectId, userId);
+  await announcePrincipalChange(db);
 }
 
 /** Removes a member; their API keys for the project stop working. The last owner cannot leave. */
@@ -71,6 +72,7 @@ export async function removeMember(db: Executor, projectId: string, userId: stri
     await tx.delete(projectMembers).where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)));
   });
   principalCacheFor(db).forgetMember(projectId, userId);
+  await announcePrincipalChange(db);
 }
 
 async function lockMember(tx: Executor, projectId: string, userId: string): Promise<ProjectRole> {

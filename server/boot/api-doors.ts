@@ -35,7 +35,7 @@ export function createApiDoors(app: AppContext): { web: RequestHandler; node: No
     node: async (req, res) => {
       const incoming = nodeIncoming(req, res);
       const reply = isAuthPath(incoming.pathname) ? await authenticate(incoming.request) : await route(incoming);
-      writeReply(reply, res, incoming.bodyLeftUnread);
+      writeReply(reply, res, !incoming.settleBody(app.config.maxBodyBytes));
     },
   };
 }

@@ -1,6 +1,10 @@
 import pino from "pino";
+import { redactSecrets } from "./known-secrets";
 
-/** JSON lines on stdout; every request logs through a child carrying its request id. */
+/**
+ * JSON lines on stdout; every request logs through a child carrying its request id. Each line is
+ * written without the secrets this process opened (known-secrets.ts), whatever field holds them.
+ */
 export const logger = pino({
   level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "silent" : "info"),
   base: undefined,
@@ -8,6 +12,7 @@ export const logger = pino({
     paths: ["req.headers.authorization", "authorization", "*.authorization", "api_key.key", "key"],
     censor: "[redacted]",
   },
+  hooks: { streamWrite: (line) => redactSecrets(line) },
 });
 
 export type Logger = pino.Logger;

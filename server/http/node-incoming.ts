@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
 import { BadRequestError, PayloadTooLargeError } from "@/server/core/errors";
 import type { Incoming } from "./incoming";
 
@@ -9,6 +8,13 @@ export type NodeRequestHandler = (req: IncomingMessage, res: ServerResponse) => 
 export interface NodeIncoming extends Incoming {
   /** Set when the body was refused part-way: the connection must close after the answer. */
   bodyLeftUnread: boolean;
+  /**
+   * Called once the answer is known: the rest of a body no handler read is discarded, so the
+   * next request on a keep-alive connection is not stuck behind it. Up to `limit` bytes are
+   * drained and the connection stays open; past that (or when the size is unknown) the answer
+   * closes the connection. False when it must close.
+   */
+  settleBody(limit: number): boolean;
 }
 
 // A path the URL parser would rewrite (dot segments, doubled or back slashes): parse it as the
@@ -25,6 +31,7 @@ export function nodeIncoming(req: IncomingMessage, res: ServerResponse): NodeInc
   const path = q < 0 ? target : target.slice(0, q);
   let request: Request | undefined;
   let bodyTaken = false;
+  let detachStream: (() => void) | undefined;
   const incoming: NodeIncoming = {
     method: req.method ?? "GET",
     pathname: NEEDS_NORMALISING.test(path) ? new URL(path, "http://localhost").pathname : path,
@@ -42,10 +49,70 @@ export function nodeIncoming(req: IncomingMessage, res: ServerResponse): NodeInc
       });
     },
     get request() {
-      return (request ??= toWebRequest(req, res, !bodyTaken));
+      if (!request) {
+        const body = !bodyTaken && req.method !== "GET" && req.method !== "HEAD" ? bodyStream(req) : undefined;
+        detachStream = body?.detach;
+        request = toWebRequest(req, res, body?.stream);
+      }
+      return request;
+    },
+    settleBody(limit) {
+      if (incoming.bodyLeftUnread) return false;
+      if (req.complete) return true;
+      detachStream?.();
+      const declared = Number(req.headers["content-length"] ?? "NaN");
+      const keepOpen = Number.isFinite(declared) && declared <= limit;
+      let drained = 0;
+      req.on("data", (chunk: Buffer) => {
+        drained += chunk.length;
+        if (drained > limit) req.socket.destroy();
+      });
+      req.resume();
+      return keepOpen;
     },
   };
   return incoming;
+}
+
+/**
+ * The request body as a web stream, read as the handler pulls it (back-pressure pauses the
+ * socket), and detachable: once the answer is sent, what is left is drained rather than held.
+ */
+function bodyStream(req: IncomingMessage): { stream: ReadableStream<Uint8Array>; detach: () => void } {
+  let detached = false;
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const onData = (chunk: Buffer) => {
+    controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+    if ((controller.desiredSize ?? 0) <= 0) req.pause();
+  };
+  const onEnd = () => controller.close();
+  const onError = (error: Error) => controller.error(error);
+  const detach = () => {
+    if (detached) return;
+    detached = true;
+    req.off("data", onData);
+    req.off("end", onEnd);
+    req.off("error", onError);
+  };
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+        req.pause();
+        req.on("data", onData);
+        req.on("end", onEnd);
+        req.on("error", onError);
+      },
+      pull() {
+        if (!detached) req.resume();
+      },
+      cancel() {
+        detach();
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+  return { stream, detach };
 }
 
 /** At most `limit` bytes: a declared Content-Length over it is refused before reading anything. */
@@ -94,13 +161,12 @@ function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffer | und
  * The web `Request` Next.js would have built: the Host it was sent to, its signal aborted when the
  * client goes away (streams stop), the body still unread as a stream unless the router took it.
  */
-function toWebRequest(req: IncomingMessage, res: ServerResponse, withBody: boolean): Request {
+function toWebRequest(req: IncomingMessage, res: ServerResponse, body: ReadableStream<Uint8Array> | undefined): Request {
   const abort = new AbortController();
   res.once("close", () => abort.abort());
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
   const method = req.method ?? "GET";
-  const body = withBody && method !== "GET" && method !== "HEAD" ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : undefined;
   return new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, {
     method,
     headers,

@@ -1,3 +1,4 @@
+import { BadRequestError } from "@/server/core/errors";
 interface CompiledPath<T> {
   segments: string[];
   value: T;
@@ -46,7 +47,7 @@ export class PathMatcher<T> {
       let ok = true;
       for (let i = 0; i < parts.length; i++) {
         const seg = entry.segments[i];
-        if (isParam(seg)) params[seg.slice(1, -1)] = decodeURIComponent(parts[i]);
+        if (isParam(seg)) params[seg.slice(1, -1)] = decodeSegment(parts[i]);
         else if (seg !== parts[i]) {
           ok = false;
           break;
@@ -55,6 +56,15 @@ export class PathMatcher<T> {
       if (ok) out.push({ value: entry.value, params });
     }
     return out;
+  }
+}
+
+/** A path parameter as text; one that is not percent-encoded UTF-8 (`%`, `%ED%A0%80`) is a 400. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new BadRequestError(`Path segment ${JSON.stringify(segment.slice(0, 100))} is not valid percent-encoded UTF-8`, "invalid_path");
   }
 }
 

@@ -1,4 +1,5 @@
 import { BadRequestError, PayloadTooLargeError } from "@/server/core/errors";
+import { assertJsonDepth } from "@/server/core/json-depth";
 
 /**
  * Reads at most `limit` bytes of a web request: the declared Content-Length is checked first,
@@ -26,14 +27,17 @@ export async function readWebBody(request: Request, limit: number): Promise<Buff
   return Buffer.concat(chunks);
 }
 
-/** A JSON body, or undefined when it is empty or blank; malformed JSON is a 400. */
+/** A JSON body, or undefined when it is empty or blank; malformed or too deeply nested JSON is a 400. */
 export function parseJsonBody(raw: Buffer | undefined): unknown {
   if (raw === undefined || raw.length === 0) return undefined;
   const text = raw.toString("utf8");
   if (text.trim() === "") return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new BadRequestError(`Request body is not valid JSON: ${(error as Error).message}`, "invalid_json");
   }
+  assertJsonDepth(value, "The request body");
+  return value;
 }

@@ -1,3 +1,4 @@
+import { jsonDepthWithin } from "@/server/core/json-depth";
 /**
  * Attribute normalisation (the reference's rules, server/tracing/README.md): dotted keys become
  * nested objects, the `ag` namespace keeps only the keys it knows (the rest moves to
@@ -121,7 +122,8 @@ function parseJsonStringField(data: JsonObject, field: string): void {
   if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return;
   try {
     const parsed: unknown = JSON.parse(trimmed);
-    if (isObject(parsed)) data[field] = parsed;
+    // Too deep to walk safely: kept as the string it was.
+    if (isObject(parsed) && jsonDepthWithin(parsed)) data[field] = parsed;
   } catch {
     // Not JSON after all: kept as the string it was.
   }

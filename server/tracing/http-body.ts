@@ -1,5 +1,6 @@
 import { gunzipSync, inflateSync } from "node:zlib";
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from "@/server/core/errors";
+import { assertJsonDepth } from "@/server/core/json-depth";
 import { readWebBody } from "@/server/http/read-body";
 
 /**
@@ -31,9 +32,12 @@ function decompress(raw: Buffer, encoding: string, limit: number): Buffer {
 export function parseJsonBuffer(body: Buffer): unknown {
   const text = body.toString("utf8");
   if (text.trim() === "") return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new BadRequestError(`Request body is not valid JSON: ${(error as Error).message}`, "invalid_json");
   }
+  assertJsonDepth(value, "The request body");
+  return value;
 }

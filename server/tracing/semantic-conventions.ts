@@ -1,5 +1,6 @@
 import { getPath, isObject, setPath, type JsonObject } from "./attributes";
 import type { SpanType } from "./span-record";
+import { jsonDepthWithin } from "@/server/core/json-depth";
 
 /**
  * Attributes of the OpenTelemetry GenAI semantic conventions (`gen_ai.*`), the AI SDK's telemetry
@@ -225,7 +226,9 @@ export function parseMaybeJson(value: unknown): unknown {
   const t = value.trim();
   if (!(t.startsWith("{") || t.startsWith("["))) return value;
   try {
-    return JSON.parse(t);
+    const parsed: unknown = JSON.parse(t);
+    // Too deep to walk safely: kept as the string it was.
+    return jsonDepthWithin(parsed) ? parsed : value;
   } catch {
     return value;
   }

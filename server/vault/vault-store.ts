@@ -8,6 +8,7 @@ import { urlRefusal, type AllowlistEntry } from "@/server/egress";
 import type { SecretBox } from "@/server/secrets";
 import type { SecretData, SecretInput } from "./secret-input";
 import type { VaultSecret } from "./vault-secret";
+import { rememberSecret } from "@/server/core/known-secrets";
 
 export interface VaultContext {
   db: Database;
@@ -115,6 +116,8 @@ export class Vault {
   }
 
   private open(row: Row): VaultSecret {
+    const data = JSON.parse(this.ctx.secrets.open(row.sealed)) as SecretData;
+    rememberSecret(credentialOf(data));
     // The row's kind, provider and sealed data were written together by `columns`.
     return {
       id: row.id,
@@ -124,7 +127,7 @@ export class Vault {
       description: row.description,
       kind: row.kind,
       provider: row.provider,
-      data: JSON.parse(this.ctx.secrets.open(row.sealed)),
+      data,
       keyTail: row.keyTail,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,

@@ -7,6 +7,7 @@ import { recordAttempts, type AttemptMode, type FinishedAttempt } from "./record
 import { sendAttempt } from "./send-attempt";
 import type { SubscriptionRow } from "./subscriptions";
 import type { DeliveryRow } from "./wire";
+import { rememberSecret } from "@/server/core/known-secrets";
 
 /** How long a claimed delivery belongs to its worker: the request time-out plus a margin. */
 export function leaseMs(app: AppContext): number {
@@ -50,6 +51,8 @@ export async function claimDueDeliveries(app: AppContext, limit: number, now = n
 }
 
 export function outgoing(app: AppContext, delivery: DeliveryRow, subscription: SubscriptionRow) {
+  const secret = app.secrets.open(subscription.sealedSecret);
+  rememberSecret(secret);
   return {
     deliveryId: delivery.id,
     eventId: delivery.eventId,
@@ -57,7 +60,7 @@ export function outgoing(app: AppContext, delivery: DeliveryRow, subscription: S
     url: delivery.url,
     payload: delivery.payload,
     authMode: subscription.authMode,
-    secret: app.secrets.open(subscription.sealedSecret),
+    secret,
     userHeaders: subscription.headers,
   };
 }

@@ -1,3 +1,4 @@
+import { redactSecrets } from "@/server/core/known-secrets";
 import { findEgressRefusal } from "@/server/egress";
 import { isProtectedHeader, WEBHOOK_HEADERS, WEBHOOK_USER_AGENT } from "./contract";
 import { signatureHeader } from "./signature";
@@ -68,13 +69,16 @@ export async function sendAttempt(guardedFetch: typeof fetch, d: OutgoingDeliver
   });
   try {
     const response = await guardedFetch(d.url, { method: "POST", headers: sent, body: d.payload, redirect: "manual", signal });
-    const responseBody = await readPrefix(response, RESPONSE_BODY_LIMIT);
+    // The endpoint may echo what it was sent (the Authorization header, the signature): the
+    // excerpt is shown to every viewer of the delivery log, so it never holds either.
+    const echoed = [d.secret, sent[WEBHOOK_HEADERS.signature]].filter((v): v is string => v !== undefined);
+    const responseBody = redactSecrets(await readPrefix(response, RESPONSE_BODY_LIMIT), echoed);
     return finish({ statusCode: response.status, responseBody });
   } catch (error) {
     const refusal = findEgressRefusal(error);
     if (refusal) return finish({ error: `egress refused: ${refusal.reason}`, refused: true });
     if (signal.aborted) return finish({ error: `timed out after ${timeoutMs} ms`, timedOut: true });
-    return finish({ error: describeNetworkError(error) });
+    return finish({ error: redactSecrets(describeNetworkError(error), [d.secret]) });
   }
 }
 

@@ -1,6 +1,6 @@
-import { RE2JS } from "re2js";
 import { z } from "zod";
 import { promptTemplateSchema, toCatalogJsonSchema, type JsonSchema } from "@/server/agents";
+import { linearPatternError } from "@/server/core/linear-pattern";
 
 /** A built-in evaluator: what it checks, the parameters it takes and what it reports. */
 export interface EvaluatorTemplate {
@@ -47,8 +47,8 @@ export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
       regex_pattern: z
         .string()
         .min(1)
-        .refine((p) => isRegex(p), "not a regular expression this service runs (RE2 syntax: no lookarounds or backreferences)")
-        .describe("Regular expression in RE2 syntax (linear time: no lookarounds or backreferences), without slashes."),
+        .refine((p) => linearPatternError(p) === undefined, "not a valid regular expression (RE2 syntax: no backreferences or lookaround)")
+        .describe("Regular expression without slashes, RE2 syntax (matched in linear time)."),
       regex_should_match: z.boolean().default(true),
       case_sensitive: z.boolean().default(true),
     }),
@@ -194,15 +194,6 @@ function textTests(): EvaluatorTemplate[] {
     list("auto_contains_all", "Contains all", "all"),
     template("auto_contains_json", "Contains JSON", "Succeeds when the output holds a JSON object (from its first { to its last }).", z.strictObject({}), success),
   ];
-}
-
-function isRegex(pattern: string): boolean {
-  try {
-    RE2JS.compile(pattern);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function getEvaluatorTemplate(key: string): EvaluatorTemplate | undefined {

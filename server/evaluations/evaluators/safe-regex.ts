@@ -1,13 +1,14 @@
-import { RE2JS } from "re2js";
+import { compileLinearPattern, type LinearPattern } from "@/server/core/linear-pattern";
 import { invalidParameter } from "./evaluator-failure";
 
 /**
- * A user's pattern compiled for RE2 (linear time: no pattern can stall the event loop). RE2 has
- * no backreferences or lookarounds; such a pattern is refused with the parser's reason.
+ * A user's pattern compiled by the service's one linear-time engine (server/core/linear-pattern:
+ * RE2, so no pattern can stall the event loop). RE2 has no backreferences or lookarounds; such a
+ * pattern is refused with the parser's reason.
  */
-export function compileUserPattern(pattern: string, parameter: string, caseSensitive = true): RE2JS {
+export function compileUserPattern(pattern: string, parameter: string, caseSensitive = true): LinearPattern {
   try {
-    return RE2JS.compile(pattern, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+    return compileLinearPattern(pattern, caseSensitive ? "" : "i");
   } catch (error) {
     throw invalidParameter(
       `parameter ${parameter} is not a pattern this service can run (RE2 syntax: no backreferences or lookarounds): ${(error as Error).message}`,
@@ -16,4 +17,4 @@ export function compileUserPattern(pattern: string, parameter: string, caseSensi
 }
 
 /** Whether the pattern matches anywhere in the text (Python's `re.search`). */
-export const searches = (pattern: RE2JS, text: string): boolean => pattern.matcher(text).find();
+export const searches = (pattern: LinearPattern, text: string): boolean => pattern.test(text);

@@ -1,5 +1,5 @@
-import { minimatch } from "minimatch";
 import type { RunnerPermissionDefault } from "@/server/agents";
+import { globMatch } from "@/server/core/glob-match";
 
 export type Permission = "allow" | "ask" | "deny";
 
@@ -46,8 +46,8 @@ export function decidePermission(question: PermissionQuestion): Permission {
 
 /**
  * `Name` matches every call of the tool; `Name(spec)` matches when the call's first string
- * argument does: `prefix:*` by prefix (`Bash(rm:*)` matches `rm -rf x`), a glob by minimatch
- * (`Write(src/**)`), anything else exactly.
+ * argument does: `prefix:*` by prefix (`Bash(rm:*)` matches `rm -rf x`), a glob (`Write(src/**)`)
+ * in linear time, so no rule can stall the process on a long argument; anything else exactly.
  */
 export function ruleMatches(rule: string, question: Pick<PermissionQuestion, "toolName" | "builtin" | "input">): boolean {
   const parsed = /^([^()]+?)(?:\((.*)\))?$/s.exec(rule.trim());
@@ -60,14 +60,10 @@ export function ruleMatches(rule: string, question: Pick<PermissionQuestion, "to
   if (argument === undefined) return false;
   if (spec.endsWith(":*")) {
     const prefix = spec.slice(0, -2);
-    return argument === prefix || new RegExp(`^${escapeRegExp(prefix)}\\s`).test(argument);
+    return argument === prefix || (argument.startsWith(prefix) && /\s/.test(argument.charAt(prefix.length)));
   }
-  if (/[*?[{]/.test(spec)) return minimatch(argument, spec, { dot: true });
+  if (/[*?[{]/.test(spec)) return globMatch(argument, spec);
   return argument === spec;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 function firstString(input: unknown): string | undefined {

@@ -5,6 +5,7 @@ import { isCustomProvider, isModelConnection, type ModelConnection, type Vault }
 import type { ResolvedConnection } from "./connection";
 import { guardedFetchFor } from "./guarded-fetch-for";
 import { PROVIDER_KEY_ENV } from "./provider-env-names";
+import { rememberSecret } from "@/server/core/known-secrets";
 
 const isProvider = (value: string): value is ProviderId => (PROVIDER_IDS as string[]).includes(value);
 
@@ -56,6 +57,7 @@ export async function resolveConnection(llm: AgentTemplate["llm"], ctx: Resoluti
   }
   const connection = stored.find((secret) => secret.provider === provider);
   if (connection) return fromSecret(connection, model, ctx);
+  rememberSecret(env.key);
   if (env.key) return { provider, model, deployment: "direct", apiKey: env.key, baseUrl: env.baseUrl, label: `the ${provider} key from ${PROVIDER_KEY_ENV[provider]}` };
   throw new BadRequestError(
     `No credential for model "${model}" on provider ${provider}: store one with POST /api/vault/v1/secrets/ (kind provider_key, data.kind ${provider}), or the operator sets ${PROVIDER_KEY_ENV[provider]}`,

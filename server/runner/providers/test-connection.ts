@@ -2,6 +2,7 @@ import { streamText } from "ai";
 import { CURATED_MODELS, PROVIDER_IDS, type AgentTemplate, type ProviderId } from "@/server/agents";
 import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError } from "@/server/core/errors";
+import { logger } from "@/server/core/logger";
 import { isCustomProvider, isModelConnection, vaultOf } from "@/server/vault";
 import { runErrorMessage } from "../run-error-message";
 import { languageModel } from "./language-model";
@@ -39,10 +40,14 @@ export async function testStoredConnection(app: AppContext, projectId: string, s
       maxOutputTokens: 16,
       maxRetries: 0,
       abortSignal: AbortSignal.timeout(TEST_TIMEOUT_MS),
+      // The default handler console.logs the provider's error, whose body can echo the key: the
+      // error is read from the stream below and answered, and logged only through the logger.
+      onError: () => {},
     });
     for await (const part of result.fullStream) if (part.type === "error") throw part.error;
     return { ok: true, model, ms: Math.round(performance.now() - started) };
   } catch (error) {
+    logger.info({ err: error, provider: secret.provider, model }, "connection test failed");
     return { ok: false, model, ms: Math.round(performance.now() - started), message: runErrorMessage(error, connection) };
   }
 }

@@ -1,4 +1,5 @@
 import { TooManyRequestsError } from "@/server/core/errors";
+import { storableJson } from "@/server/core/storable-text";
 import { rawQuery, type Database } from "@/server/db";
 import { pgArray } from "../query/sql-params";
 import type { SpanRecord } from "../span-record";
@@ -24,7 +25,9 @@ const INSERT = `with queued as (
 /**
  * Durably queues parsed spans: one row in `span_ingest`, committed before this resolves, with a
  * NOTIFY in the same statement (delivered at commit) for workers in other processes. The caller
- * answers 202 only after this returns, so every acknowledged span survives a crash.
+ * answers 202 only after this returns, so every acknowledged span survives a crash. Text the
+ * database could not store (NUL, lone surrogates) is made storable here, the one door every span
+ * (JSON ingest, OTLP, an agent run's trace) goes through, so no span fails later for it.
  */
 export async function enqueueSpans(db: Database, projectId: string, spans: SpanRecord[], options: EnqueueOptions): Promise<void> {
   const replace = options.replaceTraces ?? [];
@@ -39,7 +42,7 @@ export async function enqueueSpans(db: Database, projectId: string, spans: SpanR
   }
   const traceIds = [...new Set([...spans.map((s) => s.trace_id), ...replace])];
   const days = [...new Set(spans.map((s) => Math.floor(Date.parse(s.start_time) / DAY_MS)))];
-  await rawQuery(db, INSERT, [projectId, spans.length, JSON.stringify(spans), pgArray(traceIds), `{${days.join(",")}}`, replace.length > 0 ? pgArray(replace) : null]);
+  await rawQuery(db, INSERT, [projectId, spans.length, storableJson(spans), pgArray(traceIds), `{${days.join(",")}}`, replace.length > 0 ? pgArray(replace) : null]);
   addToBacklog(db, spans.length);
   wakeIngestWorkers(db);
 }

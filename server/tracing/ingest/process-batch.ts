@@ -38,14 +38,19 @@ const STORED_TRACES = `select k.p::text as project_id, k.t::text as trace_id fro
 const PAYLOADS = `select id::text as id, payload from span_ingest where id = any($1::text::bigint[]) order by id`;
 const DELETE_ROWS = `delete from span_ingest where id = any($1::text::bigint[])`;
 const RECORD_FAILURE = `update span_ingest set attempts = attempts + 1, last_error = $2::text where id = $1::bigint`;
+const TAKE_TO_SPLIT = `delete from span_ingest where id = $1::bigint and span_count > 1 returning project_id::text as project_id, payload, replace_traces::text as replace_traces`;
+const INSERT_ONE = `insert into span_ingest (project_id, span_count, payload, trace_ids, start_days, replace_traces)
+  values ($1::uuid, 1, $2::text, array[$3::uuid], array[$4::int], $5::text::uuid[])`;
 const DAY_MS = 86_400_000;
 
 /**
  * One worker pass: claims up to `rows` ingest rows (FOR UPDATE SKIP LOCKED: rows another worker
  * holds are skipped, never processed twice), writes their spans and deletes the rows in the same
  * transaction. If the batch fails, each row is retried alone so one bad row cannot hold back the
- * others; a row that fails alone has its attempt counted, and after MAX_ATTEMPTS it is set aside
- * (kept with its last error, for an operator) instead of being retried forever.
+ * others; a row of several spans that fails alone is split into one row per span, so one bad span
+ * cannot take the request's good ones down with it; a one-span row that fails has its attempt
+ * counted, and after MAX_ATTEMPTS it is set aside (kept with its last error, for an operator)
+ * instead of being retried forever.
  */
 export async function processIngestBatch(db: Database, kind: DatabaseKind, options: BatchOptions): Promise<BatchResult> {
   const result = await processOnce(db, kind, options);
@@ -81,10 +86,27 @@ async function processRowsOneByOne(db: Database, kind: DatabaseKind, options: Ba
       }
     } catch (error) {
       result.failed.push(id);
-      await rawQuery(db, RECORD_FAILURE, [id, String((error as Error)?.message ?? error).slice(0, 2000)]);
+      if (!(await splitRow(db, id))) await rawQuery(db, RECORD_FAILURE, [id, String((error as Error)?.message ?? error).slice(0, 2000)]);
     }
   }
   return result;
+}
+
+/**
+ * Replaces a failed row of several spans by one row per span, in one transaction, the first
+ * keeping the row's trace replacement; false when the row holds one span (or is gone).
+ */
+async function splitRow(db: Database, id: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await rawQuery<{ project_id: string; payload: string; replace_traces: string | null }>(tx, TAKE_TO_SPLIT, [id]);
+    if (!row) return false;
+    const spans = JSON.parse(row.payload) as SpanRecord[];
+    for (const [i, span] of spans.entries()) {
+      const day = Math.floor(Date.parse(span.start_time) / DAY_MS);
+      await rawQuery(tx, INSERT_ONE, [row.project_id, JSON.stringify([span]), span.trace_id, day, i === 0 ? row.replace_traces : null]);
+    }
+    return true;
+  });
 }
 
 /**

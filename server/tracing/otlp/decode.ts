@@ -1,4 +1,5 @@
 import { BadRequestError, UnsupportedMediaTypeError } from "@/server/core/errors";
+import { assertJsonDepth, tooDeep } from "@/server/core/json-depth";
 // The OpenTelemetry JS SDK's protobufjs code, generated from the official OTLP .proto files.
 import * as otlpRoot from "@opentelemetry/otlp-transformer/build/src/generated/root";
 import { isObject, type JsonObject } from "../attributes";
@@ -51,15 +52,25 @@ export function decodeOtlp(body: Buffer, encoding: OtlpEncoding): JsonObject {
       throw new BadRequestError(`OTLP JSON body is not valid JSON: ${(error as Error).message}`, "invalid_otlp");
     }
     if (!isObject(parsed)) throw new BadRequestError("OTLP JSON body must be an ExportTraceServiceRequest object", "invalid_otlp");
+    assertJsonDepth(parsed, "The OTLP body");
     return parsed;
   }
   let message: unknown;
   try {
     message = v1.ExportTraceServiceRequest.decode(body);
   } catch (error) {
+    if (error instanceof RangeError) throw tooDeep("The OTLP body");
     throw new BadRequestError(`OTLP protobuf body does not decode as ExportTraceServiceRequest: ${(error as Error).message}`, "invalid_otlp");
   }
-  const object = v1.ExportTraceServiceRequest.toObject(message, { longs: String, bytes: Array, enums: Number, defaults: false, arrays: true });
+  // protobufjs decodes nested values recursively: a stack overflow is a message nested too deep.
+  let object: unknown;
+  try {
+    object = v1.ExportTraceServiceRequest.toObject(message, { longs: String, bytes: Array, enums: Number, defaults: false, arrays: true });
+  } catch (error) {
+    if (error instanceof RangeError) throw tooDeep("The OTLP body");
+    throw error;
+  }
+  assertJsonDepth(object, "The OTLP body");
   return hexIds(object) as JsonObject;
 }
 

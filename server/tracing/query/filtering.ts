@@ -1,4 +1,5 @@
 import { BadRequestError } from "@/server/core/errors";
+import { linearPatternError } from "@/server/core/linear-pattern";
 import { isObject } from "../attributes";
 import { parseSpanId, parseTraceId } from "../ids";
 import { SPAN_KINDS, SPAN_TYPES, STATUS_CODES, TRACE_TYPES } from "../span-record";
@@ -195,11 +196,9 @@ function stringCondition(expr: string, c: Condition, operator: string, params: S
     case "like":
       return `${expr} ${like} ${params.add(v)}`;
     case "matches":
-      try {
-        new RegExp(v);
-      } catch {
-        fail(`'${c.field}' value '${v}' is not a valid regular expression.`);
-      }
+      // RE2's syntax is the safe subset of PostgreSQL's: no backreferences, which could make a
+      // match (run in-process on PGlite) exponential.
+      if (linearPatternError(v) !== undefined) fail(`'${c.field}' value '${v}' is not a valid regular expression (RE2 syntax, without backreferences or lookaround).`);
       return `${expr} ${sensitive ? "~" : "~*"} ${params.add(v)}`;
     default:
       return fail(`'${operator}' is not a string operator.`);

@@ -1,15 +1,13 @@
 import { jsonSchema, tool, type JSONSchema7 } from "ai";
-import Ajv from "ajv";
 import type { SandboxKind } from "@/server/agents";
 import { BadRequestError } from "@/server/core/errors";
 import { capResult } from "../cap-result";
 import type { ToolFactory } from "../tool-types";
+import { describeSchemaErrors, inputSchemaValidator } from "./input-schema-validator";
 import type { CodeLimits, CodeRuntime } from "./code-runner";
 import { nodeRuntime } from "./node-runner";
 import { pythonRuntime } from "./python-runner";
 import { sandboxNodeRuntime } from "./sandbox-node-runner";
-
-const ajv = new Ajv({ strict: false, allErrors: true });
 
 /** Per sandbox: `node` runs in QuickJS beside the local sandbox, and in the hosted sandbox's own Node.js. */
 const RUNTIMES: Record<SandboxKind, Record<"python" | "node", CodeRuntime>> = {
@@ -39,9 +37,9 @@ export const codeToolFactory: ToolFactory = async (entry, context) => {
   const refusal = runtime.refusal?.(limits, sandbox);
   if (refusal) throw new BadRequestError(`tools: code tool "${entry.name}" cannot run: ${refusal}`, "unsupported_tool");
   if (runtime.needsSandbox && !sandbox) throw new BadRequestError(`tools: code tool "${entry.name}" needs a sandbox, and this run has none`, "unsupported_tool");
-  let validate: ReturnType<typeof ajv.compile>;
+  let validate: ReturnType<typeof inputSchemaValidator>;
   try {
-    validate = ajv.compile(entry.input_schema as object);
+    validate = inputSchemaValidator(context.projectId, entry.input_schema as object);
   } catch (error) {
     throw new BadRequestError(`tools: code tool "${entry.name}" has an input_schema that does not compile: ${(error as Error).message}`, "invalid_tool");
   }
@@ -55,7 +53,7 @@ export const codeToolFactory: ToolFactory = async (entry, context) => {
   const maxBytes = context.resultMaxBytes ?? 64 * 1024;
 
   const run = async (input: unknown, signal?: AbortSignal): Promise<unknown> => {
-    if (!validate(input)) throw new Error(`arguments do not match input_schema: ${ajv.errorsText(validate.errors)}`);
+    if (!validate(input)) throw new Error(`arguments do not match input_schema: ${describeSchemaErrors(validate)}`);
     let value: unknown;
     try {
       value = await runtime.run({ script: entry.script, input, env, limits, signal, sandbox });

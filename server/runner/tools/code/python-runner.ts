@@ -8,9 +8,18 @@ import { RESULT_MARKER, sandboxProgram } from "./sandbox-program";
  */
 export const PYTHON_HEAP_MB = 512;
 
-/** The script, then a call of `main(**inputs)` with stdin's JSON, its return value printed as JSON after the marker. */
-export function pythonProgram(script: string): string {
-  return `${script}
+/**
+ * The file python3 runs inside the sandbox: first the environment is emptied of everything the
+ * tool was not given (the virtual shell's variables, the interpreter's `_` naming the host's
+ * install path), then the tool's script, then a call of `main(**inputs)` with the arguments read
+ * from stdin, its return value printed as JSON after the marker.
+ */
+export function pythonProgram(script: string, given: string[] = []): string {
+  return `import os as _svc_os
+for _svc_name in [n for n in _svc_os.environ if n not in ${JSON.stringify(given)}]:
+    del _svc_os.environ[_svc_name]
+
+${script}
 
 import json as _svc_json, sys as _svc_sys
 _svc_inputs = _svc_json.loads(_svc_sys.stdin.read() or "{}")

@@ -12,8 +12,11 @@ const SCRIPT_DIR = "/tmp/code-tools";
 export interface ProgramSpec {
   /** File name ending of the program. */
   extension: string;
-  /** The file the interpreter runs: the tool's script, then a call of main with stdin's JSON. */
-  program(script: string): string;
+  /**
+   * The file the interpreter runs: the tool's script, then a call of main with stdin's JSON.
+   * `given` names the environment variables the tool was given (everything else may be removed).
+   */
+  program(script: string, given: string[]): string;
   /** The command line running `path`; may carry the interpreter's own memory flag. */
   command(path: string, limits: CodeLimits): string;
   /** Whether the sandbox caps the command's memory (`ulimit`); false when the command line does. */
@@ -39,7 +42,7 @@ export function sandboxProgram(spec: ProgramSpec): CodeRuntime {
         const files = await sandbox.files();
         const path = posix.join(SCRIPT_DIR, `${randomUUID()}${spec.extension}`);
         await files.mkdir(SCRIPT_DIR);
-        await files.writeFile(path, spec.program(script));
+        await files.writeFile(path, spec.program(script, Object.keys(env)));
         try {
           const memoryMb = spec.memoryByExec ? limits.memoryMb : undefined;
           const result = await sandbox.exec(spec.command(path, limits), signal, { env, stdin: JSON.stringify(input ?? {}), memoryMb });
