@@ -8,4 +8,4 @@ export { MESSAGES_FORMAT_HEADER, negotiateFormat, negotiateTransport, type Messa
 export { NotAcceptableError } from "./not-acceptable-error";
 export { keepaliveStream, ndjsonStream, SSE_DONE, SSE_KEEPALIVE, sseStream } from "./sse";
 export { UiMessageProjection, uiMessageStream, type UiProjectionOptions } from "./ui-message-projection";
-export { turnResponse, type TurnResponseOptions } from "./turn-response";
+export { batchTurnSchema, turnResponse, type TurnResponseOptions } from "./turn-response";
