@@ -75,5 +75,5 @@ export function defineRoute<A extends AuthMode, B = undefined, Q = undefined, P 
   return route;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the table holds routes of every body, query and param type
 export type AnyRoute = RouteDefinition<any, any, any, any>;
