@@ -2,12 +2,14 @@ export {
   agentTemplateJsonSchema,
   CATALOG_TYPE_KEYS,
   catalogTypeUrl,
+  catalogTypeWire,
   CURATED_MODELS,
   DEPLOYMENTS,
   estimateCostUsd,
   getCatalogType,
   getHarness,
   getModel,
+  harnessInfoWire,
   harnessSlug,
   listCatalogTypes,
   listHarnesses,
@@ -30,7 +32,7 @@ export {
   type ModelSelection,
   type ProviderId,
 } from "./catalog";
-export { AGENT_WORKFLOW_URI, agentInspectInterface, defaultAgentTemplate, type StartingModel } from "./defaults";
+export { AGENT_WORKFLOW_URI, agentInspectInterface, agentInspectInterfaceWire, defaultAgentTemplate, type StartingModel } from "./defaults";
 export { enabledSandboxProviders, sandboxProviderProblems, sandboxRefusal } from "./sandbox-providers";
 export {
   agentTemplateSchema,

@@ -3,7 +3,8 @@ import { UnauthorizedError } from "@/server/core/errors";
 import type { AppContext } from "@/server/core/app-context";
 import { jsonResponse } from "@/server/http/json-response";
 import { defineRoute } from "@/server/http/route";
-import { toIso } from "@/server/core/time";
+import { isoTimestampSchema, toIso } from "@/server/core/time";
+import { PROJECT_ROLES } from "@/server/core/roles";
 import { authFor } from "./auth-instance";
 import { previewInvite } from "./invites";
 import { resolveSession } from "./session";
@@ -22,6 +23,7 @@ export const accountRoutes = [
     auth: "none",
     tag: "accounts",
     summary: "Whether the owner account exists yet and whether anyone may sign up",
+    response: z.strictObject({ owner_exists: z.boolean(), sign_up: z.enum(["closed", "open"]) }),
     handler: async ({ ctx }) => ({
       owner_exists: await ownerExists(ctx.app.db),
       sign_up: ctx.app.config.signUp,
@@ -35,6 +37,7 @@ export const accountRoutes = [
     tag: "accounts",
     summary: "Create the owner account (only while no login exists) and sign in",
     body: credentialsSchema,
+    response: z.strictObject({ user_id: z.string().uuid() }),
     status: 201,
     handler: async ({ ctx, body }) => {
       const { userId } = await createOwnerAccount(ctx.app.db, ctx.app.projectSetups, body);
@@ -49,6 +52,7 @@ export const accountRoutes = [
     tag: "accounts",
     summary: "Create an account with an invite token (or, when SIGN_UP=open, without) and sign in",
     body: credentialsSchema.extend({ invite_token: z.string().min(1).max(200).optional() }),
+    response: z.strictObject({ user_id: z.string().uuid(), project_id: z.string().uuid() }),
     status: 201,
     handler: async ({ ctx, body }) => {
       const { invite_token, ...credentials } = body;
@@ -63,6 +67,7 @@ export const accountRoutes = [
     tag: "accounts",
     summary: "The project and role an invite link grants, or why it cannot be used",
     params: inviteParams,
+    response: z.strictObject({ project_name: z.string(), role: z.enum(PROJECT_ROLES), expires_at: isoTimestampSchema }),
     handler: async ({ ctx, params }) => {
       const invite = await previewInvite(ctx.app.db, params.token);
       return { project_name: invite.projectName, role: invite.role, expires_at: toIso(invite.expiresAt) };
@@ -76,6 +81,7 @@ export const accountRoutes = [
     tag: "accounts",
     summary: "Join the invite's project as the signed-in user",
     params: inviteParams,
+    response: z.strictObject({ project_id: z.string().uuid() }),
     handler: async ({ ctx, params }) => {
       const session = await resolveSession(ctx.app, ctx.request.headers);
       if (!session) throw new UnauthorizedError("Log in first, then open the invite link again", "not_signed_in");

@@ -16,6 +16,9 @@ export const cronRoutes = [
     tag: "system",
     summary: "Drain a bounded batch of every background queue (trace ingest, webhook delivery); needs CRON_SECRET",
     query: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
+    response: z.strictObject({
+      workers: z.record(z.string(), z.union([z.strictObject({ handled: z.number().int() }), z.strictObject({ error: z.string() })])).describe("Each background worker's batch, by name"),
+    }),
     handler: async ({ ctx, query }) => {
       checkCronSecret(ctx.app.config.cronSecret, ctx.request.headers.get("authorization"));
       return { workers: await drainBackgroundWorkers(ctx.app, query.limit) };

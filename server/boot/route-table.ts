@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { accountRoutes } from "@/server/auth/account-routes";
 import { authRoutes } from "@/server/auth/routes";
 import { domainRoutes } from "@/server/domains/routes";
@@ -36,6 +37,12 @@ const openApiRoute = defineRoute({
   auth: "none",
   tag: "system",
   summary: "This OpenAPI 3.1 document",
+  response: z.strictObject({
+    openapi: z.literal("3.1.0"),
+    info: z.strictObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+    components: z.record(z.string(), z.unknown()),
+  }),
   handler: async () => buildOpenApiDocument([...allRoutes, ...openAiRoutes], { title: "Agent service API", version: "0.1.0" }),
 });
 

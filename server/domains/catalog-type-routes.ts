@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { getCatalogType, listCatalogTypes } from "@/server/agents";
+import { catalogTypeWire, getCatalogType, listCatalogTypes } from "@/server/agents";
 import { NotFoundError } from "@/server/core/errors";
-import { many, one } from "@/server/http/envelope";
+import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 
 /**
@@ -17,6 +17,7 @@ export function catalogTypeRoutes(domain: "workflows" | "applications" | "evalua
       auth: "api_key",
       tag: "catalog",
       summary: "List the catalog types (agent-template, messages, prompt-template, model) with their JSON Schemas",
+      response: manySchema("types", catalogTypeWire),
       handler: async () => many("types", listCatalogTypes()),
     }),
     defineRoute({
@@ -26,6 +27,7 @@ export function catalogTypeRoutes(domain: "workflows" | "applications" | "evalua
       tag: "catalog",
       summary: "A catalog type's live JSON Schema (2020-12): agent-template, messages, prompt-template or model",
       params: z.object({ key: z.string() }),
+      response: oneSchema("type", catalogTypeWire),
       handler: async ({ params }) => {
         const type = getCatalogType(params.key);
         if (!type) throw new NotFoundError(`Unknown catalog type "${params.key}"; known: ${listCatalogTypes().map((t) => t.key).join(", ")}`);

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { toIso } from "@/server/core/time";
+import { isoTimestampSchema, toIso } from "@/server/core/time";
 import { windowingSchema } from "@/server/core/windowing";
 import { defineRoute } from "@/server/http/route";
-import { pageBody } from "@/server/http/envelope";
+import { pageBody, pageSchema } from "@/server/http/envelope";
 import { EVENT_TYPES } from "@/shared/event-catalog";
 import { queryEvents, type EventRecord } from "./query-events";
 
@@ -16,6 +16,15 @@ export function eventToWire(event: EventRecord) {
     project_id: event.projectId,
   };
 }
+
+export const eventWire = z.strictObject({
+  event_id: z.string().uuid(),
+  event_type: z.string(),
+  timestamp: isoTimestampSchema,
+  created_at: isoTimestampSchema,
+  attributes: z.record(z.string(), z.unknown()),
+  project_id: z.string().uuid(),
+});
 
 const eventTypeSchema = z.string().refine((t) => EVENT_TYPES.includes(t), {
   message: "unknown event type; see the event catalog in the API documentation",
@@ -34,6 +43,7 @@ export const eventRoutes = [
       event_type: eventTypeSchema.optional(),
       windowing: windowingSchema.optional(),
     }),
+    response: pageSchema("events", eventWire),
     handler: async ({ ctx, body }) => {
       const types = [...(body.event_types ?? []), ...(body.event_type ? [body.event_type] : [])];
       const page = await queryEvents(ctx.app.db, ctx.principal.projectId, { types, windowing: body.windowing });

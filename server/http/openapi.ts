@@ -18,6 +18,13 @@ const errorResponse = (description: string) => ({
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
 });
 
+/** The success answer: the JSON body's schema, or what a route without a JSON body sends instead. */
+function successResponse(route: AnyRoute) {
+  if (route.response) return { description: "Success", content: { "application/json": { schema: jsonSchema(route.response, "output") } } };
+  const { description = "Success", contentTypes = [] } = route.noJsonBody ?? {};
+  return { description, ...(contentTypes.length ? { content: Object.fromEntries(contentTypes.map((type) => [type, {}])) } : {}) };
+}
+
 /** OpenAPI 3.1, generated from the same route table and zod schemas the router validates with. */
 export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; version: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -29,10 +36,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; 
       schema: { type: "string" },
     }));
     const responses: Record<string, unknown> = {
-      [String(route.status ?? 200)]: {
-        description: "Success",
-        ...(route.response ? { content: { "application/json": { schema: jsonSchema(route.response, "output") } } } : {}),
-      },
+      [String(route.status ?? 200)]: successResponse(route),
       ...(route.body ? { "400": errorResponse("Invalid JSON or a rule of the contract"), "413": errorResponse("Body too large"), "422": errorResponse("Body does not match the schema") } : {}),
       ...(route.rawBody ? { "400": errorResponse("Unreadable body or a rule of the contract"), "413": errorResponse("Body too large") } : {}),
       ...(route.auth !== "none" ? { "401": errorResponse("Missing, malformed, unknown or revoked credentials") } : {}),

@@ -51,8 +51,16 @@ export interface RouteDefinition<A extends AuthMode = AuthMode, B = unknown, Q =
   query?: z.ZodType<Q>;
   /** Path parameters; a value that does not match is a 400 naming the parameter. */
   params?: z.ZodType<P>;
-  /** Documents the success body in OpenAPI; not enforced at run time. */
+  /**
+   * The success body's schema: the OpenAPI document's source, checked against every JSON answer
+   * the test suites receive. Every route gives either this or `noJsonBody`.
+   */
   response?: z.ZodType;
+  /**
+   * For a route whose success answer carries no JSON body (204, or a body of another media type):
+   * what it sends instead, documented in OpenAPI in place of a schema.
+   */
+  noJsonBody?: { description: string; contentTypes?: string[] };
   /** Success status; 200 unless stated. */
   status?: number;
   maxBodyBytes?: number;
@@ -67,5 +75,5 @@ export function defineRoute<A extends AuthMode, B = undefined, Q = undefined, P 
   return route;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the table holds routes of every body, query and param type
 export type AnyRoute = RouteDefinition<any, any, any, any>;

@@ -11,5 +11,5 @@ export { connectedProviders, testStoredConnection, EMBEDDING_PROVIDERS, embeddin
 export { beginTurn } from "./invoke";
 export { type RunAgent } from "./run-types";
 export { nodeRuntime, pythonProgram, pythonRuntime, PYTHON_HEAP_MB, RESULT_MARKER, type CodeLimits } from "./tools";
-export { findPlatformOperation, listPlatformTools, operationToWire } from "./tools/platform";
+export { findPlatformOperation, listPlatformTools, operationToWire, operationWire } from "./tools/platform";
 export { recordRunTrace } from "./record-run-trace";

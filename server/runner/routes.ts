@@ -1,4 +1,5 @@
 import { defineRoute } from "@/server/http/route";
+import { batchTurnSchema } from "@/server/streams";
 import { invokeAgent, invokeRequestSchema } from "./invoke";
 
 /** The agent service. Streaming stays here, out of tRPC. */
@@ -10,6 +11,8 @@ export const agentRunRoutes = [
     tag: "agent",
     summary: "Run one agent turn: batch JSON, SSE or NDJSON; native frames or the AI SDK UI Message Stream (mutating: runs the model)",
     body: invokeRequestSchema,
+    // The batch answer; SSE and NDJSON answers stream the same turn as frames.
+    response: batchTurnSchema,
     handler: async ({ ctx, body }) => invokeAgent(ctx.app, ctx.principal, ctx.request, body),
   }),
   // The playground's chat: the same turn, authenticated by the session cookie so that no API key
@@ -21,6 +24,8 @@ export const agentRunRoutes = [
     tag: "agent",
     summary: "The playground's chat: one agent turn as the signed-in user (session cookie, same origin only); same body and negotiation as invoke",
     body: invokeRequestSchema,
+    // The batch answer; SSE and NDJSON answers stream the same turn as frames.
+    response: batchTurnSchema,
     handler: async ({ ctx, body }) => invokeAgent(ctx.app, ctx.principal, ctx.request, body),
   }),
 ];

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { NativeEvent } from "./native-event";
 
 /** One message of `data.outputs.messages` (the interface contract "Batch response"). */
@@ -24,6 +25,29 @@ export interface BatchOutputs {
   /** Error frames of the turn, so a batch caller sees why a turn failed. */
   errors?: string[];
 }
+
+export const batchOutputsSchema = z.strictObject({
+  messages: z.array(
+    z.strictObject({
+      role: z.enum(["assistant", "tool"]),
+      content: z.unknown(),
+      tool_call_id: z.string().optional(),
+      tool_name: z.string().optional(),
+      input: z.unknown().optional(),
+      is_error: z.boolean().optional(),
+    }),
+  ),
+  stop_reason: z.string().optional(),
+  pending_interaction: z
+    .strictObject({
+      id: z.string(),
+      kind: z.string(),
+      payload: z.record(z.string(), z.unknown()),
+      tool: z.strictObject({ tool_call_id: z.string(), tool_name: z.string(), input: z.unknown() }).optional(),
+    })
+    .optional(),
+  errors: z.array(z.string()).optional(),
+}) satisfies z.ZodType<BatchOutputs>;
 
 /**
  * Folds a turn's native events into messages: deltas concatenate by block id, a repeated

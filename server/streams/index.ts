@@ -8,6 +8,6 @@ export { MESSAGES_FORMAT_HEADER, negotiateFormat, negotiateTransport, type Messa
 export { NotAcceptableError } from "./not-acceptable-error";
 export { keepaliveStream, ndjsonStream, SSE_DONE, SSE_KEEPALIVE, sseStream } from "./sse";
 export { UiMessageProjection, uiMessageStream, type UiProjectionOptions } from "./ui-message-projection";
-export { SSE_HEADERS, turnResponse, type TurnResponseOptions } from "./turn-response";
+export { batchTurnSchema, SSE_HEADERS, turnResponse, type TurnResponseOptions } from "./turn-response";
 export { chatFinishReason, OpenAiChatProjection, openAiChatStream, type ChatCompletion, type ChatStreamItem, type OpenAiChatOptions } from "./openai-chat-projection";
 export { OpenAiResponsesProjection, openAiResponsesStream, type OpenAiResponsesOptions, type ResponseObject, type ResponseStreamEvent } from "./openai-responses-projection";

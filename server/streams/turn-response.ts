@@ -1,5 +1,6 @@
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
-import { foldBatch } from "./batch-fold";
+import { z } from "zod";
+import { batchOutputsSchema, foldBatch } from "./batch-fold";
 import type { NativeEvent } from "./native-event";
 import { nativeFrameStream } from "./native-frames";
 import type { MessagesFormat, Transport } from "./negotiate";
@@ -49,6 +50,20 @@ export async function turnResponse(events: ReadableStream<NativeEvent>, options:
   const text = frames.pipeThrough(sseStream({ sentinel: options.format === "ui_sdk" })).pipeThrough(keepaliveStream(options.keepaliveMs));
   return new Response(text.pipeThrough(new TextEncoderStream()), { status: 200, headers: { ...headers, ...SSE_HEADERS } });
 }
+
+/**
+ * The batch (JSON) answer of a turn; streamed answers carry the same turn as SSE or NDJSON frames.
+ * Under `ui_sdk` the one message is the AI SDK's UIMessage (its parts are the SDK's, so left open here).
+ */
+export const batchTurnSchema = z.strictObject({
+  trace_id: z.string(),
+  session_id: z.string(),
+  data: z.strictObject({
+    outputs: batchOutputsSchema.extend({
+      messages: z.union([batchOutputsSchema.shape.messages, z.array(z.object({ id: z.string(), role: z.literal("assistant"), parts: z.array(z.unknown()) }))]),
+    }),
+  }),
+});
 
 async function batchBody(events: ReadableStream<NativeEvent>, options: TurnResponseOptions) {
   const collected: NativeEvent[] = [];

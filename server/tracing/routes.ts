@@ -5,6 +5,7 @@ import { legacyDeleteTrace, legacyFetchTrace, legacyQuery } from "./legacy";
 import { ingestTraceBatch } from "./ingest-traces";
 import { createSimpleTrace, deleteSimpleTrace, editSimpleTrace, getSimpleTrace, querySimpleTraces } from "./simple-traces";
 import { fetchTrace, listTraces, queryTraces, querySpans } from "./traces";
+import { spanTreeWire, spanWire, traceWire } from "./wire";
 
 const TAG = "tracing";
 
@@ -20,6 +21,12 @@ const ingestResponse = z.object({
   links: z.array(z.object({ trace_id: z.string(), span_id: z.string() })),
   dropped: z.array(z.object({ index: z.number().int().optional(), span_id: z.string().optional(), reason: z.string() })).optional(),
 });
+
+const link = z.strictObject({ trace_id: z.string(), span_id: z.string() });
+const next = z.strictObject({ next: z.string() }).optional();
+/** The deprecated endpoints' trace map: `{<trace_id>: {spans}}`. */
+const legacyTraces = z.record(z.string(), z.strictObject({ spans: spanTreeWire }));
+const legacyFetchResponse = z.union([z.strictObject({ count: z.literal(1), traces: legacyTraces }), z.strictObject({ count: z.literal(0) })]);
 
 const queryBody = z.looseObject({
   filtering: z.unknown().optional(),
@@ -84,6 +91,7 @@ export const tracingRoutes = [
     path: "/api/tracing/traces/{trace_id}",
     auth: "api_key",
     tag: TAG,
+    response: legacyFetchResponse,
     summary: "Deprecated: fetch a trace as {count, traces: {<trace_id>: {spans}}}",
     handler: async ({ ctx, params }) => legacyFetchTrace(ctx.app.db, ctx.principal.projectId, params.trace_id),
   }),
@@ -92,6 +100,7 @@ export const tracingRoutes = [
     path: "/api/tracing/traces/{trace_id}",
     auth: "api_key",
     tag: TAG,
+    response: z.strictObject({ count: z.number().int(), links: z.array(link) }),
     summary: "Deprecated: delete a trace's spans (queued); 202 with the links of the spans removed",
     status: 202,
     handler: async ({ ctx, params }) => legacyDeleteTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id),
@@ -102,6 +111,7 @@ export const tracingRoutes = [
     auth: "api_key",
     role: "viewer",
     tag: TAG,
+    response: z.union([z.strictObject({ count: z.number().int(), spans: z.array(spanWire) }), z.strictObject({ count: z.number().int(), traces: legacyTraces })]),
     summary: "Deprecated: query with flat keys (focus, oldest, newest, limit, rate, filter) in the body or query string",
     body: z.record(z.string(), z.unknown()),
     handler: async ({ ctx, body }) => legacyQuery(ctx.app.db, ctx.principal.projectId, body, new URL(ctx.request.url).searchParams),
@@ -111,6 +121,19 @@ export const tracingRoutes = [
     path: "/api/simple/traces/",
     auth: "api_key",
     tag: TAG,
+    response: z.strictObject({
+      count: z.literal(1),
+      trace: z.strictObject({
+        trace_id: z.string(),
+        span_id: z.string(),
+        origin: z.string(),
+        kind: z.string(),
+        channel: z.string(),
+        data: z.record(z.string(), z.unknown()),
+        references: z.record(z.string(), z.unknown()).optional(),
+        links: z.array(z.unknown()).optional(),
+      }),
+    }),
     summary: "Create a one-span trace (an annotation, feedback, ...)",
     status: 202,
     body: simpleTraceBody,
@@ -183,6 +206,7 @@ export const tracingRoutes = [
     path: "/api/traces/{trace_id}",
     auth: "api_key",
     tag: TAG,
+    response: z.union([z.strictObject({ count: z.literal(1), trace: traceWire }), z.strictObject({ count: z.literal(0) })]),
     summary: "Fetch a trace as a tree of spans ({count: 0} when unknown); emits traces.fetched",
     handler: async ({ ctx, params }) => fetchTrace(ctx.app.db, ctx.principal, params.trace_id),
   }),
@@ -191,6 +215,7 @@ export const tracingRoutes = [
     path: "/api/traces/",
     auth: "api_key",
     tag: TAG,
+    response: z.strictObject({ count: z.number().int(), traces: z.array(traceWire) }),
     summary: "List traces by id (?trace_id=a&trace_id=b or ?trace_ids=a,b), newest first; emits traces.fetched",
     handler: async ({ ctx }) => {
       const url = new URL(ctx.request.url);
@@ -206,6 +231,7 @@ export const tracingRoutes = [
     auth: "api_key",
     role: "viewer",
     tag: TAG,
+    response: z.strictObject({ count: z.number().int(), traces: z.array(traceWire), windowing: next }),
     summary: "Query traces (filtering, windowing), newest first, paged; emits traces.queried",
     body: queryBody,
     handler: async ({ ctx, body }) => queryTraces(ctx.app.db, ctx.principal, body),
@@ -216,6 +242,7 @@ export const tracingRoutes = [
     auth: "api_key",
     role: "viewer",
     tag: TAG,
+    response: z.strictObject({ count: z.number().int(), spans: z.array(spanWire), windowing: next }),
     summary: "Query spans (filtering, windowing), newest first, paged",
     body: queryBody,
     handler: async ({ ctx, body }) => querySpans(ctx.app.db, ctx.principal, body),
@@ -225,6 +252,7 @@ export const tracingRoutes = [
     path: "/api/otlp/v1/traces",
     auth: "none",
     tag: TAG,
+    response: z.strictObject({ status: z.literal("ready") }),
     summary: "OTLP/HTTP traces endpoint status",
     handler: async () => ({ status: "ready" }),
   }),
@@ -233,6 +261,9 @@ export const tracingRoutes = [
     path: "/api/otlp/v1/traces",
     auth: "api_key",
     tag: TAG,
+    response: z
+      .strictObject({ partialSuccess: z.strictObject({ rejectedSpans: z.string(), errorMessage: z.string() }).optional() })
+      .describe("ExportTraceServiceResponse in the request's encoding: this JSON form, or protobuf for a protobuf request"),
     summary: "OTLP/HTTP trace export (protobuf or JSON, gzip); 200 once the spans are durably queued",
     rawBody: {
       contentTypes: ["application/x-protobuf", "application/json"],

@@ -1,5 +1,7 @@
+import { z } from "zod";
 import { spanIdToWire, traceIdToWire } from "./ids";
 import { parseTimestamp } from "./timestamps";
+import { isoTimestampSchema } from "@/server/core/time";
 
 /** A `spans` row as read (snake_case, times as PostgreSQL text so microseconds survive). */
 export interface SpanRow {
@@ -124,3 +126,45 @@ export function traceToWire(traceId: string, rows: SpanRow[]): { trace_id: strin
   }
   return { trace_id: traceIdToWire(traceId), spans };
 }
+
+// The schemas of the wire forms above (the response contracts in OpenAPI).
+
+const record = z.record(z.string(), z.unknown());
+/** ISO 8601 UTC with microseconds (or the stored text when it could not be read). */
+const spanTime = z.string();
+
+export const spanWire = z.strictObject({
+  trace_id: z.string().regex(/^[0-9a-f]{32}$/),
+  span_id: z.string().regex(/^[0-9a-f]{16}$/),
+  parent_id: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+  trace_type: z.string(),
+  span_type: z.string(),
+  span_kind: z.string(),
+  span_name: z.string(),
+  start_time: spanTime,
+  end_time: spanTime,
+  status_code: z.string(),
+  status_message: z.string().optional(),
+  session_id: z.string().optional(),
+  user_id: z.string().optional(),
+  agent_id: z.string().optional(),
+  attributes: record,
+  references: z.array(z.unknown()).optional(),
+  links: z.array(z.unknown()).optional(),
+  events: z.array(z.unknown()).optional(),
+  exception: record.optional(),
+  resource: record.optional(),
+  created_at: isoTimestampSchema,
+  updated_at: isoTimestampSchema,
+});
+
+/** A span in a tree: its children under `spans`, by name, one span or a list of same-named ones. */
+export type TreeSpan = z.infer<typeof spanWire> & { spans?: Record<string, TreeSpan | TreeSpan[]> };
+export const treeSpanWire: z.ZodType<TreeSpan> = spanWire.extend({
+  get spans() {
+    return spanTreeWire.optional();
+  },
+});
+export const spanTreeWire: z.ZodType<Record<string, TreeSpan | TreeSpan[]>> = z.record(z.string(), z.union([treeSpanWire, z.array(treeSpanWire)]));
+
+export const traceWire = z.strictObject({ trace_id: z.string(), spans: spanTreeWire });

@@ -1,8 +1,10 @@
 import { z } from "zod";
-import { many, one } from "@/server/http/envelope";
+import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { secretInputSchema } from "./secret-input";
-import { secretToWire } from "./secret-wire";
+import { secretToWire, secretWire } from "./secret-wire";
+
+const oneSecret = oneSchema("secret", secretWire);
 import { vaultOf } from "./vault-store";
 
 const idParams = z.object({ id: z.string().uuid() });
@@ -14,6 +16,7 @@ export const vaultRoutes = [
     path: "/api/vault/v1/secrets/",
     auth: "api_key",
     tag: "vault",
+    response: oneSecret,
     summary: "Store a provider key, a custom OpenAI-compatible provider or a plain secret for tools (mutating); the key or value is never returned",
     body: secretInputSchema,
     status: 201,
@@ -24,6 +27,7 @@ export const vaultRoutes = [
     path: "/api/vault/v1/secrets/",
     auth: "api_key",
     tag: "vault",
+    response: manySchema("secrets", secretWire),
     summary: "List the project's secrets (keys and values masked)",
     handler: async ({ ctx }) => many("secrets", (await vaultOf(ctx.app).list(ctx.principal.projectId)).map(secretToWire)),
   }),
@@ -32,6 +36,7 @@ export const vaultRoutes = [
     path: "/api/vault/v1/secrets/{id}",
     auth: "api_key",
     tag: "vault",
+    response: oneSecret,
     summary: "One secret (key or value masked)",
     params: idParams,
     handler: async ({ ctx, params }) => one("secret", secretToWire(await vaultOf(ctx.app).get(ctx.principal.projectId, params.id))),
@@ -41,6 +46,7 @@ export const vaultRoutes = [
     path: "/api/vault/v1/secrets/{id}",
     auth: "api_key",
     tag: "vault",
+    response: oneSecret,
     summary: "Replace a secret's header and data (mutating); omit the key or value to keep the stored one; the kind cannot change",
     params: idParams,
     body: secretInputSchema,
@@ -51,6 +57,7 @@ export const vaultRoutes = [
     path: "/api/vault/v1/secrets/{id}",
     auth: "api_key",
     tag: "vault",
+    response: oneSecret,
     summary: "Delete a secret (mutating)",
     params: idParams,
     handler: async ({ ctx, params }) => one("secret", secretToWire(await vaultOf(ctx.app).delete(ctx.principal.projectId, params.id))),

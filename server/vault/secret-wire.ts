@@ -1,4 +1,6 @@
+import { z } from "zod";
 import { compact } from "@/server/core/compact";
+import { isoTimestampSchema } from "@/server/core/time";
 import { isModelConnection, type ModelConnection, type PlainSecret, type VaultSecret } from "./vault-secret";
 
 /** The wire record: everything but the key or value, which shows as its last four characters at most. */
@@ -30,3 +32,30 @@ function envelope<S>(secret: VaultSecret, wire: S) {
 }
 
 const hint = (secret: VaultSecret) => (secret.keyTail ? `…${secret.keyTail}` : null);
+
+const record = z.record(z.string(), z.unknown());
+const keyHint = z.string().optional().describe("The key's or value's last four characters, when it is long enough to show them");
+
+/** The schema of `secretToWire`'s records. */
+export const secretWire = z.strictObject({
+  id: z.string().uuid(),
+  slug: z.string(),
+  header: z.strictObject({ name: z.string(), description: z.string().optional() }),
+  secret: z.discriminatedUnion("kind", [
+    z.strictObject({
+      kind: z.literal("provider_key"),
+      data: z.strictObject({ kind: z.string(), provider: z.strictObject({ url: z.string().optional(), key_hint: keyHint }) }),
+    }),
+    z.strictObject({
+      kind: z.literal("custom_provider"),
+      data: z.strictObject({
+        kind: z.literal("custom"),
+        provider: z.strictObject({ url: z.string(), extras: record.optional(), key_hint: keyHint }),
+        models: z.array(z.object({ slug: z.string(), extras: record.nullish() })),
+      }),
+    }),
+    z.strictObject({ kind: z.literal("secret"), data: z.strictObject({ value_hint: keyHint }) }),
+  ]),
+  created_at: isoTimestampSchema,
+  updated_at: isoTimestampSchema,
+});

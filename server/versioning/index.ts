@@ -20,5 +20,5 @@ export { deployMessage, restoreMessage, revisionNames, type RevisionNames } from
 export { revisionCacheFor, type RevisionCacheStats } from "./cache/revision-cache";
 export { artifactToWire, variantToWire } from "./wire";
 export { latestRevisionOrNull } from "./lookup";
-export { scopeOf, refsOf, requestSchemas } from "./routes";
+export { scopeOf, refsOf, requestSchemas, responseSchemas } from "./routes";
 export { selectRevisions } from "./revision-select";

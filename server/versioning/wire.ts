@@ -1,5 +1,6 @@
+import { z } from "zod";
 import { compact } from "@/server/core/compact";
-import { toIso } from "@/server/core/time";
+import { isoTimestampSchema, toIso } from "@/server/core/time";
 import type { DomainKeys } from "./domains";
 import type { ArtifactRecord, RevisionRecord, VariantRecord } from "./records";
 import type { ResolvedData } from "./embeds";
@@ -105,5 +106,101 @@ export function simpleToWire(keys: DomainKeys, { artifact, revision }: { artifac
     variant_id: revision?.variantId,
     revision_id: revision?.id,
     version: revision ? String(revision.version) : undefined,
+  });
+}
+
+// The wire records' schemas (the response contracts in OpenAPI), beside the functions that make them.
+
+const uuid = z.string().uuid();
+const userData = z.record(z.string(), z.unknown());
+const headerSchema = {
+  id: uuid,
+  slug: z.string(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  flags: z.record(z.string(), z.boolean()),
+  tags: userData,
+  meta: userData,
+};
+
+export function artifactWireSchema() {
+  return z.strictObject({
+    ...headerSchema,
+    name: z.string(),
+    created_at: isoTimestampSchema,
+    created_by_id: uuid.optional(),
+    updated_at: isoTimestampSchema.optional(),
+    updated_by_id: uuid.optional(),
+    deleted_at: isoTimestampSchema.optional(),
+  });
+}
+
+export function variantWireSchema(keys: DomainKeys) {
+  return z.strictObject({
+    ...headerSchema,
+    name: z.string(),
+    [keys.artifactId]: uuid,
+    version: z.string().optional().describe("The newest revision's version; absent before the first commit"),
+    created_at: isoTimestampSchema,
+    created_by_id: uuid.optional(),
+    deleted_at: isoTimestampSchema.optional(),
+  });
+}
+
+/** `data` is absent from log entries. */
+export function revisionWireSchema(keys: DomainKeys) {
+  return z.strictObject({
+    ...headerSchema,
+    version: z.string(),
+    author: uuid.optional(),
+    date: isoTimestampSchema,
+    message: z.string().optional(),
+    data: userData.optional(),
+    [keys.artifactId]: uuid,
+    [keys.artifactSlug]: z.string(),
+    [keys.variantId]: uuid,
+    [keys.variantSlug]: z.string(),
+    created_at: isoTimestampSchema,
+    updated_at: isoTimestampSchema.optional(),
+    deleted_at: isoTimestampSchema.optional(),
+  });
+}
+
+const refWire = z.strictObject({ id: uuid, slug: z.string() });
+
+/** `revisionReferences`: the artifact, variant and revision of one revision. */
+export function revisionReferencesSchema(keys: DomainKeys) {
+  return z.strictObject({ [keys.one]: refWire, [keys.variant]: refWire, [keys.revision]: refWire.extend({ version: z.string() }) });
+}
+
+export function retrievalInfoSchema(keys: DomainKeys, envKeys: DomainKeys) {
+  const own = revisionReferencesSchema(keys);
+  return z.union([
+    z.strictObject({ references: own }),
+    z.strictObject({ references: own.extend(revisionReferencesSchema(envKeys).shape), key: z.string() }),
+  ]);
+}
+
+export const resolutionInfoSchema = z.strictObject({
+  embeds: z.array(
+    z.strictObject({
+      path: z.string(),
+      references: z.record(z.string(), z.unknown()),
+      selector: z.strictObject({ path: z.string() }).optional(),
+      depth: z.number().int(),
+    }),
+  ),
+  embeds_resolved: z.number().int(),
+  references_used: z.array(z.record(z.string(), z.unknown())),
+  depth_reached: z.number().int(),
+  errors: z.array(z.strictObject({ path: z.string(), code: z.string(), detail: z.string() })),
+});
+
+export function simpleWireSchema() {
+  return artifactWireSchema().extend({
+    data: userData.optional(),
+    variant_id: uuid.optional(),
+    revision_id: uuid.optional(),
+    version: z.string().optional(),
   });
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BadRequestError } from "@/server/core/errors";
-import { one, pageBody } from "@/server/http/envelope";
+import { one, oneSchema, pageBody, pageSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { getDelivery, queryDeliveries, redeliver } from "./deliveries";
 import { subscriptionBodySchema, subscriptionInputSchema, subscriptionQuerySchema } from "./subscription-input";
@@ -14,7 +14,10 @@ import {
   setSubscriptionActive,
 } from "./subscriptions";
 import { testDraftSubscription, testSavedSubscription } from "./test-send";
-import { deliveryToWire, subscriptionToWire } from "./wire";
+import { deliveryToWire, deliveryWire, subscriptionToWire, subscriptionWire } from "./wire";
+
+const oneSubscription = oneSchema("subscription", subscriptionWire);
+const oneDelivery = oneSchema("delivery", deliveryWire);
 
 const idParams = z.object({ id: z.string().uuid() });
 const tag = "webhooks";
@@ -27,6 +30,7 @@ function activeRoute(active: boolean, summary: string) {
     tag,
     summary,
     params: idParams,
+    response: oneSubscription,
     handler: async ({ ctx, params }) =>
       one("subscription", subscriptionToWire(await setSubscriptionActive(ctx.app.db, ctx.principal.projectId, params.id, active))),
   });
@@ -41,6 +45,7 @@ export const webhookMutatingRoutes = [
     path: "/api/webhooks/subscriptions/",
     auth: "api_key",
     tag,
+    response: oneSubscription,
     summary: "Create a subscription; the response carries its secret, shown only this once",
     body: subscriptionBodySchema,
     handler: async ({ ctx, body }) => {
@@ -53,6 +58,7 @@ export const webhookMutatingRoutes = [
     path: "/api/webhooks/subscriptions/{id}",
     auth: "api_key",
     tag,
+    response: oneSubscription,
     summary: "Replace a subscription (the secret changes only when one is given)",
     params: idParams,
     body: subscriptionBodySchema,
@@ -64,6 +70,7 @@ export const webhookMutatingRoutes = [
     path: "/api/webhooks/subscriptions/{id}",
     auth: "api_key",
     tag,
+    noJsonBody: { description: "Deleted; no body" },
     summary: "Delete a subscription and its delivery log",
     params: idParams,
     status: 204,
@@ -76,6 +83,7 @@ export const webhookMutatingRoutes = [
     path: "/api/webhooks/subscriptions/{id}/rotate-secret",
     auth: "api_key",
     tag,
+    response: oneSubscription,
     summary: "Replace the secret (generated unless given); the response shows the new one once",
     params: idParams,
     body: z.strictObject({ secret: secretSchema.optional() }),
@@ -89,6 +97,7 @@ export const webhookMutatingRoutes = [
     path: "/api/webhooks/subscriptions/test",
     auth: "api_key",
     tag,
+    response: oneDelivery,
     summary: "Send a webhooks.subscriptions.tested event now to a saved subscription or a draft; returns the delivery",
     body: z.strictObject({
       subscription_id: z.string().uuid().optional(),
@@ -112,6 +121,7 @@ export const webhookMutatingRoutes = [
     path: "/api/webhooks/deliveries/{id}/redeliver",
     auth: "api_key",
     tag,
+    response: oneDelivery,
     summary: "Send a delivery again now: same body and delivery id, new timestamp and signature",
     params: idParams,
     handler: async ({ ctx, params }) => {
@@ -127,6 +137,7 @@ export const webhookReadingRoutes = [
     path: "/api/webhooks/subscriptions/{id}",
     auth: "api_key",
     tag,
+    response: oneSubscription,
     summary: "A subscription (never its secret)",
     params: idParams,
     handler: async ({ ctx, params }) => one("subscription", subscriptionToWire(await getSubscription(ctx.app.db, ctx.principal.projectId, params.id))),
@@ -137,6 +148,7 @@ export const webhookReadingRoutes = [
     auth: "api_key",
     role: "viewer",
     tag,
+    response: pageSchema("subscriptions", subscriptionWire),
     summary: "List subscriptions, newest first: partial name or description, tag containment, paging",
     body: subscriptionQuerySchema,
     handler: async ({ ctx, body }) => {
@@ -150,6 +162,7 @@ export const webhookReadingRoutes = [
     auth: "api_key",
     role: "viewer",
     tag,
+    response: pageSchema("deliveries", deliveryWire),
     summary: "List deliveries, newest first, by status, subscription, event or event type",
     body: z.strictObject({
       delivery: z
@@ -178,6 +191,7 @@ export const webhookReadingRoutes = [
     path: "/api/webhooks/deliveries/{id}",
     auth: "api_key",
     tag,
+    response: oneDelivery,
     summary: "A delivery with its body and every attempt (secrets redacted)",
     params: idParams,
     handler: async ({ ctx, params }) => {

@@ -5,6 +5,7 @@ import { createFront } from "@/server/boot";
 import type { RequestHandler } from "@/server/http/router";
 import { writeReply } from "@/server/http/write-reply";
 import { handleTRPCRequest, TRPC_ENDPOINT } from "@/server/trpc/handler";
+import { ContractViolations } from "./response-contract";
 import type { TestApp } from "./test-app";
 
 export interface RunningServer {
@@ -23,8 +24,10 @@ export type Door = "node" | "next";
 export function serveOverHttp(t: TestApp, door: Door = "node"): Promise<RunningServer> {
   const web: RequestHandler = (request) =>
     new URL(request.url).pathname.startsWith(`${TRPC_ENDPOINT}/`) ? handleTRPCRequest(t.context, request) : t.handle(request);
-  if (door === "next") return serveOnLoopback(web);
-  return listenOnLoopback(createServer(createFront(t.serve, webAsNode(web))));
+  // Every JSON success answer of the route table is checked against its declared schema.
+  const contract = new ContractViolations();
+  if (door === "next") return listenOnLoopback(createServer(contract.node(webAsNode(web))), contract);
+  return listenOnLoopback(createServer(contract.node(createFront(t.serve, webAsNode(web)))), contract);
 }
 
 /**
@@ -44,7 +47,7 @@ function webAsNode(handle: RequestHandler): NodeRequestHandler {
   };
 }
 
-async function listenOnLoopback(server: Server): Promise<RunningServer> {
+async function listenOnLoopback(server: Server, contract?: ContractViolations): Promise<RunningServer> {
   const sockets = new Set<Socket>();
   server.on("connection", (socket) => {
     sockets.add(socket);
@@ -57,6 +60,7 @@ async function listenOnLoopback(server: Server): Promise<RunningServer> {
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      contract?.assertNone();
     },
   };
 }

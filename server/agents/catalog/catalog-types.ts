@@ -1,8 +1,12 @@
+import { z } from "zod";
 import { agentTemplateJsonSchema } from "./agent-template-json-schema";
 import type { JsonSchema } from "./json-schema";
 import { messagesCatalogType } from "./messages-type";
 import { modelCatalogType } from "./model-type";
 import { promptTemplateCatalogType } from "./prompt-template-type";
+
+/** The schema of a served CatalogType (its JSON Schema left open: it is a document, not data). */
+export const catalogTypeWire = z.strictObject({ key: z.string(), json_schema: z.record(z.string(), z.unknown()) });
 
 /** Served at GET /api/workflows/catalog/types/{key}. */
 export interface CatalogType {

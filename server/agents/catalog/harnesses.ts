@@ -1,3 +1,4 @@
+import { z } from "zod";
 import {
   BUILTIN_TOOL_NAMES,
   CONNECTION_MODES,
@@ -8,7 +9,7 @@ import {
   type HarnessKind,
 } from "../template";
 import { CURATED_MODELS, type ModelInfo } from "./models";
-import { PROVIDER_IDS, PROVIDERS, type Deployment } from "@/shared/providers";
+import { DEPLOYMENTS, PROVIDER_IDS, PROVIDERS, type Deployment } from "@/shared/providers";
 
 export interface HarnessProvider {
   provider: string;
@@ -43,6 +44,41 @@ export interface HarnessInfo {
   /** Why it is not available, and the setting that enables it. */
   unavailable_reason?: string;
 }
+
+const modelInfoWire = z.strictObject({
+  id: z.string(),
+  display_name: z.string(),
+  context_window: z.number(),
+  input_usd_per_mtok: z.number(),
+  output_usd_per_mtok: z.number(),
+});
+
+/** The schema of HarnessInfo on the wire. */
+export const harnessInfoWire = z.strictObject({
+  kind: z.enum(HARNESS_KINDS),
+  slug: z.string(),
+  display_name: z.string(),
+  description: z.string(),
+  gates_permissions: z.boolean(),
+  builtin_tools: z.array(z.strictObject({ name: z.enum(BUILTIN_TOOL_NAMES), read_only: z.boolean() })),
+  providers: z.array(
+    z.strictObject({
+      provider: z.string(),
+      display_name: z.string(),
+      deployments: z.array(z.enum(Object.keys(DEPLOYMENTS) as [Deployment, ...Deployment[]])),
+      connection_modes: z.array(z.enum(CONNECTION_MODES)),
+      models: z.array(modelInfoWire),
+    }),
+  ),
+  model_selection: z.discriminatedUnion("kind", [
+    z.strictObject({ kind: z.literal("provider_model"), description: z.string() }),
+    z.strictObject({ kind: z.literal("alias"), description: z.string(), aliases: z.array(z.string()), default: z.string() }),
+  ]),
+  mcp: z.strictObject({ user_servers: z.strictObject({ connection_types: z.array(z.literal("http")), credentials: z.array(z.enum(["none", "header_secret_refs"])) }) }).optional(),
+  skills: z.strictObject({ path: z.string() }).optional(),
+  available: z.boolean(),
+  unavailable_reason: z.string().optional(),
+}) satisfies z.ZodType<HarnessInfo>;
 
 /** What the deployment enables (server/core/config.ts): the external harness runs a host process. */
 export interface HarnessDeployment {

@@ -2,12 +2,13 @@ export { agentTemplateJsonSchema } from "./agent-template-json-schema";
 export {
   CATALOG_TYPE_KEYS,
   catalogTypeUrl,
+  catalogTypeWire,
   getCatalogType,
   listCatalogTypes,
   type CatalogType,
   type CatalogTypeKey,
 } from "./catalog-types";
-export { getHarness, harnessSlug, listHarnesses, type HarnessDeployment, type HarnessInfo, type HarnessProvider, type ModelSelection } from "./harnesses";
+export { getHarness, harnessInfoWire, harnessSlug, listHarnesses, type HarnessDeployment, type HarnessInfo, type HarnessProvider, type ModelSelection } from "./harnesses";
 export type { JsonSchema } from "./json-schema";
 export { MESSAGE_ROLES, messagesCatalogType } from "./messages-type";
 export { modelCatalogType } from "./model-type";

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { catalogTypeUrl, type CatalogTypeKey, type JsonSchema } from "../catalog";
 import { defaultAgentTemplate } from "./default-agent-template";
 
@@ -18,6 +19,16 @@ const objectSchema = (properties: JsonSchema, required: string[]): JsonSchema =>
   type: "object",
   properties,
   required,
+});
+
+const jsonSchemaDocument = z.record(z.string(), z.unknown());
+
+/** The schema of the inspect body: the interface's uri and the JSON Schemas of its parts. */
+export const agentInspectInterfaceWire = z.strictObject({
+  interface: z.strictObject({
+    uri: z.string(),
+    schemas: z.strictObject({ parameters: jsonSchemaDocument, inputs: jsonSchemaDocument, outputs: jsonSchemaDocument }),
+  }),
 });
 
 /** Body of GET /services/agent/v0/inspect: the agent workflow's interface. */

@@ -1,6 +1,6 @@
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { one } from "@/server/http/envelope";
-import { refsOf, requestSchemas, scopeOf } from "@/server/versioning";
+import { refsOf, requestSchemas, responseSchemas, scopeOf } from "@/server/versioning";
 import { revisionToWire, type DomainSpec, type Ref } from "@/server/versioning";
 import { deployRevision } from "./deploy";
 import { environmentsSpec } from "./spec";
@@ -15,6 +15,7 @@ export function deployRoute(spec: DomainSpec): AnyRoute {
     tag: keys.name,
     summary: `Deploy a ${keys.revision} to an environment: commits an environment revision pointing key (default "<slug>.revision") at it`,
     body: requestSchemas(keys, { acceptsDelta: false }).deploy,
+    response: responseSchemas(keys).deployed,
     handler: async ({ ctx, body }) => {
       // environment_ref names the target here, not a way to find the source revision.
       const { artifact, variant, revision } = refsOf(keys, body);

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { NotFoundError } from "@/server/core/errors";
-import { many, one } from "@/server/http/envelope";
+import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
-import { evaluatorPresetToWire, EVALUATOR_PRESETS } from "./evaluator-presets";
-import { evaluatorTemplateToWire, EVALUATOR_TEMPLATES, getEvaluatorTemplate } from "./evaluator-templates";
+import { evaluatorPresetToWire, evaluatorPresetWire, EVALUATOR_PRESETS } from "./evaluator-presets";
+import { evaluatorTemplateToWire, evaluatorTemplateWire, EVALUATOR_TEMPLATES, getEvaluatorTemplate } from "./evaluator-templates";
 
 function templateOrThrow(key: string) {
   const template = getEvaluatorTemplate(key);
@@ -55,6 +55,7 @@ export const evaluatorCatalogRoutes = [
     auth: "api_key",
     tag: "catalog",
     summary: "The built-in evaluator templates, each with the revision data to start from and its parameters and outputs schemas",
+    response: manySchema("templates", evaluatorTemplateWire),
     handler: async () => many("templates", EVALUATOR_TEMPLATES.map(evaluatorTemplateToWire)),
   }),
   defineRoute({
@@ -64,6 +65,7 @@ export const evaluatorCatalogRoutes = [
     tag: "catalog",
     summary: "One built-in evaluator template",
     params: z.object({ key: z.string() }),
+    response: oneSchema("template", evaluatorTemplateWire),
     handler: async ({ params }) => one("template", evaluatorTemplateToWire(templateOrThrow(params.key))),
   }),
   defineRoute({
@@ -73,6 +75,7 @@ export const evaluatorCatalogRoutes = [
     tag: "catalog",
     summary: "Ready-made evaluators (?template_key= narrows to one template): the revision data to commit",
     query: z.strictObject({ template_key: z.string().optional() }),
+    response: manySchema("presets", evaluatorPresetWire),
     handler: async ({ query }) =>
       many("presets", EVALUATOR_PRESETS.filter((p) => !query.template_key || p.template_key === query.template_key).map(evaluatorPresetToWire)),
   }),

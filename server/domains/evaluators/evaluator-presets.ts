@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { EVALUATOR_TEMPLATES } from "./evaluator-templates";
 
 /** A template with its parameters filled in for a common check: a starting point to commit as is. */
@@ -53,6 +54,14 @@ export const EVALUATOR_PRESETS: EvaluatorPreset[] = [
 ];
 
 /** The wire form: the revision `data` to commit (`uri` of the template and these parameters). */
+export const evaluatorPresetWire = z.strictObject({
+  key: z.string(),
+  name: z.string(),
+  description: z.string(),
+  template_key: z.string(),
+  data: z.strictObject({ uri: z.string(), parameters: z.record(z.string(), z.unknown()) }),
+});
+
 export function evaluatorPresetToWire(p: EvaluatorPreset) {
   const uri = EVALUATOR_TEMPLATES.find((t) => t.key === p.template_key)!.uri;
   return { key: p.key, name: p.name, description: p.description, template_key: p.template_key, data: { uri, parameters: p.parameters } };

@@ -207,6 +207,13 @@ export function evaluatorTemplateByUri(uri: string): EvaluatorTemplate | undefin
 const schemas = new Map<string, { parameters: JsonSchema; outputs: JsonSchema }>();
 
 /** The wire form: the revision `data` an evaluator of this template starts from, with its schemas. */
+export const evaluatorTemplateWire = z.strictObject({
+  key: z.string(),
+  name: z.string(),
+  description: z.string(),
+  data: z.strictObject({ uri: z.string(), schemas: z.strictObject({ parameters: z.record(z.string(), z.unknown()), outputs: z.record(z.string(), z.unknown()) }) }),
+});
+
 export function evaluatorTemplateToWire(t: EvaluatorTemplate) {
   if (!schemas.has(t.key)) schemas.set(t.key, { parameters: toCatalogJsonSchema(t.parameters), outputs: toCatalogJsonSchema(t.outputs) });
   return { key: t.key, name: t.name, description: t.description, data: { uri: t.uri, schemas: structuredClone(schemas.get(t.key)!) } };

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { toIso } from "@/server/core/time";
+import { isoTimestampSchema, toIso } from "@/server/core/time";
 import { windowingSchema } from "@/server/core/windowing";
-import { one } from "@/server/http/envelope";
+import { one, oneSchema, pageSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { refSchema } from "@/server/versioning";
 import { scopeOf } from "@/server/versioning";
@@ -13,6 +13,9 @@ function testcaseToWire(t: TestcaseRecord) {
   return { id: t.id, testset_id: t.testsetId, data: t.data, created_at: toIso(t.createdAt) };
 }
 
+const testcaseWire = z.strictObject({ id: z.string().uuid(), testset_id: z.string().uuid(), data: z.record(z.string(), z.unknown()), created_at: isoTimestampSchema });
+const testcasePage = pageSchema("testcases", testcaseWire);
+
 export const testcaseRoutes = [
   defineRoute({
     method: "GET",
@@ -21,6 +24,7 @@ export const testcaseRoutes = [
     tag: "testsets",
     summary: "Fetch a testcase by id",
     params: z.object({ id: z.string().uuid() }),
+    response: oneSchema("testcase", testcaseWire),
     handler: async ({ ctx, params }) => one("testcase", testcaseToWire(await fetchTestcase(ctx.app.db, scopeOf(ctx), params.id))),
   }),
   defineRoute({
@@ -39,6 +43,7 @@ export const testcaseRoutes = [
       limit: z.coerce.number().int().min(1).max(1000).optional(),
       next: z.string().uuid().optional(),
     }),
+    response: testcasePage,
     handler: async ({ ctx, query }) =>
       pageBody(
         "testcases",
@@ -68,6 +73,7 @@ export const testcaseRoutes = [
       testset_revision_ref: refSchema.nullish(),
       windowing: windowingSchema.optional(),
     }),
+    response: testcasePage,
     handler: async ({ ctx, body }) =>
       pageBody(
         "testcases",

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { agentInspectInterface, getHarness, listHarnesses, type HarnessDeployment } from "@/server/agents";
+import { agentInspectInterface, agentInspectInterfaceWire, getHarness, harnessInfoWire, listHarnesses, type HarnessDeployment } from "@/server/agents";
 import type { Config } from "@/server/core/config";
 import { NotFoundError } from "@/server/core/errors";
-import { many, one } from "@/server/http/envelope";
+import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
-import { findPlatformOperation, listPlatformTools, operationToWire } from "@/server/runner";
+import { findPlatformOperation, listPlatformTools, operationToWire, operationWire } from "@/server/runner";
 
 const deploymentOf = (config: Config): HarnessDeployment => ({ externalHarness: config.externalHarness.enabled });
 
@@ -16,6 +16,7 @@ export const catalogRoutes = [
     auth: "api_key",
     tag: "catalog",
     summary: "List the harnesses with the providers, deployments, connection modes and models each reaches",
+    response: manySchema("harnesses", harnessInfoWire),
     handler: async ({ ctx }) => many("harnesses", listHarnesses(deploymentOf(ctx.app.config))),
   }),
   defineRoute({
@@ -25,6 +26,7 @@ export const catalogRoutes = [
     tag: "catalog",
     summary: "One harness: providers, deployments, connection modes and model selection",
     params: z.object({ harness: z.string() }),
+    response: oneSchema("harness", harnessInfoWire),
     handler: async ({ ctx, params }) => {
       const harness = getHarness(params.harness, deploymentOf(ctx.app.config));
       if (!harness) {
@@ -39,6 +41,7 @@ export const catalogRoutes = [
     auth: "api_key",
     tag: "catalog",
     summary: "The operations of this service a `platform` tool entry can name (op), with description, endpoint, input schema and the arguments the run binds",
+    response: manySchema("tools", operationWire),
     handler: async () => many("tools", listPlatformTools()),
   }),
   defineRoute({
@@ -48,6 +51,7 @@ export const catalogRoutes = [
     tag: "catalog",
     summary: "One platform operation: description, endpoint, input schema and the arguments the run binds",
     params: z.object({ op: z.string() }),
+    response: oneSchema("tool", operationWire),
     handler: async ({ params }) => {
       const operation = findPlatformOperation(params.op);
       if (!operation) throw new NotFoundError(`Unknown platform tool "${params.op}"; known: ${listPlatformTools().map((t) => t.op).join(", ")}`);
@@ -60,6 +64,7 @@ export const catalogRoutes = [
     auth: "api_key",
     tag: "agent",
     summary: "The agent workflow's interface: parameters (agent template, with the default), inputs (messages), outputs",
+    response: agentInspectInterfaceWire,
     handler: async () => agentInspectInterface(),
   }),
 ];

@@ -4,16 +4,18 @@ import { createArtifact, getArtifact, queryArtifacts, setArtifactArchived, updat
 import type { DomainSpec } from "../domain-spec";
 import { artifactToWire, revisionToWire, variantToWire } from "../wire";
 import { filterOf, requestSchemas } from "./request-schemas";
+import { responseSchemas } from "./response-schemas";
 import { archiveRoutes, editedFields, idParams, scopeOf } from "./route-helpers";
 
 export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
   const { keys } = spec;
   const base = `/api/${keys.name}`;
   const schemas = requestSchemas(keys, { acceptsDelta: Boolean(spec.acceptsDelta) });
+  const responses = responseSchemas(keys);
   const archives = archiveRoutes(
     base,
     keys.name,
-    { entity: keys.one, archivedSummary: `Archive a ${keys.one}: hidden from queries with its variants and revisions; ids stay resolvable` },
+    { entity: keys.one, archivedSummary: `Archive a ${keys.one}: hidden from queries with its variants and revisions; ids stay resolvable`, response: responses.artifact },
     async (ctx, id, archived) => one(keys.one, artifactToWire(await setArtifactArchived(ctx.app.db, scopeOf(ctx), spec, id, archived), keys)),
   );
   return [
@@ -24,6 +26,7 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Create a ${keys.one}; with data, also its first variant and revision 1 (without, it has no variant yet)`,
       body: schemas.create,
+      response: responses.artifactCreated,
       handler: async ({ ctx, body }) => {
         const input = body[keys.one] as Parameters<typeof createArtifact>[3];
         const created = await createArtifact(ctx.app.db, scopeOf(ctx), spec, input);
@@ -42,6 +45,7 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Fetch a ${keys.one} by id`,
       params: idParams,
+      response: responses.artifact,
       handler: async ({ ctx, params }) => one(keys.one, artifactToWire(await getArtifact(ctx.app.db, scopeOf(ctx), spec, params.id), keys)),
     }),
     defineRoute({
@@ -52,6 +56,7 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Edit a ${keys.one}'s name, description, flags, tags or meta (an id in the body must be the path's)`,
       params: idParams,
       body: schemas.update,
+      response: responses.artifact,
       handler: async ({ ctx, params, body }) => {
         const fields = editedFields<Parameters<typeof updateArtifact>[4]>(body, keys.one, params.id);
         return one(keys.one, artifactToWire(await updateArtifact(ctx.app.db, scopeOf(ctx), spec, params.id, fields), keys));
@@ -65,6 +70,7 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Query ${keys.name}: slug(s), ids, name and description substrings, flags/tags/meta containment, archived, paging`,
       body: schemas.query,
+      response: responses.artifactPage,
       handler: async ({ ctx, body }) => {
         const page = await queryArtifacts(ctx.app.db, scopeOf(ctx), spec, {
           filter: filterOf(body[keys.one] as Record<string, unknown> | undefined),

@@ -9,6 +9,7 @@ import type { EntityHeader } from "../records";
 import { fetchRevision, logRevisions, queryRevisions, resolveInline, retrieveRevision, setRevisionArchived, updateRevision } from "../revisions";
 import { resolutionInfo, retrievalInfo, revisionToWire } from "../wire";
 import { filterOf, refsOf, requestSchemas } from "./request-schemas";
+import { responseSchemas } from "./response-schemas";
 import { archiveRoutes, editedFields, idParams, scopeOf } from "./route-helpers";
 import { watchRoute } from "./watch-route";
 
@@ -25,6 +26,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
   const { keys } = spec;
   const base = `/api/${keys.name}/revisions`;
   const schemas = requestSchemas(keys, { acceptsDelta: Boolean(spec.acceptsDelta) });
+  const responses = responseSchemas(keys);
   const wire = (r: Parameters<typeof revisionToWire>[1]) => revisionToWire(keys, r);
   /** The revision (with embeds replaced when they were resolved), what found it, and what was embedded. */
   const retrievalResponse = ({ resolved, ...resolution }: Awaited<ReturnType<typeof retrieveRevision>>) => ({
@@ -58,7 +60,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
   const archives = archiveRoutes(
     base,
     keys.name,
-    { entity: keys.revision, archivedSummary: `Archive a ${keys.revision}; its id stays resolvable` },
+    { entity: keys.revision, archivedSummary: `Archive a ${keys.revision}; its id stays resolvable`, response: responses.revision },
     async (ctx, id, archived) => one(keys.revision, wire(await setRevisionArchived(ctx.app.db, scopeOf(ctx), spec, id, archived))),
   );
   return [
@@ -69,6 +71,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Commit a new immutable ${keys.revision} to a variant (body: ${keys.commit}, or ${keys.revision})`,
       body: schemas.commit,
+      response: responses.committed,
       maxBodyBytes: 8 * 1024 * 1024,
       handler: async ({ ctx, body }) => {
         const request = commitRequestOf(body[keys.commit] ?? body[keys.revision]);
@@ -83,6 +86,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Create a variant's first ${keys.revision} (the reference's create form); 409 once the variant has one`,
       body: schemas.revisionCreate,
+      response: responses.committed,
       maxBodyBytes: 8 * 1024 * 1024,
       handler: async ({ ctx, body }) => {
         const request = commitRequestOf(body[keys.revision]);
@@ -100,6 +104,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Edit a ${keys.revision}'s name, description, flags, tags or meta; what was committed never changes`,
       params: idParams,
       body: schemas.revisionUpdate,
+      response: responses.revision,
       handler: async ({ ctx, params, body }) => {
         const fields = editedFields<EntityHeader>(body, keys.revision, params.id);
         return one(keys.revision, wire(await updateRevision(ctx.app.db, scopeOf(ctx), spec, params.id, fields)));
@@ -113,6 +118,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Retrieve one ${keys.revision} by any reference combination (revision, variant + version, variant, artifact, environment + key)`,
       body: schemas.retrieve,
+      response: responses.retrieved,
       handler: async ({ ctx, body }) =>
         retrievalResponse(
           await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), { resolve: Boolean(body.resolve), embeds: embedOptions(body), cache: revisionCacheFor(ctx.app) }),
@@ -126,6 +132,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Resolve every @svc.embed (object or string form) of a ${keys.revision}, found by reference or sent inline; max_depth, max_embeds, error_policy`,
       body: schemas.resolve,
+      response: responses.resolved,
       handler: async ({ ctx, body }) => {
         const inline = body[keys.revision] as { data: Record<string, unknown> } | undefined;
         const refs = refsOf(keys, body);
@@ -142,6 +149,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `History of a variant, newest first, without payloads (body: {${keys.one}: {${keys.variantId}}} or {${keys.revisions}: {..., depth}})`,
       body: schemas.log,
+      response: responses.log,
       handler: async ({ ctx, body }) => {
         const a = (body[keys.one] ?? {}) as Record<string, string | null | undefined>;
         const b = (body[keys.revisions] ?? {}) as Record<string, string | number | null | undefined>;
@@ -162,6 +170,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Query ${keys.revisions} (with payloads): ids, slugs, message, authors, references, archived, paging`,
       body: schemas.revisionQuery,
+      response: responses.revisionPage,
       handler: async ({ ctx, body }) => {
         const f = (body[keys.revision] ?? {}) as Record<string, unknown>;
         const page = await queryRevisions(ctx.app.db, scopeOf(ctx), spec, {
@@ -188,6 +197,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Fetch a ${keys.revision} by id`,
       params: idParams,
+      response: responses.revision,
       handler: async ({ ctx, params }) => one(keys.revision, wire(await fetchRevision(ctx.app.db, scopeOf(ctx), spec, params.id))),
     }),
     ...archives,

@@ -21,7 +21,7 @@ export function editedFields<T>(body: Record<string, unknown>, key: string, path
 export function archiveRoutes(
   base: string,
   tag: string,
-  what: { entity: string; archivedSummary: string },
+  what: { entity: string; archivedSummary: string; response: z.ZodType },
   archive: (ctx: RequestContext<"api_key">, id: string, archived: boolean) => Promise<unknown>,
 ): AnyRoute[] {
   return [true, false].map((archived) =>
@@ -32,6 +32,7 @@ export function archiveRoutes(
       tag,
       summary: archived ? what.archivedSummary : `Unarchive a ${what.entity}`,
       params: idParams,
+      response: what.response,
       handler: async ({ ctx, params }) => archive(ctx, params.id, archived),
     }),
   );

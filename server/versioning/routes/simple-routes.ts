@@ -5,6 +5,7 @@ import type { DomainSpec } from "../domain-spec";
 import { createSimple, editSimple, getSimple, querySimple, type SimpleFields } from "../simple";
 import { simpleToWire } from "../wire";
 import { filterOf, requestSchemas } from "./request-schemas";
+import { responseSchemas } from "./response-schemas";
 import { archiveRoutes, editedFields, idParams, scopeOf } from "./route-helpers";
 
 /** `/api/simple/<domain>/`: an artifact, its default variant and latest revision as one entity. */
@@ -14,7 +15,8 @@ export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
   const tag = `simple ${keys.name}`;
   const schemas = requestSchemas(keys, { acceptsDelta: false });
   const wire = (entity: Parameters<typeof simpleToWire>[1]) => simpleToWire(keys, entity);
-  const archives = archiveRoutes(base, tag, { entity: keys.one, archivedSummary: `Archive a ${keys.one}` }, async (ctx, id, archived) => {
+  const responses = responseSchemas(keys);
+  const archives = archiveRoutes(base, tag, { entity: keys.one, archivedSummary: `Archive a ${keys.one}`, response: responses.simple }, async (ctx, id, archived) => {
     await setArtifactArchived(ctx.app.db, scopeOf(ctx), spec, id, archived);
     return one(keys.one, wire(await getSimple(ctx.app.db, scopeOf(ctx), spec, id)));
   });
@@ -26,6 +28,7 @@ export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
       tag,
       summary: `Create a ${keys.one}, its default variant and revision 1 (with data, or empty) in one call`,
       body: schemas.create,
+      response: responses.simple,
       handler: async ({ ctx, body }) => one(keys.one, wire(await createSimple(ctx.app.db, scopeOf(ctx), spec, body[keys.one]))),
     }),
     defineRoute({
@@ -35,6 +38,7 @@ export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
       tag,
       summary: `A ${keys.one} with the data of its default variant's latest revision`,
       params: idParams,
+      response: responses.simple,
       handler: async ({ ctx, params }) => one(keys.one, wire(await getSimple(ctx.app.db, scopeOf(ctx), spec, params.id))),
     }),
     defineRoute({
@@ -45,6 +49,7 @@ export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Edit a ${keys.one}: header fields change the artifact, and every edit commits a revision (data as sent, else the latest's)`,
       params: idParams,
       body: schemas.simpleEdit,
+      response: responses.simple,
       maxBodyBytes: 8 * 1024 * 1024,
       handler: async ({ ctx, params, body }) => {
         const fields = editedFields<SimpleFields>(body, keys.one, params.id);
@@ -59,6 +64,7 @@ export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
       tag,
       summary: `Query ${keys.name} with their latest data: the artifact query's filters, refs, archived, paging`,
       body: schemas.query,
+      response: responses.simplePage,
       handler: async ({ ctx, body }) => {
         const page = await querySimple(ctx.app.db, scopeOf(ctx), spec, {
           filter: filterOf(body[keys.one] as Record<string, unknown> | undefined),

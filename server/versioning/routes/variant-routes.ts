@@ -4,6 +4,7 @@ import type { DomainSpec } from "../domain-spec";
 import { createVariant, forkVariant, getVariant, queryVariants, setVariantArchived, updateVariant, type VariantFields } from "../variants";
 import { revisionToWire, variantToWire } from "../wire";
 import { filterOf, refsOf, requestSchemas } from "./request-schemas";
+import { responseSchemas } from "./response-schemas";
 import { archiveRoutes, editedFields, idParams, scopeOf } from "./route-helpers";
 
 type RefList = { id?: string; slug?: string }[] | undefined;
@@ -13,10 +14,11 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
   const variantFilterOf = (f: Record<string, unknown> | undefined) => f && { ...filterOf(f), artifactId: f[keys.artifactId] as string | undefined };
   const base = `/api/${keys.name}/variants`;
   const schemas = requestSchemas(keys, { acceptsDelta: Boolean(spec.acceptsDelta) });
+  const responses = responseSchemas(keys);
   const archives = archiveRoutes(
     base,
     keys.name,
-    { entity: keys.variant, archivedSummary: `Archive a ${keys.variant}: hidden from queries with its revisions` },
+    { entity: keys.variant, archivedSummary: `Archive a ${keys.variant}: hidden from queries with its revisions`, response: responses.variant },
     async (ctx, id, archived) => one(keys.variant, variantToWire(keys, await setVariantArchived(ctx.app.db, scopeOf(ctx), spec, id, archived))),
   );
   return [
@@ -27,6 +29,7 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Create an empty ${keys.variant} (a branch) of a ${keys.one}`,
       body: schemas.variantCreate,
+      response: responses.variant,
       handler: async ({ ctx, body }) => {
         const { [keys.artifactId]: artifactId, ...fields } = body[keys.variant] as Record<string, unknown>;
         const variant = await createVariant(ctx.app.db, scopeOf(ctx), spec, artifactId as string, fields as VariantFields);
@@ -40,6 +43,7 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Fetch a ${keys.variant} by id`,
       params: idParams,
+      response: responses.variant,
       handler: async ({ ctx, params }) => one(keys.variant, variantToWire(keys, await getVariant(ctx.app.db, scopeOf(ctx), spec, params.id))),
     }),
     defineRoute({
@@ -50,6 +54,7 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Edit a ${keys.variant}'s name, description, flags, tags or meta (an id in the body must be the path's)`,
       params: idParams,
       body: schemas.variantUpdate,
+      response: responses.variant,
       handler: async ({ ctx, params, body }) => {
         const fields = editedFields<VariantFields>(body, keys.variant, params.id);
         return one(keys.variant, variantToWire(keys, await updateVariant(ctx.app.db, scopeOf(ctx), spec, params.id, fields)));
@@ -63,6 +68,7 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Query ${keys.variants}: filters, ${keys.refs}, ${keys.variantRefs}, archived, paging`,
       body: schemas.variantQuery,
+      response: responses.variantPage,
       handler: async ({ ctx, body }) => {
         const page = await queryVariants(ctx.app.db, scopeOf(ctx), spec, {
           filter: variantFilterOf(body[keys.variant] as Record<string, unknown> | undefined),
@@ -81,6 +87,7 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Fork: a new ${keys.variant} carrying the source's history up to the revision forked from (its head)`,
       body: schemas.fork,
+      response: responses.fork,
       handler: async ({ ctx, body }) => {
         const fields = (body[keys.variant] ?? {}) as VariantFields;
         const fork = await forkVariant(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), fields);

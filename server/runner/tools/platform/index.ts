@@ -1,3 +1,3 @@
 export { findPlatformOperation, listPlatformTools, PLATFORM_OPERATIONS } from "./platform-catalog";
 export { platformToolFactory } from "./platform-tool-factory";
-export { operationToWire, type PlatformOperation } from "./platform-operation";
+export { operationToWire, operationWire, type PlatformOperation } from "./platform-operation";

@@ -27,6 +27,16 @@ export function platformOperation<Args extends z.ZodType>(operation: PlatformOpe
   return operation as unknown as PlatformOperation;
 }
 
+/** The schema of what the catalog endpoint serves for one operation. */
+export const operationWire = z.strictObject({
+  op: z.string(),
+  description: z.string(),
+  endpoint: z.string(),
+  read_only: z.boolean(),
+  bound_from_run: z.array(z.enum(["project_id", "workflow_variant_id", "user_id"])),
+  input_schema: z.record(z.string(), z.unknown()),
+});
+
 /** What the catalog endpoint serves for one operation. */
 export function operationToWire(operation: PlatformOperation) {
   return {

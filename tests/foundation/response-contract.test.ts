@@ -1,0 +1,42 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it } from "vitest";
+import { ContractViolations } from "../helpers/response-contract";
+
+/** A socket whose handler answers GET /api/health with the given reply, written the way writeReply writes. */
+async function answer(write: (res: ServerResponse) => void): Promise<ContractViolations> {
+  const contract = new ContractViolations();
+  const server = createServer(contract.node(async (_req: IncomingMessage, res: ServerResponse) => write(res)));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/health`);
+  await response.text();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return contract;
+}
+
+const healthy = JSON.stringify({ status: "ok", database: { kind: "pglite", version: "17" } });
+
+describe("the response contract on the node:http door", () => {
+  it("passes an answer that matches the route's declared schema", async () => {
+    const contract = await answer((res) => res.writeHead(200, { "content-type": "application/json; charset=utf-8" }).end(healthy));
+    expect(() => contract.assertNone()).not.toThrow();
+  });
+
+  it("fails on a JSON success body the schema does not allow, written at once or streamed in chunks", async () => {
+    const atOnce = await answer((res) => res.writeHead(200, { "content-type": "application/json" }).end('{"status":"down"}'));
+    expect(() => atOnce.assertNone()).toThrow(/GET \/api\/health answered 200 .*status/);
+    const streamed = await answer((res) => {
+      res.setHeader("content-type", "application/json");
+      res.write('{"status":');
+      res.end('"ok"}');
+    });
+    expect(() => streamed.assertNone()).toThrow(/database/);
+  });
+
+  it("leaves errors and non-JSON bodies alone", async () => {
+    const error = await answer((res) => res.writeHead(500, { "content-type": "application/json" }).end('{"detail":"x","code":"internal_error"}'));
+    const text = await answer((res) => res.writeHead(200, { "content-type": "text/plain" }).end("ok"));
+    expect(() => error.assertNone()).not.toThrow();
+    expect(() => text.assertNone()).not.toThrow();
+  });
+});
