@@ -10,7 +10,8 @@ module.exports = {
     {
       name: "no-circular",
       severity: "error",
-      comment: "Import cycles between files; the one intended recursion (a nested agent run prepares a turn that may run a nested agent) is listed.",
+      comment:
+        "Import cycles between files; the one intended recursion (a nested agent run prepares a turn that may run a nested agent) is listed.",
       from: {},
       to: {
         circular: true,
@@ -20,7 +21,8 @@ module.exports = {
     {
       name: "http-is-a-framework",
       severity: "error",
-      comment: "server/http is the HTTP framework: it imports no feature area (the composition root in server/boot wires them in).",
+      comment:
+        "server/http is the HTTP framework: it imports no feature area (the composition root in server/boot wires them in).",
       from: { path: "^server/http/" },
       to: { path: `^server/${FEATURE_AREAS}/` },
     },
@@ -34,7 +36,8 @@ module.exports = {
     {
       name: "areas-meet-at-their-index",
       severity: "error",
-      comment: "An area of server/ imports another area only through its index.ts. The composition root (server/boot) wires areas together and may name their route and worker files.",
+      comment:
+        "An area of server/ imports another area only through its index.ts. The composition root (server/boot) wires areas together and may name their route and worker files.",
       from: { path: "^server/([^/]+)/", pathNot: "^server/boot/" },
       to: {
         path: `^server/${FEATURE_AREAS}/`,
@@ -54,6 +57,10 @@ module.exports = {
     exclude: { path: "(^|/)(\\.next|node_modules|\\.data)/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"], extensions: [".ts", ".tsx", ".js", ".mjs"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default"],
+      extensions: [".ts", ".tsx", ".js", ".mjs"],
+    },
   },
 };

@@ -8,21 +8,41 @@ import tseslint from "typescript-eslint";
 
 /** Feature areas of server/: what server/core, server/db and server/http must never import. */
 const FEATURE_AREAS = [
-  "agents", "auth", "chat-sessions", "domains", "evaluations", "events", "openai-compat", "runner",
-  "sandbox", "system", "tracing", "trpc", "vault", "versioning", "webhooks", "worker", "boot",
+  "agents",
+  "auth",
+  "chat-sessions",
+  "domains",
+  "evaluations",
+  "events",
+  "openai-compat",
+  "runner",
+  "sandbox",
+  "system",
+  "tracing",
+  "trpc",
+  "vault",
+  "versioning",
+  "webhooks",
+  "worker",
+  "boot",
 ];
 
 const featureImports = FEATURE_AREAS.map((area) => `@/server/${area}`).flatMap((p) => [p, `${p}/*`]);
 
 /** "No eslint-disable without a reason on the same line": `-- <reason>` after the rule names. */
 const disableNeedsReason = {
-  meta: { type: "problem", schema: [], messages: { reason: "Say why on the same line: `eslint-disable... <rule> -- <reason>`." } },
+  meta: {
+    type: "problem",
+    schema: [],
+    messages: { reason: "Say why on the same line: `eslint-disable... <rule> -- <reason>`." },
+  },
   create(context) {
     return {
       Program() {
         for (const comment of context.sourceCode.getAllComments()) {
           const text = comment.value.trim();
-          if (/^eslint-disable/.test(text) && !/\s--\s+\S/.test(text)) context.report({ loc: comment.loc, messageId: "reason" });
+          if (/^eslint-disable/.test(text) && !/\s--\s+\S/.test(text))
+            context.report({ loc: comment.loc, messageId: "reason" });
         }
       },
     };
@@ -30,7 +50,18 @@ const disableNeedsReason = {
 };
 
 export default tseslint.config(
-  { ignores: [".next/**", ".next-*/**", "node_modules/**", ".data/**", "drizzle/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  {
+    ignores: [
+      ".next/**",
+      ".next-*/**",
+      "node_modules/**",
+      ".data/**",
+      "drizzle/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -38,7 +69,10 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: "error" },
     rules: {
       "local/disable-needs-reason": "error",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
       "no-empty": ["error", { allowEmptyCatch: true }],
     },
@@ -48,34 +82,69 @@ export default tseslint.config(
     // build time; values the browser needs live in shared/.
     files: ["components/**/*.{ts,tsx}"],
     rules: {
-      "@typescript-eslint/no-restricted-imports": ["error", {
-        patterns: [{ group: ["@/server", "@/server/*"], allowTypeImports: true, message: "components/ run in the browser: import values from shared/, types only from server/." }],
-      }],
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/server", "@/server/*"],
+              allowTypeImports: true,
+              message: "components/ run in the browser: import values from shared/, types only from server/.",
+            },
+          ],
+        },
+      ],
     },
   },
   {
     // Pages and route files reach server/ only through an area's public door (its index.ts).
     files: ["app/**/*.{ts,tsx}"],
     rules: {
-      "@typescript-eslint/no-restricted-imports": ["error", {
-        patterns: [{ regex: "^@/server/[^/]+/.+", allowTypeImports: true, message: "app/ imports an area of server/ through its index.ts (`@/server/<area>`)." }],
-      }],
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^@/server/[^/]+/.+",
+              allowTypeImports: true,
+              message: "app/ imports an area of server/ through its index.ts (`@/server/<area>`).",
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ["server/core/**/*.ts", "server/db/**/*.ts", "server/http/**/*.ts", "shared/**/*.ts"],
     rules: {
-      "@typescript-eslint/no-restricted-imports": ["error", {
-        patterns: [{ group: featureImports, message: "server/core, server/db, server/http and shared/ sit below the feature areas and import none of them." }],
-      }],
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: featureImports,
+              message:
+                "server/core, server/db, server/http and shared/ sit below the feature areas and import none of them.",
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ["shared/**/*.ts"],
     rules: {
-      "@typescript-eslint/no-restricted-imports": ["error", {
-        patterns: [{ group: ["@/server", "@/server/*"], message: "shared/ is imported by the browser: it imports nothing from server/." }],
-      }],
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/server", "@/server/*"],
+              message: "shared/ is imported by the browser: it imports nothing from server/.",
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -84,6 +153,16 @@ export default tseslint.config(
   },
   {
     files: ["**/*.{js,mjs,cjs}"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", Buffer: "readonly", URL: "readonly", require: "readonly", module: "writable", __dirname: "readonly" } },
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        Buffer: "readonly",
+        URL: "readonly",
+        require: "readonly",
+        module: "writable",
+        __dirname: "readonly",
+      },
+    },
   },
 );

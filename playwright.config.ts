@@ -25,7 +25,13 @@ const browser = {
   viewport: { width: 1280, height: 800 },
   launchOptions: {
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   },
 };
 
@@ -48,7 +54,12 @@ export default defineConfig({
   projects: [
     // Creates the owner account through the UI first; every other spec runs signed in as it.
     { name: "accounts", testMatch: /accounts\.spec\.ts/, use: browser },
-    { name: "chromium", testIgnore: /accounts\.spec\.ts/, dependencies: ["accounts"], use: { ...browser, storageState: ownerStatePath() } },
+    {
+      name: "chromium",
+      testIgnore: /accounts\.spec\.ts/,
+      dependencies: ["accounts"],
+      use: { ...browser, storageState: ownerStatePath() },
+    },
   ],
   webServer: [
     {

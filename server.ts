@@ -21,7 +21,9 @@ const distDir = process.env.NEXT_DIST_DIR || ".next";
 
 // The configuration `next build` resolved, so the server needs neither next.config.ts nor a
 // TypeScript loader at run time (as Next.js's own standalone server does).
-const { config } = JSON.parse(readFileSync(path.join(distDir, "required-server-files.json"), "utf8")) as { config: NextConfig };
+const { config } = JSON.parse(readFileSync(path.join(distDir, "required-server-files.json"), "utf8")) as {
+  config: NextConfig;
+};
 
 const app = await getApp();
 const workers = app.context.config.workers === "in-process" ? backgroundWorkersFor(app.context) : [];

@@ -9,7 +9,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * (status 404) when the id is malformed or names nothing in this project. Other failures go on to
  * the error boundary.
  */
-export async function findOrNotFound<T>(ids: string[], load: (caller: Awaited<ReturnType<typeof serverCaller>>) => Promise<T>): Promise<T> {
+export async function findOrNotFound<T>(
+  ids: string[],
+  load: (caller: Awaited<ReturnType<typeof serverCaller>>) => Promise<T>,
+): Promise<T> {
   if (!ids.every((id) => UUID.test(id))) notFound();
   try {
     return await load(await serverCaller());

@@ -17,7 +17,8 @@ function available(): string[] {
   for (const entry of fs.readdirSync(BENCH_DIR, { withFileTypes: true })) {
     if (entry.name.startsWith(".")) continue;
     if (entry.isDirectory()) {
-      if (!NOT_BENCHMARKS.has(entry.name) && fs.existsSync(path.join(BENCH_DIR, entry.name, "index.ts"))) names.push(entry.name);
+      if (!NOT_BENCHMARKS.has(entry.name) && fs.existsSync(path.join(BENCH_DIR, entry.name, "index.ts")))
+        names.push(entry.name);
     } else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) {
       const name = entry.name.slice(0, -3);
       if (!NOT_BENCHMARKS.has(name)) names.push(name);

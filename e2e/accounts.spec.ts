@@ -87,7 +87,12 @@ test("an invited viewer reads the project but cannot create an agent or commit",
   await reuse.close();
 
   await viewer.goto("/agents");
-  await expect(viewer.getByRole("cell", { name: /Shared agent/ }).or(viewer.getByText("Shared agent")).first()).toBeVisible();
+  await expect(
+    viewer
+      .getByRole("cell", { name: /Shared agent/ })
+      .or(viewer.getByText("Shared agent"))
+      .first(),
+  ).toBeVisible();
   await expect(viewer.getByRole("button", { name: /New agent/ }).first()).toBeDisabled();
 
   await viewer.goto(agentUrl);

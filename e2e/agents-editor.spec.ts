@@ -27,7 +27,9 @@ async function createAgent(page: Page, name: string) {
 
 test.describe.configure({ timeout: 120_000 });
 
-test("agents: create, edit in the form and JSON views, fix a validation error, commit twice, keep a draft across a reload", async ({ page }) => {
+test("agents: create, edit in the form and JSON views, fix a validation error, commit twice, keep a draft across a reload", async ({
+  page,
+}) => {
   const stamp = Date.now().toString(36);
   const name = `Support triage ${stamp}`;
   const unsaved = page.getByTestId("unsaved-indicator");
@@ -47,7 +49,9 @@ test("agents: create, edit in the form and JSON views, fix a validation error, c
   // Form: instructions and model (the model picker is fed by the harness catalog).
   const instructions = page.getByLabel("AGENTS.md");
   await instructions.click();
-  await instructions.fill("You are a support triage agent.\n\n- Classify each ticket as bug, question or request.\n- Answer in one short sentence.");
+  await instructions.fill(
+    "You are a support triage agent.\n\n- Classify each ticket as bug, question or request.\n- Answer in one short sentence.",
+  );
   await page.getByLabel("Provider").selectOption("anthropic");
   const model = page.getByRole("combobox", { name: "Model", exact: true });
   // The comparable tier of gpt-5-mini (closest in price), not the priciest model.
@@ -163,7 +167,10 @@ test("agents: create, edit in the form and JSON views, fix a validation error, c
 
   // Discarding asks too, then goes back to the committed version.
   await page.getByRole("button", { name: "Discard", exact: true }).click();
-  await page.getByRole("alertdialog", { name: "Discard your changes?" }).getByRole("button", { name: "Discard changes" }).click();
+  await page
+    .getByRole("alertdialog", { name: "Discard your changes?" })
+    .getByRole("button", { name: "Discard changes" })
+    .click();
   await expect(unsaved).toHaveCount(0);
   await expect(instructions).not.toHaveValue(/Draft:/);
 
@@ -177,22 +184,40 @@ test("agents: create, edit in the form and JSON views, fix a validation error, c
   // What environments run shows in the list: deploy v3 to staging (the Deploy tab's job; here via tRPC).
   const variantId = editorUrl.split("/variants/")[1];
   const input = encodeURIComponent(JSON.stringify({ json: { variantId, limit: 1 } }));
-  const latest = (await (await page.request.get(`/api/trpc/agents.history?input=${input}`)).json()).result.data.json.items[0];
+  const latest = (await (await page.request.get(`/api/trpc/agents.history?input=${input}`)).json()).result.data.json
+    .items[0];
   expect(latest.version).toBe("3");
-  const deploy = await page.request.post("/api/trpc/agents.deploy", { data: { json: { revisionId: latest.id, environment: "staging" } } });
+  const deploy = await page.request.post("/api/trpc/agents.deploy", {
+    data: { json: { revisionId: latest.id, environment: "staging" } },
+  });
   expect(deploy.ok()).toBe(true);
 
   // The commits and the deploy made through the playground are in the outbox, like the API's.
-  const apiKey = (await (await page.request.post("/api/trpc/apiKeys.create", { data: { json: { name: `events ${stamp}` } } })).json()).result.data.json;
+  const apiKey = (
+    await (await page.request.post("/api/trpc/apiKeys.create", { data: { json: { name: `events ${stamp}` } } })).json()
+  ).result.data.json;
   const events = await page.request.post("/api/events/query", {
     headers: { authorization: `ApiKey ${apiKey.key}` },
-    data: { event_types: ["workflows.revisions.committed", "environments.revisions.committed"], windowing: { limit: 1000 } },
+    data: {
+      event_types: ["workflows.revisions.committed", "environments.revisions.committed"],
+      windowing: { limit: 1000 },
+    },
   });
   expect(events.ok()).toBe(true);
-  const committed = (await events.json()).events as { event_type: string; attributes: { references: Record<string, { id: string }> } }[];
-  const ours = committed.filter((e) => e.event_type === "workflows.revisions.committed" && e.attributes.references.workflow_variant?.id === variantId);
+  const committed = (await events.json()).events as {
+    event_type: string;
+    attributes: { references: Record<string, { id: string }> };
+  }[];
+  const ours = committed.filter(
+    (e) =>
+      e.event_type === "workflows.revisions.committed" && e.attributes.references.workflow_variant?.id === variantId,
+  );
   expect(ours.length).toBeGreaterThanOrEqual(3);
-  expect(committed.some((e) => e.event_type === "environments.revisions.committed" && JSON.stringify(e.attributes).includes(latest.id))).toBe(true);
+  expect(
+    committed.some(
+      (e) => e.event_type === "environments.revisions.committed" && JSON.stringify(e.attributes).includes(latest.id),
+    ),
+  ).toBe(true);
 
   // The list: latest version, what each environment runs, last change.
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Agents" }).click();

@@ -13,14 +13,20 @@ const template = {
   runner: { permissions: { default: "ask" } },
 };
 
-test("chat with approvals: approve runs the tool once, deny is denied; the session is kept and reopened; its trace shows the conversation and opens back in the chat", async ({ page }, testInfo) => {
+test("chat with approvals: approve runs the tool once, deny is denied; the session is kept and reopened; its trace shows the conversation and opens back in the chat", async ({
+  page,
+}, testInfo) => {
   await createAgentFromList(page, `Approver ${Date.now().toString(36)}`);
   await expect(page.getByTestId("current-version")).toHaveText("v1");
   await page.getByRole("navigation", { name: "Editor view" }).getByRole("link", { name: "JSON" }).click();
   await page.getByLabel("Agent template (JSON)").fill(JSON.stringify(template, null, 2));
 
   await scriptModel(
-    { kind: "reply", text: "I will count.", toolCalls: [{ id: "call_count", name: "bash", input: { command: "echo run >> count.txt; cat count.txt" } }] },
+    {
+      kind: "reply",
+      text: "I will count.",
+      toolCalls: [{ id: "call_count", name: "bash", input: { command: "echo run >> count.txt; cat count.txt" } }],
+    },
     { kind: "reply", text: "Counted once." },
   );
   await page.getByRole("button", { name: "Show chat panel" }).click();
@@ -60,7 +66,11 @@ test("chat with approvals: approve runs the tool once, deny is denied; the sessi
 
   // Deny: the tool never runs, the card says so, the model is told.
   await scriptModel(
-    { kind: "reply", text: "Deleting.", toolCalls: [{ id: "call_rm", name: "bash", input: { command: "rm count.txt" } }] },
+    {
+      kind: "reply",
+      text: "Deleting.",
+      toolCalls: [{ id: "call_rm", name: "bash", input: { command: "rm count.txt" } }],
+    },
     { kind: "reply", text: "Understood, I will not delete it." },
   );
   await composer.fill("Now delete the file");
@@ -79,7 +89,10 @@ test("chat with approvals: approve runs the tool once, deny is denied; the sessi
   const sessions = pane.getByLabel("Chat session");
   await expect(sessions.locator("option")).toHaveCount(2);
   await expect(sessions.locator("option").nth(1)).toContainText("Count the runs for me");
-  const traceLink = pane.getByTestId("turn-footer").last().getByRole("link", { name: /Trace [0-9a-f]{8}/ });
+  const traceLink = pane
+    .getByTestId("turn-footer")
+    .last()
+    .getByRole("link", { name: /Trace [0-9a-f]{8}/ });
   const traceHref = await traceLink.getAttribute("href");
   await page.reload();
   const paneAgain = page.getByRole("complementary", { name: "Chat" });

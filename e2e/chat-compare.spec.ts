@@ -48,7 +48,9 @@ test("compare: one message to two revisions at once, two answers side by side", 
   // At a phone's width the two sides stack and the page still fits.
   await page.setViewportSize({ width: 390, height: 800 });
   await expect(right.getByText("An answer from the scripted model.")).toBeAttached();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
   await screenshot(page, testInfo, "compare-390");
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole("button", { name: "New comparison" }).click();

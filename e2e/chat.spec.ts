@@ -9,7 +9,14 @@ test.describe.configure({ timeout: 120_000 });
 const template = {
   instructions: { agents_md: "Pick colours for the user. Draft instruction 7f3a." },
   llm: { provider: "openai", model: "gpt-5-mini" },
-  tools: [{ type: "client", name: "pick_color", description: "Ask the user for a colour", input_schema: { type: "object", properties: { hint: { type: "string" } } } }],
+  tools: [
+    {
+      type: "client",
+      name: "pick_color",
+      description: "Ask the user for a colour",
+      input_schema: { type: "object", properties: { hint: { type: "string" } } },
+    },
+  ],
 };
 
 async function createAgent(page: Page, name: string) {
@@ -17,7 +24,9 @@ async function createAgent(page: Page, name: string) {
   await expect(page.getByTestId("current-version")).toHaveText("v1");
 }
 
-test("chat: the draft beside the editor streams reasoning and text, a client tool is answered in the browser, usage, cost and trace per turn, regenerate; then the committed revision on the chat tab, stop", async ({ page }) => {
+test("chat: the draft beside the editor streams reasoning and text, a client tool is answered in the browser, usage, cost and trace per turn, regenerate; then the committed revision on the chat tab, stop", async ({
+  page,
+}) => {
   await createAgent(page, `Colour picker ${Date.now().toString(36)}`);
   const editorUrl = page.url();
 
@@ -27,7 +36,12 @@ test("chat: the draft beside the editor streams reasoning and text, a client too
   await expect(page.getByTestId("unsaved-indicator")).toBeVisible();
 
   await scriptModel(
-    { kind: "reply", reasoning: "The user wants a colour; ask them.", text: "Let me ask you.", toolCalls: [{ id: "call_1", name: "pick_color", input: { hint: "warm" } }] },
+    {
+      kind: "reply",
+      reasoning: "The user wants a colour; ask them.",
+      text: "Let me ask you.",
+      toolCalls: [{ id: "call_1", name: "pick_color", input: { hint: "warm" } }],
+    },
     { kind: "reply", text: "Red it is.", usage: { input: 1200, output: 300 } },
   );
   await page.getByRole("button", { name: "Show chat panel" }).click();
@@ -59,7 +73,10 @@ test("chat: the draft beside the editor streams reasoning and text, a client too
   await page.screenshot({ path: `${SCREENSHOTS}/chat-editor-pane.png` });
 
   // The turn's trace, opened from the chat in a new tab: span tree, waterfall, roll-ups, a span's attributes.
-  const [tracePage] = await Promise.all([page.context().waitForEvent("page"), footer.getByRole("link", { name: /Trace [0-9a-f]{8}/ }).click()]);
+  const [tracePage] = await Promise.all([
+    page.context().waitForEvent("page"),
+    footer.getByRole("link", { name: /Trace [0-9a-f]{8}/ }).click(),
+  ]);
   await expect(tracePage).toHaveURL(/\/traces\/[0-9a-f]{32}$/);
   const spans = tracePage.getByTestId("span-row");
   await expect(spans).toHaveCount(3, { timeout: 20_000 });
@@ -127,7 +144,9 @@ test("chat: the draft beside the editor streams reasoning and text, a client too
   // At a phone's width the chat page still fits.
   await page.setViewportSize({ width: 390, height: 800 });
   await expect(page.getByText("Committed and listening.")).toBeVisible();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow).toBeLessThanOrEqual(0);
   await page.screenshot({ path: `${SCREENSHOTS}/chat-page-390.png` });
 });

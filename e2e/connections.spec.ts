@@ -6,7 +6,9 @@ const SCREENSHOTS = "test-results/screenshots";
 
 test.describe.configure({ timeout: 90_000 });
 
-test("connections: add a provider key (masked), test it, see the failure in words, and the editor's model picker knows it is connected", async ({ page }) => {
+test("connections: add a provider key (masked), test it, see the failure in words, and the editor's model picker knows it is connected", async ({
+  page,
+}) => {
   await page.goto("/");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Connections" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Connections" })).toBeVisible();
@@ -30,7 +32,9 @@ test("connections: add a provider key (masked), test it, see the failure in word
 
   await scriptModel({ kind: "status", status: 401, message: "invalid key" });
   await row.getByRole("button", { name: "Test connection" }).click();
-  await expect(row.getByTestId("connection-test-result")).toContainText("rejected by the provider: 401. Check the key.");
+  await expect(row.getByTestId("connection-test-result")).toContainText(
+    "rejected by the provider: 401. Check the key.",
+  );
   await page.screenshot({ path: `${SCREENSHOTS}/connections.png` });
 
   // Editing keeps the stored key when the field stays blank.
@@ -57,12 +61,16 @@ test("connections: add a provider key (masked), test it, see the failure in word
   await page.goto("/connections");
   await page.setViewportSize({ width: 390, height: 800 });
   await expect(page.getByTestId("connection-row")).toHaveCount(1);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow).toBeLessThanOrEqual(0);
   await page.screenshot({ path: `${SCREENSHOTS}/connections-390.png` });
 });
 
-test("secrets: add a plain secret (readable only while typed), rotate it, delete it; never a model connection", async ({ page }) => {
+test("secrets: add a plain secret (readable only while typed), rotate it, delete it; never a model connection", async ({
+  page,
+}) => {
   await page.goto("/connections");
   const section = page.getByRole("region", { name: "Secrets" });
   await section.getByRole("button", { name: "Add secret" }).first().click();

@@ -33,7 +33,10 @@ test.beforeAll(async ({ browser }) => {
   });
   expect(trace.status()).toBe(202);
   const webhook = await mutate(context.request, "webhooks.create", {
-    subscription: { name: "Console probe hook", data: { url: "https://127.0.0.1:9/console", event_types: null, headers: null, auth_mode: "signature" } },
+    subscription: {
+      name: "Console probe hook",
+      data: { url: "https://127.0.0.1:9/console", event_types: null, headers: null, auth_mode: "signature" },
+    },
   });
   seed = {
     base: `/agents/${created.agent.id}/variants/${created.variant.id}`,
@@ -79,7 +82,8 @@ function everyPage(s: Seed): string[] {
 /** What the page said that a person should never see in the console. */
 function listen(page: Page): string[] {
   const problems: string[] = [];
-  const isProblem = (message: ConsoleMessage) => message.type() === "error" || (message.type() === "warning" && /hydrat|did not match/i.test(message.text()));
+  const isProblem = (message: ConsoleMessage) =>
+    message.type() === "error" || (message.type() === "warning" && /hydrat|did not match/i.test(message.text()));
   page.on("console", (message) => {
     if (isProblem(message)) problems.push(`${message.type()}: ${message.text()} (${message.location().url})`);
   });
@@ -105,7 +109,9 @@ test("Settings lists members under real column headers", async ({ page }) => {
   const table = page.getByRole("region", { name: "Members" }).getByRole("table");
   await expect(table.getByRole("columnheader")).toHaveText(["Name", "Email", "Role", "Joined", "Actions"]);
   // The header cells sit side by side in one row, left to right, not stacked in a corner.
-  const cells = await table.getByRole("columnheader").evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ top: r.top, left: r.left })));
+  const cells = await table
+    .getByRole("columnheader")
+    .evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ top: r.top, left: r.left })));
   expect(new Set(cells.map((c) => Math.round(c.top))).size).toBe(1);
   expect(cells.map((c) => c.left)).toEqual([...cells.map((c) => c.left)].sort((a, b) => a - b));
   expect(new Set(cells.map((c) => Math.round(c.left))).size).toBe(cells.length);

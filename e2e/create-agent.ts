@@ -6,7 +6,10 @@ export async function createAgentFromList(page: Page, name: string): Promise<voi
   const dialog = page.getByRole("dialog", { name: "New agent" });
   // The button acts once the list has hydrated: click until the dialog opens.
   await expect(async () => {
-    await page.getByRole("button", { name: /New agent/ }).first().click();
+    await page
+      .getByRole("button", { name: /New agent/ })
+      .first()
+      .click();
     await expect(dialog).toBeVisible({ timeout: 1_000 });
   }).toPass();
   await dialog.getByLabel("Name").fill(name);

@@ -1,7 +1,10 @@
 import { expect, test } from "@playwright/test";
 
 // The browser tests run against `npm start`: the production server (server.ts) the Dockerfile ships.
-test("the production server answers /api/health from the router and serves the static files it was built with", async ({ page, request }) => {
+test("the production server answers /api/health from the router and serves the static files it was built with", async ({
+  page,
+  request,
+}) => {
   const health = await request.get("/api/health");
   expect(health.status()).toBe(200);
   expect(await health.json()).toMatchObject({ status: "ok" });

@@ -5,7 +5,8 @@ import { mutate } from "./trpc";
 // Kept under test-results/ so they are found beside traces of failed runs (and git-ignored).
 const SCREENSHOTS = "test-results/screenshots";
 
-const INSTRUCTIONS_V2 = "You are a precise release-notes writer.\n\n- Answer in bullet points.\n- Name every breaking change first.";
+const INSTRUCTIONS_V2 =
+  "You are a precise release-notes writer.\n\n- Answer in bullet points.\n- Name every breaking change first.";
 
 /** An agent with two revisions, v1 already running in staging (so the deploy confirmation has a real diff). */
 async function seedAgent(request: APIRequestContext) {
@@ -21,7 +22,11 @@ async function seedAgent(request: APIRequestContext) {
     },
     message: "Sharper instructions, bigger model",
   });
-  await mutate(request, "agents.deploy", { revisionId: created.revision.id, environment: "staging", message: "First staging deploy" });
+  await mutate(request, "agents.deploy", {
+    revisionId: created.revision.id,
+    environment: "staging",
+    message: "First staging deploy",
+  });
   return {
     agentId: created.agent.id as string,
     agentName: created.agent.name as string,
@@ -74,7 +79,12 @@ test("history, diff, restore, fork and deploy to staging with a confirmation dif
   await page.getByRole("button", { name: "Swap base and compared revisions" }).click();
   await expect(page).toHaveURL(new RegExp(`from=${agent.v2}&to=${agent.v1}$`));
   await expect(page.getByTestId("diff-side-version").first()).toHaveText("v2");
-  await expect(page.getByRole("table", { name: "Changes from v2 to v1" }).locator('[data-kind="added"]').filter({ hasText: '"write"' })).toHaveCount(1);
+  await expect(
+    page
+      .getByRole("table", { name: "Changes from v2 to v1" })
+      .locator('[data-kind="added"]')
+      .filter({ hasText: '"write"' }),
+  ).toHaveCount(1);
 
   // Wide screens use the width
   await page.setViewportSize({ width: 1920, height: 1080 });
@@ -146,11 +156,17 @@ test("history, diff, restore, fork and deploy to staging with a confirmation dif
   await expect(latestDeploy).toContainText("Ship the sharper instructions");
   await expect(latestDeploy).toContainText("v1");
   await expect(latestDeploy).toContainText("v2");
-  await expect(latestDeploy.getByRole("link", { name: "View diff" })).toHaveAttribute("href", new RegExp(`from=${agent.v1}&to=${agent.v2}`));
+  await expect(latestDeploy.getByRole("link", { name: "View diff" })).toHaveAttribute(
+    "href",
+    new RegExp(`from=${agent.v1}&to=${agent.v2}`),
+  );
   await page.screenshot({ path: `${SCREENSHOTS}/environment-staging.png`, fullPage: true });
 });
 
-test("unknown revisions and environments answer 404 with a designed page; a malformed link says so without a useless Retry", async ({ page, request }) => {
+test("unknown revisions and environments answer 404 with a designed page; a malformed link says so without a useless Retry", async ({
+  page,
+  request,
+}) => {
   const agent = await seedAgent(request);
   const base = `/agents/${agent.agentId}/variants/${agent.variantId}`;
   const missing = await page.goto(`${base}/revisions/00000000-0000-7000-8000-000000000000`);

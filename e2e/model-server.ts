@@ -22,7 +22,9 @@ const control = http.createServer(async (req, res) => {
     return;
   }
   if (req.method === "GET" && req.url === "/requests") {
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(model.requests.map((r) => ({ path: r.path, body: r.body }))));
+    res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify(model.requests.map((r) => ({ path: r.path, body: r.body }))));
     return;
   }
   res.writeHead(404).end();

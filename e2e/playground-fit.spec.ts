@@ -11,10 +11,20 @@ async function seedAgent(page: Page, name: string) {
   const template = created.revision.data.parameters.agent;
   const v2 = await mutate(page.request, "agents.commit", {
     variantId: created.variant.id,
-    template: { ...template, instructions: { agents_md: `${template.instructions.agents_md}\n\n${"- A long rule that makes the diff tall.\n".repeat(40)}` } },
+    template: {
+      ...template,
+      instructions: {
+        agents_md: `${template.instructions.agents_md}\n\n${"- A long rule that makes the diff tall.\n".repeat(40)}`,
+      },
+    },
     message: "A tall change",
   });
-  return { created, template, v2: v2.revision.id as string, base: `/agents/${created.agent.id}/variants/${created.variant.id}` };
+  return {
+    created,
+    template,
+    v2: v2.revision.id as string,
+    base: `/agents/${created.agent.id}/variants/${created.variant.id}`,
+  };
 }
 
 /** The element lies within the viewport, top and bottom. */
@@ -30,7 +40,9 @@ for (const size of [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
 ]) {
-  test(`the deploy confirmation fits ${size.width}x${size.height}: title, summary and button on screen, the diff scrolls`, async ({ page }, testInfo) => {
+  test(`the deploy confirmation fits ${size.width}x${size.height}: title, summary and button on screen, the diff scrolls`, async ({
+    page,
+  }, testInfo) => {
     await page.setViewportSize(size);
     const agent = await seedAgent(page, "Deploy fit");
     await page.goto(`${agent.base}/deploy?revision=${agent.v2}`);
@@ -54,18 +66,25 @@ test("the Overview lists Chat, Traces and Webhooks as pages that exist, nothing 
     ["Webhooks", "/webhooks"],
     ["Agents", "/agents"],
   ]) {
-    await expect(page.getByRole("main").getByRole("link", { name: new RegExp(`^${name}`) })).toHaveAttribute("href", href);
+    await expect(page.getByRole("main").getByRole("link", { name: new RegExp(`^${name}`) })).toHaveAttribute(
+      "href",
+      href,
+    );
   }
   await expect(page.getByRole("main").getByRole("link", { name: /^Agents/ })).toContainText("chat with it");
 });
 
-test("chat: long words wrap on a phone, the page's chat is tall, the URL names the session and a reload reopens it; a failed turn links its trace", async ({ page }, testInfo) => {
+test("chat: long words wrap on a phone, the page's chat is tall, the URL names the session and a reload reopens it; a failed turn links its trace", async ({
+  page,
+}, testInfo) => {
   const agent = await seedAgent(page, "Chat fit");
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`${agent.base}/chat`);
   await expect(page.getByRole("navigation", { name: "Agent views" })).toBeVisible();
   const transcript = page.locator('[aria-live="polite"]:not([data-testid="toasts"])');
-  await expect.poll(async () => (await transcript.boundingBox())!.height, { message: "message area at 1280x800" }).toBeGreaterThanOrEqual(380);
+  await expect
+    .poll(async () => (await transcript.boundingBox())!.height, { message: "message area at 1280x800" })
+    .toBeGreaterThanOrEqual(380);
   await expectOnScreen(page, page.getByRole("button", { name: "Send", exact: true }), "send button at 1280x800");
 
   await page.setViewportSize({ width: 390, height: 844 });
@@ -94,7 +113,9 @@ test("chat: long words wrap on a phone, the page's chat is tall, the URL names t
   await expect(page.getByText("was lost before the reply finished")).toHaveCount(0);
 });
 
-test("the editor's chat pane keeps its composer on screen at 1600x900; the form has model settings", async ({ page }, testInfo) => {
+test("the editor's chat pane keeps its composer on screen at 1600x900; the form has model settings", async ({
+  page,
+}, testInfo) => {
   await page.setViewportSize({ width: 1600, height: 900 });
   await createAgentFromList(page, `Pane fit ${Date.now().toString(36)}`);
   const pane = page.getByRole("complementary", { name: "Chat" });
@@ -114,7 +135,9 @@ test("the editor's chat pane keeps its composer on screen at 1600x900; the form 
   expect(JSON.stringify(json)).not.toMatch(/"render"|null/);
 });
 
-test("traces list: each run says what went in and out, and the search box keeps its width on a phone", async ({ page }, testInfo) => {
+test("traces list: each run says what went in and out, and the search box keeps its width on a phone", async ({
+  page,
+}, testInfo) => {
   const agent = await seedAgent(page, "Traced");
   await scriptModel({ kind: "reply", text: "The order ships tomorrow." });
   await page.goto(`${agent.base}/chat`);
@@ -125,7 +148,9 @@ test("traces list: each run says what went in and out, and the search box keeps 
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(async () => {
     await page.goto("/traces");
-    await expect(page.getByTestId("trace-row").filter({ hasText: "Where is order 4411?" })).toBeVisible({ timeout: 1_000 });
+    await expect(page.getByTestId("trace-row").filter({ hasText: "Where is order 4411?" })).toBeVisible({
+      timeout: 1_000,
+    });
   }).toPass({ timeout: 20_000 });
   const row = page.getByTestId("trace-row").filter({ hasText: "Where is order 4411?" });
   await expect(row).toContainText("The order ships tomorrow.");
@@ -136,8 +161,15 @@ test("traces list: each run says what went in and out, and the search box keeps 
   await screenshot(page, testInfo, "traces-390");
 });
 
-test("history actions are shown on a touch screen; the harness help names the runner policy that gates tools", async ({ browser }) => {
-  const context = await browser.newContext({ storageState: test.info().project.use.storageState as string, viewport: { width: 1280, height: 800 }, hasTouch: true, isMobile: true });
+test("history actions are shown on a touch screen; the harness help names the runner policy that gates tools", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({
+    storageState: test.info().project.use.storageState as string,
+    viewport: { width: 1280, height: 800 },
+    hasTouch: true,
+    isMobile: true,
+  });
   const page = await context.newPage();
   const agent = await seedAgent(page, "Touch");
   await page.goto(`${agent.base}/history`);
@@ -151,22 +183,36 @@ test("history actions are shown on a touch screen; the harness help names the ru
   await context.close();
 });
 
-test("webhooks: a subscription whose deliveries fail says so, and a pending delivery says when it is tried next", async ({ page }, testInfo) => {
+test("webhooks: a subscription whose deliveries fail says so, and a pending delivery says when it is tried next", async ({
+  page,
+}, testInfo) => {
   // Nothing listens on this port: every delivery fails, and each is retried later.
   const hook = await mutate(page.request, "webhooks.create", {
-    subscription: { name: `Failing hook ${Date.now().toString(36)}`, data: { url: "https://127.0.0.1:9/hook", event_types: ["workflows.revisions.committed"], headers: null, auth_mode: "signature" } },
+    subscription: {
+      name: `Failing hook ${Date.now().toString(36)}`,
+      data: {
+        url: "https://127.0.0.1:9/hook",
+        event_types: ["workflows.revisions.committed"],
+        headers: null,
+        auth_mode: "signature",
+      },
+    },
   });
   await seedAgent(page, "Hooked");
   await expect(async () => {
     await page.goto("/webhooks");
-    await expect(page.getByTestId("webhook-row").filter({ hasText: hook.name })).toContainText("Failing", { timeout: 1_000 });
+    await expect(page.getByTestId("webhook-row").filter({ hasText: hook.name })).toContainText("Failing", {
+      timeout: 1_000,
+    });
   }).toPass({ timeout: 30_000 });
   const row = page.getByTestId("webhook-row").filter({ hasText: hook.name });
   await expect(row).not.toContainText("Active");
   await expect(row).toContainText("Every delivery has failed since");
   await row.getByRole("link", { name: hook.name }).click();
   await expect(page.getByTestId("subscription-state")).toContainText("Failing");
-  await expect(page.getByTestId("next-attempt").first()).toContainText(/next attempt (in \d+ (seconds?|minutes?)|just now)/);
+  await expect(page.getByTestId("next-attempt").first()).toContainText(
+    /next attempt (in \d+ (seconds?|minutes?)|just now)/,
+  );
   await screenshot(page, testInfo, "webhook-failing");
   // The webhooks spec starts from a project without webhooks.
   await mutate(page.request, "webhooks.delete", { id: hook.id });

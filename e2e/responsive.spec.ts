@@ -25,7 +25,12 @@ test.beforeAll(async ({ browser }) => {
   const template = created.revision.data.parameters.agent;
   const second = await mutate(context.request, "agents.commit", {
     variantId: created.variant.id,
-    template: { ...template, instructions: { agents_md: `${template.instructions.agents_md}\n\n- Escalate refunds with the order number and a one-line summary of the customer's problem.` } },
+    template: {
+      ...template,
+      instructions: {
+        agents_md: `${template.instructions.agents_md}\n\n- Escalate refunds with the order number and a one-line summary of the customer's problem.`,
+      },
+    },
     message: "Escalate refunds with a summary that is long enough to need truncating on a phone",
   });
   await mutate(context.request, "agents.deploy", { revisionId: created.revision.id, environment: "staging" });
@@ -33,10 +38,23 @@ test.beforeAll(async ({ browser }) => {
   const apiKey = await mutate(context.request, "apiKeys.create", { name: `responsive ${Date.now()}` });
   const trace = await context.request.post("/api/simple/traces/", {
     headers: { authorization: `ApiKey ${apiKey.key}` },
-    data: { trace: { origin: "human", kind: "adhoc", channel: "api", data: { outputs: { score: 5, comment: "A long comment to see how the attributes wrap on a phone" } } } },
+    data: {
+      trace: {
+        origin: "human",
+        kind: "adhoc",
+        channel: "api",
+        data: { outputs: { score: 5, comment: "A long comment to see how the attributes wrap on a phone" } },
+      },
+    },
   });
   expect(trace.status()).toBe(202);
-  seed = { agentId: created.agent.id, variantId: created.variant.id, v1: created.revision.id, v2: second.revision.id, traceId: (await trace.json()).trace.trace_id };
+  seed = {
+    agentId: created.agent.id,
+    variantId: created.variant.id,
+    v1: created.revision.id,
+    v2: second.revision.id,
+    traceId: (await trace.json()).trace.trace_id,
+  };
   await context.close();
 });
 
@@ -99,8 +117,13 @@ for (const width of widths) {
       for (const scheme of schemes) {
         await page.emulateMedia({ colorScheme: scheme });
         const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-        expect(background, `${name}: ${scheme} background`).toBe(scheme === "dark" ? "rgb(12, 12, 15)" : "rgb(248, 248, 249)");
-        const seen = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+        expect(background, `${name}: ${scheme} background`).toBe(
+          scheme === "dark" ? "rgb(12, 12, 15)" : "rgb(248, 248, 249)",
+        );
+        const seen = await page.evaluate(() => ({
+          scroll: document.documentElement.scrollWidth,
+          inner: window.innerWidth,
+        }));
         expect(seen.scroll, `${name} (${path}) overflows at ${width} px, ${scheme}`).toBeLessThanOrEqual(seen.inner);
         await page.screenshot({ path: testInfo.outputPath(`${name}-${width}-${scheme}.png`) });
       }

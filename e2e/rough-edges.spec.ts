@@ -3,8 +3,10 @@ import { mutate } from "./trpc";
 
 /** The rough edges a new user hit , each checked where a person meets it. */
 
-const AGENTS_MD_V1 = "You are a support triage agent.\n\n- Classify each ticket as bug, question or request.\n- Answer in one short sentence.";
-const AGENTS_MD_V2 = "You are a support triage agent.\n\n- Classify each ticket as bug, question or request.\n- Escalate refunds to a person.\n- Answer in one short sentence.";
+const AGENTS_MD_V1 =
+  "You are a support triage agent.\n\n- Classify each ticket as bug, question or request.\n- Answer in one short sentence.";
+const AGENTS_MD_V2 =
+  "You are a support triage agent.\n\n- Classify each ticket as bug, question or request.\n- Escalate refunds to a person.\n- Answer in one short sentence.";
 
 async function seed(page: Page, name: string) {
   const created = await mutate(page.request, "agents.create", { name });
@@ -81,7 +83,9 @@ test("the diff shows an edited AGENTS.md line by line", async ({ page }) => {
   await page.screenshot({ path: test.info().outputPath("diff-text-block.png"), fullPage: true });
 });
 
-test("forking shows the variant's name in the toast and the switcher; the toast leaves Commit clear; the history names versions", async ({ page }) => {
+test("forking shows the variant's name in the toast and the switcher; the toast leaves Commit clear; the history names versions", async ({
+  page,
+}) => {
   const agent = await seed(page, `Fork probe ${Date.now().toString(36)}`);
   await page.goto(`${agent.base}/history`);
   const row = page.locator('[data-testid="revision-row"][data-version="3"]');
@@ -106,14 +110,19 @@ test("forking shows the variant's name in the toast and the switcher; the toast 
   await page.screenshot({ path: test.info().outputPath("fork-toast-390.png") });
 });
 
-test("a taken slug is refused in an agent's words with a free one; non-Latin names get readable slugs", async ({ page }) => {
+test("a taken slug is refused in an agent's words with a free one; non-Latin names get readable slugs", async ({
+  page,
+}) => {
   const stamp = Date.now().toString(36);
   const taken = `taken-${stamp}`;
   await mutate(page.request, "agents.create", { name: `Taken ${stamp}`, slug: taken });
   await page.goto("/agents");
   const dialog = page.getByRole("dialog", { name: "New agent" });
   await expect(async () => {
-    await page.getByRole("button", { name: /New agent/ }).first().click();
+    await page
+      .getByRole("button", { name: /New agent/ })
+      .first()
+      .click();
     await expect(dialog).toBeVisible({ timeout: 1_000 });
   }).toPass();
   await dialog.getByLabel("Name").fill("Агент поддержки");
@@ -133,7 +142,8 @@ test("a taken slug is refused in an agent's words with a free one; non-Latin nam
 test("history actions show for the selected row and on keyboard focus, not only on hover", async ({ page }) => {
   const agent = await seed(page, `History probe ${Date.now().toString(36)}`);
   await page.goto(`${agent.base}/history`);
-  const actionsOf = (version: number) => page.locator(`[data-testid="revision-row"][data-version="${version}"] [data-testid="revision-actions"]`);
+  const actionsOf = (version: number) =>
+    page.locator(`[data-testid="revision-row"][data-version="${version}"] [data-testid="revision-actions"]`);
   await page.mouse.move(0, 0);
   await expect(actionsOf(2)).toHaveCSS("opacity", "0");
   await page.getByRole("checkbox", { name: "Select v2 to compare" }).check();
@@ -163,12 +173,16 @@ test("a long agent name does not push the list's columns off-screen", async ({ p
   await expect(table.getByRole("link", { name })).toHaveAttribute("title", name);
 });
 
-test("environments say agents, count each kind, and the deploy message names the agent and version", async ({ page }) => {
+test("environments say agents, count each kind, and the deploy message names the agent and version", async ({
+  page,
+}) => {
   const agent = await seed(page, `Environment probe ${Date.now().toString(36)}`);
   await mutate(page.request, "agents.deploy", { revisionId: agent.v3, environment: "development" });
   await page.goto("/environments");
   await expect(page.getByTestId("deployed-column")).toHaveText("Agent");
-  await expect(page.getByTestId("environment-summary-development").getByTestId("deployed-summary")).toHaveText(/^agents? deployed$/);
+  await expect(page.getByTestId("environment-summary-development").getByTestId("deployed-summary")).toHaveText(
+    /^agents? deployed$/,
+  );
   await page.goto("/environments/development");
   await expect(page.getByTestId("deploy-log-item").first()).toContainText(`Deploy Environment probe`);
   await expect(page.getByTestId("deploy-log-item").first()).not.toContainText(agent.v3);

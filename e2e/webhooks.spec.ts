@@ -21,7 +21,9 @@ const signedWith = (secret: string, request: WebhookReceiver["requests"][number]
   return header.includes(`v1=${createHmac("sha256", secret).update(`${t}.${request.rawBody}`).digest("hex")}`);
 };
 
-test("webhooks: create one in the UI (secret shown once), a draft and a saved test delivery to a local HTTPS receiver, every attempt, redeliver, stop and start, edit", async ({ page }, testInfo) => {
+test("webhooks: create one in the UI (secret shown once), a draft and a saved test delivery to a local HTTPS receiver, every attempt, redeliver, stop and start, edit", async ({
+  page,
+}, testInfo) => {
   const url = `https://127.0.0.1:${receiver.port}/hooks/e2e`;
   receiver.reply = () => ({ status: 200, body: "received by the e2e receiver" });
 
@@ -87,7 +89,9 @@ test("webhooks: create one in the UI (secret shown once), a draft and a saved te
   await expect(details.getByTestId("delivery-attempt").nth(1)).toContainText("the receiver is down");
   await expect(delivery).toContainText("failed");
   expect(receiver.requests).toHaveLength(3);
-  expect(receiver.requests[2].headers["x-service-delivery-id"]).toBe(receiver.requests[1].headers["x-service-delivery-id"]);
+  expect(receiver.requests[2].headers["x-service-delivery-id"]).toBe(
+    receiver.requests[1].headers["x-service-delivery-id"],
+  );
   await screenshot(page, testInfo, "webhook-deliveries");
 
   // Stop and start; edit keeps the secret.
@@ -113,8 +117,11 @@ test("webhooks: create one in the UI (secret shown once), a draft and a saved te
   // At a phone's width the page still fits.
   await page.setViewportSize({ width: 390, height: 800 });
   await expect(page.getByTestId("delivery-row").first()).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-  for (const name of ["Send test", "Stop", "Delete", "Edit"]) await expect(page.getByRole("button", { name, exact: true })).toBeInViewport({ ratio: 1 });
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
+  for (const name of ["Send test", "Stop", "Delete", "Edit"])
+    await expect(page.getByRole("button", { name, exact: true })).toBeInViewport({ ratio: 1 });
   await screenshot(page, testInfo, "webhook-subscription-390");
   await page.setViewportSize({ width: 1280, height: 800 });
 

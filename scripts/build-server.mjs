@@ -20,7 +20,9 @@ await build({
   tsconfig: "tsconfig.json",
   external: ["next", ...JSON.parse(readFileSync("server-externals.json", "utf8"))],
   // Bundled CommonJS packages call require(); give the ESM bundle one.
-  banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+  },
   logLevel: "warning",
 });
 console.log(`production server ready: ${outfile}`);

@@ -12,7 +12,8 @@ type Json = Record<string, unknown>;
 /** What the trace cannot say: a tool span recorded without content keeps no output. */
 export const OUTPUT_NOT_RECORDED = "(the tool ran; its output is not kept in the trace)";
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * A run's messages as the chat shows them: the input history, then one assistant message made of
@@ -21,7 +22,11 @@ const isObject = (value: unknown): value is Json => typeof value === "object" &&
  * span recorded) is shown as done; any other call without a result still waits (a client tool or
  * an approval).
  */
-export function uiMessagesFromGenAi(input: GenAiMessage[], outputs: GenAiMessage[], executed: ReadonlyMap<string, unknown> = new Map()): UIMessage[] {
+export function uiMessagesFromGenAi(
+  input: GenAiMessage[],
+  outputs: GenAiMessage[],
+  executed: ReadonlyMap<string, unknown> = new Map(),
+): UIMessage[] {
   const messages: UIMessage[] = [];
   const toolParts = new Map<string, Json>();
 
@@ -33,9 +38,24 @@ export function uiMessagesFromGenAi(input: GenAiMessage[], outputs: GenAiMessage
   const settle = (block: Json) => {
     const part = toolParts.get(String(block.toolCallId ?? ""));
     if (!part) return;
-    if (block.approved === false) Object.assign(part, { state: "output-denied", approval: { id: String(block.interactionToken ?? part.toolCallId), approved: false } });
-    else if (block.isError === true) Object.assign(part, { state: "output-error", errorText: typeof block.output === "string" ? block.output : JSON.stringify(block.output) });
-    else Object.assign(part, { state: "output-available", output: block.output ?? null, ...(block.approved === true ? { approval: { id: String(block.interactionToken ?? part.toolCallId), approved: true } } : {}) });
+    if (block.approved === false)
+      Object.assign(part, {
+        state: "output-denied",
+        approval: { id: String(block.interactionToken ?? part.toolCallId), approved: false },
+      });
+    else if (block.isError === true)
+      Object.assign(part, {
+        state: "output-error",
+        errorText: typeof block.output === "string" ? block.output : JSON.stringify(block.output),
+      });
+    else
+      Object.assign(part, {
+        state: "output-available",
+        output: block.output ?? null,
+        ...(block.approved === true
+          ? { approval: { id: String(block.interactionToken ?? part.toolCallId), approved: true } }
+          : {}),
+      });
   };
 
   input.forEach((message, index) => {
@@ -44,7 +64,8 @@ export function uiMessagesFromGenAi(input: GenAiMessage[], outputs: GenAiMessage
     for (const part of message.parts ?? []) {
       const content = part.content;
       if (part.type === "text" && typeof content === "string") parts.push({ type: "text", text: content });
-      else if (part.type === "tool_call" && isObject(content)) addCall(parts, String(content.toolCallId), String(content.toolName ?? "tool"), content.input);
+      else if (part.type === "tool_call" && isObject(content))
+        addCall(parts, String(content.toolCallId), String(content.toolName ?? "tool"), content.input);
       else if (part.type === "tool_result" && isObject(content)) settle(content);
     }
     if (parts.length === 0) return;
@@ -59,12 +80,14 @@ export function uiMessagesFromGenAi(input: GenAiMessage[], outputs: GenAiMessage
   for (const output of outputs) {
     reply.push({ type: "step-start" });
     for (const part of output.parts ?? []) {
-      if (part.type === "text" && typeof part.content === "string") reply.push({ type: "text", text: part.content, state: "done" });
+      if (part.type === "text" && typeof part.content === "string")
+        reply.push({ type: "text", text: part.content, state: "done" });
       else if (part.type === "tool_call") addCall(reply, String(part.id), String(part.name ?? "tool"), part.arguments);
     }
   }
   for (const [id, part] of toolParts) {
-    if (part.state === "input-available" && executed.has(id)) Object.assign(part, { state: "output-available", output: executed.get(id) ?? OUTPUT_NOT_RECORDED });
+    if (part.state === "input-available" && executed.has(id))
+      Object.assign(part, { state: "output-available", output: executed.get(id) ?? OUTPUT_NOT_RECORDED });
   }
   if (reply.some((p) => p.type !== "step-start")) messages.push({ id: "trace-out", role: "assistant", parts: reply });
   return messages;
@@ -100,7 +123,9 @@ function genAiMessages(value: unknown): GenAiMessage[] {
       return [];
     }
   }
-  return Array.isArray(parsed) ? parsed.filter((m): m is GenAiMessage => isObject(m) && typeof m.role === "string" && Array.isArray(m.parts)) : [];
+  return Array.isArray(parsed)
+    ? parsed.filter((m): m is GenAiMessage => isObject(m) && typeof m.role === "string" && Array.isArray(m.parts))
+    : [];
 }
 
 /**
@@ -109,17 +134,23 @@ function genAiMessages(value: unknown): GenAiMessage[] {
  * (server/tracing/semantic-conventions.ts); spans read before that mapping keep the GenAI names.
  */
 export function spanMessages(attributes: unknown): { input: GenAiMessage[]; output: GenAiMessage[] } {
-  const read = (stored: string, original: string) => genAiMessages(attributeAt(attributes, stored) ?? attributeAt(attributes, original));
-  return { input: read("ag.data.inputs.messages", "gen_ai.input.messages"), output: read("ag.data.outputs.messages", "gen_ai.output.messages") };
+  const read = (stored: string, original: string) =>
+    genAiMessages(attributeAt(attributes, stored) ?? attributeAt(attributes, original));
+  return {
+    input: read("ag.data.inputs.messages", "gen_ai.input.messages"),
+    output: read("ag.data.outputs.messages", "gen_ai.output.messages"),
+  };
 }
 
-const toolCallId = (attributes: unknown) => attributeAt(attributes, "ag.meta.tool.call_id") ?? attributeAt(attributes, "gen_ai.tool.call.id");
+const toolCallId = (attributes: unknown) =>
+  attributeAt(attributes, "ag.meta.tool.call_id") ?? attributeAt(attributes, "gen_ai.tool.call.id");
 
 type WireSpan = Json & { spans?: Record<string, WireSpan | WireSpan[]> };
 
 function descendants(span: WireSpan): WireSpan[] {
   const out: WireSpan[] = [];
-  for (const child of Object.values(span.spans ?? {}).flatMap((v) => (Array.isArray(v) ? v : [v]))) out.push(child, ...descendants(child));
+  for (const child of Object.values(span.spans ?? {}).flatMap((v) => (Array.isArray(v) ? v : [v])))
+    out.push(child, ...descendants(child));
   return out.sort((a, b) => String(a.start_time).localeCompare(String(b.start_time)));
 }
 
@@ -134,7 +165,10 @@ export interface TraceRun {
 }
 
 /** The agent run a trace records (its `invoke_agent` span): which agent, which session, and its conversation. */
-export function runOfTrace(trace: { trace_id?: unknown; spans?: Record<string, WireSpan | WireSpan[]> }): TraceRun | null {
+export function runOfTrace(trace: {
+  trace_id?: unknown;
+  spans?: Record<string, WireSpan | WireSpan[]>;
+}): TraceRun | null {
   const roots = Object.values(trace.spans ?? {}).flatMap((v) => (Array.isArray(v) ? v : [v]));
   const root = roots.find((span) => attributeAt(span.attributes, "gen_ai.operation.name") === "invoke_agent");
   if (!root) return null;
@@ -143,7 +177,12 @@ export function runOfTrace(trace: { trace_id?: unknown; spans?: Record<string, W
   const executed = new Map<string, unknown>();
   for (const span of all) {
     const id = toolCallId(span.attributes);
-    if (typeof id === "string") executed.set(id, attributeAt(span.attributes, "ag.data.outputs") ?? parseJson(attributeAt(span.attributes, "gen_ai.tool.call.result")));
+    if (typeof id === "string")
+      executed.set(
+        id,
+        attributeAt(span.attributes, "ag.data.outputs") ??
+          parseJson(attributeAt(span.attributes, "gen_ai.tool.call.result")),
+      );
   }
   const input = chats.map((span) => spanMessages(span.attributes).input).find((m) => m.length > 0) ?? [];
   const outputs = chats.flatMap((span) => spanMessages(span.attributes).output);

@@ -16,8 +16,8 @@ export default async function HomePage() {
           Build, version and ship LLM agents from your browser
         </h1>
         <p className="max-w-2xl text-base text-muted">
-          The playground is the browser side of this self-hosted agent service. Everything you do here goes through
-          the same functions as the public REST API: agent configurations and prompts under git-like version control,
+          The playground is the browser side of this self-hosted agent service. Everything you do here goes through the
+          same functions as the public REST API: agent configurations and prompts under git-like version control,
           deployments to environments, chats with your agents, their traces, and signed webhooks.
         </p>
         <div className="flex flex-wrap gap-2 pt-1">
@@ -50,7 +50,6 @@ export default async function HomePage() {
       </div>
 
       <QuickStart origin={origin} />
-
     </PageContainer>
   );
 }

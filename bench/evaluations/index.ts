@@ -42,9 +42,11 @@ function flag(argv: string[], name: string, fallback: number): number {
 
 async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) await work(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
 }
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
@@ -63,22 +65,46 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   let latencyMs = 0;
   model.respondWith(() => ({ kind: "reply", text: "42", usage: { input: 10, output: 1 }, delayMs: latencyMs }));
   const defaults = loadConfig({});
-  const config = { ...defaults, agentRuns: { ...defaults.agentRuns, maxRetries: 0 }, providerEnv: { ...defaults.providerEnv, openai: { key: "sk-bench", baseUrl: model.baseUrl } } };
+  const config = {
+    ...defaults,
+    agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
+    providerEnv: { ...defaults.providerEnv, openai: { key: "sk-bench", baseUrl: model.baseUrl } },
+  };
   try {
     await migrateDatabase(handle);
     const secrets = new SecretBox(randomBytes(32));
     await verifySecretKey(handle.db, secrets);
     const app: AppContext = { db: handle.db, dbKind: handle.kind, config, secrets, projectSetups: PROJECT_SETUPS };
     const api = createApiHandler(app);
-    const account = await createAccount(handle.db, PROJECT_SETUPS, { email: `bench-${Date.now()}@bench.local`, projectName: "bench" });
+    const account = await createAccount(handle.db, PROJECT_SETUPS, {
+      email: `bench-${Date.now()}@bench.local`,
+      projectName: "bench",
+    });
     const call = async (method: string, path: string, body?: unknown) => {
-      const response = await api(new Request(`http://bench${path}`, { method, headers: { authorization: `ApiKey ${account.secret}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }));
+      const response = await api(
+        new Request(`http://bench${path}`, {
+          method,
+          headers: { authorization: `ApiKey ${account.secret}`, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+      );
       const json = await response.json();
       if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
       return json;
     };
-    const agent = (await call("POST", "/api/simple/workflows/", { workflow: { slug: "bench-agent", data: { parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [] } } } } })).workflow;
-    const evaluator = (await call("POST", "/api/simple/evaluators/", { evaluator: { slug: "exact", data: { uri: "svc:builtin:auto_exact_match:v0", parameters: {} } } })).evaluator;
+    const agent = (
+      await call("POST", "/api/simple/workflows/", {
+        workflow: {
+          slug: "bench-agent",
+          data: { parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [] } } },
+        },
+      })
+    ).workflow;
+    const evaluator = (
+      await call("POST", "/api/simple/evaluators/", {
+        evaluator: { slug: "exact", data: { uri: "svc:builtin:auto_exact_match:v0", parameters: {} } },
+      })
+    ).evaluator;
     const rows = Array.from({ length: testcases }, (_, i) => ({ question: `q${i}`, correct_answer: "42" }));
     const worker = startEvaluationWorker(app, { concurrency: 60 });
 
@@ -96,29 +122,74 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     };
 
     log(`near-zero latency: ${testcases} testcases x ${repeats} repeats through the engine`);
-    const engine = await evaluate({ testcases: rows, application_steps: [agent.revision_id], evaluator_steps: [evaluator.revision_id], repeats, concurrency: { batch_size: 10 } }, { is_split: true });
+    const engine = await evaluate(
+      {
+        testcases: rows,
+        application_steps: [agent.revision_id],
+        evaluator_steps: [evaluator.revision_id],
+        repeats,
+        concurrency: { batch_size: 10 },
+      },
+      { is_split: true },
+    );
     log(`the same ${testcases * repeats} invocations and scores, directly, at concurrency 10`);
     const principal = { projectId: account.project.id, userId: account.user.id, role: "owner" as const };
     const directStarted = performance.now();
-    await pool(Array.from({ length: testcases * repeats }, (_, i) => rows[i % testcases]), 10, async (row) => {
-      const outcome = await runAgentTurn(app, principal, { workflowRevisionId: agent.revision_id }, [{ role: "user", content: row.question }], new AbortController().signal);
-      if (outcome.status !== "success") throw new Error(outcome.error.message);
-      await runEvaluator({ app, projectId: account.project.id, signal: new AbortController().signal }, { uri: "svc:builtin:auto_exact_match:v0", data: { parameters: {} }, inputs: row, outputs: outcome.outputs });
-    });
+    await pool(
+      Array.from({ length: testcases * repeats }, (_, i) => rows[i % testcases]),
+      10,
+      async (row) => {
+        const outcome = await runAgentTurn(
+          app,
+          principal,
+          { workflowRevisionId: agent.revision_id },
+          [{ role: "user", content: row.question }],
+          new AbortController().signal,
+        );
+        if (outcome.status !== "success") throw new Error(outcome.error.message);
+        await runEvaluator(
+          { app, projectId: account.project.id, signal: new AbortController().signal },
+          { uri: "svc:builtin:auto_exact_match:v0", data: { parameters: {} }, inputs: row, outputs: outcome.outputs },
+        );
+      },
+    );
     const directSeconds = (performance.now() - directStarted) / 1000;
     const invocations = testcases * repeats;
 
     log(`200 ms latency: ${slowCells} agent cells at batch_size 50`);
     latencyMs = 200;
-    const slow = await evaluate({ testcases: rows.slice(0, slowCells).concat(Array.from({ length: Math.max(0, slowCells - testcases) }, (_, i) => ({ question: `extra${i}`, correct_answer: "42" }))), application_steps: [agent.revision_id], concurrency: { batch_size: 50 } });
+    const slow = await evaluate({
+      testcases: rows
+        .slice(0, slowCells)
+        .concat(
+          Array.from({ length: Math.max(0, slowCells - testcases) }, (_, i) => ({
+            question: `extra${i}`,
+            correct_answer: "42",
+          })),
+        ),
+      application_steps: [agent.revision_id],
+      concurrency: { batch_size: 50 },
+    });
     const ideal = (slowCells * 0.2) / 50;
     await worker.stop();
-    log(`the same ${slowCells} invocations directly at concurrency 50 (on this machine's CPU, the floor for the engine)`);
+    log(
+      `the same ${slowCells} invocations directly at concurrency 50 (on this machine's CPU, the floor for the engine)`,
+    );
     const slowDirectStarted = performance.now();
-    await pool(Array.from({ length: slowCells }, (_, i) => `slow${i}`), 50, async (question) => {
-      const outcome = await runAgentTurn(app, principal, { workflowRevisionId: agent.revision_id }, [{ role: "user", content: question }], new AbortController().signal);
-      if (outcome.status !== "success") throw new Error(outcome.error.message);
-    });
+    await pool(
+      Array.from({ length: slowCells }, (_, i) => `slow${i}`),
+      50,
+      async (question) => {
+        const outcome = await runAgentTurn(
+          app,
+          principal,
+          { workflowRevisionId: agent.revision_id },
+          [{ role: "user", content: question }],
+          new AbortController().signal,
+        );
+        if (outcome.status !== "success") throw new Error(outcome.error.message);
+      },
+    );
     const slowDirect = (performance.now() - slowDirectStarted) / 1000;
     return {
       benchmark: "evaluations",

@@ -36,7 +36,9 @@ const commitResponse = Buffer.from(process.env.FLOOR_COMMIT_RESPONSE_BASE64 ?? "
 
 const sql = postgres(databaseUrl, { max: 10, onnotice: () => {} });
 // The revision's scope, found once: the app learns it from the API key on every request.
-const [scope] = await sql<{ project_id: string; domain: string; author_id: string | null }[]>`select project_id, domain, author_id from revisions where slug = ${slug}`;
+const [scope] = await sql<
+  { project_id: string; domain: string; author_id: string | null }[]
+>`select project_id, domain, author_id from revisions where slug = ${slug}`;
 if (!scope) throw new Error(`no revision ${slug}`);
 // Only to render the statements: the requests go through postgres.js directly.
 const renderer = drizzle(sql) as never;
@@ -48,13 +50,29 @@ interface FloorLookup {
   response: Buffer;
 }
 /** A lookup the app runs, with its values (the scope's project and domain added), and the app's answer. */
-const lookupFor = (query: keyof typeof revisionLookupQueries, values: Record<string, unknown>, response: Buffer): FloorLookup => {
+const lookupFor = (
+  query: keyof typeof revisionLookupQueries,
+  values: Record<string, unknown>,
+  response: Buffer,
+): FloorLookup => {
   const statement = render(revisionLookupQueries[query]);
-  return { sql: statement.sql, values: fillPlaceholders(statement.params as SQL[], { projectId: scope.project_id, domain: scope.domain, ...values }), response };
+  return {
+    sql: statement.sql,
+    values: fillPlaceholders(statement.params as SQL[], {
+      projectId: scope.project_id,
+      domain: scope.domain,
+      ...values,
+    }),
+    response,
+  };
 };
 const lookups = new Map<string, FloorLookup>([["/floor", lookupFor("revisionBySlug", { slug }, retrieveResponse)]]);
-const configured = JSON.parse(process.env.FLOOR_LOOKUPS ?? "{}") as Record<string, { query: keyof typeof revisionLookupQueries; values: Record<string, unknown>; response: string }>;
-for (const [kind, lookup] of Object.entries(configured)) lookups.set(`/floor/${kind}`, lookupFor(lookup.query, lookup.values, Buffer.from(lookup.response, "base64")));
+const configured = JSON.parse(process.env.FLOOR_LOOKUPS ?? "{}") as Record<
+  string,
+  { query: keyof typeof revisionLookupQueries; values: Record<string, unknown>; response: string }
+>;
+for (const [kind, lookup] of Object.entries(configured))
+  lookups.set(`/floor/${kind}`, lookupFor(lookup.query, lookup.values, Buffer.from(lookup.response, "base64")));
 
 const commit = {
   lock: render(commitStatements.lockVariant),
@@ -68,8 +86,11 @@ const variantColumns = Object.keys(getTableColumns(variants));
 const HEAD_VERSION = variantColumns.indexOf("headVersion");
 const ARTIFACT_ID = variantColumns.indexOf("artifactId");
 
-const run = (statement: { sql: string; params: unknown[] }, values: Record<string, unknown>, db: postgres.Sql | postgres.TransactionSql = sql) =>
-  db.unsafe(statement.sql, fillPlaceholders(statement.params as SQL[], values) as never[], { prepare: true });
+const run = (
+  statement: { sql: string; params: unknown[] },
+  values: Record<string, unknown>,
+  db: postgres.Sql | postgres.TransactionSql = sql,
+) => db.unsafe(statement.sql, fillPlaceholders(statement.params as SQL[], values) as never[], { prepare: true });
 
 function retrieveOnce(lookup: FloorLookup): Promise<Buffer> {
   return sql.unsafe(lookup.sql, lookup.values as never[], { prepare: true }).then((rows) => {
@@ -83,7 +104,11 @@ async function commitOnce(body: { application_revision_commit: { application_var
   const commitVariantId = body.application_revision_commit.application_variant_id;
   const projectId = scope!.project_id;
   await sql.begin(async (tx) => {
-    const [locked] = await run(commit.lock, { variantId: commitVariantId, projectId, domain: scope!.domain }, tx).values();
+    const [locked] = await run(
+      commit.lock,
+      { variantId: commitVariantId, projectId, domain: scope!.domain },
+      tx,
+    ).values();
     if (!locked) throw new Error("the floor's variant does not exist");
     const version = Number(locked[HEAD_VERSION]) + 1;
     const now = new Date().toISOString();
@@ -110,14 +135,25 @@ async function commitOnce(body: { application_revision_commit: { application_var
       },
       tx,
     );
-    const attributes = JSON.stringify({ references: { variant: commitVariantId, version }, message: `floor ${version}` });
-    await run(commit.insertEvent, { id: newId(), projectId, eventType: revisionEventType(scope!.domain, "committed"), timestamp: now, attributes }, tx);
+    const attributes = JSON.stringify({
+      references: { variant: commitVariantId, version },
+      message: `floor ${version}`,
+    });
+    await run(
+      commit.insertEvent,
+      { id: newId(), projectId, eventType: revisionEventType(scope!.domain, "committed"), timestamp: now, attributes },
+      tx,
+    );
     await tx.unsafe(commit.notify.sql);
   });
 }
 
 function send(res: ServerResponse, body: Buffer): void {
-  res.writeHead(200, { "content-type": "application/json; charset=utf-8", "x-request-id": randomUUID(), "content-length": String(body.length) });
+  res.writeHead(200, {
+    "content-type": "application/json; charset=utf-8",
+    "x-request-id": randomUUID(),
+    "content-length": String(body.length),
+  });
   res.end(body);
 }
 
@@ -127,7 +163,12 @@ createServer((req, res) => {
   req.on("end", () => {
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
     const lookup = lookups.get(req.url ?? "");
-    const work = req.url === "/floor/commit" ? commitOnce(body).then(() => commitResponse) : lookup ? retrieveOnce(lookup) : Promise.reject(new Error(`no floor route ${req.url}`));
+    const work =
+      req.url === "/floor/commit"
+        ? commitOnce(body).then(() => commitResponse)
+        : lookup
+          ? retrieveOnce(lookup)
+          : Promise.reject(new Error(`no floor route ${req.url}`));
     work.then((bytes) => send(res, bytes)).catch((error: Error) => res.writeHead(500).end(error.message));
   });
 }).listen(port, "127.0.0.1", () => process.stdout.write("floor ready\n"));

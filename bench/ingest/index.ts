@@ -44,7 +44,10 @@ function parseOptions(argv: string[]): Options {
     else if (flag === "--latency-seconds") out.latencySeconds = value();
     else if (flag === "--rebuild") out.rebuild = true;
     else if (flag === "--no-rebuild") out.rebuild = false;
-    else throw new Error(`Unknown option ${flag}; known: --spans, --batch, --connections, --latency-seconds, --rebuild, --no-rebuild`);
+    else
+      throw new Error(
+        `Unknown option ${flag}; known: --spans, --batch, --connections, --latency-seconds, --rebuild, --no-rebuild`,
+      );
   }
   return out;
 }
@@ -56,7 +59,18 @@ function traceSpans(size: number, startMs: number): Record<string, unknown>[] {
   const traceId = hex(16);
   const root = hex(8);
   const spans: Record<string, unknown>[] = [
-    { trace_id: traceId, span_id: root, span_name: "invoke_agent bench", start_time: new Date(startMs).toISOString(), end_time: new Date(startMs + 900).toISOString(), attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "bench", "ag.session.id": `s-${traceId.slice(0, 6)}` } },
+    {
+      trace_id: traceId,
+      span_id: root,
+      span_name: "invoke_agent bench",
+      start_time: new Date(startMs).toISOString(),
+      end_time: new Date(startMs + 900).toISOString(),
+      attributes: {
+        "gen_ai.operation.name": "invoke_agent",
+        "gen_ai.agent.name": "bench",
+        "ag.session.id": `s-${traceId.slice(0, 6)}`,
+      },
+    },
   ];
   for (let i = 1; i < size; i++) {
     spans.push({
@@ -72,8 +86,15 @@ function traceSpans(size: number, startMs: number): Record<string, unknown>[] {
         "gen_ai.request.model": "gpt-5-mini",
         "gen_ai.usage.input_tokens": 120 + i,
         "gen_ai.usage.output_tokens": 30 + i,
-        "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: `question ${i} about the weather in Paris today` }] }]),
-        "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: `answer ${i}: sunny, 21 degrees, light wind from the west` }] }]),
+        "gen_ai.input.messages": JSON.stringify([
+          { role: "user", parts: [{ type: "text", content: `question ${i} about the weather in Paris today` }] },
+        ]),
+        "gen_ai.output.messages": JSON.stringify([
+          {
+            role: "assistant",
+            parts: [{ type: "text", content: `answer ${i}: sunny, 21 degrees, light wind from the west` }],
+          },
+        ]),
       },
     });
   }
@@ -85,7 +106,8 @@ function requestBodies(total: number, batch: number): string[] {
   const now = Date.now();
   for (let sent = 0; sent < total; sent += batch) {
     const spans: Record<string, unknown>[] = [];
-    while (spans.length < batch) spans.push(...traceSpans(Math.min(10, batch - spans.length), now - Math.floor(Math.random() * 3_600_000)));
+    while (spans.length < batch)
+      spans.push(...traceSpans(Math.min(10, batch - spans.length), now - Math.floor(Math.random() * 3_600_000)));
     bodies.push(JSON.stringify({ spans }));
   }
   return bodies;
@@ -98,7 +120,13 @@ function startWorkers(count: number, databaseUrl: string): ChildProcess[] {
   return Array.from({ length: count }, () => {
     const worker = spawn(process.execPath, ["--import", "tsx", "server/boot/worker-main.ts"], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET_KEY: SECRET_KEY, LOG_LEVEL: "warn", NODE_ENV: "production" },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        APP_SECRET_KEY: SECRET_KEY,
+        LOG_LEVEL: "warn",
+        NODE_ENV: "production",
+      },
       stdio: ["ignore", "ignore", process.stderr],
     });
     // A worker that dies on its own would leave the benchmark waiting for spans nobody stores.
@@ -185,21 +213,56 @@ async function rawCopy(baseUrl: string, options: Options) {
   const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
   try {
     await migrateDatabase(handle);
-    const records: SpanRecord[] = requestBodies(options.spans, options.batch).flatMap((b) => parseTracingRequest(JSON.parse(b)).spans);
-    await ensurePartitions(handle.db, handle.db, "postgres", records.map((r) => Date.parse(r.start_time)), "week");
+    const records: SpanRecord[] = requestBodies(options.spans, options.batch).flatMap(
+      (b) => parseTracingRequest(JSON.parse(b)).spans,
+    );
+    await ensurePartitions(
+      handle.db,
+      handle.db,
+      "postgres",
+      records.map((r) => Date.parse(r.start_time)),
+      "week",
+    );
     const projectId = "01900000-0000-7000-8000-000000000001";
-    const esc = (v: unknown) => (v === null || v === undefined ? "\\N" : String(v).replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r"));
+    const esc = (v: unknown) =>
+      v === null || v === undefined
+        ? "\\N"
+        : String(v).replace(/\\/g, "\\\\").replace(/\t/g, "\\t").replace(/\n/g, "\\n").replace(/\r/g, "\\r");
     const json = (v: unknown) => (v === null || v === undefined ? "\\N" : esc(JSON.stringify(v)));
     const lines = records.map((r) =>
-      [projectId, r.trace_id, r.span_id, r.parent_id, r.start_time, r.end_time, r.trace_type, r.span_type, r.span_kind, r.span_name, r.status_code, r.status_message, r.session_id, r.user_id, r.agent_id]
+      [
+        projectId,
+        r.trace_id,
+        r.span_id,
+        r.parent_id,
+        r.start_time,
+        r.end_time,
+        r.trace_type,
+        r.span_type,
+        r.span_kind,
+        r.span_name,
+        r.status_code,
+        r.status_message,
+        r.session_id,
+        r.user_id,
+        r.agent_id,
+      ]
         .map(esc)
-        .concat([json(r.attributes), json(r.references), json(r.links), json(r.events), json(r.exception), json(r.resource)])
+        .concat([
+          json(r.attributes),
+          json(r.references),
+          json(r.links),
+          json(r.events),
+          json(r.exception),
+          json(r.resource),
+        ])
         .join("\t"),
     );
     const text = lines.join("\n") + "\n";
     log(`raw COPY of ${records.length} spans`);
     const started = performance.now();
-    const stream = await sql`copy spans (project_id, trace_id, span_id, parent_id, start_time, end_time, trace_type, span_type, span_kind, span_name, status_code, status_message, session_id, user_id, agent_id, attributes, "references", links, events, exception, resource) from stdin`.writable();
+    const stream =
+      await sql`copy spans (project_id, trace_id, span_id, parent_id, start_time, end_time, trace_type, span_type, span_kind, span_name, status_code, status_message, session_id, user_id, agent_id, attributes, "references", links, events, exception, resource) from stdin`.writable();
     await new Promise<void>((resolve, reject) => {
       stream.on("error", reject);
       stream.on("finish", resolve);
@@ -208,7 +271,11 @@ async function rawCopy(baseUrl: string, options: Options) {
       stream.end();
     });
     const seconds = (performance.now() - started) / 1000;
-    return { spans: records.length, spans_per_sec: Math.round(records.length / seconds), seconds: Number(seconds.toFixed(2)) };
+    return {
+      spans: records.length,
+      spans_per_sec: Math.round(records.length / seconds),
+      seconds: Number(seconds.toFixed(2)),
+    };
   } finally {
     await sql.end({ timeout: 5 });
     await handle.close();
@@ -221,20 +288,31 @@ async function rawCopy(baseUrl: string, options: Options) {
  * Requests of the same size as the throughput run (`batch` spans in traces of 10), sent on a fixed
  * schedule at `spansPerSec`; a request counts as visible when its first trace is in `spans`.
  */
-async function latency(server: NextServer, sql: postgres.Sql, projectId: string, workers: number, spansPerSec: number, seconds: number, batch: number) {
+async function latency(
+  server: NextServer,
+  sql: postgres.Sql,
+  projectId: string,
+  workers: number,
+  spansPerSec: number,
+  seconds: number,
+  batch: number,
+) {
   await sql`truncate spans`;
   const procs = startWorkers(workers, server.databaseUrl!);
   try {
     await new Promise((r) => setTimeout(r, 3000));
     const intervalMs = (batch / spansPerSec) * 1000;
     const count = Math.max(20, Math.floor((seconds * 1000) / intervalMs));
-    log(`latency with ${workers} worker(s): ${count} requests of ${batch} spans, one every ${intervalMs.toFixed(1)} ms (${Math.round(spansPerSec)} spans/s)`);
+    log(
+      `latency with ${workers} worker(s): ${count} requests of ${batch} spans, one every ${intervalMs.toFixed(1)} ms (${Math.round(spansPerSec)} spans/s)`,
+    );
     const sentAt = new Map<string, number>();
     const latencies: number[] = [];
     let polling = true;
     const start = performance.now() + 100;
     const giveUpAt = () => performance.now() > start + seconds * 1000 + 30_000;
-    const dashed = (p: string) => `${p.slice(0, 8)}-${p.slice(8, 12)}-${p.slice(12, 16)}-${p.slice(16, 20)}-${p.slice(20)}`;
+    const dashed = (p: string) =>
+      `${p.slice(0, 8)}-${p.slice(8, 12)}-${p.slice(12, 16)}-${p.slice(16, 20)}-${p.slice(20)}`;
     // Looks for every pending trace every 5 ms through the primary key (project, trace).
     const poller = (async () => {
       while ((polling || sentAt.size > 0) && !giveUpAt()) {
@@ -272,7 +350,8 @@ async function latency(server: NextServer, sql: postgres.Sql, projectId: string,
     }
     if (latencies.length === 0) throw new Error("no request became visible");
     latencies.sort((a, b) => a - b);
-    const pct = (p: number) => Number(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1));
+    const pct = (p: number) =>
+      Number(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1));
     return {
       workers,
       spans_per_sec_offered: Math.round(spansPerSec),
@@ -292,7 +371,15 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   await ensureBuild({ rebuild: options.rebuild });
   const copy = await rawCopy(baseUrl, options);
   log(`raw COPY: ${copy.spans_per_sec} spans/s`);
-  const server = await startNextServer({ databaseUrl: baseUrl, env: { WORKERS: "off", APP_SECRET_KEY: SECRET_KEY, LOG_LEVEL: "warn", TRACING_MAX_BACKLOG_SPANS: String(Math.max(options.spans * 2, 500_000)) } });
+  const server = await startNextServer({
+    databaseUrl: baseUrl,
+    env: {
+      WORKERS: "off",
+      APP_SECRET_KEY: SECRET_KEY,
+      LOG_LEVEL: "warn",
+      TRACING_MAX_BACKLOG_SPANS: String(Math.max(options.spans * 2, 500_000)),
+    },
+  });
   const sql = postgres(server.databaseUrl!, { max: 2, onnotice: () => {} });
   try {
     const one = await throughput(server, sql, 1, options);
@@ -300,8 +387,24 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     const two = await throughput(server, sql, 2, options);
     log(`2 workers: ${two.spans_per_sec} spans/s`);
     const [{ id: projectId }] = await sql<{ id: string }[]>`select id::text as id from projects where is_default`;
-    const latencyOne = await latency(server, sql, projectId, 1, one.spans_per_sec / 2, options.latencySeconds, options.batch);
-    const latencyTwo = await latency(server, sql, projectId, 2, two.spans_per_sec / 2, options.latencySeconds, options.batch);
+    const latencyOne = await latency(
+      server,
+      sql,
+      projectId,
+      1,
+      one.spans_per_sec / 2,
+      options.latencySeconds,
+      options.batch,
+    );
+    const latencyTwo = await latency(
+      server,
+      sql,
+      projectId,
+      2,
+      two.spans_per_sec / 2,
+      options.latencySeconds,
+      options.batch,
+    );
     const ratio = (x: number) => Number((x / copy.spans_per_sec).toFixed(3));
     return {
       benchmark: "ingest",

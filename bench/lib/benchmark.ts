@@ -54,13 +54,15 @@ export function parseLoadOptions(
   const flags = parseFlags(argv);
   const known = new Set(["duration", "warmup", "connections", "rounds", "rebuild", "no-rebuild"]);
   for (const key of Object.keys(flags)) {
-    if (!known.has(key)) throw new Error(`Unknown option --${key}; known: ${[...known].map((k) => `--${k}`).join(", ")}`);
+    if (!known.has(key))
+      throw new Error(`Unknown option --${key}; known: ${[...known].map((k) => `--${k}`).join(", ")}`);
   }
   const number = (flag: string, env: string, fallback: number, min: number) => {
     const raw = flags[flag] ?? process.env[env];
     if (raw === undefined || raw === "" || raw === true) return fallback;
     const value = Number(raw);
-    if (!Number.isFinite(value) || value < min) throw new Error(`--${flag} / ${env} must be a number >= ${min}, got ${String(raw)}`);
+    if (!Number.isFinite(value) || value < min)
+      throw new Error(`--${flag} / ${env} must be a number >= ${min}, got ${String(raw)}`);
     return value;
   };
   const rebuildEnv = process.env.BENCH_REBUILD;

@@ -39,7 +39,12 @@ export async function startFloorServer(options: {
       FLOOR_SLUG: options.slug,
       ...(options.commitResponse && { FLOOR_COMMIT_RESPONSE_BASE64: options.commitResponse.toString("base64") }),
       FLOOR_LOOKUPS: JSON.stringify(
-        Object.fromEntries(Object.entries(options.lookups ?? {}).map(([kind, l]) => [kind, { query: l.query, values: l.values, response: l.response.toString("base64") }])),
+        Object.fromEntries(
+          Object.entries(options.lookups ?? {}).map(([kind, l]) => [
+            kind,
+            { query: l.query, values: l.values, response: l.response.toString("base64") },
+          ]),
+        ),
       ),
     },
     stdio: ["ignore", "pipe", "inherit"],

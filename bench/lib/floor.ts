@@ -9,7 +9,10 @@ export const FLOOR_PATH = "/api/health";
  * Measures `GET /api/health` on a running server. Benchmarks of other endpoints call this in the
  * same run, on the same server, and report their figures as ratios to it.
  */
-export function measureHttpFloor(server: NextServer, load: Pick<LoadOptions, "connections" | "durationS" | "warmupS">): Promise<Measurement> {
+export function measureHttpFloor(
+  server: NextServer,
+  load: Pick<LoadOptions, "connections" | "durationS" | "warmupS">,
+): Promise<Measurement> {
   return measure({
     baseUrl: server.baseUrl,
     method: "GET",
@@ -66,7 +69,10 @@ export async function measureAgainstFloor(
   const ratios = rounds.map((r) => round3(r.figure.requests_per_sec / r.floor.requests_per_sec));
   return {
     requests_per_sec: round3(mean(rounds.map((r) => r.figure.requests_per_sec))),
-    latency_ms: { p50: median(rounds.map((r) => r.figure.latency_ms.p50)), p99: median(rounds.map((r) => r.figure.latency_ms.p99)) },
+    latency_ms: {
+      p50: median(rounds.map((r) => r.figure.latency_ms.p50)),
+      p99: median(rounds.map((r) => r.figure.latency_ms.p99)),
+    },
     failures: rounds.reduce((sum, r) => sum + r.figure.failures, 0),
     floor_requests_per_sec: round3(mean(rounds.map((r) => r.floor.requests_per_sec))),
     ratio_to_floor: median(ratios),
@@ -82,7 +88,11 @@ function cpuComparison(rounds: { floor: Measurement; figure: Measurement }[]) {
   if (figure.includes(undefined) || floor.includes(undefined)) return {};
   const cpu = median(figure as number[]);
   const floorCpu = median(floor as number[]);
-  return { cpu_ms_per_request: round3(cpu), floor_cpu_ms_per_request: round3(floorCpu), cpu_ratio_to_floor: round3(floorCpu / cpu) };
+  return {
+    cpu_ms_per_request: round3(cpu),
+    floor_cpu_ms_per_request: round3(floorCpu),
+    cpu_ratio_to_floor: round3(floorCpu / cpu),
+  };
 }
 
 export function round3(n: number): number {

@@ -86,7 +86,12 @@ function runOnce(options: MeasureOptions, durationS: number, counter: { i: numbe
         ? options.expectStatus.includes(status)
         : options.expectStatus === status;
 
-  const request: autocannon.Request = { method, path: options.path ?? "/", headers: defaults.headers, body: defaults.body };
+  const request: autocannon.Request = {
+    method,
+    path: options.path ?? "/",
+    headers: defaults.headers,
+    body: defaults.body,
+  };
   const generate = options.next;
   if (generate) {
     request.setupRequest = (req) => {

@@ -21,7 +21,17 @@ const START_SCRIPT = path.join(ROOT, "scripts", "start.mjs");
 const API_SERVER = path.join(ROOT, "bench", "api-server", "main.ts");
 
 /** What the production build is made from; a change to any of these makes a bench build stale. */
-const BUILD_INPUTS = ["app", "server", "server.ts", "components", "drizzle", "instrumentation.ts", "next.config.ts", "postcss.config.mjs", "package-lock.json"];
+const BUILD_INPUTS = [
+  "app",
+  "server",
+  "server.ts",
+  "components",
+  "drizzle",
+  "instrumentation.ts",
+  "next.config.ts",
+  "postcss.config.mjs",
+  "package-lock.json",
+];
 /** `next build` rewrites these to point at its dist dir; they are put back afterwards. */
 const FILES_NEXT_REWRITES = ["tsconfig.json", "next-env.d.ts"];
 
@@ -44,7 +54,8 @@ function newestMtime(target: string): number {
 /** Why the build in `distDir` cannot be used, or null when it is current. */
 function staleReason(distDir: string): string | null {
   const buildId = path.join(ROOT, distDir, "BUILD_ID");
-  if (!fs.existsSync(buildId) || !fs.existsSync(path.join(ROOT, distDir, "server.mjs"))) return `no build in ${distDir}/`;
+  if (!fs.existsSync(buildId) || !fs.existsSync(path.join(ROOT, distDir, "server.mjs")))
+    return `no build in ${distDir}/`;
   const builtAt = fs.statSync(buildId).mtimeMs;
   const changed = BUILD_INPUTS.find((input) => newestMtime(path.join(ROOT, input)) > builtAt);
   return changed ? `${changed} changed since the last build in ${distDir}/` : null;
@@ -56,7 +67,13 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<v
     const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", process.stderr, process.stderr] });
     child.on("error", reject);
     child.on("exit", (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`${path.basename(args[0] ?? command)} ${args.slice(1).join(" ")} failed (${signal ?? `exit ${code}`})`)),
+      code === 0
+        ? resolve()
+        : reject(
+            new Error(
+              `${path.basename(args[0] ?? command)} ${args.slice(1).join(" ")} failed (${signal ?? `exit ${code}`})`,
+            ),
+          ),
     );
   });
 }
@@ -70,7 +87,11 @@ export async function ensureBuild(options: { distDir?: string; rebuild?: boolean
   const distDir = options.distDir ?? BENCH_DIST_DIR;
   const exists = fs.existsSync(path.join(ROOT, distDir, "BUILD_ID"));
   const reason =
-    options.rebuild === true ? "a rebuild was asked for" : options.rebuild === false && exists ? null : staleReason(distDir);
+    options.rebuild === true
+      ? "a rebuild was asked for"
+      : options.rebuild === false && exists
+        ? null
+        : staleReason(distDir);
   if (!reason) {
     log(`using the existing build in ${distDir}/${options.rebuild === false ? " (--no-rebuild)" : ""}`);
     return false;
@@ -79,7 +100,12 @@ export async function ensureBuild(options: { distDir?: string; rebuild?: boolean
   const saved = new Map(FILES_NEXT_REWRITES.map((f) => [f, readIfExists(path.join(ROOT, f))]));
   const started = performance.now();
   try {
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_DIST_DIR: distDir,
+      NEXT_TELEMETRY_DISABLED: "1",
+    };
     await run(process.execPath, [NEXT_BIN, "build"], env);
     // npm's postbuild step: server.ts into <distDir>/server.mjs.
     await run(process.execPath, [path.join(ROOT, "scripts", "build-server.mjs")], env);
@@ -159,7 +185,8 @@ const MAX_OUTPUT = 1 << 20;
 /** Starts the production server on 127.0.0.1 and resolves once `readyPath` answers 200. */
 export async function startNextServer(options: StartOptions = {}): Promise<NextServer> {
   const distDir = options.distDir ?? BENCH_DIST_DIR;
-  if (!options.apiOnly && !fs.existsSync(path.join(ROOT, distDir, "BUILD_ID"))) throw new Error(`No build in ${distDir}/; call ensureBuild() first`);
+  if (!options.apiOnly && !fs.existsSync(path.join(ROOT, distDir, "BUILD_ID")))
+    throw new Error(`No build in ${distDir}/; call ensureBuild() first`);
   const baseDatabaseUrl = options.databaseUrl === undefined ? process.env.DATABASE_URL || null : options.databaseUrl;
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -200,7 +227,9 @@ export async function startNextServer(options: StartOptions = {}): Promise<NextS
 
   log(`starting the production server on ${baseUrl} (${database}) ...`);
   // Own process group, so stop() also ends anything the server spawned.
-  const args = options.apiOnly ? ["--import", "tsx", API_SERVER] : [START_SCRIPT, "-H", "127.0.0.1", "-p", String(port)];
+  const args = options.apiOnly
+    ? ["--import", "tsx", API_SERVER]
+    : [START_SCRIPT, "-H", "127.0.0.1", "-p", String(port)];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: options.apiOnly ? { ...env, HOST: "127.0.0.1", PORT: String(port) } : env,
@@ -248,7 +277,17 @@ export async function startNextServer(options: StartOptions = {}): Promise<NextS
     const apiKey = await waitFor(() => KEY_PATTERN.exec(output())?.[1] ?? null, 2_000);
     if (!apiKey) log("the server printed no default API key (the database was not empty?)");
     log(`server ready on ${baseUrl}`);
-    return { baseUrl, port, pid: child.pid!, database, databaseUrl: env.DATABASE_URL, apiKey, adminToken, output, stop };
+    return {
+      baseUrl,
+      port,
+      pid: child.pid!,
+      database,
+      databaseUrl: env.DATABASE_URL,
+      apiKey,
+      adminToken,
+      output,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
@@ -279,12 +318,19 @@ async function waitFor<T>(probe: () => T | null, timeoutMs: number): Promise<T |
   }
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: number, output: () => string): Promise<void> {
+async function waitUntilReady(
+  url: string,
+  child: ChildProcess,
+  timeoutMs: number,
+  output: () => string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = "no answer yet";
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`the server exited (${child.signalCode ?? `code ${child.exitCode}`}) before it was ready:\n${output()}`);
+      throw new Error(
+        `the server exited (${child.signalCode ?? `code ${child.exitCode}`}) before it was ready:\n${output()}`,
+      );
     }
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });

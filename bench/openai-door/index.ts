@@ -32,7 +32,8 @@ async function sample(url: string, init: RequestInit, expected: string): Promise
   const response = await fetch(url, init);
   const text = await response.text();
   const elapsed = performance.now() - started;
-  if (response.status !== 200 || !text.includes(expected)) throw new Error(`bad response ${response.status}: ${text.slice(0, 300)}`);
+  if (response.status !== 200 || !text.includes(expected))
+    throw new Error(`bad response ${response.status}: ${text.slice(0, 300)}`);
   return elapsed;
 }
 
@@ -54,7 +55,13 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const { key } = await app.newProject();
   const created = await app.call("POST", "/api/workflows/", {
     key,
-    body: { workflow: { slug: "bench", name: "Bench", data: { parameters: { agent: { llm: { model: "openai/gpt-5-mini" }, tools: [] } } } } },
+    body: {
+      workflow: {
+        slug: "bench",
+        name: "Bench",
+        data: { parameters: { agent: { llm: { model: "openai/gpt-5-mini" }, tools: [] } } },
+      },
+    },
   });
   if (created.status !== 200) throw new Error(`creating the agent failed: ${JSON.stringify(created.body)}`);
   const server = await serveOverHttp(app, "node");
@@ -64,27 +71,43 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     if (side === "door") {
       return [
         `${server.origin}/v1/chat/completions`,
-        { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ model: "bench", messages, stream }) },
+        {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify({ model: "bench", messages, stream }),
+        },
       ];
     }
     return [
       `${server.origin}/services/agent/v0/invoke`,
       {
         method: "POST",
-        headers: { authorization: `ApiKey ${key}`, "content-type": "application/json", accept: stream ? "text/event-stream" : "application/json" },
+        headers: {
+          authorization: `ApiKey ${key}`,
+          "content-type": "application/json",
+          accept: stream ? "text/event-stream" : "application/json",
+        },
         body: JSON.stringify({ references: { workflow: { slug: "bench" } }, data: { inputs: { messages } } }),
       },
     ];
   };
   // Both answers carry the reply's last words, whichever shape they come in.
-  const expected = reply.slice(-Math.max(1, Math.floor(chars / chunks) - 1)).trim().split(" ").at(-1)!;
+  const expected = reply
+    .slice(-Math.max(1, Math.floor(chars / chunks) - 1))
+    .trim()
+    .split(" ")
+    .at(-1)!;
 
   try {
-    const samples: Record<Mode, Record<Side, number[]>> = { batch: { door: [], invoke: [] }, stream: { door: [], invoke: [] } };
+    const samples: Record<Mode, Record<Side, number[]>> = {
+      batch: { door: [], invoke: [] },
+      stream: { door: [], invoke: [] },
+    };
     const roundAdded: Record<Mode, number[]> = { batch: [], stream: [] };
     const paired: Record<Mode, number[]> = { batch: [], stream: [] };
     for (const mode of ["batch", "stream"] as const) {
-      for (let i = 0; i < 5; i++) for (const side of ["door", "invoke"] as const) await sample(...requestFor(side, mode), expected);
+      for (let i = 0; i < 5; i++)
+        for (const side of ["door", "invoke"] as const) await sample(...requestFor(side, mode), expected);
       for (let r = 0; r < rounds; r++) {
         const round: Record<Side, number[]> = { door: [], invoke: [] };
         // Requests alternate one by one (the order flips each time), so load drift hits both sides.
@@ -131,8 +154,13 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
 function doorCpu(reply: string, chunks: number): Record<string, number> {
   const size = Math.max(1, Math.ceil(reply.length / chunks));
   const events: NativeEvent[] = [{ type: "message_start", id: "msg-0" }];
-  for (let i = 0; i < reply.length; i += size) events.push({ type: "message_delta", id: "msg-0", delta: reply.slice(i, i + size) });
-  events.push({ type: "message_end", id: "msg-0" }, { type: "usage", input: 10, output: 20, total: 30 }, { type: "done", stopReason: "stop", traceId: "0".repeat(32) });
+  for (let i = 0; i < reply.length; i += size)
+    events.push({ type: "message_delta", id: "msg-0", delta: reply.slice(i, i + size) });
+  events.push(
+    { type: "message_end", id: "msg-0" },
+    { type: "usage", input: 10, output: 20, total: 30 },
+    { type: "done", stopReason: "stop", traceId: "0".repeat(32) },
+  );
   const messages = [{ role: "user", content: "hi" }];
   const doorBody = { model: "bench", messages };
   const invokeBody = { references: { workflow: { slug: "bench" } }, data: { inputs: { messages } } };
@@ -146,7 +174,12 @@ function doorCpu(reply: string, chunks: number): Record<string, number> {
   const door = time(() => {
     const body = chatCompletionRequestSchema.parse(doorBody);
     chatToNative(body.messages);
-    const projection = new OpenAiChatProjection({ id: "chatcmpl-x", model: body.model, created: 0, includeUsage: false });
+    const projection = new OpenAiChatProjection({
+      id: "chatcmpl-x",
+      model: body.model,
+      created: 0,
+      includeUsage: false,
+    });
     for (const event of events) projection.push(event);
     JSON.stringify(projection.completion());
   });

@@ -60,7 +60,10 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const secretKey = randomBytes(32);
   try {
     let app = await startApp(database.open, secretKey, true, withStatistics);
-    const account = await createAccount(app.context.db, PROJECT_SETUPS, { email: "bench@stale-plans.local", projectName: "Bench" });
+    const account = await createAccount(app.context.db, PROJECT_SETUPS, {
+      email: "bench@stale-plans.local",
+      projectName: "Bench",
+    });
     const key = account.secret;
     const fixture = await seed(app, key);
     const kinds = retrieveKinds(fixture);
@@ -156,7 +159,12 @@ async function scratchPostgres(baseUrl: string): Promise<BenchDatabase> {
   };
 }
 
-async function startApp(open: () => Promise<DatabaseHandle>, secretKey: Buffer, migrate: boolean, withStatistics: boolean): Promise<App> {
+async function startApp(
+  open: () => Promise<DatabaseHandle>,
+  secretKey: Buffer,
+  migrate: boolean,
+  withStatistics: boolean,
+): Promise<App> {
   const handle = await open();
   if (migrate) await migrateDatabase(handle);
   const config = { ...loadConfig({}), secretKey };
@@ -164,12 +172,18 @@ async function startApp(open: () => Promise<DatabaseHandle>, secretKey: Buffer, 
   await verifySecretKey(handle.db, secrets);
   const context: AppContext = { db: handle.db, dbKind: handle.kind, config, secrets, projectSetups: PROJECT_SETUPS };
   const doors = createApiDoors(context);
-  const workers = BACKGROUND_WORKERS.filter((w) => withStatistics || w.name !== "statistics").map((w) => w.start(context));
+  const workers = BACKGROUND_WORKERS.filter((w) => withStatistics || w.name !== "statistics").map((w) =>
+    w.start(context),
+  );
   return {
     context,
     async call(path, body) {
       const response = await doors.web(
-        new Request(`http://bench${path}`, { method: "POST", headers: { authorization: `ApiKey ${currentKey}`, "content-type": "application/json" }, body: JSON.stringify(body) }),
+        new Request(`http://bench${path}`, {
+          method: "POST",
+          headers: { authorization: `ApiKey ${currentKey}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
       );
       const json = (await response.json()) as Record<string, any>;
       if (!response.ok) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(json)}`);
@@ -197,13 +211,25 @@ interface Fixture {
 async function seed(app: App, key: string): Promise<Fixture> {
   currentKey = key;
   const slug = "bench-app";
-  const created = await app.call("/api/applications/", { application: { slug, data: { parameters: { prompt: { messages: [{ role: "system", content: "You are helpful." }] } } } } });
+  const created = await app.call("/api/applications/", {
+    application: {
+      slug,
+      data: { parameters: { prompt: { messages: [{ role: "system", content: "You are helpful." }] } } },
+    },
+  });
   const variantId = created.application_variant.id as string;
   let revision = created.application_revision as { id: string; slug: string };
   for (let v = 2; v <= 3; v++) {
-    revision = (await app.call("/api/applications/revisions/commit", { application_revision_commit: { application_variant_id: variantId, data: { parameters: { v } } } })).application_revision;
+    revision = (
+      await app.call("/api/applications/revisions/commit", {
+        application_revision_commit: { application_variant_id: variantId, data: { parameters: { v } } },
+      })
+    ).application_revision;
   }
-  await app.call("/api/applications/revisions/deploy", { application_ref: { slug }, environment_ref: { slug: "staging" } });
+  await app.call("/api/applications/revisions/deploy", {
+    application_ref: { slug },
+    environment_ref: { slug: "staging" },
+  });
   const apps: Fixture["apps"] = [];
   for (let i = 0; i < 100; i++) {
     const other = await app.call("/api/applications/", { application: { slug: `app-${i}` } });
@@ -232,20 +258,46 @@ async function writeCommits(app: App, key: string, f: Fixture, count: number, co
       for (let i = next++; i < count; i = next++) {
         const target = f.apps[i % f.apps.length];
         await app.call("/api/applications/revisions/commit", {
-          application_revision_commit: { application_variant_id: target.variantId, message: `c${i}`, data: { parameters: { prompt: `revision ${i}`, n: i } } },
+          application_revision_commit: {
+            application_variant_id: target.variantId,
+            message: `c${i}`,
+            data: { parameters: { prompt: `revision ${i}`, n: i } },
+          },
         });
-        if (i % 50 === 49) await app.call("/api/applications/revisions/deploy", { application_ref: { slug: target.slug }, environment_ref: { slug: "production" } });
+        if (i % 50 === 49)
+          await app.call("/api/applications/revisions/deploy", {
+            application_ref: { slug: target.slug },
+            environment_ref: { slug: "production" },
+          });
       }
     }),
   );
 }
 
 /** Read events as retrieves write them (the batched outbox insert), 1,000 at a time. */
-async function writeReadEvents(app: App, account: { project: { id: string }; user: { id: string } }, count: number): Promise<void> {
+async function writeReadEvents(
+  app: App,
+  account: { project: { id: string }; user: { id: string } },
+  count: number,
+): Promise<void> {
   const keys = domainKeys("applications");
-  const revision = { id: account.project.id, slug: "r", version: 1, artifactId: account.project.id, artifactSlug: "a", variantId: account.project.id, variantSlug: "default" };
+  const revision = {
+    id: account.project.id,
+    slug: "r",
+    version: 1,
+    artifactId: account.project.id,
+    artifactSlug: "a",
+    variantId: account.project.id,
+    variantSlug: "default",
+  };
   for (let i = 0; i < count; i++) {
-    void emitRevisionRead(app.context.db, { projectId: account.project.id, userId: account.user.id }, keys, "retrieved", revision as never);
+    void emitRevisionRead(
+      app.context.db,
+      { projectId: account.project.id, userId: account.user.id },
+      keys,
+      "retrieved",
+      revision as never,
+    );
     if (i % 1000 === 999) await drainEvents(app.context.db);
   }
   await drainEvents(app.context.db);
@@ -256,7 +308,14 @@ async function writeReadEvents(app: App, account: { project: { id: string }; use
  * database's CPU time per request: throughput on this shared machine moves with whatever else
  * runs, while what a stale plan costs shows in the database's own CPU.
  */
-async function measureKinds(app: App, key: string, kinds: Record<string, unknown>, durationS: number, connections: number, rounds: number) {
+async function measureKinds(
+  app: App,
+  key: string,
+  kinds: Record<string, unknown>,
+  durationS: number,
+  connections: number,
+  rounds: number,
+) {
   currentKey = key;
   const runs: Record<string, { rps: number; p50: number; dbCpuMs: number }[]> = {};
   for (let round = 0; round < rounds; round++) {
@@ -267,13 +326,21 @@ async function measureKinds(app: App, key: string, kinds: Record<string, unknown
       const latencies = await loadFor(app, body, durationS, connections);
       const dbCpuMs = (await databaseCpuMs(app)) - cpuBefore;
       latencies.sort((a, b) => a - b);
-      (runs[kind] ??= []).push({ rps: latencies.length / durationS, p50: latencies[Math.floor(latencies.length / 2)], dbCpuMs: dbCpuMs / latencies.length });
+      (runs[kind] ??= []).push({
+        rps: latencies.length / durationS,
+        p50: latencies[Math.floor(latencies.length / 2)],
+        dbCpuMs: dbCpuMs / latencies.length,
+      });
     }
   }
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const out: Record<string, { rps: number; p50: number; dbCpuMs: number }> = {};
   for (const [kind, r] of Object.entries(runs)) {
-    out[kind] = { rps: round3(median(r.map((x) => x.rps))), p50: round3(median(r.map((x) => x.p50))), dbCpuMs: round3(median(r.map((x) => x.dbCpuMs))) };
+    out[kind] = {
+      rps: round3(median(r.map((x) => x.rps))),
+      p50: round3(median(r.map((x) => x.p50))),
+      dbCpuMs: round3(median(r.map((x) => x.dbCpuMs))),
+    };
     log(`${kind}: ${out[kind].rps} req/s, p50 ${out[kind].p50} ms, database CPU ${out[kind].dbCpuMs} ms/request`);
   }
   return out;
@@ -285,7 +352,10 @@ async function databaseCpuMs(app: App): Promise<number> {
     const usage = process.cpuUsage();
     return (usage.user + usage.system) / 1000;
   }
-  const backends = await rawQuery<{ pid: number }>(app.context.db, "select pid from pg_stat_activity where datname = current_database()");
+  const backends = await rawQuery<{ pid: number }>(
+    app.context.db,
+    "select pid from pg_stat_activity where datname = current_database()",
+  );
   let total = 0;
   for (const { pid } of backends) {
     try {

@@ -61,7 +61,11 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const provider = createOpenAI({ apiKey: "sk-bench", baseURL: model.baseUrl });
   const bare = async (request: Request) => {
     const body = (await request.json()) as { prompt: string };
-    return streamText({ model: provider.responses("gpt-5-mini"), prompt: body.prompt, abortSignal: request.signal }).toUIMessageStreamResponse();
+    return streamText({
+      model: provider.responses("gpt-5-mini"),
+      prompt: body.prompt,
+      abortSignal: request.signal,
+    }).toUIMessageStreamResponse();
   };
   // Ours through the production front (server.ts's node:http door); the bare route behind a plain
   // node:http server that turns the request into a web Request, as any fetch-style host would.
@@ -69,10 +73,24 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const [ours, floor] = servers;
   const oursInit: RequestInit = {
     method: "POST",
-    headers: { authorization: `ApiKey ${key}`, "content-type": "application/json", accept: "text/event-stream", "x-svc-messages-format": "ui_sdk" },
-    body: JSON.stringify({ data: { inputs: { messages: [{ role: "user", content: "hi" }] }, parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [] } } } }),
+    headers: {
+      authorization: `ApiKey ${key}`,
+      "content-type": "application/json",
+      accept: "text/event-stream",
+      "x-svc-messages-format": "ui_sdk",
+    },
+    body: JSON.stringify({
+      data: {
+        inputs: { messages: [{ role: "user", content: "hi" }] },
+        parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [] } },
+      },
+    }),
   };
-  const bareInit: RequestInit = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ prompt: "hi" }) };
+  const bareInit: RequestInit = {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ prompt: "hi" }),
+  };
   const oursUrl = `${ours.origin}/services/agent/v0/invoke`;
   const bareUrl = `${floor.origin}/`;
 
@@ -88,7 +106,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       // Alternate which side goes first so drift cancels.
       const order = r % 2 === 0 ? (["ours", "bare"] as const) : (["bare", "ours"] as const);
       for (const side of order) {
-        for (let i = 0; i < requests; i++) round[side].push(await sample(side === "ours" ? oursUrl : bareUrl, side === "ours" ? oursInit : bareInit));
+        for (let i = 0; i < requests; i++)
+          round[side].push(await sample(side === "ours" ? oursUrl : bareUrl, side === "ours" ? oursInit : bareInit));
       }
       results.ours.push(...round.ours);
       results.bare.push(...round.bare);
@@ -100,12 +119,39 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       log(`round ${r + 1}/${rounds}: ${JSON.stringify(roundRatios.at(-1))}`);
     }
     const summary = (list: Sample[]) => ({
-      first_byte_ms: { p50: round3(percentile(list.map((s) => s.firstByteMs), 50)), p95: round3(percentile(list.map((s) => s.firstByteMs), 95)) },
-      parts_per_sec_p50: Math.round(percentile(list.map((s) => s.partsPerSec), 50)),
-      parts_per_response: percentile(list.map((s) => s.parts), 50),
+      first_byte_ms: {
+        p50: round3(
+          percentile(
+            list.map((s) => s.firstByteMs),
+            50,
+          ),
+        ),
+        p95: round3(
+          percentile(
+            list.map((s) => s.firstByteMs),
+            95,
+          ),
+        ),
+      },
+      parts_per_sec_p50: Math.round(
+        percentile(
+          list.map((s) => s.partsPerSec),
+          50,
+        ),
+      ),
+      parts_per_response: percentile(
+        list.map((s) => s.parts),
+        50,
+      ),
     });
-    const added = percentile(roundRatios.map((r) => r.first_byte_added_ms), 50);
-    const ratio = percentile(roundRatios.map((r) => r.parts_per_sec_ratio), 50);
+    const added = percentile(
+      roundRatios.map((r) => r.first_byte_added_ms),
+      50,
+    );
+    const ratio = percentile(
+      roundRatios.map((r) => r.parts_per_sec_ratio),
+      50,
+    );
     return {
       benchmark: "stream",
       ours: summary(results.ours),

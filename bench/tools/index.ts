@@ -51,7 +51,11 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const app = await createTestApp();
   const { projectId } = await app.newProject();
   const files = seedFiles(fileCount);
-  const limits = { maxBytes: app.context.config.sandbox.workspaceMaxBytes, idleMs: app.context.config.sandbox.workspaceIdleMs, commandTimeoutMs: app.context.config.sandbox.commandTimeoutMs };
+  const limits = {
+    maxBytes: app.context.config.sandbox.workspaceMaxBytes,
+    idleMs: app.context.config.sandbox.workspaceIdleMs,
+    commandTimeoutMs: app.context.config.sandbox.commandTimeoutMs,
+  };
   const registry = defaultToolRegistry();
   const toolEntries = [
     { type: "builtin", name: "bash" },
@@ -71,7 +75,10 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       policy: { rules: { allow: [], ask: [], deny: [] }, runnerDefault: "allow" },
     });
     const call = async (name: "bash" | "read", input: Record<string, unknown>) => {
-      const output = await built.toolSet[name].execute!(input, { toolCallId: randomUUID(), messages: [] } as ToolExecutionOptions);
+      const output = await built.toolSet[name].execute!(input, {
+        toolCallId: randomUUID(),
+        messages: [],
+      } as ToolExecutionOptions);
       if (typeof output !== "string" || !output) throw new Error(`${name} returned ${String(output)}`);
     };
     return { bash: () => call("bash", { command: COMMAND }), read: () => call("read", { path: READ_PATH }) };
@@ -82,7 +89,10 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     bash: async () => (await turn(sessionId)).bash(),
     read: async () => (await turn(sessionId)).read(),
   };
-  const bareShell = new Bash({ cwd: "/workspace", files: Object.fromEntries(Object.entries(files).map(([path, content]) => [`/workspace/${path}`, content])) });
+  const bareShell = new Bash({
+    cwd: "/workspace",
+    files: Object.fromEntries(Object.entries(files).map(([path, content]) => [`/workspace/${path}`, content])),
+  });
   const bare: Workload = {
     bash: async () => {
       const result = await bareShell.exec(COMMAND);
@@ -110,8 +120,16 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const oursColdStart = async () => {
     const session = `cold-${randomUUID()}`;
     const sandbox = new SessionSandbox({ db: app.context.db, projectId, sessionId: session, limits });
-    const built = await registry.build([toolEntries[0]], { projectId, sessionId: session, sandbox, policy: { rules: { allow: [], ask: [], deny: [] }, runnerDefault: "allow" } });
-    const output = await built.toolSet.bash.execute!({ command: "echo ok" }, { toolCallId: "c", messages: [] } as ToolExecutionOptions);
+    const built = await registry.build([toolEntries[0]], {
+      projectId,
+      sessionId: session,
+      sandbox,
+      policy: { rules: { allow: [], ask: [], deny: [] }, runnerDefault: "allow" },
+    });
+    const output = await built.toolSet.bash.execute!({ command: "echo ok" }, {
+      toolCallId: "c",
+      messages: [],
+    } as ToolExecutionOptions);
     if (output !== "ok\n") throw new Error(`cold start answered ${String(output)}`);
   };
   const bareColdStart = async () => {
@@ -147,7 +165,9 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       figures.ours_cold_ms = await medianMs(oursColdStart);
       if (!bareFirst) await measureBare();
       perRound.push(figures);
-      log(`round ${r + 1}/${rounds}: ${JSON.stringify(Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, round3(v)])))}`);
+      log(
+        `round ${r + 1}/${rounds}: ${JSON.stringify(Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, round3(v)])))}`,
+      );
     }
     const med = (key: string) => round3(median(perRound.map((f) => f[key])));
     const ratio = (ours: string, theirs: string) => significant3(median(perRound.map((f) => f[ours] / f[theirs])));
@@ -163,8 +183,17 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         read_one_turn: ratio("one_turn_read", "bare_read"),
         read_turn_per_call: ratio("turn_per_call_read", "bare_read"),
       },
-      cold_start_ms: { new_session_workspace: med("ours_cold_ms"), bare_new_bash: med("bare_cold_ms"), ratio: ratio("ours_cold_ms", "bare_cold_ms") },
-      workload: { bash_command: COMMAND, read_path: READ_PATH, workspace_files: fileCount + 1, workspace_bytes: Object.values(files).reduce((sum, text) => sum + Buffer.byteLength(text), 0) },
+      cold_start_ms: {
+        new_session_workspace: med("ours_cold_ms"),
+        bare_new_bash: med("bare_cold_ms"),
+        ratio: ratio("ours_cold_ms", "bare_cold_ms"),
+      },
+      workload: {
+        bash_command: COMMAND,
+        read_path: READ_PATH,
+        workspace_files: fileCount + 1,
+        workspace_bytes: Object.values(files).reduce((sum, text) => sum + Buffer.byteLength(text), 0),
+      },
       rounds,
       calls_per_round: calls,
       cold_starts_per_round: starts,
@@ -179,12 +208,18 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
 
 /** A small project: `notes.txt` of 200 lines to read, and `count` source files of about 2 KB. */
 function seedFiles(count: number): Record<string, string> {
-  const files: Record<string, string> = { [READ_PATH]: Array.from({ length: 200 }, (_, i) => `line ${i + 1}: the quick brown fox jumps over the lazy dog`).join("\n") + "\n" };
+  const files: Record<string, string> = {
+    [READ_PATH]:
+      Array.from({ length: 200 }, (_, i) => `line ${i + 1}: the quick brown fox jumps over the lazy dog`).join("\n") +
+      "\n",
+  };
   for (let i = 0; i < count; i++) files[`src/module-${i}.ts`] = `export const value${i} = ${i};\n`.repeat(70);
   return files;
 }
 
-async function snapshotOf(files: Record<string, string>): Promise<[Awaited<ReturnType<typeof snapshotWorkspace>>["entries"], number]> {
+async function snapshotOf(
+  files: Record<string, string>,
+): Promise<[Awaited<ReturnType<typeof snapshotWorkspace>>["entries"], number]> {
   const fs = new InMemoryFs();
   await restoreWorkspace(fs, []);
   for (const [path, content] of Object.entries(files)) {

@@ -45,19 +45,39 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     const fixture = await seed(api);
     const floorRequest = { application_revision_ref: { slug: fixture.revision.slug } };
     const commitBody = (variantId: string, i: number) => ({
-      application_revision_commit: { application_variant_id: variantId, message: `bench ${i}`, data: { parameters: { n: i } } },
+      application_revision_commit: {
+        application_variant_id: variantId,
+        message: `bench ${i}`,
+        data: { parameters: { n: i } },
+      },
     });
     // Each kind of retrieve against a floor running the very lookup the app runs for it.
     const retrieveKinds: Record<string, { body: unknown; query: string; values: Record<string, unknown> }> = {
-      revision_id: { body: { application_revision_ref: { id: fixture.revision.id } }, query: "revisionById", values: { id: fixture.revision.id } },
-      revision_slug: { body: { application_revision_ref: { slug: fixture.revision.slug } }, query: "revisionBySlug", values: { slug: fixture.revision.slug } },
+      revision_id: {
+        body: { application_revision_ref: { id: fixture.revision.id } },
+        query: "revisionById",
+        values: { id: fixture.revision.id },
+      },
+      revision_slug: {
+        body: { application_revision_ref: { slug: fixture.revision.slug } },
+        query: "revisionBySlug",
+        values: { slug: fixture.revision.slug },
+      },
       variant_and_version: {
         body: { application_variant_ref: { id: fixture.variantId }, application_revision_ref: { version: "2" } },
         query: "inVariantAt",
         values: { variantId: fixture.variantId, version: 2 },
       },
-      variant_latest: { body: { application_variant_ref: { id: fixture.variantId } }, query: "latestOfVariant", values: { variantId: fixture.variantId } },
-      artifact_latest: { body: { application_ref: { slug: fixture.slug } }, query: "latestOfArtifactBySlug", values: { slug: fixture.slug } },
+      variant_latest: {
+        body: { application_variant_ref: { id: fixture.variantId } },
+        query: "latestOfVariant",
+        values: { variantId: fixture.variantId },
+      },
+      artifact_latest: {
+        body: { application_ref: { slug: fixture.slug } },
+        query: "latestOfArtifactBySlug",
+        values: { slug: fixture.slug },
+      },
       environment_and_key: {
         body: { environment_ref: { slug: "staging" }, key: `${fixture.slug}.revision` },
         query: "deployedViaEnvironmentSlug",
@@ -65,15 +85,26 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       },
     };
     const answer = async (body: unknown) =>
-      Buffer.from(await (await fetch(`${server.baseUrl}/api/applications/revisions/retrieve`, { method: "POST", headers: api.headers, body: JSON.stringify(body) })).arrayBuffer());
+      Buffer.from(
+        await (
+          await fetch(`${server.baseUrl}/api/applications/revisions/retrieve`, {
+            method: "POST",
+            headers: api.headers,
+            body: JSON.stringify(body),
+          })
+        ).arrayBuffer(),
+      );
     const lookups: Record<string, { query: string; values: Record<string, unknown>; response: Buffer }> = {};
-    for (const [kind, { body, query, values }] of Object.entries(retrieveKinds)) lookups[kind] = { query, values, response: await answer(body) };
+    for (const [kind, { body, query, values }] of Object.entries(retrieveKinds))
+      lookups[kind] = { query, values, response: await answer(body) };
     const floorServer = await startFloorServer({
       databaseUrl: server.databaseUrl!,
       response: await answer(floorRequest),
       slug: fixture.revision.slug,
       lookups,
-      commitResponse: Buffer.from(JSON.stringify(await api.post("/api/applications/revisions/commit", commitBody(fixture.commitVariants[0]!, 0)))),
+      commitResponse: Buffer.from(
+        JSON.stringify(await api.post("/api/applications/revisions/commit", commitBody(fixture.commitVariants[0]!, 0))),
+      ),
     });
     stopFloor = floorServer.stop;
     const floors: Measurement[] = [];
@@ -85,7 +116,10 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     const commitCases = {
       clients_1: { connections: 1, variantFor: () => fixture.commitVariants[0]! },
       clients_16_one_variant: { connections: COMMIT_CLIENTS, variantFor: () => fixture.commitVariants[0]! },
-      clients_16_own_variants: { connections: COMMIT_CLIENTS, variantFor: (i: number) => fixture.commitVariants[i % COMMIT_CLIENTS]! },
+      clients_16_own_variants: {
+        connections: COMMIT_CLIENTS,
+        variantFor: (i: number) => fixture.commitVariants[i % COMMIT_CLIENTS]!,
+      },
     };
     for (const [name, { connections, variantFor }] of Object.entries(commitCases)) {
       const next = (i: number): RequestSpec => ({ body: commitBody(variantFor(i), i) });
@@ -93,7 +127,15 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       commits[name] = await measureAgainstFloor(
         (timing) => floorServer.measure({ ...commitLoad, ...timing, path: "/floor/commit" }),
         load,
-        (timing) => measure({ ...commitLoad, ...timing, baseUrl: server.baseUrl, serverPid: server.pid, path: "/api/applications/revisions/commit", headers: api.headers }),
+        (timing) =>
+          measure({
+            ...commitLoad,
+            ...timing,
+            baseUrl: server.baseUrl,
+            serverPid: server.pid,
+            path: "/api/applications/revisions/commit",
+            headers: api.headers,
+          }),
       );
     }
 
@@ -103,9 +145,18 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       log(`retrieve by ${kind}`);
       const retrieveLoad = { method: "POST" as const, body, connections: load.connections, expectStatus: 200 };
       retrieve[kind] = await measureAgainstFloor(
-        (timing) => floorServer.measure({ ...retrieveLoad, ...timing, path: `/floor/${kind}` }).then((m) => (floors.push(m), m)),
+        (timing) =>
+          floorServer.measure({ ...retrieveLoad, ...timing, path: `/floor/${kind}` }).then((m) => (floors.push(m), m)),
         load,
-        (timing) => measure({ ...retrieveLoad, ...timing, baseUrl: server.baseUrl, serverPid: server.pid, path: "/api/applications/revisions/retrieve", headers: api.headers }),
+        (timing) =>
+          measure({
+            ...retrieveLoad,
+            ...timing,
+            baseUrl: server.baseUrl,
+            serverPid: server.pid,
+            path: "/api/applications/revisions/retrieve",
+            headers: api.headers,
+          }),
       );
     }
     log("measuring deploy-to-watcher latency");
@@ -117,7 +168,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       database: server.database,
       server: apiOnly ? "api door only (bench/api-server)" : "npm start",
       floor: {
-        target: "minimal node:http + postgres.js: per kind of retrieve the app's own lookup query, the app's response bytes",
+        target:
+          "minimal node:http + postgres.js: per kind of retrieve the app's own lookup query, the app's response bytes",
         requests_per_sec_mean: round3(floors.reduce((sum, f) => sum + f.requests_per_sec, 0) / floors.length),
         latency_ms_p50_mean: round3(floors.reduce((sum, f) => sum + f.latency_ms.p50, 0) / floors.length),
         measurements: floors.length,
@@ -165,7 +217,11 @@ function client(server: NextServer) {
 async function seed(api: ReturnType<typeof client>) {
   const slug = "bench-app";
   const created = await api.post("/api/applications/", {
-    application: { slug, name: "Bench app", data: { parameters: { prompt: { messages: [{ role: "system", content: "You are helpful." }] } } } },
+    application: {
+      slug,
+      name: "Bench app",
+      data: { parameters: { prompt: { messages: [{ role: "system", content: "You are helpful." }] } } },
+    },
   });
   const variantId = created.application_variant.id as string;
   const first = created.application_revision as { id: string; slug: string };
@@ -176,12 +232,17 @@ async function seed(api: ReturnType<typeof client>) {
     });
     revision = committed.application_revision;
   }
-  await api.post("/api/applications/revisions/deploy", { application_ref: { slug }, environment_ref: { slug: "staging" } });
+  await api.post("/api/applications/revisions/deploy", {
+    application_ref: { slug },
+    environment_ref: { slug: "staging" },
+  });
   const commitVariants: string[] = [];
   for (let i = 0; i < COMMIT_CLIENTS; i++) {
     // Created without data, an application has no variant until the client makes one.
     const app = await api.post("/api/applications/", { application: { slug: `commit-target-${i}` } });
-    const variant = await api.post("/api/applications/variants/", { application_variant: { application_id: app.application.id, slug: "default" } });
+    const variant = await api.post("/api/applications/variants/", {
+      application_variant: { application_id: app.application.id, slug: "default" },
+    });
     commitVariants.push(variant.application_variant.id as string);
   }
   return { slug, variantId, first, revision, commitVariants };
@@ -192,7 +253,12 @@ async function seed(api: ReturnType<typeof client>) {
  * revisions in turn: per deploy, the time from sending it to its event arriving, and the deploy
  * request's own duration (its commit happens within it).
  */
-async function deployToWatcher(server: NextServer, headers: Record<string, string>, fixture: Awaited<ReturnType<typeof seed>>, deploys: number) {
+async function deployToWatcher(
+  server: NextServer,
+  headers: Record<string, string>,
+  fixture: Awaited<ReturnType<typeof seed>>,
+  deploys: number,
+) {
   const deploy = (id: string) =>
     fetch(`${server.baseUrl}/api/applications/revisions/deploy`, {
       method: "POST",
@@ -203,10 +269,13 @@ async function deployToWatcher(server: NextServer, headers: Record<string, strin
     });
   await deploy(fixture.first.id);
   const controller = new AbortController();
-  const res = await fetch(`${server.baseUrl}/api/applications/revisions/watch?environment_ref.slug=production&key=${fixture.slug}.revision`, {
-    headers: { authorization: headers.authorization },
-    signal: controller.signal,
-  });
+  const res = await fetch(
+    `${server.baseUrl}/api/applications/revisions/watch?environment_ref.slug=production&key=${fixture.slug}.revision`,
+    {
+      headers: { authorization: headers.authorization },
+      signal: controller.signal,
+    },
+  );
   if (!res.ok) throw new Error(`watch answered ${res.status}: ${await res.text()}`);
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
@@ -236,7 +305,8 @@ async function deployToWatcher(server: NextServer, headers: Record<string, strin
     latencies.push(performance.now() - started);
   }
   controller.abort();
-  const pct = (values: number[], p: number) => round3([...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!);
+  const pct = (values: number[], p: number) =>
+    round3([...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!);
   return {
     deploys,
     latency_ms: { p50: pct(latencies, 50), p99: pct(latencies, 99), max: pct(latencies, 100) },

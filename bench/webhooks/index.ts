@@ -70,7 +70,10 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       config: { ...loadConfig({}), egressAllowlist: allowlist.entries, egressCa: [receiver.certificate.cert] },
       projectSetups: PROJECT_SETUPS,
     };
-    const account = await createAccount(handle.db, PROJECT_SETUPS, { email: "bench@bench.local", projectName: "bench" });
+    const account = await createAccount(handle.db, PROJECT_SETUPS, {
+      email: "bench@bench.local",
+      projectName: "bench",
+    });
     const scope = { projectId: account.project.id, userId: account.user.id };
     await createSubscription(app, scope, { name: "bench", data: { url: receiver.url(), auth_mode: "signature" } });
     const api = createApiHandler(app);
@@ -86,7 +89,9 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       return response.json();
     };
     const created = await call("/api/applications/", { application: { name: "bench-app" } });
-    const variant = await call("/api/applications/variants/", { application_variant: { application_id: created.application.id, slug: "default" } });
+    const variant = await call("/api/applications/variants/", {
+      application_variant: { application_id: created.application.id, slug: "default" },
+    });
     const variantId = variant.application_variant.id as string;
 
     log(`latency: ${samples} commits, one at a time`);
@@ -97,7 +102,9 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     };
     let worker = startWebhookWorker(app, { concurrency });
     const latencies: number[] = [];
-    const body = (i: number) => ({ application_revision_commit: { application_variant_id: variantId, data: { parameters: { n: i } } } });
+    const body = (i: number) => ({
+      application_revision_commit: { application_variant_id: variantId, data: { parameters: { n: i } } },
+    });
     for (let i = 0; i < samples + 10; i++) {
       const before = receiver.requests.length;
       await call("/api/applications/revisions/commit", body(i));
@@ -127,7 +134,10 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     const target = receiver.requests.length + eventCount;
     const started = performance.now();
     worker = startWebhookWorker(app, { concurrency });
-    await receiver.waitFor(() => receiver.succeeded.length >= target - samples - 10 + 0 && receiver.requests.length >= target, 300_000);
+    await receiver.waitFor(
+      () => receiver.succeeded.length >= target - samples - 10 + 0 && receiver.requests.length >= target,
+      300_000,
+    );
     const elapsedS = (performance.now() - started) / 1000;
     await worker.stop();
 

@@ -71,7 +71,10 @@ export function AgentName({ agent }: { agent: AgentDetails["agent"] }) {
         onClick={start}
         aria-label="Rename agent"
         title="Rename"
-        className={cn("rounded-md p-1 text-muted opacity-60 transition group-hover:opacity-100 hover:bg-surface-muted hover:text-foreground", focusRing)}
+        className={cn(
+          "rounded-md p-1 text-muted opacity-60 transition group-hover:opacity-100 hover:bg-surface-muted hover:text-foreground",
+          focusRing,
+        )}
       >
         <PencilIcon className="size-3.5" />
       </button>

@@ -28,7 +28,9 @@ export function AgentTabs({ agentId, variantId }: { agentId: string; variantId: 
             aria-current={current ? "page" : undefined}
             className={cn(
               "flex h-9 shrink-0 items-center gap-1.5 rounded-t-md border-b-2 px-3 text-sm font-medium transition-colors",
-              current ? "border-accent text-foreground" : "border-transparent text-muted hover:border-line-strong hover:text-foreground",
+              current
+                ? "border-accent text-foreground"
+                : "border-transparent text-muted hover:border-line-strong hover:text-foreground",
               focusRing,
             )}
           >

@@ -67,10 +67,18 @@ export function AgentsPage() {
   const items = list.data?.pages.flatMap((page) => page.items) ?? [];
 
   const createButton = (
-    <Button variant="primary" onClick={() => setCreating(true)} aria-keyshortcuts="c" disabled={!canEdit} title={canEdit ? undefined : "Viewers cannot create agents"}>
+    <Button
+      variant="primary"
+      onClick={() => setCreating(true)}
+      aria-keyshortcuts="c"
+      disabled={!canEdit}
+      title={canEdit ? undefined : "Viewers cannot create agents"}
+    >
       <PlusIcon className="size-3.5" />
       New agent
-      <Kbd aria-hidden="true" tone="inverted" className="ml-1">C</Kbd>
+      <Kbd aria-hidden="true" tone="inverted" className="ml-1">
+        C
+      </Kbd>
     </Button>
   );
 
@@ -116,7 +124,11 @@ export function AgentsPage() {
             <EmptyState
               icon={<AgentIcon />}
               title="No agents match"
-              description={debounced ? `Nothing is named like “${debounced}”${archived ? "" : " among active agents"}.` : "No agents yet."}
+              description={
+                debounced
+                  ? `Nothing is named like “${debounced}”${archived ? "" : " among active agents"}.`
+                  : "No agents yet."
+              }
               action={
                 <Button onClick={() => setSearch("")} disabled={!debounced}>
                   Clear search

@@ -2,7 +2,18 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { Badge, Table, TableBody, TableCell, TableHeaderGroup, TableColumnHeader, TableRow, TimeAgo, focusRing, cn } from "@/components/ui";
+import {
+  Badge,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeaderGroup,
+  TableColumnHeader,
+  TableRow,
+  TimeAgo,
+  focusRing,
+  cn,
+} from "@/components/ui";
 import { agentPath, editorPath } from "./agent-paths";
 import { DeploymentCell } from "./deployment-cell";
 import type { EnvironmentColumn } from "./environment-columns";
@@ -25,7 +36,9 @@ export function AgentsTable({ items, environments }: { items: AgentListItem[]; e
       </TableHeaderGroup>
       <TableBody>
         {items.map((item) => {
-          const href = item.defaultVariantId ? editorPath(item.agent.id, item.defaultVariantId) : agentPath(item.agent.id);
+          const href = item.defaultVariantId
+            ? editorPath(item.agent.id, item.defaultVariantId)
+            : agentPath(item.agent.id);
           const archived = Boolean(item.agent.deleted_at);
           return (
             <TableRow
@@ -45,7 +58,11 @@ export function AgentsTable({ items, environments }: { items: AgentListItem[]; e
                     <Link
                       href={href}
                       title={item.agent.name ?? item.agent.slug}
-                      className={cn("min-w-0 truncate rounded font-medium text-foreground hover:underline", focusRing, archived && "text-muted")}
+                      className={cn(
+                        "min-w-0 truncate rounded font-medium text-foreground hover:underline",
+                        focusRing,
+                        archived && "text-muted",
+                      )}
                     >
                       {item.agent.name ?? item.agent.slug}
                     </Link>
@@ -56,7 +73,13 @@ export function AgentsTable({ items, environments }: { items: AgentListItem[]; e
                   </span>
                 </div>
               </TableCell>
-              <TableCell>{item.latest ? <VersionBadge version={item.latest.version} tone="accent" /> : <span className="text-muted">—</span>}</TableCell>
+              <TableCell>
+                {item.latest ? (
+                  <VersionBadge version={item.latest.version} tone="accent" />
+                ) : (
+                  <span className="text-muted">—</span>
+                )}
+              </TableCell>
               {environments.map((env) => (
                 <TableCell key={env.slug}>
                   <DeploymentCell

@@ -45,7 +45,12 @@ export function AgentsToolbar({
           {searching ? <Spinner className="size-3.5 text-muted" /> : <Kbd aria-hidden="true">/</Kbd>}
         </span>
       </div>
-      <label className={cn("flex cursor-pointer items-center gap-2 rounded-md px-1 text-sm text-muted select-none hover:text-foreground", focusRing)}>
+      <label
+        className={cn(
+          "flex cursor-pointer items-center gap-2 rounded-md px-1 text-sm text-muted select-none hover:text-foreground",
+          focusRing,
+        )}
+      >
         <input
           type="checkbox"
           checked={archived}

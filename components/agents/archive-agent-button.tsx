@@ -21,7 +21,10 @@ export function ArchiveAgentButton({ agent }: { agent: AgentDetails["agent"] }) 
       onSuccess: async (_, { archived: now }) => {
         await refresh(agent.id);
         setConfirming(false);
-        toast({ title: now ? "Agent archived" : "Agent restored", description: now ? `${name} is hidden from the agents list.` : `${name} is active again.` });
+        toast({
+          title: now ? "Agent archived" : "Agent restored",
+          description: now ? `${name} is hidden from the agents list.` : `${name} is active again.`,
+        });
       },
     }),
   );
@@ -52,7 +55,11 @@ export function ArchiveAgentButton({ agent }: { agent: AgentDetails["agent"] }) 
             <Button onClick={() => setConfirming(false)} disabled={setArchived.isPending} data-autofocus>
               Cancel
             </Button>
-            <Button variant="danger" loading={setArchived.isPending} onClick={() => setArchived.mutate({ id: agent.id, archived: true })}>
+            <Button
+              variant="danger"
+              loading={setArchived.isPending}
+              onClick={() => setArchived.mutate({ id: agent.id, archived: true })}
+            >
               Archive agent
             </Button>
           </>

@@ -45,7 +45,10 @@ export function CreateAgentDialog({ open, onClose }: { open: boolean; onClose: (
 
   const suggestion = suggestSlug(name);
   // A taken slug comes back as a field error that names a free one.
-  const slugTaken = create.error?.data?.app?.code === "slug_taken" ? create.error.data.app.errors?.find((e) => e.path === "slug")?.message : undefined;
+  const slugTaken =
+    create.error?.data?.app?.code === "slug_taken"
+      ? create.error.data.app.errors?.find((e) => e.path === "slug")?.message
+      : undefined;
   const problem = slugProblem(slug.trim()) ?? (slugTaken && slug.trim() === create.variables?.slug ? slugTaken : null);
   const nameMissing = touched && name.trim() === "";
 
@@ -91,7 +94,9 @@ export function CreateAgentDialog({ open, onClose }: { open: boolean; onClose: (
           className="font-mono"
           value={slug}
           onChange={(event) => setSlug(event.target.value)}
-          hint={problem ? undefined : "How the API and other agents refer to it. Leave empty to derive it from the name."}
+          hint={
+            problem ? undefined : "How the API and other agents refer to it. Leave empty to derive it from the name."
+          }
           error={problem ?? undefined}
         />
         {create.error && !slugTaken && (

@@ -5,7 +5,15 @@ import { VersionBadge } from "./version-badge";
  * What one environment runs of an agent: its version, green when it is the latest, plain when it
  * is behind; the variant is named when it is not the default one.
  */
-export function DeploymentCell({ deployments, latestVersion, environment }: { deployments: AgentDeployment[]; latestVersion?: string; environment: string }) {
+export function DeploymentCell({
+  deployments,
+  latestVersion,
+  environment,
+}: {
+  deployments: AgentDeployment[];
+  latestVersion?: string;
+  environment: string;
+}) {
   if (deployments.length === 0) {
     return (
       <span className="text-muted" aria-label={`Not deployed to ${environment}`}>

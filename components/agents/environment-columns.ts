@@ -7,7 +7,9 @@ export interface EnvironmentColumn {
 }
 
 /** One column per environment of the project, or the usual three while the list loads. */
-export function environmentColumns(environments: ReadonlyArray<{ slug: string; name: string }> | undefined): EnvironmentColumn[] {
+export function environmentColumns(
+  environments: ReadonlyArray<{ slug: string; name: string }> | undefined,
+): EnvironmentColumn[] {
   if (!environments) return ORDER.map((slug) => ({ slug, name: capitalize(slug) }));
   const rank = (slug: string) => (ORDER.includes(slug) ? ORDER.indexOf(slug) : ORDER.length);
   return [...environments]

@@ -1,4 +1,13 @@
-export { agentPath, agentsListPath, editorPath, switchVariantPath, tabOfPath, variantTabPath, type AgentTab, type EditorView } from "./agent-paths";
+export {
+  agentPath,
+  agentsListPath,
+  editorPath,
+  switchVariantPath,
+  tabOfPath,
+  variantTabPath,
+  type AgentTab,
+  type EditorView,
+} from "./agent-paths";
 export { AgentLayout } from "./agent-layout";
 export { AgentsPage, AgentsPageSkeleton } from "./agents-page";
 export { BracesIcon, ChatIcon, FormIcon, PanelRightIcon, TrashIcon, WrenchIcon } from "./icons";

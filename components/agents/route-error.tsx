@@ -9,7 +9,8 @@ export function RouteError({ error, retry }: { error: unknown; retry?: () => voi
   useEffect(() => {
     console.error(error);
   }, [error]);
-  const digest = error instanceof Error && "digest" in error ? String((error as { digest?: unknown }).digest ?? "") : "";
+  const digest =
+    error instanceof Error && "digest" in error ? String((error as { digest?: unknown }).digest ?? "") : "";
   const text = describeLoadError(error);
   // A server render failure (digest) or a failed request may pass; a bad address will not.
   const canRetry = retry && (digest !== "" || text.retry);

@@ -9,7 +9,15 @@ import type { AgentVariant } from "./types";
 import { variantLabel } from "./variant-label";
 
 /** Which variant (branch) the tabs show; switching keeps the current tab. */
-export function VariantSwitcher({ agentId, variantId, variants }: { agentId: string; variantId: string; variants: AgentVariant[] }) {
+export function VariantSwitcher({
+  agentId,
+  variantId,
+  variants,
+}: {
+  agentId: string;
+  variantId: string;
+  variants: AgentVariant[];
+}) {
   const router = useRouter();
   const pathname = usePathname();
   const known = variants.some((v) => v.id === variantId);

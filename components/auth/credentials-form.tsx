@@ -27,7 +27,8 @@ export function CredentialsForm({
   const [values, setValues] = useState<CredentialsValues>({ name: "", email: "", password: "" });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const set = (key: keyof CredentialsValues) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: event.target.value }));
+  const set = (key: keyof CredentialsValues) => (event: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [key]: event.target.value }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -43,8 +44,18 @@ export function CredentialsForm({
 
   return (
     <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
-      {withName && <TextField label="Name" name="name" autoComplete="name" required value={values.name} onChange={set("name")} />}
-      <TextField label="Email" name="email" type="email" autoComplete="email" required value={values.email} onChange={set("email")} />
+      {withName && (
+        <TextField label="Name" name="name" autoComplete="name" required value={values.name} onChange={set("name")} />
+      )}
+      <TextField
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        value={values.email}
+        onChange={set("email")}
+      />
       <TextField
         label="Password"
         name="password"

@@ -12,7 +12,15 @@ export interface InviteFacts {
 }
 
 /** `/invite/<token>`: join with a new account, or, when signed in already, with this one. */
-export function InviteView({ token, invite, signedInAs }: { token: string; invite: InviteFacts; signedInAs: string | null }) {
+export function InviteView({
+  token,
+  invite,
+  signedInAs,
+}: {
+  token: string;
+  invite: InviteFacts;
+  signedInAs: string | null;
+}) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const title = `Join ${invite.projectName}`;
@@ -49,7 +57,10 @@ export function InviteView({ token, invite, signedInAs }: { token: string; invit
           window.location.assign("/");
         }}
         footer={
-          <a href={`/login?next=${encodeURIComponent(`/invite/${token}`)}`} className="text-sm text-accent hover:underline">
+          <a
+            href={`/login?next=${encodeURIComponent(`/invite/${token}`)}`}
+            className="text-sm text-accent hover:underline"
+          >
             I have an account: log in first
           </a>
         }

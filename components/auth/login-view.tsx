@@ -10,7 +10,15 @@ import { postJson } from "./post-json";
  * project and the key printed at first start); afterwards it signs in, or signs up when the
  * operator opened sign-up.
  */
-export function LoginView({ ownerExists, signUpOpen, next }: { ownerExists: boolean; signUpOpen: boolean; next: string }) {
+export function LoginView({
+  ownerExists,
+  signUpOpen,
+  next,
+}: {
+  ownerExists: boolean;
+  signUpOpen: boolean;
+  next: string;
+}) {
   const [mode, setMode] = useState<"sign-in" | "sign-up">("sign-in");
   const done = () => window.location.assign(next);
 
@@ -20,14 +28,21 @@ export function LoginView({ ownerExists, signUpOpen, next }: { ownerExists: bool
         title="Create the owner account"
         description="Nobody has an account on this instance yet. The first account owns the default project, its data and the API key printed when the server first started."
       >
-        <CredentialsForm withName submitLabel="Create owner account" onSubmit={async (v) => (await postJson("/api/accounts/owner", v), done())} />
+        <CredentialsForm
+          withName
+          submitLabel="Create owner account"
+          onSubmit={async (v) => (await postJson("/api/accounts/owner", v), done())}
+        />
       </AuthCard>
     );
   }
 
   if (mode === "sign-up") {
     return (
-      <AuthCard title="Create an account" description="You get a project of your own; owners of other projects can invite you to theirs.">
+      <AuthCard
+        title="Create an account"
+        description="You get a project of your own; owners of other projects can invite you to theirs."
+      >
         <CredentialsForm
           withName
           submitLabel="Create account"
@@ -39,12 +54,22 @@ export function LoginView({ ownerExists, signUpOpen, next }: { ownerExists: bool
   }
 
   return (
-    <AuthCard title="Log in" description={signUpOpen ? undefined : "Accounts are by invitation: ask a project owner for an invite link."}>
+    <AuthCard
+      title="Log in"
+      description={signUpOpen ? undefined : "Accounts are by invitation: ask a project owner for an invite link."}
+    >
       <CredentialsForm
         withName={false}
         submitLabel="Log in"
-        onSubmit={async (v) => (await postJson("/api/auth/sign-in/email", { email: v.email.trim().toLowerCase(), password: v.password }), done())}
-        footer={signUpOpen ? <SwitchLink onClick={() => setMode("sign-up")}>No account yet? Create one</SwitchLink> : undefined}
+        onSubmit={async (v) => (
+          await postJson("/api/auth/sign-in/email", { email: v.email.trim().toLowerCase(), password: v.password }),
+          done()
+        )}
+        footer={
+          signUpOpen ? (
+            <SwitchLink onClick={() => setMode("sign-up")}>No account yet? Create one</SwitchLink>
+          ) : undefined
+        }
       />
     </AuthCard>
   );

@@ -9,8 +9,14 @@ export async function postJson<T = unknown>(path: string, body: unknown): Promis
   const text = await response.text();
   const parsed = text ? JSON.parse(text) : {};
   if (!response.ok) {
-    const fieldErrors = Array.isArray(parsed.errors) ? parsed.errors.map((e: { path: string; message: string }) => `${e.path}: ${e.message}`) : [];
-    throw new Error(fieldErrors.length ? fieldErrors.join("; ") : (parsed.detail ?? parsed.message ?? `Request failed (${response.status})`));
+    const fieldErrors = Array.isArray(parsed.errors)
+      ? parsed.errors.map((e: { path: string; message: string }) => `${e.path}: ${e.message}`)
+      : [];
+    throw new Error(
+      fieldErrors.length
+        ? fieldErrors.join("; ")
+        : (parsed.detail ?? parsed.message ?? `Request failed (${response.status})`),
+    );
   }
   return parsed as T;
 }

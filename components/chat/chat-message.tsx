@@ -23,7 +23,9 @@ export function ChatMessage({
     const text = message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
     return (
       <div className="flex justify-end" data-testid="user-message">
-        <div className="max-w-[85%] min-w-0 rounded-2xl rounded-br-sm bg-accent px-3 py-2 text-sm whitespace-pre-wrap wrap-anywhere text-accent-foreground">{text}</div>
+        <div className="max-w-[85%] min-w-0 rounded-2xl rounded-br-sm bg-accent px-3 py-2 text-sm whitespace-pre-wrap wrap-anywhere text-accent-foreground">
+          {text}
+        </div>
       </div>
     );
   }
@@ -40,7 +42,11 @@ export function ChatMessage({
         }
         if (part.type === "reasoning") {
           return (
-            <details key={index} open={part.state === "streaming"} className="rounded-md border border-line bg-surface-muted/60 px-3 py-1.5 text-sm">
+            <details
+              key={index}
+              open={part.state === "streaming"}
+              className="rounded-md border border-line bg-surface-muted/60 px-3 py-1.5 text-sm"
+            >
               <summary className="cursor-pointer text-xs font-medium text-muted select-none">Reasoning</summary>
               <p className="mt-1 text-xs leading-relaxed whitespace-pre-wrap wrap-anywhere text-muted">{part.text}</p>
             </details>
@@ -71,9 +77,17 @@ export function ChatMessage({
       })}
       {(meta.usage || meta.traceId) && (
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted" data-testid="turn-footer">
-          {meta.usage && <span title="Tokens in and out, and the cost when the model's price is known">{formatUsage(meta.usage)}</span>}
+          {meta.usage && (
+            <span title="Tokens in and out, and the cost when the model's price is known">
+              {formatUsage(meta.usage)}
+            </span>
+          )}
           {meta.traceId && (
-            <Link href={tracePath(meta.traceId)} target="_blank" className="underline-offset-2 hover:text-foreground hover:underline">
+            <Link
+              href={tracePath(meta.traceId)}
+              target="_blank"
+              className="underline-offset-2 hover:text-foreground hover:underline"
+            >
               Trace <code className="font-mono">{meta.traceId.slice(0, 8)}</code> ↗
             </Link>
           )}

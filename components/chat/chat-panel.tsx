@@ -31,7 +31,17 @@ interface ChatPanelProps {
  * list, the composer, stop, regenerate and a fresh start. Used beside the editor (the draft)
  * and on the chat page (a revision or environment).
  */
-export function ChatPanel({ agentId, variantId, target, unavailable, emptyHint, initial, toolbar, notice, onSessionChange }: ChatPanelProps) {
+export function ChatPanel({
+  agentId,
+  variantId,
+  target,
+  unavailable,
+  emptyHint,
+  initial,
+  toolbar,
+  notice,
+  onSessionChange,
+}: ChatPanelProps) {
   // A new id is a new agent session on the server.
   const [session, setSession] = useState<OpenSession>(() => initial ?? { id: generateId(), messages: [] });
   const { sessions, listed, save, saveError, open } = useChatSessions(agentId, variantId);
@@ -62,7 +72,11 @@ export function ChatPanel({ agentId, variantId, target, unavailable, emptyHint, 
           Chat session
         </label>
         <div className="min-w-0 flex-1 basis-48">
-          <SelectInput id={`sessions-${agentId}`} value={stored ? session.id : ""} onChange={(e) => void choose(e.target.value)}>
+          <SelectInput
+            id={`sessions-${agentId}`}
+            value={stored ? session.id : ""}
+            onChange={(e) => void choose(e.target.value)}
+          >
             <option value="">{stored ? "New chat" : "This chat (not saved yet)"}</option>
             {sessions.map((s) => (
               <option key={s.id} value={s.id}>
@@ -71,7 +85,12 @@ export function ChatPanel({ agentId, variantId, target, unavailable, emptyHint, 
             ))}
           </SelectInput>
         </div>
-        <Button size="sm" variant="ghost" onClick={() => void choose("")} disabled={!stored && session.messages.length === 0}>
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={() => void choose("")}
+          disabled={!stored && session.messages.length === 0}
+        >
           New chat
         </Button>
       </div>
@@ -85,7 +104,14 @@ export function ChatPanel({ agentId, variantId, target, unavailable, emptyHint, 
           {openError ?? saveError?.message}
         </Notice>
       )}
-      <Conversation key={session.id} session={session} target={target} unavailable={unavailable} emptyHint={emptyHint} onTurnEnd={(messages) => save(session.id, messages)} />
+      <Conversation
+        key={session.id}
+        session={session}
+        target={target}
+        unavailable={unavailable}
+        emptyHint={emptyHint}
+        onTurnEnd={(messages) => save(session.id, messages)}
+      />
     </div>
   );
 }
@@ -141,7 +167,9 @@ function Conversation({
           onChange={(e) => setInput(e.target.value)}
           onKeyDown={onKeyDown}
           rows={2}
-          placeholder={unavailable ? "Chat is unavailable" : "Message the agent… (Enter sends, Shift+Enter adds a line)"}
+          placeholder={
+            unavailable ? "Chat is unavailable" : "Message the agent… (Enter sends, Shift+Enter adds a line)"
+          }
           disabled={Boolean(unavailable)}
           className="min-w-0 flex-1 resize-none rounded-lg border border-line bg-surface px-3 py-2 text-sm focus:border-accent focus:outline-none"
         />
@@ -152,7 +180,12 @@ function Conversation({
             </Button>
           ) : (
             last?.role === "assistant" && (
-              <Button size="sm" variant="secondary" onClick={() => void chat.regenerate()} disabled={Boolean(unavailable)}>
+              <Button
+                size="sm"
+                variant="secondary"
+                onClick={() => void chat.regenerate()}
+                disabled={Boolean(unavailable)}
+              >
                 Regenerate
               </Button>
             )

@@ -1,7 +1,11 @@
 import { variantTabPath } from "@/components/agents/agent-paths";
 
 /** The chat page's URLs: a stored session, a run opened from its trace, or side-by-side compare. */
-export function chatPath(agentId: string, variantId: string, open: { session?: string; trace?: string; revision?: string; compare?: boolean } = {}): string {
+export function chatPath(
+  agentId: string,
+  variantId: string,
+  open: { session?: string; trace?: string; revision?: string; compare?: boolean } = {},
+): string {
   const params = new URLSearchParams();
   if (open.revision) params.set("revision", open.revision);
   if (open.session) params.set("session", open.session);

@@ -16,10 +16,25 @@ export function invokeBody(sessionId: string, target: ChatTarget, messages: UIMe
     case "draft":
       return { session_id: sessionId, flags, data: { inputs, parameters: { agent: target.template } } };
     case "variant":
-      return { session_id: sessionId, flags, references: { workflow_variant: { id: target.variantId } }, data: { inputs } };
+      return {
+        session_id: sessionId,
+        flags,
+        references: { workflow_variant: { id: target.variantId } },
+        data: { inputs },
+      };
     case "revision":
-      return { session_id: sessionId, flags, references: { workflow_revision: { id: target.revisionId } }, data: { inputs } };
+      return {
+        session_id: sessionId,
+        flags,
+        references: { workflow_revision: { id: target.revisionId } },
+        data: { inputs },
+      };
     case "environment":
-      return { session_id: sessionId, flags, references: { environment: { slug: target.environmentSlug }, key: target.key }, data: { inputs } };
+      return {
+        session_id: sessionId,
+        flags,
+        references: { environment: { slug: target.environmentSlug }, key: target.key },
+        data: { inputs },
+      };
   }
 }

@@ -34,11 +34,18 @@ export function ChatView(props: ChatViewProps) {
         <ModeLink href={chatPath(agentId, variantId, { revision: props.revisionId })} current={!compare}>
           Chat
         </ModeLink>
-        <ModeLink href={chatPath(agentId, variantId, { revision: props.revisionId, compare: true })} current={Boolean(compare)}>
+        <ModeLink
+          href={chatPath(agentId, variantId, { revision: props.revisionId, compare: true })}
+          current={Boolean(compare)}
+        >
           Compare side by side
         </ModeLink>
       </nav>
-      {compare ? <CompareView agentId={agentId} variantId={variantId} revisionId={props.revisionId} /> : <SingleChat {...props} />}
+      {compare ? (
+        <CompareView agentId={agentId} variantId={variantId} revisionId={props.revisionId} />
+      ) : (
+        <SingleChat {...props} />
+      )}
     </TabContainer>
   );
 }
@@ -48,7 +55,11 @@ function ModeLink({ href, current, children }: { href: string; current: boolean;
     <Link
       href={href}
       aria-current={current ? "page" : undefined}
-      className={cn("rounded-md px-2.5 py-1 text-sm font-medium", current ? "bg-accent-soft text-accent" : "text-muted hover:bg-surface-muted hover:text-foreground", focusRing)}
+      className={cn(
+        "rounded-md px-2.5 py-1 text-sm font-medium",
+        current ? "bg-accent-soft text-accent" : "text-muted hover:bg-surface-muted hover:text-foreground",
+        focusRing,
+      )}
     >
       {children}
     </Link>
@@ -66,12 +77,16 @@ function SingleChat({ agentId, variantId, revisionId, sessionId, traceId }: Chat
   // The URL names the session on screen, so a reload or a shared link reopens it. The history API
   // changes the address without a navigation: the conversation (and a turn in flight) stays.
   const nameInUrl = useCallback(
-    (session: string | undefined) => window.history.replaceState(null, "", chatPath(agentId, variantId, { revision: revisionId, session })),
+    (session: string | undefined) =>
+      window.history.replaceState(null, "", chatPath(agentId, variantId, { revision: revisionId, session })),
     [agentId, variantId, revisionId],
   );
 
   return (
-    <div ref={box} className="flex h-[calc(100vh-17rem)] min-h-[420px] flex-col overflow-hidden rounded-xl border border-line bg-surface">
+    <div
+      ref={box}
+      className="flex h-[calc(100vh-17rem)] min-h-[420px] flex-col overflow-hidden rounded-xl border border-line bg-surface"
+    >
       {opening.pending ? (
         <div className="p-4">
           <Skeleton className="h-24" />

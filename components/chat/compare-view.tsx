@@ -13,7 +13,15 @@ import { usePlaygroundChat, type PlaygroundChat } from "./use-playground-chat";
  * a revision and what an environment runs), each answer streaming in its own column. Each side is
  * its own agent session; compare sessions are not kept in the session list.
  */
-export function CompareView({ agentId, variantId, revisionId }: { agentId: string; variantId: string; revisionId?: string }) {
+export function CompareView({
+  agentId,
+  variantId,
+  revisionId,
+}: {
+  agentId: string;
+  variantId: string;
+  revisionId?: string;
+}) {
   const options = useChatTargets(agentId, variantId, revisionId);
   const [left, setLeft] = useState(options[0].value);
   const [right, setRight] = useState<string | null>(null);
@@ -24,7 +32,10 @@ export function CompareView({ agentId, variantId, revisionId }: { agentId: strin
   const rightOption = options.find((o) => o.value === rightValue) ?? options[0];
 
   return (
-    <div className="flex h-[calc(100vh-17rem)] min-h-[480px] flex-col overflow-hidden rounded-xl border border-line bg-surface" data-testid="compare-view">
+    <div
+      className="flex h-[calc(100vh-17rem)] min-h-[480px] flex-col overflow-hidden rounded-xl border border-line bg-surface"
+      data-testid="compare-view"
+    >
       <CompareBody
         key={`${round}:${leftOption.value}:${rightOption.value}`}
         options={options}
@@ -69,7 +80,14 @@ function CompareBody({
     <>
       <div className="grid min-h-0 flex-1 grid-cols-1 divide-y divide-line md:grid-cols-2 md:divide-x md:divide-y-0">
         {([a, b] as const).map((chat, index) => (
-          <CompareColumn key={index} side={index as 0 | 1} chat={chat} options={options} option={sides[index]} onChoose={onChoose} />
+          <CompareColumn
+            key={index}
+            side={index as 0 | 1}
+            chat={chat}
+            options={options}
+            option={sides[index]}
+            onChoose={onChoose}
+          />
         ))}
       </div>
       <form onSubmit={send} className="border-t border-line p-3">
@@ -125,7 +143,12 @@ function CompareColumn({
         <label htmlFor={`compare-target-${side}`} className="sr-only">
           {label} runs
         </label>
-        <SelectInput id={`compare-target-${side}`} value={option.value} onChange={(e) => onChoose(side, e.target.value)} disabled={chat.messages.length > 0}>
+        <SelectInput
+          id={`compare-target-${side}`}
+          value={option.value}
+          onChange={(e) => onChoose(side, e.target.value)}
+          disabled={chat.messages.length > 0}
+        >
           {options.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}

@@ -44,7 +44,9 @@ export function ToolCallCard({
   onDecide: (approvalId: string, approved: boolean) => void;
 }) {
   const askingApproval = call.state === "approval-requested" && call.approvalId !== undefined;
-  const state = awaitingAnswer ? { label: "Waiting for you", tone: "warning" as const } : (STATES[call.state] ?? { label: call.state, tone: "neutral" as const });
+  const state = awaitingAnswer
+    ? { label: "Waiting for you", tone: "warning" as const }
+    : (STATES[call.state] ?? { label: call.state, tone: "neutral" as const });
   return (
     <div
       className={cn("rounded-lg border bg-surface text-sm", askingApproval ? "border-warning" : "border-line")}
@@ -67,9 +69,13 @@ export function ToolCallCard({
         {call.approved && <p className="text-xs text-muted">Approved by a person before it ran.</p>}
         {call.state === "output-available" && <Payload label="Output" value={call.output} />}
         {call.state === "output-error" && <p className="text-xs text-danger">{call.errorText ?? "The tool failed."}</p>}
-        {call.state === "output-denied" && <p className="text-xs text-danger">Denied: the tool did not run, and the agent was told.</p>}
+        {call.state === "output-denied" && (
+          <p className="text-xs text-danger">Denied: the tool did not run, and the agent was told.</p>
+        )}
         {awaitingAnswer && <ClientToolAnswer name={call.name} onAnswer={onAnswer} />}
-        {askingApproval && <ApprovalButtons name={call.name} onDecide={(approved) => onDecide(call.approvalId!, approved)} />}
+        {askingApproval && (
+          <ApprovalButtons name={call.name} onDecide={(approved) => onDecide(call.approvalId!, approved)} />
+        )}
       </div>
     </div>
   );
@@ -81,7 +87,9 @@ function Payload({ label, value }: { label: string; value: unknown }) {
   return (
     <div>
       <div className="text-[11px] font-medium tracking-wide text-muted uppercase">{label}</div>
-      <pre className="mt-1 max-h-48 overflow-auto rounded-md bg-surface-muted px-2 py-1.5 font-mono text-xs whitespace-pre-wrap break-words">{text}</pre>
+      <pre className="mt-1 max-h-48 overflow-auto rounded-md bg-surface-muted px-2 py-1.5 font-mono text-xs whitespace-pre-wrap break-words">
+        {text}
+      </pre>
     </div>
   );
 }

@@ -22,12 +22,15 @@ export function useChatSessions(agentId: string, variantId?: string) {
   const canEdit = useCanEdit();
   const list = useQuery(trpc.chatSessions.list.queryOptions({ agentId }));
   const saver = useMutation(
-    trpc.chatSessions.save.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.chatSessions.list.queryKey({ agentId }) }) }),
+    trpc.chatSessions.save.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.chatSessions.list.queryKey({ agentId }) }),
+    }),
   );
   const { mutate } = saver;
   const save = useCallback(
     (id: string, messages: UIMessage[]) => {
-      if (canEdit && messages.length > 0) mutate({ id, agentId, variantId, messages: messages as unknown as Parameters<typeof mutate>[0]["messages"] });
+      if (canEdit && messages.length > 0)
+        mutate({ id, agentId, variantId, messages: messages as unknown as Parameters<typeof mutate>[0]["messages"] });
     },
     [agentId, canEdit, mutate, variantId],
   );

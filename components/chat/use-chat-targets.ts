@@ -22,17 +22,30 @@ const RECENT_REVISIONS = 20;
 export function useChatTargets(agentId: string, variantId: string, revisionId?: string): TargetOption[] {
   const trpc = useTRPC();
   const { environments } = useAgentDeployments(agentId);
-  const revision = useQuery({ ...trpc.agents.revision.queryOptions({ id: revisionId ?? "" }), enabled: Boolean(revisionId) });
+  const revision = useQuery({
+    ...trpc.agents.revision.queryOptions({ id: revisionId ?? "" }),
+    enabled: Boolean(revisionId),
+  });
   const history = useQuery(trpc.agents.history.queryOptions({ variantId, limit: RECENT_REVISIONS }));
   return useMemo(() => {
-    const out: TargetOption[] = [{ value: "latest", label: "Latest revision of this variant", target: { kind: "variant", variantId } }];
+    const out: TargetOption[] = [
+      { value: "latest", label: "Latest revision of this variant", target: { kind: "variant", variantId } },
+    ];
     if (revisionId) {
       const version = revision.data?.version;
-      out.unshift({ value: `revision:${revisionId}`, label: version ? `Revision v${version}` : "The chosen revision", target: { kind: "revision", revisionId } });
+      out.unshift({
+        value: `revision:${revisionId}`,
+        label: version ? `Revision v${version}` : "The chosen revision",
+        target: { kind: "revision", revisionId },
+      });
     }
     for (const item of history.data?.items ?? []) {
       if (item.id === revisionId) continue;
-      out.push({ value: `revision:${item.id}`, label: `Revision v${item.version}${item.message ? `: ${item.message.slice(0, 48)}` : ""}`, target: { kind: "revision", revisionId: item.id } });
+      out.push({
+        value: `revision:${item.id}`,
+        label: `Revision v${item.version}${item.message ? `: ${item.message.slice(0, 48)}` : ""}`,
+        target: { kind: "revision", revisionId: item.id },
+      });
     }
     for (const { environment, deployment } of environments) {
       if (!deployment) continue;

@@ -11,7 +11,10 @@ import type { OpenSession } from "./use-chat-sessions";
  * records (`?trace=`): its stored session when the playground kept one, else the messages the
  * trace holds, continued under the run's own session id.
  */
-export function useInitialSession(sessionId?: string, traceId?: string): { pending: boolean; initial: OpenSession | null; problem?: string } {
+export function useInitialSession(
+  sessionId?: string,
+  traceId?: string,
+): { pending: boolean; initial: OpenSession | null; problem?: string } {
   const trpc = useTRPC();
   const trace = useQuery({ ...trpc.traces.get.queryOptions({ traceId: traceId ?? "" }), enabled: Boolean(traceId) });
   const run = trace.data?.trace ? runOfTrace(trace.data.trace as Parameters<typeof runOfTrace>[0]) : null;
@@ -20,8 +23,19 @@ export function useInitialSession(sessionId?: string, traceId?: string): { pendi
 
   if (!sessionId && !traceId) return { pending: false, initial: null };
   if ((traceId && trace.isPending) || (wanted && stored.isPending)) return { pending: true, initial: null };
-  if (stored.data) return { pending: false, initial: { id: stored.data.id, messages: stored.data.messages as UIMessage[] } };
-  if (sessionId) return { pending: false, initial: null, problem: "That chat session was not found in this project; this is a new chat." };
-  if (!run) return { pending: false, initial: null, problem: "That trace holds no agent run (or is not stored yet); this is a new chat." };
+  if (stored.data)
+    return { pending: false, initial: { id: stored.data.id, messages: stored.data.messages as UIMessage[] } };
+  if (sessionId)
+    return {
+      pending: false,
+      initial: null,
+      problem: "That chat session was not found in this project; this is a new chat.",
+    };
+  if (!run)
+    return {
+      pending: false,
+      initial: null,
+      problem: "That trace holds no agent run (or is not stored yet); this is a new chat.",
+    };
   return { pending: false, initial: { id: run.sessionId ?? `trace-${run.traceId}`, messages: run.messages } };
 }

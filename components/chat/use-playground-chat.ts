@@ -68,5 +68,7 @@ export type PlaygroundChat = ReturnType<typeof usePlaygroundChat>;
 
 /** Every client tool answered, or every approval decided: the paused turn goes on. */
 function turnCanResume(options: { messages: UIMessage[] }): boolean {
-  return lastAssistantMessageIsCompleteWithToolCalls(options) || lastAssistantMessageIsCompleteWithApprovalResponses(options);
+  return (
+    lastAssistantMessageIsCompleteWithToolCalls(options) || lastAssistantMessageIsCompleteWithApprovalResponses(options)
+  );
 }

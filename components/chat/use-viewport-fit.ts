@@ -7,7 +7,10 @@ import { useLayoutEffect, type RefObject } from "react";
  * `minHeight`: a chat whose composer sits at its bottom is then fully on screen at any window
  * size, under headers of any height, and a sticky pane refits as the page scrolls.
  */
-export function useViewportFit(ref: RefObject<HTMLElement | null>, { bottomGap = 0, minHeight = 0 }: { bottomGap?: number; minHeight?: number } = {}) {
+export function useViewportFit(
+  ref: RefObject<HTMLElement | null>,
+  { bottomGap = 0, minHeight = 0 }: { bottomGap?: number; minHeight?: number } = {},
+) {
   useLayoutEffect(() => {
     const element = ref.current;
     if (!element) return;

@@ -12,7 +12,15 @@ import type { Connection } from "./types";
 const FORM_ID = "connection-form";
 
 /** Adds a connection, or edits one (`editing`); the key is write-only: blank keeps the stored one. */
-export function ConnectionDialog({ open, editing, onClose }: { open: boolean; editing: Connection | null; onClose: () => void }) {
+export function ConnectionDialog({
+  open,
+  editing,
+  onClose,
+}: {
+  open: boolean;
+  editing: Connection | null;
+  onClose: () => void;
+}) {
   return open ? <ConnectionDialogBody editing={editing} onClose={onClose} /> : null;
 }
 
@@ -49,7 +57,14 @@ function ConnectionDialogBody({ editing, onClose }: { editing: Connection | null
       onClose={() => !saving && onClose()}
       title={editing ? `Edit ${editing.header.name}` : "Add connection"}
       description="Keys are encrypted at rest and never shown again; only their last four characters are."
-      footer={<FormDialogFooter formId={FORM_ID} busy={saving} onCancel={onClose} submitLabel={editing ? "Save" : "Add connection"} />}
+      footer={
+        <FormDialogFooter
+          formId={FORM_ID}
+          busy={saving}
+          onCancel={onClose}
+          submitLabel={editing ? "Save" : "Add connection"}
+        />
+      }
     >
       <form id={FORM_ID} onSubmit={submit} className="flex flex-col gap-4">
         {!editing && (
@@ -65,13 +80,24 @@ function ConnectionDialogBody({ editing, onClose }: { editing: Connection | null
             </label>
           </fieldset>
         )}
-        <TextField label="Name" value={form.name} onChange={(e) => set({ name: e.target.value })} data-autofocus required />
+        <TextField
+          label="Name"
+          value={form.name}
+          onChange={(e) => set({ name: e.target.value })}
+          data-autofocus
+          required
+        />
         {!custom && (
           <div className="flex flex-col gap-1.5">
             <label htmlFor="connection-provider" className="text-sm font-medium">
               Provider
             </label>
-            <SelectInput id="connection-provider" value={form.provider} onChange={(e) => set({ provider: e.target.value })} disabled={Boolean(editing)}>
+            <SelectInput
+              id="connection-provider"
+              value={form.provider}
+              onChange={(e) => set({ provider: e.target.value })}
+              disabled={Boolean(editing)}
+            >
               {Object.entries(PROVIDERS).map(([id, label]) => (
                 <option key={id} value={id}>
                   {label}

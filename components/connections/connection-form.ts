@@ -16,7 +16,14 @@ export interface ConnectionForm {
   models: string;
 }
 
-export const emptyConnectionForm = (provider: string): ConnectionForm => ({ kind: "provider_key", name: "", provider, key: "", url: "", models: "" });
+export const emptyConnectionForm = (provider: string): ConnectionForm => ({
+  kind: "provider_key",
+  name: "",
+  provider,
+  key: "",
+  url: "",
+  models: "",
+});
 
 /**
  * The vault's input from the fields. An empty key on edit keeps the stored one (the vault's rule);
@@ -32,13 +39,19 @@ export function secretInputOf(form: ConnectionForm): ConnectionInput {
       .map((slug) => slug.trim())
       .filter(Boolean)
       .map((slug) => ({ slug }));
-    return { header, secret: { kind: "custom_provider", data: { kind: "custom", provider: { url: url ?? "", key }, models } } };
+    return {
+      header,
+      secret: { kind: "custom_provider", data: { kind: "custom", provider: { url: url ?? "", key }, models } },
+    };
   }
   return { header, secret: { kind: "provider_key", data: { kind: form.provider, provider: { key, url } } } };
 }
 
 /** A stored connection back into the fields (the key is never sent back: it stays empty). */
-export function formOf(connection: { header: { name: string }; secret: { kind: string; data: { kind: string; provider: { url?: string }; models?: unknown[] } } }): ConnectionForm {
+export function formOf(connection: {
+  header: { name: string };
+  secret: { kind: string; data: { kind: string; provider: { url?: string }; models?: unknown[] } };
+}): ConnectionForm {
   const { data } = connection.secret;
   const models = (data.models ?? []) as Array<{ slug: string }>;
   return {

@@ -10,7 +10,8 @@ import { ConnectionDialog } from "./connection-dialog";
 import { ConnectionTestButton } from "./connection-test-button";
 import type { Connection } from "./types";
 
-const providerLabel = (kind: string) => (kind === "custom" ? "Custom provider" : (PROVIDERS as Record<string, string>)[kind] ?? kind);
+const providerLabel = (kind: string) =>
+  kind === "custom" ? "Custom provider" : ((PROVIDERS as Record<string, string>)[kind] ?? kind);
 
 /** The project's provider keys and custom providers: masked, editable, testable. */
 export function ConnectionsSection() {
@@ -30,7 +31,12 @@ export function ConnectionsSection() {
   );
 
   const addButton = (
-    <Button variant="primary" onClick={() => setDialog({ editing: null })} disabled={!canEdit} title={canEdit ? undefined : "Viewers cannot add connections"}>
+    <Button
+      variant="primary"
+      onClick={() => setDialog({ editing: null })}
+      disabled={!canEdit}
+      title={canEdit ? undefined : "Viewers cannot add connections"}
+    >
       <PlusIcon className="size-3.5" />
       Add connection
     </Button>
@@ -50,16 +56,33 @@ export function ConnectionsSection() {
         </div>
       ) : connections.isError ? (
         <div className="p-5">
-          <Notice tone="danger" title="Could not load connections" action={<Button size="sm" onClick={() => connections.refetch()}>Retry</Button>}>
+          <Notice
+            tone="danger"
+            title="Could not load connections"
+            action={
+              <Button size="sm" onClick={() => connections.refetch()}>
+                Retry
+              </Button>
+            }
+          >
             {connections.error.message}
           </Notice>
         </div>
       ) : connections.data.length === 0 ? (
-        <EmptyState icon={<KeyIcon />} title="No connections yet" description="Add a provider key, or a custom OpenAI-compatible provider such as a local model server." action={addButton} />
+        <EmptyState
+          icon={<KeyIcon />}
+          title="No connections yet"
+          description="Add a provider key, or a custom OpenAI-compatible provider such as a local model server."
+          action={addButton}
+        />
       ) : (
         <ul className="divide-y divide-line" aria-label="Connections">
           {connections.data.map((c) => (
-            <li key={c.id} className="flex flex-col gap-3 px-5 py-4 sm:flex-row sm:items-start sm:justify-between" data-testid="connection-row">
+            <li
+              key={c.id}
+              className="flex flex-col gap-3 px-5 py-4 sm:flex-row sm:items-start sm:justify-between"
+              data-testid="connection-row"
+            >
               <div className="min-w-0 space-y-1">
                 <div className="flex flex-wrap items-center gap-2">
                   <span className="font-medium break-words">{c.header.name}</span>
@@ -70,7 +93,11 @@ export function ConnectionsSection() {
                     Key <code className="font-mono">{c.secret.data.provider.key_hint ?? "none"}</code>
                   </span>
                   {c.secret.data.provider.url && <span className="break-all">{c.secret.data.provider.url}</span>}
-                  {"models" in c.secret.data && <span>Models: {(c.secret.data.models as Array<{ slug: string }>).map((m) => m.slug).join(", ")}</span>}
+                  {"models" in c.secret.data && (
+                    <span>
+                      Models: {(c.secret.data.models as Array<{ slug: string }>).map((m) => m.slug).join(", ")}
+                    </span>
+                  )}
                   <span>
                     Updated <TimeAgo iso={c.updated_at} />
                   </span>
@@ -78,10 +105,22 @@ export function ConnectionsSection() {
                 <ConnectionTestButton id={c.id} disabled={!canEdit} />
               </div>
               <div className="flex shrink-0 gap-2">
-                <Button size="sm" onClick={() => setDialog({ editing: c })} disabled={!canEdit} aria-label={`Edit ${c.header.name}`}>
+                <Button
+                  size="sm"
+                  onClick={() => setDialog({ editing: c })}
+                  disabled={!canEdit}
+                  aria-label={`Edit ${c.header.name}`}
+                >
                   Edit
                 </Button>
-                <Button size="sm" variant="ghost" onClick={() => remove.mutate({ id: c.id })} disabled={!canEdit} loading={remove.isPending && remove.variables?.id === c.id} aria-label={`Delete ${c.header.name}`}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onClick={() => remove.mutate({ id: c.id })}
+                  disabled={!canEdit}
+                  loading={remove.isPending && remove.variables?.id === c.id}
+                  aria-label={`Delete ${c.header.name}`}
+                >
                   Delete
                 </Button>
               </div>

@@ -9,7 +9,15 @@ import type { PlainSecret } from "./types";
 const FORM_ID = "secret-form";
 
 /** Adds a plain secret, or rotates one's value (`rotating`); the value is write-only. */
-export function SecretDialog({ open, rotating, onClose }: { open: boolean; rotating: PlainSecret | null; onClose: () => void }) {
+export function SecretDialog({
+  open,
+  rotating,
+  onClose,
+}: {
+  open: boolean;
+  rotating: PlainSecret | null;
+  onClose: () => void;
+}) {
   return open ? <SecretDialogBody rotating={rotating} onClose={onClose} /> : null;
 }
 
@@ -33,7 +41,10 @@ function SecretDialogBody({ rotating, onClose }: { rotating: PlainSecret | null;
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const header = { name: rotating ? rotating.header.name : name.trim(), description: rotating?.header.description ?? null };
+    const header = {
+      name: rotating ? rotating.header.name : name.trim(),
+      description: rotating?.header.description ?? null,
+    };
     const input = { header, secret: { kind: "secret" as const, data: { value } } };
     if (rotating) update.mutate({ id: rotating.id, secret: input });
     else create.mutate(input);
@@ -45,11 +56,25 @@ function SecretDialogBody({ rotating, onClose }: { rotating: PlainSecret | null;
       onClose={() => !saving && onClose()}
       title={rotating ? `Rotate ${rotating.header.name}` : "Add secret"}
       description="Encrypted at rest and never shown again; only the last four characters of a long value are."
-      footer={<FormDialogFooter formId={FORM_ID} busy={saving} onCancel={onClose} submitLabel={rotating ? "Rotate" : "Add secret"} />}
+      footer={
+        <FormDialogFooter
+          formId={FORM_ID}
+          busy={saving}
+          onCancel={onClose}
+          submitLabel={rotating ? "Rotate" : "Add secret"}
+        />
+      }
     >
       <form id={FORM_ID} onSubmit={submit} className="flex flex-col gap-4">
         {!rotating && (
-          <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} hint="Tools name it by this, or by its slug." data-autofocus required />
+          <TextField
+            label="Name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            hint="Tools name it by this, or by its slug."
+            data-autofocus
+            required
+          />
         )}
         <TextField
           label={rotating ? "New value" : "Value"}

@@ -15,10 +15,19 @@ export function SecretsSection() {
   const secrets = useQuery(trpc.connections.secrets.queryOptions());
   const canEdit = useCanEdit();
   const [dialog, setDialog] = useState<{ rotating: PlainSecret | null } | null>(null);
-  const remove = useMutation(trpc.connections.delete.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.connections.secrets.queryKey() }) }));
+  const remove = useMutation(
+    trpc.connections.delete.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.connections.secrets.queryKey() }),
+    }),
+  );
 
   const addButton = (
-    <Button variant="primary" onClick={() => setDialog({ rotating: null })} disabled={!canEdit} title={canEdit ? undefined : "Viewers cannot add secrets"}>
+    <Button
+      variant="primary"
+      onClick={() => setDialog({ rotating: null })}
+      disabled={!canEdit}
+      title={canEdit ? undefined : "Viewers cannot add secrets"}
+    >
       <PlusIcon className="size-3.5" />
       Add secret
     </Button>
@@ -37,16 +46,33 @@ export function SecretsSection() {
         </div>
       ) : secrets.isError ? (
         <div className="p-5">
-          <Notice tone="danger" title="Could not load secrets" action={<Button size="sm" onClick={() => secrets.refetch()}>Retry</Button>}>
+          <Notice
+            tone="danger"
+            title="Could not load secrets"
+            action={
+              <Button size="sm" onClick={() => secrets.refetch()}>
+                Retry
+              </Button>
+            }
+          >
             {secrets.error.message}
           </Notice>
         </div>
       ) : secrets.data.length === 0 ? (
-        <EmptyState icon={<KeyIcon />} title="No secrets yet" description="Add an API token a code tool or an MCP server needs." action={addButton} />
+        <EmptyState
+          icon={<KeyIcon />}
+          title="No secrets yet"
+          description="Add an API token a code tool or an MCP server needs."
+          action={addButton}
+        />
       ) : (
         <ul className="divide-y divide-line" aria-label="Secrets">
           {secrets.data.map((s) => (
-            <li key={s.id} className="flex flex-col gap-3 px-5 py-4 sm:flex-row sm:items-start sm:justify-between" data-testid="secret-row">
+            <li
+              key={s.id}
+              className="flex flex-col gap-3 px-5 py-4 sm:flex-row sm:items-start sm:justify-between"
+              data-testid="secret-row"
+            >
               <div className="min-w-0 space-y-1">
                 <span className="font-medium break-words">{s.header.name}</span>
                 <div className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted">
@@ -62,10 +88,22 @@ export function SecretsSection() {
                 </div>
               </div>
               <div className="flex shrink-0 gap-2">
-                <Button size="sm" onClick={() => setDialog({ rotating: s })} disabled={!canEdit} aria-label={`Rotate ${s.header.name}`}>
+                <Button
+                  size="sm"
+                  onClick={() => setDialog({ rotating: s })}
+                  disabled={!canEdit}
+                  aria-label={`Rotate ${s.header.name}`}
+                >
                   Rotate
                 </Button>
-                <Button size="sm" variant="ghost" onClick={() => remove.mutate({ id: s.id })} disabled={!canEdit} loading={remove.isPending && remove.variables?.id === s.id} aria-label={`Delete ${s.header.name}`}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onClick={() => remove.mutate({ id: s.id })}
+                  disabled={!canEdit}
+                  loading={remove.isPending && remove.variables?.id === s.id}
+                  aria-label={`Delete ${s.header.name}`}
+                >
                   Delete
                 </Button>
               </div>

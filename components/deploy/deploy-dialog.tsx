@@ -14,7 +14,15 @@ import type { AgentEnvironment } from "./use-agent-deployments";
  * Confirms a deploy by showing exactly what changes: the diff between what the environment runs
  * now for this agent and the revision about to replace it (or the whole template on a first deploy).
  */
-export function DeployDialog({ revision, target, onClose }: { revision: AgentRevision | null; target: AgentEnvironment | null; onClose: () => void }) {
+export function DeployDialog({
+  revision,
+  target,
+  onClose,
+}: {
+  revision: AgentRevision | null;
+  target: AgentEnvironment | null;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -58,7 +66,11 @@ export function DeployDialog({ revision, target, onClose }: { revision: AgentRev
       size="lg"
       className="max-w-5xl!"
       title={open ? `Deploy ${versionLabel(revision)} to ${target.environment.slug}?` : "Deploy"}
-      description={open ? "Review what changes in this environment, then confirm. The deploy is recorded as a new revision of the environment." : undefined}
+      description={
+        open
+          ? "Review what changes in this environment, then confirm. The deploy is recorded as a new revision of the environment."
+          : undefined
+      }
       footer={
         open && (
           <>
@@ -74,7 +86,14 @@ export function DeployDialog({ revision, target, onClose }: { revision: AgentRev
       }
     >
       {open && (
-        <DeployConfirmation revision={revision} target={target} message={message} onMessageChange={setMessage} onSubmit={confirm} error={deploy.error?.message} />
+        <DeployConfirmation
+          revision={revision}
+          target={target}
+          message={message}
+          onMessageChange={setMessage}
+          onSubmit={confirm}
+          error={deploy.error?.message}
+        />
       )}
     </Dialog>
   );
@@ -99,9 +118,17 @@ function DeployConfirmation({
   const messageId = useId();
   const env = target.environment.slug;
   const current = target.deployment;
-  const currentRevision = useQuery({ ...trpc.agents.revision.queryOptions({ id: current?.revision.id ?? "" }), enabled: Boolean(current) });
+  const currentRevision = useQuery({
+    ...trpc.agents.revision.queryOptions({ id: current?.revision.id ?? "" }),
+    enabled: Boolean(current),
+  });
   const rows = useMemo(
-    () => (current ? (currentRevision.data ? diffJson(templateOf(currentRevision.data), templateOf(revision)) : undefined) : diffJson(undefined, templateOf(revision))),
+    () =>
+      current
+        ? currentRevision.data
+          ? diffJson(templateOf(currentRevision.data), templateOf(revision))
+          : undefined
+        : diffJson(undefined, templateOf(revision)),
     [current, currentRevision.data, revision],
   );
   const same = current?.revision.id === revision.id;
@@ -110,7 +137,10 @@ function DeployConfirmation({
 
   return (
     <div className="flex flex-col gap-4">
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-line bg-surface-muted/50 px-4 py-3 text-sm" data-testid="deploy-summary">
+      <div
+        className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-line bg-surface-muted/50 px-4 py-3 text-sm"
+        data-testid="deploy-summary"
+      >
         <EnvironmentBadge slug={env} />
         {current ? (
           <span className="flex flex-wrap items-center gap-x-1.5">
@@ -138,9 +168,13 @@ function DeployConfirmation({
         </Notice>
       )}
       {same && (
-        <Notice title={`${env} already runs ${versionLabel(revision)}`}>Deploying again records a new deploy but changes nothing.</Notice>
+        <Notice title={`${env} already runs ${versionLabel(revision)}`}>
+          Deploying again records a new deploy but changes nothing.
+        </Notice>
       )}
-      {!current && <Notice title="First deployment">{`This agent has never run in ${env}; the whole template is new there.`}</Notice>}
+      {!current && (
+        <Notice title="First deployment">{`This agent has never run in ${env}; the whole template is new there.`}</Notice>
+      )}
 
       {currentRevision.isError ? (
         <Notice tone="danger" title="Could not load what runs now">
@@ -152,7 +186,11 @@ function DeployConfirmation({
         (hasChanges(rows) || !same) && (
           <DiffView
             rows={rows}
-            label={current ? `Changes in ${env}: ${versionLabel(current.revision)} to ${versionLabel(revision)}` : `Template deployed to ${env}`}
+            label={
+              current
+                ? `Changes in ${env}: ${versionLabel(current.revision)} to ${versionLabel(revision)}`
+                : `Template deployed to ${env}`
+            }
             leftLabel={
               current ? (
                 <span>
@@ -203,7 +241,16 @@ function DeployConfirmation({
 
 function ArrowIcon() {
   return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" className="size-4 text-muted" fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      className="size-4 text-muted"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.75}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d="M5 12h14M13 6l6 6-6 6" />
     </svg>
   );

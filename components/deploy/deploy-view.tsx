@@ -19,7 +19,15 @@ import { EnvironmentDeployCard } from "./environment-deploy-card";
 import { useAgentDeployments, type AgentEnvironment } from "./use-agent-deployments";
 
 /** An agent's Deploy tab: pick a revision (`?revision=`, latest by default), see each environment, deploy with a diff. */
-export function DeployView({ agentId, variantId, revisionId }: { agentId: string; variantId: string; revisionId?: string }) {
+export function DeployView({
+  agentId,
+  variantId,
+  revisionId,
+}: {
+  agentId: string;
+  variantId: string;
+  revisionId?: string;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const { query: history, revisions } = useVariantHistory(variantId);
@@ -27,13 +35,17 @@ export function DeployView({ agentId, variantId, revisionId }: { agentId: string
   const variantName = useVariantLabels(agentId);
   const listed = revisionId ? revisions.find((r) => r.id === revisionId) : revisions[0];
   // A revision from an older page or another variant, named in the URL.
-  const extra = useQuery({ ...trpc.agents.revision.queryOptions({ id: revisionId ?? "" }), enabled: Boolean(revisionId) && !history.isPending && !listed });
+  const extra = useQuery({
+    ...trpc.agents.revision.queryOptions({ id: revisionId ?? "" }),
+    enabled: Boolean(revisionId) && !history.isPending && !listed,
+  });
   const selected: AgentRevision | undefined = listed ?? extra.data;
   const [target, setTarget] = useState<AgentEnvironment | null>(null);
 
   const options = useMemo(() => {
     const list = revisions.map((r) => ({ id: r.id, version: r.version, message: r.message }));
-    if (extra.data && !list.some((o) => o.id === extra.data.id)) list.push({ id: extra.data.id, version: extra.data.version, message: extra.data.message });
+    if (extra.data && !list.some((o) => o.id === extra.data.id))
+      list.push({ id: extra.data.id, version: extra.data.version, message: extra.data.message });
     return list;
   }, [revisions, extra.data]);
 
@@ -64,13 +76,21 @@ export function DeployView({ agentId, variantId, revisionId }: { agentId: string
               onChange={(id) => router.replace(agentPaths.deploy(agentId, variantId, id), { scroll: false })}
             />
             {selected && (
-              <p className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 pb-1.5 text-xs text-muted" data-testid="selected-revision">
+              <p
+                className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 pb-1.5 text-xs text-muted"
+                data-testid="selected-revision"
+              >
                 <span className="font-mono font-semibold text-foreground">{versionLabel(selected)}</span>
                 {variantSlugOf(selected) && <span>{variantName(variantIdOf(selected), variantSlugOf(selected))}</span>}
                 <span aria-hidden="true">·</span>
                 committed <TimeAgo iso={selected.date} />
-                {selected.id === revisions[0]?.id && <span className="rounded bg-surface-muted px-1.5 py-0.5 font-medium">latest</span>}
-                <Link href={agentPaths.revision(agentId, variantId, selected.id)} className="text-accent hover:underline">
+                {selected.id === revisions[0]?.id && (
+                  <span className="rounded bg-surface-muted px-1.5 py-0.5 font-medium">latest</span>
+                )}
+                <Link
+                  href={agentPaths.revision(agentId, variantId, selected.id)}
+                  className="text-accent hover:underline"
+                >
                   View
                 </Link>
               </p>
@@ -87,11 +107,22 @@ export function DeployView({ agentId, variantId, revisionId }: { agentId: string
           ))}
         </div>
       ) : overview.isError ? (
-        <QueryError title="Could not load the environments" error={overview.error} onRetry={() => overview.refetch()} retrying={overview.isFetching} />
+        <QueryError
+          title="Could not load the environments"
+          error={overview.error}
+          onRetry={() => overview.refetch()}
+          retrying={overview.isFetching}
+        />
       ) : (
         <div className="grid gap-4 lg:grid-cols-3">
           {environments.map((env) => (
-            <EnvironmentDeployCard key={env.environment.id} agentId={agentId} target={env} selected={selected} onDeploy={() => setTarget(env)} />
+            <EnvironmentDeployCard
+              key={env.environment.id}
+              agentId={agentId}
+              target={env}
+              selected={selected}
+              onDeploy={() => setTarget(env)}
+            />
           ))}
         </div>
       )}

@@ -32,13 +32,20 @@ export function EnvironmentDeployCard({
   const titleId = `env-${environment.slug}-title`;
   const runsSelected = deployment && selected && deployment.revision.id === selected.id;
   return (
-    <section aria-labelledby={titleId} data-testid={`environment-card-${environment.slug}`} className="row-span-3 grid grid-rows-subgrid gap-0 overflow-hidden rounded-xl border border-line bg-surface shadow-xs">
+    <section
+      aria-labelledby={titleId}
+      data-testid={`environment-card-${environment.slug}`}
+      className="row-span-3 grid grid-rows-subgrid gap-0 overflow-hidden rounded-xl border border-line bg-surface shadow-xs"
+    >
       <header className="flex items-center justify-between gap-2 border-b border-line px-4 py-3">
         <h3 id={titleId} className="flex items-center gap-2 text-sm font-semibold">
           <EnvironmentBadge slug={environment.slug} />
           <span className="sr-only">{environment.name}</span>
         </h3>
-        <Link href={environmentPath(environment.slug)} className="text-xs text-muted hover:text-foreground hover:underline">
+        <Link
+          href={environmentPath(environment.slug)}
+          className="text-xs text-muted hover:text-foreground hover:underline"
+        >
           Open environment
         </Link>
       </header>
@@ -55,14 +62,18 @@ export function EnvironmentDeployCard({
               >
                 {versionLabel(deployment.revision)}
               </Link>
-              <span className="rounded border border-line px-1.5 font-mono text-xs text-muted">{deployment.variant.slug}</span>
+              <span className="rounded border border-line px-1.5 font-mono text-xs text-muted">
+                {deployment.variant.slug}
+              </span>
             </div>
             {deployment.since ? (
               <p className="flex flex-wrap items-center gap-1 text-xs text-muted">
                 Deployed <TimeAgo iso={deployment.since.date} /> by <Author id={deployment.since.author} />
               </p>
             ) : null}
-            {deployment.since?.message && <p className="line-clamp-2 text-xs text-muted italic">“{deployment.since.message}”</p>}
+            {deployment.since?.message && (
+              <p className="line-clamp-2 text-xs text-muted italic">“{deployment.since.message}”</p>
+            )}
           </div>
         ) : (
           <div className="flex flex-col gap-1" data-testid="running-now">
@@ -78,15 +89,26 @@ export function EnvironmentDeployCard({
             disabled={!selected || !canEdit}
             title={canEdit ? undefined : "Viewers cannot deploy"}
             onClick={onDeploy}
-            aria-label={selected ? `Deploy ${versionLabel(selected)} to ${environment.slug}` : `Deploy to ${environment.slug}`}
+            aria-label={
+              selected ? `Deploy ${versionLabel(selected)} to ${environment.slug}` : `Deploy to ${environment.slug}`
+            }
           >
-            {selected ? (runsSelected ? `Redeploy ${versionLabel(selected)}` : `Deploy ${versionLabel(selected)} to ${environment.slug}`) : "Choose a revision"}
+            {selected
+              ? runsSelected
+                ? `Redeploy ${versionLabel(selected)}`
+                : `Deploy ${versionLabel(selected)} to ${environment.slug}`
+              : "Choose a revision"}
           </Button>
           {/* Always takes its line, so the cards' buttons stay aligned. */}
           <span className="flex h-4 justify-center text-xs">
             {deployment && selected && !runsSelected && (
               <Link
-                href={agentPaths.diff(agentId, variantIdOf(selected) ?? deployment.variant.id, deployment.revision.id, selected.id)}
+                href={agentPaths.diff(
+                  agentId,
+                  variantIdOf(selected) ?? deployment.variant.id,
+                  deployment.revision.id,
+                  selected.id,
+                )}
                 className="text-accent hover:underline"
               >
                 Compare {versionLabel(deployment.revision)} with {versionLabel(selected)}

@@ -19,7 +19,10 @@ export function useAgentDeployments(agentId: string) {
   const value = useMemo(() => {
     const environments: AgentEnvironment[] = [...(overview.data ?? [])]
       .sort(compareEnvironments)
-      .map((environment) => ({ environment, deployment: environment.deployments.find((d) => d.artifact.id === agentId) }));
+      .map((environment) => ({
+        environment,
+        deployment: environment.deployments.find((d) => d.artifact.id === agentId),
+      }));
     const byRevision = new Map<string, string[]>();
     for (const { environment, deployment } of environments) {
       if (!deployment) continue;

@@ -14,7 +14,9 @@ export function CodeView({ text, label, className }: { text: string; label: stri
         <tbody>
           {lines.map((line, i) => (
             <tr key={i}>
-              <td className="border-r border-line/60 px-2 text-right align-top text-muted/70 tabular-nums select-none">{i + 1}</td>
+              <td className="border-r border-line/60 px-2 text-right align-top text-muted/70 tabular-nums select-none">
+                {i + 1}
+              </td>
               <td className="px-3 align-top">
                 <code className="whitespace-pre-wrap [overflow-wrap:anywhere]">{line || " "}</code>
               </td>

@@ -24,7 +24,17 @@ import { RevisionPicker, type PickableRevision } from "./revision-picker";
  * The diff page: two revisions picked by id in the URL (`?from=&to=`), so every comparison is a
  * link. Without them it compares the latest revision with the one before it.
  */
-export function CompareView({ agentId, variantId, from, to }: { agentId: string; variantId: string; from?: string; to?: string }) {
+export function CompareView({
+  agentId,
+  variantId,
+  from,
+  to,
+}: {
+  agentId: string;
+  variantId: string;
+  from?: string;
+  to?: string;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const { query: history, revisions } = useVariantHistory(variantId);
@@ -34,7 +44,8 @@ export function CompareView({ agentId, variantId, from, to }: { agentId: string;
   const variantName = useVariantLabels(agentId);
   const [href, setHref] = useState("");
 
-  const go = (nextFrom: string, nextTo: string) => router.replace(agentPaths.diff(agentId, variantId, nextFrom, nextTo), { scroll: false });
+  const go = (nextFrom: string, nextTo: string) =>
+    router.replace(agentPaths.diff(agentId, variantId, nextFrom, nextTo), { scroll: false });
 
   // An incomplete URL gets sensible defaults, written back so the page can be shared as is.
   useEffect(() => {
@@ -51,7 +62,13 @@ export function CompareView({ agentId, variantId, from, to }: { agentId: string;
     const list: PickableRevision[] = revisions.map((r) => ({ id: r.id, version: r.version, message: r.message }));
     // A revision from another variant or an older page still shows in its picker.
     for (const extra of [fromQuery.data, toQuery.data]) {
-      if (extra && !list.some((o) => o.id === extra.id)) list.push({ id: extra.id, version: extra.version, message: extra.message, variantName: variantName(variantIdOf(extra), variantSlugOf(extra)) });
+      if (extra && !list.some((o) => o.id === extra.id))
+        list.push({
+          id: extra.id,
+          version: extra.version,
+          message: extra.message,
+          variantName: variantName(variantIdOf(extra), variantSlugOf(extra)),
+        });
     }
     return list;
   }, [revisions, fromQuery.data, toQuery.data, variantName]);
@@ -62,7 +79,11 @@ export function CompareView({ agentId, variantId, from, to }: { agentId: string;
   );
 
   const swap = () => from && to && go(to, from);
-  useHotkeys({ s: swap, e: () => setExpandAll((open) => !open), h: () => router.push(agentPaths.history(agentId, variantId)) });
+  useHotkeys({
+    s: swap,
+    e: () => setExpandAll((open) => !open),
+    h: () => router.push(agentPaths.history(agentId, variantId)),
+  });
 
   const failed = fromQuery.error ?? toQuery.error ?? (history.isError ? history.error : null);
 
@@ -70,17 +91,37 @@ export function CompareView({ agentId, variantId, from, to }: { agentId: string;
     <TabContainer wide>
       <SectionHeader
         title="Compare revisions"
-        description={'The agent template of each revision as JSON with sorted keys, long texts such as AGENTS.md line by line between """ fences. Red lines are only in the base, green lines only in the compared revision.'}
+        description={
+          'The agent template of each revision as JSON with sorted keys, long texts such as AGENTS.md line by line between """ fences. Red lines are only in the base, green lines only in the compared revision.'
+        }
         actions={href && <CopyLinkButton href={href} />}
       />
 
       <div className="flex flex-wrap items-end gap-2 rounded-xl border border-line bg-surface px-4 py-3 shadow-xs">
-        <RevisionPicker className="w-72" label="Base" value={from} options={options} onChange={(id) => go(id, to ?? id)} />
-        <Button onClick={swap} disabled={!from || !to} aria-label="Swap base and compared revisions" title="Swap (s)" className="mb-0">
+        <RevisionPicker
+          className="w-72"
+          label="Base"
+          value={from}
+          options={options}
+          onChange={(id) => go(id, to ?? id)}
+        />
+        <Button
+          onClick={swap}
+          disabled={!from || !to}
+          aria-label="Swap base and compared revisions"
+          title="Swap (s)"
+          className="mb-0"
+        >
           <SwapIcon />
           Swap
         </Button>
-        <RevisionPicker className="w-72" label="Compare" value={to} options={options} onChange={(id) => go(from ?? id, id)} />
+        <RevisionPicker
+          className="w-72"
+          label="Compare"
+          value={to}
+          options={options}
+          onChange={(id) => go(from ?? id, id)}
+        />
         <div className="ml-auto hidden items-center gap-3 text-xs text-muted lg:flex" aria-label="Keyboard shortcuts">
           <span className="flex items-center gap-1">
             <Kbd>s</Kbd> swap
@@ -95,7 +136,11 @@ export function CompareView({ agentId, variantId, from, to }: { agentId: string;
       </div>
 
       {failed ? (
-        <QueryError title="Could not load the revisions to compare" error={failed} onRetry={() => (fromQuery.refetch(), toQuery.refetch())} />
+        <QueryError
+          title="Could not load the revisions to compare"
+          error={failed}
+          onRetry={() => (fromQuery.refetch(), toQuery.refetch())}
+        />
       ) : !from || !to ? (
         history.isPending ? (
           <Skeleton className="h-96 w-full" />
@@ -109,7 +154,11 @@ export function CompareView({ agentId, variantId, from, to }: { agentId: string;
         </div>
       ) : (
         <>
-          {from === to && <Notice title="Both sides are the same revision">Pick another revision in either picker to see changes.</Notice>}
+          {from === to && (
+            <Notice title="Both sides are the same revision">
+              Pick another revision in either picker to see changes.
+            </Notice>
+          )}
           <DiffView
             key={`${from}:${to}`}
             rows={rows}
@@ -137,7 +186,11 @@ function ColumnLabel({ agentId, revision }: { agentId: string; revision: AgentRe
       >
         {versionLabel(revision)}
       </Link>
-      {variantSlugOf(revision) && <span className="max-w-32 shrink-0 truncate text-muted">{variantName(variantIdOf(revision), variantSlugOf(revision))}</span>}
+      {variantSlugOf(revision) && (
+        <span className="max-w-32 shrink-0 truncate text-muted">
+          {variantName(variantIdOf(revision), variantSlugOf(revision))}
+        </span>
+      )}
       <span className="truncate font-normal text-muted">{revision.message ?? "No message"}</span>
       <span className="ml-auto shrink-0 font-normal text-muted">
         <TimeAgo iso={revision.date} />
@@ -148,7 +201,16 @@ function ColumnLabel({ agentId, revision }: { agentId: string; revision: AgentRe
 
 function SwapIcon() {
   return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" className="size-3.5" fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      className="size-3.5"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.75}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d="M4 8h14l-4-4M20 16H6l4 4" />
     </svg>
   );

@@ -26,7 +26,11 @@ export function CopyLinkButton({ href }: { href: string }) {
         {state === "copied" ? "Link copied" : state === "failed" ? "Copy failed" : "Copy link"}
       </Button>
       <span role="status" className="sr-only">
-        {state === "copied" ? "Link copied to clipboard" : state === "failed" ? "Could not copy; copy the address bar instead" : ""}
+        {state === "copied"
+          ? "Link copied to clipboard"
+          : state === "failed"
+            ? "Could not copy; copy the address bar instead"
+            : ""}
       </span>
     </>
   );
@@ -34,7 +38,16 @@ export function CopyLinkButton({ href }: { href: string }) {
 
 function LinkIcon() {
   return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" className="size-3.5" fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      className="size-3.5"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.75}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d="M10 14a4 4 0 0 0 5.66 0l3-3a4 4 0 0 0-5.66-5.66l-1 1" />
       <path d="M14 10a4 4 0 0 0-5.66 0l-3 3a4 4 0 0 0 5.66 5.66l1-1" />
     </svg>

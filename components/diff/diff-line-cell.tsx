@@ -2,20 +2,39 @@ import { cn } from "@/components/ui";
 import type { DiffLine, Segment } from "./line-diff";
 
 /** The absent side of an added or removed row: faint diagonal hatching, like a code review tool. */
-const hatch = "bg-surface-muted/60 bg-[repeating-linear-gradient(-45deg,transparent_0,transparent_5px,var(--line)_5px,var(--line)_6px)]";
+const hatch =
+  "bg-surface-muted/60 bg-[repeating-linear-gradient(-45deg,transparent_0,transparent_5px,var(--line)_5px,var(--line)_6px)]";
 
 export type Side = "left" | "right";
 
 const tone = {
-  removed: { line: "bg-danger-soft", number: "bg-danger/15 text-danger", mark: "bg-danger/25 rounded-[2px]", sign: "-" },
-  added: { line: "bg-success-soft", number: "bg-success/15 text-success", mark: "bg-success/25 rounded-[2px]", sign: "+" },
+  removed: {
+    line: "bg-danger-soft",
+    number: "bg-danger/15 text-danger",
+    mark: "bg-danger/25 rounded-[2px]",
+    sign: "-",
+  },
+  added: {
+    line: "bg-success-soft",
+    number: "bg-success/15 text-success",
+    mark: "bg-success/25 rounded-[2px]",
+    sign: "+",
+  },
   plain: { line: "", number: "text-muted/70", mark: "", sign: " " },
 };
 
 export type CellTone = keyof typeof tone;
 
 /** Line number and text of one side of a row; an absent line is drawn as a hatched gap. */
-export function DiffLineCells({ line, cellTone, segments }: { line?: DiffLine; cellTone: CellTone; segments?: Segment[] | null }) {
+export function DiffLineCells({
+  line,
+  cellTone,
+  segments,
+}: {
+  line?: DiffLine;
+  cellTone: CellTone;
+  segments?: Segment[] | null;
+}) {
   if (!line) {
     return (
       <>
@@ -35,7 +54,13 @@ export function DiffLineCells({ line, cellTone, segments }: { line?: DiffLine; c
       </td>
       <td className={cn("px-2 align-top", t.line)}>
         <div className="flex">
-          <span aria-hidden="true" className={cn("w-3 shrink-0 select-none", cellTone === "removed" ? "text-danger" : cellTone === "added" ? "text-success" : "")}>
+          <span
+            aria-hidden="true"
+            className={cn(
+              "w-3 shrink-0 select-none",
+              cellTone === "removed" ? "text-danger" : cellTone === "added" ? "text-success" : "",
+            )}
+          >
             {t.sign}
           </span>
           {cellTone !== "plain" && <span className="sr-only">{cellTone === "removed" ? "removed: " : "added: "}</span>}

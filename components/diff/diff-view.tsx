@@ -27,12 +27,25 @@ export interface DiffViewProps {
  * Side-by-side diff with line numbers, red/green lines, word-level emphasis on changed lines and
  * long unchanged runs folded behind "show N unchanged lines".
  */
-export function DiffView({ rows, leftLabel, rightLabel, context = 3, expandAll, onExpandAllChange, maxHeightClass, label, className }: DiffViewProps) {
+export function DiffView({
+  rows,
+  leftLabel,
+  rightLabel,
+  context = 3,
+  expandAll,
+  onExpandAllChange,
+  maxHeightClass,
+  label,
+  className,
+}: DiffViewProps) {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [ownExpandAll, setOwnExpandAll] = useState(false);
   const allOpen = expandAll ?? ownExpandAll;
   const setAllOpen = onExpandAllChange ?? setOwnExpandAll;
-  const blocks = useMemo(() => (allOpen ? [{ type: "rows" as const, start: 0, rows }] : foldUnchanged(rows, { context, expanded })), [rows, context, expanded, allOpen]);
+  const blocks = useMemo(
+    () => (allOpen ? [{ type: "rows" as const, start: 0, rows }] : foldUnchanged(rows, { context, expanded })),
+    [rows, context, expanded, allOpen],
+  );
   const stats = useMemo(() => diffStats(rows), [rows]);
   const changed = hasChanges(rows);
   const foldable = useMemo(() => foldUnchanged(rows, { context }).some((b) => b.type === "fold"), [rows, context]);
@@ -76,7 +89,10 @@ export function DiffView({ rows, leftLabel, rightLabel, context = 3, expandAll, 
                     <button
                       type="button"
                       onClick={() => setExpanded((open) => new Set(open).add(block.id))}
-                      className={cn("flex w-full items-center gap-2 px-3 py-1.5 text-left font-sans text-xs text-accent hover:bg-accent-soft", focusRing)}
+                      className={cn(
+                        "flex w-full items-center gap-2 px-3 py-1.5 text-left font-sans text-xs text-accent hover:bg-accent-soft",
+                        focusRing,
+                      )}
                       data-testid="diff-fold"
                     >
                       <FoldIcon />
@@ -102,16 +118,37 @@ export function DiffView({ rows, leftLabel, rightLabel, context = 3, expandAll, 
 function Row({ row }: { row: DiffRow }) {
   const inline = useMemo(() => (row.kind === "changed" ? inlineChanges(row.left!.text, row.right!.text) : null), [row]);
   return (
-    <tr data-testid="diff-row" data-kind={row.kind} className="[&>td:nth-child(3)]:border-l [&>td:nth-child(3)]:border-line">
-      <DiffLineCells line={row.left} cellTone={row.kind === "removed" || row.kind === "changed" ? "removed" : "plain"} segments={inline?.left} />
-      <DiffLineCells line={row.right} cellTone={row.kind === "added" || row.kind === "changed" ? "added" : "plain"} segments={inline?.right} />
+    <tr
+      data-testid="diff-row"
+      data-kind={row.kind}
+      className="[&>td:nth-child(3)]:border-l [&>td:nth-child(3)]:border-line"
+    >
+      <DiffLineCells
+        line={row.left}
+        cellTone={row.kind === "removed" || row.kind === "changed" ? "removed" : "plain"}
+        segments={inline?.left}
+      />
+      <DiffLineCells
+        line={row.right}
+        cellTone={row.kind === "added" || row.kind === "changed" ? "added" : "plain"}
+        segments={inline?.right}
+      />
     </tr>
   );
 }
 
 function FoldIcon() {
   return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" className="size-3.5" fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      className="size-3.5"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.75}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d="m8 9 4-4 4 4M8 15l4 4 4-4" />
     </svg>
   );

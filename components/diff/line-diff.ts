@@ -37,7 +37,8 @@ export function diffLines(before: string, after: string): DiffRow[] {
   let added: number[] = [];
   const flush = () => {
     const paired = Math.min(removed.length, added.length);
-    for (let i = 0; i < paired; i++) rows.push({ kind: "changed", left: line(a, removed[i]), right: line(b, added[i]) });
+    for (let i = 0; i < paired; i++)
+      rows.push({ kind: "changed", left: line(a, removed[i]), right: line(b, added[i]) });
     for (let i = paired; i < removed.length; i++) rows.push({ kind: "removed", left: line(a, removed[i]) });
     for (let i = paired; i < added.length; i++) rows.push({ kind: "added", right: line(b, added[i]) });
     removed = [];

@@ -19,7 +19,8 @@ export function slideRuns(edits: Edit[], a: readonly string[], b: readonly strin
   return rebuild(changedA, changedB);
 }
 
-const indent = (line: string | undefined) => (line === undefined || line.trim() === "" ? 0 : line.length - line.trimStart().length);
+const indent = (line: string | undefined) =>
+  line === undefined || line.trim() === "" ? 0 : line.length - line.trimStart().length;
 
 /** Slides the pure runs of one side; `other` marks the other side's changed lines (never moved here). */
 function compact(lines: readonly string[], changed: boolean[], other: boolean[]): void {
@@ -46,7 +47,13 @@ function compact(lines: readonly string[], changed: boolean[], other: boolean[])
       continue;
     }
     // Slide up as far as it goes, then try every position on the way down.
-    while (start > 0 && !changed[start - 1] && lines[start - 1] === lines[end - 1] && (start < 2 || !changed[start - 2]) && clean(start - 2, start - 1)) {
+    while (
+      start > 0 &&
+      !changed[start - 1] &&
+      lines[start - 1] === lines[end - 1] &&
+      (start < 2 || !changed[start - 2]) &&
+      clean(start - 2, start - 1)
+    ) {
       changed[start - 1] = true;
       changed[end - 1] = false;
       start--;

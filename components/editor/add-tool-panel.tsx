@@ -59,7 +59,11 @@ export function AddToolPanel({
       }}
     >
       <div className="flex items-center justify-between gap-3">
-        <div role="radiogroup" aria-label="Kind of tool" className="inline-flex rounded-md border border-line bg-surface p-0.5">
+        <div
+          role="radiogroup"
+          aria-label="Kind of tool"
+          className="inline-flex rounded-md border border-line bg-surface p-0.5"
+        >
           {KINDS.map((k) => (
             <button
               key={k.kind}
@@ -85,11 +89,18 @@ export function AddToolPanel({
 
       {kind === "builtin" ? (
         missing.length === 0 ? (
-          <p className="text-sm text-muted">{builtins.length === 0 ? "This harness has no built-in tools." : "Every built-in tool is already added."}</p>
+          <p className="text-sm text-muted">
+            {builtins.length === 0 ? "This harness has no built-in tools." : "Every built-in tool is already added."}
+          </p>
         ) : (
           <div className="flex flex-wrap gap-2">
             {missing.map((b) => (
-              <Button key={b.name} size="sm" onClick={() => onAdd({ type: "builtin", name: b.name })} aria-label={`Add built-in ${b.name}`}>
+              <Button
+                key={b.name}
+                size="sm"
+                onClick={() => onAdd({ type: "builtin", name: b.name })}
+                aria-label={`Add built-in ${b.name}`}
+              >
                 <PlusIcon className="size-3" />
                 <span className="font-mono">{b.name}</span>
                 {b.read_only && <span className="text-muted">read-only</span>}
@@ -110,7 +121,12 @@ export function AddToolPanel({
               className="font-mono"
               autoFocus
             />
-            <Input aria-label="New tool description" placeholder="What it does (optional)" value={description} onChange={(event) => setDescription(event.target.value)} />
+            <Input
+              aria-label="New tool description"
+              placeholder="What it does (optional)"
+              value={description}
+              onChange={(event) => setDescription(event.target.value)}
+            />
           </div>
           {kind === "code" && (
             <div className="flex flex-col gap-2">
@@ -118,7 +134,12 @@ export function AddToolPanel({
                 <label htmlFor="new-tool-runtime" className="text-xs text-muted">
                   Runtime
                 </label>
-                <SelectInput id="new-tool-runtime" value={runtime} onChange={(event) => setRuntime(event.target.value)} className="h-7! w-28 text-xs!">
+                <SelectInput
+                  id="new-tool-runtime"
+                  value={runtime}
+                  onChange={(event) => setRuntime(event.target.value)}
+                  className="h-7! w-28 text-xs!"
+                >
                   {runtimes.map((r) => (
                     <option key={r} value={r}>
                       {r}

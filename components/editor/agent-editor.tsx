@@ -26,7 +26,9 @@ export function AgentEditor({ agentId, variantId }: { agentId: string; variantId
   const harnesses = useQuery({ ...trpc.catalog.harnesses.queryOptions(), staleTime: Infinity });
   const validator = useSchemaValidator();
   const options = useMemo(() => readTemplateOptions(validator.schema), [validator.schema]);
-  const [committed, setCommitted] = useState<{ revisionId: string; issues: TemplateIssue[]; text: string } | null>(null);
+  const [committed, setCommitted] = useState<{ revisionId: string; issues: TemplateIssue[]; text: string } | null>(
+    null,
+  );
 
   function onCommitted(result: CommitResult) {
     const { revision } = result;
@@ -38,7 +40,10 @@ export function AgentEditor({ agentId, variantId }: { agentId: string; variantId
       issues: result.warnings.map(serverWarningToIssue),
       text: `Committed version ${revision.version}${warnings > 0 ? ` with ${warnings} ${warnings === 1 ? "warning" : "warnings"}` : ""}`,
     });
-    queryClient.setQueryData(trpc.agents.history.queryKey({ variantId, limit: 1 }), { items: [revision], next: undefined });
+    queryClient.setQueryData(trpc.agents.history.queryKey({ variantId, limit: 1 }), {
+      items: [revision],
+      next: undefined,
+    });
     void queryClient.invalidateQueries({ queryKey: trpc.agents.get.queryKey({ id: agentId }) });
     void queryClient.invalidateQueries({ queryKey: trpc.agents.list.pathKey() });
     // Other views of the history (the History tab) refetch; this page already has its revision.
@@ -70,7 +75,9 @@ export function AgentEditor({ agentId, variantId }: { agentId: string; variantId
   if (!revision) {
     return (
       <div className="mx-auto w-full max-w-4xl px-4 py-8 md:px-6">
-        <Notice title="This variant has no revisions yet">Commit a template through the API, or fork another variant.</Notice>
+        <Notice title="This variant has no revisions yet">
+          Commit a template through the API, or fork another variant.
+        </Notice>
       </div>
     );
   }

@@ -29,18 +29,23 @@ const COMBINATORS = new Set(["oneOf", "anyOf"]);
 function pruneUnionBranches(errors: ErrorObject[]): Entry[] {
   const removed = new Set<ErrorObject>();
   const replacements = new Map<ErrorObject, TemplateIssue>();
-  const unions = errors.filter((e) => COMBINATORS.has(e.keyword)).sort((a, b) => a.schemaPath.length - b.schemaPath.length);
+  const unions = errors
+    .filter((e) => COMBINATORS.has(e.keyword))
+    .sort((a, b) => a.schemaPath.length - b.schemaPath.length);
   for (const union of unions) {
     if (removed.has(union)) continue;
     const prefix = `${union.schemaPath}/`;
-    const inside = (e: ErrorObject) => e.instancePath === union.instancePath || e.instancePath.startsWith(`${union.instancePath}/`);
+    const inside = (e: ErrorObject) =>
+      e.instancePath === union.instancePath || e.instancePath.startsWith(`${union.instancePath}/`);
     const children = errors.filter((e) => !removed.has(e) && e.schemaPath.startsWith(prefix) && inside(e));
     const branches = new Map<string, ErrorObject[]>();
     for (const child of children) {
       const branch = child.schemaPath.slice(prefix.length).split("/")[0];
       branches.set(branch, [...(branches.get(branch) ?? []), child]);
     }
-    const plausible = [...branches.values()].filter((branch) => !branch.some((e) => disqualifies(e, union.instancePath)));
+    const plausible = [...branches.values()].filter(
+      (branch) => !branch.some((e) => disqualifies(e, union.instancePath)),
+    );
     for (const child of children) removed.add(child);
     removed.add(union);
     if (plausible.length > 0) {
@@ -51,13 +56,16 @@ function pruneUnionBranches(errors: ErrorObject[]): Entry[] {
       removed.delete(union);
     }
   }
-  return errors.filter((e) => !removed.has(e)).map((e) => (replacements.has(e) ? { synthetic: replacements.get(e)! } : e));
+  return errors
+    .filter((e) => !removed.has(e))
+    .map((e) => (replacements.has(e) ? { synthetic: replacements.get(e)! } : e));
 }
 
 /** A branch is not the one meant when the value's type or its `type` discriminator is not its own. */
 function disqualifies(error: ErrorObject, unionPath: string): boolean {
   if (error.instancePath === unionPath && error.keyword === "type") return true;
-  if (error.instancePath === `${unionPath}/type` && (error.keyword === "const" || error.keyword === "enum")) return true;
+  if (error.instancePath === `${unionPath}/type` && (error.keyword === "const" || error.keyword === "enum"))
+    return true;
   return error.instancePath === unionPath && error.keyword === "required" && error.params.missingProperty === "type";
 }
 
@@ -72,8 +80,11 @@ function noBranchMatches(union: ErrorObject, children: ErrorObject[]): TemplateI
   if (children.some((e) => e.keyword === "required" && e.params.missingProperty === "type")) {
     return issue([...base, "type"], "is required");
   }
-  const types = children.filter((e) => e.keyword === "type" && e.instancePath === union.instancePath).flatMap((e) => [e.params.type].flat());
-  if (types.length > 0) return issue(base, `must be ${[...new Set(types)].map(article).join(" or ")}; got ${describe(union.data)}`);
+  const types = children
+    .filter((e) => e.keyword === "type" && e.instancePath === union.instancePath)
+    .flatMap((e) => [e.params.type].flat());
+  if (types.length > 0)
+    return issue(base, `must be ${[...new Set(types)].map(article).join(" or ")}; got ${describe(union.data)}`);
   return issue(base, "does not match any allowed shape");
 }
 
@@ -92,18 +103,28 @@ function toIssue(error: ErrorObject): TemplateIssue | null {
       return null; // the failing then/else branch reports the actual problem
     case "additionalProperties": {
       const key = String(p.additionalProperty);
-      if (error.instancePath === "" && MOVED_ROOT_KEYS[key]) return issue([key], `unknown key "${key}": ${MOVED_ROOT_KEYS[key]}`);
+      if (error.instancePath === "" && MOVED_ROOT_KEYS[key])
+        return issue([key], `unknown key "${key}": ${MOVED_ROOT_KEYS[key]}`);
       const noun = SELECTORS.has(error.instancePath) ? "unknown selector key" : "unknown key";
       return issue([...base, key], `${noun} "${key}"`);
     }
     case "required":
       return issue([...base, String(p.missingProperty)], "is required");
     case "enum":
-      return issue(base, `must be one of ${(p.allowedValues as unknown[]).map(String).join(", ")}; got ${describe(error.data)}`);
+      return issue(
+        base,
+        `must be one of ${(p.allowedValues as unknown[]).map(String).join(", ")}; got ${describe(error.data)}`,
+      );
     case "const":
       return issue(base, `must be ${JSON.stringify(p.allowedValue)}; got ${describe(error.data)}`);
     case "type":
-      return issue(base, `must be ${[p.type].flat().map((t) => article(String(t))).join(" or ")}; got ${describe(error.data)}`);
+      return issue(
+        base,
+        `must be ${[p.type]
+          .flat()
+          .map((t) => article(String(t)))
+          .join(" or ")}; got ${describe(error.data)}`,
+      );
     case "minLength":
       return issue(base, p.limit === 1 ? "must not be empty" : `must have at least ${p.limit} characters`);
     case "maxLength":

@@ -24,7 +24,17 @@ export function ChatPane({
   return <DraftChat agentId={agentId} variantId={variantId} onToggle={onToggle} target={target} />;
 }
 
-function DraftChat({ agentId, variantId, onToggle, target }: { agentId: string; variantId: string; onToggle: () => void; target: ChatTarget | null }) {
+function DraftChat({
+  agentId,
+  variantId,
+  onToggle,
+  target,
+}: {
+  agentId: string;
+  variantId: string;
+  onToggle: () => void;
+  target: ChatTarget | null;
+}) {
   // Below the agent's header until the page scrolls, then stuck under the top bar: either way
   // the composer stays on screen.
   const pane = useRef<HTMLElement>(null);
@@ -40,7 +50,14 @@ function DraftChat({ agentId, variantId, onToggle, target }: { agentId: string; 
           <ChatIcon className="size-4 text-muted" />
           Chat with the draft
         </h2>
-        <Button size="sm" variant="ghost" className="w-7 px-0!" onClick={onToggle} aria-label="Hide chat panel" title="Hide chat panel">
+        <Button
+          size="sm"
+          variant="ghost"
+          className="w-7 px-0!"
+          onClick={onToggle}
+          aria-label="Hide chat panel"
+          title="Hide chat panel"
+        >
           <PanelRightIcon className="size-4" />
         </Button>
       </header>

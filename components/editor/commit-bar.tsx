@@ -73,7 +73,11 @@ export function CommitBar({
         {problemsBlock && <AlertIcon className="size-3.5" />}
         {outcome?.text ?? status}
         {problemsBlock && (
-          <Link href={problemsHref} className="font-medium underline underline-offset-2 hover:text-foreground" data-testid="show-problems">
+          <Link
+            href={problemsHref}
+            className="font-medium underline underline-offset-2 hover:text-foreground"
+            data-testid="show-problems"
+          >
             Show problems
           </Link>
         )}
@@ -89,8 +93,12 @@ export function CommitBar({
       >
         Commit
         <span className="ml-1 flex gap-0.5">
-          <Kbd aria-hidden="true" tone="inverted">{mod}</Kbd>
-          <Kbd aria-hidden="true" tone="inverted">↵</Kbd>
+          <Kbd aria-hidden="true" tone="inverted">
+            {mod}
+          </Kbd>
+          <Kbd aria-hidden="true" tone="inverted">
+            ↵
+          </Kbd>
         </span>
       </Button>
     </form>

@@ -14,14 +14,18 @@ const price = (m: PricedModel) => m.input_usd_per_mtok + m.output_usd_per_mtok;
  * and a flagship stays a flagship. Ties go to the cheaper one. Without a known current model (a
  * custom id) the middle tier, never the most expensive by default.
  */
-export function comparableModel(current: PricedModel | undefined, candidates: readonly PricedModel[]): string | undefined {
+export function comparableModel(
+  current: PricedModel | undefined,
+  candidates: readonly PricedModel[],
+): string | undefined {
   if (candidates.length === 0) return undefined;
   const byPrice = [...candidates].sort((a, b) => price(a) - price(b));
   if (!current || price(current) <= 0) return byPrice[Math.floor((byPrice.length - 1) / 2)].id;
   const target = Math.log(price(current));
   let best = byPrice[0];
   for (const candidate of byPrice) {
-    if (Math.abs(Math.log(price(candidate)) - target) < Math.abs(Math.log(price(best)) - target) - 1e-9) best = candidate;
+    if (Math.abs(Math.log(price(candidate)) - target) < Math.abs(Math.log(price(best)) - target) - 1e-9)
+      best = candidate;
   }
   return best.id;
 }

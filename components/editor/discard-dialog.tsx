@@ -3,7 +3,17 @@
 import { Button, Dialog } from "@/components/ui";
 
 /** Confirms throwing the draft away: it cannot be brought back. */
-export function DiscardDialog({ open, version, onCancel, onConfirm }: { open: boolean; version: string; onCancel: () => void; onConfirm: () => void }) {
+export function DiscardDialog({
+  open,
+  version,
+  onCancel,
+  onConfirm,
+}: {
+  open: boolean;
+  version: string;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
   return (
     <Dialog
       open={open}

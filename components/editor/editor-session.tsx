@@ -57,7 +57,9 @@ export function EditorSession({
 }: EditorSessionProps) {
   const trpc = useTRPC();
   const draft = useTemplateDraft(variantId, base);
-  const [initialVerdict] = useState(() => (initialIssues.length > 0 ? { forValue: base.template, issues: initialIssues } : null));
+  const [initialVerdict] = useState(() =>
+    initialIssues.length > 0 ? { forValue: base.template, issues: initialIssues } : null,
+  );
   const server = useServerVerdict(draft.value, draft.parsed.ok, initialVerdict);
   const schemaIssues = useMemo(() => (validate ? validate(draft.value) : []), [validate, draft.value]);
   // The server has the last word once it has spoken about this exact template.
@@ -127,7 +129,12 @@ export function EditorSession({
               </Notice>
             )}
             {draft.restored && (
-              <DraftNotice draft={draft.restored} base={base} onDismiss={draft.dismissRestored} onDiscard={() => setDiscarding(true)} />
+              <DraftNotice
+                draft={draft.restored}
+                base={base}
+                onDismiss={draft.dismissRestored}
+                onDiscard={() => setDiscarding(true)}
+              />
             )}
             {view === "form" ? (
               <TemplateForm
@@ -140,7 +147,13 @@ export function EditorSession({
                 jsonHref={editorPath(agentId, variantId, "json")}
               />
             ) : (
-              <JsonView text={draft.text} parsed={draft.parsed} onChange={draft.setText} issues={issues} verdict={verdict} />
+              <JsonView
+                text={draft.text}
+                parsed={draft.parsed}
+                onChange={draft.setText}
+                issues={issues}
+                verdict={verdict}
+              />
             )}
           </div>
         </div>
@@ -156,7 +169,13 @@ export function EditorSession({
           outcome={outcome}
         />
       </div>
-      <ChatPane agentId={agentId} variantId={variantId} open={chatOpen} onToggle={toggleChat} template={draft.parsed.ok ? draft.value : null} />
+      <ChatPane
+        agentId={agentId}
+        variantId={variantId}
+        open={chatOpen}
+        onToggle={toggleChat}
+        template={draft.parsed.ok ? draft.value : null}
+      />
       <LeaveGuard active={draft.dirty} />
       <DiscardDialog
         open={discarding}

@@ -38,7 +38,11 @@ export function EditorToolbar({
           <VersionBadge version={base.version} tone="accent" title={`Revision ${base.revisionId}`} />
         </span>
         <span className="min-w-0 truncate">
-          {base.message ? <span className="text-foreground/80">{base.message}</span> : <span className="italic">No message</span>}
+          {base.message ? (
+            <span className="text-foreground/80">{base.message}</span>
+          ) : (
+            <span className="italic">No message</span>
+          )}
           <span className="mx-1.5 text-line-strong">·</span>
           <AuthorName id={base.author} />
           {base.date && (
@@ -66,7 +70,14 @@ export function EditorToolbar({
         {!chatOpen && (
           // The pane itself has the hide button; below `lg` there is no room for it.
           <span className="hidden lg:block">
-            <Button size="sm" variant="ghost" className="w-7 px-0!" onClick={onToggleChat} aria-label="Show chat panel" title="Show chat panel">
+            <Button
+              size="sm"
+              variant="ghost"
+              className="w-7 px-0!"
+              onClick={onToggleChat}
+              aria-label="Show chat panel"
+              title="Show chat panel"
+            >
               <PanelRightIcon className="size-4" />
             </Button>
           </span>

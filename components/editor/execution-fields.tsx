@@ -11,7 +11,10 @@ import { readText, writeText, type Template } from "./template-fields";
 import type { TemplateIssue } from "./template-issue";
 import type { HarnessInfo } from "./types";
 
-const SANDBOX_LABELS: Record<string, string> = { local: "Local (in the service)", daytona_sandbox: "Daytona (hosted sandbox)" };
+const SANDBOX_LABELS: Record<string, string> = {
+  local: "Local (in the service)",
+  daytona_sandbox: "Daytona (hosted sandbox)",
+};
 
 /** How the agent runs: the runner's tool policy, the harness it drives and the sandbox it runs in. */
 export function ExecutionFields({
@@ -56,7 +59,10 @@ export function ExecutionFields({
           id="field-harness"
           label="Harness"
           value={harnessKind}
-          choices={kinds.map((kind) => ({ value: kind, label: harnesses.find((h) => h.kind === kind)?.display_name ?? kind }))}
+          choices={kinds.map((kind) => ({
+            value: kind,
+            label: harnesses.find((h) => h.kind === kind)?.display_name ?? kind,
+          }))}
           hint={harness?.description ?? options.descriptions.harnessKind}
           issues={harnessIssues}
           basePath="harness.kind"

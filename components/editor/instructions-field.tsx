@@ -33,7 +33,11 @@ export function InstructionsField({
       <div className="flex flex-col gap-1.5">
         <FieldLabel
           htmlFor="field-agents-md"
-          aside={value === undefined ? "Not set: the built-in default applies" : `${lines} ${lines === 1 ? "line" : "lines"} · ${text.length.toLocaleString("en")} characters`}
+          aside={
+            value === undefined
+              ? "Not set: the built-in default applies"
+              : `${lines} ${lines === 1 ? "line" : "lines"} · ${text.length.toLocaleString("en")} characters`
+          }
         >
           AGENTS.md
         </FieldLabel>

@@ -53,7 +53,14 @@ export function JsonEditor({
       tabLeaves.current = true;
       return;
     }
-    if (event.key === "Tab" && !tabLeaves.current && !event.shiftKey && !event.metaKey && !event.ctrlKey && !event.altKey) {
+    if (
+      event.key === "Tab" &&
+      !tabLeaves.current &&
+      !event.shiftKey &&
+      !event.metaKey &&
+      !event.ctrlKey &&
+      !event.altKey
+    ) {
       event.preventDefault();
       // execCommand keeps the browser's undo history; the fallback edits the value directly.
       if (!document.execCommand?.("insertText", false, INDENT)) {
@@ -72,7 +79,9 @@ export function JsonEditor({
       className={cn(
         "relative flex h-full min-h-0 overflow-hidden rounded-lg border bg-surface font-mono text-[13px] leading-5",
         "focus-within:ring-3",
-        invalid ? "border-danger/60 focus-within:ring-danger/15" : "border-line focus-within:border-accent focus-within:ring-accent/20",
+        invalid
+          ? "border-danger/60 focus-within:ring-danger/15"
+          : "border-line focus-within:border-accent focus-within:ring-accent/20",
       )}
     >
       <div
@@ -98,12 +107,19 @@ export function JsonEditor({
         })}
       </div>
       <div className="relative min-w-0 flex-1">
-        <pre ref={layer} aria-hidden="true" className={cn("pointer-events-none absolute inset-0 isolate m-0 overflow-hidden text-foreground", TEXT_LAYER)}>
+        <pre
+          ref={layer}
+          aria-hidden="true"
+          className={cn("pointer-events-none absolute inset-0 isolate m-0 overflow-hidden text-foreground", TEXT_LAYER)}
+        >
           {[...marks].map(([line, mark]) => (
             // A tint under the whole line; it scrolls with the text (12px is the layer's top padding, 20px a line).
             <span
               key={line}
-              className={cn("absolute left-0 -z-10 h-5 w-[10000px]", mark === "error" ? "bg-danger-soft" : "bg-warning-soft")}
+              className={cn(
+                "absolute left-0 -z-10 h-5 w-[10000px]",
+                mark === "error" ? "bg-danger-soft" : "bg-warning-soft",
+              )}
               style={{ top: `${12 + (line - 1) * 20}px` }}
             />
           ))}

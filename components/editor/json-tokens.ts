@@ -5,7 +5,8 @@ export interface JsonToken {
   text: string;
 }
 
-const TOKEN = /("(?:[^"\\\n]|\\.)*")(?=\s*:)|("(?:[^"\\\n]|\\.)*"?)|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b|([{}[\],:])/g;
+const TOKEN =
+  /("(?:[^"\\\n]|\\.)*")(?=\s*:)|("(?:[^"\\\n]|\\.)*"?)|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b|([{}[\],:])/g;
 
 /**
  * JSON text cut into highlightable tokens; whatever does not match (whitespace, a typo) stays
@@ -17,7 +18,15 @@ export function tokenizeJson(text: string): JsonToken[] {
   for (const match of text.matchAll(TOKEN)) {
     const index = match.index ?? 0;
     if (index > last) tokens.push({ kind: "text", text: text.slice(last, index) });
-    const kind: JsonTokenKind = match[1] ? "key" : match[2] ? "string" : match[3] ? "number" : match[4] ? "literal" : "punctuation";
+    const kind: JsonTokenKind = match[1]
+      ? "key"
+      : match[2]
+        ? "string"
+        : match[3]
+          ? "number"
+          : match[4]
+            ? "literal"
+            : "punctuation";
     tokens.push({ kind, text: match[0] });
     last = index + match[0].length;
   }

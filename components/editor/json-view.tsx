@@ -27,7 +27,8 @@ export function JsonView({
 }) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const positions = useMemo(() => (parsed.ok ? locateJsonPaths(text) : new Map<string, number>()), [parsed.ok, text]);
-  const lineOf = (issue: TemplateIssue) => (issue.source === "syntax" ? issue.line : parsed.ok ? lineOfPath(text, issue.path, positions) : undefined);
+  const lineOf = (issue: TemplateIssue) =>
+    issue.source === "syntax" ? issue.line : parsed.ok ? lineOfPath(text, issue.path, positions) : undefined;
   const syntax = parsed.ok ? null : parsed.error;
 
   const marks = useMemo<LineMarks>(() => {
@@ -51,7 +52,12 @@ export function JsonView({
         </label>
         <div className="flex items-center gap-2">
           <span className="hidden text-xs text-muted lg:inline">Tab indents · Esc, Tab leaves</span>
-          <Button size="sm" variant="ghost" disabled={formatted === null || formatted === text} onClick={() => formatted && onChange(formatted)}>
+          <Button
+            size="sm"
+            variant="ghost"
+            disabled={formatted === null || formatted === text}
+            onClick={() => formatted && onChange(formatted)}
+          >
             Format
           </Button>
           <CopyButton size="sm" value={text} label="Copy the template JSON" />

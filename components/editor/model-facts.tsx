@@ -10,11 +10,17 @@ export function ModelFacts({ model }: { model: ModelInfo }) {
     { label: "Output", value: `${formatPrice(model.output_usd_per_mtok)} / 1M tokens` },
   ];
   return (
-    <dl className="grid grid-cols-2 divide-line rounded-lg border border-line bg-surface-muted/50 sm:grid-cols-4 sm:divide-x" data-testid="model-facts">
+    <dl
+      className="grid grid-cols-2 divide-line rounded-lg border border-line bg-surface-muted/50 sm:grid-cols-4 sm:divide-x"
+      data-testid="model-facts"
+    >
       {facts.map((fact) => (
         <div key={fact.label} className="flex min-w-0 flex-col gap-0.5 px-3.5 py-2.5">
           <dt className="text-xs text-muted">{fact.label}</dt>
-          <dd className={fact.mono ? "truncate font-mono text-[13px] font-medium" : "text-sm font-medium tabular-nums"} title={fact.value}>
+          <dd
+            className={fact.mono ? "truncate font-mono text-[13px] font-medium" : "text-sm font-medium tabular-nums"}
+            title={fact.value}
+          >
             {fact.value}
           </dd>
         </div>

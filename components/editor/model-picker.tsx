@@ -13,7 +13,14 @@ import { ModelFacts } from "./model-facts";
 import { formatContextWindow, formatPrice } from "./model-format";
 import { SelectInput } from "./select-input";
 import { ModelSettings } from "./model-settings";
-import { readCustomProvider, readText, writeCustomModel, writeModel, writeText, type Template } from "./template-fields";
+import {
+  readCustomProvider,
+  readText,
+  writeCustomModel,
+  writeModel,
+  writeText,
+  type Template,
+} from "./template-fields";
 import type { TemplateIssue } from "./template-issue";
 import type { HarnessInfo } from "./types";
 
@@ -43,7 +50,8 @@ export function ModelPicker({
   const customProviders = useQuery(trpc.connections.customModels.queryOptions()).data ?? [];
   const customSlug = readCustomProvider(template);
   const customProvider = customProviders.find((c) => c.slug === customSlug);
-  const provider = customSlug !== undefined ? `${CUSTOM_PREFIX}${customSlug}` : (readText(template, "provider") ?? INFER);
+  const provider =
+    customSlug !== undefined ? `${CUSTOM_PREFIX}${customSlug}` : (readText(template, "provider") ?? INFER);
   const model = readText(template, "model") ?? "";
   const providers = harness?.providers ?? [];
   const selection = harness?.model_selection;
@@ -72,7 +80,9 @@ export function ModelPicker({
     const keep = aliases !== null || models.length === 0 || models.some((m) => m.id === model);
     setCustomWanted(false);
     // Not the first (often the priciest) model: the one closest in price to the model in use.
-    onChange(writeModel(template, next === INFER ? null : next, keep ? model : (comparableModel(info, models) ?? model)));
+    onChange(
+      writeModel(template, next === INFER ? null : next, keep ? model : (comparableModel(info, models) ?? model)),
+    );
   }
 
   function changeModel(next: string) {
@@ -110,9 +120,11 @@ export function ModelPicker({
                 {c.name} · custom provider
               </option>
             ))}
-            {provider !== INFER && !providers.some((p) => p.provider === provider) && !customProviders.some((c) => `${CUSTOM_PREFIX}${c.slug}` === provider) && (
-              <option value={provider}>{customSlug ?? provider}</option>
-            )}
+            {provider !== INFER &&
+              !providers.some((p) => p.provider === provider) &&
+              !customProviders.some((c) => `${CUSTOM_PREFIX}${c.slug}` === provider) && (
+                <option value={provider}>{customSlug ?? provider}</option>
+              )}
           </SelectInput>
           {provider !== INFER && (
             <p className="text-xs text-muted" data-testid="provider-connection">
@@ -121,10 +133,10 @@ export function ModelPicker({
                   ? `Runs on the custom provider “${customProvider.name}”.`
                   : `No custom provider “${customSlug}” in this project: add it under Connections.`
                 : connection?.source === "stored"
-                ? `Runs with the connection “${connection.name}”.`
-                : connection?.source === "operator"
-                  ? "Runs with the server operator's key."
-                  : "No connection yet: add a key under Connections to run this agent."}
+                  ? `Runs with the connection “${connection.name}”.`
+                  : connection?.source === "operator"
+                    ? "Runs with the server operator's key."
+                    : "No connection yet: add a key under Connections to run this agent."}
             </p>
           )}
           <FieldIssues id="field-provider-issues" issues={providerIssues} />
@@ -152,7 +164,8 @@ export function ModelPicker({
                   ))
                 : curated.map((m) => (
                     <option key={m.id} value={m.id}>
-                      {m.display_name} · {formatContextWindow(m.context_window)} · {formatPrice(m.input_usd_per_mtok)} / {formatPrice(m.output_usd_per_mtok)}
+                      {m.display_name} · {formatContextWindow(m.context_window)} · {formatPrice(m.input_usd_per_mtok)} /{" "}
+                      {formatPrice(m.output_usd_per_mtok)}
                     </option>
                   ))}
             <option value={CUSTOM}>Custom model id…</option>
@@ -184,7 +197,9 @@ export function ModelPicker({
         !aliases &&
         customSlug === undefined && (
           <p className="text-xs text-muted">
-            {model ? "Not in the curated list: no context window or price to show, but any id the provider accepts works." : "Choose a model."}
+            {model
+              ? "Not in the curated list: no context window or price to show, but any id the provider accepts works."
+              : "Choose a model."}
           </p>
         )
       )}

@@ -35,7 +35,9 @@ export function RunnerPolicyField({
               className={cn(
                 "flex cursor-pointer items-start gap-2.5 rounded-lg border px-3 py-2.5 transition-colors",
                 "has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-accent",
-                checked ? "border-accent bg-accent-soft/60" : "border-line hover:border-line-strong hover:bg-surface-muted/50",
+                checked
+                  ? "border-accent bg-accent-soft/60"
+                  : "border-line hover:border-line-strong hover:bg-surface-muted/50",
               )}
             >
               <input
@@ -48,7 +50,8 @@ export function RunnerPolicyField({
               />
               <span className="flex min-w-0 flex-col gap-0.5">
                 <span className="text-sm font-medium">
-                  {permissionLabel(choice)} <code className="ml-1 font-mono text-[11px] font-normal text-muted">{choice}</code>
+                  {permissionLabel(choice)}{" "}
+                  <code className="ml-1 font-mono text-[11px] font-normal text-muted">{choice}</code>
                 </span>
                 <span className="text-xs text-muted">{RUNNER_DEFAULT_HINTS[choice] ?? ""}</span>
               </span>

@@ -25,9 +25,13 @@ function branchFor(value: unknown, schema: unknown): unknown {
   if (!isPlainObject(schema)) return undefined;
   const branches = [schema.oneOf, schema.anyOf].find(Array.isArray) as unknown[] | undefined;
   if (!branches) return schema;
-  const objects = branches.filter((b): b is Record<string, unknown> => isPlainObject(b) && (b.type === "object" || isPlainObject(b.properties)));
+  const objects = branches.filter(
+    (b): b is Record<string, unknown> => isPlainObject(b) && (b.type === "object" || isPlainObject(b.properties)),
+  );
   const type = isPlainObject(value) ? value.type : undefined;
-  const tagged = objects.find((b) => isPlainObject(b.properties) && isPlainObject(b.properties.type) && b.properties.type.const === type);
+  const tagged = objects.find(
+    (b) => isPlainObject(b.properties) && isPlainObject(b.properties.type) && b.properties.type.const === type,
+  );
   if (Array.isArray(value)) return branches.find((b) => isPlainObject(b) && b.type === "array");
   return tagged ?? (isPlainObject(value) ? objects[0] : undefined);
 }

@@ -11,8 +11,21 @@ export interface TemplateOptions {
   toolPermissions: string[];
   builtinNames: string[];
   codeRuntimes: string[];
-  defaults: { agentsMd: string; model: string; runnerDefault: string; harnessKind: string; sandboxKind: string; codeRuntime: string };
-  descriptions: { runnerDefault?: string; harnessKind?: string; sandboxKind?: string; agentsMd?: string; model?: string };
+  defaults: {
+    agentsMd: string;
+    model: string;
+    runnerDefault: string;
+    harnessKind: string;
+    sandboxKind: string;
+    codeRuntime: string;
+  };
+  descriptions: {
+    runnerDefault?: string;
+    harnessKind?: string;
+    sandboxKind?: string;
+    agentsMd?: string;
+    model?: string;
+  };
 }
 
 export const FALLBACK_OPTIONS: TemplateOptions = {
@@ -22,7 +35,14 @@ export const FALLBACK_OPTIONS: TemplateOptions = {
   toolPermissions: ["allow", "ask", "deny"],
   builtinNames: ["read", "bash", "edit", "write", "grep", "find", "ls"],
   codeRuntimes: ["python", "node"],
-  defaults: { agentsMd: "", model: "", runnerDefault: "allow_reads", harnessKind: "core_harness", sandboxKind: "local", codeRuntime: "python" },
+  defaults: {
+    agentsMd: "",
+    model: "",
+    runnerDefault: "allow_reads",
+    harnessKind: "core_harness",
+    sandboxKind: "local",
+    codeRuntime: "python",
+  },
   descriptions: {},
 };
 

@@ -12,11 +12,19 @@ export function stripAgentPrefix(path: string): string {
 }
 
 export function serverErrorsToIssues(errors: ReadonlyArray<{ path: string; message: string }>): TemplateIssue[] {
-  return errors.map((e) => ({ path: stripAgentPrefix(e.path), message: e.message, severity: "error", source: "server" }));
+  return errors.map((e) => ({
+    path: stripAgentPrefix(e.path),
+    message: e.message,
+    severity: "error",
+    source: "server",
+  }));
 }
 
 const ROOT_KEYS = "instructions|llm|tools|mcps|skills|harness|runner|sandbox";
-const LEADING_PATH = new RegExp(`^((?:${AGENT_PATH_PREFIX.replace(/\./g, "\\.")}\\.)?(?:${ROOT_KEYS})(?:\\.[A-Za-z_][\\w-]*|\\[\\d+\\])*)\\s+(.*)$`, "s");
+const LEADING_PATH = new RegExp(
+  `^((?:${AGENT_PATH_PREFIX.replace(/\./g, "\\.")}\\.)?(?:${ROOT_KEYS})(?:\\.[A-Za-z_][\\w-]*|\\[\\d+\\])*)\\s+(.*)$`,
+  "s",
+);
 
 /** Server warnings are sentences that start with the path they are about. */
 export function serverWarningToIssue(text: string): TemplateIssue {

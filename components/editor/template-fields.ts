@@ -30,7 +30,10 @@ export function writeText(template: Template, field: TextField, value: string | 
 
 /** Sets provider and model together: a provider's curated list decides which models make sense. A stored custom provider named by `llm.connection` no longer applies. */
 export function writeModel(template: Template, provider: string | null, model: string): Template {
-  const withoutCustom = readCustomProvider(template) === undefined ? template : (setIn(template, ["llm", "connection"], undefined) as Template);
+  const withoutCustom =
+    readCustomProvider(template) === undefined
+      ? template
+      : (setIn(template, ["llm", "connection"], undefined) as Template);
   return writeText(writeText(withoutCustom, "provider", provider), "model", model);
 }
 
@@ -55,7 +58,9 @@ export function writeLlmExtra(template: Template, key: string, value: unknown): 
   const next = setIn(template, ["llm", "extras", key], value) as Template;
   const extras = getIn(next, ["llm", "extras"]);
   // The last setting removed leaves no empty `extras: {}` behind: the template keeps what was set.
-  return isPlainObject(extras) && Object.keys(extras).length === 0 ? (setIn(next, ["llm", "extras"], undefined) as Template) : next;
+  return isPlainObject(extras) && Object.keys(extras).length === 0
+    ? (setIn(next, ["llm", "extras"], undefined) as Template)
+    : next;
 }
 
 export function readTools(template: Template): unknown[] {
@@ -68,7 +73,11 @@ export function addTool(template: Template, entry: Record<string, unknown>): Tem
 }
 
 export function removeTool(template: Template, index: number): Template {
-  return setIn(template, FIELD_PATHS.tools, readTools(template).filter((_, i) => i !== index)) as Template;
+  return setIn(
+    template,
+    FIELD_PATHS.tools,
+    readTools(template).filter((_, i) => i !== index),
+  ) as Template;
 }
 
 /** Sets one key of one tool entry; undefined removes the key (a permission back to "inherit"). */
@@ -85,7 +94,8 @@ export interface ToolSummary {
 
 export function summarizeTool(entry: unknown): ToolSummary {
   if (!isPlainObject(entry)) return { type: "invalid", label: "Not an object", permission: null };
-  const str = (key: string) => (typeof entry[key] === "string" && entry[key] !== "" ? (entry[key] as string) : undefined);
+  const str = (key: string) =>
+    typeof entry[key] === "string" && entry[key] !== "" ? (entry[key] as string) : undefined;
   const type = str("type") ?? "unknown";
   const label =
     type === "gateway"
@@ -102,7 +112,9 @@ export function summarizeTool(entry: unknown): ToolSummary {
 export function builtinNamesIn(template: Template): Set<string> {
   return new Set(
     readTools(template)
-      .filter((t): t is Record<string, unknown> => isPlainObject(t) && t.type === "builtin" && typeof t.name === "string")
+      .filter(
+        (t): t is Record<string, unknown> => isPlainObject(t) && t.type === "builtin" && typeof t.name === "string",
+      )
       .map((t) => t.name as string),
   );
 }

@@ -58,7 +58,11 @@ export function TemplateForm({
         </Notice>
       )}
       {other.length > 0 && (
-        <Notice tone={other.some((i) => i.severity === "error") ? "danger" : "warning"} title="Problems outside the form's fields" action={openJson}>
+        <Notice
+          tone={other.some((i) => i.severity === "error") ? "danger" : "warning"}
+          title="Problems outside the form's fields"
+          action={openJson}
+        >
           <FieldIssues issues={other} className="mt-1" />
         </Notice>
       )}
@@ -70,7 +74,12 @@ export function TemplateForm({
           issues={issuesForField(issues, "instructions")}
           defaultText={options.defaults.agentsMd}
         />
-        <ModelPicker template={template} onChange={onChange} harness={harness} issues={issuesForField(issues, "model")} />
+        <ModelPicker
+          template={template}
+          onChange={onChange}
+          harness={harness}
+          issues={issuesForField(issues, "model")}
+        />
         <ToolsEditor
           template={template}
           onChange={onChange}
@@ -78,7 +87,13 @@ export function TemplateForm({
           options={options}
           harness={harness}
         />
-        <ExecutionFields template={template} onChange={onChange} issues={issues} options={options} harnesses={harnesses} />
+        <ExecutionFields
+          template={template}
+          onChange={onChange}
+          issues={issues}
+          options={options}
+          harnesses={harnesses}
+        />
       </fieldset>
       <p className="pb-2 text-center text-xs text-muted">
         MCP servers, skills, the LLM connection and extras are edited in the{" "}

@@ -27,7 +27,10 @@ function describeSyntaxError(text: string, raw: string): JsonSyntaxError {
   // V8: "... in JSON at position 42 (line 3 column 5)"; older engines only give the position.
   const lineColumn = /line (\d+) column (\d+)/.exec(raw);
   const position = /position (\d+)/.exec(raw);
-  const message = raw.replace(/\s*\(line \d+ column \d+\)/, "").replace(/ in JSON at position \d+/, "").replace(/^JSON\.parse: /, "");
+  const message = raw
+    .replace(/\s*\(line \d+ column \d+\)/, "")
+    .replace(/ in JSON at position \d+/, "")
+    .replace(/^JSON\.parse: /, "");
   if (lineColumn) return { message, line: Number(lineColumn[1]), column: Number(lineColumn[2]) };
   if (position) return { message, ...lineAndColumn(text, Number(position[1])) };
   return { message };

@@ -19,9 +19,25 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
  * error in the text counts as one more problem. Errors block the commit (the server would refuse
  * it anyway); warnings do not.
  */
-export function templateVerdict({ issues, syntaxError, checking }: { issues: TemplateIssue[]; syntaxError: JsonSyntaxError | null; checking: boolean }): TemplateVerdict {
+export function templateVerdict({
+  issues,
+  syntaxError,
+  checking,
+}: {
+  issues: TemplateIssue[];
+  syntaxError: JsonSyntaxError | null;
+  checking: boolean;
+}): TemplateVerdict {
   const syntax: TemplateIssue[] = syntaxError
-    ? [{ path: "", message: `Syntax error: ${syntaxError.message}`, severity: "error", source: "syntax", line: syntaxError.line }]
+    ? [
+        {
+          path: "",
+          message: `Syntax error: ${syntaxError.message}`,
+          severity: "error",
+          source: "syntax",
+          line: syntaxError.line,
+        },
+      ]
     : [];
   const problems = [...syntax, ...issues];
   const errors = problems.filter((p) => p.severity === "error").length;

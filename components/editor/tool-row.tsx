@@ -24,13 +24,25 @@ export interface ToolRowProps {
 }
 
 /** One tool entry: its kind, name, permission (not for built-ins) and the few fields its kind needs. */
-export function ToolRow({ entry, index, permissions, runtimes, inherited, readOnlyBuiltins, issues, onField, onRemove }: ToolRowProps) {
+export function ToolRow({
+  entry,
+  index,
+  permissions,
+  runtimes,
+  inherited,
+  readOnlyBuiltins,
+  issues,
+  onField,
+  onRemove,
+}: ToolRowProps) {
   const { type, label, permission } = summarizeTool(entry);
   const fields = isPlainObject(entry) ? entry : {};
   const text = (key: string) => (typeof fields[key] === "string" ? (fields[key] as string) : "");
   const base = `tools[${index}]`;
   const issueOf = (key: string) => issues.filter((i) => i.path === `${base}.${key}`);
-  const rest = issues.filter((i) => !["name", "description", "script", "runtime", "permission"].some((k) => i.path === `${base}.${k}`));
+  const rest = issues.filter(
+    (i) => !["name", "description", "script", "runtime", "permission"].some((k) => i.path === `${base}.${k}`),
+  );
   const editableName = type === "client" || type === "code";
   const nameId = `tool-${index}-name`;
 
@@ -56,7 +68,10 @@ export function ToolRow({ entry, index, permissions, runtimes, inherited, readOn
         {type === "builtin" && readOnlyBuiltins.has(label) && <Badge>read-only</Badge>}
         <div className="ml-auto flex shrink-0 items-center gap-1.5">
           {type === "builtin" ? (
-            <span className="text-xs text-muted" title="Built-in tools follow the runner policy; a per-tool permission cannot be enforced on them.">
+            <span
+              className="text-xs text-muted"
+              title="Built-in tools follow the runner policy; a per-tool permission cannot be enforced on them."
+            >
               Runner policy
             </span>
           ) : (
@@ -75,7 +90,14 @@ export function ToolRow({ entry, index, permissions, runtimes, inherited, readOn
               ))}
             </SelectInput>
           )}
-          <Button variant="ghost" size="sm" className="w-7 px-0! hover:text-danger" aria-label={`Remove ${label}`} title="Remove" onClick={onRemove}>
+          <Button
+            variant="ghost"
+            size="sm"
+            className="w-7 px-0! hover:text-danger"
+            aria-label={`Remove ${label}`}
+            title="Remove"
+            onClick={onRemove}
+          >
             <TrashIcon className="size-3.5" />
           </Button>
         </div>
@@ -123,12 +145,21 @@ export function ToolRow({ entry, index, permissions, runtimes, inherited, readOn
         </div>
       )}
       {!["builtin", "client", "code"].includes(type) && (
-        <p className="pl-[5.25rem] text-xs text-muted">The other fields of a {type} tool are edited in the JSON view.</p>
+        <p className="pl-[5.25rem] text-xs text-muted">
+          The other fields of a {type} tool are edited in the JSON view.
+        </p>
       )}
       <FieldIssues
         className="pl-[5.25rem]"
         basePath={base}
-        issues={[...issueOf("name"), ...issueOf("description"), ...issueOf("runtime"), ...issueOf("script"), ...issueOf("permission"), ...rest]}
+        issues={[
+          ...issueOf("name"),
+          ...issueOf("description"),
+          ...issueOf("runtime"),
+          ...issueOf("script"),
+          ...issueOf("permission"),
+          ...rest,
+        ]}
       />
     </li>
   );

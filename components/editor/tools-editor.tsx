@@ -6,7 +6,15 @@ import { AddToolPanel } from "./add-tool-panel";
 import { FieldIssues, hasError } from "./field-issues";
 import { issuesForField } from "./issue-fields";
 import type { TemplateOptions } from "./schema-options";
-import { addTool, builtinNamesIn, readText, readTools, removeTool, writeToolField, type Template } from "./template-fields";
+import {
+  addTool,
+  builtinNamesIn,
+  readText,
+  readTools,
+  removeTool,
+  writeToolField,
+  type Template,
+} from "./template-fields";
 import type { TemplateIssue } from "./template-issue";
 import { ToolRow } from "./tool-row";
 import { FormSection } from "./form-section";

@@ -12,7 +12,12 @@ export type TemplateValidator = (value: unknown) => TemplateIssue[];
  * The catalog's JSON Schema (the one served at /api/workflows/catalog/types/agent-template),
  * compiled in the browser with ajv; ajv loads on demand so the rest of the page does not wait.
  */
-export function useSchemaValidator(): { schema: unknown; schemaPending: boolean; validate: TemplateValidator | null; error: string | null } {
+export function useSchemaValidator(): {
+  schema: unknown;
+  schemaPending: boolean;
+  validate: TemplateValidator | null;
+  error: string | null;
+} {
   const trpc = useTRPC();
   const schema = useQuery({ ...trpc.catalog.agentTemplateSchema.queryOptions(), staleTime: Infinity });
   const [validate, setValidate] = useState<TemplateValidator | null>(null);
@@ -24,7 +29,8 @@ export function useSchemaValidator(): { schema: unknown; schemaPending: boolean;
     import("ajv/dist/2020")
       .then((mod) => {
         // ajv is CommonJS: depending on the bundler the class is the default export or its `default`.
-        const Ajv2020 = ((mod.default as unknown as { default?: typeof mod.default }).default ?? mod.default) as typeof mod.default;
+        const Ajv2020 = ((mod.default as unknown as { default?: typeof mod.default }).default ??
+          mod.default) as typeof mod.default;
         const compiled = new Ajv2020({ allErrors: true, strict: false, verbose: true }).compile(schema.data as object);
         const run: TemplateValidator = (value) => (compiled(value) ? [] : ajvErrorsToIssues(compiled.errors));
         if (!cancelled) setValidate(() => run);
@@ -37,5 +43,10 @@ export function useSchemaValidator(): { schema: unknown; schemaPending: boolean;
     };
   }, [schema.data]);
 
-  return { schema: schema.data, schemaPending: schema.isPending, validate, error: schema.error?.message ?? compileError };
+  return {
+    schema: schema.data,
+    schemaPending: schema.isPending,
+    validate,
+    error: schema.error?.message ?? compileError,
+  };
 }

@@ -32,7 +32,8 @@ export function useTemplateDraft(variantId: string, base: EditorBase): TemplateD
   const store = useMemo(() => createDraftStore(browserStorage()), []);
   const [initial] = useState(() => {
     const stored = store.read(variantId);
-    if (stored && textDiffersFrom(stored.text, base.template)) return { stored, text: stored.text, message: stored.message };
+    if (stored && textDiffersFrom(stored.text, base.template))
+      return { stored, text: stored.text, message: stored.message };
     return { stored: null, text: formatTemplate(base.template), message: "" };
   });
   const [text, setTextState] = useState(initial.text);
@@ -44,7 +45,13 @@ export function useTemplateDraft(variantId: string, base: EditorBase): TemplateD
 
   useEffect(() => {
     if (!dirty) return store.clear(variantId);
-    store.write(variantId, { baseRevisionId: base.revisionId, baseVersion: base.version, text, message, savedAt: new Date().toISOString() });
+    store.write(variantId, {
+      baseRevisionId: base.revisionId,
+      baseVersion: base.version,
+      text,
+      message,
+      savedAt: new Date().toISOString(),
+    });
   }, [store, variantId, base.revisionId, base.version, text, message, dirty]);
 
   return {

@@ -10,7 +10,10 @@ const VIEWS: Array<{ view: EditorView; label: string; icon: typeof FormIcon }> =
 /** Form or JSON: two views of the same draft, each with its own URL (`?view=json`). */
 export function ViewSwitch({ agentId, variantId, view }: { agentId: string; variantId: string; view: EditorView }) {
   return (
-    <nav aria-label="Editor view" className="inline-flex shrink-0 rounded-lg border border-line bg-surface-muted/70 p-0.5">
+    <nav
+      aria-label="Editor view"
+      className="inline-flex shrink-0 rounded-lg border border-line bg-surface-muted/70 p-0.5"
+    >
       {VIEWS.map(({ view: v, label, icon: Icon }) => {
         const current = v === view;
         return (

@@ -30,7 +30,10 @@ export function DeployLog({
 }) {
   const trpc = useTRPC();
   const log = useInfiniteQuery(
-    trpc.environments.deploys.infiniteQueryOptions({ environment, artifactId, limit: pageSize }, { getNextPageParam: (last) => last.next }),
+    trpc.environments.deploys.infiniteQueryOptions(
+      { environment, artifactId, limit: pageSize },
+      { getNextPageParam: (last) => last.next },
+    ),
   );
   const items = useMemo(() => log.data?.pages.flatMap((p) => p.items) ?? [], [log.data]);
 
@@ -46,20 +49,41 @@ export function DeployLog({
   if (log.isError) {
     return (
       <div className="p-4">
-        <QueryError title="Could not load the deploy history" error={log.error} onRetry={() => log.refetch()} retrying={log.isFetching} />
+        <QueryError
+          title="Could not load the deploy history"
+          error={log.error}
+          onRetry={() => log.refetch()}
+          retrying={log.isFetching}
+        />
       </div>
     );
   }
-  if (items.length === 0) return <p className={cn("text-muted", compact ? "px-4 pt-1 pb-3 text-xs" : "px-5 py-8 text-center text-sm")}>{emptyText}</p>;
+  if (items.length === 0)
+    return (
+      <p className={cn("text-muted", compact ? "px-4 pt-1 pb-3 text-xs" : "px-5 py-8 text-center text-sm")}>
+        {emptyText}
+      </p>
+    );
 
   return (
     <div>
       <ol className="divide-y divide-line" aria-label={`Deploys to ${environment}, newest first`}>
-        {items.map((item) => (compact ? <CompactItem key={item.revision.id} item={item} /> : <FullItem key={item.revision.id} item={item} />))}
+        {items.map((item) =>
+          compact ? (
+            <CompactItem key={item.revision.id} item={item} />
+          ) : (
+            <FullItem key={item.revision.id} item={item} />
+          ),
+        )}
       </ol>
       {log.hasNextPage && (
         <div className={cn("flex justify-center border-t border-line", compact ? "py-2" : "py-3")}>
-          <Button size="sm" variant={compact ? "ghost" : "secondary"} onClick={() => log.fetchNextPage()} loading={log.isFetchingNextPage}>
+          <Button
+            size="sm"
+            variant={compact ? "ghost" : "secondary"}
+            onClick={() => log.fetchNextPage()}
+            loading={log.isFetchingNextPage}
+          >
             Load more
           </Button>
         </div>
@@ -72,12 +96,17 @@ function FullItem({ item }: { item: DeployLogItem }) {
   const { revision, changes } = item;
   return (
     <li className="flex gap-4 px-5 py-3.5" data-testid="deploy-log-item">
-      <span className="mt-0.5 w-10 shrink-0 font-mono text-xs text-muted tabular-nums" title={`Environment revision ${revision.version}`}>
+      <span
+        className="mt-0.5 w-10 shrink-0 font-mono text-xs text-muted tabular-nums"
+        title={`Environment revision ${revision.version}`}
+      >
         #{revision.version}
       </span>
       <div className="flex min-w-0 flex-1 flex-col gap-1.5">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-          <span className={cn("min-w-0 truncate font-medium", !revision.message && "font-normal text-muted italic")}>{revision.message ?? "No message"}</span>
+          <span className={cn("min-w-0 truncate font-medium", !revision.message && "font-normal text-muted italic")}>
+            {revision.message ?? "No message"}
+          </span>
           <span className="ml-auto flex shrink-0 items-center gap-2 text-xs text-muted">
             <Author id={revision.author} />
             <span aria-hidden="true">·</span>
@@ -102,7 +131,11 @@ function CompactItem({ item }: { item: DeployLogItem }) {
   const { revision, changes } = item;
   const change = changes[0];
   return (
-    <li className="flex items-center gap-2 px-4 py-2 text-xs" data-testid="deploy-log-item" title={revision.message ?? undefined}>
+    <li
+      className="flex items-center gap-2 px-4 py-2 text-xs"
+      data-testid="deploy-log-item"
+      title={revision.message ?? undefined}
+    >
       {change ? <VersionMove change={change} /> : <span className="text-muted">Redeploy</span>}
       <span className="ml-auto flex shrink-0 items-center gap-1.5 text-muted">
         <Author id={revision.author} compact />

@@ -6,7 +6,21 @@ import { Author } from "@/components/history/author";
 import { agentPaths } from "@/components/history/paths";
 import { QueryError } from "@/components/history/query-error";
 import { useTRPC } from "@/components/trpc";
-import { EmptyState, Notice, Skeleton, Table, TableBody, TableCell, TableHeaderGroup, TableColumnHeader, TableRow, TimeAgo, buttonClass, cn, type BadgeTone } from "@/components/ui";
+import {
+  EmptyState,
+  Notice,
+  Skeleton,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeaderGroup,
+  TableColumnHeader,
+  TableRow,
+  TimeAgo,
+  buttonClass,
+  cn,
+  type BadgeTone,
+} from "@/components/ui";
 import { DeployLog } from "./deploy-log";
 import { environmentTone } from "./environment-badge";
 import { EnvironmentsIcon } from "./environments-icon";
@@ -46,8 +60,8 @@ export function EnvironmentDetail({ slug }: { slug: string }) {
           <p className="text-sm text-muted">
             {env?.revision ? (
               <>
-                Environment revision <span className="font-mono">#{env.revision.version}</span>, last changed <TimeAgo iso={env.revision.date} /> by{" "}
-                <Author id={env.revision.author} className="align-middle" />
+                Environment revision <span className="font-mono">#{env.revision.version}</span>, last changed{" "}
+                <TimeAgo iso={env.revision.date} /> by <Author id={env.revision.author} className="align-middle" />
               </>
             ) : (
               "What this environment runs, and every deploy that changed it."
@@ -59,7 +73,12 @@ export function EnvironmentDetail({ slug }: { slug: string }) {
       {overview.isPending ? (
         <Skeleton className="h-40 w-full rounded-xl" />
       ) : overview.isError ? (
-        <QueryError title="Could not load the environment" error={overview.error} onRetry={() => overview.refetch()} retrying={overview.isFetching} />
+        <QueryError
+          title="Could not load the environment"
+          error={overview.error}
+          onRetry={() => overview.refetch()}
+          retrying={overview.isFetching}
+        />
       ) : !env ? (
         <Notice
           tone="danger"
@@ -74,13 +93,17 @@ export function EnvironmentDetail({ slug }: { slug: string }) {
         </Notice>
       ) : (
         <>
-          <section aria-labelledby="running-title" className="overflow-hidden rounded-xl border border-line bg-surface shadow-xs">
+          <section
+            aria-labelledby="running-title"
+            className="overflow-hidden rounded-xl border border-line bg-surface shadow-xs"
+          >
             <header className="border-b border-line px-5 py-4">
               <h2 id="running-title" className="text-sm font-semibold">
                 Running now
               </h2>
               <p className="text-sm text-muted">
-                {deployedSummary(env.deployments)}: the revision {slug} resolves for each, and the deploy that put it there.
+                {deployedSummary(env.deployments)}: the revision {slug} resolves for each, and the deploy that put it
+                there.
               </p>
             </header>
             {env.deployments.length === 0 ? (
@@ -111,7 +134,11 @@ export function EnvironmentDetail({ slug }: { slug: string }) {
                         <TableCell className="font-medium whitespace-normal">
                           <span className="flex min-w-40 flex-col">
                             {isAgent ? (
-                              <Link href={agentPaths.history(d.artifact.id, d.variant.id)} className="hover:underline" title="Open the agent's history">
+                              <Link
+                                href={agentPaths.history(d.artifact.id, d.variant.id)}
+                                className="hover:underline"
+                                title="Open the agent's history"
+                              >
                                 {entryName(d)}
                               </Link>
                             ) : (
@@ -131,7 +158,9 @@ export function EnvironmentDetail({ slug }: { slug: string }) {
                             ) : (
                               <span className="font-mono font-semibold">v{d.revision.version}</span>
                             )}
-                            <span className="rounded border border-line px-1 font-mono text-[11px] text-muted">{d.variant.slug}</span>
+                            <span className="rounded border border-line px-1 font-mono text-[11px] text-muted">
+                              {d.variant.slug}
+                            </span>
                           </span>
                         </TableCell>
                         <TableCell className="text-muted">
@@ -167,12 +196,17 @@ export function EnvironmentDetail({ slug }: { slug: string }) {
             )}
           </section>
 
-          <section aria-labelledby="deploys-title" className="overflow-hidden rounded-xl border border-line bg-surface shadow-xs">
+          <section
+            aria-labelledby="deploys-title"
+            className="overflow-hidden rounded-xl border border-line bg-surface shadow-xs"
+          >
             <header className="border-b border-line px-5 py-4">
               <h2 id="deploys-title" className="text-sm font-semibold">
                 Deploy history
               </h2>
-              <p className="text-sm text-muted">Every deploy to {slug}, newest first: who, when, why, and what it changed.</p>
+              <p className="text-sm text-muted">
+                Every deploy to {slug}, newest first: who, when, why, and what it changed.
+              </p>
             </header>
             <DeployLog environment={slug} emptyText={`No deploys to ${slug} yet.`} />
           </section>

@@ -43,7 +43,15 @@ export function EnvironmentsOverview() {
       </div>
     );
   }
-  if (overview.isError) return <QueryError title="Could not load the environments" error={overview.error} onRetry={() => overview.refetch()} retrying={overview.isFetching} />;
+  if (overview.isError)
+    return (
+      <QueryError
+        title="Could not load the environments"
+        error={overview.error}
+        onRetry={() => overview.refetch()}
+        retrying={overview.isFetching}
+      />
+    );
 
   return (
     <div className="flex flex-col gap-6">
@@ -53,12 +61,17 @@ export function EnvironmentsOverview() {
         ))}
       </div>
 
-      <section aria-labelledby="deployed-agents-title" className="overflow-hidden rounded-xl border border-line bg-surface shadow-xs">
+      <section
+        aria-labelledby="deployed-agents-title"
+        className="overflow-hidden rounded-xl border border-line bg-surface shadow-xs"
+      >
         <header className="border-b border-line px-5 py-4">
           <h2 id="deployed-agents-title" className="text-sm font-semibold">
             What runs where
           </h2>
-          <p className="text-sm text-muted">Each deployed agent (or application, evaluator) and the revision every environment runs for it.</p>
+          <p className="text-sm text-muted">
+            Each deployed agent (or application, evaluator) and the revision every environment runs for it.
+          </p>
         </header>
         {agents.length === 0 ? (
           <EmptyState
@@ -93,9 +106,14 @@ export function EnvironmentsOverview() {
                   <tr key={row.key} className="h-12 hover:bg-surface-muted/40" data-testid="deployed-agent-row">
                     <th scope="row" className="px-5 py-2 font-medium">
                       <span className="flex flex-col">
-                        {row.entry.kind !== "workflow" && <span className="text-xs font-normal text-muted capitalize">{row.entry.kind}</span>}
+                        {row.entry.kind !== "workflow" && (
+                          <span className="text-xs font-normal text-muted capitalize">{row.entry.kind}</span>
+                        )}
                         {row.entry.kind === "workflow" ? (
-                          <Link href={agentPaths.editor(row.entry.artifact.id, row.entry.variant.id)} className="hover:underline">
+                          <Link
+                            href={agentPaths.editor(row.entry.artifact.id, row.entry.variant.id)}
+                            className="hover:underline"
+                          >
                             {entryName(row.entry)}
                           </Link>
                         ) : (

@@ -13,7 +13,15 @@ import { versionLabel, type AgentRevision } from "./types";
 const FORM_ID = "fork-variant-form";
 
 /** Asks for the new variant's name and slug, forks from the revision, and opens the new variant's editor. */
-export function ForkDialog({ agentId, revision, onClose }: { agentId: string; revision: Pick<AgentRevision, "id" | "version"> | null; onClose: () => void }) {
+export function ForkDialog({
+  agentId,
+  revision,
+  onClose,
+}: {
+  agentId: string;
+  revision: Pick<AgentRevision, "id" | "version"> | null;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -25,7 +33,10 @@ export function ForkDialog({ agentId, revision, onClose }: { agentId: string; re
     trpc.agents.fork.mutationOptions({
       onSuccess: async ({ variant }) => {
         await queryClient.invalidateQueries({ queryKey: trpc.agents.pathKey() });
-        toast({ title: `Forked “${variantLabel(variant)}”`, description: revision ? `Starts from ${versionLabel(revision)}.` : undefined });
+        toast({
+          title: `Forked “${variantLabel(variant)}”`,
+          description: revision ? `Starts from ${versionLabel(revision)}.` : undefined,
+        });
         router.push(agentPaths.editor(agentId, variant.id));
         dismiss();
       },
@@ -60,7 +71,15 @@ export function ForkDialog({ agentId, revision, onClose }: { agentId: string; re
       onClose={close}
       title={revision ? `Fork a variant from ${versionLabel(revision)}` : "Fork a variant"}
       description="A variant is a branch: it starts with this revision's template and gets its own history. The original variant is not touched."
-      footer={<FormDialogFooter formId={FORM_ID} busy={fork.isPending} onCancel={close} submitLabel="Fork and open" disabled={Boolean(slugError)} />}
+      footer={
+        <FormDialogFooter
+          formId={FORM_ID}
+          busy={fork.isPending}
+          onCancel={close}
+          submitLabel="Fork and open"
+          disabled={Boolean(slugError)}
+        />
+      }
     >
       <form id={FORM_ID} onSubmit={submit} className="flex flex-col gap-4">
         <TextField

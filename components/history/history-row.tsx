@@ -27,7 +27,22 @@ export interface HistoryRowProps {
 }
 
 /** One revision in the log: select it, open it, compare with the previous one, restore, fork or deploy it. */
-export function HistoryRow({ agentId, variantId, revision, previous, latest, environments, selected, active, fresh, linkRef, onToggle, onActivate, onRestore, onFork }: HistoryRowProps) {
+export function HistoryRow({
+  agentId,
+  variantId,
+  revision,
+  previous,
+  latest,
+  environments,
+  selected,
+  active,
+  fresh,
+  linkRef,
+  onToggle,
+  onActivate,
+  onRestore,
+  onFork,
+}: HistoryRowProps) {
   const label = versionLabel(revision);
   return (
     <li
@@ -57,7 +72,9 @@ export function HistoryRow({ agentId, variantId, revision, previous, latest, env
         aria-label={`${label}: ${revision.message ?? "no message"}`}
       >
         <span className="w-10 shrink-0 font-mono text-xs font-semibold text-foreground tabular-nums">{label}</span>
-        <span className={cn("truncate", revision.message ? "text-foreground" : "text-muted italic")}>{revision.message ?? "No message"}</span>
+        <span className={cn("truncate", revision.message ? "text-foreground" : "text-muted italic")}>
+          {revision.message ?? "No message"}
+        </span>
       </Link>
       <span className="flex shrink-0 items-center gap-1.5">
         {latest && <Badge tone="neutral">Latest</Badge>}
@@ -104,10 +121,19 @@ export function HistoryRow({ agentId, variantId, revision, previous, latest, env
         >
           Restore
         </button>
-        <button type="button" onClick={onFork} className={buttonClass({ variant: "ghost", size: "sm" })} aria-label={`Fork a variant from ${label}`}>
+        <button
+          type="button"
+          onClick={onFork}
+          className={buttonClass({ variant: "ghost", size: "sm" })}
+          aria-label={`Fork a variant from ${label}`}
+        >
           Fork
         </button>
-        <Link href={agentPaths.deploy(agentId, variantId, revision.id)} className={buttonClass({ variant: "ghost", size: "sm" })} aria-label={`Deploy ${label}`}>
+        <Link
+          href={agentPaths.deploy(agentId, variantId, revision.id)}
+          className={buttonClass({ variant: "ghost", size: "sm" })}
+          aria-label={`Deploy ${label}`}
+        >
           Deploy
         </Link>
       </span>

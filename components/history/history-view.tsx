@@ -48,7 +48,8 @@ export function HistoryView({ agentId, variantId }: { agentId: string; variantId
     const link = links.current[next];
     link?.focus();
     link?.scrollIntoView({ block: "nearest" });
-    if (next >= revisions.length - 3 && history.hasNextPage && !history.isFetchingNextPage) void history.fetchNextPage();
+    if (next >= revisions.length - 3 && history.hasNextPage && !history.isFetchingNextPage)
+      void history.fetchNextPage();
   }
 
   function toggle(id: string) {
@@ -77,7 +78,8 @@ export function HistoryView({ agentId, variantId }: { agentId: string; variantId
         title="History"
         description={
           <>
-            Every commit to the <span className="font-medium text-foreground">{variant?.name ?? variant?.slug ?? "…"}</span> variant, newest
+            Every commit to the{" "}
+            <span className="font-medium text-foreground">{variant?.name ?? variant?.slug ?? "…"}</span> variant, newest
             first. Select two to compare them; restoring commits an old template again and never rewrites history.
           </>
         }
@@ -101,7 +103,8 @@ export function HistoryView({ agentId, variantId }: { agentId: string; variantId
             {chosen.length === 0 && "Select two revisions to compare them."}
             {chosen.length === 1 && (
               <>
-                <span className="font-medium text-foreground">{versionLabel(chosen[0])}</span> selected; select one more to compare.
+                <span className="font-medium text-foreground">{versionLabel(chosen[0])}</span> selected; select one more
+                to compare.
               </>
             )}
             {chosen.length === 2 && (
@@ -135,7 +138,12 @@ export function HistoryView({ agentId, variantId }: { agentId: string; variantId
           <HistorySkeleton />
         ) : history.isError ? (
           <div className="p-4">
-            <QueryError title="Could not load the history" error={history.error} onRetry={() => history.refetch()} retrying={history.isFetching} />
+            <QueryError
+              title="Could not load the history"
+              error={history.error}
+              onRetry={() => history.refetch()}
+              retrying={history.isFetching}
+            />
           </div>
         ) : revisions.length === 0 ? (
           <EmptyState
@@ -174,7 +182,11 @@ export function HistoryView({ agentId, variantId }: { agentId: string; variantId
         )}
 
         {(history.hasNextPage || (revisions.length > 0 && !history.isPending)) && (
-          <div className={cn("flex items-center justify-between gap-3 border-t border-line px-4 py-2.5 text-xs text-muted")}>
+          <div
+            className={cn(
+              "flex items-center justify-between gap-3 border-t border-line px-4 py-2.5 text-xs text-muted",
+            )}
+          >
             <span>
               {revisions.length} {revisions.length === 1 ? "revision" : "revisions"}
               {history.hasNextPage ? " loaded" : ""}
@@ -184,7 +196,9 @@ export function HistoryView({ agentId, variantId }: { agentId: string; variantId
                 Load more
               </Button>
             )}
-            {history.isFetchNextPageError && <span className="text-danger">Could not load more: {history.error?.message}</span>}
+            {history.isFetchNextPageError && (
+              <span className="text-danger">Could not load more: {history.error?.message}</span>
+            )}
           </div>
         )}
       </section>

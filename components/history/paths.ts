@@ -2,7 +2,8 @@
 export const agentPaths = {
   editor: (agentId: string, variantId: string) => `/agents/${agentId}/variants/${variantId}`,
   history: (agentId: string, variantId: string) => `/agents/${agentId}/variants/${variantId}/history`,
-  revision: (agentId: string, variantId: string, revisionId: string) => `/agents/${agentId}/variants/${variantId}/revisions/${revisionId}`,
+  revision: (agentId: string, variantId: string, revisionId: string) =>
+    `/agents/${agentId}/variants/${variantId}/revisions/${revisionId}`,
   diff: (agentId: string, variantId: string, from: string, to: string) =>
     `/agents/${agentId}/variants/${variantId}/diff?${new URLSearchParams({ from, to })}`,
   deploy: (agentId: string, variantId: string, revisionId?: string) =>

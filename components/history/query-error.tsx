@@ -3,7 +3,17 @@
 import { Button, Notice, describeLoadError } from "@/components/ui";
 
 /** A failed query in words a person understands; Retry only where asking again can help. */
-export function QueryError({ title, error, onRetry, retrying }: { title: string; error: { message: string; data?: { httpStatus?: number } | null }; onRetry?: () => void; retrying?: boolean }) {
+export function QueryError({
+  title,
+  error,
+  onRetry,
+  retrying,
+}: {
+  title: string;
+  error: { message: string; data?: { httpStatus?: number } | null };
+  onRetry?: () => void;
+  retrying?: boolean;
+}) {
   const text = describeLoadError(error);
   return (
     <Notice

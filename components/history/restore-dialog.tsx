@@ -28,7 +28,10 @@ export function RestoreDialog({
       onSuccess: async (restored) => {
         // History, the editor's head, the agents list: everything about agents may have moved.
         await queryClient.invalidateQueries({ queryKey: trpc.agents.pathKey() });
-        toast({ title: `Restored ${revision ? versionLabel(revision) : "revision"} as ${versionLabel(restored)}`, description: restored.message ?? undefined });
+        toast({
+          title: `Restored ${revision ? versionLabel(revision) : "revision"} as ${versionLabel(restored)}`,
+          description: restored.message ?? undefined,
+        });
         restore.reset();
         onRestored?.(restored);
         onClose();
@@ -46,8 +49,8 @@ export function RestoreDialog({
         revision && (
           <>
             Commits the template of <strong className="font-medium text-foreground">{versionLabel(revision)}</strong> as{" "}
-            <strong className="font-medium text-foreground">{next}</strong>. History is kept: nothing is deleted, and what
-            environments run does not change until you deploy.
+            <strong className="font-medium text-foreground">{next}</strong>. History is kept: nothing is deleted, and
+            what environments run does not change until you deploy.
           </>
         )
       }
@@ -56,7 +59,12 @@ export function RestoreDialog({
           <Button onClick={() => (restore.reset(), onClose())} disabled={restore.isPending}>
             Cancel
           </Button>
-          <Button variant="primary" loading={restore.isPending} onClick={() => revision && restore.mutate({ revisionId: revision.id })} data-autofocus>
+          <Button
+            variant="primary"
+            loading={restore.isPending}
+            onClick={() => revision && restore.mutate({ revisionId: revision.id })}
+            data-autofocus
+          >
             Restore as {next}
           </Button>
         </>

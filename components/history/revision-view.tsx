@@ -24,7 +24,15 @@ import { useVariantHistory } from "./use-variant-history";
 const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 
 /** One revision, read-only: who, when, why, where it runs, its template; and what can be done from it. */
-export function RevisionView({ agentId, variantId, revisionId }: { agentId: string; variantId: string; revisionId: string }) {
+export function RevisionView({
+  agentId,
+  variantId,
+  revisionId,
+}: {
+  agentId: string;
+  variantId: string;
+  revisionId: string;
+}) {
   const trpc = useTRPC();
   const revision = useQuery(trpc.agents.revision.queryOptions({ id: revisionId }));
   const data = revision.data;
@@ -46,7 +54,12 @@ export function RevisionView({ agentId, variantId, revisionId }: { agentId: stri
           <Skeleton className="h-96 w-full" />
         </div>
       ) : revision.isError ? (
-        <QueryError title="Could not load this revision" error={revision.error} onRetry={() => revision.refetch()} retrying={revision.isFetching} />
+        <QueryError
+          title="Could not load this revision"
+          error={revision.error}
+          onRetry={() => revision.refetch()}
+          retrying={revision.isFetching}
+        />
       ) : (
         <RevisionBody agentId={agentId} variantId={variantId} data={revision.data} />
       )}
@@ -77,97 +90,108 @@ function RevisionBody({ agentId, variantId, data }: { agentId: string; variantId
 
   return (
     <>
-          <div className="flex flex-wrap items-start justify-between gap-4">
-            <div className="flex min-w-0 flex-col gap-1.5">
-              <h2 className="flex flex-wrap items-center gap-2 text-lg font-semibold tracking-tight">
-                <span className="font-mono">{versionLabel(data)}</span>
-                <span className="font-normal text-muted">·</span>
-                <span className={data.message ? "" : "font-normal text-muted italic"}>{data.message ?? "No message"}</span>
-              </h2>
-              <div className="flex flex-wrap items-center gap-1.5">
-                <Badge tone="neutral">Read-only</Badge>
-                {isLatest && <Badge tone="accent">Latest</Badge>}
-                {(byRevision.get(data.id) ?? []).map((env) => (
-                  <EnvironmentBadge key={env} slug={env} />
-                ))}
-              </div>
-            </div>
-            <div className="flex flex-wrap items-center gap-2">
-              {previous && (
-                <Link href={agentPaths.diff(agentId, variantId, previous.id, data.id)} className={buttonClass()}>
-                  Compare with {versionLabel(previous)}
-                </Link>
-              )}
-              {!isLatest && latest && (
-                <Link href={agentPaths.diff(agentId, variantId, data.id, latest.id)} className={buttonClass()}>
-                  Compare with latest
-                </Link>
-              )}
-              <Button onClick={() => setRestoring(true)} disabled={isLatest} title={isLatest ? "Already the latest revision" : undefined}>
-                Restore
-              </Button>
-              <Button onClick={() => setForking(true)}>Fork from here</Button>
-              <Link href={agentPaths.deploy(agentId, variantId, data.id)} className={buttonClass({ variant: "primary" })}>
-                Deploy…
-              </Link>
-            </div>
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="flex min-w-0 flex-col gap-1.5">
+          <h2 className="flex flex-wrap items-center gap-2 text-lg font-semibold tracking-tight">
+            <span className="font-mono">{versionLabel(data)}</span>
+            <span className="font-normal text-muted">·</span>
+            <span className={data.message ? "" : "font-normal text-muted italic"}>{data.message ?? "No message"}</span>
+          </h2>
+          <div className="flex flex-wrap items-center gap-1.5">
+            <Badge tone="neutral">Read-only</Badge>
+            {isLatest && <Badge tone="accent">Latest</Badge>}
+            {(byRevision.get(data.id) ?? []).map((env) => (
+              <EnvironmentBadge key={env} slug={env} />
+            ))}
           </div>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {previous && (
+            <Link href={agentPaths.diff(agentId, variantId, previous.id, data.id)} className={buttonClass()}>
+              Compare with {versionLabel(previous)}
+            </Link>
+          )}
+          {!isLatest && latest && (
+            <Link href={agentPaths.diff(agentId, variantId, data.id, latest.id)} className={buttonClass()}>
+              Compare with latest
+            </Link>
+          )}
+          <Button
+            onClick={() => setRestoring(true)}
+            disabled={isLatest}
+            title={isLatest ? "Already the latest revision" : undefined}
+          >
+            Restore
+          </Button>
+          <Button onClick={() => setForking(true)}>Fork from here</Button>
+          <Link href={agentPaths.deploy(agentId, variantId, data.id)} className={buttonClass({ variant: "primary" })}>
+            Deploy…
+          </Link>
+        </div>
+      </div>
 
-          <dl className="grid grid-cols-2 gap-x-6 gap-y-4 rounded-xl border border-line bg-surface px-5 py-4 text-sm shadow-xs md:grid-cols-4">
-            <Meta label="Author">
-              <Author id={data.author} />
-            </Meta>
-            <Meta label="Committed">
-              <span className="flex flex-col">
-                <time dateTime={data.date} title={new Date(data.date).toUTCString()}>
-                  {dateFormat.format(new Date(data.date))}
-                </time>
-                <span className="text-xs text-muted">
-                  <TimeAgo iso={data.date} />
-                </span>
-              </span>
-            </Meta>
-            <Meta label="Variant">
-              <Link href={agentPaths.history(agentId, variantIdOf(data) ?? variantId)} className="font-mono text-xs hover:underline">
-                {variantName(variantIdOf(data), variantSlugOf(data)) ?? "—"}
-              </Link>
-            </Meta>
-            <Meta label="Revision id">
-              <span className="flex min-w-0 items-center gap-1">
-                <code className="truncate font-mono text-xs text-muted" title={data.id}>
-                  {data.id}
-                </code>
-                <CopyButton value={data.id} label="Copy revision id" size="sm" variant="ghost" />
-              </span>
-            </Meta>
-          </dl>
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-4 rounded-xl border border-line bg-surface px-5 py-4 text-sm shadow-xs md:grid-cols-4">
+        <Meta label="Author">
+          <Author id={data.author} />
+        </Meta>
+        <Meta label="Committed">
+          <span className="flex flex-col">
+            <time dateTime={data.date} title={new Date(data.date).toUTCString()}>
+              {dateFormat.format(new Date(data.date))}
+            </time>
+            <span className="text-xs text-muted">
+              <TimeAgo iso={data.date} />
+            </span>
+          </span>
+        </Meta>
+        <Meta label="Variant">
+          <Link
+            href={agentPaths.history(agentId, variantIdOf(data) ?? variantId)}
+            className="font-mono text-xs hover:underline"
+          >
+            {variantName(variantIdOf(data), variantSlugOf(data)) ?? "—"}
+          </Link>
+        </Meta>
+        <Meta label="Revision id">
+          <span className="flex min-w-0 items-center gap-1">
+            <code className="truncate font-mono text-xs text-muted" title={data.id}>
+              {data.id}
+            </code>
+            <CopyButton value={data.id} label="Copy revision id" size="sm" variant="ghost" />
+          </span>
+        </Meta>
+      </dl>
 
-          <section aria-labelledby="template-title" className="overflow-hidden rounded-xl border border-line bg-surface shadow-xs">
-            <header className="flex items-center justify-between gap-3 border-b border-line px-5 py-3">
-              <div className="flex flex-col">
-                <h3 id="template-title" className="text-sm font-semibold">
-                  Template
-                </h3>
-                <p className="text-xs text-muted">
-                  <code className="font-mono">data.parameters.agent</code>, keys sorted, long texts between <code className="font-mono">"""</code>
-                </p>
-              </div>
-              <CopyButton value={json} label="Copy template JSON" size="sm" />
-            </header>
-            {json ? (
-              <CodeView text={readable} label={`Template of ${versionLabel(data)}`} className="py-2" />
-            ) : (
-              <p className="px-5 py-6 text-sm text-muted">This revision carries no agent template.</p>
-            )}
-          </section>
+      <section
+        aria-labelledby="template-title"
+        className="overflow-hidden rounded-xl border border-line bg-surface shadow-xs"
+      >
+        <header className="flex items-center justify-between gap-3 border-b border-line px-5 py-3">
+          <div className="flex flex-col">
+            <h3 id="template-title" className="text-sm font-semibold">
+              Template
+            </h3>
+            <p className="text-xs text-muted">
+              <code className="font-mono">data.parameters.agent</code>, keys sorted, long texts between{" "}
+              <code className="font-mono">"""</code>
+            </p>
+          </div>
+          <CopyButton value={json} label="Copy template JSON" size="sm" />
+        </header>
+        {json ? (
+          <CodeView text={readable} label={`Template of ${versionLabel(data)}`} className="py-2" />
+        ) : (
+          <p className="px-5 py-6 text-sm text-muted">This revision carries no agent template.</p>
+        )}
+      </section>
 
-          <RestoreDialog
-            revision={restoring ? data : null}
-            latestVersion={latest?.version}
-            onClose={() => setRestoring(false)}
-            onRestored={() => router.push(agentPaths.history(agentId, variantId))}
-          />
-          <ForkDialog agentId={agentId} revision={forking ? data : null} onClose={() => setForking(false)} />
+      <RestoreDialog
+        revision={restoring ? data : null}
+        latestVersion={latest?.version}
+        onClose={() => setRestoring(false)}
+        onRestored={() => router.push(agentPaths.history(agentId, variantId))}
+      />
+      <ForkDialog agentId={agentId} revision={forking ? data : null} onClose={() => setForking(false)} />
     </>
   );
 }

@@ -1,7 +1,17 @@
 import type { ReactNode } from "react";
 
 /** Title row of a tab inside the agent page (the agent's name is the page's h1). */
-export function SectionHeader({ title, description, actions, id }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; id?: string }) {
+export function SectionHeader({
+  title,
+  description,
+  actions,
+  id,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  id?: string;
+}) {
   return (
     <div className="flex flex-wrap items-end justify-between gap-4">
       <div className="flex min-w-0 flex-col gap-1">

@@ -11,7 +11,10 @@ export const HISTORY_PAGE_SIZE = 30;
 export function useVariantHistory(variantId: string) {
   const trpc = useTRPC();
   const query = useInfiniteQuery(
-    trpc.agents.history.infiniteQueryOptions({ variantId, limit: HISTORY_PAGE_SIZE }, { getNextPageParam: (last) => last.next }),
+    trpc.agents.history.infiniteQueryOptions(
+      { variantId, limit: HISTORY_PAGE_SIZE },
+      { getNextPageParam: (last) => last.next },
+    ),
   );
   const revisions = useMemo(() => query.data?.pages.flatMap((page) => page.items) ?? [], [query.data]);
   return { query, revisions };

@@ -19,7 +19,12 @@ export function ApiKeysSection() {
   const canEdit = useCanEdit();
 
   const createButton = (
-    <Button variant="primary" onClick={() => setCreating(true)} disabled={!canEdit} title={canEdit ? undefined : "Viewers cannot create keys"}>
+    <Button
+      variant="primary"
+      onClick={() => setCreating(true)}
+      disabled={!canEdit}
+      title={canEdit ? undefined : "Viewers cannot create keys"}
+    >
       <PlusIcon className="size-3.5" />
       Create key
     </Button>

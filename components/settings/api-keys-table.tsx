@@ -1,6 +1,15 @@
 "use client";
 
-import { Button, Table, TableBody, TableCell, TableHeaderGroup, TableColumnHeader, TableRow, TimeAgo } from "@/components/ui";
+import {
+  Button,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeaderGroup,
+  TableColumnHeader,
+  TableRow,
+  TimeAgo,
+} from "@/components/ui";
 import { apiKeyLabel } from "./api-key-label";
 import { ApiKeyStatus } from "./api-key-status";
 import type { ApiKey } from "./types";
@@ -40,7 +49,13 @@ export function ApiKeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (ke
             </TableCell>
             <TableCell className="text-right">
               {!key.revoked_at && (
-                <Button size="sm" variant="ghost" className="hover:text-danger" onClick={() => onRevoke(key)} aria-label={`Revoke ${apiKeyLabel(key)}`}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  className="hover:text-danger"
+                  onClick={() => onRevoke(key)}
+                  aria-label={`Revoke ${apiKeyLabel(key)}`}
+                >
                   Revoke
                 </Button>
               )}

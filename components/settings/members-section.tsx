@@ -4,7 +4,20 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useAccount } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Button, Card, CopyButton, Notice, Table, TableBody, TableCell, TableHeaderGroup, TableColumnHeader, TableRow, TimeAgo, useToast } from "@/components/ui";
+import {
+  Button,
+  Card,
+  CopyButton,
+  Notice,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeaderGroup,
+  TableColumnHeader,
+  TableRow,
+  TimeAgo,
+  useToast,
+} from "@/components/ui";
 
 const ROLES = ["owner", "member", "viewer"] as const;
 type Role = (typeof ROLES)[number];
@@ -24,12 +37,17 @@ export function MembersSection() {
   const isOwner = current?.role === "owner";
   const members = useQuery(trpc.members.list.queryOptions());
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.members.pathKey() });
-  const onError = (error: { message: string }) => toast({ tone: "danger", title: "That did not work", description: error.message });
+  const onError = (error: { message: string }) =>
+    toast({ tone: "danger", title: "That did not work", description: error.message });
   const setRole = useMutation(trpc.members.setRole.mutationOptions({ onSuccess: invalidate, onError }));
   const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: invalidate, onError }));
 
   return (
-    <Card title="Members" labelledBy="members-title" description={`Roles: ${ROLES.map((r) => `${r} (${ROLE_HELP[r]})`).join(", ")}.`}>
+    <Card
+      title="Members"
+      labelledBy="members-title"
+      description={`Roles: ${ROLES.map((r) => `${r} (${ROLE_HELP[r]})`).join(", ")}.`}
+    >
       {members.isError ? (
         <div className="p-5">
           <Notice tone="danger">{members.error.message}</Notice>
@@ -105,7 +123,9 @@ function InvitePanel() {
     }),
   );
   const revoke = useMutation(
-    trpc.members.revokeInvite.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.members.invites.queryKey() }) }),
+    trpc.members.revokeInvite.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.members.invites.queryKey() }),
+    }),
   );
   const open = (invites.data ?? []).filter((i) => !i.acceptedAt && !i.revokedAt && new Date(i.expiresAt) > new Date());
 
@@ -114,7 +134,11 @@ function InvitePanel() {
       <div className="flex flex-wrap items-end gap-2">
         <label className="flex flex-col gap-1 text-sm font-medium">
           Invite as
-          <select value={role} onChange={(e) => setRole(e.target.value as Role)} className="rounded-md border border-line bg-surface px-2 py-1 text-sm">
+          <select
+            value={role}
+            onChange={(e) => setRole(e.target.value as Role)}
+            className="rounded-md border border-line bg-surface px-2 py-1 text-sm"
+          >
             {ROLES.map((r) => (
               <option key={r} value={r}>
                 {r}

@@ -36,7 +36,8 @@ export function RevokeApiKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null;
         apiKey && (
           <>
             Requests that use <strong className="font-medium text-foreground">{apiKeyLabel(apiKey)}</strong> (
-            <code className="font-mono text-xs">{apiKey.prefix}…</code>) will be rejected at once. This cannot be undone.
+            <code className="font-mono text-xs">{apiKey.prefix}…</code>) will be rejected at once. This cannot be
+            undone.
           </>
         )
       }
@@ -45,7 +46,11 @@ export function RevokeApiKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null;
           <Button onClick={close} disabled={revoke.isPending} data-autofocus>
             Cancel
           </Button>
-          <Button variant="danger" loading={revoke.isPending} onClick={() => apiKey && revoke.mutate({ id: apiKey.id })}>
+          <Button
+            variant="danger"
+            loading={revoke.isPending}
+            onClick={() => apiKey && revoke.mutate({ id: apiKey.id })}
+          >
             Revoke key
           </Button>
         </>

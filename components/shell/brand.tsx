@@ -3,7 +3,11 @@ import { focusRing } from "@/components/ui";
 
 export function Brand() {
   return (
-    <Link href="/" className={`flex items-center gap-2.5 rounded-md px-1 ${focusRing}`} aria-label="Agent service, home">
+    <Link
+      href="/"
+      className={`flex items-center gap-2.5 rounded-md px-1 ${focusRing}`}
+      aria-label="Agent service, home"
+    >
       <span
         aria-hidden="true"
         className="flex size-7 shrink-0 items-center justify-center rounded-lg bg-gradient-to-br from-accent to-[#8b5cf6] text-xs font-bold text-white shadow-sm"

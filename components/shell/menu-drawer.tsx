@@ -34,7 +34,10 @@ export function MenuDrawer() {
         aria-haspopup="dialog"
         aria-expanded={open}
         onClick={() => setOpen(true)}
-        className={cn("-ml-1 flex size-8 shrink-0 items-center justify-center rounded-md text-muted hover:bg-surface-muted hover:text-foreground md:hidden", focusRing)}
+        className={cn(
+          "-ml-1 flex size-8 shrink-0 items-center justify-center rounded-md text-muted hover:bg-surface-muted hover:text-foreground md:hidden",
+          focusRing,
+        )}
       >
         <Icon className="size-5">
           <path d="M4 6h16M4 12h16M4 18h16" />

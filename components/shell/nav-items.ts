@@ -15,10 +15,41 @@ export interface NavItem {
 /** Only pages that exist are listed; the sidebar and the Overview's cards both come from here. */
 export const navItems: NavItem[] = [
   { href: "/", label: "Overview", icon: HomeIcon, description: "Where to start, and the API in two commands." },
-  { href: "/agents", label: "Agents", icon: AgentIcon, description: "Create an agent, edit its template, chat with it (tool approvals, each turn's trace), commit revisions, compare, restore or fork them." },
-  { href: "/environments", label: "Environments", icon: EnvironmentsIcon, description: "See what development, staging and production run, and the history of every deploy." },
-  { href: "/traces", label: "Traces", icon: TracesIcon, description: "Browse the OpenTelemetry traces of every run: inputs, outputs, tokens, cost and errors." },
-  { href: "/webhooks", label: "Webhooks", icon: WebhooksIcon, description: "Subscribe HTTPS endpoints to signed events and inspect each delivery." },
-  { href: "/connections", label: "Connections", icon: KeyIcon, description: "Store provider keys and the custom model providers your agents run on." },
-  { href: "/settings", label: "Settings", icon: SettingsIcon, description: "API keys for scripts and services, and the project's members." },
+  {
+    href: "/agents",
+    label: "Agents",
+    icon: AgentIcon,
+    description:
+      "Create an agent, edit its template, chat with it (tool approvals, each turn's trace), commit revisions, compare, restore or fork them.",
+  },
+  {
+    href: "/environments",
+    label: "Environments",
+    icon: EnvironmentsIcon,
+    description: "See what development, staging and production run, and the history of every deploy.",
+  },
+  {
+    href: "/traces",
+    label: "Traces",
+    icon: TracesIcon,
+    description: "Browse the OpenTelemetry traces of every run: inputs, outputs, tokens, cost and errors.",
+  },
+  {
+    href: "/webhooks",
+    label: "Webhooks",
+    icon: WebhooksIcon,
+    description: "Subscribe HTTPS endpoints to signed events and inspect each delivery.",
+  },
+  {
+    href: "/connections",
+    label: "Connections",
+    icon: KeyIcon,
+    description: "Store provider keys and the custom model providers your agents run on.",
+  },
+  {
+    href: "/settings",
+    label: "Settings",
+    icon: SettingsIcon,
+    description: "API keys for scripts and services, and the project's members.",
+  },
 ];

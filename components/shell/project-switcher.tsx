@@ -24,7 +24,8 @@ export function ProjectSwitcher() {
       router.push("/");
       router.refresh();
     },
-    onError: (error: { message: string }) => toast({ tone: "danger", title: "Could not switch project", description: error.message }),
+    onError: (error: { message: string }) =>
+      toast({ tone: "danger", title: "Could not switch project", description: error.message }),
   };
   const switchProject = useMutation(trpc.account.switchProject.mutationOptions(after));
   const createProject = useMutation(trpc.account.createProject.mutationOptions(after));
@@ -38,7 +39,10 @@ export function ProjectSwitcher() {
   const currentName = projects.find((p) => p.projectId === current?.projectId)?.projectName ?? "No project";
   return (
     <span className="flex min-w-0 items-center gap-2">
-      <span aria-hidden="true" className="flex size-5 shrink-0 items-center justify-center rounded bg-accent-soft text-[11px] font-semibold text-accent">
+      <span
+        aria-hidden="true"
+        className="flex size-5 shrink-0 items-center justify-center rounded bg-accent-soft text-[11px] font-semibold text-accent"
+      >
         {currentName.charAt(0).toUpperCase()}
       </span>
       <span className="sr-only" data-testid="project-name">

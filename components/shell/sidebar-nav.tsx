@@ -25,7 +25,9 @@ export function SidebarNav({ onNavigate }: { onNavigate?: () => void }) {
             onClick={onNavigate}
             className={cn(
               "flex h-8 items-center gap-2.5 rounded-md px-2 text-sm font-medium transition-colors",
-              active ? "bg-surface-muted text-foreground" : "text-muted hover:bg-surface-muted/70 hover:text-foreground",
+              active
+                ? "bg-surface-muted text-foreground"
+                : "text-muted hover:bg-surface-muted/70 hover:text-foreground",
               focusRing,
             )}
           >

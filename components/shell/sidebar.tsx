@@ -25,7 +25,10 @@ export function ApiReferenceLink() {
       target="_blank"
       rel="noreferrer"
       title="API reference (OpenAPI)"
-      className={cn("flex h-8 items-center gap-2.5 rounded-md px-2 text-sm text-muted transition-colors hover:bg-surface-muted/70 hover:text-foreground", focusRing)}
+      className={cn(
+        "flex h-8 items-center gap-2.5 rounded-md px-2 text-sm text-muted transition-colors hover:bg-surface-muted/70 hover:text-foreground",
+        focusRing,
+      )}
     >
       <BookIcon className="size-4 shrink-0" />
       <span className="flex-1">API reference</span>

@@ -59,7 +59,10 @@ export function ThemeToggle() {
         apply(next);
         setTheme(next);
       }}
-      className={cn("flex size-7 shrink-0 items-center justify-center rounded-md text-muted hover:bg-surface-muted hover:text-foreground", focusRing)}
+      className={cn(
+        "flex size-7 shrink-0 items-center justify-center rounded-md text-muted hover:bg-surface-muted hover:text-foreground",
+        focusRing,
+      )}
     >
       <ThemeIcon className="size-4" />
     </button>

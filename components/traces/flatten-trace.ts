@@ -24,7 +24,8 @@ export interface TraceSummary {
 
 type WireSpan = Record<string, unknown> & { spans?: Record<string, WireSpan | WireSpan[]> };
 
-const ms = (iso: unknown) => (typeof iso === "string" ? Date.parse(iso) + Number(/\.\d{3}(\d{3})Z$/.exec(iso)?.[1] ?? 0) / 1000 : NaN);
+const ms = (iso: unknown) =>
+  typeof iso === "string" ? Date.parse(iso) + Number(/\.\d{3}(\d{3})Z$/.exec(iso)?.[1] ?? 0) / 1000 : NaN;
 
 function children(node: Record<string, WireSpan | WireSpan[]> | undefined): WireSpan[] {
   return Object.values(node ?? {})
@@ -33,9 +34,10 @@ function children(node: Record<string, WireSpan | WireSpan[]> | undefined): Wire
 }
 
 function metric(span: WireSpan, name: "tokens" | "costs"): Record<string, number> | undefined {
-  const value = (((span.attributes as Record<string, unknown> | undefined)?.ag as Record<string, unknown> | undefined)?.metrics as Record<string, unknown> | undefined)?.[name] as
-    | { cumulative?: Record<string, number> }
-    | undefined;
+  const value = (
+    ((span.attributes as Record<string, unknown> | undefined)?.ag as Record<string, unknown> | undefined)?.metrics as
+      Record<string, unknown> | undefined
+  )?.[name] as { cumulative?: Record<string, number> } | undefined;
   return value?.cumulative;
 }
 

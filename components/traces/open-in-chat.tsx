@@ -14,12 +14,19 @@ import type { TraceRun } from "@/shared/trace-messages";
 export function OpenInChat({ run }: { run: TraceRun }) {
   const trpc = useTRPC();
   const needsSession = !run.agentId && Boolean(run.sessionId);
-  const session = useQuery({ ...trpc.chatSessions.get.queryOptions({ id: run.sessionId ?? "" }), enabled: needsSession, retry: false });
+  const session = useQuery({
+    ...trpc.chatSessions.get.queryOptions({ id: run.sessionId ?? "" }),
+    enabled: needsSession,
+    retry: false,
+  });
   const agentId = run.agentId ?? session.data?.agentId;
   const variantId = run.variantId ?? session.data?.variantId ?? undefined;
   if (!agentId || !variantId) return null;
   return (
-    <Link href={chatPath(agentId, variantId, { trace: run.traceId, revision: run.revisionId })} className={buttonClass({ size: "sm" })}>
+    <Link
+      href={chatPath(agentId, variantId, { trace: run.traceId, revision: run.revisionId })}
+      className={buttonClass({ size: "sm" })}
+    >
       Open in chat
     </Link>
   );

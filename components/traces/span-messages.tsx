@@ -9,7 +9,11 @@ const ignore = () => undefined;
 /** Messages read back from a trace: the chat's own rendering, without anything to answer. */
 export function MessagesAsChat({ messages, label }: { messages: UIMessage[]; label: string }) {
   return (
-    <section aria-label={label} className="space-y-3 rounded-lg border border-line bg-surface-muted/40 p-3" data-testid="trace-messages">
+    <section
+      aria-label={label}
+      className="space-y-3 rounded-lg border border-line bg-surface-muted/40 p-3"
+      data-testid="trace-messages"
+    >
       {messages.map((message) => (
         <ChatMessage key={message.id} message={message} turnEnded={false} onToolAnswer={ignore} onApproval={ignore} />
       ))}

@@ -49,10 +49,18 @@ export function traceRowSummary(trace: { spans: Record<string, WireSpan | WireSp
   const all = descendants(root);
   const rootFailed = root.status_code === "STATUS_CODE_ERROR";
   const stopReason = attributeAt(root.attributes, "ag.meta.run.stop_reason");
-  const chats = all.filter((span) => attributeAt(span.attributes, "gen_ai.operation.name") === "chat" || span.span_type === "chat");
+  const chats = all.filter(
+    (span) => attributeAt(span.attributes, "gen_ai.operation.name") === "chat" || span.span_type === "chat",
+  );
   const input = chats.map((span) => spanMessages(span.attributes).input).find((m) => m.length > 0) ?? [];
-  const output = chats.map((span) => spanMessages(span.attributes).output).filter((m) => m.length > 0).at(-1) ?? [];
-  const model = attributeAt(root.attributes, "ag.meta.request.model") ?? chats.map((span) => attributeAt(span.attributes, "ag.meta.request.model")).find(Boolean);
+  const output =
+    chats
+      .map((span) => spanMessages(span.attributes).output)
+      .filter((m) => m.length > 0)
+      .at(-1) ?? [];
+  const model =
+    attributeAt(root.attributes, "ag.meta.request.model") ??
+    chats.map((span) => attributeAt(span.attributes, "ag.meta.request.model")).find(Boolean);
   return {
     outcome: rootFailed ? "error" : typeof stopReason === "string" && PAUSED.has(stopReason) ? "paused" : "ok",
     failedSteps: rootFailed ? 0 : all.filter((span) => span.status_code === "STATUS_CODE_ERROR").length,

@@ -32,7 +32,10 @@ export function TraceView({ traceId, spanId }: { traceId: string; spanId?: strin
   if (trace.data.count === 0 || !trace.data.trace) {
     return (
       <Notice title="No trace with this id yet">
-        A run&apos;s trace is stored a few seconds after it ends; this page checks again every second. <Link href={tracesPath()} className="underline">All traces</Link>
+        A run&apos;s trace is stored a few seconds after it ends; this page checks again every second.{" "}
+        <Link href={tracesPath()} className="underline">
+          All traces
+        </Link>
       </Notice>
     );
   }
@@ -44,7 +47,10 @@ export function TraceView({ traceId, spanId }: { traceId: string; spanId?: strin
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" data-testid="trace-summary">
         <Fact label="Duration" value={formatDuration(summary.durationMs)} />
         <Fact label="Spans" value={String(summary.rows.length)} />
-        <Fact label="Tokens" value={`${summary.tokens.input.toLocaleString("en-US")} in · ${summary.tokens.output.toLocaleString("en-US")} out`} />
+        <Fact
+          label="Tokens"
+          value={`${summary.tokens.input.toLocaleString("en-US")} in · ${summary.tokens.output.toLocaleString("en-US")} out`}
+        />
         <Fact label="Cost" value={summary.cost === undefined ? "Unknown" : formatCost(summary.cost)} />
         <Fact label="Errors" value={String(summary.errors)} tone={summary.errors > 0 ? "danger" : undefined} />
       </dl>
@@ -60,7 +66,13 @@ export function TraceView({ traceId, spanId }: { traceId: string; spanId?: strin
       <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <ol className="overflow-hidden rounded-xl border border-line bg-surface" aria-label="Spans">
           {summary.rows.map((row) => (
-            <SpanLine key={row.spanId} traceId={traceId} row={row} total={summary.durationMs} selected={row === selected} />
+            <SpanLine
+              key={row.spanId}
+              traceId={traceId}
+              row={row}
+              total={summary.durationMs}
+              selected={row === selected}
+            />
           ))}
         </ol>
         {selected && <SpanDetails row={selected} run={selected.depth === 0 ? run : null} />}
@@ -79,7 +91,17 @@ function Fact({ label, value, tone }: { label: string; value: string; tone?: "da
 }
 
 /** One row of the tree, indented by depth, with its bar on the trace's time axis. */
-function SpanLine({ traceId, row, total, selected }: { traceId: string; row: SpanRow; total: number; selected: boolean }) {
+function SpanLine({
+  traceId,
+  row,
+  total,
+  selected,
+}: {
+  traceId: string;
+  row: SpanRow;
+  total: number;
+  selected: boolean;
+}) {
   const left = total > 0 ? (row.offsetMs / total) * 100 : 0;
   const width = total > 0 ? Math.max((row.durationMs / total) * 100, 0.5) : 100;
   return (
@@ -88,14 +110,24 @@ function SpanLine({ traceId, row, total, selected }: { traceId: string; row: Spa
         href={tracePath(traceId, row.spanId)}
         scroll={false}
         aria-current={selected ? "true" : undefined}
-        className={cn("grid grid-cols-[minmax(0,1fr)_minmax(0,1fr)] items-center gap-3 border-b border-line px-3 py-2 text-sm last:border-b-0 hover:bg-surface-muted", selected && "bg-accent-soft", row.error && "text-danger")}
+        className={cn(
+          "grid grid-cols-[minmax(0,1fr)_minmax(0,1fr)] items-center gap-3 border-b border-line px-3 py-2 text-sm last:border-b-0 hover:bg-surface-muted",
+          selected && "bg-accent-soft",
+          row.error && "text-danger",
+        )}
       >
         <span className="flex min-w-0 items-center gap-1.5" style={{ paddingLeft: `${row.depth * 14}px` }}>
           <span className="truncate font-mono text-xs">{row.name}</span>
           {row.error && <Badge tone="danger">error</Badge>}
         </span>
-        <span className="relative h-4" aria-label={`${formatDuration(row.durationMs)}, starting at ${formatDuration(row.offsetMs)}`}>
-          <span className={cn("absolute top-1 h-2 rounded-sm", row.error ? "bg-danger" : "bg-accent")} style={{ left: `${left}%`, width: `${width}%` }} />
+        <span
+          className="relative h-4"
+          aria-label={`${formatDuration(row.durationMs)}, starting at ${formatDuration(row.offsetMs)}`}
+        >
+          <span
+            className={cn("absolute top-1 h-2 rounded-sm", row.error ? "bg-danger" : "bg-accent")}
+            style={{ left: `${left}%`, width: `${width}%` }}
+          />
         </span>
       </Link>
     </li>
@@ -105,7 +137,11 @@ function SpanLine({ traceId, row, total, selected }: { traceId: string; row: Spa
 /** The chosen span; an agent run's root shows the run's whole conversation, a model call its own messages. */
 function SpanDetails({ row, run }: { row: SpanRow; run: TraceRun | null }) {
   return (
-    <section aria-label="Span details" className="min-w-0 rounded-xl border border-line bg-surface p-4 text-sm" data-testid="span-details">
+    <section
+      aria-label="Span details"
+      className="min-w-0 rounded-xl border border-line bg-surface p-4 text-sm"
+      data-testid="span-details"
+    >
       <h2 className="font-mono text-sm font-semibold break-all">{row.name}</h2>
       <p className="mt-1 text-xs text-muted">
         {row.type} · {formatDuration(row.durationMs)} · starts at +{formatDuration(row.offsetMs)}
@@ -126,7 +162,9 @@ function SpanDetails({ row, run }: { row: SpanRow; run: TraceRun | null }) {
         <SpanMessages attributes={row.attributes} />
       )}
       <h3 className="mt-4 text-xs font-medium tracking-wide text-muted uppercase">Attributes</h3>
-      <pre className="mt-1 max-h-[28rem] overflow-auto rounded-md bg-surface-muted p-2 font-mono text-xs whitespace-pre-wrap break-words">{JSON.stringify(row.attributes, null, 2)}</pre>
+      <pre className="mt-1 max-h-[28rem] overflow-auto rounded-md bg-surface-muted p-2 font-mono text-xs whitespace-pre-wrap break-words">
+        {JSON.stringify(row.attributes, null, 2)}
+      </pre>
     </section>
   );
 }

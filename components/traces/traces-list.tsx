@@ -31,7 +31,11 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
   function submit(event: FormEvent) {
     event.preventDefault();
     const cost = minCost.trim() === "" ? undefined : Number(minCost);
-    apply({ ...filters, text: text.trim() || undefined, minCost: cost !== undefined && Number.isFinite(cost) && cost >= 0 ? cost : undefined });
+    apply({
+      ...filters,
+      text: text.trim() || undefined,
+      minCost: cost !== undefined && Number.isFinite(cost) && cost >= 0 ? cost : undefined,
+    });
   }
 
   return (
@@ -42,13 +46,23 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
           <label htmlFor="trace-text" className="text-xs font-medium text-muted">
             Text
           </label>
-          <Input id="trace-text" type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Search inputs, outputs, names" />
+          <Input
+            id="trace-text"
+            type="search"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="Search inputs, outputs, names"
+          />
         </div>
         <div className="flex flex-col gap-1">
           <label htmlFor="trace-since" className="text-xs font-medium text-muted">
             Time
           </label>
-          <SelectInput id="trace-since" value={filters.since ?? ""} onChange={(e) => apply({ ...filters, since: (e.target.value || undefined) as TraceFilters["since"] })}>
+          <SelectInput
+            id="trace-since"
+            value={filters.since ?? ""}
+            onChange={(e) => apply({ ...filters, since: (e.target.value || undefined) as TraceFilters["since"] })}
+          >
             <option value="">Any time</option>
             <option value="1h">Last hour</option>
             <option value="24h">Last 24 hours</option>
@@ -60,7 +74,11 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
           <label htmlFor="trace-status" className="text-xs font-medium text-muted">
             Status
           </label>
-          <SelectInput id="trace-status" value={filters.status ?? ""} onChange={(e) => apply({ ...filters, status: (e.target.value || undefined) as TraceFilters["status"] })}>
+          <SelectInput
+            id="trace-status"
+            value={filters.status ?? ""}
+            onChange={(e) => apply({ ...filters, status: (e.target.value || undefined) as TraceFilters["status"] })}
+          >
             <option value="">Any status</option>
             <option value="error">Errors</option>
             <option value="ok">Without errors</option>
@@ -70,10 +88,17 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
           <label htmlFor="trace-agent" className="text-xs font-medium text-muted">
             Agent
           </label>
-          <SelectInput id="trace-agent" className="max-w-48" value={filters.agent ?? ""} onChange={(e) => apply({ ...filters, agent: e.target.value || undefined })}>
+          <SelectInput
+            id="trace-agent"
+            className="max-w-48"
+            value={filters.agent ?? ""}
+            onChange={(e) => apply({ ...filters, agent: e.target.value || undefined })}
+          >
             <option value="">Any agent</option>
             {/* A filter from a link may name an agent that is not in the first page of the list. */}
-            {filters.agent && !agents.data?.items.some((item) => item.agent.slug === filters.agent) && <option value={filters.agent}>{filters.agent}</option>}
+            {filters.agent && !agents.data?.items.some((item) => item.agent.slug === filters.agent) && (
+              <option value={filters.agent}>{filters.agent}</option>
+            )}
             {agents.data?.items.map((item) => (
               <option key={item.agent.id} value={item.agent.slug}>
                 {item.agent.name ?? item.agent.slug}
@@ -85,7 +110,17 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
           <label htmlFor="trace-min-cost" className="text-xs font-medium text-muted">
             Cost at least (USD)
           </label>
-          <Input id="trace-min-cost" type="number" inputMode="decimal" min={0} step="any" className="w-32" value={minCost} onChange={(e) => setMinCost(e.target.value)} placeholder="0.01" />
+          <Input
+            id="trace-min-cost"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step="any"
+            className="w-32"
+            value={minCost}
+            onChange={(e) => setMinCost(e.target.value)}
+            placeholder="0.01"
+          />
         </div>
         <Button type="submit">Search</Button>
       </form>
@@ -99,9 +134,15 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
           {traces.error.message}
         </Notice>
       ) : !traces.data.traces.length ? (
-        <EmptyState title="No traces match" description="Chat with an agent, or send spans to /api/otlp/v1/traces; runs appear here within seconds." />
+        <EmptyState
+          title="No traces match"
+          description="Chat with an agent, or send spans to /api/otlp/v1/traces; runs appear here within seconds."
+        />
       ) : (
-        <ul className="divide-y divide-line overflow-hidden rounded-xl border border-line bg-surface" aria-label="Traces">
+        <ul
+          className="divide-y divide-line overflow-hidden rounded-xl border border-line bg-surface"
+          aria-label="Traces"
+        >
           {traces.data.traces.map((trace) => {
             const summary = flattenTrace(trace as Parameters<typeof flattenTrace>[0]);
             const row = traceRowSummary(trace as Parameters<typeof traceRowSummary>[0]);
@@ -109,7 +150,10 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
             const outcome = OUTCOMES[row.outcome];
             return (
               <li key={trace.trace_id} data-testid="trace-row" data-outcome={row.outcome}>
-                <Link href={tracePath(trace.trace_id)} className="flex flex-col gap-1.5 px-4 py-3 hover:bg-surface-muted">
+                <Link
+                  href={tracePath(trace.trace_id)}
+                  className="flex flex-col gap-1.5 px-4 py-3 hover:bg-surface-muted"
+                >
                   <span className="flex min-w-0 flex-wrap items-center gap-2">
                     <span className="truncate font-medium">{root?.name ?? "trace"}</span>
                     <Badge tone={outcome.tone} dot>
@@ -120,7 +164,9 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
                         {row.failedSteps} step{row.failedSteps === 1 ? "" : "s"} failed
                       </Badge>
                     )}
-                    <span className="ml-auto text-xs text-muted">{root && <TimeAgo iso={String(root.span.start_time)} />}</span>
+                    <span className="ml-auto text-xs text-muted">
+                      {root && <TimeAgo iso={String(root.span.start_time)} />}
+                    </span>
                   </span>
                   {(row.input || row.output) && (
                     <span className="grid gap-0.5 text-sm sm:grid-cols-2 sm:gap-4" data-testid="trace-preview">
@@ -136,7 +182,11 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
                   )}
                   <span className="flex flex-wrap gap-x-4 gap-y-0.5 text-xs text-muted">
                     {row.model && <span className="font-mono">{row.model}</span>}
-                    {row.sessionId && <span className="max-w-48 truncate font-mono" title={`Session ${row.sessionId}`}>session {row.sessionId}</span>}
+                    {row.sessionId && (
+                      <span className="max-w-48 truncate font-mono" title={`Session ${row.sessionId}`}>
+                        session {row.sessionId}
+                      </span>
+                    )}
                     <span>{formatDuration(summary.durationMs)}</span>
                     <span>{summary.tokens.total.toLocaleString("en-US")} tokens</span>
                     {summary.cost !== undefined && <span>{formatCost(summary.cost)}</span>}

@@ -12,7 +12,17 @@ const tones: Record<BadgeTone, string> = {
 };
 
 /** A short status label; `dot` adds a coloured dot so the status is not told by colour alone. */
-export function Badge({ tone = "neutral", dot = false, children, className }: { tone?: BadgeTone; dot?: boolean; children: ReactNode; className?: string }) {
+export function Badge({
+  tone = "neutral",
+  dot = false,
+  children,
+  className,
+}: {
+  tone?: BadgeTone;
+  dot?: boolean;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <span
       className={cn(

@@ -19,7 +19,10 @@ const sizes: Record<ButtonSize, string> = {
 };
 
 /** Classes of a button, for links that should look like one. */
-export function buttonClass({ variant = "secondary", size = "md" }: { variant?: ButtonVariant; size?: ButtonSize } = {}) {
+export function buttonClass({
+  variant = "secondary",
+  size = "md",
+}: { variant?: ButtonVariant; size?: ButtonSize } = {}) {
   return cn(
     "inline-flex shrink-0 items-center justify-center rounded-md font-medium whitespace-nowrap transition-colors",
     "disabled:pointer-events-none disabled:opacity-50 cursor-pointer",
@@ -36,7 +39,16 @@ export interface ButtonProps extends ComponentProps<"button"> {
   loading?: boolean;
 }
 
-export function Button({ variant, size, loading = false, disabled, className, children, type = "button", ...props }: ButtonProps) {
+export function Button({
+  variant,
+  size,
+  loading = false,
+  disabled,
+  className,
+  children,
+  type = "button",
+  ...props
+}: ButtonProps) {
   return (
     <button
       type={type}

@@ -37,7 +37,11 @@ export function CopyButton({
         {state === "copied" ? "Copied" : state === "failed" ? "Copy failed" : "Copy"}
       </Button>
       <span role="status" className="sr-only">
-        {state === "copied" ? "Copied to clipboard" : state === "failed" ? "Could not copy; select the text and copy it by hand" : ""}
+        {state === "copied"
+          ? "Copied to clipboard"
+          : state === "failed"
+            ? "Could not copy; select the text and copy it by hand"
+            : ""}
       </span>
     </>
   );

@@ -26,7 +26,17 @@ export interface DialogProps {
  * page behind and focus return. Content mounts only while open, so forms start fresh each time.
  * Mark the element that should take focus on open with `data-autofocus`.
  */
-export function Dialog({ open, onClose, title, description, children, footer, role = "dialog", size = "md", className }: DialogProps) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  description,
+  children,
+  footer,
+  role = "dialog",
+  size = "md",
+  className,
+}: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
@@ -88,7 +98,11 @@ export function Dialog({ open, onClose, title, description, children, footer, ro
             </button>
           </div>
           {children && <div className="min-h-0 flex-1 overflow-y-auto px-5 pt-4 pb-1">{children}</div>}
-          {footer && <div className="mt-5 flex shrink-0 justify-end gap-2 border-t border-line bg-surface-muted/60 px-5 py-3">{footer}</div>}
+          {footer && (
+            <div className="mt-5 flex shrink-0 justify-end gap-2 border-t border-line bg-surface-muted/60 px-5 py-3">
+              {footer}
+            </div>
+          )}
           {!footer && <div className="h-5 shrink-0" />}
         </div>
       )}
@@ -97,7 +111,19 @@ export function Dialog({ open, onClose, title, description, children, footer, ro
 }
 
 /** The footer of a dialog around a form: Cancel, and the submit button of the form `formId`. */
-export function FormDialogFooter({ formId, busy, onCancel, submitLabel, disabled }: { formId: string; busy: boolean; onCancel: () => void; submitLabel: ReactNode; disabled?: boolean }) {
+export function FormDialogFooter({
+  formId,
+  busy,
+  onCancel,
+  submitLabel,
+  disabled,
+}: {
+  formId: string;
+  busy: boolean;
+  onCancel: () => void;
+  submitLabel: ReactNode;
+  disabled?: boolean;
+}) {
   return (
     <>
       <Button onClick={onCancel} disabled={busy}>

@@ -6,7 +6,23 @@ export { CopyButton } from "./copy-button";
 export { Dialog, FormDialogFooter, type DialogProps } from "./dialog";
 export { EmptyState } from "./empty-state";
 export { focusRing } from "./focus-ring";
-export { AlertIcon, ArrowRightIcon, BookIcon, CheckIcon, CloseIcon, CopyIcon, ExternalIcon, HomeIcon, Icon, InfoIcon, KeyIcon, PlusIcon, SettingsIcon, Spinner, type IconProps } from "./icons";
+export {
+  AlertIcon,
+  ArrowRightIcon,
+  BookIcon,
+  CheckIcon,
+  CloseIcon,
+  CopyIcon,
+  ExternalIcon,
+  HomeIcon,
+  Icon,
+  InfoIcon,
+  KeyIcon,
+  PlusIcon,
+  SettingsIcon,
+  Spinner,
+  type IconProps,
+} from "./icons";
 export { Input } from "./input";
 export { Kbd } from "./kbd";
 export { Notice, type NoticeTone } from "./notice";

@@ -11,7 +11,11 @@ const tones = {
  * A key as printed on a keyboard, for shortcut hints. Inside a control that states its shortcut
  * with `aria-keyshortcuts`, pass `aria-hidden` so the key is not read twice.
  */
-export function Kbd({ tone = "default", className, ...rest }: HTMLAttributes<HTMLElement> & { tone?: keyof typeof tones }) {
+export function Kbd({
+  tone = "default",
+  className,
+  ...rest
+}: HTMLAttributes<HTMLElement> & { tone?: keyof typeof tones }) {
   return (
     <kbd
       {...rest}

@@ -11,7 +11,12 @@ const tones: Record<NoticeTone, string> = {
   danger: "border-transparent bg-danger-soft text-foreground [&_svg]:text-danger",
 };
 
-const icons: Record<NoticeTone, typeof InfoIcon> = { info: InfoIcon, success: CheckIcon, warning: AlertIcon, danger: AlertIcon };
+const icons: Record<NoticeTone, typeof InfoIcon> = {
+  info: InfoIcon,
+  success: CheckIcon,
+  warning: AlertIcon,
+  danger: AlertIcon,
+};
 
 /** An inline message in the page flow; errors are announced at once, the rest politely. */
 export function Notice({

@@ -8,7 +8,15 @@ import type { Subscription } from "./types";
 import { webhooksPath } from "./webhook-paths";
 
 /** Confirms before deleting: the subscription and its delivery log go, and cannot come back. */
-export function DeleteSubscriptionDialog({ subscription, open, onClose }: { subscription: Subscription; open: boolean; onClose: () => void }) {
+export function DeleteSubscriptionDialog({
+  subscription,
+  open,
+  onClose,
+}: {
+  subscription: Subscription;
+  open: boolean;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();

@@ -52,12 +52,18 @@ export function DeliveriesList({ subscriptionId, highlight }: { subscriptionId: 
           </Notice>
         </div>
       ) : deliveries.data.length === 0 ? (
-        <p className="px-5 py-6 text-sm text-muted">{status ? "No deliveries with this status." : "Nothing sent yet. Send a test to see one here."}</p>
+        <p className="px-5 py-6 text-sm text-muted">
+          {status ? "No deliveries with this status." : "Nothing sent yet. Send a test to see one here."}
+        </p>
       ) : (
         <ul className="divide-y divide-line" aria-label="Deliveries">
           {deliveries.data.map((d) => (
             // The delivery a test just made opens; the key remounts it open once the test answers.
-            <DeliveryRow key={d.id === highlight ? `${d.id}:sent` : d.id} delivery={d} initiallyOpen={d.id === highlight} />
+            <DeliveryRow
+              key={d.id === highlight ? `${d.id}:sent` : d.id}
+              delivery={d}
+              initiallyOpen={d.id === highlight}
+            />
           ))}
         </ul>
       )}
@@ -111,7 +117,11 @@ function DeliveryDetails({ id, panelId }: { id: string; panelId: string }) {
     }),
   );
   return (
-    <div id={panelId} className="space-y-2 border-t border-line bg-surface-muted/40 px-5 py-3" data-testid="delivery-details">
+    <div
+      id={panelId}
+      className="space-y-2 border-t border-line bg-surface-muted/40 px-5 py-3"
+      data-testid="delivery-details"
+    >
       {delivery.isPending ? (
         <Skeleton className="h-16" />
       ) : delivery.isError ? (
@@ -122,9 +132,15 @@ function DeliveryDetails({ id, panelId }: { id: string; panelId: string }) {
         <>
           <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-muted">
             <span>
-              Delivery <code className="font-mono">{delivery.data.id}</code> to <span className="font-mono break-all">{delivery.data.url}</span>
+              Delivery <code className="font-mono">{delivery.data.id}</code> to{" "}
+              <span className="font-mono break-all">{delivery.data.url}</span>
             </span>
-            <Button size="sm" onClick={() => redeliver.mutate({ id })} loading={redeliver.isPending} disabled={!canEdit}>
+            <Button
+              size="sm"
+              onClick={() => redeliver.mutate({ id })}
+              loading={redeliver.isPending}
+              disabled={!canEdit}
+            >
               Redeliver
             </Button>
           </div>
@@ -134,11 +150,15 @@ function DeliveryDetails({ id, panelId }: { id: string; panelId: string }) {
             </Notice>
           )}
           <ol className="divide-y divide-line rounded-md border border-line bg-surface" aria-label="Attempts">
-            {delivery.data.attempts?.map((a) => <AttemptLine key={a.number} attempt={a} />)}
+            {delivery.data.attempts?.map((a) => (
+              <AttemptLine key={a.number} attempt={a} />
+            ))}
           </ol>
           <details className="text-xs">
             <summary className="cursor-pointer text-muted">Body sent</summary>
-            <pre className="mt-1 max-h-48 overflow-auto rounded-md bg-surface px-2 py-1.5 font-mono whitespace-pre-wrap break-words">{JSON.stringify(delivery.data.payload, null, 2)}</pre>
+            <pre className="mt-1 max-h-48 overflow-auto rounded-md bg-surface px-2 py-1.5 font-mono whitespace-pre-wrap break-words">
+              {JSON.stringify(delivery.data.payload, null, 2)}
+            </pre>
           </details>
         </>
       )}

@@ -27,15 +27,24 @@ export function AttemptLine({ attempt }: { attempt: DeliveryAttempt }) {
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <span className="font-medium">Attempt {attempt.number}</span>
         <span className="text-muted">{attempt.trigger}</span>
-        {code !== undefined ? <Badge tone={ok ? "success" : "danger"}>HTTP {code}</Badge> : <Badge tone="danger">No response</Badge>}
-        {attempt.duration_ms !== undefined && <span className="tabular-nums text-muted">{formatDuration(attempt.duration_ms)}</span>}
+        {code !== undefined ? (
+          <Badge tone={ok ? "success" : "danger"}>HTTP {code}</Badge>
+        ) : (
+          <Badge tone="danger">No response</Badge>
+        )}
+        {attempt.duration_ms !== undefined && (
+          <span className="tabular-nums text-muted">{formatDuration(attempt.duration_ms)}</span>
+        )}
         <time className="text-muted" dateTime={attempt.started_at}>
           {new Date(attempt.started_at).toLocaleString("en-GB", { timeZone: "UTC" })} UTC
         </time>
       </div>
       {attempt.error && <p className="text-danger break-words">{attempt.error}</p>}
       {body && (
-        <pre className="max-h-32 overflow-auto rounded-md bg-surface-muted px-2 py-1.5 font-mono whitespace-pre-wrap break-words" aria-label={`Response of attempt ${attempt.number}`}>
+        <pre
+          className="max-h-32 overflow-auto rounded-md bg-surface-muted px-2 py-1.5 font-mono whitespace-pre-wrap break-words"
+          aria-label={`Response of attempt ${attempt.number}`}
+        >
           {body.length > EXCERPT ? `${body.slice(0, EXCERPT)}…` : body}
         </pre>
       )}

@@ -55,7 +55,11 @@ export const EVENT_GROUPS: readonly EventGroup[] = [...new Set(EVENT_TYPES.map((
       .map((type) => ({ type, label: labelOf(type), read: isRead(type) }))
       .sort((a, b) => Number(a.read) - Number(b.read)),
   }))
-  .sort((a, b) => Number(b.name === "workflows" || b.name === "environments") - Number(a.name === "workflows" || a.name === "environments"));
+  .sort(
+    (a, b) =>
+      Number(b.name === "workflows" || b.name === "environments") -
+      Number(a.name === "workflows" || a.name === "environments"),
+  );
 
 /** The choice a stored list of event types reads as (none stored: every event). */
 export function eventChoiceOf(eventTypes: readonly string[] | null | undefined): EventChoice {

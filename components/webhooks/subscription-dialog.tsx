@@ -20,7 +20,15 @@ const EVENT_CHOICES: Array<[EventChoice, string]> = [
 ];
 
 /** Creates a subscription (then shows its secret once) or edits one; "Send test" tries the form as it is, unsaved. */
-export function SubscriptionDialog({ open, editing, onClose }: { open: boolean; editing: Subscription | null; onClose: () => void }) {
+export function SubscriptionDialog({
+  open,
+  editing,
+  onClose,
+}: {
+  open: boolean;
+  editing: Subscription | null;
+  onClose: () => void;
+}) {
   return open ? <SubscriptionDialogBody editing={editing} onClose={onClose} /> : null;
 }
 
@@ -31,7 +39,9 @@ function SubscriptionDialogBody({ editing, onClose }: { editing: Subscription | 
   const [formError, setFormError] = useState<string | null>(null);
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
   const create = useMutation(trpc.webhooks.create.mutationOptions({ onSuccess: invalidate }));
-  const update = useMutation(trpc.webhooks.update.mutationOptions({ onSuccess: async () => (await invalidate(), onClose()) }));
+  const update = useMutation(
+    trpc.webhooks.update.mutationOptions({ onSuccess: async () => (await invalidate(), onClose()) }),
+  );
   const test = useMutation(trpc.webhooks.test.mutationOptions());
   const saving = create.isPending || update.isPending;
   const testResult = useRef<HTMLDivElement>(null);
@@ -65,7 +75,16 @@ function SubscriptionDialogBody({ editing, onClose }: { editing: Subscription | 
 
   if (create.data?.secret) {
     return (
-      <Dialog open onClose={onClose} title={`${create.data.name} is subscribed`} footer={<Button variant="primary" onClick={onClose}>Done</Button>}>
+      <Dialog
+        open
+        onClose={onClose}
+        title={`${create.data.name} is subscribed`}
+        footer={
+          <Button variant="primary" onClick={onClose}>
+            Done
+          </Button>
+        }
+      >
         <SecretOnce secret={create.data.secret} authMode={create.data.data.auth_mode} />
       </Dialog>
     );
@@ -93,28 +112,65 @@ function SubscriptionDialogBody({ editing, onClose }: { editing: Subscription | 
       }
     >
       <form id={FORM_ID} onSubmit={submit} className="flex max-h-[60vh] flex-col gap-4 overflow-y-auto pb-1">
-        <TextField label="Name" value={form.name} onChange={(e) => set({ name: e.target.value })} data-autofocus required maxLength={256} />
-        <TextField label="Endpoint URL" type="url" value={form.url} onChange={(e) => set({ url: e.target.value })} hint="HTTPS only." required />
-        <TextField label="Description (optional)" value={form.description} onChange={(e) => set({ description: e.target.value })} />
+        <TextField
+          label="Name"
+          value={form.name}
+          onChange={(e) => set({ name: e.target.value })}
+          data-autofocus
+          required
+          maxLength={256}
+        />
+        <TextField
+          label="Endpoint URL"
+          type="url"
+          value={form.url}
+          onChange={(e) => set({ url: e.target.value })}
+          hint="HTTPS only."
+          required
+        />
+        <TextField
+          label="Description (optional)"
+          value={form.description}
+          onChange={(e) => set({ description: e.target.value })}
+        />
         <fieldset className="flex flex-col gap-1.5">
           <legend className="text-sm font-medium">Events</legend>
           {EVENT_CHOICES.map(([value, label]) => (
             <label key={value} className="flex items-center gap-1.5 text-sm">
-              <input type="radio" name="event-choice" value={value} checked={form.eventChoice === value} onChange={() => set({ eventChoice: value })} />
+              <input
+                type="radio"
+                name="event-choice"
+                value={value}
+                checked={form.eventChoice === value}
+                onChange={() => set({ eventChoice: value })}
+              />
               {label}
             </label>
           ))}
           {form.eventChoice === "chosen" && (
-            <div className="flex max-h-56 flex-col gap-3 overflow-y-auto rounded-md border border-line p-2" data-testid="event-picker">
+            <div
+              className="flex max-h-56 flex-col gap-3 overflow-y-auto rounded-md border border-line p-2"
+              data-testid="event-picker"
+            >
               {EVENT_GROUPS.map((group) => (
                 <fieldset key={group.name} className="flex flex-col gap-1">
                   <legend className="text-xs font-semibold">{group.label}</legend>
                   {group.events.map((event) => (
-                    <label key={event.type} className="flex flex-wrap items-center gap-x-1.5 text-xs" title={event.type}>
+                    <label
+                      key={event.type}
+                      className="flex flex-wrap items-center gap-x-1.5 text-xs"
+                      title={event.type}
+                    >
                       <input
                         type="checkbox"
                         checked={form.eventTypes.includes(event.type)}
-                        onChange={(e) => set({ eventTypes: e.target.checked ? [...form.eventTypes, event.type] : form.eventTypes.filter((t) => t !== event.type) })}
+                        onChange={(e) =>
+                          set({
+                            eventTypes: e.target.checked
+                              ? [...form.eventTypes, event.type]
+                              : form.eventTypes.filter((t) => t !== event.type),
+                          })
+                        }
                       />
                       <span className={event.read ? "text-muted" : undefined}>{event.label}</span>
                       <code className="font-mono text-[11px] break-all text-muted">{event.type}</code>
@@ -129,7 +185,11 @@ function SubscriptionDialogBody({ editing, onClose }: { editing: Subscription | 
           <label htmlFor="webhook-auth-mode" className="text-sm font-medium">
             Authentication
           </label>
-          <SelectInput id="webhook-auth-mode" value={form.authMode} onChange={(e) => set({ authMode: e.target.value as SubscriptionForm["authMode"] })}>
+          <SelectInput
+            id="webhook-auth-mode"
+            value={form.authMode}
+            onChange={(e) => set({ authMode: e.target.value as SubscriptionForm["authMode"] })}
+          >
             <option value="signature">Signature header (HMAC of the body with the secret)</option>
             <option value="authorization">Bearer token (the secret as Authorization)</option>
           </SelectInput>
@@ -140,7 +200,9 @@ function SubscriptionDialogBody({ editing, onClose }: { editing: Subscription | 
           autoComplete="off"
           value={form.secret}
           onChange={(e) => set({ secret: e.target.value })}
-          hint={editing ? "Blank keeps the stored secret." : "Blank generates one, shown once after you create the webhook."}
+          hint={
+            editing ? "Blank keeps the stored secret." : "Blank generates one, shown once after you create the webhook."
+          }
           minLength={form.secret ? 16 : undefined}
         />
         <div className="flex flex-col gap-1.5">
@@ -177,7 +239,11 @@ function SubscriptionDialogBody({ editing, onClose }: { editing: Subscription | 
                 <div className="flex items-center gap-2 border-b border-line px-3 py-2 text-sm">
                   Test delivery <DeliveryStatus status={test.data.status} />
                 </div>
-                <ul>{test.data.attempts?.map((a) => <AttemptLine key={a.number} attempt={a} />)}</ul>
+                <ul>
+                  {test.data.attempts?.map((a) => (
+                    <AttemptLine key={a.number} attempt={a} />
+                  ))}
+                </ul>
               </div>
             )}
           </div>

@@ -16,7 +16,16 @@ export interface SubscriptionForm {
   secret: string;
 }
 
-export const emptySubscriptionForm = (): SubscriptionForm => ({ name: "", description: "", url: "https://", eventChoice: "changes", eventTypes: [], headers: "", authMode: "signature", secret: "" });
+export const emptySubscriptionForm = (): SubscriptionForm => ({
+  name: "",
+  description: "",
+  url: "https://",
+  eventChoice: "changes",
+  eventTypes: [],
+  headers: "",
+  authMode: "signature",
+  secret: "",
+});
 
 export function formOf(subscription: Subscription): SubscriptionForm {
   return {
@@ -51,7 +60,8 @@ export function parseHeaderLines(text: string): { headers: Record<string, string
 export function subscriptionInputOf(form: SubscriptionForm) {
   const parsed = parseHeaderLines(form.headers);
   if ("error" in parsed) return parsed;
-  if (form.eventChoice === "chosen" && form.eventTypes.length === 0) return { error: "Tick at least one event, or choose “Every event”." };
+  if (form.eventChoice === "chosen" && form.eventTypes.length === 0)
+    return { error: "Tick at least one event, or choose “Every event”." };
   const eventTypes = { changes: [...CHANGE_EVENTS], all: null, chosen: form.eventTypes }[form.eventChoice];
   return {
     subscription: {

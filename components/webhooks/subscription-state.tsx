@@ -5,7 +5,11 @@ import type { Subscription } from "./types";
  * Active, failing (active, but every delivery has failed since `failing_since`: it stops by itself
  * if that goes on) or stopped, with why. One place, so the list and the detail page agree.
  */
-export function SubscriptionState({ subscription: s }: { subscription: Pick<Subscription, "flags" | "failing_since" | "stopped_reason"> }) {
+export function SubscriptionState({
+  subscription: s,
+}: {
+  subscription: Pick<Subscription, "flags" | "failing_since" | "stopped_reason">;
+}) {
   if (!s.flags.is_active) {
     return (
       <span className="inline-flex flex-wrap items-center gap-2">

@@ -28,7 +28,9 @@ export function SubscriptionView({ id }: { id: string }) {
   if (subscription.isError) {
     return (
       <Notice tone="danger" title="Could not show this webhook">
-        {subscription.error.data?.httpStatus === 404 ? "It does not exist in this project, or it was deleted." : subscription.error.message}{" "}
+        {subscription.error.data?.httpStatus === 404
+          ? "It does not exist in this project, or it was deleted."
+          : subscription.error.message}{" "}
         <Link href={webhooksPath()} className="underline">
           All webhooks
         </Link>
@@ -45,7 +47,11 @@ export function SubscriptionView({ id }: { id: string }) {
           <Button onClick={() => test.mutate({ id })} loading={test.isPending} disabled={!canEdit}>
             Send test
           </Button>
-          <Button onClick={() => setActive.mutate({ id, active: !active })} loading={setActive.isPending} disabled={!canEdit}>
+          <Button
+            onClick={() => setActive.mutate({ id, active: !active })}
+            loading={setActive.isPending}
+            disabled={!canEdit}
+          >
             {active ? "Stop" : "Start"}
           </Button>
           <Button variant="ghost" onClick={() => setDeleting(true)} disabled={!canEdit}>
@@ -63,7 +69,9 @@ export function SubscriptionView({ id }: { id: string }) {
           <dt className="text-muted">Endpoint</dt>
           <dd className="font-mono text-xs break-all">{s.data.url}</dd>
           <dt className="text-muted">Events</dt>
-          <dd className="font-mono text-xs break-words">{s.data.event_types?.length ? s.data.event_types.join(", ") : "Every event"}</dd>
+          <dd className="font-mono text-xs break-words">
+            {s.data.event_types?.length ? s.data.event_types.join(", ") : "Every event"}
+          </dd>
           <dt className="text-muted">Authentication</dt>
           <dd>{s.data.auth_mode === "authorization" ? "Bearer token" : "Signature header (X-Service-Signature)"}</dd>
         </dl>

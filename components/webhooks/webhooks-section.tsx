@@ -19,14 +19,24 @@ export function WebhooksSection() {
   const [creating, setCreating] = useState(false);
 
   const addButton = (
-    <Button variant="primary" onClick={() => setCreating(true)} disabled={!canEdit} title={canEdit ? undefined : "Viewers cannot add webhooks"}>
+    <Button
+      variant="primary"
+      onClick={() => setCreating(true)}
+      disabled={!canEdit}
+      title={canEdit ? undefined : "Viewers cannot add webhooks"}
+    >
       <PlusIcon className="size-3.5" />
       New webhook
     </Button>
   );
 
   return (
-    <Card title="Subscriptions" labelledBy="webhooks-title" description="Each event is sent once per subscription, signed, retried on failure." actions={addButton}>
+    <Card
+      title="Subscriptions"
+      labelledBy="webhooks-title"
+      description="Each event is sent once per subscription, signed, retried on failure."
+      actions={addButton}
+    >
       {subscriptions.isPending ? (
         <div className="space-y-2 p-5">
           <Skeleton className="h-12" />
@@ -34,25 +44,45 @@ export function WebhooksSection() {
         </div>
       ) : subscriptions.isError ? (
         <div className="p-5">
-          <Notice tone="danger" title="Could not load webhooks" action={<Button size="sm" onClick={() => subscriptions.refetch()}>Retry</Button>}>
+          <Notice
+            tone="danger"
+            title="Could not load webhooks"
+            action={
+              <Button size="sm" onClick={() => subscriptions.refetch()}>
+                Retry
+              </Button>
+            }
+          >
             {subscriptions.error.message}
           </Notice>
         </div>
       ) : subscriptions.data.length === 0 ? (
-        <EmptyState icon={<WebhooksIcon />} title="No webhooks yet" description="Be told when an agent is committed or deployed: add an HTTPS endpoint and send it a test." action={addButton} />
+        <EmptyState
+          icon={<WebhooksIcon />}
+          title="No webhooks yet"
+          description="Be told when an agent is committed or deployed: add an HTTPS endpoint and send it a test."
+          action={addButton}
+        />
       ) : (
         <ul className="divide-y divide-line" aria-label="Webhooks">
           {subscriptions.data.map((s) => (
             <li key={s.id} className="flex flex-col gap-1 px-5 py-4" data-testid="webhook-row">
               <div className="flex flex-wrap items-center gap-2">
-                <Link href={subscriptionPath(s.id)} className="font-medium break-words underline-offset-2 hover:underline">
+                <Link
+                  href={subscriptionPath(s.id)}
+                  className="font-medium break-words underline-offset-2 hover:underline"
+                >
                   {s.name}
                 </Link>
                 <SubscriptionState subscription={s} />
               </div>
               <div className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted">
                 <span className="font-mono break-all">{s.data.url}</span>
-                <span>{s.data.event_types?.length ? `${s.data.event_types.length} event type${s.data.event_types.length === 1 ? "" : "s"}` : "Every event"}</span>
+                <span>
+                  {s.data.event_types?.length
+                    ? `${s.data.event_types.length} event type${s.data.event_types.length === 1 ? "" : "s"}`
+                    : "Every event"}
+                </span>
                 <span>
                   Updated <TimeAgo iso={s.updated_at} />
                 </span>

@@ -15,4 +15,6 @@ if (required.length) {
   console.error(`package-lock.json is out of sync with package.json: ${required.join(", ")}`);
   process.exit(1);
 }
-console.log(`only optional platform packages are missing (${missing.length}); installing from the lock file with npm install`);
+console.log(
+  `only optional platform packages are missing (${missing.length}); installing from the lock file with npm install`,
+);

@@ -32,7 +32,13 @@ export {
   type ModelSelection,
   type ProviderId,
 } from "./catalog";
-export { AGENT_WORKFLOW_URI, agentInspectInterface, agentInspectInterfaceWire, defaultAgentTemplate, type StartingModel } from "./defaults";
+export {
+  AGENT_WORKFLOW_URI,
+  agentInspectInterface,
+  agentInspectInterfaceWire,
+  defaultAgentTemplate,
+  type StartingModel,
+} from "./defaults";
 export { enabledSandboxProviders, sandboxProviderProblems, sandboxRefusal } from "./sandbox-providers";
 export {
   agentTemplateSchema,

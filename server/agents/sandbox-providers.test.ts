@@ -8,16 +8,17 @@ describe("enabledSandboxProviders", () => {
   });
 
   it("reads a comma list, trimming and de-duplicating", () => {
-    expect(enabledSandboxProviders({ SANDBOX_PROVIDERS: " local , daytona_sandbox,local", DAYTONA_API_KEY: "k" })).toEqual([
-      "local",
-      "daytona_sandbox",
-    ]);
+    expect(
+      enabledSandboxProviders({ SANDBOX_PROVIDERS: " local , daytona_sandbox,local", DAYTONA_API_KEY: "k" }),
+    ).toEqual(["local", "daytona_sandbox"]);
   });
 
   it("enables daytona_sandbox only with DAYTONA_API_KEY", () => {
     expect(enabledSandboxProviders({ SANDBOX_PROVIDERS: "local,daytona_sandbox" })).toEqual(["local"]);
     expect(enabledSandboxProviders({ SANDBOX_PROVIDERS: "daytona_sandbox", DAYTONA_API_KEY: "" })).toEqual([]);
-    expect(enabledSandboxProviders({ SANDBOX_PROVIDERS: "daytona_sandbox", DAYTONA_API_KEY: "k" })).toEqual(["daytona_sandbox"]);
+    expect(enabledSandboxProviders({ SANDBOX_PROVIDERS: "daytona_sandbox", DAYTONA_API_KEY: "k" })).toEqual([
+      "daytona_sandbox",
+    ]);
   });
 
   it("ignores unknown names", () => {
@@ -28,11 +29,15 @@ describe("enabledSandboxProviders", () => {
 describe("sandboxRefusal", () => {
   it("accepts an enabled provider", () => {
     expect(sandboxRefusal("local", {})).toBeNull();
-    expect(sandboxRefusal("daytona_sandbox", { SANDBOX_PROVIDERS: "local,daytona_sandbox", DAYTONA_API_KEY: "k" })).toBeNull();
+    expect(
+      sandboxRefusal("daytona_sandbox", { SANDBOX_PROVIDERS: "local,daytona_sandbox", DAYTONA_API_KEY: "k" }),
+    ).toBeNull();
   });
 
   it("refuses a provider the deployment has not enabled", () => {
-    expect(sandboxRefusal("daytona_sandbox", {})).toBe('sandbox.kind "daytona_sandbox" is not enabled in this deployment; enabled: local');
+    expect(sandboxRefusal("daytona_sandbox", {})).toBe(
+      'sandbox.kind "daytona_sandbox" is not enabled in this deployment; enabled: local',
+    );
     expect(sandboxRefusal("daytona_sandbox", { SANDBOX_PROVIDERS: "local,daytona_sandbox" })).toBe(
       'sandbox.kind "daytona_sandbox" is not enabled in this deployment; enabled: local',
     );

@@ -10,7 +10,10 @@ const isKind = (name: string): name is SandboxKind => (SANDBOX_KINDS as readonly
 
 function listed(env: Env): string[] {
   const raw = env.SANDBOX_PROVIDERS?.trim() || "local";
-  return raw.split(",").map((name) => name.trim()).filter(Boolean);
+  return raw
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
 }
 
 const configured = (kind: SandboxKind, env: Env) => {
@@ -29,7 +32,8 @@ export function enabledSandboxProviders(env: Env = process.env): SandboxKind[] {
 /** Configuration mistakes worth logging at start-up: unknown names, providers missing their settings. */
 export function sandboxProviderProblems(env: Env = process.env): string[] {
   return listed(env).flatMap((name) => {
-    if (!isKind(name)) return [`SANDBOX_PROVIDERS lists unknown provider "${name}"; known: ${SANDBOX_KINDS.join(", ")}`];
+    if (!isKind(name))
+      return [`SANDBOX_PROVIDERS lists unknown provider "${name}"; known: ${SANDBOX_KINDS.join(", ")}`];
     if (!configured(name, env)) return [`SANDBOX_PROVIDERS lists "${name}" but ${REQUIRED_SETTING[name]} is not set`];
     return [];
   });

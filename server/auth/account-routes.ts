@@ -56,7 +56,11 @@ export const accountRoutes = [
     status: 201,
     handler: async ({ ctx, body }) => {
       const { invite_token, ...credentials } = body;
-      const created = await signUp(ctx.app.db, ctx.app.projectSetups, { ...credentials, inviteToken: invite_token, signUpOpen: ctx.app.config.signUp === "open" });
+      const created = await signUp(ctx.app.db, ctx.app.projectSetups, {
+        ...credentials,
+        inviteToken: invite_token,
+        signUpOpen: ctx.app.config.signUp === "open",
+      });
       return signedIn(ctx.app, ctx.request, credentials, { user_id: created.userId, project_id: created.projectId });
     },
   }),
@@ -92,7 +96,12 @@ export const accountRoutes = [
 ];
 
 /** Signs the new account in through better-auth and answers with its session cookie. */
-async function signedIn(app: AppContext, request: Request, credentials: Credentials, body: Record<string, string>): Promise<Response> {
+async function signedIn(
+  app: AppContext,
+  request: Request,
+  credentials: Credentials,
+  body: Record<string, string>,
+): Promise<Response> {
   const auth = await authFor(app);
   const signIn = await auth.api.signInEmail({
     body: { email: credentials.email, password: credentials.password },

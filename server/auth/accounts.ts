@@ -31,7 +31,11 @@ export interface CreateAccountInput {
 }
 
 /** A user, a project they own and a first API key, all or nothing. */
-export async function createAccount(db: Database, setups: readonly ProjectSetup[], input: CreateAccountInput): Promise<Account> {
+export async function createAccount(
+  db: Database,
+  setups: readonly ProjectSetup[],
+  input: CreateAccountInput,
+): Promise<Account> {
   return db.transaction(async (tx) => {
     const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
     if (existing) throw new ConflictError(`A user with email ${input.email} already exists`, "user_exists");
@@ -39,8 +43,16 @@ export async function createAccount(db: Database, setups: readonly ProjectSetup[
       .insert(users)
       .values({ id: newId(), email: input.email, name: input.name ?? null })
       .returning({ id: users.id, email: users.email, name: users.name, createdAt: users.createdAt });
-    const project = await createProject(tx, setups, { name: input.projectName, ownerId: user.id, isDefault: input.isDefault });
-    const { apiKey, secret } = await createApiKey(tx, { projectId: project.id, userId: user.id, name: input.keyName ?? "default" });
+    const project = await createProject(tx, setups, {
+      name: input.projectName,
+      ownerId: user.id,
+      isDefault: input.isDefault,
+    });
+    const { apiKey, secret } = await createApiKey(tx, {
+      projectId: project.id,
+      userId: user.id,
+      name: input.keyName ?? "default",
+    });
     return { user, project, apiKey, secret };
   });
 }

@@ -16,6 +16,9 @@ export async function loadAuthSecret(db: Database, configured: string | undefine
     .insert(instanceSettings)
     .values({ key: KEY, value: randomBytes(32).toString("base64url") })
     .onConflictDoNothing();
-  const [row] = await db.select({ value: instanceSettings.value }).from(instanceSettings).where(eq(instanceSettings.key, KEY));
+  const [row] = await db
+    .select({ value: instanceSettings.value })
+    .from(instanceSettings)
+    .where(eq(instanceSettings.key, KEY));
   return row.value;
 }

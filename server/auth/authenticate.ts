@@ -16,7 +16,10 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  */
 export async function authenticateApiKey(db: Executor, header: string | null, now = new Date()): Promise<Principal> {
   if (!header) {
-    throw new UnauthorizedError("Missing Authorization header; send `Authorization: ApiKey <key>`", "missing_credentials");
+    throw new UnauthorizedError(
+      "Missing Authorization header; send `Authorization: ApiKey <key>`",
+      "missing_credentials",
+    );
   }
   const match = /^ApiKey\s+(\S+)\s*$/.exec(header.trim());
   if (!match) {
@@ -43,14 +46,20 @@ export async function authenticateApiKey(db: Executor, header: string | null, no
       role: projectMembers.role,
     })
     .from(apiKeys)
-    .leftJoin(projectMembers, and(eq(projectMembers.projectId, apiKeys.projectId), eq(projectMembers.userId, apiKeys.userId)))
+    .leftJoin(
+      projectMembers,
+      and(eq(projectMembers.projectId, apiKeys.projectId), eq(projectMembers.userId, apiKeys.userId)),
+    )
     .where(eq(apiKeys.hash, hash));
   if (!key) throw new UnauthorizedError("Unknown API key", "invalid_api_key");
   if (key.revokedAt) {
     throw new UnauthorizedError(`API key was revoked at ${key.revokedAt.toISOString()}`, "revoked_api_key");
   }
   if (!key.role || !isProjectRole(key.role)) {
-    throw new UnauthorizedError("The user who made this API key is no longer a member of its project", "member_removed");
+    throw new UnauthorizedError(
+      "The user who made this API key is no longer a member of its project",
+      "member_removed",
+    );
   }
   if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, key.id));

@@ -2,7 +2,14 @@ export { createAccount, ensureDefaultAccount, findDefaultPrincipal, type Account
 export { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from "./api-keys";
 export { authFor } from "./auth-instance";
 export { authenticateApiKey } from "./authenticate";
-export { createInvite, listInvites, previewInvite, revokeInvite, type InvitePreview, type InviteRecord } from "./invites";
+export {
+  createInvite,
+  listInvites,
+  previewInvite,
+  revokeInvite,
+  type InvitePreview,
+  type InviteRecord,
+} from "./invites";
 export {
   findProjectMembers,
   listMemberships,

@@ -57,7 +57,11 @@ export async function createInvite(
 }
 
 export async function listInvites(db: Executor, projectId: string): Promise<InviteRecord[]> {
-  const rows = await db.select(columns).from(projectInvites).where(eq(projectInvites.projectId, projectId)).orderBy(desc(projectInvites.createdAt));
+  const rows = await db
+    .select(columns)
+    .from(projectInvites)
+    .where(eq(projectInvites.projectId, projectId))
+    .orderBy(desc(projectInvites.createdAt));
   return rows as InviteRecord[];
 }
 
@@ -65,7 +69,14 @@ export async function revokeInvite(db: Executor, projectId: string, id: string):
   const rows = await db
     .update(projectInvites)
     .set({ revokedAt: new Date() })
-    .where(and(eq(projectInvites.projectId, projectId), eq(projectInvites.id, id), isNull(projectInvites.acceptedAt), isNull(projectInvites.revokedAt)))
+    .where(
+      and(
+        eq(projectInvites.projectId, projectId),
+        eq(projectInvites.id, id),
+        isNull(projectInvites.acceptedAt),
+        isNull(projectInvites.revokedAt),
+      ),
+    )
     .returning({ id: projectInvites.id });
   if (rows.length === 0) throw new NotFoundError(`No open invite ${id} in this project`, "invite_not_found");
 }
@@ -73,14 +84,24 @@ export async function revokeInvite(db: Executor, projectId: string, id: string):
 /** The project and role of a usable invite, or 404 saying why it cannot be used. */
 export async function previewInvite(db: Executor, token: string, now = new Date()): Promise<InvitePreview> {
   const [row] = await db
-    .select({ projectName: projects.name, role: projectInvites.role, expiresAt: projectInvites.expiresAt, acceptedAt: projectInvites.acceptedAt, revokedAt: projectInvites.revokedAt })
+    .select({
+      projectName: projects.name,
+      role: projectInvites.role,
+      expiresAt: projectInvites.expiresAt,
+      acceptedAt: projectInvites.acceptedAt,
+      revokedAt: projectInvites.revokedAt,
+    })
     .from(projectInvites)
     .innerJoin(projects, eq(projects.id, projectInvites.projectId))
     .where(eq(projectInvites.tokenHash, hashKey(token)));
-  if (!row) throw new NotFoundError("This invite link is not valid; ask the project owner for a new one", "invite_not_found");
-  if (row.acceptedAt) throw new NotFoundError("This invite link was already used; ask the project owner for a new one", "invite_used");
-  if (row.revokedAt) throw new NotFoundError("This invite link was revoked; ask the project owner for a new one", "invite_revoked");
-  if (row.expiresAt <= now) throw new NotFoundError("This invite link has expired; ask the project owner for a new one", "invite_expired");
+  if (!row)
+    throw new NotFoundError("This invite link is not valid; ask the project owner for a new one", "invite_not_found");
+  if (row.acceptedAt)
+    throw new NotFoundError("This invite link was already used; ask the project owner for a new one", "invite_used");
+  if (row.revokedAt)
+    throw new NotFoundError("This invite link was revoked; ask the project owner for a new one", "invite_revoked");
+  if (row.expiresAt <= now)
+    throw new NotFoundError("This invite link has expired; ask the project owner for a new one", "invite_expired");
   return { projectName: row.projectName, role: row.role as ProjectRole, expiresAt: row.expiresAt };
 }
 
@@ -88,19 +109,33 @@ export async function previewInvite(db: Executor, token: string, now = new Date(
  * Uses the invite for `userId` and adds them to its project, in the caller's transaction. The
  * conditional update makes the link single-use even when two people click it at once.
  */
-export async function consumeInvite(tx: Transaction, token: string, userId: string, now = new Date()): Promise<{ projectId: string; role: ProjectRole }> {
+export async function consumeInvite(
+  tx: Transaction,
+  token: string,
+  userId: string,
+  now = new Date(),
+): Promise<{ projectId: string; role: ProjectRole }> {
   const preview = await previewInvite(tx, token, now);
   const [used] = await tx
     .update(projectInvites)
     .set({ acceptedAt: now, acceptedBy: userId })
-    .where(and(eq(projectInvites.tokenHash, hashKey(token)), isNull(projectInvites.acceptedAt), isNull(projectInvites.revokedAt), gt(projectInvites.expiresAt, now)))
+    .where(
+      and(
+        eq(projectInvites.tokenHash, hashKey(token)),
+        isNull(projectInvites.acceptedAt),
+        isNull(projectInvites.revokedAt),
+        gt(projectInvites.expiresAt, now),
+      ),
+    )
     .returning({ projectId: projectInvites.projectId, role: projectInvites.role });
-  if (!used) throw new NotFoundError("This invite link was already used; ask the project owner for a new one", "invite_used");
+  if (!used)
+    throw new NotFoundError("This invite link was already used; ask the project owner for a new one", "invite_used");
   const inserted = await tx
     .insert(projectMembers)
     .values({ projectId: used.projectId, userId, role: used.role })
     .onConflictDoNothing()
     .returning({ projectId: projectMembers.projectId });
-  if (inserted.length === 0) throw new ConflictError(`You are already a member of ${preview.projectName}`, "already_member");
+  if (inserted.length === 0)
+    throw new ConflictError(`You are already a member of ${preview.projectName}`, "already_member");
   return { projectId: used.projectId, role: used.role as ProjectRole };
 }

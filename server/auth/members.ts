@@ -34,7 +34,13 @@ export async function findProjectMembers(db: Executor, projectId: string, userId
 
 export async function listProjectMembers(db: Executor, projectId: string): Promise<ProjectMember[]> {
   const rows = await db
-    .select({ id: users.id, name: users.name, email: users.email, role: projectMembers.role, joinedAt: projectMembers.createdAt })
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      role: projectMembers.role,
+      joinedAt: projectMembers.createdAt,
+    })
     .from(projectMembers)
     .innerJoin(users, eq(users.id, projectMembers.userId))
     .where(eq(projectMembers.projectId, projectId))
@@ -58,7 +64,10 @@ export async function setMemberRole(db: Executor, projectId: string, userId: str
   await db.transaction(async (tx) => {
     const current = await lockMember(tx, projectId, userId);
     if (current === "owner" && role !== "owner") await assertAnotherOwner(tx, projectId, userId, "demote");
-    await tx.update(projectMembers).set({ role }).where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)));
+    await tx
+      .update(projectMembers)
+      .set({ role })
+      .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)));
   });
   principalCacheFor(db).forgetMember(projectId, userId);
   await announcePrincipalChange(db);
@@ -69,7 +78,9 @@ export async function removeMember(db: Executor, projectId: string, userId: stri
   await db.transaction(async (tx) => {
     const current = await lockMember(tx, projectId, userId);
     if (current === "owner") await assertAnotherOwner(tx, projectId, userId, "remove");
-    await tx.delete(projectMembers).where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)));
+    await tx
+      .delete(projectMembers)
+      .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)));
   });
   principalCacheFor(db).forgetMember(projectId, userId);
   await announcePrincipalChange(db);
@@ -80,7 +91,12 @@ async function lockMember(tx: Executor, projectId: string, userId: string): Prom
   const rows = await tx
     .select({ userId: projectMembers.userId, role: projectMembers.role })
     .from(projectMembers)
-    .where(and(eq(projectMembers.projectId, projectId), sql`(${projectMembers.userId} = ${userId} or ${projectMembers.role} = 'owner')`))
+    .where(
+      and(
+        eq(projectMembers.projectId, projectId),
+        sql`(${projectMembers.userId} = ${userId} or ${projectMembers.role} = 'owner')`,
+      ),
+    )
     .for("update");
   const row = rows.find((r) => r.userId === userId);
   if (!row) throw new NotFoundError(`User ${userId} is not a member of this project`, "member_not_found");
@@ -93,7 +109,10 @@ async function assertAnotherOwner(tx: Executor, projectId: string, userId: strin
     .from(projectMembers)
     .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.role, "owner")));
   if (!owners.some((o) => o.userId !== userId)) {
-    throw new BadRequestError(`Cannot ${verb} the last owner of the project; make another member an owner first`, "last_owner");
+    throw new BadRequestError(
+      `Cannot ${verb} the last owner of the project; make another member an owner first`,
+      "last_owner",
+    );
   }
 }
 

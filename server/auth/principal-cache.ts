@@ -54,7 +54,10 @@ export class PrincipalCache {
 }
 
 /** One cache per database, so apps over different databases (tests) never share entries. */
-export const principalCacheFor = processWide<object, PrincipalCache>("principal-caches", (db) => new PrincipalCache(db as Database));
+export const principalCacheFor = processWide<object, PrincipalCache>(
+  "principal-caches",
+  (db) => new PrincipalCache(db as Database),
+);
 
 /** After a revocation or a role change: every process forgets what it cached (delivered at commit). */
 export async function announcePrincipalChange(db: Executor): Promise<void> {

@@ -30,7 +30,11 @@ export const authRoutes = [
     tag: "keys",
     summary: "List the project's API keys (never their secrets)",
     response: manySchema("api_keys", apiKeyWire),
-    handler: async ({ ctx }) => many("api_keys", (await listApiKeys(ctx.app.db, ctx.principal.projectId)).map((k) => apiKeyToWire(k))),
+    handler: async ({ ctx }) =>
+      many(
+        "api_keys",
+        (await listApiKeys(ctx.app.db, ctx.principal.projectId)).map((k) => apiKeyToWire(k)),
+      ),
   }),
   defineRoute({
     method: "POST",

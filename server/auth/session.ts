@@ -41,9 +41,16 @@ export async function resolveSession(app: AppContext, headers: Headers): Promise
 }
 
 /** The project switcher: only projects the user is a member of. */
-export async function selectProject(app: AppContext, session: PlaygroundSession, projectId: string): Promise<Membership> {
+export async function selectProject(
+  app: AppContext,
+  session: PlaygroundSession,
+  projectId: string,
+): Promise<Membership> {
   const membership = session.memberships.find((m) => m.projectId === projectId);
   if (!membership) throw new NotFoundError(`You are not a member of project ${projectId}`, "project_not_found");
-  await app.db.update(sessions).set({ activeProjectId: projectId, updatedAt: new Date() }).where(eq(sessions.id, session.sessionId));
+  await app.db
+    .update(sessions)
+    .set({ activeProjectId: projectId, updatedAt: new Date() })
+    .where(eq(sessions.id, session.sessionId));
   return membership;
 }

@@ -12,11 +12,7 @@ import { createProject } from "./projects";
 
 export const credentialsSchema = z.strictObject({
   name: z.string().trim().min(1, "Enter your name").max(200),
-  email: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.email("Enter an email address like ada@example.com")),
+  email: z.string().trim().toLowerCase().pipe(z.email("Enter an email address like ada@example.com")),
   password: z
     .string()
     .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters`)
@@ -26,7 +22,11 @@ export type Credentials = z.infer<typeof credentialsSchema>;
 
 /** Whether anyone can log in yet: until then the playground offers to create the owner account. */
 export async function ownerExists(db: Database): Promise<boolean> {
-  const [row] = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.providerId, "credential")).limit(1);
+  const [row] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.providerId, "credential"))
+    .limit(1);
   return row !== undefined;
 }
 
@@ -35,15 +35,33 @@ export async function ownerExists(db: Database): Promise<boolean> {
  * project and of the key printed then) gets this email, name and password, so that key keeps
  * working and acts as the owner. Refused once any login exists.
  */
-export async function createOwnerAccount(db: Database, setups: readonly ProjectSetup[], input: Credentials): Promise<{ userId: string }> {
+export async function createOwnerAccount(
+  db: Database,
+  setups: readonly ProjectSetup[],
+  input: Credentials,
+): Promise<{ userId: string }> {
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
     // Serialises concurrent first sign-ups: the second one waits here, then sees the first login.
-    const [project] = await tx.select({ id: projects.id }).from(projects).where(eq(projects.isDefault, true)).for("update");
-    const [existing] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.providerId, "credential")).limit(1);
-    if (existing) throw new ForbiddenError("The owner account already exists; log in, or ask an owner for an invite", "owner_exists");
+    const [project] = await tx
+      .select({ id: projects.id })
+      .from(projects)
+      .where(eq(projects.isDefault, true))
+      .for("update");
+    const [existing] = await tx
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(eq(accounts.providerId, "credential"))
+      .limit(1);
+    if (existing)
+      throw new ForbiddenError(
+        "The owner account already exists; log in, or ask an owner for an invite",
+        "owner_exists",
+      );
     await assertEmailFree(tx, input.email);
-    const userId = project ? await claimDefaultUser(tx, project.id, input) : await insertUserWithProject(tx, setups, input, true);
+    const userId = project
+      ? await claimDefaultUser(tx, project.id, input)
+      : await insertUserWithProject(tx, setups, input, true);
     await insertCredential(tx, userId, passwordHash);
     return { userId };
   });
@@ -53,9 +71,16 @@ export async function createOwnerAccount(db: Database, setups: readonly ProjectS
  * Everyone after the owner: with an invite token they join its project with its role; without
  * one only when the operator opened sign-up (SIGN_UP=open), and they get a project of their own.
  */
-export async function signUp(db: Database, setups: readonly ProjectSetup[], input: Credentials & { inviteToken?: string; signUpOpen: boolean }): Promise<{ userId: string; projectId: string }> {
+export async function signUp(
+  db: Database,
+  setups: readonly ProjectSetup[],
+  input: Credentials & { inviteToken?: string; signUpOpen: boolean },
+): Promise<{ userId: string; projectId: string }> {
   if (!input.inviteToken && !input.signUpOpen) {
-    throw new ForbiddenError("Sign-up is closed on this instance; ask a project owner for an invite link", "sign_up_closed");
+    throw new ForbiddenError(
+      "Sign-up is closed on this instance; ask a project owner for an invite link",
+      "sign_up_closed",
+    );
   }
   const passwordHash = await hashPassword(input.password);
   const { inviteToken } = input;
@@ -83,11 +108,19 @@ async function claimDefaultUser(tx: Transaction, projectId: string, input: Crede
     .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.role, "owner")))
     .orderBy(asc(projectMembers.createdAt))
     .limit(1);
-  await tx.update(users).set({ email: input.email, name: input.name, updatedAt: new Date() }).where(eq(users.id, owner.userId));
+  await tx
+    .update(users)
+    .set({ email: input.email, name: input.name, updatedAt: new Date() })
+    .where(eq(users.id, owner.userId));
   return owner.userId;
 }
 
-async function insertUserWithProject(tx: Transaction, setups: readonly ProjectSetup[], input: Credentials, isDefault: boolean): Promise<string> {
+async function insertUserWithProject(
+  tx: Transaction,
+  setups: readonly ProjectSetup[],
+  input: Credentials,
+  isDefault: boolean,
+): Promise<string> {
   const userId = newId();
   await tx.insert(users).values({ id: userId, email: input.email, name: input.name });
   await createProject(tx, setups, { name: "Default project", ownerId: userId, isDefault });
@@ -95,7 +128,9 @@ async function insertUserWithProject(tx: Transaction, setups: readonly ProjectSe
 }
 
 async function insertCredential(tx: Transaction, userId: string, passwordHash: string): Promise<void> {
-  await tx.insert(accounts).values({ id: newId(), userId, accountId: userId, providerId: "credential", password: passwordHash });
+  await tx
+    .insert(accounts)
+    .values({ id: newId(), userId, accountId: userId, providerId: "credential", password: passwordHash });
 }
 
 async function assertEmailFree(tx: Transaction, email: string): Promise<void> {

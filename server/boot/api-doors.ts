@@ -27,11 +27,15 @@ const authenticators: Authenticators = {
 export function createApiDoors(app: AppContext): { web: RequestHandler; node: NodeRequestHandler } {
   const api = createRouter(allRoutes, app, authenticators);
   // The OpenAI-compatible door: its own route table, OpenAI's error shape, `Bearer` keys.
-  const openAi = createRouter(openAiRoutes, app, authenticators, { errorReply: openAiErrorReply, authorization: bearerAsApiKey });
+  const openAi = createRouter(openAiRoutes, app, authenticators, {
+    errorReply: openAiErrorReply,
+    authorization: bearerAsApiKey,
+  });
   const route = (incoming: Incoming) => (isOpenAiPath(incoming.pathname) ? openAi(incoming) : api(incoming));
   const authenticate = createAuthHandler(app);
   return {
-    web: async (request) => (isAuthRequest(request) ? authenticate(request) : toResponse(await route(webIncoming(request)))),
+    web: async (request) =>
+      isAuthRequest(request) ? authenticate(request) : toResponse(await route(webIncoming(request))),
     node: async (req, res) => {
       const incoming = nodeIncoming(req, res);
       const reply = isAuthPath(incoming.pathname) ? await authenticate(incoming.request) : await route(incoming);

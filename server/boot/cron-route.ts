@@ -17,7 +17,12 @@ export const cronRoutes = [
     summary: "Drain a bounded batch of every background queue (trace ingest, webhook delivery); needs CRON_SECRET",
     query: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
     response: z.strictObject({
-      workers: z.record(z.string(), z.union([z.strictObject({ handled: z.number().int() }), z.strictObject({ error: z.string() })])).describe("Each background worker's batch, by name"),
+      workers: z
+        .record(
+          z.string(),
+          z.union([z.strictObject({ handled: z.number().int() }), z.strictObject({ error: z.string() })]),
+        )
+        .describe("Each background worker's batch, by name"),
     }),
     handler: async ({ ctx, query }) => {
       checkCronSecret(ctx.app.config.cronSecret, ctx.request.headers.get("authorization"));
@@ -27,7 +32,8 @@ export const cronRoutes = [
 ];
 
 function checkCronSecret(expected: string | undefined, header: string | null): void {
-  if (!expected) throw new ForbiddenError("The cron route is disabled; set CRON_SECRET on the server to enable it", "cron_disabled");
+  if (!expected)
+    throw new ForbiddenError("The cron route is disabled; set CRON_SECRET on the server to enable it", "cron_disabled");
   const given = Buffer.from(header?.replace(/^Bearer\s+/i, "") ?? "");
   const wanted = Buffer.from(expected);
   if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {

@@ -27,7 +27,10 @@ export function createFront(api: NodeRequestHandler, other: NodeRequestHandler) 
     handler(req, res).catch((error: unknown) => {
       logger.error({ err: error, path: url }, "request failed outside the router");
       if (res.headersSent) res.destroy();
-      else res.writeHead(500, { "content-type": "application/json; charset=utf-8" }).end('{"detail":"Internal server error","code":"internal_error"}');
+      else
+        res
+          .writeHead(500, { "content-type": "application/json; charset=utf-8" })
+          .end('{"detail":"Internal server error","code":"internal_error"}');
     });
   };
 }

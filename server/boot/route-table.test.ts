@@ -15,7 +15,11 @@ describe("the route table's response contracts", () => {
   it("every response schema becomes JSON Schema in the OpenAPI document", () => {
     const document = buildOpenApiDocument(allRoutes, { title: "t", version: "0" });
     for (const route of allRoutes) {
-      const success = (document.paths[route.path][route.method.toLowerCase()] as { responses: Record<string, { content?: Record<string, unknown> }> }).responses[String(route.status ?? 200)];
+      const success = (
+        document.paths[route.path][route.method.toLowerCase()] as {
+          responses: Record<string, { content?: Record<string, unknown> }>;
+        }
+      ).responses[String(route.status ?? 200)];
       if (route.response) expect(success.content?.["application/json"], `${route.method} ${route.path}`).toBeDefined();
     }
   });

@@ -43,7 +43,8 @@ const openApiRoute = defineRoute({
     paths: z.record(z.string(), z.record(z.string(), z.unknown())),
     components: z.record(z.string(), z.unknown()),
   }),
-  handler: async () => buildOpenApiDocument([...allRoutes, ...openAiRoutes], { title: "Agent service API", version: "0.1.0" }),
+  handler: async () =>
+    buildOpenApiDocument([...allRoutes, ...openAiRoutes], { title: "Agent service API", version: "0.1.0" }),
 });
 
 export const allRoutes: AnyRoute[] = [...apiRoutes, openApiRoute];

@@ -32,10 +32,12 @@ export function startStatisticsWorker(app: AppContext): RunningWorker {
     IDLE_MS,
     MIN_INTERVAL_MS,
   );
-  const listeners = Promise.all(WRITE_CHANNELS.map((channel) => listen(app.db, channel, () => loop.wake()))).catch((error: unknown) => {
-    logger.warn({ err: error }, "statistics worker cannot LISTEN; polling only");
-    return [];
-  });
+  const listeners = Promise.all(WRITE_CHANNELS.map((channel) => listen(app.db, channel, () => loop.wake()))).catch(
+    (error: unknown) => {
+      logger.warn({ err: error }, "statistics worker cannot LISTEN; polling only");
+      return [];
+    },
+  );
   return {
     async stop() {
       await Promise.all((await listeners).map((unlisten) => unlisten()));

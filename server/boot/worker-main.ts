@@ -13,7 +13,13 @@ const config = loadConfig();
 const handle = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir });
 await migrateDatabase(handle);
 const secrets = await createSecretBox(config, handle.db);
-const running = startBackgroundWorkers({ db: handle.db, dbKind: handle.kind, config, secrets, projectSetups: PROJECT_SETUPS });
+const running = startBackgroundWorkers({
+  db: handle.db,
+  dbKind: handle.kind,
+  config,
+  secrets,
+  projectSetups: PROJECT_SETUPS,
+});
 logger.info("worker process ready");
 
 async function shutdown(signal: string): Promise<void> {

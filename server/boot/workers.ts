@@ -8,7 +8,12 @@ import type { BackgroundWorker, RunningWorker } from "@/server/worker";
 import { statisticsWorker } from "./statistics-worker";
 
 /** Every area's background worker; the worker process, the app process and the cron route run this list. */
-export const BACKGROUND_WORKERS: BackgroundWorker[] = [spanIngestWorker, webhookWorker, evaluationWorker, statisticsWorker];
+export const BACKGROUND_WORKERS: BackgroundWorker[] = [
+  spanIngestWorker,
+  webhookWorker,
+  evaluationWorker,
+  statisticsWorker,
+];
 
 /** Starts every registered worker; the app process does this unless WORKERS=off. */
 export function startBackgroundWorkers(app: AppContext): RunningWorker[] {
@@ -21,13 +26,19 @@ export function startBackgroundWorkers(app: AppContext): RunningWorker[] {
  * Starts the workers once per app: under the production server both server.ts and Next.js's
  * instrumentation hook ask, and server.ts must hold the same handles to stop them on shutdown.
  */
-export const backgroundWorkersFor = processWide<AppContext, RunningWorker[]>("background-workers", startBackgroundWorkers);
+export const backgroundWorkersFor = processWide<AppContext, RunningWorker[]>(
+  "background-workers",
+  startBackgroundWorkers,
+);
 
 /**
  * One bounded pass of every worker, one after another (the cron route on serverless hosts).
  * A worker that fails does not stop the others; its error is reported by name.
  */
-export async function drainBackgroundWorkers(app: AppContext, limit: number): Promise<Record<string, { handled: number } | { error: string }>> {
+export async function drainBackgroundWorkers(
+  app: AppContext,
+  limit: number,
+): Promise<Record<string, { handled: number } | { error: string }>> {
   const results: Record<string, { handled: number } | { error: string }> = {};
   for (const worker of BACKGROUND_WORKERS) {
     try {

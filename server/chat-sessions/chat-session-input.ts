@@ -1,7 +1,11 @@
 import { z } from "zod";
 
 /** The agent session ids the chat makes (`generateId`) and any id an API caller sent to invoke. */
-export const sessionIdSchema = z.string().min(1).max(200).regex(/^[\w.:-]+$/, "letters, digits, _ . : - only");
+export const sessionIdSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\w.:-]+$/, "letters, digits, _ . : - only");
 
 /** An AI SDK UI message as the browser holds it; parts are kept as given. */
 const uiMessageSchema = z

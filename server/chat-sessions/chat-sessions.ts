@@ -19,9 +19,11 @@ export type ChatSessionRow = typeof chatSessions.$inferSelect;
 export async function saveChatSession(db: Database, scope: ChatSessionScope, input: SaveChatSessionInput) {
   const size = Buffer.byteLength(JSON.stringify(input.messages));
   if (size > MAX_SESSION_BYTES) {
-    throw new BadRequestError(`messages are ${size} bytes; a stored chat session holds at most ${MAX_SESSION_BYTES}`, "session_too_large", [
-      { path: "messages", message: `at most ${MAX_SESSION_BYTES} bytes` },
-    ]);
+    throw new BadRequestError(
+      `messages are ${size} bytes; a stored chat session holds at most ${MAX_SESSION_BYTES}`,
+      "session_too_large",
+      [{ path: "messages", message: `at most ${MAX_SESSION_BYTES} bytes` }],
+    );
   }
   const [agent] = await db
     .select({ id: artifacts.id })
@@ -49,7 +51,15 @@ export async function saveChatSession(db: Database, scope: ChatSessionScope, inp
 export async function listChatSessions(db: Database, projectId: string, agentId: string, limit = 50) {
   const s = chatSessions;
   return db
-    .select({ id: s.id, agentId: s.agentId, variantId: s.variantId, title: s.title, messageCount: s.messageCount, createdAt: s.createdAt, updatedAt: s.updatedAt })
+    .select({
+      id: s.id,
+      agentId: s.agentId,
+      variantId: s.variantId,
+      title: s.title,
+      messageCount: s.messageCount,
+      createdAt: s.createdAt,
+      updatedAt: s.updatedAt,
+    })
     .from(s)
     .where(and(eq(s.projectId, projectId), eq(s.agentId, agentId)))
     .orderBy(desc(s.updatedAt), sql`${s.id} desc`)

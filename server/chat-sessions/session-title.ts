@@ -10,7 +10,11 @@ export function sessionTitle(messages: MessageLike[]): string {
   for (const message of messages) {
     if (message.role !== "user" || !Array.isArray(message.parts)) continue;
     const text = message.parts
-      .map((part) => (part && typeof part === "object" && (part as { type?: unknown }).type === "text" ? String((part as { text?: unknown }).text ?? "") : ""))
+      .map((part) =>
+        part && typeof part === "object" && (part as { type?: unknown }).type === "text"
+          ? String((part as { text?: unknown }).text ?? "")
+          : "",
+      )
       .join(" ")
       .replace(/\s+/g, " ")
       .trim();

@@ -3,11 +3,18 @@ import { loadConfig } from "./config";
 
 describe("loadConfig", () => {
   it("defaults: closed sign-up, workers in the app process, no public URL", () => {
-    expect(loadConfig({})).toMatchObject({ signUp: "closed", workers: "in-process", publicUrl: undefined, cronSecret: undefined });
+    expect(loadConfig({})).toMatchObject({
+      signUp: "closed",
+      workers: "in-process",
+      publicUrl: undefined,
+      cronSecret: undefined,
+    });
   });
 
   it("keeps only the origin of PUBLIC_URL and refuses other schemes", () => {
-    expect(loadConfig({ PUBLIC_URL: "https://agents.example.com/some/path" }).publicUrl).toBe("https://agents.example.com");
+    expect(loadConfig({ PUBLIC_URL: "https://agents.example.com/some/path" }).publicUrl).toBe(
+      "https://agents.example.com",
+    );
     expect(() => loadConfig({ PUBLIC_URL: "ftp://agents.example.com" })).toThrow(/PUBLIC_URL must start with http/);
   });
 
@@ -31,8 +38,13 @@ describe("loadConfig", () => {
 
   it("enables the Composio gateway only with a key, and bounds the reference depth", () => {
     expect(loadConfig({}).gateways).toEqual({});
-    expect(loadConfig({ COMPOSIO_API_KEY: "ak_1" }).gateways).toEqual({ composio: { apiKey: "ak_1", baseUrl: "https://backend.composio.dev" } });
-    expect(loadConfig({ COMPOSIO_API_KEY: "ak_1", COMPOSIO_BASE_URL: "http://composio.internal:8080/" }).gateways.composio?.baseUrl).toBe("http://composio.internal:8080");
+    expect(loadConfig({ COMPOSIO_API_KEY: "ak_1" }).gateways).toEqual({
+      composio: { apiKey: "ak_1", baseUrl: "https://backend.composio.dev" },
+    });
+    expect(
+      loadConfig({ COMPOSIO_API_KEY: "ak_1", COMPOSIO_BASE_URL: "http://composio.internal:8080/" }).gateways.composio
+        ?.baseUrl,
+    ).toBe("http://composio.internal:8080");
     expect(loadConfig({}).agentRuns.referenceMaxDepth).toBe(3);
     expect(() => loadConfig({ AGENT_REFERENCE_MAX_DEPTH: "-1" })).toThrow(/AGENT_REFERENCE_MAX_DEPTH/);
   });

@@ -25,7 +25,11 @@ const configSchema = z.object({
   DATA_DIR: z.string().default(".data"),
   PGLITE_DIR: z.string().optional(),
   ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters").optional(),
-  MAX_BODY_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   PUBLIC_URL: z
     .string()
@@ -38,7 +42,11 @@ const configSchema = z.object({
   CRON_SECRET: z.string().min(16, "CRON_SECRET must be at least 16 characters").optional(),
   WORKERS: z.enum(["in-process", "off"]).optional(),
   VERCEL: z.string().optional(),
-  AGENT_RUN_TIMEOUT_MS: z.coerce.number().int().positive().default(30 * 60_000),
+  AGENT_RUN_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(30 * 60_000),
   AGENT_FIRST_TOKEN_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   AGENT_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
   AGENT_MAX_STEPS: z.coerce.number().int().positive().max(1000).default(50),
@@ -48,29 +56,57 @@ const configSchema = z.object({
   AGENT_REFERENCE_MAX_DEPTH: z.coerce.number().int().min(0).max(20).default(3),
   COMPOSIO_API_KEY: z.string().optional(),
   COMPOSIO_BASE_URL: z.string().url().default("https://backend.composio.dev"),
-  SANDBOX_WORKSPACE_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
-  SANDBOX_WORKSPACE_IDLE_MS: z.coerce.number().int().positive().default(7 * 24 * 3_600_000),
+  SANDBOX_WORKSPACE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20 * 1024 * 1024),
+  SANDBOX_WORKSPACE_IDLE_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 3_600_000),
   SANDBOX_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   SANDBOX_PROVIDERS: z.string().optional(),
   DAYTONA_API_KEY: z.string().optional(),
   DAYTONA_API_URL: z.string().url().default("https://app.daytona.io/api"),
   DAYTONA_TARGET: z.string().optional(),
   DAYTONA_IDLE_STOP_MINUTES: z.coerce.number().int().min(1, "DAYTONA_IDLE_STOP_MINUTES must be at least 1").default(15),
-  TOOL_RESULT_MAX_BYTES: z.coerce.number().int().positive().default(64 * 1024),
-  CODE_TOOL_MEMORY_MB: z.coerce.number().int().min(32, "CODE_TOOL_MEMORY_MB must be at least 32").max(2048, "CODE_TOOL_MEMORY_MB must be at most 2048").default(512),
+  TOOL_RESULT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024),
+  CODE_TOOL_MEMORY_MB: z.coerce
+    .number()
+    .int()
+    .min(32, "CODE_TOOL_MEMORY_MB must be at least 32")
+    .max(2048, "CODE_TOOL_MEMORY_MB must be at most 2048")
+    .default(512),
   MCP_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   REVISION_CACHE_MAX_ENTRIES: z.coerce.number().int().min(0).default(10_000),
-  REVISION_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
+  REVISION_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(64 * 1024 * 1024),
   REVISION_WATCH_KEEPALIVE_MS: z.coerce.number().int().positive().default(15_000),
   MCP_CALL_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   EXTERNAL_HARNESS: z.enum(["enabled", "disabled"]).default("disabled"),
   EXTERNAL_HARNESS_IDLE_MS: z.coerce.number().int().positive().default(300_000),
   EXTERNAL_HARNESS_MAX_SESSIONS: z.coerce.number().int().positive().max(1000).default(8),
   EXTERNAL_HARNESS_CLOUD: z.enum(["bedrock", "vertex"]).optional(),
-  ...Object.fromEntries(PROVIDER_ENV.flatMap(([, key, url]) => [[key, z.string().optional()], [url, z.string().url().optional()]])),
+  ...Object.fromEntries(
+    PROVIDER_ENV.flatMap(([, key, url]) => [
+      [key, z.string().optional()],
+      [url, z.string().url().optional()],
+    ]),
+  ),
   APP_SECRET_KEY: z
     .string()
-    .transform((value, ctx) => parseSecretKey(value) ?? invalid(ctx, "APP_SECRET_KEY must be 32 bytes, base64 or hex encoded"))
+    .transform(
+      (value, ctx) => parseSecretKey(value) ?? invalid(ctx, "APP_SECRET_KEY must be 32 bytes, base64 or hex encoded"),
+    )
     .optional(),
   EGRESS_ALLOWLIST: z
     .string()
@@ -82,13 +118,24 @@ const configSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(120_000).default(10_000),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
-    .transform((value, ctx) => parseDurationList(value) ?? invalid(ctx, "WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of durations such as 0,5s,5m,30m,2h"))
+    .transform(
+      (value, ctx) =>
+        parseDurationList(value) ??
+        invalid(ctx, "WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of durations such as 0,5s,5m,30m,2h"),
+    )
     .optional(),
   WEBHOOK_DISABLE_AFTER: z
     .string()
-    .transform((value, ctx) => parseDurationList(value)?.[0] ?? invalid(ctx, "WEBHOOK_DISABLE_AFTER must be a duration such as 5d or 12h"))
+    .transform(
+      (value, ctx) =>
+        parseDurationList(value)?.[0] ?? invalid(ctx, "WEBHOOK_DISABLE_AFTER must be a duration such as 5d or 12h"),
+    )
     .optional(),
-  TRACING_MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  TRACING_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024),
   TRACING_MAX_BACKLOG_SPANS: z.coerce.number().int().positive().default(500_000),
   TRACING_PARTITION_PERIOD: z.enum(["day", "week"]).default("week"),
   TRACING_RETENTION_DAYS: z.coerce.number().int().positive().optional(),
@@ -100,7 +147,9 @@ function invalid(ctx: z.RefinementCtx, message: string): never {
 }
 
 /** Svix's schedule: immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (in ms). */
-export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [
+  0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+];
 
 export interface Config {
   databaseUrl?: string;
@@ -227,7 +276,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       traceContent: c.AGENT_TRACE_CONTENT === "true",
       referenceMaxDepth: c.AGENT_REFERENCE_MAX_DEPTH,
     },
-    gateways: c.COMPOSIO_API_KEY ? { composio: { apiKey: c.COMPOSIO_API_KEY, baseUrl: c.COMPOSIO_BASE_URL.replace(/\/+$/, "") } } : {},
+    gateways: c.COMPOSIO_API_KEY
+      ? { composio: { apiKey: c.COMPOSIO_API_KEY, baseUrl: c.COMPOSIO_BASE_URL.replace(/\/+$/, "") } }
+      : {},
     sandbox: {
       workspaceMaxBytes: c.SANDBOX_WORKSPACE_MAX_BYTES,
       workspaceIdleMs: c.SANDBOX_WORKSPACE_IDLE_MS,
@@ -236,11 +287,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       codeToolMemoryMb: c.CODE_TOOL_MEMORY_MB,
       providers: c.SANDBOX_PROVIDERS,
       daytona: c.DAYTONA_API_KEY
-        ? { apiKey: c.DAYTONA_API_KEY, apiUrl: c.DAYTONA_API_URL.replace(/\/+$/, ""), target: c.DAYTONA_TARGET, idleStopMinutes: c.DAYTONA_IDLE_STOP_MINUTES }
+        ? {
+            apiKey: c.DAYTONA_API_KEY,
+            apiUrl: c.DAYTONA_API_URL.replace(/\/+$/, ""),
+            target: c.DAYTONA_TARGET,
+            idleStopMinutes: c.DAYTONA_IDLE_STOP_MINUTES,
+          }
         : undefined,
     },
     mcp: { connectTimeoutMs: c.MCP_CONNECT_TIMEOUT_MS, callTimeoutMs: c.MCP_CALL_TIMEOUT_MS },
-    revisionCache: { maxEntries: c.REVISION_CACHE_MAX_ENTRIES, maxBytes: c.REVISION_CACHE_MAX_BYTES, watchKeepaliveMs: c.REVISION_WATCH_KEEPALIVE_MS },
+    revisionCache: {
+      maxEntries: c.REVISION_CACHE_MAX_ENTRIES,
+      maxBytes: c.REVISION_CACHE_MAX_BYTES,
+      watchKeepaliveMs: c.REVISION_WATCH_KEEPALIVE_MS,
+    },
     externalHarness: {
       enabled: c.EXTERNAL_HARNESS === "enabled",
       idleMs: c.EXTERNAL_HARNESS_IDLE_MS,
@@ -248,7 +308,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cloud: c.EXTERNAL_HARNESS_CLOUD,
     },
     providerEnv: Object.fromEntries(
-      PROVIDER_ENV.map(([id, key, url]) => [id, { key: (c as Record<string, unknown>)[key] as string | undefined, baseUrl: (c as Record<string, unknown>)[url] as string | undefined }]),
+      PROVIDER_ENV.map(([id, key, url]) => [
+        id,
+        {
+          key: (c as Record<string, unknown>)[key] as string | undefined,
+          baseUrl: (c as Record<string, unknown>)[url] as string | undefined,
+        },
+      ]),
     ),
     secretKey: c.APP_SECRET_KEY,
     egressAllowlist: c.EGRESS_ALLOWLIST ?? [],

@@ -3,11 +3,52 @@ import { describe, expect, it } from "vitest";
 import { globMatch } from "./glob-match";
 
 describe("globMatch", () => {
-  const globs = ["src/**/a.ts", "src/**", "src/*", "*.ts", "**/*.ts", "a?c", "[abc]x", "[!abc]x", "[a-c]*", "{src,lib}/*.ts", "rm *", "*a*a*b", "git {push,pull}*", ".env*", "x\\*y", "**"];
-  const texts = ["src/a.ts", "src/xa.ts", "src/b/a.ts", "src/deep/a.ts", "lib/b.ts", "docs/a.md", "a.ts", "abc", "a/c", "bx", "dx", "rm -rf x", "aaab", "aab", "ab", "git push origin", "git fetch", ".env.local", "x*y", "xay", "", "/"];
+  const globs = [
+    "src/**/a.ts",
+    "src/**",
+    "src/*",
+    "*.ts",
+    "**/*.ts",
+    "a?c",
+    "[abc]x",
+    "[!abc]x",
+    "[a-c]*",
+    "{src,lib}/*.ts",
+    "rm *",
+    "*a*a*b",
+    "git {push,pull}*",
+    ".env*",
+    "x\\*y",
+    "**",
+  ];
+  const texts = [
+    "src/a.ts",
+    "src/xa.ts",
+    "src/b/a.ts",
+    "src/deep/a.ts",
+    "lib/b.ts",
+    "docs/a.md",
+    "a.ts",
+    "abc",
+    "a/c",
+    "bx",
+    "dx",
+    "rm -rf x",
+    "aaab",
+    "aab",
+    "ab",
+    "git push origin",
+    "git fetch",
+    ".env.local",
+    "x*y",
+    "xay",
+    "",
+    "/",
+  ];
   for (const glob of globs) {
     it(`agrees with minimatch (dot: true) on ${glob}`, () => {
-      for (const text of texts) expect([text, globMatch(text, glob)]).toEqual([text, minimatch(text, glob, { dot: true })]);
+      for (const text of texts)
+        expect([text, globMatch(text, glob)]).toEqual([text, minimatch(text, glob, { dot: true })]);
     });
   }
 

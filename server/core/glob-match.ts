@@ -13,7 +13,12 @@ export function globMatch(text: string, glob: string): boolean {
 /** Brace alternatives multiply; past this many the glob matches nothing rather than exploding. */
 const MAX_ALTERNATIVES = 64;
 
-type Token = { kind: "char"; char: string } | { kind: "any" } | { kind: "star" } | { kind: "globstar" } | { kind: "class"; negated: boolean; ranges: [string, string][] };
+type Token =
+  | { kind: "char"; char: string }
+  | { kind: "any" }
+  | { kind: "star" }
+  | { kind: "globstar" }
+  | { kind: "class"; negated: boolean; ranges: [string, string][] };
 
 function matchTokens(text: string, tokens: Token[]): boolean {
   // live[i]: the first i tokens can match the text read so far. Stars may match nothing, so

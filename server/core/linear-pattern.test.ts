@@ -3,7 +3,13 @@ import { compileLinearPattern, linearPatternError } from "./linear-pattern";
 
 describe("compileLinearPattern", () => {
   it("matches as a RegExp does on ordinary patterns", () => {
-    for (const [source, text] of [["^[a-z]+$", "abc"], ["^\\d{3}-\\d{4}$", "555-1234"], ["b", "abc"], ["^\\p{L}+$", "héllo"], ["^x$", "y"]]) {
+    for (const [source, text] of [
+      ["^[a-z]+$", "abc"],
+      ["^\\d{3}-\\d{4}$", "555-1234"],
+      ["b", "abc"],
+      ["^\\p{L}+$", "héllo"],
+      ["^x$", "y"],
+    ]) {
       expect(compileLinearPattern(source).test(text)).toBe(new RegExp(source, "u").test(text));
     }
     expect(compileLinearPattern("^ABC$", "i").test("abc")).toBe(true);

@@ -10,5 +10,7 @@ const UNSTORABLE_ESCAPE = /\\\\|\\u0000|\\ud[89a-f][0-9a-f]{2}/gi;
  * one linear pass over the text.
  */
 export function storableJson(value: unknown): string {
-  return JSON.stringify(value).replace(UNSTORABLE_ESCAPE, (escape) => (escape === "\\\\" ? escape : escape === "\\u0000" ? "" : "\\ufffd"));
+  return JSON.stringify(value).replace(UNSTORABLE_ESCAPE, (escape) =>
+    escape === "\\\\" ? escape : escape === "\\u0000" ? "" : "\\ufffd",
+  );
 }

@@ -2,7 +2,17 @@ import type { Executor } from "./client";
 import { rawQuery } from "./prepared";
 
 /** The tables the service fills in bulk: versioning, the outbox, spans, webhook deliveries. */
-export const BULK_TABLES = ["artifacts", "variants", "revisions", "testcases", "events", "spans", "span_ingest", "webhook_deliveries", "webhook_attempts"];
+export const BULK_TABLES = [
+  "artifacts",
+  "variants",
+  "revisions",
+  "testcases",
+  "events",
+  "spans",
+  "span_ingest",
+  "webhook_deliveries",
+  "webhook_attempts",
+];
 
 // Only one process analyzes at a time; the others skip their pass (any constant, the same everywhere).
 const ANALYZE_LOCK = 7_241_002;
@@ -28,7 +38,10 @@ export async function analyzeGrownTables(db: Executor): Promise<string[]> {
   if (grown.length === 0) return [];
   const tables = grown.map((g) => g.table);
   const analyzed = await transactionOf(db, async (tx) => {
-    const [{ locked }] = await rawQuery<{ locked: boolean }>(tx, `select pg_try_advisory_xact_lock(${ANALYZE_LOCK}) as locked`);
+    const [{ locked }] = await rawQuery<{ locked: boolean }>(
+      tx,
+      `select pg_try_advisory_xact_lock(${ANALYZE_LOCK}) as locked`,
+    );
     if (!locked) return false;
     // Names come from BULK_TABLES (matched above), never from input.
     await rawQuery(tx, `analyze ${tables.map((t) => `"${t}"`).join(", ")}`);

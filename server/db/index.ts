@@ -1,4 +1,13 @@
-export { databaseUrlOf, onDatabaseClose, openDatabase, type Database, type DatabaseHandle, type DatabaseKind, type Executor, type Transaction } from "./client";
+export {
+  databaseUrlOf,
+  onDatabaseClose,
+  openDatabase,
+  type Database,
+  type DatabaseHandle,
+  type DatabaseKind,
+  type Executor,
+  type Transaction,
+} from "./client";
 export { migrateDatabase } from "./migrate";
 export * as tables from "./schema";
 export { rowsOf } from "./rows";

@@ -49,7 +49,11 @@ export const timestampPlaceholder = (name: string) => sql`${sql.placeholder(name
  *
  * `name` identifies the statement process-wide: one builder per name.
  */
-export function preparedQuery<B extends QueryBuilder>(db: Executor, name: string, build: (db: Executor) => B): PreparedQuery<RowOf<B>> {
+export function preparedQuery<B extends QueryBuilder>(
+  db: Executor,
+  name: string,
+  build: (db: Executor) => B,
+): PreparedQuery<RowOf<B>> {
   let statement = statements.get(name);
   if (!statement) statements.set(name, (statement = compile(build(db))));
   const s = statement;
@@ -103,7 +107,10 @@ function decode(fields: Statement["fields"], row: unknown[]): Record<string, unk
  * which for a transaction is the driver's transaction handle).
  */
 function driverOf(db: Executor): PostgresJsClient | PgliteClient {
-  const handle = db as unknown as { $client?: PostgresJsClient | PgliteClient; session?: { client: PostgresJsClient | PgliteClient } };
+  const handle = db as unknown as {
+    $client?: PostgresJsClient | PgliteClient;
+    session?: { client: PostgresJsClient | PgliteClient };
+  };
   const client = handle.$client ?? handle.session?.client;
   if (!client) throw new Error("No driver client under this Drizzle executor");
   return client;
@@ -115,7 +122,11 @@ function driverOf(db: Executor): PostgresJsClient | PgliteClient {
  * `jsonb_to_recordset` batches, `FOR UPDATE SKIP LOCKED` claims); values travel as text or JSON
  * text and are cast in the SQL, so both drivers read them alike.
  */
-export async function rawQuery<Row = Record<string, unknown>>(db: Executor, text: string, params: unknown[] = []): Promise<Row[]> {
+export async function rawQuery<Row = Record<string, unknown>>(
+  db: Executor,
+  text: string,
+  params: unknown[] = [],
+): Promise<Row[]> {
   const client = driverOf(db) as unknown as {
     unsafe?: (text: string, params: unknown[], options: { prepare: boolean }) => Promise<Row[]>;
     query?: (text: string, params: unknown[]) => Promise<{ rows: Row[] }>;

@@ -30,7 +30,12 @@ export function catalogTypeRoutes(domain: "workflows" | "applications" | "evalua
       response: oneSchema("type", catalogTypeWire),
       handler: async ({ params }) => {
         const type = getCatalogType(params.key);
-        if (!type) throw new NotFoundError(`Unknown catalog type "${params.key}"; known: ${listCatalogTypes().map((t) => t.key).join(", ")}`);
+        if (!type)
+          throw new NotFoundError(
+            `Unknown catalog type "${params.key}"; known: ${listCatalogTypes()
+              .map((t) => t.key)
+              .join(", ")}`,
+          );
         return one("type", type);
       },
     }),

@@ -1,6 +1,13 @@
 export { DOMAIN_SPECS } from "./specs";
 export { listEnvironmentStates, deploymentsOf, type DeployedRevision } from "./environments/overview";
 export { listDeployLog, listEnvironmentOverview } from "./environments/deploy-log";
-export { commitAgentTemplate, createAgent, forkAgentVariant, listAgents, templateVerdict, checkAgentTemplate } from "./workflows/agents";
+export {
+  commitAgentTemplate,
+  createAgent,
+  forkAgentVariant,
+  listAgents,
+  templateVerdict,
+  checkAgentTemplate,
+} from "./workflows/agents";
 export { deployRevision } from "./environments/deploy";
 export { workflowsSpec } from "./workflows/spec";

@@ -8,7 +8,11 @@ interface Rule {
   embedsIpv4?: boolean;
 }
 
-const rule = (cidr: string, reason: string, embedsIpv4 = false): Rule => ({ range: parseCidr(cidr)!, reason, embedsIpv4 });
+const rule = (cidr: string, reason: string, embedsIpv4 = false): Rule => ({
+  range: parseCidr(cidr)!,
+  reason,
+  embedsIpv4,
+});
 
 /**
  * Addresses a user-supplied URL may not reach unless allow-listed: everything that is not the
@@ -53,7 +57,10 @@ export function refusalReason(address: IpAddress): string | undefined {
     if (!cidrContains(r.range, address)) continue;
     if (!r.embedsIpv4) return r.reason;
     // NAT64 and 6to4 of a public IPv4 address are public; of a private one they are not.
-    const inner = r.range.prefix === 16 ? { version: 4 as const, value: (address.value >> 80n) & 0xffffffffn } : embeddedIpv4(address);
+    const inner =
+      r.range.prefix === 16
+        ? { version: 4 as const, value: (address.value >> 80n) & 0xffffffffn }
+        : embeddedIpv4(address);
     const innerReason = refusalReason(inner);
     return innerReason ? `${r.reason} of a ${innerReason}` : undefined;
   }

@@ -8,10 +8,16 @@ import { formatIp, parseIp } from "./ip-address";
  * is allowed: public addresses always, others when the host name or the address is allow-listed.
  * With `restrictTo`, the address must also lie in one of those ranges.
  */
-export function addressRefusal(allowlist: AllowlistEntry[], host: string, address: string, restrictTo?: Cidr[]): string | undefined {
+export function addressRefusal(
+  allowlist: AllowlistEntry[],
+  host: string,
+  address: string,
+  restrictTo?: Cidr[],
+): string | undefined {
   const ip = parseIp(address);
   if (!ip) return `${address} is not an IP address`;
-  if (restrictTo && !restrictTo.some((cidr) => cidrContains(cidr, ip))) return `${host} (${formatIp(ip)}) is outside the sandbox network allowlist`;
+  if (restrictTo && !restrictTo.some((cidr) => cidrContains(cidr, ip)))
+    return `${host} (${formatIp(ip)}) is outside the sandbox network allowlist`;
   if (hostAllowed(allowlist, host) || addressAllowed(allowlist, ip)) return undefined;
   const reason = refusalReason(ip);
   if (!reason) return undefined;

@@ -29,7 +29,10 @@ export function createGuardedFetch(options: GuardedFetchOptions): typeof globalT
   // Passing `ca` replaces the default roots; keep them so public endpoints still verify. The
   // context is built once: from a `ca` list, every connection would parse every root again.
   const tls = options.ca ? { secureContext: createSecureContext({ ca: [...rootCertificates, ...options.ca] }) } : {};
-  const connectThroughLookup = buildConnector({ lookup: guardedLookup(options.allowlist, options.restrictTo), ...tls } as buildConnector.BuildOptions);
+  const connectThroughLookup = buildConnector({
+    lookup: guardedLookup(options.allowlist, options.restrictTo),
+    ...tls,
+  } as buildConnector.BuildOptions);
   const agent = new Agent({
     connect: (connectOptions, callback) => {
       // net.connect skips `lookup` for IP literals, so those are judged here.

@@ -19,7 +19,8 @@ export function guardedLookup(allowlist: AllowlistEntry[], restrictTo?: Cidr[]) 
       if (error) return callback(error, "");
       const refusals = addresses.map((a) => addressRefusal(allowlist, hostname, a.address, restrictTo)).filter(Boolean);
       if (refusals.length > 0) return callback(new EgressRefusedError(refusals[0]!) as NodeJS.ErrnoException, "");
-      if (addresses.length === 0) return callback(new EgressRefusedError(`${hostname} resolves to no address`) as NodeJS.ErrnoException, "");
+      if (addresses.length === 0)
+        return callback(new EgressRefusedError(`${hostname} resolves to no address`) as NodeJS.ErrnoException, "");
       const pinned = addresses[0];
       if (options.all) callback(null, [pinned]);
       else callback(null, pinned.address, pinned.family);

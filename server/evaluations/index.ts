@@ -1,2 +1,7 @@
 export { evaluationRoutes } from "./routes";
-export { evaluationWorker, startEvaluationWorker, drainEvaluationCells, type EvaluationWorkerOptions } from "./execution/evaluation-worker";
+export {
+  evaluationWorker,
+  startEvaluationWorker,
+  drainEvaluationCells,
+  type EvaluationWorkerOptions,
+} from "./execution/evaluation-worker";

@@ -17,13 +17,10 @@ const MAX_BATCH = 1000;
  * more than the insert itself).
  */
 const insertRows = (db: Database) =>
-  db
-    .insert(events)
-    .select(
-      // The insert names every column of the table in order; fanned_out_at (last) starts null.
-      sql`select r.*, null::timestamptz from jsonb_to_recordset(${sql.placeholder("rows")}::jsonb) as r(id uuid, project_id uuid, event_type text, "timestamp" timestamptz, created_at timestamptz, attributes jsonb)`,
-    )
-    ;
+  db.insert(events).select(
+    // The insert names every column of the table in order; fanned_out_at (last) starts null.
+    sql`select r.*, null::timestamptz from jsonb_to_recordset(${sql.placeholder("rows")}::jsonb) as r(id uuid, project_id uuid, event_type text, "timestamp" timestamptz, created_at timestamptz, attributes jsonb)`,
+  );
 
 function toRecord(row: EventRow) {
   return {
@@ -89,9 +86,23 @@ class InsertBatcher {
       await this.write(batch);
     } catch (error) {
       const lost =
-        batch.length === 1 ? batch : (await Promise.all(batch.map((row) => this.write([row]).then(() => null, () => row)))).filter((row) => row !== null);
+        batch.length === 1
+          ? batch
+          : (
+              await Promise.all(
+                batch.map((row) =>
+                  this.write([row]).then(
+                    () => null,
+                    () => row,
+                  ),
+                ),
+              )
+            ).filter((row) => row !== null);
       if (lost.length > 0) {
-        logger.error({ err: error, rows: lost.length, eventTypes: [...new Set(lost.map((row) => row.eventType))] }, "read events not written");
+        logger.error(
+          { err: error, rows: lost.length, eventTypes: [...new Set(lost.map((row) => row.eventType))] },
+          "read events not written",
+        );
       }
     }
   }

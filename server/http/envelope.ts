@@ -20,7 +20,11 @@ export function manySchema<K extends string>(key: K, schema: z.ZodType) {
 
 /** The schema of `pageBody`: `windowing.next` only when more exist. */
 export function pageSchema<K extends string>(key: K, schema: z.ZodType) {
-  return z.object({ count: z.number().int(), [key]: z.array(schema), windowing: z.object({ next: z.string() }).optional() });
+  return z.object({
+    count: z.number().int(),
+    [key]: z.array(schema),
+    windowing: z.object({ next: z.string() }).optional(),
+  });
 }
 
 /** A page: `{"count": N, "<entities>": [...], "windowing": {"next": ...}}`, `next` only when more exist. */

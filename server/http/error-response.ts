@@ -1,5 +1,12 @@
 import { ZodError } from "zod";
-import { AppError, BadRequestError, ConflictError, MethodNotAllowedError, SchemaValidationError, TooManyRequestsError } from "@/server/core/errors";
+import {
+  AppError,
+  BadRequestError,
+  ConflictError,
+  MethodNotAllowedError,
+  SchemaValidationError,
+  TooManyRequestsError,
+} from "@/server/core/errors";
 import type { Logger } from "@/server/core/logger";
 import { zodIssuesToFieldErrors } from "@/server/core/zod-issues";
 import { jsonReply, toResponse, type JsonReply } from "./reply";
@@ -10,12 +17,16 @@ function fromDatabaseError(error: unknown): AppError | null {
   for (let depth = 0; current && depth < 4; depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === "string") {
-      if (code === "23505") return new ConflictError("A resource with the same unique value already exists", "duplicate");
+      if (code === "23505")
+        return new ConflictError("A resource with the same unique value already exists", "duplicate");
       if (code === "22P02" || code === "22007" || code === "22008")
         return new BadRequestError("A value in the request has an invalid format", "invalid_value");
       if (code === "22001") return new BadRequestError("A value in the request is too long", "value_too_long");
       if (code === "22P05" || code === "22021")
-        return new BadRequestError("Text in the request contains the NUL character (\\u0000), which cannot be stored", "invalid_character");
+        return new BadRequestError(
+          "Text in the request contains the NUL character (\\u0000), which cannot be stored",
+          "invalid_character",
+        );
       if (code === "54001") return new BadRequestError("The request is too deeply nested", "too_complex");
     }
     current = (current as { cause?: unknown }).cause;

@@ -120,7 +120,8 @@ function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffer | und
   const length = req.headers["content-length"];
   const declared = length === undefined ? NaN : Number(length);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new PayloadTooLargeError(limit));
-  if (declared === 0 || (length === undefined && req.headers["transfer-encoding"] === undefined)) return Promise.resolve(undefined);
+  if (declared === 0 || (length === undefined && req.headers["transfer-encoding"] === undefined))
+    return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -161,7 +162,11 @@ function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffer | und
  * The web `Request` Next.js would have built: the Host it was sent to, its signal aborted when the
  * client goes away (streams stop), the body still unread as a stream unless the router took it.
  */
-function toWebRequest(req: IncomingMessage, res: ServerResponse, body: ReadableStream<Uint8Array> | undefined): Request {
+function toWebRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: ReadableStream<Uint8Array> | undefined,
+): Request {
   const abort = new AbortController();
   res.once("close", () => abort.abort());
   const headers = new Headers();
@@ -175,4 +180,3 @@ function toWebRequest(req: IncomingMessage, res: ServerResponse, body: ReadableS
     signal: abort.signal,
   } as RequestInit);
 }
-

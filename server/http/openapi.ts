@@ -9,7 +9,11 @@ const errorBody = z.object({
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
   // OpenAPI 3.1 schemas are JSON Schema 2020-12; the root $schema key is not allowed inside.
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" });
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    target: "draft-2020-12",
+    io,
+    unrepresentable: "any",
+  });
   return rest;
 }
 
@@ -20,9 +24,16 @@ const errorResponse = (description: string) => ({
 
 /** The success answer: the JSON body's schema, or what a route without a JSON body sends instead. */
 function successResponse(route: AnyRoute) {
-  if (route.response) return { description: "Success", content: { "application/json": { schema: jsonSchema(route.response, "output") } } };
+  if (route.response)
+    return {
+      description: "Success",
+      content: { "application/json": { schema: jsonSchema(route.response, "output") } },
+    };
   const { description = "Success", contentTypes = [] } = route.noJsonBody ?? {};
-  return { description, ...(contentTypes.length ? { content: Object.fromEntries(contentTypes.map((type) => [type, {}])) } : {}) };
+  return {
+    description,
+    ...(contentTypes.length ? { content: Object.fromEntries(contentTypes.map((type) => [type, {}])) } : {}),
+  };
 }
 
 /** OpenAPI 3.1, generated from the same route table and zod schemas the router validates with. */
@@ -37,8 +48,16 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; 
     }));
     const responses: Record<string, unknown> = {
       [String(route.status ?? 200)]: successResponse(route),
-      ...(route.body ? { "400": errorResponse("Invalid JSON or a rule of the contract"), "413": errorResponse("Body too large"), "422": errorResponse("Body does not match the schema") } : {}),
-      ...(route.rawBody ? { "400": errorResponse("Unreadable body or a rule of the contract"), "413": errorResponse("Body too large") } : {}),
+      ...(route.body
+        ? {
+            "400": errorResponse("Invalid JSON or a rule of the contract"),
+            "413": errorResponse("Body too large"),
+            "422": errorResponse("Body does not match the schema"),
+          }
+        : {}),
+      ...(route.rawBody
+        ? { "400": errorResponse("Unreadable body or a rule of the contract"), "413": errorResponse("Body too large") }
+        : {}),
       ...(route.auth !== "none" ? { "401": errorResponse("Missing, malformed, unknown or revoked credentials") } : {}),
     };
     const operation: Record<string, unknown> = {
@@ -47,20 +66,39 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; 
       tags: [route.tag],
       ...(parameters.length ? { parameters } : {}),
       ...(route.query ? { "x-query-schema": jsonSchema(route.query, "input") } : {}),
-      ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(route.body, "input") } } } } : {}),
+      ...(route.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { "application/json": { schema: jsonSchema(route.body, "input") } },
+            },
+          }
+        : {}),
       ...(route.rawBody
         ? {
             requestBody: {
               required: true,
               description: route.rawBody.description,
               content: Object.fromEntries(
-                route.rawBody.contentTypes.map((type) => [type, route.rawBody!.schema && type.endsWith("json") ? { schema: jsonSchema(route.rawBody!.schema, "input") } : {}]),
+                route.rawBody.contentTypes.map((type) => [
+                  type,
+                  route.rawBody!.schema && type.endsWith("json")
+                    ? { schema: jsonSchema(route.rawBody!.schema, "input") }
+                    : {},
+                ]),
               ),
             },
           }
         : {}),
       responses,
-      security: route.auth === "api_key" ? [{ ApiKey: [] }] : route.auth === "admin" ? [{ AdminToken: [] }] : route.auth === "session" ? [{ Session: [] }] : [],
+      security:
+        route.auth === "api_key"
+          ? [{ ApiKey: [] }]
+          : route.auth === "admin"
+            ? [{ AdminToken: [] }]
+            : route.auth === "session"
+              ? [{ Session: [] }]
+              : [],
     };
     paths[route.path] ??= {};
     paths[route.path][route.method.toLowerCase()] = operation;
@@ -74,7 +112,12 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; 
       securitySchemes: {
         ApiKey: { type: "apiKey", in: "header", name: "Authorization", description: "`ApiKey <key>`" },
         AdminToken: { type: "apiKey", in: "header", name: "Authorization", description: "`Access <ADMIN_TOKEN>`" },
-        Session: { type: "apiKey", in: "cookie", name: "better-auth.session_token", description: "The playground's session cookie; same-origin requests only" },
+        Session: {
+          type: "apiKey",
+          in: "cookie",
+          name: "better-auth.session_token",
+          description: "The playground's session cookie; same-origin requests only",
+        },
       },
     },
   };

@@ -18,12 +18,17 @@ describe("PathMatcher", () => {
 
   it("matches literal paths and extracts decoded parameters", () => {
     expect(values("/api/health")).toEqual(["/api/health"]);
-    expect(matcher.matchAll("/api/keys/a%20b/revoke")).toEqual([{ value: "/api/keys/{id}/revoke", params: { id: "a b" } }]);
+    expect(matcher.matchAll("/api/keys/a%20b/revoke")).toEqual([
+      { value: "/api/keys/{id}/revoke", params: { id: "a b" } },
+    ]);
     expect(values("/api/workflows/w1")).toEqual(["/api/workflows/{id}"]);
   });
 
   it("orders every match from most to least specific, across areas and parameters", () => {
-    expect(values("/api/applications/revisions/query")).toEqual(["/api/applications/revisions/query", "/api/applications/revisions/{id}"]);
+    expect(values("/api/applications/revisions/query")).toEqual([
+      "/api/applications/revisions/query",
+      "/api/applications/revisions/{id}",
+    ]);
     expect(values("/api/applications/info")).toEqual(["/api/applications/{id}", "/api/{area}/info"]);
   });
 

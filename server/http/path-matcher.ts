@@ -39,7 +39,8 @@ export class PathMatcher<T> {
     const parts = split(path);
     const own = this.buckets.get(bucketKey(parts.length, parts[1])) ?? [];
     const wildcard = this.buckets.get(bucketKey(parts.length, "*")) ?? [];
-    const candidates = wildcard.length === 0 ? own : [...own, ...wildcard].sort((a, b) => compareSpecificity(a.segments, b.segments));
+    const candidates =
+      wildcard.length === 0 ? own : [...own, ...wildcard].sort((a, b) => compareSpecificity(a.segments, b.segments));
     const out: PathMatch<T>[] = [];
     for (const entry of candidates) {
       if (entry.segments.length !== parts.length) continue;
@@ -64,7 +65,10 @@ function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw new BadRequestError(`Path segment ${JSON.stringify(segment.slice(0, 100))} is not valid percent-encoded UTF-8`, "invalid_path");
+    throw new BadRequestError(
+      `Path segment ${JSON.stringify(segment.slice(0, 100))} is not valid percent-encoded UTF-8`,
+      "invalid_path",
+    );
   }
 }
 

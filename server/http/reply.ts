@@ -12,7 +12,12 @@ export interface JsonReply {
 /** What the router answers: a JSON reply, or a `Response` a handler built itself (streams, cookies). */
 export type Reply = JsonReply | Response;
 
-export function jsonReply(status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): JsonReply {
+export function jsonReply(
+  status: number,
+  body: unknown,
+  requestId: string,
+  headers: Record<string, string> = {},
+): JsonReply {
   return {
     status,
     body: status === 204 ? null : JSON.stringify(body),

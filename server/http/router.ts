@@ -1,5 +1,12 @@
 import { timingSafeEqual } from "node:crypto";
-import { BadRequestError, ForbiddenError, MethodNotAllowedError, NotFoundError, SchemaValidationError, UnauthorizedError } from "@/server/core/errors";
+import {
+  BadRequestError,
+  ForbiddenError,
+  MethodNotAllowedError,
+  NotFoundError,
+  SchemaValidationError,
+  UnauthorizedError,
+} from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { logger, type Logger } from "@/server/core/logger";
 import { zodIssuesToFieldErrors } from "@/server/core/zod-issues";
@@ -44,7 +51,12 @@ export interface RouterOptions {
  * The one route wrapper every REST handler runs through: request id, auth, body limit, JSON
  * parsing, zod validation, error mapping, JSON 404 and 405.
  */
-export function createRouter(routes: AnyRoute[], app: AppContext, authenticators: Authenticators, options: RouterOptions = {}): Router {
+export function createRouter(
+  routes: AnyRoute[],
+  app: AppContext,
+  authenticators: Authenticators,
+  options: RouterOptions = {},
+): Router {
   const toErrorReply = options.errorReply ?? errorReply;
   const matcher = new PathMatcher<AnyRoute>();
   for (const route of routes) matcher.add(route.path, route);
@@ -59,7 +71,8 @@ export function createRouter(routes: AnyRoute[], app: AppContext, authenticators
     const started = performance.now();
     try {
       const response = await dispatch(request, requestId, log);
-      if (logger.isLevelEnabled("debug")) log().debug({ status: response.status, ms: Math.round(performance.now() - started) }, "request");
+      if (logger.isLevelEnabled("debug"))
+        log().debug({ status: response.status, ms: Math.round(performance.now() - started) }, "request");
       return response;
     } catch (error) {
       const response = toErrorReply(error, requestId, log());
@@ -88,7 +101,9 @@ export function createRouter(routes: AnyRoute[], app: AppContext, authenticators
       const raw = parseJsonBody(await request.readBody(route.maxBodyBytes ?? app.config.maxBodyBytes));
       body = parseWith(route.body, raw ?? {});
     }
-    const query = route.query ? parseWith(route.query, Object.fromEntries(new URLSearchParams(request.search))) : undefined;
+    const query = route.query
+      ? parseWith(route.query, Object.fromEntries(new URLSearchParams(request.search)))
+      : undefined;
     const ctx = {
       app,
       requestId,
@@ -111,8 +126,15 @@ export function createRouter(routes: AnyRoute[], app: AppContext, authenticators
   async function authorize(route: AnyRoute, request: Incoming): Promise<Principal | undefined> {
     if (route.auth === "api_key") {
       const header = request.header("authorization");
-      const principal = await authenticators.apiKey(app, options.authorization ? options.authorization(header) : header);
-      requireRole(principal.role, route.role ?? (route.method === "GET" ? "viewer" : "member"), `${route.method} ${route.path}`);
+      const principal = await authenticators.apiKey(
+        app,
+        options.authorization ? options.authorization(header) : header,
+      );
+      requireRole(
+        principal.role,
+        route.role ?? (route.method === "GET" ? "viewer" : "member"),
+        `${route.method} ${route.path}`,
+      );
       return principal;
     }
     if (route.auth === "session") {
@@ -127,8 +149,13 @@ export function createRouter(routes: AnyRoute[], app: AppContext, authenticators
       }
       const session = await authenticators.session(app, headers);
       if (!session) throw new UnauthorizedError("Log in to use the playground", "not_signed_in");
-      if (!session.principal) throw new ForbiddenError("You are not a member of any project; ask an owner for an invite", "no_project");
-      requireRole(session.principal.role, route.role ?? (route.method === "GET" ? "viewer" : "member"), `${route.method} ${route.path}`);
+      if (!session.principal)
+        throw new ForbiddenError("You are not a member of any project; ask an owner for an invite", "no_project");
+      requireRole(
+        session.principal.role,
+        route.role ?? (route.method === "GET" ? "viewer" : "member"),
+        `${route.method} ${route.path}`,
+      );
       return session.principal;
     }
     if (route.auth === "admin") {

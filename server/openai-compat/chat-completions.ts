@@ -8,9 +8,16 @@ import { jsonResponse, runFailedResponse, sseResponse } from "./door-response";
 import { startDoorTurn } from "./start-door-turn";
 
 /** `POST /v1/chat/completions`: one agent run, answered as a completion or as chunks ending with `[DONE]`. */
-export async function chatCompletions(app: AppContext, principal: Principal, request: Request, body: ChatCompletionRequest): Promise<Response> {
+export async function chatCompletions(
+  app: AppContext,
+  principal: Principal,
+  request: Request,
+  body: ChatCompletionRequest,
+): Promise<Response> {
   if (body.stream_options && !body.stream) {
-    throw new BadRequestError("stream_options is only allowed with stream: true", "invalid_stream_options", [{ path: "stream_options", message: "needs stream: true" }]);
+    throw new BadRequestError("stream_options is only allowed with stream: true", "invalid_stream_options", [
+      { path: "stream_options", message: "needs stream: true" },
+    ]);
   }
   const messages = chatToNative(body.messages);
   requireInput(messages, "messages");
@@ -22,9 +29,17 @@ export async function chatCompletions(app: AppContext, principal: Principal, req
     unattended: body.unattended,
     variables: body.variables,
   });
-  const options = { id: `chatcmpl-${turn.trace.traceId}`, model: body.model, created: Math.floor(Date.now() / 1000), includeUsage: Boolean(body.stream_options?.include_usage) };
+  const options = {
+    id: `chatcmpl-${turn.trace.traceId}`,
+    model: body.model,
+    created: Math.floor(Date.now() / 1000),
+    includeUsage: Boolean(body.stream_options?.include_usage),
+  };
   if (body.stream) {
-    const text = turn.events.pipeThrough(openAiChatStream(options)).pipeThrough(sseStream({ sentinel: true })).pipeThrough(keepaliveStream(app.config.agentRuns.keepaliveMs));
+    const text = turn.events
+      .pipeThrough(openAiChatStream(options))
+      .pipeThrough(sseStream({ sentinel: true }))
+      .pipeThrough(keepaliveStream(app.config.agentRuns.keepaliveMs));
     return sseResponse(text, turn.headers);
   }
   const projection = new OpenAiChatProjection(options);

@@ -9,8 +9,14 @@ export const doorFields = {
   unattended: z
     .enum(["deny", "fail"])
     .nullish()
-    .describe("A call the runner policy would ask a person about: `deny` (default) refuses it and tells the model; `fail` ends the run."),
-  session_id: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, "session_id is 1 to 128 of A-Z a-z 0-9 . _ : -").nullish().describe("The agent session (sandbox workspace, approvals); a new one per call when absent."),
+    .describe(
+      "A call the runner policy would ask a person about: `deny` (default) refuses it and tells the model; `fail` ends the run.",
+    ),
+  session_id: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,128}$/, "session_id is 1 to 128 of A-Z a-z 0-9 . _ : -")
+    .nullish()
+    .describe("The agent session (sandbox workspace, approvals); a new one per call when absent."),
   variables: variablesSchema,
   user: z.string().max(256).nullish().describe("Accepted for client compatibility; recorded nowhere."),
   metadata: z.record(z.string(), z.string()).nullish().describe("Accepted for client compatibility; recorded nowhere."),
@@ -26,7 +32,9 @@ export const chatCompletionRequestSchema = z
     tools: z.array(chatToolSchema).max(128).nullish(),
     tool_choice: toolChoiceSchema.nullish(),
     parallel_tool_calls: z.boolean().nullish(),
-    store: z.literal(false, { error: "store: chat completions are not stored here (the run's trace is); remove store" }).nullish(),
+    store: z
+      .literal(false, { error: "store: chat completions are not stored here (the run's trace is); remove store" })
+      .nullish(),
     ...doorFields,
     ...unsupportedFields,
   })

@@ -29,28 +29,45 @@ const isPromptApplication = sql`exists (select 1 from ${revisions} r where r.art
  */
 export async function listModels(db: Executor, principal: Principal): Promise<{ object: "list"; data: ModelEntry[] }> {
   const scope = { projectId: principal.projectId, userId: principal.userId };
-  const agents = await allPages((next) => listAgents(db, scope, { windowing: { limit: PAGE, next, order: "ascending" } }));
+  const agents = await allPages((next) =>
+    listAgents(db, scope, { windowing: { limit: PAGE, next, order: "ascending" } }),
+  );
   const applications = await allPages((next) =>
-    queryArtifacts(db, scope, DOMAIN_SPECS.applications, { where: isPromptApplication, windowing: { limit: PAGE, next, order: "ascending" } }),
+    queryArtifacts(db, scope, DOMAIN_SPECS.applications, {
+      where: isPromptApplication,
+      windowing: { limit: PAGE, next, order: "ascending" },
+    }),
   );
   const states = applications.length ? await listEnvironmentStates(db, scope) : [];
   const agentSlugs = new Set(agents.map((agent) => agent.artifact.slug));
   const data: ModelEntry[] = [];
   const add = (artifact: ArtifactRecord, deployments: DeployedRevision[]) => {
-    const entry = (id: string): ModelEntry => ({ id, object: "model", created: Math.floor(artifact.createdAt.getTime() / 1000), owned_by: principal.projectId });
+    const entry = (id: string): ModelEntry => ({
+      id,
+      object: "model",
+      created: Math.floor(artifact.createdAt.getTime() / 1000),
+      owned_by: principal.projectId,
+    });
     data.push(entry(artifact.slug));
     const own = deployments.filter((d) => d.key === `${artifact.slug}.revision`).map((d) => d.environment);
     for (const environment of new Set(own)) data.push(entry(`${artifact.slug}@${environment}`));
   };
   for (const { artifact, deployments } of agents) add(artifact, deployments);
-  for (const artifact of applications) if (!agentSlugs.has(artifact.slug)) add(artifact, deploymentsOf(states, "application", artifact.id));
+  for (const artifact of applications)
+    if (!agentSlugs.has(artifact.slug)) add(artifact, deploymentsOf(states, "application", artifact.id));
   return { object: "list", data };
 }
 
 /** `GET /v1/models/{model}`: one entry of the list, or 404 `model_not_found`. */
 export async function retrieveModel(db: Executor, principal: Principal, model: string): Promise<ModelEntry> {
   const entry = (await listModels(db, principal)).data.find((candidate) => candidate.id === model);
-  if (!entry) throw new AppError(404, "model_not_found", `model "${model}" is not an agent or prompt application of this project, or not deployed there; GET /v1/models lists them`, [{ path: "model", message: "not found" }]);
+  if (!entry)
+    throw new AppError(
+      404,
+      "model_not_found",
+      `model "${model}" is not an agent or prompt application of this project, or not deployed there; GET /v1/models lists them`,
+      [{ path: "model", message: "not found" }],
+    );
   return entry;
 }
 

@@ -4,9 +4,7 @@ import type { InvokeRequest } from "@/server/runner";
 
 /** What a `model` string names: an agent, what an environment runs of it, or a pinned revision. */
 export type ModelName =
-  | { agent: string }
-  | { agent: string; environment: string }
-  | { agent: string; variant: string; version: string };
+  { agent: string } | { agent: string; environment: string } | { agent: string; variant: string; version: string };
 
 const VERSION = /^[0-9]{1,10}$/;
 
@@ -35,6 +33,11 @@ export function parseModelName(model: string): ModelName {
 /** The invoke references that run what the name says (retrieve's rules, environment-backed when named). */
 export function modelReferences(name: ModelName): NonNullable<InvokeRequest["references"]> {
   if ("environment" in name) return { workflow: { slug: name.agent }, environment: { slug: name.environment } };
-  if ("variant" in name) return { workflow: { slug: name.agent }, workflow_variant: { slug: name.variant }, workflow_revision: { version: name.version } };
+  if ("variant" in name)
+    return {
+      workflow: { slug: name.agent },
+      workflow_variant: { slug: name.variant },
+      workflow_revision: { version: name.version },
+    };
   return { workflow: { slug: name.agent } };
 }

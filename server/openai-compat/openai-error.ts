@@ -2,7 +2,8 @@ import type { Logger } from "@/server/core/logger";
 import { errorReply } from "@/server/http/error-response";
 import type { JsonReply } from "@/server/http/reply";
 
-export type OpenAiErrorType = "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "server_error";
+export type OpenAiErrorType =
+  "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "server_error";
 
 export interface OpenAiErrorBody {
   error: { message: string; type: OpenAiErrorType; param: string | null; code: string };
@@ -15,7 +16,11 @@ export interface OpenAiErrorBody {
  */
 export function openAiErrorReply(error: unknown, requestId: string, log: Logger): JsonReply {
   const reply = errorReply(error, requestId, log);
-  const project = JSON.parse(reply.body ?? "{}") as { detail?: string; code?: string; errors?: Array<{ path: string }> };
+  const project = JSON.parse(reply.body ?? "{}") as {
+    detail?: string;
+    code?: string;
+    errors?: Array<{ path: string }>;
+  };
   const body: OpenAiErrorBody = {
     error: {
       message: project.detail ?? "Request failed",

@@ -40,7 +40,12 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
  * The application a `model` names, when no agent has that name: undefined when there is none
  * (the caller's 404 stands). A revision without `data.parameters.prompt` is not callable.
  */
-export async function findPromptApplication(db: Executor, principal: Principal, name: ModelName, variables: Record<string, string | number | boolean>): Promise<PromptApplicationRun | undefined> {
+export async function findPromptApplication(
+  db: Executor,
+  principal: Principal,
+  name: ModelName,
+  variables: Record<string, string | number | boolean>,
+): Promise<PromptApplicationRun | undefined> {
   const refs =
     "environment" in name
       ? { artifact: { slug: name.agent }, environment: { slug: name.environment } }
@@ -49,25 +54,49 @@ export async function findPromptApplication(db: Executor, principal: Principal, 
         : { artifact: { slug: name.agent } };
   let revision;
   try {
-    ({ revision } = await retrieveRevision(db, { projectId: principal.projectId, userId: principal.userId }, DOMAIN_SPECS.applications, refs));
+    ({ revision } = await retrieveRevision(
+      db,
+      { projectId: principal.projectId, userId: principal.userId },
+      DOMAIN_SPECS.applications,
+      refs,
+    ));
   } catch (error) {
     if (isAppError(error) && error.status === 404) return undefined;
     throw error;
   }
   const parsed = promptSchema.safeParse((revision.data?.parameters as Record<string, unknown> | undefined)?.prompt);
   if (!parsed.success) {
-    throw new BadRequestError(`application "${revision.artifactSlug}" has no runnable data.parameters.prompt (messages and llm_config.model); it cannot be called as a model`, "not_a_prompt_application", [{ path: "model", message: "not a prompt application" }]);
+    throw new BadRequestError(
+      `application "${revision.artifactSlug}" has no runnable data.parameters.prompt (messages and llm_config.model); it cannot be called as a model`,
+      "not_a_prompt_application",
+      [{ path: "model", message: "not a prompt application" }],
+    );
   }
   const prompt = parsed.data;
-  const filled = prompt.messages.map((message, index) => ({ role: message.role, text: fill(message.content, variables, `${revision.artifactSlug} prompt.messages[${index}]`) }));
+  const filled = prompt.messages.map((message, index) => ({
+    role: message.role,
+    text: fill(message.content, variables, `${revision.artifactSlug} prompt.messages[${index}]`),
+  }));
   const leading = filled.findIndex((message) => message.role !== "system");
   const system = (leading < 0 ? filled : filled.slice(0, leading)).map((message) => message.text).join("\n\n");
   const rest = leading < 0 ? [] : filled.slice(leading);
   const { temperature, max_tokens, top_p } = prompt.llm_config;
   return {
-    template: { instructions: { agents_md: "" }, llm: { model: prompt.llm_config.model }, tools: [], harness: { kind: "core_harness", extras: { system } } },
-    messages: rest.map((message) => ({ role: message.role === "developer" ? "system" : message.role, content: message.text ? [{ type: "text", text: message.text }] : [] })),
-    sampling: { ...(temperature != null && { temperature }), ...(top_p != null && { topP: top_p }), ...(max_tokens != null && { maxOutputTokens: max_tokens }) },
+    template: {
+      instructions: { agents_md: "" },
+      llm: { model: prompt.llm_config.model },
+      tools: [],
+      harness: { kind: "core_harness", extras: { system } },
+    },
+    messages: rest.map((message) => ({
+      role: message.role === "developer" ? "system" : message.role,
+      content: message.text ? [{ type: "text", text: message.text }] : [],
+    })),
+    sampling: {
+      ...(temperature != null && { temperature }),
+      ...(top_p != null && { topP: top_p }),
+      ...(max_tokens != null && { maxOutputTokens: max_tokens }),
+    },
     agent: {
       name: revision.artifactSlug,
       references: {
@@ -82,7 +111,9 @@ export async function findPromptApplication(db: Executor, principal: Principal, 
 function fill(text: string, variables: Record<string, string | number | boolean>, where: string): string {
   return text.replace(PLACEHOLDER, (_, name: string) => {
     if (!(name in variables)) {
-      throw new BadRequestError(`${where} uses {{${name}}}; send its value in variables.${name}`, "missing_variable", [{ path: `variables.${name}`, message: "missing" }]);
+      throw new BadRequestError(`${where} uses {{${name}}}; send its value in variables.${name}`, "missing_variable", [
+        { path: `variables.${name}`, message: "missing" },
+      ]);
     }
     return String(variables[name]);
   });

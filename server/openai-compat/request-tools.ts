@@ -6,7 +6,12 @@ const parametersSchema = z.record(z.string(), z.unknown());
 /** Chat completions: `{type: "function", function: {name, description, parameters}}`. */
 export const chatToolSchema = z.object({
   type: z.literal("function"),
-  function: z.object({ name: z.string().min(1).max(128), description: z.string().nullish(), parameters: parametersSchema.nullish(), strict: z.boolean().nullish() }),
+  function: z.object({
+    name: z.string().min(1).max(128),
+    description: z.string().nullish(),
+    parameters: parametersSchema.nullish(),
+    strict: z.boolean().nullish(),
+  }),
 });
 
 /** Responses: `{type: "function", name, description, parameters}` (OpenAI's hosted tools are not served here). */
@@ -19,7 +24,9 @@ export const responsesToolSchema = z.object({
 });
 
 /** `tool_choice`: the model decides; forcing or forbidding a call is not a setting the agent has. */
-export const toolChoiceSchema = z.literal("auto", { error: 'tool_choice: only "auto" is served (the agent decides when to call tools); remove tool_choice' });
+export const toolChoiceSchema = z.literal("auto", {
+  error: 'tool_choice: only "auto" is served (the agent decides when to call tools); remove tool_choice',
+});
 
 export interface FunctionTool {
   name: string;

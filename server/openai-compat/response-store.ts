@@ -23,14 +23,27 @@ export async function loadPreviousResponse(db: Executor, projectId: string, wire
     ? await db
         .select({ sessionId: openaiResponses.sessionId, messages: openaiResponses.messages })
         .from(openaiResponses)
-        .where(and(eq(openaiResponses.projectId, projectId), eq(openaiResponses.id, hex.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5"))))
+        .where(
+          and(
+            eq(openaiResponses.projectId, projectId),
+            eq(openaiResponses.id, hex.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5")),
+          ),
+        )
     : [];
   if (!row) {
-    throw new AppError(404, "previous_response_not_found", `previous_response_id "${wireId}" names no response of this project`, [{ path: "previous_response_id", message: "not found" }]);
+    throw new AppError(
+      404,
+      "previous_response_not_found",
+      `previous_response_id "${wireId}" names no response of this project`,
+      [{ path: "previous_response_id", message: "not found" }],
+    );
   }
   return { sessionId: row.sessionId, messages: row.messages as NativeMessage[] };
 }
 
-export async function storeResponse(db: Executor, row: { id: string; projectId: string; sessionId: string; model: string; messages: NativeMessage[] }): Promise<void> {
+export async function storeResponse(
+  db: Executor,
+  row: { id: string; projectId: string; sessionId: string; model: string; messages: NativeMessage[] },
+): Promise<void> {
   await db.insert(openaiResponses).values(row);
 }

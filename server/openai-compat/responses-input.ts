@@ -4,7 +4,11 @@ import type { ContentBlock, NativeMessage } from "@/server/streams";
 import { imageBlock, parseArguments } from "./content-parts";
 
 const textPart = z.object({ type: z.enum(["input_text", "output_text"]), text: z.string() }).loose();
-const imagePart = z.object({ type: z.literal("input_image"), image_url: z.string().min(1), detail: z.string().nullish() });
+const imagePart = z.object({
+  type: z.literal("input_image"),
+  image_url: z.string().min(1),
+  detail: z.string().nullish(),
+});
 const refusalPart = z.object({ type: z.literal("refusal"), refusal: z.string() });
 const itemFields = { id: z.string().nullish(), status: z.string().nullish() };
 
@@ -14,7 +18,13 @@ const messageItem = z.object({
   content: z.union([z.string(), z.array(z.discriminatedUnion("type", [textPart, imagePart, refusalPart]))]),
   ...itemFields,
 });
-const functionCallItem = z.object({ type: z.literal("function_call"), call_id: z.string().min(1), name: z.string().min(1), arguments: z.string(), ...itemFields });
+const functionCallItem = z.object({
+  type: z.literal("function_call"),
+  call_id: z.string().min(1),
+  name: z.string().min(1),
+  arguments: z.string(),
+  ...itemFields,
+});
 const functionCallOutputItem = z.object({
   type: z.literal("function_call_output"),
   call_id: z.string().min(1),
@@ -30,7 +40,10 @@ const itemReference = z.object({ type: z.literal("item_reference"), id: z.string
 /** `input` of `POST /v1/responses`: a string (one user message) or input items. */
 export const responsesInputSchema = z.union([
   z.string().min(1),
-  z.array(z.union([functionCallItem, functionCallOutputItem, reasoningItem, itemReference, messageItem])).min(1).max(10_000),
+  z
+    .array(z.union([functionCallItem, functionCallOutputItem, reasoningItem, itemReference, messageItem]))
+    .min(1)
+    .max(10_000),
 ]);
 
 export type ResponsesInput = z.output<typeof responsesInputSchema>;
@@ -50,7 +63,17 @@ export function responsesToNative(input: ResponsesInput): NativeMessage[] {
       );
     }
     if (item.type === "function_call") {
-      out.push({ role: "assistant", content: [{ type: "tool_call", toolCallId: item.call_id, toolName: item.name, input: parseArguments(item.arguments, `${param}.arguments`) }] });
+      out.push({
+        role: "assistant",
+        content: [
+          {
+            type: "tool_call",
+            toolCallId: item.call_id,
+            toolName: item.name,
+            input: parseArguments(item.arguments, `${param}.arguments`),
+          },
+        ],
+      });
     } else if (item.type === "function_call_output") {
       const output = typeof item.output === "string" ? item.output : item.output.map((part) => part.text).join("");
       out.push({ role: "tool", content: [{ type: "tool_result", toolCallId: item.call_id, output }] });

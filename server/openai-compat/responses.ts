@@ -3,7 +3,15 @@ import { BadRequestError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { logger } from "@/server/core/logger";
 import type { AppContext } from "@/server/core/app-context";
-import { keepaliveStream, OpenAiResponsesProjection, openAiResponsesStream, sseStream, type NativeEvent, type NativeMessage, type ResponseStreamEvent } from "@/server/streams";
+import {
+  keepaliveStream,
+  OpenAiResponsesProjection,
+  openAiResponsesStream,
+  sseStream,
+  type NativeEvent,
+  type NativeMessage,
+  type ResponseStreamEvent,
+} from "@/server/streams";
 import { requireInput } from "./chat-messages";
 import { jsonResponse, sseResponse } from "./door-response";
 import { loadPreviousResponse, responseWireId, storeResponse } from "./response-store";
@@ -18,13 +26,26 @@ import { turnMessages } from "./turn-messages";
  * that continues at once with `previous_response_id` finds it; the continuation runs in the same
  * agent session.
  */
-export async function createResponse(app: AppContext, principal: Principal, request: Request, body: ResponsesRequest): Promise<Response> {
-  const previous = body.previous_response_id ? await loadPreviousResponse(app.db, principal.projectId, body.previous_response_id) : undefined;
+export async function createResponse(
+  app: AppContext,
+  principal: Principal,
+  request: Request,
+  body: ResponsesRequest,
+): Promise<Response> {
+  const previous = body.previous_response_id
+    ? await loadPreviousResponse(app.db, principal.projectId, body.previous_response_id)
+    : undefined;
   if (previous && body.session_id && body.session_id !== previous.sessionId) {
-    throw new BadRequestError("session_id differs from the session of previous_response_id; send one or the other", "session_mismatch", [{ path: "session_id", message: "conflicts with previous_response_id" }]);
+    throw new BadRequestError(
+      "session_id differs from the session of previous_response_id; send one or the other",
+      "session_mismatch",
+      [{ path: "session_id", message: "conflicts with previous_response_id" }],
+    );
   }
   const history: NativeMessage[] = [...(previous?.messages ?? []), ...responsesToNative(body.input)];
-  const messages: NativeMessage[] = body.instructions ? [{ role: "system", content: [{ type: "text", text: body.instructions }] }, ...history] : history;
+  const messages: NativeMessage[] = body.instructions
+    ? [{ role: "system", content: [{ type: "text", text: body.instructions }] }, ...history]
+    : history;
   requireInput(messages, "input");
   const turn = await startDoorTurn(app, principal, request, {
     model: body.model,
@@ -35,15 +56,28 @@ export async function createResponse(app: AppContext, principal: Principal, requ
     variables: body.variables,
   });
   const rowId = newId();
-  const options = { id: responseWireId(rowId), model: body.model, createdAt: Math.floor(Date.now() / 1000), previousResponseId: body.previous_response_id ?? null };
+  const options = {
+    id: responseWireId(rowId),
+    model: body.model,
+    createdAt: Math.floor(Date.now() / 1000),
+    previousResponseId: body.previous_response_id ?? null,
+  };
   const collected: NativeEvent[] = [];
   const stored = turn.events.pipeThrough(
     new TransformStream<NativeEvent, NativeEvent>({
       async transform(event, controller) {
         collected.push(event);
         if (event.type === "done" && body.store !== false) {
-          const row = { id: rowId, projectId: principal.projectId, sessionId: turn.sessionId, model: body.model, messages: [...history, ...turnMessages(collected)] };
-          await storeResponse(app.db, row).catch((error: unknown) => logger.error({ err: error, responseId: options.id }, "storing an OpenAI response failed"));
+          const row = {
+            id: rowId,
+            projectId: principal.projectId,
+            sessionId: turn.sessionId,
+            model: body.model,
+            messages: [...history, ...turnMessages(collected)],
+          };
+          await storeResponse(app.db, row).catch((error: unknown) =>
+            logger.error({ err: error, responseId: options.id }, "storing an OpenAI response failed"),
+          );
         }
         controller.enqueue(event);
       },

@@ -12,7 +12,8 @@ export const openAiRoutes = [
     path: "/v1/chat/completions",
     auth: "api_key",
     tag: "openai",
-    summary: "OpenAI chat completions against an agent named by `model` (`<agent>`, `<agent>@<environment>`, `<agent>@<variant>:<version>`); JSON or SSE chunks ending with [DONE] (mutating: runs the model)",
+    summary:
+      "OpenAI chat completions against an agent named by `model` (`<agent>`, `<agent>@<environment>`, `<agent>@<variant>:<version>`); JSON or SSE chunks ending with [DONE] (mutating: runs the model)",
     body: chatCompletionRequestSchema,
     handler: async ({ ctx, body }) => chatCompletions(ctx.app, ctx.principal, ctx.request, body),
   }),
@@ -21,7 +22,8 @@ export const openAiRoutes = [
     path: "/v1/responses",
     auth: "api_key",
     tag: "openai",
-    summary: "OpenAI Responses against an agent named by `model`; `previous_response_id` continues in the same agent session; JSON or SSE events (mutating: runs the model)",
+    summary:
+      "OpenAI Responses against an agent named by `model`; `previous_response_id` continues in the same agent session; JSON or SSE events (mutating: runs the model)",
     body: responsesRequestSchema,
     handler: async ({ ctx, body }) => createResponse(ctx.app, ctx.principal, ctx.request, body),
   }),

@@ -31,7 +31,12 @@ export interface DoorTurn {
  * runs), named by `model`. Nobody can answer an approval over the OpenAI API, so a call the
  * policy would ask about is refused (`unattended: deny`) unless the caller chose `fail`.
  */
-export async function startDoorTurn(app: AppContext, principal: Principal, request: Request, turn: DoorTurnRequest): Promise<DoorTurn> {
+export async function startDoorTurn(
+  app: AppContext,
+  principal: Principal,
+  request: Request,
+  turn: DoorTurnRequest,
+): Promise<DoorTurn> {
   const name = parseModelName(turn.model);
   const trace = traceContext(request.headers.get("traceparent"));
   const body: InvokeRequest = {
@@ -47,21 +52,43 @@ export async function startDoorTurn(app: AppContext, principal: Principal, reque
     input = await prepareTurn(app, principal, body, "native", options);
   } catch (error) {
     // No agent by that name (or the environment runs an application under it): a prompt application may have it.
-    application = isNotFound(error) || (isAppError(error) && error.code === "environment_key_mismatch") ? await findPromptApplication(app.db, principal, name, turn.variables ?? {}) : undefined;
+    application =
+      isNotFound(error) || (isAppError(error) && error.code === "environment_key_mismatch")
+        ? await findPromptApplication(app.db, principal, name, turn.variables ?? {})
+        : undefined;
     if (!application) throw asModelError(error, turn.model);
-    const run: InvokeRequest = { ...body, references: undefined, data: { inputs: { messages: [...application.messages, ...turn.messages] }, parameters: { agent: application.template } } };
-    input = await prepareTurn(app, principal, run, "native", { ...options, sampling: application.sampling, agent: application.agent });
+    const run: InvokeRequest = {
+      ...body,
+      references: undefined,
+      data: {
+        inputs: { messages: [...application.messages, ...turn.messages] },
+        parameters: { agent: application.template },
+      },
+    };
+    input = await prepareTurn(app, principal, run, "native", {
+      ...options,
+      sampling: application.sampling,
+      agent: application.agent,
+    });
   }
   if (!application && turn.variables && Object.keys(turn.variables).length) {
     await input.release?.();
-    throw new BadRequestError(`variables: model "${turn.model}" is an agent, which has no {{name}} placeholders; variables fill a prompt application's`, "variables_not_used", [{ path: "variables", message: "not used by an agent" }]);
+    throw new BadRequestError(
+      `variables: model "${turn.model}" is an agent, which has no {{name}} placeholders; variables fill a prompt application's`,
+      "variables_not_used",
+      [{ path: "variables", message: "not used by an agent" }],
+    );
   }
   const handle = beginTurn(app, input, trace, request.signal);
   return {
     events: handle.events,
     sessionId: input.sessionId,
     trace,
-    headers: { "x-svc-session-id": input.sessionId, "x-svc-trace-id": trace.traceId, traceparent: `00-${trace.traceId}-${trace.spanId}-01` },
+    headers: {
+      "x-svc-session-id": input.sessionId,
+      "x-svc-trace-id": trace.traceId,
+      traceparent: `00-${trace.traceId}-${trace.spanId}-01`,
+    },
   };
 }
 
@@ -70,5 +97,10 @@ const isNotFound = (error: unknown): error is AppError => isAppError(error) && e
 /** A model that names nothing in the caller's project is OpenAI's `model_not_found`, on `model`. */
 function asModelError(error: unknown, model: string): unknown {
   if (!isNotFound(error)) return error;
-  return new AppError(404, "model_not_found", `model "${model}" cannot be run: ${error.message}. GET /v1/models lists what this key can call`, [{ path: "model", message: "not found" }]);
+  return new AppError(
+    404,
+    "model_not_found",
+    `model "${model}" cannot be run: ${error.message}. GET /v1/models lists what this key can call`,
+    [{ path: "model", message: "not found" }],
+  );
 }

@@ -16,9 +16,24 @@ export function turnMessages(events: NativeEvent[]): NativeMessage[] {
     if (message.role === "assistant") {
       if (typeof message.content === "string" && message.content) assistant({ type: "text", text: message.content });
     } else if (message.tool_name !== undefined) {
-      assistant({ type: "tool_call", toolCallId: message.tool_call_id!, toolName: message.tool_name, input: message.input ?? {} });
+      assistant({
+        type: "tool_call",
+        toolCallId: message.tool_call_id!,
+        toolName: message.tool_name,
+        input: message.input ?? {},
+      });
     } else {
-      out.push({ role: "tool", content: [{ type: "tool_result", toolCallId: message.tool_call_id!, output: message.content, isError: Boolean(message.is_error) }] });
+      out.push({
+        role: "tool",
+        content: [
+          {
+            type: "tool_result",
+            toolCallId: message.tool_call_id!,
+            output: message.content,
+            isError: Boolean(message.is_error),
+          },
+        ],
+      });
     }
   }
   return out;

@@ -6,7 +6,21 @@ import { z } from "zod";
  * override, and a prompt application's `llm_config` is what the application is (README
  * "Overrides"). Refusing beats accepting a knob that would do nothing.
  */
-const SAMPLING = ["temperature", "top_p", "max_tokens", "max_completion_tokens", "max_output_tokens", "presence_penalty", "frequency_penalty", "seed", "stop", "logit_bias", "reasoning_effort", "reasoning", "verbosity"];
+const SAMPLING = [
+  "temperature",
+  "top_p",
+  "max_tokens",
+  "max_completion_tokens",
+  "max_output_tokens",
+  "presence_penalty",
+  "frequency_penalty",
+  "seed",
+  "stop",
+  "logit_bias",
+  "reasoning_effort",
+  "reasoning",
+  "verbosity",
+];
 const OTHER: Record<string, string> = {
   n: "one choice per call is served",
   logprobs: "log probabilities are not returned",
@@ -28,15 +42,24 @@ const OTHER: Record<string, string> = {
 export const UNSUPPORTED_PARAMETERS = [...SAMPLING, ...Object.keys(OTHER)];
 
 function reason(name: string): string {
-  return OTHER[name] ?? "the revision decides its model settings (an agent template has none to override; a prompt application's llm_config fixes them)";
+  return (
+    OTHER[name] ??
+    "the revision decides its model settings (an agent template has none to override; a prompt application's llm_config fixes them)"
+  );
 }
 
 /** Shape entries for the request schema: each unsupported field parses, then `refuseUnsupported` names it. */
-export const unsupportedFields = Object.fromEntries(UNSUPPORTED_PARAMETERS.map((name) => [name, z.unknown().optional()]));
+export const unsupportedFields = Object.fromEntries(
+  UNSUPPORTED_PARAMETERS.map((name) => [name, z.unknown().optional()]),
+);
 
 export function refuseUnsupported(body: Record<string, unknown>, ctx: z.RefinementCtx): void {
   for (const name of UNSUPPORTED_PARAMETERS) {
     if (body[name] === undefined || body[name] === null) continue;
-    ctx.addIssue({ code: "custom", path: [name], message: `${name} is not supported here: ${reason(name)}; remove it` });
+    ctx.addIssue({
+      code: "custom",
+      path: [name],
+      message: `${name} is not supported here: ${reason(name)}; remove it`,
+    });
   }
 }

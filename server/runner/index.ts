@@ -1,4 +1,13 @@
-export { CORE_BASE_PROMPT, coreHarness, externalSessions, GETTING_STARTED_SKILL, harnessFor, harnessRefusal, SERVICE_BASE_PROMPT, systemPrompt } from "./harnesses";
+export {
+  CORE_BASE_PROMPT,
+  coreHarness,
+  externalSessions,
+  GETTING_STARTED_SKILL,
+  harnessFor,
+  harnessRefusal,
+  SERVICE_BASE_PROMPT,
+  systemPrompt,
+} from "./harnesses";
 export { invokeAgent, invokeRequestSchema, prepareTurn, type InvokeRequest } from "./invoke";
 export { languageModel, resolveConnection, type ResolvedConnection } from "./providers";
 export { onRunFinished } from "./run-listeners";
@@ -7,7 +16,16 @@ export { agentRunRoutes } from "./routes";
 export { startTurn, type TurnHandle } from "./start-turn";
 export { defaultToolRegistry, ToolRegistry, type RegisteredTool, type ToolFactory } from "./tools";
 export { traceContext, type TraceContext } from "./trace-context";
-export { connectedProviders, testStoredConnection, EMBEDDING_PROVIDERS, embeddingModel, runnableModels, startingModel, type CustomProviderModels, type RunnableModels } from "./providers";
+export {
+  connectedProviders,
+  testStoredConnection,
+  EMBEDDING_PROVIDERS,
+  embeddingModel,
+  runnableModels,
+  startingModel,
+  type CustomProviderModels,
+  type RunnableModels,
+} from "./providers";
 export { beginTurn } from "./invoke";
 export { type RunAgent } from "./run-types";
 export { nodeRuntime, pythonProgram, pythonRuntime, PYTHON_HEAP_MB, RESULT_MARKER, type CodeLimits } from "./tools";

@@ -11,10 +11,15 @@ import type { RunRecord } from "./run-types";
  */
 export async function recordRunTrace(app: AppContext, record: RunRecord, secrets: string[]): Promise<void> {
   try {
-    await recordSpans(app.db, record.projectId, runSpans(record, { captureContent: app.config.agentRuns.traceContent }), {
-      config: app.config.tracing,
-      redact: secrets,
-    });
+    await recordSpans(
+      app.db,
+      record.projectId,
+      runSpans(record, { captureContent: app.config.agentRuns.traceContent }),
+      {
+        config: app.config.tracing,
+        redact: secrets,
+      },
+    );
   } catch (error) {
     logger.error({ err: error, traceId: record.traceId }, "recording the run's trace failed");
   }

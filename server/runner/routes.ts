@@ -9,7 +9,8 @@ export const agentRunRoutes = [
     path: "/services/agent/v0/invoke",
     auth: "api_key",
     tag: "agent",
-    summary: "Run one agent turn: batch JSON, SSE or NDJSON; native frames or the AI SDK UI Message Stream (mutating: runs the model)",
+    summary:
+      "Run one agent turn: batch JSON, SSE or NDJSON; native frames or the AI SDK UI Message Stream (mutating: runs the model)",
     body: invokeRequestSchema,
     // The batch answer; SSE and NDJSON answers stream the same turn as frames.
     response: batchTurnSchema,
@@ -22,7 +23,8 @@ export const agentRunRoutes = [
     path: "/api/playground/invoke",
     auth: "session",
     tag: "agent",
-    summary: "The playground's chat: one agent turn as the signed-in user (session cookie, same origin only); same body and negotiation as invoke",
+    summary:
+      "The playground's chat: one agent turn as the signed-in user (session cookie, same origin only); same body and negotiation as invoke",
     body: invokeRequestSchema,
     // The batch answer; SSE and NDJSON answers stream the same turn as frames.
     response: batchTurnSchema,

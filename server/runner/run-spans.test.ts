@@ -20,8 +20,23 @@ const record: RunRecord = {
   endedAt: 2_000,
   stopReason: "stop",
   steps: [
-    { index: 0, startedAt: 1_000, endedAt: 1_400, finishReason: "tool_calls", usage: { input: 10, output: 2 }, toolCalls: [{ id: "c1", name: "read", input: { path: "a.txt" }, startedAt: 1_400, endedAt: 1_500 }] },
-    { index: 1, startedAt: 1_500, endedAt: 2_000, finishReason: "stop", usage: { input: 14, output: 5 }, text: "It says hi.", toolCalls: [] },
+    {
+      index: 0,
+      startedAt: 1_000,
+      endedAt: 1_400,
+      finishReason: "tool_calls",
+      usage: { input: 10, output: 2 },
+      toolCalls: [{ id: "c1", name: "read", input: { path: "a.txt" }, startedAt: 1_400, endedAt: 1_500 }],
+    },
+    {
+      index: 1,
+      startedAt: 1_500,
+      endedAt: 2_000,
+      finishReason: "stop",
+      usage: { input: 14, output: 5 },
+      text: "It says hi.",
+      toolCalls: [],
+    },
   ],
 };
 
@@ -42,8 +57,13 @@ describe("runSpans", () => {
     expect(spans[2].attributes!["gen_ai.input.messages"]).toContain("read a.txt");
     expect(spans[3].attributes!["gen_ai.input.messages"]).toBeUndefined();
     expect(spans[3].attributes!["gen_ai.output.messages"]).toContain("It says hi.");
-    expect(spans[4].attributes).toMatchObject({ "gen_ai.tool.name": "read", "gen_ai.tool.call.arguments": '{"path":"a.txt"}' });
-    expect(spans[0].references).toEqual([{ id: "r1", slug: "rev", version: "3", attributes: { key: "workflow_revision" } }]);
+    expect(spans[4].attributes).toMatchObject({
+      "gen_ai.tool.name": "read",
+      "gen_ai.tool.call.arguments": '{"path":"a.txt"}',
+    });
+    expect(spans[0].references).toEqual([
+      { id: "r1", slug: "rev", version: "3", attributes: { key: "workflow_revision" } },
+    ]);
     expect(spans.every((s) => s.status_code === "STATUS_CODE_OK")).toBe(true);
   });
 
@@ -56,15 +76,24 @@ describe("runSpans", () => {
   });
 
   it("shows the attempted model call of a run that failed before any step", () => {
-    const spans = runSpans({ ...record, steps: [], stopReason: "error", error: "the openai connection was rejected: 401" }, { captureContent: false, newSpanId: ids });
+    const spans = runSpans(
+      { ...record, steps: [], stopReason: "error", error: "the openai connection was rejected: 401" },
+      { captureContent: false, newSpanId: ids },
+    );
     expect(spans.map((s) => s.span_name)).toEqual(["invoke_agent helper", "turn 2", "chat gpt-5-mini"]);
     expect(spans.map((s) => s.status_code)).toEqual(["STATUS_CODE_ERROR", "STATUS_CODE_ERROR", "STATUS_CODE_ERROR"]);
     expect(spans[0].status_message).toContain("401");
   });
 
   it("the root span lists the run's skills and MCP servers, and says nothing when it had none", () => {
-    const [root] = runSpans({ ...record, skills: ["pdf-tools"], mcpServers: ["docs", "tickets"] }, { captureContent: false, newSpanId: ids });
-    expect(root.attributes).toMatchObject({ "ag.meta.run.skills": ["pdf-tools"], "ag.meta.run.mcp_servers": ["docs", "tickets"] });
+    const [root] = runSpans(
+      { ...record, skills: ["pdf-tools"], mcpServers: ["docs", "tickets"] },
+      { captureContent: false, newSpanId: ids },
+    );
+    expect(root.attributes).toMatchObject({
+      "ag.meta.run.skills": ["pdf-tools"],
+      "ag.meta.run.mcp_servers": ["docs", "tickets"],
+    });
     const [bare] = runSpans({ ...record, skills: [], mcpServers: [] }, { captureContent: false, newSpanId: ids });
     expect(Object.keys(bare.attributes ?? {}).filter((k) => k.includes("skills") || k.includes("mcp"))).toEqual([]);
   });

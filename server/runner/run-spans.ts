@@ -23,10 +23,21 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
   const newId = options.newSpanId ?? spanId;
   // The harness reports a provider failure as its stop reason; the engine's own (limits, crashes) as `error`.
   const failed = record.error !== undefined || record.stopReason === "error";
-  const status = (error: boolean) => (error ? { status_code: "STATUS_CODE_ERROR" as const, status_message: record.error } : { status_code: "STATUS_CODE_OK" as const });
+  const status = (error: boolean) =>
+    error
+      ? { status_code: "STATUS_CODE_ERROR" as const, status_message: record.error }
+      : { status_code: "STATUS_CODE_OK" as const };
   // The failure as OpenTelemetry records exceptions, on the root and on the model call that failed.
   const exception = record.error
-    ? { events: [{ name: "exception", timestamp: record.endedAt, attributes: { "exception.type": "AgentRunError", "exception.message": record.error } }] }
+    ? {
+        events: [
+          {
+            name: "exception",
+            timestamp: record.endedAt,
+            attributes: { "exception.type": "AgentRunError", "exception.message": record.error },
+          },
+        ],
+      }
     : {};
   const common = { trace_id: record.traceId, session_id: record.sessionId };
   const model = { "gen_ai.provider.name": record.provider, "gen_ai.request.model": record.model };
@@ -72,7 +83,9 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
 
   // A run that failed before the model answered still shows the model call it attempted; a step of
   // approved calls run before the model is no model call and gets no chat span.
-  const steps: StepTiming[] = record.steps.length ? record.steps : [{ index: 0, startedAt: record.startedAt, endedAt: record.endedAt, toolCalls: [] }];
+  const steps: StepTiming[] = record.steps.length
+    ? record.steps
+    : [{ index: 0, startedAt: record.startedAt, endedAt: record.endedAt, toolCalls: [] }];
   const modelSteps = steps.filter((step) => !step.approvals);
   const chats = modelSteps.map((step, i): SpanInput => {
     const last = i === modelSteps.length - 1;
@@ -90,7 +103,9 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
         "gen_ai.operation.name": "chat",
         ...model,
         ...(step.finishReason ? { "gen_ai.response.finish_reasons": [step.finishReason] } : {}),
-        ...(step.usage ? { "gen_ai.usage.input_tokens": step.usage.input, "gen_ai.usage.output_tokens": step.usage.output } : {}),
+        ...(step.usage
+          ? { "gen_ai.usage.input_tokens": step.usage.input, "gen_ai.usage.output_tokens": step.usage.output }
+          : {}),
         ...(options.captureContent
           ? {
               ...(i === 0 ? { "gen_ai.input.messages": JSON.stringify(record.messages.map(toGenAiMessage)) } : {}),
@@ -103,27 +118,29 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
   const tools = steps.flatMap((step) =>
     step.toolCalls
       .filter((call) => call.endedAt !== undefined)
-      .map(
-        (call): SpanInput => ({
-          ...common,
-          // Derived, so a nested run (reference tool) started during the call can name it as parent.
-          span_id: toolSpanId(record.traceId, call.id),
-          parent_id: turnId,
-          span_name: `execute_tool ${call.name}`,
-          span_kind: "SPAN_KIND_INTERNAL",
-          start_time: call.startedAt,
-          end_time: call.endedAt,
-          ...(call.isError ? { status_code: "STATUS_CODE_ERROR" as const } : { status_code: "STATUS_CODE_OK" as const }),
-          attributes: {
-            "gen_ai.operation.name": "execute_tool",
-            "gen_ai.tool.name": call.name,
-            "gen_ai.tool.call.id": call.id,
-            ...(call.approved ? { "ag.meta.tool.approved": true } : {}),
-            ...(options.captureContent && call.input !== undefined ? { "gen_ai.tool.call.arguments": JSON.stringify(call.input) } : {}),
-            ...(options.captureContent && call.output !== undefined ? { "gen_ai.tool.call.result": typeof call.output === "string" ? call.output : JSON.stringify(call.output) } : {}),
-          },
-        }),
-      ),
+      .map((call): SpanInput => ({
+        ...common,
+        // Derived, so a nested run (reference tool) started during the call can name it as parent.
+        span_id: toolSpanId(record.traceId, call.id),
+        parent_id: turnId,
+        span_name: `execute_tool ${call.name}`,
+        span_kind: "SPAN_KIND_INTERNAL",
+        start_time: call.startedAt,
+        end_time: call.endedAt,
+        ...(call.isError ? { status_code: "STATUS_CODE_ERROR" as const } : { status_code: "STATUS_CODE_OK" as const }),
+        attributes: {
+          "gen_ai.operation.name": "execute_tool",
+          "gen_ai.tool.name": call.name,
+          "gen_ai.tool.call.id": call.id,
+          ...(call.approved ? { "ag.meta.tool.approved": true } : {}),
+          ...(options.captureContent && call.input !== undefined
+            ? { "gen_ai.tool.call.arguments": JSON.stringify(call.input) }
+            : {}),
+          ...(options.captureContent && call.output !== undefined
+            ? { "gen_ai.tool.call.result": typeof call.output === "string" ? call.output : JSON.stringify(call.output) }
+            : {}),
+        },
+      })),
   );
   return [root, turn, ...chats, ...tools];
 }
@@ -132,7 +149,9 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
 function toGenAiMessage(message: NativeMessage) {
   return {
     role: message.role,
-    parts: message.content.map((block) => (block.type === "text" ? { type: "text", content: block.text } : { type: block.type, content: block })),
+    parts: message.content.map((block) =>
+      block.type === "text" ? { type: "text", content: block.text } : { type: block.type, content: block },
+    ),
   };
 }
 

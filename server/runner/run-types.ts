@@ -55,7 +55,16 @@ export interface StepTiming {
   usage?: { input: number; output: number };
   /** The text the model wrote in this step (for the trace's output messages). */
   text?: string;
-  toolCalls: Array<{ id: string; name: string; input?: unknown; output?: unknown; startedAt: number; endedAt?: number; isError?: boolean; approved?: boolean }>;
+  toolCalls: Array<{
+    id: string;
+    name: string;
+    input?: unknown;
+    output?: unknown;
+    startedAt: number;
+    endedAt?: number;
+    isError?: boolean;
+    approved?: boolean;
+  }>;
 }
 
 /** What a harness reports when its turn ends; the engine adds the error, usage and done events. */

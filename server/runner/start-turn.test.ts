@@ -10,7 +10,12 @@ const input = (limits: Partial<TurnInput["limits"]> = {}): TurnInput => ({
   agent: {},
   template,
   messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
-  connection: { provider: "openai", model: "gpt-5-mini", deployment: "direct", label: "the openai key from OPENAI_API_KEY" },
+  connection: {
+    provider: "openai",
+    model: "gpt-5-mini",
+    deployment: "direct",
+    label: "the openai key from OPENAI_API_KEY",
+  },
   tools: { byName: new Map(), toolSet: {} },
   sessionId: "s",
   limits: { totalMs: 5_000, firstTokenMs: 5_000, idleMs: 5_000, maxSteps: 5, maxRetries: 0, ...limits },
@@ -25,7 +30,8 @@ async function collect(harness: Harness, limits?: Partial<TurnInput["limits"]>) 
 }
 
 /** Waits until the run is aborted, as a stuck model request would. */
-const stuck = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+const stuck = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 
 describe("the turn engine", () => {
   it("adds usage with the catalog cost right before exactly one done, and records timings", async () => {
@@ -34,14 +40,24 @@ describe("the turn engine", () => {
         emit({ type: "message_start", id: "msg-0" });
         emit({ type: "message_delta", id: "msg-0", delta: "hi" });
         emit({ type: "message_end", id: "msg-0" });
-        return { stopReason: "stop", usage: { input: 1_000_000, output: 0, total: 1_000_000 }, steps: [{ index: 0, startedAt: 1, endedAt: 2, toolCalls: [] }] };
+        return {
+          stopReason: "stop",
+          usage: { input: 1_000_000, output: 0, total: 1_000_000 },
+          steps: [{ index: 0, startedAt: 1, endedAt: 2, toolCalls: [] }],
+        };
       },
     });
     expect(events.slice(-2)).toEqual([
       { type: "usage", input: 1_000_000, output: 0, total: 1_000_000, cost: 0.25 },
       { type: "done", stopReason: "stop", traceId: trace.traceId },
     ]);
-    expect(record).toMatchObject({ traceId: trace.traceId, spanId: trace.spanId, stopReason: "stop", harness: "core_harness", steps: [{ index: 0 }] });
+    expect(record).toMatchObject({
+      traceId: trace.traceId,
+      spanId: trace.spanId,
+      stopReason: "stop",
+      harness: "core_harness",
+      steps: [{ index: 0 }],
+    });
   });
 
   it("gives an empty turn the no-output error and a throwing harness a readable one", async () => {
@@ -55,12 +71,18 @@ describe("the turn engine", () => {
         throw new TypeError("fetch failed at sk-secret");
       },
     });
-    expect(thrown.events[0]).toEqual({ type: "error", message: "The connection to the openai provider was lost before the reply finished; retry the turn." });
+    expect(thrown.events[0]).toEqual({
+      type: "error",
+      message: "The connection to the openai provider was lost before the reply finished; retry the turn.",
+    });
     expect(thrown.record.stopReason).toBe("error");
   });
 
   it("stops a model that never answers at the first-token limit, and one that goes quiet at the idle limit", async () => {
-    const first = await collect({ run: async (_i, _e, signal) => (await stuck(signal), { stopReason: "cancelled", steps: [] }) }, { firstTokenMs: 20 });
+    const first = await collect(
+      { run: async (_i, _e, signal) => (await stuck(signal), { stopReason: "cancelled", steps: [] }) },
+      { firstTokenMs: 20 },
+    );
     expect(first.events.map((e) => e.type)).toEqual(["error", "done"]);
     expect((first.events[0] as { message: string }).message).toContain("AGENT_FIRST_TOKEN_TIMEOUT_MS");
     const idle = await collect(
@@ -76,14 +98,19 @@ describe("the turn engine", () => {
     );
     expect(idle.events.map((e) => e.type)).toEqual(["message_start", "message_delta", "message_end", "error", "done"]);
     expect((idle.events[3] as { message: string }).message).toContain("AGENT_IDLE_TIMEOUT_MS");
-    const total = await collect({ run: async (_i, _e, signal) => (await stuck(signal), { stopReason: "cancelled", steps: [] }) }, { totalMs: 20 });
+    const total = await collect(
+      { run: async (_i, _e, signal) => (await stuck(signal), { stopReason: "cancelled", steps: [] }) },
+      { totalMs: 20 },
+    );
     expect((total.events[0] as { message: string }).message).toContain("AGENT_RUN_TIMEOUT_MS");
   });
 
   it("aborts the harness when the consumer cancels the stream", async () => {
     let aborted = false;
     const turn = startTurn(
-      { run: async (_i, _e, signal) => (await stuck(signal), (aborted = true), { stopReason: "cancelled", steps: [] }) },
+      {
+        run: async (_i, _e, signal) => (await stuck(signal), (aborted = true), { stopReason: "cancelled", steps: [] }),
+      },
       input(),
       trace,
       { harnessKind: "core_harness" },

@@ -18,7 +18,12 @@ export interface TurnHandle {
  * comes right before exactly one `done`, and the limits (total, first token, idle) end a stuck
  * turn with a readable error. Client disconnect (cancel) aborts the model request.
  */
-export function startTurn(harness: Harness, input: TurnInput, trace: TraceContext, options: { harnessKind: string; signal?: AbortSignal }): TurnHandle {
+export function startTurn(
+  harness: Harness,
+  input: TurnInput,
+  trace: TraceContext,
+  options: { harnessKind: string; signal?: AbortSignal },
+): TurnHandle {
   const controller = new AbortController();
   const startedAt = Date.now();
   let limitMessage: string | undefined;
@@ -30,7 +35,10 @@ export function startTurn(harness: Harness, input: TurnInput, trace: TraceContex
     limitMessage ??= message;
     controller.abort(new Error(message));
   };
-  const total = setTimeout(stopFor(`The run stopped after ${limits.totalMs} ms, its time limit (AGENT_RUN_TIMEOUT_MS).`), limits.totalMs);
+  const total = setTimeout(
+    stopFor(`The run stopped after ${limits.totalMs} ms, its time limit (AGENT_RUN_TIMEOUT_MS).`),
+    limits.totalMs,
+  );
   let idle: ReturnType<typeof setTimeout> | undefined = setTimeout(
     stopFor(`The model sent nothing for ${limits.firstTokenMs} ms after the request (AGENT_FIRST_TOKEN_TIMEOUT_MS).`),
     limits.firstTokenMs,
@@ -39,7 +47,10 @@ export function startTurn(harness: Harness, input: TurnInput, trace: TraceContex
   const touch = () => {
     if (ended) return;
     clearTimeout(idle);
-    idle = setTimeout(stopFor(`The model went quiet for ${limits.idleMs} ms mid-turn (AGENT_IDLE_TIMEOUT_MS).`), limits.idleMs);
+    idle = setTimeout(
+      stopFor(`The model went quiet for ${limits.idleMs} ms mid-turn (AGENT_IDLE_TIMEOUT_MS).`),
+      limits.idleMs,
+    );
   };
   const onClientAbort = () => controller.abort(new Error("client disconnected"));
   options.signal?.addEventListener("abort", onClientAbort, { once: true });
@@ -80,7 +91,16 @@ export function startTurn(harness: Harness, input: TurnInput, trace: TraceContex
         }
         // The message is built from status codes and labels only (runErrorMessage): safe to log.
         if (limitMessage ?? error) {
-          logger.info({ traceId: trace.traceId, sessionId: input.sessionId, provider: input.connection.provider, model: input.connection.model, reason: limitMessage ?? error }, "turn failed");
+          logger.info(
+            {
+              traceId: trace.traceId,
+              sessionId: input.sessionId,
+              provider: input.connection.provider,
+              model: input.connection.model,
+              reason: limitMessage ?? error,
+            },
+            "turn failed",
+          );
         }
         const usage = withCost(input, outcome.usage);
         if (usage) emit({ type: "usage", ...usage });

@@ -5,7 +5,13 @@ it("puts tool calls on the assistant message and their results in a tool message
   expect(
     toModelMessages([
       { role: "developer", content: [{ type: "text", text: "be kind" }] },
-      { role: "user", content: [{ type: "text", text: "hi" }, { type: "image", data: "AAAA", mimeType: "image/png" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "hi" },
+          { type: "image", data: "AAAA", mimeType: "image/png" },
+        ],
+      },
       {
         role: "assistant",
         content: [
@@ -16,11 +22,20 @@ it("puts tool calls on the assistant message and their results in a tool message
           { type: "tool_result", toolCallId: "c2", approved: false, output: { approved: false } },
         ],
       },
-      { role: "tool", content: [{ type: "tool_result", toolCallId: "c3", toolName: "x", output: "boom", isError: true }] },
+      {
+        role: "tool",
+        content: [{ type: "tool_result", toolCallId: "c3", toolName: "x", output: "boom", isError: true }],
+      },
     ]),
   ).toEqual([
     { role: "system", content: "be kind" },
-    { role: "user", content: [{ type: "text", text: "hi" }, { type: "image", image: "AAAA", mediaType: "image/png" }] },
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "hi" },
+        { type: "image", image: "AAAA", mediaType: "image/png" },
+      ],
+    },
     {
       role: "assistant",
       content: [
@@ -33,17 +48,33 @@ it("puts tool calls on the assistant message and their results in a tool message
       role: "tool",
       content: [
         { type: "tool-result", toolCallId: "c1", toolName: "look", output: { type: "json", value: { r: 2 } } },
-        { type: "tool-result", toolCallId: "c2", toolName: "gate", output: { type: "execution-denied", reason: "The user denied this tool call." } },
+        {
+          type: "tool-result",
+          toolCallId: "c2",
+          toolName: "gate",
+          output: { type: "execution-denied", reason: "The user denied this tool call." },
+        },
       ],
     },
-    { role: "tool", content: [{ type: "tool-result", toolCallId: "c3", toolName: "x", output: { type: "error-text", value: "boom" } }] },
+    {
+      role: "tool",
+      content: [
+        { type: "tool-result", toolCallId: "c3", toolName: "x", output: { type: "error-text", value: "boom" } },
+      ],
+    },
   ]);
 });
 
 it("leaves out a tool call nobody answered, keeping the rest of the message", () => {
   expect(
     toModelMessages([
-      { role: "assistant", content: [{ type: "text", text: "pick one" }, { type: "tool_call", toolCallId: "c9", toolName: "pick", input: {} }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "pick one" },
+          { type: "tool_call", toolCallId: "c9", toolName: "pick", input: {} },
+        ],
+      },
       { role: "user", content: [{ type: "text", text: "never mind, say hi" }] },
     ]),
   ).toEqual([

@@ -14,16 +14,23 @@ type UserPart = Exclude<UserModelMessage["content"], string>[number];
 export function toModelMessages(messages: NativeMessage[]): ModelMessage[] {
   const out: ModelMessage[] = [];
   const toolNames = new Map<string, string>();
-  const answered = new Set(messages.flatMap((m) => m.content.filter((b) => b.type === "tool_result").map((b) => b.toolCallId!)));
+  const answered = new Set(
+    messages.flatMap((m) => m.content.filter((b) => b.type === "tool_result").map((b) => b.toolCallId!)),
+  );
   for (const message of messages) {
     const role = message.role === "developer" ? "system" : message.role === "function" ? "tool" : message.role;
     const results = message.content.filter((b) => b.type === "tool_result");
     const rest = message.content.filter((b) => b.type !== "tool_result");
     if (role === "system") {
-      const text = rest.filter((b) => b.type === "text").map((b) => b.text ?? "").join("\n");
+      const text = rest
+        .filter((b) => b.type === "text")
+        .map((b) => b.text ?? "")
+        .join("\n");
       if (text) out.push({ role: "system", content: text });
     } else if (role === "assistant") {
-      const content = rest.filter((b) => b.type !== "tool_call" || answered.has(b.toolCallId!)).flatMap((block) => assistantPart(block, toolNames));
+      const content = rest
+        .filter((b) => b.type !== "tool_call" || answered.has(b.toolCallId!))
+        .flatMap((block) => assistantPart(block, toolNames));
       if (content.length) out.push({ role: "assistant", content });
     } else if (role === "user") {
       const content = rest.flatMap(userPart);
@@ -48,7 +55,14 @@ function assistantPart(block: ContentBlock, toolNames: Map<string, string>): Ass
   if (block.type === "text" && block.text) return [{ type: "text" as const, text: block.text }];
   if (block.type === "tool_call") {
     toolNames.set(block.toolCallId!, block.toolName ?? "tool");
-    return [{ type: "tool-call" as const, toolCallId: block.toolCallId!, toolName: block.toolName ?? "tool", input: block.input ?? {} }];
+    return [
+      {
+        type: "tool-call" as const,
+        toolCallId: block.toolCallId!,
+        toolName: block.toolName ?? "tool",
+        input: block.input ?? {},
+      },
+    ];
   }
   return [];
 }
@@ -58,13 +72,15 @@ function userPart(block: ContentBlock): UserPart[] {
   const payload = block.data ?? (block.uri ? new URL(block.uri) : undefined);
   if (!payload) return [];
   if (block.type === "image") return [{ type: "image" as const, image: payload, mediaType: block.mimeType }];
-  if (block.type === "resource") return [{ type: "file" as const, data: payload, mediaType: block.mimeType ?? "application/octet-stream" }];
+  if (block.type === "resource")
+    return [{ type: "file" as const, data: payload, mediaType: block.mimeType ?? "application/octet-stream" }];
   return [];
 }
 
 function resultOutput(block: ContentBlock): ToolResultPart["output"] {
   if (block.approved === false) return { type: "execution-denied", reason: "The user denied this tool call." };
   const value = block.output ?? null;
-  if (block.isError) return typeof value === "string" ? { type: "error-text", value } : { type: "error-json", value: value as never };
+  if (block.isError)
+    return typeof value === "string" ? { type: "error-text", value } : { type: "error-json", value: value as never };
   return typeof value === "string" ? { type: "text", value } : { type: "json", value: value as never };
 }

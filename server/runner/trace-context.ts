@@ -15,6 +15,7 @@ export interface TraceContext {
 export function traceContext(traceparent: string | null): TraceContext {
   const spanId = randomBytes(8).toString("hex");
   const match = traceparent ? TRACEPARENT.exec(traceparent.trim().toLowerCase()) : null;
-  if (match && !ZERO_TRACE.test(match[1]) && !ZERO_TRACE.test(match[2])) return { traceId: match[1], spanId, parentSpanId: match[2] };
+  if (match && !ZERO_TRACE.test(match[1]) && !ZERO_TRACE.test(match[2]))
+    return { traceId: match[1], spanId, parentSpanId: match[2] };
   return { traceId: randomBytes(16).toString("hex"), spanId };
 }

@@ -23,10 +23,17 @@ export interface SessionSandboxContext {
  * boundary applied (a `strict` one that cannot be is a 400 here, before the run) and the
  * boundaries a `best_effort` run goes without. Nothing is opened yet: that waits for a tool call.
  */
-export function sandboxForSession(spec: AgentTemplate["sandbox"], context: SessionSandboxContext): { sandbox: Sandbox; notApplied: string[] } {
+export function sandboxForSession(
+  spec: AgentTemplate["sandbox"],
+  context: SessionSandboxContext,
+): { sandbox: Sandbox; notApplied: string[] } {
   const { db, projectId, sessionId, settings, seed } = context;
   if (spec.kind === "daytona_sandbox") {
-    if (!settings.daytona) throw new ForbiddenError('sandbox.kind "daytona_sandbox" needs DAYTONA_API_KEY in this deployment', "sandbox_not_enabled");
+    if (!settings.daytona)
+      throw new ForbiddenError(
+        'sandbox.kind "daytona_sandbox" needs DAYTONA_API_KEY in this deployment',
+        "sandbox_not_enabled",
+      );
     const boundary = daytonaBoundary(spec.permissions);
     const sandbox = new DaytonaSandbox({
       client: daytonaClient(settings.daytona),
@@ -42,6 +49,13 @@ export function sandboxForSession(spec: AgentTemplate["sandbox"], context: Sessi
     return { sandbox, notApplied: boundary.notApplied };
   }
   const boundary = sandboxBoundary(spec.permissions, context.egress);
-  const limits = { maxBytes: settings.workspaceMaxBytes, idleMs: settings.workspaceIdleMs, commandTimeoutMs: settings.commandTimeoutMs };
-  return { sandbox: new SessionSandbox({ db, projectId, sessionId, limits, fetch: boundary.fetch, seed }), notApplied: boundary.notApplied };
+  const limits = {
+    maxBytes: settings.workspaceMaxBytes,
+    idleMs: settings.workspaceIdleMs,
+    commandTimeoutMs: settings.commandTimeoutMs,
+  };
+  return {
+    sandbox: new SessionSandbox({ db, projectId, sessionId, limits, fetch: boundary.fetch, seed }),
+    notApplied: boundary.notApplied,
+  };
 }

@@ -24,19 +24,30 @@ export interface SandboxBoundary {
  * workspace is the agent's working folder): `strict` refuses the run before it starts.
  * No declared boundary (null) means the network is off: nothing is opened that was not asked for.
  */
-export function sandboxBoundary(permissions: SandboxPermissions | null, egress: { allowlist: AllowlistEntry[]; ca?: string[] }): SandboxBoundary {
+export function sandboxBoundary(
+  permissions: SandboxPermissions | null,
+  egress: { allowlist: AllowlistEntry[]; ca?: string[] },
+): SandboxBoundary {
   if (!permissions) return { notApplied: [] };
   const notApplied: string[] = [];
   if (permissions.filesystem === "readonly" || permissions.filesystem === "off") {
-    notApplied.push(`sandbox.permissions.filesystem "${permissions.filesystem}": the local sandbox's workspace is always writable`);
+    notApplied.push(
+      `sandbox.permissions.filesystem "${permissions.filesystem}": the local sandbox's workspace is always writable`,
+    );
   }
   if (notApplied.length && permissions.enforcement === "strict") {
-    throw new BadRequestError(`${notApplied.join("; ")}. Use enforcement "best_effort" to run without it.`, "sandbox_boundary_unavailable");
+    throw new BadRequestError(
+      `${notApplied.join("; ")}. Use enforcement "best_effort" to run without it.`,
+      "sandbox_boundary_unavailable",
+    );
   }
   const { mode, allowlist } = permissions.network;
   if (mode === "off") return { notApplied };
   const restrictTo = mode === "allowlist" ? allowlist.map((text) => parseCidr(text)!).filter(Boolean) : undefined;
-  return { fetch: secureFetch(createGuardedFetch({ allowlist: egress.allowlist, ca: egress.ca, restrictTo })), notApplied };
+  return {
+    fetch: secureFetch(createGuardedFetch({ allowlist: egress.allowlist, ca: egress.ca, restrictTo })),
+    notApplied,
+  };
 }
 
 /**
@@ -56,6 +67,12 @@ function secureFetch(fetch: typeof globalThis.fetch): SecureFetch {
     });
     const body = new Uint8Array(await response.arrayBuffer());
     if (body.byteLength > MAX_RESPONSE_BYTES) throw new Error(`response larger than ${MAX_RESPONSE_BYTES} bytes`);
-    return { status: response.status, statusText: response.statusText, headers: Object.fromEntries(response.headers), body, url: response.url || url };
+    return {
+      status: response.status,
+      statusText: response.statusText,
+      headers: Object.fromEntries(response.headers),
+      body,
+      url: response.url || url,
+    };
   });
 }

@@ -24,7 +24,8 @@ export interface SandboxOptions {
  */
 export class SessionSandbox implements Sandbox {
   readonly kind = "local" as const;
-  readonly shell = "a virtual shell: coreutils, grep, sed, awk, jq, find, tar; no host programs, no network unless the sandbox allows it";
+  readonly shell =
+    "a virtual shell: coreutils, grep, sed, awk, jq, find, tar; no host programs, no network unless the sandbox allows it";
   /** just-bash's python heap is fixed (see python-runner.ts); node code tools do not run here. */
   readonly capsCommandMemory = false;
   private fs = new InMemoryFs();
@@ -65,8 +66,16 @@ export class SessionSandbox implements Sandbox {
     await this.open();
     const extra = { env: options.env, stdin: options.stdin };
     const timeout = AbortSignal.timeout(this.options.limits.commandTimeoutMs);
-    const result = await this.bash.exec(command, { ...extra, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-    if (timeout.aborted) return { stdout: result.stdout, stderr: `${result.stderr}command stopped after ${this.options.limits.commandTimeoutMs} ms (SANDBOX_COMMAND_TIMEOUT_MS)\n`, exitCode: 124 };
+    const result = await this.bash.exec(command, {
+      ...extra,
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
+    if (timeout.aborted)
+      return {
+        stdout: result.stdout,
+        stderr: `${result.stderr}command stopped after ${this.options.limits.commandTimeoutMs} ms (SANDBOX_COMMAND_TIMEOUT_MS)\n`,
+        exitCode: 124,
+      };
     return { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
   }
 
@@ -82,7 +91,9 @@ export class SessionSandbox implements Sandbox {
       this.fs = new InMemoryFs();
       this.bash = this.newShell();
       await restoreWorkspace(this.fs, this.saved);
-      throw new Error(`the workspace would hold ${sizeBytes} bytes, over its cap of ${limits.maxBytes} (SANDBOX_WORKSPACE_MAX_BYTES); the change was undone`);
+      throw new Error(
+        `the workspace would hold ${sizeBytes} bytes, over its cap of ${limits.maxBytes} (SANDBOX_WORKSPACE_MAX_BYTES); the change was undone`,
+      );
     }
     await saveWorkspace(db, projectId, sessionId, entries, sizeBytes);
     this.saved = entries;
@@ -91,7 +102,14 @@ export class SessionSandbox implements Sandbox {
   private newShell(): Bash {
     // python3's own limit (30 s by default) follows ours, so SANDBOX_COMMAND_TIMEOUT_MS holds either way.
     const executionLimits = { maxPythonTimeoutMs: this.options.limits.commandTimeoutMs };
-    return new Bash({ fs: this.fs, cwd: WORKSPACE_ROOT, env: { HOME: WORKSPACE_ROOT }, fetch: this.options.fetch, python: true, executionLimits });
+    return new Bash({
+      fs: this.fs,
+      cwd: WORKSPACE_ROOT,
+      env: { HOME: WORKSPACE_ROOT },
+      fetch: this.options.fetch,
+      python: true,
+      executionLimits,
+    });
   }
 }
 

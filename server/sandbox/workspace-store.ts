@@ -11,9 +11,22 @@ export interface WorkspaceLimits {
 }
 
 /** The stored snapshot of a session's workspace, or [] when there is none or it expired. */
-export async function loadWorkspace(db: Database, projectId: string, sessionId: string, limits: WorkspaceLimits): Promise<SnapshotEntry[]> {
+export async function loadWorkspace(
+  db: Database,
+  projectId: string,
+  sessionId: string,
+  limits: WorkspaceLimits,
+): Promise<SnapshotEntry[]> {
   const expiredBefore = new Date(Date.now() - limits.idleMs);
-  await db.delete(sandboxWorkspaces).where(and(eq(sandboxWorkspaces.projectId, projectId), eq(sandboxWorkspaces.sessionId, sessionId), lt(sandboxWorkspaces.updatedAt, expiredBefore)));
+  await db
+    .delete(sandboxWorkspaces)
+    .where(
+      and(
+        eq(sandboxWorkspaces.projectId, projectId),
+        eq(sandboxWorkspaces.sessionId, sessionId),
+        lt(sandboxWorkspaces.updatedAt, expiredBefore),
+      ),
+    );
   const [row] = await db
     .select({ entries: sandboxWorkspaces.entries })
     .from(sandboxWorkspaces)
@@ -22,9 +35,18 @@ export async function loadWorkspace(db: Database, projectId: string, sessionId: 
 }
 
 /** Upserts the snapshot; the caller has checked the size cap. Last writer wins for concurrent turns. */
-export async function saveWorkspace(db: Database, projectId: string, sessionId: string, entries: SnapshotEntry[], sizeBytes: number): Promise<void> {
+export async function saveWorkspace(
+  db: Database,
+  projectId: string,
+  sessionId: string,
+  entries: SnapshotEntry[],
+  sizeBytes: number,
+): Promise<void> {
   await db
     .insert(sandboxWorkspaces)
     .values({ projectId, sessionId, entries, sizeBytes })
-    .onConflictDoUpdate({ target: [sandboxWorkspaces.projectId, sandboxWorkspaces.sessionId], set: { entries, sizeBytes, updatedAt: sql`now()` } });
+    .onConflictDoUpdate({
+      target: [sandboxWorkspaces.projectId, sandboxWorkspaces.sessionId],
+      set: { entries, sizeBytes, updatedAt: sql`now()` },
+    });
 }

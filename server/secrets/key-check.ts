@@ -12,7 +12,10 @@ const CHECK_PLAINTEXT = "secret-key-check";
  * secrets that no longer open.
  */
 export async function verifySecretKey(db: Database, box: SecretBox): Promise<void> {
-  await db.insert(secretKeyChecks).values({ id: CHECK_ID, sealed: box.seal(CHECK_PLAINTEXT) }).onConflictDoNothing();
+  await db
+    .insert(secretKeyChecks)
+    .values({ id: CHECK_ID, sealed: box.seal(CHECK_PLAINTEXT) })
+    .onConflictDoNothing();
   const [row] = await db.select().from(secretKeyChecks).where(eq(secretKeyChecks.id, CHECK_ID));
   let opened: string | undefined;
   try {

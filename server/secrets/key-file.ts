@@ -21,6 +21,7 @@ export function loadOrCreateKeyFile(dataDir: string): { key: Buffer; file: strin
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
   const existing = parseSecretKey(fs.readFileSync(file, "utf8"));
-  if (!existing) throw new Error(`${file} does not hold a 32-byte key (base64 or hex); restore it or set APP_SECRET_KEY`);
+  if (!existing)
+    throw new Error(`${file} does not hold a 32-byte key (base64 or hex); restore it or set APP_SECRET_KEY`);
   return { key: existing, file, created: false };
 }

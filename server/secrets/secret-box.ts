@@ -51,9 +51,14 @@ export class SecretBox {
     decipher.setAAD(Buffer.from(`${VERSION}.${keyId}`));
     decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
     try {
-      return Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]).toString("utf8");
+      return Buffer.concat([
+        decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)),
+        decipher.final(),
+      ]).toString("utf8");
     } catch {
-      throw new SecretKeyMismatchError("Sealed secret failed authentication: it was altered or sealed under another key");
+      throw new SecretKeyMismatchError(
+        "Sealed secret failed authentication: it was altered or sealed under another key",
+      );
     }
   }
 }

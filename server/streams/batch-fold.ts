@@ -86,14 +86,25 @@ export function foldBatch(events: Iterable<NativeEvent>, options: { trim?: boole
           known.input = input;
           known.tool_name = event.name;
         } else {
-          const message: BatchMessage = { role: "tool", content: "", tool_call_id: event.id, tool_name: event.name, input };
+          const message: BatchMessage = {
+            role: "tool",
+            content: "",
+            tool_call_id: event.id,
+            tool_name: event.name,
+            input,
+          };
           calls.set(event.id, message);
           messages.push(message);
         }
         break;
       }
       case "tool_result":
-        messages.push({ role: "tool", content: event.output ?? "", tool_call_id: event.id, is_error: Boolean(event.isError) });
+        messages.push({
+          role: "tool",
+          content: event.output ?? "",
+          tool_call_id: event.id,
+          is_error: Boolean(event.isError),
+        });
         break;
       case "interaction_request": {
         pending = { id: event.id, kind: event.kind, payload: event.payload };

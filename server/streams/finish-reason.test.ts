@@ -16,5 +16,6 @@ it("follows the interface contract's finishReason table", () => {
     something_new: "unknown",
   };
   for (const [raw, expected] of Object.entries(table)) expect(toFinishReason(raw), raw).toBe(expected);
-  for (const value of ["stop", "length", "content-filter", "tool-calls", "error", "other", "unknown"]) expect(toFinishReason(value)).toBe(value);
+  for (const value of ["stop", "length", "content-filter", "tool-calls", "error", "other", "unknown"])
+    expect(toFinishReason(value)).toBe(value);
 });

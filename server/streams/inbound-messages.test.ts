@@ -27,8 +27,12 @@ it("reads native messages: bare strings, camelCase or snake_case blocks, role-le
       ],
     },
   ]);
-  expect(() => readInboundMessages([{ role: "user", content: [{ type: "video" }] }], "native")).toThrow(/data\.inputs\.messages\[0\]\.content\[0\]\.type/);
-  expect(() => readInboundMessages([{ role: "user", content: 3 }], "native")).toThrow(/data\.inputs\.messages\[0\]\.content/);
+  expect(() => readInboundMessages([{ role: "user", content: [{ type: "video" }] }], "native")).toThrow(
+    /data\.inputs\.messages\[0\]\.content\[0\]\.type/,
+  );
+  expect(() => readInboundMessages([{ role: "user", content: 3 }], "native")).toThrow(
+    /data\.inputs\.messages\[0\]\.content/,
+  );
 });
 
 it("converts UI messages with every part and tool state row of the interface contract", () => {
@@ -51,7 +55,13 @@ it("converts UI messages with every part and tool state row of the interface con
           { type: "tool-done", toolCallId: "1", state: "output-available", input: { q: 1 }, output: { r: 2 } },
           { type: "tool-bad", toolCallId: "2", state: "output-error", input: {}, errorText: "boom" },
           { type: "tool-no", toolCallId: "3", state: "output-denied", input: {} },
-          { type: "tool-gate", toolCallId: "4", state: "approval-responded", input: { c: "ls" }, approval: { id: "ap-4", approved: true } },
+          {
+            type: "tool-gate",
+            toolCallId: "4",
+            state: "approval-responded",
+            input: { c: "ls" },
+            approval: { id: "ap-4", approved: true },
+          },
           { type: "dynamic-tool", toolName: "dyn", toolCallId: "5", state: "input-available", input: { z: 1 } },
           { type: "tool-approval-request", approvalId: "x", toolCallId: "4" },
           { type: "tool-approval-response", approvalId: "ap-6", toolCallId: "6", approved: false },
@@ -78,12 +88,27 @@ it("converts UI messages with every part and tool state row of the interface con
     { type: "tool_call", toolCallId: "3", toolName: "no", input: {} },
     { type: "tool_result", toolCallId: "3", toolName: "no", approved: false, output: { approved: false } },
     { type: "tool_call", toolCallId: "4", toolName: "gate", input: { c: "ls" } },
-    { type: "tool_result", toolCallId: "4", toolName: "gate", approved: true, interactionToken: "ap-4", output: { approved: true, interactionToken: "ap-4" } },
+    {
+      type: "tool_result",
+      toolCallId: "4",
+      toolName: "gate",
+      approved: true,
+      interactionToken: "ap-4",
+      output: { approved: true, interactionToken: "ap-4" },
+    },
     { type: "tool_call", toolCallId: "5", toolName: "dyn", input: { z: 1 } },
-    { type: "tool_result", toolCallId: "6", approved: false, interactionToken: "ap-6", output: { approved: false, interactionToken: "ap-6" } },
+    {
+      type: "tool_result",
+      toolCallId: "6",
+      approved: false,
+      interactionToken: "ap-6",
+      output: { approved: false, interactionToken: "ap-6" },
+    },
     { type: "tool_result", toolCallId: "7", output: 7, isError: false },
     { type: "tool_result", toolCallId: "8", output: "e", isError: true },
     { type: "tool_result", toolCallId: "9", approved: false, output: { approved: false } },
   ]);
-  expect(readInboundMessages([{ role: "user", parts: [], content: "fallback" }], "ui_sdk")).toEqual([{ role: "user", content: [{ type: "text", text: "fallback" }] }]);
+  expect(readInboundMessages([{ role: "user", parts: [], content: "fallback" }], "ui_sdk")).toEqual([
+    { role: "user", content: [{ type: "text", text: "fallback" }] },
+  ]);
 });

@@ -13,7 +13,8 @@ const SNAKE_KEYS: Record<string, string> = {
   interaction_token: "interactionToken",
 };
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** `data.inputs.messages` in either format, as native messages; messages without a role are dropped. */
 export function readInboundMessages(raw: unknown[], format: MessagesFormat): NativeMessage[] {
@@ -32,13 +33,17 @@ export function readInboundMessages(raw: unknown[], format: MessagesFormat): Nat
 function nativeContent(content: unknown, path: string): ContentBlock[] {
   if (content === undefined || content === null) return [];
   if (typeof content === "string") return content ? [{ type: "text", text: content }] : [];
-  if (!Array.isArray(content)) throw new BadRequestError(`${path} is a string or an array of content blocks`, "invalid_messages");
+  if (!Array.isArray(content))
+    throw new BadRequestError(`${path} is a string or an array of content blocks`, "invalid_messages");
   return content.map((block, i) => nativeBlock(block, `${path}[${i}]`));
 }
 
 function nativeBlock(block: unknown, path: string): ContentBlock {
   if (!isObject(block) || typeof block.type !== "string" || !BLOCK_TYPES.has(block.type)) {
-    throw new BadRequestError(`${path}.type must be one of text, image, resource, tool_call, tool_result`, "invalid_messages");
+    throw new BadRequestError(
+      `${path}.type must be one of text, image, resource, tool_call, tool_result`,
+      "invalid_messages",
+    );
   }
   const out: Json = {};
   for (const [key, value] of Object.entries(block)) {
@@ -59,18 +64,36 @@ function fromUiMessage(message: Json): NativeMessage {
     const type = part.type;
     if (type === "text" && typeof part.text === "string") content.push({ type: "text", text: part.text });
     else if (type === "file") content.push(fileBlock(part));
-    else if (type === "dynamic-tool" || (type.startsWith("tool-") && typeof part.toolCallId === "string" && !TOOL_EVENT_PARTS.has(type))) {
+    else if (
+      type === "dynamic-tool" ||
+      (type.startsWith("tool-") && typeof part.toolCallId === "string" && !TOOL_EVENT_PARTS.has(type))
+    ) {
       content.push(...toolPart(part, type === "dynamic-tool" ? String(part.toolName ?? "") : type.slice(5)));
     } else if (type === "tool-output-available" || type === "tool-output-error" || type === "tool-output-denied") {
       content.push(eventResult(part));
     } else if (type === "tool-approval-response" && typeof part.approvalId === "string") {
-      content.push({ type: "tool_result", toolCallId: String(part.toolCallId ?? part.approvalId), approved: part.approved === true, interactionToken: part.approvalId, output: { approved: part.approved === true, interactionToken: part.approvalId } });
+      content.push({
+        type: "tool_result",
+        toolCallId: String(part.toolCallId ?? part.approvalId),
+        approved: part.approved === true,
+        interactionToken: part.approvalId,
+        output: { approved: part.approved === true, interactionToken: part.approvalId },
+      });
     }
   });
   return { role: String(message.role), content };
 }
 
-const TOOL_EVENT_PARTS = new Set(["tool-output-available", "tool-output-error", "tool-output-denied", "tool-approval-response", "tool-approval-request", "tool-input-start", "tool-input-delta", "tool-input-available"]);
+const TOOL_EVENT_PARTS = new Set([
+  "tool-output-available",
+  "tool-output-error",
+  "tool-output-denied",
+  "tool-approval-response",
+  "tool-approval-request",
+  "tool-input-start",
+  "tool-input-delta",
+  "tool-input-available",
+]);
 
 function fileBlock(part: Json): ContentBlock {
   const mediaType = typeof part.mediaType === "string" ? part.mediaType : "application/octet-stream";
@@ -97,7 +120,10 @@ function toolPart(part: Json, toolName: string): ContentBlock[] {
       const approved = approval?.approved === true;
       const token = typeof approval?.id === "string" ? approval.id : undefined;
       const output = token ? { approved, interactionToken: token } : { approved };
-      return [call, { type: "tool_result", toolCallId, toolName, approved, ...(token ? { interactionToken: token } : {}), output }];
+      return [
+        call,
+        { type: "tool_result", toolCallId, toolName, approved, ...(token ? { interactionToken: token } : {}), output },
+      ];
     }
     default:
       return [call];
@@ -106,7 +132,9 @@ function toolPart(part: Json, toolName: string): ContentBlock[] {
 
 function eventResult(part: Json): ContentBlock {
   const toolCallId = String(part.toolCallId ?? "");
-  if (part.type === "tool-output-error") return { type: "tool_result", toolCallId, output: part.errorText ?? "", isError: true };
-  if (part.type === "tool-output-denied") return { type: "tool_result", toolCallId, approved: false, output: { approved: false } };
+  if (part.type === "tool-output-error")
+    return { type: "tool_result", toolCallId, output: part.errorText ?? "", isError: true };
+  if (part.type === "tool-output-denied")
+    return { type: "tool_result", toolCallId, approved: false, output: { approved: false } };
   return { type: "tool_result", toolCallId, output: part.output ?? null, isError: false };
 }

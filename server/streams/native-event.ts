@@ -22,7 +22,15 @@ export type NativeEvent =
   | { type: "thought_delta"; id: string; delta: string }
   | { type: "thought_end"; id: string }
   | { type: "tool_call"; id: string; name: string; input?: unknown; rawInput?: unknown; render?: unknown }
-  | { type: "tool_result"; id: string; output?: unknown; data?: unknown; isError?: boolean; denied?: boolean; render?: unknown }
+  | {
+      type: "tool_result";
+      id: string;
+      output?: unknown;
+      data?: unknown;
+      isError?: boolean;
+      denied?: boolean;
+      render?: unknown;
+    }
   | { type: "interaction_request"; id: string; kind: InteractionKind; payload: Record<string, unknown> }
   | { type: "interaction_response"; id: string; kind: InteractionKind; payload: unknown }
   | { type: "data"; name: string; data: unknown; transient?: boolean }

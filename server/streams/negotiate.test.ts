@@ -10,12 +10,16 @@ it("picks the transport from Accept, falling back to flags.stream for absent or 
   expect(negotiateTransport(null, true)).toBe("sse");
   expect(negotiateTransport("*/*", true)).toBe("sse");
   expect(negotiateTransport("text/html, text/event-stream", false)).toBe("sse");
-  expect(() => negotiateTransport("text/html", false)).toThrow(expect.objectContaining({ status: 406, code: "not_acceptable" }));
+  expect(() => negotiateTransport("text/html", false)).toThrow(
+    expect.objectContaining({ status: 406, code: "not_acceptable" }),
+  );
 });
 
 it("accepts absent, native and ui_sdk as the messages format and rejects anything else", () => {
   expect(negotiateFormat(null)).toBe("native");
   expect(negotiateFormat("native")).toBe("native");
   expect(negotiateFormat("ui_sdk")).toBe("ui_sdk");
-  expect(() => negotiateFormat("vercel")).toThrow(expect.objectContaining({ status: 400, code: "invalid_messages_format" }));
+  expect(() => negotiateFormat("vercel")).toThrow(
+    expect.objectContaining({ status: 400, code: "invalid_messages_format" }),
+  );
 });

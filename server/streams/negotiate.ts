@@ -33,5 +33,8 @@ export function negotiateTransport(accept: string | null, wantsStream: boolean):
 export function negotiateFormat(header: string | null): MessagesFormat {
   if (header === null || header.trim() === "" || header.trim() === "native") return "native";
   if (header.trim() === "ui_sdk") return "ui_sdk";
-  throw new BadRequestError(`${MESSAGES_FORMAT_HEADER} "${header}" is not a messages format; use native or ui_sdk`, "invalid_messages_format");
+  throw new BadRequestError(
+    `${MESSAGES_FORMAT_HEADER} "${header}" is not a messages format; use native or ui_sdk`,
+    "invalid_messages_format",
+  );
 }

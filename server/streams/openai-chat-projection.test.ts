@@ -21,31 +21,75 @@ describe("OpenAiChatProjection", () => {
       { type: "usage", input: 10, output: 5, total: 15 },
       { type: "done", stopReason: "stop", traceId: "t" },
     ]);
-    expect(items.map((c) => c.choices[0]?.delta ?? "usage")).toEqual([{ role: "assistant", content: "" }, { content: "I'll check." }, { content: "\n\nFound it." }, {}, "usage"]);
+    expect(items.map((c) => c.choices[0]?.delta ?? "usage")).toEqual([
+      { role: "assistant", content: "" },
+      { content: "I'll check." },
+      { content: "\n\nFound it." },
+      {},
+      "usage",
+    ]);
     expect(items.at(-2).choices[0].finish_reason).toBe("stop");
-    expect(items.at(-1)).toEqual({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1700000000, model: "greeter", choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+    expect(items.at(-1)).toEqual({
+      id: "chatcmpl-1",
+      object: "chat.completion.chunk",
+      created: 1700000000,
+      model: "greeter",
+      choices: [],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    });
     expect(items[1].usage).toBeNull();
-    expect(projection.completion().choices[0]).toEqual({ index: 0, message: { role: "assistant", content: "I'll check.\n\nFound it.", refusal: null }, finish_reason: "stop", logprobs: null });
+    expect(projection.completion().choices[0]).toEqual({
+      index: 0,
+      message: { role: "assistant", content: "I'll check.\n\nFound it.", refusal: null },
+      finish_reason: "stop",
+      logprobs: null,
+    });
   });
 
   it("a paused client tool is a tool_calls delta and finish_reason tool_calls; server tools stay hidden", () => {
     const { projection, items } = run([
       { type: "tool_call", id: "c1", name: "pick", input: {} },
       { type: "tool_call", id: "c1", name: "pick", input: { hint: "warm" } },
-      { type: "interaction_request", id: "c1", kind: "client_tool", payload: { toolCallId: "c1", toolName: "pick", input: { hint: "warm" } } },
+      {
+        type: "interaction_request",
+        id: "c1",
+        kind: "client_tool",
+        payload: { toolCallId: "c1", toolName: "pick", input: { hint: "warm" } },
+      },
       { type: "done", stopReason: "paused", traceId: "t" },
     ]);
     const calls = items.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
-    expect(calls).toEqual([{ index: 0, id: "c1", type: "function", function: { name: "pick", arguments: '{"hint":"warm"}' } }]);
-    expect(projection.completion().choices[0]).toMatchObject({ finish_reason: "tool_calls", message: { content: null, tool_calls: [calls[0]].map(({ index: _, ...call }) => call) } });
+    expect(calls).toEqual([
+      { index: 0, id: "c1", type: "function", function: { name: "pick", arguments: '{"hint":"warm"}' } },
+    ]);
+    expect(projection.completion().choices[0]).toMatchObject({
+      finish_reason: "tool_calls",
+      message: { content: null, tool_calls: [calls[0]].map(({ index: _, ...call }) => call) },
+    });
   });
 
   it("a run error ends the stream with an error object; length and content filter map to OpenAI's reasons", () => {
-    const failed = run([{ type: "message_delta", id: "m", delta: "half" }, { type: "error", message: "provider failed" }, { type: "done", stopReason: "error", traceId: "t" }]);
-    expect(failed.items.at(-1)).toEqual({ error: { message: "provider failed", type: "server_error", param: null, code: "agent_run_failed" } });
+    const failed = run([
+      { type: "message_delta", id: "m", delta: "half" },
+      { type: "error", message: "provider failed" },
+      { type: "done", stopReason: "error", traceId: "t" },
+    ]);
+    expect(failed.items.at(-1)).toEqual({
+      error: { message: "provider failed", type: "server_error", param: null, code: "agent_run_failed" },
+    });
     expect(failed.projection.errors).toEqual(["provider failed"]);
-    expect(run([{ type: "message", text: "cut" }, { type: "done", stopReason: "max_tokens", traceId: "t" }]).projection.completion().choices[0].finish_reason).toBe("length");
-    expect(run([{ type: "message", text: "no" }, { type: "done", stopReason: "refusal", traceId: "t" }]).projection.completion().choices[0].finish_reason).toBe("content_filter");
+    expect(
+      run([
+        { type: "message", text: "cut" },
+        { type: "done", stopReason: "max_tokens", traceId: "t" },
+      ]).projection.completion().choices[0].finish_reason,
+    ).toBe("length");
+    expect(
+      run([
+        { type: "message", text: "no" },
+        { type: "done", stopReason: "refusal", traceId: "t" },
+      ]).projection.completion().choices[0].finish_reason,
+    ).toBe("content_filter");
   });
 
   it("closes a source that ended without done", () => {

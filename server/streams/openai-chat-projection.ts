@@ -133,9 +133,20 @@ export class OpenAiChatProjection {
   /** The whole turn as OpenAI's non-streaming answer. */
   completion(): ChatCompletion {
     const { id, created, model } = this.options;
-    const message: ChatCompletion["choices"][number]["message"] = { role: "assistant", content: this.text || null, refusal: null };
+    const message: ChatCompletion["choices"][number]["message"] = {
+      role: "assistant",
+      content: this.text || null,
+      refusal: null,
+    };
     if (this.toolCalls.length) message.tool_calls = this.toolCalls;
-    return { id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: this.finishReason, logprobs: null }], usage: this.chatUsage() };
+    return {
+      id,
+      object: "chat.completion",
+      created,
+      model,
+      choices: [{ index: 0, message, finish_reason: this.finishReason, logprobs: null }],
+      usage: this.chatUsage(),
+    };
   }
 
   private open(): ChatStreamItem[] {
@@ -145,7 +156,8 @@ export class OpenAiChatProjection {
   }
 
   private content(blockId: string, delta: string): ChatCompletionChunk {
-    const separated = this.lastBlock !== undefined && this.lastBlock !== blockId && this.text ? BLOCK_SEPARATOR + delta : delta;
+    const separated =
+      this.lastBlock !== undefined && this.lastBlock !== blockId && this.text ? BLOCK_SEPARATOR + delta : delta;
     this.lastBlock = blockId;
     this.text += separated;
     return this.chunk({ content: separated }, null);
@@ -159,7 +171,11 @@ export class OpenAiChatProjection {
   }
 
   private chatUsage(): ChatUsage {
-    return { prompt_tokens: this.usage?.input ?? 0, completion_tokens: this.usage?.output ?? 0, total_tokens: this.usage?.total ?? 0 };
+    return {
+      prompt_tokens: this.usage?.input ?? 0,
+      completion_tokens: this.usage?.output ?? 0,
+      total_tokens: this.usage?.total ?? 0,
+    };
   }
 
   private base() {
@@ -167,8 +183,14 @@ export class OpenAiChatProjection {
     return { id, object: "chat.completion.chunk" as const, created, model };
   }
 
-  private chunk(delta: ChatCompletionChunk["choices"][number]["delta"], finishReason: ChatFinishReason | null): ChatCompletionChunk {
-    const chunk: ChatCompletionChunk = { ...this.base(), choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] };
+  private chunk(
+    delta: ChatCompletionChunk["choices"][number]["delta"],
+    finishReason: ChatFinishReason | null,
+  ): ChatCompletionChunk {
+    const chunk: ChatCompletionChunk = {
+      ...this.base(),
+      choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
+    };
     if (this.options.includeUsage) chunk.usage = null;
     return chunk;
   }

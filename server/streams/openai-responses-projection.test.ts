@@ -16,7 +16,12 @@ describe("OpenAiResponsesProjection", () => {
       { type: "message_delta", id: "msg-0", delta: "Let " },
       { type: "message_delta", id: "msg-0", delta: "me ask." },
       { type: "message_end", id: "msg-0" },
-      { type: "interaction_request", id: "c1", kind: "client_tool", payload: { toolCallId: "c1", toolName: "pick", input: { n: 1 } } },
+      {
+        type: "interaction_request",
+        id: "c1",
+        kind: "client_tool",
+        payload: { toolCallId: "c1", toolName: "pick", input: { n: 1 } },
+      },
       { type: "usage", input: 3, output: 4, total: 7 },
       { type: "done", stopReason: "paused", traceId: "t" },
     ]);
@@ -38,26 +43,63 @@ describe("OpenAiResponsesProjection", () => {
     ]);
     expect(items.map((e) => e.sequence_number)).toEqual(items.map((_, i) => i));
     expect(items[0].response).toMatchObject({ status: "in_progress", output: [] });
-    expect(items[2].item).toEqual({ type: "message", id: "msg_abc_0", status: "in_progress", role: "assistant", content: [] });
+    expect(items[2].item).toEqual({
+      type: "message",
+      id: "msg_abc_0",
+      status: "in_progress",
+      role: "assistant",
+      content: [],
+    });
     const final = projection.response();
     expect(items.at(-1).response).toEqual(final);
     expect(final).toMatchObject({
       id: "resp_abc",
       status: "completed",
       output: [
-        { type: "message", id: "msg_abc_0", status: "completed", content: [{ type: "output_text", text: "Let me ask.", annotations: [] }] },
-        { type: "function_call", id: "fc_abc_1", call_id: "c1", name: "pick", arguments: '{"n":1}', status: "completed" },
+        {
+          type: "message",
+          id: "msg_abc_0",
+          status: "completed",
+          content: [{ type: "output_text", text: "Let me ask.", annotations: [] }],
+        },
+        {
+          type: "function_call",
+          id: "fc_abc_1",
+          call_id: "c1",
+          name: "pick",
+          arguments: '{"n":1}',
+          status: "completed",
+        },
       ],
       usage: { input_tokens: 3, output_tokens: 4, total_tokens: 7 },
     });
   });
 
   it("a run error streams error then response.failed; a length stop is incomplete", () => {
-    const failed = run([{ type: "message_delta", id: "m", delta: "half" }, { type: "error", message: "boom" }, { type: "done", stopReason: "error", traceId: "t" }]);
-    expect(failed.items.slice(-5).map((e) => e.type)).toEqual(["response.output_text.done", "response.content_part.done", "response.output_item.done", "error", "response.failed"]);
-    expect(failed.projection.response()).toMatchObject({ status: "failed", error: { code: "server_error", message: "boom" } });
-    const cut = run([{ type: "message", text: "cut" }, { type: "done", stopReason: "max_tokens", traceId: "t" }]);
-    expect(cut.projection.response()).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } });
+    const failed = run([
+      { type: "message_delta", id: "m", delta: "half" },
+      { type: "error", message: "boom" },
+      { type: "done", stopReason: "error", traceId: "t" },
+    ]);
+    expect(failed.items.slice(-5).map((e) => e.type)).toEqual([
+      "response.output_text.done",
+      "response.content_part.done",
+      "response.output_item.done",
+      "error",
+      "response.failed",
+    ]);
+    expect(failed.projection.response()).toMatchObject({
+      status: "failed",
+      error: { code: "server_error", message: "boom" },
+    });
+    const cut = run([
+      { type: "message", text: "cut" },
+      { type: "done", stopReason: "max_tokens", traceId: "t" },
+    ]);
+    expect(cut.projection.response()).toMatchObject({
+      status: "incomplete",
+      incomplete_details: { reason: "max_output_tokens" },
+    });
     expect(cut.items.at(-1).type).toBe("response.incomplete");
   });
 });

@@ -20,7 +20,14 @@ export interface OutputText {
 
 export type ResponseOutputItem =
   | { type: "message"; id: string; status: "in_progress" | "completed"; role: "assistant"; content: OutputText[] }
-  | { type: "function_call"; id: string; call_id: string; name: string; arguments: string; status: "in_progress" | "completed" };
+  | {
+      type: "function_call";
+      id: string;
+      call_id: string;
+      name: string;
+      arguments: string;
+      status: "in_progress" | "completed";
+    };
 
 export interface ResponseObject {
   id: string;
@@ -59,7 +66,8 @@ export class OpenAiResponsesProjection {
   private started = false;
   private finished = false;
   private readonly output: ResponseOutputItem[] = [];
-  private openMessage: { item: Extract<ResponseOutputItem, { type: "message" }>; index: number; text: OutputText } | undefined;
+  private openMessage:
+    { item: Extract<ResponseOutputItem, { type: "message" }>; index: number; text: OutputText } | undefined;
   private usage: RunUsage | undefined;
   private status: ResponseStatus = "in_progress";
   private incomplete: ResponseObject["incomplete_details"] = null;
@@ -87,10 +95,25 @@ export class OpenAiResponsesProjection {
         const callId = typeof payload.toolCallId === "string" ? payload.toolCallId : event.id;
         const args = JSON.stringify(payload.input ?? {});
         const index = this.output.length;
-        const item: ResponseOutputItem = { type: "function_call", id: this.itemId("fc", index), call_id: callId, name: String(payload.toolName ?? ""), arguments: "", status: "in_progress" };
+        const item: ResponseOutputItem = {
+          type: "function_call",
+          id: this.itemId("fc", index),
+          call_id: callId,
+          name: String(payload.toolName ?? ""),
+          arguments: "",
+          status: "in_progress",
+        };
         out.push(this.event("response.output_item.added", { output_index: index, item: { ...item } }));
-        out.push(this.event("response.function_call_arguments.delta", { item_id: item.id, output_index: index, delta: args }));
-        out.push(this.event("response.function_call_arguments.done", { item_id: item.id, output_index: index, arguments: args }));
+        out.push(
+          this.event("response.function_call_arguments.delta", { item_id: item.id, output_index: index, delta: args }),
+        );
+        out.push(
+          this.event("response.function_call_arguments.done", {
+            item_id: item.id,
+            output_index: index,
+            arguments: args,
+          }),
+        );
         Object.assign(item, { arguments: args, status: "completed" });
         this.output.push(item);
         out.push(this.event("response.output_item.done", { output_index: index, item }));
@@ -101,7 +124,10 @@ export class OpenAiResponsesProjection {
         break;
       case "error":
         this.errors.push(event.message);
-        out.push(...this.closeMessage(), this.event("error", { code: "server_error", message: event.message, param: null }));
+        out.push(
+          ...this.closeMessage(),
+          this.event("error", { code: "server_error", message: event.message, param: null }),
+        );
         break;
       case "done":
         out.push(...this.finish(event.stopReason));
@@ -150,7 +176,10 @@ export class OpenAiResponsesProjection {
   private open(): ResponseStreamEvent[] {
     if (this.started) return [];
     this.started = true;
-    return [this.event("response.created", { response: this.response() }), this.event("response.in_progress", { response: this.response() })];
+    return [
+      this.event("response.created", { response: this.response() }),
+      this.event("response.in_progress", { response: this.response() }),
+    ];
   }
 
   private text(delta: string): ResponseStreamEvent[] {
@@ -158,16 +187,37 @@ export class OpenAiResponsesProjection {
     if (!this.openMessage) {
       const index = this.output.length;
       const text: OutputText = { type: "output_text", text: "", annotations: [] };
-      const item: Extract<ResponseOutputItem, { type: "message" }> = { type: "message", id: this.itemId("msg", index), status: "in_progress", role: "assistant", content: [] };
+      const item: Extract<ResponseOutputItem, { type: "message" }> = {
+        type: "message",
+        id: this.itemId("msg", index),
+        status: "in_progress",
+        role: "assistant",
+        content: [],
+      };
       this.output.push(item);
       this.openMessage = { item, index, text };
       out.push(this.event("response.output_item.added", { output_index: index, item: structuredClone(item) }));
-      out.push(this.event("response.content_part.added", { item_id: item.id, output_index: index, content_index: 0, part: { ...text } }));
+      out.push(
+        this.event("response.content_part.added", {
+          item_id: item.id,
+          output_index: index,
+          content_index: 0,
+          part: { ...text },
+        }),
+      );
       item.content.push(text);
     }
     const { item, index, text } = this.openMessage;
     text.text += delta;
-    out.push(this.event("response.output_text.delta", { item_id: item.id, output_index: index, content_index: 0, delta, logprobs: [] }));
+    out.push(
+      this.event("response.output_text.delta", {
+        item_id: item.id,
+        output_index: index,
+        content_index: 0,
+        delta,
+        logprobs: [],
+      }),
+    );
     return out;
   }
 
@@ -177,8 +227,19 @@ export class OpenAiResponsesProjection {
     this.openMessage = undefined;
     item.status = "completed";
     return [
-      this.event("response.output_text.done", { item_id: item.id, output_index: index, content_index: 0, text: text.text, logprobs: [] }),
-      this.event("response.content_part.done", { item_id: item.id, output_index: index, content_index: 0, part: { ...text } }),
+      this.event("response.output_text.done", {
+        item_id: item.id,
+        output_index: index,
+        content_index: 0,
+        text: text.text,
+        logprobs: [],
+      }),
+      this.event("response.content_part.done", {
+        item_id: item.id,
+        output_index: index,
+        content_index: 0,
+        part: { ...text },
+      }),
       this.event("response.output_item.done", { output_index: index, item: structuredClone(item) }),
     ];
   }
@@ -206,7 +267,9 @@ export class OpenAiResponsesProjection {
 }
 
 /** Native events to Responses stream events (SSE with `event:` lines downstream, no `[DONE]`). */
-export function openAiResponsesStream(options: OpenAiResponsesOptions): TransformStream<NativeEvent, ResponseStreamEvent> {
+export function openAiResponsesStream(
+  options: OpenAiResponsesOptions,
+): TransformStream<NativeEvent, ResponseStreamEvent> {
   const projection = new OpenAiResponsesProjection(options);
   return new TransformStream({
     transform(event, controller) {

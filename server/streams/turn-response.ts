@@ -20,10 +20,18 @@ export interface TurnResponseOptions {
   keepaliveMs: number;
 }
 
-export const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", "x-accel-buffering": "no" };
+export const SSE_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache",
+  connection: "keep-alive",
+  "x-accel-buffering": "no",
+};
 
 /** One event stream, projected into the negotiated transport and format. */
-export async function turnResponse(events: ReadableStream<NativeEvent>, options: TurnResponseOptions): Promise<Response> {
+export async function turnResponse(
+  events: ReadableStream<NativeEvent>,
+  options: TurnResponseOptions,
+): Promise<Response> {
   const headers: Record<string, string> = {
     "x-svc-session-id": options.sessionId,
     "x-svc-trace-id": options.traceId,
@@ -33,7 +41,10 @@ export async function turnResponse(events: ReadableStream<NativeEvent>, options:
   };
   if (options.transport === "batch") {
     const body = await batchBody(events, options);
-    return new Response(JSON.stringify(body), { status: 200, headers: { ...headers, "content-type": "application/json; charset=utf-8" } });
+    return new Response(JSON.stringify(body), {
+      status: 200,
+      headers: { ...headers, "content-type": "application/json; charset=utf-8" },
+    });
   }
   const frames: ReadableStream<unknown> =
     options.format === "ui_sdk"
@@ -44,11 +55,21 @@ export async function turnResponse(events: ReadableStream<NativeEvent>, options:
     const text = frames.pipeThrough(ndjsonStream());
     return new Response(text.pipeThrough(new TextEncoderStream()), {
       status: 200,
-      headers: { ...headers, "content-type": "application/x-ndjson", "cache-control": "no-cache", "x-accel-buffering": "no" },
+      headers: {
+        ...headers,
+        "content-type": "application/x-ndjson",
+        "cache-control": "no-cache",
+        "x-accel-buffering": "no",
+      },
     });
   }
-  const text = frames.pipeThrough(sseStream({ sentinel: options.format === "ui_sdk" })).pipeThrough(keepaliveStream(options.keepaliveMs));
-  return new Response(text.pipeThrough(new TextEncoderStream()), { status: 200, headers: { ...headers, ...SSE_HEADERS } });
+  const text = frames
+    .pipeThrough(sseStream({ sentinel: options.format === "ui_sdk" }))
+    .pipeThrough(keepaliveStream(options.keepaliveMs));
+  return new Response(text.pipeThrough(new TextEncoderStream()), {
+    status: 200,
+    headers: { ...headers, ...SSE_HEADERS },
+  });
 }
 
 /**
@@ -60,7 +81,10 @@ export const batchTurnSchema = z.strictObject({
   session_id: z.string(),
   data: z.strictObject({
     outputs: batchOutputsSchema.extend({
-      messages: z.union([batchOutputsSchema.shape.messages, z.array(z.object({ id: z.string(), role: z.literal("assistant"), parts: z.array(z.unknown()) }))]),
+      messages: z.union([
+        batchOutputsSchema.shape.messages,
+        z.array(z.object({ id: z.string(), role: z.literal("assistant"), parts: z.array(z.unknown()) })),
+      ]),
     }),
   }),
 });

@@ -28,7 +28,11 @@ describe("UI Message Stream projection", () => {
       { type: "text-delta", id: "msg-0", delta: "lo" },
       { type: "text-end", id: "msg-0" },
       { type: "finish-step" },
-      { type: "finish", finishReason: "stop", messageMetadata: { usage: { input: 3, output: 2, total: 5, cost: 0.001 }, traceId: "t".repeat(32) } },
+      {
+        type: "finish",
+        finishReason: "stop",
+        messageMetadata: { usage: { input: 3, output: 2, total: 5, cost: 0.001 }, traceId: "t".repeat(32) },
+      },
     ]);
     const message = await checkUiChunks(chunks);
     expect(message.parts.filter((p) => p.type === "text")).toEqual([{ type: "text", text: "Hello", state: "done" }]);
@@ -38,14 +42,24 @@ describe("UI Message Stream projection", () => {
     const chunks = project([
       { type: "tool_call", id: "c1", name: "pick", input: {} },
       { type: "tool_call", id: "c1", name: "pick", input: { a: 1 }, rawInput: { a: 2 } },
-      { type: "interaction_request", id: "c1", kind: "client_tool", payload: { toolCallId: "c1", toolName: "pick", input: { a: 2 } } },
+      {
+        type: "interaction_request",
+        id: "c1",
+        kind: "client_tool",
+        payload: { toolCallId: "c1", toolName: "pick", input: { a: 2 } },
+      },
       done("paused"),
     ]);
     expect(chunks.filter((c) => c.type === "tool-input-start")).toHaveLength(1);
     expect(chunks.filter((c) => c.type === "tool-input-available").at(-1)).toMatchObject({ input: { a: 2 } });
     expect(chunks.at(-1)).toMatchObject({ type: "finish", finishReason: "other" });
     const message = await checkUiChunks(chunks);
-    expect(message.parts.at(-1)).toMatchObject({ type: "tool-pick", toolCallId: "c1", state: "input-available", input: { a: 2 } });
+    expect(message.parts.at(-1)).toMatchObject({
+      type: "tool-pick",
+      toolCallId: "c1",
+      state: "input-available",
+      input: { a: 2 },
+    });
   });
 
   it("maps tool results, errors and denials, approvals, user input, data, files and renders", async () => {
@@ -64,14 +78,40 @@ describe("UI Message Stream projection", () => {
     ]);
     const types = chunks.map((c) => c.type);
     expect(types).toContain("tool-output-available");
-    expect(chunks.find((c) => c.type === "tool-output-error")).toEqual({ type: "tool-output-error", toolCallId: "b", errorText: "boom" });
-    expect(chunks.find((c) => c.type === "tool-approval-request")).toEqual({ type: "tool-approval-request", approvalId: "ap-1", toolCallId: "c" });
-    expect(chunks.find((c) => c.type === "data-input-request")).toEqual({ type: "data-input-request", id: "in-1", data: { question: "?" } });
-    expect(chunks.find((c) => c.type === "data-render")).toEqual({ type: "data-render", data: { toolCallId: "a", render: { kind: "card" } } });
-    expect(chunks.find((c) => c.type === "data-progress")).toEqual({ type: "data-progress", data: { n: 1 }, transient: true });
+    expect(chunks.find((c) => c.type === "tool-output-error")).toEqual({
+      type: "tool-output-error",
+      toolCallId: "b",
+      errorText: "boom",
+    });
+    expect(chunks.find((c) => c.type === "tool-approval-request")).toEqual({
+      type: "tool-approval-request",
+      approvalId: "ap-1",
+      toolCallId: "c",
+    });
+    expect(chunks.find((c) => c.type === "data-input-request")).toEqual({
+      type: "data-input-request",
+      id: "in-1",
+      data: { question: "?" },
+    });
+    expect(chunks.find((c) => c.type === "data-render")).toEqual({
+      type: "data-render",
+      data: { toolCallId: "a", render: { kind: "card" } },
+    });
+    expect(chunks.find((c) => c.type === "data-progress")).toEqual({
+      type: "data-progress",
+      data: { n: 1 },
+      transient: true,
+    });
     await checkUiChunks(chunks);
-    const denied = project([{ type: "tool_call", id: "d", name: "x", input: {} }, { type: "tool_result", id: "d", denied: true }, done()]);
-    expect(denied.find((c) => c.type === "tool-output-denied")).toEqual({ type: "tool-output-denied", toolCallId: "d" });
+    const denied = project([
+      { type: "tool_call", id: "d", name: "x", input: {} },
+      { type: "tool_result", id: "d", denied: true },
+      done(),
+    ]);
+    expect(denied.find((c) => c.type === "tool-output-denied")).toEqual({
+      type: "tool-output-denied",
+      toolCallId: "d",
+    });
   });
 
   it("closes open blocks and the turn on an error, and a source that stops without done still terminates", async () => {

@@ -58,18 +58,25 @@ export class UiMessageProjection {
         break;
       case "thought": {
         const id = `reasoning-${this.oneShot++}`;
-        out.push({ type: "reasoning-start", id }, { type: "reasoning-delta", id, delta: event.text }, { type: "reasoning-end", id });
+        out.push(
+          { type: "reasoning-start", id },
+          { type: "reasoning-delta", id, delta: event.text },
+          { type: "reasoning-end", id },
+        );
         break;
       }
       case "tool_call":
         out.push(...this.toolInput(event.id, event.name, event.rawInput ?? event.input ?? {}));
-        if (event.render !== undefined) out.push({ type: "data-render", data: { toolCallId: event.id, render: event.render } });
+        if (event.render !== undefined)
+          out.push({ type: "data-render", data: { toolCallId: event.id, render: event.render } });
         break;
       case "tool_result":
         if (event.denied) out.push({ type: "tool-output-denied", toolCallId: event.id });
-        else if (event.isError) out.push({ type: "tool-output-error", toolCallId: event.id, errorText: errorText(event.output) });
+        else if (event.isError)
+          out.push({ type: "tool-output-error", toolCallId: event.id, errorText: errorText(event.output) });
         else out.push({ type: "tool-output-available", toolCallId: event.id, output: event.output ?? null });
-        if (event.render !== undefined) out.push({ type: "data-render", data: { toolCallId: event.id, render: event.render } });
+        if (event.render !== undefined)
+          out.push({ type: "data-render", data: { toolCallId: event.id, render: event.render } });
         break;
       case "interaction_request":
         out.push(...this.interaction(event));
@@ -84,7 +91,12 @@ export class UiMessageProjection {
         out.push({ type: "file", url: event.url, mediaType: event.mediaType });
         break;
       case "usage":
-        this.usage = { input: event.input, output: event.output, total: event.total, ...(event.cost !== undefined ? { cost: event.cost } : {}) };
+        this.usage = {
+          input: event.input,
+          output: event.output,
+          total: event.total,
+          ...(event.cost !== undefined ? { cost: event.cost } : {}),
+        };
         break;
       case "error":
         out.push({ type: "error", errorText: event.message });

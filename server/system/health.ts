@@ -23,5 +23,9 @@ export async function getHealth(app: AppContext): Promise<Health> {
     versions.set(app.db, version);
     version.catch(() => versions.delete(app.db));
   }
-  return { status: "ok", database: { kind: app.dbKind, version: await version }, revision_cache: revisionCacheFor(app).stats() };
+  return {
+    status: "ok",
+    database: { kind: app.dbKind, version: await version },
+    revision_cache: revisionCacheFor(app).stats(),
+  };
 }

@@ -152,7 +152,8 @@ function cleanReferences(references: JsonObject, unsupported: JsonObject): JsonO
     }
     const ref: JsonObject = {};
     if (value.id !== undefined) ref.id = value.id;
-    if (value.slug !== undefined) ref.slug = typeof value.slug === "string" && URL_SAFE_SLUG.test(value.slug) ? value.slug : null;
+    if (value.slug !== undefined)
+      ref.slug = typeof value.slug === "string" && URL_SAFE_SLUG.test(value.slug) ? value.slug : null;
     if (value.version !== undefined) ref.version = value.version === null ? null : String(value.version);
     out[key] = ref;
   }

@@ -16,16 +16,21 @@ export async function readRawBody(request: Request, limit: number): Promise<Buff
 
 function decompress(raw: Buffer, encoding: string, limit: number): Buffer {
   const gzip = encoding === "gzip" || encoding === "x-gzip" || (encoding === "" && raw[0] === 0x1f && raw[1] === 0x8b);
-  const deflate = encoding === "deflate" || (encoding === "" && raw[0] === 0x78 && [0x01, 0x5e, 0x9c, 0xda].includes(raw[1] ?? -1));
+  const deflate =
+    encoding === "deflate" || (encoding === "" && raw[0] === 0x78 && [0x01, 0x5e, 0x9c, 0xda].includes(raw[1] ?? -1));
   if (!gzip && !deflate) {
-    if (encoding !== "" && encoding !== "identity") throw new UnsupportedMediaTypeError(`Content-Encoding ${encoding} is not supported; use gzip, deflate or none`);
+    if (encoding !== "" && encoding !== "identity")
+      throw new UnsupportedMediaTypeError(`Content-Encoding ${encoding} is not supported; use gzip, deflate or none`);
     return raw;
   }
   try {
     return gzip ? gunzipSync(raw, { maxOutputLength: limit }) : inflateSync(raw, { maxOutputLength: limit });
   } catch (error) {
     if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw new PayloadTooLargeError(limit);
-    throw new BadRequestError(`The body is not valid ${gzip ? "gzip" : "deflate"} data: ${(error as Error).message}`, "invalid_encoding");
+    throw new BadRequestError(
+      `The body is not valid ${gzip ? "gzip" : "deflate"} data: ${(error as Error).message}`,
+      "invalid_encoding",
+    );
   }
 }
 

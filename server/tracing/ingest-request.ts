@@ -17,20 +17,33 @@ import type { SpanRecord } from "./span-record";
 export type TracingIngestMode = "ingest" | "one_trace" | { replace: string };
 
 /** The JSON ingest endpoints: read and parse the body, apply the mode's rule, queue durably, answer with links. */
-export async function ingestTracingRequest(app: AppContext, projectId: string, request: Request, mode: TracingIngestMode) {
+export async function ingestTracingRequest(
+  app: AppContext,
+  projectId: string,
+  request: Request,
+  mode: TracingIngestMode,
+) {
   const pathId = typeof mode === "object" ? parseTraceId(mode.replace) : undefined;
   if (typeof mode === "object" && !pathId) {
-    throw new BadRequestError(`trace_id ${JSON.stringify(mode.replace)} is not 32 hex digits or a UUID`, "invalid_trace_id");
+    throw new BadRequestError(
+      `trace_id ${JSON.stringify(mode.replace)} is not 32 hex digits or a UUID`,
+      "invalid_trace_id",
+    );
   }
   const parsed = await readTracingRequest(request, app.config.tracing.maxBodyBytes);
   if (mode === "one_trace") singleTrace(parsed, "POST /tracing/traces/");
   if (typeof mode === "object") {
     const payloadId = singleTrace(parsed, `PUT /tracing/traces/${mode.replace}`);
     if (payloadId !== pathId) {
-      throw new BadRequestError(`The path trace_id ${traceIdToWire(pathId!)} differs from the payload's ${traceIdToWire(payloadId)}`, "trace_id_mismatch");
+      throw new BadRequestError(
+        `The path trace_id ${traceIdToWire(pathId!)} differs from the payload's ${traceIdToWire(payloadId)}`,
+        "trace_id_mismatch",
+      );
     }
   }
-  const accepted = await acceptSpans(app.db, app.config.tracing, projectId, parsed, { replaceTraces: pathId ? [pathId] : undefined });
+  const accepted = await acceptSpans(app.db, app.config.tracing, projectId, parsed, {
+    replaceTraces: pathId ? [pathId] : undefined,
+  });
   return {
     count: accepted.spans.length,
     links: accepted.spans.map(linkOf),
@@ -39,21 +52,35 @@ export async function ingestTracingRequest(app: AppContext, projectId: string, r
 }
 
 /** OTLP/HTTP: decode (protobuf or JSON), queue durably, answer in the request's encoding with `partial_success`. */
-export async function ingestOtlpRequest(app: AppContext, projectId: string, request: Request): Promise<{ body: Uint8Array | string; contentType: string }> {
+export async function ingestOtlpRequest(
+  app: AppContext,
+  projectId: string,
+  request: Request,
+): Promise<{ body: Uint8Array | string; contentType: string }> {
   const encoding = otlpEncodingOf(request.headers.get("content-type"));
   const body = await readRawBody(request, app.config.tracing.maxBodyBytes);
   const parsed = otlpToSpans(decodeOtlp(body, encoding));
   const accepted = await acceptSpans(app.db, app.config.tracing, projectId, parsed);
   const rejected = accepted.dropped.length;
-  const message = rejected > 0 ? accepted.dropped.slice(0, 10).map((d) => `${d.span_id ?? `span ${d.index}`}: ${d.reason}`).join("; ") : "";
+  const message =
+    rejected > 0
+      ? accepted.dropped
+          .slice(0, 10)
+          .map((d) => `${d.span_id ?? `span ${d.index}`}: ${d.reason}`)
+          .join("; ")
+      : "";
   return encodeOtlpResponse(encoding, rejected, message);
 }
 
 async function readTracingRequest(request: Request, limit: number): Promise<ParsedSpans> {
   const body = parseJsonBuffer(await readRawBody(request, limit));
   if (body === undefined) return { spans: [], dropped: [] };
-  if (!isObject(body)) throw new SchemaValidationError([{ path: "", message: "the body must be an OTelTracingRequest object with spans or traces" }]);
-  if (body.spans !== undefined && body.spans !== null && !Array.isArray(body.spans)) throw new SchemaValidationError([{ path: "spans", message: "must be a list of spans" }]);
+  if (!isObject(body))
+    throw new SchemaValidationError([
+      { path: "", message: "the body must be an OTelTracingRequest object with spans or traces" },
+    ]);
+  if (body.spans !== undefined && body.spans !== null && !Array.isArray(body.spans))
+    throw new SchemaValidationError([{ path: "spans", message: "must be a list of spans" }]);
   if (body.spans === undefined && body.traces !== undefined && body.traces !== null && !isObject(body.traces)) {
     throw new SchemaValidationError([{ path: "traces", message: "must be a map of trace ids to {spans: {...}}" }]);
   }

@@ -17,19 +17,29 @@ export async function ingestTraceBatch(app: AppContext, projectId: string, reque
   const body = parseJsonBuffer(await readRawBody(request, app.config.tracing.maxBodyBytes));
   const traces = isObject(body) ? body.traces : undefined;
   if (!Array.isArray(traces) || traces.length === 0) {
-    throw new BadRequestError('Send {"traces": [{"trace_id": "<32 hex>", "spans": {"<name>": {...}}}, ...]}: a non-empty list of traces', "no_traces");
+    throw new BadRequestError(
+      'Send {"traces": [{"trace_id": "<32 hex>", "spans": {"<name>": {...}}}, ...]}: a non-empty list of traces',
+      "no_traces",
+    );
   }
   const parsed: ParsedSpans = { spans: [], dropped: [] };
   traces.forEach((trace, index) => {
     if (!isObject(trace) || !isObject(trace.spans)) {
-      throw new SchemaValidationError([{ path: `traces[${index}]`, message: "must be {trace_id?, spans: {<span name>: span | [spans]}}" }]);
+      throw new SchemaValidationError([
+        { path: `traces[${index}]`, message: "must be {trace_id?, spans: {<span name>: span | [spans]}}" },
+      ]);
     }
-    const traceId = typeof trace.trace_id === "string" && trace.trace_id ? trace.trace_id : randomBytes(16).toString("hex");
+    const traceId =
+      typeof trace.trace_id === "string" && trace.trace_id ? trace.trace_id : randomBytes(16).toString("hex");
     const one = parseTracingRequest({ traces: { [traceId]: { spans: trace.spans } } });
     parsed.spans.push(...one.spans);
     parsed.dropped.push(...one.dropped);
   });
   const accepted = await acceptSpans(app.db, app.config.tracing, projectId, parsed);
   const traceIds = [...new Set(accepted.spans.map((s) => traceIdToWire(s.trace_id)))];
-  return { count: traceIds.length, trace_ids: traceIds, ...(accepted.dropped.length > 0 ? { dropped: accepted.dropped } : {}) };
+  return {
+    count: traceIds.length,
+    trace_ids: traceIds,
+    ...(accepted.dropped.length > 0 ? { dropped: accepted.dropped } : {}),
+  };
 }

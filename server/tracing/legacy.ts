@@ -14,12 +14,15 @@ import { spanToWire, traceToWire } from "./wire";
  * unchanged: traces come back as a map keyed by trace id (`{traces: {<hex>: {spans: {...}}}}`).
  */
 function traceMap(entries: { traceId: string; spans: Parameters<typeof traceToWire>[1] }[]) {
-  return Object.fromEntries(entries.map(({ traceId, spans }) => [traceIdToWire(traceId), { spans: traceToWire(traceId, spans).spans }]));
+  return Object.fromEntries(
+    entries.map(({ traceId, spans }) => [traceIdToWire(traceId), { spans: traceToWire(traceId, spans).spans }]),
+  );
 }
 
 function parseId(raw: string): string {
   const id = parseTraceId(raw);
-  if (!id) throw new BadRequestError(`trace_id ${JSON.stringify(raw)} is not 32 hex digits or a UUID`, "invalid_trace_id");
+  if (!id)
+    throw new BadRequestError(`trace_id ${JSON.stringify(raw)} is not 32 hex digits or a UUID`, "invalid_trace_id");
   return id;
 }
 
@@ -39,7 +42,10 @@ export async function legacyDeleteTrace(db: Database, config: TracingConfig, pro
   const id = parseId(raw);
   const spans = (await loadTraces(db, projectId, [id])).get(id) ?? [];
   await enqueueSpans(db, projectId, [], { maxBacklogSpans: config.maxBacklogSpans, replaceTraces: [id] });
-  return { count: spans.length, links: spans.map((s) => ({ trace_id: traceIdToWire(s.trace_id), span_id: spanIdToWire(s.span_id) })) };
+  return {
+    count: spans.length,
+    links: spans.map((s) => ({ trace_id: traceIdToWire(s.trace_id), span_id: spanIdToWire(s.span_id) })),
+  };
 }
 
 /**
@@ -47,7 +53,12 @@ export async function legacyDeleteTrace(db: Database, config: TracingConfig, pro
  * `filter` as an object or a JSON string) in the body or the query string; the new-style
  * `filtering`/`windowing`/`formatting` are read too.
  */
-export async function legacyQuery(db: Database, projectId: string, body: Record<string, unknown>, search: URLSearchParams) {
+export async function legacyQuery(
+  db: Database,
+  projectId: string,
+  body: Record<string, unknown>,
+  search: URLSearchParams,
+) {
   const flat: Record<string, unknown> = { ...Object.fromEntries(search), ...body };
   let filtering = flat.filtering ?? flat.filter;
   if (typeof filtering === "string") {
@@ -57,13 +68,15 @@ export async function legacyQuery(db: Database, projectId: string, body: Record<
       throw new BadRequestError("'filter' is not valid JSON", "invalid_filtering");
     }
   }
-  const number = (v: unknown) => (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : v);
+  const number = (v: unknown) =>
+    typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : v;
   const windowing = isObject(flat.windowing)
     ? flat.windowing
     : { newest: flat.newest, oldest: flat.oldest, limit: number(flat.limit), rate: number(flat.rate), next: flat.next };
   const formatting = isObject(flat.formatting) ? flat.formatting : {};
   const focus = formatting.focus ?? flat.focus ?? "trace";
-  if (focus !== "trace" && focus !== "span") throw new BadRequestError("'focus' must be trace or span", "invalid_formatting");
+  if (focus !== "trace" && focus !== "span")
+    throw new BadRequestError("'focus' must be trace or span", "invalid_formatting");
   const window = parseWindowing(windowing);
   if (focus === "span") {
     const page = await querySpanPage(db, projectId, filtering, window);

@@ -14,7 +14,13 @@ export interface OwnMetrics {
   errors?: number;
 }
 
-export function computeSpanMetrics(attributes: JsonObject, startUs: number, endUs: number, exceptionEvents: number, isError: boolean): void {
+export function computeSpanMetrics(
+  attributes: JsonObject,
+  startUs: number,
+  endUs: number,
+  exceptionEvents: number,
+  isError: boolean,
+): void {
   const duration = (endUs - startUs) / 1000;
   if (duration > 0) setPath(attributes, ["ag", "metrics", "duration", "cumulative"], duration);
 
@@ -44,7 +50,9 @@ export function computeSpanMetrics(attributes: JsonObject, startUs: number, endU
 
 /** List-price cost of the span's tokens when its model has a curated price. */
 function estimateCost(attributes: JsonObject, tokens: JsonObject): Amounts | undefined {
-  const model = str(getPath(attributes, ["ag", "meta", "response", "model"])) ?? str(getPath(attributes, ["ag", "meta", "request", "model"]));
+  const model =
+    str(getPath(attributes, ["ag", "meta", "response", "model"])) ??
+    str(getPath(attributes, ["ag", "meta", "request", "model"]));
   if (!model) return undefined;
   const system = str(getPath(attributes, ["ag", "meta", "system"]));
   const input = typeof tokens.prompt === "number" ? tokens.prompt : 0;
@@ -67,7 +75,10 @@ export function ownMetrics(attributes: JsonObject): OwnMetrics {
   return {
     tokens: amounts(getPath(m, ["tokens", "incremental"])),
     costs: amounts(getPath(m, ["costs", "incremental"])),
-    errors: typeof getPath(m, ["errors", "incremental"]) === "number" ? (getPath(m, ["errors", "incremental"]) as number) : undefined,
+    errors:
+      typeof getPath(m, ["errors", "incremental"]) === "number"
+        ? (getPath(m, ["errors", "incremental"]) as number)
+        : undefined,
   };
 }
 

@@ -27,7 +27,8 @@ export function parseTracingRequest(body: unknown): ParsedSpans {
       for (const [name, value] of Object.entries(nodes)) {
         for (const node of Array.isArray(value) ? value : [value]) {
           const span = tryParse(out, node, index++, { ...options, spanName: name });
-          if (span && isObject(node)) walk((node as JsonObject).spans, { ...options, traceId: span.trace_id, parentId: span.span_id });
+          if (span && isObject(node))
+            walk((node as JsonObject).spans, { ...options, traceId: span.trace_id, parentId: span.span_id });
         }
       }
     };

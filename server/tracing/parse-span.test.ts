@@ -48,7 +48,12 @@ describe("the reference's messy spans", () => {
           ag: {
             type: { trace: "unknown", span: "unknown", extra_type: "x" },
             data: { inputs: '{"text": "hello"}', outputs: "world", extra_data: 42 },
-            metrics: { duration: { acc: 12.5 }, tokens: { acc: { total: 100 } }, costs: { unit: { total: 0.02 } }, extra_metric: { acc: 999 } },
+            metrics: {
+              duration: { acc: 12.5 },
+              tokens: { acc: { total: 100 } },
+              costs: { unit: { total: 0.02 } },
+              extra_metric: { acc: 999 },
+            },
             references: { testcase: { id: "t-1", slug: "not a slug!" } },
             custom: "oops",
           },
@@ -59,7 +64,14 @@ describe("the reference's messy spans", () => {
           { name: "exception", timestamp: 1675000001, attributes: { message: "PANIC!", type: "NotImplementedError" } },
         ],
       },
-      { trace_id: "f5a2efb40895881e938e2ebc070beca8", span_id: "1234567890abcdef", parent_id: "abcdef1234567890", span_name: "child_span", start_time: 1672500000, end_time: 1677500000 },
+      {
+        trace_id: "f5a2efb40895881e938e2ebc070beca8",
+        span_id: "1234567890abcdef",
+        parent_id: "abcdef1234567890",
+        span_name: "child_span",
+        start_time: 1672500000,
+        end_time: 1677500000,
+      },
     ],
   });
   const [parent, child] = parsed.spans;
@@ -67,7 +79,12 @@ describe("the reference's messy spans", () => {
   it("parses both, keeps known ag keys and quarantines the rest in ag.unsupported", () => {
     expect(parsed.dropped).toEqual([]);
     const ag = parent.attributes.ag as Record<string, any>;
-    expect(ag.unsupported).toEqual({ type: { extra_type: "x" }, data: { extra_data: 42 }, metrics: { extra_metric: { acc: 999 } }, custom: "oops" });
+    expect(ag.unsupported).toEqual({
+      type: { extra_type: "x" },
+      data: { extra_data: 42 },
+      metrics: { extra_metric: { acc: 999 } },
+      custom: "oops",
+    });
     expect(ag.data.inputs).toEqual({ text: "hello" });
     expect(ag.data.outputs).toBe("world");
     expect(ag.references.testcase).toEqual({ id: "t-1", slug: null });
@@ -90,18 +107,28 @@ describe("the reference's messy spans", () => {
   it("rolls totals up from children to parents", () => {
     const nodes = [
       { span_id: "p", parent_id: null, attributes: { ag: { metrics: { tokens: { incremental: { total: 1 } } } } } },
-      { span_id: "c1", parent_id: "p", attributes: { ag: { metrics: { tokens: { incremental: { total: 2 } }, errors: { incremental: 1 } } } } },
+      {
+        span_id: "c1",
+        parent_id: "p",
+        attributes: { ag: { metrics: { tokens: { incremental: { total: 2 } }, errors: { incremental: 1 } } } },
+      },
       { span_id: "c2", parent_id: "c1", attributes: { ag: { metrics: { costs: { incremental: { total: 0.5 } } } } } },
       { span_id: "loop", parent_id: "loop", attributes: {} },
     ];
     const changed = rollUpTrace(nodes);
     expect(changed).toEqual(new Set(["p", "c1", "c2"]));
-    expect((nodes[0].attributes as any).ag.metrics).toMatchObject({ tokens: { cumulative: { total: 3 } }, costs: { cumulative: { total: 0.5 } }, errors: { cumulative: 1 } });
+    expect((nodes[0].attributes as any).ag.metrics).toMatchObject({
+      tokens: { cumulative: { total: 3 } },
+      costs: { cumulative: { total: 0.5 } },
+      errors: { cumulative: 1 },
+    });
     expect(rollUpTrace(nodes).size).toBe(0);
   });
 
   it("annotation when any span of the trace has links, an empty list included", () => {
-    const annotated = parseTracingRequest({ spans: [{ trace_id: "f5a2efb40895881e938e2ebc070beca8", span_id: "abcdef1234567890", links: [] }] });
+    const annotated = parseTracingRequest({
+      spans: [{ trace_id: "f5a2efb40895881e938e2ebc070beca8", span_id: "abcdef1234567890", links: [] }],
+    });
     expect(annotated.spans[0].trace_type).toBe("annotation");
   });
 });

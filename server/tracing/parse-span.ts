@@ -42,9 +42,19 @@ export function parseSpan(raw: unknown, options: ParseOptions = {}): SpanRecord 
   if (!isObject(raw)) throw new SpanParseError("a span must be an object");
   const traceSource = raw.trace_id !== undefined && raw.trace_id !== null ? raw.trace_id : options.traceId;
   const traceId = parseTraceId(traceSource);
-  if (!traceId) throw new SpanParseError(traceSource === undefined ? "trace_id is missing" : `trace_id ${short(traceSource)} is not 32 hex digits or a UUID`);
+  if (!traceId)
+    throw new SpanParseError(
+      traceSource === undefined
+        ? "trace_id is missing"
+        : `trace_id ${short(traceSource)} is not 32 hex digits or a UUID`,
+    );
   const spanId = parseSpanId(raw.span_id);
-  if (!spanId) throw new SpanParseError(raw.span_id === undefined ? "span_id is missing" : `span_id ${short(raw.span_id)} is not 16 or 32 hex digits or a UUID`);
+  if (!spanId)
+    throw new SpanParseError(
+      raw.span_id === undefined
+        ? "span_id is missing"
+        : `span_id ${short(raw.span_id)} is not 16 or 32 hex digits or a UUID`,
+    );
   let parentId: string | null = options.parentId ?? null;
   if (raw.parent_id !== undefined && raw.parent_id !== null && raw.parent_id !== "") {
     const parsed = parseSpanId(raw.parent_id);
@@ -79,9 +89,9 @@ export function parseSpan(raw: unknown, options: ParseOptions = {}): SpanRecord 
 
   const references = mergeReferences(raw.references, getPath(attributes, ["ag", "references"]));
   const isRoot = parentId === null;
-  const sessionId = isRoot ? text(raw.session_id) ?? text(getPath(attributes, ["ag", "session", "id"])) : null;
-  const userId = isRoot ? text(raw.user_id) ?? text(getPath(attributes, ["ag", "user", "id"])) : null;
-  const agentId = isRoot ? text(raw.agent_id) ?? text(getPath(attributes, ["ag", "meta", "agent", "id"])) : null;
+  const sessionId = isRoot ? (text(raw.session_id) ?? text(getPath(attributes, ["ag", "session", "id"]))) : null;
+  const userId = isRoot ? (text(raw.user_id) ?? text(getPath(attributes, ["ag", "user", "id"]))) : null;
+  const agentId = isRoot ? (text(raw.agent_id) ?? text(getPath(attributes, ["ag", "meta", "agent", "id"]))) : null;
 
   return {
     trace_id: traceId,
@@ -119,7 +129,8 @@ export function inferTraceTypes(spans: SpanRecord[]): void {
 /** An exception event's attributes, OpenTelemetry's `exception.message` style or the reference's `message`. */
 function exceptionOf(event: SpanEvent): JsonObject {
   const out: JsonObject = {};
-  for (const [key, value] of Object.entries(event.attributes ?? {})) out[key.startsWith("exception.") ? key.slice("exception.".length) : key] = value;
+  for (const [key, value] of Object.entries(event.attributes ?? {}))
+    out[key.startsWith("exception.") ? key.slice("exception.".length) : key] = value;
   out.timestamp = event.timestamp;
   return out;
 }
@@ -128,11 +139,19 @@ function timeField(raw: JsonObject, field: string): number | undefined {
   const value = raw[field];
   if (value === undefined || value === null || value === "") return undefined;
   const us = parseTimestamp(value);
-  if (us === undefined) throw new SpanParseError(`${field} ${short(value)} is not an ISO 8601 time or an integer of 10, 13, 16 or 19 digits`);
+  if (us === undefined)
+    throw new SpanParseError(
+      `${field} ${short(value)} is not an ISO 8601 time or an integer of 10, 13, 16 or 19 digits`,
+    );
   return us;
 }
 
-function enumField<T extends string>(value: unknown, allowed: readonly T[], prefix: string, field: string): T | undefined {
+function enumField<T extends string>(
+  value: unknown,
+  allowed: readonly T[],
+  prefix: string,
+  field: string,
+): T | undefined {
   if (value === undefined || value === null || value === "") return undefined;
   if (typeof value === "number") {
     const found = allowed[value];
@@ -147,7 +166,8 @@ function enumField<T extends string>(value: unknown, allowed: readonly T[], pref
 
 function resolveSpanType(fromAg: unknown, fromConventions: SpanType | undefined, fromField: unknown): SpanType {
   for (const candidate of [fromAg, fromConventions, fromField]) {
-    if (typeof candidate === "string" && (SPAN_TYPES as readonly string[]).includes(candidate.toLowerCase())) return candidate.toLowerCase() as SpanType;
+    if (typeof candidate === "string" && (SPAN_TYPES as readonly string[]).includes(candidate.toLowerCase()))
+      return candidate.toLowerCase() as SpanType;
   }
   return "task";
 }
@@ -158,7 +178,8 @@ function parseEvents(value: unknown): SpanEvent[] | null {
   return value.map((e, i) => {
     if (!isObject(e)) throw new SpanParseError(`events[${i}] must be an object`);
     const us = e.timestamp === undefined || e.timestamp === null ? undefined : parseTimestamp(e.timestamp);
-    if (e.timestamp !== undefined && e.timestamp !== null && us === undefined) throw new SpanParseError(`events[${i}].timestamp ${short(e.timestamp)} is not a time`);
+    if (e.timestamp !== undefined && e.timestamp !== null && us === undefined)
+      throw new SpanParseError(`events[${i}].timestamp ${short(e.timestamp)} is not a time`);
     const event: SpanEvent = { name: text(e.name) ?? "event", timestamp: microsToIso(us ?? nowMicros()) };
     if (isObject(e.attributes)) event.attributes = e.attributes;
     return event;
@@ -167,14 +188,26 @@ function parseEvents(value: unknown): SpanEvent[] | null {
 
 function parseLinks(value: unknown): SpanLink[] | null {
   if (value === undefined || value === null) return null;
-  const list = Array.isArray(value) ? value : isObject(value) ? Object.entries(value).map(([key, link]) => (isObject(link) ? { ...link, attributes: { ...(isObject(link.attributes) ? link.attributes : {}), key } } : link)) : null;
+  const list = Array.isArray(value)
+    ? value
+    : isObject(value)
+      ? Object.entries(value).map(([key, link]) =>
+          isObject(link)
+            ? { ...link, attributes: { ...(isObject(link.attributes) ? link.attributes : {}), key } }
+            : link,
+        )
+      : null;
   if (!list) throw new SpanParseError("links must be a list or a map of named links");
   return list.map((l, i) => {
     if (!isObject(l)) throw new SpanParseError(`links[${i}] must be an object`);
     const traceId = parseTraceId(l.trace_id);
     const spanId = parseSpanId(l.span_id);
     if (!traceId || !spanId) throw new SpanParseError(`links[${i}] needs a valid trace_id and span_id`);
-    return { trace_id: traceId.replaceAll("-", ""), span_id: spanId.replaceAll("-", "").slice(-16), ...(isObject(l.attributes) ? { attributes: l.attributes } : {}) };
+    return {
+      trace_id: traceId.replaceAll("-", ""),
+      span_id: spanId.replaceAll("-", "").slice(-16),
+      ...(isObject(l.attributes) ? { attributes: l.attributes } : {}),
+    };
   });
 }
 

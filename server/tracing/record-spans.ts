@@ -57,7 +57,12 @@ const REDACTED = "[REDACTED]";
  * the server itself did (an agent run) are bounded by that work, and failing or losing them
  * would be worse than a longer queue.
  */
-export async function recordSpans(db: Database, projectId: string, spans: SpanInput[], options: RecordSpansOptions = {}): Promise<RecordSpansResult> {
+export async function recordSpans(
+  db: Database,
+  projectId: string,
+  spans: SpanInput[],
+  options: RecordSpansOptions = {},
+): Promise<RecordSpansResult> {
   const config = options.config ?? loadConfig().tracing;
   const secrets = (options.redact ?? []).filter((s) => typeof s === "string" && s.length >= 4);
   const input = secrets.length > 0 ? (redact(spans, secrets) as SpanInput[]) : spans;
@@ -70,6 +75,9 @@ export async function recordSpans(db: Database, projectId: string, spans: SpanIn
 export function redact(value: unknown, secrets: string[]): unknown {
   if (typeof value === "string") return secrets.reduce((s, secret) => s.split(secret).join(REDACTED), value);
   if (Array.isArray(value)) return value.map((v) => redact(v, secrets));
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k, secrets) as string, redact(v, secrets)]));
+  if (isObject(value))
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [redact(k, secrets) as string, redact(v, secrets)]),
+    );
   return value;
 }

@@ -34,7 +34,11 @@ export function rollUpTrace(nodes: RollupNode[]): Set<string> {
     if (visiting.has(node.span_id)) return {};
     visiting.add(node.span_id);
     const own = ownMetrics(node.attributes);
-    const total: Totals = { tokens: own.tokens && { ...own.tokens }, costs: own.costs && { ...own.costs }, errors: own.errors };
+    const total: Totals = {
+      tokens: own.tokens && { ...own.tokens },
+      costs: own.costs && { ...own.costs },
+      errors: own.errors,
+    };
     for (const child of children.get(node.span_id) ?? []) add(total, visit(child));
     visiting.delete(node.span_id);
     totals.set(node.span_id, total);

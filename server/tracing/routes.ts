@@ -3,7 +3,13 @@ import { defineRoute } from "@/server/http/route";
 import { ingestOtlpRequest, ingestTracingRequest } from "./ingest-request";
 import { legacyDeleteTrace, legacyFetchTrace, legacyQuery } from "./legacy";
 import { ingestTraceBatch } from "./ingest-traces";
-import { createSimpleTrace, deleteSimpleTrace, editSimpleTrace, getSimpleTrace, querySimpleTraces } from "./simple-traces";
+import {
+  createSimpleTrace,
+  deleteSimpleTrace,
+  editSimpleTrace,
+  getSimpleTrace,
+  querySimpleTraces,
+} from "./simple-traces";
 import { fetchTrace, listTraces, queryTraces, querySpans } from "./traces";
 import { spanTreeWire, spanWire, traceWire } from "./wire";
 
@@ -12,32 +18,48 @@ const TAG = "tracing";
 const tracingRequestDoc = z
   .object({
     spans: z.array(z.record(z.string(), z.unknown())).optional().describe("Flat list; parentage by parent_id"),
-    traces: z.record(z.string(), z.unknown()).optional().describe("Tree: {trace_id: {spans: {span_name: node | [nodes]}}}"),
+    traces: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("Tree: {trace_id: {spans: {span_name: node | [nodes]}}}"),
   })
   .describe("OTelTracingRequest");
 
 const ingestResponse = z.object({
   count: z.number().int(),
   links: z.array(z.object({ trace_id: z.string(), span_id: z.string() })),
-  dropped: z.array(z.object({ index: z.number().int().optional(), span_id: z.string().optional(), reason: z.string() })).optional(),
+  dropped: z
+    .array(z.object({ index: z.number().int().optional(), span_id: z.string().optional(), reason: z.string() }))
+    .optional(),
 });
 
 const link = z.strictObject({ trace_id: z.string(), span_id: z.string() });
 const next = z.strictObject({ next: z.string() }).optional();
 /** The deprecated endpoints' trace map: `{<trace_id>: {spans}}`. */
 const legacyTraces = z.record(z.string(), z.strictObject({ spans: spanTreeWire }));
-const legacyFetchResponse = z.union([z.strictObject({ count: z.literal(1), traces: legacyTraces }), z.strictObject({ count: z.literal(0) })]);
+const legacyFetchResponse = z.union([
+  z.strictObject({ count: z.literal(1), traces: legacyTraces }),
+  z.strictObject({ count: z.literal(0) }),
+]);
 
 const queryBody = z.looseObject({
   filtering: z.unknown().optional(),
   windowing: z.unknown().optional(),
-  formatting: z.object({ focus: z.enum(["trace", "span"]).optional(), format: z.enum(["agenta", "opentelemetry"]).optional() }).optional(),
+  formatting: z
+    .object({ focus: z.enum(["trace", "span"]).optional(), format: z.enum(["agenta", "opentelemetry"]).optional() })
+    .optional(),
 });
 
-const simpleRef = z.object({ id: z.string().optional(), slug: z.string().optional(), version: z.union([z.string(), z.number()]).optional() });
+const simpleRef = z.object({
+  id: z.string().optional(),
+  slug: z.string().optional(),
+  version: z.union([z.string(), z.number()]).optional(),
+});
 const simpleLinks = z.union([
   z.record(z.string(), z.object({ trace_id: z.string(), span_id: z.string() })),
-  z.array(z.object({ trace_id: z.string(), span_id: z.string(), attributes: z.record(z.string(), z.unknown()).optional() })),
+  z.array(
+    z.object({ trace_id: z.string(), span_id: z.string(), attributes: z.record(z.string(), z.unknown()).optional() }),
+  ),
 ]);
 const simpleTraceBody = z.object({
   trace: z.object({
@@ -60,7 +82,11 @@ export const tracingRoutes = [
     tag: TAG,
     summary: "Ingest spans (any number of traces); 202 once they are durably queued",
     status: 202,
-    rawBody: { contentTypes: ["application/json"], schema: tracingRequestDoc, description: "OTelTracingRequest; gzip or deflate with Content-Encoding" },
+    rawBody: {
+      contentTypes: ["application/json"],
+      schema: tracingRequestDoc,
+      description: "OTelTracingRequest; gzip or deflate with Content-Encoding",
+    },
     response: ingestResponse,
     handler: async ({ ctx }) => ingestTracingRequest(ctx.app, ctx.principal.projectId, ctx.request, "ingest"),
   }),
@@ -71,7 +97,11 @@ export const tracingRoutes = [
     tag: TAG,
     summary: "Deprecated: ingest the spans of exactly one trace",
     status: 202,
-    rawBody: { contentTypes: ["application/json"], schema: tracingRequestDoc, description: "OTelTracingRequest holding one trace" },
+    rawBody: {
+      contentTypes: ["application/json"],
+      schema: tracingRequestDoc,
+      description: "OTelTracingRequest holding one trace",
+    },
     response: ingestResponse,
     handler: async ({ ctx }) => ingestTracingRequest(ctx.app, ctx.principal.projectId, ctx.request, "one_trace"),
   }),
@@ -82,9 +112,14 @@ export const tracingRoutes = [
     tag: TAG,
     summary: "Deprecated: replace the spans of one trace (re-ingest through the queue)",
     status: 202,
-    rawBody: { contentTypes: ["application/json"], schema: tracingRequestDoc, description: "OTelTracingRequest holding exactly the trace of the path" },
+    rawBody: {
+      contentTypes: ["application/json"],
+      schema: tracingRequestDoc,
+      description: "OTelTracingRequest holding exactly the trace of the path",
+    },
     response: ingestResponse,
-    handler: async ({ ctx, params }) => ingestTracingRequest(ctx.app, ctx.principal.projectId, ctx.request, { replace: params.trace_id }),
+    handler: async ({ ctx, params }) =>
+      ingestTracingRequest(ctx.app, ctx.principal.projectId, ctx.request, { replace: params.trace_id }),
   }),
   defineRoute({
     method: "GET",
@@ -103,7 +138,8 @@ export const tracingRoutes = [
     response: z.strictObject({ count: z.number().int(), links: z.array(link) }),
     summary: "Deprecated: delete a trace's spans (queued); 202 with the links of the spans removed",
     status: 202,
-    handler: async ({ ctx, params }) => legacyDeleteTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id),
+    handler: async ({ ctx, params }) =>
+      legacyDeleteTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id),
   }),
   defineRoute({
     method: "POST",
@@ -111,10 +147,15 @@ export const tracingRoutes = [
     auth: "api_key",
     role: "viewer",
     tag: TAG,
-    response: z.union([z.strictObject({ count: z.number().int(), spans: z.array(spanWire) }), z.strictObject({ count: z.number().int(), traces: legacyTraces })]),
-    summary: "Deprecated: query with flat keys (focus, oldest, newest, limit, rate, filter) in the body or query string",
+    response: z.union([
+      z.strictObject({ count: z.number().int(), spans: z.array(spanWire) }),
+      z.strictObject({ count: z.number().int(), traces: legacyTraces }),
+    ]),
+    summary:
+      "Deprecated: query with flat keys (focus, oldest, newest, limit, rate, filter) in the body or query string",
     body: z.record(z.string(), z.unknown()),
-    handler: async ({ ctx, body }) => legacyQuery(ctx.app.db, ctx.principal.projectId, body, new URL(ctx.request.url).searchParams),
+    handler: async ({ ctx, body }) =>
+      legacyQuery(ctx.app.db, ctx.principal.projectId, body, new URL(ctx.request.url).searchParams),
   }),
   defineRoute({
     method: "POST",
@@ -137,7 +178,8 @@ export const tracingRoutes = [
     summary: "Create a one-span trace (an annotation, feedback, ...)",
     status: 202,
     body: simpleTraceBody,
-    handler: async ({ ctx, body }) => createSimpleTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, body.trace),
+    handler: async ({ ctx, body }) =>
+      createSimpleTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, body.trace),
   }),
   defineRoute({
     method: "POST",
@@ -175,7 +217,8 @@ export const tracingRoutes = [
     tag: TAG,
     summary: "Edit a simple trace: data is required; fields left out keep their value (re-ingested under the same ids)",
     body: simpleTraceBody,
-    handler: async ({ ctx, params, body }) => editSimpleTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id, body.trace),
+    handler: async ({ ctx, params, body }) =>
+      editSimpleTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id, body.trace),
   }),
   defineRoute({
     method: "DELETE",
@@ -184,21 +227,29 @@ export const tracingRoutes = [
     tag: TAG,
     summary: "Delete a simple trace (queued); 202 with {count, link}",
     status: 202,
-    handler: async ({ ctx, params }) => deleteSimpleTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id),
+    handler: async ({ ctx, params }) =>
+      deleteSimpleTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id),
   }),
   defineRoute({
     method: "POST",
     path: "/api/traces/ingest",
     auth: "api_key",
     tag: TAG,
-    summary: "Ingest a batch of traces, each {trace_id?, spans: {name: node}}; 202 with their trace_ids once durably queued",
+    summary:
+      "Ingest a batch of traces, each {trace_id?, spans: {name: node}}; 202 with their trace_ids once durably queued",
     status: 202,
     rawBody: {
       contentTypes: ["application/json"],
-      schema: z.object({ traces: z.array(z.object({ trace_id: z.string().optional(), spans: z.record(z.string(), z.unknown()) })) }),
+      schema: z.object({
+        traces: z.array(z.object({ trace_id: z.string().optional(), spans: z.record(z.string(), z.unknown()) })),
+      }),
       description: "A non-empty list of traces in the tree form",
     },
-    response: z.object({ count: z.number().int(), trace_ids: z.array(z.string()), dropped: ingestResponse.shape.dropped }),
+    response: z.object({
+      count: z.number().int(),
+      trace_ids: z.array(z.string()),
+      dropped: ingestResponse.shape.dropped,
+    }),
     handler: async ({ ctx }) => ingestTraceBatch(ctx.app, ctx.principal.projectId, ctx.request),
   }),
   defineRoute({
@@ -206,7 +257,10 @@ export const tracingRoutes = [
     path: "/api/traces/{trace_id}",
     auth: "api_key",
     tag: TAG,
-    response: z.union([z.strictObject({ count: z.literal(1), trace: traceWire }), z.strictObject({ count: z.literal(0) })]),
+    response: z.union([
+      z.strictObject({ count: z.literal(1), trace: traceWire }),
+      z.strictObject({ count: z.literal(0) }),
+    ]),
     summary: "Fetch a trace as a tree of spans ({count: 0} when unknown); emits traces.fetched",
     handler: async ({ ctx, params }) => fetchTrace(ctx.app.db, ctx.principal, params.trace_id),
   }),
@@ -219,7 +273,10 @@ export const tracingRoutes = [
     summary: "List traces by id (?trace_id=a&trace_id=b or ?trace_ids=a,b), newest first; emits traces.fetched",
     handler: async ({ ctx }) => {
       const url = new URL(ctx.request.url);
-      const ids = [...url.searchParams.getAll("trace_id"), ...url.searchParams.getAll("trace_ids").flatMap((v) => v.split(","))]
+      const ids = [
+        ...url.searchParams.getAll("trace_id"),
+        ...url.searchParams.getAll("trace_ids").flatMap((v) => v.split(",")),
+      ]
         .map((v) => v.trim())
         .filter((v) => v !== "");
       return listTraces(ctx.app.db, ctx.principal, ids);
@@ -262,8 +319,12 @@ export const tracingRoutes = [
     auth: "api_key",
     tag: TAG,
     response: z
-      .strictObject({ partialSuccess: z.strictObject({ rejectedSpans: z.string(), errorMessage: z.string() }).optional() })
-      .describe("ExportTraceServiceResponse in the request's encoding: this JSON form, or protobuf for a protobuf request"),
+      .strictObject({
+        partialSuccess: z.strictObject({ rejectedSpans: z.string(), errorMessage: z.string() }).optional(),
+      })
+      .describe(
+        "ExportTraceServiceResponse in the request's encoding: this JSON form, or protobuf for a protobuf request",
+      ),
     summary: "OTLP/HTTP trace export (protobuf or JSON, gzip); 200 once the spans are durably queued",
     rawBody: {
       contentTypes: ["application/x-protobuf", "application/json"],
@@ -271,7 +332,10 @@ export const tracingRoutes = [
     },
     handler: async ({ ctx }) => {
       const response = await ingestOtlpRequest(ctx.app, ctx.principal.projectId, ctx.request);
-      return new Response(response.body as BodyInit, { status: 200, headers: { "content-type": response.contentType } });
+      return new Response(response.body as BodyInit, {
+        status: 200,
+        headers: { "content-type": response.contentType },
+      });
     },
   }),
 ];

@@ -98,19 +98,31 @@ function mapGenAi(g: JsonObject, ag: AgWriter): SpanType | undefined {
   const inputMessages = messages(getPath(g, ["input", "messages"])) ?? indexedMessages(g.prompt);
   const system = parseMaybeJson(g.system_instructions);
   if (inputMessages || system !== undefined) {
-    ag.move("data.inputs", { ...(system !== undefined ? { system } : {}), ...(inputMessages ? { messages: inputMessages } : {}) }, G("input", "messages"), G("prompt"), G("system_instructions"));
+    ag.move(
+      "data.inputs",
+      { ...(system !== undefined ? { system } : {}), ...(inputMessages ? { messages: inputMessages } : {}) },
+      G("input", "messages"),
+      G("prompt"),
+      G("system_instructions"),
+    );
   }
   const outputMessages = messages(getPath(g, ["output", "messages"])) ?? indexedMessages(g.completion);
   if (outputMessages) ag.move("data.outputs", { messages: outputMessages }, G("output", "messages"), G("completion"));
   const toolArgs = getPath(g, ["tool", "call", "arguments"]);
-  if (toolArgs !== undefined) ag.move("data.inputs", asInputs(parseMaybeJson(toolArgs)), G("tool", "call", "arguments"));
+  if (toolArgs !== undefined)
+    ag.move("data.inputs", asInputs(parseMaybeJson(toolArgs)), G("tool", "call", "arguments"));
   const toolResult = getPath(g, ["tool", "call", "result"]);
   if (toolResult !== undefined) ag.move("data.outputs", parseMaybeJson(toolResult), G("tool", "call", "result"));
 
   if (operation === undefined || MODEL_CALLS.has(operation)) {
     const usage = getPath(g, ["usage"]);
     if (isObject(usage)) {
-      setTokens(ag, num(usage.input_tokens) ?? num(usage.prompt_tokens), num(usage.output_tokens) ?? num(usage.completion_tokens), num(usage.total_tokens));
+      setTokens(
+        ag,
+        num(usage.input_tokens) ?? num(usage.prompt_tokens),
+        num(usage.output_tokens) ?? num(usage.completion_tokens),
+        num(usage.total_tokens),
+      );
     }
   }
   return operation ? GEN_AI_OPERATIONS[operation] : undefined;
@@ -140,8 +152,13 @@ function mapAiSdk(ai: JsonObject, attributes: JsonObject, ag: AgWriter): SpanTyp
   if (response.text !== undefined) outputs.text = response.text;
   if (response.object !== undefined) outputs.object = parseMaybeJson(response.object);
   if (response.toolCalls !== undefined) outputs.tool_calls = parseMaybeJson(response.toolCalls);
-  const outputSources = [["ai", "response", "text"], ["ai", "response", "object"], ["ai", "response", "toolCalls"]];
-  if (Object.keys(outputs).length === 1 && outputs.text !== undefined) ag.move("data.outputs", outputs.text, ...outputSources);
+  const outputSources = [
+    ["ai", "response", "text"],
+    ["ai", "response", "object"],
+    ["ai", "response", "toolCalls"],
+  ];
+  if (Object.keys(outputs).length === 1 && outputs.text !== undefined)
+    ag.move("data.outputs", outputs.text, ...outputSources);
   else if (Object.keys(outputs).length > 0) ag.move("data.outputs", outputs, ...outputSources);
 
   const toolCall = isObject(ai.toolCall) ? ai.toolCall : undefined;
@@ -149,14 +166,21 @@ function mapAiSdk(ai: JsonObject, attributes: JsonObject, ag: AgWriter): SpanTyp
     ag.set("meta.tool.name", str(toolCall.name));
     ag.set("meta.tool.call_id", str(toolCall.id));
     const args = toolCall.args ?? toolCall.input;
-    if (args !== undefined) ag.move("data.inputs", asInputs(parseMaybeJson(args)), ["ai", "toolCall", "args"], ["ai", "toolCall", "input"]);
+    if (args !== undefined)
+      ag.move("data.inputs", asInputs(parseMaybeJson(args)), ["ai", "toolCall", "args"], ["ai", "toolCall", "input"]);
     const result = toolCall.result ?? toolCall.output;
-    if (result !== undefined) ag.move("data.outputs", parseMaybeJson(result), ["ai", "toolCall", "result"], ["ai", "toolCall", "output"]);
+    if (result !== undefined)
+      ag.move("data.outputs", parseMaybeJson(result), ["ai", "toolCall", "result"], ["ai", "toolCall", "output"]);
   }
 
   if (modelCall && isObject(ai.usage)) {
     const u = ai.usage;
-    setTokens(ag, num(u.inputTokens) ?? num(u.promptTokens), num(u.outputTokens) ?? num(u.completionTokens), num(u.totalTokens));
+    setTokens(
+      ag,
+      num(u.inputTokens) ?? num(u.promptTokens),
+      num(u.outputTokens) ?? num(u.completionTokens),
+      num(u.totalTokens),
+    );
   }
   if (!operation) return undefined;
   if (modelCall) return "chat";
@@ -193,7 +217,12 @@ function mapOpenInference(attributes: JsonObject, ag: AgWriter): SpanType | unde
   return kind ? OPENINFERENCE_KINDS[kind.toUpperCase()] : undefined;
 }
 
-function setTokens(ag: AgWriter, prompt: number | undefined, completion: number | undefined, total: number | undefined): void {
+function setTokens(
+  ag: AgWriter,
+  prompt: number | undefined,
+  completion: number | undefined,
+  total: number | undefined,
+): void {
   if (prompt === undefined && completion === undefined && total === undefined) return;
   ag.set("metrics.tokens.incremental", {
     ...(prompt !== undefined ? { prompt } : {}),

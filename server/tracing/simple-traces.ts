@@ -31,8 +31,16 @@ export interface SimpleTraceInput {
  * evaluator slug or `annotation`; origin, kind and channel become `ag.flags`; named links keep
  * their name in `attributes.key`. With links the trace is an annotation.
  */
-export async function createSimpleTrace(db: Database, config: TracingConfig, projectId: string, input: SimpleTraceInput) {
-  return writeSimpleTrace(db, config, projectId, input, { traceId: randomBytes(16).toString("hex"), spanId: randomBytes(8).toString("hex") });
+export async function createSimpleTrace(
+  db: Database,
+  config: TracingConfig,
+  projectId: string,
+  input: SimpleTraceInput,
+) {
+  return writeSimpleTrace(db, config, projectId, input, {
+    traceId: randomBytes(16).toString("hex"),
+    spanId: randomBytes(8).toString("hex"),
+  });
 }
 
 /** GET /simple/traces/{id}: the trace's root span read back as a simple trace, or `{count: 0}`. */
@@ -45,7 +53,13 @@ export async function getSimpleTrace(db: Database, projectId: string, rawId: str
  * PATCH /simple/traces/{id}: re-ingests the trace under the same ids (a replace, queued like every
  * write). `data` is required, as in the reference; other fields left out keep their stored value.
  */
-export async function editSimpleTrace(db: Database, config: TracingConfig, projectId: string, rawId: string, input: SimpleTraceInput) {
+export async function editSimpleTrace(
+  db: Database,
+  config: TracingConfig,
+  projectId: string,
+  rawId: string,
+  input: SimpleTraceInput,
+) {
   const root = await loadRoot(db, projectId, rawId);
   if (!root) throw new NotFoundError(`simple trace ${rawId} does not exist (or is not written yet)`);
   const stored = simpleTraceOf(root);
@@ -59,7 +73,11 @@ export async function editSimpleTrace(db: Database, config: TracingConfig, proje
     tags: input.tags ?? stored.tags,
     meta: input.meta ?? stored.meta,
   };
-  const written = await writeSimpleTrace(db, config, projectId, merged, { traceId: stored.trace_id, spanId: stored.span_id, replace: root.trace_id });
+  const written = await writeSimpleTrace(db, config, projectId, merged, {
+    traceId: stored.trace_id,
+    spanId: stored.span_id,
+    replace: root.trace_id,
+  });
   return written;
 }
 
@@ -70,7 +88,13 @@ export async function deleteSimpleTrace(db: Database, config: TracingConfig, pro
 }
 
 export interface SimpleTraceQuery {
-  trace?: { origin?: string; kind?: string; channel?: string; references?: Record<string, Ref> | Ref[]; links?: Record<string, Link> | Link[] };
+  trace?: {
+    origin?: string;
+    kind?: string;
+    channel?: string;
+    references?: Record<string, Ref> | Ref[];
+    links?: Record<string, Link> | Link[];
+  };
   windowing?: unknown;
 }
 
@@ -84,11 +108,30 @@ export async function querySimpleTraces(db: Database, projectId: string, query: 
   for (const flag of ["origin", "kind", "channel"] as const) {
     if (filter[flag]) conditions.push({ field: "attributes", key: `ag.flags.${flag}`, value: filter[flag] });
   }
-  const refs = filter.references ? (Array.isArray(filter.references) ? filter.references : Object.values(filter.references)) : [];
-  if (refs.length) conditions.push({ field: "references", operator: "in", value: refs.map((r) => withoutEmpty({ id: r.id, slug: r.slug })) });
+  const refs = filter.references
+    ? Array.isArray(filter.references)
+      ? filter.references
+      : Object.values(filter.references)
+    : [];
+  if (refs.length)
+    conditions.push({
+      field: "references",
+      operator: "in",
+      value: refs.map((r) => withoutEmpty({ id: r.id, slug: r.slug })),
+    });
   const links = filter.links ? (Array.isArray(filter.links) ? filter.links : Object.values(filter.links)) : [];
-  if (links.length) conditions.push({ field: "links", operator: "in", value: links.map((l) => ({ trace_id: l.trace_id, span_id: l.span_id })) });
-  const page = await queryTracePage(db, projectId, { operator: "and", conditions }, parseWindowing(query.windowing ?? {}));
+  if (links.length)
+    conditions.push({
+      field: "links",
+      operator: "in",
+      value: links.map((l) => ({ trace_id: l.trace_id, span_id: l.span_id })),
+    });
+  const page = await queryTracePage(
+    db,
+    projectId,
+    { operator: "and", conditions },
+    parseWindowing(query.windowing ?? {}),
+  );
   const traces = page.traces.map((t) => simpleTraceOf(rootOf(t.spans)));
   return { count: traces.length, traces, ...(page.next ? { windowing: { next: page.next } } : {}) };
 }
@@ -103,7 +146,11 @@ async function writeSimpleTrace(
   const links = Array.isArray(input.links)
     ? input.links
     : isObject(input.links)
-      ? Object.entries(input.links).map(([key, link]) => ({ trace_id: link.trace_id, span_id: link.span_id, attributes: { key } }))
+      ? Object.entries(input.links).map(([key, link]) => ({
+          trace_id: link.trace_id,
+          span_id: link.span_id,
+          attributes: { key },
+        }))
       : undefined;
   const evaluatorSlug = input.references?.evaluator?.slug;
   const flags = { origin: input.origin ?? "custom", kind: input.kind ?? "adhoc", channel: input.channel ?? "api" };
@@ -124,7 +171,11 @@ async function writeSimpleTrace(
     ...(links ? { links } : {}),
   };
   const parsed = parseTracingRequest({ spans: [span] });
-  if (parsed.dropped.length > 0) throw new BadRequestError(`The trace does not make a valid span: ${parsed.dropped[0].reason}`, "invalid_simple_trace");
+  if (parsed.dropped.length > 0)
+    throw new BadRequestError(
+      `The trace does not make a valid span: ${parsed.dropped[0].reason}`,
+      "invalid_simple_trace",
+    );
   await acceptSpans(db, config, projectId, parsed, ids.replace ? { replaceTraces: [ids.replace] } : {});
   const stored = parsed.spans[0];
   return {
@@ -144,7 +195,8 @@ async function writeSimpleTrace(
 
 async function loadRoot(db: Database, projectId: string, rawId: string): Promise<SpanRow | undefined> {
   const traceId = parseTraceId(rawId);
-  if (!traceId) throw new BadRequestError(`trace_id ${JSON.stringify(rawId)} is not 32 hex digits or a UUID`, "invalid_trace_id");
+  if (!traceId)
+    throw new BadRequestError(`trace_id ${JSON.stringify(rawId)} is not 32 hex digits or a UUID`, "invalid_trace_id");
   const spans = (await loadTraces(db, projectId, [traceId])).get(traceId);
   return spans ? rootOf(spans) : undefined;
 }
@@ -167,7 +219,8 @@ function simpleTraceOf(row: SpanRow) {
     kind: flags.kind as SimpleTraceInput["kind"],
     channel: flags.channel as SimpleTraceInput["channel"],
     data: (isObject(ag.data) ? ag.data : {}) as Record<string, unknown>,
-    references: keyed(row.references as (Ref & { attributes?: Record<string, unknown> })[] | null) as Record<string, Ref> | undefined,
+    references: keyed(row.references as (Ref & { attributes?: Record<string, unknown> })[] | null) as
+      Record<string, Ref> | undefined,
     links: keyed(row.links as Link[] | null) as SimpleTraceInput["links"],
     tags: isObject(ag.tags) ? (ag.tags as Record<string, unknown>) : undefined,
     meta: isObject(ag.meta) ? (ag.meta as Record<string, unknown>) : undefined,

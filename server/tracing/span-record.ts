@@ -48,7 +48,20 @@ export interface SpanEvent {
 export const TRACE_TYPES = ["invocation", "annotation", "unknown"] as const;
 export type TraceType = (typeof TRACE_TYPES)[number];
 
-export const SPAN_TYPES = ["agent", "chain", "workflow", "task", "tool", "embedding", "query", "llm", "completion", "chat", "rerank", "unknown"] as const;
+export const SPAN_TYPES = [
+  "agent",
+  "chain",
+  "workflow",
+  "task",
+  "tool",
+  "embedding",
+  "query",
+  "llm",
+  "completion",
+  "chat",
+  "rerank",
+  "unknown",
+] as const;
 export type SpanType = (typeof SPAN_TYPES)[number];
 
 export const SPAN_KINDS = [

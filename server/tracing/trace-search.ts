@@ -28,7 +28,13 @@ export function traceSearchQuery(search: TraceSearch, now: Date): QueryBody {
   if (search.status === "ok") conditions.push({ field: "status_code", operator: "is_not", value: "STATUS_CODE_ERROR" });
   if (search.agent) conditions.push({ field: "attributes", key: "gen_ai.agent.name", value: search.agent });
   // Cumulative costs only grow towards the root, so "some span has at least X" is "the trace has".
-  if (search.minCost !== undefined) conditions.push({ field: "attributes", key: "ag.metrics.costs.cumulative.total", operator: "gte", value: search.minCost });
+  if (search.minCost !== undefined)
+    conditions.push({
+      field: "attributes",
+      key: "ag.metrics.costs.cumulative.total",
+      operator: "gte",
+      value: search.minCost,
+    });
   return {
     filtering: conditions.length ? { operator: "and", conditions } : undefined,
     windowing: {

@@ -16,20 +16,30 @@ export interface Reader {
 export async function fetchTrace(db: Database, reader: Reader, rawId: string) {
   if (rawId === "query" || rawId === "ingest") throw new MethodNotAllowedError("GET", `/api/traces/${rawId}`, ["POST"]);
   const traceId = parseTraceId(rawId);
-  if (!traceId) throw new BadRequestError(`trace_id ${JSON.stringify(rawId)} is not 32 hex digits or a UUID`, "invalid_trace_id");
+  if (!traceId)
+    throw new BadRequestError(`trace_id ${JSON.stringify(rawId)} is not 32 hex digits or a UUID`, "invalid_trace_id");
   const spans = (await loadTraces(db, reader.projectId, [traceId])).get(traceId);
   if (!spans) return { count: 0 };
-  await emitEvent(db, { projectId: reader.projectId, type: "traces.fetched", attributes: { trace_id: traceIdToWire(traceId), count: 1, user_id: reader.userId } });
+  await emitEvent(db, {
+    projectId: reader.projectId,
+    type: "traces.fetched",
+    attributes: { trace_id: traceIdToWire(traceId), count: 1, user_id: reader.userId },
+  });
   return { count: 1, trace: traceToWire(traceId, spans) };
 }
 
 /** GET /traces/?trace_id=a&trace_id=b or ?trace_ids=a,b: found traces newest first; emits traces.fetched. */
 export async function listTraces(db: Database, reader: Reader, rawIds: string[]) {
-  if (rawIds.length === 0) throw new BadRequestError("Give the traces to list as trace_id (repeated) or trace_ids (comma-separated)", "missing_trace_ids");
+  if (rawIds.length === 0)
+    throw new BadRequestError(
+      "Give the traces to list as trace_id (repeated) or trace_ids (comma-separated)",
+      "missing_trace_ids",
+    );
   if (rawIds.length > 1000) throw new BadRequestError("At most 1000 trace ids per request", "too_many_trace_ids");
   const ids = rawIds.map((raw) => {
     const id = parseTraceId(raw);
-    if (!id) throw new BadRequestError(`trace_id ${JSON.stringify(raw)} is not 32 hex digits or a UUID`, "invalid_trace_id");
+    if (!id)
+      throw new BadRequestError(`trace_id ${JSON.stringify(raw)} is not 32 hex digits or a UUID`, "invalid_trace_id");
     return id;
   });
   const traces = await loadTraces(db, reader.projectId, [...new Set(ids)]);
@@ -70,14 +80,27 @@ export async function queryTraces(db: Database, reader: Reader, body: QueryBody)
 export async function querySpans(db: Database, reader: Reader, body: QueryBody) {
   const window = parseWindowing(body.windowing);
   const page = await querySpanPage(db, reader.projectId, body.filtering, window);
-  return { count: page.spans.length, spans: page.spans.map(spanToWire), ...(page.next ? { windowing: { next: page.next } } : {}) };
+  return {
+    count: page.spans.length,
+    spans: page.spans.map(spanToWire),
+    ...(page.next ? { windowing: { next: page.next } } : {}),
+  };
 }
 
-async function emitTraceRead(db: Database, reader: Reader, type: "traces.fetched" | "traces.queried", traceIds: string[]) {
+async function emitTraceRead(
+  db: Database,
+  reader: Reader,
+  type: "traces.fetched" | "traces.queried",
+  traceIds: string[],
+) {
   if (traceIds.length === 0) return;
   await emitEvent(db, {
     projectId: reader.projectId,
     type,
-    attributes: { trace_ids: capped(traceIds.map((id) => traceIdToWire(id))), count: traceIds.length, user_id: reader.userId },
+    attributes: {
+      trace_ids: capped(traceIds.map((id) => traceIdToWire(id))),
+      count: traceIds.length,
+      user_id: reader.userId,
+    },
   });
 }

@@ -81,7 +81,10 @@ function mergeNamed(into: Record<string, unknown>, from: Record<string, unknown>
   const out = { ...into };
   for (const [name, node] of Object.entries(from)) {
     const existing = out[name];
-    out[name] = existing === undefined ? node : [...(Array.isArray(existing) ? existing : [existing]), ...(Array.isArray(node) ? node : [node])];
+    out[name] =
+      existing === undefined
+        ? node
+        : [...(Array.isArray(existing) ? existing : [existing]), ...(Array.isArray(node) ? node : [node])];
   }
   return out;
 }
@@ -136,7 +139,10 @@ const spanTime = z.string();
 export const spanWire = z.strictObject({
   trace_id: z.string().regex(/^[0-9a-f]{32}$/),
   span_id: z.string().regex(/^[0-9a-f]{16}$/),
-  parent_id: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+  parent_id: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .optional(),
   trace_type: z.string(),
   span_type: z.string(),
   span_kind: z.string(),
@@ -165,6 +171,9 @@ export const treeSpanWire: z.ZodType<TreeSpan> = spanWire.extend({
     return spanTreeWire.optional();
   },
 });
-export const spanTreeWire: z.ZodType<Record<string, TreeSpan | TreeSpan[]>> = z.record(z.string(), z.union([treeSpanWire, z.array(treeSpanWire)]));
+export const spanTreeWire: z.ZodType<Record<string, TreeSpan | TreeSpan[]>> = z.record(
+  z.string(),
+  z.union([treeSpanWire, z.array(treeSpanWire)]),
+);
 
 export const traceWire = z.strictObject({ trace_id: z.string(), spans: spanTreeWire });

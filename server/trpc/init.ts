@@ -80,7 +80,9 @@ export const projectProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.principal) {
     throw new TRPCError({
       code: ctx.session ? "FORBIDDEN" : "UNAUTHORIZED",
-      message: ctx.session ? "You are not a member of any project; ask an owner for an invite" : "Log in to use the playground",
+      message: ctx.session
+        ? "You are not a member of any project; ask an owner for an invite"
+        : "Log in to use the playground",
     });
   }
   return next({ ctx: { principal: ctx.principal } });

@@ -1,5 +1,13 @@
 export { secretInputSchema, type SecretData, type SecretInput } from "./secret-input";
 export { connectionToWire, plainSecretToWire, secretToWire } from "./secret-wire";
 export { Vault, vaultOf, type VaultContext } from "./vault-store";
-export { isCustomProvider, isModelConnection, secretValueOf, type CustomProviderData, type ModelConnection, type PlainSecret, type VaultSecret } from "./vault-secret";
+export {
+  isCustomProvider,
+  isModelConnection,
+  secretValueOf,
+  type CustomProviderData,
+  type ModelConnection,
+  type PlainSecret,
+  type VaultSecret,
+} from "./vault-secret";
 export { vaultRoutes } from "./routes";

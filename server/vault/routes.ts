@@ -17,10 +17,12 @@ export const vaultRoutes = [
     auth: "api_key",
     tag: "vault",
     response: oneSecret,
-    summary: "Store a provider key, a custom OpenAI-compatible provider or a plain secret for tools (mutating); the key or value is never returned",
+    summary:
+      "Store a provider key, a custom OpenAI-compatible provider or a plain secret for tools (mutating); the key or value is never returned",
     body: secretInputSchema,
     status: 201,
-    handler: async ({ ctx, body }) => one("secret", secretToWire(await vaultOf(ctx.app).create(ctx.principal.projectId, body))),
+    handler: async ({ ctx, body }) =>
+      one("secret", secretToWire(await vaultOf(ctx.app).create(ctx.principal.projectId, body))),
   }),
   defineRoute({
     method: "GET",
@@ -29,7 +31,8 @@ export const vaultRoutes = [
     tag: "vault",
     response: manySchema("secrets", secretWire),
     summary: "List the project's secrets (keys and values masked)",
-    handler: async ({ ctx }) => many("secrets", (await vaultOf(ctx.app).list(ctx.principal.projectId)).map(secretToWire)),
+    handler: async ({ ctx }) =>
+      many("secrets", (await vaultOf(ctx.app).list(ctx.principal.projectId)).map(secretToWire)),
   }),
   defineRoute({
     method: "GET",
@@ -39,7 +42,8 @@ export const vaultRoutes = [
     response: oneSecret,
     summary: "One secret (key or value masked)",
     params: idParams,
-    handler: async ({ ctx, params }) => one("secret", secretToWire(await vaultOf(ctx.app).get(ctx.principal.projectId, params.id))),
+    handler: async ({ ctx, params }) =>
+      one("secret", secretToWire(await vaultOf(ctx.app).get(ctx.principal.projectId, params.id))),
   }),
   defineRoute({
     method: "PUT",
@@ -47,10 +51,12 @@ export const vaultRoutes = [
     auth: "api_key",
     tag: "vault",
     response: oneSecret,
-    summary: "Replace a secret's header and data (mutating); omit the key or value to keep the stored one; the kind cannot change",
+    summary:
+      "Replace a secret's header and data (mutating); omit the key or value to keep the stored one; the kind cannot change",
     params: idParams,
     body: secretInputSchema,
-    handler: async ({ ctx, params, body }) => one("secret", secretToWire(await vaultOf(ctx.app).update(ctx.principal.projectId, params.id, body))),
+    handler: async ({ ctx, params, body }) =>
+      one("secret", secretToWire(await vaultOf(ctx.app).update(ctx.principal.projectId, params.id, body))),
   }),
   defineRoute({
     method: "DELETE",
@@ -60,6 +66,7 @@ export const vaultRoutes = [
     response: oneSecret,
     summary: "Delete a secret (mutating)",
     params: idParams,
-    handler: async ({ ctx, params }) => one("secret", secretToWire(await vaultOf(ctx.app).delete(ctx.principal.projectId, params.id))),
+    handler: async ({ ctx, params }) =>
+      one("secret", secretToWire(await vaultOf(ctx.app).delete(ctx.principal.projectId, params.id))),
   }),
 ];

@@ -36,7 +36,11 @@ const customProvider = z.object({
 const plainSecret = z.object({
   kind: z.literal("secret"),
   data: z.object({
-    value: z.string().max(8192).nullish().describe("Required when creating (1 to 8192 characters); omit on update to keep the stored value"),
+    value: z
+      .string()
+      .max(8192)
+      .nullish()
+      .describe("Required when creating (1 to 8192 characters); omit on update to keep the stored value"),
   }),
 });
 

@@ -11,8 +11,19 @@ export function secretToWire(secret: VaultSecret) {
 export function connectionToWire(secret: ModelConnection) {
   const data =
     secret.kind === "custom_provider"
-      ? { kind: secret.data.kind, provider: compact({ url: secret.data.provider.url, extras: secret.data.provider.extras ?? null, key_hint: hint(secret) }), models: secret.data.models }
-      : { kind: secret.data.kind, provider: compact({ url: secret.data.provider.url ?? null, key_hint: hint(secret) }) };
+      ? {
+          kind: secret.data.kind,
+          provider: compact({
+            url: secret.data.provider.url,
+            extras: secret.data.provider.extras ?? null,
+            key_hint: hint(secret),
+          }),
+          models: secret.data.models,
+        }
+      : {
+          kind: secret.data.kind,
+          provider: compact({ url: secret.data.provider.url ?? null, key_hint: hint(secret) }),
+        };
   return envelope(secret, { kind: secret.kind, data });
 }
 
@@ -34,7 +45,10 @@ function envelope<S>(secret: VaultSecret, wire: S) {
 const hint = (secret: VaultSecret) => (secret.keyTail ? `…${secret.keyTail}` : null);
 
 const record = z.record(z.string(), z.unknown());
-const keyHint = z.string().optional().describe("The key's or value's last four characters, when it is long enough to show them");
+const keyHint = z
+  .string()
+  .optional()
+  .describe("The key's or value's last four characters, when it is long enough to show them");
 
 /** The schema of `secretToWire`'s records. */
 export const secretWire = z.strictObject({
@@ -44,7 +58,10 @@ export const secretWire = z.strictObject({
   secret: z.discriminatedUnion("kind", [
     z.strictObject({
       kind: z.literal("provider_key"),
-      data: z.strictObject({ kind: z.string(), provider: z.strictObject({ url: z.string().optional(), key_hint: keyHint }) }),
+      data: z.strictObject({
+        kind: z.string(),
+        provider: z.strictObject({ url: z.string().optional(), key_hint: keyHint }),
+      }),
     }),
     z.strictObject({
       kind: z.literal("custom_provider"),

@@ -14,7 +14,10 @@ interface StoredSecret {
 
 /** A model connection: a provider's key (`provider` is its id) or a custom provider (`custom`). */
 export type ModelConnection = StoredSecret &
-  ({ kind: "provider_key"; provider: string; data: ProviderKeyData } | { kind: "custom_provider"; provider: string; data: CustomProviderData });
+  (
+    | { kind: "provider_key"; provider: string; data: ProviderKeyData }
+    | { kind: "custom_provider"; provider: string; data: CustomProviderData }
+  );
 
 /** A plain named secret: no provider, never a model key. */
 export type PlainSecret = StoredSecret & { kind: "secret"; provider: null; data: PlainSecretData };

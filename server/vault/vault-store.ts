@@ -31,7 +31,11 @@ export class Vault {
       const [path, detail, code] =
         input.secret.kind === "secret"
           ? ["secret.data.value", "secret.data.value is required when creating a plain secret", "missing_value"]
-          : ["secret.data.provider.key", "secret.data.provider.key is required for a provider_key secret", "missing_key"];
+          : [
+              "secret.data.provider.key",
+              "secret.data.provider.key is required for a provider_key secret",
+              "missing_key",
+            ];
       throw new BadRequestError(detail, code, [{ path, message: "required" }]);
     }
     const slug = slugify(input.header.name) || "secret";
@@ -42,17 +46,28 @@ export class Vault {
       .values({ id: newId(), projectId, slug, ...this.columns(input, data), createdAt: now, updatedAt: now })
       .onConflictDoNothing({ target: [vaultSecrets.projectId, vaultSecrets.slug] })
       .returning();
-    if (!row) throw new ConflictError(`A secret with slug "${slug}" already exists in this project; choose another name`, "slug_taken");
+    if (!row)
+      throw new ConflictError(
+        `A secret with slug "${slug}" already exists in this project; choose another name`,
+        "slug_taken",
+      );
     return this.open(row);
   }
 
   async list(projectId: string): Promise<VaultSecret[]> {
-    const rows = await this.ctx.db.select().from(vaultSecrets).where(eq(vaultSecrets.projectId, projectId)).orderBy(asc(vaultSecrets.createdAt), asc(vaultSecrets.id));
+    const rows = await this.ctx.db
+      .select()
+      .from(vaultSecrets)
+      .where(eq(vaultSecrets.projectId, projectId))
+      .orderBy(asc(vaultSecrets.createdAt), asc(vaultSecrets.id));
     return rows.map((row) => this.open(row));
   }
 
   async get(projectId: string, id: string): Promise<VaultSecret> {
-    const [row] = await this.ctx.db.select().from(vaultSecrets).where(and(eq(vaultSecrets.projectId, projectId), eq(vaultSecrets.id, id)));
+    const [row] = await this.ctx.db
+      .select()
+      .from(vaultSecrets)
+      .where(and(eq(vaultSecrets.projectId, projectId), eq(vaultSecrets.id, id)));
     if (!row) throw new NotFoundError(`No secret ${id} in this project`, "secret_not_found");
     return this.open(row);
   }
@@ -61,7 +76,10 @@ export class Vault {
   async update(projectId: string, id: string, input: SecretInput): Promise<VaultSecret> {
     const current = await this.get(projectId, id);
     if (current.kind !== input.secret.kind) {
-      throw new BadRequestError(`secret.kind cannot change from ${current.kind} to ${input.secret.kind}; create a new secret`, "kind_change");
+      throw new BadRequestError(
+        `secret.kind cannot change from ${current.kind} to ${input.secret.kind}; create a new secret`,
+        "kind_change",
+      );
     }
     const data = withCredential(this.checked(input), credentialOf(current.data));
     const [row] = await this.ctx.db
@@ -86,16 +104,23 @@ export class Vault {
   private checked(input: SecretInput): SecretData {
     const data = structuredClone(input.secret.data);
     if (!("provider" in data)) {
-      if (data.value === "") throw new BadRequestError("secret.data.value must not be empty; omit it on update to keep the stored value", "empty_value", [{ path: "secret.data.value", message: "empty" }]);
+      if (data.value === "")
+        throw new BadRequestError(
+          "secret.data.value must not be empty; omit it on update to keep the stored value",
+          "empty_value",
+          [{ path: "secret.data.value", message: "empty" }],
+        );
       return data;
     }
     const url = data.provider.url;
     if (url) {
       const reason = urlRefusal(url, { allowlist: this.ctx.egressAllowlist });
       if (reason) {
-        throw new BadRequestError(`secret.data.provider.url ${reason}; an operator can allow it with EGRESS_ALLOWLIST`, "egress_refused", [
-          { path: "secret.data.provider.url", message: reason },
-        ]);
+        throw new BadRequestError(
+          `secret.data.provider.url ${reason}; an operator can allow it with EGRESS_ALLOWLIST`,
+          "egress_refused",
+          [{ path: "secret.data.provider.url", message: reason }],
+        );
       }
     }
     return data;
@@ -148,6 +173,10 @@ function withCredential(data: SecretData, stored: string | null): SecretData {
   return "provider" in data ? { ...data, provider: { ...data.provider, key: stored } } : { value: stored };
 }
 
-export function vaultOf(app: { db: Database; secrets: SecretBox; config: { egressAllowlist: AllowlistEntry[] } }): Vault {
+export function vaultOf(app: {
+  db: Database;
+  secrets: SecretBox;
+  config: { egressAllowlist: AllowlistEntry[] };
+}): Vault {
   return new Vault({ db: app.db, secrets: app.secrets, egressAllowlist: app.config.egressAllowlist });
 }

@@ -41,7 +41,12 @@ export const FIRST_VARIANT_SLUG = "default";
  * An artifact; with `data` (or `delta`) also its first variant and revision 1. Without data it has
  * no variant yet, as in the reference: the client creates its own, and the oldest is the default.
  */
-export async function createArtifact(db: Database, scope: Scope, spec: DomainSpec, input: CreateArtifactInput): Promise<CreatedArtifact> {
+export async function createArtifact(
+  db: Database,
+  scope: Scope,
+  spec: DomainSpec,
+  input: CreateArtifactInput,
+): Promise<CreatedArtifact> {
   return db.transaction(async (tx) => {
     const artifact = await insertArtifact(tx, scope, spec, input);
     if (input.data === undefined && input.delta === undefined) return { artifact };
@@ -56,7 +61,12 @@ export async function createArtifact(db: Database, scope: Scope, spec: DomainSpe
   });
 }
 
-export async function insertArtifact(tx: Transaction, scope: Scope, spec: DomainSpec, input: CreateArtifactInput): Promise<ArtifactRecord> {
+export async function insertArtifact(
+  tx: Transaction,
+  scope: Scope,
+  spec: DomainSpec,
+  input: CreateArtifactInput,
+): Promise<ArtifactRecord> {
   const slug = input.slug ?? (await freeSlug(tx, scope.projectId, spec, input.name ?? ""));
   if (input.slug) await assertSlugFree(tx, scope.projectId, spec, input.slug);
   const [artifact] = await tx
@@ -68,7 +78,11 @@ export async function insertArtifact(tx: Transaction, scope: Scope, spec: Domain
       slug,
       name: input.name ?? slug,
       description: input.description ?? null,
-      flags: flagsToStore(spec.keys, input.flags, { is_application: input.is_application, is_evaluator: input.is_evaluator }) ?? {},
+      flags:
+        flagsToStore(spec.keys, input.flags, {
+          is_application: input.is_application,
+          is_evaluator: input.is_evaluator,
+        }) ?? {},
       tags: input.tags ?? {},
       meta: input.meta ?? {},
       createdBy: scope.userId,
@@ -82,7 +96,8 @@ async function assertSlugFree(db: Executor, projectId: string, spec: DomainSpec,
     .select({ id: artifacts.id })
     .from(artifacts)
     .where(and(eq(artifacts.projectId, projectId), eq(artifacts.domain, spec.keys.name), eq(artifacts.slug, slug)));
-  if (taken) throw new ConflictError(`A ${spec.keys.one} with slug "${slug}" already exists in this project`, "slug_taken");
+  if (taken)
+    throw new ConflictError(`A ${spec.keys.one} with slug "${slug}" already exists in this project`, "slug_taken");
 }
 
 /** A slug derived from the name, with `-2`, `-3`... when the plain one is taken. */
@@ -91,7 +106,9 @@ export async function freeSlug(db: Executor, projectId: string, spec: DomainSpec
   const rows = await db
     .select({ slug: artifacts.slug })
     .from(artifacts)
-    .where(and(eq(artifacts.projectId, projectId), eq(artifacts.domain, spec.keys.name), like(artifacts.slug, `${base}%`)));
+    .where(
+      and(eq(artifacts.projectId, projectId), eq(artifacts.domain, spec.keys.name), like(artifacts.slug, `${base}%`)),
+    );
   const taken = new Set(rows.map((r) => r.slug));
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
@@ -106,13 +123,23 @@ export async function getArtifact(db: Executor, scope: Scope, spec: DomainSpec, 
  * entity back) is fine, another slug is a 400. An archived artifact is not edited (409) until it
  * is unarchived, as commits to it are refused.
  */
-export async function updateArtifact(db: Executor, scope: Scope, spec: DomainSpec, id: string, fields: ArtifactFields & { slug?: string }) {
+export async function updateArtifact(
+  db: Executor,
+  scope: Scope,
+  spec: DomainSpec,
+  id: string,
+  fields: ArtifactFields & { slug?: string },
+) {
   const current = await getArtifact(db, scope, spec, id);
   const { slug, ...header } = fields;
   if (slug !== undefined && slug !== current.slug) {
-    throw new BadRequestError(`${spec.keys.one}.slug cannot change: this ${spec.keys.one}'s slug is "${current.slug}" (create a new ${spec.keys.one} for another slug)`, "slug_immutable");
+    throw new BadRequestError(
+      `${spec.keys.one}.slug cannot change: this ${spec.keys.one}'s slug is "${current.slug}" (create a new ${spec.keys.one} for another slug)`,
+      "slug_immutable",
+    );
   }
-  if (current.deletedAt) throw new ConflictError(`${spec.keys.one} "${current.slug}" is archived; unarchive it before editing`, "archived");
+  if (current.deletedAt)
+    throw new ConflictError(`${spec.keys.one} "${current.slug}" is archived; unarchive it before editing`, "archived");
   if (Object.keys(header).length === 0) {
     if (slug !== undefined) return current;
     throw new BadRequestError("Nothing to update: send name, description, flags, tags or meta", "empty_update");
@@ -148,7 +175,12 @@ export interface ArtifactQuery {
   where?: SQL;
 }
 
-export async function queryArtifacts(db: Executor, scope: Scope, spec: DomainSpec, query: ArtifactQuery): Promise<Page<ArtifactRecord>> {
+export async function queryArtifacts(
+  db: Executor,
+  scope: Scope,
+  spec: DomainSpec,
+  query: ArtifactQuery,
+): Promise<Page<ArtifactRecord>> {
   const w = windowClause(artifacts, query.windowing);
   const rows = await db
     .select()

@@ -21,12 +21,22 @@ const ofVariant = (names: RevisionNames) => (names.variant === "default" ? "" : 
 
 export const restoreMessage = (source: Pick<RevisionNames, "version">) => `Restore v${source.version}`;
 
-export const deployMessage = (source: RevisionNames, environment: string) => `Deploy ${source.artifact} v${source.version}${ofVariant(source)} to ${environment}`;
+export const deployMessage = (source: RevisionNames, environment: string) =>
+  `Deploy ${source.artifact} v${source.version}${ofVariant(source)} to ${environment}`;
 
 /** Names of a revision's artifact and variant, read whether or not they are archived. */
-export async function revisionNames(db: Executor, revision: { artifactId: string; variantId: string; version: number | string }): Promise<RevisionNames> {
-  const [artifact] = await db.select({ name: artifacts.name, slug: artifacts.slug }).from(artifacts).where(eq(artifacts.id, revision.artifactId));
-  const [variant] = await db.select({ name: variants.name, slug: variants.slug }).from(variants).where(eq(variants.id, revision.variantId));
+export async function revisionNames(
+  db: Executor,
+  revision: { artifactId: string; variantId: string; version: number | string },
+): Promise<RevisionNames> {
+  const [artifact] = await db
+    .select({ name: artifacts.name, slug: artifacts.slug })
+    .from(artifacts)
+    .where(eq(artifacts.id, revision.artifactId));
+  const [variant] = await db
+    .select({ name: variants.name, slug: variants.slug })
+    .from(variants)
+    .where(eq(variants.id, revision.variantId));
   return {
     artifact: artifact?.name || artifact?.slug || "",
     variant: variant?.name || variant?.slug || "",

@@ -2,7 +2,14 @@ import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { BadRequestError, ConflictError, NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { randomSlug } from "@/server/core/slugs";
-import { jsonPlaceholder, preparedQuery, timestampPlaceholder, type Database, type Executor, type Transaction } from "@/server/db";
+import {
+  jsonPlaceholder,
+  preparedQuery,
+  timestampPlaceholder,
+  type Database,
+  type Executor,
+  type Transaction,
+} from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
 import type { CommitPayload, DomainSpec } from "./domain-spec";
 import { latestRevisionOrNull, Lookup } from "./lookup";
@@ -36,14 +43,20 @@ export const commitStatements = {
       .select({ variant: getTableColumns(variants), artifact: getTableColumns(artifacts) })
       .from(variants)
       .innerJoin(artifacts, eq(artifacts.id, variants.artifactId))
-      .where(and(eq(variants.id, p("variantId")), eq(variants.projectId, p("projectId")), eq(variants.domain, p("domain"))))
+      .where(
+        and(eq(variants.id, p("variantId")), eq(variants.projectId, p("projectId")), eq(variants.domain, p("domain"))),
+      )
       .for("update", { of: variants }),
   revisionSlugTaken: (db: Executor) =>
     db
       .select({ id: revisions.id })
       .from(revisions)
       .where(and(eq(revisions.projectId, p("projectId")), eq(revisions.slug, p("slug")))),
-  setHead: (db: Executor) => db.update(variants).set({ headVersion: sql`${p("version")}::int` }).where(eq(variants.id, p("variantId"))),
+  setHead: (db: Executor) =>
+    db
+      .update(variants)
+      .set({ headVersion: sql`${p("version")}::int` })
+      .where(eq(variants.id, p("variantId"))),
   insertRevision: (db: Executor) =>
     db.insert(revisions).values({
       id: p("id"),
@@ -65,7 +78,12 @@ export const commitStatements = {
     }),
 };
 
-export async function commitRevision(db: Database, scope: Scope, spec: DomainSpec, request: CommitRequest): Promise<CommitResult> {
+export async function commitRevision(
+  db: Database,
+  scope: Scope,
+  spec: DomainSpec,
+  request: CommitRequest,
+): Promise<CommitResult> {
   return db.transaction((tx) => commitInTransaction(tx, scope, spec, request));
 }
 
@@ -74,7 +92,12 @@ export async function commitRevision(db: Database, scope: Scope, spec: DomainSpe
  * versions (the unique index on (variant_id, version) backs it); the domain prepares the data
  * under that lock; the revision and its committed event are written in the same transaction.
  */
-export async function commitInTransaction(tx: Transaction, scope: Scope, spec: DomainSpec, request: CommitRequest): Promise<CommitResult> {
+export async function commitInTransaction(
+  tx: Transaction,
+  scope: Scope,
+  spec: DomainSpec,
+  request: CommitRequest,
+): Promise<CommitResult> {
   const { keys } = spec;
   const { variant, artifact } = await lockVariant(tx, scope, spec, request);
   if (artifact.deletedAt || variant.deletedAt) {
@@ -82,11 +105,21 @@ export async function commitInTransaction(tx: Transaction, scope: Scope, spec: D
     throw new ConflictError(`${what} is archived; unarchive it before committing`, "archived");
   }
   if (request.initial && variant.headVersion > 0) {
-    throw new ConflictError(`An initial revision already exists for ${keys.variant} "${variant.slug}"; commit to add another`, "initial_revision_exists");
+    throw new ConflictError(
+      `An initial revision already exists for ${keys.variant} "${variant.slug}"; commit to add another`,
+      "initial_revision_exists",
+    );
   }
   const prepared = spec.prepareCommit
     ? await spec.prepareCommit(
-        { tx, projectId: scope.projectId, userId: scope.userId, artifact, variant, previous: () => latestRevisionOrNull(tx, variant.id, variant.headVersion) },
+        {
+          tx,
+          projectId: scope.projectId,
+          userId: scope.userId,
+          artifact,
+          variant,
+          previous: () => latestRevisionOrNull(tx, variant.id, variant.headVersion),
+        },
         request,
       )
     : { data: request.data ?? {} };
@@ -112,7 +145,10 @@ export async function commitInTransaction(tx: Transaction, scope: Scope, spec: D
     variantId: variant.id,
     variantSlug: variant.slug,
   };
-  await preparedQuery(tx, "commit.setHead", commitStatements.setHead).execute({ variantId: variant.id, version: revision.version });
+  await preparedQuery(tx, "commit.setHead", commitStatements.setHead).execute({
+    variantId: variant.id,
+    version: revision.version,
+  });
   await preparedQuery(tx, "commit.insertRevision", commitStatements.insertRevision).execute({
     ...revision,
     projectId: scope.projectId,
@@ -128,14 +164,23 @@ export async function commitInTransaction(tx: Transaction, scope: Scope, spec: D
   return { revision, warnings: prepared.warnings ?? [] };
 }
 
-async function lockVariant(tx: Transaction, scope: Scope, spec: DomainSpec, request: CommitRequest): Promise<{ variant: VariantRecord; artifact: ArtifactRecord }> {
+async function lockVariant(
+  tx: Transaction,
+  scope: Scope,
+  spec: DomainSpec,
+  request: CommitRequest,
+): Promise<{ variant: VariantRecord; artifact: ArtifactRecord }> {
   const { keys } = spec;
   let variantId = request.variantId;
   if (!variantId && request.artifactId) {
     const lookup = new Lookup(tx, scope.projectId, keys);
     variantId = (await lookup.defaultVariant(await lookup.artifact({ id: request.artifactId }, keys.artifactId))).id;
   }
-  const [locked] = await preparedQuery(tx, "commit.lockVariant", commitStatements.lockVariant).execute({ variantId, projectId: scope.projectId, domain: keys.name });
+  const [locked] = await preparedQuery(tx, "commit.lockVariant", commitStatements.lockVariant).execute({
+    variantId,
+    projectId: scope.projectId,
+    domain: keys.name,
+  });
   if (!locked) throw new NotFoundError(`${keys.variantId} ${variantId} does not exist`);
   if (request.artifactId && request.artifactId !== locked.variant.artifactId) {
     throw new BadRequestError(
@@ -147,6 +192,9 @@ async function lockVariant(tx: Transaction, scope: Scope, spec: DomainSpec, requ
 }
 
 async function assertRevisionSlugFree(tx: Transaction, projectId: string, slug: string): Promise<void> {
-  const [taken] = await preparedQuery(tx, "commit.revisionSlugTaken", commitStatements.revisionSlugTaken).execute({ projectId, slug });
+  const [taken] = await preparedQuery(tx, "commit.revisionSlugTaken", commitStatements.revisionSlugTaken).execute({
+    projectId,
+    slug,
+  });
   if (taken) throw new ConflictError(`A revision with slug "${slug}" already exists in this project`, "slug_taken");
 }

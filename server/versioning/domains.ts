@@ -77,7 +77,13 @@ export function isDomainName(value: string): value is DomainName {
 export const DEPLOYABLE: ReadonlySet<DomainName> = new Set(["applications", "workflows", "evaluators"]);
 
 /** Domains with the reference's simple API (`/api/simple/<domain>/`). */
-export const SIMPLE: ReadonlySet<DomainName> = new Set(["applications", "workflows", "evaluators", "testsets", "queries"]);
+export const SIMPLE: ReadonlySet<DomainName> = new Set([
+  "applications",
+  "workflows",
+  "evaluators",
+  "testsets",
+  "queries",
+]);
 
 export function domainOfSingular(one: string): DomainName | undefined {
   return DOMAIN_NAMES.find((d) => SINGULAR[d] === one);

@@ -28,7 +28,10 @@ export function parseObjectEmbed(value: Record<string, unknown>, where: string):
   if (typeof references !== "object" || references === null) {
     throw invalid(where, `${REFERENCES_KEY} must be an object such as {"workflow": {"slug": "..."}}`);
   }
-  if (selector !== undefined && (typeof selector !== "object" || selector === null || typeof (selector as { path?: unknown }).path !== "string")) {
+  if (
+    selector !== undefined &&
+    (typeof selector !== "object" || selector === null || typeof (selector as { path?: unknown }).path !== "string")
+  ) {
     throw invalid(where, `${SELECTOR_KEY} must be {"path": "parameters.<name>"}`);
   }
   return fromReferences(references as Record<string, unknown>, selector as { path: string } | undefined, where);
@@ -74,7 +77,11 @@ export function parseStringEmbed(token: string, where: string): ParsedEmbed {
 }
 
 /** `{"workflow": {...}, "workflow_revision": {...}}`: the deepest level is the target, the others scope it. */
-function fromReferences(references: Record<string, unknown>, selector: { path: string } | undefined, where: string): ParsedEmbed {
+function fromReferences(
+  references: Record<string, unknown>,
+  selector: { path: string } | undefined,
+  where: string,
+): ParsedEmbed {
   const refs: RetrieveRefs = {};
   let domain: DomainName | undefined;
   for (const [rawKey, raw] of Object.entries(references)) {
@@ -87,7 +94,8 @@ function fromReferences(references: Record<string, unknown>, selector: { path: s
     if (!parsed.success) throw invalid(where, `${REFERENCES_KEY}.${rawKey} is not a reference`);
     const [one, part = "artifact"] = key.split(/_(variant|revision)$/);
     if (one === "environment") {
-      refs[part === "artifact" ? "environment" : part === "variant" ? "environmentVariant" : "environmentRevision"] = parsed.data;
+      refs[part === "artifact" ? "environment" : part === "variant" ? "environmentVariant" : "environmentRevision"] =
+        parsed.data;
       continue;
     }
     const d = domainOfSingular(one);

@@ -64,7 +64,12 @@ export async function resolveEmbeds(
     try {
       const embed = parse();
       const { revision, selected } = await target(embed, path, chain, depth);
-      embeds.push({ path, references: revisionReferences(domainKeys(embed.domain), revision), selector: embed.selector, depth: depth + 1 });
+      embeds.push({
+        path,
+        references: revisionReferences(domainKeys(embed.domain), revision),
+        selector: embed.selector,
+        depth: depth + 1,
+      });
       return await walk(selected, path, [...chain, revision.id], depth + 1);
     } catch (error) {
       if (policy === "exception" || !isAppError(error) || error.status >= 500) throw error;
@@ -75,12 +80,28 @@ export async function resolveEmbeds(
 
   const target = async (embed: ParsedEmbed, path: string, chain: string[], depth: number) => {
     const where = path || "the root";
-    if (embeds.length >= maxEmbeds) throw new BadRequestError(`Too many embeds: more than ${maxEmbeds} (the one at ${where} references ${embed.label})`, "embed_limit");
-    if (depth >= maxDepth) throw new BadRequestError(`Embeds nest deeper than ${maxDepth} levels at ${where} (references ${embed.label})`, "embed_depth");
+    if (embeds.length >= maxEmbeds)
+      throw new BadRequestError(
+        `Too many embeds: more than ${maxEmbeds} (the one at ${where} references ${embed.label})`,
+        "embed_limit",
+      );
+    if (depth >= maxDepth)
+      throw new BadRequestError(
+        `Embeds nest deeper than ${maxDepth} levels at ${where} (references ${embed.label})`,
+        "embed_depth",
+      );
     const revision = await findTarget(db, projectId, embed, where);
-    if (chain.includes(revision.id)) throw new BadRequestError(`Embed cycle at ${where}: ${embed.label} embeds itself through its own references`, "embed_cycle");
+    if (chain.includes(revision.id))
+      throw new BadRequestError(
+        `Embed cycle at ${where}: ${embed.label} embeds itself through its own references`,
+        "embed_cycle",
+      );
     const selected = embed.selector ? select(revision.data ?? {}, embed.selector.path) : revision.data;
-    if (selected === undefined) throw new NotFoundError(`Embed at ${where} references ${embed.label}, which has no value at "${embed.selector!.path}"`, "embed_not_found");
+    if (selected === undefined)
+      throw new NotFoundError(
+        `Embed at ${where} references ${embed.label}, which has no value at "${embed.selector!.path}"`,
+        "embed_not_found",
+      );
     return { revision, selected };
   };
 
@@ -105,7 +126,13 @@ export async function resolveEmbeds(
     let out = "";
     let from = 0;
     for (const token of tokens) {
-      const resolved = await replace(() => parseStringEmbed(token.text, path || "the root"), token.text, path, chain, depth);
+      const resolved = await replace(
+        () => parseStringEmbed(token.text, path || "the root"),
+        token.text,
+        path,
+        chain,
+        depth,
+      );
       out += value.slice(from, token.start) + (typeof resolved === "string" ? resolved : JSON.stringify(resolved));
       from = token.end;
     }
@@ -124,7 +151,11 @@ export async function resolveEmbeds(
 async function findTarget(db: Executor, projectId: string, embed: ParsedEmbed, where: string): Promise<RevisionRecord> {
   const keys = domainKeys(embed.domain);
   const notFound = (error: unknown) => {
-    if (isAppError(error) && error.status === 404) throw new NotFoundError(`Embed at ${where} references ${embed.label}, which does not exist: ${error.message}`, "embed_not_found");
+    if (isAppError(error) && error.status === 404)
+      throw new NotFoundError(
+        `Embed at ${where} references ${embed.label}, which does not exist: ${error.message}`,
+        "embed_not_found",
+      );
     throw error;
   };
   return (await resolveRevisionBySlugAndVersion(db, projectId, keys, embed.refs).catch(notFound)).revision;

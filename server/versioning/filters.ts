@@ -27,8 +27,14 @@ interface FilterColumns {
  * `flags`, `tags` and `meta` match by JSON containment (`meta` too: ours is jsonb, the reference's
  * is not and ignores it). A domain's role flags count as set on every row, stored or not.
  */
-export function entityConditions(columns: FilterColumns, filter: EntityFilter, roleFlags: Record<string, boolean> = {}): (SQL | undefined)[] {
-  const flags = Object.keys(roleFlags).length ? sql`(${columns.flags} || ${JSON.stringify(roleFlags)}::jsonb)` : sql`${columns.flags}`;
+export function entityConditions(
+  columns: FilterColumns,
+  filter: EntityFilter,
+  roleFlags: Record<string, boolean> = {},
+): (SQL | undefined)[] {
+  const flags = Object.keys(roleFlags).length
+    ? sql`(${columns.flags} || ${JSON.stringify(roleFlags)}::jsonb)`
+    : sql`${columns.flags}`;
   return [
     filter.ids?.length ? inArray(columns.id, filter.ids) : undefined,
     filter.slugs?.length ? inArray(columns.slug, filter.slugs) : undefined,
@@ -41,7 +47,10 @@ export function entityConditions(columns: FilterColumns, filter: EntityFilter, r
 }
 
 /** Artifact or variant references as an OR of id and slug matches. */
-export function refConditions(columns: { id: AnyColumn; slug: AnyColumn }, refs: { id?: string; slug?: string }[] | undefined) {
+export function refConditions(
+  columns: { id: AnyColumn; slug: AnyColumn },
+  refs: { id?: string; slug?: string }[] | undefined,
+) {
   if (!refs?.length) return undefined;
   const parts = refs.map((r) => (r.id ? sql`${columns.id} = ${r.id}` : sql`${columns.slug} = ${r.slug}`));
   return or(...parts);

@@ -1,8 +1,24 @@
 export { FIRST_VARIANT_SLUG, createArtifact, freeSlug, insertArtifact, getArtifact, queryArtifacts } from "./artifacts";
 export { commitInTransaction, commitRevision, type CommitRequest, type CommitResult } from "./commit";
 export type { CommitContext, CommitPayload, DomainSpec, PreparedCommit } from "./domain-spec";
-export { DEPLOYABLE, DOMAIN_NAMES, SIMPLE, domainKeys, domainOfSingular, isDomainName, type DomainKeys, type DomainName } from "./domains";
-export { isEmbed, resolveEmbeds, type EmbedErrorPolicy, type EmbedOptions, type EmbedUse, type ResolvedData } from "./embeds";
+export {
+  DEPLOYABLE,
+  DOMAIN_NAMES,
+  SIMPLE,
+  domainKeys,
+  domainOfSingular,
+  isDomainName,
+  type DomainKeys,
+  type DomainName,
+} from "./domains";
+export {
+  isEmbed,
+  resolveEmbeds,
+  type EmbedErrorPolicy,
+  type EmbedOptions,
+  type EmbedUse,
+  type ResolvedData,
+} from "./embeds";
 export { isDefaultVariant, Lookup } from "./lookup";
 export type { ArtifactRecord, EntityHeader, RevisionRecord, Scope, VariantRecord } from "./records";
 export { refSchema, type Ref, type RetrieveRefs } from "./references";
@@ -14,7 +30,15 @@ export { simpleRoutes, versioningRoutes } from "./routes";
 export { revisionToWire } from "./wire";
 export { restoreRevision } from "./restore";
 export { logRevisions, queryRevisions, setRevisionArchived, updateRevision } from "./revisions";
-export { createVariant, forkVariant, insertVariant, getVariant, queryVariants, setVariantArchived, updateVariant } from "./variants";
+export {
+  createVariant,
+  forkVariant,
+  insertVariant,
+  getVariant,
+  queryVariants,
+  setVariantArchived,
+  updateVariant,
+} from "./variants";
 export { setArtifactArchived, updateArtifact } from "./artifacts";
 export { deployMessage, restoreMessage, revisionNames, type RevisionNames } from "./automatic-messages";
 export { revisionCacheFor, type RevisionCacheStats } from "./cache/revision-cache";

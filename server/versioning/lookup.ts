@@ -18,9 +18,16 @@ const p = (name: string) => sql.placeholder(name);
  * an artifact has no variant until one is created, and the first one created is the default.
  */
 export const isDefaultVariant = (variantId: AnyColumn, artifactId: AnyColumn) =>
-  eq(variantId, sql`(select dv.id from variants dv where dv.artifact_id = ${artifactId} order by dv.created_at, dv.id limit 1)`);
+  eq(
+    variantId,
+    sql`(select dv.id from variants dv where dv.artifact_id = ${artifactId} order by dv.created_at, dv.id limit 1)`,
+  );
 
-const env = { revision: alias(revisions, "env_revision"), artifact: alias(artifacts, "env_artifact"), variant: alias(variants, "env_variant") };
+const env = {
+  revision: alias(revisions, "env_revision"),
+  artifact: alias(artifacts, "env_artifact"),
+  variant: alias(variants, "env_variant"),
+};
 const target = { revision: revisions, artifact: artifacts, variant: variants };
 
 /**
@@ -32,9 +39,21 @@ const deployedVia = (db: Executor, environment: SQL | undefined) =>
   db
     .select({ environment: revisionColumns(env), target: revisionColumns(target) })
     .from(env.artifact)
-    .innerJoin(env.variant, and(eq(env.variant.artifactId, env.artifact.id), isDefaultVariant(env.variant.id, env.artifact.id)))
-    .innerJoin(env.revision, and(eq(env.revision.variantId, env.variant.id), eq(env.revision.version, env.variant.headVersion)))
-    .innerJoin(revisions, eq(revisions.id, sql`(${env.revision.data} #>> array['references', ${p("key")}, ${p("revisionKey")}, 'id'])::uuid`))
+    .innerJoin(
+      env.variant,
+      and(eq(env.variant.artifactId, env.artifact.id), isDefaultVariant(env.variant.id, env.artifact.id)),
+    )
+    .innerJoin(
+      env.revision,
+      and(eq(env.revision.variantId, env.variant.id), eq(env.revision.version, env.variant.headVersion)),
+    )
+    .innerJoin(
+      revisions,
+      eq(
+        revisions.id,
+        sql`(${env.revision.data} #>> array['references', ${p("key")}, ${p("revisionKey")}, 'id'])::uuid`,
+      ),
+    )
     .innerJoin(artifacts, eq(artifacts.id, revisions.artifactId))
     .innerJoin(variants, eq(variants.id, revisions.variantId))
     .where(
@@ -54,41 +73,114 @@ const deployedVia = (db: Executor, environment: SQL | undefined) =>
  */
 export const revisionLookupQueries = {
   artifactById: (db: Executor) =>
-    db.select().from(artifacts).where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.id, p("id")))),
+    db
+      .select()
+      .from(artifacts)
+      .where(
+        and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.id, p("id"))),
+      ),
   artifactBySlug: (db: Executor) =>
-    db.select().from(artifacts).where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.slug, p("slug")))),
+    db
+      .select()
+      .from(artifacts)
+      .where(
+        and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.slug, p("slug"))),
+      ),
   variantById: (db: Executor) =>
-    db.select().from(variants).where(and(eq(variants.projectId, p("projectId")), eq(variants.domain, p("domain")), eq(variants.id, p("id")))).limit(2),
+    db
+      .select()
+      .from(variants)
+      .where(and(eq(variants.projectId, p("projectId")), eq(variants.domain, p("domain")), eq(variants.id, p("id"))))
+      .limit(2),
   variantBySlug: (db: Executor) =>
-    db.select().from(variants).where(and(eq(variants.projectId, p("projectId")), eq(variants.domain, p("domain")), eq(variants.slug, p("slug")))).limit(2),
+    db
+      .select()
+      .from(variants)
+      .where(
+        and(eq(variants.projectId, p("projectId")), eq(variants.domain, p("domain")), eq(variants.slug, p("slug"))),
+      )
+      .limit(2),
   variantBySlugIn: (db: Executor) =>
-    db.select().from(variants).where(and(eq(variants.projectId, p("projectId")), eq(variants.artifactId, p("artifactId")), eq(variants.slug, p("slug")))).limit(2),
+    db
+      .select()
+      .from(variants)
+      .where(
+        and(
+          eq(variants.projectId, p("projectId")),
+          eq(variants.artifactId, p("artifactId")),
+          eq(variants.slug, p("slug")),
+        ),
+      )
+      .limit(2),
   defaultVariant: (db: Executor) =>
-    db.select().from(variants).where(eq(variants.artifactId, p("artifactId"))).orderBy(asc(variants.createdAt), asc(variants.id)).limit(1),
+    db
+      .select()
+      .from(variants)
+      .where(eq(variants.artifactId, p("artifactId")))
+      .orderBy(asc(variants.createdAt), asc(variants.id))
+      .limit(1),
   revisionById: (db: Executor) =>
-    selectRevisions(db).where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.id, p("id")))).limit(1),
+    selectRevisions(db)
+      .where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.id, p("id"))))
+      .limit(1),
   revisionBySlug: (db: Executor) =>
-    selectRevisions(db).where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.slug, p("slug")))).limit(1),
+    selectRevisions(db)
+      .where(
+        and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.slug, p("slug"))),
+      )
+      .limit(1),
   latestOfArtifactById: (db: Executor) =>
     selectRevisions(db)
-      .where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.id, p("id")), isDefaultVariant(variants.id, artifacts.id), eq(revisions.version, variants.headVersion)))
+      .where(
+        and(
+          eq(artifacts.projectId, p("projectId")),
+          eq(artifacts.domain, p("domain")),
+          eq(artifacts.id, p("id")),
+          isDefaultVariant(variants.id, artifacts.id),
+          eq(revisions.version, variants.headVersion),
+        ),
+      )
       .limit(1),
   latestOfArtifactBySlug: (db: Executor) =>
     selectRevisions(db)
-      .where(and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.slug, p("slug")), isDefaultVariant(variants.id, artifacts.id), eq(revisions.version, variants.headVersion)))
+      .where(
+        and(
+          eq(artifacts.projectId, p("projectId")),
+          eq(artifacts.domain, p("domain")),
+          eq(artifacts.slug, p("slug")),
+          isDefaultVariant(variants.id, artifacts.id),
+          eq(revisions.version, variants.headVersion),
+        ),
+      )
       .limit(1),
   inVariantAt: (db: Executor) =>
     selectRevisions(db)
-      .where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.variantId, p("variantId")), eq(revisions.version, p("version"))))
+      .where(
+        and(
+          eq(revisions.projectId, p("projectId")),
+          eq(revisions.domain, p("domain")),
+          eq(revisions.variantId, p("variantId")),
+          eq(revisions.version, p("version")),
+        ),
+      )
       .limit(1),
   latestOfVariant: (db: Executor) =>
     selectRevisions(db)
-      .where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.variantId, p("variantId")), eq(revisions.version, variants.headVersion)))
+      .where(
+        and(
+          eq(revisions.projectId, p("projectId")),
+          eq(revisions.domain, p("domain")),
+          eq(revisions.variantId, p("variantId")),
+          eq(revisions.version, variants.headVersion),
+        ),
+      )
       .limit(1),
   deployedViaEnvironmentId: (db: Executor) => deployedVia(db, eq(env.artifact.id, p("id"))),
   deployedViaEnvironmentSlug: (db: Executor) => deployedVia(db, eq(env.artifact.slug, p("slug"))),
   revisionByVersion: (db: Executor) =>
-    selectRevisions(db).where(and(eq(revisions.variantId, p("variantId")), eq(revisions.version, p("version")))).limit(1),
+    selectRevisions(db)
+      .where(and(eq(revisions.variantId, p("variantId")), eq(revisions.version, p("version"))))
+      .limit(1),
 };
 
 /** Row lookups by reference, scoped to one project and domain; a reference to nothing is a 404 naming it. */
@@ -105,8 +197,14 @@ export class Lookup {
 
   async artifact(ref: Ref, field = this.keys.ref): Promise<ArtifactRecord> {
     const [row] = ref.id
-      ? await preparedQuery(this.db, "artifactById", revisionLookupQueries.artifactById).execute({ ...this.scope, id: ref.id })
-      : await preparedQuery(this.db, "artifactBySlug", revisionLookupQueries.artifactBySlug).execute({ ...this.scope, slug: ref.slug });
+      ? await preparedQuery(this.db, "artifactById", revisionLookupQueries.artifactById).execute({
+          ...this.scope,
+          id: ref.id,
+        })
+      : await preparedQuery(this.db, "artifactBySlug", revisionLookupQueries.artifactBySlug).execute({
+          ...this.scope,
+          slug: ref.slug,
+        });
     if (!row) throw new NotFoundError(`${field} ${describe(ref)} does not exist`);
     return row;
   }
@@ -115,13 +213,23 @@ export class Lookup {
   async variant(ref: Ref, artifactId?: string, field = this.keys.variantRef): Promise<VariantRecord> {
     let rows: VariantRecord[];
     if (ref.id) {
-      rows = (await preparedQuery(this.db, "variantById", revisionLookupQueries.variantById).execute({ ...this.scope, id: ref.id })).filter(
-        (v) => !artifactId || v.artifactId === artifactId,
-      );
+      rows = (
+        await preparedQuery(this.db, "variantById", revisionLookupQueries.variantById).execute({
+          ...this.scope,
+          id: ref.id,
+        })
+      ).filter((v) => !artifactId || v.artifactId === artifactId);
     } else if (artifactId) {
-      rows = await preparedQuery(this.db, "variantBySlugIn", revisionLookupQueries.variantBySlugIn).execute({ projectId: this.projectId, artifactId, slug: ref.slug });
+      rows = await preparedQuery(this.db, "variantBySlugIn", revisionLookupQueries.variantBySlugIn).execute({
+        projectId: this.projectId,
+        artifactId,
+        slug: ref.slug,
+      });
     } else {
-      rows = await preparedQuery(this.db, "variantBySlug", revisionLookupQueries.variantBySlug).execute({ ...this.scope, slug: ref.slug });
+      rows = await preparedQuery(this.db, "variantBySlug", revisionLookupQueries.variantBySlug).execute({
+        ...this.scope,
+        slug: ref.slug,
+      });
     }
     if (rows.length === 0) throw new NotFoundError(`${field} ${describe(ref)} does not exist`);
     if (rows.length > 1) {
@@ -136,20 +244,32 @@ export class Lookup {
   /** The oldest variant (see isDefaultVariant); 404 while the artifact has none. */
   async defaultVariant(artifact: ArtifactRecord): Promise<VariantRecord> {
     const row = await this.defaultVariantIfAny(artifact);
-    if (!row) throw new NotFoundError(`${this.keys.one} "${artifact.slug}" has no variants yet: create one (POST /api/${this.keys.name}/variants/) or commit data`, "no_variant");
+    if (!row)
+      throw new NotFoundError(
+        `${this.keys.one} "${artifact.slug}" has no variants yet: create one (POST /api/${this.keys.name}/variants/) or commit data`,
+        "no_variant",
+      );
     return row;
   }
 
   /** The default variant, or undefined while the artifact has none. */
   async defaultVariantIfAny(artifact: ArtifactRecord): Promise<VariantRecord | undefined> {
-    const [row] = await preparedQuery(this.db, "defaultVariant", revisionLookupQueries.defaultVariant).execute({ artifactId: artifact.id });
+    const [row] = await preparedQuery(this.db, "defaultVariant", revisionLookupQueries.defaultVariant).execute({
+      artifactId: artifact.id,
+    });
     return row;
   }
 
   async revision(ref: Ref, field = this.keys.revisionRef): Promise<RevisionRecord> {
     const [row] = ref.id
-      ? await preparedQuery(this.db, "revisionById", revisionLookupQueries.revisionById).execute({ ...this.scope, id: ref.id })
-      : await preparedQuery(this.db, "revisionBySlug", revisionLookupQueries.revisionBySlug).execute({ ...this.scope, slug: ref.slug });
+      ? await preparedQuery(this.db, "revisionById", revisionLookupQueries.revisionById).execute({
+          ...this.scope,
+          id: ref.id,
+        })
+      : await preparedQuery(this.db, "revisionBySlug", revisionLookupQueries.revisionBySlug).execute({
+          ...this.scope,
+          slug: ref.slug,
+        });
     if (!row) throw new NotFoundError(`${field} ${describe(ref)} does not exist`);
     return row as RevisionRecord;
   }
@@ -161,8 +281,14 @@ export class Lookup {
    */
   async latestOfArtifact(ref: Ref): Promise<RevisionRecord | undefined> {
     const [row] = ref.id
-      ? await preparedQuery(this.db, "latestOfArtifactById", revisionLookupQueries.latestOfArtifactById).execute({ ...this.scope, id: ref.id })
-      : await preparedQuery(this.db, "latestOfArtifactBySlug", revisionLookupQueries.latestOfArtifactBySlug).execute({ ...this.scope, slug: ref.slug });
+      ? await preparedQuery(this.db, "latestOfArtifactById", revisionLookupQueries.latestOfArtifactById).execute({
+          ...this.scope,
+          id: ref.id,
+        })
+      : await preparedQuery(this.db, "latestOfArtifactBySlug", revisionLookupQueries.latestOfArtifactBySlug).execute({
+          ...this.scope,
+          slug: ref.slug,
+        });
     return row as RevisionRecord | undefined;
   }
 
@@ -170,8 +296,15 @@ export class Lookup {
   async inVariant(variantId: string, version?: string): Promise<RevisionRecord | undefined> {
     if (version && Number(version) > MAX_VERSION) return undefined;
     const [row] = version
-      ? await preparedQuery(this.db, "inVariantAt", revisionLookupQueries.inVariantAt).execute({ ...this.scope, variantId, version: Number(version) })
-      : await preparedQuery(this.db, "latestOfVariant", revisionLookupQueries.latestOfVariant).execute({ ...this.scope, variantId });
+      ? await preparedQuery(this.db, "inVariantAt", revisionLookupQueries.inVariantAt).execute({
+          ...this.scope,
+          variantId,
+          version: Number(version),
+        })
+      : await preparedQuery(this.db, "latestOfVariant", revisionLookupQueries.latestOfVariant).execute({
+          ...this.scope,
+          variantId,
+        });
     return row as RevisionRecord | undefined;
   }
 
@@ -180,11 +313,22 @@ export class Lookup {
    * that environment revision, in one query; undefined on any miss (the caller then takes the
    * step-by-step path that explains what is missing).
    */
-  async deployed(environment: Ref, key: string): Promise<{ environment: RevisionRecord; target: RevisionRecord } | undefined> {
+  async deployed(
+    environment: Ref,
+    key: string,
+  ): Promise<{ environment: RevisionRecord; target: RevisionRecord } | undefined> {
     const values = { projectId: this.projectId, domain: this.keys.name, key, revisionKey: this.keys.revision };
     const [row] = environment.id
-      ? await preparedQuery(this.db, "deployedViaEnvironmentId", revisionLookupQueries.deployedViaEnvironmentId).execute({ ...values, id: environment.id })
-      : await preparedQuery(this.db, "deployedViaEnvironmentSlug", revisionLookupQueries.deployedViaEnvironmentSlug).execute({ ...values, slug: environment.slug });
+      ? await preparedQuery(
+          this.db,
+          "deployedViaEnvironmentId",
+          revisionLookupQueries.deployedViaEnvironmentId,
+        ).execute({ ...values, id: environment.id })
+      : await preparedQuery(
+          this.db,
+          "deployedViaEnvironmentSlug",
+          revisionLookupQueries.deployedViaEnvironmentSlug,
+        ).execute({ ...values, slug: environment.slug });
     return row as { environment: RevisionRecord; target: RevisionRecord } | undefined;
   }
 
@@ -201,7 +345,10 @@ export class Lookup {
 }
 
 async function revisionAt(db: Executor, variantId: string, version: number): Promise<RevisionRecord | undefined> {
-  const [row] = await preparedQuery(db, "revisionByVersion", revisionLookupQueries.revisionByVersion).execute({ variantId, version });
+  const [row] = await preparedQuery(db, "revisionByVersion", revisionLookupQueries.revisionByVersion).execute({
+    variantId,
+    version,
+  });
   return row as RevisionRecord | undefined;
 }
 

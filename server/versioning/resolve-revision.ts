@@ -23,7 +23,12 @@ export interface Resolution {
  * default variant). Every other supplied reference must then agree with what was found, the
  * environment included (it must point at a revision named by id or slug).
  */
-export async function resolveRevision(db: Executor, projectId: string, keys: DomainKeys, refs: RetrieveRefs): Promise<Resolution> {
+export async function resolveRevision(
+  db: Executor,
+  projectId: string,
+  keys: DomainKeys,
+  refs: RetrieveRefs,
+): Promise<Resolution> {
   const lookup = new Lookup(db, projectId, keys);
   const resolution = await locate(lookup, refs);
   checkAgreement(keys, refs, resolution.revision);
@@ -71,7 +76,11 @@ async function locate(lookup: Lookup, refs: RetrieveRefs): Promise<Resolution> {
     return { revision: await lookup.revisionOfVariant(await lookup.defaultVariant(artifactRow), version) };
   }
   if (version) {
-    const field = revision?.version ? `${keys.revisionRef}.version` : variant?.version ? `${keys.variantRef}.version` : `${keys.ref}.version`;
+    const field = revision?.version
+      ? `${keys.revisionRef}.version`
+      : variant?.version
+        ? `${keys.variantRef}.version`
+        : `${keys.ref}.version`;
     throw new BadRequestError(
       `${field} needs a variant or artifact to count in: add ${keys.variantRef} (id or slug) or ${keys.ref}`,
       "version_without_context",
@@ -88,8 +97,19 @@ async function viaEnvironment(lookup: Lookup, refs: RetrieveRefs, artifactSlug?:
   // Asking the environment is pointless without knowing which key to read: 400 before any lookup.
   if (!refs.key && !hasIdentity(refs.artifact) && !artifactSlug) throw missingKey(keys);
   // The common case (an environment by id or slug, and a key known without a lookup) is one query.
-  const knownKey = refs.key ?? (refs.artifact?.slug ? `${refs.artifact.slug}.revision` : !refs.artifact?.id && artifactSlug ? `${artifactSlug}.revision` : undefined);
-  if (knownKey && hasIdentity(refs.environment) && isEmptyRef(refs.environmentVariant) && isEmptyRef(refs.environmentRevision)) {
+  const knownKey =
+    refs.key ??
+    (refs.artifact?.slug
+      ? `${refs.artifact.slug}.revision`
+      : !refs.artifact?.id && artifactSlug
+        ? `${artifactSlug}.revision`
+        : undefined);
+  if (
+    knownKey &&
+    hasIdentity(refs.environment) &&
+    isEmptyRef(refs.environmentVariant) &&
+    isEmptyRef(refs.environmentRevision)
+  ) {
     const found = await lookup.deployed(refs.environment!, knownKey);
     if (found) return { revision: found.target, environment: { revision: found.environment, key: knownKey } };
   }
@@ -108,7 +128,10 @@ async function viaEnvironment(lookup: Lookup, refs: RetrieveRefs, artifactSlug?:
   const target = entry[keys.revision];
   if (!target?.id && (hasIdentity(entry[keys.one]) || hasIdentity(entry[keys.variant]))) {
     // An entry stored without a revision (as the reference stores it) follows its variant or artifact.
-    const followed = await resolveRevision(lookup.db, lookup.projectId, keys, { artifact: entry[keys.one], variant: entry[keys.variant] });
+    const followed = await resolveRevision(lookup.db, lookup.projectId, keys, {
+      artifact: entry[keys.one],
+      variant: entry[keys.variant],
+    });
     return { revision: followed.revision, environment: { revision: env.revision, key } };
   }
   if (!target?.id) {
@@ -131,5 +154,8 @@ async function defaultKey(lookup: Lookup, artifact: Ref | undefined, artifactSlu
 }
 
 function missingKey(keys: DomainKeys): BadRequestError {
-  return new BadRequestError(`Retrieving through an environment needs "key" or ${keys.ref} (its slug gives the key "<slug>.revision")`, "missing_key");
+  return new BadRequestError(
+    `Retrieving through an environment needs "key" or ${keys.ref} (its slug gives the key "<slug>.revision")`,
+    "missing_key",
+  );
 }

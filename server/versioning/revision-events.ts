@@ -14,7 +14,13 @@ export function revisionReferences(keys: DomainKeys, revision: RevisionRecord) {
 }
 
 /** retrieved and fetched: one revision. */
-export function emitRevisionRead(db: Executor, scope: Scope, keys: DomainKeys, action: "retrieved" | "fetched", revision: RevisionRecord) {
+export function emitRevisionRead(
+  db: Executor,
+  scope: Scope,
+  keys: DomainKeys,
+  action: "retrieved" | "fetched",
+  revision: RevisionRecord,
+) {
   return emitEvent(db, {
     projectId: scope.projectId,
     type: revisionEventType(keys.name, action),
@@ -23,7 +29,13 @@ export function emitRevisionRead(db: Executor, scope: Scope, keys: DomainKeys, a
 }
 
 /** queried and logged: a capped list of references and the uncapped count. */
-export function emitRevisionList(db: Executor, scope: Scope, keys: DomainKeys, action: "queried" | "logged", revisions: RevisionRecord[]) {
+export function emitRevisionList(
+  db: Executor,
+  scope: Scope,
+  keys: DomainKeys,
+  action: "queried" | "logged",
+  revisions: RevisionRecord[],
+) {
   return emitEvent(db, {
     projectId: scope.projectId,
     type: revisionEventType(keys.name, action satisfies RevisionAction),

@@ -4,7 +4,11 @@ import type { Executor } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
 
 type Aliasable<T extends typeof revisions | typeof artifacts | typeof variants> = T | BuildAliasTable<T, string>;
-type Tables = { revision: Aliasable<typeof revisions>; artifact: Aliasable<typeof artifacts>; variant: Aliasable<typeof variants> };
+type Tables = {
+  revision: Aliasable<typeof revisions>;
+  artifact: Aliasable<typeof artifacts>;
+  variant: Aliasable<typeof variants>;
+};
 
 /** The columns of a RevisionRecord, from the given (possibly aliased) tables. */
 export function revisionColumns({ revision, artifact, variant }: Tables, withData = true) {

@@ -72,7 +72,12 @@ export interface LogRequest {
 }
 
 /** Commit metadata of a variant, newest first, without payloads. */
-export async function logRevisions(db: Executor, scope: Scope, spec: DomainSpec, request: LogRequest): Promise<RevisionRecord[]> {
+export async function logRevisions(
+  db: Executor,
+  scope: Scope,
+  spec: DomainSpec,
+  request: LogRequest,
+): Promise<RevisionRecord[]> {
   const lookup = new Lookup(db, scope.projectId, spec.keys);
   let variantId: string;
   let upTo: number | undefined;
@@ -83,7 +88,8 @@ export async function logRevisions(db: Executor, scope: Scope, spec: DomainSpec,
   } else if (request.variantId) {
     variantId = (await lookup.variant({ id: request.variantId }, undefined, spec.keys.variantId)).id;
   } else if (request.artifactId) {
-    variantId = (await lookup.defaultVariant(await lookup.artifact({ id: request.artifactId }, spec.keys.artifactId))).id;
+    variantId = (await lookup.defaultVariant(await lookup.artifact({ id: request.artifactId }, spec.keys.artifactId)))
+      .id;
   } else {
     throw new BadRequestError(
       `Say whose history to log: ${spec.keys.variantId}, ${spec.keys.artifactId} or ${spec.keys.revisionId}`,
@@ -109,7 +115,12 @@ export interface RevisionQuery {
 }
 
 /** Revisions of archived variants or artifacts are hidden with them unless `includeArchived`. */
-export async function queryRevisions(db: Executor, scope: Scope, spec: DomainSpec, query: RevisionQuery): Promise<Page<RevisionRecord>> {
+export async function queryRevisions(
+  db: Executor,
+  scope: Scope,
+  spec: DomainSpec,
+  query: RevisionQuery,
+): Promise<Page<RevisionRecord>> {
   const w = windowClause(revisions, query.windowing);
   const filter = query.filter ?? {};
   const rows = (await selectRevisions(db)
@@ -142,14 +153,28 @@ export async function queryRevisions(db: Executor, scope: Scope, spec: DomainSpe
  * Edits a revision's header (name, description, flags, tags, meta). What was committed (data,
  * author, date, message, version) never changes: a change to those is a new commit.
  */
-export async function updateRevision(db: Executor, scope: Scope, spec: DomainSpec, id: string, fields: EntityHeader): Promise<RevisionRecord> {
+export async function updateRevision(
+  db: Executor,
+  scope: Scope,
+  spec: DomainSpec,
+  id: string,
+  fields: EntityHeader,
+): Promise<RevisionRecord> {
   const current = await new Lookup(db, scope.projectId, spec.keys).revision({ id }, `${spec.keys.revision} id`);
-  if (Object.keys(fields).length === 0) throw new BadRequestError("Nothing to update: send name, description, flags, tags or meta", "empty_update");
+  if (Object.keys(fields).length === 0)
+    throw new BadRequestError("Nothing to update: send name, description, flags, tags or meta", "empty_update");
   const [row] = await db
     .update(revisions)
     .set({ ...fields, updatedAt: new Date() })
     .where(and(eq(revisions.id, id), eq(revisions.projectId, scope.projectId)))
-    .returning({ name: revisions.name, description: revisions.description, flags: revisions.flags, tags: revisions.tags, meta: revisions.meta, updatedAt: revisions.updatedAt });
+    .returning({
+      name: revisions.name,
+      description: revisions.description,
+      flags: revisions.flags,
+      tags: revisions.tags,
+      meta: revisions.meta,
+      updatedAt: revisions.updatedAt,
+    });
   await publishChange(db, scope.projectId, [changeTag.revision(id)]);
   return { ...current, ...row };
 }

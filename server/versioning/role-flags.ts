@@ -13,7 +13,11 @@ export interface LegacyRoleFlags {
  * of another domain set true would make a thing that only looks like one: refused, naming where
  * to create it instead.
  */
-export function flagsToStore(keys: DomainKeys, flags: Record<string, boolean> | undefined, legacy: LegacyRoleFlags = {}): Record<string, boolean> | undefined {
+export function flagsToStore(
+  keys: DomainKeys,
+  flags: Record<string, boolean> | undefined,
+  legacy: LegacyRoleFlags = {},
+): Record<string, boolean> | undefined {
   const merged: Record<string, boolean | undefined> = { ...flags, ...withoutUndefined(legacy) };
   for (const domain of DOMAIN_NAMES) {
     const other = domainKeys(domain);
@@ -27,7 +31,9 @@ export function flagsToStore(keys: DomainKeys, flags: Record<string, boolean> | 
       }
     }
   }
-  return flags === undefined && Object.keys(withoutUndefined(legacy)).length === 0 ? undefined : (merged as Record<string, boolean>);
+  return flags === undefined && Object.keys(withoutUndefined(legacy)).length === 0
+    ? undefined
+    : (merged as Record<string, boolean>);
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

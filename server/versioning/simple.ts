@@ -26,7 +26,12 @@ export interface SimpleFields extends ArtifactFields {
 }
 
 /** The artifact, its `default` variant and revision 1 (with `data`, or empty), in one transaction. */
-export async function createSimple(db: Database, scope: Scope, spec: DomainSpec, input: SimpleFields & { slug?: string }): Promise<SimpleEntity> {
+export async function createSimple(
+  db: Database,
+  scope: Scope,
+  spec: DomainSpec,
+  input: SimpleFields & { slug?: string },
+): Promise<SimpleEntity> {
   const created = await createArtifact(db, scope, spec, { ...input, data: input.data ?? {} });
   return { artifact: created.artifact, revision: created.commit!.revision };
 }
@@ -40,13 +45,26 @@ export async function getSimple(db: Executor, scope: Scope, spec: DomainSpec, id
  * Header fields edit the artifact; any edit also commits a revision to the default variant,
  * carrying the new `data` or, when none is sent, the latest revision's.
  */
-export async function editSimple(db: Database, scope: Scope, spec: DomainSpec, id: string, fields: SimpleFields): Promise<SimpleEntity> {
+export async function editSimple(
+  db: Database,
+  scope: Scope,
+  spec: DomainSpec,
+  id: string,
+  fields: SimpleFields,
+): Promise<SimpleEntity> {
   const { data, message, ...header } = fields;
-  if (Object.keys(fields).length === 0) throw new BadRequestError("Nothing to update: send data, name, description, flags, tags or meta", "empty_update");
+  if (Object.keys(fields).length === 0)
+    throw new BadRequestError("Nothing to update: send data, name, description, flags, tags or meta", "empty_update");
   return db.transaction(async (tx) => {
-    const artifact = Object.keys(header).length ? await updateArtifact(tx, scope, spec, id, header) : await getArtifact(tx, scope, spec, id);
+    const artifact = Object.keys(header).length
+      ? await updateArtifact(tx, scope, spec, id, header)
+      : await getArtifact(tx, scope, spec, id);
     const head = data ? undefined : await new Lookup(tx, scope.projectId, spec.keys).latestOfArtifact({ id });
-    const { revision } = await commitInTransaction(tx, scope, spec, { artifactId: id, data: data ?? head?.data ?? {}, message: message ?? "Edit" });
+    const { revision } = await commitInTransaction(tx, scope, spec, {
+      artifactId: id,
+      data: data ?? head?.data ?? {},
+      message: message ?? "Edit",
+    });
     return { artifact, revision };
   });
 }
@@ -58,10 +76,16 @@ export interface SimpleQuery {
   windowing?: Windowing;
 }
 
-export async function querySimple(db: Executor, scope: Scope, spec: DomainSpec, query: SimpleQuery): Promise<Page<SimpleEntity & { id: string }>> {
+export async function querySimple(
+  db: Executor,
+  scope: Scope,
+  spec: DomainSpec,
+  query: SimpleQuery,
+): Promise<Page<SimpleEntity & { id: string }>> {
   const page = await queryArtifacts(db, scope, spec, query);
   const lookup = new Lookup(db, scope.projectId, spec.keys);
   const items = [];
-  for (const artifact of page.items) items.push({ id: artifact.id, artifact, revision: await lookup.latestOfArtifact({ id: artifact.id }) });
+  for (const artifact of page.items)
+    items.push({ id: artifact.id, artifact, revision: await lookup.latestOfArtifact({ id: artifact.id }) });
   return { items, next: page.next };
 }

@@ -24,14 +24,29 @@ export interface VariantFields {
   meta?: Record<string, unknown>;
 }
 
-export async function createVariant(db: Database, scope: Scope, spec: DomainSpec, artifactId: string, fields: VariantFields) {
+export async function createVariant(
+  db: Database,
+  scope: Scope,
+  spec: DomainSpec,
+  artifactId: string,
+  fields: VariantFields,
+) {
   return db.transaction(async (tx) => {
-    const artifact = await new Lookup(tx, scope.projectId, spec.keys).artifact({ id: artifactId }, spec.keys.artifactId);
+    const artifact = await new Lookup(tx, scope.projectId, spec.keys).artifact(
+      { id: artifactId },
+      spec.keys.artifactId,
+    );
     return insertVariant(tx, scope, spec, artifact.id, fields);
   });
 }
 
-export async function insertVariant(tx: Transaction, scope: Scope, spec: DomainSpec, artifactId: string, fields: VariantFields): Promise<VariantRecord> {
+export async function insertVariant(
+  tx: Transaction,
+  scope: Scope,
+  spec: DomainSpec,
+  artifactId: string,
+  fields: VariantFields,
+): Promise<VariantRecord> {
   const slug = fields.slug ?? (slugify(fields.name ?? "") || randomSlug());
   const [taken] = await tx
     .select({ id: variants.id })
@@ -54,7 +69,10 @@ export async function insertVariant(tx: Transaction, scope: Scope, spec: DomainS
       createdBy: scope.userId,
     })
     .returning();
-  await publishChange(tx, scope.projectId, [changeTag.defaultVariant(artifactId), changeTag.variantSlug(scope.projectId, spec.keys.name, slug)]);
+  await publishChange(tx, scope.projectId, [
+    changeTag.defaultVariant(artifactId),
+    changeTag.variantSlug(scope.projectId, spec.keys.name, slug),
+  ]);
   return row;
 }
 
@@ -71,7 +89,13 @@ export interface ForkResult {
  * variant id hex>` and the forking user as author. The head is committed through the commit path
  * (the domain's checks, its committed event); the copies before it are history and emit nothing.
  */
-export async function forkVariant(db: Database, scope: Scope, spec: DomainSpec, source: RetrieveRefs, fields: VariantFields): Promise<ForkResult> {
+export async function forkVariant(
+  db: Database,
+  scope: Scope,
+  spec: DomainSpec,
+  source: RetrieveRefs,
+  fields: VariantFields,
+): Promise<ForkResult> {
   return db.transaction(async (tx) => {
     const { revision } = await resolveRevision(tx, scope.projectId, spec.keys, source);
     const variant = await insertVariant(tx, scope, spec, revision.artifactId, {
@@ -106,7 +130,10 @@ export async function forkVariant(db: Database, scope: Scope, spec: DomainSpec, 
           deletedAt: r.deletedAt,
         })),
       );
-      await tx.update(variants).set({ headVersion: history.at(-1)!.version }).where(eq(variants.id, variant.id));
+      await tx
+        .update(variants)
+        .set({ headVersion: history.at(-1)!.version })
+        .where(eq(variants.id, variant.id));
     }
     const commit = await commitInTransaction(tx, scope, spec, {
       variantId: variant.id,
@@ -128,9 +155,16 @@ export async function getVariant(db: Executor, scope: Scope, spec: DomainSpec, i
 }
 
 /** Edits the header (name, description, flags, tags, meta); a variant's slug and revisions stay. */
-export async function updateVariant(db: Executor, scope: Scope, spec: DomainSpec, id: string, fields: EntityHeader): Promise<VariantRecord> {
+export async function updateVariant(
+  db: Executor,
+  scope: Scope,
+  spec: DomainSpec,
+  id: string,
+  fields: EntityHeader,
+): Promise<VariantRecord> {
   await getVariant(db, scope, spec, id);
-  if (Object.keys(fields).length === 0) throw new BadRequestError("Nothing to update: send name, description, flags, tags or meta", "empty_update");
+  if (Object.keys(fields).length === 0)
+    throw new BadRequestError("Nothing to update: send name, description, flags, tags or meta", "empty_update");
   const [row] = await db
     .update(variants)
     .set({ ...fields, name: fields.name ?? undefined })
@@ -161,7 +195,12 @@ export interface VariantQuery {
 }
 
 /** Variants of archived artifacts are hidden with them unless `includeArchived`. */
-export async function queryVariants(db: Executor, scope: Scope, spec: DomainSpec, query: VariantQuery): Promise<Page<VariantRecord>> {
+export async function queryVariants(
+  db: Executor,
+  scope: Scope,
+  spec: DomainSpec,
+  query: VariantQuery,
+): Promise<Page<VariantRecord>> {
   const w = windowClause(variants, query.windowing);
   const rows = await db
     .select({ variant: variants })

@@ -99,7 +99,10 @@ export function resolutionInfo(resolved: ResolvedData) {
 }
 
 /** A simple entity: the artifact's fields, and the data and ids of its default variant's latest revision. */
-export function simpleToWire(keys: DomainKeys, { artifact, revision }: { artifact: ArtifactRecord; revision?: RevisionRecord }) {
+export function simpleToWire(
+  keys: DomainKeys,
+  { artifact, revision }: { artifact: ArtifactRecord; revision?: RevisionRecord },
+) {
   return compact({
     ...artifactToWire(artifact, keys),
     data: revision?.data,
@@ -170,7 +173,11 @@ const refWire = z.strictObject({ id: uuid, slug: z.string() });
 
 /** `revisionReferences`: the artifact, variant and revision of one revision. */
 export function revisionReferencesSchema(keys: DomainKeys) {
-  return z.strictObject({ [keys.one]: refWire, [keys.variant]: refWire, [keys.revision]: refWire.extend({ version: z.string() }) });
+  return z.strictObject({
+    [keys.one]: refWire,
+    [keys.variant]: refWire,
+    [keys.revision]: refWire.extend({ version: z.string() }),
+  });
 }
 
 export function retrievalInfoSchema(keys: DomainKeys, envKeys: DomainKeys) {

@@ -21,7 +21,19 @@ export function isProtectedHeader(name: string): boolean {
   const n = name.toLowerCase();
   return (
     n.startsWith("x-service-") ||
-    ["content-type", "content-length", "host", "user-agent", "idempotency-key", "authorization", "connection", "transfer-encoding", "te", "upgrade", "expect"].includes(n)
+    [
+      "content-type",
+      "content-length",
+      "host",
+      "user-agent",
+      "idempotency-key",
+      "authorization",
+      "connection",
+      "transfer-encoding",
+      "te",
+      "upgrade",
+      "expect",
+    ].includes(n)
   );
 }
 
@@ -34,7 +46,9 @@ export const webhookPayloadSchema = z.object({
     created_at: z.iso.datetime(),
     attributes: z.record(z.string(), z.unknown()),
   }),
-  subscription: z.object({ id: z.string().uuid(), name: z.string(), tags: z.record(z.string(), z.unknown()).optional() }).passthrough(),
+  subscription: z
+    .object({ id: z.string().uuid(), name: z.string(), tags: z.record(z.string(), z.unknown()).optional() })
+    .passthrough(),
   scope: z.object({ project_id: z.string().uuid() }),
 });
 

@@ -73,7 +73,11 @@ export async function attemptDelivery(
   trigger: "schedule" | "redeliver" | "test",
   mode: AttemptMode,
 ): Promise<void> {
-  const result = await sendAttempt(webhookFetch(app), outgoing(app, delivery, subscription), app.config.webhookTimeoutMs);
+  const result = await sendAttempt(
+    webhookFetch(app),
+    outgoing(app, delivery, subscription),
+    app.config.webhookTimeoutMs,
+  );
   await recordAttempts(app, [{ delivery, subscription, result, trigger, mode }]);
 }
 
@@ -83,7 +87,10 @@ export async function attemptDelivery(
  * (sendAttempt never rejects); `claimed` counts deliveries whose subscription was deleted meanwhile
  * too (their deliveries went with it).
  */
-export async function claimAndSend(app: AppContext, limit: number): Promise<{ claimed: number; sends: Promise<FinishedAttempt>[] }> {
+export async function claimAndSend(
+  app: AppContext,
+  limit: number,
+): Promise<{ claimed: number; sends: Promise<FinishedAttempt>[] }> {
   const claimed = await claimDueDeliveries(app, limit);
   if (claimed.length === 0) return { claimed: 0, sends: [] };
   const ids = [...new Set(claimed.map((c) => c.subscriptionId!))];
@@ -93,7 +100,15 @@ export async function claimAndSend(app: AppContext, limit: number): Promise<{ cl
     const subscription = byId.get(delivery.subscriptionId!);
     if (!subscription) return [];
     const sent = sendAttempt(webhookFetch(app), outgoing(app, delivery, subscription), app.config.webhookTimeoutMs);
-    return [sent.then((result): FinishedAttempt => ({ delivery, subscription, result, trigger: "schedule", mode: "schedule" }))];
+    return [
+      sent.then((result): FinishedAttempt => ({
+        delivery,
+        subscription,
+        result,
+        trigger: "schedule",
+        mode: "schedule",
+      })),
+    ];
   });
   return { claimed: claimed.length, sends };
 }

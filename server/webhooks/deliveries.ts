@@ -43,13 +43,21 @@ export async function queryDeliveries(
   return toPage(rows, limit);
 }
 
-export async function getDelivery(db: Database, projectId: string, id: string): Promise<{ delivery: DeliveryRow; attempts: AttemptRow[] }> {
+export async function getDelivery(
+  db: Database,
+  projectId: string,
+  id: string,
+): Promise<{ delivery: DeliveryRow; attempts: AttemptRow[] }> {
   const [delivery] = await db
     .select()
     .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.projectId, projectId), eq(webhookDeliveries.id, id)));
   if (!delivery) throw new NotFoundError(`Webhook delivery ${id} not found`, "delivery_not_found");
-  const attempts = await db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id)).orderBy(asc(webhookAttempts.number));
+  const attempts = await db
+    .select()
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.deliveryId, id))
+    .orderBy(asc(webhookAttempts.number));
   return { delivery, attempts };
 }
 
@@ -63,12 +71,20 @@ export async function redeliver(app: AppContext, projectId: string, id: string) 
   const d = webhookDeliveries;
   const [claimed] = await app.db
     .update(d)
-    .set({ leaseUntil: new Date(now.getTime() + leaseMs(app)), leaseToken: newId(), attempts: sql`${d.attempts} + 1`, updatedAt: now })
+    .set({
+      leaseUntil: new Date(now.getTime() + leaseMs(app)),
+      leaseToken: newId(),
+      attempts: sql`${d.attempts} + 1`,
+      updatedAt: now,
+    })
     .where(and(eq(d.projectId, projectId), eq(d.id, id), or(isNull(d.leaseUntil), lt(d.leaseUntil, now))))
     .returning();
   if (!claimed) {
     await getDelivery(app.db, projectId, id);
-    throw new ConflictError(`Webhook delivery ${id} is being sent right now; try again when the attempt is recorded`, "delivery_in_flight");
+    throw new ConflictError(
+      `Webhook delivery ${id} is being sent right now; try again when the attempt is recorded`,
+      "delivery_in_flight",
+    );
   }
   const subscription = await getSubscription(app.db, projectId, claimed.subscriptionId!);
   await attemptDelivery(app, claimed, subscription, "redeliver", "final");

@@ -1,4 +1,10 @@
-export { WEBHOOK_HEADERS, WEBHOOK_USER_AGENT, TESTED_EVENT_TYPE, webhookPayloadSchema, type WebhookPayload } from "./contract";
+export {
+  WEBHOOK_HEADERS,
+  WEBHOOK_USER_AGENT,
+  TESTED_EVENT_TYPE,
+  webhookPayloadSchema,
+  type WebhookPayload,
+} from "./contract";
 export { claimDueDeliveries, deliverDue } from "./deliver";
 export { getDelivery, queryDeliveries, redeliver } from "./deliveries";
 export { deliveryIdFor } from "./delivery-id";

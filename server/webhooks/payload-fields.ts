@@ -15,7 +15,9 @@ export function resolvePayloadFields(template: unknown, context: unknown, depth 
   }
   if (Array.isArray(template)) return template.map((item) => resolvePayloadFields(item, context, depth + 1));
   if (template && typeof template === "object") {
-    return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, resolvePayloadFields(v, context, depth + 1)]));
+    return Object.fromEntries(
+      Object.entries(template).map(([k, v]) => [k, resolvePayloadFields(v, context, depth + 1)]),
+    );
   }
   return template;
 }

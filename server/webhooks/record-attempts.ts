@@ -56,9 +56,11 @@ export async function recordAttempts(app: AppContext, finished: FinishedAttempt[
     return { ...f, ok, gone, next, status: ok ? "succeeded" : next ? "pending" : "failed" };
   });
   await app.db.transaction(async (tx) => {
-    await tx.insert(webhookAttempts).values(
-      outcomes.map(({ delivery, result, trigger }) => attemptRow(delivery.id, delivery.attempts, trigger, result)),
-    );
+    await tx
+      .insert(webhookAttempts)
+      .values(
+        outcomes.map(({ delivery, result, trigger }) => attemptRow(delivery.id, delivery.attempts, trigger, result)),
+      );
     const rows = outcomes.map((o) => ({
       id: o.delivery.id,
       lease_token: o.delivery.leaseToken,
@@ -74,14 +76,24 @@ export async function recordAttempts(app: AppContext, finished: FinishedAttempt[
 }
 
 /** A success clears a subscription's failing streak; 410 stops it; a long enough streak stops it. */
-async function updateSubscriptions(app: AppContext, outcomes: (FinishedAttempt & { ok: boolean; gone: boolean })[], now: Date): Promise<void> {
+async function updateSubscriptions(
+  app: AppContext,
+  outcomes: (FinishedAttempt & { ok: boolean; gone: boolean })[],
+  now: Date,
+): Promise<void> {
   const s = webhookSubscriptions;
   const recovered = new Set(outcomes.filter((o) => o.ok && o.subscription.failingSince).map((o) => o.subscription.id));
-  if (recovered.size > 0) await app.db.update(s).set({ failingSince: null }).where(inArray(s.id, [...recovered]));
+  if (recovered.size > 0)
+    await app.db
+      .update(s)
+      .set({ failingSince: null })
+      .where(inArray(s.id, [...recovered]));
   for (const o of outcomes) {
     if (o.gone) await stop(app, o.subscription.id, `the endpoint answered 410 Gone at ${now.toISOString()}`);
   }
-  const failing = new Set(outcomes.filter((o) => !o.ok && !o.gone && !recovered.has(o.subscription.id)).map((o) => o.subscription.id));
+  const failing = new Set(
+    outcomes.filter((o) => !o.ok && !o.gone && !recovered.has(o.subscription.id)).map((o) => o.subscription.id),
+  );
   if (failing.size === 0) return;
   const rows = await app.db
     .update(s)
@@ -89,7 +101,11 @@ async function updateSubscriptions(app: AppContext, outcomes: (FinishedAttempt &
     .where(inArray(s.id, [...failing]))
     .returning({ id: s.id, failingSince: s.failingSince, isActive: s.isActive });
   for (const row of rows) {
-    if (row.isActive && row.failingSince && now.getTime() - row.failingSince.getTime() >= app.config.webhookDisableAfterMs) {
+    if (
+      row.isActive &&
+      row.failingSince &&
+      now.getTime() - row.failingSince.getTime() >= app.config.webhookDisableAfterMs
+    ) {
       await stop(app, row.id, `every delivery has failed since ${row.failingSince.toISOString()}`);
     }
   }

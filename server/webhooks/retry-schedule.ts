@@ -4,7 +4,12 @@
  * 5 h, 10 h, 10 h). Delays get ±10% jitter so endpoints that failed together are not retried in
  * lockstep.
  */
-export function nextAttemptAt(schedule: number[], attemptsMade: number, now: Date, random = Math.random): Date | undefined {
+export function nextAttemptAt(
+  schedule: number[],
+  attemptsMade: number,
+  now: Date,
+  random = Math.random,
+): Date | undefined {
   if (attemptsMade >= schedule.length) return undefined;
   const delay = schedule[attemptsMade];
   const jittered = delay * (0.9 + 0.2 * random());

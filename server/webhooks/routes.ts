@@ -32,7 +32,10 @@ function activeRoute(active: boolean, summary: string) {
     params: idParams,
     response: oneSubscription,
     handler: async ({ ctx, params }) =>
-      one("subscription", subscriptionToWire(await setSubscriptionActive(ctx.app.db, ctx.principal.projectId, params.id, active))),
+      one(
+        "subscription",
+        subscriptionToWire(await setSubscriptionActive(ctx.app.db, ctx.principal.projectId, params.id, active)),
+      ),
   });
 }
 
@@ -63,7 +66,12 @@ export const webhookMutatingRoutes = [
     params: idParams,
     body: subscriptionBodySchema,
     handler: async ({ ctx, body, params }) =>
-      one("subscription", subscriptionToWire(await replaceSubscription(ctx.app, ctx.principal.projectId, params.id, body.subscription, body.secret))),
+      one(
+        "subscription",
+        subscriptionToWire(
+          await replaceSubscription(ctx.app, ctx.principal.projectId, params.id, body.subscription, body.secret),
+        ),
+      ),
   }),
   defineRoute({
     method: "DELETE",
@@ -140,7 +148,8 @@ export const webhookReadingRoutes = [
     response: oneSubscription,
     summary: "A subscription (never its secret)",
     params: idParams,
-    handler: async ({ ctx, params }) => one("subscription", subscriptionToWire(await getSubscription(ctx.app.db, ctx.principal.projectId, params.id))),
+    handler: async ({ ctx, params }) =>
+      one("subscription", subscriptionToWire(await getSubscription(ctx.app.db, ctx.principal.projectId, params.id))),
   }),
   defineRoute({
     method: "POST",
@@ -173,7 +182,9 @@ export const webhookReadingRoutes = [
           event_type: z.string().max(200).optional(),
         })
         .optional(),
-      windowing: z.strictObject({ limit: z.number().int().min(1).max(1000).optional(), next: z.string().uuid().optional() }).optional(),
+      windowing: z
+        .strictObject({ limit: z.number().int().min(1).max(1000).optional(), next: z.string().uuid().optional() })
+        .optional(),
     }),
     handler: async ({ ctx, body }) => {
       const f = body.delivery ?? {};

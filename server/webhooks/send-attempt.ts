@@ -29,7 +29,10 @@ export interface AttemptResult {
 const RESPONSE_BODY_LIMIT = 2048;
 
 /** The request headers, and the same with the signature and authorization redacted for the log. */
-export function deliveryHeaders(d: OutgoingDelivery, unixSeconds: number): { sent: Record<string, string>; logged: Record<string, string> } {
+export function deliveryHeaders(
+  d: OutgoingDelivery,
+  unixSeconds: number,
+): { sent: Record<string, string>; logged: Record<string, string> } {
   const own: Record<string, string> = {};
   for (const [name, value] of Object.entries(d.userHeaders ?? {})) if (!isProtectedHeader(name)) own[name] = value;
   const base = {
@@ -55,7 +58,12 @@ export function deliveryHeaders(d: OutgoingDelivery, unixSeconds: number): { sen
  * bounded by `timeoutMs`, through the egress guard. Never throws: every outcome is a result to
  * record.
  */
-export async function sendAttempt(guardedFetch: typeof fetch, d: OutgoingDelivery, timeoutMs: number, now = new Date()): Promise<AttemptResult> {
+export async function sendAttempt(
+  guardedFetch: typeof fetch,
+  d: OutgoingDelivery,
+  timeoutMs: number,
+  now = new Date(),
+): Promise<AttemptResult> {
   const { sent, logged } = deliveryHeaders(d, Math.floor(now.getTime() / 1000));
   const started = performance.now();
   const signal = AbortSignal.timeout(timeoutMs);
@@ -68,7 +76,13 @@ export async function sendAttempt(guardedFetch: typeof fetch, d: OutgoingDeliver
     startedAt: now,
   });
   try {
-    const response = await guardedFetch(d.url, { method: "POST", headers: sent, body: d.payload, redirect: "manual", signal });
+    const response = await guardedFetch(d.url, {
+      method: "POST",
+      headers: sent,
+      body: d.payload,
+      redirect: "manual",
+      signal,
+    });
     // The endpoint may echo what it was sent (the Authorization header, the signature): the
     // excerpt is shown to every viewer of the delivery log, so it never holds either.
     const echoed = [d.secret, sent[WEBHOOK_HEADERS.signature]].filter((v): v is string => v !== undefined);

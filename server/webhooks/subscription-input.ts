@@ -7,10 +7,22 @@ const eventTypeSchema = z.string().refine((t) => EVENT_TYPES.includes(t), {
 });
 
 const headersSchema = z
-  .record(z.string().min(1).max(256).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "is not a valid header name"), z.string().max(4096))
+  .record(
+    z
+      .string()
+      .min(1)
+      .max(256)
+      .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "is not a valid header name"),
+    z.string().max(4096),
+  )
   .superRefine((headers, ctx) => {
     for (const name of Object.keys(headers)) {
-      if (isProtectedHeader(name)) ctx.addIssue({ code: "custom", path: [name], message: `${name} is set by the service and cannot be overridden` });
+      if (isProtectedHeader(name))
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: `${name} is set by the service and cannot be overridden`,
+        });
     }
   })
   .refine((h) => Object.keys(h).length <= 50, "at most 50 headers");
@@ -50,5 +62,7 @@ export const subscriptionQuerySchema = z.strictObject({
       tags: z.record(z.string(), z.unknown()).optional(),
     })
     .optional(),
-  windowing: z.strictObject({ limit: z.number().int().min(1).max(1000).optional(), next: z.string().uuid().optional() }).optional(),
+  windowing: z
+    .strictObject({ limit: z.number().int().min(1).max(1000).optional(), next: z.string().uuid().optional() })
+    .optional(),
 });

@@ -18,15 +18,24 @@ export interface Scope {
 }
 
 /** Checks what zod cannot: the URL against the egress rules, the secret the mode needs. */
-export function checkSubscriptionInput(app: AppContext, input: SubscriptionInput, secret: string | undefined, requireSecret = true): void {
+export function checkSubscriptionInput(
+  app: AppContext,
+  input: SubscriptionInput,
+  secret: string | undefined,
+  requireSecret = true,
+): void {
   const refusal = urlRefusal(input.data.url, { allowlist: app.config.egressAllowlist, httpsOnly: true });
   if (refusal) {
-    throw new BadRequestError(`subscription.data.url ${refusal}`, "invalid_webhook_url", [{ path: "subscription.data.url", message: refusal }]);
+    throw new BadRequestError(`subscription.data.url ${refusal}`, "invalid_webhook_url", [
+      { path: "subscription.data.url", message: refusal },
+    ]);
   }
   if (requireSecret && input.data.auth_mode === "authorization" && !secret) {
-    throw new BadRequestError("subscription.secret is required when auth_mode is authorization (it is sent as the bearer token)", "secret_required", [
-      { path: "subscription.secret", message: "required when auth_mode is authorization" },
-    ]);
+    throw new BadRequestError(
+      "subscription.secret is required when auth_mode is authorization (it is sent as the bearer token)",
+      "secret_required",
+      [{ path: "subscription.secret", message: "required when auth_mode is authorization" }],
+    );
   }
 }
 
@@ -44,7 +53,12 @@ function columnsFrom(input: SubscriptionInput) {
 }
 
 /** Creates a subscription; returns it with its secret in plain text, the only time it is shown. */
-export async function createSubscription(app: AppContext, scope: Scope, input: SubscriptionInput, givenSecret?: string) {
+export async function createSubscription(
+  app: AppContext,
+  scope: Scope,
+  input: SubscriptionInput,
+  givenSecret?: string,
+) {
   const secret = givenSecret ?? input.secret;
   checkSubscriptionInput(app, input, secret);
   const plain = secret ?? generateWebhookSecret();
@@ -75,7 +89,13 @@ export async function getSubscription(db: Database, projectId: string, id: strin
 }
 
 /** Full replace. The secret changes only when one is given; the active flag only when `flags` is. */
-export async function replaceSubscription(app: AppContext, projectId: string, id: string, input: SubscriptionInput, givenSecret?: string) {
+export async function replaceSubscription(
+  app: AppContext,
+  projectId: string,
+  id: string,
+  input: SubscriptionInput,
+  givenSecret?: string,
+) {
   if (input.id && input.id !== id) {
     throw new BadRequestError(`subscription.id ${input.id} differs from the id in the path (${id})`, "id_mismatch", [
       { path: "subscription.id", message: "must match the path" },
@@ -85,9 +105,11 @@ export async function replaceSubscription(app: AppContext, projectId: string, id
   checkSubscriptionInput(app, input, secret, false);
   const current = await getSubscription(app.db, projectId, id);
   if (input.data.auth_mode === "authorization" && current.authMode !== "authorization" && !secret) {
-    throw new BadRequestError("subscription.secret is required when switching auth_mode to authorization", "secret_required", [
-      { path: "subscription.secret", message: "required when switching to authorization" },
-    ]);
+    throw new BadRequestError(
+      "subscription.secret is required when switching auth_mode to authorization",
+      "secret_required",
+      [{ path: "subscription.secret", message: "required when switching to authorization" }],
+    );
   }
   const activate = input.flags?.is_active;
   const [row] = await app.db
@@ -113,7 +135,12 @@ export async function deleteSubscription(db: Database, projectId: string, id: st
 }
 
 /** Start clears what the service recorded when it stopped the subscription. */
-export async function setSubscriptionActive(db: Database, projectId: string, id: string, active: boolean): Promise<SubscriptionRow> {
+export async function setSubscriptionActive(
+  db: Database,
+  projectId: string,
+  id: string,
+  active: boolean,
+): Promise<SubscriptionRow> {
   const [row] = await db
     .update(webhookSubscriptions)
     .set({ isActive: active, stoppedReason: null, failingSince: null, updatedAt: new Date() })

@@ -15,7 +15,13 @@ import type { SubscriptionInput } from "./subscription-input";
 
 function testedEvent(subscriptionId: string, userId: string) {
   const now = new Date();
-  return { id: newId(), eventType: TESTED_EVENT_TYPE, timestamp: now, createdAt: now, attributes: { subscription_id: subscriptionId, user_id: userId } };
+  return {
+    id: newId(),
+    eventType: TESTED_EVENT_TYPE,
+    timestamp: now,
+    createdAt: now,
+    attributes: { subscription_id: subscriptionId, user_id: userId },
+  };
 }
 
 /**
@@ -48,12 +54,24 @@ export async function testSavedSubscription(app: AppContext, scope: Scope, subsc
 }
 
 /** Sends the test event to a draft (not saved): nothing is stored; the result says what happened. */
-export async function testDraftSubscription(app: AppContext, scope: Scope, input: SubscriptionInput, givenSecret?: string) {
+export async function testDraftSubscription(
+  app: AppContext,
+  scope: Scope,
+  input: SubscriptionInput,
+  givenSecret?: string,
+) {
   const secret = givenSecret ?? input.secret;
   checkSubscriptionInput(app, input, secret);
   const event = testedEvent("draft", scope.userId);
   const now = event.createdAt;
-  const draft = { id: DRAFT_SUBSCRIPTION_ID, name: input.name, tags: input.tags ?? null, payloadFields: input.data.payload_fields ?? null, createdAt: now, updatedAt: now };
+  const draft = {
+    id: DRAFT_SUBSCRIPTION_ID,
+    name: input.name,
+    tags: input.tags ?? null,
+    payloadFields: input.data.payload_fields ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
   const id = deliveryIdFor(event.id, DRAFT_SUBSCRIPTION_ID);
   const url = new URL(input.data.url).toString();
   const payload = buildPayload(event, draft, scope.projectId);

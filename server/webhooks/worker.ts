@@ -42,13 +42,14 @@ export function startWebhookWorker(app: AppContext, options: WebhookWorkerOption
     idleMs,
     options.fanOutIntervalMs ?? 10,
   );
-  const listeners = Promise.all([listen(app.db, EVENTS_CHANNEL, () => fanOut.wake()), listen(app.db, DELIVERIES_CHANNEL, () => delivery.wake())]).catch(
-    (error: unknown) => {
-      // Without notifications the loops still poll; slower, not stuck.
-      logger.error({ err: error }, "webhook worker cannot LISTEN; polling only");
-      return [];
-    },
-  );
+  const listeners = Promise.all([
+    listen(app.db, EVENTS_CHANNEL, () => fanOut.wake()),
+    listen(app.db, DELIVERIES_CHANNEL, () => delivery.wake()),
+  ]).catch((error: unknown) => {
+    // Without notifications the loops still poll; slower, not stuck.
+    logger.error({ err: error }, "webhook worker cannot LISTEN; polling only");
+    return [];
+  });
   return {
     async stop() {
       const unlisten = await listeners;

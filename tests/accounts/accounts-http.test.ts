@@ -59,7 +59,9 @@ describe("before anyone has an account", () => {
   });
 
   it("validates the owner's details with messages naming the fields", async () => {
-    const r = await browser().send("POST", "/api/accounts/owner", { body: { name: "", email: "nope", password: "short" } });
+    const r = await browser().send("POST", "/api/accounts/owner", {
+      body: { name: "", email: "nope", password: "short" },
+    });
     expect(r.status).toBe(422);
     expect(r.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(["email", "name", "password"]);
   });
@@ -96,9 +98,13 @@ describe("the owner account", () => {
 
   it("logs out and in again through better-auth", async () => {
     const session = browser();
-    const wrong = await session.send("POST", "/api/auth/sign-in/email", { body: { email: OWNER.email, password: "wrong password!" } });
+    const wrong = await session.send("POST", "/api/auth/sign-in/email", {
+      body: { email: OWNER.email, password: "wrong password!" },
+    });
     expect(wrong.status).toBe(401);
-    const right = await session.send("POST", "/api/auth/sign-in/email", { body: { email: OWNER.email, password: OWNER.password } });
+    const right = await session.send("POST", "/api/auth/sign-in/email", {
+      body: { email: OWNER.email, password: OWNER.password },
+    });
     expect(right.status).toBe(200);
     expect((await session.query("account.me")).status).toBe(200);
     expect((await session.send("POST", "/api/auth/sign-out", { body: {} })).status).toBe(200);
@@ -106,16 +112,25 @@ describe("the owner account", () => {
   });
 
   it("refuses a cross-site sign-in and a cross-site sign-out", async () => {
-    const r = await browser().send("POST", "/api/auth/sign-in/email", { body: { email: OWNER.email, password: OWNER.password }, origin: "https://evil.example" });
+    const r = await browser().send("POST", "/api/auth/sign-in/email", {
+      body: { email: OWNER.email, password: OWNER.password },
+      origin: "https://evil.example",
+    });
     expect(r.status).toBe(403);
     expect(r.setCookies).toEqual([]);
   });
 
   describe("cross-site mutations with the owner's cookie", () => {
     it("a JSON POST from another origin is refused", async () => {
-      const r = await owner.send("POST", "/api/trpc/apiKeys.create", { body: { json: { name: "csrf" } }, origin: "https://evil.example" });
+      const r = await owner.send("POST", "/api/trpc/apiKeys.create", {
+        body: { json: { name: "csrf" } },
+        origin: "https://evil.example",
+      });
       expect(r.status).toBe(403);
-      expect(r.body).toMatchObject({ code: "cross_site_request", detail: expect.stringMatching(/Cross-site request refused/) });
+      expect(r.body).toMatchObject({
+        code: "cross_site_request",
+        detail: expect.stringMatching(/Cross-site request refused/),
+      });
     });
 
     it("a text/plain form post (no preflight) from another origin is refused", async () => {
@@ -128,7 +143,11 @@ describe("the owner account", () => {
     });
 
     it("a request a browser marks cross-site without an Origin is refused", async () => {
-      const r = await owner.mutate("apiKeys.create", { name: "csrf" }, { origin: null, headers: { "sec-fetch-site": "cross-site" } });
+      const r = await owner.mutate(
+        "apiKeys.create",
+        { name: "csrf" },
+        { origin: null, headers: { "sec-fetch-site": "cross-site" } },
+      );
       expect(r.status).toBe(403);
     });
 
@@ -142,7 +161,9 @@ describe("the owner account", () => {
   });
 
   it("keeps sign-up closed without an invite", async () => {
-    const r = await browser().send("POST", "/api/accounts/sign-up", { body: { name: "Eve", email: "eve@example.com", password: "a long password" } });
+    const r = await browser().send("POST", "/api/accounts/sign-up", {
+      body: { name: "Eve", email: "eve@example.com", password: "a long password" },
+    });
     expect(r.status).toBe(403);
     expect(r.body.code).toBe("sign_up_closed");
   });
@@ -193,9 +214,14 @@ describe("the owner account", () => {
       const commit = await viewer.mutate("agents.commit", { variantId, template: {} });
       expect(commit.status).toBe(403);
       expect(commit.error?.message).toMatch(/needs a member or an owner of the project; your role is viewer/);
-      const deploy = await viewer.mutate("agents.deploy", { revisionId: agent.data.revision.id, environment: "staging" });
+      const deploy = await viewer.mutate("agents.deploy", {
+        revisionId: agent.data.revision.id,
+        environment: "staging",
+      });
       expect(deploy.status).toBe(403);
-      expect((await owner.mutate("agents.deploy", { revisionId: agent.data.revision.id, environment: "staging" })).status).toBe(200);
+      expect(
+        (await owner.mutate("agents.deploy", { revisionId: agent.data.revision.id, environment: "staging" })).status,
+      ).toBe(200);
     });
 
     it("a key acts as its maker with the maker's role at the time of the call", async () => {
@@ -203,7 +229,8 @@ describe("the owner account", () => {
       const made = await member.mutate("apiKeys.create", { name: "ci" });
       expect(made.status).toBe(200);
       const key = made.data.key as string;
-      const create = (slug: string) => t.call("POST", "/api/workflows/", { key, body: { workflow: { slug, name: slug } } });
+      const create = (slug: string) =>
+        t.call("POST", "/api/workflows/", { key, body: { workflow: { slug, name: slug } } });
       expect((await create("by-member")).status).toBe(200);
 
       expect((await owner.mutate("members.setRole", { userId, role: "viewer" })).status).toBe(200);
@@ -243,7 +270,9 @@ describe("the owner account", () => {
       expect(keysThere.data).toEqual([]);
 
       const outsider = browser();
-      await outsider.send("POST", "/api/auth/sign-in/email", { body: { email: OWNER.email, password: OWNER.password } });
+      await outsider.send("POST", "/api/auth/sign-in/email", {
+        body: { email: OWNER.email, password: OWNER.password },
+      });
       const refused = await outsider.mutate("account.switchProject", { projectId: created.data.projectId });
       expect(refused.status).toBe(404);
       expect((await outsider.query("account.me")).data.current.projectId).toBe(defaultProject);
@@ -258,7 +287,11 @@ describe("cookies behind https", () => {
     const response = await secure.handle(
       new Request("https://agents.example.com/api/accounts/owner", {
         method: "POST",
-        headers: { "content-type": "application/json", origin: "https://agents.example.com", host: "agents.example.com" },
+        headers: {
+          "content-type": "application/json",
+          origin: "https://agents.example.com",
+          host: "agents.example.com",
+        },
         body: JSON.stringify(OWNER),
       }),
     );
@@ -273,7 +306,9 @@ describe("open sign-up", () => {
     const open = await createTestApp({ signUp: "open" });
     const openServer = await serveOverHttp(open);
     const person = new HttpClient(openServer.origin);
-    const r = await person.send("POST", "/api/accounts/sign-up", { body: { name: "Sol", email: "sol@example.com", password: "a long password" } });
+    const r = await person.send("POST", "/api/accounts/sign-up", {
+      body: { name: "Sol", email: "sol@example.com", password: "a long password" },
+    });
     expect(r.status).toBe(201);
     const me = await person.query("account.me");
     expect(me.data.projects).toEqual([expect.objectContaining({ projectName: "Sol's project", role: "owner" })]);

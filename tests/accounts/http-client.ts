@@ -8,7 +8,11 @@ export class HttpClient {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
   }
 
-  async send(method: string, path: string, options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; origin?: string | null } = {}) {
+  async send(
+    method: string,
+    path: string,
+    options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; origin?: string | null } = {},
+  ) {
     const headers: Record<string, string> = { ...options.headers };
     if (this.cookies.size) headers.cookie = this.cookieHeader;
     // Browsers send Origin on every POST; null means "a non-browser client".
@@ -45,11 +49,21 @@ export class HttpClient {
     return this.unwrap(await this.send("GET", `/api/trpc/${procedure}${qs}`));
   }
 
-  async mutate(procedure: string, input?: unknown, options: { origin?: string | null; headers?: Record<string, string> } = {}) {
-    return this.unwrap(await this.send("POST", `/api/trpc/${procedure}`, { body: { json: input ?? null }, ...options }));
+  async mutate(
+    procedure: string,
+    input?: unknown,
+    options: { origin?: string | null; headers?: Record<string, string> } = {},
+  ) {
+    return this.unwrap(
+      await this.send("POST", `/api/trpc/${procedure}`, { body: { json: input ?? null }, ...options }),
+    );
   }
 
   private unwrap(r: { status: number; body: any }) {
-    return { status: r.status, data: r.body?.result?.data?.json, error: r.body?.error?.json as { message: string; data: any } | undefined };
+    return {
+      status: r.status,
+      data: r.body?.result?.data?.json,
+      error: r.body?.error?.json as { message: string; data: any } | undefined,
+    };
   }
 }

@@ -24,7 +24,14 @@ afterAll(async () => {
 
 const agent = {
   llm: { provider: "openai", model: "gpt-5-mini" },
-  tools: [{ type: "client", name: "pick_color", description: "Ask the user", input_schema: { type: "object", properties: { hint: { type: "string" } } } }],
+  tools: [
+    {
+      type: "client",
+      name: "pick_color",
+      description: "Ask the user",
+      input_schema: { type: "object", properties: { hint: { type: "string" } } },
+    },
+  ],
 };
 
 it("the AI SDK's Chat and DefaultChatTransport drive the live route through a client-tool round trip", async () => {
@@ -47,7 +54,8 @@ it("the AI SDK's Chat and DefaultChatTransport drive the live route through a cl
     }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithToolCalls,
     onToolCall: ({ toolCall }) => {
-      if (toolCall.toolName === "pick_color") void chat.addToolOutput({ tool: "pick_color", toolCallId: toolCall.toolCallId, output: "red" });
+      if (toolCall.toolName === "pick_color")
+        void chat.addToolOutput({ tool: "pick_color", toolCallId: toolCall.toolCallId, output: "red" });
     },
     onFinish: ({ message }) => {
       if (message.parts.some((p) => p.type === "text" && p.text === "Red it is.")) finished(message);
@@ -66,9 +74,19 @@ it("the AI SDK's Chat and DefaultChatTransport drive the live route through a cl
   const parts = message.parts.filter((p) => p.type !== "step-start");
   expect(parts).toEqual([
     { type: "text", text: "Let me ask.", state: "done" },
-    expect.objectContaining({ type: "tool-pick_color", toolCallId: "call_1", state: "output-available", input: { hint: "warm" }, output: "red" }),
+    expect.objectContaining({
+      type: "tool-pick_color",
+      toolCallId: "call_1",
+      state: "output-available",
+      input: { hint: "warm" },
+      output: "red",
+    }),
     { type: "text", text: "Red it is.", state: "done" },
   ]);
   expect(message.metadata).toMatchObject({ sessionId: chat.id, usage: { input: 10, output: 5, total: 15 } });
-  expect(model.requests.at(-1)!.body.input.at(-1)).toEqual({ type: "function_call_output", call_id: "call_1", output: "red" });
+  expect(model.requests.at(-1)!.body.input.at(-1)).toEqual({
+    type: "function_call_output",
+    call_id: "call_1",
+    output: "red",
+  });
 });

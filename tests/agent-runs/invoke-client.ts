@@ -6,7 +6,11 @@ import { checkUiChunks, ndjsonData, sseData } from "../helpers/ui-stream-check";
 export type TransportName = "batch" | "sse" | "ndjson";
 export type FormatName = "native" | "ui_sdk";
 
-export const ACCEPT: Record<TransportName, string> = { batch: "application/json", sse: "text/event-stream", ndjson: "application/x-ndjson" };
+export const ACCEPT: Record<TransportName, string> = {
+  batch: "application/json",
+  sse: "text/event-stream",
+  ndjson: "application/x-ndjson",
+};
 
 /** What a turn looked like, whatever the transport: native events, or the UI message and chunks. */
 export interface Observed {
@@ -30,7 +34,13 @@ export async function invokeOver(
 ): Promise<Observed> {
   const response = await fetch(`${baseUrl}/services/agent/v0/invoke`, {
     method: "POST",
-    headers: { authorization: `ApiKey ${key}`, "content-type": "application/json", accept: ACCEPT[transport], "x-svc-messages-format": format, ...options.headers },
+    headers: {
+      authorization: `ApiKey ${key}`,
+      "content-type": "application/json",
+      accept: ACCEPT[transport],
+      "x-svc-messages-format": format,
+      ...options.headers,
+    },
     body: JSON.stringify(body),
   });
   const text = await response.text();
@@ -47,7 +57,9 @@ export async function invokeOver(
   const raw = transport === "sse" ? sseData(text) : { frames: ndjsonData(text), sentinel: false, comments: [] };
   if (format === "native") {
     expect(raw.sentinel).toBe(false);
-    observed.events = (raw.frames as Array<{ type: string; data: Record<string, unknown> }>).map((f) => ({ type: f.type, ...f.data }) as NativeEvent);
+    observed.events = (raw.frames as Array<{ type: string; data: Record<string, unknown> }>).map(
+      (f) => ({ type: f.type, ...f.data }) as NativeEvent,
+    );
     checkNativeRules(observed.events);
   } else {
     if (transport === "sse") expect(raw.sentinel).toBe(true);
@@ -72,7 +84,8 @@ export function checkNativeRules(events: NativeEvent[]): void {
       open.add(event.id);
       order.push(Number(event.id.split("-")[1]));
     }
-    if ((event.type === "message_delta" || event.type === "thought_delta") && !open.has(event.id)) throw new Error(`delta for unopened block ${event.id}`);
+    if ((event.type === "message_delta" || event.type === "thought_delta") && !open.has(event.id))
+      throw new Error(`delta for unopened block ${event.id}`);
     if (event.type === "message_end" || event.type === "thought_end") expect(open.delete(event.id)).toBe(true);
   }
   expect(open.size).toBe(0);

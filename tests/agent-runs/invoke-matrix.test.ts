@@ -17,7 +17,10 @@ beforeAll(async () => {
   app = await createTestApp({
     // No retries: an upstream 500 would otherwise sleep through the SDK's backoff.
     agentRuns: { ...loadConfig({}).agentRuns, maxRetries: 0 },
-    providerEnv: { openai: { key: PLANTED_KEY, baseUrl: model.baseUrl }, anthropic: { key: PLANTED_KEY, baseUrl: model.baseUrl } },
+    providerEnv: {
+      openai: { key: PLANTED_KEY, baseUrl: model.baseUrl },
+      anthropic: { key: PLANTED_KEY, baseUrl: model.baseUrl },
+    },
   });
   live = await serveOnLoopback(app.handle);
   ({ key } = await app.newProject());
@@ -28,9 +31,19 @@ afterAll(async () => {
   await model.close();
 });
 
-const CLIENT_TOOL = { type: "client", name: "pick_color", description: "Ask the user for a color", input_schema: { type: "object", properties: { hint: { type: "string" } } } };
-const agent = (provider = "openai", model = "gpt-5-mini", tools: unknown[] = []) => ({ llm: { provider, model }, tools });
-const body = (messages: unknown[], template = agent()) => ({ data: { inputs: { messages }, parameters: { agent: template } } });
+const CLIENT_TOOL = {
+  type: "client",
+  name: "pick_color",
+  description: "Ask the user for a color",
+  input_schema: { type: "object", properties: { hint: { type: "string" } } },
+};
+const agent = (provider = "openai", model = "gpt-5-mini", tools: unknown[] = []) => ({
+  llm: { provider, model },
+  tools,
+});
+const body = (messages: unknown[], template = agent()) => ({
+  data: { inputs: { messages }, parameters: { agent: template } },
+});
 
 interface Summary {
   text: string;
@@ -58,7 +71,10 @@ function summarise(o: Observed, transport: TransportName, format: FormatName): S
     const outputs = o.batch.data.outputs;
     const tool = outputs.pending_interaction?.tool;
     return {
-      text: outputs.messages.filter((m: any) => m.role === "assistant").map((m: any) => m.content).join(""),
+      text: outputs.messages
+        .filter((m: any) => m.role === "assistant")
+        .map((m: any) => m.content)
+        .join(""),
       stop: outputs.stop_reason,
       errors: outputs.errors ?? [],
       pending: tool ? { id: tool.tool_call_id, name: tool.tool_name, input: tool.input } : undefined,
@@ -68,23 +84,40 @@ function summarise(o: Observed, transport: TransportName, format: FormatName): S
   const toolPart = parts.find((p) => p.type.startsWith("tool-") && p.state === "input-available");
   const fromStream = transport !== "batch";
   return {
-    text: parts.filter((p) => p.type === "text").map((p) => p.text).join(""),
-    reasoning: parts.filter((p) => p.type === "reasoning").map((p) => p.text).join(""),
+    text: parts
+      .filter((p) => p.type === "text")
+      .map((p) => p.text)
+      .join(""),
+    reasoning: parts
+      .filter((p) => p.type === "reasoning")
+      .map((p) => p.text)
+      .join(""),
     stop: fromStream ? o.chunks!.at(-1).finishReason : o.batch.data.outputs.stop_reason,
-    errors: fromStream ? o.chunks!.filter((c) => c.type === "error").map((c) => c.errorText) : (o.batch.data.outputs.errors ?? []),
+    errors: fromStream
+      ? o.chunks!.filter((c) => c.type === "error").map((c) => c.errorText)
+      : (o.batch.data.outputs.errors ?? []),
     pending: toolPart ? { id: toolPart.toolCallId, name: toolPart.type.slice(5), input: toolPart.input } : undefined,
   };
 }
 
-const combos: Array<[TransportName, FormatName]> = (["batch", "sse", "ndjson"] as const).flatMap((t) => (["native", "ui_sdk"] as const).map((f) => [t, f] as [TransportName, FormatName]));
+const combos: Array<[TransportName, FormatName]> = (["batch", "sse", "ndjson"] as const).flatMap((t) =>
+  (["native", "ui_sdk"] as const).map((f) => [t, f] as [TransportName, FormatName]),
+);
 const isUiStream = (t: TransportName, f: FormatName) => f === "ui_sdk" && t !== "batch";
 
 describe.each(combos)("%s x %s", (transport, format) => {
   const run = (payload: unknown, expectedErrors?: string[]) =>
-    invokeOver(live.origin, key, transport, format, payload, { expectedErrors: isUiStream(transport, format) ? expectedErrors : undefined });
+    invokeOver(live.origin, key, transport, format, payload, {
+      expectedErrors: isUiStream(transport, format) ? expectedErrors : undefined,
+    });
 
   it("plain text: deltas reassemble exactly, usage and trace id are reported", async () => {
-    model.script({ kind: "reply", text: "Hello there, how are you today?", usage: { input: 12, output: 8 }, chunks: 5 });
+    model.script({
+      kind: "reply",
+      text: "Hello there, how are you today?",
+      usage: { input: 12, output: 8 },
+      chunks: 5,
+    });
     const o = await run(body([{ role: "user", content: "hi" }]));
     expect(o.status).toBe(200);
     const s = summarise(o, transport, format);
@@ -100,7 +133,8 @@ describe.each(combos)("%s x %s", (transport, format) => {
       expect(o.events.at(-1)).toEqual({ type: "done", stopReason: "stop", traceId });
     }
     if (o.message) expect(o.message.metadata).toEqual({ sessionId: o.headers.get("x-svc-session-id"), usage, traceId });
-    if (transport === "batch") expect(o.batch).toMatchObject({ trace_id: traceId, session_id: o.headers.get("x-svc-session-id") });
+    if (transport === "batch")
+      expect(o.batch).toMatchObject({ trace_id: traceId, session_id: o.headers.get("x-svc-session-id") });
     if (isUiStream(transport, format)) expect(o.headers.get("x-ui-message-stream")).toBe("v1");
   });
 
@@ -114,23 +148,47 @@ describe.each(combos)("%s x %s", (transport, format) => {
   });
 
   it("a client tool pauses the turn, and the next turn's tool_result resumes it", async () => {
-    model.script({ kind: "reply", text: "Let me ask.", toolCalls: [{ id: "call_7", name: "pick_color", input: { hint: "warm colours only" } }], chunks: 4 });
+    model.script({
+      kind: "reply",
+      text: "Let me ask.",
+      toolCalls: [{ id: "call_7", name: "pick_color", input: { hint: "warm colours only" } }],
+      chunks: 4,
+    });
     const template = agent("openai", "gpt-5-mini", [CLIENT_TOOL]);
     const first = await run(body([{ role: "user", content: "choose a colour" }], template));
     const s = summarise(first, transport, format);
     expect(s.pending).toEqual({ id: "call_7", name: "pick_color", input: { hint: "warm colours only" } });
     expect(s.stop).toBe(isUiStream(transport, format) ? "other" : "paused");
-    if (transport === "batch" && format === "native") expect(first.batch.data.outputs.pending_interaction).toMatchObject({ id: "call_7", kind: "client_tool" });
+    if (transport === "batch" && format === "native")
+      expect(first.batch.data.outputs.pending_interaction).toMatchObject({ id: "call_7", kind: "client_tool" });
     const sentTools = model.requests.at(-1)!.body.tools;
-    expect(sentTools[0]).toMatchObject({ type: "function", name: "pick_color", description: "Ask the user for a color" });
+    expect(sentTools[0]).toMatchObject({
+      type: "function",
+      name: "pick_color",
+      description: "Ask the user for a color",
+    });
 
     model.script({ kind: "reply", text: "Red it is." });
     const history =
       format === "native"
         ? [
             { role: "user", content: "choose a colour" },
-            { role: "assistant", content: [{ type: "text", text: "Let me ask." }, { type: "tool_call", toolCallId: "call_7", toolName: "pick_color", input: { hint: "warm colours only" } }] },
-            { role: "tool", content: [{ type: "tool_result", tool_call_id: "call_7", tool_name: "pick_color", output: "red" }] },
+            {
+              role: "assistant",
+              content: [
+                { type: "text", text: "Let me ask." },
+                {
+                  type: "tool_call",
+                  toolCallId: "call_7",
+                  toolName: "pick_color",
+                  input: { hint: "warm colours only" },
+                },
+              ],
+            },
+            {
+              role: "tool",
+              content: [{ type: "tool_result", tool_call_id: "call_7", tool_name: "pick_color", output: "red" }],
+            },
           ]
         : [
             { id: "u1", role: "user", parts: [{ type: "text", text: "choose a colour" }] },
@@ -139,7 +197,13 @@ describe.each(combos)("%s x %s", (transport, format) => {
               role: "assistant",
               parts: [
                 { type: "text", text: "Let me ask." },
-                { type: "tool-pick_color", toolCallId: "call_7", state: "output-available", input: { hint: "warm colours only" }, output: "red" },
+                {
+                  type: "tool-pick_color",
+                  toolCallId: "call_7",
+                  state: "output-available",
+                  input: { hint: "warm colours only" },
+                  output: "red",
+                },
               ],
             },
           ];
@@ -148,7 +212,12 @@ describe.each(combos)("%s x %s", (transport, format) => {
     if (isUiStream(transport, format)) expect(second.chunks![0]).toMatchObject({ type: "start", messageId: "a1" });
     // OpenAI's Responses API: the replayed call and its output as input items.
     const sent = model.requests.at(-1)!.body.input;
-    expect(sent.at(-2)).toEqual({ type: "function_call", call_id: "call_7", name: "pick_color", arguments: JSON.stringify({ hint: "warm colours only" }) });
+    expect(sent.at(-2)).toEqual({
+      type: "function_call",
+      call_id: "call_7",
+      name: "pick_color",
+      arguments: JSON.stringify({ hint: "warm colours only" }),
+    });
     expect(sent.at(-1)).toEqual({ type: "function_call_output", call_id: "call_7", output: "red" });
   });
 
@@ -173,9 +242,12 @@ describe.each(combos)("%s x %s", (transport, format) => {
 
   it("an upstream 500, before or during the reply, ends the turn with a readable error", async () => {
     model.script({ kind: "status", status: 500 });
-    const before = "The openai provider failed with status 500 for model \"gpt-5-mini\"; retry the turn.";
+    const before = 'The openai provider failed with status 500 for model "gpt-5-mini"; retry the turn.';
     const seen = model.requests.length;
-    expect(summarise(await run(body([{ role: "user", content: "hi" }]), [before]), transport, format)).toMatchObject({ errors: [before], stop: "error" });
+    expect(summarise(await run(body([{ role: "user", content: "hi" }]), [before]), transport, format)).toMatchObject({
+      errors: [before],
+      stop: "error",
+    });
     expect(model.requests.length).toBe(seen + 1);
     model.script({ kind: "error-event", text: "half an answ" });
     const during = "The openai provider reported an error in the middle of its reply; retry the turn.";
@@ -197,7 +269,12 @@ describe.each(combos)("%s x %s", (transport, format) => {
     const pending = fetch(`${live.origin}/services/agent/v0/invoke`, {
       method: "POST",
       signal: controller.signal,
-      headers: { authorization: `ApiKey ${key}`, "content-type": "application/json", accept: ACCEPT[transport], "x-svc-messages-format": format },
+      headers: {
+        authorization: `ApiKey ${key}`,
+        "content-type": "application/json",
+        accept: ACCEPT[transport],
+        "x-svc-messages-format": format,
+      },
       body: JSON.stringify(body([{ role: "user", content: "hi" }])),
     }).catch((error: unknown) => error);
     await arrived;

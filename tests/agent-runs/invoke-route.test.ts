@@ -23,10 +23,14 @@ afterAll(async () => {
   await model.close();
 });
 
-const inline = (agent: unknown = { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [] }, messages: unknown[] = [{ role: "user", content: "hi" }]) => ({
+const inline = (
+  agent: unknown = { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [] },
+  messages: unknown[] = [{ role: "user", content: "hi" }],
+) => ({
   data: { inputs: { messages }, parameters: { agent } },
 });
-const invoke = (body: unknown, headers: Record<string, string> = {}) => app.call("POST", "/services/agent/v0/invoke", { key, body, headers });
+const invoke = (body: unknown, headers: Record<string, string> = {}) =>
+  app.call("POST", "/services/agent/v0/invoke", { key, body, headers });
 
 describe("negotiation and errors before the first byte", () => {
   it("refuses an Accept it does not serve with 406 and a bad messages format with 400, as JSON", async () => {
@@ -40,7 +44,10 @@ describe("negotiation and errors before the first byte", () => {
   });
 
   it("needs a key", async () => {
-    const res = await app.call("POST", "/services/agent/v0/invoke", { body: inline(), headers: { accept: "text/event-stream" } });
+    const res = await app.call("POST", "/services/agent/v0/invoke", {
+      body: inline(),
+      headers: { accept: "text/event-stream" },
+    });
     expect(res.status).toBe(401);
   });
 
@@ -48,7 +55,10 @@ describe("negotiation and errors before the first byte", () => {
     const res = await invoke(inline({ model: "gpt-5", harness: "core_harness" }), { accept: "text/event-stream" });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("invalid_agent_template");
-    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(["data.parameters.agent.harness", "data.parameters.agent.model"]);
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      "data.parameters.agent.harness",
+      "data.parameters.agent.model",
+    ]);
   });
 
   it("names the field of a malformed body and of a bad session id", async () => {
@@ -66,24 +76,33 @@ describe("negotiation and errors before the first byte", () => {
   it("refuses what this deployment cannot run, before streaming", async () => {
     // A gateway tool without a configured gateway provider is refused, naming the variable to set.
     const gateway = await invoke(
-      inline({ llm: { provider: "openai", model: "gpt-5-mini" }, tools: [{ type: "gateway", provider: "composio", integration: "gmail", action: "SEND_EMAIL", connection: "c" }] }),
+      inline({
+        llm: { provider: "openai", model: "gpt-5-mini" },
+        tools: [{ type: "gateway", provider: "composio", integration: "gmail", action: "SEND_EMAIL", connection: "c" }],
+      }),
       { accept: "text/event-stream" },
     );
     expect(gateway.status).toBe(400);
     expect(gateway.body).toMatchObject({ code: "gateway_not_configured" });
     expect(gateway.body.detail).toContain('gateway tool "gmail/SEND_EMAIL"');
     expect(gateway.body.detail).toContain("COMPOSIO_API_KEY");
-    const external = await invoke(inline({ llm: { provider: "openai", model: "gpt-5-mini" }, tools: [], harness: { kind: "external_harness" } }));
+    const external = await invoke(
+      inline({ llm: { provider: "openai", model: "gpt-5-mini" }, tools: [], harness: { kind: "external_harness" } }),
+    );
     expect(external.status).toBe(400);
     expect(external.body.code).toBe("harness_not_enabled");
     expect(external.body.detail).toContain("EXTERNAL_HARNESS=enabled");
-    const noKey = await invoke(inline({ llm: { provider: "anthropic", model: "claude-haiku-4-5" }, tools: [] }), { accept: "text/event-stream" });
+    const noKey = await invoke(inline({ llm: { provider: "anthropic", model: "claude-haiku-4-5" }, tools: [] }), {
+      accept: "text/event-stream",
+    });
     expect(noKey.status).toBe(400);
     expect(noKey.body.detail).toContain('model "claude-haiku-4-5"');
     expect(noKey.body.detail).toContain("ANTHROPIC_API_KEY");
     const inferred = await invoke(inline({ llm: { model: "mystery-model" }, tools: [] }));
     expect(inferred.body.code).toBe("unresolved_provider");
-    const daytona = await invoke(inline({ llm: { provider: "openai", model: "gpt-5-mini" }, tools: [], sandbox: { kind: "daytona_sandbox" } }));
+    const daytona = await invoke(
+      inline({ llm: { provider: "openai", model: "gpt-5-mini" }, tools: [], sandbox: { kind: "daytona_sandbox" } }),
+    );
     expect(daytona.status).toBe(403);
   });
 });
@@ -93,19 +112,48 @@ describe("references", () => {
     model.script({ kind: "reply", text: "from the revision" });
     const created = await app.call("POST", "/api/workflows/", {
       key,
-      body: { workflow: { slug: "greeter", name: "Greeter", data: { parameters: { agent: { instructions: { agents_md: "Greet in French." }, llm: { model: "openai/gpt-5-mini" }, tools: [] } } } } },
+      body: {
+        workflow: {
+          slug: "greeter",
+          name: "Greeter",
+          data: {
+            parameters: {
+              agent: {
+                instructions: { agents_md: "Greet in French." },
+                llm: { model: "openai/gpt-5-mini" },
+                tools: [],
+              },
+            },
+          },
+        },
+      },
     });
     expect(created.status).toBe(200);
     const revisionId = created.body.workflow_revision.id;
-    const byId = await invoke({ references: { workflow_revision: { id: revisionId } }, data: { inputs: { messages: [{ role: "user", content: "hi" }] } } });
+    const byId = await invoke({
+      references: { workflow_revision: { id: revisionId } },
+      data: { inputs: { messages: [{ role: "user", content: "hi" }] } },
+    });
     expect(byId.status).toBe(200);
     expect(byId.body.data.outputs.messages).toEqual([{ role: "assistant", content: "from the revision" }]);
     expect(model.requests.at(-1)!.body.input[0].content).toContain("Greet in French.");
-    const bySlug = await invoke({ references: { workflow: { slug: "greeter" } }, data: { inputs: { messages: [{ role: "user", content: "hi" }] } } });
+    const bySlug = await invoke({
+      references: { workflow: { slug: "greeter" } },
+      data: { inputs: { messages: [{ role: "user", content: "hi" }] } },
+    });
     expect(bySlug.status).toBe(200);
-    const unknown = await invoke({ references: { workflow: { slug: "nobody" } }, data: { inputs: { messages: [{ role: "user", content: "hi" }] } } }, { accept: "text/event-stream" });
+    const unknown = await invoke(
+      {
+        references: { workflow: { slug: "nobody" } },
+        data: { inputs: { messages: [{ role: "user", content: "hi" }] } },
+      },
+      { accept: "text/event-stream" },
+    );
     expect(unknown.status).toBe(404);
-    const ambiguous = await invoke({ references: { workflow_revision: { version: "2" } }, data: { inputs: { messages: [{ role: "user", content: "hi" }] } } });
+    const ambiguous = await invoke({
+      references: { workflow_revision: { version: "2" } },
+      data: { inputs: { messages: [{ role: "user", content: "hi" }] } },
+    });
     expect(ambiguous.status).toBe(400);
     const missing = await invoke({ data: { inputs: { messages: [{ role: "user", content: "hi" }] } } });
     expect(missing.body.code).toBe("missing_agent");
@@ -116,13 +164,26 @@ describe("flags.resolve", () => {
   it("resolves embeds in the template by default, and with resolve: false names the unresolved embed", async () => {
     const prompts = await app.call("POST", "/api/workflows/", {
       key,
-      body: { workflow: { slug: "house-style", name: "House style", data: { parameters: { style: "Answer like a pirate." } } } },
+      body: {
+        workflow: {
+          slug: "house-style",
+          name: "House style",
+          data: { parameters: { style: "Answer like a pirate." } },
+        },
+      },
     });
     expect(prompts.status).toBe(200);
     const embedded = {
       llm: { provider: "openai", model: "gpt-5-mini" },
       tools: [],
-      instructions: { agents_md: { "@svc.embed": { "@svc.references": { workflow: { slug: "house-style" } }, "@svc.selector": { path: "parameters.style" } } } },
+      instructions: {
+        agents_md: {
+          "@svc.embed": {
+            "@svc.references": { workflow: { slug: "house-style" } },
+            "@svc.selector": { path: "parameters.style" },
+          },
+        },
+      },
     };
     model.script({ kind: "reply", text: "Arr." });
     const resolved = await invoke(inline(embedded));
@@ -132,7 +193,9 @@ describe("flags.resolve", () => {
     const raw = await invoke({ ...inline(embedded), flags: { resolve: false } });
     expect(raw.status).toBe(400);
     expect(raw.body.code).toBe("invalid_agent_template");
-    expect(raw.body.errors.map((e: { path: string }) => e.path)).toContain("data.parameters.agent.instructions.agents_md");
+    expect(raw.body.errors.map((e: { path: string }) => e.path)).toContain(
+      "data.parameters.agent.instructions.agents_md",
+    );
   });
 });
 
@@ -140,7 +203,10 @@ describe("the run", () => {
   it("echoes a given session id, continues an incoming traceparent, and stream defaults to SSE with flags.stream", async () => {
     model.script({ kind: "reply", text: "ok" });
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
-    const res = await invoke({ ...inline(), session_id: "chat:42", flags: { stream: true } }, { traceparent: `00-${traceId}-00f067aa0ba902b7-01`, "x-svc-messages-format": "ui_sdk" });
+    const res = await invoke(
+      { ...inline(), session_id: "chat:42", flags: { stream: true } },
+      { traceparent: `00-${traceId}-00f067aa0ba902b7-01`, "x-svc-messages-format": "ui_sdk" },
+    );
     expect(res.headers.get("content-type")).toBe("text/event-stream");
     expect(res.headers.get("x-svc-session-id")).toBe("chat:42");
     expect(res.headers.get("x-svc-trace-id")).toBe(traceId);
@@ -166,7 +232,10 @@ describe("the run", () => {
       }),
     );
     const sent = model.requests.at(-1)!.body;
-    expect(sent.input[0]).toEqual({ role: "developer", content: "You are Basho.\n\n# AGENTS.md\n\nAlways answer in haiku.\n\nSign with a brush." });
+    expect(sent.input[0]).toEqual({
+      role: "developer",
+      content: "You are Basho.\n\n# AGENTS.md\n\nAlways answer in haiku.\n\nSign with a brush.",
+    });
     expect(sent.reasoning).toEqual({ effort: "low" });
     expect(sent.input.at(-1)).toEqual({ role: "user", content: [{ type: "input_text", text: "hi" }] });
   });
@@ -187,10 +256,17 @@ describe("the run", () => {
     model.script({ kind: "reply", text: "Hi again." });
     const messages = [
       { id: "u1", role: "user", parts: [{ type: "text", text: "pick a colour" }] },
-      { id: "a1", role: "assistant", parts: [{ type: "tool-pick", toolCallId: "call_p", state: "input-available", input: {} }] },
+      {
+        id: "a1",
+        role: "assistant",
+        parts: [{ type: "tool-pick", toolCallId: "call_p", state: "input-available", input: {} }],
+      },
       { id: "u2", role: "user", parts: [{ type: "text", text: "never mind, just say hi" }] },
     ];
-    const res = await invoke(inline({ llm: { provider: "openai", model: "gpt-5-mini" }, tools: [{ type: "client", name: "pick" }] }, messages), { "x-svc-messages-format": "ui_sdk" });
+    const res = await invoke(
+      inline({ llm: { provider: "openai", model: "gpt-5-mini" }, tools: [{ type: "client", name: "pick" }] }, messages),
+      { "x-svc-messages-format": "ui_sdk" },
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.outputs.stop_reason).toBe("stop");
     expect(JSON.stringify(model.requests.at(-1)!.body.input)).not.toContain("call_p");
@@ -201,6 +277,14 @@ describe("the run", () => {
     const res = await invoke(inline(), { accept: "application/jsonl" });
     expect(res.headers.get("content-type")).toBe("application/x-ndjson");
     const lines = ndjsonData(res.body) as Array<{ type: string }>;
-    expect(lines.map((l) => l.type)).toEqual(["message_start", "message_delta", "message_delta", "message_delta", "message_end", "usage", "done"]);
+    expect(lines.map((l) => l.type)).toEqual([
+      "message_start",
+      "message_delta",
+      "message_delta",
+      "message_delta",
+      "message_end",
+      "usage",
+      "done",
+    ]);
   });
 });

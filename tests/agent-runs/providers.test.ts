@@ -22,7 +22,9 @@ const MODELS: Record<string, string> = {
 
 beforeAll(async () => {
   model = await startScriptedModelServer();
-  const providerEnv = Object.fromEntries(PROVIDER_IDS.map((id) => [id, { key: `key-for-${id}`, baseUrl: `${model.url}/${id}/v1` }]));
+  const providerEnv = Object.fromEntries(
+    PROVIDER_IDS.map((id) => [id, { key: `key-for-${id}`, baseUrl: `${model.url}/${id}/v1` }]),
+  );
   app = await createTestApp({ providerEnv });
   ({ key } = await app.newProject());
 });
@@ -31,13 +33,22 @@ afterAll(async () => {
   await model.close();
 });
 
-const CLIENT_TOOL = { type: "client", name: "lookup", input_schema: { type: "object", properties: { q: { type: "string" } } } };
+const CLIENT_TOOL = {
+  type: "client",
+  name: "lookup",
+  input_schema: { type: "object", properties: { q: { type: "string" } } },
+};
 
 async function run(provider: string) {
   const res = await app.call("POST", "/services/agent/v0/invoke", {
     key,
     headers: { accept: "application/x-ndjson" },
-    body: { data: { inputs: { messages: [{ role: "user", content: "hi" }] }, parameters: { agent: { llm: { provider, model: MODELS[provider] }, tools: [CLIENT_TOOL] } } } },
+    body: {
+      data: {
+        inputs: { messages: [{ role: "user", content: "hi" }] },
+        parameters: { agent: { llm: { provider, model: MODELS[provider] }, tools: [CLIENT_TOOL] } },
+      },
+    },
   });
   expect(res.status).toBe(200);
   const events = (ndjsonData(res.body) as Array<{ type: string; data: any }>).map((f) => ({ type: f.type, ...f.data }));
@@ -54,15 +65,27 @@ const PATHS: Record<string, string> = {
 it("OpenAI's reasoning summary (Responses API) streams as a thought before the text", async () => {
   model.script({ kind: "reply", reasoning: "Weighing the options.", text: "Done." });
   const events = await run("openai");
-  expect(events.filter((e) => e.type === "thought_delta").map((e) => e.delta).join("")).toBe("Weighing the options.");
-  expect(events.findIndex((e) => e.type === "thought_start")).toBeLessThan(events.findIndex((e) => e.type === "message_start"));
+  expect(
+    events
+      .filter((e) => e.type === "thought_delta")
+      .map((e) => e.delta)
+      .join(""),
+  ).toBe("Weighing the options.");
+  expect(events.findIndex((e) => e.type === "thought_start")).toBeLessThan(
+    events.findIndex((e) => e.type === "message_start"),
+  );
 });
 
 describe.each(PROVIDER_IDS)("%s", (provider) => {
   it("streams text with usage and cost through its own provider package, authenticated with its key", async () => {
     model.script({ kind: "reply", text: `Hello from ${provider}`, usage: { input: 100, output: 50 } });
     const events = await run(provider);
-    expect(events.filter((e) => e.type === "message_delta").map((e) => e.delta).join("")).toBe(`Hello from ${provider}`);
+    expect(
+      events
+        .filter((e) => e.type === "message_delta")
+        .map((e) => e.delta)
+        .join(""),
+    ).toBe(`Hello from ${provider}`);
     expect(["stop", "end_turn"]).toContain(events.at(-1).stopReason);
     const usage = events.find((e) => e.type === "usage");
     expect(usage).toMatchObject({ input: 100, output: 50, total: 150 });
@@ -74,11 +97,18 @@ describe.each(PROVIDER_IDS)("%s", (provider) => {
   });
 
   it("streams a tool call whose arguments arrive in pieces, and pauses for the client", async () => {
-    model.script({ kind: "reply", toolCalls: [{ id: "call_9", name: "lookup", input: { q: "weather in Paris" } }], chunks: 4 });
+    model.script({
+      kind: "reply",
+      toolCalls: [{ id: "call_9", name: "lookup", input: { q: "weather in Paris" } }],
+      chunks: 4,
+    });
     const events = await run(provider);
     const calls = events.filter((e) => e.type === "tool_call");
     expect(calls.at(-1)).toMatchObject({ name: "lookup", input: { q: "weather in Paris" } });
-    expect(events.find((e) => e.type === "interaction_request")).toMatchObject({ kind: "client_tool", payload: { toolName: "lookup", input: { q: "weather in Paris" } } });
+    expect(events.find((e) => e.type === "interaction_request")).toMatchObject({
+      kind: "client_tool",
+      payload: { toolName: "lookup", input: { q: "weather in Paris" } },
+    });
     expect(events.at(-1)).toMatchObject({ type: "done", stopReason: "paused" });
   });
 

@@ -11,7 +11,9 @@ let key: string;
 
 beforeAll(async () => {
   model = await startScriptedModelServer();
-  app = await createTestApp({ providerEnv: { ...loadConfig({}).providerEnv, openai: { key: OPERATOR_KEY, baseUrl: model.baseUrl } } });
+  app = await createTestApp({
+    providerEnv: { ...loadConfig({}).providerEnv, openai: { key: OPERATOR_KEY, baseUrl: model.baseUrl } },
+  });
   ({ key } = await app.newProject());
 });
 afterAll(async () => {
@@ -51,17 +53,28 @@ function spansOf(value: unknown): SpanNode[] {
   return out;
 }
 
-const invoke = (body: unknown, headers: Record<string, string> = {}) => app.call("POST", "/services/agent/v0/invoke", { key, body, headers });
+const invoke = (body: unknown, headers: Record<string, string> = {}) =>
+  app.call("POST", "/services/agent/v0/invoke", { key, body, headers });
 
 describe("every agent run is a trace", () => {
   it("records invoke_agent > turn > chat under the trace id the run reported, with usage and content", async () => {
     model.script({ kind: "reply", text: "Hi there!", usage: { input: 21, output: 4 } });
     const created = await app.call("POST", "/api/workflows/", {
       key,
-      body: { workflow: { slug: "traced", name: "Traced", data: { parameters: { agent: { llm: { model: "openai/gpt-5-mini" }, tools: [] } } } } },
+      body: {
+        workflow: {
+          slug: "traced",
+          name: "Traced",
+          data: { parameters: { agent: { llm: { model: "openai/gpt-5-mini" }, tools: [] } } },
+        },
+      },
     });
     expect(created.status).toBe(200);
-    const res = await invoke({ session_id: "sess-1", references: { workflow: { slug: "traced" } }, data: { inputs: { messages: [{ role: "user", content: "hello" }] } } });
+    const res = await invoke({
+      session_id: "sess-1",
+      references: { workflow: { slug: "traced" } },
+      data: { inputs: { messages: [{ role: "user", content: "hello" }] } },
+    });
     expect(res.status).toBe(200);
     const traceId = res.headers.get("x-svc-trace-id")!;
     expect(res.body.trace_id).toBe(traceId);
@@ -100,14 +113,24 @@ describe("every agent run is a trace", () => {
     expect(text).toContain("[REDACTED]");
     const spans = spansOf(trace);
     expect(spans.find((s) => s.span_name.startsWith("invoke_agent"))?.span_name).toBe("invoke_agent inline agent");
-    expect(spans.filter((s) => s.status_code === "STATUS_CODE_ERROR").map((s) => s.span_name.split(" ")[0]).sort()).toEqual(["chat", "invoke_agent", "turn"]);
+    expect(
+      spans
+        .filter((s) => s.status_code === "STATUS_CODE_ERROR")
+        .map((s) => s.span_name.split(" ")[0])
+        .sort(),
+    ).toEqual(["chat", "invoke_agent", "turn"]);
   });
 
   it("continues an incoming traceparent", async () => {
     model.script({ kind: "reply", text: "ok" });
     const parentTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
     const res = await invoke(
-      { data: { inputs: { messages: [{ role: "user", content: "hi" }] }, parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [] } } } },
+      {
+        data: {
+          inputs: { messages: [{ role: "user", content: "hi" }] },
+          parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [] } },
+        },
+      },
       { traceparent: `00-${parentTrace}-00f067aa0ba902b7-01` },
     );
     expect(res.headers.get("x-svc-trace-id")).toBe(parentTrace);

@@ -21,7 +21,10 @@ beforeAll(async () => {
   closedPort = await freePort();
   const defaults = loadConfig({});
   app = await createTestApp({
-    providerEnv: { ...defaults.providerEnv, openai: { key: "sk-unreachable", baseUrl: `http://127.0.0.1:${closedPort}/v1` } },
+    providerEnv: {
+      ...defaults.providerEnv,
+      openai: { key: "sk-unreachable", baseUrl: `http://127.0.0.1:${closedPort}/v1` },
+    },
     agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
   });
   ({ key } = await app.newProject());
@@ -39,7 +42,12 @@ const spansOf = (value: unknown): any[] => {
 it("a provider that refuses the connection is reported as never reached, on the stream and on the trace's spans", async () => {
   const res = await app.call("POST", "/services/agent/v0/invoke", {
     key,
-    body: { data: { inputs: { messages: [{ role: "user", content: "hello" }] }, parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [] } } } },
+    body: {
+      data: {
+        inputs: { messages: [{ role: "user", content: "hello" }] },
+        parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [] } },
+      },
+    },
   });
   expect(res.status).toBe(200);
   const said = JSON.stringify(res.body);
@@ -59,6 +67,11 @@ it("a provider that refuses the connection is reported as never reached, on the 
   for (const span of [root, chat]) {
     expect(span.status_code).toBe("STATUS_CODE_ERROR");
     expect(span.status_message).toContain("refused the connection");
-    expect(span.events).toEqual([expect.objectContaining({ name: "exception", attributes: expect.objectContaining({ "exception.message": span.status_message }) })]);
+    expect(span.events).toEqual([
+      expect.objectContaining({
+        name: "exception",
+        attributes: expect.objectContaining({ "exception.message": span.status_message }),
+      }),
+    ]);
   }
 });

@@ -16,7 +16,10 @@ describe.skipIf(!process.env.DATABASE_URL)("vault slugs under concurrency on Pos
       Array.from({ length: 20 }, (_, i) =>
         app.call("POST", "/api/vault/v1/secrets/", {
           key,
-          body: { header: { name: "Shared Key" }, secret: { kind: "provider_key", data: { kind: "openai", provider: { key: `sk-${i}` } } } },
+          body: {
+            header: { name: "Shared Key" },
+            secret: { kind: "provider_key", data: { kind: "openai", provider: { key: `sk-${i}` } } },
+          },
         }),
       ),
     );

@@ -31,7 +31,12 @@ describe("agents", () => {
     expect(agent.artifact.slug).toBe("support-bot");
     expect(agent.latest?.version).toBe(1);
     expect(agent.deployments).toEqual([
-      expect.objectContaining({ environment: "staging", key: "support-bot.revision", version: "1", variantSlug: "default" }),
+      expect.objectContaining({
+        environment: "staging",
+        key: "support-bot.revision",
+        version: "1",
+        variantSlug: "default",
+      }),
     ]);
   });
 
@@ -40,7 +45,9 @@ describe("agents", () => {
     const ownScope = { projectId: own.projectId, userId: own.userId };
     await createAgent(t.context.db, ownScope, { name: "Triage", slug: "triage" });
     await createAgent(t.context.db, ownScope, { name: "Triage 2", slug: "triage-2" });
-    const refused = await createAgent(t.context.db, ownScope, { name: "Another triage", slug: "triage" }).catch((error: unknown) => error);
+    const refused = await createAgent(t.context.db, ownScope, { name: "Another triage", slug: "triage" }).catch(
+      (error: unknown) => error,
+    );
     expect(refused).toMatchObject({
       status: 409,
       code: "slug_taken",
@@ -48,7 +55,9 @@ describe("agents", () => {
       errors: [{ path: "slug", message: 'Another agent has this slug; try "triage-3"' }],
     });
     expect(String((refused as Error).message)).not.toMatch(/workflow/);
-    await expect(createAgent(t.context.db, ownScope, { name: "Another triage", slug: "triage-3" })).resolves.toBeDefined();
+    await expect(
+      createAgent(t.context.db, ownScope, { name: "Another triage", slug: "triage-3" }),
+    ).resolves.toBeDefined();
   });
 
   it("refuses a fork onto a taken variant slug in an agent's words, naming a free one", async () => {
@@ -59,7 +68,9 @@ describe("agents", () => {
     const fork = await forkAgentVariant(t.context.db, ownScope, { revisionId, name: "Concise answers" });
     expect(fork.variant).toMatchObject({ slug: "concise-answers", name: "Concise answers" });
     expect(fork.commit.revision).toMatchObject({ version: 1, message: "Create agent from the default template" });
-    const refused = await forkAgentVariant(t.context.db, ownScope, { revisionId, name: "Concise answers" }).catch((error: unknown) => error);
+    const refused = await forkAgentVariant(t.context.db, ownScope, { revisionId, name: "Concise answers" }).catch(
+      (error: unknown) => error,
+    );
     expect(refused).toMatchObject({
       status: 409,
       message: 'This agent already has a variant with slug "concise-answers"; "concise-answers-2" is free',
@@ -69,12 +80,19 @@ describe("agents", () => {
 
   it("gives non-Latin names readable slugs", async () => {
     const own = await t.newProject();
-    const created = await createAgent(t.context.db, { projectId: own.projectId, userId: own.userId }, { name: "Агент поддержки" });
+    const created = await createAgent(
+      t.context.db,
+      { projectId: own.projectId, userId: own.userId },
+      { name: "Агент поддержки" },
+    );
     expect(created.artifact.slug).toBe("agent-podderzhki");
   });
 
   it("leaves plain workflows out, hides archived agents unless asked, and pages", async () => {
-    const plain = await t.call("POST", "/api/workflows/", { key: (await t.newProject()).key, body: { workflow: { slug: "x" } } });
+    const plain = await t.call("POST", "/api/workflows/", {
+      key: (await t.newProject()).key,
+      body: { workflow: { slug: "x" } },
+    });
     expect(plain.status).toBe(200);
     const a = await createAgent(t.context.db, scope, { name: "To archive" });
     await setArtifactArchived(t.context.db, scope, DOMAIN_SPECS.workflows, a.artifact.id, true);
@@ -84,7 +102,10 @@ describe("agents", () => {
     expect(all.items.map((i) => i.artifact.slug)).toContain("to-archive");
     const first = await listAgents(t.context.db, scope, { includeArchived: true, windowing: { limit: 2 } });
     expect(first.items).toHaveLength(2);
-    const second = await listAgents(t.context.db, scope, { includeArchived: true, windowing: { limit: 2, next: first.next } });
+    const second = await listAgents(t.context.db, scope, {
+      includeArchived: true,
+      windowing: { limit: 2, next: first.next },
+    });
     expect(second.items).toHaveLength(1);
     expect(second.next).toBeUndefined();
   });
@@ -93,7 +114,10 @@ describe("agents", () => {
     const created = await createAgent(t.context.db, scope, { name: "Restorable" });
     const first = created.commit!.revision;
     const agent = { ...defaultAgentTemplate(), instructions: { agents_md: "Changed." } };
-    await commitRevision(t.context.db, scope, DOMAIN_SPECS.workflows, { variantId: created.variant.id, data: { parameters: { agent } } });
+    await commitRevision(t.context.db, scope, DOMAIN_SPECS.workflows, {
+      variantId: created.variant.id,
+      data: { parameters: { agent } },
+    });
     const restored = await restoreRevision(t.context.db, scope, DOMAIN_SPECS.workflows, first.id);
     expect(restored.revision.version).toBe(3);
     expect(restored.revision.data).toEqual(first.data);

@@ -35,25 +35,45 @@ describe("agent template at commit", () => {
   it("rejects an invalid template with 400, every problem with its path, and stores nothing", async () => {
     const created = await newWorkflow("invalid");
     // Created without data, the workflow has no variant yet: make one, as a client would.
-    const variant = await t.call("POST", "/api/workflows/variants/", { key, body: { workflow_variant: { workflow_id: created.body.workflow.id, slug: "main" } } });
+    const variant = await t.call("POST", "/api/workflows/variants/", {
+      key,
+      body: { workflow_variant: { workflow_id: created.body.workflow.id, slug: "main" } },
+    });
     const variantId = variant.body.workflow_variant.id;
     const res = await commit(variantId, {
-      parameters: { agent: { model: "gpt-5", harness: "core_harness", runner: { permissions: { default: "sometimes" } } } },
+      parameters: {
+        agent: { model: "gpt-5", harness: "core_harness", runner: { permissions: { default: "sometimes" } } },
+      },
     });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("invalid_agent_template");
-    const byPath = Object.fromEntries(res.body.errors.map((e: { path: string; message: string }) => [e.path, e.message]));
+    const byPath = Object.fromEntries(
+      res.body.errors.map((e: { path: string; message: string }) => [e.path, e.message]),
+    );
     expect(byPath["data.parameters.agent.model"]).toContain("llm.model");
     expect(byPath["data.parameters.agent.harness"]).toContain("kind");
     expect(byPath["data.parameters.agent.runner.permissions.default"]).toMatch(/allow_reads/);
-    const log = await t.call("POST", "/api/workflows/revisions/log", { key, body: { workflow: { workflow_variant_id: variantId } } });
+    const log = await t.call("POST", "/api/workflows/revisions/log", {
+      key,
+      body: { workflow: { workflow_variant_id: variantId } },
+    });
     expect(log.body.count).toBe(0);
-    const events = await t.call("POST", "/api/events/query", { key, body: { event_type: "workflows.revisions.committed" } });
-    expect(events.body.events.filter((e: { attributes: { references: { workflow: { slug: string } } } }) => e.attributes.references.workflow.slug === "invalid")).toEqual([]);
+    const events = await t.call("POST", "/api/events/query", {
+      key,
+      body: { event_type: "workflows.revisions.committed" },
+    });
+    expect(
+      events.body.events.filter(
+        (e: { attributes: { references: { workflow: { slug: string } } } }) =>
+          e.attributes.references.workflow.slug === "invalid",
+      ),
+    ).toEqual([]);
   });
 
   it("drops a permission on a builtin tool and reports it as a warning", async () => {
-    const res = await newWorkflow("builtin-permission", { tools: [{ type: "builtin", name: "bash", permission: "deny" }] });
+    const res = await newWorkflow("builtin-permission", {
+      tools: [{ type: "builtin", name: "bash", permission: "deny" }],
+    });
     expect(res.status).toBe(200);
     expect(res.body.warnings).toHaveLength(1);
     expect(res.body.warnings[0]).toContain("tools[0].permission");
@@ -61,7 +81,10 @@ describe("agent template at commit", () => {
   });
 
   it("leaves workflows without an agent template alone", async () => {
-    const res = await t.call("POST", "/api/workflows/", { key, body: { workflow: { slug: "plain", data: { parameters: { anything: 1 } } } } });
+    const res = await t.call("POST", "/api/workflows/", {
+      key,
+      body: { workflow: { slug: "plain", data: { parameters: { anything: 1 } } } },
+    });
     expect(res.status).toBe(200);
   });
 });
@@ -90,9 +113,16 @@ describe("embeds in tools and skills", () => {
     expect(res.status).toBe(200);
     expect(res.body.workflow_revision.data.parameters.agent).toEqual(agent);
 
-    const resolved = await t.call("POST", "/api/workflows/revisions/resolve", { key, body: { workflow_ref: { slug: "uses-embeds" } } });
+    const resolved = await t.call("POST", "/api/workflows/revisions/resolve", {
+      key,
+      body: { workflow_ref: { slug: "uses-embeds" } },
+    });
     expect(resolved.status).toBe(200);
-    expect(resolved.body.workflow_revision.data.parameters.agent.tools[0]).toEqual({ type: "client", name: "lookup", description: "Look a thing up" });
+    expect(resolved.body.workflow_revision.data.parameters.agent.tools[0]).toEqual({
+      type: "client",
+      name: "lookup",
+      description: "Look a thing up",
+    });
     expect(resolved.body.workflow_revision.data.parameters.agent.skills[0].name).toBe("summarise");
     expect(resolved.body.resolution_info.embeds).toHaveLength(2);
   });
@@ -103,7 +133,14 @@ describe("embeds in tools and skills", () => {
       body: { workflow: { slug: "bad-tools", data: { parameters: { tool: { type: "client" } } } } },
     });
     const res = await newWorkflow("uses-bad-embed", {
-      tools: [{ "@svc.embed": { "@svc.references": { workflow: { slug: "bad-tools" } }, "@svc.selector": { path: "parameters.tool" } } }],
+      tools: [
+        {
+          "@svc.embed": {
+            "@svc.references": { workflow: { slug: "bad-tools" } },
+            "@svc.selector": { path: "parameters.tool" },
+          },
+        },
+      ],
     });
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { path: string }) => e.path)).toContain("data.parameters.agent.tools[0].name");
@@ -111,7 +148,14 @@ describe("embeds in tools and skills", () => {
 
   it("answers 404 naming a missing embed target", async () => {
     const res = await newWorkflow("uses-missing", {
-      tools: [{ "@svc.embed": { "@svc.references": { workflow: { slug: "nowhere" } }, "@svc.selector": { path: "parameters.tool" } } }],
+      tools: [
+        {
+          "@svc.embed": {
+            "@svc.references": { workflow: { slug: "nowhere" } },
+            "@svc.selector": { path: "parameters.tool" },
+          },
+        },
+      ],
     });
     expect(res.status).toBe(404);
     expect(res.body.detail).toContain("nowhere");

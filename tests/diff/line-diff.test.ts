@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { diffJson, diffLines, diffStats, foldUnchanged, hasChanges, inlineChanges, splitLines, type DiffRow } from "@/components/diff/line-diff";
+import {
+  diffJson,
+  diffLines,
+  diffStats,
+  foldUnchanged,
+  hasChanges,
+  inlineChanges,
+  splitLines,
+  type DiffRow,
+} from "@/components/diff/line-diff";
 import { diffSequences } from "@/components/diff/myers";
 import { readableJson } from "@/components/diff/readable-json";
 import { stableStringify } from "@/shared/stable-json";
@@ -7,7 +16,13 @@ import { stableStringify } from "@/shared/stable-json";
 /** Compact picture of rows: "  x" unchanged, "- x" removed, "+ x" added, "~ x|y" changed. */
 function picture(rows: DiffRow[]): string[] {
   return rows.map((r) =>
-    r.kind === "unchanged" ? `  ${r.left!.text}` : r.kind === "removed" ? `- ${r.left!.text}` : r.kind === "added" ? `+ ${r.right!.text}` : `~ ${r.left!.text}|${r.right!.text}`,
+    r.kind === "unchanged"
+      ? `  ${r.left!.text}`
+      : r.kind === "removed"
+        ? `- ${r.left!.text}`
+        : r.kind === "added"
+          ? `+ ${r.right!.text}`
+          : `~ ${r.left!.text}|${r.right!.text}`,
   );
 }
 
@@ -91,13 +106,19 @@ describe("diffJson", () => {
     const after = { instructions: { agents_md: "Hi" }, llm: { model: "gpt-5", provider: "openai" } };
     const rows = diffJson(before, after);
     expect(rows.filter((r) => r.kind !== "unchanged")).toEqual([
-      { kind: "changed", left: { number: 6, text: '    "model": "gpt-5-mini",' }, right: { number: 6, text: '    "model": "gpt-5",' } },
+      {
+        kind: "changed",
+        left: { number: 6, text: '    "model": "gpt-5-mini",' },
+        right: { number: 6, text: '    "model": "gpt-5",' },
+      },
     ]);
   });
 
   it("prints keys sorted at every depth", () => {
-    expect(stableStringify({ b: 1, a: [{ d: 1, c: 2 }] }, 2)).toBe('{\n  "a": [\n    {\n      "c": 2,\n      "d": 1\n    }\n  ],\n  "b": 1\n}');
-    expect(stableStringify({ b: undefined, a: [undefined] })).toBe("{\"a\":[null]}");
+    expect(stableStringify({ b: 1, a: [{ d: 1, c: 2 }] }, 2)).toBe(
+      '{\n  "a": [\n    {\n      "c": 2,\n      "d": 1\n    }\n  ],\n  "b": 1\n}',
+    );
+    expect(stableStringify({ b: undefined, a: [undefined] })).toBe('{"a":[null]}');
   });
 });
 
@@ -113,7 +134,15 @@ describe("foldUnchanged", () => {
       ["rows", 7, 7],
       ["fold", 14, 6],
     ]);
-    expect(blocks[1].rows.map((r) => r.kind)).toEqual(["unchanged", "unchanged", "unchanged", "changed", "unchanged", "unchanged", "unchanged"]);
+    expect(blocks[1].rows.map((r) => r.kind)).toEqual([
+      "unchanged",
+      "unchanged",
+      "unchanged",
+      "changed",
+      "unchanged",
+      "unchanged",
+      "unchanged",
+    ]);
   });
 
   it("does not fold runs shorter than the minimum, and opens folds the reader expanded", () => {
@@ -147,7 +176,10 @@ describe("inlineChanges", () => {
   });
 
   it("joins changes separated only by whitespace", () => {
-    const inline = inlineChanges("The agent says hello world to every user", "The agent says goodbye cruel to every user")!;
+    const inline = inlineChanges(
+      "The agent says hello world to every user",
+      "The agent says goodbye cruel to every user",
+    )!;
     expect(inline.right.filter((s) => s.changed).map((s) => s.text)).toEqual(["goodbye cruel"]);
   });
 
@@ -179,8 +211,14 @@ describe("slideRuns (readable placement of pure additions and removals)", () => 
     let seed = 3;
     const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let run = 0; run < 200; run++) {
-      const a = Array.from({ length: Math.floor(rand() * 25) }, () => ["{", "}", "  x", "  y", ""][Math.floor(rand() * 5)]);
-      const b = Array.from({ length: Math.floor(rand() * 25) }, () => ["{", "}", "  x", "  y", ""][Math.floor(rand() * 5)]);
+      const a = Array.from(
+        { length: Math.floor(rand() * 25) },
+        () => ["{", "}", "  x", "  y", ""][Math.floor(rand() * 5)],
+      );
+      const b = Array.from(
+        { length: Math.floor(rand() * 25) },
+        () => ["{", "}", "  x", "  y", ""][Math.floor(rand() * 5)],
+      );
       const rows = diffLines(a.join("\n"), b.join("\n"));
       expect(rows.flatMap((r) => (r.left ? [r.left.text] : []))).toEqual(splitLines(a.join("\n")));
       expect(rows.flatMap((r) => (r.right ? [r.right.text] : []))).toEqual(splitLines(b.join("\n")));
@@ -192,8 +230,16 @@ describe("slideRuns (readable placement of pure additions and removals)", () => 
 });
 
 describe("readableJson and long texts", () => {
-  const before = { instructions: { agents_md: "You are a triage agent.\n\n- Classify each ticket.\n- Answer briefly." }, llm: { model: "gpt-5-mini" } };
-  const after = { instructions: { agents_md: "You are a triage agent.\n\n- Classify each ticket.\n- Escalate refunds.\n- Answer briefly." }, llm: { model: "gpt-5-mini" } };
+  const before = {
+    instructions: { agents_md: "You are a triage agent.\n\n- Classify each ticket.\n- Answer briefly." },
+    llm: { model: "gpt-5-mini" },
+  };
+  const after = {
+    instructions: {
+      agents_md: "You are a triage agent.\n\n- Classify each ticket.\n- Escalate refunds.\n- Answer briefly.",
+    },
+    llm: { model: "gpt-5-mini" },
+  };
 
   it("prints a multi-line string as a text block, one line per line, unescaped", () => {
     expect(readableJson(before)).toBe(
@@ -216,7 +262,9 @@ describe("readableJson and long texts", () => {
   });
 
   it("keeps one-line strings, quotes and other values as JSON", () => {
-    expect(readableJson({ a: 'say "hi"', b: [1, null, true], c: {}, d: [] })).toBe(stableStringify({ a: 'say "hi"', b: [1, null, true], c: {}, d: [] }, 2));
+    expect(readableJson({ a: 'say "hi"', b: [1, null, true], c: {}, d: [] })).toBe(
+      stableStringify({ a: 'say "hi"', b: [1, null, true], c: {}, d: [] }, 2),
+    );
     expect(readableJson(undefined)).toBe("");
   });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { agentsListPath, editorPath, switchVariantPath, tabOfPath, variantTabPath } from "@/components/agents/agent-paths";
+import {
+  agentsListPath,
+  editorPath,
+  switchVariantPath,
+  tabOfPath,
+  variantTabPath,
+} from "@/components/agents/agent-paths";
 import { environmentColumns } from "@/components/agents/environment-columns";
 import { slugProblem, suggestSlug } from "@/components/agents/slug-suggestion";
 import { slugify } from "@/server/core/slugs";
@@ -28,7 +34,8 @@ describe("agent URLs", () => {
 
 describe("slugs in the create dialog", () => {
   it("suggests what the server derives", () => {
-    for (const name of ["My Agent v2!", "  Ünïcode  naming ", "---", "a".repeat(300)]) expect(suggestSlug(name)).toBe(slugify(name));
+    for (const name of ["My Agent v2!", "  Ünïcode  naming ", "---", "a".repeat(300)])
+      expect(suggestSlug(name)).toBe(slugify(name));
   });
 
   it("explains a slug the server would reject", () => {

@@ -24,7 +24,9 @@ describe("ajv errors as editor issues", () => {
   });
 
   it("points an unknown key at the key, with the hint for flat model", () => {
-    expect(issuesOf({ ...base, model: "gpt-5" })).toEqual([{ path: "model", message: 'unknown key "model": use llm.model' }]);
+    expect(issuesOf({ ...base, model: "gpt-5" })).toEqual([
+      { path: "model", message: 'unknown key "model": use llm.model' },
+    ]);
     expect(issuesOf({ ...base, harness: { kind: "core_harness", colour: "red" } })).toEqual([
       { path: "harness.colour", message: 'unknown selector key "colour"' },
     ]);
@@ -35,7 +37,10 @@ describe("ajv errors as editor issues", () => {
     expect(issuesOf({ ...base, tools })).toEqual([
       { path: "tools[0].name", message: 'must be one of read, bash, edit, write, grep, find, ls; got "nope"' },
       { path: "tools[1].name", message: "is required" },
-      { path: "tools[2].type", message: 'must be one of builtin, gateway, code, client, reference, platform; got "wat"' },
+      {
+        path: "tools[2].type",
+        message: 'must be one of builtin, gateway, code, client, reference, platform; got "wat"',
+      },
       { path: "tools[3].type", message: "is required" },
     ]);
   });
@@ -50,7 +55,9 @@ describe("ajv errors as editor issues", () => {
   });
 
   it("drops if/else bookkeeping and duplicates", () => {
-    expect(issuesOf({ ...base, llm: { model: 3 } })).toEqual([{ path: "llm.model", message: "must be a string; got 3" }]);
+    expect(issuesOf({ ...base, llm: { model: 3 } })).toEqual([
+      { path: "llm.model", message: "must be a string; got 3" },
+    ]);
     expect(issuesOf({ ...base, harness: "core_harness" })).toEqual([
       { path: "harness", message: 'must be an object; got "core_harness"' },
     ]);

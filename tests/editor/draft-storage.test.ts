@@ -11,7 +11,13 @@ function memoryStorage() {
   };
 }
 
-const draft: StoredDraft = { baseRevisionId: "r1", baseVersion: "1", text: '{"a":', message: "wip", savedAt: "2025-01-01T00:00:00.000Z" };
+const draft: StoredDraft = {
+  baseRevisionId: "r1",
+  baseVersion: "1",
+  text: '{"a":',
+  message: "wip",
+  savedAt: "2025-01-01T00:00:00.000Z",
+};
 
 describe("draft storage", () => {
   it("keeps one draft per variant, including text that is not valid JSON", () => {

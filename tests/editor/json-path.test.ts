@@ -27,7 +27,9 @@ describe("json paths", () => {
     expect(value.llm.model).toBe("a");
     expect(Object.keys(next.llm)).toEqual(["model", "provider"]);
     expect(next.instructions).toBe(value.instructions);
-    expect(setIn({}, ["runner", "permissions", "default"], "ask")).toEqual({ runner: { permissions: { default: "ask" } } });
+    expect(setIn({}, ["runner", "permissions", "default"], "ask")).toEqual({
+      runner: { permissions: { default: "ask" } },
+    });
     expect(setIn({ a: { b: 1, c: 2 } }, ["a", "b"], undefined)).toEqual({ a: { c: 2 } });
     expect(setIn({ t: [1, 2] }, ["t", 1], 3)).toEqual({ t: [1, 3] });
   });

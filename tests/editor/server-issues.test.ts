@@ -20,7 +20,10 @@ describe("server verdicts in the editor", () => {
       severity: "warning",
       source: "server",
     });
-    expect(serverWarningToIssue('tools[1] (builtin "bash") has no effect')).toMatchObject({ path: "tools[1]", message: '(builtin "bash") has no effect' });
+    expect(serverWarningToIssue('tools[1] (builtin "bash") has no effect')).toMatchObject({
+      path: "tools[1]",
+      message: '(builtin "bash") has no effect',
+    });
     expect(serverWarningToIssue("Something general.")).toMatchObject({ path: "", message: "Something general." });
   });
 

@@ -42,8 +42,14 @@ describe("form fields over the template", () => {
   });
 
   it("summarizes every tool type", () => {
-    expect(summarizeTool({ type: "builtin", name: "read" })).toEqual({ type: "builtin", label: "read", permission: null });
-    expect(summarizeTool({ type: "gateway", integration: "github", action: "create_issue", permission: "ask" })).toEqual({
+    expect(summarizeTool({ type: "builtin", name: "read" })).toEqual({
+      type: "builtin",
+      label: "read",
+      permission: null,
+    });
+    expect(
+      summarizeTool({ type: "gateway", integration: "github", action: "create_issue", permission: "ask" }),
+    ).toEqual({
       type: "gateway",
       label: "github · create_issue",
       permission: "ask",
@@ -64,7 +70,12 @@ describe("options from the catalog schema", () => {
     expect(options.toolPermissions).toEqual(["allow", "ask", "deny"]);
     expect(options.builtinNames).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls"]);
     expect(options.codeRuntimes).toEqual(["python", "node"]);
-    expect(options.defaults).toMatchObject({ runnerDefault: "allow_reads", harnessKind: "core_harness", sandboxKind: "local", codeRuntime: "python" });
+    expect(options.defaults).toMatchObject({
+      runnerDefault: "allow_reads",
+      harnessKind: "core_harness",
+      sandboxKind: "local",
+      codeRuntime: "python",
+    });
     expect(options.defaults.agentsMd).toContain("greeting");
     expect(options.descriptions.runnerDefault).toContain("allow_reads");
   });
@@ -89,7 +100,10 @@ describe("key order of the JSON view", () => {
     const { orderLikeSchema } = await import("@/components/editor/schema-key-order");
     const jsonbOrder = {
       llm: { extras: {}, model: "m", provider: "openai", connection: null },
-      tools: [{ name: "read", type: "builtin" }, { name: "x", type: "client", description: "d" }],
+      tools: [
+        { name: "read", type: "builtin" },
+        { name: "x", type: "client", description: "d" },
+      ],
       runner: { kind: "sidecar", extras: {}, permissions: { default: "ask" } },
       zzz: 1,
       instructions: { agents_md: "hi" },
@@ -97,7 +111,10 @@ describe("key order of the JSON view", () => {
     const ordered = orderLikeSchema(jsonbOrder, agentTemplateJsonSchema()) as Record<string, Record<string, unknown>>;
     expect(Object.keys(ordered)).toEqual(["instructions", "llm", "tools", "runner", "zzz"]);
     expect(Object.keys(ordered.llm)).toEqual(["model", "provider", "connection", "extras"]);
-    expect((ordered.tools as unknown as object[]).map((t) => Object.keys(t))).toEqual([["type", "name"], ["type", "name", "description"]]);
+    expect((ordered.tools as unknown as object[]).map((t) => Object.keys(t))).toEqual([
+      ["type", "name"],
+      ["type", "name", "description"],
+    ]);
     expect(ordered).toEqual(jsonbOrder);
   });
 });

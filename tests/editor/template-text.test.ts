@@ -24,7 +24,11 @@ describe("template text", () => {
   });
 
   it("locates paths to lines, falling back to the nearest written ancestor", () => {
-    const text = formatTemplate({ llm: { model: "x" }, tools: [{ type: "builtin", name: "read" }, { type: "client" }], model: "y" });
+    const text = formatTemplate({
+      llm: { model: "x" },
+      tools: [{ type: "builtin", name: "read" }, { type: "client" }],
+      model: "y",
+    });
     expect(lineOfPath(text, "llm.model")).toBe(3);
     expect(lineOfPath(text, "tools[0].name")).toBe(8);
     expect(lineOfPath(text, "tools[1].name")).toBe(10);
@@ -63,6 +67,10 @@ describe("JSON highlighting tokens", () => {
       "punctuation:}",
     ]);
     const broken = '{"a": "unterminated\n  oops }';
-    expect(tokenizeJson(broken).map((t) => t.text).join("")).toBe(broken);
+    expect(
+      tokenizeJson(broken)
+        .map((t) => t.text)
+        .join(""),
+    ).toBe(broken);
   });
 });

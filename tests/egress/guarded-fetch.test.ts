@@ -26,7 +26,11 @@ let plainPort = 0;
 let securePort = 0;
 
 function handler(req: http.IncomingMessage, res: http.ServerResponse) {
-  seen.push({ host: req.headers.host, servername: (req.socket as TLSSocket).servername, remote: req.socket.localAddress });
+  seen.push({
+    host: req.headers.host,
+    servername: (req.socket as TLSSocket).servername,
+    remote: req.socket.localAddress,
+  });
   if (req.url === "/echo") {
     let body = "";
     req.on("data", (c: Buffer) => (body += c.toString()));
@@ -77,7 +81,9 @@ describe("guarded fetch against real servers", () => {
     expect(await refusal(guarded(`http://127.0.0.1:${plainPort}/`))).toContain("loopback");
     expect(await refusal(guarded(`http://[::ffff:127.0.0.1]:${plainPort}/`))).toContain("IPv4-mapped");
     expect(await refusal(guarded(`http://2130706433:${plainPort}/`))).toContain("loopback");
-    expect(await refusal(guarded(`http://localhost:${plainPort}/`))).toBe("localhost resolves to 127.0.0.1, a loopback address");
+    expect(await refusal(guarded(`http://localhost:${plainPort}/`))).toBe(
+      "localhost resolves to 127.0.0.1, a loopback address",
+    );
     expect(seen).toHaveLength(0);
   });
 
@@ -117,7 +123,9 @@ describe("guarded fetch against real servers", () => {
       lookup("localhost", { all: true, family: 4 }, (error, address) => (error ? reject(error) : resolve(address))),
     );
     expect(result).toEqual([{ address: "127.0.0.1", family: 4 }]);
-    const refused = await new Promise<unknown>((resolve) => guardedLookup([])("localhost", { family: 4 }, (error) => resolve(error)));
+    const refused = await new Promise<unknown>((resolve) =>
+      guardedLookup([])("localhost", { family: 4 }, (error) => resolve(error)),
+    );
     expect(refused).toBeInstanceOf(EgressRefusedError);
   });
 
@@ -129,10 +137,13 @@ describe("guarded fetch against real servers", () => {
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toBe("data: one\n\n");
     let rest = "";
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      rest += new TextDecoder().decode(chunk.value);
     expect(rest).toBe("data: two\n\n");
     const echoed = await guarded(new Request(`http://127.0.0.1:${plainPort}/echo`, { method: "PUT", body: '{"a":1}' }));
     expect([echoed.headers.get("x-method"), await echoed.text()]).toEqual(["PUT", '{"a":1}']);
-    await expect(createGuardedFetch({ allowlist: [] })(new Request(`http://127.0.0.1:${plainPort}/stream`))).rejects.toBeInstanceOf(EgressRefusedError);
+    await expect(
+      createGuardedFetch({ allowlist: [] })(new Request(`http://127.0.0.1:${plainPort}/stream`)),
+    ).rejects.toBeInstanceOf(EgressRefusedError);
   });
 });

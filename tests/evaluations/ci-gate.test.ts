@@ -12,7 +12,9 @@ let server: RunningServer;
 let worker: { stop(): Promise<void> };
 let key: string;
 
-const prompt = (content: string) => ({ parameters: { prompt: { messages: [{ role: "user", content }], llm_config: { model: "openai/gpt-5-mini" } } } });
+const prompt = (content: string) => ({
+  parameters: { prompt: { messages: [{ role: "user", content }], llm_config: { model: "openai/gpt-5-mini" } } },
+});
 
 beforeAll(async () => {
   model = await startScriptedModelServer();
@@ -23,11 +25,33 @@ beforeAll(async () => {
   server = await serveOverHttp(t);
   worker = startWorker(t);
   await createEntity(t, key, "testsets", "testset", { slug: "sums", data: { testcases: ADDITIONS.slice(0, 5) } });
-  await createEntity(t, key, "evaluators", "evaluator", { slug: "exact", data: { uri: "svc:builtin:auto_exact_match:v0", parameters: {} } });
-  const app = await createEntity(t, key, "applications", "application", { slug: "adder", data: prompt("Add {{a}} and {{b}}.") }) as { variant_id?: string } & Awaited<ReturnType<typeof createEntity>>;
+  await createEntity(t, key, "evaluators", "evaluator", {
+    slug: "exact",
+    data: { uri: "svc:builtin:auto_exact_match:v0", parameters: {} },
+  });
+  const app = (await createEntity(t, key, "applications", "application", {
+    slug: "adder",
+    data: prompt("Add {{a}} and {{b}}."),
+  })) as { variant_id?: string } & Awaited<ReturnType<typeof createEntity>>;
   // The good revision runs in production; the latest one words the prompt so the model cannot add.
-  expect((await t.call("POST", "/api/applications/revisions/deploy", { key, body: { application_ref: { slug: "adder" }, environment_ref: { slug: "production" } } })).status).toBe(200);
-  const commit = await t.call("POST", "/api/applications/revisions/commit", { key, body: { application_revision_commit: { application_variant_id: app.variant_id, message: "reword", data: prompt("Sum {{a}} plus {{b}}.") } } });
+  expect(
+    (
+      await t.call("POST", "/api/applications/revisions/deploy", {
+        key,
+        body: { application_ref: { slug: "adder" }, environment_ref: { slug: "production" } },
+      })
+    ).status,
+  ).toBe(200);
+  const commit = await t.call("POST", "/api/applications/revisions/commit", {
+    key,
+    body: {
+      application_revision_commit: {
+        application_variant_id: app.variant_id,
+        message: "reword",
+        data: prompt("Sum {{a}} plus {{b}}."),
+      },
+    },
+  });
   expect(commit.status, JSON.stringify(commit.body)).toBe(200);
 });
 afterAll(async () => {
@@ -38,10 +62,14 @@ afterAll(async () => {
 });
 
 async function gate(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const result = await promisify(execFile)(process.execPath, ["--import", "tsx", "server/evaluations/cli/main.ts", "--url", server.origin, ...args], {
-    env: { PATH: process.env.PATH, NODE_ENV: "test", SERVICE_API_KEY: key },
-    timeout: 60_000,
-  }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+  const result = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "server/evaluations/cli/main.ts", "--url", server.origin, ...args],
+    {
+      env: { PATH: process.env.PATH, NODE_ENV: "test", SERVICE_API_KEY: key },
+      timeout: 60_000,
+    },
+  ).catch((error: { code: number; stdout: string; stderr: string }) => error);
   return { code: "code" in result ? result.code : 0, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -55,16 +83,47 @@ describe("npm run eval: the CI gate over HTTP", () => {
   });
 
   it("against a baseline environment: fails when the latest revision scores below what production runs", async () => {
-    const result = await gate("--agent", "adder", "--testset", "sums", "--evaluator", "exact", "--baseline", "production");
+    const result = await gate(
+      "--agent",
+      "adder",
+      "--testset",
+      "sums",
+      "--evaluator",
+      "exact",
+      "--baseline",
+      "production",
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/exact\s+0\.000\s+0\.800\s+-0\.800\s+FAIL/);
     expect(result.stderr).toContain("below the production baseline 0.800");
   });
 
   it("passes once the latest revision is as good as the baseline; usage errors exit 2", async () => {
-    const app = (await t.call("POST", "/api/simple/applications/query", { key, body: { application: { slug: "adder" } } })).body.applications[0];
-    await t.call("POST", "/api/applications/revisions/commit", { key, body: { application_revision_commit: { application_variant_id: app.variant_id, message: "fix", data: prompt("Add {{a}} and {{b}}.") } } });
-    const good = await gate("--agent", "adder", "--testset", "sums", "--evaluator", "exact", "--baseline", "production", "--min-score", "0.75");
+    const app = (
+      await t.call("POST", "/api/simple/applications/query", { key, body: { application: { slug: "adder" } } })
+    ).body.applications[0];
+    await t.call("POST", "/api/applications/revisions/commit", {
+      key,
+      body: {
+        application_revision_commit: {
+          application_variant_id: app.variant_id,
+          message: "fix",
+          data: prompt("Add {{a}} and {{b}}."),
+        },
+      },
+    });
+    const good = await gate(
+      "--agent",
+      "adder",
+      "--testset",
+      "sums",
+      "--evaluator",
+      "exact",
+      "--baseline",
+      "production",
+      "--min-score",
+      "0.75",
+    );
     expect(good.stderr).toBe("");
     expect(good.code).toBe(0);
     expect(good.stdout).toMatch(/exact\s+0\.800\s+0\.800\s+0\.000\s+ok/);

@@ -25,11 +25,21 @@ export const ADD_TOOL = {
   description: "Adds two numbers",
   runtime: "node",
   script: "function main({ a, b }) { return { sum: a + b }; }",
-  input_schema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"], additionalProperties: false },
+  input_schema: {
+    type: "object",
+    properties: { a: { type: "number" }, b: { type: "number" } },
+    required: ["a", "b"],
+    additionalProperties: false,
+  },
 };
 
 /** 20 additions; `correct_answer` is the sum. */
-export const ADDITIONS = Array.from({ length: 20 }, (_, i) => ({ a: i, b: i + 1, question: `What is ${i} + ${i + 1}?`, correct_answer: String(2 * i + 1) }));
+export const ADDITIONS = Array.from({ length: 20 }, (_, i) => ({
+  a: i,
+  b: i + 1,
+  question: `What is ${i} + ${i + 1}?`,
+  correct_answer: String(2 * i + 1),
+}));
 
 /** Every text the request carries, whatever the dialect (chat completions or Responses). */
 export function requestText(request: RecordedRequest): string {
@@ -48,19 +58,36 @@ export function arithmeticModel(wrong: (a: number) => boolean = () => false) {
     const numbers = [...text.matchAll(/(\d+) (?:\+|and) (\d+)/g)].at(-1);
     const a = Number(numbers?.[1] ?? 0);
     const b = Number(numbers?.[2] ?? 0);
-    if (request.body?.tools?.length) return { kind: "reply", toolCalls: [{ id: `call_${a}_${b}`, name: "add", input: { a, b } }], usage: { input: 20, output: 8 } };
+    if (request.body?.tools?.length)
+      return {
+        kind: "reply",
+        toolCalls: [{ id: `call_${a}_${b}`, name: "add", input: { a, b } }],
+        usage: { input: 20, output: 8 },
+      };
     return { kind: "reply", text: String(wrong(a) ? a + b + 100 : a + b), usage: { input: 12, output: 3 } };
   };
 }
 
-export async function createEntity(t: TestApp, key: string, domain: string, one: string, body: Record<string, unknown>): Promise<{ id: string; revision_id: string; slug: string }> {
+export async function createEntity(
+  t: TestApp,
+  key: string,
+  domain: string,
+  one: string,
+  body: Record<string, unknown>,
+): Promise<{ id: string; revision_id: string; slug: string }> {
   const res = await t.call("POST", `/api/simple/${domain}/`, { key, body: { [one]: body } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body[one];
 }
 
 /** Polls the evaluation until `done` holds (or fails the test after `ms`). */
-export async function waitFor(t: TestApp, key: string, id: string, done: (evaluation: any) => boolean, ms = 20_000): Promise<any> {
+export async function waitFor(
+  t: TestApp,
+  key: string,
+  id: string,
+  done: (evaluation: any) => boolean,
+  ms = 20_000,
+): Promise<any> {
   const until = Date.now() + ms;
   for (;;) {
     const res = await t.call("GET", `/api/simple/evaluations/${id}`, { key });

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import type { TestApp } from "../helpers/test-app";
-import { ADD_TOOL, ADDITIONS, arithmeticModel, createEntity, evaluationApp, finished, startWorker, waitFor } from "./eval-fixtures";
+import {
+  ADD_TOOL,
+  ADDITIONS,
+  arithmeticModel,
+  createEntity,
+  evaluationApp,
+  finished,
+  startWorker,
+  waitFor,
+} from "./eval-fixtures";
 
 let t: TestApp;
 let model: ScriptedModelServer;
@@ -20,20 +29,45 @@ beforeAll(async () => {
   t = await evaluationApp(model);
   ({ key } = await t.newProject());
   worker = startWorker(t);
-  testsetRevision = (await createEntity(t, key, "testsets", "testset", { slug: "additions", data: { testcases: ADDITIONS } })).revision_id;
+  testsetRevision = (
+    await createEntity(t, key, "testsets", "testset", { slug: "additions", data: { testcases: ADDITIONS } })
+  ).revision_id;
   promptRevision = (
     await createEntity(t, key, "applications", "application", {
       slug: "adder-prompt",
-      data: { parameters: { prompt: { messages: [{ role: "system", content: "You add." }, { role: "user", content: "Add {{a}} and {{b}}. Reply with the number only." }], llm_config: { model: "openai/gpt-5-mini", max_tokens: 50 } } } },
+      data: {
+        parameters: {
+          prompt: {
+            messages: [
+              { role: "system", content: "You add." },
+              { role: "user", content: "Add {{a}} and {{b}}. Reply with the number only." },
+            ],
+            llm_config: { model: "openai/gpt-5-mini", max_tokens: 50 },
+          },
+        },
+      },
     })
   ).revision_id;
   agentRevision = (
     await createEntity(t, key, "workflows", "workflow", {
       slug: "adder-agent",
-      data: { parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [ADD_TOOL], runner: { permissions: { default: "allow" } } } } },
+      data: {
+        parameters: {
+          agent: {
+            llm: { provider: "openai", model: "gpt-5-mini" },
+            tools: [ADD_TOOL],
+            runner: { permissions: { default: "allow" } },
+          },
+        },
+      },
     })
   ).revision_id;
-  exactMatch = (await createEntity(t, key, "evaluators", "evaluator", { slug: "exact", data: { uri: "svc:builtin:auto_exact_match:v0", parameters: { correct_answer_key: "correct_answer" } } })).revision_id;
+  exactMatch = (
+    await createEntity(t, key, "evaluators", "evaluator", {
+      slug: "exact",
+      data: { uri: "svc:builtin:auto_exact_match:v0", parameters: { correct_answer_key: "correct_answer" } },
+    })
+  ).revision_id;
 });
 afterAll(async () => {
   await worker.stop();
@@ -41,30 +75,55 @@ afterAll(async () => {
   await model.close();
 });
 
-const create = (data: Record<string, unknown>, name = "eval") => t.call("POST", "/api/simple/evaluations/", { key, body: { evaluation: { name, data } } });
+const create = (data: Record<string, unknown>, name = "eval") =>
+  t.call("POST", "/api/simple/evaluations/", { key, body: { evaluation: { name, data } } });
 
 describe("a simple evaluation runs a 20-case testset end to end", () => {
   it("through a prompt application: scored by exact match, with progress, results, metrics and traces", async () => {
-    const res = await create({ testset_steps: [testsetRevision], application_steps: [promptRevision], evaluator_steps: { [exactMatch]: "auto" }, concurrency: { batch_size: 5 } });
+    const res = await create({
+      testset_steps: [testsetRevision],
+      application_steps: [promptRevision],
+      evaluator_steps: { [exactMatch]: "auto" },
+      concurrency: { batch_size: 5 },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const created = res.body.evaluation;
     expect(created).toMatchObject({
       name: "eval",
-      flags: { is_active: true, is_closed: false, has_testsets: true, has_evaluators: true, has_auto: true, has_human: false },
-      data: { status: "running", testset_steps: { [testsetRevision]: "custom" }, application_steps: { [promptRevision]: "custom" }, evaluator_steps: { [exactMatch]: "auto" }, repeats: 1 },
+      flags: {
+        is_active: true,
+        is_closed: false,
+        has_testsets: true,
+        has_evaluators: true,
+        has_auto: true,
+        has_human: false,
+      },
+      data: {
+        status: "running",
+        testset_steps: { [testsetRevision]: "custom" },
+        application_steps: { [promptRevision]: "custom" },
+        evaluator_steps: { [exactMatch]: "auto" },
+        repeats: 1,
+      },
     });
     // 20 input, 20 invocation, 20 evaluator cells.
     expect(created.progress.cells_total).toBe(60);
 
     const done = await waitFor(t, key, created.id, finished);
     runIds.prompt = created.id;
-    const failures = await t.call("POST", "/api/evaluations/results/query", { key, body: { result: { run_id: created.id, status: "failure" } } });
+    const failures = await t.call("POST", "/api/evaluations/results/query", {
+      key,
+      body: { result: { run_id: created.id, status: "failure" } },
+    });
     expect(failures.body.results.map((r: any) => r.error)).toEqual([]);
     expect(done.data.status).toBe("success");
     expect(done.flags.is_active).toBe(false);
     expect(done.progress).toMatchObject({ cells_total: 60, cells_done: 60 });
 
-    const results = await t.call("POST", "/api/evaluations/results/query", { key, body: { result: { run_id: created.id } } });
+    const results = await t.call("POST", "/api/evaluations/results/query", {
+      key,
+      body: { result: { run_id: created.id } },
+    });
     expect(results.body.count).toBe(60);
     const scores = results.body.results.filter((r: any) => r.step_key.startsWith("evaluator-"));
     expect(scores.filter((r: any) => r.data.outputs.success).length).toBe(17);
@@ -74,7 +133,10 @@ describe("a simple evaluation runs a 20-case testset end to end", () => {
     // The prompt was filled from the testcase: "Add 4 and 5."
     expect(invocations.map((r: any) => r.data.outputs).sort()).toContain("9");
 
-    const metrics = await t.call("POST", "/api/evaluations/metrics/query", { key, body: { metrics: { run_id: created.id, scenario_ids: false } } });
+    const metrics = await t.call("POST", "/api/evaluations/metrics/query", {
+      key,
+      body: { metrics: { run_id: created.id, scenario_ids: false } },
+    });
     expect(metrics.body.count).toBe(1);
     const data = metrics.body.metrics[0].data;
     const evaluatorKey = Object.keys(data).find((k) => k.startsWith("evaluator-"))!;
@@ -86,12 +148,23 @@ describe("a simple evaluation runs a 20-case testset end to end", () => {
   });
 
   it("through an agent with a tool, by the invoke path: the tool ran and its sum is the answer", async () => {
-    const res = await create({ testset_steps: [testsetRevision], application_steps: [agentRevision], evaluator_steps: [exactMatch], concurrency: { batch_size: 10 } }, "agent");
+    const res = await create(
+      {
+        testset_steps: [testsetRevision],
+        application_steps: [agentRevision],
+        evaluator_steps: [exactMatch],
+        concurrency: { batch_size: 10 },
+      },
+      "agent",
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const done = await waitFor(t, key, res.body.evaluation.id, finished);
     runIds.agent = done.id;
     expect(done.data.status).toBe("success");
-    const results = await t.call("POST", "/api/evaluations/results/query", { key, body: { result: { run_id: done.id } } });
+    const results = await t.call("POST", "/api/evaluations/results/query", {
+      key,
+      body: { result: { run_id: done.id } },
+    });
     const invocations = results.body.results.filter((r: any) => r.step_key.startsWith("application-"));
     expect(invocations).toHaveLength(20);
     const messages = invocations[0].data.outputs;
@@ -102,19 +175,38 @@ describe("a simple evaluation runs a 20-case testset end to end", () => {
   });
 
   it("scores the agent's tool calls with the trajectory evaluator, from the calls the engine extracted", async () => {
-    const trajectory = (await createEntity(t, key, "evaluators", "evaluator", { slug: "calls-add", data: { uri: "svc:builtin:trajectory_match:v0", parameters: { mode: "exact" } } })).revision_id;
-    const testcases = ADDITIONS.slice(0, 2).map((row, i) => ({ ...row, expected_tool_calls: i === 0 ? ["add"] : ["multiply"] }));
-    const res = await create({ testcases, application_steps: [agentRevision], evaluator_steps: [trajectory] }, "trajectory");
+    const trajectory = (
+      await createEntity(t, key, "evaluators", "evaluator", {
+        slug: "calls-add",
+        data: { uri: "svc:builtin:trajectory_match:v0", parameters: { mode: "exact" } },
+      })
+    ).revision_id;
+    const testcases = ADDITIONS.slice(0, 2).map((row, i) => ({
+      ...row,
+      expected_tool_calls: i === 0 ? ["add"] : ["multiply"],
+    }));
+    const res = await create(
+      { testcases, application_steps: [agentRevision], evaluator_steps: [trajectory] },
+      "trajectory",
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const done = await waitFor(t, key, res.body.evaluation.id, finished);
     expect(done.data.status).toBe("success");
-    const results = await t.call("POST", "/api/evaluations/results/query", { key, body: { result: { run_id: done.id } } });
-    const scores = results.body.results.filter((r: any) => r.step_key.startsWith("evaluator-")).map((r: any) => r.data.outputs.success);
+    const results = await t.call("POST", "/api/evaluations/results/query", {
+      key,
+      body: { result: { run_id: done.id } },
+    });
+    const scores = results.body.results
+      .filter((r: any) => r.step_key.startsWith("evaluator-"))
+      .map((r: any) => r.data.outputs.success);
     expect(scores.sort()).toEqual([false, true]);
   });
 
   it("compares the two runs: per testcase outputs, scores and deltas against the baseline; per run aggregates", async () => {
-    const res = await t.call("POST", "/api/evaluations/runs/compare", { key, body: { run_ids: [runIds.prompt, runIds.agent] } });
+    const res = await t.call("POST", "/api/evaluations/runs/compare", {
+      key,
+      body: { run_ids: [runIds.prompt, runIds.agent] },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const { comparison } = res.body;
     expect(comparison.baseline_run_id).toBe(runIds.prompt);
@@ -127,7 +219,10 @@ describe("a simple evaluation runs a 20-case testset end to end", () => {
     expect(three.runs[1]).toMatchObject({ scores: { exact: 1 }, deltas: { exact: 1 } });
     expect(three.runs[1].trace_id).toMatch(/^[0-9a-f]{32}$/);
     expect(comparison.runs[0].metrics).toHaveProperty(Object.keys(comparison.runs[0].metrics)[0]);
-    const one = await t.call("POST", "/api/evaluations/runs/compare", { key, body: { run_ids: [runIds.prompt, runIds.prompt] } });
+    const one = await t.call("POST", "/api/evaluations/runs/compare", {
+      key,
+      body: { run_ids: [runIds.prompt, runIds.prompt] },
+    });
     expect(one.status).toBe(400);
   });
 });

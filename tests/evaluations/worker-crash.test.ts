@@ -33,13 +33,33 @@ describe.skipIf(!pg)("a worker killed with SIGKILL mid-run on PostgreSQL", () =>
     const prompt = (
       await createEntity(t, key, "applications", "application", {
         slug: "adder",
-        data: { parameters: { prompt: { messages: [{ role: "user", content: "Add {{a}} and {{b}}." }], llm_config: { model: "openai/gpt-5-mini" } } } },
+        data: {
+          parameters: {
+            prompt: {
+              messages: [{ role: "user", content: "Add {{a}} and {{b}}." }],
+              llm_config: { model: "openai/gpt-5-mini" },
+            },
+          },
+        },
       })
     ).revision_id;
-    const exact = (await createEntity(t, key, "evaluators", "evaluator", { slug: "exact", data: { uri: "svc:builtin:auto_exact_match:v0", parameters: {} } })).revision_id;
+    const exact = (
+      await createEntity(t, key, "evaluators", "evaluator", {
+        slug: "exact",
+        data: { uri: "svc:builtin:auto_exact_match:v0", parameters: {} },
+      })
+    ).revision_id;
 
     child = spawn(process.execPath, ["--import", "tsx", "tests/evaluations/fixtures/worker-process.ts"], {
-      env: { ...process.env, DATABASE_URL: t.database.url, APP_SECRET_KEY: secretKey.toString("base64"), LOG_LEVEL: "silent", NODE_ENV: "test", OPENAI_API_KEY: "sk-crash", OPENAI_BASE_URL: model.baseUrl },
+      env: {
+        ...process.env,
+        DATABASE_URL: t.database.url,
+        APP_SECRET_KEY: secretKey.toString("base64"),
+        LOG_LEVEL: "silent",
+        NODE_ENV: "test",
+        OPENAI_API_KEY: "sk-crash",
+        OPENAI_BASE_URL: model.baseUrl,
+      },
       stdio: ["ignore", "pipe", "inherit"],
     });
     await new Promise<void>((resolve, reject) => {
@@ -48,14 +68,33 @@ describe.skipIf(!pg)("a worker killed with SIGKILL mid-run on PostgreSQL", () =>
     });
 
     const testcases = Array.from({ length: 40 }, (_, i) => ({ a: i, b: 1, correct_answer: String(i + 1) }));
-    const res = await t.call("POST", "/api/simple/evaluations/", { key, body: { evaluation: { data: { testcases, application_steps: [prompt], evaluator_steps: [exact], repeats: 2, concurrency: { batch_size: 4 } } } } });
+    const res = await t.call("POST", "/api/simple/evaluations/", {
+      key,
+      body: {
+        evaluation: {
+          data: {
+            testcases,
+            application_steps: [prompt],
+            evaluator_steps: [exact],
+            repeats: 2,
+            concurrency: { batch_size: 4 },
+          },
+        },
+      },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const id = res.body.evaluation.id;
     // 40 scenarios x (2 input + 1 application + 2 evaluator cells).
     expect(res.body.evaluation.progress.cells_total).toBe(200);
 
     // Killed while cells are leased and others are done.
-    await waitFor(t, key, id, (e) => e.progress.cells_done >= 110 && Object.values(e.progress.steps).some((s: any) => s.running > 0), 30_000);
+    await waitFor(
+      t,
+      key,
+      id,
+      (e) => e.progress.cells_done >= 110 && Object.values(e.progress.steps).some((s: any) => s.running > 0),
+      30_000,
+    );
     child.kill("SIGKILL");
     await new Promise((resolve) => child.once("exit", resolve));
     const atKill = (await t.call("GET", `/api/simple/evaluations/${id}`, { key })).body.evaluation;

@@ -16,7 +16,12 @@ async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_
 }
 
 const lastAnalyzed = async (t: TestApp, table: string) =>
-  (await rawQuery<{ at: Date | null }>(t.database.db, `select coalesce(last_analyze, last_autoanalyze) as at from pg_stat_user_tables where relname = '${table}'`))[0]?.at ?? null;
+  (
+    await rawQuery<{ at: Date | null }>(
+      t.database.db,
+      `select coalesce(last_analyze, last_autoanalyze) as at from pg_stat_user_tables where relname = '${table}'`,
+    )
+  )[0]?.at ?? null;
 
 describe("statistics of the bulk tables", () => {
   let t: TestApp;
@@ -28,11 +33,20 @@ describe("statistics of the bulk tables", () => {
   afterAll(() => t.close());
 
   async function commits(n: number) {
-    const created = await t.call("POST", "/api/applications/", { key, body: { application: { slug: `a-${Date.now()}` } } });
-    const variant = await t.call("POST", "/api/applications/variants/", { key, body: { application_variant: { application_id: created.body.application.id, slug: "main" } } });
+    const created = await t.call("POST", "/api/applications/", {
+      key,
+      body: { application: { slug: `a-${Date.now()}` } },
+    });
+    const variant = await t.call("POST", "/api/applications/variants/", {
+      key,
+      body: { application_variant: { application_id: created.body.application.id, slug: "main" } },
+    });
     const variantId = variant.body.application_variant.id;
     for (let i = 0; i < n; i++) {
-      const res = await t.call("POST", "/api/applications/revisions/commit", { key, body: { application_revision_commit: { application_variant_id: variantId, data: { n: i } } } });
+      const res = await t.call("POST", "/api/applications/revisions/commit", {
+        key,
+        body: { application_revision_commit: { application_variant_id: variantId, data: { n: i } } },
+      });
       expect(res.status).toBe(200);
     }
   }

@@ -20,10 +20,17 @@ describe.each<Door>(["node", "next"])("through the %s door", (door) => {
   });
 
   const send = (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) =>
-    fetch(`${server.origin}${path}`, { method, body: init.body, headers: { authorization: `ApiKey ${key}`, ...init.headers } });
+    fetch(`${server.origin}${path}`, {
+      method,
+      body: init.body,
+      headers: { authorization: `ApiKey ${key}`, ...init.headers },
+    });
 
   it("creates and lists with a JSON body, its Content-Length exact", async () => {
-    const created = await send("POST", "/api/keys", { body: JSON.stringify({ name: `door ${door}` }), headers: { "content-type": "application/json" } });
+    const created = await send("POST", "/api/keys", {
+      body: JSON.stringify({ name: `door ${door}` }),
+      headers: { "content-type": "application/json" },
+    });
     expect(created.status).toBe(201);
     const text = await created.text();
     expect(JSON.parse(text).api_key.name).toBe(`door ${door}`);
@@ -51,11 +58,15 @@ describe.each<Door>(["node", "next"])("through the %s door", (door) => {
     expect(declared.status).toBe(413);
     expect((await declared.json()).code).toBe("payload_too_large");
     const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(`${server.origin}/api/keys`, { method: "POST", headers: { authorization: `ApiKey ${key}` } }, (res) => {
-        let body = "";
-        res.on("data", (chunk) => (body += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = httpRequest(
+        `${server.origin}/api/keys`,
+        { method: "POST", headers: { authorization: `ApiKey ${key}` } },
+        (res) => {
+          let body = "";
+          res.on("data", (chunk) => (body += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on("error", reject);
       // No Content-Length: the size is only known by counting what arrives.
       for (let i = 0; i < 4; i++) req.write('{"name":"' + "y".repeat(1024));
@@ -104,7 +115,10 @@ describe.each<Door>(["node", "next"])("through the %s door", (door) => {
     });
     expect(ours.status).toBe(403);
     expect((await ours.json()).code).toBe("cross_site_request");
-    const auth = await fetch(`${server.origin}/api/auth/sign-out`, { method: "POST", headers: { origin: "http://elsewhere.example" } });
+    const auth = await fetch(`${server.origin}/api/auth/sign-out`, {
+      method: "POST",
+      headers: { origin: "http://elsewhere.example" },
+    });
     expect(auth.status).toBe(403);
   });
 });

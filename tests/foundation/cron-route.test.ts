@@ -20,7 +20,11 @@ const counting: BackgroundWorker = {
     return handled;
   },
 };
-const failing: BackgroundWorker = { name: "failing", start: () => ({ stop: async () => {} }), drain: async () => Promise.reject(new Error("db down")) };
+const failing: BackgroundWorker = {
+  name: "failing",
+  start: () => ({ stop: async () => {} }),
+  drain: async () => Promise.reject(new Error("db down")),
+};
 
 beforeAll(async () => {
   BACKGROUND_WORKERS.push(counting, failing);
@@ -50,7 +54,10 @@ describe("GET /api/cron/work", () => {
     const auth = { authorization: `Bearer ${SECRET}` };
     const first = await t.call("GET", "/api/cron/work?limit=100", { headers: auth });
     expect(first.status).toBe(200);
-    expect(first.body.workers).toMatchObject({ counting: { handled: 100 }, failing: { error: "the drain failed; see the server log" } });
+    expect(first.body.workers).toMatchObject({
+      counting: { handled: 100 },
+      failing: { error: "the drain failed; see the server log" },
+    });
     // The real workers registered beside them drain too (nothing queued here).
     for (const name of Object.keys(first.body.workers).filter((n) => n !== "counting" && n !== "failing")) {
       expect(first.body.workers[name], name).toEqual({ handled: 0 });

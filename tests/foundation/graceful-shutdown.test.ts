@@ -24,7 +24,11 @@ it("writes the read events still queued when the server is told to stop, and sto
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const headers = { authorization: `ApiKey ${key}`, "content-type": "application/json" };
-  const created = await fetch(`${origin}/api/applications/`, { method: "POST", headers, body: JSON.stringify({ application: { slug: "drained", data: { parameters: { n: 1 } } } }) });
+  const created = await fetch(`${origin}/api/applications/`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ application: { slug: "drained", data: { parameters: { n: 1 } } } }),
+  });
   expect(created.status).toBe(200);
   const retrieved = await fetch(`${origin}/api/applications/revisions/retrieve`, {
     method: "POST",

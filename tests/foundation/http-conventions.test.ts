@@ -11,7 +11,11 @@ afterAll(() => t.close());
 
 describe("HTTP conventions", () => {
   it("answers invalid JSON with 400", async () => {
-    const res = await t.call("POST", "/api/keys", { key, rawBody: '{"name": ', headers: { "content-type": "application/json" } });
+    const res = await t.call("POST", "/api/keys", {
+      key,
+      rawBody: '{"name": ',
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("invalid_json");
     expect(res.body.detail).toMatch(/not valid JSON/);
@@ -86,7 +90,10 @@ describe("HTTP conventions", () => {
 
 describe("text the database cannot store", () => {
   it("answers a NUL character in a string with 400, not 500", async () => {
-    const res = await t.call("POST", "/api/applications/", { key, rawBody: '{"application": {"slug": "nul", "data": {"x": "a\\u0000b"}}}' });
+    const res = await t.call("POST", "/api/applications/", {
+      key,
+      rawBody: '{"application": {"slug": "nul", "data": {"x": "a\\u0000b"}}}',
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("invalid_character");
     const after = await t.call("POST", "/api/applications/query", { key, body: { application: { slug: "nul" } } });

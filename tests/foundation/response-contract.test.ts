@@ -18,12 +18,16 @@ const healthy = JSON.stringify({ status: "ok", database: { kind: "pglite", versi
 
 describe("the response contract on the node:http door", () => {
   it("passes an answer that matches the route's declared schema", async () => {
-    const contract = await answer((res) => res.writeHead(200, { "content-type": "application/json; charset=utf-8" }).end(healthy));
+    const contract = await answer((res) =>
+      res.writeHead(200, { "content-type": "application/json; charset=utf-8" }).end(healthy),
+    );
     expect(() => contract.assertNone()).not.toThrow();
   });
 
   it("fails on a JSON success body the schema does not allow, written at once or streamed in chunks", async () => {
-    const atOnce = await answer((res) => res.writeHead(200, { "content-type": "application/json" }).end('{"status":"down"}'));
+    const atOnce = await answer((res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end('{"status":"down"}'),
+    );
     expect(() => atOnce.assertNone()).toThrow(/GET \/api\/health answered 200 .*status/);
     const streamed = await answer((res) => {
       res.setHeader("content-type", "application/json");
@@ -34,7 +38,9 @@ describe("the response contract on the node:http door", () => {
   });
 
   it("leaves errors and non-JSON bodies alone", async () => {
-    const error = await answer((res) => res.writeHead(500, { "content-type": "application/json" }).end('{"detail":"x","code":"internal_error"}'));
+    const error = await answer((res) =>
+      res.writeHead(500, { "content-type": "application/json" }).end('{"detail":"x","code":"internal_error"}'),
+    );
     const text = await answer((res) => res.writeHead(200, { "content-type": "text/plain" }).end("ok"));
     expect(() => error.assertNone()).not.toThrow();
     expect(() => text.assertNone()).not.toThrow();

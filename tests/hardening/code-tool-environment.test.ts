@@ -17,10 +17,17 @@ let key: string;
 beforeAll(async () => {
   model = await startScriptedModelServer();
   const defaults = loadConfig({});
-  app = await createTestApp({ agentRuns: { ...defaults.agentRuns, maxRetries: 0 }, sandbox: { ...defaults.sandbox, commandTimeoutMs: 30_000 }, providerEnv: { openai: { key: "sk-x", baseUrl: model.baseUrl } } });
+  app = await createTestApp({
+    agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
+    sandbox: { ...defaults.sandbox, commandTimeoutMs: 30_000 },
+    providerEnv: { openai: { key: "sk-x", baseUrl: model.baseUrl } },
+  });
   live = await serveOnLoopback(app.handle);
   ({ key } = await app.newProject());
-  const stored = await app.call("POST", "/api/vault/v1/secrets/", { key, body: { header: { name: "work" }, secret: { kind: "secret", data: { value: SECRET } } } });
+  const stored = await app.call("POST", "/api/vault/v1/secrets/", {
+    key,
+    body: { header: { name: "work" }, secret: { kind: "secret", data: { value: SECRET } } },
+  });
   expect(stored.status).toBe(201);
 });
 afterAll(async () => {
@@ -33,19 +40,43 @@ const tool = (runtime: "python" | "node") => ({
   type: "code",
   name: `env_${runtime}`,
   runtime,
-  script: runtime === "python" ? "import os\n\ndef main():\n    return sorted(os.environ.keys())\n" : "function main() { return Object.keys(process.env).sort(); }",
+  script:
+    runtime === "python"
+      ? "import os\n\ndef main():\n    return sorted(os.environ.keys())\n"
+      : "function main() { return Object.keys(process.env).sort(); }",
   input_schema: { type: "object", properties: {} },
   secrets: ["work"],
 });
 
 it("python and node code tools see exactly their secrets as environment", async () => {
-  model.script({ kind: "reply", text: "Env.", toolCalls: [{ id: "c_py", name: "env_python", input: {} }, { id: "c_node", name: "env_node", input: {} }] }, { kind: "reply", text: "Done." });
+  model.script(
+    {
+      kind: "reply",
+      text: "Env.",
+      toolCalls: [
+        { id: "c_py", name: "env_python", input: {} },
+        { id: "c_node", name: "env_node", input: {} },
+      ],
+    },
+    { kind: "reply", text: "Done." },
+  );
   const o = await invokeOver(live.origin, key, "sse", "native", {
     session_id: "env",
-    data: { inputs: { messages: [{ role: "user", content: "env" }] }, parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [tool("python"), tool("node")], runner: { permissions: { default: "allow" } } } } },
+    data: {
+      inputs: { messages: [{ role: "user", content: "env" }] },
+      parameters: {
+        agent: {
+          llm: { provider: "openai", model: "gpt-5-mini" },
+          tools: [tool("python"), tool("node")],
+          runner: { permissions: { default: "allow" } },
+        },
+      },
+    },
   });
   expect(o.status).toBe(200);
-  const out = Object.fromEntries(o.events!.filter((e: NativeEvent) => e.type === "tool_result").map((e) => [e.id, e.output]));
+  const out = Object.fromEntries(
+    o.events!.filter((e: NativeEvent) => e.type === "tool_result").map((e) => [e.id, e.output]),
+  );
   expect(out.c_node).toEqual(["WORK"]);
   expect(out.c_py).toEqual(["WORK"]);
 }, 90_000);

@@ -24,7 +24,12 @@ describe("an early answer on a keep-alive connection", () => {
   const cases: { name: string; method: string; path: string; headers?: Record<string, string> }[] = [
     { name: "invite accept, bad token", method: "POST", path: "/api/accounts/invites/nope/accept" },
     { name: "PUT, malformed trace id", method: "PUT", path: "/api/tracing/traces/not-a-trace-id" },
-    { name: "OTLP, unsupported content type", method: "POST", path: "/api/otlp/v1/traces", headers: { "content-type": "text/plain" } },
+    {
+      name: "OTLP, unsupported content type",
+      method: "POST",
+      path: "/api/otlp/v1/traces",
+      headers: { "content-type": "text/plain" },
+    },
     { name: "unknown route", method: "POST", path: "/api/nothing-here" },
     { name: "no credentials", method: "POST", path: "/api/tracing/spans/ingest" },
   ];
@@ -33,8 +38,20 @@ describe("an early answer on a keep-alive connection", () => {
     it(`${c.name}: the next request on the socket is answered`, async () => {
       const socket = connect(Number(new URL(server.origin).port), "127.0.0.1");
       const reader = responses(socket);
-      const headers = { host: "127.0.0.1", "content-length": String(BODY.length), "content-type": "application/json", ...(c.path === "/api/tracing/traces/not-a-trace-id" || c.path === "/api/otlp/v1/traces" ? { authorization: `ApiKey ${key}` } : {}), ...c.headers };
-      socket.write(`${c.method} ${c.path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`);
+      const headers = {
+        host: "127.0.0.1",
+        "content-length": String(BODY.length),
+        "content-type": "application/json",
+        ...(c.path === "/api/tracing/traces/not-a-trace-id" || c.path === "/api/otlp/v1/traces"
+          ? { authorization: `ApiKey ${key}` }
+          : {}),
+        ...c.headers,
+      };
+      socket.write(
+        `${c.method} ${c.path} HTTP/1.1\r\n${Object.entries(headers)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join("")}\r\n`,
+      );
       socket.write(BODY);
       const first = await reader.next(2000);
       expect(first.status).toBeGreaterThanOrEqual(400);

@@ -67,7 +67,14 @@ function operationsOf(doc: any): Operation[] {
       out.push({
         method: method.toUpperCase(),
         path,
-        auth: security === "ApiKey" ? "api_key" : security === "AdminToken" ? "admin" : security === "Session" ? "session" : "none",
+        auth:
+          security === "ApiKey"
+            ? "api_key"
+            : security === "AdminToken"
+              ? "admin"
+              : security === "Session"
+                ? "session"
+                : "none",
         bodyType,
         bodySchema: bodyType ? (content[bodyType].schema ?? {}) : undefined,
         querySchema: op["x-query-schema"],
@@ -85,7 +92,8 @@ function hostileValue(schema: Schema | undefined, hostile: string, depth = 0): u
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   if (type === "object" || schema.properties) {
     const out: Record<string, unknown> = { [hostile.slice(0, 200)]: hostile };
-    for (const [name, child] of Object.entries(schema.properties ?? {})) out[name] = hostileValue(child, hostile, depth + 1);
+    for (const [name, child] of Object.entries(schema.properties ?? {}))
+      out[name] = hostileValue(child, hostile, depth + 1);
     return out;
   }
   if (type === "array") return [hostileValue(schema.items, hostile, depth + 1)];
@@ -104,7 +112,12 @@ function headersFor(op: Operation, contentType?: string): Record<string, string>
 const failures: string[] = [];
 let requests = 0;
 
-async function send(op: Operation, path: string, body?: string, contentType?: string): Promise<{ status: number; text: string } | undefined> {
+async function send(
+  op: Operation,
+  path: string,
+  body?: string,
+  contentType?: string,
+): Promise<{ status: number; text: string } | undefined> {
   requests++;
   try {
     const res = await fetch(`${server.origin}${path}`, {
@@ -155,7 +168,8 @@ it("no route answers 5xx or stalls health on hostile input, and no acknowledged 
   const OTLP = operations.find((op) => op.method === "POST" && op.path === "/api/otlp/v1/traces")!;
   let tenMbSent = 0;
   const acknowledge = (op: Operation, answer: { status: number; text: string } | undefined) => {
-    if (answer?.status === 202 && op.path.includes("trac")) acknowledgedSpans += Number(JSON.parse(answer.text).count ?? 0);
+    if (answer?.status === 202 && op.path.includes("trac"))
+      acknowledgedSpans += Number(JSON.parse(answer.text).count ?? 0);
   };
 
   try {
@@ -180,11 +194,13 @@ it("no route answers 5xx or stalls health on hostile input, and no acknowledged 
       if (op.method === "GET" || op.method === "DELETE") return;
       const type = op.bodyType ?? "application/json";
       // Bodies of the route's shape with each hostile string everywhere a string goes.
-      for (const hostile of HOSTILE) acknowledge(op, await send(op, path, JSON.stringify(hostileValue(op.bodySchema, hostile)), type));
+      for (const hostile of HOSTILE)
+        acknowledge(op, await send(op, path, JSON.stringify(hostileValue(op.bodySchema, hostile)), type));
       // Deep nesting, a body that is not JSON, and one of 10 MB.
       await send(op, path, deep, type);
       await send(op, path, "\0\uD800 not json", type);
-      if (op === INGEST || op === OTLP || tenMbSent++ < TEN_MB_ROUTES) acknowledge(op, await send(op, path, TEN_MB, type));
+      if (op === INGEST || op === OTLP || tenMbSent++ < TEN_MB_ROUTES)
+        acknowledge(op, await send(op, path, TEN_MB, type));
     }
     // Well-formed spans whose every text is hostile, by JSON ingest and by OTLP: all acknowledged.
     for (const hostile of HOSTILE) {
@@ -237,10 +253,20 @@ it("no route answers 5xx or stalls health on hostile input, and no acknowledged 
   await drainIngestQueue(t.context);
   const [queued] = await rawQuery<{ n: string }>(t.context.db, `select count(*)::text as n from span_ingest`, []);
   expect(Number(queued.n)).toBe(0);
-  const [stored] = await rawQuery<{ n: string }>(t.context.db, `select count(*)::text as n from spans where project_id = $1::uuid`, [projectId]);
-  expect(Number(stored.n)).toBeGreaterThanOrEqual(acknowledgedSpans + [...expectedSpans.values()].reduce((a, b) => a + b, 0));
+  const [stored] = await rawQuery<{ n: string }>(
+    t.context.db,
+    `select count(*)::text as n from spans where project_id = $1::uuid`,
+    [projectId],
+  );
+  expect(Number(stored.n)).toBeGreaterThanOrEqual(
+    acknowledgedSpans + [...expectedSpans.values()].reduce((a, b) => a + b, 0),
+  );
   for (const [trace, count] of expectedSpans) {
-    const [row] = await rawQuery<{ n: string }>(t.context.db, `select count(*)::text as n from spans where project_id = $1::uuid and trace_id = $2::uuid`, [projectId, trace]);
+    const [row] = await rawQuery<{ n: string }>(
+      t.context.db,
+      `select count(*)::text as n from spans where project_id = $1::uuid and trace_id = $2::uuid`,
+      [projectId, trace],
+    );
     expect([trace, Number(row.n)]).toEqual([trace, count]);
   }
   console.info(

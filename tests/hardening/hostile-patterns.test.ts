@@ -19,7 +19,10 @@ let key: string;
 beforeAll(async () => {
   model = await startScriptedModelServer();
   const defaults = loadConfig({});
-  app = await createTestApp({ agentRuns: { ...defaults.agentRuns, maxRetries: 0 }, providerEnv: { openai: { key: "sk-x", baseUrl: model.baseUrl } } });
+  app = await createTestApp({
+    agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
+    providerEnv: { openai: { key: "sk-x", baseUrl: model.baseUrl } },
+  });
   server = await serveOverHttp(app);
   ({ key } = await app.newProject());
 });
@@ -49,8 +52,14 @@ const agent = (tools: unknown[], permissions: Record<string, unknown> = {}) => (
   harness: { permissions },
 });
 const invoke = (agentTemplate: unknown, session: string) =>
-  invokeOver(server.origin, key, "sse", "native", { session_id: session, data: { inputs: { messages: [{ role: "user", content: "go" }] }, parameters: { agent: agentTemplate } } });
-const results = (events: NativeEvent[]) => Object.fromEntries(events.filter((e) => e.type === "tool_result").map((e) => [e.id, { output: e.output, isError: e.isError }]));
+  invokeOver(server.origin, key, "sse", "native", {
+    session_id: session,
+    data: { inputs: { messages: [{ role: "user", content: "go" }] }, parameters: { agent: agentTemplate } },
+  });
+const results = (events: NativeEvent[]) =>
+  Object.fromEntries(
+    events.filter((e) => e.type === "tool_result").map((e) => [e.id, { output: e.output, isError: e.isError }]),
+  );
 
 const ECHO = {
   type: "code",
@@ -63,13 +72,35 @@ const ECHO = {
 describe("hostile patterns", () => {
   // The first run of a process loads the harness, QuickJS and the sandbox: not what is measured.
   beforeAll(async () => {
-    model.script({ kind: "reply", text: "Warming.", toolCalls: [{ id: "w1", name: "echo", input: { s: "a" } }, { id: "w2", name: "bash", input: { command: "echo a" } }] }, { kind: "reply", text: "Done." });
-    expect((await invoke(agent([ECHO, { type: "builtin", name: "bash" }], { deny: ["Bash(x*)"] }), "warm")).status).toBe(200);
+    model.script(
+      {
+        kind: "reply",
+        text: "Warming.",
+        toolCalls: [
+          { id: "w1", name: "echo", input: { s: "a" } },
+          { id: "w2", name: "bash", input: { command: "echo a" } },
+        ],
+      },
+      { kind: "reply", text: "Done." },
+    );
+    expect(
+      (await invoke(agent([ECHO, { type: "builtin", name: "bash" }], { deny: ["Bash(x*)"] }), "warm")).status,
+    ).toBe(200);
   }, 60_000);
 
   it("a code tool's input_schema pattern ^(a+)+$ is refused in linear time: in a run, and while health answers", async () => {
     const evil = `${"a".repeat(5000)}!`;
-    model.script({ kind: "reply", text: "Calling.", toolCalls: [{ id: "c_evil", name: "echo", input: { s: evil } }, { id: "c_fine", name: "echo", input: { s: "aaa" } }] }, { kind: "reply", text: "Done." });
+    model.script(
+      {
+        kind: "reply",
+        text: "Calling.",
+        toolCalls: [
+          { id: "c_evil", name: "echo", input: { s: evil } },
+          { id: "c_fine", name: "echo", input: { s: "aaa" } },
+        ],
+      },
+      { kind: "reply", text: "Done." },
+    );
     const result = await invoke(agent([ECHO]), "pattern");
     expect(result.status).toBe(200);
     const out = results(result.events!);
@@ -85,14 +116,23 @@ describe("hostile patterns", () => {
 
   it("a permission glob Bash(*a*a*...*b) against a long command is decided in linear time: in a run, and while health answers", async () => {
     const rule = `Bash(${"*a".repeat(30)}*b)`;
-    model.script({ kind: "reply", text: "Running.", toolCalls: [{ id: "c_long", name: "bash", input: { command: `echo ${"a".repeat(20_000)}` } }] }, { kind: "reply", text: "Done." });
+    model.script(
+      {
+        kind: "reply",
+        text: "Running.",
+        toolCalls: [{ id: "c_long", name: "bash", input: { command: `echo ${"a".repeat(20_000)}` } }],
+      },
+      { kind: "reply", text: "Done." },
+    );
     const result = await invoke(agent([{ type: "builtin", name: "bash" }], { deny: [rule] }), "glob");
     expect(result.status).toBe(200);
     // The rule does not match (no b), so the default allows the call and it runs.
     expect(results(result.events!).c_long.isError).toBe(false);
 
     const command = `echo ${"a".repeat(10_000)}`;
-    const { result: matched, latency } = await healthLatencyDuring(() => ruleMatches(rule, { toolName: "bash", builtin: true, input: { command } }));
+    const { result: matched, latency } = await healthLatencyDuring(() =>
+      ruleMatches(rule, { toolName: "bash", builtin: true, input: { command } }),
+    );
     expect(matched).toBe(false);
     expect(latency).toBeLessThan(100);
   }, 60_000);
@@ -101,7 +141,9 @@ describe("hostile patterns", () => {
     const res = await fetch(`${server.origin}/api/tracing/spans/query`, {
       method: "POST",
       headers: { authorization: `ApiKey ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ filtering: { conditions: [{ field: "span_name", operator: "matches", value: "^(a+)+\\1$" }] } }),
+      body: JSON.stringify({
+        filtering: { conditions: [{ field: "span_name", operator: "matches", value: "^(a+)+\\1$" }] },
+      }),
     });
     expect(res.status).toBe(400);
     expect((await res.json()).detail).toContain("RE2 syntax");
@@ -111,7 +153,16 @@ describe("hostile patterns", () => {
     const res = await fetch(`${server.origin}/api/evaluators/`, {
       method: "POST",
       headers: { authorization: `ApiKey ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ evaluator: { slug: "re", name: "re", data: { uri: "svc:builtin:auto_regex_test:v0", parameters: { regex_pattern: "(a)\\1", regex_should_match: true } } } }),
+      body: JSON.stringify({
+        evaluator: {
+          slug: "re",
+          name: "re",
+          data: {
+            uri: "svc:builtin:auto_regex_test:v0",
+            parameters: { regex_pattern: "(a)\\1", regex_should_match: true },
+          },
+        },
+      }),
     });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);

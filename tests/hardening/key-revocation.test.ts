@@ -20,7 +20,10 @@ describe.skipIf(!process.env.DATABASE_URL)("a key revoked by one process, on ano
   });
 
   it("is refused well within the cache's 5 seconds", async () => {
-    const account = await createAccount(first.db, PROJECT_SETUPS, { email: `revoke-${Date.now()}@test.local`, projectName: "revoke" });
+    const account = await createAccount(first.db, PROJECT_SETUPS, {
+      email: `revoke-${Date.now()}@test.local`,
+      projectName: "revoke",
+    });
     const header = `ApiKey ${account.secret}`;
     // Cached on the second process.
     const principal = await authenticateApiKey(second.db, header);

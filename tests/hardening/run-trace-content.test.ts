@@ -13,7 +13,10 @@ let key: string;
 beforeAll(async () => {
   model = await startScriptedModelServer();
   const defaults = loadConfig({});
-  app = await createTestApp({ agentRuns: { ...defaults.agentRuns, maxRetries: 0 }, providerEnv: { openai: { key: "sk-x", baseUrl: model.baseUrl } } });
+  app = await createTestApp({
+    agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
+    providerEnv: { openai: { key: "sk-x", baseUrl: model.baseUrl } },
+  });
   ({ key } = await app.newProject());
 });
 afterAll(async () => {
@@ -32,13 +35,26 @@ async function spanNamesOf(traceId: string): Promise<string> {
 }
 
 it("a run whose message and tool output hold NUL and a lone surrogate is traced, its content made storable", async () => {
-  model.script({ kind: "reply", text: "Printing \uD800.", toolCalls: [{ id: "c_nul", name: "bash", input: { command: "printf 'x\\000y'" } }] }, { kind: "reply", text: "Done." });
+  model.script(
+    {
+      kind: "reply",
+      text: "Printing \uD800.",
+      toolCalls: [{ id: "c_nul", name: "bash", input: { command: "printf 'x\\000y'" } }],
+    },
+    { kind: "reply", text: "Done." },
+  );
   const res = await app.call("POST", "/services/agent/v0/invoke", {
     key,
     body: {
       data: {
         inputs: { messages: [{ role: "user", content: "hi\u0000there \uDC00" }] },
-        parameters: { agent: { llm: { model: "openai/gpt-5-mini" }, tools: [{ type: "builtin", name: "bash" }], runner: { permissions: { default: "allow" } } } },
+        parameters: {
+          agent: {
+            llm: { model: "openai/gpt-5-mini" },
+            tools: [{ type: "builtin", name: "bash" }],
+            runner: { permissions: { default: "allow" } },
+          },
+        },
       },
     },
   });

@@ -24,9 +24,15 @@ describe("a webhook endpoint that echoes what it was sent", () => {
       const secret = `echoed-${mode}-secret-0123456789`;
       receiver.requests.length = 0;
       receiver.succeeded.length = 0;
-      receiver.reply = (request) => ({ status: 200, body: `got authorization=${request.headers.authorization} signature=${request.headers["x-service-signature"]} secret=${secret}` });
+      receiver.reply = (request) => ({
+        status: 200,
+        body: `got authorization=${request.headers.authorization} signature=${request.headers["x-service-signature"]} secret=${secret}`,
+      });
       const p = { t, ...(await t.newProject("echo")) };
-      const res = await t.call("POST", "/api/webhooks/subscriptions/", { key: p.key, body: { subscription: { name: `echo ${mode}`, data: { url: receiver.url(), auth_mode: mode } }, secret } });
+      const res = await t.call("POST", "/api/webhooks/subscriptions/", {
+        key: p.key,
+        body: { subscription: { name: `echo ${mode}`, data: { url: receiver.url(), auth_mode: mode } }, secret },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       await commitSomething(p);
       await drainUntil(t, () => receiver.succeeded.length === 1);
@@ -60,7 +66,10 @@ describe("a provider whose error echoes the key", () => {
   it("the connection test answers why it failed without the key, and writes nothing to stdout or stderr but structured lines", async () => {
     const created = await app.call("POST", "/api/vault/v1/secrets/", {
       key,
-      body: { header: { name: "Echoing" }, secret: { kind: "provider_key", data: { kind: "openai", provider: { key: KEY, url: model.baseUrl } } } },
+      body: {
+        header: { name: "Echoing" },
+        secret: { kind: "provider_key", data: { kind: "openai", provider: { key: KEY, url: model.baseUrl } } },
+      },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     model.script({ kind: "status", status: 401, message: `Incorrect API key provided: ${KEY}` });
@@ -75,7 +84,8 @@ describe("a provider whose error echoes the key", () => {
     });
     const consoleCalls: unknown[] = [];
     const originals = { error: console.error, log: console.log, warn: console.warn };
-    for (const name of ["error", "log", "warn"] as const) console[name] = (...args: unknown[]) => void consoleCalls.push(args);
+    for (const name of ["error", "log", "warn"] as const)
+      console[name] = (...args: unknown[]) => void consoleCalls.push(args);
     try {
       const res = await app.call("POST", `/api/vault/v1/secrets/${created.body.secret.id}/test`, { key });
       expect(res.status).toBe(200);
@@ -97,7 +107,10 @@ describe("a provider whose error echoes the key", () => {
       logger.error({ err: new Error("provider said: bad key sk-opened-in-this-process-42"), detail: { nested: "sk-opened-in-this-process-42" } }, "failed with sk-opened-in-this-process-42");
       logger.flush();
     `;
-    const out = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { env: { ...process.env, LOG_LEVEL: "info" }, encoding: "utf8" });
+    const out = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      env: { ...process.env, LOG_LEVEL: "info" },
+      encoding: "utf8",
+    });
     expect(out.stderr).toBe("");
     expect(out.stdout).toContain("[redacted]");
     expect(out.stdout).toContain("provider said: bad key");

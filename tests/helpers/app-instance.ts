@@ -6,9 +6,16 @@ import type { TestApp, TestResponse } from "./test-app";
 
 export interface AppInstance {
   context: AppContext;
-  call<T = any>(method: string, path: string, options?: { key?: string; body?: unknown }): Promise<TestResponse<T> & { text: string }>;
+  call<T = any>(
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown },
+  ): Promise<TestResponse<T> & { text: string }>;
   /** The raw response, for streams. */
-  open(path: string, options: { key: string; headers?: Record<string, string>; signal?: AbortSignal }): Promise<Response>;
+  open(
+    path: string,
+    options: { key: string; headers?: Record<string, string>; signal?: AbortSignal },
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -18,7 +25,9 @@ export interface AppInstance {
  * own caches, its own route table.
  */
 export async function anotherInstance(t: TestApp, config: Partial<Config> = {}): Promise<AppInstance> {
-  const own: DatabaseHandle | undefined = t.database.url ? await openDatabase({ url: t.database.url, maxConnections: 5 }) : undefined;
+  const own: DatabaseHandle | undefined = t.database.url
+    ? await openDatabase({ url: t.database.url, maxConnections: 5 })
+    : undefined;
   const context: AppContext = { ...t.context, db: own?.db ?? t.context.db, config: { ...t.context.config, ...config } };
   const { web } = createApiDoors(context);
   return {
@@ -27,7 +36,13 @@ export async function anotherInstance(t: TestApp, config: Partial<Config> = {}):
       const headers: Record<string, string> = {};
       if (options.key) headers.authorization = `ApiKey ${options.key}`;
       if (options.body !== undefined) headers["content-type"] = "application/json";
-      const response = await web(new Request(`http://localhost${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) }));
+      const response = await web(
+        new Request(`http://localhost${path}`, {
+          method,
+          headers,
+          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        }),
+      );
       const text = await response.text();
       let body: unknown = text;
       try {
@@ -38,7 +53,12 @@ export async function anotherInstance(t: TestApp, config: Partial<Config> = {}):
       return { status: response.status, headers: response.headers, body: body as never, text };
     },
     open: (path, options) =>
-      web(new Request(`http://localhost${path}`, { headers: { authorization: `ApiKey ${options.key}`, ...options.headers }, signal: options.signal })),
+      web(
+        new Request(`http://localhost${path}`, {
+          headers: { authorization: `ApiKey ${options.key}`, ...options.headers },
+          signal: options.signal,
+        }),
+      ),
     close: async () => {
       await own?.close();
     },

@@ -23,7 +23,9 @@ export type Door = "node" | "next";
  */
 export function serveOverHttp(t: TestApp, door: Door = "node"): Promise<RunningServer> {
   const web: RequestHandler = (request) =>
-    new URL(request.url).pathname.startsWith(`${TRPC_ENDPOINT}/`) ? handleTRPCRequest(t.context, request) : t.handle(request);
+    new URL(request.url).pathname.startsWith(`${TRPC_ENDPOINT}/`)
+      ? handleTRPCRequest(t.context, request)
+      : t.handle(request);
   // Every JSON success answer of the route table is checked against its declared schema.
   const contract = new ContractViolations();
   if (door === "next") return listenOnLoopback(createServer(contract.node(webAsNode(web))), contract);

@@ -24,7 +24,9 @@ export interface McpTestServer {
   close(): Promise<void>;
 }
 
-export async function startMcpTestServer(options: { secret?: string; stateful?: boolean } = {}): Promise<McpTestServer> {
+export async function startMcpTestServer(
+  options: { secret?: string; stateful?: boolean } = {},
+): Promise<McpTestServer> {
   const requests: http.IncomingHttpHeaders[] = [];
   const calls: string[] = [];
   const openSessions = new Set<string>();
@@ -33,33 +35,49 @@ export async function startMcpTestServer(options: { secret?: string; stateful?: 
   const build = (headers: http.IncomingHttpHeaders): McpServer => {
     const server = new McpServer({ name: "test-tools", version: "1.0.0" });
     const text = (value: string, isError = false) => ({ content: [{ type: "text" as const, text: value }], isError });
-    server.registerTool("echo", { description: "Echoes its text.", inputSchema: { text: z.string() } }, async ({ text: value }) => {
-      calls.push("echo");
-      return text(`echo: ${value}`);
-    });
+    server.registerTool(
+      "echo",
+      { description: "Echoes its text.", inputSchema: { text: z.string() } },
+      async ({ text: value }) => {
+        calls.push("echo");
+        return text(`echo: ${value}`);
+      },
+    );
     server.registerTool("fail", { description: "Always fails." }, async () => {
       calls.push("fail");
       return text("the database is on fire", true);
     });
-    server.registerTool("slow", { description: "Answers after ms milliseconds.", inputSchema: { ms: z.number() } }, async ({ ms }) => {
-      calls.push("slow");
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      return text(`waited ${ms} ms`);
-    });
+    server.registerTool(
+      "slow",
+      { description: "Answers after ms milliseconds.", inputSchema: { ms: z.number() } },
+      async ({ ms }) => {
+        calls.push("slow");
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        return text(`waited ${ms} ms`);
+      },
+    );
     server.registerTool("whoami", { description: "Says who the caller is." }, async () => {
       calls.push("whoami");
       const given = headers["x-api-key"];
       if (given !== options.secret) return text("wrong or missing x-api-key", true);
       return text(`authorized with key ${given}`);
     });
-    server.registerTool("lookup", { description: "Looks an id up.", inputSchema: { id: z.string() }, annotations: { readOnlyHint: true } }, async ({ id }) => {
-      calls.push("lookup");
-      return text(`record ${id}: ok`);
-    });
-    server.registerTool("files.read", { description: "Reads a remote file.", inputSchema: { path: z.string() } }, async ({ path }) => {
-      calls.push("files.read");
-      return text(`contents of ${path}`);
-    });
+    server.registerTool(
+      "lookup",
+      { description: "Looks an id up.", inputSchema: { id: z.string() }, annotations: { readOnlyHint: true } },
+      async ({ id }) => {
+        calls.push("lookup");
+        return text(`record ${id}: ok`);
+      },
+    );
+    server.registerTool(
+      "files.read",
+      { description: "Reads a remote file.", inputSchema: { path: z.string() } },
+      async ({ path }) => {
+        calls.push("files.read");
+        return text(`contents of ${path}`);
+      },
+    );
     return server;
   };
 

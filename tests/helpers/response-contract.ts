@@ -11,7 +11,13 @@ for (const route of allRoutes) matcher.add(route.path, route);
  * declares (the schema the OpenAPI document is generated from), so the document cannot drift
  * from what the service sends. A mismatch fails the test that made the call.
  */
-export function assertResponseContract(method: string, url: string, status: number, contentType: string | null, body: unknown): void {
+export function assertResponseContract(
+  method: string,
+  url: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+): void {
   if (status < 200 || status >= 300 || !contentType?.includes("application/json")) return;
   const pathname = new URL(url, "http://localhost").pathname;
   const wanted = method === "HEAD" ? "GET" : method;
@@ -20,7 +26,9 @@ export function assertResponseContract(method: string, url: string, status: numb
   const parsed = route.response.safeParse(body);
   if (parsed.success) return;
   const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
-  throw new Error(`${method} ${route.path} answered ${status} with a body its declared response schema (OpenAPI) does not allow: ${issues.join("; ")}`);
+  throw new Error(
+    `${method} ${route.path} answered ${status} with a body its declared response schema (OpenAPI) does not allow: ${issues.join("; ")}`,
+  );
 }
 
 /**
@@ -53,16 +61,26 @@ export class ContractViolations {
         return writeHead(status, ...rest);
       }) as typeof res.writeHead;
       const isJsonSuccess = () =>
-        res.statusCode >= 200 && res.statusCode < 300 && (contentType || String(res.getHeader("content-type") ?? "")).includes("application/json");
+        res.statusCode >= 200 &&
+        res.statusCode < 300 &&
+        (contentType || String(res.getHeader("content-type") ?? "")).includes("application/json");
       const write = res.write.bind(res) as (...args: unknown[]) => boolean;
       const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
       const keep = (chunk: unknown) => {
-        if ((typeof chunk === "string" || chunk instanceof Uint8Array) && isJsonSuccess()) chunks.push(Buffer.from(chunk));
+        if ((typeof chunk === "string" || chunk instanceof Uint8Array) && isJsonSuccess())
+          chunks.push(Buffer.from(chunk));
       };
       res.write = ((chunk: unknown, ...rest: unknown[]) => (keep(chunk), write(chunk, ...rest))) as typeof res.write;
       res.end = ((chunk?: unknown, ...rest: unknown[]) => {
         if (typeof chunk !== "function") keep(chunk);
-        if (isJsonSuccess()) this.check(req.method ?? "GET", req.url ?? "/", res.statusCode, "application/json", Buffer.concat(chunks).toString("utf8"));
+        if (isJsonSuccess())
+          this.check(
+            req.method ?? "GET",
+            req.url ?? "/",
+            res.statusCode,
+            "application/json",
+            Buffer.concat(chunks).toString("utf8"),
+          );
         return end(chunk, ...rest);
       }) as typeof res.end;
       return handle(req, res);
@@ -71,6 +89,7 @@ export class ContractViolations {
 
   /** Throws every violation seen, so the test that closes the server fails. */
   assertNone(): void {
-    if (this.found.length) throw new Error(`Answers sent over HTTP broke their declared response schemas:\n${this.found.join("\n")}`);
+    if (this.found.length)
+      throw new Error(`Answers sent over HTTP broke their declared response schemas:\n${this.found.join("\n")}`);
   }
 }

@@ -140,17 +140,30 @@ export async function startScriptedModelServer(options: { port?: number } = {}):
     if (path.endsWith("/embeddings")) {
       if (script.kind === "hang") return res.writeHead(200, { "content-type": "application/json" }).flushHeaders();
       const texts: string[] = Array.isArray(body?.input) ? body.input : [body?.input];
-      const data = texts.map((text, index) => ({ object: "embedding", index, embedding: letterEmbedding(String(text)) }));
+      const data = texts.map((text, index) => ({
+        object: "embedding",
+        index,
+        embedding: letterEmbedding(String(text)),
+      }));
       const tokens = texts.reduce((sum, text) => sum + Math.ceil(String(text).length / 4), 0);
       res.writeHead(200, { "content-type": "application/json" });
-      res.write(JSON.stringify({ object: "list", data, model: String(body?.model ?? "m"), usage: { prompt_tokens: tokens, total_tokens: tokens } }));
+      res.write(
+        JSON.stringify({
+          object: "list",
+          data,
+          model: String(body?.model ?? "m"),
+          usage: { prompt_tokens: tokens, total_tokens: tokens },
+        }),
+      );
       return done();
     }
     if (script.kind === "reply" && script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     res.flushHeaders();
     if (script.kind === "hang") return;
-    const emit = { anthropic: anthropicFrames, gemini: geminiFrames, responses: responsesFrames, openai: openaiFrames }[dialect];
+    const emit = { anthropic: anthropicFrames, gemini: geminiFrames, responses: responsesFrames, openai: openaiFrames }[
+      dialect
+    ];
     if (script.kind === "break") {
       const frames = emit({ kind: "reply", text: script.text ?? "partial", chunks: 2 }, String(body?.model ?? "m"));
       for (const frame of frames.slice(0, 3)) res.write(frame);
@@ -209,18 +222,35 @@ const MID_STREAM_ERRORS: Record<string, string> = {
 function openaiFrames(script: Reply, model: string, wholeToolCalls = false): string[] {
   const n = script.chunks ?? 3;
   const base = { id: "chatcmpl-scripted", object: "chat.completion.chunk", created: 1_700_000_000, model };
-  const frame = (delta: object) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
+  const frame = (delta: object) =>
+    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
   const out: string[] = [frame({ role: "assistant", content: "" })];
   // `reasoning_content` is the de-facto field of OpenAI-compatible reasoning servers.
   for (const piece of pieces(script.reasoning ?? "", n)) out.push(frame({ reasoning_content: piece }));
   for (const piece of pieces(script.text ?? "", n)) out.push(frame({ content: piece }));
   (script.toolCalls ?? []).forEach((call, index) => {
     const args = JSON.stringify(call.input);
-    out.push(frame({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: wholeToolCalls ? args : "" } }] }));
-    if (!wholeToolCalls) for (const piece of pieces(args, n)) out.push(frame({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    out.push(
+      frame({
+        tool_calls: [
+          {
+            index,
+            id: call.id,
+            type: "function",
+            function: { name: call.name, arguments: wholeToolCalls ? args : "" },
+          },
+        ],
+      }),
+    );
+    if (!wholeToolCalls)
+      for (const piece of pieces(args, n)) out.push(frame({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   const usage = script.usage ?? { input: 10, output: 5 };
-  const tokens = { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output };
+  const tokens = {
+    prompt_tokens: usage.input,
+    completion_tokens: usage.output,
+    total_tokens: usage.input + usage.output,
+  };
   // Usage rides on the finishing chunk (every OpenAI-style client reads it there; Mistral's cannot
   // take a chunk without choices), and Groq reads it from its own `x_groq` field.
   out.push(
@@ -234,31 +264,50 @@ function anthropicFrames(script: Reply, model: string): string[] {
   const n = script.chunks ?? 3;
   const usage = script.usage ?? { input: 10, output: 5 };
   const out: string[] = [];
-  const event = (type: string, data: object) => out.push(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const event = (type: string, data: object) =>
+    out.push(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   event("message_start", {
-    message: { id: "msg_scripted", type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: 1 } },
+    message: {
+      id: "msg_scripted",
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: usage.input, output_tokens: 1 },
+    },
   });
   let index = 0;
   if (script.reasoning) {
     event("content_block_start", { index, content_block: { type: "thinking", thinking: "", signature: "" } });
-    for (const piece of pieces(script.reasoning, n)) event("content_block_delta", { index, delta: { type: "thinking_delta", thinking: piece } });
+    for (const piece of pieces(script.reasoning, n))
+      event("content_block_delta", { index, delta: { type: "thinking_delta", thinking: piece } });
     event("content_block_delta", { index, delta: { type: "signature_delta", signature: "c2lnbmF0dXJl" } });
     event("content_block_stop", { index });
     index++;
   }
   if (script.text) {
     event("content_block_start", { index, content_block: { type: "text", text: "" } });
-    for (const piece of pieces(script.text, n)) event("content_block_delta", { index, delta: { type: "text_delta", text: piece } });
+    for (const piece of pieces(script.text, n))
+      event("content_block_delta", { index, delta: { type: "text_delta", text: piece } });
     event("content_block_stop", { index });
     index++;
   }
   for (const call of script.toolCalls ?? []) {
-    event("content_block_start", { index, content_block: { type: "tool_use", id: call.id, name: call.name, input: {} } });
-    for (const piece of pieces(JSON.stringify(call.input), n)) event("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: piece } });
+    event("content_block_start", {
+      index,
+      content_block: { type: "tool_use", id: call.id, name: call.name, input: {} },
+    });
+    for (const piece of pieces(JSON.stringify(call.input), n))
+      event("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: piece } });
     event("content_block_stop", { index });
     index++;
   }
-  event("message_delta", { delta: { stop_reason: script.finish ?? (script.toolCalls?.length ? "tool_use" : "end_turn"), stop_sequence: null }, usage: { output_tokens: usage.output } });
+  event("message_delta", {
+    delta: { stop_reason: script.finish ?? (script.toolCalls?.length ? "tool_use" : "end_turn"), stop_sequence: null },
+    usage: { output_tokens: usage.output },
+  });
   event("message_stop", {});
   return out;
 }
@@ -275,8 +324,14 @@ function geminiFrames(script: Reply, model: string): string[] {
   for (const call of script.toolCalls ?? []) out.push(frame([{ functionCall: { name: call.name, args: call.input } }]));
   out.push(
     `data: ${JSON.stringify({
-      candidates: [{ content: { role: "model", parts: [{ text: "" }] }, finishReason: script.finish ?? "STOP", index: 0 }],
-      usageMetadata: { promptTokenCount: usage.input, candidatesTokenCount: usage.output, totalTokenCount: usage.input + usage.output },
+      candidates: [
+        { content: { role: "model", parts: [{ text: "" }] }, finishReason: script.finish ?? "STOP", index: 0 },
+      ],
+      usageMetadata: {
+        promptTokenCount: usage.input,
+        candidatesTokenCount: usage.output,
+        totalTokenCount: usage.input + usage.output,
+      },
       modelVersion: model,
     })}\n\n`,
   );
@@ -287,35 +342,74 @@ function responsesFrames(script: Reply, model: string): string[] {
   const n = script.chunks ?? 3;
   const usage = script.usage ?? { input: 10, output: 5 };
   const out: string[] = [];
-  const event = (type: string, data: object) => out.push(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  event("response.created", { response: { id: "resp_scripted", created_at: 1_700_000_000, model, status: "in_progress", output: [] } });
+  const event = (type: string, data: object) =>
+    out.push(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  event("response.created", {
+    response: { id: "resp_scripted", created_at: 1_700_000_000, model, status: "in_progress", output: [] },
+  });
   let index = 0;
   if (script.reasoning) {
     const id = "rs_scripted";
     event("response.output_item.added", { output_index: index, item: { type: "reasoning", id, summary: [] } });
-    event("response.reasoning_summary_part.added", { item_id: id, output_index: index, summary_index: 0, part: { type: "summary_text", text: "" } });
-    for (const piece of pieces(script.reasoning, n)) event("response.reasoning_summary_text.delta", { item_id: id, output_index: index, summary_index: 0, delta: piece });
-    event("response.reasoning_summary_part.done", { item_id: id, output_index: index, summary_index: 0, part: { type: "summary_text", text: script.reasoning } });
-    event("response.output_item.done", { output_index: index, item: { type: "reasoning", id, summary: [{ type: "summary_text", text: script.reasoning }] } });
+    event("response.reasoning_summary_part.added", {
+      item_id: id,
+      output_index: index,
+      summary_index: 0,
+      part: { type: "summary_text", text: "" },
+    });
+    for (const piece of pieces(script.reasoning, n))
+      event("response.reasoning_summary_text.delta", {
+        item_id: id,
+        output_index: index,
+        summary_index: 0,
+        delta: piece,
+      });
+    event("response.reasoning_summary_part.done", {
+      item_id: id,
+      output_index: index,
+      summary_index: 0,
+      part: { type: "summary_text", text: script.reasoning },
+    });
+    event("response.output_item.done", {
+      output_index: index,
+      item: { type: "reasoning", id, summary: [{ type: "summary_text", text: script.reasoning }] },
+    });
     index++;
   }
   if (script.text) {
     const id = "msg_scripted";
-    event("response.output_item.added", { output_index: index, item: { type: "message", id, role: "assistant", status: "in_progress", content: [] } });
-    for (const piece of pieces(script.text, n)) event("response.output_text.delta", { item_id: id, output_index: index, content_index: 0, delta: piece });
+    event("response.output_item.added", {
+      output_index: index,
+      item: { type: "message", id, role: "assistant", status: "in_progress", content: [] },
+    });
+    for (const piece of pieces(script.text, n))
+      event("response.output_text.delta", { item_id: id, output_index: index, content_index: 0, delta: piece });
     event("response.output_item.done", {
       output_index: index,
-      item: { type: "message", id, role: "assistant", status: "completed", content: [{ type: "output_text", text: script.text, annotations: [] }] },
+      item: {
+        type: "message",
+        id,
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text: script.text, annotations: [] }],
+      },
     });
     index++;
   }
   for (const call of script.toolCalls ?? []) {
     const id = `fc_${call.id}`;
     const args = JSON.stringify(call.input);
-    event("response.output_item.added", { output_index: index, item: { type: "function_call", id, call_id: call.id, name: call.name, arguments: "", status: "in_progress" } });
-    for (const piece of pieces(args, n)) event("response.function_call_arguments.delta", { item_id: id, output_index: index, delta: piece });
+    event("response.output_item.added", {
+      output_index: index,
+      item: { type: "function_call", id, call_id: call.id, name: call.name, arguments: "", status: "in_progress" },
+    });
+    for (const piece of pieces(args, n))
+      event("response.function_call_arguments.delta", { item_id: id, output_index: index, delta: piece });
     event("response.function_call_arguments.done", { item_id: id, output_index: index, arguments: args });
-    event("response.output_item.done", { output_index: index, item: { type: "function_call", id, call_id: call.id, name: call.name, arguments: args, status: "completed" } });
+    event("response.output_item.done", {
+      output_index: index,
+      item: { type: "function_call", id, call_id: call.id, name: call.name, arguments: args, status: "completed" },
+    });
     index++;
   }
   event("response.completed", {
@@ -323,7 +417,13 @@ function responsesFrames(script: Reply, model: string): string[] {
       id: "resp_scripted",
       status: "completed",
       incomplete_details: null,
-      usage: { input_tokens: usage.input, input_tokens_details: { cached_tokens: 0 }, output_tokens: usage.output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: usage.input + usage.output },
+      usage: {
+        input_tokens: usage.input,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: usage.output,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: usage.input + usage.output,
+      },
     },
   });
   return out;

@@ -48,7 +48,13 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   // A random key per test app, checked against its fresh database like at boot.
   const secrets = new SecretBox(config.secretKey ?? randomBytes(32));
   await verifySecretKey(database.db, secrets);
-  const context: AppContext = { db: database.db, dbKind: database.kind, config, secrets, projectSetups: PROJECT_SETUPS };
+  const context: AppContext = {
+    db: database.db,
+    dbKind: database.kind,
+    config,
+    secrets,
+    projectSetups: PROJECT_SETUPS,
+  };
   const { web: handle, node: serve } = createApiDoors(context);
 
   async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<TestResponse<T>> {

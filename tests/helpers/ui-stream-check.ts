@@ -6,7 +6,11 @@ import { expect } from "vitest";
  * the error parts it reported (`errors`, which must equal the expected list). `continues` is the
  * assistant message a resumed turn continues, as a client holding it would read the stream.
  */
-export async function checkUiChunks(chunks: unknown[], expectedErrors: string[] = [], continues?: UIMessage): Promise<UIMessage> {
+export async function checkUiChunks(
+  chunks: unknown[],
+  expectedErrors: string[] = [],
+  continues?: UIMessage,
+): Promise<UIMessage> {
   const schema = uiMessageChunkSchema();
   for (const chunk of chunks) {
     const result = await schema.validate!(chunk);
@@ -20,7 +24,12 @@ export async function checkUiChunks(chunks: unknown[], expectedErrors: string[] 
   });
   let last: UIMessage | undefined;
   const errors: string[] = [];
-  for await (const message of readUIMessageStream({ stream, message: continues, onError: (e) => errors.push((e as Error).message) })) last = message;
+  for await (const message of readUIMessageStream({
+    stream,
+    message: continues,
+    onError: (e) => errors.push((e as Error).message),
+  }))
+    last = message;
   expect(errors).toEqual(expectedErrors);
   expect(last).toBeDefined();
   return last!;

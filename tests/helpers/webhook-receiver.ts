@@ -45,7 +45,8 @@ export async function startWebhookReceiver(certificate = makeTestCertificate()):
     async waitFor(predicate: () => boolean, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate()) {
-        if (Date.now() > deadline) throw new Error(`receiver: condition not met in ${timeoutMs} ms (${receiver.requests.length} requests)`);
+        if (Date.now() > deadline)
+          throw new Error(`receiver: condition not met in ${timeoutMs} ms (${receiver.requests.length} requests)`);
         await new Promise((r) => setTimeout(r, 10));
       }
     },
@@ -58,7 +59,12 @@ export async function startWebhookReceiver(certificate = makeTestCertificate()):
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const request: ReceivedRequest = { path: req.url ?? "/", headers: req.headers, rawBody: Buffer.concat(chunks).toString("utf8"), at: Date.now() };
+      const request: ReceivedRequest = {
+        path: req.url ?? "/",
+        headers: req.headers,
+        rawBody: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+      };
       const index = receiver.requests.push(request) - 1;
       const reply = receiver.reply(request, index);
       const answer = () => {

@@ -5,7 +5,12 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * and Standard Webhooks' libraries verify theirs: the raw body, every v1 candidate compared in
  * constant time, and a timestamp tolerance against replays. Throws with the reason.
  */
-export function verifyServiceSignature(secret: string, rawBody: string, header: string | undefined, options: { toleranceSec?: number; now?: number } = {}): number {
+export function verifyServiceSignature(
+  secret: string,
+  rawBody: string,
+  header: string | undefined,
+  options: { toleranceSec?: number; now?: number } = {},
+): number {
   if (!header) throw new Error("missing signature header");
   let timestamp: number | undefined;
   const candidates: string[] = [];
@@ -18,7 +23,8 @@ export function verifyServiceSignature(secret: string, rawBody: string, header: 
   const now = options.now ?? Math.floor(Date.now() / 1000);
   if (Math.abs(now - timestamp) > (options.toleranceSec ?? 300)) throw new Error("timestamp outside the tolerance");
   const expected = createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest();
-  if (!candidates.some((c) => timingSafeEqual(Buffer.from(c, "hex"), expected))) throw new Error("no matching signature");
+  if (!candidates.some((c) => timingSafeEqual(Buffer.from(c, "hex"), expected)))
+    throw new Error("no matching signature");
   return timestamp;
 }
 
@@ -33,11 +39,14 @@ export class ServiceWebhook {
   constructor(private readonly secret: string) {}
 
   verify(payload: string | Buffer, headers: Record<string, string | string[] | undefined>, now = Date.now()): unknown {
-    const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v[0] : v]));
+    const lower = Object.fromEntries(
+      Object.entries(headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v[0] : v]),
+    );
     const id = lower["x-service-delivery-id"];
     const signature = lower["x-service-signature"];
     if (!id || !signature) throw new WebhookVerificationError("Missing required headers");
-    if (lower["idempotency-key"] !== id) throw new WebhookVerificationError("Idempotency-Key differs from the delivery id");
+    if (lower["idempotency-key"] !== id)
+      throw new WebhookVerificationError("Idempotency-Key differs from the delivery id");
     const body = typeof payload === "string" ? payload : payload.toString("utf8");
     try {
       verifyServiceSignature(this.secret, body, signature, { toleranceSec: 300, now: Math.floor(now / 1000) });

@@ -17,24 +17,46 @@ let variantSlug: string;
 let variantId: string;
 const revisionIds: string[] = [];
 
-const agent = (agentsMd: string) => ({ instructions: { agents_md: agentsMd }, llm: { model: "openai/gpt-5-mini" }, tools: [] });
+const agent = (agentsMd: string) => ({
+  instructions: { agents_md: agentsMd },
+  llm: { model: "openai/gpt-5-mini" },
+  tools: [],
+});
 const lastModelInput = () => JSON.stringify(model.requests.at(-1)!.body.input);
 
 beforeAll(async () => {
   model = await startScriptedModelServer();
   // No retries: the failure cases answer at once instead of after the SDK's backoff.
-  app = await createTestApp({ providerEnv: { openai: { key: "sk-door", baseUrl: model.baseUrl } }, agentRuns: { ...loadConfig({}).agentRuns, maxRetries: 0 } });
+  app = await createTestApp({
+    providerEnv: { openai: { key: "sk-door", baseUrl: model.baseUrl } },
+    agentRuns: { ...loadConfig({}).agentRuns, maxRetries: 0 },
+  });
   live = await serveOverHttp(app);
   ({ key } = await app.newProject());
   client = new OpenAI({ apiKey: key, baseURL: `${live.origin}/v1`, maxRetries: 0 });
-  const created = await app.call("POST", "/api/workflows/", { key, body: { workflow: { slug: "greeter", name: "Greeter", data: { parameters: { agent: agent("Version one: greet in French.") } } } } });
+  const created = await app.call("POST", "/api/workflows/", {
+    key,
+    body: {
+      workflow: {
+        slug: "greeter",
+        name: "Greeter",
+        data: { parameters: { agent: agent("Version one: greet in French.") } },
+      },
+    },
+  });
   expect(created.status).toBe(200);
   variantSlug = created.body.workflow_variant.slug;
   variantId = created.body.workflow_variant.id;
   revisionIds.push(created.body.workflow_revision.id);
   const second = await app.call("POST", "/api/workflows/revisions/commit", {
     key,
-    body: { workflow_revision_commit: { workflow_variant_id: variantId, message: "v2", data: { parameters: { agent: agent("Version two: greet in German.") } } } },
+    body: {
+      workflow_revision_commit: {
+        workflow_variant_id: variantId,
+        message: "v2",
+        data: { parameters: { agent: agent("Version two: greet in German.") } },
+      },
+    },
   });
   expect(second.status).toBe(200);
   revisionIds.push(second.body.workflow_revision.id);
@@ -48,10 +70,16 @@ afterAll(async () => {
 describe("the official openai client: chat completions", () => {
   it("answers a completion from the agent's latest revision, with usage and the run's trace id", async () => {
     model.script({ kind: "reply", text: "Hallo!", usage: { input: 12, output: 3 } });
-    const { data, response } = await client.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "hi" }] }).withResponse();
+    const { data, response } = await client.chat.completions
+      .create({ model: "greeter", messages: [{ role: "user", content: "hi" }] })
+      .withResponse();
     expect(data.object).toBe("chat.completion");
     expect(data.model).toBe("greeter");
-    expect(data.choices[0]).toMatchObject({ index: 0, finish_reason: "stop", message: { role: "assistant", content: "Hallo!" } });
+    expect(data.choices[0]).toMatchObject({
+      index: 0,
+      finish_reason: "stop",
+      message: { role: "assistant", content: "Hallo!" },
+    });
     expect(data.usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 });
     expect(response.headers.get("x-svc-trace-id")).toMatch(/^[0-9a-f]{32}$/);
     expect(data.id).toBe(`chatcmpl-${response.headers.get("x-svc-trace-id")}`);
@@ -61,38 +89,78 @@ describe("the official openai client: chat completions", () => {
 
   it("streams chunks the client reassembles, with the usage chunk when asked", async () => {
     model.script({ kind: "reply", text: "Guten Tag, wie geht es?", chunks: 4, usage: { input: 5, output: 6 } });
-    const stream = await client.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "hi" }], stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: "greeter",
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks[0].choices[0].delta).toEqual({ role: "assistant", content: "" });
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? "").join("")).toBe("Guten Tag, wie geht es?");
     expect(chunks.filter((c) => c.choices[0]?.delta.content).length).toBeGreaterThan(1);
     expect(chunks.at(-2)!.choices[0].finish_reason).toBe("stop");
-    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 } });
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 },
+    });
   });
 
   it("the request's tools come back as tool_calls, and the role: tool answer resumes the turn", async () => {
     const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
-      { type: "function", function: { name: "get_weather", description: "Weather in a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } },
+      {
+        type: "function",
+        function: {
+          name: "get_weather",
+          description: "Weather in a city",
+          parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+        },
+      },
     ];
-    model.script({ kind: "reply", text: "Let me look.", toolCalls: [{ id: "call_w1", name: "get_weather", input: { city: "Paris" } }] });
-    const first = await client.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "weather in Paris?" }], tools });
+    model.script({
+      kind: "reply",
+      text: "Let me look.",
+      toolCalls: [{ id: "call_w1", name: "get_weather", input: { city: "Paris" } }],
+    });
+    const first = await client.chat.completions.create({
+      model: "greeter",
+      messages: [{ role: "user", content: "weather in Paris?" }],
+      tools,
+    });
     const offered = model.requests.at(-1)!.body.tools;
-    expect(offered).toEqual([expect.objectContaining({ type: "function", name: "get_weather", description: "Weather in a city" })]);
+    expect(offered).toEqual([
+      expect.objectContaining({ type: "function", name: "get_weather", description: "Weather in a city" }),
+    ]);
     const choice = first.choices[0];
     expect(choice.finish_reason).toBe("tool_calls");
     expect(choice.message.content).toBe("Let me look.");
-    expect(choice.message.tool_calls).toEqual([{ id: "call_w1", type: "function", function: { name: "get_weather", arguments: JSON.stringify({ city: "Paris" }) } }]);
+    expect(choice.message.tool_calls).toEqual([
+      {
+        id: "call_w1",
+        type: "function",
+        function: { name: "get_weather", arguments: JSON.stringify({ city: "Paris" }) },
+      },
+    ]);
 
     model.script({ kind: "reply", text: "Sunny in Paris." });
     const second = await client.chat.completions.create({
       model: "greeter",
-      messages: [{ role: "user", content: "weather in Paris?" }, choice.message, { role: "tool", tool_call_id: "call_w1", content: "sunny, 21C" }],
+      messages: [
+        { role: "user", content: "weather in Paris?" },
+        choice.message,
+        { role: "tool", tool_call_id: "call_w1", content: "sunny, 21C" },
+      ],
       tools,
     });
     expect(second.choices[0].message.content).toBe("Sunny in Paris.");
     const sent = model.requests.at(-1)!.body.input;
-    expect(sent.at(-2)).toEqual({ type: "function_call", call_id: "call_w1", name: "get_weather", arguments: JSON.stringify({ city: "Paris" }) });
+    expect(sent.at(-2)).toEqual({
+      type: "function_call",
+      call_id: "call_w1",
+      name: "get_weather",
+      arguments: JSON.stringify({ city: "Paris" }),
+    });
     expect(sent.at(-1)).toEqual({ type: "function_call_output", call_id: "call_w1", output: "sunny, 21C" });
   });
 
@@ -101,13 +169,20 @@ describe("the official openai client: chat completions", () => {
     const stream = await client.chat.completions.create({
       model: "greeter",
       messages: [{ role: "user", content: "look it up" }],
-      tools: [{ type: "function", function: { name: "lookup", parameters: { type: "object", properties: { q: { type: "string" } } } } }],
+      tools: [
+        {
+          type: "function",
+          function: { name: "lookup", parameters: { type: "object", properties: { q: { type: "string" } } } },
+        },
+      ],
       stream: true,
     });
     const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
     for await (const chunk of stream) chunks.push(chunk);
     const calls = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
-    expect(calls).toEqual([{ index: 0, id: "call_s1", type: "function", function: { name: "lookup", arguments: '{"q":"x"}' } }]);
+    expect(calls).toEqual([
+      { index: 0, id: "call_s1", type: "function", function: { name: "lookup", arguments: '{"q":"x"}' } },
+    ]);
     expect(chunks.at(-1)!.choices[0].finish_reason).toBe("tool_calls");
   });
 });
@@ -118,7 +193,15 @@ describe("request mapping", () => {
     const pixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
     await client.chat.completions.create({
       model: "greeter",
-      messages: [{ role: "user", content: [{ type: "text", text: "what is this?" }, { type: "image_url", image_url: { url: `data:image/png;base64,${pixel}` } }] }],
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "what is this?" },
+            { type: "image_url", image_url: { url: `data:image/png;base64,${pixel}` } },
+          ],
+        },
+      ],
     });
     const content = model.requests.at(-1)!.body.input.at(-1).content;
     expect(content[0]).toEqual({ type: "input_text", text: "what is this?" });
@@ -126,11 +209,25 @@ describe("request mapping", () => {
 
     const withTool = await app.call("POST", "/api/workflows/", {
       key,
-      body: { workflow: { slug: "picker", name: "Picker", data: { parameters: { agent: { llm: { model: "openai/gpt-5-mini" }, tools: [{ type: "client", name: "pick_color" }] } } } } },
+      body: {
+        workflow: {
+          slug: "picker",
+          name: "Picker",
+          data: {
+            parameters: {
+              agent: { llm: { model: "openai/gpt-5-mini" }, tools: [{ type: "client", name: "pick_color" }] },
+            },
+          },
+        },
+      },
     });
     expect(withTool.status).toBe(200);
     await expect(
-      client.chat.completions.create({ model: "picker", messages: [{ role: "user", content: "hi" }], tools: [{ type: "function", function: { name: "pick_color" } }] }),
+      client.chat.completions.create({
+        model: "picker",
+        messages: [{ role: "user", content: "hi" }],
+        tools: [{ type: "function", function: { name: "pick_color" } }],
+      }),
     ).rejects.toMatchObject({ status: 400, error: { type: "invalid_request_error", code: "duplicate_tool" } });
   });
 });
@@ -139,17 +236,39 @@ describe("approvals are unattended", () => {
   it("a call the policy would ask about is refused and the model told; unattended: fail ends the run instead", async () => {
     // The default policy (allow_reads) asks before `write`.
     const writer = { llm: { model: "openai/gpt-5-mini" }, tools: [{ type: "builtin", name: "write" }] };
-    expect((await app.call("POST", "/api/workflows/", { key, body: { workflow: { slug: "writer", name: "Writer", data: { parameters: { agent: writer } } } } })).status).toBe(200);
+    expect(
+      (
+        await app.call("POST", "/api/workflows/", {
+          key,
+          body: { workflow: { slug: "writer", name: "Writer", data: { parameters: { agent: writer } } } },
+        })
+      ).status,
+    ).toBe(200);
     const write = { id: "call_write", name: "write", input: { path: "notes.txt", content: "hello" } };
-    model.script({ kind: "reply", text: "Saving.", toolCalls: [write] }, { kind: "reply", text: "I was not allowed to save it." });
-    const denied = await client.chat.completions.create({ model: "writer", messages: [{ role: "user", content: "save a note" }] });
-    expect(denied.choices[0]).toMatchObject({ finish_reason: "stop", message: { content: "Saving.\n\nI was not allowed to save it." } });
+    model.script(
+      { kind: "reply", text: "Saving.", toolCalls: [write] },
+      { kind: "reply", text: "I was not allowed to save it." },
+    );
+    const denied = await client.chat.completions.create({
+      model: "writer",
+      messages: [{ role: "user", content: "save a note" }],
+    });
+    expect(denied.choices[0]).toMatchObject({
+      finish_reason: "stop",
+      message: { content: "Saving.\n\nI was not allowed to save it." },
+    });
     const told = model.requests.at(-1)!.body.input.at(-1);
     expect(told).toMatchObject({ type: "function_call_output", call_id: "call_write" });
     expect(JSON.stringify(told.output)).toMatch(/den/i);
 
     model.script({ kind: "reply", text: "Saving.", toolCalls: [write] });
-    await expect(client.chat.completions.create({ model: "writer", messages: [{ role: "user", content: "save a note" }], unattended: "fail" } as never)).rejects.toMatchObject({
+    await expect(
+      client.chat.completions.create({
+        model: "writer",
+        messages: [{ role: "user", content: "save a note" }],
+        unattended: "fail",
+      } as never),
+    ).rejects.toMatchObject({
       status: 502,
       error: { code: "agent_run_failed", message: expect.stringContaining("approval") },
     });
@@ -159,15 +278,25 @@ describe("approvals are unattended", () => {
 describe("the official openai client: responses", () => {
   it("answers a response object, and previous_response_id continues it in the same session", async () => {
     model.script({ kind: "reply", text: "Bonjour!", usage: { input: 4, output: 2 } });
-    const { data: first, response } = await client.responses.create({ model: "greeter", input: "hello", instructions: "Be terse." }).withResponse();
-    expect(first).toMatchObject({ object: "response", status: "completed", model: "greeter", previous_response_id: null, usage: { input_tokens: 4, output_tokens: 2, total_tokens: 6 } });
+    const { data: first, response } = await client.responses
+      .create({ model: "greeter", input: "hello", instructions: "Be terse." })
+      .withResponse();
+    expect(first).toMatchObject({
+      object: "response",
+      status: "completed",
+      model: "greeter",
+      previous_response_id: null,
+      usage: { input_tokens: 4, output_tokens: 2, total_tokens: 6 },
+    });
     expect(first.id).toMatch(/^resp_[0-9a-f]{32}$/);
     expect(first.output_text).toBe("Bonjour!");
     expect(lastModelInput()).toContain("Be terse.");
     const session = response.headers.get("x-svc-session-id");
 
     model.script({ kind: "reply", text: "Ça va bien." });
-    const { data: second, response: secondResponse } = await client.responses.create({ model: "greeter", input: "how are you?", previous_response_id: first.id }).withResponse();
+    const { data: second, response: secondResponse } = await client.responses
+      .create({ model: "greeter", input: "how are you?", previous_response_id: first.id })
+      .withResponse();
     expect(second.output_text).toBe("Ça va bien.");
     expect(second.previous_response_id).toBe(first.id);
     expect(secondResponse.headers.get("x-svc-session-id")).toBe(session);
@@ -180,8 +309,20 @@ describe("the official openai client: responses", () => {
   });
 
   it("streams Responses events the client accumulates, and a function call round trip through previous_response_id", async () => {
-    model.script({ kind: "reply", text: "Checking the weather.", chunks: 3, toolCalls: [{ id: "call_r1", name: "get_weather", input: { city: "Oslo" } }] });
-    const tools: OpenAI.Responses.Tool[] = [{ type: "function", name: "get_weather", strict: false, parameters: { type: "object", properties: { city: { type: "string" } } } }];
+    model.script({
+      kind: "reply",
+      text: "Checking the weather.",
+      chunks: 3,
+      toolCalls: [{ id: "call_r1", name: "get_weather", input: { city: "Oslo" } }],
+    });
+    const tools: OpenAI.Responses.Tool[] = [
+      {
+        type: "function",
+        name: "get_weather",
+        strict: false,
+        parameters: { type: "object", properties: { city: { type: "string" } } },
+      },
+    ];
     const stream = client.responses.stream({ model: "greeter", input: "weather in Oslo?", tools });
     const types: string[] = [];
     for await (const event of stream) types.push(event.type);
@@ -192,10 +333,20 @@ describe("the official openai client: responses", () => {
     expect(types.at(-1)).toBe("response.completed");
     expect(final.output_text).toBe("Checking the weather.");
     const call = final.output.find((item) => item.type === "function_call");
-    expect(call).toMatchObject({ type: "function_call", call_id: "call_r1", name: "get_weather", arguments: '{"city":"Oslo"}' });
+    expect(call).toMatchObject({
+      type: "function_call",
+      call_id: "call_r1",
+      name: "get_weather",
+      arguments: '{"city":"Oslo"}',
+    });
 
     model.script({ kind: "reply", text: "Snow in Oslo." });
-    const answered = await client.responses.create({ model: "greeter", previous_response_id: final.id, input: [{ type: "function_call_output", call_id: "call_r1", output: "snow" }], tools });
+    const answered = await client.responses.create({
+      model: "greeter",
+      previous_response_id: final.id,
+      input: [{ type: "function_call_output", call_id: "call_r1", output: "snow" }],
+      tools,
+    });
     expect(answered.output_text).toBe("Snow in Oslo.");
     const sent = model.requests.at(-1)!.body.input;
     expect(sent.at(-1)).toEqual({ type: "function_call_output", call_id: "call_r1", output: "snow" });
@@ -231,7 +382,9 @@ describe("the AI SDK's @ai-sdk/openai provider", () => {
 describe("every call is an agent run", () => {
   it("is traced under the trace id of its header, as the agent's invoke_agent span", async () => {
     model.script({ kind: "reply", text: "Traced hello." });
-    const { response } = await client.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "trace me" }] }).withResponse();
+    const { response } = await client.chat.completions
+      .create({ model: "greeter", messages: [{ role: "user", content: "trace me" }] })
+      .withResponse();
     const traceId = response.headers.get("x-svc-trace-id")!;
     let body: any;
     for (let i = 0; i < 50 && !(body?.count > 0); i++) {
@@ -248,9 +401,15 @@ describe("every call is an agent run", () => {
 
   it("a run that fails after it started: a 502 error object without stream, an error item in the stream", async () => {
     model.script({ kind: "status", status: 500 });
-    await expect(client.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({ status: 502, error: { type: "server_error", code: "agent_run_failed" } });
+    await expect(
+      client.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "hi" }] }),
+    ).rejects.toMatchObject({ status: 502, error: { type: "server_error", code: "agent_run_failed" } });
     model.script({ kind: "error-event", text: "half an answ" });
-    const stream = await client.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "hi" }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: "greeter",
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+    });
     const seen: string[] = [];
     await expect(
       (async () => {
@@ -269,11 +428,17 @@ describe("every call is an agent run", () => {
     try {
       model.script({ kind: "reply", text: "Via Next." });
       const viaNext = new OpenAI({ apiKey: key, baseURL: `${next.origin}/v1`, maxRetries: 0 });
-      const stream = await viaNext.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "hi" }], stream: true });
+      const stream = await viaNext.chat.completions.create({
+        model: "greeter",
+        messages: [{ role: "user", content: "hi" }],
+        stream: true,
+      });
       let text = "";
       for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
       expect(text).toBe("Via Next.");
-      await expect(viaNext.chat.completions.create({ model: "nobody", messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({ status: 404, error: { code: "model_not_found" } });
+      await expect(
+        viaNext.chat.completions.create({ model: "nobody", messages: [{ role: "user", content: "hi" }] }),
+      ).rejects.toMatchObject({ status: 404, error: { code: "model_not_found" } });
     } finally {
       await next.close();
     }
@@ -282,7 +447,11 @@ describe("every call is an agent run", () => {
 
 describe("model names", () => {
   it("a deploy that moves @production changes what the next call runs; a pinned revision does not move", async () => {
-    const deploy = (id: string) => app.call("POST", "/api/workflows/revisions/deploy", { key, body: { workflow_revision_ref: { id }, environment_ref: { slug: "production" } } });
+    const deploy = (id: string) =>
+      app.call("POST", "/api/workflows/revisions/deploy", {
+        key,
+        body: { workflow_revision_ref: { id }, environment_ref: { slug: "production" } },
+      });
     model.script({ kind: "reply", text: "ok" });
     expect((await deploy(revisionIds[0])).status).toBe(200);
     await client.chat.completions.create({ model: "greeter@production", messages: [{ role: "user", content: "hi" }] });
@@ -290,7 +459,10 @@ describe("model names", () => {
     expect((await deploy(revisionIds[1])).status).toBe(200);
     await client.chat.completions.create({ model: "greeter@production", messages: [{ role: "user", content: "hi" }] });
     expect(lastModelInput()).toContain("Version two");
-    await client.chat.completions.create({ model: `greeter@${variantSlug}:1`, messages: [{ role: "user", content: "hi" }] });
+    await client.chat.completions.create({
+      model: `greeter@${variantSlug}:1`,
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(lastModelInput()).toContain("Version one");
   });
 
@@ -300,8 +472,14 @@ describe("model names", () => {
     expect(ids).toContain("greeter");
     expect(ids).toContain("greeter@production");
     expect(ids).not.toContain("greeter@staging");
-    expect(await client.models.retrieve("greeter@production")).toMatchObject({ id: "greeter@production", object: "model" });
-    await expect(client.models.retrieve("greeter@staging")).rejects.toMatchObject({ status: 404, error: { code: "model_not_found", param: "model" } });
+    expect(await client.models.retrieve("greeter@production")).toMatchObject({
+      id: "greeter@production",
+      object: "model",
+    });
+    await expect(client.models.retrieve("greeter@staging")).rejects.toMatchObject({
+      status: 404,
+      error: { code: "model_not_found", param: "model" },
+    });
   });
 });
 
@@ -315,13 +493,22 @@ describe("prompt applications", () => {
       llm_config: { model: "openai/gpt-4o-mini", temperature: 0.3, max_tokens: 50, top_p: 0.9 },
       template_format: "curly",
     };
-    const created = await app.call("POST", "/api/applications/", { key, body: { application: { slug: "tutor", name: "Tutor", data: { parameters: { prompt } } } } });
+    const created = await app.call("POST", "/api/applications/", {
+      key,
+      body: { application: { slug: "tutor", name: "Tutor", data: { parameters: { prompt } } } },
+    });
     expect(created.status).toBe(200);
     model.script({ kind: "reply", text: "Photosynthesis turns light into sugar." });
     const { data, response } = await client.chat.completions
-      .create({ model: "tutor", messages: [{ role: "user", content: "Explain it." }], variables: { persona: "a patient biology tutor", topic: "plants" } } as never)
+      .create({
+        model: "tutor",
+        messages: [{ role: "user", content: "Explain it." }],
+        variables: { persona: "a patient biology tutor", topic: "plants" },
+      } as never)
       .withResponse();
-    expect((data as OpenAI.Chat.Completions.ChatCompletion).choices[0].message.content).toBe("Photosynthesis turns light into sugar.");
+    expect((data as OpenAI.Chat.Completions.ChatCompletion).choices[0].message.content).toBe(
+      "Photosynthesis turns light into sugar.",
+    );
     const sent = model.requests.at(-1)!.body;
     expect(sent).toMatchObject({ model: "gpt-4o-mini", temperature: 0.3, max_output_tokens: 50, top_p: 0.9 });
     expect(sent.input).toEqual([
@@ -331,18 +518,37 @@ describe("prompt applications", () => {
     ]);
     expect(response.headers.get("x-svc-trace-id")).toMatch(/^[0-9a-f]{32}$/);
 
-    await expect(client.chat.completions.create({ model: "tutor", messages: [{ role: "user", content: "hi" }], variables: { persona: "x" } } as never)).rejects.toMatchObject({
+    await expect(
+      client.chat.completions.create({
+        model: "tutor",
+        messages: [{ role: "user", content: "hi" }],
+        variables: { persona: "x" },
+      } as never),
+    ).rejects.toMatchObject({
       status: 400,
       error: { code: "missing_variable", param: "variables.topic" },
     });
-    await expect(client.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "hi" }], variables: { persona: "x" } } as never)).rejects.toMatchObject({
+    await expect(
+      client.chat.completions.create({
+        model: "greeter",
+        messages: [{ role: "user", content: "hi" }],
+        variables: { persona: "x" },
+      } as never),
+    ).rejects.toMatchObject({
       status: 400,
       error: { code: "variables_not_used", param: "variables" },
     });
-    const deployed = await app.call("POST", "/api/applications/revisions/deploy", { key, body: { application_ref: { slug: "tutor" }, environment_ref: { slug: "staging" } } });
+    const deployed = await app.call("POST", "/api/applications/revisions/deploy", {
+      key,
+      body: { application_ref: { slug: "tutor" }, environment_ref: { slug: "staging" } },
+    });
     expect(deployed.status).toBe(200);
     model.script({ kind: "reply", text: "From staging." });
-    const staged = await client.responses.create({ model: "tutor@staging", input: "Explain it.", variables: { persona: "p", topic: "t" } } as never);
+    const staged = await client.responses.create({
+      model: "tutor@staging",
+      input: "Explain it.",
+      variables: { persona: "p", topic: "t" },
+    } as never);
     expect((staged as OpenAI.Responses.Response).output_text).toBe("From staging.");
     const ids: string[] = [];
     for await (const entry of client.models.list()) ids.push(entry.id);
@@ -364,38 +570,109 @@ describe("OpenAI-shaped 4xx errors, never a 5xx", () => {
   };
 
   it("a wrong key, an unknown model, another project's model", async () => {
-    const wrong = new OpenAI({ apiKey: "sk_not_a_real_key_000000000000000000000000", baseURL: `${live.origin}/v1`, maxRetries: 0 });
-    await expectError(wrong.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "hi" }] }), 401, { type: "authentication_error", code: "invalid_api_key" });
+    const wrong = new OpenAI({
+      apiKey: "sk_not_a_real_key_000000000000000000000000",
+      baseURL: `${live.origin}/v1`,
+      maxRetries: 0,
+    });
+    await expectError(
+      wrong.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "hi" }] }),
+      401,
+      { type: "authentication_error", code: "invalid_api_key" },
+    );
     await expectError(wrong.models.list(), 401, { type: "authentication_error" });
-    await expectError(client.chat.completions.create({ model: "nobody", messages: [{ role: "user", content: "hi" }] }), 404, { type: "invalid_request_error", code: "model_not_found", param: "model" });
-    await expectError(client.responses.create({ model: "greeter@nowhere", input: "hi" }), 404, { code: "model_not_found", param: "model" });
-    await expectError(client.chat.completions.create({ model: "a@b@c", messages: [{ role: "user", content: "hi" }] }), 400, { code: "invalid_model", param: "model" });
+    await expectError(
+      client.chat.completions.create({ model: "nobody", messages: [{ role: "user", content: "hi" }] }),
+      404,
+      { type: "invalid_request_error", code: "model_not_found", param: "model" },
+    );
+    await expectError(client.responses.create({ model: "greeter@nowhere", input: "hi" }), 404, {
+      code: "model_not_found",
+      param: "model",
+    });
+    await expectError(
+      client.chat.completions.create({ model: "a@b@c", messages: [{ role: "user", content: "hi" }] }),
+      400,
+      { code: "invalid_model", param: "model" },
+    );
     const other = await app.newProject("other");
     const otherClient = new OpenAI({ apiKey: other.key, baseURL: `${live.origin}/v1`, maxRetries: 0 });
-    await expectError(otherClient.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "hi" }] }), 404, { code: "model_not_found" });
+    await expectError(
+      otherClient.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "hi" }] }),
+      404,
+      { code: "model_not_found" },
+    );
     const first = await client.responses.create({ model: "greeter", input: "hi" });
-    await expectError(otherClient.responses.create({ model: "greeter", input: "hi", previous_response_id: first.id }), 404, { code: "previous_response_not_found", param: "previous_response_id" });
+    await expectError(
+      otherClient.responses.create({ model: "greeter", input: "hi", previous_response_id: first.id }),
+      404,
+      { code: "previous_response_not_found", param: "previous_response_id" },
+    );
   });
 
   it("malformed bodies name the parameter", async () => {
-    await expectError(client.chat.completions.create({ model: "greeter", messages: [] }), 422, { type: "invalid_request_error", code: "validation_error", param: "messages" });
-    await expectError(client.chat.completions.create({ model: "greeter", messages: [{ role: "user", content: "hi" }], temperature: 0.2 }), 422, { param: "temperature" });
-    await expectError(client.chat.completions.create({ model: "greeter", messages: [{ role: "wizard", content: "hi" } as never] }), 422, { param: "messages[0].role" });
+    await expectError(client.chat.completions.create({ model: "greeter", messages: [] }), 422, {
+      type: "invalid_request_error",
+      code: "validation_error",
+      param: "messages",
+    });
     await expectError(
-      client.chat.completions.create({ model: "greeter", messages: [{ role: "assistant", tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{oops" } }] }, { role: "tool", tool_call_id: "c", content: "x" }] }),
+      client.chat.completions.create({
+        model: "greeter",
+        messages: [{ role: "user", content: "hi" }],
+        temperature: 0.2,
+      }),
+      422,
+      { param: "temperature" },
+    );
+    await expectError(
+      client.chat.completions.create({ model: "greeter", messages: [{ role: "wizard", content: "hi" } as never] }),
+      422,
+      { param: "messages[0].role" },
+    );
+    await expectError(
+      client.chat.completions.create({
+        model: "greeter",
+        messages: [
+          {
+            role: "assistant",
+            tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{oops" } }],
+          },
+          { role: "tool", tool_call_id: "c", content: "x" },
+        ],
+      }),
       400,
       { code: "invalid_tool_arguments", param: "messages[0].tool_calls[0].function.arguments" },
     );
-    await expectError(client.responses.create({ model: "greeter", input: "hi", previous_response_id: "resp_nope" }), 404, { code: "previous_response_not_found" });
-    await expectError(client.responses.create({ model: "greeter", input: [{ type: "item_reference", id: "msg_1" }] }), 400, { code: "item_reference_not_supported", param: "input[0]" });
+    await expectError(
+      client.responses.create({ model: "greeter", input: "hi", previous_response_id: "resp_nope" }),
+      404,
+      { code: "previous_response_not_found" },
+    );
+    await expectError(
+      client.responses.create({ model: "greeter", input: [{ type: "item_reference", id: "msg_1" }] }),
+      400,
+      { code: "item_reference_not_supported", param: "input[0]" },
+    );
     model.script({ kind: "reply", text: "Not kept." });
     const unkept = await client.responses.create({ model: "greeter", input: "hi", store: false });
     expect(unkept.output_text).toBe("Not kept.");
-    await expectError(client.responses.create({ model: "greeter", input: "again", previous_response_id: unkept.id }), 404, { code: "previous_response_not_found" });
-    const raw = await fetch(`${live.origin}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: "{not json" });
+    await expectError(
+      client.responses.create({ model: "greeter", input: "again", previous_response_id: unkept.id }),
+      404,
+      { code: "previous_response_not_found" },
+    );
+    const raw = await fetch(`${live.origin}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: "{not json",
+    });
     expect(raw.status).toBe(400);
     expect((await raw.json()).error).toMatchObject({ type: "invalid_request_error" });
-    const route = await fetch(`${live.origin}/v1/embeddings`, { method: "POST", headers: { authorization: `Bearer ${key}` } });
+    const route = await fetch(`${live.origin}/v1/embeddings`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(route.status).toBe(404);
     expect((await route.json()).error).toMatchObject({ code: "route_not_found" });
     const apiKeyScheme = await fetch(`${live.origin}/v1/models`, { headers: { authorization: `ApiKey ${key}` } });

@@ -17,7 +17,11 @@ describe("invokeBody", () => {
       invokeBody("chat-1", { kind: "environment", environmentSlug: "production", key: "colours.revision" }, messages),
     ];
     for (const body of bodies) expect(invokeRequestSchema.safeParse(body).success).toBe(true);
-    expect(bodies[0]).toMatchObject({ session_id: "chat-1", flags: { stream: true }, data: { parameters: { agent: { tools: [] } }, inputs: { messages } } });
+    expect(bodies[0]).toMatchObject({
+      session_id: "chat-1",
+      flags: { stream: true },
+      data: { parameters: { agent: { tools: [] } }, inputs: { messages } },
+    });
     expect(bodies[1]).toMatchObject({ references: { workflow_variant: { id: revisionId } } });
     expect(bodies[2]).toMatchObject({ references: { workflow_revision: { id: revisionId } } });
     expect(bodies[3]).toMatchObject({ references: { environment: { slug: "production" }, key: "colours.revision" } });
@@ -27,9 +31,15 @@ describe("invokeBody", () => {
 
 describe("chatErrorMessage", () => {
   it("shows the server's detail and field errors, not the raw JSON", () => {
-    const body = { detail: "Request body is invalid", code: "validation_error", errors: [{ path: "session_id", message: "too long" }] };
+    const body = {
+      detail: "Request body is invalid",
+      code: "validation_error",
+      errors: [{ path: "session_id", message: "too long" }],
+    };
     expect(chatErrorMessage(new Error(JSON.stringify(body)))).toBe("Request body is invalid (session_id: too long)");
-    expect(chatErrorMessage(new Error(JSON.stringify({ detail: "Log in to use the playground" })))).toBe("Log in to use the playground");
+    expect(chatErrorMessage(new Error(JSON.stringify({ detail: "Log in to use the playground" })))).toBe(
+      "Log in to use the playground",
+    );
     expect(chatErrorMessage(new Error("Failed to fetch"))).toBe("Failed to fetch");
   });
 });

@@ -18,7 +18,13 @@ beforeAll(async () => {
   t = await createTestApp({ egressAllowlist });
   server = await serveOverHttp(t);
   owner = new HttpClient(server.origin);
-  expect((await owner.send("POST", "/api/accounts/owner", { body: { name: "Ada", email: "ada@example.com", password: "correct horse battery" } })).status).toBe(201);
+  expect(
+    (
+      await owner.send("POST", "/api/accounts/owner", {
+        body: { name: "Ada", email: "ada@example.com", password: "correct horse battery" },
+      })
+    ).status,
+  ).toBe(201);
   const invite = await owner.mutate("members.invite", { role: "viewer" });
   viewer = new HttpClient(server.origin);
   const created = await viewer.send("POST", "/api/accounts/sign-up", {
@@ -34,7 +40,10 @@ afterAll(async () => {
 
 const openaiKey = () => ({
   header: { name: "Work OpenAI" },
-  secret: { kind: "provider_key", data: { kind: "openai", provider: { key: "sk-secret-abcd1234", url: model.baseUrl } } },
+  secret: {
+    kind: "provider_key",
+    data: { kind: "openai", provider: { key: "sk-secret-abcd1234", url: model.baseUrl } },
+  },
 });
 
 describe("connections (the vault in the playground)", () => {
@@ -47,7 +56,13 @@ describe("connections (the vault in the playground)", () => {
     expect(JSON.stringify(created.data)).not.toContain("sk-secret-abcd1234");
     const listed = await viewer.query("connections.list");
     expect(listed.status).toBe(200);
-    expect(listed.data).toEqual([expect.objectContaining({ id, header: { name: "Work OpenAI" }, secret: { kind: "provider_key", data: { kind: "openai", provider: { url: model.baseUrl, key_hint: "…1234" } } } })]);
+    expect(listed.data).toEqual([
+      expect.objectContaining({
+        id,
+        header: { name: "Work OpenAI" },
+        secret: { kind: "provider_key", data: { kind: "openai", provider: { url: model.baseUrl, key_hint: "…1234" } } },
+      }),
+    ]);
   });
 
   it("tests the connection through the run's path: the stored key reaches the model", async () => {
@@ -68,7 +83,10 @@ describe("connections (the vault in the playground)", () => {
   it("the REST door answers the same test with an API key", async () => {
     model.script({ kind: "reply", text: "OK" });
     const key = await owner.mutate("apiKeys.create", { name: "ci" });
-    const r = await owner.send("POST", `/api/vault/v1/secrets/${id}/test`, { headers: { authorization: `ApiKey ${key.data.key}` }, origin: null });
+    const r = await owner.send("POST", `/api/vault/v1/secrets/${id}/test`, {
+      headers: { authorization: `ApiKey ${key.data.key}` },
+      origin: null,
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ count: 1, test: { ok: true } });
   });
@@ -80,7 +98,10 @@ describe("connections (the vault in the playground)", () => {
   });
 
   it("names the field of a bad connection with 422, and a missing one is 404", async () => {
-    const bad = await owner.mutate("connections.create", { header: { name: "" }, secret: { kind: "provider_key", data: { kind: "openai", provider: { key: "k" } } } });
+    const bad = await owner.mutate("connections.create", {
+      header: { name: "" },
+      secret: { kind: "provider_key", data: { kind: "openai", provider: { key: "k" } } },
+    });
     expect(bad.status).toBe(422);
     expect(JSON.stringify(bad.error)).toContain("header.name");
     expect((await owner.mutate("connections.test", { id: "0190a4b2-7c3d-7e8f-9a0b-1c2d3e4f5a6b" })).status).toBe(404);
@@ -88,8 +109,18 @@ describe("connections (the vault in the playground)", () => {
 
   it("updates without resending the key, and deletes", async () => {
     const input = openaiKey();
-    const updated = await owner.mutate("connections.update", { id, secret: { ...input, header: { name: "Renamed" }, secret: { ...input.secret, data: { kind: "openai", provider: { url: model.baseUrl } } } } });
-    expect(updated.data).toMatchObject({ header: { name: "Renamed" }, secret: { data: { provider: { key_hint: "…1234" } } } });
+    const updated = await owner.mutate("connections.update", {
+      id,
+      secret: {
+        ...input,
+        header: { name: "Renamed" },
+        secret: { ...input.secret, data: { kind: "openai", provider: { url: model.baseUrl } } },
+      },
+    });
+    expect(updated.data).toMatchObject({
+      header: { name: "Renamed" },
+      secret: { data: { provider: { key_hint: "…1234" } } },
+    });
     expect((await owner.mutate("connections.delete", { id })).status).toBe(200);
     expect((await owner.query("connections.list")).data).toEqual([]);
   });
@@ -104,7 +135,14 @@ describe("plain secrets (the Secrets section)", () => {
     const id = created.data.id;
     expect((await viewer.query("connections.list")).data).toEqual([]);
     const listed = await viewer.query("connections.secrets");
-    expect(listed.data).toEqual([expect.objectContaining({ id, slug: "github-token", header: { name: "GitHub token" }, secret: { kind: "secret", data: { value_hint: "…0001" } } })]);
+    expect(listed.data).toEqual([
+      expect.objectContaining({
+        id,
+        slug: "github-token",
+        header: { name: "GitHub token" },
+        secret: { kind: "secret", data: { value_hint: "…0001" } },
+      }),
+    ]);
     expect((await viewer.mutate("connections.create", token("ghp_other_value_000"))).status).toBe(403);
     expect((await viewer.mutate("connections.update", { id, secret: token("ghp_viewer_value_00") })).status).toBe(403);
     expect((await viewer.mutate("connections.delete", { id })).status).toBe(403);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { deployedColumnTitle, deployedCountLabel, deployedSummary, kindWord } from "@/components/environments/deployed-kinds";
+import {
+  deployedColumnTitle,
+  deployedCountLabel,
+  deployedSummary,
+  kindWord,
+} from "@/components/environments/deployed-kinds";
 
 const of = (...kinds: string[]) => kinds.map((kind) => ({ kind }));
 

@@ -21,13 +21,21 @@ describe("describeLoadError", () => {
   });
 
   it("passes through conflicts and other messages written for people", () => {
-    expect(describeLoadError(trpcError(409, "An agent with slug \"a\" already exists"))).toMatchObject({ message: 'An agent with slug "a" already exists', retry: false });
+    expect(describeLoadError(trpcError(409, 'An agent with slug "a" already exists'))).toMatchObject({
+      message: 'An agent with slug "a" already exists',
+      retry: false,
+    });
   });
 
   it("offers a retry only for server and network failures", () => {
-    expect(describeLoadError(trpcError(500, "Internal server error; the server log has the details"))).toMatchObject({ retry: true });
+    expect(describeLoadError(trpcError(500, "Internal server error; the server log has the details"))).toMatchObject({
+      retry: true,
+    });
     expect(describeLoadError(trpcError(503, "busy")).retry).toBe(true);
-    expect(describeLoadError(new TypeError("Failed to fetch"))).toMatchObject({ retry: true, message: expect.stringMatching(/reach the server/) });
+    expect(describeLoadError(new TypeError("Failed to fetch"))).toMatchObject({
+      retry: true,
+      message: expect.stringMatching(/reach the server/),
+    });
     expect(describeLoadError(trpcError(401, "no session")).retry).toBe(false);
     expect(describeLoadError(trpcError(403, "viewer")).retry).toBe(false);
   });

@@ -19,7 +19,13 @@ beforeAll(async () => {
   t = await createTestApp({ egressAllowlist, providerEnv: {} });
   server = await serveOverHttp(t);
   owner = new HttpClient(server.origin);
-  expect((await owner.send("POST", "/api/accounts/owner", { body: { name: "Ada", email: "ada@example.com", password: "correct horse battery" } })).status).toBe(201);
+  expect(
+    (
+      await owner.send("POST", "/api/accounts/owner", {
+        body: { name: "Ada", email: "ada@example.com", password: "correct horse battery" },
+      })
+    ).status,
+  ).toBe(201);
 });
 afterAll(async () => {
   await server.close();
@@ -30,11 +36,16 @@ afterAll(async () => {
 it("a new agent starts on a model the project can run, and its first chat works with only a local model", async () => {
   const stored = await owner.mutate("connections.create", {
     header: { name: "Local Ollama" },
-    secret: { kind: "custom_provider", data: { kind: "custom", provider: { url: model.baseUrl }, models: [{ slug: "llama3.2" }, { slug: "qwen2.5" }] } },
+    secret: {
+      kind: "custom_provider",
+      data: { kind: "custom", provider: { url: model.baseUrl }, models: [{ slug: "llama3.2" }, { slug: "qwen2.5" }] },
+    },
   });
   expect(stored.status).toBe(200);
   const slug = stored.data.slug ?? stored.data.header?.slug;
-  expect((await owner.query("connections.customModels")).data).toEqual([{ slug: expect.any(String), name: "Local Ollama", models: ["llama3.2", "qwen2.5"] }]);
+  expect((await owner.query("connections.customModels")).data).toEqual([
+    { slug: expect.any(String), name: "Local Ollama", models: ["llama3.2", "qwen2.5"] },
+  ]);
 
   const created = await owner.mutate("agents.create", { name: "Local helper" });
   expect(created.status).toBe(200);
@@ -44,7 +55,11 @@ it("a new agent starts on a model the project can run, and its first chat works 
 
   model.script({ kind: "reply", text: "Hello from llama." });
   const r = await owner.send("POST", "/api/playground/invoke", {
-    body: { session_id: "s-local", references: { workflow_variant: { id: created.data.variant.id } }, data: { inputs: { messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] }] } } },
+    body: {
+      session_id: "s-local",
+      references: { workflow_variant: { id: created.data.variant.id } },
+      data: { inputs: { messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] }] } },
+    },
     headers: { "x-svc-messages-format": "ui_sdk", accept: "text/event-stream" },
   });
   expect(r.status).toBe(200);
@@ -52,14 +67,27 @@ it("a new agent starts on a model the project can run, and its first chat works 
     .split("\n")
     .filter((l) => l.startsWith("data: {"))
     .map((l) => JSON.parse(l.slice(6)));
-  expect(frames.filter((f) => f.type === "text-delta").map((f) => f.delta).join("")).toBe("Hello from llama.");
+  expect(
+    frames
+      .filter((f) => f.type === "text-delta")
+      .map((f) => f.delta)
+      .join(""),
+  ).toBe("Hello from llama.");
   expect(String(r.body)).not.toContain('"type":"error"');
 });
 
 it("the playground commits the template a person set, in the shape the API stores: no schema expansion", async () => {
   const created = await owner.mutate("agents.create", { name: "Shape probe" });
   const template = created.data.revision.data.parameters.agent;
-  expect(Object.keys(template).sort()).toEqual(["harness", "instructions", "llm", "mcps", "runner", "sandbox", "tools"]);
+  expect(Object.keys(template).sort()).toEqual([
+    "harness",
+    "instructions",
+    "llm",
+    "mcps",
+    "runner",
+    "sandbox",
+    "tools",
+  ]);
   expect(template.instructions).toEqual({ agents_md: DEFAULT_AGENTS_MD });
   expect(template.tools).toEqual(["read", "bash", "edit", "write"].map((name) => ({ type: "builtin", name })));
   expect(template.runner).toEqual({ kind: "sidecar", permissions: { default: "allow_reads" } });
@@ -67,8 +95,14 @@ it("the playground commits the template a person set, in the shape the API store
 });
 
 it("prefers the built-in default when its provider is connected, else the cheapest model of a connected provider", () => {
-  expect(startingModel({ providers: [{ provider: "openai", source: "operator" }], custom: [] })).toEqual({ provider: "openai", model: "gpt-5-mini" });
-  const anthropic = startingModel({ providers: [{ provider: "anthropic", source: "stored", name: "Work" }], custom: [{ slug: "local", name: "Local", models: ["llama3.2"] }] });
+  expect(startingModel({ providers: [{ provider: "openai", source: "operator" }], custom: [] })).toEqual({
+    provider: "openai",
+    model: "gpt-5-mini",
+  });
+  const anthropic = startingModel({
+    providers: [{ provider: "anthropic", source: "stored", name: "Work" }],
+    custom: [{ slug: "local", name: "Local", models: ["llama3.2"] }],
+  });
   expect(anthropic).toMatchObject({ provider: "anthropic" });
   expect(startingModel({ providers: [], custom: [] })).toEqual({ provider: "openai", model: "gpt-5-mini" });
 });

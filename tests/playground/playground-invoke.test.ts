@@ -10,7 +10,14 @@ let model: ScriptedModelServer;
 let owner: HttpClient;
 
 const agent = { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [] };
-const body = { session_id: "chat-1", flags: { stream: true }, data: { inputs: { messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] }] }, parameters: { agent } } };
+const body = {
+  session_id: "chat-1",
+  flags: { stream: true },
+  data: {
+    inputs: { messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] }] },
+    parameters: { agent },
+  },
+};
 const uiHeaders = { "x-svc-messages-format": "ui_sdk", accept: "text/event-stream" };
 
 beforeAll(async () => {
@@ -18,7 +25,9 @@ beforeAll(async () => {
   t = await createTestApp({ providerEnv: { openai: { key: "sk-playground", baseUrl: model.baseUrl } } });
   server = await serveOverHttp(t);
   owner = new HttpClient(server.origin);
-  const created = await owner.send("POST", "/api/accounts/owner", { body: { name: "Ada", email: "ada@example.com", password: "correct horse battery" } });
+  const created = await owner.send("POST", "/api/accounts/owner", {
+    body: { name: "Ada", email: "ada@example.com", password: "correct horse battery" },
+  });
   expect(created.status).toBe(201);
 });
 afterAll(async () => {
@@ -36,8 +45,16 @@ describe("POST /api/playground/invoke", () => {
       .split("\n")
       .filter((l) => l.startsWith("data: {"))
       .map((l) => JSON.parse(l.slice(6)));
-    expect(frames.filter((f) => f.type === "text-delta").map((f) => f.delta).join("")).toBe("Hello from the model.");
-    expect(frames.at(-1)).toMatchObject({ type: "finish", messageMetadata: { traceId: expect.stringMatching(/^[0-9a-f]{32}$/) } });
+    expect(
+      frames
+        .filter((f) => f.type === "text-delta")
+        .map((f) => f.delta)
+        .join(""),
+    ).toBe("Hello from the model.");
+    expect(frames.at(-1)).toMatchObject({
+      type: "finish",
+      messageMetadata: { traceId: expect.stringMatching(/^[0-9a-f]{32}$/) },
+    });
   });
 
   it("refuses a visitor without a session with 401, before the model is called", async () => {
@@ -49,7 +66,11 @@ describe("POST /api/playground/invoke", () => {
   });
 
   it("refuses a cross-site page riding on the cookie", async () => {
-    const r = await owner.send("POST", "/api/playground/invoke", { body, headers: uiHeaders, origin: "https://evil.example" });
+    const r = await owner.send("POST", "/api/playground/invoke", {
+      body,
+      headers: uiHeaders,
+      origin: "https://evil.example",
+    });
     expect(r.status).toBe(403);
     expect(r.body.code).toBe("cross_site_request");
   });
@@ -66,7 +87,10 @@ describe("POST /api/playground/invoke", () => {
   });
 
   it("names the field of a bad body with 422", async () => {
-    const r = await owner.send("POST", "/api/playground/invoke", { body: { session_id: "bad id!" }, headers: uiHeaders });
+    const r = await owner.send("POST", "/api/playground/invoke", {
+      body: { session_id: "bad id!" },
+      headers: uiHeaders,
+    });
     expect(r.status).toBe(422);
     expect(r.body.errors[0].path).toBe("session_id");
   });

@@ -12,12 +12,26 @@ let owner: HttpClient;
 
 const agent = {
   llm: { provider: "openai", model: "gpt-5-mini" },
-  tools: [{ type: "client", name: "pick_color", description: "Ask the user", input_schema: { type: "object", properties: {} } }],
+  tools: [
+    {
+      type: "client",
+      name: "pick_color",
+      description: "Ask the user",
+      input_schema: { type: "object", properties: {} },
+    },
+  ],
 };
 const uiHeaders = { "x-svc-messages-format": "ui_sdk", accept: "text/event-stream" };
 
 async function chat(text: string): Promise<string> {
-  const body = { session_id: "s-1", flags: { stream: true }, data: { inputs: { messages: [{ id: `u-${text}`, role: "user", parts: [{ type: "text", text }] }] }, parameters: { agent } } };
+  const body = {
+    session_id: "s-1",
+    flags: { stream: true },
+    data: {
+      inputs: { messages: [{ id: `u-${text}`, role: "user", parts: [{ type: "text", text }] }] },
+      parameters: { agent },
+    },
+  };
   const r = await owner.send("POST", "/api/playground/invoke", { body, headers: uiHeaders });
   expect(r.status).toBe(200);
   const finish = String(r.body)
@@ -44,7 +58,13 @@ beforeAll(async () => {
   t = await createTestApp({ providerEnv: { openai: { key: "sk-run-trace-secret", baseUrl: model.baseUrl } } });
   server = await serveOverHttp(t);
   owner = new HttpClient(server.origin);
-  expect((await owner.send("POST", "/api/accounts/owner", { body: { name: "Ada", email: "ada@example.com", password: "correct horse battery" } })).status).toBe(201);
+  expect(
+    (
+      await owner.send("POST", "/api/accounts/owner", {
+        body: { name: "Ada", email: "ada@example.com", password: "correct horse battery" },
+      })
+    ).status,
+  ).toBe(201);
 });
 afterAll(async () => {
   await server.close();
@@ -56,7 +76,12 @@ describe("a chat turn's trace", () => {
   let traceId: string;
 
   it("is recorded under the trace id the stream's finish part carries: run > turn > model call, tokens and cost rolled up", async () => {
-    model.script({ kind: "reply", text: "Let me ask.", toolCalls: [{ id: "call_1", name: "pick_color", input: {} }], usage: { input: 1000, output: 200 } });
+    model.script({
+      kind: "reply",
+      text: "Let me ask.",
+      toolCalls: [{ id: "call_1", name: "pick_color", input: {} }],
+      usage: { input: 1000, output: 200 },
+    });
     traceId = await chat("choose a colour");
     const trace = await ingest(traceId);
     expect(trace.trace_id).toBe(traceId);
@@ -83,15 +108,33 @@ describe("a chat turn's trace", () => {
 
   it("the agent and cost filters find a stored agent's run and the traces that cost at least an amount", async () => {
     const created = (await owner.mutate("agents.create", { name: "Refund bot" })).data;
-    expect((await owner.mutate("agents.commit", { variantId: created.variant.id, template: { llm: agent.llm }, message: "plain" })).status).toBe(200);
+    expect(
+      (
+        await owner.mutate("agents.commit", {
+          variantId: created.variant.id,
+          template: { llm: agent.llm },
+          message: "plain",
+        })
+      ).status,
+    ).toBe(200);
     model.script({ kind: "reply", text: "Refunded.", usage: { input: 4000, output: 1000 } });
-    const body = { session_id: "s-2", flags: { stream: true }, references: { workflow_variant: { id: created.variant.id } }, data: { inputs: { messages: [{ id: "u-r", role: "user", parts: [{ type: "text", text: "refund me" }] }] } } };
+    const body = {
+      session_id: "s-2",
+      flags: { stream: true },
+      references: { workflow_variant: { id: created.variant.id } },
+      data: { inputs: { messages: [{ id: "u-r", role: "user", parts: [{ type: "text", text: "refund me" }] }] } },
+    };
     const r = await owner.send("POST", "/api/playground/invoke", { body, headers: uiHeaders });
     expect(r.status).toBe(200);
-    const finish = String(r.body).split("\n").filter((l) => l.startsWith("data: {")).map((l) => JSON.parse(l.slice(6))).find((f) => f.type === "finish");
+    const finish = String(r.body)
+      .split("\n")
+      .filter((l) => l.startsWith("data: {"))
+      .map((l) => JSON.parse(l.slice(6)))
+      .find((f) => f.type === "finish");
     const refundTrace = finish.messageMetadata.traceId as string;
     await ingest(refundTrace);
-    const ids = async (input: Record<string, unknown>) => (await owner.query("traces.list", input)).data.traces.map((tr: { trace_id: string }) => tr.trace_id);
+    const ids = async (input: Record<string, unknown>) =>
+      (await owner.query("traces.list", input)).data.traces.map((tr: { trace_id: string }) => tr.trace_id);
 
     expect(await ids({ agent: created.agent.slug })).toEqual([refundTrace]);
     expect(await ids({ agent: "no-such-agent" })).toEqual([]);

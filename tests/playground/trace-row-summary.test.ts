@@ -11,7 +11,10 @@ function run(options: { rootStatus?: string; stopReason: string; toolStatus?: st
         span_name: "invoke_agent Support",
         session_id: "sess-7",
         status_code: options.rootStatus ?? "STATUS_CODE_OK",
-        attributes: { gen_ai: { operation: { name: "invoke_agent" } }, ag: { meta: { request: { model: "gpt-5-mini" }, run: { stop_reason: options.stopReason } } } },
+        attributes: {
+          gen_ai: { operation: { name: "invoke_agent" } },
+          ag: { meta: { request: { model: "gpt-5-mini" }, run: { stop_reason: options.stopReason } } },
+        },
         spans: {
           "turn 1": {
             span_id: "t",
@@ -22,10 +25,20 @@ function run(options: { rootStatus?: string; stopReason: string; toolStatus?: st
                 span_name: "chat gpt-5-mini",
                 attributes: {
                   gen_ai: { operation: { name: "chat" } },
-                  ag: { data: { inputs: { messages: messages("user", "Where is my   order?") }, outputs: { messages: messages("assistant", options.reply ?? "") } } },
+                  ag: {
+                    data: {
+                      inputs: { messages: messages("user", "Where is my   order?") },
+                      outputs: { messages: messages("assistant", options.reply ?? "") },
+                    },
+                  },
                 },
               },
-              "execute_tool lookup": { span_id: "x", span_name: "execute_tool lookup", status_code: options.toolStatus ?? "STATUS_CODE_OK", attributes: {} },
+              "execute_tool lookup": {
+                span_id: "x",
+                span_name: "execute_tool lookup",
+                status_code: options.toolStatus ?? "STATUS_CODE_OK",
+                attributes: {},
+              },
             },
           },
         },
@@ -48,7 +61,13 @@ describe("a trace's row in the list", () => {
 
   it("a turn paused for approval is not OK; a failed tool in a run that went on is not a failed run", () => {
     expect(traceRowSummary(run({ stopReason: "paused" })).outcome).toBe("paused");
-    expect(traceRowSummary(run({ stopReason: "end_turn", toolStatus: "STATUS_CODE_ERROR" }))).toMatchObject({ outcome: "ok", failedSteps: 1 });
-    expect(traceRowSummary(run({ stopReason: "error", rootStatus: "STATUS_CODE_ERROR" }))).toMatchObject({ outcome: "error", failedSteps: 0 });
+    expect(traceRowSummary(run({ stopReason: "end_turn", toolStatus: "STATUS_CODE_ERROR" }))).toMatchObject({
+      outcome: "ok",
+      failedSteps: 1,
+    });
+    expect(traceRowSummary(run({ stopReason: "error", rootStatus: "STATUS_CODE_ERROR" }))).toMatchObject({
+      outcome: "error",
+      failedSteps: 0,
+    });
   });
 });

@@ -18,19 +18,41 @@ const span = (id: string, name: string, start: string, end: string, extra: Recor
 describe("flattenTrace", () => {
   it("orders the tree depth first by start time, places bars on the trace's axis and reads roll-ups from the roots", () => {
     const root = span("a", "invoke_agent", "2026-01-01T00:00:00.000000Z", "2026-01-01T00:00:02.000000Z", {
-      attributes: { ag: { metrics: { tokens: { cumulative: { prompt: 100, completion: 20, total: 120 } }, costs: { cumulative: { total: 0.5 } } } } },
+      attributes: {
+        ag: {
+          metrics: {
+            tokens: { cumulative: { prompt: 100, completion: 20, total: 120 } },
+            costs: { cumulative: { total: 0.5 } },
+          },
+        },
+      },
       spans: {
         chat: [
-          span("c2", "chat", "2026-01-01T00:00:01.000000Z", "2026-01-01T00:00:02.000000Z", { status_code: "STATUS_CODE_ERROR", status_message: "boom" }),
-          span("c1", "chat", "2026-01-01T00:00:00.000500Z", "2026-01-01T00:00:01.000000Z", { spans: { tool: span("x", "tool", "2026-01-01T00:00:00.500000Z", "2026-01-01T00:00:00.750000Z") } }),
+          span("c2", "chat", "2026-01-01T00:00:01.000000Z", "2026-01-01T00:00:02.000000Z", {
+            status_code: "STATUS_CODE_ERROR",
+            status_message: "boom",
+          }),
+          span("c1", "chat", "2026-01-01T00:00:00.000500Z", "2026-01-01T00:00:01.000000Z", {
+            spans: { tool: span("x", "tool", "2026-01-01T00:00:00.500000Z", "2026-01-01T00:00:00.750000Z") },
+          }),
         ],
       },
     });
     const summary = flattenTrace({ spans: { invoke_agent: root } });
-    expect(summary.rows.map((r) => [r.spanId, r.depth])).toEqual([["a", 0], ["c1", 1], ["x", 2], ["c2", 1]]);
+    expect(summary.rows.map((r) => [r.spanId, r.depth])).toEqual([
+      ["a", 0],
+      ["c1", 1],
+      ["x", 2],
+      ["c2", 1],
+    ]);
     expect(summary.rows[1].offsetMs).toBeCloseTo(0.5, 5);
     expect(summary.rows[2]).toMatchObject({ offsetMs: 500, durationMs: 250 });
-    expect(summary).toMatchObject({ durationMs: 2000, tokens: { input: 100, output: 20, total: 120 }, cost: 0.5, errors: 1 });
+    expect(summary).toMatchObject({
+      durationMs: 2000,
+      tokens: { input: 100, output: 20, total: 120 },
+      cost: 0.5,
+      errors: 1,
+    });
     expect(summary.rows[3]).toMatchObject({ error: true, statusMessage: "boom" });
     expect(summary.rows[0].span).not.toHaveProperty("spans");
   });
@@ -44,9 +66,21 @@ describe("flattenTrace", () => {
 
 describe("trace links and filters", () => {
   it("round-trips filters through the URL and ignores unknown values", () => {
-    expect(tracesPath({ text: "refund", status: "error", since: "24h" })).toBe("/traces?q=refund&status=error&since=24h");
-    expect(filtersOf({ q: " refund ", status: "error", since: "24h" })).toEqual({ text: "refund", status: "error", since: "24h" });
-    expect(filtersOf({ status: "weird", since: "1y" })).toEqual({ text: undefined, status: undefined, since: undefined, agent: undefined, minCost: undefined });
+    expect(tracesPath({ text: "refund", status: "error", since: "24h" })).toBe(
+      "/traces?q=refund&status=error&since=24h",
+    );
+    expect(filtersOf({ q: " refund ", status: "error", since: "24h" })).toEqual({
+      text: "refund",
+      status: "error",
+      since: "24h",
+    });
+    expect(filtersOf({ status: "weird", since: "1y" })).toEqual({
+      text: undefined,
+      status: undefined,
+      since: undefined,
+      agent: undefined,
+      minCost: undefined,
+    });
     expect(tracesPath({ agent: "refund-bot", minCost: 0.5 })).toBe("/traces?agent=refund-bot&min_cost=0.5");
     expect(filtersOf({ agent: "refund-bot", min_cost: "0.5" })).toMatchObject({ agent: "refund-bot", minCost: 0.5 });
     expect(filtersOf({ min_cost: "-2" }).minCost).toBeUndefined();
@@ -67,7 +101,10 @@ describe("trace links and filters", () => {
       },
       windowing: { limit: 50, oldest: "2026-01-01T00:00:00.000Z" },
     });
-    expect(traceSearchQuery(traceSearchSchema.parse({}), now)).toEqual({ filtering: undefined, windowing: { limit: 50 } });
+    expect(traceSearchQuery(traceSearchSchema.parse({}), now)).toEqual({
+      filtering: undefined,
+      windowing: { limit: 50 },
+    });
     expect(traceSearchQuery(traceSearchSchema.parse({ agent: "refund-bot", minCost: 0.25 }), now).filtering).toEqual({
       operator: "and",
       conditions: [

@@ -17,11 +17,26 @@ beforeAll(async () => {
   t = await appFor(receiver);
   server = await serveOverHttp(t);
   owner = new HttpClient(server.origin);
-  expect((await owner.send("POST", "/api/accounts/owner", { body: { name: "Ada", email: "ada@example.com", password: "correct horse battery" } })).status).toBe(201);
+  expect(
+    (
+      await owner.send("POST", "/api/accounts/owner", {
+        body: { name: "Ada", email: "ada@example.com", password: "correct horse battery" },
+      })
+    ).status,
+  ).toBe(201);
   const invite = await owner.mutate("members.invite", { role: "viewer" });
   viewer = new HttpClient(server.origin);
   expect(
-    (await viewer.send("POST", "/api/accounts/sign-up", { body: { name: "Vi", email: "vi@example.com", password: "another long password", invite_token: invite.data.token } })).status,
+    (
+      await viewer.send("POST", "/api/accounts/sign-up", {
+        body: {
+          name: "Vi",
+          email: "vi@example.com",
+          password: "another long password",
+          invite_token: invite.data.token,
+        },
+      })
+    ).status,
   ).toBe(201);
 });
 afterAll(async () => {
@@ -30,7 +45,10 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const draft = (url: string) => ({ name: "Deploys", data: { url, event_types: ["environments.revisions.committed"], auth_mode: "signature" as const } });
+const draft = (url: string) => ({
+  name: "Deploys",
+  data: { url, event_types: ["environments.revisions.committed"], auth_mode: "signature" as const },
+});
 
 describe("webhooks in the playground (tRPC over server/webhooks)", () => {
   let id: string;
@@ -53,9 +71,17 @@ describe("webhooks in the playground (tRPC over server/webhooks)", () => {
     const before = receiver.requests.length;
     const sent = await owner.mutate("webhooks.test", { id });
     expect(sent.status).toBe(200);
-    expect(sent.data).toMatchObject({ status: "succeeded", event_type: "webhooks.subscriptions.tested", attempt_count: 1 });
+    expect(sent.data).toMatchObject({
+      status: "succeeded",
+      event_type: "webhooks.subscriptions.tested",
+      attempt_count: 1,
+    });
     expect(sent.data.attempts).toHaveLength(1);
-    expect(sent.data.attempts[0]).toMatchObject({ number: 1, trigger: "test", response: { status_code: 200, body: "thanks from the receiver" } });
+    expect(sent.data.attempts[0]).toMatchObject({
+      number: 1,
+      trigger: "test",
+      response: { status_code: 200, body: "thanks from the receiver" },
+    });
     expect(typeof sent.data.attempts[0].duration_ms).toBe("number");
 
     const request = receiver.requests[before];
@@ -80,19 +106,27 @@ describe("webhooks in the playground (tRPC over server/webhooks)", () => {
     const read = await viewer.query("webhooks.delivery", { id: delivery.id });
     expect(read.data.attempts).toHaveLength(2);
     expect((await owner.query("webhooks.deliveries", { subscriptionId: id, status: "failed" })).data).toHaveLength(1);
-    expect((await owner.query("webhooks.deliveries", { subscriptionId: id, status: "succeeded" })).data).toHaveLength(0);
+    expect((await owner.query("webhooks.deliveries", { subscriptionId: id, status: "succeeded" })).data).toHaveLength(
+      0,
+    );
   });
 
   it("a draft test sends the form as it is and stores nothing", async () => {
     receiver.reply = () => ({ status: 200, body: "draft ok" });
     const sent = await owner.mutate("webhooks.test", { subscription: draft(receiver.url("/draft")) });
-    expect(sent.data).toMatchObject({ status: "succeeded", attempts: [{ response: { status_code: 200, body: "draft ok" } }] });
+    expect(sent.data).toMatchObject({
+      status: "succeeded",
+      attempts: [{ response: { status_code: 200, body: "draft ok" } }],
+    });
     expect(receiver.requests.at(-1)?.path).toBe("/draft");
     expect((await owner.query("webhooks.deliveries", { subscriptionId: id })).data).toHaveLength(1);
   });
 
   it("edit keeps the secret unless a new one is given; stop and start", async () => {
-    const edited = await owner.mutate("webhooks.update", { id, subscription: { ...draft(receiver.url("/edited")), name: "Deploys (prod)" } });
+    const edited = await owner.mutate("webhooks.update", {
+      id,
+      subscription: { ...draft(receiver.url("/edited")), name: "Deploys (prod)" },
+    });
     expect(edited.data).toMatchObject({ name: "Deploys (prod)", data: { url: receiver.url("/edited") } });
     expect(edited.data).not.toHaveProperty("secret");
     expect((await owner.mutate("webhooks.setActive", { id, active: false })).data.flags.is_active).toBe(false);

@@ -77,7 +77,14 @@ describe("README examples", () => {
     expect(model.requests.length).toBeGreaterThanOrEqual(3);
     expect(model.requests.every((r) => r.headers.authorization === "Bearer sk-test-operator")).toBe(true);
     // The compatibility examples: the simple evaluator was made and edited (revision 2).
-    const polite = await t.call("POST", "/api/simple/evaluators/query", { key, body: { evaluator: { slug: "polite" } } });
-    expect(polite.body.evaluators[0]).toMatchObject({ tags: { team: "support" }, version: "2", flags: { is_evaluator: true } });
+    const polite = await t.call("POST", "/api/simple/evaluators/query", {
+      key,
+      body: { evaluator: { slug: "polite" } },
+    });
+    expect(polite.body.evaluators[0]).toMatchObject({
+      tags: { team: "support" },
+      version: "2",
+      flags: { is_evaluator: true },
+    });
   });
 });

@@ -26,10 +26,20 @@ beforeAll(async () => {
   t = await createTestApp({ providerEnv: { openai: { key: "sk-readme", baseUrl: model.baseUrl } } });
   ({ key } = await t.newProject());
   server = await serveOverHttp(t);
-  const agent = { instructions: { agents_md: "Greet the user in one short sentence." }, llm: { model: "openai/gpt-5-mini" }, tools: [] };
-  const created = await t.call("POST", "/api/workflows/", { key, body: { workflow: { slug: "greeter", name: "Greeter", data: { parameters: { agent } } } } });
+  const agent = {
+    instructions: { agents_md: "Greet the user in one short sentence." },
+    llm: { model: "openai/gpt-5-mini" },
+    tools: [],
+  };
+  const created = await t.call("POST", "/api/workflows/", {
+    key,
+    body: { workflow: { slug: "greeter", name: "Greeter", data: { parameters: { agent } } } },
+  });
   expect(created.status).toBe(200);
-  const deployed = await t.call("POST", "/api/workflows/revisions/deploy", { key, body: { workflow_ref: { slug: "greeter" }, environment_ref: { slug: "production" } } });
+  const deployed = await t.call("POST", "/api/workflows/revisions/deploy", {
+    key,
+    body: { workflow_ref: { slug: "greeter" }, environment_ref: { slug: "production" } },
+  });
   expect(deployed.status).toBe(200);
 });
 afterAll(async () => {
@@ -40,7 +50,11 @@ afterAll(async () => {
 
 it("the README's TypeScript snippet runs against a live server", async () => {
   expect(TS_BLOCKS).toHaveLength(1);
-  model.script({ kind: "reply", text: "Hello from the greeter!" }, { kind: "reply", text: "Streamed hello.", chunks: 3 }, { kind: "reply", text: "Hello once more." });
+  model.script(
+    { kind: "reply", text: "Hello from the greeter!" },
+    { kind: "reply", text: "Streamed hello.", chunks: 3 },
+    { kind: "reply", text: "Hello once more." },
+  );
   // Inside the repository, so that `openai` resolves from its node_modules.
   const dir = mkdtempSync(path.join(ROOT, ".readme-snippet-"));
   try {

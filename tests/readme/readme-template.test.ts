@@ -16,7 +16,9 @@ describe("the README's template with every entry type", () => {
     if (!result.ok) return;
     const types = new Set(result.template.tools.map((tool) => tool.type));
     expect([...types].sort()).toEqual(["builtin", "client", "code", "gateway", "platform", "reference"]);
-    expect(new Set(result.template.tools.flatMap((tool) => (tool.type === "code" ? [tool.runtime] : [])))).toEqual(new Set(["node", "python"]));
+    expect(new Set(result.template.tools.flatMap((tool) => (tool.type === "code" ? [tool.runtime] : [])))).toEqual(
+      new Set(["node", "python"]),
+    );
     expect(result.template.mcps).toHaveLength(1);
     expect(result.template.skills).toHaveLength(1);
   });

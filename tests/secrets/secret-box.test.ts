@@ -4,7 +4,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
-import { createSecretBox, loadOrCreateKeyFile, SecretBox, SecretKeyMismatchError, verifySecretKey } from "@/server/secrets";
+import {
+  createSecretBox,
+  loadOrCreateKeyFile,
+  SecretBox,
+  SecretKeyMismatchError,
+  verifySecretKey,
+} from "@/server/secrets";
 import { openTestDatabase } from "../helpers/test-database";
 
 describe("SecretBox", () => {
@@ -47,9 +53,12 @@ describe("APP_SECRET_KEY configuration", () => {
     expect(loadConfig({ APP_SECRET_KEY: value }).secretKey).toEqual(key);
   });
 
-  it.each(["short", randomBytes(16).toString("hex"), randomBytes(31).toString("base64"), "z".repeat(64)])("rejects %s", (value) => {
-    expect(() => loadConfig({ APP_SECRET_KEY: value })).toThrow(/APP_SECRET_KEY: APP_SECRET_KEY must be 32 bytes/);
-  });
+  it.each(["short", randomBytes(16).toString("hex"), randomBytes(31).toString("base64"), "z".repeat(64)])(
+    "rejects %s",
+    (value) => {
+      expect(() => loadConfig({ APP_SECRET_KEY: value })).toThrow(/APP_SECRET_KEY: APP_SECRET_KEY must be 32 bytes/);
+    },
+  );
 });
 
 describe("key file and boot check", () => {
@@ -87,8 +96,12 @@ describe("key file and boot check", () => {
       await expect(createSecretBox(config, database.db)).resolves.toBeInstanceOf(SecretBox);
       expect(box.open((await createSecretBox(config, database.db)).seal("x"))).toBe("x");
       const wrong = loadConfig({ DATA_DIR: dataDir, APP_SECRET_KEY: randomBytes(32).toString("hex") });
-      await expect(createSecretBox(wrong, database.db)).rejects.toThrow(/does not match the one this database's secrets were sealed with/);
-      await expect(verifySecretKey(database.db, new SecretBox(randomBytes(32)))).rejects.toThrow(SecretKeyMismatchError);
+      await expect(createSecretBox(wrong, database.db)).rejects.toThrow(
+        /does not match the one this database's secrets were sealed with/,
+      );
+      await expect(verifySecretKey(database.db, new SecretBox(randomBytes(32)))).rejects.toThrow(
+        SecretKeyMismatchError,
+      );
     } finally {
       await database.close();
     }

@@ -6,20 +6,36 @@ import type { TestApp } from "../helpers/test-app";
 export function agentWorkflows(app: TestApp, key: string) {
   return {
     async create(slug: string, agent: unknown): Promise<{ artifactId: string; variantId: string; revisionId: string }> {
-      const res = await app.call("POST", "/api/workflows/", { key, body: { workflow: { slug, name: slug, data: { parameters: { agent } } } } });
+      const res = await app.call("POST", "/api/workflows/", {
+        key,
+        body: { workflow: { slug, name: slug, data: { parameters: { agent } } } },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return { artifactId: res.body.workflow.id, variantId: res.body.workflow_variant.id, revisionId: res.body.workflow_revision.id };
+      return {
+        artifactId: res.body.workflow.id,
+        variantId: res.body.workflow_variant.id,
+        revisionId: res.body.workflow_revision.id,
+      };
     },
     async commit(variantId: string, agent: unknown): Promise<{ id: string; version: string }> {
       const res = await app.call("POST", "/api/workflows/revisions/commit", {
         key,
-        body: { workflow_revision_commit: { workflow_variant_id: variantId, message: "edit", data: { parameters: { agent } } } },
+        body: {
+          workflow_revision_commit: {
+            workflow_variant_id: variantId,
+            message: "edit",
+            data: { parameters: { agent } },
+          },
+        },
       });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body.workflow_revision;
     },
     async deploy(revisionId: string, environment: string): Promise<void> {
-      const res = await app.call("POST", "/api/workflows/revisions/deploy", { key, body: { workflow_revision_ref: { id: revisionId }, environment_ref: { slug: environment } } });
+      const res = await app.call("POST", "/api/workflows/revisions/deploy", {
+        key,
+        body: { workflow_revision_ref: { id: revisionId }, environment_ref: { slug: environment } },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     },
     /** A run's trace once its spans went through the ingest queue, waiting for `spans` of them. */

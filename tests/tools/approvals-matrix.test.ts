@@ -14,7 +14,10 @@ let projectId: string;
 
 beforeAll(async () => {
   model = await startScriptedModelServer();
-  app = await createTestApp({ agentRuns: { ...loadConfig({}).agentRuns, maxRetries: 0 }, providerEnv: { openai: { key: "sk-tools", baseUrl: model.baseUrl } } });
+  app = await createTestApp({
+    agentRuns: { ...loadConfig({}).agentRuns, maxRetries: 0 },
+    providerEnv: { openai: { key: "sk-tools", baseUrl: model.baseUrl } },
+  });
   live = await serveOnLoopback(app.handle);
   ({ key, projectId } = await app.newProject());
 });
@@ -25,28 +28,57 @@ afterAll(async () => {
 });
 
 // The default template's four built-ins under the default policy (allow_reads): write asks.
-const agent = { llm: { provider: "openai", model: "gpt-5-mini" }, tools: ["read", "bash", "edit", "write"].map((name) => ({ type: "builtin", name })) };
+const agent = {
+  llm: { provider: "openai", model: "gpt-5-mini" },
+  tools: ["read", "bash", "edit", "write"].map((name) => ({ type: "builtin", name })),
+};
 const WRITE = { id: "call_w", name: "write", input: { path: "notes.txt", content: "approved text" } };
-const body = (sessionId: string, messages: unknown[]) => ({ session_id: sessionId, data: { inputs: { messages }, parameters: { agent } } });
-const combos: Array<[TransportName, FormatName]> = (["batch", "sse", "ndjson"] as const).flatMap((t) => (["native", "ui_sdk"] as const).map((f) => [t, f] as [TransportName, FormatName]));
+const body = (sessionId: string, messages: unknown[]) => ({
+  session_id: sessionId,
+  data: { inputs: { messages }, parameters: { agent } },
+});
+const combos: Array<[TransportName, FormatName]> = (["batch", "sse", "ndjson"] as const).flatMap((t) =>
+  (["native", "ui_sdk"] as const).map((f) => [t, f] as [TransportName, FormatName]),
+);
 
 /** The approval request, as each projection carries it. */
 function approvalOf(o: Observed, transport: TransportName, format: FormatName): { approvalId: string; stop: string } {
   if (format === "native" && transport !== "batch") {
     const request = o.events!.find((e) => e.type === "interaction_request")!;
-    expect(request).toMatchObject({ kind: "user_approval", payload: { toolCallId: WRITE.id, toolCall: { name: "write", rawInput: WRITE.input }, availableReplies: ["approve", "deny"] } });
-    return { approvalId: (request as { id: string }).id, stop: (o.events!.at(-1) as { stopReason: string }).stopReason };
+    expect(request).toMatchObject({
+      kind: "user_approval",
+      payload: {
+        toolCallId: WRITE.id,
+        toolCall: { name: "write", rawInput: WRITE.input },
+        availableReplies: ["approve", "deny"],
+      },
+    });
+    return {
+      approvalId: (request as { id: string }).id,
+      stop: (o.events!.at(-1) as { stopReason: string }).stopReason,
+    };
   }
   if (format === "native") {
     const pending = o.batch.data.outputs.pending_interaction;
-    expect(pending).toMatchObject({ kind: "user_approval", tool: { tool_call_id: WRITE.id, tool_name: "write", input: WRITE.input } });
+    expect(pending).toMatchObject({
+      kind: "user_approval",
+      tool: { tool_call_id: WRITE.id, tool_name: "write", input: WRITE.input },
+    });
     return { approvalId: pending.id, stop: o.batch.data.outputs.stop_reason };
   }
   // The latest request: a renewed one (replayed decision) is announced as a fresh tool part.
   const part = (o.message!.parts as any[]).filter((p) => p.type === "tool-write").at(-1);
   expect(part).toMatchObject({ toolCallId: WRITE.id, state: "approval-requested", input: WRITE.input });
-  if (o.chunks) expect(o.chunks.find((c) => c.type === "tool-approval-request")).toEqual({ type: "tool-approval-request", approvalId: part.approval.id, toolCallId: WRITE.id });
-  return { approvalId: part.approval.id, stop: o.chunks ? o.chunks.at(-1).finishReason : o.batch.data.outputs.stop_reason };
+  if (o.chunks)
+    expect(o.chunks.find((c) => c.type === "tool-approval-request")).toEqual({
+      type: "tool-approval-request",
+      approvalId: part.approval.id,
+      toolCallId: WRITE.id,
+    });
+  return {
+    approvalId: part.approval.id,
+    stop: o.chunks ? o.chunks.at(-1).finishReason : o.batch.data.outputs.stop_reason,
+  };
 }
 
 /** The history that answers the approval, in the format's own shape (the interface contract approval answer). */
@@ -54,8 +86,19 @@ function answer(format: FormatName, approvalId: string, approved: boolean, input
   if (format === "native") {
     return [
       { role: "user", content: "save a note" },
-      { role: "assistant", content: [{ type: "text", text: "Saving." }, { type: "tool_call", toolCallId: WRITE.id, toolName: "write", input }] },
-      { role: "tool", content: [{ type: "tool_result", tool_call_id: WRITE.id, tool_name: "write", approved, interaction_token: approvalId }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Saving." },
+          { type: "tool_call", toolCallId: WRITE.id, toolName: "write", input },
+        ],
+      },
+      {
+        role: "tool",
+        content: [
+          { type: "tool_result", tool_call_id: WRITE.id, tool_name: "write", approved, interaction_token: approvalId },
+        ],
+      },
     ];
   }
   return [
@@ -65,7 +108,13 @@ function answer(format: FormatName, approvalId: string, approved: boolean, input
       role: "assistant",
       parts: [
         { type: "text", text: "Saving." },
-        { type: "tool-write", toolCallId: WRITE.id, state: "approval-responded", input, approval: { id: approvalId, approved } },
+        {
+          type: "tool-write",
+          toolCallId: WRITE.id,
+          state: "approval-responded",
+          input,
+          approval: { id: approvalId, approved },
+        },
       ],
     },
   ];
@@ -81,7 +130,9 @@ describe.each(combos)("%s x %s", (transport, format) => {
   // A UI client reads a resumed turn into the assistant message it sent back (same id).
   const run = (payload: any) => {
     const last = payload.data.inputs.messages.at(-1);
-    return invokeOver(live.origin, key, transport, format, payload, { continues: format === "ui_sdk" && last.role === "assistant" ? last : undefined });
+    return invokeOver(live.origin, key, transport, format, payload, {
+      continues: format === "ui_sdk" && last.role === "assistant" ? last : undefined,
+    });
   };
 
   it("an ask tool pauses with a user_approval request; approve runs it once and the turn continues; deny tells the model", async () => {
@@ -98,9 +149,19 @@ describe.each(combos)("%s x %s", (transport, format) => {
     expect(second.status).toBe(200);
     expect(await fileOf(session)).toBe("approved text");
     const sent = model.requests.at(-1)!.body.input;
-    expect(sent.at(-1)).toEqual({ type: "function_call_output", call_id: WRITE.id, output: "wrote 13 bytes to notes.txt" });
-    if (second.events) expect(second.events.filter((e) => e.type === "tool_result")).toEqual([{ type: "tool_result", id: WRITE.id, output: "wrote 13 bytes to notes.txt", isError: false }]);
-    if (second.chunks) expect(second.chunks.filter((c) => c.type === "tool-output-available")).toEqual([{ type: "tool-output-available", toolCallId: WRITE.id, output: "wrote 13 bytes to notes.txt" }]);
+    expect(sent.at(-1)).toEqual({
+      type: "function_call_output",
+      call_id: WRITE.id,
+      output: "wrote 13 bytes to notes.txt",
+    });
+    if (second.events)
+      expect(second.events.filter((e) => e.type === "tool_result")).toEqual([
+        { type: "tool_result", id: WRITE.id, output: "wrote 13 bytes to notes.txt", isError: false },
+      ]);
+    if (second.chunks)
+      expect(second.chunks.filter((c) => c.type === "tool-output-available")).toEqual([
+        { type: "tool-output-available", toolCallId: WRITE.id, output: "wrote 13 bytes to notes.txt" },
+      ]);
 
     // The same decision sent again is spent: it asks again and the model is not called.
     const before = model.requests.length;
@@ -111,7 +172,11 @@ describe.each(combos)("%s x %s", (transport, format) => {
     // Denied: the model hears it, the tool never runs.
     const denySession = `${session}-deny`;
     model.script({ kind: "reply", text: "Saving.", toolCalls: [WRITE] });
-    const paused = approvalOf(await run(body(denySession, [{ role: "user", content: "save a note" }])), transport, format);
+    const paused = approvalOf(
+      await run(body(denySession, [{ role: "user", content: "save a note" }])),
+      transport,
+      format,
+    );
     model.script({ kind: "reply", text: "Understood, not saving." });
     const denied = await run(body(denySession, answer(format, paused.approvalId, false)));
     expect(denied.status).toBe(200);

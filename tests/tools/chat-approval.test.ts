@@ -33,7 +33,11 @@ const agent = { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [{ type
 
 it("the AI SDK's Chat pauses on the approval request, addToolApprovalResponse resumes it, and the tool runs exactly once", async () => {
   model.script(
-    { kind: "reply", text: "Saving.", toolCalls: [{ id: "call_w", name: "write", input: { path: "hello.txt", content: "hi" } }] },
+    {
+      kind: "reply",
+      text: "Saving.",
+      toolCalls: [{ id: "call_w", name: "write", input: { path: "hello.txt", content: "hi" } }],
+    },
     { kind: "reply", text: "Saved." },
   );
   const bodies: any[] = [];
@@ -60,7 +64,10 @@ it("the AI SDK's Chat pauses on the approval request, addToolApprovalResponse re
 
   await chat.sendMessage({ text: "save hello" });
   // Paused: the person sees the request in the message and answers it, as a UI button would.
-  const paused = chat.messages.at(-1)!.parts.find((p) => p.type === "tool-write") as { state: string; approval?: { id: string } };
+  const paused = chat.messages.at(-1)!.parts.find((p) => p.type === "tool-write") as {
+    state: string;
+    approval?: { id: string };
+  };
   expect(paused.state).toBe("approval-requested");
   expect(model.requests).toHaveLength(1);
   await chat.addToolApprovalResponse({ id: paused.approval!.id, approved: true });
@@ -68,15 +75,25 @@ it("the AI SDK's Chat pauses on the approval request, addToolApprovalResponse re
   expect(chat.error).toBeUndefined();
   expect(bodies).toHaveLength(2);
   // The second request replays the paused message with the gated part answered.
-  expect(bodies[1].data.inputs.messages.at(-1).parts.find((p: any) => p.type === "tool-write")).toMatchObject({ state: "approval-responded", approval: { approved: true } });
+  expect(bodies[1].data.inputs.messages.at(-1).parts.find((p: any) => p.type === "tool-write")).toMatchObject({
+    state: "approval-responded",
+    approval: { approved: true },
+  });
   const parts = message.parts.filter((p) => p.type !== "step-start");
   expect(parts).toEqual([
     { type: "text", text: "Saving.", state: "done" },
-    expect.objectContaining({ type: "tool-write", toolCallId: "call_w", state: "output-available", output: "wrote 2 bytes to hello.txt" }),
+    expect.objectContaining({
+      type: "tool-write",
+      toolCallId: "call_w",
+      state: "output-available",
+      output: "wrote 2 bytes to hello.txt",
+    }),
     { type: "text", text: "Saved.", state: "done" },
   ]);
   const entries = await loadWorkspace(app.context.db, projectId, chat.id, { maxBytes: 1e6, idleMs: 60_000 });
-  expect(entries).toEqual([expect.objectContaining({ path: "/workspace/hello.txt", base64: Buffer.from("hi").toString("base64") })]);
+  expect(entries).toEqual([
+    expect.objectContaining({ path: "/workspace/hello.txt", base64: Buffer.from("hi").toString("base64") }),
+  ]);
   // Two model calls in all: the pause, then the continuation after the tool ran once.
   expect(model.requests).toHaveLength(2);
   resumedTraceId = (message.metadata as { traceId: string }).traceId;
@@ -86,7 +103,8 @@ it("the AI SDK's Chat pauses on the approval request, addToolApprovalResponse re
 function spansOf(value: unknown): Array<{ span_name: string; attributes?: any }> {
   if (!value || typeof value !== "object") return [];
   const node = value as Record<string, unknown>;
-  const own = typeof node.span_id === "string" && typeof node.span_name === "string" ? [node as { span_name: string }] : [];
+  const own =
+    typeof node.span_id === "string" && typeof node.span_name === "string" ? [node as { span_name: string }] : [];
   return [...own, ...Object.values(node).flatMap(spansOf)];
 }
 
@@ -110,7 +128,13 @@ it("the resumed turn's trace shows the approved call once, with its real input a
   const run = runOfTrace(body.traces?.[0] ?? body.trace ?? body);
   const calls = run!.messages.flatMap((m) => m.parts).filter((p) => p.type === "tool-write");
   expect(calls).toEqual([
-    expect.objectContaining({ toolCallId: "call_w", state: "output-available", input: { path: "hello.txt", content: "hi" }, output: "wrote 2 bytes to hello.txt", approval: expect.objectContaining({ approved: true }) }),
+    expect.objectContaining({
+      toolCallId: "call_w",
+      state: "output-available",
+      input: { path: "hello.txt", content: "hi" },
+      output: "wrote 2 bytes to hello.txt",
+      approval: expect.objectContaining({ approved: true }),
+    }),
   ]);
   expect(JSON.stringify(run!.messages)).not.toContain("interactionToken");
 });

@@ -25,7 +25,10 @@ beforeAll(async () => {
   });
   live = await serveOnLoopback(app.handle);
   ({ key } = await app.newProject());
-  const stored = await app.call("POST", "/api/vault/v1/secrets/", { key, body: { header: { name: "work" }, secret: { kind: "secret", data: { value: SECRET } } } });
+  const stored = await app.call("POST", "/api/vault/v1/secrets/", {
+    key,
+    body: { header: { name: "work" }, secret: { kind: "secret", data: { value: SECRET } } },
+  });
   expect(stored.status).toBe(201);
   // A mistral key: the runs here use openai through the operator's (scripted) key.
   onRunFinished((record) => void records.push(record));
@@ -41,14 +44,32 @@ const ADD = {
   name: "add",
   description: "Adds two numbers",
   runtime: "python",
-  script: 'import os\n\ndef main(a, b):\n    if a < 0:\n        raise ValueError("negative " + os.environ["WORK"])\n    return {"sum": a + b, "has_key": os.environ.get("WORK") == "' + SECRET + '", "echo": os.environ.get("WORK")}\n',
-  input_schema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"], additionalProperties: false },
+  script:
+    'import os\n\ndef main(a, b):\n    if a < 0:\n        raise ValueError("negative " + os.environ["WORK"])\n    return {"sum": a + b, "has_key": os.environ.get("WORK") == "' +
+    SECRET +
+    '", "echo": os.environ.get("WORK")}\n',
+  input_schema: {
+    type: "object",
+    properties: { a: { type: "number" }, b: { type: "number" } },
+    required: ["a", "b"],
+    additionalProperties: false,
+  },
   secrets: ["work"],
 };
-const agent = (tools: unknown[]) => ({ llm: { provider: "openai", model: "gpt-5-mini" }, tools, runner: { permissions: { default: "allow" } } });
+const agent = (tools: unknown[]) => ({
+  llm: { provider: "openai", model: "gpt-5-mini" },
+  tools,
+  runner: { permissions: { default: "allow" } },
+});
 const invoke = (tools: unknown[], session = "code") =>
-  invokeOver(live.origin, key, "sse", "native", { session_id: session, data: { inputs: { messages: [{ role: "user", content: "add" }] }, parameters: { agent: agent(tools) } } });
-const results = (events: NativeEvent[]) => Object.fromEntries(events.filter((e) => e.type === "tool_result").map((e) => [e.id, { output: e.output, isError: e.isError }]));
+  invokeOver(live.origin, key, "sse", "native", {
+    session_id: session,
+    data: { inputs: { messages: [{ role: "user", content: "add" }] }, parameters: { agent: agent(tools) } },
+  });
+const results = (events: NativeEvent[]) =>
+  Object.fromEntries(
+    events.filter((e) => e.type === "tool_result").map((e) => [e.id, { output: e.output, isError: e.isError }]),
+  );
 
 it("a python code tool runs main(**inputs) inside the sandbox with its secrets as environment, and the secret never reaches the wire", async () => {
   model.script(
@@ -59,7 +80,7 @@ it("a python code tool runs main(**inputs) inside the sandbox with its secrets a
         { id: "c_ok", name: "add", input: { a: 2, b: 3 } },
         { id: "c_bad", name: "add", input: { a: "two", b: 3 } },
         { id: "c_raise", name: "add", input: { a: -1, b: 3 } },
-        { id: "c_env", name: "bash", input: { command: "echo \"[$WORK]\"" } },
+        { id: "c_env", name: "bash", input: { command: 'echo "[$WORK]"' } },
       ],
     },
     { kind: "reply", text: "Done." },
@@ -85,7 +106,8 @@ it("an endless loop stops at the time limit, an unbounded allocation at the inte
     type: "code",
     name: "hog",
     runtime: "python",
-    script: 'def main(what):\n    if what == "loop":\n        while True:\n            pass\n    kept = []\n    while True:\n        kept.append(bytearray(1 << 20))\n',
+    script:
+      'def main(what):\n    if what == "loop":\n        while True:\n            pass\n    kept = []\n    while True:\n        kept.append(bytearray(1 << 20))\n',
     input_schema: { type: "object", properties: { what: { enum: ["loop", "allocate"] } }, required: ["what"] },
   };
   model.script(

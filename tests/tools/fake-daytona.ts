@@ -77,7 +77,8 @@ export async function startFakeDaytona(apiKey: string): Promise<{
     toolboxProxyUrl: `${url}/toolbox`,
     createdAt: new Date().toISOString(),
   });
-  const toHost = (s: FakeSandbox, path: string) => (MAPPED.some((m) => path === m || path.startsWith(`${m}/`)) ? join(s.root, path) : path);
+  const toHost = (s: FakeSandbox, path: string) =>
+    MAPPED.some((m) => path === m || path.startsWith(`${m}/`)) ? join(s.root, path) : path;
   const fromHost = (s: FakeSandbox, text: string) => text.split(s.root).join("");
 
   const server = http.createServer(async (req, res) => {
@@ -86,28 +87,40 @@ export async function startFakeDaytona(apiKey: string): Promise<{
     const raw = Buffer.concat(chunks);
     const path = new URL(req.url ?? "/", "http://daytona").pathname;
     const type = String(req.headers["content-type"] ?? "");
-    const call: DaytonaCall = { method: req.method ?? "", path, authorization: req.headers.authorization, body: undefined };
+    const call: DaytonaCall = {
+      method: req.method ?? "",
+      path,
+      authorization: req.headers.authorization,
+      body: undefined,
+    };
     calls.push(call);
     const reply = (status: number, body: unknown) => {
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(body));
     };
     if (type.startsWith("multipart/form-data")) {
-      const form = await new Request("http://daytona/", { method: "POST", headers: { "content-type": type }, body: raw }).formData();
+      const form = await new Request("http://daytona/", {
+        method: "POST",
+        headers: { "content-type": type },
+        body: raw,
+      }).formData();
       const upload: Record<string, string> = {};
-      for (let i = 0; form.has(`files[${i}].path`); i++) upload[String(form.get(`files[${i}].path`))] = await (form.get(`files[${i}].file`) as Blob).text();
+      for (let i = 0; form.has(`files[${i}].path`); i++)
+        upload[String(form.get(`files[${i}].path`))] = await (form.get(`files[${i}].file`) as Blob).text();
       call.body = upload;
     } else if (raw.length) {
       call.body = JSON.parse(raw.toString("utf8"));
     }
-    if (call.authorization !== `Bearer ${apiKey}`) return reply(401, { statusCode: 401, message: "Invalid credentials", error: "Unauthorized" });
+    if (call.authorization !== `Bearer ${apiKey}`)
+      return reply(401, { statusCode: 401, message: "Invalid credentials", error: "Unauthorized" });
 
     const api = /^\/api\/sandbox(?:\/([^/]+))?(?:\/([a-z-]+))?$/.exec(path);
     if (api) {
       const [, key, action] = api;
       if (req.method === "POST" && !key) {
         const body = call.body;
-        if ([...sandboxes.values()].some((s) => s.name === body.name)) return reply(409, { statusCode: 409, message: `Sandbox with name ${body.name} already exists` });
+        if ([...sandboxes.values()].some((s) => s.name === body.name))
+          return reply(409, { statusCode: 409, message: `Sandbox with name ${body.name} already exists` });
         const id = randomUUID();
         const sandbox: FakeSandbox = {
           id,
@@ -143,7 +156,8 @@ export async function startFakeDaytona(apiKey: string): Promise<{
       }
       if (req.method === "POST" && action === "network-settings") {
         if (call.body.networkBlockAll !== undefined) sandbox.networkBlockAll = call.body.networkBlockAll;
-        if (call.body.networkAllowList !== undefined) sandbox.networkAllowList = call.body.networkAllowList || undefined;
+        if (call.body.networkAllowList !== undefined)
+          sandbox.networkAllowList = call.body.networkAllowList || undefined;
         return reply(200, dto(sandbox));
       }
       return reply(404, { statusCode: 404, message: "no such route" });
@@ -159,8 +173,14 @@ export async function startFakeDaytona(apiKey: string): Promise<{
       const args = splitCommand(command);
       const dir = cwd ? toHost(sandbox, cwd) : sandbox.root;
       mkdirSync(dir, { recursive: true });
-      const outcome = await run(args, dir, { ...process.env, PATH: `${shims}:${process.env.PATH}`, FAKE_DAYTONA_ROOT: sandbox.root, HOME: sandbox.root }, timeout);
-      if (outcome.timedOut) return reply(408, { statusCode: 408, message: `Command execution timed out after ${timeout} seconds.` });
+      const outcome = await run(
+        args,
+        dir,
+        { ...process.env, PATH: `${shims}:${process.env.PATH}`, FAKE_DAYTONA_ROOT: sandbox.root, HOME: sandbox.root },
+        timeout,
+      );
+      if (outcome.timedOut)
+        return reply(408, { statusCode: 408, message: `Command execution timed out after ${timeout} seconds.` });
       return reply(200, { exitCode: outcome.code, result: fromHost(sandbox, outcome.output) });
     }
     if (route === "/files/bulk-upload") {
@@ -178,10 +198,24 @@ export async function startFakeDaytona(apiKey: string): Promise<{
         try {
           content = readFileSync(toHost(sandbox, source));
         } catch {
-          const error = Buffer.from(JSON.stringify({ message: `no such file: ${source}`, statusCode: 404, code: "FILE_NOT_FOUND" }));
-          return Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="error"; filename="${source}"\r\nContent-Type: application/json\r\n\r\n`), error, Buffer.from("\r\n")]);
+          const error = Buffer.from(
+            JSON.stringify({ message: `no such file: ${source}`, statusCode: 404, code: "FILE_NOT_FOUND" }),
+          );
+          return Buffer.concat([
+            Buffer.from(
+              `--${boundary}\r\nContent-Disposition: form-data; name="error"; filename="${source}"\r\nContent-Type: application/json\r\n\r\n`,
+            ),
+            error,
+            Buffer.from("\r\n"),
+          ]);
         }
-        return Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${source}"\r\nContent-Type: application/octet-stream\r\nContent-Length: ${content.length}\r\n\r\n`), content, Buffer.from("\r\n")]);
+        return Buffer.concat([
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${source}"\r\nContent-Type: application/octet-stream\r\nContent-Length: ${content.length}\r\n\r\n`,
+          ),
+          content,
+          Buffer.from("\r\n"),
+        ]);
       });
       res.writeHead(200, { "content-type": `multipart/form-data; boundary=${boundary}` });
       return res.end(Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]));
@@ -191,7 +225,10 @@ export async function startFakeDaytona(apiKey: string): Promise<{
 
   // Decoded scripts name the sandbox's paths; the shim keeps them inside the sandbox's folder.
   const sedMap = MAPPED.map((m) => `s#${m}#$FAKE_DAYTONA_ROOT${m}#g`).join("; ");
-  writeFileSync(join(shims, "base64"), `#!/bin/bash\nif [ "$1" = "-d" ]; then /usr/bin/base64 -d | sed "${sedMap}"; else exec /usr/bin/base64 "$@"; fi\n`);
+  writeFileSync(
+    join(shims, "base64"),
+    `#!/bin/bash\nif [ "$1" = "-d" ]; then /usr/bin/base64 -d | sed "${sedMap}"; else exec /usr/bin/base64 "$@"; fi\n`,
+  );
   chmodSync(join(shims, "base64"), 0o755);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -223,7 +260,12 @@ function splitCommand(command: string): string[] {
   return args;
 }
 
-function run(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutS?: number): Promise<{ code: number; output: string; timedOut: boolean }> {
+function run(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeoutS?: number,
+): Promise<{ code: number; output: string; timedOut: boolean }> {
   return new Promise((resolve) => {
     const child = spawn(args[0], args.slice(1), { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";

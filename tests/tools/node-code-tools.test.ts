@@ -26,7 +26,10 @@ beforeAll(async () => {
   });
   live = await serveOnLoopback(app.handle);
   ({ key } = await app.newProject());
-  const stored = await app.call("POST", "/api/vault/v1/secrets/", { key, body: { header: { name: "work" }, secret: { kind: "secret", data: { value: SECRET } } } });
+  const stored = await app.call("POST", "/api/vault/v1/secrets/", {
+    key,
+    body: { header: { name: "work" }, secret: { kind: "secret", data: { value: SECRET } } },
+  });
   expect(stored.status).toBe(201);
   onRunFinished((record) => void records.push(record));
 });
@@ -46,7 +49,12 @@ const ADD = {
   if (a < 0) throw new RangeError("negative " + process.env.WORK);
   return { sum: a + b, has_key: process.env.WORK === ${JSON.stringify(SECRET)}, echo: process.env.WORK, frozen: Object.isFrozen(process.env) };
 }`,
-  input_schema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"], additionalProperties: false },
+  input_schema: {
+    type: "object",
+    properties: { a: { type: "number" }, b: { type: "number" } },
+    required: ["a", "b"],
+    additionalProperties: false,
+  },
   secrets: ["work"],
 };
 const DOUBLE = {
@@ -86,10 +94,20 @@ const LIMITS = {
   input_schema: { type: "object", properties: { what: { enum: ["loop", "allocate"] } }, required: ["what"] },
 };
 
-const agent = (tools: unknown[]) => ({ llm: { provider: "openai", model: "gpt-5-mini" }, tools, runner: { permissions: { default: "allow" } } });
+const agent = (tools: unknown[]) => ({
+  llm: { provider: "openai", model: "gpt-5-mini" },
+  tools,
+  runner: { permissions: { default: "allow" } },
+});
 const invoke = (tools: unknown[], session = "node-code") =>
-  invokeOver(live.origin, key, "sse", "native", { session_id: session, data: { inputs: { messages: [{ role: "user", content: "go" }] }, parameters: { agent: agent(tools) } } });
-const results = (events: NativeEvent[]) => Object.fromEntries(events.filter((e) => e.type === "tool_result").map((e) => [e.id, { output: e.output, isError: e.isError }]));
+  invokeOver(live.origin, key, "sse", "native", {
+    session_id: session,
+    data: { inputs: { messages: [{ role: "user", content: "go" }] }, parameters: { agent: agent(tools) } },
+  });
+const results = (events: NativeEvent[]) =>
+  Object.fromEntries(
+    events.filter((e) => e.type === "tool_result").map((e) => [e.id, { output: e.output, isError: e.isError }]),
+  );
 
 it("a node code tool runs main(inputs) in QuickJS, sync or async, its secrets a frozen process.env of that call only, never on the wire", async () => {
   model.script(
@@ -128,7 +146,14 @@ it("a node code tool runs main(inputs) in QuickJS, sync or async, its secrets a 
 
 it("escape attempts fail with a clear error: require, process, fetch, import(), the Function constructor", async () => {
   const attempts = ["require", "process", "fetch", "import", "constructor", "globals"];
-  model.script({ kind: "reply", text: "Trying.", toolCalls: attempts.map((attempt) => ({ id: `c_${attempt}`, name: "escape", input: { attempt } })) }, { kind: "reply", text: "Done." });
+  model.script(
+    {
+      kind: "reply",
+      text: "Trying.",
+      toolCalls: attempts.map((attempt) => ({ id: `c_${attempt}`, name: "escape", input: { attempt } })),
+    },
+    { kind: "reply", text: "Done." },
+  );
   const o = await invoke([ESCAPE]);
   expect(o.status).toBe(200);
   const out = results(o.events!);
@@ -141,7 +166,13 @@ it("escape attempts fail with a clear error: require, process, fetch, import(), 
   expect(out.c_import.isError).toBe(true);
   expect(String(out.c_import.output)).toMatch(/^Error: ReferenceError: could not load module 'node:child_process'/);
   expect(out.c_constructor).toEqual({ output: "undefined undefined", isError: false });
-  expect(out.c_globals).toEqual({ output: { process: ["env"], absent: ["require", "module", "fetch", "setTimeout", "XMLHttpRequest", "WebAssembly", "Deno", "Bun"] }, isError: false });
+  expect(out.c_globals).toEqual({
+    output: {
+      process: ["env"],
+      absent: ["require", "module", "fetch", "setTimeout", "XMLHttpRequest", "WebAssembly", "Deno", "Bun"],
+    },
+    isError: false,
+  });
 }, 60_000);
 
 it("an endless loop stops at the time limit and an unbounded allocation at the memory cap, without stalling the server's event loop", async () => {
@@ -170,14 +201,22 @@ it("an endless loop stops at the time limit and an unbounded allocation at the m
   expect(o.status).toBe(200);
   const out = results(o.events!);
   expect(out.c_loop.isError).toBe(true);
-  expect(String(out.c_loop.output)).toMatch(new RegExp(`^Error: stopped after ${TIMEOUT_MS} ms \\(SANDBOX_COMMAND_TIMEOUT_MS\\)\nInternalError: interrupted`));
+  expect(String(out.c_loop.output)).toMatch(
+    new RegExp(`^Error: stopped after ${TIMEOUT_MS} ms \\(SANDBOX_COMMAND_TIMEOUT_MS\\)\nInternalError: interrupted`),
+  );
   expect(out.c_allocate.isError).toBe(true);
-  expect(String(out.c_allocate.output)).toMatch(new RegExp(`^Error: stopped: the script went over its memory cap of ${MEMORY_MB} MB \\(CODE_TOOL_MEMORY_MB\\)\nInternalError: out of memory`));
+  expect(String(out.c_allocate.output)).toMatch(
+    new RegExp(
+      `^Error: stopped: the script went over its memory cap of ${MEMORY_MB} MB \\(CODE_TOOL_MEMORY_MB\\)\nInternalError: out of memory`,
+    ),
+  );
   expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 10_000);
 }, 60_000);
 
 it("refused before the run: an input_schema that does not compile, a python tool this memory cap cannot hold", async () => {
-  const python = await invoke([{ ...ADD, runtime: "python", script: "def main(a, b):\n    return a + b\n", secrets: [] }]);
+  const python = await invoke([
+    { ...ADD, runtime: "python", script: "def main(a, b):\n    return a + b\n", secrets: [] },
+  ]);
   expect(python.status).toBe(400);
   expect(python.batch).toMatchObject({ code: "unsupported_tool" });
   expect(python.batch.detail).toContain(`heap is fixed at 512 MB, above CODE_TOOL_MEMORY_MB (${MEMORY_MB})`);

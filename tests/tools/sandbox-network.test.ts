@@ -27,7 +27,11 @@ beforeAll(async () => {
   serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}/`;
   // The operator lets user-reachable traffic hit loopback, as a deployment with an internal service would.
   const egressAllowlist = (parseAllowlist("127.0.0.1") as { entries: AllowlistEntry[] }).entries;
-  app = await createTestApp({ egressAllowlist, agentRuns: { ...loadConfig({}).agentRuns, maxRetries: 0 }, providerEnv: { openai: { key: "sk-net", baseUrl: model.baseUrl } } });
+  app = await createTestApp({
+    egressAllowlist,
+    agentRuns: { ...loadConfig({}).agentRuns, maxRetries: 0 },
+    providerEnv: { openai: { key: "sk-net", baseUrl: model.baseUrl } },
+  });
   live = await serveOnLoopback(app.handle);
   ({ key } = await app.newProject());
 });
@@ -44,9 +48,21 @@ const agent = (sandbox: unknown) => ({
   runner: { permissions: { default: "allow" } },
   sandbox,
 });
-async function curl(sandbox: unknown, url = serviceUrl): Promise<{ status: number; events?: NativeEvent[]; body?: any; result?: { output: unknown; isError?: boolean } }> {
-  model.script({ kind: "reply", text: "Fetching.", toolCalls: [{ id: "c_curl", name: "bash", input: { command: `curl -sS ${url}` } }] }, { kind: "reply", text: "ok" });
-  const o = await invokeOver(live.origin, key, "sse", "native", { data: { inputs: { messages: [{ role: "user", content: "fetch" }] }, parameters: { agent: agent(sandbox) } } });
+async function curl(
+  sandbox: unknown,
+  url = serviceUrl,
+): Promise<{ status: number; events?: NativeEvent[]; body?: any; result?: { output: unknown; isError?: boolean } }> {
+  model.script(
+    {
+      kind: "reply",
+      text: "Fetching.",
+      toolCalls: [{ id: "c_curl", name: "bash", input: { command: `curl -sS ${url}` } }],
+    },
+    { kind: "reply", text: "ok" },
+  );
+  const o = await invokeOver(live.origin, key, "sse", "native", {
+    data: { inputs: { messages: [{ role: "user", content: "fetch" }] }, parameters: { agent: agent(sandbox) } },
+  });
   if (o.status !== 200) return { status: o.status, body: o.batch };
   const result = o.events!.find((e) => e.type === "tool_result") as { output: unknown; isError?: boolean };
   return { status: 200, events: o.events, result };
@@ -62,18 +78,33 @@ it("network off, or no declared boundary: the shell has no network at all", asyn
 });
 
 it("network on: reachable through the egress guard, which still refuses what the operator did not allow", async () => {
-  expect((await curl({ kind: "local", permissions: { network: { mode: "on" } } })).result).toMatchObject({ isError: false, output: "hello from a service" });
-  const metadata = await curl({ kind: "local", permissions: { network: { mode: "on" } } }, "http://169.254.169.254/latest/meta-data/");
+  expect((await curl({ kind: "local", permissions: { network: { mode: "on" } } })).result).toMatchObject({
+    isError: false,
+    output: "hello from a service",
+  });
+  const metadata = await curl(
+    { kind: "local", permissions: { network: { mode: "on" } } },
+    "http://169.254.169.254/latest/meta-data/",
+  );
   expect(metadata.result).toMatchObject({ isError: true });
   expect(String(metadata.result!.output)).toMatch(/169\.254\.169\.254|link-local|metadata/);
 });
 
 it("network allowlist: only the listed ranges", async () => {
   const before = hits;
-  const outside = await curl({ kind: "local", permissions: { network: { mode: "allowlist", allowlist: ["10.0.0.0/8"] } } });
-  expect(outside.result).toMatchObject({ isError: true, output: expect.stringContaining("outside the sandbox network allowlist") });
+  const outside = await curl({
+    kind: "local",
+    permissions: { network: { mode: "allowlist", allowlist: ["10.0.0.0/8"] } },
+  });
+  expect(outside.result).toMatchObject({
+    isError: true,
+    output: expect.stringContaining("outside the sandbox network allowlist"),
+  });
   expect(hits).toBe(before);
-  const inside = await curl({ kind: "local", permissions: { network: { mode: "allowlist", allowlist: ["127.0.0.0/8"] } } });
+  const inside = await curl({
+    kind: "local",
+    permissions: { network: { mode: "allowlist", allowlist: ["127.0.0.0/8"] } },
+  });
   expect(inside.result).toMatchObject({ isError: false, output: "hello from a service" });
 });
 
@@ -82,9 +113,16 @@ it("a boundary the local sandbox cannot apply: strict refuses before the run, be
   expect(strict.status).toBe(400);
   expect(strict.body).toMatchObject({ code: "sandbox_boundary_unavailable" });
   expect(JSON.stringify(strict.body)).toContain("sandbox.permissions.filesystem");
-  const relaxed = await curl({ kind: "local", permissions: { filesystem: "readonly", enforcement: "best_effort", network: { mode: "off" } } });
+  const relaxed = await curl({
+    kind: "local",
+    permissions: { filesystem: "readonly", enforcement: "best_effort", network: { mode: "off" } },
+  });
   expect(relaxed.status).toBe(200);
-  expect(relaxed.events![0]).toEqual({ type: "data", name: "sandbox_boundary", data: { not_applied: [expect.stringContaining("filesystem \"readonly\"")] } });
+  expect(relaxed.events![0]).toEqual({
+    type: "data",
+    name: "sandbox_boundary",
+    data: { not_applied: [expect.stringContaining('filesystem "readonly"')] },
+  });
 });
 
 it("daytona_sandbox stays refused before the run unless the deployment enables it", async () => {

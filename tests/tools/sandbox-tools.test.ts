@@ -32,14 +32,26 @@ async function call(sandbox: SessionSandbox, name: BuiltinToolName, input: Recor
 describe("built-in tools in the session workspace", () => {
   it("write, read with line numbers and offset/limit, edit exactly once, grep, find, ls, bash", async () => {
     const box = sandboxFor("tools-1");
-    expect(await call(box, "write", { path: "src/a.txt", content: "alpha\nbeta\ngamma\nbeta\n" })).toBe("wrote 22 bytes to src/a.txt");
-    expect(await call(box, "read", { path: "src/a.txt" })).toBe("     1\talpha\n     2\tbeta\n     3\tgamma\n     4\tbeta");
+    expect(await call(box, "write", { path: "src/a.txt", content: "alpha\nbeta\ngamma\nbeta\n" })).toBe(
+      "wrote 22 bytes to src/a.txt",
+    );
+    expect(await call(box, "read", { path: "src/a.txt" })).toBe(
+      "     1\talpha\n     2\tbeta\n     3\tgamma\n     4\tbeta",
+    );
     expect(await call(box, "read", { path: "src/a.txt", offset: 2, limit: 2 })).toBe("     2\tbeta\n     3\tgamma");
-    await expect(call(box, "edit", { path: "src/a.txt", old_string: "beta", new_string: "BETA" })).rejects.toThrow("occurs 2 times");
-    await expect(call(box, "edit", { path: "src/a.txt", old_string: "delta", new_string: "x" })).rejects.toThrow("was not found");
-    expect(await call(box, "edit", { path: "src/a.txt", old_string: "gamma", new_string: "$& GAMMA" })).toBe("edited src/a.txt");
+    await expect(call(box, "edit", { path: "src/a.txt", old_string: "beta", new_string: "BETA" })).rejects.toThrow(
+      "occurs 2 times",
+    );
+    await expect(call(box, "edit", { path: "src/a.txt", old_string: "delta", new_string: "x" })).rejects.toThrow(
+      "was not found",
+    );
+    expect(await call(box, "edit", { path: "src/a.txt", old_string: "gamma", new_string: "$& GAMMA" })).toBe(
+      "edited src/a.txt",
+    );
     expect(await call(box, "read", { path: "src/a.txt", offset: 3, limit: 1 })).toBe("     3\t$& GAMMA");
-    expect(await call(box, "grep", { pattern: "^be", path: "src" })).toBe("/workspace/src/a.txt:2:beta\n/workspace/src/a.txt:4:beta\n");
+    expect(await call(box, "grep", { pattern: "^be", path: "src" })).toBe(
+      "/workspace/src/a.txt:2:beta\n/workspace/src/a.txt:4:beta\n",
+    );
     expect(await call(box, "grep", { pattern: "nothing-here" })).toBe("(no output)");
     expect(await call(box, "find", { pattern: "*.txt" })).toBe("/workspace/src/a.txt\n");
     expect(await call(box, "ls", { path: "src" })).toContain("a.txt");
@@ -48,7 +60,9 @@ describe("built-in tools in the session workspace", () => {
   });
 
   it("files written in one turn are there in the next, from a fresh sandbox object (another process)", async () => {
-    await call(sandboxFor("tools-2"), "bash", { command: "mkdir -p d/e && printf 'kept' > d/e/f.txt && ln -s d/e/f.txt link" });
+    await call(sandboxFor("tools-2"), "bash", {
+      command: "mkdir -p d/e && printf 'kept' > d/e/f.txt && ln -s d/e/f.txt link",
+    });
     const next = sandboxFor("tools-2");
     expect(await call(next, "read", { path: "link" })).toBe("     1\tkept");
     expect(await call(next, "bash", { command: "cat d/e/f.txt" })).toBe("kept");
@@ -59,13 +73,17 @@ describe("built-in tools in the session workspace", () => {
   it("a workspace idle past its expiry starts empty", async () => {
     await call(sandboxFor("tools-idle"), "write", { path: "old.txt", content: "x" });
     await new Promise((resolve) => setTimeout(resolve, 30));
-    await expect(call(sandboxFor("tools-idle", { idleMs: 10 }), "read", { path: "old.txt" })).rejects.toThrow("no such file");
+    await expect(call(sandboxFor("tools-idle", { idleMs: 10 }), "read", { path: "old.txt" })).rejects.toThrow(
+      "no such file",
+    );
   });
 
   it("a call that grows the workspace past its cap fails and is undone", async () => {
     const box = sandboxFor("tools-cap");
     await call(box, "write", { path: "small.txt", content: "ok" });
-    await expect(call(box, "write", { path: "big.txt", content: "x".repeat(5000) })).rejects.toThrow("over its cap of 4096");
+    await expect(call(box, "write", { path: "big.txt", content: "x".repeat(5000) })).rejects.toThrow(
+      "over its cap of 4096",
+    );
     expect(await call(box, "ls", {})).not.toContain("big.txt");
     expect(await call(sandboxFor("tools-cap"), "bash", { command: "ls" })).toBe("small.txt\n");
   });
@@ -101,10 +119,21 @@ describe("nothing reaches the host", () => {
 
   it("bash sees a virtual root: no host files, no /proc of the host, no host programs", async () => {
     const box = sandboxFor("escape-bash");
-    for (const command of ["cat /etc/passwd", "cat ../../etc/passwd", "cat /proc/self/environ", "cat /proc/1/cmdline", "ls /home"]) {
+    for (const command of [
+      "cat /etc/passwd",
+      "cat ../../etc/passwd",
+      "cat /proc/self/environ",
+      "cat /proc/1/cmdline",
+      "ls /home",
+    ]) {
       await expect(call(box, "bash", { command }), command).rejects.toThrow(/No such file|cannot access/);
     }
-    for (const command of ["node -e 'require(\"fs\").writeFileSync(\"/tmp/pwned\",\"x\")'", "python3 -c 'print(1)'", "curl http://127.0.0.1/", "/bin/sh -c 'touch /tmp/pwned'"]) {
+    for (const command of [
+      'node -e \'require("fs").writeFileSync("/tmp/pwned","x")\'',
+      "python3 -c 'print(1)'",
+      "curl http://127.0.0.1/",
+      "/bin/sh -c 'touch /tmp/pwned'",
+    ]) {
       await call(box, "bash", { command }).catch(() => undefined);
     }
     expect(existsSync("/tmp/pwned")).toBe(false);

@@ -20,18 +20,32 @@ describe.skipIf(!pg)("a session workspace across two app processes on PostgreSQL
   beforeAll(async () => {
     database = await openTestDatabase();
     model = await startScriptedModelServer();
-    ({ secret: key } = await createAccount(database.db, PROJECT_SETUPS, { email: `ws-${Date.now()}@test.local`, projectName: "ws" }));
+    ({ secret: key } = await createAccount(database.db, PROJECT_SETUPS, {
+      email: `ws-${Date.now()}@test.local`,
+      projectName: "ws",
+    }));
   });
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null) child.kill();
-    await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((r) => child.once("exit", r)) : undefined)));
+    await Promise.all(
+      children.map((child) => (child.exitCode === null ? new Promise((r) => child.once("exit", r)) : undefined)),
+    );
     await model.close();
     await database.close();
   });
 
   function startServer(): Promise<string> {
     const child = spawn(process.execPath, ["--import", "tsx", "tests/tools/fixtures/serve.ts"], {
-      env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "silent", NODE_ENV: "test", APP_SECRET_KEY: secretKey, OPENAI_API_KEY: "sk-two", OPENAI_BASE_URL: model.baseUrl, WORKERS: "off" },
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        LOG_LEVEL: "silent",
+        NODE_ENV: "test",
+        APP_SECRET_KEY: secretKey,
+        OPENAI_API_KEY: "sk-two",
+        OPENAI_BASE_URL: model.baseUrl,
+        WORKERS: "off",
+      },
       stdio: ["ignore", "pipe", "inherit"],
     });
     children.push(child);
@@ -54,7 +68,13 @@ describe.skipIf(!pg)("a session workspace across two app processes on PostgreSQL
         session_id: "shared-session",
         data: {
           inputs: { messages: [{ role: "user", content: text }] },
-          parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [{ type: "builtin", name: "bash" }], runner: { permissions: { default: "allow" } } } },
+          parameters: {
+            agent: {
+              llm: { provider: "openai", model: "gpt-5-mini" },
+              tools: [{ type: "builtin", name: "bash" }],
+              runner: { permissions: { default: "allow" } },
+            },
+          },
         },
       }),
     });
@@ -64,10 +84,26 @@ describe.skipIf(!pg)("a session workspace across two app processes on PostgreSQL
 
   it("a file written through one process is read through the other", async () => {
     const [first, second] = await Promise.all([startServer(), startServer()]);
-    model.script({ kind: "reply", text: "Writing.", toolCalls: [{ id: "c_1", name: "bash", input: { command: "echo 'from process one' > shared.txt" } }] }, { kind: "reply", text: "ok" });
+    model.script(
+      {
+        kind: "reply",
+        text: "Writing.",
+        toolCalls: [{ id: "c_1", name: "bash", input: { command: "echo 'from process one' > shared.txt" } }],
+      },
+      { kind: "reply", text: "ok" },
+    );
     await turn(first, "write it");
-    model.script({ kind: "reply", text: "Reading.", toolCalls: [{ id: "c_2", name: "bash", input: { command: "cat shared.txt" } }] }, { kind: "reply", text: "ok" });
+    model.script(
+      {
+        kind: "reply",
+        text: "Reading.",
+        toolCalls: [{ id: "c_2", name: "bash", input: { command: "cat shared.txt" } }],
+      },
+      { kind: "reply", text: "ok" },
+    );
     const results = await turn(second, "read it");
-    expect(results).toEqual([expect.objectContaining({ tool_call_id: "c_2", content: "from process one\n", is_error: false })]);
+    expect(results).toEqual([
+      expect.objectContaining({ tool_call_id: "c_2", content: "from process one\n", is_error: false }),
+    ]);
   }, 60_000);
 });

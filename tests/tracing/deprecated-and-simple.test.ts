@@ -13,12 +13,20 @@ const at = (s: number) => `2026-08-01T00:00:${String(s).padStart(2, "0")}Z`;
 describe("deprecated single-trace endpoints", () => {
   it("POST /tracing/traces/ takes exactly one trace", async () => {
     const t = traceId();
-    const ok = await c.t.call("POST", "/api/tracing/traces/", { key: c.key, body: { spans: [{ trace_id: t, span_id: spanId(), start_time: at(1) }] } });
+    const ok = await c.t.call("POST", "/api/tracing/traces/", {
+      key: c.key,
+      body: { spans: [{ trace_id: t, span_id: spanId(), start_time: at(1) }] },
+    });
     expectStatus(ok, 202);
     expect(ok.body.count).toBe(1);
     const two = await c.t.call("POST", "/api/tracing/traces/", {
       key: c.key,
-      body: { spans: [{ trace_id: traceId(), span_id: spanId() }, { trace_id: traceId(), span_id: spanId() }] },
+      body: {
+        spans: [
+          { trace_id: traceId(), span_id: spanId() },
+          { trace_id: traceId(), span_id: spanId() },
+        ],
+      },
     });
     expectStatus(two, 400);
     expect(two.body.code).toBe("not_one_trace");
@@ -30,12 +38,22 @@ describe("deprecated single-trace endpoints", () => {
     const [a, b, x] = [spanId(), spanId(), spanId()];
     await c.t.call("POST", "/api/tracing/spans/ingest", {
       key: c.key,
-      body: { spans: [{ trace_id: t, span_id: a, span_name: "a", start_time: at(1) }, { trace_id: t, span_id: b, span_name: "b", parent_id: a, start_time: at(2) }] },
+      body: {
+        spans: [
+          { trace_id: t, span_id: a, span_name: "a", start_time: at(1) },
+          { trace_id: t, span_id: b, span_name: "b", parent_id: a, start_time: at(2) },
+        ],
+      },
     });
     await processQueue(c);
     const put = await c.t.call("PUT", `/api/tracing/traces/${t}`, {
       key: c.key,
-      body: { spans: [{ trace_id: t, span_id: a, span_name: "a2", start_time: at(1) }, { trace_id: t, span_id: x, span_name: "x", parent_id: a, start_time: at(3) }] },
+      body: {
+        spans: [
+          { trace_id: t, span_id: a, span_name: "a2", start_time: at(1) },
+          { trace_id: t, span_id: x, span_name: "x", parent_id: a, start_time: at(3) },
+        ],
+      },
     });
     expectStatus(put, 202);
     expect(put.body.count).toBe(2);
@@ -44,15 +62,32 @@ describe("deprecated single-trace endpoints", () => {
     expect(Object.keys(fetched.body.trace.spans)).toEqual(["a2"]);
     expect(Object.keys(fetched.body.trace.spans.a2.spans)).toEqual(["x"]);
 
-    const mismatch = await c.t.call("PUT", `/api/tracing/traces/${traceId()}`, { key: c.key, body: { spans: [{ trace_id: t, span_id: a }] } });
+    const mismatch = await c.t.call("PUT", `/api/tracing/traces/${traceId()}`, {
+      key: c.key,
+      body: { spans: [{ trace_id: t, span_id: a }] },
+    });
     expectStatus(mismatch, 400);
     expect(mismatch.body.code).toBe("trace_id_mismatch");
-    const two = await c.t.call("PUT", `/api/tracing/traces/${t}`, { key: c.key, body: { spans: [{ trace_id: t, span_id: a }, { trace_id: traceId(), span_id: b }] } });
+    const two = await c.t.call("PUT", `/api/tracing/traces/${t}`, {
+      key: c.key,
+      body: {
+        spans: [
+          { trace_id: t, span_id: a },
+          { trace_id: traceId(), span_id: b },
+        ],
+      },
+    });
     expectStatus(two, 400);
     expect(two.body.code).toBe("not_one_trace");
     // Dashed UUID form of the same id is the same trace.
     const dashed = `${t.slice(0, 8)}-${t.slice(8, 12)}-${t.slice(12, 16)}-${t.slice(16, 20)}-${t.slice(20)}`;
-    expectStatus(await c.t.call("PUT", `/api/tracing/traces/${dashed}`, { key: c.key, body: { spans: [{ trace_id: `0x${t}`, span_id: a, start_time: at(1) }] } }), 202);
+    expectStatus(
+      await c.t.call("PUT", `/api/tracing/traces/${dashed}`, {
+        key: c.key,
+        body: { spans: [{ trace_id: `0x${t}`, span_id: a, start_time: at(1) }] },
+      }),
+      202,
+    );
   });
 });
 
@@ -61,7 +96,16 @@ describe("simple traces", () => {
     const target = { trace_id: traceId(), span_id: spanId() };
     const res = await c.t.call("POST", "/api/simple/traces/", {
       key: c.key,
-      body: { trace: { origin: "human", kind: "adhoc", channel: "api", data: { outputs: { score: 5 } }, references: { evaluator: { slug: "user-feedback" } }, links: { invocation: target } } },
+      body: {
+        trace: {
+          origin: "human",
+          kind: "adhoc",
+          channel: "api",
+          data: { outputs: { score: 5 } },
+          references: { evaluator: { slug: "user-feedback" } },
+          links: { invocation: target },
+        },
+      },
     });
     expectStatus(res, 202);
     expect(res.body.count).toBe(1);
@@ -74,7 +118,10 @@ describe("simple traces", () => {
     expect(span.attributes.ag.data.outputs).toEqual({ score: 5 });
     expect(span.links).toEqual([{ ...target, attributes: { key: "invocation" } }]);
     expect(span.references).toEqual([{ slug: "user-feedback", attributes: { key: "evaluator" } }]);
-    expectStatus(await c.t.call("POST", "/api/simple/traces/", { key: c.key, body: { trace: { origin: "human" } } }), 422);
+    expectStatus(
+      await c.t.call("POST", "/api/simple/traces/", { key: c.key, body: { trace: { origin: "human" } } }),
+      422,
+    );
   });
 });
 
@@ -94,7 +141,11 @@ describe("recordSpans (the agent runtime's door)", () => {
           start_time: at(1),
           end_time: at(9),
           session_id: "session-1",
-          attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "helper", "ag.references.workflow_revision.id": "rev-1" },
+          attributes: {
+            "gen_ai.operation.name": "invoke_agent",
+            "gen_ai.agent.name": "helper",
+            "ag.references.workflow_revision.id": "rev-1",
+          },
         },
         {
           trace_id: t,
@@ -134,7 +185,10 @@ describe("the reference's deprecated read and delete routes", () => {
   it("GET /tracing/traces/{id} answers a map keyed by trace id; DELETE queues a hard delete and answers the removed links", async () => {
     const t = traceId();
     const s = spanId();
-    await c.t.call("POST", "/api/tracing/spans/ingest", { key: c.key, body: { spans: [{ trace_id: t, span_id: s, span_name: "only", start_time: at(5) }] } });
+    await c.t.call("POST", "/api/tracing/spans/ingest", {
+      key: c.key,
+      body: { spans: [{ trace_id: t, span_id: s, span_name: "only", start_time: at(5) }] },
+    });
     await processQueue(c);
     const got = await c.t.call("GET", `/api/tracing/traces/${t}`, { key: c.key });
     expectStatus(got, 200);
@@ -147,7 +201,10 @@ describe("the reference's deprecated read and delete routes", () => {
     expect(deleted.body).toEqual({ count: 1, links: [{ trace_id: t, span_id: s }] });
     await processQueue(c);
     expect((await c.t.call("GET", `/api/tracing/traces/${t}`, { key: c.key })).body).toEqual({ count: 0 });
-    expect((await c.t.call("DELETE", `/api/tracing/traces/${t}`, { key: c.key })).body).toEqual({ count: 0, links: [] });
+    expect((await c.t.call("DELETE", `/api/tracing/traces/${t}`, { key: c.key })).body).toEqual({
+      count: 0,
+      links: [],
+    });
   });
 
   it("POST /tracing/spans/query takes flat keys, with filter as an object or a JSON string", async () => {
@@ -155,17 +212,29 @@ describe("the reference's deprecated read and delete routes", () => {
     const name = `legacy_${Math.random().toString(36).slice(2, 8)}`;
     await c.t.call("POST", "/api/tracing/spans/ingest", {
       key: c.key,
-      body: { spans: [{ trace_id: t, span_id: spanId(), span_name: name, start_time: at(7) }, { trace_id: t, span_id: spanId(), span_name: name, start_time: at(8) }] },
+      body: {
+        spans: [
+          { trace_id: t, span_id: spanId(), span_name: name, start_time: at(7) },
+          { trace_id: t, span_id: spanId(), span_name: name, start_time: at(8) },
+        ],
+      },
     });
     await processQueue(c);
     const filter = { conditions: [{ field: "span_name", operator: "is", value: name }] };
     const spans = await c.t.call("POST", "/api/tracing/spans/query", { key: c.key, body: { focus: "span", filter } });
     expectStatus(spans, 200);
     expect(spans.body.count).toBe(2);
-    const traces = await c.t.call("POST", "/api/tracing/spans/query", { key: c.key, body: { filter: JSON.stringify(filter), limit: "10" } });
+    const traces = await c.t.call("POST", "/api/tracing/spans/query", {
+      key: c.key,
+      body: { filter: JSON.stringify(filter), limit: "10" },
+    });
     expect(traces.body.count).toBe(1);
     expect(Object.keys(traces.body.traces)).toEqual([t]);
-    const viaQueryString = await c.t.call("POST", `/api/tracing/spans/query?focus=span&filter=${encodeURIComponent(JSON.stringify(filter))}`, { key: c.key, body: {} });
+    const viaQueryString = await c.t.call(
+      "POST",
+      `/api/tracing/spans/query?focus=span&filter=${encodeURIComponent(JSON.stringify(filter))}`,
+      { key: c.key, body: {} },
+    );
     expect(viaQueryString.body.count).toBe(2);
   });
 });

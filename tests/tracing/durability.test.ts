@@ -31,7 +31,10 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
   let projectId: string;
   beforeAll(async () => {
     database = await openTestDatabase();
-    const account = await createAccount(database.db, PROJECT_SETUPS, { email: `durable-${Date.now()}@test.local`, projectName: "durable" });
+    const account = await createAccount(database.db, PROJECT_SETUPS, {
+      email: `durable-${Date.now()}@test.local`,
+      projectName: "durable",
+    });
     key = account.secret;
     projectId = account.project.id;
   });
@@ -74,9 +77,11 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
     };
     // Eight senders at once, 60 requests: the in-process worker is busy writing when the kill comes.
     let next = 0;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < 60) await send(next++);
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < 60) await send(next++);
+      }),
+    );
     first.child.kill("SIGKILL");
     await new Promise((r) => first.child.once("exit", r));
     expect(acknowledged.size).toBe(3000);
@@ -84,9 +89,22 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
 
     const second = await startServer();
     try {
-      const count = async () => Number((await rawQuery<{ n: string }>(database.db, `select count(*)::text as n from spans where project_id = $1::uuid`, [projectId]))[0].n);
+      const count = async () =>
+        Number(
+          (
+            await rawQuery<{ n: string }>(
+              database.db,
+              `select count(*)::text as n from spans where project_id = $1::uuid`,
+              [projectId],
+            )
+          )[0].n,
+        );
       await waitFor(async () => (await count()) >= acknowledged.size, 60_000);
-      const rows = await rawQuery<{ t: string; s: string }>(database.db, `select replace(trace_id::text, '-', '') as t, right(replace(span_id::text, '-', ''), 16) as s from spans where project_id = $1::uuid`, [projectId]);
+      const rows = await rawQuery<{ t: string; s: string }>(
+        database.db,
+        `select replace(trace_id::text, '-', '') as t, right(replace(span_id::text, '-', ''), 16) as s from spans where project_id = $1::uuid`,
+        [projectId],
+      );
       const stored = new Set(rows.map((r) => `${r.t}/${r.s}`));
       expect(rows.length).toBe(stored.size);
       for (const k of acknowledged) expect(stored.has(k)).toBe(true);
@@ -102,23 +120,52 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
     const handles = await Promise.all([0, 1].map(() => openDatabase({ url: database.url, maxConnections: 4 })));
     const processed: string[][] = [[], []];
     const workers = handles.map((h, i) =>
-      startIngestWorker({ db: h.db, dbKind: "postgres", config, secrets: new SecretBox(randomBytes(32)), projectSetups: PROJECT_SETUPS } satisfies AppContext, { rowsPerPass: 4, onBatch: (r) => processed[i].push(...r.rowIds) }),
+      startIngestWorker(
+        {
+          db: h.db,
+          dbKind: "postgres",
+          config,
+          secrets: new SecretBox(randomBytes(32)),
+          projectSetups: PROJECT_SETUPS,
+        } satisfies AppContext,
+        { rowsPerPass: 4, onBatch: (r) => processed[i].push(...r.rowIds) },
+      ),
     );
     try {
       const traces = Array.from({ length: 10 }, () => ({ id: traceId(), root: spanId() }));
-      const before = Number((await rawQuery<{ n: string }>(database.db, `select coalesce(max(id), 0)::text as n from span_ingest`))[0].n);
+      const before = Number(
+        (await rawQuery<{ n: string }>(database.db, `select coalesce(max(id), 0)::text as n from span_ingest`))[0].n,
+      );
       // Roots first, then 200 requests of children spread over the same 10 traces.
-      await enqueueSpans(database.db, projectId, parseTracingRequest({ spans: traces.map((t) => ({ trace_id: t.id, span_id: t.root, span_name: "root" })) }).spans, { maxBacklogSpans: 1e9 });
+      await enqueueSpans(
+        database.db,
+        projectId,
+        parseTracingRequest({ spans: traces.map((t) => ({ trace_id: t.id, span_id: t.root, span_name: "root" })) })
+          .spans,
+        { maxBacklogSpans: 1e9 },
+      );
       const perTrace = new Map<string, number>();
       for (let i = 0; i < 200; i++) {
         const spans = Array.from({ length: 10 }, (_, j) => {
           const t = traces[(i + j) % traces.length];
           perTrace.set(t.id, (perTrace.get(t.id) ?? 0) + 1);
-          return { trace_id: t.id, span_id: spanId(), parent_id: t.root, span_name: "child", attributes: { "ag.metrics.tokens.incremental.total": 1 } };
+          return {
+            trace_id: t.id,
+            span_id: spanId(),
+            parent_id: t.root,
+            span_name: "child",
+            attributes: { "ag.metrics.tokens.incremental.total": 1 },
+          };
         });
-        await enqueueSpans(handles[i % 2].db, projectId, parseTracingRequest({ spans }).spans, { maxBacklogSpans: 1e9 });
+        await enqueueSpans(handles[i % 2].db, projectId, parseTracingRequest({ spans }).spans, {
+          maxBacklogSpans: 1e9,
+        });
       }
-      await waitFor(async () => (await rawQuery<{ n: string }>(database.db, `select count(*)::text as n from span_ingest`))[0].n === "0", 60_000);
+      await waitFor(
+        async () =>
+          (await rawQuery<{ n: string }>(database.db, `select count(*)::text as n from span_ingest`))[0].n === "0",
+        60_000,
+      );
 
       const all = [...processed[0], ...processed[1]];
       expect(all.length).toBe(201);

@@ -27,7 +27,9 @@ export async function processQueue(c: TracingCtx): Promise<number> {
 let seq = 0;
 /** A fresh 32-hex trace id and 16-hex span ids. */
 export function traceId(): string {
-  return (Date.now().toString(16) + (++seq).toString(16).padStart(6, "0") + Math.random().toString(16).slice(2)).padEnd(32, "0").slice(0, 32);
+  return (Date.now().toString(16) + (++seq).toString(16).padStart(6, "0") + Math.random().toString(16).slice(2))
+    .padEnd(32, "0")
+    .slice(0, 32);
 }
 export function spanId(): string {
   return (Math.random().toString(16).slice(2) + (++seq).toString(16) + "0000000000000000").slice(0, 16);

@@ -14,7 +14,14 @@ describe("span ingest and fetch", () => {
     const child = spanId();
     const res = await ingest(c, {
       spans: [
-        { trace_id: t, span_id: root, span_name: "agent", start_time: "2026-04-16T18:18:18.491929Z", end_time: "2026-04-16T18:18:20Z", attributes: { "ag.type.span": "agent", "ag.session.id": "s1", "ag.user.id": "u1" } },
+        {
+          trace_id: t,
+          span_id: root,
+          span_name: "agent",
+          start_time: "2026-04-16T18:18:18.491929Z",
+          end_time: "2026-04-16T18:18:20Z",
+          attributes: { "ag.type.span": "agent", "ag.session.id": "s1", "ag.user.id": "u1" },
+        },
         {
           trace_id: t,
           span_id: child,
@@ -22,12 +29,22 @@ describe("span ingest and fetch", () => {
           span_name: "chat",
           start_time: 1776363499000,
           end_time: 1776363499500,
-          attributes: { "ag.type.span": "chat", "ag.metrics.tokens.incremental.prompt": 10, "ag.metrics.tokens.incremental.completion": 5 },
+          attributes: {
+            "ag.type.span": "chat",
+            "ag.metrics.tokens.incremental.prompt": 10,
+            "ag.metrics.tokens.incremental.completion": 5,
+          },
         },
       ],
     });
     expectStatus(res, 202);
-    expect(res.body).toEqual({ count: 2, links: [{ trace_id: t, span_id: root }, { trace_id: t, span_id: child }] });
+    expect(res.body).toEqual({
+      count: 2,
+      links: [
+        { trace_id: t, span_id: root },
+        { trace_id: t, span_id: child },
+      ],
+    });
 
     const before = await c.t.call("GET", `/api/traces/${t}`, { key: c.key });
     expect(before.body).toEqual({ count: 0 });
@@ -80,7 +97,12 @@ describe("span ingest and fetch", () => {
               span_id: root,
               start_time: "2026-05-01T10:00:00Z",
               end_time: "2026-05-01T10:00:01Z",
-              spans: { step: [{ span_id: spanId(), start_time: "2026-05-01T10:00:00.100Z" }, { span_id: spanId(), start_time: "2026-05-01T10:00:00.200Z" }] },
+              spans: {
+                step: [
+                  { span_id: spanId(), start_time: "2026-05-01T10:00:00.100Z" },
+                  { span_id: spanId(), start_time: "2026-05-01T10:00:00.200Z" },
+                ],
+              },
             },
           },
         },
@@ -98,7 +120,11 @@ describe("span ingest and fetch", () => {
     expect((await ingest(c, {})).body).toEqual({ count: 0, links: [] });
     expectStatus(await ingest(c, [1, 2]), 422);
     expectStatus(await ingest(c, { spans: "x" }), 422);
-    const bad = await c.t.call("POST", "/api/tracing/spans/ingest", { key: c.key, rawBody: "{nope", headers: { "content-type": "application/json" } });
+    const bad = await c.t.call("POST", "/api/tracing/spans/ingest", {
+      key: c.key,
+      rawBody: "{nope",
+      headers: { "content-type": "application/json" },
+    });
     expectStatus(bad, 400);
   });
 
@@ -129,7 +155,13 @@ describe("span ingest and fetch", () => {
           parent_id: mid,
           span_name: "chat gpt-5",
           start_time: at(2),
-          attributes: { "gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-5", "gen_ai.provider.name": "openai", "gen_ai.usage.input_tokens": 1000, "gen_ai.usage.output_tokens": 100 },
+          attributes: {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.request.model": "gpt-5",
+            "gen_ai.provider.name": "openai",
+            "gen_ai.usage.input_tokens": 1000,
+            "gen_ai.usage.output_tokens": 100,
+          },
         },
       ],
     });
@@ -147,7 +179,12 @@ describe("span ingest and fetch", () => {
       ],
     });
     await processQueue(c);
-    await ingest(c, { spans: [{ trace_id: t, span_id: root, span_name: "root", start_time: at(1) }, { trace_id: t, span_id: mid, parent_id: root, span_name: "turn", start_time: at(1) }] });
+    await ingest(c, {
+      spans: [
+        { trace_id: t, span_id: root, span_name: "root", start_time: at(1) },
+        { trace_id: t, span_id: mid, parent_id: root, span_name: "turn", start_time: at(1) },
+      ],
+    });
     await processQueue(c);
     const fetched = await c.t.call("GET", `/api/traces/${t}`, { key: c.key });
     const rootSpan = fetched.body.trace.spans.root;
@@ -161,7 +198,12 @@ describe("span ingest and fetch", () => {
   it("lists traces by repeated or comma-separated ids, newest first, and emits traces.fetched", async () => {
     const a = traceId();
     const b = traceId();
-    await ingest(c, { spans: [{ trace_id: a, span_id: spanId(), start_time: "2026-07-01T00:00:00Z" }, { trace_id: b, span_id: spanId(), start_time: "2026-07-02T00:00:00Z" }] });
+    await ingest(c, {
+      spans: [
+        { trace_id: a, span_id: spanId(), start_time: "2026-07-01T00:00:00Z" },
+        { trace_id: b, span_id: spanId(), start_time: "2026-07-02T00:00:00Z" },
+      ],
+    });
     await processQueue(c);
     const repeated = await c.t.call("GET", `/api/traces/?trace_id=${a}&trace_id=${b}`, { key: c.key });
     expectStatus(repeated, 200);

@@ -6,7 +6,12 @@ import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trac
 import { CompressionAlgorithm } from "@opentelemetry/otlp-exporter-base";
 import * as otlpRoot from "@opentelemetry/otlp-transformer/build/src/generated/root";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { expectStatus, processQueue, setupTracing, spanId, traceId, type TracingCtx } from "./helpers";
@@ -33,7 +38,10 @@ function recordAgentRun(): { spans: ReadableSpan[]; traceId: string } {
     spanProcessors: [new SimpleSpanProcessor(memory)],
   });
   const tracer = provider.getTracer("test-scope", "1.2.3");
-  const agent = tracer.startSpan("invoke_agent helper", { kind: SpanKind.SERVER, attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "helper" } });
+  const agent = tracer.startSpan("invoke_agent helper", {
+    kind: SpanKind.SERVER,
+    attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "helper" },
+  });
   const ctx = trace.setSpan(context.active(), agent);
   const chat = tracer.startSpan(
     "chat gpt-5",
@@ -76,14 +84,33 @@ function recordAgentRun(): { spans: ReadableSpan[]; traceId: string } {
   return { spans: memory.getFinishedSpans(), traceId: agent.spanContext().traceId };
 }
 
-function exportWith(exporter: { export(spans: ReadableSpan[], cb: (r: { code: number; error?: Error }) => void): void }, spans: ReadableSpan[]) {
+function exportWith(
+  exporter: { export(spans: ReadableSpan[], cb: (r: { code: number; error?: Error }) => void): void },
+  spans: ReadableSpan[],
+) {
   return new Promise<{ code: number; error?: Error }>((resolve) => exporter.export(spans, resolve));
 }
 
 describe("OTLP/HTTP with the OpenTelemetry JS SDK's exporters", () => {
   const cases = [
-    { name: "protobuf", make: (compression: CompressionAlgorithm) => new ProtoExporter({ url: `${server.origin}/api/otlp/v1/traces`, headers: { Authorization: `ApiKey ${c.key}` }, compression }) },
-    { name: "JSON", make: (compression: CompressionAlgorithm) => new HttpJsonExporter({ url: `${server.origin}/api/otlp/v1/traces`, headers: { Authorization: `ApiKey ${c.key}` }, compression }) },
+    {
+      name: "protobuf",
+      make: (compression: CompressionAlgorithm) =>
+        new ProtoExporter({
+          url: `${server.origin}/api/otlp/v1/traces`,
+          headers: { Authorization: `ApiKey ${c.key}` },
+          compression,
+        }),
+    },
+    {
+      name: "JSON",
+      make: (compression: CompressionAlgorithm) =>
+        new HttpJsonExporter({
+          url: `${server.origin}/api/otlp/v1/traces`,
+          headers: { Authorization: `ApiKey ${c.key}` },
+          compression,
+        }),
+    },
   ];
   for (const { name, make } of cases) {
     for (const compression of [CompressionAlgorithm.NONE, CompressionAlgorithm.GZIP]) {
@@ -139,17 +166,36 @@ describe("OTLP/HTTP with the OpenTelemetry JS SDK's exporters", () => {
 });
 
 function otlpJsonBody(spans: Record<string, unknown>[]) {
-  return { resourceSpans: [{ resource: { attributes: [{ key: "service.name", value: { stringValue: "raw" } }] }, scopeSpans: [{ scope: { name: "raw" }, spans }] }] };
+  return {
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: "service.name", value: { stringValue: "raw" } }] },
+        scopeSpans: [{ scope: { name: "raw" }, spans }],
+      },
+    ],
+  };
 }
 
 function rawSpan(t: string, s: string, extra: Record<string, unknown> = {}) {
   const now = BigInt(Date.now()) * 1_000_000n;
-  return { traceId: t, spanId: s, name: "raw", kind: 1, startTimeUnixNano: String(now), endTimeUnixNano: String(now + 5_000_000n), ...extra };
+  return {
+    traceId: t,
+    spanId: s,
+    name: "raw",
+    kind: 1,
+    startTimeUnixNano: String(now),
+    endTimeUnixNano: String(now + 5_000_000n),
+    ...extra,
+  };
 }
 
 async function post(body: Uint8Array | string, headers: Record<string, string>, key: string | null = c.key) {
   const response = await c.t.handle(
-    new Request("http://localhost/api/otlp/v1/traces", { method: "POST", headers: { ...(key ? { authorization: `ApiKey ${key}` } : {}), ...headers }, body: body as BodyInit }),
+    new Request("http://localhost/api/otlp/v1/traces", {
+      method: "POST",
+      headers: { ...(key ? { authorization: `ApiKey ${key}` } : {}), ...headers },
+      body: body as BodyInit,
+    }),
   );
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
@@ -158,7 +204,9 @@ describe("OTLP/HTTP edge cases", () => {
   it("JSON: keeps the valid spans of a batch and reports the malformed ones in partialSuccess", async () => {
     const t = traceId();
     const good = spanId();
-    const res = await post(JSON.stringify(otlpJsonBody([rawSpan(t, good), rawSpan(t, spanId(), { kind: 999 })])), { "content-type": "application/json" });
+    const res = await post(JSON.stringify(otlpJsonBody([rawSpan(t, good), rawSpan(t, spanId(), { kind: 999 })])), {
+      "content-type": "application/json",
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json");
     const body = JSON.parse(res.bytes.toString());
@@ -193,7 +241,9 @@ describe("OTLP/HTTP edge cases", () => {
     const res = await post(bytes, { "content-type": "application/x-protobuf" });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/x-protobuf");
-    const decoded = v1.ExportTraceServiceResponse.toObject(v1.ExportTraceServiceResponse.decode(res.bytes), { longs: String });
+    const decoded = v1.ExportTraceServiceResponse.toObject(v1.ExportTraceServiceResponse.decode(res.bytes), {
+      longs: String,
+    });
     expect(decoded.partialSuccess.rejectedSpans).toBe("1");
     await processQueue(c);
     const fetched = await c.t.call("GET", `/api/traces/${t}`, { key: c.key });
@@ -201,12 +251,20 @@ describe("OTLP/HTTP edge cases", () => {
   });
 
   it("413 past the size limit (compressed and decompressed), 415 for another content type, 400 for bytes that do not decode, 401 without a key", async () => {
-    const small = await setupTracing({ tracing: { maxBodyBytes: 2048, maxBacklogSpans: 1000, partitionPeriod: "week" } });
+    const small = await setupTracing({
+      tracing: { maxBodyBytes: 2048, maxBacklogSpans: 1000, partitionPeriod: "week" },
+    });
     try {
       const spans = Array.from({ length: 40 }, () => rawSpan(traceId(), spanId()));
       const big = JSON.stringify(otlpJsonBody(spans));
       const call = (body: Uint8Array | string, headers: Record<string, string>) =>
-        small.t.handle(new Request("http://localhost/api/otlp/v1/traces", { method: "POST", headers: { authorization: `ApiKey ${small.key}`, ...headers }, body: body as BodyInit }));
+        small.t.handle(
+          new Request("http://localhost/api/otlp/v1/traces", {
+            method: "POST",
+            headers: { authorization: `ApiKey ${small.key}`, ...headers },
+            body: body as BodyInit,
+          }),
+        );
       expect((await call(big, { "content-type": "application/json" })).status).toBe(413);
       const bomb = gzipSync(Buffer.alloc(1_000_000, 0x20));
       expect(bomb.length).toBeLessThan(2048);
@@ -215,7 +273,9 @@ describe("OTLP/HTTP edge cases", () => {
       await small.t.close();
     }
     expect((await post("x", { "content-type": "text/plain" })).status).toBe(415);
-    expect((await post(Buffer.from([0xff, 0xff, 0xff, 0x01]), { "content-type": "application/x-protobuf" })).status).toBe(400);
+    expect(
+      (await post(Buffer.from([0xff, 0xff, 0xff, 0x01]), { "content-type": "application/x-protobuf" })).status,
+    ).toBe(400);
     expect((await post("{}", { "content-type": "application/json" }, null)).status).toBe(401);
     const ready = await c.t.call("GET", "/api/otlp/v1/traces");
     expect(ready.body).toEqual({ status: "ready" });

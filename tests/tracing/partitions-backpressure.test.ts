@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dropExpiredPartitions, ensurePartitions, listPartitions, periodStart } from "@/server/tracing/store/partitions";
+import {
+  dropExpiredPartitions,
+  ensurePartitions,
+  listPartitions,
+  periodStart,
+} from "@/server/tracing/store/partitions";
 import { expectStatus, ingest, processQueue, setupTracing, spanId, traceId, type TracingCtx } from "./helpers";
 
 const DAY = 86_400_000;
@@ -7,7 +12,9 @@ const DAY = 86_400_000;
 describe("partitions and retention", () => {
   let c: TracingCtx;
   beforeAll(async () => {
-    c = await setupTracing({ tracing: { maxBodyBytes: 10 << 20, maxBacklogSpans: 100_000, partitionPeriod: "week", retentionDays: 30 } });
+    c = await setupTracing({
+      tracing: { maxBodyBytes: 10 << 20, maxBacklogSpans: 100_000, partitionPeriod: "week", retentionDays: 30 },
+    });
   });
   afterAll(() => c.t.close());
 
@@ -24,8 +31,18 @@ describe("partitions and retention", () => {
       spans: [
         { trace_id: t, span_id: spanId(), span_name: "recent", start_time: new Date(now - 20 * DAY).toISOString() },
         { trace_id: t, span_id: spanId(), span_name: "now", start_time: new Date(now).toISOString() },
-        { trace_id: t, span_id: "1111111111111111", span_name: "too old", start_time: new Date(now - 60 * DAY).toISOString() },
-        { trace_id: t, span_id: "2222222222222222", span_name: "future", start_time: new Date(now + 30 * DAY).toISOString() },
+        {
+          trace_id: t,
+          span_id: "1111111111111111",
+          span_name: "too old",
+          start_time: new Date(now - 60 * DAY).toISOString(),
+        },
+        {
+          trace_id: t,
+          span_id: "2222222222222222",
+          span_name: "future",
+          start_time: new Date(now + 30 * DAY).toISOString(),
+        },
       ],
     });
     expectStatus(res, 202);
@@ -74,7 +91,9 @@ describe("backpressure", () => {
   afterAll(() => c.t.close());
 
   it("answers 429 with Retry-After once the queue holds the limit, and accepts again when it has drained", async () => {
-    const batch = (n: number) => ({ spans: Array.from({ length: n }, () => ({ trace_id: traceId(), span_id: spanId() })) });
+    const batch = (n: number) => ({
+      spans: Array.from({ length: n }, () => ({ trace_id: traceId(), span_id: spanId() })),
+    });
     expectStatus(await ingest(c, batch(5)), 202);
     const refused = await ingest(c, batch(1));
     expectStatus(refused, 429);
@@ -85,7 +104,22 @@ describe("backpressure", () => {
         method: "POST",
         headers: { authorization: `ApiKey ${c.key}`, "content-type": "application/json" },
         body: JSON.stringify({
-          resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: traceId(), spanId: spanId(), name: "x", startTimeUnixNano: String(BigInt(Date.now()) * 1_000_000n) }] }] }],
+          resourceSpans: [
+            {
+              scopeSpans: [
+                {
+                  spans: [
+                    {
+                      traceId: traceId(),
+                      spanId: spanId(),
+                      name: "x",
+                      startTimeUnixNano: String(BigInt(Date.now()) * 1_000_000n),
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
         }),
       }),
     );

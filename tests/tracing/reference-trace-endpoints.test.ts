@@ -16,7 +16,16 @@ describe("POST /traces/ingest", () => {
       key: c.key,
       body: {
         traces: [
-          { trace_id: a, spans: { root: { span_id: spanId(), start_time: at(1), spans: { child: { span_id: spanId(), start_time: at(2) } } } } },
+          {
+            trace_id: a,
+            spans: {
+              root: {
+                span_id: spanId(),
+                start_time: at(1),
+                spans: { child: { span_id: spanId(), start_time: at(2) } },
+              },
+            },
+          },
           { trace_id: b, spans: { only: { span_id: spanId(), start_time: at(3) } } },
         ],
       },
@@ -33,7 +42,10 @@ describe("POST /traces/ingest", () => {
   it("refuses an empty or missing list with 400", async () => {
     expectStatus(await c.t.call("POST", "/api/traces/ingest", { key: c.key, body: { traces: [] } }), 400);
     expectStatus(await c.t.call("POST", "/api/traces/ingest", { key: c.key, body: {} }), 400);
-    expectStatus(await c.t.call("POST", "/api/traces/ingest", { key: c.key, body: { traces: [{ trace_id: traceId() }] } }), 422);
+    expectStatus(
+      await c.t.call("POST", "/api/traces/ingest", { key: c.key, body: { traces: [{ trace_id: traceId() }] } }),
+      422,
+    );
   });
 });
 
@@ -42,7 +54,15 @@ describe("/simple/traces/{id}", () => {
     const invocation = { trace_id: traceId(), span_id: spanId() };
     const created = await c.t.call("POST", "/api/simple/traces/", {
       key: c.key,
-      body: { trace: { origin: "human", data: { outputs: { score: 3 } }, references: { evaluator: { slug: "stars" } }, links: { invocation }, tags: { team: "a" } } },
+      body: {
+        trace: {
+          origin: "human",
+          data: { outputs: { score: 3 } },
+          references: { evaluator: { slug: "stars" } },
+          links: { invocation },
+          tags: { team: "a" },
+        },
+      },
     });
     expectStatus(created, 202);
     const id = created.body.trace.trace_id;
@@ -66,21 +86,39 @@ describe("/simple/traces/{id}", () => {
       },
     });
 
-    const edited = await c.t.call("PATCH", `/api/simple/traces/${id}`, { key: c.key, body: { trace: { data: { outputs: { score: 5 } } } } });
+    const edited = await c.t.call("PATCH", `/api/simple/traces/${id}`, {
+      key: c.key,
+      body: { trace: { data: { outputs: { score: 5 } } } },
+    });
     expectStatus(edited, 200);
-    expectStatus(await c.t.call("PATCH", `/api/simple/traces/${id}`, { key: c.key, body: { trace: { origin: "auto" } } }), 422);
+    expectStatus(
+      await c.t.call("PATCH", `/api/simple/traces/${id}`, { key: c.key, body: { trace: { origin: "auto" } } }),
+      422,
+    );
     await processQueue(c);
     const after = await c.t.call("GET", `/api/simple/traces/${id}`, { key: c.key });
     expect(after.body.trace).toEqual({ ...read.body.trace, data: { outputs: { score: 5 } } });
 
     // Another annotation of another invocation, and a plain (non-simple) trace, are not found.
-    await c.t.call("POST", "/api/simple/traces/", { key: c.key, body: { trace: { data: { x: 1 }, links: { invocation: { trace_id: traceId(), span_id: spanId() } } } } });
-    await c.t.call("POST", "/api/tracing/spans/ingest", { key: c.key, body: { spans: [{ trace_id: traceId(), span_id: spanId(), start_time: at(4) }] } });
+    await c.t.call("POST", "/api/simple/traces/", {
+      key: c.key,
+      body: { trace: { data: { x: 1 }, links: { invocation: { trace_id: traceId(), span_id: spanId() } } } },
+    });
+    await c.t.call("POST", "/api/tracing/spans/ingest", {
+      key: c.key,
+      body: { spans: [{ trace_id: traceId(), span_id: spanId(), start_time: at(4) }] },
+    });
     await processQueue(c);
-    const byLink = await c.t.call("POST", "/api/simple/traces/query", { key: c.key, body: { trace: { links: { invocation } } } });
+    const byLink = await c.t.call("POST", "/api/simple/traces/query", {
+      key: c.key,
+      body: { trace: { links: { invocation } } },
+    });
     expectStatus(byLink, 200);
     expect(byLink.body.traces.map((t: { trace_id: string }) => t.trace_id)).toEqual([id]);
-    const byReference = await c.t.call("POST", "/api/simple/traces/query", { key: c.key, body: { trace: { references: { evaluator: { slug: "stars" } }, origin: "human" } } });
+    const byReference = await c.t.call("POST", "/api/simple/traces/query", {
+      key: c.key,
+      body: { trace: { references: { evaluator: { slug: "stars" } }, origin: "human" } },
+    });
     expect(byReference.body.traces.map((t: { trace_id: string }) => t.trace_id)).toEqual([id]);
     expect((await c.t.call("POST", "/api/simple/traces/query", { key: c.key, body: {} })).body.count).toBe(2);
 
@@ -89,6 +127,9 @@ describe("/simple/traces/{id}", () => {
     expect(deleted.body).toEqual({ count: 1, link: { trace_id: id, span_id: created.body.trace.span_id } });
     await processQueue(c);
     expect((await c.t.call("GET", `/api/simple/traces/${id}`, { key: c.key })).body).toEqual({ count: 0 });
-    expectStatus(await c.t.call("PATCH", `/api/simple/traces/${id}`, { key: c.key, body: { trace: { data: {} } } }), 404);
+    expectStatus(
+      await c.t.call("PATCH", `/api/simple/traces/${id}`, { key: c.key, body: { trace: { data: {} } } }),
+      404,
+    );
   });
 });

@@ -8,7 +8,9 @@ let caller: ReturnType<typeof createCaller>;
 beforeAll(async () => {
   t = await createTestApp();
   const p = await t.newProject();
-  caller = createCaller(createContextFrom(t.context, { principal: { projectId: p.projectId, userId: p.userId, role: "owner" } }));
+  caller = createCaller(
+    createContextFrom(t.context, { principal: { projectId: p.projectId, userId: p.userId, role: "owner" } }),
+  );
 });
 afterAll(() => t.close());
 
@@ -16,15 +18,23 @@ describe("agents router", () => {
   it("runs the editor's flow: create, validate, commit, history, restore, fork, deploy", async () => {
     const created = await caller.agents.create({ name: "Helper" });
     const variantId = created.variant.id;
-    const template = { ...(created.revision.data as { parameters: { agent: Record<string, unknown> } }).parameters.agent };
+    const template = {
+      ...(created.revision.data as { parameters: { agent: Record<string, unknown> } }).parameters.agent,
+    };
 
     const bad = await caller.agents.validate({ template: { ...template, model: "x" } });
     expect(bad.ok).toBe(false);
     expect(bad.errors[0].path).toBe("model");
     expect((await caller.agents.validate({ template })).ok).toBe(true);
 
-    await expect(caller.agents.commit({ variantId, template: { ...template, model: "x" } })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    const second = await caller.agents.commit({ variantId, template: { ...template, instructions: { agents_md: "v2" } }, message: "edit" });
+    await expect(caller.agents.commit({ variantId, template: { ...template, model: "x" } })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
+    const second = await caller.agents.commit({
+      variantId,
+      template: { ...template, instructions: { agents_md: "v2" } },
+      message: "edit",
+    });
     expect(second.revision.version).toBe("2");
 
     const history = await caller.agents.history({ variantId, limit: 1 });
@@ -36,7 +46,9 @@ describe("agents router", () => {
     expect(restored.version).toBe("3");
     const fork = await caller.agents.fork({ revisionId: second.revision.id, slug: "experiment" });
     expect(fork.variant.slug).toBe("experiment");
-    expect((fork.revision.data as { parameters: { agent: { instructions: unknown } } }).parameters.agent.instructions).toEqual({ agents_md: "v2" });
+    expect(
+      (fork.revision.data as { parameters: { agent: { instructions: unknown } } }).parameters.agent.instructions,
+    ).toEqual({ agents_md: "v2" });
 
     await caller.agents.deploy({ revisionId: second.revision.id, environment: "staging" });
     const envs = await caller.environments.list();

@@ -10,7 +10,9 @@ beforeAll(async () => {
   t = await createTestApp();
   const p = await t.newProject();
   userId = p.userId;
-  caller = createCaller(createContextFrom(t.context, { principal: { projectId: p.projectId, userId: p.userId, role: "owner" } }));
+  caller = createCaller(
+    createContextFrom(t.context, { principal: { projectId: p.projectId, userId: p.userId, role: "owner" } }),
+  );
 });
 afterAll(() => t.close());
 
@@ -19,7 +21,10 @@ describe("environments overview and deploy log", () => {
     const a = await caller.agents.create({ name: "Alpha" });
     const b = await caller.agents.create({ name: "Beta" });
     const template = (a.revision.data as { parameters: { agent: Record<string, unknown> } }).parameters.agent;
-    const a2 = await caller.agents.commit({ variantId: a.variant.id, template: { ...template, instructions: { agents_md: "v2" } } });
+    const a2 = await caller.agents.commit({
+      variantId: a.variant.id,
+      template: { ...template, instructions: { agents_md: "v2" } },
+    });
 
     await caller.agents.deploy({ revisionId: a.revision.id, environment: "staging", message: "first" });
     await caller.agents.deploy({ revisionId: b.revision.id, environment: "staging" });
@@ -31,7 +36,9 @@ describe("environments overview and deploy log", () => {
     expect(overview.map((e) => e.slug).sort()).toEqual(["development", "production", "staging"]);
     const staging = overview.find((e) => e.slug === "staging")!;
     expect(staging.revision?.version).toBe("4");
-    expect(staging.deployments.map((d) => [d.key, d.artifact.name, d.revision.version, d.since?.version, d.since?.message])).toEqual([
+    expect(
+      staging.deployments.map((d) => [d.key, d.artifact.name, d.revision.version, d.since?.version, d.since?.message]),
+    ).toEqual([
       ["alpha.revision", "Alpha", "2", "3", "second"],
       ["beta.revision", "Beta", "1", "2", expect.any(String)],
     ]);
@@ -44,9 +51,19 @@ describe("environments overview and deploy log", () => {
     const page1 = await caller.environments.deploys({ environment: "staging", artifactId: a.agent.id, limit: 1 });
     expect(page1.items.map((i) => i.revision.message)).toEqual(["second"]);
     expect(page1.items[0].changes).toEqual([
-      expect.objectContaining({ key: "alpha.revision", action: "updated", before: expect.objectContaining({ revision: expect.objectContaining({ version: "1" }) }), after: expect.objectContaining({ artifact: expect.objectContaining({ name: "Alpha" }) }) }),
+      expect.objectContaining({
+        key: "alpha.revision",
+        action: "updated",
+        before: expect.objectContaining({ revision: expect.objectContaining({ version: "1" }) }),
+        after: expect.objectContaining({ artifact: expect.objectContaining({ name: "Alpha" }) }),
+      }),
     ]);
-    const page2 = await caller.environments.deploys({ environment: "staging", artifactId: a.agent.id, limit: 1, cursor: page1.next });
+    const page2 = await caller.environments.deploys({
+      environment: "staging",
+      artifactId: a.agent.id,
+      limit: 1,
+      cursor: page1.next,
+    });
     expect(page2.items.map((i) => [i.revision.message, i.changes[0].action])).toEqual([["first", "created"]]);
     expect(page2.next).toBeUndefined();
 

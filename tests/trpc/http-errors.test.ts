@@ -77,7 +77,11 @@ describe("tRPC over HTTP", () => {
     expect(text).not.toContain("/srv/app");
     const error = await errorOf(response);
     expect(error.message).toMatch(/^Internal server error/);
-    expect(error.data).toMatchObject({ code: "INTERNAL_SERVER_ERROR", httpStatus: 500, app: { code: "internal_error" } });
+    expect(error.data).toMatchObject({
+      code: "INTERNAL_SERVER_ERROR",
+      httpStatus: 500,
+      app: { code: "internal_error" },
+    });
     expect(error.data.stack).toBeUndefined();
   });
 

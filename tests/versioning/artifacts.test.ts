@@ -26,7 +26,10 @@ describe.each(DOMAIN_NAMES)("artifacts of %s", (domain) => {
 
   it("creates an artifact without a variant when the request carries no data, slug derived from the name", async () => {
     const name = `Support Bot ${uniq()}`;
-    const res = await c.t.call("POST", `${base}/`, { key: c.key, body: { [keys.one]: { name, description: "d", tags: { team: "a" } } } });
+    const res = await c.t.call("POST", `${base}/`, {
+      key: c.key,
+      body: { [keys.one]: { name, description: "d", tags: { team: "a" } } },
+    });
     expectStatus(res, 200);
     expect(Object.keys(res.body).sort()).toEqual(["count", keys.one].sort());
     const artifact = res.body[keys.one];
@@ -41,21 +44,36 @@ describe.each(DOMAIN_NAMES)("artifacts of %s", (domain) => {
       created_at: expect.stringMatching(ISO_MS),
       created_by_id: c.userId,
     });
-    const variants = await c.t.call("POST", `${base}/variants/query`, { key: c.key, body: { [keys.refs]: [{ id: artifact.id }] } });
+    const variants = await c.t.call("POST", `${base}/variants/query`, {
+      key: c.key,
+      body: { [keys.refs]: [{ id: artifact.id }] },
+    });
     expect(variants.body.count).toBe(0);
   });
 
   it("takes the client's own variant named default, and the oldest variant is the default one", async () => {
     const { artifact } = await createArtifact(c, domain);
-    const second = await c.t.call("POST", `${base}/variants/`, { key: c.key, body: { [keys.variant]: { [keys.artifactId]: artifact.id, slug: "second" } } });
+    const second = await c.t.call("POST", `${base}/variants/`, {
+      key: c.key,
+      body: { [keys.variant]: { [keys.artifactId]: artifact.id, slug: "second" } },
+    });
     expectStatus(second, 200);
-    const variants = await c.t.call("POST", `${base}/variants/query`, { key: c.key, body: { [keys.refs]: [{ id: artifact.id }] } });
+    const variants = await c.t.call("POST", `${base}/variants/query`, {
+      key: c.key,
+      body: { [keys.refs]: [{ id: artifact.id }] },
+    });
     const first = variants.body[keys.variants].find((v: { slug: string }) => v.slug === "default");
     const commitTo = (variantId: string, marker: string) =>
-      c.t.call("POST", `${base}/revisions/commit`, { key: c.key, body: { [keys.commit]: { [keys.variantId]: variantId, data: dataFor(domain, marker) } } });
+      c.t.call("POST", `${base}/revisions/commit`, {
+        key: c.key,
+        body: { [keys.commit]: { [keys.variantId]: variantId, data: dataFor(domain, marker) } },
+      });
     expectStatus(await commitTo(second.body[keys.variant].id, "on second"), 200);
     // The oldest variant has no revision yet: the artifact names nothing to retrieve.
-    expectStatus(await c.t.call("POST", `${base}/revisions/retrieve`, { key: c.key, body: { [keys.ref]: { id: artifact.id } } }), 404);
+    expectStatus(
+      await c.t.call("POST", `${base}/revisions/retrieve`, { key: c.key, body: { [keys.ref]: { id: artifact.id } } }),
+      404,
+    );
     expectStatus(await commitTo(first.id, "on first"), 200);
     for (const ref of [{ id: artifact.id }, { slug: artifact.slug }]) {
       const res = await c.t.call("POST", `${base}/revisions/retrieve`, { key: c.key, body: { [keys.ref]: ref } });
@@ -99,7 +117,10 @@ describe.each(DOMAIN_NAMES)("artifacts of %s", (domain) => {
     }
     const nameless = await c.t.call("POST", `${base}/`, { key: c.key, body: { [keys.one]: {} } });
     expectStatus(nameless, 422);
-    const unknown = await c.t.call("POST", `${base}/`, { key: c.key, body: { [keys.one]: { name: "n", colour: "red" } } });
+    const unknown = await c.t.call("POST", `${base}/`, {
+      key: c.key,
+      body: { [keys.one]: { name: "n", colour: "red" } },
+    });
     expectStatus(unknown, 422);
   });
 
@@ -133,18 +154,27 @@ describe.each(DOMAIN_NAMES)("artifacts of %s", (domain) => {
       updated_by_id: c.userId,
     });
     // A slug never changes: another one is refused (400), the current one is taken as a repeat.
-    const slugChange = await c.t.call("PUT", `${base}/${artifact.id}`, { key: c.key, body: { [keys.one]: { slug: "new-slug" } } });
+    const slugChange = await c.t.call("PUT", `${base}/${artifact.id}`, {
+      key: c.key,
+      body: { [keys.one]: { slug: "new-slug" } },
+    });
     expectStatus(slugChange, 400);
     expect(slugChange.body.code).toBe("slug_immutable");
     const empty = await c.t.call("PUT", `${base}/${artifact.id}`, { key: c.key, body: { [keys.one]: {} } });
     expectStatus(empty, 400);
     expect(empty.body.code).toBe("empty_update");
-    expectStatus(await c.t.call("PUT", `${base}/${MISSING_ID}`, { key: c.key, body: { [keys.one]: { name: "x" } } }), 404);
+    expectStatus(
+      await c.t.call("PUT", `${base}/${MISSING_ID}`, { key: c.key, body: { [keys.one]: { name: "x" } } }),
+      404,
+    );
   });
 
   it("queries by slug, slugs, ids, name substring, tags containment and refs", async () => {
     const run = uniq("run");
-    const alpha = await createArtifact(c, domain, { name: `Alpha ${run}`, tags: { run, kind: "a", extra: { deep: 1 } } });
+    const alpha = await createArtifact(c, domain, {
+      name: `Alpha ${run}`,
+      tags: { run, kind: "a", extra: { deep: 1 } },
+    });
     const beta = await createArtifact(c, domain, { name: `Beta ${run}`, tags: { run, kind: "b" } });
     const gamma = await createArtifact(c, domain, { name: `Gamma ${run}`, tags: { run, kind: "a" } });
     const q = async (body: Record<string, unknown>) => {
@@ -164,10 +194,15 @@ describe.each(DOMAIN_NAMES)("artifacts of %s", (domain) => {
     // Case-insensitive substring; LIKE wildcards are taken literally.
     expect(await q({ [keys.one]: { name: `gAMMA ${run}`.toUpperCase() } })).toEqual(slugs(gamma));
     expect(await q({ [keys.one]: { name: `%${run}` } })).toEqual([]);
-    expect(await q({ [keys.refs]: [{ slug: alpha.artifact.slug }, { id: beta.artifact.id }] })).toEqual(slugs(alpha, beta));
+    expect(await q({ [keys.refs]: [{ slug: alpha.artifact.slug }, { id: beta.artifact.id }] })).toEqual(
+      slugs(alpha, beta),
+    );
     expect(await q({ [keys.one]: { tags: { run }, slug: "nothing-has-this" } })).toEqual([]);
 
-    const unknownFilter = await c.t.call("POST", `${base}/query`, { key: c.key, body: { [keys.one]: { colour: "red" } } });
+    const unknownFilter = await c.t.call("POST", `${base}/query`, {
+      key: c.key,
+      body: { [keys.one]: { colour: "red" } },
+    });
     expectStatus(unknownFilter, 422);
   });
 
@@ -183,7 +218,10 @@ describe.each(DOMAIN_NAMES)("artifacts of %s", (domain) => {
 
     const hidden = await c.t.call("POST", `${base}/query`, { key: c.key, body: { [keys.one]: { tags: { tag } } } });
     expect(hidden.body).toEqual({ count: 0, [domain]: [] });
-    const shown = await c.t.call("POST", `${base}/query`, { key: c.key, body: { [keys.one]: { tags: { tag } }, include_archived: true } });
+    const shown = await c.t.call("POST", `${base}/query`, {
+      key: c.key,
+      body: { [keys.one]: { tags: { tag } }, include_archived: true },
+    });
     expect(shown.body[domain].map((a: { id: string }) => a.id)).toEqual([artifact.id]);
     // Still resolvable by id.
     expect((await c.t.call("GET", `${base}/${artifact.id}`, { key: c.key })).body[keys.one].deleted_at).toBeDefined();
@@ -204,7 +242,11 @@ describe("environments of a new project", () => {
     const fresh = await c.t.newProject("envs");
     const res = await c.t.call("POST", "/api/environments/query", { key: fresh.key, body: {} });
     expectStatus(res, 200);
-    expect(res.body.environments.map((e: { slug: string }) => e.slug).sort()).toEqual(["development", "production", "staging"]);
+    expect(res.body.environments.map((e: { slug: string }) => e.slug).sort()).toEqual([
+      "development",
+      "production",
+      "staging",
+    ]);
     const variants = await c.t.call("POST", "/api/environments/variants/query", { key: fresh.key, body: {} });
     expect(variants.body.count).toBe(3);
     for (const v of variants.body.environment_variants) {

@@ -55,13 +55,21 @@ describe.each(DOMAIN_NAMES)("commits and history of %s", (domain) => {
 
   it("stores the payload exactly: the commit's answer, a fetch and a retrieve agree", async () => {
     const { variant } = await createArtifact(c, domain);
-    const awkward = { quote: 'say "hi" \\ there', unicode: "héllo ✓ 🙂", nested: { list: [1, 2.5, -0.125, null, true, "x"], empty: {} }, big: 9007199254740991 };
+    const awkward = {
+      quote: 'say "hi" \\ there',
+      unicode: "héllo ✓ 🙂",
+      nested: { list: [1, 2.5, -0.125, null, true, "x"], empty: {} },
+      big: 9007199254740991,
+    };
     const data = { ...dataFor(domain, 1), awkward };
     const committed = await commit(c, domain, variant.id, data);
     expect(committed.data).toEqual(data);
     const fetched = await c.t.call("GET", `${base}/${committed.id}`, { key: c.key });
     expect(fetched.body[keys.revision]).toEqual(committed);
-    const retrieved = await c.t.call("POST", `${base}/retrieve`, { key: c.key, body: { [keys.revisionRef]: { id: committed.id } } });
+    const retrieved = await c.t.call("POST", `${base}/retrieve`, {
+      key: c.key,
+      body: { [keys.revisionRef]: { id: committed.id } },
+    });
     expect(retrieved.body[keys.revision]).toEqual(committed);
   });
 
@@ -85,13 +93,21 @@ describe.each(DOMAIN_NAMES)("commits and history of %s", (domain) => {
     // Both given: they must agree.
     const both = await c.t.call("POST", `${base}/commit`, {
       key: c.key,
-      body: { [keys.commit]: { [keys.artifactId]: artifact.id, [keys.variantId]: variant.id, data: dataFor(domain, "both") } },
+      body: {
+        [keys.commit]: { [keys.artifactId]: artifact.id, [keys.variantId]: variant.id, data: dataFor(domain, "both") },
+      },
     });
     expectStatus(both, 200);
     const other = await createArtifact(c, domain);
     const contradicting = await c.t.call("POST", `${base}/commit`, {
       key: c.key,
-      body: { [keys.commit]: { [keys.artifactId]: other.artifact.id, [keys.variantId]: variant.id, data: dataFor(domain, "no") } },
+      body: {
+        [keys.commit]: {
+          [keys.artifactId]: other.artifact.id,
+          [keys.variantId]: variant.id,
+          data: dataFor(domain, "no"),
+        },
+      },
     });
     expectStatus(contradicting, 400);
     expect(contradicting.body.detail.startsWith(`${keys.artifactId} `)).toBe(true);
@@ -100,14 +116,26 @@ describe.each(DOMAIN_NAMES)("commits and history of %s", (domain) => {
   it("rejects malformed commit bodies with 422 and missing or foreign variants with 404", async () => {
     const { variant } = await createArtifact(c, domain);
     const data = dataFor(domain, 0);
-    const both = { [keys.commit]: { [keys.variantId]: variant.id, data }, [keys.revision]: { [keys.variantId]: variant.id, data } };
-    for (const body of [{}, both, { [keys.commit]: { data } }, { [keys.commit]: { [keys.variantId]: "nope", data } }, { [keys.commit]: { [keys.variantId]: variant.id, data: [1] } }]) {
+    const both = {
+      [keys.commit]: { [keys.variantId]: variant.id, data },
+      [keys.revision]: { [keys.variantId]: variant.id, data },
+    };
+    for (const body of [
+      {},
+      both,
+      { [keys.commit]: { data } },
+      { [keys.commit]: { [keys.variantId]: "nope", data } },
+      { [keys.commit]: { [keys.variantId]: variant.id, data: [1] } },
+    ]) {
       const res = await c.t.call("POST", `${base}/commit`, { key: c.key, body });
       expectStatus(res, 422);
       expect(res.body.code).toBe("validation_error");
       expect(res.body.errors.length).toBeGreaterThan(0);
     }
-    const missing = await c.t.call("POST", `${base}/commit`, { key: c.key, body: { [keys.commit]: { [keys.variantId]: MISSING_ID, data } } });
+    const missing = await c.t.call("POST", `${base}/commit`, {
+      key: c.key,
+      body: { [keys.commit]: { [keys.variantId]: MISSING_ID, data } },
+    });
     expectStatus(missing, 404);
     expect(missing.body.detail).toContain(MISSING_ID);
     const other = DOMAIN_NAMES.find((d) => d !== domain)!;
@@ -116,7 +144,10 @@ describe.each(DOMAIN_NAMES)("commits and history of %s", (domain) => {
       body: { [domainKeys(other).commit]: { [domainKeys(other).variantId]: variant.id, data: dataFor(other, 0) } },
     });
     expectStatus(foreign, 404);
-    const log = await c.t.call("POST", `${base}/log`, { key: c.key, body: { [keys.one]: { [keys.variantId]: variant.id } } });
+    const log = await c.t.call("POST", `${base}/log`, {
+      key: c.key,
+      body: { [keys.one]: { [keys.variantId]: variant.id } },
+    });
     expect(log.body.count).toBe(0);
   });
 
@@ -143,7 +174,10 @@ describe.each(DOMAIN_NAMES)("commits and history of %s", (domain) => {
     expectStatus(invalid, 422);
 
     // A second variant counts from 1 on its own.
-    const side = await c.t.call("POST", `/api/${domain}/variants/`, { key: c.key, body: { [keys.variant]: { [keys.artifactId]: artifact.id, slug: "side" } } });
+    const side = await c.t.call("POST", `/api/${domain}/variants/`, {
+      key: c.key,
+      body: { [keys.variant]: { [keys.artifactId]: artifact.id, slug: "side" } },
+    });
     const s1 = await commit(c, domain, side.body[keys.variant].id, dataFor(domain, "s"));
     expect(s1.version).toBe("1");
     const v4 = await commit(c, domain, variant.id, dataFor(domain, 4));
@@ -158,28 +192,52 @@ describe.each(DOMAIN_NAMES)("commits and history of %s", (domain) => {
     const v3 = await commit(c, domain, variant.id, dataFor(domain, 3));
     const ids = (res: { body: Record<string, any> }) => res.body[keys.revisions].map((r: { id: string }) => r.id);
 
-    const log = await c.t.call("POST", `${base}/log`, { key: c.key, body: { [keys.one]: { [keys.variantId]: variant.id } } });
+    const log = await c.t.call("POST", `${base}/log`, {
+      key: c.key,
+      body: { [keys.one]: { [keys.variantId]: variant.id } },
+    });
     expectStatus(log, 200);
     expect(log.body.count).toBe(3);
     expect(ids(log)).toEqual([v3.id, v2.id, v1!.id]);
     const { data: _data, ...metadata } = v2;
     expect(log.body[keys.revisions][1]).toEqual(metadata);
 
-    const alias = await c.t.call("POST", `${base}/log`, { key: c.key, body: { [keys.revisions]: { [keys.variantId]: variant.id, depth: 2 } } });
+    const alias = await c.t.call("POST", `${base}/log`, {
+      key: c.key,
+      body: { [keys.revisions]: { [keys.variantId]: variant.id, depth: 2 } },
+    });
     expectStatus(alias, 200);
     expect(ids(alias)).toEqual([v3.id, v2.id]);
-    const byArtifact = await c.t.call("POST", `${base}/log`, { key: c.key, body: { [keys.revisions]: { [keys.artifactId]: artifact.id } } });
+    const byArtifact = await c.t.call("POST", `${base}/log`, {
+      key: c.key,
+      body: { [keys.revisions]: { [keys.artifactId]: artifact.id } },
+    });
     expect(ids(byArtifact)).toEqual([v3.id, v2.id, v1!.id]);
-    const upTo = await c.t.call("POST", `${base}/log`, { key: c.key, body: { [keys.revisions]: { [keys.revisionId]: v2.id, depth: 10 } } });
+    const upTo = await c.t.call("POST", `${base}/log`, {
+      key: c.key,
+      body: { [keys.revisions]: { [keys.revisionId]: v2.id, depth: 10 } },
+    });
     expect(ids(upTo)).toEqual([v2.id, v1!.id]);
-    const topDepth = await c.t.call("POST", `${base}/log`, { key: c.key, body: { [keys.one]: { [keys.variantId]: variant.id }, depth: 1 } });
+    const topDepth = await c.t.call("POST", `${base}/log`, {
+      key: c.key,
+      body: { [keys.one]: { [keys.variantId]: variant.id }, depth: 1 },
+    });
     expect(ids(topDepth)).toEqual([v3.id]);
 
     const none = await c.t.call("POST", `${base}/log`, { key: c.key, body: {} });
     expectStatus(none, 400);
     expect(none.body.detail).toContain(keys.variantId);
-    expectStatus(await c.t.call("POST", `${base}/log`, { key: c.key, body: { [keys.one]: { [keys.variantId]: MISSING_ID } } }), 404);
-    expectStatus(await c.t.call("POST", `${base}/log`, { key: c.key, body: { [keys.revisions]: { [keys.variantId]: variant.id, depth: 0 } } }), 422);
+    expectStatus(
+      await c.t.call("POST", `${base}/log`, { key: c.key, body: { [keys.one]: { [keys.variantId]: MISSING_ID } } }),
+      404,
+    );
+    expectStatus(
+      await c.t.call("POST", `${base}/log`, {
+        key: c.key,
+        body: { [keys.revisions]: { [keys.variantId]: variant.id, depth: 0 } },
+      }),
+      422,
+    );
   });
 
   it("fetches a revision by id, and archives and unarchives it", async () => {
@@ -192,7 +250,10 @@ describe.each(DOMAIN_NAMES)("commits and history of %s", (domain) => {
 
     const archived = await c.t.call("POST", `${base}/${revision!.id}/archive`, { key: c.key });
     expectStatus(archived, 200);
-    expect(archived.body).toEqual({ count: 1, [keys.revision]: { ...revision, deleted_at: expect.stringMatching(ISO_MS) } });
+    expect(archived.body).toEqual({
+      count: 1,
+      [keys.revision]: { ...revision, deleted_at: expect.stringMatching(ISO_MS) },
+    });
     const stillThere = await c.t.call("GET", `${base}/${revision!.id}`, { key: c.key });
     expect(stillThere.body[keys.revision].deleted_at).toBe(archived.body[keys.revision].deleted_at);
     const restored = await c.t.call("POST", `${base}/${revision!.id}/unarchive`, { key: c.key });

@@ -16,8 +16,10 @@ async function workflow(data: Record<string, unknown>, slug = uniq("wf")) {
   return { slug, variant: created.variant, revision: created.revision! };
 }
 
-const resolve = (body: Record<string, unknown>) => c.t.call("POST", "/api/applications/revisions/resolve", { key: c.key, body });
-const inline = (data: Record<string, unknown>, options: Record<string, unknown> = {}) => resolve({ application_revision: { data }, ...options });
+const resolve = (body: Record<string, unknown>) =>
+  c.t.call("POST", "/api/applications/revisions/resolve", { key: c.key, body });
+const inline = (data: Record<string, unknown>, options: Record<string, unknown> = {}) =>
+  resolve({ application_revision: { data }, ...options });
 
 describe("resolve options", () => {
   let leaf: Awaited<ReturnType<typeof workflow>>;
@@ -28,7 +30,10 @@ describe("resolve options", () => {
   });
 
   it("resolves inline data and reports what it followed; inline data with references is 400", async () => {
-    const res = await inline({ a: embed({ workflow: { slug: middle.slug } }, "parameters.prompt"), b: embed({ workflow: { slug: leaf.slug } }, "parameters.prompt") });
+    const res = await inline({
+      a: embed({ workflow: { slug: middle.slug } }, "parameters.prompt"),
+      b: embed({ workflow: { slug: leaf.slug } }, "parameters.prompt"),
+    });
     expectStatus(res, 200);
     expect(res.body.application_revision).toEqual({ data: { a: "leaf text", b: "leaf text" } });
     expect(res.body.resolution_info).toMatchObject({
@@ -49,7 +54,10 @@ describe("resolve options", () => {
     expect(shallow.body.code).toBe("embed_depth");
     expect(shallow.body.detail).toContain("1 level");
 
-    const two = { a: embed({ workflow: { slug: leaf.slug } }, "parameters.prompt"), b: embed({ workflow: { slug: leaf.slug } }, "parameters.prompt") };
+    const two = {
+      a: embed({ workflow: { slug: leaf.slug } }, "parameters.prompt"),
+      b: embed({ workflow: { slug: leaf.slug } }, "parameters.prompt"),
+    };
     expectStatus(await inline(two, { max_embeds: 2 }), 200);
     const few = await inline(two, { max_embeds: 1 });
     expectStatus(few, 400);
@@ -65,11 +73,19 @@ describe("resolve options", () => {
   it("error_policy placeholder writes <error:code>, keep leaves the embed, both list the errors; exception (the default) fails", async () => {
     const missing = embed({ workflow: { slug: "no-such-workflow" } }, "parameters.prompt");
     const token = "@svc.embed[@svc.references[workflow.slug=no-such-workflow], @svc.selector[path=parameters.prompt]]";
-    const data = { ok: embed({ workflow: { slug: leaf.slug } }, "parameters.prompt"), bad: missing, text: `Say ${token}!` };
+    const data = {
+      ok: embed({ workflow: { slug: leaf.slug } }, "parameters.prompt"),
+      bad: missing,
+      text: `Say ${token}!`,
+    };
 
     const placeholder = await inline(data, { error_policy: "placeholder" });
     expectStatus(placeholder, 200);
-    expect(placeholder.body.application_revision.data).toEqual({ ok: "leaf text", bad: "<error:embed_not_found>", text: "Say <error:embed_not_found>!" });
+    expect(placeholder.body.application_revision.data).toEqual({
+      ok: "leaf text",
+      bad: "<error:embed_not_found>",
+      text: "Say <error:embed_not_found>!",
+    });
     expect(placeholder.body.resolution_info.errors).toEqual([
       { path: "bad", code: "embed_not_found", detail: expect.stringContaining("no-such-workflow") },
       { path: "text", code: "embed_not_found", detail: expect.stringContaining("no-such-workflow") },
@@ -85,7 +101,13 @@ describe("resolve options", () => {
     expectStatus(await inline(data), 404);
 
     // Limits are errors like any other under a lenient policy.
-    const capped = await inline({ a: embed({ workflow: { slug: leaf.slug } }, "parameters.prompt"), b: embed({ workflow: { slug: leaf.slug } }, "parameters.prompt") }, { max_embeds: 1, error_policy: "placeholder" });
+    const capped = await inline(
+      {
+        a: embed({ workflow: { slug: leaf.slug } }, "parameters.prompt"),
+        b: embed({ workflow: { slug: leaf.slug } }, "parameters.prompt"),
+      },
+      { max_embeds: 1, error_policy: "placeholder" },
+    );
     expect(capped.body.application_revision.data).toEqual({ a: "leaf text", b: "<error:embed_limit>" });
   });
 
@@ -103,7 +125,11 @@ describe("resolve options", () => {
 describe("string embeds", () => {
   it("replace each token inside a string with the selected text, or JSON for other values, recursively", async () => {
     const leaf = await workflow({ parameters: { name: "Ada", list: [1, { b: true }] } });
-    const greeting = await workflow({ parameters: { prompt: `Hello @svc.embed[@svc.references[workflow.slug=${leaf.slug}], @svc.selector[path=parameters.name]]` } });
+    const greeting = await workflow({
+      parameters: {
+        prompt: `Hello @svc.embed[@svc.references[workflow.slug=${leaf.slug}], @svc.selector[path=parameters.name]]`,
+      },
+    });
     const res = await inline({
       system: `@svc.embed[@svc.references[workflow.slug=${greeting.slug}], @svc.selector[path=parameters.prompt]], you have @svc.embed[@svc.references[workflow.slug=${leaf.slug}], @svc.selector[path=parameters.list]].`,
       whole: `@svc.embed[@svc.references[workflow_revision.id=${leaf.revision.id}]]`,
@@ -123,9 +149,16 @@ describe("string embeds", () => {
 
   it("accept & between parts and : between key and value; a malformed token is 400 naming where it stood", async () => {
     const leaf = await workflow({ parameters: { name: "Bo" } });
-    const ok = await inline({ s: `@svc.embed[@svc.references[workflow.slug:${leaf.slug}] & @svc.selector[path:parameters.name]]` });
+    const ok = await inline({
+      s: `@svc.embed[@svc.references[workflow.slug:${leaf.slug}] & @svc.selector[path:parameters.name]]`,
+    });
     expect(ok.body.application_revision.data).toEqual({ s: "Bo" });
-    for (const token of ["@svc.embed[@svc.selector[path=x]]", "@svc.embed[@svc.references[slug=x]]", "@svc.embed[@svc.references[gadget.slug=x]]", "@svc.embed[@svc.references[workflow.slug]]"]) {
+    for (const token of [
+      "@svc.embed[@svc.selector[path=x]]",
+      "@svc.embed[@svc.references[slug=x]]",
+      "@svc.embed[@svc.references[gadget.slug=x]]",
+      "@svc.embed[@svc.references[workflow.slug]]",
+    ]) {
       const res = await inline({ deep: { s: `a ${token} b` } });
       expectStatus(res, 400);
       expect(res.body.code).toBe("invalid_embed");
@@ -135,9 +168,16 @@ describe("string embeds", () => {
 
   it("a cycle through string embeds is 400", async () => {
     const a = await workflow({ parameters: { p: "x" } });
-    const b = await workflow({ parameters: { p: `@svc.embed[@svc.references[workflow.slug=${a.slug}], @svc.selector[path=parameters.p]]` } });
-    await commit(c, "workflows", a.variant.id, { parameters: { p: `@svc.embed[@svc.references[workflow.slug=${b.slug}], @svc.selector[path=parameters.p]]` } });
-    const res = await c.t.call("POST", "/api/workflows/revisions/resolve", { key: c.key, body: { workflow_ref: { slug: a.slug } } });
+    const b = await workflow({
+      parameters: { p: `@svc.embed[@svc.references[workflow.slug=${a.slug}], @svc.selector[path=parameters.p]]` },
+    });
+    await commit(c, "workflows", a.variant.id, {
+      parameters: { p: `@svc.embed[@svc.references[workflow.slug=${b.slug}], @svc.selector[path=parameters.p]]` },
+    });
+    const res = await c.t.call("POST", "/api/workflows/revisions/resolve", {
+      key: c.key,
+      body: { workflow_ref: { slug: a.slug } },
+    });
     expectStatus(res, 400);
     expect(res.body.code).toBe("embed_cycle");
   });
@@ -162,7 +202,10 @@ describe("embeds by artifact slug and version", () => {
     expect(noVersion.body.detail).toContain("version 9");
 
     // Retrieve reads an artifact reference's version the same way.
-    const retrieved = await c.t.call("POST", "/api/workflows/revisions/retrieve", { key: c.key, body: { workflow_ref: { slug: tool.slug, version: "1" } } });
+    const retrieved = await c.t.call("POST", "/api/workflows/revisions/retrieve", {
+      key: c.key,
+      body: { workflow_ref: { slug: tool.slug, version: "1" } },
+    });
     expectStatus(retrieved, 200);
     expect(retrieved.body.workflow_revision.data).toEqual({ parameters: { prompt: "v1" } });
   });

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commit, countEvents, createArtifact, expectStatus, refsOfRevision, retrieve, setup, uniq, type Ctx } from "./helpers";
+import {
+  commit,
+  countEvents,
+  createArtifact,
+  expectStatus,
+  refsOfRevision,
+  retrieve,
+  setup,
+  uniq,
+  type Ctx,
+} from "./helpers";
 
 let c: Ctx;
 beforeAll(async () => {
@@ -24,7 +34,10 @@ async function application(data: Record<string, unknown>) {
 const resolveApp = (id: string) => retrieve(c, "applications", { application_revision_ref: { id }, resolve: true });
 
 describe("embeds", () => {
-  const tools = [{ type: "builtin", name: "read" }, { type: "builtin", name: "bash" }];
+  const tools = [
+    { type: "builtin", name: "read" },
+    { type: "builtin", name: "bash" },
+  ];
   let lib: Awaited<ReturnType<typeof workflow>>;
 
   beforeAll(async () => {
@@ -32,7 +45,9 @@ describe("embeds", () => {
   });
 
   it("resolve: true replaces an embed with the referenced data at the selector path and says what was used", async () => {
-    const stored = { parameters: { agent: { tools: embed({ workflow: { slug: lib.slug } }, "parameters.tools"), name: "bot" } } };
+    const stored = {
+      parameters: { agent: { tools: embed({ workflow: { slug: lib.slug } }, "parameters.tools"), name: "bot" } },
+    };
     const app = await application(stored);
     expect(app.data).toEqual(stored);
 
@@ -47,7 +62,14 @@ describe("embeds", () => {
       application_revision: { ...app, data: { parameters: { agent: { tools, name: "bot" } } } },
       retrieval_info: { references: refsOfRevision("applications", app) },
       resolution_info: {
-        embeds: [{ path: "parameters.agent.tools", references: refsOfRevision("workflows", lib.revision), selector: { path: "parameters.tools" }, depth: 1 }],
+        embeds: [
+          {
+            path: "parameters.agent.tools",
+            references: refsOfRevision("workflows", lib.revision),
+            selector: { path: "parameters.tools" },
+            depth: 1,
+          },
+        ],
         embeds_resolved: 1,
         references_used: [refsOfRevision("workflows", lib.revision)],
         depth_reached: 1,
@@ -55,7 +77,10 @@ describe("embeds", () => {
       },
     });
 
-    const viaResolve = await c.t.call("POST", "/api/applications/revisions/resolve", { key: c.key, body: { application_revision_ref: { id: app.id } } });
+    const viaResolve = await c.t.call("POST", "/api/applications/revisions/resolve", {
+      key: c.key,
+      body: { application_revision_ref: { id: app.id } },
+    });
     expectStatus(viaResolve, 200);
     expect(viaResolve.body).toEqual(res.body);
 
@@ -66,11 +91,17 @@ describe("embeds", () => {
 
   it("resolves embeds inside arrays, without a selector, pinned by version, and through an environment", async () => {
     const v2 = await commit(c, "workflows", lib.variant.id, { parameters: { tools: [], prompt: "newer" } });
-    await c.t.call("POST", "/api/workflows/revisions/deploy", { key: c.key, body: { workflow_revision_ref: { id: lib.revision.id }, environment_ref: { slug: "production" } } });
+    await c.t.call("POST", "/api/workflows/revisions/deploy", {
+      key: c.key,
+      body: { workflow_revision_ref: { id: lib.revision.id }, environment_ref: { slug: "production" } },
+    });
     const app = await application({
       list: [embed({ workflow_ref: { slug: lib.slug } }, "parameters.prompt"), "inline"],
       whole: embed({ workflow_revision: { id: lib.revision.id } }),
-      pinned: embed({ workflow_variant: { id: lib.variant.id }, workflow_revision: { version: "1" } }, "parameters.prompt"),
+      pinned: embed(
+        { workflow_variant: { id: lib.variant.id }, workflow_revision: { version: "1" } },
+        "parameters.prompt",
+      ),
       deployed: embed({ environment: { slug: "production" }, workflow: { slug: lib.slug } }, "parameters.prompt"),
       keyed: embed({ environment_ref: { slug: "production" }, key: `${lib.slug}.revision` }, "parameters.prompt"),
     });
@@ -84,7 +115,12 @@ describe("embeds", () => {
       keyed: "shared",
     });
     // Stored data is JSONB, whose key order is its own: compare by path.
-    const used = res.body.resolution_info.embeds.map((e: { path: string; references: { workflow_revision: { id: string } } }) => [e.path, e.references.workflow_revision.id]);
+    const used = res.body.resolution_info.embeds.map(
+      (e: { path: string; references: { workflow_revision: { id: string } } }) => [
+        e.path,
+        e.references.workflow_revision.id,
+      ],
+    );
     expect(used.sort()).toEqual([
       ["deployed", lib.revision.id],
       ["keyed", lib.revision.id],
@@ -96,7 +132,9 @@ describe("embeds", () => {
 
   it("resolves embeds inside embedded content, recording each level's depth", async () => {
     const inner = await workflow({ parameters: { model: "m-1" } });
-    const outer = await workflow({ parameters: { llm: { model: embed({ workflow: { slug: inner.slug } }, "parameters.model"), temperature: 0 } } });
+    const outer = await workflow({
+      parameters: { llm: { model: embed({ workflow: { slug: inner.slug } }, "parameters.model"), temperature: 0 } },
+    });
     const app = await application({ llm: embed({ workflow: { slug: outer.slug } }, "parameters.llm") });
     const res = await resolveApp(app.id);
     expectStatus(res, 200);
@@ -110,34 +148,50 @@ describe("embeds", () => {
   it("400 naming the reference for a cycle, including a revision that embeds its own variant", async () => {
     const a = await workflow({ parameters: { x: "placeholder" } });
     const b = await workflow({ parameters: { x: embed({ workflow: { slug: a.slug } }, "parameters.x") } });
-    await commit(c, "workflows", a.variant.id, { parameters: { x: embed({ workflow: { slug: b.slug } }, "parameters.x") } });
+    await commit(c, "workflows", a.variant.id, {
+      parameters: { x: embed({ workflow: { slug: b.slug } }, "parameters.x") },
+    });
     const cycle = await retrieve(c, "workflows", { workflow_ref: { slug: a.slug }, resolve: true });
     expectStatus(cycle, 400);
     expect(cycle.body.code).toBe("embed_cycle");
     expect(cycle.body.detail).toContain(`"${a.slug}"`);
 
     const self = await workflow({ parameters: { me: "x" } });
-    await commit(c, "workflows", self.variant.id, { parameters: { me: embed({ workflow: { slug: self.slug } }, "parameters.me") } });
-    const selfRes = await c.t.call("POST", "/api/workflows/revisions/resolve", { key: c.key, body: { workflow_ref: { slug: self.slug } } });
+    await commit(c, "workflows", self.variant.id, {
+      parameters: { me: embed({ workflow: { slug: self.slug } }, "parameters.me") },
+    });
+    const selfRes = await c.t.call("POST", "/api/workflows/revisions/resolve", {
+      key: c.key,
+      body: { workflow_ref: { slug: self.slug } },
+    });
     expectStatus(selfRes, 400);
     expect(selfRes.body.code).toBe("embed_cycle");
     expect(selfRes.body.detail).toContain(`"${self.slug}"`);
 
     // The same target twice side by side is not a cycle.
     const leaf = await workflow({ parameters: { v: "leaf" } });
-    const twice = await application({ one: embed({ workflow: { slug: leaf.slug } }, "parameters.v"), two: embed({ workflow: { slug: leaf.slug } }, "parameters.v") });
+    const twice = await application({
+      one: embed({ workflow: { slug: leaf.slug } }, "parameters.v"),
+      two: embed({ workflow: { slug: leaf.slug } }, "parameters.v"),
+    });
     expect((await resolveApp(twice.id)).body.application_revision.data).toEqual({ one: "leaf", two: "leaf" });
   });
 
   it("allows 10 levels of nesting and rejects 11 with 400 naming the reference", async () => {
     const chain = [await workflow({ parameters: { next: "bottom" } })];
-    for (let i = 1; i <= 11; i++) chain.push(await workflow({ parameters: { next: embed({ workflow: { slug: chain[i - 1].slug } }, "parameters.next") } }));
+    for (let i = 1; i <= 11; i++)
+      chain.push(
+        await workflow({ parameters: { next: embed({ workflow: { slug: chain[i - 1].slug } }, "parameters.next") } }),
+      );
     const ten = await retrieve(c, "workflows", { workflow_revision_ref: { id: chain[10].revision.id }, resolve: true });
     expectStatus(ten, 200);
     expect(ten.body.workflow_revision.data).toEqual({ parameters: { next: "bottom" } });
     expect(ten.body.resolution_info.embeds.at(-1).depth).toBe(10);
 
-    const eleven = await retrieve(c, "workflows", { workflow_revision_ref: { id: chain[11].revision.id }, resolve: true });
+    const eleven = await retrieve(c, "workflows", {
+      workflow_revision_ref: { id: chain[11].revision.id },
+      resolve: true,
+    });
     expectStatus(eleven, 400);
     expect(eleven.body.code).toBe("embed_depth");
     expect(eleven.body.detail).toContain("10");
@@ -145,7 +199,10 @@ describe("embeds", () => {
   });
 
   it("allows 100 embeds and rejects 101 with 400", async () => {
-    const many = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`e${i}`, embed({ workflow: { slug: lib.slug } }, "parameters.prompt")]));
+    const many = (n: number) =>
+      Object.fromEntries(
+        Array.from({ length: n }, (_, i) => [`e${i}`, embed({ workflow: { slug: lib.slug } }, "parameters.prompt")]),
+      );
     const hundred = await application(many(100));
     const ok = await resolveApp(hundred.id);
     expectStatus(ok, 200);
@@ -166,7 +223,12 @@ describe("embeds", () => {
     expect(res.body.detail).toContain('"no-such-workflow"');
     expect(res.body.detail).toContain("x");
 
-    for (const path of ["parameters.nothing", "parameters.prompt.deeper", "parameters.constructor", "parameters.tools.__proto__"]) {
+    for (const path of [
+      "parameters.nothing",
+      "parameters.prompt.deeper",
+      "parameters.constructor",
+      "parameters.tools.__proto__",
+    ]) {
       const noPath = await application({ x: embed({ workflow: { slug: lib.slug } }, path) });
       const r = await resolveApp(noPath.id);
       expectStatus(r, 404);

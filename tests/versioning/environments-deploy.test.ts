@@ -40,7 +40,8 @@ async function envLatest(slug: string) {
 
 describe.each(DEPLOYABLE_DOMAINS)("deploying %s", (domain) => {
   const keys = domainKeys(domain);
-  const deploy = (body: Record<string, unknown>) => c.t.call("POST", `/api/${domain}/revisions/deploy`, { key: c.key, body });
+  const deploy = (body: Record<string, unknown>) =>
+    c.t.call("POST", `/api/${domain}/revisions/deploy`, { key: c.key, body });
 
   it("commits a new environment revision pointing <slug>.revision at the revision, which stays untouched", async () => {
     const env = await newEnvironment();
@@ -48,7 +49,11 @@ describe.each(DEPLOYABLE_DOMAINS)("deploying %s", (domain) => {
     const v2 = await commit(c, domain, app.variant.id, dataFor(domain, 2));
     const slugKey = `${app.artifact.slug}.revision`;
 
-    const res = await deploy({ [keys.ref]: { slug: app.artifact.slug }, [keys.revisionRef]: { version: "1" }, environment_ref: { slug: env.slug } });
+    const res = await deploy({
+      [keys.ref]: { slug: app.artifact.slug },
+      [keys.revisionRef]: { version: "1" },
+      environment_ref: { slug: env.slug },
+    });
     expectStatus(res, 200);
     expect(Object.keys(res.body).sort()).toEqual(["count", ENV.revision, keys.revision].sort());
     const envRevision = res.body[ENV.revision];
@@ -67,11 +72,17 @@ describe.each(DEPLOYABLE_DOMAINS)("deploying %s", (domain) => {
     // The deployed revision and its variant's history did not change.
     const again = await c.t.call("GET", `/api/${domain}/revisions/${app.revision!.id}`, { key: c.key });
     expect(again.body[keys.revision]).toEqual(app.revision);
-    const log = await c.t.call("POST", `/api/${domain}/revisions/log`, { key: c.key, body: { [keys.one]: { [keys.variantId]: app.variant.id } } });
+    const log = await c.t.call("POST", `/api/${domain}/revisions/log`, {
+      key: c.key,
+      body: { [keys.one]: { [keys.variantId]: app.variant.id } },
+    });
     expect(log.body[keys.revisions].map((r: { id: string }) => r.id)).toEqual([v2.id, app.revision!.id]);
 
     // 5: environment plus the artifact (whose slug gives the key), or plus an explicit key.
-    const viaSlug = await retrieve(c, domain, { environment_ref: { slug: env.slug }, [keys.ref]: { slug: app.artifact.slug } });
+    const viaSlug = await retrieve(c, domain, {
+      environment_ref: { slug: env.slug },
+      [keys.ref]: { slug: app.artifact.slug },
+    });
     expectStatus(viaSlug, 200);
     expect(viaSlug.body).toEqual({
       count: 1,
@@ -84,7 +95,11 @@ describe.each(DEPLOYABLE_DOMAINS)("deploying %s", (domain) => {
     expect(viaKey.body[keys.revision].id).toBe(app.revision!.id);
 
     // Redeploying the variant's latest moves the pointer: a new environment revision, diff.updated.
-    const moved = await deploy({ [keys.variantRef]: { id: app.variant.id }, environment_ref: { slug: env.slug }, message: "ship v2" });
+    const moved = await deploy({
+      [keys.variantRef]: { id: app.variant.id },
+      environment_ref: { slug: env.slug },
+      message: "ship v2",
+    });
     expectStatus(moved, 200);
     expect(moved.body[ENV.revision]).toMatchObject({ version: "2", message: "ship v2" });
     const event = await lastEvent(c, "environments.revisions.committed");
@@ -93,10 +108,17 @@ describe.each(DEPLOYABLE_DOMAINS)("deploying %s", (domain) => {
       updated: { [slugKey]: { old: entry, new: refsOfRevision(domain, v2) } },
       deleted: {},
     });
-    const now = await retrieve(c, domain, { environment_ref: { slug: env.slug }, [keys.ref]: { slug: app.artifact.slug } });
+    const now = await retrieve(c, domain, {
+      environment_ref: { slug: env.slug },
+      [keys.ref]: { slug: app.artifact.slug },
+    });
     expect(now.body[keys.revision].id).toBe(v2.id);
     // The environment's history still answers what was deployed before.
-    const before = await retrieve(c, domain, { environment_ref: { slug: env.slug }, environment_revision_ref: { version: "1" }, [keys.ref]: { slug: app.artifact.slug } });
+    const before = await retrieve(c, domain, {
+      environment_ref: { slug: env.slug },
+      environment_revision_ref: { version: "1" },
+      [keys.ref]: { slug: app.artifact.slug },
+    });
     expect(before.body[keys.revision].id).toBe(app.revision!.id);
     expect(before.body.retrieval_info.references[ENV.revision].version).toBe("1");
   });
@@ -104,7 +126,11 @@ describe.each(DEPLOYABLE_DOMAINS)("deploying %s", (domain) => {
   it("deploys under an explicit key and to a named environment variant", async () => {
     const env = await newEnvironment();
     const app = await createArtifact(c, domain, { data: dataFor(domain, 1) });
-    const res = await deploy({ [keys.revisionRef]: { id: app.revision!.id }, environment_ref: { slug: env.slug }, key: "chatbot" });
+    const res = await deploy({
+      [keys.revisionRef]: { id: app.revision!.id },
+      environment_ref: { slug: env.slug },
+      key: "chatbot",
+    });
     expectStatus(res, 200);
     expect(Object.keys(res.body[ENV.revision].data.references)).toEqual(["chatbot"]);
 
@@ -113,11 +139,17 @@ describe.each(DEPLOYABLE_DOMAINS)("deploying %s", (domain) => {
     expect(viaKey.body[keys.revision].id).toBe(app.revision!.id);
     expect(viaKey.body.retrieval_info.key).toBe("chatbot");
     // The default key was not used.
-    const viaSlug = await retrieve(c, domain, { environment_ref: { slug: env.slug }, [keys.ref]: { slug: app.artifact.slug } });
+    const viaSlug = await retrieve(c, domain, {
+      environment_ref: { slug: env.slug },
+      [keys.ref]: { slug: app.artifact.slug },
+    });
     expectStatus(viaSlug, 404);
     expect(viaSlug.body.detail).toContain(`${app.artifact.slug}.revision`);
 
-    const canary = await c.t.call("POST", "/api/environments/variants/", { key: c.key, body: { [ENV.variant]: { [ENV.artifactId]: env.id, slug: "canary" } } });
+    const canary = await c.t.call("POST", "/api/environments/variants/", {
+      key: c.key,
+      body: { [ENV.variant]: { [ENV.artifactId]: env.id, slug: "canary" } },
+    });
     const toCanary = await deploy({
       [keys.revisionRef]: { id: app.revision!.id },
       environment_ref: { slug: env.slug },
@@ -140,7 +172,12 @@ describe.each(DEPLOYABLE_DOMAINS)("deploying %s", (domain) => {
     const other = await createArtifact(c, domain, { data: dataFor(domain, 9) });
     await deploy({ [keys.revisionRef]: { id: app.revision!.id }, environment_ref: { slug: env.slug }, key: "k" });
 
-    const agree = await retrieve(c, domain, { environment_ref: { slug: env.slug }, key: "k", [keys.revisionRef]: { id: app.revision!.id }, [keys.ref]: { slug: app.artifact.slug } });
+    const agree = await retrieve(c, domain, {
+      environment_ref: { slug: env.slug },
+      key: "k",
+      [keys.revisionRef]: { id: app.revision!.id },
+      [keys.ref]: { slug: app.artifact.slug },
+    });
     expectStatus(agree, 200);
     expect(agree.body.retrieval_info.key).toBe("k");
 
@@ -161,7 +198,10 @@ describe.each(DEPLOYABLE_DOMAINS)("deploying %s", (domain) => {
   it("answers an environment retrieve that finds nothing with 404, and one without a key with 400", async () => {
     const env = await newEnvironment();
     const app = await createArtifact(c, domain, { data: dataFor(domain, 1) });
-    const empty = await retrieve(c, domain, { environment_ref: { slug: env.slug }, [keys.ref]: { slug: app.artifact.slug } });
+    const empty = await retrieve(c, domain, {
+      environment_ref: { slug: env.slug },
+      [keys.ref]: { slug: app.artifact.slug },
+    });
     expectStatus(empty, 404);
     expectStatus(await retrieve(c, domain, { environment_ref: { slug: "no-such-env" }, key: "k" }), 404);
     expectStatus(await retrieve(c, domain, { environment_ref: { id: MISSING_ID }, key: "k" }), 404);
@@ -177,7 +217,11 @@ describe.each(DEPLOYABLE_DOMAINS)("deploying %s", (domain) => {
     const foreign = await createArtifact(c, otherDomain, { data: dataFor(otherDomain, 1) });
     await c.t.call("POST", `/api/${otherDomain}/revisions/deploy`, {
       key: c.key,
-      body: { [domainKeys(otherDomain).revisionRef]: { id: foreign.revision!.id }, environment_ref: { slug: env.slug }, key: "theirs" },
+      body: {
+        [domainKeys(otherDomain).revisionRef]: { id: foreign.revision!.id },
+        environment_ref: { slug: env.slug },
+        key: "theirs",
+      },
     });
     const wrongKind = await retrieve(c, domain, { environment_ref: { slug: env.slug }, key: "theirs" });
     expectStatus(wrongKind, 400);
@@ -189,11 +233,24 @@ describe.each(DEPLOYABLE_DOMAINS)("deploying %s", (domain) => {
     const app = await createArtifact(c, domain, { data: dataFor(domain, 1) });
     const eventsBefore = await countEvents(c, "environments.revisions.committed");
     expectStatus(await deploy({ [keys.revisionRef]: { id: MISSING_ID }, environment_ref: { slug: env.slug } }), 404);
-    expectStatus(await deploy({ [keys.revisionRef]: { id: app.revision!.id }, environment_ref: { slug: "no-such-env" } }), 404);
-    expectStatus(await deploy({ [keys.revisionRef]: { id: app.revision!.id }, environment_ref: { slug: env.slug }, environment_variant_ref: { slug: "nope" } }), 404);
+    expectStatus(
+      await deploy({ [keys.revisionRef]: { id: app.revision!.id }, environment_ref: { slug: "no-such-env" } }),
+      404,
+    );
+    expectStatus(
+      await deploy({
+        [keys.revisionRef]: { id: app.revision!.id },
+        environment_ref: { slug: env.slug },
+        environment_variant_ref: { slug: "nope" },
+      }),
+      404,
+    );
     expectStatus(await deploy({ environment_ref: { slug: env.slug } }), 400);
     expectStatus(await deploy({ [keys.revisionRef]: { id: app.revision!.id } }), 422);
-    expectStatus(await deploy({ [keys.revisionRef]: { id: app.revision!.id }, environment_ref: { slug: env.slug }, key: "" }), 422);
+    expectStatus(
+      await deploy({ [keys.revisionRef]: { id: app.revision!.id }, environment_ref: { slug: env.slug }, key: "" }),
+      422,
+    );
     expectStatus(await retrieve(c, "environments", { environment_ref: { slug: env.slug } }), 404);
     expect(await countEvents(c, "environments.revisions.committed")).toBe(eventsBefore);
   });
@@ -204,33 +261,66 @@ describe("the one-query environment lookup", () => {
     const env = await newEnvironment();
     const app = await createArtifact(c, "applications", { data: dataFor("applications", 1) });
     const v2 = await commit(c, "applications", app.variant.id, dataFor("applications", 2));
-    await c.t.call("POST", "/api/applications/revisions/deploy", { key: c.key, body: { application_revision_ref: { id: app.revision!.id }, environment_ref: { slug: env.slug }, key: "k" } });
-    await c.t.call("POST", "/api/applications/revisions/deploy", { key: c.key, body: { application_revision_ref: { id: v2.id }, environment_ref: { slug: env.slug }, key: "k" } });
+    await c.t.call("POST", "/api/applications/revisions/deploy", {
+      key: c.key,
+      body: { application_revision_ref: { id: app.revision!.id }, environment_ref: { slug: env.slug }, key: "k" },
+    });
+    await c.t.call("POST", "/api/applications/revisions/deploy", {
+      key: c.key,
+      body: { application_revision_ref: { id: v2.id }, environment_ref: { slug: env.slug }, key: "k" },
+    });
     const lookup = new Lookup(c.t.database.db, c.projectId, domainKeys("applications"));
 
     const bySlug = await lookup.deployed({ slug: env.slug }, "k");
-    expect(bySlug?.target).toMatchObject({ id: v2.id, version: 2, artifactSlug: app.artifact.slug, variantSlug: "default", data: dataFor("applications", 2) });
-    expect(bySlug?.environment).toMatchObject({ version: 2, artifactId: env.id, variantId: env.variantId, artifactSlug: env.slug });
+    expect(bySlug?.target).toMatchObject({
+      id: v2.id,
+      version: 2,
+      artifactSlug: app.artifact.slug,
+      variantSlug: "default",
+      data: dataFor("applications", 2),
+    });
+    expect(bySlug?.environment).toMatchObject({
+      version: 2,
+      artifactId: env.id,
+      variantId: env.variantId,
+      artifactSlug: env.slug,
+    });
     expect((await lookup.deployed({ id: env.id }, "k"))?.target.id).toBe(v2.id);
 
     expect(await lookup.deployed({ slug: env.slug }, "missing")).toBeUndefined();
     expect(await lookup.deployed({ slug: "no-such-env" }, "k")).toBeUndefined();
-    expect(await new Lookup(c.t.database.db, c.projectId, domainKeys("workflows")).deployed({ slug: env.slug }, "k")).toBeUndefined();
+    expect(
+      await new Lookup(c.t.database.db, c.projectId, domainKeys("workflows")).deployed({ slug: env.slug }, "k"),
+    ).toBeUndefined();
     const stranger = await c.t.newProject();
-    expect(await new Lookup(c.t.database.db, stranger.projectId, domainKeys("applications")).deployed({ slug: env.slug }, "k")).toBeUndefined();
+    expect(
+      await new Lookup(c.t.database.db, stranger.projectId, domainKeys("applications")).deployed(
+        { slug: env.slug },
+        "k",
+      ),
+    ).toBeUndefined();
   });
 });
 
 describe("deploy exists only for applications, workflows and evaluators", () => {
-  it.each(DOMAIN_NAMES.filter((d) => !(DEPLOYABLE_DOMAINS as readonly string[]).includes(d)))("%s has no deploy", async (domain) => {
-    const res = await c.t.call("POST", `/api/${domain}/revisions/deploy`, { key: c.key, body: { environment_ref: { slug: "staging" } } });
-    expect([404, 405]).toContain(res.status);
-  });
+  it.each(DOMAIN_NAMES.filter((d) => !(DEPLOYABLE_DOMAINS as readonly string[]).includes(d)))(
+    "%s has no deploy",
+    async (domain) => {
+      const res = await c.t.call("POST", `/api/${domain}/revisions/deploy`, {
+        key: c.key,
+        body: { environment_ref: { slug: "staging" } },
+      });
+      expect([404, 405]).toContain(res.status);
+    },
+  );
 });
 
 describe("environment commits", () => {
   const envCommit = (variantId: string, body: Record<string, unknown>) =>
-    c.t.call("POST", "/api/environments/revisions/commit", { key: c.key, body: { [ENV.commit]: { [ENV.variantId]: variantId, ...body } } });
+    c.t.call("POST", "/api/environments/revisions/commit", {
+      key: c.key,
+      body: { [ENV.commit]: { [ENV.variantId]: variantId, ...body } },
+    });
 
   it("takes a full references map (data) or a delta (set, remove), stores entries complete, and emits state and diff", async () => {
     const env = await newEnvironment();
@@ -239,7 +329,10 @@ describe("environment commits", () => {
     const appEntry = refsOfRevision("applications", app.revision!);
     const wfEntry = refsOfRevision("workflows", wf.revision!);
 
-    const full = await envCommit(env.variantId, { message: "init", data: { references: { "app.revision": { application_revision: { id: app.revision!.id } } } } });
+    const full = await envCommit(env.variantId, {
+      message: "init",
+      data: { references: { "app.revision": { application_revision: { id: app.revision!.id } } } },
+    });
     expectStatus(full, 200);
     expect(full.body[ENV.revision].data).toEqual({ references: { "app.revision": appEntry } });
     const first = await lastEvent(c, "environments.revisions.committed");
@@ -253,12 +346,25 @@ describe("environment commits", () => {
 
     // An entry may name its revision by variant (latest) or by artifact + version, with _ref spellings.
     const delta = await envCommit(env.variantId, {
-      delta: { set: { "wf.revision": { workflow_variant_ref: { id: wf.variant.id }, workflow_revision_ref: { version: "1" } }, "app2.revision": { application: { slug: app.artifact.slug }, application_revision: { version: "1" } } } },
+      delta: {
+        set: {
+          "wf.revision": { workflow_variant_ref: { id: wf.variant.id }, workflow_revision_ref: { version: "1" } },
+          "app2.revision": { application: { slug: app.artifact.slug }, application_revision: { version: "1" } },
+        },
+      },
     });
     expectStatus(delta, 200);
-    expect(delta.body[ENV.revision].data.references).toEqual({ "app.revision": appEntry, "wf.revision": wfEntry, "app2.revision": appEntry });
+    expect(delta.body[ENV.revision].data.references).toEqual({
+      "app.revision": appEntry,
+      "wf.revision": wfEntry,
+      "app2.revision": appEntry,
+    });
     const second = await lastEvent(c, "environments.revisions.committed");
-    expect(second.attributes.diff).toEqual({ created: { "wf.revision": { new: wfEntry }, "app2.revision": { new: appEntry } }, updated: {}, deleted: {} });
+    expect(second.attributes.diff).toEqual({
+      created: { "wf.revision": { new: wfEntry }, "app2.revision": { new: appEntry } },
+      updated: {},
+      deleted: {},
+    });
     expect(second.attributes.message).toBeUndefined();
 
     const removal = await envCommit(env.variantId, { delta: { remove: ["app.revision", "not-there"] } });
@@ -269,11 +375,17 @@ describe("environment commits", () => {
     expect(third.attributes.state).toEqual({ references: { "wf.revision": wfEntry, "app2.revision": appEntry } });
 
     // A full map replaces: keys not in it are deleted.
-    const replace = await envCommit(env.variantId, { data: { references: { "wf.revision": { workflow_revision: { id: wf.revision!.id } } } } });
+    const replace = await envCommit(env.variantId, {
+      data: { references: { "wf.revision": { workflow_revision: { id: wf.revision!.id } } } },
+    });
     expectStatus(replace, 200);
     expect(replace.body[ENV.revision].data.references).toEqual({ "wf.revision": wfEntry });
     const fourth = await lastEvent(c, "environments.revisions.committed");
-    expect(fourth.attributes.diff).toEqual({ created: {}, updated: {}, deleted: { "app2.revision": { old: appEntry } } });
+    expect(fourth.attributes.diff).toEqual({
+      created: {},
+      updated: {},
+      deleted: { "app2.revision": { old: appEntry } },
+    });
     expect((await envLatest(env.slug)).version).toBe("4");
   });
 
@@ -281,16 +393,24 @@ describe("environment commits", () => {
     const env = await newEnvironment();
     const app = await createArtifact(c, "applications", { data: dataFor("applications", 1) });
     await envCommit(env.variantId, { data: { references: {}, notes: "release train" } });
-    await c.t.call("POST", "/api/applications/revisions/deploy", { key: c.key, body: { application_revision_ref: { id: app.revision!.id }, environment_ref: { slug: env.slug } } });
+    await c.t.call("POST", "/api/applications/revisions/deploy", {
+      key: c.key,
+      body: { application_revision_ref: { id: app.revision!.id }, environment_ref: { slug: env.slug } },
+    });
     const latest = await envLatest(env.slug);
-    expect(latest.data).toEqual({ notes: "release train", references: { [`${app.artifact.slug}.revision`]: refsOfRevision("applications", app.revision!) } });
+    expect(latest.data).toEqual({
+      notes: "release train",
+      references: { [`${app.artifact.slug}.revision`]: refsOfRevision("applications", app.revision!) },
+    });
   });
 
   it("400 for neither or both of data and delta, and for bad entries; a failed commit stores no revision and no event", async () => {
     const env = await newEnvironment();
     const app = await createArtifact(c, "applications", { data: dataFor("applications", 1) });
     const testset = await createArtifact(c, "testsets", { data: dataFor("testsets", 1) });
-    const ok = await envCommit(env.variantId, { data: { references: { "a.revision": { application_revision: { id: app.revision!.id } } } } });
+    const ok = await envCommit(env.variantId, {
+      data: { references: { "a.revision": { application_revision: { id: app.revision!.id } } } },
+    });
     expectStatus(ok, 200);
     const events = await countEvents(c, "environments.revisions.committed");
 

@@ -28,7 +28,8 @@ afterAll(() => c.t.close());
 describe("the event catalog", () => {
   it("has the five revision actions for every domain, workflows included, and the testcase reads", () => {
     for (const domain of DOMAIN_NAMES) {
-      for (const action of ["retrieved", "fetched", "queried", "logged", "committed"]) expect(EVENT_TYPES).toContain(`${domain}.revisions.${action}`);
+      for (const action of ["retrieved", "fetched", "queried", "logged", "committed"])
+        expect(EVENT_TYPES).toContain(`${domain}.revisions.${action}`);
     }
     expect(EVENT_TYPES).toContain("testcases.fetched");
     expect(EVENT_TYPES).toContain("testcases.queried");
@@ -44,7 +45,12 @@ describe.each(DOMAIN_NAMES)("events of %s", (domain) => {
   it("committed: references with ids and slugs, user_id and message; no count", async () => {
     const { variant, revision } = await createArtifact(c, domain, { data: dataFor(domain, 1), message: "first" });
     const created = await lastEvent(c, `${domain}.revisions.committed`);
-    expect(created.attributes).toEqual({ references: refsOfRevision(domain, revision!), user_id: c.userId, message: "first", ...envExtra() });
+    expect(created.attributes).toEqual({
+      references: refsOfRevision(domain, revision!),
+      user_id: c.userId,
+      message: "first",
+      ...envExtra(),
+    });
 
     const v2 = await commit(c, domain, variant.id, dataFor(domain, 2));
     const event = await lastEvent(c, `${domain}.revisions.committed`);
@@ -84,9 +90,17 @@ describe.each(DOMAIN_NAMES)("events of %s", (domain) => {
     const list = [refsOfRevision(domain, v2), refsOfRevision(domain, revision!)];
 
     await c.t.call("POST", `${base}/query`, { key: c.key, body: { [keys.refs]: [{ id: artifact.id }] } });
-    expect((await lastEvent(c, `${domain}.revisions.queried`)).attributes).toEqual({ references: list, count: 2, user_id: c.userId });
+    expect((await lastEvent(c, `${domain}.revisions.queried`)).attributes).toEqual({
+      references: list,
+      count: 2,
+      user_id: c.userId,
+    });
     await c.t.call("POST", `${base}/log`, { key: c.key, body: { [keys.one]: { [keys.variantId]: variant.id } } });
-    expect((await lastEvent(c, `${domain}.revisions.logged`)).attributes).toEqual({ references: list, count: 2, user_id: c.userId });
+    expect((await lastEvent(c, `${domain}.revisions.logged`)).attributes).toEqual({
+      references: list,
+      count: 2,
+      user_id: c.userId,
+    });
   });
 });
 
@@ -106,31 +120,54 @@ describe("POST /api/events/query", () => {
     ]);
     for (const e of all.body.events) expect(e.project_id).toBe(p.projectId);
 
-    const both = await c.t.call("POST", "/api/events/query", { key: p.key, body: { event_types: ["queries.revisions.retrieved", "queries.revisions.committed"] } });
+    const both = await c.t.call("POST", "/api/events/query", {
+      key: p.key,
+      body: { event_types: ["queries.revisions.retrieved", "queries.revisions.committed"] },
+    });
     expect(both.body.count).toBe(5);
     const committed = await eventsOf(ctx, "queries.revisions.committed");
     expect(committed.map((e) => e.attributes.references.query_revision.version)).toEqual(["4", "3", "2", "1"]);
 
-    const page1 = await c.t.call("POST", "/api/events/query", { key: p.key, body: { event_type: "queries.revisions.committed", windowing: { limit: 3, order: "ascending" } } });
-    expect(page1.body.events.map((e: { attributes: { references: { query_revision: { version: string } } } }) => e.attributes.references.query_revision.version)).toEqual(["1", "2", "3"]);
+    const page1 = await c.t.call("POST", "/api/events/query", {
+      key: p.key,
+      body: { event_type: "queries.revisions.committed", windowing: { limit: 3, order: "ascending" } },
+    });
+    expect(
+      page1.body.events.map(
+        (e: { attributes: { references: { query_revision: { version: string } } } }) =>
+          e.attributes.references.query_revision.version,
+      ),
+    ).toEqual(["1", "2", "3"]);
     expect(page1.body.windowing.next).toBe(page1.body.events[2].event_id);
     const page2 = await c.t.call("POST", "/api/events/query", {
       key: p.key,
-      body: { event_type: "queries.revisions.committed", windowing: { limit: 3, order: "ascending", next: page1.body.windowing.next } },
+      body: {
+        event_type: "queries.revisions.committed",
+        windowing: { limit: 3, order: "ascending", next: page1.body.windowing.next },
+      },
     });
     expect(page2.body.count).toBe(1);
     expect(page2.body.windowing).toBeUndefined();
 
-    const window = await c.t.call("POST", "/api/events/query", { key: p.key, body: { windowing: { oldest: all.body.events[0].created_at } } });
+    const window = await c.t.call("POST", "/api/events/query", {
+      key: p.key,
+      body: { windowing: { oldest: all.body.events[0].created_at } },
+    });
     expect(window.body.events.map((e: { event_id: string }) => e.event_id)).toContain(all.body.events[0].event_id);
-    const future = await c.t.call("POST", "/api/events/query", { key: p.key, body: { windowing: { oldest: "2999-01-01T00:00:00Z" } } });
+    const future = await c.t.call("POST", "/api/events/query", {
+      key: p.key,
+      body: { windowing: { oldest: "2999-01-01T00:00:00Z" } },
+    });
     expect(future.body).toEqual({ count: 0, events: [] });
 
     // Another project's key sees none of these.
     const mine = await eventsOf(c, "queries.revisions.committed", 1000);
     expect(mine.map((e) => e.event_id)).not.toContain(committed[0].event_id);
 
-    const unknown = await c.t.call("POST", "/api/events/query", { key: p.key, body: { event_type: "queries.revisions.deleted" } });
+    const unknown = await c.t.call("POST", "/api/events/query", {
+      key: p.key,
+      body: { event_type: "queries.revisions.deleted" },
+    });
     expectStatus(unknown, 422);
     expectStatus(await c.t.call("POST", "/api/events/query", { key: p.key, body: { types: [] } }), 422);
     expectStatus(await c.t.call("POST", "/api/events/query", { body: {} }), 401);

@@ -54,26 +54,49 @@ export interface Created {
  * artifact created without data has no variant (as in the reference), so the helper then creates
  * the `default` variant itself, the way a reference client does.
  */
-export async function createArtifact(c: Project & { t: TestApp }, domain: DomainName, fields: Record<string, unknown> = {}, key = c.key): Promise<Created> {
+export async function createArtifact(
+  c: Project & { t: TestApp },
+  domain: DomainName,
+  fields: Record<string, unknown> = {},
+  key = c.key,
+): Promise<Created> {
   const keys = domainKeys(domain);
-  const res = await c.t.call("POST", `/api/${domain}/`, { key, body: { [keys.one]: { name: uniq(keys.one), ...fields } } });
+  const res = await c.t.call("POST", `/api/${domain}/`, {
+    key,
+    body: { [keys.one]: { name: uniq(keys.one), ...fields } },
+  });
   expectStatus(res, 200);
   const artifact = res.body[keys.one];
   if (res.body[keys.variant]) return { artifact, variant: res.body[keys.variant], revision: res.body[keys.revision] };
-  const variant = await c.t.call("POST", `/api/${domain}/variants/`, { key, body: { [keys.variant]: { [keys.artifactId]: artifact.id, slug: "default" } } });
+  const variant = await c.t.call("POST", `/api/${domain}/variants/`, {
+    key,
+    body: { [keys.variant]: { [keys.artifactId]: artifact.id, slug: "default" } },
+  });
   expectStatus(variant, 200);
   return { artifact, variant: variant.body[keys.variant] };
 }
 
 /** POST /api/<domain>/revisions/commit with the `<domain>_revision_commit` wrapper. */
-export async function commit(c: Ctx, domain: DomainName, variantId: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+export async function commit(
+  c: Ctx,
+  domain: DomainName,
+  variantId: string,
+  data: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
   const keys = domainKeys(domain);
   const res = await c.t.call("POST", `/api/${domain}/revisions/commit`, {
     key: c.key,
     body: { [keys.commit]: { [keys.variantId]: variantId, data, ...extra } },
   });
   expectStatus(res, 200);
-  return res.body[keys.revision] as { id: string; slug: string; version: string; data: Record<string, unknown>; [k: string]: unknown };
+  return res.body[keys.revision] as {
+    id: string;
+    slug: string;
+    version: string;
+    data: Record<string, unknown>;
+    [k: string]: unknown;
+  };
 }
 
 export async function retrieve(c: Ctx, domain: DomainName, body: Record<string, unknown>, key = c.key) {

@@ -34,21 +34,32 @@ describe.each(DOMAIN_NAMES)("revision query of %s", (domain) => {
 
   it("filters by artifact, variant and revision refs, ids, slugs, message and author, with payloads", async () => {
     const a = await createArtifact(c, domain, { data: dataFor(domain, 1) });
-    const a2 = await commit(c, domain, a.variant.id, dataFor(domain, 2), { message: `Fix the ${uniq("typo")}`, slug: uniq("r") });
+    const a2 = await commit(c, domain, a.variant.id, dataFor(domain, 2), {
+      message: `Fix the ${uniq("typo")}`,
+      slug: uniq("r"),
+    });
     const b = await createArtifact(c, domain, { data: dataFor(domain, 3) });
     const byArtifact = { [keys.refs]: [{ id: a.artifact.id }] };
 
     const rows = await query(byArtifact);
     expect(ids(rows)).toEqual(ids([a.revision!, a2]));
     expect(rows.find((r) => r.id === a2.id)).toEqual(a2);
-    expect(ids(await query({ [keys.refs]: [{ slug: a.artifact.slug }, { slug: b.artifact.slug }] }))).toEqual(ids([a.revision!, a2, b.revision!]));
+    expect(ids(await query({ [keys.refs]: [{ slug: a.artifact.slug }, { slug: b.artifact.slug }] }))).toEqual(
+      ids([a.revision!, a2, b.revision!]),
+    );
     expect(ids(await query({ [keys.variantRefs]: [{ id: b.variant.id }] }))).toEqual([b.revision!.id]);
-    expect(ids(await query({ [keys.revisionRefs]: [{ slug: a2.slug }, { id: b.revision!.id }] }))).toEqual(ids([a2, b.revision!]));
+    expect(ids(await query({ [keys.revisionRefs]: [{ slug: a2.slug }, { id: b.revision!.id }] }))).toEqual(
+      ids([a2, b.revision!]),
+    );
     expect(ids(await query({ [keys.revision]: { ids: [a2.id, b.revision!.id] } }))).toEqual(ids([a2, b.revision!]));
     expect(ids(await query({ [keys.revision]: { slug: a2.slug } }))).toEqual([a2.id]);
-    expect(ids(await query({ [keys.revision]: { slugs: [a2.slug, b.revision!.slug] } }))).toEqual(ids([a2, b.revision!]));
+    expect(ids(await query({ [keys.revision]: { slugs: [a2.slug, b.revision!.slug] } }))).toEqual(
+      ids([a2, b.revision!]),
+    );
     expect(ids(await query({ ...byArtifact, [keys.revision]: { message: "FIX THE" } }))).toEqual([a2.id]);
-    expect(ids(await query({ ...byArtifact, [keys.revision]: { author_ids: [c.userId] } }))).toEqual(ids([a.revision!, a2]));
+    expect(ids(await query({ ...byArtifact, [keys.revision]: { author_ids: [c.userId] } }))).toEqual(
+      ids([a.revision!, a2]),
+    );
     expect(await query({ ...byArtifact, [keys.revision]: { author_ids: [b.artifact.id] } })).toEqual([]);
   });
 });
@@ -62,7 +73,10 @@ describe("windowing", () => {
       const seen: string[][] = [];
       let next: string | undefined;
       do {
-        const res = await c.t.call("POST", "/api/queries/query", { key: c.key, body: { query: { tags: { run } }, windowing: { ...windowing, ...(next ? { next } : {}) } } });
+        const res = await c.t.call("POST", "/api/queries/query", {
+          key: c.key,
+          body: { query: { tags: { run } }, windowing: { ...windowing, ...(next ? { next } : {}) } },
+        });
         expectStatus(res, 200);
         seen.push(res.body.queries.map((a: { id: string }) => a.id));
         next = res.body.windowing?.next;
@@ -72,25 +86,48 @@ describe("windowing", () => {
       return seen;
     };
     expect(await artifactPages({ limit: 2 })).toEqual([[made[4], made[3]], [made[2], made[1]], [made[0]]]);
-    expect(await artifactPages({ limit: 2, order: "ascending" })).toEqual([[made[0], made[1]], [made[2], made[3]], [made[4]]]);
-    expect(await artifactPages({ limit: 3, order: "descending" })).toEqual([[made[4], made[3], made[2]], [made[1], made[0]]]);
+    expect(await artifactPages({ limit: 2, order: "ascending" })).toEqual([
+      [made[0], made[1]],
+      [made[2], made[3]],
+      [made[4]],
+    ]);
+    expect(await artifactPages({ limit: 3, order: "descending" })).toEqual([
+      [made[4], made[3], made[2]],
+      [made[1], made[0]],
+    ]);
     expect(await artifactPages({})).toEqual([[...made].reverse()]);
 
     const { artifact, variant } = await createArtifact(c, "queries", { data: dataFor("queries", 0) });
     for (let i = 1; i <= 4; i++) await commit(c, "queries", variant.id, dataFor("queries", i));
-    const p1 = await c.t.call("POST", "/api/queries/revisions/query", { key: c.key, body: { query_refs: [{ id: artifact.id }], windowing: { limit: 3, order: "ascending" } } });
+    const p1 = await c.t.call("POST", "/api/queries/revisions/query", {
+      key: c.key,
+      body: { query_refs: [{ id: artifact.id }], windowing: { limit: 3, order: "ascending" } },
+    });
     expect(p1.body.query_revisions.map((r: { version: string }) => r.version)).toEqual(["1", "2", "3"]);
     const p2 = await c.t.call("POST", "/api/queries/revisions/query", {
       key: c.key,
-      body: { query_refs: [{ id: artifact.id }], windowing: { limit: 3, order: "ascending", next: p1.body.windowing.next } },
+      body: {
+        query_refs: [{ id: artifact.id }],
+        windowing: { limit: 3, order: "ascending", next: p1.body.windowing.next },
+      },
     });
     expect(p2.body.query_revisions.map((r: { version: string }) => r.version)).toEqual(["4", "5"]);
     expect(p2.body.windowing).toBeUndefined();
 
-    for (const slug of ["b1", "b2", "b3"]) await c.t.call("POST", "/api/queries/variants/", { key: c.key, body: { query_variant: { query_id: artifact.id, slug } } });
-    const v1 = await c.t.call("POST", "/api/queries/variants/query", { key: c.key, body: { query_refs: [{ id: artifact.id }], windowing: { limit: 2 } } });
+    for (const slug of ["b1", "b2", "b3"])
+      await c.t.call("POST", "/api/queries/variants/", {
+        key: c.key,
+        body: { query_variant: { query_id: artifact.id, slug } },
+      });
+    const v1 = await c.t.call("POST", "/api/queries/variants/query", {
+      key: c.key,
+      body: { query_refs: [{ id: artifact.id }], windowing: { limit: 2 } },
+    });
     expect(v1.body.query_variants.map((v: { slug: string }) => v.slug)).toEqual(["b3", "b2"]);
-    const v2 = await c.t.call("POST", "/api/queries/variants/query", { key: c.key, body: { query_refs: [{ id: artifact.id }], windowing: { limit: 2, next: v1.body.windowing.next } } });
+    const v2 = await c.t.call("POST", "/api/queries/variants/query", {
+      key: c.key,
+      body: { query_refs: [{ id: artifact.id }], windowing: { limit: 2, next: v1.body.windowing.next } },
+    });
     expect(v2.body.query_variants.map((v: { slug: string }) => v.slug)).toEqual(["b1", "default"]);
   });
 
@@ -102,7 +139,10 @@ describe("windowing", () => {
       await sleep(15);
     }
     const q = async (windowing: Record<string, unknown>) => {
-      const res = await c.t.call("POST", "/api/evaluators/query", { key: c.key, body: { evaluator: { tags: { run } }, windowing } });
+      const res = await c.t.call("POST", "/api/evaluators/query", {
+        key: c.key,
+        body: { evaluator: { tags: { run } }, windowing },
+      });
       expectStatus(res, 200);
       return res.body.evaluators.map((a: { id: string }) => a.id);
     };
@@ -113,7 +153,14 @@ describe("windowing", () => {
   });
 
   it("rejects malformed windowing with 422", async () => {
-    for (const windowing of [{ limit: 0 }, { limit: 1001 }, { next: "abc" }, { order: "sideways" }, { newest: "yesterday" }, { page: 2 }]) {
+    for (const windowing of [
+      { limit: 0 },
+      { limit: 1001 },
+      { next: "abc" },
+      { order: "sideways" },
+      { newest: "yesterday" },
+      { page: 2 },
+    ]) {
       const res = await c.t.call("POST", "/api/applications/revisions/query", { key: c.key, body: { windowing } });
       expectStatus(res, 422);
     }
@@ -124,19 +171,36 @@ describe("list events", () => {
   it("logged and queried events carry the page's references and count", async () => {
     const { variant, revision } = await createArtifact(c, "applications", { data: dataFor("applications", 1) });
     const v2 = await commit(c, "applications", variant.id, dataFor("applications", 2));
-    await c.t.call("POST", "/api/applications/revisions/query", { key: c.key, body: { application_variant_refs: [{ id: variant.id }], windowing: { limit: 1 } } });
+    await c.t.call("POST", "/api/applications/revisions/query", {
+      key: c.key,
+      body: { application_variant_refs: [{ id: variant.id }], windowing: { limit: 1 } },
+    });
     const queried = await lastEvent(c, "applications.revisions.queried");
     expect(queried.attributes.count).toBe(1);
-    expect(queried.attributes.references.map((r: { application_revision: { id: string } }) => r.application_revision.id)).toEqual([v2.id]);
+    expect(
+      queried.attributes.references.map((r: { application_revision: { id: string } }) => r.application_revision.id),
+    ).toEqual([v2.id]);
 
-    const none = await c.t.call("POST", "/api/applications/revisions/query", { key: c.key, body: { application_revision: { slug: "matches-nothing" } } });
+    const none = await c.t.call("POST", "/api/applications/revisions/query", {
+      key: c.key,
+      body: { application_revision: { slug: "matches-nothing" } },
+    });
     expect(none.body).toEqual({ count: 0, application_revisions: [] });
-    expect((await lastEvent(c, "applications.revisions.queried")).attributes).toEqual({ references: [], count: 0, user_id: c.userId });
+    expect((await lastEvent(c, "applications.revisions.queried")).attributes).toEqual({
+      references: [],
+      count: 0,
+      user_id: c.userId,
+    });
 
-    await c.t.call("POST", "/api/applications/revisions/log", { key: c.key, body: { application: { application_variant_id: variant.id } } });
+    await c.t.call("POST", "/api/applications/revisions/log", {
+      key: c.key,
+      body: { application: { application_variant_id: variant.id } },
+    });
     const logged = await lastEvent(c, "applications.revisions.logged");
     expect(logged.attributes.count).toBe(2);
-    expect(logged.attributes.references.map((r: { application_revision: { id: string } }) => r.application_revision.id)).toEqual([v2.id, revision!.id]);
+    expect(
+      logged.attributes.references.map((r: { application_revision: { id: string } }) => r.application_revision.id),
+    ).toEqual([v2.id, revision!.id]);
   });
 
   it("caps the references of a logged event at 1000 and keeps the uncapped count", async () => {
@@ -154,9 +218,15 @@ describe("list events", () => {
       authorId: c.userId,
     }));
     await c.t.context.db.insert(revisions).values(rows);
-    await c.t.context.db.update(variants).set({ headVersion: 1200 }).where(sql`${variants.id} = ${variant.id}`);
+    await c.t.context.db
+      .update(variants)
+      .set({ headVersion: 1200 })
+      .where(sql`${variants.id} = ${variant.id}`);
 
-    const log = await c.t.call("POST", "/api/workflows/revisions/log", { key: c.key, body: { workflow: { workflow_variant_id: variant.id } } });
+    const log = await c.t.call("POST", "/api/workflows/revisions/log", {
+      key: c.key,
+      body: { workflow: { workflow_variant_id: variant.id } },
+    });
     expectStatus(log, 200);
     expect(log.body.count).toBe(1200);
     expect(log.body.workflow_revisions[0].version).toBe("1200");

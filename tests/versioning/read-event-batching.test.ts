@@ -15,7 +15,10 @@ afterAll(() => t.close());
 
 describe("read events under concurrency", () => {
   it("writes one event per concurrent retrieve, all visible to the next events query", async () => {
-    const created = await t.call("POST", "/api/applications/", { key, body: { application: { slug: "busy", data: { x: 1 } } } });
+    const created = await t.call("POST", "/api/applications/", {
+      key,
+      body: { application: { slug: "busy", data: { x: 1 } } },
+    });
     const revisionId = created.body.application_revision.id;
     const responses = await Promise.all(
       Array.from({ length: 25 }, () =>
@@ -36,11 +39,18 @@ describe("read events under concurrency", () => {
   it("writes batches larger than one insert takes, keeping every row's attributes and time", async () => {
     const at = new Date("2026-01-02T03:04:05.678Z");
     const attributes = (i: number) => ({ n: i, nested: { list: [i, "x"], quote: 'say "hi"', unicode: "héllo ✓" } });
-    await Promise.all(Array.from({ length: 2500 }, (_, i) => emitEvent(t.database.db, { projectId, type: "testcases.fetched", attributes: attributes(i) }, at)));
+    await Promise.all(
+      Array.from({ length: 2500 }, (_, i) =>
+        emitEvent(t.database.db, { projectId, type: "testcases.fetched", attributes: attributes(i) }, at),
+      ),
+    );
     const seen = new Map<number, { attributes: unknown; timestamp: string }>();
     let next: string | undefined;
     do {
-      const page = await t.call("POST", "/api/events/query", { key, body: { event_type: "testcases.fetched", windowing: { limit: 1000, next } } });
+      const page = await t.call("POST", "/api/events/query", {
+        key,
+        body: { event_type: "testcases.fetched", windowing: { limit: 1000, next } },
+      });
       for (const e of page.body.events) seen.set(e.attributes.n, e);
       next = page.body.windowing?.next;
     } while (next);
@@ -53,12 +63,16 @@ describe("read events under concurrency", () => {
 
   it("writes the good rows of a batch that holds a bad one, and keeps accepting events", async () => {
     const db = t.database.db;
-    const emit = (project: string, n: number) => emitEvent(db, { projectId: project, type: "testcases.queried", attributes: { n } });
+    const emit = (project: string, n: number) =>
+      emitEvent(db, { projectId: project, type: "testcases.queried", attributes: { n } });
     // A project that does not exist (deleted meanwhile, say) fails its row's foreign key.
     await Promise.all([emit(projectId, 1), emit(newId(), 2), emit(projectId, 3)]);
     await drainEvents(db);
     await emit(projectId, 4);
-    const page = await t.call("POST", "/api/events/query", { key, body: { event_type: "testcases.queried", windowing: { limit: 10 } } });
+    const page = await t.call("POST", "/api/events/query", {
+      key,
+      body: { event_type: "testcases.queried", windowing: { limit: 10 } },
+    });
     expect(page.body.events.map((e: { attributes: { n: number } }) => e.attributes.n).sort()).toEqual([1, 3, 4]);
   });
 
@@ -72,10 +86,15 @@ describe("read events under concurrency", () => {
       static readonly [entityKind]: string = "PgliteTransaction";
     }
     await t.database.db.transaction(async (tx) => {
-      const foreign = Object.assign(Object.create(ForeignPgliteTransaction.prototype), { session: (tx as unknown as { session: unknown }).session });
+      const foreign = Object.assign(Object.create(ForeignPgliteTransaction.prototype), {
+        session: (tx as unknown as { session: unknown }).session,
+      });
       await emitEvent(foreign, { projectId, type: "queries.revisions.committed", attributes: { n: 7 } });
     });
-    const page = await t.call("POST", "/api/events/query", { key, body: { event_type: "queries.revisions.committed" } });
+    const page = await t.call("POST", "/api/events/query", {
+      key,
+      body: { event_type: "queries.revisions.committed" },
+    });
     expect(page.body.events.map((e: { attributes: { n: number } }) => e.attributes.n)).toEqual([7]);
   });
 });

@@ -15,15 +15,48 @@ describe("evaluator catalog", () => {
   it("lists the built-in templates, each with a parameters schema that accepts its presets and refuses nonsense", async () => {
     const res = await get("/api/evaluators/catalog/templates");
     expectStatus(res, 200);
-    const templates = res.body.templates as { key: string; name: string; data: { uri: string; schemas: { parameters: object; outputs: object } } }[];
+    const templates = res.body.templates as {
+      key: string;
+      name: string;
+      data: { uri: string; schemas: { parameters: object; outputs: object } };
+    }[];
     expect(res.body.count).toBe(19);
-    expect(templates.map((t) => t.key)).toEqual(["auto_exact_match", "auto_regex_test", "auto_json_diff", "auto_similarity_match", "auto_ai_critique", "auto_custom_code_run", "trajectory_match",
-      "auto_contains", "auto_starts_with", "auto_ends_with", "auto_contains_any", "auto_contains_all", "auto_contains_json",
-      "field_match_test", "json_multi_field_match", "auto_levenshtein_distance", "auto_semantic_similarity", "auto_webhook_test", "match",
+    expect(templates.map((t) => t.key)).toEqual([
+      "auto_exact_match",
+      "auto_regex_test",
+      "auto_json_diff",
+      "auto_similarity_match",
+      "auto_ai_critique",
+      "auto_custom_code_run",
+      "trajectory_match",
+      "auto_contains",
+      "auto_starts_with",
+      "auto_ends_with",
+      "auto_contains_any",
+      "auto_contains_all",
+      "auto_contains_json",
+      "field_match_test",
+      "json_multi_field_match",
+      "auto_levenshtein_distance",
+      "auto_semantic_similarity",
+      "auto_webhook_test",
+      "match",
     ]);
-    expect(templates.slice(0, 7).map((t) => t.name)).toEqual(["Exact match", "Regex", "JSON match", "Similarity", "LLM-as-a-judge", "Code", "Tool-call trajectory"]);
+    expect(templates.slice(0, 7).map((t) => t.name)).toEqual([
+      "Exact match",
+      "Regex",
+      "JSON match",
+      "Similarity",
+      "LLM-as-a-judge",
+      "Code",
+      "Tool-call trajectory",
+    ]);
 
-    const presets = (await get("/api/evaluators/catalog/presets")).body.presets as { key: string; template_key: string; data: { uri: string; parameters: unknown } }[];
+    const presets = (await get("/api/evaluators/catalog/presets")).body.presets as {
+      key: string;
+      template_key: string;
+      data: { uri: string; parameters: unknown };
+    }[];
     expect(presets.length).toBeGreaterThanOrEqual(5);
     for (const t of templates) {
       expect(t.data.uri).toBe(`svc:builtin:${t.key}:v0`);
@@ -63,7 +96,10 @@ describe("evaluator catalog", () => {
     }
     const { variant } = await createArtifact(c, "evaluators");
     const commit = (data: Record<string, unknown>) =>
-      c.t.call("POST", "/api/evaluators/revisions/commit", { key: c.key, body: { evaluator_revision: { evaluator_variant_id: variant.id, data } } });
+      c.t.call("POST", "/api/evaluators/revisions/commit", {
+        key: c.key,
+        body: { evaluator_revision: { evaluator_variant_id: variant.id, data } },
+      });
 
     const bad = await commit({ uri: "svc:builtin:auto_similarity_match:v0", parameters: { similarity_threshold: 2 } });
     expectStatus(bad, 400);
@@ -92,7 +128,10 @@ describe("catalog types prompt-template and model", () => {
     expect(schema.$schema).toContain("2020-12");
     const validate = ajv().compile(schema);
     const prompt = {
-      messages: [{ role: "system", content: "You answer about {{topic}}." }, { role: "user", content: "{{question}}" }],
+      messages: [
+        { role: "system", content: "You answer about {{topic}}." },
+        { role: "user", content: "{{question}}" },
+      ],
       llm_config: { model: "openai/gpt-5-mini", temperature: 0.2, max_tokens: 500, top_p: 1 },
       template_format: "curly",
     };
@@ -112,7 +151,12 @@ describe("catalog types prompt-template and model", () => {
     expect(schema["x-choices"].anthropic).toContain("anthropic/claude-sonnet-4-5");
     expect(schema.examples).toContain("gemini/gemini-2.5-pro");
     const list = await get("/api/workflows/catalog/types");
-    expect(list.body.types.map((t: { key: string }) => t.key)).toEqual(["agent-template", "messages", "prompt-template", "model"]);
+    expect(list.body.types.map((t: { key: string }) => t.key)).toEqual([
+      "agent-template",
+      "messages",
+      "prompt-template",
+      "model",
+    ]);
   });
 });
 
@@ -122,7 +166,9 @@ describe("catalog routes the reference's clients call", () => {
       const list = await c.t.call(method, "/api/evaluators/catalog/templates/auto_ai_critique/presets", { key: c.key });
       expectStatus(list, 200);
       expect(list.body.presets.map((p: { key: string }) => p.key)).toEqual(["hallucination", "answer_relevance"]);
-      const one = await c.t.call(method, "/api/evaluators/catalog/templates/auto_ai_critique/presets/hallucination", { key: c.key });
+      const one = await c.t.call(method, "/api/evaluators/catalog/templates/auto_ai_critique/presets/hallucination", {
+        key: c.key,
+      });
       expectStatus(one, 200);
       expect(one.body).toEqual({ count: 1, preset: list.body.presets[0] });
     }

@@ -11,69 +11,130 @@ afterAll(() => c.t.close());
 
 describe("edits the reference's clients send", () => {
   it("refuses to edit an archived artifact (409) through the full and the simple API, and edits it again once unarchived", async () => {
-    const created = await c.t.call("POST", "/api/simple/applications/", { key: c.key, body: { application: { slug: uniq("arch"), data: { parameters: { x: 1 } } } } });
+    const created = await c.t.call("POST", "/api/simple/applications/", {
+      key: c.key,
+      body: { application: { slug: uniq("arch"), data: { parameters: { x: 1 } } } },
+    });
     const { id, slug } = created.body.application;
     expectStatus(await c.t.call("POST", `/api/applications/${id}/archive`, { key: c.key }), 200);
-    const full = await c.t.call("PUT", `/api/applications/${id}`, { key: c.key, body: { application: { name: "Renamed" } } });
+    const full = await c.t.call("PUT", `/api/applications/${id}`, {
+      key: c.key,
+      body: { application: { name: "Renamed" } },
+    });
     expectStatus(full, 409);
     expect(full.body.detail).toContain("unarchive");
-    expectStatus(await c.t.call("PUT", `/api/simple/applications/${id}`, { key: c.key, body: { application: { name: "Renamed" } } }), 409);
-    expectStatus(await c.t.call("PUT", `/api/simple/applications/${id}`, { key: c.key, body: { application: { data: { parameters: { x: 2 } } } } }), 409);
+    expectStatus(
+      await c.t.call("PUT", `/api/simple/applications/${id}`, {
+        key: c.key,
+        body: { application: { name: "Renamed" } },
+      }),
+      409,
+    );
+    expectStatus(
+      await c.t.call("PUT", `/api/simple/applications/${id}`, {
+        key: c.key,
+        body: { application: { data: { parameters: { x: 2 } } } },
+      }),
+      409,
+    );
     const still = await c.t.call("GET", `/api/applications/${id}`, { key: c.key });
     expect(still.body.application).toMatchObject({ slug, name: slug });
     expectStatus(await c.t.call("POST", `/api/applications/${id}/unarchive`, { key: c.key }), 200);
-    expect((await c.t.call("PUT", `/api/applications/${id}`, { key: c.key, body: { application: { name: "Renamed" } } })).body.application.name).toBe("Renamed");
+    expect(
+      (await c.t.call("PUT", `/api/applications/${id}`, { key: c.key, body: { application: { name: "Renamed" } } }))
+        .body.application.name,
+    ).toBe("Renamed");
   });
 
   it("takes the current slug in a PUT body (simple and full) and refuses another one", async () => {
-    const created = await c.t.call("POST", "/api/simple/evaluators/", { key: c.key, body: { evaluator: { slug: uniq("ev"), data: { parameters: { a: 1 } } } } });
+    const created = await c.t.call("POST", "/api/simple/evaluators/", {
+      key: c.key,
+      body: { evaluator: { slug: uniq("ev"), data: { parameters: { a: 1 } } } },
+    });
     const { id, slug } = created.body.evaluator;
-    const same = await c.t.call("PUT", `/api/simple/evaluators/${id}`, { key: c.key, body: { evaluator: { id, slug, name: "Judge", data: { parameters: { a: 2 } } } } });
+    const same = await c.t.call("PUT", `/api/simple/evaluators/${id}`, {
+      key: c.key,
+      body: { evaluator: { id, slug, name: "Judge", data: { parameters: { a: 2 } } } },
+    });
     expectStatus(same, 200);
     expect(same.body.evaluator).toMatchObject({ slug, name: "Judge", data: { parameters: { a: 2 } } });
-    const other = await c.t.call("PUT", `/api/simple/evaluators/${id}`, { key: c.key, body: { evaluator: { slug: "renamed", name: "x" } } });
+    const other = await c.t.call("PUT", `/api/simple/evaluators/${id}`, {
+      key: c.key,
+      body: { evaluator: { slug: "renamed", name: "x" } },
+    });
     expectStatus(other, 400);
     expect(other.body.detail).toContain(`"${slug}"`);
-    expectStatus(await c.t.call("PUT", `/api/evaluators/${id}`, { key: c.key, body: { evaluator: { slug, tags: { t: 1 } } } }), 200);
-    expectStatus(await c.t.call("PUT", `/api/evaluators/${id}`, { key: c.key, body: { evaluator: { slug: "renamed" } } }), 400);
+    expectStatus(
+      await c.t.call("PUT", `/api/evaluators/${id}`, { key: c.key, body: { evaluator: { slug, tags: { t: 1 } } } }),
+      200,
+    );
+    expectStatus(
+      await c.t.call("PUT", `/api/evaluators/${id}`, { key: c.key, body: { evaluator: { slug: "renamed" } } }),
+      400,
+    );
     expect((await c.t.call("GET", `/api/evaluators/${id}`, { key: c.key })).body.evaluator.slug).toBe(slug);
   });
 
   it("takes the legacy is_evaluator flag where it is true, and refuses it on a workflow, naming /api/evaluators/", async () => {
-    const legacy = await c.t.call("POST", "/api/evaluators/", { key: c.key, body: { evaluator: { slug: uniq("leg"), is_evaluator: true } } });
+    const legacy = await c.t.call("POST", "/api/evaluators/", {
+      key: c.key,
+      body: { evaluator: { slug: uniq("leg"), is_evaluator: true } },
+    });
     expectStatus(legacy, 200);
     expect(legacy.body.evaluator.flags).toEqual({ is_evaluator: true });
     for (const body of [{ is_evaluator: true }, { flags: { is_evaluator: true } }]) {
-      const refused = await c.t.call("POST", "/api/workflows/", { key: c.key, body: { workflow: { slug: uniq("wf"), ...body } } });
+      const refused = await c.t.call("POST", "/api/workflows/", {
+        key: c.key,
+        body: { workflow: { slug: uniq("wf"), ...body } },
+      });
       expectStatus(refused, 400);
       expect(refused.body.detail).toContain("POST /api/evaluators/");
     }
-    const plain = await c.t.call("POST", "/api/workflows/", { key: c.key, body: { workflow: { slug: uniq("wf"), is_evaluator: false } } });
+    const plain = await c.t.call("POST", "/api/workflows/", {
+      key: c.key,
+      body: { workflow: { slug: uniq("wf"), is_evaluator: false } },
+    });
     expectStatus(plain, 200);
     const { artifact } = await createArtifact(c, "workflows");
-    expectStatus(await c.t.call("PUT", `/api/workflows/${artifact.id}`, { key: c.key, body: { workflow: { flags: { is_application: true } } } }), 400);
+    expectStatus(
+      await c.t.call("PUT", `/api/workflows/${artifact.id}`, {
+        key: c.key,
+        body: { workflow: { flags: { is_application: true } } },
+      }),
+      400,
+    );
   });
 });
 
 describe("environment entries", () => {
   async function stagingVariant(): Promise<string> {
-    const res = await c.t.call("POST", "/api/environments/variants/query", { key: c.key, body: { environment_refs: [{ slug: "staging" }] } });
+    const res = await c.t.call("POST", "/api/environments/variants/query", {
+      key: c.key,
+      body: { environment_refs: [{ slug: "staging" }] },
+    });
     return res.body.environment_variants[0].id;
   }
   const commitEnv = (variantId: string, references: Record<string, unknown>) =>
-    c.t.call("POST", "/api/environments/revisions/commit", { key: c.key, body: { environment_revision_commit: { environment_variant_id: variantId, data: { references } } } });
+    c.t.call("POST", "/api/environments/revisions/commit", {
+      key: c.key,
+      body: { environment_revision_commit: { environment_variant_id: variantId, data: { references } } },
+    });
 
   it("reads {<domain>_revision: {slug: <artifact slug>, version}} as that version of the artifact, as embeds do, and stores it complete", async () => {
     const app = await createArtifact(c, "applications", { slug: uniq("envapp"), data: dataFor("applications", 1) });
     const variant = await stagingVariant();
-    const res = await commitEnv(variant, { pinned: { application_revision: { slug: app.artifact.slug, version: "1" } } });
+    const res = await commitEnv(variant, {
+      pinned: { application_revision: { slug: app.artifact.slug, version: "1" } },
+    });
     expectStatus(res, 200);
     expect(res.body.environment_revision.data.references.pinned).toEqual({
       application: { id: app.artifact.id, slug: app.artifact.slug },
       application_variant: { id: app.variant.id, slug: "default" },
       application_revision: { id: app.revision!.id, slug: app.revision!.slug, version: "1" },
     });
-    const missing = await commitEnv(variant, { pinned: { application_revision: { slug: app.artifact.slug, version: "9" } } });
+    const missing = await commitEnv(variant, {
+      pinned: { application_revision: { slug: app.artifact.slug, version: "9" } },
+    });
     expectStatus(missing, 404);
     expect(missing.body.detail).toContain('references["pinned"]');
   });
@@ -85,21 +146,33 @@ describe("environment entries", () => {
     const res = await commitEnv(variant, { follow: entry, empty: {} });
     expectStatus(res, 200);
     expect(res.body.environment_revision.data.references).toMatchObject({ follow: entry, empty: {} });
-    const retrieveViaEnv = () => c.t.call("POST", "/api/applications/revisions/retrieve", { key: c.key, body: { environment_ref: { slug: "staging" }, key: "follow" } });
+    const retrieveViaEnv = () =>
+      c.t.call("POST", "/api/applications/revisions/retrieve", {
+        key: c.key,
+        body: { environment_ref: { slug: "staging" }, key: "follow" },
+      });
     expect((await retrieveViaEnv()).body.application_revision.version).toBe("1");
     const second = await c.t.call("POST", "/api/applications/revisions/commit", {
       key: c.key,
-      body: { application_revision_commit: { application_variant_id: app.variant.id, data: dataFor("applications", 2) } },
+      body: {
+        application_revision_commit: { application_variant_id: app.variant.id, data: dataFor("applications", 2) },
+      },
     });
     expectStatus(second, 200);
     const followed = await retrieveViaEnv();
     expect(followed.body.application_revision.version).toBe("2");
     expect(followed.body.retrieval_info.references.environment.slug).toBe("staging");
-    expectStatus(await commitEnv(variant, { bad: { application: { slug: "x" }, workflow_variant: { slug: "y" } } }), 400);
+    expectStatus(
+      await commitEnv(variant, { bad: { application: { slug: "x" }, workflow_variant: { slug: "y" } } }),
+      400,
+    );
   });
 
   it("an environment created without data has no variant: it is left out of the overview, and deploying to it names the fix", async () => {
-    const env = await c.t.call("POST", "/api/environments/", { key: c.key, body: { environment: { slug: uniq("qa") } } });
+    const env = await c.t.call("POST", "/api/environments/", {
+      key: c.key,
+      body: { environment: { slug: uniq("qa") } },
+    });
     expectStatus(env, 200);
     expect(env.body.environment_variant).toBeUndefined();
     const app = await createArtifact(c, "applications", { slug: uniq("dep"), data: dataFor("applications", 1) });
@@ -109,8 +182,14 @@ describe("environment entries", () => {
     });
     expectStatus(deploy, 404);
     expect(deploy.body.detail).toContain("POST /api/environments/variants/");
-    const caller = createCaller(createContextFrom(c.t.context, { principal: { projectId: c.projectId, userId: c.userId, role: "owner" } }));
-    expect((await caller.environments.overview()).map((e: { slug: string }) => e.slug).sort()).toEqual(["development", "production", "staging"]);
+    const caller = createCaller(
+      createContextFrom(c.t.context, { principal: { projectId: c.projectId, userId: c.userId, role: "owner" } }),
+    );
+    expect((await caller.environments.overview()).map((e: { slug: string }) => e.slug).sort()).toEqual([
+      "development",
+      "production",
+      "staging",
+    ]);
     expect((await caller.agents.list({})).items).toEqual([]);
   });
 });
@@ -123,7 +202,10 @@ describe("testcases as the reference's clients read them", () => {
     expect(revisionRows.map((r) => r.data)).toEqual(rows);
     expect(new Set(revisionRows.map((r) => r.id)).size).toBe(3);
 
-    const byTestset = await c.t.call("POST", "/api/testcases/query", { key: c.key, body: { testset_id: created.artifact.id } });
+    const byTestset = await c.t.call("POST", "/api/testcases/query", {
+      key: c.key,
+      body: { testset_id: created.artifact.id },
+    });
     expect(byTestset.body.count).toBe(3);
     for (const body of [
       { testset_revision_ref: { id: created.revision!.id } },
@@ -135,14 +217,24 @@ describe("testcases as the reference's clients read them", () => {
       expectStatus(res, 200);
       expect(res.body.testcases.map((t: { id: string }) => t.id)).toEqual(revisionRows.map((r) => r.id));
     }
-    expectStatus(await c.t.call("POST", "/api/testcases/query", { key: c.key, body: { testset_ref: { slug: created.artifact.slug }, testset_revision_ref: { version: "7" } } }), 404);
+    expectStatus(
+      await c.t.call("POST", "/api/testcases/query", {
+        key: c.key,
+        body: { testset_ref: { slug: created.artifact.slug }, testset_revision_ref: { version: "7" } },
+      }),
+      404,
+    );
 
     // A later revision with the same rows keeps every id, the copy's included.
     const again = await c.t.call("POST", "/api/testsets/revisions/commit", {
       key: c.key,
-      body: { testset_revision_commit: { testset_variant_id: created.variant.id, data: { testcases: [...rows, { q: "c" }] } } },
+      body: {
+        testset_revision_commit: { testset_variant_id: created.variant.id, data: { testcases: [...rows, { q: "c" }] } },
+      },
     });
-    expect(again.body.testset_revision.data.testcases.slice(0, 3).map((r: { id: string }) => r.id)).toEqual(revisionRows.map((r) => r.id));
+    expect(again.body.testset_revision.data.testcases.slice(0, 3).map((r: { id: string }) => r.id)).toEqual(
+      revisionRows.map((r) => r.id),
+    );
 
     const wanted = [revisionRows[2].id, revisionRows[0].id];
     const listed = await c.t.call("GET", `/api/testcases/?testcase_ids=${wanted.join(",")}`, { key: c.key });

@@ -36,7 +36,10 @@ describe.each(DOMAIN_NAMES)("retrieve in %s", (domain) => {
     a = await createArtifact(c, domain, { slug: uniq("a"), data: dataFor(domain, "a1") });
     v1 = a.revision as Rev;
     v2 = await commit(c, domain, a.variant.id, dataFor(domain, "a2"), { slug: uniq("a2") });
-    const side = await c.t.call("POST", `/api/${domain}/variants/`, { key: c.key, body: { [keys.variant]: { [keys.artifactId]: a.artifact.id, slug: "side" } } });
+    const side = await c.t.call("POST", `/api/${domain}/variants/`, {
+      key: c.key,
+      body: { [keys.variant]: { [keys.artifactId]: a.artifact.id, slug: "side" } },
+    });
     sideId = side.body[keys.variant].id;
     s1 = await commit(c, domain, sideId, dataFor(domain, "s1"));
     b = await createArtifact(c, domain, { slug: uniq("b"), data: dataFor(domain, "b1") });
@@ -45,7 +48,11 @@ describe.each(DOMAIN_NAMES)("retrieve in %s", (domain) => {
   const ok = async (body: Record<string, unknown>, expected: () => Rev) => {
     const res = await retrieve(c, domain, body);
     expectStatus(res, 200);
-    expect(res.body).toEqual({ count: 1, [keys.revision]: expected(), retrieval_info: { references: refsOfRevision(domain, expected()) } });
+    expect(res.body).toEqual({
+      count: 1,
+      [keys.revision]: expected(),
+      retrieval_info: { references: refsOfRevision(domain, expected()) },
+    });
   };
   const fails = async (body: Record<string, unknown>, status: number, detail?: string | RegExp) => {
     const res = await retrieve(c, domain, body);
@@ -64,7 +71,14 @@ describe.each(DOMAIN_NAMES)("retrieve in %s", (domain) => {
     await ok({ [keys.variantRef]: { id: a.variant.id }, [keys.revisionRef]: { version: "1" } }, () => v1);
     await ok({ [keys.variantRef]: { id: a.variant.id, version: "1" } }, () => v1);
     await ok({ [keys.variantRef]: { id: a.variant.id }, [keys.revisionRef]: { version: 2 } }, () => v2);
-    await ok({ [keys.ref]: { slug: a.artifact.slug }, [keys.variantRef]: { slug: "side" }, [keys.revisionRef]: { version: "1" } }, () => s1);
+    await ok(
+      {
+        [keys.ref]: { slug: a.artifact.slug },
+        [keys.variantRef]: { slug: "side" },
+        [keys.revisionRef]: { version: "1" },
+      },
+      () => s1,
+    );
     // An artifact gives a version its context too (its default variant).
     await ok({ [keys.ref]: { id: a.artifact.id }, [keys.revisionRef]: { version: "1" } }, () => v1);
   });
@@ -82,19 +96,40 @@ describe.each(DOMAIN_NAMES)("retrieve in %s", (domain) => {
   });
 
   it("POST /revisions/resolve and resolve: true answer like retrieve, with the embeds used (none here)", async () => {
-    const expected = { count: 1, [keys.revision]: v2, retrieval_info: { references: refsOfRevision(domain, v2) }, resolution_info: { embeds: [], embeds_resolved: 0, references_used: [], depth_reached: 0, errors: [] } };
-    const resolved = await c.t.call("POST", `/api/${domain}/revisions/resolve`, { key: c.key, body: { [keys.ref]: { slug: a.artifact.slug } } });
+    const expected = {
+      count: 1,
+      [keys.revision]: v2,
+      retrieval_info: { references: refsOfRevision(domain, v2) },
+      resolution_info: { embeds: [], embeds_resolved: 0, references_used: [], depth_reached: 0, errors: [] },
+    };
+    const resolved = await c.t.call("POST", `/api/${domain}/revisions/resolve`, {
+      key: c.key,
+      body: { [keys.ref]: { slug: a.artifact.slug } },
+    });
     expectStatus(resolved, 200);
     expect(resolved.body).toEqual(expected);
     const flagged = await retrieve(c, domain, { [keys.ref]: { slug: a.artifact.slug }, resolve: true });
     expect(flagged.body).toEqual(expected);
-    const missing = await c.t.call("POST", `/api/${domain}/revisions/resolve`, { key: c.key, body: { [keys.revisionRef]: { id: MISSING_ID } } });
+    const missing = await c.t.call("POST", `/api/${domain}/revisions/resolve`, {
+      key: c.key,
+      body: { [keys.revisionRef]: { id: MISSING_ID } },
+    });
     expectStatus(missing, 404);
-    expectStatus(await c.t.call("POST", `/api/${domain}/revisions/resolve`, { key: c.key, body: { resolve: true } }), 422);
+    expectStatus(
+      await c.t.call("POST", `/api/${domain}/revisions/resolve`, { key: c.key, body: { resolve: true } }),
+      422,
+    );
   });
 
   it("null reference fields count as absent", async () => {
-    await ok({ [keys.ref]: { id: null, slug: a.artifact.slug }, [keys.variantRef]: null, [keys.revisionRef]: { id: null, slug: null, version: null } }, () => v2);
+    await ok(
+      {
+        [keys.ref]: { id: null, slug: a.artifact.slug },
+        [keys.variantRef]: null,
+        [keys.revisionRef]: { id: null, slug: null, version: null },
+      },
+      () => v2,
+    );
   });
 
   it("400 when a version has no variant or artifact to count in", async () => {

@@ -25,7 +25,9 @@ describe("revision cache", () => {
     truth = await anotherInstance(t, { revisionCache: { ...t.context.config.revisionCache, maxEntries: 0 } });
     // Listening starts with the first use of a cache.
     for (const i of [reader, writer]) revisionCacheFor(i.context);
-    await waitFor(() => revisionCacheFor(reader.context).stats().listening && revisionCacheFor(writer.context).stats().listening);
+    await waitFor(
+      () => revisionCacheFor(reader.context).stats().listening && revisionCacheFor(writer.context).stats().listening,
+    );
   });
   afterAll(async () => {
     await Promise.all([reader, writer, truth].map((i) => i?.close()));
@@ -37,7 +39,8 @@ describe("revision cache", () => {
     expect(res.status, res.text).toBe(200);
     return res.body as Record<string, any>;
   };
-  const retrieve = (instance: AppInstance, body: unknown) => instance.call("POST", `${base}/revisions/retrieve`, { key, body });
+  const retrieve = (instance: AppInstance, body: unknown) =>
+    instance.call("POST", `${base}/revisions/retrieve`, { key, body });
   const stats = () => revisionCacheFor(reader.context).stats();
 
   /** An application with two revisions deployed to staging under its default key. */
@@ -45,7 +48,11 @@ describe("revision cache", () => {
     const slug = uniq("app");
     const created = await post(writer, `${base}/`, { application: { slug, data: { parameters: { v: 1 } } } });
     const variantId = created.application_variant.id as string;
-    const v2 = (await post(writer, `${base}/revisions/commit`, { application_revision_commit: { application_variant_id: variantId, data: { parameters: { v: 2 } } } })).application_revision;
+    const v2 = (
+      await post(writer, `${base}/revisions/commit`, {
+        application_revision_commit: { application_variant_id: variantId, data: { parameters: { v: 2 } } },
+      })
+    ).application_revision;
     await post(writer, `${base}/revisions/deploy`, { application_ref: { slug }, environment_ref: { slug: "staging" } });
     return { slug, artifactId: created.application.id as string, variantId, v1: created.application_revision, v2 };
   }
@@ -100,7 +107,9 @@ describe("revision cache", () => {
     const pinned = { application_revision_ref: { id: app.v2.id } };
     for (const body of [...bodies, pinned]) await cached(body);
     const invalidations = stats().invalidations;
-    await post(writer, `${base}/revisions/commit`, { application_revision_commit: { application_variant_id: app.variantId, data: { parameters: { v: 3 } } } });
+    await post(writer, `${base}/revisions/commit`, {
+      application_revision_commit: { application_variant_id: app.variantId, data: { parameters: { v: 3 } } },
+    });
     for (const body of bodies) {
       await coherent(body);
       expect((await retrieve(reader, body)).body.application_revision.version).toBe("3");
@@ -116,7 +125,10 @@ describe("revision cache", () => {
     const app = await application();
     const body = { environment_ref: { slug: "staging" }, key: `${app.slug}.revision` };
     await cached(body);
-    await post(writer, `${base}/revisions/deploy`, { application_revision_ref: { id: app.v1.id }, environment_ref: { slug: "staging" } });
+    await post(writer, `${base}/revisions/deploy`, {
+      application_revision_ref: { id: app.v1.id },
+      environment_ref: { slug: "staging" },
+    });
     await coherent(body);
     expect((await retrieve(reader, body)).body.application_revision.id).toBe(app.v1.id);
   });
@@ -125,10 +137,16 @@ describe("revision cache", () => {
     const a = await application();
     const b = await application();
     const slug = uniq("feature");
-    await post(writer, `${base}/variants/fork`, { application_revision_ref: { id: a.v2.id }, application_variant: { slug } });
+    await post(writer, `${base}/variants/fork`, {
+      application_revision_ref: { id: a.v2.id },
+      application_variant: { slug },
+    });
     const body = { application_variant_ref: { slug } };
     await cached(body);
-    await post(writer, `${base}/variants/fork`, { application_revision_ref: { id: b.v2.id }, application_variant: { slug } });
+    await post(writer, `${base}/variants/fork`, {
+      application_revision_ref: { id: b.v2.id },
+      application_variant: { slug },
+    });
     await coherent(body);
     expect((await retrieve(reader, body)).status).toBe(400);
   });
@@ -137,7 +155,14 @@ describe("revision cache", () => {
     const app = await application();
     const body = { application_revision_ref: { id: app.v2.id } };
     await cached(body);
-    expect((await writer.call("PUT", `${base}/revisions/${app.v2.id}`, { key, body: { application_revision: { name: "renamed" } } })).status).toBe(200);
+    expect(
+      (
+        await writer.call("PUT", `${base}/revisions/${app.v2.id}`, {
+          key,
+          body: { application_revision: { name: "renamed" } },
+        })
+      ).status,
+    ).toBe(200);
     await coherent(body);
     expect((await retrieve(reader, body)).body.application_revision.name).toBe("renamed");
     await post(writer, `${base}/revisions/${app.v2.id}/archive`, undefined);
@@ -192,7 +217,9 @@ describe("revision cache", () => {
       }
     })();
     for (let v = 3; v <= 22; v++) {
-      await post(writer, `${base}/revisions/commit`, { application_revision_commit: { application_variant_id: app.variantId, data: { parameters: { v } } } });
+      await post(writer, `${base}/revisions/commit`, {
+        application_revision_commit: { application_variant_id: app.variantId, data: { parameters: { v } } },
+      });
       const started = performance.now();
       await waitFor(async () => Number((await retrieve(reader, body)).body.application_revision.version) === v);
       delays.push(performance.now() - started);
@@ -211,8 +238,13 @@ describe("revision cache", () => {
     // Three retrieves, two of them from memory: three events, written by the reader's batcher
     // a few milliseconds later.
     const retrievedEvents = async () => {
-      const res = await t.call("POST", "/api/events/query", { key, body: { event_type: "applications.revisions.retrieved", windowing: { limit: 1000 } } });
-      return (res.body.events as { attributes: { references: { application_revision: { id: string } } } }[]).filter((e) => e.attributes.references.application_revision.id === app.v1.id).length;
+      const res = await t.call("POST", "/api/events/query", {
+        key,
+        body: { event_type: "applications.revisions.retrieved", windowing: { limit: 1000 } },
+      });
+      return (res.body.events as { attributes: { references: { application_revision: { id: string } } } }[]).filter(
+        (e) => e.attributes.references.application_revision.id === app.v1.id,
+      ).length;
     };
     await waitFor(async () => (await retrievedEvents()) === 3);
   });
@@ -230,16 +262,24 @@ describe("revision cache", () => {
   });
 
   it("stays within its entry and byte bounds, least recently used out first", async () => {
-    const small = await anotherInstance(t, { revisionCache: { maxEntries: 3, maxBytes: 1_000_000, watchKeepaliveMs: 15_000 } });
+    const small = await anotherInstance(t, {
+      revisionCache: { maxEntries: 3, maxBytes: 1_000_000, watchKeepaliveMs: 15_000 },
+    });
     try {
       const cache = revisionCacheFor(small.context);
       await waitFor(() => cache.stats().listening);
       const app = await application();
-      const bodies: Record<string, unknown>[] = [app.v1.id, app.v2.id].flatMap((id) => [{ application_revision_ref: { id } }, { application_revision_ref: { id }, resolve: true }]);
+      const bodies: Record<string, unknown>[] = [app.v1.id, app.v2.id].flatMap((id) => [
+        { application_revision_ref: { id } },
+        { application_revision_ref: { id }, resolve: true },
+      ]);
       bodies.push({ application_ref: { slug: app.slug } });
-      for (const body of bodies) expect((await small.call("POST", `${base}/revisions/retrieve`, { key, body })).status).toBe(200);
+      for (const body of bodies)
+        expect((await small.call("POST", `${base}/revisions/retrieve`, { key, body })).status).toBe(200);
       expect(cache.stats()).toMatchObject({ entries: 3, evictions: 2 });
-      const tiny = await anotherInstance(t, { revisionCache: { maxEntries: 100, maxBytes: 1_500, watchKeepaliveMs: 15_000 } });
+      const tiny = await anotherInstance(t, {
+        revisionCache: { maxEntries: 100, maxBytes: 1_500, watchKeepaliveMs: 15_000 },
+      });
       try {
         const tinyCache = revisionCacheFor(tiny.context);
         await waitFor(() => tinyCache.stats().listening);
@@ -260,23 +300,31 @@ describe("revision cache", () => {
     expect(res.body.revision_cache.hits).toBeGreaterThan(0);
   });
 
-  it.runIf(Boolean(process.env.DATABASE_URL))("drops everything when its listening connection is lost, and serves again once it listens", async () => {
-    const app = await application();
-    const body = { application_revision_ref: { id: app.v1.id } };
-    await cached(body);
-    const cache = revisionCacheFor(reader.context);
-    const admin = await anotherInstance(t, { revisionCache: { maxEntries: 0, maxBytes: 0, watchKeepaliveMs: 15_000 } });
-    try {
-      const { rawQuery } = await import("@/server/db");
-      await rawQuery(admin.context.db, "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = 'listen versioning_changed'");
-      await waitFor(() => !cache.stats().listening, 2_000);
-      expect(cache.stats().entries).toBe(0);
-      await waitFor(() => cache.stats().listening, 5_000);
+  it.runIf(Boolean(process.env.DATABASE_URL))(
+    "drops everything when its listening connection is lost, and serves again once it listens",
+    async () => {
+      const app = await application();
+      const body = { application_revision_ref: { id: app.v1.id } };
       await cached(body);
-    } finally {
-      await admin.close();
-    }
-  });
+      const cache = revisionCacheFor(reader.context);
+      const admin = await anotherInstance(t, {
+        revisionCache: { maxEntries: 0, maxBytes: 0, watchKeepaliveMs: 15_000 },
+      });
+      try {
+        const { rawQuery } = await import("@/server/db");
+        await rawQuery(
+          admin.context.db,
+          "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = 'listen versioning_changed'",
+        );
+        await waitFor(() => !cache.stats().listening, 2_000);
+        expect(cache.stats().entries).toBe(0);
+        await waitFor(() => cache.stats().listening, 5_000);
+        await cached(body);
+      } finally {
+        await admin.close();
+      }
+    },
+  );
 });
 
 async function waitFor(probe: () => boolean | Promise<boolean>, timeoutMs = 3_000): Promise<void> {

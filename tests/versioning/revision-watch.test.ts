@@ -36,7 +36,10 @@ function sseReader(response: Response) {
         if (queue.length) break;
         const left = deadline - Date.now();
         if (left <= 0) throw new Error("no event in time");
-        const chunk = await Promise.race([reader.read(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no event in time")), left))]);
+        const chunk = await Promise.race([
+          reader.read(),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no event in time")), left)),
+        ]);
         if (chunk.done) throw new Error("the stream ended");
         buffer += chunk.value;
       }
@@ -93,7 +96,11 @@ describe("revision watch (SSE)", () => {
     const slug = uniq("app");
     const created = await post(`${base}/`, { application: { slug, data: { parameters: { v: 1 } } } });
     const variantId = created.application_variant.id as string;
-    const v2 = (await post(`${base}/revisions/commit`, { application_revision_commit: { application_variant_id: variantId, data: { parameters: { v: 2 } } } })).application_revision;
+    const v2 = (
+      await post(`${base}/revisions/commit`, {
+        application_revision_commit: { application_variant_id: variantId, data: { parameters: { v: 2 } } },
+      })
+    ).application_revision;
     await post(`${base}/revisions/deploy`, { application_ref: { slug }, environment_ref: { slug: "staging" } });
     return { slug, variantId, v1: created.application_revision, v2 };
   }
@@ -105,10 +112,16 @@ describe("revision watch (SSE)", () => {
     const first = await nextRevision(events!);
     expect(first.id).toBe(app.v2.id);
     // The data is what a retrieve answers, byte for byte.
-    const retrieved = await writer.call("POST", `${base}/revisions/retrieve`, { key, body: { environment_ref: { slug: "staging" }, key: `${app.slug}.revision` } });
+    const retrieved = await writer.call("POST", `${base}/revisions/retrieve`, {
+      key,
+      body: { environment_ref: { slug: "staging" }, key: `${app.slug}.revision` },
+    });
     expect(first.data).toBe(retrieved.text);
     const started = performance.now();
-    await post(`${base}/revisions/deploy`, { application_revision_ref: { id: app.v1.id }, environment_ref: { slug: "staging" } });
+    await post(`${base}/revisions/deploy`, {
+      application_revision_ref: { id: app.v1.id },
+      environment_ref: { slug: "staging" },
+    });
     const moved = await nextRevision(events!);
     const latencyMs = performance.now() - started;
     expect(moved.id).toBe(app.v1.id);
@@ -120,7 +133,9 @@ describe("revision watch (SSE)", () => {
   it("follows commits to a watched variant, and resumes after Last-Event-ID without repeating it", async () => {
     const app = await application();
     const { events } = await watch(`application_variant_ref.id=${app.variantId}`, { "last-event-id": app.v2.id });
-    await post(`${base}/revisions/commit`, { application_revision_commit: { application_variant_id: app.variantId, data: { parameters: { v: 3 } } } });
+    await post(`${base}/revisions/commit`, {
+      application_revision_commit: { application_variant_id: app.variantId, data: { parameters: { v: 3 } } },
+    });
     const next = await nextRevision(events!);
     expect(JSON.parse(next.data!).application_revision.version).toBe("3");
     // A resume from an older revision gets the current one at once.

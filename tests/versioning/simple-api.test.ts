@@ -1,7 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/server/auth";
 import { projectMembers } from "@/server/db/schema";
-import { ISO_MS, MISSING_ID, UUID, dataFor, domainKeys, expectStatus, setup, uniq, type Ctx, type DomainName } from "./helpers";
+import {
+  ISO_MS,
+  MISSING_ID,
+  UUID,
+  dataFor,
+  domainKeys,
+  expectStatus,
+  setup,
+  uniq,
+  type Ctx,
+  type DomainName,
+} from "./helpers";
 
 let c: Ctx;
 beforeAll(async () => {
@@ -9,17 +20,26 @@ beforeAll(async () => {
 });
 afterAll(() => c.t.close());
 
-const SIMPLE_DOMAINS = ["applications", "workflows", "evaluators", "testsets", "queries"] as const satisfies readonly DomainName[];
+const SIMPLE_DOMAINS = [
+  "applications",
+  "workflows",
+  "evaluators",
+  "testsets",
+  "queries",
+] as const satisfies readonly DomainName[];
 
 describe.each(SIMPLE_DOMAINS)("/api/simple/%s", (domain) => {
   const keys = domainKeys(domain);
   const base = `/api/simple/${domain}`;
-  const call = (method: string, path: string, body?: unknown) => c.t.call(method, `${base}${path}`, { key: c.key, body });
+  const call = (method: string, path: string, body?: unknown) =>
+    c.t.call(method, `${base}${path}`, { key: c.key, body });
 
   it("creates the artifact, its default variant and revision 1 in one call, and reads them as one entity", async () => {
     const slug = uniq("s");
     const data = dataFor(domain, 1);
-    const res = await call("POST", "/", { [keys.one]: { slug, name: "Simple one", tags: { t: 1 }, flags: { is_custom: true }, data } });
+    const res = await call("POST", "/", {
+      [keys.one]: { slug, name: "Simple one", tags: { t: 1 }, flags: { is_custom: true }, data },
+    });
     expectStatus(res, 200);
     const entity = res.body[keys.one];
     expect(entity).toEqual({
@@ -55,16 +75,34 @@ describe.each(SIMPLE_DOMAINS)("/api/simple/%s", (domain) => {
   });
 
   it("an edit commits a revision: with new data, or the latest data when only the header changes", async () => {
-    const created = (await call("POST", "/", { [keys.one]: { name: uniq("edit"), data: dataFor(domain, 1) } })).body[keys.one];
-    const withData = await call("PUT", `/${created.id}`, { [keys.one]: { id: created.id, data: dataFor(domain, 2), message: "second" } });
+    const created = (await call("POST", "/", { [keys.one]: { name: uniq("edit"), data: dataFor(domain, 1) } })).body[
+      keys.one
+    ];
+    const withData = await call("PUT", `/${created.id}`, {
+      [keys.one]: { id: created.id, data: dataFor(domain, 2), message: "second" },
+    });
     expectStatus(withData, 200);
-    expect(withData.body[keys.one]).toMatchObject({ version: "2", data: expect.objectContaining({ marker: 2 }), name: created.name });
+    expect(withData.body[keys.one]).toMatchObject({
+      version: "2",
+      data: expect.objectContaining({ marker: 2 }),
+      name: created.name,
+    });
 
-    const headerOnly = await call("PUT", `/${created.id}`, { [keys.one]: { description: "now described", tags: { x: 1 } } });
+    const headerOnly = await call("PUT", `/${created.id}`, {
+      [keys.one]: { description: "now described", tags: { x: 1 } },
+    });
     expectStatus(headerOnly, 200);
-    expect(headerOnly.body[keys.one]).toMatchObject({ version: "3", description: "now described", tags: { x: 1 }, data: withData.body[keys.one].data });
+    expect(headerOnly.body[keys.one]).toMatchObject({
+      version: "3",
+      description: "now described",
+      tags: { x: 1 },
+      data: withData.body[keys.one].data,
+    });
 
-    const log = await c.t.call("POST", `/api/${domain}/revisions/log`, { key: c.key, body: { [keys.revisions]: { [keys.artifactId]: created.id } } });
+    const log = await c.t.call("POST", `/api/${domain}/revisions/log`, {
+      key: c.key,
+      body: { [keys.revisions]: { [keys.artifactId]: created.id } },
+    });
     expect(log.body[keys.revisions].map((r: { version: string; message?: string }) => [r.version, r.message])).toEqual([
       ["3", "Edit"],
       ["2", "second"],
@@ -80,21 +118,38 @@ describe.each(SIMPLE_DOMAINS)("/api/simple/%s", (domain) => {
 
   it("queries with the latest data, archives and unarchives in one call each", async () => {
     const marker = uniq("q");
-    const a = (await call("POST", "/", { [keys.one]: { name: `${marker} a`, tags: { group: marker }, data: dataFor(domain, "a") } })).body[keys.one];
-    const b = (await call("POST", "/", { [keys.one]: { name: `${marker} b`, tags: { group: marker }, data: dataFor(domain, "b") } })).body[keys.one];
+    const a = (
+      await call("POST", "/", {
+        [keys.one]: { name: `${marker} a`, tags: { group: marker }, data: dataFor(domain, "a") },
+      })
+    ).body[keys.one];
+    const b = (
+      await call("POST", "/", {
+        [keys.one]: { name: `${marker} b`, tags: { group: marker }, data: dataFor(domain, "b") },
+      })
+    ).body[keys.one];
     const query = async (body: Record<string, unknown>) => {
       const res = await call("POST", "/query", body);
       expectStatus(res, 200);
       return res.body[domain] as { id: string; data: { marker: unknown } }[];
     };
     const found = await query({ [keys.one]: { tags: { group: marker } } });
-    expect(found.map((e) => [e.id, e.data.marker]).sort()).toEqual([[a.id, "a"], [b.id, "b"]].sort());
+    expect(found.map((e) => [e.id, e.data.marker]).sort()).toEqual(
+      [
+        [a.id, "a"],
+        [b.id, "b"],
+      ].sort(),
+    );
     expect(await query({ [keys.one]: { tags: { group: "none" } } })).toEqual([]);
     expect((await query({ [keys.refs]: [{ slug: b.slug }] })).map((e) => e.id)).toEqual([b.id]);
 
     const archived = await call("POST", `/${a.id}/archive`);
     expectStatus(archived, 200);
-    expect(archived.body[keys.one]).toMatchObject({ id: a.id, deleted_at: expect.stringMatching(ISO_MS), data: a.data });
+    expect(archived.body[keys.one]).toMatchObject({
+      id: a.id,
+      deleted_at: expect.stringMatching(ISO_MS),
+      data: a.data,
+    });
     expect((await query({ [keys.one]: { tags: { group: marker } } })).map((e) => e.id)).toEqual([b.id]);
     expect(await query({ [keys.one]: { tags: { group: marker } }, include_archived: true })).toHaveLength(2);
     const restored = await call("POST", `/${a.id}/unarchive`);
@@ -106,11 +161,21 @@ describe.each(SIMPLE_DOMAINS)("/api/simple/%s", (domain) => {
 describe("roles on the simple and reference routes", () => {
   it("a viewer can query, read and resolve, but not create, edit, archive or commit", async () => {
     const outsider = await c.t.newProject("viewer");
-    await c.t.context.db.insert(projectMembers).values({ projectId: c.projectId, userId: outsider.userId, role: "viewer" });
-    const { secret: viewerKey } = await createApiKey(c.t.context.db, { projectId: c.projectId, userId: outsider.userId });
+    await c.t.context.db
+      .insert(projectMembers)
+      .values({ projectId: c.projectId, userId: outsider.userId, role: "viewer" });
+    const { secret: viewerKey } = await createApiKey(c.t.context.db, {
+      projectId: c.projectId,
+      userId: outsider.userId,
+    });
     const as = (method: string, path: string, body?: unknown) => c.t.call(method, path, { key: viewerKey, body });
 
-    const entity = (await c.t.call("POST", "/api/simple/applications/", { key: c.key, body: { application: { name: uniq("r"), data: {} } } })).body.application;
+    const entity = (
+      await c.t.call("POST", "/api/simple/applications/", {
+        key: c.key,
+        body: { application: { name: uniq("r"), data: {} } },
+      })
+    ).body.application;
     expectStatus(await as("POST", "/api/simple/applications/query", {}), 200);
     expectStatus(await as("GET", `/api/simple/applications/${entity.id}`), 200);
     expectStatus(await as("POST", "/api/applications/revisions/resolve", { application_revision: { data: {} } }), 200);
@@ -125,6 +190,9 @@ describe("roles on the simple and reference routes", () => {
       expectStatus(await as(method, path, body), 403);
     }
     // Environments have no simple API.
-    expectStatus(await c.t.call("POST", "/api/simple/environments/", { key: c.key, body: { environment: { name: "x" } } }), 404);
+    expectStatus(
+      await c.t.call("POST", "/api/simple/environments/", { key: c.key, body: { environment: { name: "x" } } }),
+      404,
+    );
   });
 });

@@ -11,7 +11,10 @@ afterAll(() => t.close());
 
 describe("versioning smoke", () => {
   it("create, commit, retrieve, log, deploy, environment retrieve", async () => {
-    const created = await t.call("POST", "/api/applications/", { key, body: { application: { name: "My App", data: { parameters: { x: 1 } } } } });
+    const created = await t.call("POST", "/api/applications/", {
+      key,
+      body: { application: { name: "My App", data: { parameters: { x: 1 } } } },
+    });
     expect(created.status).toBe(200);
     expect(created.body.application.slug).toBe("my-app");
     const variantId = created.body.application_variant.id;
@@ -19,22 +22,38 @@ describe("versioning smoke", () => {
 
     const c2 = await t.call("POST", "/api/applications/revisions/commit", {
       key,
-      body: { application_revision_commit: { application_variant_id: variantId, message: "two", data: { parameters: { x: 2 } } } },
+      body: {
+        application_revision_commit: {
+          application_variant_id: variantId,
+          message: "two",
+          data: { parameters: { x: 2 } },
+        },
+      },
     });
     expect(c2.status).toBe(200);
     expect(c2.body.application_revision.version).toBe("2");
 
-    const r = await t.call("POST", "/api/applications/revisions/retrieve", { key, body: { application_ref: { slug: "my-app" } } });
+    const r = await t.call("POST", "/api/applications/revisions/retrieve", {
+      key,
+      body: { application_ref: { slug: "my-app" } },
+    });
     expect(r.status).toBe(200);
     expect(r.body.application_revision.data).toEqual({ parameters: { x: 2 } });
 
-    const log = await t.call("POST", "/api/applications/revisions/log", { key, body: { application: { application_variant_id: variantId } } });
+    const log = await t.call("POST", "/api/applications/revisions/log", {
+      key,
+      body: { application: { application_variant_id: variantId } },
+    });
     expect(log.body.count).toBe(2);
     expect(log.body.application_revisions[0].data).toBeUndefined();
 
     const dep = await t.call("POST", "/api/applications/revisions/deploy", {
       key,
-      body: { application_ref: { slug: "my-app" }, application_revision_ref: { version: "1" }, environment_ref: { slug: "staging" } },
+      body: {
+        application_ref: { slug: "my-app" },
+        application_revision_ref: { version: "1" },
+        environment_ref: { slug: "staging" },
+      },
     });
     expect(dep.body).toMatchObject({ count: 1 });
     expect(dep.status).toBe(200);
@@ -46,7 +65,10 @@ describe("versioning smoke", () => {
     expect(env.body.application_revision.version).toBe("1");
     expect(env.body.retrieval_info.key).toBe("my-app.revision");
 
-    const events = await t.call("POST", "/api/events/query", { key, body: { event_type: "environments.revisions.committed" } });
+    const events = await t.call("POST", "/api/events/query", {
+      key,
+      body: { event_type: "environments.revisions.committed" },
+    });
     expect(events.body.count).toBe(1);
     expect(events.body.events[0].attributes.diff.created["my-app.revision"]).toBeDefined();
   });

@@ -49,11 +49,20 @@ describe.each(DOMAIN_NAMES)("variants of %s", (domain) => {
     const got = await c.t.call("GET", `${base}/${variant.id}`, { key: c.key });
     expect(got.body).toEqual({ count: 1, [keys.variant]: variant });
 
-    const taken = await c.t.call("POST", `${base}/`, { key: c.key, body: { [keys.variant]: { [keys.artifactId]: artifact.id, slug: "default" } } });
+    const taken = await c.t.call("POST", `${base}/`, {
+      key: c.key,
+      body: { [keys.variant]: { [keys.artifactId]: artifact.id, slug: "default" } },
+    });
     expectStatus(taken, 409);
-    const invalid = await c.t.call("POST", `${base}/`, { key: c.key, body: { [keys.variant]: { [keys.artifactId]: artifact.id, slug: "a b" } } });
+    const invalid = await c.t.call("POST", `${base}/`, {
+      key: c.key,
+      body: { [keys.variant]: { [keys.artifactId]: artifact.id, slug: "a b" } },
+    });
     expectStatus(invalid, 422);
-    const orphan = await c.t.call("POST", `${base}/`, { key: c.key, body: { [keys.variant]: { [keys.artifactId]: MISSING_ID } } });
+    const orphan = await c.t.call("POST", `${base}/`, {
+      key: c.key,
+      body: { [keys.variant]: { [keys.artifactId]: MISSING_ID } },
+    });
     expectStatus(orphan, 404);
     expectStatus(await c.t.call("GET", `${base}/${MISSING_ID}`, { key: c.key }), 404);
     expectStatus(await c.t.call("GET", `${base}/123`, { key: c.key }), 400);
@@ -61,7 +70,10 @@ describe.each(DOMAIN_NAMES)("variants of %s", (domain) => {
 
   it("queries variants by artifact refs, variant refs, slug and name; archive hides them unless include_archived", async () => {
     const { artifact, variant: main } = await createArtifact(c, domain);
-    const extra = await c.t.call("POST", `${base}/`, { key: c.key, body: { [keys.variant]: { [keys.artifactId]: artifact.id, name: "Side Branch" } } });
+    const extra = await c.t.call("POST", `${base}/`, {
+      key: c.key,
+      body: { [keys.variant]: { [keys.artifactId]: artifact.id, name: "Side Branch" } },
+    });
     const side = extra.body[keys.variant];
     const q = async (body: Record<string, unknown>) => {
       const res = await c.t.call("POST", `${base}/query`, { key: c.key, body });
@@ -70,7 +82,9 @@ describe.each(DOMAIN_NAMES)("variants of %s", (domain) => {
     };
     const byArtifact = { [keys.refs]: [{ id: artifact.id }] };
     expect(await q(byArtifact)).toEqual([main.id, side.id].sort());
-    expect(await q({ [keys.refs]: [{ slug: artifact.slug }], [keys.variant]: { slug: "side-branch" } })).toEqual([side.id]);
+    expect(await q({ [keys.refs]: [{ slug: artifact.slug }], [keys.variant]: { slug: "side-branch" } })).toEqual([
+      side.id,
+    ]);
     expect(await q({ ...byArtifact, [keys.variant]: { name: "BRANCH" } })).toEqual([side.id]);
     expect(await q({ [keys.variantRefs]: [{ id: main.id }] })).toEqual([main.id]);
 
@@ -100,16 +114,35 @@ describe.each(DOMAIN_NAMES)("variants of %s", (domain) => {
     expect(fork.slug).toMatch(/^default-fork-[0-9a-f]{6}$/);
     expect(fork.version).toBe("2");
     const hex = fork.id.replace(/-/g, "");
-    expect(head).toMatchObject({ version: "2", message: "second", tags: { t: "2" }, slug: `${v2.slug}_${hex}`, [keys.variantId]: fork.id, author: c.userId });
+    expect(head).toMatchObject({
+      version: "2",
+      message: "second",
+      tags: { t: "2" },
+      slug: `${v2.slug}_${hex}`,
+      [keys.variantId]: fork.id,
+      author: c.userId,
+    });
     expect(head.id).not.toBe(v2.id);
     expect(head.data).toEqual(v2.data);
 
-    const forkLog = await c.t.call("POST", `/api/${domain}/revisions/log`, { key: c.key, body: { [keys.one]: { [keys.variantId]: fork.id } } });
-    expect(forkLog.body[keys.revisions].map((r: { version: string; message: string; slug: string }) => [r.version, r.message, r.slug])).toEqual([
+    const forkLog = await c.t.call("POST", `/api/${domain}/revisions/log`, {
+      key: c.key,
+      body: { [keys.one]: { [keys.variantId]: fork.id } },
+    });
+    expect(
+      forkLog.body[keys.revisions].map((r: { version: string; message: string; slug: string }) => [
+        r.version,
+        r.message,
+        r.slug,
+      ]),
+    ).toEqual([
       ["2", "second", `${v2.slug}_${hex}`],
       ["1", "Initial commit", `${v1!.slug}_${hex}`],
     ]);
-    const copiedV1 = await retrieve(c, domain, { [keys.variantRef]: { id: fork.id }, [keys.revisionRef]: { version: "1" } });
+    const copiedV1 = await retrieve(c, domain, {
+      [keys.variantRef]: { id: fork.id },
+      [keys.revisionRef]: { version: "1" },
+    });
     expect(copiedV1.body[keys.revision].data).toEqual(v1!.data);
 
     // The head is committed (one event, for the head); the copies before it are history.
@@ -118,7 +151,10 @@ describe.each(DOMAIN_NAMES)("variants of %s", (domain) => {
     expect(event.attributes.message).toBe("second");
 
     // The source variant is untouched.
-    const log = await c.t.call("POST", `/api/${domain}/revisions/log`, { key: c.key, body: { [keys.one]: { [keys.variantId]: variant.id } } });
+    const log = await c.t.call("POST", `/api/${domain}/revisions/log`, {
+      key: c.key,
+      body: { [keys.one]: { [keys.variantId]: variant.id } },
+    });
     expect(log.body[keys.revisions].map((r: { id: string }) => r.id)).toEqual([v3.id, v2.id, v1!.id]);
 
     // By variant (latest), with a chosen slug and message.
@@ -133,7 +169,11 @@ describe.each(DOMAIN_NAMES)("variants of %s", (domain) => {
     // By artifact + version (default variant).
     const pinned = await c.t.call("POST", `${base}/fork`, {
       key: c.key,
-      body: { [keys.ref]: { slug: artifact.slug }, [keys.revisionRef]: { version: "1" }, [keys.variant]: { name: "From One" } },
+      body: {
+        [keys.ref]: { slug: artifact.slug },
+        [keys.revisionRef]: { version: "1" },
+        [keys.variant]: { name: "From One" },
+      },
     });
     expectStatus(pinned, 200);
     expect(pinned.body[keys.variant].slug).toBe("from-one");
@@ -142,9 +182,15 @@ describe.each(DOMAIN_NAMES)("variants of %s", (domain) => {
 
   it("rejects a fork from nothing (404), without references (400), or onto a taken slug (409), storing nothing", async () => {
     const { artifact, revision } = await createArtifact(c, domain, { data: dataFor(domain, "x") });
-    const before = await c.t.call("POST", `${base}/query`, { key: c.key, body: { [keys.refs]: [{ id: artifact.id }] } });
+    const before = await c.t.call("POST", `${base}/query`, {
+      key: c.key,
+      body: { [keys.refs]: [{ id: artifact.id }] },
+    });
 
-    const missing = await c.t.call("POST", `${base}/fork`, { key: c.key, body: { [keys.revisionRef]: { id: MISSING_ID } } });
+    const missing = await c.t.call("POST", `${base}/fork`, {
+      key: c.key,
+      body: { [keys.revisionRef]: { id: MISSING_ID } },
+    });
     expectStatus(missing, 404);
     expect(missing.body.detail).toContain(MISSING_ID);
     const none = await c.t.call("POST", `${base}/fork`, { key: c.key, body: {} });
@@ -162,8 +208,13 @@ describe.each(DOMAIN_NAMES)("variants of %s", (domain) => {
 
 describe("fork of a testset keeps its testcase ids", () => {
   it("the fork's rows carry the source rows' ids", async () => {
-    const { revision } = await createArtifact(c, "testsets", { data: { testcases: [{ data: { q: "a" } }, { q: "b" }] } });
-    const res = await c.t.call("POST", "/api/testsets/variants/fork", { key: c.key, body: { testset_revision_ref: { id: revision!.id } } });
+    const { revision } = await createArtifact(c, "testsets", {
+      data: { testcases: [{ data: { q: "a" } }, { q: "b" }] },
+    });
+    const res = await c.t.call("POST", "/api/testsets/variants/fork", {
+      key: c.key,
+      body: { testset_revision_ref: { id: revision!.id } },
+    });
     expectStatus(res, 200);
     expect(res.body.testset_revision.data.testcases).toEqual(revision!.data.testcases);
     const ids = (revision!.data.testcases as { id: string }[]).map((r) => r.id);

@@ -38,7 +38,7 @@ describe.skipIf(!process.env.DATABASE_URL)("webhook workers on PostgreSQL", () =
 
     // Four workers racing over the same tables, each pass a transaction on its own connection.
     const race = async () => {
-      for (let idle = 0; idle < 3; ) idle = (await webhookWorker.drain(t.context, 7)) === 0 ? idle + 1 : 0;
+      for (let idle = 0; idle < 3;) idle = (await webhookWorker.drain(t.context, 7)) === 0 ? idle + 1 : 0;
     };
     await Promise.all([race(), race(), race(), race()]);
 
@@ -47,7 +47,10 @@ describe.skipIf(!process.env.DATABASE_URL)("webhook workers on PostgreSQL", () =
     expect(rows.every((d) => d.status === "succeeded" && d.attempts === 1)).toBe(true);
     expect(receiver.requests).toHaveLength(80);
     expect(new Set(receiver.succeeded).size).toBe(80);
-    const left = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(events).where(isNull(events.fannedOutAt));
+    const left = await t.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(events)
+      .where(isNull(events.fannedOutAt));
     expect(left[0].n).toBe(0);
   });
 

@@ -26,7 +26,8 @@ async function project(): Promise<Project> {
   return { t, ...(await t.newProject("hooks")) };
 }
 
-const settled = (p: Project) => async () => (await deliveriesOf(p)).every((d) => d.status !== "pending") && (await deliveriesOf(p)).length > 0;
+const settled = (p: Project) => async () =>
+  (await deliveriesOf(p)).every((d) => d.status !== "pending") && (await deliveriesOf(p)).length > 0;
 
 describe("signed deliveries to a real HTTPS receiver", () => {
   it("a commit reaches the receiver once, signed over the exact bytes, with the contract's headers", async () => {
@@ -56,15 +57,34 @@ describe("signed deliveries to a real HTTPS receiver", () => {
     expect(hook.verify(Buffer.from(request.rawBody), request.headers)).toEqual(JSON.parse(request.rawBody));
     // A replay outside the tolerance, and a tampered body, are refused.
     expect(() => hook.verify(request.rawBody, request.headers, Date.now() + 301_000)).toThrow(WebhookVerificationError);
-    expect(() => hook.verify(request.rawBody.replace("committed", "committes"), request.headers)).toThrow("no matching signature");
-    expect(() => verifyServiceSignature("wrong-secret", request.rawBody, request.headers["x-service-signature"] as string)).toThrow("no matching signature");
+    expect(() => hook.verify(request.rawBody.replace("committed", "committes"), request.headers)).toThrow(
+      "no matching signature",
+    );
+    expect(() =>
+      verifyServiceSignature("wrong-secret", request.rawBody, request.headers["x-service-signature"] as string),
+    ).toThrow("no matching signature");
     // A re-serialised body does not verify: receivers must use the raw bytes.
-    expect(() => verifyServiceSignature(sub.secret, JSON.stringify(JSON.parse(request.rawBody), null, 1), request.headers["x-service-signature"] as string)).toThrow();
+    expect(() =>
+      verifyServiceSignature(
+        sub.secret,
+        JSON.stringify(JSON.parse(request.rawBody), null, 1),
+        request.headers["x-service-signature"] as string,
+      ),
+    ).toThrow();
 
     const logged = await deliveryOf(p, delivery.id);
-    expect(logged).toMatchObject({ status: "succeeded", attempt_count: 1, last_status_code: 200, payload: request.rawBody });
+    expect(logged).toMatchObject({
+      status: "succeeded",
+      attempt_count: 1,
+      last_status_code: 200,
+      payload: request.rawBody,
+    });
     expect(logged.attempts).toHaveLength(1);
-    expect(logged.attempts[0]).toMatchObject({ number: 1, trigger: "schedule", response: { status_code: 200, body: "ok" } });
+    expect(logged.attempts[0]).toMatchObject({
+      number: 1,
+      trigger: "schedule",
+      response: { status_code: 200, body: "ok" },
+    });
     expect(logged.attempts[0].request.headers["X-Service-Signature"]).toBe("[redacted]");
   });
 
@@ -92,11 +112,24 @@ describe("signed deliveries to a real HTTPS receiver", () => {
 
   it("user headers are sent; payload_fields shapes the body", async () => {
     const p = await project();
-    await subscribe(p, receiver.url(), { headers: { "X-Team": "blue" }, payload_fields: { type: "$.event.event_type", project: "/scope/project_id", fixed: "literal", miss: "$.event.nope" } });
+    await subscribe(p, receiver.url(), {
+      headers: { "X-Team": "blue" },
+      payload_fields: {
+        type: "$.event.event_type",
+        project: "/scope/project_id",
+        fixed: "literal",
+        miss: "$.event.nope",
+      },
+    });
     await commitSomething(p);
     await drainUntil(t, () => receiver.succeeded.length === 1);
     expect(receiver.requests[0].headers["x-team"]).toBe("blue");
-    expect(JSON.parse(receiver.requests[0].rawBody)).toEqual({ type: "applications.revisions.committed", project: p.projectId, fixed: "literal", miss: null });
+    expect(JSON.parse(receiver.requests[0].rawBody)).toEqual({
+      type: "applications.revisions.committed",
+      project: p.projectId,
+      fixed: "literal",
+      miss: null,
+    });
   });
 });
 
@@ -110,7 +143,9 @@ describe("retries, time-outs, redirects and 410", () => {
     const [d] = await deliveriesOf(p);
     const logged = await deliveryOf(p, d.id);
     expect(logged).toMatchObject({ status: "succeeded", attempt_count: 3, last_status_code: 204 });
-    expect(logged.attempts.map((a: { response: { status_code: number } }) => a.response.status_code)).toEqual([500, 500, 204]);
+    expect(logged.attempts.map((a: { response: { status_code: number } }) => a.response.status_code)).toEqual([
+      500, 500, 204,
+    ]);
     expect(logged.attempts[0].response.body).toHaveLength(2048);
     // Every attempt is the same delivery: one id, one idempotency key, the same bytes.
     expect(new Set(receiver.requests.map((r) => r.headers["idempotency-key"]))).toEqual(new Set([d.id]));
@@ -124,7 +159,12 @@ describe("retries, time-outs, redirects and 410", () => {
     await commitSomething(p);
     await drainUntil(t, settled(p));
     const [d] = await deliveriesOf(p);
-    expect(d).toMatchObject({ status: "failed", attempt_count: 3, last_status_code: 503, last_error: "endpoint answered 503" });
+    expect(d).toMatchObject({
+      status: "failed",
+      attempt_count: 3,
+      last_status_code: 503,
+      last_error: "endpoint answered 503",
+    });
     expect(receiver.requests).toHaveLength(3);
   });
 
@@ -151,7 +191,8 @@ describe("retries, time-outs, redirects and 410", () => {
 
   it("does not follow redirects", async () => {
     const p = await project();
-    receiver.reply = (r) => (r.path === "/hook" ? { status: 302, location: receiver.url("/elsewhere") } : { status: 200 });
+    receiver.reply = (r) =>
+      r.path === "/hook" ? { status: 302, location: receiver.url("/elsewhere") } : { status: 200 };
     await subscribe(p, receiver.url());
     await commitSomething(p);
     await drainUntil(t, settled(p));
@@ -185,7 +226,12 @@ describe("retries, time-outs, redirects and 410", () => {
       receiver.reply = () => ({ status: 500 });
       const sub = await subscribe(p, receiver.url());
       await commitSomething(p);
-      await drainUntil(strict, async () => (await strict.call("GET", `/api/webhooks/subscriptions/${sub.id}`, { key: p.key })).body.subscription.flags.is_active === false);
+      await drainUntil(
+        strict,
+        async () =>
+          (await strict.call("GET", `/api/webhooks/subscriptions/${sub.id}`, { key: p.key })).body.subscription.flags
+            .is_active === false,
+      );
       const s = (await strict.call("GET", `/api/webhooks/subscriptions/${sub.id}`, { key: p.key })).body.subscription;
       expect(s.stopped_reason).toMatch(/^every delivery has failed since /);
       expect(receiver.requests.length).toBe(2);
@@ -212,7 +258,11 @@ describe("delivery log, redelivery and test sends", () => {
     const res = await t.call("POST", `/api/webhooks/deliveries/${failed.id}/redeliver`, { key: p.key });
     expect(res.status).toBe(200);
     expect(res.body.delivery).toMatchObject({ id: failed.id, status: "succeeded", attempt_count: 4 });
-    expect(res.body.delivery.attempts.at(-1)).toMatchObject({ number: 4, trigger: "redeliver", response: { status_code: 200, body: "fine now" } });
+    expect(res.body.delivery.attempts.at(-1)).toMatchObject({
+      number: 4,
+      trigger: "redeliver",
+      response: { status_code: 200, body: "fine now" },
+    });
     const last = receiver.requests.at(-1)!;
     expect(last.headers["idempotency-key"]).toBe(failed.id);
     verifyServiceSignature(sub.secret, last.rawBody, last.headers["x-service-signature"] as string);
@@ -222,34 +272,63 @@ describe("delivery log, redelivery and test sends", () => {
     expect(await deliveriesOf(p, { subscription_id: sub.id })).toHaveLength(1);
     const other = await t.newProject();
     expect((await t.call("GET", `/api/webhooks/deliveries/${failed.id}`, { key: other.key })).status).toBe(404);
-    expect((await t.call("POST", `/api/webhooks/deliveries/${failed.id}/redeliver`, { key: other.key })).status).toBe(404);
+    expect((await t.call("POST", `/api/webhooks/deliveries/${failed.id}/redeliver`, { key: other.key })).status).toBe(
+      404,
+    );
   });
 
   it("test-sends to a saved subscription (kept in the log) and to a draft (not kept)", async () => {
     const p = await project();
     const sub = await subscribe(p, receiver.url());
-    const saved = await t.call("POST", "/api/webhooks/subscriptions/test", { key: p.key, body: { subscription_id: sub.id } });
+    const saved = await t.call("POST", "/api/webhooks/subscriptions/test", {
+      key: p.key,
+      body: { subscription_id: sub.id },
+    });
     expect(saved.status).toBe(200);
-    expect(saved.body.delivery).toMatchObject({ subscription_id: sub.id, event_type: "webhooks.subscriptions.tested", status: "succeeded" });
+    expect(saved.body.delivery).toMatchObject({
+      subscription_id: sub.id,
+      event_type: "webhooks.subscriptions.tested",
+      status: "succeeded",
+    });
     const sent = JSON.parse(receiver.requests[0].rawBody);
     expect(sent.event.attributes).toEqual({ subscription_id: sub.id, user_id: p.userId });
     expect(sent.event.timestamp).toBe(sent.event.created_at);
-    verifyServiceSignature(sub.secret, receiver.requests[0].rawBody, receiver.requests[0].headers["x-service-signature"] as string);
+    verifyServiceSignature(
+      sub.secret,
+      receiver.requests[0].rawBody,
+      receiver.requests[0].headers["x-service-signature"] as string,
+    );
     expect((await deliveryOf(p, saved.body.delivery.id)).attempts[0].trigger).toBe("test");
 
     receiver.reply = () => ({ status: 500 });
     const draft = await t.call("POST", "/api/webhooks/subscriptions/test", {
       key: p.key,
-      body: { subscription: { name: "Draft", data: { url: receiver.url("/draft") } }, secret: "draft-secret-0123456789" },
+      body: {
+        subscription: { name: "Draft", data: { url: receiver.url("/draft") } },
+        secret: "draft-secret-0123456789",
+      },
     });
     expect(draft.status).toBe(200);
-    expect(draft.body.delivery).toMatchObject({ subscription_id: "00000000-0000-0000-0000-000000000000", status: "failed", last_status_code: 500 });
-    verifyServiceSignature("draft-secret-0123456789", receiver.requests[1].rawBody, receiver.requests[1].headers["x-service-signature"] as string);
-    expect((await t.call("GET", `/api/webhooks/deliveries/${draft.body.delivery.id}`, { key: p.key })).status).toBe(404);
+    expect(draft.body.delivery).toMatchObject({
+      subscription_id: "00000000-0000-0000-0000-000000000000",
+      status: "failed",
+      last_status_code: 500,
+    });
+    verifyServiceSignature(
+      "draft-secret-0123456789",
+      receiver.requests[1].rawBody,
+      receiver.requests[1].headers["x-service-signature"] as string,
+    );
+    expect((await t.call("GET", `/api/webhooks/deliveries/${draft.body.delivery.id}`, { key: p.key })).status).toBe(
+      404,
+    );
 
     const both = await t.call("POST", "/api/webhooks/subscriptions/test", { key: p.key, body: {} });
     expect(both.status).toBe(400);
-    const missing = await t.call("POST", "/api/webhooks/subscriptions/test", { key: p.key, body: { subscription_id: "01900000-0000-7000-8000-000000000000" } });
+    const missing = await t.call("POST", "/api/webhooks/subscriptions/test", {
+      key: p.key,
+      body: { subscription_id: "01900000-0000-7000-8000-000000000000" },
+    });
     expect(missing.status).toBe(404);
     const noBearer = await t.call("POST", "/api/webhooks/subscriptions/test", {
       key: p.key,

@@ -11,7 +11,10 @@ export const allow = (list: string) => {
 };
 
 /** A test app whose egress trusts the receiver's certificate and may reach localhost. */
-export function appFor(receiver: WebhookReceiver, overrides: Parameters<typeof createTestApp>[0] = {}): Promise<TestApp> {
+export function appFor(
+  receiver: WebhookReceiver,
+  overrides: Parameters<typeof createTestApp>[0] = {},
+): Promise<TestApp> {
   return createTestApp({
     egressAllowlist: allow("localhost"),
     egressCa: [receiver.certificate.cert],
@@ -28,7 +31,12 @@ export interface Project {
   userId: string;
 }
 
-export async function subscribe(p: Project, url: string, data: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
+export async function subscribe(
+  p: Project,
+  url: string,
+  data: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+) {
   const res = await p.t.call("POST", "/api/webhooks/subscriptions/", {
     key: p.key,
     body: { subscription: { name: uniq("hook"), data: { url, ...data } }, ...extra },
@@ -43,7 +51,11 @@ export async function commitSomething(p: Project) {
 }
 
 /** Runs drain passes until `done` holds (retries fall due on real, short timers). */
-export async function drainUntil(t: TestApp, done: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
+export async function drainUntil(
+  t: TestApp,
+  done: () => Promise<boolean> | boolean,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await done())) {
     if (Date.now() > deadline) throw new Error("drainUntil: condition not met in time");

@@ -36,7 +36,12 @@ describe("webhook building blocks", () => {
       },
       1,
     );
-    expect(sent).toMatchObject({ "X-Ok": "1", "Idempotency-Key": "d", "X-Service-Event-Id": "e", Authorization: "Bearer tok" });
+    expect(sent).toMatchObject({
+      "X-Ok": "1",
+      "Idempotency-Key": "d",
+      "X-Service-Event-Id": "e",
+      Authorization: "Bearer tok",
+    });
     expect(Object.keys(sent).filter((k) => k.toLowerCase() === "idempotency-key")).toHaveLength(1);
     expect(Object.values(sent)).not.toContain("evil");
     expect(logged.Authorization).toBe("[redacted]");
@@ -46,7 +51,15 @@ describe("webhook building blocks", () => {
     const context = { event: { event_type: "x.y", attributes: { list: [{ id: "a" }], "a/b": 1 } } };
     expect(
       resolvePayloadFields(
-        { t: "$.event.event_type", first: "$.event.attributes.list[0].id", p: "/event/attributes/a~1b", lit: "hello", miss: "$.nope.x", n: 3, arr: ["$.event.event_type"] },
+        {
+          t: "$.event.event_type",
+          first: "$.event.attributes.list[0].id",
+          p: "/event/attributes/a~1b",
+          lit: "hello",
+          miss: "$.nope.x",
+          n: 3,
+          arr: ["$.event.event_type"],
+        },
         context,
       ),
     ).toEqual({ t: "x.y", first: "a", p: 1, lit: "hello", miss: null, n: 3, arr: ["x.y"] });
@@ -64,11 +77,17 @@ describe("webhook building blocks", () => {
   });
 
   it("WEBHOOK_* settings are validated", () => {
-    const c = loadConfig({ WEBHOOK_RETRY_SCHEDULE: "0, 5s, 5m, 2h, 1d, 250ms, 1500", WEBHOOK_TIMEOUT_MS: "3000", WEBHOOK_DISABLE_AFTER: "12h" });
+    const c = loadConfig({
+      WEBHOOK_RETRY_SCHEDULE: "0, 5s, 5m, 2h, 1d, 250ms, 1500",
+      WEBHOOK_TIMEOUT_MS: "3000",
+      WEBHOOK_DISABLE_AFTER: "12h",
+    });
     expect(c.webhookRetryScheduleMs).toEqual([0, 5000, 300000, 7200000, 86400000, 250, 1500]);
     expect(c.webhookTimeoutMs).toBe(3000);
     expect(c.webhookDisableAfterMs).toBe(43200000);
-    expect(loadConfig({}).webhookRetryScheduleMs).toEqual([0, 5000, 300000, 1800000, 7200000, 18000000, 36000000, 36000000]);
+    expect(loadConfig({}).webhookRetryScheduleMs).toEqual([
+      0, 5000, 300000, 1800000, 7200000, 18000000, 36000000, 36000000,
+    ]);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: "5s,soon" })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
     expect(() => loadConfig({ WEBHOOK_DISABLE_AFTER: "x" })).toThrow(/WEBHOOK_DISABLE_AFTER/);
     expect(() => loadConfig({ EGRESS_ALLOWLIST: "localhost, ::1/200" })).toThrow(/"::1\/200"/);

@@ -38,7 +38,9 @@ describe("the running worker", () => {
   it("a deploy through the playground's tRPC router reaches the receiver", async () => {
     const p: Project = { t, ...(await t.newProject()) };
     const sub = await subscribe(p, receiver.url("/deploys"), { event_types: ["environments.revisions.committed"] });
-    const caller = createCaller(createContextFrom(t.context, { principal: { projectId: p.projectId, userId: p.userId, role: "owner" } }));
+    const caller = createCaller(
+      createContextFrom(t.context, { principal: { projectId: p.projectId, userId: p.userId, role: "owner" } }),
+    );
     const agent = await caller.agents.create({ name: "Deployed agent" });
     await caller.agents.deploy({ revisionId: agent.revision.id, environment: "production", message: "ship it" });
     await receiver.waitFor(() => receiver.requests.some((r) => r.path === "/deploys"), 5_000);
@@ -47,7 +49,9 @@ describe("the running worker", () => {
     const body = JSON.parse(request.rawBody);
     expect(body.event.event_type).toBe("environments.revisions.committed");
     expect(body.event.attributes.references.environment.slug).toBe("production");
-    const created = Object.values(body.event.attributes.diff.created) as { new: { application_revision?: { id: string }; workflow_revision?: { id: string } } }[];
+    const created = Object.values(body.event.attributes.diff.created) as {
+      new: { application_revision?: { id: string }; workflow_revision?: { id: string } };
+    }[];
     expect(created).toHaveLength(1);
     expect(JSON.stringify(created[0].new)).toContain(agent.revision.id);
   });

@@ -18,5 +18,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const next = safeNext(firstParam((await searchParams).next));
   if (await currentSession()) redirect(next);
   const { context } = await getApp();
-  return <LoginView ownerExists={await ownerExists(context.db)} signUpOpen={context.config.signUp === "open"} next={next} />;
+  return (
+    <LoginView ownerExists={await ownerExists(context.db)} signUpOpen={context.config.signUp === "open"} next={next} />
+  );
 }

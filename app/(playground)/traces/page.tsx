@@ -9,7 +9,10 @@ export default async function TracesPage({ searchParams }: { searchParams: Promi
   const filters = filtersOf(await searchParams);
   return (
     <PageContainer>
-      <PageHeader title="Traces" description="What agent runs and instrumented services did: each span, its timing, tokens and cost." />
+      <PageHeader
+        title="Traces"
+        description="What agent runs and instrumented services did: each span, its timing, tokens and cost."
+      />
       {/* Keyed by the filters, so the text box starts from the URL after back and forward. */}
       <TracesList key={JSON.stringify(filters)} filters={filters} />
     </PageContainer>

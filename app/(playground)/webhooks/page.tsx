@@ -7,7 +7,10 @@ export const metadata: Metadata = { title: "Webhooks" };
 export default function WebhooksPage() {
   return (
     <PageContainer>
-      <PageHeader title="Webhooks" description="HTTPS endpoints told about commits, deploys and reads in this project." />
+      <PageHeader
+        title="Webhooks"
+        description="HTTPS endpoints told about commits, deploys and reads in this project."
+      />
       <WebhooksSection />
     </PageContainer>
   );

@@ -27,19 +27,34 @@ describe("agentTemplateJsonSchema", () => {
   });
 
   it("closes every object that declares properties", () => {
-    const objects = objectSchemas(schema).filter(([pointer]) => !pointer.includes("/if") && !pointer.includes("/else") && !pointer.includes("/then"));
+    const objects = objectSchemas(schema).filter(
+      ([pointer]) => !pointer.includes("/if") && !pointer.includes("/else") && !pointer.includes("/then"),
+    );
     expect(objects.length).toBe(25);
     for (const [pointer, object] of objects) expect(object.additionalProperties, pointer).toBe(false);
   });
 
   it("makes every top-level field optional", () => {
     expect(schema.required ?? []).toEqual([]);
-    expect(Object.keys(properties)).toEqual(["instructions", "llm", "tools", "mcps", "skills", "harness", "runner", "sandbox"]);
+    expect(Object.keys(properties)).toEqual([
+      "instructions",
+      "llm",
+      "tools",
+      "mcps",
+      "skills",
+      "harness",
+      "runner",
+      "sandbox",
+    ]);
   });
 
   it("carries expanded defaults", () => {
     expect(properties.llm?.default).toEqual({ model: DEFAULT_MODEL, provider: null, connection: null, extras: {} });
-    expect(properties.runner?.default).toEqual({ kind: "sidecar", permissions: { default: "allow_reads" }, extras: {} });
+    expect(properties.runner?.default).toEqual({
+      kind: "sidecar",
+      permissions: { default: "allow_reads" },
+      extras: {},
+    });
     expect(properties.tools?.default).toEqual([]);
   });
 

@@ -46,15 +46,30 @@ describe("harness catalog", () => {
     expect(harness?.builtin_tools).toEqual([]);
     expect(harness?.gates_permissions).toBe(true);
     expect(harness?.providers).toEqual([
-      { provider: "anthropic", display_name: "Anthropic", deployments: ["direct", "custom", "bedrock", "vertex"], connection_modes: ["managed", "self_managed"], models: [] },
+      {
+        provider: "anthropic",
+        display_name: "Anthropic",
+        deployments: ["direct", "custom", "bedrock", "vertex"],
+        connection_modes: ["managed", "self_managed"],
+        models: [],
+      },
     ]);
-    expect(harness?.model_selection).toMatchObject({ kind: "alias", aliases: ["default", "sonnet", "haiku", "opus"], default: "default" });
+    expect(harness?.model_selection).toMatchObject({
+      kind: "alias",
+      aliases: ["default", "sonnet", "haiku", "opus"],
+      default: "default",
+    });
   });
 
-  it.each(["core_harness", "service_harness"])("%s connects to user MCP servers over http and lays skills in the workspace", (kind) => {
-    expect(getHarness(kind)?.mcp).toEqual({ user_servers: { connection_types: ["http"], credentials: ["none", "header_secret_refs"] } });
-    expect(getHarness(kind)?.skills).toEqual({ path: "skills/<name>/SKILL.md" });
-  });
+  it.each(["core_harness", "service_harness"])(
+    "%s connects to user MCP servers over http and lays skills in the workspace",
+    (kind) => {
+      expect(getHarness(kind)?.mcp).toEqual({
+        user_servers: { connection_types: ["http"], credentials: ["none", "header_secret_refs"] },
+      });
+      expect(getHarness(kind)?.skills).toEqual({ path: "skills/<name>/SKILL.md" });
+    },
+  );
 
   it("the external harness reaches user MCP servers (over agenta-tools) and claims no skills (they are refused there)", () => {
     expect(getHarness("external_harness")?.mcp).toEqual(getHarness("core_harness")?.mcp);
@@ -62,7 +77,10 @@ describe("harness catalog", () => {
   });
 
   it("lists the external harness as available only where the deployment enables it", () => {
-    expect(getHarness("external_harness")).toMatchObject({ available: false, unavailable_reason: expect.stringContaining("EXTERNAL_HARNESS=enabled") });
+    expect(getHarness("external_harness")).toMatchObject({
+      available: false,
+      unavailable_reason: expect.stringContaining("EXTERNAL_HARNESS=enabled"),
+    });
     expect(getHarness("external_harness", { externalHarness: true })).toMatchObject({ available: true });
     expect(getHarness("external_harness", { externalHarness: true })).not.toHaveProperty("unavailable_reason");
     expect(listHarnesses().map((h) => [h.kind, h.available])).toEqual([

@@ -72,9 +72,21 @@ export const harnessInfoWire = z.strictObject({
   ),
   model_selection: z.discriminatedUnion("kind", [
     z.strictObject({ kind: z.literal("provider_model"), description: z.string() }),
-    z.strictObject({ kind: z.literal("alias"), description: z.string(), aliases: z.array(z.string()), default: z.string() }),
+    z.strictObject({
+      kind: z.literal("alias"),
+      description: z.string(),
+      aliases: z.array(z.string()),
+      default: z.string(),
+    }),
   ]),
-  mcp: z.strictObject({ user_servers: z.strictObject({ connection_types: z.array(z.literal("http")), credentials: z.array(z.enum(["none", "header_secret_refs"])) }) }).optional(),
+  mcp: z
+    .strictObject({
+      user_servers: z.strictObject({
+        connection_types: z.array(z.literal("http")),
+        credentials: z.array(z.enum(["none", "header_secret_refs"])),
+      }),
+    })
+    .optional(),
   skills: z.strictObject({ path: z.string() }).optional(),
   available: z.boolean(),
   unavailable_reason: z.string().optional(),
@@ -92,7 +104,10 @@ export function harnessSlug(kind: HarnessKind): string {
   return `svc:harness:${kind}:v0`;
 }
 
-const builtinTools = BUILTIN_TOOL_NAMES.map((name) => ({ name, read_only: READ_ONLY_BUILTIN_TOOL_NAMES.includes(name) }));
+const builtinTools = BUILTIN_TOOL_NAMES.map((name) => ({
+  name,
+  read_only: READ_ONLY_BUILTIN_TOOL_NAMES.includes(name),
+}));
 
 const hostedProviders: HarnessProvider[] = PROVIDER_IDS.map((provider) => ({
   provider,
@@ -116,7 +131,8 @@ const byProviderModel: ModelSelection = {
 const HARNESSES: Record<HarnessKind, Omit<HarnessInfo, "kind" | "slug" | "available" | "unavailable_reason">> = {
   core_harness: {
     display_name: "Core harness",
-    description: "The general coding agent with its built-in file and shell tools. Which tool calls run, ask a person first or are refused is the runner policy's decision (runner.permissions).",
+    description:
+      "The general coding agent with its built-in file and shell tools. Which tool calls run, ask a person first or are refused is the runner policy's decision (runner.permissions).",
     gates_permissions: false,
     builtin_tools: builtinTools,
     providers: hostedProviders,
@@ -135,7 +151,8 @@ const HARNESSES: Record<HarnessKind, Omit<HarnessInfo, "kind" | "slug" | "availa
   },
   external_harness: {
     display_name: "External harness",
-    description: "An external coding agent; its service tools arrive over MCP and it renders harness.permissions into its settings file.",
+    description:
+      "An external coding agent; its service tools arrive over MCP and it renders harness.permissions into its settings file.",
     gates_permissions: true,
     // The template's MCP servers' tools join its tools over agenta-tools; skills are refused (it reads no session workspace).
     mcp: coreEngineExtensions.mcp,
@@ -167,7 +184,12 @@ export function getHarness(kind: string, deployment: HarnessDeployment = NO_EXTE
     slug: harnessSlug(typed),
     ...HARNESSES[typed],
     available,
-    ...(available ? {} : { unavailable_reason: "It runs Claude Code as a process on the server's host; the operator enables it with EXTERNAL_HARNESS=enabled." }),
+    ...(available
+      ? {}
+      : {
+          unavailable_reason:
+            "It runs Claude Code as a process on the server's host; the operator enables it with EXTERNAL_HARNESS=enabled.",
+        }),
   });
 }
 

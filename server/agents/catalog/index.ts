@@ -8,7 +8,16 @@ export {
   type CatalogType,
   type CatalogTypeKey,
 } from "./catalog-types";
-export { getHarness, harnessInfoWire, harnessSlug, listHarnesses, type HarnessDeployment, type HarnessInfo, type HarnessProvider, type ModelSelection } from "./harnesses";
+export {
+  getHarness,
+  harnessInfoWire,
+  harnessSlug,
+  listHarnesses,
+  type HarnessDeployment,
+  type HarnessInfo,
+  type HarnessProvider,
+  type ModelSelection,
+} from "./harnesses";
 export type { JsonSchema } from "./json-schema";
 export { MESSAGE_ROLES, messagesCatalogType } from "./messages-type";
 export { modelCatalogType } from "./model-type";

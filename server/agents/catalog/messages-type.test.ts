@@ -13,8 +13,17 @@ describe("messages catalog type", () => {
 
   it.each([
     ["an empty conversation", []],
-    ["string content", [{ role: "system", content: "Be brief." }, { role: "user", content: "hi" }]],
-    ["every role", ["developer", "system", "user", "assistant", "tool", "function"].map((role) => ({ role, content: "" }))],
+    [
+      "string content",
+      [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "hi" },
+      ],
+    ],
+    [
+      "every role",
+      ["developer", "system", "user", "assistant", "tool", "function"].map((role) => ({ role, content: "" })),
+    ],
     ["a message without content", [{ role: "assistant" }]],
     [
       "every content block",
@@ -27,8 +36,14 @@ describe("messages catalog type", () => {
             { type: "resource", uri: "https://x.dev/a.pdf", mimeType: "application/pdf" },
           ],
         },
-        { role: "assistant", content: [{ type: "tool_call", toolCallId: "c1", toolName: "read", input: { path: "a" } }] },
-        { role: "tool", content: [{ type: "tool_result", toolCallId: "c1", toolName: "read", output: "text", isError: false }] },
+        {
+          role: "assistant",
+          content: [{ type: "tool_call", toolCallId: "c1", toolName: "read", input: { path: "a" } }],
+        },
+        {
+          role: "tool",
+          content: [{ type: "tool_result", toolCallId: "c1", toolName: "read", output: "text", isError: false }],
+        },
         { role: "tool", content: [{ type: "tool_result", toolCallId: "c2", approved: true, interactionToken: "t" }] },
       ],
     ],
@@ -49,10 +64,16 @@ describe("messages catalog type", () => {
     ["numeric content", [{ role: "user", content: 1 }]],
     ["an unknown block type", [{ role: "user", content: [{ type: "audio", data: "x" }] }]],
     ["a text block without text", [{ role: "user", content: [{ type: "text" }] }]],
-    ["snake_case block fields", [{ role: "assistant", content: [{ type: "tool_call", tool_call_id: "c", tool_name: "t" }] }]],
+    [
+      "snake_case block fields",
+      [{ role: "assistant", content: [{ type: "tool_call", tool_call_id: "c", tool_name: "t" }] }],
+    ],
     ["an image without data or uri", [{ role: "user", content: [{ type: "image", mimeType: "image/png" }] }]],
     ["a tool call without toolName", [{ role: "assistant", content: [{ type: "tool_call", toolCallId: "c" }] }]],
-    ["isError that is not a boolean", [{ role: "tool", content: [{ type: "tool_result", toolCallId: "c", isError: "no" }] }]],
+    [
+      "isError that is not a boolean",
+      [{ role: "tool", content: [{ type: "tool_result", toolCallId: "c", isError: "no" }] }],
+    ],
     ["a bare message object", { role: "user", content: "hi" }],
   ])("rejects %s", (_label, messages) => {
     expect(accepts(messages)).toBe(false);

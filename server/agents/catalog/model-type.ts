@@ -7,11 +7,14 @@ import { PROVIDER_IDS } from "@/shared/providers";
  * picker (grouped by provider in `x-choices`), not an enum: any id the provider accepts works.
  */
 export function modelCatalogType(): JsonSchema {
-  const choices = Object.fromEntries(PROVIDER_IDS.map((provider) => [provider, CURATED_MODELS[provider].map((m) => `${provider}/${m.id}`)]));
+  const choices = Object.fromEntries(
+    PROVIDER_IDS.map((provider) => [provider, CURATED_MODELS[provider].map((m) => `${provider}/${m.id}`)]),
+  );
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "Model",
-    description: "A model id, `<provider>/<model>`. The choices are the curated models of each provider; other ids the provider accepts work too.",
+    description:
+      "A model id, `<provider>/<model>`. The choices are the curated models of each provider; other ids the provider accepts work too.",
     type: "string",
     examples: Object.values(choices).flat(),
     "x-choices": choices,

@@ -73,7 +73,11 @@ export function getModel(provider: string, modelId: string): ModelInfo | undefin
 }
 
 /** Cost of a turn at list price; undefined for a model without a curated price. */
-export function estimateCostUsd(provider: string, modelId: string, tokens: { input: number; output: number }): number | undefined {
+export function estimateCostUsd(
+  provider: string,
+  modelId: string,
+  tokens: { input: number; output: number },
+): number | undefined {
   const info = getModel(provider, modelId);
   if (!info) return undefined;
   return (tokens.input * info.input_usd_per_mtok + tokens.output * info.output_usd_per_mtok) / 1_000_000;

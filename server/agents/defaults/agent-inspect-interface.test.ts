@@ -31,6 +31,10 @@ describe("agentInspectInterface", () => {
   });
 
   it("lists stop_reason and pending_interaction among the outputs", () => {
-    expect(Object.keys(contract.schemas.outputs.properties as object)).toEqual(["messages", "stop_reason", "pending_interaction"]);
+    expect(Object.keys(contract.schemas.outputs.properties as object)).toEqual([
+      "messages",
+      "stop_reason",
+      "pending_interaction",
+    ]);
   });
 });

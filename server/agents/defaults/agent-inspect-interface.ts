@@ -27,7 +27,11 @@ const jsonSchemaDocument = z.record(z.string(), z.unknown());
 export const agentInspectInterfaceWire = z.strictObject({
   interface: z.strictObject({
     uri: z.string(),
-    schemas: z.strictObject({ parameters: jsonSchemaDocument, inputs: jsonSchemaDocument, outputs: jsonSchemaDocument }),
+    schemas: z.strictObject({
+      parameters: jsonSchemaDocument,
+      inputs: jsonSchemaDocument,
+      outputs: jsonSchemaDocument,
+    }),
   }),
 });
 
@@ -39,22 +43,35 @@ export function agentInspectInterface() {
       schemas: {
         parameters: objectSchema(
           {
-            agent: catalogTyped("agent-template", { type: "object" }, {
-              description: "The agent template.",
-              default: defaultAgentTemplate(),
-            }),
+            agent: catalogTyped(
+              "agent-template",
+              { type: "object" },
+              {
+                description: "The agent template.",
+                default: defaultAgentTemplate(),
+              },
+            ),
           },
           [],
         ),
         inputs: objectSchema(
-          { messages: catalogTyped("messages", { type: "array" }, { description: "Conversation so far, oldest first." }) },
+          {
+            messages: catalogTyped(
+              "messages",
+              { type: "array" },
+              { description: "Conversation so far, oldest first." },
+            ),
+          },
           ["messages"],
         ),
         outputs: objectSchema(
           {
             messages: catalogTyped("messages", { type: "array" }, { description: "The folded turn." }),
             stop_reason: { type: "string", description: "Raw stop reason, when the turn produced one." },
-            pending_interaction: { type: "object", description: "The interaction awaited, when stop_reason is paused." },
+            pending_interaction: {
+              type: "object",
+              description: "The interaction awaited, when stop_reason is paused.",
+            },
           },
           ["messages"],
         ),

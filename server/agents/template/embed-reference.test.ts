@@ -3,7 +3,9 @@ import { isEmbedReference } from "./embed-reference";
 
 describe("isEmbedReference", () => {
   it("recognises an embed reference", () => {
-    const embed = { "@svc.embed": { "@svc.references": { workflow: { slug: "w" } }, "@svc.selector": { path: "parameters.skill" } } };
+    const embed = {
+      "@svc.embed": { "@svc.references": { workflow: { slug: "w" } }, "@svc.selector": { path: "parameters.skill" } },
+    };
     expect(isEmbedReference(embed)).toBe(true);
   });
 

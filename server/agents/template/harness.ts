@@ -8,7 +8,8 @@ export type HarnessKind = (typeof HARNESS_KINDS)[number];
 
 const HARNESS_PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
 
-const ruleList = (description: string) => z.array(z.string().min(1, "must not be empty")).default([]).describe(description);
+const ruleList = (description: string) =>
+  z.array(z.string().min(1, "must not be empty")).default([]).describe(description);
 
 const harnessPermissionsSchema = closedObject({
   default_mode: z

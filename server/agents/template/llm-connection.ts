@@ -10,11 +10,10 @@ export const llmConnectionSchema = closedObject({
   mode: z
     .enum(CONNECTION_MODES)
     .default("managed")
-    .describe("`managed` uses a connection stored in the project; `self_managed` injects no credential and the harness signs itself in."),
-  slug: nonEmptyText()
-    .nullable()
-    .default(null)
-    .describe("Named stored connection; valid only with mode `managed`."),
+    .describe(
+      "`managed` uses a connection stored in the project; `self_managed` injects no credential and the harness signs itself in.",
+    ),
+  slug: nonEmptyText().nullable().default(null).describe("Named stored connection; valid only with mode `managed`."),
 })
   .superRefine(
     (connection, ctx) => {
@@ -22,7 +21,8 @@ export const llmConnectionSchema = closedObject({
         ctx.addIssue({
           code: "custom",
           path: ["slug"],
-          message: 'slug names a stored connection and is valid only with mode "managed"; remove slug or set mode to "managed"',
+          message:
+            'slug names a stored connection and is valid only with mode "managed"; remove slug or set mode to "managed"',
         });
       }
     },

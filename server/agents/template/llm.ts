@@ -10,7 +10,9 @@ import { nonEmptyText } from "./text";
 export const llmSchema = closedObject({
   model: nonEmptyText()
     .default(DEFAULT_MODEL)
-    .describe("Model id in the provider's namespace. Without a provider, a `provider/model` string splits on the first `/`."),
+    .describe(
+      "Model id in the provider's namespace. Without a provider, a `provider/model` string splits on the first `/`.",
+    ),
   provider: nonEmptyText()
     .nullable()
     .default(null)

@@ -16,7 +16,11 @@ const mcpToolSelectionSchema = closedObject({
   .superRefine(
     (tools, ctx) => {
       if (tools.mode === "include" && tools.names.length === 0) {
-        ctx.addIssue({ code: "custom", path: ["names"], message: 'must list at least one tool when tools.mode is "include"' });
+        ctx.addIssue({
+          code: "custom",
+          path: ["names"],
+          message: 'must list at least one tool when tools.mode is "include"',
+        });
       }
       if (tools.mode === "all" && tools.names.length > 0) {
         ctx.addIssue({

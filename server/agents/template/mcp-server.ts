@@ -12,9 +12,14 @@ export const mcpServerSchema = closedObject({
     .min(1, "must not be empty")
     .max(128, "must be at most 128 characters")
     .regex(/^[A-Za-z0-9._-]+$/, 'may contain only letters, digits, ".", "_" and "-"')
-    .refine((name) => name !== RESERVED_MCP_NAME, `"${RESERVED_MCP_NAME}" is reserved for the service's own tool server; choose another name`)
+    .refine(
+      (name) => name !== RESERVED_MCP_NAME,
+      `"${RESERVED_MCP_NAME}" is reserved for the service's own tool server; choose another name`,
+    )
     .meta({ not: { const: RESERVED_MCP_NAME } })
-    .describe(`Server name: 1 to 128 characters of letters, digits, ".", "_" and "-"; "${RESERVED_MCP_NAME}" is reserved.`),
+    .describe(
+      `Server name: 1 to 128 characters of letters, digits, ".", "_" and "-"; "${RESERVED_MCP_NAME}" is reserved.`,
+    ),
   connection: mcpConnectionSchema,
   policy: mcpPolicySchema.prefault({}),
 }).describe("One MCP server declaration.");

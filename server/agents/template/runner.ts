@@ -13,7 +13,9 @@ export const runnerSchema = selectorObject("runner", ["sidecar"], {
     default: z
       .enum(RUNNER_PERMISSION_DEFAULTS)
       .default("allow_reads")
-      .describe("allow: run every tool; ask: approval for every tool; deny: refuse every tool; allow_reads: run read-hinted tools, ask for the rest."),
+      .describe(
+        "allow: run every tool; ask: approval for every tool; deny: refuse every tool; allow_reads: run read-hinted tools, ask for the rest.",
+      ),
   })
     .prefault({})
     .describe("Runner-enforced tool execution policy; a tool entry's permission overrides it for that tool."),

@@ -22,7 +22,10 @@ const sandboxPermissionsSchema = closedObject({
 }).describe("Declared security boundary; null = none declared, and nothing reaches the wire.");
 
 export const sandboxSchema = selectorObject("sandbox", SANDBOX_KINDS, {
-  kind: z.enum(SANDBOX_KINDS).default("local").describe("Where the agent runs; the deployment decides which are enabled."),
+  kind: z
+    .enum(SANDBOX_KINDS)
+    .default("local")
+    .describe("Where the agent runs; the deployment decides which are enabled."),
   permissions: sandboxPermissionsSchema.nullable().default(null),
   extras: extrasField("Per-sandbox knobs passed through unchanged (for example a provider snapshot)."),
 }).describe("Where the agent runs plus its security boundary.");

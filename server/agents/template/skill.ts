@@ -45,7 +45,11 @@ export const skillSchema = closedObject({
     { when: fieldsParsed("allow_executable_files") },
   )
   .meta({
-    if: { type: "object", properties: { allow_executable_files: { const: true } }, required: ["allow_executable_files"] },
+    if: {
+      type: "object",
+      properties: { allow_executable_files: { const: true } },
+      required: ["allow_executable_files"],
+    },
     else: {
       properties: { files: { type: "array", items: { type: "object", properties: { executable: { const: false } } } } },
     },

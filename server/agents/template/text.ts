@@ -18,7 +18,10 @@ export function boundedText(min: number, max: number) {
     .superRefine((value, ctx) => {
       const length = codePointLength(value);
       if (length < min) {
-        ctx.addIssue({ code: "custom", message: min === 1 ? "must not be empty" : `must be at least ${min} characters` });
+        ctx.addIssue({
+          code: "custom",
+          message: min === 1 ? "must not be empty" : `must be at least ${min} characters`,
+        });
       }
       if (length > max) {
         ctx.addIssue({ code: "custom", message: `must be at most ${max} characters; got ${length}` });

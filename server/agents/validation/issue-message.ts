@@ -28,9 +28,13 @@ export function issueMessage(issue: z.core.$ZodRawIssue): string | undefined {
         ? `must be ${JSON.stringify(issue.values[0])}; got ${describeValue(issue.input)}`
         : `must be one of ${listOf(issue.values)}; got ${describeValue(issue.input)}`;
     case "too_small":
-      return issue.origin === "array" ? `must have at least ${issue.minimum} items` : `must be at least ${issue.minimum} characters`;
+      return issue.origin === "array"
+        ? `must have at least ${issue.minimum} items`
+        : `must be at least ${issue.minimum} characters`;
     case "too_big":
-      return issue.origin === "array" ? `must have at most ${issue.maximum} items` : `must be at most ${issue.maximum} characters`;
+      return issue.origin === "array"
+        ? `must have at most ${issue.maximum} items`
+        : `must be at most ${issue.maximum} characters`;
     case "invalid_format":
       return issue.pattern ? `must match the pattern ${issue.pattern}` : `must be a valid ${issue.format}`;
     case "invalid_key":
@@ -52,5 +56,7 @@ function discriminatorMessage(issue: DiscriminatorIssue): string {
   const options = listOf(issue.options ?? []);
   const entry = issue.input as Record<string, unknown> | undefined;
   const sent = entry?.[issue.discriminator ?? ""];
-  return sent === undefined ? `is required: one of ${options}` : `must be one of ${options}; got ${describeValue(sent)}`;
+  return sent === undefined
+    ? `is required: one of ${options}`
+    : `must be one of ${options}; got ${describeValue(sent)}`;
 }

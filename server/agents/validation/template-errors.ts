@@ -36,7 +36,8 @@ export function templateErrors(issues: readonly z.core.$ZodIssue[], input: unkno
     const embed = embedEntryPath(input, issue.path);
     if (embed) add(embed, EMBED_MESSAGE);
     else if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) add([...issue.path, key], unknownKeyMessage(formatPath(issue.path), key, issue.message));
+      for (const key of issue.keys)
+        add([...issue.path, key], unknownKeyMessage(formatPath(issue.path), key, issue.message));
     } else add(issue.path, issue.message);
   }
   return errors;

@@ -14,7 +14,9 @@ export function templateWarnings(template: AgentTemplate): string[] {
       );
     }
     if (template.harness.kind === "external_harness") {
-      warnings.push(`tools[${index}] (builtin "${tool.name}") has no effect: harness.kind "external_harness" has no built-in tools`);
+      warnings.push(
+        `tools[${index}] (builtin "${tool.name}") has no effect: harness.kind "external_harness" has no built-in tools`,
+      );
     }
   });
   const network = template.sandbox.permissions?.network;

@@ -27,7 +27,11 @@ describe("defaults", () => {
   it("fills the defaults of a connection and of sandbox permissions", () => {
     const { template } = valid({ llm: { connection: {} }, sandbox: { permissions: {} } });
     expect(template.llm.connection).toEqual({ mode: "managed", slug: null });
-    expect(template.sandbox.permissions).toEqual({ network: { mode: "on", allowlist: [] }, filesystem: null, enforcement: "strict" });
+    expect(template.sandbox.permissions).toEqual({
+      network: { mode: "on", allowlist: [] },
+      filesystem: null,
+      enforcement: "strict",
+    });
   });
 
   it("fills the defaults of every tool entry type", () => {
@@ -44,10 +48,37 @@ describe("defaults", () => {
     const common = { permission: null, render: null };
     expect(template.tools).toEqual([
       { type: "builtin", name: "read", ...common },
-      { type: "gateway", provider: "composio", integration: "github", action: "create_issue", connection: "gh", name: null, ...common },
-      { type: "code", name: "c", description: null, runtime: "python", script: "x", input_schema: emptyInputSchema, secrets: [], ...common },
+      {
+        type: "gateway",
+        provider: "composio",
+        integration: "github",
+        action: "create_issue",
+        connection: "gh",
+        name: null,
+        ...common,
+      },
+      {
+        type: "code",
+        name: "c",
+        description: null,
+        runtime: "python",
+        script: "x",
+        input_schema: emptyInputSchema,
+        secrets: [],
+        ...common,
+      },
       { type: "client", name: "k", description: null, input_schema: emptyInputSchema, ...common },
-      { type: "reference", ref_by: "variant", slug: "s", environment: null, version: null, name: null, description: null, input_schema: emptyInputSchema, ...common },
+      {
+        type: "reference",
+        ref_by: "variant",
+        slug: "s",
+        environment: null,
+        version: null,
+        name: null,
+        description: null,
+        input_schema: emptyInputSchema,
+        ...common,
+      },
       { type: "platform", op: "discover_tools", ...common },
     ]);
   });
@@ -65,7 +96,14 @@ describe("defaults", () => {
       },
     ]);
     expect(template.skills).toEqual([
-      { name: "s", description: "d", body: "b", files: [{ path: "a.txt", content: "", executable: false }], disable_model_invocation: false, allow_executable_files: false },
+      {
+        name: "s",
+        description: "d",
+        body: "b",
+        files: [{ path: "a.txt", content: "", executable: false }],
+        disable_model_invocation: false,
+        allow_executable_files: false,
+      },
     ]);
   });
 
@@ -90,14 +128,19 @@ describe("llm.model provider/model split", () => {
   });
 
   it("splits when provider is explicitly null", () => {
-    expect(valid({ llm: { model: "openai/gpt-5", provider: null } }).template.llm).toMatchObject({ provider: "openai", model: "gpt-5" });
+    expect(valid({ llm: { model: "openai/gpt-5", provider: null } }).template.llm).toMatchObject({
+      provider: "openai",
+      model: "gpt-5",
+    });
   });
 
   it("keeps the model verbatim when a provider is given, even if it disagrees", () => {
-    expect(valid({ llm: { provider: "openrouter", model: "anthropic/claude-sonnet-4.5" } }).template.llm).toMatchObject({
-      provider: "openrouter",
-      model: "anthropic/claude-sonnet-4.5",
-    });
+    expect(valid({ llm: { provider: "openrouter", model: "anthropic/claude-sonnet-4.5" } }).template.llm).toMatchObject(
+      {
+        provider: "openrouter",
+        model: "anthropic/claude-sonnet-4.5",
+      },
+    );
     expect(valid({ llm: { provider: "openai", model: "openai/gpt-5" } }).template.llm.model).toBe("openai/gpt-5");
   });
 
@@ -106,12 +149,19 @@ describe("llm.model provider/model split", () => {
   });
 
   it("stores the model as sent", () => {
-    expect(valid({ llm: { model: "anthropic/claude-haiku-4-5" } }).stored).toEqual({ llm: { model: "anthropic/claude-haiku-4-5" } });
+    expect(valid({ llm: { model: "anthropic/claude-haiku-4-5" } }).stored).toEqual({
+      llm: { model: "anthropic/claude-haiku-4-5" },
+    });
   });
 });
 
 describe("builtin permissions", () => {
-  const input = { tools: [{ type: "builtin", name: "bash", permission: "ask" }, { type: "code", name: "c", script: "x", permission: "deny" }] };
+  const input = {
+    tools: [
+      { type: "builtin", name: "bash", permission: "ask" },
+      { type: "code", name: "c", script: "x", permission: "deny" },
+    ],
+  };
 
   it("drops a builtin permission with a warning naming the path", () => {
     const result = valid(input);
@@ -123,7 +173,12 @@ describe("builtin permissions", () => {
 
   it("stores the template as sent minus the dropped permission, without touching the input", () => {
     const result = valid(input);
-    expect(result.stored).toEqual({ tools: [{ type: "builtin", name: "bash" }, { type: "code", name: "c", script: "x", permission: "deny" }] });
+    expect(result.stored).toEqual({
+      tools: [
+        { type: "builtin", name: "bash" },
+        { type: "code", name: "c", script: "x", permission: "deny" },
+      ],
+    });
     expect(input.tools[0]).toHaveProperty("permission", "ask");
   });
 
@@ -135,7 +190,9 @@ describe("builtin permissions", () => {
 describe("other warnings", () => {
   it("warns that builtin tools do nothing on the external harness", () => {
     const result = valid({ harness: { kind: "external_harness" }, tools: [{ type: "builtin", name: "read" }] });
-    expect(result.warnings).toEqual(['tools[0] (builtin "read") has no effect: harness.kind "external_harness" has no built-in tools']);
+    expect(result.warnings).toEqual([
+      'tools[0] (builtin "read") has no effect: harness.kind "external_harness" has no built-in tools',
+    ]);
   });
 
   it("warns that an allowlist without mode allowlist is ignored", () => {
@@ -168,13 +225,26 @@ describe("errors", () => {
   });
 
   it("words the Errors table rows so a person can act on them", () => {
-    const result = validateAgentTemplate({ model: "x", agents_md: "y", harness: "core_harness", runner: { permissions: { default: "x" }, extra: 1 } });
+    const result = validateAgentTemplate({
+      model: "x",
+      agents_md: "y",
+      harness: "core_harness",
+      runner: { permissions: { default: "x" }, extra: 1 },
+    });
     expect(result).toEqual({
       ok: false,
       errors: expect.arrayContaining([
         { path: "model", message: 'unknown key "model": use llm.model, e.g. {"llm": {"model": "gpt-5-mini"}}' },
-        { path: "agents_md", message: 'unknown key "agents_md": use instructions.agents_md, e.g. {"instructions": {"agents_md": "You are ..."}}' },
-        { path: "harness", message: 'harness must be an object, not a bare string: use an object with "kind", e.g. {"kind": "core_harness"}' },
+        {
+          path: "agents_md",
+          message:
+            'unknown key "agents_md": use instructions.agents_md, e.g. {"instructions": {"agents_md": "You are ..."}}',
+        },
+        {
+          path: "harness",
+          message:
+            'harness must be an object, not a bare string: use an object with "kind", e.g. {"kind": "core_harness"}',
+        },
         { path: "runner.extra", message: 'unknown selector key "extra"; allowed keys: kind, permissions, extras' },
         { path: "runner.permissions.default", message: 'must be one of allow, ask, deny, allow_reads; got "x"' },
       ]),
@@ -182,10 +252,16 @@ describe("errors", () => {
   });
 
   it("reports one error for an embed reference instead of a mismatch per tool type", () => {
-    const embed = { "@svc.embed": { "@svc.references": { workflow: { slug: "w" } }, "@svc.selector": { path: "parameters.tool" } } };
+    const embed = {
+      "@svc.embed": { "@svc.references": { workflow: { slug: "w" } }, "@svc.selector": { path: "parameters.tool" } },
+    };
     const result = validateAgentTemplate({ tools: [embed] });
     expect(result.ok ? [] : result.errors).toEqual([
-      { path: "tools[0]", message: 'is an unresolved embed reference ("@svc.embed"); embeds are resolved to inline entries before the template is validated' },
+      {
+        path: "tools[0]",
+        message:
+          'is an unresolved embed reference ("@svc.embed"); embeds are resolved to inline entries before the template is validated',
+      },
     ]);
   });
 });

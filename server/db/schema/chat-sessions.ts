@@ -11,9 +11,13 @@ import { artifacts } from "./versioning";
 export const chatSessions = pgTable(
   "chat_sessions",
   {
-    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     id: text("id").notNull(),
-    agentId: uuid("agent_id").notNull().references(() => artifacts.id, { onDelete: "cascade" }),
+    agentId: uuid("agent_id")
+      .notNull()
+      .references(() => artifacts.id, { onDelete: "cascade" }),
     variantId: uuid("variant_id"),
     title: text("title").notNull(),
     messages: jsonb("messages").notNull(),
@@ -22,5 +26,8 @@ export const chatSessions = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.id] }), index("chat_sessions_agent_idx").on(t.projectId, t.agentId, t.updatedAt)],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.id] }),
+    index("chat_sessions_agent_idx").on(t.projectId, t.agentId, t.updatedAt),
+  ],
 );

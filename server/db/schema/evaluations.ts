@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { customType, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { ts } from "./columns";
 import { projects } from "./tenancy";
 
@@ -23,7 +33,9 @@ export const evaluationRuns = pgTable(
   "evaluation_runs",
   {
     id: uuid("id").primaryKey(),
-    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     name: text("name"),
     description: text("description"),
     status: text("status").notNull().default("pending"),
@@ -40,7 +52,12 @@ export const evaluationRuns = pgTable(
     createdById: uuid("created_by_id"),
     updatedById: uuid("updated_by_id"),
   },
-  (t) => [index("evaluation_runs_project_idx").on(t.projectId, t.id), index("evaluation_runs_active_idx").on(t.status).where(sql`status = 'running'`)],
+  (t) => [
+    index("evaluation_runs_project_idx").on(t.projectId, t.id),
+    index("evaluation_runs_active_idx")
+      .on(t.status)
+      .where(sql`status = 'running'`),
+  ],
 );
 
 /** One row of a run (a testcase, a trace): its inputs are kept so a re-run needs no source. */
@@ -48,8 +65,12 @@ export const evaluationScenarios = pgTable(
   "evaluation_scenarios",
   {
     id: uuid("id").primaryKey(),
-    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
-    runId: uuid("run_id").notNull().references(() => evaluationRuns.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => evaluationRuns.id, { onDelete: "cascade" }),
     status: text("status").notNull().default("pending"),
     interval: integer("interval"),
     timestamp: ts("timestamp"),
@@ -61,7 +82,10 @@ export const evaluationScenarios = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at"),
   },
-  (t) => [index("evaluation_scenarios_run_idx").on(t.runId, t.id), index("evaluation_scenarios_project_idx").on(t.projectId, t.id)],
+  (t) => [
+    index("evaluation_scenarios_run_idx").on(t.runId, t.id),
+    index("evaluation_scenarios_project_idx").on(t.projectId, t.id),
+  ],
 );
 
 /**
@@ -73,9 +97,15 @@ export const evaluationResults = pgTable(
   "evaluation_results",
   {
     id: uuid("id").primaryKey(),
-    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
-    runId: uuid("run_id").notNull().references(() => evaluationRuns.id, { onDelete: "cascade" }),
-    scenarioId: uuid("scenario_id").notNull().references(() => evaluationScenarios.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => evaluationRuns.id, { onDelete: "cascade" }),
+    scenarioId: uuid("scenario_id")
+      .notNull()
+      .references(() => evaluationScenarios.id, { onDelete: "cascade" }),
     stepKey: text("step_key").notNull(),
     repeatIdx: integer("repeat_idx").notNull().default(0),
     status: text("status").notNull().default("pending"),
@@ -113,8 +143,12 @@ export const evaluationMetrics = pgTable(
   "evaluation_metrics",
   {
     id: uuid("id").primaryKey(),
-    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
-    runId: uuid("run_id").notNull().references(() => evaluationRuns.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => evaluationRuns.id, { onDelete: "cascade" }),
     scenarioId: uuid("scenario_id").references(() => evaluationScenarios.id, { onDelete: "cascade" }),
     timestamp: ts("timestamp"),
     interval: integer("interval"),
@@ -127,9 +161,15 @@ export const evaluationMetrics = pgTable(
     updatedAt: ts("updated_at"),
   },
   (t) => [
-    uniqueIndex("evaluation_metrics_global_idx").on(t.runId).where(sql`scenario_id is null and timestamp is null`),
-    uniqueIndex("evaluation_metrics_variational_idx").on(t.runId, t.scenarioId).where(sql`scenario_id is not null and timestamp is null`),
-    uniqueIndex("evaluation_metrics_temporal_idx").on(t.runId, t.timestamp).where(sql`timestamp is not null and scenario_id is null`),
+    uniqueIndex("evaluation_metrics_global_idx")
+      .on(t.runId)
+      .where(sql`scenario_id is null and timestamp is null`),
+    uniqueIndex("evaluation_metrics_variational_idx")
+      .on(t.runId, t.scenarioId)
+      .where(sql`scenario_id is not null and timestamp is null`),
+    uniqueIndex("evaluation_metrics_temporal_idx")
+      .on(t.runId, t.timestamp)
+      .where(sql`timestamp is not null and scenario_id is null`),
     index("evaluation_metrics_project_idx").on(t.projectId, t.id),
   ],
 );
@@ -139,8 +179,12 @@ export const evaluationQueues = pgTable(
   "evaluation_queues",
   {
     id: uuid("id").primaryKey(),
-    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
-    runId: uuid("run_id").notNull().references(() => evaluationRuns.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => evaluationRuns.id, { onDelete: "cascade" }),
     name: text("name"),
     description: text("description"),
     status: text("status").notNull().default("pending"),
@@ -154,7 +198,9 @@ export const evaluationQueues = pgTable(
     createdById: uuid("created_by_id"),
   },
   (t) => [
-    uniqueIndex("evaluation_queues_default_idx").on(t.runId).where(sql`(flags ->> 'is_default')::boolean`),
+    uniqueIndex("evaluation_queues_default_idx")
+      .on(t.runId)
+      .where(sql`(flags ->> 'is_default')::boolean`),
     index("evaluation_queues_project_idx").on(t.projectId, t.id),
   ],
 );

@@ -11,7 +11,9 @@ export const events = pgTable(
   "events",
   {
     id: uuid("id").primaryKey(),
-    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     eventType: text("event_type").notNull(),
     timestamp: ts("timestamp").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
@@ -22,6 +24,8 @@ export const events = pgTable(
   (t) => [
     index("events_project_idx").on(t.projectId, t.id),
     index("events_type_idx").on(t.projectId, t.eventType, t.id),
-    index("events_fan_out_idx").on(t.id).where(sql`fanned_out_at is null`),
+    index("events_fan_out_idx")
+      .on(t.id)
+      .where(sql`fanned_out_at is null`),
   ],
 );

@@ -9,7 +9,9 @@ import { projects } from "./tenancy";
  */
 export const openaiResponses = pgTable("openai_responses", {
   id: uuid("id").primaryKey(),
-  projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+  projectId: uuid("project_id")
+    .notNull()
+    .references(() => projects.id, { onDelete: "cascade" }),
   sessionId: text("session_id").notNull(),
   model: text("model").notNull(),
   messages: jsonb("messages").notNull(),

@@ -10,7 +10,9 @@ import { projects } from "./tenancy";
 export const sandboxWorkspaces = pgTable(
   "sandbox_workspaces",
   {
-    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     sessionId: text("session_id").notNull(),
     entries: jsonb("entries").notNull(),
     sizeBytes: integer("size_bytes").notNull(),
@@ -26,7 +28,9 @@ export const sandboxWorkspaces = pgTable(
  */
 export const toolApprovals = pgTable("tool_approvals", {
   id: text("id").primaryKey(),
-  projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+  projectId: uuid("project_id")
+    .notNull()
+    .references(() => projects.id, { onDelete: "cascade" }),
   sessionId: text("session_id").notNull(),
   toolCallId: text("tool_call_id").notNull(),
   toolName: text("tool_name").notNull(),

@@ -84,4 +84,3 @@ export const projectInvites = pgTable(
   },
   (t) => [index("project_invites_project_idx").on(t.projectId, t.createdAt)],
 );
-

@@ -13,13 +13,21 @@ export const users = pgTable("users", {
   updatedAt: ts("updated_at").notNull().defaultNow(),
 });
 
-export const projects = pgTable("projects", {
-  id: uuid("id").primaryKey(),
-  name: text("name").notNull(),
-  // The project the playground uses until logins exist; at most one row has it set.
-  isDefault: boolean("is_default").notNull().default(false),
-  createdAt: ts("created_at").notNull().defaultNow(),
-}, (t) => [uniqueIndex("projects_single_default_idx").on(t.isDefault).where(sql`is_default`)]);
+export const projects = pgTable(
+  "projects",
+  {
+    id: uuid("id").primaryKey(),
+    name: text("name").notNull(),
+    // The project the playground uses until logins exist; at most one row has it set.
+    isDefault: boolean("is_default").notNull().default(false),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("projects_single_default_idx")
+      .on(t.isDefault)
+      .where(sql`is_default`),
+  ],
+);
 
 export const projectMembers = pgTable(
   "project_members",

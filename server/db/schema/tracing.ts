@@ -12,26 +12,25 @@ const spanTime = (name: string) => timestamp(name, { withTimezone: true, precisi
  * FOR UPDATE SKIP LOCKED and deletes each in the transaction that writes its spans
  * (server/tracing/README.md).
  */
-export const spanIngest = pgTable(
-  "span_ingest",
-  {
-    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
-    receivedAt: ts("received_at").notNull().defaultNow(),
-    spanCount: integer("span_count").notNull(),
-    /** Failed processing attempts; a row that keeps failing is set aside, never deleted unprocessed. */
-    attempts: integer("attempts").notNull().default(0),
-    lastError: text("last_error"),
-    /** JSON array of normalised spans (server/tracing/span-record.ts), as text: PostgreSQL parses it once, in the worker's insert. */
-    payload: text("payload").notNull(),
-    /** The traces the spans belong to: the worker locks them and checks them for stored spans without reading the payload. */
-    traceIds: uuid("trace_ids").array().notNull(),
-    /** Days (since the epoch, UTC) the spans start on: the partitions the row needs. */
-    startDays: integer("start_days").array().notNull(),
-    /** Set by a trace replacement (PUT, DELETE): these traces lose their stored spans that the payload does not carry. */
-    replaceTraces: uuid("replace_traces").array(),
-  },
-);
+export const spanIngest = pgTable("span_ingest", {
+  id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+  projectId: uuid("project_id")
+    .notNull()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  receivedAt: ts("received_at").notNull().defaultNow(),
+  spanCount: integer("span_count").notNull(),
+  /** Failed processing attempts; a row that keeps failing is set aside, never deleted unprocessed. */
+  attempts: integer("attempts").notNull().default(0),
+  lastError: text("last_error"),
+  /** JSON array of normalised spans (server/tracing/span-record.ts), as text: PostgreSQL parses it once, in the worker's insert. */
+  payload: text("payload").notNull(),
+  /** The traces the spans belong to: the worker locks them and checks them for stored spans without reading the payload. */
+  traceIds: uuid("trace_ids").array().notNull(),
+  /** Days (since the epoch, UTC) the spans start on: the partitions the row needs. */
+  startDays: integer("start_days").array().notNull(),
+  /** Set by a trace replacement (PUT, DELETE): these traces lose their stored spans that the payload does not carry. */
+  replaceTraces: uuid("replace_traces").array(),
+});
 
 /**
  * Spans, partitioned by range of `start_time` (the migration declares the partitioning, which
@@ -71,8 +70,12 @@ export const spans = pgTable(
   (t) => [
     primaryKey({ name: "spans_pkey", columns: [t.projectId, t.traceId, t.spanId, t.startTime] }),
     index("spans_project_time_idx").on(t.projectId, t.startTime.desc()),
-    index("spans_session_idx").on(t.projectId, t.sessionId).where(sql`${t.sessionId} is not null`),
-    index("spans_user_idx").on(t.projectId, t.userId).where(sql`${t.userId} is not null`),
+    index("spans_session_idx")
+      .on(t.projectId, t.sessionId)
+      .where(sql`${t.sessionId} is not null`),
+    index("spans_user_idx")
+      .on(t.projectId, t.userId)
+      .where(sql`${t.userId} is not null`),
     index("spans_type_idx").on(t.projectId, t.spanType, t.startTime.desc()),
     index("spans_name_idx").on(t.projectId, t.spanName),
     index("spans_attributes_idx").using("gin", t.attributes.op("jsonb_path_ops")),

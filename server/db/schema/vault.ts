@@ -11,7 +11,9 @@ export const vaultSecrets = pgTable(
   "vault_secrets",
   {
     id: uuid("id").primaryKey(),
-    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     slug: text("slug").notNull(),
     name: text("name").notNull(),
     description: text("description"),
@@ -23,5 +25,8 @@ export const vaultSecrets = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("vault_secrets_slug_idx").on(t.projectId, t.slug), index("vault_secrets_provider_idx").on(t.projectId, t.provider)],
+  (t) => [
+    uniqueIndex("vault_secrets_slug_idx").on(t.projectId, t.slug),
+    index("vault_secrets_provider_idx").on(t.projectId, t.provider),
+  ],
 );

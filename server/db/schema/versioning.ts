@@ -11,7 +11,9 @@ export const artifacts = pgTable(
   "artifacts",
   {
     id: uuid("id").primaryKey(),
-    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     domain: text("domain").notNull(),
     slug: text("slug").notNull(),
     name: text("name").notNull(),
@@ -35,9 +37,13 @@ export const variants = pgTable(
   "variants",
   {
     id: uuid("id").primaryKey(),
-    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     domain: text("domain").notNull(),
-    artifactId: uuid("artifact_id").notNull().references(() => artifacts.id, { onDelete: "cascade" }),
+    artifactId: uuid("artifact_id")
+      .notNull()
+      .references(() => artifacts.id, { onDelete: "cascade" }),
     slug: text("slug").notNull(),
     name: text("name").notNull(),
     description: text("description"),
@@ -60,10 +66,16 @@ export const revisions = pgTable(
   "revisions",
   {
     id: uuid("id").primaryKey(),
-    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     domain: text("domain").notNull(),
-    artifactId: uuid("artifact_id").notNull().references(() => artifacts.id, { onDelete: "cascade" }),
-    variantId: uuid("variant_id").notNull().references(() => variants.id, { onDelete: "cascade" }),
+    artifactId: uuid("artifact_id")
+      .notNull()
+      .references(() => artifacts.id, { onDelete: "cascade" }),
+    variantId: uuid("variant_id")
+      .notNull()
+      .references(() => variants.id, { onDelete: "cascade" }),
     slug: text("slug").notNull(),
     version: integer("version").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
@@ -92,8 +104,12 @@ export const testcases = pgTable(
   "testcases",
   {
     id: uuid("id").primaryKey(),
-    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
-    testsetId: uuid("testset_id").notNull().references(() => artifacts.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    testsetId: uuid("testset_id")
+      .notNull()
+      .references(() => artifacts.id, { onDelete: "cascade" }),
     contentHash: text("content_hash").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
@@ -103,4 +119,3 @@ export const testcases = pgTable(
     index("testcases_list_idx").on(t.projectId, t.id),
   ],
 );
-

@@ -8,7 +8,9 @@ export const webhookSubscriptions = pgTable(
   "webhook_subscriptions",
   {
     id: uuid("id").primaryKey(),
-    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     description: text("description"),
     tags: jsonb("tags").$type<Record<string, unknown>>(),
@@ -39,7 +41,9 @@ export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: uuid("id").primaryKey(),
-    projectId: uuid("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     subscriptionId: uuid("subscription_id").references(() => webhookSubscriptions.id, { onDelete: "cascade" }),
     eventId: uuid("event_id").notNull(),
     eventType: text("event_type").notNull(),
@@ -58,7 +62,9 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     index("webhook_deliveries_project_idx").on(t.projectId, t.id),
-    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index("webhook_deliveries_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
   ],
 );
 
@@ -67,7 +73,9 @@ export const webhookAttempts = pgTable(
   "webhook_attempts",
   {
     id: uuid("id").primaryKey(),
-    deliveryId: uuid("delivery_id").notNull().references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    deliveryId: uuid("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
     number: integer("number").notNull(),
     trigger: text("trigger").$type<"schedule" | "redeliver" | "test">().notNull(),
     requestHeaders: jsonb("request_headers").$type<Record<string, string>>().notNull(),

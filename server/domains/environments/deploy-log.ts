@@ -45,23 +45,35 @@ export function describeEntry(entry: Record<string, unknown>): DeployedEntry | u
   const variant = entry[`${kind}_variant`] as DeployedEntry["variant"] | undefined;
   const revision = entry[revisionKey] as DeployedEntry["revision"] | undefined;
   if (!artifact?.id || !variant?.id || !revision?.id) return undefined;
-  return { kind, artifact: { id: artifact.id, slug: artifact.slug }, variant: { id: variant.id, slug: variant.slug }, revision: { id: revision.id, slug: revision.slug, version: String(revision.version) } };
+  return {
+    kind,
+    artifact: { id: artifact.id, slug: artifact.slug },
+    variant: { id: variant.id, slug: variant.slug },
+    revision: { id: revision.id, slug: revision.slug, version: String(revision.version) },
+  };
 }
 
 function flattenChanges(diff: ReferencesDiff): DeployChange[] {
   const changes: DeployChange[] = [];
-  for (const [key, { new: after }] of Object.entries(diff.created)) changes.push({ key, action: "created", after: describeEntry(after) });
+  for (const [key, { new: after }] of Object.entries(diff.created))
+    changes.push({ key, action: "created", after: describeEntry(after) });
   for (const [key, { old, new: after }] of Object.entries(diff.updated)) {
     changes.push({ key, action: "updated", before: describeEntry(old), after: describeEntry(after) });
   }
-  for (const [key, { old }] of Object.entries(diff.deleted)) changes.push({ key, action: "deleted", before: describeEntry(old) });
+  for (const [key, { old }] of Object.entries(diff.deleted))
+    changes.push({ key, action: "deleted", before: describeEntry(old) });
   return changes.sort((a, b) => a.key.localeCompare(b.key));
 }
 
-const referencesOf = (revision: RevisionRecord) => ((revision.data?.references ?? {}) as ReferenceMap);
+const referencesOf = (revision: RevisionRecord) => (revision.data?.references ?? {}) as ReferenceMap;
 
 /** Newest first from `before` (exclusive); reads one revision ahead to diff the oldest of each batch. */
-async function* walkLog(db: Executor, scope: Scope, variantId: string, before?: string): AsyncGenerator<DeployLogEntry> {
+async function* walkLog(
+  db: Executor,
+  scope: Scope,
+  variantId: string,
+  before?: string,
+): AsyncGenerator<DeployLogEntry> {
   let cursor = before;
   let pending: RevisionRecord | undefined;
   for (;;) {
@@ -77,7 +89,8 @@ async function* walkLog(db: Executor, scope: Scope, variantId: string, before?: 
       .orderBy(desc(revisions.id))
       .limit(BATCH)) as RevisionRecord[];
     for (const row of rows) {
-      if (pending) yield { revision: pending, changes: flattenChanges(diffReferences(referencesOf(row), referencesOf(pending))) };
+      if (pending)
+        yield { revision: pending, changes: flattenChanges(diffReferences(referencesOf(row), referencesOf(pending))) };
       pending = row;
     }
     if (rows.length < BATCH) break;
@@ -113,7 +126,15 @@ export interface DeployLogQuery {
 }
 
 /** An environment's deploys, newest first, paged; with `artifactId`, only the ones touching that artifact. */
-export async function listDeployLog(db: Executor, scope: Scope, query: DeployLogQuery): Promise<{ environment: { id: string; slug: string; name: string | null; variantId: string }; items: DeployLogEntry[]; next?: string }> {
+export async function listDeployLog(
+  db: Executor,
+  scope: Scope,
+  query: DeployLogQuery,
+): Promise<{
+  environment: { id: string; slug: string; name: string | null; variantId: string };
+  items: DeployLogEntry[];
+  next?: string;
+}> {
   const lookup = new Lookup(db, scope.projectId, environmentsSpec.keys);
   const environment = await lookup.artifact({ slug: query.environment }, "environment");
   const variant = await lookup.defaultVariant(environment);
@@ -130,7 +151,11 @@ export async function listDeployLog(db: Executor, scope: Scope, query: DeployLog
     }
     items.push(entry);
   }
-  await nameEntries(db, scope, items.flatMap((i) => i.changes.flatMap((c) => [c.before, c.after])));
+  await nameEntries(
+    db,
+    scope,
+    items.flatMap((i) => i.changes.flatMap((c) => [c.before, c.after])),
+  );
   return {
     environment: { id: environment.id, slug: environment.slug, name: environment.name, variantId: variant.id },
     items,
@@ -177,9 +202,20 @@ export async function listEnvironmentOverview(db: Executor, scope: Scope): Promi
           if (open.size === 0) break;
         }
       }
-      return { id: state.id, slug: state.slug, name: state.name, variantId: state.variantId, revision: state.revision, deployments };
+      return {
+        id: state.id,
+        slug: state.slug,
+        name: state.name,
+        variantId: state.variantId,
+        revision: state.revision,
+        deployments,
+      };
     }),
   );
-  await nameEntries(db, scope, overview.flatMap((e) => e.deployments));
+  await nameEntries(
+    db,
+    scope,
+    overview.flatMap((e) => e.deployments),
+  );
   return overview;
 }

@@ -1,5 +1,16 @@
 import type { Database } from "@/server/db";
-import { commitInTransaction, deployMessage, Lookup, resolveRevision, revisionNames, type DomainKeys, type Ref, type RetrieveRefs, type RevisionRecord, type Scope } from "@/server/versioning";
+import {
+  commitInTransaction,
+  deployMessage,
+  Lookup,
+  resolveRevision,
+  revisionNames,
+  type DomainKeys,
+  type Ref,
+  type RetrieveRefs,
+  type RevisionRecord,
+  type Scope,
+} from "@/server/versioning";
 import { environmentsSpec } from "./spec";
 
 export interface DeployRequest {
@@ -20,7 +31,12 @@ export interface Deployment {
  * Deploying commits a new environment revision whose references point `key` at the revision;
  * the deployed revision itself is untouched.
  */
-export async function deployRevision(db: Database, scope: Scope, keys: DomainKeys, request: DeployRequest): Promise<Deployment> {
+export async function deployRevision(
+  db: Database,
+  scope: Scope,
+  keys: DomainKeys,
+  request: DeployRequest,
+): Promise<Deployment> {
   return db.transaction(async (tx) => {
     const { revision } = await resolveRevision(tx, scope.projectId, keys, request.source);
     const envLookup = new Lookup(tx, scope.projectId, environmentsSpec.keys);
@@ -32,7 +48,8 @@ export async function deployRevision(db: Database, scope: Scope, keys: DomainKey
     const { revision: environmentRevision } = await commitInTransaction(tx, scope, environmentsSpec, {
       variantId: variant.id,
       delta: { set: { [key]: { [keys.revision]: { id: revision.id } } } },
-      message: request.message ?? deployMessage(await revisionNames(tx, revision), environment.name || environment.slug),
+      message:
+        request.message ?? deployMessage(await revisionNames(tx, revision), environment.name || environment.slug),
     });
     return { deployed: revision, environmentRevision };
   });

@@ -1,6 +1,15 @@
 import { BadRequestError, isAppError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
-import { DEPLOYABLE, domainKeys, domainOfSingular, refSchema, resolveRevisionBySlugAndVersion, revisionReferences, type Ref, type RetrieveRefs } from "@/server/versioning";
+import {
+  DEPLOYABLE,
+  domainKeys,
+  domainOfSingular,
+  refSchema,
+  resolveRevisionBySlugAndVersion,
+  revisionReferences,
+  type Ref,
+  type RetrieveRefs,
+} from "@/server/versioning";
 
 /**
  * An environment entry names one revision of an application, workflow or evaluator, e.g.
@@ -12,7 +21,10 @@ import { DEPLOYABLE, domainKeys, domainOfSingular, refSchema, resolveRevisionByS
  */
 export async function normalizeEntry(db: Executor, projectId: string, key: string, entry: Record<string, unknown>) {
   if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
-    throw new BadRequestError(`references["${key}"] must be an object such as {"application_revision": {"id": "..."}}`, "invalid_environment_entry");
+    throw new BadRequestError(
+      `references["${key}"] must be an object such as {"application_revision": {"id": "..."}}`,
+      "invalid_environment_entry",
+    );
   }
   const families = new Set(Object.keys(entry).map((k) => k.replace(/_ref$/, "").replace(/_(revision|variant)$/, "")));
   const domains = [...families].map((one) => domainOfSingular(one));
@@ -28,7 +40,8 @@ export async function normalizeEntry(db: Executor, projectId: string, key: strin
     const raw = entry[k] ?? entry[`${k}_ref`];
     if (raw === undefined || raw === null) return undefined;
     const parsed = refSchema.safeParse(raw);
-    if (!parsed.success) throw new BadRequestError(`references["${key}"].${k} is not a reference`, "invalid_environment_entry");
+    if (!parsed.success)
+      throw new BadRequestError(`references["${key}"].${k} is not a reference`, "invalid_environment_entry");
     return parsed.data;
   };
   const refs: RetrieveRefs = { artifact: pick(keys.one), variant: pick(keys.variant), revision: pick(keys.revision) };

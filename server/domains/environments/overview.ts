@@ -22,7 +22,9 @@ export async function listEnvironmentStates(db: Executor, scope: Scope): Promise
   const envs = await db
     .select()
     .from(artifacts)
-    .where(and(eq(artifacts.projectId, scope.projectId), eq(artifacts.domain, "environments"), isNull(artifacts.deletedAt)))
+    .where(
+      and(eq(artifacts.projectId, scope.projectId), eq(artifacts.domain, "environments"), isNull(artifacts.deletedAt)),
+    )
     .orderBy(asc(artifacts.id));
   const states = await Promise.all(
     envs.map(async (env) => {
@@ -61,7 +63,14 @@ export function deploymentsOf(states: EnvironmentState[], one: string, artifactI
       const variant = entry[`${one}_variant`] as { id: string; slug: string } | undefined;
       const revision = entry[`${one}_revision`] as { id: string; version: string } | undefined;
       if (artifact?.id !== artifactId || !revision || !variant) continue;
-      out.push({ environment: state.slug, key, revisionId: revision.id, version: revision.version, variantId: variant.id, variantSlug: variant.slug });
+      out.push({
+        environment: state.slug,
+        key,
+        revisionId: revision.id,
+        version: revision.version,
+        variantId: variant.id,
+        variantSlug: variant.slug,
+      });
     }
   }
   return out;

@@ -1,5 +1,11 @@
 import { BadRequestError } from "@/server/core/errors";
-import { domainKeys, type CommitContext, type CommitPayload, type DomainSpec, type PreparedCommit } from "@/server/versioning";
+import {
+  domainKeys,
+  type CommitContext,
+  type CommitPayload,
+  type DomainSpec,
+  type PreparedCommit,
+} from "@/server/versioning";
 import { normalizeEntry } from "./normalize-entry";
 import { applyDelta, diffReferences, type ReferenceMap } from "./references-diff";
 
@@ -13,10 +19,13 @@ export const environmentsSpec: DomainSpec = {
   acceptsDelta: true,
   async prepareCommit(ctx: CommitContext, payload: CommitPayload): Promise<PreparedCommit> {
     if (Boolean(payload.data) === Boolean(payload.delta)) {
-      throw new BadRequestError("An environment commit carries either data (the full references map) or delta (set, remove), not both and not neither", "data_or_delta");
+      throw new BadRequestError(
+        "An environment commit carries either data (the full references map) or delta (set, remove), not both and not neither",
+        "data_or_delta",
+      );
     }
     const previous = await ctx.previous();
-    const before = ((previous?.data?.references ?? {}) as ReferenceMap);
+    const before = (previous?.data?.references ?? {}) as ReferenceMap;
     let requested: ReferenceMap;
     if (payload.delta) {
       requested = applyDelta(before, payload.delta as { set?: ReferenceMap; remove?: string[] });

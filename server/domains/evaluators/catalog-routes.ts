@@ -3,11 +3,19 @@ import { NotFoundError } from "@/server/core/errors";
 import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { evaluatorPresetToWire, evaluatorPresetWire, EVALUATOR_PRESETS } from "./evaluator-presets";
-import { evaluatorTemplateToWire, evaluatorTemplateWire, EVALUATOR_TEMPLATES, getEvaluatorTemplate } from "./evaluator-templates";
+import {
+  evaluatorTemplateToWire,
+  evaluatorTemplateWire,
+  EVALUATOR_TEMPLATES,
+  getEvaluatorTemplate,
+} from "./evaluator-templates";
 
 function templateOrThrow(key: string) {
   const template = getEvaluatorTemplate(key);
-  if (!template) throw new NotFoundError(`Unknown evaluator template "${key}"; known: ${EVALUATOR_TEMPLATES.map((t) => t.key).join(", ")}`);
+  if (!template)
+    throw new NotFoundError(
+      `Unknown evaluator template "${key}"; known: ${EVALUATOR_TEMPLATES.map((t) => t.key).join(", ")}`,
+    );
   return template;
 }
 
@@ -26,7 +34,8 @@ const templatePresetRoutes = (["GET", "POST"] as const).flatMap((method) => [
     tag: "catalog",
     summary: "The presets of one built-in evaluator template: the revision data to commit",
     params: z.object({ key: z.string() }),
-    handler: async ({ params }) => many("presets", presetsOf(templateOrThrow(params.key).key).map(evaluatorPresetToWire)),
+    handler: async ({ params }) =>
+      many("presets", presetsOf(templateOrThrow(params.key).key).map(evaluatorPresetToWire)),
   }),
   defineRoute({
     method,
@@ -40,7 +49,9 @@ const templatePresetRoutes = (["GET", "POST"] as const).flatMap((method) => [
       const presets = presetsOf(templateOrThrow(params.key).key);
       const preset = presets.find((p) => p.key === params.preset);
       if (!preset) {
-        throw new NotFoundError(`Template "${params.key}" has no preset "${params.preset}"; its presets: ${presets.map((p) => p.key).join(", ") || "none"}`);
+        throw new NotFoundError(
+          `Template "${params.key}" has no preset "${params.preset}"; its presets: ${presets.map((p) => p.key).join(", ") || "none"}`,
+        );
       }
       return one("preset", evaluatorPresetToWire(preset));
     },
@@ -54,7 +65,8 @@ export const evaluatorCatalogRoutes = [
     path: "/api/evaluators/catalog/templates",
     auth: "api_key",
     tag: "catalog",
-    summary: "The built-in evaluator templates, each with the revision data to start from and its parameters and outputs schemas",
+    summary:
+      "The built-in evaluator templates, each with the revision data to start from and its parameters and outputs schemas",
     response: manySchema("templates", evaluatorTemplateWire),
     handler: async () => many("templates", EVALUATOR_TEMPLATES.map(evaluatorTemplateToWire)),
   }),
@@ -77,7 +89,12 @@ export const evaluatorCatalogRoutes = [
     query: z.strictObject({ template_key: z.string().optional() }),
     response: manySchema("presets", evaluatorPresetWire),
     handler: async ({ query }) =>
-      many("presets", EVALUATOR_PRESETS.filter((p) => !query.template_key || p.template_key === query.template_key).map(evaluatorPresetToWire)),
+      many(
+        "presets",
+        EVALUATOR_PRESETS.filter((p) => !query.template_key || p.template_key === query.template_key).map(
+          evaluatorPresetToWire,
+        ),
+      ),
   }),
   ...templatePresetRoutes,
 ];

@@ -11,7 +11,10 @@ export interface EvaluatorPreset {
 }
 
 const judge = (criterion: string) => [
-  { role: "system", content: `You grade an AI answer for ${criterion}. Reply with JSON {"score": <number from 0 to 1>}.` },
+  {
+    role: "system",
+    content: `You grade an AI answer for ${criterion}. Reply with JSON {"score": <number from 0 to 1>}.`,
+  },
   { role: "user", content: "Question: {{inputs}}\nAnswer: {{outputs}}\nReference answer: {{correct_answer}}" },
 ];
 
@@ -42,14 +45,22 @@ export const EVALUATOR_PRESETS: EvaluatorPreset[] = [
     name: "Hallucination",
     description: "A judge model checks that the answer states nothing the reference answer does not support.",
     template_key: "auto_ai_critique",
-    parameters: { prompt_template: judge("faithfulness to the reference answer (1 = nothing unsupported)"), model: "openai/gpt-5-mini", threshold: 0.5 },
+    parameters: {
+      prompt_template: judge("faithfulness to the reference answer (1 = nothing unsupported)"),
+      model: "openai/gpt-5-mini",
+      threshold: 0.5,
+    },
   },
   {
     key: "answer_relevance",
     name: "Answer relevance",
     description: "A judge model checks that the answer addresses the question.",
     template_key: "auto_ai_critique",
-    parameters: { prompt_template: judge("relevance to the question (1 = fully on point)"), model: "openai/gpt-5-mini", threshold: 0.5 },
+    parameters: {
+      prompt_template: judge("relevance to the question (1 = fully on point)"),
+      model: "openai/gpt-5-mini",
+      threshold: 0.5,
+    },
   },
 ];
 
@@ -64,5 +75,11 @@ export const evaluatorPresetWire = z.strictObject({
 
 export function evaluatorPresetToWire(p: EvaluatorPreset) {
   const uri = EVALUATOR_TEMPLATES.find((t) => t.key === p.template_key)!.uri;
-  return { key: p.key, name: p.name, description: p.description, template_key: p.template_key, data: { uri, parameters: p.parameters } };
+  return {
+    key: p.key,
+    name: p.name,
+    description: p.description,
+    template_key: p.template_key,
+    data: { uri, parameters: p.parameters },
+  };
 }

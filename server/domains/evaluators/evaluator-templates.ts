@@ -13,15 +13,30 @@ export interface EvaluatorTemplate {
   outputs: z.ZodType;
 }
 
-const correctAnswerKey = z.string().min(1).default("correct_answer").describe("Testcase column holding the expected answer.");
+const correctAnswerKey = z
+  .string()
+  .min(1)
+  .default("correct_answer")
+  .describe("Testcase column holding the expected answer.");
 const success = z.strictObject({ success: z.boolean() });
 const score = z.strictObject({ score: z.number().min(0).max(1), success: z.boolean().optional() });
-const threshold = z.number().gt(0).max(1).default(0.5).describe("Success when the score reaches this (greater than 0, at most 1).");
+const threshold = z
+  .number()
+  .gt(0)
+  .max(1)
+  .default(0.5)
+  .describe("Success when the score reaches this (greater than 0, at most 1).");
 const caseSensitive = z.boolean().default(true);
 /** Outputs whose keys the user decides (a judge's schema, a webhook's answer, a matcher tree). */
 const verdict = z.looseObject({ score: z.unknown().optional(), success: z.boolean().optional() });
 
-const template = (key: string, name: string, description: string, parameters: z.ZodType, outputs: z.ZodType): EvaluatorTemplate => ({
+const template = (
+  key: string,
+  name: string,
+  description: string,
+  parameters: z.ZodType,
+  outputs: z.ZodType,
+): EvaluatorTemplate => ({
   key,
   name,
   description,
@@ -47,7 +62,10 @@ export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
       regex_pattern: z
         .string()
         .min(1)
-        .refine((p) => linearPatternError(p) === undefined, "not a valid regular expression (RE2 syntax: no backreferences or lookaround)")
+        .refine(
+          (p) => linearPatternError(p) === undefined,
+          "not a valid regular expression (RE2 syntax: no backreferences or lookaround)",
+        )
         .describe("Regular expression without slashes, RE2 syntax (matched in linear time)."),
       regex_should_match: z.boolean().default(true),
       case_sensitive: z.boolean().default(true),
@@ -73,7 +91,12 @@ export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
     "Scores the textual similarity of the output to the expected answer; succeeds at or above the threshold.",
     z.strictObject({
       correct_answer_key: correctAnswerKey,
-      similarity_threshold: z.number().gt(0).max(1).default(0.5).describe("Same as threshold (the reference's older name)."),
+      similarity_threshold: z
+        .number()
+        .gt(0)
+        .max(1)
+        .default(0.5)
+        .describe("Same as threshold (the reference's older name)."),
       threshold: threshold.optional(),
       case_sensitive: caseSensitive,
     }),
@@ -85,13 +108,37 @@ export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
     "Asks a model to grade the output with a prompt; the prompt sees {{inputs}}, {{outputs}} and the expected answer.",
     z.strictObject({
       prompt_template: promptTemplateSchema.shape.messages.min(1).describe("The judge's messages."),
-      model: z.string().min(1).default("openai/gpt-5-mini").describe("Judge model, `<provider>/<model>` (catalog type model)."),
+      model: z
+        .string()
+        .min(1)
+        .default("openai/gpt-5-mini")
+        .describe("Judge model, `<provider>/<model>` (catalog type model)."),
       correct_answer_key: correctAnswerKey.optional(),
-      connection: z.string().min(1).optional().describe("Slug of the stored provider connection to use; default: the project's connection for the model's provider."),
-      json_schema: z.record(z.string(), z.unknown()).optional().describe("JSON Schema the judge's answer must follow (or {name, schema, strict}); default {score: number}."),
-      response_type: z.enum(["json_schema", "json_object", "text"]).optional().describe("Default json_schema (text for version 2 and 3)."),
-      template_format: z.enum(["mustache", "curly", "fstring"]).optional().describe("Placeholder syntax: {{name}} (mustache, curly) or {name} (fstring); default by version, else mustache."),
-      version: z.string().optional().describe("The reference's template version: picks the default template_format and response_type."),
+      connection: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          "Slug of the stored provider connection to use; default: the project's connection for the model's provider.",
+        ),
+      json_schema: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe("JSON Schema the judge's answer must follow (or {name, schema, strict}); default {score: number}."),
+      response_type: z
+        .enum(["json_schema", "json_object", "text"])
+        .optional()
+        .describe("Default json_schema (text for version 2 and 3)."),
+      template_format: z
+        .enum(["mustache", "curly", "fstring"])
+        .optional()
+        .describe(
+          "Placeholder syntax: {{name}} (mustache, curly) or {name} (fstring); default by version, else mustache.",
+        ),
+      version: z
+        .string()
+        .optional()
+        .describe("The reference's template version: picks the default template_format and response_type."),
       threshold,
     }),
     verdict,
@@ -102,8 +149,16 @@ export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
     "Runs your function `evaluate(inputs, outputs, trace)` and takes the score it returns.",
     z.strictObject({
       code: z.string().min(1).describe("Source defining evaluate(inputs, outputs, trace) -> number between 0 and 1."),
-      runtime: z.enum(["python", "javascript"]).default("python").describe("python (CPython in the sandbox) or javascript (QuickJS)."),
-      version: z.enum(["1", "2", "3"]).default("3").describe("1: evaluate(app_params, inputs, output, correct_answer); 2 and 3: evaluate(inputs, outputs, trace)."),
+      runtime: z
+        .enum(["python", "javascript"])
+        .default("python")
+        .describe("python (CPython in the sandbox) or javascript (QuickJS)."),
+      version: z
+        .enum(["1", "2", "3"])
+        .default("3")
+        .describe(
+          "1: evaluate(app_params, inputs, output, correct_answer); 2 and 3: evaluate(inputs, outputs, trace).",
+        ),
       correct_answer_key: correctAnswerKey.optional(),
       threshold,
     }),
@@ -118,26 +173,41 @@ export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
         .string()
         .min(1)
         .default("expected_tool_calls")
-        .describe('Testcase column with the expected calls: a list of tool names or {"name", "input"} objects (or its JSON text).'),
+        .describe(
+          'Testcase column with the expected calls: a list of tool names or {"name", "input"} objects (or its JSON text).',
+        ),
       mode: z.enum(["exact", "in_order", "any_order"]).default("in_order"),
-      compare_arguments: z.boolean().default(false).describe("Also require the argument fields an expected call gives (fields it leaves out are free)."),
+      compare_arguments: z
+        .boolean()
+        .default(false)
+        .describe("Also require the argument fields an expected call gives (fields it leaves out are free)."),
       threshold: z.number().gt(0).max(1).default(1).describe("Success when the score reaches this."),
     }),
-    z.strictObject({ score: z.number().min(0).max(1), success: z.boolean(), diff: z.string().describe("Every call: kept, `- ` expected but not made, `+ ` made but not expected.") }),
+    z.strictObject({
+      score: z.number().min(0).max(1),
+      success: z.boolean(),
+      diff: z.string().describe("Every call: kept, `- ` expected but not made, `+ ` made but not expected."),
+    }),
   ),
   ...textTests(),
   template(
     "field_match_test",
     "JSON field match",
     "Succeeds when one field of the JSON output equals the expected answer.",
-    z.strictObject({ json_field: z.string().min(1).describe("Dot path, JSONPath ($.a[0]) or JSON pointer (/a/0)."), correct_answer_key: correctAnswerKey }),
+    z.strictObject({
+      json_field: z.string().min(1).describe("Dot path, JSONPath ($.a[0]) or JSON pointer (/a/0)."),
+      correct_answer_key: correctAnswerKey,
+    }),
     success,
   ),
   template(
     "json_multi_field_match",
     "JSON fields match",
     "Scores each listed field of the JSON output 1 or 0 against the expected JSON, and the fraction that matched.",
-    z.strictObject({ fields: z.array(z.string().min(1)).min(1).describe("Dot paths, JSONPaths or JSON pointers."), correct_answer_key: correctAnswerKey }),
+    z.strictObject({
+      fields: z.array(z.string().min(1)).min(1).describe("Dot paths, JSONPaths or JSON pointers."),
+      correct_answer_key: correctAnswerKey,
+    }),
     z.record(z.string(), z.number()),
   ),
   template(
@@ -153,7 +223,11 @@ export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
     "Scores the cosine similarity of the embeddings of the output and the expected answer, through the project's provider connection.",
     z.strictObject({
       correct_answer_key: correctAnswerKey,
-      embedding_model: z.string().min(1).default("text-embedding-3-small").describe("An OpenAI embedding model, or `provider/model`."),
+      embedding_model: z
+        .string()
+        .min(1)
+        .default("text-embedding-3-small")
+        .describe("An OpenAI embedding model, or `provider/model`."),
       connection: z.string().min(1).optional().describe("Slug of the stored provider connection to use."),
       threshold,
     }),
@@ -171,7 +245,10 @@ export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
     "Matchers",
     "A tree of checks (exact, contains, regex, similarity, JSON diff, ...) over the inputs, outputs and trace, combined into one score.",
     z.strictObject({
-      matchers: z.array(z.record(z.string(), z.unknown())).min(1).describe("Nodes {key, target, mode, match, reference(s), ...} or groups {key, matchers}."),
+      matchers: z
+        .array(z.record(z.string(), z.unknown()))
+        .min(1)
+        .describe("Nodes {key, target, mode, match, reference(s), ...} or groups {key, matchers}."),
       score: z.enum(["weighted", "min", "max"]).default("weighted"),
       success: z.enum(["all", "any", "threshold"]).default("all"),
       threshold: z.number().gt(0).max(1).default(1),
@@ -183,16 +260,34 @@ export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
 /** The string tests the reference keeps as archived built-ins: one template each. */
 function textTests(): EvaluatorTemplate[] {
   const single = (key: string, name: string, parameter: string, what: string) =>
-    template(key, name, `Succeeds when the output ${what}.`, z.strictObject({ [parameter]: z.string().min(1), case_sensitive: caseSensitive }), success);
+    template(
+      key,
+      name,
+      `Succeeds when the output ${what}.`,
+      z.strictObject({ [parameter]: z.string().min(1), case_sensitive: caseSensitive }),
+      success,
+    );
   const list = (key: string, name: string, what: string) =>
-    template(key, name, `Succeeds when the output contains ${what} of the substrings.`, z.strictObject({ substrings: z.array(z.string().min(1)).min(1), case_sensitive: caseSensitive }), success);
+    template(
+      key,
+      name,
+      `Succeeds when the output contains ${what} of the substrings.`,
+      z.strictObject({ substrings: z.array(z.string().min(1)).min(1), case_sensitive: caseSensitive }),
+      success,
+    );
   return [
     single("auto_contains", "Contains", "substring", "contains the substring"),
     single("auto_starts_with", "Starts with", "prefix", "starts with the prefix"),
     single("auto_ends_with", "Ends with", "suffix", "ends with the suffix"),
     list("auto_contains_any", "Contains any", "any"),
     list("auto_contains_all", "Contains all", "all"),
-    template("auto_contains_json", "Contains JSON", "Succeeds when the output holds a JSON object (from its first { to its last }).", z.strictObject({}), success),
+    template(
+      "auto_contains_json",
+      "Contains JSON",
+      "Succeeds when the output holds a JSON object (from its first { to its last }).",
+      z.strictObject({}),
+      success,
+    ),
   ];
 }
 
@@ -211,10 +306,22 @@ export const evaluatorTemplateWire = z.strictObject({
   key: z.string(),
   name: z.string(),
   description: z.string(),
-  data: z.strictObject({ uri: z.string(), schemas: z.strictObject({ parameters: z.record(z.string(), z.unknown()), outputs: z.record(z.string(), z.unknown()) }) }),
+  data: z.strictObject({
+    uri: z.string(),
+    schemas: z.strictObject({
+      parameters: z.record(z.string(), z.unknown()),
+      outputs: z.record(z.string(), z.unknown()),
+    }),
+  }),
 });
 
 export function evaluatorTemplateToWire(t: EvaluatorTemplate) {
-  if (!schemas.has(t.key)) schemas.set(t.key, { parameters: toCatalogJsonSchema(t.parameters), outputs: toCatalogJsonSchema(t.outputs) });
-  return { key: t.key, name: t.name, description: t.description, data: { uri: t.uri, schemas: structuredClone(schemas.get(t.key)!) } };
+  if (!schemas.has(t.key))
+    schemas.set(t.key, { parameters: toCatalogJsonSchema(t.parameters), outputs: toCatalogJsonSchema(t.outputs) });
+  return {
+    key: t.key,
+    name: t.name,
+    description: t.description,
+    data: { uri: t.uri, schemas: structuredClone(schemas.get(t.key)!) },
+  };
 }

@@ -1,5 +1,11 @@
 import { BadRequestError } from "@/server/core/errors";
-import { domainKeys, type CommitContext, type CommitPayload, type DomainSpec, type PreparedCommit } from "@/server/versioning";
+import {
+  domainKeys,
+  type CommitContext,
+  type CommitPayload,
+  type DomainSpec,
+  type PreparedCommit,
+} from "@/server/versioning";
 import { evaluatorTemplateByUri, EVALUATOR_TEMPLATES } from "./evaluator-templates";
 
 const BUILTIN = "svc:builtin:";
@@ -23,7 +29,10 @@ export const evaluatorsSpec: DomainSpec = {
     }
     const parsed = template.parameters.safeParse(data.parameters ?? {});
     if (!parsed.success) {
-      const errors = parsed.error.issues.map((i) => ({ path: ["data", "parameters", ...i.path].join("."), message: i.message }));
+      const errors = parsed.error.issues.map((i) => ({
+        path: ["data", "parameters", ...i.path].join("."),
+        message: i.message,
+      }));
       throw new BadRequestError(
         `data.parameters do not fit the ${template.name} evaluator: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`,
         "invalid_evaluator_parameters",

@@ -13,7 +13,12 @@ function testcaseToWire(t: TestcaseRecord) {
   return { id: t.id, testset_id: t.testsetId, data: t.data, created_at: toIso(t.createdAt) };
 }
 
-const testcaseWire = z.strictObject({ id: z.string().uuid(), testset_id: z.string().uuid(), data: z.record(z.string(), z.unknown()), created_at: isoTimestampSchema });
+const testcaseWire = z.strictObject({
+  id: z.string().uuid(),
+  testset_id: z.string().uuid(),
+  data: z.record(z.string(), z.unknown()),
+  created_at: isoTimestampSchema,
+});
 const testcasePage = pageSchema("testcases", testcaseWire);
 
 export const testcaseRoutes = [
@@ -25,7 +30,8 @@ export const testcaseRoutes = [
     summary: "Fetch a testcase by id",
     params: z.object({ id: z.string().uuid() }),
     response: oneSchema("testcase", testcaseWire),
-    handler: async ({ ctx, params }) => one("testcase", testcaseToWire(await fetchTestcase(ctx.app.db, scopeOf(ctx), params.id))),
+    handler: async ({ ctx, params }) =>
+      one("testcase", testcaseToWire(await fetchTestcase(ctx.app.db, scopeOf(ctx), params.id))),
   }),
   defineRoute({
     method: "GET",
@@ -37,7 +43,12 @@ export const testcaseRoutes = [
       testset_id: z.string().uuid().optional(),
       testcase_ids: z
         .string()
-        .transform((v) => v.split(",").map((id) => id.trim()).filter(Boolean))
+        .transform((v) =>
+          v
+            .split(",")
+            .map((id) => id.trim())
+            .filter(Boolean),
+        )
         .pipe(z.array(z.string().uuid("testcase_ids holds comma-separated testcase ids")).max(1000))
         .optional(),
       limit: z.coerce.number().int().min(1).max(1000).optional(),
@@ -81,7 +92,11 @@ export const testcaseRoutes = [
           ids: body.testcase_ids,
           testsetId: body.testset_id,
           revisionId: body.testset_revision_id,
-          revisionRefs: { artifact: body.testset_ref ?? undefined, variant: body.testset_variant_ref ?? undefined, revision: body.testset_revision_ref ?? undefined },
+          revisionRefs: {
+            artifact: body.testset_ref ?? undefined,
+            variant: body.testset_variant_ref ?? undefined,
+            revision: body.testset_revision_ref ?? undefined,
+          },
           windowing: body.windowing,
         }),
         testcaseToWire,

@@ -1,5 +1,11 @@
 import { BadRequestError } from "@/server/core/errors";
-import { domainKeys, type CommitContext, type CommitPayload, type DomainSpec, type PreparedCommit } from "@/server/versioning";
+import {
+  domainKeys,
+  type CommitContext,
+  type CommitPayload,
+  type DomainSpec,
+  type PreparedCommit,
+} from "@/server/versioning";
 import { upsertTestcases } from "./testcase-store";
 
 export const MAX_TESTCASES_PER_REVISION = 50_000;
@@ -15,7 +21,10 @@ export const testsetsSpec: DomainSpec = {
     const raw = data.testcases ?? [];
     if (!Array.isArray(raw)) throw new BadRequestError("data.testcases must be an array of rows", "invalid_testcases");
     if (raw.length > MAX_TESTCASES_PER_REVISION) {
-      throw new BadRequestError(`A testset revision holds at most ${MAX_TESTCASES_PER_REVISION} testcases`, "too_many_testcases");
+      throw new BadRequestError(
+        `A testset revision holds at most ${MAX_TESTCASES_PER_REVISION} testcases`,
+        "too_many_testcases",
+      );
     }
     const rows = raw.map((row, i) => {
       if (typeof row !== "object" || row === null || Array.isArray(row)) {

@@ -28,7 +28,11 @@ export async function readTestcases(
     await emitEvent(db, {
       projectId: scope.projectId,
       type,
-      attributes: { testcase_ids: capped(page.items.map((t) => t.id)), count: page.items.length, user_id: scope.userId },
+      attributes: {
+        testcase_ids: capped(page.items.map((t) => t.id)),
+        count: page.items.length,
+        user_id: scope.userId,
+      },
     });
   }
   return page;
@@ -39,17 +43,27 @@ export async function readTestcases(
  * order, named by `revisionId` or by references (`testset_revision_ref`, or a variant or testset
  * reference and version) resolved as a retrieve resolves them.
  */
-export async function queryTestcasesOf(db: Executor, scope: Scope, query: TestcaseQuery & { revisionId?: string; revisionRefs?: RetrieveRefs }): Promise<Page<TestcaseRecord>> {
+export async function queryTestcasesOf(
+  db: Executor,
+  scope: Scope,
+  query: TestcaseQuery & { revisionId?: string; revisionRefs?: RetrieveRefs },
+): Promise<Page<TestcaseRecord>> {
   const byRefs = query.revisionRefs && Object.values(query.revisionRefs).some((ref) => ref !== undefined);
   // Every testcase of the project is GET /testcases/'s job; a query says what it is after.
   if (!query.ids && !query.testsetId && !query.revisionId && !byRefs) {
-    throw new BadRequestError("Say which testcases: testcase_ids, testset_id, testset_revision_id or testset_revision_ref", "missing_filter");
+    throw new BadRequestError(
+      "Say which testcases: testcase_ids, testset_id, testset_revision_id or testset_revision_ref",
+      "missing_filter",
+    );
   }
   if (!query.revisionId && !byRefs) return readTestcases(db, scope, query, "testcases.queried");
   // A lookup, not a fetch: this read is testcases.queried, not testsets.revisions.fetched.
   const revision = byRefs
     ? (await resolveRevision(db, scope.projectId, testsetsSpec.keys, query.revisionRefs!)).revision
-    : await new Lookup(db, scope.projectId, testsetsSpec.keys).revision({ id: query.revisionId! }, "testset_revision_id");
+    : await new Lookup(db, scope.projectId, testsetsSpec.keys).revision(
+        { id: query.revisionId! },
+        "testset_revision_id",
+      );
   const rowIds = ((revision.data?.testcases ?? []) as { id: string }[]).map((r) => r.id);
   const ids = query.ids ? rowIds.filter((id) => query.ids!.includes(id)) : rowIds;
   const page = await readTestcases(db, scope, { ...query, ids }, "testcases.queried");

@@ -14,7 +14,12 @@ export type TestcaseRecord = typeof testcases.$inferSelect;
  * is keyed by its content and `#2` (the third `#3`, ...), so a revision with duplicate rows lists
  * as many testcases as rows, by revision and by testcase query alike. Returns one id per row, in order.
  */
-export async function upsertTestcases(db: Executor, projectId: string, testsetId: string, rows: Record<string, unknown>[]): Promise<string[]> {
+export async function upsertTestcases(
+  db: Executor,
+  projectId: string,
+  testsetId: string,
+  rows: Record<string, unknown>[],
+): Promise<string[]> {
   if (rows.length === 0) return [];
   const copies = new Map<string, number>();
   const hashes = rows.map((row) => {
@@ -47,7 +52,10 @@ async function existingIds(db: Executor, testsetId: string, hashes: string[]): P
 }
 
 export async function getTestcase(db: Executor, projectId: string, id: string): Promise<TestcaseRecord> {
-  const [row] = await db.select().from(testcases).where(and(eq(testcases.projectId, projectId), eq(testcases.id, id)));
+  const [row] = await db
+    .select()
+    .from(testcases)
+    .where(and(eq(testcases.projectId, projectId), eq(testcases.id, id)));
   if (!row) throw new NotFoundError(`testcase ${id} does not exist`);
   return row;
 }
@@ -58,7 +66,11 @@ export interface TestcaseQuery {
   windowing?: Windowing;
 }
 
-export async function queryTestcases(db: Executor, projectId: string, query: TestcaseQuery): Promise<Page<TestcaseRecord>> {
+export async function queryTestcases(
+  db: Executor,
+  projectId: string,
+  query: TestcaseQuery,
+): Promise<Page<TestcaseRecord>> {
   // Testcases list oldest first: the order rows were added in.
   const w = windowClause(testcases, query.windowing, "ascending");
   const rows = await db
@@ -67,7 +79,9 @@ export async function queryTestcases(db: Executor, projectId: string, query: Tes
     .where(
       and(
         eq(testcases.projectId, projectId),
-        query.ids ? inArray(testcases.id, query.ids.length ? query.ids : ["00000000-0000-0000-0000-000000000000"]) : undefined,
+        query.ids
+          ? inArray(testcases.id, query.ids.length ? query.ids : ["00000000-0000-0000-0000-000000000000"])
+          : undefined,
         query.testsetId ? eq(testcases.testsetId, query.testsetId) : undefined,
         ...w.conditions,
       ),

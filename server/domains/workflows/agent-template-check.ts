@@ -23,7 +23,10 @@ export async function checkAgentTemplate(
 ): Promise<CheckedAgentTemplate> {
   const isObject = typeof raw === "object" && raw !== null && !Array.isArray(raw);
   // Without resolution an embed stays an object where the schema wants a value: a 400 naming it.
-  const resolved = isObject && options.resolve !== false ? flattenEmbeddedLists((await resolveEmbeds(db, projectId, raw as Record<string, unknown>)).data) : raw;
+  const resolved =
+    isObject && options.resolve !== false
+      ? flattenEmbeddedLists((await resolveEmbeds(db, projectId, raw as Record<string, unknown>)).data)
+      : raw;
   const result = validateAgentTemplate(resolved);
   if (!result.ok) {
     throw new InvalidAgentTemplateError(

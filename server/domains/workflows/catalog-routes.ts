@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { agentInspectInterface, agentInspectInterfaceWire, getHarness, harnessInfoWire, listHarnesses, type HarnessDeployment } from "@/server/agents";
+import {
+  agentInspectInterface,
+  agentInspectInterfaceWire,
+  getHarness,
+  harnessInfoWire,
+  listHarnesses,
+  type HarnessDeployment,
+} from "@/server/agents";
 import type { Config } from "@/server/core/config";
 import { NotFoundError } from "@/server/core/errors";
 import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
@@ -30,7 +37,11 @@ export const catalogRoutes = [
     handler: async ({ ctx, params }) => {
       const harness = getHarness(params.harness, deploymentOf(ctx.app.config));
       if (!harness) {
-        throw new NotFoundError(`Unknown harness "${params.harness}"; known: ${listHarnesses().map((h) => h.kind).join(", ")}`);
+        throw new NotFoundError(
+          `Unknown harness "${params.harness}"; known: ${listHarnesses()
+            .map((h) => h.kind)
+            .join(", ")}`,
+        );
       }
       return one("harness", harness);
     },
@@ -40,7 +51,8 @@ export const catalogRoutes = [
     path: "/api/workflows/catalog/tools",
     auth: "api_key",
     tag: "catalog",
-    summary: "The operations of this service a `platform` tool entry can name (op), with description, endpoint, input schema and the arguments the run binds",
+    summary:
+      "The operations of this service a `platform` tool entry can name (op), with description, endpoint, input schema and the arguments the run binds",
     response: manySchema("tools", operationWire),
     handler: async () => many("tools", listPlatformTools()),
   }),
@@ -54,7 +66,12 @@ export const catalogRoutes = [
     response: oneSchema("tool", operationWire),
     handler: async ({ params }) => {
       const operation = findPlatformOperation(params.op);
-      if (!operation) throw new NotFoundError(`Unknown platform tool "${params.op}"; known: ${listPlatformTools().map((t) => t.op).join(", ")}`);
+      if (!operation)
+        throw new NotFoundError(
+          `Unknown platform tool "${params.op}"; known: ${listPlatformTools()
+            .map((t) => t.op)
+            .join(", ")}`,
+        );
       return one("tool", operationToWire(operation));
     },
   }),
@@ -63,7 +80,8 @@ export const catalogRoutes = [
     path: "/services/agent/v0/inspect",
     auth: "api_key",
     tag: "agent",
-    summary: "The agent workflow's interface: parameters (agent template, with the default), inputs (messages), outputs",
+    summary:
+      "The agent workflow's interface: parameters (agent template, with the default), inputs (messages), outputs",
     response: agentInspectInterfaceWire,
     handler: async () => agentInspectInterface(),
   }),

@@ -1,5 +1,11 @@
 import { logger } from "@/server/core/logger";
-import { domainKeys, type CommitContext, type CommitPayload, type DomainSpec, type PreparedCommit } from "@/server/versioning";
+import {
+  domainKeys,
+  type CommitContext,
+  type CommitPayload,
+  type DomainSpec,
+  type PreparedCommit,
+} from "@/server/versioning";
 import { checkAgentTemplate } from "./agent-template-check";
 
 const AGENT_PATH = "data.parameters.agent.";
@@ -16,7 +22,8 @@ export const workflowsSpec: DomainSpec = {
     const parameters = data.parameters as Record<string, unknown> | undefined;
     if (!parameters || typeof parameters !== "object" || parameters.agent === undefined) return { data };
     const checked = await checkAgentTemplate(ctx.tx, ctx.projectId, parameters.agent, AGENT_PATH);
-    if (checked.warnings.length) logger.warn({ workflowId: ctx.artifact.id, warnings: checked.warnings }, "agent template warnings");
+    if (checked.warnings.length)
+      logger.warn({ workflowId: ctx.artifact.id, warnings: checked.warnings }, "agent template warnings");
     return { data: { ...data, parameters: { ...parameters, agent: checked.stored } }, warnings: checked.warnings };
   },
 };

@@ -54,7 +54,8 @@ export function parseGateOptions(argv: string[], env: Record<string, string | un
   const apiKey = values["api-key"] ?? env.SERVICE_API_KEY;
   if (!apiKey) throw new UsageError("set SERVICE_API_KEY (or --api-key) to an API key of the project");
   const minScore = number("min-score", values["min-score"]);
-  if (minScore !== undefined && (minScore < 0 || minScore > 1)) throw new UsageError("--min-score is a mean score between 0 and 1");
+  if (minScore !== undefined && (minScore < 0 || minScore > 1))
+    throw new UsageError("--min-score is a mean score between 0 and 1");
   return {
     agent: values.agent,
     testset: values.testset,

@@ -17,10 +17,22 @@ const APPS: [string, string][] = [
  * with a baseline, the revision deployed in that environment, on the same testset), prints one
  * row per evaluator, and fails when a mean score is under --min-score or under the baseline's.
  */
-export async function runGate(options: GateOptions, client = new ServiceClient(options.url, options.apiKey), sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))): Promise<GateResult> {
+export async function runGate(
+  options: GateOptions,
+  client = new ServiceClient(options.url, options.apiKey),
+  sleep = (ms: number) => new Promise((r) => setTimeout(r, ms)),
+): Promise<GateResult> {
   const candidate = await client.revision(APPS, { ref: options.agent }, `agent "${options.agent}"`);
-  const testset = await client.revision([["testsets", "testset"]], { ref: options.testset }, `testset "${options.testset}"`);
-  const evaluators = await Promise.all(options.evaluators.map((slug) => client.revision([["evaluators", "evaluator"]], { ref: slug }, `evaluator "${slug}"`)));
+  const testset = await client.revision(
+    [["testsets", "testset"]],
+    { ref: options.testset },
+    `testset "${options.testset}"`,
+  );
+  const evaluators = await Promise.all(
+    options.evaluators.map((slug) =>
+      client.revision([["evaluators", "evaluator"]], { ref: slug }, `evaluator "${slug}"`),
+    ),
+  );
   const baseline = options.baseline
     ? await client.revision(
         APPS,
@@ -66,7 +78,8 @@ export async function runGate(options: GateOptions, client = new ServiceClient(o
     scores = await meanScores(client, runs[0]);
     statuses = [(await client.call("GET", `/api/simple/evaluations/${runs[0]}`)).evaluation.data.status];
   }
-  if (statuses.some((s) => s !== "success")) reasons.push(`a run ended ${statuses.join(" / ")}: some cells failed to execute (see the run's results)`);
+  if (statuses.some((s) => s !== "success"))
+    reasons.push(`a run ended ${statuses.join(" / ")}: some cells failed to execute (see the run's results)`);
   const rows = [["evaluator", "score", ...(baseline ? ["baseline", "delta"] : []), "verdict"]];
   for (const name of Object.keys(scores)) {
     const score = scores[name];
@@ -75,7 +88,12 @@ export async function runGate(options: GateOptions, client = new ServiceClient(o
     const worse = baseline !== undefined && base !== undefined && (score ?? 0) < base;
     if (below) reasons.push(`${name}: ${fmt(score)} is below --min-score ${options.minScore}`);
     if (worse) reasons.push(`${name}: ${fmt(score)} is below the ${options.baseline} baseline ${fmt(base)}`);
-    rows.push([name, fmt(score), ...(baseline ? [fmt(base), fmt(score !== undefined && base !== undefined ? score - base : undefined)] : []), below || worse ? "FAIL" : "ok"]);
+    rows.push([
+      name,
+      fmt(score),
+      ...(baseline ? [fmt(base), fmt(score !== undefined && base !== undefined ? score - base : undefined)] : []),
+      below || worse ? "FAIL" : "ok",
+    ]);
   }
   return { passed: reasons.length === 0, table: table(rows), reasons };
 }

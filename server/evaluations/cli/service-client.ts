@@ -19,11 +19,19 @@ export class ServiceClient {
   }
 
   /** The revision a reference names, in the first of `domains` that has it. */
-  async revision(domains: [string, string][], body: Record<string, unknown>, what: string): Promise<{ id: string; slug: string; version: string }> {
+  async revision(
+    domains: [string, string][],
+    body: Record<string, unknown>,
+    what: string,
+  ): Promise<{ id: string; slug: string; version: string }> {
     const errors: string[] = [];
     for (const [domain, one] of domains) {
       try {
-        const reply = await this.call("POST", `/api/${domain}/revisions/retrieve`, typeof body.ref === "string" ? { [`${one}_ref`]: { slug: body.ref } } : body);
+        const reply = await this.call(
+          "POST",
+          `/api/${domain}/revisions/retrieve`,
+          typeof body.ref === "string" ? { [`${one}_ref`]: { slug: body.ref } } : body,
+        );
         const revision = reply[`${one}_revision`];
         if (revision?.id) return revision;
       } catch (error) {

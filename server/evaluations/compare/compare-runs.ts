@@ -30,7 +30,11 @@ function evaluatorName(step: { key: string; references: Record<string, { slug?: 
  * Testcases are matched by testcase id, or by position for testcases given inline.
  */
 export async function compareRuns(db: Database, projectId: string, runIds: string[]) {
-  if (new Set(runIds).size < 2) throw new BadRequestError("compare needs at least two different run_ids; the first is the baseline", "too_few_runs");
+  if (new Set(runIds).size < 2)
+    throw new BadRequestError(
+      "compare needs at least two different run_ids; the first is the baseline",
+      "too_few_runs",
+    );
   const runs = [];
   for (const id of runIds) {
     const run = await findRun(db, projectId, id);
@@ -42,17 +46,44 @@ export async function compareRuns(db: Database, projectId: string, runIds: strin
       const data = readRunData(run.data);
       const invocation = data.steps.find((s) => s.type === "invocation");
       const evaluators = data.steps.filter((s) => s.type === "annotation");
-      const scenarios = await db.select().from(evaluationScenarios).where(eq(evaluationScenarios.runId, run.id)).orderBy(asc(evaluationScenarios.id));
+      const scenarios = await db
+        .select()
+        .from(evaluationScenarios)
+        .where(eq(evaluationScenarios.runId, run.id))
+        .orderBy(asc(evaluationScenarios.id));
       const cells = await db
         .select()
         .from(evaluationResults)
-        .where(and(eq(evaluationResults.runId, run.id), inArray(evaluationResults.stepKey, [...(invocation ? [invocation.key] : []), ...evaluators.map((e) => e.key)])));
-      const rows = new Map<string, { scenarioId: string; inputs: unknown; output?: unknown; status?: string; traceId?: string | null; scores: Record<string, number | undefined> }>();
-      scenarios.forEach((s, index) => rows.set(s.testcaseId ?? `#${index}`, { scenarioId: s.id, inputs: s.inputs, scores: {} }));
+        .where(
+          and(
+            eq(evaluationResults.runId, run.id),
+            inArray(evaluationResults.stepKey, [
+              ...(invocation ? [invocation.key] : []),
+              ...evaluators.map((e) => e.key),
+            ]),
+          ),
+        );
+      const rows = new Map<
+        string,
+        {
+          scenarioId: string;
+          inputs: unknown;
+          output?: unknown;
+          status?: string;
+          traceId?: string | null;
+          scores: Record<string, number | undefined>;
+        }
+      >();
+      scenarios.forEach((s, index) =>
+        rows.set(s.testcaseId ?? `#${index}`, { scenarioId: s.id, inputs: s.inputs, scores: {} }),
+      );
       const byScenario = new Map(scenarios.map((s, index) => [s.id, s.testcaseId ?? `#${index}`]));
       for (const e of evaluators) {
         for (const [key, row] of rows) {
-          const values = cells.filter((c) => c.stepKey === e.key && byScenario.get(c.scenarioId) === key).map((c) => scoreOf(c.outputs)).filter((v): v is number => v !== undefined);
+          const values = cells
+            .filter((c) => c.stepKey === e.key && byScenario.get(c.scenarioId) === key)
+            .map((c) => scoreOf(c.outputs))
+            .filter((v): v is number => v !== undefined);
           row.scores[evaluatorName(e)] = mean(values);
         }
       }
@@ -62,13 +93,17 @@ export async function compareRuns(db: Database, projectId: string, runIds: strin
       }
       const metrics = await runMetrics(db, run);
       const scores: Record<string, number | undefined> = {};
-      for (const e of evaluators) scores[evaluatorName(e)] = mean([...rows.values()].map((r) => r.scores[evaluatorName(e)]).filter((v): v is number => v !== undefined));
+      for (const e of evaluators)
+        scores[evaluatorName(e)] = mean(
+          [...rows.values()].map((r) => r.scores[evaluatorName(e)]).filter((v): v is number => v !== undefined),
+        );
       return { run, rows, metrics, scores };
     }),
   );
   const [baseline] = perRun;
   const evaluatorNames = [...new Set(perRun.flatMap((p) => Object.keys(p.scores)))];
-  const delta = (value: number | undefined, base: number | undefined) => (value !== undefined && base !== undefined ? value - base : undefined);
+  const delta = (value: number | undefined, base: number | undefined) =>
+    value !== undefined && base !== undefined ? value - base : undefined;
   const testcases = [...baseline.rows.keys()].map((key) => ({
     ...(key.startsWith("#") ? {} : { testcase_id: key }),
     inputs: baseline.rows.get(key)!.inputs,
@@ -81,7 +116,9 @@ export async function compareRuns(db: Database, projectId: string, runIds: strin
         trace_id: row?.traceId ?? undefined,
         outputs: row?.output,
         scores: row?.scores ?? {},
-        deltas: Object.fromEntries(evaluatorNames.map((e) => [e, delta(row?.scores[e], baseline.rows.get(key)!.scores[e])])),
+        deltas: Object.fromEntries(
+          evaluatorNames.map((e) => [e, delta(row?.scores[e], baseline.rows.get(key)!.scores[e])]),
+        ),
       };
     }),
   }));

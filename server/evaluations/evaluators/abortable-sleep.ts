@@ -16,4 +16,5 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export const cancelled = () => new EvaluatorFailure("cancelled", "the evaluation was stopped before this evaluator finished");
+export const cancelled = () =>
+  new EvaluatorFailure("cancelled", "the evaluation was stopped before this evaluator finished");

@@ -16,7 +16,11 @@ export interface EvaluatorRequest {
   /** The invocation's trace, when the cell has one: used by the judge render context and by the
    *  trajectory evaluator (tool calls in order). `toolCalls` is extracted by the engine from the
    *  agent run: [{ name, input, output?, error? }] in call order. */
-  trace?: { trace_id: string; spans?: unknown[]; toolCalls?: { name: string; input: unknown; output?: unknown; isError?: boolean }[] };
+  trace?: {
+    trace_id: string;
+    spans?: unknown[];
+    toolCalls?: { name: string; input: unknown; output?: unknown; isError?: boolean }[];
+  };
 }
 
 export interface EvaluatorContext {

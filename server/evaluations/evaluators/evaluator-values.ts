@@ -2,7 +2,8 @@ import { missingInput, invalidOutputs } from "./evaluator-failure";
 import type { EvaluatorCall } from "./evaluator-types";
 import { stringParam } from "./parameters";
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The testcase columns, with an `{inputs: {...}}` wrapper lifted as the reference does. */
 export function testcaseInputs(inputs: Record<string, unknown>): Record<string, unknown> {
@@ -36,11 +37,16 @@ const isMessageList = (value: unknown): value is NativeMessage[] =>
  * the last assistant message with text. Undefined when the outputs are not messages.
  */
 export function finalAssistantText(outputs: unknown): string | undefined {
-  const list = isMessageList(outputs) ? outputs : isRecord(outputs) && isMessageList(outputs.messages) ? outputs.messages : undefined;
+  const list = isMessageList(outputs)
+    ? outputs
+    : isRecord(outputs) && isMessageList(outputs.messages)
+      ? outputs.messages
+      : undefined;
   if (!list) return undefined;
   for (let i = list.length - 1; i >= 0; i--) {
     const message = list[i];
-    if (message.role === "assistant" && typeof message.content === "string" && message.content !== "") return message.content;
+    if (message.role === "assistant" && typeof message.content === "string" && message.content !== "")
+      return message.content;
   }
   return "";
 }
@@ -57,7 +63,8 @@ export function outputText(outputs: unknown): string {
 
 /** Parses text as JSON when it is text; other values are already parsed. Undefined when unparsable. */
 export function asJson(value: unknown): unknown {
-  if (typeof value !== "string") return finalAssistantText(value) !== undefined ? asJson(finalAssistantText(value)) : value;
+  if (typeof value !== "string")
+    return finalAssistantText(value) !== undefined ? asJson(finalAssistantText(value)) : value;
   try {
     return JSON.parse(value);
   } catch {

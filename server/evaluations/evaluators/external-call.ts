@@ -3,7 +3,11 @@
  * The call gets the combined signal; its promise is also raced against it, so a client library
  * that misses an abort cannot hold the cell. `timedOut()` tells a timeout (retryable) from a stop.
  */
-export async function withCallLimit<T>(runSignal: AbortSignal, timeoutMs: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withCallLimit<T>(
+  runSignal: AbortSignal,
+  timeoutMs: number,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([runSignal, timeout]);
   let onAbort = () => {};
@@ -15,7 +19,9 @@ export async function withCallLimit<T>(runSignal: AbortSignal, timeoutMs: number
   try {
     return await Promise.race([call(signal), aborted]);
   } catch (error) {
-    throw signal.aborted && !(error instanceof CallAborted) ? new CallAborted(timeout.aborted && !runSignal.aborted) : error;
+    throw signal.aborted && !(error instanceof CallAborted)
+      ? new CallAborted(timeout.aborted && !runSignal.aborted)
+      : error;
   } finally {
     signal.removeEventListener("abort", onAbort);
   }

@@ -2,7 +2,12 @@ import { canonicalJson } from "./canonical-json";
 import { isRecord } from "./evaluator-values";
 
 /** Nested objects as dotted keys; arrays and scalars are leaf values. */
-function flatten(value: Record<string, unknown>, lowerKeys: boolean, prefix = "", out = new Map<string, unknown>()): Map<string, unknown> {
+function flatten(
+  value: Record<string, unknown>,
+  lowerKeys: boolean,
+  prefix = "",
+  out = new Map<string, unknown>(),
+): Map<string, unknown> {
   for (const [rawKey, child] of Object.entries(value)) {
     const key = `${prefix}${lowerKeys ? rawKey.toLowerCase() : rawKey}`;
     if (isRecord(child) && Object.keys(child).length > 0) flatten(child, lowerKeys, `${key}.`, out);

@@ -6,7 +6,11 @@ import { invalidParameter } from "./evaluator-failure";
  */
 export function parsePath(path: string, parameter: string): string[] {
   if (path === "" || path === "$" || path === "/") return [];
-  if (path.startsWith("/")) return path.slice(1).split("/").map((step) => step.replace(/~1/g, "/").replace(/~0/g, "~"));
+  if (path.startsWith("/"))
+    return path
+      .slice(1)
+      .split("/")
+      .map((step) => step.replace(/~1/g, "/").replace(/~0/g, "~"));
   if (path.startsWith("$")) {
     const steps: string[] = [];
     const step = /\.([^.[\]]+)|\[(\d+)\]|\['([^']*)'\]|\["([^"]*)"\]/y;
@@ -14,7 +18,10 @@ export function parsePath(path: string, parameter: string): string[] {
     while (at < path.length) {
       step.lastIndex = at;
       const match = step.exec(path);
-      if (!match) throw invalidParameter(`${parameter}: "${path}" is not a JSONPath this service reads (only $.name, $[0] and $['name'] steps; no wildcards or filters)`);
+      if (!match)
+        throw invalidParameter(
+          `${parameter}: "${path}" is not a JSONPath this service reads (only $.name, $[0] and $['name'] steps; no wildcards or filters)`,
+        );
       steps.push(match[1] ?? match[2] ?? match[3] ?? match[4]);
       at = step.lastIndex;
     }
@@ -28,7 +35,8 @@ export function selectPath(value: unknown, steps: string[]): { found: boolean; v
   let current = value;
   for (const step of steps) {
     if (Array.isArray(current) && /^\d+$/.test(step) && Number(step) < current.length) current = current[Number(step)];
-    else if (typeof current === "object" && current !== null && !Array.isArray(current) && Object.hasOwn(current, step)) current = (current as Record<string, unknown>)[step];
+    else if (typeof current === "object" && current !== null && !Array.isArray(current) && Object.hasOwn(current, step))
+      current = (current as Record<string, unknown>)[step];
     else return { found: false };
   }
   return { found: true, value: current };

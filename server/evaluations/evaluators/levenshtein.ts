@@ -14,7 +14,8 @@ export function levenshteinDistance(a: string, b: string): number {
       const substitute = previous[j - 1] + (char === right[j - 1] ? 0 : 1);
       const remove = previous[j] + 1;
       const insert = current[j - 1] + 1;
-      current[j] = substitute < remove ? (substitute < insert ? substitute : insert) : remove < insert ? remove : insert;
+      current[j] =
+        substitute < remove ? (substitute < insert ? substitute : insert) : remove < insert ? remove : insert;
     }
     [previous, current] = [current, previous];
   }

@@ -2,7 +2,7 @@ import { invalidParameter } from "./evaluator-failure";
 
 type Params = Record<string, unknown>;
 
-const shown = (value: unknown) => (typeof value === "string" ? `"${value}"` : JSON.stringify(value) ?? String(value));
+const shown = (value: unknown) => (typeof value === "string" ? `"${value}"` : (JSON.stringify(value) ?? String(value)));
 
 /** A string parameter; absent (or null) gives the fallback, or an error when there is none. */
 export function stringParam(params: Params, name: string, fallback?: string): string {
@@ -22,20 +22,25 @@ export function optionalStringParam(params: Params, name: string): string | unde
 export function boolParam(params: Params, name: string, fallback: boolean): boolean {
   const value = params[name];
   if (value === undefined || value === null) return fallback;
-  if (typeof value !== "boolean") throw invalidParameter(`parameter ${name} must be true or false; got ${shown(value)}`);
+  if (typeof value !== "boolean")
+    throw invalidParameter(`parameter ${name} must be true or false; got ${shown(value)}`);
   return value;
 }
 
 /** One of a fixed set of words. */
 export function enumParam<T extends string>(params: Params, name: string, allowed: readonly T[], fallback: T): T {
   const value = params[name] ?? fallback;
-  if (!allowed.includes(value as T)) throw invalidParameter(`parameter ${name} must be one of ${allowed.join(", ")}; got ${shown(value)}`);
+  if (!allowed.includes(value as T))
+    throw invalidParameter(`parameter ${name} must be one of ${allowed.join(", ")}; got ${shown(value)}`);
   return value as T;
 }
 
 export function stringListParam(params: Params, name: string): string[] {
   const value = params[name];
-  if (value === undefined || value === null) throw invalidParameter(`parameter ${name} is required and missing; set data.parameters.${name} to a list of strings`);
+  if (value === undefined || value === null)
+    throw invalidParameter(
+      `parameter ${name} is required and missing; set data.parameters.${name} to a list of strings`,
+    );
   if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
     throw invalidParameter(`parameter ${name} must be a list of strings, e.g. ["a", "b"]; got ${shown(value)}`);
   }
@@ -57,7 +62,9 @@ export function thresholdParam(params: Params, names: string[] = ["threshold"]):
 
 export function checkThreshold(value: unknown, name: string): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > 1) {
-    throw invalidParameter(`parameter ${name} must be a number greater than 0 and at most 1 (e.g. 0.5); got ${shown(value)}`);
+    throw invalidParameter(
+      `parameter ${name} must be a number greater than 0 and at most 1 (e.g. 0.5); got ${shown(value)}`,
+    );
   }
   return value;
 }

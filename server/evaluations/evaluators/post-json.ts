@@ -28,7 +28,11 @@ async function readCapped(response: Response, what: string): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-const tooLarge = (what: string, size: number) => new EvaluatorFailure("webhook_reply_too_large", `${what} answered with more than ${MAX_REPLY_BYTES} bytes (${size} so far); answer with a small JSON score`);
+const tooLarge = (what: string, size: number) =>
+  new EvaluatorFailure(
+    "webhook_reply_too_large",
+    `${what} answered with more than ${MAX_REPLY_BYTES} bytes (${size} so far); answer with a small JSON score`,
+  );
 
 /**
  * POSTs JSON to a user's URL through the egress guard (https only, private and metadata
@@ -57,18 +61,36 @@ export async function postJson(
       if (response.status < 200 || response.status >= 300) {
         await response.body?.cancel();
         const retryable = response.status === 429 || response.status >= 500;
-        const hint = response.status >= 300 && response.status < 400 ? " (redirects are not followed; use the final URL)" : "";
-        throw new EvaluatorFailure("webhook_failed", `${options.what} answered with status ${response.status}${hint}`, retryable);
+        const hint =
+          response.status >= 300 && response.status < 400 ? " (redirects are not followed; use the final URL)" : "";
+        throw new EvaluatorFailure(
+          "webhook_failed",
+          `${options.what} answered with status ${response.status}${hint}`,
+          retryable,
+        );
       }
       return readCapped(response, options.what);
     });
   } catch (error) {
     if (error instanceof EvaluatorFailure) throw error;
     if (ctx.signal.aborted) throw cancelled();
-    if (error instanceof CallAborted) throw new EvaluatorFailure("webhook_timeout", `${options.what} did not answer within ${options.timeoutMs} ms`, true);
+    if (error instanceof CallAborted)
+      throw new EvaluatorFailure(
+        "webhook_timeout",
+        `${options.what} did not answer within ${options.timeoutMs} ms`,
+        true,
+      );
     const refused = error instanceof EgressRefusedError ? error : findEgressRefusal(error);
-    if (refused) throw new EvaluatorFailure("webhook_refused", `${options.what} is at an address this server does not connect to (${refused.reason}); an operator can allow it with EGRESS_ALLOWLIST`);
+    if (refused)
+      throw new EvaluatorFailure(
+        "webhook_refused",
+        `${options.what} is at an address this server does not connect to (${refused.reason}); an operator can allow it with EGRESS_ALLOWLIST`,
+      );
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new EvaluatorFailure("webhook_unreachable", `${options.what} could not be reached: ${cause?.code ?? cause?.message ?? (error as Error).message}`, true);
+    throw new EvaluatorFailure(
+      "webhook_unreachable",
+      `${options.what} could not be reached: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+      true,
+    );
   }
 }

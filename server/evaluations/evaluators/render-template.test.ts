@@ -5,16 +5,22 @@ const context = { question: "Capital?", outputs: { answer: "Paris" }, inputs: { 
 
 describe("renderTemplate", () => {
   it("fills curly and mustache placeholders, objects as JSON, dotted paths", () => {
-    expect(renderTemplate("Q: {{question}} A: {{ outputs }} C: {{inputs.country}}", "curly", context, "m")).toBe('Q: Capital? A: {"answer":"Paris"} C: France');
+    expect(renderTemplate("Q: {{question}} A: {{ outputs }} C: {{inputs.country}}", "curly", context, "m")).toBe(
+      'Q: Capital? A: {"answer":"Paris"} C: France',
+    );
     expect(renderTemplate("{{{outputs.answer}}} / {{outputs.answer}}", "mustache", context, "m")).toBe("Paris / Paris");
   });
 
   it("fills fstring placeholders and keeps other braces", () => {
-    expect(renderTemplate('{question} -> reply {"score": 1} {{literal}}', "fstring", context, "m")).toBe('Capital? -> reply {"score": 1} {literal}');
+    expect(renderTemplate('{question} -> reply {"score": 1} {{literal}}', "fstring", context, "m")).toBe(
+      'Capital? -> reply {"score": 1} {literal}',
+    );
   });
 
   it("refuses mustache sections instead of sending them as text", () => {
-    expect(() => renderTemplate("{{#inputs}}x{{/inputs}}", "mustache", context, "m")).toThrow("m uses a mustache section");
+    expect(() => renderTemplate("{{#inputs}}x{{/inputs}}", "mustache", context, "m")).toThrow(
+      "m uses a mustache section",
+    );
   });
 
   it("names a missing placeholder and what is available", () => {

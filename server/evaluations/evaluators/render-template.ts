@@ -10,7 +10,7 @@ const SINGLE = /\{\{|\}\}|\{([A-Za-z_]\w*(?:\.\w+)*)\}/g;
 const MUSTACHE_TAG = /\{\{\s*[#^/>!&]/;
 
 /** A context value as prompt text: strings as they are, anything else as JSON. */
-const asText = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value) ?? "");
+const asText = (value: unknown) => (typeof value === "string" ? value : (JSON.stringify(value) ?? ""));
 
 function lookup(context: Record<string, unknown>, path: string): { found: boolean; value?: unknown } {
   let current: unknown = context;
@@ -28,17 +28,28 @@ function lookup(context: Record<string, unknown>, path: string): { found: boolea
  * placeholder the context lacks is an error naming what it has: an empty hole would make the
  * judge grade blind.
  */
-export function renderTemplate(text: string, format: TemplateFormat, context: Record<string, unknown>, where: string): string {
+export function renderTemplate(
+  text: string,
+  format: TemplateFormat,
+  context: Record<string, unknown>,
+  where: string,
+): string {
   const fill = (whole: string, path: string | undefined): string => {
     if (path === undefined) return whole === "{{" ? "{" : "}";
     const hit = lookup(context, path);
     if (!hit.found) {
-      throw invalidParameter(`${where} uses the placeholder ${whole}, which the render context does not have; available: ${Object.keys(context).join(", ")}`);
+      throw invalidParameter(
+        `${where} uses the placeholder ${whole}, which the render context does not have; available: ${Object.keys(context).join(", ")}`,
+      );
     }
     return asText(hit.value);
   };
   if (format !== "fstring" && MUSTACHE_TAG.test(text)) {
-    throw invalidParameter(`${where} uses a mustache section, partial or comment tag ({{#…}}, {{^…}}, {{/…}}, {{>…}}, {{!…}}); only {{name}} placeholders are rendered`);
+    throw invalidParameter(
+      `${where} uses a mustache section, partial or comment tag ({{#…}}, {{^…}}, {{/…}}, {{>…}}, {{!…}}); only {{name}} placeholders are rendered`,
+    );
   }
-  return format === "fstring" ? text.replace(SINGLE, (whole, path) => fill(whole, path)) : text.replace(DOUBLE, (whole, path) => fill(whole, path));
+  return format === "fstring"
+    ? text.replace(SINGLE, (whole, path) => fill(whole, path))
+    : text.replace(DOUBLE, (whole, path) => fill(whole, path));
 }

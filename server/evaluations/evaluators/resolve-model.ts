@@ -11,7 +11,12 @@ import type { EvaluatorContext } from "./evaluator-types";
  * `connection`, the stored connection of that slug. Resolution is the runner's own, so a judge
  * reaches exactly what an agent of the project would.
  */
-export async function resolveModel(ctx: EvaluatorContext, model: string, connectionSlug: string | undefined, parameter: string): Promise<ResolvedConnection> {
+export async function resolveModel(
+  ctx: EvaluatorContext,
+  model: string,
+  connectionSlug: string | undefined,
+  parameter: string,
+): Promise<ResolvedConnection> {
   const slash = model.indexOf("/");
   const prefix = slash > 0 ? model.slice(0, slash) : undefined;
   const split = prefix && (PROVIDER_IDS as string[]).includes(prefix);
@@ -24,7 +29,8 @@ export async function resolveModel(ctx: EvaluatorContext, model: string, connect
   try {
     return await resolveConnection(llm, { config: ctx.app.config, vault: vaultOf(ctx.app), projectId: ctx.projectId });
   } catch (error) {
-    if (error instanceof AppError) throw new EvaluatorFailure("missing_connection", `parameter ${parameter} "${model}": ${error.message}`);
+    if (error instanceof AppError)
+      throw new EvaluatorFailure("missing_connection", `parameter ${parameter} "${model}": ${error.message}`);
     throw error;
   }
 }

@@ -25,7 +25,10 @@ function unknownUriMessage(uri: string): string {
   if (parsed?.family === "custom" && parsed.key === "feedback") {
     return `${uri} is a human feedback evaluator: its values come from annotations, it cannot be run; use it in a queue, or pick an automatic evaluator`;
   }
-  const known = [...Object.keys(BUILTIN_EVALUATORS).map((k) => `svc:builtin:${k}:v0`), ...Object.keys(CUSTOM_EVALUATORS).map((k) => `svc:custom:${k}:v0`)];
+  const known = [
+    ...Object.keys(BUILTIN_EVALUATORS).map((k) => `svc:builtin:${k}:v0`),
+    ...Object.keys(CUSTOM_EVALUATORS).map((k) => `svc:custom:${k}:v0`),
+  ];
   return `data.uri "${uri}" names no evaluator this service can run; known: ${known.join(", ")}`;
 }
 
@@ -46,18 +49,34 @@ function abortion(signal: AbortSignal): { promise: Promise<never>; dispose: () =
  */
 export async function runEvaluator(ctx: EvaluatorContext, request: EvaluatorRequest): Promise<EvaluatorOutcome> {
   const handler = handlerFor(request.uri);
-  if (!handler) return { status: "failure", error: { code: "unknown_evaluator", message: unknownUriMessage(request.uri) } };
+  if (!handler)
+    return { status: "failure", error: { code: "unknown_evaluator", message: unknownUriMessage(request.uri) } };
   if (ctx.signal.aborted) return failureOf(cancelled());
   const parameters = request.data?.parameters ?? {};
   if (!isRecord(parameters)) {
-    return { status: "failure", error: { code: "invalid_parameters", message: `data.parameters must be an object; got ${JSON.stringify(parameters)}` } };
+    return {
+      status: "failure",
+      error: {
+        code: "invalid_parameters",
+        message: `data.parameters must be an object; got ${JSON.stringify(parameters)}`,
+      },
+    };
   }
   const stop = abortion(ctx.signal);
   try {
-    const result = await Promise.race([Promise.resolve().then(() => handler({ ctx, request, parameters })), stop.promise]);
+    const result = await Promise.race([
+      Promise.resolve().then(() => handler({ ctx, request, parameters })),
+      stop.promise,
+    ]);
     const size = Buffer.byteLength(JSON.stringify(result.outputs) ?? "");
     if (size > MAX_OUTPUTS_BYTES) {
-      return { status: "failure", error: { code: "outputs_too_large", message: `the evaluator returned ${size} bytes of outputs, over the ${MAX_OUTPUTS_BYTES}-byte cap; return scores and short notes` } };
+      return {
+        status: "failure",
+        error: {
+          code: "outputs_too_large",
+          message: `the evaluator returned ${size} bytes of outputs, over the ${MAX_OUTPUTS_BYTES}-byte cap; return scores and short notes`,
+        },
+      };
     }
     return { status: "success", outputs: result.outputs, ...(result.usage ? { usage: result.usage } : {}) };
   } catch (error) {
@@ -69,8 +88,17 @@ export async function runEvaluator(ctx: EvaluatorContext, request: EvaluatorRequ
 
 function failureOf(error: unknown): EvaluatorOutcome {
   if (error instanceof EvaluatorFailure) {
-    return { status: "failure", error: { code: error.code, message: error.message, ...(error.retryable ? { retryable: true } : {}) } };
+    return {
+      status: "failure",
+      error: { code: error.code, message: error.message, ...(error.retryable ? { retryable: true } : {}) },
+    };
   }
   // A bug in a handler: still a cell with a reason, never a thrown exception in the engine.
-  return { status: "failure", error: { code: "evaluator_error", message: `the evaluator failed: ${error instanceof Error ? error.message : String(error)}` } };
+  return {
+    status: "failure",
+    error: {
+      code: "evaluator_error",
+      message: `the evaluator failed: ${error instanceof Error ? error.message : String(error)}`,
+    },
+  };
 }

@@ -38,7 +38,8 @@ function matchingCharacters(a: string[], b: string[]): number {
       j2len = next;
     }
     // Popular items were left out of the seeds; a match still extends over them.
-    while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) [besti, bestj, bestsize] = [besti - 1, bestj - 1, bestsize + 1];
+    while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1])
+      [besti, bestj, bestsize] = [besti - 1, bestj - 1, bestsize + 1];
     while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize]) bestsize++;
     return [besti, bestj, bestsize];
   };

@@ -19,7 +19,9 @@ export function callMatches(expected: ToolCallStep, actual: ToolCallStep, compar
   if (!compareArguments || expected.input === undefined) return true;
   if (isRecord(expected.input) && isRecord(actual.input)) {
     const got = actual.input;
-    return Object.entries(expected.input).every(([key, value]) => Object.hasOwn(got, key) && canonicalJson(value) === canonicalJson(got[key]));
+    return Object.entries(expected.input).every(
+      ([key, value]) => Object.hasOwn(got, key) && canonicalJson(value) === canonicalJson(got[key]),
+    );
   }
   return canonicalJson(expected.input) === canonicalJson(actual.input);
 }
@@ -27,12 +29,17 @@ export function callMatches(expected: ToolCallStep, actual: ToolCallStep, compar
 type Line = { kind: "=" | "-" | "+"; step: ToolCallStep };
 
 /** The longest common subsequence of the two lists as an edit script (= kept, - missing, + extra). */
-function alignInOrder(expected: ToolCallStep[], actual: ToolCallStep[], same: (e: ToolCallStep, a: ToolCallStep) => boolean): Line[] {
+function alignInOrder(
+  expected: ToolCallStep[],
+  actual: ToolCallStep[],
+  same: (e: ToolCallStep, a: ToolCallStep) => boolean,
+): Line[] {
   const n = expected.length;
   const m = actual.length;
   const table = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
   for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) table[i][j] = same(expected[i], actual[j]) ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
+    for (let j = m - 1; j >= 0; j--)
+      table[i][j] = same(expected[i], actual[j]) ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
   }
   const lines: Line[] = [];
   let [i, j] = [0, 0];
@@ -48,7 +55,11 @@ function alignInOrder(expected: ToolCallStep[], actual: ToolCallStep[], same: (e
 }
 
 /** Pairs each expected call with an unused actual call, whatever the order. */
-function alignAnyOrder(expected: ToolCallStep[], actual: ToolCallStep[], same: (e: ToolCallStep, a: ToolCallStep) => boolean): Line[] {
+function alignAnyOrder(
+  expected: ToolCallStep[],
+  actual: ToolCallStep[],
+  same: (e: ToolCallStep, a: ToolCallStep) => boolean,
+): Line[] {
   const used = new Set<number>();
   const lines: Line[] = [];
   for (const step of expected) {
@@ -77,12 +88,20 @@ function describe(step: ToolCallStep): string {
  * between, score = matched / expected; any_order: each expected call was made, in any order.
  * The diff lists every call: kept, `- ` expected but missing, `+ ` made but not expected.
  */
-export function scoreTrajectory(expected: ToolCallStep[], actual: ToolCallStep[], mode: TrajectoryMode, compareArguments: boolean) {
+export function scoreTrajectory(
+  expected: ToolCallStep[],
+  actual: ToolCallStep[],
+  mode: TrajectoryMode,
+  compareArguments: boolean,
+) {
   const same = (e: ToolCallStep, a: ToolCallStep) => callMatches(e, a, compareArguments);
   const lines = mode === "any_order" ? alignAnyOrder(expected, actual, same) : alignInOrder(expected, actual, same);
   const matched = lines.filter((l) => l.kind === "=").length;
   const denominator = mode === "exact" ? Math.max(expected.length, actual.length) : expected.length;
   const score = denominator === 0 ? 1 : matched / denominator;
-  const diff = lines.length === 0 ? "(no tool calls expected and none made)" : lines.map((l) => `${LABEL[l.kind]}${describe(l.step)}${NOTE[l.kind]}`).join("\n");
+  const diff =
+    lines.length === 0
+      ? "(no tool calls expected and none made)"
+      : lines.map((l) => `${LABEL[l.kind]}${describe(l.step)}${NOTE[l.kind]}`).join("\n");
   return { score, diff };
 }

@@ -12,7 +12,13 @@ export type AgentTarget = { workflowRevisionId: string } | { template: unknown }
  * sandbox, connection, tools), the turn engine, the trace. Nobody can approve a tool call during
  * an evaluation, so a call that would ask is refused (`unattended: deny`) and the model is told.
  */
-export async function runAgentTurn(app: AppContext, principal: Principal, target: AgentTarget, messages: unknown[], signal: AbortSignal): Promise<CellOutcome> {
+export async function runAgentTurn(
+  app: AppContext,
+  principal: Principal,
+  target: AgentTarget,
+  messages: unknown[],
+  signal: AbortSignal,
+): Promise<CellOutcome> {
   const started = performance.now();
   const trace = traceContext(null);
   const body: InvokeRequest = {
@@ -29,9 +35,22 @@ export async function runAgentTurn(app: AppContext, principal: Principal, target
     const record = await turn.record;
     const folded = foldBatch(events);
     const latencyMs = performance.now() - started;
-    const failed = record.error ?? (folded.stop_reason === "error" ? (folded.errors ?? ["the run failed"]).join("; ") : undefined);
-    if (signal.aborted) return { status: "failure", error: { code: "cancelled", message: "the run was stopped" }, traceId: trace.traceId, latencyMs };
-    if (failed) return { status: "failure", error: { code: "invocation_failed", message: failed, retryable: isRetryableMessage(failed) }, traceId: trace.traceId, latencyMs };
+    const failed =
+      record.error ?? (folded.stop_reason === "error" ? (folded.errors ?? ["the run failed"]).join("; ") : undefined);
+    if (signal.aborted)
+      return {
+        status: "failure",
+        error: { code: "cancelled", message: "the run was stopped" },
+        traceId: trace.traceId,
+        latencyMs,
+      };
+    if (failed)
+      return {
+        status: "failure",
+        error: { code: "invocation_failed", message: failed, retryable: isRetryableMessage(failed) },
+        traceId: trace.traceId,
+        latencyMs,
+      };
     return {
       status: "success",
       outputs: folded.messages,
@@ -43,7 +62,11 @@ export async function runAgentTurn(app: AppContext, principal: Principal, target
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { status: "failure", error: { code: "invocation_failed", message, retryable: isRetryableMessage(message) }, latencyMs: performance.now() - started };
+    return {
+      status: "failure",
+      error: { code: "invocation_failed", message, retryable: isRetryableMessage(message) },
+      latencyMs: performance.now() - started,
+    };
   } finally {
     events = [];
   }

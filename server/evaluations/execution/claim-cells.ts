@@ -18,13 +18,24 @@ export interface ClaimedCell {
  * A cell whose lease ran out (its worker died) is due again. Counting the attempt at the claim
  * bounds the retries of a cell that crashes its worker.
  */
-export async function claimCells(db: Database, limit: number, leaseMs: number, now = new Date()): Promise<ClaimedCell[]> {
+export async function claimCells(
+  db: Database,
+  limit: number,
+  leaseMs: number,
+  now = new Date(),
+): Promise<ClaimedCell[]> {
   if (limit <= 0) return [];
   return db.transaction(async (tx) => {
     const runs = await tx
       .select()
       .from(evaluationRuns)
-      .where(and(eq(evaluationRuns.status, "running"), sql`${evaluationRuns.flags} @> '{"is_active": true}'`, sql`not ${evaluationRuns.flags} @> '{"is_closed": true}'`))
+      .where(
+        and(
+          eq(evaluationRuns.status, "running"),
+          sql`${evaluationRuns.flags} @> '{"is_active": true}'`,
+          sql`not ${evaluationRuns.flags} @> '{"is_closed": true}'`,
+        ),
+      )
       .orderBy(asc(evaluationRuns.startedAt))
       .limit(20)
       .for("update", { skipLocked: true });
@@ -42,14 +53,25 @@ export async function claimCells(db: Database, limit: number, leaseMs: number, n
       const due = tx
         .select({ id: r.id })
         .from(r)
-        .where(and(eq(r.runId, run.id), or(and(eq(r.status, "queued"), lte(r.dueAt, now)), and(eq(r.status, "running"), lt(r.leaseUntil, now)))))
+        .where(
+          and(
+            eq(r.runId, run.id),
+            or(and(eq(r.status, "queued"), lte(r.dueAt, now)), and(eq(r.status, "running"), lt(r.leaseUntil, now))),
+          ),
+        )
         .orderBy(asc(r.dueAt), asc(r.id))
         .limit(room)
         .for("update", { skipLocked: true });
       const token = newId();
       const cells = await tx
         .update(r)
-        .set({ status: "running", leaseUntil: new Date(now.getTime() + leaseMs), leaseToken: token, attempts: sql`${r.attempts} + 1`, updatedAt: now })
+        .set({
+          status: "running",
+          leaseUntil: new Date(now.getTime() + leaseMs),
+          leaseToken: token,
+          attempts: sql`${r.attempts} + 1`,
+          updatedAt: now,
+        })
         .where(inArray(r.id, due))
         .returning();
       for (const cell of cells) claimed.push({ cell, run, token });

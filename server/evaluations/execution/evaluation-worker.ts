@@ -35,7 +35,10 @@ interface InFlight {
  * are written under the lease, so a cell is recorded once even when a worker dies mid-cell and
  * another takes it over.
  */
-export function startEvaluationWorker(app: AppContext, options: EvaluationWorkerOptions = {}): RunningWorker & { wake(): void } {
+export function startEvaluationWorker(
+  app: AppContext,
+  options: EvaluationWorkerOptions = {},
+): RunningWorker & { wake(): void } {
   const concurrency = options.concurrency ?? 50;
   const leaseMs = options.leaseMs ?? 30_000;
   const metricsIntervalMs = options.metricsIntervalMs ?? 1_000;
@@ -46,7 +49,19 @@ export function startEvaluationWorker(app: AppContext, options: EvaluationWorker
 
   const finish = async (claimed: ClaimedCell, controller: AbortController) => {
     const outcome = await executeCell(app, claimed.run, claimed.cell, controller.signal);
-    const { recorded, scenarioSettled } = await recordOutcome(app.db, claimed.run, claimed.cell, claimed.token, controller.signal.aborted ? { status: "failure", error: { code: "cancelled", message: "the run was stopped" }, latencyMs: outcome.latencyMs } : outcome);
+    const { recorded, scenarioSettled } = await recordOutcome(
+      app.db,
+      claimed.run,
+      claimed.cell,
+      claimed.token,
+      controller.signal.aborted
+        ? {
+            status: "failure",
+            error: { code: "cancelled", message: "the run was stopped" },
+            latencyMs: outcome.latencyMs,
+          }
+        : outcome,
+    );
     if (recorded !== "done" || !scenarioSettled) return;
     const finished = await finalizeIfDone(app.db, claimed.run.id);
     if (finished) return;
@@ -65,7 +80,12 @@ export function startEvaluationWorker(app: AppContext, options: EvaluationWorker
     for (const c of claimed) {
       const controller = new AbortController();
       const task = finish(c, controller)
-        .catch((error: unknown) => logger.error({ err: error, cell: c.cell.id, run: c.run.id }, "evaluation cell not recorded; its lease runs out and it runs again"))
+        .catch((error: unknown) =>
+          logger.error(
+            { err: error, cell: c.cell.id, run: c.run.id },
+            "evaluation cell not recorded; its lease runs out and it runs again",
+          ),
+        )
         .finally(() => {
           inFlight.delete(c.cell.id);
           slotFreed?.();
@@ -82,15 +102,28 @@ export function startEvaluationWorker(app: AppContext, options: EvaluationWorker
     if (inFlight.size === 0) return;
     const held = [...inFlight.values()];
     const runIds = [...new Set(held.map((h) => h.claimed.run.id))];
-    const runs = await app.db.select({ id: evaluationRuns.id, status: evaluationRuns.status, flags: evaluationRuns.flags }).from(evaluationRuns).where(inArray(evaluationRuns.id, runIds));
-    const live = new Set(runs.filter((r) => r.status === "running" && r.flags.is_active && !r.flags.is_closed).map((r) => r.id));
-    for (const h of held) if (!live.has(h.claimed.run.id)) h.controller.abort(new Error("the evaluation run was stopped"));
-    await renewLeases(app.db, [...new Set(held.filter((h) => live.has(h.claimed.run.id)).map((h) => h.claimed.token))], leaseMs);
+    const runs = await app.db
+      .select({ id: evaluationRuns.id, status: evaluationRuns.status, flags: evaluationRuns.flags })
+      .from(evaluationRuns)
+      .where(inArray(evaluationRuns.id, runIds));
+    const live = new Set(
+      runs.filter((r) => r.status === "running" && r.flags.is_active && !r.flags.is_closed).map((r) => r.id),
+    );
+    for (const h of held)
+      if (!live.has(h.claimed.run.id)) h.controller.abort(new Error("the evaluation run was stopped"));
+    await renewLeases(
+      app.db,
+      [...new Set(held.filter((h) => live.has(h.claimed.run.id)).map((h) => h.claimed.token))],
+      leaseMs,
+    );
   };
 
   const loop = startWakeLoop("evaluations", pass, options.idleMs ?? 1_000);
   const tendEvery = Math.max(50, Math.min(500, leaseMs / 3));
-  const timer = setInterval(() => void tend().catch((error: unknown) => logger.error({ err: error }, "evaluation lease renewal failed")), tendEvery);
+  const timer = setInterval(
+    () => void tend().catch((error: unknown) => logger.error({ err: error }, "evaluation lease renewal failed")),
+    tendEvery,
+  );
   const listener = listen(app.db, EVALUATIONS_CHANNEL, () => {
     loop.wake();
     void tend().catch(() => undefined);

@@ -14,16 +14,30 @@ import { applicationTarget, evaluatorTarget } from "./step-targets";
 import { agentMessages as agentMessagesOf } from "./test-input";
 
 /** Runs one claimed cell: the application on the testcase, or an evaluator on the application's output. */
-export async function executeCell(app: AppContext, run: RunRow, cell: ResultRow, signal: AbortSignal): Promise<CellOutcome> {
+export async function executeCell(
+  app: AppContext,
+  run: RunRow,
+  cell: ResultRow,
+  signal: AbortSignal,
+): Promise<CellOutcome> {
   const started = performance.now();
   try {
     const step = readRunData(run.data).steps.find((s) => s.key === cell.stepKey);
-    if (!step) return { status: "failure", error: { code: "unknown_step", message: `the run has no step "${cell.stepKey}" any more` }, latencyMs: 0 };
-    const [scenario] = await app.db.select({ inputs: evaluationScenarios.inputs }).from(evaluationScenarios).where(eq(evaluationScenarios.id, cell.scenarioId));
+    if (!step)
+      return {
+        status: "failure",
+        error: { code: "unknown_step", message: `the run has no step "${cell.stepKey}" any more` },
+        latencyMs: 0,
+      };
+    const [scenario] = await app.db
+      .select({ inputs: evaluationScenarios.inputs })
+      .from(evaluationScenarios)
+      .where(eq(evaluationScenarios.id, cell.scenarioId));
     const inputs = scenario?.inputs ?? {};
     if (step.type === "invocation") {
       const target = await applicationTarget(app.db, run.projectId, step);
-      if (target.kind === "prompt") return await runPrompt(app, { projectId: run.projectId, ...target }, inputs, signal);
+      if (target.kind === "prompt")
+        return await runPrompt(app, { projectId: run.projectId, ...target }, inputs, signal);
       const principal = { projectId: run.projectId, userId: run.createdById ?? run.id, role: "member" as const };
       if (isMultiTurn(inputs)) return await runMultiTurn(app, principal, target.agent, inputs, signal);
       return await runAgentTurn(app, principal, target.agent, agentMessagesOf(inputs), signal);
@@ -34,7 +48,13 @@ export async function executeCell(app: AppContext, run: RunRow, cell: ResultRow,
       ? await app.db
           .select({ outputs: evaluationResults.outputs, traceId: evaluationResults.traceId })
           .from(evaluationResults)
-          .where(and(eq(evaluationResults.scenarioId, cell.scenarioId), eq(evaluationResults.stepKey, invocation.key), eq(evaluationResults.repeatIdx, shared ? 0 : cell.repeatIdx)))
+          .where(
+            and(
+              eq(evaluationResults.scenarioId, cell.scenarioId),
+              eq(evaluationResults.stepKey, invocation.key),
+              eq(evaluationResults.repeatIdx, shared ? 0 : cell.repeatIdx),
+            ),
+          )
       : [];
     const outputs = upstream?.outputs ?? null;
     const outcome = await runEvaluator(
@@ -44,17 +64,34 @@ export async function executeCell(app: AppContext, run: RunRow, cell: ResultRow,
         data: evaluator.data,
         inputs,
         outputs,
-        ...(upstream?.traceId ? { trace: { trace_id: upstream.traceId, toolCalls: toolCallsOf(messagesOf(outputs)) } } : {}),
+        ...(upstream?.traceId
+          ? { trace: { trace_id: upstream.traceId, toolCalls: toolCallsOf(messagesOf(outputs)) } }
+          : {}),
       },
     );
     const latencyMs = performance.now() - started;
-    if (outcome.status === "failure") return { status: "failure", error: outcome.error, traceId: upstream?.traceId ?? undefined, latencyMs };
+    if (outcome.status === "failure")
+      return { status: "failure", error: outcome.error, traceId: upstream?.traceId ?? undefined, latencyMs };
     const usage = outcome.usage;
-    const tokens = usage && (usage.promptTokens !== undefined || usage.completionTokens !== undefined) ? (usage.promptTokens ?? 0) + (usage.completionTokens ?? 0) : undefined;
+    const tokens =
+      usage && (usage.promptTokens !== undefined || usage.completionTokens !== undefined)
+        ? (usage.promptTokens ?? 0) + (usage.completionTokens ?? 0)
+        : undefined;
     // An evaluator cell links to the invocation it scored.
-    return { status: "success", outputs: outcome.outputs, traceId: upstream?.traceId ?? undefined, latencyMs, tokens, costUsd: usage?.costUsd };
+    return {
+      status: "success",
+      outputs: outcome.outputs,
+      traceId: upstream?.traceId ?? undefined,
+      latencyMs,
+      tokens,
+      costUsd: usage?.costUsd,
+    };
   } catch (error) {
-    return { status: "failure", error: { code: "cell_failed", message: error instanceof Error ? error.message : String(error) }, latencyMs: performance.now() - started };
+    return {
+      status: "failure",
+      error: { code: "cell_failed", message: error instanceof Error ? error.message : String(error) },
+      latencyMs: performance.now() - started,
+    };
   }
 }
 

@@ -15,10 +15,19 @@ export interface CellFailure {
 
 /** What running one step on one cell gave. */
 export type CellOutcome =
-  | { status: "success"; outputs: unknown; traceId?: string; latencyMs: number; tokens?: number; costUsd?: number; toolCalls?: ToolCallRecord[] }
+  | {
+      status: "success";
+      outputs: unknown;
+      traceId?: string;
+      latencyMs: number;
+      tokens?: number;
+      costUsd?: number;
+      toolCalls?: ToolCallRecord[];
+    }
   | { status: "failure"; error: CellFailure; traceId?: string; latencyMs: number };
 
-const RETRYABLE = /\b(429|5\d\d)\b|rate.?limit|overloaded|timed? ?out|timeout|ECONNRESET|ECONNREFUSED|socket hang up|temporarily/i;
+const RETRYABLE =
+  /\b(429|5\d\d)\b|rate.?limit|overloaded|timed? ?out|timeout|ECONNRESET|ECONNREFUSED|socket hang up|temporarily/i;
 
 /** Whether a provider or transport error is worth another attempt. */
 export function isRetryableMessage(message: string): boolean {

@@ -11,7 +11,11 @@ export interface Turn {
 
 /** A multi-turn testcase has a `turns` column: `[{input, expected?}, ...]`, one entry per user turn. */
 export function isMultiTurn(columns: Record<string, unknown>): columns is { turns: Turn[] } {
-  return Array.isArray(columns.turns) && columns.turns.length > 0 && columns.turns.every((t) => t && typeof (t as Turn).input === "string");
+  return (
+    Array.isArray(columns.turns) &&
+    columns.turns.length > 0 &&
+    columns.turns.every((t) => t && typeof (t as Turn).input === "string")
+  );
 }
 
 const replyText = (messages: BatchMessage[]) =>
@@ -26,7 +30,13 @@ const replyText = (messages: BatchMessage[]) =>
  * turn, the input, the expected reply and the agent's reply, so an evaluator can score each
  * turn; `messages` holds every output message of every turn in order.
  */
-export async function runMultiTurn(app: AppContext, principal: Principal, agent: AgentTarget, columns: { turns: Turn[] }, signal: AbortSignal): Promise<CellOutcome> {
+export async function runMultiTurn(
+  app: AppContext,
+  principal: Principal,
+  agent: AgentTarget,
+  columns: { turns: Turn[] },
+  signal: AbortSignal,
+): Promise<CellOutcome> {
   const history: { role: string; content: string }[] = [];
   const turns: { input: string; expected?: unknown; reply: string; trace_id?: string }[] = [];
   const messages: BatchMessage[] = [];
@@ -40,13 +50,22 @@ export async function runMultiTurn(app: AppContext, principal: Principal, agent:
     latencyMs += outcome.latencyMs;
     traceId = outcome.traceId ?? traceId;
     if (outcome.status === "failure") {
-      return { ...outcome, error: { ...outcome.error, message: `turn ${turns.length + 1}: ${outcome.error.message}` }, latencyMs };
+      return {
+        ...outcome,
+        error: { ...outcome.error, message: `turn ${turns.length + 1}: ${outcome.error.message}` },
+        latencyMs,
+      };
     }
     const produced = outcome.outputs as BatchMessage[];
     const reply = replyText(produced);
     messages.push(...produced);
     history.push({ role: "assistant", content: reply });
-    turns.push({ input: turn.input, ...(turn.expected !== undefined ? { expected: turn.expected } : {}), reply, ...(outcome.traceId ? { trace_id: outcome.traceId } : {}) });
+    turns.push({
+      input: turn.input,
+      ...(turn.expected !== undefined ? { expected: turn.expected } : {}),
+      reply,
+      ...(outcome.traceId ? { trace_id: outcome.traceId } : {}),
+    });
     tokens += outcome.tokens ?? 0;
     costUsd += outcome.costUsd ?? 0;
   }

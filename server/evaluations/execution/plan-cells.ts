@@ -14,7 +14,8 @@ export function sharedInvocation(data: StoredRunData, flags: Record<string, bool
 }
 
 /** Human cells wait for a person; `auto` and `custom` evaluators run here (see the README). */
-export const isExecutable = (step: Step) => step.type === "invocation" || (step.type === "annotation" && step.origin !== "human");
+export const isExecutable = (step: Step) =>
+  step.type === "invocation" || (step.type === "annotation" && step.origin !== "human");
 
 /**
  * The cells of one scenario: input cells are done at once, invocation cells are due at once,
@@ -29,10 +30,15 @@ export function planScenarioCells(data: StoredRunData, flags: Record<string, boo
     if (step.type === "input") {
       for (const r of repeats) cells.push({ stepKey: step.key, repeatIdx: r, status: "success", due: false });
     } else if (step.type === "invocation") {
-      for (const r of sharedInvocation(data, flags) ? [0] : repeats) cells.push({ stepKey: step.key, repeatIdx: r, status: "queued", due: true });
+      for (const r of sharedInvocation(data, flags) ? [0] : repeats)
+        cells.push({ stepKey: step.key, repeatIdx: r, status: "queued", due: true });
     } else {
       for (const r of repeats) {
-        cells.push(isExecutable(step) ? { stepKey: step.key, repeatIdx: r, status: "queued", due: !hasApp } : { stepKey: step.key, repeatIdx: r, status: "pending", due: false });
+        cells.push(
+          isExecutable(step)
+            ? { stepKey: step.key, repeatIdx: r, status: "queued", due: !hasApp }
+            : { stepKey: step.key, repeatIdx: r, status: "pending", due: false },
+        );
       }
     }
   }

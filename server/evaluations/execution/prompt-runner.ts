@@ -20,14 +20,20 @@ export interface PromptTarget {
  * provider, the operator's key). The call is recorded as a trace of the same shape as an agent
  * run's, so latency, tokens and cost read the same way.
  */
-export async function runPrompt(app: AppContext, target: PromptTarget, columns: Record<string, unknown>, signal: AbortSignal): Promise<CellOutcome> {
+export async function runPrompt(
+  app: AppContext,
+  target: PromptTarget,
+  columns: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<CellOutcome> {
   const started = performance.now();
   const startedAt = Date.now();
   let messages;
   try {
     messages = renderPrompt(target.prompt, columns);
   } catch (error) {
-    if (error instanceof PromptInputError) return { status: "failure", error: { code: "missing_input", message: error.message }, latencyMs: 0 };
+    if (error instanceof PromptInputError)
+      return { status: "failure", error: { code: "missing_input", message: error.message }, latencyMs: 0 };
     throw error;
   }
   const trace = traceContext(null);
@@ -43,7 +49,11 @@ export async function runPrompt(app: AppContext, target: PromptTarget, columns: 
   try {
     connection = await resolveConnection(llm, { config: app.config, vault: vaultOf(app), projectId: target.projectId });
   } catch (error) {
-    return { status: "failure", error: { code: "missing_connection", message: (error as Error).message }, latencyMs: performance.now() - started };
+    return {
+      status: "failure",
+      error: { code: "missing_connection", message: (error as Error).message },
+      latencyMs: performance.now() - started,
+    };
   }
   let text = "";
   let usage = { input: 0, output: 0 };
@@ -55,7 +65,11 @@ export async function runPrompt(app: AppContext, target: PromptTarget, columns: 
     const result = streamText({
       model: languageModel(connection).model,
       // System messages go in `system`, where the AI SDK wants them.
-      system: messages.filter((m) => m.role === "system").map((m) => m.content).join("\n\n") || undefined,
+      system:
+        messages
+          .filter((m) => m.role === "system")
+          .map((m) => m.content)
+          .join("\n\n") || undefined,
       messages: messages.filter((m) => m.role !== "system") as ModelMessage[],
       temperature: config.temperature,
       maxOutputTokens: config.max_tokens,
@@ -104,7 +118,26 @@ export async function runPrompt(app: AppContext, target: PromptTarget, columns: 
     },
     connection.apiKey ? [connection.apiKey] : [],
   );
-  if (signal.aborted) return { status: "failure", error: { code: "cancelled", message: "the run was stopped" }, traceId: trace.traceId, latencyMs };
-  if (failure) return { status: "failure", error: { code: "invocation_failed", message: failure, retryable: isRetryableMessage(failure) }, traceId: trace.traceId, latencyMs };
-  return { status: "success", outputs: text, traceId: trace.traceId, latencyMs, tokens: usage.input + usage.output, costUsd: cost };
+  if (signal.aborted)
+    return {
+      status: "failure",
+      error: { code: "cancelled", message: "the run was stopped" },
+      traceId: trace.traceId,
+      latencyMs,
+    };
+  if (failure)
+    return {
+      status: "failure",
+      error: { code: "invocation_failed", message: failure, retryable: isRetryableMessage(failure) },
+      traceId: trace.traceId,
+      latencyMs,
+    };
+  return {
+    status: "success",
+    outputs: text,
+    traceId: trace.traceId,
+    latencyMs,
+    tokens: usage.input + usage.output,
+    costUsd: cost,
+  };
 }

@@ -22,26 +22,51 @@ export function retryDelayMs(run: RunRow, attempts: number): number {
  * anything else is final. A final write releases or fails the evaluator cells waiting on it and,
  * when the scenario has nothing left to run, settles it. All in one transaction.
  */
-export async function recordOutcome(db: Database, run: RunRow, cell: ResultRow, token: string, outcome: CellOutcome, now = new Date()): Promise<{ recorded: Recorded; scenarioSettled: boolean }> {
+export async function recordOutcome(
+  db: Database,
+  run: RunRow,
+  cell: ResultRow,
+  token: string,
+  outcome: CellOutcome,
+  now = new Date(),
+): Promise<{ recorded: Recorded; scenarioSettled: boolean }> {
   const r = evaluationResults;
   const mine = and(eq(r.id, cell.id), eq(r.leaseToken, token), eq(r.status, "running"));
   const cleared = { leaseUntil: null, leaseToken: null, updatedAt: now };
   return db.transaction(async (tx) => {
     // Cells of one scenario record one at a time, so the last one sees the others and settles it.
-    await tx.select({ id: evaluationScenarios.id }).from(evaluationScenarios).where(eq(evaluationScenarios.id, cell.scenarioId)).for("update");
+    await tx
+      .select({ id: evaluationScenarios.id })
+      .from(evaluationScenarios)
+      .where(eq(evaluationScenarios.id, cell.scenarioId))
+      .for("update");
     if (outcome.status === "failure" && outcome.error.code === "cancelled") {
-      const back = await tx.update(r).set({ ...cleared, status: "queued", dueAt: now, attempts: sql`greatest(${r.attempts} - 1, 0)` }).where(mine).returning({ id: r.id });
+      const back = await tx
+        .update(r)
+        .set({ ...cleared, status: "queued", dueAt: now, attempts: sql`greatest(${r.attempts} - 1, 0)` })
+        .where(mine)
+        .returning({ id: r.id });
       return { recorded: back.length ? "released" : "lost", scenarioSettled: false };
     }
     const maxRetries = readRunData(run.data).concurrency?.max_retries ?? DEFAULT_MAX_RETRIES;
     if (outcome.status === "failure" && outcome.error.retryable && cell.attempts <= maxRetries) {
       const due = new Date(now.getTime() + retryDelayMs(run, cell.attempts));
-      const back = await tx.update(r).set({ ...cleared, status: "queued", dueAt: due, error: { ...outcome.error } }).where(mine).returning({ id: r.id });
+      const back = await tx
+        .update(r)
+        .set({ ...cleared, status: "queued", dueAt: due, error: { ...outcome.error } })
+        .where(mine)
+        .returning({ id: r.id });
       return { recorded: back.length ? "retry" : "lost", scenarioSettled: false };
     }
     const final =
       outcome.status === "success"
-        ? { status: "success", outputs: outcome.outputs ?? null, error: null, tokens: outcome.tokens ?? null, costUsd: outcome.costUsd ?? null }
+        ? {
+            status: "success",
+            outputs: outcome.outputs ?? null,
+            error: null,
+            tokens: outcome.tokens ?? null,
+            costUsd: outcome.costUsd ?? null,
+          }
         : { status: "failure", error: { ...outcome.error }, outputs: null };
     const written = await tx
       .update(r)

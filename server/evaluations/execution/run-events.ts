@@ -5,7 +5,12 @@ import type { RunRow } from "../model/rows";
 export type RunEventType = "evaluations.runs.started" | "evaluations.runs.finished" | "evaluations.runs.failed";
 
 /** Written in the transaction that changes the run, so the event exists exactly when the change does. */
-export async function emitRunEvent(tx: Executor, type: RunEventType, run: RunRow, extra: Record<string, unknown> = {}): Promise<void> {
+export async function emitRunEvent(
+  tx: Executor,
+  type: RunEventType,
+  run: RunRow,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   await emitEvent(tx, {
     projectId: run.projectId,
     type,

@@ -75,14 +75,35 @@ export async function expireRuns(db: Executor, now = new Date()): Promise<number
     .where(and(eq(run.status, "running"), sql`${run.deadlineAt} < ${now.toISOString()}`));
   for (const { id } of due) {
     await (db as { transaction: (f: (tx: Executor) => Promise<void>) => Promise<void> }).transaction(async (tx) => {
-      const [locked] = await tx.select().from(run).where(and(eq(run.id, id), eq(run.status, "running"))).for("update", { skipLocked: true });
+      const [locked] = await tx
+        .select()
+        .from(run)
+        .where(and(eq(run.id, id), eq(run.status, "running")))
+        .for("update", { skipLocked: true });
       if (!locked) return;
-      const seconds = Math.round((locked.deadlineAt!.getTime() - (locked.startedAt ?? locked.createdAt).getTime()) / 1000);
-      const error = { code: "time_budget_exceeded", message: `the run's time budget (data.concurrency.timeout, ${seconds} s) ran out before this cell finished` };
-      await tx.update(r).set({ status: "failure", error, leaseUntil: null, leaseToken: null, updatedAt: now }).where(and(eq(r.runId, id), inArray(r.status, OPEN)));
-      await tx.update(evaluationScenarios).set({ status: "errors", updatedAt: now }).where(and(eq(evaluationScenarios.runId, id), inArray(evaluationScenarios.status, ["running", "pending", "queued"])));
+      const seconds = Math.round(
+        (locked.deadlineAt!.getTime() - (locked.startedAt ?? locked.createdAt).getTime()) / 1000,
+      );
+      const error = {
+        code: "time_budget_exceeded",
+        message: `the run's time budget (data.concurrency.timeout, ${seconds} s) ran out before this cell finished`,
+      };
+      await tx
+        .update(r)
+        .set({ status: "failure", error, leaseUntil: null, leaseToken: null, updatedAt: now })
+        .where(and(eq(r.runId, id), inArray(r.status, OPEN)));
+      await tx
+        .update(evaluationScenarios)
+        .set({ status: "errors", updatedAt: now })
+        .where(
+          and(eq(evaluationScenarios.runId, id), inArray(evaluationScenarios.status, ["running", "pending", "queued"])),
+        );
       const metrics = await refreshMetrics(tx, locked);
-      const [failed] = await tx.update(run).set({ status: "failure", flags: { ...locked.flags, is_active: false }, updatedAt: now }).where(eq(run.id, id)).returning();
+      const [failed] = await tx
+        .update(run)
+        .set({ status: "failure", flags: { ...locked.flags, is_active: false }, updatedAt: now })
+        .where(eq(run.id, id))
+        .returning();
       await emitRunEvent(tx, "evaluations.runs.failed", failed, { error, metrics: metrics.data });
     });
   }
@@ -93,15 +114,26 @@ export async function expireRuns(db: Executor, now = new Date()): Promise<number
  * After cells were written by hand (a person's scores, an SDK's outputs) on a running run: the
  * touched scenarios settle and the run may finish, as when a worker writes them.
  */
-export async function settleWrittenCells(db: Database, projectId: string, cells: { runId: string; scenarioId: string }[]): Promise<void> {
+export async function settleWrittenCells(
+  db: Database,
+  projectId: string,
+  cells: { runId: string; scenarioId: string }[],
+): Promise<void> {
   const runIds = [...new Set(cells.map((c) => c.runId))];
   for (const runId of runIds) {
-    const [run] = await db.select().from(evaluationRuns).where(and(eq(evaluationRuns.projectId, projectId), eq(evaluationRuns.id, runId)));
+    const [run] = await db
+      .select()
+      .from(evaluationRuns)
+      .where(and(eq(evaluationRuns.projectId, projectId), eq(evaluationRuns.id, runId)));
     if (!run || run.status !== "running") continue;
     const now = new Date();
     for (const scenarioId of new Set(cells.filter((c) => c.runId === runId).map((c) => c.scenarioId))) {
       await db.transaction(async (tx) => {
-        await tx.select({ id: evaluationScenarios.id }).from(evaluationScenarios).where(eq(evaluationScenarios.id, scenarioId)).for("update");
+        await tx
+          .select({ id: evaluationScenarios.id })
+          .from(evaluationScenarios)
+          .where(eq(evaluationScenarios.id, scenarioId))
+          .for("update");
         await settleScenario(tx, run, scenarioId, now);
       });
     }

@@ -16,12 +16,16 @@ export async function sourceItems(db: Executor, projectId: string, data: StoredR
     if (id) {
       const { revision } = await lookupRevision(db, projectId, ["testsets"], id, "testset revision");
       const rows = (revision.data?.testcases ?? []) as { id: string; data?: Record<string, unknown> }[];
-      if (rows.length === 0) throw new BadRequestError(`testset revision ${id} has no testcases; commit some rows first`, "empty_testset");
+      if (rows.length === 0)
+        throw new BadRequestError(`testset revision ${id} has no testcases; commit some rows first`, "empty_testset");
       for (const row of rows) items.push({ testcaseId: row.id, inputs: row.data ?? {} });
     } else if (step.key === "testcases" || step.key === "testset-direct") {
       for (const row of data.testcases ?? []) items.push({ inputs: row });
     } else if (step.references.query_revision) {
-      throw new BadRequestError(`step "${step.key}": evaluating a query over traces is not supported by this service yet; use a testset or inline testcases`, "unsupported_source");
+      throw new BadRequestError(
+        `step "${step.key}": evaluating a query over traces is not supported by this service yet; use a testset or inline testcases`,
+        "unsupported_source",
+      );
     }
   }
   return items;

@@ -33,9 +33,18 @@ export async function startRun(db: Database, scope: Scope, runId: string, now = 
     if (run.flags.is_closed) throw new ClosedRunError(run.id);
     const data = readRunData(run.data);
     await validateGraph(tx, scope.projectId, data);
-    const [{ scenarios }] = await tx.select({ scenarios: count() }).from(evaluationScenarios).where(eq(evaluationScenarios.runId, run.id));
+    const [{ scenarios }] = await tx
+      .select({ scenarios: count() })
+      .from(evaluationScenarios)
+      .where(eq(evaluationScenarios.runId, run.id));
     if (scenarios === 0) await mintScenarios(tx, run, now);
-    else await requeueCells(tx, run, { overwrite: run.status === "success" || run.status === "errors" || run.status === "failure" }, now);
+    else
+      await requeueCells(
+        tx,
+        run,
+        { overwrite: run.status === "success" || run.status === "errors" || run.status === "failure" },
+        now,
+      );
     const timeout = data.concurrency?.timeout;
     const [updated] = await tx
       .update(evaluationRuns)
@@ -49,7 +58,10 @@ export async function startRun(db: Database, scope: Scope, runId: string, now = 
       })
       .where(eq(evaluationRuns.id, run.id))
       .returning();
-    const [{ cells }] = await tx.select({ cells: count() }).from(evaluationResults).where(eq(evaluationResults.runId, run.id));
+    const [{ cells }] = await tx
+      .select({ cells: count() })
+      .from(evaluationResults)
+      .where(eq(evaluationResults.runId, run.id));
     await emitRunEvent(tx, "evaluations.runs.started", updated, { cells });
     await notifyEvaluationWorkers(tx);
     return updated;
@@ -89,7 +101,8 @@ async function mintScenarios(tx: Executor, run: RunRow, now: Date): Promise<void
         updatedAt: now,
       })),
     );
-    for (let j = 0; j < cells.length; j += CHUNK * 2) await tx.insert(evaluationResults).values(cells.slice(j, j + CHUNK * 2));
+    for (let j = 0; j < cells.length; j += CHUNK * 2)
+      await tx.insert(evaluationResults).values(cells.slice(j, j + CHUNK * 2));
   }
 }
 
@@ -104,16 +117,27 @@ export interface CellSlice {
  * it the ones that did not succeed (and creates planned cells that are missing). Evaluator cells
  * wait for their invocation cell unless it already succeeded. Cells a worker holds are left to it.
  */
-export async function requeueCells(tx: Executor, run: RunRow, options: CellSlice & { overwrite?: boolean }, now: Date): Promise<void> {
+export async function requeueCells(
+  tx: Executor,
+  run: RunRow,
+  options: CellSlice & { overwrite?: boolean },
+  now: Date,
+): Promise<void> {
   const data = readRunData(run.data);
   const plan = planScenarioCells(data, run.flags);
   const scenarios = await tx
     .select({ id: evaluationScenarios.id, testcaseId: evaluationScenarios.testcaseId })
     .from(evaluationScenarios)
-    .where(and(eq(evaluationScenarios.runId, run.id), options.scenario_ids ? inArray(evaluationScenarios.id, options.scenario_ids) : undefined));
+    .where(
+      and(
+        eq(evaluationScenarios.runId, run.id),
+        options.scenario_ids ? inArray(evaluationScenarios.id, options.scenario_ids) : undefined,
+      ),
+    );
   if (scenarios.length === 0) return;
   const inSlice = (c: { stepKey: string; repeatIdx: number }) =>
-    (!options.step_keys || options.step_keys.includes(c.stepKey)) && (!options.repeat_idxs || options.repeat_idxs.includes(c.repeatIdx));
+    (!options.step_keys || options.step_keys.includes(c.stepKey)) &&
+    (!options.repeat_idxs || options.repeat_idxs.includes(c.repeatIdx));
   const missing = scenarios.flatMap((s) =>
     plan.filter(inSlice).map((c) => ({
       id: newId(),
@@ -129,15 +153,27 @@ export async function requeueCells(tx: Executor, run: RunRow, options: CellSlice
       updatedAt: now,
     })),
   );
-  for (let j = 0; j < missing.length; j += CHUNK * 2) await tx.insert(evaluationResults).values(missing.slice(j, j + CHUNK * 2)).onConflictDoNothing();
+  for (let j = 0; j < missing.length; j += CHUNK * 2)
+    await tx
+      .insert(evaluationResults)
+      .values(missing.slice(j, j + CHUNK * 2))
+      .onConflictDoNothing();
   const executable = data.steps.filter(isExecutable);
   const r = evaluationResults;
   const scope = and(
     eq(r.runId, run.id),
-    inArray(r.scenarioId, scenarios.map((s) => s.id)),
-    inArray(r.stepKey, executable.filter((s) => !options.step_keys || options.step_keys.includes(s.key)).map((s) => s.key)),
+    inArray(
+      r.scenarioId,
+      scenarios.map((s) => s.id),
+    ),
+    inArray(
+      r.stepKey,
+      executable.filter((s) => !options.step_keys || options.step_keys.includes(s.key)).map((s) => s.key),
+    ),
     options.repeat_idxs ? inArray(r.repeatIdx, options.repeat_idxs) : undefined,
-    options.overwrite ? ne(r.status, "running") : sql`(${r.status} <> 'success' and (${r.status} <> 'running' or ${r.leaseUntil} is null or ${r.leaseUntil} < ${now.toISOString()}))`,
+    options.overwrite
+      ? ne(r.status, "running")
+      : sql`(${r.status} <> 'success' and (${r.status} <> 'running' or ${r.leaseUntil} is null or ${r.leaseUntil} < ${now.toISOString()}))`,
   );
   const invocationKeys = executable.filter((s) => s.type === "invocation").map((s) => s.key);
   await tx
@@ -158,5 +194,13 @@ export async function requeueCells(tx: Executor, run: RunRow, options: CellSlice
     })
     .where(scope);
   await settleDependents(tx, run, now);
-  await tx.update(evaluationScenarios).set({ status: "running", updatedAt: now }).where(inArray(evaluationScenarios.id, scenarios.map((s) => s.id)));
+  await tx
+    .update(evaluationScenarios)
+    .set({ status: "running", updatedAt: now })
+    .where(
+      inArray(
+        evaluationScenarios.id,
+        scenarios.map((s) => s.id),
+      ),
+    );
 }

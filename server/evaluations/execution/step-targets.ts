@@ -8,7 +8,12 @@ import { readPromptTemplate, type PromptTemplate } from "./prompt-template";
 
 export type ApplicationTarget =
   | { kind: "agent"; agent: AgentTarget; name: string }
-  | { kind: "prompt"; prompt: PromptTemplate; name: string; references: Record<string, { id: string; slug?: string | null; version?: string | null }> };
+  | {
+      kind: "prompt";
+      prompt: PromptTemplate;
+      name: string;
+      references: Record<string, { id: string; slug?: string | null; version?: string | null }>;
+    };
 
 export interface EvaluatorTarget {
   uri: string;
@@ -18,7 +23,13 @@ export interface EvaluatorTarget {
 /** Revisions are immutable, so what a revision id resolves to is cached for the process's life. */
 const cache = new Map<string, ApplicationTarget | EvaluatorTarget>();
 
-export async function lookupRevision(db: Executor, projectId: string, domains: ("applications" | "workflows" | "evaluators" | "testsets" | "queries")[], id: string, what: string): Promise<{ revision: RevisionRecord; domain: string }> {
+export async function lookupRevision(
+  db: Executor,
+  projectId: string,
+  domains: ("applications" | "workflows" | "evaluators" | "testsets" | "queries")[],
+  id: string,
+  what: string,
+): Promise<{ revision: RevisionRecord; domain: string }> {
   for (const domain of domains) {
     try {
       return { revision: await new Lookup(db, projectId, domainKeys(domain)).revision({ id }, what), domain };
@@ -26,7 +37,10 @@ export async function lookupRevision(db: Executor, projectId: string, domains: (
       if ((error as { status?: number }).status !== 404 && (error as { status?: number }).status !== 400) throw error;
     }
   }
-  throw new BadRequestError(`${what} ${id} names no ${domains.join(" or ")} revision in this project`, "unknown_revision");
+  throw new BadRequestError(
+    `${what} ${id} names no ${domains.join(" or ")} revision in this project`,
+    "unknown_revision",
+  );
 }
 
 /**
@@ -37,11 +51,21 @@ export async function applicationTarget(db: Executor, projectId: string, step: S
   const id = revisionIdOf(step, ["application_revision", "workflow_revision"]);
   const cached = cache.get(id) as ApplicationTarget | undefined;
   if (cached) return cached;
-  const { revision, domain } = await lookupRevision(db, projectId, ["applications", "workflows"], id, "application revision");
+  const { revision, domain } = await lookupRevision(
+    db,
+    projectId,
+    ["applications", "workflows"],
+    id,
+    "application revision",
+  );
   const parameters = (revision.data?.parameters ?? {}) as Record<string, unknown>;
   let target: ApplicationTarget;
   if (parameters.agent !== undefined) {
-    target = { kind: "agent", name: revision.artifactSlug, agent: domain === "workflows" ? { workflowRevisionId: revision.id } : { template: parameters.agent } };
+    target = {
+      kind: "agent",
+      name: revision.artifactSlug,
+      agent: domain === "workflows" ? { workflowRevisionId: revision.id } : { template: parameters.agent },
+    };
   } else if (parameters.prompt !== undefined) {
     const prefix = domain === "workflows" ? "workflow" : "application";
     target = {
@@ -73,7 +97,10 @@ export async function evaluatorTarget(db: Executor, projectId: string, step: Ste
   const data = revision.data ?? {};
   const uri = typeof data.uri === "string" ? data.uri : "";
   if (!isRunnableEvaluatorUri(uri)) {
-    throw new BadRequestError(`evaluator revision ${revision.id} has data.uri "${uri}", which names no evaluator this service runs`, "unknown_evaluator");
+    throw new BadRequestError(
+      `evaluator revision ${revision.id} has data.uri "${uri}", which names no evaluator this service runs`,
+      "unknown_evaluator",
+    );
   }
   const target = { uri, data };
   cache.set(id, target);

@@ -12,11 +12,19 @@ import { notifyEvaluationWorkers } from "./channel";
  */
 export async function stopRun(db: Database, projectId: string, runId: string): Promise<RunRow> {
   return db.transaction(async (tx) => {
-    const [run] = await tx.select().from(evaluationRuns).where(and(eq(evaluationRuns.projectId, projectId), eq(evaluationRuns.id, runId))).for("update");
+    const [run] = await tx
+      .select()
+      .from(evaluationRuns)
+      .where(and(eq(evaluationRuns.projectId, projectId), eq(evaluationRuns.id, runId)))
+      .for("update");
     if (!run) throw new NotFoundError(`evaluation run ${runId} does not exist in this project`);
     const [stopped] = await tx
       .update(evaluationRuns)
-      .set({ flags: { ...run.flags, is_active: false }, status: run.status === "running" ? "cancelled" : run.status, updatedAt: new Date() })
+      .set({
+        flags: { ...run.flags, is_active: false },
+        status: run.status === "running" ? "cancelled" : run.status,
+        updatedAt: new Date(),
+      })
       .where(eq(evaluationRuns.id, run.id))
       .returning();
     await notifyEvaluationWorkers(tx);

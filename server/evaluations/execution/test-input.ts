@@ -1,5 +1,11 @@
 /** Columns that hold what an evaluator compares with, never sent to the application. */
-const ANSWER_COLUMNS = new Set(["correct_answer", "expected", "expected_output", "expected_tool_calls", "expected_trajectory"]);
+const ANSWER_COLUMNS = new Set([
+  "correct_answer",
+  "expected",
+  "expected_output",
+  "expected_tool_calls",
+  "expected_trajectory",
+]);
 
 /**
  * The messages an agent receives for a testcase: its `messages` column when it has one (a

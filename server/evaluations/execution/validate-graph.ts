@@ -11,9 +11,14 @@ import { applicationTarget, evaluatorTarget } from "./step-targets";
 export async function validateGraph(db: Executor, projectId: string, data: StoredRunData): Promise<void> {
   const invocations = data.steps.filter((s) => s.type === "invocation");
   if (invocations.length > 1) {
-    throw new BadRequestError(`a run invokes at most one application; this one has ${invocations.length} (${invocations.map((s) => s.key).join(", ")}); create one run per application and compare them`, "unsupported_graph");
+    throw new BadRequestError(
+      `a run invokes at most one application; this one has ${invocations.length} (${invocations.map((s) => s.key).join(", ")}); create one run per application and compare them`,
+      "unsupported_graph",
+    );
   }
-  if (!data.steps.some((s) => s.type === "input")) throw new BadRequestError("the run has no input step: give a testset or testcases", "unsupported_graph");
+  if (!data.steps.some((s) => s.type === "input"))
+    throw new BadRequestError("the run has no input step: give a testset or testcases", "unsupported_graph");
   for (const step of invocations) await applicationTarget(db, projectId, step);
-  for (const step of data.steps.filter((s) => s.type === "annotation" && isExecutable(s))) await evaluatorTarget(db, projectId, step);
+  for (const step of data.steps.filter((s) => s.type === "annotation" && isExecutable(s)))
+    await evaluatorTarget(db, projectId, step);
 }

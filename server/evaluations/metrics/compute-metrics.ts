@@ -31,10 +31,16 @@ export function computeMetrics(steps: Step[], cells: MetricCell[]): Record<strin
     if (done.length === 0) continue;
     const succeeded = done.filter((c) => c.status === "success");
     const metrics: Record<string, unknown> = {
-      cells: { count: own.length, success: succeeded.length, failure: done.length - succeeded.length, success_rate: succeeded.length / done.length },
+      cells: {
+        count: own.length,
+        success: succeeded.length,
+        failure: done.length - succeeded.length,
+        success_rate: succeeded.length / done.length,
+      },
       [ERRORS]: numericStats(done.map((c) => (c.status === "failure" ? 1 : 0))),
     };
-    const numbers = (pick: (c: MetricCell) => number | null) => succeeded.map(pick).filter((v): v is number => typeof v === "number");
+    const numbers = (pick: (c: MetricCell) => number | null) =>
+      succeeded.map(pick).filter((v): v is number => typeof v === "number");
     if (numbers((c) => c.latencyMs).length) metrics[DURATION] = numericStats(numbers((c) => c.latencyMs));
     if (numbers((c) => c.tokens).length) metrics[TOKENS] = numericStats(numbers((c) => c.tokens));
     if (numbers((c) => c.costUsd).length) metrics[COSTS] = numericStats(numbers((c) => c.costUsd));
@@ -52,7 +58,8 @@ function outputMetrics(outputs: unknown[]): Record<string, unknown> {
     if (!output || typeof output !== "object" || Array.isArray(output)) continue;
     for (const [key, value] of Object.entries(output)) {
       if (typeof value === "boolean") binary.set(key, [...(binary.get(key) ?? []), value]);
-      else if (typeof value === "number" && Number.isFinite(value)) numeric.set(key, [...(numeric.get(key) ?? []), value]);
+      else if (typeof value === "number" && Number.isFinite(value))
+        numeric.set(key, [...(numeric.get(key) ?? []), value]);
     }
   }
   const out: Record<string, unknown> = {};

@@ -24,13 +24,24 @@ const cellColumns = {
 export async function refreshMetrics(db: Executor, run: RunRow, scenarioId?: string): Promise<MetricsRow> {
   const data = await runMetrics(db, run, scenarioId);
   const now = new Date();
-  const values = { id: newId(), projectId: run.projectId, runId: run.id, scenarioId: scenarioId ?? null, status: "success", data, createdAt: now, updatedAt: now };
+  const values = {
+    id: newId(),
+    projectId: run.projectId,
+    runId: run.id,
+    scenarioId: scenarioId ?? null,
+    status: "success",
+    data,
+    createdAt: now,
+    updatedAt: now,
+  };
   const [row] = await db
     .insert(evaluationMetrics)
     .values(values)
     .onConflictDoUpdate({
       target: scenarioId ? [evaluationMetrics.runId, evaluationMetrics.scenarioId] : [evaluationMetrics.runId],
-      targetWhere: scenarioId ? sql`scenario_id is not null and timestamp is null` : sql`scenario_id is null and timestamp is null`,
+      targetWhere: scenarioId
+        ? sql`scenario_id is not null and timestamp is null`
+        : sql`scenario_id is null and timestamp is null`,
       set: { data, status: "success", updatedAt: now },
     })
     .returning();
@@ -42,6 +53,8 @@ export async function runMetrics(db: Executor, run: RunRow, scenarioId?: string)
   const cells = await db
     .select(cellColumns)
     .from(evaluationResults)
-    .where(and(eq(evaluationResults.runId, run.id), scenarioId ? eq(evaluationResults.scenarioId, scenarioId) : undefined));
+    .where(
+      and(eq(evaluationResults.runId, run.id), scenarioId ? eq(evaluationResults.scenarioId, scenarioId) : undefined),
+    );
   return computeMetrics(readRunData(run.data).steps, cells);
 }

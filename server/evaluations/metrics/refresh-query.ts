@@ -8,10 +8,21 @@ import { refreshMetrics } from "./refresh-metrics";
  * `scenario_ids` (those scenarios' rows) or `scenario_id`, over `run_id` alone (its global row).
  * Nothing without a run; a closed run persists nothing, as in the reference.
  */
-export async function refreshMetricsQuery(db: Database, projectId: string, query: { run_id?: string | null; run_ids?: string[] | null; scenario_id?: string | null; scenario_ids?: string[] | null }): Promise<MetricsRow[]> {
+export async function refreshMetricsQuery(
+  db: Database,
+  projectId: string,
+  query: {
+    run_id?: string | null;
+    run_ids?: string[] | null;
+    scenario_id?: string | null;
+    scenario_ids?: string[] | null;
+  },
+): Promise<MetricsRow[]> {
   const out: MetricsRow[] = [];
   const runIds = query.run_ids?.length ? query.run_ids : query.run_id ? [query.run_id] : [];
-  const scenarios = query.run_ids?.length ? [] : [...(query.scenario_ids ?? []), ...(query.scenario_id ? [query.scenario_id] : [])];
+  const scenarios = query.run_ids?.length
+    ? []
+    : [...(query.scenario_ids ?? []), ...(query.scenario_id ? [query.scenario_id] : [])];
   for (const runId of runIds) {
     const run = await findRun(db, projectId, runId);
     if (!run || run.flags.is_closed || (run.data as { steps?: unknown[] }).steps?.length === 0) continue;

@@ -5,7 +5,15 @@ export function numericStats(values: number[]) {
   const sum = sorted.reduce((a, b) => a + b, 0);
   const min = sorted[0];
   const max = sorted[sorted.length - 1];
-  return { count: sorted.length, sum, mean: sum / sorted.length, min, max, range: max - min, pcts: { p50: percentile(sorted, 50), p90: percentile(sorted, 90) } };
+  return {
+    count: sorted.length,
+    sum,
+    mean: sum / sorted.length,
+    min,
+    max,
+    range: max - min,
+    pcts: { p50: percentile(sorted, 50), p90: percentile(sorted, 90) },
+  };
 }
 
 /** Linear interpolation between closest ranks. */

@@ -1,4 +1,10 @@
-import type { evaluationMetrics, evaluationQueues, evaluationResults, evaluationRuns, evaluationScenarios } from "@/server/db/schema";
+import type {
+  evaluationMetrics,
+  evaluationQueues,
+  evaluationResults,
+  evaluationRuns,
+  evaluationScenarios,
+} from "@/server/db/schema";
 
 export type RunRow = typeof evaluationRuns.$inferSelect;
 export type ScenarioRow = typeof evaluationScenarios.$inferSelect;

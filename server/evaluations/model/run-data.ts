@@ -1,6 +1,8 @@
 import { z } from "zod";
 
-const refSchema = z.object({ id: z.string().optional(), slug: z.string().optional(), version: z.string().optional() }).passthrough();
+const refSchema = z
+  .object({ id: z.string().optional(), slug: z.string().optional(), version: z.string().optional() })
+  .passthrough();
 
 export const stepSchema = z.object({
   key: z.string().min(1).max(300),
@@ -13,10 +15,32 @@ export const stepSchema = z.object({
 export type Step = z.output<typeof stepSchema>;
 
 export const concurrencySchema = z.object({
-  batch_size: z.number().int().min(1).max(1000).nullish().describe("Cells of this run executed at once, across workers (default 10)."),
-  max_retries: z.number().int().min(0).max(20).nullish().describe("Extra attempts of a cell failing for a retryable reason (rate limit, 5xx, timeout); default 3."),
-  retry_delay: z.number().min(0).max(3600).nullish().describe("Seconds before the first retry, doubled per attempt (default 1)."),
-  timeout: z.number().min(0.01).max(7 * 24 * 3600).nullish().describe("The run's time budget in seconds: past it, in-flight cells are aborted and the run fails."),
+  batch_size: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .nullish()
+    .describe("Cells of this run executed at once, across workers (default 10)."),
+  max_retries: z
+    .number()
+    .int()
+    .min(0)
+    .max(20)
+    .nullish()
+    .describe("Extra attempts of a cell failing for a retryable reason (rate limit, 5xx, timeout); default 3."),
+  retry_delay: z
+    .number()
+    .min(0)
+    .max(3600)
+    .nullish()
+    .describe("Seconds before the first retry, doubled per attempt (default 1)."),
+  timeout: z
+    .number()
+    .min(0.01)
+    .max(7 * 24 * 3600)
+    .nullish()
+    .describe("The run's time budget in seconds: past it, in-flight cells are aborted and the run fails."),
 });
 export type Concurrency = z.output<typeof concurrencySchema>;
 

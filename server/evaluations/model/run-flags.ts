@@ -7,7 +7,8 @@ export const USER_FLAGS = ["is_live", "is_active", "is_closed", "is_cached", "is
 export function derivedFlags(steps: Step[]): Record<string, boolean> {
   const inputs = steps.filter((s) => s.type === "input");
   const annotations = steps.filter((s) => s.type === "annotation");
-  const unreferenced = (keys: string[]) => inputs.some((s) => Object.keys(s.references).length === 0 && keys.includes(s.key));
+  const unreferenced = (keys: string[]) =>
+    inputs.some((s) => Object.keys(s.references).length === 0 && keys.includes(s.key));
   return {
     has_queries: inputs.some((s) => "query_revision" in s.references),
     has_testsets: inputs.some((s) => "testset_revision" in s.references),
@@ -21,7 +22,11 @@ export function derivedFlags(steps: Step[]): Record<string, boolean> {
 }
 
 /** Every flag with its default, the caller's user flags, and the derived ones. */
-export function runFlags(steps: Step[], given: Record<string, boolean | null | undefined> = {}, isQueue = false): Record<string, boolean> {
+export function runFlags(
+  steps: Step[],
+  given: Record<string, boolean | null | undefined> = {},
+  isQueue = false,
+): Record<string, boolean> {
   const flags: Record<string, boolean> = {};
   for (const name of USER_FLAGS) flags[name] = Boolean(given[name]);
   return { ...flags, is_queue: isQueue, ...derivedFlags(steps) };

@@ -45,7 +45,13 @@ export function scenarioToWire(row: ScenarioRow) {
  * client reads a row without fetching every trace.
  */
 export function resultToWire(row: ResultRow) {
-  const data = compact({ outputs: row.outputs, latency_ms: row.latencyMs, tokens: row.tokens, cost_usd: row.costUsd, attempts: row.attempts || null });
+  const data = compact({
+    outputs: row.outputs,
+    latency_ms: row.latencyMs,
+    tokens: row.tokens,
+    cost_usd: row.costUsd,
+    attempts: row.attempts || null,
+  });
   return compact({
     id: row.id,
     version: EVALUATION_VERSION,

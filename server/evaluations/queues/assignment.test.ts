@@ -10,7 +10,9 @@ describe("queue assignment", () => {
     const u2 = assignedScenarios(ids, lanes, "u2", { sequential: true, batchSize: 6 });
     expect(u1).toEqual(ids.slice(0, 3));
     expect(u2).toEqual(ids.slice(3));
-    expect(assignedScenarios(ids, lanes, "u1", { sequential: true, batchSize: 6, batchOffset: 3 })).toEqual(ids.slice(3));
+    expect(assignedScenarios(ids, lanes, "u1", { sequential: true, batchSize: 6, batchOffset: 3 })).toEqual(
+      ids.slice(3),
+    );
   });
   it("by hash: every scenario goes to exactly one user of a lane; a user in no lane gets nothing", () => {
     const lanes = [["a", "b", "c"]];

@@ -11,7 +11,12 @@ function uuidMod(id: string, mod: number): number {
  * scenario `i` at `(offset + i) mod min(#scenarios, batch_size or 120)`; others hash the
  * scenario id `mod 120`. The lanes' shares are joined, without repeats, in order.
  */
-export function assignedScenarios(scenarioIds: string[], lanes: string[][], userId: string, options: { sequential: boolean; batchSize?: number | null; batchOffset?: number | null }): string[] {
+export function assignedScenarios(
+  scenarioIds: string[],
+  lanes: string[][],
+  userId: string,
+  options: { sequential: boolean; batchSize?: number | null; batchOffset?: number | null },
+): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   const space = options.sequential ? Math.max(1, Math.min(scenarioIds.length, options.batchSize ?? SPACE)) : SPACE;

@@ -13,17 +13,36 @@ const q = evaluationQueues;
  * over its life (a partial unique index).
  */
 export async function reconcileDefaultQueue(tx: Executor, run: RunRow): Promise<RunRow> {
-  const [existing] = await tx.select().from(q).where(and(eq(q.runId, run.id), sql`(${q.flags} ->> 'is_default')::boolean`));
+  const [existing] = await tx
+    .select()
+    .from(q)
+    .where(and(eq(q.runId, run.id), sql`(${q.flags} ->> 'is_default')::boolean`));
   const required = Boolean(run.flags.has_human);
   const now = new Date();
   if (required && !existing) {
-    await tx.insert(q).values({ id: newId(), projectId: run.projectId, runId: run.id, name: run.name, status: "running", flags: { is_default: true, is_sequential: false }, createdAt: now, updatedAt: now, createdById: run.createdById });
+    await tx
+      .insert(q)
+      .values({
+        id: newId(),
+        projectId: run.projectId,
+        runId: run.id,
+        name: run.name,
+        status: "running",
+        flags: { is_default: true, is_sequential: false },
+        createdAt: now,
+        updatedAt: now,
+        createdById: run.createdById,
+      });
   } else if (required && existing?.deletedAt) {
     await tx.update(q).set({ deletedAt: null, updatedAt: now }).where(eq(q.id, existing.id));
   } else if (!required && existing && !existing.deletedAt) {
     await tx.update(q).set({ deletedAt: now, updatedAt: now }).where(eq(q.id, existing.id));
   }
   if (Boolean(run.flags.is_queue) === required) return run;
-  const [updated] = await tx.update(evaluationRuns).set({ flags: { ...run.flags, is_queue: required } }).where(eq(evaluationRuns.id, run.id)).returning();
+  const [updated] = await tx
+    .update(evaluationRuns)
+    .set({ flags: { ...run.flags, is_queue: required } })
+    .where(eq(evaluationRuns.id, run.id))
+    .returning();
   return updated;
 }

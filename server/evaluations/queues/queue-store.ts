@@ -37,7 +37,10 @@ function checkDefault(input: QueueInput, index: number) {
   const set = FILTERS.filter((f) => input.data?.[f] !== undefined && input.data?.[f] !== null);
   if (set.length) {
     throw new SchemaValidationError(
-      set.map((f) => ({ path: `queues[${index}].data.${f}`, message: "a default queue covers the whole run and takes no filter" })),
+      set.map((f) => ({
+        path: `queues[${index}].data.${f}`,
+        message: "a default queue covers the whole run and takes no filter",
+      })),
       `a default queue cannot carry ${set.join(", ")}; create a non-default queue to assign part of the run`,
     );
   }
@@ -46,17 +49,31 @@ function checkDefault(input: QueueInput, index: number) {
 /** Sequential when asked, or implied by a batch size or offset. */
 const flagsOf = (input: QueueInput, previous?: Record<string, boolean>) => ({
   is_default: Boolean(input.flags?.is_default ?? previous?.is_default),
-  is_sequential: Boolean(input.flags?.is_sequential ?? previous?.is_sequential) || input.data?.batch_size != null || input.data?.batch_offset != null,
+  is_sequential:
+    Boolean(input.flags?.is_sequential ?? previous?.is_sequential) ||
+    input.data?.batch_size != null ||
+    input.data?.batch_offset != null,
 });
 
-export async function createQueues(db: Executor, scope: { projectId: string; userId: string }, inputs: QueueInput[]): Promise<QueueRow[]> {
+export async function createQueues(
+  db: Executor,
+  scope: { projectId: string; userId: string },
+  inputs: QueueInput[],
+): Promise<QueueRow[]> {
   inputs.forEach(checkDefault);
   const out: QueueRow[] = [];
   for (const input of inputs) {
     await openRunForWrite(db, scope.projectId, input.run_id!);
     if (input.flags?.is_default) {
-      const [existing] = await db.select({ id: q.id }).from(q).where(and(eq(q.runId, input.run_id!), sql`(${q.flags} ->> 'is_default')::boolean`));
-      if (existing) throw new ConflictError(`run ${input.run_id} already has its default queue (${existing.id}); a run has at most one`, "default_queue_exists");
+      const [existing] = await db
+        .select({ id: q.id })
+        .from(q)
+        .where(and(eq(q.runId, input.run_id!), sql`(${q.flags} ->> 'is_default')::boolean`));
+      if (existing)
+        throw new ConflictError(
+          `run ${input.run_id} already has its default queue (${existing.id}); a run has at most one`,
+          "default_queue_exists",
+        );
     }
     const now = new Date();
     const [row] = await db
@@ -85,11 +102,17 @@ export async function createQueues(db: Executor, scope: { projectId: string; use
 export async function editQueues(db: Executor, projectId: string, inputs: QueueInput[]): Promise<QueueRow[]> {
   const out: QueueRow[] = [];
   for (const [i, input] of inputs.entries()) {
-    const [row] = await db.select().from(q).where(and(eq(q.projectId, projectId), eq(q.id, input.id!)));
+    const [row] = await db
+      .select()
+      .from(q)
+      .where(and(eq(q.projectId, projectId), eq(q.id, input.id!)));
     if (!row) continue;
     await openRunForWrite(db, projectId, row.runId);
     if (row.flags.is_default && input.flags?.is_default === false) {
-      throw new ConflictError(`queue ${row.id} is its run's default queue and cannot be demoted`, "default_queue_demotion");
+      throw new ConflictError(
+        `queue ${row.id} is its run's default queue and cannot be demoted`,
+        "default_queue_demotion",
+      );
     }
     checkDefault({ ...input, flags: { is_default: input.flags?.is_default ?? row.flags.is_default } }, i);
     const [edited] = await db
@@ -114,12 +137,29 @@ export async function editQueues(db: Executor, projectId: string, inputs: QueueI
 /** Hard delete; a default queue (also in a bulk delete) is a 409: it lives as long as its run. */
 export async function deleteQueues(db: Executor, projectId: string, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await db.select().from(q).where(and(eq(q.projectId, projectId), inArray(q.id, ids)));
+  const rows = await db
+    .select()
+    .from(q)
+    .where(and(eq(q.projectId, projectId), inArray(q.id, ids)));
   const defaults = rows.filter((r) => r.flags.is_default);
-  if (defaults.length) throw new ConflictError(`queue ${defaults.map((d) => d.id).join(", ")} is a run's default queue and cannot be deleted`, "default_queue_delete");
+  if (defaults.length)
+    throw new ConflictError(
+      `queue ${defaults.map((d) => d.id).join(", ")} is a run's default queue and cannot be deleted`,
+      "default_queue_delete",
+    );
   for (const runId of new Set(rows.map((r) => r.runId))) await openRunForWrite(db, projectId, runId);
   if (rows.length === 0) return [];
-  return (await db.delete(q).where(inArray(q.id, rows.map((r) => r.id))).returning({ id: q.id })).map((r) => r.id);
+  return (
+    await db
+      .delete(q)
+      .where(
+        inArray(
+          q.id,
+          rows.map((r) => r.id),
+        ),
+      )
+      .returning({ id: q.id })
+  ).map((r) => r.id);
 }
 
 export interface QueueFilter {
@@ -135,7 +175,12 @@ export interface QueueFilter {
   include_archived?: boolean | null;
 }
 
-export async function queryQueues(db: Executor, projectId: string, filter: QueueFilter = {}, paging?: Paging): Promise<{ items: QueueRow[]; next?: string }> {
+export async function queryQueues(
+  db: Executor,
+  projectId: string,
+  filter: QueueFilter = {},
+  paging?: Paging,
+): Promise<{ items: QueueRow[]; next?: string }> {
   const page = pagingClause(q as never, paging, "descending");
   const users = [...(filter.user_ids ?? []), ...(filter.user_id ? [filter.user_id] : [])];
   const rows = await db
@@ -151,12 +196,15 @@ export async function queryQueues(db: Executor, projectId: string, filter: Queue
         filter.name ? sql`${q.name} ilike ${`%${filter.name}%`}` : undefined,
         filter.description ? sql`${q.description} ilike ${`%${filter.description}%`}` : undefined,
         filter.include_archived ? undefined : isNull(q.deletedAt),
-        users.length ? sql`exists (select 1 from jsonb_array_elements(coalesce(${q.data} -> 'user_ids', '[]'::jsonb)) lane where lane ?| ${sql.raw(`array[${users.map((u) => `'${u.replace(/'/g, "")}'`).join(",")}]`)})` : undefined,
+        users.length
+          ? sql`exists (select 1 from jsonb_array_elements(coalesce(${q.data} -> 'user_ids', '[]'::jsonb)) lane where lane ?| ${sql.raw(`array[${users.map((u) => `'${u.replace(/'/g, "")}'`).join(",")}]`)})`
+          : undefined,
         ...page.where,
       ),
     )
     .orderBy(page.orderBy)
     .limit(page.limit ? page.limit + 1 : 100_000);
-  if (page.limit && rows.length > page.limit) return { items: rows.slice(0, page.limit), next: rows[page.limit - 1].id };
+  if (page.limit && rows.length > page.limit)
+    return { items: rows.slice(0, page.limit), next: rows[page.limit - 1].id };
   return { items: rows };
 }

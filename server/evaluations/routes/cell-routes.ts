@@ -9,7 +9,14 @@ import { deleteMetrics, queryMetrics, upsertMetrics } from "../store/metric-stor
 import { deleteResults, queryResults, upsertResults } from "../store/result-store";
 import { createScenarios, deleteScenarios, editScenarios, queryScenarios } from "../store/scenario-store";
 import { idParams, listBody, none, pagingSchema, tag } from "./route-helpers";
-import { metricsFilterSchema, metricsInputSchema, resultFilterSchema, resultInputSchema, scenarioFilterSchema, scenarioInputSchema } from "./wire-schemas";
+import {
+  metricsFilterSchema,
+  metricsInputSchema,
+  resultFilterSchema,
+  resultInputSchema,
+  scenarioFilterSchema,
+  scenarioInputSchema,
+} from "./wire-schemas";
 
 const base = "/api/evaluations";
 const ids = (key: string) => z.object({ [key]: z.array(z.string().uuid()) }) as z.ZodType<Record<string, string[]>>;
@@ -21,7 +28,12 @@ const scenarioRoutes = [
     auth: "api_key",
     tag,
     summary: "Create scenarios (status pending); a closed run is a 409",
-    body: z.object({ scenarios: z.array(scenarioInputSchema.extend({ run_id: z.string().uuid() })).min(1).max(10_000) }),
+    body: z.object({
+      scenarios: z
+        .array(scenarioInputSchema.extend({ run_id: z.string().uuid() }))
+        .min(1)
+        .max(10_000),
+    }),
     handler: async ({ ctx, body }) => {
       const rows = await createScenarios(ctx.app.db, ctx.principal.projectId, body.scenarios);
       return { count: rows.length, scenarios: rows.map(scenarioToWire) };
@@ -60,7 +72,12 @@ const scenarioRoutes = [
     summary: "Scenarios by ids, run(s), status(es), interval(s), tags, flags; oldest first",
     body: z.object({ scenario: scenarioFilterSchema.nullish(), windowing: pagingSchema }),
     handler: async ({ ctx, body }) => {
-      const page = await queryScenarios(ctx.app.db, ctx.principal.projectId, body.scenario ?? {}, body.windowing ?? undefined);
+      const page = await queryScenarios(
+        ctx.app.db,
+        ctx.principal.projectId,
+        body.scenario ?? {},
+        body.windowing ?? undefined,
+      );
       return listBody("scenarios", page.items.map(scenarioToWire));
     },
   }),
@@ -72,7 +89,10 @@ const scenarioRoutes = [
     summary: "A scenario",
     params: idParams,
     handler: async ({ ctx, params }) => {
-      const [row] = await ctx.app.db.select().from(evaluationScenarios).where(and(eq(evaluationScenarios.projectId, ctx.principal.projectId), eq(evaluationScenarios.id, params.id)));
+      const [row] = await ctx.app.db
+        .select()
+        .from(evaluationScenarios)
+        .where(and(eq(evaluationScenarios.projectId, ctx.principal.projectId), eq(evaluationScenarios.id, params.id)));
       return row ? { count: 1, scenario: scenarioToWire(row) } : none;
     },
   }),
@@ -144,7 +164,12 @@ const resultRoutes = [
     summary: "Results by ids, run(s), scenario(s), step key(s), repeat(s), status(es), tags, flags; oldest first",
     body: z.object({ result: resultFilterSchema.nullish(), windowing: pagingSchema }),
     handler: async ({ ctx, body }) => {
-      const page = await queryResults(ctx.app.db, ctx.principal.projectId, body.result ?? {}, body.windowing ?? undefined);
+      const page = await queryResults(
+        ctx.app.db,
+        ctx.principal.projectId,
+        body.result ?? {},
+        body.windowing ?? undefined,
+      );
       return listBody("results", page.items.map(resultToWire));
     },
   }),
@@ -156,7 +181,10 @@ const resultRoutes = [
     summary: "A result",
     params: idParams,
     handler: async ({ ctx, params }) => {
-      const [row] = await ctx.app.db.select().from(evaluationResults).where(and(eq(evaluationResults.projectId, ctx.principal.projectId), eq(evaluationResults.id, params.id)));
+      const [row] = await ctx.app.db
+        .select()
+        .from(evaluationResults)
+        .where(and(eq(evaluationResults.projectId, ctx.principal.projectId), eq(evaluationResults.id, params.id)));
       return row ? { count: 1, result: resultToWire(row) } : none;
     },
   }),
@@ -210,10 +238,16 @@ const metricRoutes = [
     auth: "api_key",
     role: "viewer",
     tag,
-    summary: "Metrics by ids, run(s), scenario(s) (true/false: per scenario or not), timestamp(s), status(es), tags, flags",
+    summary:
+      "Metrics by ids, run(s), scenario(s) (true/false: per scenario or not), timestamp(s), status(es), tags, flags",
     body: z.object({ metrics: metricsFilterSchema.nullish(), windowing: pagingSchema }),
     handler: async ({ ctx, body }) => {
-      const rows = await queryMetrics(ctx.app.db, ctx.principal.projectId, body.metrics ?? {}, body.windowing ?? undefined);
+      const rows = await queryMetrics(
+        ctx.app.db,
+        ctx.principal.projectId,
+        body.metrics ?? {},
+        body.windowing ?? undefined,
+      );
       return listBody("metrics", rows.map(metricsToWire));
     },
   }),
@@ -225,7 +259,12 @@ const metricRoutes = [
     summary: "Recompute metrics from the cells: run_ids, run_id (+ scenario_ids) ; nothing without a run",
     body: z.object({
       metrics: z
-        .object({ run_id: z.string().uuid().nullish(), run_ids: z.array(z.string().uuid()).nullish(), scenario_id: z.string().uuid().nullish(), scenario_ids: z.array(z.string().uuid()).nullish() })
+        .object({
+          run_id: z.string().uuid().nullish(),
+          run_ids: z.array(z.string().uuid()).nullish(),
+          scenario_id: z.string().uuid().nullish(),
+          scenario_ids: z.array(z.string().uuid()).nullish(),
+        })
         .passthrough()
         .nullish(),
     }),
@@ -242,7 +281,10 @@ const metricRoutes = [
     summary: "A metrics row (a list envelope, as the reference answers)",
     params: idParams,
     handler: async ({ ctx, params }) => {
-      const rows = await ctx.app.db.select().from(evaluationMetrics).where(and(eq(evaluationMetrics.projectId, ctx.principal.projectId), eq(evaluationMetrics.id, params.id)));
+      const rows = await ctx.app.db
+        .select()
+        .from(evaluationMetrics)
+        .where(and(eq(evaluationMetrics.projectId, ctx.principal.projectId), eq(evaluationMetrics.id, params.id)));
       return { count: rows.length, metrics: rows.map(metricsToWire) };
     },
   }),

@@ -10,8 +10,12 @@ export const compareRoutes = [
     auth: "api_key",
     role: "viewer",
     tag,
-    summary: "Compare runs over the same testcases: per testcase outputs, scores and deltas against the first run; per run aggregates",
+    summary:
+      "Compare runs over the same testcases: per testcase outputs, scores and deltas against the first run; per run aggregates",
     body: z.object({ run_ids: z.array(z.string().uuid()).min(2).max(10) }),
-    handler: async ({ ctx, body }) => ({ count: 1, comparison: await compareRuns(ctx.app.db, ctx.principal.projectId, body.run_ids) }),
+    handler: async ({ ctx, body }) => ({
+      count: 1,
+      comparison: await compareRuns(ctx.app.db, ctx.principal.projectId, body.run_ids),
+    }),
   }),
 ];

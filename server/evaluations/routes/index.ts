@@ -7,4 +7,11 @@ import { sliceRoutes } from "./slice-routes";
 import { simpleEvaluationRoutes } from "./simple-evaluation-routes";
 
 /** Every route of the evaluation engine (server/api.ts adds this list). */
-export const evaluationRoutes: AnyRoute[] = [...simpleEvaluationRoutes, ...runRoutes, ...cellRoutes, ...compareRoutes, ...sliceRoutes, ...queueRoutes];
+export const evaluationRoutes: AnyRoute[] = [
+  ...simpleEvaluationRoutes,
+  ...runRoutes,
+  ...cellRoutes,
+  ...compareRoutes,
+  ...sliceRoutes,
+  ...queueRoutes,
+];

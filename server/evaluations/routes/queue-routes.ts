@@ -50,7 +50,12 @@ export const queueRoutes = [
     auth: "api_key",
     tag,
     summary: "Create queues; a default queue takes no filter (422) and a run has one (409)",
-    body: z.object({ queues: z.array(queueSchema.extend({ run_id: uuid })).min(1).max(100) }),
+    body: z.object({
+      queues: z
+        .array(queueSchema.extend({ run_id: uuid }))
+        .min(1)
+        .max(100),
+    }),
     handler: async ({ ctx, body }) => {
       const rows = await ctx.app.db.transaction((tx) => createQueues(tx, scopeOf(ctx.principal), body.queues));
       return { count: rows.length, queues: rows.map(queueToWire) };
@@ -62,7 +67,12 @@ export const queueRoutes = [
     auth: "api_key",
     tag,
     summary: "Edit queues; demoting a default queue is a 409",
-    body: z.object({ queues: z.array(queueSchema.extend({ id: uuid })).min(1).max(100) }),
+    body: z.object({
+      queues: z
+        .array(queueSchema.extend({ id: uuid }))
+        .min(1)
+        .max(100),
+    }),
     handler: async ({ ctx, body }) => {
       const rows = await ctx.app.db.transaction((tx) => editQueues(tx, ctx.principal.projectId, body.queues));
       return { count: rows.length, queues: rows.map(queueToWire) };
@@ -89,7 +99,12 @@ export const queueRoutes = [
     summary: "Queues by ids, run(s), assigned user(s), flags, tags, name; archived ones with include_archived",
     body: z.object({ queue: filterSchema.nullish(), windowing: pagingSchema }),
     handler: async ({ ctx, body }) => {
-      const page = await queryQueues(ctx.app.db, ctx.principal.projectId, body.queue ?? {}, body.windowing ?? undefined);
+      const page = await queryQueues(
+        ctx.app.db,
+        ctx.principal.projectId,
+        body.queue ?? {},
+        body.windowing ?? undefined,
+      );
       return listBody("queues", page.items.map(queueToWire), page.next);
     },
   }),
@@ -101,7 +116,9 @@ export const queueRoutes = [
     summary: "A queue",
     params: idParams,
     handler: async ({ ctx, params }) => {
-      const [row] = (await queryQueues(ctx.app.db, ctx.principal.projectId, { ids: [params.id], include_archived: true })).items;
+      const [row] = (
+        await queryQueues(ctx.app.db, ctx.principal.projectId, { ids: [params.id], include_archived: true })
+      ).items;
       return row ? { count: 1, queue: queueToWire(row) } : none;
     },
   }),
@@ -115,7 +132,9 @@ export const queueRoutes = [
     body: z.object({ queue: queueSchema }),
     handler: async ({ ctx, params, body }) => {
       if (body.queue.id && body.queue.id !== params.id) return none;
-      const [row] = await ctx.app.db.transaction((tx) => editQueues(tx, ctx.principal.projectId, [{ ...body.queue, id: params.id }]));
+      const [row] = await ctx.app.db.transaction((tx) =>
+        editQueues(tx, ctx.principal.projectId, [{ ...body.queue, id: params.id }]),
+      );
       return row ? { count: 1, queue: queueToWire(row) } : none;
     },
   }),
@@ -145,18 +164,42 @@ export const queueRoutes = [
       windowing: pagingSchema,
     }),
     handler: async ({ ctx, params, body }) => {
-      if (body.queue?.id && body.queue.id !== params.id) throw new BadRequestError(`queue.id ${body.queue.id} differs from the queue in the path (${params.id})`, "queue_mismatch");
+      if (body.queue?.id && body.queue.id !== params.id)
+        throw new BadRequestError(
+          `queue.id ${body.queue.id} differs from the queue in the path (${params.id})`,
+          "queue_mismatch",
+        );
       const db = ctx.app.db;
-      const [queue] = await db.select().from(evaluationQueues).where(and(eq(evaluationQueues.projectId, ctx.principal.projectId), eq(evaluationQueues.id, params.id)));
+      const [queue] = await db
+        .select()
+        .from(evaluationQueues)
+        .where(and(eq(evaluationQueues.projectId, ctx.principal.projectId), eq(evaluationQueues.id, params.id)));
       if (!queue) return none;
-      const data = (queue.data ?? {}) as { user_ids?: string[][]; scenario_ids?: string[]; batch_size?: number; batch_offset?: number };
-      const all = await db.select().from(evaluationScenarios).where(eq(evaluationScenarios.runId, queue.runId)).orderBy(asc(evaluationScenarios.id));
+      const data = (queue.data ?? {}) as {
+        user_ids?: string[][];
+        scenario_ids?: string[];
+        batch_size?: number;
+        batch_offset?: number;
+      };
+      const all = await db
+        .select()
+        .from(evaluationScenarios)
+        .where(eq(evaluationScenarios.runId, queue.runId))
+        .orderBy(asc(evaluationScenarios.id));
       let ids = all.map((s) => s.id).filter((id) => !data.scenario_ids || data.scenario_ids.includes(id));
       const users = [...(body.queue?.user_ids ?? []), ...(body.queue?.user_id ? [body.queue.user_id] : [])];
       // A queue that assigns no one (a default queue) is open to every member.
       if (users.length && data.user_ids?.length) {
         const lanes = data.user_ids ?? [];
-        const share = new Set(users.flatMap((u) => assignedScenarios(ids, lanes, u, { sequential: queue.flags.is_sequential, batchSize: data.batch_size, batchOffset: data.batch_offset })));
+        const share = new Set(
+          users.flatMap((u) =>
+            assignedScenarios(ids, lanes, u, {
+              sequential: queue.flags.is_sequential,
+              batchSize: data.batch_size,
+              batchOffset: data.batch_offset,
+            }),
+          ),
+        );
         ids = ids.filter((id) => share.has(id));
       }
       const statuses = [...(body.scenario?.statuses ?? []), ...(body.scenario?.status ? [body.scenario.status] : [])];
@@ -177,7 +220,9 @@ export const queueRoutes = [
     summary: "The run's active default queue",
     params: idParams,
     handler: async ({ ctx, params }) => {
-      const [row] = (await queryQueues(ctx.app.db, ctx.principal.projectId, { run_id: params.id, flags: { is_default: true } })).items;
+      const [row] = (
+        await queryQueues(ctx.app.db, ctx.principal.projectId, { run_id: params.id, flags: { is_default: true } })
+      ).items;
       return row ? { count: 1, queue: queueToWire(row) } : none;
     },
   }),

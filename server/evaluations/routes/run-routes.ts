@@ -24,7 +24,14 @@ export const runRoutes = [
     handler: async ({ ctx, body }) => {
       const rows = [];
       for (const run of body.runs) {
-        rows.push(await ctx.app.db.transaction(async (tx) => reconcileDefaultQueue(tx, await insertRun(tx, scopeOf(ctx.principal), { ...run, data: storedData(run.data as never) }))));
+        rows.push(
+          await ctx.app.db.transaction(async (tx) =>
+            reconcileDefaultQueue(
+              tx,
+              await insertRun(tx, scopeOf(ctx.principal), { ...run, data: storedData(run.data as never) }),
+            ),
+          ),
+        );
       }
       return { count: rows.length, runs: rows.map(runToWire) };
     },
@@ -35,7 +42,12 @@ export const runRoutes = [
     auth: "api_key",
     tag,
     summary: "Edit runs; a closed run is a 409; dropping a step deletes its cells",
-    body: z.object({ runs: z.array(runInputSchema.extend({ id: z.string().uuid() })).min(1).max(100) }),
+    body: z.object({
+      runs: z
+        .array(runInputSchema.extend({ id: z.string().uuid() }))
+        .min(1)
+        .max(100),
+    }),
     handler: async ({ ctx, body }) => {
       const rows = [];
       for (const run of body.runs) rows.push(await editRunAndPrune(ctx, run.id, run));
@@ -76,7 +88,9 @@ export const runRoutes = [
       summary: action === "close" ? "Close runs: they take no more writes" : "Open closed runs",
       body: idsBody,
       handler: async ({ ctx, body }) => {
-        const rows = await setRunFlags(ctx.app.db, ctx.principal.projectId, body.run_ids, { is_closed: action === "close" });
+        const rows = await setRunFlags(ctx.app.db, ctx.principal.projectId, body.run_ids, {
+          is_closed: action === "close",
+        });
         return { count: rows.length, runs: rows.map(runToWire) };
       },
     }),
@@ -129,14 +143,24 @@ export const runRoutes = [
       query: z.object({ status: statusSchema.optional() }),
       handler: async ({ ctx, params, query }) => {
         if (action === "open" && query.status) throw new BadRequestError("status is only taken by close", "bad_query");
-        const [run] = await setRunFlags(ctx.app.db, ctx.principal.projectId, [params.id], { is_closed: action === "close" }, query.status);
+        const [run] = await setRunFlags(
+          ctx.app.db,
+          ctx.principal.projectId,
+          [params.id],
+          { is_closed: action === "close" },
+          query.status,
+        );
         return run ? { count: 1, run: runToWire(run) } : none;
       },
     }),
   ),
 ];
 
-async function editRunAndPrune(ctx: { app: { db: import("@/server/db").Database }; principal: { projectId: string; userId: string } }, id: string, input: z.output<typeof runInputSchema>) {
+async function editRunAndPrune(
+  ctx: { app: { db: import("@/server/db").Database }; principal: { projectId: string; userId: string } },
+  id: string,
+  input: z.output<typeof runInputSchema>,
+) {
   return ctx.app.db.transaction(async (tx) => {
     const { before, after } = await editRun(tx, scopeOf(ctx.principal), id, input as never);
     await pruneRemovedSteps(tx, before, after);

@@ -45,9 +45,11 @@ export const simpleEvaluationRoutes = [
     path: `${base}/`,
     auth: "api_key",
     tag,
-    summary: "Create an evaluation (testset or inline testcases, application, evaluators, repeats, concurrency) and start it",
+    summary:
+      "Create an evaluation (testset or inline testcases, application, evaluators, repeats, concurrency) and start it",
     body: simpleEvaluationBody,
-    handler: async ({ ctx, body }) => one("evaluation", await createSimpleEvaluation(ctx.app.db, scope(ctx.principal), body.evaluation)),
+    handler: async ({ ctx, body }) =>
+      one("evaluation", await createSimpleEvaluation(ctx.app.db, scope(ctx.principal), body.evaluation)),
   }),
   defineRoute({
     method: "GET",
@@ -66,7 +68,8 @@ export const simpleEvaluationRoutes = [
     path: `${base}/{id}`,
     auth: "api_key",
     tag,
-    summary: "Edit an evaluation (header; with data, its steps, repeats, concurrency); a running one restarts on the new graph",
+    summary:
+      "Edit an evaluation (header; with data, its steps, repeats, concurrency); a running one restarts on the new graph",
     params: idParams,
     body: z.object({ evaluation: simpleEvaluationSchema.extend({ id: z.string().uuid().nullish() }) }),
     handler: async ({ ctx, params, body }) => {
@@ -82,7 +85,10 @@ export const simpleEvaluationRoutes = [
     tag,
     summary: "Delete an evaluation with its scenarios, results, metrics and queues",
     params: idParams,
-    handler: async ({ ctx, params }) => ({ count: 1, evaluation_id: await deleteSimpleEvaluation(ctx.app.db, ctx.principal.projectId, params.id) }),
+    handler: async ({ ctx, params }) => ({
+      count: 1,
+      evaluation_id: await deleteSimpleEvaluation(ctx.app.db, ctx.principal.projectId, params.id),
+    }),
   }),
   defineRoute({
     method: "POST",
@@ -93,12 +99,23 @@ export const simpleEvaluationRoutes = [
     summary: "Evaluations by flags, tags, meta, ids or name, newest first",
     body: z.object({
       evaluation: z
-        .object({ ids: z.array(z.string().uuid()).nullish(), name: z.string().nullish(), flags: z.record(z.string(), z.unknown()).nullish(), tags: z.record(z.string(), z.unknown()).nullish(), meta: z.record(z.string(), z.unknown()).nullish() })
+        .object({
+          ids: z.array(z.string().uuid()).nullish(),
+          name: z.string().nullish(),
+          flags: z.record(z.string(), z.unknown()).nullish(),
+          tags: z.record(z.string(), z.unknown()).nullish(),
+          meta: z.record(z.string(), z.unknown()).nullish(),
+        })
         .nullish(),
       windowing: pagingSchema,
     }),
     handler: async ({ ctx, body }) => {
-      const page = await querySimpleEvaluations(ctx.app.db, ctx.principal.projectId, body.evaluation ?? {}, body.windowing ?? undefined);
+      const page = await querySimpleEvaluations(
+        ctx.app.db,
+        ctx.principal.projectId,
+        body.evaluation ?? {},
+        body.windowing ?? undefined,
+      );
       return listBody("evaluations", page.items, page.next);
     },
   }),

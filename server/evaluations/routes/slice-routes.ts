@@ -2,7 +2,16 @@ import { z } from "zod";
 import { defineRoute } from "@/server/http/route";
 import { stepSchema } from "../model/run-data";
 import { resultToWire, runToWire, scenarioToWire } from "../model/wire";
-import { addScenarios, populateCells, probeCells, processCells, pruneCells, refreshSlice, removeScenarios, reshapeRun } from "../simple/run-slice";
+import {
+  addScenarios,
+  populateCells,
+  probeCells,
+  processCells,
+  pruneCells,
+  refreshSlice,
+  removeScenarios,
+  reshapeRun,
+} from "../simple/run-slice";
 import { idParams, tag } from "./route-helpers";
 import { resultInputSchema, sliceSchema } from "./wire-schemas";
 
@@ -80,7 +89,10 @@ export const sliceRoutes = [
     tag,
     summary: "Add N empty scenarios (status running); a timestamp is floored to the minute with interval 1",
     params: idParams,
-    body: z.object({ count: z.number().int().min(1).max(10_000), timestamp: z.iso.datetime({ offset: true }).nullish() }),
+    body: z.object({
+      count: z.number().int().min(1).max(10_000),
+      timestamp: z.iso.datetime({ offset: true }).nullish(),
+    }),
     handler: async ({ ctx, params, body }) => {
       const rows = await addScenarios(ctx.app.db, ctx.principal.projectId, params.id, body.count, body.timestamp);
       return { count: rows.length, scenarios: rows.map(scenarioToWire) };
@@ -95,7 +107,8 @@ export const sliceRoutes = [
     summary: "Remove scenarios of this evaluation (any other id is a 400)",
     params: idParams,
     body: z.object({ scenario_ids: z.array(z.string().uuid()) }),
-    handler: async ({ ctx, params, body }) => removeScenarios(ctx.app.db, ctx.principal.projectId, params.id, body.scenario_ids),
+    handler: async ({ ctx, params, body }) =>
+      removeScenarios(ctx.app.db, ctx.principal.projectId, params.id, body.scenario_ids),
   }),
   defineRoute({
     method: "POST",
@@ -105,7 +118,10 @@ export const sliceRoutes = [
     summary: "Append steps (idempotent by key)",
     params: idParams,
     body: z.object({ steps: z.array(stepSchema).min(1).max(100) }),
-    handler: async ({ ctx, params, body }) => ({ count: 1, run: runToWire(await reshapeRun(ctx.app.db, scopeOf(ctx.principal), params.id, { add: body.steps })) }),
+    handler: async ({ ctx, params, body }) => ({
+      count: 1,
+      run: runToWire(await reshapeRun(ctx.app.db, scopeOf(ctx.principal), params.id, { add: body.steps })),
+    }),
   }),
   defineRoute({
     method: "POST",
@@ -115,7 +131,10 @@ export const sliceRoutes = [
     summary: "Drop steps; their cells are deleted, and scenarios left without cells with them",
     params: idParams,
     body: z.object({ step_keys: z.array(z.string()).min(1) }),
-    handler: async ({ ctx, params, body }) => ({ count: 1, run: runToWire(await reshapeRun(ctx.app.db, scopeOf(ctx.principal), params.id, { remove: body.step_keys })) }),
+    handler: async ({ ctx, params, body }) => ({
+      count: 1,
+      run: runToWire(await reshapeRun(ctx.app.db, scopeOf(ctx.principal), params.id, { remove: body.step_keys })),
+    }),
   }),
   defineRoute({
     method: "POST",
@@ -125,6 +144,9 @@ export const sliceRoutes = [
     summary: "Set the run's repeats",
     params: idParams,
     body: z.object({ repeats: z.number().int().min(1).max(100) }),
-    handler: async ({ ctx, params, body }) => ({ count: 1, run: runToWire(await reshapeRun(ctx.app.db, scopeOf(ctx.principal), params.id, { repeats: body.repeats })) }),
+    handler: async ({ ctx, params, body }) => ({
+      count: 1,
+      run: runToWire(await reshapeRun(ctx.app.db, scopeOf(ctx.principal), params.id, { repeats: body.repeats })),
+    }),
   }),
 ];

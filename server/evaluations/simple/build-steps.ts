@@ -31,7 +31,10 @@ export async function buildSteps(db: Executor, projectId: string, input: SimpleE
   const data = input.data ?? {};
   const steps: Step[] = [];
   if (entries(data.query_steps, "custom").length) {
-    throw new BadRequestError("data.query_steps: evaluating a saved query over traces is not supported by this service yet; use testset_steps or data.testcases", "unsupported_source");
+    throw new BadRequestError(
+      "data.query_steps: evaluating a saved query over traces is not supported by this service yet; use testset_steps or data.testcases",
+      "unsupported_source",
+    );
   }
   for (const [id, origin] of entries(data.testset_steps, "custom")) {
     const { revision } = await lookupRevision(db, projectId, ["testsets"], id, "data.testset_steps: testset revision");
@@ -39,12 +42,30 @@ export async function buildSteps(db: Executor, projectId: string, input: SimpleE
   }
   if (data.testcases?.length) steps.push({ key: "testcases", type: "input", origin: "custom", references: {} });
   for (const [id, origin] of entries(data.application_steps, "custom")) {
-    const { revision } = await lookupRevision(db, projectId, ["applications", "workflows"], id, "data.application_steps: application revision");
-    steps.push({ key: `application-${revision.slug}`, type: "invocation", origin, references: refs("application", revision), inputs: [{ key: "__all_inputs__" }] });
+    const { revision } = await lookupRevision(
+      db,
+      projectId,
+      ["applications", "workflows"],
+      id,
+      "data.application_steps: application revision",
+    );
+    steps.push({
+      key: `application-${revision.slug}`,
+      type: "invocation",
+      origin,
+      references: refs("application", revision),
+      inputs: [{ key: "__all_inputs__" }],
+    });
   }
   const hasApp = steps.some((s) => s.type === "invocation");
   for (const [id, origin] of entries(data.evaluator_steps, "auto")) {
-    const { revision } = await lookupRevision(db, projectId, ["evaluators"], id, "data.evaluator_steps: evaluator revision");
+    const { revision } = await lookupRevision(
+      db,
+      projectId,
+      ["evaluators"],
+      id,
+      "data.evaluator_steps: evaluator revision",
+    );
     steps.push({
       key: `evaluator-${revision.slug}`,
       type: "annotation",
@@ -53,6 +74,10 @@ export async function buildSteps(db: Executor, projectId: string, input: SimpleE
       inputs: [...(hasApp ? [{ key: "__all_invocations__" }] : []), { key: "__all_inputs__" }],
     });
   }
-  if (!steps.some((s) => s.type === "input")) throw new BadRequestError("data: give testset_steps or testcases: an evaluation needs rows to evaluate", "missing_source");
+  if (!steps.some((s) => s.type === "input"))
+    throw new BadRequestError(
+      "data: give testset_steps or testcases: an evaluation needs rows to evaluate",
+      "missing_source",
+    );
   return steps;
 }

@@ -23,11 +23,32 @@ export async function withProgress(db: Database, run: RunRow): Promise<SimpleEva
  * Builds the graph, creates the run and starts it; the run is visible at once and the workers
  * take it from there. Every problem with the input is a 4xx naming it, before anything is stored.
  */
-export async function createSimpleEvaluation(db: Database, scope: Scope, input: SimpleEvaluationInput): Promise<SimpleEvaluation> {
+export async function createSimpleEvaluation(
+  db: Database,
+  scope: Scope,
+  input: SimpleEvaluationInput,
+): Promise<SimpleEvaluation> {
   const steps = await buildSteps(db, scope.projectId, input);
-  const data = { steps, repeats: input.data?.repeats ?? 1, concurrency: input.data?.concurrency ?? null, ...(input.data?.testcases ? { testcases: input.data.testcases } : {}) };
+  const data = {
+    steps,
+    repeats: input.data?.repeats ?? 1,
+    concurrency: input.data?.concurrency ?? null,
+    ...(input.data?.testcases ? { testcases: input.data.testcases } : {}),
+  };
   await validateGraph(db, scope.projectId, { ...data, steps });
-  const run = await db.transaction(async (tx) => reconcileDefaultQueue(tx, await insertRun(tx, scope, { name: input.name, description: input.description, flags: input.flags, tags: input.tags, meta: input.meta, data })));
+  const run = await db.transaction(async (tx) =>
+    reconcileDefaultQueue(
+      tx,
+      await insertRun(tx, scope, {
+        name: input.name,
+        description: input.description,
+        flags: input.flags,
+        tags: input.tags,
+        meta: input.meta,
+        data,
+      }),
+    ),
+  );
   try {
     return withProgress(db, await startRun(db, scope, run.id));
   } catch (error) {
@@ -42,7 +63,12 @@ export async function createSimpleEvaluation(db: Database, scope: Scope, input: 
  * of dropped steps pruned) and repeats. A running evaluation is stopped for the edit and started
  * again after it, so the new graph runs.
  */
-export async function editSimpleEvaluation(db: Database, scope: Scope, id: string, input: SimpleEvaluationInput): Promise<SimpleEvaluation | undefined> {
+export async function editSimpleEvaluation(
+  db: Database,
+  scope: Scope,
+  id: string,
+  input: SimpleEvaluationInput,
+): Promise<SimpleEvaluation | undefined> {
   const current = await findRun(db, scope.projectId, id);
   if (!current) return undefined;
   const wasRunning = current.status === "running" && current.flags.is_active;
@@ -51,7 +77,10 @@ export async function editSimpleEvaluation(db: Database, scope: Scope, id: strin
   const data = input.data
     ? {
         ...previous,
-        steps: await buildSteps(db, scope.projectId, { ...input, data: { ...input.data, testcases: input.data.testcases ?? previous.testcases } }),
+        steps: await buildSteps(db, scope.projectId, {
+          ...input,
+          data: { ...input.data, testcases: input.data.testcases ?? previous.testcases },
+        }),
         repeats: input.data.repeats ?? previous.repeats,
         concurrency: input.data.concurrency ?? previous.concurrency,
         ...(input.data.testcases ? { testcases: input.data.testcases } : {}),
@@ -59,19 +88,41 @@ export async function editSimpleEvaluation(db: Database, scope: Scope, id: strin
     : undefined;
   if (data) await validateGraph(db, scope.projectId, data);
   const edited = await db.transaction(async (tx) => {
-    const { before, after } = await editRun(tx, scope, id, { name: input.name, description: input.description, flags: input.flags, tags: input.tags, meta: input.meta, data });
+    const { before, after } = await editRun(tx, scope, id, {
+      name: input.name,
+      description: input.description,
+      flags: input.flags,
+      tags: input.tags,
+      meta: input.meta,
+      data,
+    });
     await pruneRemovedSteps(tx, before, after);
     return reconcileDefaultQueue(tx, after);
   });
   return withProgress(db, wasRunning ? await startRun(db, scope, id) : edited);
 }
 
-export async function getSimpleEvaluation(db: Database, projectId: string, id: string): Promise<SimpleEvaluation | undefined> {
+export async function getSimpleEvaluation(
+  db: Database,
+  projectId: string,
+  id: string,
+): Promise<SimpleEvaluation | undefined> {
   const run = await findRun(db, projectId, id);
   return run ? withProgress(db, run) : undefined;
 }
 
-export async function querySimpleEvaluations(db: Database, projectId: string, filter: { flags?: Record<string, unknown> | null; tags?: Record<string, unknown> | null; meta?: Record<string, unknown> | null; ids?: string[] | null; name?: string | null }, paging?: { next?: string; limit?: number }) {
+export async function querySimpleEvaluations(
+  db: Database,
+  projectId: string,
+  filter: {
+    flags?: Record<string, unknown> | null;
+    tags?: Record<string, unknown> | null;
+    meta?: Record<string, unknown> | null;
+    ids?: string[] | null;
+    name?: string | null;
+  },
+  paging?: { next?: string; limit?: number },
+) {
   const page = await queryRuns(db, projectId, filter, paging);
   return { items: page.items.map((run) => simpleEvaluationToWire(run)), next: page.next };
 }
@@ -93,4 +144,3 @@ export async function deleteSimpleEvaluation(db: Database, projectId: string, id
   await deleteRuns(db, projectId, [id]);
   return id;
 }
-

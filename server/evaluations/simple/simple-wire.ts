@@ -3,7 +3,11 @@ import { readRunData } from "../model/run-data";
 import type { RunRow } from "../model/rows";
 import type { RunProgress } from "./progress";
 
-const REVISION_KEY = { input: ["testset_revision", "query_revision"], invocation: ["application_revision", "workflow_revision"], annotation: ["evaluator_revision"] } as const;
+const REVISION_KEY = {
+  input: ["testset_revision", "query_revision"],
+  invocation: ["application_revision", "workflow_revision"],
+  annotation: ["evaluator_revision"],
+} as const;
 
 /**
  * The reference's simple evaluation shape (step maps `{revision_id: origin}` recovered from the
@@ -11,12 +15,24 @@ const REVISION_KEY = { input: ["testset_revision", "query_revision"], invocation
  */
 export function simpleEvaluationToWire(run: RunRow, progress?: RunProgress) {
   const data = readRunData(run.data);
-  const maps = { query_steps: {} as Record<string, string>, testset_steps: {} as Record<string, string>, application_steps: {} as Record<string, string>, evaluator_steps: {} as Record<string, string> };
+  const maps = {
+    query_steps: {} as Record<string, string>,
+    testset_steps: {} as Record<string, string>,
+    application_steps: {} as Record<string, string>,
+    evaluator_steps: {} as Record<string, string>,
+  };
   for (const step of data.steps) {
     const key = REVISION_KEY[step.type].find((k) => step.references[k]?.id);
     const id = key ? step.references[key]!.id! : undefined;
     if (!id) continue;
-    const target = step.type === "input" ? (key === "query_revision" ? maps.query_steps : maps.testset_steps) : step.type === "invocation" ? maps.application_steps : maps.evaluator_steps;
+    const target =
+      step.type === "input"
+        ? key === "query_revision"
+          ? maps.query_steps
+          : maps.testset_steps
+        : step.type === "invocation"
+          ? maps.application_steps
+          : maps.evaluator_steps;
     target[id] = step.origin;
   }
   return compact({
@@ -29,7 +45,12 @@ export function simpleEvaluationToWire(run: RunRow, progress?: RunProgress) {
     flags: run.flags,
     tags: run.tags ?? {},
     meta: run.meta ?? {},
-    data: { status: run.status, ...maps, repeats: data.repeats, ...(data.testcases ? { testcases: data.testcases.length } : {}) },
+    data: {
+      status: run.status,
+      ...maps,
+      repeats: data.repeats,
+      ...(data.testcases ? { testcases: data.testcases.length } : {}),
+    },
     progress,
   });
 }

@@ -1,7 +1,11 @@
 import { inArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
 
 /** `x` and `xs` filters together: either or both narrow to their union. */
-export function oneOrMany<T>(column: AnyColumn, one: T | null | undefined, many: T[] | null | undefined): SQL | undefined {
+export function oneOrMany<T>(
+  column: AnyColumn,
+  one: T | null | undefined,
+  many: T[] | null | undefined,
+): SQL | undefined {
   const values = [...(many ?? []), ...(one !== null && one !== undefined ? [one] : [])];
   if (one === undefined && many === undefined) return undefined;
   if (one === null && (many === null || many === undefined)) return undefined;

@@ -35,7 +35,11 @@ export async function upsertMetrics(db: Executor, projectId: string, inputs: Met
   const out: MetricsRow[] = [];
   const now = new Date();
   for (const input of inputs) {
-    const shape = input.scenario_id ? "scenario_id is not null and timestamp is null" : input.timestamp ? "timestamp is not null and scenario_id is null" : "scenario_id is null and timestamp is null";
+    const shape = input.scenario_id
+      ? "scenario_id is not null and timestamp is null"
+      : input.timestamp
+        ? "timestamp is not null and scenario_id is null"
+        : "scenario_id is null and timestamp is null";
     const target = input.scenario_id ? [m.runId, m.scenarioId] : input.timestamp ? [m.runId, m.timestamp] : [m.runId];
     const values = {
       status: input.status ?? "pending",
@@ -48,7 +52,15 @@ export async function upsertMetrics(db: Executor, projectId: string, inputs: Met
     };
     const [row] = await db
       .insert(m)
-      .values({ id: newId(), projectId, runId: input.run_id, scenarioId: input.scenario_id ?? null, timestamp: input.timestamp ? new Date(input.timestamp) : null, createdAt: now, ...values })
+      .values({
+        id: newId(),
+        projectId,
+        runId: input.run_id,
+        scenarioId: input.scenario_id ?? null,
+        timestamp: input.timestamp ? new Date(input.timestamp) : null,
+        createdAt: now,
+        ...values,
+      })
       .onConflictDoUpdate({ target, targetWhere: sql.raw(shape), set: values })
       .returning();
     out.push(row);
@@ -58,9 +70,17 @@ export async function upsertMetrics(db: Executor, projectId: string, inputs: Met
 
 export async function deleteMetrics(db: Executor, projectId: string, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await db.select({ runId: m.runId }).from(m).where(and(eq(m.projectId, projectId), inArray(m.id, ids)));
+  const rows = await db
+    .select({ runId: m.runId })
+    .from(m)
+    .where(and(eq(m.projectId, projectId), inArray(m.id, ids)));
   for (const runId of new Set(rows.map((x) => x.runId))) await openRunForWrite(db, projectId, runId);
-  return (await db.delete(m).where(and(eq(m.projectId, projectId), inArray(m.id, ids))).returning({ id: m.id })).map((x) => x.id);
+  return (
+    await db
+      .delete(m)
+      .where(and(eq(m.projectId, projectId), inArray(m.id, ids)))
+      .returning({ id: m.id })
+  ).map((x) => x.id);
 }
 
 export interface MetricsFilter {
@@ -80,12 +100,21 @@ export interface MetricsFilter {
   flags?: Record<string, unknown> | null;
 }
 
-function presence(column: typeof m.scenarioId | typeof m.timestamp, value: unknown[] | boolean | null | undefined, one: unknown) {
+function presence(
+  column: typeof m.scenarioId | typeof m.timestamp,
+  value: unknown[] | boolean | null | undefined,
+  one: unknown,
+) {
   if (typeof value === "boolean") return value ? isNotNull(column) : isNull(column);
   return oneOrMany(column, one as never, value as never);
 }
 
-export async function queryMetrics(db: Executor, projectId: string, filter: MetricsFilter = {}, paging?: Paging): Promise<MetricsRow[]> {
+export async function queryMetrics(
+  db: Executor,
+  projectId: string,
+  filter: MetricsFilter = {},
+  paging?: Paging,
+): Promise<MetricsRow[]> {
   const page = pagingClause(m as never, paging, "descending");
   return db
     .select()
@@ -96,7 +125,11 @@ export async function queryMetrics(db: Executor, projectId: string, filter: Metr
         oneOrMany(m.id, undefined, filter.ids),
         oneOrMany(m.runId, filter.run_id, filter.run_ids),
         presence(m.scenarioId, filter.scenario_ids, filter.scenario_id),
-        presence(m.timestamp, typeof filter.timestamps === "boolean" ? filter.timestamps : filter.timestamps?.map((t) => new Date(t)), filter.timestamp ? new Date(filter.timestamp) : filter.timestamp),
+        presence(
+          m.timestamp,
+          typeof filter.timestamps === "boolean" ? filter.timestamps : filter.timestamps?.map((t) => new Date(t)),
+          filter.timestamp ? new Date(filter.timestamp) : filter.timestamp,
+        ),
         oneOrMany(m.interval, filter.interval, filter.intervals),
         oneOrMany(m.status, filter.status, filter.statuses),
         jsonContains(m.tags, filter.tags),

@@ -11,14 +11,29 @@ import type { RunRow } from "../model/rows";
  */
 export async function pruneRemovedSteps(tx: Executor, before: RunRow, after: RunRow): Promise<void> {
   const kept = new Set(readRunData(after.data).steps.map((s) => s.key));
-  const removed = readRunData(before.data).steps.map((s) => s.key).filter((k) => !kept.has(k));
+  const removed = readRunData(before.data)
+    .steps.map((s) => s.key)
+    .filter((k) => !kept.has(k));
   if (removed.length === 0) return;
   const r = evaluationResults;
-  const touched = await tx.delete(r).where(and(eq(r.runId, after.id), inArray(r.stepKey, removed))).returning({ scenarioId: r.scenarioId });
+  const touched = await tx
+    .delete(r)
+    .where(and(eq(r.runId, after.id), inArray(r.stepKey, removed)))
+    .returning({ scenarioId: r.scenarioId });
   const scenarioIds = [...new Set(touched.map((t) => t.scenarioId))];
   if (scenarioIds.length === 0) return;
   const s = evaluationScenarios;
-  await tx.delete(s).where(and(inArray(s.id, scenarioIds), notExists(tx.select({ one: sql`1` }).from(r).where(eq(r.scenarioId, s.id)))));
+  await tx.delete(s).where(
+    and(
+      inArray(s.id, scenarioIds),
+      notExists(
+        tx
+          .select({ one: sql`1` })
+          .from(r)
+          .where(eq(r.scenarioId, s.id)),
+      ),
+    ),
+  );
   const remaining = await tx.select({ id: s.id }).from(s).where(inArray(s.id, scenarioIds));
   for (const { id } of remaining) await refreshMetrics(tx, after, id);
 }

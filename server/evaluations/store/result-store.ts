@@ -43,7 +43,10 @@ export async function upsertResults(db: Executor, projectId: string, inputs: Res
   const runOf = new Map(known.map((k) => [k.id, k.runId]));
   for (const input of inputs) {
     if (runOf.get(input.scenario_id) !== input.run_id) {
-      throw new BadRequestError(`scenario ${input.scenario_id} does not exist in run ${input.run_id}; create it first (POST /api/evaluations/scenarios/)`, "unknown_scenario");
+      throw new BadRequestError(
+        `scenario ${input.scenario_id} does not exist in run ${input.run_id}; create it first (POST /api/evaluations/scenarios/)`,
+        "unknown_scenario",
+      );
     }
   }
   const now = new Date();
@@ -98,9 +101,17 @@ export async function upsertResults(db: Executor, projectId: string, inputs: Res
 
 export async function deleteResults(db: Executor, projectId: string, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await db.select({ runId: r.runId }).from(r).where(and(eq(r.projectId, projectId), inArray(r.id, ids)));
+  const rows = await db
+    .select({ runId: r.runId })
+    .from(r)
+    .where(and(eq(r.projectId, projectId), inArray(r.id, ids)));
   for (const runId of new Set(rows.map((x) => x.runId))) await openRunForWrite(db, projectId, runId);
-  return (await db.delete(r).where(and(eq(r.projectId, projectId), inArray(r.id, ids))).returning({ id: r.id })).map((x) => x.id);
+  return (
+    await db
+      .delete(r)
+      .where(and(eq(r.projectId, projectId), inArray(r.id, ids)))
+      .returning({ id: r.id })
+  ).map((x) => x.id);
 }
 
 export interface ResultFilter {
@@ -121,7 +132,12 @@ export interface ResultFilter {
   flags?: Record<string, unknown> | null;
 }
 
-export async function queryResults(db: Executor, projectId: string, filter: ResultFilter = {}, paging?: Paging): Promise<{ items: ResultRow[]; next?: string }> {
+export async function queryResults(
+  db: Executor,
+  projectId: string,
+  filter: ResultFilter = {},
+  paging?: Paging,
+): Promise<{ items: ResultRow[]; next?: string }> {
   const page = pagingClause(r as never, paging, "ascending");
   const rows = await db
     .select()
@@ -143,6 +159,7 @@ export async function queryResults(db: Executor, projectId: string, filter: Resu
     )
     .orderBy(page.orderBy)
     .limit(page.limit ? page.limit + 1 : 1_000_000);
-  if (page.limit && rows.length > page.limit) return { items: rows.slice(0, page.limit), next: rows[page.limit - 1].id };
+  if (page.limit && rows.length > page.limit)
+    return { items: rows.slice(0, page.limit), next: rows[page.limit - 1].id };
   return { items: rows };
 }

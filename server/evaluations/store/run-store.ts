@@ -23,7 +23,10 @@ const runs = evaluationRuns;
 const inProject = (projectId: string, id: string) => and(eq(runs.projectId, projectId), eq(runs.id, id));
 
 export function storedData(data: RunInput["data"], previous?: StoredRunData): StoredRunData {
-  const merged = { ...(previous ?? {}), ...Object.fromEntries(Object.entries(data ?? {}).filter(([, v]) => v !== null && v !== undefined)) } as StoredRunData;
+  const merged = {
+    ...(previous ?? {}),
+    ...Object.fromEntries(Object.entries(data ?? {}).filter(([, v]) => v !== null && v !== undefined)),
+  } as StoredRunData;
   return { ...merged, steps: merged.steps ?? [], repeats: merged.repeats ?? 1 };
 }
 
@@ -73,7 +76,12 @@ export async function openRunForWrite(db: Executor, projectId: string, id: strin
  * Edits a run: fields left out or null keep their value (reference §2.6); `flags` replaces the
  * user flags, and the derived ones are recomputed from the steps.
  */
-export async function editRun(db: Executor, scope: Scope, id: string, input: RunInput): Promise<{ before: RunRow; after: RunRow }> {
+export async function editRun(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  input: RunInput,
+): Promise<{ before: RunRow; after: RunRow }> {
   const before = await openRunForWrite(db, scope.projectId, id);
   const data = storedData(input.data, readRunData(before.data));
   const userFlags = Object.fromEntries(USER_FLAGS.map((f) => [f, input.flags?.[f] ?? before.flags[f]]));
@@ -96,11 +104,21 @@ export async function editRun(db: Executor, scope: Scope, id: string, input: Run
   return { before, after };
 }
 
-export async function setRunFlags(db: Executor, projectId: string, ids: string[], flags: Record<string, boolean>, status?: string): Promise<RunRow[]> {
+export async function setRunFlags(
+  db: Executor,
+  projectId: string,
+  ids: string[],
+  flags: Record<string, boolean>,
+  status?: string,
+): Promise<RunRow[]> {
   if (ids.length === 0) return [];
   return db
     .update(runs)
-    .set({ flags: sql`${runs.flags} || ${JSON.stringify(flags)}::jsonb`, ...(status ? { status } : {}), updatedAt: new Date() })
+    .set({
+      flags: sql`${runs.flags} || ${JSON.stringify(flags)}::jsonb`,
+      ...(status ? { status } : {}),
+      updatedAt: new Date(),
+    })
     .where(and(eq(runs.projectId, projectId), inArray(runs.id, ids)))
     .returning()
     .then((rows) => rows.sort((a, b) => a.id.localeCompare(b.id)));
@@ -108,7 +126,10 @@ export async function setRunFlags(db: Executor, projectId: string, ids: string[]
 
 export async function deleteRuns(db: Executor, projectId: string, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await db.delete(runs).where(and(eq(runs.projectId, projectId), inArray(runs.id, ids))).returning({ id: runs.id });
+  const rows = await db
+    .delete(runs)
+    .where(and(eq(runs.projectId, projectId), inArray(runs.id, ids)))
+    .returning({ id: runs.id });
   return rows.map((r) => r.id);
 }
 
@@ -133,7 +154,11 @@ export interface Paging {
 }
 
 /** The filters every evaluation entity shares, plus cursor paging on the UUIDv7 id. */
-export function pagingClause(columns: { id: typeof runs.id; createdAt: typeof runs.createdAt }, paging: Paging | undefined, defaultOrder: "ascending" | "descending") {
+export function pagingClause(
+  columns: { id: typeof runs.id; createdAt: typeof runs.createdAt },
+  paging: Paging | undefined,
+  defaultOrder: "ascending" | "descending",
+) {
   const ascending = (paging?.order ?? defaultOrder) === "ascending";
   return {
     where: [
@@ -146,9 +171,15 @@ export function pagingClause(columns: { id: typeof runs.id; createdAt: typeof ru
   };
 }
 
-export const contains = (column: SQL | typeof runs.flags, value: unknown) => sql`${column} @> ${JSON.stringify(value)}::jsonb`;
+export const contains = (column: SQL | typeof runs.flags, value: unknown) =>
+  sql`${column} @> ${JSON.stringify(value)}::jsonb`;
 
-export async function queryRuns(db: Executor, projectId: string, filter: RunFilter = {}, paging?: Paging): Promise<{ items: RunRow[]; next?: string }> {
+export async function queryRuns(
+  db: Executor,
+  projectId: string,
+  filter: RunFilter = {},
+  paging?: Paging,
+): Promise<{ items: RunRow[]; next?: string }> {
   const page = pagingClause(runs, paging, "descending");
   const statuses = [...(filter.statuses ?? []), ...(filter.status ? [filter.status] : [])];
   const rows = await db
@@ -157,14 +188,18 @@ export async function queryRuns(db: Executor, projectId: string, filter: RunFilt
     .where(
       and(
         eq(runs.projectId, projectId),
-        filter.ids ? inArray(runs.id, filter.ids.length ? filter.ids : ["00000000-0000-0000-0000-000000000000"]) : undefined,
+        filter.ids
+          ? inArray(runs.id, filter.ids.length ? filter.ids : ["00000000-0000-0000-0000-000000000000"])
+          : undefined,
         filter.name ? ilike(runs.name, `%${filter.name}%`) : undefined,
         filter.description ? ilike(runs.description, `%${filter.description}%`) : undefined,
         filter.flags ? contains(runs.flags, filter.flags) : undefined,
         filter.tags ? contains(sql`coalesce(${runs.tags}, '{}'::jsonb)`, filter.tags) : undefined,
         filter.meta ? contains(sql`coalesce(${runs.meta}, '{}'::jsonb)`, filter.meta) : undefined,
         statuses.length ? inArray(runs.status, statuses) : undefined,
-        filter.references?.length ? or(...filter.references.map((ref) => contains(runs.references as never, [ref]))) : undefined,
+        filter.references?.length
+          ? or(...filter.references.map((ref) => contains(runs.references as never, [ref])))
+          : undefined,
         ...page.where,
       ),
     )
@@ -176,4 +211,3 @@ export async function queryRuns(db: Executor, projectId: string, filter: RunFilt
   }
   return { items: rows };
 }
-

@@ -20,7 +20,11 @@ export interface ScenarioInput {
   meta?: Record<string, unknown> | null;
 }
 
-export async function createScenarios(db: Executor, projectId: string, inputs: ScenarioInput[]): Promise<ScenarioRow[]> {
+export async function createScenarios(
+  db: Executor,
+  projectId: string,
+  inputs: ScenarioInput[],
+): Promise<ScenarioRow[]> {
   if (inputs.length === 0) return [];
   for (const runId of new Set(inputs.map((i) => i.run_id!))) await openRunForWrite(db, projectId, runId);
   const now = new Date();
@@ -49,7 +53,10 @@ export async function editScenarios(db: Executor, projectId: string, inputs: Sce
   const out: ScenarioRow[] = [];
   for (const input of inputs) {
     if (!input.id) throw new BadRequestError("every scenario to edit needs its id", "missing_id");
-    const [row] = await db.select().from(s).where(and(eq(s.projectId, projectId), eq(s.id, input.id)));
+    const [row] = await db
+      .select()
+      .from(s)
+      .where(and(eq(s.projectId, projectId), eq(s.id, input.id)));
     if (!row) continue;
     await openRunForWrite(db, projectId, row.runId);
     const [edited] = await db
@@ -72,9 +79,15 @@ export async function editScenarios(db: Executor, projectId: string, inputs: Sce
 
 export async function deleteScenarios(db: Executor, projectId: string, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await db.select({ id: s.id, runId: s.runId }).from(s).where(and(eq(s.projectId, projectId), inArray(s.id, ids)));
+  const rows = await db
+    .select({ id: s.id, runId: s.runId })
+    .from(s)
+    .where(and(eq(s.projectId, projectId), inArray(s.id, ids)));
   for (const runId of new Set(rows.map((r) => r.runId))) await openRunForWrite(db, projectId, runId);
-  const deleted = await db.delete(s).where(and(eq(s.projectId, projectId), inArray(s.id, ids))).returning({ id: s.id });
+  const deleted = await db
+    .delete(s)
+    .where(and(eq(s.projectId, projectId), inArray(s.id, ids)))
+    .returning({ id: s.id });
   return deleted.map((d) => d.id);
 }
 
@@ -90,7 +103,12 @@ export interface ScenarioFilter {
   flags?: Record<string, unknown> | null;
 }
 
-export async function queryScenarios(db: Executor, projectId: string, filter: ScenarioFilter = {}, paging?: Paging): Promise<{ items: ScenarioRow[]; next?: string }> {
+export async function queryScenarios(
+  db: Executor,
+  projectId: string,
+  filter: ScenarioFilter = {},
+  paging?: Paging,
+): Promise<{ items: ScenarioRow[]; next?: string }> {
   const page = pagingClause(s as never, paging, "ascending");
   const rows = await db
     .select()
@@ -109,6 +127,7 @@ export async function queryScenarios(db: Executor, projectId: string, filter: Sc
     )
     .orderBy(page.orderBy)
     .limit(page.limit ? page.limit + 1 : 1_000_000);
-  if (page.limit && rows.length > page.limit) return { items: rows.slice(0, page.limit), next: rows[page.limit - 1].id };
+  if (page.limit && rows.length > page.limit)
+    return { items: rows.slice(0, page.limit), next: rows[page.limit - 1].id };
   return { items: rows };
 }

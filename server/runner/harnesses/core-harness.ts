@@ -87,15 +87,28 @@ export const coreHarness: Harness = {
           break;
         case "tool-call":
           calls.set(part.toolCallId, { name: part.toolName, input: part.input, answered: false });
-          steps.at(-1)?.toolCalls.push({ id: part.toolCallId, name: part.toolName, input: part.input, startedAt: Date.now() });
-          emit({ type: "tool_call", id: part.toolCallId, name: part.toolName, input: part.input, ...render(input, part.toolName) });
+          steps
+            .at(-1)
+            ?.toolCalls.push({ id: part.toolCallId, name: part.toolName, input: part.input, startedAt: Date.now() });
+          emit({
+            type: "tool_call",
+            id: part.toolCallId,
+            name: part.toolName,
+            input: part.input,
+            ...render(input, part.toolName),
+          });
           break;
         case "tool-result":
         case "tool-error": {
           const call = calls.get(part.toolCallId);
           if (call) call.answered = true;
           const timing = steps.at(-1)?.toolCalls.find((t) => t.id === part.toolCallId);
-          if (timing) Object.assign(timing, { endedAt: Date.now(), isError: part.type === "tool-error", output: part.type === "tool-result" ? part.output : String(part.error) });
+          if (timing)
+            Object.assign(timing, {
+              endedAt: Date.now(),
+              isError: part.type === "tool-error",
+              output: part.type === "tool-result" ? part.output : String(part.error),
+            });
           if (part.type === "tool-result") {
             emit({ type: "tool_result", id: part.toolCallId, output: part.output, isError: false });
             for (const event of input.tools.byName.get(part.toolName)?.resultEvents?.(part.output) ?? []) emit(event);
@@ -105,14 +118,19 @@ export const coreHarness: Harness = {
           break;
         }
         case "tool-approval-request":
-          needApproval.push({ toolCallId: part.toolCall.toolCallId, toolName: part.toolCall.toolName, input: part.toolCall.input });
+          needApproval.push({
+            toolCallId: part.toolCall.toolCallId,
+            toolName: part.toolCall.toolName,
+            input: part.toolCall.input,
+          });
           break;
         case "finish":
           stopReason = stopReasonOf(part);
           usage = {
             input: part.totalUsage.inputTokens ?? 0,
             output: part.totalUsage.outputTokens ?? 0,
-            total: part.totalUsage.totalTokens ?? (part.totalUsage.inputTokens ?? 0) + (part.totalUsage.outputTokens ?? 0),
+            total:
+              part.totalUsage.totalTokens ?? (part.totalUsage.inputTokens ?? 0) + (part.totalUsage.outputTokens ?? 0),
           };
           break;
         case "error":
@@ -127,10 +145,20 @@ export const coreHarness: Harness = {
     }
 
     if (aborted || signal.aborted) return { stopReason: "cancelled", usage, steps, messages: resumed.messages };
-    if (failure !== undefined) return { stopReason: "error", usage, steps, messages: resumed.messages, error: runErrorMessage(failure, input.connection) };
+    if (failure !== undefined)
+      return {
+        stopReason: "error",
+        usage,
+        steps,
+        messages: resumed.messages,
+        error: runErrorMessage(failure, input.connection),
+      };
     if (needApproval.length && input.tools.policy?.unattended === "fail") {
       const names = [...new Set(needApproval.map((call) => call.toolName))].join(", ");
-      emit({ type: "error", message: `The run needs a person's approval to call ${names}, and it is unattended (flags.unattended: fail).` });
+      emit({
+        type: "error",
+        message: `The run needs a person's approval to call ${names}, and it is unattended (flags.unattended: fail).`,
+      });
       return { stopReason: "permission_required", usage, steps, messages: resumed.messages };
     }
     let paused = false;
@@ -159,7 +187,9 @@ export const coreHarness: Harness = {
  * as `unknown`.
  */
 function stopReasonOf(part: { rawFinishReason: string | undefined; finishReason: string }): string {
-  return part.rawFinishReason !== undefined && toFinishReason(part.rawFinishReason) !== "unknown" ? part.rawFinishReason : part.finishReason;
+  return part.rawFinishReason !== undefined && toFinishReason(part.rawFinishReason) !== "unknown"
+    ? part.rawFinishReason
+    : part.finishReason;
 }
 
 function lastUserText(messages: TurnInput["messages"]): string {

@@ -14,10 +14,13 @@ import { GETTING_STARTED_SKILL } from "./getting-started-skill";
 export function withHarnessBuiltins(template: AgentTemplate, agent: RunAgent): AgentTemplate {
   if (template.harness.kind !== "service_harness") return template;
   const ops = new Set(template.tools.flatMap((tool) => (tool.type === "platform" ? [tool.op] : [])));
-  const forced = PLATFORM_OPERATIONS.filter((operation) => !ops.has(operation.op) && (operation.op !== "commit_revision" || agent.references?.workflow_variant))
-    .map((operation) => ({ type: "platform" as const, op: operation.op, permission: null, render: null }));
+  const forced = PLATFORM_OPERATIONS.filter(
+    (operation) => !ops.has(operation.op) && (operation.op !== "commit_revision" || agent.references?.workflow_variant),
+  ).map((operation) => ({ type: "platform" as const, op: operation.op, permission: null, render: null }));
   const hasSkill = template.skills.some((skill) => skill.name === GETTING_STARTED_SKILL.name);
-  const canRead = template.tools.some((tool) => tool.type === "builtin" && (tool.name === "read" || tool.name === "bash"));
+  const canRead = template.tools.some(
+    (tool) => tool.type === "builtin" && (tool.name === "read" || tool.name === "bash"),
+  );
   const reader = canRead ? [] : [{ type: "builtin" as const, name: "read" as const, permission: null, render: null }];
   return {
     ...template,

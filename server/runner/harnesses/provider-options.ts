@@ -20,9 +20,14 @@ export function callSettings(extras: Record<string, unknown>): CallSettings {
   return out;
 }
 
-export function providerOptions(optionsKey: string, extras: Record<string, unknown>): Record<string, Record<string, never>> {
+export function providerOptions(
+  optionsKey: string,
+  extras: Record<string, unknown>,
+): Record<string, Record<string, never>> {
   const passed = Object.entries(extras).filter(([key]) => !Object.hasOwn(CALL_SETTINGS, key));
   if (passed.length === 0) return {};
-  const options = Object.fromEntries(passed.map(([key, value]) => [key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()), value]));
+  const options = Object.fromEntries(
+    passed.map(([key, value]) => [key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()), value]),
+  );
   return { [optionsKey]: options as Record<string, never> };
 }

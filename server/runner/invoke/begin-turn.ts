@@ -23,7 +23,10 @@ export function beginTurn(app: AppContext, input: TurnInput, trace: TraceContext
   const turn = startTurn(harness, input, trace, { harnessKind: kind, signal });
   void turn.record.then((record) => {
     notifyRunFinished(record);
-    return recordRunTrace(app, record, [...(input.connection.apiKey ? [input.connection.apiKey] : []), ...(input.secrets ?? [])]);
+    return recordRunTrace(app, record, [
+      ...(input.connection.apiKey ? [input.connection.apiKey] : []),
+      ...(input.secrets ?? []),
+    ]);
   });
   return turn;
 }

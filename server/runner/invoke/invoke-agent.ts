@@ -10,7 +10,12 @@ import { beginTurn } from "./begin-turn";
  * One agent turn over HTTP: negotiate, prepare (every pre-stream failure is a JSON error), start
  * the turn bound to the request's abort signal, and project its events into the response.
  */
-export async function invokeAgent(app: AppContext, principal: Principal, request: Request, body: InvokeRequest): Promise<Response> {
+export async function invokeAgent(
+  app: AppContext,
+  principal: Principal,
+  request: Request,
+  body: InvokeRequest,
+): Promise<Response> {
   const format = negotiateFormat(request.headers.get(MESSAGES_FORMAT_HEADER));
   const transport = negotiateTransport(request.headers.get("accept"), Boolean(body.flags?.stream));
   const trace = traceContext(request.headers.get("traceparent"));

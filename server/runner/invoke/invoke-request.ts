@@ -26,7 +26,9 @@ export const invokeRequestSchema = z.object({
       unattended: z
         .enum(["deny", "fail"])
         .nullish()
-        .describe("No one can approve: `deny` refuses a call that would ask (the model is told); `fail` ends the run with stop reason permission_required."),
+        .describe(
+          "No one can approve: `deny` refuses a call that would ask (the model is told); `fail` ends the run with stop reason permission_required.",
+        ),
     })
     .nullish(),
   data: z

@@ -12,16 +12,28 @@ import type { InvokeRequest } from "./invoke-request";
  * The turn's template, validated: inline (`data.parameters.agent`) or the agent of the workflow
  * revision the references name, with who runs it (the artifact, variant and revision).
  */
-export async function loadTemplate(db: Database, principal: Principal, body: InvokeRequest): Promise<{ template: AgentTemplate; agent: RunAgent }> {
+export async function loadTemplate(
+  db: Database,
+  principal: Principal,
+  body: InvokeRequest,
+): Promise<{ template: AgentTemplate; agent: RunAgent }> {
   // flags.resolve (default true): embeds in the template are resolved before it runs.
   const resolve = body.flags?.resolve !== false;
   const parameters = body.data?.parameters;
   if (parameters) {
-    return { template: (await checkAgentTemplate(db, principal.projectId, parameters.agent ?? {}, "data.parameters.agent.", { resolve })).template, agent: {} };
+    return {
+      template: (
+        await checkAgentTemplate(db, principal.projectId, parameters.agent ?? {}, "data.parameters.agent.", { resolve })
+      ).template,
+      agent: {},
+    };
   }
   const refs = body.references;
   if (!refs || Object.values(refs).every((value) => value === null || value === undefined)) {
-    throw new BadRequestError("Send data.parameters.agent (an inline template) or references naming a workflow revision to run", "missing_agent");
+    throw new BadRequestError(
+      "Send data.parameters.agent (an inline template) or references naming a workflow revision to run",
+      "missing_agent",
+    );
   }
   const { revision } = await retrieveRevision(
     db,
@@ -39,7 +51,10 @@ export async function loadTemplate(db: Database, principal: Principal, body: Inv
   );
   const agent = (revision.data?.parameters as Record<string, unknown> | undefined)?.agent;
   if (agent === undefined) {
-    throw new BadRequestError(`workflow revision ${revision.id} has no data.parameters.agent; it is not an agent`, "not_an_agent");
+    throw new BadRequestError(
+      `workflow revision ${revision.id} has no data.parameters.agent; it is not an agent`,
+      "not_an_agent",
+    );
   }
   const { template } = await checkAgentTemplate(db, principal.projectId, agent, "data.parameters.agent.", { resolve });
   return {

@@ -50,12 +50,18 @@ export async function prepareTurn(
   assertRunnable(template, app.config);
 
   const messages = readInboundMessages(body.data?.inputs?.messages ?? [], format);
-  if (!messages.length) throw new BadRequestError("data.inputs.messages holds no message with a role; send at least one user message", "no_messages");
+  if (!messages.length)
+    throw new BadRequestError(
+      "data.inputs.messages holds no message with a role; send at least one user message",
+      "no_messages",
+    );
   const sessionId = body.session_id ?? randomUUID().replaceAll("-", "");
 
   const resolution = { config: app.config, vault: vaultOf(app), projectId: principal.projectId };
   const connection =
-    template.harness.kind === "external_harness" ? await resolveClaudeConnection(template.llm, resolution, process.env) : await resolveConnection(template.llm, resolution);
+    template.harness.kind === "external_harness"
+      ? await resolveClaudeConnection(template.llm, resolution, process.env)
+      : await resolveConnection(template.llm, resolution);
 
   // Opened lazily: a turn that calls no built-in never reads the workspace.
   const { sandbox, notApplied } = sandboxForSession(template.sandbox, {
@@ -83,7 +89,9 @@ export async function prepareTurn(
 
   const { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } = app.config.agentRuns;
   // best_effort: the run goes ahead and its stream says which declared boundary was not applied.
-  const notices = notApplied.length ? [{ type: "data" as const, name: "sandbox_boundary", data: { not_applied: notApplied } }] : [];
+  const notices = notApplied.length
+    ? [{ type: "data" as const, name: "sandbox_boundary", data: { not_applied: notApplied } }]
+    : [];
   return {
     projectId: principal.projectId,
     agent: options.agent ?? agent,

@@ -18,11 +18,19 @@ export async function runNested(
   principal: Principal,
   request: NestedRunRequest & { traceId: string; depth: number; activity: EventTarget },
 ): Promise<BatchOutputs> {
-  const trace = { traceId: request.traceId, spanId: randomBytes(8).toString("hex"), parentSpanId: request.parentSpanId };
+  const trace = {
+    traceId: request.traceId,
+    spanId: randomBytes(8).toString("hex"),
+    parentSpanId: request.parentSpanId,
+  };
   const input = await prepareTurn(
     app,
     principal,
-    { references: { workflow_revision: { id: request.revisionId } }, flags: { unattended: "deny" }, data: { inputs: { messages: request.messages } } },
+    {
+      references: { workflow_revision: { id: request.revisionId } },
+      flags: { unattended: "deny" },
+      data: { inputs: { messages: request.messages } },
+    },
     "native",
     { trace, depth: request.depth },
   );

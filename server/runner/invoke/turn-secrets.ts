@@ -14,7 +14,8 @@ export interface TurnSecrets {
  * command; in a hosted sandbox that is someone else's machine, where provider keys never go.
  */
 export function turnSecrets(app: AppContext, projectId: string, sandboxKind: string): TurnSecrets {
-  const findSecret = async (name: string) => (await vaultOf(app).list(projectId)).find((s) => s.slug === name || s.name === name);
+  const findSecret = async (name: string) =>
+    (await vaultOf(app).list(projectId)).find((s) => s.slug === name || s.name === name);
   return {
     async secretValue(name) {
       const secret = await findSecret(name);
@@ -23,7 +24,10 @@ export function turnSecrets(app: AppContext, projectId: string, sandboxKind: str
     async codeSecretValue(name) {
       const secret = await findSecret(name);
       if (secret && secret.kind !== "secret" && sandboxKind !== "local") {
-        throw new BadRequestError(`tools: "${name}" is a provider key, and provider keys never enter a ${sandboxKind}; store the value a code tool needs as a plain secret`, "secret_not_allowed");
+        throw new BadRequestError(
+          `tools: "${name}" is a provider key, and provider keys never enter a ${sandboxKind}; store the value a code tool needs as a plain secret`,
+          "secret_not_allowed",
+        );
       }
       return secret ? secretValueOf(secret) : undefined;
     },

@@ -35,7 +35,9 @@ export interface TurnToolsInput {
  * The turn's tools: the template's entries through the registry (gated by the run's policy) and
  * the MCP servers' tools beside them. `mcp` is connected first and closed again if building fails.
  */
-export async function buildTurnTools(input: TurnToolsInput): Promise<{ tools: BuiltTools; mcp: Awaited<ReturnType<typeof connectMcpTools>> }> {
+export async function buildTurnTools(
+  input: TurnToolsInput,
+): Promise<{ tools: BuiltTools; mcp: Awaited<ReturnType<typeof connectMcpTools>> }> {
   const { app, principal, template, sessionId, sandbox, secrets, trace, depth, activity } = input;
   const { projectId } = principal;
   const { commandTimeoutMs, toolResultMaxBytes, codeToolMemoryMb } = app.config.sandbox;
@@ -56,7 +58,11 @@ export async function buildTurnTools(input: TurnToolsInput): Promise<{ tools: Bu
         sandbox,
         resultMaxBytes: toolResultMaxBytes,
         codeLimits: { timeoutMs: commandTimeoutMs, memoryMb: codeToolMemoryMb },
-        policy: { rules: external ? serviceToolRules(template.harness.permissions) : template.harness.permissions, runnerDefault: template.runner.permissions.default, unattended: input.flags?.unattended ?? undefined },
+        policy: {
+          rules: external ? serviceToolRules(template.harness.permissions) : template.harness.permissions,
+          runnerDefault: template.runner.permissions.default,
+          unattended: input.flags?.unattended ?? undefined,
+        },
         approvals: new ApprovalStore(app.db, projectId, sessionId),
         secretValue: secrets.codeSecretValue,
         run: {
@@ -66,7 +72,8 @@ export async function buildTurnTools(input: TurnToolsInput): Promise<{ tools: Bu
           depth,
           traceId: trace.traceId,
           activity,
-          runNested: (request) => runNested(app, principal, { ...request, traceId: trace.traceId, depth: depth + 1, activity }),
+          runNested: (request) =>
+            runNested(app, principal, { ...request, traceId: trace.traceId, depth: depth + 1, activity }),
         },
       },
       mcp.tools,

@@ -33,14 +33,21 @@ const MCP_CLIENT_INFO = { name: "agent-service", version: "1.0.0" };
  * in time refuses the run with 424 naming the server; the message is built from what failed
  * (status, refusal, time limit), never from the server's body, which could echo a header.
  */
-export async function connectMcpServer(server: McpServer, index: number, options: McpConnectOptions): Promise<ConnectedMcpServer> {
+export async function connectMcpServer(
+  server: McpServer,
+  index: number,
+  options: McpConnectOptions,
+): Promise<ConnectedMcpServer> {
   const where = `mcps[${index}] (server "${server.name}")`;
   const secretHeaders: Record<string, string> = {};
   if (server.connection.credentials.type === "header_secret_refs") {
     for (const [header, secretName] of Object.entries(server.connection.credentials.headers)) {
       const value = await options.secretValue?.(secretName);
       if (value === undefined) {
-        throw new BadRequestError(`${where}: credentials.headers.${header} names secret "${secretName}", which this project's vault does not hold`, "secret_not_found");
+        throw new BadRequestError(
+          `${where}: credentials.headers.${header} names secret "${secretName}", which this project's vault does not hold`,
+          "secret_not_found",
+        );
       }
       secretHeaders[header] = value;
     }
@@ -81,5 +88,6 @@ export async function connectMcpServer(server: McpServer, index: number, options
 
 /** The guarded fetch is npm undici's, which rejects another copy's `Headers`; the SDK makes global ones. */
 function plainHeadersFetch(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
-  return (url, init) => fetch(url, init?.headers instanceof Headers ? { ...init, headers: Object.fromEntries(init.headers) } : init);
+  return (url, init) =>
+    fetch(url, init?.headers instanceof Headers ? { ...init, headers: Object.fromEntries(init.headers) } : init);
 }

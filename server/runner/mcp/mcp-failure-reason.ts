@@ -8,10 +8,13 @@ import { findEgressRefusal } from "@/server/egress";
  * it can quote the server's response body, and a server may echo the credentials it was sent.
  */
 export function mcpFailureReason(error: unknown, timeoutMs: number, variable: string): string {
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return `it did not answer within ${timeoutMs} ms (${variable})`;
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+    return `it did not answer within ${timeoutMs} ms (${variable})`;
   const refusal = findEgressRefusal(error);
-  if (refusal) return `this server does not connect to that address (${refusal.reason}); an operator can allow it with EGRESS_ALLOWLIST`;
-  if (error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0) return `it answered HTTP ${error.code}`;
+  if (refusal)
+    return `this server does not connect to that address (${refusal.reason}); an operator can allow it with EGRESS_ALLOWLIST`;
+  if (error instanceof StreamableHTTPError && error.code !== undefined && error.code > 0)
+    return `it answered HTTP ${error.code}`;
   if (error instanceof McpError) return `it answered with MCP error ${error.code}`;
   const code = networkCode(error);
   if (code) return `the connection failed (${code})`;

@@ -10,8 +10,12 @@ describe("mcpToolResultText", () => {
         { type: "resource_link" as const, uri: "file:///a.txt", name: "a" },
       ],
     };
-    expect(mcpToolResultText(result, ["tok-123"], 1000)).toBe("token [secret] seen\n[image: image/png]\n[resource link: file:///a.txt]");
-    expect(mcpToolResultText({ content: [{ type: "text", text: "x".repeat(50) }] }, [], 10)).toMatch(/^x{10}\n\[result cut: 40 more bytes/);
+    expect(mcpToolResultText(result, ["tok-123"], 1000)).toBe(
+      "token [secret] seen\n[image: image/png]\n[resource link: file:///a.txt]",
+    );
+    expect(mcpToolResultText({ content: [{ type: "text", text: "x".repeat(50) }] }, [], 10)).toMatch(
+      /^x{10}\n\[result cut: 40 more bytes/,
+    );
   });
 
   it("falls back to structured content, then to an empty text", () => {

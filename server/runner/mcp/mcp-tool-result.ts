@@ -12,7 +12,11 @@ export function maskSecrets(text: string, secrets: string[]): string {
  * header values masked, cut to `maxBytes`. The same text serves `isError` results, which the
  * caller raises as a failed call.
  */
-export function mcpToolResultText(result: Pick<CallToolResult, "content" | "structuredContent">, secrets: string[], maxBytes: number): string {
+export function mcpToolResultText(
+  result: Pick<CallToolResult, "content" | "structuredContent">,
+  secrets: string[],
+  maxBytes: number,
+): string {
   const blocks = (result.content ?? []).map((block) => {
     switch (block.type) {
       case "text":
@@ -28,6 +32,10 @@ export function mcpToolResultText(result: Pick<CallToolResult, "content" | "stru
         return `[${(block as { type: string }).type} content]`;
     }
   });
-  const text = blocks.length ? blocks.join("\n") : result.structuredContent ? JSON.stringify(result.structuredContent) : "";
+  const text = blocks.length
+    ? blocks.join("\n")
+    : result.structuredContent
+      ? JSON.stringify(result.structuredContent)
+      : "";
   return capResult(maskSecrets(text, secrets), maxBytes);
 }

@@ -41,10 +41,17 @@ export async function connectMcpTools(servers: McpServer[], options: McpToolsOpt
   if (!servers.length) return { tools: [], secrets: [], close: async () => {} };
   servers.forEach((server, index) => {
     if (servers.findIndex((other) => other.name === server.name) !== index) {
-      throw new BadRequestError(`mcps[${index}].name: a server named "${server.name}" is already declared`, "duplicate_mcp_server");
+      throw new BadRequestError(
+        `mcps[${index}].name: a server named "${server.name}" is already declared`,
+        "duplicate_mcp_server",
+      );
     }
   });
-  const settled = await Promise.allSettled(servers.map((server, index) => connectMcpServer(server, index, { ...options, timeoutMs: options.connectTimeoutMs })));
+  const settled = await Promise.allSettled(
+    servers.map((server, index) =>
+      connectMcpServer(server, index, { ...options, timeoutMs: options.connectTimeoutMs }),
+    ),
+  );
   const connected = settled.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
   const close = async () => {
     await Promise.all(connected.map((server) => server.close()));
@@ -55,7 +62,9 @@ export async function connectMcpTools(servers: McpServer[], options: McpToolsOpt
     throw failure.reason;
   }
   try {
-    const tools = connected.flatMap((server, index) => selectTools(server, index).map((descriptor) => mcpTool(server, descriptor, options)));
+    const tools = connected.flatMap((server, index) =>
+      selectTools(server, index).map((descriptor) => mcpTool(server, descriptor, options)),
+    );
     return { tools, secrets: connected.flatMap((server) => server.secrets), close };
   } catch (error) {
     await close();
@@ -78,14 +87,24 @@ function selectTools({ server, advertised }: ConnectedMcpServer, index: number):
   return names.map((name) => byName.get(name)!);
 }
 
-function mcpTool({ server, client, secrets }: ConnectedMcpServer, descriptor: McpToolDescriptor, options: McpToolsOptions): RegisteredTool {
+function mcpTool(
+  { server, client, secrets }: ConnectedMcpServer,
+  descriptor: McpToolDescriptor,
+  options: McpToolsOptions,
+): RegisteredTool {
   const label = `"${descriptor.name}" of MCP server "${server.name}"`;
   const run = async (input: unknown, signal?: AbortSignal): Promise<string> => {
     let result;
     try {
-      result = await client.callTool({ name: descriptor.name, arguments: (input ?? {}) as Record<string, unknown> }, undefined, { timeout: options.callTimeoutMs, signal });
+      result = await client.callTool(
+        { name: descriptor.name, arguments: (input ?? {}) as Record<string, unknown> },
+        undefined,
+        { timeout: options.callTimeoutMs, signal },
+      );
     } catch (error) {
-      throw new Error(`The tool ${label} could not be called: ${mcpFailureReason(error, options.callTimeoutMs, "MCP_CALL_TIMEOUT_MS")}.`);
+      throw new Error(
+        `The tool ${label} could not be called: ${mcpFailureReason(error, options.callTimeoutMs, "MCP_CALL_TIMEOUT_MS")}.`,
+      );
     }
     const text = mcpToolResultText(result as Parameters<typeof mcpToolResultText>[0], secrets, options.resultMaxBytes);
     if (result.isError) throw new Error(maskSecrets(`The tool ${label} reported an error: ${text}`, secrets));

@@ -5,7 +5,10 @@ import type { ApprovalStore, ToolCallIdentity } from "./approval-store";
 export const APPROVAL_REPLIES = ["approve", "deny"] as const;
 
 /** Records a pending approval and returns the `interaction_request` that announces it. */
-export async function approvalRequest(store: ApprovalStore, call: ToolCallIdentity): Promise<Extract<NativeEvent, { type: "interaction_request" }>> {
+export async function approvalRequest(
+  store: ApprovalStore,
+  call: ToolCallIdentity,
+): Promise<Extract<NativeEvent, { type: "interaction_request" }>> {
   const id = await store.issue(call);
   return {
     type: "interaction_request",

@@ -14,7 +14,11 @@ const ask = (overrides: Partial<PermissionQuestion>) => decidePermission({ ...ba
 describe("decidePermission: the first rule of the order that applies", () => {
   it.each([
     // 1. the tool entry's permission beats everything after it
-    ["entry allow over deny rules and a deny default", { entryPermission: "allow", rules: { allow: [], ask: [], deny: ["Bash"] }, runnerDefault: "deny" }, "allow"],
+    [
+      "entry allow over deny rules and a deny default",
+      { entryPermission: "allow", rules: { allow: [], ask: [], deny: ["Bash"] }, runnerDefault: "deny" },
+      "allow",
+    ],
     ["entry deny over allow rules", { entryPermission: "deny", rules: { allow: ["Bash"], ask: [], deny: [] } }, "deny"],
     ["entry ask over an allow default", { entryPermission: "ask", runnerDefault: "allow" }, "ask"],
     // 2. the MCP server's permission
@@ -23,8 +27,16 @@ describe("decidePermission: the first rule of the order that applies", () => {
     // 3. harness rules: deny beats ask beats allow
     ["deny beats ask and allow", { rules: { allow: ["Bash"], ask: ["Bash"], deny: ["Bash(ls:*)"] } }, "deny"],
     ["ask beats allow", { rules: { allow: ["Bash"], ask: ["bash(ls:*)"], deny: [] }, runnerDefault: "allow" }, "ask"],
-    ["allow rule over an ask default", { rules: { allow: ["BASH"], ask: [], deny: [] }, runnerDefault: "ask" }, "allow"],
-    ["a rule for another tool does not apply", { rules: { allow: ["Read"], ask: [], deny: ["Write"] }, runnerDefault: "allow" }, "allow"],
+    [
+      "allow rule over an ask default",
+      { rules: { allow: ["BASH"], ask: [], deny: [] }, runnerDefault: "ask" },
+      "allow",
+    ],
+    [
+      "a rule for another tool does not apply",
+      { rules: { allow: ["Read"], ask: [], deny: ["Write"] }, runnerDefault: "allow" },
+      "allow",
+    ],
     // 4. the runner default
     ["allow_reads runs a read-only tool", { toolName: "read", readOnly: true }, "allow"],
     ["allow_reads asks for a write", { toolName: "write", readOnly: false }, "ask"],

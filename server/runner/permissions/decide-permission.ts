@@ -49,11 +49,16 @@ export function decidePermission(question: PermissionQuestion): Permission {
  * argument does: `prefix:*` by prefix (`Bash(rm:*)` matches `rm -rf x`), a glob (`Write(src/**)`)
  * in linear time, so no rule can stall the process on a long argument; anything else exactly.
  */
-export function ruleMatches(rule: string, question: Pick<PermissionQuestion, "toolName" | "builtin" | "input">): boolean {
+export function ruleMatches(
+  rule: string,
+  question: Pick<PermissionQuestion, "toolName" | "builtin" | "input">,
+): boolean {
   const parsed = /^([^()]+?)(?:\((.*)\))?$/s.exec(rule.trim());
   if (!parsed) return false;
   const [, name, spec] = parsed;
-  const sameName = question.builtin ? name.toLowerCase() === question.toolName.toLowerCase() : name === question.toolName;
+  const sameName = question.builtin
+    ? name.toLowerCase() === question.toolName.toLowerCase()
+    : name === question.toolName;
   if (!sameName) return false;
   if (spec === undefined || spec === "" || spec === "*") return true;
   const argument = firstString(question.input);

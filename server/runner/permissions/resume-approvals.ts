@@ -20,14 +20,27 @@ export async function resumeApprovals(
   signal: AbortSignal,
 ): Promise<{ messages: NativeMessage[]; steps: StepTiming[]; paused: boolean }> {
   const calls = new Map<string, ContentBlock>();
-  for (const message of messages) for (const block of message.content) if (block.type === "tool_call" && block.toolCallId) calls.set(block.toolCallId, block);
-  const step: StepTiming = { index: 0, approvals: true, startedAt: Date.now(), toolCalls: [], finishReason: "approval" };
+  for (const message of messages)
+    for (const block of message.content)
+      if (block.type === "tool_call" && block.toolCallId) calls.set(block.toolCallId, block);
+  const step: StepTiming = {
+    index: 0,
+    approvals: true,
+    startedAt: Date.now(),
+    toolCalls: [],
+    finishReason: "approval",
+  };
   let paused = false;
   const settled: NativeMessage[] = [];
   for (const message of messages) {
     const content: ContentBlock[] = [];
     for (const block of message.content) {
-      if (block.type !== "tool_result" || block.approved === undefined || !block.interactionToken || !block.toolCallId) {
+      if (
+        block.type !== "tool_result" ||
+        block.approved === undefined ||
+        !block.interactionToken ||
+        !block.toolCallId
+      ) {
         content.push(block);
         continue;
       }
@@ -57,7 +70,13 @@ export async function resumeApprovals(
         content.push(block);
         continue;
       }
-      const timing: StepTiming["toolCalls"][number] = { id: block.toolCallId, name: toolName, input: identity.input, approved: true, startedAt: Date.now() };
+      const timing: StepTiming["toolCalls"][number] = {
+        id: block.toolCallId,
+        name: toolName,
+        input: identity.input,
+        approved: true,
+        startedAt: Date.now(),
+      };
       step.toolCalls.push(timing);
       let output: unknown;
       let isError = false;

@@ -14,7 +14,10 @@ export interface ProviderConnection {
  * Which providers a run could reach right now, in resolution's order: a stored connection wins
  * over the operator's key. Custom providers are listed by their models, not here; plain secrets never.
  */
-export async function connectedProviders(app: Pick<AppContext, "db" | "secrets" | "config">, projectId: string): Promise<ProviderConnection[]> {
+export async function connectedProviders(
+  app: Pick<AppContext, "db" | "secrets" | "config">,
+  projectId: string,
+): Promise<ProviderConnection[]> {
   const stored = (await vaultOf(app).list(projectId)).filter(isModelConnection);
   const out: ProviderConnection[] = [];
   for (const provider of PROVIDER_IDS) {

@@ -22,7 +22,12 @@ export function embeddingModel(connection: ResolvedConnection): EmbeddingModel |
     case "together_ai":
       return createTogetherAI({ apiKey, baseURL, fetch }).embeddingModel(model);
     case "custom":
-      return createOpenAICompatible({ name: connection.customName ?? "custom", apiKey, baseURL: baseURL!, fetch }).embeddingModel(model);
+      return createOpenAICompatible({
+        name: connection.customName ?? "custom",
+        apiKey,
+        baseURL: baseURL!,
+        fetch,
+      }).embeddingModel(model);
     default:
       return undefined;
   }

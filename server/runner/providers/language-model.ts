@@ -26,7 +26,10 @@ export function languageModel(connection: ResolvedConnection): ProviderModel {
       // The Responses API for OpenAI itself; chat completions for a `custom` deployment, the
       // dialect every OpenAI-compatible server speaks.
       const openai = createOpenAI({ apiKey, baseURL, fetch });
-      return { model: connection.deployment === "custom" ? openai.chat(model) : openai.responses(model), optionsKey: "openai" };
+      return {
+        model: connection.deployment === "custom" ? openai.chat(model) : openai.responses(model),
+        optionsKey: "openai",
+      };
     }
     case "anthropic":
       return { model: createAnthropic({ apiKey, baseURL, fetch })(model), optionsKey: "anthropic" };
@@ -42,12 +45,24 @@ export function languageModel(connection: ResolvedConnection): ProviderModel {
       return { model: createOpenRouter({ apiKey, baseURL, fetch })(model), optionsKey: "openrouter" };
     case "minimax":
       return {
-        model: createOpenAICompatible({ name: "minimax", apiKey, baseURL: baseURL ?? MINIMAX_BASE_URL, includeUsage: true, fetch }).chatModel(model),
+        model: createOpenAICompatible({
+          name: "minimax",
+          apiKey,
+          baseURL: baseURL ?? MINIMAX_BASE_URL,
+          includeUsage: true,
+          fetch,
+        }).chatModel(model),
         optionsKey: "minimax",
       };
     case "custom":
       return {
-        model: createOpenAICompatible({ name: connection.customName ?? "custom", apiKey, baseURL: baseURL!, includeUsage: true, fetch }).chatModel(model),
+        model: createOpenAICompatible({
+          name: connection.customName ?? "custom",
+          apiKey,
+          baseURL: baseURL!,
+          includeUsage: true,
+          fetch,
+        }).chatModel(model),
         optionsKey: connection.customName ?? "custom",
       };
     default:

@@ -21,7 +21,10 @@ export interface ResolutionContext {
  * model, or the provider the catalog lists it under; then the operator's environment key; else a
  * 400 naming the model and the fix. `self_managed` injects nothing.
  */
-export async function resolveConnection(llm: AgentTemplate["llm"], ctx: ResolutionContext): Promise<ResolvedConnection> {
+export async function resolveConnection(
+  llm: AgentTemplate["llm"],
+  ctx: ResolutionContext,
+): Promise<ResolvedConnection> {
   const { model } = llm;
   // One read of the project's (few) secrets serves every step below; a plain `secret` is never a model key.
   const all = llm.connection?.mode === "self_managed" ? [] : await ctx.vault.list(ctx.projectId);
@@ -38,27 +41,49 @@ export async function resolveConnection(llm: AgentTemplate["llm"], ctx: Resoluti
       );
     }
     if (llm.provider && secret.provider !== "custom" && secret.provider !== llm.provider) {
-      throw new BadRequestError(`llm.connection.slug "${secret.slug}" is a ${secret.provider} connection, but llm.provider is ${llm.provider}`, "connection_mismatch");
+      throw new BadRequestError(
+        `llm.connection.slug "${secret.slug}" is a ${secret.provider} connection, but llm.provider is ${llm.provider}`,
+        "connection_mismatch",
+      );
     }
     return fromSecret(secret, model, ctx);
   }
   let provider = llm.provider;
   if (!provider) {
-    const custom = stored.find((secret) => isCustomProvider(secret.data) && secret.data.models.some((m) => m.slug === model));
+    const custom = stored.find(
+      (secret) => isCustomProvider(secret.data) && secret.data.models.some((m) => m.slug === model),
+    );
     if (custom) return fromSecret(custom, model, ctx);
     provider = inferProvider(model);
   }
   if (!isProvider(provider)) {
-    throw new BadRequestError(`llm.provider "${provider}" is not a provider this harness reaches; use one of ${PROVIDER_IDS.join(", ")}`, "unknown_provider");
+    throw new BadRequestError(
+      `llm.provider "${provider}" is not a provider this harness reaches; use one of ${PROVIDER_IDS.join(", ")}`,
+      "unknown_provider",
+    );
   }
   const env = ctx.config.providerEnv[provider] ?? {};
   if (llm.connection?.mode === "self_managed") {
-    return { provider, model, deployment: "direct", baseUrl: env.baseUrl, label: `the self-managed ${provider} connection` };
+    return {
+      provider,
+      model,
+      deployment: "direct",
+      baseUrl: env.baseUrl,
+      label: `the self-managed ${provider} connection`,
+    };
   }
   const connection = stored.find((secret) => secret.provider === provider);
   if (connection) return fromSecret(connection, model, ctx);
   rememberSecret(env.key);
-  if (env.key) return { provider, model, deployment: "direct", apiKey: env.key, baseUrl: env.baseUrl, label: `the ${provider} key from ${PROVIDER_KEY_ENV[provider]}` };
+  if (env.key)
+    return {
+      provider,
+      model,
+      deployment: "direct",
+      apiKey: env.key,
+      baseUrl: env.baseUrl,
+      label: `the ${provider} key from ${PROVIDER_KEY_ENV[provider]}`,
+    };
   throw new BadRequestError(
     `No credential for model "${model}" on provider ${provider}: store one with POST /api/vault/v1/secrets/ (kind provider_key, data.kind ${provider}), or the operator sets ${PROVIDER_KEY_ENV[provider]}`,
     "missing_connection",

@@ -9,12 +9,16 @@ export const connectionTestRoutes = [
     path: "/api/vault/v1/secrets/{id}/test",
     auth: "api_key",
     tag: "vault",
-    summary: "Test a stored connection with one tiny generation (mutating: runs the model); answers ok or the reason it failed",
+    summary:
+      "Test a stored connection with one tiny generation (mutating: runs the model); answers ok or the reason it failed",
     params: z.object({ id: z.string().uuid() }),
     response: z.strictObject({
       count: z.literal(1),
       test: z.strictObject({ ok: z.boolean(), model: z.string(), ms: z.number(), message: z.string().optional() }),
     }),
-    handler: async ({ ctx, params }) => ({ count: 1, test: await testStoredConnection(ctx.app, ctx.principal.projectId, params.id) }),
+    handler: async ({ ctx, params }) => ({
+      count: 1,
+      test: await testStoredConnection(ctx.app, ctx.principal.projectId, params.id),
+    }),
   }),
 ];

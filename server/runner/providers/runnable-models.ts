@@ -16,11 +16,18 @@ export interface RunnableModels {
   custom: CustomProviderModels[];
 }
 
-export async function runnableModels(app: Pick<AppContext, "db" | "secrets" | "config">, projectId: string): Promise<RunnableModels> {
+export async function runnableModels(
+  app: Pick<AppContext, "db" | "secrets" | "config">,
+  projectId: string,
+): Promise<RunnableModels> {
   const [providers, secrets] = await Promise.all([connectedProviders(app, projectId), vaultOf(app).list(projectId)]);
   const custom = secrets
     .filter(isModelConnection)
-    .flatMap((secret) => (isCustomProvider(secret.data) ? [{ slug: secret.slug, name: secret.name, models: secret.data.models.map((m) => m.slug) }] : []));
+    .flatMap((secret) =>
+      isCustomProvider(secret.data)
+        ? [{ slug: secret.slug, name: secret.name, models: secret.data.models.map((m) => m.slug) }]
+        : [],
+    );
   return { providers, custom };
 }
 
@@ -30,10 +37,13 @@ export async function runnableModels(app: Pick<AppContext, "db" | "secrets" | "c
  * (a person with only a local model gets a first chat that works), else the built-in default.
  */
 export function startingModel({ providers, custom }: RunnableModels): StartingModel {
-  if (providers.some((p) => p.provider === DEFAULT_PROVIDER)) return { provider: DEFAULT_PROVIDER, model: DEFAULT_MODEL };
+  if (providers.some((p) => p.provider === DEFAULT_PROVIDER))
+    return { provider: DEFAULT_PROVIDER, model: DEFAULT_MODEL };
   for (const { provider } of providers) {
     const models = CURATED_MODELS[provider as ProviderId] ?? [];
-    const cheapest = [...models].sort((a, b) => (a.input_usd_per_mtok ?? Infinity) - (b.input_usd_per_mtok ?? Infinity))[0];
+    const cheapest = [...models].sort(
+      (a, b) => (a.input_usd_per_mtok ?? Infinity) - (b.input_usd_per_mtok ?? Infinity),
+    )[0];
     if (cheapest) return { provider, model: cheapest.id };
   }
   const local = custom.find((c) => c.models.length > 0);

@@ -24,12 +24,24 @@ export interface ConnectionTest {
  * "Test connection": one tiny streamed generation through exactly the path a run takes (resolution by the
  * connection's slug, the provider package, the egress guard for user-supplied URLs).
  */
-export async function testStoredConnection(app: AppContext, projectId: string, secretId: string): Promise<ConnectionTest> {
+export async function testStoredConnection(
+  app: AppContext,
+  projectId: string,
+  secretId: string,
+): Promise<ConnectionTest> {
   const vault = vaultOf(app);
   const secret = await vault.get(projectId, secretId);
-  if (!isModelConnection(secret)) throw new BadRequestError(`Secret ${secretId} is a plain secret, not a model connection; there is nothing to test`, "not_a_connection");
+  if (!isModelConnection(secret))
+    throw new BadRequestError(
+      `Secret ${secretId} is a plain secret, not a model connection; there is nothing to test`,
+      "not_a_connection",
+    );
   const model = isCustomProvider(secret.data) ? secret.data.models[0].slug : cheapestModel(secret.provider);
-  const llm = { provider: secret.provider === "custom" ? undefined : secret.provider, model, connection: { mode: "managed", slug: secret.slug } } as AgentTemplate["llm"];
+  const llm = {
+    provider: secret.provider === "custom" ? undefined : secret.provider,
+    model,
+    connection: { mode: "managed", slug: secret.slug },
+  } as AgentTemplate["llm"];
   const connection = await resolveConnection(llm, { config: app.config, vault, projectId });
   const started = performance.now();
   try {
@@ -48,12 +60,19 @@ export async function testStoredConnection(app: AppContext, projectId: string, s
     return { ok: true, model, ms: Math.round(performance.now() - started) };
   } catch (error) {
     logger.info({ err: error, provider: secret.provider, model }, "connection test failed");
-    return { ok: false, model, ms: Math.round(performance.now() - started), message: runErrorMessage(error, connection) };
+    return {
+      ok: false,
+      model,
+      ms: Math.round(performance.now() - started),
+      message: runErrorMessage(error, connection),
+    };
   }
 }
 
 function cheapestModel(provider: string): string {
   const models = (PROVIDER_IDS as string[]).includes(provider) ? CURATED_MODELS[provider as ProviderId] : [];
-  const cheapest = [...models].sort((a, b) => a.input_usd_per_mtok + a.output_usd_per_mtok - (b.input_usd_per_mtok + b.output_usd_per_mtok))[0];
+  const cheapest = [...models].sort(
+    (a, b) => a.input_usd_per_mtok + a.output_usd_per_mtok - (b.input_usd_per_mtok + b.output_usd_per_mtok),
+  )[0];
   return cheapest?.id ?? "default";
 }

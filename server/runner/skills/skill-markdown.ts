@@ -5,7 +5,9 @@ import type { Skill } from "@/server/agents";
  * The description is written as a JSON string, which is a valid YAML double-quoted scalar
  * whatever it holds (colons, quotes, newlines, `---`); the name is kebab-case by validation.
  */
-export function skillMarkdown(skill: Pick<Skill, "name" | "description" | "body" | "disable_model_invocation">): string {
+export function skillMarkdown(
+  skill: Pick<Skill, "name" | "description" | "body" | "disable_model_invocation">,
+): string {
   return [
     "---",
     `name: ${skill.name}`,

@@ -17,16 +17,23 @@ export function skillsPrompt(skills: Skill[], userText = ""): string {
     lines.push(
       "Skills are folders of instructions in your workspace. When a task matches a skill's description, read its SKILL.md before you start and follow it; files it mentions are beside it.",
       "",
-      ...listed.map((skill) => `- ${skill.name}: ${skill.description.replace(/\s+/g, " ").trim()} (${WORKSPACE_ROOT}/${skillPath(skill.name)})`),
+      ...listed.map(
+        (skill) =>
+          `- ${skill.name}: ${skill.description.replace(/\s+/g, " ").trim()} (${WORKSPACE_ROOT}/${skillPath(skill.name)})`,
+      ),
     );
   }
   for (const skill of invoked) {
     if (lines.length > 2) lines.push("");
-    lines.push(`The user asked for the skill ${skill.name}: read ${WORKSPACE_ROOT}/${skillPath(skill.name)} first and follow it.`);
+    lines.push(
+      `The user asked for the skill ${skill.name}: read ${WORKSPACE_ROOT}/${skillPath(skill.name)} first and follow it.`,
+    );
   }
   if (listed.length + invoked.length < skills.length) {
     if (lines.length > 2) lines.push("");
-    lines.push(`The user may name a skill that is not listed here; read ${WORKSPACE_ROOT}/${skillPath("<name>")} when they do.`);
+    lines.push(
+      `The user may name a skill that is not listed here; read ${WORKSPACE_ROOT}/${skillPath("<name>")} when they do.`,
+    );
   }
   return lines.join("\n");
 }

@@ -16,7 +16,11 @@ export function skillsSeed(template: AgentTemplate): WorkspaceSeed | undefined {
   if (!skills.length) return undefined;
   const seen = new Set<string>();
   for (const [index, skill] of skills.entries()) {
-    if (seen.has(skill.name)) throw new BadRequestError(`skills[${index}].name: a skill named "${skill.name}" is already declared`, "duplicate_skill");
+    if (seen.has(skill.name))
+      throw new BadRequestError(
+        `skills[${index}].name: a skill named "${skill.name}" is already declared`,
+        "duplicate_skill",
+      );
     seen.add(skill.name);
   }
   const builtins = template.tools.flatMap((entry) => (entry.type === "builtin" ? [entry.name] : []));
@@ -26,5 +30,8 @@ export function skillsSeed(template: AgentTemplate): WorkspaceSeed | undefined {
       "skills_unreadable",
     );
   }
-  return { folders: skills.map((skill) => `${SKILLS_FOLDER}/${skill.name}`), files: skillFiles(skills, sandboxAllowsExecutables(template.sandbox)) };
+  return {
+    folders: skills.map((skill) => `${SKILLS_FOLDER}/${skill.name}`),
+    files: skillFiles(skills, sandboxAllowsExecutables(template.sandbox)),
+  };
 }

@@ -8,6 +8,9 @@ export const clientToolFactory: ToolFactory = (entry) => {
     name: entry.name,
     kind: "client",
     render: entry.render ?? undefined,
-    tool: tool({ description: entry.description ?? undefined, inputSchema: jsonSchema(entry.input_schema as JSONSchema7) }),
+    tool: tool({
+      description: entry.description ?? undefined,
+      inputSchema: jsonSchema(entry.input_schema as JSONSchema7),
+    }),
   };
 };

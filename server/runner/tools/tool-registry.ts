@@ -4,8 +4,10 @@ import { BadRequestError } from "@/server/core/errors";
 import { decidePermission, type Permission } from "../permissions/decide-permission";
 import type { BuiltTools, RegisteredTool, ToolBuildContext, ToolFactory, ToolPolicy } from "./tool-types";
 
-export const DENIED_BY_POLICY = (name: string) => `The tool policy does not allow "${name}"; the call was refused without running.`;
-export const DENIED_UNATTENDED = (name: string) => `"${name}" needs a person's approval and this run is unattended (flags.unattended: deny); the call was refused without running.`;
+export const DENIED_BY_POLICY = (name: string) =>
+  `The tool policy does not allow "${name}"; the call was refused without running.`;
+export const DENIED_UNATTENDED = (name: string) =>
+  `"${name}" needs a person's approval and this run is unattended (flags.unattended: deny); the call was refused without running.`;
 
 /**
  * The one seam through which tool types plug into a run. The stream code only sees tool_call,
@@ -37,11 +39,24 @@ export class ToolRegistry {
         );
       }
       const built = await factory(entry, context);
-      if (byName.has(built.name)) throw new BadRequestError(`tools[${index}]: a tool named "${built.name}" is already declared`, "duplicate_tool");
-      byName.set(built.name, context.policy && built.kind === "server" ? gated(built, entry.type === "builtin" ? null : entry.permission, context.policy) : built);
+      if (byName.has(built.name))
+        throw new BadRequestError(
+          `tools[${index}]: a tool named "${built.name}" is already declared`,
+          "duplicate_tool",
+        );
+      byName.set(
+        built.name,
+        context.policy && built.kind === "server"
+          ? gated(built, entry.type === "builtin" ? null : entry.permission, context.policy)
+          : built,
+      );
     }
     for (const built of joined) {
-      if (byName.has(built.name)) throw new BadRequestError(`mcps: the tool name "${built.name}" is already taken by tools[] or another MCP server; rename the server or the tool`, "duplicate_tool");
+      if (byName.has(built.name))
+        throw new BadRequestError(
+          `mcps: the tool name "${built.name}" is already taken by tools[] or another MCP server; rename the server or the tool`,
+          "duplicate_tool",
+        );
       byName.set(built.name, context.policy && built.kind === "server" ? gated(built, null, context.policy) : built);
     }
     return {

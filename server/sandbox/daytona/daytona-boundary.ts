@@ -32,22 +32,31 @@ export function daytonaBoundary(permissions: SandboxPermissions | null): Daytona
   if (!permissions) return { network: blocked, notApplied: [] };
   const notApplied: string[] = [];
   if (permissions.filesystem === "readonly" || permissions.filesystem === "off") {
-    notApplied.push(`sandbox.permissions.filesystem "${permissions.filesystem}": the Daytona sandbox's workspace is always writable`);
+    notApplied.push(
+      `sandbox.permissions.filesystem "${permissions.filesystem}": the Daytona sandbox's workspace is always writable`,
+    );
   }
   let network = blocked;
   if (permissions.network.mode === "on") network = { networkBlockAll: false, networkAllowList: "" };
   if (permissions.network.mode === "allowlist") {
     const ipv4: string[] = [];
     for (const text of permissions.network.allowlist) {
-      if (parseCidr(text)?.version !== 4) notApplied.push(`sandbox.permissions.network.allowlist "${text}": Daytona's firewall takes IPv4 ranges only`);
-      else if (ipv4.length >= DAYTONA_MAX_ALLOWLIST) notApplied.push(`sandbox.permissions.network.allowlist "${text}": Daytona's firewall takes at most ${DAYTONA_MAX_ALLOWLIST} ranges`);
+      if (parseCidr(text)?.version !== 4)
+        notApplied.push(`sandbox.permissions.network.allowlist "${text}": Daytona's firewall takes IPv4 ranges only`);
+      else if (ipv4.length >= DAYTONA_MAX_ALLOWLIST)
+        notApplied.push(
+          `sandbox.permissions.network.allowlist "${text}": Daytona's firewall takes at most ${DAYTONA_MAX_ALLOWLIST} ranges`,
+        );
       else ipv4.push(text);
     }
     // Nothing expressible left: nothing is allowed, which is what an empty list declares.
     if (ipv4.length) network = { networkBlockAll: false, networkAllowList: ipv4.join(",") };
   }
   if (notApplied.length && permissions.enforcement === "strict") {
-    throw new BadRequestError(`${notApplied.join("; ")}. Use enforcement "best_effort" to run without it.`, "sandbox_boundary_unavailable");
+    throw new BadRequestError(
+      `${notApplied.join("; ")}. Use enforcement "best_effort" to run without it.`,
+      "sandbox_boundary_unavailable",
+    );
   }
   return { network, notApplied };
 }

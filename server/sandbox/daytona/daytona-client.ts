@@ -10,10 +10,17 @@ const clients = new Map<string, Daytona>();
  * keeps no socket open to Daytona's event gateway from every app process.
  */
 export function daytonaClient(settings: DaytonaSettings): Daytona {
-  const key = [settings.apiUrl, settings.target ?? "", createHash("sha256").update(settings.apiKey).digest("hex")].join("\n");
+  const key = [settings.apiUrl, settings.target ?? "", createHash("sha256").update(settings.apiKey).digest("hex")].join(
+    "\n",
+  );
   let client = clients.get(key);
   if (!client) {
-    client = new Daytona({ apiKey: settings.apiKey, apiUrl: settings.apiUrl, target: settings.target, useDeprecatedPolling: true });
+    client = new Daytona({
+      apiKey: settings.apiKey,
+      apiUrl: settings.apiUrl,
+      target: settings.target,
+      useDeprecatedPolling: true,
+    });
     clients.set(key, client);
   }
   return client;

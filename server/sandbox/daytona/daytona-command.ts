@@ -4,7 +4,10 @@
  * exports, memory cap, then the command) and its stdin travel base64-encoded inside one
  * single-quoted `bash -c` argument, whatever characters they hold.
  */
-export function daytonaCommand(command: string, options: { env?: Record<string, string>; stdin?: string; memoryMb?: number }): string {
+export function daytonaCommand(
+  command: string,
+  options: { env?: Record<string, string>; stdin?: string; memoryMb?: number },
+): string {
   const lines = Object.entries(options.env ?? {}).map(([name, value]) => `export ${name}=${shellQuote(value)}`);
   // Virtual memory, in KiB, for this command and its children.
   if (options.memoryMb !== undefined) lines.push(`ulimit -v ${options.memoryMb * 1024}`);

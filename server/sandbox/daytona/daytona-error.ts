@@ -1,4 +1,9 @@
-import { DaytonaAuthenticationError, DaytonaConnectionError, DaytonaError, DaytonaForbiddenError } from "@daytonaio/sdk";
+import {
+  DaytonaAuthenticationError,
+  DaytonaConnectionError,
+  DaytonaError,
+  DaytonaForbiddenError,
+} from "@daytonaio/sdk";
 import type { DaytonaSettings } from "@/server/core/config";
 
 /**
@@ -8,8 +13,11 @@ import type { DaytonaSettings } from "@/server/core/config";
 export function describeDaytonaError(error: unknown, settings: DaytonaSettings): Error {
   if (!(error instanceof DaytonaError)) return error instanceof Error ? error : new Error(String(error));
   if (error instanceof DaytonaAuthenticationError || error instanceof DaytonaForbiddenError) {
-    return new Error(`Daytona refused this deployment's DAYTONA_API_KEY (${error.statusCode ?? "no status"}): ${error.message}`);
+    return new Error(
+      `Daytona refused this deployment's DAYTONA_API_KEY (${error.statusCode ?? "no status"}): ${error.message}`,
+    );
   }
-  if (error instanceof DaytonaConnectionError) return new Error(`Daytona's API at ${settings.apiUrl} could not be reached: ${error.message}`);
+  if (error instanceof DaytonaConnectionError)
+    return new Error(`Daytona's API at ${settings.apiUrl} could not be reached: ${error.message}`);
   return new Error(`Daytona answered ${error.statusCode ?? "with an error"}: ${error.message}`);
 }

@@ -11,7 +11,16 @@ const extrasSchema = z
   .object({
     snapshot: z.string().min(1).optional(),
     image: z.string().min(1).optional(),
-    resources: z.object({ cpu: z.number().positive(), memory: z.number().positive(), disk: z.number().positive(), gpu: z.number().int().min(0) }).partial().strict().optional(),
+    resources: z
+      .object({
+        cpu: z.number().positive(),
+        memory: z.number().positive(),
+        disk: z.number().positive(),
+        gpu: z.number().int().min(0),
+      })
+      .partial()
+      .strict()
+      .optional(),
     user: z.string().min(1).optional(),
     language: z.enum(["python", "typescript", "javascript"]).optional(),
     labels: z.record(z.string(), z.string()).optional(),
@@ -19,7 +28,9 @@ const extrasSchema = z
   })
   .strict()
   .refine((extras) => !(extras.snapshot && extras.image), { message: "set snapshot or image, not both" })
-  .refine((extras) => !extras.resources || extras.image, { message: "resources apply to a sandbox made from an image; a snapshot fixes its own" });
+  .refine((extras) => !extras.resources || extras.image, {
+    message: "resources apply to a sandbox made from an image; a snapshot fixes its own",
+  });
 
 export type DaytonaExtras = z.infer<typeof extrasSchema>;
 
@@ -29,7 +40,8 @@ const MANAGED: Record<string, string> = {
   networkAllowList: "the network comes from sandbox.permissions.network",
   domainAllowList: "the network comes from sandbox.permissions.network",
   outboundProxyUrl: "the network comes from sandbox.permissions.network",
-  envVars: "the service puts no environment variables in the sandbox (a code tool's secrets reach only its own command)",
+  envVars:
+    "the service puts no environment variables in the sandbox (a code tool's secrets reach only its own command)",
   secrets: "the service puts no secrets in the sandbox (a code tool's secrets reach only its own command)",
   name: "the service names each session's sandbox",
   autoStopInterval: "DAYTONA_IDLE_STOP_MINUTES decides when an idle sandbox stops",
@@ -43,14 +55,21 @@ const MANAGED: Record<string, string> = {
 /** The checked extras, or a 400 naming the key and what to do instead. */
 export function daytonaExtras(extras: Record<string, unknown>): DaytonaExtras {
   for (const key of Object.keys(extras)) {
-    if (MANAGED[key]) throw new BadRequestError(`sandbox.extras.${key} is not passed to Daytona: ${MANAGED[key]}`, "invalid_sandbox_extras");
+    if (MANAGED[key])
+      throw new BadRequestError(
+        `sandbox.extras.${key} is not passed to Daytona: ${MANAGED[key]}`,
+        "invalid_sandbox_extras",
+      );
   }
   const parsed = extrasSchema.safeParse(extras);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue.code === "unrecognized_keys" ? issue.keys.join(", ") : issue.path.join(".");
     const accepted = Object.keys(extrasSchema.shape).join(", ");
-    throw new BadRequestError(`sandbox.extras${where ? `.${where}` : ""}: ${issue.message}; a daytona_sandbox accepts ${accepted}`, "invalid_sandbox_extras");
+    throw new BadRequestError(
+      `sandbox.extras${where ? `.${where}` : ""}: ${issue.message}; a daytona_sandbox accepts ${accepted}`,
+      "invalid_sandbox_extras",
+    );
   }
   return parsed.data;
 }

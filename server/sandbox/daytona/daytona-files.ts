@@ -11,12 +11,15 @@ const MISSING = 3;
 export function daytonaFiles(remote: RemoteSandbox, run: (command: string) => Promise<CommandResult>): SandboxFiles {
   const must = async (command: string) => {
     const result = await run(command);
-    if (result.exitCode !== 0) throw new Error(`${result.stdout}${result.stderr}`.trim() || `exit code ${result.exitCode}`);
+    if (result.exitCode !== 0)
+      throw new Error(`${result.stdout}${result.stderr}`.trim() || `exit code ${result.exitCode}`);
     return result.stdout;
   };
   return {
     async lookup(path) {
-      const result = await run(`p=$(realpath -e -- ${quote(path)} 2>/dev/null) || exit ${MISSING}; if [ -d "$p" ]; then printf 'd%s' "$p"; else printf 'f%s' "$p"; fi`);
+      const result = await run(
+        `p=$(realpath -e -- ${quote(path)} 2>/dev/null) || exit ${MISSING}; if [ -d "$p" ]; then printf 'd%s' "$p"; else printf 'f%s' "$p"; fi`,
+      );
       if (result.exitCode === MISSING) return null;
       if (result.exitCode !== 0) throw new Error(result.stdout.trim() || `exit code ${result.exitCode}`);
       return { realPath: result.stdout.slice(1), directory: result.stdout.startsWith("d") };

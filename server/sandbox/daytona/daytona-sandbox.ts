@@ -1,5 +1,11 @@
 import { createHash } from "node:crypto";
-import { DaytonaConflictError, DaytonaNotFoundError, DaytonaTimeoutError, type Daytona, type Sandbox as RemoteSandbox } from "@daytonaio/sdk";
+import {
+  DaytonaConflictError,
+  DaytonaNotFoundError,
+  DaytonaTimeoutError,
+  type Daytona,
+  type Sandbox as RemoteSandbox,
+} from "@daytonaio/sdk";
 import type { DaytonaSettings } from "@/server/core/config";
 import type { CommandResult, ExecOptions, Sandbox, SandboxFiles } from "../sandbox";
 import { WORKSPACE_ROOT } from "../workspace-snapshot";
@@ -42,7 +48,8 @@ const PREPARE_WORKSPACE = `mkdir -p ${WORKSPACE_ROOT} 2>/dev/null || sudo -n mkd
  */
 export class DaytonaSandbox implements Sandbox {
   readonly kind = "daytona_sandbox" as const;
-  readonly shell = "a Linux sandbox hosted by Daytona, with its image's programs; network as the sandbox's permissions allow";
+  readonly shell =
+    "a Linux sandbox hosted by Daytona, with its image's programs; network as the sandbox's permissions allow";
   readonly capsCommandMemory = true;
   private opened?: Promise<RemoteSandbox>;
   private queue: Promise<unknown> = Promise.resolve();
@@ -63,12 +70,22 @@ export class DaytonaSandbox implements Sandbox {
     const remote = await this.open();
     const { commandTimeoutMs } = this.options;
     const line = daytonaCommand(command, options);
-    const run = remote.process.executeCommand(line, WORKSPACE_ROOT, undefined, Math.max(1, Math.ceil(commandTimeoutMs / 1000)));
+    const run = remote.process.executeCommand(
+      line,
+      WORKSPACE_ROOT,
+      undefined,
+      Math.max(1, Math.ceil(commandTimeoutMs / 1000)),
+    );
     try {
       const response = await abortable(run, signal);
       return { stdout: response.result, stderr: "", exitCode: response.exitCode ?? -1 };
     } catch (error) {
-      if (error instanceof DaytonaTimeoutError) return { stdout: "", stderr: `command stopped after ${commandTimeoutMs} ms (SANDBOX_COMMAND_TIMEOUT_MS)\n`, exitCode: 124 };
+      if (error instanceof DaytonaTimeoutError)
+        return {
+          stdout: "",
+          stderr: `command stopped after ${commandTimeoutMs} ms (SANDBOX_COMMAND_TIMEOUT_MS)\n`,
+          exitCode: 124,
+        };
       throw describeDaytonaError(error, this.options.settings);
     }
   }
@@ -90,17 +107,33 @@ export class DaytonaSandbox implements Sandbox {
     const name = sandboxName(this.options.projectId, this.options.sessionId);
     const remote = (await find(client, name)) ?? (await this.create(name));
     if (remote.labels?.[LABELS.extras] !== extrasFingerprint(extras)) {
-      throw new Error("this session's Daytona sandbox was created with other sandbox.extras; start a new session to use the new ones");
+      throw new Error(
+        "this session's Daytona sandbox was created with other sandbox.extras; start a new session to use the new ones",
+      );
     }
     await ready(remote);
-    if (Boolean(remote.networkBlockAll) !== network.networkBlockAll || (remote.networkAllowList ?? "") !== network.networkAllowList) {
+    if (
+      Boolean(remote.networkBlockAll) !== network.networkBlockAll ||
+      (remote.networkAllowList ?? "") !== network.networkAllowList
+    ) {
       await remote.updateNetworkSettings(network);
     }
-    const prepared = await remote.process.executeCommand(daytonaCommand(PREPARE_WORKSPACE, {}), undefined, undefined, 30);
+    const prepared = await remote.process.executeCommand(
+      daytonaCommand(PREPARE_WORKSPACE, {}),
+      undefined,
+      undefined,
+      30,
+    );
     if (prepared.exitCode !== 0) {
-      throw new Error(`the Daytona sandbox's user cannot make ${WORKSPACE_ROOT} writable (a snapshot needs a root user or passwordless sudo): ${prepared.result}`.trim());
+      throw new Error(
+        `the Daytona sandbox's user cannot make ${WORKSPACE_ROOT} writable (a snapshot needs a root user or passwordless sudo): ${prepared.result}`.trim(),
+      );
     }
-    if (seed) await laySeed(daytonaFiles(remote, (command) => this.execOn(remote, command)), seed);
+    if (seed)
+      await laySeed(
+        daytonaFiles(remote, (command) => this.execOn(remote, command)),
+        seed,
+      );
     return remote;
   }
 
@@ -110,7 +143,12 @@ export class DaytonaSandbox implements Sandbox {
     const params = {
       ...rest,
       name,
-      labels: { ...extras.labels, [LABELS.project]: projectId, [LABELS.session]: sessionId, [LABELS.extras]: extrasFingerprint(extras) },
+      labels: {
+        ...extras.labels,
+        [LABELS.project]: projectId,
+        [LABELS.session]: sessionId,
+        [LABELS.extras]: extrasFingerprint(extras),
+      },
       envVars: {},
       networkBlockAll: network.networkBlockAll,
       networkAllowList: network.networkAllowList || undefined,
@@ -119,7 +157,9 @@ export class DaytonaSandbox implements Sandbox {
       autoDeleteInterval: Math.max(0, Math.ceil(workspaceIdleMs / 60_000) - settings.idleStopMinutes),
     };
     try {
-      return image ? await client.create({ ...params, image, resources }, { timeout: LIFECYCLE_TIMEOUT_S }) : await client.create(params, { timeout: LIFECYCLE_TIMEOUT_S });
+      return image
+        ? await client.create({ ...params, image, resources }, { timeout: LIFECYCLE_TIMEOUT_S })
+        : await client.create(params, { timeout: LIFECYCLE_TIMEOUT_S });
     } catch (error) {
       // Another turn of the session created it first.
       if (error instanceof DaytonaConflictError) {
@@ -164,10 +204,14 @@ async function ready(remote: RemoteSandbox): Promise<void> {
     case "error":
     case "build_failed":
       if (remote.recoverable) return remote.recover(LIFECYCLE_TIMEOUT_S);
-      throw new Error(`this session's Daytona sandbox is in state ${remote.state}${remote.errorReason ? `: ${remote.errorReason}` : ""}`);
+      throw new Error(
+        `this session's Daytona sandbox is in state ${remote.state}${remote.errorReason ? `: ${remote.errorReason}` : ""}`,
+      );
     case "destroying":
     case "destroyed":
-      throw new Error("this session's Daytona sandbox is being deleted (it was idle for SANDBOX_WORKSPACE_IDLE_MS); try again in a moment");
+      throw new Error(
+        "this session's Daytona sandbox is being deleted (it was idle for SANDBOX_WORKSPACE_IDLE_MS); try again in a moment",
+      );
     default:
       return remote.waitUntilStarted(LIFECYCLE_TIMEOUT_S);
   }

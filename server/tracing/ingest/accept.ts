@@ -46,7 +46,10 @@ export async function acceptSpans(
     else spans.push(span);
   }
   const queued = withinRequest(spans);
-  await enqueueSpans(db, projectId, queued, { maxBacklogSpans: config.maxBacklogSpans, replaceTraces: options.replaceTraces });
+  await enqueueSpans(db, projectId, queued, {
+    maxBacklogSpans: config.maxBacklogSpans,
+    replaceTraces: options.replaceTraces,
+  });
   return { spans, dropped };
 }
 

@@ -16,7 +16,10 @@ const state = processWide("tracing.backlog", (): BacklogState => ({ spans: 0, me
 export async function ingestBacklog(db: Database, now = Date.now()): Promise<number> {
   const s = state(db);
   if (now - s.measuredAt < FRESH_MS) return s.spans;
-  s.pending ??= rawQuery<{ spans: string | number }>(db, `select coalesce(sum(span_count), 0)::bigint as spans from span_ingest where attempts < ${MAX_ATTEMPTS}`)
+  s.pending ??= rawQuery<{ spans: string | number }>(
+    db,
+    `select coalesce(sum(span_count), 0)::bigint as spans from span_ingest where attempts < ${MAX_ATTEMPTS}`,
+  )
     .then((rows) => {
       s.spans = Number(rows[0]?.spans ?? 0);
       s.measuredAt = Date.now();

@@ -29,7 +29,12 @@ const INSERT = `with queued as (
  * database could not store (NUL, lone surrogates) is made storable here, the one door every span
  * (JSON ingest, OTLP, an agent run's trace) goes through, so no span fails later for it.
  */
-export async function enqueueSpans(db: Database, projectId: string, spans: SpanRecord[], options: EnqueueOptions): Promise<void> {
+export async function enqueueSpans(
+  db: Database,
+  projectId: string,
+  spans: SpanRecord[],
+  options: EnqueueOptions,
+): Promise<void> {
   const replace = options.replaceTraces ?? [];
   if (spans.length === 0 && replace.length === 0) return;
   const backlog = await ingestBacklog(db);
@@ -42,7 +47,14 @@ export async function enqueueSpans(db: Database, projectId: string, spans: SpanR
   }
   const traceIds = [...new Set([...spans.map((s) => s.trace_id), ...replace])];
   const days = [...new Set(spans.map((s) => Math.floor(Date.parse(s.start_time) / DAY_MS)))];
-  await rawQuery(db, INSERT, [projectId, spans.length, storableJson(spans), pgArray(traceIds), `{${days.join(",")}}`, replace.length > 0 ? pgArray(replace) : null]);
+  await rawQuery(db, INSERT, [
+    projectId,
+    spans.length,
+    storableJson(spans),
+    pgArray(traceIds),
+    `{${days.join(",")}}`,
+    replace.length > 0 ? pgArray(replace) : null,
+  ]);
   addToBacklog(db, spans.length);
   wakeIngestWorkers(db);
 }

@@ -52,7 +52,11 @@ const DAY_MS = 86_400_000;
  * counted, and after MAX_ATTEMPTS it is set aside (kept with its last error, for an operator)
  * instead of being retried forever.
  */
-export async function processIngestBatch(db: Database, kind: DatabaseKind, options: BatchOptions): Promise<BatchResult> {
+export async function processIngestBatch(
+  db: Database,
+  kind: DatabaseKind,
+  options: BatchOptions,
+): Promise<BatchResult> {
   const result = await processOnce(db, kind, options);
   if (result.spans > 0) addToBacklog(db, -result.spans);
   return result;
@@ -72,7 +76,13 @@ async function processOnce(db: Database, kind: DatabaseKind, options: BatchOptio
 }
 
 async function processRowsOneByOne(db: Database, kind: DatabaseKind, options: BatchOptions): Promise<BatchResult> {
-  const ids = (await rawQuery<{ id: string }>(db, `select id::text as id from span_ingest where attempts < ${MAX_ATTEMPTS} order by id limit $1::int`, [options.rows])).map((r) => r.id);
+  const ids = (
+    await rawQuery<{ id: string }>(
+      db,
+      `select id::text as id from span_ingest where attempts < ${MAX_ATTEMPTS} order by id limit $1::int`,
+      [options.rows],
+    )
+  ).map((r) => r.id);
   const result: BatchResult = { rowIds: [], spans: 0, failed: [] };
   for (const id of ids) {
     try {
@@ -86,7 +96,8 @@ async function processRowsOneByOne(db: Database, kind: DatabaseKind, options: Ba
       }
     } catch (error) {
       result.failed.push(id);
-      if (!(await splitRow(db, id))) await rawQuery(db, RECORD_FAILURE, [id, String((error as Error)?.message ?? error).slice(0, 2000)]);
+      if (!(await splitRow(db, id)))
+        await rawQuery(db, RECORD_FAILURE, [id, String((error as Error)?.message ?? error).slice(0, 2000)]);
     }
   }
   return result;
@@ -98,12 +109,22 @@ async function processRowsOneByOne(db: Database, kind: DatabaseKind, options: Ba
  */
 async function splitRow(db: Database, id: string): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const [row] = await rawQuery<{ project_id: string; payload: string; replace_traces: string | null }>(tx, TAKE_TO_SPLIT, [id]);
+    const [row] = await rawQuery<{ project_id: string; payload: string; replace_traces: string | null }>(
+      tx,
+      TAKE_TO_SPLIT,
+      [id],
+    );
     if (!row) return false;
     const spans = JSON.parse(row.payload) as SpanRecord[];
     for (const [i, span] of spans.entries()) {
       const day = Math.floor(Date.parse(span.start_time) / DAY_MS);
-      await rawQuery(tx, INSERT_ONE, [row.project_id, JSON.stringify([span]), span.trace_id, day, i === 0 ? row.replace_traces : null]);
+      await rawQuery(tx, INSERT_ONE, [
+        row.project_id,
+        JSON.stringify([span]),
+        span.trace_id,
+        day,
+        i === 0 ? row.replace_traces : null,
+      ]);
     }
     return true;
   });
@@ -116,24 +137,41 @@ async function splitRow(db: Database, id: string): Promise<boolean> {
  * other row goes through writeSpans (replacement across partitions, roll-up over the stored
  * trace), in queue order, consecutive rows of a project merged into one write.
  */
-async function writeRows(db: Database, tx: Executor, kind: DatabaseKind, rows: ClaimedRow[], options: BatchOptions): Promise<number> {
+async function writeRows(
+  db: Database,
+  tx: Executor,
+  kind: DatabaseKind,
+  rows: ClaimedRow[],
+  options: BatchOptions,
+): Promise<number> {
   if (rows.length === 0) return 0;
   const traces = rows.map((r) => ({ row: r, traceIds: arrayText(r.trace_ids) }));
   const days = [...new Set(rows.flatMap((r) => arrayText(r.start_days).map(Number)))];
-  await ensurePartitions(db, tx, kind, days.map((d) => d * DAY_MS), options.period);
+  await ensurePartitions(
+    db,
+    tx,
+    kind,
+    days.map((d) => d * DAY_MS),
+    options.period,
+  );
 
   // Lock every (project, trace) of the batch, in one sorted order, before looking at stored spans.
   const keys = traces.flatMap(({ row, traceIds }) => traceIds.map((t) => ({ projectId: row.project_id, traceId: t })));
   await lockTraces(tx, keys);
   const stored = new Set(
-    (await rawQuery<{ project_id: string; trace_id: string }>(tx, STORED_TRACES, [pgArray(keys.map((k) => k.projectId)), pgArray(keys.map((k) => k.traceId))])).map(
-      (r) => `${r.project_id}/${r.trace_id}`,
-    ),
+    (
+      await rawQuery<{ project_id: string; trace_id: string }>(tx, STORED_TRACES, [
+        pgArray(keys.map((k) => k.projectId)),
+        pgArray(keys.map((k) => k.traceId)),
+      ])
+    ).map((r) => `${r.project_id}/${r.trace_id}`),
   );
   const rowsPerTrace = new Map<string, number>();
-  for (const k of keys) rowsPerTrace.set(`${k.projectId}/${k.traceId}`, (rowsPerTrace.get(`${k.projectId}/${k.traceId}`) ?? 0) + 1);
+  for (const k of keys)
+    rowsPerTrace.set(`${k.projectId}/${k.traceId}`, (rowsPerTrace.get(`${k.projectId}/${k.traceId}`) ?? 0) + 1);
   const isFast = ({ row, traceIds }: (typeof traces)[number]) =>
-    row.replace_traces === null && traceIds.every((t) => !stored.has(`${row.project_id}/${t}`) && rowsPerTrace.get(`${row.project_id}/${t}`) === 1);
+    row.replace_traces === null &&
+    traceIds.every((t) => !stored.has(`${row.project_id}/${t}`) && rowsPerTrace.get(`${row.project_id}/${t}`) === 1);
 
   const fast = traces.filter(isFast).map((t) => t.row);
   const slow = traces.filter((t) => !isFast(t)).map((t) => t.row);
@@ -144,7 +182,11 @@ async function writeRows(db: Database, tx: Executor, kind: DatabaseKind, rows: C
 }
 
 async function writeSlowRows(tx: Executor, rows: ClaimedRow[]): Promise<void> {
-  const payloads = new Map((await rawQuery<{ id: string; payload: string }>(tx, PAYLOADS, [`{${rows.map((r) => r.id).join(",")}}`])).map((p) => [p.id, p.payload]));
+  const payloads = new Map(
+    (await rawQuery<{ id: string; payload: string }>(tx, PAYLOADS, [`{${rows.map((r) => r.id).join(",")}}`])).map(
+      (p) => [p.id, p.payload],
+    ),
+  );
   let group = new Map<string, SpanRecord[]>();
   const flush = async () => {
     for (const [projectId, spans] of group) await writeSpans(tx, projectId, spans);

@@ -55,7 +55,10 @@ export function startIngestWorker(app: AppContext, options: IngestWorkerOptions 
       woken = false;
       try {
         await maintain();
-        const result = await processIngestBatch(db, kind, { rows: options.rowsPerPass ?? ROWS_PER_PASS, period: config.tracing.partitionPeriod });
+        const result = await processIngestBatch(db, kind, {
+          rows: options.rowsPerPass ?? ROWS_PER_PASS,
+          period: config.tracing.partitionPeriod,
+        });
         if (result.rowIds.length > 0 || result.failed.length > 0) {
           options.onBatch?.(result);
           if (result.failed.length > 0) logger.warn({ failed: result.failed }, "span ingest rows failed; will retry");
@@ -91,7 +94,11 @@ export function startIngestWorker(app: AppContext, options: IngestWorkerOptions 
 /** LISTEN on PostgreSQL (postgres.js keeps one dedicated connection for it). PGlite is woken in-process. */
 async function listen(app: AppContext, signal: () => void): Promise<(() => Promise<void>) | undefined> {
   if (app.dbKind !== "postgres") return undefined;
-  const client = (app.db as unknown as { $client: { listen(channel: string, fn: () => void): Promise<{ unlisten(): Promise<void> }> } }).$client;
+  const client = (
+    app.db as unknown as {
+      $client: { listen(channel: string, fn: () => void): Promise<{ unlisten(): Promise<void> }> };
+    }
+  ).$client;
   const subscription = await client.listen(INGEST_CHANNEL, signal);
   return () => subscription.unlisten();
 }
@@ -100,7 +107,10 @@ async function listen(app: AppContext, signal: () => void): Promise<(() => Promi
 export async function drainIngestQueue(app: AppContext, limit = Number.POSITIVE_INFINITY): Promise<number> {
   let spans = 0;
   while (spans < limit) {
-    const result = await processIngestBatch(app.db, app.dbKind, { rows: ROWS_PER_PASS, period: app.config.tracing.partitionPeriod });
+    const result = await processIngestBatch(app.db, app.dbKind, {
+      rows: ROWS_PER_PASS,
+      period: app.config.tracing.partitionPeriod,
+    });
     if (result.rowIds.length === 0) break;
     spans += result.spans;
   }

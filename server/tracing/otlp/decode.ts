@@ -34,9 +34,17 @@ export type OtlpEncoding = "protobuf" | "json";
 /** Which encoding a request uses, from its Content-Type. */
 export function otlpEncodingOf(contentType: string | null): OtlpEncoding {
   const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
-  if (type === "application/x-protobuf" || type === "application/protobuf" || type === "application/octet-stream" || type === "") return "protobuf";
+  if (
+    type === "application/x-protobuf" ||
+    type === "application/protobuf" ||
+    type === "application/octet-stream" ||
+    type === ""
+  )
+    return "protobuf";
   if (type === "application/json") return "json";
-  throw new UnsupportedMediaTypeError(`Content-Type ${type} is not supported; send application/x-protobuf or application/json`);
+  throw new UnsupportedMediaTypeError(
+    `Content-Type ${type} is not supported; send application/x-protobuf or application/json`,
+  );
 }
 
 /**
@@ -51,7 +59,8 @@ export function decodeOtlp(body: Buffer, encoding: OtlpEncoding): JsonObject {
     } catch (error) {
       throw new BadRequestError(`OTLP JSON body is not valid JSON: ${(error as Error).message}`, "invalid_otlp");
     }
-    if (!isObject(parsed)) throw new BadRequestError("OTLP JSON body must be an ExportTraceServiceRequest object", "invalid_otlp");
+    if (!isObject(parsed))
+      throw new BadRequestError("OTLP JSON body must be an ExportTraceServiceRequest object", "invalid_otlp");
     assertJsonDepth(parsed, "The OTLP body");
     return parsed;
   }
@@ -60,12 +69,21 @@ export function decodeOtlp(body: Buffer, encoding: OtlpEncoding): JsonObject {
     message = v1.ExportTraceServiceRequest.decode(body);
   } catch (error) {
     if (error instanceof RangeError) throw tooDeep("The OTLP body");
-    throw new BadRequestError(`OTLP protobuf body does not decode as ExportTraceServiceRequest: ${(error as Error).message}`, "invalid_otlp");
+    throw new BadRequestError(
+      `OTLP protobuf body does not decode as ExportTraceServiceRequest: ${(error as Error).message}`,
+      "invalid_otlp",
+    );
   }
   // protobufjs decodes nested values recursively: a stack overflow is a message nested too deep.
   let object: unknown;
   try {
-    object = v1.ExportTraceServiceRequest.toObject(message, { longs: String, bytes: Array, enums: Number, defaults: false, arrays: true });
+    object = v1.ExportTraceServiceRequest.toObject(message, {
+      longs: String,
+      bytes: Array,
+      enums: Number,
+      defaults: false,
+      arrays: true,
+    });
   } catch (error) {
     if (error instanceof RangeError) throw tooDeep("The OTLP body");
     throw error;
@@ -80,13 +98,22 @@ function hexIds(value: unknown): unknown {
   if (!isObject(value)) return value;
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = (k === "traceId" || k === "spanId" || k === "parentSpanId") && Array.isArray(v) ? Buffer.from(v as number[]).toString("hex") : k === "bytesValue" && Array.isArray(v) ? Buffer.from(v as number[]).toString("base64") : hexIds(v);
+    out[k] =
+      (k === "traceId" || k === "spanId" || k === "parentSpanId") && Array.isArray(v)
+        ? Buffer.from(v as number[]).toString("hex")
+        : k === "bytesValue" && Array.isArray(v)
+          ? Buffer.from(v as number[]).toString("base64")
+          : hexIds(v);
   }
   return out;
 }
 
 /** ExportTraceServiceResponse in the request's encoding, with `partial_success` when spans were rejected. */
-export function encodeOtlpResponse(encoding: OtlpEncoding, rejected: number, message: string): { body: Uint8Array | string; contentType: string } {
+export function encodeOtlpResponse(
+  encoding: OtlpEncoding,
+  rejected: number,
+  message: string,
+): { body: Uint8Array | string; contentType: string } {
   const partial = rejected > 0 ? { rejectedSpans: String(rejected), errorMessage: message } : undefined;
   if (encoding === "json") {
     return { body: JSON.stringify(partial ? { partialSuccess: partial } : {}), contentType: "application/json" };

@@ -26,7 +26,9 @@ export function otlpToSpans(request: JsonObject): { spans: SpanRecord[]; dropped
               scope: {
                 ...(typeof scope.name === "string" && scope.name ? { name: scope.name } : {}),
                 ...(typeof scope.version === "string" && scope.version ? { version: scope.version } : {}),
-                ...(list(field(scope, "attributes")).length > 0 ? { attributes: keyValues(field(scope, "attributes")) } : {}),
+                ...(list(field(scope, "attributes")).length > 0
+                  ? { attributes: keyValues(field(scope, "attributes")) }
+                  : {}),
               },
             }
           : {}),
@@ -37,7 +39,8 @@ export function otlpToSpans(request: JsonObject): { spans: SpanRecord[]; dropped
           spans.push(parseSpan(toInputSpan(raw), { resource, now }));
         } catch (error) {
           if (!(error instanceof SpanParseError)) throw error;
-          const spanId = isObject(raw) && typeof field(raw, "spanId") === "string" ? (field(raw, "spanId") as string) : undefined;
+          const spanId =
+            isObject(raw) && typeof field(raw, "spanId") === "string" ? (field(raw, "spanId") as string) : undefined;
           dropped.push({ index: at, ...(spanId ? { span_id: spanId } : {}), reason: error.message });
         }
       }
@@ -61,14 +64,22 @@ function toInputSpan(raw: unknown): JsonObject {
     start_time: nanosToIso(field(raw, "startTimeUnixNano")),
     end_time: nanosToIso(field(raw, "endTimeUnixNano")),
     status_code: isObject(status) ? enumNumber(field(status, "code"), "STATUS_CODE_") : undefined,
-    status_message: isObject(status) && typeof status.message === "string" && status.message ? status.message : undefined,
+    status_message:
+      isObject(status) && typeof status.message === "string" && status.message ? status.message : undefined,
     attributes: keyValues(field(raw, "attributes")),
     events: list(field(raw, "events")).map((e) => ({
       name: field(e, "name"),
       timestamp: nanosToIso(field(e, "timeUnixNano")),
       attributes: keyValues(field(e, "attributes")),
     })),
-    links: links.length > 0 ? links.map((l) => ({ trace_id: field(l, "traceId"), span_id: field(l, "spanId"), attributes: keyValues(field(l, "attributes")) })) : null,
+    links:
+      links.length > 0
+        ? links.map((l) => ({
+            trace_id: field(l, "traceId"),
+            span_id: field(l, "spanId"),
+            attributes: keyValues(field(l, "attributes")),
+          }))
+        : null,
   };
 }
 

@@ -43,15 +43,27 @@ const FIELDS: Record<string, FieldSpec> = {
   span_kind: { kind: "enum", column: "span_kind", groups: ["comparison", "list"], values: SPAN_KINDS },
   status_code: { kind: "enum", column: "status_code", groups: ["comparison", "list"], values: STATUS_CODES },
   span_name: { kind: "string", column: "span_name", groups: ["comparison", "numeric", "string", "list", "existence"] },
-  status_message: { kind: "string", column: "status_message", groups: ["comparison", "numeric", "string", "list", "existence"] },
-  session_id: { kind: "string", column: "session_id", groups: ["comparison", "numeric", "string", "list", "existence"] },
+  status_message: {
+    kind: "string",
+    column: "status_message",
+    groups: ["comparison", "numeric", "string", "list", "existence"],
+  },
+  session_id: {
+    kind: "string",
+    column: "session_id",
+    groups: ["comparison", "numeric", "string", "list", "existence"],
+  },
   user_id: { kind: "string", column: "user_id", groups: ["comparison", "numeric", "string", "list", "existence"] },
   agent_id: { kind: "string", column: "agent_id", groups: ["comparison", "numeric", "string", "list", "existence"] },
   start_time: { kind: "time", column: "start_time", groups: ["comparison", "numeric", "existence"] },
   end_time: { kind: "time", column: "end_time", groups: ["comparison", "numeric", "existence"] },
   created_at: { kind: "time", column: "created_at", groups: ["comparison", "numeric", "existence"] },
   updated_at: { kind: "time", column: "updated_at", groups: ["comparison", "numeric", "existence"] },
-  attributes: { kind: "attributes", column: "attributes", groups: ["comparison", "numeric", "string", "list", "dict", "existence"] },
+  attributes: {
+    kind: "attributes",
+    column: "attributes",
+    groups: ["comparison", "numeric", "string", "list", "dict", "existence"],
+  },
   links: { kind: "collection", column: "links", groups: ["list", "dict", "existence"] },
   references: { kind: "collection", column: `"references"`, groups: ["list", "dict", "existence"] },
   events: { kind: "collection", column: "events", groups: ["list", "dict", "existence"] },
@@ -96,13 +108,16 @@ function conditionToSql(c: Condition, params: SqlParams): string {
   const spec = FIELDS[c.field];
   if (!spec) fail(`'${c.field}' is not a field that can be filtered; use one of ${Object.keys(FIELDS).join(", ")}.`);
   const operator = c.operator ?? (spec.kind === "content" ? "contains" : "is");
-  if (!ALL_OPERATORS.includes(operator)) fail(`'${operator}' is not an operator; use one of ${ALL_OPERATORS.join(", ")}.`);
+  if (!ALL_OPERATORS.includes(operator))
+    fail(`'${operator}' is not an operator; use one of ${ALL_OPERATORS.join(", ")}.`);
   if (spec.kind === "content") {
     if (operator !== "contains") fail(`'content' only supports the contains operator.`);
     if (typeof c.value !== "string") fail(`'content' needs a string value.`);
     return `to_tsvector('simple', attributes) @@ plainto_tsquery('simple', ${params.add(c.value)})`;
   }
-  const group = (Object.keys(OPERATOR_GROUPS) as Group[]).find((g) => (OPERATOR_GROUPS[g] as readonly string[]).includes(operator))!;
+  const group = (Object.keys(OPERATOR_GROUPS) as Group[]).find((g) =>
+    (OPERATOR_GROUPS[g] as readonly string[]).includes(operator),
+  )!;
   if (!spec.groups.includes(group)) fail(`'${c.field}' only supports ${describeGroups(spec.groups)} operators.`);
   switch (spec.kind) {
     case "id":
@@ -141,9 +156,12 @@ function idCondition(spec: FieldSpec, c: Condition, operator: string, params: Sq
 
 function enumCondition(spec: FieldSpec, c: Condition, operator: string, params: SqlParams): string {
   const parse = (v: unknown) => {
-    if (typeof v !== "string") fail(`'${c.field}' value ${JSON.stringify(v)} must be one of ${spec.values!.join(", ")}.`);
+    if (typeof v !== "string")
+      fail(`'${c.field}' value ${JSON.stringify(v)} must be one of ${spec.values!.join(", ")}.`);
     const upper = v.toUpperCase();
-    const found = spec.values!.find((allowed) => allowed === v || allowed === upper || allowed.endsWith(`_${upper}`) || allowed === v.toLowerCase());
+    const found = spec.values!.find(
+      (allowed) => allowed === v || allowed === upper || allowed.endsWith(`_${upper}`) || allowed === v.toLowerCase(),
+    );
     if (!found) fail(`'${c.field}' value '${v}' must be one of ${spec.values!.join(", ")}.`);
     return found;
   };
@@ -156,7 +174,14 @@ function enumCondition(spec: FieldSpec, c: Condition, operator: string, params: 
 const NUMERIC_SQL: Record<string, string> = { eq: "=", neq: "<>", gt: ">", lt: "<", gte: ">=", lte: "<=" };
 
 /** Comparison, numeric, string, list and existence operators on one scalar SQL expression. */
-function scalarCondition(expr: string, c: Condition, operator: string, params: SqlParams, parse: (v: unknown) => unknown, cast: string): string {
+function scalarCondition(
+  expr: string,
+  c: Condition,
+  operator: string,
+  params: SqlParams,
+  parse: (v: unknown) => unknown,
+  cast: string,
+): string {
   switch (operator) {
     case "exists":
       return `${expr} is not null`;
@@ -192,13 +217,18 @@ function stringCondition(expr: string, c: Condition, operator: string, params: S
     case "endswith":
       return `${expr} ${like} ${params.add(`%${escapeLike(v)}`)}`;
     case "contains":
-      return c.options?.exact_match ? `${expr} ${sensitive ? "=" : "ilike"} ${params.add(sensitive ? v : escapeLike(v))}` : `${expr} ${like} ${params.add(`%${escapeLike(v)}%`)}`;
+      return c.options?.exact_match
+        ? `${expr} ${sensitive ? "=" : "ilike"} ${params.add(sensitive ? v : escapeLike(v))}`
+        : `${expr} ${like} ${params.add(`%${escapeLike(v)}%`)}`;
     case "like":
       return `${expr} ${like} ${params.add(v)}`;
     case "matches":
       // RE2's syntax is the safe subset of PostgreSQL's: no backreferences, which could make a
       // match (run in-process on PGlite) exponential.
-      if (linearPatternError(v) !== undefined) fail(`'${c.field}' value '${v}' is not a valid regular expression (RE2 syntax, without backreferences or lookaround).`);
+      if (linearPatternError(v) !== undefined)
+        fail(
+          `'${c.field}' value '${v}' is not a valid regular expression (RE2 syntax, without backreferences or lookaround).`,
+        );
       return `${expr} ${sensitive ? "~" : "~*"} ${params.add(v)}`;
     default:
       return fail(`'${operator}' is not a string operator.`);
@@ -206,7 +236,8 @@ function stringCondition(expr: string, c: Condition, operator: string, params: S
 }
 
 function attributeCondition(c: Condition, operator: string, params: SqlParams): string {
-  if (typeof c.key !== "string" || c.key.trim() === "") fail(`'attributes' needs a key (a dotted path such as ag.meta.request.model).`);
+  if (typeof c.key !== "string" || c.key.trim() === "")
+    fail(`'attributes' needs a key (a dotted path such as ag.meta.request.model).`);
   const path = c.key.split(".").filter((p) => p !== "");
   // Every unused placeholder would leave a parameter without a type: the path is added on first use.
   let pathSql: string | undefined;
@@ -241,7 +272,10 @@ function attributeCondition(c: Condition, operator: string, params: SqlParams): 
           const numeric = `(case when jsonb_typeof(${node()}) = 'number' then (${node()})::text::float8 end)`;
           return scalarCondition(numeric, c, operator, params, (v) => numberValue(c.field, v), "float8");
         }
-        return `${node()} is not null and ` + scalarCondition(asText(), c, operator, params, (v) => textValue(c.field, v), "text");
+        return (
+          `${node()} is not null and ` +
+          scalarCondition(asText(), c, operator, params, (v) => textValue(c.field, v), "text")
+        );
       }
       return `${node()} is not null and ` + stringCondition(asText(), c, operator, params);
     }
@@ -253,7 +287,8 @@ function collectionCondition(spec: FieldSpec, c: Condition, operator: string, pa
   if (operator === "exists") return `${column} is not null`;
   if (operator === "not_exists") return `${column} is null`;
   if (operator === "has" || operator === "has_not") {
-    if (typeof c.key !== "string" || !c.key.startsWith("attributes.")) fail(`'${c.field}' with '${operator}' needs a key of the form attributes.<name>.`);
+    if (typeof c.key !== "string" || !c.key.startsWith("attributes."))
+      fail(`'${c.field}' with '${operator}' needs a key of the form attributes.<name>.`);
     const contained = `coalesce(${column} @> ${params.add(JSON.stringify([nest(c.key.split("."), c.value ?? null)]), "::jsonb")}, false)`;
     return operator === "has" ? contained : `not ${contained}`;
   }

@@ -20,7 +20,9 @@ function baseConditions(projectId: string, filtering: unknown, window: QueryWind
   if (window.newest) where.push(`start_time <= ${params.add(window.newest, "::timestamptz")}`);
   if (window.oldest) where.push(`start_time >= ${params.add(window.oldest, "::timestamptz")}`);
   if (window.rate !== undefined) {
-    where.push(`(('x' || lpad(substr(replace(trace_id::text, '-', ''), 1, 8), 16, '0'))::bit(64)::bigint % 100) < ${params.add(Math.round(window.rate * 100), "::int")}`);
+    where.push(
+      `(('x' || lpad(substr(replace(trace_id::text, '-', ''), 1, 8), 16, '0'))::bit(64)::bigint % 100) < ${params.add(Math.round(window.rate * 100), "::int")}`,
+    );
   }
   return where;
 }
@@ -29,7 +31,12 @@ function baseConditions(projectId: string, filtering: unknown, window: QueryWind
  * Trace focus: traces ranked by the latest start among their matching spans (newest first unless
  * ascending), `limit` traces a page, every span of each returned trace.
  */
-export async function queryTracePage(db: Executor, projectId: string, filtering: unknown, window: QueryWindow): Promise<TracePage> {
+export async function queryTracePage(
+  db: Executor,
+  projectId: string,
+  filtering: unknown,
+  window: QueryWindow,
+): Promise<TracePage> {
   const params = new SqlParams();
   const where = baseConditions(projectId, filtering, window, params);
   const cmp = window.ascending ? ">" : "<";
@@ -44,16 +51,27 @@ export async function queryTracePage(db: Executor, projectId: string, filtering:
     params.values,
   );
   const page = ranked.slice(0, window.limit);
-  const spans = await loadTraces(db, projectId, page.map((r) => r.trace_id));
+  const spans = await loadTraces(
+    db,
+    projectId,
+    page.map((r) => r.trace_id),
+  );
   const last = page.at(-1);
   return {
-    traces: page.map((r) => ({ traceId: r.trace_id, spans: spans.get(r.trace_id) ?? [] })).filter((t) => t.spans.length > 0),
+    traces: page
+      .map((r) => ({ traceId: r.trace_id, spans: spans.get(r.trace_id) ?? [] }))
+      .filter((t) => t.spans.length > 0),
     next: ranked.length > window.limit && last ? encodeCursor(last.rank_time, last.trace_id) : undefined,
   };
 }
 
 /** Span focus: matching spans by start time (newest first unless ascending), keyset-paged. */
-export async function querySpanPage(db: Executor, projectId: string, filtering: unknown, window: QueryWindow): Promise<SpanPage> {
+export async function querySpanPage(
+  db: Executor,
+  projectId: string,
+  filtering: unknown,
+  window: QueryWindow,
+): Promise<SpanPage> {
   const params = new SqlParams();
   const where = baseConditions(projectId, filtering, window, params);
   const cmp = window.ascending ? ">" : "<";
@@ -71,5 +89,8 @@ export async function querySpanPage(db: Executor, projectId: string, filtering: 
   );
   const page = rows.slice(0, window.limit);
   const last = page.at(-1);
-  return { spans: page, next: rows.length > window.limit && last ? encodeCursor(last.start_time, last.trace_id, last.span_id) : undefined };
+  return {
+    spans: page,
+    next: rows.length > window.limit && last ? encodeCursor(last.start_time, last.trace_id, last.span_id) : undefined,
+  };
 }

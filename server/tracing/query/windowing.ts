@@ -33,15 +33,22 @@ export function parseWindowing(value: unknown): QueryWindow {
   };
   let limit = DEFAULT_QUERY_LIMIT;
   if (value.limit !== undefined && value.limit !== null) {
-    if (typeof value.limit !== "number" || !Number.isInteger(value.limit)) fail("'windowing.limit' must be an integer.");
+    if (typeof value.limit !== "number" || !Number.isInteger(value.limit))
+      fail("'windowing.limit' must be an integer.");
     limit = Math.min(Math.max(value.limit, 1), MAX_QUERY_LIMIT);
   }
-  if (value.order !== undefined && value.order !== null && value.order !== "ascending" && value.order !== "descending") {
+  if (
+    value.order !== undefined &&
+    value.order !== null &&
+    value.order !== "ascending" &&
+    value.order !== "descending"
+  ) {
     fail("'windowing.order' must be ascending or descending.");
   }
   let rate: number | undefined;
   if (value.rate !== undefined && value.rate !== null) {
-    if (typeof value.rate !== "number" || value.rate < 0 || value.rate > 1) fail("'windowing.rate' must be a number from 0 to 1.");
+    if (typeof value.rate !== "number" || value.rate < 0 || value.rate > 1)
+      fail("'windowing.rate' must be a number from 0 to 1.");
     rate = value.rate;
   }
   let cursor: QueryWindow["cursor"];
@@ -49,7 +56,14 @@ export function parseWindowing(value: unknown): QueryWindow {
     if (typeof value.next !== "string") fail("'windowing.next' must be the cursor a previous page returned.");
     cursor = decodeCursor(value.next);
   }
-  return { newest: time("newest"), oldest: time("oldest"), limit, ascending: value.order === "ascending", cursor, rate };
+  return {
+    newest: time("newest"),
+    oldest: time("oldest"),
+    limit,
+    ascending: value.order === "ascending",
+    cursor,
+    rate,
+  };
 }
 
 /** `next` is opaque to clients: `<start time µs>.<trace id>[.<span id>]`. */

@@ -66,7 +66,13 @@ function covered(ranges: Partition[], ms: number): boolean {
  * this process has seen. `ddl` is where DDL runs: on PostgreSQL the database (its own short
  * transaction, off the caller's), on PGlite the caller's transaction (one connection).
  */
-export async function ensurePartitions(db: Database, ddl: Executor, kind: DatabaseKind, times: number[], period: PartitionPeriod): Promise<void> {
+export async function ensurePartitions(
+  db: Database,
+  ddl: Executor,
+  kind: DatabaseKind,
+  times: number[],
+  period: PartitionPeriod,
+): Promise<void> {
   const known = knownRanges(db);
   const byPeriod = new Map<number, number>();
   for (const t of times) if (!covered(known.ranges, t)) byPeriod.set(periodStart(t, period), t);
@@ -94,7 +100,12 @@ export async function ensurePartitions(db: Database, ddl: Executor, kind: Databa
 }
 
 /** Creates the current period's partition and the next few, so the common case never waits on DDL. */
-export async function createPartitionsAhead(db: Database, kind: DatabaseKind, period: PartitionPeriod, now = Date.now()): Promise<void> {
+export async function createPartitionsAhead(
+  db: Database,
+  kind: DatabaseKind,
+  period: PartitionPeriod,
+  now = Date.now(),
+): Promise<void> {
   const times = [now];
   for (let i = 1; i <= AHEAD; i++) times.push(periodEnd(periodStart(times[i - 1], period), period));
   await ensurePartitions(db, db, kind, times, period);

@@ -57,7 +57,12 @@ export interface WriteResult {
  * workers never deadlock) before it is read: two workers writing spans of one trace take turns,
  * which keeps both the one-row-per-span rule and the roll-up exact.
  */
-export async function writeSpans(tx: Executor, projectId: string, batch: SpanRecord[], replaceTraces: Set<string> = new Set()): Promise<WriteResult> {
+export async function writeSpans(
+  tx: Executor,
+  projectId: string,
+  batch: SpanRecord[],
+  replaceTraces: Set<string> = new Set(),
+): Promise<WriteResult> {
   // Within a batch the last copy of a span wins, as a later batch would.
   const incoming = new Map<string, SpanRecord>();
   for (const span of batch) incoming.set(`${span.trace_id}/${span.span_id}`, span);
@@ -65,7 +70,10 @@ export async function writeSpans(tx: Executor, projectId: string, batch: SpanRec
   const traceIds = [...new Set([...spans.map((s) => s.trace_id), ...replaceTraces])];
   if (traceIds.length === 0) return { inserted: 0, replaced: 0, rolledUp: 0 };
 
-  await lockTraces(tx, traceIds.map((traceId) => ({ projectId, traceId })));
+  await lockTraces(
+    tx,
+    traceIds.map((traceId) => ({ projectId, traceId })),
+  );
   const stored = await rawQuery<StoredSpan>(tx, LOAD_TRACES, [projectId, `{${traceIds.join(",")}}`]);
 
   // A replaced trace loses its stored spans that the batch does not carry.
@@ -89,13 +97,23 @@ export async function writeSpans(tx: Executor, projectId: string, batch: SpanRec
   }
 
   if (replaced.length > 0) {
-    await rawQuery(tx, DELETE_SPANS, [projectId, JSON.stringify(replaced.map((s) => ({ trace_id: s.trace_id, span_id: s.span_id, start_time: s.start_time })))]);
+    await rawQuery(tx, DELETE_SPANS, [
+      projectId,
+      JSON.stringify(replaced.map((s) => ({ trace_id: s.trace_id, span_id: s.span_id, start_time: s.start_time }))),
+    ]);
   }
   if (spans.length > 0) await rawQuery(tx, INSERT_SPANS, [projectId, JSON.stringify(spans)]);
   if (changedKept.length > 0) {
     await rawQuery(tx, UPDATE_ATTRIBUTES, [
       projectId,
-      JSON.stringify(changedKept.map((s) => ({ trace_id: s.trace_id, span_id: s.span_id, start_time: s.start_time, attributes: s.attributes }))),
+      JSON.stringify(
+        changedKept.map((s) => ({
+          trace_id: s.trace_id,
+          span_id: s.span_id,
+          start_time: s.start_time,
+          attributes: s.attributes,
+        })),
+      ),
     ]);
   }
   return { inserted: spans.length - replaced.length, replaced: replaced.length, rolledUp: changedKept.length };

@@ -18,8 +18,16 @@ export const accountRouter = createTRPCRouter({
   createProject: sessionProcedure
     .input(z.strictObject({ name: z.string().trim().min(1).max(200) }))
     .mutation(async ({ ctx, input }) => {
-      const project = await ctx.app.db.transaction((tx) => createProject(tx, ctx.app.projectSetups, { name: input.name, ownerId: ctx.session.user.id }));
-      const session = { ...ctx.session, memberships: [...ctx.session.memberships, { projectId: project.id, projectName: project.name, role: "owner" as const }] };
+      const project = await ctx.app.db.transaction((tx) =>
+        createProject(tx, ctx.app.projectSetups, { name: input.name, ownerId: ctx.session.user.id }),
+      );
+      const session = {
+        ...ctx.session,
+        memberships: [
+          ...ctx.session.memberships,
+          { projectId: project.id, projectName: project.name, role: "owner" as const },
+        ],
+      };
       return selectProject(ctx.app, session, project.id);
     }),
 });

@@ -22,5 +22,7 @@ export const apiKeysRouter = createTRPCRouter({
 
   revoke: memberProcedure
     .input(idInput)
-    .mutation(async ({ ctx, input }) => apiKeyToWire(await revokeApiKey(ctx.app.db, ctx.principal.projectId, input.id))),
+    .mutation(async ({ ctx, input }) =>
+      apiKeyToWire(await revokeApiKey(ctx.app.db, ctx.principal.projectId, input.id)),
+    ),
 });

@@ -7,7 +7,9 @@ import { createTRPCRouter, sessionProcedure } from "../init";
 export const catalogRouter = createTRPCRouter({
   agentTemplateSchema: sessionProcedure.query(() => agentTemplateJsonSchema()),
   defaultTemplate: sessionProcedure.query(() => defaultAgentTemplate()),
-  harnesses: sessionProcedure.query(({ ctx }) => listHarnesses({ externalHarness: ctx.app.config.externalHarness.enabled })),
+  harnesses: sessionProcedure.query(({ ctx }) =>
+    listHarnesses({ externalHarness: ctx.app.config.externalHarness.enabled }),
+  ),
   harness: sessionProcedure.input(z.strictObject({ kind: z.string() })).query(({ ctx, input }) => {
     const harness = getHarness(input.kind, { externalHarness: ctx.app.config.externalHarness.enabled });
     if (!harness) throw new NotFoundError(`Unknown harness "${input.kind}"`);

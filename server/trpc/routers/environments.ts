@@ -26,7 +26,13 @@ export const environmentsRouter = createTRPCRouter({
   }),
 
   history: projectProcedure
-    .input(z.strictObject({ variantId: z.string().uuid(), cursor: z.string().uuid().optional(), limit: z.number().int().min(1).max(200).default(50) }))
+    .input(
+      z.strictObject({
+        variantId: z.string().uuid(),
+        cursor: z.string().uuid().optional(),
+        limit: z.number().int().min(1).max(200).default(50),
+      }),
+    )
     .query(async ({ ctx, input }) => {
       const result = await queryRevisions(ctx.app.db, scopeOf(ctx), spec, {
         variantRefs: [{ id: input.variantId }],
@@ -62,7 +68,12 @@ export const environmentsRouter = createTRPCRouter({
       }),
     )
     .query(async ({ ctx, input }) => {
-      const log = await listDeployLog(ctx.app.db, scopeOf(ctx), { environment: input.environment, artifactId: input.artifactId, cursor: input.cursor, limit: input.limit });
+      const log = await listDeployLog(ctx.app.db, scopeOf(ctx), {
+        environment: input.environment,
+        artifactId: input.artifactId,
+        cursor: input.cursor,
+        limit: input.limit,
+      });
       return {
         environment: log.environment,
         next: log.next,

@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { createInvite, listInvites, listProjectMembers, PROJECT_ROLES, removeMember, revokeInvite, setMemberRole } from "@/server/auth";
+import {
+  createInvite,
+  listInvites,
+  listProjectMembers,
+  PROJECT_ROLES,
+  removeMember,
+  revokeInvite,
+  setMemberRole,
+} from "@/server/auth";
 import { BadRequestError } from "@/server/core/errors";
 import { createTRPCRouter, ownerProcedure, projectProcedure } from "../init";
 
@@ -15,7 +23,8 @@ export const membersRouter = createTRPCRouter({
     .mutation(({ ctx, input }) => setMemberRole(ctx.app.db, ctx.principal.projectId, input.userId, input.role)),
 
   remove: ownerProcedure.input(z.strictObject({ userId })).mutation(({ ctx, input }) => {
-    if (input.userId === ctx.principal.userId) throw new BadRequestError("You cannot remove yourself; ask another owner", "remove_self");
+    if (input.userId === ctx.principal.userId)
+      throw new BadRequestError("You cannot remove yourself; ask another owner", "remove_self");
     return removeMember(ctx.app.db, ctx.principal.projectId, input.userId);
   }),
 
@@ -23,7 +32,11 @@ export const membersRouter = createTRPCRouter({
 
   /** The link's token is returned only here; the page builds the URL from its own origin. */
   invite: ownerProcedure.input(z.strictObject({ role })).mutation(async ({ ctx, input }) => {
-    const { invite, token } = await createInvite(ctx.app.db, { projectId: ctx.principal.projectId, createdBy: ctx.principal.userId, role: input.role });
+    const { invite, token } = await createInvite(ctx.app.db, {
+      projectId: ctx.principal.projectId,
+      createdBy: ctx.principal.userId,
+      role: input.role,
+    });
     return { ...invite, token };
   }),
 

@@ -11,5 +11,7 @@ export const tracesRouter = createTRPCRouter({
     return { traces: "traces" in page ? page.traces : [], next: page.windowing?.next };
   }),
 
-  get: projectProcedure.input(z.strictObject({ traceId: z.string().min(1).max(64) })).query(async ({ ctx, input }) => fetchTrace(ctx.app.db, ctx.principal, input.traceId)),
+  get: projectProcedure
+    .input(z.strictObject({ traceId: z.string().min(1).max(64) }))
+    .query(async ({ ctx, input }) => fetchTrace(ctx.app.db, ctx.principal, input.traceId)),
 });

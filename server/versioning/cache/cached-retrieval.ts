@@ -24,7 +24,13 @@ export async function cachedRetrieval(
   resolve: () => Promise<Retrieval>,
 ): Promise<Retrieval> {
   if (!cache) return resolve();
-  const key = JSON.stringify([projectId, keys.name, refs, Boolean(options.resolve), options.resolve ? options.embeds ?? {} : {}]);
+  const key = JSON.stringify([
+    projectId,
+    keys.name,
+    refs,
+    Boolean(options.resolve),
+    options.resolve ? (options.embeds ?? {}) : {},
+  ]);
   const hit = cache.get(key);
   if (hit) return hit;
   const ticket = cache.ticket();
@@ -47,12 +53,16 @@ export function dependencies(projectId: string, keys: DomainKeys, refs: Retrieve
     tags.push(changeTag.revision(r.id), changeTag.variant(r.variantId), changeTag.artifact(r.artifactId));
   }
   if (environment) {
-    tags.push(changeTag.head(environment.revision.variantId), changeTag.defaultVariant(environment.revision.artifactId));
+    tags.push(
+      changeTag.head(environment.revision.variantId),
+      changeTag.defaultVariant(environment.revision.artifactId),
+    );
   } else if (!hasIdentity(refs.revision)) {
     const pinned = Boolean(refs.revision?.version ?? refs.variant?.version ?? refs.artifact?.version);
     if (!pinned) tags.push(changeTag.head(revision.variantId));
     if (!hasIdentity(refs.variant)) tags.push(changeTag.defaultVariant(revision.artifactId));
-    else if (!refs.variant!.id && !hasIdentity(refs.artifact)) tags.push(changeTag.variantSlug(projectId, keys.name, refs.variant!.slug!));
+    else if (!refs.variant!.id && !hasIdentity(refs.artifact))
+      tags.push(changeTag.variantSlug(projectId, keys.name, refs.variant!.slug!));
   }
   if (found.resolved) tags.push(changeTag.embeds(projectId));
   return tags;

@@ -91,7 +91,9 @@ function listenOnPostgres(url: string, handlers: ChangeHandlers): ChangeListener
 
 function listenInProcess(db: Database, handlers: ChangeHandlers): ChangeListener {
   let listening = false;
-  const unlisten = listen(db, VERSIONING_CHANNEL, (payload?: string) => handlers.onChange((payload ?? "").split(" "))).then((stop) => {
+  const unlisten = listen(db, VERSIONING_CHANNEL, (payload?: string) =>
+    handlers.onChange((payload ?? "").split(" ")),
+  ).then((stop) => {
     listening = true;
     handlers.onListening();
     return stop;
@@ -102,7 +104,9 @@ function listenInProcess(db: Database, handlers: ChangeHandlers): ChangeListener
     },
     async stop() {
       listening = false;
-      await (await unlisten)();
+      await (
+        await unlisten
+      )();
     },
   };
 }

@@ -30,5 +30,7 @@ export const changeTag = {
  * rollback. The project's embed tag is always added.
  */
 export async function publishChange(db: Executor, projectId: string, tags: string[]): Promise<void> {
-  await rawQuery(db, `select pg_notify('${VERSIONING_CHANNEL}', $1)`, [[changeTag.embeds(projectId), ...tags].join(" ")]);
+  await rawQuery(db, `select pg_notify('${VERSIONING_CHANNEL}', $1)`, [
+    [changeTag.embeds(projectId), ...tags].join(" "),
+  ]);
 }

@@ -107,7 +107,13 @@ export class TaggedLru<V> {
   }
 
   stats(): TaggedLruStats {
-    return { entries: this.entries.size, bytes: this.bytes, max_entries: this.limits.maxEntries, max_bytes: this.limits.maxBytes, ...this.counts };
+    return {
+      entries: this.entries.size,
+      bytes: this.bytes,
+      max_entries: this.limits.maxEntries,
+      max_bytes: this.limits.maxBytes,
+      ...this.counts,
+    };
   }
 
   private delete(key: string): void {

@@ -9,7 +9,11 @@ import { retrieveRevision } from "../revisions";
 import { dependencies } from "./cached-retrieval";
 import { revisionCacheFor, type Retrieval } from "./revision-cache";
 
-export const WATCH_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
+export const WATCH_HEADERS = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache, no-transform",
+  "x-accel-buffering": "no",
+};
 
 export interface WatchOptions {
   /** The revision id the client saw last (`Last-Event-ID`): not sent again. */
@@ -28,7 +32,13 @@ export interface WatchOptions {
  * that fails is the request's error (404, 400), before any event. Each resolution is a retrieve
  * (through the cache), and writes its retrieved event like one.
  */
-export async function watchRevision(app: AppContext, scope: Scope, spec: DomainSpec, refs: RetrieveRefs, options: WatchOptions): Promise<Response> {
+export async function watchRevision(
+  app: AppContext,
+  scope: Scope,
+  spec: DomainSpec,
+  refs: RetrieveRefs,
+  options: WatchOptions,
+): Promise<Response> {
   const cache = revisionCacheFor(app);
   const resolve = () => retrieveRevision(app.db, scope, spec, refs, { cache });
   let current = await resolve();
@@ -41,7 +51,9 @@ export async function watchRevision(app: AppContext, scope: Scope, spec: DomainS
       const send = (found: Retrieval) => {
         if (found.revision.id === lastSent) return;
         lastSent = found.revision.id;
-        controller.enqueue(`id: ${found.revision.id}\nevent: revision\ndata: ${JSON.stringify(options.serialize(found))}\n\n`);
+        controller.enqueue(
+          `id: ${found.revision.id}\nevent: revision\ndata: ${JSON.stringify(options.serialize(found))}\n\n`,
+        );
       };
       let running: Promise<void> | undefined;
       let again = false;
@@ -59,8 +71,11 @@ export async function watchRevision(app: AppContext, scope: Scope, spec: DomainS
               tags = new Set(dependencies(scope.projectId, spec.keys, refs, current));
               send(current);
             } catch (error) {
-              if (!isAppError(error) || error.status >= 500) logger.error({ err: error }, "revision watch could not resolve");
-              const body = isAppError(error) ? { detail: error.message, code: error.code } : { detail: "Internal server error", code: "internal_error" };
+              if (!isAppError(error) || error.status >= 500)
+                logger.error({ err: error }, "revision watch could not resolve");
+              const body = isAppError(error)
+                ? { detail: error.message, code: error.code }
+                : { detail: "Internal server error", code: "internal_error" };
               controller.enqueue(`event: error\ndata: ${JSON.stringify(body)}\n\n`);
             }
           } while (again && !options.signal.aborted);
@@ -83,6 +98,8 @@ export async function watchRevision(app: AppContext, scope: Scope, spec: DomainS
       unsubscribe();
     },
   });
-  const body = events.pipeThrough(keepaliveStream(app.config.revisionCache.watchKeepaliveMs)).pipeThrough(new TextEncoderStream());
+  const body = events
+    .pipeThrough(keepaliveStream(app.config.revisionCache.watchKeepaliveMs))
+    .pipeThrough(new TextEncoderStream());
   return new Response(body, { status: 200, headers: WATCH_HEADERS });
 }

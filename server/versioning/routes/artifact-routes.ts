@@ -15,8 +15,13 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
   const archives = archiveRoutes(
     base,
     keys.name,
-    { entity: keys.one, archivedSummary: `Archive a ${keys.one}: hidden from queries with its variants and revisions; ids stay resolvable`, response: responses.artifact },
-    async (ctx, id, archived) => one(keys.one, artifactToWire(await setArtifactArchived(ctx.app.db, scopeOf(ctx), spec, id, archived), keys)),
+    {
+      entity: keys.one,
+      archivedSummary: `Archive a ${keys.one}: hidden from queries with its variants and revisions; ids stay resolvable`,
+      response: responses.artifact,
+    },
+    async (ctx, id, archived) =>
+      one(keys.one, artifactToWire(await setArtifactArchived(ctx.app.db, scopeOf(ctx), spec, id, archived), keys)),
   );
   return [
     defineRoute({
@@ -46,7 +51,8 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Fetch a ${keys.one} by id`,
       params: idParams,
       response: responses.artifact,
-      handler: async ({ ctx, params }) => one(keys.one, artifactToWire(await getArtifact(ctx.app.db, scopeOf(ctx), spec, params.id), keys)),
+      handler: async ({ ctx, params }) =>
+        one(keys.one, artifactToWire(await getArtifact(ctx.app.db, scopeOf(ctx), spec, params.id), keys)),
     }),
     defineRoute({
       method: "PUT",
@@ -59,7 +65,10 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
       response: responses.artifact,
       handler: async ({ ctx, params, body }) => {
         const fields = editedFields<Parameters<typeof updateArtifact>[4]>(body, keys.one, params.id);
-        return one(keys.one, artifactToWire(await updateArtifact(ctx.app.db, scopeOf(ctx), spec, params.id, fields), keys));
+        return one(
+          keys.one,
+          artifactToWire(await updateArtifact(ctx.app.db, scopeOf(ctx), spec, params.id, fields), keys),
+        );
       },
     }),
     defineRoute({

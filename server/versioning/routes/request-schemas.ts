@@ -25,7 +25,9 @@ const entityFilter = z.strictObject({
   slugs: z.array(z.string()).max(1000).optional(),
   name: z.string().max(256).optional().describe("Case-insensitive substring of the name"),
   description: z.string().max(1000).optional().describe("Case-insensitive substring of the description"),
-  flags: flags.optional().describe("Matches when the flags contain these (role flags such as is_application count as set)"),
+  flags: flags
+    .optional()
+    .describe("Matches when the flags contain these (role flags such as is_application count as set)"),
   tags: record.optional().describe("Matches when the tags contain these key/value pairs"),
   meta: record.optional().describe("Matches when the meta contains these key/value pairs"),
 });
@@ -55,7 +57,10 @@ export const deltaSchema = z.strictObject({
 type Body = z.ZodType<Record<string, any>>;
 
 /** Request bodies of one domain, with that domain's key names (`application_ref`, ...). */
-export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolean }): Record<
+export function requestSchemas(
+  keys: DomainKeys,
+  options: { acceptsDelta: boolean },
+): Record<
   | "create"
   | "update"
   | "query"
@@ -129,7 +134,11 @@ export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolea
       ...listOptions,
     }),
     variantCreate: z.strictObject({
-      [keys.variant]: z.strictObject({ [keys.artifactId]: z.string().uuid(), slug: slugSchema.optional(), ...artifactFields }),
+      [keys.variant]: z.strictObject({
+        [keys.artifactId]: z.string().uuid(),
+        slug: slugSchema.optional(),
+        ...artifactFields,
+      }),
     }),
     variantQuery: z.strictObject({
       [keys.variant]: entityFilter.extend({ [keys.artifactId]: z.string().uuid().optional() }).optional(),
@@ -151,20 +160,25 @@ export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolea
     // The reference's create form: the same fields as a commit, under `<domain>_revision`.
     revisionCreate: z.strictObject({ [keys.revision]: commitWrapper }),
     retrieve: z.strictObject({ ...refShape, resolve: z.boolean().optional(), ...resolveOptions }),
-    resolve: z.strictObject({ ...refShape, [keys.revision]: z.strictObject({ data: record }).optional(), ...resolveOptions }),
-    log: z
-      .strictObject({
-        [keys.one]: z.strictObject({ [keys.variantId]: z.string().uuid().nullish(), [keys.artifactId]: z.string().uuid().nullish() }).optional(),
-        [keys.revisions]: z
-          .strictObject({
-            [keys.variantId]: z.string().uuid().nullish(),
-            [keys.artifactId]: z.string().uuid().nullish(),
-            [keys.revisionId]: z.string().uuid().nullish(),
-            depth: z.number().int().min(1).max(10_000).nullish(),
-          })
-          .optional(),
-        depth: z.number().int().min(1).max(10_000).optional(),
-      }),
+    resolve: z.strictObject({
+      ...refShape,
+      [keys.revision]: z.strictObject({ data: record }).optional(),
+      ...resolveOptions,
+    }),
+    log: z.strictObject({
+      [keys.one]: z
+        .strictObject({ [keys.variantId]: z.string().uuid().nullish(), [keys.artifactId]: z.string().uuid().nullish() })
+        .optional(),
+      [keys.revisions]: z
+        .strictObject({
+          [keys.variantId]: z.string().uuid().nullish(),
+          [keys.artifactId]: z.string().uuid().nullish(),
+          [keys.revisionId]: z.string().uuid().nullish(),
+          depth: z.number().int().min(1).max(10_000).nullish(),
+        })
+        .optional(),
+      depth: z.number().int().min(1).max(10_000).optional(),
+    }),
     revisionQuery: z.strictObject({
       [keys.revision]: entityFilter
         .extend({
@@ -183,7 +197,12 @@ export function requestSchemas(keys: DomainKeys, options: { acceptsDelta: boolea
       ...listOptions,
     }),
     simpleEdit: z.strictObject({
-      [keys.one]: editOf({ slug: slugSchema.optional(), ...artifactFields, data: record.optional(), message: z.string().max(10_000).optional() }),
+      [keys.one]: editOf({
+        slug: slugSchema.optional(),
+        ...artifactFields,
+        data: record.optional(),
+        message: z.string().max(10_000).optional(),
+      }),
     }),
     deploy: z.strictObject({
       [keys.ref]: refSchema.nullish(),

@@ -1,9 +1,19 @@
 import { z } from "zod";
 import { oneSchema, pageSchema } from "@/server/http/envelope";
 import { domainKeys, type DomainKeys } from "../domains";
-import { artifactWireSchema, resolutionInfoSchema, retrievalInfoSchema, revisionWireSchema, simpleWireSchema, variantWireSchema } from "../wire";
+import {
+  artifactWireSchema,
+  resolutionInfoSchema,
+  retrievalInfoSchema,
+  revisionWireSchema,
+  simpleWireSchema,
+  variantWireSchema,
+} from "../wire";
 
-const warnings = z.array(z.string()).optional().describe("What the commit accepted but a person should know (absent when none)");
+const warnings = z
+  .array(z.string())
+  .optional()
+  .describe("What the commit accepted but a person should know (absent when none)");
 
 /** Response bodies of one domain, with that domain's key names (the counterpart of requestSchemas). */
 export function responseSchemas(keys: DomainKeys) {
@@ -14,7 +24,11 @@ export function responseSchemas(keys: DomainKeys) {
   const revisionOne = oneSchema(keys.revision, revision);
   return {
     artifact: oneSchema(keys.one, artifact),
-    artifactCreated: oneSchema(keys.one, artifact).extend({ [keys.variant]: variant, [keys.revision]: revision.optional(), warnings }),
+    artifactCreated: oneSchema(keys.one, artifact).extend({
+      [keys.variant]: variant,
+      [keys.revision]: revision.optional(),
+      warnings,
+    }),
     artifactPage: pageSchema(keys.name, artifact),
     variant: oneSchema(keys.variant, variant),
     variantPage: pageSchema(keys.variants, variant),
@@ -23,10 +37,15 @@ export function responseSchemas(keys: DomainKeys) {
     committed: revisionOne.extend({ warnings }),
     revisionPage: pageSchema(keys.revisions, revision),
     log: z.object({ count: z.number().int(), [keys.revisions]: z.array(revision) }),
-    retrieved: revisionOne.extend({ retrieval_info: retrievalInfoSchema(keys, envKeys), resolution_info: resolutionInfoSchema.optional() }),
+    retrieved: revisionOne.extend({
+      retrieval_info: retrievalInfoSchema(keys, envKeys),
+      resolution_info: resolutionInfoSchema.optional(),
+    }),
     resolved: z.union([
       revisionOne.extend({ retrieval_info: retrievalInfoSchema(keys, envKeys), resolution_info: resolutionInfoSchema }),
-      oneSchema(keys.revision, z.strictObject({ data: z.record(z.string(), z.unknown()) })).extend({ resolution_info: resolutionInfoSchema }),
+      oneSchema(keys.revision, z.strictObject({ data: z.record(z.string(), z.unknown()) })).extend({
+        resolution_info: resolutionInfoSchema,
+      }),
     ]),
     deployed: oneSchema(envKeys.revision, revisionWireSchema(envKeys)).extend({ [keys.revision]: revision }),
     simple: oneSchema(keys.one, simpleWireSchema()),

@@ -6,7 +6,15 @@ import { revisionCacheFor } from "../cache/revision-cache";
 import { domainKeys } from "../domains";
 import type { EmbedErrorPolicy, EmbedOptions } from "../embeds";
 import type { EntityHeader } from "../records";
-import { fetchRevision, logRevisions, queryRevisions, resolveInline, retrieveRevision, setRevisionArchived, updateRevision } from "../revisions";
+import {
+  fetchRevision,
+  logRevisions,
+  queryRevisions,
+  resolveInline,
+  retrieveRevision,
+  setRevisionArchived,
+  updateRevision,
+} from "../revisions";
 import { resolutionInfo, retrievalInfo, revisionToWire } from "../wire";
 import { filterOf, refsOf, requestSchemas } from "./request-schemas";
 import { responseSchemas } from "./response-schemas";
@@ -19,7 +27,11 @@ type RefList = { id?: string; slug?: string }[] | undefined;
 /** `author_ids`, `authors` and `author` together; absent when none was sent. */
 function authorIdsOf(f: Record<string, unknown>): string[] | undefined {
   if (!f.author_ids && !f.authors && !f.author) return undefined;
-  return [...((f.author_ids as string[]) ?? []), ...((f.authors as string[]) ?? []), ...(f.author ? [f.author as string] : [])];
+  return [
+    ...((f.author_ids as string[]) ?? []),
+    ...((f.authors as string[]) ?? []),
+    ...(f.author ? [f.author as string] : []),
+  ];
 }
 
 export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
@@ -60,8 +72,13 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
   const archives = archiveRoutes(
     base,
     keys.name,
-    { entity: keys.revision, archivedSummary: `Archive a ${keys.revision}; its id stays resolvable`, response: responses.revision },
-    async (ctx, id, archived) => one(keys.revision, wire(await setRevisionArchived(ctx.app.db, scopeOf(ctx), spec, id, archived))),
+    {
+      entity: keys.revision,
+      archivedSummary: `Archive a ${keys.revision}; its id stays resolvable`,
+      response: responses.revision,
+    },
+    async (ctx, id, archived) =>
+      one(keys.revision, wire(await setRevisionArchived(ctx.app.db, scopeOf(ctx), spec, id, archived))),
   );
   return [
     defineRoute({
@@ -121,7 +138,11 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       response: responses.retrieved,
       handler: async ({ ctx, body }) =>
         retrievalResponse(
-          await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), { resolve: Boolean(body.resolve), embeds: embedOptions(body), cache: revisionCacheFor(ctx.app) }),
+          await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), {
+            resolve: Boolean(body.resolve),
+            embeds: embedOptions(body),
+            cache: revisionCacheFor(ctx.app),
+          }),
         ),
     }),
     defineRoute({
@@ -136,7 +157,14 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       handler: async ({ ctx, body }) => {
         const inline = body[keys.revision] as { data: Record<string, unknown> } | undefined;
         const refs = refsOf(keys, body);
-        if (!inline) return retrievalResponse(await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refs, { resolve: true, embeds: embedOptions(body), cache: revisionCacheFor(ctx.app) }));
+        if (!inline)
+          return retrievalResponse(
+            await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refs, {
+              resolve: true,
+              embeds: embedOptions(body),
+              cache: revisionCacheFor(ctx.app),
+            }),
+          );
         const resolved = await resolveInline(ctx.app.db, scopeOf(ctx), spec, inline.data, refs, embedOptions(body));
         return { ...one(keys.revision, { data: resolved.data }), resolution_info: resolutionInfo(resolved) };
       },
@@ -198,7 +226,8 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Fetch a ${keys.revision} by id`,
       params: idParams,
       response: responses.revision,
-      handler: async ({ ctx, params }) => one(keys.revision, wire(await fetchRevision(ctx.app.db, scopeOf(ctx), spec, params.id))),
+      handler: async ({ ctx, params }) =>
+        one(keys.revision, wire(await fetchRevision(ctx.app.db, scopeOf(ctx), spec, params.id))),
     }),
     ...archives,
     watchRoute(spec, retrievalResponse),

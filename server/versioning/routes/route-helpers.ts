@@ -7,13 +7,13 @@ export function scopeOf(ctx: RequestContext<"api_key">): Scope {
   return { projectId: ctx.principal.projectId, userId: ctx.principal.userId };
 }
 
-
 export const idParams = z.object({ id: z.string().uuid() });
 
 /** The fields of an edit body (`{<entity>: {id?, ...}}`); an id that is not the path's is a 400. */
 export function editedFields<T>(body: Record<string, unknown>, key: string, pathId: string): T {
   const { id, ...fields } = body[key] as { id?: string };
-  if (id !== undefined && id !== pathId) throw new BadRequestError(`${key}.id ${id} does not match the id in the path, ${pathId}`, "id_mismatch");
+  if (id !== undefined && id !== pathId)
+    throw new BadRequestError(`${key}.id ${id} does not match the id in the path, ${pathId}`, "id_mismatch");
   return fields as T;
 }
 

@@ -16,10 +16,15 @@ export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
   const schemas = requestSchemas(keys, { acceptsDelta: false });
   const wire = (entity: Parameters<typeof simpleToWire>[1]) => simpleToWire(keys, entity);
   const responses = responseSchemas(keys);
-  const archives = archiveRoutes(base, tag, { entity: keys.one, archivedSummary: `Archive a ${keys.one}`, response: responses.simple }, async (ctx, id, archived) => {
-    await setArtifactArchived(ctx.app.db, scopeOf(ctx), spec, id, archived);
-    return one(keys.one, wire(await getSimple(ctx.app.db, scopeOf(ctx), spec, id)));
-  });
+  const archives = archiveRoutes(
+    base,
+    tag,
+    { entity: keys.one, archivedSummary: `Archive a ${keys.one}`, response: responses.simple },
+    async (ctx, id, archived) => {
+      await setArtifactArchived(ctx.app.db, scopeOf(ctx), spec, id, archived);
+      return one(keys.one, wire(await getSimple(ctx.app.db, scopeOf(ctx), spec, id)));
+    },
+  );
   return [
     defineRoute({
       method: "POST",
@@ -29,7 +34,8 @@ export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Create a ${keys.one}, its default variant and revision 1 (with data, or empty) in one call`,
       body: schemas.create,
       response: responses.simple,
-      handler: async ({ ctx, body }) => one(keys.one, wire(await createSimple(ctx.app.db, scopeOf(ctx), spec, body[keys.one]))),
+      handler: async ({ ctx, body }) =>
+        one(keys.one, wire(await createSimple(ctx.app.db, scopeOf(ctx), spec, body[keys.one]))),
     }),
     defineRoute({
       method: "GET",
@@ -39,7 +45,8 @@ export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `A ${keys.one} with the data of its default variant's latest revision`,
       params: idParams,
       response: responses.simple,
-      handler: async ({ ctx, params }) => one(keys.one, wire(await getSimple(ctx.app.db, scopeOf(ctx), spec, params.id))),
+      handler: async ({ ctx, params }) =>
+        one(keys.one, wire(await getSimple(ctx.app.db, scopeOf(ctx), spec, params.id))),
     }),
     defineRoute({
       method: "PUT",

@@ -1,7 +1,15 @@
 import { one, pageBody } from "@/server/http/envelope";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import type { DomainSpec } from "../domain-spec";
-import { createVariant, forkVariant, getVariant, queryVariants, setVariantArchived, updateVariant, type VariantFields } from "../variants";
+import {
+  createVariant,
+  forkVariant,
+  getVariant,
+  queryVariants,
+  setVariantArchived,
+  updateVariant,
+  type VariantFields,
+} from "../variants";
 import { revisionToWire, variantToWire } from "../wire";
 import { filterOf, refsOf, requestSchemas } from "./request-schemas";
 import { responseSchemas } from "./response-schemas";
@@ -11,15 +19,21 @@ type RefList = { id?: string; slug?: string }[] | undefined;
 
 export function variantRoutes(spec: DomainSpec): AnyRoute[] {
   const { keys } = spec;
-  const variantFilterOf = (f: Record<string, unknown> | undefined) => f && { ...filterOf(f), artifactId: f[keys.artifactId] as string | undefined };
+  const variantFilterOf = (f: Record<string, unknown> | undefined) =>
+    f && { ...filterOf(f), artifactId: f[keys.artifactId] as string | undefined };
   const base = `/api/${keys.name}/variants`;
   const schemas = requestSchemas(keys, { acceptsDelta: Boolean(spec.acceptsDelta) });
   const responses = responseSchemas(keys);
   const archives = archiveRoutes(
     base,
     keys.name,
-    { entity: keys.variant, archivedSummary: `Archive a ${keys.variant}: hidden from queries with its revisions`, response: responses.variant },
-    async (ctx, id, archived) => one(keys.variant, variantToWire(keys, await setVariantArchived(ctx.app.db, scopeOf(ctx), spec, id, archived))),
+    {
+      entity: keys.variant,
+      archivedSummary: `Archive a ${keys.variant}: hidden from queries with its revisions`,
+      response: responses.variant,
+    },
+    async (ctx, id, archived) =>
+      one(keys.variant, variantToWire(keys, await setVariantArchived(ctx.app.db, scopeOf(ctx), spec, id, archived))),
   );
   return [
     defineRoute({
@@ -32,7 +46,13 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       response: responses.variant,
       handler: async ({ ctx, body }) => {
         const { [keys.artifactId]: artifactId, ...fields } = body[keys.variant] as Record<string, unknown>;
-        const variant = await createVariant(ctx.app.db, scopeOf(ctx), spec, artifactId as string, fields as VariantFields);
+        const variant = await createVariant(
+          ctx.app.db,
+          scopeOf(ctx),
+          spec,
+          artifactId as string,
+          fields as VariantFields,
+        );
         return one(keys.variant, variantToWire(keys, variant));
       },
     }),
@@ -44,7 +64,8 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Fetch a ${keys.variant} by id`,
       params: idParams,
       response: responses.variant,
-      handler: async ({ ctx, params }) => one(keys.variant, variantToWire(keys, await getVariant(ctx.app.db, scopeOf(ctx), spec, params.id))),
+      handler: async ({ ctx, params }) =>
+        one(keys.variant, variantToWire(keys, await getVariant(ctx.app.db, scopeOf(ctx), spec, params.id))),
     }),
     defineRoute({
       method: "PUT",
@@ -57,7 +78,10 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       response: responses.variant,
       handler: async ({ ctx, params, body }) => {
         const fields = editedFields<VariantFields>(body, keys.variant, params.id);
-        return one(keys.variant, variantToWire(keys, await updateVariant(ctx.app.db, scopeOf(ctx), spec, params.id, fields)));
+        return one(
+          keys.variant,
+          variantToWire(keys, await updateVariant(ctx.app.db, scopeOf(ctx), spec, params.id, fields)),
+        );
       },
     }),
     defineRoute({
@@ -91,7 +115,10 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       handler: async ({ ctx, body }) => {
         const fields = (body[keys.variant] ?? {}) as VariantFields;
         const fork = await forkVariant(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), fields);
-        return { ...one(keys.variant, variantToWire(keys, fork.variant)), [keys.revision]: revisionToWire(keys, fork.commit.revision) };
+        return {
+          ...one(keys.variant, variantToWire(keys, fork.variant)),
+          [keys.revision]: revisionToWire(keys, fork.commit.revision),
+        };
       },
     }),
     ...archives,

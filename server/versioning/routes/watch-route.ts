@@ -15,7 +15,9 @@ function watchQuery(refNames: string[]) {
   return z
     .record(z.string(), z.string())
     .superRefine((q, ctx) => {
-      for (const name of Object.keys(q)) if (!allowed.has(name)) ctx.addIssue({ code: "custom", path: [name], message: `unknown parameter; use ${[...allowed].join(", ")}` });
+      for (const name of Object.keys(q))
+        if (!allowed.has(name))
+          ctx.addIssue({ code: "custom", path: [name], message: `unknown parameter; use ${[...allowed].join(", ")}` });
     })
     .transform((q) => {
       const body: Record<string, Record<string, string> | string> = {};
@@ -26,13 +28,25 @@ function watchQuery(refNames: string[]) {
       }
       return body;
     })
-    .pipe(z.strictObject({ key: z.string().min(1).max(300).optional(), ...Object.fromEntries(refNames.map((r) => [r, refSchema.optional()])) }));
+    .pipe(
+      z.strictObject({
+        key: z.string().min(1).max(300).optional(),
+        ...Object.fromEntries(refNames.map((r) => [r, refSchema.optional()])),
+      }),
+    );
 }
 
 /** `GET /api/<domain>/revisions/watch`: server-sent events of the revision the references resolve to. */
 export function watchRoute(spec: DomainSpec, serialize: Parameters<typeof watchRevision>[4]["serialize"]): AnyRoute {
   const { keys } = spec;
-  const refNames = [keys.ref, keys.variantRef, keys.revisionRef, "environment_ref", "environment_variant_ref", "environment_revision_ref"];
+  const refNames = [
+    keys.ref,
+    keys.variantRef,
+    keys.revisionRef,
+    "environment_ref",
+    "environment_variant_ref",
+    "environment_revision_ref",
+  ];
   return defineRoute({
     method: "GET",
     path: `/api/${keys.name}/revisions/watch`,

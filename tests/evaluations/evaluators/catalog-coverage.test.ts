@@ -16,6 +16,8 @@ describe("the evaluator catalog and the executors", () => {
     };
     expect(await run("exact_match_case_insensitive", { correct_answer: "Paris" }, "PARIS")).toEqual({ success: true });
     expect(await run("json_object_output", {}, ' {"a": 1} ')).toEqual({ success: true });
-    expect(await run("close_paraphrase", { correct_answer: "The capital is Paris" }, "The capital is Paris.")).toMatchObject({ success: true });
+    expect(
+      await run("close_paraphrase", { correct_answer: "The capital is Paris" }, "The capital is Paris."),
+    ).toMatchObject({ success: true });
   });
 });

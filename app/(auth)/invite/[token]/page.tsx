@@ -15,7 +15,13 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   try {
     const invite = await previewInvite(context.db, token);
     const session = await currentSession();
-    return <InviteView token={token} invite={{ projectName: invite.projectName, role: invite.role }} signedInAs={session?.user.email ?? null} />;
+    return (
+      <InviteView
+        token={token}
+        invite={{ projectName: invite.projectName, role: invite.role }}
+        signedInAs={session?.user.email ?? null}
+      />
+    );
   } catch (error) {
     if (!isAppError(error)) throw error;
     return (

@@ -7,6 +7,13 @@ import { toolCases } from "./tool-cases";
 import { validCases } from "./valid-cases";
 
 /** Every template both validators are checked against, valid ones first. */
-export const corpus: CorpusCase[] = [...validCases, ...rootAndLlmCases, ...toolCases, ...mcpCases, ...skillCases, ...selectorCases];
+export const corpus: CorpusCase[] = [
+  ...validCases,
+  ...rootAndLlmCases,
+  ...toolCases,
+  ...mcpCases,
+  ...skillCases,
+  ...selectorCases,
+];
 
 export type { CorpusCase };

@@ -12,9 +12,6 @@ export const codeToolSchema = closedObject({
   runtime: z.enum(CODE_RUNTIMES).default("python").describe("Script runtime."),
   script: nonEmptyText().describe("Script source."),
   input_schema: inputSchemaField(),
-  secrets: z
-    .array(nonEmptyText())
-    .default([])
-    .describe("Names of secrets injected into the script environment."),
+  secrets: z.array(nonEmptyText()).default([]).describe("Names of secrets injected into the script environment."),
   ...toolCommonFields,
 }).describe("A script executed by the runner.");

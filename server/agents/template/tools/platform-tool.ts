@@ -7,4 +7,6 @@ export const platformToolSchema = closedObject({
   type: z.literal("platform"),
   op: nonEmptyText().describe("Catalog operation to expose (for example discover_tools)."),
   ...toolCommonFields,
-}).describe("An existing service endpoint exposed as a tool; the catalog owns its description, endpoint and request schema.");
+}).describe(
+  "An existing service endpoint exposed as a tool; the catalog owns its description, endpoint and request schema.",
+);

@@ -41,7 +41,8 @@ export const referenceToolSchema = closedObject({
         ctx.addIssue({
           code: "custom",
           path: ["version"],
-          message: 'pins a revision of a variant and is only valid with ref_by "variant"; the environment decides the revision',
+          message:
+            'pins a revision of a variant and is only valid with ref_by "variant"; the environment decides the revision',
         });
       }
     },

@@ -5,7 +5,11 @@ import { createArtifact, freeSlug, type Scope } from "@/server/versioning";
 import { workflowsSpec } from "../spec";
 
 /** A new agent starts from the default template, committed as revision 1 of its default variant. */
-export async function createAgent(db: Database, scope: Scope, input: { name: string; slug?: string; description?: string; llm?: StartingModel }) {
+export async function createAgent(
+  db: Database,
+  scope: Scope,
+  input: { name: string; slug?: string; description?: string; llm?: StartingModel },
+) {
   try {
     // With data, the create makes the agent's first variant explicitly and commits revision 1 to it.
     const created = await createArtifact(db, scope, workflowsSpec, {
@@ -20,9 +24,11 @@ export async function createAgent(db: Database, scope: Scope, input: { name: str
     // The engine speaks of workflows; here it is an agent, and the person gets a slug that is free.
     if (isAppError(error) && error.code === "slug_taken" && input.slug) {
       const free = await freeSlug(db, scope.projectId, workflowsSpec, input.slug);
-      throw new ConflictError(`An agent with slug "${input.slug}" already exists in this project; "${free}" is free`, "slug_taken", [
-        { path: "slug", message: `Another agent has this slug; try "${free}"` },
-      ]);
+      throw new ConflictError(
+        `An agent with slug "${input.slug}" already exists in this project; "${free}" is free`,
+        "slug_taken",
+        [{ path: "slug", message: `Another agent has this slug; try "${free}"` }],
+      );
     }
     throw error;
   }

@@ -56,7 +56,13 @@ export async function listAgents(db: Executor, scope: Scope, query: AgentListQue
         artifact,
         defaultVariantId: head?.variantId,
         latest: head?.revisionId
-          ? { revisionId: head.revisionId, version: head.version!, message: head.message, date: head.date!, authorId: head.authorId }
+          ? {
+              revisionId: head.revisionId,
+              version: head.version!,
+              message: head.message,
+              date: head.date!,
+              authorId: head.authorId,
+            }
           : undefined,
         deployments: deploymentsOf(states, "workflow", artifact.id),
       };

@@ -2,7 +2,8 @@ import { isAppError, type FieldError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
 import { checkAgentTemplate } from "../agent-template-check";
 
-export type TemplateVerdict = { ok: true; warnings: string[]; errors: [] } | { ok: false; warnings: []; errors: FieldError[] };
+export type TemplateVerdict =
+  { ok: true; warnings: string[]; errors: [] } | { ok: false; warnings: []; errors: FieldError[] };
 
 /** The check a commit runs, as a verdict instead of an error: for the editor, before committing. */
 export async function templateVerdict(db: Executor, projectId: string, template: unknown): Promise<TemplateVerdict> {

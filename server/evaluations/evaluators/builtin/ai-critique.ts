@@ -19,18 +19,26 @@ const JUDGE_TIMEOUT_MS = 120_000;
 /** What the judge answers when no json_schema is given: a score from 0 to 1. */
 export const DEFAULT_JUDGE_SCHEMA = {
   type: "object",
-  properties: { score: { type: "number", minimum: 0, maximum: 1, description: "The grade, from 0 (worst) to 1 (best)." } },
+  properties: {
+    score: { type: "number", minimum: 0, maximum: 1, description: "The grade, from 0 (worst) to 1 (best)." },
+  },
   required: ["score"],
   additionalProperties: false,
 };
 
 const RESPONSE_TYPES = ["text", "json_object", "json_schema"] as const;
-const ROLES: Record<string, ModelMessage["role"]> = { system: "system", developer: "system", user: "user", assistant: "assistant" };
+const ROLES: Record<string, ModelMessage["role"]> = {
+  system: "system",
+  developer: "system",
+  user: "user",
+  assistant: "assistant",
+};
 
 /** `version` picks the reference's default template format (2: fstring, 3 and 4: curly, 5: mustache). */
 function templateFormat(params: Record<string, unknown>): TemplateFormat {
   const version = params.version === undefined || params.version === null ? undefined : String(params.version);
-  const byVersion: TemplateFormat = version === "2" ? "fstring" : version === "3" || version === "4" ? "curly" : "mustache";
+  const byVersion: TemplateFormat =
+    version === "2" ? "fstring" : version === "3" || version === "4" ? "curly" : "mustache";
   return enumParam(params, "template_format", TEMPLATE_FORMATS, byVersion);
 }
 
@@ -38,8 +46,12 @@ function templateFormat(params: Record<string, unknown>): TemplateFormat {
 function judgeSchema(params: Record<string, unknown>): { name: string; schema: Record<string, unknown> } {
   const given = params.json_schema;
   if (given === undefined || given === null) return { name: "grade", schema: DEFAULT_JUDGE_SCHEMA };
-  if (!isRecord(given)) throw invalidParameter(`parameter json_schema must be a JSON Schema object (or {name, schema, strict}); got ${JSON.stringify(given)}`);
-  if (isRecord(given.schema)) return { name: typeof given.name === "string" && given.name ? given.name : "grade", schema: given.schema };
+  if (!isRecord(given))
+    throw invalidParameter(
+      `parameter json_schema must be a JSON Schema object (or {name, schema, strict}); got ${JSON.stringify(given)}`,
+    );
+  if (isRecord(given.schema))
+    return { name: typeof given.name === "string" && given.name ? given.name : "grade", schema: given.schema };
   return { name: "grade", schema: given };
 }
 
@@ -47,30 +59,47 @@ function renderContext(call: EvaluatorCall, schema: unknown): Record<string, unk
   const inputs = testcaseInputs(call.request.inputs);
   const context: Record<string, unknown> = { parameters: call.parameters };
   const key = optionalStringParam(call.parameters, "correct_answer_key");
-  if (key !== undefined && inputs[key] !== undefined) Object.assign(context, { ground_truth: inputs[key], correct_answer: inputs[key], reference: inputs[key] });
-  Object.assign(context, inputs, { inputs, prediction: call.request.outputs, outputs: call.request.outputs, trace: call.request.trace ?? null, json_schema: schema });
+  if (key !== undefined && inputs[key] !== undefined)
+    Object.assign(context, { ground_truth: inputs[key], correct_answer: inputs[key], reference: inputs[key] });
+  Object.assign(context, inputs, {
+    inputs,
+    prediction: call.request.outputs,
+    outputs: call.request.outputs,
+    trace: call.request.trace ?? null,
+    json_schema: schema,
+  });
   return context;
 }
 
 function judgeMessages(call: EvaluatorCall, context: Record<string, unknown>): ModelMessage[] {
   const template = call.parameters.prompt_template;
   if (!Array.isArray(template) || template.length === 0) {
-    throw invalidParameter('parameter prompt_template must be a non-empty list of messages, e.g. [{"role": "system", "content": "Grade ..."}, {"role": "user", "content": "{{outputs}}"}]');
+    throw invalidParameter(
+      'parameter prompt_template must be a non-empty list of messages, e.g. [{"role": "system", "content": "Grade ..."}, {"role": "user", "content": "{{outputs}}"}]',
+    );
   }
   const format = templateFormat(call.parameters);
   return template.map((message, i) => {
     const where = `prompt_template[${i}]`;
-    if (!isRecord(message) || typeof message.content !== "string" || typeof message.role !== "string") throw invalidParameter(`${where} must be {role, content} with text content`);
+    if (!isRecord(message) || typeof message.content !== "string" || typeof message.role !== "string")
+      throw invalidParameter(`${where} must be {role, content} with text content`);
     const role = ROLES[message.role];
-    if (!role) throw invalidParameter(`${where}.role must be one of ${Object.keys(ROLES).join(", ")}; got "${message.role}"`);
+    if (!role)
+      throw invalidParameter(`${where}.role must be one of ${Object.keys(ROLES).join(", ")}; got "${message.role}"`);
     return { role, content: renderTemplate(message.content, format, context, `${where}.content`) } as ModelMessage;
   });
 }
 
 /** A response format that leaves the answer as text: the verdict is read by judgeVerdict. */
-function responseFormat(type: (typeof RESPONSE_TYPES)[number], schema: { name: string; schema: Record<string, unknown> }): OutputInterface<string> | undefined {
+function responseFormat(
+  type: (typeof RESPONSE_TYPES)[number],
+  schema: { name: string; schema: Record<string, unknown> },
+): OutputInterface<string> | undefined {
   if (type === "text") return undefined;
-  const format = type === "json_object" ? { type: "json" as const } : { type: "json" as const, schema: schema.schema, name: schema.name };
+  const format =
+    type === "json_object"
+      ? { type: "json" as const }
+      : { type: "json" as const, schema: schema.schema, name: schema.name };
   return {
     name: "judge",
     responseFormat: Promise.resolve(format),
@@ -89,8 +118,14 @@ export const aiCritique: EvaluatorHandler = async (call): Promise<EvaluatorResul
   const { parameters, ctx } = call;
   const threshold = thresholdParam(parameters);
   const schema = judgeSchema(parameters);
-  const version = parameters.version === undefined || parameters.version === null ? undefined : String(parameters.version);
-  const responseType = enumParam(parameters, "response_type", RESPONSE_TYPES, version === "2" || version === "3" ? "text" : "json_schema");
+  const version =
+    parameters.version === undefined || parameters.version === null ? undefined : String(parameters.version);
+  const responseType = enumParam(
+    parameters,
+    "response_type",
+    RESPONSE_TYPES,
+    version === "2" || version === "3" ? "text" : "json_schema",
+  );
   const messages = judgeMessages(call, renderContext(call, schema.schema));
   const modelName = stringParam(parameters, "model", DEFAULT_JUDGE_MODEL);
   const connection = await resolveModel(ctx, modelName, optionalStringParam(parameters, "connection"), "model");
@@ -100,7 +135,14 @@ export const aiCritique: EvaluatorHandler = async (call): Promise<EvaluatorResul
   try {
     // Streamed, as agent turns are: some gateways only stream.
     usage = await withCallLimit(ctx.signal, ctx.timeoutMs ?? JUDGE_TIMEOUT_MS, async (abortSignal) => {
-      const result = streamText({ model, messages, output: responseFormat(responseType, schema), maxRetries: 0, abortSignal, onError: () => {} });
+      const result = streamText({
+        model,
+        messages,
+        output: responseFormat(responseType, schema),
+        maxRetries: 0,
+        abortSignal,
+        onError: () => {},
+      });
       for await (const part of result.fullStream) {
         if (part.type === "error") throw part.error;
         if (part.type === "text-delta") text += part.text;
@@ -109,7 +151,12 @@ export const aiCritique: EvaluatorHandler = async (call): Promise<EvaluatorResul
     });
   } catch (error) {
     if (ctx.signal.aborted) throw cancelled();
-    throw providerFailure(error, connection, "the judge model could not grade", error instanceof CallAborted && error.timedOut);
+    throw providerFailure(
+      error,
+      connection,
+      "the judge model could not grade",
+      error instanceof CallAborted && error.timedOut,
+    );
   }
   const input = usage.inputTokens ?? 0;
   const output = usage.outputTokens ?? 0;
@@ -122,5 +169,8 @@ export const aiCritique: EvaluatorHandler = async (call): Promise<EvaluatorResul
       `the judge model answered ${JSON.stringify(shown)}, which is not a JSON number, boolean or object; ask for JSON in the prompt or set response_type to json_schema`,
     );
   }
-  return { outputs, usage: { promptTokens: input, completionTokens: output, ...(costUsd !== undefined ? { costUsd } : {}) } };
+  return {
+    outputs,
+    usage: { promptTokens: input, completionTokens: output, ...(costUsd !== undefined ? { costUsd } : {}) },
+  };
 };

@@ -16,7 +16,9 @@ export const jsonDiff: EvaluatorHandler = (call) => {
   const threshold = thresholdParam(call.parameters);
   const expected = asJson(correctAnswer(call));
   if (!isRecord(expected)) {
-    throw missingInput(`the expected answer (correct_answer_key) must be a JSON object or JSON text of one; got ${JSON.stringify(correctAnswer(call))}`);
+    throw missingInput(
+      `the expected answer (correct_answer_key) must be a JSON object or JSON text of one; got ${JSON.stringify(correctAnswer(call))}`,
+    );
   }
   const score = jsonDiffScore(expected, asJson(call.request.outputs), { schemaOnly, predictKeys, lowerKeys });
   return { outputs: { score, success: score >= threshold } };

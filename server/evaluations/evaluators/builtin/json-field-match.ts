@@ -31,11 +31,15 @@ export const fieldMatch: EvaluatorHandler = (call) => {
 export const jsonMultiFieldMatch: EvaluatorHandler = (call) => {
   const fields = call.parameters.fields;
   if (!Array.isArray(fields) || fields.length === 0 || fields.some((f) => typeof f !== "string" || f === "")) {
-    throw invalidParameter(`parameter fields must be a non-empty list of paths (dot, JSONPath or JSON pointer), e.g. ["name", "address.city"]; got ${JSON.stringify(fields)}`);
+    throw invalidParameter(
+      `parameter fields must be a non-empty list of paths (dot, JSONPath or JSON pointer), e.g. ["name", "address.city"]; got ${JSON.stringify(fields)}`,
+    );
   }
   const expected = asJson(correctAnswer(call));
   if (typeof expected !== "object" || expected === null) {
-    throw missingInput(`the expected answer (correct_answer_key) must be a JSON object or JSON text of one, to read the fields from; got ${JSON.stringify(correctAnswer(call))}`);
+    throw missingInput(
+      `the expected answer (correct_answer_key) must be a JSON object or JSON text of one, to read the fields from; got ${JSON.stringify(correctAnswer(call))}`,
+    );
   }
   const actual = asJson(call.request.outputs);
   const outputs: Record<string, unknown> = {};

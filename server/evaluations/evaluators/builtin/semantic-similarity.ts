@@ -24,18 +24,34 @@ export const semanticSimilarity: EvaluatorHandler = async (call) => {
   const values = [outputText(call.request.outputs), typeof answer === "string" ? answer : JSON.stringify(answer)];
   const slug = optionalStringParam(parameters, "connection");
   const name = stringParam(parameters, "embedding_model", DEFAULT_EMBEDDING_MODEL);
-  const connection = await resolveModel(ctx, slug || name.includes("/") ? name : `openai/${name}`, slug, "embedding_model");
+  const connection = await resolveModel(
+    ctx,
+    slug || name.includes("/") ? name : `openai/${name}`,
+    slug,
+    "embedding_model",
+  );
   const model = embeddingModel(connection);
   if (!model) {
-    throw new EvaluatorFailure("invalid_parameters", `the ${connection.provider} provider offers no embedding models here; use one of ${EMBEDDING_PROVIDERS.join(", ")} for embedding_model`);
+    throw new EvaluatorFailure(
+      "invalid_parameters",
+      `the ${connection.provider} provider offers no embedding models here; use one of ${EMBEDDING_PROVIDERS.join(", ")} for embedding_model`,
+    );
   }
-  if (values.some((v) => v.trim() === "")) return { outputs: { score: values[0] === values[1] ? 1 : 0, success: values[0] === values[1] } };
+  if (values.some((v) => v.trim() === ""))
+    return { outputs: { score: values[0] === values[1] ? 1 : 0, success: values[0] === values[1] } };
   try {
-    const result = await withCallLimit(ctx.signal, ctx.timeoutMs ?? EMBEDDING_TIMEOUT_MS, (abortSignal) => embedMany({ model, values, maxRetries: 0, abortSignal }));
+    const result = await withCallLimit(ctx.signal, ctx.timeoutMs ?? EMBEDDING_TIMEOUT_MS, (abortSignal) =>
+      embedMany({ model, values, maxRetries: 0, abortSignal }),
+    );
     const score = cosineSimilarity(result.embeddings[0], result.embeddings[1]);
     return { outputs: { score, success: score >= threshold }, usage: { promptTokens: result.usage.tokens } };
   } catch (error) {
     if (ctx.signal.aborted) throw cancelled();
-    throw providerFailure(error, connection, "the embedding model could not embed the texts", error instanceof CallAborted && error.timedOut);
+    throw providerFailure(
+      error,
+      connection,
+      "the embedding model could not embed the texts",
+      error instanceof CallAborted && error.timedOut,
+    );
   }
 };

@@ -15,7 +15,11 @@ export const MAX_SIMILARITY_CHARACTERS = 20_000;
 export const MAX_LEVENSHTEIN_CELLS = 4_000_000;
 
 const similarity =
-  (measure: (a: string, b: string) => number, thresholdNames: string[], tooLong: (a: number, b: number) => boolean): EvaluatorHandler =>
+  (
+    measure: (a: string, b: string) => number,
+    thresholdNames: string[],
+    tooLong: (a: number, b: number) => boolean,
+  ): EvaluatorHandler =>
   (call) => {
     const fold = boolParam(call.parameters, "case_sensitive", true) ? (s: string) => s : (s: string) => s.toLowerCase();
     const threshold = thresholdParam(call.parameters, thresholdNames);
@@ -33,7 +37,15 @@ const similarity =
   };
 
 /** `auto_similarity_match`: difflib's SequenceMatcher ratio; `threshold` or `similarity_threshold`. */
-export const similarityMatch = similarity(sequenceRatio, ["threshold", "similarity_threshold"], (a, b) => Math.max(a, b) > MAX_SIMILARITY_CHARACTERS);
+export const similarityMatch = similarity(
+  sequenceRatio,
+  ["threshold", "similarity_threshold"],
+  (a, b) => Math.max(a, b) > MAX_SIMILARITY_CHARACTERS,
+);
 
 /** `auto_levenshtein_distance`: 1 − edit distance / longer length. */
-export const levenshteinMatch = similarity(levenshteinSimilarity, ["threshold"], (a, b) => a * b > MAX_LEVENSHTEIN_CELLS);
+export const levenshteinMatch = similarity(
+  levenshteinSimilarity,
+  ["threshold"],
+  (a, b) => a * b > MAX_LEVENSHTEIN_CELLS,
+);

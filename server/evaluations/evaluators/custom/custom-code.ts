@@ -11,9 +11,12 @@ const VERSIONS = ["1", "2", "3"] as const;
 function runtimeOf(value: unknown): CodeRuntimeName {
   const runtime = value === undefined || value === null ? "python" : value === "node" ? "javascript" : value;
   if (runtime === "typescript") {
-    throw invalidParameter("runtime typescript cannot run here: the sandbox's JavaScript engine (QuickJS) takes no type annotations; write the evaluator in javascript (remove the types) or python");
+    throw invalidParameter(
+      "runtime typescript cannot run here: the sandbox's JavaScript engine (QuickJS) takes no type annotations; write the evaluator in javascript (remove the types) or python",
+    );
   }
-  if (!CODE_RUNTIMES.includes(runtime as CodeRuntimeName)) throw invalidParameter(`runtime must be python or javascript; got ${JSON.stringify(value)}`);
+  if (!CODE_RUNTIMES.includes(runtime as CodeRuntimeName))
+    throw invalidParameter(`runtime must be python or javascript; got ${JSON.stringify(value)}`);
   return runtime as CodeRuntimeName;
 }
 
@@ -29,7 +32,11 @@ function entryPoint(runtime: CodeRuntimeName, version: (typeof VERSIONS)[number]
 function outputsOf(value: unknown, threshold: number): Record<string, unknown> {
   const verdict = verdictOf(value, threshold);
   if (verdict) return verdict;
-  if (value === null || value === undefined) throw new EvaluatorFailure("invalid_evaluator_result", "evaluate returned nothing; return a number (score), a boolean (success) or an object of metrics");
+  if (value === null || value === undefined)
+    throw new EvaluatorFailure(
+      "invalid_evaluator_result",
+      "evaluate returned nothing; return a number (score), a boolean (success) or an object of metrics",
+    );
   return { result: value };
 }
 
@@ -44,10 +51,14 @@ const codeEvaluator =
   async (call: EvaluatorCall): Promise<EvaluatorResult> => {
     const { parameters, request, ctx } = call;
     const code = request.data.script ?? parameters.code;
-    if (typeof code !== "string" || code.trim() === "") throw invalidParameter("the evaluator has no code: set data.script (or data.parameters.code) to code defining evaluate(inputs, outputs, trace)");
+    if (typeof code !== "string" || code.trim() === "")
+      throw invalidParameter(
+        "the evaluator has no code: set data.script (or data.parameters.code) to code defining evaluate(inputs, outputs, trace)",
+      );
     const runtime = runtimeOf(request.data.runtime ?? parameters.runtime);
     const version = String(parameters.version ?? request.data.version ?? defaultVersion);
-    if (!VERSIONS.includes(version as (typeof VERSIONS)[number])) throw invalidParameter(`version must be "1", "2" or "3"; got ${JSON.stringify(version)}`);
+    if (!VERSIONS.includes(version as (typeof VERSIONS)[number]))
+      throw invalidParameter(`version must be "1", "2" or "3"; got ${JSON.stringify(version)}`);
     const threshold = thresholdParam(parameters);
     const inputs = testcaseInputs(request.inputs);
     const args =
@@ -56,7 +67,13 @@ const codeEvaluator =
         : { inputs, outputs: request.outputs ?? null, trace: request.trace ?? null };
     const { sandbox } = ctx.app.config;
     const limits = { timeoutMs: ctx.timeoutMs ?? sandbox.commandTimeoutMs, memoryMb: sandbox.codeToolMemoryMb };
-    const value = await runInSandbox(runtime, `${code}${entryPoint(runtime, version as (typeof VERSIONS)[number])}`, args, limits, ctx.signal);
+    const value = await runInSandbox(
+      runtime,
+      `${code}${entryPoint(runtime, version as (typeof VERSIONS)[number])}`,
+      args,
+      limits,
+      ctx.signal,
+    );
     if (ctx.signal.aborted) throw cancelled();
     return { outputs: outputsOf(value, threshold) };
   };

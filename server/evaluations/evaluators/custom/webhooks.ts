@@ -32,7 +32,11 @@ export const webhookTest: EvaluatorHandler = async (call) => {
     { timeoutMs: call.ctx.timeoutMs ?? WEBHOOK_TIMEOUT_MS, what, parameter: "parameter webhook_url" },
   );
   const reply = parsed(text);
-  if (!reply.json) throw new EvaluatorFailure("invalid_webhook_answer", `${what} answered with text that is not JSON: ${JSON.stringify(text.slice(0, 200))}; answer with a number, a boolean or an object`);
+  if (!reply.json)
+    throw new EvaluatorFailure(
+      "invalid_webhook_answer",
+      `${what} answered with text that is not JSON: ${JSON.stringify(text.slice(0, 200))}; answer with a number, a boolean or an object`,
+    );
   return { outputs: verdictOf(reply.value, threshold) ?? { result: reply.value } };
 };
 
@@ -42,16 +46,31 @@ export const webhookTest: EvaluatorHandler = async (call) => {
  */
 export const customHook: EvaluatorHandler = async (call) => {
   const { data } = call.request;
-  if (typeof data.url !== "string" || data.url === "") throw invalidParameter("the hook evaluator has no data.url; set it to the base URL of your service (it receives POST <url>/invoke)");
+  if (typeof data.url !== "string" || data.url === "")
+    throw invalidParameter(
+      "the hook evaluator has no data.url; set it to the base URL of your service (it receives POST <url>/invoke)",
+    );
   const headers = data.headers ?? {};
-  if (!isRecord(headers) || Object.values(headers).some((v) => typeof v !== "string")) throw invalidParameter("data.headers must be an object of header names to string values");
+  if (!isRecord(headers) || Object.values(headers).some((v) => typeof v !== "string"))
+    throw invalidParameter("data.headers must be an object of header names to string values");
   const url = `${data.url.replace(/\/+$/, "")}/invoke`;
   const inputs = testcaseInputs(call.request.inputs);
   const text = await postJson(
     call.ctx,
     url,
-    { inputs, parameters: call.parameters, outputs: call.request.outputs ?? null, trace: call.request.trace ?? null, testcase: inputs },
-    { headers: headers as Record<string, string>, timeoutMs: call.ctx.timeoutMs ?? HOOK_TIMEOUT_MS, what: `the hook ${url}`, parameter: "data.url" },
+    {
+      inputs,
+      parameters: call.parameters,
+      outputs: call.request.outputs ?? null,
+      trace: call.request.trace ?? null,
+      testcase: inputs,
+    },
+    {
+      headers: headers as Record<string, string>,
+      timeoutMs: call.ctx.timeoutMs ?? HOOK_TIMEOUT_MS,
+      what: `the hook ${url}`,
+      parameter: "data.url",
+    },
   );
   const reply = parsed(text);
   return { outputs: verdictOf(reply.value, thresholdParam(call.parameters)) ?? { result: reply.value } };

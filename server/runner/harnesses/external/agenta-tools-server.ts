@@ -29,7 +29,12 @@ export interface ToolCallResult {
   isError?: boolean;
 }
 
-export type CallServiceTool = (name: string, args: Record<string, unknown>, toolUseId: string | undefined, signal: AbortSignal | undefined) => Promise<ToolCallResult>;
+export type CallServiceTool = (
+  name: string,
+  args: Record<string, unknown>,
+  toolUseId: string | undefined,
+  signal: AbortSignal | undefined,
+) => Promise<ToolCallResult>;
 
 /**
  * The template's tools as an MCP server inside this process. Each tool keeps its JSON Schema
@@ -37,18 +42,29 @@ export type CallServiceTool = (name: string, args: Record<string, unknown>, tool
  * `call`, which runs the registry's tool under the run's permission policy, or holds a client
  * tool's call open for the caller.
  */
-export async function agentaToolsServer(tools: BuiltTools, timeoutMs: number, call: CallServiceTool): Promise<McpSdkServerConfigWithInstance> {
+export async function agentaToolsServer(
+  tools: BuiltTools,
+  timeoutMs: number,
+  call: CallServiceTool,
+): Promise<McpSdkServerConfigWithInstance> {
   const definitions = await Promise.all(
     [...tools.byName.values()].map(async (registered) => ({
       name: registered.name,
       description: registered.tool.description ?? registered.name,
       inputSchema: zodOf(await asSchema(registered.tool.inputSchema).jsonSchema),
       annotations: { readOnlyHint: Boolean(registered.readOnly) },
-      handler: (args: Record<string, unknown>, extra: unknown) => call(registered.name, args, toolUseIdOf(extra), signalOf(extra)),
+      handler: (args: Record<string, unknown>, extra: unknown) =>
+        call(registered.name, args, toolUseIdOf(extra), signalOf(extra)),
     })),
   );
   // A client tool's call stays open until the caller answers (at most the session's idle time).
-  return createSdkMcpServer({ name: AGENTA_TOOLS, version: "1.0.0", alwaysLoad: true, timeout: timeoutMs, tools: definitions });
+  return createSdkMcpServer({
+    name: AGENTA_TOOLS,
+    version: "1.0.0",
+    alwaysLoad: true,
+    timeout: timeoutMs,
+    tools: definitions,
+  });
 }
 
 /** A schema zod cannot express still reaches the tool, whose own validation then applies. */

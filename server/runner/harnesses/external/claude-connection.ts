@@ -18,26 +18,36 @@ export async function resolveClaudeConnection(
   hostEnv: Record<string, string | undefined>,
 ): Promise<ResolvedConnection> {
   if (llm.provider && llm.provider !== "anthropic") {
-    throw new BadRequestError(`llm.provider "${llm.provider}" is not reached by harness.kind "external_harness"; it reaches anthropic only`, "unsupported_provider");
+    throw new BadRequestError(
+      `llm.provider "${llm.provider}" is not reached by harness.kind "external_harness"; it reaches anthropic only`,
+      "unsupported_provider",
+    );
   }
   const model = llm.model.replace(/^anthropic\//, "");
   const selection = getHarness("external_harness")!.model_selection;
   const aliases = selection.kind === "alias" ? selection.aliases : [];
   if (!aliases.includes(model) && !/^claude-[a-z0-9.-]+(\[1m\])?$/.test(model)) {
-    throw new BadRequestError(`llm.model "${llm.model}" is not a model harness.kind "external_harness" selects; use an alias (${aliases.join(", ")}) or a claude-* model id`, "unsupported_model");
+    throw new BadRequestError(
+      `llm.model "${llm.model}" is not a model harness.kind "external_harness" selects; use an alias (${aliases.join(", ")}) or a claude-* model id`,
+      "unsupported_model",
+    );
   }
   if (llm.connection?.mode === "self_managed") {
     const cloud = ctx.config.externalHarness.cloud;
     if (cloud) return { provider: "anthropic", model, deployment: cloud, label: `the ${cloud} sign-in of this host` };
-    if (hostEnv.CLAUDE_CODE_OAUTH_TOKEN) return { provider: "anthropic", model, deployment: "direct", label: "the Claude sign-in of this host" };
+    if (hostEnv.CLAUDE_CODE_OAUTH_TOKEN)
+      return { provider: "anthropic", model, deployment: "direct", label: "the Claude sign-in of this host" };
     throw new BadRequestError(
-      "llm.connection.mode self_managed on harness.kind \"external_harness\" needs the operator to set EXTERNAL_HARNESS_CLOUD (bedrock or vertex) or CLAUDE_CODE_OAUTH_TOKEN; or use a managed connection",
+      'llm.connection.mode self_managed on harness.kind "external_harness" needs the operator to set EXTERNAL_HARNESS_CLOUD (bedrock or vertex) or CLAUDE_CODE_OAUTH_TOKEN; or use a managed connection',
       "missing_connection",
     );
   }
   const connection = await resolveConnection({ ...llm, provider: "anthropic", model }, ctx);
   if (connection.provider !== "anthropic") {
-    throw new BadRequestError(`llm.connection.slug names a ${connection.provider} connection; harness.kind "external_harness" needs an anthropic one`, "connection_mismatch");
+    throw new BadRequestError(
+      `llm.connection.slug names a ${connection.provider} connection; harness.kind "external_harness" needs an anthropic one`,
+      "connection_mismatch",
+    );
   }
   // A stored URL is the user's: Claude Code connects to it itself, outside the guarded fetch, so
   // the egress rules are checked here (a literal private address, a loopback name).

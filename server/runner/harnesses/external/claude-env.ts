@@ -3,7 +3,8 @@ import type { ResolvedConnection } from "../../providers";
 /** Host variables a cloud deployment's own sign-in reads; nothing else of the host passes. */
 const CLOUD_ENV: Record<"bedrock" | "vertex", RegExp> = {
   bedrock: /^(AWS_[A-Z0-9_]+|ANTHROPIC_BEDROCK_BASE_URL)$/,
-  vertex: /^(GOOGLE_APPLICATION_CREDENTIALS|GOOGLE_CLOUD_PROJECT|CLOUD_ML_REGION|ANTHROPIC_VERTEX_PROJECT_ID|ANTHROPIC_VERTEX_BASE_URL|VERTEX_REGION_[A-Z0-9_]+)$/,
+  vertex:
+    /^(GOOGLE_APPLICATION_CREDENTIALS|GOOGLE_CLOUD_PROJECT|CLOUD_ML_REGION|ANTHROPIC_VERTEX_PROJECT_ID|ANTHROPIC_VERTEX_BASE_URL|VERTEX_REGION_[A-Z0-9_]+)$/,
 };
 
 export interface ClaudeDirs {
@@ -20,7 +21,11 @@ export interface ClaudeDirs {
  * the connection's credential, the deployment's switches and, for a cloud deployment, the host's
  * cloud sign-in variables are passed; telemetry, error reports and auto-update are off.
  */
-export function claudeEnv(connection: ResolvedConnection, dirs: ClaudeDirs, hostEnv: Record<string, string | undefined>): Record<string, string> {
+export function claudeEnv(
+  connection: ResolvedConnection,
+  dirs: ClaudeDirs,
+  hostEnv: Record<string, string | undefined>,
+): Record<string, string> {
   const env: Record<string, string> = {
     PATH: hostEnv.PATH ?? "/usr/local/bin:/usr/bin:/bin",
     HOME: dirs.home,
@@ -47,7 +52,8 @@ export function claudeEnv(connection: ResolvedConnection, dirs: ClaudeDirs, host
     case "bedrock":
     case "vertex":
       env[connection.deployment === "bedrock" ? "CLAUDE_CODE_USE_BEDROCK" : "CLAUDE_CODE_USE_VERTEX"] = "1";
-      for (const [name, value] of Object.entries(hostEnv)) if (value && CLOUD_ENV[connection.deployment].test(name)) env[name] = value;
+      for (const [name, value] of Object.entries(hostEnv))
+        if (value && CLOUD_ENV[connection.deployment].test(name)) env[name] = value;
       break;
   }
   return env;

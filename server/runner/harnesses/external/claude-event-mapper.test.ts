@@ -23,16 +23,42 @@ describe("ClaudeEventMapper", () => {
       stream({ type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "Let me " } }),
       stream({ type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "double." } }),
       stream({ type: "content_block_stop", index: 1 }),
-      stream({ type: "content_block_start", index: 2, content_block: { type: "tool_use", id: "toolu_1", name: "mcp__agenta-tools__double" } }),
+      stream({
+        type: "content_block_start",
+        index: 2,
+        content_block: { type: "tool_use", id: "toolu_1", name: "mcp__agenta-tools__double" },
+      }),
       stream({ type: "content_block_delta", index: 2, delta: { type: "input_json_delta", partial_json: '{"n":' } }),
       stream({ type: "content_block_delta", index: 2, delta: { type: "input_json_delta", partial_json: "21}" } }),
       stream({ type: "content_block_stop", index: 2 }),
       stream({ type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 7 } }),
       { type: "assistant", message: { content: [{ type: "text", text: "Let me double." }] } },
-      { type: "user", message: { content: [{ type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text", text: '{"result":42}' }] }] } },
-      { type: "user", message: { content: [{ type: "tool_result", tool_use_id: "toolu_denied", is_error: true, content: "denied" }] } },
+      {
+        type: "user",
+        message: {
+          content: [
+            { type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text", text: '{"result":42}' }] },
+          ],
+        },
+      },
+      {
+        type: "user",
+        message: { content: [{ type: "tool_result", tool_use_id: "toolu_denied", is_error: true, content: "denied" }] },
+      },
       { type: "user", message: { content: [{ type: "tool_result", tool_use_id: "toolu_client", content: "blue" }] } },
-      { type: "user", message: { content: [{ type: "tool_result", tool_use_id: "toolu_other", is_error: true, content: [{ type: "text", text: "boom" }] }] } },
+      {
+        type: "user",
+        message: {
+          content: [
+            {
+              type: "tool_result",
+              tool_use_id: "toolu_other",
+              is_error: true,
+              content: [{ type: "text", text: "boom" }],
+            },
+          ],
+        },
+      },
     ].flatMap((message) => mapper.map(message).events);
     expect(events).toEqual([
       { type: "thought_start", id: "reason-0" },
@@ -49,17 +75,46 @@ describe("ClaudeEventMapper", () => {
       { type: "tool_result", id: "toolu_other", output: "boom", isError: true },
     ]);
     expect(mapper.toolCallIds).toEqual(["toolu_1"]);
-    expect(mapper.steps).toMatchObject([{ index: 0, finishReason: "tool_use", usage: { input: 12, output: 7 }, text: "Let me double.", toolCalls: [{ id: "toolu_1", name: "double", input: { n: 21 } }] }]);
-    const end = mapper.map({ type: "result", subtype: "success", is_error: false, stop_reason: "end_turn", usage: { input_tokens: 30, output_tokens: 9 } }).end;
+    expect(mapper.steps).toMatchObject([
+      {
+        index: 0,
+        finishReason: "tool_use",
+        usage: { input: 12, output: 7 },
+        text: "Let me double.",
+        toolCalls: [{ id: "toolu_1", name: "double", input: { n: 21 } }],
+      },
+    ]);
+    const end = mapper.map({
+      type: "result",
+      subtype: "success",
+      is_error: false,
+      stop_reason: "end_turn",
+      usage: { input_tokens: 30, output_tokens: 9 },
+    }).end;
     expect(end).toEqual({ stopReason: "end_turn", usage: { input: 30, output: 9, total: 39 } });
   });
 
   it("ends the turn on a rejected credential and on an error result, without quoting the provider", () => {
     const mapper = new ClaudeEventMapper(context());
-    expect(mapper.map({ type: "system", subtype: "api_retry", error_status: 401 }).end).toEqual({ stopReason: "error", error: "The model provider rejected the credential (401). Check the key." });
+    expect(mapper.map({ type: "system", subtype: "api_retry", error_status: 401 }).end).toEqual({
+      stopReason: "error",
+      error: "The model provider rejected the credential (401). Check the key.",
+    });
     expect(mapper.map({ type: "system", subtype: "api_retry", error_status: 529 }).end).toBeUndefined();
-    const failed = mapper.map({ type: "result", subtype: "success", is_error: true, api_error_status: 500, result: "API Error: 500 {secret body}" }).end;
-    expect(failed).toEqual({ stopReason: "error", usage: undefined, error: "The model provider failed with status 500; retry the turn." });
-    expect(mapper.map({ type: "result", subtype: "error_max_turns", is_error: true }).end?.error).toContain("AGENT_MAX_STEPS");
+    const failed = mapper.map({
+      type: "result",
+      subtype: "success",
+      is_error: true,
+      api_error_status: 500,
+      result: "API Error: 500 {secret body}",
+    }).end;
+    expect(failed).toEqual({
+      stopReason: "error",
+      usage: undefined,
+      error: "The model provider failed with status 500; retry the turn.",
+    });
+    expect(mapper.map({ type: "result", subtype: "error_max_turns", is_error: true }).end?.error).toContain(
+      "AGENT_MAX_STEPS",
+    );
   });
 });

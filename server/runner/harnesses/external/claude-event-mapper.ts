@@ -55,7 +55,13 @@ export class ClaudeEventMapper {
       case "system":
         // Claude Code retries a rejected credential like an outage; a 401 or 403 will not heal.
         if (message.subtype === "api_retry" && (message.error_status === 401 || message.error_status === 403)) {
-          return { events: [], end: { stopReason: "error", error: `The model provider rejected the credential (${message.error_status}). Check the key.` } };
+          return {
+            events: [],
+            end: {
+              stopReason: "error",
+              error: `The model provider rejected the credential (${message.error_status}). Check the key.`,
+            },
+          };
         }
         return { events: [] };
       default:
@@ -68,12 +74,18 @@ export class ClaudeEventMapper {
     switch (event.type) {
       case "message_start":
         this.blocks.clear();
-        this.steps.push({ index: this.steps.length, startedAt: Date.now(), toolCalls: [], usage: { input: event.message?.usage?.input_tokens ?? 0, output: 0 } });
+        this.steps.push({
+          index: this.steps.length,
+          startedAt: Date.now(),
+          toolCalls: [],
+          usage: { input: event.message?.usage?.input_tokens ?? 0, output: 0 },
+        });
         return [];
       case "content_block_start": {
         const block = event.content_block ?? {};
         if (block.type === "text") return [{ type: "message_start", id: this.open(event.index, "text", "msg") }];
-        if (block.type === "thinking") return [{ type: "thought_start", id: this.open(event.index, "thinking", "reason") }];
+        if (block.type === "thinking")
+          return [{ type: "thought_start", id: this.open(event.index, "thinking", "reason") }];
         if (block.type === "tool_use" && block.id && block.name) {
           const name = serviceToolName(block.name) ?? block.name;
           this.blocks.set(event.index, { kind: "tool", id: block.id, name, json: "" });
@@ -88,7 +100,8 @@ export class ClaudeEventMapper {
           if (step) step.text = (step.text ?? "") + delta.text;
           return [{ type: "message_delta", id: block.id, delta: delta.text }];
         }
-        if (block?.kind === "thinking" && delta.type === "thinking_delta" && delta.thinking) return [{ type: "thought_delta", id: block.id, delta: delta.thinking }];
+        if (block?.kind === "thinking" && delta.type === "thinking_delta" && delta.thinking)
+          return [{ type: "thought_delta", id: block.id, delta: delta.thinking }];
         if (block?.kind === "tool" && delta.type === "input_json_delta") block.json += delta.partial_json ?? "";
         return [];
       }
@@ -144,7 +157,11 @@ export class ClaudeEventMapper {
       return { stopReason: typeof message.stop_reason === "string" ? message.stop_reason : "end_turn", usage: totals };
     }
     if (message.subtype === "error_max_turns") {
-      return { stopReason: "error", usage: totals, error: "The turn reached its step limit (AGENT_MAX_STEPS) before the model finished." };
+      return {
+        stopReason: "error",
+        usage: totals,
+        error: "The turn reached its step limit (AGENT_MAX_STEPS) before the model finished.",
+      };
     }
     return { stopReason: "error", usage: totals, error: resultError(message) };
   }
@@ -183,7 +200,11 @@ function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
-    .map((part) => (part && typeof part === "object" && (part as { type?: unknown }).type === "text" ? String((part as { text?: unknown }).text ?? "") : ""))
+    .map((part) =>
+      part && typeof part === "object" && (part as { type?: unknown }).type === "text"
+        ? String((part as { text?: unknown }).text ?? "")
+        : "",
+    )
     .join("");
 }
 
@@ -192,9 +213,16 @@ function textOf(content: unknown): string {
  * can quote the provider's body; only the status and kind are kept.
  */
 function resultError(message: Record<string, unknown>): string {
-  const text = [typeof message.result === "string" ? message.result : "", ...(Array.isArray(message.errors) ? message.errors.map(String) : [])].join(" ");
-  const status = typeof message.api_error_status === "number" ? String(message.api_error_status) : /\b(4\d\d|5\d\d)\b/.exec(text)?.[1];
-  if (status === "401" || status === "403") return `The model provider rejected the credential (${status}). Check the key.`;
+  const text = [
+    typeof message.result === "string" ? message.result : "",
+    ...(Array.isArray(message.errors) ? message.errors.map(String) : []),
+  ].join(" ");
+  const status =
+    typeof message.api_error_status === "number"
+      ? String(message.api_error_status)
+      : /\b(4\d\d|5\d\d)\b/.exec(text)?.[1];
+  if (status === "401" || status === "403")
+    return `The model provider rejected the credential (${status}). Check the key.`;
   if (status) return `The model provider failed with status ${status}; retry the turn.`;
   return "Claude Code ended the turn with an error; retry the turn.";
 }

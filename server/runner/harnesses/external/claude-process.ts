@@ -1,6 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
-import { query, type PermissionResult, type Query, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import {
+  query,
+  type PermissionResult,
+  type Query,
+  type SDKMessage,
+  type SDKUserMessage,
+} from "@anthropic-ai/claude-agent-sdk";
 import { logger } from "@/server/core/logger";
 import { approvalRequest, type ToolCallIdentity } from "../../permissions";
 import type { Emit } from "../../run-types";
@@ -75,7 +81,9 @@ export class ClaudeProcess {
 
   static async start(options: ClaudeProcessOptions): Promise<ClaudeProcess> {
     const claude = new ClaudeProcess(options);
-    const server = await agentaToolsServer(options.tools, options.parkMs, (name, args, toolUseId, signal) => claude.callTool(name, args, toolUseId, signal));
+    const server = await agentaToolsServer(options.tools, options.parkMs, (name, args, toolUseId, signal) =>
+      claude.callTool(name, args, toolUseId, signal),
+    );
     claude.query = query({
       prompt: claude.inbox,
       options: {
@@ -94,11 +102,19 @@ export class ClaudeProcess {
         // process still shutting down would write its transcript back into it). Its stderr can
         // quote request details, so it is not kept.
         spawnClaudeCodeProcess: (spawned) => {
-          const child = spawn(spawned.command, spawned.args, { cwd: spawned.cwd, env: spawned.env as NodeJS.ProcessEnv, signal: spawned.signal, stdio: ["pipe", "pipe", "ignore"] });
+          const child = spawn(spawned.command, spawned.args, {
+            cwd: spawned.cwd,
+            env: spawned.env as NodeJS.ProcessEnv,
+            signal: spawned.signal,
+            stdio: ["pipe", "pipe", "ignore"],
+          });
           child.on("error", () => undefined);
           claude.child = child;
           claude.exited = new Promise((resolve) => child.once("exit", () => resolve()));
-          return child as ChildProcess & { stdin: NonNullable<ChildProcess["stdin"]>; stdout: NonNullable<ChildProcess["stdout"]> };
+          return child as ChildProcess & {
+            stdin: NonNullable<ChildProcess["stdin"]>;
+            stdout: NonNullable<ChildProcess["stdout"]>;
+          };
         },
       },
     });
@@ -140,7 +156,10 @@ export class ClaudeProcess {
       this.abort.abort();
       this.query?.close();
     } catch (error) {
-      logger.warn({ err: error instanceof Error ? error.message : String(error) }, "closing a Claude Code process failed");
+      logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        "closing a Claude Code process failed",
+      );
     } finally {
       if (this.child && this.child.exitCode === null && this.child.signalCode === null) {
         const exited = await Promise.race([this.exited.then(() => true), sleep(EXIT_GRACE_MS).then(() => false)]);
@@ -153,16 +172,22 @@ export class ClaudeProcess {
     }
   }
 
-  private async gate(toolName: string, input: Record<string, unknown>, gate: { toolUseID: string; mcpServer?: { name: string; source: string } }): Promise<PermissionResult> {
+  private async gate(
+    toolName: string,
+    input: Record<string, unknown>,
+    gate: { toolUseID: string; mcpServer?: { name: string; source: string } },
+  ): Promise<PermissionResult> {
     const name = serviceToolName(toolName);
     const turn = this.turn;
     const registered = name ? turn?.tools.byName.get(name) : undefined;
-    if (!name || !turn || !registered || gate.mcpServer?.source !== "sdk") return { behavior: "deny", message: `"${toolName}" is not a tool of this agent.` };
+    if (!name || !turn || !registered || gate.mcpServer?.source !== "sdk")
+      return { behavior: "deny", message: `"${toolName}" is not a tool of this agent.` };
     const permission = registered.permissionFor?.(input) ?? "allow";
     if (permission === "allow") return { behavior: "allow", updatedInput: input };
     if (permission === "deny") return { behavior: "deny", message: DENIED_BY_POLICY(name) };
     const policy = turn.tools.policy;
-    if (policy?.unattended === "deny" || !turn.tools.approvals) return { behavior: "deny", message: DENIED_UNATTENDED(name) };
+    if (policy?.unattended === "deny" || !turn.tools.approvals)
+      return { behavior: "deny", message: DENIED_UNATTENDED(name) };
     if (policy?.unattended === "fail") {
       const message = `The run needs a person's approval to call ${name}, and it is unattended (flags.unattended: fail).`;
       turn.stop("permission_required", message);
@@ -182,21 +207,30 @@ export class ClaudeProcess {
    * own settings let through without asking (an allow rule, bypassPermissions) still cannot run
    * a tool the registry denies, or one that needs an approval nobody gave.
    */
-  private async callTool(name: string, args: Record<string, unknown>, toolUseId: string | undefined, signal: AbortSignal | undefined): Promise<ToolCallResult> {
+  private async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    toolUseId: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolCallResult> {
     const registered = this.turn?.tools.byName.get(name);
     const fail = (text: string): ToolCallResult => {
       if (toolUseId) this.outputs.set(toolUseId, { output: text, isError: true });
       return { content: [{ type: "text", text }], isError: true };
     };
-    if (registered?.kind === "client" && toolUseId && this.turn) return this.awaitClient({ toolCallId: toolUseId, toolName: name, input: args }, this.turn);
+    if (registered?.kind === "client" && toolUseId && this.turn)
+      return this.awaitClient({ toolCallId: toolUseId, toolName: name, input: args }, this.turn);
     if (!registered?.run) return fail(`"${name}" cannot run on this harness.`);
     const permission = registered.permissionFor?.(args) ?? "allow";
     if (permission === "deny") return fail(DENIED_BY_POLICY(name));
-    if (permission === "ask" && !(toolUseId && this.approved.delete(toolUseId))) return fail(`"${name}" needs a person's approval, and this call was not approved; it did not run.`);
+    if (permission === "ask" && !(toolUseId && this.approved.delete(toolUseId)))
+      return fail(`"${name}" needs a person's approval, and this call was not approved; it did not run.`);
     try {
       const output = await registered.run(args, signal);
       if (toolUseId) this.outputs.set(toolUseId, { output, isError: false });
-      return { content: [{ type: "text", text: typeof output === "string" ? output : JSON.stringify(output ?? null) }] };
+      return {
+        content: [{ type: "text", text: typeof output === "string" ? output : JSON.stringify(output ?? null) }],
+      };
     } catch (error) {
       return fail(error instanceof Error ? error.message : String(error));
     }
@@ -211,7 +245,12 @@ export class ClaudeProcess {
         type: "interaction_request",
         id: call.toolCallId,
         kind: "client_tool",
-        payload: { toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, ...(render === undefined || render === null ? {} : { render }) },
+        payload: {
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          input: call.input,
+          ...(render === undefined || render === null ? {} : { render }),
+        },
       });
       turn.pause();
     });

@@ -22,7 +22,14 @@ interface WarmSession {
   close(): Promise<void>;
 }
 
-const poolFor = processWide("external-harness-pool", (config: Config) => new WarmSessionPool<WarmSession>({ idleMs: config.externalHarness.idleMs, max: config.externalHarness.maxSessions }));
+const poolFor = processWide(
+  "external-harness-pool",
+  (config: Config) =>
+    new WarmSessionPool<WarmSession>({
+      idleMs: config.externalHarness.idleMs,
+      max: config.externalHarness.maxSessions,
+    }),
+);
 
 /** The warm sessions of this app's external harness (tests look at them; shutdown closes them). */
 export function externalSessions(config: Config): WarmSessionPool<WarmSession> {
@@ -59,7 +66,16 @@ export function externalHarness(config: Config): Harness {
           const result = clientResult(input, clientCall.toolCallId)!;
           session.process.clientCall = undefined;
           session.process.fromClient.add(clientCall.toolCallId);
-          resume = () => clientCall.resolve({ content: [{ type: "text", text: typeof result.output === "string" ? result.output : JSON.stringify(result.output ?? null) }], isError: result.isError });
+          resume = () =>
+            clientCall.resolve({
+              content: [
+                {
+                  type: "text",
+                  text: typeof result.output === "string" ? result.output : JSON.stringify(result.output ?? null),
+                },
+              ],
+              isError: result.isError,
+            });
         } else if (session.process.pending) {
           resume = await answerGate(session.process, input, emit);
           if (!resume) {
@@ -104,7 +120,12 @@ const ENDS_SESSION = new Set(["error", "cancelled", "permission_required"]);
  * continues the one it saw, and then either new user text (sent as the prompt) or, for a session
  * parked at an approval or a client tool call, the answer to exactly that call and nothing else.
  */
-function continuesWarm(parked: WarmSession, input: TurnInput, identity: string, items: string[]): { prompt?: string } | undefined {
+function continuesWarm(
+  parked: WarmSession,
+  input: TurnInput,
+  identity: string,
+  items: string[],
+): { prompt?: string } | undefined {
   if (parked.identity !== identity || !parked.process.alive) return undefined;
   const fresh = continuation(parked.history, items);
   if (!fresh) return undefined;
@@ -115,11 +136,18 @@ function continuesWarm(parked: WarmSession, input: TurnInput, identity: string, 
 }
 
 async function startSession(config: Config, input: TurnInput, identity: string): Promise<WarmSession> {
-  const workdir = await createWorkdir(config.dataDir, { settings: claudeSettings(input.template.harness.permissions), instructions: input.template.instructions.agents_md });
+  const workdir = await createWorkdir(config.dataDir, {
+    settings: claudeSettings(input.template.harness.permissions),
+    instructions: input.template.instructions.agents_md,
+  });
   try {
     const claude = await ClaudeProcess.start({
       workdir,
-      env: claudeEnv(input.connection, { home: workdir.home, tmp: workdir.tmp, maxRetries: input.limits.maxRetries }, process.env),
+      env: claudeEnv(
+        input.connection,
+        { home: workdir.home, tmp: workdir.tmp, maxRetries: input.limits.maxRetries },
+        process.env,
+      ),
       model: input.connection.model,
       tools: input.tools,
       maxTurns: input.limits.maxSteps,
@@ -136,7 +164,14 @@ async function startSession(config: Config, input: TurnInput, identity: string):
  * Reads Claude Code's messages for one turn until its `result`, a pause at the permission gate,
  * a stop, or the run's abort (which ends the process: a half-done turn cannot be parked).
  */
-async function drive(claude: ClaudeProcess, input: TurnInput, emit: Emit, signal: AbortSignal, mapper: ClaudeEventMapper, start: () => void): Promise<TurnEnd> {
+async function drive(
+  claude: ClaudeProcess,
+  input: TurnInput,
+  emit: Emit,
+  signal: AbortSignal,
+  mapper: ClaudeEventMapper,
+  start: () => void,
+): Promise<TurnEnd> {
   let interrupt!: (end: TurnEnd) => void;
   const interrupted = new Promise<TurnEnd>((resolve) => (interrupt = resolve));
   const onAbort = () => interrupt({ stopReason: "cancelled" });
@@ -163,7 +198,10 @@ async function drive(claude: ClaudeProcess, input: TurnInput, emit: Emit, signal
     }
   } catch (error) {
     if (signal.aborted) return { stopReason: "cancelled" };
-    return { stopReason: "error", error: `Claude Code failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
+    return {
+      stopReason: "error",
+      error: `Claude Code failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+    };
   } finally {
     signal.removeEventListener("abort", onAbort);
     claude.turn = undefined;
@@ -204,16 +242,25 @@ async function answerGate(claude: ClaudeProcess, input: TurnInput, emit: Emit): 
 function clientResult(input: TurnInput, toolCallId: string): { output: unknown; isError: boolean } | undefined {
   for (const message of input.messages) {
     for (const block of message.content) {
-      if (block.type === "tool_result" && block.toolCallId === toolCallId && block.approved === undefined) return { output: block.output, isError: block.isError === true };
+      if (block.type === "tool_result" && block.toolCallId === toolCallId && block.approved === undefined)
+        return { output: block.output, isError: block.isError === true };
     }
   }
   return undefined;
 }
 
-function approvalAnswer(input: TurnInput, toolCallId: string): { approved: boolean; interactionToken: string } | undefined {
+function approvalAnswer(
+  input: TurnInput,
+  toolCallId: string,
+): { approved: boolean; interactionToken: string } | undefined {
   for (const message of input.messages) {
     for (const block of message.content) {
-      if (block.type === "tool_result" && block.toolCallId === toolCallId && block.approved !== undefined && block.interactionToken) {
+      if (
+        block.type === "tool_result" &&
+        block.toolCallId === toolCallId &&
+        block.approved !== undefined &&
+        block.interactionToken
+      ) {
         return { approved: block.approved, interactionToken: block.interactionToken };
       }
     }
@@ -227,6 +274,13 @@ function identityOf(input: TurnInput): string {
   return createHash("sha256")
     .update(stableStringify(input.template))
     .update("\0")
-    .update(stableStringify({ deployment: connection.deployment, model: connection.model, baseUrl: connection.baseUrl ?? null, key: connection.apiKey ?? null }))
+    .update(
+      stableStringify({
+        deployment: connection.deployment,
+        model: connection.model,
+        baseUrl: connection.baseUrl ?? null,
+        key: connection.apiKey ?? null,
+      }),
+    )
     .digest("hex");
 }

@@ -16,7 +16,8 @@ export function flattenHistory(messages: NativeMessage[]): string {
   const earlier = (request ? messages.slice(0, lastUser) : messages).map(line).filter(Boolean);
   if (!earlier.length) return request;
   let transcript = earlier.join("\n\n");
-  if (transcript.length > HISTORY_WINDOW_CHARS) transcript = `[earlier messages omitted]\n${transcript.slice(-HISTORY_WINDOW_CHARS)}`;
+  if (transcript.length > HISTORY_WINDOW_CHARS)
+    transcript = `[earlier messages omitted]\n${transcript.slice(-HISTORY_WINDOW_CHARS)}`;
   const ask = request
     ? `The user's new message:\n${request}`
     : "Continue the conversation from where it stopped (the tool results above are new).";
@@ -36,7 +37,12 @@ function blockText(role: string, block: ContentBlock): string {
       return `[assistant called tool ${block.toolName ?? "?"} (id ${block.toolCallId ?? "?"}) with ${JSON.stringify(block.input ?? {})}]`;
     case "tool_result": {
       if (block.approved === false) return `[tool result for ${block.toolCallId ?? "?"}: the user denied this call]`;
-      if (block.approved === true && block.output && typeof block.output === "object" && "interactionToken" in block.output) {
+      if (
+        block.approved === true &&
+        block.output &&
+        typeof block.output === "object" &&
+        "interactionToken" in block.output
+      ) {
         return `[tool result for ${block.toolCallId ?? "?"}: the user approved this call; call the tool again to run it]`;
       }
       const output = typeof block.output === "string" ? block.output : JSON.stringify(block.output ?? null);

@@ -5,7 +5,10 @@ import { continuation, fingerprintOf, historyItems } from "./history-fingerprint
 const user = (text: string): NativeMessage => ({ role: "user", content: [{ type: "text", text }] });
 const assistant = (text: string, ...calls: string[]): NativeMessage => ({
   role: "assistant",
-  content: [{ type: "text", text }, ...calls.map((id) => ({ type: "tool_call" as const, toolCallId: id, toolName: "t", input: {} }))],
+  content: [
+    { type: "text", text },
+    ...calls.map((id) => ({ type: "tool_call" as const, toolCallId: id, toolName: "t", input: {} })),
+  ],
 });
 
 describe("history fingerprint", () => {
@@ -13,12 +16,15 @@ describe("history fingerprint", () => {
   const parked = fingerprintOf([...historyItems(turn1), "t:call_1"]);
 
   it("keeps user texts and tool-call ids in order, each call once, and leaves assistant text out", () => {
-    expect(historyItems([user("a"), assistant("prose", "c1"), { role: "tool", content: [{ type: "tool_result", toolCallId: "c1", output: 1 }] }, assistant("again", "c1", "c2"), user("b")])).toEqual([
-      "u:a",
-      "t:c1",
-      "t:c2",
-      "u:b",
-    ]);
+    expect(
+      historyItems([
+        user("a"),
+        assistant("prose", "c1"),
+        { role: "tool", content: [{ type: "tool_result", toolCallId: "c1", output: 1 }] },
+        assistant("again", "c1", "c2"),
+        user("b"),
+      ]),
+    ).toEqual(["u:a", "t:c1", "t:c2", "u:b"]);
   });
 
   it("continues warm with the new user texts when the history goes on", () => {

@@ -13,7 +13,11 @@ import { capResult } from "../cap-result";
 export const builtinToolFactory: ToolFactory = (entry, context) => {
   if (entry.type !== "builtin") throw new Error(`builtinToolFactory got a ${entry.type} entry`);
   const sandbox = context.sandbox;
-  if (!sandbox) throw new BadRequestError(`tools: built-in "${entry.name}" needs a sandbox, and this run has none`, "unsupported_tool");
+  if (!sandbox)
+    throw new BadRequestError(
+      `tools: built-in "${entry.name}" needs a sandbox, and this run has none`,
+      "unsupported_tool",
+    );
   const definition = BUILTIN_TOOLS[entry.name];
   const maxBytes = context.resultMaxBytes ?? 64 * 1024;
   const run = (input: unknown, signal?: AbortSignal): Promise<string> =>
@@ -34,7 +38,8 @@ export const builtinToolFactory: ToolFactory = (entry, context) => {
     run,
     render: entry.render ?? undefined,
     tool: tool({
-      description: typeof definition.description === "function" ? definition.description(sandbox) : definition.description,
+      description:
+        typeof definition.description === "function" ? definition.description(sandbox) : definition.description,
       inputSchema: jsonSchema(definition.inputSchema),
       execute: (input, { abortSignal }) => run(input, abortSignal),
     }),

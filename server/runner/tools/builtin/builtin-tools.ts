@@ -15,10 +15,20 @@ export interface BuiltinDefinition {
 
 const str = (description: string): JSONSchema7 => ({ type: "string", description });
 const int = (description: string): JSONSchema7 => ({ type: "integer", minimum: 1, description });
-const object = (properties: Record<string, JSONSchema7>, required: string[]): JSONSchema7 => ({ type: "object", properties, required, additionalProperties: false });
+const object = (properties: Record<string, JSONSchema7>, required: string[]): JSONSchema7 => ({
+  type: "object",
+  properties,
+  required,
+  additionalProperties: false,
+});
 
 /** A command's output as the model reads it; a non-zero exit is a tool error. */
-async function command(sandbox: Sandbox, script: string, signal: AbortSignal | undefined, { emptyOk }: { emptyOk: boolean }): Promise<string> {
+async function command(
+  sandbox: Sandbox,
+  script: string,
+  signal: AbortSignal | undefined,
+  { emptyOk }: { emptyOk: boolean },
+): Promise<string> {
   const result = await sandbox.exec(script, signal);
   if (result.exitCode !== 0 && !(emptyOk && result.exitCode === 1 && !result.stderr)) {
     throw new Error(`exit code ${result.exitCode}\n${result.stderr}${result.stdout}`.trimEnd());
@@ -29,8 +39,16 @@ async function command(sandbox: Sandbox, script: string, signal: AbortSignal | u
 /** The seven built-ins of the core and service harnesses, all confined to the session workspace. */
 export const BUILTIN_TOOLS: Record<BuiltinToolName, BuiltinDefinition> = {
   read: {
-    description: "Read a text file of the workspace. Lines come numbered; offset (1-based line) and limit select a range.",
-    inputSchema: object({ path: str("File path, relative to the workspace."), offset: int("First line to show (1-based)."), limit: int("Most lines to show.") }, ["path"]),
+    description:
+      "Read a text file of the workspace. Lines come numbered; offset (1-based line) and limit select a range.",
+    inputSchema: object(
+      {
+        path: str("File path, relative to the workspace."),
+        offset: int("First line to show (1-based)."),
+        limit: int("Most lines to show."),
+      },
+      ["path"],
+    ),
     writes: false,
     async run(sandbox, input) {
       const fs = await sandbox.files();
@@ -41,13 +59,17 @@ export const BUILTIN_TOOLS: Record<BuiltinToolName, BuiltinDefinition> = {
       const offset = typeof input.offset === "number" ? input.offset : 1;
       const limit = typeof input.limit === "number" ? input.limit : 2000;
       const shown = lines.slice(offset - 1, offset - 1 + limit);
-      if (!shown.length) return lines.length ? `(the file has ${lines.length} lines; offset ${offset} is past the end)` : "(empty file)";
+      if (!shown.length)
+        return lines.length ? `(the file has ${lines.length} lines; offset ${offset} is past the end)` : "(empty file)";
       return shown.map((line, index) => `${String(offset + index).padStart(6)}\t${line}`).join("\n");
     },
   },
   write: {
     description: "Create or overwrite a file of the workspace with the given content; parent folders are created.",
-    inputSchema: object({ path: str("File path, relative to the workspace."), content: str("The whole new content.") }, ["path", "content"]),
+    inputSchema: object(
+      { path: str("File path, relative to the workspace."), content: str("The whole new content.") },
+      ["path", "content"],
+    ),
     writes: true,
     async run(sandbox, input) {
       const fs = await sandbox.files();
@@ -59,8 +81,16 @@ export const BUILTIN_TOOLS: Record<BuiltinToolName, BuiltinDefinition> = {
     },
   },
   edit: {
-    description: "Replace one exact occurrence of old_string with new_string in a workspace file. Fails when old_string is absent or not unique.",
-    inputSchema: object({ path: str("File path, relative to the workspace."), old_string: str("Exact text to replace; must occur exactly once."), new_string: str("Replacement text.") }, ["path", "old_string", "new_string"]),
+    description:
+      "Replace one exact occurrence of old_string with new_string in a workspace file. Fails when old_string is absent or not unique.",
+    inputSchema: object(
+      {
+        path: str("File path, relative to the workspace."),
+        old_string: str("Exact text to replace; must occur exactly once."),
+        new_string: str("Replacement text."),
+      },
+      ["path", "old_string", "new_string"],
+    ),
     writes: true,
     async run(sandbox, input) {
       const fs = await sandbox.files();
@@ -70,30 +100,51 @@ export const BUILTIN_TOOLS: Record<BuiltinToolName, BuiltinDefinition> = {
       if (!needle) throw new Error("old_string must not be empty");
       const count = text.split(needle).length - 1;
       if (count === 0) throw new Error(`old_string was not found in ${input.path}`);
-      if (count > 1) throw new Error(`old_string occurs ${count} times in ${input.path}; include more context so it is unique`);
-      await fs.writeFile(path, text.replace(needle, () => String(input.new_string)));
+      if (count > 1)
+        throw new Error(`old_string occurs ${count} times in ${input.path}; include more context so it is unique`);
+      await fs.writeFile(
+        path,
+        text.replace(needle, () => String(input.new_string)),
+      );
       return `edited ${input.path}`;
     },
   },
   grep: {
     description: "Search workspace files for a regular expression; prints file:line:text.",
-    inputSchema: object({ pattern: str("Extended regular expression."), path: str("File or folder to search (default: the workspace)."), glob: str("Only files whose name matches this glob, e.g. *.ts.") }, ["pattern"]),
+    inputSchema: object(
+      {
+        pattern: str("Extended regular expression."),
+        path: str("File or folder to search (default: the workspace)."),
+        glob: str("Only files whose name matches this glob, e.g. *.ts."),
+      },
+      ["pattern"],
+    ),
     writes: false,
     async run(sandbox, input, signal) {
       const fs = await sandbox.files();
       const { path } = await workspacePath(fs, input.path as string | undefined, { mustExist: true });
       const include = typeof input.glob === "string" ? ` --include=${shellQuote(input.glob)}` : "";
-      return command(sandbox, `grep -rnE${include} -e ${shellQuote(String(input.pattern))} ${shellQuote(path)}`, signal, { emptyOk: true });
+      return command(
+        sandbox,
+        `grep -rnE${include} -e ${shellQuote(String(input.pattern))} ${shellQuote(path)}`,
+        signal,
+        { emptyOk: true },
+      );
     },
   },
   find: {
     description: "List workspace files whose name matches a glob.",
-    inputSchema: object({ pattern: str("Name glob, e.g. *.md."), path: str("Folder to search (default: the workspace).") }, ["pattern"]),
+    inputSchema: object(
+      { pattern: str("Name glob, e.g. *.md."), path: str("Folder to search (default: the workspace).") },
+      ["pattern"],
+    ),
     writes: false,
     async run(sandbox, input, signal) {
       const fs = await sandbox.files();
       const { path } = await workspacePath(fs, input.path as string | undefined, { mustExist: true });
-      return command(sandbox, `find ${shellQuote(path)} -name ${shellQuote(String(input.pattern))}`, signal, { emptyOk: false });
+      return command(sandbox, `find ${shellQuote(path)} -name ${shellQuote(String(input.pattern))}`, signal, {
+        emptyOk: false,
+      });
     },
   },
   ls: {
@@ -118,4 +169,3 @@ export const BUILTIN_TOOLS: Record<BuiltinToolName, BuiltinDefinition> = {
     },
   },
 };
-

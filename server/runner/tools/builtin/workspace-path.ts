@@ -7,7 +7,11 @@ import { WORKSPACE_ROOT, type PathInfo, type SandboxFiles } from "@/server/sandb
  * (`../..`, `/etc/passwd`, a symlink pointing out) is refused, so tools keep to the one folder
  * that persists.
  */
-export async function workspacePath(files: SandboxFiles, raw: string | undefined, options: { mustExist: boolean }): Promise<{ path: string; found: PathInfo | null }> {
+export async function workspacePath(
+  files: SandboxFiles,
+  raw: string | undefined,
+  options: { mustExist: boolean },
+): Promise<{ path: string; found: PathInfo | null }> {
   const path = posix.resolve(WORKSPACE_ROOT, raw ?? ".");
   if (!inside(path)) throw new Error(`path "${raw}" is outside the workspace ${WORKSPACE_ROOT}`);
   const found = await files.lookup(path);

@@ -36,20 +36,32 @@ export const codeToolFactory: ToolFactory = async (entry, context) => {
   const limits = context.codeLimits ?? DEFAULT_LIMITS;
   const refusal = runtime.refusal?.(limits, sandbox);
   if (refusal) throw new BadRequestError(`tools: code tool "${entry.name}" cannot run: ${refusal}`, "unsupported_tool");
-  if (runtime.needsSandbox && !sandbox) throw new BadRequestError(`tools: code tool "${entry.name}" needs a sandbox, and this run has none`, "unsupported_tool");
+  if (runtime.needsSandbox && !sandbox)
+    throw new BadRequestError(
+      `tools: code tool "${entry.name}" needs a sandbox, and this run has none`,
+      "unsupported_tool",
+    );
   let validate: ReturnType<typeof inputSchemaValidator>;
   try {
     validate = inputSchemaValidator(context.projectId, entry.input_schema as object);
   } catch (error) {
-    throw new BadRequestError(`tools: code tool "${entry.name}" has an input_schema that does not compile: ${(error as Error).message}`, "invalid_tool");
+    throw new BadRequestError(
+      `tools: code tool "${entry.name}" has an input_schema that does not compile: ${(error as Error).message}`,
+      "invalid_tool",
+    );
   }
   const env: Record<string, string> = {};
   for (const name of entry.secrets) {
     const value = await context.secretValue?.(name);
-    if (value === undefined) throw new BadRequestError(`tools: code tool "${entry.name}" names secret "${name}", which this project's vault does not hold`, "secret_not_found");
+    if (value === undefined)
+      throw new BadRequestError(
+        `tools: code tool "${entry.name}" names secret "${name}", which this project's vault does not hold`,
+        "secret_not_found",
+      );
     env[secretEnvName(name)] = value;
   }
-  const mask = (text: string) => Object.values(env).reduce((out, value) => (value ? out.split(value).join("[secret]") : out), text);
+  const mask = (text: string) =>
+    Object.values(env).reduce((out, value) => (value ? out.split(value).join("[secret]") : out), text);
   const maxBytes = context.resultMaxBytes ?? 64 * 1024;
 
   const run = async (input: unknown, signal?: AbortSignal): Promise<unknown> => {

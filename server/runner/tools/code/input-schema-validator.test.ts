@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { inputSchemaValidator } from "./input-schema-validator";
 
 describe("inputSchemaValidator", () => {
-  const withId = (id: string, type: string) => ({ $id: id, type: "object", properties: { v: { type } }, required: ["v"] });
+  const withId = (id: string, type: string) => ({
+    $id: id,
+    type: "object",
+    properties: { v: { type } },
+    required: ["v"],
+  });
 
   it("compiles a schema with an $id again and again, in any project, each with its own content", () => {
     const a = inputSchemaValidator("project-a", withId("https://example.test/tool", "string"));
@@ -14,15 +19,22 @@ describe("inputSchemaValidator", () => {
 
   it("resolves a $ref only inside the schema itself, never to a schema another project compiled", () => {
     inputSchemaValidator("project-a", withId("https://example.test/shared", "string"));
-    expect(() => inputSchemaValidator("project-b", { $ref: "https://example.test/shared" })).toThrow(/can't resolve reference/);
-    const local = inputSchemaValidator("project-b", { $defs: { s: { type: "string" } }, type: "object", properties: { v: { $ref: "#/$defs/s" } } });
+    expect(() => inputSchemaValidator("project-b", { $ref: "https://example.test/shared" })).toThrow(
+      /can't resolve reference/,
+    );
+    const local = inputSchemaValidator("project-b", {
+      $defs: { s: { type: "string" } },
+      type: "object",
+      properties: { v: { $ref: "#/$defs/s" } },
+    });
     expect(local({ v: "x" })).toBe(true);
   });
 
   it("keeps a bounded number of compiled schemas: the least recently used is compiled again", () => {
     const first = inputSchemaValidator("project-c", withId("urn:test:first", "string"));
     expect(inputSchemaValidator("project-c", withId("urn:test:first", "string"))).toBe(first);
-    for (let i = 0; i < 300; i++) inputSchemaValidator("project-c", { type: "object", properties: { [`k${i}`]: { type: "string" } } });
+    for (let i = 0; i < 300; i++)
+      inputSchemaValidator("project-c", { type: "object", properties: { [`k${i}`]: { type: "string" } } });
     expect(inputSchemaValidator("project-c", withId("urn:test:first", "string"))).not.toBe(first);
   });
 

@@ -6,7 +6,9 @@ import { compileLinearPattern } from "@/server/core/linear-pattern";
 const CACHE_SIZE = 256;
 
 // ajv calls the engine as `new RegExp(source, flags)` would be called; RE2 keeps `pattern` linear.
-const linearRegExp = Object.assign((source: string, flags: string) => compileLinearPattern(source, flags), { code: "linearRegExp" });
+const linearRegExp = Object.assign((source: string, flags: string) => compileLinearPattern(source, flags), {
+  code: "linearRegExp",
+});
 
 const cache = new Map<string, ValidateFunction>();
 

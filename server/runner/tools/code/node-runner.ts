@@ -23,7 +23,13 @@ const runNode: CodeRun = ({ script, input, env, limits, signal }) =>
   new Promise((resolve, reject) => {
     const worker = new Worker(QUICKJS_WORKER_SOURCE, {
       eval: true,
-      workerData: { script, inputJson: JSON.stringify(input ?? {}), env, timeoutMs: limits.timeoutMs, memoryBytes: limits.memoryMb * 1024 * 1024 },
+      workerData: {
+        script,
+        inputJson: JSON.stringify(input ?? {}),
+        env,
+        timeoutMs: limits.timeoutMs,
+        memoryBytes: limits.memoryMb * 1024 * 1024,
+      },
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
       // Piped, not inherited: nothing the runtime prints reaches the server's JSON log lines.
       stdout: true,
@@ -47,7 +53,13 @@ const runNode: CodeRun = ({ script, input, env, limits, signal }) =>
       if (reply.ok) return finish(() => resolve(JSON.parse(reply.json ?? "null")));
       fail(failureMessage(reply, limits));
     });
-    worker.once("error", (error) => fail(/ERR_WORKER_OUT_OF_MEMORY/.test(String((error as NodeJS.ErrnoException).code)) ? memoryMessage(limits) : error.message));
+    worker.once("error", (error) =>
+      fail(
+        /ERR_WORKER_OUT_OF_MEMORY/.test(String((error as NodeJS.ErrnoException).code))
+          ? memoryMessage(limits)
+          : error.message,
+      ),
+    );
     worker.once("exit", (code) => fail(`the node runtime stopped unexpectedly (exit code ${code})`));
   });
 
@@ -55,10 +67,12 @@ const runNode: CodeRun = ({ script, input, env, limits, signal }) =>
 export const nodeRuntime: CodeRuntime = { needsSandbox: false, run: runNode };
 
 const timeMessage = (limits: CodeLimits) => `stopped after ${limits.timeoutMs} ms (SANDBOX_COMMAND_TIMEOUT_MS)`;
-const memoryMessage = (limits: CodeLimits) => `stopped: the script went over its memory cap of ${limits.memoryMb} MB (CODE_TOOL_MEMORY_MB)`;
+const memoryMessage = (limits: CodeLimits) =>
+  `stopped: the script went over its memory cap of ${limits.memoryMb} MB (CODE_TOOL_MEMORY_MB)`;
 
 function failureMessage(reply: WorkerReply, limits: CodeLimits): string {
-  const cause = reply.limit === "time" ? `${timeMessage(limits)}\n` : reply.limit === "memory" ? `${memoryMessage(limits)}\n` : "";
+  const cause =
+    reply.limit === "time" ? `${timeMessage(limits)}\n` : reply.limit === "memory" ? `${memoryMessage(limits)}\n` : "";
   const output = reply.console ? `\nconsole output:\n${reply.console}` : "";
   return `${cause}${reply.error ?? "the script failed"}${output}`.trimEnd();
 }

@@ -36,7 +36,9 @@ export const pythonRuntime = sandboxProgram({
   memoryByExec: true,
   cause: (output, sandbox) => {
     if (!/\bMemoryError\b/.test(output)) return undefined;
-    return sandbox.capsCommandMemory ? "stopped: the script went over its memory cap (CODE_TOOL_MEMORY_MB)\n" : `stopped: the script went over the python interpreter's ${PYTHON_HEAP_MB} MB heap\n`;
+    return sandbox.capsCommandMemory
+      ? "stopped: the script went over its memory cap (CODE_TOOL_MEMORY_MB)\n"
+      : `stopped: the script went over the python interpreter's ${PYTHON_HEAP_MB} MB heap\n`;
   },
   refusal: (limits, sandbox) =>
     !sandbox?.capsCommandMemory && limits.memoryMb < PYTHON_HEAP_MB

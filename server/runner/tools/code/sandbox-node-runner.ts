@@ -26,5 +26,8 @@ export const sandboxNodeRuntime = sandboxProgram({
   program: nodeProgram,
   command: (path, limits) => `node --max-old-space-size=${limits.memoryMb} ${path}`,
   memoryByExec: false,
-  cause: (output) => (/heap out of memory/.test(output) ? "stopped: the script went over its memory cap (CODE_TOOL_MEMORY_MB)\n" : undefined),
+  cause: (output) =>
+    /heap out of memory/.test(output)
+      ? "stopped: the script went over its memory cap (CODE_TOOL_MEMORY_MB)\n"
+      : undefined,
 });

@@ -45,10 +45,16 @@ export function sandboxProgram(spec: ProgramSpec): CodeRuntime {
         await files.writeFile(path, spec.program(script, Object.keys(env)));
         try {
           const memoryMb = spec.memoryByExec ? limits.memoryMb : undefined;
-          const result = await sandbox.exec(spec.command(path, limits), signal, { env, stdin: JSON.stringify(input ?? {}), memoryMb });
+          const result = await sandbox.exec(spec.command(path, limits), signal, {
+            env,
+            stdin: JSON.stringify(input ?? {}),
+            memoryMb,
+          });
           const marker = result.stdout.lastIndexOf(RESULT_MARKER);
           if (result.exitCode !== 0 || marker < 0) {
-            throw new Error(`${spec.cause?.(`${result.stderr}${result.stdout}`, sandbox) ?? ""}exit code ${result.exitCode}\n${result.stderr}${result.stdout}`.trimEnd());
+            throw new Error(
+              `${spec.cause?.(`${result.stderr}${result.stdout}`, sandbox) ?? ""}exit code ${result.exitCode}\n${result.stderr}${result.stdout}`.trimEnd(),
+            );
           }
           return JSON.parse(result.stdout.slice(marker + RESULT_MARKER.length)) as unknown;
         } finally {

@@ -22,12 +22,35 @@ export class ComposioProvider implements GatewayProvider {
 
   async describe(action: GatewayAction, signal?: AbortSignal): Promise<GatewayActionSpec> {
     const slug = composioSlug(action);
-    const response = await this.request("GET", `/api/v3/tools/${encodeURIComponent(slug)}?toolkit_versions=latest`, undefined, signal).catch((error: unknown) => {
-      throw new AppError(502, "gateway_unreachable", `Composio could not be reached to describe ${slug}: ${this.mask(String((error as Error).message ?? error))}`);
+    const response = await this.request(
+      "GET",
+      `/api/v3/tools/${encodeURIComponent(slug)}?toolkit_versions=latest`,
+      undefined,
+      signal,
+    ).catch((error: unknown) => {
+      throw new AppError(
+        502,
+        "gateway_unreachable",
+        `Composio could not be reached to describe ${slug}: ${this.mask(String((error as Error).message ?? error))}`,
+      );
     });
-    if (response.status === 404) throw new BadRequestError(`Composio has no action ${slug} (integration "${action.integration}", action "${action.action}")`, "gateway_action_not_found");
-    if (!response.ok) throw new AppError(502, "gateway_error", `Composio answered ${response.status} when describing ${slug}: ${await this.errorText(response)}`);
-    const body = (await response.json()) as { slug?: string; description?: string; input_parameters?: Record<string, unknown>; version?: string };
+    if (response.status === 404)
+      throw new BadRequestError(
+        `Composio has no action ${slug} (integration "${action.integration}", action "${action.action}")`,
+        "gateway_action_not_found",
+      );
+    if (!response.ok)
+      throw new AppError(
+        502,
+        "gateway_error",
+        `Composio answered ${response.status} when describing ${slug}: ${await this.errorText(response)}`,
+      );
+    const body = (await response.json()) as {
+      slug?: string;
+      description?: string;
+      input_parameters?: Record<string, unknown>;
+      version?: string;
+    };
     return {
       id: body.slug ?? slug,
       description: body.description ?? slug,
@@ -40,14 +63,21 @@ export class ComposioProvider implements GatewayProvider {
     const response = await this.request(
       "POST",
       `/api/v3/tools/execute/${encodeURIComponent(spec.id)}`,
-      { connected_account_id: action.connection, arguments: args ?? {}, ...(spec.version ? { version: spec.version } : {}) },
+      {
+        connected_account_id: action.connection,
+        arguments: args ?? {},
+        ...(spec.version ? { version: spec.version } : {}),
+      },
       signal,
     ).catch((error: unknown) => {
       throw new Error(`Composio could not be reached: ${this.mask(String((error as Error).message ?? error))}`);
     });
     if (!response.ok) throw new Error(`Composio answered ${response.status}: ${await this.errorText(response)}`);
     const body = (await response.json()) as { successful?: boolean; data?: unknown; error?: unknown };
-    if (body.successful === false) throw new Error(`${spec.id} failed: ${this.mask(typeof body.error === "string" ? body.error : JSON.stringify(body.error ?? "no error given"))}`);
+    if (body.successful === false)
+      throw new Error(
+        `${spec.id} failed: ${this.mask(typeof body.error === "string" ? body.error : JSON.stringify(body.error ?? "no error given"))}`,
+      );
     return body.data ?? null;
   }
 
@@ -65,7 +95,11 @@ export class ComposioProvider implements GatewayProvider {
     const timeout = AbortSignal.timeout(TIMEOUT_MS);
     return (this.options.fetch ?? fetch)(`${this.options.baseUrl}${path}`, {
       method,
-      headers: { "x-api-key": this.options.apiKey, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        "x-api-key": this.options.apiKey,
+        accept: "application/json",
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });

@@ -3,7 +3,9 @@ import { ComposioProvider } from "./composio-provider";
 import type { GatewayProvider } from "./gateway-provider";
 
 /** What an operator sets to enable each built-in provider (named in the refusal when it is unset). */
-export const GATEWAY_SETUP: Record<string, string> = { composio: "COMPOSIO_API_KEY (and COMPOSIO_BASE_URL for a self-hosted or proxied Composio)" };
+export const GATEWAY_SETUP: Record<string, string> = {
+  composio: "COMPOSIO_API_KEY (and COMPOSIO_BASE_URL for a self-hosted or proxied Composio)",
+};
 
 const cache = new WeakMap<Config["gateways"], Map<string, GatewayProvider>>();
 

@@ -17,7 +17,11 @@ export const gatewayToolFactory: ToolFactory = async (entry, context) => {
   const action = { integration: entry.integration, action: entry.action, connection: entry.connection };
   const label = entry.name ?? `${entry.integration}/${entry.action}`;
   const scope = context.run;
-  if (!scope) throw new BadRequestError(`tools: gateway tool "${label}" needs a run scope, and this run has none`, "unsupported_tool");
+  if (!scope)
+    throw new BadRequestError(
+      `tools: gateway tool "${label}" needs a run scope, and this run has none`,
+      "unsupported_tool",
+    );
   const provider = gatewayProviders(scope.app.config).get(entry.provider);
   if (!provider) {
     const setup = GATEWAY_SETUP[entry.provider];
@@ -32,7 +36,8 @@ export const gatewayToolFactory: ToolFactory = async (entry, context) => {
   try {
     spec = await provider.describe(action);
   } catch (error) {
-    if (error instanceof AppError) throw new AppError(error.status, error.code, `tools: gateway tool "${label}": ${error.message}`);
+    if (error instanceof AppError)
+      throw new AppError(error.status, error.code, `tools: gateway tool "${label}": ${error.message}`);
     throw error;
   }
   const maxBytes = context.resultMaxBytes ?? 64 * 1024;

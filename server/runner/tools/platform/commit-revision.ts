@@ -21,20 +21,40 @@ export const commitRevision = platformOperation({
     data: z.record(z.string(), z.unknown()).describe("The revision's data, e.g. {parameters: {agent: {...}}}."),
     message: z.string().max(2000).optional().describe("Commit message."),
   }),
-  availableIn: (scope) => (ownVariantId(scope) ? undefined : "the agent runs from an inline template, so it has no variant of its own to commit to; run it by reference"),
+  availableIn: (scope) =>
+    ownVariantId(scope)
+      ? undefined
+      : "the agent runs from an inline template, so it has no variant of its own to commit to; run it by reference",
   run: async (scope, args) => {
     const variantId = ownVariantId(scope);
     if (!variantId) throw new Error("this agent has no variant of its own to commit to");
-    const { revision, warnings } = await commit(scope.app.db, { projectId: scope.principal.projectId, userId: scope.principal.userId }, workflowsSpec, {
-      variantId,
-      data: args.data,
-      message: args.message,
-    });
+    const { revision, warnings } = await commit(
+      scope.app.db,
+      { projectId: scope.principal.projectId, userId: scope.principal.userId },
+      workflowsSpec,
+      {
+        variantId,
+        data: args.data,
+        message: args.message,
+      },
+    );
     const wire = revisionToWire(workflowsSpec.keys, revision);
-    return { id: wire.id, version: wire.version, workflow_variant_id: revision.variantId, message: revision.message, ...(warnings.length ? { warnings } : {}) };
+    return {
+      id: wire.id,
+      version: wire.version,
+      workflow_variant_id: revision.variantId,
+      message: revision.message,
+      ...(warnings.length ? { warnings } : {}),
+    };
   },
   resultEvents: (output): NativeEvent[] => {
     const committed = output as { id: string; version: string; workflow_variant_id: string };
-    return [{ type: "data", name: "committed-revision", data: { variantId: committed.workflow_variant_id, revisionId: committed.id, version: committed.version } }];
+    return [
+      {
+        type: "data",
+        name: "committed-revision",
+        data: { variantId: committed.workflow_variant_id, revisionId: committed.id, version: committed.version },
+      },
+    ];
   },
 });

@@ -4,7 +4,8 @@ import { platformOperation } from "./platform-operation";
 
 export const discoverAgents = platformOperation({
   op: "discover_agents",
-  description: "Lists this project's agents (workflows whose revisions carry an agent template): slug, name, default variant, latest version and where each is deployed.",
+  description:
+    "Lists this project's agents (workflows whose revisions carry an agent template): slug, name, default variant, latest version and where each is deployed.",
   endpoint: "tRPC agents.list",
   readOnly: true,
   bound: ["project_id"],
@@ -13,7 +14,11 @@ export const discoverAgents = platformOperation({
     limit: z.number().int().min(1).max(100).default(50).describe("At most this many agents."),
   }),
   run: async (scope, args) => {
-    const page = await listAgents(scope.app.db, { projectId: scope.principal.projectId, userId: scope.principal.userId }, { search: args.search, windowing: { limit: args.limit } });
+    const page = await listAgents(
+      scope.app.db,
+      { projectId: scope.principal.projectId, userId: scope.principal.userId },
+      { search: args.search, windowing: { limit: args.limit } },
+    );
     return {
       count: page.items.length,
       agents: page.items.map((agent) => ({

@@ -14,13 +14,23 @@ export const discoverWorkflows = platformOperation({
     limit: z.number().int().min(1).max(100).default(50).describe("At most this many workflows."),
   }),
   run: async (scope, args) => {
-    const page = await queryArtifacts(scope.app.db, { projectId: scope.principal.projectId, userId: scope.principal.userId }, workflowsSpec, {
-      filter: { name: args.search },
-      windowing: { limit: args.limit },
-    });
+    const page = await queryArtifacts(
+      scope.app.db,
+      { projectId: scope.principal.projectId, userId: scope.principal.userId },
+      workflowsSpec,
+      {
+        filter: { name: args.search },
+        windowing: { limit: args.limit },
+      },
+    );
     return {
       count: page.items.length,
-      workflows: page.items.map((w) => ({ id: w.id, slug: w.slug, name: w.name ?? null, description: w.description ?? null })),
+      workflows: page.items.map((w) => ({
+        id: w.id,
+        slug: w.slug,
+        name: w.name ?? null,
+        description: w.description ?? null,
+      })),
     };
   },
 });

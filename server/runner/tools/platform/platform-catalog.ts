@@ -17,7 +17,14 @@ const discoverTools = platformOperation({
 });
 
 /** Every operation a `platform` tool entry can name (`op`), served at GET /api/workflows/catalog/tools. */
-export const PLATFORM_OPERATIONS: PlatformOperation[] = [discoverTools, discoverAgents, discoverWorkflows, retrieveRevision, commitRevision, queryTraces];
+export const PLATFORM_OPERATIONS: PlatformOperation[] = [
+  discoverTools,
+  discoverAgents,
+  discoverWorkflows,
+  retrieveRevision,
+  commitRevision,
+  queryTraces,
+];
 
 export function findPlatformOperation(op: string): PlatformOperation | undefined {
   return PLATFORM_OPERATIONS.find((operation) => operation.op === op);

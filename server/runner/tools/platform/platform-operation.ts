@@ -50,6 +50,10 @@ export function operationToWire(operation: PlatformOperation) {
 }
 
 export function operationInputSchema(operation: PlatformOperation): Record<string, unknown> {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(operation.args, { target: "draft-7", io: "input", unrepresentable: "any" });
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(operation.args, {
+    target: "draft-7",
+    io: "input",
+    unrepresentable: "any",
+  });
   return schema;
 }

@@ -15,17 +15,28 @@ export const platformToolFactory: ToolFactory = (entry, context) => {
   if (entry.type !== "platform") throw new Error(`platformToolFactory got a ${entry.type} entry`);
   const operation = findPlatformOperation(entry.op);
   if (!operation) {
-    throw new BadRequestError(`tools: platform tool "${entry.op}" is not an operation of this service; known: ${PLATFORM_OPERATIONS.map((o) => o.op).join(", ")}`, "unknown_platform_op");
+    throw new BadRequestError(
+      `tools: platform tool "${entry.op}" is not an operation of this service; known: ${PLATFORM_OPERATIONS.map((o) => o.op).join(", ")}`,
+      "unknown_platform_op",
+    );
   }
   const scope = context.run;
-  if (!scope) throw new BadRequestError(`tools: platform tool "${entry.op}" needs a run scope, and this run has none`, "unsupported_tool");
+  if (!scope)
+    throw new BadRequestError(
+      `tools: platform tool "${entry.op}" needs a run scope, and this run has none`,
+      "unsupported_tool",
+    );
   const unavailable = operation.availableIn?.(scope);
-  if (unavailable) throw new BadRequestError(`tools: platform tool "${entry.op}" cannot run here: ${unavailable}`, "unsupported_tool");
+  if (unavailable)
+    throw new BadRequestError(`tools: platform tool "${entry.op}" cannot run here: ${unavailable}`, "unsupported_tool");
   const maxBytes = context.resultMaxBytes ?? 64 * 1024;
 
   const run = async (input: unknown): Promise<unknown> => {
     const parsed = operation.args.safeParse(input ?? {});
-    if (!parsed.success) throw new Error(`arguments of ${entry.op}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
+    if (!parsed.success)
+      throw new Error(
+        `arguments of ${entry.op}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`,
+      );
     return capOutput(await operation.run(scope, parsed.data), maxBytes);
   };
 

@@ -10,7 +10,10 @@ export const queryTraces = platformOperation({
   readOnly: true,
   bound: ["project_id"],
   args: z.object({
-    filtering: z.record(z.string(), z.unknown()).optional().describe("Conditions, as POST /api/traces/query takes them."),
+    filtering: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("Conditions, as POST /api/traces/query takes them."),
     windowing: z
       .object({
         limit: z.number().int().min(1).max(50).default(10),
@@ -21,5 +24,10 @@ export const queryTraces = platformOperation({
       .default({ limit: 10 })
       .describe("Paging; at most 50 traces per call."),
   }),
-  run: async (scope, args) => query(scope.app.db, { projectId: scope.principal.projectId, userId: scope.principal.userId }, { filtering: args.filtering, windowing: args.windowing }),
+  run: async (scope, args) =>
+    query(
+      scope.app.db,
+      { projectId: scope.principal.projectId, userId: scope.principal.userId },
+      { filtering: args.filtering, windowing: args.windowing },
+    ),
 });

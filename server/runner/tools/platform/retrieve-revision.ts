@@ -12,9 +12,17 @@ export const retrieveRevision = platformOperation({
   bound: ["project_id"],
   args: z.object({
     revision_id: z.string().uuid().optional().describe("A revision id."),
-    workflow_slug: z.string().min(1).optional().describe("A workflow slug: its default variant's latest revision, or `version`."),
+    workflow_slug: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("A workflow slug: its default variant's latest revision, or `version`."),
     version: z.string().min(1).optional().describe("With workflow_slug: that version of the default variant."),
-    environment: z.string().min(1).optional().describe("With workflow_slug: the revision deployed to this environment."),
+    environment: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("With workflow_slug: the revision deployed to this environment."),
   }),
   run: async (scope, args) => {
     const refs: RetrieveRefs = args.revision_id
@@ -26,13 +34,21 @@ export const retrieveRevision = platformOperation({
             ...(args.environment ? { environment: { slug: args.environment } } : {}),
           }
         : ownVariant(scope.agent.references);
-    const { revision } = await retrieve(scope.app.db, { projectId: scope.principal.projectId, userId: scope.principal.userId }, workflowsSpec, refs);
+    const { revision } = await retrieve(
+      scope.app.db,
+      { projectId: scope.principal.projectId, userId: scope.principal.userId },
+      workflowsSpec,
+      refs,
+    );
     return revisionToWire(workflowsSpec.keys, revision);
   },
 });
 
 function ownVariant(references: Record<string, { id: string }> | undefined): RetrieveRefs {
   const variant = references?.workflow_variant;
-  if (!variant) throw new Error("name a revision_id or a workflow_slug: this agent runs from an inline template and has no revision of its own");
+  if (!variant)
+    throw new Error(
+      "name a revision_id or a workflow_slug: this agent runs from an inline template and has no revision of its own",
+    );
   return { variant: { id: variant.id } };
 }

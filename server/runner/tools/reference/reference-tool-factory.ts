@@ -21,7 +21,11 @@ export const referenceToolFactory: ToolFactory = async (entry, context) => {
   if (entry.type !== "reference") throw new Error(`referenceToolFactory got a ${entry.type} entry`);
   const name = entry.name ?? entry.slug;
   const scope = context.run;
-  if (!scope) throw new BadRequestError(`tools: reference tool "${name}" needs a run scope, and this run has none`, "unsupported_tool");
+  if (!scope)
+    throw new BadRequestError(
+      `tools: reference tool "${name}" needs a run scope, and this run has none`,
+      "unsupported_tool",
+    );
   const revision = await referencedRevision(scope, entry, name);
   const maxDepth = scope.app.config.agentRuns.referenceMaxDepth;
 
@@ -54,8 +58,11 @@ export const referenceToolFactory: ToolFactory = async (entry, context) => {
 };
 
 function describe(entry: ReferenceEntry): string {
-  if (entry.ref_by === "environment") return `workflow "${entry.slug}" as deployed to environment "${entry.environment}"`;
-  return entry.version === null ? `the latest revision of workflow "${entry.slug}"` : `version ${entry.version} of workflow "${entry.slug}"`;
+  if (entry.ref_by === "environment")
+    return `workflow "${entry.slug}" as deployed to environment "${entry.environment}"`;
+  return entry.version === null
+    ? `the latest revision of workflow "${entry.slug}"`
+    : `version ${entry.version} of workflow "${entry.slug}"`;
 }
 
 async function referencedRevision(scope: RunScope, entry: ReferenceEntry, name: string): Promise<RevisionRecord> {
@@ -65,13 +72,24 @@ async function referencedRevision(scope: RunScope, entry: ReferenceEntry, name: 
       : { artifact: { slug: entry.slug }, ...(entry.version === null ? {} : { revision: { version: entry.version } }) };
   let revision: RevisionRecord;
   try {
-    ({ revision } = await retrieveRevision(scope.app.db, { projectId: scope.principal.projectId, userId: scope.principal.userId }, workflowsSpec, refs));
+    ({ revision } = await retrieveRevision(
+      scope.app.db,
+      { projectId: scope.principal.projectId, userId: scope.principal.userId },
+      workflowsSpec,
+      refs,
+    ));
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    throw new BadRequestError(`tools: reference tool "${name}" names ${describe(entry)}, which this project cannot resolve: ${error.message}`, "reference_not_found");
+    throw new BadRequestError(
+      `tools: reference tool "${name}" names ${describe(entry)}, which this project cannot resolve: ${error.message}`,
+      "reference_not_found",
+    );
   }
   if ((revision.data?.parameters as Record<string, unknown> | undefined)?.agent === undefined) {
-    throw new BadRequestError(`tools: reference tool "${name}" names ${describe(entry)}, whose revision ${revision.id} has no data.parameters.agent; only agents run as tools`, "reference_not_runnable");
+    throw new BadRequestError(
+      `tools: reference tool "${name}" names ${describe(entry)}, whose revision ${revision.id} has no data.parameters.agent; only agents run as tools`,
+      "reference_not_runnable",
+    );
   }
   return revision;
 }
@@ -80,9 +98,13 @@ async function referencedRevision(scope: RunScope, entry: ReferenceEntry, name: 
 function finalAnswer(outputs: BatchOutputs, name: string): string {
   if (outputs.errors?.length) throw new Error(`the workflow behind "${name}" failed: ${outputs.errors.join("; ")}`);
   if (outputs.stop_reason === "paused") {
-    throw new Error(`the workflow behind "${name}" paused for ${outputs.pending_interaction?.kind ?? "an interaction"}; a nested run has no one to answer it`);
+    throw new Error(
+      `the workflow behind "${name}" paused for ${outputs.pending_interaction?.kind ?? "an interaction"}; a nested run has no one to answer it`,
+    );
   }
-  const answer = outputs.messages.filter((m) => m.role === "assistant" && typeof m.content === "string" && m.content !== "").at(-1);
+  const answer = outputs.messages
+    .filter((m) => m.role === "assistant" && typeof m.content === "string" && m.content !== "")
+    .at(-1);
   if (!answer) throw new Error(`the workflow behind "${name}" produced no answer`);
   return answer.content as string;
 }
