@@ -105,9 +105,10 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: "^@/server/[^/]+/.+",
+              regex: "^@/server/(?!core/)[^/]+/.+",
               allowTypeImports: true,
-              message: "app/ imports an area of server/ through its index.ts (`@/server/<area>`).",
+              message:
+                "app/ imports an area of server/ through its index.ts (`@/server/<area>`); server/core modules directly.",
             },
           ],
         },

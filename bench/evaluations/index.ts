@@ -159,14 +159,12 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     log(`200 ms latency: ${slowCells} agent cells at batch_size 50`);
     latencyMs = 200;
     const slow = await evaluate({
-      testcases: rows
-        .slice(0, slowCells)
-        .concat(
-          Array.from({ length: Math.max(0, slowCells - testcases) }, (_, i) => ({
-            question: `extra${i}`,
-            correct_answer: "42",
-          })),
-        ),
+      testcases: rows.slice(0, slowCells).concat(
+        Array.from({ length: Math.max(0, slowCells - testcases) }, (_, i) => ({
+          question: `extra${i}`,
+          correct_answer: "42",
+        })),
+      ),
       application_steps: [agent.revision_id],
       concurrency: { batch_size: 50 },
     });

@@ -5,7 +5,7 @@ import * as schema from "./schema";
 
 export type Schema = typeof schema;
 // Both drivers produce a PgDatabase; code is written against this common type.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the two drivers differ in their query-result type parameter
 export type Database = PgDatabase<any, Schema>;
 export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 /** Functions that may run inside a caller's transaction take this. */

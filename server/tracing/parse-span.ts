@@ -8,12 +8,10 @@ import {
   SPAN_TYPES,
   STATUS_CODES,
   type SpanEvent,
-  type SpanKind,
   type SpanLink,
   type SpanRecord,
   type SpanReference,
   type SpanType,
-  type StatusCode,
 } from "./span-record";
 import { microsToIso, nowMicros, parseTimestamp } from "./timestamps";
 

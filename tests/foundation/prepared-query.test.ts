@@ -21,17 +21,15 @@ beforeAll(async () => {
     tags: { team: "x" },
     createdAt: new Date("2026-03-04T05:06:07.089Z"),
   });
-  await handle.db
-    .insert(variants)
-    .values({
-      id: newId(),
-      projectId,
-      domain: "applications",
-      artifactId,
-      slug: "default",
-      name: "Default",
-      headVersion: 3,
-    });
+  await handle.db.insert(variants).values({
+    id: newId(),
+    projectId,
+    domain: "applications",
+    artifactId,
+    slug: "default",
+    name: "Default",
+    headVersion: 3,
+  });
 });
 afterAll(() => handle.close());
 

@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 
 /**
  * A real HTTP model server for tests and benchmarks. It speaks the OpenAI chat-completions and
@@ -87,13 +87,13 @@ export async function startScriptedModelServer(options: { port?: number } = {}):
   const requests: RecordedRequest[] = [];
   const abortWaiters: Array<() => void> = [];
   const requestWaiters: Array<(request: RecordedRequest) => void> = [];
-  const sockets = new Set<import("node:net").Socket>();
+  const sockets = new Set<Socket>();
 
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString("utf8");
-    let body: any = undefined;
+    let body: any;
     try {
       body = raw ? JSON.parse(raw) : undefined;
     } catch {

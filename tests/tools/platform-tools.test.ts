@@ -12,7 +12,6 @@ let app: TestApp;
 let live: RunningServer;
 let model: ScriptedModelServer;
 let key: string;
-let projectId: string;
 let other: { key: string; projectId: string; variantId: string };
 let workflows: ReturnType<typeof agentWorkflows>;
 
@@ -39,7 +38,7 @@ beforeAll(async () => {
     providerEnv: { openai: { key: "sk-platform", baseUrl: model.baseUrl } },
   });
   live = await serveOnLoopback(app.handle);
-  ({ key, projectId } = await app.newProject("mine"));
+  ({ key } = await app.newProject("mine"));
   workflows = agentWorkflows(app, key);
   const foreign = await app.newProject("theirs");
   const created = await agentWorkflows(app, foreign.key).create("foreign-agent", builder("foreign"));

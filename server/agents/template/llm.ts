@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { closedObject } from "./closed-object";
 import { DEFAULT_MODEL } from "./builtin-defaults";
 import { extrasField } from "./extras";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isAppError } from "@/server/core/errors";
-import { InvalidAgentTemplateError, isInvalidAgentTemplateError } from "./invalid-agent-template-error";
+import { isInvalidAgentTemplateError, type InvalidAgentTemplateError } from "./invalid-agent-template-error";
 import { parseAgentTemplate } from "./parse-agent-template";
 import { describeTemplateErrors } from "./template-error";
 

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
 import { projects, users } from "./tenancy";

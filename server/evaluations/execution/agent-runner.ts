@@ -26,7 +26,7 @@ export async function runAgentTurn(
     flags: { unattended: "deny" },
     data: { inputs: { messages }, ...("template" in target ? { parameters: { agent: target.template } } : {}) },
   };
-  let events: NativeEvent[] = [];
+  const events: NativeEvent[] = [];
   try {
     const input = await prepareTurn(app, principal, body, "native", { trace, depth: 0 });
     const turn = beginTurn(app, input, trace, signal);
@@ -67,8 +67,6 @@ export async function runAgentTurn(
       error: { code: "invocation_failed", message, retryable: isRetryableMessage(message) },
       latencyMs: performance.now() - started,
     };
-  } finally {
-    events = [];
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Executor } from "@/server/db";
-import { emitEvent } from "@/server/events/emit";
+import { emitEvent } from "@/server/events";
 import type { RunRow } from "../model/rows";
 
 export type RunEventType = "evaluations.runs.started" | "evaluations.runs.finished" | "evaluations.runs.failed";

@@ -20,19 +20,17 @@ export async function reconcileDefaultQueue(tx: Executor, run: RunRow): Promise<
   const required = Boolean(run.flags.has_human);
   const now = new Date();
   if (required && !existing) {
-    await tx
-      .insert(q)
-      .values({
-        id: newId(),
-        projectId: run.projectId,
-        runId: run.id,
-        name: run.name,
-        status: "running",
-        flags: { is_default: true, is_sequential: false },
-        createdAt: now,
-        updatedAt: now,
-        createdById: run.createdById,
-      });
+    await tx.insert(q).values({
+      id: newId(),
+      projectId: run.projectId,
+      runId: run.id,
+      name: run.name,
+      status: "running",
+      flags: { is_default: true, is_sequential: false },
+      createdAt: now,
+      updatedAt: now,
+      createdById: run.createdById,
+    });
   } else if (required && existing?.deletedAt) {
     await tx.update(q).set({ deletedAt: null, updatedAt: now }).where(eq(q.id, existing.id));
   } else if (!required && existing && !existing.deletedAt) {

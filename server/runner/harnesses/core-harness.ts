@@ -63,12 +63,13 @@ export const coreHarness: Harness = {
         case "text-start":
           emit({ type: "message_start", id: blocks.open("msg", step, part.id) });
           break;
-        case "text-delta":
+        case "text-delta": {
           if (!part.text) break;
           emit({ type: "message_delta", id: blocks.get("msg", step, part.id), delta: part.text });
           const current = steps.at(-1);
           if (current) current.text = (current.text ?? "") + part.text;
           break;
+        }
         case "text-end":
           emit({ type: "message_end", id: blocks.get("msg", step, part.id) });
           break;

@@ -104,6 +104,7 @@ function mcpTool(
     } catch (error) {
       throw new Error(
         `The tool ${label} could not be called: ${mcpFailureReason(error, options.callTimeoutMs, "MCP_CALL_TIMEOUT_MS")}.`,
+        { cause: error },
       );
     }
     const text = mcpToolResultText(result as Parameters<typeof mcpToolResultText>[0], secrets, options.resultMaxBytes);

@@ -1,5 +1,5 @@
 import { getApp } from "@/server/boot";
-import { handleTRPCRequest } from "@/server/trpc/handler";
+import { handleTRPCRequest } from "@/server/trpc";
 
 // This static segment wins over the REST catch-all `app/api/[...path]`.
 export const dynamic = "force-dynamic";

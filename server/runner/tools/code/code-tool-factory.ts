@@ -70,6 +70,7 @@ export const codeToolFactory: ToolFactory = async (entry, context) => {
     try {
       value = await runtime.run({ script: entry.script, input, env, limits, signal, sandbox });
     } catch (error) {
+      // eslint-disable-next-line preserve-caught-error -- the cause's message holds the unmasked secrets this error exists to hide
       throw new Error(capResult(mask((error as Error).message), maxBytes));
     }
     const text = mask(JSON.stringify(value ?? null));
