@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Principal } from "@/server/auth";
 import { AppError } from "@/server/core/errors";
 import type { Page } from "@/server/core/windowing";
@@ -16,6 +17,16 @@ export interface ModelEntry {
   created: number;
   owned_by: string;
 }
+
+export const modelEntryWire = z.strictObject({
+  id: z.string(),
+  object: z.literal("model"),
+  created: z.number().int(),
+  owned_by: z.string(),
+});
+
+/** OpenAI's model list. */
+export const modelListWire = z.strictObject({ object: z.literal("list"), data: z.array(modelEntryWire) });
 
 const PAGE = 500;
 

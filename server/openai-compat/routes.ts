@@ -1,7 +1,8 @@
 import { defineRoute } from "@/server/http/route";
+import { chatCompletionWire, responseObjectWire } from "@/server/streams";
 import { chatCompletions } from "./chat-completions";
 import { chatCompletionRequestSchema } from "./chat-request";
-import { listModels, retrieveModel } from "./list-models";
+import { listModels, modelEntryWire, modelListWire, retrieveModel } from "./list-models";
 import { createResponse } from "./responses";
 import { responsesRequestSchema } from "./responses-request";
 
@@ -15,6 +16,7 @@ export const openAiRoutes = [
     summary:
       "OpenAI chat completions against an agent named by `model` (`<agent>`, `<agent>@<environment>`, `<agent>@<variant>:<version>`); JSON or SSE chunks ending with [DONE] (mutating: runs the model)",
     body: chatCompletionRequestSchema,
+    response: chatCompletionWire,
     handler: async ({ ctx, body }) => chatCompletions(ctx.app, ctx.principal, ctx.request, body),
   }),
   defineRoute({
@@ -25,6 +27,7 @@ export const openAiRoutes = [
     summary:
       "OpenAI Responses against an agent named by `model`; `previous_response_id` continues in the same agent session; JSON or SSE events (mutating: runs the model)",
     body: responsesRequestSchema,
+    response: responseObjectWire,
     handler: async ({ ctx, body }) => createResponse(ctx.app, ctx.principal, ctx.request, body),
   }),
   defineRoute({
@@ -33,6 +36,7 @@ export const openAiRoutes = [
     auth: "api_key",
     tag: "openai",
     summary: "What the key's project can call: each agent, and `<agent>@<environment>` for each environment running it",
+    response: modelListWire,
     handler: async ({ ctx }) => listModels(ctx.app.db, ctx.principal),
   }),
   defineRoute({
@@ -41,6 +45,7 @@ export const openAiRoutes = [
     auth: "api_key",
     tag: "openai",
     summary: "One entry of /v1/models, or 404 model_not_found",
+    response: modelEntryWire,
     handler: async ({ ctx, params }) => retrieveModel(ctx.app.db, ctx.principal, params.model),
   }),
 ];

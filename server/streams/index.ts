@@ -22,6 +22,7 @@ export { keepaliveStream, ndjsonStream, SSE_DONE, SSE_KEEPALIVE, sseStream } fro
 export { UiMessageProjection, uiMessageStream, type UiProjectionOptions } from "./ui-message-projection";
 export { batchTurnSchema, SSE_HEADERS, turnResponse, type TurnResponseOptions } from "./turn-response";
 export {
+  chatCompletionWire,
   chatFinishReason,
   OpenAiChatProjection,
   openAiChatStream,
@@ -32,6 +33,7 @@ export {
 export {
   OpenAiResponsesProjection,
   openAiResponsesStream,
+  responseObjectWire,
   type OpenAiResponsesOptions,
   type ResponseObject,
   type ResponseStreamEvent,

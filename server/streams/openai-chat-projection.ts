@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { toFinishReason } from "./finish-reason";
 import type { NativeEvent, RunUsage } from "./native-event";
 
@@ -44,6 +45,38 @@ export interface ChatCompletionChunk {
 export interface ChatStreamError {
   error: { message: string; type: "server_error"; param: null; code: "agent_run_failed" };
 }
+
+const chatToolCallWire = z.strictObject({
+  id: z.string(),
+  type: z.literal("function"),
+  function: z.strictObject({ name: z.string(), arguments: z.string() }),
+});
+
+/** OpenAI's non-streaming chat completion, as `completion()` builds it. */
+export const chatCompletionWire = z.strictObject({
+  id: z.string(),
+  object: z.literal("chat.completion"),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(
+    z.strictObject({
+      index: z.literal(0),
+      message: z.strictObject({
+        role: z.literal("assistant"),
+        content: z.string().nullable(),
+        refusal: z.null(),
+        tool_calls: z.array(chatToolCallWire).optional(),
+      }),
+      finish_reason: z.enum(["stop", "length", "tool_calls", "content_filter"]),
+      logprobs: z.null(),
+    }),
+  ),
+  usage: z.strictObject({
+    prompt_tokens: z.number().int(),
+    completion_tokens: z.number().int(),
+    total_tokens: z.number().int(),
+  }),
+});
 
 export interface ChatCompletion {
   id: string;

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { toFinishReason } from "./finish-reason";
 import type { NativeEvent, RunUsage } from "./native-event";
 
@@ -51,6 +52,54 @@ export interface ResponseObject {
   } | null;
   metadata: Record<string, never>;
 }
+
+const outputStatusWire = z.enum(["in_progress", "completed"]);
+
+/** OpenAI's `response` object, as `response()` builds it. */
+export const responseObjectWire = z.strictObject({
+  id: z.string(),
+  object: z.literal("response"),
+  created_at: z.number().int(),
+  status: z.enum(["in_progress", "completed", "incomplete", "failed"]),
+  error: z.strictObject({ code: z.literal("server_error"), message: z.string() }).nullable(),
+  incomplete_details: z.strictObject({ reason: z.enum(["max_output_tokens", "content_filter"]) }).nullable(),
+  model: z.string(),
+  output: z.array(
+    z.discriminatedUnion("type", [
+      z.strictObject({
+        type: z.literal("message"),
+        id: z.string(),
+        status: outputStatusWire,
+        role: z.literal("assistant"),
+        content: z.array(
+          z.strictObject({ type: z.literal("output_text"), text: z.string(), annotations: z.array(z.never()) }),
+        ),
+      }),
+      z.strictObject({
+        type: z.literal("function_call"),
+        id: z.string(),
+        call_id: z.string(),
+        name: z.string(),
+        arguments: z.string(),
+        status: outputStatusWire,
+      }),
+    ]),
+  ),
+  parallel_tool_calls: z.literal(true),
+  previous_response_id: z.string().nullable(),
+  tool_choice: z.literal("auto"),
+  tools: z.array(z.never()),
+  usage: z
+    .strictObject({
+      input_tokens: z.number().int(),
+      input_tokens_details: z.strictObject({ cached_tokens: z.literal(0) }),
+      output_tokens: z.number().int(),
+      output_tokens_details: z.strictObject({ reasoning_tokens: z.literal(0) }),
+      total_tokens: z.number().int(),
+    })
+    .nullable(),
+  metadata: z.strictObject({}),
+});
 
 /** One Responses stream event: `type` is also the SSE `event:` name. */
 export type ResponseStreamEvent = { type: string; sequence_number: number } & Record<string, unknown>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { oneSchema, pageSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { ingestOtlpRequest, ingestTracingRequest } from "./ingest-request";
 import { legacyDeleteTrace, legacyFetchTrace, legacyQuery } from "./legacy";
@@ -9,6 +10,7 @@ import {
   editSimpleTrace,
   getSimpleTrace,
   querySimpleTraces,
+  simpleTraceWire,
 } from "./simple-traces";
 import { fetchTrace, listTraces, queryTraces, querySpans } from "./traces";
 import { spanTreeWire, spanWire, traceWire } from "./wire";
@@ -162,19 +164,7 @@ export const tracingRoutes = [
     path: "/api/simple/traces/",
     auth: "api_key",
     tag: TAG,
-    response: z.strictObject({
-      count: z.literal(1),
-      trace: z.strictObject({
-        trace_id: z.string(),
-        span_id: z.string(),
-        origin: z.string(),
-        kind: z.string(),
-        channel: z.string(),
-        data: z.record(z.string(), z.unknown()),
-        references: z.record(z.string(), z.unknown()).optional(),
-        links: z.array(z.unknown()).optional(),
-      }),
-    }),
+    response: oneSchema("trace", simpleTraceWire),
     summary: "Create a one-span trace (an annotation, feedback, ...)",
     status: 202,
     body: simpleTraceBody,
@@ -200,6 +190,7 @@ export const tracingRoutes = [
         .optional(),
       windowing: z.unknown().optional(),
     }),
+    response: pageSchema("traces", simpleTraceWire),
     handler: async ({ ctx, body }) => querySimpleTraces(ctx.app.db, ctx.principal.projectId, body),
   }),
   defineRoute({
@@ -208,6 +199,7 @@ export const tracingRoutes = [
     auth: "api_key",
     tag: TAG,
     summary: "A simple trace as written ({count: 0} when unknown)",
+    response: z.union([oneSchema("trace", simpleTraceWire), z.strictObject({ count: z.literal(0) })]),
     handler: async ({ ctx, params }) => getSimpleTrace(ctx.app.db, ctx.principal.projectId, params.trace_id),
   }),
   defineRoute({
@@ -217,6 +209,7 @@ export const tracingRoutes = [
     tag: TAG,
     summary: "Edit a simple trace: data is required; fields left out keep their value (re-ingested under the same ids)",
     body: simpleTraceBody,
+    response: oneSchema("trace", simpleTraceWire),
     handler: async ({ ctx, params, body }) =>
       editSimpleTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id, body.trace),
   }),
@@ -227,6 +220,7 @@ export const tracingRoutes = [
     tag: TAG,
     summary: "Delete a simple trace (queued); 202 with {count, link}",
     status: 202,
+    response: z.union([z.strictObject({ count: z.number().int(), link }), z.strictObject({ count: z.literal(0) })]),
     handler: async ({ ctx, params }) =>
       deleteSimpleTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id),
   }),

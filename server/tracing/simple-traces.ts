@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { z } from "zod";
 import type { TracingConfig } from "@/server/core/config";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import type { Database } from "@/server/db";
@@ -14,6 +15,26 @@ import type { SpanRow } from "./wire";
 
 type Ref = { id?: string; slug?: string; version?: string | number };
 type Link = { trace_id: string; span_id: string; attributes?: Record<string, unknown> };
+
+const simpleLinkWire = z.strictObject({
+  trace_id: z.string(),
+  span_id: z.string(),
+  attributes: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** A simple trace as written and read back: references and named links as maps, unnamed links as a list. */
+export const simpleTraceWire = z.strictObject({
+  trace_id: z.string(),
+  span_id: z.string(),
+  origin: z.string().optional(),
+  kind: z.string().optional(),
+  channel: z.string().optional(),
+  data: z.record(z.string(), z.unknown()),
+  references: z.record(z.string(), z.unknown()).optional(),
+  links: z.union([z.record(z.string(), simpleLinkWire), z.array(simpleLinkWire)]).optional(),
+  tags: z.record(z.string(), z.unknown()).optional(),
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
 
 export interface SimpleTraceInput {
   origin?: "human" | "auto" | "custom";

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { allRoutes } from "@/server/boot";
+import { openAiRoutes } from "@/server/openai-compat";
 import { PathMatcher } from "@/server/http/path-matcher";
 import type { AnyRoute } from "@/server/http/route";
 
 const matcher = new PathMatcher<AnyRoute>();
-for (const route of allRoutes) matcher.add(route.path, route);
+for (const route of [...allRoutes, ...openAiRoutes]) matcher.add(route.path, route);
 
 /**
  * Every JSON success answer a test receives is checked against the response schema its route

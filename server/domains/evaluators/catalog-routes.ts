@@ -34,6 +34,7 @@ const templatePresetRoutes = (["GET", "POST"] as const).flatMap((method) => [
     tag: "catalog",
     summary: "The presets of one built-in evaluator template: the revision data to commit",
     params: z.object({ key: z.string() }),
+    response: manySchema("presets", evaluatorPresetWire),
     handler: async ({ params }) =>
       many("presets", presetsOf(templateOrThrow(params.key).key).map(evaluatorPresetToWire)),
   }),
@@ -45,6 +46,7 @@ const templatePresetRoutes = (["GET", "POST"] as const).flatMap((method) => [
     tag: "catalog",
     summary: "One preset of a built-in evaluator template",
     params: z.object({ key: z.string(), preset: z.string() }),
+    response: oneSchema("preset", evaluatorPresetWire),
     handler: async ({ params }) => {
       const presets = presetsOf(templateOrThrow(params.key).key);
       const preset = presets.find((p) => p.key === params.preset);

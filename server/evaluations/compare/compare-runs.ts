@@ -1,10 +1,46 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
 import { BadRequestError } from "@/server/core/errors";
 import type { Database } from "@/server/db";
 import { evaluationResults, evaluationScenarios } from "@/server/db/schema";
 import { runMetrics } from "../metrics/refresh-metrics";
 import { readRunData } from "../model/run-data";
 import { findRun } from "../store/run-store";
+
+const scoresWire = z.record(z.string(), z.number());
+
+/** What `compareRuns` answers: absent scores and deltas are left out. */
+export const comparisonWire = z.strictObject({
+  baseline_run_id: z.string(),
+  evaluators: z.array(z.string()),
+  runs: z.array(
+    z.strictObject({
+      id: z.string(),
+      name: z.string().nullable(),
+      status: z.string(),
+      scores: scoresWire,
+      deltas: scoresWire,
+      metrics: z.record(z.string(), z.unknown()),
+    }),
+  ),
+  testcases: z.array(
+    z.strictObject({
+      testcase_id: z.string().optional(),
+      inputs: z.unknown(),
+      runs: z.array(
+        z.strictObject({
+          run_id: z.string(),
+          scenario_id: z.string().optional(),
+          status: z.string().optional(),
+          trace_id: z.string().optional(),
+          outputs: z.unknown(),
+          scores: scoresWire,
+          deltas: scoresWire,
+        }),
+      ),
+    }),
+  ),
+});
 
 /** The score one evaluator gave one testcase: `score` when numeric, else `success` as 1 or 0. */
 export function scoreOf(outputs: unknown): number | undefined {

@@ -1,9 +1,34 @@
+import { z } from "zod";
 import { compact } from "@/server/core/compact";
+import { isoTimestampSchema } from "@/server/core/time";
 import { readRunData } from "./run-data";
 import type { MetricsRow, QueueRow, ResultRow, RunRow, ScenarioRow } from "./rows";
-import { EVALUATION_VERSION } from "./statuses";
+import { EVALUATION_VERSION, STATUSES } from "./statuses";
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+const userData = z.record(z.string(), z.unknown());
+const flagsWire = z.record(z.string(), z.boolean());
+const statusWire = z.enum(STATUSES);
+
+/** The run's data as stored: its steps and repeats always, the rest as given. */
+const runDataWire = z.looseObject({ steps: z.array(userData), repeats: z.number().int() });
+
+export const runWire = z.strictObject({
+  id: z.string(),
+  version: z.literal(EVALUATION_VERSION),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  status: statusWire,
+  flags: flagsWire,
+  tags: userData.optional(),
+  meta: userData.optional(),
+  data: runDataWire,
+  created_at: isoTimestampSchema,
+  updated_at: isoTimestampSchema.optional(),
+  created_by_id: z.string().optional(),
+  updated_by_id: z.string().optional(),
+});
 
 export function runToWire(row: RunRow) {
   const { testcases: _inline, ...data } = readRunData(row.data);
@@ -24,6 +49,20 @@ export function runToWire(row: RunRow) {
   });
 }
 
+export const scenarioWire = z.strictObject({
+  id: z.string(),
+  version: z.literal(EVALUATION_VERSION),
+  run_id: z.string(),
+  status: statusWire,
+  interval: z.number().int().optional(),
+  timestamp: isoTimestampSchema.optional(),
+  flags: flagsWire.optional(),
+  tags: userData.optional(),
+  meta: userData.optional(),
+  created_at: isoTimestampSchema,
+  updated_at: isoTimestampSchema.optional(),
+});
+
 export function scenarioToWire(row: ScenarioRow) {
   return compact({
     id: row.id,
@@ -39,6 +78,36 @@ export function scenarioToWire(row: ScenarioRow) {
     updated_at: iso(row.updatedAt),
   });
 }
+
+export const resultWire = z.strictObject({
+  id: z.string(),
+  version: z.literal(EVALUATION_VERSION),
+  run_id: z.string(),
+  scenario_id: z.string(),
+  step_key: z.string(),
+  repeat_idx: z.number().int(),
+  status: statusWire,
+  trace_id: z.string().optional(),
+  testcase_id: z.string().optional(),
+  hash_id: z.string().optional(),
+  error: z.unknown().optional(),
+  interval: z.number().int().optional(),
+  timestamp: isoTimestampSchema.optional(),
+  flags: flagsWire.optional(),
+  tags: userData.optional(),
+  meta: userData.optional(),
+  data: z
+    .strictObject({
+      outputs: z.unknown().optional(),
+      latency_ms: z.number().optional(),
+      tokens: z.number().int().optional(),
+      cost_usd: z.number().optional(),
+      attempts: z.number().int().optional(),
+    })
+    .optional(),
+  created_at: isoTimestampSchema,
+  updated_at: isoTimestampSchema.optional(),
+});
 
 /**
  * A cell. Beyond the reference: `data` carries what the step produced and what it cost, so a
@@ -75,6 +144,22 @@ export function resultToWire(row: ResultRow) {
   });
 }
 
+export const metricsWire = z.strictObject({
+  id: z.string(),
+  version: z.literal(EVALUATION_VERSION),
+  run_id: z.string(),
+  scenario_id: z.string().optional(),
+  timestamp: isoTimestampSchema.optional(),
+  interval: z.number().int().optional(),
+  status: statusWire,
+  data: userData.optional(),
+  flags: flagsWire.optional(),
+  tags: userData.optional(),
+  meta: userData.optional(),
+  created_at: isoTimestampSchema,
+  updated_at: isoTimestampSchema.optional(),
+});
+
 export function metricsToWire(row: MetricsRow) {
   return compact({
     id: row.id,
@@ -92,6 +177,23 @@ export function metricsToWire(row: MetricsRow) {
     updated_at: iso(row.updatedAt),
   });
 }
+
+export const queueWire = z.strictObject({
+  id: z.string(),
+  version: z.literal(EVALUATION_VERSION),
+  run_id: z.string(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  status: statusWire,
+  flags: flagsWire,
+  tags: userData.optional(),
+  meta: userData.optional(),
+  data: userData.optional(),
+  created_at: isoTimestampSchema,
+  updated_at: isoTimestampSchema.optional(),
+  deleted_at: isoTimestampSchema.optional(),
+  created_by_id: z.string().optional(),
+});
 
 export function queueToWire(row: QueueRow) {
   return compact({

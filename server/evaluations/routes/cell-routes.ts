@@ -1,14 +1,25 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { evaluationMetrics, evaluationResults, evaluationScenarios } from "@/server/db/schema";
+import { manySchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
-import { metricsToWire, resultToWire, scenarioToWire } from "../model/wire";
+import { metricsToWire, metricsWire, resultToWire, resultWire, scenarioToWire, scenarioWire } from "../model/wire";
 import { settleWrittenCells } from "../execution/settle";
 import { refreshMetricsQuery } from "../metrics/refresh-query";
 import { deleteMetrics, queryMetrics, upsertMetrics } from "../store/metric-store";
 import { deleteResults, queryResults, upsertResults } from "../store/result-store";
 import { createScenarios, deleteScenarios, editScenarios, queryScenarios } from "../store/scenario-store";
-import { idParams, listBody, none, pagingSchema, tag } from "./route-helpers";
+import {
+  idOrNoneSchema,
+  idParams,
+  idsSchema,
+  listBody,
+  listSchema,
+  none,
+  oneOrNoneSchema,
+  pagingSchema,
+  tag,
+} from "./route-helpers";
 import {
   metricsFilterSchema,
   metricsInputSchema,
@@ -34,6 +45,7 @@ const scenarioRoutes = [
         .min(1)
         .max(10_000),
     }),
+    response: manySchema("scenarios", scenarioWire),
     handler: async ({ ctx, body }) => {
       const rows = await createScenarios(ctx.app.db, ctx.principal.projectId, body.scenarios);
       return { count: rows.length, scenarios: rows.map(scenarioToWire) };
@@ -46,6 +58,7 @@ const scenarioRoutes = [
     tag,
     summary: "Edit scenarios (status, flags, tags, meta, interval, timestamp)",
     body: z.object({ scenarios: z.array(scenarioInputSchema).min(1).max(10_000) }),
+    response: manySchema("scenarios", scenarioWire),
     handler: async ({ ctx, body }) => {
       const rows = await editScenarios(ctx.app.db, ctx.principal.projectId, body.scenarios);
       return { count: rows.length, scenarios: rows.map(scenarioToWire) };
@@ -58,6 +71,7 @@ const scenarioRoutes = [
     tag,
     summary: "Delete scenarios with their results and metrics",
     body: ids("scenario_ids"),
+    response: idsSchema("scenario_ids"),
     handler: async ({ ctx, body }) => {
       const deleted = await deleteScenarios(ctx.app.db, ctx.principal.projectId, body.scenario_ids);
       return { count: deleted.length, scenario_ids: deleted };
@@ -71,6 +85,7 @@ const scenarioRoutes = [
     tag,
     summary: "Scenarios by ids, run(s), status(es), interval(s), tags, flags; oldest first",
     body: z.object({ scenario: scenarioFilterSchema.nullish(), windowing: pagingSchema }),
+    response: listSchema("scenarios", scenarioWire),
     handler: async ({ ctx, body }) => {
       const page = await queryScenarios(
         ctx.app.db,
@@ -88,6 +103,7 @@ const scenarioRoutes = [
     tag,
     summary: "A scenario",
     params: idParams,
+    response: oneOrNoneSchema("scenario", scenarioWire),
     handler: async ({ ctx, params }) => {
       const [row] = await ctx.app.db
         .select()
@@ -104,6 +120,7 @@ const scenarioRoutes = [
     summary: "Edit a scenario",
     params: idParams,
     body: z.object({ scenario: scenarioInputSchema }),
+    response: oneOrNoneSchema("scenario", scenarioWire),
     handler: async ({ ctx, params, body }) => {
       if (body.scenario.id && body.scenario.id !== params.id) return none;
       const [row] = await editScenarios(ctx.app.db, ctx.principal.projectId, [{ ...body.scenario, id: params.id }]);
@@ -117,6 +134,7 @@ const scenarioRoutes = [
     tag,
     summary: "Delete a scenario",
     params: idParams,
+    response: idOrNoneSchema("scenario_id"),
     handler: async ({ ctx, params }) => {
       const [id] = await deleteScenarios(ctx.app.db, ctx.principal.projectId, [params.id]);
       return id ? { count: 1, scenario_id: id } : none;
@@ -132,6 +150,7 @@ const upsertResultsRoute = (method: "POST" | "PUT" | "PATCH") =>
     tag,
     summary: "Upsert results on (run, scenario, step, repeat); a closed run is a 409",
     body: z.object({ results: z.array(resultInputSchema).min(1).max(10_000) }),
+    response: manySchema("results", resultWire),
     handler: async ({ ctx, body }) => {
       const rows = await upsertResults(ctx.app.db, ctx.principal.projectId, body.results);
       await settleWrittenCells(ctx.app.db, ctx.principal.projectId, rows);
@@ -150,6 +169,7 @@ const resultRoutes = [
     tag,
     summary: "Delete results",
     body: ids("result_ids"),
+    response: idsSchema("result_ids"),
     handler: async ({ ctx, body }) => {
       const deleted = await deleteResults(ctx.app.db, ctx.principal.projectId, body.result_ids);
       return { count: deleted.length, result_ids: deleted };
@@ -163,6 +183,7 @@ const resultRoutes = [
     tag,
     summary: "Results by ids, run(s), scenario(s), step key(s), repeat(s), status(es), tags, flags; oldest first",
     body: z.object({ result: resultFilterSchema.nullish(), windowing: pagingSchema }),
+    response: listSchema("results", resultWire),
     handler: async ({ ctx, body }) => {
       const page = await queryResults(
         ctx.app.db,
@@ -180,6 +201,7 @@ const resultRoutes = [
     tag,
     summary: "A result",
     params: idParams,
+    response: oneOrNoneSchema("result", resultWire),
     handler: async ({ ctx, params }) => {
       const [row] = await ctx.app.db
         .select()
@@ -195,6 +217,7 @@ const resultRoutes = [
     tag,
     summary: "Delete a result",
     params: idParams,
+    response: idOrNoneSchema("result_id"),
     handler: async ({ ctx, params }) => {
       const [id] = await deleteResults(ctx.app.db, ctx.principal.projectId, [params.id]);
       return id ? { count: 1, result_id: id } : none;
@@ -210,6 +233,7 @@ const upsertMetricsRoute = (method: "POST" | "PUT" | "PATCH") =>
     tag,
     summary: "Upsert metrics (global, per scenario or per time window); a closed run is a 409",
     body: z.object({ metrics: z.array(metricsInputSchema).min(1).max(10_000) }),
+    response: manySchema("metrics", metricsWire),
     handler: async ({ ctx, body }) => {
       const rows = await upsertMetrics(ctx.app.db, ctx.principal.projectId, body.metrics);
       return { count: rows.length, metrics: rows.map(metricsToWire) };
@@ -227,6 +251,7 @@ const metricRoutes = [
     tag,
     summary: "Delete metrics",
     body: ids("metrics_ids"),
+    response: idsSchema("metrics_ids"),
     handler: async ({ ctx, body }) => {
       const deleted = await deleteMetrics(ctx.app.db, ctx.principal.projectId, body.metrics_ids);
       return { count: deleted.length, metrics_ids: deleted };
@@ -241,6 +266,7 @@ const metricRoutes = [
     summary:
       "Metrics by ids, run(s), scenario(s) (true/false: per scenario or not), timestamp(s), status(es), tags, flags",
     body: z.object({ metrics: metricsFilterSchema.nullish(), windowing: pagingSchema }),
+    response: listSchema("metrics", metricsWire),
     handler: async ({ ctx, body }) => {
       const rows = await queryMetrics(
         ctx.app.db,
@@ -268,6 +294,7 @@ const metricRoutes = [
         .passthrough()
         .nullish(),
     }),
+    response: manySchema("metrics", metricsWire),
     handler: async ({ ctx, body }) => {
       const rows = await refreshMetricsQuery(ctx.app.db, ctx.principal.projectId, body.metrics ?? {});
       return { count: rows.length, metrics: rows.map(metricsToWire) };
@@ -280,6 +307,7 @@ const metricRoutes = [
     tag,
     summary: "A metrics row (a list envelope, as the reference answers)",
     params: idParams,
+    response: manySchema("metrics", metricsWire),
     handler: async ({ ctx, params }) => {
       const rows = await ctx.app.db
         .select()
@@ -295,6 +323,7 @@ const metricRoutes = [
     tag,
     summary: "Delete a metrics row",
     params: idParams,
+    response: idsSchema("metrics_ids"),
     handler: async ({ ctx, params }) => {
       const deleted = await deleteMetrics(ctx.app.db, ctx.principal.projectId, [params.id]);
       return { count: deleted.length, metrics_ids: deleted };

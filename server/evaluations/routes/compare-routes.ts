@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
-import { compareRuns } from "../compare/compare-runs";
+import { compareRuns, comparisonWire } from "../compare/compare-runs";
 import { tag } from "./route-helpers";
 
 export const compareRoutes = [
@@ -13,6 +14,7 @@ export const compareRoutes = [
     summary:
       "Compare runs over the same testcases: per testcase outputs, scores and deltas against the first run; per run aggregates",
     body: z.object({ run_ids: z.array(z.string().uuid()).min(2).max(10) }),
+    response: oneSchema("comparison", comparisonWire),
     handler: async ({ ctx, body }) => ({
       count: 1,
       comparison: await compareRuns(ctx.app.db, ctx.principal.projectId, body.run_ids),

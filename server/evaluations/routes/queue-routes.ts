@@ -2,12 +2,23 @@ import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { BadRequestError } from "@/server/core/errors";
 import { evaluationQueues, evaluationScenarios } from "@/server/db/schema";
+import { manySchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
-import { queueToWire, scenarioToWire } from "../model/wire";
+import { queueToWire, queueWire, scenarioToWire, scenarioWire } from "../model/wire";
 import { statusSchema } from "../model/statuses";
 import { assignedScenarios } from "../queues/assignment";
 import { createQueues, deleteQueues, editQueues, queryQueues } from "../queues/queue-store";
-import { idParams, listBody, none, pagingSchema, tag } from "./route-helpers";
+import {
+  idOrNoneSchema,
+  idParams,
+  idsSchema,
+  listBody,
+  listSchema,
+  none,
+  oneOrNoneSchema,
+  pagingSchema,
+  tag,
+} from "./route-helpers";
 
 const base = "/api/evaluations/queues";
 const uuid = z.string().uuid();
@@ -56,6 +67,7 @@ export const queueRoutes = [
         .min(1)
         .max(100),
     }),
+    response: manySchema("queues", queueWire),
     handler: async ({ ctx, body }) => {
       const rows = await ctx.app.db.transaction((tx) => createQueues(tx, scopeOf(ctx.principal), body.queues));
       return { count: rows.length, queues: rows.map(queueToWire) };
@@ -73,6 +85,7 @@ export const queueRoutes = [
         .min(1)
         .max(100),
     }),
+    response: manySchema("queues", queueWire),
     handler: async ({ ctx, body }) => {
       const rows = await ctx.app.db.transaction((tx) => editQueues(tx, ctx.principal.projectId, body.queues));
       return { count: rows.length, queues: rows.map(queueToWire) };
@@ -85,6 +98,7 @@ export const queueRoutes = [
     tag,
     summary: "Delete queues; a default queue is a 409",
     body: z.object({ queue_ids: z.array(uuid) }),
+    response: idsSchema("queue_ids"),
     handler: async ({ ctx, body }) => {
       const ids = await deleteQueues(ctx.app.db, ctx.principal.projectId, body.queue_ids);
       return { count: ids.length, queue_ids: ids };
@@ -98,6 +112,7 @@ export const queueRoutes = [
     tag,
     summary: "Queues by ids, run(s), assigned user(s), flags, tags, name; archived ones with include_archived",
     body: z.object({ queue: filterSchema.nullish(), windowing: pagingSchema }),
+    response: listSchema("queues", queueWire),
     handler: async ({ ctx, body }) => {
       const page = await queryQueues(
         ctx.app.db,
@@ -115,6 +130,7 @@ export const queueRoutes = [
     tag,
     summary: "A queue",
     params: idParams,
+    response: oneOrNoneSchema("queue", queueWire),
     handler: async ({ ctx, params }) => {
       const [row] = (
         await queryQueues(ctx.app.db, ctx.principal.projectId, { ids: [params.id], include_archived: true })
@@ -130,6 +146,7 @@ export const queueRoutes = [
     summary: "Edit a queue",
     params: idParams,
     body: z.object({ queue: queueSchema }),
+    response: oneOrNoneSchema("queue", queueWire),
     handler: async ({ ctx, params, body }) => {
       if (body.queue.id && body.queue.id !== params.id) return none;
       const [row] = await ctx.app.db.transaction((tx) =>
@@ -145,6 +162,7 @@ export const queueRoutes = [
     tag,
     summary: "Delete a queue (not a default one)",
     params: idParams,
+    response: idOrNoneSchema("queue_id"),
     handler: async ({ ctx, params }) => {
       const [id] = await deleteQueues(ctx.app.db, ctx.principal.projectId, [params.id]);
       return id ? { count: 1, queue_id: id } : none;
@@ -163,6 +181,7 @@ export const queueRoutes = [
       scenario: z.object({ status: statusSchema.nullish(), statuses: z.array(statusSchema).nullish() }).nullish(),
       windowing: pagingSchema,
     }),
+    response: z.union([listSchema("scenarios", scenarioWire), z.strictObject({ count: z.literal(0) })]),
     handler: async ({ ctx, params, body }) => {
       if (body.queue?.id && body.queue.id !== params.id)
         throw new BadRequestError(
@@ -219,6 +238,7 @@ export const queueRoutes = [
     tag,
     summary: "The run's active default queue",
     params: idParams,
+    response: oneOrNoneSchema("queue", queueWire),
     handler: async ({ ctx, params }) => {
       const [row] = (
         await queryQueues(ctx.app.db, ctx.principal.projectId, { run_id: params.id, flags: { is_default: true } })

@@ -1,12 +1,23 @@
 import { z } from "zod";
 import { BadRequestError } from "@/server/core/errors";
+import { manySchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
-import { runToWire } from "../model/wire";
+import { runToWire, runWire } from "../model/wire";
 import { deleteRuns, editRun, findRun, insertRun, queryRuns, setRunFlags, storedData } from "../store/run-store";
 import { pruneRemovedSteps } from "../store/prune-steps";
 import { reconcileDefaultQueue } from "../queues/default-queue";
 import { statusSchema } from "../model/statuses";
-import { idParams, listBody, none, pagingSchema, tag } from "./route-helpers";
+import {
+  idOrNoneSchema,
+  idParams,
+  idsSchema,
+  listBody,
+  listSchema,
+  none,
+  oneOrNoneSchema,
+  pagingSchema,
+  tag,
+} from "./route-helpers";
 import { runFilterSchema, runInputSchema } from "./wire-schemas";
 
 const base = "/api/evaluations/runs";
@@ -21,6 +32,7 @@ export const runRoutes = [
     tag,
     summary: "Create runs (status pending); has_* flags are derived from the steps",
     body: z.object({ runs: z.array(runInputSchema).min(1).max(100) }),
+    response: manySchema("runs", runWire),
     handler: async ({ ctx, body }) => {
       const rows = [];
       for (const run of body.runs) {
@@ -48,6 +60,7 @@ export const runRoutes = [
         .min(1)
         .max(100),
     }),
+    response: manySchema("runs", runWire),
     handler: async ({ ctx, body }) => {
       const rows = [];
       for (const run of body.runs) rows.push(await editRunAndPrune(ctx, run.id, run));
@@ -61,6 +74,7 @@ export const runRoutes = [
     tag,
     summary: "Delete runs with their scenarios, results, metrics and queues",
     body: idsBody,
+    response: idsSchema("run_ids"),
     handler: async ({ ctx, body }) => {
       const ids = await deleteRuns(ctx.app.db, ctx.principal.projectId, body.run_ids);
       return { count: ids.length, run_ids: ids };
@@ -74,6 +88,7 @@ export const runRoutes = [
     tag,
     summary: "Runs by ids, name, description, flags, tags, status(es), references; newest first",
     body: z.object({ run: runFilterSchema.nullish(), windowing: pagingSchema }),
+    response: listSchema("runs", runWire),
     handler: async ({ ctx, body }) => {
       const page = await queryRuns(ctx.app.db, ctx.principal.projectId, body.run ?? {}, body.windowing ?? undefined);
       return listBody("runs", page.items.map(runToWire), page.next);
@@ -87,6 +102,7 @@ export const runRoutes = [
       tag,
       summary: action === "close" ? "Close runs: they take no more writes" : "Open closed runs",
       body: idsBody,
+      response: manySchema("runs", runWire),
       handler: async ({ ctx, body }) => {
         const rows = await setRunFlags(ctx.app.db, ctx.principal.projectId, body.run_ids, {
           is_closed: action === "close",
@@ -102,6 +118,7 @@ export const runRoutes = [
     tag,
     summary: "A run",
     params: idParams,
+    response: oneOrNoneSchema("run", runWire),
     handler: async ({ ctx, params }) => {
       const run = await findRun(ctx.app.db, ctx.principal.projectId, params.id);
       return run ? { count: 1, run: runToWire(run) } : none;
@@ -115,6 +132,7 @@ export const runRoutes = [
     summary: "Edit a run (omitted fields keep their value); a closed run is a 409",
     params: idParams,
     body: z.object({ run: runInputSchema }),
+    response: oneOrNoneSchema("run", runWire),
     handler: async ({ ctx, params, body }) => {
       if (body.run.id && body.run.id !== params.id) return none;
       return { count: 1, run: runToWire(await editRunAndPrune(ctx, params.id, body.run)) };
@@ -127,6 +145,7 @@ export const runRoutes = [
     tag,
     summary: "Delete a run",
     params: idParams,
+    response: idOrNoneSchema("run_id"),
     handler: async ({ ctx, params }) => {
       const [id] = await deleteRuns(ctx.app.db, ctx.principal.projectId, [params.id]);
       return id ? { count: 1, run_id: id } : none;
@@ -141,6 +160,7 @@ export const runRoutes = [
       summary: action === "close" ? "Close a run, optionally setting its status (?status=)" : "Open a closed run",
       params: idParams,
       query: z.object({ status: statusSchema.optional() }),
+      response: oneOrNoneSchema("run", runWire),
       handler: async ({ ctx, params, query }) => {
         if (action === "open" && query.status) throw new BadRequestError("status is only taken by close", "bad_query");
         const [run] = await setRunFlags(

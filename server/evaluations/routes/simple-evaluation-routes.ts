@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { one } from "@/server/http/envelope";
+import { one, oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import {
   createSimpleEvaluation,
@@ -11,8 +11,9 @@ import {
   startSimpleEvaluation,
   stopSimpleEvaluation,
 } from "../simple/simple-evaluations";
+import { simpleEvaluationWire } from "../simple/simple-wire";
 import { simpleEvaluationBody, simpleEvaluationSchema } from "../simple/simple-input";
-import { idParams, listBody, none, pagingSchema, tag } from "./route-helpers";
+import { idParams, listBody, listSchema, none, oneOrNoneSchema, pagingSchema, tag } from "./route-helpers";
 
 const base = "/api/simple/evaluations";
 const scope = (p: { projectId: string; userId: string }) => ({ projectId: p.projectId, userId: p.userId });
@@ -25,6 +26,7 @@ function lifecycle(action: "start" | "stop" | "close" | "open", summary: string)
     tag,
     summary,
     params: idParams,
+    response: oneOrNoneSchema("evaluation", simpleEvaluationWire),
     handler: async ({ ctx, params }) => {
       const db = ctx.app.db;
       const { projectId } = ctx.principal;
@@ -48,6 +50,7 @@ export const simpleEvaluationRoutes = [
     summary:
       "Create an evaluation (testset or inline testcases, application, evaluators, repeats, concurrency) and start it",
     body: simpleEvaluationBody,
+    response: oneSchema("evaluation", simpleEvaluationWire),
     handler: async ({ ctx, body }) =>
       one("evaluation", await createSimpleEvaluation(ctx.app.db, scope(ctx.principal), body.evaluation)),
   }),
@@ -58,6 +61,7 @@ export const simpleEvaluationRoutes = [
     tag,
     summary: "An evaluation with its status and progress (cells done / total, per-step counts)",
     params: idParams,
+    response: oneOrNoneSchema("evaluation", simpleEvaluationWire),
     handler: async ({ ctx, params }) => {
       const evaluation = await getSimpleEvaluation(ctx.app.db, ctx.principal.projectId, params.id);
       return evaluation ? one("evaluation", evaluation) : none;
@@ -72,6 +76,7 @@ export const simpleEvaluationRoutes = [
       "Edit an evaluation (header; with data, its steps, repeats, concurrency); a running one restarts on the new graph",
     params: idParams,
     body: z.object({ evaluation: simpleEvaluationSchema.extend({ id: z.string().uuid().nullish() }) }),
+    response: oneOrNoneSchema("evaluation", simpleEvaluationWire),
     handler: async ({ ctx, params, body }) => {
       if (body.evaluation.id && body.evaluation.id !== params.id) return none;
       const evaluation = await editSimpleEvaluation(ctx.app.db, scope(ctx.principal), params.id, body.evaluation);
@@ -85,6 +90,7 @@ export const simpleEvaluationRoutes = [
     tag,
     summary: "Delete an evaluation with its scenarios, results, metrics and queues",
     params: idParams,
+    response: z.object({ count: z.literal(1), evaluation_id: z.string() }),
     handler: async ({ ctx, params }) => ({
       count: 1,
       evaluation_id: await deleteSimpleEvaluation(ctx.app.db, ctx.principal.projectId, params.id),
@@ -109,6 +115,7 @@ export const simpleEvaluationRoutes = [
         .nullish(),
       windowing: pagingSchema,
     }),
+    response: listSchema("evaluations", simpleEvaluationWire),
     handler: async ({ ctx, body }) => {
       const page = await querySimpleEvaluations(
         ctx.app.db,

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { manySchema, oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { stepSchema } from "../model/run-data";
-import { resultToWire, runToWire, scenarioToWire } from "../model/wire";
+import { resultToWire, resultWire, runToWire, runWire, scenarioToWire, scenarioWire } from "../model/wire";
 import {
   addScenarios,
   populateCells,
@@ -28,6 +29,7 @@ export const sliceRoutes = [
     summary: "Read the cells of a slice (an omitted dimension means all, [] none)",
     params: idParams,
     body: sliceSchema,
+    response: manySchema("results", resultWire),
     handler: async ({ ctx, params, body }) => {
       const rows = await probeCells(ctx.app.db, ctx.principal.projectId, params.id, body);
       return { count: rows.length, results: rows.map(resultToWire) };
@@ -41,6 +43,7 @@ export const sliceRoutes = [
     summary: "Write cells of this evaluation (upsert); a cell of another run or an unknown scenario is a 400",
     params: idParams,
     body: z.object({ results: z.array(resultInputSchema).max(10_000) }),
+    response: manySchema("results", resultWire),
     handler: async ({ ctx, params, body }) => {
       const rows = await populateCells(ctx.app.db, ctx.principal.projectId, params.id, body.results);
       return { count: rows.length, results: rows.map(resultToWire) };
@@ -55,6 +58,7 @@ export const sliceRoutes = [
     summary: "Run the slice's missing or failed cells again (all of them with overwrite) on the workers",
     params: idParams,
     body: sliceSchema.extend({ overwrite: z.boolean().nullish() }),
+    noJsonBody: { description: "Accepted: the cells are queued for the workers; no body" },
     handler: async ({ ctx, params, body }) => {
       await processCells(ctx.app.db, ctx.principal.projectId, params.id, body);
       return undefined;
@@ -69,6 +73,7 @@ export const sliceRoutes = [
     summary: "Delete the slice's cells and refresh the metrics over it",
     params: idParams,
     body: sliceSchema,
+    noJsonBody: { description: "No content" },
     handler: async ({ ctx, params, body }) => pruneCells(ctx.app.db, ctx.principal.projectId, params.id, body),
   }),
   defineRoute({
@@ -80,6 +85,7 @@ export const sliceRoutes = [
     summary: "Recompute the slice's per-scenario metrics and the run's global metrics",
     params: idParams,
     body: sliceSchema,
+    noJsonBody: { description: "No content" },
     handler: async ({ ctx, params, body }) => refreshSlice(ctx.app.db, ctx.principal.projectId, params.id, body),
   }),
   defineRoute({
@@ -93,6 +99,7 @@ export const sliceRoutes = [
       count: z.number().int().min(1).max(10_000),
       timestamp: z.iso.datetime({ offset: true }).nullish(),
     }),
+    response: manySchema("scenarios", scenarioWire),
     handler: async ({ ctx, params, body }) => {
       const rows = await addScenarios(ctx.app.db, ctx.principal.projectId, params.id, body.count, body.timestamp);
       return { count: rows.length, scenarios: rows.map(scenarioToWire) };
@@ -107,6 +114,7 @@ export const sliceRoutes = [
     summary: "Remove scenarios of this evaluation (any other id is a 400)",
     params: idParams,
     body: z.object({ scenario_ids: z.array(z.string().uuid()) }),
+    noJsonBody: { description: "No content" },
     handler: async ({ ctx, params, body }) =>
       removeScenarios(ctx.app.db, ctx.principal.projectId, params.id, body.scenario_ids),
   }),
@@ -118,6 +126,7 @@ export const sliceRoutes = [
     summary: "Append steps (idempotent by key)",
     params: idParams,
     body: z.object({ steps: z.array(stepSchema).min(1).max(100) }),
+    response: oneSchema("run", runWire),
     handler: async ({ ctx, params, body }) => ({
       count: 1,
       run: runToWire(await reshapeRun(ctx.app.db, scopeOf(ctx.principal), params.id, { add: body.steps })),
@@ -131,6 +140,7 @@ export const sliceRoutes = [
     summary: "Drop steps; their cells are deleted, and scenarios left without cells with them",
     params: idParams,
     body: z.object({ step_keys: z.array(z.string()).min(1) }),
+    response: oneSchema("run", runWire),
     handler: async ({ ctx, params, body }) => ({
       count: 1,
       run: runToWire(await reshapeRun(ctx.app.db, scopeOf(ctx.principal), params.id, { remove: body.step_keys })),
@@ -144,6 +154,7 @@ export const sliceRoutes = [
     summary: "Set the run's repeats",
     params: idParams,
     body: z.object({ repeats: z.number().int().min(1).max(100) }),
+    response: oneSchema("run", runWire),
     handler: async ({ ctx, params, body }) => ({
       count: 1,
       run: runToWire(await reshapeRun(ctx.app.db, scopeOf(ctx.principal), params.id, { repeats: body.repeats })),

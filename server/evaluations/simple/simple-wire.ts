@@ -1,4 +1,6 @@
+import { z } from "zod";
 import { compact } from "@/server/core/compact";
+import { isoTimestampSchema } from "@/server/core/time";
 import { readRunData } from "../model/run-data";
 import type { RunRow } from "../model/rows";
 import type { RunProgress } from "./progress";
@@ -8,6 +10,36 @@ const REVISION_KEY = {
   invocation: ["application_revision", "workflow_revision"],
   annotation: ["evaluator_revision"],
 } as const;
+
+const stepMapWire = z.record(z.string(), z.string());
+
+export const simpleEvaluationWire = z.strictObject({
+  id: z.string(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  created_at: isoTimestampSchema,
+  updated_at: isoTimestampSchema.optional(),
+  created_by_id: z.string().optional(),
+  flags: z.record(z.string(), z.boolean()),
+  tags: z.record(z.string(), z.unknown()),
+  meta: z.record(z.string(), z.unknown()),
+  data: z.strictObject({
+    status: z.string(),
+    query_steps: stepMapWire,
+    testset_steps: stepMapWire,
+    application_steps: stepMapWire,
+    evaluator_steps: stepMapWire,
+    repeats: z.number().int(),
+    testcases: z.number().int().optional(),
+  }),
+  progress: z
+    .strictObject({
+      cells_total: z.number().int(),
+      cells_done: z.number().int(),
+      steps: z.record(z.string(), z.record(z.string(), z.number().int())),
+    })
+    .optional(),
+});
 
 /**
  * The reference's simple evaluation shape (step maps `{revision_id: origin}` recovered from the

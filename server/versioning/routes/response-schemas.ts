@@ -25,7 +25,7 @@ export function responseSchemas(keys: DomainKeys) {
   return {
     artifact: oneSchema(keys.one, artifact),
     artifactCreated: oneSchema(keys.one, artifact).extend({
-      [keys.variant]: variant,
+      [keys.variant]: variant.optional(),
       [keys.revision]: revision.optional(),
       warnings,
     }),

@@ -54,6 +54,10 @@ export function watchRoute(spec: DomainSpec, serialize: Parameters<typeof watchR
     tag: keys.name,
     summary: `Watch a ${keys.revision} by the references a retrieve takes (query: ${keys.ref}.slug, environment_ref.slug, key, ...): the current one at once, then every new one, as server-sent events; Last-Event-ID resumes`,
     query: watchQuery(refNames),
+    noJsonBody: {
+      description: `Server-sent events, each carrying one ${keys.revision} as JSON`,
+      contentTypes: ["text/event-stream"],
+    },
     handler: async ({ ctx, query }) =>
       watchRevision(ctx.app, scopeOf(ctx), spec, refsOf(keys, query as Record<string, unknown>), {
         lastEventId: ctx.request.headers.get("last-event-id") ?? undefined,
