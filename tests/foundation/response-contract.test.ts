@@ -14,7 +14,21 @@ async function answer(write: (res: ServerResponse) => void): Promise<ContractVio
   return contract;
 }
 
-const healthy = JSON.stringify({ status: "ok", database: { kind: "pglite", version: "17" } });
+const healthy = JSON.stringify({
+  status: "ok",
+  database: { kind: "pglite", version: "17" },
+  revision_cache: {
+    listening: true,
+    entries: 0,
+    bytes: 0,
+    max_entries: 10,
+    max_bytes: 100,
+    hits: 0,
+    misses: 0,
+    invalidations: 0,
+    evictions: 0,
+  },
+});
 
 describe("the response contract on the node:http door", () => {
   it("passes an answer that matches the route's declared schema", async () => {
