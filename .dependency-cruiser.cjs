@@ -3,7 +3,7 @@
  * need the whole graph. Why each rule exists is in ARCHITECTURE.md ("Layers").
  */
 const FEATURE_AREAS =
-  "(agents|auth|chat-sessions|domains|evaluations|events|openai-compat|runner|sandbox|system|tracing|trpc|vault|versioning|webhooks|worker)";
+  "(agent-template|agent-runs|auth|chat-sessions|domains|evaluations|events|openai-compat|sandbox|system|tracing|trpc|vault|versioning|webhooks|worker)";
 
 module.exports = {
   forbidden: [
@@ -15,7 +15,7 @@ module.exports = {
       from: {},
       to: {
         circular: true,
-        viaOnly: { pathNot: ["^server/runner/invoke/(prepare-turn|turn-tools|run-nested)\\.ts$"] },
+        viaOnly: { pathNot: ["^server/agent-runs/invoke/(prepare-turn|turn-tools|run-nested)\\.ts$"] },
       },
     },
     {

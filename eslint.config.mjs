@@ -8,14 +8,14 @@ import tseslint from "typescript-eslint";
 
 /** Feature areas of server/: what server/core, server/db and server/http must never import. */
 const FEATURE_AREAS = [
-  "agents",
+  "agent-template",
+  "agent-runs",
   "auth",
   "chat-sessions",
   "domains",
   "evaluations",
   "events",
   "openai-compat",
-  "runner",
   "sandbox",
   "system",
   "tracing",

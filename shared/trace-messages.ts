@@ -1,6 +1,6 @@
 import type { UIMessage } from "ai";
 
-/** A message as run traces keep it (OpenTelemetry GenAI conventions, server/runner/run-spans.ts). */
+/** A message as run traces keep it (OpenTelemetry GenAI conventions, server/agent-runs/run-spans.ts). */
 export interface GenAiMessage {
   role: string;
   parts: Array<Record<string, unknown>>;

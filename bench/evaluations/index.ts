@@ -26,7 +26,7 @@ import { startEvaluationWorker } from "@/server/evaluations";
 import { runAgentTurn } from "@/server/evaluations/execution/agent-runner";
 import { runEvaluator } from "@/server/evaluations/evaluators";
 import type { AppContext } from "@/server/core/app-context";
-import { SecretBox, verifySecretKey } from "@/server/secrets";
+import { SecretBox, verifySecretKey } from "@/server/encryption";
 import { startScriptedModelServer } from "../../tests/helpers/scripted-model-server";
 import { loadAverage, log, machine } from "../lib/benchmark";
 

@@ -13,7 +13,7 @@
  */
 import { chatCompletionRequestSchema } from "@/server/openai-compat/chat-request";
 import { chatToNative } from "@/server/openai-compat/chat-messages";
-import { invokeRequestSchema } from "@/server/runner/invoke";
+import { invokeRequestSchema } from "@/server/agent-runs/invoke";
 import { foldBatch, OpenAiChatProjection, type NativeEvent } from "@/server/streams";
 import { loadAverage, log, machine, parseFlags } from "../lib/benchmark";
 import { serveOverHttp } from "../../tests/helpers/http-server";

@@ -30,7 +30,7 @@ import { loadConfig } from "@/server/core/config";
 import { migrateDatabase, openDatabase, rawQuery, type DatabaseHandle } from "@/server/db";
 import { drainEvents } from "@/server/events/emit";
 import type { AppContext } from "@/server/core/app-context";
-import { SecretBox, verifySecretKey } from "@/server/secrets";
+import { SecretBox, verifySecretKey } from "@/server/encryption";
 import { BACKGROUND_WORKERS, PROJECT_SETUPS } from "@/server/boot";
 import { emitRevisionRead } from "@/server/versioning/revision-events";
 import { domainKeys } from "@/server/versioning/domains";

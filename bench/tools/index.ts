@@ -18,8 +18,8 @@
 import { randomUUID } from "node:crypto";
 import type { ToolExecutionOptions } from "ai";
 import { Bash, InMemoryFs } from "just-bash";
-import type { ToolEntry } from "@/server/agents";
-import { defaultToolRegistry } from "@/server/runner";
+import type { ToolEntry } from "@/server/agent-template";
+import { defaultToolRegistry } from "@/server/agent-runs";
 import { restoreWorkspace, saveWorkspace, SessionSandbox, snapshotWorkspace } from "@/server/sandbox";
 import { loadAverage, log, machine, parseFlags } from "../lib/benchmark";
 import { createTestApp } from "../../tests/helpers/test-app";

@@ -24,7 +24,7 @@ import { migrateDatabase, openDatabase } from "@/server/db";
 import { events } from "@/server/db/schema";
 import { parseAllowlist } from "@/server/egress";
 import type { AppContext } from "@/server/core/app-context";
-import { SecretBox, verifySecretKey } from "@/server/secrets";
+import { SecretBox, verifySecretKey } from "@/server/encryption";
 import { createSubscription, startWebhookWorker } from "@/server/webhooks";
 import { startWebhookReceiver } from "../../tests/helpers/webhook-receiver";
 import { loadAverage, log, machine } from "../lib/benchmark";

@@ -8,7 +8,7 @@ export type ChatTarget =
   /** Resolved on every turn, so a deploy mid-conversation takes effect on the next message. */
   | { kind: "environment"; environmentSlug: string; key: string };
 
-/** The invoke body (server/runner/invoke/invoke-request.ts) for one chat request. */
+/** The invoke body (server/agent-runs/invoke/invoke-request.ts) for one chat request. */
 export function invokeBody(sessionId: string, target: ChatTarget, messages: UIMessage[]) {
   const inputs = { messages };
   const flags = { stream: true };

@@ -10,7 +10,7 @@ import {
 import { useEffect, useMemo, useRef, useState } from "react";
 import { invokeBody, type ChatTarget } from "./chat-target";
 
-/** The session-authenticated twin of the agent service's invoke (server/runner/routes.ts). */
+/** The session-authenticated twin of the agent service's invoke (server/agent-runs/routes.ts). */
 const PLAYGROUND_INVOKE = "/api/playground/invoke";
 
 /**

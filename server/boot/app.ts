@@ -2,7 +2,7 @@ import { ensureDefaultAccount } from "@/server/auth";
 import { loadConfig, type Config } from "@/server/core/config";
 import { logger } from "@/server/core/logger";
 import { migrateDatabase, openDatabase } from "@/server/db";
-import { createSecretBox } from "@/server/secrets";
+import { createSecretBox } from "@/server/encryption";
 import type { AppContext } from "@/server/core/app-context";
 import type { RequestHandler } from "@/server/http/router";
 import { createApiDoors, type NodeRequestHandler } from "./api-doors";

@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import type { App } from "./app";
 import { logger } from "@/server/core/logger";
 import { eventBatcherFor } from "@/server/events/insert-batcher";
-import { externalSessions } from "@/server/runner";
+import { externalSessions } from "@/server/agent-runs";
 import type { RunningWorker } from "@/server/worker";
 
 /** How long requests in flight (a long agent stream, say) may run on after SIGTERM. */

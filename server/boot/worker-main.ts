@@ -5,7 +5,7 @@
 import { loadConfig } from "@/server/core/config";
 import { logger } from "@/server/core/logger";
 import { migrateDatabase, openDatabase } from "@/server/db";
-import { createSecretBox } from "@/server/secrets";
+import { createSecretBox } from "@/server/encryption";
 import { PROJECT_SETUPS } from "./project-setups";
 import { startBackgroundWorkers } from "./workers";
 

@@ -1,6 +1,6 @@
 import type { Config } from "@/server/core/config";
 import type { Database, DatabaseKind, Transaction } from "@/server/db";
-import type { SecretBox } from "@/server/secrets";
+import type { SecretBox } from "@/server/encryption";
 
 /**
  * Starting rows a new project gets (the standard environments, for one), run in the transaction

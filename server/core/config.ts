@@ -165,7 +165,7 @@ export interface Config {
   cronSecret?: string;
   /** Whether the app process runs the background workers itself. */
   workers: "in-process" | "off";
-  /** Agent run limits (RunLimits in server/runner/run-types.ts). */
+  /** Agent run limits (RunLimits in server/agent-runs/run-types.ts). */
   agentRuns: {
     totalMs: number;
     firstTokenMs: number;
@@ -205,7 +205,7 @@ export interface Config {
   externalHarness: { enabled: boolean; idleMs: number; maxSessions: number; cloud?: "bedrock" | "vertex" };
   /** The operator's provider keys and base URLs: the last step of connection resolution. */
   providerEnv: Record<string, { key?: string; baseUrl?: string }>;
-  /** 32-byte key that seals secrets at rest; absent: a key file under dataDir (server/secrets). */
+  /** 32-byte key that seals secrets at rest; absent: a key file under dataDir (server/encryption). */
   secretKey?: Buffer;
   /** Hosts, IPs and CIDRs that user-supplied URLs may reach although they are private (server/egress). */
   egressAllowlist: AllowlistEntry[];

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { catalogTypeWire, getCatalogType, listCatalogTypes } from "@/server/agents";
+import { catalogTypeWire, getCatalogType, listCatalogTypes } from "@/server/agent-template";
 import { NotFoundError } from "@/server/core/errors";
 import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
 import { defineRoute, type AnyRoute } from "@/server/http/route";

@@ -1,6 +1,6 @@
 import { BadRequestError } from "@/server/core/errors";
 import { SLUG_PATTERN } from "@/shared/slug-rules";
-import type { InvokeRequest } from "@/server/runner";
+import type { InvokeRequest } from "@/server/agent-runs";
 
 /** What a `model` string names: an agent, what an environment runs of it, or a pinned revision. */
 export type ModelName =

@@ -3,7 +3,7 @@ import type { Principal } from "@/server/auth";
 import { BadRequestError, isAppError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
 import { DOMAIN_SPECS } from "@/server/domains";
-import type { RunAgent, Sampling } from "@/server/runner";
+import type { RunAgent, Sampling } from "@/server/agent-runs";
 import type { NativeMessage } from "@/server/streams";
 import { retrieveRevision } from "@/server/versioning";
 import type { ModelName } from "./model-name";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AgentTemplate } from "@/server/agents";
+import type { AgentTemplate } from "@/server/agent-template";
 
 const parametersSchema = z.record(z.string(), z.unknown());
 

@@ -1,8 +1,8 @@
 import type { Principal } from "@/server/auth";
 import { AppError, BadRequestError, isAppError } from "@/server/core/errors";
 import type { AppContext } from "@/server/core/app-context";
-import { beginTurn, prepareTurn, type InvokeRequest } from "@/server/runner";
-import { traceContext, type TraceContext } from "@/server/runner";
+import { beginTurn, prepareTurn, type InvokeRequest } from "@/server/agent-runs";
+import { traceContext, type TraceContext } from "@/server/agent-runs";
 import type { NativeEvent, NativeMessage } from "@/server/streams";
 import { modelReferences, parseModelName } from "./model-name";
 import { findPromptApplication, type PromptApplicationRun } from "./prompt-application";

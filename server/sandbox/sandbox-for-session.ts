@@ -1,4 +1,4 @@
-import type { AgentTemplate } from "@/server/agents";
+import type { AgentTemplate } from "@/server/agent-template";
 import type { Config } from "@/server/core/config";
 import { ForbiddenError } from "@/server/core/errors";
 import type { Database } from "@/server/db";

@@ -1,6 +1,6 @@
 import { AsyncResource } from "node:async_hooks";
 import type { SecureFetch } from "just-bash";
-import type { AgentTemplate } from "@/server/agents";
+import type { AgentTemplate } from "@/server/agent-template";
 import { BadRequestError } from "@/server/core/errors";
 import { createGuardedFetch, parseCidr, type AllowlistEntry } from "@/server/egress";
 

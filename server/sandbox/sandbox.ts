@@ -1,4 +1,4 @@
-import type { SandboxKind } from "@/server/agents";
+import type { SandboxKind } from "@/server/agent-template";
 
 export interface CommandResult {
   stdout: string;

@@ -1,4 +1,4 @@
-import { estimateCostUsd, PROVIDER_IDS } from "@/server/agents";
+import { estimateCostUsd, PROVIDER_IDS } from "@/server/agent-template";
 import { getPath, isObject, setPath, type JsonObject } from "./attributes";
 
 /**

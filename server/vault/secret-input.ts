@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PROVIDER_IDS } from "@/server/agents";
+import { PROVIDER_IDS } from "@/server/agent-template";
 
 const record = z.record(z.string(), z.unknown());
 const key = z.string().min(1).max(8192);

@@ -5,7 +5,7 @@ import { slugify } from "@/server/core/slugs";
 import type { Database } from "@/server/db";
 import { vaultSecrets } from "@/server/db/schema";
 import { urlRefusal, type AllowlistEntry } from "@/server/egress";
-import type { SecretBox } from "@/server/secrets";
+import type { SecretBox } from "@/server/encryption";
 import type { SecretData, SecretInput } from "./secret-input";
 import type { VaultSecret } from "./vault-secret";
 import { rememberSecret } from "@/server/core/known-secrets";

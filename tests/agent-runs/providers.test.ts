@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROVIDER_IDS } from "@/server/agents";
+import { PROVIDER_IDS } from "@/server/agent-template";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 import { ndjsonData } from "../helpers/ui-stream-check";

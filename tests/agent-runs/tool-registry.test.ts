@@ -1,7 +1,7 @@
 import { tool, jsonSchema } from "ai";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { parseAgentTemplate } from "@/server/agents";
-import { coreHarness, startTurn, ToolRegistry, type RunRecord } from "@/server/runner";
+import { parseAgentTemplate } from "@/server/agent-template";
+import { coreHarness, startTurn, ToolRegistry, type RunRecord } from "@/server/agent-runs";
 import type { NativeEvent } from "@/server/streams";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 

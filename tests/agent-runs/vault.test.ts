@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { vaultSecrets } from "@/server/db/schema";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "@/server/core/config";
-import { onRunFinished, type RunRecord } from "@/server/runner";
+import { onRunFinished, type RunRecord } from "@/server/agent-runs";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 import { checkUiChunks, sseData } from "../helpers/ui-stream-check";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultAgentTemplate } from "@/server/agents";
+import { defaultAgentTemplate } from "@/server/agent-template";
 import { DOMAIN_SPECS } from "@/server/domains/specs";
 import { deployRevision } from "@/server/domains/environments/deploy";
 import { createAgent, forkAgentVariant, listAgents } from "@/server/domains/workflows/agents";

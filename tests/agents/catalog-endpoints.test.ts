@@ -1,6 +1,6 @@
 import Ajv2020 from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultAgentTemplate } from "@/server/agents";
+import { defaultAgentTemplate } from "@/server/agent-template";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import Ajv2020 from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { ajvErrorsToIssues } from "@/components/editor/ajv-issues";
-import { agentTemplateJsonSchema, defaultAgentTemplate } from "@/server/agents";
+import { agentTemplateJsonSchema, defaultAgentTemplate } from "@/server/agent-template";
 
 // The same options the editor uses in the browser.
 const validate = new Ajv2020({ allErrors: true, strict: false, verbose: true }).compile(agentTemplateJsonSchema());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { comparableModel } from "@/components/editor/comparable-model";
-import { CURATED_MODELS } from "@/server/agents/catalog/models";
+import { CURATED_MODELS } from "@/server/agent-template/catalog/models";
 
 const model = (provider: keyof typeof CURATED_MODELS, id: string) => CURATED_MODELS[provider].find((m) => m.id === id)!;
 

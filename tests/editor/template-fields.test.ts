@@ -12,7 +12,7 @@ import {
   writeText,
   writeToolField,
 } from "@/components/editor/template-fields";
-import { agentTemplateJsonSchema, defaultAgentTemplate } from "@/server/agents";
+import { agentTemplateJsonSchema, defaultAgentTemplate } from "@/server/agent-template";
 
 const base = defaultAgentTemplate() as Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
-import { ruleMatches } from "@/server/runner/permissions/decide-permission";
-import { inputSchemaValidator } from "@/server/runner/tools/code/input-schema-validator";
+import { ruleMatches } from "@/server/agent-runs/permissions/decide-permission";
+import { inputSchemaValidator } from "@/server/agent-runs/tools/code/input-schema-validator";
 import type { NativeEvent } from "@/server/streams";
 import { invokeOver } from "../agent-runs/invoke-client";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";

@@ -6,7 +6,7 @@ import { loadConfig, type Config } from "@/server/core/config";
 import type { DatabaseHandle } from "@/server/db";
 import type { AppContext } from "@/server/core/app-context";
 import type { RequestHandler } from "@/server/http/router";
-import { SecretBox, verifySecretKey } from "@/server/secrets";
+import { SecretBox, verifySecretKey } from "@/server/encryption";
 import { assertResponseContract } from "./response-contract";
 import { openTestDatabase } from "./test-database";
 

@@ -3,7 +3,7 @@ import { tabOfPath, variantTabPath } from "@/components/agents/agent-paths";
 import { chatErrorMessage } from "@/components/chat/chat-error";
 import { invokeBody } from "@/components/chat/chat-target";
 import { formatCost, formatUsage } from "@/components/chat/turn-usage";
-import { invokeRequestSchema } from "@/server/runner/invoke";
+import { invokeRequestSchema } from "@/server/agent-runs/invoke";
 
 const messages = [{ id: "u1", role: "user" as const, parts: [{ type: "text" as const, text: "hi" }] }];
 const revisionId = "0190a4b2-7c3d-7e8f-9a0b-1c2d3e4f5a6b";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { validateAgentTemplate } from "@/server/agents";
+import { validateAgentTemplate } from "@/server/agent-template";
 
 /** The README's "One template, every entry type" example: it must stay a template the service accepts. */
 const README = readFileSync(path.join(import.meta.dirname, "../../README.md"), "utf8");

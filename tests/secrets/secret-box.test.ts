@@ -10,7 +10,7 @@ import {
   SecretBox,
   SecretKeyMismatchError,
   verifySecretKey,
-} from "@/server/secrets";
+} from "@/server/encryption";
 import { openTestDatabase } from "../helpers/test-database";
 
 describe("SecretBox", () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
-import { onRunFinished, type RunRecord } from "@/server/runner";
+import { onRunFinished, type RunRecord } from "@/server/agent-runs";
 import { drainIngestQueue } from "@/server/tracing";
 import type { NativeEvent } from "@/server/streams";
 import { invokeOver, type FormatName } from "../agent-runs/invoke-client";

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "@/server/agents";
-import { BUILTIN_TOOLS } from "@/server/runner/tools/builtin";
-import { capResult } from "@/server/runner/tools/cap-result";
+import { BUILTIN_TOOL_NAMES, type BuiltinToolName } from "@/server/agent-template";
+import { BUILTIN_TOOLS } from "@/server/agent-runs/tools/builtin";
+import { capResult } from "@/server/agent-runs/tools/cap-result";
 import { SessionSandbox } from "@/server/sandbox";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { validateAgentTemplate } from "@/server/agents";
+import { validateAgentTemplate } from "@/server/agent-template";
 import { loadConfig } from "@/server/core/config";
 import {
   CORE_BASE_PROMPT,
@@ -7,7 +7,7 @@ import {
   prepareTurn,
   SERVICE_BASE_PROMPT,
   traceContext,
-} from "@/server/runner";
+} from "@/server/agent-runs";
 import type { NativeEvent } from "@/server/streams";
 import { invokeOver, type FormatName } from "../agent-runs/invoke-client";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
-import { onRunFinished, type RunRecord } from "@/server/runner";
+import { onRunFinished, type RunRecord } from "@/server/agent-runs";
 import type { NativeEvent } from "@/server/streams";
 import { invokeOver } from "../agent-runs/invoke-client";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";

@@ -6,7 +6,7 @@ import { createAccount } from "@/server/auth";
 import { loadConfig } from "@/server/core/config";
 import { openDatabase, rawQuery, type DatabaseHandle } from "@/server/db";
 import type { AppContext } from "@/server/core/app-context";
-import { SecretBox } from "@/server/secrets";
+import { SecretBox } from "@/server/encryption";
 import { startIngestWorker } from "@/server/tracing";
 import { enqueueSpans } from "@/server/tracing/ingest/enqueue";
 import { parseTracingRequest } from "@/server/tracing/parse-request";

@@ -3,7 +3,7 @@ import { boolean, index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm
 import { ts } from "./columns";
 import { projects } from "./tenancy";
 
-/** Where a project wants its events sent. The secret is sealed (server/secrets), never stored plain. */
+/** Where a project wants its events sent. The secret is sealed (server/encryption), never stored plain. */
 export const webhookSubscriptions = pgTable(
   "webhook_subscriptions",
   {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { promptTemplateSchema, toCatalogJsonSchema, type JsonSchema } from "@/server/agents";
+import { promptTemplateSchema, toCatalogJsonSchema, type JsonSchema } from "@/server/agent-template";
 import { linearPatternError } from "@/server/core/linear-pattern";
 
 /** A built-in evaluator: what it checks, the parameters it takes and what it reports. */

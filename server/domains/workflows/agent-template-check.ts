@@ -1,4 +1,4 @@
-import { InvalidAgentTemplateError, validateAgentTemplate, type AgentTemplate } from "@/server/agents";
+import { InvalidAgentTemplateError, validateAgentTemplate, type AgentTemplate } from "@/server/agent-template";
 import type { Executor } from "@/server/db";
 import { resolveEmbeds } from "@/server/versioning";
 

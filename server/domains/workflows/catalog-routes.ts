@@ -6,12 +6,12 @@ import {
   harnessInfoWire,
   listHarnesses,
   type HarnessDeployment,
-} from "@/server/agents";
+} from "@/server/agent-template";
 import type { Config } from "@/server/core/config";
 import { NotFoundError } from "@/server/core/errors";
 import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
-import { findPlatformOperation, listPlatformTools, operationToWire, operationWire } from "@/server/runner";
+import { findPlatformOperation, listPlatformTools, operationToWire, operationWire } from "@/server/agent-runs";
 
 const deploymentOf = (config: Config): HarnessDeployment => ({ externalHarness: config.externalHarness.enabled });
 

@@ -6,7 +6,7 @@ import {
   PYTHON_HEAP_MB,
   RESULT_MARKER,
   type CodeLimits,
-} from "@/server/runner";
+} from "@/server/agent-runs";
 import { EvaluatorFailure } from "./evaluator-failure";
 
 export const CODE_RUNTIMES = ["python", "javascript"] as const;

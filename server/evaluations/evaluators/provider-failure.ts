@@ -1,6 +1,6 @@
 import { APICallError, RetryError } from "ai";
 import { findEgressRefusal } from "@/server/egress";
-import type { ResolvedConnection } from "@/server/runner";
+import type { ResolvedConnection } from "@/server/agent-runs";
 import { EvaluatorFailure } from "./evaluator-failure";
 
 function statusOf(error: unknown): number | undefined {

@@ -1,6 +1,6 @@
-import { PROVIDER_IDS, type AgentTemplate } from "@/server/agents";
+import { PROVIDER_IDS, type AgentTemplate } from "@/server/agent-template";
 import { AppError } from "@/server/core/errors";
-import { resolveConnection, type ResolvedConnection } from "@/server/runner";
+import { resolveConnection, type ResolvedConnection } from "@/server/agent-runs";
 import { vaultOf } from "@/server/vault";
 import { EvaluatorFailure } from "./evaluator-failure";
 import type { EvaluatorContext } from "./evaluator-types";

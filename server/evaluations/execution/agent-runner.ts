@@ -1,6 +1,6 @@
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
-import { beginTurn, prepareTurn, traceContext, type InvokeRequest } from "@/server/runner";
+import { beginTurn, prepareTurn, traceContext, type InvokeRequest } from "@/server/agent-runs";
 import { foldBatch, type BatchMessage, type NativeEvent } from "@/server/streams";
 import { isRetryableMessage, type CellOutcome, type ToolCallRecord } from "./invocation-outcome";
 

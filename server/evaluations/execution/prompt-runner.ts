@@ -1,7 +1,7 @@
 import { streamText, type ModelMessage } from "ai";
-import { estimateCostUsd, type AgentTemplate } from "@/server/agents";
+import { estimateCostUsd, type AgentTemplate } from "@/server/agent-template";
 import type { AppContext } from "@/server/core/app-context";
-import { languageModel, recordRunTrace, resolveConnection, traceContext } from "@/server/runner";
+import { languageModel, recordRunTrace, resolveConnection, traceContext } from "@/server/agent-runs";
 import { vaultOf } from "@/server/vault";
 import { isRetryableMessage, type CellOutcome } from "./invocation-outcome";
 import { PromptInputError, renderPrompt, type PromptTemplate } from "./prompt-template";

@@ -1,4 +1,4 @@
-import { promptTemplateSchema } from "@/server/agents";
+import { promptTemplateSchema } from "@/server/agent-template";
 import { BadRequestError } from "@/server/core/errors";
 import type { z } from "zod";
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BadRequestError } from "@/server/core/errors";
+import type { Database } from "@/server/db";
 import { manySchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { runToWire, runWire } from "../model/wire";
@@ -177,7 +178,7 @@ export const runRoutes = [
 ];
 
 async function editRunAndPrune(
-  ctx: { app: { db: import("@/server/db").Database }; principal: { projectId: string; userId: string } },
+  ctx: { app: { db: Database }; principal: { projectId: string; userId: string } },
   id: string,
   input: z.output<typeof runInputSchema>,
 ) {

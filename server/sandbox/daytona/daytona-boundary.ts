@@ -1,4 +1,4 @@
-import type { AgentTemplate } from "@/server/agents";
+import type { AgentTemplate } from "@/server/agent-template";
 import { BadRequestError } from "@/server/core/errors";
 import { parseCidr } from "@/server/egress";
 

@@ -14,7 +14,7 @@ import {
   updateArtifact,
 } from "@/server/versioning";
 import { artifactToWire, revisionToWire, variantToWire } from "@/server/versioning";
-import { runnableModels, startingModel } from "@/server/runner";
+import { runnableModels, startingModel } from "@/server/agent-runs";
 import { createTRPCRouter, memberProcedure, projectProcedure } from "../init";
 import { scopeOf } from "./scope";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { agentTemplateJsonSchema, defaultAgentTemplate, getHarness, listHarnesses } from "@/server/agents";
+import { agentTemplateJsonSchema, defaultAgentTemplate, getHarness, listHarnesses } from "@/server/agent-template";
 import { NotFoundError } from "@/server/core/errors";
 import { createTRPCRouter, sessionProcedure } from "../init";
 

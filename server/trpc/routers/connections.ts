@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { connectedProviders, runnableModels, testStoredConnection } from "@/server/runner";
+import { connectedProviders, runnableModels, testStoredConnection } from "@/server/agent-runs";
 import {
   connectionToWire,
   isModelConnection,

@@ -1,4 +1,4 @@
-import { defaultAgentTemplate, type StartingModel } from "@/server/agents";
+import { defaultAgentTemplate, type StartingModel } from "@/server/agent-template";
 import { ConflictError, isAppError } from "@/server/core/errors";
 import type { Database } from "@/server/db";
 import { createArtifact, freeSlug, type Scope } from "@/server/versioning";

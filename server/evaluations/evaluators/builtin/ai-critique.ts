@@ -1,6 +1,6 @@
 import { streamText, type ModelMessage, type OutputInterface } from "ai";
-import { estimateCostUsd } from "@/server/agents";
-import { languageModel } from "@/server/runner";
+import { estimateCostUsd } from "@/server/agent-template";
+import { languageModel } from "@/server/agent-runs";
 import { cancelled } from "../abortable-sleep";
 import { EvaluatorFailure, invalidParameter } from "../evaluator-failure";
 import { isRecord, testcaseInputs } from "../evaluator-values";

@@ -1,5 +1,5 @@
 import { cosineSimilarity, embedMany } from "ai";
-import { EMBEDDING_PROVIDERS, embeddingModel } from "@/server/runner";
+import { EMBEDDING_PROVIDERS, embeddingModel } from "@/server/agent-runs";
 import { cancelled } from "../abortable-sleep";
 import { EvaluatorFailure } from "../evaluator-failure";
 import { correctAnswer, outputText } from "../evaluator-values";

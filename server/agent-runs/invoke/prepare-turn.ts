@@ -1,0 +1,115 @@
+import { randomUUID } from "node:crypto";
+import type { AgentTemplate } from "@/server/agent-template";
+import type { Principal } from "@/server/auth";
+import type { AppContext } from "@/server/core/app-context";
+import { BadRequestError } from "@/server/core/errors";
+import { sandboxForSession } from "@/server/sandbox";
+import { readInboundMessages, type MessagesFormat } from "@/server/streams";
+import { vaultOf } from "@/server/vault";
+import { resolveClaudeConnection, withHarnessBuiltins } from "../harnesses";
+import { resolveConnection } from "../providers";
+import type { RunAgent } from "../run-agent";
+import type { Sampling, TurnInput } from "../run-types";
+import { skillsSeed } from "../skills";
+import type { TraceContext } from "../trace-context";
+import type { InvokeRequest } from "./invoke-request";
+import { loadTemplate } from "./load-template";
+import { assertRunnable } from "./turn-refusals";
+import { turnSecrets } from "./turn-secrets";
+import { buildTurnTools } from "./turn-tools";
+
+export interface PrepareOptions {
+  /** The run's trace: tools that start nested runs place them in it. */
+  trace: TraceContext;
+  /** 0 for a run a client started; nested runs (reference tools) count up. */
+  depth: number;
+  /** Tools the caller declares for this turn only (the OpenAI door's `tools`): offered as `client` tools. */
+  clientTools?: AgentTemplate["tools"];
+  /** Generation settings for the turn (a prompt application run as an inline template). */
+  sampling?: Sampling;
+  /** Who runs, for an inline template that stands for a committed artifact (a prompt application). */
+  agent?: RunAgent;
+}
+
+/**
+ * Everything that can fail before the first byte, one step each: the template (inline or by
+ * reference), what this deployment refuses to run, the messages, the connection, the sandbox,
+ * the secrets and the tools. A failure here is a JSON error with its real status even when the
+ * caller asked for a stream.
+ */
+export async function prepareTurn(
+  app: AppContext,
+  principal: Principal,
+  body: InvokeRequest,
+  format: MessagesFormat,
+  options: PrepareOptions,
+): Promise<TurnInput> {
+  const loaded = await loadTemplate(app.db, principal, body);
+  const { agent } = loaded;
+  const template = withHarnessBuiltins(withClientTools(loaded.template, options.clientTools), agent);
+  assertRunnable(template, app.config);
+
+  const messages = readInboundMessages(body.data?.inputs?.messages ?? [], format);
+  if (!messages.length)
+    throw new BadRequestError(
+      "data.inputs.messages holds no message with a role; send at least one user message",
+      "no_messages",
+    );
+  const sessionId = body.session_id ?? randomUUID().replaceAll("-", "");
+
+  const resolution = { config: app.config, vault: vaultOf(app), projectId: principal.projectId };
+  const connection =
+    template.harness.kind === "external_harness"
+      ? await resolveClaudeConnection(template.llm, resolution, process.env)
+      : await resolveConnection(template.llm, resolution);
+
+  // Opened lazily: a turn that calls no built-in never reads the workspace.
+  const { sandbox, notApplied } = sandboxForSession(template.sandbox, {
+    db: app.db,
+    projectId: principal.projectId,
+    sessionId,
+    settings: app.config.sandbox,
+    egress: { allowlist: app.config.egressAllowlist, ca: app.config.egressCa },
+    seed: skillsSeed(template),
+  });
+  const activity = new EventTarget();
+  const { tools, mcp } = await buildTurnTools({
+    app,
+    principal,
+    template,
+    agent,
+    sessionId,
+    sandbox,
+    secrets: turnSecrets(app, principal.projectId, sandbox.kind),
+    flags: body.flags,
+    trace: options.trace,
+    depth: options.depth,
+    activity,
+  });
+
+  const { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } = app.config.agentRuns;
+  // best_effort: the run goes ahead and its stream says which declared boundary was not applied.
+  const notices = notApplied.length
+    ? [{ type: "data" as const, name: "sandbox_boundary", data: { not_applied: notApplied } }]
+    : [];
+  return {
+    projectId: principal.projectId,
+    agent: options.agent ?? agent,
+    template,
+    messages,
+    connection,
+    tools,
+    sessionId,
+    notices,
+    activity,
+    limits: { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries },
+    secrets: mcp.secrets,
+    release: mcp.close,
+    sampling: options.sampling,
+  };
+}
+
+/** The registry refuses a name the agent already uses (`duplicate_tool`). */
+function withClientTools(template: AgentTemplate, extra: AgentTemplate["tools"] | undefined): AgentTemplate {
+  return extra?.length ? { ...template, tools: [...template.tools, ...extra] } : template;
+}

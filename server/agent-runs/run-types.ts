@@ -1,0 +1,112 @@
+import type { AgentTemplate } from "@/server/agent-template";
+import type { NativeEvent, NativeMessage, RunUsage } from "@/server/streams";
+import type { ResolvedConnection } from "./providers/connection";
+import type { RunAgent } from "./run-agent";
+import type { BuiltTools } from "./tools/tool-types";
+
+export type { RunAgent };
+
+export interface RunLimits {
+  totalMs: number;
+  firstTokenMs: number;
+  idleMs: number;
+  maxSteps: number;
+  /** Retries of a model call that failed before streaming (429, 5xx), with the SDK's backoff. */
+  maxRetries: number;
+}
+
+/** Generation settings a caller fixes for a turn (a prompt application's `llm_config`); unset = the provider's default. */
+export interface Sampling {
+  temperature?: number;
+  topP?: number;
+  maxOutputTokens?: number;
+}
+
+/** Everything a harness needs for one turn; resolved and validated before the first byte. */
+export interface TurnInput {
+  projectId: string;
+  agent: RunAgent;
+  template: AgentTemplate;
+  messages: NativeMessage[];
+  connection: ResolvedConnection;
+  tools: BuiltTools;
+  sessionId: string;
+  limits: RunLimits;
+  /** Events the turn opens with, before the model's (a best_effort sandbox's unapplied boundaries). */
+  notices?: NativeEvent[];
+  /** Values masked in the run's trace besides the provider key (MCP header secrets). */
+  secrets?: string[];
+  /** Frees what the turn holds open (MCP clients); the engine calls it once the turn has ended. */
+  release?: () => Promise<void>;
+  /** Applied by the core harness to every model call of the turn. */
+  sampling?: Sampling;
+  /** Signalled (`activity` events) by work a tool does for the turn, a nested run's events: the idle limit counts it as life. */
+  activity?: EventTarget;
+}
+
+export interface StepTiming {
+  index: number;
+  /** Approved tool calls run before the model is called (server/agent-runs/permissions): no model call of its own. */
+  approvals?: boolean;
+  startedAt: number;
+  endedAt?: number;
+  finishReason?: string;
+  /** This model call's tokens. */
+  usage?: { input: number; output: number };
+  /** The text the model wrote in this step (for the trace's output messages). */
+  text?: string;
+  toolCalls: Array<{
+    id: string;
+    name: string;
+    input?: unknown;
+    output?: unknown;
+    startedAt: number;
+    endedAt?: number;
+    isError?: boolean;
+    approved?: boolean;
+  }>;
+}
+
+/** What a harness reports when its turn ends; the engine adds the error, usage and done events. */
+export interface HarnessOutcome {
+  stopReason: string;
+  usage?: { input: number; output: number; total: number };
+  steps: StepTiming[];
+  /** Why the turn failed (a provider failure as runErrorMessage words it); the engine emits and records it. */
+  error?: string;
+  /** The history the model saw, when it differs from the input (approvals settled into real tool results). */
+  messages?: NativeMessage[];
+}
+
+export type Emit = (event: NativeEvent) => void;
+
+export interface Harness {
+  run(input: TurnInput, emit: Emit, signal: AbortSignal): Promise<HarnessOutcome>;
+}
+
+/**
+ * The finished run as the tracing issue will record it (`invoke_agent` > `turn` > `chat` /
+ * `execute_tool`): ids, timings per step and tool call, usage, outcome. Times are epoch ms.
+ */
+export interface RunRecord {
+  projectId: string;
+  agent: RunAgent;
+  /** The turn's input messages, for the trace (its `turn N` counts the user messages). */
+  messages: NativeMessage[];
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  sessionId: string;
+  provider: string;
+  model: string;
+  harness: string;
+  startedAt: number;
+  endedAt: number;
+  stopReason: string;
+  usage?: RunUsage;
+  steps: StepTiming[];
+  error?: string;
+  /** Names of the template's skills and MCP servers (the root span lists what the run had). */
+  skills?: string[];
+  mcpServers?: string[];
+}

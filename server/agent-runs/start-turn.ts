@@ -1,0 +1,149 @@
+import { estimateCostUsd } from "@/server/agent-template";
+import { logger } from "@/server/core/logger";
+import { isContentEvent, NO_OUTPUT_MESSAGE, type NativeEvent, type RunUsage } from "@/server/streams";
+import { runErrorMessage } from "./run-error-message";
+import type { Harness, HarnessOutcome, RunRecord, TurnInput } from "./run-types";
+import type { TraceContext } from "./trace-context";
+
+export interface TurnHandle {
+  /** Native events; cancelling it aborts the run and the upstream model request. */
+  events: ReadableStream<NativeEvent>;
+  /** Settles when the turn has ended, however it ended. */
+  record: Promise<RunRecord>;
+}
+
+/**
+ * The turn engine around a harness. Whatever the harness does, the stream it returns holds the
+ * contract's invariants: a failed or empty turn carries an error event, `usage` (when known)
+ * comes right before exactly one `done`, and the limits (total, first token, idle) end a stuck
+ * turn with a readable error. Client disconnect (cancel) aborts the model request.
+ */
+export function startTurn(
+  harness: Harness,
+  input: TurnInput,
+  trace: TraceContext,
+  options: { harnessKind: string; signal?: AbortSignal },
+): TurnHandle {
+  const controller = new AbortController();
+  const startedAt = Date.now();
+  let limitMessage: string | undefined;
+  let settle: (record: RunRecord) => void;
+  const record = new Promise<RunRecord>((resolve) => (settle = resolve));
+  const { limits } = input;
+
+  const stopFor = (message: string) => () => {
+    limitMessage ??= message;
+    controller.abort(new Error(message));
+  };
+  const total = setTimeout(
+    stopFor(`The run stopped after ${limits.totalMs} ms, its time limit (AGENT_RUN_TIMEOUT_MS).`),
+    limits.totalMs,
+  );
+  let idle: ReturnType<typeof setTimeout> | undefined = setTimeout(
+    stopFor(`The model sent nothing for ${limits.firstTokenMs} ms after the request (AGENT_FIRST_TOKEN_TIMEOUT_MS).`),
+    limits.firstTokenMs,
+  );
+  let ended = false;
+  const touch = () => {
+    if (ended) return;
+    clearTimeout(idle);
+    idle = setTimeout(
+      stopFor(`The model went quiet for ${limits.idleMs} ms mid-turn (AGENT_IDLE_TIMEOUT_MS).`),
+      limits.idleMs,
+    );
+  };
+  const onClientAbort = () => controller.abort(new Error("client disconnected"));
+  options.signal?.addEventListener("abort", onClientAbort, { once: true });
+  input.activity?.addEventListener("activity", touch);
+
+  let closed = false;
+  const events = new ReadableStream<NativeEvent>({
+    start(stream) {
+      let content = false;
+      let errored = false;
+      const openBlocks = new Map<string, "message_end" | "thought_end">();
+      const emit = (event: NativeEvent) => {
+        touch();
+        if (isContentEvent(event)) content = true;
+        if (event.type === "error") errored = true;
+        if (event.type === "message_start") openBlocks.set(event.id, "message_end");
+        if (event.type === "thought_start") openBlocks.set(event.id, "thought_end");
+        if (event.type === "message_end" || event.type === "thought_end") openBlocks.delete(event.id);
+        if (!closed) stream.enqueue(event);
+      };
+      const finish = (outcome: HarnessOutcome, error?: string) => {
+        ended = true;
+        clearTimeout(total);
+        clearTimeout(idle);
+        options.signal?.removeEventListener("abort", onClientAbort);
+        input.activity?.removeEventListener("activity", touch);
+        let stopReason = outcome.stopReason;
+        // A reply cut off mid-block still closes every block it opened.
+        for (const [id, type] of [...openBlocks]) emit({ type, id });
+        if (limitMessage) {
+          emit({ type: "error", message: limitMessage });
+          stopReason = "error";
+        } else if (error) {
+          emit({ type: "error", message: error });
+          stopReason = "error";
+        } else if (!content && !errored && stopReason !== "cancelled") {
+          emit({ type: "error", message: NO_OUTPUT_MESSAGE });
+        }
+        // The message is built from status codes and labels only (runErrorMessage): safe to log.
+        if (limitMessage ?? error) {
+          logger.info(
+            {
+              traceId: trace.traceId,
+              sessionId: input.sessionId,
+              provider: input.connection.provider,
+              model: input.connection.model,
+              reason: limitMessage ?? error,
+            },
+            "turn failed",
+          );
+        }
+        const usage = withCost(input, outcome.usage);
+        if (usage) emit({ type: "usage", ...usage });
+        emit({ type: "done", stopReason, traceId: trace.traceId });
+        if (!closed) stream.close();
+        closed = true;
+        void input.release?.().catch(() => undefined);
+        settle({
+          projectId: input.projectId,
+          agent: input.agent,
+          messages: outcome.messages ?? input.messages,
+          traceId: trace.traceId,
+          spanId: trace.spanId,
+          parentSpanId: trace.parentSpanId,
+          sessionId: input.sessionId,
+          provider: input.connection.provider,
+          model: input.connection.model,
+          harness: options.harnessKind,
+          startedAt,
+          endedAt: Date.now(),
+          stopReason,
+          usage,
+          steps: outcome.steps,
+          error: limitMessage ?? error,
+          skills: input.template.skills.map((skill) => skill.name),
+          mcpServers: input.template.mcps.map((server) => server.name),
+        });
+      };
+      harness.run(input, emit, controller.signal).then(
+        (outcome) => finish(outcome, outcome.error),
+        (error: unknown) => finish({ stopReason: "error", steps: [] }, runErrorMessage(error, input.connection)),
+      );
+    },
+    cancel() {
+      closed = true;
+      controller.abort(new Error("client disconnected"));
+    },
+  });
+  return { events, record };
+}
+
+function withCost(input: TurnInput, usage: HarnessOutcome["usage"]): RunUsage | undefined {
+  if (!usage) return undefined;
+  const cost = estimateCostUsd(input.connection.provider, input.connection.model, usage);
+  return cost === undefined ? usage : { ...usage, cost };
+}
