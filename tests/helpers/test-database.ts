@@ -12,13 +12,13 @@ import { migrateDatabase, openDatabase, type DatabaseHandle } from "@/server/db"
 export async function openTestDatabase(): Promise<DatabaseHandle> {
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) {
-    const templateFile = inject("pgliteTemplateFile");
+    const templateFile = templateOf("pgliteTemplateFile");
     const pgliteDataDir = templateFile ? new Blob([fs.readFileSync(templateFile)]) : undefined;
     const handle = await openDatabase({ pgliteDir: "memory://", pgliteDataDir });
     if (!pgliteDataDir) await migrateDatabase(handle);
     return handle;
   }
-  const template = inject("postgresTemplateName");
+  const template = templateOf("postgresTemplateName");
   const name = `test_${randomBytes(6).toString("hex")}`;
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(template ? `create database ${name} template ${template}` : `create database ${name}`);
@@ -36,4 +36,9 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
       await dropper.end();
     },
   };
+}
+
+/** The global set-up's database, under vitest; benchmarks reuse these helpers outside it and migrate. */
+function templateOf(name: "pgliteTemplateFile" | "postgresTemplateName"): string | null {
+  return process.env.VITEST ? inject(name) : null;
 }
