@@ -2,7 +2,7 @@ import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import { beginTurn, prepareTurn, traceContext, type InvokeRequest } from "@/server/agent-runs";
 import { foldBatch, type BatchMessage, type NativeEvent } from "@/server/streams";
-import { isRetryableMessage, type CellOutcome, type ToolCallRecord } from "./invocation-outcome";
+import { invocationOutcome, isRetryableMessage, type CellOutcome, type ToolCallRecord } from "./invocation-outcome";
 
 /** An agent to run: a workflow revision (by reference, as invoke resolves it) or an inline template. */
 export type AgentTarget = { workflowRevisionId: string } | { template: unknown };
@@ -37,29 +37,15 @@ export async function runAgentTurn(
     const latencyMs = performance.now() - started;
     const failed =
       record.error ?? (folded.stop_reason === "error" ? (folded.errors ?? ["the run failed"]).join("; ") : undefined);
-    if (signal.aborted)
-      return {
-        status: "failure",
-        error: { code: "cancelled", message: "the run was stopped" },
-        traceId: trace.traceId,
-        latencyMs,
-      };
-    if (failed)
-      return {
-        status: "failure",
-        error: { code: "invocation_failed", message: failed, retryable: isRetryableMessage(failed) },
-        traceId: trace.traceId,
-        latencyMs,
-      };
-    return {
-      status: "success",
-      outputs: folded.messages,
-      traceId: trace.traceId,
-      latencyMs,
-      tokens: record.usage?.total,
-      costUsd: record.usage?.cost,
-      toolCalls: toolCallsOf(folded.messages),
-    };
+    return invocationOutcome(
+      { signal, traceId: trace.traceId, latencyMs, failure: failed },
+      {
+        outputs: folded.messages,
+        tokens: record.usage?.total,
+        costUsd: record.usage?.cost,
+        toolCalls: toolCallsOf(folded.messages),
+      },
+    );
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {

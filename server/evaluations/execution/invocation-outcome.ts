@@ -33,3 +33,27 @@ const RETRYABLE =
 export function isRetryableMessage(message: string): boolean {
   return RETRYABLE.test(message);
 }
+
+type Success = Extract<CellOutcome, { status: "success" }>;
+
+/**
+ * How an invocation that ran (agent turn or prompt call) ends as a cell: stopped, failed (retryable
+ * when the message says so), or its success; one rule for both runners.
+ */
+export function invocationOutcome(
+  run: { signal: AbortSignal; traceId: string; latencyMs: number; failure: string | undefined },
+  success: Omit<Success, "status" | "traceId" | "latencyMs">,
+): CellOutcome {
+  const { traceId, latencyMs, failure } = run;
+  if (run.signal.aborted)
+    return { status: "failure", error: { code: "cancelled", message: "the run was stopped" }, traceId, latencyMs };
+  if (failure) {
+    return {
+      status: "failure",
+      error: { code: "invocation_failed", message: failure, retryable: isRetryableMessage(failure) },
+      traceId,
+      latencyMs,
+    };
+  }
+  return { status: "success", traceId, latencyMs, ...success };
+}

@@ -3,7 +3,7 @@ import { estimateCostUsd, type AgentTemplate } from "@/server/agent-template";
 import type { AppContext } from "@/server/core/app-context";
 import { languageModel, recordRunTrace, resolveConnection, traceContext } from "@/server/agent-runs";
 import { vaultOf } from "@/server/vault";
-import { isRetryableMessage, type CellOutcome } from "./invocation-outcome";
+import { invocationOutcome, type CellOutcome } from "./invocation-outcome";
 import { PromptInputError, renderPrompt, type PromptTemplate } from "./prompt-template";
 
 export interface PromptTarget {
@@ -118,26 +118,8 @@ export async function runPrompt(
     },
     connection.apiKey ? [connection.apiKey] : [],
   );
-  if (signal.aborted)
-    return {
-      status: "failure",
-      error: { code: "cancelled", message: "the run was stopped" },
-      traceId: trace.traceId,
-      latencyMs,
-    };
-  if (failure)
-    return {
-      status: "failure",
-      error: { code: "invocation_failed", message: failure, retryable: isRetryableMessage(failure) },
-      traceId: trace.traceId,
-      latencyMs,
-    };
-  return {
-    status: "success",
-    outputs: text,
-    traceId: trace.traceId,
-    latencyMs,
-    tokens: usage.input + usage.output,
-    costUsd: cost,
-  };
+  return invocationOutcome(
+    { signal, traceId: trace.traceId, latencyMs, failure },
+    { outputs: text, tokens: usage.input + usage.output, costUsd: cost },
+  );
 }
