@@ -232,8 +232,12 @@ async function seed(app: App, key: string): Promise<Fixture> {
   });
   const apps: Fixture["apps"] = [];
   for (let i = 0; i < 100; i++) {
+    // An artifact created without data has no variant: make it, as a client does.
     const other = await app.call("/api/applications/", { application: { slug: `app-${i}` } });
-    apps.push({ slug: `app-${i}`, variantId: other.application_variant.id });
+    const variant = await app.call("/api/applications/variants/", {
+      application_variant: { application_id: other.application.id, slug: "default" },
+    });
+    apps.push({ slug: `app-${i}`, variantId: variant.application_variant.id });
   }
   return { slug, variantId, revision, apps };
 }
