@@ -74,7 +74,7 @@ test("the Overview lists Chat, Traces and Webhooks as pages that exist, nothing 
   await expect(page.getByRole("main").getByRole("link", { name: /^Agents/ })).toContainText("chat with it");
 });
 
-test("chat: long words wrap on a phone, the page's chat is tall, the URL names the session and a reload reopens it; a failed turn links its trace", async ({
+test("chat: long words wrap on a phone, the page's chat is tall, the URL names the session and a reload reopens it, the chat page reopens the last session; a failed turn links its trace", async ({
   page,
 }, testInfo) => {
   const agent = await seedAgent(page, "Chat fit");
@@ -102,6 +102,9 @@ test("chat: long words wrap on a phone, the page's chat is tall, the URL names t
   // The stored session is named in the URL; a reload reopens it.
   await expect(page).toHaveURL(/[?&]session=[\w-]+/);
   await page.reload();
+  await expect(page.getByText(`Echo: ${word}`)).toBeVisible();
+  // Coming back to the chat page without naming a session continues the most recent one.
+  await page.goto(`${agent.base}/chat`);
   await expect(page.getByText(`Echo: ${word}`)).toBeVisible();
 
   // The provider refuses the key: the failed turn says so and links its trace.

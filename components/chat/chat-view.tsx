@@ -70,7 +70,7 @@ function SingleChat({ agentId, variantId, revisionId, sessionId, traceId }: Chat
   const options = useChatTargets(agentId, variantId, revisionId);
   const [chosen, setChosen] = useState(options[0].value);
   const option = options.find((o) => o.value === chosen) ?? options[0];
-  const opening = useInitialSession(sessionId, traceId);
+  const opening = useInitialSession(agentId, variantId, sessionId, traceId);
   // The rest of the window (above the tab's bottom padding): the more messages on screen the better.
   const box = useRef<HTMLDivElement>(null);
   useViewportFit(box, { bottomGap: 24, minHeight: 420 });
