@@ -1,6 +1,4 @@
-import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { evaluationMetrics, evaluationResults, evaluationScenarios } from "@/server/db/schema";
 import { manySchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { metricsToWire, metricsWire, resultToWire, resultWire, scenarioToWire, scenarioWire } from "../model/wire";
@@ -105,10 +103,7 @@ const scenarioRoutes = [
     params: idParams,
     response: oneOrNoneSchema("scenario", scenarioWire),
     handler: async ({ ctx, params }) => {
-      const [row] = await ctx.app.db
-        .select()
-        .from(evaluationScenarios)
-        .where(and(eq(evaluationScenarios.projectId, ctx.principal.projectId), eq(evaluationScenarios.id, params.id)));
+      const [row] = (await queryScenarios(ctx.app.db, ctx.principal.projectId, { ids: [params.id] })).items;
       return row ? { count: 1, scenario: scenarioToWire(row) } : none;
     },
   }),
@@ -203,10 +198,7 @@ const resultRoutes = [
     params: idParams,
     response: oneOrNoneSchema("result", resultWire),
     handler: async ({ ctx, params }) => {
-      const [row] = await ctx.app.db
-        .select()
-        .from(evaluationResults)
-        .where(and(eq(evaluationResults.projectId, ctx.principal.projectId), eq(evaluationResults.id, params.id)));
+      const [row] = (await queryResults(ctx.app.db, ctx.principal.projectId, { ids: [params.id] })).items;
       return row ? { count: 1, result: resultToWire(row) } : none;
     },
   }),
@@ -309,10 +301,7 @@ const metricRoutes = [
     params: idParams,
     response: manySchema("metrics", metricsWire),
     handler: async ({ ctx, params }) => {
-      const rows = await ctx.app.db
-        .select()
-        .from(evaluationMetrics)
-        .where(and(eq(evaluationMetrics.projectId, ctx.principal.projectId), eq(evaluationMetrics.id, params.id)));
+      const rows = await queryMetrics(ctx.app.db, ctx.principal.projectId, { ids: [params.id] });
       return { count: rows.length, metrics: rows.map(metricsToWire) };
     },
   }),

@@ -1,12 +1,10 @@
-import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { BadRequestError } from "@/server/core/errors";
-import { evaluationQueues, evaluationScenarios } from "@/server/db/schema";
 import { manySchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { queueToWire, queueWire, scenarioToWire, scenarioWire } from "../model/wire";
 import { statusSchema } from "../model/statuses";
-import { assignedScenarios } from "../queues/assignment";
+import { queueScenarios } from "../queues/queue-scenarios";
 import { createQueues, deleteQueues, editQueues, queryQueues } from "../queues/queue-store";
 import {
   idOrNoneSchema,
@@ -188,47 +186,12 @@ export const queueRoutes = [
           `queue.id ${body.queue.id} differs from the queue in the path (${params.id})`,
           "queue_mismatch",
         );
-      const db = ctx.app.db;
-      const [queue] = await db
-        .select()
-        .from(evaluationQueues)
-        .where(and(eq(evaluationQueues.projectId, ctx.principal.projectId), eq(evaluationQueues.id, params.id)));
-      if (!queue) return none;
-      const data = (queue.data ?? {}) as {
-        user_ids?: string[][];
-        scenario_ids?: string[];
-        batch_size?: number;
-        batch_offset?: number;
-      };
-      const all = await db
-        .select()
-        .from(evaluationScenarios)
-        .where(eq(evaluationScenarios.runId, queue.runId))
-        .orderBy(asc(evaluationScenarios.id));
-      let ids = all.map((s) => s.id).filter((id) => !data.scenario_ids || data.scenario_ids.includes(id));
-      const users = [...(body.queue?.user_ids ?? []), ...(body.queue?.user_id ? [body.queue.user_id] : [])];
-      // A queue that assigns no one (a default queue) is open to every member.
-      if (users.length && data.user_ids?.length) {
-        const lanes = data.user_ids ?? [];
-        const share = new Set(
-          users.flatMap((u) =>
-            assignedScenarios(ids, lanes, u, {
-              sequential: queue.flags.is_sequential,
-              batchSize: data.batch_size,
-              batchOffset: data.batch_offset,
-            }),
-          ),
-        );
-        ids = ids.filter((id) => share.has(id));
-      }
-      const statuses = [...(body.scenario?.statuses ?? []), ...(body.scenario?.status ? [body.scenario.status] : [])];
-      const byId = new Map(all.map((s) => [s.id, s]));
-      let rows = ids.map((id) => byId.get(id)!).filter((s) => !statuses.length || statuses.includes(s.status as never));
-      const w = body.windowing;
-      if (w?.next) rows = rows.filter((s) => s.id > w.next!);
-      const limit = w?.limit ?? rows.length;
-      const pageRows = rows.slice(0, limit);
-      return listBody("scenarios", pageRows.map(scenarioToWire), rows.length > limit ? pageRows.at(-1)!.id : undefined);
+      const page = await queueScenarios(ctx.app.db, ctx.principal.projectId, params.id, {
+        users: [...(body.queue?.user_ids ?? []), ...(body.queue?.user_id ? [body.queue.user_id] : [])],
+        statuses: [...(body.scenario?.statuses ?? []), ...(body.scenario?.status ? [body.scenario.status] : [])],
+        windowing: body.windowing ?? undefined,
+      });
+      return page ? listBody("scenarios", page.items.map(scenarioToWire), page.next) : none;
     },
   }),
   defineRoute({
