@@ -5,7 +5,7 @@ import type { Executor } from "@/server/db";
 import { evaluationQueues } from "@/server/db/schema";
 import type { QueueRow } from "../model/rows";
 import { jsonContains, oneOrMany } from "../store/entity-filters";
-import { openRunForWrite, pagingClause, type Paging } from "../store/run-store";
+import { openRunForWrite, pageOf, pagingClause, type Paging } from "../store/run-store";
 
 const q = evaluationQueues;
 
@@ -197,14 +197,15 @@ export async function queryQueues(
         filter.description ? sql`${q.description} ilike ${`%${filter.description}%`}` : undefined,
         filter.include_archived ? undefined : isNull(q.deletedAt),
         users.length
-          ? sql`exists (select 1 from jsonb_array_elements(coalesce(${q.data} -> 'user_ids', '[]'::jsonb)) lane where lane ?| ${sql.raw(`array[${users.map((u) => `'${u.replace(/'/g, "")}'`).join(",")}]`)})`
+          ? sql`exists (select 1 from jsonb_array_elements(coalesce(${q.data} -> 'user_ids', '[]'::jsonb)) lane where lane ?| array[${sql.join(
+              users.map((u) => sql`${u}`),
+              sql`, `,
+            )}]::text[])`
           : undefined,
         ...page.where,
       ),
     )
     .orderBy(page.orderBy)
     .limit(page.limit ? page.limit + 1 : 100_000);
-  if (page.limit && rows.length > page.limit)
-    return { items: rows.slice(0, page.limit), next: rows[page.limit - 1].id };
-  return { items: rows };
+  return pageOf(rows, page.limit);
 }

@@ -5,7 +5,7 @@ import type { Executor } from "@/server/db";
 import { evaluationResults, evaluationScenarios } from "@/server/db/schema";
 import type { ResultRow } from "../model/rows";
 import { jsonContains, oneOrMany } from "./entity-filters";
-import { openRunForWrite, pagingClause, type Paging } from "./run-store";
+import { openRunForWrite, pageOf, pagingClause, type Paging } from "./run-store";
 
 const r = evaluationResults;
 
@@ -159,7 +159,5 @@ export async function queryResults(
     )
     .orderBy(page.orderBy)
     .limit(page.limit ? page.limit + 1 : 1_000_000);
-  if (page.limit && rows.length > page.limit)
-    return { items: rows.slice(0, page.limit), next: rows[page.limit - 1].id };
-  return { items: rows };
+  return pageOf(rows, page.limit);
 }

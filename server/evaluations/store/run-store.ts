@@ -171,6 +171,13 @@ export function pagingClause(
   };
 }
 
+/** Rows fetched one past the page's limit, cut to the page, with the cursor to the next page when there is one. */
+export function pageOf<T extends { id: string }>(rows: T[], limit: number | undefined): { items: T[]; next?: string } {
+  if (!limit || rows.length <= limit) return { items: rows };
+  const items = rows.slice(0, limit);
+  return { items, next: items[items.length - 1].id };
+}
+
 export const contains = (column: SQL | typeof runs.flags, value: unknown) =>
   sql`${column} @> ${JSON.stringify(value)}::jsonb`;
 
@@ -205,9 +212,5 @@ export async function queryRuns(
     )
     .orderBy(page.orderBy)
     .limit(page.limit ? page.limit + 1 : 100_000);
-  if (page.limit && rows.length > page.limit) {
-    const items = rows.slice(0, page.limit);
-    return { items, next: items[items.length - 1].id };
-  }
-  return { items: rows };
+  return pageOf(rows, page.limit);
 }

@@ -5,7 +5,7 @@ import type { Executor } from "@/server/db";
 import { evaluationScenarios } from "@/server/db/schema";
 import type { ScenarioRow } from "../model/rows";
 import { jsonContains, oneOrMany } from "./entity-filters";
-import { openRunForWrite, pagingClause, type Paging } from "./run-store";
+import { openRunForWrite, pageOf, pagingClause, type Paging } from "./run-store";
 
 const s = evaluationScenarios;
 
@@ -127,7 +127,5 @@ export async function queryScenarios(
     )
     .orderBy(page.orderBy)
     .limit(page.limit ? page.limit + 1 : 1_000_000);
-  if (page.limit && rows.length > page.limit)
-    return { items: rows.slice(0, page.limit), next: rows[page.limit - 1].id };
-  return { items: rows };
+  return pageOf(rows, page.limit);
 }
