@@ -6,7 +6,7 @@ import { runRoutes } from "./run-routes";
 import { sliceRoutes } from "./slice-routes";
 import { simpleEvaluationRoutes } from "./simple-evaluation-routes";
 
-/** Every route of the evaluation engine (server/api.ts adds this list). */
+/** Every route of the evaluation engine (server/boot/route-table.ts lists them). */
 export const evaluationRoutes: AnyRoute[] = [
   ...simpleEvaluationRoutes,
   ...runRoutes,
