@@ -11,3 +11,4 @@ export {
 } from "./workflows/agents";
 export { deployRevision } from "./environments/deploy";
 export { workflowsSpec } from "./workflows/spec";
+export { appendTestcases, listTestsets, MAX_TESTCASES_PER_REVISION } from "./testsets";

@@ -8,6 +8,7 @@ import { connectionsRouter } from "./routers/connections";
 import { environmentsRouter } from "./routers/environments";
 import { membersRouter } from "./routers/members";
 import { projectRouter } from "./routers/project";
+import { testsetsRouter } from "./routers/testsets";
 import { tracesRouter } from "./routers/traces";
 import { webhooksRouter } from "./routers/webhooks";
 
@@ -22,6 +23,7 @@ export const appRouter = createTRPCRouter({
   environments: environmentsRouter,
   members: membersRouter,
   project: projectRouter,
+  testsets: testsetsRouter,
   traces: tracesRouter,
   webhooks: webhooksRouter,
 });
