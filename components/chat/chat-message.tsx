@@ -2,6 +2,7 @@
 
 import { getToolName, isToolUIPart, type UIMessage } from "ai";
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { tracePath } from "@/components/traces/trace-paths";
 import { ToolCallCard } from "./tool-call-card";
 import { formatUsage, turnMetadata } from "./turn-usage";
@@ -12,8 +13,11 @@ export function ChatMessage({
   turnEnded,
   onToolAnswer,
   onApproval,
+  turnAction,
 }: {
   message: UIMessage;
+  /** Shown in an ended agent turn's footer (the chat's "Add to testset"). */
+  turnAction?: ReactNode;
   /** The stream is over: a tool call still without output now waits for the person. */
   turnEnded: boolean;
   onToolAnswer: (tool: string, toolCallId: string, output: unknown) => void;
@@ -75,7 +79,7 @@ export function ChatMessage({
         }
         return null;
       })}
-      {(meta.usage || meta.traceId) && (
+      {(meta.usage || meta.traceId || turnAction) && (
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted" data-testid="turn-footer">
           {meta.usage && (
             <span title="Tokens in and out, and the cost when the model's price is known">
@@ -91,6 +95,7 @@ export function ChatMessage({
               Trace <code className="font-mono">{meta.traceId.slice(0, 8)}</code> ↗
             </Link>
           )}
+          {turnAction}
         </div>
       )}
     </div>

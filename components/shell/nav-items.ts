@@ -1,5 +1,6 @@
 import { AgentIcon } from "@/components/agents/icons";
 import { EnvironmentsIcon } from "@/components/environments/environments-icon";
+import { TestsetsIcon } from "@/components/testsets/testsets-icon";
 import { TracesIcon } from "@/components/traces/traces-icon";
 import { WebhooksIcon } from "@/components/webhooks/webhooks-icon";
 import { HomeIcon, KeyIcon, SettingsIcon } from "@/components/ui";
@@ -33,6 +34,13 @@ export const navItems: NavItem[] = [
     label: "Traces",
     icon: TracesIcon,
     description: "Browse the OpenTelemetry traces of every run: inputs, outputs, tokens, cost and errors.",
+  },
+  {
+    href: "/testsets",
+    label: "Testsets",
+    icon: TestsetsIcon,
+    description:
+      "Tables of inputs and expected answers, versioned: import, edit, compare and restore; fill them from traces.",
   },
   {
     href: "/webhooks",

@@ -61,7 +61,12 @@ export function diffRows(before: readonly TestcaseData[], after: readonly Testca
   const columnsB = columnsOf(after);
   return {
     changes,
-    stats: { added: count("added"), removed: count("removed"), changed: count("changed"), unchanged: count("unchanged") },
+    stats: {
+      added: count("added"),
+      removed: count("removed"),
+      changed: count("changed"),
+      unchanged: count("unchanged"),
+    },
     columns: {
       added: columnsB.filter((c) => !columnsA.includes(c)),
       removed: columnsA.filter((c) => !columnsB.includes(c)),
@@ -75,7 +80,13 @@ export function diffCells(before: TestcaseData, after: TestcaseData): CellChange
     const inB = column in after;
     const a = cellText(before[column]);
     const b = cellText(after[column]);
-    const kind = !inA ? "added" : !inB ? "removed" : stableStringify(before[column]) === stableStringify(after[column]) ? "unchanged" : "changed";
+    const kind = !inA
+      ? "added"
+      : !inB
+        ? "removed"
+        : stableStringify(before[column]) === stableStringify(after[column])
+          ? "unchanged"
+          : "changed";
     return { column, kind, before: a, after: b };
   });
 }

@@ -64,8 +64,7 @@ export function pasteGrid(table: TestsetTable, at: { row: number; column: number
   const rows = table.rows.map((row) =>
     added.length ? { ...row, ...Object.fromEntries(added.map((c) => [c, ""])) } : row,
   );
-  for (let r = rows.length; r < at.row + grid.length; r++)
-    rows.push(Object.fromEntries(columns.map((c) => [c, ""])));
+  for (let r = rows.length; r < at.row + grid.length; r++) rows.push(Object.fromEntries(columns.map((c) => [c, ""])));
   grid.forEach((cells, r) => {
     const index = at.row + r;
     const row = { ...rows[index] };

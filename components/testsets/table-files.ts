@@ -43,10 +43,15 @@ export function parseJsonTable(text: string): ParsedTable {
   } catch (error) {
     return { ok: false, error: `Not valid JSON: ${(error as Error).message}` };
   }
-  const list = Array.isArray(value) ? value : isObject(value) && Array.isArray(value.testcases) ? value.testcases : null;
+  const list = Array.isArray(value)
+    ? value
+    : isObject(value) && Array.isArray(value.testcases)
+      ? value.testcases
+      : null;
   if (!list) return { ok: false, error: "Expected an array of objects, or an object with a testcases array." };
   const bad = list.findIndex((row) => !isObject(row));
-  if (bad >= 0) return { ok: false, error: `Item ${bad + 1} is not an object: every testcase is an object of columns.` };
+  if (bad >= 0)
+    return { ok: false, error: `Item ${bad + 1} is not an object: every testcase is an object of columns.` };
   const rows = rowsOfRevision({ testcases: list });
   return { ok: true, table: { columns: columnsOf(rows), rows } };
 }

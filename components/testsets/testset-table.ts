@@ -13,9 +13,7 @@ export function rowsOfRevision(data: Record<string, unknown> | undefined): Testc
   return raw
     .filter((row): row is Record<string, unknown> => typeof row === "object" && row !== null && !Array.isArray(row))
     .map((row) =>
-      typeof row.data === "object" && row.data !== null && !Array.isArray(row.data)
-        ? (row.data as TestcaseData)
-        : row,
+      typeof row.data === "object" && row.data !== null && !Array.isArray(row.data) ? (row.data as TestcaseData) : row,
     );
 }
 

@@ -7,7 +7,9 @@ import { useTRPC } from "@/components/trpc";
 import { Badge, cn, CopyButton, Notice, Skeleton } from "@/components/ui";
 import { runOfTrace, type TraceRun } from "@/shared/trace-messages";
 import { flattenTrace, formatDuration, type SpanRow } from "./flatten-trace";
+import { AddToTestsetButton } from "@/components/testsets";
 import { OpenInChat } from "./open-in-chat";
+import { rowsOfRuns } from "./rows-of-runs";
 import { MessagesAsChat, SpanMessages } from "./span-messages";
 import { tracePath, tracesPath } from "./trace-paths";
 
@@ -58,7 +60,8 @@ export function TraceView({ traceId, spanId }: { traceId: string; spanId?: strin
         Trace <code className="font-mono break-all">{traceId}</code>
         <CopyButton value={traceId} label="Copy trace id" size="sm" variant="ghost" />
         {run && (
-          <span className="ml-auto">
+          <span className="ml-auto flex flex-wrap items-center gap-2">
+            {run.messages.length > 0 && <AddToTestsetButton rows={() => rowsOfRuns([run])} />}
             <OpenInChat run={run} />
           </span>
         )}

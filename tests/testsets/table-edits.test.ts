@@ -52,7 +52,7 @@ describe("table edits", () => {
 
 describe("paste from a spreadsheet", () => {
   it("reads the clipboard's tab-separated rows, quoted line breaks included", () => {
-    expect(clipboardGrid("x\ty\r\n\"two\nlines\"\tz\r\n")).toEqual([
+    expect(clipboardGrid('x\ty\r\n"two\nlines"\tz\r\n')).toEqual([
       ["x", "y"],
       ["two\nlines", "z"],
     ]);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { appendTable, formatOf, parseCsvTable, parseJsonTable, tableToCsv, tableToJson } from "@/components/testsets/table-files";
+import {
+  appendTable,
+  formatOf,
+  parseCsvTable,
+  parseJsonTable,
+  tableToCsv,
+  tableToJson,
+} from "@/components/testsets/table-files";
 
 describe("CSV import and export", () => {
   it("takes the header as columns and every value as a string", () => {
@@ -58,7 +65,10 @@ describe("JSON import and export", () => {
 
   it("refuses what is not a list of objects, saying where", () => {
     expect(parseJsonTable("{")).toMatchObject({ ok: false, error: expect.stringMatching(/^Not valid JSON/) });
-    expect(parseJsonTable('{"rows":[]}')).toMatchObject({ ok: false, error: expect.stringMatching(/array of objects/) });
+    expect(parseJsonTable('{"rows":[]}')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/array of objects/),
+    });
     expect(parseJsonTable('[{"a":1},"b"]')).toMatchObject({ ok: false, error: expect.stringMatching(/^Item 2 /) });
   });
 
@@ -82,7 +92,10 @@ describe("formatOf and appendTable", () => {
   });
 
   it("appends rows after the current ones and new columns after the current columns", () => {
-    const merged = appendTable({ columns: ["a"], rows: [{ a: "1" }] }, { columns: ["b", "a"], rows: [{ b: "2", a: "3" }] });
+    const merged = appendTable(
+      { columns: ["a"], rows: [{ a: "1" }] },
+      { columns: ["b", "a"], rows: [{ b: "2", a: "3" }] },
+    );
     expect(merged).toEqual({ columns: ["a", "b"], rows: [{ a: "1" }, { b: "2", a: "3" }] });
   });
 });

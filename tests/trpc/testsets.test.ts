@@ -88,16 +88,20 @@ describe("testsets through tRPC", () => {
       caller.testsets.append({ testsetId: created.testset.id, testcases: [{ input: "d" }] }),
     ]);
     const head = await caller.testsets.get({ id: created.testset.id });
-    expect(rowsOf(head.revision!).map((r) => r.data.input).sort()).toEqual(["a", "b", "c", "d", "hi"]);
+    expect(
+      rowsOf(head.revision!)
+        .map((r) => r.data.input)
+        .sort(),
+    ).toEqual(["a", "b", "c", "d", "hi"]);
   });
 
   it("refuses bad input with 4xx codes, viewers' changes and other projects' testsets", async () => {
     const created = await caller.testsets.create({ name: "Guarded" });
     expect(created.revision.data).toEqual({ testcases: [] });
     await expect(caller.testsets.create({ name: "  " })).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
-    await expect(
-      caller.testsets.append({ testsetId: created.testset.id, testcases: [] }),
-    ).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
+    await expect(caller.testsets.append({ testsetId: created.testset.id, testcases: [] })).rejects.toMatchObject({
+      code: "UNPROCESSABLE_CONTENT",
+    });
     await expect(
       caller.testsets.commit({ variantId: created.variant.id, testcases: ["x" as never] }),
     ).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });

@@ -21,7 +21,7 @@ export async function appendTestcases(
     // Locked before the head is read: a concurrent append waits here, then reads our rows too.
     await tx.select({ id: variants.id }).from(variants).where(eq(variants.id, variant.id)).for("update");
     const head = await lookup.latestOfArtifact({ id: artifact.id });
-    const existing = Array.isArray(head?.data.testcases) ? (head.data.testcases as unknown[]) : [];
+    const existing = Array.isArray(head?.data?.testcases) ? (head.data.testcases as unknown[]) : [];
     const count = input.testcases.length;
     return commitInTransaction(tx, scope, testsetsSpec, {
       variantId: variant.id,
