@@ -107,7 +107,9 @@ function AddForm({ initial, onDone }: { initial: TestcaseData[]; onDone: () => v
           {testsets.data?.items.map((item) => (
             <option key={item.testset.id} value={item.testset.id}>
               {item.testset.name ?? item.testset.slug}
-              {item.latest ? ` (${item.latest.rows.toLocaleString("en-US")} rows, v${item.latest.version})` : ""}
+              {item.latest
+                ? ` (${item.latest.rows.toLocaleString("en-US")} ${item.latest.rows === 1 ? "row" : "rows"}, v${item.latest.version})`
+                : ""}
             </option>
           ))}
           <option value={NEW}>New testset…</option>

@@ -61,7 +61,9 @@ export function TestsetDiff({ testsetId, from, to }: { testsetId: string; from?:
             <Badge tone="success">{diff.stats.added.toLocaleString("en-US")} added</Badge>
             <Badge tone="warning">{diff.stats.changed.toLocaleString("en-US")} changed</Badge>
             <Badge tone="danger">{diff.stats.removed.toLocaleString("en-US")} removed</Badge>
-            <span className="text-muted">{diff.stats.unchanged.toLocaleString("en-US")} rows unchanged</span>
+            <span className="text-muted">
+              {diff.stats.unchanged.toLocaleString("en-US")} {diff.stats.unchanged === 1 ? "row" : "rows"} unchanged
+            </span>
             {diff.columns.added.length > 0 && (
               <span className="text-muted">· columns added: {diff.columns.added.join(", ")}</span>
             )}
