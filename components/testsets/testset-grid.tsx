@@ -43,6 +43,7 @@ export function TestsetGrid({
   const [active, setActive] = useState<CellPosition | null>(null);
   const [editing, setEditing] = useState<{ at: CellPosition; text: string } | null>(null);
   const grid = useRef<HTMLDivElement>(null);
+  const closing = useRef(false);
   const rows = table.rows.slice(offset, offset + pageSize);
   const last = offset + rows.length - 1;
 
@@ -54,11 +55,14 @@ export function TestsetGrid({
   function startEditing(at: CellPosition, text?: string) {
     if (readOnly) return;
     const column = table.columns[at.column];
+    closing.current = false;
     setEditing({ at, text: text ?? cellText(table.rows[at.row]?.[column]) });
   }
 
   function finishEditing(save: boolean) {
-    if (!editing) return;
+    // The textarea's blur can follow Enter or Escape (it unmounts focused): the first one decides.
+    if (!editing || closing.current) return;
+    closing.current = true;
     if (save) onEditCell(editing.at.row, table.columns[editing.at.column], editing.text);
     setActive(editing.at);
     setEditing(null);
