@@ -5,9 +5,11 @@ import { apiKeysRouter } from "./routers/api-keys";
 import { catalogRouter } from "./routers/catalog";
 import { chatSessionsRouter } from "./routers/chat-sessions";
 import { connectionsRouter } from "./routers/connections";
+import { deployGateRouter } from "./routers/deploy-gate";
 import { environmentsRouter } from "./routers/environments";
 import { membersRouter } from "./routers/members";
 import { projectRouter } from "./routers/project";
+import { reviewRouter } from "./routers/review";
 import { tracesRouter } from "./routers/traces";
 import { webhooksRouter } from "./routers/webhooks";
 
@@ -19,9 +21,11 @@ export const appRouter = createTRPCRouter({
   catalog: catalogRouter,
   chatSessions: chatSessionsRouter,
   connections: connectionsRouter,
+  deployGate: deployGateRouter,
   environments: environmentsRouter,
   members: membersRouter,
   project: projectRouter,
+  review: reviewRouter,
   traces: tracesRouter,
   webhooks: webhooksRouter,
 });
