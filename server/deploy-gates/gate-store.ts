@@ -46,7 +46,8 @@ async function assertArtifact(db: Executor, projectId: string, domain: string, i
     .select({ id: artifacts.id })
     .from(artifacts)
     .where(and(eq(artifacts.projectId, projectId), eq(artifacts.domain, domain), eq(artifacts.id, id)));
-  if (!found) throw new BadRequestError(`${field}: no ${domain.slice(0, -1)} ${id} in this project`, "unknown_reference");
+  if (!found)
+    throw new BadRequestError(`${field}: no ${domain.slice(0, -1)} ${id} in this project`, "unknown_reference");
 }
 
 /** Sets (or replaces) the project's gate; the testset and evaluator must be the project's own. */

@@ -38,8 +38,7 @@ export interface ReviewItem {
   annotations: Record<string, Annotation & { by?: string }>;
 }
 
-const queueData = (queue: QueueRow) =>
-  (queue.data ?? {}) as { user_ids?: string[][]; step_keys?: string[] };
+const queueData = (queue: QueueRow) => (queue.data ?? {}) as { user_ids?: string[][]; step_keys?: string[] };
 
 /** A queue that assigns no one (a default queue) is open to every member; otherwise to its lanes' people. */
 const openTo = (queue: QueueRow, userId: string) => {
@@ -60,7 +59,8 @@ async function loadQueue(db: Executor, projectId: string, userId: string, queueI
         isNull(evaluationQueues.deletedAt),
       ),
     );
-  if (!queue || !openTo(queue, userId)) throw new NotFoundError(`queue ${queueId} does not exist or is not assigned to you`);
+  if (!queue || !openTo(queue, userId))
+    throw new NotFoundError(`queue ${queueId} does not exist or is not assigned to you`);
   const [run] = await db.select().from(evaluationRuns).where(eq(evaluationRuns.id, queue.runId));
   return { queue, run: run as RunRow };
 }
@@ -79,8 +79,8 @@ async function scaleOf(db: Executor, projectId: string, step: Step): Promise<Rev
   const { revision } = await lookupRevision(db, projectId, ["evaluators"], id, "evaluator revision").catch(() => ({
     revision: undefined,
   }));
-  const properties = (revision?.data as { schemas?: { outputs?: { properties?: Record<string, unknown> } } })
-    ?.schemas?.outputs?.properties;
+  const properties = (revision?.data as { schemas?: { outputs?: { properties?: Record<string, unknown> } } })?.schemas
+    ?.outputs?.properties;
   return properties && "success" in properties && !("score" in properties) ? "pass_fail" : "score";
 }
 
@@ -108,7 +108,14 @@ export async function reviewQueuesFor(db: Executor, scope: { projectId: string; 
     const run = runs.find((r) => r.id === queue.runId)!;
     const steps = humanSteps(queue, run);
     const share = (await queueScenarios(db, scope.projectId, queue.id, { users: [scope.userId], statuses: [] }))!.items;
-    const done = share.length ? await annotatedScenarios(db, run.id, share.map((s) => s.id), steps) : new Set();
+    const done = share.length
+      ? await annotatedScenarios(
+          db,
+          run.id,
+          share.map((s) => s.id),
+          steps,
+        )
+      : new Set();
     out.push({
       id: queue.id,
       name: queue.name ?? run.name,
@@ -153,7 +160,8 @@ export async function reviewItems(db: Executor, scope: { projectId: string; user
   const data = readRunData(run.data);
   const human = humanSteps(queue, run);
   const steps: ReviewStep[] = [];
-  for (const step of human) steps.push({ key: step.key, name: stepName(step), scale: await scaleOf(db, scope.projectId, step) });
+  for (const step of human)
+    steps.push({ key: step.key, name: stepName(step), scale: await scaleOf(db, scope.projectId, step) });
   const share = (await queueScenarios(db, scope.projectId, queue.id, { users: [scope.userId], statuses: [] }))!.items;
   const invocation = data.steps.find((s) => s.type === "invocation");
   const automatic = data.steps.filter((s) => s.type === "annotation" && s.origin !== "human");
@@ -224,7 +232,10 @@ export async function annotateScenario(
   const share = (await queueScenarios(db, scope.projectId, queue.id, { users: [scope.userId], statuses: [] }))!.items;
   const scenario = share.find((s) => s.id === input.scenarioId);
   if (!scenario)
-    throw new BadRequestError(`scenarioId: scenario ${input.scenarioId} is not in your share of this queue`, "not_assigned");
+    throw new BadRequestError(
+      `scenarioId: scenario ${input.scenarioId} is not in your share of this queue`,
+      "not_assigned",
+    );
   if (input.score === undefined && input.success === undefined)
     throw new BadRequestError("give a score or a pass / fail verdict", "missing_annotation");
   const outputs: Annotation = {

@@ -41,9 +41,9 @@ export const deployGateRouter = createTRPCRouter({
   /** Testsets and evaluators to pick from (the gate's form, the dialog's "run an evaluation"). */
   choices: projectProcedure.query(async ({ ctx }) => {
     const list = async (domain: "testsets" | "evaluators") =>
-      (
-        await queryArtifacts(ctx.app.db, scopeOf(ctx), DOMAIN_SPECS[domain], { windowing: { limit: 1000 } })
-      ).items.map((a) => ({ id: a.id, slug: a.slug, name: a.name }));
+      (await queryArtifacts(ctx.app.db, scopeOf(ctx), DOMAIN_SPECS[domain], { windowing: { limit: 1000 } })).items.map(
+        (a) => ({ id: a.id, slug: a.slug, name: a.name }),
+      );
     return { testsets: await list("testsets"), evaluators: await list("evaluators") };
   }),
 
