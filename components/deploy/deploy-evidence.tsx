@@ -49,8 +49,7 @@ export function DeployEvidence({
   const { gate, candidate, deltas } = evidence.data;
   const now = evidence.data.current;
   const gated = gate && environment === "production" ? gate : undefined;
-  const testsetName =
-    candidate.latest?.testset?.slug ?? now?.latest?.testset?.slug ?? gate?.testset.slug ?? undefined;
+  const testsetName = candidate.latest?.testset?.slug ?? now?.latest?.testset?.slug ?? gate?.testset.slug ?? undefined;
   const missing = !candidate.latest && !candidate.running;
 
   return (
@@ -182,8 +181,8 @@ function EvidenceColumn({
 function GateVerdict({ gate, candidate, label }: { gate: DeployGate; candidate?: EvaluationSummary; label: string }) {
   const rule = (
     <>
-      Production needs a mean score of at least <strong className="font-mono">{formatScore(gate.minScore)}</strong>{" "}
-      from <span className="font-mono">{gate.evaluator.slug}</span> on testset{" "}
+      Production needs a mean score of at least <strong className="font-mono">{formatScore(gate.minScore)}</strong> from{" "}
+      <span className="font-mono">{gate.evaluator.slug}</span> on testset{" "}
       <span className="font-mono">{gate.testset.slug}</span>.
     </>
   );

@@ -10,7 +10,8 @@ export type EvaluationSummary = NonNullable<DeployEvidence["candidate"]["latest"
 /** Scores as people compare them: two decimals, no trailing noise. */
 export const formatScore = (score: number) => (Math.round(score * 100) / 100).toString();
 
-export const formatDelta = (delta: number) => `${delta > 0 ? "+" : delta < 0 ? "−" : "±"}${formatScore(Math.abs(delta))}`;
+export const formatDelta = (delta: number) =>
+  `${delta > 0 ? "+" : delta < 0 ? "−" : "±"}${formatScore(Math.abs(delta))}`;
 
 /** Whether a summary meets the gate as the server judges it: finished without errors, score at or above the minimum. */
 export function meetsGate(summary: EvaluationSummary | undefined, gate: DeployGate): boolean {

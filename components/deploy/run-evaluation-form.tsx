@@ -52,8 +52,8 @@ export function RunEvaluationForm({
   if (testsets.length === 0 || evaluators.length === 0)
     return (
       <Notice title="Nothing to evaluate with yet">
-        An evaluation needs a testset and an evaluator. Create them on the Testsets and Evaluators pages, or through
-        the API, then run one here.
+        An evaluation needs a testset and an evaluator. Create them on the Testsets and Evaluators pages, or through the
+        API, then run one here.
       </Notice>
     );
 
@@ -106,7 +106,9 @@ export function RunEvaluationForm({
               <input
                 type="checkbox"
                 checked={picked.includes(r.id)}
-                onChange={(e) => setPicked((ids) => (e.target.checked ? [...ids, r.id] : ids.filter((i) => i !== r.id)))}
+                onChange={(e) =>
+                  setPicked((ids) => (e.target.checked ? [...ids, r.id] : ids.filter((i) => i !== r.id)))
+                }
               />
               Evaluate <span className="font-mono">{r.label}</span>
             </label>

@@ -60,8 +60,8 @@ function GateSummary({ gate }: { gate: DeployGate }) {
     <div className="flex flex-col gap-1.5 text-sm">
       <p>
         A revision deploys to production only when its latest evaluation on testset{" "}
-        <span className="font-mono font-medium">{gate.testset.slug ?? gate.testset.id}</span>, finished without
-        errors, has a mean score from <span className="font-mono font-medium">{gate.evaluator.slug ?? gate.evaluator.id}</span>{" "}
+        <span className="font-mono font-medium">{gate.testset.slug ?? gate.testset.id}</span>, finished without errors,
+        has a mean score from <span className="font-mono font-medium">{gate.evaluator.slug ?? gate.evaluator.id}</span>{" "}
         of at least <strong className="font-mono">{formatScore(gate.minScore)}</strong>.
       </p>
       <p className="text-xs text-muted">
@@ -95,8 +95,8 @@ function DeployGateForm({ gate, onDone }: { gate?: DeployGate; onDone: () => voi
     return (
       <div className="flex flex-col items-start gap-3">
         <Notice title="Nothing to require yet">
-          A rule names a testset and an evaluator; this project has {testsets.length === 0 ? "no testset" : "no evaluator"}{" "}
-          yet.
+          A rule names a testset and an evaluator; this project has{" "}
+          {testsets.length === 0 ? "no testset" : "no evaluator"} yet.
         </Notice>
         <Button size="sm" onClick={onDone}>
           Cancel
@@ -168,7 +168,13 @@ function DeployGateForm({ gate, onDone }: { gate?: DeployGate; onDone: () => voi
           Cancel
         </Button>
         {gate && (
-          <Button type="button" variant="ghost" className="sm:ml-auto" loading={clear.isPending} onClick={() => clear.mutate()}>
+          <Button
+            type="button"
+            variant="ghost"
+            className="sm:ml-auto"
+            loading={clear.isPending}
+            onClick={() => clear.mutate()}
+          >
             Remove rule
           </Button>
         )}
