@@ -7,7 +7,10 @@ export const metadata: Metadata = { title: "Settings" };
 export default function SettingsPage() {
   return (
     <PageContainer>
-      <PageHeader title="Settings" description="Who is in this project, access to its API, and what a deploy to production needs." />
+      <PageHeader
+        title="Settings"
+        description="Who is in this project, access to its API, and what a deploy to production needs."
+      />
       <MembersSection />
       <ApiKeysSection />
       <DeployGateSection />
