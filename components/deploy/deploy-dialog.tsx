@@ -8,6 +8,7 @@ import { Author } from "@/components/history/author";
 import { templateOf, variantSlugOf, versionLabel, type AgentRevision } from "@/components/history/types";
 import { useTRPC } from "@/components/trpc";
 import { Button, Dialog, Notice, Skeleton, TimeAgo, useToast } from "@/components/ui";
+import { DeployEvidence } from "./deploy-evidence";
 import type { AgentEnvironment } from "./use-agent-deployments";
 
 /**
@@ -175,6 +176,12 @@ function DeployConfirmation({
       {!current && (
         <Notice title="First deployment">{`This agent has never run in ${env}; the whole template is new there.`}</Notice>
       )}
+
+      <DeployEvidence
+        environment={env}
+        revision={{ id: revision.id, label: newLabel }}
+        current={current && { id: current.revision.id, label: versionLabel(current.revision) }}
+      />
 
       {currentRevision.isError ? (
         <Notice tone="danger" title="Could not load what runs now">

@@ -1,2 +1,3 @@
 export { ApiKeysSection } from "./api-keys-section";
 export { MembersSection } from "./members-section";
+export { DeployGateSection } from "./deploy-gate-section";

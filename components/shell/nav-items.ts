@@ -1,6 +1,7 @@
 import { AgentIcon } from "@/components/agents/icons";
 import { EnvironmentsIcon } from "@/components/environments/environments-icon";
 import { TestsetsIcon } from "@/components/testsets/testsets-icon";
+import { ReviewIcon } from "@/components/review/review-icon";
 import { TracesIcon } from "@/components/traces/traces-icon";
 import { WebhooksIcon } from "@/components/webhooks/webhooks-icon";
 import { HomeIcon, KeyIcon, SettingsIcon } from "@/components/ui";
@@ -28,6 +29,12 @@ export const navItems: NavItem[] = [
     label: "Environments",
     icon: EnvironmentsIcon,
     description: "See what development, staging and production run, and the history of every deploy.",
+  },
+  {
+    href: "/review",
+    label: "Review",
+    icon: ReviewIcon,
+    description: "Go through evaluation cases one by one and score them; your scores join the results.",
   },
   {
     href: "/traces",

@@ -5,10 +5,12 @@ import { apiKeysRouter } from "./routers/api-keys";
 import { catalogRouter } from "./routers/catalog";
 import { chatSessionsRouter } from "./routers/chat-sessions";
 import { connectionsRouter } from "./routers/connections";
+import { deployGateRouter } from "./routers/deploy-gate";
 import { environmentsRouter } from "./routers/environments";
 import { membersRouter } from "./routers/members";
 import { projectRouter } from "./routers/project";
 import { testsetsRouter } from "./routers/testsets";
+import { reviewRouter } from "./routers/review";
 import { tracesRouter } from "./routers/traces";
 import { webhooksRouter } from "./routers/webhooks";
 
@@ -20,10 +22,12 @@ export const appRouter = createTRPCRouter({
   catalog: catalogRouter,
   chatSessions: chatSessionsRouter,
   connections: connectionsRouter,
+  deployGate: deployGateRouter,
   environments: environmentsRouter,
   members: membersRouter,
   project: projectRouter,
   testsets: testsetsRouter,
+  review: reviewRouter,
   traces: tracesRouter,
   webhooks: webhooksRouter,
 });

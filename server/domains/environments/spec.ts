@@ -1,4 +1,5 @@
 import { BadRequestError } from "@/server/core/errors";
+import { assertDeployAllowed } from "@/server/deploy-gates";
 import {
   domainKeys,
   type CommitContext,
@@ -41,11 +42,17 @@ export const environmentsSpec: DomainSpec = {
       // Unchanged entries were normalized when first committed.
       after[key] = before[key] === entry ? entry : await normalizeEntry(ctx.tx, ctx.projectId, key, entry);
     }
+    const diff = diffReferences(before, after);
+    // Under the variant lock, so the evidence is judged against the state this commit replaces.
+    await assertDeployAllowed(ctx.tx, ctx.projectId, ctx.artifact.slug, {
+      ...Object.fromEntries(Object.entries(diff.created).map(([key, d]) => [key, d.new])),
+      ...Object.fromEntries(Object.entries(diff.updated).map(([key, d]) => [key, d.new])),
+    });
     // A delta changes references only; the previous revision's other data carries over.
     const { references: _replaced, ...rest } = payload.delta ? (previous?.data ?? {}) : payload.data!;
     return {
       data: { ...rest, references: after },
-      eventAttributes: { state: { references: after }, diff: diffReferences(before, after) },
+      eventAttributes: { state: { references: after }, diff },
     };
   },
 };

@@ -1,0 +1,3 @@
+export { ReviewIcon } from "./review-icon";
+export { ReviewQueues } from "./review-queues";
+export { ReviewSession } from "./review-session";

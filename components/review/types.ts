@@ -1,0 +1,15 @@
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@/server/trpc/root";
+
+type Outputs = inferRouterOutputs<AppRouter>;
+
+export type ReviewQueue = Outputs["review"]["queues"][number];
+export type ReviewSessionData = Outputs["review"]["items"];
+export type ReviewItem = ReviewSessionData["items"][number];
+export type ReviewStep = ReviewSessionData["steps"][number];
+
+export const reviewPath = (queueId: string) => `/review/${queueId}`;
+
+/** Whether a person answered every step the queue asks of this scenario. */
+export const isAnnotated = (item: ReviewItem, steps: ReviewStep[]) =>
+  steps.length > 0 && steps.every((s) => item.annotations[s.key] !== undefined);

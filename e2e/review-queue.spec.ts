@@ -1,0 +1,109 @@
+import { expect, test } from "@playwright/test";
+import { apiClient } from "./eval-seed";
+import { scriptModel } from "./model-script";
+import { screenshot } from "./screenshot";
+import { mutate } from "./trpc";
+
+/**
+ * Human review: an evaluation with a human evaluator (run through the API) opens a queue; the
+ * owner goes through it with the keyboard only, and the scores finish the run as its results.
+ */
+const CASES = [
+  { question: "Summarise: the parcel arrived late but intact.", correct_answer: "Late but intact." },
+  {
+    question: "Summarise: " + "a very long complaint about a refund that never came. ".repeat(40),
+    correct_answer: "Refund missing.",
+  },
+  { question: "Summarise: the user loves the new dashboard.", correct_answer: "Likes the dashboard." },
+];
+
+test("annotate a queue with the keyboard: scores 1–5, back and forth, a comment; the run finishes with the people's scores", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(150_000);
+  const api = await apiClient(request);
+  const agent = await mutate(request, "agents.create", { name: `Summariser ${Date.now().toString(36)}` });
+  const exact = await api.create("evaluators", "evaluator", {
+    slug: `exact-review-${Date.now()}`,
+    data: { uri: "svc:builtin:auto_exact_match:v0", parameters: {} },
+  });
+  const helpfulness = await api.create("evaluators", "evaluator", {
+    slug: `helpfulness-${Date.now()}`,
+    data: { uri: "svc:custom:feedback:v0", parameters: {} },
+  });
+  await scriptModel({ kind: "reply", text: "Late but intact." });
+  const name = `Support summaries ${Date.now().toString(36)}`;
+  // The machine's part (3 outputs, 3 exact-match cells) is done; the people's 3 cells wait.
+  const run = await api.evaluate(
+    {
+      testcases: CASES,
+      application_steps: [agent.revision.id],
+      evaluator_steps: { [exact.revision_id]: "auto", [helpfulness.revision_id]: "human" },
+    },
+    (e) => e.progress?.cells_done === 9,
+    name,
+  );
+  expect(run.flags).toMatchObject({ has_human: true, is_queue: true });
+
+  await page.goto("/review");
+  const row = page.getByRole("link").filter({ hasText: name });
+  await expect(row).toContainText("3 to review");
+  await expect(row).toContainText("0 of 3");
+  await screenshot(page, testInfo, "review-queues-1280");
+  await row.click();
+
+  const kase = page.getByTestId("review-case");
+  await expect(kase).toContainText("Case 1 of 3");
+  await expect(kase).toContainText("the parcel arrived late");
+  await expect(kase).toContainText("Late but intact.");
+  await expect(page.getByTestId("review-progress")).toHaveText("0 of 3 reviewed");
+  await screenshot(page, testInfo, "review-case-1280-light");
+
+  // 4 scores case 1 and moves on; k goes back to see it; j returns.
+  await page.keyboard.press("4");
+  await expect(kase).toContainText("Case 2 of 3");
+  await expect(page.getByTestId("review-progress")).toHaveText("1 of 3 reviewed");
+  await page.keyboard.press("k");
+  await expect(kase).toContainText("Case 1 of 3");
+  await expect(kase.getByRole("button", { name: "4", exact: true })).toHaveAttribute("aria-pressed", "true");
+  await expect(kase).toContainText("reviewed");
+  await page.keyboard.press("j");
+  await expect(kase).toContainText("Case 2 of 3");
+
+  // c opens the comment, Escape leaves it, then 2 saves the score with the comment.
+  await page.keyboard.press("c");
+  await page.keyboard.type("Misses that the refund is still missing.");
+  await page.keyboard.press("Escape");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await screenshot(page, testInfo, "review-case-1280-dark");
+  await page.keyboard.press("2");
+  await expect(kase).toContainText("Case 3 of 3");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(kase).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await screenshot(page, testInfo, "review-case-390-dark");
+  await page.emulateMedia({ colorScheme: "light" });
+  await screenshot(page, testInfo, "review-case-390-light");
+  await page.keyboard.press("5");
+  await expect(page.getByTestId("review-progress")).toHaveText("3 of 3 reviewed");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.keyboard.press("ArrowLeft");
+  await expect(kase).toContainText("Case 2 of 3");
+  await expect(kase.getByRole("textbox", { name: /Comment/ })).toHaveValue("Misses that the refund is still missing.");
+
+  // The people's scores are the run's results: it finished, with their mean beside exact match.
+  await expect
+    .poll(async () => (await api.get(`/api/simple/evaluations/${run.id}`)).evaluation.data.status, { timeout: 30_000 })
+    .toBe("success");
+  const { run: stored } = await api.get(`/api/evaluations/runs/${run.id}`);
+  const humanStep = stored.data.steps.find((s: { origin: string }) => s.origin === "human").key;
+  const metrics = await api.post("/api/evaluations/metrics/query", {
+    metrics: { run_id: run.id, scenario_ids: false },
+  });
+  const human = metrics.metrics[0].data[humanStep];
+  expect(human["attributes.svc.data.outputs.score"]).toMatchObject({ count: 3, mean: (4 + 2 + 5) / 3 });
+
+  await page.goto("/review");
+  await expect(page.getByRole("link").filter({ hasText: name })).toContainText("done");
+});
