@@ -11,3 +11,6 @@ export {
 } from "./workflows/agents";
 export { deployRevision } from "./environments/deploy";
 export { workflowsSpec } from "./workflows/spec";
+export { artifactsWithRevisions, type ArtifactWithRevisions } from "./artifacts-with-revisions";
+export { EVALUATOR_PRESETS, evaluatorPresetToWire } from "./evaluators/evaluator-presets";
+export { EVALUATOR_TEMPLATES, evaluatorTemplateToWire } from "./evaluators/evaluator-templates";

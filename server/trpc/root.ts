@@ -6,6 +6,8 @@ import { catalogRouter } from "./routers/catalog";
 import { chatSessionsRouter } from "./routers/chat-sessions";
 import { connectionsRouter } from "./routers/connections";
 import { environmentsRouter } from "./routers/environments";
+import { evaluationsRouter } from "./routers/evaluations";
+import { evaluatorsRouter } from "./routers/evaluators";
 import { membersRouter } from "./routers/members";
 import { projectRouter } from "./routers/project";
 import { tracesRouter } from "./routers/traces";
@@ -20,6 +22,8 @@ export const appRouter = createTRPCRouter({
   chatSessions: chatSessionsRouter,
   connections: connectionsRouter,
   environments: environmentsRouter,
+  evaluations: evaluationsRouter,
+  evaluators: evaluatorsRouter,
   members: membersRouter,
   project: projectRouter,
   traces: tracesRouter,
