@@ -1,5 +1,7 @@
 import { AgentIcon } from "@/components/agents/icons";
 import { EnvironmentsIcon } from "@/components/environments/environments-icon";
+import { EvaluationsIcon } from "@/components/evaluations/evaluations-icon";
+import { EvaluatorsIcon } from "@/components/evaluators/evaluators-icon";
 import { TracesIcon } from "@/components/traces/traces-icon";
 import { WebhooksIcon } from "@/components/webhooks/webhooks-icon";
 import { HomeIcon, KeyIcon, SettingsIcon } from "@/components/ui";
@@ -27,6 +29,18 @@ export const navItems: NavItem[] = [
     label: "Environments",
     icon: EnvironmentsIcon,
     description: "See what development, staging and production run, and the history of every deploy.",
+  },
+  {
+    href: "/evaluations",
+    label: "Evaluations",
+    icon: EvaluationsIcon,
+    description: "Run revisions (or the unsaved draft) over a testset, read the scores row by row, compare runs.",
+  },
+  {
+    href: "/evaluators",
+    label: "Evaluators",
+    icon: EvaluatorsIcon,
+    description: "Exact match, patterns, similarity, or a judge model with your prompt: what scores an output.",
   },
   {
     href: "/traces",

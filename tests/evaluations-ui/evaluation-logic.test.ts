@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { aggregateRun, histogram, quantile } from "@/components/evaluations/aggregates";
+import { aggregateRun, histogram, quantile, type AggregateRow } from "@/components/evaluations/aggregates";
 import { formatCost, formatDelta, formatDuration } from "@/components/evaluations/format";
 import { outputText, reasonOf } from "@/components/evaluations/output-text";
 import { caseTrend, regressionOrder } from "@/components/evaluations/regression-order";
@@ -43,7 +43,7 @@ describe("aggregates", () => {
   });
 
   it("sums a run: scores per evaluator, latency, tokens, cost", () => {
-    const rows = [
+    const rows: AggregateRow[] = [
       { output_status: "success", latency_ms: 100, tokens: 10, cost_usd: 0.001, scores: { exact: { status: "success", score: 1 } } },
       { output_status: "success", latency_ms: 300, tokens: 20, cost_usd: 0.002, scores: { exact: { status: "success", score: 0 } } },
       { output_status: "failure", scores: { exact: { status: "failure" } } },
