@@ -39,6 +39,9 @@ export function regressionOrder<T extends ComparedCase>(testcases: T[]): T[] {
   const rank = { regressed: 0, unchanged: 1, improved: 2 } as const;
   return testcases
     .map((testcase, index) => ({ testcase, index, change: caseChange(testcase), trend: caseTrend(testcase) }))
-    .sort((a, b) => rank[a.trend] - rank[b.trend] || (a.trend === "regressed" ? a.change - b.change : 0) || a.index - b.index)
+    .sort(
+      (a, b) =>
+        rank[a.trend] - rank[b.trend] || (a.trend === "regressed" ? a.change - b.change : 0) || a.index - b.index,
+    )
     .map((x) => x.testcase);
 }

@@ -35,7 +35,8 @@ export function EvaluatorView({ id }: { id: string }) {
         />
       ) : (
         <Notice tone="info" title="Not a built-in evaluator">
-          Its data names <code className="break-all">{String(latest?.data?.uri ?? "nothing")}</code>; edit it through the API.
+          Its data names <code className="break-all">{String(latest?.data?.uri ?? "nothing")}</code>; edit it through
+          the API.
         </Notice>
       )}
       <Card title="History" description="Every save is a revision; an evaluation runs the revision it was given.">

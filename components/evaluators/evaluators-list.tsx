@@ -50,7 +50,10 @@ export function EvaluatorsList() {
             return (
               <li key={evaluator.id} className="flex flex-col gap-1 px-5 py-3" data-testid="evaluator-row">
                 <div className="flex flex-wrap items-center gap-2">
-                  <Link href={evaluatorPath(evaluator.id)} className="font-medium break-all underline-offset-2 hover:underline">
+                  <Link
+                    href={evaluatorPath(evaluator.id)}
+                    className="font-medium break-all underline-offset-2 hover:underline"
+                  >
                     {evaluator.name ?? evaluator.slug}
                   </Link>
                   <Badge>{templateKeyOf(latest?.data?.uri)}</Badge>

@@ -31,7 +31,8 @@ export function JudgeModelField({
   const provider = customProvider ? `${CUSTOM_PREFIX}${customProvider.slug}` : slash > 0 ? model.slice(0, slash) : "";
   const modelId = customProvider ? model : slash > 0 ? model.slice(slash + 1) : model;
   const known = providers.data ?? [];
-  const providerMissing = provider && !provider.startsWith(CUSTOM_PREFIX) && !known.some((p) => p.provider === provider);
+  const providerMissing =
+    provider && !provider.startsWith(CUSTOM_PREFIX) && !known.some((p) => p.provider === provider);
 
   const setProvider = (value: string) => {
     if (value.startsWith(CUSTOM_PREFIX)) {
@@ -41,7 +42,9 @@ export function JudgeModelField({
     } else onChange({ model: `${value}/${modelId}` });
   };
   const setModel = (value: string) =>
-    customProvider ? onChange({ model: value, connection: customProvider.slug }) : onChange({ model: `${provider}/${value}` });
+    customProvider
+      ? onChange({ model: value, connection: customProvider.slug })
+      : onChange({ model: `${provider}/${value}` });
 
   return (
     <div className="grid gap-2 sm:grid-cols-2" id={id}>

@@ -8,7 +8,17 @@ import { EvaluatorEditor } from "./evaluator-editor";
 import { newEvaluatorPath } from "./evaluator-paths";
 import type { EvaluatorPreset, EvaluatorTemplate } from "./types";
 
-function ChoiceCard({ href, title, description, tag }: { href: string; title: string; description: string; tag: string }) {
+function ChoiceCard({
+  href,
+  title,
+  description,
+  tag,
+}: {
+  href: string;
+  title: string;
+  description: string;
+  tag: string;
+}) {
   return (
     <li>
       <Link
@@ -46,7 +56,13 @@ function CatalogPicker({ templates, presets }: { templates: EvaluatorTemplate[];
       <Card title="Templates" description="Start from a built-in evaluator and set every parameter yourself.">
         <ul className="grid gap-3 p-5 sm:grid-cols-2 lg:grid-cols-3" aria-label="Templates">
           {templates.map((t) => (
-            <ChoiceCard key={t.key} href={newEvaluatorPath({ template: t.key })} title={t.name} description={t.description} tag="template" />
+            <ChoiceCard
+              key={t.key}
+              href={newEvaluatorPath({ template: t.key })}
+              title={t.name}
+              description={t.description}
+              tag="template"
+            />
           ))}
         </ul>
       </Card>

@@ -66,7 +66,11 @@ function Field({
   switch (kind.kind) {
     case "enum":
       input = (
-        <SelectInput id={id} value={typeof value === "string" ? value : ""} onChange={(e) => set(e.target.value || undefined)}>
+        <SelectInput
+          id={id}
+          value={typeof value === "string" ? value : ""}
+          onChange={(e) => set(e.target.value || undefined)}
+        >
           {!required && <option value="">{placeholder ?? "Not set"}</option>}
           {kind.options.map((o) => (
             <option key={o} value={o}>
@@ -111,7 +115,12 @@ function Field({
           onChange={(e) => set(e.target.value)}
         />
       ) : (
-        <Input id={id} value={typeof value === "string" ? value : ""} placeholder={placeholder} onChange={(e) => set(e.target.value)} />
+        <Input
+          id={id}
+          value={typeof value === "string" ? value : ""}
+          placeholder={placeholder}
+          onChange={(e) => set(e.target.value)}
+        />
       );
       break;
     case "list":

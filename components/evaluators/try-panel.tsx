@@ -68,7 +68,9 @@ export function TryPanel({ data, disabled }: { data: Record<string, unknown>; di
         <h2 id="try-title" className="text-sm font-semibold">
           Try it
         </h2>
-        <p className="text-xs text-muted">Runs once on this sample, as a cell of an evaluation would. Nothing is stored.</p>
+        <p className="text-xs text-muted">
+          Runs once on this sample, as a cell of an evaluation would. Nothing is stored.
+        </p>
       </div>
       <label className="flex flex-col gap-1 text-sm font-medium">
         Testcase (JSON object of columns)
@@ -84,7 +86,13 @@ export function TryPanel({ data, disabled }: { data: Record<string, unknown>; di
       {!parsedInputs && <p className="text-xs text-danger">The testcase must be a JSON object.</p>}
       <label className="flex flex-col gap-1 text-sm font-medium">
         Output
-        <textarea className={area} rows={3} value={output} spellCheck={false} onChange={(e) => setOutput(e.target.value)} />
+        <textarea
+          className={area}
+          rows={3}
+          value={output}
+          spellCheck={false}
+          onChange={(e) => setOutput(e.target.value)}
+        />
       </label>
       <div>
         <Button

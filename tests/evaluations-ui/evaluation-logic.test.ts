@@ -18,8 +18,18 @@ describe("wordDiff", () => {
     const a = "Paris is the capital of France.\nIt has 2 million people.";
     const b = "Paris is the capital and largest city of France.\nIt has two million people.";
     const segments = wordDiff(a, b);
-    expect(segments.filter((s) => s.type !== "insert").map((s) => s.text).join("")).toBe(a);
-    expect(segments.filter((s) => s.type !== "delete").map((s) => s.text).join("")).toBe(b);
+    expect(
+      segments
+        .filter((s) => s.type !== "insert")
+        .map((s) => s.text)
+        .join(""),
+    ).toBe(a);
+    expect(
+      segments
+        .filter((s) => s.type !== "delete")
+        .map((s) => s.text)
+        .join(""),
+    ).toBe(b);
     expect(segments.some((s) => s.type === "insert" && s.text.includes("largest"))).toBe(true);
   });
 
@@ -29,7 +39,12 @@ describe("wordDiff", () => {
     const long = Array.from({ length: 2_000 }, (_, i) => `w${i}`).join(" ");
     const other = Array.from({ length: 2_000 }, (_, i) => `x${i}`).join(" ");
     const segments = wordDiff(long, other);
-    expect(segments.filter((s) => s.type !== "insert").map((s) => s.text).join("")).toBe(long);
+    expect(
+      segments
+        .filter((s) => s.type !== "insert")
+        .map((s) => s.text)
+        .join(""),
+    ).toBe(long);
   });
 });
 
@@ -44,8 +59,20 @@ describe("aggregates", () => {
 
   it("sums a run: scores per evaluator, latency, tokens, cost", () => {
     const rows: AggregateRow[] = [
-      { output_status: "success", latency_ms: 100, tokens: 10, cost_usd: 0.001, scores: { exact: { status: "success", score: 1 } } },
-      { output_status: "success", latency_ms: 300, tokens: 20, cost_usd: 0.002, scores: { exact: { status: "success", score: 0 } } },
+      {
+        output_status: "success",
+        latency_ms: 100,
+        tokens: 10,
+        cost_usd: 0.001,
+        scores: { exact: { status: "success", score: 1 } },
+      },
+      {
+        output_status: "success",
+        latency_ms: 300,
+        tokens: 20,
+        cost_usd: 0.002,
+        scores: { exact: { status: "success", score: 0 } },
+      },
       { output_status: "failure", scores: { exact: { status: "failure" } } },
       { output_status: "running", scores: {} },
     ];

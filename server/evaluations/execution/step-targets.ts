@@ -51,7 +51,11 @@ export async function lookupRevision(
 export async function applicationTarget(db: Executor, projectId: string, step: Step): Promise<ApplicationTarget> {
   // A draft has no revision to resolve (nor to cache by): its template rides on the step.
   if (step.parameters?.agent !== undefined)
-    return { kind: "agent", name: step.references.application?.slug ?? step.key, agent: { template: step.parameters.agent } };
+    return {
+      kind: "agent",
+      name: step.references.application?.slug ?? step.key,
+      agent: { template: step.parameters.agent },
+    };
   const id = revisionIdOf(step, ["application_revision", "workflow_revision"]);
   const cached = cache.get(id) as ApplicationTarget | undefined;
   if (cached) return cached;

@@ -16,7 +16,11 @@ const TRIAL_TIMEOUT_MS = 120_000;
  * no scenario, no result is stored. The outcome (a verdict, or a failure naming the parameter
  * that is wrong) is what the form shows.
  */
-export async function tryEvaluator(app: AppContext, projectId: string, trial: EvaluatorTrial): Promise<EvaluatorOutcome> {
+export async function tryEvaluator(
+  app: AppContext,
+  projectId: string,
+  trial: EvaluatorTrial,
+): Promise<EvaluatorOutcome> {
   const uri = typeof trial.data.uri === "string" ? trial.data.uri : "";
   return runEvaluator(
     { app, projectId, signal: AbortSignal.timeout(TRIAL_TIMEOUT_MS) },

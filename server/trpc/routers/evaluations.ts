@@ -53,17 +53,15 @@ export const evaluationsRouter = createTRPCRouter({
 
   /** Testsets with their newest revisions, for the run dialog. */
   testsets: projectProcedure.query(async ({ ctx }) =>
-    (await artifactsWithRevisions(ctx.app.db, scopeOf(ctx), DOMAIN_SPECS.testsets, { perArtifact: 10 })).map(
-      (t) => ({
-        testset: artifactToWire(t.artifact),
-        revisions: t.revisions.map((r) => ({
-          id: r.id,
-          version: String(r.version),
-          message: r.message,
-          date: r.createdAt.toISOString(),
-        })),
-      }),
-    ),
+    (await artifactsWithRevisions(ctx.app.db, scopeOf(ctx), DOMAIN_SPECS.testsets, { perArtifact: 10 })).map((t) => ({
+      testset: artifactToWire(t.artifact),
+      revisions: t.revisions.map((r) => ({
+        id: r.id,
+        version: String(r.version),
+        message: r.message,
+        date: r.createdAt.toISOString(),
+      })),
+    })),
   ),
 
   create: memberProcedure

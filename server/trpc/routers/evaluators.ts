@@ -8,7 +8,14 @@ import {
   evaluatorTemplateToWire,
 } from "@/server/domains";
 import { tryEvaluator } from "@/server/evaluations";
-import { artifactToWire, commitRevision, createArtifact, getArtifact, queryRevisions, revisionToWire } from "@/server/versioning";
+import {
+  artifactToWire,
+  commitRevision,
+  createArtifact,
+  getArtifact,
+  queryRevisions,
+  revisionToWire,
+} from "@/server/versioning";
 import { createTRPCRouter, memberProcedure, projectProcedure } from "../init";
 import { scopeOf } from "./scope";
 
