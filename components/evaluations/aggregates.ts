@@ -4,14 +4,35 @@ export interface AggregateRow {
   latency_ms?: number;
   tokens?: number;
   cost_usd?: number;
-  scores: Record<string, { status: string; score?: number }>;
+  scores: Record<string, ScoreCell>;
+}
+
+export interface ScoreCell {
+  status: string;
+  score?: number;
+  outputs?: unknown;
+}
+
+const FAILED = new Set(["failure", "errors"]);
+
+/**
+ * Whether an evaluator passed a row: its own `success` when it reports one (a judge's score
+ * against its threshold), else a score of 1; false when it failed to run; undefined while it
+ * has no verdict.
+ */
+export function cellPassed(cell: ScoreCell | undefined): boolean | undefined {
+  if (!cell) return undefined;
+  if (FAILED.has(cell.status)) return false;
+  const success = (cell.outputs as { success?: unknown } | null | undefined)?.success;
+  if (typeof success === "boolean") return success;
+  return typeof cell.score === "number" ? cell.score >= 1 : undefined;
 }
 
 export interface EvaluatorAggregate {
   name: string;
   /** Mean score over the rows that have one. */
   mean?: number;
-  /** Rows whose score is 1 (a pass) out of the rows scored. */
+  /** Rows it passed (`cellPassed`) out of the rows scored. */
   passed: number;
   scored: number;
   failed: number;
@@ -57,9 +78,9 @@ export function aggregateRun(rows: AggregateRow[], evaluatorNames: string[]): Ru
     return {
       name,
       mean: mean(scores),
-      passed: scores.filter((s) => s >= 1).length,
+      passed: cells.filter((c) => cellPassed(c) === true).length,
       scored: scores.length,
-      failed: cells.filter((c) => c.status === "failure" || c.status === "errors").length,
+      failed: cells.filter((c) => FAILED.has(c.status)).length,
       histogram: histogram(scores, 1),
     };
   });
@@ -71,7 +92,7 @@ export function aggregateRun(rows: AggregateRow[], evaluatorNames: string[]): Ru
   return {
     rows: rows.length,
     done: rows.filter((r) => r.output_status && !["queued", "running", "pending"].includes(r.output_status)).length,
-    errors: rows.filter((r) => r.output_status === "failure" || r.output_status === "errors").length,
+    errors: rows.filter((r) => r.output_status !== undefined && FAILED.has(r.output_status)).length,
     evaluators,
     latency: {
       mean: mean(latencies),

@@ -175,7 +175,12 @@ export function CompareLoader({ runIds, revisionIds }: { runIds: string[]; revis
     enabled: runIds.length < 2 && revisionIds.length >= 2,
   });
   const ids = runIds.length >= 2 ? runIds : (ofRevisions.data?.map((e) => e.id) ?? []);
-  const comparison = useQuery({ ...trpc.evaluations.compare.queryOptions({ ids }), enabled: ids.length >= 2 });
+  const comparison = useQuery({
+    ...trpc.evaluations.compare.queryOptions({ ids }),
+    enabled: ids.length >= 2,
+    // Runs still running fill in as their cells land.
+    refetchInterval: (q) => (q.state.data?.runs.some((r) => r.status === "running") ? 1_000 : false),
+  });
   if (runIds.length < 2 && revisionIds.length < 2)
     return (
       <Notice tone="info" title="Pick two runs">

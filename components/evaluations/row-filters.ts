@@ -1,3 +1,4 @@
+import { cellPassed } from "./aggregates";
 import type { EvaluationRow } from "./types";
 
 export type RowFilter = "all" | "failed" | "passed";
@@ -15,11 +16,11 @@ export function expectedOf(inputs: unknown): { column: string; value: unknown } 
 
 const FAILED = new Set(["failure", "errors"]);
 
-/** A row failed when its output or an evaluator failed to run, or an evaluator scored it below 1... */
+/** A row failed when its output failed, or an evaluator did not pass it (or failed to run)... */
 export function rowFailed(row: EvaluationRow, evaluator?: string): boolean {
   if (row.output_status && FAILED.has(row.output_status)) return true;
-  const cells = evaluator ? [row.scores[evaluator]].filter(Boolean) : Object.values(row.scores);
-  return cells.some((c) => FAILED.has(c!.status) || (typeof c!.score === "number" && c!.score < 1));
+  const cells = evaluator ? [row.scores[evaluator]] : Object.values(row.scores);
+  return cells.some((c) => cellPassed(c) === false);
 }
 
 /** ...and only the rows whose cells did not run are re-run (a low score is an answer, not an error). */

@@ -49,23 +49,21 @@ function Check({
 const toggle = (list: string[], value: string, on: boolean) =>
   on ? [...list, value] : list.filter((v) => v !== value);
 
+type Revision = { id: string; version: string; message?: string | null };
+
 /** An agent's revisions (its variant's history), newest first. */
 function RevisionChoices({
-  variantId,
+  history,
   picked,
   onPick,
 }: {
-  variantId: string;
+  history: Revision[];
   picked: string[];
   onPick: (ids: string[]) => void;
 }) {
-  const trpc = useTRPC();
-  const history = useQuery(trpc.agents.history.queryOptions({ variantId, limit: 20 }));
-  if (history.isPending) return <Skeleton className="h-16" />;
-  if (history.isError) return <Notice tone="danger">{history.error.message}</Notice>;
   return (
     <div className="max-h-48 overflow-auto">
-      {history.data.items.map((r) => (
+      {history.map((r) => (
         <Check key={r.id} checked={picked.includes(r.id)} onChange={(on) => onPick(toggle(picked, r.id, on))}>
           v{r.version} <span className="text-muted">· {r.message || "No message"}</span>
         </Check>
@@ -116,6 +114,15 @@ export function RunEvaluationDialog({
   );
   const variantId =
     agent?.variantId ?? agents.data?.items.find((a) => a.agent.id === pickedAgent)?.defaultVariantId ?? undefined;
+  const history = useQuery({
+    ...trpc.agents.history.queryOptions({ variantId: variantId ?? "", limit: 20 }),
+    enabled: open && !!variantId,
+  });
+  // The oldest revision first: it is the baseline the others are compared with.
+  const ordered = (history.data?.items ?? [])
+    .filter((r) => revisions.includes(r.id))
+    .map((r) => r.id)
+    .reverse();
   const runs = revisions.length + (draft && withDraft ? 1 : 0);
   const ready = runs > 0 && testsetRevision && evaluatorRevisions.length > 0;
 
@@ -145,7 +152,7 @@ export function RunEvaluationDialog({
           create.mutate({
             name: name.trim() || undefined,
             testsetRevisionId: testsetRevision,
-            revisionIds: revisions,
+            revisionIds: ordered,
             drafts: draft && withDraft ? [draft] : [],
             evaluatorRevisionIds: evaluatorRevisions,
             repeats,
@@ -178,7 +185,13 @@ export function RunEvaluationDialog({
                 Unsaved draft <span className="text-muted">· runs as it is in the editor; nothing is committed</span>
               </Check>
             )}
-            <RevisionChoices variantId={variantId} picked={revisions} onPick={setRevisions} />
+            {history.isPending ? (
+              <Skeleton className="h-16" />
+            ) : history.isError ? (
+              <Notice tone="danger">{history.error.message}</Notice>
+            ) : (
+              <RevisionChoices history={history.data.items} picked={revisions} onPick={setRevisions} />
+            )}
           </Fieldset>
         )}
         <label className="flex flex-col gap-1.5 text-sm font-medium">

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { aggregateRun, histogram, quantile, type AggregateRow } from "@/components/evaluations/aggregates";
+import { aggregateRun, cellPassed, histogram, quantile, type AggregateRow } from "@/components/evaluations/aggregates";
+import { outputMessages } from "@/components/evaluations/output-messages";
+import { rowErrored, visibleRows } from "@/components/evaluations/row-filters";
+import type { EvaluationRow } from "@/components/evaluations/types";
 import { formatCost, formatDelta, formatDuration } from "@/components/evaluations/format";
 import { outputText, reasonOf } from "@/components/evaluations/output-text";
 import { caseTrend, regressionOrder } from "@/components/evaluations/regression-order";
@@ -134,5 +137,70 @@ describe("outputs", () => {
     expect(formatCost(0.0012)).toBe("$0.0012");
     expect(formatDelta(-0.1)).toBe("−0.10");
     expect(formatDelta(0)).toBe("±0");
+  });
+});
+
+describe("pass rule and row filters", () => {
+  const row = (scores: EvaluationRow["scores"], extra: Partial<EvaluationRow> = {}): EvaluationRow => ({
+    scenario_id: Math.random().toString(36),
+    status: "success",
+    inputs: {},
+    output_status: "success",
+    scores,
+    ...extra,
+  });
+
+  it("takes an evaluator's own success over its score", () => {
+    expect(cellPassed({ status: "success", score: 0.9, outputs: { score: 0.9, success: true } })).toBe(true);
+    expect(cellPassed({ status: "success", score: 0, outputs: { success: false } })).toBe(false);
+    expect(cellPassed({ status: "success", score: 1 })).toBe(true);
+    expect(cellPassed({ status: "failure" })).toBe(false);
+    expect(cellPassed({ status: "queued" })).toBeUndefined();
+  });
+
+  it("filters failed rows, by evaluator and score, and sorts", () => {
+    const judgePass = { status: "success", score: 0.9, outputs: { score: 0.9, success: true } };
+    const rows = [
+      row({ judge: judgePass, exact: { status: "success", score: 1, outputs: { success: true } } }, { latency_ms: 5 }),
+      row({ judge: judgePass, exact: { status: "success", score: 0, outputs: { success: false } } }, { latency_ms: 9 }),
+      row({ judge: { status: "failure" } }, { output_status: "failure" }),
+    ];
+    expect(visibleRows(rows, { filter: "failed", sort: "testset" })).toEqual([rows[1], rows[2]]);
+    expect(visibleRows(rows, { filter: "passed", sort: "testset" })).toEqual([rows[0]]);
+    expect(visibleRows(rows, { filter: "all", evaluator: "exact", maxScore: 0.5, sort: "testset" })).toEqual([rows[1]]);
+    expect(visibleRows(rows, { filter: "all", sort: "latency-desc" })).toEqual([rows[1], rows[0], rows[2]]);
+    expect(visibleRows(rows, { filter: "all", evaluator: "exact", sort: "score-asc" })).toEqual([
+      rows[1],
+      rows[0],
+      rows[2],
+    ]);
+    expect(rows.filter(rowErrored)).toEqual([rows[2]]);
+  });
+});
+
+describe("agent outputs as chat messages", () => {
+  it("renders text and tool calls with their results", () => {
+    const messages = outputMessages([
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Adding." },
+          { type: "tool_call", toolCallId: "c1", toolName: "add", input: { a: 1, b: 2 } },
+        ],
+      },
+      { role: "tool", tool_call_id: "c1", content: [{ type: "tool_result", toolCallId: "c1", output: { sum: 3 } }] },
+      { role: "assistant", content: [{ type: "text", text: "3" }] },
+    ])!;
+    expect(messages).toHaveLength(1);
+    const parts = messages[0].parts.filter((p) => p.type !== "step-start");
+    expect(parts[0]).toMatchObject({ type: "text", text: "Adding." });
+    expect(parts[1]).toMatchObject({
+      type: "tool-add",
+      state: "output-available",
+      output: { sum: 3 },
+      input: { a: 1, b: 2 },
+    });
+    expect(parts[2]).toMatchObject({ type: "text", text: "3" });
+    expect(outputMessages("plain text")).toBeUndefined();
   });
 });
