@@ -22,7 +22,7 @@ export function EvaluatorView({ id }: { id: string }) {
   const latest = revisions[0];
   const key = templateKeyOf(latest?.data?.uri);
   const template = templates.data.find((t) => t.key === key);
-  const variantId = latest?.variant_id as string | undefined;
+  const variantId = latest?.evaluator_variant_id as string | undefined;
   return (
     <div className="flex flex-col gap-6">
       {template && latest && variantId ? (
