@@ -13,3 +13,9 @@ export async function scriptModel(...scripts: Script[]): Promise<void> {
 export async function modelRequests(): Promise<Array<Pick<RecordedRequest, "path" | "body">>> {
   return (await fetch(`${control()}/requests`)).json();
 }
+
+/** A reply per kind of request: the first rule whose every `match` string the request contains answers; none falls back to the script. An empty list removes the rules. */
+export async function scriptModelByRequest(rules: { match: string[]; script: Script }[]): Promise<void> {
+  const response = await fetch(`${control()}/rules`, { method: "POST", body: JSON.stringify(rules) });
+  if (response.status !== 204) throw new Error(`The model server refused the rules: ${response.status}`);
+}

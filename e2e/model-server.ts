@@ -21,6 +21,22 @@ const control = http.createServer(async (req, res) => {
     res.writeHead(204).end();
     return;
   }
+  if (req.method === "POST" && req.url === "/rules") {
+    // Replies chosen by what the request says (runs in parallel make a FIFO script's order moot).
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const rules = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { match: string[]; script: Script }[];
+    model.respondWith(
+      rules.length
+        ? (request) => {
+            const text = JSON.stringify(request.body ?? {});
+            return rules.find((rule) => rule.match.every((m) => text.includes(m)))?.script;
+          }
+        : undefined,
+    );
+    res.writeHead(204).end();
+    return;
+  }
   if (req.method === "GET" && req.url === "/requests") {
     res
       .writeHead(200, { "content-type": "application/json" })

@@ -9,6 +9,7 @@ import { Notice, cn } from "@/components/ui";
 import { ChatPane } from "./chat-pane";
 import { CommitBar } from "./commit-bar";
 import { DiscardDialog } from "./discard-dialog";
+import { EvaluateButton } from "@/components/evaluations/evaluate-button";
 import { DraftNotice } from "./draft-notice";
 import { EditorToolbar } from "./editor-toolbar";
 import { JsonView } from "./json-view";
@@ -120,6 +121,13 @@ export function EditorSession({
           verdict={verdict}
           chatOpen={chatOpen}
           onToggleChat={toggleChat}
+          actions={
+            <EvaluateButton
+              variantId={variantId}
+              revisionId={base.revisionId}
+              draft={draft.dirty && draft.parsed.ok ? { name: "Unsaved draft", agent: draft.value } : undefined}
+            />
+          }
         />
         <div className="flex-1 px-4 py-5 md:px-6">
           <div className={cn("mx-auto flex w-full flex-col gap-5", view === "form" ? "max-w-4xl" : "max-w-6xl")}>

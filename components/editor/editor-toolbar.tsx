@@ -1,6 +1,7 @@
 "use client";
 
 import { PanelRightIcon, VersionBadge, type EditorView } from "@/components/agents";
+import type { ReactNode } from "react";
 import { Badge, Button, TimeAgo } from "@/components/ui";
 import { AuthorName } from "./author-name";
 import type { TemplateVerdict } from "./template-verdict";
@@ -19,6 +20,7 @@ export function EditorToolbar({
   verdict,
   chatOpen,
   onToggleChat,
+  actions,
 }: {
   agentId: string;
   variantId: string;
@@ -29,6 +31,8 @@ export function EditorToolbar({
   verdict: TemplateVerdict;
   chatOpen: boolean;
   onToggleChat: () => void;
+  /** Further actions on this variant (evaluate it). */
+  actions?: ReactNode;
 }) {
   return (
     <div className="sticky top-14 z-[5] flex min-h-12 flex-wrap items-center gap-x-4 gap-y-2 border-b border-line bg-background/90 px-4 py-2 backdrop-blur md:px-6">
@@ -55,6 +59,7 @@ export function EditorToolbar({
       </div>
       <div className="flex items-center gap-2">
         <ValidationStatus verdict={verdict} />
+        {actions}
         {dirty && (
           <>
             <span data-testid="unsaved-indicator">

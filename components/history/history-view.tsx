@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { compareRevisionsPath } from "@/components/evaluations/evaluation-paths";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { useAgentDeployments } from "@/components/deploy/use-agent-deployments";
@@ -85,10 +86,15 @@ export function HistoryView({ agentId, variantId }: { agentId: string; variantId
         }
         actions={
           compareHref ? (
-            <Link href={compareHref} className={buttonClass({ variant: "primary" })}>
-              Compare {versionLabel(older!)} → {versionLabel(newer!)}
-              <Kbd tone="inverted">d</Kbd>
-            </Link>
+            <>
+              <Link href={compareRevisionsPath([older!.id, newer!.id])} className={buttonClass()}>
+                Compare evaluations
+              </Link>
+              <Link href={compareHref} className={buttonClass({ variant: "primary" })}>
+                Compare {versionLabel(older!)} → {versionLabel(newer!)}
+                <Kbd tone="inverted">d</Kbd>
+              </Link>
+            </>
           ) : (
             <Button variant="secondary" disabled title="Select two revisions to compare">
               Compare

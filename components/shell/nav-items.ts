@@ -2,6 +2,8 @@ import { AgentIcon } from "@/components/agents/icons";
 import { EnvironmentsIcon } from "@/components/environments/environments-icon";
 import { TestsetsIcon } from "@/components/testsets/testsets-icon";
 import { ReviewIcon } from "@/components/review/review-icon";
+import { EvaluationsIcon } from "@/components/evaluations/evaluations-icon";
+import { EvaluatorsIcon } from "@/components/evaluators/evaluators-icon";
 import { TracesIcon } from "@/components/traces/traces-icon";
 import { WebhooksIcon } from "@/components/webhooks/webhooks-icon";
 import { HomeIcon, KeyIcon, SettingsIcon } from "@/components/ui";
@@ -31,6 +33,25 @@ export const navItems: NavItem[] = [
     description: "See what development, staging and production run, and the history of every deploy.",
   },
   {
+    href: "/testsets",
+    label: "Testsets",
+    icon: TestsetsIcon,
+    description:
+      "Tables of inputs and expected answers, versioned: import, edit, compare and restore; fill them from traces.",
+  },
+  {
+    href: "/evaluators",
+    label: "Evaluators",
+    icon: EvaluatorsIcon,
+    description: "Exact match, patterns, similarity, or a judge model with your prompt: what scores an output.",
+  },
+  {
+    href: "/evaluations",
+    label: "Evaluations",
+    icon: EvaluationsIcon,
+    description: "Run revisions (or the unsaved draft) over a testset, read the scores row by row, compare runs.",
+  },
+  {
     href: "/review",
     label: "Review",
     icon: ReviewIcon,
@@ -41,13 +62,6 @@ export const navItems: NavItem[] = [
     label: "Traces",
     icon: TracesIcon,
     description: "Browse the OpenTelemetry traces of every run: inputs, outputs, tokens, cost and errors.",
-  },
-  {
-    href: "/testsets",
-    label: "Testsets",
-    icon: TestsetsIcon,
-    description:
-      "Tables of inputs and expected answers, versioned: import, edit, compare and restore; fill them from traces.",
   },
   {
     href: "/webhooks",

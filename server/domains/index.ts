@@ -12,3 +12,6 @@ export {
 export { deployRevision } from "./environments/deploy";
 export { workflowsSpec } from "./workflows/spec";
 export { appendTestcases, listTestsets, MAX_TESTCASES_PER_REVISION } from "./testsets";
+export { artifactsWithRevisions, type ArtifactWithRevisions } from "./artifacts-with-revisions";
+export { EVALUATOR_PRESETS, evaluatorPresetToWire } from "./evaluators/evaluator-presets";
+export { EVALUATOR_TEMPLATES, evaluatorTemplateToWire } from "./evaluators/evaluator-templates";

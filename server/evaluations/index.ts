@@ -7,3 +7,18 @@ export {
 } from "./execution/evaluation-worker";
 export { createSimpleEvaluation } from "./simple/simple-evaluations";
 export { annotateScenario, reviewItems, reviewQueuesFor, type ReviewScale } from "./queues/review";
+export {
+  createSimpleEvaluation,
+  deleteSimpleEvaluation,
+  getSimpleEvaluation,
+  querySimpleEvaluations,
+  startSimpleEvaluation,
+  stopSimpleEvaluation,
+  type SimpleEvaluation,
+} from "./simple/simple-evaluations";
+export { simpleEvaluationSchema, type SimpleEvaluationInput } from "./simple/simple-input";
+export { evaluationTable, type EvaluationRow, type EvaluationTable } from "./simple/run-rows";
+export { processCells } from "./simple/run-slice";
+export { compareRuns } from "./compare/compare-runs";
+export { tryEvaluator, type EvaluatorTrial } from "./execution/try-evaluator";
+export { evaluateRevisions, latestEvaluationsOfRevisions } from "./simple/evaluate-revisions";

@@ -7,6 +7,8 @@ import { chatSessionsRouter } from "./routers/chat-sessions";
 import { connectionsRouter } from "./routers/connections";
 import { deployGateRouter } from "./routers/deploy-gate";
 import { environmentsRouter } from "./routers/environments";
+import { evaluationsRouter } from "./routers/evaluations";
+import { evaluatorsRouter } from "./routers/evaluators";
 import { membersRouter } from "./routers/members";
 import { projectRouter } from "./routers/project";
 import { testsetsRouter } from "./routers/testsets";
@@ -24,6 +26,8 @@ export const appRouter = createTRPCRouter({
   connections: connectionsRouter,
   deployGate: deployGateRouter,
   environments: environmentsRouter,
+  evaluations: evaluationsRouter,
+  evaluators: evaluatorsRouter,
   members: membersRouter,
   project: projectRouter,
   testsets: testsetsRouter,

@@ -45,9 +45,17 @@ export async function lookupRevision(
 
 /**
  * What an invocation step runs: an agent (`data.parameters.agent`, through the invoke path) or a
- * prompt (`data.parameters.prompt`, through the prompt runner). Anything else is refused.
+ * prompt (`data.parameters.prompt`, through the prompt runner), or a draft's inline agent
+ * (`step.parameters.agent`). Anything else is refused.
  */
 export async function applicationTarget(db: Executor, projectId: string, step: Step): Promise<ApplicationTarget> {
+  // A draft has no revision to resolve (nor to cache by): its template rides on the step.
+  if (step.parameters?.agent !== undefined)
+    return {
+      kind: "agent",
+      name: step.references.application?.slug ?? step.key,
+      agent: { template: step.parameters.agent },
+    };
   const id = revisionIdOf(step, ["application_revision", "workflow_revision"]);
   const cached = cache.get(id) as ApplicationTarget | undefined;
   if (cached) return cached;

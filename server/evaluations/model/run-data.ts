@@ -11,6 +11,8 @@ export const stepSchema = z.object({
   references: z.record(z.string(), refSchema).default({}),
   inputs: z.array(z.object({ key: z.string() })).nullish(),
   schemas: z.record(z.string(), z.unknown()).nullish(),
+  /** An invocation of an unsaved draft: the application's parameters inline, run instead of a revision. */
+  parameters: z.record(z.string(), z.unknown()).nullish(),
 });
 export type Step = z.output<typeof stepSchema>;
 

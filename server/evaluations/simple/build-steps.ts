@@ -57,6 +57,18 @@ export async function buildSteps(db: Executor, projectId: string, input: SimpleE
       inputs: [{ key: "__all_inputs__" }],
     });
   }
+  (data.application_drafts ?? []).forEach((draft, index) => {
+    if (draft.agent === undefined || draft.agent === null)
+      throw new BadRequestError(`data.application_drafts[${index}].agent: give the agent template`, "missing_draft");
+    steps.push({
+      key: `application-draft-${index + 1}`,
+      type: "invocation",
+      origin: "custom",
+      references: { application: { slug: draft.name } },
+      parameters: { agent: draft.agent },
+      inputs: [{ key: "__all_inputs__" }],
+    });
+  });
   const hasApp = steps.some((s) => s.type === "invocation");
   for (const [id, origin] of entries(data.evaluator_steps, "auto")) {
     const { revision } = await lookupRevision(

@@ -5,6 +5,7 @@ import type { Database } from "@/server/db";
 import { evaluationResults, evaluationRuns, evaluationScenarios } from "@/server/db/schema";
 import type { Scope } from "@/server/versioning";
 import { notifyEvaluationWorkers } from "../execution/channel";
+import { finalizeIfDone } from "../execution/settle";
 import { requeueCells, type CellSlice } from "../execution/start-run";
 import { refreshMetrics } from "../metrics/refresh-metrics";
 import { readRunData, type Step } from "../model/run-data";
@@ -69,6 +70,9 @@ export async function processCells(
       .update(evaluationRuns)
       .set({ status: "running", flags: { ...run.flags, is_active: true }, updatedAt: now })
       .where(eq(evaluationRuns.id, run.id));
+    // A slice with nothing left to run (every addressed cell succeeded) finishes the run again at
+    // once: no cell will land to do it.
+    await finalizeIfDone(tx, run.id, now);
     await notifyEvaluationWorkers(tx);
   });
 }

@@ -12,6 +12,16 @@ export const simpleEvaluationDataSchema = z.object({
   testset_steps: targetSchema.nullish(),
   application_steps: targetSchema.nullish(),
   evaluator_steps: targetSchema.nullish(),
+  application_drafts: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1).max(200).describe("What the results call this draft."),
+        agent: z.unknown().describe("The agent template, as the editor holds it (committed nowhere)."),
+      }),
+    )
+    .max(10)
+    .nullish()
+    .describe("Unsaved agent drafts to run as they are, beside (or instead of) application revisions."),
   testcases: z
     .array(z.record(z.string(), z.unknown()))
     .min(1)

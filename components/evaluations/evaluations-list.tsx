@@ -1,0 +1,105 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { useCanEdit } from "@/components/shell/account-context";
+import { useTRPC } from "@/components/trpc";
+import { Button, Card, EmptyState, Notice, PlusIcon, Skeleton, TimeAgo } from "@/components/ui";
+import { comparePath, evaluationPath } from "./evaluation-paths";
+import { EvaluationsIcon } from "./evaluations-icon";
+import { RunEvaluationDialog } from "./run-dialog";
+import { StatusBadge } from "./status-badge";
+
+/** /evaluations: every run, newest first; tick two or more to compare them. */
+export function EvaluationsList() {
+  const trpc = useTRPC();
+  const canEdit = useCanEdit();
+  const list = useQuery({
+    ...trpc.evaluations.list.queryOptions({ limit: 100 }),
+    refetchInterval: (q) => (q.state.data?.items.some((e) => e.data.status === "running") ? 2_000 : false),
+  });
+  const [running, setRunning] = useState(false);
+  const [picked, setPicked] = useState<string[]>([]);
+  const newButton = (
+    <Button
+      variant="primary"
+      onClick={() => setRunning(true)}
+      disabled={!canEdit}
+      title={canEdit ? undefined : "Viewers cannot run evaluations"}
+    >
+      <PlusIcon className="size-3.5" />
+      New evaluation
+    </Button>
+  );
+  return (
+    <Card
+      title="Runs"
+      labelledBy="evaluations-title"
+      actions={
+        <>
+          {picked.length >= 2 && (
+            <Link
+              href={comparePath(picked)}
+              className="text-sm font-medium text-accent underline-offset-2 hover:underline"
+            >
+              Compare {picked.length}
+            </Link>
+          )}
+          {newButton}
+        </>
+      }
+    >
+      {list.isPending ? (
+        <div className="space-y-2 p-5">
+          <Skeleton className="h-12" />
+          <Skeleton className="h-12" />
+        </div>
+      ) : list.isError ? (
+        <div className="p-5">
+          <Notice tone="danger" title="Could not load evaluations">
+            {list.error.message}
+          </Notice>
+        </div>
+      ) : list.data.items.length === 0 ? (
+        <EmptyState
+          icon={<EvaluationsIcon />}
+          title="No evaluations yet"
+          description="Run an agent's revisions over a testset and score every answer with your evaluators."
+          action={newButton}
+        />
+      ) : (
+        <ul className="divide-y divide-line" aria-label="Evaluations">
+          {list.data.items.map((e) => (
+            <li key={e.id} className="flex items-start gap-3 px-5 py-3" data-testid="evaluation-row">
+              <input
+                type="checkbox"
+                className="mt-1 size-4 shrink-0"
+                aria-label={`Compare ${e.name ?? e.id}`}
+                checked={picked.includes(e.id)}
+                onChange={(ev) => setPicked(ev.target.checked ? [...picked, e.id] : picked.filter((p) => p !== e.id))}
+              />
+              <div className="flex min-w-0 flex-1 flex-col gap-1">
+                <div className="flex flex-wrap items-center gap-2">
+                  <Link
+                    href={evaluationPath(e.id)}
+                    className="min-w-0 font-medium break-all underline-offset-2 hover:underline"
+                  >
+                    {e.name ?? `Evaluation ${e.id.slice(0, 8)}`}
+                  </Link>
+                  <StatusBadge status={e.data.status} />
+                  {typeof e.meta.draft === "string" && <span className="text-xs text-muted">unsaved draft</span>}
+                </div>
+                <span className="text-xs text-muted">
+                  {e.data.repeats > 1 ? `${e.data.repeats} repeats · ` : ""}
+                  <TimeAgo iso={e.created_at} />
+                </span>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <RunEvaluationDialog open={running} onClose={() => setRunning(false)} />
+    </Card>
+  );
+}

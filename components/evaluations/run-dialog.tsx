@@ -1,0 +1,276 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useId, useState, type ReactNode } from "react";
+import { SelectInput } from "@/components/editor/select-input";
+import { newEvaluatorPath } from "@/components/evaluators/evaluator-paths";
+import { useTRPC } from "@/components/trpc";
+import { Dialog, FormDialogFooter, Input, Notice, Skeleton } from "@/components/ui";
+import { comparePath, evaluationPath } from "./evaluation-paths";
+
+/** The unsaved draft of the editor: run as it is, committed nowhere. */
+export interface DraftChoice {
+  name: string;
+  agent: unknown;
+}
+
+function Fieldset({ legend, children }: { legend: string; children: ReactNode }) {
+  return (
+    <fieldset className="flex min-w-0 flex-col gap-1.5">
+      <legend className="mb-1 text-sm font-medium">{legend}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
+function Check({
+  checked,
+  onChange,
+  children,
+}: {
+  checked: boolean;
+  onChange: (v: boolean) => void;
+  children: ReactNode;
+}) {
+  return (
+    <label className="flex min-w-0 items-start gap-2 rounded-md px-1 py-0.5 text-sm hover:bg-surface-muted">
+      <input
+        type="checkbox"
+        className="mt-0.5 size-4 shrink-0"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+      <span className="min-w-0 break-words">{children}</span>
+    </label>
+  );
+}
+
+const toggle = (list: string[], value: string, on: boolean) =>
+  on ? [...list, value] : list.filter((v) => v !== value);
+
+type Revision = { id: string; version: string; message?: string | null };
+
+/** An agent's revisions (its variant's history), newest first. */
+function RevisionChoices({
+  history,
+  picked,
+  onPick,
+}: {
+  history: Revision[];
+  picked: string[];
+  onPick: (ids: string[]) => void;
+}) {
+  return (
+    <div className="max-h-48 overflow-auto">
+      {history.map((r) => (
+        <Check key={r.id} checked={picked.includes(r.id)} onChange={(on) => onPick(toggle(picked, r.id, on))}>
+          v{r.version} <span className="text-muted">· {r.message || "No message"}</span>
+        </Check>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * Starts an evaluation: revisions of an agent (one or several, and the editor's unsaved draft
+ * when there is one), a testset revision, evaluators and repeats. One run per revision; with one
+ * run it opens the run, with several their comparison.
+ */
+export function RunEvaluationDialog({
+  open,
+  onClose,
+  agent,
+  draft,
+}: {
+  open: boolean;
+  onClose: () => void;
+  /** Fixed when opened from an agent's page; picked in the dialog otherwise. */
+  agent?: { variantId: string; revisionId?: string };
+  draft?: DraftChoice;
+}) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const formId = useId();
+  const agents = useQuery({ ...trpc.agents.list.queryOptions({ limit: 200 }), enabled: open && !agent });
+  const testsets = useQuery({ ...trpc.evaluations.testsets.queryOptions(), enabled: open });
+  const evaluators = useQuery({ ...trpc.evaluators.list.queryOptions(), enabled: open });
+  const [pickedAgent, setPickedAgent] = useState("");
+  const [revisions, setRevisions] = useState<string[]>(agent?.revisionId ? [agent.revisionId] : []);
+  const [withDraft, setWithDraft] = useState(!!draft);
+  const [testsetRevision, setTestsetRevision] = useState("");
+  const [evaluatorRevisions, setEvaluatorRevisions] = useState<string[]>([]);
+  const [repeats, setRepeats] = useState(1);
+  const [name, setName] = useState("");
+  const create = useMutation(
+    trpc.evaluations.create.mutationOptions({
+      onSuccess: async (runs) => {
+        await queryClient.invalidateQueries({ queryKey: trpc.evaluations.list.queryKey() });
+        onClose();
+        router.push(runs.length === 1 ? evaluationPath(runs[0].id) : comparePath(runs.map((r) => r.id)));
+      },
+    }),
+  );
+  const variantId =
+    agent?.variantId ?? agents.data?.items.find((a) => a.agent.id === pickedAgent)?.defaultVariantId ?? undefined;
+  const history = useQuery({
+    ...trpc.agents.history.queryOptions({ variantId: variantId ?? "", limit: 20 }),
+    enabled: open && !!variantId,
+  });
+  // The oldest revision first: it is the baseline the others are compared with.
+  const ordered = (history.data?.items ?? [])
+    .filter((r) => revisions.includes(r.id))
+    .map((r) => r.id)
+    .reverse();
+  const runs = revisions.length + (draft && withDraft ? 1 : 0);
+  const ready = runs > 0 && testsetRevision && evaluatorRevisions.length > 0;
+
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="Run an evaluation"
+      description="Each revision runs over every testcase; each evaluator scores every output."
+      size="lg"
+      footer={
+        <FormDialogFooter
+          formId={formId}
+          busy={create.isPending}
+          onCancel={onClose}
+          disabled={!ready}
+          submitLabel={runs > 1 ? `Start ${runs} runs` : "Start evaluation"}
+        />
+      }
+    >
+      <form
+        id={formId}
+        className="flex flex-col gap-5"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!ready) return;
+          create.mutate({
+            name: name.trim() || undefined,
+            testsetRevisionId: testsetRevision,
+            revisionIds: ordered,
+            drafts: draft && withDraft ? [draft] : [],
+            evaluatorRevisionIds: evaluatorRevisions,
+            repeats,
+          });
+        }}
+      >
+        {!agent && (
+          <label className="flex flex-col gap-1.5 text-sm font-medium">
+            Agent
+            <SelectInput
+              value={pickedAgent}
+              onChange={(e) => {
+                setPickedAgent(e.target.value);
+                setRevisions([]);
+              }}
+            >
+              <option value="">Pick an agent</option>
+              {(agents.data?.items ?? []).map((a) => (
+                <option key={a.agent.id} value={a.agent.id}>
+                  {a.agent.name ?? a.agent.slug}
+                </option>
+              ))}
+            </SelectInput>
+          </label>
+        )}
+        {variantId && (
+          <Fieldset legend="Revisions">
+            {draft && (
+              <Check checked={withDraft} onChange={setWithDraft}>
+                Unsaved draft <span className="text-muted">· runs as it is in the editor; nothing is committed</span>
+              </Check>
+            )}
+            {history.isPending ? (
+              <Skeleton className="h-16" />
+            ) : history.isError ? (
+              <Notice tone="danger">{history.error.message}</Notice>
+            ) : (
+              <RevisionChoices history={history.data.items} picked={revisions} onPick={setRevisions} />
+            )}
+          </Fieldset>
+        )}
+        <label className="flex flex-col gap-1.5 text-sm font-medium">
+          Testset
+          {testsets.isPending ? (
+            <Skeleton className="h-8" />
+          ) : (
+            <SelectInput value={testsetRevision} onChange={(e) => setTestsetRevision(e.target.value)}>
+              <option value="">
+                {testsets.data?.length ? "Pick a testset revision" : "No testset yet: create one under Testsets"}
+              </option>
+              {(testsets.data ?? []).map((t) => (
+                <optgroup key={t.testset.id} label={t.testset.name ?? t.testset.slug}>
+                  {t.revisions.map((r) => (
+                    <option key={r.id} value={r.id}>
+                      {(t.testset.name ?? t.testset.slug) + ` · v${r.version}` + (r.message ? ` · ${r.message}` : "")}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </SelectInput>
+          )}
+        </label>
+        <Fieldset legend="Evaluators">
+          {evaluators.isPending ? (
+            <Skeleton className="h-12" />
+          ) : evaluators.data?.length ? (
+            <div className="max-h-40 overflow-auto">
+              {evaluators.data.map(({ evaluator, revisions: evaluatorHistory }) => {
+                const latest = evaluatorHistory[0];
+                if (!latest) return null;
+                return (
+                  <Check
+                    key={evaluator.id}
+                    checked={evaluatorRevisions.includes(latest.id)}
+                    onChange={(on) => setEvaluatorRevisions(toggle(evaluatorRevisions, latest.id, on))}
+                  >
+                    {evaluator.name ?? evaluator.slug} <span className="text-muted">· v{latest.version}</span>
+                  </Check>
+                );
+              })}
+            </div>
+          ) : (
+            <p className="text-sm text-muted">
+              No evaluator yet.{" "}
+              <a href={newEvaluatorPath()} className="text-accent underline">
+                Create one
+              </a>
+              .
+            </p>
+          )}
+        </Fieldset>
+        <div className="grid gap-3 sm:grid-cols-[8rem_1fr]">
+          <label className="flex flex-col gap-1.5 text-sm font-medium">
+            Repeats
+            <Input
+              type="number"
+              min={1}
+              max={10}
+              value={repeats}
+              onChange={(e) => setRepeats(Math.max(1, Math.min(10, Number(e.target.value) || 1)))}
+            />
+          </label>
+          <label className="flex flex-col gap-1.5 text-sm font-medium">
+            Name (optional)
+            <Input
+              value={name}
+              maxLength={500}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="e.g. shorter instructions"
+            />
+          </label>
+        </div>
+        {create.isError && (
+          <Notice tone="danger" title="Not started">
+            <span className="wrap-anywhere">{create.error.message}</span>
+          </Notice>
+        )}
+      </form>
+    </Dialog>
+  );
+}

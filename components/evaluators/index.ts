@@ -1,0 +1,5 @@
+export { EvaluatorsIcon } from "./evaluators-icon";
+export { EvaluatorsList } from "./evaluators-list";
+export { EvaluatorView } from "./evaluator-view";
+export { NewEvaluator } from "./new-evaluator";
+export { evaluatorPath, evaluatorsPath, newEvaluatorPath } from "./evaluator-paths";

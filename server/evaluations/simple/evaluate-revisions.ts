@@ -1,0 +1,81 @@
+import { newId } from "@/server/core/ids";
+import type { Database } from "@/server/db";
+import type { Scope } from "@/server/versioning";
+import { createSimpleEvaluation, querySimpleEvaluations, type SimpleEvaluation } from "./simple-evaluations";
+
+export interface RevisionsEvaluation {
+  name?: string;
+  testsetRevisionId: string;
+  /** Committed application (agent) revisions, each evaluated in its own run. */
+  revisionIds: string[];
+  /** Unsaved drafts, each run as it is in its own run; nothing is committed. */
+  drafts: { name: string; agent: unknown }[];
+  evaluatorRevisionIds: string[];
+  repeats: number;
+}
+
+/**
+ * One run per revision (and per draft), all on the same testset revision and evaluators, so that
+ * any two of them compare row by row. The runs share a `meta.batch` id; each carries its
+ * application revision id in `meta.application_revision_id` (what "compare evaluations of
+ * these two revisions" looks up).
+ */
+export async function evaluateRevisions(
+  db: Database,
+  scope: Scope,
+  request: RevisionsEvaluation,
+): Promise<SimpleEvaluation[]> {
+  const batch = newId();
+  const base = {
+    testset_steps: [request.testsetRevisionId],
+    evaluator_steps: request.evaluatorRevisionIds,
+    repeats: request.repeats,
+  };
+  const runs: SimpleEvaluation[] = [];
+  for (const revisionId of request.revisionIds) {
+    runs.push(
+      await createSimpleEvaluation(db, scope, {
+        name: request.name,
+        meta: { batch, application_revision_id: revisionId, testset_revision_id: request.testsetRevisionId },
+        data: { ...base, application_steps: [revisionId] },
+      }),
+    );
+  }
+  for (const draft of request.drafts) {
+    runs.push(
+      await createSimpleEvaluation(db, scope, {
+        name: request.name ?? draft.name,
+        meta: { batch, draft: draft.name, testset_revision_id: request.testsetRevisionId },
+        data: { ...base, application_drafts: [draft] },
+      }),
+    );
+  }
+  return runs;
+}
+
+/**
+ * The newest evaluation of each revision on a testset revision they were all evaluated on (the
+ * newest such testset), in the order given: what a comparison of revisions opens. Revisions
+ * never evaluated on a common testset give an empty list.
+ */
+export async function latestEvaluationsOfRevisions(
+  db: Database,
+  projectId: string,
+  revisionIds: string[],
+): Promise<SimpleEvaluation[]> {
+  const perRevision = await Promise.all(
+    revisionIds.map(
+      async (id) =>
+        (await querySimpleEvaluations(db, projectId, { meta: { application_revision_id: id } }, { limit: 100 })).items,
+    ),
+  );
+  const testsetOf = (run: SimpleEvaluation) => String(run.meta.testset_revision_id ?? "");
+  // Newest first: the first testset every revision has a run on wins.
+  for (const candidate of perRevision[0] ?? []) {
+    const testset = testsetOf(candidate);
+    if (!testset) continue;
+    const picks = perRevision.map((runs) => runs.find((r) => testsetOf(r) === testset));
+    if (picks.every((p) => p !== undefined)) return picks as SimpleEvaluation[];
+  }
+  return [];
+}
