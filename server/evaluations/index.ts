@@ -5,7 +5,6 @@ export {
   drainEvaluationCells,
   type EvaluationWorkerOptions,
 } from "./execution/evaluation-worker";
-export { createSimpleEvaluation } from "./simple/simple-evaluations";
 export { annotateScenario, reviewItems, reviewQueuesFor, type ReviewScale } from "./queues/review";
 export {
   createSimpleEvaluation,
