@@ -5,3 +5,4 @@ export {
   drainEvaluationCells,
   type EvaluationWorkerOptions,
 } from "./execution/evaluation-worker";
+export { refreshLiveRuns } from "./execution/live-refresh";

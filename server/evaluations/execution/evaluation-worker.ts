@@ -10,6 +10,7 @@ import { EVALUATIONS_CHANNEL } from "./channel";
 import { claimCells, renewLeases, type ClaimedCell } from "./claim-cells";
 import { executeCell } from "./execute-cell";
 import { recordOutcome } from "./record-outcome";
+import { tickLiveRuns } from "./live-ticks";
 import { expireRuns, finalizeIfDone } from "./settle";
 
 export interface EvaluationWorkerOptions {
@@ -21,6 +22,11 @@ export interface EvaluationWorkerOptions {
   idleMs?: number;
   /** Least time between two refreshes of a running run's global metrics. */
   metricsIntervalMs?: number;
+  /**
+   * How often the live-evaluation tick runs (default every minute, a couple of seconds past it,
+   * so the minute's traces are ingested); 0 turns it off (another process ticks).
+   */
+  liveTickMs?: number;
 }
 
 interface InFlight {
@@ -119,6 +125,20 @@ export function startEvaluationWorker(
   };
 
   const loop = startWakeLoop("evaluations", pass, options.idleMs ?? 1_000);
+  const liveTickMs = options.liveTickMs ?? 60_000;
+  let tickTimer: NodeJS.Timeout | undefined;
+  const scheduleTick = () => {
+    if (stopped || liveTickMs <= 0) return;
+    const settle = liveTickMs >= 60_000 ? 2_000 : 0;
+    tickTimer = setTimeout(
+      () =>
+        void tickLiveRuns(app.db, new Date())
+          .catch((error: unknown) => logger.error({ err: error }, "live evaluation tick failed"))
+          .finally(scheduleTick),
+      liveTickMs - (Date.now() % liveTickMs) + settle,
+    );
+  };
+  scheduleTick();
   const tendEvery = Math.max(50, Math.min(500, leaseMs / 3));
   const timer = setInterval(
     () => void tend().catch((error: unknown) => logger.error({ err: error }, "evaluation lease renewal failed")),
@@ -136,6 +156,7 @@ export function startEvaluationWorker(
     async stop() {
       stopped = true;
       clearInterval(timer);
+      clearTimeout(tickTimer);
       slotFreed?.();
       const unlisten = await listener;
       await unlisten?.();
@@ -146,8 +167,12 @@ export function startEvaluationWorker(
   };
 }
 
-/** One bounded pass for the cron route: claims up to `limit` cells, runs them, and returns how many. */
+/**
+ * One bounded pass for the cron route: the live tick (catching up the minutes since the last),
+ * then up to `limit` cells claimed and run; returns how many cells.
+ */
 export async function drainEvaluationCells(app: AppContext, limit: number, leaseMs = 30_000): Promise<number> {
+  await tickLiveRuns(app.db, new Date());
   await expireRuns(app.db);
   const claimed = await claimCells(app.db, limit, leaseMs);
   await Promise.all(

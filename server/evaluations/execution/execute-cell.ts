@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { AppContext } from "@/server/core/app-context";
 import type { BatchMessage } from "@/server/streams";
 import { evaluationResults, evaluationScenarios } from "@/server/db/schema";
@@ -44,18 +44,24 @@ export async function executeCell(
     }
     const evaluator = await evaluatorTarget(app.db, run.projectId, step);
     const { invocation, shared } = dependencyShape(run);
-    const [upstream] = invocation
-      ? await app.db
-          .select({ outputs: evaluationResults.outputs, traceId: evaluationResults.traceId })
-          .from(evaluationResults)
-          .where(
-            and(
-              eq(evaluationResults.scenarioId, cell.scenarioId),
-              eq(evaluationResults.stepKey, invocation.key),
-              eq(evaluationResults.repeatIdx, shared ? 0 : cell.repeatIdx),
-            ),
-          )
-      : [];
+    // What the evaluator scores: the application's output, or without one the row's own (a
+    // trace's outputs; nothing for a testcase).
+    const inputKeys = readRunData(run.data)
+      .steps.filter((s) => s.type === "input")
+      .map((s) => s.key);
+    const [upstream] = await app.db
+      .select({ outputs: evaluationResults.outputs, traceId: evaluationResults.traceId })
+      .from(evaluationResults)
+      .where(
+        and(
+          eq(evaluationResults.scenarioId, cell.scenarioId),
+          invocation
+            ? eq(evaluationResults.stepKey, invocation.key)
+            : inArray(evaluationResults.stepKey, inputKeys.length ? inputKeys : [""]),
+          eq(evaluationResults.repeatIdx, invocation && shared ? 0 : cell.repeatIdx),
+        ),
+      )
+      .limit(1);
     const outputs = upstream?.outputs ?? null;
     const outcome = await runEvaluator(
       { app, projectId: run.projectId, signal },

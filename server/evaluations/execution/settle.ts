@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database, Executor } from "@/server/db";
 import { evaluationResults, evaluationRuns, evaluationScenarios } from "@/server/db/schema";
-import { refreshMetrics } from "../metrics/refresh-metrics";
+import { refreshMetrics, refreshTemporalMetrics } from "../metrics/refresh-metrics";
 import type { RunRow } from "../model/rows";
 import { emitRunEvent } from "./run-events";
 
@@ -27,8 +27,15 @@ async function rollup(tx: Executor, where: ReturnType<typeof and>): Promise<"ope
 export async function settleScenario(tx: Executor, run: RunRow, scenarioId: string, now: Date): Promise<boolean> {
   const status = await rollup(tx, and(eq(r.runId, run.id), eq(r.scenarioId, scenarioId)));
   if (status === "open") return false;
-  await tx.update(evaluationScenarios).set({ status, updatedAt: now }).where(eq(evaluationScenarios.id, scenarioId));
+  const [scenario] = await tx
+    .update(evaluationScenarios)
+    .set({ status, updatedAt: now })
+    .where(eq(evaluationScenarios.id, scenarioId))
+    .returning({ timestamp: evaluationScenarios.timestamp, interval: evaluationScenarios.interval });
   await refreshMetrics(tx, run, scenarioId);
+  // A live run's window has its own metrics, current as each of its scenarios settles.
+  if (run.flags.is_live && scenario?.timestamp)
+    await refreshTemporalMetrics(tx, run, scenario.timestamp, scenario.interval);
   return true;
 }
 
@@ -47,7 +54,8 @@ export async function finalizeIfDone(db: Executor, runId: string, now = new Date
   if (open) return undefined;
   const finish = async (tx: Executor) => {
     const [run] = await tx.select().from(evaluationRuns).where(eq(evaluationRuns.id, runId)).for("update");
-    if (!run || run.status !== "running" || run.flags.is_closed) return undefined;
+    // A live run is never finished: it runs until stopped (reference §4.7).
+    if (!run || run.status !== "running" || run.flags.is_closed || run.flags.is_live) return undefined;
     const status = await rollup(tx, eq(r.runId, run.id));
     if (status === "open" || status === "pending") return undefined;
     const metrics = await refreshMetrics(tx, run);
