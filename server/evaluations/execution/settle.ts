@@ -2,7 +2,9 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database, Executor } from "@/server/db";
 import { evaluationResults, evaluationRuns, evaluationScenarios } from "@/server/db/schema";
 import { refreshMetrics, refreshTemporalMetrics } from "../metrics/refresh-metrics";
+import { readRunData } from "../model/run-data";
 import type { RunRow } from "../model/rows";
+import { takesPushedRows } from "./source-items";
 import { emitRunEvent } from "./run-events";
 
 const r = evaluationResults;
@@ -58,6 +60,11 @@ export async function finalizeIfDone(db: Executor, runId: string, now = new Date
     if (!run || run.status !== "running" || run.flags.is_closed || run.flags.is_live) return undefined;
     const status = await rollup(tx, eq(r.runId, run.id));
     if (status === "open" || status === "pending") return undefined;
+    // A queue waiting for its first pushed rows has nothing done yet: it stays running.
+    if (takesPushedRows(readRunData(run.data))) {
+      const [cell] = await tx.select({ id: r.id }).from(r).where(eq(r.runId, run.id)).limit(1);
+      if (!cell) return undefined;
+    }
     const metrics = await refreshMetrics(tx, run);
     const [done] = await tx
       .update(evaluationRuns)

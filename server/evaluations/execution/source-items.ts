@@ -18,6 +18,15 @@ export interface SourceItem {
 export const isTestcasesStep = (s: Step) => s.key === "testcases" || s.key === "testset-direct";
 export const isTracesStep = (s: Step) => s.key === "traces" || s.key === "query-direct";
 
+/** A queue run whose rows are pushed by id after it starts (no trace ids or testcases given inline). */
+export function takesPushedRows(data: StoredRunData): boolean {
+  const inputs = data.steps.filter((s) => s.type === "input");
+  return (
+    inputs.length > 0 &&
+    inputs.every((s) => (isTracesStep(s) && !data.trace_ids?.length) || (isTestcasesStep(s) && !data.testcases?.length))
+  );
+}
+
 /** A live tick's window: the traces of the query steps that started within it. */
 export interface TickWindow {
   oldest: Date;

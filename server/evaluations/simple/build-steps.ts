@@ -24,11 +24,18 @@ function refs(prefix: string, revision: RevisionRecord) {
 
 /**
  * The run graph of a simple evaluation (reference §3.1): saved queries, testsets, inline
- * testcases, traces by id, the application, the evaluators, in that order, each revision resolved now so that a bad id is a
- * 400 naming it rather than the reference's silent `{count: 0}`. A bare evaluator list means
- * `auto` here (the reference makes it `custom`, which its backend never runs).
+ * testcases, traces by id, the application, the evaluators, in that order, each revision
+ * resolved now so that a bad id is a 400 naming it rather than the reference's silent
+ * `{count: 0}`. A bare evaluator list means `auto` here (the reference makes it `custom`, which
+ * its backend never runs).
  */
-export async function buildSteps(db: Executor, projectId: string, input: SimpleEvaluationInput): Promise<Step[]> {
+export async function buildSteps(
+  db: Executor,
+  projectId: string,
+  input: SimpleEvaluationInput,
+  /** A queue's input step whose rows are pushed later (traces or testcases by id). */
+  direct?: "traces" | "testcases",
+): Promise<Step[]> {
   const data = input.data ?? {};
   const steps: Step[] = [];
   for (const [id, origin] of entries(data.query_steps, "custom")) {
@@ -40,8 +47,10 @@ export async function buildSteps(db: Executor, projectId: string, input: SimpleE
     const { revision } = await lookupRevision(db, projectId, ["testsets"], id, "data.testset_steps: testset revision");
     steps.push({ key: `testset-${revision.slug}`, type: "input", origin, references: refs("testset", revision) });
   }
-  if (data.testcases?.length) steps.push({ key: "testcases", type: "input", origin: "custom", references: {} });
-  if (data.trace_ids?.length) steps.push({ key: "traces", type: "input", origin: "custom", references: {} });
+  if (data.testcases?.length || direct === "testcases")
+    steps.push({ key: "testcases", type: "input", origin: "custom", references: {} });
+  if (data.trace_ids?.length || direct === "traces")
+    steps.push({ key: "traces", type: "input", origin: "custom", references: {} });
   for (const [id, origin] of entries(data.application_steps, "custom")) {
     const { revision } = await lookupRevision(
       db,
