@@ -13,6 +13,9 @@
  *    cells x 200 ms / 50 (target <= 1.3), and against the same invocations made directly at
  *    concurrency 50 (on a machine short of CPU, that is the real floor).
  *
+ * For each, the invocations' mean time and mean number in flight: whether a slow run is slow
+ * because dispatch leaves slots idle, or because each invocation takes longer.
+ *
  * Uses DATABASE_URL, or the local server at postgres://postgres@127.0.0.1:5432/test; a fresh
  * database is created for the run and dropped afterwards.
  */
@@ -38,6 +41,19 @@ function flag(argv: string[], name: string, fallback: number): number {
   const value = raw === undefined ? fallback : Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer`);
   return value;
+}
+
+/**
+ * How busy the slots were: the mean time of one invocation, and the mean number in flight
+ * (their summed time over the wall time). Far below the concurrency asked for means dispatch
+ * serialises; at it, with long invocations, means each invocation is slower (the CPU is short).
+ */
+function inFlight(latenciesMs: number[], seconds: number) {
+  const sum = latenciesMs.reduce((a, b) => a + b, 0);
+  return {
+    mean_ms: Number((sum / Math.max(1, latenciesMs.length)).toFixed(1)),
+    mean_in_flight: Number((sum / 1000 / seconds).toFixed(1)),
+  };
 }
 
 async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -114,8 +130,22 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       for (;;) {
         const { evaluation: e } = await call("GET", `/api/simple/evaluations/${evaluation.id}`);
         if (["success", "errors", "failure"].includes(e.data.status)) {
+          const seconds = (performance.now() - started) / 1000;
           if (e.data.status !== "success") throw new Error(`the run ended ${e.data.status}`);
-          return { seconds: (performance.now() - started) / 1000, cells: e.progress.cells_total };
+          const { results } = await call("POST", "/api/evaluations/results/query", {
+            result: {
+              run_id: evaluation.id,
+              step_keys: Object.keys(e.progress.steps).filter((k) => k.startsWith("application-")),
+            },
+          });
+          return {
+            seconds,
+            cells: e.progress.cells_total,
+            invocations: inFlight(
+              results.map((r: { data?: { latency_ms?: number } }) => r.data?.latency_ms ?? 0),
+              seconds,
+            ),
+          };
         }
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -135,6 +165,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     log(`the same ${testcases * repeats} invocations and scores, directly, at concurrency 10`);
     const principal = { projectId: account.project.id, userId: account.user.id, role: "owner" as const };
     const directStarted = performance.now();
+    const directLatencies: number[] = [];
     await pool(
       Array.from({ length: testcases * repeats }, (_, i) => rows[i % testcases]),
       10,
@@ -147,6 +178,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
           new AbortController().signal,
         );
         if (outcome.status !== "success") throw new Error(outcome.error.message);
+        directLatencies.push(outcome.latencyMs);
         await runEvaluator(
           { app, projectId: account.project.id, signal: new AbortController().signal },
           { uri: "svc:builtin:auto_exact_match:v0", data: { parameters: {} }, inputs: row, outputs: outcome.outputs },
@@ -174,6 +206,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       `the same ${slowCells} invocations directly at concurrency 50 (on this machine's CPU, the floor for the engine)`,
     );
     const slowDirectStarted = performance.now();
+    const slowDirectLatencies: number[] = [];
     await pool(
       Array.from({ length: slowCells }, (_, i) => `slow${i}`),
       50,
@@ -186,6 +219,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
           new AbortController().signal,
         );
         if (outcome.status !== "success") throw new Error(outcome.error.message);
+        slowDirectLatencies.push(outcome.latencyMs);
       },
     );
     const slowDirect = (performance.now() - slowDirectStarted) / 1000;
@@ -204,6 +238,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         direct_seconds: Number(directSeconds.toFixed(2)),
         engine_over_direct: Number((engine.seconds / directSeconds).toFixed(3)),
         target: "<= 1.10",
+        engine_invocations: engine.invocations,
+        direct_invocations: inFlight(directLatencies, directSeconds),
       },
       model_latency_200ms: {
         cells: slowCells,
@@ -214,6 +250,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         target: "<= 1.3",
         direct_seconds: Number(slowDirect.toFixed(2)),
         engine_over_direct: Number((slow.seconds / slowDirect).toFixed(3)),
+        engine_invocations: slow.invocations,
+        direct_invocations: inFlight(slowDirectLatencies, slowDirect),
       },
     };
   } finally {

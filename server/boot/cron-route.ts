@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { ForbiddenError, UnauthorizedError } from "@/server/core/errors";
 import { defineRoute } from "@/server/http/route";
+import { refreshLiveRuns } from "@/server/evaluations";
 import { drainBackgroundWorkers } from "./workers";
 
 /**
@@ -27,6 +28,31 @@ export const cronRoutes = [
     handler: async ({ ctx, query }) => {
       checkCronSecret(ctx.app.config.cronSecret, ctx.request.headers.get("authorization"));
       return { workers: await drainBackgroundWorkers(ctx.app, query.limit) };
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/admin/evaluations/runs/refresh",
+    auth: "none",
+    tag: "evaluations",
+    summary:
+      "The live-evaluation tick over [trigger_datetime − trigger_interval minutes, trigger_datetime]; needs CRON_SECRET (the workers also tick every minute by themselves)",
+    query: z.object({
+      trigger_interval: z.coerce.number().int().min(1).max(60).default(1),
+      trigger_datetime: z.iso.datetime({ offset: true }).optional(),
+    }),
+    response: z.strictObject({
+      status: z.enum(["success", "failure", "error"]),
+      runs: z.number().int().optional().describe("Live runs ticked"),
+      scenarios: z.number().int().optional().describe("Scenarios minted (one per new matching trace)"),
+      closed: z.number().int().optional().describe("Live runs closed because they can no longer run"),
+      failed: z.number().int().optional().describe("Live runs whose tick failed; the next tick retries"),
+    }),
+    handler: async ({ ctx, query }) => {
+      // The reference leaves this route open inside the app; here it takes the cron secret.
+      checkCronSecret(ctx.app.config.cronSecret, ctx.request.headers.get("authorization"));
+      const trigger = query.trigger_datetime ? new Date(query.trigger_datetime) : new Date();
+      return refreshLiveRuns(ctx.app.db, trigger, query.trigger_interval);
     },
   }),
 ];

@@ -21,3 +21,4 @@ export { processCells } from "./simple/run-slice";
 export { compareRuns } from "./compare/compare-runs";
 export { tryEvaluator, type EvaluatorTrial } from "./execution/try-evaluator";
 export { evaluateRevisions, latestEvaluationsOfRevisions } from "./simple/evaluate-revisions";
+export { refreshLiveRuns } from "./execution/live-refresh";

@@ -3,3 +3,10 @@ export { tracingRoutes } from "./routes";
 export { drainIngestQueue, spanIngestWorker, startIngestWorker, type IngestWorkerOptions } from "./ingest/worker";
 export { fetchTrace, queryTraces } from "./traces";
 export { traceSearchQuery, traceSearchSchema } from "./trace-search";
+export {
+  checkTraceFiltering,
+  loadTraceSources,
+  matchingTraceIds,
+  storedTraceId,
+  type TraceSource,
+} from "./trace-sources";

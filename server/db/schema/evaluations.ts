@@ -47,6 +47,8 @@ export const evaluationRuns = pgTable(
     references: jsonb("references").$type<Json[]>().notNull().default([]),
     startedAt: ts("started_at"),
     deadlineAt: ts("deadline_at"),
+    /** A live run: the end of the last window its ticks evaluated. */
+    tickedAt: ts("ticked_at"),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at"),
     createdById: uuid("created_by_id"),

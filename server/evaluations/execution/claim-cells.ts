@@ -1,22 +1,108 @@
-import { and, asc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { newId } from "@/server/core/ids";
-import type { Database } from "@/server/db";
-import { evaluationResults, evaluationRuns } from "@/server/db/schema";
+import { rawQuery, type Database, type Executor } from "@/server/db";
+import { evaluationRuns } from "@/server/db/schema";
 import { DEFAULT_BATCH_SIZE, readRunData } from "../model/run-data";
-import type { ResultRow, RunRow } from "../model/rows";
+import type { RunRow } from "../model/rows";
+
+/** What a worker needs of a cell it holds: which one, where it sits, and the row's inputs. */
+export interface WorkCell {
+  id: string;
+  runId: string;
+  scenarioId: string;
+  stepKey: string;
+  repeatIdx: number;
+  /** Attempts so far, this one included. */
+  attempts: number;
+  inputs: Record<string, unknown>;
+}
 
 export interface ClaimedCell {
-  cell: ResultRow;
+  cell: WorkCell;
   run: RunRow;
   token: string;
+}
+
+interface CellRow {
+  id: string;
+  run_id: string;
+  scenario_id: string;
+  step_key: string;
+  repeat_idx: number;
+  attempts: number;
+  inputs: Record<string, unknown> | null;
+  run_updated_ms: number | null;
+}
+
+/**
+ * One statement (the hot path is a handful of round trips per cell, written by hand because
+ * building SQL per call cost more than running it): leases at most `min(limit, batch_size −
+ * cells of the run leased now)` due cells of a running, active, open run (a cell whose lease ran
+ * out, its worker dead, is due again), counts the attempt, and returns each with its scenario's
+ * inputs. $1 run, $2 now, $3 lease end, $4 token, $5 limit, $6 batch size.
+ */
+const CLAIM = `
+with room as (
+  select least($5::int, $6::int - (select count(*)::int from evaluation_results
+    where run_id = $1::uuid and status = 'running' and lease_until >= $2::timestamptz)) as n
+  where exists (select 1 from evaluation_runs where id = $1::uuid and status = 'running'
+    and flags @> '{"is_active": true}' and not flags @> '{"is_closed": true}')
+), due as (
+  select id from evaluation_results
+  where run_id = $1::uuid and ((status = 'queued' and due_at <= $2::timestamptz)
+    or (status = 'running' and lease_until < $2::timestamptz))
+  order by due_at, id
+  limit greatest(0, coalesce((select n from room), 0))
+  for update skip locked
+)
+update evaluation_results r
+set status = 'running', lease_until = $3::timestamptz, lease_token = $4::uuid, attempts = r.attempts + 1,
+  updated_at = $2::timestamptz
+from due where r.id = due.id
+returning r.id::text, r.run_id::text, r.scenario_id::text, r.step_key, r.repeat_idx, r.attempts,
+  (select s.inputs from evaluation_scenarios s where s.id = r.scenario_id) as inputs,
+  (select (extract(epoch from u.updated_at) * 1000)::float8 from evaluation_runs u where u.id = r.run_id) as run_updated_ms`;
+
+const toCell = (row: CellRow): WorkCell => ({
+  id: row.id,
+  runId: row.run_id,
+  scenarioId: row.scenario_id,
+  stepKey: row.step_key,
+  repeatIdx: row.repeat_idx,
+  attempts: row.attempts,
+  inputs: row.inputs ?? {},
+});
+
+/** Leases up to `limit` due cells of one run under `token` (see CLAIM). */
+export async function leaseCells(
+  db: Executor,
+  run: RunRow,
+  limit: number,
+  token: string,
+  leaseMs: number,
+  now: Date,
+): Promise<{ cells: WorkCell[]; runUpdatedMs?: number }> {
+  const batchSize = readRunData(run.data).concurrency?.batch_size ?? DEFAULT_BATCH_SIZE;
+  const rows = await rawQuery<CellRow>(db, CLAIM, [
+    run.id,
+    now.toISOString(),
+    new Date(now.getTime() + leaseMs).toISOString(),
+    token,
+    limit,
+    batchSize,
+  ]);
+  const updated = rows[0]?.run_updated_ms;
+  return {
+    cells: rows.map(toCell),
+    runUpdatedMs: updated === null || updated === undefined ? undefined : Number(updated),
+  };
 }
 
 /**
  * Claims up to `limit` due cells of running, active, open runs, under a lease. Run rows are
  * locked with SKIP LOCKED while their cells are claimed, so two workers never claim for one run
  * at once and the run's `batch_size` (cells leased at once, across every worker) holds exactly.
- * A cell whose lease ran out (its worker died) is due again. Counting the attempt at the claim
- * bounds the retries of a cell that crashes its worker.
+ * Counting the attempt at the claim bounds the retries of a cell that crashes its worker.
  */
 export async function claimCells(
   db: Database,
@@ -40,40 +126,10 @@ export async function claimCells(
       .limit(20)
       .for("update", { skipLocked: true });
     const claimed: ClaimedCell[] = [];
-    const r = evaluationResults;
     for (const run of runs) {
       if (claimed.length >= limit) break;
-      const batchSize = readRunData(run.data).concurrency?.batch_size ?? DEFAULT_BATCH_SIZE;
-      const [{ held }] = await tx
-        .select({ held: sql<number>`count(*)`.mapWith(Number) })
-        .from(r)
-        .where(and(eq(r.runId, run.id), eq(r.status, "running"), sql`${r.leaseUntil} >= ${now.toISOString()}`));
-      const room = Math.min(batchSize - held, limit - claimed.length);
-      if (room <= 0) continue;
-      const due = tx
-        .select({ id: r.id })
-        .from(r)
-        .where(
-          and(
-            eq(r.runId, run.id),
-            or(and(eq(r.status, "queued"), lte(r.dueAt, now)), and(eq(r.status, "running"), lt(r.leaseUntil, now))),
-          ),
-        )
-        .orderBy(asc(r.dueAt), asc(r.id))
-        .limit(room)
-        .for("update", { skipLocked: true });
       const token = newId();
-      const cells = await tx
-        .update(r)
-        .set({
-          status: "running",
-          leaseUntil: new Date(now.getTime() + leaseMs),
-          leaseToken: token,
-          attempts: sql`${r.attempts} + 1`,
-          updatedAt: now,
-        })
-        .where(inArray(r.id, due))
-        .returning();
+      const { cells } = await leaseCells(tx, run, limit - claimed.length, token, leaseMs, now);
       for (const cell of cells) claimed.push({ cell, run, token });
     }
     return claimed;
@@ -86,14 +142,11 @@ export async function claimCells(
  */
 export async function renewLeases(db: Database, tokens: string[], leaseMs: number, now = new Date()): Promise<void> {
   if (tokens.length === 0) return;
-  const r = evaluationResults;
-  const held = db
-    .select({ id: r.id })
-    .from(r)
-    .where(and(inArray(r.leaseToken, tokens), eq(r.status, "running")))
-    .for("update", { skipLocked: true });
-  await db
-    .update(r)
-    .set({ leaseUntil: new Date(now.getTime() + leaseMs) })
-    .where(inArray(r.id, held));
+  await rawQuery(
+    db,
+    `update evaluation_results set lease_until = $2::timestamptz where id in (
+       select id from evaluation_results where lease_token = any($1::uuid[]) and status = 'running'
+       for update skip locked)`,
+    [`{${tokens.join(",")}}`, new Date(now.getTime() + leaseMs).toISOString()],
+  );
 }

@@ -1,4 +1,5 @@
-import { inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
+import { newId } from "@/server/core/ids";
 import { logger } from "@/server/core/logger";
 import { evaluationRuns } from "@/server/db/schema";
 import type { AppContext } from "@/server/core/app-context";
@@ -6,11 +7,14 @@ import { listen } from "@/server/worker";
 import type { BackgroundWorker, RunningWorker } from "@/server/worker";
 import { startWakeLoop } from "@/server/worker";
 import { refreshMetrics } from "../metrics/refresh-metrics";
+import type { RunRow } from "../model/rows";
 import { EVALUATIONS_CHANNEL } from "./channel";
 import { claimCells, renewLeases, type ClaimedCell } from "./claim-cells";
 import { executeCell } from "./execute-cell";
+import type { CellOutcome } from "./invocation-outcome";
 import { recordOutcome } from "./record-outcome";
-import { expireRuns, finalizeIfDone } from "./settle";
+import { tickLiveRuns } from "./live-ticks";
+import { expireRuns, finalizeIfDone, settleCell } from "./settle";
 
 export interface EvaluationWorkerOptions {
   /** Cells this process runs at once, over every run (each run is further bounded by its batch_size). */
@@ -21,19 +25,35 @@ export interface EvaluationWorkerOptions {
   idleMs?: number;
   /** Least time between two refreshes of a running run's global metrics. */
   metricsIntervalMs?: number;
+  /**
+   * How often the live-evaluation tick runs (default every minute, a couple of seconds past it,
+   * so the minute's traces are ingested); 0 turns it off (another process ticks).
+   */
+  liveTickMs?: number;
 }
 
+/** A slot: the cell it runs now (it moves on to the run's next cell when one is handed off). */
 interface InFlight {
   claimed: ClaimedCell;
   controller: AbortController;
-  task: Promise<void>;
+  task?: Promise<void>;
 }
+
+const STOPPED: CellOutcome = {
+  status: "failure",
+  error: { code: "cancelled", message: "the run was stopped" },
+  latencyMs: 0,
+};
+
+/** How often a pass also fails the runs past their time budget. */
+const EXPIRY_CHECK_MS = 1_000;
 
 /**
  * Runs cells of evaluation runs: claims due cells as slots free up, renews the leases of those
  * it holds, and aborts them when their run is stopped, closed, deleted or out of time. Outcomes
  * are written under the lease, so a cell is recorded once even when a worker dies mid-cell and
- * another takes it over.
+ * another takes it over. A slot whose cell is recorded takes the run's next due cell in the same
+ * transaction (see recordOutcome), so a busy run costs no claim per cell.
  */
 export function startEvaluationWorker(
   app: AppContext,
@@ -46,53 +66,81 @@ export function startEvaluationWorker(
   const metricsAt = new Map<string, number>();
   let slotFreed: (() => void) | undefined;
   let stopped = false;
+  let expiredAt = 0;
 
-  const finish = async (claimed: ClaimedCell, controller: AbortController) => {
-    const outcome = await executeCell(app, claimed.run, claimed.cell, controller.signal);
-    const { recorded, scenarioSettled } = await recordOutcome(
-      app.db,
-      claimed.run,
-      claimed.cell,
-      claimed.token,
-      controller.signal.aborted
-        ? {
-            status: "failure",
-            error: { code: "cancelled", message: "the run was stopped" },
-            latencyMs: outcome.latencyMs,
-          }
-        : outcome,
-    );
-    if (recorded !== "done" || !scenarioSettled) return;
-    const finished = await finalizeIfDone(app.db, claimed.run.id);
-    if (finished) return;
-    const last = metricsAt.get(claimed.run.id) ?? 0;
-    if (Date.now() - last >= metricsIntervalMs) {
-      metricsAt.set(claimed.run.id, Date.now());
-      await refreshMetrics(app.db, claimed.run);
+  const settling = new Set<Promise<void>>();
+  const track = (work: Promise<void>) => {
+    const tracked = work
+      .catch((error: unknown) => logger.error({ err: error }, "settling a scenario failed; the run's end settles it"))
+      .finally(() => settling.delete(tracked));
+    settling.add(tracked);
+  };
+
+  const refreshRunMetrics = async (run: RunRow) => {
+    const last = metricsAt.get(run.id) ?? 0;
+    if (Date.now() - last < metricsIntervalMs) return;
+    metricsAt.set(run.id, Date.now());
+    await refreshMetrics(app.db, run);
+  };
+
+  const finish = async (slot: InFlight) => {
+    for (;;) {
+      const { run, cell, token } = slot.claimed;
+      const outcome = await executeCell(app, run, cell, slot.controller.signal);
+      const aborted = slot.controller.signal.aborted;
+      const { recorded, next } = await recordOutcome(
+        app.db,
+        run,
+        cell,
+        token,
+        aborted ? { ...STOPPED, latencyMs: outcome.latencyMs } : outcome,
+        new Date(),
+        aborted || stopped ? undefined : { leaseMs },
+      );
+      if (recorded === "done") {
+        // The slot goes on with the handed-off cell while the scenario settles; a slot with
+        // nothing next waits for it, then sees whether the run is done.
+        const settled = settleCell(app.db, run, cell.scenarioId).then(async (done) => {
+          if (done && (next || !(await finalizeIfDone(app.db, run.id)))) await refreshRunMetrics(run);
+        });
+        if (next) track(settled);
+        else await settled;
+      }
+      if (!next) return;
+      const current =
+        next.runUpdatedMs === run.updatedAt?.getTime()
+          ? run
+          : ((await app.db.select().from(evaluationRuns).where(eq(evaluationRuns.id, run.id)))[0] ?? run);
+      slot.claimed = { run: current, cell: next.cell, token: next.token };
+      slot.controller = new AbortController();
     }
   };
 
   const pass = async (): Promise<number> => {
-    await expireRuns(app.db);
+    if (Date.now() - expiredAt >= EXPIRY_CHECK_MS) {
+      expiredAt = Date.now();
+      await expireRuns(app.db);
+    }
     while (inFlight.size >= concurrency && !stopped) await new Promise<void>((resolve) => (slotFreed = resolve));
     if (stopped) return 0;
     const claimed = await claimCells(app.db, concurrency - inFlight.size, leaseMs);
     for (const c of claimed) {
-      const controller = new AbortController();
-      const task = finish(c, controller)
+      const id = newId();
+      const slot: InFlight = { claimed: c, controller: new AbortController() };
+      slot.task = finish(slot)
         .catch((error: unknown) =>
           logger.error(
-            { err: error, cell: c.cell.id, run: c.run.id },
+            { err: error, cell: slot.claimed.cell.id, run: slot.claimed.run.id },
             "evaluation cell not recorded; its lease runs out and it runs again",
           ),
         )
         .finally(() => {
-          inFlight.delete(c.cell.id);
+          inFlight.delete(id);
           slotFreed?.();
           slotFreed = undefined;
           loop.wake();
         });
-      inFlight.set(c.cell.id, { claimed: c, controller, task });
+      inFlight.set(id, slot);
     }
     return claimed.length;
   };
@@ -119,6 +167,20 @@ export function startEvaluationWorker(
   };
 
   const loop = startWakeLoop("evaluations", pass, options.idleMs ?? 1_000);
+  const liveTickMs = options.liveTickMs ?? 60_000;
+  let tickTimer: NodeJS.Timeout | undefined;
+  const scheduleTick = () => {
+    if (stopped || liveTickMs <= 0) return;
+    const settle = liveTickMs >= 60_000 ? 2_000 : 0;
+    tickTimer = setTimeout(
+      () =>
+        void tickLiveRuns(app.db, new Date())
+          .catch((error: unknown) => logger.error({ err: error }, "live evaluation tick failed"))
+          .finally(scheduleTick),
+      liveTickMs - (Date.now() % liveTickMs) + settle,
+    );
+  };
+  scheduleTick();
   const tendEvery = Math.max(50, Math.min(500, leaseMs / 3));
   const timer = setInterval(
     () => void tend().catch((error: unknown) => logger.error({ err: error }, "evaluation lease renewal failed")),
@@ -136,26 +198,33 @@ export function startEvaluationWorker(
     async stop() {
       stopped = true;
       clearInterval(timer);
+      clearTimeout(tickTimer);
       slotFreed?.();
       const unlisten = await listener;
       await unlisten?.();
       for (const h of inFlight.values()) h.controller.abort(new Error("the worker is stopping"));
       await loop.stop();
       await Promise.all([...inFlight.values()].map((h) => h.task));
+      await Promise.all([...settling]);
     },
   };
 }
 
-/** One bounded pass for the cron route: claims up to `limit` cells, runs them, and returns how many. */
+/**
+ * One bounded pass for the cron route: the live tick (catching up the minutes since the last),
+ * then up to `limit` cells claimed and run; returns how many cells.
+ */
 export async function drainEvaluationCells(app: AppContext, limit: number, leaseMs = 30_000): Promise<number> {
+  await tickLiveRuns(app.db, new Date());
   await expireRuns(app.db);
   const claimed = await claimCells(app.db, limit, leaseMs);
   await Promise.all(
     claimed.map(async (c) => {
       const controller = new AbortController();
       const outcome = await executeCell(app, c.run, c.cell, controller.signal);
-      const { recorded, scenarioSettled } = await recordOutcome(app.db, c.run, c.cell, c.token, outcome);
-      if (recorded === "done" && scenarioSettled) await finalizeIfDone(app.db, c.run.id);
+      const { recorded } = await recordOutcome(app.db, c.run, c.cell, c.token, outcome);
+      if (recorded === "done" && (await settleCell(app.db, c.run, c.cell.scenarioId)))
+        await finalizeIfDone(app.db, c.run.id);
     }),
   );
   return claimed.length;

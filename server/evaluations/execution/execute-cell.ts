@@ -1,10 +1,10 @@
-import { and, eq } from "drizzle-orm";
 import type { AppContext } from "@/server/core/app-context";
 import type { BatchMessage } from "@/server/streams";
-import { evaluationResults, evaluationScenarios } from "@/server/db/schema";
+import { rawQuery } from "@/server/db";
 import { runEvaluator } from "@/server/evaluations/evaluators";
 import { readRunData } from "../model/run-data";
-import type { ResultRow, RunRow } from "../model/rows";
+import type { RunRow } from "../model/rows";
+import type { WorkCell } from "./claim-cells";
 import { runAgentTurn, toolCallsOf } from "./agent-runner";
 import { dependencyShape } from "./cell-dependencies";
 import type { CellOutcome } from "./invocation-outcome";
@@ -17,7 +17,7 @@ import { agentMessages as agentMessagesOf } from "./test-input";
 export async function executeCell(
   app: AppContext,
   run: RunRow,
-  cell: ResultRow,
+  cell: WorkCell,
   signal: AbortSignal,
 ): Promise<CellOutcome> {
   const started = performance.now();
@@ -29,11 +29,7 @@ export async function executeCell(
         error: { code: "unknown_step", message: `the run has no step "${cell.stepKey}" any more` },
         latencyMs: 0,
       };
-    const [scenario] = await app.db
-      .select({ inputs: evaluationScenarios.inputs })
-      .from(evaluationScenarios)
-      .where(eq(evaluationScenarios.id, cell.scenarioId));
-    const inputs = scenario?.inputs ?? {};
+    const inputs = cell.inputs;
     if (step.type === "invocation") {
       const target = await applicationTarget(app.db, run.projectId, step);
       if (target.kind === "prompt")
@@ -44,18 +40,22 @@ export async function executeCell(
     }
     const evaluator = await evaluatorTarget(app.db, run.projectId, step);
     const { invocation, shared } = dependencyShape(run);
-    const [upstream] = invocation
-      ? await app.db
-          .select({ outputs: evaluationResults.outputs, traceId: evaluationResults.traceId })
-          .from(evaluationResults)
-          .where(
-            and(
-              eq(evaluationResults.scenarioId, cell.scenarioId),
-              eq(evaluationResults.stepKey, invocation.key),
-              eq(evaluationResults.repeatIdx, shared ? 0 : cell.repeatIdx),
-            ),
-          )
-      : [];
+    // What the evaluator scores: the application's output, or without one the row's own (a
+    // trace's outputs; nothing for a testcase).
+    const inputKeys = readRunData(run.data)
+      .steps.filter((s) => s.type === "input")
+      .map((s) => s.key);
+    const [row] = await rawQuery<{ outputs: unknown; trace_id: string | null }>(
+      app.db,
+      `select outputs, trace_id from evaluation_results
+       where scenario_id = $1::uuid and step_key = any($2::text[]) and repeat_idx = $3::int limit 1`,
+      [
+        cell.scenarioId,
+        pgTextArray(invocation ? [invocation.key] : inputKeys),
+        invocation && shared ? 0 : cell.repeatIdx,
+      ],
+    );
+    const upstream = row ? { outputs: row.outputs, traceId: row.trace_id } : undefined;
     const outputs = upstream?.outputs ?? null;
     const outcome = await runEvaluator(
       { app, projectId: run.projectId, signal },
@@ -93,6 +93,11 @@ export async function executeCell(
       latencyMs: performance.now() - started,
     };
   }
+}
+
+/** A PostgreSQL text[] literal. */
+function pgTextArray(values: string[]): string {
+  return `{${values.map((v) => `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
 }
 
 /** An agent's output messages: the list itself, or a multi-turn output's `messages`. */

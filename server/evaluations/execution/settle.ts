@@ -1,8 +1,12 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Database, Executor } from "@/server/db";
+import { newId } from "@/server/core/ids";
+import { rawQuery, type Database, type Executor } from "@/server/db";
 import { evaluationResults, evaluationRuns, evaluationScenarios } from "@/server/db/schema";
-import { refreshMetrics } from "../metrics/refresh-metrics";
+import { computeMetrics } from "../metrics/compute-metrics";
+import { refreshMetrics, refreshTemporalMetrics } from "../metrics/refresh-metrics";
+import { readRunData } from "../model/run-data";
 import type { RunRow } from "../model/rows";
+import { takesPushedRows } from "./source-items";
 import { emitRunEvent } from "./run-events";
 
 const r = evaluationResults;
@@ -23,13 +27,75 @@ async function rollup(tx: Executor, where: ReturnType<typeof and>): Promise<"ope
   return row.pending > 0 ? "pending" : "success";
 }
 
-/** When a scenario has no cell left to run: its status and its (variational) metrics. */
+interface SettleCell {
+  step_key: string;
+  status: string;
+  outputs: unknown;
+  latency_ms: number | null;
+  tokens: number | null;
+  cost_usd: number | null;
+}
+
+/** The reference's rollup over cell statuses: open while one runs, then an error wins, then waiting people. */
+function rollupOf(statuses: string[]): "open" | "errors" | "pending" | "success" {
+  if (statuses.some((s) => s === "queued" || s === "running")) return "open";
+  if (statuses.some((s) => s === "failure" || s === "errors")) return "errors";
+  return statuses.includes("pending") ? "pending" : "success";
+}
+
+/**
+ * When a scenario has no cell left to run: its status and its (variational) metrics, from one
+ * read of its cells (this runs once per cell recorded, so it is three hand-written statements).
+ */
 export async function settleScenario(tx: Executor, run: RunRow, scenarioId: string, now: Date): Promise<boolean> {
-  const status = await rollup(tx, and(eq(r.runId, run.id), eq(r.scenarioId, scenarioId)));
+  const cells = await rawQuery<SettleCell>(
+    tx,
+    `select step_key, status, outputs, latency_ms, tokens, cost_usd from evaluation_results
+     where run_id = $1::uuid and scenario_id = $2::uuid`,
+    [run.id, scenarioId],
+  );
+  const status = rollupOf(cells.map((c) => c.status));
   if (status === "open") return false;
-  await tx.update(evaluationScenarios).set({ status, updatedAt: now }).where(eq(evaluationScenarios.id, scenarioId));
-  await refreshMetrics(tx, run, scenarioId);
+  const [scenario] = await rawQuery<{ timestamp_ms: number | null; interval: number | null }>(
+    tx,
+    `update evaluation_scenarios set status = $2, updated_at = $3::timestamptz where id = $1::uuid
+     returning (extract(epoch from timestamp) * 1000)::float8 as timestamp_ms, interval`,
+    [scenarioId, status, now.toISOString()],
+  );
+  const data = computeMetrics(
+    readRunData(run.data).steps,
+    cells.map((c) => ({
+      stepKey: c.step_key,
+      status: c.status,
+      outputs: c.outputs,
+      latencyMs: c.latency_ms === null ? null : Number(c.latency_ms),
+      tokens: c.tokens,
+      costUsd: c.cost_usd === null ? null : Number(c.cost_usd),
+    })),
+  );
+  await rawQuery(
+    tx,
+    `insert into evaluation_metrics (id, project_id, run_id, scenario_id, status, data, created_at, updated_at)
+     values ($1::uuid, $2::uuid, $3::uuid, $4::uuid, 'success', $5::text::jsonb, $6::timestamptz, $6::timestamptz)
+     on conflict (run_id, scenario_id) where scenario_id is not null and timestamp is null
+     do update set data = excluded.data, status = 'success', updated_at = excluded.updated_at`,
+    [newId(), run.projectId, run.id, scenarioId, JSON.stringify(data), now.toISOString()],
+  );
+  // A live run's window has its own metrics, current as each of its scenarios settles.
+  if (run.flags.is_live && scenario?.timestamp_ms != null)
+    await refreshTemporalMetrics(tx, run, new Date(Number(scenario.timestamp_ms)), scenario.interval);
   return true;
+}
+
+/**
+ * After a cell was recorded: its scenario settles when nothing of it is left to run. Cells of
+ * one scenario settle one at a time (the scenario row is locked), so the last one sees the others.
+ */
+export async function settleCell(db: Database, run: RunRow, scenarioId: string, now = new Date()): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await rawQuery(tx, `select id from evaluation_scenarios where id = $1::uuid for update`, [scenarioId]);
+    return settleScenario(tx, run, scenarioId, now);
+  });
 }
 
 /**
@@ -39,17 +105,30 @@ export async function settleScenario(tx: Executor, run: RunRow, scenarioId: stri
  */
 export async function finalizeIfDone(db: Executor, runId: string, now = new Date()): Promise<RunRow | undefined> {
   // Most calls come while other cells are still open: a look without locking the run answers them.
-  const [open] = await db
-    .select({ id: r.id })
-    .from(r)
-    .where(and(eq(r.runId, runId), inArray(r.status, OPEN)))
-    .limit(1);
+  const [open] = await rawQuery(
+    db,
+    `select 1 from evaluation_results where run_id = $1::uuid and status in ('queued', 'running') limit 1`,
+    [runId],
+  );
   if (open) return undefined;
   const finish = async (tx: Executor) => {
     const [run] = await tx.select().from(evaluationRuns).where(eq(evaluationRuns.id, runId)).for("update");
-    if (!run || run.status !== "running" || run.flags.is_closed) return undefined;
+    // A live run is never finished: it runs until stopped (reference §4.7).
+    if (!run || run.status !== "running" || run.flags.is_closed || run.flags.is_live) return undefined;
     const status = await rollup(tx, eq(r.runId, run.id));
     if (status === "open" || status === "pending") return undefined;
+    // A worker that died between recording a cell and settling its scenario left it unsettled.
+    const unsettled = await tx
+      .select({ id: evaluationScenarios.id })
+      .from(evaluationScenarios)
+      .where(and(eq(evaluationScenarios.runId, run.id), inArray(evaluationScenarios.status, ["running", "queued"])))
+      .for("update");
+    for (const { id } of unsettled) await settleScenario(tx, run, id, now);
+    // A queue waiting for its first pushed rows has nothing done yet: it stays running.
+    if (takesPushedRows(readRunData(run.data))) {
+      const [cell] = await tx.select({ id: r.id }).from(r).where(eq(r.runId, run.id)).limit(1);
+      if (!cell) return undefined;
+    }
     const metrics = await refreshMetrics(tx, run);
     const [done] = await tx
       .update(evaluationRuns)

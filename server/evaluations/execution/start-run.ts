@@ -12,7 +12,8 @@ import { notifyEvaluationWorkers } from "./channel";
 import { isExecutable, planScenarioCells } from "./plan-cells";
 import { emitRunEvent } from "./run-events";
 import { finalizeIfDone } from "./settle";
-import { sourceItems } from "./source-items";
+import { floorToMinute } from "./live-window";
+import { sourceItems, type SourceItem } from "./source-items";
 import { validateGraph } from "./validate-graph";
 
 const CHUNK = 500;
@@ -32,17 +33,19 @@ export async function startRun(db: Database, scope: Scope, runId: string, now = 
     if (!run) throw new NotFoundError(`evaluation run ${runId} does not exist in this project`);
     if (run.flags.is_closed) throw new ClosedRunError(run.id);
     const data = readRunData(run.data);
-    await validateGraph(tx, scope.projectId, data);
+    await validateGraph(tx, scope.projectId, data, run.flags);
     const [{ scenarios }] = await tx
       .select({ scenarios: count() })
       .from(evaluationScenarios)
       .where(eq(evaluationScenarios.runId, run.id));
-    if (scenarios === 0) await mintScenarios(tx, run, now);
-    else
+    const live = Boolean(run.flags.is_live);
+    // A live run's rows come from its ticks (live-ticks.ts), never from the start.
+    if (scenarios === 0 && !live) await mintScenarios(tx, run, await sourceItems(tx, run.projectId, data), now);
+    else if (scenarios > 0)
       await requeueCells(
         tx,
         run,
-        { overwrite: run.status === "success" || run.status === "errors" || run.status === "failure" },
+        { overwrite: !live && (run.status === "success" || run.status === "errors" || run.status === "failure") },
         now,
       );
     const timeout = data.concurrency?.timeout;
@@ -52,7 +55,9 @@ export async function startRun(db: Database, scope: Scope, runId: string, now = 
         status: "running",
         flags: { ...run.flags, is_active: true },
         startedAt: now,
-        deadlineAt: timeout ? new Date(now.getTime() + timeout * 1000) : null,
+        deadlineAt: timeout && !live ? new Date(now.getTime() + timeout * 1000) : null,
+        // The first tick evaluates the traces from this minute on, not those of a stopped spell.
+        tickedAt: live ? floorToMinute(now) : run.tickedAt,
         updatedAt: now,
         updatedById: scope.userId,
       })
@@ -70,40 +75,67 @@ export async function startRun(db: Database, scope: Scope, runId: string, now = 
   return (await finalizeIfDone(db, started.id, now)) ?? started;
 }
 
-async function mintScenarios(tx: Executor, run: RunRow, now: Date): Promise<void> {
+/** Where a live tick's scenarios sit in time: the window's start and its length in minutes. */
+export interface ScenarioTime {
+  timestamp: Date;
+  interval: number;
+}
+
+/**
+ * One scenario per source row, with all its cells: input cells done at once (carrying the source
+ * trace and what it gave), the others as planned. A live tick's rows carry the window's time.
+ */
+export async function mintScenarios(
+  tx: Executor,
+  run: RunRow,
+  items: SourceItem[],
+  now: Date,
+  time?: ScenarioTime,
+): Promise<number> {
   const data = readRunData(run.data);
-  const items = await sourceItems(tx, run.projectId, data);
   const plan = planScenarioCells(data, run.flags);
+  const inputKeys = new Set(data.steps.filter((s) => s.type === "input").map((s) => s.key));
   for (let i = 0; i < items.length; i += CHUNK) {
-    const scenarios = items.slice(i, i + CHUNK).map((item) => ({
+    const chunk = items.slice(i, i + CHUNK);
+    const scenarios = chunk.map((item) => ({
       id: newId(),
       projectId: run.projectId,
       runId: run.id,
       status: plan.some((c) => c.status === "queued") ? "running" : "pending",
       testcaseId: item.testcaseId ?? null,
       inputs: item.inputs,
+      timestamp: time?.timestamp ?? null,
+      interval: time?.interval ?? null,
       createdAt: now,
       updatedAt: now,
     }));
     await tx.insert(evaluationScenarios).values(scenarios);
-    const cells = scenarios.flatMap((s) =>
-      plan.map((c) => ({
-        id: newId(),
-        projectId: run.projectId,
-        runId: run.id,
-        scenarioId: s.id,
-        stepKey: c.stepKey,
-        repeatIdx: c.repeatIdx,
-        status: c.status,
-        testcaseId: s.testcaseId,
-        dueAt: c.due ? now : null,
-        createdAt: now,
-        updatedAt: now,
-      })),
+    const cells = scenarios.flatMap((s, k) =>
+      plan.map((c) => {
+        const input = inputKeys.has(c.stepKey);
+        return {
+          id: newId(),
+          projectId: run.projectId,
+          runId: run.id,
+          scenarioId: s.id,
+          stepKey: c.stepKey,
+          repeatIdx: c.repeatIdx,
+          status: c.status,
+          testcaseId: s.testcaseId,
+          traceId: input ? (chunk[k].traceId ?? null) : null,
+          outputs: input ? (chunk[k].outputs ?? null) : null,
+          timestamp: s.timestamp,
+          interval: s.interval,
+          dueAt: c.due ? now : null,
+          createdAt: now,
+          updatedAt: now,
+        };
+      }),
     );
     for (let j = 0; j < cells.length; j += CHUNK * 2)
       await tx.insert(evaluationResults).values(cells.slice(j, j + CHUNK * 2));
   }
+  return items.length;
 }
 
 export interface CellSlice {

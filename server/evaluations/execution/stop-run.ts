@@ -8,7 +8,7 @@ import { notifyEvaluationWorkers } from "./channel";
 /**
  * Stops a run: no further cell is claimed, and the workers abort the cells they are running
  * (their leases are released; a later start resumes them). A run that was still running is
- * marked `cancelled`, so a stopped run does not read as one in progress.
+ * marked `cancelled`, so a stopped run does not read as one in progress (a live run excepted).
  */
 export async function stopRun(db: Database, projectId: string, runId: string): Promise<RunRow> {
   return db.transaction(async (tx) => {
@@ -22,7 +22,8 @@ export async function stopRun(db: Database, projectId: string, runId: string): P
       .update(evaluationRuns)
       .set({
         flags: { ...run.flags, is_active: false },
-        status: run.status === "running" ? "cancelled" : run.status,
+        // A live run stays `running`, as in the reference: stopped only means no more ticks.
+        status: run.status === "running" && !run.flags.is_live ? "cancelled" : run.status,
         updatedAt: new Date(),
       })
       .where(eq(evaluationRuns.id, run.id))

@@ -1,14 +1,21 @@
 import { BadRequestError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
 import type { StoredRunData } from "../model/run-data";
+import { checkLiveGraph } from "./live-graph";
 import { isExecutable } from "./plan-cells";
+import { savedQueryOf } from "./query-source";
 import { applicationTarget, evaluatorTarget } from "./step-targets";
 
 /**
  * Refuses, before anything runs, a graph this service cannot execute, with the reason: more
  * than one application, an application nothing can invoke, an evaluator URI no executor runs.
  */
-export async function validateGraph(db: Executor, projectId: string, data: StoredRunData): Promise<void> {
+export async function validateGraph(
+  db: Executor,
+  projectId: string,
+  data: StoredRunData,
+  flags: Record<string, boolean | null | undefined> = {},
+): Promise<void> {
   const invocations = data.steps.filter((s) => s.type === "invocation");
   if (invocations.length > 1) {
     throw new BadRequestError(
@@ -17,7 +24,12 @@ export async function validateGraph(db: Executor, projectId: string, data: Store
     );
   }
   if (!data.steps.some((s) => s.type === "input"))
-    throw new BadRequestError("the run has no input step: give a testset or testcases", "unsupported_graph");
+    throw new BadRequestError(
+      "the run has no input step: give a testset, testcases, a saved query or trace ids",
+      "unsupported_graph",
+    );
+  if (flags.is_live) await checkLiveGraph(db, projectId, data);
+  for (const step of data.steps.filter((s) => s.references.query_revision)) await savedQueryOf(db, projectId, step);
   for (const step of invocations) await applicationTarget(db, projectId, step);
   for (const step of data.steps.filter((s) => s.type === "annotation" && isExecutable(s)))
     await evaluatorTarget(db, projectId, step);

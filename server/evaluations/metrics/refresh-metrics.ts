@@ -58,3 +58,41 @@ export async function runMetrics(db: Executor, run: RunRow, scenarioId?: string)
     );
   return computeMetrics(readRunData(run.data).steps, cells);
 }
+
+/**
+ * The temporal metrics of a live run's window (keyed by its start, `timestamp`): computed from
+ * the cells minted by the tick of that window.
+ */
+export async function refreshTemporalMetrics(
+  db: Executor,
+  run: RunRow,
+  timestamp: Date,
+  interval: number | null,
+): Promise<MetricsRow> {
+  const cells = await db
+    .select(cellColumns)
+    .from(evaluationResults)
+    .where(and(eq(evaluationResults.runId, run.id), eq(evaluationResults.timestamp, timestamp)));
+  const data = computeMetrics(readRunData(run.data).steps, cells);
+  const now = new Date();
+  const [row] = await db
+    .insert(evaluationMetrics)
+    .values({
+      id: newId(),
+      projectId: run.projectId,
+      runId: run.id,
+      timestamp,
+      interval,
+      status: "success",
+      data,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: [evaluationMetrics.runId, evaluationMetrics.timestamp],
+      targetWhere: sql`timestamp is not null and scenario_id is null`,
+      set: { data, interval, status: "success", updatedAt: now },
+    })
+    .returning();
+  return row;
+}

@@ -66,6 +66,8 @@ export interface StoredRunData {
   mappings?: z.output<typeof mappingSchema>[];
   /** Testcases given inline to a simple evaluation (no testset revision). */
   testcases?: Record<string, unknown>[];
+  /** Traces given by id to a simple evaluation (wire form), evaluated as its rows. */
+  trace_ids?: string[];
 }
 
 export const DEFAULT_BATCH_SIZE = 10;

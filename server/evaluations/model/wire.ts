@@ -31,7 +31,7 @@ export const runWire = z.strictObject({
 });
 
 export function runToWire(row: RunRow) {
-  const { testcases: _inline, ...data } = readRunData(row.data);
+  const { testcases: _inline, trace_ids: _traces, ...data } = readRunData(row.data);
   return compact({
     id: row.id,
     version: EVALUATION_VERSION,

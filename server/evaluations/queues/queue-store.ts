@@ -170,6 +170,7 @@ export interface QueueFilter {
   user_ids?: string[] | null;
   flags?: Record<string, unknown> | null;
   tags?: Record<string, unknown> | null;
+  meta?: Record<string, unknown> | null;
   name?: string | null;
   description?: string | null;
   include_archived?: boolean | null;
@@ -193,6 +194,7 @@ export async function queryQueues(
         oneOrMany(q.runId, filter.run_id, filter.run_ids),
         jsonContains(q.flags, filter.flags),
         jsonContains(q.tags, filter.tags),
+        jsonContains(q.meta, filter.meta),
         filter.name ? sql`${q.name} ilike ${`%${filter.name}%`}` : undefined,
         filter.description ? sql`${q.description} ilike ${`%${filter.description}%`}` : undefined,
         filter.include_archived ? undefined : isNull(q.deletedAt),

@@ -5,6 +5,7 @@ import { queueRoutes } from "./queue-routes";
 import { runRoutes } from "./run-routes";
 import { sliceRoutes } from "./slice-routes";
 import { simpleEvaluationRoutes } from "./simple-evaluation-routes";
+import { simpleQueueRoutes } from "./simple-queue-routes";
 
 /** Every route of the evaluation engine (server/boot/route-table.ts lists them). */
 export const evaluationRoutes: AnyRoute[] = [
@@ -14,4 +15,5 @@ export const evaluationRoutes: AnyRoute[] = [
   ...compareRoutes,
   ...sliceRoutes,
   ...queueRoutes,
+  ...simpleQueueRoutes,
 ];

@@ -1,5 +1,6 @@
 import { BadRequestError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
+import { readSavedQuery } from "../execution/query-source";
 import { lookupRevision } from "../execution/step-targets";
 import type { Step } from "../model/run-data";
 import type { RevisionRecord } from "@/server/versioning";
@@ -22,25 +23,34 @@ function refs(prefix: string, revision: RevisionRecord) {
 }
 
 /**
- * The run graph of a simple evaluation (reference §3.1): testsets (or inline testcases), the
- * application, the evaluators, in that order, each revision resolved now so that a bad id is a
- * 400 naming it rather than the reference's silent `{count: 0}`. A bare evaluator list means
- * `auto` here (the reference makes it `custom`, which its backend never runs).
+ * The run graph of a simple evaluation (reference §3.1): saved queries, testsets, inline
+ * testcases, traces by id, the application, the evaluators, in that order, each revision
+ * resolved now so that a bad id is a 400 naming it rather than the reference's silent
+ * `{count: 0}`. A bare evaluator list means `auto` here (the reference makes it `custom`, which
+ * its backend never runs).
  */
-export async function buildSteps(db: Executor, projectId: string, input: SimpleEvaluationInput): Promise<Step[]> {
+export async function buildSteps(
+  db: Executor,
+  projectId: string,
+  input: SimpleEvaluationInput,
+  /** A queue's input step whose rows are pushed later (traces or testcases by id). */
+  direct?: "traces" | "testcases",
+): Promise<Step[]> {
   const data = input.data ?? {};
   const steps: Step[] = [];
-  if (entries(data.query_steps, "custom").length) {
-    throw new BadRequestError(
-      "data.query_steps: evaluating a saved query over traces is not supported by this service yet; use testset_steps or data.testcases",
-      "unsupported_source",
-    );
+  for (const [id, origin] of entries(data.query_steps, "custom")) {
+    const { revision } = await lookupRevision(db, projectId, ["queries"], id, "data.query_steps: query revision");
+    readSavedQuery(revision);
+    steps.push({ key: `query-${revision.slug}`, type: "input", origin, references: refs("query", revision) });
   }
   for (const [id, origin] of entries(data.testset_steps, "custom")) {
     const { revision } = await lookupRevision(db, projectId, ["testsets"], id, "data.testset_steps: testset revision");
     steps.push({ key: `testset-${revision.slug}`, type: "input", origin, references: refs("testset", revision) });
   }
-  if (data.testcases?.length) steps.push({ key: "testcases", type: "input", origin: "custom", references: {} });
+  if (data.testcases?.length || direct === "testcases")
+    steps.push({ key: "testcases", type: "input", origin: "custom", references: {} });
+  if (data.trace_ids?.length || direct === "traces")
+    steps.push({ key: "traces", type: "input", origin: "custom", references: {} });
   for (const [id, origin] of entries(data.application_steps, "custom")) {
     const { revision } = await lookupRevision(
       db,
@@ -88,7 +98,7 @@ export async function buildSteps(db: Executor, projectId: string, input: SimpleE
   }
   if (!steps.some((s) => s.type === "input"))
     throw new BadRequestError(
-      "data: give testset_steps or testcases: an evaluation needs rows to evaluate",
+      "data: give query_steps, testset_steps, testcases or trace_ids: an evaluation needs rows to evaluate",
       "missing_source",
     );
   return steps;

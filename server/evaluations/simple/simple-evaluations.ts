@@ -34,8 +34,9 @@ export async function createSimpleEvaluation(
     repeats: input.data?.repeats ?? 1,
     concurrency: input.data?.concurrency ?? null,
     ...(input.data?.testcases ? { testcases: input.data.testcases } : {}),
+    ...(input.data?.trace_ids ? { trace_ids: input.data.trace_ids } : {}),
   };
-  await validateGraph(db, scope.projectId, { ...data, steps });
+  await validateGraph(db, scope.projectId, { ...data, steps }, input.flags ?? {});
   const run = await db.transaction(async (tx) =>
     reconcileDefaultQueue(
       tx,
@@ -79,14 +80,19 @@ export async function editSimpleEvaluation(
         ...previous,
         steps: await buildSteps(db, scope.projectId, {
           ...input,
-          data: { ...input.data, testcases: input.data.testcases ?? previous.testcases },
+          data: {
+            ...input.data,
+            testcases: input.data.testcases ?? previous.testcases,
+            trace_ids: input.data.trace_ids ?? previous.trace_ids,
+          },
         }),
         repeats: input.data.repeats ?? previous.repeats,
         concurrency: input.data.concurrency ?? previous.concurrency,
         ...(input.data.testcases ? { testcases: input.data.testcases } : {}),
+        ...(input.data.trace_ids ? { trace_ids: input.data.trace_ids } : {}),
       }
     : undefined;
-  if (data) await validateGraph(db, scope.projectId, data);
+  if (data) await validateGraph(db, scope.projectId, data, { ...current.flags, ...input.flags });
   const edited = await db.transaction(async (tx) => {
     const { before, after } = await editRun(tx, scope, id, {
       name: input.name,

@@ -28,6 +28,14 @@ export const simpleEvaluationDataSchema = z.object({
     .max(50_000)
     .nullish()
     .describe("Testcases given inline (each a row of columns), instead of a testset revision."),
+  trace_ids: z
+    .array(z.string().regex(/^(0x)?[0-9a-fA-F-]{32,36}$/, "a trace id is 32 hex digits or a UUID"))
+    .min(1)
+    .max(10_000)
+    .nullish()
+    .describe(
+      "Traces given by id: their inputs are the rows (re-invoked with an application, else scored as they are).",
+    ),
   repeats: z.number().int().min(1).max(100).nullish(),
   concurrency: concurrencySchema.nullish(),
 });

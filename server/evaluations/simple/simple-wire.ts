@@ -31,6 +31,7 @@ export const simpleEvaluationWire = z.strictObject({
     evaluator_steps: stepMapWire,
     repeats: z.number().int(),
     testcases: z.number().int().optional(),
+    traces: z.number().int().optional(),
   }),
   progress: z
     .strictObject({
@@ -82,6 +83,7 @@ export function simpleEvaluationToWire(run: RunRow, progress?: RunProgress) {
       ...maps,
       repeats: data.repeats,
       ...(data.testcases ? { testcases: data.testcases.length } : {}),
+      ...(data.trace_ids ? { traces: data.trace_ids.length } : {}),
     },
     progress,
   });

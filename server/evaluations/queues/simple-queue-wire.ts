@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { compact } from "@/server/core/compact";
+import { isoTimestampSchema } from "@/server/core/time";
+import { readRunData } from "../model/run-data";
+import type { QueueRow, RunRow } from "../model/rows";
+import { STATUSES } from "../model/statuses";
+import { QUEUE_KINDS, type QueueKind } from "./simple-queue-input";
+
+export const simpleQueueWire = z.strictObject({
+  id: z.string(),
+  run_id: z.string(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  status: z.enum(STATUSES),
+  flags: z.strictObject({ is_default: z.boolean(), is_sequential: z.boolean() }),
+  tags: z.record(z.string(), z.unknown()).optional(),
+  meta: z.record(z.string(), z.unknown()).optional(),
+  data: z.strictObject({
+    kind: z.enum(QUEUE_KINDS),
+    queries: z.array(z.string()).optional(),
+    testsets: z.array(z.string()).optional(),
+    evaluators: z.record(z.string(), z.string()),
+    repeats: z.number().int(),
+    assignments: z.array(z.array(z.string())).optional(),
+    step_keys: z.array(z.string()).optional(),
+    settings: z
+      .strictObject({ batch_size: z.number().int().optional(), batch_offset: z.number().int().optional() })
+      .nullable(),
+  }),
+  created_at: isoTimestampSchema,
+  updated_at: isoTimestampSchema.optional(),
+});
+
+/** The kind of rows a queue run takes, read from its input steps. */
+export function queueKind(run: RunRow): QueueKind {
+  const f = run.flags;
+  return f.has_queries ? "queries" : f.has_testsets ? "testsets" : f.has_traces ? "traces" : "testcases";
+}
+
+/** The reference's simple queue: the queue with its run's sources, evaluators and repeats. */
+export function simpleQueueToWire(queue: QueueRow, run: RunRow) {
+  const steps = readRunData(run.data).steps;
+  const ids = (ref: string) =>
+    steps.map((s) => s.references[ref]?.id).filter((id): id is string => typeof id === "string");
+  const kind = queueKind(run);
+  const data = (queue.data ?? {}) as {
+    user_ids?: string[][];
+    step_keys?: string[];
+    batch_size?: number | null;
+    batch_offset?: number | null;
+  };
+  const settings =
+    data.batch_size != null || data.batch_offset != null
+      ? compact({ batch_size: data.batch_size, batch_offset: data.batch_offset })
+      : null;
+  return compact({
+    id: queue.id,
+    run_id: queue.runId,
+    name: queue.name,
+    description: queue.description,
+    status: queue.status,
+    flags: { is_default: Boolean(queue.flags.is_default), is_sequential: Boolean(queue.flags.is_sequential) },
+    tags: queue.tags,
+    meta: queue.meta,
+    data: {
+      kind,
+      ...(kind === "queries" ? { queries: ids("query_revision") } : {}),
+      ...(kind === "testsets" ? { testsets: ids("testset_revision") } : {}),
+      evaluators: Object.fromEntries(
+        steps
+          .filter((s) => s.type === "annotation" && s.references.evaluator_revision?.id)
+          .map((s) => [s.references.evaluator_revision!.id!, s.origin]),
+      ),
+      repeats: readRunData(run.data).repeats,
+      ...(data.user_ids ? { assignments: data.user_ids } : {}),
+      ...(data.step_keys ? { step_keys: data.step_keys } : {}),
+      settings,
+    },
+    created_at: queue.createdAt.toISOString(),
+    updated_at: queue.updatedAt?.toISOString(),
+  });
+}

@@ -1,0 +1,177 @@
+import { z } from "zod";
+import { BadRequestError } from "@/server/core/errors";
+import { one, oneSchema } from "@/server/http/envelope";
+import { defineRoute } from "@/server/http/route";
+import { scenarioToWire, scenarioWire } from "../model/wire";
+import { statusSchema } from "../model/statuses";
+import { pushQueueItems } from "../queues/push-items";
+import { queueScenarios } from "../queues/queue-scenarios";
+import { QUEUE_KINDS, simpleQueueSchema } from "../queues/simple-queue-input";
+import { simpleQueueToWire, simpleQueueWire } from "../queues/simple-queue-wire";
+import { createSimpleQueue, deleteSimpleQueues, getSimpleQueue, querySimpleQueues } from "../queues/simple-queues";
+import {
+  idOrNoneSchema,
+  idParams,
+  idsSchema,
+  listBody,
+  listSchema,
+  none,
+  oneOrNoneSchema,
+  pagingSchema,
+  tag,
+} from "./route-helpers";
+
+const base = "/api/simple/queues";
+const uuid = z.string().uuid();
+const scope = (p: { projectId: string; userId: string }) => ({ projectId: p.projectId, userId: p.userId });
+
+const pushResponse = z.strictObject({
+  count: z.literal(1),
+  queue_id: z.string(),
+  added: z.number().int().describe("Scenarios added: one per id the queue did not have"),
+  skipped: z.number().int().describe("Ids the queue already had; a push is idempotent"),
+});
+
+function push(kind: "traces" | "testcases") {
+  const key = kind === "traces" ? "trace_ids" : "testcase_ids";
+  return defineRoute({
+    method: "POST",
+    path: `${base}/{id}/${kind}/`,
+    auth: "api_key",
+    tag,
+    summary: `Add ${kind} to a direct ${kind} queue: one scenario each, an id already in the queue is skipped`,
+    params: idParams,
+    body: z.object({
+      [key]: z
+        .array(kind === "traces" ? z.string().min(1).max(100) : uuid)
+        .min(1)
+        .max(10_000),
+    }) as z.ZodType<Record<string, string[]>>,
+    response: pushResponse,
+    handler: async ({ ctx, params, body }) => ({
+      count: 1 as const,
+      queue_id: params.id,
+      ...(await pushQueueItems(ctx.app.db, ctx.principal.projectId, params.id, kind, body[key])),
+    }),
+  });
+}
+
+export const simpleQueueRoutes = [
+  defineRoute({
+    method: "POST",
+    path: `${base}/`,
+    auth: "api_key",
+    tag,
+    summary:
+      "Create a queue for people to annotate: its rows from saved queries or testsets, or pushed later (traces, testcases)",
+    body: z.object({ queue: simpleQueueSchema }),
+    response: oneSchema("queue", simpleQueueWire),
+    handler: async ({ ctx, body }) =>
+      one("queue", await createSimpleQueue(ctx.app.db, scope(ctx.principal), body.queue)),
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${base}/query`,
+    auth: "api_key",
+    role: "viewer",
+    tag,
+    summary: "Queues of queue-mode runs by kind, queue ids, run(s), assigned user(s), name, tags, meta; newest first",
+    body: z.object({
+      queue: z
+        .object({
+          kind: z.enum(QUEUE_KINDS).nullish(),
+          queue_ids: z.array(uuid).nullish(),
+          run_id: uuid.nullish(),
+          run_ids: z.array(uuid).nullish(),
+          user_id: uuid.nullish(),
+          user_ids: z.array(uuid).nullish(),
+          name: z.string().nullish(),
+          description: z.string().nullish(),
+          tags: z.record(z.string(), z.unknown()).nullish(),
+          meta: z.record(z.string(), z.unknown()).nullish(),
+        })
+        .nullish(),
+      windowing: pagingSchema,
+    }),
+    response: listSchema("queues", simpleQueueWire),
+    handler: async ({ ctx, body }) => {
+      const page = await querySimpleQueues(
+        ctx.app.db,
+        ctx.principal.projectId,
+        body.queue ?? {},
+        body.windowing ?? undefined,
+      );
+      return listBody("queues", page.items, page.next);
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: `${base}/{id}`,
+    auth: "api_key",
+    tag,
+    summary: "A simple queue",
+    params: idParams,
+    response: oneOrNoneSchema("queue", simpleQueueWire),
+    handler: async ({ ctx, params }) => {
+      const found = await getSimpleQueue(ctx.app.db, ctx.principal.projectId, params.id);
+      return found ? one("queue", simpleQueueToWire(found.queue, found.run)) : none;
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${base}/{id}`,
+    auth: "api_key",
+    tag,
+    summary: "Delete a simple queue; a run's default queue is deleted with its whole run",
+    params: idParams,
+    response: idOrNoneSchema("queue_id"),
+    handler: async ({ ctx, params }) => {
+      const [id] = await deleteSimpleQueues(ctx.app.db, ctx.principal.projectId, [params.id]);
+      return id ? { count: 1, queue_id: id } : none;
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: `${base}/`,
+    auth: "api_key",
+    tag,
+    summary: "Delete simple queues; a run's default queue is deleted with its whole run",
+    body: z.object({ queue_ids: z.array(uuid).max(1000) }),
+    response: idsSchema("queue_ids"),
+    handler: async ({ ctx, body }) => {
+      const ids = await deleteSimpleQueues(ctx.app.db, ctx.principal.projectId, body.queue_ids);
+      return { count: ids.length, queue_ids: ids };
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: `${base}/{id}/scenarios/query`,
+    auth: "api_key",
+    role: "viewer",
+    tag,
+    summary: "The queue's scenarios; with a user, that user's share (sequential blocks or by hash), per repeat lane",
+    params: idParams,
+    body: z.object({
+      queue: z.object({ id: uuid.nullish(), user_id: uuid.nullish(), user_ids: z.array(uuid).nullish() }).nullish(),
+      scenario: z.object({ status: statusSchema.nullish(), statuses: z.array(statusSchema).nullish() }).nullish(),
+      windowing: pagingSchema,
+    }),
+    response: z.union([listSchema("scenarios", scenarioWire), z.strictObject({ count: z.literal(0) })]),
+    handler: async ({ ctx, params, body }) => {
+      if (body.queue?.id && body.queue.id !== params.id)
+        throw new BadRequestError(
+          `queue.id ${body.queue.id} differs from the queue in the path (${params.id})`,
+          "queue_mismatch",
+        );
+      if (!(await getSimpleQueue(ctx.app.db, ctx.principal.projectId, params.id))) return none;
+      const page = await queueScenarios(ctx.app.db, ctx.principal.projectId, params.id, {
+        users: [...(body.queue?.user_ids ?? []), ...(body.queue?.user_id ? [body.queue.user_id] : [])],
+        statuses: [...(body.scenario?.statuses ?? []), ...(body.scenario?.status ? [body.scenario.status] : [])],
+        windowing: body.windowing ?? undefined,
+      });
+      return page ? listBody("scenarios", page.items.map(scenarioToWire), page.next) : none;
+    },
+  }),
+  push("traces"),
+  push("testcases"),
+];
