@@ -11,7 +11,9 @@
  * gives /api requests, for where `next build` cannot run. `--cpu-prof=<dir>` runs the server
  * under `node --cpu-prof` and writes its profile into `<dir>` when the run ends. Each retrieve
  * kind also reports the database transactions the app's measured runs made per request
- * (pg_stat_database; the floor makes one: its query).
+ * (pg_stat_database; the floor makes one: its query). Last, `no_query_ceiling`: the floor server
+ * writing the same answer without its query, against the floor, i.e. the ratio a server answering
+ * from memory with nothing else to do reaches on this machine at this load.
  *
  * Every figure alternates with the floor `--rounds` times (see measureAgainstFloor) and reports
  * the median ratio. Retrieves are answered by the app's revision cache (server/versioning/cache/)
@@ -180,6 +182,20 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       };
     }
     await transactions.close();
+    // What the floor serves without its query: the most any server answering from memory could
+    // reach here, beside which the 1.5x target is to be read.
+    log("measuring the no-query ceiling");
+    const ceilingLoad = {
+      method: "POST" as const,
+      body: retrieveKinds.revision_id!.body,
+      connections: load.connections,
+      expectStatus: 200,
+    };
+    const noQueryCeiling = await measureAgainstFloor(
+      (timing) => floorServer.measure({ ...ceilingLoad, ...timing, path: "/floor/revision_id" }),
+      load,
+      (timing) => floorServer.measure({ ...ceilingLoad, ...timing, path: "/floor/revision_id/no-query" }),
+    );
     log("measuring deploy-to-watcher latency");
     const watch = await deployToWatcher(server, api.headers, fixture, WATCH_DEPLOYS);
     const health = (await (await fetch(`${server.baseUrl}/api/health`)).json()) as Record<string, unknown>;
@@ -201,6 +217,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       retrieve_min_ratio_to_floor: Math.min(...ratios),
       retrieve_min_cpu_ratio_to_floor: Math.min(...Object.values(retrieve).map((r) => r.cpu_ratio_to_floor ?? NaN)),
       target_retrieve_ratio: 1.5,
+      no_query_ceiling: noQueryCeiling,
       retrieve_max_p99_ms: Math.max(...Object.values(retrieve).map((r) => r.latency_ms.p99)),
       target_retrieve_p99_ms: 2,
       deploy_to_watcher: watch,
