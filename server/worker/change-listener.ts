@@ -91,11 +91,18 @@ function listenOnPostgres(url: string, channel: string, handlers: ChangeHandlers
 
 function listenInProcess(db: Database, channel: string, handlers: ChangeHandlers): ChangeListener {
   let listening = false;
-  const unlisten = listen(db, channel, (payload?: string) => handlers.onChange(payload ?? "")).then((stop) => {
-    listening = true;
-    handlers.onListening();
-    return stop;
-  });
+  const unlisten = listen(db, channel, (payload?: string) => handlers.onChange(payload ?? "")).then(
+    (stop) => {
+      listening = true;
+      handlers.onListening();
+      return stop;
+    },
+    // Never listening, the cache never serves: slower, not stale.
+    (error: unknown) => {
+      logger.warn({ err: error, channel }, "cannot listen for changes; the cache stays off");
+      return async () => {};
+    },
+  );
   return {
     get listening() {
       return listening;
