@@ -8,6 +8,8 @@
  *   for `revisionBySlug`, prepared, same parameters).
  * - `POST /floor/<kind>`: a retrieve by another kind of reference (FLOOR_LOOKUPS): the lookup query
  *   the app runs for it, with its parameters, writing the bytes the app answered for that kind.
+ * - `POST /floor/<kind>/no-query`: the same bytes without running the lookup: what a server that
+ *   answers from memory could serve at most on this machine (the ceiling for a cached retrieve).
  * - `POST /floor/commit`: a commit, with the app's request body. The app's own commit statements
  *   in one transaction: lock the variant it names (joined to its artifact), bump the head, insert the revision, insert the committed
  *   event, notify, with the same kinds of parameters (a new id and slug, JSON as text).
@@ -148,6 +150,9 @@ async function commitOnce(body: { application_revision_commit: { application_var
   });
 }
 
+/** `POST /floor/<kind>/no-query`: the same answer without the query, the ceiling of a server that does no database work. */
+const NO_QUERY = "/no-query";
+
 function send(res: ServerResponse, body: Buffer): void {
   res.writeHead(200, {
     "content-type": "application/json; charset=utf-8",
@@ -162,13 +167,17 @@ createServer((req, res) => {
   req.on("data", (chunk: Buffer) => chunks.push(chunk));
   req.on("end", () => {
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-    const lookup = lookups.get(req.url ?? "");
+    const url = req.url ?? "";
+    const noQuery = url.endsWith(NO_QUERY);
+    const lookup = lookups.get(noQuery ? url.slice(0, -NO_QUERY.length) : url);
     const work =
-      req.url === "/floor/commit"
+      url === "/floor/commit"
         ? commitOnce(body).then(() => commitResponse)
         : lookup
-          ? retrieveOnce(lookup)
-          : Promise.reject(new Error(`no floor route ${req.url}`));
+          ? noQuery
+            ? Promise.resolve(lookup.response)
+            : retrieveOnce(lookup)
+          : Promise.reject(new Error(`no floor route ${url}`));
     work.then((bytes) => send(res, bytes)).catch((error: Error) => res.writeHead(500).end(error.message));
   });
 }).listen(port, "127.0.0.1", () => process.stdout.write("floor ready\n"));

@@ -155,6 +155,8 @@ export interface StartOptions {
   readyPath?: string;
   /** Run the API door alone (bench/api-server/), no Next.js build needed. */
   apiOnly?: boolean;
+  /** Options for the server's node (e.g. `--cpu-prof`, which NODE_OPTIONS does not take). */
+  nodeArgs?: string[];
   timeoutMs?: number;
 }
 
@@ -227,9 +229,10 @@ export async function startNextServer(options: StartOptions = {}): Promise<NextS
 
   log(`starting the production server on ${baseUrl} (${database}) ...`);
   // Own process group, so stop() also ends anything the server spawned.
-  const args = options.apiOnly
-    ? ["--import", "tsx", API_SERVER]
-    : [START_SCRIPT, "-H", "127.0.0.1", "-p", String(port)];
+  const args = [
+    ...(options.nodeArgs ?? []),
+    ...(options.apiOnly ? ["--import", "tsx", API_SERVER] : [START_SCRIPT, "-H", "127.0.0.1", "-p", String(port)]),
+  ];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: options.apiOnly ? { ...env, HOST: "127.0.0.1", PORT: String(port) } : env,

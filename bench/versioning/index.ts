@@ -5,10 +5,15 @@
  * retrieve-by-slug lookup; for commits the commit's statements in one transaction) and writing the
  * bytes the app answered, measured in the same run.
  *
- *   npm run bench -- versioning [--duration 4] [--warmup 2] [--rounds 5] [--connections 10] [--rebuild | --no-rebuild] [--api-only]
+ *   npm run bench -- versioning [--duration 4] [--warmup 2] [--rounds 5] [--connections 10] [--rebuild | --no-rebuild] [--api-only] [--cpu-prof=<dir>]
  *
  * `--api-only` runs the API door without Next.js (bench/api-server/): the same path server.ts
- * gives /api requests, for where `next build` cannot run.
+ * gives /api requests, for where `next build` cannot run. `--cpu-prof=<dir>` runs the server
+ * under `node --cpu-prof` and writes its profile into `<dir>` when the run ends. Each retrieve
+ * kind also reports the database transactions the app's measured runs made per request
+ * (pg_stat_database; the floor makes one: its query). Last, `no_query_ceiling`: the floor server
+ * writing the same answer without its query, against the floor, i.e. the ratio a server answering
+ * from memory with nothing else to do reaches on this machine at this load.
  *
  * Every figure alternates with the floor `--rounds` times (see measureAgainstFloor) and reports
  * the median ratio. Retrieves are answered by the app's revision cache (server/versioning/cache/)
@@ -24,6 +29,7 @@ import { loadAverage, log, machine, parseLoadOptions } from "../lib/benchmark";
 import { measureAgainstFloor, round3, type FloorComparison } from "../lib/floor";
 import { measure, type Measurement, type RequestSpec } from "../lib/measure";
 import { startFloorServer } from "../lib/floor-server";
+import postgres from "postgres";
 import { ensureBuild, startNextServer, type NextServer } from "../lib/next-server";
 
 const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
@@ -32,13 +38,18 @@ const WATCH_DEPLOYS = 50;
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const apiOnly = argv.includes("--api-only");
+  const profileDir = argv.find((a) => a.startsWith("--cpu-prof="))?.slice("--cpu-prof=".length);
   const load = parseLoadOptions(
-    argv.filter((a) => a !== "--api-only"),
+    argv.filter((a) => a !== "--api-only" && !a.startsWith("--cpu-prof=")),
     { durationS: 4, warmupS: 2, connections: 10, rounds: 5 },
   );
   const loadBefore = loadAverage();
   if (!apiOnly) await ensureBuild({ rebuild: load.rebuild });
-  const server = await startNextServer({ databaseUrl: process.env.DATABASE_URL || LOCAL_POSTGRES, apiOnly });
+  const server = await startNextServer({
+    databaseUrl: process.env.DATABASE_URL || LOCAL_POSTGRES,
+    apiOnly,
+    nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+  });
   let stopFloor = async () => {};
   try {
     const api = client(server);
@@ -109,6 +120,53 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     stopFloor = floorServer.stop;
     const floors: Measurement[] = [];
 
+    log("measuring retrieves");
+    const retrieve: Record<string, FloorComparison & { database_transactions_per_request: number }> = {};
+    const transactions = transactionCounter(server.databaseUrl!);
+    for (const [kind, { body }] of Object.entries(retrieveKinds)) {
+      log(`retrieve by ${kind}`);
+      const retrieveLoad = { method: "POST" as const, body, connections: load.connections, expectStatus: 200 };
+      const counted = { transactions: 0, requests: 0 };
+      const comparison = await measureAgainstFloor(
+        (timing) =>
+          floorServer.measure({ ...retrieveLoad, ...timing, path: `/floor/${kind}` }).then((m) => (floors.push(m), m)),
+        load,
+        async (timing) => {
+          const before = await transactions.count();
+          const measured = await measure({
+            ...retrieveLoad,
+            ...timing,
+            baseUrl: server.baseUrl,
+            serverPid: server.pid,
+            path: "/api/applications/revisions/retrieve",
+            headers: api.headers,
+          });
+          counted.transactions += (await transactions.count()) - before;
+          counted.requests += measured.requests_total;
+          return measured;
+        },
+      );
+      retrieve[kind] = {
+        ...comparison,
+        database_transactions_per_request: round3(counted.transactions / counted.requests),
+      };
+    }
+    await transactions.close();
+    // What the floor serves without its query: the most any server answering from memory could
+    // reach here, beside which the 1.5x target is to be read.
+    log("measuring the no-query ceiling");
+    const ceilingLoad = {
+      method: "POST" as const,
+      body: retrieveKinds.revision_id!.body,
+      connections: load.connections,
+      expectStatus: 200,
+    };
+    const noQueryCeiling = await measureAgainstFloor(
+      (timing) => floorServer.measure({ ...ceilingLoad, ...timing, path: "/floor/revision_id" }),
+      load,
+      (timing) => floorServer.measure({ ...ceilingLoad, ...timing, path: "/floor/revision_id/no-query" }),
+    );
+    // After the retrieves: the commits' events keep the fan-out worker busy for a while after them.
     // Commits are compared with the floor's minimal transaction (the same statements), with the
     // same request bodies, the same variants and the same number of clients.
     log("measuring commits");
@@ -139,26 +197,6 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       );
     }
 
-    log("measuring retrieves");
-    const retrieve: Record<string, FloorComparison> = {};
-    for (const [kind, { body }] of Object.entries(retrieveKinds)) {
-      log(`retrieve by ${kind}`);
-      const retrieveLoad = { method: "POST" as const, body, connections: load.connections, expectStatus: 200 };
-      retrieve[kind] = await measureAgainstFloor(
-        (timing) =>
-          floorServer.measure({ ...retrieveLoad, ...timing, path: `/floor/${kind}` }).then((m) => (floors.push(m), m)),
-        load,
-        (timing) =>
-          measure({
-            ...retrieveLoad,
-            ...timing,
-            baseUrl: server.baseUrl,
-            serverPid: server.pid,
-            path: "/api/applications/revisions/retrieve",
-            headers: api.headers,
-          }),
-      );
-    }
     log("measuring deploy-to-watcher latency");
     const watch = await deployToWatcher(server, api.headers, fixture, WATCH_DEPLOYS);
     const health = (await (await fetch(`${server.baseUrl}/api/health`)).json()) as Record<string, unknown>;
@@ -180,6 +218,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       retrieve_min_ratio_to_floor: Math.min(...ratios),
       retrieve_min_cpu_ratio_to_floor: Math.min(...Object.values(retrieve).map((r) => r.cpu_ratio_to_floor ?? NaN)),
       target_retrieve_ratio: 1.5,
+      no_query_ceiling: noQueryCeiling,
       retrieve_max_p99_ms: Math.max(...Object.values(retrieve).map((r) => r.latency_ms.p99)),
       target_retrieve_p99_ms: 2,
       deploy_to_watcher: watch,
@@ -197,6 +236,26 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     await stopFloor();
     await server.stop();
   }
+}
+
+/**
+ * Transactions committed in the run's database so far (pg_stat_database, which the statistics
+ * collector publishes with a delay of up to half a second: it is read after a pause). Every
+ * statement outside a transaction block counts as one.
+ */
+function transactionCounter(databaseUrl: string) {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  return {
+    async count(): Promise<number> {
+      await new Promise((r) => setTimeout(r, 700));
+      await sql`select pg_stat_clear_snapshot()`;
+      const [row] = await sql<
+        { xact_commit: string }[]
+      >`select xact_commit from pg_stat_database where datname = current_database()`;
+      return Number(row!.xact_commit);
+    },
+    close: () => sql.end({ timeout: 1 }),
+  };
 }
 
 function client(server: NextServer) {

@@ -1,7 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import { NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
-import type { Executor } from "@/server/db";
+import type { Database, Executor } from "@/server/db";
 import { apiKeys } from "@/server/db/schema";
 import { generateKeyMaterial } from "./key-material";
 import { announcePrincipalChange, principalCacheFor } from "./principal-cache";
@@ -50,20 +50,27 @@ export async function listApiKeys(db: Executor, projectId: string): Promise<ApiK
   return db.select(columns).from(apiKeys).where(eq(apiKeys.projectId, projectId)).orderBy(desc(apiKeys.createdAt));
 }
 
-/** Idempotent: revoking a revoked key keeps its first revocation time. */
-export async function revokeApiKey(db: Executor, projectId: string, id: string): Promise<ApiKeyRecord> {
-  const [existing] = await db
-    .select(columns)
-    .from(apiKeys)
-    .where(and(eq(apiKeys.projectId, projectId), eq(apiKeys.id, id)));
-  if (!existing) throw new NotFoundError(`API key ${id} not found in this project`);
-  if (existing.revokedAt) return existing;
-  const [row] = await db
-    .update(apiKeys)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(apiKeys.projectId, projectId), eq(apiKeys.id, id)))
-    .returning(columns);
+/**
+ * Idempotent: revoking a revoked key keeps its first revocation time. The revocation and its
+ * announcement to every process's key cache commit together; this process forgets the key
+ * before answering.
+ */
+export async function revokeApiKey(db: Database, projectId: string, id: string): Promise<ApiKeyRecord> {
+  const row = await db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select(columns)
+      .from(apiKeys)
+      .where(and(eq(apiKeys.projectId, projectId), eq(apiKeys.id, id)));
+    if (!existing) throw new NotFoundError(`API key ${id} not found in this project`);
+    if (existing.revokedAt) return existing;
+    const [revoked] = await tx
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiKeys.projectId, projectId), eq(apiKeys.id, id)))
+      .returning(columns);
+    await announcePrincipalChange(tx);
+    return revoked;
+  });
   principalCacheFor(db).forgetKey(id);
-  await announcePrincipalChange(db);
   return row;
 }

@@ -36,6 +36,7 @@ export async function authenticateApiKey(db: Executor, header: string | null, no
   const cache = principalCacheFor(db);
   const cached = cache.get(hash, now.getTime());
   if (cached) return cached;
+  const ticket = cache.ticket();
   const [key] = await db
     .select({
       id: apiKeys.id,
@@ -65,6 +66,6 @@ export async function authenticateApiKey(db: Executor, header: string | null, no
     await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, key.id));
   }
   const principal: Principal = { projectId: key.projectId, userId: key.userId, role: key.role, apiKeyId: key.id };
-  cache.set(hash, principal, now.getTime());
+  cache.set(hash, principal, now.getTime(), ticket);
   return principal;
 }

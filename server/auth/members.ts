@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
-import type { Executor } from "@/server/db";
+import type { Database, Executor } from "@/server/db";
 import { projectMembers, projects, users } from "@/server/db/schema";
 import { announcePrincipalChange, principalCacheFor } from "./principal-cache";
 import { isProjectRole, type ProjectRole } from "@/server/core/roles";
@@ -60,7 +60,7 @@ export async function listMemberships(db: Executor, userId: string): Promise<Mem
 }
 
 /** Changes a member's role. A project always keeps at least one owner. */
-export async function setMemberRole(db: Executor, projectId: string, userId: string, role: ProjectRole): Promise<void> {
+export async function setMemberRole(db: Database, projectId: string, userId: string, role: ProjectRole): Promise<void> {
   await db.transaction(async (tx) => {
     const current = await lockMember(tx, projectId, userId);
     if (current === "owner" && role !== "owner") await assertAnotherOwner(tx, projectId, userId, "demote");
@@ -68,22 +68,22 @@ export async function setMemberRole(db: Executor, projectId: string, userId: str
       .update(projectMembers)
       .set({ role })
       .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)));
+    await announcePrincipalChange(tx);
   });
   principalCacheFor(db).forgetMember(projectId, userId);
-  await announcePrincipalChange(db);
 }
 
 /** Removes a member; their API keys for the project stop working. The last owner cannot leave. */
-export async function removeMember(db: Executor, projectId: string, userId: string): Promise<void> {
+export async function removeMember(db: Database, projectId: string, userId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const current = await lockMember(tx, projectId, userId);
     if (current === "owner") await assertAnotherOwner(tx, projectId, userId, "remove");
     await tx
       .delete(projectMembers)
       .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)));
+    await announcePrincipalChange(tx);
   });
   principalCacheFor(db).forgetMember(projectId, userId);
-  await announcePrincipalChange(db);
 }
 
 async function lockMember(tx: Executor, projectId: string, userId: string): Promise<ProjectRole> {

@@ -1,13 +1,21 @@
 import { processWide } from "@/server/core/process-wide";
 import type { Principal } from "@/server/core/principal";
-import { rawQuery, type Database, type Executor } from "@/server/db";
-import { listen } from "@/server/worker";
+import { onDatabaseClose, rawQuery, type Database, type Executor } from "@/server/db";
+import { listenForChanges, type ChangeListener } from "@/server/worker";
 
 /**
- * Resolved keys, kept briefly so an authenticated request costs no key lookup. A revocation or a
- * role change in this process takes effect at once (`forget*`); in other processes at once too,
- * through a NOTIFY on PRINCIPALS_CHANNEL that empties their caches, and within `TTL_MS` at the
- * latest (a notification missed while a listening connection reconnects).
+ * Resolved keys, so an authenticated request costs no key lookup. Coherent like the revision
+ * cache (server/versioning/cache/README.md), through the same kind of listener:
+ *
+ * - A revocation or a role change or removal announces itself with a NOTIFY on
+ *   PRINCIPALS_CHANNEL, sent in its transaction; every process empties its cache when it arrives.
+ *   The writer's own process forgets the key at once, before answering.
+ * - A lookup that began before an invalidation is not stored (a generation count): the key read
+ *   before the revocation committed would otherwise be cached after the revocation emptied it.
+ * - A process that loses its listening connection empties its cache and neither answers from it
+ *   nor stores until it listens again, so no missed notification leaves a revoked key usable.
+ *
+ * Entries also expire after `PRINCIPAL_TTL_MS`, so `last_used_at` keeps being refreshed.
  */
 export const PRINCIPAL_TTL_MS = 5_000;
 export const PRINCIPALS_CHANNEL = "principals_changed";
@@ -20,13 +28,27 @@ interface Entry {
 
 export class PrincipalCache {
   private readonly entries = new Map<string, Entry>();
+  private generation = 0;
+  private readonly listener: ChangeListener;
 
-  constructor(db?: Database) {
-    // Without a listener (it failed to start) the TTL alone bounds the window.
-    if (db) listen(db, PRINCIPALS_CHANNEL, () => this.entries.clear()).catch(() => {});
+  constructor(db: Database) {
+    this.listener = listenForChanges(db, PRINCIPALS_CHANNEL, {
+      onChange: () => this.clear(),
+      onListening: () => this.clear(),
+      onLost: () => this.clear(),
+    });
+  }
+
+  get serving(): boolean {
+    return this.listener.listening;
+  }
+
+  get size(): number {
+    return this.entries.size;
   }
 
   get(hash: string, now: number): Principal | undefined {
+    if (!this.serving) return undefined;
     const entry = this.entries.get(hash);
     if (!entry) return undefined;
     if (entry.expiresAt <= now) {
@@ -36,30 +58,49 @@ export class PrincipalCache {
     return entry.principal;
   }
 
-  set(hash: string, principal: Principal, now: number): void {
+  /** Taken before the lookup whose principal `set` stores. */
+  ticket(): number {
+    return this.generation;
+  }
+
+  set(hash: string, principal: Principal, now: number, ticket: number): void {
+    if (!this.serving || ticket !== this.generation) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(hash, { principal, expiresAt: now + PRINCIPAL_TTL_MS });
   }
 
   forgetKey(apiKeyId: string): void {
+    this.generation++;
     for (const [hash, entry] of this.entries) if (entry.principal.apiKeyId === apiKeyId) this.entries.delete(hash);
   }
 
   /** A role change or removal applies to the user's keys in this process at once. */
   forgetMember(projectId: string, userId: string): void {
+    this.generation++;
     for (const [hash, entry] of this.entries) {
       if (entry.principal.projectId === projectId && entry.principal.userId === userId) this.entries.delete(hash);
     }
   }
+
+  stop(): Promise<void> {
+    this.clear();
+    return this.listener.stop();
+  }
+
+  private clear(): void {
+    this.generation++;
+    this.entries.clear();
+  }
 }
 
-/** One cache per database, so apps over different databases (tests) never share entries. */
-export const principalCacheFor = processWide<object, PrincipalCache>(
-  "principal-caches",
-  (db) => new PrincipalCache(db as Database),
-);
+/** One cache per database, so apps over different databases (tests) never share entries; closed with it. */
+export const principalCacheFor = processWide<object, PrincipalCache>("principal-caches", (db) => {
+  const cache = new PrincipalCache(db as Database);
+  onDatabaseClose(db as Database, () => cache.stop());
+  return cache;
+});
 
-/** After a revocation or a role change: every process forgets what it cached (delivered at commit). */
+/** In a revocation's or role change's transaction: every process forgets what it cached once it commits. */
 export async function announcePrincipalChange(db: Executor): Promise<void> {
   await rawQuery(db, `select pg_notify('${PRINCIPALS_CHANNEL}', '')`, []);
 }

@@ -9,7 +9,26 @@ import { notifyEventsWritten } from "./notify";
 export interface NewEvent {
   projectId: string;
   type: string;
-  attributes: Record<string, unknown>;
+  /** Or serialised ahead (`serializedAttributes`), for events that repeat the same attributes. */
+  attributes: Record<string, unknown> | SerializedAttributes;
+}
+
+const SERIALIZED = Symbol.for("agent-service.serialized-attributes");
+
+/**
+ * Attributes already serialised as JSON: a read answered from memory reports the same references
+ * every time, so their JSON is made once and the event insert does not serialise them again.
+ */
+export interface SerializedAttributes {
+  readonly [SERIALIZED]: string;
+}
+
+export function serializedAttributes(json: string): SerializedAttributes {
+  return { [SERIALIZED]: json };
+}
+
+function attributesJson(attributes: NewEvent["attributes"]): string {
+  return SERIALIZED in attributes ? (attributes as SerializedAttributes)[SERIALIZED] : JSON.stringify(attributes);
 }
 
 const p = (name: string) => sql.placeholder(name);
@@ -35,29 +54,23 @@ const MAX_READ_EVENT_BACKLOG = 5_000;
  * next few milliseconds, off the request's path; `drainEvents` waits for it.
  */
 export async function emitEvent(db: Executor, event: NewEvent, now = new Date()): Promise<string> {
-  const row = {
-    id: newId(),
-    projectId: event.projectId,
-    eventType: event.type,
-    timestamp: now,
-    createdAt: now,
-    attributes: event.attributes,
-  };
+  const id = newId();
+  const attributes = attributesJson(event.attributes);
   if (inTransaction(db)) {
     await preparedQuery(db, "events.insertInTransaction", insertEvent).execute({
-      id: row.id,
-      projectId: row.projectId,
-      eventType: row.eventType,
+      id,
+      projectId: event.projectId,
+      eventType: event.type,
       timestamp: now.toISOString(),
-      attributes: JSON.stringify(row.attributes),
+      attributes,
     });
     await notifyEventsWritten(db);
-    return row.id;
+    return id;
   }
   const batcher = eventBatcherFor(db as Database);
-  batcher.enqueue(row);
+  batcher.enqueue({ id, projectId: event.projectId, eventType: event.type, timestamp: now, attributes });
   if (batcher.backlog > MAX_READ_EVENT_BACKLOG) await batcher.drain();
-  return row.id;
+  return id;
 }
 
 /**

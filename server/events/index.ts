@@ -1,2 +1,2 @@
 export { EVENTS_CHANNEL } from "./notify";
-export { capped, emitEvent } from "./emit";
+export { capped, emitEvent, serializedAttributes, type SerializedAttributes } from "./emit";

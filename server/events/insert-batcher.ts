@@ -1,11 +1,16 @@
-import { sql } from "drizzle-orm";
-import { notifyEventsWritten } from "./notify";
+import { EVENTS_CHANNEL } from "./notify";
 import { logger } from "@/server/core/logger";
 import { processWide } from "@/server/core/process-wide";
-import { preparedQuery, type Database } from "@/server/db";
-import { events } from "@/server/db/schema";
+import { rawQuery, type Database } from "@/server/db";
 
-type EventRow = typeof events.$inferInsert;
+/** A queued event: its attributes already JSON (server/events/emit.ts serialises them). */
+export interface QueuedEvent {
+  id: string;
+  projectId: string;
+  eventType: string;
+  timestamp: Date;
+  attributes: string;
+}
 
 /** How long the first queued row waits for company; a full batch goes at once. */
 const FLUSH_DELAY_MS = 10;
@@ -14,23 +19,41 @@ const MAX_BATCH = 1000;
 /**
  * One statement for any number of rows: they travel as a single JSON array, so the SQL never
  * changes with the batch size and is prepared once (building a multi-row insert per batch cost
- * more than the insert itself).
+ * more than the insert itself). A read event no active webhook subscription of its project takes
+ * is written already fanned out (fan-out would only mark it), and the fan-out worker is woken in
+ * the same statement only when a row is left for it: under a stream of retrieves, a fan-out
+ * transaction per batch and the update of every event row cost as much as the retrieves' own work.
  */
-const insertRows = (db: Database) =>
-  db.insert(events).select(
-    // The insert names every column of the table in order; fanned_out_at (last) starts null.
-    sql`select r.*, null::timestamptz from jsonb_to_recordset(${sql.placeholder("rows")}::jsonb) as r(id uuid, project_id uuid, event_type text, "timestamp" timestamptz, created_at timestamptz, attributes jsonb)`,
-  );
+const INSERT_ROWS_SQL = `
+with written as (
+  insert into events (id, project_id, event_type, "timestamp", created_at, attributes, fanned_out_at)
+  select r.id, r.project_id, r.event_type, r."timestamp", r.created_at, r.attributes,
+    case when exists (
+      select 1 from webhook_subscriptions s
+      where s.project_id = r.project_id and s.is_active
+        and (s.event_types is null or jsonb_typeof(s.event_types) = 'null' or s.event_types @> to_jsonb(r.event_type))
+    ) then null else r.created_at end
+  from jsonb_to_recordset($1::text::jsonb)
+    as r(id uuid, project_id uuid, event_type text, "timestamp" timestamptz, created_at timestamptz, attributes jsonb)
+  returning fanned_out_at
+)
+select pg_notify('${EVENTS_CHANNEL}', '') from written where fanned_out_at is null limit 1`;
 
-function toRecord(row: EventRow) {
-  return {
-    id: row.id,
-    project_id: row.projectId,
-    event_type: row.eventType,
-    timestamp: row.timestamp,
-    created_at: row.createdAt,
-    attributes: row.attributes,
-  };
+/**
+ * The batch as the JSON array the insert reads, written as text: the attributes are JSON
+ * already, and the other fields are ids, an event type and times.
+ */
+function batchJson(rows: QueuedEvent[]): string {
+  let json = "[";
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    const at = JSON.stringify(row.timestamp.toISOString());
+    json +=
+      (i ? "," : "") +
+      `{"id":${JSON.stringify(row.id)},"project_id":${JSON.stringify(row.projectId)},` +
+      `"event_type":${JSON.stringify(row.eventType)},"timestamp":${at},"created_at":${at},"attributes":${row.attributes}}`;
+  }
+  return json + "]";
 }
 
 /**
@@ -40,7 +63,7 @@ function toRecord(row: EventRow) {
  * event.
  */
 class InsertBatcher {
-  private pending: EventRow[] = [];
+  private pending: QueuedEvent[] = [];
   private unwritten = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<void>>();
@@ -52,7 +75,7 @@ class InsertBatcher {
     return this.unwritten;
   }
 
-  enqueue(row: EventRow): void {
+  enqueue(row: QueuedEvent): void {
     this.pending.push(row);
     this.unwritten++;
     if (this.pending.length >= MAX_BATCH) this.flush();
@@ -81,7 +104,7 @@ class InsertBatcher {
    * Writes a batch, or, if that fails, each row alone, so one bad row (its project deleted
    * meanwhile, say) costs only itself. Never rejects (it runs from a timer): what is lost is logged.
    */
-  private async writeAll(batch: EventRow[]): Promise<void> {
+  private async writeAll(batch: QueuedEvent[]): Promise<void> {
     try {
       await this.write(batch);
     } catch (error) {
@@ -107,9 +130,8 @@ class InsertBatcher {
     }
   }
 
-  private async write(rows: EventRow[]): Promise<void> {
-    await preparedQuery(this.db, "insertEvents", insertRows).execute({ rows: JSON.stringify(rows.map(toRecord)) });
-    await notifyEventsWritten(this.db);
+  private async write(rows: QueuedEvent[]): Promise<void> {
+    await rawQuery(this.db, INSERT_ROWS_SQL, [batchJson(rows)]);
   }
 }
 

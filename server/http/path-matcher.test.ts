@@ -38,4 +38,14 @@ describe("PathMatcher", () => {
     expect(values("/api/health/extra")).toEqual([]);
     expect(values("/other/health")).toEqual([]);
   });
+
+  it("answers a path seen before with the same frozen matches, also past its memory's bound", () => {
+    const first = matcher.matchAll("/api/keys/k1/revoke");
+    expect(matcher.matchAll("/api/keys/k1/revoke")).toBe(first);
+    expect(() => {
+      (first[0]!.params as Record<string, string>).id = "other";
+    }).toThrow(TypeError);
+    for (let i = 0; i < 2000; i++) expect(values(`/api/workflows/w${i}`)).toEqual(["/api/workflows/{id}"]);
+    expect(matcher.matchAll("/api/keys/k1/revoke")).toEqual([{ value: "/api/keys/{id}/revoke", params: { id: "k1" } }]);
+  });
 });

@@ -13,6 +13,8 @@ function split(path: string): string[] {
   return path.split("/").filter(Boolean);
 }
 
+const RECENT_PATHS = 1024;
+
 const isParam = (segment: string) => segment.startsWith("{") && segment.endsWith("}");
 
 /**
@@ -24,6 +26,11 @@ const isParam = (segment: string) => segment.startsWith("{") && segment.endsWith
  */
 export class PathMatcher<T> {
   private readonly buckets = new Map<string, CompiledPath<T>[]>();
+  /**
+   * Recent paths and their matches (a pure function of the path), so a hot route skips the
+   * comparisons and decoding; bounded, oldest out first. Shared matches are frozen.
+   */
+  private readonly recent = new Map<string, readonly PathMatch<T>[]>();
 
   add(template: string, value: T): void {
     const segments = split(template);
@@ -35,7 +42,9 @@ export class PathMatcher<T> {
   }
 
   /** Every entry whose template matches, most specific first. */
-  matchAll(path: string): PathMatch<T>[] {
+  matchAll(path: string): readonly PathMatch<T>[] {
+    const known = this.recent.get(path);
+    if (known) return known;
     const parts = split(path);
     const own = this.buckets.get(bucketKey(parts.length, parts[1])) ?? [];
     const wildcard = this.buckets.get(bucketKey(parts.length, "*")) ?? [];
@@ -56,6 +65,9 @@ export class PathMatcher<T> {
       }
       if (ok) out.push({ value: entry.value, params });
     }
+    if (this.recent.size >= RECENT_PATHS) this.recent.delete(this.recent.keys().next().value!);
+    for (const m of out) Object.freeze(Object.freeze(m).params);
+    this.recent.set(path, Object.freeze(out));
     return out;
   }
 }

@@ -64,6 +64,12 @@ export interface RouteDefinition<A extends AuthMode = AuthMode, B = unknown, Q =
   /** Success status; 200 unless stated. */
   status?: number;
   maxBodyBytes?: number;
+  /**
+   * The handler only reads its body, and the route is read-heavy (retrieves): a small body sent
+   * before is not parsed and validated again; requests with the same text share one frozen parsed
+   * value (server/http/body-memo.ts).
+   */
+  memoizeBody?: boolean;
   /** Returns a JSON-serialisable value, or a Response (streams) that is passed through. */
   handler: (input: HandlerInput<A, B, Q, P>) => Promise<unknown>;
 }

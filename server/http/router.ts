@@ -16,6 +16,7 @@ import { requireRole } from "@/server/core/roles";
 import { errorReply } from "./error-response";
 import type { Incoming } from "./incoming";
 import { PathMatcher } from "./path-matcher";
+import { BodyMemo } from "./body-memo";
 import { parseJsonBody } from "./read-body";
 import { jsonReply, type Reply } from "./reply";
 import { assertSameOrigin } from "./same-origin";
@@ -60,6 +61,8 @@ export function createRouter(
   const toErrorReply = options.errorReply ?? errorReply;
   const matcher = new PathMatcher<AnyRoute>();
   for (const route of routes) matcher.add(route.path, route);
+  const bodyMemos = new Map<AnyRoute, BodyMemo>();
+  for (const route of routes) if (route.memoizeBody) bodyMemos.set(route, new BodyMemo());
 
   return async function handle(request: Incoming): Promise<Reply> {
     const incomingId = request.header("x-request-id");
@@ -98,8 +101,14 @@ export function createRouter(
     const params = route.params ? parsePathParams(route.params, match.params) : match.params;
     let body: unknown = undefined;
     if (route.body) {
-      const raw = parseJsonBody(await request.readBody(route.maxBodyBytes ?? app.config.maxBodyBytes));
-      body = parseWith(route.body, raw ?? {});
+      const bytes = await request.readBody(route.maxBodyBytes ?? app.config.maxBodyBytes);
+      const memo = bodyMemos.get(route);
+      const text = memo?.textOf(bytes);
+      body = text === undefined ? undefined : memo!.get(text);
+      if (body === undefined) {
+        body = parseWith(route.body, parseJsonBody(bytes) ?? {});
+        if (text !== undefined) memo!.set(text, body);
+      }
     }
     const query = route.query
       ? parseWith(route.query, Object.fromEntries(new URLSearchParams(request.search)))

@@ -1,4 +1,4 @@
-import { capped, emitEvent } from "@/server/events";
+import { capped, emitEvent, serializedAttributes } from "@/server/events";
 import { revisionEventType, type RevisionAction } from "@/shared/event-catalog";
 import type { Executor } from "@/server/db";
 import type { DomainKeys } from "./domains";
@@ -13,6 +13,10 @@ export function revisionReferences(keys: DomainKeys, revision: RevisionRecord) {
   };
 }
 
+// A revision answered from memory is the same record object on every read: its references'
+// JSON is made once.
+const referencesJson = new WeakMap<RevisionRecord, { keys: DomainKeys; json: string }>();
+
 /** retrieved and fetched: one revision. */
 export function emitRevisionRead(
   db: Executor,
@@ -21,10 +25,16 @@ export function emitRevisionRead(
   action: "retrieved" | "fetched",
   revision: RevisionRecord,
 ) {
+  let references = referencesJson.get(revision);
+  if (references?.keys !== keys) {
+    references = { keys, json: JSON.stringify(revisionReferences(keys, revision)) };
+    referencesJson.set(revision, references);
+  }
+  const user = scope.userId === undefined ? "" : `,"user_id":${JSON.stringify(scope.userId)}`;
   return emitEvent(db, {
     projectId: scope.projectId,
     type: revisionEventType(keys.name, action),
-    attributes: { references: revisionReferences(keys, revision), count: 1, user_id: scope.userId },
+    attributes: serializedAttributes(`{"references":${references.json},"count":1${user}}`),
   });
 }
 

@@ -40,11 +40,13 @@ describe("fan-out", () => {
       });
     }
     await drainEvents(t.context.db);
+    // Read events no subscription takes are written fanned out already: only the subscriber's is left.
+    expect(await unfannedOf(quiet.projectId)).toEqual([]);
+    expect(await unfannedOf(subscribed.projectId)).toHaveLength(1);
 
     const pass = await fanOutEvents(t.context.db);
-    expect(pass.events).toBeGreaterThanOrEqual(3);
+    expect(pass.events).toBe(1);
     expect(pass.deliveries).toBe(1);
-    expect(await unfannedOf(quiet.projectId)).toEqual([]);
     expect(await unfannedOf(subscribed.projectId)).toEqual([]);
     const deliveries = await t.context.db
       .select()
@@ -60,9 +62,31 @@ describe("fan-out", () => {
     expect(await fanOutEvents(t.context.db)).toEqual({ events: 0, deliveries: 0 });
   });
 
+  it("leaves for fan-out exactly the read events an active subscription takes", async () => {
+    while ((await fanOutEvents(t.context.db)).events > 0);
+    const p: Project = { t, ...(await t.newProject()) };
+    const sub = await subscribe(p, receiver.url(), { event_types: ["applications.revisions.fetched"] });
+    const read = (type: string) => emitEvent(t.context.db, { projectId: p.projectId, type, attributes: {} });
+    await Promise.all([read("applications.revisions.fetched"), read("applications.revisions.retrieved")]);
+    await drainEvents(t.context.db);
+    const unfanned = await t.context.db
+      .select({ type: events.eventType })
+      .from(events)
+      .where(and(eq(events.projectId, p.projectId), isNull(events.fannedOutAt)));
+    expect(unfanned).toEqual([{ type: "applications.revisions.fetched" }]);
+
+    // Stopped, the subscription takes nothing: the next reads are not left for fan-out.
+    expect((await p.t.call("POST", `/api/webhooks/subscriptions/${sub.id}/stop`, { key: p.key })).status).toBe(200);
+    await fanOutEvents(t.context.db);
+    await read("applications.revisions.fetched");
+    await drainEvents(t.context.db);
+    expect(await unfannedOf(p.projectId)).toEqual([]);
+  });
+
   it("claims at most `limit` events a pass and leaves the rest for the next", async () => {
     while ((await fanOutEvents(t.context.db)).events > 0);
     const p: Project = { t, ...(await t.newProject()) };
+    await subscribe(p, receiver.url());
     for (let i = 0; i < 5; i++)
       await emitEvent(t.context.db, {
         projectId: p.projectId,

@@ -3,7 +3,8 @@ import { onDatabaseClose, type Database } from "@/server/db";
 import type { AppContext } from "@/server/core/app-context";
 import type { ResolvedData } from "../embeds";
 import type { Resolution } from "../resolve-revision";
-import { listenForChanges, type ChangeListener } from "./change-listener";
+import { listenForChanges, type ChangeListener } from "@/server/worker";
+import { VERSIONING_CHANNEL } from "./change-tags";
 import { TaggedLru, type TaggedLruLimits, type TaggedLruStats } from "./tagged-lru";
 
 /** What a retrieve resolved: the revision, the environment hop, and with `resolve` the embeds. */
@@ -28,8 +29,9 @@ export class RevisionCache {
 
   constructor(db: Database, limits: TaggedLruLimits) {
     this.lru = new TaggedLru(limits);
-    this.listener = listenForChanges(db, {
-      onChange: (tags) => {
+    this.listener = listenForChanges(db, VERSIONING_CHANNEL, {
+      onChange: (payload) => {
+        const tags = payload.split(" ");
         this.lru.invalidate(tags);
         for (const subscriber of this.subscribers) subscriber(tags);
       },

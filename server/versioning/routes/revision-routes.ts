@@ -1,8 +1,9 @@
 import { one, pageBody } from "@/server/http/envelope";
+import { serializedJson, type SerializedJson } from "@/server/http/reply";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { commitRevision, type CommitRequest } from "../commit";
 import type { DomainSpec } from "../domain-spec";
-import { revisionCacheFor } from "../cache/revision-cache";
+import { revisionCacheFor, type Retrieval } from "../cache/revision-cache";
 import { domainKeys } from "../domains";
 import type { EmbedErrorPolicy, EmbedOptions } from "../embeds";
 import type { EntityHeader } from "../records";
@@ -46,6 +47,14 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
     retrieval_info: retrievalInfo(keys, resolution, ENV_KEYS),
     ...(resolved ? { resolution_info: resolutionInfo(resolved) } : {}),
   });
+  // An answer from the revision cache is the same object on every hit: it is serialised once, and
+  // forgotten with it when the cache drops it.
+  const serializedAnswers = new WeakMap<Retrieval, SerializedJson>();
+  const serializedResponse = (found: Retrieval) => {
+    let answer = serializedAnswers.get(found);
+    if (!answer) serializedAnswers.set(found, (answer = serializedJson(retrievalResponse(found))));
+    return answer;
+  };
   const embedOptions = (body: Record<string, unknown>): EmbedOptions => ({
     maxDepth: body.max_depth as number | undefined,
     maxEmbeds: body.max_embeds as number | undefined,
@@ -132,12 +141,13 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       path: `${base}/retrieve`,
       auth: "api_key",
       role: "viewer",
+      memoizeBody: true,
       tag: keys.name,
       summary: `Retrieve one ${keys.revision} by any reference combination (revision, variant + version, variant, artifact, environment + key)`,
       body: schemas.retrieve,
       response: responses.retrieved,
       handler: async ({ ctx, body }) =>
-        retrievalResponse(
+        serializedResponse(
           await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), {
             resolve: Boolean(body.resolve),
             embeds: embedOptions(body),
@@ -150,6 +160,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       path: `${base}/resolve`,
       auth: "api_key",
       role: "viewer",
+      memoizeBody: true,
       tag: keys.name,
       summary: `Resolve every @svc.embed (object or string form) of a ${keys.revision}, found by reference or sent inline; max_depth, max_embeds, error_policy`,
       body: schemas.resolve,
@@ -158,7 +169,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
         const inline = body[keys.revision] as { data: Record<string, unknown> } | undefined;
         const refs = refsOf(keys, body);
         if (!inline)
-          return retrievalResponse(
+          return serializedResponse(
             await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refs, {
               resolve: true,
               embeds: embedOptions(body),

@@ -1,12 +1,11 @@
 import postgres from "postgres";
 import { logger } from "@/server/core/logger";
 import { databaseUrlOf, type Database } from "@/server/db";
-import { listen } from "@/server/worker";
-import { VERSIONING_CHANNEL } from "./change-tags";
+import { listen } from "./listen";
 
 export interface ChangeHandlers {
-  /** A committed change, by its tags. */
-  onChange(tags: string[]): void;
+  /** A committed change: its notification's payload. */
+  onChange(payload: string): void;
   /** Listening started, or started again after a loss: changes in between were not seen. */
   onListening(): void;
   /** The listening connection was lost: changes are not seen until `onListening`. */
@@ -22,17 +21,18 @@ const RETRY_MIN_MS = 50;
 const RETRY_MAX_MS = 5_000;
 
 /**
- * Listens on the versioning channel. PostgreSQL: a connection of its own (not postgres.js's shared
- * listener, which re-listens silently), so its loss is known the moment it happens and is reported
- * before the next request can be answered from memory; it listens again with backoff. PGlite:
- * notifications are delivered in-process and cannot be lost.
+ * Listens on `channel` for a cache that must never answer from memory after a change it missed
+ * (the revision cache, the API key cache). PostgreSQL: a connection of its own (not postgres.js's
+ * shared listener, which re-listens silently), so its loss is known the moment it happens and is
+ * reported before the next request can be answered from memory; it listens again with backoff.
+ * PGlite: notifications are delivered in-process and cannot be lost.
  */
-export function listenForChanges(db: Database, handlers: ChangeHandlers): ChangeListener {
+export function listenForChanges(db: Database, channel: string, handlers: ChangeHandlers): ChangeListener {
   const url = databaseUrlOf(db);
-  return url ? listenOnPostgres(url, handlers) : listenInProcess(db, handlers);
+  return url ? listenOnPostgres(url, channel, handlers) : listenInProcess(db, channel, handlers);
 }
 
-function listenOnPostgres(url: string, handlers: ChangeHandlers): ChangeListener {
+function listenOnPostgres(url: string, channel: string, handlers: ChangeHandlers): ChangeListener {
   let listening = false;
   let stopped = false;
   let retryMs = RETRY_MIN_MS;
@@ -44,14 +44,14 @@ function listenOnPostgres(url: string, handlers: ChangeHandlers): ChangeListener
     max_lifetime: 0,
     fetch_types: false,
     onnotice: () => {},
-    onnotify: (channel: string, payload: string) => {
-      if (channel === VERSIONING_CHANNEL) handlers.onChange(payload.split(" "));
+    onnotify: (notified: string, payload: string) => {
+      if (notified === channel) handlers.onChange(payload);
     },
     onclose: () => {
       if (listening) {
         listening = false;
         handlers.onLost();
-        logger.warn("versioning change listener lost its connection; the revision cache is off until it listens again");
+        logger.warn({ channel }, "change listener lost its connection; its cache is off until it listens again");
       }
       if (!stopped) scheduleListen();
     },
@@ -66,7 +66,7 @@ function listenOnPostgres(url: string, handlers: ChangeHandlers): ChangeListener
   };
   const startListening = async () => {
     try {
-      await sql.unsafe(`listen ${VERSIONING_CHANNEL}`);
+      await sql.unsafe(`listen ${channel}`);
       if (stopped) return;
       retryMs = RETRY_MIN_MS;
       listening = true;
@@ -89,15 +89,20 @@ function listenOnPostgres(url: string, handlers: ChangeHandlers): ChangeListener
   };
 }
 
-function listenInProcess(db: Database, handlers: ChangeHandlers): ChangeListener {
+function listenInProcess(db: Database, channel: string, handlers: ChangeHandlers): ChangeListener {
   let listening = false;
-  const unlisten = listen(db, VERSIONING_CHANNEL, (payload?: string) =>
-    handlers.onChange((payload ?? "").split(" ")),
-  ).then((stop) => {
-    listening = true;
-    handlers.onListening();
-    return stop;
-  });
+  const unlisten = listen(db, channel, (payload?: string) => handlers.onChange(payload ?? "")).then(
+    (stop) => {
+      listening = true;
+      handlers.onListening();
+      return stop;
+    },
+    // Never listening, the cache never serves: slower, not stale.
+    (error: unknown) => {
+      logger.warn({ err: error, channel }, "cannot listen for changes; the cache stays off");
+      return async () => {};
+    },
+  );
   return {
     get listening() {
       return listening;
