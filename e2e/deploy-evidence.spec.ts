@@ -103,16 +103,23 @@ test("the deploy dialog shows both revisions' latest evaluation on the same test
   await expect(evidence.getByTestId("evidence-delta")).toHaveText("+1");
   await expect(evidence.getByTestId("evidence-candidate")).toContainText("3 cases");
   await screenshot(page, testInfo, "deploy-evidence-1280-light");
-  await page.emulateMedia({ colorScheme: "dark" });
-  await screenshot(page, testInfo, "deploy-evidence-1280-dark");
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expect(evidence).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await screenshot(page, testInfo, "deploy-evidence-390-dark");
+  // Each scheme and width on a fresh load: Chromium keeps some form controls' colours when the
+  // scheme flips under an open page, which would make the screenshots lie.
+  for (const [scheme, width] of [
+    ["dark", 1280],
+    ["dark", 390],
+    ["light", 390],
+  ] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    const again = await openDeploy(page, seed.v2);
+    await expect(again.getByTestId("evidence-delta")).toHaveText("+1");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await screenshot(page, testInfo, `deploy-evidence-${width}-${scheme}`);
+  }
   await page.emulateMedia({ colorScheme: "light" });
-  await screenshot(page, testInfo, "deploy-evidence-390-light");
   await page.setViewportSize({ width: 1280, height: 800 });
-
+  await openDeploy(page, seed.v2);
   await dialog.getByRole("button", { name: "Deploy v2 to production" }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId("environment-card-production").getByTestId("running-version")).toHaveText("v2");
@@ -142,7 +149,7 @@ test("under the production rule an unevaluated revision is refused with the serv
   await expect(evidence).toContainText("v3 does not meet the production rule yet");
   await dialog.getByRole("button", { name: "Deploy v3 to production" }).click();
   const refused = dialog.getByRole("alert").filter({ hasText: "Could not deploy" });
-  await expect(refused).toContainText("production requires an evaluation on testset");
+  await expect(refused).toContainText("Deploys to production require an evaluation on testset");
   await expect(refused).toContainText("with a mean score of at least 0.9");
   await expect(refused).toContainText('workflow "adder-');
   await expect(refused).toContainText("has no finished evaluation there");

@@ -16,7 +16,7 @@ const EVALUATED = ["application", "workflow"] as const;
 const formatScore = (n: number) => String(Math.round(n * 1000) / 1000);
 
 function requirement(gate: DeployGate): string {
-  return `${GATED_ENVIRONMENT} requires an evaluation on testset "${gate.testset.slug ?? gate.testset.id}" scored by "${gate.evaluator.slug ?? gate.evaluator.id}" with a mean score of at least ${formatScore(gate.minScore)} (project settings)`;
+  return `Deploys to ${GATED_ENVIRONMENT} require an evaluation on testset "${gate.testset.slug ?? gate.testset.id}" scored by "${gate.evaluator.slug ?? gate.evaluator.id}" with a mean score of at least ${formatScore(gate.minScore)} (project settings)`;
 }
 
 /**
