@@ -174,15 +174,18 @@ test("from traffic: a chat turn's trace, the chat turn itself, and two traces at
   const fromChat = page.getByRole("dialog", { name: "Add to testset" });
   await fromChat.getByLabel("Testset", { exact: true }).selectOption({ label: "New testset…" });
   await fromChat.getByLabel("Name of the new testset").fill(`Conversations ${stamp}`);
-  await expect(fromChat.getByLabel("Conversation (messages)")).toContainText("And Spain?");
+  await expect(fromChat.getByLabel("Conversation (messages)")).toHaveValue(/"content": "And Spain\?"/);
   await expect(fromChat.getByLabel("Expected answer (correct_answer)")).toHaveValue("Madrid.");
   await fromChat.getByRole("button", { name: "Add to testset" }).click();
   await expect(page.getByText(`Added 1 row to Conversations ${stamp}`)).toBeVisible();
 
   // From the traces list: select the two turns' traces, then add both at once.
-  await page.goto("/traces");
   const turns = page.getByTestId("trace-row").filter({ hasText: /Capital of France\?|And Spain\?/ });
-  await expect(turns).toHaveCount(2, { timeout: 15_000 });
+  // The list is read once per visit; the second turn's trace may still be on its way into the store.
+  await expect(async () => {
+    await page.goto("/traces");
+    await expect(turns).toHaveCount(2, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   for (const row of await turns.all()) await row.getByRole("checkbox").check();
   await expect(page.getByTestId("trace-selection")).toContainText("2 traces selected");
   await page.getByTestId("trace-selection").getByRole("button", { name: "Add to testset" }).click();

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/trpc";
 import { Dialog, FormDialogFooter, Notice, TextField, useToast } from "@/components/ui";
-import { cellText, type TestcaseData } from "./testset-table";
+import type { TestcaseData } from "./testset-table";
 
 const FORM_ID = "add-to-testset-form";
 const NEW = "__new__";
@@ -153,7 +153,7 @@ function AddForm({ initial, onDone }: { initial: TestcaseData[]; onDone: () => v
   );
 }
 
-/** Text is edited in place; a structured value (a conversation) is shown as JSON, as it will be stored. */
+/** Text is edited in place; a structured value (a conversation) is shown read-only as JSON, as it will be stored. */
 function CellField({ label, value, onChange }: { label: string; value: unknown; onChange: (text: string) => void }) {
   const id = useId();
   return (
@@ -170,12 +170,13 @@ function CellField({ label, value, onChange }: { label: string; value: unknown; 
           className="w-full resize-y rounded-md border border-line bg-surface px-2.5 py-1.5 text-sm shadow-xs outline-none focus:border-accent focus:ring-3 focus:ring-accent/20"
         />
       ) : (
-        <pre
+        <textarea
           id={id}
-          className="max-h-40 overflow-auto rounded-md border border-line bg-surface-muted/60 px-2.5 py-1.5 text-xs break-words whitespace-pre-wrap"
-        >
-          {cellText(value)}
-        </pre>
+          readOnly
+          value={JSON.stringify(value, null, 2)}
+          rows={6}
+          className="w-full resize-y rounded-md border border-line bg-surface-muted/60 px-2.5 py-1.5 font-mono text-xs"
+        />
       )}
     </div>
   );

@@ -52,6 +52,7 @@ export function CreateTestsetDialog({ open, onClose }: { open: boolean; onClose:
     create.mutate({
       name: name.trim(),
       testcases: rows,
+      columns: parsed?.ok ? parsed.table.columns : undefined,
       message: rows.length ? `Import ${rows.length} ${rows.length === 1 ? "row" : "rows"}` : undefined,
     });
   }

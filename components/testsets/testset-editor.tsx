@@ -16,7 +16,7 @@ import { addColumn, addRow, deleteColumn, deleteRows, pasteGrid, renameColumn, s
 import { tableToCsv, tableToJson } from "./table-files";
 import { TablePager } from "./table-pager";
 import { TestsetGrid } from "./testset-grid";
-import { committedRows, rowsOfRevision, tableOf, type TestsetTable } from "./testset-table";
+import { committedRows, tableOfRevision, type TestsetTable } from "./testset-table";
 import { TestsetsIcon } from "./testsets-icon";
 
 const PAGE_SIZE = 50;
@@ -35,7 +35,7 @@ export function TestsetEditor({ testsetId }: { testsetId: string }) {
   const canEdit = useCanEdit();
   const testset = useQuery(trpc.testsets.get.queryOptions({ id: testsetId }));
   const head = testset.data?.revision;
-  const base = useMemo(() => tableOf(rowsOfRevision(head?.data)), [head]);
+  const base = useMemo(() => tableOfRevision(head?.data), [head]);
   const [draft, setDraft] = useState<TestsetTable | null>(null);
   const [page, setPage] = useState(0);
   const [columnEdit, setColumnEdit] = useState<ColumnEdit | null>(null);
@@ -204,6 +204,7 @@ export function TestsetEditor({ testsetId }: { testsetId: string }) {
           commit.mutate({
             variantId: variant.id,
             testcases: committedRows(table),
+            columns: table.columns,
             message: message || (diff ? describeDiff(diff).join("; ") : undefined),
           })
         }

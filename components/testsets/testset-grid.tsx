@@ -178,8 +178,16 @@ export function TestsetGrid({
                   return (
                     <td
                       key={column}
+                      tabIndex={isEditing ? undefined : isActive || (!active && index === offset && c === 0) ? 0 : -1}
+                      data-cell={`${index}:${c}`}
+                      aria-label={`Row ${index + 1}, ${column}`}
+                      onClick={() => !isEditing && setActive(at)}
+                      onDoubleClick={() => !isEditing && startEditing(at)}
+                      onKeyDown={(e) => !isEditing && e.target === e.currentTarget && move(e, at)}
+                      onPaste={(e) => !isEditing && paste(e, at)}
+                      onFocus={(e) => e.target === e.currentTarget && !isActive && setActive(at)}
                       className={cn(
-                        "w-64 max-w-64 min-w-40 border-b border-l border-line p-0 align-top",
+                        "w-64 max-w-64 min-w-40 cursor-default border-b border-l border-line p-0 align-top outline-none",
                         isActive && !isEditing && "outline-2 -outline-offset-2 outline-accent",
                       )}
                     >
@@ -203,20 +211,9 @@ export function TestsetGrid({
                           className="block max-h-80 min-h-24 w-full resize-y bg-surface px-3 py-1.5 font-sans text-sm outline-2 -outline-offset-2 outline-accent"
                         />
                       ) : (
-                        <div
-                          role="gridcell"
-                          tabIndex={isActive || (!active && index === offset && c === 0) ? 0 : -1}
-                          data-cell={`${index}:${c}`}
-                          aria-label={`Row ${index + 1}, ${column}`}
-                          onClick={() => setActive(at)}
-                          onDoubleClick={() => startEditing(at)}
-                          onKeyDown={(e) => move(e, at)}
-                          onPaste={(e) => paste(e, at)}
-                          onFocus={() => !isActive && setActive(at)}
-                          className="min-h-9 cursor-default px-3 py-1.5 outline-none"
-                        >
-                          <span className="line-clamp-3 break-words whitespace-pre-wrap">{cellText(row[column])}</span>
-                        </div>
+                        <span className="line-clamp-3 min-h-9 px-3 py-1.5 break-words whitespace-pre-wrap">
+                          {cellText(row[column])}
+                        </span>
                       )}
                     </td>
                   );

@@ -24,8 +24,14 @@ export function columnsOf(rows: readonly TestcaseData[]): string[] {
   return [...seen];
 }
 
-export function tableOf(rows: TestcaseData[]): TestsetTable {
-  return { columns: columnsOf(rows), rows };
+/**
+ * A revision's rows as a table. Column order comes from the revision's `columns` (the editor saves
+ * it: JSONB does not keep a row's key order); keys no saved column names follow, first seen first.
+ */
+export function tableOfRevision(data: Record<string, unknown> | undefined): TestsetTable {
+  const rows = rowsOfRevision(data);
+  const saved = Array.isArray(data?.columns) ? data.columns.filter((c): c is string => typeof c === "string") : [];
+  return { columns: [...new Set([...saved, ...columnsOf(rows)])], rows };
 }
 
 /** What a cell shows and edits: strings as they are, anything else as JSON, a missing value as "". */

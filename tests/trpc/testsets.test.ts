@@ -95,6 +95,18 @@ describe("testsets through tRPC", () => {
     ).toEqual(["a", "b", "c", "d", "hi"]);
   });
 
+  it("keeps the editor's column order, which a row's keys lose in JSONB, through append and restore", async () => {
+    const created = await caller.testsets.create({
+      name: "Ordered",
+      testcases: [{ zeta: "1", alpha_long_name: "2", mid: "3" }],
+      columns: ["zeta", "alpha_long_name", "mid"],
+    });
+    const appended = await caller.testsets.append({ testsetId: created.testset.id, testcases: [{ zeta: "4" }] });
+    expect(appended.data?.columns).toEqual(["zeta", "alpha_long_name", "mid"]);
+    const restored = await caller.testsets.restore({ revisionId: created.revision.id });
+    expect(restored.data?.columns).toEqual(["zeta", "alpha_long_name", "mid"]);
+  });
+
   it("refuses bad input with 4xx codes, viewers' changes and other projects' testsets", async () => {
     const created = await caller.testsets.create({ name: "Guarded" });
     expect(created.revision.data).toEqual({ testcases: [] });

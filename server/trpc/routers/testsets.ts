@@ -22,6 +22,12 @@ const revisionWire = (r: Parameters<typeof revisionToWire>[1]) => revisionToWire
 /** A row is an object of columns; the versioning engine checks the rest (server/domains/testsets/spec.ts). */
 const rows = z.array(z.record(z.string(), z.unknown())).max(MAX_TESTCASES_PER_REVISION);
 const message = z.string().max(10_000).optional();
+/** The editor's column order: a row's keys lose their order in JSONB, an array keeps it. */
+const columns = z.array(z.string().min(1).max(200)).max(1_000).optional();
+const tableData = (input: { testcases: Record<string, unknown>[]; columns?: string[] }) => ({
+  testcases: input.testcases,
+  ...(input.columns ? { columns: input.columns } : {}),
+});
 const HISTORY_DEPTH = 500;
 
 /** Testsets are versioned artifacts whose revisions hold `data.testcases`; every save is a commit. */
@@ -54,11 +60,11 @@ export const testsetsRouter = createTRPCRouter({
 
   /** Revision 1 holds the given rows (none for an empty testset, to be filled in the editor). */
   create: memberProcedure
-    .input(z.strictObject({ name: z.string().trim().min(1).max(256), testcases: rows.default([]), message }))
+    .input(z.strictObject({ name: z.string().trim().min(1).max(256), testcases: rows.default([]), columns, message }))
     .mutation(async ({ ctx, input }) => {
       const created = await createArtifact(ctx.app.db, scopeOf(ctx), spec, {
         name: input.name,
-        data: { testcases: input.testcases },
+        data: tableData(input),
         message: input.message,
       });
       return {
@@ -96,11 +102,11 @@ export const testsetsRouter = createTRPCRouter({
   }),
 
   commit: memberProcedure
-    .input(z.strictObject({ variantId: id, testcases: rows, message }))
+    .input(z.strictObject({ variantId: id, testcases: rows, columns, message }))
     .mutation(async ({ ctx, input }) => {
       const { revision } = await commitRevision(ctx.app.db, scopeOf(ctx), spec, {
         variantId: input.variantId,
-        data: { testcases: input.testcases },
+        data: tableData(input),
         message: input.message,
       });
       return revisionWire(revision);
