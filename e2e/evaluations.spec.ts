@@ -81,7 +81,7 @@ test("judge from a preset, evaluation of two revisions, comparison with the regr
 
   // Evaluators: the catalog, a judge from the "Answer relevance" preset, tried on a sample.
   await page.goto("/evaluators");
-  await expect(page.getByRole("heading", { name: "Evaluators", exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Evaluators" })).toBeVisible();
   await page.getByRole("link", { name: "New evaluator" }).first().click();
   await page
     .getByRole("list", { name: "Presets" })
@@ -124,7 +124,7 @@ test("judge from a preset, evaluation of two revisions, comparison with the regr
   await dialog.getByRole("button", { name: "Start 2 runs" }).click();
 
   // The comparison: v1 is the baseline, the Germany row regressed and comes first.
-  await expect(page).toHaveURL(/\/evaluations\/compare\?runs=/);
+  await expect(page).toHaveURL(/\/evaluations\/compare\?runs=/, { timeout: 60_000 });
   await expect(page.getByTestId("compared-run")).toHaveCount(2);
   await expect(page.getByTestId("compare-row")).toHaveCount(4, { timeout: 60_000 });
   const first = page.getByTestId("compare-row").first();

@@ -110,6 +110,7 @@ describe("evaluations router", () => {
       evaluatorRevisionIds: [exact.revision.id],
     });
     expect(runs).toHaveLength(2);
+    expect(runs.map((r) => r.name)).toEqual([`${agent.agent.slug} v1`, "Draft"]);
     // The draft committed nothing.
     expect((await caller.agents.history({ variantId: agent.variant.id })).items).toHaveLength(1);
     for (const run of runs) await waitFor(t, key, run.id, finished);

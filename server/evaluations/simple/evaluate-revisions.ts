@@ -1,6 +1,7 @@
 import { newId } from "@/server/core/ids";
 import type { Database } from "@/server/db";
 import type { Scope } from "@/server/versioning";
+import { lookupRevision } from "../execution/step-targets";
 import { createSimpleEvaluation, querySimpleEvaluations, type SimpleEvaluation } from "./simple-evaluations";
 
 export interface RevisionsEvaluation {
@@ -33,9 +34,17 @@ export async function evaluateRevisions(
   };
   const runs: SimpleEvaluation[] = [];
   for (const revisionId of request.revisionIds) {
+    // Unnamed runs are named after what they ran, so a comparison's columns read "agent v2".
+    const { revision } = await lookupRevision(
+      db,
+      scope.projectId,
+      ["workflows", "applications"],
+      revisionId,
+      "revisionIds: revision",
+    );
     runs.push(
       await createSimpleEvaluation(db, scope, {
-        name: request.name,
+        name: request.name ?? `${revision.artifactSlug} v${revision.version}`,
         meta: { batch, application_revision_id: revisionId, testset_revision_id: request.testsetRevisionId },
         data: { ...base, application_steps: [revisionId] },
       }),
