@@ -14,8 +14,10 @@ export default defineConfig({
     maxWorkers: 2,
     // One migrated database per run, copied by every test file (tests/helpers/database-template.ts).
     globalSetup: ["tests/helpers/database-template.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A hang detector, not a speed test: two workers on a loaded two-core host stretch a test that
+    // takes 5 s when quiet past 30 s (the evaluation runs, the Claude Code processes).
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
     env: { NODE_ENV: "test" },
   },
 });

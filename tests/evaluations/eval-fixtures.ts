@@ -80,13 +80,17 @@ export async function createEntity(
   return res.body[one];
 }
 
-/** Polls the evaluation until `done` holds (or fails the test after `ms`). */
+/**
+ * Polls the evaluation until `done` holds (or fails the test after `ms`). A run of twenty cells
+ * takes a few seconds; the default deadline leaves room for a loaded CI host and costs nothing
+ * when the run is on time, since polling stops as soon as `done` holds.
+ */
 export async function waitFor(
   t: TestApp,
   key: string,
   id: string,
   done: (evaluation: any) => boolean,
-  ms = 20_000,
+  ms = 60_000,
 ): Promise<any> {
   const until = Date.now() + ms;
   for (;;) {
