@@ -17,15 +17,18 @@ describe("startWakeLoop", () => {
     expect(starts).toHaveLength(2);
     expect(starts[1]! - woken).toBeLessThan(20);
 
-    // 30 wake-ups over ~300 ms: passes at most every 40 ms, so far fewer than 30 of them.
+    // 30 wake-ups over ~300 ms: passes at most every 40 ms, so far fewer than 30 of them (no more
+    // than the time the wake-ups took allows, however long a loaded host made it).
+    const stream = performance.now();
     for (let i = 0; i < 30; i++) {
       loop.wake();
       await sleep(10);
     }
+    const streamMs = performance.now() - stream;
     await loop.stop();
     const gaps = starts.slice(2).map((t, i) => t - starts[i + 1]!);
     expect(gaps.length).toBeGreaterThan(2);
-    expect(gaps.length).toBeLessThan(15);
+    expect(gaps.length).toBeLessThanOrEqual(Math.ceil(streamMs / 40) + 2);
     // Timers may fire a millisecond or two early against performance.now().
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(35);
   });

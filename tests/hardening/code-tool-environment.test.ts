@@ -2,39 +2,30 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
 import type { NativeEvent } from "@/server/streams";
 import { invokeOver } from "../agent-runs/invoke-client";
-import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
-import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
-import { createTestApp, type TestApp } from "../helpers/test-app";
+import { createRunFixture, type RunFixture } from "../helpers/run-fixture";
 
 // Item 8 of the hardening issue: a code tool's environment holds only what the tool was given
 // (its secrets), nothing of the host (no `_` naming the host's install path, no PATH, no USER).
 const SECRET = "sk-env-secret-7c2e91";
-let app: TestApp;
-let live: RunningServer;
-let model: ScriptedModelServer;
+let fixture: RunFixture;
+let app: RunFixture["app"];
+let live: RunFixture["live"];
+let model: RunFixture["model"];
 let key: string;
 
 beforeAll(async () => {
-  model = await startScriptedModelServer();
-  const defaults = loadConfig({});
-  app = await createTestApp({
-    agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
-    sandbox: { ...defaults.sandbox, commandTimeoutMs: 30_000 },
-    providerEnv: { openai: { key: "sk-x", baseUrl: model.baseUrl } },
-  });
-  live = await serveOnLoopback(app.handle);
-  ({ key } = await app.newProject());
+  fixture = await createRunFixture(
+    { sandbox: { ...loadConfig({}).sandbox, commandTimeoutMs: 30_000 } },
+    { providerKey: "sk-x" },
+  );
+  ({ app, live, model, key } = fixture);
   const stored = await app.call("POST", "/api/vault/v1/secrets/", {
     key,
     body: { header: { name: "work" }, secret: { kind: "secret", data: { value: SECRET } } },
   });
   expect(stored.status).toBe(201);
 });
-afterAll(async () => {
-  await live.close();
-  await app.close();
-  await model.close();
-});
+afterAll(() => fixture.close());
 
 const tool = (runtime: "python" | "node") => ({
   type: "code",

@@ -1,49 +1,48 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "@/server/core/config";
 import { ruleMatches } from "@/server/agent-runs/permissions/decide-permission";
 import { inputSchemaValidator } from "@/server/agent-runs/tools/code/input-schema-validator";
 import type { NativeEvent } from "@/server/streams";
 import { invokeOver } from "../agent-runs/invoke-client";
-import { serveOverHttp, type RunningServer } from "../helpers/http-server";
-import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
-import { createTestApp, type TestApp } from "../helpers/test-app";
+import { createRunFixture, type RunFixture } from "../helpers/run-fixture";
 
 // Item 1 of the hardening issue: no user pattern or glob runs on a backtracking engine. Each case
 // runs the worst known input for its class through a real run, then evaluates a worse one through
-// the same mechanism while /api/health is asked on the same process: it answers within 100 ms.
-let app: TestApp;
-let server: RunningServer;
-let model: ScriptedModelServer;
+// the same mechanism while /api/health is asked on the same process: the evaluation takes under
+// 100 ms of CPU, and health answers meanwhile.
+let fixture: RunFixture;
+let server: RunFixture["live"];
+let model: RunFixture["model"];
 let key: string;
 
 beforeAll(async () => {
-  model = await startScriptedModelServer();
-  const defaults = loadConfig({});
-  app = await createTestApp({
-    agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
-    providerEnv: { openai: { key: "sk-x", baseUrl: model.baseUrl } },
-  });
-  server = await serveOverHttp(app);
-  ({ key } = await app.newProject());
+  fixture = await createRunFixture({}, { providerKey: "sk-x", door: "http" });
+  ({ live: server, model, key } = fixture);
 });
-afterAll(async () => {
-  await server.close();
-  await app.close();
-  await model.close();
-});
+afterAll(() => fixture.close());
 
 /**
- * How long a health request sent just before `evaluate` runs (on this process's thread, where the
- * server runs too) waits for its answer: a backtracking engine would hold it for seconds to hours.
+ * What evaluating costs while a health request sent just before waits on this process's thread
+ * (where the server runs too): the evaluation's own CPU time, which other processes' load does not
+ * stretch, and the health answer's wall-clock latency. A backtracking engine would hold both for
+ * seconds to hours; a linear one stays within milliseconds of CPU.
  */
-async function healthLatencyDuring<T>(evaluate: () => T): Promise<{ result: T; latency: number }> {
+async function healthLatencyDuring<T>(evaluate: () => T): Promise<{ result: T; cpuMs: number; latency: number }> {
   const started = performance.now();
   const health = fetch(`${server.origin}/api/health`).then((r) => r.text());
   await new Promise((r) => setImmediate(r));
+  const cpu = process.cpuUsage();
   const result = evaluate();
+  const used = process.cpuUsage(cpu);
   await health;
-  return { result, latency: performance.now() - started };
+  return { result, cpuMs: (used.user + used.system) / 1000, latency: performance.now() - started };
 }
+
+/**
+ * The 100 ms budget is the evaluation's CPU time; the health answer's wall time also carries the
+ * round trip and whatever else the machine runs (a loaded CI host), so it gets a second.
+ */
+const CPU_BUDGET_MS = 100;
+const HEALTH_WALL_BUDGET_MS = 1_000;
 
 const agent = (tools: unknown[], permissions: Record<string, unknown> = {}) => ({
   llm: { provider: "openai", model: "gpt-5-mini" },
@@ -109,9 +108,14 @@ describe("hostile patterns", () => {
     expect(out.c_fine).toEqual({ output: 3, isError: false });
 
     const validate = inputSchemaValidator("any-project", ECHO.input_schema);
-    const { result: valid, latency } = await healthLatencyDuring(() => validate({ s: `${"a".repeat(10_000)}!` }));
+    const {
+      result: valid,
+      cpuMs,
+      latency,
+    } = await healthLatencyDuring(() => validate({ s: `${"a".repeat(10_000)}!` }));
     expect(valid).toBe(false);
-    expect(latency).toBeLessThan(100);
+    expect(cpuMs).toBeLessThan(CPU_BUDGET_MS);
+    expect(latency).toBeLessThan(HEALTH_WALL_BUDGET_MS);
   }, 60_000);
 
   it("a permission glob Bash(*a*a*...*b) against a long command is decided in linear time: in a run, and while health answers", async () => {
@@ -130,11 +134,14 @@ describe("hostile patterns", () => {
     expect(results(result.events!).c_long.isError).toBe(false);
 
     const command = `echo ${"a".repeat(10_000)}`;
-    const { result: matched, latency } = await healthLatencyDuring(() =>
-      ruleMatches(rule, { toolName: "bash", builtin: true, input: { command } }),
-    );
+    const {
+      result: matched,
+      cpuMs,
+      latency,
+    } = await healthLatencyDuring(() => ruleMatches(rule, { toolName: "bash", builtin: true, input: { command } }));
     expect(matched).toBe(false);
-    expect(latency).toBeLessThan(100);
+    expect(cpuMs).toBeLessThan(CPU_BUDGET_MS);
+    expect(latency).toBeLessThan(HEALTH_WALL_BUDGET_MS);
   }, 60_000);
 
   it("a trace filter `matches` refuses a backreference (which PostgreSQL would backtrack on) with a 400", async () => {

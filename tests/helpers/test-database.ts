@@ -13,7 +13,7 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) {
     const templateFile = templateOf("pgliteTemplateFile");
-    const pgliteDataDir = templateFile ? new Blob([fs.readFileSync(templateFile)]) : undefined;
+    const pgliteDataDir = templateFile ? templateBlob(templateFile) : undefined;
     const handle = await openDatabase({ pgliteDir: "memory://", pgliteDataDir });
     if (!pgliteDataDir) await migrateDatabase(handle);
     return handle;
@@ -36,6 +36,14 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
       await dropper.end();
     },
   };
+}
+
+let readTemplate: { file: string; blob: Blob } | undefined;
+
+/** The dumped data directory (42 MB), read once per worker process: PGlite only reads the blob. */
+function templateBlob(file: string): Blob {
+  if (readTemplate?.file !== file) readTemplate = { file, blob: new Blob([fs.readFileSync(file)]) };
+  return readTemplate.blob;
 }
 
 /** The global set-up's database, under vitest; benchmarks reuse these helpers outside it and migrate. */

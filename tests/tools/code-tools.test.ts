@@ -3,28 +3,23 @@ import { loadConfig } from "@/server/core/config";
 import { onRunFinished, type RunRecord } from "@/server/agent-runs";
 import type { NativeEvent } from "@/server/streams";
 import { invokeOver } from "../agent-runs/invoke-client";
-import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
-import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
-import { createTestApp, type TestApp } from "../helpers/test-app";
+import { createRunFixture, type RunFixture } from "../helpers/run-fixture";
 
 const SECRET = "sk-code-secret-5d1f0a";
 const TIMEOUT_MS = 15_000;
-let app: TestApp;
-let live: RunningServer;
-let model: ScriptedModelServer;
+let fixture: RunFixture;
+let app: RunFixture["app"];
+let live: RunFixture["live"];
+let model: RunFixture["model"];
 let key: string;
 const records: RunRecord[] = [];
 
 beforeAll(async () => {
-  model = await startScriptedModelServer();
-  const defaults = loadConfig({});
-  app = await createTestApp({
-    agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
-    sandbox: { ...defaults.sandbox, commandTimeoutMs: TIMEOUT_MS },
-    providerEnv: { openai: { key: "sk-code", baseUrl: model.baseUrl } },
-  });
-  live = await serveOnLoopback(app.handle);
-  ({ key } = await app.newProject());
+  fixture = await createRunFixture(
+    { sandbox: { ...loadConfig({}).sandbox, commandTimeoutMs: TIMEOUT_MS } },
+    { providerKey: "sk-code" },
+  );
+  ({ app, live, model, key } = fixture);
   const stored = await app.call("POST", "/api/vault/v1/secrets/", {
     key,
     body: { header: { name: "work" }, secret: { kind: "secret", data: { value: SECRET } } },
@@ -33,11 +28,7 @@ beforeAll(async () => {
   // A mistral key: the runs here use openai through the operator's (scripted) key.
   onRunFinished((record) => void records.push(record));
 });
-afterAll(async () => {
-  await live.close();
-  await app.close();
-  await model.close();
-});
+afterAll(() => fixture.close());
 
 const ADD = {
   type: "code",

@@ -1,34 +1,23 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "@/server/core/config";
 import { sandboxWorkspaces } from "@/server/db/schema";
 import type { SnapshotEntry } from "@/server/sandbox";
 import type { NativeEvent } from "@/server/streams";
 import { invokeOver, type FormatName } from "../agent-runs/invoke-client";
-import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
-import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
-import { createTestApp, type TestApp } from "../helpers/test-app";
+import { createRunFixture, type RunFixture } from "../helpers/run-fixture";
 
-let app: TestApp;
-let live: RunningServer;
-let model: ScriptedModelServer;
+let fixture: RunFixture;
+let app: RunFixture["app"];
+let live: RunFixture["live"];
+let model: RunFixture["model"];
 let key: string;
 let projectId: string;
 
 beforeAll(async () => {
-  model = await startScriptedModelServer();
-  app = await createTestApp({
-    agentRuns: { ...loadConfig({}).agentRuns, maxRetries: 0 },
-    providerEnv: { openai: { key: "sk-skills", baseUrl: model.baseUrl } },
-  });
-  live = await serveOnLoopback(app.handle);
-  ({ key, projectId } = await app.newProject());
+  fixture = await createRunFixture({}, { providerKey: "sk-skills" });
+  ({ app, live, model, key, projectId } = fixture);
 });
-afterAll(async () => {
-  await live.close();
-  await app.close();
-  await model.close();
-});
+afterAll(() => fixture.close());
 
 const PDF = {
   name: "pdf-tools",

@@ -1,33 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "@/server/core/config";
 import { onRunFinished, type RunRecord } from "@/server/agent-runs";
 import type { NativeEvent } from "@/server/streams";
 import { invokeOver } from "../agent-runs/invoke-client";
-import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
-import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
-import { createTestApp, type TestApp } from "../helpers/test-app";
+import { createRunFixture, type RunFixture } from "../helpers/run-fixture";
 
-let app: TestApp;
-let live: RunningServer;
-let model: ScriptedModelServer;
+let fixture: RunFixture;
+let live: RunFixture["live"];
+let model: RunFixture["model"];
 let key: string;
 const records: RunRecord[] = [];
 
 beforeAll(async () => {
-  model = await startScriptedModelServer();
-  app = await createTestApp({
-    agentRuns: { ...loadConfig({}).agentRuns, maxRetries: 0 },
-    providerEnv: { openai: { key: "sk-tools", baseUrl: model.baseUrl } },
-  });
-  live = await serveOnLoopback(app.handle);
-  ({ key } = await app.newProject());
+  fixture = await createRunFixture({}, { providerKey: "sk-tools" });
+  ({ live, model, key } = fixture);
   onRunFinished((record) => void records.push(record));
 });
-afterAll(async () => {
-  await live.close();
-  await app.close();
-  await model.close();
-});
+afterAll(() => fixture.close());
 
 const ALL = ["read", "write", "edit", "grep", "find", "ls", "bash"];
 const agent = (extra: Record<string, unknown> = {}, names = ALL) => ({

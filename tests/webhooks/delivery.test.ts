@@ -169,17 +169,18 @@ describe("retries, time-outs, redirects and 410", () => {
   });
 
   it("a slow endpoint times out and is retried", async () => {
-    const slow = await appFor(receiver, { webhookTimeoutMs: 200, webhookRetryScheduleMs: [0, 10] });
+    // The retry must answer within the time-out on a loaded host too: a second, not 200 ms.
+    const slow = await appFor(receiver, { webhookTimeoutMs: 1_000, webhookRetryScheduleMs: [0, 10] });
     try {
       const p = { t: slow, ...(await slow.newProject()) };
-      receiver.reply = (_, i) => (i === 0 ? { status: 200, delayMs: 1_000 } : { status: 200 });
+      receiver.reply = (_, i) => (i === 0 ? { status: 200, delayMs: 3_000 } : { status: 200 });
       await subscribe(p, receiver.url());
       await commitSomething(p);
       await drainUntil(slow, settled(p));
       const [d] = await deliveriesOf(p);
       const logged = await deliveryOf(p, d.id);
       expect(logged.status).toBe("succeeded");
-      expect(logged.attempts[0]).toMatchObject({ error: "timed out after 200 ms" });
+      expect(logged.attempts[0]).toMatchObject({ error: "timed out after 1000 ms" });
       expect(logged.attempts[0].response).toBeUndefined();
       // The first request's answer came after the time-out: only the retry counts as received.
       await receiver.waitFor(() => receiver.requests.length === 2);

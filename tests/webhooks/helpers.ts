@@ -54,7 +54,8 @@ export async function commitSomething(p: Project) {
 export async function drainUntil(
   t: TestApp,
   done: () => Promise<boolean> | boolean,
-  timeoutMs = 10_000,
+  // Ends as soon as `done` holds; the margin is for a loaded CI host.
+  timeoutMs = 30_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await done())) {
