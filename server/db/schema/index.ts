@@ -10,3 +10,4 @@ export * from "./sandbox";
 export * from "./chat-sessions";
 export * from "./openai-responses";
 export * from "./evaluations";
+export * from "./agent-runs";
