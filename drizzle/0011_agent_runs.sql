@@ -1,7 +1,8 @@
 CREATE TABLE "agent_run_events" (
 	"run_id" text NOT NULL,
 	"seq" bigint NOT NULL,
-	"event" jsonb NOT NULL,
+	"last_seq" bigint NOT NULL,
+	"events" jsonb NOT NULL,
 	CONSTRAINT "agent_run_events_run_id_seq_pk" PRIMARY KEY("run_id","seq")
 );
 --> statement-breakpoint

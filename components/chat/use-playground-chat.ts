@@ -18,6 +18,10 @@ const PLAYGROUND_INVOKE = "/api/playground/invoke";
  * reaches the browser. The target is read when each request is sent, so the editor's chat always
  * runs the draft as it is at that moment. A turn that pauses on client tools or approvals resumes
  * by itself once every one of them has an answer. `initialMessages` reopens a stored session.
+ * `resume: true`: a turn outlives the page (server/agent-runs/runs), so on mount the chat asks
+ * `GET {api}/{chatId}/stream` for the session's running turn and follows it (204: nothing runs).
+ * The messages are also kept when a turn is sent, so a reload mid-turn finds the question the
+ * running turn answers.
  * `traceId` is the last turn's trace (the response header), so a turn that failed mid-stream,
  * whose finish never arrives, still links its trace.
  */
@@ -58,9 +62,15 @@ export function usePlaygroundChat(
     id: chatId,
     messages: options.initialMessages,
     transport,
+    resume: true,
     sendAutomaticallyWhen: turnCanResume,
     onFinish: ({ messages }) => onTurnEnd.current?.(messages),
   });
+  const { status, messages } = chat;
+  const sent = status === "submitted" && messages.at(-1)?.role === "user";
+  useEffect(() => {
+    if (sent) onTurnEnd.current?.(messages);
+  }, [sent, messages]);
   return { ...chat, traceId };
 }
 

@@ -1,7 +1,10 @@
 import { Chat } from "@ai-sdk/react";
 import { DefaultChatTransport, type UIMessage } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { runSweepWorker } from "@/server/agent-runs";
 import { createApiDoors } from "@/server/boot";
+import { tables } from "@/server/db";
 import { anotherInstance } from "../helpers/app-instance";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
@@ -296,5 +299,58 @@ describe("resume", () => {
       headers: { authorization: `ApiKey ${key}` },
     });
     expect(after.status).toBe(204);
+  });
+});
+
+describe("a run whose process died", () => {
+  it("is ended as interrupted by the sweep once its lease expired, and its followers finish", async () => {
+    const { projectId, key: deadKey } = await app.newProject("dead");
+    const runId = crypto.randomUUID();
+    // What a process that died mid-turn leaves: a running run, a stale lease, part of its log.
+    await app.context.db.insert(tables.agentRuns).values({
+      id: runId,
+      projectId,
+      sessionId: "dead-session",
+      agent: {},
+      status: "running",
+      format: "native",
+      messageId: "m",
+      traceId: "t".repeat(32),
+      spanId: "s".repeat(16),
+      leaseOwner: "a-dead-process",
+      leaseExpiresAt: new Date(Date.now() + 300),
+    });
+    await app.context.db.insert(tables.agentRunEvents).values({
+      runId,
+      seq: 1,
+      lastSeq: 2,
+      events: [
+        { type: "message_start", id: "msg-0" },
+        { type: "message_delta", id: "msg-0", delta: "half" },
+      ],
+    });
+    const following = fetch(`${live.origin}/services/agent/v0/runs/${runId}/events`, {
+      headers: { authorization: `ApiKey ${deadKey}`, accept: "text/event-stream" },
+    }).then((res) => res.text());
+    // Nothing to sweep while the lease holds.
+    expect(await runSweepWorker.drain(app.context, 10)).toBe(0);
+    await sleep(350);
+    expect(await runSweepWorker.drain(app.context, 10)).toBe(1);
+    expect(await runSweepWorker.drain(app.context, 10)).toBe(0);
+    const [row] = await app.context.db.select().from(tables.agentRuns).where(eq(tables.agentRuns.id, runId));
+    expect(row).toMatchObject({ status: "failed", stopReason: "interrupted", eventCount: 4, leaseOwner: null });
+    const frames = parseSse(await following);
+    expect(frames.map((f) => [f.id, f.type])).toEqual([
+      [1, "message_start"],
+      [2, "message_delta"],
+      [3, "error"],
+      [4, "done"],
+    ]);
+    expect(frames[3].data).toMatchObject({ stopReason: "interrupted" });
+    const [event] = await app.context.db
+      .select()
+      .from(tables.events)
+      .where(and(eq(tables.events.projectId, projectId), eq(tables.events.eventType, "agents.runs.failed")));
+    expect(event.attributes).toMatchObject({ run_id: runId, stop_reason: "interrupted" });
   });
 });

@@ -27,7 +27,7 @@ export async function invokeAgent(
   const turn = beginTurn(app, input, trace, cancelOnDisconnect ? request.signal : undefined);
   const runId = newId();
   const messageId = replyMessageId(body, format) ?? `msg-${trace.traceId}`;
-  const events = driveRun(
+  const { events, recorded } = driveRun(
     app,
     turn,
     {
@@ -45,6 +45,8 @@ export async function invokeAgent(
   );
   if (body.flags?.background) {
     void events.cancel();
+    // The caller follows the run by its id next: it must be there.
+    await recorded();
     return Response.json(
       { run_id: runId, session_id: input.sessionId, trace_id: trace.traceId, status: "running" },
       { status: 202, headers: { "x-svc-run-id": runId, "x-svc-session-id": input.sessionId } },

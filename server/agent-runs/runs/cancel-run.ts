@@ -2,7 +2,7 @@ import type { AppContext } from "@/server/core/app-context";
 import { NotFoundError } from "@/server/core/errors";
 import type { Database } from "@/server/db";
 import { liveRunsOf } from "./live-runs";
-import { findRun, requestCancel, runStatus, type RunRow } from "./run-store";
+import { findRun, findRunSoon, requestCancel, runStatus, type RunRow } from "./run-store";
 import { noticeRun, onRunNotice, RUN_CANCEL_CHANNEL, RUN_EVENTS_CHANNEL } from "./run-wakeups";
 
 /** How long a cancel waits for the run to record its end before answering with the run as it is. */
@@ -15,7 +15,7 @@ const CANCEL_WAIT_MS = 10_000;
  * it is, and a second cancel of a running one only waits again.
  */
 export async function cancelRun(app: AppContext, projectId: string, runId: string): Promise<RunRow> {
-  const row = await findRun(app.db, projectId, runId);
+  const row = await findRunSoon(app.db, projectId, runId);
   if (!row) throw new NotFoundError(`Run ${runId} not found`, "run_not_found");
   if (row.status !== "running") return row;
   if (await requestCancel(app.db, projectId, runId)) {

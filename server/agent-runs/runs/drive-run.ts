@@ -18,25 +18,25 @@ export interface DriveOptions {
  * there. A client that goes away only detaches (unless it asked to cancel on disconnect); the
  * run keeps its lease by heartbeat, stops when a cancel reaches it (here or through a
  * notification from another process), and is ended in the table with its outbox event once its
- * last event is written. The run's row is inserted without waiting: the first byte does not wait
- * on the database.
+ * last event is written. The run's row is written with the first batch of events, so the first
+ * byte does not wait on the database; `recorded()` writes it now (a background run's answer).
  */
 export function driveRun(
   app: AppContext,
   turn: TurnHandle,
   run: Omit<NewRun, "leaseOwner" | "leaseMs">,
   options: DriveOptions,
-): ReadableStream<NativeEvent> {
+): { events: ReadableStream<NativeEvent>; recorded: () => Promise<void> } {
   const { db } = app;
   const leaseMs = app.config.agentRuns.leaseMs;
-  const rowWritten = insertRun(db, { ...run, leaseOwner: PROCESS_LEASE_OWNER, leaseMs });
-  const log = new EventLogWriter(db, run.id, rowWritten);
+  const log = new EventLogWriter(db, run.id, () => insertRun(db, { ...run, leaseOwner: PROCESS_LEASE_OWNER, leaseMs }));
   const live = liveRunsOf(db);
   live.set(run.id, (reason) => turn.cancel(reason));
   const stopListening = onRunNotice(db, RUN_CANCEL_CHANNEL, run.id, () => turn.cancel("cancelled"));
   const heartbeat = setInterval(
     () => {
-      void rowWritten
+      void log
+        .rowWritten()
         .then(() => renewLease(db, run.id, PROCESS_LEASE_OWNER, leaseMs))
         .then((lease) => {
           if (lease?.cancelRequested) turn.cancel("cancelled");
@@ -63,7 +63,8 @@ export function driveRun(
     const reader = turn.events.getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
       const event = next.value;
-      log.append(++seq, event);
+      log.append(event);
+      seq++;
       try {
         client?.enqueue(event);
       } catch {
@@ -80,7 +81,7 @@ export function driveRun(
     (await stopListening)();
     const record = await turn.record;
     await log.flush();
-    await rowWritten;
+    await log.rowWritten();
     await endRun(db, run.id, {
       stopReason: record.stopReason,
       usage: record.usage,
@@ -91,5 +92,5 @@ export function driveRun(
     await noticeRun(db, RUN_EVENTS_CHANNEL, run.id);
   })().catch((error: unknown) => logger.error({ err: error, runId: run.id }, "ending the run failed"));
 
-  return attached;
+  return { events: attached, recorded: () => log.rowWritten() };
 }

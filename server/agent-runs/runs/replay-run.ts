@@ -8,7 +8,7 @@ import {
   type NativeEvent,
 } from "@/server/streams";
 import { followRun } from "./follow-run";
-import { activeRunOfSession, findRun, type RunRow } from "./run-store";
+import { activeRunOfSession, findRunSoon, type RunRow } from "./run-store";
 
 /**
  * A run's events from its event log, then live until it ends, in any transport and format:
@@ -24,7 +24,7 @@ export async function runEventsResponse(
   request: Request,
   afterQuery: string | undefined,
 ): Promise<Response> {
-  const run = await findRun(app.db, projectId, runId);
+  const run = await findRunSoon(app.db, projectId, runId);
   if (!run) throw new NotFoundError(`Run ${runId} not found`, "run_not_found");
   const format = negotiateFormat(request.headers.get(MESSAGES_FORMAT_HEADER));
   const transport = negotiateTransport(request.headers.get("accept"), true);

@@ -110,6 +110,21 @@ export async function findRun(db: Executor, projectId: string, runId: string): P
   return row;
 }
 
+/**
+ * A run the caller may have just been told about: its row is written with the run's first batch
+ * (tens of ms after the first byte), so an id minted in the last few seconds (UUIDv7 carries its
+ * time) is looked for again for a moment before it counts as unknown.
+ */
+export async function findRunSoon(db: Executor, projectId: string, runId: string): Promise<RunRow | undefined> {
+  const mintedAt = parseInt(runId.replaceAll("-", "").slice(0, 12), 16);
+  const recent = Number.isFinite(mintedAt) && Math.abs(Date.now() - mintedAt) < 5_000;
+  for (let waited = 0; ; waited += 25) {
+    const row = await findRun(db, projectId, runId);
+    if (row || !recent || waited >= 500) return row;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /** The run's status and stop reason, unscoped: only for the process that already holds its id. */
 export async function runStatus(db: Executor, runId: string): Promise<RunRow["status"] | undefined> {
   const [row] = await db.select({ status: agentRuns.status }).from(agentRuns).where(eq(agentRuns.id, runId));
@@ -165,11 +180,13 @@ export async function readRunEvents(
   afterSeq = 0,
 ): Promise<Array<{ seq: number; event: NativeEvent }>> {
   const rows = await db
-    .select({ seq: agentRunEvents.seq, event: agentRunEvents.event })
+    .select({ seq: agentRunEvents.seq, events: agentRunEvents.events })
     .from(agentRunEvents)
-    .where(and(eq(agentRunEvents.runId, runId), sql`${agentRunEvents.seq} > ${afterSeq}`))
+    .where(and(eq(agentRunEvents.runId, runId), sql`${agentRunEvents.lastSeq} > ${afterSeq}`))
     .orderBy(agentRunEvents.seq);
-  return rows as Array<{ seq: number; event: NativeEvent }>;
+  return rows
+    .flatMap((row) => (row.events as NativeEvent[]).map((event, i) => ({ seq: row.seq + i, event })))
+    .filter((entry) => entry.seq > afterSeq);
 }
 
 /** Marks a running run for cancellation; returns false when it has already ended. */

@@ -43,7 +43,11 @@ export const agentRuns = pgTable(
   ],
 );
 
-/** The run's native events in order (`seq` from 1): the source every replay and resume reads. */
+/**
+ * The run's native events in order, one row per appended batch: `seq` is the position of its first
+ * event (from 1), `last_seq` of its last, `events` the batch as a JSON array. A batch per row keeps
+ * the log's writes to a few statements per turn (the writer flushes every few tens of ms).
+ */
 export const agentRunEvents = pgTable(
   "agent_run_events",
   {
@@ -51,7 +55,8 @@ export const agentRunEvents = pgTable(
       .notNull()
       .references(() => agentRuns.id, { onDelete: "cascade" }),
     seq: bigint("seq", { mode: "number" }).notNull(),
-    event: jsonb("event").notNull(),
+    lastSeq: bigint("last_seq", { mode: "number" }).notNull(),
+    events: jsonb("events").notNull(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.seq] })],
 );
