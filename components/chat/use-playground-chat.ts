@@ -7,11 +7,13 @@ import {
   lastAssistantMessageIsCompleteWithToolCalls,
   type UIMessage,
 } from "ai";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { invokeBody, type ChatTarget } from "./chat-target";
 
 /** The session-authenticated twin of the agent service's invoke (server/agent-runs/routes.ts). */
 const PLAYGROUND_INVOKE = "/api/playground/invoke";
+/** Its twin of `POST /services/agent/v0/runs/{id}/cancel`. */
+const playgroundCancel = (runId: string) => `/api/playground/runs/${encodeURIComponent(runId)}/cancel`;
 
 /**
  * `useChat` over the playground's invoke route: the session cookie authenticates, so no API key
@@ -35,6 +37,8 @@ export function usePlaygroundChat(
     onTurnEnd.current = options.onTurnEnd;
   }, [options.onTurnEnd]);
   const [traceId, setTraceId] = useState<string>();
+  // The turn being streamed (x-svc-run-id of the send or of the resume): what Stop cancels.
+  const runId = useRef<string>(undefined);
   const targetRef = useRef(target);
   useEffect(() => {
     targetRef.current = target;
@@ -47,6 +51,7 @@ export function usePlaygroundChat(
         fetch: async (input, init) => {
           const response = await fetch(input, init);
           setTraceId(response.headers.get("x-svc-trace-id") ?? undefined);
+          runId.current = response.headers.get("x-svc-run-id") ?? undefined;
           return response;
         },
         headers: { "x-svc-messages-format": "ui_sdk", accept: "text/event-stream" },
@@ -71,7 +76,15 @@ export function usePlaygroundChat(
   useEffect(() => {
     if (sent) onTurnEnd.current?.(messages);
   }, [sent, messages]);
-  return { ...chat, traceId };
+  // A closed tab only detaches from a turn; Stop is the person asking for it to end.
+  const { stop: detach } = chat;
+  const stop = useCallback(async () => {
+    const running = runId.current;
+    await detach();
+    if (running)
+      await fetch(playgroundCancel(running), { method: "POST", credentials: "same-origin" }).catch(() => null);
+  }, [detach]);
+  return { ...chat, stop, traceId };
 }
 
 export type PlaygroundChat = ReturnType<typeof usePlaygroundChat>;

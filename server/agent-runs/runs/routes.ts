@@ -90,6 +90,17 @@ export const runRoutes = [
     handler: async ({ ctx, params }) => runToWire(await cancelRun(ctx.app, ctx.principal.projectId, params.id)),
   }),
   defineRoute({
+    method: "POST",
+    path: "/api/playground/runs/{id}/cancel",
+    auth: "session",
+    tag: TAG,
+    summary:
+      "The playground chat's stop: cancel the running turn as the signed-in user (session cookie, same origin only)",
+    params: runParams,
+    response: runWireSchema,
+    handler: async ({ ctx, params }) => runToWire(await cancelRun(ctx.app, ctx.principal.projectId, params.id)),
+  }),
+  defineRoute({
     method: "GET",
     path: "/services/agent/v0/invoke/{session_id}/stream",
     auth: "api_key",
