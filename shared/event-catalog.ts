@@ -18,4 +18,7 @@ export const EVENT_TYPES: readonly string[] = [
   "evaluations.runs.started",
   "evaluations.runs.finished",
   "evaluations.runs.failed",
+  "agents.runs.finished",
+  "agents.runs.failed",
+  "agents.runs.paused",
 ];

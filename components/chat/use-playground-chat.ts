@@ -7,17 +7,23 @@ import {
   lastAssistantMessageIsCompleteWithToolCalls,
   type UIMessage,
 } from "ai";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { invokeBody, type ChatTarget } from "./chat-target";
 
 /** The session-authenticated twin of the agent service's invoke (server/agent-runs/routes.ts). */
 const PLAYGROUND_INVOKE = "/api/playground/invoke";
+/** Its twin of `POST /services/agent/v0/runs/{id}/cancel`. */
+const playgroundCancel = (runId: string) => `/api/playground/runs/${encodeURIComponent(runId)}/cancel`;
 
 /**
  * `useChat` over the playground's invoke route: the session cookie authenticates, so no API key
  * reaches the browser. The target is read when each request is sent, so the editor's chat always
  * runs the draft as it is at that moment. A turn that pauses on client tools or approvals resumes
  * by itself once every one of them has an answer. `initialMessages` reopens a stored session.
+ * `resume: true`: a turn outlives the page (server/agent-runs/runs), so on mount the chat asks
+ * `GET {api}/{chatId}/stream` for the session's running turn and follows it (204: nothing runs).
+ * The messages are also kept when a turn is sent, so a reload mid-turn finds the question the
+ * running turn answers.
  * `traceId` is the last turn's trace (the response header), so a turn that failed mid-stream,
  * whose finish never arrives, still links its trace.
  */
@@ -31,6 +37,8 @@ export function usePlaygroundChat(
     onTurnEnd.current = options.onTurnEnd;
   }, [options.onTurnEnd]);
   const [traceId, setTraceId] = useState<string>();
+  // The turn being streamed (x-svc-run-id of the send or of the resume): what Stop cancels.
+  const runId = useRef<string>(undefined);
   const targetRef = useRef(target);
   useEffect(() => {
     targetRef.current = target;
@@ -43,6 +51,7 @@ export function usePlaygroundChat(
         fetch: async (input, init) => {
           const response = await fetch(input, init);
           setTraceId(response.headers.get("x-svc-trace-id") ?? undefined);
+          runId.current = response.headers.get("x-svc-run-id") ?? undefined;
           return response;
         },
         headers: { "x-svc-messages-format": "ui_sdk", accept: "text/event-stream" },
@@ -58,10 +67,24 @@ export function usePlaygroundChat(
     id: chatId,
     messages: options.initialMessages,
     transport,
+    resume: true,
     sendAutomaticallyWhen: turnCanResume,
     onFinish: ({ messages }) => onTurnEnd.current?.(messages),
   });
-  return { ...chat, traceId };
+  const { status, messages } = chat;
+  const sent = status === "submitted" && messages.at(-1)?.role === "user";
+  useEffect(() => {
+    if (sent) onTurnEnd.current?.(messages);
+  }, [sent, messages]);
+  // A closed tab only detaches from a turn; Stop is the person asking for it to end.
+  const { stop: detach } = chat;
+  const stop = useCallback(async () => {
+    const running = runId.current;
+    await detach();
+    if (running)
+      await fetch(playgroundCancel(running), { method: "POST", credentials: "same-origin" }).catch(() => null);
+  }, [detach]);
+  return { ...chat, stop, traceId };
 }
 
 export type PlaygroundChat = ReturnType<typeof usePlaygroundChat>;

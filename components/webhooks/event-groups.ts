@@ -26,6 +26,7 @@ const GROUP_LABELS: Record<string, string> = {
   testcases: "Test cases",
   traces: "Traces",
   webhooks: "Webhooks",
+  agents: "Agent runs",
 };
 
 const READ_ACTIONS = new Set(["retrieved", "fetched", "queried", "logged"]);
@@ -36,6 +37,7 @@ function labelOf(type: string): string {
   if (type === "environments.revisions.committed") return "a deploy (an environment revision committed)";
   if (type === "workflows.revisions.committed") return "an agent revision committed";
   if (action === "committed") return "a revision committed";
+  if (group === "agents") return action === "paused" ? "a run waits for approval or a client tool" : `a run ${action}`;
   if (action === "tested") return "a test delivery sent";
   if (action === "logged") return "a revision history read";
   return `${group === "testcases" || group === "traces" ? group : "a revision"} ${action === "queried" ? "queried" : "read"}`;

@@ -31,3 +31,4 @@ export { type RunAgent } from "./run-types";
 export { nodeRuntime, pythonProgram, pythonRuntime, PYTHON_HEAP_MB, RESULT_MARKER, type CodeLimits } from "./tools";
 export { findPlatformOperation, listPlatformTools, operationToWire, operationWire } from "./tools/platform";
 export { recordRunTrace } from "./record-run-trace";
+export { runSweepWorker } from "./runs/run-sweep";

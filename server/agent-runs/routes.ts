@@ -1,6 +1,17 @@
+import { z } from "zod";
 import { defineRoute } from "@/server/http/route";
 import { batchTurnSchema } from "@/server/streams";
 import { invokeAgent, invokeRequestSchema } from "./invoke";
+import { runRoutes } from "./runs/routes";
+
+/** `flags.background`: 202 with the run to follow (`GET /services/agent/v0/runs/{id}`, its events, webhooks). */
+const backgroundAccepted = z.strictObject({
+  run_id: z.string(),
+  session_id: z.string(),
+  trace_id: z.string(),
+  status: z.literal("running"),
+});
+const invokeAnswer = z.union([batchTurnSchema, backgroundAccepted]);
 
 /** The agent service. Streaming stays here, out of tRPC. */
 export const agentRunRoutes = [
@@ -12,8 +23,8 @@ export const agentRunRoutes = [
     summary:
       "Run one agent turn: batch JSON, SSE or NDJSON; native frames or the AI SDK UI Message Stream (mutating: runs the model)",
     body: invokeRequestSchema,
-    // The batch answer; SSE and NDJSON answers stream the same turn as frames.
-    response: batchTurnSchema,
+    // The batch answer (or 202 for a background run); SSE and NDJSON answers stream the same turn as frames.
+    response: invokeAnswer,
     handler: async ({ ctx, body }) => invokeAgent(ctx.app, ctx.principal, ctx.request, body),
   }),
   // The playground's chat: the same turn, authenticated by the session cookie so that no API key
@@ -26,8 +37,9 @@ export const agentRunRoutes = [
     summary:
       "The playground's chat: one agent turn as the signed-in user (session cookie, same origin only); same body and negotiation as invoke",
     body: invokeRequestSchema,
-    // The batch answer; SSE and NDJSON answers stream the same turn as frames.
-    response: batchTurnSchema,
+    // The batch answer (or 202 for a background run); SSE and NDJSON answers stream the same turn as frames.
+    response: invokeAnswer,
     handler: async ({ ctx, body }) => invokeAgent(ctx.app, ctx.principal, ctx.request, body),
   }),
+  ...runRoutes,
 ];

@@ -10,6 +10,8 @@ export interface TurnHandle {
   events: ReadableStream<NativeEvent>;
   /** Settles when the turn has ended, however it ended. */
   record: Promise<RunRecord>;
+  /** Stops the turn and its model request; the stream still ends with `done` (stop reason `cancelled`). */
+  cancel(reason: string): void;
 }
 
 /**
@@ -139,7 +141,7 @@ export function startTurn(
       controller.abort(new Error("client disconnected"));
     },
   });
-  return { events, record };
+  return { events, record, cancel: (reason) => controller.abort(new Error(reason)) };
 }
 
 function withCost(input: TurnInput, usage: HarnessOutcome["usage"]): RunUsage | undefined {

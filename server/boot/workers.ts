@@ -1,3 +1,4 @@
+import { runSweepWorker } from "@/server/agent-runs";
 import { logger } from "@/server/core/logger";
 import { processWide } from "@/server/core/process-wide";
 import type { AppContext } from "@/server/core/app-context";
@@ -13,6 +14,7 @@ export const BACKGROUND_WORKERS: BackgroundWorker[] = [
   webhookWorker,
   evaluationWorker,
   statisticsWorker,
+  runSweepWorker,
 ];
 
 /** Starts every registered worker; the app process does this unless WORKERS=off. */

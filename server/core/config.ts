@@ -54,6 +54,7 @@ const configSchema = z.object({
   AGENT_KEEPALIVE_MS: z.coerce.number().int().positive().default(15_000),
   AGENT_TRACE_CONTENT: z.enum(["true", "false"]).default("true"),
   AGENT_REFERENCE_MAX_DEPTH: z.coerce.number().int().min(0).max(20).default(3),
+  AGENT_RUN_LEASE_MS: z.coerce.number().int().min(1_000).default(30_000),
   COMPOSIO_API_KEY: z.string().optional(),
   COMPOSIO_BASE_URL: z.string().url().default("https://backend.composio.dev"),
   SANDBOX_WORKSPACE_MAX_BYTES: z.coerce
@@ -176,6 +177,8 @@ export interface Config {
     traceContent: boolean;
     /** How deep reference tools may nest runs (a run a client started is depth 0). */
     referenceMaxDepth: number;
+    /** How long a run's lease lasts without a heartbeat before the sweep ends it as interrupted. */
+    leaseMs: number;
   };
   /** Integration gateways for `gateway` tools; a provider is present only when configured. */
   gateways: { composio?: { apiKey: string; baseUrl: string } };
@@ -275,6 +278,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       keepaliveMs: c.AGENT_KEEPALIVE_MS,
       traceContent: c.AGENT_TRACE_CONTENT === "true",
       referenceMaxDepth: c.AGENT_REFERENCE_MAX_DEPTH,
+      leaseMs: c.AGENT_RUN_LEASE_MS,
     },
     gateways: c.COMPOSIO_API_KEY
       ? { composio: { apiKey: c.COMPOSIO_API_KEY, baseUrl: c.COMPOSIO_BASE_URL.replace(/\/+$/, "") } }

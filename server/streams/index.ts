@@ -1,4 +1,10 @@
-export { foldBatch, type BatchMessage, type BatchOutputs, type PendingInteraction } from "./batch-fold";
+export {
+  batchOutputsSchema,
+  foldBatch,
+  type BatchMessage,
+  type BatchOutputs,
+  type PendingInteraction,
+} from "./batch-fold";
 export type { ContentBlock, NativeMessage } from "./content-block";
 export { toFinishReason, toUiFinishReason, type ContractFinishReason } from "./finish-reason";
 export { readInboundMessages } from "./inbound-messages";

@@ -6,11 +6,17 @@ export const SSE_DONE = "data: [DONE]\n\n";
  * Objects to SSE `data:` lines; `sentinel` appends `data: [DONE]` (the UI Message Stream, OpenAI
  * chat completions); `event` names each event (`event:` line, as OpenAI's Responses stream does).
  */
-export function sseStream<T>(options: { sentinel: boolean; event?: (value: T) => string }): TransformStream<T, string> {
+export function sseStream<T>(options: {
+  sentinel: boolean;
+  event?: (value: T) => string;
+  /** The frame's `id:` (a resume position a client sends back as `Last-Event-ID`). */
+  id?: () => string;
+}): TransformStream<T, string> {
   return new TransformStream({
     transform(value, controller) {
+      const id = options.id ? `id: ${options.id()}\n` : "";
       const name = options.event ? `event: ${options.event(value)}\n` : "";
-      controller.enqueue(`${name}data: ${JSON.stringify(value)}\n\n`);
+      controller.enqueue(`${id}${name}data: ${JSON.stringify(value)}\n\n`);
     },
     flush(controller) {
       if (options.sentinel) controller.enqueue(SSE_DONE);

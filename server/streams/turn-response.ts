@@ -18,6 +18,10 @@ export interface TurnResponseOptions {
   messageId: string;
   trim: boolean;
   keepaliveMs: number;
+  /** The run these events belong to (`x-svc-run-id`): cancel it, fetch it or resume it by this id. */
+  runId?: string;
+  /** Native SSE frames carry `id:` from this sequence number on (the run's event log `seq`). */
+  firstEventId?: number;
 }
 
 export const SSE_HEADERS = {
@@ -39,6 +43,7 @@ export async function turnResponse(
     "x-svc-messages-format": options.format,
     "x-svc-messages-version": "v1",
   };
+  if (options.runId) headers["x-svc-run-id"] = options.runId;
   if (options.transport === "batch") {
     const body = await batchBody(events, options);
     return new Response(JSON.stringify(body), {
@@ -63,8 +68,10 @@ export async function turnResponse(
       },
     });
   }
+  let nextId = options.firstEventId ?? 1;
+  const id = options.format === "native" && options.runId ? () => String(nextId++) : undefined;
   const text = frames
-    .pipeThrough(sseStream({ sentinel: options.format === "ui_sdk" }))
+    .pipeThrough(sseStream({ sentinel: options.format === "ui_sdk", id }))
     .pipeThrough(keepaliveStream(options.keepaliveMs));
   return new Response(text.pipeThrough(new TextEncoderStream()), {
     status: 200,

@@ -261,7 +261,7 @@ describe.each(combos)("%s x %s", (transport, format) => {
     expect(summarise(o, transport, format).errors).toEqual([NO_OUTPUT_MESSAGE]);
   });
 
-  it("a client disconnect aborts the run and the model server sees its socket close", async () => {
+  it("with flags.cancel_on_disconnect, a client disconnect aborts the run and the model server sees its socket close", async () => {
     model.script({ kind: "hang" });
     const controller = new AbortController();
     const arrived = model.nextRequest();
@@ -275,7 +275,7 @@ describe.each(combos)("%s x %s", (transport, format) => {
         accept: ACCEPT[transport],
         "x-svc-messages-format": format,
       },
-      body: JSON.stringify(body([{ role: "user", content: "hi" }])),
+      body: JSON.stringify({ ...body([{ role: "user", content: "hi" }]), flags: { cancel_on_disconnect: true } }),
     }).catch((error: unknown) => error);
     await arrived;
     controller.abort();

@@ -30,6 +30,8 @@ export type Script =
       chunks?: number;
       /** Waits this long before answering (a model's latency). */
       delayMs?: number;
+      /** Waits this long between stream frames (a reply that takes a while to write). */
+      frameDelayMs?: number;
     }
   /** Answers with this HTTP status and a provider-shaped error body. */
   | { kind: "status"; status: number; message?: string }
@@ -180,7 +182,11 @@ export async function startScriptedModelServer(options: { port?: number } = {}):
     }
     // Mistral's API (and its package) sends every tool call whole; the others stream arguments.
     const whole = path.includes("/mistral/");
-    for (const frame of emit(script, String(body?.model ?? "m"), whole)) res.write(frame);
+    for (const frame of emit(script, String(body?.model ?? "m"), whole)) {
+      if (script.frameDelayMs) await new Promise((resolve) => setTimeout(resolve, script.frameDelayMs));
+      if (res.destroyed) return;
+      res.write(frame);
+    }
     done();
   });
   server.on("connection", (socket) => {

@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tables } from "@/server/db";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
@@ -93,5 +95,43 @@ describe("POST /api/playground/invoke", () => {
     });
     expect(r.status).toBe(422);
     expect(r.body.errors[0].path).toBe("session_id");
+  });
+
+  it("resumes a running turn for the signed-in user (useChat resume: true), 204 once nothing runs, and Stop cancels it", async () => {
+    const deltas = (text: string) =>
+      text
+        .split("\n")
+        .filter((l) => l.startsWith("data: {"))
+        .map((l) => JSON.parse(l.slice(6)))
+        .filter((f) => f.type === "text-delta")
+        .map((f) => f.delta)
+        .join("");
+    model.script({ kind: "reply", text: "slowly but surely", chunks: 6, frameDelayMs: 80 });
+    const sent = owner.send("POST", "/api/playground/invoke", {
+      body: { ...body, session_id: "chat-resume" },
+      headers: uiHeaders,
+    });
+    await model.nextRequest();
+    const resumed = await owner.send("GET", "/api/playground/invoke/chat-resume/stream");
+    expect(resumed.status).toBe(200);
+    expect(String(resumed.body)).toMatch(/data: \[DONE\]\n\n$/);
+    expect(deltas(String(resumed.body))).toBe("slowly but surely");
+    expect(deltas(String((await sent).body))).toBe("slowly but surely");
+    expect((await owner.send("GET", "/api/playground/invoke/chat-resume/stream")).status).toBe(204);
+
+    model.script({ kind: "hang" });
+    const hanging = owner.send("POST", "/api/playground/invoke", {
+      body: { ...body, session_id: "chat-stop" },
+      headers: uiHeaders,
+    });
+    await model.nextRequest();
+    const [run] = await t.context.db
+      .select({ id: tables.agentRuns.id })
+      .from(tables.agentRuns)
+      .where(eq(tables.agentRuns.sessionId, "chat-stop"));
+    const stopped = await owner.send("POST", `/api/playground/runs/${run.id}/cancel`);
+    expect(stopped.status).toBe(200);
+    expect(stopped.body).toMatchObject({ id: run.id, status: "cancelled" });
+    await hanging;
   });
 });

@@ -1,14 +1,17 @@
+import { newId } from "@/server/core/ids";
 import { traceContext } from "../trace-context";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import { MESSAGES_FORMAT_HEADER, negotiateFormat, negotiateTransport, turnResponse } from "@/server/streams";
+import { driveRun } from "../runs/drive-run";
 import type { InvokeRequest } from "./invoke-request";
 import { prepareTurn } from "./prepare-turn";
 import { beginTurn } from "./begin-turn";
 
 /**
  * One agent turn over HTTP: negotiate, prepare (every pre-stream failure is a JSON error), start
- * the turn bound to the request's abort signal, and project its events into the response.
+ * the turn as a run that outlives the request (server/agent-runs/runs), and project its events
+ * into the response; `flags.background` answers 202 with the run's id instead.
  */
 export async function invokeAgent(
   app: AppContext,
@@ -20,16 +23,45 @@ export async function invokeAgent(
   const transport = negotiateTransport(request.headers.get("accept"), Boolean(body.flags?.stream));
   const trace = traceContext(request.headers.get("traceparent"));
   const input = await prepareTurn(app, principal, body, format, { trace, depth: 0 });
-  const turn = beginTurn(app, input, trace, request.signal);
-  return turnResponse(turn.events, {
+  const cancelOnDisconnect = Boolean(body.flags?.cancel_on_disconnect) && !body.flags?.background;
+  const turn = beginTurn(app, input, trace, cancelOnDisconnect ? request.signal : undefined);
+  const runId = newId();
+  const messageId = replyMessageId(body, format) ?? `msg-${trace.traceId}`;
+  const { events, recorded } = driveRun(
+    app,
+    turn,
+    {
+      id: runId,
+      projectId: principal.projectId,
+      sessionId: input.sessionId,
+      agent: input.agent,
+      format,
+      messageId,
+      traceId: trace.traceId,
+      spanId: trace.spanId,
+      background: Boolean(body.flags?.background),
+    },
+    { cancelOnDisconnect },
+  );
+  if (body.flags?.background) {
+    void events.cancel();
+    // The caller follows the run by its id next: it must be there.
+    await recorded();
+    return Response.json(
+      { run_id: runId, session_id: input.sessionId, trace_id: trace.traceId, status: "running" },
+      { status: 202, headers: { "x-svc-run-id": runId, "x-svc-session-id": input.sessionId } },
+    );
+  }
+  return turnResponse(events, {
     transport,
     format,
     sessionId: input.sessionId,
     traceId: trace.traceId,
     spanId: trace.spanId,
-    messageId: replyMessageId(body, format) ?? `msg-${trace.traceId}`,
+    messageId,
     trim: Boolean(body.flags?.trim),
     keepaliveMs: app.config.agentRuns.keepaliveMs,
+    runId,
   });
 }
 

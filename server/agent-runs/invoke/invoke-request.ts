@@ -29,6 +29,18 @@ export const invokeRequestSchema = z.object({
         .describe(
           "No one can approve: `deny` refuses a call that would ask (the model is told); `fail` ends the run with stop reason permission_required.",
         ),
+      background: z
+        .boolean()
+        .nullish()
+        .describe(
+          "Answer 202 with the run id at once; the run goes on without a client (follow it by its id, or by webhooks on agents.runs.*).",
+        ),
+      cancel_on_disconnect: z
+        .boolean()
+        .nullish()
+        .describe(
+          "The old behaviour: the client going away cancels the run. By default the run goes on and can be resumed; cancel it with POST /services/agent/v0/runs/{id}/cancel.",
+        ),
     })
     .nullish(),
   data: z

@@ -11,3 +11,4 @@ export * from "./chat-sessions";
 export * from "./openai-responses";
 export * from "./evaluations";
 export * from "./deploy-gates";
+export * from "./agent-runs";

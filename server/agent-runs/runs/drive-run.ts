@@ -1,0 +1,96 @@
+import type { AppContext } from "@/server/core/app-context";
+import { logger } from "@/server/core/logger";
+import type { NativeEvent } from "@/server/streams";
+import type { TurnHandle } from "../start-turn";
+import { EventLogWriter } from "./event-log";
+import { liveRunsOf, PROCESS_LEASE_OWNER } from "./live-runs";
+import { endRun, insertRun, renewLease, type NewRun } from "./run-store";
+import { noticeRun, onRunNotice, RUN_CANCEL_CHANNEL, RUN_EVENTS_CHANNEL } from "./run-wakeups";
+
+export interface DriveOptions {
+  /** The old behaviour (`flags.cancel_on_disconnect`): the client going away cancels the turn. */
+  cancelOnDisconnect: boolean;
+}
+
+/**
+ * Owns a turn for its whole life, apart from any client: reads every event, numbers it (`seq`
+ * from 1), queues it for the event log and hands it to the attached client, if one is still
+ * there. A client that goes away only detaches (unless it asked to cancel on disconnect); the
+ * run keeps its lease by heartbeat, stops when a cancel reaches it (here or through a
+ * notification from another process), and is ended in the table with its outbox event once its
+ * last event is written. The run's row is written with the first batch of events, so the first
+ * byte does not wait on the database; `recorded()` writes it now (a background run's answer).
+ */
+export function driveRun(
+  app: AppContext,
+  turn: TurnHandle,
+  run: Omit<NewRun, "leaseOwner" | "leaseMs">,
+  options: DriveOptions,
+): { events: ReadableStream<NativeEvent>; recorded: () => Promise<void> } {
+  const { db } = app;
+  const leaseMs = app.config.agentRuns.leaseMs;
+  const log = new EventLogWriter(db, run.id, () => insertRun(db, { ...run, leaseOwner: PROCESS_LEASE_OWNER, leaseMs }));
+  const live = liveRunsOf(db);
+  live.set(run.id, (reason) => turn.cancel(reason));
+  const stopListening = onRunNotice(db, RUN_CANCEL_CHANNEL, run.id, () => turn.cancel("cancelled"));
+  const heartbeat = setInterval(
+    () => {
+      void log
+        .rowWritten()
+        .then(() => renewLease(db, run.id, PROCESS_LEASE_OWNER, leaseMs))
+        .then((lease) => {
+          if (lease?.cancelRequested) turn.cancel("cancelled");
+        })
+        .catch((error: unknown) => logger.warn({ err: error, runId: run.id }, "renewing the run's lease failed"));
+    },
+    Math.max(250, Math.floor(leaseMs / 3)),
+  );
+  heartbeat.unref?.();
+
+  let client: ReadableStreamDefaultController<NativeEvent> | undefined;
+  const attached = new ReadableStream<NativeEvent>({
+    start(controller) {
+      client = controller;
+    },
+    cancel() {
+      client = undefined;
+      if (options.cancelOnDisconnect) turn.cancel("client disconnected");
+    },
+  });
+
+  void (async () => {
+    let seq = 0;
+    const reader = turn.events.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      const event = next.value;
+      log.append(event);
+      seq++;
+      try {
+        client?.enqueue(event);
+      } catch {
+        client = undefined;
+      }
+    }
+    try {
+      client?.close();
+    } catch {
+      // The client went away meanwhile.
+    }
+    clearInterval(heartbeat);
+    live.delete(run.id);
+    (await stopListening)();
+    const record = await turn.record;
+    await log.flush();
+    await log.rowWritten();
+    await endRun(db, run.id, {
+      stopReason: record.stopReason,
+      usage: record.usage,
+      error: record.error,
+      eventCount: seq,
+    });
+    // Followers see the end at once rather than at their next poll.
+    await noticeRun(db, RUN_EVENTS_CHANNEL, run.id);
+  })().catch((error: unknown) => logger.error({ err: error, runId: run.id }, "ending the run failed"));
+
+  return { events: attached, recorded: () => log.rowWritten() };
+}

@@ -1,0 +1,62 @@
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { ts } from "./columns";
+import { projects } from "./tenancy";
+
+/**
+ * One row per agent turn (server/agent-runs/runs): who ran (the agent's references), in which
+ * session, how it ended, and the lease of the process that drives it. `status` is `running`,
+ * `finished`, `failed`, `paused` or `cancelled`; `format` and `message_id` let any process replay
+ * the turn in the shape its client asked for.
+ */
+export const agentRuns = pgTable(
+  "agent_runs",
+  {
+    id: text("id").primaryKey(),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    sessionId: text("session_id").notNull(),
+    /** The workflow (artifact) id of a committed agent; null for an inline template. */
+    agentId: uuid("agent_id"),
+    agent: jsonb("agent").notNull(),
+    status: text("status").notNull(),
+    format: text("format").notNull(),
+    messageId: text("message_id").notNull(),
+    background: boolean("background").notNull().default(false),
+    traceId: text("trace_id").notNull(),
+    /** The run's own span (`invoke_agent`), as the invoke answer's `traceparent` named it. */
+    spanId: text("span_id").notNull(),
+    stopReason: text("stop_reason"),
+    usage: jsonb("usage"),
+    error: text("error"),
+    eventCount: integer("event_count").notNull().default(0),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    endedAt: ts("ended_at"),
+    leaseOwner: text("lease_owner"),
+    leaseExpiresAt: ts("lease_expires_at"),
+    cancelRequestedAt: ts("cancel_requested_at"),
+  },
+  (t) => [
+    index("agent_runs_session_idx").on(t.projectId, t.sessionId, t.createdAt),
+    index("agent_runs_project_idx").on(t.projectId, t.createdAt),
+    index("agent_runs_running_idx").on(t.status, t.leaseExpiresAt),
+  ],
+);
+
+/**
+ * The run's native events in order, one row per appended batch: `seq` is the position of its first
+ * event (from 1), `last_seq` of its last, `events` the batch as a JSON array. A batch per row keeps
+ * the log's writes to a few statements per turn (the writer flushes every few tens of ms).
+ */
+export const agentRunEvents = pgTable(
+  "agent_run_events",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => agentRuns.id, { onDelete: "cascade" }),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    lastSeq: bigint("last_seq", { mode: "number" }).notNull(),
+    events: jsonb("events").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
+);
