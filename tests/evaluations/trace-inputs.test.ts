@@ -246,10 +246,18 @@ describe("a live evaluation", () => {
     // The same window again mints nothing: each trace is scored once.
     expect((await refresh(window)).body).toMatchObject({ status: "success", scenarios: 0 });
 
-    const temporal = await t.call("POST", "/api/evaluations/metrics/query", {
-      key,
-      body: { metrics: { run_id: run.id, timestamps: true } },
-    });
+    // The window's metrics follow as its scenarios settle.
+    let temporal;
+    for (const until = Date.now() + 10_000; ;) {
+      temporal = await t.call("POST", "/api/evaluations/metrics/query", {
+        key,
+        body: { metrics: { run_id: run.id, timestamps: true } },
+      });
+      const data = temporal.body.metrics?.[0]?.data ?? {};
+      const scores = Object.entries(data).find(([k]) => k.startsWith("evaluator-"))?.[1] as any;
+      if (scores?.["attributes.svc.data.outputs.success"]?.count === 2 || Date.now() > until) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(temporal.body.count).toBe(1);
     const metric = temporal.body.metrics[0];
     expect(metric).toMatchObject({ timestamp: windowStart, interval: 5 });

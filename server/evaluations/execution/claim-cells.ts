@@ -23,7 +23,7 @@ export interface ClaimedCell {
   token: string;
 }
 
-interface CellRow {
+export interface CellRow {
   id: string;
   run_id: string;
   scenario_id: string;
@@ -33,6 +33,11 @@ interface CellRow {
   inputs: Record<string, unknown> | null;
   run_updated_ms: number | null;
 }
+
+/** What a claim returns of each cell it leased (`r` is the cell). */
+export const CLAIMED_COLUMNS = `r.id::text, r.run_id::text, r.scenario_id::text, r.step_key, r.repeat_idx, r.attempts,
+  (select s.inputs from evaluation_scenarios s where s.id = r.scenario_id) as inputs,
+  (select (extract(epoch from u.updated_at) * 1000)::float8 from evaluation_runs u where u.id = r.run_id) as run_updated_ms`;
 
 /**
  * One statement (the hot path is a handful of round trips per cell, written by hand because
@@ -59,11 +64,9 @@ update evaluation_results r
 set status = 'running', lease_until = $3::timestamptz, lease_token = $4::uuid, attempts = r.attempts + 1,
   updated_at = $2::timestamptz
 from due where r.id = due.id
-returning r.id::text, r.run_id::text, r.scenario_id::text, r.step_key, r.repeat_idx, r.attempts,
-  (select s.inputs from evaluation_scenarios s where s.id = r.scenario_id) as inputs,
-  (select (extract(epoch from u.updated_at) * 1000)::float8 from evaluation_runs u where u.id = r.run_id) as run_updated_ms`;
+returning ${CLAIMED_COLUMNS}`;
 
-const toCell = (row: CellRow): WorkCell => ({
+export const toCell = (row: CellRow): WorkCell => ({
   id: row.id,
   runId: row.run_id,
   scenarioId: row.scenario_id,

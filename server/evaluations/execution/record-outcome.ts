@@ -2,10 +2,10 @@ import { newId } from "@/server/core/ids";
 import { rawQuery, type Database, type Executor } from "@/server/db";
 import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_DELAY_S, readRunData } from "../model/run-data";
 import type { RunRow } from "../model/rows";
-import { settleDependents } from "./cell-dependencies";
 import { notifyEvaluationWorkers } from "./channel";
 import { leaseCells, type WorkCell } from "./claim-cells";
 import type { CellOutcome } from "./invocation-outcome";
+import { recordFinal } from "./record-final";
 
 export type Recorded = "released" | "retry" | "done" | "lost";
 
@@ -39,11 +39,10 @@ const json = (value: unknown) => (value === undefined || value === null ? null :
 /**
  * Writes a cell's outcome if this worker still holds its lease (the token): a stopped cell goes
  * back to the queue, a retryable failure is queued again after a backoff while attempts remain,
- * anything else is final. A final write releases or fails the evaluator cells waiting on it, in
- * the same transaction, which also leases the run's next due cell to the same worker when
- * `handOff` is given (one for one, so the run's batch_size holds): a slot goes from one cell to
- * the next in a few round trips, without another claim. Settling the scenario (`settleCell`)
- * comes after, off that path.
+ * anything else is final. A final write also releases or fails the evaluator cells waiting on it
+ * and, with `handOff`, leases the run's next due cell to the same worker, all in one statement
+ * (record-final.ts): a slot goes from one cell to the next in one round trip, without a claim.
+ * Settling the scenario (`settleCell`) comes after, off that path.
  */
 export async function recordOutcome(
   db: Database,
@@ -55,25 +54,20 @@ export async function recordOutcome(
   handOff?: { leaseMs: number },
 ): Promise<{ recorded: Recorded; next?: HandedOff }> {
   const at = now.toISOString();
-  return db.transaction(async (tx) => {
-    const next = async (): Promise<HandedOff | undefined> => {
-      if (!handOff) return undefined;
-      const nextToken = newId();
-      const { cells, runUpdatedMs } = await leaseCells(tx, run, 1, nextToken, handOff.leaseMs, now);
-      return cells[0] ? { cell: cells[0], token: nextToken, runUpdatedMs } : undefined;
-    };
-    if (outcome.status === "failure" && outcome.error.code === "cancelled") {
-      const back = await writeHeld(
-        tx,
-        cell,
-        token,
-        `status = 'queued', due_at = $3::timestamptz, attempts = greatest(attempts - 1, 0), updated_at = $3::timestamptz`,
-        [at],
-      );
-      return { recorded: back ? "released" : "lost" };
-    }
-    const maxRetries = readRunData(run.data).concurrency?.max_retries ?? DEFAULT_MAX_RETRIES;
-    if (outcome.status === "failure" && outcome.error.retryable && cell.attempts <= maxRetries) {
+  if (outcome.status === "failure" && outcome.error.code === "cancelled") {
+    const back = await writeHeld(
+      db,
+      cell,
+      token,
+      `status = 'queued', due_at = $3::timestamptz, attempts = greatest(attempts - 1, 0), updated_at = $3::timestamptz`,
+      [at],
+    );
+    return { recorded: back ? "released" : "lost" };
+  }
+  const maxRetries = readRunData(run.data).concurrency?.max_retries ?? DEFAULT_MAX_RETRIES;
+  if (outcome.status === "failure" && outcome.error.retryable && cell.attempts <= maxRetries) {
+    // Requeued and the next cell leased in one transaction: one out, one in.
+    return db.transaction(async (tx) => {
       const due = new Date(now.getTime() + retryDelayMs(run, cell.attempts)).toISOString();
       const back = await writeHeld(
         tx,
@@ -82,31 +76,20 @@ export async function recordOutcome(
         `status = 'queued', due_at = $3::timestamptz, error = $4::text::jsonb, updated_at = $5::timestamptz`,
         [due, json(outcome.error), at],
       );
-      return back ? { recorded: "retry", next: await next() } : { recorded: "lost" };
-    }
-    const success = outcome.status === "success";
-    const written = await writeHeld(
-      tx,
-      cell,
-      token,
-      `status = $3, outputs = $4::text::jsonb, error = $5::text::jsonb, tokens = $6::int, cost_usd = $7::float8,
-       trace_id = $8, latency_ms = $9::float8, due_at = null, updated_at = $10::timestamptz`,
-      [
-        success ? "success" : "failure",
-        success ? json(outcome.outputs) : null,
-        success ? null : json(outcome.error),
-        success ? (outcome.tokens ?? null) : null,
-        success ? (outcome.costUsd ?? null) : null,
-        outcome.traceId ?? null,
-        outcome.latencyMs,
-        at,
-      ],
-    );
-    if (!written) return { recorded: "lost" };
-    // Only an invocation cell has cells waiting on it.
-    const invocation = readRunData(run.data).steps.find((s) => s.key === cell.stepKey)?.type === "invocation";
-    const released = invocation ? await settleDependents(tx, run, now, cell.scenarioId, outcome.status) : 0;
-    if (released > 0) await notifyEvaluationWorkers(tx);
-    return { recorded: "done", next: await next() };
-  });
+      if (!back) return { recorded: "lost" as const };
+      if (!handOff) return { recorded: "retry" as const };
+      const nextToken = newId();
+      const { cells, runUpdatedMs } = await leaseCells(tx, run, 1, nextToken, handOff.leaseMs, now);
+      return {
+        recorded: "retry" as const,
+        next: cells[0] ? { cell: cells[0], token: nextToken, runUpdatedMs } : undefined,
+      };
+    });
+  }
+  // One statement, so one round trip: the common case of every cell.
+  const final = await recordFinal(db, run, cell, token, outcome, now, handOff);
+  if (!final.written) return { recorded: "lost" };
+  // Workers idle elsewhere may take the evaluator cells this released (sent after the commit).
+  if (final.released > 0) await notifyEvaluationWorkers(db);
+  return { recorded: "done", next: final.next };
 }

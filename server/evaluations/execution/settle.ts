@@ -112,7 +112,10 @@ export async function finalizeIfDone(db: Executor, runId: string, now = new Date
   );
   if (open) return undefined;
   const finish = async (tx: Executor) => {
-    const [run] = await tx.select().from(evaluationRuns).where(eq(evaluationRuns.id, runId)).for("update");
+    // NO KEY UPDATE: it excludes other finalizers, but not the key-share locks that writes of the
+    // run's metrics and scenarios take through their foreign key (FOR UPDATE would deadlock with a
+    // scenario settling: it holds the scenario and waits for the run's key, we the reverse).
+    const [run] = await tx.select().from(evaluationRuns).where(eq(evaluationRuns.id, runId)).for("no key update");
     // A live run is never finished: it runs until stopped (reference §4.7).
     if (!run || run.status !== "running" || run.flags.is_closed || run.flags.is_live) return undefined;
     const status = await rollup(tx, eq(r.runId, run.id));

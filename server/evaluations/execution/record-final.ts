@@ -1,0 +1,105 @@
+import { newId } from "@/server/core/ids";
+import { rawQuery, type Executor } from "@/server/db";
+import { DEFAULT_BATCH_SIZE, readRunData } from "../model/run-data";
+import type { RunRow } from "../model/rows";
+import { dependencyShape } from "./cell-dependencies";
+import { CLAIMED_COLUMNS, toCell, type CellRow, type WorkCell } from "./claim-cells";
+import type { CellOutcome } from "./invocation-outcome";
+
+/**
+ * A cell's final outcome in one statement, the common case of the hot path: the write under the
+ * lease ($1 cell, $2 token); the evaluator cells waiting on an invocation cell released (due now)
+ * or failed with it; and, when asked, the run's next due cell leased to the same worker. The
+ * statement's snapshot still sees the recorded cell as leased, so the room for the next one
+ * leaves it out of the count: one out, one in, and the run's batch_size holds.
+ */
+const RECORD = `
+with w as (
+  update evaluation_results set lease_until = null, lease_token = null, status = $3, outputs = $4::text::jsonb,
+    error = $5::text::jsonb, tokens = $6::int, cost_usd = $7::float8, trace_id = $8, latency_ms = $9::float8,
+    due_at = null, updated_at = $10::timestamptz
+  where id = $1::uuid and lease_token = $2::uuid and status = 'running'
+  returning scenario_id, repeat_idx
+), rel as (
+  update evaluation_results e set
+    due_at = case when $3 = 'success' then $10::timestamptz else e.due_at end,
+    status = case when $3 = 'success' then e.status else 'failure' end,
+    error = case when $3 = 'success' then e.error else $11::text::jsonb end,
+    updated_at = $10::timestamptz
+  from w
+  where e.run_id = $12::uuid and e.scenario_id = w.scenario_id and e.status = 'queued' and e.due_at is null
+    and e.step_key = any($13::text[]) and ($14::bool or e.repeat_idx = w.repeat_idx)
+  returning e.id
+), room as (
+  select least(1, $16::int - (select count(*)::int from evaluation_results
+    where run_id = $12::uuid and status = 'running' and lease_until >= $10::timestamptz and id <> $1::uuid)) as n
+  where $15::bool and exists (select 1 from w) and exists (select 1 from evaluation_runs where id = $12::uuid
+    and status = 'running' and flags @> '{"is_active": true}' and not flags @> '{"is_closed": true}')
+), due as (
+  select id from evaluation_results
+  where run_id = $12::uuid and id <> $1::uuid and ((status = 'queued' and due_at <= $10::timestamptz)
+    or (status = 'running' and lease_until < $10::timestamptz))
+  order by due_at, id
+  limit greatest(0, coalesce((select n from room), 0))
+  for update skip locked
+), nxt as (
+  update evaluation_results r
+  set status = 'running', lease_until = $17::timestamptz, lease_token = $18::uuid, attempts = r.attempts + 1,
+    updated_at = $10::timestamptz
+  from due where r.id = due.id
+  returning ${CLAIMED_COLUMNS}
+)
+select (select count(*)::int from w) as written, (select count(*)::int from rel) as released, nxt.*
+from (select 1) one left join nxt on true`;
+
+const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+
+type Row = { written: number; released: number } & CellRow;
+
+/** Records a final outcome (see RECORD); the next cell when one was handed off. */
+export async function recordFinal(
+  db: Executor,
+  run: RunRow,
+  cell: WorkCell,
+  token: string,
+  outcome: CellOutcome,
+  now: Date,
+  handOff?: { leaseMs: number },
+): Promise<{ written: boolean; released: number; next?: { cell: WorkCell; token: string; runUpdatedMs?: number } }> {
+  const { invocation, evaluators, shared } = dependencyShape(run);
+  const waits = invocation?.key === cell.stepKey ? evaluators : [];
+  const success = outcome.status === "success";
+  const at = now.toISOString();
+  const nextToken = newId();
+  const [row] = await rawQuery<Row>(db, RECORD, [
+    cell.id,
+    token,
+    success ? "success" : "failure",
+    success ? json(outcome.outputs) : null,
+    success ? null : json(outcome.error),
+    success ? (outcome.tokens ?? null) : null,
+    success ? (outcome.costUsd ?? null) : null,
+    outcome.traceId ?? null,
+    outcome.latencyMs,
+    at,
+    json({
+      code: "invocation_failed",
+      message: `the application step "${cell.stepKey}" failed for this testcase; see its cell`,
+    }),
+    run.id,
+    `{${waits.map((k) => `"${k.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`,
+    shared,
+    Boolean(handOff),
+    readRunData(run.data).concurrency?.batch_size ?? DEFAULT_BATCH_SIZE,
+    new Date(now.getTime() + (handOff?.leaseMs ?? 0)).toISOString(),
+    nextToken,
+  ]);
+  const next = row?.id
+    ? {
+        cell: toCell(row),
+        token: nextToken,
+        runUpdatedMs: row.run_updated_ms === null ? undefined : Number(row.run_updated_ms),
+      }
+    : undefined;
+  return { written: (row?.written ?? 0) > 0, released: row?.released ?? 0, next };
+}
