@@ -582,7 +582,7 @@ describe("external harness (Claude Code through the Agent SDK) against the scrip
     expect(await runsOf("unattended-fail")).toBe(0);
   });
 
-  it("a client that disconnects mid-turn stops Claude Code and its model request", async () => {
+  it("with flags.cancel_on_disconnect, a client that disconnects mid-turn stops Claude Code and its model request", async () => {
     model.script({ kind: "hang" });
     const controller = new AbortController();
     const arrived = model.nextRequest();
@@ -590,7 +590,7 @@ describe("external harness (Claude Code through the Agent SDK) against the scrip
       method: "POST",
       signal: controller.signal,
       headers: { authorization: `ApiKey ${key}`, "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify(body("disconnect", [{ role: "user", content: "hi" }])),
+      body: JSON.stringify({ ...body("disconnect", [{ role: "user", content: "hi" }]), flags: { cancel_on_disconnect: true } }),
     });
     await arrived;
     const aborted = model.nextAbort();

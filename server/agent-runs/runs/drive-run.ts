@@ -3,7 +3,7 @@ import { logger } from "@/server/core/logger";
 import type { NativeEvent } from "@/server/streams";
 import type { TurnHandle } from "../start-turn";
 import { EventLogWriter } from "./event-log";
-import { liveRunsOf, PROCESS_LEASE_OWNER } from "./live-runs";
+import { liveRunsOf, liveSessionKey, liveSessionsOf, PROCESS_LEASE_OWNER } from "./live-runs";
 import { endRun, insertRun, renewLease, type NewRun } from "./run-store";
 import { noticeRun, onRunNotice, RUN_CANCEL_CHANNEL, RUN_EVENTS_CHANNEL } from "./run-wakeups";
 
@@ -32,6 +32,10 @@ export function driveRun(
   const log = new EventLogWriter(db, run.id, () => insertRun(db, { ...run, leaseOwner: PROCESS_LEASE_OWNER, leaseMs }));
   const live = liveRunsOf(db);
   live.set(run.id, (reason) => turn.cancel(reason));
+  const sessions = liveSessionsOf(db);
+  const sessionKey = liveSessionKey(run.projectId, run.sessionId);
+  const recorded = () => log.rowWritten();
+  sessions.set(sessionKey, recorded);
   const stopListening = onRunNotice(db, RUN_CANCEL_CHANNEL, run.id, () => turn.cancel("cancelled"));
   const heartbeat = setInterval(
     () => {
@@ -78,6 +82,7 @@ export function driveRun(
     }
     clearInterval(heartbeat);
     live.delete(run.id);
+    if (sessions.get(sessionKey) === recorded) sessions.delete(sessionKey);
     (await stopListening)();
     const record = await turn.record;
     await log.flush();
@@ -92,5 +97,5 @@ export function driveRun(
     await noticeRun(db, RUN_EVENTS_CHANNEL, run.id);
   })().catch((error: unknown) => logger.error({ err: error, runId: run.id }, "ending the run failed"));
 
-  return { events: attached, recorded: () => log.rowWritten() };
+  return { events: attached, recorded };
 }

@@ -10,3 +10,15 @@ export const liveRunsOf = processWide<Database, Map<string, (reason: string) => 
   "agent-live-runs",
   () => new Map(),
 );
+
+/**
+ * The runs this process drives, by `projectId/sessionId`, as "write the run's row now": a run's
+ * row waits for its first event batch (up to 50 ms), so a chat reconnect arriving here first
+ * makes it written before it looks for the session's running turn.
+ */
+export const liveSessionsOf = processWide<Database, Map<string, () => Promise<void>>>(
+  "agent-live-sessions",
+  () => new Map(),
+);
+
+export const liveSessionKey = (projectId: string, sessionId: string) => `${projectId}/${sessionId}`;

@@ -8,6 +8,7 @@ import {
   type NativeEvent,
 } from "@/server/streams";
 import { followRun } from "./follow-run";
+import { liveSessionKey, liveSessionsOf } from "./live-runs";
 import { activeRunOfSession, findRunSoon, type RunRow } from "./run-store";
 
 /**
@@ -38,6 +39,9 @@ export async function runEventsResponse(
  * `[DONE]`. Any process can answer it: everything comes from the event log.
  */
 export async function resumeChatResponse(app: AppContext, projectId: string, sessionId: string): Promise<Response> {
+  await liveSessionsOf(app.db)
+    .get(liveSessionKey(projectId, sessionId))?.()
+    .catch(() => undefined);
   const run = await activeRunOfSession(app.db, projectId, sessionId);
   if (!run) return new Response(null, { status: 204 });
   return replay(app, run, { transport: "sse", format: "ui_sdk", after: 0 });
