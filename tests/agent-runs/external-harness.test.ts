@@ -590,7 +590,10 @@ describe("external harness (Claude Code through the Agent SDK) against the scrip
       method: "POST",
       signal: controller.signal,
       headers: { authorization: `ApiKey ${key}`, "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify({ ...body("disconnect", [{ role: "user", content: "hi" }]), flags: { cancel_on_disconnect: true } }),
+      body: JSON.stringify({
+        ...body("disconnect", [{ role: "user", content: "hi" }]),
+        flags: { cancel_on_disconnect: true },
+      }),
     });
     await arrived;
     const aborted = model.nextAbort();
