@@ -35,6 +35,8 @@ test("chat: reloading the page mid-turn shows the turn continuing, and Stop canc
   await expect(page.getByText("Tell me a long story")).toBeVisible();
   await expect(page.getByText(words)).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("assistant-message")).toHaveCount(1);
+  // The resumed turn has ended (its stream closed): the composer sends again.
+  await expect(page.getByRole("button", { name: "Regenerate" })).toBeVisible({ timeout: 15_000 });
 
   // Stop ends the run on the server, not only in this tab: a reload finds nothing running.
   await scriptModel({ kind: "hang" });

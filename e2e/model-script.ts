@@ -3,7 +3,7 @@ import { modelControlPort } from "./ports";
 
 const control = () => `http://127.0.0.1:${modelControlPort()}`;
 
-/** Replaces the scripted model's replies (FIFO, the last one repeats). */
+/** Replaces the scripted model's replies, and any rules (FIFO, the last one repeats). */
 export async function scriptModel(...scripts: Script[]): Promise<void> {
   const response = await fetch(`${control()}/script`, { method: "POST", body: JSON.stringify(scripts) });
   if (response.status !== 204) throw new Error(`The model server refused the script: ${response.status}`);

@@ -17,6 +17,8 @@ const control = http.createServer(async (req, res) => {
   if (req.method === "POST" && req.url === "/script") {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    // A new script replaces every earlier answer, rules included: a spec starts from what it says.
+    model.respondWith(undefined);
     model.script(...(JSON.parse(Buffer.concat(chunks).toString("utf8")) as Script[]));
     res.writeHead(204).end();
     return;
