@@ -106,7 +106,7 @@ describe("tRPC runs.list", () => {
     const page1 = await caller.runs.list({ agentId: a.agentId, limit: 2 });
     expect(page1.runs.map((r) => r.session_id)).toEqual(["s-third", "s-failed"]);
     expect(page1.next).toBe(page1.runs[1].id);
-    const page2 = await caller.runs.list({ agentId: a.agentId, limit: 2, cursor: page1.next });
+    const page2 = await caller.runs.list({ agentId: a.agentId, limit: 2, cursor: page1.next, direction: "forward" });
     expect(page2.runs.map((r) => r.session_id)).toEqual(["s-first"]);
     expect(page2.next).toBeNull();
   });

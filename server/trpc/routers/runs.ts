@@ -15,6 +15,8 @@ export const runsRouter = createTRPCRouter({
           .optional(),
         limit: z.number().int().min(1).max(100).default(25),
         cursor: z.string().uuid().nullish(),
+        // Sent by tRPC's infinite queries; pages only go on to older runs, so only "forward".
+        direction: z.literal("forward").optional(),
       }),
     )
     .query(async ({ ctx, input }) => {
