@@ -30,6 +30,8 @@ export function RunsView({ agentId, variantId, status }: { agentId: string; vari
       { agentId, status: status ? [status] : undefined, limit: PAGE_SIZE },
       { getNextPageParam: (page) => page.next ?? undefined },
     ),
+    // Runs appear and end on their own: each visit reads them anew, not the playground's 30 s cache.
+    staleTime: 0,
     refetchInterval: (query) =>
       query.state.data?.pages.some((page) => page.runs.some((run) => run.status === "running"))
         ? LIVE_REFRESH_MS
