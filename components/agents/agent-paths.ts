@@ -1,6 +1,6 @@
 /** Every view of the agents area has a URL; they are built here and nowhere else. */
 export type EditorView = "form" | "json";
-export type AgentTab = "editor" | "chat" | "history" | "deploy";
+export type AgentTab = "editor" | "chat" | "history" | "deploy" | "runs";
 
 export function agentsListPath({ q, archived }: { q?: string; archived?: boolean } = {}): string {
   const params = new URLSearchParams();
@@ -29,6 +29,7 @@ export function tabOfPath(pathname: string): AgentTab {
   const rest = pathname.split("/").slice(5);
   if (rest[0] === "deploy") return "deploy";
   if (rest[0] === "chat") return "chat";
+  if (rest[0] === "runs") return "runs";
   if (rest.length > 0 && rest[0] !== "") return "history";
   return "editor";
 }

@@ -4,12 +4,13 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn, focusRing } from "@/components/ui";
 import { tabOfPath, variantTabPath, type AgentTab } from "./agent-paths";
-import { ChatIcon, EditIcon, HistoryIcon, RocketIcon } from "./icons";
+import { ChatIcon, EditIcon, HistoryIcon, RocketIcon, RunsIcon } from "./icons";
 
 const TABS: Array<{ tab: AgentTab; label: string; icon: typeof EditIcon }> = [
   { tab: "editor", label: "Editor", icon: EditIcon },
   { tab: "chat", label: "Chat", icon: ChatIcon },
   { tab: "history", label: "History", icon: HistoryIcon },
+  { tab: "runs", label: "Runs", icon: RunsIcon },
   { tab: "deploy", label: "Deploy", icon: RocketIcon },
 ];
 

@@ -110,3 +110,10 @@ export const WrenchIcon = (p: IconProps) => (
     <path d="M14.5 5.5a4 4 0 0 0 5 5L13 17l-2.5 2.5a2.1 2.1 0 0 1-3-3L10 14l6.5-6.5" />
   </Icon>
 );
+
+/** A list of runs: rows with a play mark. */
+export const RunsIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="m4 5 4 2.5L4 10V5ZM11 7.5h9M4 14h16M4 19h16" />
+  </Icon>
+);

@@ -13,6 +13,7 @@ import { membersRouter } from "./routers/members";
 import { projectRouter } from "./routers/project";
 import { testsetsRouter } from "./routers/testsets";
 import { reviewRouter } from "./routers/review";
+import { runsRouter } from "./routers/runs";
 import { tracesRouter } from "./routers/traces";
 import { webhooksRouter } from "./routers/webhooks";
 
@@ -32,6 +33,7 @@ export const appRouter = createTRPCRouter({
   project: projectRouter,
   testsets: testsetsRouter,
   review: reviewRouter,
+  runs: runsRouter,
   traces: tracesRouter,
   webhooks: webhooksRouter,
 });

@@ -8,6 +8,8 @@ import {
 } from "@/components/agents/agent-paths";
 import { environmentColumns } from "@/components/agents/environment-columns";
 import { slugProblem, suggestSlug } from "@/components/agents/slug-suggestion";
+import { runsPath } from "@/components/runs/run-paths";
+import { runStatusOf } from "@/components/runs/run-status";
 import { slugify } from "@/server/core/slugs";
 
 describe("agent URLs", () => {
@@ -18,6 +20,10 @@ describe("agent URLs", () => {
     expect(editorPath("a", "v", "json")).toBe("/agents/a/variants/v?view=json");
     expect(variantTabPath("a", "v", "history")).toBe("/agents/a/variants/v/history");
     expect(variantTabPath("a", "v", "deploy")).toBe("/agents/a/variants/v/deploy");
+    expect(runsPath("a", "v")).toBe("/agents/a/variants/v/runs");
+    expect(runsPath("a", "v", "failed")).toBe("/agents/a/variants/v/runs?status=failed");
+    expect(runStatusOf("paused")).toBe("paused");
+    expect(runStatusOf("done")).toBeUndefined();
   });
 
   it("knows the tab of a path and keeps it when switching variants", () => {
@@ -27,6 +33,8 @@ describe("agent URLs", () => {
     expect(tabOfPath("/agents/a/variants/v/revisions/r")).toBe("history");
     expect(tabOfPath("/agents/a/variants/v/diff")).toBe("history");
     expect(tabOfPath("/agents/a/variants/v/deploy")).toBe("deploy");
+    expect(tabOfPath("/agents/a/variants/v/runs")).toBe("runs");
+    expect(switchVariantPath("/agents/a/variants/v1/runs", "a", "v2")).toBe("/agents/a/variants/v2/runs");
     expect(switchVariantPath("/agents/a/variants/v1/deploy", "a", "v2")).toBe("/agents/a/variants/v2/deploy");
     expect(switchVariantPath("/agents/a/variants/v1/revisions/r", "a", "v2")).toBe("/agents/a/variants/v2/history");
   });
