@@ -55,6 +55,11 @@ const configSchema = z.object({
   AGENT_TRACE_CONTENT: z.enum(["true", "false"]).default("true"),
   AGENT_REFERENCE_MAX_DEPTH: z.coerce.number().int().min(0).max(20).default(3),
   AGENT_RUN_LEASE_MS: z.coerce.number().int().min(1_000).default(30_000),
+  AGENT_APPROVAL_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(7 * 24 * 3_600_000),
   COMPOSIO_API_KEY: z.string().optional(),
   COMPOSIO_BASE_URL: z.string().url().default("https://backend.composio.dev"),
   SANDBOX_WORKSPACE_MAX_BYTES: z.coerce
@@ -179,6 +184,8 @@ export interface Config {
     referenceMaxDepth: number;
     /** How long a run's lease lasts without a heartbeat before the sweep ends it as interrupted. */
     leaseMs: number;
+    /** How long an approval request can be answered; a later answer is refused and the model told. */
+    approvalTtlMs: number;
   };
   /** Integration gateways for `gateway` tools; a provider is present only when configured. */
   gateways: { composio?: { apiKey: string; baseUrl: string } };
@@ -279,6 +286,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       traceContent: c.AGENT_TRACE_CONTENT === "true",
       referenceMaxDepth: c.AGENT_REFERENCE_MAX_DEPTH,
       leaseMs: c.AGENT_RUN_LEASE_MS,
+      approvalTtlMs: c.AGENT_APPROVAL_TTL_MS,
     },
     gateways: c.COMPOSIO_API_KEY
       ? { composio: { apiKey: c.COMPOSIO_API_KEY, baseUrl: c.COMPOSIO_BASE_URL.replace(/\/+$/, "") } }

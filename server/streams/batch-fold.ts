@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { NativeEvent } from "./native-event";
+import { RUN_TAKEN_OVER, type NativeEvent } from "./native-event";
 
 /** One message of `data.outputs.messages` (the interface contract "Batch response"). */
 export interface BatchMessage {
@@ -113,6 +113,9 @@ export function foldBatch(events: Iterable<NativeEvent>, options: { trim?: boole
         if (call) pending.tool = { tool_call_id: call.tool_call_id!, tool_name: call.tool_name!, input: call.input };
         break;
       }
+      case "data":
+        if (event.name === RUN_TAKEN_OVER) dropBlocks(messages, [texts, calls], discarded(event.data));
+        break;
       case "error":
         errors.push(event.message);
         break;
@@ -130,6 +133,22 @@ export function foldBatch(events: Iterable<NativeEvent>, options: { trim?: boole
   if (stopReason === "paused" && pending) outputs.pending_interaction = pending;
   if (errors.length > 0) outputs.errors = errors;
   return outputs;
+}
+
+function discarded(data: unknown): string[] {
+  const ids = (data as { discard?: unknown } | null)?.discard;
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
+}
+
+/** Removes the messages of the given block ids (a half-written step a takeover issued again). */
+function dropBlocks(messages: BatchMessage[], byId: Array<Map<string, BatchMessage>>, ids: string[]): void {
+  for (const id of ids)
+    for (const map of byId) {
+      const message = map.get(id);
+      if (!message) continue;
+      map.delete(id);
+      messages.splice(messages.indexOf(message), 1);
+    }
 }
 
 function trailingUnit(messages: BatchMessage[]): BatchMessage[] {

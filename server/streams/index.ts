@@ -11,6 +11,7 @@ export { readInboundMessages } from "./inbound-messages";
 export {
   isContentEvent,
   NO_OUTPUT_MESSAGE,
+  RUN_TAKEN_OVER,
   type InteractionKind,
   type NativeEvent,
   type RunUsage,

@@ -41,6 +41,14 @@ export type NativeEvent =
 
 export type NativeEventType = NativeEvent["type"];
 
+/**
+ * The `data` event a run taken over after a crash starts its continuation with
+ * (server/agent-runs/runs): `data.discard` names the blocks (text and reasoning ids, tool call
+ * ids) of the step that was half written when its process died. That step is issued again, so
+ * folds drop the discarded blocks; a live stream that already showed them cannot take them back.
+ */
+export const RUN_TAKEN_OVER = "run_taken_over";
+
 /** Events that count as turn content: a turn with none of them gets the "no output" error. */
 export function isContentEvent(event: NativeEvent): boolean {
   switch (event.type) {

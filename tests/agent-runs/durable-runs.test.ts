@@ -303,7 +303,7 @@ describe("resume", () => {
 });
 
 describe("a run whose process died", () => {
-  it("is ended as interrupted by the sweep once its lease expired, and its followers finish", async () => {
+  it("is ended as interrupted by the sweep once its lease expired when it cannot be continued (no recorded request), and its followers finish", async () => {
     const { projectId, key: deadKey } = await app.newProject("dead");
     const runId = crypto.randomUUID();
     // What a process that died mid-turn leaves: a running run, a stale lease, part of its log.

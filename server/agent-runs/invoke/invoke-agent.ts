@@ -40,6 +40,10 @@ export async function invokeAgent(
       traceId: trace.traceId,
       spanId: trace.spanId,
       background: Boolean(body.flags?.background),
+      request: {
+        principal: { userId: principal.userId, role: principal.role, apiKeyId: principal.apiKeyId },
+        body: { ...body, session_id: input.sessionId },
+      },
     },
     { cancelOnDisconnect },
   );

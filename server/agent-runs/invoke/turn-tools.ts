@@ -63,7 +63,7 @@ export async function buildTurnTools(
           runnerDefault: template.runner.permissions.default,
           unattended: input.flags?.unattended ?? undefined,
         },
-        approvals: new ApprovalStore(app.db, projectId, sessionId),
+        approvals: new ApprovalStore(app.db, projectId, sessionId, app.config.agentRuns.approvalTtlMs),
         secretValue: secrets.codeSecretValue,
         run: {
           app,

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, gt, lte } from "drizzle-orm";
 import type { Database } from "@/server/db";
 import { toolApprovals } from "@/server/db/schema";
 import { stableStringify } from "@/server/core/stable-json";
@@ -12,21 +12,32 @@ export interface ToolCallIdentity {
 
 const argsHash = (input: unknown) => createHash("sha256").update(stableStringify(input)).digest("hex");
 
+export const approvalExpiredMessage = (toolName: string, ttlMs: number) =>
+  `The approval for "${toolName}" came too late: its request expired after ${Math.round(ttlMs / 60_000)} minutes (AGENT_APPROVAL_TTL_MS), so the call was not run. Ask again if it is still needed.`;
+
 /**
- * The approvals of one session: `issue` records a request when a turn pauses, `consume` accepts
- * an answer once, and only for the call it was issued for.
+ * The approvals of one session, kept in the database so an answer can come days later on any
+ * process: `issue` records a request when a turn pauses, `consume` accepts an answer once, only
+ * for the call it was issued for and only within `ttlMs` of the request (`now` is injectable).
  */
 export class ApprovalStore {
   constructor(
     private readonly db: Database,
     private readonly projectId: string,
     private readonly sessionId: string,
+    readonly ttlMs: number = 7 * 24 * 3_600_000,
+    private readonly now: () => Date = () => new Date(),
   ) {}
+
+  private oldest(): Date {
+    return new Date(this.now().getTime() - this.ttlMs);
+  }
 
   async issue(call: ToolCallIdentity): Promise<string> {
     const id = `apr_${randomBytes(18).toString("base64url")}`;
     await this.db.insert(toolApprovals).values({
       id,
+      createdAt: this.now(),
       projectId: this.projectId,
       sessionId: this.sessionId,
       toolCallId: call.toolCallId,
@@ -52,9 +63,28 @@ export class ApprovalStore {
           eq(toolApprovals.toolName, call.toolName),
           eq(toolApprovals.argsHash, argsHash(call.input)),
           eq(toolApprovals.status, "pending"),
+          gt(toolApprovals.createdAt, this.oldest()),
         ),
       )
       .returning({ id: toolApprovals.id });
     return used.length === 1;
+  }
+
+  /** Marks a pending request past its time `expired`; true when this answer came too late. */
+  async expire(approvalId: string): Promise<boolean> {
+    const expired = await this.db
+      .update(toolApprovals)
+      .set({ status: "expired" })
+      .where(
+        and(
+          eq(toolApprovals.id, approvalId),
+          eq(toolApprovals.projectId, this.projectId),
+          eq(toolApprovals.sessionId, this.sessionId),
+          eq(toolApprovals.status, "pending"),
+          lte(toolApprovals.createdAt, this.oldest()),
+        ),
+      )
+      .returning({ id: toolApprovals.id });
+    return expired.length === 1;
   }
 }

@@ -2,6 +2,7 @@ import type { ContentBlock, NativeMessage } from "@/server/streams";
 import type { Emit, StepTiming } from "../run-types";
 import type { BuiltTools } from "../tools/tool-types";
 import { approvalRequest } from "./approval-request";
+import { approvalExpiredMessage } from "./approval-store";
 
 export const DENIED_BY_USER = "The user denied this tool call.";
 
@@ -52,6 +53,12 @@ export async function resumeApprovals(
         await tools.approvals?.consume(block.interactionToken, identity);
         emit({ type: "tool_result", id: block.toolCallId, output: DENIED_BY_USER, denied: true });
         content.push(block);
+        continue;
+      }
+      if (await tools.approvals?.expire(block.interactionToken)) {
+        const output = approvalExpiredMessage(toolName, tools.approvals!.ttlMs);
+        emit({ type: "tool_result", id: block.toolCallId, output, isError: true });
+        content.push({ type: "tool_result", toolCallId: block.toolCallId, toolName, output, isError: true });
         continue;
       }
       if (!registered?.run) {

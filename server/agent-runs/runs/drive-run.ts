@@ -10,6 +10,11 @@ import { noticeRun, onRunNotice, RUN_CANCEL_CHANNEL, RUN_EVENTS_CHANNEL } from "
 export interface DriveOptions {
   /** The old behaviour (`flags.cancel_on_disconnect`): the client going away cancels the turn. */
   cancelOnDisconnect: boolean;
+  /**
+   * A run taken over from a process that died (`take-over-run.ts`): its row exists and this
+   * process already holds its lease; its events continue the log after `lastSeq`.
+   */
+  continuing?: { lastSeq: number };
 }
 
 /**
@@ -29,7 +34,15 @@ export function driveRun(
 ): { events: ReadableStream<NativeEvent>; recorded: () => Promise<void> } {
   const { db } = app;
   const leaseMs = app.config.agentRuns.leaseMs;
-  const log = new EventLogWriter(db, run.id, () => insertRun(db, { ...run, leaseOwner: PROCESS_LEASE_OWNER, leaseMs }));
+  const lastSeq = options.continuing?.lastSeq ?? 0;
+  const log = new EventLogWriter(
+    db,
+    run.id,
+    options.continuing
+      ? () => Promise.resolve()
+      : () => insertRun(db, { ...run, leaseOwner: PROCESS_LEASE_OWNER, leaseMs }),
+    lastSeq,
+  );
   const live = liveRunsOf(db);
   live.set(run.id, (reason) => turn.cancel(reason));
   const sessions = liveSessionsOf(db);
@@ -63,7 +76,7 @@ export function driveRun(
   });
 
   void (async () => {
-    let seq = 0;
+    let seq = lastSeq;
     const reader = turn.events.getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
       const event = next.value;

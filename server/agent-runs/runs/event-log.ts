@@ -17,7 +17,7 @@ const MAX_BATCH = 500;
  */
 export class EventLogWriter {
   private queue: NativeEvent[] = [];
-  private nextSeq = 1;
+  private nextSeq: number;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private chain: Promise<void> | undefined;
   private failed = false;
@@ -26,7 +26,10 @@ export class EventLogWriter {
     private readonly db: Database,
     private readonly runId: string,
     private readonly writeRow: () => Promise<void>,
+    /** The position after which this writer appends: 0 for a new run, the log's end for a run taken over. */
+    lastSeq = 0,
   ) {
+    this.nextSeq = lastSeq + 1;
     // A turn that is silent for a while (a slow model) is still listed and cancellable.
     this.timer = setTimeout(() => void this.flush(), FLUSH_MS);
   }

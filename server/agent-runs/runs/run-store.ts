@@ -3,6 +3,8 @@ import type { Executor } from "@/server/db";
 import { agentRunEvents, agentRuns } from "@/server/db/schema";
 import { emitEvent } from "@/server/events";
 import type { NativeEvent, RunUsage } from "@/server/streams";
+import type { Principal } from "@/server/auth";
+import type { InvokeRequest } from "../invoke/invoke-request";
 import type { RunAgent } from "../run-agent";
 
 export type RunRow = typeof agentRuns.$inferSelect;
@@ -21,6 +23,14 @@ export interface NewRun {
   background: boolean;
   leaseOwner: string;
   leaseMs: number;
+  /** What a takeover needs to prepare the turn again; absent for runs that cannot be continued. */
+  request?: RunRequest;
+}
+
+/** The invoke request as a run records it, so any process can prepare the turn again. */
+export interface RunRequest {
+  principal: Omit<Principal, "projectId">;
+  body: InvokeRequest;
 }
 
 export async function insertRun(db: Executor, run: NewRun): Promise<void> {
@@ -40,6 +50,7 @@ export async function insertRun(db: Executor, run: NewRun): Promise<void> {
     createdAt: new Date(now),
     leaseOwner: run.leaseOwner,
     leaseExpiresAt: new Date(now + run.leaseMs),
+    request: run.request ?? null,
   });
 }
 

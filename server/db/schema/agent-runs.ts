@@ -35,6 +35,12 @@ export const agentRuns = pgTable(
     leaseOwner: text("lease_owner"),
     leaseExpiresAt: ts("lease_expires_at"),
     cancelRequestedAt: ts("cancel_requested_at"),
+    /**
+     * What another process needs to take the run over after a crash (`runs/take-over-run.ts`):
+     * the invoke body (its input messages included) and who sent it. Null for runs recorded
+     * before it existed; those are failed, not continued.
+     */
+    request: jsonb("request"),
   },
   (t) => [
     index("agent_runs_session_idx").on(t.projectId, t.sessionId, t.createdAt),
