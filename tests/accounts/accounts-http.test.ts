@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureDefaultAccount } from "@/server/auth";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
-import { HttpClient } from "./http-client";
+import { HttpClient } from "../helpers/http-client";
 
 let t: TestApp;
 let server: RunningServer;

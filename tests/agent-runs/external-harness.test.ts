@@ -6,7 +6,7 @@ import { loadConfig, type Config } from "@/server/core/config";
 import { externalSessions } from "@/server/agent-runs";
 import { DENIED_BY_USER } from "@/server/agent-runs/permissions";
 import { loadWorkspace } from "@/server/sandbox";
-import { invokeOver, nativeText, type FormatName, type Observed, type TransportName } from "./invoke-client";
+import { invokeOver, nativeText, type FormatName, type Observed, type TransportName } from "../helpers/invoke-client";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { startMcpTestServer } from "../helpers/mcp-test-server";
 import {

@@ -4,7 +4,14 @@ import { NO_OUTPUT_MESSAGE } from "@/server/streams";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
-import { ACCEPT, invokeOver, nativeText, type FormatName, type Observed, type TransportName } from "./invoke-client";
+import {
+  ACCEPT,
+  invokeOver,
+  nativeText,
+  type FormatName,
+  type Observed,
+  type TransportName,
+} from "../helpers/invoke-client";
 
 const PLANTED_KEY = "sk-planted-3f9c1e77a2b84d0c";
 let app: TestApp;

@@ -3,7 +3,7 @@ import { loadConfig } from "@/server/core/config";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 import { checkUiChunks, ndjsonData, sseData } from "../helpers/ui-stream-check";
-import { checkNativeRules } from "./invoke-client";
+import { checkNativeRules } from "../helpers/invoke-client";
 
 let app: TestApp;
 let model: ScriptedModelServer;

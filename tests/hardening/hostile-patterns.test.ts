@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ruleMatches } from "@/server/agent-runs/permissions/decide-permission";
 import { inputSchemaValidator } from "@/server/agent-runs/tools/code/input-schema-validator";
 import type { NativeEvent } from "@/server/streams";
-import { invokeOver } from "../agent-runs/invoke-client";
+import { invokeOver } from "../helpers/invoke-client";
 import { createRunFixture, type RunFixture } from "../helpers/run-fixture";
 
 // Item 1 of the hardening issue: no user pattern or glob runs on a backtracking engine. Each case

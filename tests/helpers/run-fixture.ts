@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { loadConfig, type Config } from "@/server/core/config";
 import type { NativeEvent } from "@/server/streams";
-import { invokeOver, type FormatName, type Observed, type TransportName } from "../agent-runs/invoke-client";
+import { invokeOver, type FormatName, type Observed, type TransportName } from "./invoke-client";
 import { serveOnLoopback, serveOverHttp, type RunningServer } from "./http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "./scripted-model-server";
 import { createTestApp, type TestApp } from "./test-app";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runOfTrace } from "@/server/chat-sessions";
 import { drainIngestQueue } from "@/server/tracing";
-import { HttpClient } from "../accounts/http-client";
+import { HttpClient } from "../helpers/http-client";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";

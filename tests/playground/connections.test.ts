@@ -3,7 +3,7 @@ import { loadConfig } from "@/server/core/config";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
-import { HttpClient } from "../accounts/http-client";
+import { HttpClient } from "../helpers/http-client";
 
 let t: TestApp;
 let server: RunningServer;

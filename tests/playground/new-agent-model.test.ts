@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEFAULT_AGENTS_MD } from "@/server/agent-template";
 import { loadConfig } from "@/server/core/config";
 import { startingModel } from "@/server/agent-runs/providers";
-import { HttpClient } from "../accounts/http-client";
+import { HttpClient } from "../helpers/http-client";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";

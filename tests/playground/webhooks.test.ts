@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HttpClient } from "../accounts/http-client";
+import { HttpClient } from "../helpers/http-client";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 import type { TestApp } from "../helpers/test-app";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
 import { loadWorkspace } from "@/server/sandbox";
-import { invokeOver, type FormatName, type Observed, type TransportName } from "../agent-runs/invoke-client";
+import { invokeOver, type FormatName, type Observed, type TransportName } from "../helpers/invoke-client";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
 import { onRunFinished, type RunRecord } from "@/server/agent-runs";
 import type { NativeEvent } from "@/server/streams";
-import { invokeOver } from "../agent-runs/invoke-client";
+import { invokeOver } from "../helpers/invoke-client";
 import { createRunFixture, type RunFixture } from "../helpers/run-fixture";
 
 const SECRET = "sk-code-secret-5d1f0a";

@@ -3,7 +3,7 @@ import { loadConfig } from "@/server/core/config";
 import { onRunFinished, type RunRecord } from "@/server/agent-runs";
 import { drainIngestQueue } from "@/server/tracing";
 import type { NativeEvent } from "@/server/streams";
-import { invokeOver, type FormatName } from "../agent-runs/invoke-client";
+import { invokeOver, type FormatName } from "../helpers/invoke-client";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { startMcpTestServer, startSilentServer, type McpTestServer } from "../helpers/mcp-test-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";

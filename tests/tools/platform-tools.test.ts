@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
 import { drainIngestQueue } from "@/server/tracing";
 import type { NativeEvent } from "@/server/streams";
-import { invokeOver, type FormatName } from "../agent-runs/invoke-client";
+import { invokeOver, type FormatName } from "../helpers/invoke-client";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";

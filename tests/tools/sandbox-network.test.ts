@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
 import { parseAllowlist, type AllowlistEntry } from "@/server/egress";
 import type { NativeEvent } from "@/server/streams";
-import { invokeOver } from "../agent-runs/invoke-client";
+import { invokeOver } from "../helpers/invoke-client";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";

@@ -9,7 +9,7 @@ import {
   traceContext,
 } from "@/server/agent-runs";
 import type { NativeEvent } from "@/server/streams";
-import { invokeOver, type FormatName } from "../agent-runs/invoke-client";
+import { invokeOver, type FormatName } from "../helpers/invoke-client";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxWorkspaces } from "@/server/db/schema";
 import type { SnapshotEntry } from "@/server/sandbox";
 import type { NativeEvent } from "@/server/streams";
-import { invokeOver, type FormatName } from "../agent-runs/invoke-client";
+import { invokeOver, type FormatName } from "../helpers/invoke-client";
 import { createRunFixture, type RunFixture } from "../helpers/run-fixture";
 
 let fixture: RunFixture;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onRunFinished, type RunRecord } from "@/server/agent-runs";
 import type { NativeEvent } from "@/server/streams";
-import { invokeOver } from "../agent-runs/invoke-client";
+import { invokeOver } from "../helpers/invoke-client";
 import { createRunFixture, type RunFixture } from "../helpers/run-fixture";
 
 let fixture: RunFixture;

@@ -1,7 +1,7 @@
 import type { UIMessage } from "ai";
 import { expect } from "vitest";
 import type { NativeEvent } from "@/server/streams";
-import { checkUiChunks, ndjsonData, sseData } from "../helpers/ui-stream-check";
+import { checkUiChunks, ndjsonData, sseData } from "./ui-stream-check";
 
 export type TransportName = "batch" | "sse" | "ndjson";
 export type FormatName = "native" | "ui_sdk";
