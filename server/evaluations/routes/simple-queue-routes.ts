@@ -1,11 +1,8 @@
 import { z } from "zod";
-import { BadRequestError } from "@/server/core/errors";
 import { one, oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
-import { scenarioToWire, scenarioWire } from "../model/wire";
-import { statusSchema } from "../model/statuses";
 import { pushQueueItems } from "../queues/push-items";
-import { queueScenarios } from "../queues/queue-scenarios";
+import { queueScenariosRoute } from "./queue-scenarios-route";
 import { QUEUE_KINDS, simpleQueueSchema } from "../queues/simple-queue-input";
 import { simpleQueueToWire, simpleQueueWire } from "../queues/simple-queue-wire";
 import { createSimpleQueue, deleteSimpleQueues, getSimpleQueue, querySimpleQueues } from "../queues/simple-queues";
@@ -143,35 +140,7 @@ export const simpleQueueRoutes = [
       return { count: ids.length, queue_ids: ids };
     },
   }),
-  defineRoute({
-    method: "POST",
-    path: `${base}/{id}/scenarios/query`,
-    auth: "api_key",
-    role: "viewer",
-    tag,
-    summary: "The queue's scenarios; with a user, that user's share (sequential blocks or by hash), per repeat lane",
-    params: idParams,
-    body: z.object({
-      queue: z.object({ id: uuid.nullish(), user_id: uuid.nullish(), user_ids: z.array(uuid).nullish() }).nullish(),
-      scenario: z.object({ status: statusSchema.nullish(), statuses: z.array(statusSchema).nullish() }).nullish(),
-      windowing: pagingSchema,
-    }),
-    response: z.union([listSchema("scenarios", scenarioWire), z.strictObject({ count: z.literal(0) })]),
-    handler: async ({ ctx, params, body }) => {
-      if (body.queue?.id && body.queue.id !== params.id)
-        throw new BadRequestError(
-          `queue.id ${body.queue.id} differs from the queue in the path (${params.id})`,
-          "queue_mismatch",
-        );
-      if (!(await getSimpleQueue(ctx.app.db, ctx.principal.projectId, params.id))) return none;
-      const page = await queueScenarios(ctx.app.db, ctx.principal.projectId, params.id, {
-        users: [...(body.queue?.user_ids ?? []), ...(body.queue?.user_id ? [body.queue.user_id] : [])],
-        statuses: [...(body.scenario?.statuses ?? []), ...(body.scenario?.status ? [body.scenario.status] : [])],
-        windowing: body.windowing ?? undefined,
-      });
-      return page ? listBody("scenarios", page.items.map(scenarioToWire), page.next) : none;
-    },
-  }),
+  queueScenariosRoute(base, getSimpleQueue),
   push("traces"),
   push("testcases"),
 ];
