@@ -13,6 +13,7 @@ import { tracePath } from "@/components/traces";
 import { useTRPC } from "@/components/trpc";
 import { Badge, Button, EmptyState, Skeleton, TimeAgo, cn } from "@/components/ui";
 import type { RunWire } from "@/server/agent-runs";
+import { isDraftRun, RUN_ORIGIN_LABEL } from "./run-origin";
 import { runsPath } from "./run-paths";
 import { RUN_STATUS_CHOICES, RUN_STATUS_LOOK, type RunStatus } from "./run-status";
 import { useNow } from "./use-now";
@@ -21,7 +22,10 @@ const PAGE_SIZE = 25;
 /** How often the list asks again while a run on it is still running. */
 const LIVE_REFRESH_MS = 2000;
 
-/** An agent's runs (every variant's), newest first, filtered by status, paged; running ones refresh live. */
+/**
+ * An agent's runs (every variant's, its draft chat's and the ones other agents ran through a
+ * reference tool), newest first, filtered by status, paged; running ones refresh live.
+ */
 export function RunsView({ agentId, variantId, status }: { agentId: string; variantId: string; status?: RunStatus }) {
   const trpc = useTRPC();
   const router = useRouter();
@@ -44,7 +48,7 @@ export function RunsView({ agentId, variantId, status }: { agentId: string; vari
     <TabContainer>
       <SectionHeader
         title="Runs"
-        description="Every turn of this agent, from the playground and the API, newest first."
+        description="Every turn of this agent, from the playground (the draft's chat included), the API, the OpenAI-compatible API and other agents' tool calls, newest first."
         actions={
           <div className="flex items-center gap-2">
             <label htmlFor="run-status" className="text-xs font-medium text-muted">
@@ -123,7 +127,12 @@ function RunRow({ run, agentId, variantId, now }: { run: RunWire; agentId: strin
   // The session opens in the chat of the variant that ran it (a run of another variant names it).
   const ranVariant = (run.agent.references?.workflow_variant as { id?: string } | undefined)?.id ?? variantId;
   return (
-    <li data-testid="run-row" data-status={run.status} className="flex flex-col gap-1.5 px-4 py-3 text-sm">
+    <li
+      data-testid="run-row"
+      data-status={run.status}
+      data-origin={run.origin}
+      className="flex flex-col gap-1.5 px-4 py-3 text-sm"
+    >
       <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1">
         <Badge tone={look.tone} dot={!running} className={cn(running && "pl-1.5")}>
           {running && (
@@ -137,6 +146,8 @@ function RunRow({ run, agentId, variantId, now }: { run: RunWire; agentId: strin
         <span className="text-muted">
           Started <TimeAgo iso={run.created_at} />
         </span>
+        <Badge>{RUN_ORIGIN_LABEL[run.origin]}</Badge>
+        {isDraftRun(run) && <Badge>Draft</Badge>}
         {run.background && <Badge>Background</Badge>}
         <Link
           href={tracePath(run.trace_id)}
@@ -160,13 +171,18 @@ function RunRow({ run, agentId, variantId, now }: { run: RunWire; agentId: strin
           <span className="font-mono">{run.stop_reason ?? (running ? "…" : "—")}</span>
         </Fact>
         <Fact label="Session">
-          <Link
-            href={chatPath(agentId, ranVariant, { session: run.session_id })}
-            className="inline-block max-w-48 truncate align-bottom font-mono text-accent hover:underline"
-            title={`Open session ${run.session_id} in the chat`}
-          >
-            {run.session_id}
-          </Link>
+          {run.parent_run_id ? (
+            // A nested run's session is its own, never a chat: it is seen in its caller's trace.
+            <span className="inline-block max-w-48 truncate align-bottom font-mono">{run.session_id}</span>
+          ) : (
+            <Link
+              href={chatPath(agentId, ranVariant, { session: run.session_id })}
+              className="inline-block max-w-48 truncate align-bottom font-mono text-accent hover:underline"
+              title={`Open session ${run.session_id} in the chat`}
+            >
+              {run.session_id}
+            </Link>
+          )}
         </Fact>
       </dl>
       {run.error && <p className="line-clamp-2 text-xs text-danger">{run.error}</p>}

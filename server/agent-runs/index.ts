@@ -32,5 +32,6 @@ export { nodeRuntime, pythonProgram, pythonRuntime, PYTHON_HEAP_MB, RESULT_MARKE
 export { findPlatformOperation, listPlatformTools, operationToWire, operationWire } from "./tools/platform";
 export { recordRunTrace } from "./record-run-trace";
 export { runSweepWorker } from "./runs/run-sweep";
-export { listRuns, RUN_STATUSES, type RunStatus } from "./runs/run-store";
+export { listRuns, RUN_ORIGINS, RUN_STATUSES, type RunOrigin, type RunStatus } from "./runs/run-store";
+export { driveRun } from "./runs/drive-run";
 export { runToWire, type RunWire } from "./runs/run-wire";

@@ -39,7 +39,7 @@ export const agentRunRoutes = [
     body: invokeRequestSchema,
     // The batch answer (or 202 for a background run); SSE and NDJSON answers stream the same turn as frames.
     response: invokeAnswer,
-    handler: async ({ ctx, body }) => invokeAgent(ctx.app, ctx.principal, ctx.request, body),
+    handler: async ({ ctx, body }) => invokeAgent(ctx.app, ctx.principal, ctx.request, body, "playground"),
   }),
   ...runRoutes,
 ];

@@ -1,7 +1,8 @@
 import type { Principal } from "@/server/auth";
 import { AppError, BadRequestError, isAppError } from "@/server/core/errors";
 import type { AppContext } from "@/server/core/app-context";
-import { beginTurn, prepareTurn, type InvokeRequest } from "@/server/agent-runs";
+import { beginTurn, driveRun, prepareTurn, type InvokeRequest } from "@/server/agent-runs";
+import { newId } from "@/server/core/ids";
 import { traceContext, type TraceContext } from "@/server/agent-runs";
 import type { NativeEvent, NativeMessage } from "@/server/streams";
 import { modelReferences, parseModelName } from "./model-name";
@@ -22,14 +23,18 @@ export interface DoorTurn {
   events: ReadableStream<NativeEvent>;
   sessionId: string;
   trace: TraceContext;
+  runId: string;
   /** The run's ids, as `/services/agent/v0/invoke` returns them. */
   headers: Record<string, string>;
 }
 
 /**
- * One agent run through the runner's own path (prepare, begin: traced, counted in the agent's
- * runs), named by `model`. Nobody can answer an approval over the OpenAI API, so a call the
- * policy would ask about is refused (`unattended: deny`) unless the caller chose `fail`.
+ * One agent run through the runner's own path (prepare, begin: traced), named by `model`, and
+ * recorded as a run (origin `openai`: listed, its events and messages fetched by id, cancelled
+ * like any run). As OpenAI does for a request that is not `background`, the client going away
+ * cancels the run: an OpenAI client has no way to pick a stream up again. Nobody can answer an
+ * approval over the OpenAI API, so a call the policy would ask about is refused
+ * (`unattended: deny`) unless the caller chose `fail`.
  */
 export async function startDoorTurn(
   app: AppContext,
@@ -45,7 +50,8 @@ export async function startDoorTurn(
     flags: { unattended: turn.unattended ?? "deny" },
     data: { inputs: { messages: turn.messages } },
   };
-  const options = { trace, depth: 0, clientTools: asClientTools(turn.tools) };
+  const runId = newId();
+  const options = { trace, depth: 0, runId, clientTools: asClientTools(turn.tools) };
   let input;
   let application: PromptApplicationRun | undefined;
   try {
@@ -80,11 +86,30 @@ export async function startDoorTurn(
     );
   }
   const handle = beginTurn(app, input, trace, request.signal);
+  const { events } = driveRun(
+    app,
+    handle,
+    {
+      id: runId,
+      projectId: principal.projectId,
+      sessionId: input.sessionId,
+      agent: input.agent,
+      format: "native",
+      messageId: `msg-${trace.traceId}`,
+      traceId: trace.traceId,
+      spanId: trace.spanId,
+      background: false,
+      origin: "openai",
+    },
+    { cancelOnDisconnect: true },
+  );
   return {
-    events: handle.events,
+    events,
     sessionId: input.sessionId,
     trace,
+    runId,
     headers: {
+      "x-svc-run-id": runId,
       "x-svc-session-id": input.sessionId,
       "x-svc-trace-id": trace.traceId,
       traceparent: `00-${trace.traceId}-${trace.spanId}-01`,

@@ -4,6 +4,7 @@ import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import { MESSAGES_FORMAT_HEADER, negotiateFormat, negotiateTransport, turnResponse } from "@/server/streams";
 import { driveRun } from "../runs/drive-run";
+import type { RunOrigin } from "../runs/run-store";
 import type { InvokeRequest } from "./invoke-request";
 import { prepareTurn } from "./prepare-turn";
 import { beginTurn } from "./begin-turn";
@@ -11,21 +12,23 @@ import { beginTurn } from "./begin-turn";
 /**
  * One agent turn over HTTP: negotiate, prepare (every pre-stream failure is a JSON error), start
  * the turn as a run that outlives the request (server/agent-runs/runs), and project its events
- * into the response; `flags.background` answers 202 with the run's id instead.
+ * into the response; `flags.background` answers 202 with the run's id instead. `origin` is the
+ * door it came through (the agent API or the playground's cookie twin), recorded on the run.
  */
 export async function invokeAgent(
   app: AppContext,
   principal: Principal,
   request: Request,
   body: InvokeRequest,
+  origin: Extract<RunOrigin, "invoke" | "playground"> = "invoke",
 ): Promise<Response> {
   const format = negotiateFormat(request.headers.get(MESSAGES_FORMAT_HEADER));
   const transport = negotiateTransport(request.headers.get("accept"), Boolean(body.flags?.stream));
   const trace = traceContext(request.headers.get("traceparent"));
-  const input = await prepareTurn(app, principal, body, format, { trace, depth: 0 });
+  const runId = newId();
+  const input = await prepareTurn(app, principal, body, format, { trace, depth: 0, runId });
   const cancelOnDisconnect = Boolean(body.flags?.cancel_on_disconnect) && !body.flags?.background;
   const turn = beginTurn(app, input, trace, cancelOnDisconnect ? request.signal : undefined);
-  const runId = newId();
   const messageId = replyMessageId(body, format) ?? `msg-${trace.traceId}`;
   const { events, recorded } = driveRun(
     app,
@@ -40,6 +43,7 @@ export async function invokeAgent(
       traceId: trace.traceId,
       spanId: trace.spanId,
       background: Boolean(body.flags?.background),
+      origin,
       request: {
         principal: { userId: principal.userId, role: principal.role, apiKeyId: principal.apiKeyId },
         body: { ...body, session_id: input.sessionId },

@@ -23,6 +23,8 @@ export interface PrepareOptions {
   trace: TraceContext;
   /** 0 for a run a client started; nested runs (reference tools) count up. */
   depth: number;
+  /** The run this turn is recorded as: the parent its nested runs name. */
+  runId?: string;
   /** Tools the caller declares for this turn only (the OpenAI door's `tools`): offered as `client` tools. */
   clientTools?: AgentTemplate["tools"];
   /** Generation settings for the turn (a prompt application run as an inline template). */
@@ -84,6 +86,7 @@ export async function prepareTurn(
     flags: body.flags,
     trace: options.trace,
     depth: options.depth,
+    runId: options.runId,
     activity,
   });
 

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
+import { newId } from "@/server/core/ids";
 import { foldBatch, type BatchOutputs, type NativeEvent } from "@/server/streams";
+import { driveRun } from "../runs/drive-run";
 import type { NestedRunRequest } from "../tools/tool-types";
 import { prepareTurn } from "./prepare-turn";
 import { beginTurn } from "./begin-turn";
@@ -12,17 +14,21 @@ import { beginTurn } from "./begin-turn";
  * under the calling `execute_tool` span. Nobody can answer an approval inside it, so a call that
  * would ask is refused (`unattended: deny`) and the model is told. Each of its events counts as
  * activity of the calling turn, so a long nested run does not trip the caller's idle limit.
+ * When the calling turn is a recorded run, this one is recorded too (origin `nested`, naming its
+ * parent), so it is listed, followed and cancelled like any run; it lives and dies with the
+ * calling tool call (its signal), never apart from it.
  */
 export async function runNested(
   app: AppContext,
   principal: Principal,
-  request: NestedRunRequest & { traceId: string; depth: number; activity: EventTarget },
+  request: NestedRunRequest & { traceId: string; depth: number; activity: EventTarget; parentRunId?: string },
 ): Promise<BatchOutputs> {
   const trace = {
     traceId: request.traceId,
     spanId: randomBytes(8).toString("hex"),
     parentSpanId: request.parentSpanId,
   };
+  const runId = request.parentRunId ? newId() : undefined;
   const input = await prepareTurn(
     app,
     principal,
@@ -32,11 +38,32 @@ export async function runNested(
       data: { inputs: { messages: request.messages } },
     },
     "native",
-    { trace, depth: request.depth },
+    { trace, depth: request.depth, runId },
   );
   const turn = beginTurn(app, input, trace, request.signal);
+  const stream =
+    runId && request.parentRunId
+      ? driveRun(
+          app,
+          turn,
+          {
+            id: runId,
+            projectId: principal.projectId,
+            sessionId: input.sessionId,
+            agent: input.agent,
+            format: "native",
+            messageId: `msg-${trace.spanId}`,
+            traceId: trace.traceId,
+            spanId: trace.spanId,
+            background: false,
+            origin: "nested",
+            parentRunId: request.parentRunId,
+          },
+          { cancelOnDisconnect: true },
+        ).events
+      : turn.events;
   const events: NativeEvent[] = [];
-  const reader = turn.events.getReader();
+  const reader = stream.getReader();
   for (let next = await reader.read(); !next.done; next = await reader.read()) {
     events.push(next.value);
     // The caller's turn is waiting on this one, not stuck.

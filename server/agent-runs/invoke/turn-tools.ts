@@ -27,6 +27,8 @@ export interface TurnToolsInput {
   flags: InvokeRequest["flags"];
   trace: TraceContext;
   depth: number;
+  /** The run the turn is recorded as, if it is: its nested runs are recorded as its children. */
+  runId?: string;
   /** The turn's activity signal, shared with nested runs (their events keep the idle limit from firing). */
   activity: EventTarget;
 }
@@ -38,7 +40,7 @@ export interface TurnToolsInput {
 export async function buildTurnTools(
   input: TurnToolsInput,
 ): Promise<{ tools: BuiltTools; mcp: Awaited<ReturnType<typeof connectMcpTools>> }> {
-  const { app, principal, template, sessionId, sandbox, secrets, trace, depth, activity } = input;
+  const { app, principal, template, sessionId, sandbox, secrets, trace, depth, runId, activity } = input;
   const { projectId } = principal;
   const { commandTimeoutMs, toolResultMaxBytes, codeToolMemoryMb } = app.config.sandbox;
   const external = template.harness.kind === "external_harness";
@@ -73,7 +75,13 @@ export async function buildTurnTools(
           traceId: trace.traceId,
           activity,
           runNested: (request) =>
-            runNested(app, principal, { ...request, traceId: trace.traceId, depth: depth + 1, activity }),
+            runNested(app, principal, {
+              ...request,
+              traceId: trace.traceId,
+              depth: depth + 1,
+              activity,
+              parentRunId: runId,
+            }),
         },
       },
       mcp.tools,

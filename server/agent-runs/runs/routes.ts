@@ -3,7 +3,7 @@ import { NotFoundError } from "@/server/core/errors";
 import { defineRoute } from "@/server/http/route";
 import { SESSION_ID } from "../invoke/invoke-request";
 import { cancelRun } from "./cancel-run";
-import { readRunEvents, findRunSoon, listRuns, RUN_STATUSES, type RunStatus } from "./run-store";
+import { readRunEvents, findRunSoon, listRuns, RUN_ORIGINS, RUN_STATUSES } from "./run-store";
 import { resumeChatResponse, runEventsResponse } from "./replay-run";
 import { runDetail, runDetailSchema, runListSchema, runToWire, runWireSchema } from "./run-wire";
 
@@ -12,6 +12,12 @@ const runParams = z.strictObject({ id: z.string().uuid("id is a run id (a UUID)"
 const chatParams = z.strictObject({
   session_id: z.string().regex(SESSION_ID, "session_id is 1 to 128 of A-Z a-z 0-9 . _ : -"),
 });
+/** A comma-separated list of values of one set (`?status=running,paused`). */
+const listOf = <T extends string>(values: readonly T[]) =>
+  z
+    .string()
+    .transform((v) => v.split(",").map((s) => s.trim()))
+    .pipe(z.array(z.enum(values as [T, ...T[]])));
 const chatResume = {
   description:
     "204 when the session has no running turn; else the running turn's UI Message Stream (text/event-stream), replayed from its start and followed live, ending with data: [DONE]",
@@ -25,15 +31,15 @@ export const runRoutes = [
     path: "/services/agent/v0/runs",
     auth: "api_key",
     tag: TAG,
-    summary: "List runs, newest first (?session_id=, ?agent_id=, ?status=running,paused, ?limit=, ?before=<run id>)",
+    summary:
+      "List runs, newest first: top-level runs unless ?parent_run_id= (a run's nested runs) or ?include_nested=true; ?session_id=, ?agent_id= (its draft chats' runs included), ?status=running,paused, ?origin=invoke,playground,openai,nested, ?limit=, ?before=<run id>",
     query: z.strictObject({
       session_id: z.string().regex(SESSION_ID).optional(),
       agent_id: z.string().uuid().optional(),
-      status: z
-        .string()
-        .transform((v) => v.split(",").map((s) => s.trim()))
-        .pipe(z.array(z.enum(RUN_STATUSES as [RunStatus, ...RunStatus[]])))
-        .optional(),
+      status: listOf(RUN_STATUSES).optional(),
+      origin: listOf(RUN_ORIGINS).optional(),
+      parent_run_id: z.string().uuid().optional(),
+      include_nested: z.enum(["true", "false"]).optional(),
       limit: z.coerce.number().int().min(1).max(200).default(50),
       before: z.string().uuid().optional(),
     }),
@@ -42,7 +48,14 @@ export const runRoutes = [
       const page = await listRuns(
         ctx.app.db,
         ctx.principal.projectId,
-        { sessionId: query.session_id, agentId: query.agent_id, status: query.status },
+        {
+          sessionId: query.session_id,
+          agentId: query.agent_id,
+          status: query.status,
+          origin: query.origin,
+          parentRunId: query.parent_run_id,
+          nested: query.include_nested === "true",
+        },
         { limit: query.limit, before: query.before },
       );
       return { count: page.items.length, runs: page.items.map(runToWire), ...(page.next ? { next: page.next } : {}) };

@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, lt, lte, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Executor } from "@/server/db";
-import { agentRunEvents, agentRuns } from "@/server/db/schema";
+import { agentRunEvents, agentRuns, chatSessions } from "@/server/db/schema";
 import { emitEvent } from "@/server/events";
 import type { NativeEvent, RunUsage } from "@/server/streams";
 import type { Principal } from "@/server/auth";
@@ -10,6 +10,9 @@ import type { RunAgent } from "../run-agent";
 export type RunRow = typeof agentRuns.$inferSelect;
 export type RunStatus = "running" | "finished" | "failed" | "paused" | "cancelled";
 export const RUN_STATUSES: readonly RunStatus[] = ["running", "finished", "failed", "paused", "cancelled"];
+/** Where a run came from: the agent API, the playground chat, the OpenAI-compatible door, a reference tool call. */
+export type RunOrigin = "invoke" | "playground" | "openai" | "nested";
+export const RUN_ORIGINS: readonly RunOrigin[] = ["invoke", "playground", "openai", "nested"];
 
 export interface NewRun {
   id: string;
@@ -21,6 +24,9 @@ export interface NewRun {
   traceId: string;
   spanId: string;
   background: boolean;
+  origin: RunOrigin;
+  /** The run whose tool call started this one (a nested run). */
+  parentRunId?: string;
   leaseOwner: string;
   leaseMs: number;
   /** What a takeover needs to prepare the turn again; absent for runs that cannot be continued. */
@@ -51,6 +57,8 @@ export async function insertRun(db: Executor, run: NewRun): Promise<void> {
     leaseOwner: run.leaseOwner,
     leaseExpiresAt: new Date(now + run.leaseMs),
     request: run.request ?? null,
+    origin: run.origin,
+    parentRunId: run.parentRunId ?? null,
   });
 }
 
@@ -144,8 +152,14 @@ export async function runStatus(db: Executor, runId: string): Promise<RunRow["st
 
 export interface RunFilter {
   sessionId?: string;
+  /** The agent's runs, the runs of its playground draft chats included (an inline template, no agent id). */
   agentId?: string;
   status?: RunStatus[];
+  origin?: RunOrigin[];
+  /** The runs this run started (its nested runs); when set, `nested` does not apply. */
+  parentRunId?: string;
+  /** Nested runs too; by default a list holds top-level runs, each the root of its tree. */
+  nested?: boolean;
 }
 
 /** Newest first; `before` is the last id of the previous page (ids are time-ordered UUIDv7). */
@@ -162,8 +176,14 @@ export async function listRuns(
       and(
         eq(agentRuns.projectId, projectId),
         filter.sessionId ? eq(agentRuns.sessionId, filter.sessionId) : undefined,
-        filter.agentId ? eq(agentRuns.agentId, filter.agentId) : undefined,
+        filter.agentId ? ofAgent(projectId, filter.agentId) : undefined,
         filter.status?.length ? inArray(agentRuns.status, filter.status) : undefined,
+        filter.origin?.length ? inArray(agentRuns.origin, filter.origin) : undefined,
+        filter.parentRunId
+          ? eq(agentRuns.parentRunId, filter.parentRunId)
+          : filter.nested
+            ? undefined
+            : isNull(agentRuns.parentRunId),
         page.before ? lt(agentRuns.id, page.before) : undefined,
       ),
     )
@@ -172,6 +192,19 @@ export async function listRuns(
   if (rows.length <= page.limit) return { items: rows };
   const items = rows.slice(0, page.limit);
   return { items, next: items[items.length - 1].id };
+}
+
+/**
+ * A committed agent's runs, and the runs of its draft chats: the playground's editor chat runs
+ * the unsaved template inline (no agent id on the run); what ties such a run to the agent is
+ * its session, which the chat stores under the agent (`chat_sessions`).
+ */
+function ofAgent(projectId: string, agentId: string) {
+  const draftSessions = sql`select ${chatSessions.id} from ${chatSessions} where ${chatSessions.projectId} = ${projectId} and ${chatSessions.agentId} = ${agentId}`;
+  return or(
+    eq(agentRuns.agentId, agentId),
+    and(isNull(agentRuns.agentId), eq(agentRuns.origin, "playground"), inArray(agentRuns.sessionId, draftSessions)),
+  );
 }
 
 /** The session's newest run, when it is still running: what a chat reconnect follows. */

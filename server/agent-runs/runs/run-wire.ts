@@ -2,7 +2,7 @@ import { z } from "zod";
 import { batchOutputsSchema, foldBatch, type NativeEvent } from "@/server/streams";
 import type { RunAgent } from "../run-agent";
 import type { LoggedEvent } from "./follow-run";
-import type { RunRow } from "./run-store";
+import { RUN_ORIGINS, type RunOrigin, type RunRow } from "./run-store";
 
 const usageSchema = z.strictObject({
   input: z.number(),
@@ -24,6 +24,12 @@ export const runWireSchema = z.strictObject({
   usage: usageSchema.nullable(),
   trace_id: z.string(),
   background: z.boolean(),
+  origin: z
+    .enum(RUN_ORIGINS as [RunOrigin, ...RunOrigin[]])
+    .describe(
+      "Where the run came from: invoke (the agent API), playground (the chat), openai (the /v1 door), nested (a workflow run inside a reference tool call)",
+    ),
+  parent_run_id: z.string().nullable().describe("A nested run's calling run; null for a top-level run"),
   event_count: z.number().int(),
   created_at: z.string(),
   ended_at: z.string().nullable(),
@@ -46,6 +52,8 @@ export function runToWire(row: RunRow): RunWire {
     usage: (row.usage as RunWire["usage"]) ?? null,
     trace_id: row.traceId,
     background: row.background,
+    origin: row.origin as RunOrigin,
+    parent_run_id: row.parentRunId,
     event_count: row.eventCount,
     created_at: row.createdAt.toISOString(),
     ended_at: row.endedAt?.toISOString() ?? null,

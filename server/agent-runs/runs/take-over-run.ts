@@ -10,7 +10,7 @@ import type { RunAgent } from "../run-agent";
 import type { TurnInput } from "../run-types";
 import { driveRun } from "./drive-run";
 import { PROCESS_LEASE_OWNER } from "./live-runs";
-import { endRun, readRunEvents, type RunRequest, type RunRow } from "./run-store";
+import { endRun, readRunEvents, type RunOrigin, type RunRequest, type RunRow } from "./run-store";
 import { messagesOfEvents, planTakeover, renumberBlocks, type InterruptedCall } from "./takeover-plan";
 import { noticeRun, RUN_EVENTS_CHANNEL } from "./run-wakeups";
 
@@ -58,7 +58,7 @@ export async function takeOverRun(app: AppContext, run: RunRow): Promise<void> {
   const lastSeq = logged.at(-1)?.seq ?? 0;
   const plan = planTakeover(logged.map((entry) => entry.event));
   const request = run.request as RunRequest | null;
-  if (!request) return failRun(app.db, run, lastSeq, "its request was not recorded");
+  if (!request) return failRun(app.db, run, lastSeq, notRecordedReason(run));
   if (plan.takeovers >= MAX_TAKEOVERS)
     return failRun(app.db, run, lastSeq, `it was taken over ${plan.takeovers} times already`);
 
@@ -70,7 +70,7 @@ export async function takeOverRun(app: AppContext, run: RunRow): Promise<void> {
       { ...request.principal, projectId: run.projectId },
       request.body,
       run.format as MessagesFormat,
-      { trace, depth: 0 },
+      { trace, depth: 0, runId: run.id },
     );
   } catch (error) {
     return failRun(app.db, run, lastSeq, `the turn could not be prepared again: ${(error as Error).message}`);
@@ -110,12 +110,25 @@ export async function takeOverRun(app: AppContext, run: RunRow): Promise<void> {
       traceId: run.traceId,
       spanId: run.spanId,
       background: run.background,
+      origin: run.origin as RunOrigin,
     },
     { cancelOnDisconnect: false, continuing: { lastSeq } },
   );
   // No client is attached: followers read the log.
   void driven.events.cancel();
   logger.info({ runId: run.id, after: lastSeq, interrupted: plan.interrupted.length }, "run taken over");
+}
+
+/**
+ * Why a run without a recorded request is not continued: a door run's and a nested run's
+ * answer had one reader, the request (or the calling tool call) that died with the process.
+ */
+function notRecordedReason(run: RunRow): string {
+  if (run.origin === "openai")
+    return "an OpenAI-compatible request ends with its connection, which was lost with the process";
+  if (run.parentRunId)
+    return `a nested run ends with the tool call of its parent run ${run.parentRunId}, which was lost with the process`;
+  return "its request was not recorded";
 }
 
 async function settleInterrupted(input: TurnInput, calls: InterruptedCall[]): Promise<NativeEvent[]> {

@@ -41,11 +41,20 @@ export const agentRuns = pgTable(
      * before it existed; those are failed, not continued.
      */
     request: jsonb("request"),
+    /**
+     * Where the turn came from: `invoke` (the agent API), `playground` (the chat), `openai` (the
+     * `/v1` door) or `nested` (a workflow run inside a reference tool call). Runs recorded before
+     * the column read `invoke`.
+     */
+    origin: text("origin").notNull().default("invoke"),
+    /** A nested run's calling run (the run whose tool call ran it); null for a top-level run. */
+    parentRunId: text("parent_run_id"),
   },
   (t) => [
     index("agent_runs_session_idx").on(t.projectId, t.sessionId, t.createdAt),
     index("agent_runs_project_idx").on(t.projectId, t.createdAt),
     index("agent_runs_running_idx").on(t.status, t.leaseExpiresAt),
+    index("agent_runs_parent_idx").on(t.parentRunId),
   ],
 );
 

@@ -4,7 +4,11 @@ import { createTRPCRouter, projectProcedure } from "../init";
 
 /** Agent runs, read the way `GET /services/agent/v0/runs` reads them (server/agent-runs/runs). */
 export const runsRouter = createTRPCRouter({
-  /** One agent's runs, newest first; `cursor` is the `next` of the page before (any role may read). */
+  /**
+   * One agent's runs, newest first: its draft chat's runs and its nested runs (another agent's
+   * reference tool ran it) included, each labelled by its `origin`; `cursor` is the `next` of the
+   * page before (any role may read).
+   */
   list: projectProcedure
     .input(
       z.strictObject({
@@ -23,7 +27,7 @@ export const runsRouter = createTRPCRouter({
       const page = await listRuns(
         ctx.app.db,
         ctx.principal.projectId,
-        { agentId: input.agentId, status: input.status },
+        { agentId: input.agentId, status: input.status, nested: true },
         { limit: input.limit, before: input.cursor ?? undefined },
       );
       return { runs: page.items.map(runToWire), next: page.next ?? null };
