@@ -176,7 +176,7 @@ export async function listRuns(
       and(
         eq(agentRuns.projectId, projectId),
         filter.sessionId ? eq(agentRuns.sessionId, filter.sessionId) : undefined,
-        filter.agentId ? ofAgent(projectId, filter.agentId) : undefined,
+        filter.agentId ? ofAgent(db, projectId, filter.agentId) : undefined,
         filter.status?.length ? inArray(agentRuns.status, filter.status) : undefined,
         filter.origin?.length ? inArray(agentRuns.origin, filter.origin) : undefined,
         filter.parentRunId
@@ -199,8 +199,11 @@ export async function listRuns(
  * the unsaved template inline (no agent id on the run); what ties such a run to the agent is
  * its session, which the chat stores under the agent (`chat_sessions`).
  */
-function ofAgent(projectId: string, agentId: string) {
-  const draftSessions = sql`select ${chatSessions.id} from ${chatSessions} where ${chatSessions.projectId} = ${projectId} and ${chatSessions.agentId} = ${agentId}`;
+function ofAgent(db: Executor, projectId: string, agentId: string) {
+  const draftSessions = db
+    .select({ id: chatSessions.id })
+    .from(chatSessions)
+    .where(and(eq(chatSessions.projectId, projectId), eq(chatSessions.agentId, agentId)));
   return or(
     eq(agentRuns.agentId, agentId),
     and(isNull(agentRuns.agentId), eq(agentRuns.origin, "playground"), inArray(agentRuns.sessionId, draftSessions)),
