@@ -34,7 +34,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let runs = 0;
 
 /** What a process that died mid-turn leaves behind; returns the run id and its session. */
-async function deadRun(events: object[], options: { agent?: object; request?: boolean } = {}) {
+async function deadRun(
+  events: object[],
+  options: { agent?: object; request?: boolean; origin?: string; parentRunId?: string } = {},
+) {
   const runId = crypto.randomUUID();
   const sessionId = `takeover-${Date.now()}-${++runs}`;
   await app.context.db.insert(tables.agentRuns).values({
@@ -49,6 +52,8 @@ async function deadRun(events: object[], options: { agent?: object; request?: bo
     spanId: "b".repeat(16),
     leaseOwner: "a-dead-process",
     leaseExpiresAt: new Date(Date.now() - 1),
+    origin: options.origin,
+    parentRunId: options.parentRunId,
     request:
       options.request === false
         ? null
@@ -180,5 +185,17 @@ describe("a run whose process died is taken over", () => {
     expect(a.error).toMatch(/could not be continued: the turn could not be prepared again: .*gone/);
     const [b] = await app.context.db.select().from(tables.agentRuns).where(eq(tables.agentRuns.id, unrecorded.runId));
     expect(b.error).toMatch(/could not be continued: its request was not recorded/);
+  });
+
+  it("fails an OpenAI door run and a nested run: their one reader (the connection, the calling tool call) died with the process", async () => {
+    const door = await deadRun([], { request: false, origin: "openai" });
+    const nested = await deadRun([], { request: false, origin: "nested", parentRunId: crypto.randomUUID() });
+    expect(await runSweepWorker.drain(app.context, 10)).toBe(2);
+    const [a] = await app.context.db.select().from(tables.agentRuns).where(eq(tables.agentRuns.id, door.runId));
+    expect(a).toMatchObject({ status: "failed", stopReason: "interrupted", origin: "openai" });
+    expect(a.error).toMatch(/could not be continued: an OpenAI-compatible request ends with its connection/);
+    const [b] = await app.context.db.select().from(tables.agentRuns).where(eq(tables.agentRuns.id, nested.runId));
+    expect(b).toMatchObject({ status: "failed", origin: "nested" });
+    expect(b.error).toMatch(/could not be continued: a nested run ends with the tool call of its parent run/);
   });
 });

@@ -24,6 +24,16 @@ const agent = (agentsMd: string) => ({
 });
 const lastModelInput = () => JSON.stringify(model.requests.at(-1)!.body.input);
 
+/** A door run once its end is recorded (a moment after the answer's last byte). */
+async function endedRun(runId: string) {
+  for (let waited = 0; waited < 10_000; waited += 25) {
+    const res = await app.call("GET", `/services/agent/v0/runs/${runId}`, { key });
+    if (res.status === 200 && res.body.run.status !== "running") return res.body;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`run ${runId} never ended`);
+}
+
 beforeAll(async () => {
   model = await startScriptedModelServer();
   // No retries: the failure cases answer at once instead of after the SDK's backoff.
@@ -397,6 +407,62 @@ describe("every call is an agent run", () => {
     expect(text).toContain("trace me");
     expect(text).toContain("Traced hello.");
     expect(text).toContain(revisionIds[1]);
+  });
+
+  it("is recorded as a run (origin openai): listed, its events and folded messages fetched by the x-svc-run-id it answers", async () => {
+    model.script({ kind: "reply", text: "Recorded hello.", usage: { input: 12, output: 3 } });
+    const { response } = await client.chat.completions
+      .create({ model: "greeter", messages: [{ role: "user", content: "record me" }] })
+      .withResponse();
+    const runId = response.headers.get("x-svc-run-id")!;
+    const detail = await endedRun(runId);
+    expect(detail.run).toMatchObject({
+      id: runId,
+      origin: "openai",
+      parent_run_id: null,
+      status: "finished",
+      stop_reason: "stop",
+      session_id: response.headers.get("x-svc-session-id"),
+      trace_id: response.headers.get("x-svc-trace-id"),
+      usage: { input: 12, output: 3, total: 15 },
+      agent: { references: { workflow_revision: { id: revisionIds[1] } } },
+    });
+    expect(detail.outputs.messages).toEqual([{ role: "assistant", content: "Recorded hello." }]);
+    expect(detail.events.at(-1)).toMatchObject({ type: "done", data: { stopReason: "stop" } });
+
+    model.script({ kind: "reply", text: "Responded." });
+    const { response: viaResponses } = await client.responses
+      .create({ model: "greeter", input: "and me", stream: true })
+      .withResponse();
+    await viaResponses.text();
+    const second = await endedRun(viaResponses.headers.get("x-svc-run-id")!);
+    expect(second.run).toMatchObject({ origin: "openai", status: "finished" });
+    expect(second.outputs.messages).toEqual([{ role: "assistant", content: "Responded." }]);
+
+    const listed = await app.call("GET", "/services/agent/v0/runs?origin=openai&limit=200", { key });
+    const ids = listed.body.runs.map((run: { id: string }) => run.id);
+    expect(ids).toContain(runId);
+    expect(ids).toContain(second.run.id);
+    expect(listed.body.runs.every((run: { origin: string }) => run.origin === "openai")).toBe(true);
+  });
+
+  it("a client that goes away cancels the run and its model request, as OpenAI does for a request that is not background", async () => {
+    model.script({ kind: "hang" });
+    const arrived = model.nextRequest();
+    const closed = model.nextAbort();
+    const controller = new AbortController();
+    const response = await fetch(`${live.origin}/v1/chat/completions`, {
+      method: "POST",
+      signal: controller.signal,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "greeter", messages: [{ role: "user", content: "wait" }], stream: true }),
+    });
+    const runId = response.headers.get("x-svc-run-id")!;
+    await arrived;
+    controller.abort();
+    await closed;
+    const detail = await endedRun(runId);
+    expect(detail.run).toMatchObject({ origin: "openai", status: "cancelled", stop_reason: "cancelled" });
   });
 
   it("a run that fails after it started: a 502 error object without stream, an error item in the stream", async () => {

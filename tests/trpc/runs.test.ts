@@ -2,6 +2,9 @@ import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "@/server/auth";
 import { createCaller, createContextFrom } from "@/server/trpc";
+import type { RunWire } from "@/server/agent-runs";
+import { HttpClient } from "../helpers/http-client";
+import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 
@@ -91,6 +94,7 @@ describe("tRPC runs.list", () => {
     expect(first.duration_ms).toBeGreaterThanOrEqual(0);
     expect(first.ended_at).not.toBeNull();
     expect(first.agent.references).toMatchObject({ workflow_variant: { id: a.variantId } });
+    expect(runs.map((r) => r.origin)).toEqual(["invoke", "invoke", "invoke"]);
     expect(runs[1].stop_reason).toBe("error");
     expect(runs[1].error).toBeTruthy();
   });
@@ -140,5 +144,86 @@ describe("tRPC runs.list", () => {
     expect(await refused(callerFor(a.owner).runs.list({ agentId: a.agentId, limit: 1000 }))).toBe(
       "UNPROCESSABLE_CONTENT",
     );
+  });
+});
+
+describe("the playground's runs in an agent's list", () => {
+  let server: RunningServer;
+  let person: HttpClient;
+  let agentId: string;
+  let variantId: string;
+  let otherAgentId: string;
+
+  beforeAll(async () => {
+    server = await serveOverHttp(t);
+    person = new HttpClient(server.origin);
+    const signedUp = await person.send("POST", "/api/accounts/owner", {
+      body: { name: "Ada", email: "ada-runs@example.com", password: "correct horse battery" },
+    });
+    expect(signedUp.status).toBe(201);
+    const created = await person.mutate("agents.create", { name: "Drafted" });
+    agentId = created.data.agent.id;
+    variantId = created.data.variant.id;
+    await person.mutate("agents.commit", {
+      variantId,
+      template: { llm: { provider: "openai", model: "gpt-5-mini" } },
+      message: "plain",
+    });
+    otherAgentId = (await person.mutate("agents.create", { name: "Elsewhere" })).data.agent.id;
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  const draft = { llm: { provider: "openai", model: "gpt-5-mini" } };
+  const userMessage = (text: string) => ({ id: `u-${text}`, role: "user", parts: [{ type: "text", text }] });
+  /** A chat turn as the editor's chat sends it: the session stored under its agent, then the turn. */
+  async function chatTurn(sessionId: string, owner: string, target: { agent?: object; variantId?: string }) {
+    await person.mutate("chatSessions.save", { id: sessionId, agentId: owner, messages: [userMessage(sessionId)] });
+    const r = await person.send("POST", "/api/playground/invoke", {
+      body: {
+        session_id: sessionId,
+        ...(target.variantId ? { references: { workflow_variant: { id: target.variantId } } } : {}),
+        data: {
+          inputs: { messages: [userMessage(sessionId)] },
+          ...(target.agent ? { parameters: { agent: target.agent } } : {}),
+        },
+      },
+      headers: { "x-svc-messages-format": "ui_sdk" },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+  }
+  async function listed(id: string) {
+    for (let waited = 0; waited < 10_000; waited += 50) {
+      const { runs } = (await person.query("runs.list", { agentId: id })).data as { runs: RunWire[] };
+      if (runs.every((run) => run.status !== "running")) return runs;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error("a run never ended");
+  }
+
+  it("lists the draft chat's runs (inline template, no agent id) beside the committed ones, by origin", async () => {
+    model.script({ kind: "reply", text: "Draft answer." });
+    await chatTurn("draft-session", agentId, { agent: draft });
+    model.script({ kind: "reply", text: "Committed answer." });
+    await chatTurn("variant-session", agentId, { variantId });
+    // Not drafts of this agent: another agent's draft chat, and an inline run over the API.
+    model.script({ kind: "reply", text: "Other draft." });
+    await chatTurn("other-draft", otherAgentId, { agent: draft });
+    const apiKey = (await person.mutate("apiKeys.create", { name: "script" })).data;
+    model.script({ kind: "reply", text: "Over the API." });
+    const overApi = await t.call("POST", "/services/agent/v0/invoke", {
+      key: apiKey.key,
+      body: { session_id: "draft-session", data: { inputs, parameters: { agent: draft } } },
+    });
+    expect(overApi.status).toBe(200);
+
+    const runs = await listed(agentId);
+    expect(runs.map((run) => [run.session_id, run.origin, run.agent.references === null])).toEqual([
+      ["variant-session", "playground", false],
+      ["draft-session", "playground", true],
+    ]);
+    expect(runs[1]).toMatchObject({ status: "finished", parent_run_id: null });
+    expect((await listed(otherAgentId)).map((run) => run.session_id)).toEqual(["other-draft"]);
   });
 });
