@@ -101,4 +101,21 @@ test("runs: a chat turn is listed finished with its cost, a running one refreshe
   await expect(page.getByTestId("trace-summary")).toBeVisible({ timeout: 20_000 });
   await expect(page.getByText("chat gpt-5-mini").first()).toBeVisible();
   await screenshot(page, testInfo, "runs-trace-opened");
+
+  // A turn of the editor's chat runs the draft (no agent id on the run): listed too, labelled.
+  await page.goto(editorUrl);
+  await scriptModel({ kind: "reply", text: "Draft says hi." });
+  await page.getByRole("button", { name: "Show chat panel" }).click();
+  const pane = page.getByRole("complementary", { name: "Chat" });
+  await pane.getByLabel("Message the agent").fill("Try the draft");
+  await pane.getByLabel("Message the agent").press("Enter");
+  await expect(pane.getByText("Draft says hi.")).toBeVisible();
+  await tab(page, "Runs").click();
+  await expect(rows).toHaveCount(3);
+  await expect(rows.first()).toHaveAttribute("data-origin", "playground");
+  await expect(rows.first()).toContainText("Draft");
+  await expect(rows.first()).toHaveAttribute("data-status", "finished", { timeout: 20_000 });
+  await expect(rows.nth(1)).not.toContainText("Draft");
+  await expect(rows.nth(1)).toContainText("Playground");
+  await screenshot(page, testInfo, "runs-draft-1280-light");
 });
