@@ -59,6 +59,8 @@ it("flags.background answers 202 with the run id; the run finishes alone and a w
     stop_reason: "stop",
     usage: { input: 4, output: 2, total: 6, cost: expect.any(Number) },
     references: null,
+    origin: "invoke",
+    parent_run_id: null,
   });
   const run = await t.call("GET", `/services/agent/v0/runs/${runId}`, { key: p.key });
   expect(run.body.run).toMatchObject({ status: "finished", background: true });

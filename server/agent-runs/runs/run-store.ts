@@ -115,6 +115,9 @@ export async function endRun(
         stop_reason: end.stopReason,
         usage: end.usage ?? null,
         references: (row.agent as RunAgent).references ?? null,
+        // An integration tells a turn someone started from a nested one (or a door's) by these.
+        origin: row.origin,
+        parent_run_id: row.parentRunId,
       },
     });
     return true;
