@@ -63,7 +63,9 @@ export async function buildTurnTools(
           runnerDefault: template.runner.permissions.default,
           unattended: input.flags?.unattended ?? undefined,
         },
-        approvals: new ApprovalStore(app.db, projectId, sessionId, app.config.agentRuns.approvalTtlMs),
+        approvals: new ApprovalStore(app.db, projectId, sessionId, app.config.agentRuns.approvalTtlMs, () =>
+          app.now(),
+        ),
         secretValue: secrets.codeSecretValue,
         run: {
           app,
