@@ -185,18 +185,21 @@ export async function activeRunOfSession(db: Executor, projectId: string, sessio
   return row?.status === "running" ? row : undefined;
 }
 
+/** The run's events after `afterSeq`, each with `at`, the time its batch was written. */
 export async function readRunEvents(
   db: Executor,
   runId: string,
   afterSeq = 0,
-): Promise<Array<{ seq: number; event: NativeEvent }>> {
+): Promise<Array<{ seq: number; event: NativeEvent; at: number }>> {
   const rows = await db
-    .select({ seq: agentRunEvents.seq, events: agentRunEvents.events })
+    .select({ seq: agentRunEvents.seq, events: agentRunEvents.events, writtenAt: agentRunEvents.writtenAt })
     .from(agentRunEvents)
     .where(and(eq(agentRunEvents.runId, runId), sql`${agentRunEvents.lastSeq} > ${afterSeq}`))
     .orderBy(agentRunEvents.seq);
   return rows
-    .flatMap((row) => (row.events as NativeEvent[]).map((event, i) => ({ seq: row.seq + i, event })))
+    .flatMap((row) =>
+      (row.events as NativeEvent[]).map((event, i) => ({ seq: row.seq + i, event, at: row.writtenAt.getTime() })),
+    )
     .filter((entry) => entry.seq > afterSeq);
 }
 

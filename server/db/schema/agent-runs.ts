@@ -41,6 +41,11 @@ export const agentRuns = pgTable(
      * before it existed; those are failed, not continued.
      */
     request: jsonb("request"),
+    /**
+     * The paused run this run continues: its input answered that run's approval requests
+     * (`tool_approvals.run_id`). Null for a run that starts fresh.
+     */
+    continuesRunId: text("continues_run_id"),
   },
   (t) => [
     index("agent_runs_session_idx").on(t.projectId, t.sessionId, t.createdAt),
@@ -63,6 +68,8 @@ export const agentRunEvents = pgTable(
     seq: bigint("seq", { mode: "number" }).notNull(),
     lastSeq: bigint("last_seq", { mode: "number" }).notNull(),
     events: jsonb("events").notNull(),
+    /** When the batch was written (the database's clock): a takeover dates the dead process's steps by it. */
+    writtenAt: ts("written_at").notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.seq] })],
 );
