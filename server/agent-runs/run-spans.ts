@@ -81,6 +81,7 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
       ...(record.skills?.length ? { "ag.meta.run.skills": record.skills } : {}),
       ...(record.mcpServers?.length ? { "ag.meta.run.mcp_servers": record.mcpServers } : {}),
       ...(takeovers.length ? { "ag.meta.run.takeovers": takeovers.length } : {}),
+      ...(record.continuesRunId ? { "ag.meta.run.continues_run_id": record.continuesRunId } : {}),
     },
     references: Object.entries(record.agent.references ?? {}).map(([kind, ref]) => ({
       id: ref.id,

@@ -115,6 +115,8 @@ export interface RunRecord {
   /** Names of the template's skills and MCP servers (the root span lists what the run had). */
   skills?: string[];
   mcpServers?: string[];
+  /** The paused run this run continues (its input answered that run's approval requests). */
+  continuesRunId?: string;
   /** When the run was taken over after its process died, and what was in flight then. */
   takeovers?: RunTakeover[];
 }

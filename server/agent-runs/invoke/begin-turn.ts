@@ -8,7 +8,7 @@ import type { TraceContext } from "../trace-context";
 
 /**
  * Starts a prepared turn on its harness and, when it ends, tells the run listeners and writes its
- * spans (the provider key and the turn's other secrets redacted; the whole run's when `wholeRun`
+ * spans (the provider key and the turn's other secrets redacted; the whole run's when `runRecord`
  * adds what came before). A harness that cannot run frees what the turn already holds open (MCP
  * clients) before the refusal goes out.
  */
@@ -17,8 +17,8 @@ export function beginTurn(
   input: TurnInput,
   trace: TraceContext,
   signal?: AbortSignal,
-  /** The record the listeners and the trace get, when the run is more than this turn (a run taken over). */
-  wholeRun?: (record: RunRecord) => RunRecord,
+  /** The record the listeners and the trace get, when the run is more than this turn (taken over, continuing a paused run). */
+  runRecord?: (record: RunRecord) => RunRecord,
 ): TurnHandle {
   const kind = input.template.harness.kind;
   let harness;
@@ -30,7 +30,7 @@ export function beginTurn(
   }
   const turn = startTurn(harness, input, trace, { harnessKind: kind, signal });
   void turn.record.then((turnRecord) => {
-    const record = wholeRun ? wholeRun(turnRecord) : turnRecord;
+    const record = runRecord ? runRecord(turnRecord) : turnRecord;
     notifyRunFinished(record);
     return recordRunTrace(app, record, [
       ...(input.connection.apiKey ? [input.connection.apiKey] : []),

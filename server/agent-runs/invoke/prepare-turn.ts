@@ -29,6 +29,8 @@ export interface PrepareOptions {
   sampling?: Sampling;
   /** Who runs, for an inline template that stands for a committed artifact (a prompt application). */
   agent?: RunAgent;
+  /** The run record the turn is (server/agent-runs/runs): its approval requests name it. */
+  runId?: string;
 }
 
 /**
@@ -85,6 +87,7 @@ export async function prepareTurn(
     trace: options.trace,
     depth: options.depth,
     activity,
+    runId: options.runId,
   });
 
   const { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } = app.config.agentRuns;

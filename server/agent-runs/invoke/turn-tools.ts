@@ -29,6 +29,8 @@ export interface TurnToolsInput {
   depth: number;
   /** The turn's activity signal, shared with nested runs (their events keep the idle limit from firing). */
   activity: EventTarget;
+  /** The run record this turn is, if any: its approval requests name it. */
+  runId?: string;
 }
 
 /**
@@ -63,8 +65,13 @@ export async function buildTurnTools(
           runnerDefault: template.runner.permissions.default,
           unattended: input.flags?.unattended ?? undefined,
         },
-        approvals: new ApprovalStore(app.db, projectId, sessionId, app.config.agentRuns.approvalTtlMs, () =>
-          app.now(),
+        approvals: new ApprovalStore(
+          app.db,
+          projectId,
+          sessionId,
+          app.config.agentRuns.approvalTtlMs,
+          () => app.now(),
+          input.runId,
         ),
         secretValue: secrets.codeSecretValue,
         run: {

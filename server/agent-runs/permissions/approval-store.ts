@@ -28,6 +28,8 @@ export class ApprovalStore {
     readonly ttlMs: number,
     /** The app's clock (`AppContext.now`): requests are stamped and expire by it. */
     private readonly now: () => Date,
+    /** The run that issues the requests: the run that answers them continues it. */
+    private readonly runId?: string,
   ) {}
 
   private oldest(): Date {
@@ -45,6 +47,7 @@ export class ApprovalStore {
       toolName: call.toolName,
       argsHash: argsHash(call.input),
       status: "pending",
+      runId: this.runId ?? null,
     });
     return id;
   }

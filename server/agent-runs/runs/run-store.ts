@@ -25,12 +25,16 @@ export interface NewRun {
   leaseMs: number;
   /** What a takeover needs to prepare the turn again; absent for runs that cannot be continued. */
   request?: RunRequest;
+  /** The paused run this one continues (`run-lineage.ts`). */
+  continuesRunId?: string;
 }
 
 /** The invoke request as a run records it, so any process can prepare the turn again. */
 export interface RunRequest {
   principal: Omit<Principal, "projectId">;
   body: InvokeRequest;
+  /** The root's parent span (the caller's `traceparent`, or the continued run's root), for a takeover's trace. */
+  parentSpanId?: string;
 }
 
 export async function insertRun(db: Executor, run: NewRun): Promise<void> {
@@ -51,6 +55,7 @@ export async function insertRun(db: Executor, run: NewRun): Promise<void> {
     leaseOwner: run.leaseOwner,
     leaseExpiresAt: new Date(now + run.leaseMs),
     request: run.request ?? null,
+    continuesRunId: run.continuesRunId ?? null,
   });
 }
 
@@ -106,6 +111,7 @@ export async function endRun(
         status,
         stop_reason: end.stopReason,
         usage: end.usage ?? null,
+        continues_run_id: row.continuesRunId,
         references: (row.agent as RunAgent).references ?? null,
       },
     });

@@ -23,6 +23,8 @@ export const runWireSchema = z.strictObject({
   error: z.string().nullable(),
   usage: usageSchema.nullable(),
   trace_id: z.string(),
+  /** The paused run this run continues (its input answered that run's approval requests). */
+  continues_run_id: z.string().nullable(),
   background: z.boolean(),
   event_count: z.number().int(),
   created_at: z.string(),
@@ -45,6 +47,7 @@ export function runToWire(row: RunRow): RunWire {
     error: row.error,
     usage: (row.usage as RunWire["usage"]) ?? null,
     trace_id: row.traceId,
+    continues_run_id: row.continuesRunId,
     background: row.background,
     event_count: row.eventCount,
     created_at: row.createdAt.toISOString(),

@@ -60,7 +60,7 @@ export async function takeOverRun(app: AppContext, run: RunRow): Promise<void> {
   if (plan.takeovers >= MAX_TAKEOVERS)
     return failRun(app.db, run, lastSeq, `it was taken over ${plan.takeovers} times already`);
 
-  const trace = { traceId: run.traceId, spanId: run.spanId };
+  const trace = { traceId: run.traceId, spanId: run.spanId, parentSpanId: request.parentSpanId };
   let input: TurnInput;
   try {
     input = await prepareTurn(
@@ -68,7 +68,7 @@ export async function takeOverRun(app: AppContext, run: RunRow): Promise<void> {
       { ...request.principal, projectId: run.projectId },
       request.body,
       run.format as MessagesFormat,
-      { trace, depth: 0 },
+      { trace, depth: 0, runId: run.id },
     );
   } catch (error) {
     return failRun(app.db, run, lastSeq, `the turn could not be prepared again: ${(error as Error).message}`);
@@ -93,7 +93,10 @@ export async function takeOverRun(app: AppContext, run: RunRow): Promise<void> {
     ...input,
     messages: [...input.messages, ...messagesOfEvents([...plan.kept, ...settled.map((s) => s.event)])],
   };
-  const turn = beginTurn(app, input, trace, undefined, (record) => wholeRunRecord(record, before));
+  const turn = beginTurn(app, input, trace, undefined, (record) => ({
+    ...wholeRunRecord(record, before),
+    ...(run.continuesRunId ? { continuesRunId: run.continuesRunId } : {}),
+  }));
   const prefix = `t${lastSeq}-`;
   const events = turn.events.pipeThrough(
     new TransformStream<NativeEvent, NativeEvent>({
