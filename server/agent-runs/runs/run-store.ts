@@ -111,7 +111,7 @@ export async function endRun(
         status,
         stop_reason: end.stopReason,
         usage: end.usage ?? null,
-        continues_run_id: row.continuesRunId,
+        ...(row.continuesRunId ? { continues_run_id: row.continuesRunId } : {}),
         references: (row.agent as RunAgent).references ?? null,
       },
     });
