@@ -40,9 +40,12 @@ let runs = 0;
  * What a process that died mid-turn leaves behind: a run started 10 s ago, its events in
  * `batches` logged a second apart from 9 s ago on. Returns the run and its session.
  */
-async function deadRun(batches: object[][], options: { agent?: object; request?: boolean } = {}) {
+async function deadRun(
+  batches: object[][],
+  options: { agent?: object; request?: boolean; messages?: unknown[]; sessionId?: string } = {},
+) {
   const runId = crypto.randomUUID();
-  const sessionId = `takeover-${Date.now()}-${++runs}`;
+  const sessionId = options.sessionId ?? `takeover-${Date.now()}-${++runs}`;
   const startedAt = Date.now() - 10_000;
   const traceId = randomBytes(16).toString("hex");
   const spanId = randomBytes(8).toString("hex");
@@ -67,7 +70,7 @@ async function deadRun(batches: object[][], options: { agent?: object; request?:
             body: {
               session_id: sessionId,
               data: {
-                inputs: { messages: [{ role: "user", content: "look at notes.txt" }] },
+                inputs: { messages: options.messages ?? [{ role: "user", content: "look at notes.txt" }] },
                 parameters: { agent: options.agent ?? agent },
               },
             },
@@ -242,6 +245,48 @@ describe("a run whose process died is taken over", () => {
     expect(ms(spans[4].start_time)).toBe(dead.batchAt(0));
     // The call only announced never reached its tool: the root's takeover event names it as discarded, no span is it.
     expect(spans.filter((s) => JSON.stringify(s).includes("call_x")).map((s) => s.span_id)).toEqual([dead.spanId]);
+  });
+
+  it("a run that answered an approval and ran the call before dying goes on with the call's result", async () => {
+    // The dead process ran the approved write (its request is used) and was writing the next step.
+    const dead = await deadRun(
+      [
+        [{ type: "tool_result", id: WRITE.id, output: "wrote 14 bytes to notes.txt" }],
+        [{ type: "message_start", id: "msg-0" }],
+      ],
+      {
+        messages: [
+          { role: "user", content: "save a note" },
+          {
+            role: "assistant",
+            content: [{ type: "tool_call", toolCallId: WRITE.id, toolName: "write", input: WRITE.input }],
+          },
+          {
+            role: "tool",
+            content: [
+              {
+                type: "tool_result",
+                tool_call_id: WRITE.id,
+                tool_name: "write",
+                approved: true,
+                interaction_token: "apr_used-by-the-dead-process",
+              },
+            ],
+          },
+        ],
+        agent: { ...agent, harness: { permissions: { ask: ["write"] } } },
+      },
+    );
+    const before = model.requests.length;
+    model.script({ kind: "reply", text: "Saved." });
+    expect(await runSweepWorker.drain(app.context, 10)).toBe(1);
+    const body = await ended(dead.runId);
+    // Not asked again: the model went on, told what the write did; the write did not run twice.
+    expect(body.run).toMatchObject({ status: "finished", stop_reason: "stop" });
+    expect(model.requests.length).toBe(before + 1);
+    expect(JSON.stringify(model.requests.at(-1)!.body)).toContain("wrote 14 bytes to notes.txt");
+    expect(await fileOf(dead.sessionId)).toBeUndefined();
+    expect(body.events.filter((e: any) => e.type === "interaction_request")).toHaveLength(0);
   });
 
   it("fails the run, with the reason, when it cannot be continued", async () => {

@@ -11,7 +11,13 @@ import type { TurnInput } from "../run-types";
 import { driveRun } from "./drive-run";
 import { PROCESS_LEASE_OWNER } from "./live-runs";
 import { endRun, readRunEvents, type RunRequest, type RunRow } from "./run-store";
-import { messagesOfEvents, planTakeover, renumberBlocks, type InterruptedCall } from "./takeover-plan";
+import {
+  messagesOfEvents,
+  planTakeover,
+  renumberBlocks,
+  settledApprovals,
+  type InterruptedCall,
+} from "./takeover-plan";
 import { noticeRun, RUN_EVENTS_CHANNEL } from "./run-wakeups";
 import { interruptedToolMessage, stepsOfLog, wholeRunRecord, type TimedEvent } from "./takeover-trace";
 
@@ -91,7 +97,10 @@ export async function takeOverRun(app: AppContext, run: RunRow): Promise<void> {
   };
   input = {
     ...input,
-    messages: [...input.messages, ...messagesOfEvents([...plan.kept, ...settled.map((s) => s.event)])],
+    messages: [
+      ...settledApprovals(input.messages, plan.kept),
+      ...messagesOfEvents([...plan.kept, ...settled.map((s) => s.event)]),
+    ],
   };
   const turn = beginTurn(app, input, trace, undefined, (record) => ({
     ...wholeRunRecord(record, before),
