@@ -55,7 +55,8 @@ export async function claimExpiredRun(db: Database, now: Date, leaseMs: number):
  * are settled (a read-only tool allowed by the run's policy runs again; any other call gets an
  * error result and never runs twice), and the model is asked again with the input, the steps
  * so far and those results. The new events continue the same log, opened by a `run_taken_over`
- * event. A run that cannot be continued is failed with the reason.
+ * event, and the trace written when the turn ends is the whole run's (`takeover-trace.ts`). A
+ * run that cannot be continued is failed with the reason.
  */
 export async function takeOverRun(app: AppContext, run: RunRow): Promise<void> {
   const logged = await readRunEvents(app.db, run.id);
@@ -90,17 +91,15 @@ export async function takeOverRun(app: AppContext, run: RunRow): Promise<void> {
   const settled = await settleInterrupted(input, plan.interrupted);
   const opening: NativeEvent[] = [marker.event, ...settled.map((s) => s.event)];
   // The dead process wrote no spans (they are written when a turn ends): this turn's trace is the whole run's.
+  const history = settledApprovals(input.messages, plan.kept);
   const before = {
     ...stepsOfLog([...logged, marker, ...settled], run.createdAt.getTime()),
     startedAt: run.createdAt.getTime(),
-    messages: input.messages,
+    messages: history,
   };
   input = {
     ...input,
-    messages: [
-      ...settledApprovals(input.messages, plan.kept),
-      ...messagesOfEvents([...plan.kept, ...settled.map((s) => s.event)]),
-    ],
+    messages: [...history, ...messagesOfEvents([...plan.kept, ...settled.map((s) => s.event)])],
   };
   const turn = beginTurn(app, input, trace, undefined, (record) => ({
     ...wholeRunRecord(record, before),
