@@ -147,6 +147,17 @@ const toolCallId = (attributes: unknown) =>
 
 type WireSpan = Json & { spans?: Record<string, WireSpan | WireSpan[]> };
 
+const isRun = (span: WireSpan) => attributeAt(span.attributes, "gen_ai.operation.name") === "invoke_agent";
+const continues = (span: WireSpan) => typeof attributeAt(span.attributes, "ag.meta.run.continues_run_id") === "string";
+const children = (span: WireSpan) => Object.values(span.spans ?? {}).flatMap((v) => (Array.isArray(v) ? v : [v]));
+
+function latestContinuation(root: WireSpan): WireSpan | undefined {
+  return children(root)
+    .filter((child) => isRun(child) && continues(child))
+    .sort((a, b) => String(a.start_time).localeCompare(String(b.start_time)))
+    .at(-1);
+}
+
 function descendants(span: WireSpan): WireSpan[] {
   const out: WireSpan[] = [];
   for (const child of Object.values(span.spans ?? {}).flatMap((v) => (Array.isArray(v) ? v : [v])))
@@ -164,14 +175,20 @@ export interface TraceRun {
   messages: UIMessage[];
 }
 
-/** The agent run a trace records (its `invoke_agent` span): which agent, which session, and its conversation. */
+/**
+ * The agent run a trace records (its `invoke_agent` span): which agent, which session, and its
+ * conversation. A trace of an approval lineage is read at its latest run.
+ */
 export function runOfTrace(trace: {
   trace_id?: unknown;
   spans?: Record<string, WireSpan | WireSpan[]>;
 }): TraceRun | null {
   const roots = Object.values(trace.spans ?? {}).flatMap((v) => (Array.isArray(v) ? v : [v]));
-  const root = roots.find((span) => attributeAt(span.attributes, "gen_ai.operation.name") === "invoke_agent");
+  let root = roots.find(isRun);
   if (!root) return null;
+  // A run that continues a paused one (it answered its approvals) is a child of that run's root;
+  // the latest of them saw the whole conversation. Nested runs hang under tool spans instead.
+  for (let next = latestContinuation(root); next; next = latestContinuation(root)) root = next;
   const all = descendants(root);
   const chats = all.filter((span) => attributeAt(span.attributes, "gen_ai.operation.name") === "chat");
   const executed = new Map<string, unknown>();

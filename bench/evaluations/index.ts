@@ -90,7 +90,14 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     await migrateDatabase(handle);
     const secrets = new SecretBox(randomBytes(32));
     await verifySecretKey(handle.db, secrets);
-    const app: AppContext = { db: handle.db, dbKind: handle.kind, config, secrets, projectSetups: PROJECT_SETUPS };
+    const app: AppContext = {
+      db: handle.db,
+      dbKind: handle.kind,
+      config,
+      secrets,
+      projectSetups: PROJECT_SETUPS,
+      now: () => new Date(),
+    };
     const api = createApiHandler(app);
     const account = await createAccount(handle.db, PROJECT_SETUPS, {
       email: `bench-${Date.now()}@bench.local`,

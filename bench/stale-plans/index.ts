@@ -170,7 +170,14 @@ async function startApp(
   const config = { ...loadConfig({}), secretKey };
   const secrets = new SecretBox(secretKey);
   await verifySecretKey(handle.db, secrets);
-  const context: AppContext = { db: handle.db, dbKind: handle.kind, config, secrets, projectSetups: PROJECT_SETUPS };
+  const context: AppContext = {
+    db: handle.db,
+    dbKind: handle.kind,
+    config,
+    secrets,
+    projectSetups: PROJECT_SETUPS,
+    now: () => new Date(),
+  };
   const doors = createApiDoors(context);
   const workers = BACKGROUND_WORKERS.filter((w) => withStatistics || w.name !== "statistics").map((w) =>
     w.start(context),

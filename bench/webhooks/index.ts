@@ -69,6 +69,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       secrets,
       config: { ...loadConfig({}), egressAllowlist: allowlist.entries, egressCa: [receiver.certificate.cert] },
       projectSetups: PROJECT_SETUPS,
+      now: () => new Date(),
     };
     const account = await createAccount(handle.db, PROJECT_SETUPS, {
       email: "bench@bench.local",

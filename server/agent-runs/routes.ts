@@ -10,6 +10,8 @@ const backgroundAccepted = z.strictObject({
   session_id: z.string(),
   trace_id: z.string(),
   status: z.literal("running"),
+  /** The paused run this run continues, when its input answered that run's approval requests. */
+  continues_run_id: z.string().optional(),
 });
 const invokeAnswer = z.union([batchTurnSchema, backgroundAccepted]);
 

@@ -13,6 +13,9 @@ export interface RunSpansOptions {
 
 const spanId = () => randomBytes(8).toString("hex");
 
+/** The status message of a model call or tool call cut off by its process's death (the run was taken over). */
+export const INTERRUPTED_SPAN_MESSAGE = "interrupted: the process running the run stopped before this ended";
+
 /**
  * A finished run as OpenTelemetry GenAI spans: `invoke_agent <agent>` (the run's own span id, under
  * the caller's span when a traceparent came in) > `turn <n>` > one `chat <model>` per model call
@@ -39,6 +42,21 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
         ],
       }
     : {};
+  const interrupted = {
+    status_code: "STATUS_CODE_ERROR" as const,
+    status_message: INTERRUPTED_SPAN_MESSAGE,
+  };
+  // Each takeover is an event on the root at the time another process took the run over.
+  const takeovers = record.takeovers ?? [];
+  const takeoverEvents = takeovers.map((takeover) => ({
+    name: "run_taken_over",
+    timestamp: takeover.at,
+    attributes: {
+      "ag.meta.run.interrupted_tool_calls": takeover.interrupted,
+      "ag.meta.run.discarded_blocks": takeover.discarded,
+    },
+  }));
+  const rootEvents = [...takeoverEvents, ...(exception.events ?? [])];
   const common = { trace_id: record.traceId, session_id: record.sessionId };
   const model = { "gen_ai.provider.name": record.provider, "gen_ai.request.model": record.model };
   const turnNumber = record.messages.filter((m) => m.role === "user").length;
@@ -53,7 +71,7 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
     start_time: record.startedAt,
     end_time: record.endedAt,
     ...status(failed),
-    ...exception,
+    ...(rootEvents.length ? { events: rootEvents } : {}),
     attributes: {
       "gen_ai.operation.name": "invoke_agent",
       ...(record.agent.name ? { "gen_ai.agent.name": record.agent.name } : {}),
@@ -62,6 +80,8 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
       "ag.meta.run.stop_reason": record.stopReason,
       ...(record.skills?.length ? { "ag.meta.run.skills": record.skills } : {}),
       ...(record.mcpServers?.length ? { "ag.meta.run.mcp_servers": record.mcpServers } : {}),
+      ...(takeovers.length ? { "ag.meta.run.takeovers": takeovers.length } : {}),
+      ...(record.continuesRunId ? { "ag.meta.run.continues_run_id": record.continuesRunId } : {}),
     },
     references: Object.entries(record.agent.references ?? {}).map(([kind, ref]) => ({
       id: ref.id,
@@ -97,10 +117,11 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
       span_kind: "SPAN_KIND_CLIENT",
       start_time: step.startedAt,
       end_time: step.endedAt ?? record.endedAt,
-      ...status(failed && last),
+      ...(step.interrupted ? interrupted : status(failed && last)),
       ...(failed && last ? exception : {}),
       attributes: {
         "gen_ai.operation.name": "chat",
+        ...(step.interrupted ? { "ag.meta.run.interrupted": true } : {}),
         ...model,
         ...(step.finishReason ? { "gen_ai.response.finish_reasons": [step.finishReason] } : {}),
         ...(step.usage
@@ -121,17 +142,22 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
       .map((call): SpanInput => ({
         ...common,
         // Derived, so a nested run (reference tool) started during the call can name it as parent.
-        span_id: toolSpanId(record.traceId, call.id),
+        span_id: toolSpanId(record.traceId, call.spanKey ?? call.id),
         parent_id: turnId,
         span_name: `execute_tool ${call.name}`,
         span_kind: "SPAN_KIND_INTERNAL",
         start_time: call.startedAt,
         end_time: call.endedAt,
-        ...(call.isError ? { status_code: "STATUS_CODE_ERROR" as const } : { status_code: "STATUS_CODE_OK" as const }),
+        ...(call.interrupted
+          ? interrupted
+          : call.isError
+            ? { status_code: "STATUS_CODE_ERROR" as const }
+            : { status_code: "STATUS_CODE_OK" as const }),
         attributes: {
           "gen_ai.operation.name": "execute_tool",
           "gen_ai.tool.name": call.name,
           "gen_ai.tool.call.id": call.id,
+          ...(call.interrupted ? { "ag.meta.run.interrupted": true } : {}),
           ...(call.approved ? { "ag.meta.tool.approved": true } : {}),
           ...(options.captureContent && call.input !== undefined
             ? { "gen_ai.tool.call.arguments": JSON.stringify(call.input) }
@@ -160,7 +186,10 @@ function outputMessage(step: StepTiming) {
     role: "assistant",
     parts: [
       ...(step.text ? [{ type: "text", content: step.text }] : []),
-      ...step.toolCalls.map((call) => ({ type: "tool_call", id: call.id, name: call.name, arguments: call.input })),
+      // An interrupted call run again is one call the model made.
+      ...step.toolCalls
+        .filter((call, i) => step.toolCalls.findIndex((other) => other.id === call.id) === i)
+        .map((call) => ({ type: "tool_call", id: call.id, name: call.name, arguments: call.input })),
     ],
     ...(step.finishReason ? { finish_reason: step.finishReason } : {}),
   };

@@ -48,6 +48,8 @@ export interface StepTiming {
   index: number;
   /** Approved tool calls run before the model is called (server/agent-runs/permissions): no model call of its own. */
   approvals?: boolean;
+  /** A model call in flight when the process running it died (the run was taken over). */
+  interrupted?: boolean;
   startedAt: number;
   endedAt?: number;
   finishReason?: string;
@@ -64,6 +66,10 @@ export interface StepTiming {
     endedAt?: number;
     isError?: boolean;
     approved?: boolean;
+    /** Running when its process died: no result was recorded (the run was taken over). */
+    interrupted?: boolean;
+    /** What the `execute_tool` span id derives from, when not the call id (an interrupted attempt run again). */
+    spanKey?: string;
   }>;
 }
 
@@ -109,4 +115,16 @@ export interface RunRecord {
   /** Names of the template's skills and MCP servers (the root span lists what the run had). */
   skills?: string[];
   mcpServers?: string[];
+  /** The paused run this run continues (its input answered that run's approval requests). */
+  continuesRunId?: string;
+  /** When the run was taken over after its process died, and what was in flight then. */
+  takeovers?: RunTakeover[];
+}
+
+export interface RunTakeover {
+  at: number;
+  /** Tool calls that were running: their results were never recorded. */
+  interrupted: string[];
+  /** Blocks of the model step that was being written. */
+  discarded: string[];
 }

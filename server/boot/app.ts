@@ -23,7 +23,14 @@ export async function bootApp(config: Config = loadConfig()): Promise<App> {
   const handle = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir });
   await migrateDatabase(handle);
   const secrets = await createSecretBox(config, handle.db);
-  const context: AppContext = { db: handle.db, dbKind: handle.kind, config, secrets, projectSetups: PROJECT_SETUPS };
+  const context: AppContext = {
+    db: handle.db,
+    dbKind: handle.kind,
+    config,
+    secrets,
+    projectSetups: PROJECT_SETUPS,
+    now: () => new Date(),
+  };
   const account = await ensureDefaultAccount(handle.db, PROJECT_SETUPS);
   if (account) announceDefaultAccount(account.project.name, account.secret, listenOrigin(config));
   logger.info({ database: handle.kind }, "app ready");

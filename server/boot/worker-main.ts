@@ -19,6 +19,7 @@ const running = startBackgroundWorkers({
   config,
   secrets,
   projectSetups: PROJECT_SETUPS,
+  now: () => new Date(),
 });
 logger.info("worker process ready");
 

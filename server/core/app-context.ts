@@ -21,4 +21,9 @@ export interface AppContext {
   secrets: SecretBox;
   /** Run for every project created, in its transaction. */
   projectSetups: readonly ProjectSetup[];
+  /**
+   * The clock of rules that span days (approval expiry): the system clock in the app, a clock a
+   * test moves forward to answer "a day later" without editing rows.
+   */
+  now(): Date;
 }

@@ -20,6 +20,8 @@ export interface TurnResponseOptions {
   keepaliveMs: number;
   /** The run these events belong to (`x-svc-run-id`): cancel it, fetch it or resume it by this id. */
   runId?: string;
+  /** The paused run this run continues (`x-svc-continues-run-id`, and the UI stream's `start` metadata). */
+  continuesRunId?: string;
   /** Native SSE frames carry `id:` from this sequence number on (the run's event log `seq`). */
   firstEventId?: number;
 }
@@ -44,6 +46,7 @@ export async function turnResponse(
     "x-svc-messages-version": "v1",
   };
   if (options.runId) headers["x-svc-run-id"] = options.runId;
+  if (options.continuesRunId) headers["x-svc-continues-run-id"] = options.continuesRunId;
   if (options.transport === "batch") {
     const body = await batchBody(events, options);
     return new Response(JSON.stringify(body), {
@@ -53,7 +56,13 @@ export async function turnResponse(
   }
   const frames: ReadableStream<unknown> =
     options.format === "ui_sdk"
-      ? events.pipeThrough(uiMessageStream({ messageId: options.messageId, sessionId: options.sessionId }))
+      ? events.pipeThrough(
+          uiMessageStream({
+            messageId: options.messageId,
+            sessionId: options.sessionId,
+            continuesRunId: options.continuesRunId,
+          }),
+        )
       : events.pipeThrough(nativeFrameStream());
   if (options.format === "ui_sdk") headers["x-ui-message-stream"] = "v1";
   if (options.transport === "ndjson") {
@@ -109,7 +118,11 @@ async function batchBody(events: ReadableStream<NativeEvent>, options: TurnRespo
 
 /** The ui_sdk batch: the same turn, reassembled by the AI SDK's own reader into one UIMessage. */
 async function toUiMessage(events: NativeEvent[], options: TurnResponseOptions): Promise<UIMessage> {
-  const projection = new UiMessageProjection({ messageId: options.messageId, sessionId: options.sessionId });
+  const projection = new UiMessageProjection({
+    messageId: options.messageId,
+    sessionId: options.sessionId,
+    continuesRunId: options.continuesRunId,
+  });
   const chunks = [...events.flatMap((event) => projection.push(event)), ...projection.end()];
   const stream = new ReadableStream<UIMessageChunk>({
     start(controller) {

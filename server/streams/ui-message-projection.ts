@@ -5,6 +5,8 @@ import type { NativeEvent, RunUsage } from "./native-event";
 export interface UiProjectionOptions {
   messageId: string;
   sessionId: string;
+  /** The paused run this turn continues: named in the `start` chunk's metadata beside the session. */
+  continuesRunId?: string;
 }
 
 type Chunk = UIMessageChunk;
@@ -123,7 +125,14 @@ export class UiMessageProjection {
     if (this.started) return [];
     this.started = true;
     return [
-      { type: "start", messageId: this.options.messageId, messageMetadata: { sessionId: this.options.sessionId } },
+      {
+        type: "start",
+        messageId: this.options.messageId,
+        messageMetadata: {
+          sessionId: this.options.sessionId,
+          ...(this.options.continuesRunId ? { continuesRunId: this.options.continuesRunId } : {}),
+        },
+      },
       { type: "start-step" },
     ];
   }

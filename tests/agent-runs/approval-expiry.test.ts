@@ -8,8 +8,8 @@ import { createTestApp, type TestApp } from "../helpers/test-app";
 
 /**
  * Approvals wait in the database: the answer may come days later, on another process; past
- * AGENT_APPROVAL_TTL_MS it is refused and the model is told. Time passing is the request's
- * `created_at` moved back (the store's clock is the database row against `now`).
+ * AGENT_APPROVAL_TTL_MS it is refused and the model is told. Time passes on the app's injected
+ * clock (`context.now`, shared by the second instance), as it would between the two requests.
  */
 let app: TestApp;
 let other: AppInstance;
@@ -67,15 +67,13 @@ const fileOf = async (sessionId: string) => {
   return file && file.kind === "file" ? Buffer.from(file.base64, "base64").toString() : undefined;
 };
 
-async function pausedFor(sessionId: string, age: number): Promise<string> {
+/** Pauses a turn for approval, then lets `later` pass on the app's clock. */
+async function pausedFor(sessionId: string, later: number): Promise<string> {
   model.script({ kind: "reply", text: "Saving.", toolCalls: [WRITE] });
   const first = await invoke(app, sessionId, [{ role: "user", content: "save a note" }]);
   expect(first.body.data.outputs.stop_reason).toBe("paused");
   const approvalId = first.body.data.outputs.pending_interaction.id as string;
-  await app.context.db
-    .update(tables.toolApprovals)
-    .set({ createdAt: new Date(Date.now() - age) })
-    .where(eq(tables.toolApprovals.id, approvalId));
+  app.advanceClock(later);
   return approvalId;
 }
 

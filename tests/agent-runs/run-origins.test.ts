@@ -122,18 +122,20 @@ describe("nested runs are child runs of the run that called them", () => {
     const answer = invokeCaller("ask slowly");
     // The caller's model call, then the nested run's, which hangs.
     while (model.requests.length < before + 2) await sleep(10);
-    const [parent] = await runs("origin=invoke&status=running");
-    // A run's row is written with its first batch of events, a moment after it starts.
-    let child: { id: string } | undefined;
-    for (let waited = 0; !child && waited < 5_000; waited += 25) {
-      [child] = await runs(`parent_run_id=${parent.id}&status=running`);
-      if (!child) await sleep(25);
-    }
-    expect(child).toBeDefined();
+    // A run's row is written with its first batch of events, a moment after it starts (later on a busy machine).
+    const firstRun = async (query: string) => {
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(25)) {
+        const [run] = await runs(query);
+        if (run) return run;
+      }
+      throw new Error(`no run matched ${query}`);
+    };
+    const parent = await firstRun("origin=invoke&status=running");
+    const child = await firstRun(`parent_run_id=${parent.id}&status=running`);
     const cancelled = await app.call("POST", `/services/agent/v0/runs/${parent.id}/cancel`, { key });
     expect(cancelled.body).toMatchObject({ status: "cancelled" });
     await closed;
-    expect((await ended(child!.id)).run).toMatchObject({ origin: "nested", status: "cancelled" });
+    expect((await ended(child.id)).run).toMatchObject({ origin: "nested", status: "cancelled" });
     await answer;
   });
 

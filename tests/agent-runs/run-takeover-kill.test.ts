@@ -9,6 +9,8 @@ import type { NativeEvent } from "@/server/streams";
 import { startMcpTestServer, type McpTestServer } from "../helpers/mcp-test-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { attribute, traceSpans, type SpanNode } from "../helpers/run-trace";
+import { toolSpanId } from "@/server/agent-runs/tool-span-id";
 
 // Another process on the same database needs real PostgreSQL (PGlite lives inside one process).
 const pg = !!process.env.DATABASE_URL;
@@ -119,6 +121,21 @@ describe.skipIf(!pg)("a turn whose process is killed with SIGKILL is taken over 
     return body;
   }
 
+  /** The run's trace: one root, the run's start to its end, taken over once; spans as [name, status]. */
+  async function wholeTrace(body: any, expected: number) {
+    const spans = await traceSpans(t, key, body.run.trace_id, expected);
+    const roots = spans.filter((s) => s.span_name.startsWith("invoke_agent"));
+    expect(roots).toHaveLength(1);
+    const [root] = roots;
+    expect(root.parent_id ?? null).toBeNull();
+    expect(Date.parse(root.start_time)).toBe(Date.parse(body.run.created_at));
+    expect(attribute(root, "ag.meta.run.takeovers")).toBe(1);
+    const takenOverAt = Date.parse(root.events!.find((e) => e.name === "run_taken_over")!.timestamp);
+    expect(new Set(spans.map((s) => s.span_id)).size).toBe(spans.length);
+    const beforeTakeover = (s: SpanNode) => Date.parse(s.start_time) < takenOverAt;
+    return { spans, takenOverAt, beforeTakeover };
+  }
+
   it("after a read-only tool completed and with the next model step in flight: the step is issued again", async () => {
     const origin = await startApp();
     model.script(
@@ -140,6 +157,23 @@ describe.skipIf(!pg)("a turn whose process is killed with SIGKILL is taken over 
       { role: "assistant", content: "Found 42." },
     ]);
     expect(body.events.filter((e: any) => e.type === "done")).toHaveLength(1);
+
+    // The trace holds the killed process's steps and the continuation's under the run's one root.
+    const { spans, takenOverAt, beforeTakeover } = await wholeTrace(body, 6);
+    expect(spans.slice(2).map((s) => [s.span_name, s.status_code, beforeTakeover(s)])).toEqual([
+      ["chat gpt-5-mini", "STATUS_CODE_OK", true],
+      ["execute_tool docs__lookup", "STATUS_CODE_OK", true],
+      ["chat gpt-5-mini", "STATUS_CODE_ERROR", true],
+      ["chat gpt-5-mini", "STATUS_CODE_OK", false],
+    ]);
+    const lookup = spans[3];
+    expect(lookup.span_id).toBe(toolSpanId(body.run.trace_id, "call_l"));
+    expect(attribute(lookup, "gen_ai.tool.call.id")).toBe("call_l");
+    expect(attribute(lookup, "ag.data.outputs")).toBe("record 42: ok");
+    // The model call the kill cut off ends at the takeover, marked interrupted.
+    expect(spans[4].status_message).toMatch(/^interrupted/);
+    expect(Date.parse(spans[4].end_time)).toBe(takenOverAt);
+    expect(JSON.stringify(attribute(spans[5], "ag.data.outputs"))).toContain("Found 42.");
   });
 
   it("with a side-effecting tool in flight: the tool ran once and its call became an interrupted error", async () => {
@@ -168,5 +202,18 @@ describe.skipIf(!pg)("a turn whose process is killed with SIGKILL is taken over 
       }),
       { role: "assistant", content: "I will check whether it happened." },
     ]);
+
+    const { spans, takenOverAt, beforeTakeover } = await wholeTrace(body, 5);
+    expect(spans.slice(2).map((s) => [s.span_name, s.status_code, beforeTakeover(s)])).toEqual([
+      ["chat gpt-5-mini", "STATUS_CODE_OK", true],
+      ["execute_tool docs__slow", "STATUS_CODE_ERROR", true],
+      ["chat gpt-5-mini", "STATUS_CODE_OK", false],
+    ]);
+    const slow = spans[3];
+    expect(slow.span_id).toBe(toolSpanId(body.run.trace_id, "call_s"));
+    expect(attribute(slow, "gen_ai.tool.call.id")).toBe("call_s");
+    expect(attribute(slow, "ag.data.inputs")).toEqual({ ms: 3_000 });
+    expect(slow.status_message).toMatch(/^interrupted/);
+    expect(Date.parse(slow.end_time)).toBe(takenOverAt);
   });
 });

@@ -35,6 +35,8 @@ export interface TestApp {
   serve: NodeRequestHandler;
   /** Calls the API through the same router Next.js uses, with a real Request. */
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<TestResponse<T>>;
+  /** Moves the app's clock (`context.now`) forward: "a day later" without waiting or editing rows. */
+  advanceClock(ms: number): void;
   /** A fresh user, project and key, as an operator would create them. */
   newProject(label?: string): Promise<{ key: string; projectId: string; userId: string; role: "owner" }>;
   close(): Promise<void>;
@@ -48,12 +50,14 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   // A random key per test app, checked against its fresh database like at boot.
   const secrets = new SecretBox(config.secretKey ?? randomBytes(32));
   await verifySecretKey(database.db, secrets);
+  let clockOffset = 0;
   const context: AppContext = {
     db: database.db,
     dbKind: database.kind,
     config,
     secrets,
     projectSetups: PROJECT_SETUPS,
+    now: () => new Date(Date.now() + clockOffset),
   };
   const { web: handle, node: serve } = createApiDoors(context);
 
@@ -83,6 +87,9 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     handle,
     serve,
     call,
+    advanceClock: (ms) => {
+      clockOffset += ms;
+    },
     async newProject(label = "p") {
       const n = ++counter;
       const account = await createAccount(database.db, PROJECT_SETUPS, {

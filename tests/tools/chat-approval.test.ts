@@ -117,8 +117,10 @@ it("the resumed turn's trace shows the approved call once, with its real input a
     else await new Promise((r) => setTimeout(r, 50));
   }
   const spans = spansOf(body);
-  // One model call (the continuation): the approval step is no model call.
-  expect(spans.filter((s) => s.span_name.startsWith("chat "))).toHaveLength(1);
+  // The continuing run joins the paused run's trace: two model calls (the pause, the continuation);
+  // the approval step is no model call.
+  expect(spans.filter((s) => s.span_name.startsWith("invoke_agent"))).toHaveLength(2);
+  expect(spans.filter((s) => s.span_name.startsWith("chat "))).toHaveLength(2);
   const tools = spans.filter((s) => s.span_name === "execute_tool write");
   expect(tools).toHaveLength(1);
   expect(tools[0].attributes.ag.data.inputs).toEqual({ path: "hello.txt", content: "hi" });

@@ -127,6 +127,7 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
           config,
           secrets: new SecretBox(randomBytes(32)),
           projectSetups: PROJECT_SETUPS,
+          now: () => new Date(),
         } satisfies AppContext,
         { rowsPerPass: 4, onBatch: (r) => processed[i].push(...r.rowIds) },
       ),

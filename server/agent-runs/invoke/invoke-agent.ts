@@ -2,9 +2,17 @@ import { newId } from "@/server/core/ids";
 import { traceContext } from "../trace-context";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
-import { MESSAGES_FORMAT_HEADER, negotiateFormat, negotiateTransport, turnResponse } from "@/server/streams";
+import {
+  MESSAGES_FORMAT_HEADER,
+  negotiateFormat,
+  negotiateTransport,
+  readInboundMessages,
+  turnResponse,
+  type MessagesFormat,
+} from "@/server/streams";
 import { driveRun } from "../runs/drive-run";
 import type { RunOrigin } from "../runs/run-store";
+import { continuedRun, continuingTrace, type ContinuedRun } from "../runs/run-lineage";
 import type { InvokeRequest } from "./invoke-request";
 import { prepareTurn } from "./prepare-turn";
 import { beginTurn } from "./begin-turn";
@@ -24,11 +32,19 @@ export async function invokeAgent(
 ): Promise<Response> {
   const format = negotiateFormat(request.headers.get(MESSAGES_FORMAT_HEADER));
   const transport = negotiateTransport(request.headers.get("accept"), Boolean(body.flags?.stream));
-  const trace = traceContext(request.headers.get("traceparent"));
+  // Known before the turn is prepared: its approval requests name it, and a continued run decides its trace.
   const runId = newId();
+  const continues = await pausedRunAnswered(app, principal.projectId, body, format);
+  const trace = continuingTrace(traceContext(request.headers.get("traceparent")), continues);
   const input = await prepareTurn(app, principal, body, format, { trace, depth: 0, runId });
   const cancelOnDisconnect = Boolean(body.flags?.cancel_on_disconnect) && !body.flags?.background;
-  const turn = beginTurn(app, input, trace, cancelOnDisconnect ? request.signal : undefined);
+  const turn = beginTurn(
+    app,
+    input,
+    trace,
+    cancelOnDisconnect ? request.signal : undefined,
+    continues ? (record) => ({ ...record, continuesRunId: continues.id }) : undefined,
+  );
   const messageId = replyMessageId(body, format) ?? `msg-${trace.traceId}`;
   const { events, recorded } = driveRun(
     app,
@@ -44,9 +60,11 @@ export async function invokeAgent(
       spanId: trace.spanId,
       background: Boolean(body.flags?.background),
       origin,
+      continuesRunId: continues?.id,
       request: {
         principal: { userId: principal.userId, role: principal.role, apiKeyId: principal.apiKeyId },
         body: { ...body, session_id: input.sessionId },
+        parentSpanId: trace.parentSpanId,
       },
     },
     { cancelOnDisconnect },
@@ -56,7 +74,13 @@ export async function invokeAgent(
     // The caller follows the run by its id next: it must be there.
     await recorded();
     return Response.json(
-      { run_id: runId, session_id: input.sessionId, trace_id: trace.traceId, status: "running" },
+      {
+        run_id: runId,
+        session_id: input.sessionId,
+        trace_id: trace.traceId,
+        status: "running",
+        ...(continues ? { continues_run_id: continues.id } : {}),
+      },
       { status: 202, headers: { "x-svc-run-id": runId, "x-svc-session-id": input.sessionId } },
     );
   }
@@ -70,7 +94,29 @@ export async function invokeAgent(
     trim: Boolean(body.flags?.trim),
     keepaliveMs: app.config.agentRuns.keepaliveMs,
     runId,
+    continuesRunId: continues?.id,
   });
+}
+
+/**
+ * The paused run whose approval requests this turn answers. Only a turn whose input carries
+ * answers costs a query; messages that cannot be read name no run here and are refused, with
+ * their reason, when the turn is prepared.
+ */
+async function pausedRunAnswered(
+  app: AppContext,
+  projectId: string,
+  body: InvokeRequest,
+  format: MessagesFormat,
+): Promise<ContinuedRun | undefined> {
+  if (!body.session_id) return undefined;
+  let messages;
+  try {
+    messages = readInboundMessages(body.data?.inputs?.messages ?? [], format);
+  } catch {
+    return undefined;
+  }
+  return continuedRun(app.db, projectId, body.session_id, messages);
 }
 
 /** A ui_sdk conversation that ends on an assistant message continues that message. */

@@ -23,7 +23,7 @@ export interface PrepareOptions {
   trace: TraceContext;
   /** 0 for a run a client started; nested runs (reference tools) count up. */
   depth: number;
-  /** The run this turn is recorded as: the parent its nested runs name. */
+  /** The run this turn is recorded as: its approval requests and its nested runs name it. */
   runId?: string;
   /** Tools the caller declares for this turn only (the OpenAI door's `tools`): offered as `client` tools. */
   clientTools?: AgentTemplate["tools"];

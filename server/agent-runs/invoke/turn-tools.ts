@@ -27,7 +27,7 @@ export interface TurnToolsInput {
   flags: InvokeRequest["flags"];
   trace: TraceContext;
   depth: number;
-  /** The run the turn is recorded as, if it is: its nested runs are recorded as its children. */
+  /** The run the turn is recorded as, if it is: its approval requests name it, its nested runs are its children. */
   runId?: string;
   /** The turn's activity signal, shared with nested runs (their events keep the idle limit from firing). */
   activity: EventTarget;
@@ -65,7 +65,14 @@ export async function buildTurnTools(
           runnerDefault: template.runner.permissions.default,
           unattended: input.flags?.unattended ?? undefined,
         },
-        approvals: new ApprovalStore(app.db, projectId, sessionId, app.config.agentRuns.approvalTtlMs),
+        approvals: new ApprovalStore(
+          app.db,
+          projectId,
+          sessionId,
+          app.config.agentRuns.approvalTtlMs,
+          () => app.now(),
+          input.runId,
+        ),
         secretValue: secrets.codeSecretValue,
         run: {
           app,

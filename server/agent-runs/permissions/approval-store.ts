@@ -18,15 +18,18 @@ export const approvalExpiredMessage = (toolName: string, ttlMs: number) =>
 /**
  * The approvals of one session, kept in the database so an answer can come days later on any
  * process: `issue` records a request when a turn pauses, `consume` accepts an answer once, only
- * for the call it was issued for and only within `ttlMs` of the request (`now` is injectable).
+ * for the call it was issued for and only within `ttlMs` of the request, by the app's clock.
  */
 export class ApprovalStore {
   constructor(
     private readonly db: Database,
     private readonly projectId: string,
     private readonly sessionId: string,
-    readonly ttlMs: number = 7 * 24 * 3_600_000,
-    private readonly now: () => Date = () => new Date(),
+    readonly ttlMs: number,
+    /** The app's clock (`AppContext.now`): requests are stamped and expire by it. */
+    private readonly now: () => Date,
+    /** The run that issues the requests: the run that answers them continues it. */
+    private readonly runId?: string,
   ) {}
 
   private oldest(): Date {
@@ -44,6 +47,7 @@ export class ApprovalStore {
       toolName: call.toolName,
       argsHash: argsHash(call.input),
       status: "pending",
+      runId: this.runId ?? null,
     });
     return id;
   }

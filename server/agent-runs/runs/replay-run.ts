@@ -67,6 +67,7 @@ function replay(
     trim: false,
     keepaliveMs: app.config.agentRuns.keepaliveMs,
     runId: run.id,
+    continuesRunId: run.continuesRunId ?? undefined,
     firstEventId: options.after + 1,
   });
 }

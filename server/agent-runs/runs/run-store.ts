@@ -31,12 +31,16 @@ export interface NewRun {
   leaseMs: number;
   /** What a takeover needs to prepare the turn again; absent for runs that cannot be continued. */
   request?: RunRequest;
+  /** The paused run this one continues (`run-lineage.ts`). */
+  continuesRunId?: string;
 }
 
 /** The invoke request as a run records it, so any process can prepare the turn again. */
 export interface RunRequest {
   principal: Omit<Principal, "projectId">;
   body: InvokeRequest;
+  /** The root's parent span (the caller's `traceparent`, or the continued run's root), for a takeover's trace. */
+  parentSpanId?: string;
 }
 
 export async function insertRun(db: Executor, run: NewRun): Promise<void> {
@@ -59,6 +63,7 @@ export async function insertRun(db: Executor, run: NewRun): Promise<void> {
     request: run.request ?? null,
     origin: run.origin,
     parentRunId: run.parentRunId ?? null,
+    continuesRunId: run.continuesRunId ?? null,
   });
 }
 
@@ -114,6 +119,7 @@ export async function endRun(
         status,
         stop_reason: end.stopReason,
         usage: end.usage ?? null,
+        ...(row.continuesRunId ? { continues_run_id: row.continuesRunId } : {}),
         references: (row.agent as RunAgent).references ?? null,
         // An integration tells a turn someone started from a nested one (or a door's) by these.
         origin: row.origin,
@@ -224,18 +230,21 @@ export async function activeRunOfSession(db: Executor, projectId: string, sessio
   return row?.status === "running" ? row : undefined;
 }
 
+/** The run's events after `afterSeq`, each with `at`, the time its batch was written. */
 export async function readRunEvents(
   db: Executor,
   runId: string,
   afterSeq = 0,
-): Promise<Array<{ seq: number; event: NativeEvent }>> {
+): Promise<Array<{ seq: number; event: NativeEvent; at: number }>> {
   const rows = await db
-    .select({ seq: agentRunEvents.seq, events: agentRunEvents.events })
+    .select({ seq: agentRunEvents.seq, events: agentRunEvents.events, writtenAt: agentRunEvents.writtenAt })
     .from(agentRunEvents)
     .where(and(eq(agentRunEvents.runId, runId), sql`${agentRunEvents.lastSeq} > ${afterSeq}`))
     .orderBy(agentRunEvents.seq);
   return rows
-    .flatMap((row) => (row.events as NativeEvent[]).map((event, i) => ({ seq: row.seq + i, event })))
+    .flatMap((row) =>
+      (row.events as NativeEvent[]).map((event, i) => ({ seq: row.seq + i, event, at: row.writtenAt.getTime() })),
+    )
     .filter((entry) => entry.seq > afterSeq);
 }
 

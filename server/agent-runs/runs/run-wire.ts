@@ -23,6 +23,8 @@ export const runWireSchema = z.strictObject({
   error: z.string().nullable(),
   usage: usageSchema.nullable(),
   trace_id: z.string(),
+  /** The paused run this run continues (its input answered that run's approval requests). */
+  continues_run_id: z.string().nullable(),
   background: z.boolean(),
   origin: z
     .enum(RUN_ORIGINS as [RunOrigin, ...RunOrigin[]])
@@ -51,6 +53,7 @@ export function runToWire(row: RunRow): RunWire {
     error: row.error,
     usage: (row.usage as RunWire["usage"]) ?? null,
     trace_id: row.traceId,
+    continues_run_id: row.continuesRunId,
     background: row.background,
     origin: row.origin as RunOrigin,
     parent_run_id: row.parentRunId,

@@ -11,17 +11,21 @@ import type { TurnInput } from "../run-types";
 import { driveRun } from "./drive-run";
 import { PROCESS_LEASE_OWNER } from "./live-runs";
 import { endRun, readRunEvents, type RunOrigin, type RunRequest, type RunRow } from "./run-store";
-import { messagesOfEvents, planTakeover, renumberBlocks, type InterruptedCall } from "./takeover-plan";
+import {
+  messagesOfEvents,
+  planTakeover,
+  renumberBlocks,
+  settledApprovals,
+  type InterruptedCall,
+} from "./takeover-plan";
 import { noticeRun, RUN_EVENTS_CHANNEL } from "./run-wakeups";
+import { interruptedToolMessage, stepsOfLog, wholeRunRecord, type TimedEvent } from "./takeover-trace";
 
 export const INTERRUPTED_MESSAGE =
   "The run was interrupted: the process running it stopped before the turn ended (its lease expired).";
 
 /** A run that crashes every process that takes it over is failed rather than taken over forever. */
 export const MAX_TAKEOVERS = 3;
-
-export const interruptedToolMessage = (name: string) =>
-  `The tool call "${name}" was interrupted: the process running it stopped before its result was recorded. It was not run again, since it may have side effects; check its effect before calling it again.`;
 
 /**
  * Claims one running run whose lease expired: locked with SKIP LOCKED so two sweeping
@@ -51,7 +55,8 @@ export async function claimExpiredRun(db: Database, now: Date, leaseMs: number):
  * are settled (a read-only tool allowed by the run's policy runs again; any other call gets an
  * error result and never runs twice), and the model is asked again with the input, the steps
  * so far and those results. The new events continue the same log, opened by a `run_taken_over`
- * event. A run that cannot be continued is failed with the reason.
+ * event, and the trace written when the turn ends is the whole run's (`takeover-trace.ts`). A
+ * run that cannot be continued is failed with the reason.
  */
 export async function takeOverRun(app: AppContext, run: RunRow): Promise<void> {
   const logged = await readRunEvents(app.db, run.id);
@@ -62,7 +67,7 @@ export async function takeOverRun(app: AppContext, run: RunRow): Promise<void> {
   if (plan.takeovers >= MAX_TAKEOVERS)
     return failRun(app.db, run, lastSeq, `it was taken over ${plan.takeovers} times already`);
 
-  const trace = { traceId: run.traceId, spanId: run.spanId };
+  const trace = { traceId: run.traceId, spanId: run.spanId, parentSpanId: request.parentSpanId };
   let input: TurnInput;
   try {
     input = await prepareTurn(
@@ -75,17 +80,31 @@ export async function takeOverRun(app: AppContext, run: RunRow): Promise<void> {
   } catch (error) {
     return failRun(app.db, run, lastSeq, `the turn could not be prepared again: ${(error as Error).message}`);
   }
-  const settled = await settleInterrupted(input, plan.interrupted);
-  const opening: NativeEvent[] = [
-    {
+  const marker: TimedEvent = {
+    event: {
       type: "data",
       name: RUN_TAKEN_OVER,
       data: { discard: plan.discard, interrupted: plan.interrupted.map((c) => c.id) },
     },
-    ...settled,
-  ];
-  input = { ...input, messages: [...input.messages, ...messagesOfEvents([...plan.kept, ...settled])] };
-  const turn = beginTurn(app, input, trace);
+    at: Date.now(),
+  };
+  const settled = await settleInterrupted(input, plan.interrupted);
+  const opening: NativeEvent[] = [marker.event, ...settled.map((s) => s.event)];
+  // The dead process wrote no spans (they are written when a turn ends): this turn's trace is the whole run's.
+  const history = settledApprovals(input.messages, plan.kept);
+  const before = {
+    ...stepsOfLog([...logged, marker, ...settled], run.createdAt.getTime()),
+    startedAt: run.createdAt.getTime(),
+    messages: history,
+  };
+  input = {
+    ...input,
+    messages: [...history, ...messagesOfEvents([...plan.kept, ...settled.map((s) => s.event)])],
+  };
+  const turn = beginTurn(app, input, trace, undefined, (record) => ({
+    ...wholeRunRecord(record, before),
+    ...(run.continuesRunId ? { continuesRunId: run.continuesRunId } : {}),
+  }));
   const prefix = `t${lastSeq}-`;
   const events = turn.events.pipeThrough(
     new TransformStream<NativeEvent, NativeEvent>({
@@ -131,19 +150,21 @@ function notRecordedReason(run: RunRow): string {
   return "its request was not recorded";
 }
 
-async function settleInterrupted(input: TurnInput, calls: InterruptedCall[]): Promise<NativeEvent[]> {
-  const settled: NativeEvent[] = [];
+/** The interrupted calls' results, each with when it was settled (the trace times the calls run again by it). */
+async function settleInterrupted(input: TurnInput, calls: InterruptedCall[]): Promise<TimedEvent[]> {
+  const settled: TimedEvent[] = [];
+  const settle = (event: NativeEvent) => settled.push({ event, at: Date.now() });
   for (const call of calls) {
     const tool = input.tools.byName.get(call.name);
     const allowed = tool?.readOnly && tool.run && (tool.permissionFor?.(call.input) ?? "allow") === "allow";
     if (!allowed || !tool.run) {
-      settled.push({ type: "tool_result", id: call.id, output: interruptedToolMessage(call.name), isError: true });
+      settle({ type: "tool_result", id: call.id, output: interruptedToolMessage(call.name), isError: true });
       continue;
     }
     try {
-      settled.push({ type: "tool_result", id: call.id, output: await tool.run(call.input, undefined, call.id) });
+      settle({ type: "tool_result", id: call.id, output: await tool.run(call.input, undefined, call.id) });
     } catch (error) {
-      settled.push({ type: "tool_result", id: call.id, output: (error as Error).message, isError: true });
+      settle({ type: "tool_result", id: call.id, output: (error as Error).message, isError: true });
     }
   }
   return settled;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { foldBatch, type NativeEvent } from "@/server/streams";
-import { messagesOfEvents, planTakeover } from "./takeover-plan";
+import { messagesOfEvents, planTakeover, settledApprovals } from "./takeover-plan";
 
 const call = (id: string, name: string, input: unknown): NativeEvent[] => [
   { type: "tool_call", id, name, input: {} },
@@ -72,6 +72,41 @@ describe("planTakeover", () => {
     expect(messagesOfEvents(plan.kept).map((m) => m.content.map((b) => b.type))).toEqual([
       ["tool_call", "tool_result"],
       ["text", "tool_call"],
+    ]);
+  });
+
+  it("turns the input's approval answers the log settled into their results; the rest stay answers", () => {
+    const answer = (id: string, approved: boolean) => ({
+      type: "tool_result" as const,
+      toolCallId: id,
+      toolName: "write",
+      approved,
+      interactionToken: `apr_${id}`,
+    });
+    const messages = [{ role: "tool", content: [answer("w1", true), answer("w2", false), answer("w3", true)] }];
+    const settled = settledApprovals(messages, [
+      { type: "tool_result", id: "w1", output: "wrote 5 bytes" },
+      { type: "tool_result", id: "w2", output: "The user denied this tool call.", denied: true },
+    ]);
+    expect(settled[0].content).toEqual([
+      {
+        type: "tool_result",
+        toolCallId: "w1",
+        toolName: "write",
+        approved: true,
+        output: "wrote 5 bytes",
+        isError: undefined,
+      },
+      {
+        type: "tool_result",
+        toolCallId: "w2",
+        toolName: "write",
+        approved: false,
+        output: "The user denied this tool call.",
+        isError: undefined,
+      },
+      // Its result was not logged: the continuation answers it (and the store says whether it still can).
+      answer("w3", true),
     ]);
   });
 });

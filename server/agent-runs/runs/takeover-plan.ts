@@ -102,6 +102,27 @@ export function messagesOfEvents(events: NativeEvent[]): NativeMessage[] {
 }
 
 /**
+ * The input's approval answers the dead process already settled (their result is in the log:
+ * the approved call ran, or the denial was told) become that result, as `resumeApprovals` made
+ * them, so the continuation does not answer them again: their requests are used, and answering
+ * one again would ask the person anew instead of going on.
+ */
+export function settledApprovals(messages: NativeMessage[], events: NativeEvent[]): NativeMessage[] {
+  const results = new Map<string, Extract<NativeEvent, { type: "tool_result" }>>();
+  for (const event of events) if (event.type === "tool_result") results.set(event.id, event);
+  return messages.map((message) => ({
+    ...message,
+    content: message.content.map((block): ContentBlock => {
+      const result = block.toolCallId ? results.get(block.toolCallId) : undefined;
+      if (block.type !== "tool_result" || block.approved === undefined || !block.interactionToken || !result)
+        return block;
+      const { interactionToken: _answered, ...rest } = block;
+      return { ...rest, output: result.output ?? "", isError: result.isError };
+    }),
+  }));
+}
+
+/**
  * The continued turn's text and reasoning blocks get ids of their own: the harness numbers
  * blocks from `msg-0` again, and a fold joins blocks by id.
  */

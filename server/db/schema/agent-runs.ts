@@ -49,6 +49,11 @@ export const agentRuns = pgTable(
     origin: text("origin").notNull().default("invoke"),
     /** A nested run's calling run (the run whose tool call ran it); null for a top-level run. */
     parentRunId: text("parent_run_id"),
+    /**
+     * The paused run this run continues: its input answered that run's approval requests
+     * (`tool_approvals.run_id`). Null for a run that starts fresh.
+     */
+    continuesRunId: text("continues_run_id"),
   },
   (t) => [
     index("agent_runs_session_idx").on(t.projectId, t.sessionId, t.createdAt),
@@ -72,6 +77,8 @@ export const agentRunEvents = pgTable(
     seq: bigint("seq", { mode: "number" }).notNull(),
     lastSeq: bigint("last_seq", { mode: "number" }).notNull(),
     events: jsonb("events").notNull(),
+    /** When the batch was written (the database's clock): a takeover dates the dead process's steps by it. */
+    writtenAt: ts("written_at").notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.seq] })],
 );

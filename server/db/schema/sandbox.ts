@@ -37,4 +37,6 @@ export const toolApprovals = pgTable("tool_approvals", {
   argsHash: text("args_hash").notNull(),
   status: text("status").notNull(),
   createdAt: ts("created_at").notNull().defaultNow(),
+  /** The run that paused for this request: the run that answers it continues that one. */
+  runId: text("run_id"),
 });
