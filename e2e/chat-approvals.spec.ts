@@ -126,4 +126,21 @@ test("chat with approvals: approve runs the tool once, deny is denied; the sessi
   await expect(page.getByText("Understood, I will not delete it.")).toBeVisible();
   await expect(page.getByLabel("Chat session")).not.toHaveValue("");
   await screenshot(page, testInfo, "open-in-chat");
+
+  // The Runs tab: each answer is a run that continues the paused run before it (its lineage).
+  await page.goto(page.url().replace(/\/chat\?.*$/, "/runs"));
+  const rows = page.getByTestId("run-row");
+  await expect(rows).toHaveCount(4);
+  await expect(rows.filter({ hasText: "Continues a paused run" })).toHaveCount(2);
+  // Newest first: answer, request, answer, request; each answer names the paused run below it.
+  expect(await rows.evaluateAll((els) => els.map((el) => el.getAttribute("data-status")))).toEqual([
+    "finished",
+    "paused",
+    "finished",
+    "paused",
+  ]);
+  const continues = await rows.evaluateAll((els) => els.map((el) => el.getAttribute("data-continues")));
+  expect(continues.map(Boolean)).toEqual([true, false, true, false]);
+  expect(continues[0]).not.toBe(continues[2]);
+  await screenshot(page, testInfo, "runs-lineage");
 });

@@ -131,6 +131,7 @@ function RunRow({ run, agentId, variantId, now }: { run: RunWire; agentId: strin
       data-testid="run-row"
       data-status={run.status}
       data-origin={run.origin}
+      data-continues={run.continues_run_id ?? undefined}
       className="flex flex-col gap-1.5 px-4 py-3 text-sm"
     >
       <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1">
@@ -149,6 +150,12 @@ function RunRow({ run, agentId, variantId, now }: { run: RunWire; agentId: strin
         <Badge>{RUN_ORIGIN_LABEL[run.origin]}</Badge>
         {isDraftRun(run) && <Badge>Draft</Badge>}
         {run.background && <Badge>Background</Badge>}
+        {run.continues_run_id && (
+          // Its input answered the approvals the paused run asked for: one lineage, one trace.
+          <span title={`Continues the paused run ${run.continues_run_id}`}>
+            <Badge>Continues a paused run</Badge>
+          </span>
+        )}
         <Link
           href={tracePath(run.trace_id)}
           className="ml-auto text-sm font-medium text-accent hover:underline"
