@@ -56,6 +56,16 @@ function inFlight(latenciesMs: number[], seconds: number) {
   };
 }
 
+/**
+ * This process's CPU time (user + system) per invocation since `from`: the engine, the invoke
+ * path and the scripted model server alike, far less moved by other tenants than wall time
+ * (PostgreSQL's own CPU is in its processes, not counted).
+ */
+function cpuPer(from: NodeJS.CpuUsage, count: number): number {
+  const used = process.cpuUsage(from);
+  return Number(((used.user + used.system) / 1000 / count).toFixed(2));
+}
+
 async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(
@@ -126,11 +136,14 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
 
     const evaluate = async (data: Record<string, unknown>, flags: Record<string, boolean> = {}) => {
       const started = performance.now();
+      const cpuFrom = process.cpuUsage();
       const { evaluation } = await call("POST", "/api/simple/evaluations/", { evaluation: { flags, data } });
       for (;;) {
         const { evaluation: e } = await call("GET", `/api/simple/evaluations/${evaluation.id}`);
         if (["success", "errors", "failure"].includes(e.data.status)) {
           const seconds = (performance.now() - started) / 1000;
+          const cpu = process.cpuUsage(cpuFrom);
+          const cpuMs = (cpu.user + cpu.system) / 1000;
           if (e.data.status !== "success") throw new Error(`the run ended ${e.data.status}`);
           const { results } = await call("POST", "/api/evaluations/results/query", {
             result: {
@@ -140,6 +153,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
           });
           return {
             seconds,
+            cpuMs: Number((cpuMs / Math.max(1, results.length)).toFixed(2)),
             cells: e.progress.cells_total,
             invocations: inFlight(
               results.map((r: { data?: { latency_ms?: number } }) => r.data?.latency_ms ?? 0),
@@ -165,6 +179,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     log(`the same ${testcases * repeats} invocations and scores, directly, at concurrency 10`);
     const principal = { projectId: account.project.id, userId: account.user.id, role: "owner" as const };
     const directStarted = performance.now();
+    const directCpu = process.cpuUsage();
     const directLatencies: number[] = [];
     await pool(
       Array.from({ length: testcases * repeats }, (_, i) => rows[i % testcases]),
@@ -186,6 +201,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       },
     );
     const directSeconds = (performance.now() - directStarted) / 1000;
+    const directCpuMs = cpuPer(directCpu, testcases * repeats);
     const invocations = testcases * repeats;
 
     log(`200 ms latency: ${slowCells} agent cells at batch_size 50`);
@@ -206,6 +222,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       `the same ${slowCells} invocations directly at concurrency 50 (on this machine's CPU, the floor for the engine)`,
     );
     const slowDirectStarted = performance.now();
+    const slowDirectCpu = process.cpuUsage();
     const slowDirectLatencies: number[] = [];
     await pool(
       Array.from({ length: slowCells }, (_, i) => `slow${i}`),
@@ -223,6 +240,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       },
     );
     const slowDirect = (performance.now() - slowDirectStarted) / 1000;
+    const slowDirectCpuMs = cpuPer(slowDirectCpu, slowCells);
     return {
       benchmark: "evaluations",
       database: "postgres",
@@ -240,6 +258,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         target: "<= 1.10",
         engine_invocations: engine.invocations,
         direct_invocations: inFlight(directLatencies, directSeconds),
+        cpu_ms_per_invocation: { engine: engine.cpuMs, direct: directCpuMs },
       },
       model_latency_200ms: {
         cells: slowCells,
@@ -252,6 +271,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         engine_over_direct: Number((slow.seconds / slowDirect).toFixed(3)),
         engine_invocations: slow.invocations,
         direct_invocations: inFlight(slowDirectLatencies, slowDirect),
+        cpu_ms_per_invocation: { engine: slow.cpuMs, direct: slowDirectCpuMs },
       },
     };
   } finally {

@@ -52,7 +52,7 @@ export async function recordOutcome(
   outcome: CellOutcome,
   now = new Date(),
   handOff?: { leaseMs: number },
-): Promise<{ recorded: Recorded; next?: HandedOff }> {
+): Promise<{ recorded: Recorded; next?: HandedOff; scenarioOpen?: boolean }> {
   const at = now.toISOString();
   if (outcome.status === "failure" && outcome.error.code === "cancelled") {
     const back = await writeHeld(
@@ -89,7 +89,11 @@ export async function recordOutcome(
   // One statement, so one round trip: the common case of every cell.
   const final = await recordFinal(db, run, cell, token, outcome, now, handOff);
   if (!final.written) return { recorded: "lost" };
-  // Workers idle elsewhere may take the evaluator cells this released (sent after the commit).
-  if (final.released > 0) await notifyEvaluationWorkers(db);
-  return { recorded: "done", next: final.next };
+  const success = outcome.status === "success";
+  // Workers idle elsewhere may take the evaluator cells this released and did not hand to this
+  // slot (sent after the commit); failed ones wait for no one.
+  if (success && final.released > 0) await notifyEvaluationWorkers(db);
+  // Cells of the scenario just released or leased are open: settling it now would find it open.
+  const scenarioOpen = success && (final.released > 0 || final.next?.cell.scenarioId === cell.scenarioId);
+  return { recorded: "done", next: final.next, scenarioOpen };
 }
