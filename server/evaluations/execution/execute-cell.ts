@@ -5,11 +5,11 @@ import { runEvaluator } from "@/server/evaluations/evaluators";
 import { readRunData } from "../model/run-data";
 import type { RunRow } from "../model/rows";
 import type { WorkCell } from "./claim-cells";
-import { runAgentTurn, toolCallsOf } from "./agent-runner";
+import { resolveAgentTarget, runAgentTurn, toolCallsOf } from "./agent-runner";
 import { dependencyShape } from "./cell-dependencies";
 import type { CellOutcome } from "./invocation-outcome";
 import { runMultiTurn, isMultiTurn } from "./multi-turn";
-import { runAgent } from "./run-agents";
+import { oncePerRun } from "./once-per-run";
 import { runPrompt } from "./prompt-runner";
 import { applicationTarget, evaluatorTarget } from "./step-targets";
 import { agentMessages as agentMessagesOf } from "./test-input";
@@ -44,9 +44,10 @@ export async function executeCell(
     if (step.type === "invocation") {
       const target = await applicationTarget(app.db, run.projectId, step);
       if (target.kind === "prompt")
-        return await runPrompt(app, { projectId: run.projectId, ...target }, inputs, signal);
+        return await runPrompt(app, { projectId: run.projectId, ...target }, inputs, signal, `${run.id}/${step.key}`);
       const principal = { projectId: run.projectId, userId: run.createdById ?? run.id, role: "member" as const };
-      const resolved = runAgent(app, run.id, step.key, principal, target.agent);
+      const resolved = () =>
+        oncePerRun(`${run.id}/${step.key}`, () => resolveAgentTarget(app, principal, target.agent));
       if (isMultiTurn(inputs)) return await runMultiTurn(app, principal, target.agent, inputs, signal, resolved);
       return await runAgentTurn(app, principal, target.agent, agentMessagesOf(inputs), signal, resolved);
     }
