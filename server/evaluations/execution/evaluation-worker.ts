@@ -15,7 +15,7 @@ import { executeCell, type Upstream } from "./execute-cell";
 import type { CellOutcome } from "./invocation-outcome";
 import { recordOutcome } from "./record-outcome";
 import { tickLiveRuns } from "./live-ticks";
-import { expireRuns, finalizeIfDone, settleCell } from "./settle";
+import { expireRuns, finalizeIfDone, settleCell, writeSettled } from "./settle";
 
 export interface EvaluationWorkerOptions {
   /** Cells this process runs at once, over every run (each run is further bounded by its batch_size). */
@@ -101,7 +101,7 @@ export function startEvaluationWorker(
       const { run, cell, token } = slot.claimed;
       const outcome = await executeCell(app, run, cell, slot.controller.signal, upstream);
       const aborted = slot.controller.signal.aborted;
-      const { recorded, next, scenarioOpen } = await recordOutcome(
+      const { recorded, next, scenarioOpen, scenarioCells } = await recordOutcome(
         app.db,
         run,
         cell,
@@ -114,7 +114,13 @@ export function startEvaluationWorker(
       if (recorded === "done" && !scenarioOpen) {
         // The slot goes on with the handed-off cell while the scenario settles; a slot with
         // nothing next waits for it, then sees whether the run is done.
-        const settled = settleCell(app.db, run, cell.scenarioId).then(async (done) => {
+        // When this cell ended the scenario, its record returned the cells to settle from (a
+        // live run's window metrics are refreshed under the scenario's lock: the full settle).
+        const settling =
+          scenarioCells && !run.flags.is_live
+            ? writeSettled(app.db, run, cell.scenarioId, scenarioCells).then(() => true)
+            : settleCell(app.db, run, cell.scenarioId);
+        const settled = settling.then(async (done) => {
           if (done && (next || !(await finalizeIfDone(app.db, run.id)))) await refreshRunMetrics(run);
         });
         if (next) track(settled);

@@ -5,6 +5,7 @@ import type { RunRow } from "../model/rows";
 import { dependencyShape } from "./cell-dependencies";
 import { CLAIMED_COLUMNS, toCell, type CellRow, type WorkCell } from "./claim-cells";
 import type { CellOutcome } from "./invocation-outcome";
+import type { SettleCell } from "./settle";
 
 /**
  * A cell's final outcome in one statement, the common case of the hot path: the write under the
@@ -13,7 +14,9 @@ import type { CellOutcome } from "./invocation-outcome";
  * the next cell is one of the evaluator cells just released (so the scenario finishes on the slot
  * that has its output in memory), else the run's next due cell. The statement's snapshot still
  * sees the recorded cell as leased, so the room for the next one leaves it out of the count: one
- * out, one in, and the run's batch_size holds.
+ * out, one in, and the run's batch_size holds. `siblings` are the scenario's other cells when
+ * none was open as the statement began: this cell ends the scenario, which settles from them
+ * without reading them again (settle.ts).
  */
 const RECORD = `
 with w as (
@@ -64,12 +67,17 @@ with w as (
   union all select * from nxt
 )
 select (select count(*)::int from w) as written, (select count(*)::int from rel where not taken) as released,
+  (select case when bool_or(s.status in ('queued', 'running')) then null else coalesce(json_agg(json_build_object(
+      'step_key', s.step_key, 'status', s.status, 'outputs', s.outputs, 'latency_ms', s.latency_ms,
+      'tokens', s.tokens, 'cost_usd', s.cost_usd)), '[]'::json) end
+    from evaluation_results s join w on s.scenario_id = w.scenario_id
+    where s.run_id = $12::uuid and s.id <> $1::uuid) as siblings,
   handed.*
 from (select 1) one left join handed on true`;
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
-type Row = { written: number; released: number } & CellRow;
+type Row = { written: number; released: number; siblings: SettleCell[] | null } & CellRow;
 
 /** Records a final outcome (see RECORD); the next cell when one was handed off. */
 export async function recordFinal(
@@ -85,6 +93,8 @@ export async function recordFinal(
   /** Evaluator cells this outcome released and left due for any worker (or failed, on a failure). */
   released: number;
   next?: { cell: WorkCell; token: string; runUpdatedMs?: number };
+  /** The scenario's other cells, all done, when this cell ends it (see RECORD). */
+  siblings?: SettleCell[];
 }> {
   const { invocation, evaluators, shared } = dependencyShape(run);
   const waits = invocation?.key === cell.stepKey ? evaluators : [];
@@ -121,5 +131,5 @@ export async function recordFinal(
         runUpdatedMs: row.run_updated_ms === null ? undefined : Number(row.run_updated_ms),
       }
     : undefined;
-  return { written: (row?.written ?? 0) > 0, released: row?.released ?? 0, next };
+  return { written: (row?.written ?? 0) > 0, released: row?.released ?? 0, next, siblings: row?.siblings ?? undefined };
 }

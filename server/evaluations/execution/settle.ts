@@ -27,7 +27,8 @@ async function rollup(tx: Executor, where: ReturnType<typeof and>): Promise<"ope
   return row.pending > 0 ? "pending" : "success";
 }
 
-interface SettleCell {
+/** What settling reads of a cell. */
+export interface SettleCell {
   step_key: string;
   status: string;
   outputs: unknown;
@@ -58,8 +59,20 @@ export async function settleScenario(tx: Executor, run: RunRow, scenarioId: stri
      where run_id = $1::uuid and scenario_id = $2::uuid and exists (select 1 from locked)`,
     [run.id, scenarioId],
   );
+  if (rollupOf(cells.map((c) => c.status)) === "open") return false;
+  await writeSettled(tx, run, scenarioId, cells, now);
+  return true;
+}
+
+/** A scenario's status and variational metrics, from its cells (none open), in one statement. */
+export async function writeSettled(
+  db: Executor,
+  run: RunRow,
+  scenarioId: string,
+  cells: SettleCell[],
+  now = new Date(),
+): Promise<void> {
   const status = rollupOf(cells.map((c) => c.status));
-  if (status === "open") return false;
   const data = computeMetrics(
     readRunData(run.data).steps,
     cells.map((c) => ({
@@ -72,7 +85,7 @@ export async function settleScenario(tx: Executor, run: RunRow, scenarioId: stri
     })),
   );
   const [scenario] = await rawQuery<{ timestamp_ms: number | null; interval: number | null }>(
-    tx,
+    db,
     `with s as (
        update evaluation_scenarios set status = $5, updated_at = $7::timestamptz where id = $4::uuid
        returning (extract(epoch from timestamp) * 1000)::float8 as timestamp_ms, interval
@@ -88,8 +101,7 @@ export async function settleScenario(tx: Executor, run: RunRow, scenarioId: stri
   );
   // A live run's window has its own metrics, current as each of its scenarios settles.
   if (run.flags.is_live && scenario?.timestamp_ms != null)
-    await refreshTemporalMetrics(tx, run, new Date(Number(scenario.timestamp_ms)), scenario.interval);
-  return true;
+    await refreshTemporalMetrics(db, run, new Date(Number(scenario.timestamp_ms)), scenario.interval);
 }
 
 /**
