@@ -14,7 +14,10 @@
  *    concurrency 50 (on a machine short of CPU, that is the real floor).
  *
  * For each, the invocations' mean time and mean number in flight: whether a slow run is slow
- * because dispatch leaves slots idle, or because each invocation takes longer.
+ * because dispatch leaves slots idle, or because each invocation takes longer; and this process's
+ * CPU per invocation, the reading that matters once the one Node thread is saturated. Both paths
+ * are warmed up first. "Directly" is `runAgentTurn` without a per-run resolution: the invoke path
+ * as a caller of `/services/agent/v0/invoke` gets it (template and connection resolved per call).
  *
  * Uses DATABASE_URL, or the local server at postgres://postgres@127.0.0.1:5432/test; a fresh
  * database is created for the run and dropped afterwards.

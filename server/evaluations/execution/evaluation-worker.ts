@@ -134,7 +134,8 @@ export function startEvaluationWorker(
           ? { outputs: outcome.outputs, traceId: outcome.traceId ?? null }
           : undefined;
       const current =
-        next.runUpdatedMs === run.updatedAt?.getTime()
+        // The row's time has microseconds, a Date milliseconds: equal to the millisecond is unchanged.
+        next.runUpdatedMs !== undefined && Math.floor(next.runUpdatedMs) === run.updatedAt?.getTime()
           ? run
           : ((await app.db.select().from(evaluationRuns).where(eq(evaluationRuns.id, run.id)))[0] ?? run);
       slot.claimed = { run: current, cell: next.cell, token: next.token };
