@@ -14,7 +14,10 @@
  *    concurrency 50 (on a machine short of CPU, that is the real floor).
  *
  * For each, the invocations' mean time and mean number in flight: whether a slow run is slow
- * because dispatch leaves slots idle, or because each invocation takes longer.
+ * because dispatch leaves slots idle, or because each invocation takes longer; and this process's
+ * CPU per invocation, the reading that matters once the one Node thread is saturated. Both paths
+ * are warmed up first. "Directly" is `runAgentTurn` without a per-run resolution: the invoke path
+ * as a caller of `/services/agent/v0/invoke` gets it (template and connection resolved per call).
  *
  * Uses DATABASE_URL, or the local server at postgres://postgres@127.0.0.1:5432/test; a fresh
  * database is created for the run and dropped afterwards.
@@ -54,6 +57,16 @@ function inFlight(latenciesMs: number[], seconds: number) {
     mean_ms: Number((sum / Math.max(1, latenciesMs.length)).toFixed(1)),
     mean_in_flight: Number((sum / 1000 / seconds).toFixed(1)),
   };
+}
+
+/**
+ * This process's CPU time (user + system) per invocation since `from`: the engine, the invoke
+ * path and the scripted model server alike, far less moved by other tenants than wall time
+ * (PostgreSQL's own CPU is in its processes, not counted).
+ */
+function cpuPer(from: NodeJS.CpuUsage, count: number): number {
+  const used = process.cpuUsage(from);
+  return Number(((used.user + used.system) / 1000 / count).toFixed(2));
 }
 
 async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -133,11 +146,14 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
 
     const evaluate = async (data: Record<string, unknown>, flags: Record<string, boolean> = {}) => {
       const started = performance.now();
+      const cpuFrom = process.cpuUsage();
       const { evaluation } = await call("POST", "/api/simple/evaluations/", { evaluation: { flags, data } });
       for (;;) {
         const { evaluation: e } = await call("GET", `/api/simple/evaluations/${evaluation.id}`);
         if (["success", "errors", "failure"].includes(e.data.status)) {
           const seconds = (performance.now() - started) / 1000;
+          const cpu = process.cpuUsage(cpuFrom);
+          const cpuMs = (cpu.user + cpu.system) / 1000;
           if (e.data.status !== "success") throw new Error(`the run ended ${e.data.status}`);
           const { results } = await call("POST", "/api/evaluations/results/query", {
             result: {
@@ -147,6 +163,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
           });
           return {
             seconds,
+            cpuMs: Number((cpuMs / Math.max(1, results.length)).toFixed(2)),
             cells: e.progress.cells_total,
             invocations: inFlight(
               results.map((r: { data?: { latency_ms?: number } }) => r.data?.latency_ms ?? 0),
@@ -157,6 +174,25 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         await new Promise((r) => setTimeout(r, 100));
       }
     };
+
+    const principal = { projectId: account.project.id, userId: account.user.id, role: "owner" as const };
+    const invokeDirectly = (content: string) =>
+      runAgentTurn(
+        app,
+        principal,
+        { workflowRevisionId: agent.revision_id },
+        [{ role: "user", content }],
+        new AbortController().signal,
+      );
+    // Both paths once before measuring, so neither pays for the process's first calls (JIT, pools).
+    log("warm-up: a small run and as many direct invocations");
+    await evaluate({
+      testcases: rows.slice(0, 30),
+      application_steps: [agent.revision_id],
+      evaluator_steps: [evaluator.revision_id],
+      concurrency: { batch_size: 10 },
+    });
+    await pool(rows.slice(0, 30), 10, async (row) => void (await invokeDirectly(row.question)));
 
     log(`near-zero latency: ${testcases} testcases x ${repeats} repeats through the engine`);
     const engine = await evaluate(
@@ -170,20 +206,14 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       { is_split: true },
     );
     log(`the same ${testcases * repeats} invocations and scores, directly, at concurrency 10`);
-    const principal = { projectId: account.project.id, userId: account.user.id, role: "owner" as const };
     const directStarted = performance.now();
+    const directCpu = process.cpuUsage();
     const directLatencies: number[] = [];
     await pool(
       Array.from({ length: testcases * repeats }, (_, i) => rows[i % testcases]),
       10,
       async (row) => {
-        const outcome = await runAgentTurn(
-          app,
-          principal,
-          { workflowRevisionId: agent.revision_id },
-          [{ role: "user", content: row.question }],
-          new AbortController().signal,
-        );
+        const outcome = await invokeDirectly(row.question);
         if (outcome.status !== "success") throw new Error(outcome.error.message);
         directLatencies.push(outcome.latencyMs);
         await runEvaluator(
@@ -193,6 +223,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       },
     );
     const directSeconds = (performance.now() - directStarted) / 1000;
+    const directCpuMs = cpuPer(directCpu, testcases * repeats);
     const invocations = testcases * repeats;
 
     log(`200 ms latency: ${slowCells} agent cells at batch_size 50`);
@@ -213,23 +244,19 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       `the same ${slowCells} invocations directly at concurrency 50 (on this machine's CPU, the floor for the engine)`,
     );
     const slowDirectStarted = performance.now();
+    const slowDirectCpu = process.cpuUsage();
     const slowDirectLatencies: number[] = [];
     await pool(
       Array.from({ length: slowCells }, (_, i) => `slow${i}`),
       50,
       async (question) => {
-        const outcome = await runAgentTurn(
-          app,
-          principal,
-          { workflowRevisionId: agent.revision_id },
-          [{ role: "user", content: question }],
-          new AbortController().signal,
-        );
+        const outcome = await invokeDirectly(question);
         if (outcome.status !== "success") throw new Error(outcome.error.message);
         slowDirectLatencies.push(outcome.latencyMs);
       },
     );
     const slowDirect = (performance.now() - slowDirectStarted) / 1000;
+    const slowDirectCpuMs = cpuPer(slowDirectCpu, slowCells);
     return {
       benchmark: "evaluations",
       database: "postgres",
@@ -247,6 +274,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         target: "<= 1.10",
         engine_invocations: engine.invocations,
         direct_invocations: inFlight(directLatencies, directSeconds),
+        cpu_ms_per_invocation: { engine: engine.cpuMs, direct: directCpuMs },
       },
       model_latency_200ms: {
         cells: slowCells,
@@ -259,6 +287,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         engine_over_direct: Number((slow.seconds / slowDirect).toFixed(3)),
         engine_invocations: slow.invocations,
         direct_invocations: inFlight(slowDirectLatencies, slowDirect),
+        cpu_ms_per_invocation: { engine: slow.cpuMs, direct: slowDirectCpuMs },
       },
     };
   } finally {

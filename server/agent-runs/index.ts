@@ -8,7 +8,14 @@ export {
   SERVICE_BASE_PROMPT,
   systemPrompt,
 } from "./harnesses";
-export { invokeAgent, invokeRequestSchema, prepareTurn, type InvokeRequest } from "./invoke";
+export {
+  invokeAgent,
+  invokeRequestSchema,
+  prepareTurn,
+  resolveAgent,
+  type InvokeRequest,
+  type ResolvedAgent,
+} from "./invoke";
 export { languageModel, resolveConnection, type ResolvedConnection } from "./providers";
 export { onRunFinished } from "./run-listeners";
 export type { Harness, HarnessOutcome, RunLimits, RunRecord, Sampling, StepTiming, TurnInput } from "./run-types";

@@ -29,14 +29,13 @@ export class SessionSandbox implements Sandbox {
   /** just-bash's python heap is fixed (see python-runner.ts); node code tools do not run here. */
   readonly capsCommandMemory = false;
   private fs = new InMemoryFs();
-  private bash: Bash;
+  /** Built on the first command: most turns call no built-in, and a shell costs milliseconds of CPU to build. */
+  private bash?: Bash;
   private saved: SnapshotEntry[] = [];
   private opened?: Promise<void>;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly options: SandboxOptions) {
-    this.bash = this.newShell();
-  }
+  constructor(private readonly options: SandboxOptions) {}
 
   /** Loads the stored workspace once; every tool call awaits it. */
   open(): Promise<void> {
@@ -66,6 +65,7 @@ export class SessionSandbox implements Sandbox {
     await this.open();
     const extra = { env: options.env, stdin: options.stdin };
     const timeout = AbortSignal.timeout(this.options.limits.commandTimeoutMs);
+    this.bash ??= this.newShell();
     const result = await this.bash.exec(command, {
       ...extra,
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
@@ -89,7 +89,7 @@ export class SessionSandbox implements Sandbox {
     const { entries, sizeBytes } = await snapshotWorkspace(this.fs);
     if (sizeBytes > limits.maxBytes) {
       this.fs = new InMemoryFs();
-      this.bash = this.newShell();
+      this.bash = undefined;
       await restoreWorkspace(this.fs, this.saved);
       throw new Error(
         `the workspace would hold ${sizeBytes} bytes, over its cap of ${limits.maxBytes} (SANDBOX_WORKSPACE_MAX_BYTES); the change was undone`,

@@ -1,5 +1,5 @@
 export { invokeAgent } from "./invoke-agent";
 export { invokeRequestSchema, SESSION_ID, type InvokeRequest } from "./invoke-request";
-export { prepareTurn } from "./prepare-turn";
+export { prepareTurn, resolveAgent, type ResolvedAgent } from "./prepare-turn";
 export { beginTurn } from "./begin-turn";
 export type { PrepareOptions } from "./prepare-turn";

@@ -7,7 +7,7 @@ import { sandboxForSession } from "@/server/sandbox";
 import { readInboundMessages, type MessagesFormat } from "@/server/streams";
 import { vaultOf } from "@/server/vault";
 import { resolveClaudeConnection, withHarnessBuiltins } from "../harnesses";
-import { resolveConnection } from "../providers";
+import { resolveConnection, type ResolvedConnection } from "../providers";
 import type { RunAgent } from "../run-agent";
 import type { Sampling, TurnInput } from "../run-types";
 import { skillsSeed } from "../skills";
@@ -31,6 +31,48 @@ export interface PrepareOptions {
   sampling?: Sampling;
   /** Who runs, for an inline template that stands for a committed artifact (a prompt application). */
   agent?: RunAgent;
+  /**
+   * The template and connection `resolveAgent` gave for this body before: a caller running the
+   * same agent many times (an evaluation run) resolves it once instead of once per turn. Not
+   * with `clientTools` (they are part of the template).
+   */
+  resolved?: ResolvedAgent;
+}
+
+/** What a turn runs and through which connection: the validated template, who runs, the connection. */
+export interface ResolvedAgent {
+  template: AgentTemplate;
+  agent: RunAgent;
+  connection: ResolvedConnection;
+}
+
+/**
+ * The template (inline or by reference, validated, with the harness's builtins) and who runs it;
+ * refused when this deployment cannot run it.
+ */
+async function loadAgent(
+  app: AppContext,
+  principal: Principal,
+  body: InvokeRequest,
+  clientTools: AgentTemplate["tools"] | undefined,
+): Promise<Omit<ResolvedAgent, "connection">> {
+  const loaded = await loadTemplate(app.db, principal, body);
+  const template = withHarnessBuiltins(withClientTools(loaded.template, clientTools), loaded.agent);
+  assertRunnable(template, app.config);
+  return { template, agent: loaded.agent };
+}
+
+async function connectionFor(app: AppContext, principal: Principal, template: AgentTemplate) {
+  const resolution = { config: app.config, vault: vaultOf(app), projectId: principal.projectId };
+  return template.harness.kind === "external_harness"
+    ? await resolveClaudeConnection(template.llm, resolution, process.env)
+    : await resolveConnection(template.llm, resolution);
+}
+
+/** The template and connection of a body, for `PrepareOptions.resolved` (see there). */
+export async function resolveAgent(app: AppContext, principal: Principal, body: InvokeRequest): Promise<ResolvedAgent> {
+  const loaded = await loadAgent(app, principal, body, undefined);
+  return { ...loaded, connection: await connectionFor(app, principal, loaded.template) };
 }
 
 /**
@@ -46,10 +88,7 @@ export async function prepareTurn(
   format: MessagesFormat,
   options: PrepareOptions,
 ): Promise<TurnInput> {
-  const loaded = await loadTemplate(app.db, principal, body);
-  const { agent } = loaded;
-  const template = withHarnessBuiltins(withClientTools(loaded.template, options.clientTools), agent);
-  assertRunnable(template, app.config);
+  const { template, agent } = options.resolved ?? (await loadAgent(app, principal, body, options.clientTools));
 
   const messages = readInboundMessages(body.data?.inputs?.messages ?? [], format);
   if (!messages.length)
@@ -59,11 +98,7 @@ export async function prepareTurn(
     );
   const sessionId = body.session_id ?? randomUUID().replaceAll("-", "");
 
-  const resolution = { config: app.config, vault: vaultOf(app), projectId: principal.projectId };
-  const connection =
-    template.harness.kind === "external_harness"
-      ? await resolveClaudeConnection(template.llm, resolution, process.env)
-      : await resolveConnection(template.llm, resolution);
+  const connection = options.resolved?.connection ?? (await connectionFor(app, principal, template));
 
   // Opened lazily: a turn that calls no built-in never reads the workspace.
   const { sandbox, notApplied } = sandboxForSession(template.sandbox, {

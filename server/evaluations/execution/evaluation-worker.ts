@@ -8,13 +8,14 @@ import type { BackgroundWorker, RunningWorker } from "@/server/worker";
 import { startWakeLoop } from "@/server/worker";
 import { refreshMetrics } from "../metrics/refresh-metrics";
 import type { RunRow } from "../model/rows";
+import { dependencyShape } from "./cell-dependencies";
 import { EVALUATIONS_CHANNEL } from "./channel";
-import { claimCells, renewLeases, type ClaimedCell } from "./claim-cells";
-import { executeCell } from "./execute-cell";
+import { claimCells, renewLeases, type ClaimedCell, type WorkCell } from "./claim-cells";
+import { executeCell, type Upstream } from "./execute-cell";
 import type { CellOutcome } from "./invocation-outcome";
 import { recordOutcome } from "./record-outcome";
 import { tickLiveRuns } from "./live-ticks";
-import { expireRuns, finalizeIfDone, settleCell } from "./settle";
+import { expireRuns, finalizeIfDone, settleCell, writeSettled } from "./settle";
 
 export interface EvaluationWorkerOptions {
   /** Cells this process runs at once, over every run (each run is further bounded by its batch_size). */
@@ -37,6 +38,17 @@ interface InFlight {
   claimed: ClaimedCell;
   controller: AbortController;
   task?: Promise<void>;
+}
+
+/** Whether `next` is an evaluator cell scoring the invocation cell `done` (its scenario, its repeat or a shared one). */
+function scoresOutcome(run: RunRow, done: WorkCell, next: WorkCell): boolean {
+  const { invocation, evaluators, shared } = dependencyShape(run);
+  return (
+    invocation?.key === done.stepKey &&
+    evaluators.includes(next.stepKey) &&
+    next.scenarioId === done.scenarioId &&
+    (shared ? done.repeatIdx === 0 : next.repeatIdx === done.repeatIdx)
+  );
 }
 
 const STOPPED: CellOutcome = {
@@ -84,11 +96,12 @@ export function startEvaluationWorker(
   };
 
   const finish = async (slot: InFlight) => {
+    let upstream: Upstream | undefined;
     for (;;) {
       const { run, cell, token } = slot.claimed;
-      const outcome = await executeCell(app, run, cell, slot.controller.signal);
+      const outcome = await executeCell(app, run, cell, slot.controller.signal, upstream);
       const aborted = slot.controller.signal.aborted;
-      const { recorded, next } = await recordOutcome(
+      const { recorded, next, scenarioOpen, scenarioCells } = await recordOutcome(
         app.db,
         run,
         cell,
@@ -97,18 +110,32 @@ export function startEvaluationWorker(
         new Date(),
         aborted || stopped ? undefined : { leaseMs },
       );
-      if (recorded === "done") {
+      // A scenario with a cell just released or leased is not done: no settle to try.
+      if (recorded === "done" && !scenarioOpen) {
         // The slot goes on with the handed-off cell while the scenario settles; a slot with
         // nothing next waits for it, then sees whether the run is done.
-        const settled = settleCell(app.db, run, cell.scenarioId).then(async (done) => {
+        // When this cell ended the scenario, its record returned the cells to settle from (a
+        // live run's window metrics are refreshed under the scenario's lock: the full settle).
+        const settling =
+          scenarioCells && !run.flags.is_live
+            ? writeSettled(app.db, run, cell.scenarioId, scenarioCells).then(() => true)
+            : settleCell(app.db, run, cell.scenarioId);
+        const settled = settling.then(async (done) => {
           if (done && (next || !(await finalizeIfDone(app.db, run.id)))) await refreshRunMetrics(run);
         });
         if (next) track(settled);
         else await settled;
       }
       if (!next) return;
+      // An evaluator cell handed off right after the invocation it scores takes its output from
+      // here rather than reading it back.
+      upstream =
+        outcome.status === "success" && recorded === "done" && scoresOutcome(run, cell, next.cell)
+          ? { outputs: outcome.outputs, traceId: outcome.traceId ?? null }
+          : undefined;
       const current =
-        next.runUpdatedMs === run.updatedAt?.getTime()
+        // The row's time has microseconds, a Date milliseconds: equal to the millisecond is unchanged.
+        next.runUpdatedMs !== undefined && Math.floor(next.runUpdatedMs) === run.updatedAt?.getTime()
           ? run
           : ((await app.db.select().from(evaluationRuns).where(eq(evaluationRuns.id, run.id)))[0] ?? run);
       slot.claimed = { run: current, cell: next.cell, token: next.token };
@@ -186,9 +213,10 @@ export function startEvaluationWorker(
     () => void tend().catch((error: unknown) => logger.error({ err: error }, "evaluation lease renewal failed")),
     tendEvery,
   );
-  const listener = listen(app.db, EVALUATIONS_CHANNEL, () => {
+  const listener = listen(app.db, EVALUATIONS_CHANNEL, (notice) => {
     loop.wake();
-    void tend().catch(() => undefined);
+    // Cells falling due need a claim only; a stopped run needs its cells aborted now.
+    if (notice !== "due") void tend().catch(() => undefined);
   }).catch((error: unknown) => {
     logger.error({ err: error }, "evaluation worker cannot LISTEN; polling only");
     return undefined;

@@ -5,20 +5,31 @@ import { runEvaluator } from "@/server/evaluations/evaluators";
 import { readRunData } from "../model/run-data";
 import type { RunRow } from "../model/rows";
 import type { WorkCell } from "./claim-cells";
-import { runAgentTurn, toolCallsOf } from "./agent-runner";
+import { resolveAgentTarget, runAgentTurn, toolCallsOf } from "./agent-runner";
 import { dependencyShape } from "./cell-dependencies";
 import type { CellOutcome } from "./invocation-outcome";
 import { runMultiTurn, isMultiTurn } from "./multi-turn";
+import { oncePerRun } from "./once-per-run";
 import { runPrompt } from "./prompt-runner";
 import { applicationTarget, evaluatorTarget } from "./step-targets";
 import { agentMessages as agentMessagesOf } from "./test-input";
 
-/** Runs one claimed cell: the application on the testcase, or an evaluator on the application's output. */
+/** The invocation output an evaluator cell scores, when the worker still holds it (it just recorded it). */
+export interface Upstream {
+  outputs: unknown;
+  traceId: string | null;
+}
+
+/**
+ * Runs one claimed cell: the application on the testcase, or an evaluator on the application's
+ * output (`upstream`, or read from the invocation's cell).
+ */
 export async function executeCell(
   app: AppContext,
   run: RunRow,
   cell: WorkCell,
   signal: AbortSignal,
+  known?: Upstream,
 ): Promise<CellOutcome> {
   const started = performance.now();
   try {
@@ -33,10 +44,12 @@ export async function executeCell(
     if (step.type === "invocation") {
       const target = await applicationTarget(app.db, run.projectId, step);
       if (target.kind === "prompt")
-        return await runPrompt(app, { projectId: run.projectId, ...target }, inputs, signal);
+        return await runPrompt(app, { projectId: run.projectId, ...target }, inputs, signal, `${run.id}/${step.key}`);
       const principal = { projectId: run.projectId, userId: run.createdById ?? run.id, role: "member" as const };
-      if (isMultiTurn(inputs)) return await runMultiTurn(app, principal, target.agent, inputs, signal);
-      return await runAgentTurn(app, principal, target.agent, agentMessagesOf(inputs), signal);
+      const resolved = () =>
+        oncePerRun(`${run.id}/${step.key}`, () => resolveAgentTarget(app, principal, target.agent));
+      if (isMultiTurn(inputs)) return await runMultiTurn(app, principal, target.agent, inputs, signal, resolved);
+      return await runAgentTurn(app, principal, target.agent, agentMessagesOf(inputs), signal, resolved);
     }
     const evaluator = await evaluatorTarget(app.db, run.projectId, step);
     const { invocation, shared } = dependencyShape(run);
@@ -45,17 +58,9 @@ export async function executeCell(
     const inputKeys = readRunData(run.data)
       .steps.filter((s) => s.type === "input")
       .map((s) => s.key);
-    const [row] = await rawQuery<{ outputs: unknown; trace_id: string | null }>(
-      app.db,
-      `select outputs, trace_id from evaluation_results
-       where scenario_id = $1::uuid and step_key = any($2::text[]) and repeat_idx = $3::int limit 1`,
-      [
-        cell.scenarioId,
-        pgTextArray(invocation ? [invocation.key] : inputKeys),
-        invocation && shared ? 0 : cell.repeatIdx,
-      ],
-    );
-    const upstream = row ? { outputs: row.outputs, traceId: row.trace_id } : undefined;
+    const upstream =
+      known ??
+      (await readUpstream(app, cell, invocation ? [invocation.key] : inputKeys, Boolean(invocation) && shared));
     const outputs = upstream?.outputs ?? null;
     const outcome = await runEvaluator(
       { app, projectId: run.projectId, signal },
@@ -93,6 +98,21 @@ export async function executeCell(
       latencyMs: performance.now() - started,
     };
   }
+}
+
+async function readUpstream(
+  app: AppContext,
+  cell: WorkCell,
+  stepKeys: string[],
+  shared: boolean,
+): Promise<Upstream | undefined> {
+  const [row] = await rawQuery<{ outputs: unknown; trace_id: string | null }>(
+    app.db,
+    `select outputs, trace_id from evaluation_results
+     where scenario_id = $1::uuid and step_key = any($2::text[]) and repeat_idx = $3::int limit 1`,
+    [cell.scenarioId, pgTextArray(stepKeys), shared ? 0 : cell.repeatIdx],
+  );
+  return row ? { outputs: row.outputs, traceId: row.trace_id } : undefined;
 }
 
 /** A PostgreSQL text[] literal. */

@@ -1,6 +1,7 @@
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import type { BatchMessage } from "@/server/streams";
+import type { ResolvedAgent } from "@/server/agent-runs";
 import { runAgentTurn, type AgentTarget } from "./agent-runner";
 import type { CellOutcome } from "./invocation-outcome";
 
@@ -36,6 +37,7 @@ export async function runMultiTurn(
   agent: AgentTarget,
   columns: { turns: Turn[] },
   signal: AbortSignal,
+  resolved?: () => Promise<ResolvedAgent>,
 ): Promise<CellOutcome> {
   const history: { role: string; content: string }[] = [];
   const turns: { input: string; expected?: unknown; reply: string; trace_id?: string }[] = [];
@@ -46,7 +48,7 @@ export async function runMultiTurn(
   let traceId: string | undefined;
   for (const turn of columns.turns) {
     history.push({ role: "user", content: turn.input });
-    const outcome = await runAgentTurn(app, principal, agent, [...history], signal);
+    const outcome = await runAgentTurn(app, principal, agent, [...history], signal, resolved);
     latencyMs += outcome.latencyMs;
     traceId = outcome.traceId ?? traceId;
     if (outcome.status === "failure") {

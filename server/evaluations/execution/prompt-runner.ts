@@ -3,6 +3,7 @@ import { estimateCostUsd, type AgentTemplate } from "@/server/agent-template";
 import type { AppContext } from "@/server/core/app-context";
 import { languageModel, recordRunTrace, resolveConnection, traceContext } from "@/server/agent-runs";
 import { vaultOf } from "@/server/vault";
+import { oncePerRun } from "./once-per-run";
 import { invocationOutcome, type CellOutcome } from "./invocation-outcome";
 import { PromptInputError, renderPrompt, type PromptTemplate } from "./prompt-template";
 
@@ -18,13 +19,15 @@ export interface PromptTarget {
  * One call of a prompt application: placeholders filled from the testcase, `llm_config` applied,
  * the credential resolved like an agent's (a named connection, the project's connection for the
  * provider, the operator's key). The call is recorded as a trace of the same shape as an agent
- * run's, so latency, tokens and cost read the same way.
+ * run's, so latency, tokens and cost read the same way. With `runKey` (run and step) the
+ * connection is resolved once for the run's cells (once-per-run.ts).
  */
 export async function runPrompt(
   app: AppContext,
   target: PromptTarget,
   columns: Record<string, unknown>,
   signal: AbortSignal,
+  runKey?: string,
 ): Promise<CellOutcome> {
   const started = performance.now();
   const startedAt = Date.now();
@@ -47,7 +50,9 @@ export async function runPrompt(
   } as unknown as AgentTemplate["llm"];
   let connection;
   try {
-    connection = await resolveConnection(llm, { config: app.config, vault: vaultOf(app), projectId: target.projectId });
+    const resolve = () =>
+      resolveConnection(llm, { config: app.config, vault: vaultOf(app), projectId: target.projectId });
+    connection = await (runKey ? oncePerRun(runKey, resolve) : resolve());
   } catch (error) {
     return {
       status: "failure",

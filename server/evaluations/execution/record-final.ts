@@ -5,13 +5,18 @@ import type { RunRow } from "../model/rows";
 import { dependencyShape } from "./cell-dependencies";
 import { CLAIMED_COLUMNS, toCell, type CellRow, type WorkCell } from "./claim-cells";
 import type { CellOutcome } from "./invocation-outcome";
+import type { SettleCell } from "./settle";
 
 /**
  * A cell's final outcome in one statement, the common case of the hot path: the write under the
  * lease ($1 cell, $2 token); the evaluator cells waiting on an invocation cell released (due now)
- * or failed with it; and, when asked, the run's next due cell leased to the same worker. The
- * statement's snapshot still sees the recorded cell as leased, so the room for the next one
- * leaves it out of the count: one out, one in, and the run's batch_size holds.
+ * or failed with it; and, when asked, the run's next cell leased to the same worker. On success
+ * the next cell is one of the evaluator cells just released (so the scenario finishes on the slot
+ * that has its output in memory), else the run's next due cell. The statement's snapshot still
+ * sees the recorded cell as leased, so the room for the next one leaves it out of the count: one
+ * out, one in, and the run's batch_size holds. `siblings` are the scenario's other cells when
+ * none was open as the statement began: this cell ends the scenario, which settles from them
+ * without reading them again (settle.ts).
  */
 const RECORD = `
 with w as (
@@ -20,21 +25,30 @@ with w as (
     due_at = null, updated_at = $10::timestamptz
   where id = $1::uuid and lease_token = $2::uuid and status = 'running'
   returning scenario_id, repeat_idx
-), rel as (
-  update evaluation_results e set
-    due_at = case when $3 = 'success' then $10::timestamptz else e.due_at end,
-    status = case when $3 = 'success' then e.status else 'failure' end,
-    error = case when $3 = 'success' then e.error else $11::text::jsonb end,
-    updated_at = $10::timestamptz
-  from w
+), live as (
+  select 1 where $15::bool and exists (select 1 from w) and exists (select 1 from evaluation_runs where id = $12::uuid
+    and status = 'running' and flags @> '{"is_active": true}' and not flags @> '{"is_closed": true}')
+), waiting as (
+  select e.id from evaluation_results e, w
   where e.run_id = $12::uuid and e.scenario_id = w.scenario_id and e.status = 'queued' and e.due_at is null
     and e.step_key = any($13::text[]) and ($14::bool or e.repeat_idx = w.repeat_idx)
-  returning e.id
+), take as (
+  select id from waiting where $3 = 'success' and exists (select 1 from live) order by id limit 1
+), rel as (
+  update evaluation_results r set
+    status = case when $3 <> 'success' then 'failure' when r.id in (select id from take) then 'running' else r.status end,
+    due_at = case when $3 = 'success' then $10::timestamptz else r.due_at end,
+    error = case when $3 = 'success' then r.error else $11::text::jsonb end,
+    lease_until = case when r.id in (select id from take) then $17::timestamptz else r.lease_until end,
+    lease_token = case when r.id in (select id from take) then $18::uuid else r.lease_token end,
+    attempts = case when r.id in (select id from take) then r.attempts + 1 else r.attempts end,
+    updated_at = $10::timestamptz
+  from waiting where r.id = waiting.id and r.status = 'queued' and r.due_at is null
+  returning r.id in (select id from take) as taken, ${CLAIMED_COLUMNS}
 ), room as (
   select least(1, $16::int - (select count(*)::int from evaluation_results
     where run_id = $12::uuid and status = 'running' and lease_until >= $10::timestamptz and id <> $1::uuid)) as n
-  where $15::bool and exists (select 1 from w) and exists (select 1 from evaluation_runs where id = $12::uuid
-    and status = 'running' and flags @> '{"is_active": true}' and not flags @> '{"is_closed": true}')
+  where exists (select 1 from live) and not exists (select 1 from take)
 ), due as (
   select id from evaluation_results
   where run_id = $12::uuid and id <> $1::uuid and ((status = 'queued' and due_at <= $10::timestamptz)
@@ -48,13 +62,22 @@ with w as (
     updated_at = $10::timestamptz
   from due where r.id = due.id
   returning ${CLAIMED_COLUMNS}
+), handed as (
+  select id, run_id, scenario_id, step_key, repeat_idx, attempts, inputs, run_updated_ms from rel where taken
+  union all select * from nxt
 )
-select (select count(*)::int from w) as written, (select count(*)::int from rel) as released, nxt.*
-from (select 1) one left join nxt on true`;
+select (select count(*)::int from w) as written, (select count(*)::int from rel where not taken) as released,
+  (select case when bool_or(s.status in ('queued', 'running')) then null else coalesce(json_agg(json_build_object(
+      'step_key', s.step_key, 'status', s.status, 'outputs', s.outputs, 'latency_ms', s.latency_ms,
+      'tokens', s.tokens, 'cost_usd', s.cost_usd)), '[]'::json) end
+    from evaluation_results s join w on s.scenario_id = w.scenario_id
+    where s.run_id = $12::uuid and s.id <> $1::uuid) as siblings,
+  handed.*
+from (select 1) one left join handed on true`;
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
-type Row = { written: number; released: number } & CellRow;
+type Row = { written: number; released: number; siblings: SettleCell[] | null } & CellRow;
 
 /** Records a final outcome (see RECORD); the next cell when one was handed off. */
 export async function recordFinal(
@@ -65,7 +88,14 @@ export async function recordFinal(
   outcome: CellOutcome,
   now: Date,
   handOff?: { leaseMs: number },
-): Promise<{ written: boolean; released: number; next?: { cell: WorkCell; token: string; runUpdatedMs?: number } }> {
+): Promise<{
+  written: boolean;
+  /** Evaluator cells this outcome released and left due for any worker (or failed, on a failure). */
+  released: number;
+  next?: { cell: WorkCell; token: string; runUpdatedMs?: number };
+  /** The scenario's other cells, all done, when this cell ends it (see RECORD). */
+  siblings?: SettleCell[];
+}> {
   const { invocation, evaluators, shared } = dependencyShape(run);
   const waits = invocation?.key === cell.stepKey ? evaluators : [];
   const success = outcome.status === "success";
@@ -101,5 +131,5 @@ export async function recordFinal(
         runUpdatedMs: row.run_updated_ms === null ? undefined : Number(row.run_updated_ms),
       }
     : undefined;
-  return { written: (row?.written ?? 0) > 0, released: row?.released ?? 0, next };
+  return { written: (row?.written ?? 0) > 0, released: row?.released ?? 0, next, siblings: row?.siblings ?? undefined };
 }

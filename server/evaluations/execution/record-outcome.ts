@@ -6,6 +6,7 @@ import { notifyEvaluationWorkers } from "./channel";
 import { leaseCells, type WorkCell } from "./claim-cells";
 import type { CellOutcome } from "./invocation-outcome";
 import { recordFinal } from "./record-final";
+import type { SettleCell } from "./settle";
 
 export type Recorded = "released" | "retry" | "done" | "lost";
 
@@ -52,7 +53,7 @@ export async function recordOutcome(
   outcome: CellOutcome,
   now = new Date(),
   handOff?: { leaseMs: number },
-): Promise<{ recorded: Recorded; next?: HandedOff }> {
+): Promise<{ recorded: Recorded; next?: HandedOff; scenarioOpen?: boolean; scenarioCells?: SettleCell[] }> {
   const at = now.toISOString();
   if (outcome.status === "failure" && outcome.error.code === "cancelled") {
     const back = await writeHeld(
@@ -89,7 +90,26 @@ export async function recordOutcome(
   // One statement, so one round trip: the common case of every cell.
   const final = await recordFinal(db, run, cell, token, outcome, now, handOff);
   if (!final.written) return { recorded: "lost" };
-  // Workers idle elsewhere may take the evaluator cells this released (sent after the commit).
-  if (final.released > 0) await notifyEvaluationWorkers(db);
-  return { recorded: "done", next: final.next };
+  const success = outcome.status === "success";
+  // Workers idle elsewhere may take the evaluator cells this released and did not hand to this
+  // slot (sent after the commit); failed ones wait for no one.
+  if (success && final.released > 0) await notifyEvaluationWorkers(db);
+  // Cells of the scenario just released or leased are open: settling it now would find it open.
+  const scenarioOpen = success && (final.released > 0 || final.next?.cell.scenarioId === cell.scenarioId);
+  // This cell ended the scenario: its cells, this one with its outcome, to settle from.
+  const scenarioCells =
+    final.siblings && !scenarioOpen
+      ? [
+          ...final.siblings,
+          {
+            step_key: cell.stepKey,
+            status: outcome.status,
+            outputs: outcome.status === "success" ? (outcome.outputs ?? null) : null,
+            latency_ms: outcome.latencyMs,
+            tokens: outcome.status === "success" ? (outcome.tokens ?? null) : null,
+            cost_usd: outcome.status === "success" ? (outcome.costUsd ?? null) : null,
+          },
+        ]
+      : undefined;
+  return { recorded: "done", next: final.next, scenarioOpen, scenarioCells };
 }

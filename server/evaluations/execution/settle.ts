@@ -27,7 +27,8 @@ async function rollup(tx: Executor, where: ReturnType<typeof and>): Promise<"ope
   return row.pending > 0 ? "pending" : "success";
 }
 
-interface SettleCell {
+/** What settling reads of a cell. */
+export interface SettleCell {
   step_key: string;
   status: string;
   outputs: unknown;
@@ -45,23 +46,33 @@ function rollupOf(statuses: string[]): "open" | "errors" | "pending" | "success"
 
 /**
  * When a scenario has no cell left to run: its status and its (variational) metrics, from one
- * read of its cells (this runs once per cell recorded, so it is three hand-written statements).
+ * read of its cells. This runs once per cell that may end a scenario, so it is two hand-written
+ * statements: the read, which first locks the scenario row (cells of one scenario settle one at
+ * a time; whichever settle starts after the last cell was recorded sees every cell done), and
+ * the write of status and metrics together. Called inside a transaction, which holds the lock.
  */
 export async function settleScenario(tx: Executor, run: RunRow, scenarioId: string, now: Date): Promise<boolean> {
   const cells = await rawQuery<SettleCell>(
     tx,
-    `select step_key, status, outputs, latency_ms, tokens, cost_usd from evaluation_results
-     where run_id = $1::uuid and scenario_id = $2::uuid`,
+    `with locked as (select id from evaluation_scenarios where id = $2::uuid for update)
+     select step_key, status, outputs, latency_ms, tokens, cost_usd from evaluation_results
+     where run_id = $1::uuid and scenario_id = $2::uuid and exists (select 1 from locked)`,
     [run.id, scenarioId],
   );
+  if (rollupOf(cells.map((c) => c.status)) === "open") return false;
+  await writeSettled(tx, run, scenarioId, cells, now);
+  return true;
+}
+
+/** A scenario's status and variational metrics, from its cells (none open), in one statement. */
+export async function writeSettled(
+  db: Executor,
+  run: RunRow,
+  scenarioId: string,
+  cells: SettleCell[],
+  now = new Date(),
+): Promise<void> {
   const status = rollupOf(cells.map((c) => c.status));
-  if (status === "open") return false;
-  const [scenario] = await rawQuery<{ timestamp_ms: number | null; interval: number | null }>(
-    tx,
-    `update evaluation_scenarios set status = $2, updated_at = $3::timestamptz where id = $1::uuid
-     returning (extract(epoch from timestamp) * 1000)::float8 as timestamp_ms, interval`,
-    [scenarioId, status, now.toISOString()],
-  );
   const data = computeMetrics(
     readRunData(run.data).steps,
     cells.map((c) => ({
@@ -73,29 +84,32 @@ export async function settleScenario(tx: Executor, run: RunRow, scenarioId: stri
       costUsd: c.cost_usd === null ? null : Number(c.cost_usd),
     })),
   );
-  await rawQuery(
-    tx,
-    `insert into evaluation_metrics (id, project_id, run_id, scenario_id, status, data, created_at, updated_at)
-     values ($1::uuid, $2::uuid, $3::uuid, $4::uuid, 'success', $5::text::jsonb, $6::timestamptz, $6::timestamptz)
-     on conflict (run_id, scenario_id) where scenario_id is not null and timestamp is null
-     do update set data = excluded.data, status = 'success', updated_at = excluded.updated_at`,
-    [newId(), run.projectId, run.id, scenarioId, JSON.stringify(data), now.toISOString()],
+  const [scenario] = await rawQuery<{ timestamp_ms: number | null; interval: number | null }>(
+    db,
+    `with s as (
+       update evaluation_scenarios set status = $5, updated_at = $7::timestamptz where id = $4::uuid
+       returning (extract(epoch from timestamp) * 1000)::float8 as timestamp_ms, interval
+     ), m as (
+       insert into evaluation_metrics (id, project_id, run_id, scenario_id, status, data, created_at, updated_at)
+       values ($1::uuid, $2::uuid, $3::uuid, $4::uuid, 'success', $6::text::jsonb, $7::timestamptz, $7::timestamptz)
+       on conflict (run_id, scenario_id) where scenario_id is not null and timestamp is null
+       do update set data = excluded.data, status = 'success', updated_at = excluded.updated_at
+       returning 1
+     )
+     select timestamp_ms, interval from s`,
+    [newId(), run.projectId, run.id, scenarioId, status, JSON.stringify(data), now.toISOString()],
   );
   // A live run's window has its own metrics, current as each of its scenarios settles.
   if (run.flags.is_live && scenario?.timestamp_ms != null)
-    await refreshTemporalMetrics(tx, run, new Date(Number(scenario.timestamp_ms)), scenario.interval);
-  return true;
+    await refreshTemporalMetrics(db, run, new Date(Number(scenario.timestamp_ms)), scenario.interval);
 }
 
 /**
- * After a cell was recorded: its scenario settles when nothing of it is left to run. Cells of
- * one scenario settle one at a time (the scenario row is locked), so the last one sees the others.
+ * After a cell was recorded: its scenario settles when nothing of it is left to run (see
+ * settleScenario), in one transaction.
  */
 export async function settleCell(db: Database, run: RunRow, scenarioId: string, now = new Date()): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    await rawQuery(tx, `select id from evaluation_scenarios where id = $1::uuid for update`, [scenarioId]);
-    return settleScenario(tx, run, scenarioId, now);
-  });
+  return db.transaction((tx) => settleScenario(tx, run, scenarioId, now));
 }
 
 /**
@@ -210,14 +224,7 @@ export async function settleWrittenCells(
     if (!run || run.status !== "running") continue;
     const now = new Date();
     for (const scenarioId of new Set(cells.filter((c) => c.runId === runId).map((c) => c.scenarioId))) {
-      await db.transaction(async (tx) => {
-        await tx
-          .select({ id: evaluationScenarios.id })
-          .from(evaluationScenarios)
-          .where(eq(evaluationScenarios.id, scenarioId))
-          .for("update");
-        await settleScenario(tx, run, scenarioId, now);
-      });
+      await settleCell(db, run, scenarioId, now);
     }
     await finalizeIfDone(db, runId, now);
   }

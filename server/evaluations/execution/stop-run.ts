@@ -28,7 +28,7 @@ export async function stopRun(db: Database, projectId: string, runId: string): P
       })
       .where(eq(evaluationRuns.id, run.id))
       .returning();
-    await notifyEvaluationWorkers(tx);
+    await notifyEvaluationWorkers(tx, "stopped");
     return stopped;
   });
 }
