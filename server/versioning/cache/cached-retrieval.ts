@@ -24,19 +24,28 @@ export async function cachedRetrieval(
   resolve: () => Promise<Retrieval>,
 ): Promise<Retrieval> {
   if (!cache) return resolve();
-  const key = JSON.stringify([
-    projectId,
-    keys.name,
-    refs,
-    Boolean(options.resolve),
-    options.resolve ? (options.embeds ?? {}) : {},
-  ]);
+  const key = projectId + requestKey(keys, refs, options);
   const hit = cache.get(key);
   if (hit) return hit;
   const ticket = cache.ticket();
   const found = await resolve();
   if (!found.resolved?.errors.length) cache.set(key, found, dependencies(projectId, keys, refs, found), ticket);
   return found;
+}
+
+// A route passes the same refs and embed options objects for every request with the same body
+// (the parsed body is memoized, and so are the refs the route makes of it), so the JSON of what
+// the request asks is made once per body, not per request.
+const requestKeys = new WeakMap<RetrieveRefs, { keys: DomainKeys; resolve: boolean; embeds: unknown; json: string }>();
+
+/** The part of the cache key that depends on the request, keyed by the refs object it was made of. */
+function requestKey(keys: DomainKeys, refs: RetrieveRefs, options: RetrieveOptions): string {
+  const resolve = Boolean(options.resolve);
+  const made = requestKeys.get(refs);
+  if (made && made.keys === keys && made.resolve === resolve && made.embeds === options.embeds) return made.json;
+  const json = JSON.stringify([keys.name, refs, resolve, resolve ? (options.embeds ?? {}) : {}]);
+  requestKeys.set(refs, { keys, resolve, embeds: options.embeds, json });
+  return json;
 }
 
 /**
