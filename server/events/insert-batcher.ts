@@ -69,12 +69,12 @@ function batchParams(rows: QueuedEvent[]): string[] {
   let numbers = "{";
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
-    let same = groups.get(row.attributes);
+    const same = groups.get(row.attributes);
     let group = same?.find((g) => g.projectId === row.projectId && g.eventType === row.eventType);
     if (!group) {
       group = { n: ++count, projectId: row.projectId, eventType: row.eventType };
       if (same) same.push(group);
-      else groups.set(row.attributes, (same = [group]));
+      else groups.set(row.attributes, [group]);
       groupsJson +=
         (count > 1 ? "," : "") +
         `{"project_id":${JSON.stringify(row.projectId)},"event_type":${JSON.stringify(row.eventType)},` +
