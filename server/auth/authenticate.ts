@@ -12,9 +12,17 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
  * Resolves `Authorization: ApiKey <key>` to the key's project and user, with the user's current
- * role there, or throws 401. A key whose user has left the project stops working.
+ * role there, or throws 401. A key whose user has left the project stops working. A header seen
+ * before is answered from the process's key cache by its text, before any parsing or hashing.
  */
-export async function authenticateApiKey(db: Executor, header: string | null, now = new Date()): Promise<Principal> {
+export async function authenticateApiKey(
+  db: Executor,
+  header: string | null,
+  now: number = Date.now(),
+): Promise<Principal> {
+  const cache = principalCacheFor(db);
+  const cached = header ? cache.get(header, now) : undefined;
+  if (cached) return cached;
   if (!header) {
     throw new UnauthorizedError(
       "Missing Authorization header; send `Authorization: ApiKey <key>`",
@@ -33,9 +41,6 @@ export async function authenticateApiKey(db: Executor, header: string | null, no
     throw new UnauthorizedError("Malformed API key; keys start with `sk_`", "malformed_credentials");
   }
   const hash = hashKey(secret);
-  const cache = principalCacheFor(db);
-  const cached = cache.get(hash, now.getTime());
-  if (cached) return cached;
   const ticket = cache.ticket();
   const [key] = await db
     .select({
@@ -62,10 +67,13 @@ export async function authenticateApiKey(db: Executor, header: string | null, no
       "member_removed",
     );
   }
-  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, key.id));
+  if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date(now) })
+      .where(eq(apiKeys.id, key.id));
   }
   const principal: Principal = { projectId: key.projectId, userId: key.userId, role: key.role, apiKeyId: key.id };
-  cache.set(hash, principal, now.getTime(), ticket);
+  cache.set(header, principal, now, ticket);
   return principal;
 }

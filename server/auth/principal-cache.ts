@@ -16,6 +16,11 @@ import { listenForChanges, type ChangeListener } from "@/server/worker";
  *   nor stores until it listens again, so no missed notification leaves a revoked key usable.
  *
  * Entries also expire after `PRINCIPAL_TTL_MS`, so `last_used_at` keeps being refreshed.
+ *
+ * Entries are keyed by the `Authorization` header as sent, so a hit costs one map lookup: no
+ * parsing and no hash (the hash was the largest cost of a cached retrieve's authentication). Only
+ * headers whose key was found valid are stored, so the map holds secrets this process has
+ * already been sent, for as long as they stay valid; it is bounded (`MAX_ENTRIES`) like before.
  */
 export const PRINCIPAL_TTL_MS = 5_000;
 export const PRINCIPALS_CHANNEL = "principals_changed";
@@ -47,12 +52,13 @@ export class PrincipalCache {
     return this.entries.size;
   }
 
-  get(hash: string, now: number): Principal | undefined {
+  /** `header`: the `Authorization` header as sent. */
+  get(header: string, now: number): Principal | undefined {
     if (!this.serving) return undefined;
-    const entry = this.entries.get(hash);
+    const entry = this.entries.get(header);
     if (!entry) return undefined;
     if (entry.expiresAt <= now) {
-      this.entries.delete(hash);
+      this.entries.delete(header);
       return undefined;
     }
     return entry.principal;
@@ -63,22 +69,22 @@ export class PrincipalCache {
     return this.generation;
   }
 
-  set(hash: string, principal: Principal, now: number, ticket: number): void {
+  set(header: string, principal: Principal, now: number, ticket: number): void {
     if (!this.serving || ticket !== this.generation) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(hash, { principal, expiresAt: now + PRINCIPAL_TTL_MS });
+    this.entries.set(header, { principal, expiresAt: now + PRINCIPAL_TTL_MS });
   }
 
   forgetKey(apiKeyId: string): void {
     this.generation++;
-    for (const [hash, entry] of this.entries) if (entry.principal.apiKeyId === apiKeyId) this.entries.delete(hash);
+    for (const [header, entry] of this.entries) if (entry.principal.apiKeyId === apiKeyId) this.entries.delete(header);
   }
 
   /** A role change or removal applies to the user's keys in this process at once. */
   forgetMember(projectId: string, userId: string): void {
     this.generation++;
-    for (const [hash, entry] of this.entries) {
-      if (entry.principal.projectId === projectId && entry.principal.userId === userId) this.entries.delete(hash);
+    for (const [header, entry] of this.entries) {
+      if (entry.principal.projectId === projectId && entry.principal.userId === userId) this.entries.delete(header);
     }
   }
 

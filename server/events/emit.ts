@@ -80,8 +80,13 @@ export async function emitEvent(db: Executor, event: NewEvent, now = new Date())
  * read-event queue and were lost when their transaction closed.
  */
 function inTransaction(db: Executor): boolean {
-  return is(db, PgTransaction);
+  let found = executorKinds.get(db);
+  if (found === undefined) executorKinds.set(db, (found = is(db, PgTransaction)));
+  return found;
 }
+
+// `is` walks the class chain; an app's database emits every read event, so its answer is kept.
+const executorKinds = new WeakMap<Executor, boolean>();
 
 /** Resolves when every read event queued so far in this process is written. */
 export function drainEvents(db: Executor): Promise<void> {

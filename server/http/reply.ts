@@ -6,6 +6,8 @@ export interface JsonReply {
   status: number;
   /** The serialised body; null for 204. */
   body: string | null;
+  /** The body's length in bytes, when known ahead (an answer serialised once). */
+  byteLength?: number;
   headers: Record<string, string>;
 }
 
@@ -21,10 +23,12 @@ const SERIALIZED = Symbol.for("agent-service.serialized-json");
 export interface SerializedJson {
   readonly [SERIALIZED]: true;
   readonly text: string;
+  readonly byteLength: number;
 }
 
 export function serializedJson(value: unknown): SerializedJson {
-  return { [SERIALIZED]: true, text: JSON.stringify(value) };
+  const text = JSON.stringify(value);
+  return { [SERIALIZED]: true, text, byteLength: Buffer.byteLength(text) };
 }
 
 function isSerialized(body: unknown): body is SerializedJson {
@@ -37,9 +41,11 @@ export function jsonReply(
   requestId: string,
   headers: Record<string, string> = {},
 ): JsonReply {
+  const serialized = status !== 204 && isSerialized(body);
   return {
     status,
-    body: status === 204 ? null : isSerialized(body) ? body.text : JSON.stringify(body),
+    body: status === 204 ? null : serialized ? body.text : JSON.stringify(body),
+    byteLength: serialized ? body.byteLength : undefined,
     headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId, ...headers },
   };
 }

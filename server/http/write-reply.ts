@@ -16,7 +16,7 @@ export function writeReply(reply: Reply, res: ServerResponse, closeConnection: b
       res.writeHead(reply.status, headers).end();
       return;
     }
-    headers["content-length"] = String(Buffer.byteLength(reply.body));
+    headers["content-length"] = String(reply.byteLength ?? Buffer.byteLength(reply.body));
     res.writeHead(reply.status, headers).end(reply.body);
     return;
   }

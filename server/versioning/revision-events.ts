@@ -1,4 +1,4 @@
-import { capped, emitEvent, serializedAttributes } from "@/server/events";
+import { capped, emitEvent, serializedAttributes, type SerializedAttributes } from "@/server/events";
 import { revisionEventType, type RevisionAction } from "@/shared/event-catalog";
 import type { Executor } from "@/server/db";
 import type { DomainKeys } from "./domains";
@@ -13,9 +13,15 @@ export function revisionReferences(keys: DomainKeys, revision: RevisionRecord) {
   };
 }
 
-// A revision answered from memory is the same record object on every read: its references'
-// JSON is made once.
-const referencesJson = new WeakMap<RevisionRecord, { keys: DomainKeys; json: string }>();
+// A revision answered from memory is the same record object on every read: its event's
+// attributes are made once per caller, and every event of theirs shares the very string (the
+// batched insert groups rows by it).
+interface ReadEventParts {
+  keys: DomainKeys;
+  types: Partial<Record<"retrieved" | "fetched", string>>;
+  byUser: Map<string | null | undefined, SerializedAttributes>;
+}
+const readEventParts = new WeakMap<RevisionRecord, ReadEventParts>();
 
 /** retrieved and fetched: one revision. */
 export function emitRevisionRead(
@@ -25,16 +31,21 @@ export function emitRevisionRead(
   action: "retrieved" | "fetched",
   revision: RevisionRecord,
 ) {
-  let references = referencesJson.get(revision);
-  if (references?.keys !== keys) {
-    references = { keys, json: JSON.stringify(revisionReferences(keys, revision)) };
-    referencesJson.set(revision, references);
+  let made = readEventParts.get(revision);
+  if (made?.keys !== keys) readEventParts.set(revision, (made = { keys, types: {}, byUser: new Map() }));
+  let attributes = made.byUser.get(scope.userId);
+  if (!attributes) {
+    const user = scope.userId === undefined ? "" : `,"user_id":${JSON.stringify(scope.userId)}`;
+    const references = JSON.stringify(revisionReferences(keys, revision));
+    attributes = serializedAttributes(`{"references":${references},"count":1${user}}`);
+    // Bounded by the callers of one cached revision; past a few, the oldest goes.
+    if (made.byUser.size >= 16) made.byUser.delete(made.byUser.keys().next().value!);
+    made.byUser.set(scope.userId, attributes);
   }
-  const user = scope.userId === undefined ? "" : `,"user_id":${JSON.stringify(scope.userId)}`;
   return emitEvent(db, {
     projectId: scope.projectId,
-    type: revisionEventType(keys.name, action),
-    attributes: serializedAttributes(`{"references":${references.json},"count":1${user}}`),
+    type: (made.types[action] ??= revisionEventType(keys.name, action)),
+    attributes,
   });
 }
 

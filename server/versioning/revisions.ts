@@ -12,7 +12,7 @@ import type { RetrieveRefs } from "./references";
 import { emitRevisionList, emitRevisionRead } from "./revision-events";
 import { selectRevisions } from "./revision-select";
 import { resolveRevision, type Resolution } from "./resolve-revision";
-import { cachedRetrieval, type RetrieveOptions } from "./cache/cached-retrieval";
+import { cachedAnswer, storedRetrieval, type RetrieveOptions } from "./cache/cached-retrieval";
 import { changeTag, publishChange } from "./cache/change-tags";
 import type { RevisionCache } from "./cache/revision-cache";
 
@@ -34,13 +34,21 @@ export async function retrieveRevision(
   refs: RetrieveRefs,
   options: RetrieveOptions & { cache?: RevisionCache } = {},
 ): Promise<Resolution & { resolved?: ResolvedData }> {
-  const found = await cachedRetrieval(options.cache, scope.projectId, spec.keys, refs, options, async () => {
-    const resolution = await resolveRevision(db, scope.projectId, spec.keys, refs);
-    const resolved = options.resolve
-      ? await resolveEmbeds(db, scope.projectId, resolution.revision.data ?? {}, resolution.revision.id, options.embeds)
-      : undefined;
-    return { ...resolution, resolved };
-  });
+  const found =
+    cachedAnswer(options.cache, scope.projectId, spec.keys, refs, options) ??
+    (await storedRetrieval(options.cache, scope.projectId, spec.keys, refs, options, async () => {
+      const resolution = await resolveRevision(db, scope.projectId, spec.keys, refs);
+      const resolved = options.resolve
+        ? await resolveEmbeds(
+            db,
+            scope.projectId,
+            resolution.revision.data ?? {},
+            resolution.revision.id,
+            options.embeds,
+          )
+        : undefined;
+      return { ...resolution, resolved };
+    }));
   await emitRevisionRead(db, scope, spec.keys, "retrieved", found.revision);
   return found;
 }

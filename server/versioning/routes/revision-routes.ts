@@ -7,6 +7,7 @@ import { revisionCacheFor, type Retrieval } from "../cache/revision-cache";
 import { domainKeys } from "../domains";
 import type { EmbedErrorPolicy, EmbedOptions } from "../embeds";
 import type { EntityHeader } from "../records";
+import type { RetrieveRefs } from "../references";
 import {
   fetchRevision,
   logRevisions,
@@ -60,6 +61,18 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
     maxEmbeds: body.max_embeds as number | undefined,
     errorPolicy: body.error_policy as EmbedErrorPolicy | undefined,
   });
+  // Retrieve and resolve bodies are memoized (one frozen object per distinct body), so the
+  // references and options made of one are too: the same objects on every request let the
+  // revision cache make its key once per body (cache/cached-retrieval.ts).
+  const retrieveRequests = new WeakMap<object, { refs: RetrieveRefs; resolve: boolean; embeds: EmbedOptions }>();
+  const retrieveRequest = (body: Record<string, unknown>, resolve: boolean) => {
+    let request = retrieveRequests.get(body);
+    if (!request || request.resolve !== resolve) {
+      request = { refs: refsOf(keys, body), resolve, embeds: embedOptions(body) };
+      retrieveRequests.set(body, request);
+    }
+    return request;
+  };
   /** A parsed commit wrapper (nulls are absent) as an engine request. */
   const commitRequestOf = (raw: unknown): CommitRequest => {
     const c = raw as Record<string, unknown>;
@@ -146,14 +159,16 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Retrieve one ${keys.revision} by any reference combination (revision, variant + version, variant, artifact, environment + key)`,
       body: schemas.retrieve,
       response: responses.retrieved,
-      handler: async ({ ctx, body }) =>
-        serializedResponse(
-          await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), {
-            resolve: Boolean(body.resolve),
-            embeds: embedOptions(body),
+      handler: async ({ ctx, body }) => {
+        const { refs, resolve, embeds } = retrieveRequest(body, Boolean(body.resolve));
+        return serializedResponse(
+          await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refs, {
+            resolve,
+            embeds,
             cache: revisionCacheFor(ctx.app),
           }),
-        ),
+        );
+      },
     }),
     defineRoute({
       method: "POST",
@@ -167,12 +182,12 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       response: responses.resolved,
       handler: async ({ ctx, body }) => {
         const inline = body[keys.revision] as { data: Record<string, unknown> } | undefined;
-        const refs = refsOf(keys, body);
+        const { refs, embeds } = retrieveRequest(body, true);
         if (!inline)
           return serializedResponse(
             await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refs, {
               resolve: true,
-              embeds: embedOptions(body),
+              embeds,
               cache: revisionCacheFor(ctx.app),
             }),
           );
