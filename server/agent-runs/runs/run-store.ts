@@ -1,11 +1,13 @@
 import { and, desc, eq, inArray, lt, lte, sql } from "drizzle-orm";
-import type { Executor } from "@/server/db";
+import { rawQuery, type Executor } from "@/server/db";
 import { agentRunEvents, agentRuns } from "@/server/db/schema";
 import { emitEvent } from "@/server/events";
 import type { NativeEvent, RunUsage } from "@/server/streams";
 import type { Principal } from "@/server/auth";
 import type { InvokeRequest } from "../invoke/invoke-request";
 import type { RunAgent } from "../run-agent";
+import { fromLogEntries, type LogEntry } from "./log-entries";
+import { noticeRun, RUN_EVENTS_CHANNEL } from "./run-wakeups";
 
 export type RunRow = typeof agentRuns.$inferSelect;
 export type RunStatus = "running" | "finished" | "failed" | "paused" | "cancelled";
@@ -33,9 +35,10 @@ export interface RunRequest {
   body: InvokeRequest;
 }
 
-export async function insertRun(db: Executor, run: NewRun): Promise<void> {
+/** The insert of a run's row; also the head of a run's first append (`appendEvents`). */
+function runRowInsert(db: Executor, run: NewRun) {
   const now = Date.now();
-  await db.insert(agentRuns).values({
+  return db.insert(agentRuns).values({
     id: run.id,
     projectId: run.projectId,
     sessionId: run.sessionId,
@@ -52,6 +55,42 @@ export async function insertRun(db: Executor, run: NewRun): Promise<void> {
     leaseExpiresAt: new Date(now + run.leaseMs),
     request: run.request ?? null,
   });
+}
+
+export async function insertRun(db: Executor, run: NewRun): Promise<void> {
+  await runRowInsert(db, run);
+}
+
+/** A batch for the event log: positions `seq`..`lastSeq`, its entries (`toLogEntries`) as JSON text. */
+export interface StoredBatch {
+  seq: number;
+  lastSeq: number;
+  json: string;
+}
+
+const APPEND_VALUES = (from: number) =>
+  `insert into agent_run_events (run_id, seq, last_seq, events) values ($${from}, $${from + 1}, $${from + 2}, $${from + 3}::text::jsonb)`;
+// Hand-written so a batch costs one statement and no query building: the insert and the
+// followers' notification together (delivered when the statement, or its transaction, commits).
+const APPEND_SQL = `with appended as (${APPEND_VALUES(1)}) select pg_notify($5, $1)`;
+
+/**
+ * Appends a batch to the run's log and notifies its followers, in one statement. With `run`, the
+ * same statement inserts the run's row first (the first write of a new run).
+ */
+export async function appendEvents(db: Executor, runId: string, batch: StoredBatch, run?: NewRun): Promise<void> {
+  const values = [runId, batch.seq, batch.lastSeq, batch.json, RUN_EVENTS_CHANNEL];
+  if (!run) {
+    await rawQuery(db, APPEND_SQL, values);
+    return;
+  }
+  const row = runRowInsert(db, run).toSQL();
+  const n = row.params.length;
+  await rawQuery(
+    db,
+    `with run as (${row.sql}), appended as (${APPEND_VALUES(n + 1)}) select pg_notify($${n + 5}, $${n + 1})`,
+    [...row.params, ...values],
+  );
 }
 
 /** A turn's stop reason as the run's status. */
@@ -71,15 +110,19 @@ const OUTBOX_TYPE: Record<Exclude<RunStatus, "running">, string> = {
 
 /**
  * Ends a running run and writes its outbox event in the same transaction, so a webhook fires
- * exactly when the run's end is recorded. A run already ended (the sweep got there first) stays
+ * exactly when the run's end is recorded; the log's last batch (`tail`) goes in with them, and
+ * the followers are notified at the commit. A run already ended (the sweep got there first) stays
  * as it was; returns whether this call ended it.
  */
 export async function endRun(
   db: Executor,
   runId: string,
   end: { stopReason: string; usage?: RunUsage; error?: string; eventCount: number },
+  tail?: StoredBatch,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
+    if (tail) await appendEvents(tx, runId, tail);
+    else await noticeRun(tx, RUN_EVENTS_CHANNEL, runId);
     const status = statusOf(end.stopReason);
     const [row] = await tx
       .update(agentRuns)
@@ -94,7 +137,13 @@ export async function endRun(
         leaseExpiresAt: null,
       })
       .where(and(eq(agentRuns.id, runId), eq(agentRuns.status, "running")))
-      .returning();
+      .returning({
+        id: agentRuns.id,
+        projectId: agentRuns.projectId,
+        sessionId: agentRuns.sessionId,
+        traceId: agentRuns.traceId,
+        agent: agentRuns.agent,
+      });
     if (!row) return false;
     await emitEvent(tx, {
       projectId: row.projectId,
@@ -195,9 +244,7 @@ export async function readRunEvents(
     .from(agentRunEvents)
     .where(and(eq(agentRunEvents.runId, runId), sql`${agentRunEvents.lastSeq} > ${afterSeq}`))
     .orderBy(agentRunEvents.seq);
-  return rows
-    .flatMap((row) => (row.events as NativeEvent[]).map((event, i) => ({ seq: row.seq + i, event })))
-    .filter((entry) => entry.seq > afterSeq);
+  return rows.flatMap((row) => fromLogEntries(row.seq, row.events as LogEntry[])).filter((entry) => entry.seq > afterSeq);
 }
 
 /** Marks a running run for cancellation; returns false when it has already ended. */

@@ -12,7 +12,6 @@ import { driveRun } from "./drive-run";
 import { PROCESS_LEASE_OWNER } from "./live-runs";
 import { endRun, readRunEvents, type RunRequest, type RunRow } from "./run-store";
 import { messagesOfEvents, planTakeover, renumberBlocks, type InterruptedCall } from "./takeover-plan";
-import { noticeRun, RUN_EVENTS_CHANNEL } from "./run-wakeups";
 
 export const INTERRUPTED_MESSAGE =
   "The run was interrupted: the process running it stopped before the turn ended (its lease expired).";
@@ -158,7 +157,6 @@ async function failRun(db: Database, run: RunRow, lastSeq: number, reason: strin
       ],
     });
     await endRun(tx, run.id, { stopReason: "interrupted", error: message, eventCount: seq + 2 });
-    await noticeRun(tx, RUN_EVENTS_CHANNEL, run.id);
   });
   logger.warn({ runId: run.id, reason }, "run taken over could not be continued; failed");
 }
