@@ -38,7 +38,7 @@ export function driveRun(
   const log = new EventLogWriter(
     db,
     run.id,
-    options.continuing ? undefined : { ...run, leaseOwner: PROCESS_LEASE_OWNER, leaseMs },
+    options.continuing ? undefined : { ...run, leaseOwner: PROCESS_LEASE_OWNER, leaseMs, createdAt: new Date() },
     lastSeq,
   );
   const live = liveRunsOf(db);

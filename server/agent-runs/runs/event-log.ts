@@ -3,14 +3,11 @@ import { storableJson } from "@/server/core/storable-text";
 import type { Database } from "@/server/db";
 import type { NativeEvent } from "@/server/streams";
 import { toLogEntries } from "./log-entries";
-import { appendEvents, endRun, insertRun, type NewRun, type StoredBatch } from "./run-store";
+import { appendEvents, endRun, insertRun, type NewRun, type RunEnd, type StoredBatch } from "./run-store";
 
 /** How long an appended event may wait for companions before its batch is written. */
 const FLUSH_MS = 50;
 const MAX_BATCH = 500;
-
-/** How a run ended, as `endRun` records it. */
-export type RunEnd = Parameters<typeof endRun>[2];
 
 /**
  * Appends a run's events to `agent_run_events`, one row per batch, off the stream's path:
@@ -74,11 +71,17 @@ export class EventLogWriter {
 
   /**
    * After the last event: the remaining events, the run's end and its outbox event in one
-   * transaction (`endRun`), once every earlier batch is in. Returns whether this ended the run.
+   * transaction (`endRun`), once every earlier batch is in; a run nothing was written for yet (a
+   * turn shorter than FLUSH_MS) has its row inserted already ended in it. Returns whether this
+   * ended the run.
    */
   async end(end: RunEnd): Promise<boolean> {
-    if (!this.row) await this.flush();
     const tail = this.take();
+    if (!this.row) {
+      const ended = endRun(this.db, this.runId, end, tail, this.newRun);
+      this.row = this.firstWrite(ended.then(() => undefined));
+      return ended.catch(() => false);
+    }
     await this.chain;
     if (this.failed) return false;
     return endRun(this.db, this.runId, end, tail);

@@ -25,6 +25,8 @@ export interface NewRun {
   background: boolean;
   leaseOwner: string;
   leaseMs: number;
+  /** When the turn started; the row may be written later (with the run's first batch). */
+  createdAt?: Date;
   /** What a takeover needs to prepare the turn again; absent for runs that cannot be continued. */
   request?: RunRequest;
 }
@@ -35,10 +37,34 @@ export interface RunRequest {
   body: InvokeRequest;
 }
 
-/** The insert of a run's row; also the head of a run's first append (`appendEvents`). */
-function runRowInsert(db: Executor, run: NewRun) {
+/** How a run ended. */
+export interface RunEnd {
+  stopReason: string;
+  usage?: RunUsage;
+  error?: string;
+  eventCount: number;
+}
+
+function endedColumns(end: RunEnd) {
+  return {
+    status: statusOf(end.stopReason),
+    stopReason: end.stopReason,
+    usage: end.usage ?? null,
+    error: end.error ?? null,
+    eventCount: end.eventCount,
+    endedAt: new Date(),
+    leaseOwner: null,
+    leaseExpiresAt: null,
+  };
+}
+
+/**
+ * The insert of a run's row, running or, with `ended`, already ended (a run whose first write
+ * is its end); also the head of a run's first append (`appendEvents`).
+ */
+function runRowInsert(db: Executor, run: NewRun, ended?: RunEnd) {
   const now = Date.now();
-  return db.insert(agentRuns).values({
+  const row = {
     id: run.id,
     projectId: run.projectId,
     sessionId: run.sessionId,
@@ -50,11 +76,12 @@ function runRowInsert(db: Executor, run: NewRun) {
     background: run.background,
     traceId: run.traceId,
     spanId: run.spanId,
-    createdAt: new Date(now),
+    createdAt: run.createdAt ?? new Date(now),
     leaseOwner: run.leaseOwner,
     leaseExpiresAt: new Date(now + run.leaseMs),
     request: run.request ?? null,
-  });
+  };
+  return db.insert(agentRuns).values(ended ? { ...row, ...endedColumns(ended) } : row);
 }
 
 export async function insertRun(db: Executor, run: NewRun): Promise<void> {
@@ -76,15 +103,21 @@ const APPEND_SQL = `with appended as (${APPEND_VALUES(1)}) select pg_notify($5, 
 
 /**
  * Appends a batch to the run's log and notifies its followers, in one statement. With `run`, the
- * same statement inserts the run's row first (the first write of a new run).
+ * same statement inserts the run's row first (the first write of a new run), ended with `ended`.
  */
-export async function appendEvents(db: Executor, runId: string, batch: StoredBatch, run?: NewRun): Promise<void> {
+export async function appendEvents(
+  db: Executor,
+  runId: string,
+  batch: StoredBatch,
+  run?: NewRun,
+  ended?: RunEnd,
+): Promise<void> {
   const values = [runId, batch.seq, batch.lastSeq, batch.json, RUN_EVENTS_CHANNEL];
   if (!run) {
     await rawQuery(db, APPEND_SQL, values);
     return;
   }
-  const row = runRowInsert(db, run).toSQL();
+  const row = runRowInsert(db, run, ended).toSQL();
   const n = row.params.length;
   await rawQuery(
     db,
@@ -111,45 +144,44 @@ const OUTBOX_TYPE: Record<Exclude<RunStatus, "running">, string> = {
 /**
  * Ends a running run and writes its outbox event in the same transaction, so a webhook fires
  * exactly when the run's end is recorded; the log's last batch (`tail`) goes in with them, and
- * the followers are notified at the commit. A run already ended (the sweep got there first) stays
+ * the followers are notified at the commit. With `run` (a run nothing was written for yet), its
+ * row is inserted already ended instead. A run already ended (the sweep got there first) stays
  * as it was; returns whether this call ended it.
  */
 export async function endRun(
   db: Executor,
   runId: string,
-  end: { stopReason: string; usage?: RunUsage; error?: string; eventCount: number },
+  end: RunEnd,
   tail?: StoredBatch,
+  run?: NewRun,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    if (tail) await appendEvents(tx, runId, tail);
-    else await noticeRun(tx, RUN_EVENTS_CHANNEL, runId);
-    const status = statusOf(end.stopReason);
-    const [row] = await tx
-      .update(agentRuns)
-      .set({
-        status,
-        stopReason: end.stopReason,
-        usage: end.usage ?? null,
-        error: end.error ?? null,
-        eventCount: end.eventCount,
-        endedAt: new Date(),
-        leaseOwner: null,
-        leaseExpiresAt: null,
-      })
-      .where(and(eq(agentRuns.id, runId), eq(agentRuns.status, "running")))
-      .returning({
-        id: agentRuns.id,
-        projectId: agentRuns.projectId,
-        sessionId: agentRuns.sessionId,
-        traceId: agentRuns.traceId,
-        agent: agentRuns.agent,
-      });
+    let row: Pick<RunRow, "projectId" | "sessionId" | "traceId" | "agent"> | undefined;
+    if (run) {
+      if (tail) await appendEvents(tx, runId, tail, run, end);
+      else await runRowInsert(tx, run, end);
+      row = run;
+    } else {
+      if (tail) await appendEvents(tx, runId, tail);
+      [row] = await tx
+        .update(agentRuns)
+        .set(endedColumns(end))
+        .where(and(eq(agentRuns.id, runId), eq(agentRuns.status, "running")))
+        .returning({
+          projectId: agentRuns.projectId,
+          sessionId: agentRuns.sessionId,
+          traceId: agentRuns.traceId,
+          agent: agentRuns.agent,
+        });
+    }
+    if (!tail) await noticeRun(tx, RUN_EVENTS_CHANNEL, runId);
     if (!row) return false;
+    const status = statusOf(end.stopReason);
     await emitEvent(tx, {
       projectId: row.projectId,
       type: OUTBOX_TYPE[status],
       attributes: {
-        run_id: row.id,
+        run_id: runId,
         session_id: row.sessionId,
         trace_id: row.traceId,
         status,
