@@ -276,7 +276,9 @@ export async function readRunEvents(
     .from(agentRunEvents)
     .where(and(eq(agentRunEvents.runId, runId), sql`${agentRunEvents.lastSeq} > ${afterSeq}`))
     .orderBy(agentRunEvents.seq);
-  return rows.flatMap((row) => fromLogEntries(row.seq, row.events as LogEntry[])).filter((entry) => entry.seq > afterSeq);
+  return rows
+    .flatMap((row) => fromLogEntries(row.seq, row.events as LogEntry[]))
+    .filter((entry) => entry.seq > afterSeq);
 }
 
 /** Marks a running run for cancellation; returns false when it has already ended. */
