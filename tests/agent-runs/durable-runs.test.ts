@@ -185,6 +185,29 @@ describe("a disconnect does not cancel; cancel does", () => {
 });
 
 describe("resume", () => {
+  it("a log that stores a block's deltas together resumes from any position inside them", async () => {
+    model.script({ kind: "reply", text: "a b c d e f g h i j", chunks: 10 });
+    const res = await invoke(newSession(), {});
+    const runId = res.headers.get("x-svc-run-id")!;
+    const streamed = parseSse(await res.text());
+    const detail = await waitForRun(runId);
+    const logged = detail.events.map((e: any) => ({ id: e.seq, type: e.type, data: e.data }));
+    expect(streamed).toEqual(logged);
+    expect(logged.filter((f: any) => f.type === "message_delta")).toHaveLength(10);
+    // Fewer stored entries than events: the deltas were written as runs, not one object each.
+    const rows = await app.context.db
+      .select({ events: tables.agentRunEvents.events })
+      .from(tables.agentRunEvents)
+      .where(eq(tables.agentRunEvents.runId, runId));
+    expect(rows.flatMap((row) => row.events as unknown[]).length).toBeLessThan(logged.length - 5);
+    for (let after = 0; after < logged.length; after++) {
+      const resumed = await fetch(`${live.origin}/services/agent/v0/runs/${runId}/events`, {
+        headers: { authorization: `ApiKey ${key}`, accept: "text/event-stream", "last-event-id": String(after) },
+      });
+      expect(parseSse(await resumed.text())).toEqual(logged.slice(after));
+    }
+  });
+
   it("native SSE resumes after Last-Event-ID with no duplicate and no gap", async () => {
     model.script({ kind: "reply", text: "one two three four five six", chunks: 6, frameDelayMs: 30 });
     const controller = new AbortController();

@@ -4,8 +4,8 @@ import type { NativeEvent } from "@/server/streams";
 import type { TurnHandle } from "../start-turn";
 import { EventLogWriter } from "./event-log";
 import { liveRunsOf, liveSessionKey, liveSessionsOf, PROCESS_LEASE_OWNER } from "./live-runs";
-import { endRun, insertRun, renewLease, type NewRun } from "./run-store";
-import { noticeRun, onRunNotice, RUN_CANCEL_CHANNEL, RUN_EVENTS_CHANNEL } from "./run-wakeups";
+import { renewLease, type NewRun } from "./run-store";
+import { onRunNotice, RUN_CANCEL_CHANNEL } from "./run-wakeups";
 
 export interface DriveOptions {
   /** The old behaviour (`flags.cancel_on_disconnect`): the client going away cancels the turn. */
@@ -38,9 +38,7 @@ export function driveRun(
   const log = new EventLogWriter(
     db,
     run.id,
-    options.continuing
-      ? () => Promise.resolve()
-      : () => insertRun(db, { ...run, leaseOwner: PROCESS_LEASE_OWNER, leaseMs }),
+    options.continuing ? undefined : { ...run, leaseOwner: PROCESS_LEASE_OWNER, leaseMs, createdAt: new Date() },
     lastSeq,
   );
   const live = liveRunsOf(db);
@@ -98,16 +96,7 @@ export function driveRun(
     if (sessions.get(sessionKey) === recorded) sessions.delete(sessionKey);
     (await stopListening)();
     const record = await turn.record;
-    await log.flush();
-    await log.rowWritten();
-    await endRun(db, run.id, {
-      stopReason: record.stopReason,
-      usage: record.usage,
-      error: record.error,
-      eventCount: seq,
-    });
-    // Followers see the end at once rather than at their next poll.
-    await noticeRun(db, RUN_EVENTS_CHANNEL, run.id);
+    await log.end({ stopReason: record.stopReason, usage: record.usage, error: record.error, eventCount: seq });
   })().catch((error: unknown) => logger.error({ err: error, runId: run.id }, "ending the run failed"));
 
   return { events: attached, recorded };

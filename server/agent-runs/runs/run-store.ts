@@ -1,11 +1,13 @@
 import { and, desc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
-import type { Executor } from "@/server/db";
+import { rawQuery, type Executor } from "@/server/db";
 import { agentRunEvents, agentRuns, chatSessions } from "@/server/db/schema";
 import { emitEvent } from "@/server/events";
 import type { NativeEvent, RunUsage } from "@/server/streams";
 import type { Principal } from "@/server/auth";
 import type { InvokeRequest } from "../invoke/invoke-request";
 import type { RunAgent } from "../run-agent";
+import { fromLogEntries, type LogEntry } from "./log-entries";
+import { noticeRun, RUN_EVENTS_CHANNEL } from "./run-wakeups";
 
 export type RunRow = typeof agentRuns.$inferSelect;
 export type RunStatus = "running" | "finished" | "failed" | "paused" | "cancelled";
@@ -29,6 +31,8 @@ export interface NewRun {
   parentRunId?: string;
   leaseOwner: string;
   leaseMs: number;
+  /** When the turn started; the row may be written later (with the run's first batch). */
+  createdAt?: Date;
   /** What a takeover needs to prepare the turn again; absent for runs that cannot be continued. */
   request?: RunRequest;
   /** The paused run this one continues (`run-lineage.ts`). */
@@ -43,9 +47,34 @@ export interface RunRequest {
   parentSpanId?: string;
 }
 
-export async function insertRun(db: Executor, run: NewRun): Promise<void> {
+/** How a run ended. */
+export interface RunEnd {
+  stopReason: string;
+  usage?: RunUsage;
+  error?: string;
+  eventCount: number;
+}
+
+function endedColumns(end: RunEnd) {
+  return {
+    status: statusOf(end.stopReason),
+    stopReason: end.stopReason,
+    usage: end.usage ?? null,
+    error: end.error ?? null,
+    eventCount: end.eventCount,
+    endedAt: new Date(),
+    leaseOwner: null,
+    leaseExpiresAt: null,
+  };
+}
+
+/**
+ * The insert of a run's row, running or, with `ended`, already ended (a run whose first write
+ * is its end); also the head of a run's first append (`appendEvents`).
+ */
+function runRowInsert(db: Executor, run: NewRun, ended?: RunEnd) {
   const now = Date.now();
-  await db.insert(agentRuns).values({
+  const row = {
     id: run.id,
     projectId: run.projectId,
     sessionId: run.sessionId,
@@ -57,14 +86,57 @@ export async function insertRun(db: Executor, run: NewRun): Promise<void> {
     background: run.background,
     traceId: run.traceId,
     spanId: run.spanId,
-    createdAt: new Date(now),
+    createdAt: run.createdAt ?? new Date(now),
     leaseOwner: run.leaseOwner,
     leaseExpiresAt: new Date(now + run.leaseMs),
     request: run.request ?? null,
     origin: run.origin,
     parentRunId: run.parentRunId ?? null,
     continuesRunId: run.continuesRunId ?? null,
-  });
+  };
+  return db.insert(agentRuns).values(ended ? { ...row, ...endedColumns(ended) } : row);
+}
+
+export async function insertRun(db: Executor, run: NewRun): Promise<void> {
+  await runRowInsert(db, run);
+}
+
+/** A batch for the event log: positions `seq`..`lastSeq`, its entries (`toLogEntries`) as JSON text. */
+export interface StoredBatch {
+  seq: number;
+  lastSeq: number;
+  json: string;
+}
+
+const APPEND_VALUES = (from: number) =>
+  `insert into agent_run_events (run_id, seq, last_seq, events) values ($${from}, $${from + 1}, $${from + 2}, $${from + 3}::text::jsonb)`;
+// Hand-written so a batch costs one statement and no query building: the insert and the
+// followers' notification together (delivered when the statement, or its transaction, commits).
+const APPEND_SQL = `with appended as (${APPEND_VALUES(1)}) select pg_notify($5, $1)`;
+
+/**
+ * Appends a batch to the run's log and notifies its followers, in one statement. With `run`, the
+ * same statement inserts the run's row first (the first write of a new run), ended with `ended`.
+ */
+export async function appendEvents(
+  db: Executor,
+  runId: string,
+  batch: StoredBatch,
+  run?: NewRun,
+  ended?: RunEnd,
+): Promise<void> {
+  const values = [runId, batch.seq, batch.lastSeq, batch.json, RUN_EVENTS_CHANNEL];
+  if (!run) {
+    await rawQuery(db, APPEND_SQL, values);
+    return;
+  }
+  const row = runRowInsert(db, run, ended).toSQL();
+  const n = row.params.length;
+  await rawQuery(
+    db,
+    `with run as (${row.sql}), appended as (${APPEND_VALUES(n + 1)}) select pg_notify($${n + 5}, $${n + 1})`,
+    [...row.params, ...values],
+  );
 }
 
 /** A turn's stop reason as the run's status. */
@@ -84,36 +156,50 @@ const OUTBOX_TYPE: Record<Exclude<RunStatus, "running">, string> = {
 
 /**
  * Ends a running run and writes its outbox event in the same transaction, so a webhook fires
- * exactly when the run's end is recorded. A run already ended (the sweep got there first) stays
+ * exactly when the run's end is recorded; the log's last batch (`tail`) goes in with them, and
+ * the followers are notified at the commit. With `run` (a run nothing was written for yet), its
+ * row is inserted already ended instead. A run already ended (the sweep got there first) stays
  * as it was; returns whether this call ended it.
  */
 export async function endRun(
   db: Executor,
   runId: string,
-  end: { stopReason: string; usage?: RunUsage; error?: string; eventCount: number },
+  end: RunEnd,
+  tail?: StoredBatch,
+  run?: NewRun,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const status = statusOf(end.stopReason);
-    const [row] = await tx
-      .update(agentRuns)
-      .set({
-        status,
-        stopReason: end.stopReason,
-        usage: end.usage ?? null,
-        error: end.error ?? null,
-        eventCount: end.eventCount,
-        endedAt: new Date(),
-        leaseOwner: null,
-        leaseExpiresAt: null,
-      })
-      .where(and(eq(agentRuns.id, runId), eq(agentRuns.status, "running")))
-      .returning();
+    let row:
+      | Pick<RunRow, "projectId" | "sessionId" | "traceId" | "agent" | "origin" | "parentRunId" | "continuesRunId">
+      | undefined;
+    if (run) {
+      if (tail) await appendEvents(tx, runId, tail, run, end);
+      else await runRowInsert(tx, run, end);
+      row = { ...run, parentRunId: run.parentRunId ?? null, continuesRunId: run.continuesRunId ?? null };
+    } else {
+      if (tail) await appendEvents(tx, runId, tail);
+      [row] = await tx
+        .update(agentRuns)
+        .set(endedColumns(end))
+        .where(and(eq(agentRuns.id, runId), eq(agentRuns.status, "running")))
+        .returning({
+          projectId: agentRuns.projectId,
+          sessionId: agentRuns.sessionId,
+          traceId: agentRuns.traceId,
+          agent: agentRuns.agent,
+          origin: agentRuns.origin,
+          parentRunId: agentRuns.parentRunId,
+          continuesRunId: agentRuns.continuesRunId,
+        });
+    }
+    if (!tail) await noticeRun(tx, RUN_EVENTS_CHANNEL, runId);
     if (!row) return false;
+    const status = statusOf(end.stopReason);
     await emitEvent(tx, {
       projectId: row.projectId,
       type: OUTBOX_TYPE[status],
       attributes: {
-        run_id: row.id,
+        run_id: runId,
         session_id: row.sessionId,
         trace_id: row.traceId,
         status,
@@ -243,7 +329,7 @@ export async function readRunEvents(
     .orderBy(agentRunEvents.seq);
   return rows
     .flatMap((row) =>
-      (row.events as NativeEvent[]).map((event, i) => ({ seq: row.seq + i, event, at: row.writtenAt.getTime() })),
+      fromLogEntries(row.seq, row.events as LogEntry[]).map((entry) => ({ ...entry, at: row.writtenAt.getTime() })),
     )
     .filter((entry) => entry.seq > afterSeq);
 }

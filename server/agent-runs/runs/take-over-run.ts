@@ -192,7 +192,6 @@ async function failRun(db: Database, run: RunRow, lastSeq: number, reason: strin
       ],
     });
     await endRun(tx, run.id, { stopReason: "interrupted", error: message, eventCount: seq + 2 });
-    await noticeRun(tx, RUN_EVENTS_CHANNEL, run.id);
   });
   logger.warn({ runId: run.id, reason }, "run taken over could not be continued; failed");
 }

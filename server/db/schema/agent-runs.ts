@@ -65,8 +65,10 @@ export const agentRuns = pgTable(
 
 /**
  * The run's native events in order, one row per appended batch: `seq` is the position of its first
- * event (from 1), `last_seq` of its last, `events` the batch as a JSON array. A batch per row keeps
- * the log's writes to a few statements per turn (the writer flushes every few tens of ms).
+ * event (from 1), `last_seq` of its last, `events` the batch as a JSON array of entries: an event, or
+ * consecutive deltas of one block as `{type, id, deltas: [...]}`, one position per delta
+ * (server/agent-runs/runs/log-entries.ts). A batch per row keeps the log's writes to a few
+ * statements per turn (the writer flushes every few tens of ms).
  */
 export const agentRunEvents = pgTable(
   "agent_run_events",
