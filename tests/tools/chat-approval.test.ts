@@ -113,7 +113,9 @@ it("the resumed turn's trace shows the approved call once, with its real input a
   for (let i = 0; i < 50 && !body; i++) {
     await drainIngestQueue(app.context);
     const res = await app.call("GET", `/api/traces/${resumedTraceId}`, { key });
-    if (res.status === 200 && res.body.count > 0) body = res.body;
+    // Both runs of the lineage land in this trace, each when its turn ends: wait for the two roots.
+    const roots = res.status === 200 ? spansOf(res.body).filter((s) => s.span_name.startsWith("invoke_agent")) : [];
+    if (roots.length >= 2) body = res.body;
     else await new Promise((r) => setTimeout(r, 50));
   }
   const spans = spansOf(body);

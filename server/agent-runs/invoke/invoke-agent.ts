@@ -67,7 +67,7 @@ export async function invokeAgent(
         parentSpanId: trace.parentSpanId,
       },
     },
-    { cancelOnDisconnect },
+    { cancelOnDisconnect, answerAfterEnd: transport === "batch" },
   );
   if (body.flags?.background) {
     void events.cancel();

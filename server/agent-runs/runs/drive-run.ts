@@ -15,6 +15,12 @@ export interface DriveOptions {
    * process already holds its lease; its events continue the log after `lastSeq`.
    */
   continuing?: { lastSeq: number };
+  /**
+   * Close the client's stream only once the run's end is recorded: a batch answer, so a caller
+   * that reads its runs right after the answer finds this one ended (read your writes). Streams
+   * end at once; their followers read the log.
+   */
+  answerAfterEnd?: boolean;
 }
 
 /**
@@ -86,17 +92,30 @@ export function driveRun(
         client = undefined;
       }
     }
-    try {
-      client?.close();
-    } catch {
-      // The client went away meanwhile.
+    const closeClient = () => {
+      try {
+        client?.close();
+      } catch {
+        // The client went away meanwhile.
+      }
+    };
+    const end = async () => {
+      clearInterval(heartbeat);
+      live.delete(run.id);
+      if (sessions.get(sessionKey) === recorded) sessions.delete(sessionKey);
+      (await stopListening)();
+      const record = await turn.record;
+      await log.end({ stopReason: record.stopReason, usage: record.usage, error: record.error, eventCount: seq });
+    };
+    if (!options.answerAfterEnd) {
+      closeClient();
+      return end();
     }
-    clearInterval(heartbeat);
-    live.delete(run.id);
-    if (sessions.get(sessionKey) === recorded) sessions.delete(sessionKey);
-    (await stopListening)();
-    const record = await turn.record;
-    await log.end({ stopReason: record.stopReason, usage: record.usage, error: record.error, eventCount: seq });
+    try {
+      await end();
+    } finally {
+      closeClient();
+    }
   })().catch((error: unknown) => logger.error({ err: error, runId: run.id }, "ending the run failed"));
 
   return { events: attached, recorded };
