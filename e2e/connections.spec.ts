@@ -47,8 +47,12 @@ test("connections: add a provider key (masked), test it, see the failure in word
   // The editor's model picker marks connected providers and says which credential a run uses.
   await page.goto("/agents");
   await expect(page.getByRole("searchbox", { name: "Search agents by name" })).toBeVisible();
-  await page.keyboard.press("c");
   const create = page.getByRole("dialog", { name: "New agent" });
+  // The shortcut acts once the page has hydrated: press until the dialog opens.
+  await expect(async () => {
+    await page.keyboard.press("c");
+    await expect(create).toBeVisible({ timeout: 1_000 });
+  }).toPass();
   await create.getByLabel("Name").fill(`Connected ${Date.now().toString(36)}`);
   await create.getByRole("button", { name: "Create agent" }).click();
   await expect(page).toHaveURL(/\/agents\/[0-9a-f-]{36}\/variants\/[0-9a-f-]{36}$/);

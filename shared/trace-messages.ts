@@ -184,8 +184,9 @@ export function runOfTrace(trace: {
   spans?: Record<string, WireSpan | WireSpan[]>;
 }): TraceRun | null {
   const roots = Object.values(trace.spans ?? {}).flatMap((v) => (Array.isArray(v) ? v : [v]));
-  let root = roots.find(isRun);
-  if (!root) return null;
+  const top = roots.find(isRun);
+  if (!top) return null;
+  let root = top;
   // A run that continues a paused one (it answered its approvals) is a child of that run's root;
   // the latest of them saw the whole conversation. Nested runs hang under tool spans instead.
   for (let next = latestContinuation(root); next; next = latestContinuation(root)) root = next;
@@ -203,14 +204,19 @@ export function runOfTrace(trace: {
   }
   const input = chats.map((span) => spanMessages(span.attributes).input).find((m) => m.length > 0) ?? [];
   const outputs = chats.flatMap((span) => spanMessages(span.attributes).output);
-  const refs = Array.isArray(root.references) ? (root.references as Json[]) : [];
+  const refs = Array.isArray(root.references)
+    ? (root.references as Json[])
+    : Array.isArray(top.references)
+      ? (top.references as Json[])
+      : [];
   const ref = (key: string) => {
     const found = refs.find((r) => isObject(r.attributes) && r.attributes.key === key);
     return typeof found?.id === "string" ? found.id : undefined;
   };
   return {
     traceId: String(trace.trace_id ?? root.trace_id ?? ""),
-    sessionId: typeof root.session_id === "string" ? root.session_id : undefined,
+    // A lineage shares its session; the trace store keeps `session_id` on the trace's own root only.
+    sessionId: [root.session_id, top.session_id].find((id): id is string => typeof id === "string"),
     agentId: ref("workflow"),
     variantId: ref("workflow_variant"),
     revisionId: ref("workflow_revision"),

@@ -15,6 +15,7 @@ let key: string;
 let projectId: string;
 /** The trace of the turn that resumed after the approval (set by the first test). */
 let resumedTraceId: string;
+let chatSessionId: string;
 
 beforeAll(async () => {
   model = await startScriptedModelServer();
@@ -97,6 +98,7 @@ it("the AI SDK's Chat pauses on the approval request, addToolApprovalResponse re
   // Two model calls in all: the pause, then the continuation after the tool ran once.
   expect(model.requests).toHaveLength(2);
   resumedTraceId = (message.metadata as { traceId: string }).traceId;
+  chatSessionId = bodies[0].session_id;
 });
 
 /** Every span of a fetched trace, flattened, whatever the nesting shape. */
@@ -141,4 +143,6 @@ it("the resumed turn's trace shows the approved call once, with its real input a
     }),
   ]);
   expect(JSON.stringify(run!.messages)).not.toContain("interactionToken");
+  // The run the trace opens at (the continuation) names the chat's session, so "Open in chat" finds it.
+  expect(run!.sessionId).toBe(chatSessionId);
 });
