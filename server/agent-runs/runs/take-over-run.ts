@@ -18,7 +18,6 @@ import {
   settledApprovals,
   type InterruptedCall,
 } from "./takeover-plan";
-import { noticeRun, RUN_EVENTS_CHANNEL } from "./run-wakeups";
 import { interruptedToolMessage, stepsOfLog, wholeRunRecord, type TimedEvent } from "./takeover-trace";
 
 export const INTERRUPTED_MESSAGE =
