@@ -3,6 +3,7 @@ import { loadConfig } from "@/server/core/config";
 import { drainIngestQueue } from "@/server/tracing";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { spansOf } from "../helpers/run-trace";
 
 const OPERATOR_KEY = "sk-operator-planted-0123456789";
 let app: TestApp;
@@ -43,16 +44,6 @@ async function traceOf(traceId: string): Promise<any> {
   throw new Error(`trace ${traceId} never appeared`);
 }
 
-/** Every span of a fetched trace, flattened, whatever the nesting shape. */
-function spansOf(value: unknown): SpanNode[] {
-  if (!value || typeof value !== "object") return [];
-  const out: SpanNode[] = [];
-  const node = value as Record<string, unknown>;
-  if (typeof node.span_id === "string" && typeof node.span_name === "string") out.push(node as unknown as SpanNode);
-  for (const child of Object.values(node)) if (child && typeof child === "object") out.push(...spansOf(child));
-  return out;
-}
-
 const invoke = (body: unknown, headers: Record<string, string> = {}) =>
   app.call("POST", "/services/agent/v0/invoke", { key, body, headers });
 
@@ -80,7 +71,7 @@ describe("every agent run is a trace", () => {
     expect(res.body.trace_id).toBe(traceId);
 
     const fetched = await traceOf(traceId);
-    const spans = spansOf(fetched);
+    const spans = spansOf<SpanNode>(fetched);
     const byName = (prefix: string) => spans.filter((s) => s.span_name.startsWith(prefix));
     const [root] = byName("invoke_agent");
     const [turn] = byName("turn ");
@@ -111,7 +102,7 @@ describe("every agent run is a trace", () => {
     const text = JSON.stringify(trace);
     expect(text).not.toContain(OPERATOR_KEY);
     expect(text).toContain("[REDACTED]");
-    const spans = spansOf(trace);
+    const spans = spansOf<SpanNode>(trace);
     expect(spans.find((s) => s.span_name.startsWith("invoke_agent"))?.span_name).toBe("invoke_agent inline agent");
     expect(
       spans
@@ -134,7 +125,7 @@ describe("every agent run is a trace", () => {
       { traceparent: `00-${parentTrace}-00f067aa0ba902b7-01` },
     );
     expect(res.headers.get("x-svc-trace-id")).toBe(parentTrace);
-    const root = spansOf(await traceOf(parentTrace)).find((s) => s.span_name.startsWith("invoke_agent"))!;
+    const root = spansOf<SpanNode>(await traceOf(parentTrace)).find((s) => s.span_name.startsWith("invoke_agent"))!;
     expect(root.parent_id).toBe("00f067aa0ba902b7");
   });
 });

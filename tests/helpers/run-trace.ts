@@ -35,13 +35,13 @@ export async function traceSpans(app: TestApp, key: string, traceId: string, exp
   );
 }
 
-/** Every span of a fetched trace, whatever the nesting shape. */
-function spansOf(value: unknown): SpanNode[] {
+/** Every span of a fetched trace, whatever the nesting shape (`T`: the fields a caller reads). */
+export function spansOf<T = SpanNode>(value: unknown): T[] {
   if (!value || typeof value !== "object") return [];
-  const out: SpanNode[] = [];
+  const out: T[] = [];
   const node = value as Record<string, unknown>;
-  if (typeof node.span_id === "string" && typeof node.span_name === "string") out.push(node as unknown as SpanNode);
-  for (const child of Object.values(node)) if (child && typeof child === "object") out.push(...spansOf(child));
+  if (typeof node.span_id === "string" && typeof node.span_name === "string") out.push(node as T);
+  for (const child of Object.values(node)) if (child && typeof child === "object") out.push(...spansOf<T>(child));
   return out;
 }
 

@@ -7,6 +7,7 @@ import { drainIngestQueue } from "@/server/tracing";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { spansOf } from "../helpers/run-trace";
 
 let app: TestApp;
 let live: RunningServer;
@@ -101,26 +102,22 @@ it("the AI SDK's Chat pauses on the approval request, addToolApprovalResponse re
   chatSessionId = bodies[0].session_id;
 });
 
-/** Every span of a fetched trace, flattened, whatever the nesting shape. */
-function spansOf(value: unknown): Array<{ span_name: string; attributes?: any }> {
-  if (!value || typeof value !== "object") return [];
-  const node = value as Record<string, unknown>;
-  const own =
-    typeof node.span_id === "string" && typeof node.span_name === "string" ? [node as { span_name: string }] : [];
-  return [...own, ...Object.values(node).flatMap(spansOf)];
-}
-
 it("the resumed turn's trace shows the approved call once, with its real input and output, as approved", async () => {
   let body: any;
   for (let i = 0; i < 50 && !body; i++) {
     await drainIngestQueue(app.context);
     const res = await app.call("GET", `/api/traces/${resumedTraceId}`, { key });
     // Both runs of the lineage land in this trace, each when its turn ends: wait for the two roots.
-    const roots = res.status === 200 ? spansOf(res.body).filter((s) => s.span_name.startsWith("invoke_agent")) : [];
+    const roots =
+      res.status === 200
+        ? spansOf<{ span_name: string; attributes?: any }>(res.body).filter((s) =>
+            s.span_name.startsWith("invoke_agent"),
+          )
+        : [];
     if (roots.length >= 2) body = res.body;
     else await new Promise((r) => setTimeout(r, 50));
   }
-  const spans = spansOf(body);
+  const spans = spansOf<{ span_name: string; attributes?: any }>(body);
   // The continuing run joins the paused run's trace: two model calls (the pause, the continuation);
   // the approval step is no model call.
   expect(spans.filter((s) => s.span_name.startsWith("invoke_agent"))).toHaveLength(2);
