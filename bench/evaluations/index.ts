@@ -24,14 +24,13 @@
  */
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
-import { createApiHandler, PROJECT_SETUPS } from "@/server/boot";
+import { appContextOf, createApiHandler, PROJECT_SETUPS } from "@/server/boot";
 import { createAccount } from "@/server/auth";
 import { loadConfig } from "@/server/core/config";
 import { migrateDatabase, openDatabase } from "@/server/db";
 import { startEvaluationWorker } from "@/server/evaluations";
 import { runAgentTurn } from "@/server/evaluations/execution/agent-runner";
 import { runEvaluator } from "@/server/evaluations/evaluators";
-import type { AppContext } from "@/server/core/app-context";
 import { SecretBox, verifySecretKey } from "@/server/encryption";
 import { startScriptedModelServer } from "../../tests/helpers/scripted-model-server";
 import { loadAverage, log, machine } from "../lib/benchmark";
@@ -103,14 +102,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     await migrateDatabase(handle);
     const secrets = new SecretBox(randomBytes(32));
     await verifySecretKey(handle.db, secrets);
-    const app: AppContext = {
-      db: handle.db,
-      dbKind: handle.kind,
-      config,
-      secrets,
-      projectSetups: PROJECT_SETUPS,
-      now: () => new Date(),
-    };
+    const app = appContextOf(handle, config, secrets);
     const api = createApiHandler(app);
     const account = await createAccount(handle.db, PROJECT_SETUPS, {
       email: `bench-${Date.now()}@bench.local`,

@@ -31,7 +31,7 @@ import { migrateDatabase, openDatabase, rawQuery, type DatabaseHandle } from "@/
 import { drainEvents } from "@/server/events/emit";
 import type { AppContext } from "@/server/core/app-context";
 import { SecretBox, verifySecretKey } from "@/server/encryption";
-import { BACKGROUND_WORKERS, PROJECT_SETUPS } from "@/server/boot";
+import { appContextOf, BACKGROUND_WORKERS, PROJECT_SETUPS } from "@/server/boot";
 import { emitRevisionRead } from "@/server/versioning/revision-events";
 import { domainKeys } from "@/server/versioning/domains";
 import { loadAverage, log, machine, parseFlags } from "../lib/benchmark";
@@ -170,14 +170,7 @@ async function startApp(
   const config = { ...loadConfig({}), secretKey };
   const secrets = new SecretBox(secretKey);
   await verifySecretKey(handle.db, secrets);
-  const context: AppContext = {
-    db: handle.db,
-    dbKind: handle.kind,
-    config,
-    secrets,
-    projectSetups: PROJECT_SETUPS,
-    now: () => new Date(),
-  };
+  const context = appContextOf(handle, config, secrets);
   const doors = createApiDoors(context);
   const workers = BACKGROUND_WORKERS.filter((w) => withStatistics || w.name !== "statistics").map((w) =>
     w.start(context),

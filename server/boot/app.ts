@@ -6,6 +6,7 @@ import { createSecretBox } from "@/server/encryption";
 import type { AppContext } from "@/server/core/app-context";
 import type { RequestHandler } from "@/server/http/router";
 import { createApiDoors, type NodeRequestHandler } from "./api-doors";
+import { appContextOf } from "./app-context";
 import { PROJECT_SETUPS } from "./project-setups";
 
 export interface App {
@@ -23,14 +24,7 @@ export async function bootApp(config: Config = loadConfig()): Promise<App> {
   const handle = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir });
   await migrateDatabase(handle);
   const secrets = await createSecretBox(config, handle.db);
-  const context: AppContext = {
-    db: handle.db,
-    dbKind: handle.kind,
-    config,
-    secrets,
-    projectSetups: PROJECT_SETUPS,
-    now: () => new Date(),
-  };
+  const context = appContextOf(handle, config, secrets);
   const account = await ensureDefaultAccount(handle.db, PROJECT_SETUPS);
   if (account) announceDefaultAccount(account.project.name, account.secret, listenOrigin(config));
   logger.info({ database: handle.kind }, "app ready");

@@ -1,5 +1,6 @@
 export { createApiDoors, createApiHandler, type NodeRequestHandler } from "./api-doors";
 export { bootApp, getApp, type App } from "./app";
+export { appContextOf } from "./app-context";
 export { createFront, isRouterPath } from "./front";
 export { shutDown } from "./graceful-shutdown";
 export { PROJECT_SETUPS } from "./project-setups";
