@@ -5,11 +5,14 @@
  * retrieve-by-slug lookup; for commits the commit's statements in one transaction) and writing the
  * bytes the app answered, measured in the same run.
  *
- *   npm run bench -- versioning [--duration 4] [--warmup 2] [--rounds 5] [--connections 10] [--rebuild | --no-rebuild] [--api-only] [--cpu-prof=<dir>]
+ *   npm run bench -- versioning [--duration 4] [--warmup 2] [--rounds 5] [--connections 10] [--rebuild | --no-rebuild] [--api-only] [--cpu-prof=<dir>] [--node-arg=<flag>]... [--retrieves=<kind>,...]
  *
  * `--api-only` runs the API door without Next.js (bench/api-server/): the same path server.ts
  * gives /api requests, for where `next build` cannot run. `--cpu-prof=<dir>` runs the server
- * under `node --cpu-prof` and writes its profile into `<dir>` when the run ends. Each retrieve
+ * under `node --cpu-prof` and writes its profile into `<dir>` when the run ends; `--node-arg=`
+ * passes any other option to the server's node (`--trace-gc`, say: its output is in the JSON's
+ * `server_output_tail`). `--retrieves=` measures only those kinds of retrieve and nothing else
+ * (no ceiling, commits or watcher), for a quick look at one path. Each retrieve
  * kind also reports the database transactions the app's measured runs made per request
  * (pg_stat_database; the floor makes one: its query). Last, `no_query_ceiling`: the floor server
  * writing the same answer without its query, against the floor, i.e. the ratio a server answering
@@ -38,9 +41,13 @@ const WATCH_DEPLOYS = 50;
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const apiOnly = argv.includes("--api-only");
-  const profileDir = argv.find((a) => a.startsWith("--cpu-prof="))?.slice("--cpu-prof=".length);
+  const valuesOf = (name: string) =>
+    argv.filter((a) => a.startsWith(`--${name}=`)).map((a) => a.slice(name.length + 3));
+  const profileDir = valuesOf("cpu-prof")[0];
+  const nodeArgs = valuesOf("node-arg");
+  const onlyKinds = valuesOf("retrieves")[0]?.split(",");
   const load = parseLoadOptions(
-    argv.filter((a) => a !== "--api-only" && !a.startsWith("--cpu-prof=")),
+    argv.filter((a) => a !== "--api-only" && !/^--(cpu-prof|node-arg|retrieves)=/.test(a)),
     { durationS: 4, warmupS: 2, connections: 10, rounds: 5 },
   );
   const loadBefore = loadAverage();
@@ -48,7 +55,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const server = await startNextServer({
     databaseUrl: process.env.DATABASE_URL || LOCAL_POSTGRES,
     apiOnly,
-    nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+    nodeArgs: [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), ...nodeArgs],
   });
   let stopFloor = async () => {};
   try {
@@ -123,7 +130,13 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     log("measuring retrieves");
     const retrieve: Record<string, FloorComparison & { database_transactions_per_request: number }> = {};
     const transactions = transactionCounter(server.databaseUrl!);
+    const unknownKinds = onlyKinds?.filter((kind) => !(kind in retrieveKinds)) ?? [];
+    if (unknownKinds.length)
+      throw new Error(
+        `--retrieves: unknown ${unknownKinds.join(", ")}; known: ${Object.keys(retrieveKinds).join(", ")}`,
+      );
     for (const [kind, { body }] of Object.entries(retrieveKinds)) {
+      if (onlyKinds && !onlyKinds.includes(kind)) continue;
       log(`retrieve by ${kind}`);
       const retrieveLoad = { method: "POST" as const, body, connections: load.connections, expectStatus: 200 };
       const counted = { transactions: 0, requests: 0 };
@@ -152,6 +165,15 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       };
     }
     await transactions.close();
+    if (onlyKinds) {
+      return {
+        benchmark: "versioning",
+        retrieve,
+        server_output_tail: server.output().slice(-20_000),
+        ...machine(),
+        load_avg_1m_at_start: loadBefore,
+      };
+    }
     // What the floor serves without its query: the most any server answering from memory could
     // reach here, beside which the 1.5x target is to be read.
     log("measuring the no-query ceiling");
