@@ -20,6 +20,18 @@ const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 const START_SCRIPT = path.join(ROOT, "scripts", "start.mjs");
 const API_SERVER = path.join(ROOT, "bench", "api-server", "main.ts");
 
+/**
+ * The node options `npm start` gives the server (package.json's `start` script, before
+ * scripts/start.mjs), so a benchmark's server, the API door alone included, runs as `npm start`'s.
+ */
+export function startNodeOptions(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } };
+  const words = pkg.scripts.start.split(/\s+/);
+  const script = words.indexOf("scripts/start.mjs");
+  if (words[0] !== "node" || script < 0) throw new Error(`Unexpected start script: ${pkg.scripts.start}`);
+  return words.slice(1, script);
+}
+
 /** What the production build is made from; a change to any of these makes a bench build stale. */
 const BUILD_INPUTS = [
   "app",
@@ -230,6 +242,7 @@ export async function startNextServer(options: StartOptions = {}): Promise<NextS
   log(`starting the production server on ${baseUrl} (${database}) ...`);
   // Own process group, so stop() also ends anything the server spawned.
   const args = [
+    ...startNodeOptions(),
     ...(options.nodeArgs ?? []),
     ...(options.apiOnly ? ["--import", "tsx", API_SERVER] : [START_SCRIPT, "-H", "127.0.0.1", "-p", String(port)]),
   ];

@@ -22,37 +22,36 @@ export function newId(): string {
   }
   const random = takeRandom(6);
   const ms = lastMs;
-  return (
-    hex8(Math.floor(ms / 0x10000)) +
-    "-" +
-    HEX[(ms >>> 8) & 0xff] +
-    HEX[ms & 0xff] +
-    "-" +
-    HEX[0x70 | ((seq >>> 27) & 0x0f)] +
-    HEX[(seq >>> 19) & 0xff] +
-    "-" +
-    HEX[0x80 | ((seq >>> 13) & 0x3f)] +
-    HEX[(seq >>> 5) & 0xff] +
-    "-" +
-    HEX[((seq << 3) & 0xf8) | (POOL[random] & 0x07)] +
-    HEX[POOL[random + 1]] +
-    HEX[POOL[random + 2]] +
-    HEX[POOL[random + 3]] +
-    HEX[POOL[random + 4]] +
-    HEX[POOL[random + 5]]
-  );
+  const high = Math.floor(ms / 0x10000);
+  putHex(0, (high >>> 24) & 0xff);
+  putHex(2, (high >>> 16) & 0xff);
+  putHex(4, (high >>> 8) & 0xff);
+  putHex(6, high & 0xff);
+  putHex(9, (ms >>> 8) & 0xff);
+  putHex(11, ms & 0xff);
+  putHex(14, 0x70 | ((seq >>> 27) & 0x0f));
+  putHex(16, (seq >>> 19) & 0xff);
+  putHex(19, 0x80 | ((seq >>> 13) & 0x3f));
+  putHex(21, (seq >>> 5) & 0xff);
+  putHex(24, ((seq << 3) & 0xf8) | (POOL[random] & 0x07));
+  for (let i = 1; i < 6; i++) putHex(24 + 2 * i, POOL[random + i]);
+  // One string of 36 bytes: concatenating 20 pieces made as many intermediate strings, and the
+  // two ids of a cached read (request and read event) were a tenth of all it allocated.
+  return TEXT.toString("latin1", 0, 36);
 }
 
 const MAX_SEQ = 0x7fffffff;
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+const HEX_DIGITS = Buffer.from("0123456789abcdef", "latin1");
+/** The id's text, rewritten in place for each id; the dashes never move. */
+const TEXT = Buffer.from("00000000-0000-0000-0000-000000000000", "latin1");
 const POOL = new Uint8Array(4096);
 let poolOffset = POOL.length;
 let lastMs = -Infinity;
 let seq = 0;
 
-/** The first 32 of the 48 timestamp bits, as 8 hex digits. */
-function hex8(n: number): string {
-  return HEX[(n >>> 24) & 0xff] + HEX[(n >>> 16) & 0xff] + HEX[(n >>> 8) & 0xff] + HEX[n & 0xff];
+function putHex(at: number, byte: number): void {
+  TEXT[at] = HEX_DIGITS[byte >>> 4];
+  TEXT[at + 1] = HEX_DIGITS[byte & 0x0f];
 }
 
 /** Offset of `count` unused random bytes in POOL. */
