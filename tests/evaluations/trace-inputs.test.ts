@@ -272,6 +272,37 @@ describe("a live evaluation", () => {
     expect(await scenarios(run.id)).toHaveLength(2);
   });
 
+  // Every server's workers tick every live run; an explicit refresh of a past window that met such
+  // a tick used to skip the run, and that window was never scored.
+  it.skipIf(!process.env.DATABASE_URL)(
+    "an explicit refresh waits for a run another tick holds instead of skipping its window",
+    async () => {
+      const query = await savedQuery("live-held", "live-held", [{ field: "trace_type", value: "invocation" }]);
+      const run = (await create({ query_steps: [query], evaluator_steps: [exactMatch] }, { is_live: true })).body
+        .evaluation;
+      const tick = new Date(Math.floor(minutesAgo(40).getTime() / 300_000) * 300_000);
+      await trace("live-held", new Date(tick.getTime() - 3 * 60_000), { a: 1, b: 2, correct_answer: "3" }, "3");
+      await drainIngestQueue(t.context);
+
+      let release!: () => void;
+      let locked!: () => void;
+      const held = new Promise<void>((resolve) => (locked = resolve));
+      const holder = t.context.db.transaction(async (tx) => {
+        await tx.select().from(evaluationRuns).where(eq(evaluationRuns.id, run.id)).for("update");
+        locked();
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await held;
+      const refreshed = refresh(`trigger_interval=5&trigger_datetime=${encodeURIComponent(tick.toISOString())}`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      await holder;
+      expect((await refreshed).body).toMatchObject({ status: "success", scenarios: 1 });
+      expect(await scenarios(run.id)).toHaveLength(1);
+      await t.call("POST", `/api/simple/evaluations/${run.id}/stop`, { key });
+    },
+  );
+
   it("is ticked by the workers themselves, catching up the minutes since the last tick", async () => {
     const query = await savedQuery("live-worker", "live-worker", [{ field: "trace_type", value: "invocation" }]);
     const res = await create({ query_steps: [query], evaluator_steps: [exactMatch] }, { is_live: true });

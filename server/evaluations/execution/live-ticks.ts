@@ -35,6 +35,10 @@ const LIVE = and(
  * with the window's start and length; the workers then score them. A trace is scored once per
  * run even when windows overlap (an explicit interval, two servers ticking). A run that cannot
  * run any more is closed, with `evaluations.runs.failed` saying why.
+ *
+ * The workers' own ticks skip a run another tick holds (its window, the current one, covers
+ * theirs). An explicit refresh (`interval` given) names a window of its own, perhaps a past one
+ * no other tick covers, so it waits for the run instead of skipping it.
  */
 export async function tickLiveRuns(db: Database, tick: Date, interval?: number): Promise<TickResult> {
   const result: TickResult = { runs: 0, scenarios: 0, closed: 0, failed: 0 };
@@ -62,12 +66,11 @@ async function tickRun(
   tick: Date,
   interval?: number,
 ): Promise<number | "skipped" | "closed"> {
-  // Another server ticking this run right now has it: skip, its window covers ours.
   const [run] = await tx
     .select()
     .from(evaluationRuns)
     .where(and(eq(evaluationRuns.id, runId), LIVE))
-    .for("update", { skipLocked: true });
+    .for("update", interval === undefined ? { skipLocked: true } : {});
   if (!run) return "skipped";
   const window = liveWindow(tick, run.tickedAt, interval);
   if (!window) return "skipped";
