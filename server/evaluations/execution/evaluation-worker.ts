@@ -14,6 +14,7 @@ import { claimCells, renewLeases, type ClaimedCell, type WorkCell } from "./clai
 import { executeCell, type Upstream } from "./execute-cell";
 import type { CellOutcome } from "./invocation-outcome";
 import { recordOutcome } from "./record-outcome";
+import { scoreInProcess } from "./score-in-process";
 import { tickLiveRuns } from "./live-ticks";
 import { expireRuns, finalizeIfDone, settleCell, writeSettled } from "./settle";
 
@@ -100,6 +101,7 @@ export function startEvaluationWorker(
     for (;;) {
       const { run, cell, token } = slot.claimed;
       const outcome = await executeCell(app, run, cell, slot.controller.signal, upstream);
+      const scored = await scoreInProcess(app, run, cell, outcome, slot.controller.signal);
       const aborted = slot.controller.signal.aborted;
       const { recorded, next, scenarioOpen, scenarioCells } = await recordOutcome(
         app.db,
@@ -109,6 +111,7 @@ export function startEvaluationWorker(
         aborted ? { ...STOPPED, latencyMs: outcome.latencyMs } : outcome,
         new Date(),
         aborted || stopped ? undefined : { leaseMs },
+        scored,
       );
       // A scenario with a cell just released or leased is not done: no settle to try.
       if (recorded === "done" && !scenarioOpen) {
@@ -250,7 +253,8 @@ export async function drainEvaluationCells(app: AppContext, limit: number, lease
     claimed.map(async (c) => {
       const controller = new AbortController();
       const outcome = await executeCell(app, c.run, c.cell, controller.signal);
-      const { recorded } = await recordOutcome(app.db, c.run, c.cell, c.token, outcome);
+      const scored = await scoreInProcess(app, c.run, c.cell, outcome, controller.signal);
+      const { recorded } = await recordOutcome(app.db, c.run, c.cell, c.token, outcome, undefined, undefined, scored);
       if (recorded === "done" && (await settleCell(app.db, c.run, c.cell.scenarioId)))
         await finalizeIfDone(app.db, c.run.id);
     }),
