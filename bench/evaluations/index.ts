@@ -3,6 +3,7 @@
  * LOCKED claims, leases, LISTEN/NOTIFY), against the scripted OpenAI-compatible model server.
  *
  *   npm run bench -- evaluations [--testcases 1000] [--repeats 3] [--slow-cells 1000]
+ *                                [--worker-processes 2] [--cpu-prof DIR]
  *
  * 1. Near-zero model latency: `--testcases` x `--repeats` cells (agent invocation, is_split, plus
  *    an exact-match evaluator per cell) at batch_size 10, timed from create to `success`; then the
@@ -11,13 +12,25 @@
  *    engine time / direct time (target <= 1.10).
  * 2. 200 ms model latency: `--slow-cells` agent cells at batch_size 50, timed against the ideal
  *    cells x 200 ms / 50 (target <= 1.3), and against the same invocations made directly at
- *    concurrency 50 (on a machine short of CPU, that is the real floor).
+ *    concurrency 50 (on a machine short of CPU, that is the real floor). Run twice: with the
+ *    evaluation worker in this process, then (`--worker-processes N`, default 2, the cores of the
+ *    project's machines; 0 skips it) with the cells run by N processes of `npm run worker`
+ *    (server/boot/worker-main.ts, every background worker, span ingest included) on the same
+ *    database, this process only serving the API as an app instance does: a deployment's way to
+ *    use more than one core. They are warmed up first (as many cells as this process ran before
+ *    its own 200 ms run) and the trace backlog of the earlier phases is ingested before timing.
+ *
+ * The scripted model server runs in a child process (model-server-main.ts): it stands in for a
+ * hosted model, which is never on the engine's thread; in this process it took about 0.5 ms of
+ * CPU per invocation and a share of the one thread. Its CPU is reported apart.
  *
  * For each, the invocations' mean time and mean number in flight: whether a slow run is slow
- * because dispatch leaves slots idle, or because each invocation takes longer; and this process's
- * CPU per invocation, the reading that matters once the one Node thread is saturated. Both paths
- * are warmed up first. "Directly" is `runAgentTurn` without a per-run resolution: the invoke path
- * as a caller of `/services/agent/v0/invoke` gets it (template and connection resolved per call).
+ * because dispatch leaves slots idle, or because each invocation takes longer; and the CPU per
+ * invocation of this process (plus the worker processes', when they run the cells), the reading
+ * that matters once a Node thread is saturated. Both paths are warmed up first. "Directly" is
+ * `runAgentTurn` without a per-run resolution: the invoke path as a caller of
+ * `/services/agent/v0/invoke` gets it (template and connection resolved per call). `--cpu-prof`
+ * writes a V8 CPU profile of each near-zero phase (engine, direct) to DIR.
  *
  * Uses DATABASE_URL, or the local server at postgres://postgres@127.0.0.1:5432/test; a fresh
  * database is created for the run and dropped afterwards.
