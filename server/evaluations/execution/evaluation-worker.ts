@@ -16,7 +16,8 @@ import type { CellOutcome } from "./invocation-outcome";
 import { recordOutcome } from "./record-outcome";
 import { scoreInProcess } from "./score-in-process";
 import { tickLiveRuns } from "./live-ticks";
-import { expireRuns, finalizeIfDone, settleCell, writeSettled } from "./settle";
+import { expireRuns, finalizeIfDone, settleCell } from "./settle";
+import { settleBatch } from "./settle-batch";
 
 export interface EvaluationWorkerOptions {
   /** Cells this process runs at once, over every run (each run is further bounded by its batch_size). */
@@ -81,6 +82,7 @@ export function startEvaluationWorker(
   let stopped = false;
   let expiredAt = 0;
 
+  const settles = settleBatch(app.db);
   const settling = new Set<Promise<void>>();
   const track = (work: Promise<void>) => {
     const tracked = work
@@ -121,7 +123,7 @@ export function startEvaluationWorker(
         // live run's window metrics are refreshed under the scenario's lock: the full settle).
         const settling =
           scenarioCells && !run.flags.is_live
-            ? writeSettled(app.db, run, cell.scenarioId, scenarioCells).then(() => true)
+            ? settles.add({ run, scenarioId: cell.scenarioId, cells: scenarioCells }, !next).then(() => true)
             : settleCell(app.db, run, cell.scenarioId);
         const settled = settling.then(async (done) => {
           if (done && (next || !(await finalizeIfDone(app.db, run.id)))) await refreshRunMetrics(run);
@@ -236,6 +238,7 @@ export function startEvaluationWorker(
       for (const h of inFlight.values()) h.controller.abort(new Error("the worker is stopping"));
       await loop.stop();
       await Promise.all([...inFlight.values()].map((h) => h.task));
+      await settles.flush();
       await Promise.all([...settling]);
     },
   };
