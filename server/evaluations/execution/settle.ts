@@ -114,7 +114,11 @@ export interface SettledScenario {
 /**
  * Scenarios of runs that are not live, settled from their cells in one statement: status and
  * variational metrics, as `writeSettled` writes one. The scenario rows are locked in id order
- * first, as the run's end locks the ones still unsettled, so the two never deadlock.
+ * first, as the run's end locks the ones still unsettled, so the two never deadlock; the metrics
+ * insert reads the locked rows, so it waits for every lock (sub-statements of a WITH run in no
+ * set order: without that, its rows could be inserted before the locks were taken, and the run's
+ * end, holding a scenario and inserting its metrics, would wait on this statement's insert while
+ * this waited on its lock).
  */
 export async function writeSettledMany(db: Executor, scenarios: SettledScenario[], now = new Date()): Promise<void> {
   if (scenarios.length === 0) return;
@@ -149,6 +153,7 @@ export async function writeSettledMany(db: Executor, scenarios: SettledScenario[
      )
      insert into evaluation_metrics (id, project_id, run_id, scenario_id, status, data, created_at, updated_at)
      select metric_id, project_id, run_id, scenario_id, 'success', data, $2::timestamptz, $2::timestamptz from x
+     where x.scenario_id in (select id from locked)
      on conflict (run_id, scenario_id) where scenario_id is not null and timestamp is null
      do update set data = excluded.data, status = 'success', updated_at = excluded.updated_at`,
     [JSON.stringify(rows), now.toISOString()],
