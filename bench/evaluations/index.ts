@@ -3,6 +3,7 @@
  * LOCKED claims, leases, LISTEN/NOTIFY), against the scripted OpenAI-compatible model server.
  *
  *   npm run bench -- evaluations [--testcases 1000] [--repeats 3] [--slow-cells 1000]
+ *                                [--worker-processes 2] [--cpu-prof DIR]
  *
  * 1. Near-zero model latency: `--testcases` x `--repeats` cells (agent invocation, is_split, plus
  *    an exact-match evaluator per cell) at batch_size 10, timed from create to `success`; then the
@@ -11,13 +12,25 @@
  *    engine time / direct time (target <= 1.10).
  * 2. 200 ms model latency: `--slow-cells` agent cells at batch_size 50, timed against the ideal
  *    cells x 200 ms / 50 (target <= 1.3), and against the same invocations made directly at
- *    concurrency 50 (on a machine short of CPU, that is the real floor).
+ *    concurrency 50 (on a machine short of CPU, that is the real floor). Run twice: with the
+ *    evaluation worker in this process, then (`--worker-processes N`, default 2, the cores of the
+ *    project's machines; 0 skips it) with the cells run by N processes of `npm run worker`
+ *    (server/boot/worker-main.ts, every background worker, span ingest included) on the same
+ *    database, this process only serving the API as an app instance does: a deployment's way to
+ *    use more than one core. They are warmed up first (as many cells as this process ran before
+ *    its own 200 ms run) and the trace backlog of the earlier phases is ingested before timing.
+ *
+ * The scripted model server runs in a child process (model-server-main.ts): it stands in for a
+ * hosted model, which is never on the engine's thread; in this process it took about 0.5 ms of
+ * CPU per invocation and a share of the one thread. Its CPU is reported apart.
  *
  * For each, the invocations' mean time and mean number in flight: whether a slow run is slow
- * because dispatch leaves slots idle, or because each invocation takes longer; and this process's
- * CPU per invocation, the reading that matters once the one Node thread is saturated. Both paths
- * are warmed up first. "Directly" is `runAgentTurn` without a per-run resolution: the invoke path
- * as a caller of `/services/agent/v0/invoke` gets it (template and connection resolved per call).
+ * because dispatch leaves slots idle, or because each invocation takes longer; and the CPU per
+ * invocation of this process (plus the worker processes', when they run the cells), the reading
+ * that matters once a Node thread is saturated. Both paths are warmed up first. "Directly" is
+ * `runAgentTurn` without a per-run resolution: the invoke path as a caller of
+ * `/services/agent/v0/invoke` gets it (template and connection resolved per call). `--cpu-prof`
+ * writes a V8 CPU profile of each near-zero phase (engine, direct) to DIR.
  *
  * Uses DATABASE_URL, or the local server at postgres://postgres@127.0.0.1:5432/test; a fresh
  * database is created for the run and dropped afterwards.
@@ -27,21 +40,23 @@ import postgres from "postgres";
 import { appContextOf, createApiHandler, PROJECT_SETUPS } from "@/server/boot";
 import { createAccount } from "@/server/auth";
 import { loadConfig } from "@/server/core/config";
-import { migrateDatabase, openDatabase } from "@/server/db";
+import { migrateDatabase, openDatabase, rawQuery, type Database } from "@/server/db";
 import { startEvaluationWorker } from "@/server/evaluations";
 import { runAgentTurn } from "@/server/evaluations/execution/agent-runner";
 import { runEvaluator } from "@/server/evaluations/evaluators";
 import { SecretBox, verifySecretKey } from "@/server/encryption";
-import { startScriptedModelServer } from "../../tests/helpers/scripted-model-server";
 import { loadAverage, log, machine } from "../lib/benchmark";
+import { profiled } from "./cpu-profile";
+import { startModelServerProcess } from "./model-server-process";
+import { startWorkerProcesses } from "./worker-processes";
 
 const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
 
-function flag(argv: string[], name: string, fallback: number): number {
+function flag(argv: string[], name: string, fallback: number, least = 1): number {
   const i = argv.indexOf(`--${name}`);
   const raw = i >= 0 ? argv[i + 1] : undefined;
   const value = raw === undefined ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer`);
+  if (!Number.isInteger(value) || value < least) throw new Error(`--${name} must be an integer of at least ${least}`);
   return value;
 }
 
@@ -77,10 +92,23 @@ async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promi
   );
 }
 
+/** Waits until the span ingest queue is empty (at most a minute), polling. */
+async function ingested(db: Database): Promise<void> {
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    const [row] = await rawQuery<{ n: number }>(db, `select count(*)::int as n from span_ingest`, []);
+    if (row.n === 0) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  log("the span ingest queue did not empty within a minute; measuring anyway");
+}
+
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const testcases = flag(argv, "testcases", 1000);
   const repeats = flag(argv, "repeats", 3);
   const slowCells = flag(argv, "slow-cells", 1000);
+  const workerProcesses = flag(argv, "worker-processes", 2, 0);
+  const profileDir = argv.includes("--cpu-prof") ? argv[argv.indexOf("--cpu-prof") + 1] : undefined;
   const loadBefore = loadAverage();
   const baseUrl = process.env.DATABASE_URL || LOCAL_POSTGRES;
   const name = `bench_evaluations_${randomBytes(4).toString("hex")}`;
@@ -89,9 +117,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   const handle = await openDatabase({ url: url.toString(), maxConnections: 20 });
-  const model = await startScriptedModelServer();
-  let latencyMs = 0;
-  model.respondWith(() => ({ kind: "reply", text: "42", usage: { input: 10, output: 1 }, delayMs: latencyMs }));
+  const model = await startModelServerProcess();
   const defaults = loadConfig({});
   const config = {
     ...defaults,
@@ -100,7 +126,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   };
   try {
     await migrateDatabase(handle);
-    const secrets = new SecretBox(randomBytes(32));
+    const secretKey = randomBytes(32);
+    const secrets = new SecretBox(secretKey);
     await verifySecretKey(handle.db, secrets);
     const app = appContextOf(handle, config, secrets);
     const api = createApiHandler(app);
@@ -136,16 +163,24 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     const rows = Array.from({ length: testcases }, (_, i) => ({ question: `q${i}`, correct_answer: "42" }));
     const worker = startEvaluationWorker(app, { concurrency: 60 });
 
-    const evaluate = async (data: Record<string, unknown>, flags: Record<string, boolean> = {}) => {
+    /** `workerCpuMs`: the CPU so far of the worker processes, when the cells run there. */
+    const evaluate = async (
+      data: Record<string, unknown>,
+      flags: Record<string, boolean> = {},
+      workerCpuMs: () => number = () => 0,
+    ) => {
       const started = performance.now();
       const cpuFrom = process.cpuUsage();
+      const workerCpuFrom = workerCpuMs();
+      const modelCpuFrom = model.cpuMs();
       const { evaluation } = await call("POST", "/api/simple/evaluations/", { evaluation: { flags, data } });
       for (;;) {
         const { evaluation: e } = await call("GET", `/api/simple/evaluations/${evaluation.id}`);
         if (["success", "errors", "failure"].includes(e.data.status)) {
           const seconds = (performance.now() - started) / 1000;
           const cpu = process.cpuUsage(cpuFrom);
-          const cpuMs = (cpu.user + cpu.system) / 1000;
+          const cpuMs = (cpu.user + cpu.system) / 1000 + workerCpuMs() - workerCpuFrom;
+          const modelCpuMs = model.cpuMs() - modelCpuFrom;
           if (e.data.status !== "success") throw new Error(`the run ended ${e.data.status}`);
           const { results } = await call("POST", "/api/evaluations/results/query", {
             result: {
@@ -156,6 +191,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
           return {
             seconds,
             cpuMs: Number((cpuMs / Math.max(1, results.length)).toFixed(2)),
+            modelCpuMs: Number((modelCpuMs / Math.max(1, results.length)).toFixed(2)),
             cells: e.progress.cells_total,
             invocations: inFlight(
               results.map((r: { data?: { latency_ms?: number } }) => r.data?.latency_ms ?? 0),
@@ -176,6 +212,34 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         [{ role: "user", content }],
         new AbortController().signal,
       );
+    /**
+     * The 200 ms run again, its cells run by `workerProcesses` processes of `npm run worker` (this
+     * process only serves the API, as an app instance does). They start every background worker,
+     * span ingest among them: the traces of the phases before are ingested first, so the
+     * measured run carries the ingest of its own traces only.
+     */
+    const inWorkerProcesses = async () => {
+      log(`starting ${workerProcesses} worker processes`);
+      const workers = await startWorkerProcesses(workerProcesses, {
+        DATABASE_URL: url.toString(),
+        APP_SECRET_KEY: secretKey.toString("base64"),
+        OPENAI_API_KEY: "sk-bench",
+        OPENAI_BASE_URL: model.baseUrl,
+        AGENT_MAX_RETRIES: "0",
+      });
+      try {
+        // Fresh processes: as many cells as this process ran before its own 200 ms run, at near-zero latency.
+        log("warm-up in the worker processes; the trace backlog ingested");
+        await model.setLatency(0);
+        await evaluate({ ...slowData, testcases: slowData.testcases.slice(0, Math.max(600, testcases)) });
+        await model.setLatency(200);
+        await ingested(handle.db);
+        log(`200 ms latency: ${slowCells} agent cells at batch_size 50 in ${workerProcesses} worker processes`);
+        return await evaluate(slowData, {}, () => workers.cpuMs());
+      } finally {
+        await workers.stop();
+      }
+    };
     // Both paths once before measuring, so neither pays for the process's first calls (JIT, pools).
     log("warm-up: a small run and as many direct invocations");
     await evaluate({
@@ -187,40 +251,44 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     await pool(rows.slice(0, 30), 10, async (row) => void (await invokeDirectly(row.question)));
 
     log(`near-zero latency: ${testcases} testcases x ${repeats} repeats through the engine`);
-    const engine = await evaluate(
-      {
-        testcases: rows,
-        application_steps: [agent.revision_id],
-        evaluator_steps: [evaluator.revision_id],
-        repeats,
-        concurrency: { batch_size: 10 },
-      },
-      { is_split: true },
+    const engine = await profiled(profileDir, "near-zero-engine", () =>
+      evaluate(
+        {
+          testcases: rows,
+          application_steps: [agent.revision_id],
+          evaluator_steps: [evaluator.revision_id],
+          repeats,
+          concurrency: { batch_size: 10 },
+        },
+        { is_split: true },
+      ),
     );
     log(`the same ${testcases * repeats} invocations and scores, directly, at concurrency 10`);
     const directStarted = performance.now();
     const directCpu = process.cpuUsage();
     const directLatencies: number[] = [];
-    await pool(
-      Array.from({ length: testcases * repeats }, (_, i) => rows[i % testcases]),
-      10,
-      async (row) => {
-        const outcome = await invokeDirectly(row.question);
-        if (outcome.status !== "success") throw new Error(outcome.error.message);
-        directLatencies.push(outcome.latencyMs);
-        await runEvaluator(
-          { app, projectId: account.project.id, signal: new AbortController().signal },
-          { uri: "svc:builtin:auto_exact_match:v0", data: { parameters: {} }, inputs: row, outputs: outcome.outputs },
-        );
-      },
+    await profiled(profileDir, "near-zero-direct", () =>
+      pool(
+        Array.from({ length: testcases * repeats }, (_, i) => rows[i % testcases]),
+        10,
+        async (row) => {
+          const outcome = await invokeDirectly(row.question);
+          if (outcome.status !== "success") throw new Error(outcome.error.message);
+          directLatencies.push(outcome.latencyMs);
+          await runEvaluator(
+            { app, projectId: account.project.id, signal: new AbortController().signal },
+            { uri: "svc:builtin:auto_exact_match:v0", data: { parameters: {} }, inputs: row, outputs: outcome.outputs },
+          );
+        },
+      ),
     );
     const directSeconds = (performance.now() - directStarted) / 1000;
     const directCpuMs = cpuPer(directCpu, testcases * repeats);
     const invocations = testcases * repeats;
 
-    log(`200 ms latency: ${slowCells} agent cells at batch_size 50`);
-    latencyMs = 200;
-    const slow = await evaluate({
+    log(`200 ms latency: ${slowCells} agent cells at batch_size 50, the worker in this process`);
+    await model.setLatency(200);
+    const slowData = {
       testcases: rows.slice(0, slowCells).concat(
         Array.from({ length: Math.max(0, slowCells - testcases) }, (_, i) => ({
           question: `extra${i}`,
@@ -229,9 +297,11 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       ),
       application_steps: [agent.revision_id],
       concurrency: { batch_size: 50 },
-    });
+    };
+    const slow = await evaluate(slowData);
     const ideal = (slowCells * 0.2) / 50;
     await worker.stop();
+    const multiProcess = workerProcesses > 0 ? await inWorkerProcesses() : undefined;
     log(
       `the same ${slowCells} invocations directly at concurrency 50 (on this machine's CPU, the floor for the engine)`,
     );
@@ -267,6 +337,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         engine_invocations: engine.invocations,
         direct_invocations: inFlight(directLatencies, directSeconds),
         cpu_ms_per_invocation: { engine: engine.cpuMs, direct: directCpuMs },
+        model_server_cpu_ms_per_invocation: engine.modelCpuMs,
       },
       model_latency_200ms: {
         cells: slowCells,
@@ -280,6 +351,15 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         engine_invocations: slow.invocations,
         direct_invocations: inFlight(slowDirectLatencies, slowDirect),
         cpu_ms_per_invocation: { engine: slow.cpuMs, direct: slowDirectCpuMs },
+        model_server_cpu_ms_per_invocation: slow.modelCpuMs,
+        worker_processes: multiProcess && {
+          processes: workerProcesses,
+          seconds: Number(multiProcess.seconds.toFixed(2)),
+          over_ideal: Number((multiProcess.seconds / ideal).toFixed(3)),
+          engine_over_direct: Number((multiProcess.seconds / slowDirect).toFixed(3)),
+          engine_invocations: multiProcess.invocations,
+          cpu_ms_per_invocation: multiProcess.cpuMs,
+        },
       },
     };
   } finally {

@@ -42,3 +42,26 @@ export const CUSTOM_EVALUATORS: Record<string, EvaluatorHandler> = {
   code: customCode,
   hook: customHook,
 };
+
+/**
+ * Built-ins that compute in this process from the testcase and the output alone: no model, no
+ * network, no sandbox, nothing to wait for or retry. The engine scores an invocation with these
+ * as soon as it has the output, and records the scores with it (see the worker).
+ */
+export const IN_PROCESS_BUILTINS = new Set([
+  "auto_exact_match",
+  "auto_starts_with",
+  "auto_ends_with",
+  "auto_contains",
+  "auto_contains_any",
+  "auto_contains_all",
+  "auto_contains_json",
+  "auto_regex_test",
+  "field_match_test",
+  "json_multi_field_match",
+  "auto_json_diff",
+  "auto_similarity_match",
+  "auto_levenshtein_distance",
+  "match",
+  "trajectory_match",
+]);

@@ -1,2 +1,2 @@
 export type { EvaluatorContext, EvaluatorOutcome, EvaluatorRequest, EvaluatorUsage } from "./evaluator-types";
-export { isRunnableEvaluatorUri, runEvaluator } from "./run-evaluator";
+export { isRunnableEvaluatorUri, runEvaluator, runsInProcess } from "./run-evaluator";

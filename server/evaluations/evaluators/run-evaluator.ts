@@ -1,6 +1,6 @@
 import { cancelled } from "./abortable-sleep";
 import { EvaluatorFailure } from "./evaluator-failure";
-import { BUILTIN_EVALUATORS, CUSTOM_EVALUATORS } from "./evaluator-registry";
+import { BUILTIN_EVALUATORS, CUSTOM_EVALUATORS, IN_PROCESS_BUILTINS } from "./evaluator-registry";
 import type { EvaluatorContext, EvaluatorHandler, EvaluatorOutcome, EvaluatorRequest } from "./evaluator-types";
 import { parseEvaluatorUri } from "./evaluator-uri";
 import { isRecord } from "./evaluator-values";
@@ -18,6 +18,12 @@ function handlerFor(uri: string): EvaluatorHandler | undefined {
 /** Whether a URI names an evaluator this service can run (the engine refuses others at start). */
 export function isRunnableEvaluatorUri(uri: string): boolean {
   return handlerFor(uri) !== undefined;
+}
+
+/** Whether a URI names a built-in that computes in this process, with no I/O (IN_PROCESS_BUILTINS). */
+export function runsInProcess(uri: string): boolean {
+  const parsed = parseEvaluatorUri(uri);
+  return parsed?.family === "builtin" && IN_PROCESS_BUILTINS.has(parsed.key);
 }
 
 function unknownUriMessage(uri: string): string {

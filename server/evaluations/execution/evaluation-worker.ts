@@ -14,8 +14,10 @@ import { claimCells, renewLeases, type ClaimedCell, type WorkCell } from "./clai
 import { executeCell, type Upstream } from "./execute-cell";
 import type { CellOutcome } from "./invocation-outcome";
 import { recordOutcome } from "./record-outcome";
+import { scoreInProcess } from "./score-in-process";
 import { tickLiveRuns } from "./live-ticks";
-import { expireRuns, finalizeIfDone, settleCell, writeSettled } from "./settle";
+import { expireRuns, finalizeIfDone, settleCell } from "./settle";
+import { settleBatch } from "./settle-batch";
 
 export interface EvaluationWorkerOptions {
   /** Cells this process runs at once, over every run (each run is further bounded by its batch_size). */
@@ -80,6 +82,7 @@ export function startEvaluationWorker(
   let stopped = false;
   let expiredAt = 0;
 
+  const settles = settleBatch(app.db);
   const settling = new Set<Promise<void>>();
   const track = (work: Promise<void>) => {
     const tracked = work
@@ -100,6 +103,7 @@ export function startEvaluationWorker(
     for (;;) {
       const { run, cell, token } = slot.claimed;
       const outcome = await executeCell(app, run, cell, slot.controller.signal, upstream);
+      const scored = await scoreInProcess(app, run, cell, outcome, slot.controller.signal);
       const aborted = slot.controller.signal.aborted;
       const { recorded, next, scenarioOpen, scenarioCells } = await recordOutcome(
         app.db,
@@ -109,6 +113,7 @@ export function startEvaluationWorker(
         aborted ? { ...STOPPED, latencyMs: outcome.latencyMs } : outcome,
         new Date(),
         aborted || stopped ? undefined : { leaseMs },
+        scored,
       );
       // A scenario with a cell just released or leased is not done: no settle to try.
       if (recorded === "done" && !scenarioOpen) {
@@ -118,7 +123,7 @@ export function startEvaluationWorker(
         // live run's window metrics are refreshed under the scenario's lock: the full settle).
         const settling =
           scenarioCells && !run.flags.is_live
-            ? writeSettled(app.db, run, cell.scenarioId, scenarioCells).then(() => true)
+            ? settles.add({ run, scenarioId: cell.scenarioId, cells: scenarioCells }, !next).then(() => true)
             : settleCell(app.db, run, cell.scenarioId);
         const settled = settling.then(async (done) => {
           if (done && (next || !(await finalizeIfDone(app.db, run.id)))) await refreshRunMetrics(run);
@@ -233,6 +238,7 @@ export function startEvaluationWorker(
       for (const h of inFlight.values()) h.controller.abort(new Error("the worker is stopping"));
       await loop.stop();
       await Promise.all([...inFlight.values()].map((h) => h.task));
+      await settles.flush();
       await Promise.all([...settling]);
     },
   };
@@ -250,7 +256,8 @@ export async function drainEvaluationCells(app: AppContext, limit: number, lease
     claimed.map(async (c) => {
       const controller = new AbortController();
       const outcome = await executeCell(app, c.run, c.cell, controller.signal);
-      const { recorded } = await recordOutcome(app.db, c.run, c.cell, c.token, outcome);
+      const scored = await scoreInProcess(app, c.run, c.cell, outcome, controller.signal);
+      const { recorded } = await recordOutcome(app.db, c.run, c.cell, c.token, outcome, undefined, undefined, scored);
       if (recorded === "done" && (await settleCell(app.db, c.run, c.cell.scenarioId)))
         await finalizeIfDone(app.db, c.run.id);
     }),

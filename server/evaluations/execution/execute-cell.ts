@@ -2,7 +2,7 @@ import type { AppContext } from "@/server/core/app-context";
 import type { BatchMessage } from "@/server/streams";
 import { rawQuery } from "@/server/db";
 import { runEvaluator } from "@/server/evaluations/evaluators";
-import { readRunData } from "../model/run-data";
+import { readRunData, type Step } from "../model/run-data";
 import type { RunRow } from "../model/rows";
 import type { WorkCell } from "./claim-cells";
 import { resolveAgentTarget, runAgentTurn, toolCallsOf } from "./agent-runner";
@@ -51,7 +51,6 @@ export async function executeCell(
       if (isMultiTurn(inputs)) return await runMultiTurn(app, principal, target.agent, inputs, signal, resolved);
       return await runAgentTurn(app, principal, target.agent, agentMessagesOf(inputs), signal, resolved);
     }
-    const evaluator = await evaluatorTarget(app.db, run.projectId, step);
     const { invocation, shared } = dependencyShape(run);
     // What the evaluator scores: the application's output, or without one the row's own (a
     // trace's outputs; nothing for a testcase).
@@ -61,36 +60,7 @@ export async function executeCell(
     const upstream =
       known ??
       (await readUpstream(app, cell, invocation ? [invocation.key] : inputKeys, Boolean(invocation) && shared));
-    const outputs = upstream?.outputs ?? null;
-    const outcome = await runEvaluator(
-      { app, projectId: run.projectId, signal },
-      {
-        uri: evaluator.uri,
-        data: evaluator.data,
-        inputs,
-        outputs,
-        ...(upstream?.traceId
-          ? { trace: { trace_id: upstream.traceId, toolCalls: toolCallsOf(messagesOf(outputs)) } }
-          : {}),
-      },
-    );
-    const latencyMs = performance.now() - started;
-    if (outcome.status === "failure")
-      return { status: "failure", error: outcome.error, traceId: upstream?.traceId ?? undefined, latencyMs };
-    const usage = outcome.usage;
-    const tokens =
-      usage && (usage.promptTokens !== undefined || usage.completionTokens !== undefined)
-        ? (usage.promptTokens ?? 0) + (usage.completionTokens ?? 0)
-        : undefined;
-    // An evaluator cell links to the invocation it scored.
-    return {
-      status: "success",
-      outputs: outcome.outputs,
-      traceId: upstream?.traceId ?? undefined,
-      latencyMs,
-      tokens,
-      costUsd: usage?.costUsd,
-    };
+    return await scoreOutput(app, run, step, inputs, upstream, signal, started);
   } catch (error) {
     return {
       status: "failure",
@@ -98,6 +68,52 @@ export async function executeCell(
       latencyMs: performance.now() - started,
     };
   }
+}
+
+/**
+ * An evaluator step's outcome on an output (`upstream`; none: it scores null): what an evaluator
+ * cell records, linked to the trace it scored. `started` is when the cell's time began.
+ */
+export async function scoreOutput(
+  app: AppContext,
+  run: RunRow,
+  step: Step,
+  inputs: Record<string, unknown>,
+  upstream: Upstream | undefined,
+  signal: AbortSignal,
+  started = performance.now(),
+): Promise<CellOutcome> {
+  const evaluator = await evaluatorTarget(app.db, run.projectId, step);
+  const outputs = upstream?.outputs ?? null;
+  const outcome = await runEvaluator(
+    { app, projectId: run.projectId, signal },
+    {
+      uri: evaluator.uri,
+      data: evaluator.data,
+      inputs,
+      outputs,
+      ...(upstream?.traceId
+        ? { trace: { trace_id: upstream.traceId, toolCalls: toolCallsOf(messagesOf(outputs)) } }
+        : {}),
+    },
+  );
+  const latencyMs = performance.now() - started;
+  if (outcome.status === "failure")
+    return { status: "failure", error: outcome.error, traceId: upstream?.traceId ?? undefined, latencyMs };
+  const usage = outcome.usage;
+  const tokens =
+    usage && (usage.promptTokens !== undefined || usage.completionTokens !== undefined)
+      ? (usage.promptTokens ?? 0) + (usage.completionTokens ?? 0)
+      : undefined;
+  // An evaluator cell links to the invocation it scored.
+  return {
+    status: "success",
+    outputs: outcome.outputs,
+    traceId: upstream?.traceId ?? undefined,
+    latencyMs,
+    tokens,
+    costUsd: usage?.costUsd,
+  };
 }
 
 async function readUpstream(

@@ -16,7 +16,10 @@ import type { SettleCell } from "./settle";
  * sees the recorded cell as leased, so the room for the next one leaves it out of the count: one
  * out, one in, and the run's batch_size holds. `siblings` are the scenario's other cells when
  * none was open as the statement began: this cell ends the scenario, which settles from them
- * without reading them again (settle.ts).
+ * without reading them again (settle.ts). `$19` holds the outcomes of evaluator steps the worker
+ * already computed from the output in memory (`{step_key: outcome}`): after a successful
+ * invocation their waiting cells are written final here (`scored`) instead of released, so a
+ * scenario of an invocation and in-process evaluators costs one record statement.
  */
 const RECORD = `
 with w as (
@@ -28,10 +31,21 @@ with w as (
 ), live as (
   select 1 where $15::bool and exists (select 1 from w) and exists (select 1 from evaluation_runs where id = $12::uuid
     and status = 'running' and flags @> '{"is_active": true}' and not flags @> '{"is_closed": true}')
+), scored as (
+  update evaluation_results r set status = o.value->>'status', outputs = nullif(o.value->'outputs', 'null'::jsonb),
+    error = nullif(o.value->'error', 'null'::jsonb), tokens = (o.value->>'tokens')::int,
+    cost_usd = (o.value->>'cost_usd')::float8, trace_id = $8, latency_ms = (o.value->>'latency_ms')::float8,
+    attempts = r.attempts + 1, updated_at = $10::timestamptz
+  from w, jsonb_each($19::text::jsonb) o
+  where $3 = 'success' and r.run_id = $12::uuid and r.scenario_id = w.scenario_id and r.step_key = o.key
+    and r.status = 'queued' and r.due_at is null and r.step_key = any($13::text[])
+    and ($14::bool or r.repeat_idx = w.repeat_idx)
+  returning r.id, r.step_key, r.status, r.outputs, r.latency_ms, r.tokens, r.cost_usd
 ), waiting as (
   select e.id from evaluation_results e, w
   where e.run_id = $12::uuid and e.scenario_id = w.scenario_id and e.status = 'queued' and e.due_at is null
     and e.step_key = any($13::text[]) and ($14::bool or e.repeat_idx = w.repeat_idx)
+    and not ($3 = 'success' and e.step_key in (select jsonb_object_keys($19::text::jsonb)))
 ), take as (
   select id from waiting where $3 = 'success' and exists (select 1 from live) order by id limit 1
 ), rel as (
@@ -70,12 +84,27 @@ select (select count(*)::int from w) as written, (select count(*)::int from rel 
   (select case when bool_or(s.status in ('queued', 'running')) then null else coalesce(json_agg(json_build_object(
       'step_key', s.step_key, 'status', s.status, 'outputs', s.outputs, 'latency_ms', s.latency_ms,
       'tokens', s.tokens, 'cost_usd', s.cost_usd)), '[]'::json) end
-    from evaluation_results s join w on s.scenario_id = w.scenario_id
-    where s.run_id = $12::uuid and s.id <> $1::uuid) as siblings,
+    from (select o.step_key, o.status, o.outputs, o.latency_ms, o.tokens, o.cost_usd
+      from evaluation_results o join w on o.scenario_id = w.scenario_id
+      where o.run_id = $12::uuid and o.id <> $1::uuid and o.id not in (select id from scored)
+      union all select step_key, status, outputs, latency_ms, tokens, cost_usd from scored) s) as siblings,
   handed.*
 from (select 1) one left join handed on true`;
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+
+/** What RECORD writes of an outcome computed in memory (`$19`). */
+function scoredRow(outcome: CellOutcome) {
+  return outcome.status === "success"
+    ? {
+        status: "success",
+        outputs: outcome.outputs ?? null,
+        latency_ms: outcome.latencyMs,
+        tokens: outcome.tokens ?? null,
+        cost_usd: outcome.costUsd ?? null,
+      }
+    : { status: "failure", error: outcome.error, latency_ms: outcome.latencyMs };
+}
 
 type Row = { written: number; released: number; siblings: SettleCell[] | null } & CellRow;
 
@@ -88,6 +117,7 @@ export async function recordFinal(
   outcome: CellOutcome,
   now: Date,
   handOff?: { leaseMs: number },
+  scored: Record<string, CellOutcome> = {},
 ): Promise<{
   written: boolean;
   /** Evaluator cells this outcome released and left due for any worker (or failed, on a failure). */
@@ -123,6 +153,7 @@ export async function recordFinal(
     readRunData(run.data).concurrency?.batch_size ?? DEFAULT_BATCH_SIZE,
     new Date(now.getTime() + (handOff?.leaseMs ?? 0)).toISOString(),
     nextToken,
+    JSON.stringify(Object.fromEntries(Object.entries(scored).map(([key, o]) => [key, scoredRow(o)]))),
   ]);
   const next = row?.id
     ? {

@@ -43,7 +43,8 @@ const json = (value: unknown) => (value === undefined || value === null ? null :
  * anything else is final. A final write also releases or fails the evaluator cells waiting on it
  * and, with `handOff`, leases the run's next due cell to the same worker, all in one statement
  * (record-final.ts): a slot goes from one cell to the next in one round trip, without a claim.
- * Settling the scenario (`settleCell`) comes after, off that path.
+ * Settling the scenario (`settleCell`) comes after, off that path. `scored`: outcomes of evaluator
+ * steps computed in memory from a successful invocation's output, recorded final with it.
  */
 export async function recordOutcome(
   db: Database,
@@ -53,6 +54,7 @@ export async function recordOutcome(
   outcome: CellOutcome,
   now = new Date(),
   handOff?: { leaseMs: number },
+  scored?: Record<string, CellOutcome>,
 ): Promise<{ recorded: Recorded; next?: HandedOff; scenarioOpen?: boolean; scenarioCells?: SettleCell[] }> {
   const at = now.toISOString();
   if (outcome.status === "failure" && outcome.error.code === "cancelled") {
@@ -88,7 +90,7 @@ export async function recordOutcome(
     });
   }
   // One statement, so one round trip: the common case of every cell.
-  const final = await recordFinal(db, run, cell, token, outcome, now, handOff);
+  const final = await recordFinal(db, run, cell, token, outcome, now, handOff, scored);
   if (!final.written) return { recorded: "lost" };
   const success = outcome.status === "success";
   // Workers idle elsewhere may take the evaluator cells this released and did not hand to this

@@ -104,6 +104,62 @@ export async function writeSettled(
     await refreshTemporalMetrics(db, run, new Date(Number(scenario.timestamp_ms)), scenario.interval);
 }
 
+/** A scenario to settle from its cells (none open), as the record that ended it returned them. */
+export interface SettledScenario {
+  run: RunRow;
+  scenarioId: string;
+  cells: SettleCell[];
+}
+
+/**
+ * Scenarios of runs that are not live, settled from their cells in one statement: status and
+ * variational metrics, as `writeSettled` writes one. The scenario rows are locked in id order
+ * first, as the run's end locks the ones still unsettled, so the two never deadlock; the metrics
+ * insert reads the locked rows, so it waits for every lock (sub-statements of a WITH run in no
+ * set order: without that, its rows could be inserted before the locks were taken, and the run's
+ * end, holding a scenario and inserting its metrics, would wait on this statement's insert while
+ * this waited on its lock).
+ */
+export async function writeSettledMany(db: Executor, scenarios: SettledScenario[], now = new Date()): Promise<void> {
+  if (scenarios.length === 0) return;
+  const rows = scenarios.map(({ run, scenarioId, cells }) => ({
+    metric_id: newId(),
+    project_id: run.projectId,
+    run_id: run.id,
+    scenario_id: scenarioId,
+    status: rollupOf(cells.map((c) => c.status)),
+    data: computeMetrics(
+      readRunData(run.data).steps,
+      cells.map((c) => ({
+        stepKey: c.step_key,
+        status: c.status,
+        outputs: c.outputs,
+        latencyMs: c.latency_ms === null ? null : Number(c.latency_ms),
+        tokens: c.tokens,
+        costUsd: c.cost_usd === null ? null : Number(c.cost_usd),
+      })),
+    ),
+  }));
+  await rawQuery(
+    db,
+    `with x as (
+       select * from jsonb_to_recordset($1::text::jsonb)
+         as x(metric_id uuid, project_id uuid, run_id uuid, scenario_id uuid, status text, data jsonb)
+     ), locked as (
+       select e.id from evaluation_scenarios e where e.id in (select scenario_id from x) order by e.id for update
+     ), s as (
+       update evaluation_scenarios e set status = x.status, updated_at = $2::timestamptz
+       from x where e.id = x.scenario_id and e.id in (select id from locked)
+     )
+     insert into evaluation_metrics (id, project_id, run_id, scenario_id, status, data, created_at, updated_at)
+     select metric_id, project_id, run_id, scenario_id, 'success', data, $2::timestamptz, $2::timestamptz from x
+     where x.scenario_id in (select id from locked)
+     on conflict (run_id, scenario_id) where scenario_id is not null and timestamp is null
+     do update set data = excluded.data, status = 'success', updated_at = excluded.updated_at`,
+    [JSON.stringify(rows), now.toISOString()],
+  );
+}
+
 /**
  * After a cell was recorded: its scenario settles when nothing of it is left to run (see
  * settleScenario), in one transaction.
@@ -139,6 +195,8 @@ export async function finalizeIfDone(db: Executor, runId: string, now = new Date
       .select({ id: evaluationScenarios.id })
       .from(evaluationScenarios)
       .where(and(eq(evaluationScenarios.runId, run.id), inArray(evaluationScenarios.status, ["running", "queued"])))
+      // In id order, as a batch of settles locks them (writeSettledMany): no deadlock between the two.
+      .orderBy(evaluationScenarios.id)
       .for("update");
     for (const { id } of unsettled) await settleScenario(tx, run, id, now);
     // A queue waiting for its first pushed rows has nothing done yet: it stays running.

@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, ne, sql } from "drizzle-orm";
 import { NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
-import type { Database, Executor } from "@/server/db";
+import { rawQuery, type Database, type Executor } from "@/server/db";
 import { evaluationResults, evaluationRuns, evaluationScenarios } from "@/server/db/schema";
 import type { Scope } from "@/server/versioning";
 import { ClosedRunError } from "../model/closed-run-error";
@@ -17,6 +17,27 @@ import { sourceItems, type SourceItem } from "./source-items";
 import { validateGraph } from "./validate-graph";
 
 const CHUNK = 500;
+
+/**
+ * A chunk of scenarios and all their cells in one statement, the rows as JSON ($7 scenarios, $8
+ * cells): building a multi-row insert through the query builder cost more CPU than running it.
+ * $1 project, $2 run, $3 scenario status, $4 timestamp, $5 interval, $6 now.
+ */
+const MINT = `
+with s as (
+  insert into evaluation_scenarios (id, project_id, run_id, status, testcase_id, inputs, timestamp, interval,
+    created_at, updated_at)
+  select x.id, $1::uuid, $2::uuid, $3, x.testcase_id, x.inputs, $4::timestamptz, $5::int, $6::timestamptz,
+    $6::timestamptz
+  from jsonb_to_recordset($7::text::jsonb) as x(id uuid, testcase_id uuid, inputs jsonb)
+)
+insert into evaluation_results (id, project_id, run_id, scenario_id, step_key, repeat_idx, status, testcase_id,
+  trace_id, outputs, timestamp, interval, due_at, created_at, updated_at)
+select c.id, $1::uuid, $2::uuid, c.scenario_id, c.step_key, c.repeat_idx, c.status, c.testcase_id, c.trace_id,
+  c.outputs, $4::timestamptz, $5::int, case when c.due then $6::timestamptz end, $6::timestamptz, $6::timestamptz
+from jsonb_to_recordset($8::text::jsonb)
+  as c(id uuid, scenario_id uuid, step_key text, repeat_idx int, status text, testcase_id uuid, trace_id text,
+    outputs jsonb, due boolean)`;
 
 /**
  * Starts a run: checks the graph, mints one scenario per source row with all its cells (first
@@ -95,45 +116,37 @@ export async function mintScenarios(
   const data = readRunData(run.data);
   const plan = planScenarioCells(data, run.flags);
   const inputKeys = new Set(data.steps.filter((s) => s.type === "input").map((s) => s.key));
+  const status = plan.some((c) => c.status === "queued") ? "running" : "pending";
   for (let i = 0; i < items.length; i += CHUNK) {
     const chunk = items.slice(i, i + CHUNK);
-    const scenarios = chunk.map((item) => ({
-      id: newId(),
-      projectId: run.projectId,
-      runId: run.id,
-      status: plan.some((c) => c.status === "queued") ? "running" : "pending",
-      testcaseId: item.testcaseId ?? null,
-      inputs: item.inputs,
-      timestamp: time?.timestamp ?? null,
-      interval: time?.interval ?? null,
-      createdAt: now,
-      updatedAt: now,
-    }));
-    await tx.insert(evaluationScenarios).values(scenarios);
+    const scenarios = chunk.map((item) => ({ id: newId(), testcase_id: item.testcaseId ?? null, inputs: item.inputs }));
     const cells = scenarios.flatMap((s, k) =>
       plan.map((c) => {
         const input = inputKeys.has(c.stepKey);
         return {
           id: newId(),
-          projectId: run.projectId,
-          runId: run.id,
-          scenarioId: s.id,
-          stepKey: c.stepKey,
-          repeatIdx: c.repeatIdx,
+          scenario_id: s.id,
+          step_key: c.stepKey,
+          repeat_idx: c.repeatIdx,
           status: c.status,
-          testcaseId: s.testcaseId,
-          traceId: input ? (chunk[k].traceId ?? null) : null,
+          testcase_id: s.testcase_id,
+          trace_id: input ? (chunk[k].traceId ?? null) : null,
+          // Any JSON value, strings included: a jsonb column of the record set takes it as it is.
           outputs: input ? (chunk[k].outputs ?? null) : null,
-          timestamp: s.timestamp,
-          interval: s.interval,
-          dueAt: c.due ? now : null,
-          createdAt: now,
-          updatedAt: now,
+          due: c.due,
         };
       }),
     );
-    for (let j = 0; j < cells.length; j += CHUNK * 2)
-      await tx.insert(evaluationResults).values(cells.slice(j, j + CHUNK * 2));
+    await rawQuery(tx, MINT, [
+      run.projectId,
+      run.id,
+      status,
+      time?.timestamp.toISOString() ?? null,
+      time?.interval ?? null,
+      now.toISOString(),
+      JSON.stringify(scenarios),
+      JSON.stringify(cells),
+    ]);
   }
   return items.length;
 }
