@@ -40,6 +40,16 @@ export const ADD_TOOL = {
 };
 
 /** 20 additions; `correct_answer` is the sum. */
+/** A prompt application's data: "Add {{a}} and {{b}}." to the (scripted) model, the rows' question. */
+export const ADDER_PROMPT = {
+  parameters: {
+    prompt: {
+      messages: [{ role: "user", content: "Add {{a}} and {{b}}." }],
+      llm_config: { model: "openai/gpt-5-mini" },
+    },
+  },
+};
+
 export const ADDITIONS = Array.from({ length: 20 }, (_, i) => ({
   a: i,
   b: i + 1,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import type { TestApp } from "../helpers/test-app";
 import {
+  ADDER_PROMPT,
   ADDITIONS,
   arithmeticModel,
   createEntity,
@@ -41,14 +42,7 @@ describe("human review", () => {
     const app = (
       await createEntity(t, key, "applications", "application", {
         slug: "adder",
-        data: {
-          parameters: {
-            prompt: {
-              messages: [{ role: "user", content: "Add {{a}} and {{b}}." }],
-              llm_config: { model: "openai/gpt-5-mini" },
-            },
-          },
-        },
+        data: ADDER_PROMPT,
       })
     ).revision_id;
     const exact = (

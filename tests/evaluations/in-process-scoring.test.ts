@@ -4,6 +4,7 @@ import { evaluationMetrics, evaluationResults, evaluationScenarios } from "@/ser
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import type { TestApp } from "../helpers/test-app";
 import {
+  ADDER_PROMPT,
   ADDITIONS,
   arithmeticModel,
   createEntity,
@@ -34,14 +35,7 @@ beforeAll(async () => {
   prompt = (
     await createEntity(t, key, "applications", "application", {
       slug: "adder",
-      data: {
-        parameters: {
-          prompt: {
-            messages: [{ role: "user", content: "Add {{a}} and {{b}}." }],
-            llm_config: { model: "openai/gpt-5-mini" },
-          },
-        },
-      },
+      data: ADDER_PROMPT,
     })
   ).revision_id;
   exact = (

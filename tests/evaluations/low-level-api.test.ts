@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import type { TestApp } from "../helpers/test-app";
-import { arithmeticModel, createEntity, evaluationApp, finished, startWorker, waitFor } from "./eval-fixtures";
+import {
+  ADDER_PROMPT,
+  arithmeticModel,
+  createEntity,
+  evaluationApp,
+  finished,
+  startWorker,
+  waitFor,
+} from "./eval-fixtures";
 
 let t: TestApp;
 let model: ScriptedModelServer;
@@ -180,14 +188,7 @@ describe("the low-level evaluation API", () => {
     const app = (
       await createEntity(t, key, "applications", "application", {
         slug: "slice-adder",
-        data: {
-          parameters: {
-            prompt: {
-              messages: [{ role: "user", content: "Add {{a}} and {{b}}." }],
-              llm_config: { model: "openai/gpt-5-mini" },
-            },
-          },
-        },
+        data: ADDER_PROMPT,
       })
     ).revision_id;
     const exact = (

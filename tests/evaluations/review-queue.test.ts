@@ -5,6 +5,7 @@ import { createCaller } from "@/server/trpc/root";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import type { TestApp } from "../helpers/test-app";
 import {
+  ADDER_PROMPT,
   ADDITIONS,
   arithmeticModel,
   createEntity,
@@ -40,14 +41,7 @@ afterAll(async () => {
 async function humanRun(evaluatorData: Record<string, unknown>, slug: string) {
   const app = await createEntity(t, key, "applications", "application", {
     slug: `adder-${slug}`,
-    data: {
-      parameters: {
-        prompt: {
-          messages: [{ role: "user", content: "Add {{a}} and {{b}}." }],
-          llm_config: { model: "openai/gpt-5-mini" },
-        },
-      },
-    },
+    data: ADDER_PROMPT,
   });
   const exact = await createEntity(t, key, "evaluators", "evaluator", {
     slug: `exact-${slug}`,

@@ -4,8 +4,9 @@ import { events } from "@/server/db/schema";
 import { startScriptedModelServer, type Script, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import type { TestApp } from "../helpers/test-app";
 import {
-  ADD_TOOL,
+  ADDER_PROMPT,
   ADDITIONS,
+  ADD_TOOL,
   arithmeticModel,
   createEntity,
   evaluationApp,
@@ -33,14 +34,7 @@ beforeAll(async () => {
   prompt = (
     await createEntity(t, key, "applications", "application", {
       slug: "adder",
-      data: {
-        parameters: {
-          prompt: {
-            messages: [{ role: "user", content: "Add {{a}} and {{b}}." }],
-            llm_config: { model: "openai/gpt-5-mini" },
-          },
-        },
-      },
+      data: ADDER_PROMPT,
     })
   ).revision_id;
   agent = (

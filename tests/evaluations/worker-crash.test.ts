@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluationResults, evaluationScenarios } from "@/server/db/schema";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import type { TestApp } from "../helpers/test-app";
-import { arithmeticModel, createEntity, evaluationApp, finished, startWorker, waitFor } from "./eval-fixtures";
+import {
+  ADDER_PROMPT,
+  arithmeticModel,
+  createEntity,
+  evaluationApp,
+  finished,
+  startWorker,
+  waitFor,
+} from "./eval-fixtures";
 
 // Another process on the same database needs real PostgreSQL (PGlite lives inside one process).
 const pg = !!process.env.DATABASE_URL;
@@ -33,14 +41,7 @@ describe.skipIf(!pg)("a worker killed with SIGKILL mid-run on PostgreSQL", () =>
     const prompt = (
       await createEntity(t, key, "applications", "application", {
         slug: "adder",
-        data: {
-          parameters: {
-            prompt: {
-              messages: [{ role: "user", content: "Add {{a}} and {{b}}." }],
-              llm_config: { model: "openai/gpt-5-mini" },
-            },
-          },
-        },
+        data: ADDER_PROMPT,
       })
     ).revision_id;
     const exact = (

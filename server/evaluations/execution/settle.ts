@@ -72,18 +72,7 @@ export async function writeSettled(
   cells: SettleCell[],
   now = new Date(),
 ): Promise<void> {
-  const status = rollupOf(cells.map((c) => c.status));
-  const data = computeMetrics(
-    readRunData(run.data).steps,
-    cells.map((c) => ({
-      stepKey: c.step_key,
-      status: c.status,
-      outputs: c.outputs,
-      latencyMs: c.latency_ms === null ? null : Number(c.latency_ms),
-      tokens: c.tokens,
-      costUsd: c.cost_usd === null ? null : Number(c.cost_usd),
-    })),
-  );
+  const { status, data } = settledFrom(run, cells);
   const [scenario] = await rawQuery<{ timestamp_ms: number | null; interval: number | null }>(
     db,
     `with s as (
@@ -102,6 +91,24 @@ export async function writeSettled(
   // A live run's window has its own metrics, current as each of its scenarios settles.
   if (run.flags.is_live && scenario?.timestamp_ms != null)
     await refreshTemporalMetrics(db, run, new Date(Number(scenario.timestamp_ms)), scenario.interval);
+}
+
+/** A scenario's status and variational metrics, from all of its cells. */
+function settledFrom(run: RunRow, cells: SettleCell[]) {
+  return {
+    status: rollupOf(cells.map((c) => c.status)),
+    data: computeMetrics(
+      readRunData(run.data).steps,
+      cells.map((c) => ({
+        stepKey: c.step_key,
+        status: c.status,
+        outputs: c.outputs,
+        latencyMs: c.latency_ms === null ? null : Number(c.latency_ms),
+        tokens: c.tokens,
+        costUsd: c.cost_usd === null ? null : Number(c.cost_usd),
+      })),
+    ),
+  };
 }
 
 /** A scenario to settle from its cells (none open), as the record that ended it returned them. */
@@ -127,18 +134,7 @@ export async function writeSettledMany(db: Executor, scenarios: SettledScenario[
     project_id: run.projectId,
     run_id: run.id,
     scenario_id: scenarioId,
-    status: rollupOf(cells.map((c) => c.status)),
-    data: computeMetrics(
-      readRunData(run.data).steps,
-      cells.map((c) => ({
-        stepKey: c.step_key,
-        status: c.status,
-        outputs: c.outputs,
-        latencyMs: c.latency_ms === null ? null : Number(c.latency_ms),
-        tokens: c.tokens,
-        costUsd: c.cost_usd === null ? null : Number(c.cost_usd),
-      })),
-    ),
+    ...settledFrom(run, cells),
   }));
   await rawQuery(
     db,
