@@ -40,10 +40,11 @@ import postgres from "postgres";
 import { appContextOf, createApiHandler, PROJECT_SETUPS } from "@/server/boot";
 import { createAccount } from "@/server/auth";
 import { loadConfig } from "@/server/core/config";
-import { migrateDatabase, openDatabase, rawQuery, type Database } from "@/server/db";
+import { migrateDatabase, openDatabase, type Database } from "@/server/db";
 import { startEvaluationWorker } from "@/server/evaluations";
 import { runAgentTurn } from "@/server/evaluations/execution/agent-runner";
 import { runEvaluator } from "@/server/evaluations/evaluators";
+import { ingestBacklog } from "@/server/tracing/ingest/backlog";
 import { SecretBox, verifySecretKey } from "@/server/encryption";
 import { loadAverage, log, machine } from "../lib/benchmark";
 import { profiled } from "./cpu-profile";
@@ -92,12 +93,11 @@ async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promi
   );
 }
 
-/** Waits until the span ingest queue is empty (at most a minute), polling. */
+/** Waits until the span ingest backlog is empty (at most a minute), polling. */
 async function ingested(db: Database): Promise<void> {
   const until = Date.now() + 60_000;
   while (Date.now() < until) {
-    const [row] = await rawQuery<{ n: number }>(db, `select count(*)::int as n from span_ingest`, []);
-    if (row.n === 0) return;
+    if ((await ingestBacklog(db)) === 0) return;
     await new Promise((r) => setTimeout(r, 200));
   }
   log("the span ingest queue did not empty within a minute; measuring anyway");
