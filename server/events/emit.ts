@@ -1,8 +1,8 @@
-import { is, sql } from "drizzle-orm";
+import { eq, is, sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { newId } from "@/server/core/ids";
 import { jsonPlaceholder, preparedQuery, timestampPlaceholder, type Database, type Executor } from "@/server/db";
-import { events } from "@/server/db/schema";
+import { events, projects } from "@/server/db/schema";
 import { eventBatcherFor } from "./insert-batcher";
 import { notifyEventsWritten } from "./notify";
 
@@ -32,16 +32,31 @@ function attributesJson(attributes: NewEvent["attributes"]): string {
 }
 
 const p = (name: string) => sql.placeholder(name);
-/** The insert of an event in its change's transaction, built once (see server/db/prepared.ts). */
+/**
+ * The insert of an event in its change's transaction, built once (see server/db/prepared.ts). It
+ * takes its values from the project's row, locked `FOR KEY SHARE` as a foreign key's check would
+ * lock it (the table has none; see server/events/README.md): no event for a project that does not
+ * exist, and a project's delete waits for this transaction, then deletes the event with it.
+ */
 export const insertEvent = (db: Executor) =>
-  db.insert(events).values({
-    id: p("id"),
-    projectId: p("projectId"),
-    eventType: p("eventType"),
-    timestamp: timestampPlaceholder("timestamp"),
-    createdAt: timestampPlaceholder("timestamp"),
-    attributes: jsonPlaceholder("attributes"),
-  });
+  db
+    .insert(events)
+    .select(
+      db
+        .select({
+          id: sql`${p("id")}::uuid`.as("id"),
+          projectId: projects.id,
+          eventType: sql`${p("eventType")}::text`.as("event_type"),
+          timestamp: sql`${timestampPlaceholder("timestamp")}`.as("timestamp"),
+          createdAt: sql`${timestampPlaceholder("timestamp")}`.as("created_at"),
+          attributes: sql`${jsonPlaceholder("attributes")}`.as("attributes"),
+          fannedOutAt: sql`null::timestamptz`.as("fanned_out_at"),
+        })
+        .from(projects)
+        .where(eq(projects.id, p("projectId")))
+        .for("key share"),
+    )
+    .returning({ id: events.id });
 
 // Past this many unwritten read events a request waits for its own, so a database that cannot
 // keep up slows readers down instead of growing memory.
@@ -57,13 +72,15 @@ export async function emitEvent(db: Executor, event: NewEvent, now = new Date())
   const id = newId();
   const attributes = attributesJson(event.attributes);
   if (inTransaction(db)) {
-    await preparedQuery(db, "events.insertInTransaction", insertEvent).execute({
+    const written = await preparedQuery(db, "events.insertInTransaction", insertEvent).execute({
       id,
       projectId: event.projectId,
       eventType: event.type,
       timestamp: now.toISOString(),
       attributes,
     });
+    if (written.length === 0)
+      throw new Error(`Event ${event.type} not written: project ${event.projectId} does not exist`);
     await notifyEventsWritten(db);
     return id;
   }

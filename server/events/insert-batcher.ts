@@ -26,6 +26,8 @@ const MAX_BATCH = 1000;
  * (fan-out would only mark it), decided once per group, and the fan-out worker is woken in the
  * same statement only when a row is left for it: under a stream of retrieves, a fan-out
  * transaction per batch and the update of every event row cost as much as the retrieves' own work.
+ * Each group locks its project `FOR KEY SHARE`, the check a foreign key would make per row (see
+ * server/events/README.md); the rows of a project deleted meanwhile are not written.
  */
 const INSERT_ROWS_SQL = `
 with g as materialized (
@@ -37,6 +39,8 @@ with g as materialized (
     ) as subscribed
   from rows from (jsonb_to_recordset($1::text::jsonb) as (project_id uuid, event_type text, attributes jsonb))
     with ordinality as g(project_id, event_type, attributes, n)
+  join projects p on p.id = g.project_id
+  for key share of p
 ), written as (
   insert into events (id, project_id, event_type, "timestamp", created_at, attributes, fanned_out_at)
   select r.id, g.project_id, g.event_type, r.at, r.at, g.attributes, case when g.subscribed then null else r.at end
@@ -133,8 +137,7 @@ class InsertBatcher {
   }
 
   /**
-   * Writes a batch, or, if that fails, each row alone, so one bad row (its project deleted
-   * meanwhile, say) costs only itself. Never rejects (it runs from a timer): what is lost is logged.
+   * Writes a batch, or, if that fails, each row alone, so one bad row costs only itself. Never rejects (it runs from a timer): what is lost is logged.
    */
   private async writeAll(batch: QueuedEvent[]): Promise<void> {
     try {

@@ -1,6 +1,5 @@
 import { entityKind } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newId } from "@/server/core/ids";
 import { drainEvents, emitEvent } from "@/server/events/emit";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 
@@ -63,12 +62,12 @@ describe("read events under concurrency", () => {
 
   it("writes the good rows of a batch that holds a bad one, and keeps accepting events", async () => {
     const db = t.database.db;
-    const emit = (project: string, n: number) =>
-      emitEvent(db, { projectId: project, type: "testcases.queried", attributes: { n } });
-    // A project that does not exist (deleted meanwhile, say) fails its row's foreign key.
-    await Promise.all([emit(projectId, 1), emit(newId(), 2), emit(projectId, 3)]);
+    const emit = (n: number, text = "fine") =>
+      emitEvent(db, { projectId, type: "testcases.queried", attributes: { n, text } });
+    // A lone surrogate is valid in a JavaScript string and refused by jsonb: the batch fails.
+    await Promise.all([emit(1), emit(2, "bad \ud800"), emit(3)]);
     await drainEvents(db);
-    await emit(projectId, 4);
+    await emit(4);
     const page = await t.call("POST", "/api/events/query", {
       key,
       body: { event_type: "testcases.queried", windowing: { limit: 10 } },
