@@ -14,7 +14,8 @@
  * `server_output_tail`). `--retrieves=` measures only those kinds of retrieve and nothing else
  * (no ceiling, commits or watcher), for a quick look at one path. Each retrieve
  * kind also reports the database transactions the app's measured runs made per request
- * (pg_stat_database; the floor makes one: its query). Last, `no_query_ceiling`: the floor server
+ * (pg_stat_database; the floor makes one: its query) and the CPU the database's backends spent
+ * per request of the app's runs and of the floor's (from /proc; the database runs on this machine). Last, `no_query_ceiling`: the floor server
  * writing the same answer without its query, against the floor, i.e. the ratio a server answering
  * from memory with nothing else to do reaches on this machine at this load.
  *
@@ -33,9 +34,18 @@ import { measureAgainstFloor, round3, type FloorComparison } from "../lib/floor"
 import { measure, type Measurement, type RequestSpec } from "../lib/measure";
 import { startFloorServer } from "../lib/floor-server";
 import postgres from "postgres";
+import { processCpuMs } from "../lib/process-cpu";
 import { ensureBuild, startNextServer, type NextServer } from "../lib/next-server";
 
 const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
+
+/** What a kind of retrieve costs the database, per request of the app's (and the floor's) measured runs. */
+interface DatabaseCost {
+  database_transactions_per_request: number;
+  /** CPU of the bench database's backends (the app's pool, its workers), from /proc. */
+  database_cpu_ms_per_request: number;
+  floor_database_cpu_ms_per_request: number;
+}
 const COMMIT_CLIENTS = 16;
 const WATCH_DEPLOYS = 50;
 
@@ -128,8 +138,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     const floors: Measurement[] = [];
 
     log("measuring retrieves");
-    const retrieve: Record<string, FloorComparison & { database_transactions_per_request: number }> = {};
-    const transactions = transactionCounter(server.databaseUrl!);
+    const retrieve: Record<string, FloorComparison & DatabaseCost> = {};
+    const database = databaseCounter(server.databaseUrl!);
     const unknownKinds = onlyKinds?.filter((kind) => !(kind in retrieveKinds)) ?? [];
     if (unknownKinds.length)
       throw new Error(
@@ -139,32 +149,46 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       if (onlyKinds && !onlyKinds.includes(kind)) continue;
       log(`retrieve by ${kind}`);
       const retrieveLoad = { method: "POST" as const, body, connections: load.connections, expectStatus: 200 };
-      const counted = { transactions: 0, requests: 0 };
+      const app = { transactions: 0, cpuMs: 0, requests: 0 };
+      const floor = { cpuMs: 0, requests: 0 };
+      const counted = async (
+        into: { cpuMs: number; requests: number; transactions?: number },
+        run: () => Promise<Measurement>,
+      ) => {
+        const before = await database.read();
+        const measured = await run();
+        const after = await database.read();
+        if (into.transactions !== undefined) into.transactions += after.transactions - before.transactions;
+        into.cpuMs += after.cpuMs - before.cpuMs;
+        into.requests += measured.requests_total;
+        return measured;
+      };
       const comparison = await measureAgainstFloor(
         (timing) =>
-          floorServer.measure({ ...retrieveLoad, ...timing, path: `/floor/${kind}` }).then((m) => (floors.push(m), m)),
+          counted(floor, () => floorServer.measure({ ...retrieveLoad, ...timing, path: `/floor/${kind}` })).then(
+            (m) => (floors.push(m), m),
+          ),
         load,
-        async (timing) => {
-          const before = await transactions.count();
-          const measured = await measure({
-            ...retrieveLoad,
-            ...timing,
-            baseUrl: server.baseUrl,
-            serverPid: server.pid,
-            path: "/api/applications/revisions/retrieve",
-            headers: api.headers,
-          });
-          counted.transactions += (await transactions.count()) - before;
-          counted.requests += measured.requests_total;
-          return measured;
-        },
+        (timing) =>
+          counted(app, () =>
+            measure({
+              ...retrieveLoad,
+              ...timing,
+              baseUrl: server.baseUrl,
+              serverPid: server.pid,
+              path: "/api/applications/revisions/retrieve",
+              headers: api.headers,
+            }),
+          ),
       );
       retrieve[kind] = {
         ...comparison,
-        database_transactions_per_request: round3(counted.transactions / counted.requests),
+        database_transactions_per_request: round3(app.transactions / app.requests),
+        database_cpu_ms_per_request: round3(app.cpuMs / app.requests),
+        floor_database_cpu_ms_per_request: round3(floor.cpuMs / floor.requests),
       };
     }
-    await transactions.close();
+    await database.close();
     if (onlyKinds) {
       return {
         benchmark: "versioning",
@@ -265,16 +289,30 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
  * collector publishes with a delay of up to half a second: it is read after a pause). Every
  * statement outside a transaction block counts as one.
  */
-function transactionCounter(databaseUrl: string) {
+/**
+ * The bench database's committed transactions and its backends' CPU (from /proc: the database
+ * runs on this machine), read after the statistics and any queued read events have settled.
+ */
+function databaseCounter(databaseUrl: string) {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   return {
-    async count(): Promise<number> {
+    async read(): Promise<{ transactions: number; cpuMs: number }> {
       await new Promise((r) => setTimeout(r, 700));
       await sql`select pg_stat_clear_snapshot()`;
       const [row] = await sql<
         { xact_commit: string }[]
       >`select xact_commit from pg_stat_database where datname = current_database()`;
-      return Number(row!.xact_commit);
+      const backends = await sql<{ pid: number }[]>`
+        select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
+      let cpuMs = 0;
+      for (const { pid } of backends) {
+        try {
+          cpuMs += processCpuMs(pid);
+        } catch {
+          // A backend that ended between the two reads: its connection closed, nothing to count.
+        }
+      }
+      return { transactions: Number(row!.xact_commit), cpuMs };
     },
     close: () => sql.end({ timeout: 1 }),
   };
