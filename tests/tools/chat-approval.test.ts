@@ -104,7 +104,9 @@ it("the AI SDK's Chat pauses on the approval request, addToolApprovalResponse re
 
 it("the resumed turn's trace shows the approved call once, with its real input and output, as approved", async () => {
   let body: any;
-  for (let i = 0; i < 50 && !body; i++) {
+  // A deadline, not a count of tries: under load the second root can take seconds to be ingested.
+  const deadline = Date.now() + 30_000;
+  while (!body && Date.now() < deadline) {
     await drainIngestQueue(app.context);
     const res = await app.call("GET", `/api/traces/${resumedTraceId}`, { key });
     // Both runs of the lineage land in this trace, each when its turn ends: wait for the two roots.
