@@ -54,12 +54,16 @@ export function computeMetrics(steps: Step[], cells: MetricCell[]): Record<strin
 function outputMetrics(outputs: unknown[]): Record<string, unknown> {
   const numeric = new Map<string, number[]>();
   const binary = new Map<string, boolean[]>();
+  const add = <T>(into: Map<string, T[]>, key: string, value: T) => {
+    const values = into.get(key);
+    if (values) values.push(value);
+    else into.set(key, [value]);
+  };
   for (const output of outputs) {
     if (!output || typeof output !== "object" || Array.isArray(output)) continue;
     for (const [key, value] of Object.entries(output)) {
-      if (typeof value === "boolean") binary.set(key, [...(binary.get(key) ?? []), value]);
-      else if (typeof value === "number" && Number.isFinite(value))
-        numeric.set(key, [...(numeric.get(key) ?? []), value]);
+      if (typeof value === "boolean") add(binary, key, value);
+      else if (typeof value === "number" && Number.isFinite(value)) add(numeric, key, value);
     }
   }
   const out: Record<string, unknown> = {};

@@ -2,18 +2,31 @@ import { and, eq, sql } from "drizzle-orm";
 import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { evaluationMetrics, evaluationResults } from "@/server/db/schema";
-import { readRunData } from "../model/run-data";
+import { readRunData, type Step } from "../model/run-data";
 import type { MetricsRow, RunRow } from "../model/rows";
 import { computeMetrics } from "./compute-metrics";
 
-const cellColumns = {
-  stepKey: evaluationResults.stepKey,
-  status: evaluationResults.status,
-  outputs: evaluationResults.outputs,
-  latencyMs: evaluationResults.latencyMs,
-  tokens: evaluationResults.tokens,
-  costUsd: evaluationResults.costUsd,
-};
+/**
+ * The cells' columns metrics are computed from. Outputs are read for evaluator cells only: the
+ * metrics take scores from them, and an invocation's output (an agent's messages) is the largest
+ * value of a run; reading every one back once a second made a refresh grow with the outputs.
+ */
+function cellColumns(steps: Step[]) {
+  const evaluators = steps.filter((step) => step.type === "annotation").map((step) => step.key);
+  return {
+    stepKey: evaluationResults.stepKey,
+    status: evaluationResults.status,
+    outputs: evaluators.length
+      ? sql`case when ${evaluationResults.stepKey} in (${sql.join(
+          evaluators.map((key) => sql`${key}`),
+          sql`, `,
+        )}) then ${evaluationResults.outputs} end`.mapWith(evaluationResults.outputs)
+      : sql`null`.mapWith(evaluationResults.outputs),
+    latencyMs: evaluationResults.latencyMs,
+    tokens: evaluationResults.tokens,
+    costUsd: evaluationResults.costUsd,
+  };
+}
 
 /**
  * Recomputes and stores the metrics of a run (global) or of one of its scenarios (variational)
@@ -50,13 +63,14 @@ export async function refreshMetrics(db: Executor, run: RunRow, scenarioId?: str
 
 /** The metrics of a run (or one scenario), computed from its cells and not stored. */
 export async function runMetrics(db: Executor, run: RunRow, scenarioId?: string) {
+  const { steps } = readRunData(run.data);
   const cells = await db
-    .select(cellColumns)
+    .select(cellColumns(steps))
     .from(evaluationResults)
     .where(
       and(eq(evaluationResults.runId, run.id), scenarioId ? eq(evaluationResults.scenarioId, scenarioId) : undefined),
     );
-  return computeMetrics(readRunData(run.data).steps, cells);
+  return computeMetrics(steps, cells);
 }
 
 /**
@@ -69,11 +83,12 @@ export async function refreshTemporalMetrics(
   timestamp: Date,
   interval: number | null,
 ): Promise<MetricsRow> {
+  const { steps } = readRunData(run.data);
   const cells = await db
-    .select(cellColumns)
+    .select(cellColumns(steps))
     .from(evaluationResults)
     .where(and(eq(evaluationResults.runId, run.id), eq(evaluationResults.timestamp, timestamp)));
-  const data = computeMetrics(readRunData(run.data).steps, cells);
+  const data = computeMetrics(steps, cells);
   const now = new Date();
   const [row] = await db
     .insert(evaluationMetrics)
