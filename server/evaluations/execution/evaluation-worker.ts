@@ -7,6 +7,7 @@ import { listen } from "@/server/worker";
 import type { BackgroundWorker, RunningWorker } from "@/server/worker";
 import { startWakeLoop } from "@/server/worker";
 import { refreshMetrics } from "../metrics/refresh-metrics";
+import { nextRefreshAt } from "../metrics/refresh-pace";
 import type { RunRow } from "../model/rows";
 import { dependencyShape } from "./cell-dependencies";
 import { EVALUATIONS_CHANNEL } from "./channel";
@@ -26,7 +27,7 @@ export interface EvaluationWorkerOptions {
   leaseMs?: number;
   /** Safety poll when no notification arrives (retries falling due, a missed NOTIFY). */
   idleMs?: number;
-  /** Least time between two refreshes of a running run's global metrics. */
+  /** Least time between two refreshes of a running run's global metrics (longer for large runs: refresh-pace.ts). */
   metricsIntervalMs?: number;
   /**
    * How often the live-evaluation tick runs (default every minute, a couple of seconds past it,
@@ -77,6 +78,7 @@ export function startEvaluationWorker(
   const leaseMs = options.leaseMs ?? 30_000;
   const metricsIntervalMs = options.metricsIntervalMs ?? 1_000;
   const inFlight = new Map<string, InFlight>();
+  /** When each run's global metrics may be refreshed next. */
   const metricsAt = new Map<string, number>();
   let slotFreed: (() => void) | undefined;
   let stopped = false;
@@ -92,10 +94,11 @@ export function startEvaluationWorker(
   };
 
   const refreshRunMetrics = async (run: RunRow) => {
-    const last = metricsAt.get(run.id) ?? 0;
-    if (Date.now() - last < metricsIntervalMs) return;
-    metricsAt.set(run.id, Date.now());
+    const startedAt = Date.now();
+    if (startedAt < (metricsAt.get(run.id) ?? 0)) return;
+    metricsAt.set(run.id, startedAt + metricsIntervalMs);
     await refreshMetrics(app.db, run);
+    metricsAt.set(run.id, nextRefreshAt(startedAt, Date.now(), metricsIntervalMs));
   };
 
   const finish = async (slot: InFlight) => {
