@@ -137,7 +137,8 @@ class InsertBatcher {
   }
 
   /**
-   * Writes a batch, or, if that fails, each row alone, so one bad row costs only itself. Never rejects (it runs from a timer): what is lost is logged.
+   * Writes a batch, or, if that fails, each row alone, so one bad row costs only itself. Never
+   * rejects (it runs from a timer): what is lost is logged.
    */
   private async writeAll(batch: QueuedEvent[]): Promise<void> {
     try {
