@@ -32,7 +32,8 @@ export async function startWorkerProcesses(count: number, env: Record<string, st
   try {
     for (let i = 0; i < count; i++)
       children.push(
-        spawn(process.execPath, ["--import", "tsx", "server/boot/worker-main.ts"], {
+        // The node options of `npm run worker` (package.json).
+        spawn(process.execPath, ["--max-semi-space-size=64", "--import", "tsx", "server/boot/worker-main.ts"], {
           env: { ...process.env, LOG_LEVEL: "info", ...env },
           stdio: ["ignore", "pipe", "inherit"],
         }),
