@@ -71,13 +71,32 @@ export async function recordSpans(
   return { count: accepted.spans.length, dropped: accepted.dropped };
 }
 
-/** A deep copy with every secret replaced, in keys as in values. */
+/**
+ * `value` with every secret replaced, in keys as in values. Only what holds a secret is copied
+ * (it runs on every agent run's spans, which almost never hold one); the rest is shared.
+ */
 export function redact(value: unknown, secrets: string[]): unknown {
-  if (typeof value === "string") return secrets.reduce((s, secret) => s.split(secret).join(REDACTED), value);
-  if (Array.isArray(value)) return value.map((v) => redact(v, secrets));
-  if (isObject(value))
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [redact(k, secrets) as string, redact(v, secrets)]),
-    );
+  if (typeof value === "string")
+    return secrets.some((secret) => value.includes(secret))
+      ? secrets.reduce((s, secret) => s.split(secret).join(REDACTED), value)
+      : value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const redacted = redact(value[i], secrets);
+      if (redacted !== value[i]) (copy ??= value.slice())[i] = redacted;
+    }
+    return copy ?? value;
+  }
+  if (isObject(value)) {
+    let changed = false;
+    const entries = Object.entries(value).map(([k, v]) => {
+      const key = redact(k, secrets) as string;
+      const redacted = redact(v, secrets);
+      if (key !== k || redacted !== v) changed = true;
+      return [key, redacted] as const;
+    });
+    return changed ? Object.fromEntries(entries) : value;
+  }
   return value;
 }
