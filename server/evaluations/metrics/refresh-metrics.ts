@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { evaluationMetrics, evaluationResults } from "@/server/db/schema";
@@ -17,10 +17,9 @@ function cellColumns(steps: Step[]) {
     stepKey: evaluationResults.stepKey,
     status: evaluationResults.status,
     outputs: evaluators.length
-      ? sql`case when ${evaluationResults.stepKey} in (${sql.join(
-          evaluators.map((key) => sql`${key}`),
-          sql`, `,
-        )}) then ${evaluationResults.outputs} end`.mapWith(evaluationResults.outputs)
+      ? sql`case when ${inArray(evaluationResults.stepKey, evaluators)} then ${evaluationResults.outputs} end`.mapWith(
+          evaluationResults.outputs,
+        )
       : sql`null`.mapWith(evaluationResults.outputs),
     latencyMs: evaluationResults.latencyMs,
     tokens: evaluationResults.tokens,
