@@ -136,7 +136,7 @@ export const evaluationResults = pgTable(
     uniqueIndex("evaluation_results_cell_idx").on(t.runId, t.scenarioId, t.stepKey, t.repeatIdx),
     index("evaluation_results_scenario_idx").on(t.scenarioId),
     index("evaluation_results_project_idx").on(t.projectId, t.id),
-    index("evaluation_results_work_idx").on(t.runId, t.status, t.dueAt),
+    index("evaluation_results_work_idx").on(t.runId, t.status, t.dueAt, t.id),
   ],
 );
 

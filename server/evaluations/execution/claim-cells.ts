@@ -40,6 +40,28 @@ export const CLAIMED_COLUMNS = `r.id::text, r.run_id::text, r.scenario_id::text,
   (select (extract(epoch from u.updated_at) * 1000)::float8 from evaluation_runs u where u.id = r.run_id) as run_updated_ms`;
 
 /**
+ * CTEs `expired`, `ready` and `due`: at most `limit` cells of the run to lease next, locked (SKIP
+ * LOCKED), `except` left out: first cells whose lease ran out (their worker died), then queued
+ * cells whose time has come, in due order. Two ranges of `evaluation_results_work_idx` (run,
+ * status, due_at, id), each read in order and stopped at the limit: one condition with an OR
+ * between the two made every claim and record read and sort all of the run's cells.
+ */
+export function dueCells({ run, now, limit, except }: { run: string; now: string; limit: string; except?: string }) {
+  const other = except ? `and id <> ${except}::uuid` : "";
+  return `expired as (
+  select id from evaluation_results
+  where run_id = ${run}::uuid and status = 'running' and lease_until < ${now}::timestamptz ${other}
+  order by id limit ${limit} for update skip locked
+), ready as (
+  select id from evaluation_results
+  where run_id = ${run}::uuid and status = 'queued' and due_at <= ${now}::timestamptz ${other}
+  order by due_at, id limit greatest(0, ${limit} - (select count(*) from expired)) for update skip locked
+), due as (
+  select id from expired union all select id from ready
+)`;
+}
+
+/**
  * One statement (the hot path is a handful of round trips per cell, written by hand because
  * building SQL per call cost more than running it): leases at most `min(limit, batch_size −
  * cells of the run leased now)` due cells of a running, active, open run (a cell whose lease ran
@@ -52,14 +74,7 @@ with room as (
     where run_id = $1::uuid and status = 'running' and lease_until >= $2::timestamptz)) as n
   where exists (select 1 from evaluation_runs where id = $1::uuid and status = 'running'
     and flags @> '{"is_active": true}' and not flags @> '{"is_closed": true}')
-), due as (
-  select id from evaluation_results
-  where run_id = $1::uuid and ((status = 'queued' and due_at <= $2::timestamptz)
-    or (status = 'running' and lease_until < $2::timestamptz))
-  order by due_at, id
-  limit greatest(0, coalesce((select n from room), 0))
-  for update skip locked
-)
+), ${dueCells({ run: "$1", now: "$2", limit: "greatest(0, coalesce((select n from room), 0))" })}
 update evaluation_results r
 set status = 'running', lease_until = $3::timestamptz, lease_token = $4::uuid, attempts = r.attempts + 1,
   updated_at = $2::timestamptz

@@ -122,12 +122,12 @@ export function startEvaluationWorker(
       if (recorded === "done" && !scenarioOpen) {
         // The slot goes on with the handed-off cell while the scenario settles; a slot with
         // nothing next waits for it, then sees whether the run is done.
-        // When this cell ended the scenario, its record returned the cells to settle from (a
-        // live run's window metrics are refreshed under the scenario's lock: the full settle).
-        const settling =
-          scenarioCells && !run.flags.is_live
-            ? settles.add({ run, scenarioId: cell.scenarioId, cells: scenarioCells }, !next).then(() => true)
-            : settleCell(app.db, run, cell.scenarioId);
+        // When this cell ended the scenario, its record returned the cells to settle from;
+        // otherwise the batch looks at the scenario again (settle-batch.ts). A live run's window
+        // metrics are refreshed under the scenario's lock: the full settle.
+        const settling = run.flags.is_live
+          ? settleCell(app.db, run, cell.scenarioId)
+          : settles.add({ run, scenarioId: cell.scenarioId, cells: scenarioCells }, !next);
         const settled = settling.then(async (done) => {
           if (done && (next || !(await finalizeIfDone(app.db, run.id)))) await refreshRunMetrics(run);
         });

@@ -3,7 +3,7 @@ import { rawQuery, type Executor } from "@/server/db";
 import { DEFAULT_BATCH_SIZE, readRunData } from "../model/run-data";
 import type { RunRow } from "../model/rows";
 import { dependencyShape } from "./cell-dependencies";
-import { CLAIMED_COLUMNS, toCell, type CellRow, type WorkCell } from "./claim-cells";
+import { CLAIMED_COLUMNS, dueCells, toCell, type CellRow, type WorkCell } from "./claim-cells";
 import type { CellOutcome } from "./invocation-outcome";
 import type { SettleCell } from "./settle";
 
@@ -19,7 +19,10 @@ import type { SettleCell } from "./settle";
  * without reading them again (settle.ts). `$19` holds the outcomes of evaluator steps the worker
  * already computed from the output in memory (`{step_key: outcome}`): after a successful
  * invocation their waiting cells are written final here (`scored`) instead of released, so a
- * scenario of an invocation and in-process evaluators costs one record statement.
+ * scenario of an invocation and in-process evaluators costs one record statement. `$20`, `$21`
+ * are the cell's scenario and repeat, given rather than joined from `w`: every read of the
+ * scenario's cells is then a range of the cell index whatever the table's statistics say (with
+ * a new run's stale ones, the planner read every cell of the run for each of them).
  */
 const RECORD = `
 with w as (
@@ -27,7 +30,7 @@ with w as (
     error = $5::text::jsonb, tokens = $6::int, cost_usd = $7::float8, trace_id = $8, latency_ms = $9::float8,
     due_at = null, updated_at = $10::timestamptz
   where id = $1::uuid and lease_token = $2::uuid and status = 'running'
-  returning scenario_id, repeat_idx
+  returning id
 ), live as (
   select 1 where $15::bool and exists (select 1 from w) and exists (select 1 from evaluation_runs where id = $12::uuid
     and status = 'running' and flags @> '{"is_active": true}' and not flags @> '{"is_closed": true}')
@@ -36,15 +39,15 @@ with w as (
     error = nullif(o.value->'error', 'null'::jsonb), tokens = (o.value->>'tokens')::int,
     cost_usd = (o.value->>'cost_usd')::float8, trace_id = $8, latency_ms = (o.value->>'latency_ms')::float8,
     attempts = r.attempts + 1, updated_at = $10::timestamptz
-  from w, jsonb_each($19::text::jsonb) o
-  where $3 = 'success' and r.run_id = $12::uuid and r.scenario_id = w.scenario_id and r.step_key = o.key
-    and r.status = 'queued' and r.due_at is null and r.step_key = any($13::text[])
-    and ($14::bool or r.repeat_idx = w.repeat_idx)
+  from jsonb_each($19::text::jsonb) o
+  where $3 = 'success' and exists (select 1 from w) and r.run_id = $12::uuid and r.scenario_id = $20::uuid
+    and r.step_key = o.key and r.status = 'queued' and r.due_at is null and r.step_key = any($13::text[])
+    and ($14::bool or r.repeat_idx = $21::int)
   returning r.id, r.step_key, r.status, r.outputs, r.latency_ms, r.tokens, r.cost_usd
 ), waiting as (
-  select e.id from evaluation_results e, w
-  where e.run_id = $12::uuid and e.scenario_id = w.scenario_id and e.status = 'queued' and e.due_at is null
-    and e.step_key = any($13::text[]) and ($14::bool or e.repeat_idx = w.repeat_idx)
+  select e.id from evaluation_results e
+  where exists (select 1 from w) and e.run_id = $12::uuid and e.scenario_id = $20::uuid and e.status = 'queued'
+    and e.due_at is null and e.step_key = any($13::text[]) and ($14::bool or e.repeat_idx = $21::int)
     and not ($3 = 'success' and e.step_key in (select jsonb_object_keys($19::text::jsonb)))
 ), take as (
   select id from waiting where $3 = 'success' and exists (select 1 from live) order by id limit 1
@@ -57,20 +60,14 @@ with w as (
     lease_token = case when r.id in (select id from take) then $18::uuid else r.lease_token end,
     attempts = case when r.id in (select id from take) then r.attempts + 1 else r.attempts end,
     updated_at = $10::timestamptz
-  from waiting where r.id = waiting.id and r.status = 'queued' and r.due_at is null
+  from waiting where r.id = waiting.id and r.run_id = $12::uuid and r.scenario_id = $20::uuid
+    and r.status = 'queued' and r.due_at is null
   returning r.id in (select id from take) as taken, ${CLAIMED_COLUMNS}
 ), room as (
   select least(1, $16::int - (select count(*)::int from evaluation_results
     where run_id = $12::uuid and status = 'running' and lease_until >= $10::timestamptz and id <> $1::uuid)) as n
   where exists (select 1 from live) and not exists (select 1 from take)
-), due as (
-  select id from evaluation_results
-  where run_id = $12::uuid and id <> $1::uuid and ((status = 'queued' and due_at <= $10::timestamptz)
-    or (status = 'running' and lease_until < $10::timestamptz))
-  order by due_at, id
-  limit greatest(0, coalesce((select n from room), 0))
-  for update skip locked
-), nxt as (
+), ${dueCells({ run: "$12", now: "$10", limit: "greatest(0, coalesce((select n from room), 0))", except: "$1" })}, nxt as (
   update evaluation_results r
   set status = 'running', lease_until = $17::timestamptz, lease_token = $18::uuid, attempts = r.attempts + 1,
     updated_at = $10::timestamptz
@@ -85,8 +82,9 @@ select (select count(*)::int from w) as written, (select count(*)::int from rel 
       'step_key', s.step_key, 'status', s.status, 'outputs', s.outputs, 'latency_ms', s.latency_ms,
       'tokens', s.tokens, 'cost_usd', s.cost_usd)), '[]'::json) end
     from (select o.step_key, o.status, o.outputs, o.latency_ms, o.tokens, o.cost_usd
-      from evaluation_results o join w on o.scenario_id = w.scenario_id
-      where o.run_id = $12::uuid and o.id <> $1::uuid and o.id not in (select id from scored)
+      from evaluation_results o
+      where exists (select 1 from w) and o.run_id = $12::uuid and o.scenario_id = $20::uuid and o.id <> $1::uuid
+        and o.id not in (select id from scored)
       union all select step_key, status, outputs, latency_ms, tokens, cost_usd from scored) s) as siblings,
   handed.*
 from (select 1) one left join handed on true`;
@@ -154,6 +152,8 @@ export async function recordFinal(
     new Date(now.getTime() + (handOff?.leaseMs ?? 0)).toISOString(),
     nextToken,
     JSON.stringify(Object.fromEntries(Object.entries(scored).map(([key, o]) => [key, scoredRow(o)]))),
+    cell.scenarioId,
+    cell.repeatIdx,
   ]);
   const next = row?.id
     ? {

@@ -44,6 +44,11 @@ function rollupOf(statuses: string[]): "open" | "errors" | "pending" | "success"
   return statuses.includes("pending") ? "pending" : "success";
 }
 
+/** Whether a scenario's cells let it settle: none of them is still to run. */
+export function isSettleable(cells: SettleCell[]): boolean {
+  return rollupOf(cells.map((c) => c.status)) !== "open";
+}
+
 /**
  * When a scenario has no cell left to run: its status and its (variational) metrics, from one
  * read of its cells. This runs once per cell that may end a scenario, so it is two hand-written
@@ -59,7 +64,7 @@ export async function settleScenario(tx: Executor, run: RunRow, scenarioId: stri
      where run_id = $1::uuid and scenario_id = $2::uuid and exists (select 1 from locked)`,
     [run.id, scenarioId],
   );
-  if (rollupOf(cells.map((c) => c.status)) === "open") return false;
+  if (!isSettleable(cells)) return false;
   await writeSettled(tx, run, scenarioId, cells, now);
   return true;
 }
