@@ -59,7 +59,9 @@ export async function runNested(
             origin: "nested",
             parentRunId: request.parentRunId,
           },
-          { cancelOnDisconnect: true },
+          // The caller folds this run as a batch answer: once it has the answer, the child run is
+          // recorded, so the caller never ends (and is never listed) before its child exists.
+          { cancelOnDisconnect: true, answerAfterEnd: true },
         ).events
       : turn.events;
   const events: NativeEvent[] = [];
