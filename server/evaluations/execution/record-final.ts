@@ -22,7 +22,8 @@ import type { SettleCell } from "./settle";
  * scenario of an invocation and in-process evaluators costs one record statement. `$20`, `$21`
  * are the cell's scenario and repeat, given rather than joined from `w`: every read of the
  * scenario's cells is then a range of the cell index whatever the table's statistics say (with
- * a new run's stale ones, the planner read every cell of the run for each of them).
+ * a new run's stale ones, the planner read every cell of the run for each of them). `$22` says
+ * whether any evaluator cell may wait on this one at all.
  */
 const RECORD = `
 with w as (
@@ -46,7 +47,7 @@ with w as (
   returning r.id, r.step_key, r.status, r.outputs, r.latency_ms, r.tokens, r.cost_usd
 ), waiting as (
   select e.id from evaluation_results e
-  where exists (select 1 from w) and e.run_id = $12::uuid and e.scenario_id = $20::uuid and e.status = 'queued'
+  where $22::bool and exists (select 1 from w) and e.run_id = $12::uuid and e.scenario_id = $20::uuid and e.status = 'queued'
     and e.due_at is null and e.step_key = any($13::text[]) and ($14::bool or e.repeat_idx = $21::int)
     and not ($3 = 'success' and e.step_key in (select jsonb_object_keys($19::text::jsonb)))
 ), take as (
@@ -154,6 +155,9 @@ export async function recordFinal(
     JSON.stringify(Object.fromEntries(Object.entries(scored).map(([key, o]) => [key, scoredRow(o)]))),
     cell.scenarioId,
     cell.repeatIdx,
+    // Whether any evaluator cell may wait on this one: a failure fails them all, a success
+    // releases those not scored here. None (the common case) skips reading for them.
+    !success ? waits.length > 0 : waits.some((key) => !(key in scored)),
   ]);
   const next = row?.id
     ? {
