@@ -18,7 +18,7 @@ export interface DriveOptions {
   /**
    * Close the client's stream only once the run's end is recorded: a batch answer, so a caller
    * that reads its runs right after the answer finds this one ended (read your writes). Streams
-   * end at once; their followers read the log.
+   * end at once, but for a paused turn (see below); their followers read the log.
    */
   answerAfterEnd?: boolean;
 }
@@ -81,9 +81,11 @@ export function driveRun(
 
   void (async () => {
     let seq = lastSeq;
+    let paused = false;
     const reader = turn.events.getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
       const event = next.value;
+      if (event.type === "done") paused = event.stopReason === "paused";
       log.append(event);
       seq++;
       try {
@@ -107,7 +109,10 @@ export function driveRun(
       const record = await turn.record;
       await log.end({ stopReason: record.stopReason, usage: record.usage, error: record.error, eventCount: seq });
     };
-    if (!options.answerAfterEnd) {
+    // A paused turn's client answers its approval requests as soon as its stream ends (the AI
+    // SDK's sendAutomaticallyWhen), and the answer finds the paused run to continue by its row:
+    // the row is written before the stream ends, or the answer would start an unrelated run.
+    if (!options.answerAfterEnd && !paused) {
       closeClient();
       return end();
     }
