@@ -64,9 +64,7 @@ describe("the settle batch's second look", () => {
     await db
       .update(evaluationResults)
       .set({ status: "success" })
-      .where(
-        and(eq(evaluationResults.scenarioId, open.id), sql`${evaluationResults.stepKey} not like 'evaluator-%'`),
-      );
+      .where(and(eq(evaluationResults.scenarioId, open.id), sql`${evaluationResults.stepKey} not like 'evaluator-%'`));
     const batch = settleBatch(db);
     const settled = await Promise.all([
       batch.add({ run, scenarioId: done.id }),
