@@ -72,7 +72,7 @@ with w as (
   update evaluation_results r
   set status = 'running', lease_until = $17::timestamptz, lease_token = $18::uuid, attempts = r.attempts + 1,
     updated_at = $10::timestamptz
-  from due where r.id = due.id
+  where r.id = (select id from due limit 1)
   returning ${CLAIMED_COLUMNS}
 ), handed as (
   select id, run_id, scenario_id, step_key, repeat_idx, attempts, inputs, run_updated_ms from rel where taken

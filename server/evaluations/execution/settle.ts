@@ -130,7 +130,9 @@ export interface SettledScenario {
  * insert reads the locked rows, so it waits for every lock (sub-statements of a WITH run in no
  * set order: without that, its rows could be inserted before the locks were taken, and the run's
  * end, holding a scenario and inserting its metrics, would wait on this statement's insert while
- * this waited on its lock).
+ * this waited on its lock). The scenarios are looked up as an array in the primary key (see
+ * `dueCells`): joined to the rows as a set, once the table's statistics were real, the planner
+ * hashed them and scanned every scenario of every run.
  */
 export async function writeSettledMany(db: Executor, scenarios: SettledScenario[], now = new Date()): Promise<void> {
   if (scenarios.length === 0) return;
@@ -147,10 +149,11 @@ export async function writeSettledMany(db: Executor, scenarios: SettledScenario[
        select * from jsonb_to_recordset($1::text::jsonb)
          as x(metric_id uuid, project_id uuid, run_id uuid, scenario_id uuid, status text, data jsonb)
      ), locked as (
-       select e.id from evaluation_scenarios e where e.id in (select scenario_id from x) order by e.id for update
+       select e.id from evaluation_scenarios e where e.id = any(array(select scenario_id from x))
+       order by e.id for update
      ), s as (
        update evaluation_scenarios e set status = x.status, updated_at = $2::timestamptz
-       from x where e.id = x.scenario_id and e.id in (select id from locked)
+       from x where e.id = any(array(select id from locked)) and x.scenario_id = e.id
      )
      insert into evaluation_metrics (id, project_id, run_id, scenario_id, status, data, created_at, updated_at)
      select metric_id, project_id, run_id, scenario_id, 'success', data, $2::timestamptz, $2::timestamptz from x
