@@ -175,7 +175,14 @@ describe("running, stopping and guarding an evaluation", () => {
       repeats: 3,
     });
     const done = await waitFor(t, key, shared.id, finished);
-    expect(done.data).toMatchObject({ status: "success", repeats: 3 });
+    // A fetch and a list count the inline testcases in the database (the run's outline).
+    expect(done.data).toMatchObject({ status: "success", repeats: 3, testcases: 3 });
+    expect(done.data).not.toHaveProperty("traces");
+    const listed = await t.call("POST", "/api/simple/evaluations/query", {
+      key,
+      body: { evaluation: { ids: [shared.id] } },
+    });
+    expect(listed.body.evaluations.map((e: any) => e.data.testcases)).toEqual([3]);
     const steps = Object.entries(done.progress.steps).map(([k, v]: [string, any]) => [k.split("-")[0], v.success]);
     expect(Object.fromEntries(steps)).toEqual({ testcases: 9, application: 3, evaluator: 9 });
     const split = await t.call("POST", "/api/simple/evaluations/", {

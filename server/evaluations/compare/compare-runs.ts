@@ -5,7 +5,7 @@ import type { Database } from "@/server/db";
 import { evaluationResults, evaluationScenarios } from "@/server/db/schema";
 import { runMetrics } from "../metrics/refresh-metrics";
 import { readRunData } from "../model/run-data";
-import { findRun } from "../store/run-store";
+import { findRunOutline } from "../store/run-store";
 
 const scoresWire = z.record(z.string(), z.number());
 
@@ -73,7 +73,7 @@ export async function compareRuns(db: Database, projectId: string, runIds: strin
     );
   const runs = [];
   for (const id of runIds) {
-    const run = await findRun(db, projectId, id);
+    const run = await findRunOutline(db, projectId, id);
     if (!run) throw new BadRequestError(`run_ids: run ${id} does not exist in this project`, "unknown_run");
     runs.push(run);
   }

@@ -1,6 +1,6 @@
 import type { Database } from "@/server/db";
 import type { MetricsRow } from "../model/rows";
-import { findRun } from "../store/run-store";
+import { findRunOutline } from "../store/run-store";
 import { refreshMetrics } from "./refresh-metrics";
 
 /**
@@ -24,7 +24,7 @@ export async function refreshMetricsQuery(
     ? []
     : [...(query.scenario_ids ?? []), ...(query.scenario_id ? [query.scenario_id] : [])];
   for (const runId of runIds) {
-    const run = await findRun(db, projectId, runId);
+    const run = await findRunOutline(db, projectId, runId);
     if (!run || run.flags.is_closed || (run.data as { steps?: unknown[] }).steps?.length === 0) continue;
     if (scenarios.length) for (const scenarioId of scenarios) out.push(await refreshMetrics(db, run, scenarioId));
     else out.push(await refreshMetrics(db, run));

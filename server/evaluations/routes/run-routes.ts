@@ -4,7 +4,7 @@ import type { Database } from "@/server/db";
 import { manySchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { runToWire, runWire } from "../model/wire";
-import { deleteRuns, editRun, findRun, insertRun, queryRuns, setRunFlags, storedData } from "../store/run-store";
+import { deleteRuns, editRun, findRunOutline, insertRun, queryRuns, setRunFlags, storedData } from "../store/run-store";
 import { pruneRemovedSteps } from "../store/prune-steps";
 import { reconcileDefaultQueue } from "../queues/default-queue";
 import { statusSchema } from "../model/statuses";
@@ -121,7 +121,7 @@ export const runRoutes = [
     params: idParams,
     response: oneOrNoneSchema("run", runWire),
     handler: async ({ ctx, params }) => {
-      const run = await findRun(ctx.app.db, ctx.principal.projectId, params.id);
+      const run = await findRunOutline(ctx.app.db, ctx.principal.projectId, params.id);
       return run ? { count: 1, run: runToWire(run) } : none;
     },
   }),

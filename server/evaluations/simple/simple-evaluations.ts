@@ -6,7 +6,16 @@ import { validateGraph } from "../execution/validate-graph";
 import { readRunData } from "../model/run-data";
 import type { RunRow } from "../model/rows";
 import { pruneRemovedSteps } from "../store/prune-steps";
-import { deleteRuns, editRun, findRun, insertRun, queryRuns, setRunFlags } from "../store/run-store";
+import {
+  deleteRuns,
+  editRun,
+  findRun,
+  findRunOutline,
+  insertRun,
+  queryRuns,
+  setRunFlags,
+  type RunOutline,
+} from "../store/run-store";
 import { reconcileDefaultQueue } from "../queues/default-queue";
 import { buildSteps } from "./build-steps";
 import { runProgress } from "./progress";
@@ -15,7 +24,7 @@ import { simpleEvaluationToWire } from "./simple-wire";
 
 export type SimpleEvaluation = ReturnType<typeof simpleEvaluationToWire>;
 
-export async function withProgress(db: Database, run: RunRow): Promise<SimpleEvaluation> {
+export async function withProgress(db: Database, run: RunRow | RunOutline): Promise<SimpleEvaluation> {
   return simpleEvaluationToWire(run, await runProgress(db, run.id));
 }
 
@@ -113,7 +122,7 @@ export async function getSimpleEvaluation(
   projectId: string,
   id: string,
 ): Promise<SimpleEvaluation | undefined> {
-  const run = await findRun(db, projectId, id);
+  const run = await findRunOutline(db, projectId, id);
   return run ? withProgress(db, run) : undefined;
 }
 
