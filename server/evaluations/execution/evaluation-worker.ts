@@ -155,6 +155,8 @@ export function startEvaluationWorker(
     if (Date.now() - expiredAt >= EXPIRY_CHECK_MS) {
       expiredAt = Date.now();
       await expireRuns(app.db);
+      // A time passed means what no time means (refresh now): the map keeps only runs refreshed lately.
+      for (const [runId, at] of metricsAt) if (at <= expiredAt) metricsAt.delete(runId);
     }
     while (inFlight.size >= concurrency && !stopped) await new Promise<void>((resolve) => (slotFreed = resolve));
     if (stopped) return 0;
