@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "@/server/core/ids";
 import type { NativeMessage } from "@/server/streams";
 import type { SpanInput } from "@/server/tracing";
 import type { RunRecord, StepTiming } from "./run-types";
@@ -11,7 +11,7 @@ export interface RunSpansOptions {
   newSpanId?: () => string;
 }
 
-const spanId = () => randomBytes(8).toString("hex");
+const spanId = () => randomHex(8);
 
 /** The status message of a model call or tool call cut off by its process's death (the run was taken over). */
 export const INTERRUPTED_SPAN_MESSAGE = "interrupted: the process running the run stopped before this ended";

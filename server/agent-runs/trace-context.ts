@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "@/server/core/ids";
 
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
 const ZERO_TRACE = /^0+$/;
@@ -13,9 +13,9 @@ export interface TraceContext {
 
 /** W3C trace context: continue an incoming `traceparent`, or start a new trace. */
 export function traceContext(traceparent: string | null): TraceContext {
-  const spanId = randomBytes(8).toString("hex");
+  const spanId = randomHex(8);
   const match = traceparent ? TRACEPARENT.exec(traceparent.trim().toLowerCase()) : null;
   if (match && !ZERO_TRACE.test(match[1]) && !ZERO_TRACE.test(match[2]))
     return { traceId: match[1], spanId, parentSpanId: match[2] };
-  return { traceId: randomBytes(16).toString("hex"), spanId };
+  return { traceId: randomHex(16), spanId };
 }

@@ -1,6 +1,6 @@
 import { validate, version } from "uuid";
 import { describe, expect, it } from "vitest";
-import { newId } from "./ids";
+import { newId, randomHex } from "./ids";
 
 const timestampOf = (id: string) => parseInt(id.replace(/-/g, "").slice(0, 12), 16);
 
@@ -34,5 +34,15 @@ describe("newId", () => {
   it("spreads the random bits", () => {
     const tails = new Set(Array.from({ length: 2000 }, () => newId().slice(-8)));
     expect(tails.size).toBeGreaterThan(1990);
+  });
+});
+
+describe("randomHex", () => {
+  it("gives that many random bytes as hex, never the same bytes twice, across the pool's refills", () => {
+    // 4,000 span ids are 32,000 bytes: the 4 KiB pool is refilled several times on the way.
+    const ids = Array.from({ length: 4000 }, () => randomHex(8));
+    expect(ids.every((id) => /^[0-9a-f]{16}$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(randomHex(16)).toMatch(/^[0-9a-f]{32}$/);
   });
 });

@@ -40,6 +40,16 @@ export function newId(): string {
   return TEXT.toString("latin1", 0, 36);
 }
 
+/**
+ * `bytes` random bytes as hex digits (a trace id is 16, a span id 8), from the same pool:
+ * `randomBytes(8)` per id was a call into OpenSSL each (1.9 against 0.15 µs an id in a loop; in a
+ * CPU profile of agent runs, 30 to 60 µs of each run's 3.5 ms: it mints five ids or more).
+ */
+export function randomHex(bytes: number): string {
+  const offset = takeRandom(bytes);
+  return Buffer.from(POOL.buffer, POOL.byteOffset + offset, bytes).toString("hex");
+}
+
 const MAX_SEQ = 0x7fffffff;
 const HEX_DIGITS = Buffer.from("0123456789abcdef", "latin1");
 /** The id's text, rewritten in place for each id; the dashes never move. */

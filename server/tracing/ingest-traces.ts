@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "@/server/core/ids";
 import { BadRequestError, SchemaValidationError } from "@/server/core/errors";
 import type { AppContext } from "@/server/core/app-context";
 import { isObject } from "./attributes";
@@ -29,8 +29,7 @@ export async function ingestTraceBatch(app: AppContext, projectId: string, reque
         { path: `traces[${index}]`, message: "must be {trace_id?, spans: {<span name>: span | [spans]}}" },
       ]);
     }
-    const traceId =
-      typeof trace.trace_id === "string" && trace.trace_id ? trace.trace_id : randomBytes(16).toString("hex");
+    const traceId = typeof trace.trace_id === "string" && trace.trace_id ? trace.trace_id : randomHex(16);
     const one = parseTracingRequest({ traces: { [traceId]: { spans: trace.spans } } });
     parsed.spans.push(...one.spans);
     parsed.dropped.push(...one.dropped);

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "@/server/core/ids";
 import { z } from "zod";
 import type { TracingConfig } from "@/server/core/config";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
@@ -59,8 +59,8 @@ export async function createSimpleTrace(
   input: SimpleTraceInput,
 ) {
   return writeSimpleTrace(db, config, projectId, input, {
-    traceId: randomBytes(16).toString("hex"),
-    spanId: randomBytes(8).toString("hex"),
+    traceId: randomHex(16),
+    spanId: randomHex(8),
   });
 }
 

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "@/server/core/ids";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import { newId } from "@/server/core/ids";
@@ -25,7 +25,7 @@ export async function runNested(
 ): Promise<BatchOutputs> {
   const trace = {
     traceId: request.traceId,
-    spanId: randomBytes(8).toString("hex"),
+    spanId: randomHex(8),
     parentSpanId: request.parentSpanId,
   };
   const runId = request.parentRunId ? newId() : undefined;
