@@ -50,6 +50,19 @@ export const ADDER_PROMPT = {
   },
 };
 
+/** The adder prompt application and an exact-match evaluator, created in a project: their revision ids. */
+export async function adderAndExactMatch(t: TestApp, key: string): Promise<{ prompt: string; exact: string }> {
+  const prompt = (await createEntity(t, key, "applications", "application", { slug: "adder", data: ADDER_PROMPT }))
+    .revision_id;
+  const exact = (
+    await createEntity(t, key, "evaluators", "evaluator", {
+      slug: "exact",
+      data: { uri: "svc:builtin:auto_exact_match:v0", parameters: {} },
+    })
+  ).revision_id;
+  return { prompt, exact };
+}
+
 export const ADDITIONS = Array.from({ length: 20 }, (_, i) => ({
   a: i,
   b: i + 1,

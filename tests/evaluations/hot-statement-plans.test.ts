@@ -7,7 +7,7 @@ import { recordFinal } from "@/server/evaluations/execution/record-final";
 import { writeSettledMany } from "@/server/evaluations/execution/settle";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import type { TestApp } from "../helpers/test-app";
-import { ADDER_PROMPT, createEntity, evaluationApp } from "./eval-fixtures";
+import { adderAndExactMatch, evaluationApp } from "./eval-fixtures";
 
 // The statements every cell costs (its record, its scenario's settle) must find their rows by key
 // once the tables' statistics are real, as they are in production: joined to a CTE whose size the
@@ -22,14 +22,7 @@ beforeAll(async () => {
   model = await startScriptedModelServer();
   t = await evaluationApp(model);
   const { key } = await t.newProject();
-  const prompt = (await createEntity(t, key, "applications", "application", { slug: "adder", data: ADDER_PROMPT }))
-    .revision_id;
-  const exact = (
-    await createEntity(t, key, "evaluators", "evaluator", {
-      slug: "exact",
-      data: { uri: "svc:builtin:auto_exact_match:v0", parameters: {} },
-    })
-  ).revision_id;
+  const { prompt, exact } = await adderAndExactMatch(t, key);
   const testcases = Array.from({ length: 1200 }, (_, i) => ({ a: i, b: 1, correct_answer: String(i + 1) }));
   const res = await t.call("POST", "/api/simple/evaluations/", {
     key,

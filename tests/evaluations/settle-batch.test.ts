@@ -4,7 +4,7 @@ import { evaluationMetrics, evaluationResults, evaluationRuns, evaluationScenari
 import { settleBatch } from "@/server/evaluations/execution/settle-batch";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import type { TestApp } from "../helpers/test-app";
-import { ADDER_PROMPT, ADDITIONS, createEntity, evaluationApp } from "./eval-fixtures";
+import { adderAndExactMatch, ADDITIONS, evaluationApp } from "./eval-fixtures";
 
 // A record that saw other cells of its scenario open hands the batch no cells: the batch reads
 // them again and settles the scenario only when none is open (two records of one scenario at
@@ -19,14 +19,7 @@ beforeAll(async () => {
   model = await startScriptedModelServer();
   t = await evaluationApp(model);
   ({ key } = await t.newProject());
-  const prompt = (await createEntity(t, key, "applications", "application", { slug: "adder", data: ADDER_PROMPT }))
-    .revision_id;
-  const exact = (
-    await createEntity(t, key, "evaluators", "evaluator", {
-      slug: "exact",
-      data: { uri: "svc:builtin:auto_exact_match:v0", parameters: {} },
-    })
-  ).revision_id;
+  const { prompt, exact } = await adderAndExactMatch(t, key);
   const res = await t.call("POST", "/api/simple/evaluations/", {
     key,
     body: {
