@@ -1,7 +1,6 @@
-import { randomHex } from "@/server/core/ids";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
-import { newId } from "@/server/core/ids";
+import { newId, randomHex } from "@/server/core/ids";
 import { foldBatch, type BatchOutputs, type NativeEvent } from "@/server/streams";
 import { driveRun } from "../runs/drive-run";
 import type { NestedRunRequest } from "../tools/tool-types";

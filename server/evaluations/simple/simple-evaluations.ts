@@ -12,6 +12,7 @@ import {
   findRun,
   findRunOutline,
   insertRun,
+  outlineOf,
   queryRuns,
   setRunFlags,
   type RunOutline,
@@ -25,7 +26,7 @@ import { simpleEvaluationToWire } from "./simple-wire";
 export type SimpleEvaluation = ReturnType<typeof simpleEvaluationToWire>;
 
 export async function withProgress(db: Database, run: RunRow | RunOutline): Promise<SimpleEvaluation> {
-  return simpleEvaluationToWire(run, await runProgress(db, run.id));
+  return simpleEvaluationToWire(outlineOf(run), await runProgress(db, run.id));
 }
 
 /**

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { compact } from "@/server/core/compact";
 import { isoTimestampSchema } from "@/server/core/time";
 import { readRunData } from "../model/run-data";
-import type { RunRow } from "../model/rows";
 import type { RunOutline } from "../store/run-store";
 import type { RunProgress } from "./progress";
 
@@ -47,13 +46,8 @@ export const simpleEvaluationWire = z.strictObject({
  * The reference's simple evaluation shape (step maps `{revision_id: origin}` recovered from the
  * steps), plus `progress` (beyond the reference): cells done / total and per-step counts.
  */
-export function simpleEvaluationToWire(run: RunRow | RunOutline, progress?: RunProgress) {
+export function simpleEvaluationToWire(run: RunOutline, progress?: RunProgress) {
   const data = readRunData(run.data);
-  // An outline counted its inline rows in the database; a whole row (a write's) still has them.
-  const inline =
-    "inlineTestcases" in run
-      ? { testcases: run.inlineTestcases, traces: run.inlineTraces }
-      : { testcases: data.testcases?.length ?? null, traces: data.trace_ids?.length ?? null };
   const maps = {
     query_steps: {} as Record<string, string>,
     testset_steps: {} as Record<string, string>,
@@ -88,8 +82,8 @@ export function simpleEvaluationToWire(run: RunRow | RunOutline, progress?: RunP
       status: run.status,
       ...maps,
       repeats: data.repeats,
-      ...(inline.testcases !== null ? { testcases: inline.testcases } : {}),
-      ...(inline.traces !== null ? { traces: inline.traces } : {}),
+      ...(run.inlineTestcases !== null ? { testcases: run.inlineTestcases } : {}),
+      ...(run.inlineTraces !== null ? { traces: run.inlineTraces } : {}),
     },
     progress,
   });

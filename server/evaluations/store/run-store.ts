@@ -76,6 +76,14 @@ const outlineColumns = {
   inlineTraces: sql<number | null>`jsonb_array_length(${runs.data} -> 'trace_ids')`.mapWith(Number),
 };
 
+/** The outline of a whole row (one a write returned), as `outlineColumns` reads it. */
+export function outlineOf(run: RunRow | RunOutline): RunOutline {
+  if ("inlineTestcases" in run) return run;
+  const { testcases, trace_ids, ...data } = (run.data ?? {}) as Record<string, unknown>;
+  const count = (rows: unknown) => (Array.isArray(rows) ? rows.length : null);
+  return { ...run, data: data as RunRow["data"], inlineTestcases: count(testcases), inlineTraces: count(trace_ids) };
+}
+
 export async function findRunOutline(db: Executor, projectId: string, id: string): Promise<RunOutline | undefined> {
   const [row] = await db.select(outlineColumns).from(runs).where(inProject(projectId, id));
   return row;
