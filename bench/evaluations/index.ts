@@ -248,24 +248,26 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         await workers.stop();
       }
     };
-    const nearZeroRun = (rowsOf: typeof rows, times: number) =>
+    const invocations = testcases * repeats;
+    /** The near-zero run through the engine: every testcase, `repeats` times. */
+    const nearZeroRun = () =>
       evaluate(
         {
-          testcases: rowsOf,
+          testcases: rows,
           application_steps: [agent.revision_id],
           evaluator_steps: [evaluator.revision_id],
-          repeats: times,
+          repeats,
           concurrency: { batch_size: 10 },
         },
         { is_split: true },
       );
-    /** `count` invocations and scores made directly at concurrency 10, cycling through `rowsOf`. */
-    const nearZeroDirect = async (rowsOf: typeof rows, count: number) => {
+    /** The same invocations and scores made directly at concurrency 10. */
+    const nearZeroDirect = async () => {
       const started = performance.now();
       const cpuFrom = process.cpuUsage();
       const latencies: number[] = [];
       await pool(
-        Array.from({ length: count }, (_, i) => rowsOf[i % rowsOf.length]),
+        Array.from({ length: invocations }, (_, i) => rows[i % testcases]),
         10,
         async (row) => {
           const outcome = await invokeDirectly(row.question);
@@ -278,15 +280,14 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         },
       );
       const seconds = (performance.now() - started) / 1000;
-      return { seconds, cpuMs: cpuPer(cpuFrom, count), invocations: inFlight(latencies, seconds) };
+      return { seconds, cpuMs: cpuPer(cpuFrom, invocations), invocations: inFlight(latencies, seconds) };
     };
     // Both paths before measuring, as many times as one measured phase: V8 goes on optimising the
     // invoke path and sizing its young generation for thousands of calls, so a phase run first
     // on a barely warm process was up to a fifth slower than the same phase run again.
-    const invocations = testcases * repeats;
     log(`warm-up: ${invocations} invocations through the engine and as many directly`);
-    await nearZeroRun(rows, repeats);
-    await nearZeroDirect(rows, invocations);
+    await nearZeroRun();
+    await nearZeroDirect();
 
     // Rounds in alternating order (engine first, then direct first), so what drifts over the
     // process's life (its warmth, the machine's other load) weighs on both paths alike.
@@ -298,11 +299,11 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       const engineFirst = round % 2 === 1;
       const measureEngine = () => {
         log(`round ${round}: ${testcases} testcases x ${repeats} repeats through the engine`);
-        return profiled(profileDir, `near-zero-engine-${round}`, () => nearZeroRun(rows, repeats));
+        return profiled(profileDir, `near-zero-engine-${round}`, nearZeroRun);
       };
       const measureDirect = () => {
         log(`round ${round}: the same ${invocations} invocations and scores, directly, at concurrency 10`);
-        return profiled(profileDir, `near-zero-direct-${round}`, () => nearZeroDirect(rows, invocations));
+        return profiled(profileDir, `near-zero-direct-${round}`, nearZeroDirect);
       };
       if (engineFirst) {
         const engine = await measureEngine();
