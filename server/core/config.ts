@@ -17,8 +17,8 @@ const PROVIDER_ENV = [
 ] as const;
 
 /**
- * Every environment variable the server reads, validated once. The README's configuration
- * table mirrors this schema.
+ * Every environment variable the server reads, validated once. The table of
+ * docs/configuration.md mirrors this schema.
  */
 const configSchema = z.object({
   DATABASE_URL: z.string().url().optional(),

@@ -3,8 +3,8 @@ import { z } from "zod";
 /**
  * OpenAI request fields this door refuses when set (null and absent are fine): the revision
  * decides its model settings. An agent template has no sampling setting a request could
- * override, and a prompt application's `llm_config` is what the application is (README
- * "Overrides"). Refusing beats accepting a knob that would do nothing.
+ * override, and a prompt application's `llm_config` is what the application is (this
+ * folder's README, "Overrides"). Refusing beats accepting a knob that would do nothing.
  */
 const SAMPLING = [
   "temperature",

@@ -1,7 +1,5 @@
 import { PROJECT_SETUPS } from "@/server/boot";
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureDefaultAccount } from "@/server/auth";
@@ -11,15 +9,18 @@ import { startBackgroundWorkers } from "@/server/boot";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from "../helpers/test-app";
+import { codeBlocks, manualPages, unlistedPages } from "./manual-pages";
 
 /**
- * Every ```bash block of the README is an example a reader will paste: this runs them all, in
- * order, in one shell (later blocks use what earlier ones set), against a live server over HTTP.
- * curl fails on any 4xx/5xx, so an example that stops working fails here. ```sh blocks install,
- * build or start servers, and are not run.
+ * Every ```bash block of the root README and the manual (`docs/`) is an example a reader will
+ * paste: this runs them all, page after page in the index's order, in one shell (later blocks use
+ * what earlier ones set), against a live server over HTTP. curl fails on any 4xx/5xx, so an
+ * example that stops working fails here. ```sh blocks install, build or start servers, and are
+ * not run.
  */
-const README = readFileSync(path.join(import.meta.dirname, "../../README.md"), "utf8");
-const BLOCKS = [...README.matchAll(/^```bash\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+const BLOCKS = manualPages().flatMap((page) =>
+  codeBlocks(page, "bash").map((block, i) => ({ label: `${page.file} block ${i + 1}`, block })),
+);
 
 let t: TestApp;
 let server: RunningServer;
@@ -28,8 +29,8 @@ let key: string;
 let model: ScriptedModelServer;
 
 beforeAll(async () => {
-  // The operator's OpenAI key, as the README's agent examples assume, served by a scripted model
-  // server; the Ollama example's loopback URL is allowed as the README says to allow it.
+  // The operator's OpenAI key, as the manual's agent examples assume, served by a scripted model
+  // server; the Ollama example's loopback URL is allowed as the manual says to allow it.
   model = await startScriptedModelServer();
   t = await createTestApp({
     providerEnv: { ...loadConfig({}).providerEnv, openai: { key: "sk-test-operator", baseUrl: model.baseUrl } },
@@ -47,9 +48,10 @@ afterAll(async () => {
   await model.close();
 });
 
-describe("README examples", () => {
-  it("has examples to run", () => {
-    expect(BLOCKS.length).toBeGreaterThanOrEqual(4);
+describe("the manual's examples", () => {
+  it("has examples to run, on every page the index lists", () => {
+    expect(BLOCKS.length).toBeGreaterThanOrEqual(10);
+    expect(unlistedPages(), "docs/README.md lists every page of docs/").toEqual([]);
   });
 
   it("every ```bash block succeeds against a running server", async () => {
@@ -58,7 +60,7 @@ describe("README examples", () => {
       "set -euo pipefail",
       // Fail on HTTP errors and keep the output quiet but the errors loud.
       'curl() { command curl --silent --show-error --fail-with-body "$@"; echo; }',
-      ...BLOCKS.map((block, i) => `echo "=== README block ${i + 1}" >&2\n${block.replaceAll("localhost:3000", host)}`),
+      ...BLOCKS.map(({ label, block }) => `echo "=== ${label}" >&2\n${block.replaceAll("localhost:3000", host)}`),
     ].join("\n");
     const result = await promisify(execFile)("bash", ["-c", script], {
       env: { PATH: process.env.PATH, NODE_ENV: "test", KEY: key, ADMIN_TOKEN: TEST_ADMIN_TOKEN },
@@ -66,7 +68,7 @@ describe("README examples", () => {
     }).catch((error: { stdout: string; stderr: string; code: number }) => error);
     const failed = "code" in result && result.code !== 0;
     expect(failed ? `${result.stderr}\n${result.stdout}` : "ok").toBe("ok");
-    // The examples really reached the server: the README creates "my-app" and deploys it.
+    // The examples really reached the server: the manual creates "my-app" and deploys it.
     const deployed = await t.call("POST", "/api/applications/revisions/retrieve", {
       key,
       body: { environment_ref: { slug: "staging" }, key: "my-app.revision" },

@@ -1,20 +1,19 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { codeBlocks, manualPages, ROOT } from "./manual-pages";
 
 /**
- * The README's ```ts block (the OpenAI-compatible API, with the official `openai` package) runs
+ * The manual's ```ts block (the OpenAI-compatible API, with the official `openai` package) runs
  * as written, by tsx in a child process, against a live server where the greeter is deployed to
  * production. The ```python block is not run: the Python `openai` package is not installed here.
  */
-const ROOT = path.join(import.meta.dirname, "../..");
-const README = readFileSync(path.join(ROOT, "README.md"), "utf8");
-const TS_BLOCKS = [...README.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+const TS_BLOCKS = manualPages().flatMap((page) => codeBlocks(page, "ts"));
 
 let t: TestApp;
 let server: RunningServer;
@@ -48,7 +47,7 @@ afterAll(async () => {
   await model.close();
 });
 
-it("the README's TypeScript snippet runs against a live server", async () => {
+it("the manual's TypeScript snippet runs against a live server", async () => {
   expect(TS_BLOCKS).toHaveLength(1);
   model.script(
     { kind: "reply", text: "Hello from the greeter!" },

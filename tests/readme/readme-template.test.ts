@@ -2,15 +2,16 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateAgentTemplate } from "@/server/agent-template";
+import { ROOT } from "./manual-pages";
 
-/** The README's "One template, every entry type" example: it must stay a template the service accepts. */
-const README = readFileSync(path.join(import.meta.dirname, "../../README.md"), "utf8");
-const section = README.slice(README.indexOf("### One template, every entry type"));
+/** The tools page's "One template, every entry type" example: it must stay a template the service accepts. */
+const PAGE = readFileSync(path.join(ROOT, "docs/tools.md"), "utf8");
+const section = PAGE.slice(PAGE.indexOf("## One template, every entry type"));
 const example = /^```json\n([\s\S]*?)^```$/m.exec(section)?.[1];
 
-describe("the README's template with every entry type", () => {
+describe("the manual's template with every entry type", () => {
   it("is valid, and holds every tool type, an MCP server and a skill", () => {
-    expect(example, "the README lost its every-entry-type example").toBeTruthy();
+    expect(example, "docs/tools.md lost its every-entry-type example").toBeTruthy();
     const result = validateAgentTemplate(JSON.parse(example!));
     expect(result.ok ? [] : result.errors).toEqual([]);
     if (!result.ok) return;

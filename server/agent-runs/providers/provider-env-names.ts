@@ -1,4 +1,4 @@
-/** The operator's environment variable holding each provider's key (README "Configuration"). */
+/** The operator's environment variable holding each provider's key (docs/configuration.md). */
 export const PROVIDER_KEY_ENV: Record<string, string> = {
   openai: "OPENAI_API_KEY",
   anthropic: "ANTHROPIC_API_KEY",

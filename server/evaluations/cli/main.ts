@@ -1,4 +1,4 @@
-/** `npm run eval -- ...`: the CI gate (see the README's "Evaluations" section). Exit 0 pass, 1 fail, 2 usage or service error. */
+/** `npm run eval -- ...`: the CI gate (see docs/evaluations.md, "Gate a deploy from CI"). Exit 0 pass, 1 fail, 2 usage or service error. */
 import { parseGateOptions, USAGE, UsageError } from "./gate-options";
 import { runGate } from "./run-gate";
 
