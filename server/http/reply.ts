@@ -50,6 +50,16 @@ export function jsonReply(
   };
 }
 
+/**
+ * An answer without a body (a route declaring `noJsonBody`: 202 accepted, 204 no content), whatever
+ * its handler returned: a declared empty answer has nothing to serialise, so writing it cannot fail.
+ */
+export function emptyReply(status: number, requestId: string): JsonReply {
+  // 204 and 304 must not carry a Content-Length; any other status says its empty body is complete.
+  const length: Record<string, string> = status === 204 || status === 304 ? {} : { "content-length": "0" };
+  return { status, body: null, headers: { "x-request-id": requestId, ...length } };
+}
+
 export function toResponse(reply: Reply): Response {
   return reply instanceof Response ? reply : new Response(reply.body, { status: reply.status, headers: reply.headers });
 }

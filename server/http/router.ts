@@ -18,7 +18,7 @@ import type { Incoming } from "./incoming";
 import { PathMatcher } from "./path-matcher";
 import { BodyMemo } from "./body-memo";
 import { parseJsonBody } from "./read-body";
-import { jsonReply, type Reply } from "./reply";
+import { emptyReply, jsonReply, type Reply } from "./reply";
 import { assertSameOrigin } from "./same-origin";
 import type { AnyRoute, RequestContext } from "./route";
 
@@ -123,6 +123,7 @@ export function createRouter(
       result.headers.set("x-request-id", requestId);
       return result;
     }
+    if (route.noJsonBody) return emptyReply(route.status ?? 200, requestId);
     return jsonReply(route.status ?? 200, result, requestId);
   }
 

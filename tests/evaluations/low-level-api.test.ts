@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
+import { serveOverHttp } from "../helpers/http-server";
 import type { TestApp } from "../helpers/test-app";
 import {
   ADDER_PROMPT,
@@ -219,7 +220,19 @@ describe("the low-level evaluation API", () => {
       expect((await call("POST", `/api/simple/evaluations/${id}/probe`, { step_keys: [] })).count).toBe(0);
 
       model.respondWith(arithmeticModel());
-      expect(await call("POST", `/api/simple/evaluations/${id}/process`, {}, 202)).toBeUndefined();
+      // Through the production server's node:http door, where writing the empty answer once threw (a 500).
+      const server = await serveOverHttp(t);
+      try {
+        const processed = await fetch(`${server.origin}/api/simple/evaluations/${id}/process`, {
+          method: "POST",
+          headers: { authorization: `ApiKey ${key}`, "content-type": "application/json" },
+          body: "{}",
+        });
+        expect(processed.status).toBe(202);
+        expect(await processed.text()).toBe("");
+      } finally {
+        await server.close();
+      }
       const redone = await waitFor(t, key, id, finished);
       expect(redone).toMatchObject({ data: { status: "success" }, progress: { cells_done: 6 } });
 

@@ -59,10 +59,7 @@ export const sliceRoutes = [
     params: idParams,
     body: sliceSchema.extend({ overwrite: z.boolean().nullish() }),
     noJsonBody: { description: "Accepted: the cells are queued for the workers; no body" },
-    handler: async ({ ctx, params, body }) => {
-      await processCells(ctx.app.db, ctx.principal.projectId, params.id, body);
-      return undefined;
-    },
+    handler: async ({ ctx, params, body }) => processCells(ctx.app.db, ctx.principal.projectId, params.id, body),
   }),
   defineRoute({
     method: "POST",
