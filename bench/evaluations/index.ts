@@ -180,7 +180,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       const { evaluation } = await call("POST", "/api/simple/evaluations/", { evaluation: { flags, data } });
       // A database in service has its tables' statistics (autovacuum analyzes a table within a
       // minute of a large run's start); this new one has none, and the planner then takes the
-      // tables for a few rows, which hid a plan that scanned them all (server/evaluations/README.md).
+      // tables for a few rows, which hid a plan that scanned them all (server/evaluations/README.md, "Cost rules").
       await rawQuery(handle.db, "analyze evaluation_results, evaluation_scenarios");
       for (;;) {
         const { evaluation: e } = await call("GET", `/api/simple/evaluations/${evaluation.id}`);
