@@ -120,4 +120,44 @@ describe("the turn engine", () => {
     expect(aborted).toBe(true);
     expect(record.stopReason).toBe("cancelled");
   });
+
+  it("ends a turn the service cancelled as cancelled, whatever the harness made of the abort", async () => {
+    // A reply cut off by our own abort: the SDK sees a broken stream and the harness fails or throws.
+    const failing: Harness[] = [
+      {
+        run: async (_i, emit, signal) => {
+          emit({ type: "message_start", id: "msg-0" });
+          emit({ type: "message_delta", id: "msg-0", delta: "par" });
+          await stuck(signal);
+          throw new TypeError("terminated");
+        },
+      },
+      {
+        run: async (_i, _e, signal) => (
+          await stuck(signal),
+          { stopReason: "error", steps: [], error: "The connection to the openai provider was lost" }
+        ),
+      },
+    ];
+    for (const harness of failing) {
+      const turn = startTurn(harness, input(), trace, { harnessKind: "core_harness" });
+      const events: NativeEvent[] = [];
+      const reading = (async () => {
+        for await (const event of turn.events as unknown as AsyncIterable<NativeEvent>) events.push(event);
+      })();
+      turn.cancel("cancelled");
+      await reading;
+      const record = await turn.record;
+      expect(events.filter((e) => e.type === "error")).toEqual([]);
+      expect(events.at(-1)).toEqual({ type: "done", stopReason: "cancelled", traceId: trace.traceId });
+      expect(record).toMatchObject({ stopReason: "cancelled", error: undefined });
+    }
+    // A limit the service enforces is still a failure, named by its limit, not by the provider.
+    const limited = await collect(
+      { run: async (_i, _e, signal) => (await stuck(signal), Promise.reject(new TypeError("terminated"))) },
+      { totalMs: 20 },
+    );
+    expect(limited.record.stopReason).toBe("error");
+    expect(limited.record.error).toContain("AGENT_RUN_TIMEOUT_MS");
+  });
 });

@@ -4,6 +4,7 @@ import { isContentEvent, NO_OUTPUT_MESSAGE, type NativeEvent, type RunUsage } fr
 import { runErrorMessage } from "./run-error-message";
 import type { Harness, HarnessOutcome, RunRecord, TurnInput } from "./run-types";
 import type { TraceContext } from "./trace-context";
+import { TurnStop, turnStopOf } from "./turn-stop";
 
 export interface TurnHandle {
   /** Native events; cancelling it aborts the run and the upstream model request. */
@@ -28,15 +29,13 @@ export function startTurn(
 ): TurnHandle {
   const controller = new AbortController();
   const startedAt = Date.now();
-  let limitMessage: string | undefined;
   let settle: (record: RunRecord) => void;
   const record = new Promise<RunRecord>((resolve) => (settle = resolve));
   const { limits } = input;
 
-  const stopFor = (message: string) => () => {
-    limitMessage ??= message;
-    controller.abort(new Error(message));
-  };
+  // The first reason wins: AbortController ignores later aborts.
+  const stopFor = (message: string) => () => controller.abort(new TurnStop("limit", message));
+  const cancel = (reason: string) => controller.abort(new TurnStop("cancelled", reason));
   const total = setTimeout(
     stopFor(`The run stopped after ${limits.totalMs} ms, its time limit (AGENT_RUN_TIMEOUT_MS).`),
     limits.totalMs,
@@ -54,7 +53,7 @@ export function startTurn(
       limits.idleMs,
     );
   };
-  const onClientAbort = () => controller.abort(new Error("client disconnected"));
+  const onClientAbort = () => cancel("client disconnected");
   options.signal?.addEventListener("abort", onClientAbort, { once: true });
   input.activity?.addEventListener("activity", touch);
 
@@ -73,13 +72,17 @@ export function startTurn(
         if (event.type === "message_end" || event.type === "thought_end") openBlocks.delete(event.id);
         if (!closed) stream.enqueue(event);
       };
-      const finish = (outcome: HarnessOutcome, error?: string) => {
+      const finish = (outcome: HarnessOutcome, harnessError?: string) => {
         ended = true;
+        // An abort the engine caused decides how the turn ends, not the failure it provoked.
+        const stop = turnStopOf(controller.signal);
+        const limitMessage = stop?.kind === "limit" ? stop.message : undefined;
+        const error = stop ? undefined : harnessError;
         clearTimeout(total);
         clearTimeout(idle);
         options.signal?.removeEventListener("abort", onClientAbort);
         input.activity?.removeEventListener("activity", touch);
-        let stopReason = outcome.stopReason;
+        let stopReason = stop?.kind === "cancelled" ? "cancelled" : outcome.stopReason;
         // A reply cut off mid-block still closes every block it opened.
         for (const [id, type] of [...openBlocks]) emit({ type, id });
         if (limitMessage) {
@@ -138,10 +141,10 @@ export function startTurn(
     },
     cancel() {
       closed = true;
-      controller.abort(new Error("client disconnected"));
+      cancel("client disconnected");
     },
   });
-  return { events, record, cancel: (reason) => controller.abort(new Error(reason)) };
+  return { events, record, cancel };
 }
 
 function withCost(input: TurnInput, usage: HarnessOutcome["usage"]): RunUsage | undefined {
