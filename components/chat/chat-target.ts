@@ -1,8 +1,11 @@
 import type { UIMessage } from "ai";
 
-/** What a chat runs: the editor's unsaved template, or a committed revision the server resolves. */
+/**
+ * What a chat runs: the editor's unsaved template (attributed to the variant it is a draft of), or
+ * a committed revision the server resolves.
+ */
 export type ChatTarget =
-  | { kind: "draft"; template: unknown }
+  | { kind: "draft"; template: unknown; variantId: string }
   | { kind: "variant"; variantId: string }
   | { kind: "revision"; revisionId: string }
   /** Resolved on every turn, so a deploy mid-conversation takes effect on the next message. */
@@ -14,7 +17,12 @@ export function invokeBody(sessionId: string, target: ChatTarget, messages: UIMe
   const flags = { stream: true };
   switch (target.kind) {
     case "draft":
-      return { session_id: sessionId, flags, data: { inputs, parameters: { agent: target.template } } };
+      return {
+        session_id: sessionId,
+        flags,
+        references: { workflow_variant: { id: target.variantId } },
+        data: { inputs, parameters: { agent: target.template } },
+      };
     case "variant":
       return {
         session_id: sessionId,

@@ -19,7 +19,10 @@ export function ChatPane({
   onToggle: () => void;
   template: unknown | null;
 }) {
-  const target = useMemo<ChatTarget | null>(() => (template === null ? null : { kind: "draft", template }), [template]);
+  const target = useMemo<ChatTarget | null>(
+    () => (template === null ? null : { kind: "draft", template, variantId }),
+    [template, variantId],
+  );
   if (!open) return null;
   return <DraftChat agentId={agentId} variantId={variantId} onToggle={onToggle} target={target} />;
 }

@@ -39,16 +39,22 @@ function preview(value: unknown): string | undefined {
 /**
  * What tells one trace from another in the list: what went in and came out (the run's last user
  * message and final reply, else the root span's inputs and outputs), model, session, and the
- * outcome. The outcome is the root's: a turn paused for a person is not "OK", and a tool that
- * failed inside a run that went on is counted apart, not a failed run.
+ * outcome. The outcome is the last run's (the root, or the turn that continued it after a person
+ * answered): a turn paused for a person is not "OK", and a tool that failed inside a run that went
+ * on is counted apart, not a failed run.
  */
 export function traceRowSummary(trace: { spans: Record<string, WireSpan | WireSpan[]> }): TraceRowSummary {
   const roots = Object.values(trace.spans ?? {}).flatMap((v) => (Array.isArray(v) ? v : [v]));
   const root = roots[0];
   if (!root) return { outcome: "ok", failedSteps: 0 };
   const all = descendants(root);
-  const rootFailed = root.status_code === "STATUS_CODE_ERROR";
-  const stopReason = attributeAt(root.attributes, "ag.meta.run.stop_reason");
+  // A turn answered after a pause continues the paused run's trace as its child: the trace ended
+  // as the last run of that chain did, not as its paused first half.
+  const last = [root, ...all.filter((span) => attributeAt(span.attributes, "ag.meta.run.continues_run_id"))].reduce(
+    (latest, span) => (String(span.start_time ?? "") > String(latest.start_time ?? "") ? span : latest),
+  );
+  const runFailed = last.status_code === "STATUS_CODE_ERROR";
+  const stopReason = attributeAt(last.attributes, "ag.meta.run.stop_reason");
   const chats = all.filter(
     (span) => attributeAt(span.attributes, "gen_ai.operation.name") === "chat" || span.span_type === "chat",
   );
@@ -62,8 +68,8 @@ export function traceRowSummary(trace: { spans: Record<string, WireSpan | WireSp
     attributeAt(root.attributes, "ag.meta.request.model") ??
     chats.map((span) => attributeAt(span.attributes, "ag.meta.request.model")).find(Boolean);
   return {
-    outcome: rootFailed ? "error" : typeof stopReason === "string" && PAUSED.has(stopReason) ? "paused" : "ok",
-    failedSteps: rootFailed ? 0 : all.filter((span) => span.status_code === "STATUS_CODE_ERROR").length,
+    outcome: runFailed ? "error" : typeof stopReason === "string" && PAUSED.has(stopReason) ? "paused" : "ok",
+    failedSteps: runFailed ? 0 : all.filter((span) => span.status_code === "STATUS_CODE_ERROR").length,
     input: preview(textOf(input, "user") || attributeAt(root.attributes, "ag.data.inputs")),
     output: preview(textOf(output, "assistant") || attributeAt(root.attributes, "ag.data.outputs")),
     model: typeof model === "string" ? model : undefined,

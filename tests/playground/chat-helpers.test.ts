@@ -9,9 +9,9 @@ const messages = [{ id: "u1", role: "user" as const, parts: [{ type: "text" as c
 const revisionId = "0190a4b2-7c3d-7e8f-9a0b-1c2d3e4f5a6b";
 
 describe("invokeBody", () => {
-  it("sends the draft inline and committed targets as references, each a valid invoke body", () => {
+  it("sends the draft inline (naming the variant it drafts) and committed targets as references, each a valid invoke body", () => {
     const bodies = [
-      invokeBody("chat-1", { kind: "draft", template: { tools: [] } }, messages),
+      invokeBody("chat-1", { kind: "draft", template: { tools: [] }, variantId: revisionId }, messages),
       invokeBody("chat-1", { kind: "variant", variantId: revisionId }, messages),
       invokeBody("chat-1", { kind: "revision", revisionId }, messages),
       invokeBody("chat-1", { kind: "environment", environmentSlug: "production", key: "colours.revision" }, messages),
@@ -20,6 +20,7 @@ describe("invokeBody", () => {
     expect(bodies[0]).toMatchObject({
       session_id: "chat-1",
       flags: { stream: true },
+      references: { workflow_variant: { id: revisionId } },
       data: { parameters: { agent: { tools: [] } }, inputs: { messages } },
     });
     expect(bodies[1]).toMatchObject({ references: { workflow_variant: { id: revisionId } } });

@@ -145,6 +145,44 @@ describe("a chat turn's trace", () => {
     expect((await owner.query("traces.list", { minCost: -1 })).status).toBe(422);
   });
 
+  it("a chat with the editor's unsaved draft is the agent's run: named after it and found by the agent filter", async () => {
+    const created = (await owner.mutate("agents.create", { name: "Draft bot" })).data;
+    model.script({ kind: "reply", text: "Drafted.", usage: { input: 10, output: 5 } });
+    const body = {
+      session_id: "s-draft",
+      flags: { stream: true },
+      references: { workflow_variant: { id: created.variant.id } },
+      data: {
+        inputs: { messages: [{ id: "u-d", role: "user", parts: [{ type: "text", text: "try the draft" }] }] },
+        parameters: { agent: { llm: agent.llm } },
+      },
+    };
+    const r = await owner.send("POST", "/api/playground/invoke", { body, headers: uiHeaders });
+    expect(r.status).toBe(200);
+    const finish = String(r.body)
+      .split("\n")
+      .filter((l) => l.startsWith("data: {"))
+      .map((l) => JSON.parse(l.slice(6)))
+      .find((f) => f.type === "finish");
+    const draftTrace = finish.messageMetadata.traceId as string;
+    const trace = await ingest(draftTrace);
+    const root = trace.spans[`invoke_agent ${created.agent.slug}`];
+    expect(root).toBeDefined();
+    // The draft is no revision: the run names the agent and its variant only.
+    expect(root.references.map((ref: { attributes: { key: string } }) => ref.attributes.key).sort()).toEqual([
+      "workflow",
+      "workflow_variant",
+    ]);
+    const listed = await owner.query("traces.list", { agent: created.agent.slug });
+    expect(listed.data.traces.map((tr: { trace_id: string }) => tr.trace_id)).toEqual([draftTrace]);
+    // A reference to no agent is refused, not run as an unattributed draft.
+    const unknown = await owner.send("POST", "/api/playground/invoke", {
+      body: { ...body, references: { workflow_variant: { id: "019a0000-0000-7000-8000-000000000000" } } },
+      headers: uiHeaders,
+    });
+    expect(unknown.status).toBe(404);
+  });
+
   it("a bad trace id is a 400 naming it; an unknown one is count 0", async () => {
     const bad = await owner.query("traces.get", { traceId: "not-a-trace" });
     expect(bad.status).toBe(400);

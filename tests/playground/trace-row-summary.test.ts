@@ -70,4 +70,27 @@ describe("a trace's row in the list", () => {
       failedSteps: 0,
     });
   });
+
+  it("a paused turn that a person answered ends as its continuation did", () => {
+    const paused = run({ stopReason: "paused" });
+    const root = paused.spans["invoke_agent Support"] as Record<string, unknown> & { spans: Record<string, unknown> };
+    root.start_time = "2026-11-27T10:00:00.000Z";
+    const continuation = (stopReason: string, start: string, status = "STATUS_CODE_OK") => ({
+      span_id: `k-${start}`,
+      span_name: "invoke_agent Support",
+      start_time: start,
+      status_code: status,
+      attributes: { ag: { meta: { run: { stop_reason: stopReason, continues_run_id: "run-1" } } } },
+    });
+    root.spans["invoke_agent Support"] = continuation("end_turn", "2026-11-27T10:00:05.000Z");
+    expect(traceRowSummary(paused).outcome).toBe("ok");
+    // Paused again after the first answer: the latest continuation decides.
+    root.spans["invoke_agent Support"] = [
+      continuation("end_turn", "2026-11-27T10:00:09.000Z"),
+      continuation("permission_required", "2026-11-27T10:00:05.000Z"),
+    ];
+    expect(traceRowSummary(paused).outcome).toBe("ok");
+    root.spans["invoke_agent Support"] = continuation("error", "2026-11-27T10:00:05.000Z", "STATUS_CODE_ERROR");
+    expect(traceRowSummary(paused).outcome).toBe("error");
+  });
 });

@@ -20,21 +20,55 @@ export async function loadTemplate(
   // flags.resolve (default true): embeds in the template are resolved before it runs.
   const resolve = body.flags?.resolve !== false;
   const parameters = body.data?.parameters;
-  if (parameters) {
-    return {
-      template: (
-        await checkAgentTemplate(db, principal.projectId, parameters.agent ?? {}, "data.parameters.agent.", { resolve })
-      ).template,
-      agent: {},
-    };
-  }
   const refs = body.references;
-  if (!refs || Object.values(refs).every((value) => value === null || value === undefined)) {
+  const named = refs && Object.values(refs).some((value) => value !== null && value !== undefined);
+  if (parameters) {
+    const { template } = await checkAgentTemplate(
+      db,
+      principal.projectId,
+      parameters.agent ?? {},
+      "data.parameters.agent.",
+      { resolve },
+    );
+    // A draft of a saved agent (the playground's editor) runs inline but is that agent's run:
+    // references name whose draft it is, so its runs and traces are found under the agent.
+    return { template, agent: named ? draftOf(await namedRevision(db, principal, refs)) : {} };
+  }
+  if (!named) {
     throw new BadRequestError(
       "Send data.parameters.agent (an inline template) or references naming a workflow revision to run",
       "missing_agent",
     );
   }
+  const revision = await namedRevision(db, principal, refs);
+  const agent = (revision.data?.parameters as Record<string, unknown> | undefined)?.agent;
+  if (agent === undefined) {
+    throw new BadRequestError(
+      `workflow revision ${revision.id} has no data.parameters.agent; it is not an agent`,
+      "not_an_agent",
+    );
+  }
+  const { template } = await checkAgentTemplate(db, principal.projectId, agent, "data.parameters.agent.", { resolve });
+  const draft = draftOf(revision);
+  return {
+    template,
+    agent: {
+      ...draft,
+      references: {
+        ...draft.references,
+        workflow_revision: { id: revision.id, slug: revision.slug, version: String(revision.version) },
+      },
+    },
+  };
+}
+
+type NamedRevision = Awaited<ReturnType<typeof retrieveRevision>>["revision"];
+
+async function namedRevision(
+  db: Database,
+  principal: Principal,
+  refs: NonNullable<InvokeRequest["references"]>,
+): Promise<NamedRevision> {
   const { revision } = await retrieveRevision(
     db,
     { projectId: principal.projectId, userId: principal.userId },
@@ -49,23 +83,16 @@ export async function loadTemplate(
       key: refs.key ?? undefined,
     },
   );
-  const agent = (revision.data?.parameters as Record<string, unknown> | undefined)?.agent;
-  if (agent === undefined) {
-    throw new BadRequestError(
-      `workflow revision ${revision.id} has no data.parameters.agent; it is not an agent`,
-      "not_an_agent",
-    );
-  }
-  const { template } = await checkAgentTemplate(db, principal.projectId, agent, "data.parameters.agent.", { resolve });
+  return revision;
+}
+
+/** The agent an inline draft belongs to: its artifact and variant, no revision (the draft is none). */
+function draftOf(revision: NamedRevision): RunAgent {
   return {
-    template,
-    agent: {
-      name: revision.artifactSlug,
-      references: {
-        workflow: { id: revision.artifactId, slug: revision.artifactSlug },
-        workflow_variant: { id: revision.variantId, slug: revision.variantSlug },
-        workflow_revision: { id: revision.id, slug: revision.slug, version: String(revision.version) },
-      },
+    name: revision.artifactSlug,
+    references: {
+      workflow: { id: revision.artifactId, slug: revision.artifactSlug },
+      workflow_variant: { id: revision.variantId, slug: revision.variantSlug },
     },
   };
 }
