@@ -59,6 +59,8 @@ test("runs: a chat turn is listed finished with its cost, a running one refreshe
   await expect(first).toContainText("1,000 in · 200 out");
   await expect(first.getByText("stop", { exact: true })).toBeVisible();
   await expect(first.getByRole("link", { name: sessionId })).toBeVisible();
+  // The chat ran the variant's latest revision: the row says which.
+  await expect(first.getByTestId("run-revision")).toHaveText("v2");
 
   // The status filter lives in the URL.
   await page.getByLabel("Status").selectOption("failed");
@@ -102,7 +104,7 @@ test("runs: a chat turn is listed finished with its cost, a running one refreshe
   await expect(page.getByText("chat gpt-5-mini").first()).toBeVisible();
   await screenshot(page, testInfo, "runs-trace-opened");
 
-  // A turn of the editor's chat runs the draft (no agent id on the run): listed too, labelled.
+  // A turn of the editor's chat runs the draft (the agent's, but no revision): listed too, labelled.
   await page.goto(editorUrl);
   await scriptModel({ kind: "reply", text: "Draft says hi." });
   await page.getByRole("button", { name: "Show chat panel" }).click();
@@ -114,6 +116,7 @@ test("runs: a chat turn is listed finished with its cost, a running one refreshe
   await expect(rows).toHaveCount(3);
   await expect(rows.first()).toHaveAttribute("data-origin", "playground");
   await expect(rows.first()).toContainText("Draft");
+  await expect(rows.first().getByTestId("run-revision")).toHaveCount(0);
   await expect(rows.first()).toHaveAttribute("data-status", "finished", { timeout: 20_000 });
   await expect(rows.nth(1)).not.toContainText("Draft");
   await expect(rows.nth(1)).toContainText("Playground");

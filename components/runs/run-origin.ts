@@ -8,5 +8,18 @@ export const RUN_ORIGIN_LABEL: Record<RunWire["origin"], string> = {
   nested: "Nested",
 };
 
-/** A run of the editor's draft chat: the unsaved template ran inline, so the run names no agent. */
-export const isDraftRun = (run: RunWire) => run.origin === "playground" && !run.agent.references;
+type Reference = { slug?: string | null; version?: string | null } | undefined;
+
+/** A run of the editor's draft chat: the unsaved template ran inline, so the run names no revision. */
+export const isDraftRun = (run: RunWire) => run.origin === "playground" && !run.agent.references?.workflow_revision;
+
+/** What served a run: the revision's version, and the environment it was resolved through, if any. */
+export function servedBy(run: Pick<RunWire, "agent">): { version?: string; environment?: string } {
+  const refs = run.agent.references ?? {};
+  const revision = refs.workflow_revision as Reference;
+  const environment = refs.environment as Reference;
+  return {
+    ...(revision?.version ? { version: `v${revision.version}` } : {}),
+    ...(environment?.slug ? { environment: environment.slug } : {}),
+  };
+}

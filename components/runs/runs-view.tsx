@@ -13,7 +13,7 @@ import { tracePath } from "@/components/traces";
 import { useTRPC } from "@/components/trpc";
 import { Badge, Button, EmptyState, Skeleton, TimeAgo, cn } from "@/components/ui";
 import type { RunWire } from "@/server/agent-runs";
-import { isDraftRun, RUN_ORIGIN_LABEL } from "./run-origin";
+import { isDraftRun, RUN_ORIGIN_LABEL, servedBy } from "./run-origin";
 import { runsPath } from "./run-paths";
 import { RUN_STATUS_CHOICES, RUN_STATUS_LOOK, type RunStatus } from "./run-status";
 import { useNow } from "./use-now";
@@ -126,6 +126,7 @@ function RunRow({ run, agentId, variantId, now }: { run: RunWire; agentId: strin
   const durationMs = run.duration_ms ?? Math.max(0, now - new Date(run.created_at).getTime());
   // The session opens in the chat of the variant that ran it (a run of another variant names it).
   const ranVariant = (run.agent.references?.workflow_variant as { id?: string } | undefined)?.id ?? variantId;
+  const served = servedBy(run);
   return (
     <li
       data-testid="run-row"
@@ -149,6 +150,16 @@ function RunRow({ run, agentId, variantId, now }: { run: RunWire; agentId: strin
         </span>
         <Badge>{RUN_ORIGIN_LABEL[run.origin]}</Badge>
         {isDraftRun(run) && <Badge>Draft</Badge>}
+        {served.version && (
+          <span title="The revision that ran" data-testid="run-revision">
+            <Badge>{served.version}</Badge>
+          </span>
+        )}
+        {served.environment && (
+          <span title="The environment it was served through" data-testid="run-environment">
+            <Badge>{served.environment}</Badge>
+          </span>
+        )}
         {run.background && <Badge>Background</Badge>}
         {run.continues_run_id && (
           // Its input answered the approvals the paused run asked for: one lineage, one trace.

@@ -530,11 +530,21 @@ describe("model names", () => {
     expect((await deploy(revisionIds[1])).status).toBe(200);
     await client.chat.completions.create({ model: "greeter@production", messages: [{ role: "user", content: "hi" }] });
     expect(lastModelInput()).toContain("Version two");
+    const newestRun = async () =>
+      (await app.call("GET", "/services/agent/v0/runs?origin=openai&limit=1", { key })).body.runs[0];
+    // The run records the environment that served it, and the revision it resolved to.
+    expect((await newestRun()).agent.references).toMatchObject({
+      environment: { slug: "production" },
+      workflow_revision: { id: revisionIds[1] },
+    });
     await client.chat.completions.create({
       model: `greeter@${variantSlug}:1`,
       messages: [{ role: "user", content: "hi" }],
     });
     expect(lastModelInput()).toContain("Version one");
+    const pinned = (await newestRun()).agent.references;
+    expect(pinned).toMatchObject({ workflow_revision: { id: revisionIds[0] } });
+    expect(pinned).not.toHaveProperty("environment");
   });
 
   it("GET /v1/models lists each agent and where it is deployed", async () => {

@@ -32,7 +32,7 @@ export async function loadTemplate(
     );
     // A draft of a saved agent (the playground's editor) runs inline but is that agent's run:
     // references name whose draft it is, so its runs and traces are found under the agent.
-    return { template, agent: named ? draftOf(await namedRevision(db, principal, refs)) : {} };
+    return { template, agent: named ? draftOf((await namedRevision(db, principal, refs)).revision) : {} };
   }
   if (!named) {
     throw new BadRequestError(
@@ -40,7 +40,7 @@ export async function loadTemplate(
       "missing_agent",
     );
   }
-  const revision = await namedRevision(db, principal, refs);
+  const { revision, environment } = await namedRevision(db, principal, refs);
   const agent = (revision.data?.parameters as Record<string, unknown> | undefined)?.agent;
   if (agent === undefined) {
     throw new BadRequestError(
@@ -57,33 +57,37 @@ export async function loadTemplate(
       references: {
         ...draft.references,
         workflow_revision: { id: revision.id, slug: revision.slug, version: String(revision.version) },
+        // Which environment served it (`agent@production`): the run, its spans and the Runs tab say so.
+        ...(environment && {
+          environment: { id: environment.revision.artifactId, slug: environment.revision.artifactSlug },
+          environment_revision: {
+            id: environment.revision.id,
+            slug: environment.revision.slug,
+            version: String(environment.revision.version),
+          },
+        }),
       },
     },
   };
 }
 
-type NamedRevision = Awaited<ReturnType<typeof retrieveRevision>>["revision"];
+type Retrieved = Awaited<ReturnType<typeof retrieveRevision>>;
+type NamedRevision = Retrieved["revision"];
 
 async function namedRevision(
   db: Database,
   principal: Principal,
   refs: NonNullable<InvokeRequest["references"]>,
-): Promise<NamedRevision> {
-  const { revision } = await retrieveRevision(
-    db,
-    { projectId: principal.projectId, userId: principal.userId },
-    workflowsSpec,
-    {
-      artifact: refs.workflow ?? undefined,
-      variant: refs.workflow_variant ?? undefined,
-      revision: refs.workflow_revision ?? undefined,
-      environment: refs.environment ?? undefined,
-      environmentVariant: refs.environment_variant ?? undefined,
-      environmentRevision: refs.environment_revision ?? undefined,
-      key: refs.key ?? undefined,
-    },
-  );
-  return revision;
+): Promise<Retrieved> {
+  return retrieveRevision(db, { projectId: principal.projectId, userId: principal.userId }, workflowsSpec, {
+    artifact: refs.workflow ?? undefined,
+    variant: refs.workflow_variant ?? undefined,
+    revision: refs.workflow_revision ?? undefined,
+    environment: refs.environment ?? undefined,
+    environmentVariant: refs.environment_variant ?? undefined,
+    environmentRevision: refs.environment_revision ?? undefined,
+    key: refs.key ?? undefined,
+  });
 }
 
 /** The agent an inline draft belongs to: its artifact and variant, no revision (the draft is none). */
