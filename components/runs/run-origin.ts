@@ -6,6 +6,7 @@ export const RUN_ORIGIN_LABEL: Record<RunWire["origin"], string> = {
   playground: "Playground",
   openai: "OpenAI API",
   nested: "Nested",
+  automation: "Automation",
 };
 
 type Reference = { slug?: string | null; version?: string | null } | undefined;

@@ -33,7 +33,7 @@ export {
   type CustomProviderModels,
   type RunnableModels,
 } from "./providers";
-export { beginTurn } from "./invoke";
+export { beginTurn, startBackgroundRun, type StartedRun } from "./invoke";
 export { type RunAgent } from "./run-types";
 export { nodeRuntime, pythonProgram, pythonRuntime, PYTHON_HEAP_MB, RESULT_MARKER, type CodeLimits } from "./tools";
 export { findPlatformOperation, listPlatformTools, operationToWire, operationWire } from "./tools/platform";
@@ -41,4 +41,5 @@ export { recordRunTrace } from "./record-run-trace";
 export { runSweepWorker } from "./runs/run-sweep";
 export { listRuns, RUN_ORIGINS, RUN_STATUSES, type RunOrigin, type RunStatus } from "./runs/run-store";
 export { driveRun } from "./runs/drive-run";
+export { cancelRun } from "./runs/cancel-run";
 export { runToWire, type RunWire } from "./runs/run-wire";

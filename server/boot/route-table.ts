@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { accountRoutes } from "@/server/auth/account-routes";
 import { authRoutes } from "@/server/auth/routes";
+import { automationRoutes, referenceTriggerRoutes } from "@/server/automations";
 import { domainRoutes } from "@/server/domains/routes";
 import { evaluationRoutes } from "@/server/evaluations";
 import { eventRoutes } from "@/server/events/routes";
@@ -28,6 +29,8 @@ export const apiRoutes: AnyRoute[] = [
   ...tracingRoutes,
   ...webhookRoutes,
   ...evaluationRoutes,
+  ...automationRoutes,
+  ...referenceTriggerRoutes,
   ...cronRoutes,
 ];
 

@@ -1,4 +1,5 @@
 import { runSweepWorker } from "@/server/agent-runs";
+import { automationWorker } from "@/server/automations";
 import { logger } from "@/server/core/logger";
 import { processWide } from "@/server/core/process-wide";
 import type { AppContext } from "@/server/core/app-context";
@@ -15,6 +16,7 @@ export const BACKGROUND_WORKERS: BackgroundWorker[] = [
   evaluationWorker,
   statisticsWorker,
   runSweepWorker,
+  automationWorker,
 ];
 
 /** Starts every registered worker; the app process does this unless WORKERS=off. */

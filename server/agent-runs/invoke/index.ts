@@ -3,3 +3,4 @@ export { invokeRequestSchema, SESSION_ID, type InvokeRequest } from "./invoke-re
 export { prepareTurn, resolveAgent, type ResolvedAgent } from "./prepare-turn";
 export { beginTurn } from "./begin-turn";
 export type { PrepareOptions } from "./prepare-turn";
+export { startBackgroundRun, type StartedRun } from "./start-background-run";

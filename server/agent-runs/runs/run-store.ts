@@ -12,9 +12,12 @@ import { noticeRun, RUN_EVENTS_CHANNEL } from "./run-wakeups";
 export type RunRow = typeof agentRuns.$inferSelect;
 export type RunStatus = "running" | "finished" | "failed" | "paused" | "cancelled";
 export const RUN_STATUSES: readonly RunStatus[] = ["running", "finished", "failed", "paused", "cancelled"];
-/** Where a run came from: the agent API, the playground chat, the OpenAI-compatible door, a reference tool call. */
-export type RunOrigin = "invoke" | "playground" | "openai" | "nested";
-export const RUN_ORIGINS: readonly RunOrigin[] = ["invoke", "playground", "openai", "nested"];
+/**
+ * Where a run came from: the agent API, the playground chat, the OpenAI-compatible door, a
+ * reference tool call, an automation firing (server/automations).
+ */
+export type RunOrigin = "invoke" | "playground" | "openai" | "nested" | "automation";
+export const RUN_ORIGINS: readonly RunOrigin[] = ["invoke", "playground", "openai", "nested", "automation"];
 
 export interface NewRun {
   id: string;

@@ -29,7 +29,7 @@ export const runWireSchema = z.strictObject({
   origin: z
     .enum(RUN_ORIGINS as [RunOrigin, ...RunOrigin[]])
     .describe(
-      "Where the run came from: invoke (the agent API), playground (the chat), openai (the /v1 door), nested (a workflow run inside a reference tool call)",
+      "Where the run came from: invoke (the agent API), playground (the chat), openai (the /v1 door), nested (a workflow run inside a reference tool call), automation (a schedule, event or inbound trigger firing)",
     ),
   parent_run_id: z.string().nullable().describe("A nested run's calling run; null for a top-level run"),
   event_count: z.number().int(),

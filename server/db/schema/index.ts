@@ -12,3 +12,4 @@ export * from "./openai-responses";
 export * from "./evaluations";
 export * from "./deploy-gates";
 export * from "./agent-runs";
+export * from "./automations";

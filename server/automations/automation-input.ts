@@ -1,0 +1,131 @@
+import { z } from "zod";
+import { refSchema } from "@/server/versioning";
+
+export const AUTOMATION_KINDS = ["schedule", "event", "inbound"] as const;
+export type AutomationKind = (typeof AUTOMATION_KINDS)[number];
+export const OVERLAP_POLICIES = ["skip", "queue_one", "cancel_previous"] as const;
+export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
+export const SIGNATURE_SCHEMES = ["standard_webhooks", "github", "stripe"] as const;
+export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
+
+/** Default catch-up window after downtime: a fire time missed by at most this much still fires, once. */
+export const DEFAULT_CATCH_UP_SECONDS = 900;
+
+/**
+ * The service's own events an automation can follow: a deploy (a commit on an environment), an
+ * evaluation run ending, an agent run ending or pausing, and monitor alerts (`monitors.*`,
+ * accepted ahead of monitors so subscriptions made now work when they land). Read events are
+ * not offered: an agent reading a revision would fire its own trigger.
+ */
+export const SUBSCRIBABLE_EVENTS = [
+  "environments.revisions.committed",
+  "evaluations.runs.finished",
+  "evaluations.runs.failed",
+  "agents.runs.finished",
+  "agents.runs.failed",
+  "agents.runs.paused",
+] as const;
+const eventTypeSchema = z
+  .string()
+  .refine((type) => (SUBSCRIBABLE_EVENTS as readonly string[]).includes(type) || /^monitors\.[a-z_.]+$/.test(type), {
+    message: `must be one of ${SUBSCRIBABLE_EVENTS.join(", ")} or a monitors.* event type`,
+  });
+
+export const referencesSchema = z
+  .strictObject({
+    workflow: refSchema.nullish(),
+    workflow_variant: refSchema.nullish(),
+    workflow_revision: refSchema.nullish(),
+    environment: refSchema.nullish(),
+    key: z.string().min(1).max(300).nullish(),
+  })
+  .describe(
+    "The agent to run, as invoke takes it: a workflow revision pins one version; an environment (with `key` or the workflow) is resolved at every firing, so a deploy changes what runs next.",
+  );
+
+const messageSchema = z.object({
+  role: z.enum(["user", "system", "assistant"]),
+  content: z.string().min(1).max(100_000),
+});
+
+export const inputSchema = z
+  .object({ messages: z.array(messageSchema).min(1).max(100) })
+  .describe(
+    "The agent's input messages. `{{ path }}` in a content is filled from the firing's payload: an event's attributes, an inbound request's JSON body, a schedule's {scheduled_at, fired_at}.",
+  );
+
+export const conditionSchema = z
+  .object({
+    path: z.string().min(1).max(300),
+    equals: z.unknown().optional(),
+    in: z.array(z.unknown()).max(100).optional(),
+    exists: z.boolean().optional(),
+  })
+  .refine((c) => c.equals !== undefined || c.in !== undefined || c.exists !== undefined, {
+    message: "give equals, in or exists",
+  });
+
+const common = {
+  name: z.string().trim().min(1).max(200),
+  description: z.string().max(2000).nullish(),
+  references: referencesSchema,
+  input: inputSchema,
+  is_active: z.boolean().default(true),
+};
+
+export const automationInputSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("schedule"),
+    ...common,
+    cron: z
+      .string()
+      .min(1)
+      .max(200)
+      .describe('Five fields: minute hour day-of-month month day-of-week, e.g. "30 2 * * *"'),
+    timezone: z
+      .string()
+      .min(1)
+      .max(100)
+      .default("UTC")
+      .describe("An IANA time zone; daylight-saving changes follow it"),
+    overlap_policy: z
+      .enum(OVERLAP_POLICIES)
+      .default("skip")
+      .describe("When the previous run is still running: skip this firing, queue one, or cancel the previous run"),
+    catch_up_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 86_400)
+      .default(DEFAULT_CATCH_UP_SECONDS)
+      .describe("After downtime, a missed fire time at most this old fires once; older ones are recorded as skipped"),
+  }),
+  z.object({
+    kind: z.literal("event"),
+    ...common,
+    event_types: z.array(eventTypeSchema).min(1).max(20),
+    filter: z.array(conditionSchema).max(20).nullish(),
+  }),
+  z.object({
+    kind: z.literal("inbound"),
+    ...common,
+    signature_scheme: z
+      .enum(SIGNATURE_SCHEMES)
+      .describe(
+        "How senders sign: Standard Webhooks (Svix) headers, GitHub's X-Hub-Signature-256, Stripe's Stripe-Signature",
+      ),
+    secret: z
+      .string()
+      .min(16, "must be at least 16 characters")
+      .max(1024)
+      .optional()
+      .describe("The signing secret; generated when absent, returned once"),
+    filter: z.array(conditionSchema).max(20).nullish(),
+  }),
+]);
+export type AutomationInput = z.output<typeof automationInputSchema>;
+
+export const cronPreviewSchema = z.object({
+  cron: z.string().min(1).max(200),
+  timezone: z.string().min(1).max(100).default("UTC"),
+});

@@ -1,0 +1,187 @@
+import { randomBytes } from "node:crypto";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { resolveAgent } from "@/server/agent-runs";
+import type { Principal } from "@/server/auth";
+import type { AppContext } from "@/server/core/app-context";
+import { BadRequestError, NotFoundError } from "@/server/core/errors";
+import { newId } from "@/server/core/ids";
+import type { Executor } from "@/server/db";
+import { automations } from "@/server/db/schema";
+import type { AutomationInput, SignatureScheme } from "./automation-input";
+import { checkCronSchedule, nextFireTime } from "./cron-schedule";
+
+export type AutomationRow = typeof automations.$inferSelect;
+
+/** A signing secret in the form the scheme's senders expect (`whsec_` + base64 for Standard Webhooks). */
+export function generateSigningSecret(scheme: SignatureScheme): string {
+  const bytes = randomBytes(24);
+  return scheme === "github" ? bytes.toString("hex") : `whsec_${bytes.toString("base64")}`;
+}
+
+function checkSecret(scheme: SignatureScheme, secret: string): void {
+  if (scheme !== "standard_webhooks") return;
+  const body = secret.startsWith("whsec_") ? secret.slice(6) : secret;
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body) || Buffer.from(body, "base64").length < 16)
+    throw new BadRequestError(
+      "secret: a Standard Webhooks secret is whsec_ followed by at least 16 bytes in base64",
+      "invalid_secret",
+      [{ path: "secret", message: "whsec_ followed by base64" }],
+    );
+}
+
+/**
+ * The columns an input sets, checked: the cron and zone parse and fire, the agent the references
+ * name resolves to a runnable agent now (it is resolved again at every firing).
+ */
+async function columnsOf(app: AppContext, principal: Principal, input: AutomationInput) {
+  const now = app.now();
+  await resolveAgent(app, principal, { references: input.references });
+  const common = {
+    kind: input.kind,
+    name: input.name,
+    description: input.description ?? null,
+    target: { references: input.references },
+    input: input.input,
+    isActive: input.is_active,
+    updatedAt: now,
+  };
+  if (input.kind === "schedule") {
+    const schedule = { cron: input.cron.trim(), timezone: input.timezone };
+    checkCronSchedule(schedule, now);
+    return {
+      ...common,
+      ...schedule,
+      overlapPolicy: input.overlap_policy,
+      catchUpSeconds: input.catch_up_seconds,
+      nextFireAt: nextFireTime(schedule, now),
+    };
+  }
+  if (input.kind === "event") return { ...common, eventTypes: input.event_types, filter: input.filter ?? null };
+  if (input.secret) checkSecret(input.signature_scheme, input.secret);
+  return { ...common, signatureScheme: input.signature_scheme, filter: input.filter ?? null };
+}
+
+/** Creates an automation; an inbound one comes back with its secret in plain text, the only time it is shown. */
+export async function createAutomation(
+  app: AppContext,
+  principal: Principal,
+  input: AutomationInput,
+): Promise<{ row: AutomationRow; secret?: string }> {
+  const columns = await columnsOf(app, principal, input);
+  const secret = input.kind === "inbound" ? (input.secret ?? generateSigningSecret(input.signature_scheme)) : undefined;
+  const [row] = await app.db
+    .insert(automations)
+    .values({
+      id: newId(),
+      projectId: principal.projectId,
+      ...columns,
+      // The events' clock: an event's created_at is its writer's system time.
+      eventsSince: input.kind === "event" ? new Date() : null,
+      sealedSecret: secret ? app.secrets.seal(secret) : null,
+      createdBy: principal.userId,
+      createdAt: app.now(),
+    })
+    .returning();
+  return { row, secret };
+}
+
+/**
+ * Replaces an automation (the kind cannot change). A schedule's next fire time is planned again
+ * from now; an inbound trigger keeps its secret unless a new one is given.
+ */
+export async function replaceAutomation(
+  app: AppContext,
+  principal: Principal,
+  id: string,
+  input: AutomationInput,
+): Promise<{ row: AutomationRow; secret?: string }> {
+  const current = await getLiveAutomation(app.db, principal.projectId, id);
+  if (current.kind !== input.kind)
+    throw new BadRequestError(
+      `automation ${id} is a ${current.kind}; its kind cannot change to ${input.kind} (create a new one)`,
+      "kind_immutable",
+    );
+  const columns = await columnsOf(app, principal, input);
+  const secret = input.kind === "inbound" ? input.secret : undefined;
+  const [row] = await app.db
+    .update(automations)
+    .set({ ...columns, ...(secret ? { sealedSecret: app.secrets.seal(secret) } : {}) })
+    .where(and(eq(automations.id, id), eq(automations.projectId, principal.projectId)))
+    .returning();
+  return { row, secret };
+}
+
+/** A row of the project, deleted ones included (the reference's GET returns them). */
+export async function getAutomation(db: Executor, projectId: string, id: string): Promise<AutomationRow> {
+  const [row] = await db
+    .select()
+    .from(automations)
+    .where(and(eq(automations.id, id), eq(automations.projectId, projectId)));
+  if (!row) throw new NotFoundError(`Automation ${id} not found`, "automation_not_found");
+  return row;
+}
+
+export async function getLiveAutomation(db: Executor, projectId: string, id: string): Promise<AutomationRow> {
+  const row = await getAutomation(db, projectId, id);
+  if (row.deletedAt) throw new NotFoundError(`Automation ${id} not found (it was deleted)`, "automation_not_found");
+  return row;
+}
+
+export async function listAutomations(
+  db: Executor,
+  projectId: string,
+  filter: { kind?: AutomationRow["kind"]; name?: string } = {},
+): Promise<AutomationRow[]> {
+  const rows = await db
+    .select()
+    .from(automations)
+    .where(
+      and(
+        eq(automations.projectId, projectId),
+        isNull(automations.deletedAt),
+        filter.kind ? eq(automations.kind, filter.kind) : undefined,
+      ),
+    )
+    .orderBy(desc(automations.id));
+  const name = filter.name?.toLowerCase();
+  return name ? rows.filter((row) => row.name.toLowerCase().includes(name)) : rows;
+}
+
+/**
+ * Pause (false) or resume (true). Resuming a schedule plans its next fire time from now: the
+ * times that passed while it was paused are not owed.
+ */
+export async function setAutomationActive(
+  app: AppContext,
+  projectId: string,
+  id: string,
+  active: boolean,
+): Promise<AutomationRow> {
+  const current = await getLiveAutomation(app.db, projectId, id);
+  const now = app.now();
+  const [row] = await app.db
+    .update(automations)
+    .set({
+      isActive: active,
+      updatedAt: now,
+      ...(active && current.kind === "schedule"
+        ? { nextFireAt: nextFireTime({ cron: current.cron!, timezone: current.timezone! }, now) }
+        : {}),
+      // Events that came while it was paused are not owed.
+      ...(active && current.kind === "event" && !current.isActive
+        ? { eventsSince: new Date(), eventCursorAt: null }
+        : {}),
+    })
+    .where(and(eq(automations.id, id), eq(automations.projectId, projectId)))
+    .returning();
+  return row;
+}
+
+/** Soft delete: the row stays readable by id (with its deliveries), and fires no more. */
+export async function deleteAutomation(app: AppContext, principal: Principal, id: string): Promise<void> {
+  await getLiveAutomation(app.db, principal.projectId, id);
+  await app.db
+    .update(automations)
+    .set({ deletedAt: app.now(), deletedBy: principal.userId, isActive: false })
+    .where(and(eq(automations.id, id), eq(automations.projectId, principal.projectId)));
+}

@@ -1,0 +1,184 @@
+import { and, asc, eq, inArray, isNull, lt, ne, or } from "drizzle-orm";
+import { cancelRun, startBackgroundRun } from "@/server/agent-runs";
+import type { AppContext } from "@/server/core/app-context";
+import { ForbiddenError, isAppError } from "@/server/core/errors";
+import { newId } from "@/server/core/ids";
+import { isProjectRole } from "@/server/core/roles";
+import { logger } from "@/server/core/logger";
+import { agentRuns, automationDeliveries, automations, projectMembers } from "@/server/db/schema";
+import { settleDelivery, type DeliveryRow } from "./delivery-store";
+import { firingBody } from "./firing-body";
+import type { AutomationRow } from "./automation-store";
+
+/** A dispatcher owns a claimed firing this long; a crash hands it to another process after. */
+const CLAIM_MS = 120_000;
+/** A firing queued behind a running run is looked at again after this long. */
+const QUEUE_RECHECK_MS = 5_000;
+/** Firings started at once by one pass. */
+const DISPATCH_CONCURRENCY = 8;
+
+/** The key of a Test firing: it runs even while the automation is paused. */
+export const TEST_KEY_PREFIX = "test:";
+
+/**
+ * Claims firings waiting to start (`pending`, or `queued` behind a previous run) under a lease
+ * and a run id minted at the claim, then starts each one's run. A process that dies after
+ * starting a run but before recording it leaves the run id behind: whoever claims the firing
+ * next finds that run and records it, rather than starting a second one.
+ */
+export async function dispatchFirings(app: AppContext, limit: number, onlyId?: string): Promise<number> {
+  const claimed = await claimFirings(app, limit, onlyId);
+  for (let i = 0; i < claimed.length; i += DISPATCH_CONCURRENCY)
+    await Promise.all(claimed.slice(i, i + DISPATCH_CONCURRENCY).map((firing) => dispatchOne(app, firing)));
+  return claimed.length;
+}
+
+async function claimFirings(app: AppContext, limit: number, onlyId?: string): Promise<DeliveryRow[]> {
+  const now = app.now();
+  return app.db.transaction(async (tx) => {
+    const open = await tx
+      .select({ id: automationDeliveries.id, runId: automationDeliveries.runId })
+      .from(automationDeliveries)
+      .where(
+        and(
+          inArray(automationDeliveries.status, ["pending", "queued"]),
+          or(isNull(automationDeliveries.leaseUntil), lt(automationDeliveries.leaseUntil, now)),
+          onlyId ? eq(automationDeliveries.id, onlyId) : undefined,
+        ),
+      )
+      .orderBy(asc(automationDeliveries.createdAt))
+      .limit(limit)
+      .for("update", { skipLocked: true });
+    const claimed: DeliveryRow[] = [];
+    for (const row of open) {
+      const [updated] = await tx
+        .update(automationDeliveries)
+        .set({ leaseUntil: new Date(now.getTime() + CLAIM_MS), runId: row.runId ?? newId() })
+        .where(eq(automationDeliveries.id, row.id))
+        .returning();
+      claimed.push(updated);
+    }
+    return claimed;
+  });
+}
+
+async function dispatchOne(app: AppContext, firing: DeliveryRow): Promise<void> {
+  try {
+    await dispatch(app, firing);
+  } catch (error) {
+    const detail = isAppError(error) && error.status < 500 ? error.message : "the run could not be started";
+    if (!isAppError(error) || error.status >= 500)
+      logger.error({ err: error, deliveryId: firing.id }, "automation firing failed");
+    await settleDelivery(app.db, firing.id, { status: "failed", error: detail, firedAt: app.now(), runId: null });
+  }
+}
+
+async function dispatch(app: AppContext, firing: DeliveryRow): Promise<void> {
+  const [started] = await app.db
+    .select({ sessionId: agentRuns.sessionId, traceId: agentRuns.traceId })
+    .from(agentRuns)
+    .where(eq(agentRuns.id, firing.runId!));
+  if (started) {
+    await settleDelivery(app.db, firing.id, { status: "started", ...started, firedAt: firing.firedAt ?? app.now() });
+    return;
+  }
+  const [automation] = await app.db.select().from(automations).where(eq(automations.id, firing.automationId));
+  const test = firing.eventKey.startsWith(TEST_KEY_PREFIX);
+  if (!automation || automation.deletedAt || (!automation.isActive && !test)) {
+    const why = !automation || automation.deletedAt ? "the automation was deleted" : "the automation is paused";
+    await settleDelivery(app.db, firing.id, { status: "skipped", error: why, firedAt: app.now(), runId: null });
+    return;
+  }
+  if (automation.kind === "schedule" && !(await applyOverlap(app, automation, firing))) return;
+  const principal = await ownerPrincipal(app, automation);
+  const firedAt = app.now();
+  const run = await startBackgroundRun(
+    app,
+    principal,
+    firingBody({ automation, delivery: firing, firedAt }),
+    "automation",
+    firing.runId!,
+  );
+  await settleDelivery(app.db, firing.id, {
+    status: "started",
+    runId: run.runId,
+    sessionId: run.sessionId,
+    traceId: run.traceId,
+    firedAt,
+    error: null,
+  });
+}
+
+/**
+ * The overlap policy, when a run this schedule started is still running: `skip` records the
+ * firing as skipped, `queue_one` holds it (`queued`, at most one; a second is skipped) until that
+ * run ends, `cancel_previous` cancels the run and goes on. True when the firing may start now.
+ */
+async function applyOverlap(app: AppContext, automation: AutomationRow, firing: DeliveryRow): Promise<boolean> {
+  const running = await app.db
+    .select({ runId: agentRuns.id })
+    .from(automationDeliveries)
+    .innerJoin(agentRuns, eq(agentRuns.id, automationDeliveries.runId))
+    .where(
+      and(
+        eq(automationDeliveries.automationId, automation.id),
+        eq(automationDeliveries.status, "started"),
+        eq(agentRuns.status, "running"),
+      ),
+    );
+  if (running.length === 0) return true;
+  const previous = running.map((r) => r.runId).join(", ");
+  const policy = automation.overlapPolicy ?? "skip";
+  if (policy === "cancel_previous") {
+    for (const { runId } of running) await cancelRun(app, automation.projectId, runId);
+    return true;
+  }
+  if (policy === "queue_one") {
+    const [other] = await app.db
+      .select({ id: automationDeliveries.id })
+      .from(automationDeliveries)
+      .where(
+        and(
+          eq(automationDeliveries.automationId, automation.id),
+          eq(automationDeliveries.status, "queued"),
+          ne(automationDeliveries.id, firing.id),
+        ),
+      )
+      .limit(1);
+    if (!other) {
+      await app.db
+        .update(automationDeliveries)
+        .set({
+          status: "queued",
+          leaseUntil: new Date(app.now().getTime() + QUEUE_RECHECK_MS),
+          error: `waiting for the previous run ${previous} to end`,
+        })
+        .where(eq(automationDeliveries.id, firing.id));
+      return false;
+    }
+  }
+  await settleDelivery(app.db, firing.id, {
+    status: "skipped",
+    runId: null,
+    firedAt: app.now(),
+    error:
+      policy === "skip"
+        ? `the previous run ${previous} was still running (overlap policy skip)`
+        : `the previous run ${previous} was still running and a firing was already queued (overlap policy queue_one)`,
+  });
+  return false;
+}
+
+/** The automation runs as the user who made it, with that user's role in the project now. */
+async function ownerPrincipal(app: AppContext, automation: AutomationRow) {
+  const [member] = await app.db
+    .select({ role: projectMembers.role })
+    .from(projectMembers)
+    .where(and(eq(projectMembers.projectId, automation.projectId), eq(projectMembers.userId, automation.createdBy)));
+  if (!member || !isProjectRole(member.role))
+    throw new ForbiddenError(
+      "the user who made this automation is no longer a member of the project; save it again as a member",
+      "automation_owner_gone",
+    );
+  return { projectId: automation.projectId, userId: automation.createdBy, role: member.role };
+}

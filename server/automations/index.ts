@@ -1,0 +1,13 @@
+export { automationRoutes } from "./routes";
+export { referenceTriggerRoutes } from "./reference-routes";
+export { automationWorker, automationPass } from "./worker";
+export { fireDueSchedules } from "./schedule-pass";
+export { matchEvents } from "./event-pass";
+export { dispatchFirings } from "./dispatch-pass";
+export { fireTest } from "./test-firing";
+export { receiveInbound } from "./inbound/receive-inbound";
+export { automationInputSchema, cronPreviewSchema, type AutomationInput } from "./automation-input";
+export { createAutomation, deleteAutomation, replaceAutomation, setAutomationActive } from "./automation-store";
+export { automationView, automationViews } from "./automation-views";
+export { listDeliveries } from "./delivery-store";
+export { automationToWire, cronPreview, deliveryToWire, type AutomationWire, type DeliveryWire } from "./wire";

@@ -1,0 +1,290 @@
+import { z } from "zod";
+import type { Principal } from "@/server/auth";
+import type { AppContext } from "@/server/core/app-context";
+import { BadRequestError, NotFoundError, SchemaValidationError } from "@/server/core/errors";
+import { zodIssuesToFieldErrors } from "@/server/core/zod-issues";
+import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
+import { defineRoute } from "@/server/http/route";
+import { automationInputSchema, type AutomationInput } from "./automation-input";
+import {
+  createAutomation,
+  deleteAutomation,
+  getAutomation,
+  getLiveAutomation,
+  listAutomations,
+  replaceAutomation,
+  setAutomationActive,
+  type AutomationRow,
+} from "./automation-store";
+import { getDelivery, listDeliveries } from "./delivery-store";
+import {
+  deliveryToReference,
+  referenceDeliveryWire,
+  referenceScheduleBody,
+  referenceScheduleWire,
+  referenceSubscriptionBody,
+  referenceSubscriptionWire,
+  scheduleFromReference,
+  scheduleToReference,
+  subscriptionFromReference,
+  subscriptionToReference,
+} from "./reference-wire";
+
+const tag = "triggers";
+const idParams = z.object({ id: z.string().uuid() });
+
+/** The reference's body as our input, its schema errors named by the reference's paths. */
+function asInput(value: unknown, prefix: string): AutomationInput {
+  const parsed = automationInputSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const renamed: Record<string, string> = {
+    cron: "data.schedule",
+    input: "data.inputs_fields",
+    event_types: "data.event_key",
+  };
+  throw new SchemaValidationError(
+    zodIssuesToFieldErrors(parsed.error).map((e) => {
+      const [head, ...rest] = e.path.split(".");
+      return { ...e, path: [prefix, renamed[head] ?? `data.${head}`, ...rest].join(".") };
+    }),
+  );
+}
+
+/** One kind of trigger, the reference's routes over it: create, list, query, get, replace, delete, start, stop. */
+function triggerRoutes<B extends { id?: string }>(spec: {
+  plural: "schedules" | "subscriptions";
+  singular: "schedule" | "subscription";
+  kind: AutomationRow["kind"];
+  wire: z.ZodType;
+  toWire: (row: AutomationRow) => unknown;
+  body: z.ZodType<Record<string, B>>;
+  fromBody: (body: B) => unknown;
+}) {
+  const base = `/api/triggers/${spec.plural}`;
+  const oneWire = oneSchema(spec.singular, spec.wire);
+  const manyWire = manySchema(spec.plural, spec.wire);
+  const label = spec.singular === "schedule" ? "Trigger schedule" : "Trigger subscription";
+  const getOfKind = async (app: AppContext, projectId: string, id: string, live: boolean) => {
+    try {
+      const row = await (live ? getLiveAutomation : getAutomation)(app.db, projectId, id);
+      if (row.kind !== spec.kind) throw new NotFoundError("", "");
+      return row;
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new NotFoundError(`${label} not found`, "trigger_not_found");
+      throw error;
+    }
+  };
+  const list = async (app: AppContext, principal: Principal, name?: string) =>
+    many(spec.plural, (await listAutomations(app.db, principal.projectId, { kind: spec.kind, name })).map(spec.toWire));
+  const startStop = (active: boolean) =>
+    defineRoute({
+      method: "POST",
+      path: `${base}/{id}/${active ? "start" : "stop"}`,
+      auth: "api_key",
+      tag,
+      summary: `${active ? "Start" : "Stop"} a ${spec.singular}`,
+      params: idParams,
+      response: oneWire,
+      handler: async ({ ctx, params }) => {
+        await getOfKind(ctx.app, ctx.principal.projectId, params.id, true);
+        return one(
+          spec.singular,
+          spec.toWire(await setAutomationActive(ctx.app, ctx.principal.projectId, params.id, active)),
+        );
+      },
+    });
+  return [
+    defineRoute({
+      method: "POST",
+      path: `${base}/`,
+      auth: "api_key",
+      tag,
+      summary: `Create a ${spec.singular} (reference shape)`,
+      body: spec.body,
+      response: oneWire,
+      handler: async ({ ctx, body }) => {
+        const input = asInput(spec.fromBody(body[spec.singular]), spec.singular);
+        return one(spec.singular, spec.toWire((await createAutomation(ctx.app, ctx.principal, input)).row));
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: `${base}/`,
+      auth: "api_key",
+      tag,
+      summary: `List the ${spec.plural} that are not deleted`,
+      response: manyWire,
+      handler: async ({ ctx }) => list(ctx.app, ctx.principal),
+    }),
+    defineRoute({
+      method: "POST",
+      path: `${base}/query`,
+      auth: "api_key",
+      role: "viewer",
+      tag,
+      summary: `Query ${spec.plural} by name (case-insensitive substring)`,
+      body: z
+        .object({ [spec.singular]: z.object({ name: z.string().optional() }).passthrough().nullish() })
+        .passthrough(),
+      response: manyWire,
+      handler: async ({ ctx, body }) =>
+        list(ctx.app, ctx.principal, (body[spec.singular] as { name?: string } | null | undefined)?.name),
+    }),
+    defineRoute({
+      method: "GET",
+      path: `${base}/{id}`,
+      auth: "api_key",
+      tag,
+      summary: `Fetch a ${spec.singular} (a deleted one too)`,
+      params: idParams,
+      response: oneWire,
+      handler: async ({ ctx, params }) =>
+        one(spec.singular, spec.toWire(await getOfKind(ctx.app, ctx.principal.projectId, params.id, false))),
+    }),
+    defineRoute({
+      method: "PUT",
+      path: `${base}/{id}`,
+      auth: "api_key",
+      tag,
+      summary: `Replace a ${spec.singular}`,
+      params: idParams,
+      body: spec.body,
+      response: oneWire,
+      handler: async ({ ctx, params, body }) => {
+        const given = body[spec.singular];
+        if (given.id && given.id !== params.id)
+          throw new BadRequestError(`${spec.singular}.id ${given.id} is not the id in the path`, "id_mismatch");
+        await getOfKind(ctx.app, ctx.principal.projectId, params.id, true);
+        const input = asInput(spec.fromBody(given), spec.singular);
+        return one(spec.singular, spec.toWire((await replaceAutomation(ctx.app, ctx.principal, params.id, input)).row));
+      },
+    }),
+    defineRoute({
+      method: "DELETE",
+      path: `${base}/{id}`,
+      auth: "api_key",
+      tag,
+      summary: `Delete a ${spec.singular} (soft: still readable by id)`,
+      params: idParams,
+      status: 204,
+      noJsonBody: { description: "Deleted; no body" },
+      handler: async ({ ctx, params }) => {
+        await getOfKind(ctx.app, ctx.principal.projectId, params.id, true);
+        await deleteAutomation(ctx.app, ctx.principal, params.id);
+        return undefined;
+      },
+    }),
+    startStop(true),
+    startStop(false),
+  ];
+}
+
+const deliveryQuery = z
+  .object({
+    delivery: z
+      .object({
+        status: z.object({ code: z.number().int() }).nullish(),
+        schedule_id: z.string().uuid().nullish(),
+        subscription_id: z.string().uuid().nullish(),
+        event_id: z.string().nullish(),
+      })
+      .nullish(),
+  })
+  .passthrough();
+
+const STATUS_OF_CODE: Record<number, "started" | "skipped" | "failed" | undefined> = {
+  202: "started",
+  409: "skipped",
+  400: "failed",
+};
+
+async function queryReferenceDeliveries(app: AppContext, projectId: string, query: z.infer<typeof deliveryQuery>) {
+  const filter = query.delivery ?? {};
+  const automationId = filter.schedule_id ?? filter.subscription_id ?? undefined;
+  const code = filter.status?.code;
+  if (code !== undefined && code !== 102 && !STATUS_OF_CODE[code])
+    throw new BadRequestError(`delivery.status.code ${code} is none of 102, 202, 400, 409`, "unknown_status_code");
+  const rows = await listDeliveries(app.db, projectId, {
+    automationId,
+    eventKey: filter.event_id ?? undefined,
+    status: code === undefined ? undefined : STATUS_OF_CODE[code],
+    limit: 1000,
+  });
+  const matching = code === 102 ? rows.filter((r) => r.status === "pending" || r.status === "queued") : rows;
+  const kinds = await kindsOf(
+    app,
+    projectId,
+    matching.map((r) => r.automationId),
+  );
+  return many(
+    "deliveries",
+    matching.map((row) => deliveryToReference(row, kinds.get(row.automationId) ?? "schedule")),
+  );
+}
+
+async function kindsOf(app: AppContext, projectId: string, ids: string[]) {
+  const kinds = new Map<string, AutomationRow["kind"]>();
+  for (const id of new Set(ids)) kinds.set(id, (await getAutomation(app.db, projectId, id)).kind);
+  return kinds;
+}
+
+export const referenceTriggerRoutes = [
+  ...triggerRoutes({
+    plural: "schedules",
+    singular: "schedule",
+    kind: "schedule",
+    wire: referenceScheduleWire,
+    toWire: scheduleToReference,
+    body: referenceScheduleBody as unknown as z.ZodType<Record<string, { id?: string }>>,
+    fromBody: scheduleFromReference as (body: unknown) => unknown,
+  }),
+  ...triggerRoutes({
+    plural: "subscriptions",
+    singular: "subscription",
+    kind: "event",
+    wire: referenceSubscriptionWire,
+    toWire: subscriptionToReference,
+    body: referenceSubscriptionBody as unknown as z.ZodType<Record<string, { id?: string }>>,
+    fromBody: subscriptionFromReference as (body: unknown) => unknown,
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/triggers/deliveries",
+    auth: "api_key",
+    tag,
+    summary: "Deliveries of schedules and subscriptions, newest first",
+    response: manySchema("deliveries", referenceDeliveryWire),
+    handler: async ({ ctx }) => queryReferenceDeliveries(ctx.app, ctx.principal.projectId, {}),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/triggers/deliveries/query",
+    auth: "api_key",
+    role: "viewer",
+    tag,
+    summary: "Query deliveries by status code, schedule, subscription or event id",
+    body: deliveryQuery,
+    response: manySchema("deliveries", referenceDeliveryWire),
+    handler: async ({ ctx, body }) => queryReferenceDeliveries(ctx.app, ctx.principal.projectId, body),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/triggers/deliveries/{id}",
+    auth: "api_key",
+    tag,
+    summary: "Fetch one delivery",
+    params: idParams,
+    response: oneSchema("delivery", referenceDeliveryWire),
+    handler: async ({ ctx, params }) => {
+      let row;
+      try {
+        row = await getDelivery(ctx.app.db, ctx.principal.projectId, params.id);
+      } catch (error) {
+        if (error instanceof NotFoundError) throw new NotFoundError("Trigger delivery not found", "delivery_not_found");
+        throw error;
+      }
+      const kind = (await getAutomation(ctx.app.db, ctx.principal.projectId, row.automationId)).kind;
+      return one("delivery", deliveryToReference(row, kind));
+    },
+  }),
+];

@@ -1,0 +1,208 @@
+import { z } from "zod";
+import { BadRequestError } from "@/server/core/errors";
+import { toIso } from "@/server/core/time";
+import { DEFAULT_CATCH_UP_SECONDS, OVERLAP_POLICIES } from "./automation-input";
+import type { AutomationRow } from "./automation-store";
+import type { DeliveryRow } from "./delivery-store";
+
+/**
+ * The reference's `/triggers` shapes (schedules, subscriptions, deliveries) over the same rows as
+ * `/api/automations`. Our extra schedule fields (zone, overlap policy, catch-up) ride in `data`;
+ * `inputs_fields` is our input (`{messages}`); a subscription follows one of the service's own
+ * event types (`data.event_key`) with an optional `data.filter`, and has no connection.
+ */
+const lifecycle = {
+  created_at: z.string(),
+  updated_at: z.string(),
+  deleted_at: z.string().optional(),
+  deleted_by_id: z.string().optional(),
+  created_by_id: z.string(),
+};
+
+const scheduleData = z.object({
+  event_key: z.string().optional(),
+  schedule: z.string(),
+  timezone: z.string().optional(),
+  overlap_policy: z.enum(OVERLAP_POLICIES).optional(),
+  catch_up_seconds: z.number().int().optional(),
+  next_fire_at: z.string().optional(),
+  start_time: z.unknown().optional(),
+  end_time: z.unknown().optional(),
+  inputs_fields: z.unknown().optional(),
+  references: z.record(z.string(), z.unknown()).optional(),
+  selector: z.unknown().optional(),
+});
+
+export const referenceScheduleWire = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  flags: z.object({ is_active: z.boolean() }),
+  data: scheduleData,
+  ...lifecycle,
+});
+
+const subscriptionData = z.object({
+  event_key: z.string(),
+  filter: z.array(z.unknown()).optional(),
+  inputs_fields: z.unknown().optional(),
+  references: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const referenceSubscriptionWire = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  flags: z.object({ is_active: z.boolean(), is_valid: z.boolean() }),
+  data: subscriptionData,
+  ...lifecycle,
+});
+
+export const referenceScheduleBody = z.object({
+  schedule: z.object({
+    id: z.string().optional(),
+    name: z.string(),
+    description: z.string().nullish(),
+    flags: z.object({ is_active: z.boolean().optional() }).nullish(),
+    data: scheduleData.omit({ next_fire_at: true }),
+  }),
+});
+
+export const referenceSubscriptionBody = z.object({
+  subscription: z.object({
+    id: z.string().optional(),
+    name: z.string(),
+    description: z.string().nullish(),
+    flags: z.object({ is_active: z.boolean().optional() }).nullish(),
+    data: subscriptionData,
+  }),
+});
+
+function lifecycleOf(row: AutomationRow) {
+  return {
+    created_at: toIso(row.createdAt),
+    updated_at: toIso(row.updatedAt),
+    ...(row.deletedAt ? { deleted_at: toIso(row.deletedAt) } : {}),
+    ...(row.deletedBy ? { deleted_by_id: row.deletedBy } : {}),
+    created_by_id: row.createdBy,
+  };
+}
+
+export function scheduleToReference(row: AutomationRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    ...(row.description ? { description: row.description } : {}),
+    flags: { is_active: row.isActive },
+    data: {
+      event_key: "cron.tick",
+      schedule: row.cron!,
+      timezone: row.timezone!,
+      overlap_policy: row.overlapPolicy ?? "skip",
+      catch_up_seconds: row.catchUpSeconds ?? DEFAULT_CATCH_UP_SECONDS,
+      ...(row.nextFireAt && row.isActive && !row.deletedAt ? { next_fire_at: toIso(row.nextFireAt) } : {}),
+      inputs_fields: row.input,
+      references: (row.target.references ?? {}) as Record<string, unknown>,
+    },
+    ...lifecycleOf(row),
+  };
+}
+
+export function subscriptionToReference(row: AutomationRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    ...(row.description ? { description: row.description } : {}),
+    flags: { is_active: row.isActive, is_valid: true },
+    data: {
+      event_key: row.eventTypes?.[0] ?? "",
+      ...(row.filter ? { filter: row.filter } : {}),
+      inputs_fields: row.input,
+      references: (row.target.references ?? {}) as Record<string, unknown>,
+    },
+    ...lifecycleOf(row),
+  };
+}
+
+function refused(field: string, why: string): never {
+  throw new BadRequestError(`${field}: ${why}`, "unsupported_field", [{ path: field, message: why }]);
+}
+
+/** A reference schedule body as our input; fields we do not implement are refused, not ignored. */
+export function scheduleFromReference(body: z.infer<typeof referenceScheduleBody>["schedule"]): unknown {
+  if (body.data.start_time != null || body.data.end_time != null)
+    refused("schedule.data.start_time", "active windows are not supported; pause and resume the schedule instead");
+  if (body.data.selector != null)
+    refused("schedule.data.selector", "selectors are not supported; the run's output is the agent's reply");
+  return {
+    kind: "schedule",
+    name: body.name,
+    description: body.description,
+    is_active: body.flags?.is_active ?? true,
+    cron: body.data.schedule,
+    timezone: body.data.timezone,
+    overlap_policy: body.data.overlap_policy,
+    catch_up_seconds: body.data.catch_up_seconds,
+    references: body.data.references ?? {},
+    input: body.data.inputs_fields,
+  };
+}
+
+export function subscriptionFromReference(body: z.infer<typeof referenceSubscriptionBody>["subscription"]): unknown {
+  return {
+    kind: "event",
+    name: body.name,
+    description: body.description,
+    is_active: body.flags?.is_active ?? true,
+    event_types: [body.data.event_key],
+    filter: body.data.filter,
+    references: body.data.references ?? {},
+    input: body.data.inputs_fields,
+  };
+}
+
+/** HTTP-like codes as the reference's deliveries carry them. */
+const CODES: Record<DeliveryRow["status"], { code: number; message: string }> = {
+  pending: { code: 102, message: "claimed" },
+  queued: { code: 102, message: "queued" },
+  started: { code: 202, message: "dispatched" },
+  skipped: { code: 409, message: "skipped" },
+  failed: { code: 400, message: "failed" },
+};
+
+export const referenceDeliveryWire = z.object({
+  id: z.string(),
+  status: z.object({ timestamp: z.string(), code: z.number().int(), message: z.string() }),
+  data: z.object({
+    event_key: z.string(),
+    session_id: z.string().optional(),
+    inputs: z.unknown().optional(),
+    result: z.object({ run_id: z.string(), trace_id: z.string().optional() }).optional(),
+    error: z.string().optional(),
+    scheduled_at: z.string().optional(),
+  }),
+  event_id: z.string(),
+  schedule_id: z.string().optional(),
+  subscription_id: z.string().optional(),
+  created_at: z.string(),
+});
+
+export function deliveryToReference(row: DeliveryRow, kind: AutomationRow["kind"]) {
+  return {
+    id: row.id,
+    status: { timestamp: toIso(row.firedAt ?? row.createdAt), ...CODES[row.status] },
+    data: {
+      event_key: row.eventKey.split(":")[0],
+      ...(row.sessionId ? { session_id: row.sessionId } : {}),
+      ...(row.payload != null ? { inputs: row.payload } : {}),
+      ...(row.status === "started" && row.runId
+        ? { result: { run_id: row.runId, ...(row.traceId ? { trace_id: row.traceId } : {}) } }
+        : {}),
+      ...(row.error ? { error: row.error } : {}),
+      ...(row.scheduledAt ? { scheduled_at: toIso(row.scheduledAt) } : {}),
+    },
+    event_id: row.eventKey,
+    ...(kind === "schedule" ? { schedule_id: row.automationId } : { subscription_id: row.automationId }),
+    created_at: toIso(row.createdAt),
+  };
+}

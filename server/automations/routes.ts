@@ -1,0 +1,173 @@
+import { z } from "zod";
+import { PayloadTooLargeError } from "@/server/core/errors";
+import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
+import { defineRoute } from "@/server/http/route";
+import { automationInputSchema, cronPreviewSchema } from "./automation-input";
+import { automationView, automationViews } from "./automation-views";
+import { createAutomation, deleteAutomation, replaceAutomation, setAutomationActive } from "./automation-store";
+import { getDelivery, listDeliveries } from "./delivery-store";
+import { receiveInbound } from "./inbound/receive-inbound";
+import { fireTest } from "./test-firing";
+import { automationToWire, automationWire, cronPreview, cronPreviewWire, deliveryToWire, deliveryWire } from "./wire";
+
+const tag = "automations";
+/** An inbound payload larger than this is refused (413) before its signature is checked. */
+const INBOUND_MAX_BYTES = 1_000_000;
+const idParams = z.object({ id: z.string().uuid() });
+const oneAutomation = oneSchema("automation", automationWire);
+const oneDelivery = oneSchema("delivery", deliveryWire);
+const body = z.object({ automation: automationInputSchema });
+
+function activeRoute(active: boolean) {
+  return defineRoute({
+    method: "POST",
+    path: `/api/automations/{id}/${active ? "resume" : "pause"}`,
+    auth: "api_key",
+    tag,
+    summary: active
+      ? "Resume an automation (a schedule plans its next fire time from now)"
+      : "Pause an automation: it fires no more until resumed",
+    params: idParams,
+    response: oneAutomation,
+    handler: async ({ ctx, params }) =>
+      one(
+        "automation",
+        automationToWire(await setAutomationActive(ctx.app, ctx.principal.projectId, params.id, active)),
+      ),
+  });
+}
+
+export const automationRoutes = [
+  defineRoute({
+    method: "POST",
+    path: "/api/automations/preview",
+    auth: "api_key",
+    role: "viewer",
+    tag,
+    summary: "A cron in words and its next five fire times in its zone, before saving",
+    body: cronPreviewSchema,
+    response: cronPreviewWire,
+    handler: async ({ ctx, body }) => cronPreview(body, ctx.app.now()),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/automations/",
+    auth: "api_key",
+    tag,
+    summary: "Create a schedule, event subscription or inbound trigger; an inbound one's secret is shown only here",
+    body,
+    response: oneAutomation,
+    handler: async ({ ctx, body }) => {
+      const { row, secret } = await createAutomation(ctx.app, ctx.principal, body.automation);
+      return one("automation", automationToWire(row, { secret }));
+    },
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/automations/",
+    auth: "api_key",
+    tag,
+    summary: "List automations, each with its next fire time and newest delivery",
+    response: manySchema("automations", automationWire),
+    handler: async ({ ctx }) => many("automations", await automationViews(ctx.app, ctx.principal.projectId)),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/automations/{id}",
+    auth: "api_key",
+    tag,
+    summary: "Fetch an automation (a deleted one too, with deleted_at)",
+    params: idParams,
+    response: oneAutomation,
+    handler: async ({ ctx, params }) =>
+      one("automation", await automationView(ctx.app, ctx.principal.projectId, params.id)),
+  }),
+  defineRoute({
+    method: "PUT",
+    path: "/api/automations/{id}",
+    auth: "api_key",
+    tag,
+    summary: "Replace an automation (same kind); an inbound trigger keeps its secret unless one is given",
+    params: idParams,
+    body,
+    response: oneAutomation,
+    handler: async ({ ctx, params, body }) => {
+      const { row, secret } = await replaceAutomation(ctx.app, ctx.principal, params.id, body.automation);
+      return one("automation", automationToWire(row, { secret }));
+    },
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: "/api/automations/{id}",
+    auth: "api_key",
+    tag,
+    summary: "Delete an automation: it fires no more; it and its deliveries stay readable by id",
+    params: idParams,
+    status: 204,
+    noJsonBody: { description: "Deleted; no body" },
+    handler: async ({ ctx, params }) => {
+      await deleteAutomation(ctx.app, ctx.principal, params.id);
+      return undefined;
+    },
+  }),
+  activeRoute(false),
+  activeRoute(true),
+  defineRoute({
+    method: "POST",
+    path: "/api/automations/{id}/test",
+    auth: "api_key",
+    tag,
+    summary: "Fire once now (even while paused); the delivery names the run and session it started",
+    params: idParams,
+    body: z.object({ payload: z.record(z.string(), z.unknown()).optional() }).optional(),
+    response: oneDelivery,
+    handler: async ({ ctx, params, body }) =>
+      one("delivery", deliveryToWire(await fireTest(ctx.app, ctx.principal.projectId, params.id, body?.payload ?? {}))),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/automations/{id}/deliveries",
+    auth: "api_key",
+    tag,
+    summary: "An automation's deliveries, newest first (at most 100; `before` pages by id)",
+    params: idParams,
+    query: z.object({ before: z.string().uuid().optional() }),
+    response: manySchema("deliveries", deliveryWire),
+    handler: async ({ ctx, params, query }) =>
+      many(
+        "deliveries",
+        (
+          await listDeliveries(ctx.app.db, ctx.principal.projectId, { automationId: params.id, before: query.before })
+        ).map(deliveryToWire),
+      ),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/automations/deliveries/{id}",
+    auth: "api_key",
+    tag,
+    summary: "Fetch one delivery",
+    params: idParams,
+    response: oneDelivery,
+    handler: async ({ ctx, params }) =>
+      one("delivery", deliveryToWire(await getDelivery(ctx.app.db, ctx.principal.projectId, params.id))),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/automations/{id}/inbound",
+    auth: "none",
+    tag,
+    summary:
+      "An inbound trigger's URL: a JSON payload signed with the trigger's secret (Standard Webhooks, GitHub or Stripe); unverified or replayed requests are 401 and start nothing",
+    params: idParams,
+    status: 202,
+    rawBody: { contentTypes: ["application/json"], description: "The sender's JSON payload, byte for byte as signed" },
+    response: z.object({ status: z.enum(["accepted", "filtered", "paused"]), delivery_id: z.string() }),
+    handler: async ({ ctx, params }) => {
+      const request = ctx.request;
+      const rawBody = await request.text();
+      if (Buffer.byteLength(rawBody) > INBOUND_MAX_BYTES) throw new PayloadTooLargeError(INBOUND_MAX_BYTES);
+      return receiveInbound(ctx.app, params.id, { header: (name) => request.headers.get(name), rawBody });
+    },
+  }),
+];

@@ -1,0 +1,61 @@
+import { and, asc, eq, isNull, lte } from "drizzle-orm";
+import type { AppContext } from "@/server/core/app-context";
+import { automations } from "@/server/db/schema";
+import { DEFAULT_CATCH_UP_SECONDS } from "./automation-input";
+import { insertDeliveries, type NewDelivery } from "./delivery-store";
+import { dueFireTimes } from "./due-fire-times";
+
+/** The key of a schedule's firing: its planned instant, so one fire time is one delivery. */
+export const scheduleEventKey = (at: Date) => `schedule:${at.toISOString()}`;
+
+/**
+ * Claims schedules whose fire time has come (`FOR UPDATE SKIP LOCKED`: each is handled by one
+ * process), records what they owe as deliveries (one `pending` firing at most, the missed times
+ * as `skipped`) and moves their next fire time on, all in one transaction. Starting the runs is
+ * the dispatcher's (`dispatch-pass.ts`). Returns how many schedules it handled.
+ */
+export async function fireDueSchedules(app: AppContext, limit: number): Promise<number> {
+  const now = app.now();
+  return app.db.transaction(async (tx) => {
+    const due = await tx
+      .select()
+      .from(automations)
+      .where(
+        and(
+          eq(automations.kind, "schedule"),
+          eq(automations.isActive, true),
+          isNull(automations.deletedAt),
+          lte(automations.nextFireAt, now),
+        ),
+      )
+      .orderBy(asc(automations.nextFireAt))
+      .limit(limit)
+      .for("update", { skipLocked: true });
+    for (const row of due) {
+      const graceMs = (row.catchUpSeconds ?? DEFAULT_CATCH_UP_SECONDS) * 1000;
+      const owed = dueFireTimes({ cron: row.cron!, timezone: row.timezone! }, row.nextFireAt!, now, graceMs);
+      const base = { projectId: row.projectId, automationId: row.id, createdAt: now };
+      const deliveries: NewDelivery[] = owed.skipped.map((miss) => ({
+        ...base,
+        eventKey: scheduleEventKey(miss.at),
+        status: "skipped",
+        scheduledAt: miss.at,
+        error: miss.reason,
+      }));
+      if (owed.fire)
+        deliveries.push({
+          ...base,
+          eventKey: scheduleEventKey(owed.fire),
+          status: "pending",
+          scheduledAt: owed.fire,
+          payload: { scheduled_at: owed.fire.toISOString() },
+        });
+      await insertDeliveries(tx, deliveries);
+      await tx
+        .update(automations)
+        .set({ nextFireAt: owed.next, ...(owed.fire ? { lastFiredAt: owed.fire } : {}) })
+        .where(eq(automations.id, row.id));
+    }
+    return due.length;
+  });
+}
