@@ -2,10 +2,10 @@ import { newId } from "@/server/core/ids";
 import { logger } from "@/server/core/logger";
 import type { AppContext } from "@/server/core/app-context";
 import { errorResponse } from "@/server/http/error-response";
-import type { RequestHandler } from "@/server/http/router";
+import { clientAddress } from "@/server/http/client-address";
 import { assertSameOrigin } from "@/server/http/same-origin";
 import { authFor } from "./auth-instance";
-import { AUTH_BASE_PATH } from "./better-auth";
+import { AUTH_BASE_PATH, CLIENT_ADDRESS_HEADER } from "./better-auth";
 
 const AUTH_URL = new RegExp(`^https?://[^/]+${AUTH_BASE_PATH}/`);
 
@@ -18,12 +18,24 @@ export function isAuthPath(pathname: string): boolean {
   return pathname.startsWith(`${AUTH_BASE_PATH}/`);
 }
 
-/** better-auth's endpoints (sign-in, sign-out, session), behind the same CSRF rule as ours. */
-export function createAuthHandler(app: AppContext): RequestHandler {
-  return async (request) => {
+/** better-auth's endpoints with the address of the client who sent them (`peer`: the socket's, when known). */
+export type AuthHandler = (request: Request, peer?: string) => Promise<Response>;
+
+/**
+ * better-auth's endpoints (sign-in, sign-out, session), behind the same CSRF rule as ours. Its
+ * rate limiter counts per client address, which it reads from one header set here (see
+ * `clientAddress`): without it every stranger's failed sign-in would count against everyone.
+ */
+export function createAuthHandler(app: AppContext): AuthHandler {
+  return async (request, peer) => {
     try {
       if (request.method !== "GET") assertSameOrigin(request.headers, app.config.publicUrl);
-      return await (await authFor(app)).handler(request);
+      const { trustedProxies, platformForwarding } = app.config;
+      const address = clientAddress(peer, request.headers.get("x-forwarded-for"), trustedProxies, platformForwarding);
+      const headers = new Headers(request.headers);
+      if (address) headers.set(CLIENT_ADDRESS_HEADER, address);
+      else headers.delete(CLIENT_ADDRESS_HEADER);
+      return await (await authFor(app)).handler(new Request(request, { headers }));
     } catch (error) {
       const requestId = newId();
       return errorResponse(error, requestId, logger.child({ requestId, path: new URL(request.url).pathname }));

@@ -2,11 +2,18 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { newId } from "@/server/core/ids";
 import { logger } from "@/server/core/logger";
-import { accounts, sessions, users, verifications } from "@/server/db/schema";
+import { accounts, rateLimits, sessions, users, verifications } from "@/server/db/schema";
 import type { AppContext } from "@/server/core/app-context";
 
 export const AUTH_BASE_PATH = "/api/auth";
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
+
+/**
+ * The client's address as the auth handler resolved it (socket, trusted proxies): the only
+ * header better-auth reads an address from. The handler always overwrites or removes it, so a
+ * client cannot choose its own.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-svc-client-address";
 
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 200;
@@ -30,8 +37,16 @@ export function createBetterAuth(app: AppContext, secret: string) {
     trustedOrigins: publicUrl ? [publicUrl] : (request) => [request?.headers.get("origin")],
     database: drizzleAdapter(app.db, {
       provider: "pg",
-      schema: { user: users, session: sessions, account: accounts, verification: verifications },
+      schema: {
+        user: users,
+        session: sessions,
+        account: accounts,
+        verification: verifications,
+        rateLimit: rateLimits,
+      },
     }),
+    // Counters per client address and path in the database, so every instance counts together.
+    rateLimit: { enabled: app.config.authRateLimit, storage: "database" },
     emailAndPassword: {
       enabled: true,
       disableSignUp: true,
@@ -44,6 +59,7 @@ export function createBetterAuth(app: AppContext, secret: string) {
     },
     advanced: {
       database: { generateId: () => newId() },
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
       useSecureCookies: publicUrl?.startsWith("https://") ?? false,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
     },

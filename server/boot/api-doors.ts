@@ -38,7 +38,9 @@ export function createApiDoors(app: AppContext): { web: RequestHandler; node: No
       isAuthRequest(request) ? authenticate(request) : toResponse(await route(webIncoming(request))),
     node: async (req, res) => {
       const incoming = nodeIncoming(req, res);
-      const reply = isAuthPath(incoming.pathname) ? await authenticate(incoming.request) : await route(incoming);
+      const reply = isAuthPath(incoming.pathname)
+        ? await authenticate(incoming.request, req.socket.remoteAddress)
+        : await route(incoming);
       writeReply(reply, res, !incoming.settleBody(app.config.maxBodyBytes));
     },
   };

@@ -23,6 +23,14 @@ describe("loadConfig", () => {
     expect(loadConfig({ VERCEL: "1", DATABASE_URL: "postgres://u:p@db.example.com:5432/agents" }).workers).toBe("off");
   });
 
+  it("trusts no proxy by default and refuses a TRUSTED_PROXIES entry that is no address or range", () => {
+    expect(loadConfig({}).trustedProxies.entries).toEqual([]);
+    expect(loadConfig({ TRUSTED_PROXIES: "10.0.0.0/8, ::1" }).trustedProxies.has("10.1.2.3")).toBe(true);
+    expect(() => loadConfig({ TRUSTED_PROXIES: "10.0.0.0/8,lb.internal" })).toThrow(
+      /TRUSTED_PROXIES: "lb.internal" is not an IP address or CIDR range/,
+    );
+  });
+
   it("names a short secret", () => {
     expect(() => loadConfig({ CRON_SECRET: "short" })).toThrow(/CRON_SECRET must be at least 16 characters/);
     expect(() => loadConfig({ AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET must be at least 32 characters/);

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { parseAllowlist, type AllowlistEntry } from "@/server/egress/allowlist";
 import { parseDurationList } from "./durations";
 import { parseSecretKey } from "./secret-key";
+import { parseTrustedProxies, TrustedProxies } from "./trusted-proxies";
 
 /** Provider id, key variable, base URL variable. */
 const PROVIDER_ENV = [
@@ -39,6 +40,13 @@ const configSchema = z.object({
     .optional(),
   SIGN_UP: z.enum(["closed", "open"]).default("closed"),
   AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
+  TRUSTED_PROXIES: z
+    .string()
+    .transform((value, ctx) => {
+      const parsed = parseTrustedProxies(value);
+      return "error" in parsed ? invalid(ctx, parsed.error) : parsed;
+    })
+    .optional(),
   CRON_SECRET: z.string().min(16, "CRON_SECRET must be at least 16 characters").optional(),
   WORKERS: z.enum(["in-process", "off"]).optional(),
   VERCEL: z.string().optional(),
@@ -168,6 +176,21 @@ export interface Config {
   /** `closed`: only the first (owner) account and invited people can sign up. */
   signUp: "closed" | "open";
   authSecret?: string;
+  /**
+   * Proxies whose `X-Forwarded-For` names the client (TRUSTED_PROXIES); a request from anywhere
+   * else is the client its socket says.
+   */
+  trustedProxies: TrustedProxies;
+  /**
+   * The hosting platform sets `X-Forwarded-For` itself (VERCEL): where no socket reaches the app
+   * (the Next.js route), its last hop names the client.
+   */
+  platformForwarding: boolean;
+  /**
+   * better-auth's rate limiter (sign-in: 3 tries per 10 s per client address). Not read from the
+   * environment: undefined keeps better-auth's default (on in production); tests turn it on.
+   */
+  authRateLimit?: boolean;
   cronSecret?: string;
   /** Whether the app process runs the background workers itself. */
   workers: "in-process" | "off";
@@ -273,6 +296,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: c.PUBLIC_URL,
     signUp: c.SIGN_UP,
     authSecret: c.AUTH_SECRET,
+    trustedProxies: c.TRUSTED_PROXIES ?? new TrustedProxies([]),
+    platformForwarding: Boolean(c.VERCEL),
     cronSecret: c.CRON_SECRET,
     // A serverless host freezes the process between requests: its cron route does the work.
     workers: c.WORKERS ?? (c.VERCEL ? "off" : "in-process"),

@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
 import { projects, users } from "./tenancy";
 
@@ -60,6 +60,22 @@ export const verifications = pgTable(
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
   (t) => [index("verifications_identifier_idx").on(t.identifier)],
+);
+
+/**
+ * better-auth's rate limiter counters (its `rateLimit` model: one row per client address and
+ * path), in the database so every app instance counts against the same limit. `last_request` is
+ * epoch milliseconds, as better-auth writes it; old rows are pruned by it.
+ */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    id: uuid("id").primaryKey(),
+    key: text("key").notNull().unique(),
+    count: integer("count").notNull(),
+    lastRequest: bigint("last_request", { mode: "number" }).notNull(),
+  },
+  (t) => [index("rate_limits_last_request_idx").on(t.lastRequest)],
 );
 
 /** A single-use, expiring link an owner makes to let someone join a project with a role. */
