@@ -47,6 +47,11 @@ function RunHeader({ comparison }: { comparison: Comparison }) {
               {i === 0 ? <Badge>Baseline</Badge> : null}
               <StatusBadge status={run.status} />
             </div>
+            {run.evaluated && run.evaluated !== run.name && (
+              <p className="text-xs text-muted" data-testid="evaluated">
+                Evaluated {run.evaluated}
+              </p>
+            )}
             <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-xs">
               {comparison.evaluators.map((e) => (
                 <div key={e} className="contents">

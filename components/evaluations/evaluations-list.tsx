@@ -91,6 +91,9 @@ export function EvaluationsList() {
                   {typeof e.meta.draft === "string" && <span className="text-xs text-muted">unsaved draft</span>}
                 </div>
                 <span className="text-xs text-muted">
+                  {typeof e.meta.evaluated === "string" && e.meta.evaluated !== e.name && (
+                    <span data-testid="evaluated">Evaluated {e.meta.evaluated} · </span>
+                  )}
                   {e.data.repeats > 1 ? `${e.data.repeats} repeats · ` : ""}
                   <TimeAgo iso={e.created_at} />
                 </span>

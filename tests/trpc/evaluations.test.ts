@@ -150,6 +150,25 @@ describe("evaluations router", () => {
     expect(found.map((e) => e.id)).toEqual([runs[0].id, third.id]);
     const other = await caller.agents.create({ name: "Never evaluated" });
     expect(await caller.evaluations.ofRevisions({ revisionIds: [agent.revision.id, other.revision.id] })).toEqual([]);
+    // Started together under one name, each run still says what it evaluated.
+    const named = await caller.evaluations.create({
+      name: "Nightly",
+      testsetRevisionId: testsetRevision,
+      revisionIds: [agent.revision.id, second.revision.id],
+      evaluatorRevisionIds: [exact.revision.id],
+    });
+    expect(named.map((r) => r.name)).toEqual([`Nightly · ${agent.agent.slug} v1`, `Nightly · ${agent.agent.slug} v2`]);
+    expect(named.map((r) => r.meta.evaluated)).toEqual([`${agent.agent.slug} v1`, `${agent.agent.slug} v2`]);
+    const single = await caller.evaluations.create({
+      name: "Just one",
+      testsetRevisionId: testsetRevision,
+      revisionIds: [second.revision.id],
+      evaluatorRevisionIds: [exact.revision.id],
+    });
+    expect(single[0]).toMatchObject({ name: "Just one", meta: { evaluated: `${agent.agent.slug} v2` } });
+    const compared = await caller.evaluations.compare({ ids: named.map((r) => r.id) });
+    expect(compared.runs.map((r) => r.evaluated)).toEqual([`${agent.agent.slug} v1`, `${agent.agent.slug} v2`]);
+    for (const run of [...named, ...single]) await caller.evaluations.stop({ id: run.id });
   });
 
   it("stops a run and refuses unknown ids", async () => {

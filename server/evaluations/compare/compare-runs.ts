@@ -17,6 +17,8 @@ export const comparisonWire = z.strictObject({
     z.strictObject({
       id: z.string(),
       name: z.string().nullable(),
+      /** What the run evaluated ("agent v2"), when the playground started it. */
+      evaluated: z.string().optional(),
       status: z.string(),
       scores: scoresWire,
       deltas: scoresWire,
@@ -164,6 +166,7 @@ export async function compareRuns(db: Database, projectId: string, runIds: strin
     runs: perRun.map((p) => ({
       id: p.run.id,
       name: p.run.name,
+      ...(typeof p.run.meta?.evaluated === "string" ? { evaluated: p.run.meta.evaluated } : {}),
       status: p.run.status,
       scores: p.scores,
       deltas: Object.fromEntries(evaluatorNames.map((e) => [e, delta(p.scores[e], baseline.scores[e])])),

@@ -19,7 +19,7 @@ export interface RevisionsEvaluation {
  * One run per revision (and per draft), all on the same testset revision and evaluators, so that
  * any two of them compare row by row. The runs share a `meta.batch` id; each carries its
  * application revision id in `meta.application_revision_id` (what "compare evaluations of
- * these two revisions" looks up).
+ * these two revisions" looks up) and what it evaluated, for people, in `meta.evaluated`.
  */
 export async function evaluateRevisions(
   db: Database,
@@ -32,9 +32,13 @@ export async function evaluateRevisions(
     evaluator_steps: request.evaluatorRevisionIds,
     repeats: request.repeats,
   };
+  const several = request.revisionIds.length + request.drafts.length > 1;
+  // Each run says what it evaluated ("agent v2"): unnamed runs are named so, and runs started
+  // together under one name get it as a suffix, so no two columns of their comparison read alike.
+  const nameOf = (evaluated: string) =>
+    request.name === undefined ? evaluated : several ? `${request.name} · ${evaluated}` : request.name;
   const runs: SimpleEvaluation[] = [];
   for (const revisionId of request.revisionIds) {
-    // Unnamed runs are named after what they ran, so a comparison's columns read "agent v2".
     const { revision } = await lookupRevision(
       db,
       scope.projectId,
@@ -42,19 +46,26 @@ export async function evaluateRevisions(
       revisionId,
       "revisionIds: revision",
     );
+    const evaluated = `${revision.artifactSlug} v${revision.version}`;
     runs.push(
       await createSimpleEvaluation(db, scope, {
-        name: request.name ?? `${revision.artifactSlug} v${revision.version}`,
-        meta: { batch, application_revision_id: revisionId, testset_revision_id: request.testsetRevisionId },
+        name: nameOf(evaluated),
+        meta: {
+          batch,
+          application_revision_id: revisionId,
+          evaluated,
+          testset_revision_id: request.testsetRevisionId,
+        },
         data: { ...base, application_steps: [revisionId] },
       }),
     );
   }
   for (const draft of request.drafts) {
+    const evaluated = draft.name;
     runs.push(
       await createSimpleEvaluation(db, scope, {
-        name: request.name ?? draft.name,
-        meta: { batch, draft: draft.name, testset_revision_id: request.testsetRevisionId },
+        name: nameOf(evaluated),
+        meta: { batch, draft: draft.name, evaluated, testset_revision_id: request.testsetRevisionId },
         data: { ...base, application_drafts: [draft] },
       }),
     );
