@@ -153,7 +153,8 @@ test("under the production rule an unevaluated revision is refused with the serv
   await expect(refused).toContainText("with a mean score of at least 0.9");
   await expect(refused).toContainText('workflow "adder-');
   await expect(refused).toContainText("has no finished evaluation there");
-  await refused.scrollIntoViewIfNeeded();
+  // In view where Deploy was pressed (1280x800), without scrolling the dialog's body.
+  await expect(refused).toBeInViewport();
   await screenshot(page, testInfo, "deploy-refused");
 
   // Run one from the dialog: the rule's testset and evaluator are preselected.

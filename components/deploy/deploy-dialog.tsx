@@ -72,6 +72,13 @@ export function DeployDialog({
           ? "Review what changes in this environment, then confirm. The deploy is recorded as a new revision of the environment."
           : undefined
       }
+      status={
+        deploy.error && (
+          <Notice tone="danger" title="Could not deploy">
+            {deploy.error.message}
+          </Notice>
+        )
+      }
       footer={
         open && (
           <>
@@ -93,7 +100,6 @@ export function DeployDialog({
           message={message}
           onMessageChange={setMessage}
           onSubmit={confirm}
-          error={deploy.error?.message}
         />
       )}
     </Dialog>
@@ -106,14 +112,12 @@ function DeployConfirmation({
   message,
   onMessageChange,
   onSubmit,
-  error,
 }: {
   revision: AgentRevision;
   target: AgentEnvironment;
   message: string;
   onMessageChange: (message: string) => void;
   onSubmit: () => void;
-  error?: string;
 }) {
   const trpc = useTRPC();
   const messageId = useId();
@@ -236,12 +240,6 @@ function DeployConfirmation({
           }}
         />
       </div>
-
-      {error && (
-        <Notice tone="danger" title="Could not deploy">
-          {error}
-        </Notice>
-      )}
     </div>
   );
 }

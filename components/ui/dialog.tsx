@@ -15,6 +15,11 @@ export interface DialogProps {
   children?: ReactNode;
   /** Buttons, right-aligned under the body. */
   footer?: ReactNode;
+  /**
+   * The answer to the footer's action (an error): drawn above the footer, outside the scrolling
+   * body, so it is in view where the button was pressed however long the body is.
+   */
+  status?: ReactNode;
   /** "alertdialog" for confirmations that interrupt the user. */
   role?: "dialog" | "alertdialog";
   size?: "md" | "lg";
@@ -33,6 +38,7 @@ export function Dialog({
   description,
   children,
   footer,
+  status,
   role = "dialog",
   size = "md",
   className,
@@ -98,6 +104,7 @@ export function Dialog({
             </button>
           </div>
           {children && <div className="min-h-0 flex-1 overflow-y-auto px-5 pt-4 pb-1">{children}</div>}
+          {status && <div className="shrink-0 px-5 pt-3">{status}</div>}
           {footer && (
             <div className="mt-5 flex shrink-0 justify-end gap-2 border-t border-line bg-surface-muted/60 px-5 py-3">
               {footer}
