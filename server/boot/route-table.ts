@@ -8,6 +8,7 @@ import { eventRoutes } from "@/server/events/routes";
 import { buildOpenApiDocument } from "@/server/http/openapi";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { openAiRoutes } from "@/server/openai-compat";
+import { pricingRoutes } from "@/server/pricing";
 import { connectionTestRoutes } from "@/server/agent-runs/providers/routes";
 import { agentRunRoutes } from "@/server/agent-runs/routes";
 import { systemRoutes } from "@/server/system/routes";
@@ -31,6 +32,7 @@ export const apiRoutes: AnyRoute[] = [
   ...evaluationRoutes,
   ...automationRoutes,
   ...referenceTriggerRoutes,
+  ...pricingRoutes,
   ...cronRoutes,
 ];
 

@@ -1,10 +1,10 @@
-import { estimateCostUsd, PROVIDER_IDS } from "@/server/agent-template";
 import { getPath, isObject, setPath, type JsonObject } from "./attributes";
 
 /**
  * Per-span metrics under `ag.metrics`: `duration.cumulative` (ms), `errors`, `tokens` and `costs`,
  * each with `incremental` (this span's own) and `cumulative` (itself plus every descendant,
- * filled by the roll-up in the worker).
+ * filled by the roll-up in the worker). Costs are added at ingest, with the project's prices
+ * (span-costs.ts).
  */
 export type Amounts = Record<string, number>;
 
@@ -39,33 +39,6 @@ export function computeSpanMetrics(
   } else if (ownErrors > 0) {
     setPath(attributes, ["ag", "metrics", "errors", "incremental"], ownErrors);
   }
-
-  const tokens = getPath(attributes, ["ag", "metrics", "tokens", "incremental"]);
-  const costs = getPath(attributes, ["ag", "metrics", "costs", "incremental"]);
-  if (isObject(tokens) && costs === undefined) {
-    const cost = estimateCost(attributes, tokens);
-    if (cost) setPath(attributes, ["ag", "metrics", "costs", "incremental"], cost);
-  }
-}
-
-/** List-price cost of the span's tokens when its model has a curated price. */
-function estimateCost(attributes: JsonObject, tokens: JsonObject): Amounts | undefined {
-  const model =
-    str(getPath(attributes, ["ag", "meta", "response", "model"])) ??
-    str(getPath(attributes, ["ag", "meta", "request", "model"]));
-  if (!model) return undefined;
-  const system = str(getPath(attributes, ["ag", "meta", "system"]));
-  const input = typeof tokens.prompt === "number" ? tokens.prompt : 0;
-  const output = typeof tokens.completion === "number" ? tokens.completion : 0;
-  const candidates = system ? [system, ...PROVIDER_IDS] : PROVIDER_IDS;
-  for (const provider of candidates) {
-    const [p, m] = model.includes("/") && !system ? model.split("/", 2) : [provider, model];
-    const promptCost = estimateCostUsd(p, m, { input, output: 0 });
-    if (promptCost === undefined) continue;
-    const completionCost = estimateCostUsd(p, m, { input: 0, output })!;
-    return { prompt: promptCost, completion: completionCost, total: promptCost + completionCost };
-  }
-  return undefined;
 }
 
 /** This span's own tokens, costs and errors, read from its normalised attributes. */
@@ -87,8 +60,4 @@ function amounts(value: unknown): Amounts | undefined {
   const out: Amounts = {};
   for (const [k, v] of Object.entries(value)) if (typeof v === "number" && Number.isFinite(v)) out[k] = v;
   return Object.keys(out).length > 0 ? out : undefined;
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
 }

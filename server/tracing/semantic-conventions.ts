@@ -1,6 +1,7 @@
 import { getPath, isObject, setPath, type JsonObject } from "./attributes";
 import type { SpanType } from "./span-record";
 import { jsonDepthWithin } from "@/server/core/json-depth";
+import type { TokenKind } from "@/server/pricing";
 
 /**
  * Attributes of the OpenTelemetry GenAI semantic conventions (`gen_ai.*`), the AI SDK's telemetry
@@ -117,12 +118,21 @@ function mapGenAi(g: JsonObject, ag: AgWriter): SpanType | undefined {
   if (operation === undefined || MODEL_CALLS.has(operation)) {
     const usage = getPath(g, ["usage"]);
     if (isObject(usage)) {
-      setTokens(
-        ag,
-        num(usage.input_tokens) ?? num(usage.prompt_tokens),
-        num(usage.output_tokens) ?? num(usage.completion_tokens),
-        num(usage.total_tokens),
-      );
+      // Cache attributes: the conventions' `cache_read.input_tokens` / `cache_creation.input_tokens`
+      // (parts of input_tokens), and the older flat and dotted spellings exporters still send.
+      const at = (...path: string[]) => num(getPath(usage, path));
+      setTokens(ag, {
+        prompt: num(usage.input_tokens) ?? num(usage.prompt_tokens),
+        completion: num(usage.output_tokens) ?? num(usage.completion_tokens),
+        total: num(usage.total_tokens),
+        cache_read: at("cache_read", "input_tokens") ?? at("cache_read_input_tokens") ?? at("input_tokens", "cached"),
+        cache_write:
+          at("cache_creation", "input_tokens") ??
+          at("cache_creation_input_tokens") ??
+          at("input_tokens", "cache_write"),
+        cache_write_1h: at("cache_creation", "ephemeral_1h_input_tokens"),
+        reasoning: at("reasoning", "output_tokens") ?? at("reasoning_tokens") ?? at("output_tokens", "reasoning"),
+      });
     }
   }
   return operation ? GEN_AI_OPERATIONS[operation] : undefined;
@@ -175,12 +185,14 @@ function mapAiSdk(ai: JsonObject, attributes: JsonObject, ag: AgWriter): SpanTyp
 
   if (modelCall && isObject(ai.usage)) {
     const u = ai.usage;
-    setTokens(
-      ag,
-      num(u.inputTokens) ?? num(u.promptTokens),
-      num(u.outputTokens) ?? num(u.completionTokens),
-      num(u.totalTokens),
-    );
+    setTokens(ag, {
+      prompt: num(u.inputTokens) ?? num(u.promptTokens),
+      completion: num(u.outputTokens) ?? num(u.completionTokens),
+      total: num(u.totalTokens),
+      cache_read: num(getPath(u, ["inputTokenDetails", "cacheReadTokens"])) ?? num(u.cachedInputTokens),
+      cache_write: num(getPath(u, ["inputTokenDetails", "cacheWriteTokens"])),
+      reasoning: num(getPath(u, ["outputTokenDetails", "reasoningTokens"])) ?? num(u.reasoningTokens),
+    });
   }
   if (!operation) return undefined;
   if (modelCall) return "chat";
@@ -210,24 +222,48 @@ function mapOpenInference(attributes: JsonObject, ag: AgWriter): SpanType | unde
     ag.set("meta.request.model", str(llm.model_name));
     ag.set("meta.system", str(llm.provider) ?? str(llm.system));
     const count = llm.token_count;
-    if (isObject(count)) setTokens(ag, num(count.prompt), num(count.completion), num(count.total));
+    if (isObject(count)) {
+      const details = (...path: string[]) => num(getPath(count, path));
+      setTokens(ag, {
+        prompt: num(count.prompt),
+        completion: num(count.completion),
+        total: num(count.total),
+        cache_read: details("prompt_details", "cache_read"),
+        cache_write: details("prompt_details", "cache_write"),
+        reasoning: details("completion_details", "reasoning"),
+      });
+    }
     const usage = llm.usage;
-    if (isObject(usage)) setTokens(ag, num(usage.prompt_tokens), num(usage.completion_tokens), num(usage.total_tokens));
+    if (isObject(usage))
+      setTokens(ag, {
+        prompt: num(usage.prompt_tokens),
+        completion: num(usage.completion_tokens),
+        total: num(usage.total_tokens),
+      });
   }
   return kind ? OPENINFERENCE_KINDS[kind.toUpperCase()] : undefined;
 }
 
-function setTokens(
-  ag: AgWriter,
-  prompt: number | undefined,
-  completion: number | undefined,
-  total: number | undefined,
-): void {
+/**
+ * Writes `ag.metrics.tokens.incremental` with the usage kinds of server/pricing: `prompt` and
+ * `completion` are the whole input and output, the cache and reasoning counts are parts of them.
+ * A 1-hour cache write is reported inside the cache writes, and split out here.
+ */
+function setTokens(ag: AgWriter, usage: Partial<Record<TokenKind | "total", number>>): void {
+  const { prompt, completion, total } = usage;
   if (prompt === undefined && completion === undefined && total === undefined) return;
+  const oneHour = Math.min(usage.cache_write_1h ?? 0, usage.cache_write ?? 0);
+  const parts: Partial<Record<TokenKind, number>> = {
+    cache_read: usage.cache_read,
+    cache_write: usage.cache_write !== undefined ? usage.cache_write - oneHour : undefined,
+    cache_write_1h: oneHour || undefined,
+    reasoning: usage.reasoning,
+  };
   ag.set("metrics.tokens.incremental", {
     ...(prompt !== undefined ? { prompt } : {}),
     ...(completion !== undefined ? { completion } : {}),
     total: total ?? (prompt ?? 0) + (completion ?? 0),
+    ...Object.fromEntries(Object.entries(parts).filter(([, n]) => n !== undefined && n > 0)),
   });
 }
 

@@ -13,3 +13,4 @@ export * from "./evaluations";
 export * from "./deploy-gates";
 export * from "./agent-runs";
 export * from "./automations";
+export * from "./pricing";

@@ -3,6 +3,8 @@ import type { Database } from "@/server/db";
 import type { DroppedSpan, SpanRecord } from "../span-record";
 import { rollUpTrace } from "../rollup";
 import { enqueueSpans } from "./enqueue";
+import { projectPrices } from "@/server/pricing";
+import { costSpan, needsCost } from "../span-costs";
 
 const DAY_MS = 86_400_000;
 /** Spans may start at most this far in the future (clock skew); later ones would need partitions years ahead. */
@@ -18,7 +20,8 @@ export interface Accepted {
 /**
  * The one durable path into the spans store, shared by JSON ingest, OTLP, simple traces and the
  * agent runtime: drops spans whose start time no partition could hold (reported, like parse
- * failures), then queues the rest in one committed insert. Throws TooManyRequestsError when the
+ * failures), costs the model calls their producer did not cost, then queues the rest in one
+ * committed insert. Throws TooManyRequestsError when the
  * queue is past its limit.
  */
 export async function acceptSpans(
@@ -44,6 +47,13 @@ export async function acceptSpans(
           : undefined;
     if (reason) dropped.push({ span_id: span.span_id.replaceAll("-", "").slice(-16), reason });
     else spans.push(span);
+  }
+  // The project's prices are read only when a span needs them, and as they are now: a price set
+  // later does not change what these spans cost.
+  const uncosted = spans.filter(needsCost);
+  if (uncosted.length > 0) {
+    const prices = await projectPrices(db, projectId);
+    for (const span of uncosted) costSpan(span, prices);
   }
   const queued = withinRequest(spans);
   await enqueueSpans(db, projectId, queued, {

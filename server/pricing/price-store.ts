@@ -1,0 +1,82 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { NotFoundError } from "@/server/core/errors";
+import { newId } from "@/server/core/ids";
+import type { Executor } from "@/server/db";
+import { modelPrices } from "@/server/db/schema";
+import type { PriceOverride } from "./price-override";
+import type { PriceOverrideInput, PriceOverrideWire } from "./price-wire";
+
+type Row = typeof modelPrices.$inferSelect;
+
+/** The project's own prices, the form `costOf` takes. */
+export async function projectPrices(db: Executor, projectId: string): Promise<PriceOverride[]> {
+  const rows = await db
+    .select({ provider: modelPrices.provider, model: modelPrices.model, prices: modelPrices.prices })
+    .from(modelPrices)
+    .where(eq(modelPrices.projectId, projectId));
+  return rows;
+}
+
+export async function listPriceOverrides(db: Executor, projectId: string): Promise<PriceOverrideWire[]> {
+  const rows = await db
+    .select()
+    .from(modelPrices)
+    .where(eq(modelPrices.projectId, projectId))
+    .orderBy(asc(modelPrices.provider), asc(modelPrices.model));
+  return rows.map(toWire);
+}
+
+/**
+ * Sets the project's price for a provider and model (replacing one set before, whatever its case).
+ * It applies to what is costed from now on: spans and runs already costed keep their price.
+ */
+export async function setPriceOverride(
+  db: Executor,
+  scope: { projectId: string; userId?: string },
+  input: PriceOverrideInput,
+): Promise<PriceOverrideWire> {
+  const values = {
+    provider: input.provider,
+    model: input.model,
+    prices: input.usd_per_million_tokens,
+    updatedAt: new Date(),
+    updatedById: scope.userId ?? null,
+  };
+  const same = and(
+    eq(modelPrices.projectId, scope.projectId),
+    sql`lower(${modelPrices.provider}) = lower(${input.provider})`,
+    sql`lower(${modelPrices.model}) = lower(${input.model})`,
+  );
+  // Update, else insert; an insert that lost a race to the same model's insert updates that row.
+  const update = async () => (await db.update(modelPrices).set(values).where(same).returning()).at(0);
+  const row =
+    (await update()) ??
+    (await db
+      .insert(modelPrices)
+      .values({ id: newId(), projectId: scope.projectId, ...values })
+      .onConflictDoNothing()
+      .returning()
+      .then((rows) => rows.at(0))) ??
+    (await update())!;
+  return toWire(row);
+}
+
+export async function deletePriceOverride(db: Executor, projectId: string, id: string): Promise<PriceOverrideWire> {
+  const [row] = await db
+    .delete(modelPrices)
+    .where(and(eq(modelPrices.projectId, projectId), eq(modelPrices.id, id)))
+    .returning();
+  if (!row) throw new NotFoundError(`No price ${id} in this project; see GET /api/pricing/prices`, "price_not_found");
+  return toWire(row);
+}
+
+function toWire(row: Row): PriceOverrideWire {
+  return {
+    id: row.id,
+    provider: row.provider,
+    model: row.model,
+    usd_per_million_tokens: row.prices as PriceOverrideWire["usd_per_million_tokens"],
+    updated_at: row.updatedAt.toISOString(),
+    ...(row.updatedById ? { updated_by_id: row.updatedById } : {}),
+  };
+}
