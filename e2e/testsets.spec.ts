@@ -55,6 +55,13 @@ test("testsets: create by CSV import, edit a cell, paste from a spreadsheet, com
   await expect(cell(page, 2, "correct_answer")).toHaveText("Madrid, Spain");
   await expect(page.getByTestId("draft-summary")).toHaveText("1 row changed");
 
+  // Typing into a selected cell replaces it, each key after the one before.
+  await cell(page, 1, "correct_answer").click();
+  await page.keyboard.type("Where");
+  await expect(page.getByRole("textbox", { name: "Row 1, correct_answer" })).toHaveValue("Where");
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("draft-summary")).toHaveText("1 row changed");
+
   await page.getByRole("button", { name: "Commit", exact: true }).click();
   const commit = page.getByRole("dialog", { name: "Commit as v2" });
   await expect(commit.getByTestId("commit-summary")).toHaveText("1 row changed");

@@ -193,7 +193,7 @@ export function TestsetGrid({
                     >
                       {isEditing ? (
                         <textarea
-                          autoFocus
+                          ref={focusAtEnd}
                           aria-label={`Row ${index + 1}, ${column}`}
                           value={editing.text}
                           onChange={(e) => setEditing({ at, text: e.target.value })}
@@ -225,4 +225,14 @@ export function TestsetGrid({
       </table>
     </div>
   );
+}
+
+/**
+ * Focuses a cell's editor once, caret after its text: typing into a selected cell starts the editor
+ * with the typed key, and `autoFocus` would leave the caret before it ("Where" became "hereW").
+ */
+function focusAtEnd(textarea: HTMLTextAreaElement | null) {
+  if (!textarea || textarea.ownerDocument.activeElement === textarea) return;
+  textarea.focus();
+  textarea.setSelectionRange(textarea.value.length, textarea.value.length);
 }
