@@ -110,9 +110,24 @@ test("judge from a preset, evaluation of two revisions, comparison with the regr
 
   // A second evaluator that can fail: exact match, from its preset.
   await page.goto("/evaluators/new?preset=exact_match_case_insensitive");
+  // Its description's `{`-style code is drawn as code, not as backticks.
+  await expect(page.getByText(/`/)).toHaveCount(0);
   await page.getByLabel("Name").fill("Exact city");
   await page.getByRole("button", { name: "Create evaluator" }).click();
   await expect(page).toHaveURL(/\/evaluators\/[0-9a-f-]{36}$/);
+  // The page is titled by the evaluator's name, renamed in place.
+  await expect(page.getByRole("heading", { level: 1, name: "Exact city" })).toBeVisible();
+  await page.getByRole("button", { name: "Rename evaluator" }).click();
+  await page.getByLabel("Evaluator name").fill("Exact city, renamed");
+  await page.getByLabel("Evaluator name").press("Enter");
+  await expect(page.getByRole("heading", { level: 1, name: "Exact city, renamed" })).toBeVisible();
+  // Try it: the sample names the answer column the evaluator reads, and what is typed survives a save.
+  const sample = page.getByLabel("Testcase (JSON object of columns)");
+  await expect(sample).toHaveValue(/"correct_answer": "4"/);
+  await sample.fill('{"question": "Capital of Peru?", "correct_answer": "Lima"}');
+  await page.getByRole("button", { name: "Commit revision" }).click();
+  await expect(page.getByRole("list", { name: "Revisions" }).getByText("v2")).toBeVisible();
+  await expect(sample).toHaveValue(/Capital of Peru/);
   await page.goto("/evaluators");
   // Other specs may have made evaluators in this project too.
   await expect(page.getByTestId("evaluator-row").filter({ hasText: "Relevance judge" })).toHaveCount(1);

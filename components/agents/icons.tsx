@@ -15,13 +15,6 @@ export const AgentIcon = (p: IconProps) => (
   </Icon>
 );
 
-export const PencilIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M4 20h4L19 9a2.8 2.8 0 0 0-4-4L4 16v4Z" />
-    <path d="m13.5 6.5 4 4" />
-  </Icon>
-);
-
 export const ArchiveIcon = (p: IconProps) => (
   <Icon {...p}>
     <rect x="3" y="4" width="18" height="4" rx="1" />

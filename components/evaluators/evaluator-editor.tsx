@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Button, Card, Notice, TextField } from "@/components/ui";
+import { Button, Card, InlineCode, Notice, TextField } from "@/components/ui";
 import { evaluatorPath } from "./evaluator-paths";
 import { SchemaForm } from "./schema-form";
 import { withoutEmpty } from "./schema-fields";
@@ -61,7 +61,11 @@ export function EvaluatorEditor({
 
   return (
     <div className="grid min-w-0 gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-      <Card title={template.name} description={template.description} labelledBy="evaluator-form-title">
+      <Card
+        title={template.name}
+        description={<InlineCode text={template.description} />}
+        labelledBy="evaluator-form-title"
+      >
         <form
           className="flex flex-col gap-5 p-5"
           onSubmit={(e) => {

@@ -26,8 +26,8 @@ export function EvaluatorView({ id }: { id: string }) {
   return (
     <div className="flex flex-col gap-6">
       {template && latest && variantId ? (
+        // Not keyed by revision: a save keeps the form and the Try it sample as they are.
         <EvaluatorEditor
-          key={latest.id}
           template={template}
           initialName={evaluator.data.evaluator.name ?? ""}
           initialParameters={{ ...((latest.data?.parameters as Record<string, unknown>) ?? {}) }}

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "@/components/trpc";
-import { Badge, Card, Notice, Skeleton } from "@/components/ui";
+import { Badge, Card, InlineCode, Notice, Skeleton } from "@/components/ui";
 import { EvaluatorEditor } from "./evaluator-editor";
 import { newEvaluatorPath } from "./evaluator-paths";
 import type { EvaluatorPreset, EvaluatorTemplate } from "./types";
@@ -29,7 +29,9 @@ function ChoiceCard({
           {title}
           <Badge>{tag}</Badge>
         </span>
-        <span className="text-xs text-muted">{description}</span>
+        <span className="text-xs text-muted">
+          <InlineCode text={description} />
+        </span>
       </Link>
     </li>
   );

@@ -6,12 +6,11 @@ import { formatScore } from "@/components/evaluations/format";
 import { reasonOf } from "@/components/evaluations/output-text";
 import { useTRPC } from "@/components/trpc";
 import { Badge, Button, Notice } from "@/components/ui";
+import { sampleInputs } from "./sample-inputs";
 import type { TrialOutcome } from "./types";
 
 const area =
   "w-full resize-y rounded-md border border-line bg-surface p-2 font-mono text-xs leading-5 outline-none focus:border-accent focus:ring-3 focus:ring-accent/20 aria-invalid:border-danger";
-
-const SAMPLE_INPUTS = '{\n  "question": "What is 2 + 2?",\n  "correct_answer": "4"\n}';
 
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
@@ -58,7 +57,9 @@ function Verdict({ outcome }: { outcome: TrialOutcome }) {
 /** Runs the evaluator as it is in the form on a sample testcase and output; nothing is saved. */
 export function TryPanel({ data, disabled }: { data: Record<string, unknown>; disabled?: boolean }) {
   const trpc = useTRPC();
-  const [inputs, setInputs] = useState(SAMPLE_INPUTS);
+  // Untouched, the sample follows the answer key as it is edited; once typed into, it is the person's.
+  const [typed, setInputs] = useState<string | null>(null);
+  const inputs = typed ?? sampleInputs(data.parameters as Record<string, unknown> | undefined);
   const [output, setOutput] = useState("4");
   const trial = useMutation(trpc.evaluators.try.mutationOptions());
   const parsedInputs = parseObject(inputs);

@@ -1,8 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from "react";
-import { CloseIcon, cn } from "@/components/ui";
-import { PencilIcon } from "@/components/agents/icons";
+import { CloseIcon, cn, PencilIcon } from "@/components/ui";
 import { cellText, type TestsetTable } from "./testset-table";
 
 export interface CellPosition {

@@ -113,3 +113,10 @@ export function Spinner({ className = "size-3.5" }: { className?: string }) {
     </svg>
   );
 }
+
+export const PencilIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 20h4L19 9a2.8 2.8 0 0 0-4-4L4 16v4Z" />
+    <path d="m13.5 6.5 4 4" />
+  </Icon>
+);

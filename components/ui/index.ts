@@ -4,6 +4,7 @@ export { Card } from "./card";
 export { cn } from "./cn";
 export { CopyButton } from "./copy-button";
 export { Dialog, FormDialogFooter, type DialogProps } from "./dialog";
+export { EditableTitle } from "./editable-title";
 export { EmptyState } from "./empty-state";
 export { focusRing } from "./focus-ring";
 export {
@@ -18,11 +19,13 @@ export {
   Icon,
   InfoIcon,
   KeyIcon,
+  PencilIcon,
   PlusIcon,
   SettingsIcon,
   Spinner,
   type IconProps,
 } from "./icons";
+export { InlineCode } from "./inline-code";
 export { Input } from "./input";
 export { Kbd } from "./kbd";
 export { Notice, type NoticeTone } from "./notice";

@@ -88,6 +88,18 @@ describe("evaluators router", () => {
     expect(got.revisions.map((r) => r.version)).toEqual(["2", "1"]);
     const list = await caller.evaluators.list();
     expect(list.map((e) => e.evaluator.name)).toContain("Relevance");
+
+    // Renamed in place from its page; a viewer cannot, an empty name is refused.
+    await expect(viewer.evaluators.rename({ id: created.evaluator.id, name: "Mine" })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
+    await expect(caller.evaluators.rename({ id: created.evaluator.id, name: "  " })).rejects.toMatchObject({
+      code: "UNPROCESSABLE_CONTENT",
+    });
+    expect((await caller.evaluators.rename({ id: created.evaluator.id, name: "Relevance judge" })).name).toBe(
+      "Relevance judge",
+    );
+    expect((await caller.evaluators.get({ id: created.evaluator.id })).evaluator.name).toBe("Relevance judge");
   });
 });
 

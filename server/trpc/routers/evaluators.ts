@@ -15,6 +15,7 @@ import {
   getArtifact,
   queryRevisions,
   revisionToWire,
+  updateArtifact,
 } from "@/server/versioning";
 import { createTRPCRouter, memberProcedure, projectProcedure } from "../init";
 import { scopeOf } from "./scope";
@@ -46,6 +47,12 @@ export const evaluatorsRouter = createTRPCRouter({
     });
     return { evaluator: artifactToWire(artifact), revisions: history.items.map(revisionWire) };
   }),
+
+  rename: memberProcedure
+    .input(z.strictObject({ id, name: z.string().trim().min(1).max(256) }))
+    .mutation(async ({ ctx, input }) =>
+      artifactToWire(await updateArtifact(ctx.app.db, scopeOf(ctx), spec, input.id, { name: input.name })),
+    ),
 
   create: memberProcedure
     .input(

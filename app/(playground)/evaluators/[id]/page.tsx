@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { EvaluatorView, evaluatorsPath } from "@/components/evaluators";
+import { EvaluatorName, EvaluatorView, evaluatorsPath } from "@/components/evaluators";
 import { PageContainer, PageHeader } from "@/components/shell";
 
 export const metadata: Metadata = { title: "Evaluator" };
@@ -14,7 +14,7 @@ export default async function EvaluatorPage({ params }: { params: Promise<{ id: 
   return (
     <PageContainer>
       <PageHeader
-        title="Evaluator"
+        heading={<EvaluatorName id={id} />}
         description={
           <Link href={evaluatorsPath()} className="underline-offset-2 hover:underline">
             ← All evaluators
