@@ -1,6 +1,6 @@
 import { gunzipSync, inflateSync } from "node:zlib";
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from "@/server/core/errors";
-import { assertJsonDepth } from "@/server/core/json-depth";
+import { assertJsonDepth, scanJsonDepth, tooDeep } from "@/server/core/json-depth";
 import { readWebBody } from "@/server/http/read-body";
 
 /**
@@ -35,6 +35,8 @@ function decompress(raw: Buffer, encoding: string, limit: number): Buffer {
 }
 
 export function parseJsonBuffer(body: Buffer): unknown {
+  // Refused on the bytes, before a deeply nested body (up to TRACING_MAX_BODY_BYTES) is parsed.
+  if (scanJsonDepth(body).tooDeep) throw tooDeep("The request body");
   const text = body.toString("utf8");
   if (text.trim() === "") return undefined;
   let value: unknown;

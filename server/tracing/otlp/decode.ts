@@ -1,8 +1,9 @@
 import { BadRequestError, UnsupportedMediaTypeError } from "@/server/core/errors";
-import { assertJsonDepth, tooDeep } from "@/server/core/json-depth";
+import { assertJsonDepth, scanJsonDepth, tooDeep } from "@/server/core/json-depth";
 // The OpenTelemetry JS SDK's protobufjs code, generated from the official OTLP .proto files.
 import * as otlpRoot from "@opentelemetry/otlp-transformer/build/src/generated/root";
 import { isObject, type JsonObject } from "../attributes";
+import { scanOtlpProtobufDepth } from "./protobuf-depth";
 
 type Root = {
   opentelemetry: {
@@ -52,6 +53,9 @@ export function otlpEncodingOf(contentType: string | null): OtlpEncoding {
  * the protobuf JSON mapping's field names: ids in hex, 64-bit integers as decimal strings.
  */
 export function decodeOtlp(body: Buffer, encoding: OtlpEncoding): JsonObject {
+  // Depth is refused on the raw bytes first: decoding a body nested thousands of levels deep
+  // (recursively, in protobufjs) blocks the event loop before any check on the result could run.
+  if ((encoding === "json" ? scanJsonDepth(body) : scanOtlpProtobufDepth(body)).tooDeep) throw tooDeep("The OTLP body");
   if (encoding === "json") {
     let parsed: unknown;
     try {
