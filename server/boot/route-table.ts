@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { analyticsRoutes } from "@/server/analytics";
 import { accountRoutes } from "@/server/auth/account-routes";
 import { authRoutes } from "@/server/auth/routes";
 import { automationRoutes, referenceTriggerRoutes } from "@/server/automations";
@@ -28,6 +29,7 @@ export const apiRoutes: AnyRoute[] = [
   ...vaultRoutes,
   ...connectionTestRoutes,
   ...tracingRoutes,
+  ...analyticsRoutes,
   ...webhookRoutes,
   ...evaluationRoutes,
   ...automationRoutes,

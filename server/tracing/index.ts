@@ -10,3 +10,15 @@ export {
   storedTraceId,
   type TraceSource,
 } from "./trace-sources";
+export {
+  binValue,
+  ROLLUP_GRAINS,
+  SPAN_DIMENSIONS,
+  spanDimensionsSql,
+  spanFactsSql,
+  type RollupGrain,
+  type SpanDimension,
+} from "./store/span-rollups";
+export { filteringToSql } from "./query/filtering";
+export { SqlParams } from "./query/sql-params";
+export { parseTimestamp, microsToIso } from "./timestamps";

@@ -14,3 +14,4 @@ export * from "./deploy-gates";
 export * from "./agent-runs";
 export * from "./automations";
 export * from "./pricing";
+export * from "./analytics";

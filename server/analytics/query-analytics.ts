@@ -1,0 +1,138 @@
+import { rawQuery, type Executor } from "@/server/db";
+import { SqlParams } from "@/server/tracing";
+import { filterNeedsScan } from "./analytics-filter";
+import { aggregateSql, factsSql, type FactSource } from "./fact-sources";
+import { addInto, emptyAccumulator, toMetrics, type Accumulator, type AnalyticsMetrics } from "./metrics";
+import type { AnalyticsGroup, AnalyticsQuery, BucketUnit } from "./query-request";
+import { bucketWindow, checkTimezone } from "./time-buckets";
+
+const DAY_MS = 86_400_000;
+
+export interface AnalyticsGroupMetrics {
+  /** Omitted for the spans that have no value for the group. */
+  key?: string;
+  metrics: AnalyticsMetrics;
+}
+
+export interface AnalyticsResult {
+  count: number;
+  focus: "run" | "span";
+  /** rollup: read from span_rollups; scan: a group or filter the roll-ups do not keep, computed from the spans. */
+  source: FactSource;
+  windowing: { oldest: string; newest: string; bucket: BucketUnit; timezone: string };
+  group_by?: AnalyticsGroup;
+  metrics: AnalyticsMetrics;
+  /** Totals per group over the window, the largest count first. */
+  groups?: AnalyticsGroupMetrics[];
+  /** Every bucket of the window, oldest first, zeros where nothing happened; `groups` in the order above. */
+  buckets: { timestamp: string; metrics: AnalyticsMetrics; groups?: AnalyticsGroupMetrics[] }[];
+}
+
+export interface AnalyticsQueryOptions {
+  /** The time the window's default end is taken from (the app's clock). */
+  now: Date;
+  /** Force a source (the benchmark compares both; tests check they agree). */
+  source?: FactSource;
+}
+
+interface Row {
+  bucket: Date | string;
+  key: string;
+  kind: string;
+  name: string;
+  value: number | string;
+}
+
+/**
+ * Metrics of a project's runs or spans over a window in buckets: the one query function the
+ * routes, the playground and monitors call. Answered from the roll-ups unless the group or a
+ * filter names something they do not keep (then from a scan of the window's spans, `source: scan`).
+ */
+export async function queryAnalytics(
+  db: Executor,
+  projectId: string,
+  query: AnalyticsQuery,
+  options: AnalyticsQueryOptions,
+): Promise<AnalyticsResult> {
+  const w = query.windowing ?? {};
+  const unit = w.bucket ?? "hour";
+  const timezone = checkTimezone(w.timezone ?? "UTC");
+  const newest = w.newest ? new Date(w.newest) : options.now;
+  const oldest = w.oldest ? new Date(w.oldest) : new Date(newest.getTime() - DAY_MS);
+  const window = await bucketWindow(db, oldest, newest, unit, timezone);
+  const focus = query.focus ?? "run";
+  const group = query.group_by;
+  const source: FactSource =
+    options.source ??
+    ((group !== undefined && typeof group !== "string") || filterNeedsScan(query.filtering) ? "scan" : "rollup");
+
+  const params = new SqlParams();
+  const facts = factsSql(source, { projectId, focus, window, group, filtering: query.filtering }, params);
+  const rows = await rawQuery<Row>(db, aggregateSql(facts), params.values);
+
+  // bucket start (ms) -> group key -> sums
+  const cells = new Map<number, Map<string, Accumulator>>();
+  for (const row of rows) {
+    const at = new Date(row.bucket).getTime();
+    const byKey = cells.get(at) ?? new Map<string, Accumulator>();
+    cells.set(at, byKey);
+    const acc = byKey.get(row.key) ?? emptyAccumulator();
+    byKey.set(row.key, acc);
+    const value = Number(row.value);
+    if (row.kind === "n") add(acc, row.name, value);
+    else {
+      const map = acc[row.kind as "latency" | "ttft" | "tokens" | "costs"];
+      map[row.name] = (map[row.name] ?? 0) + value;
+    }
+  }
+
+  const total = emptyAccumulator();
+  const perGroup = new Map<string, Accumulator>();
+  for (const byKey of cells.values()) {
+    for (const [key, acc] of byKey) {
+      addInto(total, acc);
+      addInto(perGroup.get(key) ?? perGroup.set(key, emptyAccumulator()).get(key)!, acc);
+    }
+  }
+  const keys = [...perGroup.entries()]
+    .filter(([, acc]) => acc.spans > 0)
+    .sort((a, b) => b[1].spans - a[1].spans || a[0].localeCompare(b[0]))
+    .map(([key]) => key);
+  const keyed = (key: string, acc: Accumulator): AnalyticsGroupMetrics => ({
+    ...(key !== "" ? { key } : {}),
+    metrics: toMetrics(acc),
+  });
+
+  return {
+    count: window.starts.length,
+    focus,
+    source,
+    windowing: {
+      oldest: window.starts[0].toISOString(),
+      newest: window.end.toISOString(),
+      bucket: unit,
+      timezone,
+    },
+    ...(group !== undefined ? { group_by: group } : {}),
+    metrics: toMetrics(total),
+    ...(group !== undefined ? { groups: keys.map((k) => keyed(k, perGroup.get(k)!)) } : {}),
+    buckets: window.starts.map((start) => {
+      const byKey = cells.get(start.getTime()) ?? new Map<string, Accumulator>();
+      const bucketTotal = emptyAccumulator();
+      for (const acc of byKey.values()) addInto(bucketTotal, acc);
+      return {
+        timestamp: start.toISOString(),
+        metrics: toMetrics(bucketTotal),
+        ...(group !== undefined ? { groups: keys.map((k) => keyed(k, byKey.get(k) ?? emptyAccumulator())) } : {}),
+      };
+    }),
+  };
+}
+
+function add(acc: Accumulator, name: string, value: number): void {
+  if (name === "spans") acc.spans += value;
+  else if (name === "errors") acc.errors += value;
+  else if (name === "duration_ms") acc.durationMs += value;
+  else if (name === "ttft_count") acc.ttftCount += value;
+  else if (name === "ttft_ms") acc.ttftMs += value;
+}

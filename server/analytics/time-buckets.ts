@@ -1,0 +1,83 @@
+import { BadRequestError } from "@/server/core/errors";
+import { rawQuery, type Executor } from "@/server/db";
+import type { RollupGrain } from "@/server/tracing";
+import { MAX_BUCKETS, type BucketUnit } from "./query-request";
+
+export interface BucketWindow {
+  unit: BucketUnit;
+  timezone: string;
+  /** Bucket starts, oldest first; the window is [starts[0], end). */
+  starts: Date[];
+  end: Date;
+  /** The coarsest roll-up grain every bucket boundary falls on. */
+  grain: RollupGrain;
+}
+
+const UNIT_MS: Record<BucketUnit, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+
+/** An IANA zone name, or a 400 naming the problem. */
+export function checkTimezone(zone: string): string {
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone === "UTC" ? "UTC" : zone;
+  } catch {
+    throw new BadRequestError(
+      `'${zone}' is not an IANA time zone; use a name such as UTC, Europe/Paris or America/New_York.`,
+      "bad_timezone",
+    );
+  }
+}
+
+// Steps in wall-clock time of the zone, so a day is a calendar day across daylight saving changes;
+// a wall-clock time that does not exist (clocks moved forward) collapses onto the next bucket.
+const SERIES = `select distinct (b at time zone $4::text) as start
+  from generate_series(date_trunc($3::text, $1::timestamptz at time zone $4::text),
+                       date_trunc($3::text, ($2::timestamptz - interval '1 microsecond') at time zone $4::text),
+                       ('1 ' || $3::text)::interval) as b
+  order by 1`;
+
+/**
+ * The buckets covering [oldest, newest): the first starts at or before `oldest`, the last ends at
+ * or after `newest`, boundaries on whole minutes, hours or days of `timezone`. More than
+ * MAX_BUCKETS is a 400, checked before anything is generated.
+ */
+export async function bucketWindow(
+  db: Executor,
+  oldest: Date,
+  newest: Date,
+  unit: BucketUnit,
+  timezone: string,
+): Promise<BucketWindow> {
+  if (!(oldest.getTime() < newest.getTime()))
+    throw new BadRequestError("windowing.oldest must be before windowing.newest.", "bad_window");
+  // Two extra for partial buckets at both ends, one for a day that daylight saving shortens.
+  const estimate = Math.ceil((newest.getTime() - oldest.getTime()) / UNIT_MS[unit]) + 2;
+  if (estimate > MAX_BUCKETS)
+    throw new BadRequestError(
+      `The window holds about ${estimate} ${unit} buckets; at most ${MAX_BUCKETS} are allowed. Use a larger bucket or a shorter window.`,
+      "too_many_buckets",
+    );
+  const rows = await rawQuery<{ start: Date | string }>(db, SERIES, [
+    oldest.toISOString(),
+    newest.toISOString(),
+    unit,
+    timezone,
+  ]);
+  const starts = rows.map((r) => new Date(r.start));
+  const last = starts[starts.length - 1];
+  const [next] = await rawQuery<{ end: Date | string }>(
+    db,
+    `select ((($1::timestamptz at time zone $3::text) + ('1 ' || $2::text)::interval) at time zone $3::text) as end`,
+    [last.toISOString(), unit, timezone],
+  );
+  const end = new Date(next.end);
+  return { unit, timezone, starts, end, grain: grainFor(unit, [...starts, end]) };
+}
+
+/** The coarsest grain (UTC) that every boundary falls on. */
+export function grainFor(unit: BucketUnit, boundaries: Date[]): RollupGrain {
+  const onHour = boundaries.every((d) => d.getTime() % UNIT_MS.hour === 0);
+  const onDay = boundaries.every((d) => d.getTime() % UNIT_MS.day === 0);
+  if (unit === "day" && onDay) return "day";
+  if (unit !== "minute" && onHour) return "hour";
+  return "minute";
+}

@@ -1,0 +1,72 @@
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/**
+ * Span roll-ups: per project, grain (minute, hour, day; UTC), bucket start, run or span and the
+ * dimensions analytics groups by, the sums of every span whose start falls in the bucket. Written
+ * by tracing's ingest in the transaction that writes the spans (+1 for a span written, -1 for one
+ * replaced or deleted, both for a span whose roll-up totals changed), read by server/analytics.
+ * A missing dimension is '' (primary key columns cannot be null). No foreign key, like `spans`:
+ * the ingest path pays for no extra lookup.
+ */
+export const spanRollups = pgTable(
+  "span_rollups",
+  {
+    projectId: uuid("project_id").notNull(),
+    grain: text("grain").notNull(),
+    bucket: timestamp("bucket", { withTimezone: true }).notNull(),
+    /** A root span (a run) or a span under one. */
+    root: boolean("root").notNull(),
+    /** invocation, annotation or unknown: a run is the root of a trace that is not an annotation. */
+    traceType: text("trace_type").notNull(),
+    agent: text("agent").notNull(),
+    model: text("model").notNull(),
+    provider: text("provider").notNull(),
+    environment: text("environment").notNull(),
+    revision: text("revision").notNull(),
+    apiKey: text("api_key").notNull(),
+    userId: text("user_id").notNull(),
+    spans: bigint("spans", { mode: "number" }).notNull(),
+    errors: bigint("errors", { mode: "number" }).notNull(),
+    durationMs: doublePrecision("duration_ms").notNull(),
+    /** Durations as a log histogram: `{bin: count}` (server/analytics/README.md). */
+    latency: jsonb("latency").$type<Record<string, number>>().notNull(),
+    ttftCount: bigint("ttft_count", { mode: "number" }).notNull(),
+    ttftMs: doublePrecision("ttft_ms").notNull(),
+    ttft: jsonb("ttft").$type<Record<string, number>>().notNull(),
+    /** Sums of `ag.metrics.{tokens,costs}.incremental`, every key the spans hold. */
+    tokens: jsonb("tokens").$type<Record<string, number>>().notNull(),
+    costs: jsonb("costs").$type<Record<string, number>>().notNull(),
+    /** Root spans only: sums of `ag.metrics.{tokens,costs}.cumulative` (the run's totals). */
+    runTokens: jsonb("run_tokens").$type<Record<string, number>>().notNull(),
+    runCosts: jsonb("run_costs").$type<Record<string, number>>().notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: "span_rollups_pkey",
+      columns: [
+        t.projectId,
+        t.grain,
+        t.bucket,
+        t.root,
+        t.traceType,
+        t.agent,
+        t.model,
+        t.provider,
+        t.environment,
+        t.revision,
+        t.apiKey,
+        t.userId,
+      ],
+    }),
+  ],
+);
