@@ -124,3 +124,38 @@ test("annotate a queue with the keyboard: scores 1–5, back and forth, a commen
     await screenshot(page, testInfo, `review-queues-${width}-${scheme}`);
   }
 });
+
+test("a human evaluator and a review queue, both made in the playground: the queue opens on its first case", async ({
+  page,
+  request,
+}, testInfo) => {
+  const api = await apiClient(request);
+  const stamp = Date.now().toString(36);
+  const testset = await api.create("testsets", "testset", {
+    name: `Tickets ${stamp}`,
+    data: { testcases: CASES },
+  });
+
+  // Evaluators > New: a human feedback evaluator, pass or fail.
+  await page.goto("/evaluators/new");
+  const human = page.getByRole("form", { name: "Human feedback evaluator" });
+  await human.getByLabel("Name").fill(`Tone ${stamp}`);
+  await human.getByLabel("People give").selectOption("pass_fail");
+  await human.getByRole("button", { name: "Create human evaluator" }).click();
+  await expect(page).toHaveURL(/\/evaluators\/[0-9a-f-]{36}$/);
+  await expect(page.getByText("People score with it in review queues")).toBeVisible();
+
+  // Review > New queue over the testset, scored with it.
+  await page.goto("/review");
+  await page.getByRole("button", { name: "New queue" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "New review queue" });
+  await dialog.getByLabel("Name").fill(`Tone check ${stamp}`);
+  await dialog.getByLabel("Testset").selectOption(testset.revision_id);
+  await dialog.getByLabel(new RegExp(`Tone ${stamp}`)).check();
+  await screenshot(page, testInfo, "review-new-queue");
+  await dialog.getByRole("button", { name: "Create queue" }).click();
+  await expect(page).toHaveURL(/\/review\/[0-9a-f-]{36}$/);
+  const kase = page.getByTestId("review-case");
+  await expect(kase).toContainText("Case 1 of 3");
+  await expect(kase).toContainText("the parcel arrived late");
+});

@@ -2,52 +2,18 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useId, useState, type ReactNode } from "react";
+import { useId, useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
-import { newEvaluatorPath } from "@/components/evaluators/evaluator-paths";
 import { useTRPC } from "@/components/trpc";
 import { Dialog, FormDialogFooter, Input, Notice, Skeleton } from "@/components/ui";
 import { comparePath, evaluationPath } from "./evaluation-paths";
+import { Check, EvaluatorChecklist, Fieldset, TestsetRevisionSelect, toggle } from "./evaluation-pickers";
 
 /** The unsaved draft of the editor: run as it is, committed nowhere. */
 export interface DraftChoice {
   name: string;
   agent: unknown;
 }
-
-function Fieldset({ legend, children }: { legend: string; children: ReactNode }) {
-  return (
-    <fieldset className="flex min-w-0 flex-col gap-1.5">
-      <legend className="mb-1 text-sm font-medium">{legend}</legend>
-      {children}
-    </fieldset>
-  );
-}
-
-function Check({
-  checked,
-  onChange,
-  children,
-}: {
-  checked: boolean;
-  onChange: (v: boolean) => void;
-  children: ReactNode;
-}) {
-  return (
-    <label className="flex min-w-0 items-start gap-2 rounded-md px-1 py-0.5 text-sm hover:bg-surface-muted">
-      <input
-        type="checkbox"
-        className="mt-0.5 size-4 shrink-0"
-        checked={checked}
-        onChange={(e) => onChange(e.target.checked)}
-      />
-      <span className="min-w-0 break-words">{children}</span>
-    </label>
-  );
-}
-
-const toggle = (list: string[], value: string, on: boolean) =>
-  on ? [...list, value] : list.filter((v) => v !== value);
 
 type Revision = { id: string; version: string; message?: string | null };
 
@@ -94,8 +60,6 @@ export function RunEvaluationDialog({
   const queryClient = useQueryClient();
   const formId = useId();
   const agents = useQuery({ ...trpc.agents.list.queryOptions({ limit: 200 }), enabled: open && !agent });
-  const testsets = useQuery({ ...trpc.evaluations.testsets.queryOptions(), enabled: open });
-  const evaluators = useQuery({ ...trpc.evaluators.list.queryOptions(), enabled: open });
   const [pickedAgent, setPickedAgent] = useState("");
   const [revisions, setRevisions] = useState<string[]>(agent?.revisionId ? [agent.revisionId] : []);
   const [withDraft, setWithDraft] = useState(!!draft);
@@ -194,56 +158,8 @@ export function RunEvaluationDialog({
             )}
           </Fieldset>
         )}
-        <label className="flex flex-col gap-1.5 text-sm font-medium">
-          Testset
-          {testsets.isPending ? (
-            <Skeleton className="h-8" />
-          ) : (
-            <SelectInput value={testsetRevision} onChange={(e) => setTestsetRevision(e.target.value)}>
-              <option value="">
-                {testsets.data?.length ? "Pick a testset revision" : "No testset yet: create one under Testsets"}
-              </option>
-              {(testsets.data ?? []).map((t) => (
-                <optgroup key={t.testset.id} label={t.testset.name ?? t.testset.slug}>
-                  {t.revisions.map((r) => (
-                    <option key={r.id} value={r.id}>
-                      {(t.testset.name ?? t.testset.slug) + ` · v${r.version}` + (r.message ? ` · ${r.message}` : "")}
-                    </option>
-                  ))}
-                </optgroup>
-              ))}
-            </SelectInput>
-          )}
-        </label>
-        <Fieldset legend="Evaluators">
-          {evaluators.isPending ? (
-            <Skeleton className="h-12" />
-          ) : evaluators.data?.length ? (
-            <div className="max-h-40 overflow-auto">
-              {evaluators.data.map(({ evaluator, revisions: evaluatorHistory }) => {
-                const latest = evaluatorHistory[0];
-                if (!latest) return null;
-                return (
-                  <Check
-                    key={evaluator.id}
-                    checked={evaluatorRevisions.includes(latest.id)}
-                    onChange={(on) => setEvaluatorRevisions(toggle(evaluatorRevisions, latest.id, on))}
-                  >
-                    {evaluator.name ?? evaluator.slug} <span className="text-muted">· v{latest.version}</span>
-                  </Check>
-                );
-              })}
-            </div>
-          ) : (
-            <p className="text-sm text-muted">
-              No evaluator yet.{" "}
-              <a href={newEvaluatorPath()} className="text-accent underline">
-                Create one
-              </a>
-              .
-            </p>
-          )}
-        </Fieldset>
+        <TestsetRevisionSelect value={testsetRevision} onChange={setTestsetRevision} enabled={open} />
+        <EvaluatorChecklist picked={evaluatorRevisions} onPick={setEvaluatorRevisions} enabled={open} />
         <div className="grid gap-3 sm:grid-cols-[8rem_1fr]">
           <label className="flex flex-col gap-1.5 text-sm font-medium">
             Repeats

@@ -1,7 +1,9 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useTRPC } from "@/components/trpc";
+import { HUMAN_FEEDBACK_URI } from "@/shared/evaluator-uris";
 import { Badge, Card, Notice, Skeleton, TimeAgo } from "@/components/ui";
 import { EvaluatorEditor } from "./evaluator-editor";
 import { templateKeyOf } from "./evaluators-list";
@@ -33,6 +35,14 @@ export function EvaluatorView({ id }: { id: string }) {
           initialParameters={{ ...((latest.data?.parameters as Record<string, unknown>) ?? {}) }}
           target={{ kind: "commit", variantId, evaluatorId: id }}
         />
+      ) : latest?.data?.uri === HUMAN_FEEDBACK_URI ? (
+        <Notice tone="info" title="Human feedback">
+          People score with it in review queues; it never runs by itself. Open a queue with it under{" "}
+          <Link href="/review" className="underline">
+            Review
+          </Link>
+          .
+        </Notice>
       ) : (
         <Notice tone="info" title="Not a built-in evaluator">
           Its data names <code className="break-all">{String(latest?.data?.uri ?? "nothing")}</code>; edit it through

@@ -6,6 +6,7 @@ import { useTRPC } from "@/components/trpc";
 import { Badge, Card, InlineCode, Notice, Skeleton } from "@/components/ui";
 import { EvaluatorEditor } from "./evaluator-editor";
 import { newEvaluatorPath } from "./evaluator-paths";
+import { HumanEvaluatorForm } from "./human-evaluator-form";
 import type { EvaluatorPreset, EvaluatorTemplate } from "./types";
 
 function ChoiceCard({
@@ -54,6 +55,12 @@ function CatalogPicker({ templates, presets }: { templates: EvaluatorTemplate[];
             />
           ))}
         </ul>
+      </Card>
+      <Card
+        title="Human feedback"
+        description="Scored by people in review queues, never run automatically: open a queue with it under Review."
+      >
+        <HumanEvaluatorForm />
       </Card>
       <Card title="Templates" description="Start from a built-in evaluator and set every parameter yourself.">
         <ul className="grid gap-3 p-5 sm:grid-cols-2 lg:grid-cols-3" aria-label="Templates">

@@ -2,8 +2,11 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useState } from "react";
+import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Badge, Card, EmptyState, Notice, Skeleton, TimeAgo } from "@/components/ui";
+import { Badge, Button, Card, EmptyState, Notice, PlusIcon, Skeleton, TimeAgo } from "@/components/ui";
+import { NewQueueDialog } from "./new-queue-dialog";
 import { ReviewIcon } from "./review-icon";
 import { reviewPath, type ReviewQueue } from "./types";
 
@@ -11,9 +14,22 @@ import { reviewPath, type ReviewQueue } from "./types";
 export function ReviewQueues() {
   const trpc = useTRPC();
   const queues = useQuery(trpc.review.queues.queryOptions());
+  const canEdit = useCanEdit();
+  const [creating, setCreating] = useState(false);
+  const newButton = (
+    <Button
+      variant="primary"
+      onClick={() => setCreating(true)}
+      disabled={!canEdit}
+      title={canEdit ? undefined : "Viewers cannot open review queues"}
+    >
+      <PlusIcon className="size-3.5" />
+      New queue
+    </Button>
+  );
 
   return (
-    <Card title="Your queues" labelledBy="review-queues-title">
+    <Card title="Your queues" labelledBy="review-queues-title" actions={newButton}>
       {queues.isPending ? (
         <ul role="status" aria-label="Loading queues" className="flex flex-col divide-y divide-line">
           {[0, 1, 2].map((i) => (
@@ -33,7 +49,8 @@ export function ReviewQueues() {
         <EmptyState
           icon={<ReviewIcon />}
           title="Nothing to review"
-          description="An evaluation with a human evaluator opens a queue here: you go through its cases one by one and score each."
+          description="A queue puts a testset's cases in front of people, who score each one. Open one with New queue (a Human feedback evaluator, under Evaluators, is the usual scorer), or run an evaluation with a human evaluator."
+          action={newButton}
         />
       ) : (
         <ul className="flex flex-col divide-y divide-line" aria-labelledby="review-queues-title">
@@ -42,6 +59,7 @@ export function ReviewQueues() {
           ))}
         </ul>
       )}
+      <NewQueueDialog open={creating} onClose={() => setCreating(false)} />
     </Card>
   );
 }

@@ -6,6 +6,7 @@ export {
   type EvaluationWorkerOptions,
 } from "./execution/evaluation-worker";
 export { annotateScenario, reviewItems, reviewQueuesFor, type ReviewScale } from "./queues/review";
+export { createSimpleQueue } from "./queues/simple-queues";
 export {
   createSimpleEvaluation,
   deleteSimpleEvaluation,

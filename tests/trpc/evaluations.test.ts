@@ -196,3 +196,34 @@ describe("evaluations router", () => {
     expect(testsets[0].revisions[0].id).toBe(testsetRevision);
   });
 });
+
+describe("review router", () => {
+  it("opens a queue over a testset revision with a human feedback evaluator, listed with its cases to review", async () => {
+    const human = await caller.evaluators.create({
+      name: "Tone",
+      data: {
+        uri: "svc:custom:feedback:v0",
+        schemas: { outputs: { type: "object", properties: { success: { type: "boolean" } } } },
+      },
+    });
+    await expect(
+      viewer.review.create({
+        name: "No",
+        testsetRevisionId: testsetRevision,
+        evaluatorRevisionIds: [human.revision.id],
+      }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(
+      caller.review.create({ name: "None", testsetRevisionId: testsetRevision, evaluatorRevisionIds: [] }),
+    ).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
+    const { id } = await caller.review.create({
+      name: "Tone check",
+      testsetRevisionId: testsetRevision,
+      evaluatorRevisionIds: [human.revision.id],
+    });
+    const queue = (await caller.review.queues()).find((q) => q.id === id);
+    expect(queue).toMatchObject({ name: "Tone check", total: 3, done: 0 });
+    const items = await caller.review.items({ queueId: id });
+    expect(items.steps).toEqual([expect.objectContaining({ scale: "pass_fail" })]);
+  });
+});

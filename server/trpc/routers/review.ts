@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { annotateScenario, reviewItems, reviewQueuesFor } from "@/server/evaluations";
+import { annotateScenario, createSimpleQueue, reviewItems, reviewQueuesFor } from "@/server/evaluations";
 import { createTRPCRouter, memberProcedure, projectProcedure } from "../init";
 import { scopeOf } from "./scope";
 
@@ -10,6 +10,24 @@ export const reviewRouter = createTRPCRouter({
   queues: projectProcedure.query(async ({ ctx }) =>
     (await reviewQueuesFor(ctx.app.db, scopeOf(ctx))).map((q) => ({ ...q, createdAt: q.createdAt.toISOString() })),
   ),
+
+  /** A queue over a testset revision's testcases, scored by people with these evaluators. */
+  create: memberProcedure
+    .input(
+      z.strictObject({
+        name: z.string().trim().min(1).max(500),
+        testsetRevisionId: id,
+        evaluatorRevisionIds: z.array(id).min(1, "pick at least one evaluator").max(20),
+        repeats: z.number().int().min(1).max(10).default(1),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const queue = await createSimpleQueue(ctx.app.db, scopeOf(ctx), {
+        name: input.name,
+        data: { testsets: [input.testsetRevisionId], evaluators: input.evaluatorRevisionIds, repeats: input.repeats },
+      });
+      return { id: queue.id };
+    }),
 
   items: projectProcedure
     .input(z.strictObject({ queueId: id }))

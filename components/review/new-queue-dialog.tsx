@@ -1,0 +1,78 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useId, useState } from "react";
+import { EvaluatorChecklist, TestsetRevisionSelect } from "@/components/evaluations/evaluation-pickers";
+import { useTRPC } from "@/components/trpc";
+import { Badge, Dialog, FormDialogFooter, Notice, TextField } from "@/components/ui";
+import { HUMAN_FEEDBACK_URI } from "@/shared/evaluator-uris";
+import { reviewPath } from "./types";
+
+/**
+ * Opens a review queue: every testcase of a testset revision, scored by people with the picked
+ * evaluators (each used as a human one in this queue). Opens the queue when made.
+ */
+export function NewQueueDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const formId = useId();
+  const [name, setName] = useState("");
+  const [testsetRevision, setTestsetRevision] = useState("");
+  const [evaluators, setEvaluators] = useState<string[]>([]);
+  const create = useMutation(
+    trpc.review.create.mutationOptions({
+      onSuccess: async ({ id }) => {
+        await queryClient.invalidateQueries({ queryKey: trpc.review.queues.queryKey() });
+        onClose();
+        router.push(reviewPath(id));
+      },
+    }),
+  );
+  const ready = name.trim() !== "" && testsetRevision !== "" && evaluators.length > 0;
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="New review queue"
+      description="People go through every testcase of a testset revision and score each with the evaluators you pick."
+      size="lg"
+      status={
+        create.isError && (
+          <Notice tone="danger" title="Not created">
+            <span className="wrap-anywhere">{create.error.message}</span>
+          </Notice>
+        )
+      }
+      footer={
+        <FormDialogFooter
+          formId={formId}
+          busy={create.isPending}
+          onCancel={onClose}
+          disabled={!ready}
+          submitLabel="Create queue"
+        />
+      }
+    >
+      <form
+        id={formId}
+        className="flex flex-col gap-5"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (ready)
+            create.mutate({ name: name.trim(), testsetRevisionId: testsetRevision, evaluatorRevisionIds: evaluators });
+        }}
+      >
+        <TextField label="Name" value={name} required maxLength={500} onChange={(e) => setName(e.target.value)} />
+        <TestsetRevisionSelect value={testsetRevision} onChange={setTestsetRevision} enabled={open} />
+        <EvaluatorChecklist
+          picked={evaluators}
+          onPick={setEvaluators}
+          enabled={open}
+          label={(uri) => (uri === HUMAN_FEEDBACK_URI ? <Badge tone="accent">human</Badge> : null)}
+        />
+      </form>
+    </Dialog>
+  );
+}
