@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { DEFAULT_CACHE_TTL_WITHOUT_LISTEN_MS } from "@/server/core/config";
 import { UnauthorizedError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
 import { apiKeys, projectMembers } from "@/server/db/schema";
@@ -14,11 +15,14 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * Resolves `Authorization: ApiKey <key>` to the key's project and user, with the user's current
  * role there, or throws 401. A key whose user has left the project stops working. A header seen
  * before is answered from the process's key cache by its text, before any parsing or hashing.
+ * `ttlWithoutListenMs` bounds how long that cache serves a key where it cannot listen for
+ * revocations (CACHE_TTL_WITHOUT_LISTEN_MS).
  */
 export async function authenticateApiKey(
   db: Executor,
   header: string | null,
   now: number = Date.now(),
+  ttlWithoutListenMs = DEFAULT_CACHE_TTL_WITHOUT_LISTEN_MS,
 ): Promise<Principal> {
   const cache = principalCacheFor(db);
   const cached = header ? cache.get(header, now) : undefined;
@@ -74,6 +78,6 @@ export async function authenticateApiKey(
       .where(eq(apiKeys.id, key.id));
   }
   const principal: Principal = { projectId: key.projectId, userId: key.userId, role: key.role, apiKeyId: key.id };
-  cache.set(header, principal, now, ticket);
+  cache.set(header, principal, now, ticket, ttlWithoutListenMs);
   return principal;
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_CACHE_TTL_WITHOUT_LISTEN_MS } from "@/server/core/config";
 import { processWide } from "@/server/core/process-wide";
 import type { Principal } from "@/server/core/principal";
 import { onDatabaseClose, rawQuery, type Database, type Executor } from "@/server/db";
@@ -15,7 +16,10 @@ import { listenForChanges, type ChangeListener } from "@/server/worker";
  * - A process that loses its listening connection empties its cache and neither answers from it
  *   nor stores until it listens again, so no missed notification leaves a revoked key usable.
  *
- * Entries also expire after `PRINCIPAL_TTL_MS`, so `last_used_at` keeps being refreshed.
+ * Entries also expire after `PRINCIPAL_TTL_MS`, so `last_used_at` keeps being refreshed. Where no
+ * notification can arrive (a transaction pooler without DATABASE_DIRECT_URL), entries are served
+ * for at most the caller's `ttlWithoutListenMs` (CACHE_TTL_WITHOUT_LISTEN_MS): the bound on how
+ * long a revocation made elsewhere takes to reach this process.
  *
  * Entries are keyed by the `Authorization` header as sent, so a hit costs one map lookup: no
  * parsing and no hash (the hash was the largest cost of a cached retrieve's authentication). Only
@@ -45,7 +49,7 @@ export class PrincipalCache {
   }
 
   get serving(): boolean {
-    return this.listener.listening;
+    return this.listener.listening || this.listener.mode === "expiry";
   }
 
   get size(): number {
@@ -69,10 +73,18 @@ export class PrincipalCache {
     return this.generation;
   }
 
-  set(header: string, principal: Principal, now: number, ticket: number): void {
+  set(
+    header: string,
+    principal: Principal,
+    now: number,
+    ticket: number,
+    ttlWithoutListenMs = DEFAULT_CACHE_TTL_WITHOUT_LISTEN_MS,
+  ): void {
     if (!this.serving || ticket !== this.generation) return;
+    const ttl = this.listener.mode === "expiry" ? Math.min(PRINCIPAL_TTL_MS, ttlWithoutListenMs) : PRINCIPAL_TTL_MS;
+    if (ttl <= 0) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(header, { principal, expiresAt: now + PRINCIPAL_TTL_MS });
+    this.entries.set(header, { principal, expiresAt: now + ttl });
   }
 
   forgetKey(apiKeyId: string): void {

@@ -8,23 +8,30 @@ import { createRouter, type Authenticators, type RequestHandler } from "@/server
 import { webIncoming } from "@/server/http/web-incoming";
 import { writeReply } from "@/server/http/write-reply";
 import { bearerAsApiKey, openAiErrorReply, openAiRoutes } from "@/server/openai-compat";
+import { queuesWork, workAfterResponse, type AfterResponse } from "./after-response";
 import { isOpenAiPath } from "./front";
 import { allRoutes } from "./route-table";
 
 export type { NodeRequestHandler };
 
+/** The web door; `after` schedules work past the answer (Next.js's `after()`), else it starts at once. */
+export type WebDoor = (request: Request, after?: AfterResponse) => Promise<Response>;
+
 /** API keys and playground sessions, as the accounts area resolves them. */
 const authenticators: Authenticators = {
-  apiKey: (app, authorization) => authenticateApiKey(app.db, authorization),
+  apiKey: (app, authorization) =>
+    authenticateApiKey(app.db, authorization, app.now().getTime(), app.config.cacheTtlWithoutListenMs),
   session: (app, headers) => resolveSession(app, headers),
 };
 
 /**
  * The two doors into one route table: `web` for the Next.js route (next dev, Vercel, tests) and
  * `node` for the production server (server.ts). In both, `/api/auth/*` goes to better-auth and
- * every other path to the router.
+ * every other path to the router. With WORKERS=after-response, an answer that may have queued
+ * background work is followed by a bounded drain (after-response.ts): once the node door's
+ * response has closed, or through the web door's `after`.
  */
-export function createApiDoors(app: AppContext): { web: RequestHandler; node: NodeRequestHandler } {
+export function createApiDoors(app: AppContext): { web: WebDoor; node: NodeRequestHandler } {
   const api = createRouter(allRoutes, app, authenticators);
   // The OpenAI-compatible door: its own route table, OpenAI's error shape, `Bearer` keys.
   const openAi = createRouter(openAiRoutes, app, authenticators, {
@@ -33,15 +40,25 @@ export function createApiDoors(app: AppContext): { web: RequestHandler; node: No
   });
   const route = (incoming: Incoming) => (isOpenAiPath(incoming.pathname) ? openAi(incoming) : api(incoming));
   const authenticate = createAuthHandler(app);
+  const drain = () => workAfterResponse(app);
   return {
-    web: async (request) =>
-      isAuthRequest(request) ? authenticate(request) : toResponse(await route(webIncoming(request))),
+    web: async (request, after = (task) => void task()) => {
+      const response = isAuthRequest(request)
+        ? await authenticate(request)
+        : toResponse(await route(webIncoming(request)));
+      if (queuesWork(app, request.method, response.status)) after(drain);
+      return response;
+    },
     node: async (req, res) => {
       const incoming = nodeIncoming(req, res);
       const reply = isAuthPath(incoming.pathname)
         ? await authenticate(incoming.request, req.socket.remoteAddress)
         : await route(incoming);
       writeReply(reply, res, !incoming.settleBody(app.config.maxBodyBytes));
+      if (queuesWork(app, req.method ?? "GET", res.statusCode)) {
+        if (res.closed) void drain();
+        else res.once("close", () => void drain());
+      }
     },
   };
 }

@@ -1,18 +1,17 @@
 import { ensureDefaultAccount } from "@/server/auth";
 import { loadConfig, type Config } from "@/server/core/config";
 import { logger } from "@/server/core/logger";
-import { migrateDatabase, openDatabase } from "@/server/db";
+import { migrateDatabase, notificationsOf, openDatabase } from "@/server/db";
 import { createSecretBox } from "@/server/encryption";
 import type { AppContext } from "@/server/core/app-context";
-import type { RequestHandler } from "@/server/http/router";
-import { createApiDoors, type NodeRequestHandler } from "./api-doors";
+import { createApiDoors, type NodeRequestHandler, type WebDoor } from "./api-doors";
 import { appContextOf } from "./app-context";
 import { PROJECT_SETUPS } from "./project-setups";
 
 export interface App {
   context: AppContext;
-  /** The Next.js door (app/api/[...path]/route.ts). */
-  handle: RequestHandler;
+  /** The Next.js door (app/api/[...path]/route.ts), given Next.js's `after()`. */
+  handle: WebDoor;
   /** The node:http door (server.ts): the same routes without web Request/Response on the hot path. */
   serve: NodeRequestHandler;
   /** Closes the database pool (graceful shutdown). */
@@ -21,13 +20,24 @@ export interface App {
 
 /** Opens the database, migrates it, and on an empty database creates the default account. */
 export async function bootApp(config: Config = loadConfig()): Promise<App> {
-  const handle = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir });
+  const handle = await openDatabase({
+    url: config.databaseUrl,
+    pooler: config.databasePooler,
+    directUrl: config.databaseDirectUrl,
+    pgliteDir: config.pgliteDir,
+  });
   await migrateDatabase(handle);
   const secrets = await createSecretBox(config, handle.db);
   const context = appContextOf(handle, config, secrets);
   const account = await ensureDefaultAccount(handle.db, PROJECT_SETUPS);
   if (account) announceDefaultAccount(account.project.name, account.secret, listenOrigin(config));
-  logger.info({ database: handle.kind }, "app ready");
+  logger.info({ database: handle.kind, pooler: handle.pooler, direct_url: Boolean(handle.directUrl) }, "app ready");
+  if (notificationsOf(handle.db).kind === "unavailable") {
+    logger.warn(
+      { cache_ttl_ms: config.cacheTtlWithoutListenMs },
+      "DATABASE_URL is a transaction pooler and DATABASE_DIRECT_URL is unset: no LISTEN, so workers poll (about once a second) and the revision and API key caches keep an answer at most cache_ttl_ms",
+    );
+  }
   const doors = createApiDoors(context);
   return { context, handle: doors.web, serve: doors.node, close: () => handle.close() };
 }

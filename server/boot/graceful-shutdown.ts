@@ -1,4 +1,5 @@
 import type { Server } from "node:http";
+import { afterResponseSettled } from "./after-response";
 import type { App } from "./app";
 import { logger } from "@/server/core/logger";
 import { eventBatcherFor } from "@/server/events/insert-batcher";
@@ -12,7 +13,7 @@ const DRAIN_REQUESTS_MS = 10_000;
  * The order matters: stop taking requests and let those in flight finish (they may still queue
  * read events), end the warm Claude Code processes (and remove their directories), then write
  * every queued read event, then stop the workers (which may be processing what was just
- * written), and only then close the database.
+ * written) and let a drain started after a last answer end, and only then close the database.
  */
 export async function shutDown(server: Server, app: App, workers: RunningWorker[]): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -28,6 +29,8 @@ export async function shutDown(server: Server, app: App, workers: RunningWorker[
   const backlog = batcher.backlog;
   await batcher.drain();
   await Promise.all(workers.map((worker) => worker.stop()));
+  // WORKERS=after-response: a drain a last answer started finishes on the open database.
+  await afterResponseSettled(app.context);
   await app.close();
   logger.info({ readEventsWritten: backlog }, "server stopped");
 }

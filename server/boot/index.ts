@@ -1,4 +1,5 @@
-export { createApiDoors, createApiHandler, type NodeRequestHandler } from "./api-doors";
+export { afterResponseSettled, workAfterResponse, type AfterResponse } from "./after-response";
+export { createApiDoors, createApiHandler, type NodeRequestHandler, type WebDoor } from "./api-doors";
 export { bootApp, getApp, type App } from "./app";
 export { appContextOf } from "./app-context";
 export { createFront, isRouterPath } from "./front";

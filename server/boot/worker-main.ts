@@ -14,7 +14,12 @@ import { createSecretBox } from "@/server/encryption";
 import { startBackgroundWorkers } from "./workers";
 
 const config = loadConfig();
-const handle = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir });
+const handle = await openDatabase({
+  url: config.databaseUrl,
+  pooler: config.databasePooler,
+  directUrl: config.databaseDirectUrl,
+  pgliteDir: config.pgliteDir,
+});
 await migrateDatabase(handle);
 const secrets = await createSecretBox(config, handle.db);
 const running = startBackgroundWorkers(appContextOf(handle, config, secrets));

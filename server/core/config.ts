@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { resolveDatabaseUrls, type PoolerMode } from "@/server/db/pooler";
 import { parseAllowlist, type AllowlistEntry } from "@/server/egress/allowlist";
 import { parseDurationList } from "./durations";
 import { parseSecretKey } from "./secret-key";
@@ -17,12 +18,18 @@ const PROVIDER_ENV = [
   ["openrouter", "OPENROUTER_API_KEY", "OPENROUTER_BASE_URL"],
 ] as const;
 
+/** How long a cache that cannot listen for changes serves an answer (CACHE_TTL_WITHOUT_LISTEN_MS). */
+export const DEFAULT_CACHE_TTL_WITHOUT_LISTEN_MS = 1_000;
+
 /**
  * Every environment variable the server reads, validated once. The table of
  * docs/configuration.md mirrors this schema.
  */
 const configSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
+  DATABASE_DIRECT_URL: z.string().url().optional(),
+  DATABASE_POOLER: z.enum(["transaction", "none"]).optional(),
+  CACHE_TTL_WITHOUT_LISTEN_MS: z.coerce.number().int().min(0).default(DEFAULT_CACHE_TTL_WITHOUT_LISTEN_MS),
   DATA_DIR: z.string().default(".data"),
   PGLITE_DIR: z.string().optional(),
   ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters").optional(),
@@ -48,7 +55,8 @@ const configSchema = z.object({
     })
     .optional(),
   CRON_SECRET: z.string().min(16, "CRON_SECRET must be at least 16 characters").optional(),
-  WORKERS: z.enum(["in-process", "off"]).optional(),
+  WORKERS: z.enum(["in-process", "after-response", "off"]).optional(),
+  WORK_AFTER_RESPONSE_MS: z.coerce.number().int().positive().default(10_000),
   VERCEL: z.string().optional(),
   AGENT_RUN_TIMEOUT_MS: z.coerce
     .number()
@@ -166,7 +174,17 @@ export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [
 ];
 
 export interface Config {
+  /** The app's pool; without the `pgbouncer` marker, which only says it is a transaction pooler. */
   databaseUrl?: string;
+  /** `transaction`: DATABASE_URL is a transaction-mode pooler (server/db/README.md, "Behind a pooler"). */
+  databasePooler: PoolerMode;
+  /** Sessions of their own (migrations, LISTEN) when DATABASE_URL is a transaction pooler. */
+  databaseDirectUrl?: string;
+  /**
+   * How long the revision and API key caches serve an answer when they cannot listen for changes
+   * (a transaction pooler without DATABASE_DIRECT_URL); 0 turns them off there.
+   */
+  cacheTtlWithoutListenMs: number;
   dataDir: string;
   pgliteDir: string;
   adminToken?: string;
@@ -192,8 +210,14 @@ export interface Config {
    */
   authRateLimit?: boolean;
   cronSecret?: string;
-  /** Whether the app process runs the background workers itself. */
-  workers: "in-process" | "off";
+  /**
+   * Whether the app process runs the background workers itself: `in-process` loops,
+   * `after-response` (serverless) a bounded drain after each answer that may have queued work,
+   * `off` neither (separate `npm run worker` processes, or only the cron route).
+   */
+  workers: "in-process" | "after-response" | "off";
+  /** `after-response`: how long a drain may keep starting work after an answer (below the function's time limit). */
+  workAfterResponseMs: number;
   /** Agent run limits (RunLimits in server/agent-runs/run-types.ts). */
   agentRuns: {
     totalMs: number;
@@ -287,8 +311,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       "Invalid configuration:\n  DATABASE_URL: the embedded database does not persist on Vercel (each function instance starts empty); set DATABASE_URL to a PostgreSQL database",
     );
   }
+  if (!c.DATABASE_URL && (c.DATABASE_DIRECT_URL || c.DATABASE_POOLER)) {
+    throw new Error(
+      "Invalid configuration:\n  DATABASE_URL: DATABASE_DIRECT_URL and DATABASE_POOLER describe a PostgreSQL DATABASE_URL; set it too, or unset them for the embedded database",
+    );
+  }
+  const database = c.DATABASE_URL
+    ? resolveDatabaseUrls(c.DATABASE_URL, c.DATABASE_POOLER, c.DATABASE_DIRECT_URL)
+    : { url: undefined, pooler: "none" as const, directUrl: undefined };
   return {
-    databaseUrl: c.DATABASE_URL,
+    databaseUrl: database.url,
+    databasePooler: database.pooler,
+    databaseDirectUrl: database.directUrl,
+    cacheTtlWithoutListenMs: c.CACHE_TTL_WITHOUT_LISTEN_MS,
     dataDir: c.DATA_DIR,
     pgliteDir: c.PGLITE_DIR ?? path.join(c.DATA_DIR, "pglite"),
     adminToken: c.ADMIN_TOKEN,
@@ -299,8 +334,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustedProxies: c.TRUSTED_PROXIES ?? new TrustedProxies([]),
     platformForwarding: Boolean(c.VERCEL),
     cronSecret: c.CRON_SECRET,
-    // A serverless host freezes the process between requests: its cron route does the work.
-    workers: c.WORKERS ?? (c.VERCEL ? "off" : "in-process"),
+    // A serverless host freezes the process between requests: the work an answer queued is done
+    // right after it, and the cron route picks up the rest.
+    workers: c.WORKERS ?? (c.VERCEL ? "after-response" : "in-process"),
+    workAfterResponseMs: c.WORK_AFTER_RESPONSE_MS,
     agentRuns: {
       totalMs: c.AGENT_RUN_TIMEOUT_MS,
       firstTokenMs: c.AGENT_FIRST_TOKEN_TIMEOUT_MS,

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
+import { resolveDatabaseUrls, type PoolerMode } from "./pooler";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -18,6 +19,10 @@ export interface DatabaseHandle {
   kind: DatabaseKind;
   /** Set for PostgreSQL, so tools that need their own connection can open one. */
   url?: string;
+  /** `transaction`: `url` is a transaction-mode pooler (server/db/README.md, "Behind a pooler"). */
+  pooler: PoolerMode;
+  /** A URL with sessions of its own, for what a transaction pooler cannot carry. */
+  directUrl?: string;
   close(): Promise<void>;
 }
 
@@ -26,19 +31,39 @@ export interface OpenDatabaseOptions {
   url?: string;
   /** PGlite data directory; "memory://" for an in-memory database. */
   pgliteDir?: string;
+  /**
+   * `transaction`: no driver-prepared statements; sessions only through `directUrl`. Absent:
+   * read from the URL (`resolveDatabaseUrls`).
+   */
+  pooler?: PoolerMode;
+  directUrl?: string;
   /** Connection pool size for postgres.js. */
   maxConnections?: number;
   /** A PGlite data directory dumped by `dumpDataDir` to start from instead of an empty one. */
   pgliteDataDir?: Blob;
 }
 
+/**
+ * Where a database's notifications come from: PGlite delivers them in-process; PostgreSQL over a
+ * session of its own (the direct URL, or the URL itself when no transaction pooler is in between);
+ * behind a transaction pooler without a direct URL there is no session to LISTEN on.
+ */
+export type Notifications =
+  | { kind: "in-process" }
+  /** `direct`: the URL is DATABASE_DIRECT_URL, not the pool's own. */
+  | { kind: "session"; url: string; direct: boolean }
+  | { kind: "unavailable" };
+
 /** What a database was opened with, for parts that open connections of their own (a listener). */
-const urls = new WeakMap<object, string>();
+const opened = new WeakMap<object, { pooler: PoolerMode; notifications: Notifications }>();
 const closeHooks = new WeakMap<object, (() => Promise<void>)[]>();
 
-/** The postgres:// URL a database was opened with; undefined for PGlite. */
-export function databaseUrlOf(db: Executor): string | undefined {
-  return urls.get(db);
+export function notificationsOf(db: Executor): Notifications {
+  return opened.get(db)?.notifications ?? { kind: "in-process" };
+}
+
+export function poolerOf(db: Executor): PoolerMode {
+  return opened.get(db)?.pooler ?? "none";
 }
 
 /** Runs `hook` when the database is closed, before its pool ends (connections opened beside it). */
@@ -50,7 +75,16 @@ export function onDatabaseClose(db: Database, hook: () => Promise<void>): void {
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   const handle = await openDriver(options);
-  if (handle.url) urls.set(handle.db, handle.url);
+  opened.set(handle.db, {
+    pooler: handle.pooler,
+    notifications: !handle.url
+      ? { kind: "in-process" }
+      : handle.directUrl
+        ? { kind: "session", url: handle.directUrl, direct: true }
+        : handle.pooler === "none"
+          ? { kind: "session", url: handle.url, direct: false }
+          : { kind: "unavailable" },
+  });
   const closeDriver = handle.close;
   handle.close = async () => {
     await Promise.all((closeHooks.get(handle.db) ?? []).map((hook) => hook()));
@@ -63,14 +97,20 @@ async function openDriver(options: OpenDatabaseOptions): Promise<DatabaseHandle>
   if (options.url) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
-    const client = postgres(options.url, {
+    const { url, pooler } = resolveDatabaseUrls(options.url, options.pooler);
+    const client = postgres(url, {
       max: options.maxConnections ?? 10,
+      // A transaction pooler may run the next execution on a server connection that never saw
+      // the statement ("prepared statement does not exist"): unnamed statements only, there.
+      prepare: pooler !== "transaction",
       onnotice: () => {},
     });
     return {
       db: drizzle(client, { schema }) as unknown as Database,
       kind: "postgres",
-      url: options.url,
+      url,
+      pooler,
+      directUrl: options.directUrl,
       close: () => client.end({ timeout: 5 }),
     };
   }
@@ -82,6 +122,7 @@ async function openDriver(options: OpenDatabaseOptions): Promise<DatabaseHandle>
   return {
     db: drizzle(client, { schema }) as unknown as Database,
     kind: "pglite",
+    pooler: "none",
     close: () => client.close(),
   };
 }

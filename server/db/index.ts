@@ -1,14 +1,17 @@
 export {
-  databaseUrlOf,
+  notificationsOf,
   onDatabaseClose,
+  poolerOf,
   openDatabase,
   type Database,
   type DatabaseHandle,
   type DatabaseKind,
   type Executor,
+  type Notifications,
   type Transaction,
 } from "./client";
 export { migrateDatabase } from "./migrate";
+export { resolveDatabaseUrls, withDatabaseName, type DatabaseUrls, type PoolerMode } from "./pooler";
 export * as tables from "./schema";
 export { rowsOf } from "./rows";
 export { jsonPlaceholder, preparedQuery, rawQuery, timestampPlaceholder } from "./prepared";

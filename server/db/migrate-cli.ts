@@ -3,7 +3,12 @@ import { loadConfig } from "@/server/core/config";
 import { migrateDatabase, openDatabase } from "./index";
 
 const config = loadConfig();
-const handle = await openDatabase({ url: config.databaseUrl, pgliteDir: config.pgliteDir });
+const handle = await openDatabase({
+  url: config.databaseUrl,
+  pooler: config.databasePooler,
+  directUrl: config.databaseDirectUrl,
+  pgliteDir: config.pgliteDir,
+});
 try {
   await migrateDatabase(handle);
   process.stdout.write(`Migrations applied (${handle.kind}).\n`);

@@ -1,11 +1,21 @@
 import { sql } from "drizzle-orm";
-import { rowsOf } from "@/server/db";
+import { notificationsOf, poolerOf, rowsOf, type PoolerMode } from "@/server/db";
 import type { AppContext } from "@/server/core/app-context";
 import { revisionCacheFor, type RevisionCacheStats } from "@/server/versioning";
 
 export interface Health {
   status: "ok";
-  database: { kind: string; version: string };
+  database: {
+    kind: string;
+    version: string;
+    /** `transaction`: DATABASE_URL is a transaction-mode pooler, so statements are not prepared. */
+    pooler: PoolerMode;
+    prepared_statements: boolean;
+    /** How changes reach this process: a LISTEN session, PGlite in-process, or not at all. */
+    notifications: "listen" | "in-process" | "unavailable";
+  };
+  /** Who runs the background work: this process's loops, a drain after each answer, or others. */
+  workers: AppContext["config"]["workers"];
   /** The in-process cache of resolved retrieves: size, bounds, hit counts, whether it listens. */
   revision_cache: RevisionCacheStats;
 }
@@ -23,9 +33,18 @@ export async function getHealth(app: AppContext): Promise<Health> {
     versions.set(app.db, version);
     version.catch(() => versions.delete(app.db));
   }
+  const pooler = poolerOf(app.db);
+  const notifications = notificationsOf(app.db).kind;
   return {
     status: "ok",
-    database: { kind: app.dbKind, version: await version },
+    database: {
+      kind: app.dbKind,
+      version: await version,
+      pooler,
+      prepared_statements: app.dbKind === "postgres" && pooler === "none",
+      notifications: notifications === "session" ? "listen" : notifications,
+    },
+    workers: app.config.workers,
     revision_cache: revisionCacheFor(app).stats(),
   };
 }

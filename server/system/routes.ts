@@ -8,12 +8,28 @@ export const systemRoutes = [
     path: "/api/health",
     auth: "none",
     tag: "system",
-    summary: "Liveness, database kind and server version, and the revision cache's figures",
+    summary:
+      "Liveness; the database, whether it is reached through a transaction pooler and how changes are heard; who runs background work; the revision cache's figures",
     response: z.object({
       status: z.literal("ok"),
-      database: z.object({ kind: z.enum(["pglite", "postgres"]), version: z.string() }),
+      database: z.object({
+        kind: z.enum(["pglite", "postgres"]),
+        version: z.string(),
+        pooler: z.enum(["transaction", "none"]).describe("transaction: DATABASE_URL is a transaction-mode pooler"),
+        prepared_statements: z.boolean().describe("Whether the driver prepares statements (never through a pooler)"),
+        notifications: z
+          .enum(["listen", "in-process", "unavailable"])
+          .describe("unavailable: no session to LISTEN on (a pooler without DATABASE_DIRECT_URL); workers poll"),
+      }),
+      workers: z
+        .enum(["in-process", "after-response", "off"])
+        .describe("in-process loops, a bounded drain after each answer (serverless), or other processes"),
       revision_cache: z.object({
+        coherence: z
+          .enum(["listen", "expiry"])
+          .describe("listen: dropped on each change's notification; expiry: answers are served at most ttl_ms"),
         listening: z.boolean(),
+        ttl_ms: z.number().optional(),
         entries: z.number(),
         bytes: z.number(),
         max_entries: z.number(),

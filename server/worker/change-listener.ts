@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import { logger } from "@/server/core/logger";
-import { databaseUrlOf, type Database } from "@/server/db";
+import { notificationsOf, type Database } from "@/server/db";
 import { listen } from "./listen";
 
 export interface ChangeHandlers {
@@ -13,6 +13,12 @@ export interface ChangeHandlers {
 }
 
 export interface ChangeListener {
+  /**
+   * `listen`: changes arrive as notifications while `listening`. `expiry`: there is no session
+   * to listen on (a transaction pooler without DATABASE_DIRECT_URL); a cache must bound the age
+   * of what it serves instead.
+   */
+  readonly mode: "listen" | "expiry";
   readonly listening: boolean;
   stop(): Promise<void>;
 }
@@ -25,11 +31,14 @@ const RETRY_MAX_MS = 5_000;
  * (the revision cache, the API key cache). PostgreSQL: a connection of its own (not postgres.js's
  * shared listener, which re-listens silently), so its loss is known the moment it happens and is
  * reported before the next request can be answered from memory; it listens again with backoff.
- * PGlite: notifications are delivered in-process and cannot be lost.
+ * PGlite: notifications are delivered in-process and cannot be lost. Behind a transaction pooler
+ * it listens on DATABASE_DIRECT_URL, and without one it never claims to listen (`expiry`).
  */
 export function listenForChanges(db: Database, channel: string, handlers: ChangeHandlers): ChangeListener {
-  const url = databaseUrlOf(db);
-  return url ? listenOnPostgres(url, channel, handlers) : listenInProcess(db, channel, handlers);
+  const notifications = notificationsOf(db);
+  if (notifications.kind === "session") return listenOnPostgres(notifications.url, channel, handlers);
+  if (notifications.kind === "in-process") return listenInProcess(db, channel, handlers);
+  return { mode: "expiry", listening: false, stop: async () => {} };
 }
 
 function listenOnPostgres(url: string, channel: string, handlers: ChangeHandlers): ChangeListener {
@@ -77,6 +86,7 @@ function listenOnPostgres(url: string, channel: string, handlers: ChangeHandlers
   };
   void startListening();
   return {
+    mode: "listen",
     get listening() {
       return listening;
     },
@@ -104,6 +114,7 @@ function listenInProcess(db: Database, channel: string, handlers: ChangeHandlers
     },
   );
   return {
+    mode: "listen",
     get listening() {
       return listening;
     },

@@ -16,8 +16,10 @@ async function answer(write: (res: ServerResponse) => void): Promise<ContractVio
 
 const healthy = JSON.stringify({
   status: "ok",
-  database: { kind: "pglite", version: "17" },
+  database: { kind: "pglite", version: "17", pooler: "none", prepared_statements: false, notifications: "in-process" },
+  workers: "in-process",
   revision_cache: {
+    coherence: "listen",
     listening: true,
     entries: 0,
     bytes: 0,

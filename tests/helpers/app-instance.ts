@@ -1,6 +1,6 @@
 import { createApiDoors } from "@/server/boot";
 import type { Config } from "@/server/core/config";
-import { openDatabase, type DatabaseHandle } from "@/server/db";
+import { openDatabase, type DatabaseHandle, type PoolerMode } from "@/server/db";
 import type { AppContext } from "@/server/core/app-context";
 import type { TestApp, TestResponse } from "./test-app";
 
@@ -22,11 +22,21 @@ export interface AppInstance {
 /**
  * Another app process on the test app's database, as a second server would run: its own pool
  * and listener on PostgreSQL (the same embedded database on PGlite, which is one process's), its
- * own caches, its own route table.
+ * own caches, its own route table. `database` overrides how it reaches PostgreSQL (a transaction
+ * pooler without a direct URL, say).
  */
-export async function anotherInstance(t: TestApp, config: Partial<Config> = {}): Promise<AppInstance> {
+export async function anotherInstance(
+  t: TestApp,
+  config: Partial<Config> = {},
+  database: { pooler?: PoolerMode; directUrl?: string | null } = {},
+): Promise<AppInstance> {
   const own: DatabaseHandle | undefined = t.database.url
-    ? await openDatabase({ url: t.database.url, maxConnections: 5 })
+    ? await openDatabase({
+        url: t.database.url,
+        pooler: database.pooler ?? t.database.pooler,
+        directUrl: database.directUrl === null ? undefined : (database.directUrl ?? t.database.directUrl),
+        maxConnections: 5,
+      })
     : undefined;
   const context: AppContext = { ...t.context, db: own?.db ?? t.context.db, config: { ...t.context.config, ...config } };
   const { web } = createApiDoors(context);

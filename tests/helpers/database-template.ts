@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
-import { migrateDatabase, openDatabase } from "@/server/db";
+import { migrateDatabase, openDatabase, withDatabaseName } from "@/server/db";
+import { testDatabaseUrls } from "./test-database-urls";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -22,8 +23,8 @@ declare module "vitest" {
  * is a file copy where migrating a PostgreSQL database is a few hundred statements.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const baseUrl = process.env.DATABASE_URL;
-  if (!baseUrl) {
+  const urls = testDatabaseUrls();
+  if (!urls) {
     const handle = await openDatabase({ pgliteDir: "memory://" });
     await migrateDatabase(handle);
     const client = (handle.db as unknown as { $client: { dumpDataDir(c: "none"): Promise<Blob> } }).$client;
@@ -36,11 +37,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return async () => fs.rmSync(file, { force: true });
   }
   const name = `test_template_${randomBytes(6).toString("hex")}`;
-  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+  // A template must have no other connection when it is copied: made and migrated directly, never
+  // through a pooler that would keep server connections to it.
+  const direct = urls.directUrl ?? urls.url;
+  const admin = postgres(direct, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), maxConnections: 1 });
+  const handle = await openDatabase({ url: withDatabaseName({ ...urls, url: direct }, name).url, maxConnections: 1 });
   await migrateDatabase(handle);
   await handle.close();
   project.provide("pgliteTemplateFile", null);

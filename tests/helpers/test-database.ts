@@ -2,16 +2,19 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import postgres from "postgres";
 import { inject } from "vitest";
-import { migrateDatabase, openDatabase, type DatabaseHandle } from "@/server/db";
+import { migrateDatabase, openDatabase, withDatabaseName, type DatabaseHandle } from "@/server/db";
+import { testDatabaseUrls } from "./test-database-urls";
 
 /**
  * A fresh, migrated database: PGlite in memory, or with DATABASE_URL a new PostgreSQL database
  * created for this test file and dropped afterwards. Both start as copies of the database the
- * global set-up migrated once per run (tests/helpers/database-template.ts).
+ * global set-up migrated once per run (tests/helpers/database-template.ts). Behind a pooler
+ * (test-database-urls.ts) the database is made on the direct server and the app reaches it
+ * through the pooler, with its direct URL for LISTEN.
  */
 export async function openTestDatabase(): Promise<DatabaseHandle> {
-  const baseUrl = process.env.DATABASE_URL;
-  if (!baseUrl) {
+  const urls = testDatabaseUrls();
+  if (!urls) {
     const templateFile = templateOf("pgliteTemplateFile");
     const pgliteDataDir = templateFile ? templateBlob(templateFile) : undefined;
     const handle = await openDatabase({ pgliteDir: "memory://", pgliteDataDir });
@@ -20,12 +23,11 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   }
   const template = templateOf("postgresTemplateName");
   const name = `test_${randomBytes(6).toString("hex")}`;
+  const baseUrl = urls.directUrl ?? urls.url;
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), maxConnections: 20 });
+  const handle = await openDatabase({ ...withDatabaseName(urls, name), maxConnections: 20 });
   if (!template) await migrateDatabase(handle);
   return {
     ...handle,

@@ -1,9 +1,11 @@
+import { after } from "next/server";
 import { getApp } from "@/server/boot";
 
 export const dynamic = "force-dynamic";
 
+/** Work an answer queued runs in `after()` on serverless hosts (WORKERS=after-response), within the function's time. */
 async function handle(request: Request): Promise<Response> {
-  return (await getApp()).handle(request);
+  return (await getApp()).handle(request, after);
 }
 
 export {

@@ -1,6 +1,6 @@
 import { logger } from "@/server/core/logger";
 import type { AppContext } from "@/server/core/app-context";
-import type { BackgroundWorker, RunningWorker } from "@/server/worker";
+import { listen, type BackgroundWorker, type RunningWorker } from "@/server/worker";
 import { createPartitionsAhead, dropExpiredPartitions } from "../store/partitions";
 import { processIngestBatch, type BatchResult } from "./process-batch";
 import { INGEST_CHANNEL, onIngestWake } from "./wake";
@@ -47,7 +47,9 @@ export function startIngestWorker(app: AppContext, options: IngestWorkerOptions 
   };
 
   const loop = (async () => {
-    unlisten = await listen(app, signal).catch((error) => {
+    // PGlite is woken in-process (onIngestWake); PostgreSQL by the NOTIFY sent with the insert.
+    const listening = kind === "postgres" ? listen(db, INGEST_CHANNEL, signal) : Promise.resolve(undefined);
+    unlisten = await listening.catch((error: unknown) => {
       logger.warn({ err: error }, "span ingest worker cannot LISTEN; polling only");
       return undefined;
     });
@@ -89,18 +91,6 @@ export function startIngestWorker(app: AppContext, options: IngestWorkerOptions 
       await unlisten?.();
     },
   };
-}
-
-/** LISTEN on PostgreSQL (postgres.js keeps one dedicated connection for it). PGlite is woken in-process. */
-async function listen(app: AppContext, signal: () => void): Promise<(() => Promise<void>) | undefined> {
-  if (app.dbKind !== "postgres") return undefined;
-  const client = (
-    app.db as unknown as {
-      $client: { listen(channel: string, fn: () => void): Promise<{ unlisten(): Promise<void> }> };
-    }
-  ).$client;
-  const subscription = await client.listen(INGEST_CHANNEL, signal);
-  return () => subscription.unlisten();
 }
 
 /** Drains the queue: passes until a pass finds nothing (or `limit` spans are written). */

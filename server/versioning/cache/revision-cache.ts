@@ -14,21 +14,38 @@ export type Retrieval = Resolution & { resolved?: ResolvedData };
 export type ChangeSubscriber = (tags: string[] | null) => void;
 
 export interface RevisionCacheStats extends TaggedLruStats {
+  /** `listen`: kept coherent by notifications; `expiry`: none can arrive, answers expire after `ttl_ms`. */
+  coherence: "listen" | "expiry";
   listening: boolean;
+  ttl_ms?: number;
+}
+
+export interface RevisionCacheOptions extends TaggedLruLimits {
+  /** How long an answer is served when no notification can arrive (`expiry`); 0 turns the cache off then. */
+  ttlWithoutListenMs: number;
+  /** The clock answers expire by (ms). */
+  now(): number;
 }
 
 /**
  * The process's cache of resolved retrieves for one database, kept coherent by the change
  * listener: it answers and stores only while listening, and forgets everything when the listener
- * is lost (README.md beside this file). Watchers subscribe to the same changes.
+ * is lost (README.md beside this file). Watchers subscribe to the same changes. Where it cannot
+ * listen at all (a transaction pooler without DATABASE_DIRECT_URL), an answer is served for at
+ * most `ttlWithoutListenMs`, and watchers are told to resolve again as often.
  */
 export class RevisionCache {
   private readonly lru: TaggedLru<Retrieval>;
   private readonly listener: ChangeListener;
   private readonly subscribers = new Set<ChangeSubscriber>();
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+  private poll: NodeJS.Timeout | undefined;
 
-  constructor(db: Database, limits: TaggedLruLimits) {
-    this.lru = new TaggedLru(limits);
+  constructor(db: Database, options: RevisionCacheOptions) {
+    this.lru = new TaggedLru({ maxEntries: options.maxEntries, maxBytes: options.maxBytes });
+    this.ttlMs = options.ttlWithoutListenMs;
+    this.now = options.now;
     this.listener = listenForChanges(db, VERSIONING_CHANNEL, {
       onChange: (payload) => {
         const tags = payload.split(" ");
@@ -44,11 +61,16 @@ export class RevisionCache {
   }
 
   get serving(): boolean {
-    return this.listener.listening && this.lru.limits.maxEntries > 0;
+    return this.lru.limits.maxEntries > 0 && (this.listener.listening || this.expiring);
+  }
+
+  private get expiring(): boolean {
+    return this.listener.mode === "expiry" && this.ttlMs > 0;
   }
 
   get(key: string): Retrieval | undefined {
-    return this.serving ? this.lru.get(key) : undefined;
+    if (!this.serving) return undefined;
+    return this.expiring ? this.lru.get(key, this.now()) : this.lru.get(key);
   }
 
   /** Taken before the database read whose answer `set` stores. */
@@ -58,27 +80,54 @@ export class RevisionCache {
 
   set(key: string, value: Retrieval, tags: string[], ticket: number): void {
     if (!this.serving) return;
-    this.lru.set(key, value, JSON.stringify(value).length, tags, ticket);
+    const expiresAt = this.expiring ? this.now() + this.ttlMs : Infinity;
+    this.lru.set(key, value, JSON.stringify(value).length, tags, ticket, expiresAt);
   }
 
   subscribe(subscriber: ChangeSubscriber): () => void {
     this.subscribers.add(subscriber);
-    return () => this.subscribers.delete(subscriber);
+    if (this.listener.mode === "expiry" && !this.poll) {
+      // Nothing announces changes: every watcher resolves again once an answer may have expired.
+      this.poll = setInterval(() => {
+        for (const s of this.subscribers) s(null);
+      }, this.ttlMs || 1_000);
+      this.poll.unref();
+    }
+    return () => {
+      this.subscribers.delete(subscriber);
+      if (this.subscribers.size === 0) this.stopPoll();
+    };
   }
 
   stats(): RevisionCacheStats {
-    return { listening: this.listener.listening, ...this.lru.stats() };
+    const { mode, listening } = this.listener;
+    return {
+      coherence: mode,
+      listening,
+      ...(mode === "expiry" ? { ttl_ms: this.ttlMs } : {}),
+      ...this.lru.stats(),
+    };
   }
 
   stop(): Promise<void> {
+    this.stopPoll();
     this.lru.clear();
     return this.listener.stop();
+  }
+
+  private stopPoll(): void {
+    clearInterval(this.poll);
+    this.poll = undefined;
   }
 }
 
 /** One cache per app (and so per database pool) in the process, closed with its database. */
 export const revisionCacheFor = processWide<AppContext, RevisionCache>("revision-caches", (app) => {
-  const cache = new RevisionCache(app.db, app.config.revisionCache);
+  const cache = new RevisionCache(app.db, {
+    ...app.config.revisionCache,
+    ttlWithoutListenMs: app.config.cacheTtlWithoutListenMs,
+    now: () => app.now().getTime(),
+  });
   onDatabaseClose(app.db, () => cache.stop());
   return cache;
 });

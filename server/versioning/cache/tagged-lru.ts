@@ -20,6 +20,8 @@ interface Entry<V> {
   tags: string[];
   /** `moves` when the entry last went to the newest end. */
   movedAt: number;
+  /** Not served at or after this time (ms); Infinity for entries kept until invalidated. */
+  expiresAt: number;
 }
 
 /**
@@ -29,6 +31,9 @@ interface Entry<V> {
  * A value read from the database before an invalidation and stored after it would be stale
  * forever, so a store names the `ticket` taken before its read (`ticket()`) and is refused when
  * any of its tags was invalidated since.
+ *
+ * Where no invalidations can arrive (no session to LISTEN on), entries carry an expiry instead,
+ * checked against the time `get` is given.
  */
 export class TaggedLru<V> {
   private readonly entries = new Map<string, Entry<V>>();
@@ -48,9 +53,11 @@ export class TaggedLru<V> {
     return this.clock;
   }
 
-  get(key: string): V | undefined {
+  /** `now` (ms): given when entries may expire. */
+  get(key: string, now?: number): V | undefined {
     const entry = this.entries.get(key);
-    if (!entry) {
+    if (!entry || (now !== undefined && entry.expiresAt <= now)) {
+      if (entry) this.delete(key);
       this.counts.misses++;
       return undefined;
     }
@@ -68,11 +75,11 @@ export class TaggedLru<V> {
   }
 
   /** Stores unless the value is too large or one of its tags was invalidated after `ticket`. */
-  set(key: string, value: V, bytes: number, tags: string[], ticket: number): boolean {
+  set(key: string, value: V, bytes: number, tags: string[], ticket: number, expiresAt = Infinity): boolean {
     if (this.limits.maxEntries <= 0 || bytes > this.limits.maxBytes) return false;
     if (ticket < this.forgottenBefore || tags.some((tag) => (this.invalidatedAt.get(tag) ?? -1) > ticket)) return false;
     this.delete(key);
-    this.entries.set(key, { value, bytes, tags, movedAt: ++this.moves });
+    this.entries.set(key, { value, bytes, tags, movedAt: ++this.moves, expiresAt });
     this.bytes += bytes;
     for (const tag of tags) {
       let keys = this.byTag.get(tag);
