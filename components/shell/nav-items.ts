@@ -64,6 +64,12 @@ export const navItems: NavItem[] = [
     description: "Browse the OpenTelemetry traces of every run: inputs, outputs, tokens, cost and errors.",
   },
   {
+    href: "/automations",
+    label: "Automations",
+    icon: SettingsIcon,
+    description: "Run agents on a schedule, on this service's events, or on signed inbound requests.",
+  },
+  {
     href: "/webhooks",
     label: "Webhooks",
     icon: WebhooksIcon,

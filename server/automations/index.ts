@@ -8,6 +8,6 @@ export { fireTest } from "./test-firing";
 export { receiveInbound } from "./inbound/receive-inbound";
 export { automationInputSchema, cronPreviewSchema, type AutomationInput } from "./automation-input";
 export { createAutomation, deleteAutomation, replaceAutomation, setAutomationActive } from "./automation-store";
-export { automationView, automationViews } from "./automation-views";
+export { automationView, automationViews, deliveryViews, type DeliveryView } from "./automation-views";
 export { listDeliveries } from "./delivery-store";
 export { automationToWire, cronPreview, deliveryToWire, type AutomationWire, type DeliveryWire } from "./wire";

@@ -16,6 +16,7 @@ import { reviewRouter } from "./routers/review";
 import { runsRouter } from "./routers/runs";
 import { tracesRouter } from "./routers/traces";
 import { webhooksRouter } from "./routers/webhooks";
+import { automationsRouter } from "./routers/automations";
 
 /** Every router of the playground; a new page area adds its router here. */
 export const appRouter = createTRPCRouter({
@@ -36,6 +37,7 @@ export const appRouter = createTRPCRouter({
   runs: runsRouter,
   traces: tracesRouter,
   webhooks: webhooksRouter,
+  automations: automationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,1 @@
+export { AutomationsSection } from "./automations-section";

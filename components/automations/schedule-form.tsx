@@ -1,0 +1,132 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import type { AutomationWire } from "@/server/automations";
+import { useTRPC } from "@/components/trpc";
+import { Button, Notice, TextField } from "@/components/ui";
+
+const OVERLAPS = [
+  ["skip", "Skip the new run"],
+  ["queue_one", "Queue one run"],
+  ["cancel_previous", "Cancel the previous run"],
+] as const;
+
+/** Create or edit a schedule: the cron's words and next five fire times are shown before saving. */
+export function ScheduleForm({ editing, onDone }: { editing?: AutomationWire; onDone: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const agents = useQuery(trpc.agents.list.queryOptions({}));
+  const [name, setName] = useState(editing?.name ?? "");
+  const [cron, setCron] = useState(editing?.cron ?? "0 9 * * 1-5");
+  const [timezone, setTimezone] = useState(editing?.timezone ?? "UTC");
+  const [overlap, setOverlap] = useState<(typeof OVERLAPS)[number][0]>(editing?.overlap_policy ?? "skip");
+  const [agentId, setAgentId] = useState(
+    ((editing?.references.workflow as { id?: string } | undefined)?.id ?? "") as string,
+  );
+  const [message, setMessage] = useState(
+    ((editing?.input.messages as { content: string }[] | undefined)?.[0]?.content ?? "") as string,
+  );
+  const preview = useQuery({ ...trpc.automations.preview.queryOptions({ cron, timezone }), retry: false });
+  const chosen = agentId || agents.data?.items[0]?.agent.id || "";
+  const automation = {
+    kind: "schedule" as const,
+    name,
+    cron,
+    timezone,
+    overlap_policy: overlap,
+    catch_up_seconds: editing?.catch_up_seconds ?? 900,
+    is_active: editing?.is_active ?? true,
+    references: { workflow: { id: chosen } },
+    input: { messages: [{ role: "user" as const, content: message }] },
+  };
+  const save = useMutation(
+    (editing ? trpc.automations.update : trpc.automations.create).mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.automations.list.queryKey() });
+        onDone();
+      },
+    }) as never,
+  ) as unknown as { mutate: (input: unknown) => void; isPending: boolean; error: { message: string } | null };
+
+  return (
+    <form
+      className="space-y-4 p-5"
+      aria-label={editing ? "Edit schedule" : "New schedule"}
+      onSubmit={(event) => {
+        event.preventDefault();
+        save.mutate(editing ? { id: editing.id, automation } : { automation });
+      }}
+    >
+      <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} required />
+      <label className="flex flex-col gap-1.5 text-sm font-medium">
+        Agent
+        <select
+          className="rounded-md border border-border bg-background px-2 py-1.5"
+          value={chosen}
+          onChange={(e) => setAgentId(e.target.value)}
+        >
+          {agents.data?.items.map((item) => (
+            <option key={item.agent.id} value={item.agent.id}>
+              {item.agent.name ?? item.agent.slug}
+            </option>
+          ))}
+        </select>
+        <span className="text-xs font-normal text-muted">Runs the agent&apos;s latest revision at each firing.</span>
+      </label>
+      <div className="grid grid-cols-2 gap-3">
+        <TextField label="Cron" value={cron} onChange={(e) => setCron(e.target.value)} className="font-mono" />
+        <TextField label="Time zone" value={timezone} onChange={(e) => setTimezone(e.target.value)} />
+      </div>
+      <div aria-live="polite" data-testid="cron-preview" className="rounded-md bg-surface-2 p-3 text-sm">
+        {preview.isError ? (
+          <span className="text-danger">{preview.error.message}</span>
+        ) : preview.data ? (
+          <>
+            <p className="font-medium">{preview.data.description}</p>
+            <ol className="mt-1 space-y-0.5 text-xs text-muted tabular-nums">
+              {preview.data.next_fire_times.map((at) => (
+                <li key={at}>{new Date(at).toUTCString()}</li>
+              ))}
+            </ol>
+          </>
+        ) : (
+          "…"
+        )}
+      </div>
+      <label className="flex flex-col gap-1.5 text-sm font-medium">
+        When the previous run is still running
+        <select
+          className="rounded-md border border-border bg-background px-2 py-1.5"
+          value={overlap}
+          onChange={(e) => setOverlap(e.target.value as typeof overlap)}
+        >
+          {OVERLAPS.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex flex-col gap-1.5 text-sm font-medium">
+        Message
+        <textarea
+          className="min-h-20 rounded-md border border-border bg-background px-2 py-1.5 font-normal"
+          value={message}
+          onChange={(e) => setMessage(e.target.value)}
+          required
+        />
+        <span className="text-xs font-normal text-muted">{"{{ scheduled_at }} is filled with the fire time."}</span>
+      </label>
+      {save.error && <Notice tone="danger">{save.error.message}</Notice>}
+      <div className="flex gap-2">
+        <Button type="submit" variant="primary" disabled={save.isPending || !chosen}>
+          {editing ? "Save schedule" : "Create schedule"}
+        </Button>
+        <Button type="button" onClick={onDone}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}

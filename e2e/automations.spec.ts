@@ -1,0 +1,51 @@
+import { expect, test } from "@playwright/test";
+import { createAgentFromList } from "./create-agent";
+import { scriptModel } from "./model-script";
+import { screenshot } from "./screenshot";
+
+test.describe.configure({ timeout: 150_000 });
+
+const template = { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [] };
+
+test("automations: create a schedule with its cron preview, press Test, and open the session it started", async ({
+  page,
+}, testInfo) => {
+  const agentName = `Reporter ${Date.now().toString(36)}`;
+  await createAgentFromList(page, agentName);
+  await page.getByRole("navigation", { name: "Editor view" }).getByRole("link", { name: "JSON" }).click();
+  await page.getByLabel("Agent template (JSON)").fill(JSON.stringify(template, null, 2));
+  await page.getByLabel("Commit message").fill("On the scripted model");
+  await page.getByRole("button", { name: /^Commit/ }).click();
+  await expect(page.getByTestId("commit-status")).toContainText("Committed version 2");
+
+  await page.goto("/automations");
+  await expect(page.getByRole("heading", { level: 1, name: "Automations" })).toBeVisible();
+  await expect(async () => {
+    await page.getByRole("button", { name: "New schedule" }).first().click();
+    await expect(page.getByRole("form", { name: "New schedule" })).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+  const form = page.getByRole("form", { name: "New schedule" });
+  await form.getByLabel("Name").fill("Nightly report");
+  await form.getByLabel("Agent").selectOption({ label: agentName });
+  await form.getByLabel("Cron").fill("30 2 * * *");
+  await form.getByLabel("Time zone").fill("Europe/Berlin");
+  await expect(form.getByTestId("cron-preview")).toContainText("At 02:30 AM (Europe/Berlin)");
+  await expect(form.getByTestId("cron-preview").locator("li")).toHaveCount(5);
+  await form.getByLabel("Message").fill("Write the nightly report for {{ scheduled_at }}");
+  await screenshot(page, testInfo, "automations-new-schedule");
+  await form.getByRole("button", { name: "Create schedule" }).click();
+
+  const row = page.getByRole("listitem", { name: "Automation Nightly report" });
+  await expect(row).toContainText("Next run:");
+  await scriptModel({ kind: "reply", text: "The nightly report is ready." });
+  await row.getByRole("button", { name: "Test" }).click();
+  const deliveries = row.getByRole("list", { name: "Deliveries" });
+  await expect(deliveries).toContainText("started");
+  await expect(deliveries.getByRole("link", { name: "Open session" })).toBeVisible({ timeout: 30_000 });
+  await expect(row).toContainText("Last run:");
+  await screenshot(page, testInfo, "automations-tested");
+  await deliveries.getByRole("link", { name: "Open session" }).click();
+  await expect(page).toHaveURL(/\/chat\?trace=/);
+  await expect(page.getByText("The nightly report is ready.")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("Write the nightly report for")).toBeVisible();
+});
