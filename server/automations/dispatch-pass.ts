@@ -89,7 +89,8 @@ async function dispatch(app: AppContext, firing: DeliveryRow): Promise<void> {
     await settleDelivery(app.db, firing.id, { status: "skipped", error: why, firedAt: app.now(), runId: null });
     return;
   }
-  if (automation.kind === "schedule" && !(await applyOverlap(app, automation, firing))) return;
+  // A person pressing Test wants a run: the overlap policy governs scheduled firings only.
+  if (automation.kind === "schedule" && !test && !(await applyOverlap(app, automation, firing))) return;
   const principal = await ownerPrincipal(app, automation);
   const firedAt = app.now();
   const run = await startBackgroundRun(

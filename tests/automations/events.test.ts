@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { automationPass, matchEvents } from "@/server/automations";
+import { automationFixture, until, type AutomationFixture } from "./helpers";
+
+let f: AutomationFixture;
+beforeAll(async () => {
+  f = await automationFixture();
+  f.setClock(new Date());
+});
+afterAll(async () => {
+  await f.close();
+});
+
+const llm = { provider: "openai", model: "gpt-5-mini" };
+
+async function create(automation: Record<string, unknown>) {
+  const res = await f.t.call("POST", "/api/automations/", {
+    key: f.key,
+    body: { automation: { input: { messages: [{ role: "user", content: "Go: {{ event_type }}" }] }, ...automation } },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.automation;
+}
+
+async function deliveries(id: string) {
+  return ((await f.t.call("GET", `/api/automations/${id}/deliveries`, { key: f.key })).body.deliveries as any[])
+    .slice()
+    .reverse();
+}
+
+async function run(runId: string) {
+  const res = await f.t.call("GET", `/services/agent/v0/runs/${runId}`, { key: f.key });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.run;
+}
+
+async function commitAndDeploy(system: string) {
+  const variant = await f.t.call("POST", "/api/workflows/revisions/retrieve", {
+    key: f.key,
+    body: { workflow_ref: { slug: "reporter" } },
+  });
+  const committed = await f.t.call("POST", "/api/workflows/revisions/commit", {
+    key: f.key,
+    body: {
+      workflow_revision_commit: {
+        workflow_variant_id: variant.body.workflow_revision.workflow_variant_id,
+        message: system,
+        data: { parameters: { agent: { llm, harness: { extras: { system } } } } },
+      },
+    },
+  });
+  expect(committed.status, JSON.stringify(committed.body)).toBe(200);
+  const deployed = await f.t.call("POST", "/api/workflows/revisions/deploy", {
+    key: f.key,
+    body: {
+      workflow_revision_ref: { id: committed.body.workflow_revision.id },
+      environment_ref: { slug: "production" },
+    },
+  });
+  expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
+  return committed.body.workflow_revision.id as string;
+}
+
+it("an environment reference is resolved at each firing: a deploy changes what runs next", async () => {
+  const v2 = await commitAndDeploy("first deploy");
+  const s = await create({
+    kind: "schedule",
+    name: "follows production",
+    cron: "0 * * * *",
+    references: { environment: { slug: "production" }, key: "reporter.revision" },
+  });
+  // Stored as sent: the environment, not the revision it resolved to when saved.
+  expect(s.references).toEqual({ environment: { slug: "production" }, key: "reporter.revision" });
+  const first = await f.t.call("POST", `/api/automations/${s.id}/test`, { key: f.key, body: {} });
+  expect(first.status, JSON.stringify(first.body)).toBe(200);
+  expect(first.body.delivery).toMatchObject({
+    status: "started",
+    run_id: expect.any(String),
+    session_id: expect.any(String),
+  });
+  expect((await run(first.body.delivery.run_id)).agent.references.workflow_revision.id).toBe(v2);
+  const v3 = await commitAndDeploy("second deploy");
+  const second = await f.t.call("POST", `/api/automations/${s.id}/test`, { key: f.key, body: {} });
+  expect((await run(second.body.delivery.run_id)).agent.references.workflow_revision.id).toBe(v3);
+  await until(async () => (await run(second.body.delivery.run_id)).status === "finished");
+});
+
+it("a subscription to deploys fires once per deploy event, with the event's attributes in its input", async () => {
+  const sub = await create({
+    kind: "event",
+    name: "after deploy",
+    event_types: ["environments.revisions.committed"],
+    references: { workflow_revision: { id: f.revisionId } },
+  });
+  await commitAndDeploy("third deploy");
+  await matchEvents(f.t.context, 50);
+  await matchEvents(f.t.context, 50);
+  await automationPass(f.t.context);
+  const rows = await deliveries(sub.id);
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toMatchObject({ status: "started", payload: { event_type: "environments.revisions.committed" } });
+  await until(async () => (await run(rows[0].run_id)).status === "finished");
+  expect(JSON.stringify(f.model.requests.map((r) => r.body))).toContain("Go: environments.revisions.committed");
+});
+
+it("a subscription to finished runs fires for another run, not for the runs it started itself", async () => {
+  const sub = await create({
+    kind: "event",
+    name: "after a run",
+    event_types: ["agents.runs.finished"],
+    filter: [{ path: "origin", equals: "invoke" }],
+    references: { workflow_revision: { id: f.revisionId } },
+  });
+  const invoked = await f.t.call("POST", "/services/agent/v0/invoke", {
+    key: f.key,
+    body: { data: { inputs: { messages: [{ role: "user", content: "hi" }] }, parameters: { agent: { llm } } } },
+  });
+  expect(invoked.status).toBe(200);
+  await until(async () => {
+    await automationPass(f.t.context);
+    return (await deliveries(sub.id)).length === 1;
+  });
+  const [fired] = await deliveries(sub.id);
+  await until(async () => fired.run_id && (await run(fired.run_id)).status === "finished");
+  for (let i = 0; i < 3; i++) await automationPass(f.t.context);
+  expect(await deliveries(sub.id)).toHaveLength(1);
+});
+
+it("refuses event types it cannot follow and accepts monitors.* ahead of monitors", async () => {
+  const refused = await f.t.call("POST", "/api/automations/", {
+    key: f.key,
+    body: {
+      automation: {
+        kind: "event",
+        name: "reads",
+        event_types: ["workflows.revisions.retrieved"],
+        references: { workflow_revision: { id: f.revisionId } },
+        input: { messages: [{ role: "user", content: "x" }] },
+      },
+    },
+  });
+  expect(refused.status).toBe(422);
+  expect(refused.body.errors[0].path).toBe("automation.event_types[0]");
+  await create({
+    kind: "event",
+    name: "alerts",
+    event_types: ["monitors.alerts.triggered"],
+    references: { workflow_revision: { id: f.revisionId } },
+  });
+});
