@@ -148,3 +148,63 @@ it("refuses event types it cannot follow and accepts monitors.* ahead of monitor
     references: { workflow_revision: { id: f.revisionId } },
   });
 });
+
+it("a firing whose tool call needs approval pauses; its session is continued with the answer, as the playground does", async () => {
+  const tools = ["read", "write"].map((name) => ({ type: "builtin", name }));
+  const created = await f.t.call("POST", "/api/workflows/", {
+    key: f.key,
+    body: { workflow: { slug: "writer", name: "writer", data: { parameters: { agent: { llm, tools } } } } },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const references = { workflow_revision: { id: created.body.workflow_revision.id } };
+  const s = await create({ kind: "schedule", name: "writes notes", cron: "0 9 * * *", references });
+  const write = { id: "call_w", name: "write", input: { path: "notes.txt", content: "nightly" } };
+  f.model.respondWith(undefined);
+  f.model.script({ kind: "reply", text: "Saving.", toolCalls: [write] });
+  const fired = (await f.t.call("POST", `/api/automations/${s.id}/test`, { key: f.key, body: {} })).body.delivery;
+  await until(async () => (await run(fired.run_id)).status !== "running");
+  const paused = await f.t.call("GET", `/services/agent/v0/runs/${fired.run_id}`, { key: f.key });
+  expect(paused.body.run.status).toBe("paused");
+  const approvalId = paused.body.outputs.pending_interaction.id as string;
+  expect(paused.body.outputs.pending_interaction.kind).toBe("user_approval");
+
+  f.model.script({ kind: "reply", text: "Saved the note." });
+  const answered = await f.t.call("POST", "/services/agent/v0/invoke", {
+    key: f.key,
+    body: {
+      session_id: fired.session_id,
+      references,
+      data: {
+        inputs: {
+          messages: [
+            { role: "user", content: "Go: " },
+            {
+              role: "assistant",
+              content: [{ type: "tool_call", toolCallId: write.id, toolName: "write", input: write.input }],
+            },
+            {
+              role: "tool",
+              content: [
+                {
+                  type: "tool_result",
+                  tool_call_id: write.id,
+                  tool_name: "write",
+                  approved: true,
+                  interaction_token: approvalId,
+                },
+              ],
+            },
+          ],
+        },
+      },
+    },
+  });
+  expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+  expect(answered.body.data.outputs.messages.at(-1)).toEqual({ role: "assistant", content: "Saved the note." });
+  const continued = await f.t.call("GET", `/services/agent/v0/runs?include_nested=true`, { key: f.key });
+  expect((continued.body.runs as any[]).find((r) => r.continues_run_id === fired.run_id)).toMatchObject({
+    session_id: fired.session_id,
+    status: "finished",
+  });
+  f.model.respondWith(() => ({ kind: "reply", text: "done" }));
+});
