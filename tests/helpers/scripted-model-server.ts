@@ -193,6 +193,11 @@ export async function startScriptedModelServer(options: { port?: number } = {}):
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
+  // Idle keep-alive sockets are closed by the client only (undici, after 4 s). With the server's
+  // own 5 s timeout, a test whose process was busy for seconds (the loop blocked, both timers due
+  // at once) could send its next request on a socket the server was closing: ECONNRESET, a
+  // retryable failure the test had not asked for.
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

@@ -49,6 +49,8 @@ export const evaluationRuns = pgTable(
     deadlineAt: ts("deadline_at"),
     /** A live run: the end of the last window its ticks evaluated. */
     tickedAt: ts("ticked_at"),
+    /** When a claim last leased cells of the run: the claim serves the least recently served first. */
+    servedAt: ts("served_at"),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at"),
     createdById: uuid("created_by_id"),

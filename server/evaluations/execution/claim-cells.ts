@@ -1,9 +1,10 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import { newId } from "@/server/core/ids";
 import { rawQuery, type Database, type Executor } from "@/server/db";
 import { evaluationRuns } from "@/server/db/schema";
 import { DEFAULT_BATCH_SIZE, readRunData } from "../model/run-data";
 import type { RunRow } from "../model/rows";
+import { runsToServe } from "./claim-order";
 
 /** What a worker needs of a cell it holds: which one, where it sits, and the row's inputs. */
 export interface WorkCell {
@@ -125,10 +126,13 @@ export async function leaseCells(
 }
 
 /**
- * Claims up to `limit` due cells of running, active, open runs, under a lease. Run rows are
- * locked with SKIP LOCKED while their cells are claimed, so two workers never claim for one run
- * at once and the run's `batch_size` (cells leased at once, across every worker) holds exactly.
- * Counting the attempt at the claim bounds the retries of a cell that crashes its worker.
+ * Claims up to `limit` due cells under a lease, fairly across projects and runs (claim-order.ts:
+ * only runs with a due cell and room take part, the least served first). Each run gets an even
+ * share of `limit` first, then what is left goes to the runs that filled their share, in the same
+ * order. Run rows are locked with SKIP LOCKED while their cells are claimed, so two workers never
+ * claim for one run at once and the run's `batch_size` (cells leased at once, across every
+ * worker) holds exactly. Counting the attempt at the claim bounds the retries of a cell that
+ * crashes its worker.
  */
 export async function claimCells(
   db: Database,
@@ -138,26 +142,45 @@ export async function claimCells(
 ): Promise<ClaimedCell[]> {
   if (limit <= 0) return [];
   return db.transaction(async (tx) => {
-    const runs = await tx
+    const order = await runsToServe(tx, limit, now);
+    if (order.length === 0) return [];
+    const locked = await tx
       .select()
       .from(evaluationRuns)
       .where(
-        and(
-          eq(evaluationRuns.status, "running"),
-          sql`${evaluationRuns.flags} @> '{"is_active": true}'`,
-          sql`not ${evaluationRuns.flags} @> '{"is_closed": true}'`,
+        inArray(
+          evaluationRuns.id,
+          order.map((o) => o.id),
         ),
       )
-      .orderBy(asc(evaluationRuns.startedAt))
-      .limit(20)
       .for("update", { skipLocked: true });
+    const byId = new Map(locked.map((run) => [run.id, run]));
+    const runs = order.flatMap((o) => {
+      const run = byId.get(o.id);
+      return run ? [{ run, room: o.room }] : [];
+    });
     const claimed: ClaimedCell[] = [];
-    for (const run of runs) {
-      if (claimed.length >= limit) break;
+    const lease = async (run: RunRow, n: number) => {
       const token = newId();
-      const { cells } = await leaseCells(tx, run, limit - claimed.length, token, leaseMs, now);
+      const { cells } = await leaseCells(tx, run, n, token, leaseMs, now);
       for (const cell of cells) claimed.push({ cell, run, token });
+      return cells.length;
+    };
+    const share = Math.ceil(limit / Math.max(1, runs.length));
+    const more: { run: RunRow; room: number }[] = [];
+    for (const { run, room } of runs) {
+      const want = Math.min(share, room, limit - claimed.length);
+      if (want <= 0) break;
+      const got = await lease(run, want);
+      if (got === want && room > got) more.push({ run, room: room - got });
     }
+    for (const { run, room } of more) {
+      if (claimed.length >= limit) break;
+      await lease(run, Math.min(room, limit - claimed.length));
+    }
+    const served = [...new Set(claimed.map((c) => c.run.id))];
+    if (served.length > 0)
+      await tx.update(evaluationRuns).set({ servedAt: now }).where(inArray(evaluationRuns.id, served));
     return claimed;
   });
 }

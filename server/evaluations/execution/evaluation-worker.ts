@@ -34,6 +34,12 @@ export interface EvaluationWorkerOptions {
    * so the minute's traces are ingested); 0 turns it off (another process ticks).
    */
   liveTickMs?: number;
+  /**
+   * Cells a slot runs in a row, each handed off by the record of the one before, before it goes
+   * back to the claim (where the least served project comes first): a run with a long queue of
+   * due cells cannot keep every slot from other projects' runs. Default 20.
+   */
+  turnCells?: number;
 }
 
 /** A slot: the cell it runs now (it moves on to the run's next cell when one is handed off). */
@@ -60,6 +66,9 @@ const STOPPED: CellOutcome = {
   latencyMs: 0,
 };
 
+/** Cells a slot runs in a row before it goes back to the claim (EvaluationWorkerOptions.turnCells). */
+const DEFAULT_TURN_CELLS = 20;
+
 /** How often a pass also fails the runs past their time budget. */
 const EXPIRY_CHECK_MS = 1_000;
 
@@ -77,6 +86,7 @@ export function startEvaluationWorker(
   const concurrency = options.concurrency ?? 50;
   const leaseMs = options.leaseMs ?? 30_000;
   const metricsIntervalMs = options.metricsIntervalMs ?? 1_000;
+  const turnCells = Math.max(1, options.turnCells ?? DEFAULT_TURN_CELLS);
   const inFlight = new Map<string, InFlight>();
   /** When each run's global metrics may be refreshed next. */
   const metricsAt = new Map<string, number>();
@@ -103,7 +113,7 @@ export function startEvaluationWorker(
 
   const finish = async (slot: InFlight) => {
     let upstream: Upstream | undefined;
-    for (;;) {
+    for (let turn = 1; ; turn++) {
       const { run, cell, token } = slot.claimed;
       const outcome = await executeCell(app, run, cell, slot.controller.signal, upstream);
       const scored = await scoreInProcess(app, run, cell, outcome, slot.controller.signal);
@@ -115,7 +125,7 @@ export function startEvaluationWorker(
         token,
         aborted ? { ...STOPPED, latencyMs: outcome.latencyMs } : outcome,
         new Date(),
-        aborted || stopped ? undefined : { leaseMs },
+        aborted || stopped || turn >= turnCells ? undefined : { leaseMs },
         scored,
       );
       // A scenario with a cell just released or leased is not done: no settle to try.

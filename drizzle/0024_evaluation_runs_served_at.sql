@@ -1,0 +1,1 @@
+ALTER TABLE "evaluation_runs" ADD COLUMN "served_at" timestamp (3) with time zone;
