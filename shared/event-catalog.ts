@@ -21,4 +21,6 @@ export const EVENT_TYPES: readonly string[] = [
   "agents.runs.finished",
   "agents.runs.failed",
   "agents.runs.paused",
+  "budgets.warning.reached",
+  "budgets.limit.reached",
 ];

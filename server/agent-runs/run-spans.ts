@@ -109,11 +109,15 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
   const modelSteps = steps.filter((step) => !step.approvals);
   const chats = modelSteps.map((step, i): SpanInput => {
     const last = i === modelSteps.length - 1;
+    // Through a model alias each step names the entry that answered, and the tries before it.
+    const answered = step.model
+      ? { "gen_ai.provider.name": step.provider ?? record.provider, "gen_ai.request.model": step.model }
+      : model;
     return {
       ...common,
       span_id: newId(),
       parent_id: turnId,
-      span_name: `chat ${record.model}`,
+      span_name: `chat ${step.model ?? record.model}`,
       span_kind: "SPAN_KIND_CLIENT",
       start_time: step.startedAt,
       end_time: step.endedAt ?? record.endedAt,
@@ -122,7 +126,18 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
       attributes: {
         "gen_ai.operation.name": "chat",
         ...(step.interrupted ? { "ag.meta.run.interrupted": true } : {}),
-        ...model,
+        ...answered,
+        ...(step.attempts?.length
+          ? {
+              "ag.meta.run.attempts": step.attempts.map((a) => ({
+                provider: a.provider,
+                model: a.model,
+                outcome: a.outcome,
+                started_at: new Date(a.startedAt).toISOString(),
+                ended_at: new Date(a.endedAt).toISOString(),
+              })),
+            }
+          : {}),
         ...(step.finishReason ? { "gen_ai.response.finish_reasons": [step.finishReason] } : {}),
         ...(step.usage
           ? { "gen_ai.usage.input_tokens": step.usage.input, "gen_ai.usage.output_tokens": step.usage.output }

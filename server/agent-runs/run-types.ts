@@ -1,6 +1,8 @@
 import type { AgentTemplate } from "@/server/agent-template";
 import type { NativeEvent, NativeMessage, RunUsage } from "@/server/streams";
+import type { TurnControls } from "@/server/controls";
 import type { ResolvedConnection } from "./providers/connection";
+import type { FallbackAttempt } from "./providers/fallback-model";
 import type { RunAgent } from "./run-agent";
 import type { BuiltTools } from "./tools/tool-types";
 
@@ -42,6 +44,13 @@ export interface TurnInput {
   sampling?: Sampling;
   /** Signalled (`activity` events) by work a tool does for the turn, a nested run's events: the idle limit counts it as life. */
   activity?: EventTarget;
+  /**
+   * The model alias the template named: its entries' connections in the order they are tried
+   * (the first is `connection`), and how long an entry has to send its first part.
+   */
+  alias?: { name: string; connections: ResolvedConnection[]; attemptTimeoutMs: number };
+  /** Budgets and token limits the turn counts against (server/controls). */
+  controls?: TurnControls;
 }
 
 export interface StepTiming {
@@ -55,6 +64,11 @@ export interface StepTiming {
   finishReason?: string;
   /** This model call's tokens. */
   usage?: { input: number; output: number };
+  /** Who answered, when the turn's model is an alias (each step may land on another entry). */
+  provider?: string;
+  model?: string;
+  /** An alias's tries before this step's answer, and why each moved on. */
+  attempts?: FallbackAttempt[];
   /** The text the model wrote in this step (for the trace's output messages). */
   text?: string;
   toolCalls: Array<{

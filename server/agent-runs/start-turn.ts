@@ -109,6 +109,12 @@ export function startTurn(
         }
         const usage = withCost(input, outcome.usage);
         if (usage) emit({ type: "usage", ...usage });
+        if (usage && input.controls)
+          void input.controls
+            .turnEnded(usage.total)
+            .catch((err: unknown) =>
+              logger.error({ err, projectId: input.projectId }, "counting a turn's tokens failed"),
+            );
         emit({ type: "done", stopReason, traceId: trace.traceId });
         if (!closed) stream.close();
         closed = true;

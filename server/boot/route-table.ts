@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { analyticsRoutes } from "@/server/analytics";
 import { accountRoutes } from "@/server/auth/account-routes";
+import { controlsRoutes } from "@/server/controls";
 import { authRoutes } from "@/server/auth/routes";
 import { automationRoutes, referenceTriggerRoutes } from "@/server/automations";
 import { domainRoutes } from "@/server/domains/routes";
@@ -35,6 +36,7 @@ export const apiRoutes: AnyRoute[] = [
   ...automationRoutes,
   ...referenceTriggerRoutes,
   ...pricingRoutes,
+  ...controlsRoutes,
   ...cronRoutes,
 ];
 

@@ -57,10 +57,10 @@ export function errorReply(error: unknown, requestId: string, log: Logger): Json
     );
   }
   if (appError.status >= 500) log.error({ err: appError }, "server error");
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...appError.headers };
   if (appError instanceof MethodNotAllowedError) headers.allow = appError.allow.join(", ");
   if (appError instanceof TooManyRequestsError) headers["retry-after"] = String(appError.retryAfterSeconds);
-  const body: Record<string, unknown> = { detail: appError.message, code: appError.code };
+  const body: Record<string, unknown> = { ...appError.fields, detail: appError.message, code: appError.code };
   if (appError.errors) body.errors = appError.errors;
   return jsonReply(appError.status, body, requestId, headers);
 }

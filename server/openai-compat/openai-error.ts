@@ -3,7 +3,12 @@ import { errorReply } from "@/server/http/error-response";
 import type { JsonReply } from "@/server/http/reply";
 
 export type OpenAiErrorType =
-  "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "server_error";
+  | "invalid_request_error"
+  | "authentication_error"
+  | "permission_error"
+  | "insufficient_quota"
+  | "rate_limit_error"
+  | "server_error";
 
 export interface OpenAiErrorBody {
   error: { message: string; type: OpenAiErrorType; param: string | null; code: string };
@@ -34,6 +39,7 @@ export function openAiErrorReply(error: unknown, requestId: string, log: Logger)
 
 function errorType(status: number): OpenAiErrorType {
   if (status === 401) return "authentication_error";
+  if (status === 402) return "insufficient_quota";
   if (status === 403) return "permission_error";
   if (status === 429) return "rate_limit_error";
   if (status >= 500) return "server_error";

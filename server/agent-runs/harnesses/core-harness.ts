@@ -1,7 +1,9 @@
-import { stepCountIs, streamText, type TextStreamPart, type ToolSet } from "ai";
+import { stepCountIs, streamText, type StopCondition, type TextStreamPart, type ToolSet } from "ai";
+import { logger } from "@/server/core/logger";
+import { usageFromAiSdk, type TokenUsage } from "@/server/pricing";
 import { toFinishReason } from "@/server/streams";
 import { approvalRequest, resumeApprovals } from "../permissions";
-import { languageModel } from "../providers";
+import { fallbackModel, languageModel, type FallbackRoute } from "../providers";
 import { runErrorMessage } from "../run-error-message";
 import type { Emit, Harness, HarnessOutcome, StepTiming, TurnInput } from "../run-types";
 import { toModelMessages } from "../to-model-messages";
@@ -20,13 +22,15 @@ export const coreHarness: Harness = {
     const resumed = await resumeApprovals(input.messages, input.tools, emit, signal);
     if (resumed.paused) return { stopReason: "paused", steps: resumed.steps, messages: resumed.messages };
     const { model, optionsKey } = languageModel(input.connection);
+    const route = aliasRoute(input);
+    const budget = budgetStop(input, route);
     const extras = { ...input.connection.extras, ...(input.template.llm.extras as Record<string, unknown>) };
     const result = streamText({
-      model,
+      model: route?.model ?? model,
       system: systemPrompt(input.template, lastUserText(input.messages)),
       messages: toModelMessages(resumed.messages),
       tools: input.tools.toolSet as ToolSet,
-      stopWhen: stepCountIs(input.limits.maxSteps),
+      stopWhen: [stepCountIs(input.limits.maxSteps), budget.condition],
       maxRetries: input.limits.maxRetries,
       ...input.sampling,
       abortSignal: signal,
@@ -46,6 +50,7 @@ export const coreHarness: Harness = {
     let failure: unknown;
     let aborted = false;
 
+    const firstModelStep = steps.length;
     for await (const part of result.fullStream as AsyncIterable<TextStreamPart<ToolSet>>) {
       const step = steps.length;
       switch (part.type) {
@@ -57,6 +62,13 @@ export const coreHarness: Harness = {
           if (current) {
             Object.assign(current, { endedAt: Date.now(), finishReason: stopReasonOf(part) });
             current.usage = { input: part.usage.inputTokens ?? 0, output: part.usage.outputTokens ?? 0 };
+            const call = route?.call(current.index - firstModelStep);
+            if (call)
+              Object.assign(current, {
+                provider: call.connection.provider,
+                model: call.connection.model,
+                attempts: call.attempts,
+              });
           }
           break;
         }
@@ -145,7 +157,21 @@ export const coreHarness: Harness = {
       }
     }
 
+    if (route && failure !== undefined) {
+      // The alias's tries that all failed belong to the step that never got an answer.
+      const tried = route.unanswered();
+      if (tried.length)
+        steps.push({
+          index: steps.length,
+          startedAt: tried[0].startedAt,
+          endedAt: Date.now(),
+          toolCalls: [],
+          attempts: tried,
+        });
+    }
+    await budget.settle(steps.slice(firstModelStep));
     if (aborted || signal.aborted) return { stopReason: "cancelled", usage, steps, messages: resumed.messages };
+    if (budget.stopped()) return { stopReason: "budget_exceeded", usage, steps, messages: resumed.messages };
     if (failure !== undefined)
       return {
         stopReason: "error",
@@ -181,6 +207,55 @@ export const coreHarness: Harness = {
     return { stopReason: paused ? "paused" : (stopReason ?? "unknown"), usage, steps, messages: resumed.messages };
   },
 };
+
+/** The alias's entries as one model that falls through them, when the template named an alias. */
+function aliasRoute(input: TurnInput): FallbackRoute | undefined {
+  if (!input.alias) return undefined;
+  return fallbackModel(
+    input.alias.connections.map((connection) => ({ connection, model: languageModel(connection) })),
+    {
+      attemptTimeoutMs: input.alias.attemptTimeoutMs,
+      // Moving on is the turn being alive: the engine's first-token limit starts again.
+      onMove: () => input.activity?.dispatchEvent(new Event("activity")),
+    },
+  );
+}
+
+/**
+ * Each model step's cost is counted against the turn's budgets as the step ends (the loop's stop
+ * condition runs then, before the next model call); a step that leaves a budget spent ends the
+ * turn there. The last step (no tool call, so no stop condition) is counted by `settle`; it ends
+ * the turn anyway, so its stop reason stays the model's. A
+ * failure to count is logged, never the turn's failure.
+ */
+function budgetStop(input: TurnInput, route: FallbackRoute | undefined) {
+  const counted = new Set<number>();
+  let stopped = false;
+  const count = async (index: number, usage: TokenUsage): Promise<boolean> => {
+    if (!input.controls || counted.has(index)) return false;
+    counted.add(index);
+    const { provider, model, deployment } = route?.call(index)?.connection ?? input.connection;
+    try {
+      return await input.controls.stepEnded({ provider, model, deployment, usage });
+    } catch (error) {
+      logger.error({ err: error, projectId: input.projectId }, "counting a step's cost failed");
+      return false;
+    }
+  };
+  const condition: StopCondition<ToolSet> = async ({ steps }) => {
+    const last = steps.at(-1);
+    if (last && (await count(steps.length - 1, usageFromAiSdk(last.usage, last.providerMetadata)))) stopped = true;
+    return stopped;
+  };
+  return {
+    condition,
+    stopped: () => stopped,
+    settle: async (modelSteps: StepTiming[]) => {
+      for (const [i, step] of modelSteps.entries())
+        if (step.usage) await count(i, { prompt: step.usage.input, completion: step.usage.output });
+    },
+  };
+}
 
 /**
  * The provider's raw stop reason when the contract's table knows it (`end_turn`, `tool_calls`, ...),

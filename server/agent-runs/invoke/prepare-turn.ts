@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AgentTemplate } from "@/server/agent-template";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
+import { aliasOrder, checkTurn, projectAlias } from "@/server/controls";
 import { BadRequestError } from "@/server/core/errors";
 import { sandboxForSession } from "@/server/sandbox";
 import { readInboundMessages, type MessagesFormat } from "@/server/streams";
@@ -44,6 +45,8 @@ export interface ResolvedAgent {
   template: AgentTemplate;
   agent: RunAgent;
   connection: ResolvedConnection;
+  /** When `llm.model` names one of the project's model aliases: its entries in the order they are tried. */
+  alias?: TurnInput["alias"];
 }
 
 /**
@@ -62,17 +65,48 @@ async function loadAgent(
   return { template, agent: loaded.agent };
 }
 
-async function connectionFor(app: AppContext, principal: Principal, template: AgentTemplate) {
+/**
+ * The turn's connection; with `llm.model` naming a project alias (and no `llm.provider` or
+ * connection slug, which would name a provider's own model), every entry's connection, in the
+ * order the alias tries them.
+ */
+async function connectionFor(
+  app: AppContext,
+  principal: Principal,
+  template: AgentTemplate,
+): Promise<Pick<ResolvedAgent, "connection" | "alias">> {
   const resolution = { config: app.config, vault: vaultOf(app), projectId: principal.projectId };
-  return template.harness.kind === "external_harness"
-    ? await resolveClaudeConnection(template.llm, resolution, process.env)
-    : await resolveConnection(template.llm, resolution);
+  if (template.harness.kind === "external_harness")
+    return { connection: await resolveClaudeConnection(template.llm, resolution, process.env) };
+  const { llm } = template;
+  const alias =
+    llm.provider === null && !llm.connection?.slug
+      ? await projectAlias(app, principal.projectId, llm.model)
+      : undefined;
+  if (!alias) return { connection: await resolveConnection(llm, resolution) };
+  const connections = [];
+  for (const entry of aliasOrder(alias.entries, Math.random()))
+    connections.push(
+      await resolveConnection(
+        {
+          ...llm,
+          provider: entry.provider as AgentTemplate["llm"]["provider"],
+          model: entry.model,
+          connection: entry.connection ? { mode: "managed", slug: entry.connection } : llm.connection,
+        },
+        resolution,
+      ),
+    );
+  return {
+    connection: connections[0],
+    alias: { name: alias.name, connections, attemptTimeoutMs: alias.attemptTimeoutMs },
+  };
 }
 
 /** The template and connection of a body, for `PrepareOptions.resolved` (see there). */
 export async function resolveAgent(app: AppContext, principal: Principal, body: InvokeRequest): Promise<ResolvedAgent> {
   const loaded = await loadAgent(app, principal, body, undefined);
-  return { ...loaded, connection: await connectionFor(app, principal, loaded.template) };
+  return { ...loaded, ...(await connectionFor(app, principal, loaded.template)) };
 }
 
 /**
@@ -98,7 +132,14 @@ export async function prepareTurn(
     );
   const sessionId = body.session_id ?? randomUUID().replaceAll("-", "");
 
-  const connection = options.resolved?.connection ?? (await connectionFor(app, principal, template));
+  const { connection, alias } = options.resolved ?? (await connectionFor(app, principal, template));
+  const runs = options.agent ?? agent;
+  // Before anything is sent (MCP servers included): allowlists, budgets, rate limits.
+  const controls = await checkTurn(
+    app,
+    { projectId: principal.projectId, apiKeyId: principal.apiKeyId, agentId: runs.references?.workflow?.id },
+    alias?.connections ?? [connection],
+  );
 
   // Opened lazily: a turn that calls no built-in never reads the workspace.
   const { sandbox, notApplied } = sandboxForSession(template.sandbox, {
@@ -132,7 +173,7 @@ export async function prepareTurn(
     : [];
   return {
     projectId: principal.projectId,
-    agent: options.agent ?? agent,
+    agent: runs,
     template,
     messages,
     connection,
@@ -141,13 +182,20 @@ export async function prepareTurn(
     notices,
     activity,
     limits: { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries },
-    secrets: mcp.secrets,
+    secrets: [...(mcp.secrets ?? []), ...aliasKeys(alias)],
     release: mcp.close,
     sampling: options.sampling,
+    alias,
+    controls,
   };
 }
 
 /** The registry refuses a name the agent already uses (`duplicate_tool`). */
 function withClientTools(template: AgentTemplate, extra: AgentTemplate["tools"] | undefined): AgentTemplate {
   return extra?.length ? { ...template, tools: [...template.tools, ...extra] } : template;
+}
+
+/** Every alias entry's key is masked in the run's trace, as the first entry's is. */
+function aliasKeys(alias: TurnInput["alias"]): string[] {
+  return (alias?.connections ?? []).slice(1).flatMap((connection) => (connection.apiKey ? [connection.apiKey] : []));
 }

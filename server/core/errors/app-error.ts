@@ -8,6 +8,10 @@ export class AppError extends Error {
   readonly status: number;
   readonly code: string;
   readonly errors?: FieldError[];
+  /** Fields the body carries besides `detail` and `code` (what a refusal names: a budget, its spend). */
+  fields?: Record<string, unknown>;
+  /** Headers the response carries (`Retry-After`, the rate-limit headers). */
+  headers?: Record<string, string>;
 
   constructor(status: number, code: string, detail: string, errors?: FieldError[]) {
     super(detail);

@@ -15,3 +15,4 @@ export * from "./agent-runs";
 export * from "./automations";
 export * from "./pricing";
 export * from "./analytics";
+export * from "./controls";

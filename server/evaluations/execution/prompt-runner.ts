@@ -1,6 +1,8 @@
 import { streamText, type ModelMessage } from "ai";
 import { estimateCostUsd, type AgentTemplate } from "@/server/agent-template";
 import type { AppContext } from "@/server/core/app-context";
+import { checkTurn } from "@/server/controls";
+import { isAppError } from "@/server/core/errors";
 import { languageModel, recordRunTrace, resolveConnection, traceContext } from "@/server/agent-runs";
 import { vaultOf } from "@/server/vault";
 import { oncePerRun } from "./once-per-run";
@@ -60,6 +62,17 @@ export async function runPrompt(
       latencyMs: performance.now() - started,
     };
   }
+  let controls;
+  try {
+    controls = await checkTurn(app, { projectId: target.projectId }, [connection]);
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return {
+      status: "failure",
+      error: { code: error.code, message: error.message },
+      latencyMs: performance.now() - started,
+    };
+  }
   let text = "";
   let usage = { input: 0, output: 0 };
   let failure: string | undefined;
@@ -102,6 +115,8 @@ export async function runPrompt(
   const endedAt = Date.now();
   const latencyMs = performance.now() - started;
   const cost = estimateCostUsd(connection.provider, connection.model, usage);
+  await controls.stepEnded({ ...connection, usage: { prompt: usage.input, completion: usage.output } });
+  await controls.turnEnded(usage.input + usage.output);
   await recordRunTrace(
     app,
     {

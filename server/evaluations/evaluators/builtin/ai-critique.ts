@@ -1,6 +1,9 @@
 import { streamText, type ModelMessage, type OutputInterface } from "ai";
 import { estimateCostUsd } from "@/server/agent-template";
 import { languageModel } from "@/server/agent-runs";
+import { checkTurn } from "@/server/controls";
+import { usageFromAiSdk } from "@/server/pricing";
+import { isAppError } from "@/server/core/errors";
 import { cancelled } from "../abortable-sleep";
 import { EvaluatorFailure, invalidParameter } from "../evaluator-failure";
 import { isRecord, testcaseInputs } from "../evaluator-values";
@@ -129,6 +132,12 @@ export const aiCritique: EvaluatorHandler = async (call): Promise<EvaluatorResul
   const messages = judgeMessages(call, renderContext(call, schema.schema));
   const modelName = stringParam(parameters, "model", DEFAULT_JUDGE_MODEL);
   const connection = await resolveModel(ctx, modelName, optionalStringParam(parameters, "connection"), "model");
+  const controls = await checkTurn(ctx.app, { projectId: ctx.projectId }, [connection]).catch((error: unknown) => {
+    // A refusal (allowlist, budget, rate limit) names what refused; the engine records it as the cell's failure.
+    throw isAppError(error)
+      ? new EvaluatorFailure(error.code, `the judge model was not called: ${error.message}`)
+      : error;
+  });
   const { model } = languageModel(connection);
   let text = "";
   let usage;
@@ -161,6 +170,8 @@ export const aiCritique: EvaluatorHandler = async (call): Promise<EvaluatorResul
   const input = usage.inputTokens ?? 0;
   const output = usage.outputTokens ?? 0;
   const costUsd = estimateCostUsd(connection.provider, connection.model, { input, output });
+  await controls.stepEnded({ ...connection, usage: usageFromAiSdk(usage) });
+  await controls.turnEnded(input + output);
   const outputs = judgeVerdict(text, threshold);
   if (!outputs) {
     const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;

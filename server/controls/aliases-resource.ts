@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { PROVIDER_IDS } from "@/server/agent-template";
+import { modelAliases } from "@/server/db/schema";
+import type { ControlResource } from "./control-resource";
+import type { AliasRow } from "./project-controls";
+
+const aliasEntry = z.strictObject({
+  provider: z.enum(PROVIDER_IDS as [string, ...string[]]),
+  model: z.string().trim().min(1).max(200),
+  weight: z
+    .number()
+    .positive()
+    .max(1_000_000)
+    .optional()
+    .describe("Traffic share of the first attempt among weighted entries"),
+  connection: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("A stored connection's slug; absent: the project's connection for the provider"),
+});
+
+export const aliasInput = z.strictObject({
+  name: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9._-]{0,99}$/,
+      "lowercase letters, digits, '.', '_' and '-', no '/' (a template names it as llm.model)",
+    ),
+  entries: z.array(aliasEntry).min(1).max(10).describe("Tried in order on 429, 5xx, a timeout or a refused connection"),
+  attempt_timeout_ms: z.number().int().min(100).max(600_000).default(15_000),
+});
+export type AliasInput = z.infer<typeof aliasInput>;
+
+export const aliasWire = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  entries: z.array(
+    z.object({
+      provider: z.string(),
+      model: z.string(),
+      weight: z.number().optional(),
+      connection: z.string().optional(),
+    }),
+  ),
+  attempt_timeout_ms: z.number().int(),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
+export type AliasWire = z.infer<typeof aliasWire>;
+
+/** Model aliases with fallbacks (`/api/controls/aliases/`); a template with `llm.model` = the name runs them. */
+export const aliasesResource: ControlResource<AliasInput, AliasRow, AliasWire> = {
+  path: "aliases",
+  entity: "alias",
+  entities: "aliases",
+  label: "model alias",
+  table: modelAliases,
+  input: aliasInput,
+  wire: aliasWire,
+  async values(_app, _projectId, input) {
+    return { name: input.name, entries: input.entries, attemptTimeoutMs: input.attempt_timeout_ms };
+  },
+  async toWire(_app, rows) {
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      entries: row.entries,
+      attempt_timeout_ms: row.attemptTimeoutMs,
+      created_at: row.createdAt.toISOString(),
+      updated_at: row.updatedAt.toISOString(),
+    }));
+  },
+  conflict: (input) => `The project already has a model alias named "${input.name}"`,
+};

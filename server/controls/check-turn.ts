@@ -1,0 +1,159 @@
+import type { AppContext } from "@/server/core/app-context";
+import type { TokenUsage } from "@/server/pricing";
+import { budgetWindow } from "./budget-window";
+import { recordSpend, spentInWindow } from "./budget-spend";
+import { BudgetExceededError, ModelNotAllowedError, RateLimitedError } from "./control-errors";
+import { controlsState } from "./controls-state";
+import { refusingRule, type AllowlistRule } from "./model-allowlist";
+import { projectControls, type BudgetRow, type ProjectControls, type RateLimitRow } from "./project-controls";
+import { stepCostUsd } from "./step-cost";
+import type { ModelTarget, TurnSubject } from "./turn-subject";
+
+type App = Pick<AppContext, "db" | "dbKind" | "now">;
+
+/** What a running turn reports to the controls. */
+export interface TurnControls {
+  /** A model step ended; resolves true when one of the turn's budgets is now spent (the turn ends `budget_exceeded`). */
+  stepEnded(
+    step: ModelTarget & { deployment?: "direct" | "custom" | "bedrock" | "vertex"; usage: TokenUsage },
+  ): Promise<boolean>;
+  /** The turn ended: its tokens count against the tokens-per-minute limits. */
+  turnEnded(tokens: number): Promise<void>;
+}
+
+const NOTHING_TO_COUNT: TurnControls = { stepEnded: async () => false, turnEnded: async () => {} };
+
+/**
+ * The one check every path runs before it calls a model (invoke on every transport, the OpenAI
+ * door, evaluations, nested runs, evaluators): allowlists (403), budgets (402), then rate limits
+ * (429), each refusal naming what refused. Returns what the turn reports as it runs.
+ */
+export async function checkTurn(app: App, subject: TurnSubject, models: ModelTarget[]): Promise<TurnControls> {
+  const controls = await projectControls(app, subject.projectId);
+  if (!controls.budgets.length && !controls.rateLimits.length && !controls.allowlists.length) return NOTHING_TO_COUNT;
+
+  const rules = allowlistRules(controls, subject);
+  for (const target of models) {
+    const model = `${target.provider}/${target.model}`;
+    const rule = refusingRule(model, rules);
+    if (rule)
+      throw new ModelNotAllowedError(
+        `The model ${model} is not allowed by ${rule.owner} (${rule.patterns.join(", ") || "empty: no model"}); nothing was sent`,
+        model,
+        rule,
+      );
+  }
+
+  const budgets = controls.budgets.filter((budget) => appliesTo(budget, subject));
+  const spent = await Promise.all(budgets.map((budget) => spentInWindow(app, budget)));
+  budgets.forEach((budget, i) => {
+    if (spent[i] >= budget.limitUsd) throw budgetExceeded(app, budget, spent[i]);
+  });
+
+  const limits = rateLimitsOf(controls, subject);
+  await Promise.all(limits.map((limit) => checkRate(app, limit)));
+
+  if (!budgets.length && !limits.some((limit) => limit.row.tokensPerMinute)) return NOTHING_TO_COUNT;
+  return {
+    async stepEnded(step) {
+      const cost = stepCostUsd(step, step.usage, controls.prices, app.now());
+      const over = await recordSpend(app, budgets, cost);
+      return over.length > 0;
+    },
+    async turnEnded(tokens) {
+      if (!(tokens > 0)) return;
+      const state = controlsState(app);
+      await Promise.all(limits.filter((l) => l.row.tokensPerMinute).map((l) => state.tokens.penalty(l.key, tokens)));
+    },
+  };
+}
+
+/** The refusal a new turn gets from a spent budget; also what a turn ended by one reports. */
+export function budgetExceeded(app: Pick<AppContext, "now">, budget: BudgetRow, spentUsd: number): BudgetExceededError {
+  const { resetsAt } = budgetWindow(budget.window, budget.timeZone, app.now());
+  return new BudgetExceededError(
+    `Budget "${budget.name}" (${ownerOf(budget.scope, budget.targetId)}, per ${budget.window} in ${budget.timeZone}) has spent $${spentUsd.toFixed(4)} of its $${budget.limitUsd} limit; it resets at ${resetsAt.toISOString()}`,
+    {
+      id: budget.id,
+      name: budget.name,
+      scope: budget.scope,
+      ...(budget.targetId ? { target_id: budget.targetId } : {}),
+      window: budget.window,
+      time_zone: budget.timeZone,
+      limit_usd: budget.limitUsd,
+      spent_usd: spentUsd,
+      resets_at: resetsAt.toISOString(),
+    },
+  );
+}
+
+function appliesTo(budget: BudgetRow, subject: TurnSubject): boolean {
+  if (budget.scope === "project") return true;
+  if (budget.scope === "agent") return budget.targetId !== null && budget.targetId === subject.agentId;
+  return budget.targetId !== null && budget.targetId === subject.apiKeyId;
+}
+
+function ownerOf(scope: string, targetId: string | null): string {
+  if (scope === "project") return "the project";
+  return `${scope === "agent" ? "agent" : "API key"} ${targetId ?? "(each)"}`;
+}
+
+function allowlistRules(controls: ProjectControls, subject: TurnSubject): AllowlistRule[] {
+  return controls.allowlists.flatMap((row) => {
+    if (row.scope === "project") return [{ owner: "the project's model allowlist", patterns: row.patterns }];
+    if (row.targetId === subject.apiKeyId)
+      return [{ owner: `the model allowlist of API key ${row.targetId}`, patterns: row.patterns }];
+    return [];
+  });
+}
+
+interface AppliedLimit {
+  row: RateLimitRow;
+  /** The counter's key: one per API key or agent, whatever row set the limit. */
+  key: string;
+  owner: string;
+}
+
+/** For each scope, the row naming the key or agent wins over the project's row for each of them. */
+function rateLimitsOf(controls: ProjectControls, subject: TurnSubject): AppliedLimit[] {
+  const out: AppliedLimit[] = [];
+  for (const [scope, id] of [
+    ["api_key", subject.apiKeyId],
+    ["agent", subject.agentId],
+  ] as const) {
+    if (!id) continue;
+    const rows = controls.rateLimits.filter((row) => row.scope === scope);
+    const row = rows.find((r) => r.targetId === id) ?? rows.find((r) => r.targetId === null);
+    if (row)
+      out.push({
+        row,
+        key: `${scope}:${id}`,
+        owner: `${scope === "agent" ? "agent" : "API key"} ${id}${row.targetId ? "" : " (the project's limit for each)"}`,
+      });
+  }
+  return out;
+}
+
+async function checkRate(app: App, limit: AppliedLimit): Promise<void> {
+  const state = controlsState(app);
+  const { requestsPerMinute: rpm, tokensPerMinute: tpm } = limit.row;
+  const policy = limit.key.startsWith("agent:") ? "agent" : "api-key";
+  const [requests, tokens] = await Promise.all([
+    rpm ? state.requests.consume(limit.key, 1) : undefined,
+    tpm ? state.tokens.get(limit.key) : undefined,
+  ]);
+  if (rpm && requests && requests.consumedPoints > rpm) {
+    const resetSeconds = Math.max(1, Math.ceil(requests.msBeforeNext / 1000));
+    throw new RateLimitedError(
+      `The rate limit of ${limit.owner} is ${rpm} requests per minute and it is reached; retry in ${resetSeconds} s`,
+      { name: `${policy}-requests`, quota: rpm, remaining: 0, resetSeconds },
+    );
+  }
+  if (tpm && tokens && tokens.consumedPoints >= tpm) {
+    const resetSeconds = Math.max(1, Math.ceil(tokens.msBeforeNext / 1000));
+    throw new RateLimitedError(
+      `The rate limit of ${limit.owner} is ${tpm} tokens per minute and ${tokens.consumedPoints} were used; retry in ${resetSeconds} s`,
+      { name: `${policy}-tokens`, quota: tpm, remaining: 0, resetSeconds },
+    );
+  }
+}

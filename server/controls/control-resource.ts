@@ -1,0 +1,136 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { PgTableWithColumns } from "drizzle-orm/pg-core";
+import type { z } from "zod";
+import type { AppContext } from "@/server/core/app-context";
+import { ConflictError, NotFoundError } from "@/server/core/errors";
+import { newId } from "@/server/core/ids";
+import { forgetControls } from "./project-controls";
+
+type App = Pick<AppContext, "db" | "dbKind" | "now">;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one store over four tables whose columns differ; each resource types its own rows
+type ControlTable = PgTableWithColumns<any>;
+
+/**
+ * One kind of control (budgets, rate limits, allowlists, aliases) as a project-scoped resource:
+ * its table, the request body, the stored values a body becomes (checked against the project),
+ * and the wire form. The store and the REST and tRPC doors are written once over it.
+ */
+export interface ControlResource<I, R extends { id: string }, W> {
+  /** URL segment: `/api/controls/<path>/`. */
+  path: string;
+  entity: string;
+  entities: string;
+  /** What a person calls one, in messages. */
+  label: string;
+  table: ControlTable;
+  input: z.ZodType<I>;
+  wire: z.ZodType<W>;
+  values(app: App, projectId: string, input: I): Promise<Record<string, unknown>>;
+  toWire(app: App, rows: R[]): Promise<W[]>;
+  /** The 409 detail when the body's unique key is taken. */
+  conflict(input: I): string;
+}
+
+export async function listControls<I, R extends { id: string }, W>(
+  app: App,
+  resource: ControlResource<I, R, W>,
+  projectId: string,
+): Promise<W[]> {
+  const { table } = resource;
+  const rows = (await app.db
+    .select()
+    .from(table)
+    .where(eq(table.projectId, projectId))
+    .orderBy(asc(table.createdAt), asc(table.id))) as R[];
+  return resource.toWire(app, rows);
+}
+
+export async function getControl<I, R extends { id: string }, W>(
+  app: App,
+  resource: ControlResource<I, R, W>,
+  projectId: string,
+  id: string,
+): Promise<W> {
+  const { table } = resource;
+  const rows = (await app.db
+    .select()
+    .from(table)
+    .where(and(eq(table.id, id), eq(table.projectId, projectId)))) as R[];
+  if (!rows.length)
+    throw new NotFoundError(`No ${resource.label} ${id} in this project`, `${resource.entity}_not_found`);
+  return (await resource.toWire(app, rows))[0];
+}
+
+export async function createControl<I, R extends { id: string }, W>(
+  app: App,
+  resource: ControlResource<I, R, W>,
+  projectId: string,
+  input: I,
+): Promise<W> {
+  const values = await resource.values(app, projectId, input);
+  const now = app.now();
+  const rows = (await unique(resource, input, () =>
+    app.db
+      .insert(resource.table)
+      .values({ id: newId(), projectId, ...values, createdAt: now, updatedAt: now })
+      .returning(),
+  )) as R[];
+  forgetControls(app, projectId);
+  return (await resource.toWire(app, rows))[0];
+}
+
+export async function updateControl<I, R extends { id: string }, W>(
+  app: App,
+  resource: ControlResource<I, R, W>,
+  projectId: string,
+  id: string,
+  input: I,
+): Promise<W> {
+  const { table } = resource;
+  const values = await resource.values(app, projectId, input);
+  const rows = (await unique(resource, input, () =>
+    app.db
+      .update(table)
+      .set({ ...values, updatedAt: app.now() })
+      .where(and(eq(table.id, id), eq(table.projectId, projectId)))
+      .returning(),
+  )) as R[];
+  if (!rows.length)
+    throw new NotFoundError(`No ${resource.label} ${id} in this project`, `${resource.entity}_not_found`);
+  forgetControls(app, projectId);
+  return (await resource.toWire(app, rows))[0];
+}
+
+export async function deleteControl<I, R extends { id: string }, W>(
+  app: App,
+  resource: ControlResource<I, R, W>,
+  projectId: string,
+  id: string,
+): Promise<W> {
+  const { table } = resource;
+  const before = await getControl(app, resource, projectId, id);
+  await app.db.delete(table).where(and(eq(table.id, id), eq(table.projectId, projectId)));
+  forgetControls(app, projectId);
+  return before;
+}
+
+async function unique<T>(
+  resource: { conflict(input: never): string },
+  input: unknown,
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (uniqueViolation(error)) throw new ConflictError(resource.conflict(input as never), "duplicate");
+    throw error;
+  }
+}
+
+function uniqueViolation(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 4; depth++) {
+    if ((current as { code?: unknown }).code === "23505") return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,0 +1,11 @@
+export { checkTurn, type TurnControls } from "./check-turn";
+export type { ModelTarget, TurnSubject } from "./turn-subject";
+export { aliasOrder } from "./alias-order";
+export { projectAlias } from "./project-alias";
+export { BUDGET_EVENT_TYPES } from "./budget-spend";
+export { controlsRoutes } from "./routes";
+export { budgetsResource, type BudgetInput, type BudgetWire } from "./budgets-resource";
+export { rateLimitsResource, type RateLimitInput, type RateLimitWire } from "./rate-limits-resource";
+export { allowlistsResource, type AllowlistInput, type AllowlistWire } from "./allowlists-resource";
+export { aliasesResource, type AliasInput, type AliasWire } from "./aliases-resource";
+export { createControl, deleteControl, listControls, updateControl, type ControlResource } from "./control-resource";

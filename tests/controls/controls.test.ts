@@ -1,0 +1,405 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "@/server/core/config";
+import { apiKeys, events } from "@/server/db/schema";
+import { drainIngestQueue } from "@/server/tracing";
+import { anotherInstance } from "../helpers/app-instance";
+import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
+import { createTestApp, type TestApp } from "../helpers/test-app";
+
+let app: TestApp;
+let model: ScriptedModelServer;
+
+const INVOKE = "/services/agent/v0/invoke";
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** gpt-5-mini lists at $0.25 per million input tokens: a step of 1M input tokens costs $0.25. */
+const invokeBody = (agent: Record<string, unknown> = {}) => ({
+  data: {
+    inputs: { messages: [{ role: "user", content: "hello" }] },
+    parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" }, tools: [], ...agent } },
+  },
+});
+
+beforeAll(async () => {
+  model = await startScriptedModelServer();
+  const defaults = loadConfig({});
+  app = await createTestApp({
+    providerEnv: {
+      ...defaults.providerEnv,
+      openai: { key: "sk-openai-test", baseUrl: model.baseUrl },
+      anthropic: { key: "sk-ant-test", baseUrl: model.baseUrl },
+    },
+    agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
+  });
+});
+afterAll(async () => {
+  await app.close();
+  await model.close();
+});
+
+const spansOf = (value: unknown): any[] => {
+  if (!value || typeof value !== "object") return [];
+  const node = value as Record<string, unknown>;
+  return [...(typeof node.span_id === "string" ? [node] : []), ...Object.values(node).flatMap(spansOf)];
+};
+
+async function keyIdOf(projectId: string): Promise<string> {
+  const [row] = await app.context.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.projectId, projectId));
+  return row.id;
+}
+
+async function create(key: string, path: string, body: unknown) {
+  const res = await app.call("POST", `/api/controls/${path}/`, { key, body });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+describe("model allowlists", () => {
+  it("a model outside the project's list is refused with 403 naming model and rule, before anything is sent", async () => {
+    const { key } = await app.newProject();
+    await create(key, "allowlists", { scope: "project", patterns: ["anthropic/*"] });
+    const sent = model.requests.length;
+    const res = await app.call("POST", INVOKE, { key, body: invokeBody() });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe("model_not_allowed");
+    expect(res.body.detail).toContain("openai/gpt-5-mini");
+    expect(res.body.detail).toContain("the project's model allowlist (anthropic/*)");
+    expect(res.body.model).toBe("openai/gpt-5-mini");
+    expect(res.body.rule).toEqual({ owner: "the project's model allowlist", patterns: ["anthropic/*"] });
+    expect(model.requests.length).toBe(sent);
+  });
+
+  it("a key's list narrows the project's", async () => {
+    const { key, projectId } = await app.newProject();
+    const keyId = await keyIdOf(projectId);
+    await create(key, "allowlists", { scope: "project", patterns: ["openai/*"] });
+    model.script({ kind: "reply", text: "hi" });
+    expect((await app.call("POST", INVOKE, { key, body: invokeBody() })).status).toBe(200);
+    await create(key, "allowlists", { scope: "api_key", target_id: keyId, patterns: ["openai/gpt-5-nano"] });
+    const res = await app.call("POST", INVOKE, { key, body: invokeBody() });
+    expect(res.status).toBe(403);
+    expect(res.body.detail).toContain(`the model allowlist of API key ${keyId}`);
+  });
+
+  it("the OpenAI door refuses in OpenAI's error shape, naming the model and the rule", async () => {
+    const { key } = await app.newProject();
+    const created = await app.call("POST", "/api/workflows/", {
+      key,
+      body: {
+        workflow: {
+          slug: "door-agent",
+          name: "Door agent",
+          data: { parameters: { agent: { llm: { model: "openai/gpt-5-mini" }, tools: [] } } },
+        },
+      },
+    });
+    expect(created.status).toBe(200);
+    await create(key, "allowlists", { scope: "project", patterns: ["anthropic/*"] });
+    const sent = model.requests.length;
+    const res = await app.call("POST", "/v1/chat/completions", {
+      key: null,
+      headers: { authorization: `Bearer ${key}` },
+      body: { model: "door-agent", messages: [{ role: "user", content: "hi" }] },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe("model_not_allowed");
+    expect(res.body.error.type).toBe("permission_error");
+    expect(res.body.error.message).toContain("openai/gpt-5-mini is not allowed by the project's model allowlist");
+    expect(model.requests.length).toBe(sent);
+  });
+
+  it("rejects a pattern that is not provider/model, and a second project list", async () => {
+    const { key } = await app.newProject();
+    const bad = await app.call("POST", "/api/controls/allowlists/", {
+      key,
+      body: { scope: "project", patterns: ["gpt-5"] },
+    });
+    expect(bad.status).toBe(422);
+    await create(key, "allowlists", { scope: "project", patterns: ["openai/*"] });
+    const again = await app.call("POST", "/api/controls/allowlists/", {
+      key,
+      body: { scope: "project", patterns: ["anthropic/*"] },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toContain("already has a model allowlist");
+  });
+});
+
+describe("rate limits", () => {
+  it("over the requests per minute: 429 with Retry-After and the IETF RateLimit fields, naming the key", async () => {
+    const { key, projectId } = await app.newProject();
+    const keyId = await keyIdOf(projectId);
+    await create(key, "rate-limits", { scope: "api_key", requests_per_minute: 2 });
+    model.script({ kind: "reply", text: "ok" });
+    for (let i = 0; i < 2; i++) expect((await app.call("POST", INVOKE, { key, body: invokeBody() })).status).toBe(200);
+    const sent = model.requests.length;
+    const res = await app.call("POST", INVOKE, { key, body: invokeBody() });
+    expect(res.status).toBe(429);
+    expect(res.body.code).toBe("rate_limited");
+    expect(res.body.detail).toContain(`API key ${keyId}`);
+    expect(res.body.detail).toContain("2 requests per minute");
+    const retryAfter = Number(res.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(res.headers.get("ratelimit-policy")).toBe('"api-key-requests";q=2;w=60');
+    expect(res.headers.get("ratelimit")).toBe(`"api-key-requests";r=0;t=${retryAfter}`);
+    expect(model.requests.length).toBe(sent);
+  });
+
+  it("tokens per minute: a turn's tokens count, and the next turn past the limit is refused", async () => {
+    const { key } = await app.newProject();
+    await create(key, "rate-limits", { scope: "api_key", tokens_per_minute: 100 });
+    model.script({ kind: "reply", text: "ok", usage: { input: 90, output: 20 } });
+    expect((await app.call("POST", INVOKE, { key, body: invokeBody() })).status).toBe(200);
+    let res;
+    // The tokens are counted as the turn ends, a moment after its answer.
+    for (let i = 0; i < 50; i++) {
+      res = await app.call("POST", INVOKE, { key, body: invokeBody() });
+      if (res.status === 429) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(res!.status).toBe(429);
+    expect(res!.body.detail).toContain("100 tokens per minute and 110 were used");
+    expect(res!.headers.get("ratelimit-policy")).toBe('"api-key-tokens";q=100;w=60');
+  });
+
+  it("an agent's limit counts its runs whichever key asks", async () => {
+    const { key } = await app.newProject();
+    const created = await app.call("POST", "/api/workflows/", {
+      key,
+      body: {
+        workflow: {
+          slug: "limited",
+          name: "Limited",
+          data: { parameters: { agent: { llm: { model: "openai/gpt-5-mini" }, tools: [] } } },
+        },
+      },
+    });
+    const agentId = created.body.workflow.id;
+    await create(key, "rate-limits", { scope: "agent", target_id: agentId, requests_per_minute: 1 });
+    model.script({ kind: "reply", text: "ok" });
+    const body = {
+      data: { inputs: { messages: [{ role: "user", content: "hi" }] } },
+      references: { workflow: { slug: "limited" } },
+    };
+    expect((await app.call("POST", INVOKE, { key, body })).status).toBe(200);
+    const res = await app.call("POST", INVOKE, { key, body });
+    expect(res.status).toBe(429);
+    expect(res.body.detail).toContain(`agent ${agentId}`);
+    expect(res.headers.get("ratelimit-policy")).toBe('"agent-requests";q=1;w=60');
+    // An inline template is another agent: not limited.
+    expect((await app.call("POST", INVOKE, { key, body: invokeBody() })).status).toBe(200);
+  });
+
+  it("two app instances on one database share one limit", async () => {
+    const { key } = await app.newProject();
+    await create(key, "rate-limits", { scope: "api_key", requests_per_minute: 3 });
+    const second = await anotherInstance(app);
+    try {
+      model.script({ kind: "reply", text: "ok" });
+      const statuses = [];
+      for (const instance of [app, second, app, second]) {
+        const res = await instance.call("POST", INVOKE, { key, body: invokeBody() });
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe("model aliases", () => {
+  it("an alias falls through a provider answering 429 to the next entry, and the trace records both attempts", async () => {
+    const { key } = await app.newProject();
+    await create(key, "aliases", {
+      name: "support-default",
+      entries: [
+        { provider: "openai", model: "gpt-5-mini" },
+        { provider: "anthropic", model: "claude-haiku-4-5" },
+      ],
+    });
+    model.respondWith((request) =>
+      request.path.includes("/responses") ? { kind: "status", status: 429, message: "slow down" } : undefined,
+    );
+    model.script({ kind: "reply", text: "Answered by the second." });
+    try {
+      const res = await app.call("POST", INVOKE, {
+        key,
+        body: invokeBody({ llm: { model: "support-default" } }),
+      });
+      expect(res.status).toBe(200);
+      expect(JSON.stringify(res.body)).toContain("Answered by the second.");
+      const traceId = res.headers.get("x-svc-trace-id")!;
+      let said = "";
+      for (let i = 0; i < 50 && !said.includes("status 429"); i++) {
+        await drainIngestQueue(app.context);
+        const trace = await app.call("GET", `/api/traces/${traceId}`, { key });
+        said = JSON.stringify(trace.body);
+        if (!said.includes("status 429")) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(said).toContain("chat claude-haiku-4-5");
+      const attempts = JSON.parse(said.match(/"attempts":(\[[^\]]*\])/)![1]);
+      expect(attempts.map((a: { provider: string; outcome: string }) => [a.provider, a.outcome])).toEqual([
+        ["openai", "status 429"],
+        ["anthropic", "answered"],
+      ]);
+    } finally {
+      model.respondWith(undefined);
+    }
+  });
+
+  it("a 400 from the first entry is the request's fault: no fall-through", async () => {
+    const { key } = await app.newProject();
+    await create(key, "aliases", {
+      name: "strict",
+      entries: [
+        { provider: "openai", model: "gpt-5-mini" },
+        { provider: "anthropic", model: "claude-haiku-4-5" },
+      ],
+    });
+    model.script({ kind: "status", status: 400, message: "bad" });
+    const sent = model.requests.length;
+    const res = await app.call("POST", INVOKE, { key, body: invokeBody({ llm: { model: "strict" } }) });
+    expect(JSON.stringify(res.body)).toContain("status 400");
+    expect(model.requests.length).toBe(sent + 1);
+  });
+
+  it("each alias entry passes the allowlist, or the turn is refused naming the entry", async () => {
+    const { key } = await app.newProject();
+    await create(key, "aliases", {
+      name: "mixed",
+      entries: [
+        { provider: "openai", model: "gpt-5-mini" },
+        { provider: "anthropic", model: "claude-haiku-4-5" },
+      ],
+    });
+    await create(key, "allowlists", { scope: "project", patterns: ["openai/*"] });
+    const res = await app.call("POST", INVOKE, { key, body: invokeBody({ llm: { model: "mixed" } }) });
+    expect(res.status).toBe(403);
+    expect(res.body.model).toBe("anthropic/claude-haiku-4-5");
+  });
+});
+
+describe("budgets", () => {
+  it("a budget reached mid-turn ends the turn as budget_exceeded; the next is refused with 402 until the window resets", async () => {
+    const { key, projectId } = await app.newProject();
+    const budget = (
+      await create(key, "budgets", {
+        name: "daily",
+        scope: "project",
+        window: "day",
+        time_zone: "UTC",
+        limit_usd: 0.2,
+        warn_percent: 50,
+      })
+    ).budget;
+    expect(budget.spent_usd).toBe(0);
+    // Step 1 costs $0.25 and calls a tool: the loop would call the model again; the budget stops it.
+    model.script(
+      {
+        kind: "reply",
+        text: "Looking.",
+        usage: { input: 1_000_000, output: 0 },
+        toolCalls: [{ id: "c1", name: "ls", input: {} }],
+      },
+      { kind: "reply", text: "never asked" },
+    );
+    const sent = model.requests.length;
+    const res = await app.call("POST", INVOKE, {
+      key,
+      body: invokeBody({ tools: [{ type: "builtin", name: "ls" }] }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.outputs.stop_reason).toBe("budget_exceeded");
+    expect(model.requests.length).toBe(sent + 1);
+    const runId = res.headers.get("x-svc-run-id")!;
+    const run = await app.call("GET", `/services/agent/v0/runs/${runId}`, { key });
+    expect(run.body.run.stop_reason).toBe("budget_exceeded");
+    expect(run.body.run.error ?? null).toBeNull();
+    expect(run.body.run.status).not.toBe("failed");
+    const traceId = res.headers.get("x-svc-trace-id")!;
+    let spans: any[] = [];
+    for (let i = 0; i < 50 && !spans.length; i++) {
+      await drainIngestQueue(app.context);
+      const trace = await app.call("GET", `/api/traces/${traceId}`, { key });
+      spans = trace.status === 200 && trace.body.count > 0 ? spansOf(trace.body) : [];
+      if (!spans.length) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(JSON.stringify(spans)).toContain("budget_exceeded");
+    expect(spans.filter((span) => span.status_code === "STATUS_CODE_ERROR")).toEqual([]);
+
+    const refused = await app.call("POST", INVOKE, { key, body: invokeBody() });
+    expect(refused.status).toBe(402);
+    expect(refused.body.code).toBe("budget_exceeded");
+    expect(refused.body.detail).toContain('Budget "daily"');
+    expect(refused.body.budget).toMatchObject({ id: budget.id, name: "daily", limit_usd: 0.2, spent_usd: 0.25 });
+    expect(refused.body.budget.resets_at).toBe(budget.resets_at);
+    expect(model.requests.length).toBe(sent + 1);
+
+    const listed = await app.call("GET", "/api/controls/budgets/", { key });
+    expect(listed.body.budgets[0].spent_usd).toBe(0.25);
+
+    const emitted = await app.context.db
+      .select({ type: events.eventType, attributes: events.attributes })
+      .from(events)
+      .where(and(eq(events.projectId, projectId)));
+    const budgetEvents = emitted.filter((e) => e.type.startsWith("budgets."));
+    expect(budgetEvents.map((e) => e.type).sort()).toEqual(["budgets.limit.reached", "budgets.warning.reached"]);
+    expect(budgetEvents[0].attributes).toMatchObject({ budget: { id: budget.id }, spent_usd: 0.25 });
+
+    app.advanceClock(DAY_MS);
+    model.script({ kind: "reply", text: "A new day." });
+    const next = await app.call("POST", INVOKE, { key, body: invokeBody() });
+    expect(next.status).toBe(200);
+    expect(JSON.stringify(next.body)).toContain("A new day.");
+  });
+
+  it("the OpenAI door refuses a spent budget with 402", async () => {
+    const { key } = await app.newProject();
+    await app.call("POST", "/api/workflows/", {
+      key,
+      body: {
+        workflow: {
+          slug: "spender",
+          name: "Spender",
+          data: { parameters: { agent: { llm: { model: "openai/gpt-5-mini" }, tools: [] } } },
+        },
+      },
+    });
+    await create(key, "budgets", { name: "tiny", scope: "project", window: "month", limit_usd: 0.1 });
+    model.script({ kind: "reply", text: "expensive", usage: { input: 1_000_000, output: 0 } });
+    const door = (body: unknown) =>
+      app.call("POST", "/v1/chat/completions", { key: null, headers: { authorization: `Bearer ${key}` }, body });
+    const ask = { model: "spender", messages: [{ role: "user", content: "hi" }] };
+    expect((await door(ask)).status).toBe(200);
+    let res;
+    for (let i = 0; i < 50; i++) {
+      res = await door(ask);
+      if (res.status === 402) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(res!.status).toBe(402);
+    expect(res!.body.error.code).toBe("budget_exceeded");
+    expect(res!.body.error.message).toContain('Budget "tiny"');
+  });
+
+  it("refuses a target from another project and an unknown time zone", async () => {
+    const { key } = await app.newProject();
+    const other = await app.newProject();
+    const otherKeyId = await keyIdOf(other.projectId);
+    const foreign = await app.call("POST", "/api/controls/budgets/", {
+      key,
+      body: { name: "x", scope: "api_key", target_id: otherKeyId, window: "day", limit_usd: 1 },
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.code).toBe("unknown_target");
+    const zone = await app.call("POST", "/api/controls/budgets/", {
+      key,
+      body: { name: "x", scope: "project", window: "day", time_zone: "Mars/Olympus", limit_usd: 1 },
+    });
+    expect(zone.status).toBe(422);
+    expect(JSON.stringify(zone.body)).toContain("IANA");
+  });
+});
