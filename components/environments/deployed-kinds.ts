@@ -37,10 +37,13 @@ export function deployedColumnTitle(deployments: readonly { kind: string }[]): s
   return "Deployed";
 }
 
-/** The words after an environment card's big count: "agents deployed", or "deployed: 2 agents, 1 application" for a mix. */
+/**
+ * The words after an environment card's big count: "agents deployed" (an empty environment too,
+ * so its card reads like its neighbours'), or "deployed: 2 agents, 1 application" for a mix.
+ */
 export function deployedCountLabel(deployments: readonly { kind: string }[]): string {
   const kinds = new Set(deployments.map((d) => d.kind));
-  if (kinds.size === 0) return "deployed";
+  if (kinds.size === 0) return `${kindWord("workflow", 0)} deployed`;
   if (kinds.size === 1) return `${kindWord([...kinds][0], deployments.length)} deployed`;
   return `deployed: ${deployedSummary(deployments)}`;
 }

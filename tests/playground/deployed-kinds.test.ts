@@ -34,6 +34,7 @@ describe("what an environment runs, in words", () => {
     expect(deployedCountLabel(of("workflow"))).toBe("agent deployed");
     expect(deployedCountLabel(of("workflow", "workflow"))).toBe("agents deployed");
     expect(deployedCountLabel(of("workflow", "application"))).toBe("deployed: 1 agent, 1 application");
-    expect(deployedCountLabel([])).toBe("deployed");
+    // "0 agents deployed" beside "1 agent deployed", not "0 deployed": the same words on every card.
+    expect(deployedCountLabel([])).toBe("agents deployed");
   });
 });
