@@ -1,10 +1,4 @@
-/** Milliseconds as a person reads them: 840 ms, 2.4 s, 1 min 5 s. */
-export function formatDuration(ms: number | undefined): string {
-  if (ms === undefined || !Number.isFinite(ms)) return "—";
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
+export { formatDuration } from "@/components/ui/format-duration";
 
 /** Dollars with enough digits for a fraction of a cent. */
 export function formatCost(usd: number | undefined): string {

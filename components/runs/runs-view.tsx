@@ -8,7 +8,7 @@ import { chatPath } from "@/components/chat/chat-paths";
 import { formatCost } from "@/components/chat/turn-usage";
 import { SelectInput } from "@/components/editor/select-input";
 import { QueryError, SectionHeader, TabContainer } from "@/components/history";
-import { formatDuration } from "@/components/traces/flatten-trace";
+import { formatDuration } from "@/components/ui/format-duration";
 import { tracePath } from "@/components/traces";
 import { useTRPC } from "@/components/trpc";
 import { Badge, Button, EmptyState, Skeleton, TimeAgo, cn } from "@/components/ui";

@@ -79,10 +79,3 @@ export function flattenTrace(trace: { spans: Record<string, WireSpan | WireSpan[
   }
   return { rows, durationMs: Math.max(0, end - start), tokens, cost, errors: rows.filter((r) => r.error).length };
 }
-
-/** `850 ms`, `2.4 s`, `1 min 5 s`. */
-export function formatDuration(durationMs: number): string {
-  if (durationMs < 1000) return `${Math.round(durationMs)} ms`;
-  if (durationMs < 60_000) return `${(durationMs / 1000).toFixed(1)} s`;
-  return `${Math.floor(durationMs / 60_000)} min ${Math.round((durationMs % 60_000) / 1000)} s`;
-}

@@ -1,6 +1,6 @@
 "use client";
 
-import { formatDuration } from "@/components/traces/flatten-trace";
+import { formatDuration } from "@/components/ui/format-duration";
 import { Badge, type BadgeTone } from "@/components/ui";
 import type { DeliveryAttempt } from "./types";
 

@@ -132,8 +132,8 @@ describe("outputs", () => {
   });
 
   it("formats with units", () => {
-    expect(formatDuration(840)).toBe("840 ms");
-    expect(formatDuration(2400)).toBe("2.4 s");
+    expect(formatDuration(840)).toBe("840\u00a0ms");
+    expect(formatDuration(2400)).toBe("2.4\u00a0s");
     expect(formatCost(0.0012)).toBe("$0.0012");
     expect(formatDelta(-0.1)).toBe("−0.10");
     expect(formatDelta(0)).toBe("±0");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { flattenTrace, formatDuration } from "@/components/traces/flatten-trace";
+import { flattenTrace } from "@/components/traces/flatten-trace";
+import { formatDuration } from "@/components/ui/format-duration";
 import { filtersOf, tracePath, tracesPath } from "@/components/traces/trace-paths";
 import { traceSearchQuery, traceSearchSchema } from "@/server/tracing/trace-search";
 
@@ -58,9 +59,12 @@ describe("flattenTrace", () => {
   });
 
   it("formats durations", () => {
-    expect(formatDuration(850)).toBe("850 ms");
-    expect(formatDuration(2400)).toBe("2.4 s");
-    expect(formatDuration(65_000)).toBe("1 min 5 s");
+    // Number and unit never split across lines (a no-break space between them).
+    expect(formatDuration(850)).toBe("850\u00a0ms");
+    expect(formatDuration(2400)).toBe("2.4\u00a0s");
+    expect(formatDuration(12_340)).toBe("12.3\u00a0s");
+    expect(formatDuration(65_000)).toBe("1\u00a0min 5\u00a0s");
+    expect(formatDuration(undefined)).toBe("—");
   });
 });
 
