@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { oneSchema, pageSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
+import { refSchema } from "@/server/versioning";
 import { ingestOtlpRequest, ingestTracingRequest } from "./ingest-request";
 import { legacyDeleteTrace, legacyFetchTrace, legacyQuery } from "./legacy";
 import { ingestTraceBatch } from "./ingest-traces";
@@ -47,6 +48,9 @@ const legacyFetchResponse = z.union([
 const queryBody = z.looseObject({
   filtering: z.unknown().optional(),
   windowing: z.unknown().optional(),
+  query_ref: refSchema.optional().describe("A saved query (queries artifact): its latest revision's filtering applies"),
+  query_variant_ref: refSchema.optional().describe("A saved query's variant (its latest revision, or `version`)"),
+  query_revision_ref: refSchema.optional().describe("A saved query's revision; a reference to nothing is a 404"),
   formatting: z
     .object({ focus: z.enum(["trace", "span"]).optional(), format: z.enum(["agenta", "opentelemetry"]).optional() })
     .optional(),

@@ -4,6 +4,7 @@ import { capped, emitEvent } from "@/server/events";
 import { parseTraceId, traceIdToWire } from "./ids";
 import { queryTracePage, querySpanPage } from "./query/run-query";
 import { parseWindowing } from "./query/windowing";
+import { withSavedQuery, type QueryTerms, type SavedQueryRefs } from "./saved-query";
 import { loadTraces, newestFirst } from "./store/read-spans";
 import { spanToWire, traceToWire } from "./wire";
 
@@ -48,21 +49,18 @@ export async function listTraces(db: Database, reader: Reader, rawIds: string[])
   return { count: order.length, traces: order.map((id) => traceToWire(id, traces.get(id)!)) };
 }
 
-export interface QueryBody {
-  filtering?: unknown;
-  windowing?: unknown;
-  formatting?: { focus?: "trace" | "span"; format?: string };
-}
+export type QueryBody = QueryTerms & SavedQueryRefs;
 
-/** POST /traces/query: traces newest first, paged; emits traces.queried. */
+/** POST /traces/query: traces newest first, paged; emits traces.queried. A named saved query applies (saved-query.ts). */
 export async function queryTraces(db: Database, reader: Reader, body: QueryBody) {
-  if (body.formatting?.focus === "span") {
-    const spans = await querySpans(db, reader, body);
+  const terms = await withSavedQuery(db, reader.projectId, body, body.formatting?.focus ?? "trace");
+  if (terms.formatting?.focus === "span") {
+    const spans = await spanPage(db, reader, terms);
     await emitTraceRead(db, reader, "traces.queried", [...new Set(spans.spans.map((s) => s.trace_id as string))]);
     return spans;
   }
-  const window = parseWindowing(body.windowing);
-  const page = await queryTracePage(db, reader.projectId, body.filtering, window);
+  const window = parseWindowing(terms.windowing);
+  const page = await queryTracePage(db, reader.projectId, terms.filtering, window);
   await emitTraceRead(
     db,
     reader,
@@ -76,10 +74,14 @@ export async function queryTraces(db: Database, reader: Reader, body: QueryBody)
   };
 }
 
-/** POST /spans/query: matching spans, flat, newest first, paged. */
+/** POST /spans/query: matching spans, flat, newest first, paged. A named saved query applies (saved-query.ts). */
 export async function querySpans(db: Database, reader: Reader, body: QueryBody) {
-  const window = parseWindowing(body.windowing);
-  const page = await querySpanPage(db, reader.projectId, body.filtering, window);
+  return spanPage(db, reader, await withSavedQuery(db, reader.projectId, body, "span"));
+}
+
+async function spanPage(db: Database, reader: Reader, terms: QueryTerms) {
+  const window = parseWindowing(terms.windowing);
+  const page = await querySpanPage(db, reader.projectId, terms.filtering, window);
   return {
     count: page.spans.length,
     spans: page.spans.map(spanToWire),

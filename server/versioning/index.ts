@@ -21,7 +21,7 @@ export {
 } from "./embeds";
 export { isDefaultVariant, Lookup } from "./lookup";
 export type { ArtifactRecord, EntityHeader, RevisionRecord, Scope, VariantRecord } from "./records";
-export { refSchema, type Ref, type RetrieveRefs } from "./references";
+export { isEmptyRef, refSchema, type Ref, type RetrieveRefs } from "./references";
 export { resolveRevision, type Resolution } from "./resolve-revision";
 export { resolveRevisionBySlugAndVersion } from "./resolve-slug-version";
 export { revisionReferences } from "./revision-events";
