@@ -20,7 +20,13 @@ describe.skipIf(!process.env.DATABASE_URL)("a key revoked by one process, on ano
   let second: DatabaseHandle;
   beforeAll(async () => {
     first = await openTestDatabase();
-    second = await openDatabase({ url: first.url!, maxConnections: 2 });
+    // Configured as the first (behind a pooler: its direct URL for LISTEN).
+    second = await openDatabase({
+      url: first.url!,
+      pooler: first.pooler,
+      directUrl: first.directUrl,
+      maxConnections: 2,
+    });
   });
   afterAll(async () => {
     await second.close();
