@@ -44,6 +44,20 @@ test("automations: create a schedule with its cron preview, press Test, and open
   await expect(deliveries.getByRole("link", { name: "Open session" })).toBeVisible({ timeout: 30_000 });
   await expect(row).toContainText("Last run:");
   await screenshot(page, testInfo, "automations-tested");
+
+  // An inbound trigger: its URL and secret are shown once, after saving.
+  await page.getByRole("button", { name: "New trigger" }).click();
+  const trigger = page.getByRole("form", { name: "New trigger" });
+  await trigger.getByLabel("Runs when").selectOption("inbound");
+  await trigger.getByLabel("Name").fill("GitHub issues");
+  await trigger.getByLabel("Signature scheme").selectOption("github");
+  await trigger.getByLabel("Message").fill("Triage {{ issue.title }}");
+  await trigger.getByRole("button", { name: "Create trigger" }).click();
+  await expect(page.getByText("Inbound trigger created")).toBeVisible();
+  await expect(page.getByText(/\/api\/automations\/[0-9a-f-]{36}\/inbound/).first()).toBeVisible();
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByRole("listitem", { name: "Automation GitHub issues" })).toContainText("(github)");
+
   await deliveries.getByRole("link", { name: "Open session" }).click();
   await expect(page).toHaveURL(/\/chat\?trace=/);
   await expect(page.getByText("The nightly report is ready.")).toBeVisible({ timeout: 30_000 });

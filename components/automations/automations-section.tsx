@@ -10,26 +10,35 @@ import { tracePath } from "@/components/traces/trace-paths";
 import { useTRPC } from "@/components/trpc";
 import { Badge, Button, Card, EmptyState, Notice, PlusIcon, Skeleton, TimeAgo } from "@/components/ui";
 import { ScheduleForm } from "./schedule-form";
+import { TriggerForm } from "./trigger-form";
 
 /** The project's automations: next and last run, create and edit, Test, pause, and each one's deliveries. */
 export function AutomationsSection() {
   const trpc = useTRPC();
   const list = useQuery(trpc.automations.list.queryOptions());
   const canEdit = useCanEdit();
-  const [form, setForm] = useState<{ editing?: AutomationWire } | null>(null);
+  const [form, setForm] = useState<{ editing?: AutomationWire; trigger?: boolean } | null>(null);
   return (
     <Card
       title="Automations"
       labelledBy="automations-title"
       description="Agents that run on a schedule, on this service's events, or when a signed request arrives."
       actions={
-        <Button variant="primary" disabled={!canEdit} onClick={() => setForm({})}>
-          <PlusIcon className="size-3.5" />
-          New schedule
-        </Button>
+        <div className="flex gap-2">
+          <Button disabled={!canEdit} onClick={() => setForm({ trigger: true })}>
+            New trigger
+          </Button>
+          <Button variant="primary" disabled={!canEdit} onClick={() => setForm({})}>
+            <PlusIcon className="size-3.5" />
+            New schedule
+          </Button>
+        </div>
       }
     >
-      {form && <ScheduleForm editing={form.editing} onDone={() => setForm(null)} />}
+      {form?.trigger && <TriggerForm onDone={() => setForm(null)} />}
+      {form && !form.trigger && (
+        <ScheduleForm key={form.editing?.id ?? "new"} editing={form.editing} onDone={() => setForm(null)} />
+      )}
       {list.isPending ? (
         <div className="p-5">
           <Skeleton className="h-12" />
@@ -99,6 +108,12 @@ function AutomationRow({ automation, onEdit }: { automation: AutomationWire; onE
       </div>
       <dl className="flex flex-wrap gap-x-4 text-xs text-muted">
         {automation.description_of_schedule && <dd>{automation.description_of_schedule}</dd>}
+        {automation.event_types && <dd>On {automation.event_types.join(", ")}</dd>}
+        {automation.inbound_path && (
+          <dd>
+            POST <code className="font-mono">{automation.inbound_path}</code> ({automation.signature_scheme})
+          </dd>
+        )}
         <dd>Next run: {automation.next_fire_at ? <TimeAgo iso={automation.next_fire_at} /> : "—"}</dd>
         <dd>
           Last run: {last ? <TimeAgo iso={last.fired_at ?? last.created_at} /> : "—"}

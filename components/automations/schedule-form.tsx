@@ -12,6 +12,35 @@ const OVERLAPS = [
   ["cancel_previous", "Cancel the previous run"],
 ] as const;
 
+const ENVIRONMENTS = ["production", "staging", "development"] as const;
+
+interface AgentItem {
+  agent: { id: string; slug: string };
+  latest?: { revisionId: string; version: string };
+}
+
+function agentOf(editing: AutomationWire | undefined): string {
+  return ((editing?.references.workflow as { id?: string } | undefined)?.id ?? "") as string;
+}
+
+/** The "What runs" choice a saved schedule's references stand for. */
+function runsOf(editing: AutomationWire | undefined): string {
+  const refs = editing?.references as Record<string, { id?: string; slug?: string } | string | undefined> | undefined;
+  const environment = refs?.environment as { slug?: string } | undefined;
+  if (environment?.slug) return `env:${environment.slug}`;
+  const revision = refs?.workflow_revision as { id?: string } | undefined;
+  return revision?.id ? `revision:${revision.id}` : "latest";
+}
+
+/** References for the choice: the agent, a pinned revision, or an environment resolved when it fires. */
+function referencesFor(runs: string, agentId: string, item: AgentItem | undefined): Record<string, unknown> {
+  if (runs === "pinned" && item?.latest) return { workflow_revision: { id: item.latest.revisionId } };
+  if (runs.startsWith("revision:")) return { workflow_revision: { id: runs.slice("revision:".length) } };
+  if (runs.startsWith("env:") && item)
+    return { environment: { slug: runs.slice("env:".length) }, key: `${item.agent.slug}.revision` };
+  return { workflow: { id: agentId } };
+}
+
 /** Create or edit a schedule: the cron's words and next five fire times are shown before saving. */
 export function ScheduleForm({ editing, onDone }: { editing?: AutomationWire; onDone: () => void }) {
   const trpc = useTRPC();
@@ -21,14 +50,16 @@ export function ScheduleForm({ editing, onDone }: { editing?: AutomationWire; on
   const [cron, setCron] = useState(editing?.cron ?? "0 9 * * 1-5");
   const [timezone, setTimezone] = useState(editing?.timezone ?? "UTC");
   const [overlap, setOverlap] = useState<(typeof OVERLAPS)[number][0]>(editing?.overlap_policy ?? "skip");
-  const [agentId, setAgentId] = useState(
-    ((editing?.references.workflow as { id?: string } | undefined)?.id ?? "") as string,
-  );
+  const [agentId, setAgentId] = useState(agentOf(editing));
+  const [runs, setRuns] = useState(runsOf(editing));
   const [message, setMessage] = useState(
     ((editing?.input.messages as { content: string }[] | undefined)?.[0]?.content ?? "") as string,
   );
   const preview = useQuery({ ...trpc.automations.preview.queryOptions({ cron, timezone }), retry: false });
-  const chosen = agentId || agents.data?.items[0]?.agent.id || "";
+  // A saved environment reference names its agent by the key (`<slug>.revision`).
+  const keyed = agents.data?.items.find((item) => `${item.agent.slug}.revision` === editing?.references.key);
+  const chosen = agentId || keyed?.agent.id || agents.data?.items[0]?.agent.id || "";
+  const chosenItem = agents.data?.items.find((item) => item.agent.id === chosen);
   const automation = {
     kind: "schedule" as const,
     name,
@@ -37,7 +68,7 @@ export function ScheduleForm({ editing, onDone }: { editing?: AutomationWire; on
     overlap_policy: overlap,
     catch_up_seconds: editing?.catch_up_seconds ?? 900,
     is_active: editing?.is_active ?? true,
-    references: { workflow: { id: chosen } },
+    references: referencesFor(runs, chosen, chosenItem),
     input: { messages: [{ role: "user" as const, content: message }] },
   };
   const save = useMutation(
@@ -72,7 +103,25 @@ export function ScheduleForm({ editing, onDone }: { editing?: AutomationWire; on
             </option>
           ))}
         </select>
-        <span className="text-xs font-normal text-muted">Runs the agent&apos;s latest revision at each firing.</span>
+      </label>
+      <label className="flex flex-col gap-1.5 text-sm font-medium">
+        What runs
+        <select
+          className="rounded-md border border-border bg-background px-2 py-1.5"
+          value={runs}
+          onChange={(e) => setRuns(e.target.value)}
+        >
+          <option value="latest">The latest revision at each firing</option>
+          {chosenItem?.latest && (
+            <option value="pinned">Pinned: version {chosenItem.latest.version} (as it is now)</option>
+          )}
+          {editing && runs.startsWith("revision:") && <option value={runs}>Pinned: the revision saved before</option>}
+          {ENVIRONMENTS.map((env) => (
+            <option key={env} value={`env:${env}`}>
+              What is deployed to {env} when it fires
+            </option>
+          ))}
+        </select>
       </label>
       <div className="grid grid-cols-2 gap-3">
         <TextField label="Cron" value={cron} onChange={(e) => setCron(e.target.value)} className="font-mono" />

@@ -6,6 +6,7 @@ import { EvaluationsIcon } from "@/components/evaluations/evaluations-icon";
 import { EvaluatorsIcon } from "@/components/evaluators/evaluators-icon";
 import { TracesIcon } from "@/components/traces/traces-icon";
 import { WebhooksIcon } from "@/components/webhooks/webhooks-icon";
+import { AutomationsIcon } from "@/components/automations/automations-icon";
 import { HomeIcon, KeyIcon, SettingsIcon } from "@/components/ui";
 
 export interface NavItem {
@@ -66,7 +67,7 @@ export const navItems: NavItem[] = [
   {
     href: "/automations",
     label: "Automations",
-    icon: SettingsIcon,
+    icon: AutomationsIcon,
     description: "Run agents on a schedule, on this service's events, or on signed inbound requests.",
   },
   {
