@@ -3,7 +3,7 @@ import { cancelRun, startBackgroundRun } from "@/server/agent-runs";
 import type { AppContext } from "@/server/core/app-context";
 import { ForbiddenError, isAppError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
-import { isProjectRole } from "@/server/core/roles";
+import { hasRole, isProjectRole } from "@/server/core/roles";
 import { logger } from "@/server/core/logger";
 import { agentRuns, automationDeliveries, automations, projectMembers } from "@/server/db/schema";
 import { settleDelivery, type DeliveryRow } from "./delivery-store";
@@ -179,6 +179,12 @@ async function ownerPrincipal(app: AppContext, automation: AutomationRow) {
   if (!member || !isProjectRole(member.role))
     throw new ForbiddenError(
       "the user who made this automation is no longer a member of the project; save it again as a member",
+      "automation_owner_gone",
+    );
+  // Running an agent is a member's right, as on the invoke route: a creator made viewer since cannot.
+  if (!hasRole(member.role, "member"))
+    throw new ForbiddenError(
+      "the user who made this automation is now a viewer, who cannot run agents; save it again as a member",
       "automation_owner_gone",
     );
   return { projectId: automation.projectId, userId: automation.createdBy, role: member.role };
