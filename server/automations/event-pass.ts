@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNotNull, isNull } from "drizzle-orm";
 import type { AppContext } from "@/server/core/app-context";
 import { automationDeliveries, automations, events } from "@/server/db/schema";
 import { insertDeliveries, type NewDelivery } from "./delivery-store";
@@ -11,6 +11,12 @@ import { matchesFilter, type PayloadCondition } from "./payload-template";
  */
 const LOOKBACK_MS = 30_000;
 const EVENTS_PER_PASS = 500;
+
+/** The smallest UUIDv7 minted at `ms` (event ids are UUIDv7, their first 48 bits the time). */
+export function idFloor(ms: number): string {
+  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, "0");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
+}
 
 export const eventKey = (eventId: string) => `event:${eventId}`;
 
@@ -40,6 +46,8 @@ export async function matchEvents(app: AppContext, limit: number): Promise<numbe
           and(
             eq(events.projectId, sub.projectId),
             inArray(events.eventType, sub.eventTypes ?? []),
+            // The id bound lets the (project, type, id) index skip older events; created_at decides.
+            gte(events.id, idFloor(cursor.getTime() - LOOKBACK_MS - 1_000)),
             gt(events.createdAt, new Date(cursor.getTime() - LOOKBACK_MS)),
           ),
         )
