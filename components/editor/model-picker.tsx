@@ -28,12 +28,14 @@ const CUSTOM = "__custom__";
 const INFER = "";
 /** Provider select values of stored custom providers: `custom:<connection slug>`. */
 const CUSTOM_PREFIX = "custom:";
+/** The provider select's value for the project's model aliases (no provider: the alias chooses). */
+const ALIAS = "__alias__";
 
 /**
  * llm.provider and llm.model, fed by the harness catalog: the providers the harness reaches and
  * their curated models (with context window and price), the project's custom providers and the
- * models they list (`llm.connection.slug`), or any other model id typed by hand; then the model
- * settings.
+ * models they list (`llm.connection.slug`), the project's model aliases (`llm.model` = the alias,
+ * no provider), or any other model id typed by hand; then the model settings.
  */
 export function ModelPicker({
   template,
@@ -50,12 +52,15 @@ export function ModelPicker({
   const customProviders = useQuery(trpc.connections.customModels.queryOptions()).data ?? [];
   const customSlug = readCustomProvider(template);
   const customProvider = customProviders.find((c) => c.slug === customSlug);
-  const provider =
-    customSlug !== undefined ? `${CUSTOM_PREFIX}${customSlug}` : (readText(template, "provider") ?? INFER);
   const model = readText(template, "model") ?? "";
   const providers = harness?.providers ?? [];
   const selection = harness?.model_selection;
-  const aliases = selection?.kind === "alias" ? selection.aliases : null;
+  const projectAliases = (useQuery(trpc.controls.aliases.list.queryOptions()).data ?? []).map((a) => a.name);
+  const offersAliases = selection?.kind !== "alias" && projectAliases.length > 0;
+  const namedProvider =
+    customSlug !== undefined ? `${CUSTOM_PREFIX}${customSlug}` : (readText(template, "provider") ?? INFER);
+  const provider = namedProvider === INFER && offersAliases && projectAliases.includes(model) ? ALIAS : namedProvider;
+  const aliases = selection?.kind === "alias" ? selection.aliases : provider === ALIAS ? projectAliases : null;
   const curated = providers.find((p) => p.provider === provider)?.models ?? [];
   const customChoices = customProvider?.models ?? [];
   const choices = aliases ?? (customSlug !== undefined ? customChoices : curated.map((m) => m.id));
@@ -63,13 +68,18 @@ export function ModelPicker({
   const custom = customWanted || !choices.includes(model);
   const info = curated.find((m) => m.id === model);
   const connected = useConnectedProviders();
-  const connection = provider === INFER || customSlug !== undefined ? undefined : connected.get(provider);
+  const connection =
+    provider === INFER || provider === ALIAS || customSlug !== undefined ? undefined : connected.get(provider);
 
   const providerIssues = issues.filter((i) => i.path === "llm.provider");
   const modelIssues = issues.filter((i) => i.path === "llm.model");
   const otherIssues = issues.filter((i) => !providerIssues.includes(i) && !modelIssues.includes(i));
 
   function changeProvider(next: string) {
+    if (next === ALIAS) {
+      setCustomWanted(false);
+      return onChange(writeModel(template, null, projectAliases.includes(model) ? model : projectAliases[0]));
+    }
     if (next.startsWith(CUSTOM_PREFIX)) {
       const slug = next.slice(CUSTOM_PREFIX.length);
       const listed = customProviders.find((c) => c.slug === slug)?.models ?? [];
@@ -120,13 +130,15 @@ export function ModelPicker({
                 {c.name} · custom provider
               </option>
             ))}
+            {offersAliases && <option value={ALIAS}>Model alias · fallbacks set in Settings</option>}
             {provider !== INFER &&
+              provider !== ALIAS &&
               !providers.some((p) => p.provider === provider) &&
               !customProviders.some((c) => `${CUSTOM_PREFIX}${c.slug}` === provider) && (
                 <option value={provider}>{customSlug ?? provider}</option>
               )}
           </SelectInput>
-          {provider !== INFER && (
+          {provider !== INFER && provider !== ALIAS && (
             <p className="text-xs text-muted" data-testid="provider-connection">
               {customSlug !== undefined
                 ? customProvider

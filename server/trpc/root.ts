@@ -5,6 +5,7 @@ import { apiKeysRouter } from "./routers/api-keys";
 import { catalogRouter } from "./routers/catalog";
 import { chatSessionsRouter } from "./routers/chat-sessions";
 import { connectionsRouter } from "./routers/connections";
+import { controlsRouter } from "./routers/controls";
 import { deployGateRouter } from "./routers/deploy-gate";
 import { environmentsRouter } from "./routers/environments";
 import { evaluationsRouter } from "./routers/evaluations";
@@ -26,6 +27,7 @@ export const appRouter = createTRPCRouter({
   catalog: catalogRouter,
   chatSessions: chatSessionsRouter,
   connections: connectionsRouter,
+  controls: controlsRouter,
   deployGate: deployGateRouter,
   environments: environmentsRouter,
   evaluations: evaluationsRouter,

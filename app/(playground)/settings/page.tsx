@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { ApiKeysSection, DeployGateSection, MembersSection } from "@/components/settings";
+import { AliasesSection, AllowlistsSection, BudgetsSection, RateLimitsSection } from "@/components/controls";
 import { PageContainer, PageHeader } from "@/components/shell";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -9,11 +10,15 @@ export default function SettingsPage() {
     <PageContainer>
       <PageHeader
         title="Settings"
-        description="Who is in this project, access to its API, and what a deploy to production needs."
+        description="Who is in this project, access to its API, what a deploy to production needs, and what runs may spend and call."
       />
       <MembersSection />
       <ApiKeysSection />
       <DeployGateSection />
+      <BudgetsSection />
+      <RateLimitsSection />
+      <AllowlistsSection />
+      <AliasesSection />
     </PageContainer>
   );
 }
