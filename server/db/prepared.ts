@@ -39,7 +39,8 @@ export const timestampPlaceholder = (name: string) => sql`${sql.placeholder(name
 
 /**
  * A query written with Drizzle and `sql.placeholder`s, turned into SQL once per process and then
- * run straight on the driver (postgres.js prepares it per connection), its rows decoded by the
+ * run straight on the driver (postgres.js prepares it per connection, except on a transaction
+ * pooler's pool, where `prepare: false` on the connection wins), its rows decoded by the
  * columns' own mappers. Works on the database and inside a transaction alike.
  *
  * Why not Drizzle's own `.prepare()`: its execute wraps each call in tracing spans, a cache layer
