@@ -2,6 +2,7 @@ import Link from "next/link";
 import { PageContainer } from "@/components/shell";
 import { navItems } from "@/components/shell/nav-items";
 import { ArrowRightIcon, BookIcon, buttonClass } from "@/components/ui";
+import { AnalyticsView } from "@/components/analytics";
 import { QuickStart } from "@/components/home/quick-start";
 import { StartCard } from "@/components/home/start-card";
 import { publicOrigin } from "@/app/server-session";
@@ -10,6 +11,9 @@ export default async function HomePage() {
   const origin = await publicOrigin();
   return (
     <PageContainer>
+      {/* A team's first screen is how its agents are doing. */}
+      <AnalyticsView />
+
       <section className="flex flex-col gap-4 pt-2">
         <p className="text-xs font-medium tracking-wide text-accent uppercase">Playground</p>
         <h1 className="max-w-2xl text-2xl font-semibold tracking-tight text-balance md:text-3xl">

@@ -19,7 +19,13 @@ export interface NavItem {
 
 /** Only pages that exist are listed; the sidebar and the Overview's cards both come from here. */
 export const navItems: NavItem[] = [
-  { href: "/", label: "Overview", icon: HomeIcon, description: "Where to start, and the API in two commands." },
+  {
+    href: "/",
+    label: "Overview",
+    icon: HomeIcon,
+    description:
+      "How your agents are doing (runs, cost, errors, latency, tokens), where to start, and the API in two commands.",
+  },
   {
     href: "/agents",
     label: "Agents",

@@ -35,7 +35,7 @@ export function factsSql(source: FactSource, query: FactQuery, params: SqlParams
         r.ttft_count, r.ttft_ms, r.latency, r.ttft, ${runs ? "r.run_tokens" : "r.tokens"} as tokens,
         ${runs ? "r.run_costs" : "r.costs"} as costs
       from span_rollups r
-      where r.project_id = ${project} and r.grain = ${params.add(window.grain, "::text")}
+      where r.project_id = ${project} and r.grain = ${params.add(window.grain ?? "", "::text")}
         and r.bucket >= ${start} and r.bucket < ${end}
         ${runs ? "and r.root and r.trace_type <> 'annotation'" : ""}
         and (${filterSql(query.filtering, params, "rollup")})`;

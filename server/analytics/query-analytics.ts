@@ -31,8 +31,8 @@ export interface AnalyticsResult {
 export interface AnalyticsQueryOptions {
   /** The time the window's default end is taken from (the app's clock). */
   now: Date;
-  /** Force a source (the benchmark compares both; tests check they agree). */
-  source?: FactSource;
+  /** Scan even when the roll-ups could answer (the benchmark compares both; tests check they agree). */
+  scan?: boolean;
 }
 
 interface Row {
@@ -62,9 +62,10 @@ export async function queryAnalytics(
   const window = await bucketWindow(db, oldest, newest, unit, timezone);
   const focus = query.focus ?? "run";
   const group = query.group_by;
-  const source: FactSource =
-    options.source ??
-    ((group !== undefined && typeof group !== "string") || filterNeedsScan(query.filtering) ? "scan" : "rollup");
+  // The roll-ups keep dimensions and grains; anything else is computed from the window's spans.
+  const rollupCan =
+    (group === undefined || typeof group === "string") && !filterNeedsScan(query.filtering) && !!window.grain;
+  const source: FactSource = rollupCan && !options.scan ? "rollup" : "scan";
 
   const params = new SqlParams();
   const facts = factsSql(source, { projectId, focus, window, group, filtering: query.filtering }, params);

@@ -9,8 +9,8 @@ export interface BucketWindow {
   /** Bucket starts, oldest first; the window is [starts[0], end). */
   starts: Date[];
   end: Date;
-  /** The coarsest roll-up grain every bucket boundary falls on. */
-  grain: RollupGrain;
+  /** The coarsest roll-up grain every bucket boundary falls on; none for minute buckets. */
+  grain?: RollupGrain;
 }
 
 const UNIT_MS: Record<BucketUnit, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
@@ -73,11 +73,11 @@ export async function bucketWindow(
   return { unit, timezone, starts, end, grain: grainFor(unit, [...starts, end]) };
 }
 
-/** The coarsest grain (UTC) that every boundary falls on. */
-export function grainFor(unit: BucketUnit, boundaries: Date[]): RollupGrain {
-  const onHour = boundaries.every((d) => d.getTime() % UNIT_MS.hour === 0);
-  const onDay = boundaries.every((d) => d.getTime() % UNIT_MS.day === 0);
-  if (unit === "day" && onDay) return "day";
-  if (unit !== "minute" && onHour) return "hour";
-  return "minute";
+/** The coarsest grain (UTC) that every boundary falls on; undefined when none does (minute buckets). */
+export function grainFor(unit: BucketUnit, boundaries: Date[]): RollupGrain | undefined {
+  const on = (ms: number) => boundaries.every((d) => d.getTime() % ms === 0);
+  if (unit === "minute") return undefined;
+  if (unit === "day" && on(UNIT_MS.day)) return "day";
+  if (on(UNIT_MS.hour)) return "hour";
+  return on(15 * UNIT_MS.minute) ? "quarter" : undefined;
 }

@@ -1,6 +1,7 @@
 import { createCallerFactory, createTRPCRouter } from "./init";
 import { accountRouter } from "./routers/account";
 import { agentsRouter } from "./routers/agents";
+import { analyticsRouter } from "./routers/analytics";
 import { apiKeysRouter } from "./routers/api-keys";
 import { catalogRouter } from "./routers/catalog";
 import { chatSessionsRouter } from "./routers/chat-sessions";
@@ -23,6 +24,7 @@ import { automationsRouter } from "./routers/automations";
 export const appRouter = createTRPCRouter({
   account: accountRouter,
   agents: agentsRouter,
+  analytics: analyticsRouter,
   apiKeys: apiKeysRouter,
   catalog: catalogRouter,
   chatSessions: chatSessionsRouter,

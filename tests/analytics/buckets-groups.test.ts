@@ -7,7 +7,7 @@ import { analytics, expectStatus, ingestSpans, runSpans, setupAnalytics, type An
 let c: AnalyticsCtx;
 const a1 = runSpans({
   agent: "agent-a",
-  model: "gpt-4o",
+  model: "house-model-a",
   revision: "rev-a1",
   environment: "production",
   user: "u1",
@@ -18,7 +18,7 @@ const a1 = runSpans({
 });
 const a2 = runSpans({
   agent: "agent-a",
-  model: "gpt-4o",
+  model: "house-model-a",
   revision: "rev-a2",
   start: "2026-01-10T01:45:00.000Z",
   durationMs: 3000,
@@ -28,7 +28,7 @@ const a2 = runSpans({
 });
 const b1 = runSpans({
   agent: "agent-b",
-  model: "claude-x",
+  model: "house-model-b",
   provider: "anthropic",
   start: "2026-01-10T03:20:00.000Z",
   durationMs: 2000,
@@ -37,7 +37,7 @@ const b1 = runSpans({
 });
 const b2 = runSpans({
   agent: "agent-b",
-  model: "claude-x",
+  model: "house-model-b",
   provider: "anthropic",
   start: "2026-01-10T23:30:00.000Z",
   durationMs: 500,
@@ -59,7 +59,7 @@ async function ok(body: unknown): Promise<AnalyticsResult> {
 
 /** The same query answered by a scan of the spans: the roll-up must agree with it exactly. */
 async function expectScanAgrees(body: Record<string, unknown>, result: AnalyticsResult) {
-  const scan = await queryAnalytics(c.t.context.db, c.projectId, body, { now: new Date(), source: "scan" });
+  const scan = await queryAnalytics(c.t.context.db, c.projectId, body, { now: new Date(), scan: true });
   expect({ ...scan, source: result.source }).toEqual(result);
 }
 
@@ -107,8 +107,8 @@ describe("buckets and groups", () => {
     expect(r.metrics.ttft_ms.count).toBe(1);
     expect(Math.abs(r.metrics.ttft_ms.p50 - 250) / 250).toBeLessThan(0.01);
     expect(r.groups!.map((g) => [g.key, g.metrics.count, g.metrics.tokens.prompt])).toEqual([
-      ["gpt-4o", 4, 110],
-      ["claude-x", 2, 7],
+      ["house-model-a", 4, 110],
+      ["house-model-b", 2, 7],
     ]);
     await expectScanAgrees(body, r);
   });
@@ -140,7 +140,7 @@ describe("buckets and groups", () => {
     expect(dim).toMatchObject({ source: "rollup", metrics: { count: 2 } });
     const notIn = await ok({
       windowing: hours,
-      filtering: { conditions: [{ field: "model", operator: "not_in", value: ["gpt-4o"] }] },
+      filtering: { conditions: [{ field: "model", operator: "not_in", value: ["house-model-a"] }] },
     });
     expect(notIn.metrics.count).toBe(1);
     const byName = {
@@ -160,7 +160,12 @@ describe("buckets and groups", () => {
 
 describe("late spans", () => {
   it("a run sent late lands in the bucket of its start; a child sent later adds to its run's totals", async () => {
-    const late = runSpans({ agent: "agent-c", model: "gpt-4o", start: "2026-01-10T02:10:00.000Z", durationMs: 100 });
+    const late = runSpans({
+      agent: "agent-c",
+      model: "house-model-a",
+      start: "2026-01-10T02:10:00.000Z",
+      durationMs: 100,
+    });
     await ingestSpans(c, late.spans);
     let r = await ok({ windowing: hours });
     expect(r.buckets.map((b) => b.metrics.count)).toEqual([0, 2, 1, 1, 0]);
@@ -170,7 +175,7 @@ describe("late spans", () => {
       trace_id: a1.traceId,
       span_id: "00000000000000aa",
       parent_id: a1.rootId,
-      span_name: "chat gpt-4o",
+      span_name: "chat house-model-a",
       start_time: "2026-01-10T01:15:00.500Z",
       end_time: "2026-01-10T01:15:00.900Z",
       attributes: { "gen_ai.operation.name": "chat", "ag.metrics.tokens.incremental.prompt": 1000 },

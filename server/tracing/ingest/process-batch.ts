@@ -3,13 +3,15 @@ import { pgArray } from "../query/sql-params";
 import type { SpanRecord } from "../span-record";
 import { ensurePartitions, forgetPartitions, type PartitionPeriod } from "../store/partitions";
 import { lockTraces } from "../store/trace-locks";
-import { INSERT_FROM_QUEUE, writeSpans } from "../store/write-spans";
+import { WRITE_STATEMENTS, writeSpans } from "../store/write-spans";
 import { addToBacklog, MAX_ATTEMPTS } from "./backlog";
 
 export interface BatchOptions {
   /** Ingest rows claimed per transaction. */
   rows: number;
   period: PartitionPeriod;
+  /** False only for the ingest benchmark's baseline: the service always keeps the analytics roll-ups. */
+  rollups?: boolean;
 }
 
 export interface BatchResult {
@@ -175,13 +177,18 @@ async function writeRows(
 
   const fast = traces.filter(isFast).map((t) => t.row);
   const slow = traces.filter((t) => !isFast(t)).map((t) => t.row);
-  if (fast.length > 0) await rawQuery(tx, INSERT_FROM_QUEUE, [`{${fast.map((r) => r.id).join(",")}}`]);
-  if (slow.length > 0) await writeSlowRows(tx, slow);
+  const statements = options.rollups === false ? WRITE_STATEMENTS.bare : WRITE_STATEMENTS.rollups;
+  if (fast.length > 0) await rawQuery(tx, statements.insertFromQueue, [`{${fast.map((r) => r.id).join(",")}}`]);
+  if (slow.length > 0) await writeSlowRows(tx, slow, statements);
   await rawQuery(tx, DELETE_ROWS, [`{${rows.map((r) => r.id).join(",")}}`]);
   return rows.reduce((sum, r) => sum + r.span_count, 0);
 }
 
-async function writeSlowRows(tx: Executor, rows: ClaimedRow[]): Promise<void> {
+async function writeSlowRows(
+  tx: Executor,
+  rows: ClaimedRow[],
+  statements: typeof WRITE_STATEMENTS.rollups,
+): Promise<void> {
   const payloads = new Map(
     (await rawQuery<{ id: string; payload: string }>(tx, PAYLOADS, [`{${rows.map((r) => r.id).join(",")}}`])).map(
       (p) => [p.id, p.payload],
@@ -189,7 +196,7 @@ async function writeSlowRows(tx: Executor, rows: ClaimedRow[]): Promise<void> {
   );
   let group = new Map<string, SpanRecord[]>();
   const flush = async () => {
-    for (const [projectId, spans] of group) await writeSpans(tx, projectId, spans);
+    for (const [projectId, spans] of group) await writeSpans(tx, projectId, spans, new Set(), statements);
     group = new Map();
   };
   for (const row of [...rows].sort((a, b) => Number(a.id) - Number(b.id))) {
@@ -201,7 +208,7 @@ async function writeSlowRows(tx: Executor, rows: ClaimedRow[]): Promise<void> {
       continue;
     }
     await flush();
-    await writeSpans(tx, row.project_id, spans, new Set(arrayText(row.replace_traces)));
+    await writeSpans(tx, row.project_id, spans, new Set(arrayText(row.replace_traces)), statements);
   }
   await flush();
 }

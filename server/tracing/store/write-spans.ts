@@ -13,37 +13,56 @@ const INSERT_COLUMNS = `project_id, trace_id, span_id, parent_id, start_time, en
   span_name, status_code, status_message, session_id, user_id, agent_id, attributes, "references", links, events,
   exception, resource`;
 
-// Every statement that changes `spans` also rolls the change up (store/span-rollups.ts).
-const INSERT_SPANS = withRollups(`span_changes as (insert into spans (${INSERT_COLUMNS})
-  select $1::uuid, r.* from jsonb_to_recordset($2::text::jsonb) as r(${RECORD_COLUMNS})
-  returning ${CHANGE_COLUMNS("spans")}, 1 as sign)`);
-
-/** Every span of the given ingest rows, straight from their queued payloads (the worker's fast path). */
-export const INSERT_FROM_QUEUE = withRollups(`span_changes as (insert into spans (${INSERT_COLUMNS})
-  select i.project_id, r.* from span_ingest i cross join lateral jsonb_to_recordset(i.payload::jsonb) as r(${RECORD_COLUMNS})
-  where i.id = any($1::text::bigint[])
-  returning ${CHANGE_COLUMNS("spans")}, 1 as sign)`);
-
 // A join, not `trace_id = any(...)`: on a young partition without statistics the planner may pick a
 // sequential scan, and `= any` then compares every row with every id (seconds per batch).
 const LOAD_TRACES = `select s.trace_id::text, s.span_id::text, s.parent_id::text, s.start_time::text as start_time, s.attributes
   from unnest($2::text::uuid[]) as t(id) join spans s on s.project_id = $1::uuid and s.trace_id = t.id`;
 
-const DELETE_SPANS =
-  withRollups(`span_changes as (delete from spans s using jsonb_to_recordset($2::text::jsonb) as d(trace_id uuid, span_id uuid, start_time timestamptz)
-  where s.project_id = $1::uuid and s.trace_id = d.trace_id and s.span_id = d.span_id and s.start_time = d.start_time
-  returning ${CHANGE_COLUMNS("s")}, -1 as sign)`);
+/**
+ * The statements that change `spans`, each rolling its change up (store/span-rollups.ts); without
+ * roll-ups only for the ingest benchmark's baseline.
+ */
+function writeStatements(rollups: boolean) {
+  return {
+    insertSpans: withRollups(
+      `span_changes as (insert into spans (${INSERT_COLUMNS})
+  select $1::uuid, r.* from jsonb_to_recordset($2::text::jsonb) as r(${RECORD_COLUMNS})
+  returning ${CHANGE_COLUMNS("spans")}, 1 as sign)`,
+      rollups,
+    ),
 
-// The CTEs see the rows as they were before the statement: `old` takes the stored rows out of the
-// roll-up, `new` puts the updated ones in.
-const UPDATE_ATTRIBUTES =
-  withRollups(`u as (select * from jsonb_to_recordset($2::text::jsonb) as u(trace_id uuid, span_id uuid, start_time timestamptz, attributes jsonb)),
+    /** Every span of the given ingest rows, straight from their queued payloads (the worker's fast path). */
+    insertFromQueue: withRollups(
+      `span_changes as (insert into spans (${INSERT_COLUMNS})
+  select i.project_id, r.* from span_ingest i cross join lateral jsonb_to_recordset(i.payload::jsonb) as r(${RECORD_COLUMNS})
+  where i.id = any($1::text::bigint[])
+  returning ${CHANGE_COLUMNS("spans")}, 1 as sign)`,
+      rollups,
+    ),
+
+    deleteSpans: withRollups(
+      `span_changes as (delete from spans s using jsonb_to_recordset($2::text::jsonb) as d(trace_id uuid, span_id uuid, start_time timestamptz)
+  where s.project_id = $1::uuid and s.trace_id = d.trace_id and s.span_id = d.span_id and s.start_time = d.start_time
+  returning ${CHANGE_COLUMNS("s")}, -1 as sign)`,
+      rollups,
+    ),
+
+    // The CTEs see the rows as they were before the statement: `old` takes the stored rows out of the
+    // roll-up, `new` puts the updated ones in.
+    updateAttributes: withRollups(
+      `u as (select * from jsonb_to_recordset($2::text::jsonb) as u(trace_id uuid, span_id uuid, start_time timestamptz, attributes jsonb)),
   old as (select ${CHANGE_COLUMNS("s")}, -1 as sign from spans s join u
     on s.project_id = $1::uuid and s.trace_id = u.trace_id and s.span_id = u.span_id and s.start_time = u.start_time),
   new as (update spans s set attributes = u.attributes, updated_at = now() from u
     where s.project_id = $1::uuid and s.trace_id = u.trace_id and s.span_id = u.span_id and s.start_time = u.start_time
     returning ${CHANGE_COLUMNS("s")}, 1 as sign),
-  span_changes as (select * from old union all select * from new)`);
+  span_changes as (select * from old union all select * from new)`,
+      rollups,
+    ),
+  };
+}
+
+export const WRITE_STATEMENTS = { rollups: writeStatements(true), bare: writeStatements(false) };
 
 interface StoredSpan {
   trace_id: string;
@@ -75,6 +94,7 @@ export async function writeSpans(
   projectId: string,
   batch: SpanRecord[],
   replaceTraces: Set<string> = new Set(),
+  statements = WRITE_STATEMENTS.rollups,
 ): Promise<WriteResult> {
   // Within a batch the last copy of a span wins, as a later batch would.
   const incoming = new Map<string, SpanRecord>();
@@ -110,14 +130,14 @@ export async function writeSpans(
   }
 
   if (replaced.length > 0) {
-    await rawQuery(tx, DELETE_SPANS, [
+    await rawQuery(tx, statements.deleteSpans, [
       projectId,
       JSON.stringify(replaced.map((s) => ({ trace_id: s.trace_id, span_id: s.span_id, start_time: s.start_time }))),
     ]);
   }
-  if (spans.length > 0) await rawQuery(tx, INSERT_SPANS, [projectId, JSON.stringify(spans)]);
+  if (spans.length > 0) await rawQuery(tx, statements.insertSpans, [projectId, JSON.stringify(spans)]);
   if (changedKept.length > 0) {
-    await rawQuery(tx, UPDATE_ATTRIBUTES, [
+    await rawQuery(tx, statements.updateAttributes, [
       projectId,
       JSON.stringify(
         changedKept.map((s) => ({

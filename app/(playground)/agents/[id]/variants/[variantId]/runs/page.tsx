@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
+import { AnalyticsView } from "@/components/analytics";
 import { RunsView, runStatusOf } from "@/components/runs";
 import { firstParam, type SearchParams } from "@/components/search-params";
 
 export const metadata: Metadata = { title: "Runs" };
 
-/** The agent's runs; `?status=` filters them. */
+/** The agent's runs over time (a small chart), then the list; `?status=` filters the list. */
 export default async function RunsPage({
   params,
   searchParams,
@@ -13,5 +14,10 @@ export default async function RunsPage({
   searchParams: Promise<SearchParams>;
 }) {
   const [{ id, variantId }, query] = await Promise.all([params, searchParams]);
-  return <RunsView agentId={id} variantId={variantId} status={runStatusOf(firstParam(query.status))} />;
+  return (
+    <div className="flex flex-col gap-4">
+      <AnalyticsView agentId={id} compact />
+      <RunsView agentId={id} variantId={variantId} status={runStatusOf(firstParam(query.status))} />
+    </div>
+  );
 }

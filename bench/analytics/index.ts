@@ -1,0 +1,295 @@
+/**
+ * analytics: the analytics query answered from the roll-ups next to the same answer computed by a
+ * scan of `spans`, over 90 days of spans in 20 projects; and ingest throughput (the worker's
+ * passes) with and without the roll-ups.
+ *
+ *   npm run bench -- analytics [--spans 10000000] [--projects 20] [--days 90] [--ingest-spans 20000] [--rounds 3]
+ *
+ * Seeding is set-based: each statement generates 50,000 agent-like traces (a root, two model
+ * calls with tokens and costs, a tool call) with generate_series and writes them with their
+ * roll-ups through the ingest path's own roll-up statement (`withRollups`). Queries run on one
+ * project (1/20 of the spans): 90 days by day, 7 days by hour, 24 hours by hour, grouped by
+ * model; each answer is compared with the scan's (they must be equal), and the median of
+ * `--rounds` runs of each is reported. Ingest: `--ingest-spans` spans queued through
+ * `recordSpans` in rows of 100, then written by the worker's passes, alternating bare and with
+ * roll-ups, `--rounds` times each. PostgreSQL (DATABASE_URL, or the local server); a fresh
+ * database is created and dropped.
+ */
+import { randomBytes } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
+import postgres from "postgres";
+import { queryAnalytics, type AnalyticsQuery } from "@/server/analytics";
+import { loadConfig } from "@/server/core/config";
+import { migrateDatabase, openDatabase, rawQuery, type Database } from "@/server/db";
+import { recordSpans, type SpanInput } from "@/server/tracing";
+import { processIngestBatch } from "@/server/tracing/ingest/process-batch";
+import { ensurePartitions } from "@/server/tracing/store/partitions";
+import { CHANGE_COLUMNS, withRollups } from "@/server/tracing/store/span-rollups";
+import { loadAverage, log, machine } from "../lib/benchmark";
+
+const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
+const DAY_MS = 86_400_000;
+const TRACES_PER_STATEMENT = 50_000;
+
+interface Options {
+  spans: number;
+  projects: number;
+  days: number;
+  ingestSpans: number;
+  rounds: number;
+}
+
+function parseOptions(argv: string[]): Options {
+  const out: Options = { spans: 10_000_000, projects: 20, days: 90, ingestSpans: 20_000, rounds: 3 };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split("=", 2);
+    const value = () => Number(inline ?? argv[++i]);
+    if (flag === "--spans") out.spans = value();
+    else if (flag === "--projects") out.projects = value();
+    else if (flag === "--days") out.days = value();
+    else if (flag === "--ingest-spans") out.ingestSpans = value();
+    else if (flag === "--rounds") out.rounds = value();
+    else throw new Error(`Unknown option ${flag}; known: --spans, --projects, --days, --ingest-spans, --rounds`);
+  }
+  return out;
+}
+
+/** Four spans per trace: root `invoke_agent`, `chat`, `execute_tool`, `chat`; $1 projects, $2 end, $3 days, $4/$5 trace range. */
+const SEED = withRollups(`span_changes as (
+  insert into spans (project_id, trace_id, span_id, parent_id, start_time, end_time, trace_type, span_type, span_kind,
+    span_name, status_code, user_id, agent_id, attributes, "references")
+  select tr.project_id, tr.trace_id,
+    case when k = 0 then tr.root_id else md5('s' || tr.t || '-' || k)::uuid end,
+    case when k = 0 then null else tr.root_id end,
+    tr.start + k * interval '100 milliseconds',
+    tr.start + k * interval '100 milliseconds' + (case when k = 0 then tr.duration_ms else tr.duration_ms / 4 end) * interval '1 millisecond',
+    'invocation', (array['agent', 'chat', 'tool', 'chat'])[k + 1],
+    case when k = 0 then 'SPAN_KIND_SERVER' else 'SPAN_KIND_CLIENT' end,
+    (array['invoke_agent ', 'chat ', 'execute_tool search', 'chat '])[k + 1] || case when k = 2 then '' else tr.model end,
+    case when tr.failed and k in (0, 3) then 'STATUS_CODE_ERROR' else 'STATUS_CODE_OK' end,
+    case when k = 0 then tr.user_id end, null,
+    jsonb_build_object('ag', jsonb_build_object(
+      'type', jsonb_build_object('trace', 'invocation', 'span', (array['agent', 'chat', 'tool', 'chat'])[k + 1]),
+      'meta', jsonb_build_object('system', tr.provider, 'request', jsonb_build_object('model', tr.model)),
+      'metrics', case
+        when k = 0 then jsonb_build_object(
+          'tokens', jsonb_build_object('cumulative', jsonb_build_object('prompt', 2 * tr.prompt, 'completion', 2 * tr.completion, 'cache_read', tr.prompt / 2)),
+          'costs', jsonb_build_object('cumulative', jsonb_build_object('prompt', 2 * tr.prompt * 0.0000025, 'completion', 2 * tr.completion * 0.00001)))
+        when k in (1, 3) then jsonb_build_object(
+          'tokens', jsonb_build_object('incremental', jsonb_build_object('prompt', tr.prompt, 'completion', tr.completion) || case when k = 1 then jsonb_build_object('cache_read', tr.prompt / 2) else '{}'::jsonb end),
+          'costs', jsonb_build_object('incremental', jsonb_build_object('prompt', tr.prompt * 0.0000025, 'completion', tr.completion * 0.00001)))
+        else '{}'::jsonb end)),
+    case when k = 0 then jsonb_build_array(
+      jsonb_build_object('id', tr.agent, 'attributes', jsonb_build_object('key', 'workflow')),
+      jsonb_build_object('id', tr.agent || '-rev-' || (tr.t % 4), 'attributes', jsonb_build_object('key', 'workflow_revision')),
+      jsonb_build_object('slug', (array['production', 'staging'])[1 + tr.t % 2], 'attributes', jsonb_build_object('key', 'environment'))) end
+  from (
+    select t, ($1::text::uuid[])[1 + t % array_length($1::text::uuid[], 1)] as project_id,
+      md5('t' || t)::uuid as trace_id, md5('r' || t)::uuid as root_id,
+      $2::timestamptz - ((t * 7919) % ($3::int * 86400)) * interval '1 second' as start,
+      300 + (t * 131) % 8000 as duration_ms, t % 29 = 0 as failed,
+      (array['gpt-4o', 'claude-sonnet-4', 'gemini-2.5-flash'])[1 + t % 3] as model,
+      (array['openai', 'anthropic', 'google'])[1 + t % 3] as provider,
+      'agent-' || (t % 7) as agent, 'user-' || (t % 50) as user_id,
+      100 + (t * 17) % 2000 as prompt, 10 + (t * 7) % 400 as completion
+    from generate_series($4::bigint, $5::bigint) as t
+  ) tr cross join generate_series(0, 3) as k
+  returning ${CHANGE_COLUMNS("spans")}, 1 as sign)`);
+
+async function timeIt<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - started, value };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+
+async function seed(db: Database, options: Options, projects: string[], end: Date) {
+  const period = loadConfig({}).tracing.partitionPeriod;
+  const days = Array.from({ length: options.days + 2 }, (_, i) => end.getTime() - i * DAY_MS);
+  await ensurePartitions(db, db, "postgres", days, period);
+  const traces = Math.ceil(options.spans / 4);
+  const started = performance.now();
+  for (let from = 1; from <= traces; from += TRACES_PER_STATEMENT) {
+    const to = Math.min(traces, from + TRACES_PER_STATEMENT - 1);
+    await rawQuery(db, SEED, [`{${projects.join(",")}}`, end.toISOString(), options.days, from, to]);
+    log(`seeded ${to * 4} spans (${round((performance.now() - started) / 1000)} s)`);
+  }
+  await rawQuery(db, "analyze spans");
+  await rawQuery(db, "analyze span_rollups");
+  return { spans: traces * 4, seconds: round((performance.now() - started) / 1000) };
+}
+
+async function compareQueries(db: Database, projectId: string, end: Date, rounds: number) {
+  const cases: [string, AnalyticsQuery][] = [
+    [
+      "90d_by_day",
+      {
+        windowing: {
+          oldest: new Date(end.getTime() - 90 * DAY_MS).toISOString(),
+          newest: end.toISOString(),
+          bucket: "day",
+        },
+        group_by: "model",
+      },
+    ],
+    [
+      "7d_by_hour",
+      {
+        windowing: {
+          oldest: new Date(end.getTime() - 7 * DAY_MS).toISOString(),
+          newest: end.toISOString(),
+          bucket: "hour",
+        },
+        group_by: "model",
+      },
+    ],
+    [
+      "24h_by_hour",
+      {
+        windowing: {
+          oldest: new Date(end.getTime() - DAY_MS).toISOString(),
+          newest: end.toISOString(),
+          bucket: "hour",
+        },
+        group_by: "model",
+      },
+    ],
+  ];
+  const out: Record<string, unknown> = {};
+  for (const [name, query] of cases) {
+    const rollup: number[] = [];
+    const scan: number[] = [];
+    let same = true;
+    let runs = 0;
+    for (let i = 0; i < rounds; i++) {
+      const r = await timeIt(() => queryAnalytics(db, projectId, query, { now: end }));
+      const s = await timeIt(() => queryAnalytics(db, projectId, query, { now: end, scan: true }));
+      rollup.push(r.ms);
+      scan.push(s.ms);
+      same &&= isDeepStrictEqual({ ...s.value, source: "rollup" }, r.value);
+      runs = r.value.metrics.count;
+    }
+    out[name] = {
+      runs,
+      rollup_ms: round(median(rollup)),
+      scan_ms: round(median(scan)),
+      scan_to_rollup_ratio: round(median(scan) / median(rollup)),
+      same_answer: same,
+    };
+    log(`${name}: ${JSON.stringify(out[name])}`);
+  }
+  return out;
+}
+
+/** Agent-like traces of 4 spans, as a client sends them, starting within the last hour. */
+function ingestTraces(count: number): SpanInput[] {
+  const spans: SpanInput[] = [];
+  for (let i = 0; i < count; i++) {
+    const traceId = randomBytes(16).toString("hex");
+    const root = randomBytes(8).toString("hex");
+    const start = Date.now() - Math.floor(Math.random() * 3_600_000);
+    const at = (ms: number) => new Date(start + ms).toISOString();
+    const model = ["gpt-4o", "claude-sonnet-4", "gemini-2.5-flash"][i % 3];
+    spans.push({
+      trace_id: traceId,
+      span_id: root,
+      span_name: "invoke_agent bench",
+      start_time: at(0),
+      end_time: at(900),
+      attributes: {
+        "gen_ai.operation.name": "invoke_agent",
+        "gen_ai.request.model": model,
+        "ag.references.workflow.id": `agent-${i % 7}`,
+      },
+    });
+    for (const [k, name] of ["chat", "execute_tool search", "chat"].entries()) {
+      spans.push({
+        trace_id: traceId,
+        span_id: randomBytes(8).toString("hex"),
+        parent_id: root,
+        span_name: name === "chat" ? `chat ${model}` : name,
+        start_time: at(100 + k * 200),
+        end_time: at(250 + k * 200),
+        attributes:
+          name === "chat"
+            ? {
+                "gen_ai.operation.name": "chat",
+                "gen_ai.request.model": model,
+                "gen_ai.usage.input_tokens": 500 + i,
+                "gen_ai.usage.output_tokens": 40,
+              }
+            : { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "search" },
+      });
+    }
+  }
+  return spans;
+}
+
+async function ingestRound(db: Database, projectId: string, spans: number, rollups: boolean) {
+  const config = loadConfig({}).tracing;
+  const all = ingestTraces(Math.ceil(spans / 4));
+  for (let i = 0; i < all.length; i += 100) await recordSpans(db, projectId, all.slice(i, i + 100), { config });
+  const { ms } = await timeIt(async () => {
+    for (;;) {
+      const result = await processIngestBatch(db, "postgres", { rows: 64, period: config.partitionPeriod, rollups });
+      if (result.rowIds.length === 0) break;
+    }
+  });
+  return (all.length / ms) * 1000;
+}
+
+export async function run(argv: string[]) {
+  const options = parseOptions(argv);
+  const base = process.env.DATABASE_URL ?? LOCAL_POSTGRES;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  const name = `bench_analytics_${randomBytes(4).toString("hex")}`;
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ url: url.toString(), maxConnections: 2 });
+  try {
+    await migrateDatabase(handle);
+    const db = handle.db;
+    const projects = Array.from({ length: options.projects }, () => crypto.randomUUID());
+    const end = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+    const load = [loadAverage()];
+    const seeded = await seed(db, options, projects, end);
+    const [{ rows }] = await rawQuery<{ rows: string }>(db, "select count(*)::text as rows from span_rollups");
+    const queries = await compareQueries(db, projects[0], end, options.rounds);
+    load.push(loadAverage());
+
+    const ingest = { bare: [] as number[], rollups: [] as number[] };
+    for (let i = 0; i < options.rounds; i++) {
+      for (const rollups of i % 2 === 0 ? [false, true] : [true, false]) {
+        const projectId = crypto.randomUUID();
+        await rawQuery(db, "insert into projects (id, name) values ($1::uuid, 'bench ingest')", [projectId]);
+        const rate = await ingestRound(db, projectId, options.ingestSpans, rollups);
+        ingest[rollups ? "rollups" : "bare"].push(round(rate));
+        log(`ingest ${rollups ? "with" : "without"} roll-ups: ${round(rate)} spans/s`);
+      }
+    }
+    load.push(loadAverage());
+    const bare = median(ingest.bare);
+    const withRollups = median(ingest.rollups);
+    return {
+      machine: machine(),
+      load_average: load,
+      options,
+      seed: { ...seeded, rollup_rows: Number(rows) },
+      queries,
+      ingest: {
+        spans_per_round: Math.ceil(options.ingestSpans / 4) * 4,
+        without_rollups_spans_per_s: bare,
+        with_rollups_spans_per_s: withRollups,
+        rounds: ingest,
+        cost_of_rollups: round(1 - withRollups / bare, 3),
+      },
+    };
+  } finally {
+    await handle.close();
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}

@@ -1,0 +1,34 @@
+import type { AnalyticsQuery, BucketUnit } from "@/server/analytics";
+
+export const RANGES = {
+  "24h": { label: "24 hours", hours: 24, bucket: "hour" },
+  "7d": { label: "7 days", hours: 24 * 7, bucket: "day" },
+  "30d": { label: "30 days", hours: 24 * 30, bucket: "day" },
+  "90d": { label: "90 days", hours: 24 * 90, bucket: "day" },
+} as const satisfies Record<string, { label: string; hours: number; bucket: BucketUnit }>;
+export type RangeKey = keyof typeof RANGES;
+export const GROUPS = { agent: "Agent", model: "Model", revision: "Revision" } as const;
+export type GroupKey = keyof typeof GROUPS;
+
+/**
+ * The query of a range: hourly buckets ending at the next full hour for 24 hours, daily ones
+ * ending at the next local midnight otherwise, in the browser's zone.
+ */
+export function rangeQuery(range: RangeKey, group: GroupKey, now: Date, agentId?: string): AnalyticsQuery {
+  const { hours, bucket } = RANGES[range];
+  const end = new Date(now);
+  if (bucket === "hour") end.setMinutes(60, 0, 0);
+  else end.setHours(24, 0, 0, 0);
+  const oldest = new Date(end.getTime() - hours * 3_600_000);
+  return {
+    focus: "run",
+    windowing: {
+      oldest: oldest.toISOString(),
+      newest: end.toISOString(),
+      bucket,
+      timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    },
+    group_by: group,
+    ...(agentId ? { filtering: { conditions: [{ field: "agent", value: agentId }] } } : {}),
+  };
+}

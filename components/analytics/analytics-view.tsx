@@ -1,0 +1,206 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useMemo, useState } from "react";
+import { SelectInput } from "@/components/editor/select-input";
+import { tracesPath } from "@/components/traces";
+import { useTRPC } from "@/components/trpc";
+import { Button, Card, EmptyState, Skeleton } from "@/components/ui";
+import type { AnalyticsResult } from "@/server/analytics";
+import { rangeQuery, RANGES, GROUPS, type GroupKey, type RangeKey } from "./analytics-range";
+import { downloadText, toCsv } from "./csv";
+import { MetricChart, type Series } from "./metric-chart";
+import { CHART_METRICS, tokens, usd, type ChartMetric } from "./metric-values";
+
+const TRACE_SINCE: Partial<Record<RangeKey, "24h" | "7d" | "30d">> = { "24h": "24h", "7d": "7d", "30d": "30d" };
+
+/**
+ * How the project's agents are doing: runs, cost, error rate, latency and tokens over a range,
+ * grouped by agent, model or revision, with the table behind the charts (CSV). `agentId` narrows
+ * it to one agent (its page's small chart). A click on a chart opens the traces behind it.
+ */
+export function AnalyticsView({ agentId, compact = false }: { agentId?: string; compact?: boolean }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const [range, setRange] = useState<RangeKey>("7d");
+  const [group, setGroup] = useState<GroupKey>(agentId ? "model" : "agent");
+  const [metric, setMetric] = useState<ChartMetric>("runs");
+  // The window is fixed when the range or group changes, not on every render.
+  const query = useMemo(() => rangeQuery(range, group, new Date(), agentId), [range, group, agentId]);
+  const result = useQuery({ ...trpc.analytics.query.queryOptions(query), staleTime: 0 });
+  const agents = useQuery(trpc.agents.list.queryOptions({ limit: 200 }));
+  const agentOf = (id: string) => agents.data?.items.find((a) => a.agent.id === id)?.agent;
+
+  const series: Series[] = (result.data?.groups ?? []).map((g) => ({
+    key: g.key ?? "",
+    label: !g.key
+      ? "(none)"
+      : group === "agent"
+        ? (agentOf(g.key)?.name ?? g.key)
+        : group === "revision"
+          ? g.key.slice(0, 8)
+          : g.key,
+  }));
+  const open = (m: ChartMetric) => () =>
+    router.push(
+      tracesPath({
+        since: TRACE_SINCE[range],
+        agent: agentId ? agentOf(agentId)?.slug : undefined,
+        status: m === "error_rate" ? "error" : undefined,
+      }),
+    );
+
+  const controls = (
+    <div className="flex flex-wrap items-center gap-2">
+      <SelectInput aria-label="Range" value={range} onChange={(e) => setRange(e.target.value as RangeKey)}>
+        {Object.entries(RANGES).map(([k, r]) => (
+          <option key={k} value={k}>
+            Last {r.label}
+          </option>
+        ))}
+      </SelectInput>
+      <SelectInput aria-label="Group by" value={group} onChange={(e) => setGroup(e.target.value as GroupKey)}>
+        {Object.entries(GROUPS).map(([k, label]) => (
+          <option key={k} value={k}>
+            By {label.toLowerCase()}
+          </option>
+        ))}
+      </SelectInput>
+      {compact && (
+        <SelectInput aria-label="Metric" value={metric} onChange={(e) => setMetric(e.target.value as ChartMetric)}>
+          {Object.entries(CHART_METRICS).map(([k, m]) => (
+            <option key={k} value={k}>
+              {m.label}
+            </option>
+          ))}
+        </SelectInput>
+      )}
+    </div>
+  );
+
+  if (result.isPending)
+    return (
+      <Card title="Analytics" actions={controls}>
+        <Skeleton className="h-48" />
+      </Card>
+    );
+  if (result.isError)
+    return (
+      <Card title="Analytics" actions={controls}>
+        <p className="text-sm text-danger">{result.error.message}</p>
+      </Card>
+    );
+  const data: AnalyticsResult = result.data;
+
+  if (compact) {
+    return (
+      <Card title="Analytics" description="Runs of this agent" actions={controls}>
+        <Totals result={data} />
+        <MetricChart result={data} metric={metric} series={series} height={140} onPick={open(metric)} />
+      </Card>
+    );
+  }
+  return (
+    <section aria-label="Analytics" className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-xl font-semibold tracking-tight">Analytics</h1>
+          <p className="text-sm text-muted">How your agents are doing: runs, cost, errors, latency and tokens.</p>
+        </div>
+        {controls}
+      </div>
+      <Totals result={data} />
+      {data.metrics.count === 0 ? (
+        <EmptyState title="No runs in this range" description="Runs of your agents and traces you send appear here." />
+      ) : (
+        <>
+          <div className="grid gap-4 lg:grid-cols-2">
+            {(Object.keys(CHART_METRICS) as ChartMetric[]).map((m) => (
+              <Card key={m} title={CHART_METRICS[m].label}>
+                <MetricChart result={data} metric={m} series={series} onPick={open(m)} />
+              </Card>
+            ))}
+          </div>
+          <GroupTable result={data} series={series} group={GROUPS[group]} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function Totals({ result }: { result: AnalyticsResult }) {
+  const m = result.metrics;
+  const items: [string, string, string][] = [
+    ["runs", "Runs", String(m.count)],
+    ["errors", "Error rate", `${(m.error_rate * 100).toFixed(1)}%`],
+    ["cost", "Cost", `$${usd(m.costs).toFixed(4)}`],
+    ["tokens", "Tokens", String(tokens(m.tokens))],
+    ["latency", "Latency p50", `${Math.round(m.latency_ms.p50)} ms`],
+  ];
+  return (
+    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5">
+      {items.map(([id, label, value]) => (
+        <div key={id} className="rounded-lg border border-line bg-surface px-3 py-2">
+          <dt className="text-xs text-muted">{label}</dt>
+          <dd className="text-lg font-semibold tabular-nums" data-testid={`analytics-total-${id}`}>
+            {value}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function GroupTable({ result, series, group }: { result: AnalyticsResult; series: Series[]; group: string }) {
+  const header = [group, "Runs", "Errors", "Error rate", "Cost (USD)", "Tokens", "p50 ms", "p90 ms", "p99 ms"];
+  const rows = (result.groups ?? []).map((g, i) => [
+    series[i]?.label ?? g.key ?? "(none)",
+    g.metrics.count,
+    g.metrics.errors,
+    g.metrics.error_rate,
+    usd(g.metrics.costs),
+    tokens(g.metrics.tokens),
+    g.metrics.latency_ms.p50,
+    g.metrics.latency_ms.p90,
+    g.metrics.latency_ms.p99,
+  ]);
+  return (
+    <Card
+      title={`By ${group.toLowerCase()}`}
+      actions={
+        <Button
+          size="sm"
+          onClick={() => downloadText(`analytics-by-${group.toLowerCase()}.csv`, toCsv([header, ...rows]))}
+        >
+          Export CSV
+        </Button>
+      }
+    >
+      <div className="overflow-x-auto">
+        <table className="w-full text-sm" data-testid="analytics-table">
+          <thead>
+            <tr className="text-left text-xs text-muted">
+              {header.map((h) => (
+                <th key={h} className="px-2 py-1 font-medium">
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row, i) => (
+              <tr key={i} className="border-t border-line">
+                {row.map((v, j) => (
+                  <td key={j} className="px-2 py-1 tabular-nums">
+                    {j === 3 ? `${(Number(v) * 100).toFixed(1)}%` : v}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,1 @@
+export { AnalyticsView } from "./analytics-view";

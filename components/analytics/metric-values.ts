@@ -1,0 +1,22 @@
+import type { AnalyticsMetrics } from "@/server/analytics";
+
+/** The figures the charts draw, from one bucket's (or group's) metrics. */
+export const CHART_METRICS = {
+  cost: { label: "Cost (USD)", value: (m: AnalyticsMetrics) => usd(m.costs) },
+  runs: { label: "Runs", value: (m: AnalyticsMetrics) => m.count },
+  error_rate: { label: "Error rate (%)", value: (m: AnalyticsMetrics) => Math.round(m.error_rate * 1000) / 10 },
+  latency: { label: "Latency p50 (ms)", value: (m: AnalyticsMetrics) => m.latency_ms.p50 },
+  tokens: { label: "Tokens", value: (m: AnalyticsMetrics) => tokens(m.tokens) },
+} as const;
+export type ChartMetric = keyof typeof CHART_METRICS;
+
+/** A span's `total` when it reports one, else the sum of its kinds. */
+export function usd(costs: Record<string, number>): number {
+  const total = costs.total ?? Object.values(costs).reduce((s, v) => s + v, 0);
+  return Math.round(total * 1e6) / 1e6;
+}
+
+export function tokens(t: Record<string, number>): number {
+  if (t.total !== undefined) return t.total;
+  return (t.prompt ?? 0) + (t.completion ?? 0);
+}
