@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQueries, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
@@ -10,7 +10,7 @@ import { Button, Card, EmptyState, Skeleton } from "@/components/ui";
 import type { AnalyticsResult } from "@/server/analytics";
 import { rangeQuery, RANGES, GROUPS, type GroupKey, type RangeKey } from "./analytics-range";
 import { downloadText, toCsv } from "./csv";
-import { MetricChart, type Series } from "./metric-chart";
+import { MetricChart, type Marker, type Series } from "./metric-chart";
 import { CHART_METRICS, tokens, usd, type ChartMetric } from "./metric-values";
 
 const TRACE_SINCE: Partial<Record<RangeKey, "24h" | "7d" | "30d">> = { "24h": "24h", "7d": "7d", "30d": "30d" };
@@ -31,6 +31,13 @@ export function AnalyticsView({ agentId, compact = false }: { agentId?: string; 
   const result = useQuery({ ...trpc.analytics.query.queryOptions(query), staleTime: 0 });
   const agents = useQuery(trpc.agents.list.queryOptions({ limit: 200 }));
   const agentOf = (id: string) => agents.data?.items.find((a) => a.agent.id === id)?.agent;
+  // Deploys of every environment (of this agent, on its page) become markers on the time axis.
+  const environments = useQuery(trpc.environments.list.queryOptions());
+  const deploys = useQueries({
+    queries: (environments.data ?? []).map((env) =>
+      trpc.environments.deploys.queryOptions({ environment: env.slug, artifactId: agentId, limit: 100 }),
+    ),
+  });
 
   const series: Series[] = (result.data?.groups ?? []).map((g) => ({
     key: g.key ?? "",
@@ -92,12 +99,25 @@ export function AnalyticsView({ agentId, compact = false }: { agentId?: string; 
       </Card>
     );
   const data: AnalyticsResult = result.data;
+  const markers = deployMarkers(
+    data,
+    deploys.flatMap((d) =>
+      d.data ? d.data.items.map((i) => ({ at: i.revision.created_at, env: d.data.environment })) : [],
+    ),
+  );
 
   if (compact) {
     return (
       <Card title="Analytics" description="Runs of this agent" actions={controls}>
         <Totals result={data} />
-        <MetricChart result={data} metric={metric} series={series} height={140} onPick={open(metric)} />
+        <MetricChart
+          result={data}
+          metric={metric}
+          series={series}
+          height={140}
+          markers={markers}
+          onPick={open(metric)}
+        />
       </Card>
     );
   }
@@ -118,7 +138,7 @@ export function AnalyticsView({ agentId, compact = false }: { agentId?: string; 
           <div className="grid gap-4 lg:grid-cols-2">
             {(Object.keys(CHART_METRICS) as ChartMetric[]).map((m) => (
               <Card key={m} title={CHART_METRICS[m].label}>
-                <MetricChart result={data} metric={m} series={series} onPick={open(m)} />
+                <MetricChart result={data} metric={m} series={series} markers={markers} onPick={open(m)} />
               </Card>
             ))}
           </div>
@@ -127,6 +147,21 @@ export function AnalyticsView({ agentId, compact = false }: { agentId?: string; 
       )}
     </section>
   );
+}
+
+/** The bucket each deploy in the window happened in, labelled with its environment. */
+function deployMarkers(result: AnalyticsResult, deploys: { at?: string; env: unknown }[]): Marker[] {
+  const starts = result.buckets.map((b) => Date.parse(b.timestamp));
+  const end = Date.parse(result.windowing.newest);
+  const markers: Marker[] = [];
+  for (const d of deploys) {
+    const at = d.at ? Date.parse(d.at) : NaN;
+    if (!(at >= starts[0] && at < end)) continue;
+    const bucket = starts.findLastIndex((s) => s <= at);
+    const label = typeof d.env === "object" && d.env && "slug" in d.env ? String(d.env.slug) : "deploy";
+    markers.push({ bucket, label: `deploy ${label}` });
+  }
+  return markers;
 }
 
 function Totals({ result }: { result: AnalyticsResult }) {

@@ -1,6 +1,17 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import type { AnalyticsResult } from "@/server/analytics";
 import { CHART_METRICS, type ChartMetric } from "./metric-values";
 
@@ -8,6 +19,12 @@ import { CHART_METRICS, type ChartMetric } from "./metric-values";
 export const SERIES_COLOURS = ["#6366f1", "#10b981", "#f59e0b", "#ef4444", "#0ea5e9", "#a855f7", "#84cc16", "#64748b"];
 /** Groups drawn as their own series; the rest are in the table. */
 export const MAX_SERIES = 8;
+
+/** A deploy drawn on the time axis: the bucket it happened in, and the environment. */
+export interface Marker {
+  bucket: number;
+  label: string;
+}
 
 export interface Series {
   /** The group key on the wire ("" for spans without one). */
@@ -24,12 +41,14 @@ export function MetricChart({
   metric,
   series,
   height = 180,
+  markers = [],
   onPick,
 }: {
   result: AnalyticsResult;
   metric: ChartMetric;
   series: Series[];
   height?: number;
+  markers?: Marker[];
   onPick?: (bucket: number, seriesKey?: string) => void;
 }) {
   const { value } = CHART_METRICS[metric];
@@ -58,6 +77,16 @@ export function MetricChart({
       <XAxis dataKey="label" tick={{ fontSize: 11 }} minTickGap={16} />
       <YAxis tick={{ fontSize: 11 }} width={48} />
       <Tooltip />
+      {markers.map((m, i) => (
+        <ReferenceLine
+          key={i}
+          x={data[m.bucket]?.label}
+          stroke="#94a3b8"
+          strokeDasharray="4 2"
+          label={{ value: m.label, fontSize: 10, position: "insideTopLeft" }}
+          data-testid="deploy-marker"
+        />
+      ))}
     </>
   );
   return (
