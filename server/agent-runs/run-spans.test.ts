@@ -25,7 +25,7 @@ const record: RunRecord = {
       startedAt: 1_000,
       endedAt: 1_400,
       finishReason: "tool_calls",
-      usage: { input: 10, output: 2 },
+      usage: { prompt: 10, completion: 2 },
       toolCalls: [{ id: "c1", name: "read", input: { path: "a.txt" }, startedAt: 1_400, endedAt: 1_500 }],
     },
     {
@@ -33,7 +33,7 @@ const record: RunRecord = {
       startedAt: 1_500,
       endedAt: 2_000,
       finishReason: "stop",
-      usage: { input: 14, output: 5 },
+      usage: { prompt: 14, completion: 5 },
       text: "It says hi.",
       toolCalls: [],
     },

@@ -1,4 +1,5 @@
 import { randomHex } from "@/server/core/ids";
+import type { Cost, TokenUsage } from "@/server/pricing";
 import type { NativeMessage } from "@/server/streams";
 import type { SpanInput } from "@/server/tracing";
 import type { RunRecord, StepTiming } from "./run-types";
@@ -139,9 +140,8 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
             }
           : {}),
         ...(step.finishReason ? { "gen_ai.response.finish_reasons": [step.finishReason] } : {}),
-        ...(step.usage
-          ? { "gen_ai.usage.input_tokens": step.usage.input, "gen_ai.usage.output_tokens": step.usage.output }
-          : {}),
+        ...(step.usage ? usageAttributes(step.usage) : {}),
+        ...(step.usage && step.cost ? costAttributes(step.cost) : {}),
         ...(options.captureContent
           ? {
               ...(i === 0 ? { "gen_ai.input.messages": JSON.stringify(record.messages.map(toGenAiMessage)) } : {}),
@@ -184,6 +184,32 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
       })),
   );
   return [root, turn, ...chats, ...tools];
+}
+
+/**
+ * A model call's usage as the GenAI conventions' attributes (cache and reasoning counts are parts
+ * of input and output; the 1-hour cache writes, which Anthropic prices apart, in its own field).
+ */
+function usageAttributes(usage: TokenUsage): Record<string, number> {
+  const writes = (usage.cache_write ?? 0) + (usage.cache_write_1h ?? 0);
+  return {
+    "gen_ai.usage.input_tokens": usage.prompt ?? 0,
+    "gen_ai.usage.output_tokens": usage.completion ?? 0,
+    ...(usage.cache_read ? { "gen_ai.usage.cache_read.input_tokens": usage.cache_read } : {}),
+    ...(writes ? { "gen_ai.usage.cache_creation.input_tokens": writes } : {}),
+    ...(usage.cache_write_1h ? { "gen_ai.usage.cache_creation.ephemeral_1h_input_tokens": usage.cache_write_1h } : {}),
+    ...(usage.reasoning ? { "gen_ai.usage.reasoning.output_tokens": usage.reasoning } : {}),
+  };
+}
+
+/** The call's cost as the run costed it, so the trace shows the number the chat and the run show. */
+function costAttributes(cost: Cost): Record<string, unknown> {
+  return cost.priced
+    ? {
+        "ag.metrics.costs.incremental": cost.amounts,
+        "ag.meta.pricing": { source: cost.source, ...cost.priceOf },
+      }
+    : { "ag.meta.pricing": { source: "none", reason: cost.reason } };
 }
 
 /** The GenAI conventions' message shape: a role and typed parts. */

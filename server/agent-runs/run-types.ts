@@ -1,3 +1,4 @@
+import type { Cost, PriceOverride, TokenUsage } from "@/server/pricing";
 import type { AgentTemplate } from "@/server/agent-template";
 import type { NativeEvent, NativeMessage, RunUsage } from "@/server/streams";
 import type { TurnControls } from "@/server/controls";
@@ -51,6 +52,10 @@ export interface TurnInput {
   alias?: { name: string; connections: ResolvedConnection[]; attemptTimeoutMs: number };
   /** Budgets and token limits the turn counts against (server/controls). */
   controls?: TurnControls;
+  /** The project's own model prices as the turn began (server/pricing): each model call is costed with them. */
+  prices?: PriceOverride[];
+  /** The usage of the paused run this turn continues: the turn's usage is the sum of both halves' steps. */
+  priorUsage?: RunUsage;
 }
 
 export interface StepTiming {
@@ -62,13 +67,15 @@ export interface StepTiming {
   startedAt: number;
   endedAt?: number;
   finishReason?: string;
-  /** This model call's tokens. */
-  usage?: { input: number; output: number };
   /** Who answered, when the turn's model is an alias (each step may land on another entry). */
   provider?: string;
   model?: string;
   /** An alias's tries before this step's answer, and why each moved on. */
   attempts?: FallbackAttempt[];
+  /** This model call's tokens, by kind. */
+  usage?: TokenUsage;
+  /** What the call cost (or why it has no price), set when the turn ends. */
+  cost?: Cost;
   /** The text the model wrote in this step (for the trace's output messages). */
   text?: string;
   toolCalls: Array<{

@@ -1,8 +1,9 @@
-import { estimateCostUsd } from "@/server/agent-template";
 import { logger } from "@/server/core/logger";
+import { addUsage, costOf, totalTokens, type TokenUsage } from "@/server/pricing";
 import { isContentEvent, NO_OUTPUT_MESSAGE, type NativeEvent, type RunUsage } from "@/server/streams";
 import { runErrorMessage } from "./run-error-message";
-import type { Harness, HarnessOutcome, RunRecord, TurnInput } from "./run-types";
+import type { ResolvedConnection } from "./providers/connection";
+import type { Harness, HarnessOutcome, RunRecord, StepTiming, TurnInput } from "./run-types";
 import type { TraceContext } from "./trace-context";
 import { TurnStop, turnStopOf } from "./turn-stop";
 
@@ -107,7 +108,7 @@ export function startTurn(
             "turn failed",
           );
         }
-        const usage = withCost(input, outcome.usage);
+        const usage = turnUsage(input, outcome);
         if (usage) emit({ type: "usage", ...usage });
         if (usage && input.controls)
           void input.controls
@@ -153,8 +154,43 @@ export function startTurn(
   return { events, record, cancel };
 }
 
-function withCost(input: TurnInput, usage: HarnessOutcome["usage"]): RunUsage | undefined {
-  if (!usage) return undefined;
-  const cost = estimateCostUsd(input.connection.provider, input.connection.model, usage);
-  return cost === undefined ? usage : { ...usage, cost };
+/**
+ * The turn's usage: the sum of its model calls (each costed with the project's prices, else the
+ * catalog's), plus the paused run's when this run continues one. The cost is known only when
+ * every call has a price: a partial sum would read as the whole.
+ */
+function turnUsage(input: TurnInput, outcome: HarnessOutcome): RunUsage | undefined {
+  const calls = outcome.steps.filter((step) => step.usage);
+  // A harness that reports only the turn's totals is costed as one call.
+  const parts: TokenUsage[] = calls.length
+    ? calls.map((step) => step.usage!)
+    : outcome.usage
+      ? [{ prompt: outcome.usage.input, completion: outcome.usage.output }]
+      : [];
+  if (parts.length === 0) return input.priorUsage;
+  const costs = parts.map((usage, i) => costOf(usage, answeredBy(input, calls[i]), input.prices));
+  calls.forEach((step, i) => (step.cost = costs[i]));
+  const sum = addUsage(...parts);
+  const prior = input.priorUsage;
+  const own = {
+    input: (sum.prompt ?? 0) + (prior?.input ?? 0),
+    output: (sum.completion ?? 0) + (prior?.output ?? 0),
+    total: totalTokens(sum) + (prior?.total ?? 0),
+  };
+  const priced = costs.every((cost) => cost.priced) && (!prior || prior.cost !== undefined);
+  if (!priced) return own;
+  const cost = costs.reduce((total, c) => total + (c.priced ? c.amounts.total : 0), prior?.cost ?? 0);
+  return { ...own, cost };
+}
+
+/** The connection that answered a call: an alias's entry when the turn's model is an alias, else the turn's. */
+function answeredBy(input: TurnInput, step: StepTiming | undefined): ResolvedConnection {
+  if (!step?.provider) return input.connection;
+  return (
+    input.alias?.connections.find((c) => c.provider === step.provider && c.model === step.model) ?? {
+      ...input.connection,
+      provider: step.provider,
+      model: step.model ?? input.connection.model,
+    }
+  );
 }

@@ -1,4 +1,5 @@
 export { usageFromAiSdk, type AiSdkUsage } from "./ai-sdk-usage";
+export { usageFromAnthropic, type AnthropicUsage } from "./anthropic-usage";
 export { catalogPrice, type CatalogEntry } from "./catalog";
 export { costOf, type Cost, type PricedModel } from "./cost-of";
 export { findOverride, type PriceOverride } from "./price-override";

@@ -16,7 +16,7 @@ const MODELS: Record<string, string> = {
   mistral: "mistral-small-latest",
   groq: "llama-3.3-70b-versatile",
   minimax: "MiniMax-M2",
-  together_ai: "deepseek-ai/DeepSeek-V3",
+  together_ai: "meta-llama/Llama-3.3-70B-Instruct-Turbo",
   openrouter: "openai/gpt-5",
 };
 

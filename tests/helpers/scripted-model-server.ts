@@ -23,7 +23,11 @@ export type Script =
       reasoning?: string;
       text?: string;
       toolCalls?: ScriptedToolCall[];
-      usage?: { input: number; output: number };
+      /**
+       * `input` is the whole prompt; the cache counts are parts of it and `reasoning` part of
+       * `output`, each sent in the dialect's own fields (Anthropic's `input_tokens` leaves cache out).
+       */
+      usage?: ScriptedUsage;
       /** Raw stop reason in the dialect (`stop`, `end_turn`, `tool_calls`, ...); derived when absent. */
       finish?: string;
       /** How many pieces each text, reasoning and argument string is cut into. */
@@ -46,6 +50,15 @@ export interface RecordedRequest {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: any;
+}
+
+export interface ScriptedUsage {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  cacheWrite1h?: number;
+  reasoning?: number;
 }
 
 export interface ScriptedModelServer {
@@ -261,6 +274,8 @@ function openaiFrames(script: Reply, model: string, wholeToolCalls = false): str
     prompt_tokens: usage.input,
     completion_tokens: usage.output,
     total_tokens: usage.input + usage.output,
+    ...(usage.cacheRead ? { prompt_tokens_details: { cached_tokens: usage.cacheRead } } : {}),
+    ...(usage.reasoning ? { completion_tokens_details: { reasoning_tokens: usage.reasoning } } : {}),
   };
   // Usage rides on the finishing chunk (every OpenAI-style client reads it there; Mistral's cannot
   // take a chunk without choices), and Groq reads it from its own `x_groq` field.
@@ -286,7 +301,20 @@ function anthropicFrames(script: Reply, model: string): string[] {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: usage.input, output_tokens: 1 },
+      usage: {
+        input_tokens: usage.input - (usage.cacheRead ?? 0) - (usage.cacheWrite ?? 0) - (usage.cacheWrite1h ?? 0),
+        output_tokens: 1,
+        ...(usage.cacheRead ? { cache_read_input_tokens: usage.cacheRead } : {}),
+        ...(usage.cacheWrite || usage.cacheWrite1h
+          ? {
+              cache_creation_input_tokens: (usage.cacheWrite ?? 0) + (usage.cacheWrite1h ?? 0),
+              cache_creation: {
+                ephemeral_5m_input_tokens: usage.cacheWrite ?? 0,
+                ephemeral_1h_input_tokens: usage.cacheWrite1h ?? 0,
+              },
+            }
+          : {}),
+      },
     },
   });
   let index = 0;
@@ -430,9 +458,9 @@ function responsesFrames(script: Reply, model: string): string[] {
       incomplete_details: null,
       usage: {
         input_tokens: usage.input,
-        input_tokens_details: { cached_tokens: 0 },
+        input_tokens_details: { cached_tokens: usage.cacheRead ?? 0 },
         output_tokens: usage.output,
-        output_tokens_details: { reasoning_tokens: 0 },
+        output_tokens_details: { reasoning_tokens: usage.reasoning ?? 0 },
         total_tokens: usage.input + usage.output,
       },
     },

@@ -61,7 +61,7 @@ export const coreHarness: Harness = {
           const current = steps.at(-1);
           if (current) {
             Object.assign(current, { endedAt: Date.now(), finishReason: stopReasonOf(part) });
-            current.usage = { input: part.usage.inputTokens ?? 0, output: part.usage.outputTokens ?? 0 };
+            current.usage = usageFromAiSdk(part.usage, part.providerMetadata);
             const call = route?.call(current.index - firstModelStep);
             if (call)
               Object.assign(current, {
@@ -251,8 +251,7 @@ function budgetStop(input: TurnInput, route: FallbackRoute | undefined) {
     condition,
     stopped: () => stopped,
     settle: async (modelSteps: StepTiming[]) => {
-      for (const [i, step] of modelSteps.entries())
-        if (step.usage) await count(i, { prompt: step.usage.input, completion: step.usage.output });
+      for (const [i, step] of modelSteps.entries()) if (step.usage) await count(i, step.usage);
     },
   };
 }

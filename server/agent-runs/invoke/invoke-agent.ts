@@ -37,6 +37,7 @@ export async function invokeAgent(
   const continues = await pausedRunAnswered(app, principal.projectId, body, format);
   const trace = continuingTrace(traceContext(request.headers.get("traceparent")), continues);
   const input = await prepareTurn(app, principal, body, format, { trace, depth: 0, runId });
+  if (continues?.usage) input.priorUsage = continues.usage;
   const cancelOnDisconnect = Boolean(body.flags?.cancel_on_disconnect) && !body.flags?.background;
   const turn = beginTurn(
     app,

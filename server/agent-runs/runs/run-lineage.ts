@@ -1,13 +1,15 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/server/db";
 import { agentRuns, toolApprovals } from "@/server/db/schema";
-import type { NativeMessage } from "@/server/streams";
+import type { NativeMessage, RunUsage } from "@/server/streams";
 import type { TraceContext } from "../trace-context";
 
 export interface ContinuedRun {
   id: string;
   traceId: string;
   spanId: string;
+  /** Its usage: the continuing run's turn is the sum of both. */
+  usage: RunUsage | null;
 }
 
 /** The approval requests a turn's input answers (approved or denied): their ids, as issued. */
@@ -34,7 +36,7 @@ export async function continuedRun(
   const tokens = answeredApprovals(messages);
   if (!sessionId || !tokens.length) return undefined;
   const [row] = await db
-    .select({ id: agentRuns.id, traceId: agentRuns.traceId, spanId: agentRuns.spanId })
+    .select({ id: agentRuns.id, traceId: agentRuns.traceId, spanId: agentRuns.spanId, usage: agentRuns.usage })
     .from(toolApprovals)
     .innerJoin(agentRuns, eq(agentRuns.id, toolApprovals.runId))
     .where(
@@ -47,7 +49,7 @@ export async function continuedRun(
     )
     .orderBy(desc(agentRuns.id))
     .limit(1);
-  return row;
+  return row && { ...row, usage: (row.usage as RunUsage | null) ?? null };
 }
 
 /**

@@ -1,9 +1,10 @@
 import { streamText, type ModelMessage } from "ai";
-import { estimateCostUsd, type AgentTemplate } from "@/server/agent-template";
+import type { AgentTemplate } from "@/server/agent-template";
 import type { AppContext } from "@/server/core/app-context";
 import { checkTurn } from "@/server/controls";
 import { isAppError } from "@/server/core/errors";
 import { languageModel, recordRunTrace, resolveConnection, traceContext } from "@/server/agent-runs";
+import { costOf, projectPrices, totalTokens, usageFromAiSdk, type TokenUsage } from "@/server/pricing";
 import { vaultOf } from "@/server/vault";
 import { oncePerRun } from "./once-per-run";
 import { invocationOutcome, type CellOutcome } from "./invocation-outcome";
@@ -74,7 +75,7 @@ export async function runPrompt(
     };
   }
   let text = "";
-  let usage = { input: 0, output: 0 };
+  let usage: TokenUsage = { prompt: 0, completion: 0 };
   let failure: string | undefined;
   let finishReason: string | undefined;
   let streamError: unknown;
@@ -103,8 +104,7 @@ export async function runPrompt(
     });
     text = await result.text;
     finishReason = await result.finishReason;
-    const used = await result.usage;
-    usage = { input: used.inputTokens ?? 0, output: used.outputTokens ?? 0 };
+    usage = usageFromAiSdk(await result.usage, await result.providerMetadata);
     if (streamError) throw streamError;
   } catch (caught) {
     const error = streamError ?? caught;
@@ -114,9 +114,14 @@ export async function runPrompt(
   }
   const endedAt = Date.now();
   const latencyMs = performance.now() - started;
-  const cost = estimateCostUsd(connection.provider, connection.model, usage);
-  await controls.stepEnded({ ...connection, usage: { prompt: usage.input, completion: usage.output } });
-  await controls.turnEnded(usage.input + usage.output);
+  const cost = costOf(
+    usage,
+    { provider: connection.provider, model: connection.model, deployment: connection.deployment },
+    await projectPrices(app.db, target.projectId),
+  );
+  const costUsd = cost.priced ? cost.amounts.total : undefined;
+  await controls.stepEnded({ ...connection, usage });
+  await controls.turnEnded(totalTokens(usage));
   await recordRunTrace(
     app,
     {
@@ -132,14 +137,19 @@ export async function runPrompt(
       startedAt,
       endedAt,
       stopReason: failure ? "error" : "end_turn",
-      usage: { ...usage, total: usage.input + usage.output, ...(cost !== undefined ? { cost } : {}) },
-      steps: [{ index: 0, startedAt, endedAt, finishReason, usage, text, toolCalls: [] }],
+      usage: {
+        input: usage.prompt ?? 0,
+        output: usage.completion ?? 0,
+        total: totalTokens(usage),
+        ...(costUsd !== undefined ? { cost: costUsd } : {}),
+      },
+      steps: [{ index: 0, startedAt, endedAt, finishReason, usage, cost, text, toolCalls: [] }],
       ...(failure ? { error: failure } : {}),
     },
     connection.apiKey ? [connection.apiKey] : [],
   );
   return invocationOutcome(
     { signal, traceId: trace.traceId, latencyMs, failure },
-    { outputs: text, tokens: usage.input + usage.output, costUsd: cost },
+    { outputs: text, tokens: totalTokens(usage), costUsd },
   );
 }

@@ -79,7 +79,7 @@ describe("ClaudeEventMapper", () => {
       {
         index: 0,
         finishReason: "tool_use",
-        usage: { input: 12, output: 7 },
+        usage: { prompt: 12, completion: 7 },
         text: "Let me double.",
         toolCalls: [{ id: "toolu_1", name: "double", input: { n: 21 } }],
       },

@@ -1,3 +1,4 @@
+import { usageFromAnthropic, type AnthropicUsage } from "@/server/pricing";
 import type { NativeEvent } from "@/server/streams";
 import { DENIED_BY_USER } from "../../permissions";
 import type { HarnessOutcome, StepTiming } from "../../run-types";
@@ -78,7 +79,7 @@ export class ClaudeEventMapper {
           index: this.steps.length,
           startedAt: Date.now(),
           toolCalls: [],
-          usage: { input: event.message?.usage?.input_tokens ?? 0, output: 0 },
+          usage: usageFromAnthropic({ ...event.message?.usage, output_tokens: 0 }),
         });
         return [];
       case "content_block_start": {
@@ -119,7 +120,7 @@ export class ClaudeEventMapper {
         if (step) {
           step.endedAt = Date.now();
           step.finishReason = event.delta?.stop_reason ?? undefined;
-          step.usage = { input: step.usage?.input ?? 0, output: event.usage?.output_tokens ?? 0 };
+          step.usage = { ...step.usage, completion: event.usage?.output_tokens ?? 0 };
         }
         return [];
       default:
@@ -181,7 +182,7 @@ export class ClaudeEventMapper {
 interface StreamEvent {
   type: string;
   index: number;
-  message?: { usage?: { input_tokens?: number } };
+  message?: { usage?: AnthropicUsage };
   content_block?: { type?: string; id?: string; name?: string };
   delta?: { type?: string; text?: string; thinking?: string; partial_json?: string; stop_reason?: string | null };
   usage?: { output_tokens?: number };

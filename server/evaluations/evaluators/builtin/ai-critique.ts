@@ -1,8 +1,7 @@
 import { streamText, type ModelMessage, type OutputInterface } from "ai";
-import { estimateCostUsd } from "@/server/agent-template";
 import { languageModel } from "@/server/agent-runs";
 import { checkTurn } from "@/server/controls";
-import { usageFromAiSdk } from "@/server/pricing";
+import { costOf, projectPrices, usageFromAiSdk } from "@/server/pricing";
 import { isAppError } from "@/server/core/errors";
 import { cancelled } from "../abortable-sleep";
 import { EvaluatorFailure, invalidParameter } from "../evaluator-failure";
@@ -167,11 +166,15 @@ export const aiCritique: EvaluatorHandler = async (call): Promise<EvaluatorResul
       error instanceof CallAborted && error.timedOut,
     );
   }
-  const input = usage.inputTokens ?? 0;
-  const output = usage.outputTokens ?? 0;
-  const costUsd = estimateCostUsd(connection.provider, connection.model, { input, output });
-  await controls.stepEnded({ ...connection, usage: usageFromAiSdk(usage) });
-  await controls.turnEnded(input + output);
+  const tokens = usageFromAiSdk(usage);
+  const cost = costOf(
+    tokens,
+    { provider: connection.provider, model: connection.model, deployment: connection.deployment },
+    await projectPrices(ctx.app.db, ctx.projectId),
+  );
+  const costUsd = cost.priced ? cost.amounts.total : undefined;
+  await controls.stepEnded({ ...connection, usage: tokens });
+  await controls.turnEnded((tokens.prompt ?? 0) + (tokens.completion ?? 0));
   const outputs = judgeVerdict(text, threshold);
   if (!outputs) {
     const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
@@ -182,6 +185,10 @@ export const aiCritique: EvaluatorHandler = async (call): Promise<EvaluatorResul
   }
   return {
     outputs,
-    usage: { promptTokens: input, completionTokens: output, ...(costUsd !== undefined ? { costUsd } : {}) },
+    usage: {
+      promptTokens: tokens.prompt,
+      completionTokens: tokens.completion,
+      ...(costUsd !== undefined ? { costUsd } : {}),
+    },
   };
 };
