@@ -196,6 +196,8 @@ describe("agent runs cost each model call per usage kind", () => {
     );
     expect(t.chat.cost).toBeUndefined();
     expect(attribute(t.calls[0], "ag.meta.pricing")).toMatchObject({ source: "none" });
+    // The project's OpenAI connection: later turns on openai would take it.
+    expect((await app.call("DELETE", `/api/vault/v1/secrets/${own.body.secret.id}`, { key })).status).toBe(200);
   });
 });
 
