@@ -41,6 +41,9 @@ export function createApiDoors(app: AppContext): { web: WebDoor; node: NodeReque
   const route = (incoming: Incoming) => (isOpenAiPath(incoming.pathname) ? openAi(incoming) : api(incoming));
   const authenticate = createAuthHandler(app);
   const drain = () => workAfterResponse(app);
+  // How much of a body no route read is read and dropped so its client can read the answer: the
+  // largest body a route accepts, twice (an upload a little over its limit still gets its 413).
+  const drainLimit = 2 * Math.max(app.config.maxBodyBytes, app.config.tracing.maxBodyBytes);
   return {
     web: async (request, after = (task) => void task()) => {
       const response = isAuthRequest(request)
@@ -54,7 +57,7 @@ export function createApiDoors(app: AppContext): { web: WebDoor; node: NodeReque
       const reply = isAuthPath(incoming.pathname)
         ? await authenticate(incoming.request, req.socket.remoteAddress)
         : await route(incoming);
-      writeReply(reply, res, !incoming.settleBody(app.config.maxBodyBytes));
+      writeReply(reply, res, !incoming.settleBody(drainLimit));
       if (queuesWork(app, req.method ?? "GET", res.statusCode)) {
         if (res.closed) void drain();
         else res.once("close", () => void drain());

@@ -6,13 +6,12 @@ import type { Incoming } from "./incoming";
 export type NodeRequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export interface NodeIncoming extends Incoming {
-  /** Set when the body was refused part-way: the connection must close after the answer. */
-  bodyLeftUnread: boolean;
   /**
-   * Called once the answer is known: the rest of a body no handler read is discarded, so the
-   * next request on a keep-alive connection is not stuck behind it. Up to `limit` bytes are
-   * drained and the connection stays open; past that (or when the size is unknown) the answer
-   * closes the connection. False when it must close.
+   * Called once the answer is known: the rest of a body no handler read (or refused part-way) is
+   * read and dropped, up to `limit` bytes, so a client that sends its whole body before reading
+   * the answer (most do) gets the answer instead of a broken pipe, and the next request on the
+   * keep-alive connection is not stuck behind it. A body declared larger than `limit`, or one
+   * that goes past it, is cut off: the answer closes the connection. False when it must close.
    */
   settleBody(limit: number): boolean;
 }
@@ -34,7 +33,6 @@ class NodeIncomingRequest implements NodeIncoming {
   readonly method: string;
   readonly pathname: string;
   readonly search: string;
-  bodyLeftUnread = false;
   /** A route asked for the body, and its whole declared length was taken. */
   private bodyRead = false;
   private bodyTaken = false;
@@ -65,16 +63,10 @@ class NodeIncomingRequest implements NodeIncoming {
       this.bodyRead = true;
       return Promise.resolve(taken);
     }
-    return readNodeBody(this.req, limit).then(
-      (body) => {
-        this.bodyRead = true;
-        return body;
-      },
-      (error: unknown) => {
-        this.bodyLeftUnread = true;
-        throw error;
-      },
-    );
+    return readNodeBody(this.req, limit).then((body) => {
+      this.bodyRead = true;
+      return body;
+    });
   }
 
   get request(): Request {
@@ -89,18 +81,16 @@ class NodeIncomingRequest implements NodeIncoming {
 
   settleBody(limit: number): boolean {
     const req = this.req;
-    if (this.bodyLeftUnread) return false;
     if (this.bodyRead || req.complete) return true;
     this.detachStream?.();
-    const declared = Number(req.headers["content-length"] ?? "NaN");
-    const keepOpen = Number.isFinite(declared) && declared <= limit;
+    if (Number(req.headers["content-length"]) > limit || req.destroyed) return false;
     let drained = 0;
     req.on("data", (chunk: Buffer) => {
       drained += chunk.length;
       if (drained > limit) req.socket.destroy();
     });
     req.resume();
-    return keepOpen;
+    return true;
   }
 }
 

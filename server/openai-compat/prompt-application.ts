@@ -8,7 +8,7 @@ import type { NativeMessage } from "@/server/streams";
 import { retrieveRevision } from "@/server/versioning";
 import type { ModelName } from "./model-name";
 
-/** `data.parameters.prompt` of an application revision (INTERFACE.md "Application revision commit payload"). */
+/** `data.parameters.prompt` of an application revision, as committed (docs/openai-compatible-api.md). */
 const promptSchema = z.object({
   messages: z.array(z.object({ role: z.string().min(1), content: z.string() })),
   llm_config: z.object({

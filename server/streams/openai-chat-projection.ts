@@ -229,7 +229,7 @@ export class OpenAiChatProjection {
   }
 }
 
-/** INTERFACE.md's finish reasons in OpenAI's chat vocabulary; `other` and `unknown` read as `stop`. */
+/** The finish reasons of `toFinishReason` (finish-reason.ts) in OpenAI's chat vocabulary; `other` and `unknown` read as `stop`. */
 export function chatFinishReason(stopReason: string | undefined): ChatFinishReason {
   switch (toFinishReason(stopReason)) {
     case "length":
