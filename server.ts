@@ -13,6 +13,7 @@ import { getApp } from "@/server/boot/app";
 import { logger } from "@/server/core/logger";
 import { createFront } from "@/server/boot/front";
 import { shutDown } from "@/server/boot/graceful-shutdown";
+import { exitOnStartupRefusal } from "@/server/boot/startup-refusal";
 import { backgroundWorkersFor } from "@/server/boot/workers";
 
 const hostname = process.env.HOST ?? "127.0.0.1";
@@ -25,7 +26,7 @@ const { config } = JSON.parse(readFileSync(path.join(distDir, "required-server-f
   config: NextConfig;
 };
 
-const app = await getApp();
+const app = await getApp().catch(exitOnStartupRefusal);
 const workers = app.context.config.workers === "in-process" ? backgroundWorkersFor(app.context) : [];
 const pages = next({ dev: false, dir: process.cwd(), hostname, port, conf: config });
 await pages.prepare();

@@ -51,19 +51,26 @@ function listenOrigin(config: Config): string {
 }
 
 function announceDefaultAccount(projectName: string, secret: string, origin: string): void {
-  // Printed once, on the first start of an empty database: the only time this secret is shown.
-  process.stdout.write(
+  process.stdout.write(defaultAccountBanner(projectName, secret, origin));
+}
+
+/**
+ * What the first start of an empty database prints: the only time the key is shown, and only
+ * once in it (a log collector keeps every copy it sees).
+ */
+export function defaultAccountBanner(projectName: string, secret: string, origin: string): string {
+  return (
     [
       "",
       `  Created the default project "${projectName}" with an API key (shown only now):`,
       "",
       `    ${secret}`,
       "",
-      `  Try: curl -H "Authorization: ApiKey ${secret}" ${origin}/api/keys`,
+      `  Try: curl -H "Authorization: ApiKey <the key above>" ${origin}/api/keys`,
       "",
       `  Open ${origin} to create the owner account of the playground.`,
       "",
-    ].join("\n") + "\n",
+    ].join("\n") + "\n"
   );
 }
 

@@ -11,6 +11,7 @@ import { appContextOf } from "./app-context";
 import { logger } from "@/server/core/logger";
 import { migrateDatabase, openDatabase } from "@/server/db";
 import { createSecretBox } from "@/server/encryption";
+import { exitOnStartupRefusal } from "./startup-refusal";
 import { startBackgroundWorkers } from "./workers";
 
 const config = loadConfig();
@@ -21,7 +22,7 @@ const handle = await openDatabase({
   pgliteDir: config.pgliteDir,
 });
 await migrateDatabase(handle);
-const secrets = await createSecretBox(config, handle.db);
+const secrets = await createSecretBox(config, handle.db).catch(exitOnStartupRefusal);
 const running = startBackgroundWorkers(appContextOf(handle, config, secrets));
 logger.info("worker process ready");
 
