@@ -5,6 +5,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase, rawQuery, withDatabaseName } from "@/server/db";
 import { anotherInstance, type AppInstance } from "../helpers/app-instance";
+import { sseReader } from "../helpers/sse-reader";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 import { testDatabaseUrls } from "../helpers/test-database-urls";
 import { uniq } from "../versioning/helpers";
@@ -102,6 +103,37 @@ describe.skipIf(!process.env.DATABASE_URL)("behind a transaction pooler without 
     t.advanceClock(ttlMs);
     expect((await staging(b, slug)).application_revision.data.parameters.v).toBe(2);
     expect((await staging(a, slug)).application_revision.data.parameters.v).toBe(2);
+  });
+
+  it("sends a deploy made on one instance to a watch on the other, resolving again every CACHE_TTL_WITHOUT_LISTEN_MS", async () => {
+    const slug = uniq("app");
+    await post(a, `${base}/`, { application: { slug, data: { parameters: { v: 1 } } } });
+    await post(a, `${base}/revisions/deploy`, { application_ref: { slug }, environment_ref: { slug: "staging" } });
+    const controller = new AbortController();
+    try {
+      const res = await b.open(`${base}/revisions/watch?environment_ref.slug=staging&key=${slug}.revision`, {
+        key,
+        signal: controller.signal,
+      });
+      expect(res.status).toBe(200);
+      const events = sseReader(res);
+      const next = async () => {
+        for (;;) {
+          const event = await events.next(10_000);
+          if (event.event === "revision") return JSON.parse(event.data!);
+        }
+      };
+      expect((await next()).application_revision.data.parameters.v).toBe(1);
+      const variantId = (await staging(a, slug)).application_revision.application_variant_id as string;
+      await post(a, `${base}/revisions/commit`, {
+        application_revision_commit: { application_variant_id: variantId, data: { parameters: { v: 2 } } },
+      });
+      await post(a, `${base}/revisions/deploy`, { application_ref: { slug }, environment_ref: { slug: "staging" } });
+      // No notification can arrive: the watch's poll (every ttl_ms, on real time) finds it.
+      expect((await next()).application_revision.data.parameters.v).toBe(2);
+    } finally {
+      controller.abort();
+    }
   });
 
   it("refuses a key revoked on one instance on the other within the bound", async () => {
