@@ -12,6 +12,18 @@ export interface WindowSpan {
  * day that is 23 or 25 hours long (a DST change) is measured as the zone's clocks say.
  */
 export function budgetWindow(window: BudgetWindow, timeZone: string, now: Date): WindowSpan {
+  // Every check reads it: the window holding `now` is kept until it ends (Intl's parts are slow).
+  const key = `${window}|${timeZone}`;
+  const known = windows.get(key);
+  if (known && now >= known.start && now < known.resetsAt) return known;
+  const span = computeWindow(window, timeZone, now);
+  windows.set(key, span);
+  return span;
+}
+
+const windows = new Map<string, WindowSpan>();
+
+function computeWindow(window: BudgetWindow, timeZone: string, now: Date): WindowSpan {
   const local = localDate(now, timeZone);
   let start: LocalDate;
   let next: LocalDate;

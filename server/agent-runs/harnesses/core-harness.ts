@@ -169,7 +169,8 @@ export const coreHarness: Harness = {
           attempts: tried,
         });
     }
-    await budget.settle(steps.slice(firstModelStep));
+    // The last step ends the turn whatever it spent: counted off the answer's path.
+    void budget.settle(steps.slice(firstModelStep));
     if (aborted || signal.aborted) return { stopReason: "cancelled", usage, steps, messages: resumed.messages };
     if (budget.stopped()) return { stopReason: "budget_exceeded", usage, steps, messages: resumed.messages };
     if (failure !== undefined)
