@@ -149,6 +149,25 @@ export default tseslint.config(
     },
   },
   {
+    // One UUID pattern (shared/ids.ts): copies drift apart (case, version) and disagree on what an
+    // id is. Caught in regex literals and in the strings and templates a RegExp is built from.
+    files: ["**/*.{ts,tsx}"],
+    ignores: ["shared/ids.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...[
+          "Literal[regex.pattern=/\\{8\\}-/]",
+          "Literal[value=/\\{8\\}-/]",
+          "TemplateElement[value.raw=/\\{8\\}-/]",
+        ].map((selector) => ({
+          selector,
+          message: "A UUID pattern: use isUuid, UUID_PATTERN or UUID_V7_PATTERN from shared/ids.ts.",
+        })),
+      ],
+    },
+  },
+  {
     files: ["tests/**/*.ts", "e2e/**/*.ts", "bench/**/*.ts", "**/*.test.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off", "@typescript-eslint/no-non-null-assertion": "off" },
   },

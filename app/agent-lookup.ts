@@ -1,8 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { notFound } from "next/navigation";
 import { serverCaller } from "@/app/server-session";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@/shared/ids";
 
 /**
  * Server components of the agent pages: the procedure's answer, or the designed not-found page
@@ -13,7 +12,7 @@ export async function findOrNotFound<T>(
   ids: string[],
   load: (caller: Awaited<ReturnType<typeof serverCaller>>) => Promise<T>,
 ): Promise<T> {
-  if (!ids.every((id) => UUID.test(id))) notFound();
+  if (!ids.every(isUuid)) notFound();
   try {
     return await load(await serverCaller());
   } catch (error) {

@@ -1,3 +1,5 @@
+import { isUuid } from "@/shared/ids";
+
 /** Every evaluations view has a URL; they are built here and nowhere else. */
 export const evaluationsPath = () => "/evaluations";
 export const evaluationPath = (id: string) => `/evaluations/${id}`;
@@ -7,8 +9,6 @@ export const comparePath = (ids: string[]) => `/evaluations/compare?runs=${ids.j
 export const compareRevisionsPath = (revisionIds: string[]) =>
   `/evaluations/compare?revisions=${revisionIds.join(",")}`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Ids from a comma-separated query value; anything that is no id is dropped. */
 export function idsOf(value: string | undefined): string[] {
   return [
@@ -16,7 +16,7 @@ export function idsOf(value: string | undefined): string[] {
       (value ?? "")
         .split(",")
         .map((s) => s.trim())
-        .filter((s) => UUID.test(s)),
+        .filter((s) => isUuid(s)),
     ),
   ];
 }

@@ -106,7 +106,7 @@ export function RunsView({ agentId, variantId, status }: { agentId: string; vari
             aria-label="Runs"
           >
             {runs.map((run) => (
-              <RunRow key={run.id} run={run} agentId={agentId} variantId={variantId} now={now} />
+              <RunTableRow key={run.id} run={run} agentId={agentId} variantId={variantId} now={now} />
             ))}
           </ul>
           {list.hasNextPage && (
@@ -120,7 +120,17 @@ export function RunsView({ agentId, variantId, status }: { agentId: string; vari
   );
 }
 
-function RunRow({ run, agentId, variantId, now }: { run: RunWire; agentId: string; variantId: string; now: number }) {
+function RunTableRow({
+  run,
+  agentId,
+  variantId,
+  now,
+}: {
+  run: RunWire;
+  agentId: string;
+  variantId: string;
+  now: number;
+}) {
   const look = RUN_STATUS_LOOK[run.status];
   const running = run.status === "running";
   const durationMs = run.duration_ms ?? Math.max(0, now - new Date(run.created_at).getTime());

@@ -36,7 +36,6 @@ export {
 export { beginTurn, startBackgroundRun, type StartedRun } from "./invoke";
 export { type RunAgent } from "./run-types";
 export { nodeRuntime, pythonProgram, pythonRuntime, PYTHON_HEAP_MB, RESULT_MARKER, type CodeLimits } from "./tools";
-export { findPlatformOperation, listPlatformTools, operationToWire, operationWire } from "./tools/platform";
 export { recordRunTrace } from "./record-run-trace";
 export { runSweepWorker } from "./runs/run-sweep";
 export { listRuns, RUN_ORIGINS, RUN_STATUSES, type RunOrigin, type RunStatus } from "./runs/run-store";

@@ -3,6 +3,7 @@ import { defineRoute } from "@/server/http/route";
 import { batchTurnSchema } from "@/server/streams";
 import { invokeAgent, invokeRequestSchema } from "./invoke";
 import { runRoutes } from "./runs/routes";
+import { platformToolRoutes } from "./tools/platform/routes";
 
 /** `flags.background`: 202 with the run to follow (`GET /services/agent/v0/runs/{id}`, its events, webhooks). */
 const backgroundAccepted = z.strictObject({
@@ -44,4 +45,5 @@ export const agentRunRoutes = [
     handler: async ({ ctx, body }) => invokeAgent(ctx.app, ctx.principal, ctx.request, body, "playground"),
   }),
   ...runRoutes,
+  ...platformToolRoutes,
 ];

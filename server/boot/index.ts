@@ -4,6 +4,7 @@ export { bootApp, getApp, type App } from "./app";
 export { appContextOf } from "./app-context";
 export { createFront, isRouterPath } from "./front";
 export { shutDown } from "./graceful-shutdown";
+export { nextRouteHandlers } from "./next-route-handlers";
 export { PROJECT_SETUPS } from "./project-setups";
 export { allRoutes, apiRoutes } from "./route-table";
 export { BACKGROUND_WORKERS, backgroundWorkersFor, drainBackgroundWorkers, startBackgroundWorkers } from "./workers";

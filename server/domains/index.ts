@@ -6,7 +6,7 @@ export {
   createAgent,
   forkAgentVariant,
   listAgents,
-  templateVerdict,
+  precheckCommit,
   checkAgentTemplate,
 } from "./workflows/agents";
 export { deployRevision } from "./environments/deploy";

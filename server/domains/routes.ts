@@ -5,7 +5,7 @@ import { deployRoute } from "./environments/routes";
 import { evaluatorCatalogRoutes } from "./evaluators/catalog-routes";
 import { DOMAIN_SPECS } from "./specs";
 import { testcaseRoutes } from "./testsets/routes";
-import { catalogRoutes } from "./workflows/catalog-routes";
+import { harnessCatalogRoutes } from "./workflows/catalog-routes";
 
 export const domainRoutes: AnyRoute[] = [
   ...DOMAIN_NAMES.flatMap((name) => [
@@ -14,7 +14,7 @@ export const domainRoutes: AnyRoute[] = [
     ...(SIMPLE.has(name) ? simpleRoutes(DOMAIN_SPECS[name]) : []),
   ]),
   ...testcaseRoutes,
-  ...catalogRoutes,
+  ...harnessCatalogRoutes,
   ...evaluatorCatalogRoutes,
   ...(["workflows", "applications", "evaluators"] as const).flatMap(catalogTypeRoutes),
 ];

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp, type TestResponse } from "../helpers/test-
 export { DOMAIN_NAMES, domainKeys, type DomainKeys, type DomainName };
 export const DEPLOYABLE_DOMAINS = ["applications", "workflows", "evaluators"] as const satisfies readonly DomainName[];
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+export { UUID_V7_PATTERN as UUID } from "@/shared/ids";
 export const MISSING_ID = "01900000-0000-7000-8000-000000000000";
 
 export interface Project {

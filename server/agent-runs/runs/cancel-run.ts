@@ -2,7 +2,7 @@ import type { AppContext } from "@/server/core/app-context";
 import { NotFoundError } from "@/server/core/errors";
 import type { Database } from "@/server/db";
 import { liveRunsOf } from "./live-runs";
-import { findRun, findRunSoon, requestCancel, runStatus, type RunRow } from "./run-store";
+import { findAgentRun, findAgentRunSoon, requestCancel, runStatus, type AgentRunRow } from "./run-store";
 import { noticeRun, onRunNotice, RUN_CANCEL_CHANNEL, RUN_EVENTS_CHANNEL } from "./run-wakeups";
 
 /** How long a cancel waits for the run to record its end before answering with the run as it is. */
@@ -14,8 +14,8 @@ const CANCEL_WAIT_MS = 10_000;
  * reads the flag, should the notification be missed). Idempotent: an ended run is returned as
  * it is, and a second cancel of a running one only waits again.
  */
-export async function cancelRun(app: AppContext, projectId: string, runId: string): Promise<RunRow> {
-  const row = await findRunSoon(app.db, projectId, runId);
+export async function cancelRun(app: AppContext, projectId: string, runId: string): Promise<AgentRunRow> {
+  const row = await findAgentRunSoon(app.db, projectId, runId);
   if (!row) throw new NotFoundError(`Run ${runId} not found`, "run_not_found");
   if (row.status !== "running") return row;
   if (await requestCancel(app.db, projectId, runId)) {
@@ -24,7 +24,7 @@ export async function cancelRun(app: AppContext, projectId: string, runId: strin
     else await noticeRun(app.db, RUN_CANCEL_CHANNEL, runId);
     await waitForEnd(app.db, runId, CANCEL_WAIT_MS);
   }
-  return (await findRun(app.db, projectId, runId)) ?? row;
+  return (await findAgentRun(app.db, projectId, runId)) ?? row;
 }
 
 async function waitForEnd(db: Database, runId: string, timeoutMs: number): Promise<void> {

@@ -3,7 +3,7 @@ import { storableJson } from "@/server/core/storable-text";
 import type { Database } from "@/server/db";
 import type { NativeEvent } from "@/server/streams";
 import { toLogEntries } from "./log-entries";
-import { appendEvents, endRun, insertRun, type NewRun, type RunEnd, type StoredBatch } from "./run-store";
+import { appendEvents, endRun, insertAgentRun, type NewRun, type RunEnd, type StoredBatch } from "./run-store";
 
 /** How long an appended event may wait for companions before its batch is written. */
 const FLUSH_MS = 50;
@@ -44,7 +44,7 @@ export class EventLogWriter {
 
   /** The run's row, written now if no flush has written it yet. */
   rowWritten(): Promise<void> {
-    this.row ??= this.firstWrite(insertRun(this.db, this.newRun!));
+    this.row ??= this.firstWrite(insertAgentRun(this.db, this.newRun!));
     return this.row;
   }
 

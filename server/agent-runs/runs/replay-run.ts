@@ -9,7 +9,7 @@ import {
 } from "@/server/streams";
 import { followRun } from "./follow-run";
 import { liveSessionKey, liveSessionsOf } from "./live-runs";
-import { activeRunOfSession, findRunSoon, type RunRow } from "./run-store";
+import { activeRunOfSession, findAgentRunSoon, type AgentRunRow } from "./run-store";
 
 /**
  * A run's events from its event log, then live until it ends, in any transport and format:
@@ -25,7 +25,7 @@ export async function runEventsResponse(
   request: Request,
   afterQuery: string | undefined,
 ): Promise<Response> {
-  const run = await findRunSoon(app.db, projectId, runId);
+  const run = await findAgentRunSoon(app.db, projectId, runId);
   if (!run) throw new NotFoundError(`Run ${runId} not found`, "run_not_found");
   const format = negotiateFormat(request.headers.get(MESSAGES_FORMAT_HEADER));
   const transport = negotiateTransport(request.headers.get("accept"), true);
@@ -49,7 +49,7 @@ export async function resumeChatResponse(app: AppContext, projectId: string, ses
 
 function replay(
   app: AppContext,
-  run: RunRow,
+  run: AgentRunRow,
   options: { transport: "sse" | "ndjson" | "batch"; format: "native" | "ui_sdk"; after: number },
 ): Promise<Response> {
   const events = followRun(app.db, run.id, options.after).pipeThrough(

@@ -3,7 +3,7 @@ import { NotFoundError } from "@/server/core/errors";
 import { defineRoute } from "@/server/http/route";
 import { SESSION_ID } from "../invoke/invoke-request";
 import { cancelRun } from "./cancel-run";
-import { readRunEvents, findRunSoon, listRuns, RUN_ORIGINS, RUN_STATUSES } from "./run-store";
+import { readRunEvents, findAgentRunSoon, listRuns, RUN_ORIGINS, RUN_STATUSES } from "./run-store";
 import { resumeChatResponse, runEventsResponse } from "./replay-run";
 import { runDetail, runDetailSchema, runListSchema, runToWire, runWireSchema } from "./run-wire";
 
@@ -70,7 +70,7 @@ export const runRoutes = [
     params: runParams,
     response: runDetailSchema,
     handler: async ({ ctx, params }) => {
-      const run = await findRunSoon(ctx.app.db, ctx.principal.projectId, params.id);
+      const run = await findAgentRunSoon(ctx.app.db, ctx.principal.projectId, params.id);
       if (!run) throw new NotFoundError(`Run ${params.id} not found`, "run_not_found");
       return runDetail(run, await readRunEvents(ctx.app.db, run.id));
     },

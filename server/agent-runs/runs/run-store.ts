@@ -9,7 +9,7 @@ import type { RunAgent } from "../run-agent";
 import { fromLogEntries, type LogEntry } from "./log-entries";
 import { noticeRun, RUN_EVENTS_CHANNEL } from "./run-wakeups";
 
-export type RunRow = typeof agentRuns.$inferSelect;
+export type AgentRunRow = typeof agentRuns.$inferSelect;
 export type RunStatus = "running" | "finished" | "failed" | "paused" | "cancelled";
 export const RUN_STATUSES: readonly RunStatus[] = ["running", "finished", "failed", "paused", "cancelled"];
 /**
@@ -100,7 +100,7 @@ function runRowInsert(db: Executor, run: NewRun, ended?: RunEnd) {
   return db.insert(agentRuns).values(ended ? { ...row, ...endedColumns(ended) } : row);
 }
 
-export async function insertRun(db: Executor, run: NewRun): Promise<void> {
+export async function insertAgentRun(db: Executor, run: NewRun): Promise<void> {
   await runRowInsert(db, run);
 }
 
@@ -173,7 +173,7 @@ export async function endRun(
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     let row:
-      | Pick<RunRow, "projectId" | "sessionId" | "traceId" | "agent" | "origin" | "parentRunId" | "continuesRunId">
+      | Pick<AgentRunRow, "projectId" | "sessionId" | "traceId" | "agent" | "origin" | "parentRunId" | "continuesRunId">
       | undefined;
     if (run) {
       if (tail) await appendEvents(tx, runId, tail, run, end);
@@ -219,7 +219,7 @@ export async function endRun(
   });
 }
 
-export async function findRun(db: Executor, projectId: string, runId: string): Promise<RunRow | undefined> {
+export async function findAgentRun(db: Executor, projectId: string, runId: string): Promise<AgentRunRow | undefined> {
   const [row] = await db
     .select()
     .from(agentRuns)
@@ -232,23 +232,27 @@ export async function findRun(db: Executor, projectId: string, runId: string): P
  * (tens of ms after the first byte), so an id minted in the last few seconds (UUIDv7 carries its
  * time) is looked for again for a moment before it counts as unknown.
  */
-export async function findRunSoon(db: Executor, projectId: string, runId: string): Promise<RunRow | undefined> {
+export async function findAgentRunSoon(
+  db: Executor,
+  projectId: string,
+  runId: string,
+): Promise<AgentRunRow | undefined> {
   const mintedAt = parseInt(runId.replaceAll("-", "").slice(0, 12), 16);
   const recent = Number.isFinite(mintedAt) && Math.abs(Date.now() - mintedAt) < 5_000;
   for (let waited = 0; ; waited += 25) {
-    const row = await findRun(db, projectId, runId);
+    const row = await findAgentRun(db, projectId, runId);
     if (row || !recent || waited >= 500) return row;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 
 /** The run's status and stop reason, unscoped: only for the process that already holds its id. */
-export async function runStatus(db: Executor, runId: string): Promise<RunRow["status"] | undefined> {
+export async function runStatus(db: Executor, runId: string): Promise<AgentRunRow["status"] | undefined> {
   const [row] = await db.select({ status: agentRuns.status }).from(agentRuns).where(eq(agentRuns.id, runId));
   return row?.status;
 }
 
-export interface RunFilter {
+export interface AgentRunFilter {
   sessionId?: string;
   /** The agent's runs, the runs of its playground draft chats included (an inline template, no agent id). */
   agentId?: string;
@@ -264,9 +268,9 @@ export interface RunFilter {
 export async function listRuns(
   db: Executor,
   projectId: string,
-  filter: RunFilter,
+  filter: AgentRunFilter,
   page: { limit: number; before?: string },
-): Promise<{ items: RunRow[]; next?: string }> {
+): Promise<{ items: AgentRunRow[]; next?: string }> {
   const rows = await db
     .select()
     .from(agentRuns)
@@ -363,7 +367,7 @@ export async function renewLease(
 }
 
 /** Running runs whose lease ran out (their process died): claimed one at a time by the sweep. */
-export async function expiredRuns(db: Executor, now: Date, limit: number): Promise<RunRow[]> {
+export async function expiredRuns(db: Executor, now: Date, limit: number): Promise<AgentRunRow[]> {
   return db
     .select()
     .from(agentRuns)

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { batchOutputsSchema, foldBatch, type NativeEvent } from "@/server/streams";
 import type { RunAgent } from "../run-agent";
 import type { LoggedEvent } from "./follow-run";
-import { RUN_ORIGINS, type RunOrigin, type RunRow } from "./run-store";
+import { RUN_ORIGINS, type RunOrigin, type AgentRunRow } from "./run-store";
 
 const usageSchema = z.strictObject({
   input: z.number(),
@@ -42,7 +42,7 @@ export const runWireSchema = z.strictObject({
 
 export type RunWire = z.output<typeof runWireSchema>;
 
-export function runToWire(row: RunRow): RunWire {
+export function runToWire(row: AgentRunRow): RunWire {
   const agent = row.agent as RunAgent;
   return {
     id: row.id,
@@ -88,7 +88,7 @@ export const runDetailSchema = z.strictObject({
   outputs: batchOutputsSchema,
 });
 
-export function runDetail(row: RunRow, logged: LoggedEvent[]) {
+export function runDetail(row: AgentRunRow, logged: LoggedEvent[]) {
   const events: NativeEvent[] = logged.map((entry) => entry.event);
   return {
     run: runToWire(row),

@@ -10,7 +10,7 @@ import type { RunAgent } from "../run-agent";
 import type { TurnInput } from "../run-types";
 import { driveRun } from "./drive-run";
 import { PROCESS_LEASE_OWNER } from "./live-runs";
-import { endRun, readRunEvents, type RunOrigin, type RunRequest, type RunRow } from "./run-store";
+import { endRun, readRunEvents, type RunOrigin, type RunRequest, type AgentRunRow } from "./run-store";
 import {
   messagesOfEvents,
   planTakeover,
@@ -30,7 +30,7 @@ export const MAX_TAKEOVERS = 3;
  * Claims one running run whose lease expired: locked with SKIP LOCKED so two sweeping
  * processes never claim the same run, and given this process's lease in the same transaction.
  */
-export async function claimExpiredRun(db: Database, now: Date, leaseMs: number): Promise<RunRow | undefined> {
+export async function claimExpiredRun(db: Database, now: Date, leaseMs: number): Promise<AgentRunRow | undefined> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .select()
@@ -57,7 +57,7 @@ export async function claimExpiredRun(db: Database, now: Date, leaseMs: number):
  * event, and the trace written when the turn ends is the whole run's (`takeover-trace.ts`). A
  * run that cannot be continued is failed with the reason.
  */
-export async function takeOverRun(app: AppContext, run: RunRow): Promise<void> {
+export async function takeOverRun(app: AppContext, run: AgentRunRow): Promise<void> {
   const logged = await readRunEvents(app.db, run.id);
   const lastSeq = logged.at(-1)?.seq ?? 0;
   const plan = planTakeover(logged.map((entry) => entry.event));
@@ -141,7 +141,7 @@ export async function takeOverRun(app: AppContext, run: RunRow): Promise<void> {
  * Why a run without a recorded request is not continued: a door run's and a nested run's
  * answer had one reader, the request (or the calling tool call) that died with the process.
  */
-function notRecordedReason(run: RunRow): string {
+function notRecordedReason(run: AgentRunRow): string {
   if (run.origin === "openai")
     return "an OpenAI-compatible request ends with its connection, which was lost with the process";
   if (run.parentRunId)
@@ -173,7 +173,7 @@ async function settleInterrupted(input: TurnInput, calls: InterruptedCall[]): Pr
  * The fallback: appends an error (the interruption and why the run could not go on) and
  * `done{interrupted}`, and ends the run `failed` with its `agents.runs.failed` event.
  */
-async function failRun(db: Database, run: RunRow, lastSeq: number, reason: string): Promise<void> {
+async function failRun(db: Database, run: AgentRunRow, lastSeq: number, reason: string): Promise<void> {
   const message = `${INTERRUPTED_MESSAGE} It could not be continued: ${reason}.`;
   await db.transaction(async (tx) => {
     const [last] = await tx

@@ -20,7 +20,6 @@ export {
   type GatewayActionSpec,
   type GatewayProvider,
 } from "./gateway";
-export { findPlatformOperation, listPlatformTools, PLATFORM_OPERATIONS } from "./platform";
 export { referenceToolFactory } from "./reference";
 export { DENIED_BY_POLICY, DENIED_UNATTENDED, ToolRegistry } from "./tool-registry";
 export type {

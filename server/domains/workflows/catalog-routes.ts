@@ -11,12 +11,14 @@ import type { Config } from "@/server/core/config";
 import { NotFoundError } from "@/server/core/errors";
 import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
-import { findPlatformOperation, listPlatformTools, operationToWire, operationWire } from "@/server/agent-runs";
 
 const deploymentOf = (config: Config): HarnessDeployment => ({ externalHarness: config.externalHarness.enabled });
 
-/** The workflow catalog (harnesses, platform tools) and the agent workflow's interface; types are in catalog-type-routes.ts. */
-export const catalogRoutes = [
+/**
+ * The workflow catalog's harnesses and the agent workflow's interface; types are in
+ * catalog-type-routes.ts, the platform tools with their catalog in server/agent-runs.
+ */
+export const harnessCatalogRoutes = [
   defineRoute({
     method: "GET",
     path: "/api/workflows/catalog/harnesses",
@@ -44,35 +46,6 @@ export const catalogRoutes = [
         );
       }
       return one("harness", harness);
-    },
-  }),
-  defineRoute({
-    method: "GET",
-    path: "/api/workflows/catalog/tools",
-    auth: "api_key",
-    tag: "catalog",
-    summary:
-      "The operations of this service a `platform` tool entry can name (op), with description, endpoint, input schema and the arguments the run binds",
-    response: manySchema("tools", operationWire),
-    handler: async () => many("tools", listPlatformTools()),
-  }),
-  defineRoute({
-    method: "GET",
-    path: "/api/workflows/catalog/tools/{op}",
-    auth: "api_key",
-    tag: "catalog",
-    summary: "One platform operation: description, endpoint, input schema and the arguments the run binds",
-    params: z.object({ op: z.string() }),
-    response: oneSchema("tool", operationWire),
-    handler: async ({ params }) => {
-      const operation = findPlatformOperation(params.op);
-      if (!operation)
-        throw new NotFoundError(
-          `Unknown platform tool "${params.op}"; known: ${listPlatformTools()
-            .map((t) => t.op)
-            .join(", ")}`,
-        );
-      return one("tool", operationToWire(operation));
     },
   }),
   defineRoute({

@@ -10,7 +10,7 @@ import { contains, containsAll, containsAny, containsJson, endsWith, startsWith 
 import { levenshteinMatch, similarityMatch } from "./builtin/text-similarity";
 import { customCode, customCodeRun } from "./custom/custom-code";
 import { mock } from "./custom/mock";
-import { customHook, webhookTest } from "./custom/webhooks";
+import { customHook, webhookTest } from "./custom/webhook-evaluators";
 import type { EvaluatorHandler } from "./evaluator-types";
 
 /** Built-in evaluators by key (`svc:builtin:<key>:v0`). */

@@ -2,11 +2,11 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/server/db";
 import { evaluationResults } from "@/server/db/schema";
 import { readRunData } from "../model/run-data";
-import type { RunRow } from "../model/rows";
+import type { EvaluationRunRow } from "../model/rows";
 import { isExecutable, sharedInvocation } from "./plan-cells";
 
 /** The run's invocation step and its executable evaluator steps. */
-export function dependencyShape(run: RunRow) {
+export function dependencyShape(run: EvaluationRunRow) {
   const data = readRunData(run.data);
   const invocation = data.steps.find((s) => s.type === "invocation");
   const evaluators = data.steps.filter((s) => s.type === "annotation" && isExecutable(s)).map((s) => s.key);
@@ -19,7 +19,7 @@ export function dependencyShape(run: RunRow) {
  */
 export async function settleDependents(
   tx: Executor,
-  run: RunRow,
+  run: EvaluationRunRow,
   now: Date,
   scenarioId?: string,
   only?: "success" | "failure",

@@ -3,7 +3,7 @@ import { newId } from "@/server/core/ids";
 import { rawQuery, type Database, type Executor } from "@/server/db";
 import { evaluationRuns } from "@/server/db/schema";
 import { DEFAULT_BATCH_SIZE, readRunData } from "../model/run-data";
-import type { RunRow } from "../model/rows";
+import type { EvaluationRunRow } from "../model/rows";
 import { runsToServe } from "./claim-order";
 
 /** What a worker needs of a cell it holds: which one, where it sits, and the row's inputs. */
@@ -20,7 +20,7 @@ export interface WorkCell {
 
 export interface ClaimedCell {
   cell: WorkCell;
-  run: RunRow;
+  run: EvaluationRunRow;
   token: string;
 }
 
@@ -103,7 +103,7 @@ export const toCell = (row: CellRow): WorkCell => ({
 /** Leases up to `limit` due cells of one run under `token` (see CLAIM). */
 export async function leaseCells(
   db: Executor,
-  run: RunRow,
+  run: EvaluationRunRow,
   limit: number,
   token: string,
   leaseMs: number,
@@ -160,14 +160,14 @@ export async function claimCells(
       return run ? [{ run, room: o.room }] : [];
     });
     const claimed: ClaimedCell[] = [];
-    const lease = async (run: RunRow, n: number) => {
+    const lease = async (run: EvaluationRunRow, n: number) => {
       const token = newId();
       const { cells } = await leaseCells(tx, run, n, token, leaseMs, now);
       for (const cell of cells) claimed.push({ cell, run, token });
       return cells.length;
     };
     const share = Math.ceil(limit / Math.max(1, runs.length));
-    const more: { run: RunRow; room: number }[] = [];
+    const more: { run: EvaluationRunRow; room: number }[] = [];
     for (const { run, room } of runs) {
       const want = Math.min(share, room, limit - claimed.length);
       if (want <= 0) break;

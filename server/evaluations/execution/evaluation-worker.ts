@@ -8,7 +8,7 @@ import type { BackgroundWorker, RunningWorker } from "@/server/worker";
 import { startWakeLoop } from "@/server/worker";
 import { refreshMetrics } from "../metrics/refresh-metrics";
 import { nextRefreshAt } from "../metrics/refresh-pace";
-import type { RunRow } from "../model/rows";
+import type { EvaluationRunRow } from "../model/rows";
 import { dependencyShape } from "./cell-dependencies";
 import { EVALUATIONS_CHANNEL } from "./channel";
 import { claimCells, renewLeases, type ClaimedCell, type WorkCell } from "./claim-cells";
@@ -50,7 +50,7 @@ interface InFlight {
 }
 
 /** Whether `next` is an evaluator cell scoring the invocation cell `done` (its scenario, its repeat or a shared one). */
-function scoresOutcome(run: RunRow, done: WorkCell, next: WorkCell): boolean {
+function scoresOutcome(run: EvaluationRunRow, done: WorkCell, next: WorkCell): boolean {
   const { invocation, evaluators, shared } = dependencyShape(run);
   return (
     invocation?.key === done.stepKey &&
@@ -103,7 +103,7 @@ export function startEvaluationWorker(
     settling.add(tracked);
   };
 
-  const refreshRunMetrics = async (run: RunRow) => {
+  const refreshRunMetrics = async (run: EvaluationRunRow) => {
     const startedAt = Date.now();
     if (startedAt < (metricsAt.get(run.id) ?? 0)) return;
     metricsAt.set(run.id, startedAt + metricsIntervalMs);

@@ -3,7 +3,7 @@ import type { BatchMessage } from "@/server/streams";
 import { rawQuery } from "@/server/db";
 import { runEvaluator } from "@/server/evaluations/evaluators";
 import { readRunData, type Step } from "../model/run-data";
-import type { RunRow } from "../model/rows";
+import type { EvaluationRunRow } from "../model/rows";
 import type { WorkCell } from "./claim-cells";
 import { resolveAgentTarget, runAgentTurn, toolCallsOf } from "./agent-runner";
 import { dependencyShape } from "./cell-dependencies";
@@ -26,7 +26,7 @@ export interface Upstream {
  */
 export async function executeCell(
   app: AppContext,
-  run: RunRow,
+  run: EvaluationRunRow,
   cell: WorkCell,
   signal: AbortSignal,
   known?: Upstream,
@@ -76,7 +76,7 @@ export async function executeCell(
  */
 export async function scoreOutput(
   app: AppContext,
-  run: RunRow,
+  run: EvaluationRunRow,
   step: Step,
   inputs: Record<string, unknown>,
   upstream: Upstream | undefined,

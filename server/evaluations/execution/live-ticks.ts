@@ -4,7 +4,7 @@ import { logger } from "@/server/core/logger";
 import type { Database, Executor } from "@/server/db";
 import { evaluationResults, evaluationRuns } from "@/server/db/schema";
 import { readRunData } from "../model/run-data";
-import type { RunRow } from "../model/rows";
+import type { EvaluationRunRow } from "../model/rows";
 import { notifyEvaluationWorkers } from "./channel";
 import { liveWindow, type LiveWindow } from "./live-window";
 import { checkLiveGraph } from "./live-graph";
@@ -89,7 +89,7 @@ async function tickRun(
   return minted;
 }
 
-async function mintWindow(tx: Executor, run: RunRow, window: LiveWindow): Promise<number> {
+async function mintWindow(tx: Executor, run: EvaluationRunRow, window: LiveWindow): Promise<number> {
   const items = await sourceItems(tx, run.projectId, readRunData(run.data), window);
   const traceIds = items.map((i) => i.traceId!).filter(Boolean);
   const known = traceIds.length
@@ -109,7 +109,7 @@ async function mintWindow(tx: Executor, run: RunRow, window: LiveWindow): Promis
   return mintScenarios(tx, run, fresh, new Date(), { timestamp: window.oldest, interval: window.interval });
 }
 
-async function closeInvalid(tx: Executor, run: RunRow, reason: string): Promise<void> {
+async function closeInvalid(tx: Executor, run: EvaluationRunRow, reason: string): Promise<void> {
   const [closed] = await tx
     .update(evaluationRuns)
     .set({

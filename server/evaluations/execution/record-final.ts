@@ -1,7 +1,7 @@
 import { newId } from "@/server/core/ids";
 import { rawQuery, type Executor } from "@/server/db";
 import { DEFAULT_BATCH_SIZE, readRunData } from "../model/run-data";
-import type { RunRow } from "../model/rows";
+import type { EvaluationRunRow } from "../model/rows";
 import { dependencyShape } from "./cell-dependencies";
 import { CLAIMED_COLUMNS, dueCells, toCell, type CellRow, type WorkCell } from "./claim-cells";
 import type { CellOutcome } from "./invocation-outcome";
@@ -110,7 +110,7 @@ type Row = { written: number; released: number; siblings: SettleCell[] | null } 
 /** Records a final outcome (see RECORD); the next cell when one was handed off. */
 export async function recordFinal(
   db: Executor,
-  run: RunRow,
+  run: EvaluationRunRow,
   cell: WorkCell,
   token: string,
   outcome: CellOutcome,

@@ -1,7 +1,7 @@
 import { newId } from "@/server/core/ids";
 import { rawQuery, type Database, type Executor } from "@/server/db";
 import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_DELAY_S, readRunData } from "../model/run-data";
-import type { RunRow } from "../model/rows";
+import type { EvaluationRunRow } from "../model/rows";
 import { notifyEvaluationWorkers } from "./channel";
 import { leaseCells, type WorkCell } from "./claim-cells";
 import type { CellOutcome } from "./invocation-outcome";
@@ -19,7 +19,7 @@ export interface HandedOff {
 }
 
 /** Seconds before attempt `attempts + 1`: the run's retry_delay, doubled per attempt, at most 5 min. */
-export function retryDelayMs(run: RunRow, attempts: number): number {
+export function retryDelayMs(run: EvaluationRunRow, attempts: number): number {
   const base = readRunData(run.data).concurrency?.retry_delay ?? DEFAULT_RETRY_DELAY_S;
   return Math.min(300, base * 2 ** Math.max(0, attempts - 1)) * 1000;
 }
@@ -48,7 +48,7 @@ const json = (value: unknown) => (value === undefined || value === null ? null :
  */
 export async function recordOutcome(
   db: Database,
-  run: RunRow,
+  run: EvaluationRunRow,
   cell: WorkCell,
   token: string,
   outcome: CellOutcome,

@@ -1,6 +1,6 @@
 import type { Executor } from "@/server/db";
 import { emitEvent } from "@/server/events";
-import type { RunRow } from "../model/rows";
+import type { EvaluationRunRow } from "../model/rows";
 
 export type RunEventType = "evaluations.runs.started" | "evaluations.runs.finished" | "evaluations.runs.failed";
 
@@ -8,7 +8,7 @@ export type RunEventType = "evaluations.runs.started" | "evaluations.runs.finish
 export async function emitRunEvent(
   tx: Executor,
   type: RunEventType,
-  run: RunRow,
+  run: EvaluationRunRow,
   extra: Record<string, unknown> = {},
 ): Promise<void> {
   await emitEvent(tx, {

@@ -1,7 +1,7 @@
 import type { AppContext } from "@/server/core/app-context";
 import { runsInProcess } from "@/server/evaluations/evaluators";
 import { readRunData } from "../model/run-data";
-import type { RunRow } from "../model/rows";
+import type { EvaluationRunRow } from "../model/rows";
 import type { WorkCell } from "./claim-cells";
 import { dependencyShape } from "./cell-dependencies";
 import { scoreOutput } from "./execute-cell";
@@ -18,7 +18,7 @@ import { evaluatorTarget } from "./step-targets";
  */
 export async function scoreInProcess(
   app: AppContext,
-  run: RunRow,
+  run: EvaluationRunRow,
   cell: WorkCell,
   outcome: CellOutcome,
   signal: AbortSignal,

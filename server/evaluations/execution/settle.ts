@@ -5,7 +5,7 @@ import { evaluationResults, evaluationRuns, evaluationScenarios } from "@/server
 import { computeMetrics } from "../metrics/compute-metrics";
 import { refreshMetrics, refreshTemporalMetrics } from "../metrics/refresh-metrics";
 import { readRunData } from "../model/run-data";
-import type { RunRow } from "../model/rows";
+import type { EvaluationRunRow } from "../model/rows";
 import { takesPushedRows } from "./source-items";
 import { emitRunEvent } from "./run-events";
 
@@ -56,7 +56,12 @@ export function isSettleable(cells: SettleCell[]): boolean {
  * a time; whichever settle starts after the last cell was recorded sees every cell done), and
  * the write of status and metrics together. Called inside a transaction, which holds the lock.
  */
-export async function settleScenario(tx: Executor, run: RunRow, scenarioId: string, now: Date): Promise<boolean> {
+export async function settleScenario(
+  tx: Executor,
+  run: EvaluationRunRow,
+  scenarioId: string,
+  now: Date,
+): Promise<boolean> {
   const cells = await rawQuery<SettleCell>(
     tx,
     `with locked as (select id from evaluation_scenarios where id = $2::uuid for update)
@@ -72,7 +77,7 @@ export async function settleScenario(tx: Executor, run: RunRow, scenarioId: stri
 /** A scenario's status and variational metrics, from its cells (none open), in one statement. */
 export async function writeSettled(
   db: Executor,
-  run: RunRow,
+  run: EvaluationRunRow,
   scenarioId: string,
   cells: SettleCell[],
   now = new Date(),
@@ -99,7 +104,7 @@ export async function writeSettled(
 }
 
 /** A scenario's status and variational metrics, from all of its cells. */
-function settledFrom(run: RunRow, cells: SettleCell[]) {
+function settledFrom(run: EvaluationRunRow, cells: SettleCell[]) {
   return {
     status: rollupOf(cells.map((c) => c.status)),
     data: computeMetrics(
@@ -118,7 +123,7 @@ function settledFrom(run: RunRow, cells: SettleCell[]) {
 
 /** A scenario to settle from its cells (none open), as the record that ended it returned them. */
 export interface SettledScenario {
-  run: RunRow;
+  run: EvaluationRunRow;
   scenarioId: string;
   cells: SettleCell[];
 }
@@ -168,7 +173,12 @@ export async function writeSettledMany(db: Executor, scenarios: SettledScenario[
  * After a cell was recorded: its scenario settles when nothing of it is left to run (see
  * settleScenario), in one transaction.
  */
-export async function settleCell(db: Database, run: RunRow, scenarioId: string, now = new Date()): Promise<boolean> {
+export async function settleCell(
+  db: Database,
+  run: EvaluationRunRow,
+  scenarioId: string,
+  now = new Date(),
+): Promise<boolean> {
   return db.transaction((tx) => settleScenario(tx, run, scenarioId, now));
 }
 
@@ -177,7 +187,11 @@ export async function settleCell(db: Database, run: RunRow, scenarioId: string, 
  * running): `errors` when a cell failed, `success` otherwise; a run waiting for people stays
  * running. Writes the global metrics and `evaluations.runs.finished` in the same transaction.
  */
-export async function finalizeIfDone(db: Executor, runId: string, now = new Date()): Promise<RunRow | undefined> {
+export async function finalizeIfDone(
+  db: Executor,
+  runId: string,
+  now = new Date(),
+): Promise<EvaluationRunRow | undefined> {
   // Most calls come while other cells are still open: a look without locking the run answers them.
   const [open] = await rawQuery(
     db,

@@ -6,7 +6,7 @@ import { evaluationResults, evaluationRuns, evaluationScenarios } from "@/server
 import type { Scope } from "@/server/versioning";
 import { ClosedRunError } from "../model/closed-run-error";
 import { readRunData } from "../model/run-data";
-import type { RunRow } from "../model/rows";
+import type { EvaluationRunRow } from "../model/rows";
 import { settleDependents } from "./cell-dependencies";
 import { notifyEvaluationWorkers } from "./channel";
 import { isExecutable, planScenarioCells } from "./plan-cells";
@@ -44,7 +44,7 @@ from jsonb_to_recordset($8::text::jsonb)
  * start) or queues again the cells that did not succeed (a stopped or finished run started
  * again), then marks it running and active. From then on the workers own it.
  */
-export async function startRun(db: Database, scope: Scope, runId: string, now = new Date()): Promise<RunRow> {
+export async function startRun(db: Database, scope: Scope, runId: string, now = new Date()): Promise<EvaluationRunRow> {
   const started = await db.transaction(async (tx) => {
     const [run] = await tx
       .select()
@@ -108,7 +108,7 @@ export interface ScenarioTime {
  */
 export async function mintScenarios(
   tx: Executor,
-  run: RunRow,
+  run: EvaluationRunRow,
   items: SourceItem[],
   now: Date,
   time?: ScenarioTime,
@@ -164,7 +164,7 @@ export interface CellSlice {
  */
 export async function requeueCells(
   tx: Executor,
-  run: RunRow,
+  run: EvaluationRunRow,
   options: CellSlice & { overwrite?: boolean },
   now: Date,
 ): Promise<void> {

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { NotFoundError } from "@/server/core/errors";
 import type { Database } from "@/server/db";
 import { evaluationRuns } from "@/server/db/schema";
-import type { RunRow } from "../model/rows";
+import type { EvaluationRunRow } from "../model/rows";
 import { notifyEvaluationWorkers } from "./channel";
 
 /**
@@ -10,7 +10,7 @@ import { notifyEvaluationWorkers } from "./channel";
  * (their leases are released; a later start resumes them). A run that was still running is
  * marked `cancelled`, so a stopped run does not read as one in progress (a live run excepted).
  */
-export async function stopRun(db: Database, projectId: string, runId: string): Promise<RunRow> {
+export async function stopRun(db: Database, projectId: string, runId: string): Promise<EvaluationRunRow> {
   return db.transaction(async (tx) => {
     const [run] = await tx
       .select()

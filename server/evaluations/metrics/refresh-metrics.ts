@@ -3,7 +3,7 @@ import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { evaluationMetrics, evaluationResults } from "@/server/db/schema";
 import { readRunData, type Step } from "../model/run-data";
-import type { MetricsRow, RunRow } from "../model/rows";
+import type { MetricsRow, EvaluationRunRow } from "../model/rows";
 import { computeMetrics } from "./compute-metrics";
 
 /**
@@ -33,7 +33,7 @@ function cellColumns(steps: Step[]) {
  * latency, tokens and cost (taken from the same run record the trace is written from), so a
  * refresh is one read and does not wait for trace ingest.
  */
-export async function refreshMetrics(db: Executor, run: RunRow, scenarioId?: string): Promise<MetricsRow> {
+export async function refreshMetrics(db: Executor, run: EvaluationRunRow, scenarioId?: string): Promise<MetricsRow> {
   const data = await runMetrics(db, run, scenarioId);
   const now = new Date();
   const values = {
@@ -61,7 +61,7 @@ export async function refreshMetrics(db: Executor, run: RunRow, scenarioId?: str
 }
 
 /** The metrics of a run (or one scenario), computed from its cells and not stored. */
-export async function runMetrics(db: Executor, run: RunRow, scenarioId?: string) {
+export async function runMetrics(db: Executor, run: EvaluationRunRow, scenarioId?: string) {
   const { steps } = readRunData(run.data);
   const cells = await db
     .select(cellColumns(steps))
@@ -78,7 +78,7 @@ export async function runMetrics(db: Executor, run: RunRow, scenarioId?: string)
  */
 export async function refreshTemporalMetrics(
   db: Executor,
-  run: RunRow,
+  run: EvaluationRunRow,
   timestamp: Date,
   interval: number | null,
 ): Promise<MetricsRow> {

@@ -6,7 +6,7 @@ import type {
   evaluationScenarios,
 } from "@/server/db/schema";
 
-export type RunRow = typeof evaluationRuns.$inferSelect;
+export type EvaluationRunRow = typeof evaluationRuns.$inferSelect;
 export type ScenarioRow = typeof evaluationScenarios.$inferSelect;
 export type ResultRow = typeof evaluationResults.$inferSelect;
 export type MetricsRow = typeof evaluationMetrics.$inferSelect;

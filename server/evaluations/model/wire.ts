@@ -2,7 +2,7 @@ import { z } from "zod";
 import { compact } from "@/server/core/compact";
 import { isoTimestampSchema } from "@/server/core/time";
 import { readRunData } from "./run-data";
-import type { MetricsRow, QueueRow, ResultRow, RunRow, ScenarioRow } from "./rows";
+import type { MetricsRow, QueueRow, ResultRow, EvaluationRunRow, ScenarioRow } from "./rows";
 import { EVALUATION_VERSION, STATUSES } from "./statuses";
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
@@ -30,7 +30,7 @@ export const runWire = z.strictObject({
   updated_by_id: z.string().optional(),
 });
 
-export function runToWire(row: RunRow) {
+export function runToWire(row: EvaluationRunRow) {
   const { testcases: _inline, trace_ids: _traces, ...data } = readRunData(row.data);
   return compact({
     id: row.id,

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { evaluationQueues, evaluationRuns } from "@/server/db/schema";
-import type { RunRow } from "../model/rows";
+import type { EvaluationRunRow } from "../model/rows";
 
 const q = evaluationQueues;
 
@@ -12,7 +12,7 @@ const q = evaluationQueues;
  * none active (archived). `is_queue` says whether it has one. A run has at most one default queue
  * over its life (a partial unique index).
  */
-export async function reconcileDefaultQueue(tx: Executor, run: RunRow): Promise<RunRow> {
+export async function reconcileDefaultQueue(tx: Executor, run: EvaluationRunRow): Promise<EvaluationRunRow> {
   const [existing] = await tx
     .select()
     .from(q)

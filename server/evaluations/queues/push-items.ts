@@ -5,7 +5,7 @@ import { evaluationResults, evaluationRuns, testcases } from "@/server/db/schema
 import { storedTraceId } from "@/server/tracing";
 import { ClosedRunError } from "../model/closed-run-error";
 import { readRunData } from "../model/run-data";
-import type { RunRow } from "../model/rows";
+import type { EvaluationRunRow } from "../model/rows";
 import { notifyEvaluationWorkers } from "../execution/channel";
 import { isTestcasesStep, isTracesStep, traceItems, type SourceItem } from "../execution/source-items";
 import { mintScenarios } from "../execution/start-run";
@@ -96,7 +96,7 @@ async function testcaseItems(tx: Executor, projectId: string, ids: string[]): Pr
 }
 
 /** New rows make the run running and active again (it may have finished with the previous ones). */
-async function reopen(tx: Executor, run: RunRow, now: Date): Promise<void> {
+async function reopen(tx: Executor, run: EvaluationRunRow, now: Date): Promise<void> {
   await tx
     .update(evaluationRuns)
     .set({ status: "running", flags: { ...run.flags, is_active: true }, updatedAt: now })

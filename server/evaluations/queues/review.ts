@@ -6,7 +6,7 @@ import { scoreOf } from "../compare/compare-runs";
 import { settleWrittenCells } from "../execution/settle";
 import { lookupRevision } from "../execution/step-targets";
 import { readRunData, type Step } from "../model/run-data";
-import type { QueueRow, RunRow } from "../model/rows";
+import type { QueueRow, EvaluationRunRow } from "../model/rows";
 import { upsertResults } from "../store/result-store";
 import { queueScenarios } from "./queue-scenarios";
 
@@ -62,11 +62,11 @@ async function loadQueue(db: Executor, projectId: string, userId: string, queueI
   if (!queue || !openTo(queue, userId))
     throw new NotFoundError(`queue ${queueId} does not exist or is not assigned to you`);
   const [run] = await db.select().from(evaluationRuns).where(eq(evaluationRuns.id, queue.runId));
-  return { queue, run: run as RunRow };
+  return { queue, run: run as EvaluationRunRow };
 }
 
 /** The human steps a queue asks for: its `step_keys`, else every human step of the run. */
-function humanSteps(queue: QueueRow, run: RunRow): Step[] {
+function humanSteps(queue: QueueRow, run: EvaluationRunRow): Step[] {
   const keys = queueData(queue).step_keys;
   return readRunData(run.data).steps.filter(
     (s) => s.type === "annotation" && s.origin === "human" && (!keys?.length || keys.includes(s.key)),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { compact } from "@/server/core/compact";
 import { isoTimestampSchema } from "@/server/core/time";
 import { readRunData } from "../model/run-data";
-import type { QueueRow, RunRow } from "../model/rows";
+import type { QueueRow, EvaluationRunRow } from "../model/rows";
 import { STATUSES } from "../model/statuses";
 import { QUEUE_KINDS, type QueueKind } from "./simple-queue-input";
 
@@ -32,13 +32,13 @@ export const simpleQueueWire = z.strictObject({
 });
 
 /** The kind of rows a queue run takes, read from its input steps. */
-export function queueKind(run: RunRow): QueueKind {
+export function queueKind(run: EvaluationRunRow): QueueKind {
   const f = run.flags;
   return f.has_queries ? "queries" : f.has_testsets ? "testsets" : f.has_traces ? "traces" : "testcases";
 }
 
 /** The reference's simple queue: the queue with its run's sources, evaluators and repeats. */
-export function simpleQueueToWire(queue: QueueRow, run: RunRow) {
+export function simpleQueueToWire(queue: QueueRow, run: EvaluationRunRow) {
   const steps = readRunData(run.data).steps;
   const ids = (ref: string) =>
     steps.map((s) => s.references[ref]?.id).filter((id): id is string => typeof id === "string");

@@ -4,9 +4,9 @@ import { evaluationQueues, evaluationRuns } from "@/server/db/schema";
 import type { Scope } from "@/server/versioning";
 import { startRun } from "../execution/start-run";
 import { validateGraph } from "../execution/validate-graph";
-import type { QueueRow, RunRow } from "../model/rows";
+import type { QueueRow, EvaluationRunRow } from "../model/rows";
 import { buildSteps } from "../simple/build-steps";
-import { deleteRuns, insertRun, type Paging } from "../store/run-store";
+import { deleteRuns, insertEvaluationRun, type Paging } from "../store/run-store";
 import { reconcileDefaultQueue } from "./default-queue";
 import { createQueues, deleteQueues, queryQueues } from "./queue-store";
 import { planQueue, type QueueKind, type SimpleQueueInput } from "./simple-queue-input";
@@ -36,7 +36,7 @@ export async function createSimpleQueue(db: Database, scope: Scope, input: Simpl
   const { run, queue } = await db.transaction(async (tx) => {
     const run = await reconcileDefaultQueue(
       tx,
-      await insertRun(tx, scope, {
+      await insertEvaluationRun(tx, scope, {
         name: input.name,
         description: input.description,
         tags: input.tags,
@@ -89,7 +89,7 @@ export async function getSimpleQueue(
   db: Database,
   projectId: string,
   id: string,
-): Promise<{ queue: QueueRow; run: RunRow } | undefined> {
+): Promise<{ queue: QueueRow; run: EvaluationRunRow } | undefined> {
   const [row] = await db
     .select({ queue: evaluationQueues, run: evaluationRuns })
     .from(evaluationQueues)

@@ -4,7 +4,15 @@ import type { Database } from "@/server/db";
 import { manySchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { runToWire, runWire } from "../model/wire";
-import { deleteRuns, editRun, findRunOutline, insertRun, queryRuns, setRunFlags, storedData } from "../store/run-store";
+import {
+  deleteRuns,
+  editRun,
+  findRunOutline,
+  insertEvaluationRun,
+  queryRuns,
+  setRunFlags,
+  storedData,
+} from "../store/run-store";
 import { pruneRemovedSteps } from "../store/prune-steps";
 import { reconcileDefaultQueue } from "../queues/default-queue";
 import { statusSchema } from "../model/statuses";
@@ -41,7 +49,7 @@ export const runRoutes = [
           await ctx.app.db.transaction(async (tx) =>
             reconcileDefaultQueue(
               tx,
-              await insertRun(tx, scopeOf(ctx.principal), { ...run, data: storedData(run.data as never) }),
+              await insertEvaluationRun(tx, scopeOf(ctx.principal), { ...run, data: storedData(run.data as never) }),
             ),
           ),
         );

@@ -9,7 +9,7 @@ import { finalizeIfDone } from "../execution/settle";
 import { requeueCells, type CellSlice } from "../execution/start-run";
 import { refreshMetrics } from "../metrics/refresh-metrics";
 import { readRunData, type Step } from "../model/run-data";
-import type { ResultRow, RunRow } from "../model/rows";
+import type { ResultRow, EvaluationRunRow } from "../model/rows";
 import { pruneRemovedSteps } from "../store/prune-steps";
 import { reconcileDefaultQueue } from "../queues/default-queue";
 import { upsertResults, type ResultInput } from "../store/result-store";
@@ -100,7 +100,7 @@ export async function refreshSlice(db: Database, projectId: string, runId: strin
   await refreshScope(db, run, scenarios);
 }
 
-async function refreshScope(db: Database, run: RunRow, scenarioIds: string[]) {
+async function refreshScope(db: Database, run: EvaluationRunRow, scenarioIds: string[]) {
   const existing = scenarioIds.length
     ? await db
         .select({ id: evaluationScenarios.id })
@@ -159,7 +159,7 @@ export async function reshapeRun(
   scope: Scope,
   runId: string,
   change: { add?: Step[]; remove?: string[]; repeats?: number },
-): Promise<RunRow> {
+): Promise<EvaluationRunRow> {
   return db.transaction(async (tx) => {
     const run = await openRunForWrite(tx, scope.projectId, runId);
     const data = readRunData(run.data);

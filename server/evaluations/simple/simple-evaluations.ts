@@ -4,14 +4,14 @@ import { startRun } from "../execution/start-run";
 import { stopRun } from "../execution/stop-run";
 import { validateGraph } from "../execution/validate-graph";
 import { readRunData } from "../model/run-data";
-import type { RunRow } from "../model/rows";
+import type { EvaluationRunRow } from "../model/rows";
 import { pruneRemovedSteps } from "../store/prune-steps";
 import {
   deleteRuns,
   editRun,
-  findRun,
+  findEvaluationRun,
   findRunOutline,
-  insertRun,
+  insertEvaluationRun,
   outlineOf,
   queryRuns,
   setRunFlags,
@@ -25,7 +25,7 @@ import { simpleEvaluationToWire } from "./simple-wire";
 
 export type SimpleEvaluation = ReturnType<typeof simpleEvaluationToWire>;
 
-export async function withProgress(db: Database, run: RunRow | RunOutline): Promise<SimpleEvaluation> {
+export async function withProgress(db: Database, run: EvaluationRunRow | RunOutline): Promise<SimpleEvaluation> {
   return simpleEvaluationToWire(outlineOf(run), await runProgress(db, run.id));
 }
 
@@ -50,7 +50,7 @@ export async function createSimpleEvaluation(
   const run = await db.transaction(async (tx) =>
     reconcileDefaultQueue(
       tx,
-      await insertRun(tx, scope, {
+      await insertEvaluationRun(tx, scope, {
         name: input.name,
         description: input.description,
         flags: input.flags,
@@ -80,7 +80,7 @@ export async function editSimpleEvaluation(
   id: string,
   input: SimpleEvaluationInput,
 ): Promise<SimpleEvaluation | undefined> {
-  const current = await findRun(db, scope.projectId, id);
+  const current = await findEvaluationRun(db, scope.projectId, id);
   if (!current) return undefined;
   const wasRunning = current.status === "running" && current.flags.is_active;
   if (wasRunning) await stopRun(db, scope.projectId, id);

@@ -3,13 +3,17 @@ import type { Executor } from "@/server/db";
 import { evaluationResults, evaluationScenarios } from "@/server/db/schema";
 import { refreshMetrics } from "../metrics/refresh-metrics";
 import { readRunData } from "../model/run-data";
-import type { RunRow } from "../model/rows";
+import type { EvaluationRunRow } from "../model/rows";
 
 /**
  * An edit that drops steps deletes their cells, then the scenarios left with no cell, then
  * refreshes the metrics of the scenarios that remain (reference §2.5). Create never prunes.
  */
-export async function pruneRemovedSteps(tx: Executor, before: RunRow, after: RunRow): Promise<void> {
+export async function pruneRemovedSteps(
+  tx: Executor,
+  before: EvaluationRunRow,
+  after: EvaluationRunRow,
+): Promise<void> {
   const kept = new Set(readRunData(after.data).steps.map((s) => s.key));
   const removed = readRunData(before.data)
     .steps.map((s) => s.key)

@@ -7,7 +7,7 @@ import type { Scope } from "@/server/versioning";
 import { ClosedRunError } from "../model/closed-run-error";
 import { readRunData, type StoredRunData } from "../model/run-data";
 import { runFlags, stepReferences, USER_FLAGS } from "../model/run-flags";
-import type { RunRow } from "../model/rows";
+import type { EvaluationRunRow } from "../model/rows";
 
 export interface RunInput {
   name?: string | null;
@@ -30,7 +30,7 @@ export function storedData(data: RunInput["data"], previous?: StoredRunData): St
   return { ...merged, steps: merged.steps ?? [], repeats: merged.repeats ?? 1 };
 }
 
-export async function insertRun(db: Executor, scope: Scope, input: RunInput): Promise<RunRow> {
+export async function insertEvaluationRun(db: Executor, scope: Scope, input: RunInput): Promise<EvaluationRunRow> {
   const data = storedData(input.data);
   const now = new Date();
   const [row] = await db
@@ -55,7 +55,11 @@ export async function insertRun(db: Executor, scope: Scope, input: RunInput): Pr
 }
 
 /** The whole run, its inline source rows included: for what mints or edits them. */
-export async function findRun(db: Executor, projectId: string, id: string): Promise<RunRow | undefined> {
+export async function findEvaluationRun(
+  db: Executor,
+  projectId: string,
+  id: string,
+): Promise<EvaluationRunRow | undefined> {
   const [row] = await db.select().from(runs).where(inProject(projectId, id));
   return row;
 }
@@ -67,21 +71,26 @@ export async function findRun(db: Executor, projectId: string, id: string): Prom
  * run of 1,000 inline testcases: 0.32 ms of the database per read before, 0.15 after), and a
  * list of runs did so for each run.
  */
-export type RunOutline = RunRow & { inlineTestcases: number | null; inlineTraces: number | null };
+export type RunOutline = EvaluationRunRow & { inlineTestcases: number | null; inlineTraces: number | null };
 
 const outlineColumns = {
   ...getTableColumns(runs),
-  data: sql<RunRow["data"]>`${runs.data} - 'testcases' - 'trace_ids'`.mapWith(runs.data),
+  data: sql<EvaluationRunRow["data"]>`${runs.data} - 'testcases' - 'trace_ids'`.mapWith(runs.data),
   inlineTestcases: sql<number | null>`jsonb_array_length(${runs.data} -> 'testcases')`.mapWith(Number),
   inlineTraces: sql<number | null>`jsonb_array_length(${runs.data} -> 'trace_ids')`.mapWith(Number),
 };
 
 /** The outline of a whole row (one a write returned), as `outlineColumns` reads it. */
-export function outlineOf(run: RunRow | RunOutline): RunOutline {
+export function outlineOf(run: EvaluationRunRow | RunOutline): RunOutline {
   if ("inlineTestcases" in run) return run;
   const { testcases, trace_ids, ...data } = (run.data ?? {}) as Record<string, unknown>;
   const count = (rows: unknown) => (Array.isArray(rows) ? rows.length : null);
-  return { ...run, data: data as RunRow["data"], inlineTestcases: count(testcases), inlineTraces: count(trace_ids) };
+  return {
+    ...run,
+    data: data as EvaluationRunRow["data"],
+    inlineTestcases: count(testcases),
+    inlineTraces: count(trace_ids),
+  };
 }
 
 export async function findRunOutline(db: Executor, projectId: string, id: string): Promise<RunOutline | undefined> {
@@ -89,14 +98,14 @@ export async function findRunOutline(db: Executor, projectId: string, id: string
   return row;
 }
 
-export async function getRun(db: Executor, projectId: string, id: string): Promise<RunRow> {
-  const row = await findRun(db, projectId, id);
+export async function getRun(db: Executor, projectId: string, id: string): Promise<EvaluationRunRow> {
+  const row = await findEvaluationRun(db, projectId, id);
   if (!row) throw new NotFoundError(`evaluation run ${id} does not exist in this project`);
   return row;
 }
 
 /** Loads a run for a write: missing is a 404, closed is the 409 of the closed-run guard. */
-export async function openRunForWrite(db: Executor, projectId: string, id: string): Promise<RunRow> {
+export async function openRunForWrite(db: Executor, projectId: string, id: string): Promise<EvaluationRunRow> {
   const run = await getRun(db, projectId, id);
   if (run.flags.is_closed) throw new ClosedRunError(run.id);
   return run;
@@ -111,7 +120,7 @@ export async function editRun(
   scope: Scope,
   id: string,
   input: RunInput,
-): Promise<{ before: RunRow; after: RunRow }> {
+): Promise<{ before: EvaluationRunRow; after: EvaluationRunRow }> {
   const before = await openRunForWrite(db, scope.projectId, id);
   const data = storedData(input.data, readRunData(before.data));
   const userFlags = Object.fromEntries(USER_FLAGS.map((f) => [f, input.flags?.[f] ?? before.flags[f]]));
@@ -140,7 +149,7 @@ export async function setRunFlags(
   ids: string[],
   flags: Record<string, boolean>,
   status?: string,
-): Promise<RunRow[]> {
+): Promise<EvaluationRunRow[]> {
   if (ids.length === 0) return [];
   return db
     .update(runs)
@@ -163,7 +172,7 @@ export async function deleteRuns(db: Executor, projectId: string, ids: string[])
   return rows.map((r) => r.id);
 }
 
-export interface RunFilter {
+export interface EvaluationRunFilter {
   ids?: string[] | null;
   name?: string | null;
   description?: string | null;
@@ -214,7 +223,7 @@ export const contains = (column: SQL | typeof runs.flags, value: unknown) =>
 export async function queryRuns(
   db: Executor,
   projectId: string,
-  filter: RunFilter = {},
+  filter: EvaluationRunFilter = {},
   paging?: Paging,
 ): Promise<{ items: RunOutline[]; next?: string }> {
   const page = pagingClause(runs, paging, "descending");

@@ -3,7 +3,7 @@ import { findProjectMembers } from "@/server/auth";
 import { slugSchema } from "@/server/core/slugs";
 import { deployRevision } from "@/server/domains";
 import { DOMAIN_SPECS } from "@/server/domains";
-import { commitAgentTemplate, createAgent, forkAgentVariant, listAgents, templateVerdict } from "@/server/domains";
+import { commitAgentTemplate, createAgent, forkAgentVariant, listAgents, precheckCommit } from "@/server/domains";
 import {
   fetchRevision,
   getArtifact,
@@ -107,7 +107,7 @@ export const agentsRouter = createTRPCRouter({
   /** The server's verdict without committing: the same check a commit runs. */
   validate: projectProcedure
     .input(z.strictObject({ template: z.unknown() }))
-    .mutation(({ ctx, input }) => templateVerdict(ctx.app.db, ctx.principal.projectId, input.template)),
+    .mutation(({ ctx, input }) => precheckCommit(ctx.app.db, ctx.principal.projectId, input.template)),
 
   commit: memberProcedure
     .input(z.strictObject({ variantId: id, template: z.unknown(), message: z.string().max(10_000).optional() }))

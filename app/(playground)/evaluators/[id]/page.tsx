@@ -3,14 +3,13 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { EvaluatorName, EvaluatorView, evaluatorsPath } from "@/components/evaluators";
 import { PageContainer, PageHeader } from "@/components/shell";
+import { isUuid } from "@/shared/ids";
 
 export const metadata: Metadata = { title: "Evaluator" };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export default async function EvaluatorPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  if (!UUID.test(id)) notFound();
+  if (!isUuid(id)) notFound();
   return (
     <PageContainer>
       <PageHeader

@@ -4,15 +4,14 @@ import { notFound } from "next/navigation";
 import { PageContainer, PageHeader } from "@/components/shell";
 import { SubscriptionView } from "@/components/webhooks";
 import { webhooksPath } from "@/components/webhooks/webhook-paths";
+import { isUuid } from "@/shared/ids";
 
 export const metadata: Metadata = { title: "Webhook" };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export default async function WebhookPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   // A malformed id names no webhook: the not-found page, not a validation message.
-  if (!UUID.test(id)) notFound();
+  if (!isUuid(id)) notFound();
   return (
     <PageContainer>
       <PageHeader

@@ -2,5 +2,5 @@ export { commitAgentTemplate } from "./commit-template";
 export { createAgent } from "./create-agent";
 export { listAgents, type AgentListQuery, type AgentSummary } from "./list-agents";
 export { checkAgentTemplate } from "../agent-template-check";
-export { templateVerdict, type TemplateVerdict } from "./template-verdict";
+export { precheckCommit, type CommitPrecheck } from "./commit-precheck";
 export { forkAgentVariant } from "./fork-agent-variant";
