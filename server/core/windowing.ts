@@ -4,14 +4,25 @@ import { z } from "zod";
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
 
+/** The windowing fields, with the largest page a list allows. */
+function windowingFields(maxLimit: number) {
+  return {
+    limit: z.number().int().min(1).max(maxLimit).optional(),
+    next: z.string().uuid("next must be the cursor returned by the previous page").optional(),
+    order: z.enum(["ascending", "descending"]).optional(),
+    newest: z.iso.datetime({ offset: true }).optional().describe("Only items created at or before this time"),
+    oldest: z.iso.datetime({ offset: true }).optional().describe("Only items created at or after this time"),
+  };
+}
+
 /** Cursor paging over time-ordered (UUIDv7) ids. `next` is the last id of the previous page. */
-export const windowingSchema = z.strictObject({
-  limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
-  next: z.string().uuid("next must be the cursor returned by the previous page").optional(),
-  order: z.enum(["ascending", "descending"]).optional(),
-  newest: z.iso.datetime({ offset: true }).optional().describe("Only items created at or before this time"),
-  oldest: z.iso.datetime({ offset: true }).optional().describe("Only items created at or after this time"),
-});
+export const windowingSchema = z.strictObject(windowingFields(MAX_PAGE_SIZE));
+
+/**
+ * The evaluation API's windowing: pages of up to `maxLimit`, and keys of the reference's own
+ * windowing (`interval`, `rate`) dropped rather than refused, since its clients send them.
+ */
+export const lenientWindowingSchema = (maxLimit: number) => z.object(windowingFields(maxLimit));
 
 export type Windowing = z.infer<typeof windowingSchema>;
 
@@ -33,11 +44,15 @@ export interface WindowClause {
   limit: number;
 }
 
-/** Cursor paging on the UUIDv7 id, in `order` (newest first unless the caller defaults otherwise). */
+/**
+ * Cursor paging on the UUIDv7 id, in `order` (newest first unless the caller defaults otherwise),
+ * `defaultLimit` rows when the caller names no limit.
+ */
 export function windowClause(
   columns: { id: AnyColumn; createdAt: AnyColumn },
   w: Windowing = {},
   defaultOrder: "ascending" | "descending" = "descending",
+  defaultLimit = DEFAULT_PAGE_SIZE,
 ): WindowClause {
   const ascending = (w.order ?? defaultOrder) === "ascending";
   return {
@@ -47,6 +62,6 @@ export function windowClause(
       w.newest ? lte(columns.createdAt, new Date(w.newest)) : undefined,
     ],
     orderBy: ascending ? asc(columns.id) : desc(columns.id),
-    limit: w.limit ?? DEFAULT_PAGE_SIZE,
+    limit: w.limit ?? defaultLimit,
   };
 }

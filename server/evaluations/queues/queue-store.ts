@@ -4,8 +4,10 @@ import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { evaluationQueues } from "@/server/db/schema";
 import type { QueueRow } from "../model/rows";
-import { jsonContains, oneOrMany } from "../store/entity-filters";
-import { openRunForWrite, pageOf, pagingClause, type Paging } from "../store/run-store";
+import { jsonContains } from "@/server/core/json-contains";
+import { toPage, windowClause, type Windowing } from "@/server/core/windowing";
+import { oneOrMany, UNPAGED_RUNS } from "../store/entity-filters";
+import { openRunForWrite } from "../store/run-store";
 
 const q = evaluationQueues;
 
@@ -180,9 +182,9 @@ export async function queryQueues(
   db: Executor,
   projectId: string,
   filter: QueueFilter = {},
-  paging?: Paging,
+  windowing?: Windowing | null,
 ): Promise<{ items: QueueRow[]; next?: string }> {
-  const page = pagingClause(q as never, paging, "descending");
+  const page = windowClause(q, windowing ?? {}, "descending", UNPAGED_RUNS);
   const users = [...(filter.user_ids ?? []), ...(filter.user_id ? [filter.user_id] : [])];
   const rows = await db
     .select()
@@ -204,10 +206,10 @@ export async function queryQueues(
               sql`, `,
             )}]::text[])`
           : undefined,
-        ...page.where,
+        ...page.conditions,
       ),
     )
     .orderBy(page.orderBy)
-    .limit(page.limit ? page.limit + 1 : 100_000);
-  return pageOf(rows, page.limit);
+    .limit(page.limit + 1);
+  return toPage(rows, page.limit);
 }

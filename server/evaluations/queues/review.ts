@@ -3,11 +3,10 @@ import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import type { Database, Executor } from "@/server/db";
 import { evaluationQueues, evaluationResults, evaluationRuns } from "@/server/db/schema";
 import { scoreOf } from "../compare/compare-runs";
-import { settleWrittenCells } from "../execution/settle";
+import { recordResults } from "../execution/record-results";
 import { lookupRevision } from "../execution/step-targets";
 import { readRunData, type Step } from "../model/run-data";
 import type { QueueRow, EvaluationRunRow } from "../model/rows";
-import { upsertResults } from "../store/result-store";
 import { queueScenarios } from "./queue-scenarios";
 
 /** How a person scores a step: 1 to 5, or pass / fail when its evaluator only outputs `success`. */
@@ -244,7 +243,7 @@ export async function annotateScenario(
     ...(input.comment?.trim() ? { comment: input.comment.trim() } : {}),
   };
   const repeats = Array.from({ length: readRunData(run.data).repeats }, (_, i) => i);
-  const rows = await upsertResults(
+  await recordResults(
     db,
     scope.projectId,
     repeats.map((repeat) => ({
@@ -258,6 +257,5 @@ export async function annotateScenario(
       data: { outputs },
     })),
   );
-  await settleWrittenCells(db, scope.projectId, rows);
   return outputs;
 }

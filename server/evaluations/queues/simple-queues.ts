@@ -6,7 +6,8 @@ import { startRun } from "../execution/start-run";
 import { validateGraph } from "../execution/validate-graph";
 import type { QueueRow, EvaluationRunRow } from "../model/rows";
 import { buildSteps } from "../simple/build-steps";
-import { deleteRuns, insertEvaluationRun, type Paging } from "../store/run-store";
+import type { Windowing } from "@/server/core/windowing";
+import { deleteRuns, insertEvaluationRun } from "../store/run-store";
 import { reconcileDefaultQueue } from "./default-queue";
 import { createQueues, deleteQueues, queryQueues } from "./queue-store";
 import { planQueue, type QueueKind, type SimpleQueueInput } from "./simple-queue-input";
@@ -130,7 +131,7 @@ export async function querySimpleQueues(
   db: Database,
   projectId: string,
   filter: SimpleQueueFilter,
-  paging?: Paging,
+  windowing?: Windowing | null,
 ): Promise<{ items: SimpleQueue[]; next?: string }> {
   const runs = await db
     .select()
@@ -158,7 +159,7 @@ export async function querySimpleQueues(
       tags: filter.tags,
       meta: filter.meta,
     },
-    paging,
+    windowing,
   );
   return { items: page.items.map((q) => simpleQueueToWire(q, byId.get(q.runId)!)), next: page.next };
 }

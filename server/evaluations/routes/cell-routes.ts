@@ -2,10 +2,10 @@ import { z } from "zod";
 import { manySchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { metricsToWire, metricsWire, resultToWire, resultWire, scenarioToWire, scenarioWire } from "../model/wire";
-import { settleWrittenCells } from "../execution/settle";
+import { recordResults } from "../execution/record-results";
 import { refreshMetricsQuery } from "../metrics/refresh-query";
 import { deleteMetrics, queryMetrics, upsertMetrics } from "../store/metric-store";
-import { deleteResults, queryResults, upsertResults } from "../store/result-store";
+import { deleteResults, queryResults } from "../store/result-store";
 import { createScenarios, deleteScenarios, editScenarios, queryScenarios } from "../store/scenario-store";
 import {
   idOrNoneSchema,
@@ -15,7 +15,7 @@ import {
   listSchema,
   none,
   oneOrNoneSchema,
-  pagingSchema,
+  evaluationWindowing,
   tag,
 } from "./route-helpers";
 import {
@@ -82,7 +82,7 @@ const scenarioRoutes = [
     role: "viewer",
     tag,
     summary: "Scenarios by ids, run(s), status(es), interval(s), tags, flags; oldest first",
-    body: z.object({ scenario: scenarioFilterSchema.nullish(), windowing: pagingSchema }),
+    body: z.object({ scenario: scenarioFilterSchema.nullish(), windowing: evaluationWindowing }),
     response: listSchema("scenarios", scenarioWire),
     handler: async ({ ctx, body }) => {
       const page = await queryScenarios(
@@ -147,8 +147,7 @@ const upsertResultsRoute = (method: "POST" | "PUT" | "PATCH") =>
     body: z.object({ results: z.array(resultInputSchema).min(1).max(10_000) }),
     response: manySchema("results", resultWire),
     handler: async ({ ctx, body }) => {
-      const rows = await upsertResults(ctx.app.db, ctx.principal.projectId, body.results);
-      await settleWrittenCells(ctx.app.db, ctx.principal.projectId, rows);
+      const rows = await recordResults(ctx.app.db, ctx.principal.projectId, body.results);
       return { count: rows.length, results: rows.map(resultToWire) };
     },
   });
@@ -177,7 +176,7 @@ const resultRoutes = [
     role: "viewer",
     tag,
     summary: "Results by ids, run(s), scenario(s), step key(s), repeat(s), status(es), tags, flags; oldest first",
-    body: z.object({ result: resultFilterSchema.nullish(), windowing: pagingSchema }),
+    body: z.object({ result: resultFilterSchema.nullish(), windowing: evaluationWindowing }),
     response: listSchema("results", resultWire),
     handler: async ({ ctx, body }) => {
       const page = await queryResults(
@@ -257,7 +256,7 @@ const metricRoutes = [
     tag,
     summary:
       "Metrics by ids, run(s), scenario(s) (true/false: per scenario or not), timestamp(s), status(es), tags, flags",
-    body: z.object({ metrics: metricsFilterSchema.nullish(), windowing: pagingSchema }),
+    body: z.object({ metrics: metricsFilterSchema.nullish(), windowing: evaluationWindowing }),
     response: listSchema("metrics", metricsWire),
     handler: async ({ ctx, body }) => {
       const rows = await queryMetrics(

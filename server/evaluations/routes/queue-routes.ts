@@ -13,7 +13,7 @@ import {
   listSchema,
   none,
   oneOrNoneSchema,
-  pagingSchema,
+  evaluationWindowing,
   tag,
 } from "./route-helpers";
 
@@ -108,7 +108,7 @@ export const queueRoutes = [
     role: "viewer",
     tag,
     summary: "Queues by ids, run(s), assigned user(s), flags, tags, name; archived ones with include_archived",
-    body: z.object({ queue: filterSchema.nullish(), windowing: pagingSchema }),
+    body: z.object({ queue: filterSchema.nullish(), windowing: evaluationWindowing }),
     response: listSchema("queues", queueWire),
     handler: async ({ ctx, body }) => {
       const page = await queryQueues(

@@ -5,7 +5,7 @@ import { defineRoute } from "@/server/http/route";
 import { scenarioToWire, scenarioWire } from "../model/wire";
 import { statusSchema } from "../model/statuses";
 import { queueScenarios } from "../queues/queue-scenarios";
-import { idParams, listBody, listSchema, none, pagingSchema, tag } from "./route-helpers";
+import { idParams, listBody, listSchema, none, evaluationWindowing, tag } from "./route-helpers";
 
 const uuid = z.string().uuid();
 
@@ -29,7 +29,7 @@ export function queueScenariosRoute(
     body: z.object({
       queue: z.object({ id: uuid.nullish(), user_id: uuid.nullish(), user_ids: z.array(uuid).nullish() }).nullish(),
       scenario: z.object({ status: statusSchema.nullish(), statuses: z.array(statusSchema).nullish() }).nullish(),
-      windowing: pagingSchema,
+      windowing: evaluationWindowing,
     }),
     response: z.union([listSchema("scenarios", scenarioWire), z.strictObject({ count: z.literal(0) })]),
     handler: async ({ ctx, params, body }) => {

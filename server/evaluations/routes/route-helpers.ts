@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { lenientWindowingSchema } from "@/server/core/windowing";
 import { oneSchema, pageSchema } from "@/server/http/envelope";
 
 export const tag = "evaluations";
@@ -7,15 +8,8 @@ export const idParams = z.object({ id: z.string().uuid("the id in the path must 
 /** The reference's miss: `200 {count: 0}`, never a 404, on reads by id. */
 export const none = { count: 0 } as const;
 
-export const pagingSchema = z
-  .object({
-    next: z.string().uuid().optional(),
-    limit: z.number().int().min(1).max(10_000).optional(),
-    order: z.enum(["ascending", "descending"]).optional(),
-    newest: z.iso.datetime({ offset: true }).optional(),
-    oldest: z.iso.datetime({ offset: true }).optional(),
-  })
-  .nullish();
+/** Evaluation lists page up to 10,000 rows, and drop the reference's own windowing keys. */
+export const evaluationWindowing = lenientWindowingSchema(10_000).nullish();
 
 /** `{count, <key>: [...], windowing?}`: the cursor only when another page exists. */
 export function listBody<T>(key: string, items: T[], next?: string) {

@@ -24,7 +24,7 @@ import {
   listSchema,
   none,
   oneOrNoneSchema,
-  pagingSchema,
+  evaluationWindowing,
   tag,
 } from "./route-helpers";
 import { runFilterSchema, runInputSchema } from "./wire-schemas";
@@ -49,7 +49,7 @@ export const runRoutes = [
           await ctx.app.db.transaction(async (tx) =>
             reconcileDefaultQueue(
               tx,
-              await insertEvaluationRun(tx, scopeOf(ctx.principal), { ...run, data: storedData(run.data as never) }),
+              await insertEvaluationRun(tx, scopeOf(ctx.principal), { ...run, data: storedData(run.data) }),
             ),
           ),
         );
@@ -96,7 +96,7 @@ export const runRoutes = [
     role: "viewer",
     tag,
     summary: "Runs by ids, name, description, flags, tags, status(es), references; newest first",
-    body: z.object({ run: runFilterSchema.nullish(), windowing: pagingSchema }),
+    body: z.object({ run: runFilterSchema.nullish(), windowing: evaluationWindowing }),
     response: listSchema("runs", runWire),
     handler: async ({ ctx, body }) => {
       const page = await queryRuns(ctx.app.db, ctx.principal.projectId, body.run ?? {}, body.windowing ?? undefined);
@@ -191,7 +191,7 @@ async function editRunAndPrune(
   input: z.output<typeof runInputSchema>,
 ) {
   return ctx.app.db.transaction(async (tx) => {
-    const { before, after } = await editRun(tx, scopeOf(ctx.principal), id, input as never);
+    const { before, after } = await editRun(tx, scopeOf(ctx.principal), id, input);
     await pruneRemovedSteps(tx, before, after);
     return reconcileDefaultQueue(tx, after);
   });

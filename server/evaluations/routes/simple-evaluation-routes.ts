@@ -13,7 +13,7 @@ import {
 } from "../simple/simple-evaluations";
 import { simpleEvaluationWire } from "../simple/simple-wire";
 import { simpleEvaluationBody, simpleEvaluationSchema } from "../simple/simple-input";
-import { idParams, listBody, listSchema, none, oneOrNoneSchema, pagingSchema, tag } from "./route-helpers";
+import { idParams, listBody, listSchema, none, oneOrNoneSchema, evaluationWindowing, tag } from "./route-helpers";
 
 const base = "/api/simple/evaluations";
 const scope = (p: { projectId: string; userId: string }) => ({ projectId: p.projectId, userId: p.userId });
@@ -113,7 +113,7 @@ export const simpleEvaluationRoutes = [
           meta: z.record(z.string(), z.unknown()).nullish(),
         })
         .nullish(),
-      windowing: pagingSchema,
+      windowing: evaluationWindowing,
     }),
     response: listSchema("evaluations", simpleEvaluationWire),
     handler: async ({ ctx, body }) => {

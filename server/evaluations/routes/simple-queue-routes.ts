@@ -14,7 +14,7 @@ import {
   listSchema,
   none,
   oneOrNoneSchema,
-  pagingSchema,
+  evaluationWindowing,
   tag,
 } from "./route-helpers";
 
@@ -88,7 +88,7 @@ export const simpleQueueRoutes = [
           meta: z.record(z.string(), z.unknown()).nullish(),
         })
         .nullish(),
-      windowing: pagingSchema,
+      windowing: evaluationWindowing,
     }),
     response: listSchema("queues", simpleQueueWire),
     handler: async ({ ctx, body }) => {

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { BadRequestError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
-import type { Database } from "@/server/db";
+import type { Database, Executor } from "@/server/db";
 import { evaluationResults, evaluationRuns, evaluationScenarios } from "@/server/db/schema";
 import type { Scope } from "@/server/versioning";
 import { notifyEvaluationWorkers } from "../execution/channel";
@@ -82,7 +82,7 @@ export async function pruneCells(db: Database, projectId: string, runId: string,
   await db.transaction(async (tx) => {
     const run = await openRunForWrite(tx, projectId, runId);
     const touched = await tx.delete(r).where(sliceWhere(runId, slice)).returning({ scenarioId: r.scenarioId });
-    await refreshScope(tx as never, run, [...new Set(touched.map((t) => t.scenarioId))]);
+    await refreshScope(tx, run, [...new Set(touched.map((t) => t.scenarioId))]);
   });
 }
 
@@ -100,7 +100,7 @@ export async function refreshSlice(db: Database, projectId: string, runId: strin
   await refreshScope(db, run, scenarios);
 }
 
-async function refreshScope(db: Database, run: EvaluationRunRow, scenarioIds: string[]) {
+async function refreshScope(db: Executor, run: EvaluationRunRow, scenarioIds: string[]) {
   const existing = scenarioIds.length
     ? await db
         .select({ id: evaluationScenarios.id })

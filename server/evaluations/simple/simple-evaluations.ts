@@ -1,4 +1,5 @@
 import type { Database } from "@/server/db";
+import type { Windowing } from "@/server/core/windowing";
 import type { Scope } from "@/server/versioning";
 import { startRun } from "../execution/start-run";
 import { stopRun } from "../execution/stop-run";
@@ -137,9 +138,9 @@ export async function querySimpleEvaluations(
     ids?: string[] | null;
     name?: string | null;
   },
-  paging?: { next?: string; limit?: number },
+  windowing?: Windowing | null,
 ) {
-  const page = await queryRuns(db, projectId, filter, paging);
+  const page = await queryRuns(db, projectId, filter, windowing);
   return { items: page.items.map((run) => simpleEvaluationToWire(run)), next: page.next };
 }
 

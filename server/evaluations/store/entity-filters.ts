@@ -12,7 +12,9 @@ export function oneOrMany<T>(
   return values.length ? inArray(column, values as unknown[]) : sql`false`;
 }
 
-/** JSONB containment for `flags`, `tags`, `meta` filters. */
-export function jsonContains(column: AnyColumn, value: Record<string, unknown> | null | undefined): SQL | undefined {
-  return value ? sql`coalesce(${column}, '{}'::jsonb) @> ${JSON.stringify(value)}::jsonb` : undefined;
-}
+/**
+ * A list without `windowing.limit` answers every row up to these many, then pages: runs and
+ * queues, and the per-cell entities (scenarios, results, metrics) of a run.
+ */
+export const UNPAGED_RUNS = 100_000;
+export const UNPAGED_CELLS = 1_000_000;

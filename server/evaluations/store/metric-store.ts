@@ -4,8 +4,10 @@ import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { evaluationMetrics } from "@/server/db/schema";
 import type { MetricsRow } from "../model/rows";
-import { jsonContains, oneOrMany } from "./entity-filters";
-import { openRunForWrite, pagingClause, type Paging } from "./run-store";
+import { jsonContains } from "@/server/core/json-contains";
+import { windowClause, type Windowing } from "@/server/core/windowing";
+import { oneOrMany, UNPAGED_CELLS } from "./entity-filters";
+import { openRunForWrite } from "./run-store";
 
 const m = evaluationMetrics;
 
@@ -106,16 +108,16 @@ function presence(
   one: unknown,
 ) {
   if (typeof value === "boolean") return value ? isNotNull(column) : isNull(column);
-  return oneOrMany(column, one as never, value as never);
+  return oneOrMany<unknown>(column, one, value);
 }
 
 export async function queryMetrics(
   db: Executor,
   projectId: string,
   filter: MetricsFilter = {},
-  paging?: Paging,
+  windowing?: Windowing | null,
 ): Promise<MetricsRow[]> {
-  const page = pagingClause(m as never, paging, "descending");
+  const page = windowClause(m, windowing ?? {}, "descending", UNPAGED_CELLS);
   return db
     .select()
     .from(m)
@@ -134,9 +136,9 @@ export async function queryMetrics(
         oneOrMany(m.status, filter.status, filter.statuses),
         jsonContains(m.tags, filter.tags),
         jsonContains(m.flags, filter.flags),
-        ...page.where,
+        ...page.conditions,
       ),
     )
     .orderBy(page.orderBy)
-    .limit(page.limit ?? 1_000_000);
+    .limit(page.limit);
 }

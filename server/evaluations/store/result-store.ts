@@ -4,8 +4,10 @@ import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { evaluationResults, evaluationScenarios } from "@/server/db/schema";
 import type { ResultRow } from "../model/rows";
-import { jsonContains, oneOrMany } from "./entity-filters";
-import { openRunForWrite, pageOf, pagingClause, type Paging } from "./run-store";
+import { jsonContains } from "@/server/core/json-contains";
+import { toPage, windowClause, type Windowing } from "@/server/core/windowing";
+import { oneOrMany, UNPAGED_CELLS } from "./entity-filters";
+import { openRunForWrite } from "./run-store";
 
 const r = evaluationResults;
 
@@ -136,9 +138,9 @@ export async function queryResults(
   db: Executor,
   projectId: string,
   filter: ResultFilter = {},
-  paging?: Paging,
+  windowing?: Windowing | null,
 ): Promise<{ items: ResultRow[]; next?: string }> {
-  const page = pagingClause(r as never, paging, "ascending");
+  const page = windowClause(r, windowing ?? {}, "ascending", UNPAGED_CELLS);
   const rows = await db
     .select()
     .from(r)
@@ -154,10 +156,10 @@ export async function queryResults(
         oneOrMany(r.interval, filter.interval, filter.intervals),
         jsonContains(r.tags, filter.tags),
         jsonContains(r.flags, filter.flags),
-        ...page.where,
+        ...page.conditions,
       ),
     )
     .orderBy(page.orderBy)
-    .limit(page.limit ? page.limit + 1 : 1_000_000);
-  return pageOf(rows, page.limit);
+    .limit(page.limit + 1);
+  return toPage(rows, page.limit);
 }

@@ -1,6 +1,8 @@
-import { and, asc, desc, eq, getTableColumns, gt, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, ilike, inArray, or, sql } from "drizzle-orm";
 import { NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
+import { jsonContains } from "@/server/core/json-contains";
+import { toPage, windowClause, type Page, type Windowing } from "@/server/core/windowing";
 import type { Executor } from "@/server/db";
 import { evaluationRuns } from "@/server/db/schema";
 import type { Scope } from "@/server/versioning";
@@ -8,6 +10,7 @@ import { ClosedRunError } from "../model/closed-run-error";
 import { readRunData, type StoredRunData } from "../model/run-data";
 import { runFlags, stepReferences, USER_FLAGS } from "../model/run-flags";
 import type { EvaluationRunRow } from "../model/rows";
+import { UNPAGED_RUNS } from "./entity-filters";
 
 export interface RunInput {
   name?: string | null;
@@ -16,8 +19,11 @@ export interface RunInput {
   flags?: Record<string, boolean | null | undefined> | null;
   tags?: Record<string, unknown> | null;
   meta?: Record<string, unknown> | null;
-  data?: Partial<StoredRunData> | null;
+  data?: RunDataInput | null;
 }
+
+/** Run data as a request gives it: a field left out or null keeps (or defaults) the stored one. */
+export type RunDataInput = { [K in keyof StoredRunData]?: StoredRunData[K] | null };
 
 const runs = evaluationRuns;
 const inProject = (projectId: string, id: string) => and(eq(runs.projectId, projectId), eq(runs.id, id));
@@ -184,49 +190,13 @@ export interface EvaluationRunFilter {
   references?: Record<string, unknown>[] | null;
 }
 
-export interface Paging {
-  next?: string;
-  limit?: number;
-  order?: "ascending" | "descending";
-  newest?: string;
-  oldest?: string;
-}
-
-/** The filters every evaluation entity shares, plus cursor paging on the UUIDv7 id. */
-export function pagingClause(
-  columns: { id: typeof runs.id; createdAt: typeof runs.createdAt },
-  paging: Paging | undefined,
-  defaultOrder: "ascending" | "descending",
-) {
-  const ascending = (paging?.order ?? defaultOrder) === "ascending";
-  return {
-    where: [
-      paging?.next ? (ascending ? gt(columns.id, paging.next) : lt(columns.id, paging.next)) : undefined,
-      paging?.oldest ? sql`${columns.createdAt} >= ${paging.oldest}` : undefined,
-      paging?.newest ? sql`${columns.createdAt} <= ${paging.newest}` : undefined,
-    ],
-    orderBy: ascending ? asc(columns.id) : desc(columns.id),
-    limit: paging?.limit,
-  };
-}
-
-/** Rows fetched one past the page's limit, cut to the page, with the cursor to the next page when there is one. */
-export function pageOf<T extends { id: string }>(rows: T[], limit: number | undefined): { items: T[]; next?: string } {
-  if (!limit || rows.length <= limit) return { items: rows };
-  const items = rows.slice(0, limit);
-  return { items, next: items[items.length - 1].id };
-}
-
-export const contains = (column: SQL | typeof runs.flags, value: unknown) =>
-  sql`${column} @> ${JSON.stringify(value)}::jsonb`;
-
 export async function queryRuns(
   db: Executor,
   projectId: string,
   filter: EvaluationRunFilter = {},
-  paging?: Paging,
-): Promise<{ items: RunOutline[]; next?: string }> {
-  const page = pagingClause(runs, paging, "descending");
+  windowing?: Windowing | null,
+): Promise<Page<RunOutline>> {
+  const page = windowClause(runs, windowing ?? {}, "descending", UNPAGED_RUNS);
   const statuses = [...(filter.statuses ?? []), ...(filter.status ? [filter.status] : [])];
   const rows = await db
     .select(outlineColumns)
@@ -239,17 +209,17 @@ export async function queryRuns(
           : undefined,
         filter.name ? ilike(runs.name, `%${filter.name}%`) : undefined,
         filter.description ? ilike(runs.description, `%${filter.description}%`) : undefined,
-        filter.flags ? contains(runs.flags, filter.flags) : undefined,
-        filter.tags ? contains(sql`coalesce(${runs.tags}, '{}'::jsonb)`, filter.tags) : undefined,
-        filter.meta ? contains(sql`coalesce(${runs.meta}, '{}'::jsonb)`, filter.meta) : undefined,
+        jsonContains(runs.flags, filter.flags),
+        jsonContains(runs.tags, filter.tags),
+        jsonContains(runs.meta, filter.meta),
         statuses.length ? inArray(runs.status, statuses) : undefined,
         filter.references?.length
-          ? or(...filter.references.map((ref) => contains(runs.references as never, [ref])))
+          ? or(...filter.references.map((ref) => jsonContains(runs.references, [ref])))
           : undefined,
-        ...page.where,
+        ...page.conditions,
       ),
     )
     .orderBy(page.orderBy)
-    .limit(page.limit ? page.limit + 1 : 100_000);
-  return pageOf(rows, page.limit);
+    .limit(page.limit + 1);
+  return toPage(rows, page.limit);
 }

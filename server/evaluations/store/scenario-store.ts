@@ -4,8 +4,10 @@ import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { evaluationScenarios } from "@/server/db/schema";
 import type { ScenarioRow } from "../model/rows";
-import { jsonContains, oneOrMany } from "./entity-filters";
-import { openRunForWrite, pageOf, pagingClause, type Paging } from "./run-store";
+import { jsonContains } from "@/server/core/json-contains";
+import { toPage, windowClause, type Windowing } from "@/server/core/windowing";
+import { oneOrMany, UNPAGED_CELLS } from "./entity-filters";
+import { openRunForWrite } from "./run-store";
 
 const s = evaluationScenarios;
 
@@ -107,9 +109,9 @@ export async function queryScenarios(
   db: Executor,
   projectId: string,
   filter: ScenarioFilter = {},
-  paging?: Paging,
+  windowing?: Windowing | null,
 ): Promise<{ items: ScenarioRow[]; next?: string }> {
-  const page = pagingClause(s as never, paging, "ascending");
+  const page = windowClause(s, windowing ?? {}, "ascending", UNPAGED_CELLS);
   const rows = await db
     .select()
     .from(s)
@@ -122,10 +124,10 @@ export async function queryScenarios(
         oneOrMany(s.interval, filter.interval, filter.intervals),
         jsonContains(s.tags, filter.tags),
         jsonContains(s.flags, filter.flags),
-        ...page.where,
+        ...page.conditions,
       ),
     )
     .orderBy(page.orderBy)
-    .limit(page.limit ? page.limit + 1 : 1_000_000);
-  return pageOf(rows, page.limit);
+    .limit(page.limit + 1);
+  return toPage(rows, page.limit);
 }
