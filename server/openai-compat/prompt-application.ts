@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Principal } from "@/server/auth";
 import { BadRequestError, isAppError } from "@/server/core/errors";
+import { renderTemplate, type TemplateFormat } from "@/server/core/render-template";
 import type { Executor } from "@/server/db";
 import { DOMAIN_SPECS } from "@/server/domains";
 import type { RunAgent, Sampling } from "@/server/agent-runs";
@@ -17,7 +18,7 @@ const promptSchema = z.object({
     max_tokens: z.number().int().positive().nullish(),
     top_p: z.number().nullish(),
   }),
-  template_format: z.literal("curly").nullish(),
+  template_format: z.enum(["curly", "fstring"]).nullish(),
 });
 
 export interface PromptApplicationRun {
@@ -33,8 +34,6 @@ export const variablesSchema = z
   .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
   .nullish()
   .describe("Values for a prompt application's {{name}} placeholders.");
-
-const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 
 /**
  * The application a `model` names, when no agent has that name: undefined when there is none
@@ -75,7 +74,12 @@ export async function findPromptApplication(
   const prompt = parsed.data;
   const filled = prompt.messages.map((message, index) => ({
     role: message.role,
-    text: fill(message.content, variables, `${revision.artifactSlug} prompt.messages[${index}]`),
+    text: fill(
+      message.content,
+      prompt.template_format ?? "curly",
+      variables,
+      `${revision.artifactSlug} prompt.messages[${index}]`,
+    ),
   }));
   const leading = filled.findIndex((message) => message.role !== "system");
   const system = (leading < 0 ? filled : filled.slice(0, leading)).map((message) => message.text).join("\n\n");
@@ -108,13 +112,22 @@ export async function findPromptApplication(
   };
 }
 
-function fill(text: string, variables: Record<string, string | number | boolean>, where: string): string {
-  return text.replace(PLACEHOLDER, (_, name: string) => {
-    if (!(name in variables)) {
-      throw new BadRequestError(`${where} uses {{${name}}}; send its value in variables.${name}`, "missing_variable", [
-        { path: `variables.${name}`, message: "missing" },
-      ]);
-    }
-    return String(variables[name]);
-  });
+function fill(
+  text: string,
+  format: TemplateFormat,
+  variables: Record<string, string | number | boolean>,
+  where: string,
+): string {
+  return renderTemplate(text, format, variables, (problem) =>
+    problem.kind === "missing"
+      ? new BadRequestError(
+          `${where} uses ${problem.placeholder}; send its value in variables.${problem.path}`,
+          "missing_variable",
+          [{ path: `variables.${problem.path}`, message: "missing" }],
+        )
+      : new BadRequestError(
+          `${where} uses ${problem.tag}; mustache sections, partials and comments are not rendered, only {{name}} placeholders`,
+          "unsupported_prompt",
+        ),
+  );
 }

@@ -1,5 +1,6 @@
 import { promptTemplateSchema } from "@/server/agent-template";
 import { BadRequestError } from "@/server/core/errors";
+import { renderTemplate, unsupportedTag, type TemplateFormat } from "@/server/core/render-template";
 import type { z } from "zod";
 
 export type PromptTemplate = z.output<typeof promptTemplateSchema> & { llm_config: { connection?: string } };
@@ -22,6 +23,15 @@ export function readPromptTemplate(revisionId: string, prompt: unknown): PromptT
       "unsupported_prompt",
     );
   }
+  const tag = parsed.data.messages
+    .map((m) => unsupportedTag(m.content, parsed.data.template_format as TemplateFormat))
+    .find(Boolean);
+  if (tag) {
+    throw new BadRequestError(
+      `application revision ${revisionId}: the prompt uses ${tag}; mustache sections, partials and comments are not rendered, only {{name}} placeholders`,
+      "unsupported_prompt",
+    );
+  }
   if (parsed.data.llm_config.response_format) {
     throw new BadRequestError(
       `application revision ${revisionId}: llm_config.response_format is not supported by the evaluation prompt runner; remove it`,
@@ -35,22 +45,21 @@ export function readPromptTemplate(revisionId: string, prompt: unknown): PromptT
   };
 }
 
-const PLACEHOLDER = { curly: /\{\{\s*([\w.-]+)\s*\}\}/g, fstring: /\{([\w.-]+)\}/g } as const;
-
-/** Fills `{{name}}` (or `{name}`) from the testcase's columns; a missing column is an error naming it. */
+/** Fills the prompt's placeholders from the testcase's columns; a missing column is an error naming it. */
 export function renderPrompt(
   template: PromptTemplate,
   columns: Record<string, unknown>,
 ): { role: string; content: string }[] {
-  const pattern = PLACEHOLDER[template.template_format as "curly" | "fstring"];
+  const format = template.template_format as TemplateFormat;
   return template.messages.map((m) => ({
     role: m.role === "developer" ? "system" : m.role,
-    content: m.content.replace(pattern, (_whole, name: string) => {
-      if (!(name in columns))
-        throw new PromptInputError(`the prompt uses {{${name}}} but the testcase has no column "${name}"`);
-      const value = columns[name];
-      return typeof value === "string" ? value : JSON.stringify(value);
-    }),
+    content: renderTemplate(m.content, format, columns, (problem) =>
+      problem.kind === "missing"
+        ? new PromptInputError(
+            `the prompt uses ${problem.placeholder} but the testcase has no column "${problem.path}"`,
+          )
+        : new PromptInputError(`the prompt uses ${problem.tag}, which is not rendered; only placeholders are`),
+    ),
   }));
 }
 

@@ -1,4 +1,10 @@
 import { streamText, type ModelMessage, type OutputInterface } from "ai";
+import {
+  renderTemplate,
+  TEMPLATE_FORMATS,
+  type TemplateFormat,
+  type TemplateProblem,
+} from "@/server/core/render-template";
 import { languageModel } from "@/server/agent-runs";
 import { checkTurn } from "@/server/controls";
 import { costOf, projectPrices, usageFromAiSdk } from "@/server/pricing";
@@ -10,7 +16,6 @@ import type { EvaluatorCall, EvaluatorHandler, EvaluatorResult } from "../evalua
 import { CallAborted, withCallLimit } from "../external-call";
 import { enumParam, optionalStringParam, stringParam, thresholdParam } from "../parameters";
 import { providerFailure } from "../provider-failure";
-import { renderTemplate, TEMPLATE_FORMATS, type TemplateFormat } from "../render-template";
 import { resolveModel } from "../resolve-model";
 import { judgeVerdict } from "../verdict";
 
@@ -88,8 +93,18 @@ function judgeMessages(call: EvaluatorCall, context: Record<string, unknown>): M
     const role = ROLES[message.role];
     if (!role)
       throw invalidParameter(`${where}.role must be one of ${Object.keys(ROLES).join(", ")}; got "${message.role}"`);
-    return { role, content: renderTemplate(message.content, format, context, `${where}.content`) } as ModelMessage;
+    const content = renderTemplate(message.content, format, context, (problem) =>
+      invalidParameter(judgeTemplateProblem(`${where}.content`, problem, context)),
+    );
+    return { role, content } as ModelMessage;
   });
+}
+
+/** The judge's placeholders come from the render context, so a problem names what it has. */
+function judgeTemplateProblem(where: string, problem: TemplateProblem, context: Record<string, unknown>): string {
+  return problem.kind === "missing"
+    ? `${where} uses the placeholder ${problem.placeholder}, which the render context does not have; available: ${Object.keys(context).join(", ")}`
+    : `${where} uses a mustache section, partial or comment tag ({{#…}}, {{^…}}, {{/…}}, {{>…}}, {{!…}}); only {{name}} placeholders are rendered`;
 }
 
 /** A response format that leaves the answer as text: the verdict is read by judgeVerdict. */
