@@ -4,6 +4,8 @@
 // cycles, `server/http` imports no feature area) is checked by dependency-cruiser
 // (.dependency-cruiser.cjs), which sees through re-exports where an ESLint rule cannot.
 import js from "@eslint/js";
+import nextPlugin from "@next/eslint-plugin-next";
+import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 /** Feature areas of server/: what server/core, server/db and server/http must never import. */
@@ -64,6 +66,13 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // React's rules of hooks and its compiler's checks, and Next.js's own, for the browser code.
+  { files: ["components/**/*.{ts,tsx}", "app/**/*.{ts,tsx}"], ...reactHooks.configs.flat["recommended-latest"] },
+  {
+    files: ["components/**/*.{ts,tsx}", "app/**/*.{ts,tsx}"],
+    plugins: { "@next/next": nextPlugin },
+    rules: { ...nextPlugin.configs.recommended.rules, ...nextPlugin.configs["core-web-vitals"].rules },
+  },
   {
     plugins: { local: { rules: { "disable-needs-reason": disableNeedsReason } } },
     linterOptions: { reportUnusedDisableDirectives: "error" },

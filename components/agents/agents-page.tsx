@@ -30,7 +30,12 @@ export function AgentsPage() {
   const archivedInUrl = params.get("archived") === "1";
   // The checkbox answers at once; the URL follows (router.replace is a transition).
   const [archived, setArchived] = useState(archivedInUrl);
-  useEffect(() => setArchived(archivedInUrl), [archivedInUrl]);
+  // Back/forward or a link changed the URL: the checkbox follows it.
+  const [urlArchived, setUrlArchived] = useState(archivedInUrl);
+  if (urlArchived !== archivedInUrl) {
+    setUrlArchived(archivedInUrl);
+    setArchived(archivedInUrl);
+  }
 
   const [search, setSearch] = useState(q);
   const [creating, setCreating] = useState(false);

@@ -43,6 +43,7 @@ export function usePlaygroundChat(
   useEffect(() => {
     targetRef.current = target;
   }, [target]);
+  /* eslint-disable react-hooks/refs, react-hooks/preserve-manual-memoization -- built once; the refs are read when a request is sent, never while rendering */
   const transport = useMemo(
     () =>
       new DefaultChatTransport<UIMessage>({
@@ -63,6 +64,7 @@ export function usePlaygroundChat(
       }),
     [],
   );
+  /* eslint-enable react-hooks/refs, react-hooks/preserve-manual-memoization */
   const chat = useChat({
     id: chatId,
     messages: options.initialMessages,

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { Kbd } from "@/components/ui";
 import { agentPaths } from "@/components/history/paths";
 import { QueryError } from "@/components/history/query-error";
@@ -42,10 +42,12 @@ export function CompareView({
   const toQuery = useQuery({ ...trpc.agents.revision.queryOptions({ id: to ?? "" }), enabled: Boolean(to) });
   const [expandAll, setExpandAll] = useState(false);
   const variantName = useVariantLabels(agentId);
-  const [href, setHref] = useState("");
 
-  const go = (nextFrom: string, nextTo: string) =>
-    router.replace(agentPaths.diff(agentId, variantId, nextFrom, nextTo), { scroll: false });
+  const go = useCallback(
+    (nextFrom: string, nextTo: string) =>
+      router.replace(agentPaths.diff(agentId, variantId, nextFrom, nextTo), { scroll: false }),
+    [router, agentId, variantId],
+  );
 
   // An incomplete URL gets sensible defaults, written back so the page can be shared as is.
   useEffect(() => {
@@ -54,9 +56,7 @@ export function CompareView({
     if (!target) return;
     const base = from ?? revisions.find((r) => Number(r.version) === Number(target.version) - 1)?.id ?? target.id;
     go(base, target.id);
-  }, [from, to, revisions, toQuery.data]);
-
-  useEffect(() => setHref(window.location.href), [from, to]);
+  }, [from, to, revisions, toQuery.data, go]);
 
   const options = useMemo(() => {
     const list: PickableRevision[] = revisions.map((r) => ({ id: r.id, version: r.version, message: r.message }));
@@ -94,7 +94,7 @@ export function CompareView({
         description={
           'The agent template of each revision as JSON with sorted keys, long texts such as AGENTS.md line by line between """ fences. Red lines are only in the base, green lines only in the compared revision.'
         }
-        actions={href && <CopyLinkButton href={href} />}
+        actions={<CopyLinkButton />}
       />
 
       <div className="flex flex-wrap items-end gap-2 rounded-xl border border-line bg-surface px-4 py-3 shadow-xs">

@@ -3,8 +3,8 @@
 import { useEffect, useState } from "react";
 import { Button, CheckIcon } from "@/components/ui";
 
-/** Copies the page's URL: every comparison is a link someone else can open. */
-export function CopyLinkButton({ href }: { href: string }) {
+/** Copies the page's URL as it is when clicked: every comparison is a link someone else can open. */
+export function CopyLinkButton() {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   useEffect(() => {
     if (state === "idle") return;
@@ -16,7 +16,7 @@ export function CopyLinkButton({ href }: { href: string }) {
       <Button
         size="sm"
         onClick={() =>
-          navigator.clipboard.writeText(href).then(
+          navigator.clipboard.writeText(window.location.href).then(
             () => setState("copied"),
             () => setState("failed"),
           )

@@ -40,7 +40,7 @@ export function JsonView({
       if (line !== undefined && map.get(line) !== "error") map.set(line, issue.severity);
     }
     return map;
-  }, [issues, parsed.ok, positions, syntax?.line, text]);
+  }, [issues, parsed.ok, positions, syntax, text]);
 
   const formatted = parsed.ok ? formatTemplate(parsed.value) : null;
 

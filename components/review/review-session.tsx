@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
 import { Badge, Button, EmptyState, Kbd, Notice, Skeleton, cn, useHotkeys } from "@/components/ui";
@@ -56,14 +56,15 @@ function Session({ queueId, data }: { queueId: string; data: ReviewSessionData }
   const commentId = useId();
   const done = items.filter((i) => isAnnotated(i, steps)).length;
 
-  // Each case starts on its first unanswered step, with its saved comment.
-  useEffect(() => {
-    if (!item) return;
+  // Each case starts on its first unanswered step, with its saved comment: set while rendering a
+  // case other than the last one shown, so a save's answer (the same case) resets nothing typed.
+  const [shownCase, setShownCase] = useState<string | undefined>(undefined);
+  if (item && item.scenarioId !== shownCase) {
+    setShownCase(item.scenarioId);
     const firstOpen = steps.findIndex((s) => !item.annotations[s.key]);
     setActiveStep(firstOpen < 0 ? 0 : firstOpen);
     setComment(steps.map((s) => item.annotations[s.key]?.comment).find(Boolean) ?? "");
-    // Keyed on the case only: a save's answer must not reset the step or the comment being typed.
-  }, [item?.scenarioId]);
+  }
 
   const annotate = useMutation(
     trpc.review.annotate.mutationOptions({

@@ -12,9 +12,12 @@ import { SidebarNav } from "./sidebar-nav";
  * drawer (a modal <dialog>: focus trap, Escape and focus return come from the browser).
  */
 export function MenuDrawer() {
-  const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDialogElement>(null);
   const pathname = usePathname();
+  // Open on the page it was opened on: a link that leaves the page closes it, whichever way it was followed.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
+  const setOpen = (next: boolean) => setOpenOn(next ? pathname : null);
 
   useEffect(() => {
     const dialog = ref.current;
@@ -22,9 +25,6 @@ export function MenuDrawer() {
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
   }, [open]);
-
-  // A link that leaves the page closes the drawer, whichever way it was followed.
-  useEffect(() => setOpen(false), [pathname]);
 
   return (
     <>

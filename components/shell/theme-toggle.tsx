@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState, type ReactNode } from "react";
+import { useSyncExternalStore, type ReactNode } from "react";
 import { Icon, cn, focusRing, type IconProps } from "@/components/ui";
 import { THEME_STORAGE_KEY, nextTheme, readTheme, themeLabel, type Theme } from "./theme";
 
@@ -24,6 +24,31 @@ const icons: Record<Theme, (p: IconProps) => ReactNode> = {
   ),
 };
 
+/** Who draws the theme: the toggles of this page, told when one applies a theme. */
+const listeners = new Set<() => void>();
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  window.addEventListener("storage", listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener("storage", listener);
+  };
+}
+
+/** The choice made on this page, which holds where storage is refused. */
+let chosen: Theme | null = null;
+
+function storedTheme(): Theme {
+  if (chosen) return chosen;
+  try {
+    return readTheme(localStorage.getItem(THEME_STORAGE_KEY));
+  } catch {
+    // No storage: the system theme it is.
+    return "system";
+  }
+}
+
 function apply(theme: Theme) {
   const root = document.documentElement;
   root.classList.remove("light", "dark");
@@ -34,18 +59,14 @@ function apply(theme: Theme) {
   } catch {
     // Storage refused (private mode): the choice lasts for this page only.
   }
+  chosen = theme;
+  for (const listener of listeners) listener();
 }
 
 /** System, light, dark in turn; the label says the current theme and what a click does. */
 export function ThemeToggle() {
-  const [theme, setTheme] = useState<Theme>("system");
-  useEffect(() => {
-    try {
-      setTheme(readTheme(localStorage.getItem(THEME_STORAGE_KEY)));
-    } catch {
-      // No storage: the system theme it is.
-    }
-  }, []);
+  // The server renders "system"; the browser reads the stored choice once hydrated.
+  const theme = useSyncExternalStore(subscribe, storedTheme, () => "system" as const);
   const next = nextTheme(theme);
   const ThemeIcon = icons[theme];
   return (
@@ -57,7 +78,6 @@ export function ThemeToggle() {
       title={`Theme: ${themeLabel[theme]} (click for ${themeLabel[next]})`}
       onClick={() => {
         apply(next);
-        setTheme(next);
       }}
       className={cn(
         "flex size-7 shrink-0 items-center justify-center rounded-md text-muted hover:bg-surface-muted hover:text-foreground",

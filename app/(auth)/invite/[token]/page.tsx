@@ -12,22 +12,22 @@ export const dynamic = "force-dynamic";
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const { context } = await getApp();
-  try {
-    const invite = await previewInvite(context.db, token);
-    const session = await currentSession();
-    return (
-      <InviteView
-        token={token}
-        invite={{ projectName: invite.projectName, role: invite.role }}
-        signedInAs={session?.user.email ?? null}
-      />
-    );
-  } catch (error) {
-    if (!isAppError(error)) throw error;
+  const invite = await previewInvite(context.db, token).catch((error: unknown) => {
+    if (isAppError(error)) return error;
+    throw error;
+  });
+  if (isAppError(invite))
     return (
       <AuthCard title="This invitation cannot be used">
-        <Notice tone="warning">{error.message}</Notice>
+        <Notice tone="warning">{invite.message}</Notice>
       </AuthCard>
     );
-  }
+  const session = await currentSession();
+  return (
+    <InviteView
+      token={token}
+      invite={{ projectName: invite.projectName, role: invite.role }}
+      signedInAs={session?.user.email ?? null}
+    />
+  );
 }
