@@ -127,6 +127,11 @@ for (const width of widths) {
         expect(seen.scroll, `${name} (${path}) overflows at ${width} px, ${scheme}`).toBeLessThanOrEqual(seen.inner);
         await page.screenshot({ path: testInfo.outputPath(`${name}-${width}-${scheme}.png`) });
       }
+      // The current tab is in view in the sideways-scrolling strip (Deploy is last: on a phone, past the edge).
+      if (name === "deploy")
+        await expect(
+          page.getByRole("navigation", { name: "Agent views" }).getByRole("link", { name: "Deploy" }),
+        ).toBeInViewport({ ratio: 1 });
       if (name === "not-found") await expect(page.getByRole("link", { name: /agents/i }).first()).toBeVisible();
       else await expectNavigationReachable(page, width < 768);
     }

@@ -27,6 +27,7 @@ export function AgentTabs({ agentId, variantId }: { agentId: string; variantId: 
             key={tab}
             href={variantTabPath(agentId, variantId, tab)}
             aria-current={current ? "page" : undefined}
+            ref={current ? revealInStrip : undefined}
             className={cn(
               "flex h-9 shrink-0 items-center gap-1.5 rounded-t-md border-b-2 px-3 text-sm font-medium transition-colors",
               current
@@ -42,4 +43,13 @@ export function AgentTabs({ agentId, variantId }: { agentId: string; variantId: 
       })}
     </nav>
   );
+}
+
+/** On a phone the strip scrolls sideways: the current tab (Deploy, the last) is scrolled into it. */
+function revealInStrip(tab: HTMLAnchorElement | null) {
+  const strip = tab?.parentElement;
+  if (!tab || !strip) return;
+  const right = tab.offsetLeft + tab.offsetWidth;
+  if (right > strip.scrollLeft + strip.clientWidth) strip.scrollLeft = right - strip.clientWidth;
+  else if (tab.offsetLeft < strip.scrollLeft) strip.scrollLeft = tab.offsetLeft;
 }
