@@ -6,8 +6,8 @@ export function ModelFacts({ model }: { model: ModelInfo }) {
   const facts = [
     { label: "Model id", value: model.id, mono: true },
     { label: "Context window", value: `${formatContextWindow(model.context_window)} tokens` },
-    { label: "Input", value: `${formatPrice(model.input_usd_per_mtok)} / 1M tokens` },
-    { label: "Output", value: `${formatPrice(model.output_usd_per_mtok)} / 1M tokens` },
+    { label: "Input", value: perMillion(model.input_usd_per_mtok) },
+    { label: "Output", value: perMillion(model.output_usd_per_mtok) },
   ];
   return (
     <dl
@@ -28,3 +28,5 @@ export function ModelFacts({ model }: { model: ModelInfo }) {
     </dl>
   );
 }
+
+const perMillion = (usd: number | undefined) => (usd === undefined ? "no price" : `${formatPrice(usd)} / 1M tokens`);

@@ -8,6 +8,7 @@ export function formatContextWindow(tokens: number): string {
 }
 
 /** USD per million tokens: "$1.25", "$10", "$0.05". */
-export function formatPrice(usdPerMillion: number): string {
+export function formatPrice(usdPerMillion: number | undefined): string {
+  if (usdPerMillion === undefined) return "no price";
   return `$${Number(usdPerMillion.toFixed(2)).toString()}`;
 }

@@ -5,7 +5,6 @@ export {
   catalogTypeWire,
   CURATED_MODELS,
   DEPLOYMENTS,
-  estimateCostUsd,
   getCatalogType,
   getHarness,
   getModel,

@@ -16,7 +16,8 @@ describe("comparableModel over the curated catalog", () => {
     ["openai", "gpt-5-mini", "gemini", "gemini-2.5-flash"],
     ["openai", "gpt-5", "gemini", "gemini-2.5-pro"],
     ["gemini", "gemini-2.5-flash-lite", "openai", "gpt-5-nano"],
-    ["openai", "gpt-5-mini", "mistral", "mistral-medium-latest"],
+    // The price catalog lists Mistral Medium at $1.50/$7.50: Codestral ($0.30/$0.90) is nearer $0.25/$2.
+    ["openai", "gpt-5-mini", "mistral", "codestral-latest"],
     ["openai", "gpt-5-nano", "mistral", "mistral-small-latest"],
   ] as const)("%s %s -> %s %s", (fromProvider, fromModel, toProvider, expected) => {
     expect(comparableModel(model(fromProvider, fromModel), CURATED_MODELS[toProvider])).toBe(expected);

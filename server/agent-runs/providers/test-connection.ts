@@ -69,10 +69,12 @@ export async function testStoredConnection(
   }
 }
 
+/** Input plus output list price; a model the price catalog does not list goes last. */
+const listPrice = (m: { input_usd_per_mtok?: number; output_usd_per_mtok?: number }) =>
+  (m.input_usd_per_mtok ?? Infinity) + (m.output_usd_per_mtok ?? Infinity);
+
 function cheapestModel(provider: string): string {
   const models = (PROVIDER_IDS as string[]).includes(provider) ? CURATED_MODELS[provider as ProviderId] : [];
-  const cheapest = [...models].sort(
-    (a, b) => a.input_usd_per_mtok + a.output_usd_per_mtok - (b.input_usd_per_mtok + b.output_usd_per_mtok),
-  )[0];
+  const cheapest = [...models].sort((a, b) => listPrice(a) - listPrice(b))[0];
   return cheapest?.id ?? "default";
 }

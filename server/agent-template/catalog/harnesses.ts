@@ -49,8 +49,8 @@ const modelInfoWire = z.strictObject({
   id: z.string(),
   display_name: z.string(),
   context_window: z.number(),
-  input_usd_per_mtok: z.number(),
-  output_usd_per_mtok: z.number(),
+  input_usd_per_mtok: z.number().optional(),
+  output_usd_per_mtok: z.number().optional(),
 });
 
 /** The schema of HarnessInfo on the wire. */

@@ -22,6 +22,6 @@ export type { JsonSchema } from "./json-schema";
 export { MESSAGE_ROLES, messagesCatalogType } from "./messages-type";
 export { modelCatalogType } from "./model-type";
 export { PROMPT_ROLES, promptTemplateCatalogType, promptTemplateSchema } from "./prompt-template-type";
-export { CURATED_MODELS, estimateCostUsd, getModel, type ModelInfo } from "./models";
+export { CURATED_MODELS, getModel, type ModelInfo } from "./models";
 export { DEPLOYMENTS, PROVIDER_IDS, PROVIDERS, type Deployment, type ProviderId } from "@/shared/providers";
 export { toCatalogJsonSchema } from "./to-catalog-json-schema";

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { costOf } from "@/server/pricing";
 import { DEFAULT_MODEL, DEFAULT_PROVIDER } from "../template";
-import { CURATED_MODELS, estimateCostUsd, getModel } from "./models";
+import { CURATED_MODELS, getModel } from "./models";
 import { PROVIDER_IDS } from "@/shared/providers";
 
 describe("curated models", () => {
-  it.each(PROVIDER_IDS)("%s has 3 to 5 priced models with unique ids", (provider) => {
+  it.each(PROVIDER_IDS)("%s has 3 to 5 models with unique ids, and the price catalog's list prices", (provider) => {
     const models = CURATED_MODELS[provider];
     expect(models.length).toBeGreaterThanOrEqual(3);
     expect(models.length).toBeLessThanOrEqual(5);
@@ -12,9 +13,12 @@ describe("curated models", () => {
     for (const model of models) {
       expect(model.display_name).not.toBe("");
       expect(model.context_window).toBeGreaterThan(0);
-      expect(model.input_usd_per_mtok).toBeGreaterThan(0);
-      expect(model.output_usd_per_mtok).toBeGreaterThanOrEqual(model.input_usd_per_mtok);
+      // The picker's price is the one a run is costed at, or none for both.
+      const cost = costOf({ prompt: 1000, completion: 0 }, { provider, model: model.id });
+      if (cost.priced) expect(model.input_usd_per_mtok).toBeCloseTo(cost.amounts.total * 1000, 9);
+      else expect(model.input_usd_per_mtok).toBeUndefined();
     }
+    expect(models.some((m) => m.input_usd_per_mtok !== undefined)).toBe(true);
   });
 
   it("includes the built-in default model", () => {
@@ -24,10 +28,5 @@ describe("curated models", () => {
   it("finds nothing for an unknown provider or model", () => {
     expect(getModel("openai", "gpt-2")).toBeUndefined();
     expect(getModel("constructor", "x")).toBeUndefined();
-  });
-
-  it("prices a turn at list price", () => {
-    expect(estimateCostUsd("openai", "gpt-5-mini", { input: 1_000_000, output: 500_000 })).toBeCloseTo(0.25 + 1);
-    expect(estimateCostUsd("openai", "unknown", { input: 1, output: 1 })).toBeUndefined();
   });
 });
