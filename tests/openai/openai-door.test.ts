@@ -528,21 +528,20 @@ describe("model names", () => {
     await client.chat.completions.create({ model: "greeter@production", messages: [{ role: "user", content: "hi" }] });
     expect(lastModelInput()).toContain("Version one");
     expect((await deploy(revisionIds[1])).status).toBe(200);
-    await client.chat.completions.create({ model: "greeter@production", messages: [{ role: "user", content: "hi" }] });
-    expect(lastModelInput()).toContain("Version two");
-    const newestRun = async () =>
-      (await app.call("GET", "/services/agent/v0/runs?origin=openai&limit=1", { key })).body.runs[0];
-    // The run records the environment that served it, and the revision it resolved to.
-    expect((await newestRun()).agent.references).toMatchObject({
+    // Each call's run, by the id it answers: it records the environment that served it and the revision.
+    const referencesOf = async (model: string) => {
+      const { response } = await client.chat.completions
+        .create({ model, messages: [{ role: "user", content: "hi" }] })
+        .withResponse();
+      return (await endedRun(response.headers.get("x-svc-run-id")!)).run.agent.references;
+    };
+    expect(await referencesOf("greeter@production")).toMatchObject({
       environment: { slug: "production" },
       workflow_revision: { id: revisionIds[1] },
     });
-    await client.chat.completions.create({
-      model: `greeter@${variantSlug}:1`,
-      messages: [{ role: "user", content: "hi" }],
-    });
+    expect(lastModelInput()).toContain("Version two");
+    const pinned = await referencesOf(`greeter@${variantSlug}:1`);
     expect(lastModelInput()).toContain("Version one");
-    const pinned = (await newestRun()).agent.references;
     expect(pinned).toMatchObject({ workflow_revision: { id: revisionIds[0] } });
     expect(pinned).not.toHaveProperty("environment");
   });
