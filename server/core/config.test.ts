@@ -20,7 +20,9 @@ describe("loadConfig", () => {
 
   it("refuses the embedded database on Vercel, naming the variable to set", () => {
     expect(() => loadConfig({ VERCEL: "1" })).toThrow(/DATABASE_URL: the embedded database does not persist on Vercel/);
-    expect(loadConfig({ VERCEL: "1", DATABASE_URL: "postgres://u:p@db.example.com:5432/agents" }).workers).toBe("after-response");
+    expect(loadConfig({ VERCEL: "1", DATABASE_URL: "postgres://u:p@db.example.com:5432/agents" }).workers).toBe(
+      "after-response",
+    );
   });
 
   it("trusts no proxy by default and refuses a TRUSTED_PROXIES entry that is no address or range", () => {
