@@ -125,7 +125,7 @@ export function AnalyticsView({ agentId, compact = false }: { agentId?: string; 
     <section aria-label="Analytics" className="flex flex-col gap-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
-          <h1 className="text-xl font-semibold tracking-tight">Analytics</h1>
+          <h2 className="text-xl font-semibold tracking-tight">Analytics</h2>
           <p className="text-sm text-muted">How your agents are doing: runs, cost, errors, latency and tokens.</p>
         </div>
         {controls}

@@ -8,6 +8,8 @@ export const metadata: Metadata = { title: "Analytics" };
 export default function AnalyticsPage() {
   return (
     <PageContainer>
+      {/* The view's own title is an h2: on the Overview it sits under the page's h1. */}
+      <h1 className="sr-only">Analytics</h1>
       <AnalyticsView />
     </PageContainer>
   );
