@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import { createAgentFromList } from "./create-agent";
 import { scriptModel } from "./model-script";
 import { screenshot } from "./screenshot";
+import { actUntilVisible } from "./act-until-visible";
 
 test.describe.configure({ timeout: 150_000 });
 
@@ -20,11 +21,12 @@ test("automations: create a schedule with its cron preview, press Test, and open
 
   await page.goto("/automations");
   await expect(page.getByRole("heading", { level: 1, name: "Automations" })).toBeVisible();
-  await expect(async () => {
-    await page.getByRole("button", { name: "New schedule" }).first().click();
-    await expect(page.getByRole("form", { name: "New schedule" })).toBeVisible({ timeout: 1_000 });
-  }).toPass();
   const form = page.getByRole("form", { name: "New schedule" });
+  // The button toggles the form once the page has hydrated: a second press would close it.
+  await actUntilVisible(
+    () => page.getByRole("button", { name: "New schedule" }).first().click({ timeout: 5_000 }),
+    form,
+  );
   await form.getByLabel("Name").fill("Nightly report");
   await form.getByLabel("Agent").selectOption({ label: agentName });
   await form.getByLabel("Cron").fill("30 2 * * *");

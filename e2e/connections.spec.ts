@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { scriptModel } from "./model-script";
 import { modelPort } from "./ports";
+import { actUntilVisible } from "./act-until-visible";
 
 const SCREENSHOTS = "test-results/screenshots";
 
@@ -48,11 +49,8 @@ test("connections: add a provider key (masked), test it, see the failure in word
   await page.goto("/agents");
   await expect(page.getByRole("searchbox", { name: "Search agents by name" })).toBeVisible();
   const create = page.getByRole("dialog", { name: "New agent" });
-  // The shortcut acts once the page has hydrated: press until the dialog opens.
-  await expect(async () => {
-    await page.keyboard.press("c");
-    await expect(create).toBeVisible({ timeout: 1_000 });
-  }).toPass();
+  // The shortcut acts once the page has hydrated.
+  await actUntilVisible(() => page.keyboard.press("c"), create);
   await create.getByLabel("Name").fill(`Connected ${Date.now().toString(36)}`);
   await create.getByRole("button", { name: "Create agent" }).click();
   await expect(page).toHaveURL(/\/agents\/[0-9a-f-]{36}\/variants\/[0-9a-f-]{36}$/);

@@ -3,6 +3,7 @@ import { apiClient, finished } from "./eval-seed";
 import { scriptModel } from "./model-script";
 import { screenshot } from "./screenshot";
 import { mutate } from "./trpc";
+import { actUntilVisible } from "./act-until-visible";
 
 /**
  * The deploy dialog with evidence: each side's latest evaluation on one testset and the score
@@ -84,10 +85,10 @@ async function openDeploy(page: Page, revisionId: string) {
   await page.goto(`/agents/${seed.agentId}/variants/${seed.variantId}/deploy?revision=${revisionId}`);
   const card = page.getByTestId("environment-card-production");
   const dialog = page.getByRole("alertdialog");
-  await expect(async () => {
-    await card.getByRole("button", { name: /Deploy v\d+ to production/ }).click();
-    await expect(dialog).toBeVisible({ timeout: 1_000 });
-  }).toPass();
+  await actUntilVisible(
+    () => card.getByRole("button", { name: /Deploy v\d+ to production/ }).click({ timeout: 5_000 }),
+    dialog,
+  );
   return dialog;
 }
 

@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { createAgentFromList } from "./create-agent";
 import { scriptModel } from "./model-script";
 import { screenshot } from "./screenshot";
-import { mutate } from "./trpc";
+import { mutate, query, traceStored } from "./trpc";
 
 /** What a new user tripped over in the playground (issue 26), checked where it is seen. */
 
@@ -149,13 +149,11 @@ test("traces list: each run says what went in and out, and the search box keeps 
   await expect(page.getByText("The order ships tomorrow.")).toBeVisible();
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect(async () => {
-    await page.goto("/traces");
-    await expect(page.getByTestId("trace-row").filter({ hasText: "Where is order 4411?" })).toBeVisible({
-      timeout: 1_000,
-    });
-  }).toPass({ timeout: 20_000 });
+  // The list is read once per visit: the run's trace is in the store before it is opened.
+  await traceStored(page.request, "Where is order 4411?");
+  await page.goto("/traces");
   const row = page.getByTestId("trace-row").filter({ hasText: "Where is order 4411?" });
+  await expect(row).toBeVisible();
   await expect(row).toContainText("The order ships tomorrow.");
   await expect(row).toContainText("gpt-5-mini");
   await expect(row).toContainText("session");
@@ -202,13 +200,19 @@ test("webhooks: a subscription whose deliveries fail says so, and a pending deli
     },
   });
   await seedAgent(page, "Hooked");
-  await expect(async () => {
-    await page.goto("/webhooks");
-    await expect(page.getByTestId("webhook-row").filter({ hasText: hook.name })).toContainText("Failing", {
-      timeout: 1_000,
-    });
-  }).toPass({ timeout: 30_000 });
+  // The list is read once per visit: the worker has failed a delivery before it is opened.
+  await expect
+    .poll(
+      async () =>
+        (await query<{ id: string; failing_since?: string }[]>(page.request, "webhooks.list")).find(
+          (s) => s.id === hook.id,
+        )?.failing_since,
+      { timeout: 60_000 },
+    )
+    .toBeTruthy();
+  await page.goto("/webhooks");
   const row = page.getByTestId("webhook-row").filter({ hasText: hook.name });
+  await expect(row).toContainText("Failing");
   await expect(row).not.toContainText("Active");
   await expect(row).toContainText("Every delivery has failed since");
   await row.getByRole("link", { name: hook.name }).click();

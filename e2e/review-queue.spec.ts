@@ -3,6 +3,7 @@ import { apiClient } from "./eval-seed";
 import { scriptModel } from "./model-script";
 import { screenshot } from "./screenshot";
 import { mutate } from "./trpc";
+import { actUntilVisible } from "./act-until-visible";
 
 /**
  * Human review: an evaluation with a human evaluator (run through the API) opens a queue; the
@@ -112,11 +113,11 @@ test("annotate a queue with the keyboard: scores 1–5, back and forth, a commen
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
     await page.goto(caseUrl);
     await expect(kase).toContainText("Case 1 of 3");
-    // Keys act once the page has hydrated.
+    // Keys act once the page has hydrated; a press while case 2 is on its way would skip it.
     await expect(async () => {
-      await page.keyboard.press("j");
-      await expect(kase).toContainText("Case 2 of 3", { timeout: 1_000 });
-    }).toPass();
+      if ((await kase.textContent())?.includes("Case 1 of 3")) await page.keyboard.press("j");
+      await expect(kase).toContainText("Case 2 of 3", { timeout: 5_000 });
+    }).toPass({ timeout: 60_000 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await screenshot(page, testInfo, `review-case-${width}-${scheme}`);
     await page.goto("/review");
@@ -147,8 +148,11 @@ test("a human evaluator and a review queue, both made in the playground: the que
 
   // Review > New queue over the testset, scored with it.
   await page.goto("/review");
-  await page.getByRole("button", { name: "New queue" }).first().click();
   const dialog = page.getByRole("dialog", { name: "New review queue" });
+  await actUntilVisible(
+    () => page.getByRole("button", { name: "New queue" }).first().click({ timeout: 5_000 }),
+    dialog,
+  );
   await dialog.getByLabel("Name").fill(`Tone check ${stamp}`);
   await dialog.getByLabel("Testset").selectOption(testset.revision_id);
   await dialog.getByLabel(new RegExp(`Tone ${stamp}`)).check();

@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { mutate } from "./trpc";
+import { actUntilVisible } from "./act-until-visible";
 
 /** The rough edges a new user hit , each checked where a person meets it. */
 
@@ -118,13 +119,14 @@ test("a taken slug is refused in an agent's words with a free one; non-Latin nam
   await mutate(page.request, "agents.create", { name: `Taken ${stamp}`, slug: taken });
   await page.goto("/agents");
   const dialog = page.getByRole("dialog", { name: "New agent" });
-  await expect(async () => {
-    await page
-      .getByRole("button", { name: /New agent/ })
-      .first()
-      .click();
-    await expect(dialog).toBeVisible({ timeout: 1_000 });
-  }).toPass();
+  await actUntilVisible(
+    () =>
+      page
+        .getByRole("button", { name: /New agent/ })
+        .first()
+        .click({ timeout: 5_000 }),
+    dialog,
+  );
   await dialog.getByLabel("Name").fill("Агент поддержки");
   await expect(dialog.getByLabel(/Slug/)).toHaveAttribute("placeholder", "agent-podderzhki");
   await dialog.getByLabel("Name").fill("客服助手");

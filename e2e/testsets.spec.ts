@@ -2,7 +2,8 @@ import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { scriptModel } from "./model-script";
 import { screenshot } from "./screenshot";
-import { mutate } from "./trpc";
+import { mutate, traceStored } from "./trpc";
+import { actUntilVisible } from "./act-until-visible";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -10,14 +11,15 @@ const CSV = 'input,correct_answer\r\nFrance?,Paris\r\nSpain?,Madrid\r\n"Italy, t
 
 async function openCreateDialog(page: Page) {
   const dialog = page.getByRole("dialog", { name: "New testset" });
-  // The button acts once the page has hydrated: click until the dialog opens.
-  await expect(async () => {
-    await page
-      .getByRole("button", { name: /New testset/ })
-      .first()
-      .click();
-    await expect(dialog).toBeVisible({ timeout: 1_000 });
-  }).toPass();
+  // The button acts once the page has hydrated.
+  await actUntilVisible(
+    () =>
+      page
+        .getByRole("button", { name: /New testset/ })
+        .first()
+        .click({ timeout: 5_000 }),
+    dialog,
+  );
   return dialog;
 }
 
@@ -89,9 +91,7 @@ test("testsets: create by CSV import, edit a cell, paste from a spreadsheet, com
   await page.getByRole("navigation", { name: "Testset views" }).getByRole("link", { name: "History" }).click();
   const rows = page.getByTestId("revision-row");
   await expect(rows).toHaveCount(3);
-  await expect(rows.first())
-    .toContainText("Sharper answer", { timeout: 1 })
-    .catch(() => undefined);
+  await expect(rows.filter({ hasText: "Sharper answer for Spain" })).toHaveCount(1);
   await page.getByLabel("Select v1 to compare").check();
   await page.getByLabel("Select v3 to compare").check();
   await page.getByRole("link", { name: "Compare v1 → v3" }).click();
@@ -188,11 +188,11 @@ test("from traffic: a chat turn's trace, the chat turn itself, and two traces at
 
   // From the traces list: select the two turns' traces, then add both at once.
   const turns = page.getByTestId("trace-row").filter({ hasText: /Capital of France\?|And Spain\?/ });
-  // The list is read once per visit; the second turn's trace may still be on its way into the store.
-  await expect(async () => {
-    await page.goto("/traces");
-    await expect(turns).toHaveCount(2, { timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
+  // The list is read once per visit: both turns' traces are in the store before it is opened.
+  await traceStored(page.request, "Capital of France?");
+  await traceStored(page.request, "And Spain?");
+  await page.goto("/traces");
+  await expect(turns).toHaveCount(2);
   for (const row of await turns.all()) await row.getByRole("checkbox").check();
   await expect(page.getByTestId("trace-selection")).toContainText("2 traces selected");
   await page.getByTestId("trace-selection").getByRole("button", { name: "Add to testset" }).click();
