@@ -91,10 +91,12 @@ export function AggregatesPanel({ aggregates, baseline }: { aggregates: RunAggre
       />
       <Stat
         label="Cost"
-        value={formatCost(a.costUsd)}
-        hint={`${a.tokens.toLocaleString("en")} tokens · ${a.rows ? formatCost(a.costUsd / a.rows) : "—"} per row`}
+        value={a.costUsd === undefined ? "No price" : formatCost(a.costUsd)}
+        hint={`${a.tokens.toLocaleString("en")} tokens · ${
+          a.costUsd === undefined ? "no price" : a.rows ? `${formatCost(a.costUsd / a.rows)} per row` : "— per row"
+        }`}
         delta={
-          baseline
+          baseline && a.costUsd !== undefined && baseline.costUsd !== undefined
             ? {
                 text: `${a.costUsd >= baseline.costUsd ? "+" : "−"}${formatCost(Math.abs(a.costUsd - baseline.costUsd))}`,
                 good: a.costUsd <= baseline.costUsd,

@@ -47,7 +47,8 @@ export interface RunAggregates {
   evaluators: EvaluatorAggregate[];
   latency: { mean?: number; p50?: number; p95?: number; histogram: number[]; max?: number };
   tokens: number;
-  costUsd: number;
+  /** Undefined when a row used tokens of a model without a price: a partial sum would read as the whole. */
+  costUsd: number | undefined;
 }
 
 const BUCKETS = 10;
@@ -102,6 +103,8 @@ export function aggregateRun(rows: AggregateRow[], evaluatorNames: string[]): Ru
       histogram: histogram(latencies, max ?? 0),
     },
     tokens: rows.reduce((sum, r) => sum + (r.tokens ?? 0), 0),
-    costUsd: rows.reduce((sum, r) => sum + (r.cost_usd ?? 0), 0),
+    costUsd: rows.some((r) => (r.tokens ?? 0) > 0 && r.cost_usd === undefined)
+      ? undefined
+      : rows.reduce((sum, r) => sum + (r.cost_usd ?? 0), 0),
   };
 }

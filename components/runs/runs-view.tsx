@@ -189,7 +189,9 @@ function RunTableRow({
         <Fact label="Duration">
           <span className={cn("tabular-nums", running && "text-foreground")}>{formatDuration(durationMs)}</span>
         </Fact>
-        <Fact label="Cost">{run.usage?.cost !== undefined ? formatCost(run.usage.cost) : "—"}</Fact>
+        <Fact label="Cost">
+          {run.usage?.cost !== undefined ? formatCost(run.usage.cost) : run.usage ? "No price" : "—"}
+        </Fact>
         <Fact label="Tokens">
           {run.usage
             ? `${run.usage.input.toLocaleString("en-US")} in · ${run.usage.output.toLocaleString("en-US")} out`

@@ -77,5 +77,16 @@ export function flattenTrace(trace: { spans: Record<string, WireSpan | WireSpan[
     const c = metric(root, "costs")?.total;
     if (c !== undefined) cost = (cost ?? 0) + c;
   }
-  return { rows, durationMs: Math.max(0, end - start), tokens, cost, errors: rows.filter((r) => r.error).length };
+  // A model call without a price leaves the trace's cost unknown: a partial sum would read as the whole.
+  const unpriced = rows.some((r) => {
+    const pricing = (r.attributes.ag as { meta?: { pricing?: { source?: string } } } | undefined)?.meta?.pricing;
+    return pricing?.source === "none";
+  });
+  return {
+    rows,
+    durationMs: Math.max(0, end - start),
+    tokens,
+    cost: unpriced ? undefined : cost,
+    errors: rows.filter((r) => r.error).length,
+  };
 }

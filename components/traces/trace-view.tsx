@@ -54,7 +54,7 @@ export function TraceView({ traceId, spanId }: { traceId: string; spanId?: strin
           label="Tokens"
           value={`${summary.tokens.input.toLocaleString("en-US")} in · ${summary.tokens.output.toLocaleString("en-US")} out`}
         />
-        <Fact label="Cost" value={summary.cost === undefined ? "Unknown" : formatCost(summary.cost)} />
+        <Fact label="Cost" value={summary.cost === undefined ? "No price" : formatCost(summary.cost)} />
         <Fact label="Errors" value={String(summary.errors)} tone={summary.errors > 0 ? "danger" : undefined} />
       </dl>
       <div className="flex items-center gap-2 text-xs text-muted">

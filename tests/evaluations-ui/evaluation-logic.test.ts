@@ -90,6 +90,20 @@ describe("aggregates", () => {
     expect(a.tokens).toBe(30);
     expect(a.costUsd).toBeCloseTo(0.003);
   });
+
+  it("a run whose model has no price has an unknown cost, not $0", () => {
+    const rows: AggregateRow[] = [
+      { output_status: "success", tokens: 15, scores: {} },
+      { output_status: "success", tokens: 15, scores: {} },
+    ];
+    expect(aggregateRun(rows, []).costUsd).toBeUndefined();
+    // One priced row beside an unpriced one: the sum would read as the whole; still unknown.
+    expect(
+      aggregateRun([...rows, { output_status: "success", tokens: 5, cost_usd: 0.01, scores: {} }], []).costUsd,
+    ).toBeUndefined();
+    // Rows that used no tokens cost nothing.
+    expect(aggregateRun([{ output_status: "failure", scores: {} }], []).costUsd).toBe(0);
+  });
 });
 
 describe("regression order", () => {

@@ -58,6 +58,30 @@ describe("flattenTrace", () => {
     expect(summary.rows[0].span).not.toHaveProperty("spans");
   });
 
+  it("a trace with a model call that has no price has no cost, not a partial sum", () => {
+    const span = (id: string, parent: string | undefined, ag: object) => ({
+      span_id: id,
+      ...(parent ? { parent_id: parent } : {}),
+      span_name: id,
+      start_time: "2026-01-01T00:00:00.000Z",
+      end_time: "2026-01-01T00:00:01.000Z",
+      attributes: { ag },
+    });
+    const trace = {
+      trace_id: "t",
+      spans: {
+        root: {
+          ...span("root", undefined, { metrics: { costs: { cumulative: { total: 0.5 } } } }),
+          spans: {
+            priced: span("priced", "root", { meta: { pricing: { source: "catalog" } } }),
+            unpriced: span("unpriced", "root", { meta: { pricing: { source: "none", reason: "custom endpoint" } } }),
+          },
+        },
+      },
+    };
+    expect(flattenTrace(trace as never).cost).toBeUndefined();
+  });
+
   it("formats durations", () => {
     // Number and unit never split across lines (a no-break space between them).
     expect(formatDuration(850)).toBe("850\u00a0ms");
