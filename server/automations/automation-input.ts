@@ -36,11 +36,14 @@ export const referencesSchema = z
     workflow: refSchema.nullish(),
     workflow_variant: refSchema.nullish(),
     workflow_revision: refSchema.nullish(),
+    application: refSchema.nullish(),
+    application_variant: refSchema.nullish(),
+    application_revision: refSchema.nullish(),
     environment: refSchema.nullish(),
     key: z.string().min(1).max(300).nullish(),
   })
   .describe(
-    "The agent to run, as invoke takes it: a workflow revision pins one version; an environment (with `key` or the workflow) is resolved at every firing, so a deploy changes what runs next.",
+    "What runs: an agent (`workflow*`, as invoke takes it) or a prompt application (`application*`, run as /v1 runs it). A revision pins one version; an environment (with `key` or the artifact) is resolved at every firing, so a deploy changes what runs next.",
   );
 
 const messageSchema = z.object({
@@ -49,9 +52,15 @@ const messageSchema = z.object({
 });
 
 export const inputSchema = z
-  .object({ messages: z.array(messageSchema).min(1).max(100) })
+  .object({
+    messages: z.array(messageSchema).min(1).max(100).optional().describe("An agent's input messages"),
+    inputs: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      .optional()
+      .describe("A prompt application's {{name}} values (instead of messages)"),
+  })
   .describe(
-    "The agent's input messages. `{{ path }}` in a content is filled from the firing's payload: an event's attributes, an inbound request's JSON body, a schedule's {scheduled_at, fired_at}.",
+    "An agent's messages, or a prompt application's inputs. `{{ path }}` in a message's content or a string input is filled from the firing's payload: an event's attributes, an inbound request's JSON body, a schedule's {scheduled_at, fired_at}.",
   );
 
 export const conditionSchema = z

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { resolveAgent } from "@/server/agent-runs";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
@@ -8,6 +7,7 @@ import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { automations } from "@/server/db/schema";
 import type { AutomationInput, SignatureScheme } from "./automation-input";
+import { checkTarget } from "./automation-target";
 import { checkCronSchedule, nextFireTime } from "./cron-schedule";
 
 export type AutomationRow = typeof automations.$inferSelect;
@@ -30,12 +30,12 @@ function checkSecret(scheme: SignatureScheme, secret: string): void {
 }
 
 /**
- * The columns an input sets, checked: the cron and zone parse and fire, the agent the references
- * name resolves to a runnable agent now (it is resolved again at every firing).
+ * The columns an input sets, checked: the cron and zone parse and fire, the references name a
+ * runnable agent or prompt application now, with the input it takes (resolved again at every firing).
  */
 async function columnsOf(app: AppContext, principal: Principal, input: AutomationInput) {
   const now = app.now();
-  await resolveAgent(app, principal, { references: input.references });
+  await checkTarget(app, principal, input.references, input.input);
   const common = {
     kind: input.kind,
     name: input.name,

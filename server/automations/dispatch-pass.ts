@@ -7,7 +7,7 @@ import { hasRole, isProjectRole } from "@/server/core/roles";
 import { logger } from "@/server/core/logger";
 import { agentRuns, automationDeliveries, automations, projectMembers } from "@/server/db/schema";
 import { settleDelivery, type DeliveryRow } from "./delivery-store";
-import { firingBody } from "./firing-body";
+import { firingRun } from "./automation-target";
 import type { AutomationRow } from "./automation-store";
 
 /** A dispatcher owns a claimed firing this long; a crash hands it to another process after. */
@@ -93,13 +93,8 @@ async function dispatch(app: AppContext, firing: DeliveryRow): Promise<void> {
   if (automation.kind === "schedule" && !test && !(await applyOverlap(app, automation, firing))) return;
   const principal = await ownerPrincipal(app, automation);
   const firedAt = app.now();
-  const run = await startBackgroundRun(
-    app,
-    principal,
-    firingBody({ automation, delivery: firing, firedAt }),
-    "automation",
-    firing.runId!,
-  );
+  const { body, runs } = await firingRun(app, principal, { automation, delivery: firing, firedAt });
+  const run = await startBackgroundRun(app, principal, body, "automation", firing.runId!, runs);
   await settleDelivery(app.db, firing.id, {
     status: "started",
     runId: run.runId,

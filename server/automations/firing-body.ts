@@ -10,20 +10,37 @@ interface Firing {
 /** A firing's session: its own, one per delivery, so each run can be opened and continued alone. */
 export const firingSessionId = (deliveryId: string) => `automation-${deliveryId}`;
 
+const payloadOf = ({ delivery, firedAt }: Firing) => ({
+  ...(delivery.payload as Record<string, unknown> | null),
+  fired_at: firedAt.toISOString(),
+});
+
 /**
- * The invoke body a firing runs: the automation's references as stored (an environment is
- * resolved now, by the run), its messages with `{{ path }}` filled from the payload plus
- * `fired_at`. Pure.
+ * The invoke body a firing of an agent runs: the automation's references as stored (an
+ * environment is resolved now, by the run), its messages with `{{ path }}` filled from the
+ * payload plus `fired_at`. Pure.
  */
-export function firingBody({ automation, delivery, firedAt }: Firing): InvokeRequest {
-  const payload = { ...(delivery.payload as Record<string, unknown> | null), fired_at: firedAt.toISOString() };
-  const messages = (automation.input.messages as { role: string; content: string }[]).map((message) => ({
+export function firingBody(firing: Firing): InvokeRequest {
+  const payload = payloadOf(firing);
+  const messages = (firing.automation.input.messages as { role: string; content: string }[]).map((message) => ({
     role: message.role,
     content: fillTemplate(message.content, payload),
   }));
   return {
-    session_id: firingSessionId(delivery.id),
-    references: automation.target.references as InvokeRequest["references"],
+    session_id: firingSessionId(firing.delivery.id),
+    references: firing.automation.target.references as InvokeRequest["references"],
     data: { inputs: { messages } },
   };
+}
+
+/** A prompt application's inputs for a firing: string values filled from the payload like messages are. Pure. */
+export function firingInputs(firing: Firing): Record<string, string | number | boolean> {
+  const payload = payloadOf(firing);
+  const inputs = (firing.automation.input.inputs ?? {}) as Record<string, string | number | boolean>;
+  return Object.fromEntries(
+    Object.entries(inputs).map(([name, value]) => [
+      name,
+      typeof value === "string" ? fillTemplate(value, payload) : value,
+    ]),
+  );
 }

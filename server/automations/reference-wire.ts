@@ -8,7 +8,7 @@ import type { DeliveryRow } from "./delivery-store";
 /**
  * The reference's `/triggers` shapes (schedules, subscriptions, deliveries) over the same rows as
  * `/api/automations`. Our extra schedule fields (zone, overlap policy, catch-up) ride in `data`;
- * `inputs_fields` is our input (`{messages}`); a subscription follows one of the service's own
+ * `inputs_fields` is our input (`{messages}` or `{inputs}`); a subscription follows one of the service's own
  * event types (`data.event_key`) with an optional `data.filter`, and has no connection.
  */
 const lifecycle = {

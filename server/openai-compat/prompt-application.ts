@@ -6,7 +6,7 @@ import type { Executor } from "@/server/db";
 import { DOMAIN_SPECS } from "@/server/domains";
 import type { RunAgent, Sampling } from "@/server/agent-runs";
 import type { NativeMessage } from "@/server/streams";
-import { retrieveRevision } from "@/server/versioning";
+import { retrieveRevision, type RetrieveRefs } from "@/server/versioning";
 import type { ModelName } from "./model-name";
 
 /** `data.parameters.prompt` of an application revision, as committed (docs/openai-compatible-api.md). */
@@ -51,24 +51,38 @@ export async function findPromptApplication(
       : "variant" in name
         ? { artifact: { slug: name.agent }, variant: { slug: name.variant }, revision: { version: name.version } }
         : { artifact: { slug: name.agent } };
-  let revision;
   try {
-    ({ revision } = await retrieveRevision(
-      db,
-      { projectId: principal.projectId, userId: principal.userId },
-      DOMAIN_SPECS.applications,
-      refs,
-    ));
+    return await promptApplicationRun(db, principal, refs, variables, { target: "model", variables: "variables" });
   } catch (error) {
     if (isAppError(error) && error.status === 404) return undefined;
     throw error;
   }
+}
+
+/**
+ * The application revision `refs` name (retrieve's rules: 404 when there is none) as an inline
+ * agent template with its placeholders filled from `variables`. `paths` name the caller's fields
+ * (what named the application, where the values come from) in its refusals.
+ */
+export async function promptApplicationRun(
+  db: Executor,
+  principal: Principal,
+  refs: RetrieveRefs,
+  variables: Record<string, string | number | boolean>,
+  paths: { target: string; variables: string },
+): Promise<PromptApplicationRun> {
+  const { revision } = await retrieveRevision(
+    db,
+    { projectId: principal.projectId, userId: principal.userId },
+    DOMAIN_SPECS.applications,
+    refs,
+  );
   const parsed = promptSchema.safeParse((revision.data?.parameters as Record<string, unknown> | undefined)?.prompt);
   if (!parsed.success) {
     throw new BadRequestError(
-      `application "${revision.artifactSlug}" has no runnable data.parameters.prompt (messages and llm_config.model); it cannot be called as a model`,
+      `application "${revision.artifactSlug}" has no runnable data.parameters.prompt (messages and llm_config.model); it cannot be run as a prompt application`,
       "not_a_prompt_application",
-      [{ path: "model", message: "not a prompt application" }],
+      [{ path: paths.target, message: "not a prompt application" }],
     );
   }
   const prompt = parsed.data;
@@ -79,6 +93,7 @@ export async function findPromptApplication(
       prompt.template_format ?? "curly",
       variables,
       `${revision.artifactSlug} prompt.messages[${index}]`,
+      paths.variables,
     ),
   }));
   const leading = filled.findIndex((message) => message.role !== "system");
@@ -117,13 +132,14 @@ function fill(
   format: TemplateFormat,
   variables: Record<string, string | number | boolean>,
   where: string,
+  field: string,
 ): string {
   return renderTemplate(text, format, variables, (problem) =>
     problem.kind === "missing"
       ? new BadRequestError(
-          `${where} uses ${problem.placeholder}; send its value in variables.${problem.path}`,
+          `${where} uses ${problem.placeholder}; send its value in ${field}.${problem.path}`,
           "missing_variable",
-          [{ path: `variables.${problem.path}`, message: "missing" }],
+          [{ path: `${field}.${problem.path}`, message: "missing" }],
         )
       : new BadRequestError(
           `${where} uses ${problem.tag}; mustache sections, partials and comments are not rendered, only {{name}} placeholders`,

@@ -6,7 +6,7 @@ import type { RunOrigin } from "../runs/run-store";
 import { traceContext } from "../trace-context";
 import { beginTurn } from "./begin-turn";
 import type { InvokeRequest } from "./invoke-request";
-import { prepareTurn } from "./prepare-turn";
+import { prepareTurn, type PrepareOptions } from "./prepare-turn";
 
 export interface StartedRun {
   runId: string;
@@ -18,6 +18,7 @@ export interface StartedRun {
  * A turn nobody waits on (an automation firing): prepared like invoke's `flags.background`, recorded
  * as a durable run (event log, lease, takeover by the sweep) and answered once its row exists.
  * The body's messages are native; a refusal before the turn starts throws its own error.
+ * `runs` carries a prompt application's sampling and name when the body holds it as an inline template.
  */
 export async function startBackgroundRun(
   app: AppContext,
@@ -25,9 +26,10 @@ export async function startBackgroundRun(
   body: InvokeRequest,
   origin: RunOrigin,
   runId: string = newId(),
+  runs: Pick<PrepareOptions, "sampling" | "agent"> = {},
 ): Promise<StartedRun> {
   const trace = traceContext(null);
-  const input = await prepareTurn(app, principal, body, "native", { trace, depth: 0, runId });
+  const input = await prepareTurn(app, principal, body, "native", { ...runs, trace, depth: 0, runId });
   const turn = beginTurn(app, input, trace);
   const { events, recorded } = driveRun(
     app,
