@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { formatCost } from "@/components/chat/turn-usage";
+import { costBreakdown, type CostBreakdown } from "./cost-breakdown";
 import { useTRPC } from "@/components/trpc";
 import { Badge, cn, CopyButton, Notice, Skeleton } from "@/components/ui";
 import { runOfTrace, type TraceRun } from "@/shared/trace-messages";
@@ -57,6 +58,13 @@ export function TraceView({ traceId, spanId }: { traceId: string; spanId?: strin
         <Fact label="Cost" value={summary.cost === undefined ? "No price" : formatCost(summary.cost)} />
         <Fact label="Errors" value={String(summary.errors)} tone={summary.errors > 0 ? "danger" : undefined} />
       </dl>
+      <CostKinds
+        breakdown={costBreakdown(
+          summary.rows.filter((r) => r.depth === 0).map((r) => r.attributes),
+          summary.rows.map((r) => r.attributes),
+        )}
+        testId="trace-cost-kinds"
+      />
       <div className="flex items-center gap-2 text-xs text-muted">
         Trace <code className="font-mono break-all">{traceId}</code>
         <CopyButton value={traceId} label="Copy trace id" size="sm" variant="ghost" />
@@ -165,10 +173,32 @@ function SpanDetails({ row, run }: { row: SpanRow; run: TraceRun | null }) {
       ) : (
         <SpanMessages attributes={row.attributes} />
       )}
+      <h3 className="mt-4 text-xs font-medium tracking-wide text-muted uppercase">Cost</h3>
+      <CostKinds breakdown={costBreakdown([row.attributes])} testId="span-cost-kinds" empty="No model call here" />
       <h3 className="mt-4 text-xs font-medium tracking-wide text-muted uppercase">Attributes</h3>
       <pre className="mt-1 max-h-[28rem] overflow-auto rounded-md bg-surface-muted p-2 font-mono text-xs whitespace-pre-wrap break-words">
         {JSON.stringify(row.attributes, null, 2)}
       </pre>
     </section>
+  );
+}
+
+/** Cost per usage kind (input, cached input, cache writes, output, reasoning), or why there is none. */
+function CostKinds({ breakdown, testId, empty }: { breakdown?: CostBreakdown; testId: string; empty?: string }) {
+  if (!breakdown) return empty ? <p className="mt-1 text-xs text-muted">{empty}</p> : null;
+  if (!breakdown.priced)
+    return (
+      <p className="mt-1 text-xs text-muted" data-testid={testId}>
+        No price{breakdown.reason ? `: ${breakdown.reason}` : ""}
+      </p>
+    );
+  return (
+    <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-xs" data-testid={testId} aria-label="Cost by usage kind">
+      {breakdown.kinds.map((k) => (
+        <li key={k.kind}>
+          <span className="text-muted">{k.label}</span> <span className="tabular-nums">{formatCost(k.usd)}</span>
+        </li>
+      ))}
+    </ul>
   );
 }
