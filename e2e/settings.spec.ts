@@ -74,3 +74,21 @@ test("creates an API key, shows its secret once, lists it and revokes it", async
   expect((await request.get("/api/keys", { headers: authorization })).status()).toBe(401);
   await page.screenshot({ path: `${SCREENSHOTS}/settings-revoked.png`, fullPage: true });
 });
+
+test("sets the project's own price for a custom model, lists it per usage kind and removes it", async ({ page }) => {
+  const model = `llama-${Date.now().toString(36)}`;
+  await page.goto("/settings");
+  const section = page.getByTestId("model-prices");
+  const form = page.getByRole("form", { name: "Set a model price" });
+  await form.getByLabel("Provider").fill("custom");
+  await form.getByLabel("Model").fill(model);
+  await form.getByLabel("Input $/M").fill("0.2");
+  await form.getByLabel("Output $/M").fill("0.6");
+  await form.getByLabel("Cached input $/M").fill("0.05");
+  await form.getByRole("button", { name: "Set price" }).click();
+  const row = section.getByRole("listitem").filter({ hasText: `custom/${model}` });
+  await expect(row).toContainText("Input $0.2");
+  await expect(row).toContainText("Cached input $0.05");
+  await row.getByRole("button", { name: "Remove" }).click();
+  await expect(row).toHaveCount(0);
+});

@@ -47,14 +47,14 @@ export function costOf(
   if (target.provider?.toLowerCase() === "custom" || target.deployment === "custom") {
     return {
       priced: false,
-      reason: `The ${where} is served by a custom endpoint, which has no list price; set the project's price for it with PUT /api/pricing/prices`,
+      reason: `The ${where} is served by a custom endpoint, which has no list price; set the project's price for it in Settings > Model prices or with PUT /api/pricing/prices`,
     };
   }
   const entry = catalogPrice(catalogProvider(target), target.model, at);
   if (!entry)
     return {
       priced: false,
-      reason: `The price catalog does not list the ${where}; set the project's price for it with PUT /api/pricing/prices`,
+      reason: `The price catalog does not list the ${where}; set the project's price for it in Settings > Model prices or with PUT /api/pricing/prices`,
     };
   return {
     priced: true,

@@ -12,6 +12,7 @@ import { environmentsRouter } from "./routers/environments";
 import { evaluationsRouter } from "./routers/evaluations";
 import { evaluatorsRouter } from "./routers/evaluators";
 import { membersRouter } from "./routers/members";
+import { pricingRouter } from "./routers/pricing";
 import { projectRouter } from "./routers/project";
 import { testsetsRouter } from "./routers/testsets";
 import { reviewRouter } from "./routers/review";
@@ -35,6 +36,7 @@ export const appRouter = createTRPCRouter({
   evaluations: evaluationsRouter,
   evaluators: evaluatorsRouter,
   members: membersRouter,
+  pricing: pricingRouter,
   project: projectRouter,
   testsets: testsetsRouter,
   review: reviewRouter,

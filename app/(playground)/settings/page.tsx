@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ApiKeysSection, DeployGateSection, MembersSection } from "@/components/settings";
+import { ApiKeysSection, DeployGateSection, MembersSection, ModelPricesSection } from "@/components/settings";
 import { AliasesSection, AllowlistsSection, BudgetsSection, RateLimitsSection } from "@/components/controls";
 import { PageContainer, PageHeader } from "@/components/shell";
 
@@ -15,6 +15,7 @@ export default function SettingsPage() {
       <MembersSection />
       <ApiKeysSection />
       <DeployGateSection />
+      <ModelPricesSection />
       <BudgetsSection />
       <RateLimitsSection />
       <AllowlistsSection />
