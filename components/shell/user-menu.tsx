@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { postJson } from "@/components/auth/post-json";
+import { markSigningOut } from "@/components/trpc/query-client";
 import { Button } from "@/components/ui";
 import { useAccount } from "./account-context";
 import { ThemeToggle } from "./theme-toggle";
@@ -12,6 +13,7 @@ export function UserMenu() {
   const [busy, setBusy] = useState(false);
   async function signOut() {
     setBusy(true);
+    markSigningOut();
     await postJson("/api/auth/sign-out", {}).catch(() => undefined);
     window.location.assign("/login");
   }

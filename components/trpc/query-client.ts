@@ -25,7 +25,15 @@ function isClientError(error: unknown): boolean {
   return typeof status === "number" && status >= 400 && status < 500;
 }
 
+/** Set while logging out: queries refused meanwhile must not send the visitor to log in "back to" this page. */
+let signingOut = false;
+
+/** The visitor pressed Log out: the 401s that follow are expected, the logout decides where to go. */
+export function markSigningOut(): void {
+  signingOut = true;
+}
+
 function toLoginWhenSignedOut(error: unknown): void {
-  if (typeof window === "undefined" || statusOf(error) !== 401) return;
+  if (typeof window === "undefined" || signingOut || statusOf(error) !== 401) return;
   window.location.assign(`/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
 }
