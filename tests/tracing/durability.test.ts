@@ -117,7 +117,12 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
 
   it("two workers on one database never process an ingest row twice, and the roll-ups come out exact", async () => {
     const config = { ...loadConfig(), tracing: { ...loadConfig().tracing, maxBacklogSpans: 1_000_000 } };
-    const handles = await Promise.all([0, 1].map(() => openDatabase({ url: database.url, maxConnections: 4 })));
+    // Two processes configured as the first (behind a pooler: no prepared statements there).
+    const handles = await Promise.all(
+      [0, 1].map(() =>
+        openDatabase({ url: database.url!, pooler: database.pooler, directUrl: database.directUrl, maxConnections: 4 }),
+      ),
+    );
     const processed: string[][] = [[], []];
     const workers = handles.map((h, i) =>
       startIngestWorker(
