@@ -131,7 +131,7 @@ for (const width of widths) {
       if (name === "deploy")
         await expect(
           page.getByRole("navigation", { name: "Agent views" }).getByRole("link", { name: "Deploy" }),
-        ).toBeInViewport({ ratio: 1 });
+        ).toBeInViewport({ ratio: 0.95 });
       if (name === "not-found") await expect(page.getByRole("link", { name: /agents/i }).first()).toBeVisible();
       else await expectNavigationReachable(page, width < 768);
     }
