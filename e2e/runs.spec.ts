@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { createAgentFromList } from "./create-agent";
+import { mutate } from "./trpc";
 import { scriptModel } from "./model-script";
 import { screenshot } from "./screenshot";
 
@@ -13,6 +14,13 @@ const tab = (page: Page, name: string) =>
 test("runs: a chat turn is listed finished with its cost, a running one refreshes live, filters, and links to its trace and session", async ({
   page,
 }, testInfo) => {
+  // The scripted model stands behind a custom base URL, which has no list price: the project sets
+  // gpt-5-mini's own (0.25 and 2 USD per million input and output tokens).
+  const price = await mutate(page.request, "pricing.set", {
+    provider: "openai",
+    model: "gpt-5-mini",
+    usd_per_million_tokens: { prompt: 0.25, completion: 2 },
+  });
   await createAgentFromList(page, `Runner ${Date.now().toString(36)}`);
   const editorUrl = page.url();
   await page.getByRole("navigation", { name: "Editor view" }).getByRole("link", { name: "JSON" }).click();
@@ -121,4 +129,5 @@ test("runs: a chat turn is listed finished with its cost, a running one refreshe
   await expect(rows.nth(1)).not.toContainText("Draft");
   await expect(rows.nth(1)).toContainText("Playground");
   await screenshot(page, testInfo, "runs-draft-1280-light");
+  await mutate(page.request, "pricing.delete", { id: price.id });
 });

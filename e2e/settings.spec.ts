@@ -82,9 +82,9 @@ test("sets the project's own price for a custom model, lists it per usage kind a
   const form = page.getByRole("form", { name: "Set a model price" });
   await form.getByLabel("Provider").fill("custom");
   await form.getByLabel("Model").fill(model);
-  await form.getByLabel("Input $/M").fill("0.2");
-  await form.getByLabel("Output $/M").fill("0.6");
-  await form.getByLabel("Cached input $/M").fill("0.05");
+  await form.getByLabel("Input $/M", { exact: true }).fill("0.2");
+  await form.getByLabel("Output $/M", { exact: true }).fill("0.6");
+  await form.getByLabel("Cached input $/M", { exact: true }).fill("0.05");
   await form.getByRole("button", { name: "Set price" }).click();
   const row = section.getByRole("listitem").filter({ hasText: `custom/${model}` });
   await expect(row).toContainText("Input $0.2");
