@@ -1,5 +1,7 @@
 "use client";
 
+import { MessageField } from "./message-field";
+import { SelectInput } from "@/components/editor/select-input";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { AutomationWire } from "@/server/automations";
@@ -92,25 +94,17 @@ export function ScheduleForm({ editing, onDone }: { editing?: AutomationWire; on
       <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} required />
       <label className="flex flex-col gap-1.5 text-sm font-medium">
         Agent
-        <select
-          className="rounded-md border border-border bg-background px-2 py-1.5"
-          value={chosen}
-          onChange={(e) => setAgentId(e.target.value)}
-        >
+        <SelectInput value={chosen} onChange={(e) => setAgentId(e.target.value)}>
           {agents.data?.items.map((item) => (
             <option key={item.agent.id} value={item.agent.id}>
               {item.agent.name ?? item.agent.slug}
             </option>
           ))}
-        </select>
+        </SelectInput>
       </label>
       <label className="flex flex-col gap-1.5 text-sm font-medium">
         What runs
-        <select
-          className="rounded-md border border-border bg-background px-2 py-1.5"
-          value={runs}
-          onChange={(e) => setRuns(e.target.value)}
-        >
+        <SelectInput value={runs} onChange={(e) => setRuns(e.target.value)}>
           <option value="latest">The latest revision at each firing</option>
           {chosenItem?.latest && (
             <option value="pinned">Pinned: version {chosenItem.latest.version} (as it is now)</option>
@@ -121,7 +115,7 @@ export function ScheduleForm({ editing, onDone }: { editing?: AutomationWire; on
               What is deployed to {env} when it fires
             </option>
           ))}
-        </select>
+        </SelectInput>
       </label>
       <div className="grid grid-cols-2 gap-3">
         <TextField label="Cron" value={cron} onChange={(e) => setCron(e.target.value)} className="font-mono" />
@@ -145,28 +139,15 @@ export function ScheduleForm({ editing, onDone }: { editing?: AutomationWire; on
       </div>
       <label className="flex flex-col gap-1.5 text-sm font-medium">
         When the previous run is still running
-        <select
-          className="rounded-md border border-border bg-background px-2 py-1.5"
-          value={overlap}
-          onChange={(e) => setOverlap(e.target.value as typeof overlap)}
-        >
+        <SelectInput value={overlap} onChange={(e) => setOverlap(e.target.value as typeof overlap)}>
           {OVERLAPS.map(([value, label]) => (
             <option key={value} value={value}>
               {label}
             </option>
           ))}
-        </select>
+        </SelectInput>
       </label>
-      <label className="flex flex-col gap-1.5 text-sm font-medium">
-        Message
-        <textarea
-          className="min-h-20 rounded-md border border-border bg-background px-2 py-1.5 font-normal"
-          value={message}
-          onChange={(e) => setMessage(e.target.value)}
-          required
-        />
-        <span className="text-xs font-normal text-muted">{"{{ scheduled_at }} is filled with the fire time."}</span>
-      </label>
+      <MessageField value={message} onChange={setMessage} hint={"{{ scheduled_at }} is filled with the fire time."} />
       {save.error && <Notice tone="danger">{save.error.message}</Notice>}
       <div className="flex gap-2">
         <Button type="submit" variant="primary" disabled={save.isPending || !chosen}>

@@ -1,5 +1,7 @@
 "use client";
 
+import { MessageField } from "./message-field";
+import { SelectInput } from "@/components/editor/select-input";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { AutomationWire } from "@/server/automations";
@@ -82,29 +84,21 @@ export function TriggerForm({ onDone }: { onDone: () => void }) {
     >
       <label className="flex flex-col gap-1.5 text-sm font-medium">
         Runs when
-        <select
-          className="rounded-md border border-border bg-background px-2 py-1.5"
-          value={kind}
-          onChange={(e) => setKind(e.target.value as typeof kind)}
-        >
+        <SelectInput value={kind} onChange={(e) => setKind(e.target.value as typeof kind)}>
           <option value="event">Something happens in this service</option>
           <option value="inbound">An outside system posts a signed request</option>
-        </select>
+        </SelectInput>
       </label>
       <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} required />
       <label className="flex flex-col gap-1.5 text-sm font-medium">
         Agent
-        <select
-          className="rounded-md border border-border bg-background px-2 py-1.5"
-          value={chosen}
-          onChange={(e) => setAgentId(e.target.value)}
-        >
+        <SelectInput value={chosen} onChange={(e) => setAgentId(e.target.value)}>
           {agents.data?.items.map((item) => (
             <option key={item.agent.id} value={item.agent.id}>
               {item.agent.name ?? item.agent.slug}
             </option>
           ))}
-        </select>
+        </SelectInput>
       </label>
       {kind === "event" ? (
         <fieldset className="space-y-1 text-sm">
@@ -123,31 +117,20 @@ export function TriggerForm({ onDone }: { onDone: () => void }) {
       ) : (
         <label className="flex flex-col gap-1.5 text-sm font-medium">
           Signature scheme
-          <select
-            className="rounded-md border border-border bg-background px-2 py-1.5"
-            value={scheme}
-            onChange={(e) => setScheme(e.target.value as typeof scheme)}
-          >
+          <SelectInput value={scheme} onChange={(e) => setScheme(e.target.value as typeof scheme)}>
             {SCHEMES.map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
               </option>
             ))}
-          </select>
+          </SelectInput>
         </label>
       )}
-      <label className="flex flex-col gap-1.5 text-sm font-medium">
-        Message
-        <textarea
-          className="min-h-20 rounded-md border border-border bg-background px-2 py-1.5 font-normal"
-          value={message}
-          onChange={(e) => setMessage(e.target.value)}
-          required
-        />
-        <span className="text-xs font-normal text-muted">
-          {"{{ path }} is filled from the payload: an event's attributes ({{ event_type }}), an inbound JSON body."}
-        </span>
-      </label>
+      <MessageField
+        value={message}
+        onChange={setMessage}
+        hint={"{{ path }} is filled from the payload: an event's attributes ({{ event_type }}), an inbound JSON body."}
+      />
       {create.error && <Notice tone="danger">{create.error.message}</Notice>}
       <div className="flex gap-2">
         <Button
