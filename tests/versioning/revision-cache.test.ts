@@ -230,6 +230,38 @@ describe("revision cache", () => {
     expect(Math.max(...delays)).toBeLessThan(1_000);
   });
 
+  it("the writer's own instance answers its write at once, even while others keep reading the old answer", async () => {
+    const app = await application();
+    const body = { environment_ref: { slug: "staging" }, key: `${app.slug}.revision` };
+    const writerStats = () => revisionCacheFor(writer.context).stats();
+    // Cached on the writer, and read on and on while the deploys below run, so an answer read
+    // before a deploy's commit would be stored before its notification came back.
+    let done = false;
+    const readerLoop = (async () => {
+      while (!done) {
+        expect((await retrieve(writer, body)).status).toBe(200);
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    for (let round = 0; round < 10; round++) {
+      const target = round % 2 === 0 ? app.v1 : app.v2;
+      await post(writer, `${base}/revisions/deploy`, {
+        application_revision_ref: { id: target.id },
+        environment_ref: { slug: "staging" },
+      });
+      // No waiting: the very next retrieve on the deploying instance shows the deploy.
+      expect((await retrieve(writer, body)).body.application_revision.id).toBe(target.id);
+    }
+    done = true;
+    await readerLoop;
+    // Once the notifications are back it caches again.
+    const hits = writerStats().hits;
+    await waitFor(async () => {
+      await retrieve(writer, body);
+      return writerStats().hits > hits;
+    });
+  });
+
   it("read events are still written for answers from memory", async () => {
     const app = await application();
     const body = { application_revision_ref: { id: app.v1.id } };

@@ -1,4 +1,5 @@
 import { rawQuery, type Executor } from "@/server/db";
+import { holdLocally } from "./local-holds";
 
 /** The channel a versioning change is announced on, delivered when its transaction commits. */
 export const VERSIONING_CHANNEL = "versioning_changed";
@@ -27,10 +28,11 @@ export const changeTag = {
 /**
  * Announces a change to every process's cache (server/versioning/cache/README.md): a NOTIFY sent
  * in the change's transaction, so it arrives once the change is visible and never for a
- * rollback. The project's embed tag is always added.
+ * rollback. The project's embed tag is always added. This process's caches hold the tags until
+ * the notification comes back, so the writer reads its own write at once.
  */
 export async function publishChange(db: Executor, projectId: string, tags: string[]): Promise<void> {
-  await rawQuery(db, `select pg_notify('${VERSIONING_CHANNEL}', $1)`, [
-    [changeTag.embeds(projectId), ...tags].join(" "),
-  ]);
+  const all = [changeTag.embeds(projectId), ...tags];
+  const hold = holdLocally(all);
+  await rawQuery(db, `select pg_notify('${VERSIONING_CHANNEL}', $1)`, [`#${hold} ${all.join(" ")}`]);
 }

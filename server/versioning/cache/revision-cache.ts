@@ -5,6 +5,7 @@ import type { ResolvedData } from "../embeds";
 import type { Resolution } from "../resolve-revision";
 import { listenForChanges, type ChangeListener } from "@/server/worker";
 import { VERSIONING_CHANNEL } from "./change-tags";
+import { parseChangePayload, registerHoldingCache, type HoldingCache } from "./local-holds";
 import { TaggedLru, type TaggedLruLimits, type TaggedLruStats } from "./tagged-lru";
 
 /** What a retrieve resolved: the revision, the environment hop, and with `resolve` the embeds. */
@@ -34,13 +35,16 @@ export interface RevisionCacheOptions extends TaggedLruLimits {
  * listen at all (a transaction pooler without DATABASE_DIRECT_URL), an answer is served for at
  * most `ttlWithoutListenMs`, and watchers are told to resolve again as often.
  */
-export class RevisionCache {
+export class RevisionCache implements HoldingCache {
   private readonly lru: TaggedLru<Retrieval>;
   private readonly listener: ChangeListener;
   private readonly subscribers = new Set<ChangeSubscriber>();
   private readonly ttlMs: number;
   private readonly now: () => number;
   private poll: NodeJS.Timeout | undefined;
+  /** This process's own changes not yet announced back, by hold id (local-holds.ts). */
+  private readonly holds = new Map<string, string[]>();
+  private readonly unregister: () => void;
 
   constructor(db: Database, options: RevisionCacheOptions) {
     this.lru = new TaggedLru({ maxEntries: options.maxEntries, maxBytes: options.maxBytes });
@@ -48,8 +52,9 @@ export class RevisionCache {
     this.now = options.now;
     this.listener = listenForChanges(db, VERSIONING_CHANNEL, {
       onChange: (payload) => {
-        const tags = payload.split(" ");
+        const { holdId, tags } = parseChangePayload(payload);
         this.lru.invalidate(tags);
+        if (holdId) this.release(holdId);
         for (const subscriber of this.subscribers) subscriber(tags);
       },
       onListening: () => {
@@ -58,6 +63,19 @@ export class RevisionCache {
       },
       onLost: () => this.lru.clear(),
     });
+    this.unregister = registerHoldingCache(this);
+  }
+
+  hold(id: string, tags: string[]): void {
+    this.holds.set(id, tags);
+    this.lru.hold(tags);
+  }
+
+  release(id: string): void {
+    const tags = this.holds.get(id);
+    if (!tags) return;
+    this.holds.delete(id);
+    this.lru.release(tags);
   }
 
   get serving(): boolean {
@@ -110,6 +128,7 @@ export class RevisionCache {
   }
 
   stop(): Promise<void> {
+    this.unregister();
     this.stopPoll();
     this.lru.clear();
     return this.listener.stop();

@@ -41,6 +41,8 @@ export class TaggedLru<V> {
   /** When each tag was last invalidated; forgotten past a bound, raising `forgottenBefore`. */
   private readonly invalidatedAt = new Map<string, number>();
   private forgottenBefore = 0;
+  /** Tags of changes not yet announced, with how many holds name each: nothing naming them is stored. */
+  private readonly held = new Map<string, number>();
   private clock = 0;
   /** Entries put at the newest end so far (stores and moves). */
   private moves = 0;
@@ -77,7 +79,7 @@ export class TaggedLru<V> {
   /** Stores unless the value is too large or one of its tags was invalidated after `ticket`. */
   set(key: string, value: V, bytes: number, tags: string[], ticket: number, expiresAt = Infinity): boolean {
     if (this.limits.maxEntries <= 0 || bytes > this.limits.maxBytes) return false;
-    if (ticket < this.forgottenBefore || tags.some((tag) => (this.invalidatedAt.get(tag) ?? -1) > ticket)) return false;
+    if (ticket < this.forgottenBefore || tags.some((tag) => (this.invalidatedAt.get(tag) ?? -1) > ticket || this.held.has(tag))) return false;
     this.delete(key);
     this.entries.set(key, { value, bytes, tags, movedAt: ++this.moves, expiresAt });
     this.bytes += bytes;
@@ -109,6 +111,20 @@ export class TaggedLru<V> {
     if (this.invalidatedAt.size > 4 * Math.max(1_000, this.limits.maxEntries)) {
       this.invalidatedAt.clear();
       this.forgottenBefore = now;
+    }
+  }
+
+  /** Drops what names `tags` and stores nothing naming them until as many `release`s. */
+  hold(tags: string[]): void {
+    this.invalidate(tags);
+    for (const tag of tags) this.held.set(tag, (this.held.get(tag) ?? 0) + 1);
+  }
+
+  release(tags: string[]): void {
+    for (const tag of tags) {
+      const count = (this.held.get(tag) ?? 0) - 1;
+      if (count > 0) this.held.set(tag, count);
+      else this.held.delete(tag);
     }
   }
 
