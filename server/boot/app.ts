@@ -43,7 +43,7 @@ export async function bootApp(config: Config = loadConfig()): Promise<App> {
 }
 
 /** Where this server is reached: PUBLIC_URL, else the address `next dev` or server.ts listens on. */
-function listenOrigin(config: Config): string {
+export function listenOrigin(config: Config): string {
   if (config.publicUrl) return config.publicUrl;
   if (process.env.__NEXT_PRIVATE_ORIGIN) return process.env.__NEXT_PRIVATE_ORIGIN;
   // HOST, not HOSTNAME: a container sets HOSTNAME to its own id.
