@@ -4,6 +4,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/trpc";
 import { Button, Dialog, FormDialogFooter, Notice, TextField } from "@/components/ui";
+import { SelectInput } from "@/components/editor/select-input";
+import { EXPIRY_CHOICES, SCOPE_LABELS } from "./api-key-scopes";
 import { NewKeySecret } from "./new-key-secret";
 
 const FORM_ID = "create-api-key-form";
@@ -13,6 +15,8 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
+  const [scope, setScope] = useState("full");
+  const [expiryDays, setExpiryDays] = useState("");
   const create = useMutation(
     trpc.apiKeys.create.mutationOptions({
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() }),
@@ -24,13 +28,20 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
     // Forget the secret: once this dialog closes it is gone for good.
     create.reset();
     setName("");
+    setScope("full");
+    setExpiryDays("");
     onClose();
   }
 
   function submit(event: FormEvent) {
     event.preventDefault();
     const trimmed = name.trim();
-    create.mutate({ name: trimmed === "" ? undefined : trimmed });
+    const expiresAt = expiryDays === "" ? undefined : new Date(Date.now() + Number(expiryDays) * 86_400_000);
+    create.mutate({
+      name: trimmed === "" ? undefined : trimmed,
+      scopes: [scope as "full" | "read" | "run" | "ingest"],
+      expires_at: expiresAt?.toISOString(),
+    });
   }
 
   if (create.data) {
@@ -71,6 +82,26 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
           onChange={(event) => setName(event.target.value)}
           data-autofocus
         />
+        <label className="flex flex-col gap-1.5 text-sm font-medium">
+          Scope
+          <SelectInput name="scope" value={scope} onChange={(event) => setScope(event.target.value)}>
+            {Object.entries(SCOPE_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </SelectInput>
+        </label>
+        <label className="flex flex-col gap-1.5 text-sm font-medium">
+          Expires
+          <SelectInput name="expires" value={expiryDays} onChange={(event) => setExpiryDays(event.target.value)}>
+            {EXPIRY_CHOICES.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </SelectInput>
+        </label>
         {create.error && (
           <Notice tone="danger" title="Could not create the key">
             {create.error.message}

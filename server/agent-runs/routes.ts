@@ -22,6 +22,7 @@ export const agentRunRoutes = [
     method: "POST",
     path: "/services/agent/v0/invoke",
     auth: "api_key",
+    keyScope: "run",
     tag: "agent",
     summary:
       "Run one agent turn: batch JSON, SSE or NDJSON; native frames or the AI SDK UI Message Stream (mutating: runs the model)",

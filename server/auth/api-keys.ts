@@ -1,5 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
-import { NotFoundError } from "@/server/core/errors";
+import { BadRequestError, NotFoundError } from "@/server/core/errors";
+import { isKeyScope, KEY_SCOPES, type KeyScope } from "@/server/core/key-scopes";
 import { newId } from "@/server/core/ids";
 import type { Database, Executor } from "@/server/db";
 import { apiKeys } from "@/server/db/schema";
@@ -14,6 +15,8 @@ export interface ApiKeyRecord {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  scopes: KeyScope[];
+  expiresAt: Date | null;
 }
 
 const columns = {
@@ -24,13 +27,31 @@ const columns = {
   createdAt: apiKeys.createdAt,
   lastUsedAt: apiKeys.lastUsedAt,
   revokedAt: apiKeys.revokedAt,
+  scopes: apiKeys.scopes,
+  expiresAt: apiKeys.expiresAt,
 };
 
 /** Returns the record and the secret; the secret is not recoverable afterwards. */
 export async function createApiKey(
   db: Executor,
-  input: { projectId: string; userId: string; name?: string | null },
+  input: {
+    projectId: string;
+    userId: string;
+    name?: string | null;
+    /** Default `["full"]`. */
+    scopes?: readonly KeyScope[];
+    expiresAt?: Date | null;
+    /** Now, to refuse an expiry in the past. */
+    now?: Date;
+  },
 ): Promise<{ apiKey: ApiKeyRecord; secret: string }> {
+  const scopes = normaliseScopes(input.scopes ?? ["full"]);
+  if (input.expiresAt && input.expiresAt.getTime() <= (input.now ?? new Date()).getTime()) {
+    throw new BadRequestError(
+      `expires_at ${input.expiresAt.toISOString()} is not in the future; give a later time or none`,
+      "invalid_expiry",
+    );
+  }
   const material = generateKeyMaterial();
   const [row] = await db
     .insert(apiKeys)
@@ -41,13 +62,20 @@ export async function createApiKey(
       name: input.name ?? null,
       prefix: material.prefix,
       hash: material.hash,
+      scopes,
+      expiresAt: input.expiresAt ?? null,
     })
     .returning(columns);
-  return { apiKey: row, secret: material.secret };
+  return { apiKey: toRecord(row), secret: material.secret };
 }
 
 export async function listApiKeys(db: Executor, projectId: string): Promise<ApiKeyRecord[]> {
-  return db.select(columns).from(apiKeys).where(eq(apiKeys.projectId, projectId)).orderBy(desc(apiKeys.createdAt));
+  const rows = await db
+    .select(columns)
+    .from(apiKeys)
+    .where(eq(apiKeys.projectId, projectId))
+    .orderBy(desc(apiKeys.createdAt));
+  return rows.map(toRecord);
 }
 
 /**
@@ -62,15 +90,27 @@ export async function revokeApiKey(db: Database, projectId: string, id: string):
       .from(apiKeys)
       .where(and(eq(apiKeys.projectId, projectId), eq(apiKeys.id, id)));
     if (!existing) throw new NotFoundError(`API key ${id} not found in this project`);
-    if (existing.revokedAt) return existing;
+    if (existing.revokedAt) return toRecord(existing);
     const [revoked] = await tx
       .update(apiKeys)
       .set({ revokedAt: new Date() })
       .where(and(eq(apiKeys.projectId, projectId), eq(apiKeys.id, id)))
       .returning(columns);
     await announcePrincipalChange(tx);
-    return revoked;
+    return toRecord(revoked);
   });
   principalCacheFor(db).forgetKey(id);
   return row;
+}
+
+function toRecord(row: Omit<ApiKeyRecord, "scopes"> & { scopes: string[] }): ApiKeyRecord {
+  return { ...row, scopes: row.scopes.filter(isKeyScope) };
+}
+
+/** One of each, in the canonical order; `full` alone when given, since it includes the rest. */
+function normaliseScopes(scopes: readonly KeyScope[]): KeyScope[] {
+  if (scopes.length === 0)
+    throw new BadRequestError("Give at least one scope: read, run, ingest or full", "invalid_scopes");
+  if (scopes.includes("full")) return ["full"];
+  return KEY_SCOPES.filter((s) => scopes.includes(s));
 }

@@ -7,6 +7,7 @@ import { hashKey, looksLikeKey } from "./key-material";
 import type { Principal } from "@/server/core/principal";
 import { principalCacheFor } from "./principal-cache";
 import { isProjectRole } from "@/server/core/roles";
+import { isKeyScope } from "@/server/core/key-scopes";
 
 // last_used_at is refreshed at most this often, so reads do not become a write per request.
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -26,7 +27,10 @@ export async function authenticateApiKey(
 ): Promise<Principal> {
   const cache = principalCacheFor(db);
   const cached = header ? cache.get(header, now) : undefined;
-  if (cached) return cached;
+  if (cached) {
+    if (cached.keyExpiresAt !== undefined && cached.keyExpiresAt <= now) throw expired(cached.keyExpiresAt);
+    return cached;
+  }
   if (!header) {
     throw new UnauthorizedError(
       "Missing Authorization header; send `Authorization: ApiKey <key>`",
@@ -53,6 +57,8 @@ export async function authenticateApiKey(
       userId: apiKeys.userId,
       lastUsedAt: apiKeys.lastUsedAt,
       revokedAt: apiKeys.revokedAt,
+      scopes: apiKeys.scopes,
+      expiresAt: apiKeys.expiresAt,
       role: projectMembers.role,
     })
     .from(apiKeys)
@@ -65,6 +71,7 @@ export async function authenticateApiKey(
   if (key.revokedAt) {
     throw new UnauthorizedError(`API key was revoked at ${key.revokedAt.toISOString()}`, "revoked_api_key");
   }
+  if (key.expiresAt && key.expiresAt.getTime() <= now) throw expired(key.expiresAt.getTime());
   if (!key.role || !isProjectRole(key.role)) {
     throw new UnauthorizedError(
       "The user who made this API key is no longer a member of its project",
@@ -77,7 +84,21 @@ export async function authenticateApiKey(
       .set({ lastUsedAt: new Date(now) })
       .where(eq(apiKeys.id, key.id));
   }
-  const principal: Principal = { projectId: key.projectId, userId: key.userId, role: key.role, apiKeyId: key.id };
+  const principal: Principal = {
+    projectId: key.projectId,
+    userId: key.userId,
+    role: key.role,
+    apiKeyId: key.id,
+    keyScopes: key.scopes.filter(isKeyScope),
+    keyExpiresAt: key.expiresAt?.getTime(),
+  };
   cache.set(header, principal, now, ticket, ttlWithoutListenMs);
   return principal;
+}
+
+function expired(at: number): UnauthorizedError {
+  return new UnauthorizedError(
+    `API key expired at ${new Date(at).toISOString()}; create a new key in Settings > API keys`,
+    "expired_api_key",
+  );
 }

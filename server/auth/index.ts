@@ -25,4 +25,4 @@ export type { Principal } from "@/server/core/principal";
 export { hasRole, isProjectRole, PROJECT_ROLES, requireRole, type ProjectRole } from "@/server/core/roles";
 export { resolveSession, selectProject, type PlaygroundSession, type SessionUser } from "./session";
 export { acceptInvite, createOwnerAccount, credentialsSchema, ownerExists, signUp, type Credentials } from "./sign-up";
-export { apiKeyToWire } from "./wire";
+export { apiKeyToWire, createApiKeyInput } from "./wire";

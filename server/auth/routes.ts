@@ -3,7 +3,7 @@ import { one, many, oneSchema, manySchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { createAccount } from "./accounts";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys";
-import { accountToWire, accountWire, apiKeyToWire, apiKeyWire } from "./wire";
+import { accountToWire, accountWire, apiKeyToWire, apiKeyWire, createApiKeyInput } from "./wire";
 
 const idParams = z.object({ id: z.string().uuid() });
 
@@ -14,12 +14,19 @@ export const authRoutes = [
     auth: "api_key",
     tag: "keys",
     summary: "Create an API key in the caller's project; the secret is returned once",
-    body: z.strictObject({ name: z.string().trim().min(1).max(100).optional() }),
+    body: createApiKeyInput,
     response: oneSchema("api_key", apiKeyWire),
     status: 201,
     handler: async ({ ctx, body }) => {
       const { projectId, userId } = ctx.principal;
-      const { apiKey, secret } = await createApiKey(ctx.app.db, { projectId, userId, name: body.name });
+      const { apiKey, secret } = await createApiKey(ctx.app.db, {
+        projectId,
+        userId,
+        name: body.name,
+        scopes: body.scopes,
+        expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+        now: ctx.app.now(),
+      });
       return one("api_key", apiKeyToWire(apiKey, secret));
     },
   }),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { compact } from "@/server/core/compact";
 import { toIso } from "@/server/core/time";
+import { KEY_SCOPES } from "@/server/core/key-scopes";
 import type { Account } from "./accounts";
 import type { ApiKeyRecord } from "./api-keys";
 
@@ -12,6 +13,8 @@ export const apiKeyWire = z.object({
   created_at: z.string(),
   last_used_at: z.string().optional(),
   revoked_at: z.string().optional(),
+  scopes: z.array(z.enum(KEY_SCOPES)).describe("read, run (agents), ingest (traces) or full"),
+  expires_at: z.string().optional().describe("After this time the key gets 401 expired_api_key"),
   key: z.string().optional().describe("The secret; present only in the response that created the key"),
 });
 
@@ -24,6 +27,8 @@ export function apiKeyToWire(record: ApiKeyRecord, secret?: string) {
     created_at: toIso(record.createdAt),
     last_used_at: record.lastUsedAt ? toIso(record.lastUsedAt) : null,
     revoked_at: record.revokedAt ? toIso(record.revokedAt) : null,
+    scopes: record.scopes,
+    expires_at: record.expiresAt ? toIso(record.expiresAt) : null,
     key: secret,
   });
 }
@@ -46,3 +51,14 @@ export function accountToWire(account: Account) {
     api_key: apiKeyToWire(account.apiKey, account.secret),
   };
 }
+
+/** What POST /api/keys and the playground's create take. */
+export const createApiKeyInput = z.strictObject({
+  name: z.string().trim().min(1).max(100).optional(),
+  scopes: z
+    .array(z.enum(KEY_SCOPES))
+    .min(1)
+    .optional()
+    .describe('Default ["full"]. read: GET and queries; run: invoke and /v1; ingest: trace ingest'),
+  expires_at: z.iso.datetime({ offset: true }).optional().describe("ISO 8601; omitted: never expires"),
+});

@@ -1,3 +1,4 @@
+import type { KeyScope } from "@/server/core/key-scopes";
 import type { ProjectRole } from "@/server/core/roles";
 
 /**
@@ -9,4 +10,8 @@ export interface Principal {
   userId: string;
   role: ProjectRole;
   apiKeyId?: string;
+  /** A key's scopes; a session has none (its role alone decides). */
+  keyScopes?: readonly KeyScope[];
+  /** A key's expiry in ms since the epoch, checked on every request (cached principals too). */
+  keyExpiresAt?: number;
 }

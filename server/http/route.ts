@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Principal } from "@/server/core/principal";
 import type { ProjectRole } from "@/server/core/roles";
+import type { RouteKeyScope } from "@/server/core/key-scopes";
 import type { Logger } from "@/server/core/logger";
 import type { AppContext } from "@/server/core/app-context";
 
@@ -38,6 +39,12 @@ export interface RouteDefinition<A extends AuthMode = AuthMode, B = unknown, Q =
    * unless it says it only reads (queries sent as POST).
    */
   role?: ProjectRole;
+  /**
+   * The narrow API-key scope that also admits this route (server/core/key-scopes.ts): `run` for
+   * routes that run agents, `ingest` for routes that take in traces. Unset: `read` keys may call
+   * it when its least role is viewer, otherwise only `full` keys.
+   */
+  keyScope?: RouteKeyScope;
   /** Cookie-authenticated changes: refuse cross-site requests (server/http/same-origin.ts). */
   sameOrigin?: boolean;
   summary: string;

@@ -13,6 +13,7 @@ import { zodIssuesToFieldErrors } from "@/server/core/zod-issues";
 import type { AppContext } from "@/server/core/app-context";
 import type { Principal } from "@/server/core/principal";
 import { hasRole, requireRole } from "@/server/core/roles";
+import { requireScope } from "@/server/core/key-scopes";
 import { errorReply } from "./error-response";
 import type { Incoming } from "./incoming";
 import { PathMatcher } from "./path-matcher";
@@ -136,6 +137,13 @@ export function createRouter(
       );
       const required = route.role ?? (route.method === "GET" ? "viewer" : "member");
       if (!hasRole(principal.role, required)) requireRole(principal.role, required, `${route.method} ${route.path}`);
+      if (principal.keyScopes) {
+        requireScope(
+          principal.keyScopes,
+          { readsOnly: required === "viewer", keyScope: route.keyScope },
+          `${route.method} ${route.path}`,
+        );
+      }
       return principal;
     }
     if (route.auth === "session") {

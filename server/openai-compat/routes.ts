@@ -12,6 +12,7 @@ export const openAiRoutes = [
     method: "POST",
     path: "/v1/chat/completions",
     auth: "api_key",
+    keyScope: "run",
     tag: "openai",
     summary:
       "OpenAI chat completions against an agent named by `model` (`<agent>`, `<agent>@<environment>`, `<agent>@<variant>:<version>`); JSON or SSE chunks ending with [DONE] (mutating: runs the model)",
@@ -23,6 +24,7 @@ export const openAiRoutes = [
     method: "POST",
     path: "/v1/responses",
     auth: "api_key",
+    keyScope: "run",
     tag: "openai",
     summary:
       "OpenAI Responses against an agent named by `model`; `previous_response_id` continues in the same agent session; JSON or SSE events (mutating: runs the model)",
@@ -34,6 +36,7 @@ export const openAiRoutes = [
     method: "GET",
     path: "/v1/models",
     auth: "api_key",
+    keyScope: "run",
     tag: "openai",
     summary: "What the key's project can call: each agent, and `<agent>@<environment>` for each environment running it",
     response: modelListWire,
@@ -43,6 +46,7 @@ export const openAiRoutes = [
     method: "GET",
     path: "/v1/models/{model}",
     auth: "api_key",
+    keyScope: "run",
     tag: "openai",
     summary: "One entry of /v1/models, or 404 model_not_found",
     response: modelEntryWire,

@@ -85,6 +85,7 @@ export const tracingRoutes = [
     method: "POST",
     path: "/api/tracing/spans/ingest",
     auth: "api_key",
+    keyScope: "ingest",
     tag: TAG,
     summary: "Ingest spans (any number of traces); 202 once they are durably queued",
     status: 202,
@@ -100,6 +101,7 @@ export const tracingRoutes = [
     method: "POST",
     path: "/api/tracing/traces/",
     auth: "api_key",
+    keyScope: "ingest",
     tag: TAG,
     summary: "Deprecated: ingest the spans of exactly one trace",
     status: 202,
@@ -115,6 +117,7 @@ export const tracingRoutes = [
     method: "PUT",
     path: "/api/tracing/traces/{trace_id}",
     auth: "api_key",
+    keyScope: "ingest",
     tag: TAG,
     summary: "Deprecated: replace the spans of one trace (re-ingest through the queue)",
     status: 202,
@@ -167,6 +170,7 @@ export const tracingRoutes = [
     method: "POST",
     path: "/api/simple/traces/",
     auth: "api_key",
+    keyScope: "ingest",
     tag: TAG,
     response: oneSchema("trace", simpleTraceWire),
     summary: "Create a one-span trace (an annotation, feedback, ...)",
@@ -232,6 +236,7 @@ export const tracingRoutes = [
     method: "POST",
     path: "/api/traces/ingest",
     auth: "api_key",
+    keyScope: "ingest",
     tag: TAG,
     summary:
       "Ingest a batch of traces, each {trace_id?, spans: {name: node}}; 202 with their trace_ids once durably queued",
@@ -315,6 +320,7 @@ export const tracingRoutes = [
     method: "POST",
     path: "/api/otlp/v1/traces",
     auth: "api_key",
+    keyScope: "ingest",
     tag: TAG,
     response: z
       .strictObject({

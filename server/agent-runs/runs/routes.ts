@@ -30,6 +30,7 @@ export const runRoutes = [
     method: "GET",
     path: "/services/agent/v0/runs",
     auth: "api_key",
+    keyScope: "run",
     tag: TAG,
     summary:
       "List runs, newest first: top-level runs unless ?parent_run_id= (a run's nested runs) or ?include_nested=true; ?session_id=, ?agent_id= (its draft chats' runs included), ?status=running,paused, ?origin=invoke,playground,openai,nested, ?limit=, ?before=<run id>",
@@ -65,6 +66,7 @@ export const runRoutes = [
     method: "GET",
     path: "/services/agent/v0/runs/{id}",
     auth: "api_key",
+    keyScope: "run",
     tag: TAG,
     summary: "One run: its record, its event log (native frames with seq) and the turn folded as batch outputs",
     params: runParams,
@@ -79,6 +81,7 @@ export const runRoutes = [
     method: "GET",
     path: "/services/agent/v0/runs/{id}/events",
     auth: "api_key",
+    keyScope: "run",
     tag: TAG,
     summary:
       "A run's events, replayed then followed live until it ends: SSE (id: = seq; Last-Event-ID or ?after= resumes after it), NDJSON, or batch JSON once it ends; native or ui_sdk (x-svc-messages-format)",
@@ -95,6 +98,7 @@ export const runRoutes = [
     method: "POST",
     path: "/services/agent/v0/runs/{id}/cancel",
     auth: "api_key",
+    keyScope: "run",
     tag: TAG,
     summary:
       "Cancel a running run and its model request, wherever it runs; idempotent (an ended run is returned as it is)",
@@ -117,6 +121,7 @@ export const runRoutes = [
     method: "GET",
     path: "/services/agent/v0/invoke/{session_id}/stream",
     auth: "api_key",
+    keyScope: "run",
     tag: TAG,
     summary: "The AI SDK's reconnect for a chat whose id is the session id (useChat resume: true)",
     params: chatParams,

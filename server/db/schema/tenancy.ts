@@ -63,6 +63,10 @@ export const apiKeys = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
     lastUsedAt: ts("last_used_at"),
     revokedAt: ts("revoked_at"),
+    // read | run | ingest | full (server/core/key-scopes.ts); keys made before scopes existed are full.
+    scopes: text("scopes").array().notNull().default(sql`'{full}'::text[]`),
+    // Past this time the key is refused with 401 `expired_api_key`; null never expires.
+    expiresAt: ts("expires_at"),
   },
   (t) => [index("api_keys_project_idx").on(t.projectId, t.createdAt)],
 );

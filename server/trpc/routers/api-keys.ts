@@ -1,10 +1,8 @@
 import { z } from "zod";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/server/auth";
-import { apiKeyToWire } from "@/server/auth";
+import { apiKeyToWire, createApiKeyInput } from "@/server/auth";
 import { createTRPCRouter, memberProcedure, projectProcedure } from "../init";
 
-// The same limits as POST /api/keys.
-const createInput = z.strictObject({ name: z.string().trim().min(1).max(100).optional() });
 const idInput = z.strictObject({ id: z.string().uuid() });
 
 /** The project's API keys, in the same wire shape as the REST API. */
@@ -14,9 +12,16 @@ export const apiKeysRouter = createTRPCRouter({
   ),
 
   /** The only response that carries the secret. */
-  create: memberProcedure.input(createInput).mutation(async ({ ctx, input }) => {
+  create: memberProcedure.input(createApiKeyInput).mutation(async ({ ctx, input }) => {
     const { projectId, userId } = ctx.principal;
-    const { apiKey, secret } = await createApiKey(ctx.app.db, { projectId, userId, name: input.name });
+    const { apiKey, secret } = await createApiKey(ctx.app.db, {
+      projectId,
+      userId,
+      name: input.name,
+      scopes: input.scopes,
+      expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+      now: ctx.app.now(),
+    });
     return apiKeyToWire(apiKey, secret);
   }),
 
