@@ -24,11 +24,13 @@ export interface SerializedJson {
   readonly [SERIALIZED]: true;
   readonly text: string;
   readonly byteLength: number;
+  /** Headers that belong to this answer (which revision served a retrieve), sent with it. */
+  readonly headers?: Record<string, string>;
 }
 
-export function serializedJson(value: unknown): SerializedJson {
+export function serializedJson(value: unknown, headers?: Record<string, string>): SerializedJson {
   const text = JSON.stringify(value);
-  return { [SERIALIZED]: true, text, byteLength: Buffer.byteLength(text) };
+  return { [SERIALIZED]: true, text, byteLength: Buffer.byteLength(text), headers };
 }
 
 function isSerialized(body: unknown): body is SerializedJson {
@@ -46,7 +48,12 @@ export function jsonReply(
     status,
     body: status === 204 ? null : serialized ? body.text : JSON.stringify(body),
     byteLength: serialized ? body.byteLength : undefined,
-    headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId, ...headers },
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "x-request-id": requestId,
+      ...(serialized ? body.headers : undefined),
+      ...headers,
+    },
   };
 }
 

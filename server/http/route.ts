@@ -18,6 +18,8 @@ export interface RequestContext<A extends AuthMode> {
   requestId: string;
   log: Logger;
   request: Request;
+  /** A request header, read without building the web `Request` (cheap on the hot path). */
+  header(name: string): string | null;
   principal: A extends "api_key" | "session" ? Principal : undefined;
 }
 

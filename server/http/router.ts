@@ -195,6 +195,10 @@ class HandlerContext {
     return this.incoming.request;
   }
 
+  header(name: string): string | null {
+    return this.incoming.header(name);
+  }
+
   get log(): Logger {
     return this.requestLog.get();
   }

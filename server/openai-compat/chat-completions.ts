@@ -26,6 +26,7 @@ export async function chatCompletions(
     messages,
     tools: (body.tools ?? []).map((tool) => tool.function),
     sessionId: body.session_id,
+    user: body.user,
     unattended: body.unattended,
     variables: body.variables,
   });

@@ -5,6 +5,7 @@ import { beginTurn, driveRun, prepareTurn, type InvokeRequest } from "@/server/a
 import { newId } from "@/server/core/ids";
 import { traceContext, type TraceContext } from "@/server/agent-runs";
 import type { NativeEvent, NativeMessage } from "@/server/streams";
+import { SERVED_REVISION_HEADER, SPLIT_KEY_HEADER } from "@/server/versioning";
 import { modelReferences, parseModelName } from "./model-name";
 import { findPromptApplication, type PromptApplicationRun } from "./prompt-application";
 import { asClientTools, type FunctionTool } from "./request-tools";
@@ -14,6 +15,8 @@ export interface DoorTurnRequest {
   messages: NativeMessage[];
   tools: FunctionTool[];
   sessionId?: string | null;
+  /** The chat request's `user`: the sticky key of a split environment when there is no session. */
+  user?: string | null;
   unattended?: "deny" | "fail" | null;
   /** A prompt application's placeholder values. */
   variables?: Record<string, string | number | boolean> | null;
@@ -51,7 +54,9 @@ export async function startDoorTurn(
     data: { inputs: { messages: turn.messages } },
   };
   const runId = newId();
-  const options = { trace, depth: 0, runId, clientTools: asClientTools(turn.tools) };
+  // `agent@environment` with a split: the caller's key, else the session, else the user stays on one revision.
+  const splitKey = request.headers.get(SPLIT_KEY_HEADER) ?? turn.sessionId ?? turn.user ?? undefined;
+  const options = { trace, depth: 0, runId, clientTools: asClientTools(turn.tools), splitKey };
   let input;
   let application: PromptApplicationRun | undefined;
   try {
@@ -112,6 +117,9 @@ export async function startDoorTurn(
       "x-svc-run-id": runId,
       "x-svc-session-id": input.sessionId,
       "x-svc-trace-id": trace.traceId,
+      ...(input.agent.references?.workflow_revision && {
+        [SERVED_REVISION_HEADER]: input.agent.references.workflow_revision.id,
+      }),
       traceparent: `00-${trace.traceId}-${trace.spanId}-01`,
     },
   };

@@ -14,8 +14,11 @@ export interface CommitContext {
 
 export interface CommitPayload {
   data?: Record<string, unknown>;
-  /** Environments only: `set` and `remove` applied to the previous revision's references. */
-  delta?: { set?: Record<string, unknown>; remove?: string[] };
+  /**
+   * Environments only: `set` and `remove` applied to the previous revision's references; `splits`
+   * sets (an array) or ends (`null`) a key's split.
+   */
+  delta?: { set?: Record<string, unknown>; remove?: string[]; splits?: Record<string, unknown[] | null> };
 }
 
 export interface PreparedCommit {

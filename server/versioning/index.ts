@@ -22,10 +22,11 @@ export {
 export { isDefaultVariant, Lookup } from "./lookup";
 export type { ArtifactRecord, EntityHeader, RevisionRecord, Scope, VariantRecord } from "./records";
 export { isEmptyRef, refSchema, type Ref, type RetrieveRefs } from "./references";
-export { resolveRevision, type Resolution } from "./resolve-revision";
+export { resolveRevision, type Resolution, type SplitArm } from "./resolve-revision";
+export { chooseArm, splitBucket, SERVED_REVISION_HEADER, SPLIT_BUCKETS, SPLIT_KEY_HEADER } from "./split-choice";
 export { resolveRevisionBySlugAndVersion } from "./resolve-slug-version";
 export { revisionReferences } from "./revision-events";
-export { fetchRevision, retrieveRevision } from "./revisions";
+export { fetchRevision, retrieveRevision, servedAnswer } from "./revisions";
 export { simpleRoutes, versioningRoutes } from "./routes";
 export { revisionToWire } from "./wire";
 export { restoreRevision } from "./restore";

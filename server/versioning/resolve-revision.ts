@@ -11,10 +11,22 @@ export interface EnvironmentHop {
   key: string;
 }
 
+/** One revision of an environment's split under a key, with its share of the traffic (percent). */
+export interface SplitArm {
+  weight: number;
+  revision: RevisionRecord;
+}
+
 export interface Resolution {
   revision: RevisionRecord;
   /** Set when the revision was found through an environment. */
   environment?: EnvironmentHop;
+  /**
+   * Set when the environment splits the key between revisions (`data.splits[key]`, see
+   * server/domains/environments/README.md): every arm, `revision` (the key's reference entry)
+   * among them. Which arm serves a request is the caller's choice (`chooseArm`).
+   */
+  split?: SplitArm[];
 }
 
 /**
@@ -48,6 +60,9 @@ async function locate(lookup: Lookup, refs: RetrieveRefs): Promise<Resolution> {
     if (!throughEnvironment) return { revision: found };
     // The environment is then a redundant reference: it must point at the same revision.
     const deployed = await viaEnvironment(lookup, refs, found.artifactSlug);
+    // A revision of the split pins that arm: the caller chose it, no split choice is left.
+    const pinned = deployed.split?.find((arm) => arm.revision.id === found.id)?.revision;
+    if (pinned) return { revision: pinned, environment: deployed.environment };
     if (deployed.revision.id !== found.id) {
       throw new BadRequestError(
         `environment_ref "${deployed.environment!.revision.artifactSlug}" has ${keys.revision} ${deployed.revision.id} under key "${deployed.environment!.key}", not the ${keys.revisionRef} ${found.id}`,
@@ -111,7 +126,7 @@ async function viaEnvironment(lookup: Lookup, refs: RetrieveRefs, artifactSlug?:
     isEmptyRef(refs.environmentRevision)
   ) {
     const found = await lookup.deployed(refs.environment!, knownKey);
-    if (found) return { revision: found.target, environment: { revision: found.environment, key: knownKey } };
+    if (found) return withSplit(lookup, { revision: found.target, environment: { revision: found.environment, key: knownKey } });
   }
   const envKeys = domainKeys("environments");
   const env = await resolveRevision(lookup.db, lookup.projectId, envKeys, {
@@ -142,7 +157,29 @@ async function viaEnvironment(lookup: Lookup, refs: RetrieveRefs, artifactSlug?:
     );
   }
   const revision = await lookup.revision({ id: target.id }, `environment "${env.revision.artifactSlug}" key "${key}"`);
-  return { revision, environment: { revision: env.revision, key } };
+  return withSplit(lookup, { revision, environment: { revision: env.revision, key } });
+}
+
+/**
+ * Adds the split of the hop's key, when the environment revision has one: its arms' revisions
+ * (entries stored with ids, like references; the reference entry's revision is one of them).
+ */
+async function withSplit(lookup: Lookup, found: Resolution): Promise<Resolution> {
+  const { environment } = found;
+  const splits = environment!.revision.data?.splits as Record<string, Record<string, unknown>[]> | undefined;
+  const arms = splits?.[environment!.key];
+  if (!Array.isArray(arms)) return found;
+  const split: SplitArm[] = [];
+  for (const arm of arms) {
+    const id = (arm[lookup.keys.revision] as Ref | undefined)?.id;
+    if (!id) return found;
+    const revision =
+      id === found.revision.id
+        ? found.revision
+        : await lookup.revision({ id }, `environment "${environment!.revision.artifactSlug}" split "${environment!.key}"`);
+    split.push({ weight: Number(arm.weight), revision });
+  }
+  return { ...found, split };
 }
 
 /** `<artifact slug>.revision`, the key a deploy uses unless told otherwise. */

@@ -12,9 +12,10 @@ import type { RetrieveRefs } from "./references";
 import { emitRevisionList, emitRevisionRead } from "./revision-events";
 import { selectRevisions } from "./revision-select";
 import { resolveRevision, type Resolution } from "./resolve-revision";
+import { chooseArm } from "./split-choice";
 import { cachedAnswer, storedRetrieval, type RetrieveOptions } from "./cache/cached-retrieval";
 import { changeTag, publishChange } from "./cache/change-tags";
-import type { RevisionCache } from "./cache/revision-cache";
+import type { RevisionCache, Retrieval, WeightedRetrieval } from "./cache/revision-cache";
 
 export async function fetchRevision(db: Executor, scope: Scope, spec: DomainSpec, id: string): Promise<RevisionRecord> {
   const revision = await new Lookup(db, scope.projectId, spec.keys).revision({ id }, `${spec.keys.revision} id`);
@@ -32,25 +33,48 @@ export async function retrieveRevision(
   scope: Scope,
   spec: DomainSpec,
   refs: RetrieveRefs,
-  options: RetrieveOptions & { cache?: RevisionCache } = {},
-): Promise<Resolution & { resolved?: ResolvedData }> {
+  options: RetrieveOptions & { cache?: RevisionCache; splitKey?: string } = {},
+): Promise<Retrieval> {
   const found =
     cachedAnswer(options.cache, scope.projectId, spec.keys, refs, options) ??
-    (await storedRetrieval(options.cache, scope.projectId, spec.keys, refs, options, async () => {
-      const resolution = await resolveRevision(db, scope.projectId, spec.keys, refs);
-      const resolved = options.resolve
-        ? await resolveEmbeds(
-            db,
-            scope.projectId,
-            resolution.revision.data ?? {},
-            resolution.revision.id,
-            options.embeds,
-          )
-        : undefined;
-      return { ...resolution, resolved };
-    }));
-  await emitRevisionRead(db, scope, spec.keys, "retrieved", found.revision);
-  return found;
+    (await storedRetrieval(options.cache, scope.projectId, spec.keys, refs, options, async () =>
+      retrievalOf(db, scope.projectId, await resolveRevision(db, scope.projectId, spec.keys, refs), options),
+    ));
+  const served = servedAnswer(found, options.splitKey);
+  await emitRevisionRead(db, scope, spec.keys, "retrieved", served.revision);
+  return served;
+}
+
+/** A resolution with its embeds resolved (with `resolve`), each arm of a split on its own. */
+async function retrievalOf(
+  db: Executor,
+  projectId: string,
+  { split, ...resolution }: Resolution,
+  options: RetrieveOptions,
+): Promise<Retrieval> {
+  const embedsOf = (revision: RevisionRecord) =>
+    options.resolve ? resolveEmbeds(db, projectId, revision.data ?? {}, revision.id, options.embeds) : undefined;
+  const found: Retrieval = { ...resolution, resolved: await embedsOf(resolution.revision) };
+  if (!split) return found;
+  const arms: WeightedRetrieval[] = [];
+  for (const arm of split) {
+    const answer =
+      arm.revision === resolution.revision
+        ? { revision: found.revision, environment: found.environment, resolved: found.resolved }
+        : { revision: arm.revision, environment: resolution.environment, resolved: await embedsOf(arm.revision) };
+    arms.push({ weight: arm.weight, answer });
+  }
+  return { ...found, arms };
+}
+
+/**
+ * The answer for this request: through a split environment, the arm the sticky key chooses (the
+ * environment and key salt the hash, so a key stays put while weights change); else the answer.
+ */
+export function servedAnswer(found: Retrieval, splitKey: string | undefined): Retrieval {
+  if (!found.arms) return found;
+  const hop = found.environment!;
+  return chooseArm(found.arms, `${hop.revision.artifactId}:${hop.key}`, splitKey).answer;
 }
 
 /**

@@ -9,7 +9,7 @@ export interface AppInstance {
   call<T = any>(
     method: string,
     path: string,
-    options?: { key?: string; body?: unknown },
+    options?: { key?: string; body?: unknown; headers?: Record<string, string> },
   ): Promise<TestResponse<T> & { text: string }>;
   /** The raw response, for streams. */
   open(
@@ -43,7 +43,7 @@ export async function anotherInstance(
   return {
     context,
     async call(method, path, options = {}) {
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = { ...options.headers };
       if (options.key) headers.authorization = `ApiKey ${options.key}`;
       if (options.body !== undefined) headers["content-type"] = "application/json";
       const response = await web(

@@ -10,6 +10,7 @@ import {
   turnResponse,
   type MessagesFormat,
 } from "@/server/streams";
+import { SERVED_REVISION_HEADER, SPLIT_KEY_HEADER } from "@/server/versioning";
 import { driveRun } from "../runs/drive-run";
 import type { RunOrigin } from "../runs/run-store";
 import { continuedRun, continuingTrace, type ContinuedRun } from "../runs/run-lineage";
@@ -36,7 +37,15 @@ export async function invokeAgent(
   const runId = newId();
   const continues = await pausedRunAnswered(app, principal.projectId, body, format);
   const trace = continuingTrace(traceContext(request.headers.get("traceparent")), continues);
-  const input = await prepareTurn(app, principal, body, format, { trace, depth: 0, runId });
+  const input = await prepareTurn(app, principal, body, format, {
+    trace,
+    depth: 0,
+    runId,
+    splitKey: request.headers.get(SPLIT_KEY_HEADER) ?? undefined,
+  });
+  // Which revision runs (a split environment chose one): the caller can tell without reading the run.
+  const served = input.agent.references?.workflow_revision?.id;
+  const servedHeaders: Record<string, string> = served ? { [SERVED_REVISION_HEADER]: served } : {};
   if (continues?.usage) input.priorUsage = continues.usage;
   const cancelOnDisconnect = Boolean(body.flags?.cancel_on_disconnect) && !body.flags?.background;
   const turn = beginTurn(
@@ -82,10 +91,10 @@ export async function invokeAgent(
         status: "running",
         ...(continues ? { continues_run_id: continues.id } : {}),
       },
-      { status: 202, headers: { "x-svc-run-id": runId, "x-svc-session-id": input.sessionId } },
+      { status: 202, headers: { "x-svc-run-id": runId, "x-svc-session-id": input.sessionId, ...servedHeaders } },
     );
   }
-  return turnResponse(events, {
+  const response = await turnResponse(events, {
     transport,
     format,
     sessionId: input.sessionId,
@@ -97,6 +106,8 @@ export async function invokeAgent(
     runId,
     continuesRunId: continues?.id,
   });
+  for (const [name, value] of Object.entries(servedHeaders)) response.headers.set(name, value);
+  return response;
 }
 
 /**

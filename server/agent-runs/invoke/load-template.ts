@@ -16,6 +16,7 @@ export async function loadTemplate(
   db: Database,
   principal: Principal,
   body: InvokeRequest,
+  splitKey?: string,
 ): Promise<{ template: AgentTemplate; agent: RunAgent }> {
   // flags.resolve (default true): embeds in the template are resolved before it runs.
   const resolve = body.flags?.resolve !== false;
@@ -40,7 +41,9 @@ export async function loadTemplate(
       "missing_agent",
     );
   }
-  const { revision, environment } = await namedRevision(db, principal, refs);
+  // Through a split environment the sticky key picks the revision: the caller's, else the session's,
+  // so a conversation stays on one revision.
+  const { revision, environment } = await namedRevision(db, principal, refs, splitKey ?? body.session_id ?? undefined);
   const agent = (revision.data?.parameters as Record<string, unknown> | undefined)?.agent;
   if (agent === undefined) {
     throw new BadRequestError(
@@ -78,6 +81,7 @@ async function namedRevision(
   db: Database,
   principal: Principal,
   refs: NonNullable<InvokeRequest["references"]>,
+  splitKey?: string,
 ): Promise<Retrieved> {
   return retrieveRevision(db, { projectId: principal.projectId, userId: principal.userId }, workflowsSpec, {
     artifact: refs.workflow ?? undefined,
@@ -87,7 +91,7 @@ async function namedRevision(
     environmentVariant: refs.environment_variant ?? undefined,
     environmentRevision: refs.environment_revision ?? undefined,
     key: refs.key ?? undefined,
-  });
+  }, { splitKey });
 }
 
 /** The agent an inline draft belongs to: its artifact and variant, no revision (the draft is none). */

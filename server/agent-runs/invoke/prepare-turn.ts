@@ -39,6 +39,8 @@ export interface PrepareOptions {
    * with `clientTools` (they are part of the template).
    */
   resolved?: ResolvedAgent;
+  /** The sticky key of a split environment (`X-Svc-Split-Key`); the session id when absent. */
+  splitKey?: string;
 }
 
 /** What a turn runs and through which connection: the validated template, who runs, the connection. */
@@ -59,8 +61,9 @@ async function loadAgent(
   principal: Principal,
   body: InvokeRequest,
   clientTools: AgentTemplate["tools"] | undefined,
+  splitKey?: string,
 ): Promise<Omit<ResolvedAgent, "connection">> {
-  const loaded = await loadTemplate(app.db, principal, body);
+  const loaded = await loadTemplate(app.db, principal, body, splitKey);
   const template = withHarnessBuiltins(withClientTools(loaded.template, clientTools), loaded.agent);
   assertRunnable(template, app.config);
   return { template, agent: loaded.agent };
@@ -123,7 +126,7 @@ export async function prepareTurn(
   format: MessagesFormat,
   options: PrepareOptions,
 ): Promise<TurnInput> {
-  const { template, agent } = options.resolved ?? (await loadAgent(app, principal, body, options.clientTools));
+  const { template, agent } = options.resolved ?? (await loadAgent(app, principal, body, options.clientTools, options.splitKey));
 
   const messages = readInboundMessages(body.data?.inputs?.messages ?? [], format);
   if (!messages.length)

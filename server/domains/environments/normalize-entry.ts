@@ -19,10 +19,16 @@ import {
  * An entry that names no revision (`{"application": {...}, "application_variant": {...}}`, or `{}`)
  * is stored as sent, as the reference stores it; a retrieve then follows its references.
  */
-export async function normalizeEntry(db: Executor, projectId: string, key: string, entry: Record<string, unknown>) {
+export async function normalizeEntry(
+  db: Executor,
+  projectId: string,
+  key: string,
+  entry: Record<string, unknown>,
+  field = `references["${key}"]`,
+) {
   if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
     throw new BadRequestError(
-      `references["${key}"] must be an object such as {"application_revision": {"id": "..."}}`,
+      `${field} must be an object such as {"application_revision": {"id": "..."}}`,
       "invalid_environment_entry",
     );
   }
@@ -30,7 +36,7 @@ export async function normalizeEntry(db: Executor, projectId: string, key: strin
   const domains = [...families].map((one) => domainOfSingular(one));
   if (domains.some((d) => !d || !DEPLOYABLE.has(d)) || domains.length > 1) {
     throw new BadRequestError(
-      `references["${key}"] must name one application, workflow or evaluator (its _revision, _variant or artifact reference); it has ${Object.keys(entry).join(", ")}`,
+      `${field} must name one application, workflow or evaluator (its _revision, _variant or artifact reference); it has ${Object.keys(entry).join(", ")}`,
       "invalid_environment_entry",
     );
   }
@@ -41,7 +47,7 @@ export async function normalizeEntry(db: Executor, projectId: string, key: strin
     if (raw === undefined || raw === null) return undefined;
     const parsed = refSchema.safeParse(raw);
     if (!parsed.success)
-      throw new BadRequestError(`references["${key}"].${k} is not a reference`, "invalid_environment_entry");
+      throw new BadRequestError(`${field}.${k} is not a reference`, "invalid_environment_entry");
     return parsed.data;
   };
   const refs: RetrieveRefs = { artifact: pick(keys.one), variant: pick(keys.variant), revision: pick(keys.revision) };
@@ -51,7 +57,7 @@ export async function normalizeEntry(db: Executor, projectId: string, key: strin
     return revisionReferences(keys, revision);
   } catch (error) {
     if (isAppError(error)) {
-      throw new (error.constructor as typeof BadRequestError)(`references["${key}"]: ${error.message}`, error.code);
+      throw new (error.constructor as typeof BadRequestError)(`${field}: ${error.message}`, error.code);
     }
     throw error;
   }

@@ -36,7 +36,7 @@ export async function storedRetrieval(
   if (!cache) return resolve();
   const ticket = cache.ticket();
   const found = await resolve();
-  if (!found.resolved?.errors.length)
+  if (!found.resolved?.errors.length && !found.arms?.some((arm) => arm.answer.resolved?.errors.length))
     cache.set(cacheKey(projectId, keys, refs, options), found, dependencies(projectId, keys, refs, found), ticket);
   return found;
 }
@@ -79,7 +79,9 @@ function cacheKey(projectId: string, keys: DomainKeys, refs: RetrieveRefs, optio
 export function dependencies(projectId: string, keys: DomainKeys, refs: RetrieveRefs, found: Retrieval): string[] {
   const { revision, environment } = found;
   const tags: string[] = [];
-  for (const r of environment ? [revision, environment.revision] : [revision]) {
+  const shown = environment ? [revision, environment.revision] : [revision];
+  for (const arm of found.arms ?? []) if (arm.answer.revision !== revision) shown.push(arm.answer.revision);
+  for (const r of shown) {
     tags.push(changeTag.revision(r.id), changeTag.variant(r.variantId), changeTag.artifact(r.artifactId));
   }
   if (environment) {

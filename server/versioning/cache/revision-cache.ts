@@ -8,8 +8,17 @@ import { VERSIONING_CHANNEL } from "./change-tags";
 import { parseChangePayload, registerHoldingCache, type HoldingCache } from "./local-holds";
 import { TaggedLru, type TaggedLruLimits, type TaggedLruStats } from "./tagged-lru";
 
-/** What a retrieve resolved: the revision, the environment hop, and with `resolve` the embeds. */
-export type Retrieval = Resolution & { resolved?: ResolvedData };
+/**
+ * What a retrieve resolved: the revision, the environment hop, and with `resolve` the embeds.
+ * Through a split environment, `arms` holds each revision's own answer and its weight; which one
+ * serves a request is chosen after the cache (`servedAnswer`), so one cached entry serves every key.
+ */
+export type Retrieval = Resolution & { resolved?: ResolvedData; arms?: WeightedRetrieval[] };
+
+export interface WeightedRetrieval {
+  weight: number;
+  answer: Retrieval;
+}
 
 /** Called with a change's tags, or with `null` when changes may have been missed (the listener was lost). */
 export type ChangeSubscriber = (tags: string[] | null) => void;

@@ -19,6 +19,8 @@ export interface WatchOptions {
   /** The revision id the client saw last (`Last-Event-ID`): not sent again. */
   lastEventId?: string;
   signal: AbortSignal;
+  /** The sticky key of a split environment: the watcher follows the arm it chooses. */
+  splitKey?: string;
   /** The body a retrieve answers for a resolution, sent as each event's data. */
   serialize(found: Retrieval): unknown;
 }
@@ -40,7 +42,7 @@ export async function watchRevision(
   options: WatchOptions,
 ): Promise<Response> {
   const cache = revisionCacheFor(app);
-  const resolve = () => retrieveRevision(app.db, scope, spec, refs, { cache });
+  const resolve = () => retrieveRevision(app.db, scope, spec, refs, { cache, splitKey: options.splitKey });
   let current = await resolve();
   let tags = new Set(dependencies(scope.projectId, spec.keys, refs, current));
   let lastSent = options.lastEventId;

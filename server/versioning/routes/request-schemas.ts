@@ -50,6 +50,10 @@ const resolveOptions = {
 export const deltaSchema = z.strictObject({
   set: z.record(z.string().min(1), record).optional(),
   remove: z.array(z.string().min(1)).optional(),
+  splits: z
+    .record(z.string().min(1), z.array(record).max(4).nullable())
+    .optional()
+    .describe("Environments: a key's weighted revisions (an array sets the split, null ends it)"),
 });
 
 // Key names are computed per domain, so bodies are typed as plain records and read by key.

@@ -17,6 +17,7 @@ import {
   setRevisionArchived,
   updateRevision,
 } from "../revisions";
+import { SERVED_REVISION_HEADER, SPLIT_KEY_HEADER } from "../split-choice";
 import { resolutionInfo, retrievalInfo, revisionToWire } from "../wire";
 import { filterOf, refsOf, requestSchemas } from "./request-schemas";
 import { responseSchemas } from "./response-schemas";
@@ -53,7 +54,11 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
   const serializedAnswers = new WeakMap<Retrieval, SerializedJson>();
   const serializedResponse = (found: Retrieval) => {
     let answer = serializedAnswers.get(found);
-    if (!answer) serializedAnswers.set(found, (answer = serializedJson(retrievalResponse(found))));
+    if (!answer)
+      serializedAnswers.set(
+        found,
+        (answer = serializedJson(retrievalResponse(found), { [SERVED_REVISION_HEADER]: found.revision.id })),
+      );
     return answer;
   };
   const embedOptions = (body: Record<string, unknown>): EmbedOptions => ({
@@ -166,6 +171,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
             resolve,
             embeds,
             cache: revisionCacheFor(ctx.app),
+            splitKey: ctx.header(SPLIT_KEY_HEADER) ?? undefined,
           }),
         );
       },
@@ -189,6 +195,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
               resolve: true,
               embeds,
               cache: revisionCacheFor(ctx.app),
+              splitKey: ctx.header(SPLIT_KEY_HEADER) ?? undefined,
             }),
           );
         const resolved = await resolveInline(ctx.app.db, scopeOf(ctx), spec, inline.data, refs, embedOptions(body));

@@ -3,6 +3,7 @@ import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { watchRevision } from "../cache/watch";
 import type { DomainSpec } from "../domain-spec";
 import { refSchema } from "../references";
+import { SPLIT_KEY_HEADER } from "../split-choice";
 import { refsOf } from "./request-schemas";
 import { scopeOf } from "./route-helpers";
 
@@ -11,7 +12,7 @@ import { scopeOf } from "./route-helpers";
  * each reference a retrieve body takes, and `key`. Unknown parameters are a 400 naming them.
  */
 function watchQuery(refNames: string[]) {
-  const allowed = new Set(["key", ...refNames.flatMap((r) => ["id", "slug", "version"].map((f) => `${r}.${f}`))]);
+  const allowed = new Set(["key", "split_key", ...refNames.flatMap((r) => ["id", "slug", "version"].map((f) => `${r}.${f}`))]);
   return z
     .record(z.string(), z.string())
     .superRefine((q, ctx) => {
@@ -31,6 +32,7 @@ function watchQuery(refNames: string[]) {
     .pipe(
       z.strictObject({
         key: z.string().min(1).max(300).optional(),
+        split_key: z.string().min(1).max(300).optional(),
         ...Object.fromEntries(refNames.map((r) => [r, refSchema.optional()])),
       }),
     );
@@ -61,6 +63,8 @@ export function watchRoute(spec: DomainSpec, serialize: Parameters<typeof watchR
     handler: async ({ ctx, query }) =>
       watchRevision(ctx.app, scopeOf(ctx), spec, refsOf(keys, query as Record<string, unknown>), {
         lastEventId: ctx.request.headers.get("last-event-id") ?? undefined,
+        // An EventSource cannot send headers: the query's split_key stands in for the header.
+        splitKey: (query as { split_key?: string }).split_key ?? ctx.header(SPLIT_KEY_HEADER) ?? undefined,
         signal: ctx.request.signal,
         serialize,
       }),
