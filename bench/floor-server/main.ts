@@ -29,6 +29,8 @@ import { insertEvent } from "@/server/events/emit";
 import { notifyStatement } from "@/server/events/notify";
 import { commitStatements } from "@/server/versioning/commit";
 import { revisionLookupQueries } from "@/server/versioning/lookup";
+import { roleFlagsParam } from "@/server/versioning/domain-scope";
+import { domainKeys, type DomainName } from "@/server/versioning/domains";
 
 const databaseUrl = required("FLOOR_DATABASE_URL");
 const port = Number(required("FLOOR_PORT"));
@@ -63,6 +65,7 @@ const lookupFor = (
     values: fillPlaceholders(statement.params as SQL[], {
       projectId: scope.project_id,
       domain: scope.domain,
+      roleFlags: roleFlagsParam(domainKeys(scope.domain as DomainName)),
       ...values,
     }),
     response,
@@ -108,7 +111,12 @@ async function commitOnce(body: { application_revision_commit: { application_var
   await sql.begin(async (tx) => {
     const [locked] = await run(
       commit.lock,
-      { variantId: commitVariantId, projectId, domain: scope!.domain },
+      {
+        variantId: commitVariantId,
+        projectId,
+        domain: scope!.domain,
+        roleFlags: roleFlagsParam(domainKeys(scope!.domain as DomainName)),
+      },
       tx,
     ).values();
     if (!locked) throw new Error("the floor's variant does not exist");

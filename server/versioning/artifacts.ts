@@ -7,6 +7,7 @@ import type { Database, Executor, Transaction } from "@/server/db";
 import { artifacts } from "@/server/db/schema";
 import { commitInTransaction, type CommitResult } from "./commit";
 import type { CommitPayload, DomainSpec } from "./domain-spec";
+import { domainScope } from "./domain-scope";
 import { entityConditions, refConditions, windowClause, type EntityFilter } from "./filters";
 import { Lookup } from "./lookup";
 import { insertVariant } from "./variants";
@@ -79,7 +80,7 @@ export async function insertArtifact(
       name: input.name ?? slug,
       description: input.description ?? null,
       flags:
-        flagsToStore(spec.keys, input.flags, {
+        flagsToStore(input.flags, {
           is_application: input.is_application,
           is_evaluator: input.is_evaluator,
         }) ?? {},
@@ -144,7 +145,7 @@ export async function updateArtifact(
     if (slug !== undefined) return current;
     throw new BadRequestError("Nothing to update: send name, description, flags, tags or meta", "empty_update");
   }
-  const flags = flagsToStore(spec.keys, header.flags);
+  const flags = flagsToStore(header.flags);
   const [row] = await db
     .update(artifacts)
     .set({ ...header, ...(flags ? { flags } : {}), updatedAt: new Date(), updatedBy: scope.userId })
@@ -188,7 +189,7 @@ export async function queryArtifacts(
     .where(
       and(
         eq(artifacts.projectId, scope.projectId),
-        eq(artifacts.domain, spec.keys.name),
+        domainScope(spec.keys).artifact(artifacts),
         query.includeArchived ? undefined : isNull(artifacts.deletedAt),
         ...entityConditions(artifacts, query.filter ?? {}, spec.keys.roleFlags),
         refConditions(artifacts, query.refs),

@@ -12,6 +12,7 @@ import {
 } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
 import type { CommitPayload, DomainSpec } from "./domain-spec";
+import { childInDomain, roleFlagsParam } from "./domain-scope";
 import { latestRevisionOrNull, Lookup } from "./lookup";
 import type { ArtifactRecord, EntityHeader, RevisionRecord, Scope, VariantRecord } from "./records";
 import { emitRevisionCommitted } from "./revision-events";
@@ -44,7 +45,11 @@ export const commitStatements = {
       .from(variants)
       .innerJoin(artifacts, eq(artifacts.id, variants.artifactId))
       .where(
-        and(eq(variants.id, p("variantId")), eq(variants.projectId, p("projectId")), eq(variants.domain, p("domain"))),
+        and(
+          eq(variants.id, p("variantId")),
+          eq(variants.projectId, p("projectId")),
+          childInDomain(variants, p("domain"), p("roleFlags")),
+        ),
       )
       .for("update", { of: variants }),
   revisionSlugTaken: (db: Executor) =>
@@ -152,7 +157,8 @@ export async function commitInTransaction(
   await preparedQuery(tx, "commit.insertRevision", commitStatements.insertRevision).execute({
     ...revision,
     projectId: scope.projectId,
-    domain: keys.name,
+    // A role-flagged workflow committed to through /applications/ stays a workflow (domain-scope.ts).
+    domain: variant.domain,
     data: JSON.stringify(revision.data),
     flags: JSON.stringify(revision.flags),
     tags: JSON.stringify(revision.tags),
@@ -180,6 +186,7 @@ async function lockVariant(
     variantId,
     projectId: scope.projectId,
     domain: keys.name,
+    roleFlags: roleFlagsParam(keys),
   });
   if (!locked) throw new NotFoundError(`${keys.variantId} ${variantId} does not exist`);
   if (request.artifactId && request.artifactId !== locked.variant.artifactId) {

@@ -1,3 +1,4 @@
+import type { ZodRawShape } from "zod";
 import type { Transaction } from "@/server/db";
 import type { DomainKeys } from "./domains";
 import type { ArtifactRecord, RevisionRecord, VariantRecord } from "./records";
@@ -33,4 +34,11 @@ export interface DomainSpec {
   keys: DomainKeys;
   acceptsDelta?: boolean;
   prepareCommit?(ctx: CommitContext, payload: CommitPayload): Promise<PreparedCommit>;
+  /** Options a retrieve of this domain takes besides the references (testsets: `include_testcases`, ...). */
+  retrieveOptions?: ZodRawShape;
+  /** The retrieved revision's data as those options shape it, and paging state to return beside it. */
+  shapeRetrieved?(
+    data: Record<string, unknown>,
+    options: Record<string, unknown>,
+  ): { data: Record<string, unknown>; windowing?: { next: string } };
 }

@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import { preparedQuery, type Executor } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
+import { artifactInDomain, childInDomain, roleFlagsParam } from "./domain-scope";
 import type { DomainKeys } from "./domains";
 import type { ArtifactRecord, RevisionRecord, VariantRecord } from "./records";
 import type { Ref } from "./references";
@@ -12,6 +13,9 @@ import { revisionColumns, selectRevisions } from "./revision-select";
 const MAX_VERSION = 2_147_483_647;
 
 const p = (name: string) => sql.placeholder(name);
+
+/** A slug may name both a row of the domain and a role-flagged workflow (see domain-scope.ts): the own row wins. */
+const ownDomainFirst = (domain: AnyColumn) => sql`(${domain} = ${p("domain")}) desc`;
 
 /**
  * The artifact's default variant is its oldest one (`created_at`, then id), as in the reference:
@@ -62,7 +66,7 @@ const deployedVia = (db: Executor, environment: SQL | undefined) =>
         eq(env.artifact.domain, "environments"),
         environment,
         eq(revisions.projectId, p("projectId")),
-        eq(revisions.domain, p("domain")),
+        childInDomain(revisions, p("domain"), p("roleFlags")),
       ),
     )
     .limit(1);
@@ -77,27 +81,46 @@ export const revisionLookupQueries = {
       .select()
       .from(artifacts)
       .where(
-        and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.id, p("id"))),
+        and(
+          eq(artifacts.projectId, p("projectId")),
+          artifactInDomain(artifacts, p("domain"), p("roleFlags")),
+          eq(artifacts.id, p("id")),
+        ),
       ),
   artifactBySlug: (db: Executor) =>
     db
       .select()
       .from(artifacts)
       .where(
-        and(eq(artifacts.projectId, p("projectId")), eq(artifacts.domain, p("domain")), eq(artifacts.slug, p("slug"))),
-      ),
+        and(
+          eq(artifacts.projectId, p("projectId")),
+          artifactInDomain(artifacts, p("domain"), p("roleFlags")),
+          eq(artifacts.slug, p("slug")),
+        ),
+      )
+      .orderBy(ownDomainFirst(artifacts.domain)),
   variantById: (db: Executor) =>
     db
       .select()
       .from(variants)
-      .where(and(eq(variants.projectId, p("projectId")), eq(variants.domain, p("domain")), eq(variants.id, p("id"))))
+      .where(
+        and(
+          eq(variants.projectId, p("projectId")),
+          childInDomain(variants, p("domain"), p("roleFlags")),
+          eq(variants.id, p("id")),
+        ),
+      )
       .limit(2),
   variantBySlug: (db: Executor) =>
     db
       .select()
       .from(variants)
       .where(
-        and(eq(variants.projectId, p("projectId")), eq(variants.domain, p("domain")), eq(variants.slug, p("slug"))),
+        and(
+          eq(variants.projectId, p("projectId")),
+          childInDomain(variants, p("domain"), p("roleFlags")),
+          eq(variants.slug, p("slug")),
+        ),
       )
       .limit(2),
   variantBySlugIn: (db: Executor) =>
@@ -121,12 +144,22 @@ export const revisionLookupQueries = {
       .limit(1),
   revisionById: (db: Executor) =>
     selectRevisions(db)
-      .where(and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.id, p("id"))))
+      .where(
+        and(
+          eq(revisions.projectId, p("projectId")),
+          childInDomain(revisions, p("domain"), p("roleFlags")),
+          eq(revisions.id, p("id")),
+        ),
+      )
       .limit(1),
   revisionBySlug: (db: Executor) =>
     selectRevisions(db)
       .where(
-        and(eq(revisions.projectId, p("projectId")), eq(revisions.domain, p("domain")), eq(revisions.slug, p("slug"))),
+        and(
+          eq(revisions.projectId, p("projectId")),
+          childInDomain(revisions, p("domain"), p("roleFlags")),
+          eq(revisions.slug, p("slug")),
+        ),
       )
       .limit(1),
   latestOfArtifactById: (db: Executor) =>
@@ -134,7 +167,7 @@ export const revisionLookupQueries = {
       .where(
         and(
           eq(artifacts.projectId, p("projectId")),
-          eq(artifacts.domain, p("domain")),
+          artifactInDomain(artifacts, p("domain"), p("roleFlags")),
           eq(artifacts.id, p("id")),
           isDefaultVariant(variants.id, artifacts.id),
           eq(revisions.version, variants.headVersion),
@@ -146,19 +179,20 @@ export const revisionLookupQueries = {
       .where(
         and(
           eq(artifacts.projectId, p("projectId")),
-          eq(artifacts.domain, p("domain")),
+          artifactInDomain(artifacts, p("domain"), p("roleFlags")),
           eq(artifacts.slug, p("slug")),
           isDefaultVariant(variants.id, artifacts.id),
           eq(revisions.version, variants.headVersion),
         ),
       )
+      .orderBy(ownDomainFirst(artifacts.domain))
       .limit(1),
   inVariantAt: (db: Executor) =>
     selectRevisions(db)
       .where(
         and(
           eq(revisions.projectId, p("projectId")),
-          eq(revisions.domain, p("domain")),
+          childInDomain(revisions, p("domain"), p("roleFlags")),
           eq(revisions.variantId, p("variantId")),
           eq(revisions.version, p("version")),
         ),
@@ -169,7 +203,7 @@ export const revisionLookupQueries = {
       .where(
         and(
           eq(revisions.projectId, p("projectId")),
-          eq(revisions.domain, p("domain")),
+          childInDomain(revisions, p("domain"), p("roleFlags")),
           eq(revisions.variantId, p("variantId")),
           eq(revisions.version, variants.headVersion),
         ),
@@ -192,7 +226,7 @@ export class Lookup {
   ) {}
 
   private get scope() {
-    return { projectId: this.projectId, domain: this.keys.name };
+    return { projectId: this.projectId, domain: this.keys.name, roleFlags: roleFlagsParam(this.keys) };
   }
 
   async artifact(ref: Ref, field = this.keys.ref): Promise<ArtifactRecord> {
@@ -317,7 +351,7 @@ export class Lookup {
     environment: Ref,
     key: string,
   ): Promise<{ environment: RevisionRecord; target: RevisionRecord } | undefined> {
-    const values = { projectId: this.projectId, domain: this.keys.name, key, revisionKey: this.keys.revision };
+    const values = { ...this.scope, key, revisionKey: this.keys.revision };
     const [row] = environment.id
       ? await preparedQuery(
           this.db,

@@ -4,6 +4,7 @@ import { toPage, type Page, type Windowing } from "@/server/core/windowing";
 import type { Executor } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
 import type { DomainSpec } from "./domain-spec";
+import { domainScope } from "./domain-scope";
 import { resolveEmbeds, type EmbedOptions, type ResolvedData } from "./embeds";
 import { containsText, entityConditions, refConditions, windowClause, type EntityFilter } from "./filters";
 import { Lookup } from "./lookup";
@@ -159,7 +160,7 @@ export async function queryRevisions(
     .where(
       and(
         eq(revisions.projectId, scope.projectId),
-        eq(revisions.domain, spec.keys.name),
+        domainScope(spec.keys).child(revisions),
         query.includeArchived
           ? undefined
           : and(isNull(revisions.deletedAt), isNull(variants.deletedAt), isNull(artifacts.deletedAt)),

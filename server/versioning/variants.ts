@@ -7,6 +7,7 @@ import type { Database, Executor, Transaction } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
 import { commitInTransaction, type CommitResult } from "./commit";
 import type { DomainSpec } from "./domain-spec";
+import { domainScope, ROLE_DOMAINS } from "./domain-scope";
 import { entityConditions, refConditions, windowClause, type EntityFilter } from "./filters";
 import { Lookup } from "./lookup";
 import type { EntityHeader, RevisionRecord, Scope, VariantRecord } from "./records";
@@ -53,12 +54,15 @@ export async function insertVariant(
     .from(variants)
     .where(and(eq(variants.artifactId, artifactId), eq(variants.slug, slug)));
   if (taken) throw new ConflictError(`This ${spec.keys.one} already has a variant with slug "${slug}"`, "slug_taken");
+  // The artifact's own domain: a variant made through /applications/ for a role-flagged workflow
+  // belongs to the workflow (domain-scope.ts).
+  const [artifact] = await tx.select({ domain: artifacts.domain }).from(artifacts).where(eq(artifacts.id, artifactId));
   const [row] = await tx
     .insert(variants)
     .values({
       id: newId(),
       projectId: scope.projectId,
-      domain: spec.keys.name,
+      domain: artifact?.domain ?? spec.keys.name,
       artifactId,
       slug,
       name: fields.name ?? slug,
@@ -71,7 +75,10 @@ export async function insertVariant(
     .returning();
   await publishChange(tx, scope.projectId, [
     changeTag.defaultVariant(artifactId),
-    changeTag.variantSlug(scope.projectId, spec.keys.name, slug),
+    // A workflow-family variant slug is seen by each of the family's domains (domain-scope.ts).
+    ...(ROLE_DOMAINS.includes(row.domain) ? ROLE_DOMAINS : [spec.keys.name]).map((domain) =>
+      changeTag.variantSlug(scope.projectId, domain, slug),
+    ),
   ]);
   return row;
 }
@@ -113,7 +120,7 @@ export async function forkVariant(
         history.map((r) => ({
           id: newId(),
           projectId: scope.projectId,
-          domain: spec.keys.name,
+          domain: variant.domain,
           artifactId: r.artifactId,
           variantId: variant.id,
           slug: `${r.slug}_${suffix}`,
@@ -209,7 +216,7 @@ export async function queryVariants(
     .where(
       and(
         eq(variants.projectId, scope.projectId),
-        eq(variants.domain, spec.keys.name),
+        domainScope(spec.keys).child(variants),
         query.includeArchived ? undefined : and(isNull(variants.deletedAt), isNull(artifacts.deletedAt)),
         ...entityConditions(variants, query.filter ?? {}, spec.keys.roleFlags),
         query.filter?.artifactId ? eq(variants.artifactId, query.filter.artifactId) : undefined,

@@ -79,6 +79,8 @@ export function retrievalInfo(keys: DomainKeys, resolution: Resolution, envKeys:
   return {
     references: { ...references, ...revisionReferences(envKeys, resolution.environment.revision) },
     key: resolution.environment.key,
+    // The reference's clients read the key here.
+    selector: { key: resolution.environment.key },
   };
 }
 
@@ -184,7 +186,11 @@ export function retrievalInfoSchema(keys: DomainKeys, envKeys: DomainKeys) {
   const own = revisionReferencesSchema(keys);
   return z.union([
     z.strictObject({ references: own }),
-    z.strictObject({ references: own.extend(revisionReferencesSchema(envKeys).shape), key: z.string() }),
+    z.strictObject({
+      references: own.extend(revisionReferencesSchema(envKeys).shape),
+      key: z.string(),
+      selector: z.strictObject({ key: z.string() }),
+    }),
   ]);
 }
 

@@ -87,7 +87,12 @@ describe.each(DEPLOYABLE_DOMAINS)("deploying %s", (domain) => {
     expect(viaSlug.body).toEqual({
       count: 1,
       [keys.revision]: app.revision,
-      retrieval_info: { references: { ...entry, ...refsOfRevision("environments", envRevision) }, key: slugKey },
+      retrieval_info: {
+        references: { ...entry, ...refsOfRevision("environments", envRevision) },
+        key: slugKey,
+        // The reference's clients read the key from `selector`.
+        selector: { key: slugKey },
+      },
     });
     const viaId = await retrieve(c, domain, { environment_ref: { id: env.id }, [keys.ref]: { id: app.artifact.id } });
     expect(viaId.body[keys.revision].id).toBe(app.revision!.id);

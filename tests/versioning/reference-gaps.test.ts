@@ -74,36 +74,6 @@ describe("edits the reference's clients send", () => {
     );
     expect((await c.t.call("GET", `/api/evaluators/${id}`, { key: c.key })).body.evaluator.slug).toBe(slug);
   });
-
-  it("takes the legacy is_evaluator flag where it is true, and refuses it on a workflow, naming /api/evaluators/", async () => {
-    const legacy = await c.t.call("POST", "/api/evaluators/", {
-      key: c.key,
-      body: { evaluator: { slug: uniq("leg"), is_evaluator: true } },
-    });
-    expectStatus(legacy, 200);
-    expect(legacy.body.evaluator.flags).toEqual({ is_evaluator: true });
-    for (const body of [{ is_evaluator: true }, { flags: { is_evaluator: true } }]) {
-      const refused = await c.t.call("POST", "/api/workflows/", {
-        key: c.key,
-        body: { workflow: { slug: uniq("wf"), ...body } },
-      });
-      expectStatus(refused, 400);
-      expect(refused.body.detail).toContain("POST /api/evaluators/");
-    }
-    const plain = await c.t.call("POST", "/api/workflows/", {
-      key: c.key,
-      body: { workflow: { slug: uniq("wf"), is_evaluator: false } },
-    });
-    expectStatus(plain, 200);
-    const { artifact } = await createArtifact(c, "workflows");
-    expectStatus(
-      await c.t.call("PUT", `/api/workflows/${artifact.id}`, {
-        key: c.key,
-        body: { workflow: { flags: { is_application: true } } },
-      }),
-      400,
-    );
-  });
 });
 
 describe("environment entries", () => {

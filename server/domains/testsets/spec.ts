@@ -6,6 +6,7 @@ import {
   type DomainSpec,
   type PreparedCommit,
 } from "@/server/versioning";
+import { shapeTestsetRetrieved, testsetRetrieveOptions } from "./retrieve-options";
 import { upsertTestcases } from "./testcase-store";
 
 export const MAX_TESTCASES_PER_REVISION = 50_000;
@@ -16,6 +17,8 @@ export const MAX_TESTCASES_PER_REVISION = 50_000;
  */
 export const testsetsSpec: DomainSpec = {
   keys: domainKeys("testsets"),
+  retrieveOptions: testsetRetrieveOptions,
+  shapeRetrieved: shapeTestsetRetrieved,
   async prepareCommit(ctx: CommitContext, payload: CommitPayload): Promise<PreparedCommit> {
     const data = payload.data ?? {};
     const raw = data.testcases ?? [];

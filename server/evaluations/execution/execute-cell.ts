@@ -1,4 +1,5 @@
 import type { AppContext } from "@/server/core/app-context";
+import { AppError } from "@/server/core/errors";
 import type { BatchMessage } from "@/server/streams";
 import { rawQuery } from "@/server/db";
 import { runEvaluator } from "@/server/evaluations/evaluators";
@@ -11,7 +12,7 @@ import type { CellOutcome } from "./invocation-outcome";
 import { runMultiTurn, isMultiTurn } from "./multi-turn";
 import { oncePerRun } from "./once-per-run";
 import { runPrompt } from "./prompt-runner";
-import { applicationTarget, evaluatorTarget } from "./step-targets";
+import { applicationTarget, evaluatorTarget, type ApplicationTarget } from "./step-targets";
 import { agentMessages as agentMessagesOf } from "./test-input";
 
 /** The invocation output an evaluator cell scores, when the worker still holds it (it just recorded it). */
@@ -43,6 +44,7 @@ export async function executeCell(
     const inputs = cell.inputs;
     if (step.type === "invocation") {
       const target = await applicationTarget(app.db, run.projectId, step);
+      if (target.kind === "mock") return await runMockApplication(app, run, target, inputs, signal, started);
       if (target.kind === "prompt")
         return await runPrompt(app, { projectId: run.projectId, ...target }, inputs, signal, `${run.id}/${step.key}`);
       const principal = { projectId: run.projectId, userId: run.createdById ?? run.id, role: "member" as const };
@@ -62,9 +64,11 @@ export async function executeCell(
       (await readUpstream(app, cell, invocation ? [invocation.key] : inputKeys, Boolean(invocation) && shared));
     return await scoreOutput(app, run, step, inputs, upstream, signal, started);
   } catch (error) {
+    // A refusal keeps its code (`not_invocable`, `no_evaluator_uri`): the cell says why it failed.
+    const code = error instanceof AppError ? error.code : "cell_failed";
     return {
       status: "failure",
-      error: { code: "cell_failed", message: error instanceof Error ? error.message : String(error) },
+      error: { code, message: error instanceof Error ? error.message : String(error) },
       latencyMs: performance.now() - started,
     };
   }
@@ -114,6 +118,25 @@ export async function scoreOutput(
     tokens,
     costUsd: usage?.costUsd,
   };
+}
+
+/** The mock as an application: its outputs are the invocation's, no model and no trace. */
+async function runMockApplication(
+  app: AppContext,
+  run: EvaluationRunRow,
+  target: Extract<ApplicationTarget, { kind: "mock" }>,
+  inputs: Record<string, unknown>,
+  signal: AbortSignal,
+  started: number,
+): Promise<CellOutcome> {
+  const outcome = await runEvaluator(
+    { app, projectId: run.projectId, signal },
+    { uri: target.uri, data: target.data, inputs, outputs: null },
+  );
+  const latencyMs = performance.now() - started;
+  return outcome.status === "failure"
+    ? { status: "failure", error: outcome.error, latencyMs }
+    : { status: "success", outputs: outcome.outputs, latencyMs };
 }
 
 async function readUpstream(

@@ -1,6 +1,6 @@
 import { BadRequestError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
-import { isRunnableEvaluatorUri } from "@/server/evaluations/evaluators";
+import { isRunnableEvaluatorUri, parseEvaluatorUri } from "@/server/evaluations/evaluators";
 import { domainKeys, Lookup, type RevisionRecord } from "@/server/versioning";
 import type { Step } from "../model/run-data";
 import type { AgentTarget } from "./agent-runner";
@@ -8,6 +8,8 @@ import { readPromptTemplate, type PromptTemplate } from "./prompt-template";
 
 export type ApplicationTarget =
   | { kind: "agent"; agent: AgentTarget; name: string }
+  /** `agenta:custom:mock:v0` as an application: the scripted mock, as the reference's flow tests run it. */
+  | { kind: "mock"; uri: string; data: Record<string, unknown>; name: string }
   | {
       kind: "prompt";
       prompt: PromptTemplate;
@@ -67,8 +69,11 @@ export async function applicationTarget(db: Executor, projectId: string, step: S
     "application revision",
   );
   const parameters = (revision.data?.parameters ?? {}) as Record<string, unknown>;
+  const uri = typeof revision.data?.uri === "string" ? revision.data.uri : "";
   let target: ApplicationTarget;
-  if (parameters.agent !== undefined) {
+  if (isMockUri(uri)) {
+    target = { kind: "mock", uri, data: revision.data ?? {}, name: revision.artifactSlug };
+  } else if (parameters.agent !== undefined) {
     target = {
       kind: "agent",
       name: revision.artifactSlug,
@@ -88,7 +93,7 @@ export async function applicationTarget(db: Executor, projectId: string, step: S
     };
   } else {
     throw new BadRequestError(
-      `application revision ${revision.id} has neither data.parameters.prompt (a prompt application) nor data.parameters.agent (an agent); there is nothing to invoke`,
+      `application revision ${revision.id} has neither data.parameters.prompt (a prompt application) nor data.parameters.agent (an agent)${uri ? ` and its data.uri "${uri}" is no application this service runs` : ""}; there is nothing to invoke`,
       "not_invocable",
     );
   }
@@ -104,6 +109,12 @@ export async function evaluatorTarget(db: Executor, projectId: string, step: Ste
   const { revision } = await lookupRevision(db, projectId, ["evaluators"], id, "evaluator revision");
   const data = revision.data ?? {};
   const uri = typeof data.uri === "string" ? data.uri : "";
+  if (!uri) {
+    throw new BadRequestError(
+      `evaluator revision ${revision.id} has no data.uri (it is defined by its schemas only): nothing runs it, its values come from annotations; make its step human`,
+      "no_evaluator_uri",
+    );
+  }
   if (!isRunnableEvaluatorUri(uri)) {
     throw new BadRequestError(
       `evaluator revision ${revision.id} has data.uri "${uri}", which names no evaluator this service runs`,
@@ -113,6 +124,11 @@ export async function evaluatorTarget(db: Executor, projectId: string, step: Ste
   const target = { uri, data };
   cache.set(id, target);
   return target;
+}
+
+function isMockUri(uri: string): boolean {
+  const parsed = parseEvaluatorUri(uri);
+  return parsed?.family === "custom" && parsed.key === "mock";
 }
 
 export function revisionIdOf(step: Step, keys: string[]): string {

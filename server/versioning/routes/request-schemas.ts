@@ -63,7 +63,7 @@ type Body = z.ZodType<Record<string, any>>;
 /** Request bodies of one domain, with that domain's key names (`application_ref`, ...). */
 export function requestSchemas(
   keys: DomainKeys,
-  options: { acceptsDelta: boolean },
+  options: { acceptsDelta: boolean; retrieveOptions?: z.ZodRawShape },
 ): Record<
   | "create"
   | "update"
@@ -163,7 +163,12 @@ export function requestSchemas(
       }),
     // The reference's create form: the same fields as a commit, under `<domain>_revision`.
     revisionCreate: z.strictObject({ [keys.revision]: commitWrapper }),
-    retrieve: z.strictObject({ ...refShape, resolve: z.boolean().optional(), ...resolveOptions }),
+    retrieve: z.strictObject({
+      ...refShape,
+      resolve: z.boolean().optional(),
+      ...resolveOptions,
+      ...options.retrieveOptions,
+    }),
     resolve: z.strictObject({
       ...refShape,
       [keys.revision]: z.strictObject({ data: record }).optional(),

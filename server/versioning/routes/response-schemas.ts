@@ -40,6 +40,8 @@ export function responseSchemas(keys: DomainKeys) {
     retrieved: revisionOne.extend({
       retrieval_info: retrievalInfoSchema(keys, envKeys),
       resolution_info: resolutionInfoSchema.optional(),
+      /** Testsets: where the next window of rows starts (`windowing.next`), when more remain. */
+      windowing: z.strictObject({ next: z.string() }).optional(),
     }),
     resolved: z.union([
       revisionOne.extend({ retrieval_info: retrievalInfoSchema(keys, envKeys), resolution_info: resolutionInfoSchema }),

@@ -40,7 +40,10 @@ function authorIdsOf(f: Record<string, unknown>): string[] | undefined {
 export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
   const { keys } = spec;
   const base = `/api/${keys.name}/revisions`;
-  const schemas = requestSchemas(keys, { acceptsDelta: Boolean(spec.acceptsDelta) });
+  const schemas = requestSchemas(keys, {
+    acceptsDelta: Boolean(spec.acceptsDelta),
+    retrieveOptions: spec.retrieveOptions,
+  });
   const responses = responseSchemas(keys);
   const wire = (r: Parameters<typeof revisionToWire>[1]) => revisionToWire(keys, r);
   /** The revision (with embeds replaced when they were resolved), what found it, and what was embedded. */
@@ -166,14 +169,21 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       response: responses.retrieved,
       handler: async ({ ctx, body }) => {
         const { refs, resolve, embeds } = retrieveRequest(body, Boolean(body.resolve));
-        return serializedResponse(
-          await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refs, {
-            resolve,
-            embeds,
-            cache: revisionCacheFor(ctx.app),
-            splitKey: ctx.header(SPLIT_KEY_HEADER) ?? undefined,
-          }),
-        );
+        const found = await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refs, {
+          resolve,
+          embeds,
+          cache: revisionCacheFor(ctx.app),
+          splitKey: ctx.header(SPLIT_KEY_HEADER) ?? undefined,
+        });
+        if (!spec.shapeRetrieved) return serializedResponse(found);
+        const response: Record<string, unknown> = retrievalResponse(found);
+        const revision = response[keys.revision] as { data?: Record<string, unknown> };
+        const shaped = spec.shapeRetrieved(revision.data ?? {}, body);
+        return {
+          ...response,
+          [keys.revision]: { ...revision, data: shaped.data },
+          ...(shaped.windowing ? { windowing: shaped.windowing } : {}),
+        };
       },
     }),
     defineRoute({
