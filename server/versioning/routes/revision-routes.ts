@@ -64,6 +64,18 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       );
     return answer;
   };
+  /** The retrieval, with the revision's data as the domain's retrieve options shape it (testsets). */
+  const answer = (found: Retrieval, options: Record<string, unknown>) => {
+    if (!spec.shapeRetrieved) return serializedResponse(found);
+    const response: Record<string, unknown> = retrievalResponse(found);
+    const revision = response[keys.revision] as { data?: Record<string, unknown> };
+    const shaped = spec.shapeRetrieved(revision.data ?? {}, options);
+    return {
+      ...response,
+      [keys.revision]: { ...revision, data: shaped.data },
+      ...(shaped.windowing ? { windowing: shaped.windowing } : {}),
+    };
+  };
   const embedOptions = (body: Record<string, unknown>): EmbedOptions => ({
     maxDepth: body.max_depth as number | undefined,
     maxEmbeds: body.max_embeds as number | undefined,
@@ -175,15 +187,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
           cache: revisionCacheFor(ctx.app),
           splitKey: ctx.header(SPLIT_KEY_HEADER) ?? undefined,
         });
-        if (!spec.shapeRetrieved) return serializedResponse(found);
-        const response: Record<string, unknown> = retrievalResponse(found);
-        const revision = response[keys.revision] as { data?: Record<string, unknown> };
-        const shaped = spec.shapeRetrieved(revision.data ?? {}, body);
-        return {
-          ...response,
-          [keys.revision]: { ...revision, data: shaped.data },
-          ...(shaped.windowing ? { windowing: shaped.windowing } : {}),
-        };
+        return answer(found, body);
       },
     }),
     defineRoute({
@@ -200,13 +204,14 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
         const inline = body[keys.revision] as { data: Record<string, unknown> } | undefined;
         const { refs, embeds } = retrieveRequest(body, true);
         if (!inline)
-          return serializedResponse(
+          return answer(
             await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refs, {
               resolve: true,
               embeds,
               cache: revisionCacheFor(ctx.app),
               splitKey: ctx.header(SPLIT_KEY_HEADER) ?? undefined,
             }),
+            {},
           );
         const resolved = await resolveInline(ctx.app.db, scopeOf(ctx), spec, inline.data, refs, embedOptions(body));
         return { ...one(keys.revision, { data: resolved.data }), resolution_info: resolutionInfo(resolved) };
