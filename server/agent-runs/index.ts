@@ -38,6 +38,7 @@ export { type RunAgent } from "./run-types";
 export { nodeRuntime, pythonProgram, pythonRuntime, PYTHON_HEAP_MB, RESULT_MARKER, type CodeLimits } from "./tools";
 export { recordRunTrace } from "./record-run-trace";
 export { runSweepWorker } from "./runs/run-sweep";
+export { drivenRunsEnded } from "./runs/live-runs";
 export { listRuns, RUN_ORIGINS, RUN_STATUSES, type RunOrigin, type RunStatus } from "./runs/run-store";
 export { driveRun } from "./runs/drive-run";
 export { cancelRun } from "./runs/cancel-run";

@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { ForbiddenError, UnauthorizedError } from "@/server/core/errors";
 import { defineRoute } from "@/server/http/route";
+import { drivenRunsEnded } from "@/server/agent-runs";
 import { refreshLiveRuns } from "@/server/evaluations";
 import { drainBackgroundWorkers } from "./workers";
 
@@ -27,7 +28,11 @@ export const cronRoutes = [
     }),
     handler: async ({ ctx, query }) => {
       checkCronSecret(ctx.app.config.cronSecret, ctx.request.headers.get("authorization"));
-      return { workers: await drainBackgroundWorkers(ctx.app, query.limit) };
+      const workers = await drainBackgroundWorkers(ctx.app, query.limit);
+      // A run the sweep took over goes on in this process: without a worker loop (serverless),
+      // nothing may still run once the answer is sent, since the platform freezes the function.
+      if (ctx.app.config.workers !== "in-process") await drivenRunsEnded(ctx.app.db);
+      return { workers };
     },
   }),
   defineRoute({

@@ -1,11 +1,10 @@
 import { PROJECT_SETUPS } from "@/server/boot";
 import { randomBytes } from "node:crypto";
 import { createAccount } from "@/server/auth";
-import { createApiDoors, type NodeRequestHandler } from "@/server/boot";
+import { createApiDoors, type NodeRequestHandler, type WebDoor } from "@/server/boot";
 import { loadConfig, type Config } from "@/server/core/config";
 import type { DatabaseHandle } from "@/server/db";
 import type { AppContext } from "@/server/core/app-context";
-import type { RequestHandler } from "@/server/http/router";
 import { SecretBox, verifySecretKey } from "@/server/encryption";
 import { assertResponseContract } from "./response-contract";
 import { openTestDatabase } from "./test-database";
@@ -29,8 +28,8 @@ export interface TestResponse<T = any> {
 export interface TestApp {
   context: AppContext;
   database: DatabaseHandle;
-  /** The Next.js door (a web Request in, a Response out). */
-  handle: RequestHandler;
+  /** The Next.js door (a web Request in, a Response out; `after` as Next.js's, to run what follows the answer). */
+  handle: WebDoor;
   /** The production server's node:http door (server.ts), over the same route table. */
   serve: NodeRequestHandler;
   /** Calls the API through the same router Next.js uses, with a real Request. */

@@ -3,7 +3,7 @@ import { logger } from "@/server/core/logger";
 import type { NativeEvent } from "@/server/streams";
 import type { TurnHandle } from "../start-turn";
 import { EventLogWriter } from "./event-log";
-import { liveRunsOf, liveSessionKey, liveSessionsOf, PROCESS_LEASE_OWNER } from "./live-runs";
+import { liveRunsOf, liveSessionKey, liveSessionsOf, PROCESS_LEASE_OWNER, trackDrivenRun } from "./live-runs";
 import { renewLease, type NewRun } from "./run-store";
 import { onRunNotice, RUN_CANCEL_CHANNEL } from "./run-wakeups";
 
@@ -79,7 +79,7 @@ export function driveRun(
     },
   });
 
-  void (async () => {
+  const drive = (async () => {
     let seq = lastSeq;
     let paused = false;
     const reader = turn.events.getReader();
@@ -122,6 +122,7 @@ export function driveRun(
       closeClient();
     }
   })().catch((error: unknown) => logger.error({ err: error, runId: run.id }, "ending the run failed"));
+  trackDrivenRun(db, drive);
 
   return { events: attached, recorded };
 }

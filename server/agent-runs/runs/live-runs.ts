@@ -22,3 +22,22 @@ export const liveSessionsOf = processWide<Database, Map<string, () => Promise<vo
 );
 
 export const liveSessionKey = (projectId: string, sessionId: string) => `${projectId}/${sessionId}`;
+
+/**
+ * Each run this process drives until its end is recorded. On a serverless host nothing may be
+ * left running once an answer's after-work settles (the platform freezes the function), so that
+ * work waits for these (`drivenRunsEnded`).
+ */
+const drivenOf = processWide<Database, Set<Promise<void>>>("agent-driven-runs", () => new Set());
+
+/** Counts `drive` among this process's runs until it settles. */
+export function trackDrivenRun(db: Database, drive: Promise<void>): void {
+  const driven = drivenOf(db);
+  const tracked = drive.finally(() => driven.delete(tracked));
+  driven.add(tracked);
+}
+
+/** Resolves once every run this process drives now has recorded its end (runs started later are not waited for). */
+export async function drivenRunsEnded(db: Database): Promise<void> {
+  await Promise.allSettled([...drivenOf(db)]);
+}
