@@ -138,6 +138,52 @@ test("the editor's chat pane keeps its composer on screen at 1600x900; the form 
   expect(JSON.stringify(json)).not.toMatch(/"render"|null/);
 });
 
+/** A select's chosen option and a textarea's placeholder are shown whole (not cut at the box's edge). */
+async function shownWhole(field: Locator): Promise<boolean> {
+  return field.evaluate((el) => {
+    const style = getComputedStyle(el);
+    const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (el instanceof HTMLSelectElement) {
+      const canvas = document.createElement("canvas").getContext("2d")!;
+      canvas.font = style.font;
+      return canvas.measureText(el.selectedOptions[0]!.text).width <= room;
+    }
+    // The placeholder laid out as the textarea lays it out: same width, font and wrapping.
+    const probe = document.createElement("div");
+    Object.assign(probe.style, {
+      position: "absolute",
+      visibility: "hidden",
+      width: `${room}px`,
+      font: style.font,
+      lineHeight: style.lineHeight,
+      whiteSpace: "pre-wrap",
+      overflowWrap: "break-word",
+    });
+    probe.textContent = (el as HTMLTextAreaElement).placeholder;
+    document.body.append(probe);
+    const height = probe.getBoundingClientRect().height;
+    probe.remove();
+    return height <= el.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom) + 1;
+  });
+}
+
+test("the editor's chat pane at 1280x800 shows its session picker and its composer's placeholder whole", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const agent = await seedAgent(page, "Pane text");
+  await page.goto(agent.base);
+  const pane = page.getByRole("complementary", { name: "Chat" });
+  const show = page.getByRole("button", { name: "Show chat panel" });
+  await expect(pane.or(show)).toBeVisible();
+  if (await show.isVisible()) await show.click();
+  const picker = pane.getByLabel("Chat session");
+  const composer = pane.getByLabel("Message the agent");
+  await expect(composer).toBeVisible();
+  expect(await shownWhole(picker), "session picker").toBe(true);
+  expect(await shownWhole(composer), "composer placeholder").toBe(true);
+});
+
 test("traces list: each run says what went in and out, and the search box keeps its width on a phone", async ({
   page,
 }, testInfo) => {

@@ -109,6 +109,7 @@ for (const width of widths) {
   test(`every page fits ${width} px, light and dark`, async ({ page }, testInfo) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
+    const titleLefts = new Map<string, number>();
     for (const { name, path } of pages(seed)) {
       await page.emulateMedia({ colorScheme: "light" });
       await page.goto(path);
@@ -125,8 +126,17 @@ for (const width of widths) {
           inner: window.innerWidth,
         }));
         expect(seen.scroll, `${name} (${path}) overflows at ${width} px, ${scheme}`).toBeLessThanOrEqual(seen.inner);
+        // Lists that stack on a phone (Agents, API keys, Members) show every column: nothing scrolls out of the card.
+        const cutOff = await page.evaluate(() =>
+          [...document.querySelectorAll("table[data-stacked]")]
+            .filter((table) => table.parentElement!.scrollWidth > table.parentElement!.clientWidth + 1)
+            .map((table) => table.getAttribute("aria-label")),
+        );
+        expect(cutOff, `${name}: tables cut off at ${width} px`).toEqual([]);
         await page.screenshot({ path: testInfo.outputPath(`${name}-${width}-${scheme}.png`) });
       }
+      const titleLeft = await page.evaluate(() => document.querySelector("main h1")?.getBoundingClientRect().x);
+      if (titleLeft !== undefined) titleLefts.set(name, Math.round(titleLeft));
       // The current tab is in view in the sideways-scrolling strip (Deploy is last: on a phone, past the edge).
       if (name === "deploy")
         await expect(
@@ -135,6 +145,8 @@ for (const width of widths) {
       if (name === "not-found") await expect(page.getByRole("link", { name: /agents/i }).first()).toBeVisible();
       else await expectNavigationReachable(page, width < 768);
     }
+    // One gutter: every page's title starts where the agent pages' does.
+    expect(new Set(titleLefts.values()), JSON.stringify(Object.fromEntries(titleLefts))).toHaveProperty("size", 1);
   });
 }
 

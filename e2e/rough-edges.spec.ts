@@ -84,7 +84,7 @@ test("the diff shows an edited AGENTS.md line by line", async ({ page }) => {
   await page.screenshot({ path: test.info().outputPath("diff-text-block.png"), fullPage: true });
 });
 
-test("forking shows the variant's name in the toast and the switcher; the toast leaves Commit clear; the history names versions", async ({
+test("forking shows the variant's name in the toast and the switcher; the toast leaves Commit and the variant picker clear; the history names versions", async ({
   page,
 }) => {
   const agent = await seed(page, `Fork probe ${Date.now().toString(36)}`);
@@ -106,8 +106,10 @@ test("forking shows the variant's name in the toast and the switcher; the toast 
   const commit = page.getByRole("button", { name: /^Commit/ });
   await expect(commit).toBeVisible();
   expect(await overlaps(toast, commit)).toBe(false);
+  expect(await overlaps(toast, switcher)).toBe(false);
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await overlaps(toast, commit)).toBe(false);
+  expect(await overlaps(toast, switcher)).toBe(false);
   await page.screenshot({ path: test.info().outputPath("fork-toast-390.png") });
 });
 

@@ -18,7 +18,7 @@ export function AgentLayout({ children }: { children: ReactNode }) {
     const text = describeLoadError(agent.error);
     const notFound = text.notFound;
     return (
-      <div className="mx-auto flex w-full max-w-3xl flex-col gap-4 px-4 py-10 md:px-8">
+      <div className="flex w-full max-w-3xl flex-col gap-4 px-4 py-10 md:px-6">
         <Notice
           tone="danger"
           title={notFound ? "This agent does not exist" : "Could not load the agent"}

@@ -23,7 +23,7 @@ import { VersionBadge } from "./version-badge";
 export function AgentsTable({ items, environments }: { items: AgentListItem[]; environments: EnvironmentColumn[] }) {
   const router = useRouter();
   return (
-    <Table aria-label="Agents">
+    <Table aria-label="Agents" stacked>
       <TableHeaderGroup>
         <tr>
           <TableColumnHeader>Agent</TableColumnHeader>
@@ -73,7 +73,7 @@ export function AgentsTable({ items, environments }: { items: AgentListItem[]; e
                   </span>
                 </div>
               </TableCell>
-              <TableCell>
+              <TableCell label="Latest">
                 {item.latest ? (
                   <VersionBadge version={item.latest.version} tone="accent" />
                 ) : (
@@ -81,7 +81,7 @@ export function AgentsTable({ items, environments }: { items: AgentListItem[]; e
                 )}
               </TableCell>
               {environments.map((env) => (
-                <TableCell key={env.slug}>
+                <TableCell key={env.slug} label={env.name}>
                   <DeploymentCell
                     environment={env.name}
                     latestVersion={item.latest?.version}
@@ -89,7 +89,7 @@ export function AgentsTable({ items, environments }: { items: AgentListItem[]; e
                   />
                 </TableCell>
               ))}
-              <TableCell className="max-w-0 min-w-56">
+              <TableCell className="max-w-0 min-w-56" label="Last change">
                 {item.latest ? (
                   <div className="flex min-w-0 items-center gap-3">
                     <span className="min-w-0 flex-1 truncate" title={item.latest.message ?? undefined}>

@@ -16,7 +16,7 @@ export function RouteError({ error, retry }: { error: unknown; retry?: () => voi
   const canRetry = retry && (digest !== "" || text.retry);
   const message = digest ? "The server could not render this page." : text.message;
   return (
-    <div className="mx-auto flex w-full max-w-3xl flex-col gap-4 px-4 py-10 md:px-8">
+    <div className="flex w-full max-w-3xl flex-col gap-4 px-4 py-10 md:px-6">
       <Notice
         tone="danger"
         title="Something went wrong on this page"

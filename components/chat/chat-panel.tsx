@@ -77,7 +77,8 @@ export function ChatPanel({
             value={stored ? session.id : ""}
             onChange={(e) => void choose(e.target.value)}
           >
-            <option value="">{stored ? "New chat" : "This chat (not saved yet)"}</option>
+            {/* Short: in the editor's side pane the picker is about 200 px wide. */}
+            <option value="">{stored ? "New chat" : "Unsaved chat"}</option>
             {sessions.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.title} · {formatRelative(new Date(s.updatedAt))}
@@ -168,7 +169,7 @@ function Conversation({
           onKeyDown={onKeyDown}
           rows={2}
           placeholder={
-            unavailable ? "Chat is unavailable" : "Message the agent… (Enter sends, Shift+Enter adds a line)"
+            unavailable ? "Chat is unavailable" : "Message the agent… (Enter sends)"
           }
           disabled={Boolean(unavailable)}
           className="min-w-0 flex-1 resize-none rounded-lg border border-line bg-surface px-3 py-2 text-sm focus:border-accent focus:outline-none"

@@ -1,9 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { Kbd } from "@/components/ui";
+import { useRef } from "react";
 import { useCanEdit } from "@/components/shell/account-context";
-import { AlertIcon, Button, CheckIcon, Input, cn } from "@/components/ui";
+import { AlertIcon, Button, CheckIcon, Input, Kbd, cn, useToastClearance } from "@/components/ui";
 import { modKeyLabel } from "./shortcut-label";
 
 /** The bottom of the editor: a commit message and the Commit button (Ctrl/⌘+Enter or Ctrl/⌘+S). */
@@ -37,8 +37,11 @@ export function CommitBar({
   const status = blocked ?? (dirty ? `Commits version ${nextVersion}` : "No changes to commit");
   // A disabled button shows no tooltip: the reason and the way to the problems stay in view.
   const problemsBlock = canEdit && blockedByDraft !== null && dirty && !outcome;
+  const bar = useRef<HTMLFormElement>(null);
+  useToastClearance(bar);
   return (
     <form
+      ref={bar}
       onSubmit={(event) => {
         event.preventDefault();
         onCommit();

@@ -109,7 +109,10 @@ export function HistoryRow({
             Diff
           </Link>
         ) : (
-          <span className="w-[38px]" />
+          // The first revision has nothing to diff against: an invisible twin keeps its columns where every other row has them.
+          <span aria-hidden="true" className={cn(buttonClass({ variant: "ghost", size: "sm" }), "invisible")}>
+            Diff
+          </span>
         )}
         <button
           type="button"

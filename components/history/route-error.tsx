@@ -32,7 +32,7 @@ export function RouteError({
     : text.message;
   const canRetry = digest !== undefined || text.retry;
   return (
-    <div className="mx-auto flex w-full max-w-3xl flex-col gap-4 px-4 py-10 md:px-8">
+    <div className="flex w-full max-w-3xl flex-col gap-4 px-4 py-10 md:px-6">
       <Notice
         tone="danger"
         title={title}

@@ -16,7 +16,7 @@ import type { ApiKey } from "./types";
 
 export function ApiKeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
   return (
-    <Table aria-label="API keys">
+    <Table aria-label="API keys" stacked>
       <TableHeaderGroup>
         <tr>
           <TableColumnHeader>Name</TableColumnHeader>
@@ -35,16 +35,16 @@ export function ApiKeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (ke
             <TableCell className={key.revoked_at ? "text-muted" : key.name ? "font-medium" : "text-muted italic"}>
               {key.name ?? "Unnamed"}
             </TableCell>
-            <TableCell>
+            <TableCell label="Key">
               <code className="rounded bg-surface-muted px-1.5 py-0.5 font-mono text-xs text-muted">{key.prefix}…</code>
             </TableCell>
-            <TableCell className="text-muted">
+            <TableCell className="text-muted" label="Created">
               <TimeAgo iso={key.created_at} />
             </TableCell>
-            <TableCell className="text-muted">
+            <TableCell className="text-muted" label="Last used">
               <TimeAgo iso={key.last_used_at} fallback="Never" />
             </TableCell>
-            <TableCell>
+            <TableCell label="Status">
               <ApiKeyStatus apiKey={key} />
             </TableCell>
             <TableCell className="text-right">

@@ -53,7 +53,7 @@ export function MembersSection() {
           <Notice tone="danger">{members.error.message}</Notice>
         </div>
       ) : (
-        <Table>
+        <Table aria-label="Members" stacked>
           <TableHeaderGroup>
             <TableRow>
               <TableColumnHeader>Name</TableColumnHeader>
@@ -68,9 +68,9 @@ export function MembersSection() {
           <TableBody>
             {(members.data ?? []).map((m) => (
               <TableRow key={m.id}>
-                <TableCell>{m.name ?? "—"}</TableCell>
-                <TableCell>{m.email}</TableCell>
-                <TableCell>
+                <TableCell className="font-medium">{m.name ?? "—"}</TableCell>
+                <TableCell label="Email">{m.email}</TableCell>
+                <TableCell label="Role">
                   {isOwner && m.id !== user.id ? (
                     <select
                       aria-label={`Role of ${m.email}`}
@@ -88,7 +88,7 @@ export function MembersSection() {
                     m.role
                   )}
                 </TableCell>
-                <TableCell>
+                <TableCell label="Joined">
                   <TimeAgo iso={new Date(m.joinedAt).toISOString()} />
                 </TableCell>
                 <TableCell className="text-right">

@@ -8,7 +8,7 @@ import { buttonClass } from "@/components/ui";
  */
 export function NotFoundView({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <div className="mx-auto flex w-full max-w-xl flex-col items-start gap-4 px-4 py-16 md:px-8" data-testid="not-found">
+    <div className="flex w-full max-w-xl flex-col items-start gap-4 px-4 py-16 md:px-6" data-testid="not-found">
       <p className="font-mono text-sm font-semibold text-accent">404</p>
       <h1 className="text-2xl font-semibold tracking-tight text-balance">{title}</h1>
       <div className="text-base text-muted">{children}</div>

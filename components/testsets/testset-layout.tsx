@@ -23,7 +23,7 @@ export function TestsetLayout({ testsetId, children }: { testsetId: string; chil
     },
   ];
   return (
-    <div className="mx-auto flex w-full max-w-[100rem] min-w-0 flex-col gap-4 px-4 py-6 md:px-8">
+    <div className="flex w-full max-w-[100rem] min-w-0 flex-col gap-4 px-4 py-6 md:px-6">
       <header className="flex min-w-0 flex-col border-b border-line">
         <Link href={testsetPaths.list()} className="w-fit text-xs text-muted hover:text-foreground hover:underline">
           Testsets

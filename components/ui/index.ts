@@ -34,6 +34,6 @@ export { Skeleton } from "./skeleton";
 export { Table, TableBody, TableCell, TableHeaderGroup, TableColumnHeader, TableRow } from "./table";
 export { TextField, type TextFieldProps } from "./text-field";
 export { formatRelative, TimeAgo } from "./time-ago";
-export { ToastProvider, useToast, type ToastInput } from "./toast";
+export { ToastProvider, useToast, useToastClearance, type ToastInput } from "./toast";
 export { describeLoadError, type LoadErrorText } from "./load-error";
 export { isForeignKeyPress, useHotkeys, type Hotkeys } from "./use-hotkeys";

@@ -1,12 +1,21 @@
 import type { ComponentProps } from "react";
 import { cn } from "./cn";
 
-/** Plain semantic table parts with the house styling; scrolls sideways on narrow screens. */
-export function Table({ className, ...props }: ComponentProps<"table">) {
+/**
+ * Plain semantic table parts with the house styling; scrolls sideways on narrow screens, or with
+ * `stacked` shows each row as a card of labelled lines on a phone (globals.css), where a
+ * sideways-scrolling list would hide most of its columns. Cells of a stacked table name their
+ * column with `label`.
+ */
+export function Table({ className, stacked, ...props }: ComponentProps<"table"> & { stacked?: boolean }) {
   return (
     // `relative` keeps absolutely positioned content (sr-only labels) inside the scroll box.
-    <div className="relative w-full overflow-x-auto">
-      <table className={cn("w-full border-collapse text-left text-sm", className)} {...props} />
+    <div className="relative w-full overflow-x-auto" data-table-scroll>
+      <table
+        data-stacked={stacked || undefined}
+        className={cn("w-full border-collapse text-left text-sm", className)}
+        {...props}
+      />
     </div>
   );
 }
@@ -35,6 +44,13 @@ export function TableColumnHeader({ className, ...props }: ComponentProps<"th">)
   );
 }
 
-export function TableCell({ className, ...props }: ComponentProps<"td">) {
-  return <td className={cn("px-4 py-2 align-middle whitespace-nowrap first:pl-5 last:pr-5", className)} {...props} />;
+/** `label`: the column's name, shown above the value when a stacked table stacks. */
+export function TableCell({ className, label, ...props }: ComponentProps<"td"> & { label?: string }) {
+  return (
+    <td
+      data-label={label}
+      className={cn("px-4 py-2 align-middle whitespace-nowrap first:pl-5 last:pr-5", className)}
+      {...props}
+    />
+  );
 }

@@ -1,6 +1,15 @@
 "use client";
 
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+  type RefObject,
+} from "react";
 import { cn } from "./cn";
 import { focusRing } from "./focus-ring";
 import { AlertIcon, CheckIcon, CloseIcon } from "./icons";
@@ -30,12 +39,15 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={value}>
       {children}
-      {/* Top right, under the top bar: the bottom of a page holds its sticky action bars (the editor's Commit). */}
+      {/*
+        Bottom right, standing above a sticky action bar (the editor's Commit) by the height it
+        reserves: at the top they covered the page header's controls (the variant picker).
+      */}
       <div
         aria-live="polite"
         aria-label="Notifications"
         data-testid="toasts"
-        className="pointer-events-none fixed top-16 right-4 z-50 flex w-80 max-w-[calc(100%-2rem)] flex-col gap-2"
+        className="pointer-events-none fixed right-4 bottom-[calc(1rem+var(--toast-clearance,0px))] z-50 flex w-80 max-w-[calc(100%-2rem)] flex-col gap-2"
       >
         {toasts.map((toast) => (
           <ToastItem key={toast.id} toast={toast} onDismiss={() => dismiss(toast.id)} />
@@ -71,6 +83,21 @@ function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: () => void }
       </button>
     </div>
   );
+}
+
+/** A bar stuck to the bottom of the window keeps toasts above it while it is shown. */
+export function useToastClearance(bar: RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    const element = bar.current;
+    if (!element) return;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => root.style.setProperty("--toast-clearance", `${element.offsetHeight}px`));
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty("--toast-clearance");
+    };
+  }, [bar]);
 }
 
 export function useToast(): (toast: ToastInput) => void {

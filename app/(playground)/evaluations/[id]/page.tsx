@@ -12,7 +12,7 @@ export default async function EvaluationPage({ params }: { params: Promise<{ id:
   if (!isUuid(id)) notFound();
   // Wider than the reading width: outputs sit side by side.
   return (
-    <div className="mx-auto flex w-full max-w-7xl flex-col gap-8 px-4 py-8 md:px-8 md:py-10">
+    <div className="flex w-full max-w-7xl flex-col gap-8 px-4 py-8 md:px-6 md:py-10">
       <PageHeader
         title="Evaluation"
         description={

@@ -10,7 +10,7 @@ export default async function CompareEvaluationsPage({ searchParams }: { searchP
   const params = await searchParams;
   // Wider than the reading width: outputs sit side by side.
   return (
-    <div className="mx-auto flex w-full max-w-7xl flex-col gap-8 px-4 py-8 md:px-8 md:py-10">
+    <div className="flex w-full max-w-7xl flex-col gap-8 px-4 py-8 md:px-6 md:py-10">
       <PageHeader
         title="Compare evaluations"
         description={
