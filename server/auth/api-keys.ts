@@ -6,6 +6,7 @@ import type { Database, Executor } from "@/server/db";
 import { apiKeys } from "@/server/db/schema";
 import { generateKeyMaterial } from "./key-material";
 import { announcePrincipalChange, principalCacheFor } from "./principal-cache";
+import { recordAudit } from "@/server/audit";
 
 export interface ApiKeyRecord {
   id: string;
@@ -53,20 +54,30 @@ export async function createApiKey(
     );
   }
   const material = generateKeyMaterial();
-  const [row] = await db
-    .insert(apiKeys)
-    .values({
-      id: newId(),
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(apiKeys)
+      .values({
+        id: newId(),
+        projectId: input.projectId,
+        userId: input.userId,
+        name: input.name ?? null,
+        prefix: material.prefix,
+        hash: material.hash,
+        scopes,
+        expiresAt: input.expiresAt ?? null,
+      })
+      .returning(columns);
+    const apiKey = toRecord(row);
+    await recordAudit(tx, {
       projectId: input.projectId,
-      userId: input.userId,
-      name: input.name ?? null,
-      prefix: material.prefix,
-      hash: material.hash,
-      scopes,
-      expiresAt: input.expiresAt ?? null,
-    })
-    .returning(columns);
-  return { apiKey: toRecord(row), secret: material.secret };
+      action: "api_key.created",
+      targetType: "api_key",
+      targetId: apiKey.id,
+      after: auditView(apiKey),
+    });
+    return { apiKey, secret: material.secret };
+  });
 }
 
 export async function listApiKeys(db: Executor, projectId: string): Promise<ApiKeyRecord[]> {
@@ -97,6 +108,14 @@ export async function revokeApiKey(db: Database, projectId: string, id: string):
       .where(and(eq(apiKeys.projectId, projectId), eq(apiKeys.id, id)))
       .returning(columns);
     await announcePrincipalChange(tx);
+    await recordAudit(tx, {
+      projectId,
+      action: "api_key.revoked",
+      targetType: "api_key",
+      targetId: id,
+      before: auditView(toRecord(existing)),
+      after: auditView(toRecord(revoked)),
+    });
     return toRecord(revoked);
   });
   principalCacheFor(db).forgetKey(id);
@@ -113,4 +132,16 @@ function normaliseScopes(scopes: readonly KeyScope[]): KeyScope[] {
     throw new BadRequestError("Give at least one scope: read, run, ingest or full", "invalid_scopes");
   if (scopes.includes("full")) return ["full"];
   return KEY_SCOPES.filter((s) => scopes.includes(s));
+}
+
+/** What the audit log keeps of a key: never its hash or secret. */
+function auditView(key: ApiKeyRecord) {
+  return {
+    name: key.name,
+    prefix: key.prefix,
+    user_id: key.userId,
+    scopes: key.scopes,
+    expires_at: key.expiresAt,
+    revoked_at: key.revokedAt,
+  };
 }

@@ -4,9 +4,11 @@ import type { AppContext } from "@/server/core/app-context";
 import { errorResponse } from "@/server/http/error-response";
 import { clientAddress } from "@/server/http/client-address";
 import { assertSameOrigin } from "@/server/http/same-origin";
+import { auditSignIn } from "./audit-sign-in";
 import { authFor } from "./auth-instance";
 import { AUTH_BASE_PATH, CLIENT_ADDRESS_HEADER } from "./better-auth";
 
+const SIGN_IN_PATH = new RegExp(`^${AUTH_BASE_PATH}/sign-in/`);
 const AUTH_URL = new RegExp(`^https?://[^/]+${AUTH_BASE_PATH}/`);
 
 export function isAuthRequest(request: Request): boolean {
@@ -35,7 +37,19 @@ export function createAuthHandler(app: AppContext): AuthHandler {
       const headers = new Headers(request.headers);
       if (address) headers.set(CLIENT_ADDRESS_HEADER, address);
       else headers.delete(CLIENT_ADDRESS_HEADER);
-      return await (await authFor(app)).handler(new Request(request, { headers }));
+      const signIn = request.method === "POST" && SIGN_IN_PATH.test(new URL(request.url).pathname);
+      const attempt = signIn ? await request.clone().json().catch(() => null) : null;
+      const response = await (await authFor(app)).handler(new Request(request, { headers }));
+      if (signIn && typeof attempt?.email === "string" && response.status !== 429) {
+        const answer = response.ok ? await response.clone().json().catch(() => null) : null;
+        await auditSignIn(app.db, {
+          email: attempt.email,
+          succeeded: response.ok,
+          userId: typeof answer?.user?.id === "string" ? answer.user.id : undefined,
+          clientAddress: address,
+        });
+      }
+      return response;
     } catch (error) {
       const requestId = newId();
       return errorResponse(error, requestId, logger.child({ requestId, path: new URL(request.url).pathname }));

@@ -6,6 +6,7 @@ import type { Executor, Transaction } from "@/server/db";
 import { projectInvites, projectMembers, projects } from "@/server/db/schema";
 import { hashKey } from "./key-material";
 import type { ProjectRole } from "@/server/core/roles";
+import { recordAudit } from "@/server/audit";
 
 export const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
 
@@ -41,19 +42,28 @@ export async function createInvite(
 ): Promise<{ invite: InviteRecord; token: string }> {
   const token = `inv_${randomBytes(24).toString("base64url")}`;
   const now = input.now ?? new Date();
-  const [row] = await db
-    .insert(projectInvites)
-    .values({
-      id: newId(),
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(projectInvites)
+      .values({
+        id: newId(),
+        projectId: input.projectId,
+        role: input.role,
+        tokenHash: hashKey(token),
+        createdBy: input.createdBy,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + INVITE_TTL_MS),
+      })
+      .returning(columns);
+    await recordAudit(tx, {
       projectId: input.projectId,
-      role: input.role,
-      tokenHash: hashKey(token),
-      createdBy: input.createdBy,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + INVITE_TTL_MS),
-    })
-    .returning(columns);
-  return { invite: row as InviteRecord, token };
+      action: "invite.created",
+      targetType: "invite",
+      targetId: row.id,
+      after: { role: row.role, expires_at: row.expiresAt },
+    });
+    return { invite: row as InviteRecord, token };
+  });
 }
 
 export async function listInvites(db: Executor, projectId: string): Promise<InviteRecord[]> {
@@ -66,19 +76,28 @@ export async function listInvites(db: Executor, projectId: string): Promise<Invi
 }
 
 export async function revokeInvite(db: Executor, projectId: string, id: string): Promise<void> {
-  const rows = await db
-    .update(projectInvites)
-    .set({ revokedAt: new Date() })
-    .where(
-      and(
-        eq(projectInvites.projectId, projectId),
-        eq(projectInvites.id, id),
-        isNull(projectInvites.acceptedAt),
-        isNull(projectInvites.revokedAt),
-      ),
-    )
-    .returning({ id: projectInvites.id });
-  if (rows.length === 0) throw new NotFoundError(`No open invite ${id} in this project`, "invite_not_found");
+  await db.transaction(async (tx) => {
+    const rows = await tx
+      .update(projectInvites)
+      .set({ revokedAt: new Date() })
+      .where(
+        and(
+          eq(projectInvites.projectId, projectId),
+          eq(projectInvites.id, id),
+          isNull(projectInvites.acceptedAt),
+          isNull(projectInvites.revokedAt),
+        ),
+      )
+      .returning({ id: projectInvites.id, role: projectInvites.role });
+    if (rows.length === 0) throw new NotFoundError(`No open invite ${id} in this project`, "invite_not_found");
+    await recordAudit(tx, {
+      projectId,
+      action: "invite.revoked",
+      targetType: "invite",
+      targetId: id,
+      before: { role: rows[0].role },
+    });
+  });
 }
 
 /** The project and role of a usable invite, or 404 saying why it cannot be used. */
@@ -137,5 +156,13 @@ export async function consumeInvite(
     .returning({ projectId: projectMembers.projectId });
   if (inserted.length === 0)
     throw new ConflictError(`You are already a member of ${preview.projectName}`, "already_member");
+  await recordAudit(tx, {
+    projectId: used.projectId,
+    action: "member.joined",
+    targetType: "member",
+    targetId: userId,
+    after: { role: used.role },
+    actor: { userId },
+  });
   return { projectId: used.projectId, role: used.role as ProjectRole };
 }

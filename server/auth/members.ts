@@ -4,6 +4,7 @@ import type { Database, Executor } from "@/server/db";
 import { projectMembers, projects, users } from "@/server/db/schema";
 import { announcePrincipalChange, principalCacheFor } from "./principal-cache";
 import { isProjectRole, type ProjectRole } from "@/server/core/roles";
+import { recordAudit } from "@/server/audit";
 
 export interface Member {
   id: string;
@@ -64,6 +65,16 @@ export async function setMemberRole(db: Database, projectId: string, userId: str
   await db.transaction(async (tx) => {
     const current = await lockMember(tx, projectId, userId);
     if (current === "owner" && role !== "owner") await assertAnotherOwner(tx, projectId, userId, "demote");
+    if (current !== role) {
+      await recordAudit(tx, {
+        projectId,
+        action: "member.role_changed",
+        targetType: "member",
+        targetId: userId,
+        before: { role: current },
+        after: { role },
+      });
+    }
     await tx
       .update(projectMembers)
       .set({ role })
@@ -78,6 +89,13 @@ export async function removeMember(db: Database, projectId: string, userId: stri
   await db.transaction(async (tx) => {
     const current = await lockMember(tx, projectId, userId);
     if (current === "owner") await assertAnotherOwner(tx, projectId, userId, "remove");
+    await recordAudit(tx, {
+      projectId,
+      action: "member.removed",
+      targetType: "member",
+      targetId: userId,
+      before: { role: current },
+    });
     await tx
       .delete(projectMembers)
       .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)));

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { analyticsRoutes } from "@/server/analytics";
 import { accountRoutes } from "@/server/auth/account-routes";
+import { auditRoutes } from "@/server/audit";
 import { controlsRoutes } from "@/server/controls";
 import { authRoutes } from "@/server/auth/routes";
 import { automationRoutes, referenceTriggerRoutes } from "@/server/automations";
@@ -37,6 +38,7 @@ export const apiRoutes: AnyRoute[] = [
   ...referenceTriggerRoutes,
   ...pricingRoutes,
   ...controlsRoutes,
+  ...auditRoutes,
   ...cronRoutes,
 ];
 

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { AppContext } from "@/server/core/app-context";
 import { ConflictError, NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
+import { recordAudit } from "@/server/audit";
 import { forgetControls } from "./project-controls";
 
 type App = Pick<AppContext, "db" | "dbKind" | "now">;
@@ -70,10 +71,21 @@ export async function createControl<I, R extends { id: string }, W>(
   const values = await resource.values(app, projectId, input);
   const now = app.now();
   const rows = (await unique(resource, input, () =>
-    app.db
-      .insert(resource.table)
-      .values({ id: newId(), projectId, ...values, createdAt: now, updatedAt: now })
-      .returning(),
+    app.db.transaction(async (tx) => {
+      const inserted = (await tx
+        .insert(resource.table)
+        .values({ id: newId(), projectId, ...values, createdAt: now, updatedAt: now })
+        .returning()) as R[];
+      // The row, not the wire: the wire reads spend through app.db, outside this transaction.
+      const after = inserted[0];
+      await recordAudit(tx, {
+        projectId,
+        ...auditTarget(resource, inserted[0].id),
+        action: `${resource.entity}.created`,
+        after,
+      });
+      return inserted;
+    }),
   )) as R[];
   forgetControls(app, projectId);
   return (await resource.toWire(app, rows))[0];
@@ -88,12 +100,26 @@ export async function updateControl<I, R extends { id: string }, W>(
 ): Promise<W> {
   const { table } = resource;
   const values = await resource.values(app, projectId, input);
+  const before = await getControl(app, resource, projectId, id);
   const rows = (await unique(resource, input, () =>
-    app.db
-      .update(table)
-      .set({ ...values, updatedAt: app.now() })
-      .where(and(eq(table.id, id), eq(table.projectId, projectId)))
-      .returning(),
+    app.db.transaction(async (tx) => {
+      const updated = (await tx
+        .update(table)
+        .set({ ...values, updatedAt: app.now() })
+        .where(and(eq(table.id, id), eq(table.projectId, projectId)))
+        .returning()) as R[];
+      if (updated.length) {
+        const after = updated[0];
+        await recordAudit(tx, {
+          projectId,
+          ...auditTarget(resource, id),
+          action: `${resource.entity}.updated`,
+          before,
+          after,
+        });
+      }
+      return updated;
+    }),
   )) as R[];
   if (!rows.length)
     throw new NotFoundError(`No ${resource.label} ${id} in this project`, `${resource.entity}_not_found`);
@@ -109,9 +135,16 @@ export async function deleteControl<I, R extends { id: string }, W>(
 ): Promise<W> {
   const { table } = resource;
   const before = await getControl(app, resource, projectId, id);
-  await app.db.delete(table).where(and(eq(table.id, id), eq(table.projectId, projectId)));
+  await app.db.transaction(async (tx) => {
+    await tx.delete(table).where(and(eq(table.id, id), eq(table.projectId, projectId)));
+    await recordAudit(tx, { projectId, ...auditTarget(resource, id), action: `${resource.entity}.deleted`, before });
+  });
   forgetControls(app, projectId);
   return before;
+}
+
+function auditTarget(resource: { entity: string }, id: string) {
+  return { targetType: resource.entity, targetId: id };
 }
 
 async function unique<T>(

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { BadRequestError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
+import { recordAudit } from "@/server/audit";
 import { artifacts, deployGates } from "@/server/db/schema";
 
 /** The environment a deploy gate guards. */
@@ -61,14 +62,42 @@ export async function setDeployGate(
   await assertArtifact(db, scope.projectId, "testsets", input.testsetId, "testsetId");
   await assertArtifact(db, scope.projectId, "evaluators", input.evaluatorId, "evaluatorId");
   const values = { ...input, updatedAt: new Date(), updatedById: scope.userId };
-  await db
-    .insert(deployGates)
-    .values({ projectId: scope.projectId, ...values })
-    .onConflictDoUpdate({ target: deployGates.projectId, set: values });
-  return (await getDeployGate(db, scope.projectId))!;
+  return db.transaction(async (tx) => {
+    const before = await getDeployGate(tx, scope.projectId);
+    await tx
+      .insert(deployGates)
+      .values({ projectId: scope.projectId, ...values })
+      .onConflictDoUpdate({ target: deployGates.projectId, set: values });
+    const after = (await getDeployGate(tx, scope.projectId))!;
+    await recordAudit(tx, {
+      projectId: scope.projectId,
+      action: "deploy_rule.set",
+      targetType: "deploy_rule",
+      targetId: GATED_ENVIRONMENT,
+      before: before && auditView(before),
+      after: auditView(after),
+    });
+    return after;
+  });
 }
 
 /** Removes the gate: production takes any deploy again. */
 export async function clearDeployGate(db: Executor, projectId: string): Promise<void> {
-  await db.delete(deployGates).where(eq(deployGates.projectId, projectId));
+  await db.transaction(async (tx) => {
+    const before = await getDeployGate(tx, projectId);
+    await tx.delete(deployGates).where(eq(deployGates.projectId, projectId));
+    if (before) {
+      await recordAudit(tx, {
+        projectId,
+        action: "deploy_rule.cleared",
+        targetType: "deploy_rule",
+        targetId: GATED_ENVIRONMENT,
+        before: auditView(before),
+      });
+    }
+  });
+}
+
+function auditView(gate: DeployGate) {
+  return { environment: GATED_ENVIRONMENT, testset: gate.testset, evaluator: gate.evaluator, min_score: gate.minScore };
 }

@@ -12,6 +12,8 @@ export interface Incoming {
    * cookies): built on first use by the node:http door, so a plain JSON route never pays for it.
    */
   readonly request: Request;
+  /** The socket's peer address, when the door has a socket (node:http). */
+  readonly peer?: string;
 }
 
 /** Anything with `get(name)`: web `Headers`, or the node:http door's view of the raw headers. */

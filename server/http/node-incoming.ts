@@ -51,6 +51,10 @@ class NodeIncomingRequest implements NodeIncoming {
     this.search = q < 0 ? "" : target.slice(q + 1);
   }
 
+  get peer(): string | undefined {
+    return this.req.socket.remoteAddress;
+  }
+
   header(name: string): string | null {
     const value = this.req.headers[name];
     return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;

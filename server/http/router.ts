@@ -14,6 +14,8 @@ import type { AppContext } from "@/server/core/app-context";
 import type { Principal } from "@/server/core/principal";
 import { hasRole, requireRole } from "@/server/core/roles";
 import { requireScope } from "@/server/core/key-scopes";
+import { withAuditActor, type AuditActor } from "@/server/core/audit-actor";
+import { clientAddress } from "./client-address";
 import { errorReply } from "./error-response";
 import type { Incoming } from "./incoming";
 import { PathMatcher } from "./path-matcher";
@@ -119,7 +121,11 @@ export function createRouter(
       ? parseWith(route.query, Object.fromEntries(new URLSearchParams(request.search)))
       : undefined;
     const ctx = new HandlerContext(app, requestId, principal, request, log) as RequestContext<typeof route.auth>;
-    const result = await route.handler({ ctx, body, query, params });
+    const result = principal
+      ? await withAuditActor(new RequestActor(app, principal, request), () =>
+          route.handler({ ctx, body, query, params }),
+        )
+      : await route.handler({ ctx, body, query, params });
     if (result instanceof Response) {
       result.headers.set("x-request-id", requestId);
       return result;
@@ -171,6 +177,32 @@ export function createRouter(
       checkAdminToken(app.config.adminToken, request.header("authorization"));
     }
     return undefined;
+  }
+}
+
+/** The audit log's actor for an authenticated request; the client address is worked out on first read. */
+class RequestActor implements AuditActor {
+  readonly userId: string;
+  readonly apiKeyId: string | undefined;
+  private address: string | null | undefined;
+
+  constructor(
+    private readonly app: AppContext,
+    principal: Principal,
+    private readonly incoming: Incoming,
+  ) {
+    this.userId = principal.userId;
+    this.apiKeyId = principal.apiKeyId;
+  }
+
+  get clientAddress(): string | undefined {
+    if (this.address === undefined) {
+      const { trustedProxies, platformForwarding } = this.app.config;
+      this.address =
+        clientAddress(this.incoming.peer, this.incoming.header("x-forwarded-for"), trustedProxies, platformForwarding) ??
+        null;
+    }
+    return this.address ?? undefined;
   }
 }
 

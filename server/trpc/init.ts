@@ -7,6 +7,8 @@ import superjson from "superjson";
 import { requireRole, resolveSession, type PlaygroundSession, type Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import { assertSameOrigin } from "@/server/http/same-origin";
+import { clientAddress } from "@/server/http/client-address";
+import { withAuditActor } from "@/server/core/audit-actor";
 import { formatError, toTRPCError } from "./errors";
 
 // 1. CONTEXT
@@ -85,7 +87,13 @@ export const projectProcedure = publicProcedure.use(({ ctx, next }) => {
         : "Log in to use the playground",
     });
   }
-  return next({ ctx: { principal: ctx.principal } });
+  const { trustedProxies, platformForwarding } = ctx.app.config;
+  const actor = {
+    userId: ctx.principal.userId,
+    clientAddress: clientAddress(undefined, ctx.headers.get("x-forwarded-for"), trustedProxies, platformForwarding),
+  };
+  // Changes made through this procedure are audited as the signed-in user (server/audit).
+  return withAuditActor(actor, () => next({ ctx: { principal: ctx.principal! } }));
 });
 
 /** Changes to a project's data (commit, deploy, keys, webhooks): members and owners, not viewers. */

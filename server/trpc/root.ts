@@ -3,6 +3,7 @@ import { accountRouter } from "./routers/account";
 import { agentsRouter } from "./routers/agents";
 import { analyticsRouter } from "./routers/analytics";
 import { apiKeysRouter } from "./routers/api-keys";
+import { auditRouter } from "./routers/audit";
 import { catalogRouter } from "./routers/catalog";
 import { chatSessionsRouter } from "./routers/chat-sessions";
 import { connectionsRouter } from "./routers/connections";
@@ -27,6 +28,7 @@ export const appRouter = createTRPCRouter({
   agents: agentsRouter,
   analytics: analyticsRouter,
   apiKeys: apiKeysRouter,
+  audit: auditRouter,
   catalog: catalogRouter,
   chatSessions: chatSessionsRouter,
   connections: connectionsRouter,

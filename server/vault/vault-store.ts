@@ -9,6 +9,7 @@ import type { SecretBox } from "@/server/encryption";
 import type { SecretData, SecretInput } from "./secret-input";
 import type { VaultSecret } from "./vault-secret";
 import { rememberSecret } from "@/server/core/known-secrets";
+import { recordAudit } from "@/server/audit";
 
 export interface VaultContext {
   db: Database;
@@ -41,16 +42,20 @@ export class Vault {
     const slug = slugify(input.header.name) || "secret";
     const now = new Date();
     // ON CONFLICT: concurrent creates of one name get the same 409 as sequential ones.
-    const [row] = await this.ctx.db
-      .insert(vaultSecrets)
-      .values({ id: newId(), projectId, slug, ...this.columns(input, data), createdAt: now, updatedAt: now })
-      .onConflictDoNothing({ target: [vaultSecrets.projectId, vaultSecrets.slug] })
-      .returning();
-    if (!row)
-      throw new ConflictError(
-        `A secret with slug "${slug}" already exists in this project; choose another name`,
-        "slug_taken",
-      );
+    const row = await this.ctx.db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(vaultSecrets)
+        .values({ id: newId(), projectId, slug, ...this.columns(input, data), createdAt: now, updatedAt: now })
+        .onConflictDoNothing({ target: [vaultSecrets.projectId, vaultSecrets.slug] })
+        .returning();
+      if (!inserted)
+        throw new ConflictError(
+          `A secret with slug "${slug}" already exists in this project; choose another name`,
+          "slug_taken",
+        );
+      await recordAudit(tx, { ...auditTarget(inserted), action: "secret.created", after: auditView(inserted) });
+      return inserted;
+    });
     return this.open(row);
   }
 
@@ -82,17 +87,40 @@ export class Vault {
       );
     }
     const data = withCredential(this.checked(input), credentialOf(current.data));
-    const [row] = await this.ctx.db
-      .update(vaultSecrets)
-      .set({ ...this.columns(input, data), updatedAt: new Date() })
-      .where(and(eq(vaultSecrets.projectId, projectId), eq(vaultSecrets.id, id)))
-      .returning();
+    const row = await this.ctx.db.transaction(async (tx) => {
+      const [before] = await tx
+        .select()
+        .from(vaultSecrets)
+        .where(and(eq(vaultSecrets.projectId, projectId), eq(vaultSecrets.id, id)))
+        .for("update");
+      const [updated] = await tx
+        .update(vaultSecrets)
+        .set({ ...this.columns(input, data), updatedAt: new Date() })
+        .where(and(eq(vaultSecrets.projectId, projectId), eq(vaultSecrets.id, id)))
+        .returning();
+      if (!updated) throw new NotFoundError(`No secret ${id} in this project`, "secret_not_found");
+      await recordAudit(tx, {
+        ...auditTarget(updated),
+        action: "secret.updated",
+        // A changed key or value shows only as a changed tail and `credential_changed`.
+        before: auditView(before),
+        after: { ...auditView(updated), credential_changed: before?.sealed !== updated.sealed },
+      });
+      return updated;
+    });
     return this.open(row);
   }
 
   async delete(projectId: string, id: string): Promise<VaultSecret> {
     const current = await this.get(projectId, id);
-    await this.ctx.db.delete(vaultSecrets).where(and(eq(vaultSecrets.projectId, projectId), eq(vaultSecrets.id, id)));
+    await this.ctx.db.transaction(async (tx) => {
+      const [deleted] = await tx
+        .delete(vaultSecrets)
+        .where(and(eq(vaultSecrets.projectId, projectId), eq(vaultSecrets.id, id)))
+        .returning();
+      if (deleted)
+        await recordAudit(tx, { ...auditTarget(deleted), action: "secret.deleted", before: auditView(deleted) });
+    });
     return current;
   }
 
@@ -179,4 +207,26 @@ export function vaultOf(app: {
   config: { egressAllowlist: AllowlistEntry[] };
 }): Vault {
   return new Vault({ db: app.db, secrets: app.secrets, egressAllowlist: app.config.egressAllowlist });
+}
+
+/** Provider keys and custom providers are the project's provider connections; plain secrets are secrets. */
+function auditTarget(row: Row) {
+  return {
+    projectId: row.projectId,
+    targetType: row.kind === "secret" ? "secret" : "provider_connection",
+    targetId: row.id,
+  };
+}
+
+/** What the audit log keeps of a secret: its names and kind, never the sealed data. */
+function auditView(row: Row | undefined) {
+  if (!row) return undefined;
+  return {
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    kind: row.kind,
+    provider: row.provider,
+    tail: row.keyTail,
+  };
 }

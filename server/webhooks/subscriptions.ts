@@ -6,6 +6,7 @@ import { toPage } from "@/server/core/windowing";
 import type { Database } from "@/server/db";
 import { webhookSubscriptions } from "@/server/db/schema";
 import { urlRefusal } from "@/server/egress";
+import { recordAudit } from "@/server/audit";
 import type { AppContext } from "@/server/core/app-context";
 import { generateWebhookSecret } from "./signature";
 import type { SubscriptionInput } from "./subscription-input";
@@ -63,19 +64,23 @@ export async function createSubscription(
   checkSubscriptionInput(app, input, secret);
   const plain = secret ?? generateWebhookSecret();
   const now = new Date();
-  const [row] = await app.db
-    .insert(webhookSubscriptions)
-    .values({
-      id: newId(),
-      projectId: scope.projectId,
-      ...columnsFrom(input),
-      sealedSecret: app.secrets.seal(plain),
-      isActive: input.flags?.is_active ?? true,
-      createdAt: now,
-      updatedAt: now,
-      createdBy: scope.userId,
-    })
-    .returning();
+  const row = await app.db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(webhookSubscriptions)
+      .values({
+        id: newId(),
+        projectId: scope.projectId,
+        ...columnsFrom(input),
+        sealedSecret: app.secrets.seal(plain),
+        isActive: input.flags?.is_active ?? true,
+        createdAt: now,
+        updatedAt: now,
+        createdBy: scope.userId,
+      })
+      .returning();
+    await recordAudit(tx, { ...auditTarget(inserted), action: "webhook.created", after: auditView(inserted) });
+    return inserted;
+  });
   return { row, secret: plain };
 }
 
@@ -112,26 +117,37 @@ export async function replaceSubscription(
     );
   }
   const activate = input.flags?.is_active;
-  const [row] = await app.db
-    .update(webhookSubscriptions)
-    .set({
-      ...columnsFrom(input),
-      ...(secret ? { sealedSecret: app.secrets.seal(secret) } : {}),
-      ...(activate === undefined ? {} : { isActive: activate, stoppedReason: null, failingSince: null }),
-      updatedAt: new Date(),
-    })
-    .where(and(eq(webhookSubscriptions.projectId, projectId), eq(webhookSubscriptions.id, id)))
-    .returning();
-  if (!row) throw new NotFoundError(`Webhook subscription ${id} not found`, "subscription_not_found");
-  return row;
+  return app.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(webhookSubscriptions)
+      .set({
+        ...columnsFrom(input),
+        ...(secret ? { sealedSecret: app.secrets.seal(secret) } : {}),
+        ...(activate === undefined ? {} : { isActive: activate, stoppedReason: null, failingSince: null }),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(webhookSubscriptions.projectId, projectId), eq(webhookSubscriptions.id, id)))
+      .returning();
+    if (!row) throw new NotFoundError(`Webhook subscription ${id} not found`, "subscription_not_found");
+    await recordAudit(tx, {
+      ...auditTarget(row),
+      action: "webhook.updated",
+      before: auditView(current),
+      after: { ...auditView(row), secret_changed: Boolean(secret) },
+    });
+    return row;
+  });
 }
 
 export async function deleteSubscription(db: Database, projectId: string, id: string): Promise<void> {
-  const deleted = await db
-    .delete(webhookSubscriptions)
-    .where(and(eq(webhookSubscriptions.projectId, projectId), eq(webhookSubscriptions.id, id)))
-    .returning({ id: webhookSubscriptions.id });
-  if (deleted.length === 0) throw new NotFoundError(`Webhook subscription ${id} not found`, "subscription_not_found");
+  await db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(webhookSubscriptions)
+      .where(and(eq(webhookSubscriptions.projectId, projectId), eq(webhookSubscriptions.id, id)))
+      .returning();
+    if (deleted.length === 0) throw new NotFoundError(`Webhook subscription ${id} not found`, "subscription_not_found");
+    await recordAudit(tx, { ...auditTarget(deleted[0]), action: "webhook.deleted", before: auditView(deleted[0]) });
+  });
 }
 
 /** Start clears what the service recorded when it stopped the subscription. */
@@ -141,24 +157,52 @@ export async function setSubscriptionActive(
   id: string,
   active: boolean,
 ): Promise<SubscriptionRow> {
-  const [row] = await db
-    .update(webhookSubscriptions)
-    .set({ isActive: active, stoppedReason: null, failingSince: null, updatedAt: new Date() })
-    .where(and(eq(webhookSubscriptions.projectId, projectId), eq(webhookSubscriptions.id, id)))
-    .returning();
-  if (!row) throw new NotFoundError(`Webhook subscription ${id} not found`, "subscription_not_found");
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(webhookSubscriptions)
+      .set({ isActive: active, stoppedReason: null, failingSince: null, updatedAt: new Date() })
+      .where(and(eq(webhookSubscriptions.projectId, projectId), eq(webhookSubscriptions.id, id)))
+      .returning();
+    if (!row) throw new NotFoundError(`Webhook subscription ${id} not found`, "subscription_not_found");
+    await recordAudit(tx, {
+      ...auditTarget(row),
+      action: active ? "webhook.started" : "webhook.stopped",
+      after: auditView(row),
+    });
+    return row;
+  });
 }
 
 export async function rotateSubscriptionSecret(app: AppContext, projectId: string, id: string, givenSecret?: string) {
   const secret = givenSecret ?? generateWebhookSecret();
-  const [row] = await app.db
-    .update(webhookSubscriptions)
-    .set({ sealedSecret: app.secrets.seal(secret), updatedAt: new Date() })
-    .where(and(eq(webhookSubscriptions.projectId, projectId), eq(webhookSubscriptions.id, id)))
-    .returning();
-  if (!row) throw new NotFoundError(`Webhook subscription ${id} not found`, "subscription_not_found");
+  const row = await app.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(webhookSubscriptions)
+      .set({ sealedSecret: app.secrets.seal(secret), updatedAt: new Date() })
+      .where(and(eq(webhookSubscriptions.projectId, projectId), eq(webhookSubscriptions.id, id)))
+      .returning();
+    if (!updated) throw new NotFoundError(`Webhook subscription ${id} not found`, "subscription_not_found");
+    await recordAudit(tx, { ...auditTarget(updated), action: "webhook.secret_rotated" });
+    return updated;
+  });
   return { row, secret };
+}
+
+function auditTarget(row: SubscriptionRow) {
+  return { projectId: row.projectId, targetType: "webhook", targetId: row.id };
+}
+
+/** What the audit log keeps of a subscription: header names but not their values, never the secret. */
+function auditView(row: SubscriptionRow) {
+  return {
+    name: row.name,
+    description: row.description,
+    url: row.url,
+    event_types: row.eventTypes,
+    header_names: Object.keys(row.headers ?? {}),
+    auth_mode: row.authMode,
+    is_active: row.isActive,
+  };
 }
 
 export interface SubscriptionFilter {

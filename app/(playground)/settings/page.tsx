@@ -1,5 +1,11 @@
 import type { Metadata } from "next";
-import { ApiKeysSection, DeployGateSection, MembersSection, ModelPricesSection } from "@/components/settings";
+import {
+  ApiKeysSection,
+  AuditLogSection,
+  DeployGateSection,
+  MembersSection,
+  ModelPricesSection,
+} from "@/components/settings";
 import { AliasesSection, AllowlistsSection, BudgetsSection, RateLimitsSection } from "@/components/controls";
 import { PageContainer, PageHeader } from "@/components/shell";
 
@@ -20,6 +26,7 @@ export default function SettingsPage() {
       <RateLimitsSection />
       <AllowlistsSection />
       <AliasesSection />
+      <AuditLogSection />
     </PageContainer>
   );
 }

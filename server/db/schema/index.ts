@@ -16,3 +16,4 @@ export * from "./automations";
 export * from "./pricing";
 export * from "./analytics";
 export * from "./controls";
+export * from "./audit";

@@ -12,6 +12,7 @@ import {
   type Scope,
 } from "@/server/versioning";
 import { environmentsSpec } from "./spec";
+import { recordAudit } from "@/server/audit";
 
 export interface DeployRequest {
   source: RetrieveRefs;
@@ -50,6 +51,18 @@ export async function deployRevision(
       delta: { set: { [key]: { [keys.revision]: { id: revision.id } } } },
       message:
         request.message ?? deployMessage(await revisionNames(tx, revision), environment.name || environment.slug),
+    });
+    await recordAudit(tx, {
+      projectId: scope.projectId,
+      action: "environment.deployed",
+      targetType: "environment",
+      targetId: environment.id,
+      after: {
+        environment: environment.slug,
+        key,
+        revision_id: revision.id,
+        environment_revision_id: environmentRevision.id,
+      },
     });
     return { deployed: revision, environmentRevision };
   });
