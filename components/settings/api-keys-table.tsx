@@ -10,17 +10,22 @@ import {
   TableRow,
   TimeAgo,
 } from "@/components/ui";
+import { useNow } from "@/components/runs/use-now";
 import { apiKeyLabel } from "./api-key-label";
+import { scopesLabel } from "./api-key-scopes";
 import { ApiKeyStatus } from "./api-key-status";
 import type { ApiKey } from "./types";
 
 export function ApiKeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
+  const now = useNow(false);
   return (
     <Table aria-label="API keys" stacked>
       <TableHeaderGroup>
         <tr>
           <TableColumnHeader>Name</TableColumnHeader>
           <TableColumnHeader>Key</TableColumnHeader>
+          <TableColumnHeader>Scope</TableColumnHeader>
+          <TableColumnHeader>Expires</TableColumnHeader>
           <TableColumnHeader>Created</TableColumnHeader>
           <TableColumnHeader>Last used</TableColumnHeader>
           <TableColumnHeader>Status</TableColumnHeader>
@@ -38,6 +43,10 @@ export function ApiKeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (ke
             <TableCell label="Key">
               <code className="rounded bg-surface-muted px-1.5 py-0.5 font-mono text-xs text-muted">{key.prefix}…</code>
             </TableCell>
+            <TableCell label="Scope">{scopesLabel(key.scopes)}</TableCell>
+            <TableCell className="text-muted" label="Expires">
+              {key.expires_at ? <time dateTime={key.expires_at}>{key.expires_at.slice(0, 10)}</time> : "Never"}
+            </TableCell>
             <TableCell className="text-muted" label="Created">
               <TimeAgo iso={key.created_at} />
             </TableCell>
@@ -45,7 +54,7 @@ export function ApiKeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (ke
               <TimeAgo iso={key.last_used_at} fallback="Never" />
             </TableCell>
             <TableCell label="Status">
-              <ApiKeyStatus apiKey={key} />
+              <ApiKeyStatus apiKey={key} now={now} />
             </TableCell>
             <TableCell className="text-right">
               {!key.revoked_at && (
