@@ -1,5 +1,6 @@
 import { runSweepWorker } from "@/server/agent-runs";
 import { automationWorker } from "@/server/automations";
+import { canaryWorker } from "@/server/domains";
 import { logger } from "@/server/core/logger";
 import { processWide } from "@/server/core/process-wide";
 import type { AppContext } from "@/server/core/app-context";
@@ -17,6 +18,7 @@ export const BACKGROUND_WORKERS: BackgroundWorker[] = [
   statisticsWorker,
   runSweepWorker,
   automationWorker,
+  canaryWorker,
 ];
 
 /** Starts every registered worker; the app process does this unless WORKERS=off. */

@@ -9,6 +9,7 @@ import { chatSessionsRouter } from "./routers/chat-sessions";
 import { connectionsRouter } from "./routers/connections";
 import { controlsRouter } from "./routers/controls";
 import { deployGateRouter } from "./routers/deploy-gate";
+import { canariesRouter } from "./routers/canaries";
 import { environmentsRouter } from "./routers/environments";
 import { evaluationsRouter } from "./routers/evaluations";
 import { evaluatorsRouter } from "./routers/evaluators";
@@ -35,6 +36,7 @@ export const appRouter = createTRPCRouter({
   controls: controlsRouter,
   deployGate: deployGateRouter,
   environments: environmentsRouter,
+  canaries: canariesRouter,
   evaluations: evaluationsRouter,
   evaluators: evaluatorsRouter,
   members: membersRouter,

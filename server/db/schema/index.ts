@@ -17,3 +17,4 @@ export * from "./pricing";
 export * from "./analytics";
 export * from "./controls";
 export * from "./audit";
+export * from "./canaries";

@@ -1,0 +1,61 @@
+import type { AppContext } from "@/server/core/app-context";
+import { logger } from "@/server/core/logger";
+import { startWakeLoop, type BackgroundWorker } from "@/server/worker";
+import { rampLocked, rollbackLocked } from "./canary-actions";
+import { claimDueCanaries, guardedCanaries, lockRunningCanary, type CanaryRow } from "./canary-store";
+import { liveScore } from "./score-guard";
+
+/**
+ * How often the worker looks. It polls: time makes a ramp step due, and a guard's evidence (live
+ * evaluation results) arrives without a notification. The claims (FOR UPDATE SKIP LOCKED, and the
+ * running-status check under the row lock) make each step and each rollback happen once.
+ */
+const POLL_MS = 5_000;
+const BATCH = 20;
+
+// The worker's commits are authored by whoever started the canary (none once that user is removed).
+const scopeOf = (row: CanaryRow) => ({ projectId: row.projectId, userId: row.createdById as string });
+
+/** One pass at the app's clock: due ramp steps, then guards. Returns how many canaries changed. */
+export async function canaryPass(app: AppContext, limit = BATCH): Promise<number> {
+  const now = app.now();
+  let changed = 0;
+  changed += await app.db.transaction(async (tx) => {
+    const due = await claimDueCanaries(tx, now, limit);
+    for (const row of due) await rampLocked(tx, scopeOf(row), row, undefined, now);
+    return due.length;
+  });
+  for (const row of await guardedCanaries(app.db, limit)) {
+    const fired = await firedGuard(app, row);
+    if (!fired) continue;
+    try {
+      await app.db.transaction(async (tx) =>
+        rollbackLocked(tx, scopeOf(row), await lockRunningCanary(tx, row.projectId, row.id), fired, app.now()),
+      );
+      changed++;
+    } catch (error) {
+      // Ended meanwhile (promoted, rolled back by hand): nothing left to guard.
+      logger.debug({ err: error, canary: row.id }, "canary guard found the canary ended");
+    }
+  }
+  return changed;
+}
+
+/** Why the canary must roll back now, or undefined while its guards hold. */
+async function firedGuard(app: AppContext, row: CanaryRow): Promise<string | undefined> {
+  const guard = row.guards.min_score;
+  if (guard) {
+    const score = await liveScore(app.db, row.projectId, guard.evaluation_run_id, row.candidateRevisionId, row.startedAt);
+    if (score.mean !== null && score.results >= guard.min_results && score.mean < guard.minimum)
+      return `live evaluation ${guard.evaluation_run_id} scored ${round(score.mean)} on the canary's traffic (${score.results} results), below the guard's ${guard.minimum}`;
+  }
+  return undefined;
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+export const canaryWorker: BackgroundWorker = {
+  name: "canaries",
+  start: (app) => startWakeLoop("canaries", () => canaryPass(app), POLL_MS),
+  drain: (app, limit) => canaryPass(app, limit),
+};

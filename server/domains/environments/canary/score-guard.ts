@@ -1,0 +1,40 @@
+import { sql } from "drizzle-orm";
+import { rowsOf, type Executor } from "@/server/db";
+import { spanDimensionsSql } from "@/server/tracing";
+
+export interface LiveScore {
+  /** Mean `score` of the evaluator results, null while there is none. */
+  mean: number | null;
+  results: number;
+}
+
+const revisionOfRoot = spanDimensionsSql("s").revision;
+
+/**
+ * A live evaluation's mean score on one revision's traffic since `since`: the evaluator results
+ * (a numeric `score` output) of scenarios whose source trace is a run of that revision (its root
+ * span's `workflow_revision` reference) that started since then. Read straight from the evaluation tables, as the deploy
+ * rule does (server/deploy-gates/README.md says why the environments domain cannot import
+ * evaluations).
+ */
+export async function liveScore(
+  db: Executor,
+  projectId: string,
+  evaluationRunId: string,
+  revisionId: string,
+  since: Date,
+): Promise<LiveScore> {
+  const result = await db.execute(sql`
+    select avg((e.outputs ->> 'score')::float8) as mean, count(*)::int as results
+    from evaluation_results e
+    where e.project_id = ${projectId} and e.run_id = ${evaluationRunId} and e.status = 'success'
+      and jsonb_typeof(e.outputs -> 'score') = 'number'
+      and exists (
+        select 1 from evaluation_results i
+        join spans s on s.project_id = i.project_id and s.trace_id = i.trace_id::uuid and s.parent_id is null
+        where i.scenario_id = e.scenario_id and i.trace_id is not null
+          and s.start_time >= ${since.toISOString()} and ${sql.raw(revisionOfRoot)} = ${revisionId}
+      )`);
+  const [row] = rowsOf<{ mean: number | string | null; results: number | string }>(result);
+  return { mean: row?.mean === null || row?.mean === undefined ? null : Number(row.mean), results: Number(row?.results ?? 0) };
+}
