@@ -12,7 +12,10 @@
  * Targets (issue 42): at most 0.5 ms added per request at p50, throughput at least 0.95 of the
  * uncontrolled project's. The added time is the median of paired differences; the throughput
  * ratio is the uncontrolled side's total time over the controlled side's. `check_us_per_call`
- * times the check itself in-process (`checkTurn` plus counting one step), without HTTP noise.
+ * times the check itself in-process (`checkTurn` plus counting one step), without HTTP noise, in
+ * wall time and in the process's CPU time (`_cpu`), which a loaded machine disturbs far less.
+ * `added_cpu_us_median_of_pairs` is the same for each request's CPU (the server, the client and
+ * the workers run in this process, so background work counts to the request it overlaps).
  */
 import { checkTurn } from "@/server/controls";
 import { loadAverage, log, machine, parseFlags } from "../lib/benchmark";
@@ -27,14 +30,17 @@ const percentile = (values: number[], p: number) => {
 const round3 = (n: number) => Number(n.toFixed(3));
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
-async function sample(url: string, init: RequestInit): Promise<number> {
+/** One request's wall time (ms) and the process's CPU time meanwhile (µs): client, server and workers share it. */
+async function sample(url: string, init: RequestInit): Promise<{ ms: number; cpuUs: number }> {
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const response = await fetch(url, init);
   const text = await response.text();
   const elapsed = performance.now() - started;
+  const used = process.cpuUsage(cpu);
   if (response.status !== 200 || !text.includes("benchmark reply"))
     throw new Error(`bad response ${response.status}: ${text.slice(0, 300)}`);
-  return elapsed;
+  return { ms: elapsed, cpuUs: used.user + used.system };
 }
 
 type Door = "invoke" | "chat_completions";
@@ -106,14 +112,21 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       for (let i = 0; i < 5; i++)
         for (const side of ["bare", "controlled"] as const) await sample(...requestFor(door, side));
       const all: Record<Side, number[]> = { bare: [], controlled: [] };
+      const cpu: Record<Side, number[]> = { bare: [], controlled: [] };
       const paired: number[] = [];
+      const pairedCpu: number[] = [];
       const roundAdded: number[] = [];
       for (let r = 0; r < rounds; r++) {
         const round: Record<Side, number[]> = { bare: [], controlled: [] };
         for (let i = 0; i < requests; i++) {
           const order = (i + r) % 2 === 0 ? (["bare", "controlled"] as const) : (["controlled", "bare"] as const);
-          for (const side of order) round[side].push(await sample(...requestFor(door, side)));
+          for (const side of order) {
+            const { ms, cpuUs } = await sample(...requestFor(door, side));
+            round[side].push(ms);
+            cpu[side].push(cpuUs);
+          }
           paired.push(round.controlled.at(-1)! - round.bare.at(-1)!);
+          pairedCpu.push(cpu.controlled.at(-1)! - cpu.bare.at(-1)!);
         }
         all.bare.push(...round.bare);
         all.controlled.push(...round.controlled);
@@ -126,6 +139,9 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         added_ms_median_of_pairs: round3(percentile(paired, 50)),
         added_p50_ms_per_round: roundAdded,
         throughput_ratio: round3(sum(all.bare) / sum(all.controlled)),
+        cpu_us_per_request: { bare: round3(percentile(cpu.bare, 50)), controlled: round3(percentile(cpu.controlled, 50)) },
+        added_cpu_us_median_of_pairs: round3(percentile(pairedCpu, 50)),
+        cpu_ratio: round3(sum(cpu.bare) / sum(cpu.controlled)),
       };
     }
     const check = await checkCost(app, projects.controlled);
@@ -159,14 +175,22 @@ async function checkCost(app: TestApp, subject: { projectId: string; agentId: st
   const calls = 300;
   const time = async (count: boolean) => {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     for (let i = 0; i < calls; i++) {
       const controls = await checkTurn(app.context, { ...subject, apiKeyId: "00000000-0000-7000-8000-000000000000" }, [
         target,
       ]);
       if (count) await controls.stepEnded({ ...target, usage: { prompt: 100, completion: 20 } });
     }
-    return round3(((performance.now() - started) / calls) * 1000);
+    const used = process.cpuUsage(cpu);
+    return { wall: round3(((performance.now() - started) / calls) * 1000), cpu: round3((used.user + used.system) / calls) };
   };
   await time(true);
-  return { check: await time(false), check_and_count_step: await time(true) };
+  const [check, counted] = [await time(false), await time(true)];
+  return {
+    check: check.wall,
+    check_and_count_step: counted.wall,
+    check_cpu: check.cpu,
+    check_and_count_step_cpu: counted.cpu,
+  };
 }

@@ -2,17 +2,22 @@ import type { AppContext } from "@/server/core/app-context";
 import type { TokenUsage } from "@/server/pricing";
 import { budgetWindow } from "./budget-window";
 import { recordSpend, spentInWindow } from "./budget-spend";
-import { BudgetExceededError, ModelNotAllowedError, RateLimitedError } from "./control-errors";
+import { BudgetExceededError, ModelNotAllowedError, RateLimitedError, rateLimitHeaders, type RateLimitPolicy } from "./control-errors";
 import { controlsState } from "./controls-state";
 import { refusingRule, type AllowlistRule } from "./model-allowlist";
-import { projectControls, type BudgetRow, type ProjectControls, type RateLimitRow } from "./project-controls";
+import { pricesOf, projectControls, type BudgetRow, type ProjectRows, type RateLimitRow } from "./project-controls";
 import { stepCostUsd } from "./step-cost";
 import type { ModelTarget, TurnSubject } from "./turn-subject";
 
-type App = Pick<AppContext, "db" | "dbKind" | "now">;
+type App = Pick<AppContext, "db" | "dbKind" | "now" | "config">;
 
 /** What a running turn reports to the controls. */
 export interface TurnControls {
+  /**
+   * The IETF draft's `RateLimit-Policy` and `RateLimit` fields for the answer: each limit the turn
+   * counted against, with what is left (empty when no rate limit applies).
+   */
+  headers: Record<string, string>;
   /** A model step ended; resolves true when one of the turn's budgets is now spent (the turn ends `budget_exceeded`). */
   stepEnded(
     step: ModelTarget & { deployment?: "direct" | "custom" | "bedrock" | "vertex"; usage: TokenUsage },
@@ -21,21 +26,21 @@ export interface TurnControls {
   turnEnded(tokens: number): Promise<void>;
 }
 
-const NOTHING_TO_COUNT: TurnControls = { stepEnded: async () => false, turnEnded: async () => {} };
+const NOTHING_TO_COUNT: TurnControls = { headers: {}, stepEnded: async () => false, turnEnded: async () => {} };
 
 /**
  * The one check every path runs before it calls a model (invoke on every transport, the OpenAI
  * door, evaluations, nested runs, evaluators): allowlists (403), budgets (402), then rate limits
- * (429), each refusal naming what refused. Returns what the turn reports as it runs.
+ * (429), each refusal naming what refused. Returns what the turn reports as it runs. Nothing here
+ * waits for the database once a project's controls and counters are in memory (README.md).
  */
 export async function checkTurn(app: App, subject: TurnSubject, models: ModelTarget[]): Promise<TurnControls> {
   const controls = await projectControls(app, subject.projectId);
   if (!controls.budgets.length && !controls.rateLimits.length && !controls.allowlists.length) return NOTHING_TO_COUNT;
 
-  const rules = allowlistRules(controls, subject);
   for (const target of models) {
     const model = `${target.provider}/${target.model}`;
-    const rule = refusingRule(model, rules);
+    const rule = controls.allowlists.length ? allowlistVerdict(controls, subject, model) : undefined;
     if (rule)
       throw new ModelNotAllowedError(
         `The model ${model} is not allowed by ${rule.owner} (${rule.patterns.join(", ") || "empty: no model"}); nothing was sent`,
@@ -51,19 +56,22 @@ export async function checkTurn(app: App, subject: TurnSubject, models: ModelTar
   });
 
   const limits = rateLimitsOf(controls, subject);
-  await Promise.all(limits.map((limit) => checkRate(app, limit)));
+  const policies = (await Promise.all(limits.map((limit) => checkRate(app, limit)))).flat();
 
-  if (!budgets.length && !limits.some((limit) => limit.row.tokensPerMinute)) return NOTHING_TO_COUNT;
+  if (!budgets.length && !limits.some((limit) => limit.row.tokensPerMinute))
+    return { ...NOTHING_TO_COUNT, headers: rateLimitHeaders(policies) };
   return {
+    headers: rateLimitHeaders(policies),
     async stepEnded(step) {
-      const cost = stepCostUsd(step, step.usage, controls.prices, app.now());
+      const prices = budgets.length ? await pricesOf(app, subject.projectId) : [];
+      const cost = stepCostUsd(step, step.usage, prices, app.now());
       const over = await recordSpend(app, budgets, cost);
       return over.length > 0;
     },
     async turnEnded(tokens) {
       if (!(tokens > 0)) return;
-      const state = controlsState(app);
-      await Promise.all(limits.filter((l) => l.row.tokensPerMinute).map((l) => state.tokens.penalty(l.key, tokens)));
+      const { tokens: tally } = controlsState(app);
+      for (const limit of limits) if (limit.row.tokensPerMinute) tally.add(limit.key, tokens, undefined);
     },
   };
 }
@@ -98,7 +106,25 @@ function ownerOf(scope: string, targetId: string | null): string {
   return `${scope === "agent" ? "agent" : "API key"} ${targetId ?? "(each)"}`;
 }
 
-function allowlistRules(controls: ProjectControls, subject: TurnSubject): AllowlistRule[] {
+/** Verdicts of a project's cached rows, by API key and model: matching globs is most of the check's time. */
+const verdicts = new WeakMap<ProjectRows, Map<string, AllowlistRule | null>>();
+/** A key may ask for any model name: past this many verdicts for one project's rows they start again. */
+const MAX_VERDICTS = 1_000;
+
+/** The rule refusing `model` for this subject, or undefined; remembered for as long as the rows are cached. */
+function allowlistVerdict(controls: ProjectRows, subject: TurnSubject, model: string): AllowlistRule | undefined {
+  let known = verdicts.get(controls);
+  if (!known) verdicts.set(controls, (known = new Map()));
+  const key = `${subject.apiKeyId ?? ""} ${model}`;
+  let verdict = known.get(key);
+  if (verdict === undefined) {
+    if (known.size >= MAX_VERDICTS) known.clear();
+    known.set(key, (verdict = refusingRule(model, allowlistRules(controls, subject)) ?? null));
+  }
+  return verdict ?? undefined;
+}
+
+function allowlistRules(controls: ProjectRows, subject: TurnSubject): AllowlistRule[] {
   return controls.allowlists.flatMap((row) => {
     if (row.scope === "project") return [{ owner: "the project's model allowlist", patterns: row.patterns }];
     if (row.targetId === subject.apiKeyId)
@@ -115,7 +141,7 @@ interface AppliedLimit {
 }
 
 /** For each scope, the row naming the key or agent wins over the project's row for each of them. */
-function rateLimitsOf(controls: ProjectControls, subject: TurnSubject): AppliedLimit[] {
+function rateLimitsOf(controls: ProjectRows, subject: TurnSubject): AppliedLimit[] {
   const out: AppliedLimit[] = [];
   for (const [scope, id] of [
     ["api_key", subject.apiKeyId],
@@ -134,26 +160,34 @@ function rateLimitsOf(controls: ProjectControls, subject: TurnSubject): AppliedL
   return out;
 }
 
-async function checkRate(app: App, limit: AppliedLimit): Promise<void> {
+/** Counts the request against the limit and reads the tokens used; refuses over either. The policies it counted against. */
+async function checkRate(app: App, limit: AppliedLimit): Promise<RateLimitPolicy[]> {
   const state = controlsState(app);
   const { requestsPerMinute: rpm, tokensPerMinute: tpm } = limit.row;
   const policy = limit.key.startsWith("agent:") ? "agent" : "api-key";
-  const [requests, tokens] = await Promise.all([
-    rpm ? state.requests.consume(limit.key, 1) : undefined,
-    tpm ? state.tokens.get(limit.key) : undefined,
-  ]);
-  if (rpm && requests && requests.consumedPoints > rpm) {
-    const resetSeconds = Math.max(1, Math.ceil(requests.msBeforeNext / 1000));
-    throw new RateLimitedError(
-      `The rate limit of ${limit.owner} is ${rpm} requests per minute and it is reached; retry in ${resetSeconds} s`,
-      { name: `${policy}-requests`, quota: rpm, remaining: 0, resetSeconds },
-    );
+  // One after the other: each is answered from memory nearly always, and a promise pair costs more.
+  const requests = rpm ? await state.requests.count(limit.key, rpm) : undefined;
+  const tokens = tpm ? await state.tokens.value(limit.key) : undefined;
+  const out: RateLimitPolicy[] = [];
+  if (rpm && requests) {
+    const resetSeconds = Math.max(1, Math.ceil(requests.resetMs / 1000));
+    const counted = { name: `${policy}-requests`, quota: rpm, remaining: requests.remaining, resetSeconds };
+    if (!requests.admitted)
+      throw new RateLimitedError(
+        `The rate limit of ${limit.owner} is ${rpm} requests per minute and it is reached; retry in ${resetSeconds} s`,
+        counted,
+      );
+    out.push(counted);
   }
-  if (tpm && tokens && tokens.consumedPoints >= tpm) {
-    const resetSeconds = Math.max(1, Math.ceil(tokens.msBeforeNext / 1000));
-    throw new RateLimitedError(
-      `The rate limit of ${limit.owner} is ${tpm} tokens per minute and ${tokens.consumedPoints} were used; retry in ${resetSeconds} s`,
-      { name: `${policy}-tokens`, quota: tpm, remaining: 0, resetSeconds },
-    );
+  if (tpm && tokens) {
+    const resetSeconds = tokens.expiresAt ? Math.max(1, Math.ceil((tokens.expiresAt - Date.now()) / 1000)) : 60;
+    const counted = { name: `${policy}-tokens`, quota: tpm, remaining: Math.max(0, tpm - tokens.value), resetSeconds };
+    if (tokens.value >= tpm)
+      throw new RateLimitedError(
+        `The rate limit of ${limit.owner} is ${tpm} tokens per minute and ${tokens.value} were used; retry in ${resetSeconds} s`,
+        counted,
+      );
+    out.push(counted);
   }
+  return out;
 }

@@ -16,19 +16,32 @@ export class ModelNotAllowedError extends ForbiddenError {
   }
 }
 
+/** One rate limit a request counted against: its quota per 60 s, what is left, and when it starts again. */
+export interface RateLimitPolicy {
+  name: string;
+  quota: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
 /**
- * Over a requests- or tokens-per-minute limit: `Retry-After` and the IETF draft's `RateLimit`
- * and `RateLimit-Policy` fields (draft-ietf-httpapi-ratelimit-headers: structured lists, one item
- * per policy, `q` quota and `w` window in seconds; `r` remaining and `t` seconds until reset).
+ * The IETF draft's fields (draft-ietf-httpapi-ratelimit-headers): structured lists, one item per
+ * policy, `q` quota and `w` window in seconds in `RateLimit-Policy`; `r` remaining and `t`
+ * seconds until reset in `RateLimit`. On every answer of a rate-limited turn, refused or not.
  */
+export function rateLimitHeaders(policies: RateLimitPolicy[]): Record<string, string> {
+  if (!policies.length) return {};
+  return {
+    "ratelimit-policy": policies.map((p) => `"${p.name}";q=${p.quota};w=60`).join(", "),
+    ratelimit: policies.map((p) => `"${p.name}";r=${p.remaining};t=${p.resetSeconds}`).join(", "),
+  };
+}
+
+/** Over a requests- or tokens-per-minute limit: `Retry-After` and the refusing policy's `RateLimit` fields. */
 export class RateLimitedError extends TooManyRequestsError {
-  constructor(detail: string, policy: { name: string; quota: number; remaining: number; resetSeconds: number }) {
+  constructor(detail: string, policy: RateLimitPolicy) {
     super(detail, policy.resetSeconds, "rate_limited");
     this.fields = { limit: { policy: policy.name, quota: policy.quota, window_seconds: 60 } };
-    this.headers = {
-      "retry-after": String(policy.resetSeconds),
-      "ratelimit-policy": `"${policy.name}";q=${policy.quota};w=60`,
-      ratelimit: `"${policy.name}";r=${policy.remaining};t=${policy.resetSeconds}`,
-    };
+    this.headers = { "retry-after": String(policy.resetSeconds), ...rateLimitHeaders([{ ...policy, remaining: 0 }]) };
   }
 }

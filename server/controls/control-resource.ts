@@ -5,9 +5,10 @@ import type { AppContext } from "@/server/core/app-context";
 import { ConflictError, NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { recordAudit } from "@/server/audit";
+import { announceControlsChange } from "./controls-cache";
 import { forgetControls } from "./project-controls";
 
-type App = Pick<AppContext, "db" | "dbKind" | "now">;
+type App = Pick<AppContext, "db" | "dbKind" | "now" | "config">;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one store over four tables whose columns differ; each resource types its own rows
 type ControlTable = PgTableWithColumns<any>;
 
@@ -84,6 +85,7 @@ export async function createControl<I, R extends { id: string }, W>(
         action: `${resource.entity}.created`,
         after,
       });
+      await announceControlsChange(tx, projectId);
       return inserted;
     }),
   )) as R[];
@@ -117,6 +119,7 @@ export async function updateControl<I, R extends { id: string }, W>(
           before,
           after,
         });
+        await announceControlsChange(tx, projectId);
       }
       return updated;
     }),
@@ -138,6 +141,7 @@ export async function deleteControl<I, R extends { id: string }, W>(
   await app.db.transaction(async (tx) => {
     await tx.delete(table).where(and(eq(table.id, id), eq(table.projectId, projectId)));
     await recordAudit(tx, { projectId, ...auditTarget(resource, id), action: `${resource.entity}.deleted`, before });
+    await announceControlsChange(tx, projectId);
   });
   forgetControls(app, projectId);
   return before;

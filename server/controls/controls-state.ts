@@ -1,41 +1,95 @@
 import { RateLimiterDrizzle, RateLimiterMemory, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { AppContext } from "@/server/core/app-context";
-import type { Database } from "@/server/db";
+import { processWide } from "@/server/core/process-wide";
+import type { PriceOverride } from "@/server/pricing";
+import { onDatabaseClose } from "@/server/db";
 import { rateLimitPoints } from "@/server/db/schema";
+import { ControlsCache } from "./controls-cache";
+import type { ProjectRows } from "./project-controls";
+import { RequestLeases } from "./request-leases";
+import { SharedTally, type TallyOptions, type TallyTotal } from "./shared-tally";
+import { spendStore, type SpendMeta } from "./spend-store";
 
 /** A counter far above any limit: the limiter counts, and `checkTurn` compares with each key's own limit. */
 const UNBOUNDED = 2_000_000_000;
 
-/** What one app instance keeps for the controls: its rate-limit counters and the spend it last saw. */
-export interface ControlsState {
-  requests: RateLimiterAbstract;
-  tokens: RateLimiterAbstract;
-  /** A budget window's spend as last read or written here: `budgetId|windowStart` -> USD. */
-  spend: Map<string, { usd: number; readAt: number }>;
-}
-
-const states = new WeakMap<Database, ControlsState>();
+/**
+ * How often an instance writes its counts (spend, tokens) and reads again the totals it serves
+ * (PostgreSQL; the embedded database is one process's, so its counts are the totals).
+ */
+export const SYNC_MS = 100;
 
 /**
- * The embedded database is one process's, so its counters live in memory; PostgreSQL keeps them
- * in `rate_limit_points` (rate-limiter-flexible's Drizzle store: one atomic upsert per count), so
- * every app instance on the database counts against the same limit.
+ * The share of a requests-per-minute limit an instance leases at a time on PostgreSQL (at least
+ * one request): with n instances, up to (n - 1) leases may sit unused on other instances, so a
+ * key can be refused up to (n - 1) x 5% of its limit early, and never admitted past it.
  */
-export function controlsState(app: Pick<AppContext, "db" | "dbKind">): ControlsState {
-  let state = states.get(app.db);
-  if (!state) {
-    const limiter = (keyPrefix: string) =>
-      app.dbKind === "postgres"
-        ? new RateLimiterDrizzle({
-            storeClient: app.db,
-            schema: rateLimitPoints,
-            keyPrefix,
-            points: UNBOUNDED,
-            duration: 60,
-          })
-        : new RateLimiterMemory({ keyPrefix, points: UNBOUNDED, duration: 60 });
-    state = { requests: limiter("rpm"), tokens: limiter("tpm"), spend: new Map() };
-    states.set(app.db, state);
-  }
+export const LEASE_SHARE = 0.05;
+
+/** What one app process keeps for the controls of one database. */
+export interface ControlsState {
+  rows: ControlsCache<ProjectRows>;
+  /** A project's own prices as last read, with when (ms, `performance.now()`). */
+  prices: Map<string, { prices: PriceOverride[]; readAt: number }>;
+  requests: RequestLeases;
+  tokens: SharedTally<undefined>;
+  spend: SharedTally<SpendMeta>;
+}
+
+const holders = processWide<object, { state?: ControlsState }>("controls-states", () => ({}));
+
+/**
+ * One state per database in the process (shared by Next.js's route bundles), closed with it after
+ * a last write of its counts. The embedded database is one process's, so its request counter
+ * lives in memory; PostgreSQL's is `rate_limit_points` (rate-limiter-flexible's Drizzle store),
+ * which every instance on the database leases from.
+ */
+export function controlsState(app: Pick<AppContext, "db" | "dbKind" | "now" | "config">): ControlsState {
+  const holder = holders(app.db);
+  if (holder.state) return holder.state;
+  const alone = app.dbKind !== "postgres";
+  const limiter = (keyPrefix: string): RateLimiterAbstract =>
+    alone
+      ? new RateLimiterMemory({ keyPrefix, points: UNBOUNDED, duration: 60 })
+      : new RateLimiterDrizzle({ storeClient: app.db, schema: rateLimitPoints, keyPrefix, points: UNBOUNDED, duration: 60 });
+  const tally: TallyOptions = { alone, freshMs: SYNC_MS, syncMs: SYNC_MS };
+  const tokens = limiter("tpm");
+  const state: ControlsState = {
+    rows: new ControlsCache(app.db, app.config.cacheTtlWithoutListenMs),
+    prices: new Map(),
+    // One process leases the whole limit: nobody else could use what it leaves.
+    requests: new RequestLeases(limiter("rpm"), (limit) => (alone ? limit : Math.floor(limit * LEASE_SHARE))),
+    tokens: new SharedTally(
+      {
+        async add(items) {
+          const totals = new Map<string, TallyTotal>();
+          await Promise.all(
+            items.map(async ({ key, amount }) => {
+              const res = await tokens.penalty(key, amount);
+              totals.set(key, { value: res.consumedPoints, expiresAt: Date.now() + res.msBeforeNext });
+            }),
+          );
+          return totals;
+        },
+        async read(keys) {
+          const totals = new Map<string, TallyTotal>();
+          await Promise.all(
+            keys.map(async (key) => {
+              const res = await tokens.get(key);
+              if (res) totals.set(key, { value: res.consumedPoints, expiresAt: Date.now() + res.msBeforeNext });
+            }),
+          );
+          return totals;
+        },
+      },
+      tally,
+    ),
+    spend: new SharedTally(spendStore(app), tally),
+  };
+  holder.state = state;
+  onDatabaseClose(app.db, async () => {
+    await Promise.all([state.spend.close(), state.tokens.close()]);
+    await state.rows.stop();
+  });
   return state;
 }

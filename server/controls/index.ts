@@ -2,7 +2,7 @@ export { checkTurn, type TurnControls } from "./check-turn";
 export type { ModelTarget, TurnSubject } from "./turn-subject";
 export { aliasOrder } from "./alias-order";
 export { projectAlias } from "./project-alias";
-export { BUDGET_EVENT_TYPES } from "./budget-spend";
+export { BUDGET_EVENT_TYPES } from "./spend-store";
 export { controlsRoutes } from "./routes";
 export { budgetsResource, type BudgetInput, type BudgetWire } from "./budgets-resource";
 export { rateLimitsResource, type RateLimitInput, type RateLimitWire } from "./rate-limits-resource";

@@ -4,7 +4,7 @@ import { projectControls } from "./project-controls";
 
 /** The project's alias of this name, or undefined: a template's `llm.model` may name one. */
 export async function projectAlias(
-  app: Pick<AppContext, "db" | "dbKind">,
+  app: Pick<AppContext, "db" | "dbKind" | "now" | "config">,
   projectId: string,
   name: string,
 ): Promise<{ name: string; entries: AliasEntry[]; attemptTimeoutMs: number } | undefined> {

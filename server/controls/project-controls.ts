@@ -1,56 +1,70 @@
 import { eq } from "drizzle-orm";
 import type { AppContext } from "@/server/core/app-context";
 import { budgets, modelAliases, modelAllowlists, modelRateLimits } from "@/server/db/schema";
-import type { Database } from "@/server/db";
 import { projectPrices, type PriceOverride } from "@/server/pricing";
+import { controlsState } from "./controls-state";
 
 export type BudgetRow = typeof budgets.$inferSelect;
 export type RateLimitRow = typeof modelRateLimits.$inferSelect;
 export type AllowlistRow = typeof modelAllowlists.$inferSelect;
 export type AliasRow = typeof modelAliases.$inferSelect;
 
-/** Everything a project set: what `checkTurn` reads on every turn. */
-export interface ProjectControls {
+/** The rows a project set, kept by the controls cache (controls-cache.ts). */
+export interface ProjectRows {
   budgets: BudgetRow[];
   rateLimits: RateLimitRow[];
   allowlists: AllowlistRow[];
   aliases: AliasRow[];
-  /** The project's own model prices (server/pricing), read only when it has a budget. */
-  prices: PriceOverride[];
 }
+
+type App = Pick<AppContext, "db" | "dbKind" | "now" | "config">;
 
 /**
- * How long an instance trusts its copy of a project's settings. A change made on this instance
- * is seen at once (the writer drops the copy); another instance sees it within this time.
+ * How long the project's own prices are used before they are read again, in the background:
+ * pricing's writes announce nothing, so a changed price counts within this time.
  */
-export const CONTROLS_CACHE_MS = 1_000;
+export const PRICES_READ_MS = 1_000;
 
-const caches = new WeakMap<Database, Map<string, { controls: ProjectControls; loadedAt: number }>>();
-
-function cacheOf(db: Database) {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
-  return cache;
-}
-
-export async function projectControls(app: Pick<AppContext, "db">, projectId: string): Promise<ProjectControls> {
-  const cache = cacheOf(app.db);
-  const cached = cache.get(projectId);
-  const now = performance.now();
-  if (cached && now - cached.loadedAt < CONTROLS_CACHE_MS) return cached.controls;
+/** Everything a project set: what `checkTurn` reads on every turn, from memory unless it changed. */
+export async function projectControls(app: App, projectId: string): Promise<ProjectRows> {
+  const { rows } = controlsState(app);
+  const now = app.now().getTime();
+  const cached = rows.get(projectId, now);
+  if (cached) return cached;
+  const ticket = rows.ticket();
   const [b, r, a, m] = await Promise.all([
     app.db.select().from(budgets).where(eq(budgets.projectId, projectId)),
     app.db.select().from(modelRateLimits).where(eq(modelRateLimits.projectId, projectId)),
     app.db.select().from(modelAllowlists).where(eq(modelAllowlists.projectId, projectId)),
     app.db.select().from(modelAliases).where(eq(modelAliases.projectId, projectId)),
   ]);
-  const prices = b.length ? await projectPrices(app.db, projectId) : [];
-  const controls = { budgets: b, rateLimits: r, allowlists: a, aliases: m, prices };
-  cache.set(projectId, { controls, loadedAt: now });
+  const controls = { budgets: b, rateLimits: r, allowlists: a, aliases: m };
+  rows.set(projectId, controls, now, ticket);
   return controls;
 }
 
-/** Called by every write of a project's controls on this instance. */
-export function forgetControls(app: Pick<AppContext, "db">, projectId: string): void {
-  cacheOf(app.db).delete(projectId);
+/**
+ * The project's own model prices (server/pricing), for costing a step: read once, then read again
+ * in the background when older than `PRICES_READ_MS` (the older ones serve meanwhile).
+ */
+export async function pricesOf(app: App, projectId: string): Promise<PriceOverride[]> {
+  const cached = controlsState(app).prices.get(projectId);
+  if (!cached) return readPrices(app, projectId);
+  const now = performance.now();
+  if (now - cached.readAt > PRICES_READ_MS) {
+    cached.readAt = now;
+    readPrices(app, projectId).catch(() => undefined);
+  }
+  return cached.prices;
+}
+
+async function readPrices(app: App, projectId: string): Promise<PriceOverride[]> {
+  const list = await projectPrices(app.db, projectId);
+  controlsState(app).prices.set(projectId, { prices: list, readAt: performance.now() });
+  return list;
+}
+
+/** Called by every write of a project's controls on this instance, once it committed. */
+export function forgetControls(app: App, projectId: string): void {
+  controlsState(app).rows.forget(projectId);
 }

@@ -114,6 +114,7 @@ export async function startDoorTurn(
     trace,
     runId,
     headers: {
+      ...input.controls?.headers,
       "x-svc-run-id": runId,
       "x-svc-session-id": input.sessionId,
       "x-svc-trace-id": trace.traceId,

@@ -24,6 +24,8 @@ export interface TurnResponseOptions {
   continuesRunId?: string;
   /** Native SSE frames carry `id:` from this sequence number on (the run's event log `seq`). */
   firstEventId?: number;
+  /** Sent as they are (the rate limits the turn counted against, server/controls). */
+  headers?: Record<string, string>;
 }
 
 export const SSE_HEADERS = {
@@ -39,6 +41,7 @@ export async function turnResponse(
   options: TurnResponseOptions,
 ): Promise<Response> {
   const headers: Record<string, string> = {
+    ...options.headers,
     "x-svc-session-id": options.sessionId,
     "x-svc-trace-id": options.traceId,
     traceparent: `00-${options.traceId}-${options.spanId}-01`,

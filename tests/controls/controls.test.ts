@@ -1,5 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkTurn } from "@/server/controls";
+import { LEASE_SHARE } from "@/server/controls/controls-state";
 import { loadConfig } from "@/server/core/config";
 import { apiKeys, events } from "@/server/db/schema";
 import { drainIngestQueue } from "@/server/tracing";
@@ -204,6 +206,136 @@ describe("rate limits", () => {
         statuses.push(res.status);
       }
       expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe("rate limits across instances and on answers", () => {
+  const target = [{ provider: "openai", model: "gpt-5-mini" }];
+  /** Checks turns on `instance` until one is refused; how many were admitted. */
+  async function admitted(instance: { context: TestApp["context"] }, subject: object, max: number): Promise<number> {
+    for (let i = 0; i < max; i++) {
+      try {
+        await checkTurn(instance.context, subject as never, target);
+      } catch (error) {
+        expect((error as { code?: string }).code).toBe("rate_limited");
+        return i;
+      }
+    }
+    return max;
+  }
+
+  it("two instances admit exactly the limit together; one refuses at most the other's unused lease early", async () => {
+    const { key, projectId } = await app.newProject();
+    const limit = 40;
+    await create(key, "rate-limits", { scope: "api_key", requests_per_minute: limit });
+    const subject = { projectId, apiKeyId: await keyIdOf(projectId) };
+    const second = await anotherInstance(app);
+    try {
+      // The first instance admits one request and keeps the rest of its lease.
+      expect(await admitted(app, subject, 1)).toBe(1);
+      const lease = app.database.kind === "postgres" ? Math.floor(limit * LEASE_SHARE) : 1;
+      const bySecond = await admitted(second, subject, limit + 5);
+      expect(bySecond).toBeGreaterThanOrEqual(limit - lease);
+      const rest = await admitted(app, subject, limit + 5);
+      expect(1 + bySecond + rest).toBe(limit);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("a successful answer carries the RateLimit fields of every limit it counted against", async () => {
+    const { key } = await app.newProject();
+    await create(key, "rate-limits", { scope: "api_key", requests_per_minute: 5, tokens_per_minute: 1000 });
+    const created = await app.call("POST", "/api/workflows/", {
+      key,
+      body: {
+        workflow: {
+          slug: "headed",
+          name: "Headed",
+          data: { parameters: { agent: { llm: { model: "openai/gpt-5-mini" }, tools: [] } } },
+        },
+      },
+    });
+    await create(key, "rate-limits", { scope: "agent", target_id: created.body.workflow.id, requests_per_minute: 10 });
+    model.script({ kind: "reply", text: "ok", usage: { input: 90, output: 10 } });
+    const first = await app.call("POST", INVOKE, {
+      key,
+      body: {
+        data: { inputs: { messages: [{ role: "user", content: "hi" }] } },
+        references: { workflow: { slug: "headed" } },
+      },
+    });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit-policy")).toBe(
+      '"api-key-requests";q=5;w=60, "api-key-tokens";q=1000;w=60, "agent-requests";q=10;w=60',
+    );
+    expect(first.headers.get("ratelimit")).toMatch(
+      /^"api-key-requests";r=4;t=\d+, "api-key-tokens";r=1000;t=\d+, "agent-requests";r=9;t=\d+$/,
+    );
+    // The OpenAI door too, with the tokens the first turn used once they are counted.
+    let door;
+    const tokensLeft = () => Number(door!.headers.get("ratelimit")?.match(/"api-key-tokens";r=(\d+);t=\d+/)?.[1]);
+    for (let i = 0; i < 50; i++) {
+      door = await app.call("POST", "/v1/chat/completions", {
+        key: null,
+        headers: { authorization: `Bearer ${key}` },
+        body: { model: "headed", messages: [{ role: "user", content: "hi" }] },
+      });
+      expect(door.status).toBe(200);
+      if (tokensLeft() < 1000) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // Each turn used 100 tokens; those counted so far are off what is left.
+    expect(tokensLeft()).toBeLessThan(1000);
+    expect(tokensLeft() % 100).toBe(0);
+    // An answer no limit applies to carries none.
+    const unlimited = await app.newProject();
+    model.script({ kind: "reply", text: "ok" });
+    const plain = await app.call("POST", INVOKE, { key: unlimited.key, body: invokeBody() });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("ratelimit")).toBeNull();
+  });
+});
+
+describe("controls across instances", () => {
+  it("a control set on one instance applies on another one, told by its notification", async () => {
+    const { key, projectId } = await app.newProject();
+    const second = await anotherInstance(app);
+    try {
+      const target = [{ provider: "openai", model: "gpt-5-mini" }];
+      await checkTurn(second.context, { projectId }, target);
+      await create(key, "allowlists", { scope: "project", patterns: ["anthropic/*"] });
+      const started = performance.now();
+      let refused: unknown;
+      while (!refused && performance.now() - started < 5_000) {
+        await checkTurn(second.context, { projectId }, target).catch((error: unknown) => (refused = error));
+        if (!refused) await new Promise((r) => setTimeout(r, 5));
+      }
+      expect((refused as { code?: string }).code).toBe("model_not_allowed");
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("spend counted on one instance refuses turns on another once written (within a sync)", async () => {
+    const { key, projectId } = await app.newProject();
+    await create(key, "budgets", { name: "shared", scope: "project", window: "day", limit_usd: 0.2 });
+    const second = await anotherInstance(app);
+    try {
+      const target = { provider: "openai", model: "gpt-5-mini" };
+      await checkTurn(second.context, { projectId }, [target]);
+      const turn = await checkTurn(app.context, { projectId }, [target]);
+      expect(await turn.stepEnded({ ...target, usage: { prompt: 1_000_000, completion: 0 } })).toBe(true);
+      const started = performance.now();
+      let refused: unknown;
+      while (!refused && performance.now() - started < 5_000) {
+        await checkTurn(second.context, { projectId }, [target]).catch((error: unknown) => (refused = error));
+        if (!refused) await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(refused).toMatchObject({ code: "budget_exceeded" });
     } finally {
       await second.close();
     }

@@ -91,7 +91,15 @@ export async function invokeAgent(
         status: "running",
         ...(continues ? { continues_run_id: continues.id } : {}),
       },
-      { status: 202, headers: { "x-svc-run-id": runId, "x-svc-session-id": input.sessionId, ...servedHeaders } },
+      {
+        status: 202,
+        headers: {
+          ...input.controls?.headers,
+          "x-svc-run-id": runId,
+          "x-svc-session-id": input.sessionId,
+          ...servedHeaders,
+        },
+      },
     );
   }
   const response = await turnResponse(events, {
@@ -105,6 +113,7 @@ export async function invokeAgent(
     keepaliveMs: app.config.agentRuns.keepaliveMs,
     runId,
     continuesRunId: continues?.id,
+    headers: input.controls?.headers,
   });
   for (const [name, value] of Object.entries(servedHeaders)) response.headers.set(name, value);
   return response;
