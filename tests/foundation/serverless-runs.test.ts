@@ -22,7 +22,12 @@ describe("WORKERS=after-response: evaluations and agent runs", () => {
 
   beforeAll(async () => {
     model = await startScriptedModelServer();
-    t = await evaluationApp(model, { workers: "after-response", cronSecret: CRON_SECRET });
+    // A budget no loaded test machine runs out of: what is tested is where the work runs.
+    t = await evaluationApp(model, {
+      workers: "after-response",
+      cronSecret: CRON_SECRET,
+      workAfterResponseMs: 120_000,
+    });
     project = await t.newProject("serverless-runs");
   });
   afterAll(async () => {
