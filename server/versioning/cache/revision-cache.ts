@@ -76,6 +76,9 @@ export class RevisionCache implements HoldingCache {
   }
 
   hold(id: string, tags: string[]): void {
+    // No notification would release a hold: drop the old answers, and let what is read before
+    // the commit expire like every answer does here.
+    if (this.expiring) return this.lru.invalidate(tags);
     this.holds.set(id, tags);
     this.lru.hold(tags);
   }
