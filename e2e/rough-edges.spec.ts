@@ -98,6 +98,8 @@ test("forking shows the variant's name in the toast and the switcher; the toast 
 
   const toast = page.getByTestId("toasts").getByRole("status").filter({ hasText: "Forked “Concise answers”" });
   await expect(toast).toBeVisible();
+  // A toast stays while the pointer rests on it: kept for the overlap checks below, however slow the machine.
+  await toast.hover();
   const switcher = page.getByRole("combobox", { name: "Variant" });
   // The fork carries the source's lineage up to v3 (as the reference's fork does): its head is v3.
   await expect(switcher.locator("option:checked")).toHaveText("Concise answers · v3");

@@ -58,14 +58,19 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 }
 
 function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: () => void }) {
+  // Kept while the pointer rests on it, so it can be read to the end.
+  const [held, setHeld] = useState(false);
   useEffect(() => {
+    if (held) return;
     const timer = setTimeout(onDismiss, DISMISS_AFTER_MS);
     return () => clearTimeout(timer);
-  }, [onDismiss]);
+  }, [onDismiss, held]);
   const Icon = toast.tone === "danger" ? AlertIcon : CheckIcon;
   return (
     <div
       role="status"
+      onPointerEnter={() => setHeld(true)}
+      onPointerLeave={() => setHeld(false)}
       className="pointer-events-auto flex items-start gap-3 rounded-lg border border-line bg-surface px-3.5 py-3 text-sm shadow-lg"
     >
       <Icon className={cn("mt-0.5 size-4 shrink-0", toast.tone === "danger" ? "text-danger" : "text-success")} />
