@@ -72,6 +72,8 @@ const AG_KEYS: Record<string, readonly string[] | true> = {
   meta: true,
   exception: true,
   selector: true,
+  // A simple trace's named links to entities (`{"testcase": {"id"}}`), which have no span to point at.
+  links: true,
 };
 
 const URL_SAFE_SLUG = /^[A-Za-z0-9._~-]+$/;

@@ -61,8 +61,13 @@ const simpleRef = z.object({
   slug: z.string().optional(),
   version: z.union([z.string(), z.number()]).optional(),
 });
+const entityLink = z
+  .object({ id: z.string().optional(), slug: z.string().optional() })
+  .refine((l) => Boolean(l.id || l.slug), {
+    message: "a link names a span (trace_id and span_id) or an entity (id or slug)",
+  });
 const simpleLinks = z.union([
-  z.record(z.string(), z.object({ trace_id: z.string(), span_id: z.string() })),
+  z.record(z.string(), z.union([z.object({ trace_id: z.string(), span_id: z.string() }), entityLink])),
   z.array(
     z.object({ trace_id: z.string(), span_id: z.string(), attributes: z.record(z.string(), z.unknown()).optional() }),
   ),
@@ -185,17 +190,21 @@ export const tracingRoutes = [
     auth: "api_key",
     role: "viewer",
     tag: TAG,
-    summary: "Query simple traces by origin, kind, channel, references (any of) and links (any of), newest first",
+    summary:
+      "Query simple traces by origin, kind, channel, tags, meta, references (any of) and links (any of, spans or entities); top-level links read traces by their own ids; newest first",
     body: z.strictObject({
       trace: z
         .strictObject({
           origin: z.enum(["human", "auto", "custom"]).optional(),
           kind: z.enum(["adhoc", "eval", "play"]).optional(),
           channel: z.enum(["otlp", "web", "sdk", "api"]).optional(),
+          tags: z.record(z.string(), z.unknown()).optional(),
+          meta: z.record(z.string(), z.unknown()).optional(),
           references: z.union([z.record(z.string(), simpleRef), z.array(simpleRef)]).optional(),
           links: simpleLinks.optional(),
         })
         .optional(),
+      links: z.array(z.object({ trace_id: z.string(), span_id: z.string() })).optional(),
       windowing: z.unknown().optional(),
     }),
     response: pageSchema("traces", simpleTraceWire),
@@ -226,8 +235,7 @@ export const tracingRoutes = [
     path: "/api/simple/traces/{trace_id}",
     auth: "api_key",
     tag: TAG,
-    summary: "Delete a simple trace (queued); 202 with {count, link}",
-    status: 202,
+    summary: "Delete a simple trace (queued); 200 with {count, link}, as the reference answers",
     response: z.union([z.strictObject({ count: z.number().int(), link }), z.strictObject({ count: z.literal(0) })]),
     handler: async ({ ctx, params }) =>
       deleteSimpleTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id),

@@ -15,12 +15,18 @@ import type { SpanRow } from "./wire";
 
 type Ref = { id?: string; slug?: string; version?: string | number };
 type Link = { trace_id: string; span_id: string; attributes?: Record<string, unknown> };
+/** A named link to an entity rather than a span (`{"testcase": {"id": ...}}`), as annotations of testcases carry. */
+type EntityLink = { id?: string; slug?: string };
+type NamedLinks = Record<string, { trace_id: string; span_id: string } | EntityLink>;
+
+const isSpanLink = (link: object): link is Link => "trace_id" in link && "span_id" in link;
 
 const simpleLinkWire = z.strictObject({
   trace_id: z.string(),
   span_id: z.string(),
   attributes: z.record(z.string(), z.unknown()).optional(),
 });
+const entityLinkWire = z.strictObject({ id: z.string().optional(), slug: z.string().optional() });
 
 /** A simple trace as written and read back: references and named links as maps, unnamed links as a list. */
 export const simpleTraceWire = z.strictObject({
@@ -31,7 +37,7 @@ export const simpleTraceWire = z.strictObject({
   channel: z.string().optional(),
   data: z.record(z.string(), z.unknown()),
   references: z.record(z.string(), z.unknown()).optional(),
-  links: z.union([z.record(z.string(), simpleLinkWire), z.array(simpleLinkWire)]).optional(),
+  links: z.union([z.record(z.string(), z.union([simpleLinkWire, entityLinkWire])), z.array(simpleLinkWire)]).optional(),
   tags: z.record(z.string(), z.unknown()).optional(),
   meta: z.record(z.string(), z.unknown()).optional(),
 });
@@ -42,7 +48,7 @@ export interface SimpleTraceInput {
   channel?: "otlp" | "web" | "sdk" | "api";
   data: Record<string, unknown>;
   references?: Record<string, Ref>;
-  links?: Record<string, { trace_id: string; span_id: string }> | Link[];
+  links?: NamedLinks | Link[];
   tags?: Record<string, unknown>;
   meta?: Record<string, unknown>;
 }
@@ -113,9 +119,13 @@ export interface SimpleTraceQuery {
     origin?: string;
     kind?: string;
     channel?: string;
+    tags?: Record<string, unknown>;
+    meta?: Record<string, unknown>;
     references?: Record<string, Ref> | Ref[];
-    links?: Record<string, Link> | Link[];
+    links?: NamedLinks | Link[];
   };
+  /** The traces' own (trace_id, span_id): a batch read, unlike `trace.links` (links the traces carry). */
+  links?: { trace_id: string; span_id: string }[];
   windowing?: unknown;
 }
 
@@ -140,12 +150,22 @@ export async function querySimpleTraces(db: Database, projectId: string, query: 
       operator: "in",
       value: refs.map((r) => withoutEmpty({ id: r.id, slug: r.slug })),
     });
-  const links = filter.links ? (Array.isArray(filter.links) ? filter.links : Object.values(filter.links)) : [];
-  if (links.length)
+  for (const part of ["tags", "meta"] as const) {
+    for (const [key, value] of Object.entries(filter[part] ?? {}))
+      conditions.push({ field: "attributes", key: `ag.${part}.${key}`, value });
+  }
+  const linkConditions = linkFilter(filter.links);
+  if (linkConditions.length) conditions.push({ operator: "or", conditions: linkConditions });
+  if (query.links?.length)
     conditions.push({
-      field: "links",
-      operator: "in",
-      value: links.map((l) => ({ trace_id: l.trace_id, span_id: l.span_id })),
+      operator: "or",
+      conditions: query.links.map((own) => ({
+        operator: "and",
+        conditions: [
+          { field: "trace_id", value: own.trace_id },
+          { field: "span_id", value: own.span_id },
+        ],
+      })),
     });
   const page = await queryTracePage(
     db,
@@ -157,6 +177,24 @@ export async function querySimpleTraces(db: Database, projectId: string, query: 
   return { count: traces.length, traces, ...(page.next ? { windowing: { next: page.next } } : {}) };
 }
 
+/** Any of the given links: span links as the span's links, entity links by the id (or slug) stored under their name. */
+function linkFilter(links: NamedLinks | Link[] | undefined): Record<string, unknown>[] {
+  if (!links) return [];
+  const entries: [string | undefined, Link | EntityLink][] = Array.isArray(links)
+    ? links.map((l) => [undefined, l])
+    : Object.entries(links);
+  const spanLinks = entries.map(([, l]) => l).filter(isSpanLink);
+  const conditions: Record<string, unknown>[] = spanLinks.length
+    ? [{ field: "links", operator: "in", value: spanLinks.map((l) => ({ trace_id: l.trace_id, span_id: l.span_id })) }]
+    : [];
+  for (const [name, link] of entries) {
+    if (isSpanLink(link) || !name) continue;
+    const [field, value] = link.id ? ["id", link.id] : ["slug", link.slug];
+    conditions.push({ field: "attributes", key: `ag.links.${name}.${field}`, value });
+  }
+  return conditions;
+}
+
 async function writeSimpleTrace(
   db: Database,
   config: TracingConfig,
@@ -164,15 +202,15 @@ async function writeSimpleTrace(
   input: SimpleTraceInput,
   ids: { traceId: string; spanId: string; replace?: string },
 ) {
-  const links = Array.isArray(input.links)
+  const named = Array.isArray(input.links) || !isObject(input.links) ? [] : Object.entries(input.links);
+  const spanLinks = Array.isArray(input.links)
     ? input.links
-    : isObject(input.links)
-      ? Object.entries(input.links).map(([key, link]) => ({
-          trace_id: link.trace_id,
-          span_id: link.span_id,
-          attributes: { key },
-        }))
-      : undefined;
+    : named.flatMap(([key, link]) =>
+        isSpanLink(link) ? [{ trace_id: link.trace_id, span_id: link.span_id, attributes: { key } }] : [],
+      );
+  const links = spanLinks.length ? spanLinks : undefined;
+  // Links to entities have no span to point at: they are kept under their name in `ag.links`.
+  const entityLinks = Object.fromEntries(named.filter(([, link]) => !isSpanLink(link)));
   const evaluatorSlug = input.references?.evaluator?.slug;
   const flags = { origin: input.origin ?? "custom", kind: input.kind ?? "adhoc", channel: input.channel ?? "api" };
   const span = {
@@ -185,6 +223,7 @@ async function writeSimpleTrace(
         data: input.data,
         flags,
         ...(input.references ? { references: input.references } : {}),
+        ...(Object.keys(entityLinks).length ? { links: entityLinks } : {}),
         ...(input.tags ? { tags: input.tags } : {}),
         ...(input.meta ? { meta: input.meta } : {}),
       },
@@ -207,7 +246,8 @@ async function writeSimpleTrace(
       ...flags,
       data: input.data,
       ...(input.references ? { references: input.references } : {}),
-      ...(stored.links ? { links: stored.links } : {}),
+      // In the shape they were sent: a named map stays a map.
+      ...(input.links ? { links: input.links } : {}),
       ...(input.tags ? { tags: input.tags } : {}),
       ...(input.meta ? { meta: input.meta } : {}),
     },
@@ -242,10 +282,17 @@ function simpleTraceOf(row: SpanRow) {
     data: (isObject(ag.data) ? ag.data : {}) as Record<string, unknown>,
     references: keyed(row.references as (Ref & { attributes?: Record<string, unknown> })[] | null) as
       Record<string, Ref> | undefined,
-    links: keyed(row.links as Link[] | null) as SimpleTraceInput["links"],
+    links: linksOf(keyed(row.links as Link[] | null), ag.links),
     tags: isObject(ag.tags) ? (ag.tags as Record<string, unknown>) : undefined,
     meta: isObject(ag.meta) ? (ag.meta as Record<string, unknown>) : undefined,
   });
+}
+
+/** Span links (a named map or a list) with the entity links stored under `ag.links` merged into the map. */
+function linksOf(spanLinks: Link[] | Record<string, unknown> | undefined, entity: unknown) {
+  if (!isObject(entity) || Object.keys(entity).length === 0) return spanLinks as SimpleTraceInput["links"];
+  if (Array.isArray(spanLinks)) return spanLinks as SimpleTraceInput["links"];
+  return { ...(spanLinks ?? {}), ...entity } as SimpleTraceInput["links"];
 }
 
 function withoutEmpty<T extends Record<string, unknown>>(value: T): T {

@@ -123,7 +123,8 @@ describe("/simple/traces/{id}", () => {
     expect((await c.t.call("POST", "/api/simple/traces/query", { key: c.key, body: {} })).body.count).toBe(2);
 
     const deleted = await c.t.call("DELETE", `/api/simple/traces/${id}`, { key: c.key });
-    expectStatus(deleted, 202);
+    // The reference's simple router answers 200 (its span-level DELETE answers 202).
+    expectStatus(deleted, 200);
     expect(deleted.body).toEqual({ count: 1, link: { trace_id: id, span_id: created.body.trace.span_id } });
     await processQueue(c);
     expect((await c.t.call("GET", `/api/simple/traces/${id}`, { key: c.key })).body).toEqual({ count: 0 });
@@ -131,5 +132,75 @@ describe("/simple/traces/{id}", () => {
       await c.t.call("PATCH", `/api/simple/traces/${id}`, { key: c.key, body: { trace: { data: {} } } }),
       404,
     );
+  });
+});
+
+describe("/simple/traces as the reference's annotation clients use it", () => {
+  it("answers links in the shape they were sent, and keeps links naming an entity by id", async () => {
+    const invocation = { trace_id: traceId(), span_id: spanId() };
+    const testcase = { id: "0190a000-0000-7000-8000-000000000001" };
+    const named = await c.t.call("POST", "/api/simple/traces/", {
+      key: c.key,
+      body: { trace: { origin: "human", data: { outputs: { ok: true } }, links: { invocation, testcase } } },
+    });
+    expectStatus(named, 202);
+    expect(named.body.trace.links).toEqual({ invocation, testcase });
+    const listed = await c.t.call("POST", "/api/simple/traces/", {
+      key: c.key,
+      body: { trace: { data: { outputs: { ok: false } }, links: [invocation] } },
+    });
+    expect(listed.body.trace.links).toEqual([invocation]);
+    expectStatus(
+      await c.t.call("POST", "/api/simple/traces/", {
+        key: c.key,
+        body: { trace: { data: {}, links: { testcase: {} } } },
+      }),
+      422,
+    );
+    await processQueue(c);
+    const read = await c.t.call("GET", `/api/simple/traces/${named.body.trace.trace_id}`, { key: c.key });
+    expect(read.body.trace.links).toEqual({ invocation, testcase });
+
+    const byEntity = await c.t.call("POST", "/api/simple/traces/query", {
+      key: c.key,
+      body: { trace: { links: { testcase } } },
+    });
+    expectStatus(byEntity, 200);
+    expect(byEntity.body.traces.map((t: { trace_id: string }) => t.trace_id)).toEqual([named.body.trace.trace_id]);
+    const bySpan = await c.t.call("POST", "/api/simple/traces/query", {
+      key: c.key,
+      body: { trace: { links: [invocation] } },
+    });
+    expect(bySpan.body.count).toBe(2);
+  });
+
+  it("filters on trace.tags and trace.meta, and reads traces by their own ids with top-level links", async () => {
+    const make = (tags: Record<string, unknown>, meta: Record<string, unknown>) =>
+      c.t.call("POST", "/api/simple/traces/", { key: c.key, body: { trace: { data: { x: 1 }, tags, meta } } });
+    const a = (await make({ team: "tags-a", tier: 1 }, { source: "meta-a" })).body.trace;
+    const b = (await make({ team: "tags-b" }, { source: "meta-a" })).body.trace;
+    await processQueue(c);
+    const ids = (res: { body: { traces: { trace_id: string }[] } }) => res.body.traces.map((t) => t.trace_id).sort();
+    const byTag = await c.t.call("POST", "/api/simple/traces/query", {
+      key: c.key,
+      body: { trace: { tags: { team: "tags-a" } } },
+    });
+    expectStatus(byTag, 200);
+    expect(ids(byTag)).toEqual([a.trace_id]);
+    const byMeta = await c.t.call("POST", "/api/simple/traces/query", {
+      key: c.key,
+      body: { trace: { meta: { source: "meta-a" } } },
+    });
+    expect(ids(byMeta)).toEqual([a.trace_id, b.trace_id].sort());
+    const own = await c.t.call("POST", "/api/simple/traces/query", {
+      key: c.key,
+      body: { links: [{ trace_id: b.trace_id, span_id: b.span_id }] },
+    });
+    expect(ids(own)).toEqual([b.trace_id]);
+    const mismatched = await c.t.call("POST", "/api/simple/traces/query", {
+      key: c.key,
+      body: { links: [{ trace_id: b.trace_id, span_id: a.span_id }] },
+    });
+    expect(mismatched.body.count).toBe(0);
   });
 });
