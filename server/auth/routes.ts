@@ -3,11 +3,22 @@ import { one, many, oneSchema, manySchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { createAccount } from "./accounts";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys";
+import { getProfile, profileWire } from "./profile";
 import { accountToWire, accountWire, apiKeyToWire, apiKeyWire, createApiKeyInput } from "./wire";
 
 const idParams = z.object({ id: z.string().uuid() });
 
 export const authRoutes = [
+  defineRoute({
+    method: "GET",
+    path: "/api/profile",
+    auth: "api_key",
+    role: "viewer",
+    tag: "keys",
+    summary: "The caller's user (the reference's GET /profile, which its clients and health checks call)",
+    response: profileWire,
+    handler: async ({ ctx }) => getProfile(ctx.app.db, ctx.principal),
+  }),
   defineRoute({
     method: "POST",
     path: "/api/keys",
