@@ -104,6 +104,16 @@ function fromReferences(
     domain = d;
     refs[part === "artifact" ? "artifact" : part === "variant" ? "variant" : "revision"] = parsed.data;
   }
+  // Environment references alone, without a key, name the environment revision itself: its data
+  // is embedded (as the reference does), not read as a retrieve through the environment.
+  if (!domain && refs.key === undefined && (refs.environment || refs.environmentVariant || refs.environmentRevision)) {
+    const own: RetrieveRefs = {
+      artifact: refs.environment,
+      variant: refs.environmentVariant,
+      revision: refs.environmentRevision,
+    };
+    return { domain: "environments", refs: own, selector, label: labelOf("environments", own) };
+  }
   const resolvedDomain = domain ?? "workflows";
   return { domain: resolvedDomain, refs, selector, label: labelOf(resolvedDomain, refs) };
 }

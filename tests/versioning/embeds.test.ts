@@ -130,6 +130,26 @@ describe("embeds", () => {
     ]);
   });
 
+  it("an environment revision with a selector and no key embeds that environment revision's own data", async () => {
+    const target = await workflow({ parameters: { prompt: "deployed" } });
+    const deployed = await c.t.call("POST", "/api/workflows/revisions/deploy", {
+      key: c.key,
+      body: { workflow_revision_ref: { id: target.revision.id }, environment_ref: { slug: "staging" }, key: "chat" },
+    });
+    expectStatus(deployed, 200);
+    const envRevision = deployed.body.environment_revision;
+    const app = await application({
+      pinned: embed({ environment_revision: { id: envRevision.id } }, "references.chat.workflow_revision.id"),
+      latest: embed({ environment_ref: { slug: "staging" } }, "references.chat.workflow.slug"),
+    });
+    const res = await resolveApp(app.id);
+    expectStatus(res, 200);
+    expect(res.body.application_revision.data).toEqual({ pinned: target.revision.id, latest: target.slug });
+    expect(
+      res.body.resolution_info.embeds.map((e: { references: object }) => Object.keys(e.references)).flat(),
+    ).toContain("environment_revision");
+  });
+
   it("resolves embeds inside embedded content, recording each level's depth", async () => {
     const inner = await workflow({ parameters: { model: "m-1" } });
     const outer = await workflow({
