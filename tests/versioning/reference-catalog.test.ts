@@ -117,6 +117,14 @@ describe("evaluator catalog", () => {
     // The user's own evaluators are not ours to check.
     expectStatus(await commit({ uri: "https://example.com/grade", parameters: { anything: true } }), 200);
     expectStatus(await commit({ uri: "svc:builtin:auto_exact_match:v0" }), 200);
+    // The reference's own prefix names the same built-ins, checked the same way and stored as sent.
+    const agenta = await commit({ uri: "agenta:builtin:auto_regex_test:v0", parameters: { regex_pattern: "(" } });
+    expectStatus(agenta, 400);
+    expect(agenta.body.code).toBe("invalid_evaluator_parameters");
+    expectStatus(await commit({ uri: "agenta:builtin:auto_mind_reading:v0" }), 400);
+    const kept = await commit({ uri: "agenta:builtin:auto_regex_test:v0", parameters: { regex_pattern: "please" } });
+    expectStatus(kept, 200);
+    expect(kept.body.evaluator_revision.data.uri).toBe("agenta:builtin:auto_regex_test:v0");
   });
 });
 

@@ -11,7 +11,8 @@ import { evaluatorTemplateByUri, EVALUATOR_TEMPLATES } from "./evaluator-templat
 const BUILTIN = "svc:builtin:";
 
 /**
- * An evaluator revision whose `data.uri` names a built-in template (`svc:builtin:<key>:v0`) must
+ * An evaluator revision whose `data.uri` names a built-in template (`svc:builtin:<key>:v0`, or the
+ * reference's `agenta:builtin:<key>:v0`) must
  * carry parameters that template accepts; they are stored as sent (defaults apply when read), like
  * agent templates. Any other uri is the user's own evaluator and is stored unchecked.
  */
@@ -19,8 +20,11 @@ export const evaluatorsSpec: DomainSpec = {
   keys: domainKeys("evaluators"),
   async prepareCommit(_ctx: CommitContext, payload: CommitPayload): Promise<PreparedCommit> {
     const data = payload.data ?? {};
-    if (typeof data.uri !== "string" || !data.uri.startsWith(BUILTIN)) return { data };
-    const template = evaluatorTemplateByUri(data.uri);
+    if (typeof data.uri !== "string") return { data };
+    // `agenta:` is the reference's own prefix, which its clients send: the same built-ins.
+    const uri = data.uri.replace(/^agenta:/, "svc:");
+    if (!uri.startsWith(BUILTIN)) return { data };
+    const template = evaluatorTemplateByUri(uri);
     if (!template) {
       throw new BadRequestError(
         `data.uri "${data.uri}" is no built-in evaluator; known: ${EVALUATOR_TEMPLATES.map((t) => t.uri).join(", ")}`,
