@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  asRetrieved,
   DOMAIN_NAMES,
   ISO_MS,
   MISSING_ID,
@@ -70,7 +71,7 @@ describe.each(DOMAIN_NAMES)("commits and history of %s", (domain) => {
       key: c.key,
       body: { [keys.revisionRef]: { id: committed.id } },
     });
-    expect(retrieved.body[keys.revision]).toEqual(committed);
+    expect(retrieved.body[keys.revision]).toEqual(asRetrieved(domain, committed));
   });
 
   it("accepts the reference implementation's <domain>_revision wrapper, and the artifact id for its default variant", async () => {

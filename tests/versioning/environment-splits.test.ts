@@ -35,12 +35,18 @@ const commitEnv = (s: Setup, delta: Record<string, unknown>) =>
 const split = (s: Setup, arms: [{ id: string }, number][]) =>
   commitEnv(s, { splits: { [s.key]: arms.map(([r, weight]) => ({ weight, workflow_revision: { id: r.id } })) } });
 
-const byEnvironment = (s: Setup) => ({ workflow_ref: { slug: s.wf.artifact.slug }, environment_ref: { slug: s.env.artifact.slug } });
+const byEnvironment = (s: Setup) => ({
+  workflow_ref: { slug: s.wf.artifact.slug },
+  environment_ref: { slug: s.env.artifact.slug },
+});
 
 describe("an environment split between revisions", () => {
   it("is stored complete with the reference entry unchanged, and committed as a deploy with its event state", async () => {
     const s = await deployed();
-    const res = await split(s, [[s.v2, 10], [s.v1, 90]]);
+    const res = await split(s, [
+      [s.v2, 10],
+      [s.v1, 90],
+    ]);
     expectStatus(res, 200);
     const data = res.body.environment_revision.data;
     expect(data.references[s.key].workflow_revision.id).toBe(s.v1.id);
@@ -54,7 +60,13 @@ describe("an environment split between revisions", () => {
   it("keeps the reference's retrieve shape and says which revision served (header and retrieval_info)", async () => {
     const s = await deployed();
     const plain = await retrieve(c, "workflows", byEnvironment(s));
-    expectStatus(await split(s, [[s.v2, 50], [s.v1, 50]]), 200);
+    expectStatus(
+      await split(s, [
+        [s.v2, 50],
+        [s.v1, 50],
+      ]),
+      200,
+    );
     const seen = new Set<string>();
     for (let k = 0; k < 40; k++) {
       const res = await c.t.call("POST", "/api/workflows/revisions/retrieve", {
@@ -77,7 +89,13 @@ describe("an environment split between revisions", () => {
 
   it("sends a key to the same revision on two instances and after a restart, as the hash says", async () => {
     const s = await deployed();
-    expectStatus(await split(s, [[s.v2, 30], [s.v1, 70]]), 200);
+    expectStatus(
+      await split(s, [
+        [s.v2, 30],
+        [s.v1, 70],
+      ]),
+      200,
+    );
     const arms = [
       { weight: 30, id: s.v2.id },
       { weight: 70, id: s.v1.id },
@@ -111,7 +129,13 @@ describe("an environment split between revisions", () => {
 
   it("lets a caller pin a revision of the split; a revision outside it is still a mismatch", async () => {
     const s = await deployed();
-    expectStatus(await split(s, [[s.v2, 1], [s.v1, 99]]), 200);
+    expectStatus(
+      await split(s, [
+        [s.v2, 1],
+        [s.v1, 99],
+      ]),
+      200,
+    );
     for (const pinned of [s.v2, s.v1]) {
       const res = await retrieve(c, "workflows", { ...byEnvironment(s), workflow_revision_ref: { id: pinned.id } });
       expectStatus(res, 200);
@@ -137,7 +161,13 @@ describe("an environment split between revisions", () => {
         ).body.workflow_revision.id;
       expect(await servedOn()).toBe(s.v1.id);
       // Put the key's bucket on v2 whatever it is: v2 takes everything but 0.01%, placed last.
-      expectStatus(await split(s, [[s.v2, 99.99], [s.v1, 0.01]]), 200);
+      expectStatus(
+        await split(s, [
+          [s.v2, 99.99],
+          [s.v1, 0.01],
+        ]),
+        200,
+      );
       for (let waited = 0; (await servedOn()) !== s.v2.id && waited < 5000; waited += 20)
         await new Promise((r) => setTimeout(r, 20));
       expect(await servedOn()).toBe(s.v2.id);
@@ -159,13 +189,49 @@ describe("an environment split between revisions", () => {
     const s = await deployed();
     const another = await createArtifact(c, "workflows", { slug: uniq("wf"), data: dataFor("workflows", 9) });
     const cases: [Parameters<typeof split>[1], string][] = [
-      [[[s.v2, 10], [s.v1, 80]], "sum to 100"],
+      [
+        [
+          [s.v2, 10],
+          [s.v1, 80],
+        ],
+        "sum to 100",
+      ],
       [[[s.v2, 100]], "2 to 4"],
-      [[[s.v2, 10], [s.v3, 90]], "must include the revision"],
-      [[[another.revision!, 10], [s.v1, 90]], "one artifact"],
-      [[[s.v1, 10], [s.v1, 90]], "twice"],
-      [[[s.v2, 0], [s.v1, 100]], "above 0"],
-      [[[s.v2, 10.001], [s.v1, 89.999]], "steps of 0.01"],
+      [
+        [
+          [s.v2, 10],
+          [s.v3, 90],
+        ],
+        "must include the revision",
+      ],
+      [
+        [
+          [another.revision!, 10],
+          [s.v1, 90],
+        ],
+        "one artifact",
+      ],
+      [
+        [
+          [s.v1, 10],
+          [s.v1, 90],
+        ],
+        "twice",
+      ],
+      [
+        [
+          [s.v2, 0],
+          [s.v1, 100],
+        ],
+        "above 0",
+      ],
+      [
+        [
+          [s.v2, 10.001],
+          [s.v1, 89.999],
+        ],
+        "steps of 0.01",
+      ],
     ];
     for (const [arms, detail] of cases) {
       const res = await split(s, arms);
@@ -173,7 +239,13 @@ describe("an environment split between revisions", () => {
       expect(res.body.detail).toContain(detail);
       expect(res.body.code).toBe("invalid_split");
     }
-    const five = await split(s, [[s.v1, 20], [s.v2, 20], [s.v3, 20], [another.revision!, 20], [s.v1, 20]]);
+    const five = await split(s, [
+      [s.v1, 20],
+      [s.v2, 20],
+      [s.v3, 20],
+      [another.revision!, 20],
+      [s.v1, 20],
+    ]);
     expectStatus(five, 422);
     const missing = await commitEnv(s, { splits: { "nothing.revision": [{ weight: 50 }, { weight: 50 }] } });
     expectStatus(missing, 400);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRoutes } from "@/server/boot";
 import {
+  asRetrieved,
   DOMAIN_NAMES,
   MISSING_ID,
   commit,
@@ -77,7 +78,7 @@ describe.each(DOMAIN_NAMES)("project isolation in %s", (domain) => {
     expect(res.body[keys.revision].id).toBe(theirs.revision!.id);
     // Nothing of project A changed.
     const still = await retrieve(a, domain, { [keys.ref]: { slug: `shared-${domain}` } });
-    expect(still.body[keys.revision]).toEqual(rev);
+    expect(still.body[keys.revision]).toEqual(asRetrieved(domain, rev));
   });
 });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  asRetrieved,
   DOMAIN_NAMES,
   ISO_MS,
   MISSING_ID,
@@ -143,7 +144,7 @@ describe.each(DOMAIN_NAMES)("variants of %s", (domain) => {
       [keys.variantRef]: { id: fork.id },
       [keys.revisionRef]: { version: "1" },
     });
-    expect(copiedV1.body[keys.revision].data).toEqual(v1!.data);
+    expect(copiedV1.body[keys.revision].data).toEqual(asRetrieved(domain, v1!).data);
 
     // The head is committed (one event, for the head); the copies before it are history.
     const event = await lastEvent(c, `${domain}.revisions.committed`);
