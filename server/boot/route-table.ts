@@ -2,6 +2,7 @@ import { z } from "zod";
 import { analyticsRoutes } from "@/server/analytics";
 import { accountRoutes } from "@/server/auth/account-routes";
 import { auditRoutes } from "@/server/audit";
+import { redactionRoutes } from "@/server/redaction";
 import { controlsRoutes } from "@/server/controls";
 import { authRoutes } from "@/server/auth/routes";
 import { automationRoutes, referenceTriggerRoutes } from "@/server/automations";
@@ -39,6 +40,7 @@ export const apiRoutes: AnyRoute[] = [
   ...pricingRoutes,
   ...controlsRoutes,
   ...auditRoutes,
+  ...redactionRoutes,
   ...cronRoutes,
 ];
 

@@ -5,6 +5,7 @@ import { DELIVERIES_CHANNEL } from "./channels";
 import { TESTED_EVENT_TYPE } from "./contract";
 import { deliveryIdFor } from "./delivery-id";
 import { buildPayload } from "./payload";
+import { redactForStorage } from "@/server/redaction";
 
 export interface FanOutResult {
   events: number;
@@ -68,7 +69,12 @@ export async function fanOutEvents(db: Database, limit = 500, now = new Date()):
       .where(and(inArray(webhookSubscriptions.projectId, projectIds), eq(webhookSubscriptions.isActive, true)));
 
     const rows: (typeof webhookDeliveries.$inferInsert)[] = [];
-    for (const event of claimed) {
+    for (const claimedEvent of claimed) {
+      // Payloads are stored (and sent) as the project's redaction rules leave them.
+      const event = {
+        ...claimedEvent,
+        attributes: await redactForStorage(tx, claimedEvent.projectId, claimedEvent.attributes),
+      };
       // Test sends are delivered synchronously to their one subscription, never fanned out.
       if (event.eventType === TESTED_EVENT_TYPE) continue;
       for (const s of subscriptions) {

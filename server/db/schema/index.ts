@@ -18,3 +18,4 @@ export * from "./analytics";
 export * from "./controls";
 export * from "./audit";
 export * from "./canaries";
+export * from "./redaction";

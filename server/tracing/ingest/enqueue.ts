@@ -1,6 +1,7 @@
 import { TooManyRequestsError } from "@/server/core/errors";
 import { storableJson } from "@/server/core/storable-text";
 import { rawQuery, type Database } from "@/server/db";
+import { redactorFor } from "@/server/redaction";
 import { pgArray } from "../query/sql-params";
 import type { SpanRecord } from "../span-record";
 import { addToBacklog, ingestBacklog } from "./backlog";
@@ -47,6 +48,7 @@ export async function enqueueSpans(
       "ingest_backlog_full",
     );
   }
+  spans = await redactSpans(db, projectId, spans);
   const traceIds = [...new Set([...spans.map((s) => s.trace_id), ...replace])];
   const days = [...new Set(spans.map((s) => Math.floor(Date.parse(s.start_time) / DAY_MS)))];
   await rawQuery(db, INSERT, [
@@ -59,4 +61,25 @@ export async function enqueueSpans(
   ]);
   addToBacklog(db, spans.length);
   wakeIngestWorkers(db);
+}
+
+/**
+ * The spans as the project's redaction rules store them: every text a client or a run wrote
+ * (name, status message, attributes, events, exception, resource, link and reference attributes);
+ * ids, times and kinds are left as they are.
+ */
+async function redactSpans(db: Database, projectId: string, spans: SpanRecord[]): Promise<SpanRecord[]> {
+  const { redactor } = await redactorFor(db, projectId);
+  if (!redactor.active) return spans;
+  return spans.map((span) => ({
+    ...span,
+    span_name: redactor.text(span.span_name),
+    status_message: span.status_message === null ? null : redactor.text(span.status_message),
+    attributes: redactor.value(span.attributes),
+    references: redactor.value(span.references),
+    links: redactor.value(span.links),
+    events: redactor.value(span.events),
+    exception: redactor.value(span.exception),
+    resource: redactor.value(span.resource),
+  }));
 }
