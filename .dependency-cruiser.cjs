@@ -3,7 +3,7 @@
  * need the whole graph. Why each rule exists is in ARCHITECTURE.md ("Layers").
  */
 const FEATURE_AREAS =
-  "(agent-template|agent-runs|auth|chat-sessions|deploy-gates|domains|evaluations|events|openai-compat|pricing|sandbox|system|tracing|trpc|vault|versioning|webhooks|worker)";
+  "(agent-template|agent-runs|auth|chat-sessions|deploy-gates|domains|evaluations|events|monitors|openai-compat|pricing|sandbox|system|tracing|trpc|vault|versioning|webhooks|worker)";
 
 module.exports = {
   forbidden: [

@@ -23,4 +23,6 @@ export const EVENT_TYPES: readonly string[] = [
   "agents.runs.paused",
   "budgets.warning.reached",
   "budgets.limit.reached",
+  "monitors.alert.fired",
+  "monitors.alert.resolved",
 ];

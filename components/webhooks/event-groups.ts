@@ -27,6 +27,7 @@ const GROUP_LABELS: Record<string, string> = {
   traces: "Traces",
   webhooks: "Webhooks",
   agents: "Agent runs",
+  monitors: "Monitors",
 };
 
 const READ_ACTIONS = new Set(["retrieved", "fetched", "queried", "logged"]);
@@ -39,6 +40,7 @@ function labelOf(type: string): string {
   if (action === "committed") return "a revision committed";
   if (group === "agents") return action === "paused" ? "a run waits for approval or a client tool" : `a run ${action}`;
   if (action === "tested") return "a test delivery sent";
+  if (group === "monitors") return action === "fired" ? "a monitor fired (or notifies again)" : "a monitor resolved";
   if (action === "logged") return "a revision history read";
   return `${group === "testcases" || group === "traces" ? group : "a revision"} ${action === "queried" ? "queried" : "read"}`;
 }

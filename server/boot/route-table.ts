@@ -8,6 +8,7 @@ import { authRoutes } from "@/server/auth/routes";
 import { automationRoutes, referenceTriggerRoutes } from "@/server/automations";
 import { domainRoutes } from "@/server/domains/routes";
 import { evaluationRoutes } from "@/server/evaluations";
+import { monitorRoutes } from "@/server/monitors";
 import { eventRoutes } from "@/server/events/routes";
 import { buildOpenApiDocument } from "@/server/http/openapi";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
@@ -41,6 +42,7 @@ export const apiRoutes: AnyRoute[] = [
   ...controlsRoutes,
   ...auditRoutes,
   ...redactionRoutes,
+  ...monitorRoutes,
   ...cronRoutes,
 ];
 

@@ -5,6 +5,7 @@ import { logger } from "@/server/core/logger";
 import { processWide } from "@/server/core/process-wide";
 import type { AppContext } from "@/server/core/app-context";
 import { evaluationWorker } from "@/server/evaluations";
+import { monitorWorker } from "@/server/monitors";
 import { spanIngestWorker } from "@/server/tracing";
 import { webhookWorker } from "@/server/webhooks";
 import type { BackgroundWorker, RunningWorker } from "@/server/worker";
@@ -19,6 +20,7 @@ export const BACKGROUND_WORKERS: BackgroundWorker[] = [
   runSweepWorker,
   automationWorker,
   canaryWorker,
+  monitorWorker,
 ];
 
 /** Starts every registered worker; the app process does this unless WORKERS=off. */

@@ -9,3 +9,4 @@ export { rateLimitsResource, type RateLimitInput, type RateLimitWire } from "./r
 export { allowlistsResource, type AllowlistInput, type AllowlistWire } from "./allowlists-resource";
 export { aliasesResource, type AliasInput, type AliasWire } from "./aliases-resource";
 export { createControl, deleteControl, listControls, updateControl, type ControlResource } from "./control-resource";
+export { budgetUse, type BudgetUse } from "./budget-use";

@@ -19,3 +19,4 @@ export * from "./controls";
 export * from "./audit";
 export * from "./canaries";
 export * from "./redaction";
+export * from "./monitors";

@@ -1,0 +1,223 @@
+import { asc, lte } from "drizzle-orm";
+import { queryWindowTotals, type WindowTotalsRequest } from "@/server/analytics";
+import type { AppContext } from "@/server/core/app-context";
+import { newId } from "@/server/core/ids";
+import { budgetUse } from "@/server/controls";
+import { rawQuery, type Transaction } from "@/server/db";
+import { monitorAlerts, monitorNotifications, monitors } from "@/server/db/schema";
+import { emitEvent } from "@/server/events";
+import { alertAttributes, type AlertFacts } from "./alert-message";
+import { githubDispatchPayload, slackPayload, teamsPayload } from "./channel-payloads";
+import { dueEvaluations } from "./evaluation-times";
+import { readMetric, type Reading } from "./metric-reading";
+import type { MetricName, ScopeKind } from "./monitor-input";
+import type { MonitorRow, StoredChannel } from "./monitor-store";
+import { nextState, type Before } from "./next-state";
+
+/** Windows summed per statement: one statement for a pass's monitors, bounded in size. */
+const WINDOWS_PER_STATEMENT = 100;
+
+export const MONITOR_EVENT_TYPES = ["monitors.alert.fired", "monitors.alert.resolved"] as const;
+
+interface Evaluation {
+  monitor: MonitorRow;
+  at: Date;
+  reading?: Reading;
+  windowStart?: Date;
+  windowEnd?: Date;
+}
+
+const metricOf = (m: MonitorRow) =>
+  m.metric as { name: MetricName; focus: "run" | "span"; usage_kind?: string; budget_id?: string };
+const scopeOf = (m: MonitorRow) => m.scope as { kind: ScopeKind; value?: string };
+
+/** The analytics filter of a scope: one roll-up dimension's value, or none for the project. */
+function scopeFiltering(scope: { kind: ScopeKind; value?: string }): unknown {
+  return scope.kind === "project" ? undefined : { field: scope.kind, operator: "is", value: scope.value };
+}
+
+/**
+ * One pass: claims monitors whose evaluation time has come (FOR UPDATE SKIP LOCKED: each by one
+ * process), evaluates every instant each owes (missed minutes included, oldest first) from the
+ * analytics roll-ups, and in the same transaction records alerts, their events and channel
+ * messages, and moves each monitor's state and next evaluation on. Returns how many it evaluated.
+ */
+export async function evaluateDueMonitors(app: AppContext, limit: number): Promise<number> {
+  const now = app.now();
+  return app.db.transaction(async (tx) => {
+    const due = await tx
+      .select()
+      .from(monitors)
+      .where(lte(monitors.nextEvaluationAt, now))
+      .orderBy(asc(monitors.nextEvaluationAt))
+      .limit(limit)
+      .for("update", { skipLocked: true });
+    if (!due.length) return 0;
+
+    const plans = due.map((monitor) => {
+      const { instants, next } = dueEvaluations(monitor.nextEvaluationAt, now);
+      return { monitor, next, evaluations: instants.map((at): Evaluation => ({ monitor, at })) };
+    });
+    const evaluations = plans.flatMap((p) => p.evaluations);
+    await readAll(tx, evaluations);
+
+    const updates: Record<string, unknown>[] = [];
+    for (const plan of plans) {
+      const m = plan.monitor;
+      let before: Before = { state: m.state, stateSince: m.stateSince, lastNotifiedAt: m.lastNotifiedAt };
+      let last: Evaluation | undefined;
+      for (const e of plan.evaluations) {
+        const muted = m.mutedUntil !== null && m.mutedUntil > e.at;
+        const step = nextState(thresholdsOf(m), before, e.reading!, e.at, muted);
+        if (step.alert) await recordAlert(app, tx, m, e, step.alert, step.state, before.state, muted);
+        before = step;
+        last = e;
+      }
+      updates.push({
+        id: m.id,
+        state: before.state,
+        state_since: before.stateSince.toISOString(),
+        last_notified_at: before.lastNotifiedAt?.toISOString() ?? null,
+        last_value: last?.reading?.value ?? null,
+        last_samples: last?.reading?.samples ?? null,
+        last_evaluated_at: last ? last.at.toISOString() : (m.lastEvaluatedAt?.toISOString() ?? null),
+        next_evaluation_at: plan.next.toISOString(),
+      });
+    }
+    // Every claimed monitor moves on in one statement.
+    await rawQuery(
+      tx,
+      `update monitors m set state = u.state, state_since = u.state_since, last_notified_at = u.last_notified_at,
+        last_value = u.last_value, last_samples = u.last_samples, last_evaluated_at = u.last_evaluated_at,
+        next_evaluation_at = u.next_evaluation_at
+      from jsonb_to_recordset($1::jsonb) as u(id uuid, state text, state_since timestamptz, last_notified_at timestamptz,
+        last_value float8, last_samples int, last_evaluated_at timestamptz, next_evaluation_at timestamptz)
+      where m.id = u.id`,
+      [JSON.stringify(updates)],
+    );
+    return evaluations.length;
+  });
+}
+
+function thresholdsOf(m: MonitorRow) {
+  return {
+    operator: m.operator,
+    threshold: m.threshold,
+    recoveryThreshold: m.recoveryThreshold,
+    minSamples: m.minSamples,
+    renotifySeconds: m.renotifySeconds,
+  };
+}
+
+/** Fills each evaluation's reading: analytics windows in few statements, budgets one by one. */
+async function readAll(tx: Transaction, evaluations: Evaluation[]): Promise<void> {
+  const analytic = evaluations.filter((e) => metricOf(e.monitor).name !== "budget_use");
+  for (let i = 0; i < analytic.length; i += WINDOWS_PER_STATEMENT) {
+    const chunk = analytic.slice(i, i + WINDOWS_PER_STATEMENT);
+    const requests: WindowTotalsRequest[] = chunk.map((e) => ({
+      projectId: e.monitor.projectId,
+      focus: metricOf(e.monitor).focus,
+      filtering: scopeFiltering(scopeOf(e.monitor)),
+      oldest: new Date(e.at.getTime() - e.monitor.windowSeconds * 1000),
+      newest: e.at,
+    }));
+    const totals = await queryWindowTotals(tx, requests);
+    chunk.forEach((e, j) => {
+      const metric = metricOf(e.monitor);
+      e.reading = readMetric(metric.name, totals[j].metrics, metric.usage_kind);
+      e.windowStart = totals[j].windowStart;
+      e.windowEnd = totals[j].windowEnd;
+    });
+  }
+  for (const e of evaluations.filter((x) => metricOf(x.monitor).name === "budget_use")) {
+    const use = await budgetUse(tx, e.monitor.projectId, metricOf(e.monitor).budget_id!, e.at);
+    // A deleted budget has nothing to read: no_data.
+    e.reading = use ? { value: use.percent, samples: 1 } : { value: null, samples: 0 };
+    e.windowStart = use?.windowStart ?? e.at;
+    e.windowEnd = e.at;
+  }
+}
+
+/**
+ * Records one alert (once per monitor, instant and kind: a repeat is a no-op) and, unless
+ * muted, its event for webhook subscriptions and one message per channel.
+ */
+async function recordAlert(
+  app: AppContext,
+  tx: Transaction,
+  m: MonitorRow,
+  e: Evaluation,
+  kind: "fired" | "renotified" | "resolved",
+  state: MonitorRow["state"],
+  previousState: MonitorRow["state"],
+  muted: boolean,
+): Promise<void> {
+  const reading = e.reading!;
+  const [alert] = await tx
+    .insert(monitorAlerts)
+    .values({
+      id: newId(),
+      projectId: m.projectId,
+      monitorId: m.id,
+      kind,
+      state,
+      previousState,
+      value: reading.value,
+      threshold: m.threshold,
+      samples: reading.samples,
+      windowStart: e.windowStart!,
+      windowEnd: e.windowEnd!,
+      evaluatedAt: e.at,
+      muted,
+      createdAt: app.now(),
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!alert || muted) return;
+  const metric = metricOf(m);
+  const facts: AlertFacts = {
+    alertId: alert.id,
+    kind,
+    monitor: { id: m.id, name: m.name },
+    metric: metric.name,
+    focus: metric.focus,
+    scope: scopeOf(m),
+    operator: m.operator,
+    threshold: m.threshold,
+    recoveryThreshold: m.recoveryThreshold,
+    value: reading.value,
+    samples: reading.samples,
+    windowSeconds: m.windowSeconds,
+    windowStart: alert.windowStart,
+    windowEnd: alert.windowEnd,
+    evaluatedAt: e.at,
+    state,
+    baseUrl: app.config.publicUrl,
+  };
+  await emitEvent(tx, {
+    projectId: m.projectId,
+    type: kind === "resolved" ? "monitors.alert.resolved" : "monitors.alert.fired",
+    attributes: alertAttributes(facts),
+  });
+  const channels = m.channels as unknown as StoredChannel[];
+  if (!channels.length) return;
+  await tx.insert(monitorNotifications).values(
+    channels.map((c, i) => ({
+      id: newId(),
+      projectId: m.projectId,
+      monitorId: m.id,
+      alertId: alert.id,
+      channel: i,
+      kind: c.kind,
+      payload:
+        c.kind === "slack"
+          ? slackPayload(facts)
+          : c.kind === "teams"
+            ? teamsPayload(facts)
+            : githubDispatchPayload(facts, c.event_type ?? "monitor-alert"),
+      status: "pending" as const,
+      nextAttemptAt: app.now(),
+      createdAt: app.now(),
+    })),
+  );
+}

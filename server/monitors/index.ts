@@ -1,0 +1,15 @@
+export { monitorRoutes } from "./routes";
+export { monitorWorker, monitorPass } from "./worker";
+export { evaluateDueMonitors, MONITOR_EVENT_TYPES } from "./evaluation-pass";
+export { sendDueNotifications, NOTIFICATION_RETRY_MS } from "./notification-pass";
+export { monitorInputSchema, muteInputSchema, METRIC_NAMES, SCOPE_KINDS, type MonitorInput } from "./monitor-input";
+export {
+  createMonitor,
+  deleteMonitor,
+  getMonitor,
+  listAlerts,
+  listMonitors,
+  muteMonitor,
+  replaceMonitor,
+} from "./monitor-store";
+export { alertToWire, monitorToWire, type AlertWire, type MonitorWire } from "./wire";

@@ -1,0 +1,74 @@
+import type { AnalyticsMetrics } from "@/server/analytics";
+import type { MetricName } from "./monitor-input";
+
+/** A metric's value over a window and how many samples it rests on; null value: nothing to read. */
+export interface Reading {
+  value: number | null;
+  samples: number;
+}
+
+/**
+ * The monitored figure of a window's metrics. Samples are the window's runs (or spans), or those
+ * that report time to first token for the ttft metrics. `count` is never without a value: zero
+ * runs is what a "traffic stopped" monitor watches. Pure.
+ */
+export function readMetric(name: MetricName, m: AnalyticsMetrics, usageKind = "total"): Reading {
+  const samples = name.startsWith("ttft_") ? m.ttft_ms.count : m.count;
+  const some = (v: number): Reading => ({ value: samples > 0 ? v : null, samples });
+  switch (name) {
+    case "count":
+      return { value: m.count, samples: m.count };
+    case "errors":
+      return some(m.errors);
+    case "error_rate":
+      return some(m.error_rate);
+    case "latency_mean":
+      return some(m.latency_ms.mean);
+    case "latency_p50":
+      return some(m.latency_ms.p50);
+    case "latency_p90":
+      return some(m.latency_ms.p90);
+    case "latency_p99":
+      return some(m.latency_ms.p99);
+    case "ttft_p50":
+      return some(m.ttft_ms.p50);
+    case "ttft_p90":
+      return some(m.ttft_ms.p90);
+    case "ttft_p99":
+      return some(m.ttft_ms.p99);
+    case "tokens":
+      return some(m.tokens[usageKind] ?? 0);
+    case "cost":
+      return some(m.costs[usageKind] ?? 0);
+    case "budget_use":
+      throw new Error("budget_use is read from the budget, not from analytics");
+  }
+}
+
+/** How a metric reads in a message: a rate as a percent, money in USD, times in ms. */
+export function formatValue(name: MetricName, value: number | null): string {
+  if (value === null) return "no data";
+  if (name === "error_rate") return `${round(value * 100, 2)}%`;
+  if (name === "budget_use") return `${round(value, 1)}%`;
+  if (name === "cost") return `$${round(value, 6)}`;
+  if (name.startsWith("latency") || name.startsWith("ttft")) return `${round(value, 1)} ms`;
+  return String(round(value, 3));
+}
+
+const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
+
+export const METRIC_LABELS: Record<MetricName, string> = {
+  count: "run count",
+  errors: "errors",
+  error_rate: "error rate",
+  latency_mean: "mean latency",
+  latency_p50: "latency p50",
+  latency_p90: "latency p90",
+  latency_p99: "latency p99",
+  ttft_p50: "time to first token p50",
+  ttft_p90: "time to first token p90",
+  ttft_p99: "time to first token p99",
+  tokens: "tokens",
+  cost: "cost",
+  budget_use: "budget use",
+};

@@ -1,0 +1,109 @@
+import { z } from "zod";
+import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
+import { defineRoute } from "@/server/http/route";
+import { monitorInputSchema, muteInputSchema } from "./monitor-input";
+import {
+  createMonitor,
+  deleteMonitor,
+  getMonitor,
+  listAlerts,
+  listMonitors,
+  muteMonitor,
+  replaceMonitor,
+} from "./monitor-store";
+import { alertToWire, alertWire, monitorToWire, monitorWire } from "./wire";
+
+const tag = "monitors";
+const idParams = z.object({ id: z.string().uuid() });
+const oneMonitor = oneSchema("monitor", monitorWire);
+const body = z.object({ monitor: monitorInputSchema });
+
+export const monitorRoutes = [
+  defineRoute({
+    method: "POST",
+    path: "/api/monitors/",
+    auth: "api_key",
+    tag,
+    summary: "Create a monitor: a metric for a scope over a rolling window against a threshold, with channels",
+    body,
+    response: oneMonitor,
+    handler: async ({ ctx, body }) =>
+      one("monitor", monitorToWire(await createMonitor(ctx.app, ctx.principal, body.monitor))),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/monitors/",
+    auth: "api_key",
+    tag,
+    summary: "List the project's monitors with their state",
+    response: manySchema("monitors", monitorWire),
+    handler: async ({ ctx }) =>
+      many("monitors", (await listMonitors(ctx.app, ctx.principal.projectId)).map(monitorToWire)),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/monitors/{id}",
+    auth: "api_key",
+    tag,
+    summary: "Fetch a monitor",
+    params: idParams,
+    response: oneMonitor,
+    handler: async ({ ctx, params }) =>
+      one("monitor", monitorToWire(await getMonitor(ctx.app, ctx.principal.projectId, params.id))),
+  }),
+  defineRoute({
+    method: "PUT",
+    path: "/api/monitors/{id}",
+    auth: "api_key",
+    tag,
+    summary: "Replace a monitor (its state and history stay; without channels the stored ones stay)",
+    params: idParams,
+    body,
+    response: oneMonitor,
+    handler: async ({ ctx, params, body }) =>
+      one("monitor", monitorToWire(await replaceMonitor(ctx.app, ctx.principal.projectId, params.id, body.monitor))),
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: "/api/monitors/{id}",
+    auth: "api_key",
+    tag,
+    summary: "Delete a monitor and its history",
+    params: idParams,
+    status: 204,
+    noJsonBody: { description: "Deleted; no body" },
+    handler: async ({ ctx, params }) => {
+      await deleteMonitor(ctx.app, ctx.principal.projectId, params.id);
+      return undefined;
+    },
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/monitors/{id}/mute",
+    auth: "api_key",
+    tag,
+    summary: "Mute a monitor until a time (null unmutes): it is evaluated and recorded, nothing is notified",
+    params: idParams,
+    body: muteInputSchema,
+    response: oneMonitor,
+    handler: async ({ ctx, params, body }) =>
+      one(
+        "monitor",
+        monitorToWire(
+          await muteMonitor(ctx.app, ctx.principal.projectId, params.id, body.until ? new Date(body.until) : null),
+        ),
+      ),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/monitors/{id}/alerts",
+    auth: "api_key",
+    tag,
+    summary: "A monitor's alert history (fired, renotified, resolved), newest first, 100 a page (`before` an alert id)",
+    params: idParams,
+    query: z.object({ before: z.string().uuid().optional() }),
+    response: manySchema("alerts", alertWire),
+    handler: async ({ ctx, params, query }) =>
+      many("alerts", (await listAlerts(ctx.app, ctx.principal.projectId, params.id, query.before)).map(alertToWire)),
+  }),
+];

@@ -1,0 +1,116 @@
+import { z } from "zod";
+import { toIso } from "@/server/core/time";
+import { METRIC_NAMES, SCOPE_KINDS } from "./monitor-input";
+import type { AlertRow, MonitorRow, StoredChannel } from "./monitor-store";
+
+const iso = z.string();
+const STATES = ["ok", "alerting", "no_data"] as const;
+
+export const channelWire = z.object({
+  kind: z.enum(["slack", "teams", "github"]),
+  host: z.string().describe("Where messages go; the URL or token itself is never returned"),
+  repository: z.string().optional(),
+  event_type: z.string().optional(),
+  api_url: z.string().optional(),
+});
+
+export const monitorWire = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  metric: z.object({
+    name: z.enum(METRIC_NAMES),
+    focus: z.enum(["run", "span"]),
+    usage_kind: z.string().optional(),
+    budget_id: z.string().optional(),
+  }),
+  scope: z.object({ kind: z.enum(SCOPE_KINDS), value: z.string().optional() }),
+  window_seconds: z.number().int(),
+  operator: z.enum(["above", "below"]),
+  threshold: z.number(),
+  recovery_threshold: z.number(),
+  min_samples: z.number().int(),
+  renotify_seconds: z.number().int().optional(),
+  channels: z.array(channelWire),
+  muted_until: iso.optional().describe("Silent until then: evaluated and recorded, nothing notified"),
+  state: z.enum(STATES),
+  state_since: iso,
+  last_value: z.number().optional(),
+  last_samples: z.number().int().optional(),
+  last_evaluated_at: iso.optional(),
+  last_notified_at: iso.optional(),
+  next_evaluation_at: iso,
+  created_by_id: z.string(),
+  created_at: iso,
+  updated_at: iso,
+});
+export type MonitorWire = z.infer<typeof monitorWire>;
+
+export function monitorToWire(row: MonitorRow): MonitorWire {
+  return {
+    id: row.id,
+    name: row.name,
+    ...(row.description ? { description: row.description } : {}),
+    metric: row.metric as MonitorWire["metric"],
+    scope: row.scope as MonitorWire["scope"],
+    window_seconds: row.windowSeconds,
+    operator: row.operator,
+    threshold: row.threshold,
+    recovery_threshold: row.recoveryThreshold,
+    min_samples: row.minSamples,
+    ...(row.renotifySeconds !== null ? { renotify_seconds: row.renotifySeconds } : {}),
+    channels: (row.channels as unknown as StoredChannel[]).map(({ kind, host, repository, event_type, api_url }) => ({
+      kind,
+      host,
+      ...(repository ? { repository } : {}),
+      ...(event_type ? { event_type } : {}),
+      ...(api_url ? { api_url } : {}),
+    })),
+    ...(row.mutedUntil ? { muted_until: toIso(row.mutedUntil) } : {}),
+    state: row.state,
+    state_since: toIso(row.stateSince),
+    ...(row.lastValue !== null ? { last_value: row.lastValue } : {}),
+    ...(row.lastSamples !== null ? { last_samples: row.lastSamples } : {}),
+    ...(row.lastEvaluatedAt ? { last_evaluated_at: toIso(row.lastEvaluatedAt) } : {}),
+    ...(row.lastNotifiedAt ? { last_notified_at: toIso(row.lastNotifiedAt) } : {}),
+    next_evaluation_at: toIso(row.nextEvaluationAt),
+    created_by_id: row.createdBy,
+    created_at: toIso(row.createdAt),
+    updated_at: toIso(row.updatedAt),
+  };
+}
+
+export const alertWire = z.object({
+  id: z.string(),
+  monitor_id: z.string(),
+  kind: z.enum(["fired", "renotified", "resolved"]),
+  state: z.enum(STATES),
+  previous_state: z.enum(STATES),
+  value: z.number().optional().describe("Omitted when there was no data"),
+  threshold: z.number(),
+  samples: z.number().int(),
+  window_start: iso,
+  window_end: iso,
+  evaluated_at: iso,
+  muted: z.boolean().describe("Recorded while muted: nothing was notified"),
+  created_at: iso,
+});
+export type AlertWire = z.infer<typeof alertWire>;
+
+export function alertToWire(row: AlertRow): AlertWire {
+  return {
+    id: row.id,
+    monitor_id: row.monitorId,
+    kind: row.kind,
+    state: row.state,
+    previous_state: row.previousState,
+    ...(row.value !== null ? { value: row.value } : {}),
+    threshold: row.threshold,
+    samples: row.samples,
+    window_start: toIso(row.windowStart),
+    window_end: toIso(row.windowEnd),
+    evaluated_at: toIso(row.evaluatedAt),
+    muted: row.muted,
+    created_at: toIso(row.createdAt),
+  };
+}

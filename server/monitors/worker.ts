@@ -1,0 +1,23 @@
+import type { AppContext } from "@/server/core/app-context";
+import { startWakeLoop, type BackgroundWorker } from "@/server/worker";
+import { evaluateDueMonitors } from "./evaluation-pass";
+import { sendDueNotifications } from "./notification-pass";
+
+/** Monitors claimed per transaction (each owes one evaluation a minute, more after downtime). */
+const BATCH = 200;
+/**
+ * It polls: time, not a notification, makes a monitor due; the claims (FOR UPDATE SKIP LOCKED,
+ * the next evaluation moved on in the same transaction) make each evaluation happen once.
+ */
+const POLL_MS = 1_000;
+
+/** One pass: a batch of due monitors is evaluated, then due channel messages are sent (the loop repeats while there is work). */
+export async function monitorPass(app: AppContext, limit = BATCH): Promise<number> {
+  return (await evaluateDueMonitors(app, limit)) + (await sendDueNotifications(app, limit));
+}
+
+export const monitorWorker: BackgroundWorker = {
+  name: "monitors",
+  start: (app) => startWakeLoop("monitors", () => monitorPass(app), POLL_MS),
+  drain: (app, limit) => monitorPass(app, limit),
+};

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { monitorPass } from "@/server/monitors";
+import { webhookWorker } from "@/server/webhooks";
+import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
+import { verifyServiceSignature } from "../helpers/webhook-verifier";
+import { errorRateMonitor, monitorFixture, type MonitorFixture } from "./helpers";
+
+const BASE = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000;
+const at = (mmss: string) => {
+  const [mm, ss] = mmss.split(":").map(Number);
+  return new Date(BASE + 3 * 3_600_000 + mm * 60_000 + ss * 1000).toISOString();
+};
+
+let receiver: WebhookReceiver;
+let f: MonitorFixture;
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  f = await monitorFixture(receiver);
+});
+afterAll(async () => {
+  await f.t.close();
+  await receiver.close();
+});
+
+const bodiesAt = (path: string) =>
+  receiver.requests.filter((r) => r.path === path).map((r) => ({ headers: r.headers, body: JSON.parse(r.rawBody) }));
+
+describe("monitor notifications at a real HTTPS receiver", () => {
+  it("sends the signed webhook event, Slack and Teams messages and a GitHub repository_dispatch", async () => {
+    const sub = await f.t.call("POST", "/api/webhooks/subscriptions/", {
+      key: f.key,
+      body: {
+        subscription: {
+          name: "alerts",
+          data: { url: receiver.url("/hook"), event_types: ["monitors.alert.fired", "monitors.alert.resolved"] },
+        },
+      },
+    });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(200);
+    const secret = sub.body.subscription.secret as string;
+
+    f.setClock(at("00:30"));
+    const m = await f.createMonitor(
+      errorRateMonitor("shop", {
+        name: "Shop errors",
+        channels: [
+          { kind: "slack", url: receiver.url("/slack/T000/B000/XXXX") },
+          { kind: "teams", url: receiver.url("/teams/workflow") },
+          {
+            kind: "github",
+            repository: "acme/agents",
+            token: "ghp_monitor_token_0123456789",
+            event_type: "agent-alert",
+            api_url: receiver.url("/gh-api"),
+          },
+        ],
+      }),
+    );
+    // The secrets are never returned: the hosts are.
+    expect(JSON.stringify(m)).not.toContain("XXXX");
+    expect(JSON.stringify(m)).not.toContain("ghp_monitor_token");
+    expect(m.channels).toEqual([
+      { kind: "slack", host: `localhost:${receiver.port}` },
+      { kind: "teams", host: `localhost:${receiver.port}` },
+      {
+        kind: "github",
+        host: `localhost:${receiver.port}`,
+        repository: "acme/agents",
+        event_type: "agent-alert",
+        api_url: receiver.url("/gh-api"),
+      },
+    ]);
+
+    await f.runs("shop", 4, 2, at("00:10")); // 50% errors
+    f.setClock(at("01:05"));
+    await monitorPass(f.t.context);
+    await webhookWorker.drain(f.t.context, 100);
+    await receiver.waitFor(() => receiver.requests.length >= 4);
+
+    const [hook] = receiver.requests.filter((r) => r.path === "/hook");
+    verifyServiceSignature(secret, hook.rawBody, hook.headers["x-service-signature"] as string);
+    const event = JSON.parse(hook.rawBody);
+    expect(hook.headers["x-service-event-type"]).toBe("monitors.alert.fired");
+    expect(JSON.stringify(event)).toContain('"value":0.5');
+    expect(JSON.stringify(event)).toContain("Alert: Shop errors: error rate 50% is above 20% for agent shop");
+
+    const [slack] = bodiesAt("/slack/T000/B000/XXXX");
+    expect(slack.headers["content-type"]).toBe("application/json");
+    expect(slack.body.text).toBe(
+      "Alert: Shop errors: error rate 50% is above 20% for agent shop (5 min window, 4 runs)",
+    );
+    expect(slack.body.blocks[0]).toMatchObject({ type: "section", text: { type: "mrkdwn" } });
+    expect(slack.body.blocks[1].fields).toContainEqual({ type: "mrkdwn", text: "*Value*\n50%" });
+
+    const [teams] = bodiesAt("/teams/workflow");
+    expect(teams.body).toMatchObject({
+      type: "message",
+      attachments: [{ contentType: "application/vnd.microsoft.card.adaptive", content: { type: "AdaptiveCard" } }],
+    });
+    const card = teams.body.attachments[0].content;
+    expect(card.body[0]).toMatchObject({ type: "TextBlock", color: "Attention" });
+    expect(card.body[1].facts).toContainEqual({ title: "Threshold", value: "above 20%" });
+
+    const [dispatch] = bodiesAt("/gh-api/repos/acme/agents/dispatches");
+    expect(dispatch.headers.authorization).toBe("Bearer ghp_monitor_token_0123456789");
+    expect(dispatch.headers.accept).toBe("application/vnd.github+json");
+    expect(dispatch.body.event_type).toBe("agent-alert");
+    expect(Object.keys(dispatch.body.client_payload).length).toBeLessThanOrEqual(10);
+    expect(dispatch.body.client_payload).toMatchObject({
+      event: "monitors.alert.fired",
+      monitor: { id: m.id, name: "Shop errors" },
+      value: 0.5,
+      samples: 4,
+    });
+
+    // Recovery: every channel hears the resolution.
+    await f.runs("shop", 16, 0, at("00:20")); // 2 of 20
+    f.setClock(at("02:05"));
+    await monitorPass(f.t.context);
+    await webhookWorker.drain(f.t.context, 100);
+    await receiver.waitFor(() => receiver.requests.length >= 8);
+    expect(bodiesAt("/slack/T000/B000/XXXX")[1].body.text).toMatch(
+      /^Resolved: Shop errors: error rate for agent shop is back at 10%/,
+    );
+    expect(bodiesAt("/teams/workflow")[1].body.attachments[0].content.body[0].color).toBe("Good");
+    expect(bodiesAt("/gh-api/repos/acme/agents/dispatches")[1].body.client_payload.event).toBe(
+      "monitors.alert.resolved",
+    );
+    const resolvedHook = receiver.requests.filter((r) => r.path === "/hook")[1];
+    expect(resolvedHook.headers["x-service-event-type"]).toBe("monitors.alert.resolved");
+  });
+
+  it("retries a channel that fails, then sends once it answers", async () => {
+    await f.clear();
+    const before = receiver.requests.length;
+    let failures = 1;
+    receiver.reply = (r) => (r.path === "/slack/flaky" && failures-- > 0 ? { status: 500 } : { status: 200 });
+    f.setClock(at("30:30"));
+    await f.createMonitor(
+      errorRateMonitor("retry", { channels: [{ kind: "slack", url: receiver.url("/slack/flaky") }] }),
+    );
+    await f.runs("retry", 3, 3, at("30:10"));
+    f.setClock(at("31:05"));
+    await monitorPass(f.t.context);
+    await receiver.waitFor(() => receiver.requests.length > before);
+    expect(receiver.requests.slice(before).map((r) => r.path)).toEqual(["/slack/flaky"]);
+    // Not due again before its retry time; due after it.
+    await monitorPass(f.t.context);
+    expect(receiver.requests.length).toBe(before + 1);
+    f.setClock(at("31:40"));
+    await monitorPass(f.t.context);
+    await receiver.waitFor(() => receiver.requests.length > before + 1);
+    expect(receiver.requests.slice(before).map((r) => r.path)).toEqual(["/slack/flaky", "/slack/flaky"]);
+  });
+});
