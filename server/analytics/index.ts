@@ -2,4 +2,11 @@ export { queryAnalytics, type AnalyticsResult, type AnalyticsGroupMetrics } from
 export type { AnalyticsMetrics } from "./metrics";
 export { analyticsQuerySchema, MAX_BUCKETS, type AnalyticsQuery, type BucketUnit } from "./query-request";
 export { analyticsRoutes } from "./routes";
-export { queryWindowTotals, quarterCover, type WindowTotals, type WindowTotalsRequest } from "./window-totals";
+export {
+  grainSegments,
+  queryWindowTotals,
+  quarterCover,
+  type WindowMap,
+  type WindowTotals,
+  type WindowTotalsRequest,
+} from "./window-totals";

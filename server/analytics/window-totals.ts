@@ -1,19 +1,26 @@
-import { BadRequestError } from "@/server/core/errors";
 import { rawQuery, type Executor } from "@/server/db";
-import { SqlParams } from "@/server/tracing";
-import { filterNeedsScan } from "./analytics-filter";
-import { aggregateSql, factsSql } from "./fact-sources";
-import { addInto, emptyAccumulator, toMetrics, type Accumulator, type AnalyticsMetrics } from "./metrics";
+import type { RollupGrain, SpanDimension } from "@/server/tracing";
+import { dimensionColumns } from "./analytics-filter";
+import { aggregateSql } from "./fact-sources";
+import { emptyAccumulator, toMetrics, type Accumulator, type AnalyticsMetrics } from "./metrics";
 
 const QUARTER_MS = 15 * 60_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 
-/** One total over a window: a project's runs or spans, filtered on the roll-up's dimensions. */
+/** The per-kind maps a caller may need; the others are not read (they cost most of the statement). */
+export type WindowMap = "latency" | "ttft" | "tokens" | "costs";
+
+/** One total over a window: a project's runs or spans, of one value of a roll-up dimension or all. */
 export interface WindowTotalsRequest {
   projectId: string;
   focus: "run" | "span";
-  filtering?: unknown;
+  /** Only the rows whose dimension has this value (a monitor's scope). */
+  filter?: { field: SpanDimension; value: string };
   oldest: Date;
   newest: Date;
+  /** The maps to sum (default none: counts, errors, durations and ttft sums only). */
+  maps?: WindowMap[];
 }
 
 export interface WindowTotals {
@@ -31,40 +38,83 @@ export function quarterCover(oldest: Date, newest: Date): { start: Date; end: Da
 }
 
 /**
- * Totals of many windows in one statement, read from the quarter-hour roll-ups (never the spans):
- * what a worker evaluating many monitors needs, where `queryAnalytics` would cost two statements
- * per window. A window is widened to the quarter hours it touches, the finest grain kept. A
- * filter must be on the roll-up's dimensions (a 400 otherwise). Answers in the requests' order.
+ * [start, end) (quarter-hour aligned) as the fewest roll-up rows: whole UTC days from the day
+ * grain, whole hours around them from the hour grain, the quarter hours at the edges. Pure.
+ */
+export function grainSegments(start: number, end: number): { grain: RollupGrain; from: number; to: number }[] {
+  const up = (t: number, unit: number) => Math.ceil(t / unit) * unit;
+  const down = (t: number, unit: number) => Math.floor(t / unit) * unit;
+  const h1 = Math.min(up(start, HOUR_MS), end);
+  const h2 = Math.max(down(end, HOUR_MS), h1);
+  const d1 = Math.min(up(h1, DAY_MS), h2);
+  const d2 = Math.max(down(h2, DAY_MS), d1);
+  return (
+    [
+      ["quarter", start, h1],
+      ["hour", h1, d1],
+      ["day", d1, d2],
+      ["hour", d2, h2],
+      ["quarter", h2, end],
+    ] as const
+  )
+    .filter(([, from, to]) => to > from)
+    .map(([grain, from, to]) => ({ grain, from, to }));
+}
+
+/**
+ * The rows of every window's segments: one recordset parameter, each segment read by an index
+ * scan of the roll-ups' key (project, grain, bucket range), so the statement's text (and plan) is
+ * the same for any number of windows. `offset 0` keeps the lateral subquery a per-segment scan:
+ * flattened into a join, the planner (which guesses 100 segments) hashes a scan of the table.
+ */
+const SEGMENT_ROWS = `select null::timestamptz as bucket, w.i::text as key, r.spans, r.errors, r.duration_ms, r.ttft_count,
+    r.ttft_ms, case when w.latency then r.latency else '{}'::jsonb end as latency,
+    case when w.ttft then r.ttft else '{}'::jsonb end as ttft,
+    case when not w.tokens then '{}'::jsonb when w.runs then r.run_tokens else r.tokens end as tokens,
+    case when not w.costs then '{}'::jsonb when w.runs then r.run_costs else r.costs end as costs
+  from jsonb_to_recordset($1::jsonb) as w(i int, project_id uuid, grain text, f timestamptz, t timestamptz, runs boolean,
+    field text, value text, latency boolean, ttft boolean, tokens boolean, costs boolean)
+  cross join lateral (
+    select * from span_rollups r
+    where r.project_id = w.project_id and r.grain = w.grain and r.bucket >= w.f and r.bucket < w.t
+      and (not w.runs or (r.root and r.trace_type <> 'annotation'))
+      and (w.field is null or case w.field ${Object.entries(dimensionColumns("rollup"))
+        .map(([field, column]) => `when '${field}' then ${column}`)
+        .join(" ")} end = w.value)
+    offset 0) r`;
+const WINDOW_TOTALS_SQL = aggregateSql(SEGMENT_ROWS);
+
+/**
+ * Totals of many windows in one statement, read from the roll-ups (never the spans): what a
+ * worker evaluating many monitors needs, where `queryAnalytics` would cost two statements per
+ * window. A window is widened to the quarter hours it touches, the finest grain kept, and read
+ * at the coarsest grain each part of it aligns with. Answers in the requests' order.
  */
 export async function queryWindowTotals(db: Executor, requests: WindowTotalsRequest[]): Promise<WindowTotals[]> {
   if (!requests.length) return [];
-  const params = new SqlParams();
   const covers = requests.map((r) => quarterCover(r.oldest, r.newest));
-  const parts = requests.map((request, i) => {
-    if (filterNeedsScan(request.filtering))
-      throw new BadRequestError(
-        "A window total filters on the roll-up's dimensions only (agent, model, provider, environment, revision, api_key, user, trace_type).",
-        "invalid_filtering",
-      );
+  const segments = requests.flatMap((request, i) => {
+    const maps = new Set(request.maps ?? []);
     const { start, end } = covers[i];
-    const facts = factsSql(
-      "rollup",
-      {
-        projectId: request.projectId,
-        focus: request.focus,
-        window: { unit: "day", timezone: "UTC", starts: [start], end, grain: "quarter" },
-        filtering: request.filtering,
-      },
-      params,
-    );
-    // The request's index stands in for the group key, so one aggregate answers every window.
-    return `select bucket, '${i}' as key, spans, errors, duration_ms, ttft_count, ttft_ms, latency, ttft, tokens, costs
-      from (${facts}) f${i}`;
+    return grainSegments(start.getTime(), end.getTime()).map((s) => ({
+      i,
+      project_id: request.projectId,
+      grain: s.grain,
+      f: new Date(s.from).toISOString(),
+      t: new Date(s.to).toISOString(),
+      runs: request.focus === "run",
+      field: request.filter?.field ?? null,
+      value: request.filter?.value ?? null,
+      latency: maps.has("latency"),
+      ttft: maps.has("ttft"),
+      tokens: maps.has("tokens"),
+      costs: maps.has("costs"),
+    }));
   });
   const rows = await rawQuery<{ key: string; kind: string; name: string; value: number | string }>(
     db,
-    aggregateSql(parts.join("\nunion all\n")),
-    params.values,
+    WINDOW_TOTALS_SQL,
+    [JSON.stringify(segments)],
   );
   const sums: Accumulator[] = requests.map(() => emptyAccumulator());
   for (const row of rows) {
@@ -72,15 +122,11 @@ export async function queryWindowTotals(db: Executor, requests: WindowTotalsRequ
     const value = Number(row.value);
     if (row.kind === "n") addScalar(acc, row.name, value);
     else {
-      const map = acc[row.kind as "latency" | "ttft" | "tokens" | "costs"];
+      const map = acc[row.kind as WindowMap];
       map[row.name] = (map[row.name] ?? 0) + value;
     }
   }
-  return sums.map((acc, i) => ({
-    windowStart: covers[i].start,
-    windowEnd: covers[i].end,
-    metrics: toMetrics(addInto(emptyAccumulator(), acc)),
-  }));
+  return sums.map((acc, i) => ({ windowStart: covers[i].start, windowEnd: covers[i].end, metrics: toMetrics(acc) }));
 }
 
 function addScalar(acc: Accumulator, name: string, value: number): void {

@@ -1,4 +1,4 @@
-import { formatValue, METRIC_LABELS } from "./metric-reading";
+import { formatValue, METRIC_LABELS } from "@/shared/monitor-metrics";
 import type { MetricName, ScopeKind } from "./monitor-input";
 import type { AlertKind } from "./next-state";
 

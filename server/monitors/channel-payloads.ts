@@ -1,5 +1,5 @@
 import { alertAttributes, alertLinks, alertTitle, scopeText, type AlertFacts } from "./alert-message";
-import { formatValue, METRIC_LABELS } from "./metric-reading";
+import { formatValue, METRIC_LABELS } from "@/shared/monitor-metrics";
 
 /**
  * The request bodies of the channels, ready for each receiver as documented by it: a Slack

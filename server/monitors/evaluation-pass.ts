@@ -1,5 +1,5 @@
 import { asc, lte } from "drizzle-orm";
-import { queryWindowTotals, type WindowTotalsRequest } from "@/server/analytics";
+import { queryWindowTotals, type WindowMap, type WindowTotalsRequest } from "@/server/analytics";
 import type { AppContext } from "@/server/core/app-context";
 import { newId } from "@/server/core/ids";
 import { budgetUse } from "@/server/controls";
@@ -9,7 +9,7 @@ import { emitEvent } from "@/server/events";
 import { alertAttributes, type AlertFacts } from "./alert-message";
 import { githubDispatchPayload, slackPayload, teamsPayload } from "./channel-payloads";
 import { dueEvaluations } from "./evaluation-times";
-import { readMetric, type Reading } from "./metric-reading";
+import { readMetric, type Reading } from "@/shared/monitor-metrics";
 import type { MetricName, ScopeKind } from "./monitor-input";
 import type { MonitorRow, StoredChannel } from "./monitor-store";
 import { nextState, type Before } from "./next-state";
@@ -31,9 +31,18 @@ const metricOf = (m: MonitorRow) =>
   m.metric as { name: MetricName; focus: "run" | "span"; usage_kind?: string; budget_id?: string };
 const scopeOf = (m: MonitorRow) => m.scope as { kind: ScopeKind; value?: string };
 
-/** The analytics filter of a scope: one roll-up dimension's value, or none for the project. */
-function scopeFiltering(scope: { kind: ScopeKind; value?: string }): unknown {
-  return scope.kind === "project" ? undefined : { field: scope.kind, operator: "is", value: scope.value };
+/** The one per-kind map a metric reads, if any: the others are left out of the statement. */
+function mapsFor(name: MetricName): WindowMap[] {
+  if (name.startsWith("latency_p")) return ["latency"];
+  if (name.startsWith("ttft_")) return ["ttft"];
+  if (name === "tokens") return ["tokens"];
+  if (name === "cost") return ["costs"];
+  return [];
+}
+
+/** The roll-up filter of a scope: one dimension's value, or none for the project. */
+function scopeFilter(scope: { kind: ScopeKind; value?: string }): WindowTotalsRequest["filter"] {
+  return scope.kind === "project" ? undefined : { field: scope.kind, value: scope.value! };
 }
 
 /**
@@ -117,9 +126,10 @@ async function readAll(tx: Transaction, evaluations: Evaluation[]): Promise<void
     const requests: WindowTotalsRequest[] = chunk.map((e) => ({
       projectId: e.monitor.projectId,
       focus: metricOf(e.monitor).focus,
-      filtering: scopeFiltering(scopeOf(e.monitor)),
+      filter: scopeFilter(scopeOf(e.monitor)),
       oldest: new Date(e.at.getTime() - e.monitor.windowSeconds * 1000),
       newest: e.at,
+      maps: mapsFor(metricOf(e.monitor).name),
     }));
     const totals = await queryWindowTotals(tx, requests);
     chunk.forEach((e, j) => {

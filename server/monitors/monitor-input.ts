@@ -1,22 +1,7 @@
 import { z } from "zod";
+import { METRIC_NAMES, type MetricName } from "@/shared/monitor-metrics";
 
-/** What a monitor can watch: figures of the analytics query, or a budget's use of its window. */
-export const METRIC_NAMES = [
-  "count",
-  "errors",
-  "error_rate",
-  "latency_mean",
-  "latency_p50",
-  "latency_p90",
-  "latency_p99",
-  "ttft_p50",
-  "ttft_p90",
-  "ttft_p99",
-  "tokens",
-  "cost",
-  "budget_use",
-] as const;
-export type MetricName = (typeof METRIC_NAMES)[number];
+export { METRIC_NAMES, type MetricName };
 
 /** The scopes a monitor narrows its metric to: the project, or one value of a roll-up dimension. */
 export const SCOPE_KINDS = ["project", "agent", "environment", "revision", "model", "api_key"] as const;

@@ -1,5 +1,5 @@
 import type { MonitorState } from "@/server/db/schema";
-import type { Reading } from "./metric-reading";
+import type { Reading } from "@/shared/monitor-metrics";
 
 export interface Thresholds {
   operator: "above" | "below";

@@ -28,7 +28,7 @@ export const monitorRoutes = [
     body,
     response: oneMonitor,
     handler: async ({ ctx, body }) =>
-      one("monitor", monitorToWire(await createMonitor(ctx.app, ctx.principal, body.monitor))),
+      one("monitor", monitorToWire(await createMonitor(ctx.app, ctx.principal, body.monitor), ctx.app.now())),
   }),
   defineRoute({
     method: "GET",
@@ -38,7 +38,10 @@ export const monitorRoutes = [
     summary: "List the project's monitors with their state",
     response: manySchema("monitors", monitorWire),
     handler: async ({ ctx }) =>
-      many("monitors", (await listMonitors(ctx.app, ctx.principal.projectId)).map(monitorToWire)),
+      many(
+        "monitors",
+        (await listMonitors(ctx.app, ctx.principal.projectId)).map((m) => monitorToWire(m, ctx.app.now())),
+      ),
   }),
   defineRoute({
     method: "GET",
@@ -49,7 +52,7 @@ export const monitorRoutes = [
     params: idParams,
     response: oneMonitor,
     handler: async ({ ctx, params }) =>
-      one("monitor", monitorToWire(await getMonitor(ctx.app, ctx.principal.projectId, params.id))),
+      one("monitor", monitorToWire(await getMonitor(ctx.app, ctx.principal.projectId, params.id), ctx.app.now())),
   }),
   defineRoute({
     method: "PUT",
@@ -61,7 +64,10 @@ export const monitorRoutes = [
     body,
     response: oneMonitor,
     handler: async ({ ctx, params, body }) =>
-      one("monitor", monitorToWire(await replaceMonitor(ctx.app, ctx.principal.projectId, params.id, body.monitor))),
+      one(
+        "monitor",
+        monitorToWire(await replaceMonitor(ctx.app, ctx.principal.projectId, params.id, body.monitor), ctx.app.now()),
+      ),
   }),
   defineRoute({
     method: "DELETE",
@@ -91,6 +97,7 @@ export const monitorRoutes = [
         "monitor",
         monitorToWire(
           await muteMonitor(ctx.app, ctx.principal.projectId, params.id, body.until ? new Date(body.until) : null),
+          ctx.app.now(),
         ),
       ),
   }),

@@ -33,6 +33,7 @@ export const monitorWire = z.object({
   renotify_seconds: z.number().int().optional(),
   channels: z.array(channelWire),
   muted_until: iso.optional().describe("Silent until then: evaluated and recorded, nothing notified"),
+  muted: z.boolean().describe("muted_until is still ahead"),
   state: z.enum(STATES),
   state_since: iso,
   last_value: z.number().optional(),
@@ -46,7 +47,7 @@ export const monitorWire = z.object({
 });
 export type MonitorWire = z.infer<typeof monitorWire>;
 
-export function monitorToWire(row: MonitorRow): MonitorWire {
+export function monitorToWire(row: MonitorRow, now: Date): MonitorWire {
   return {
     id: row.id,
     name: row.name,
@@ -67,6 +68,7 @@ export function monitorToWire(row: MonitorRow): MonitorWire {
       ...(api_url ? { api_url } : {}),
     })),
     ...(row.mutedUntil ? { muted_until: toIso(row.mutedUntil) } : {}),
+    muted: row.mutedUntil !== null && row.mutedUntil > now,
     state: row.state,
     state_since: toIso(row.stateSince),
     ...(row.lastValue !== null ? { last_value: row.lastValue } : {}),

@@ -67,9 +67,10 @@ describe("monitors API", () => {
     expect(past.status).toBe(400);
     const until = new Date(f.clock().getTime() + 3_600_000).toISOString();
     const muted = await f.t.call("POST", `/api/monitors/${m.id}/mute`, { key: f.key, body: { until } });
-    expect(muted.body.monitor.muted_until).toBe(until);
+    expect(muted.body.monitor).toMatchObject({ muted_until: until, muted: true });
     const unmuted = await f.t.call("POST", `/api/monitors/${m.id}/mute`, { key: f.key, body: { until: null } });
     expect(unmuted.body.monitor.muted_until).toBeUndefined();
+    expect(unmuted.body.monitor.muted).toBe(false);
     await f.clear();
   });
 

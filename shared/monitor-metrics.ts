@@ -1,5 +1,31 @@
-import type { AnalyticsMetrics } from "@/server/analytics";
-import type { MetricName } from "./monitor-input";
+/** What a monitor can watch: figures of the analytics query, or a budget's use of its window. */
+export const METRIC_NAMES = [
+  "count",
+  "errors",
+  "error_rate",
+  "latency_mean",
+  "latency_p50",
+  "latency_p90",
+  "latency_p99",
+  "ttft_p50",
+  "ttft_p90",
+  "ttft_p99",
+  "tokens",
+  "cost",
+  "budget_use",
+] as const;
+export type MetricName = (typeof METRIC_NAMES)[number];
+
+/** The figures of an analytics answer a monitor reads (the shape of server/analytics' metrics). */
+export interface MetricFigures {
+  count: number;
+  errors: number;
+  error_rate: number;
+  tokens: Record<string, number>;
+  costs: Record<string, number>;
+  latency_ms: { mean: number; p50: number; p90: number; p99: number };
+  ttft_ms: { count: number; p50: number; p90: number; p99: number };
+}
 
 /** A metric's value over a window and how many samples it rests on; null value: nothing to read. */
 export interface Reading {
@@ -12,7 +38,7 @@ export interface Reading {
  * that report time to first token for the ttft metrics. `count` is never without a value: zero
  * runs is what a "traffic stopped" monitor watches. Pure.
  */
-export function readMetric(name: MetricName, m: AnalyticsMetrics, usageKind = "total"): Reading {
+export function readMetric(name: MetricName, m: MetricFigures, usageKind = "total"): Reading {
   const samples = name.startsWith("ttft_") ? m.ttft_ms.count : m.count;
   const some = (v: number): Reading => ({ value: samples > 0 ? v : null, samples });
   switch (name) {
