@@ -14,8 +14,8 @@ import type { MetricName, ScopeKind } from "./monitor-input";
 import type { MonitorRow, StoredChannel } from "./monitor-store";
 import { nextState, type Before } from "./next-state";
 
-/** Windows summed per statement: one statement for a pass's monitors, bounded in size. */
-const WINDOWS_PER_STATEMENT = 100;
+/** Windows summed per statement (its text is the same for any number): a pass's monitors in one, after downtime a few. */
+const WINDOWS_PER_STATEMENT = 2_000;
 
 export const MONITOR_EVENT_TYPES = ["monitors.alert.fired", "monitors.alert.resolved"] as const;
 

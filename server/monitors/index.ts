@@ -1,5 +1,5 @@
 export { monitorRoutes } from "./routes";
-export { monitorWorker, monitorPass } from "./worker";
+export { monitorWorker, monitorPass, MONITOR_BATCH } from "./worker";
 export { evaluateDueMonitors, MONITOR_EVENT_TYPES } from "./evaluation-pass";
 export { sendDueNotifications, NOTIFICATION_RETRY_MS } from "./notification-pass";
 export { monitorInputSchema, muteInputSchema, METRIC_NAMES, SCOPE_KINDS, type MonitorInput } from "./monitor-input";

@@ -4,7 +4,7 @@ import { evaluateDueMonitors } from "./evaluation-pass";
 import { sendDueNotifications } from "./notification-pass";
 
 /** Monitors claimed per transaction (each owes one evaluation a minute, more after downtime). */
-const BATCH = 200;
+export const MONITOR_BATCH = 500;
 /**
  * It polls: time, not a notification, makes a monitor due; the claims (FOR UPDATE SKIP LOCKED,
  * the next evaluation moved on in the same transaction) make each evaluation happen once.
@@ -12,7 +12,7 @@ const BATCH = 200;
 const POLL_MS = 1_000;
 
 /** One pass: a batch of due monitors is evaluated, then due channel messages are sent (the loop repeats while there is work). */
-export async function monitorPass(app: AppContext, limit = BATCH): Promise<number> {
+export async function monitorPass(app: AppContext, limit = MONITOR_BATCH): Promise<number> {
   return (await evaluateDueMonitors(app, limit)) + (await sendDueNotifications(app, limit));
 }
 
