@@ -32,3 +32,30 @@ export function rangeQuery(range: RangeKey, group: GroupKey, now: Date, agentId?
     ...(agentId ? { filtering: { conditions: [{ field: "agent", value: agentId }] } } : {}),
   };
 }
+
+/**
+ * The query of a given window (an alert's link: `/analytics?oldest=&newest=`): minute buckets up
+ * to six hours, hourly up to sixty days, daily beyond. Null when the window does not parse.
+ */
+export function windowQuery(
+  window: { oldest: string; newest: string },
+  group: GroupKey,
+  agentId?: string,
+): AnalyticsQuery | null {
+  const oldest = Date.parse(window.oldest);
+  const newest = Date.parse(window.newest);
+  if (!(oldest < newest)) return null;
+  const hours = (newest - oldest) / 3_600_000;
+  const bucket: BucketUnit = hours <= 6 ? "minute" : hours <= 24 * 60 ? "hour" : "day";
+  return {
+    focus: "run",
+    windowing: {
+      oldest: new Date(oldest).toISOString(),
+      newest: new Date(newest).toISOString(),
+      bucket,
+      timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    },
+    group_by: group,
+    ...(agentId ? { filtering: { conditions: [{ field: "agent", value: agentId }] } } : {}),
+  };
+}

@@ -4,11 +4,13 @@ import { useQueries, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
+import Link from "next/link";
+import { monitorDraftPath } from "@/components/monitors/monitor-draft";
 import { tracesPath } from "@/components/traces";
 import { useTRPC } from "@/components/trpc";
 import { Button, Card, EmptyState, Skeleton } from "@/components/ui";
 import type { AnalyticsResult } from "@/server/analytics";
-import { rangeQuery, RANGES, GROUPS, type GroupKey, type RangeKey } from "./analytics-range";
+import { rangeQuery, RANGES, GROUPS, windowQuery, type GroupKey, type RangeKey } from "./analytics-range";
 import { downloadText, toCsv } from "./csv";
 import { MetricChart, type Marker, type Series } from "./metric-chart";
 import { CHART_METRICS, tokens, usd, type ChartMetric } from "./metric-values";
@@ -20,14 +22,27 @@ const TRACE_SINCE: Partial<Record<RangeKey, "24h" | "7d" | "30d">> = { "24h": "2
  * grouped by agent, model or revision, with the table behind the charts (CSV). `agentId` narrows
  * it to one agent (its page's small chart). A click on a chart opens the traces behind it.
  */
-export function AnalyticsView({ agentId, compact = false }: { agentId?: string; compact?: boolean }) {
+export function AnalyticsView({
+  agentId,
+  compact = false,
+  window,
+}: {
+  agentId?: string;
+  compact?: boolean;
+  /** A given window instead of a range (an alert's link to the moment it fired). */
+  window?: { oldest: string; newest: string };
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const [range, setRange] = useState<RangeKey>("7d");
   const [group, setGroup] = useState<GroupKey>(agentId ? "model" : "agent");
   const [metric, setMetric] = useState<ChartMetric>("runs");
   // The window is fixed when the range or group changes, not on every render.
-  const query = useMemo(() => rangeQuery(range, group, new Date(), agentId), [range, group, agentId]);
+  const [fixed, setFixed] = useState(window);
+  const query = useMemo(
+    () => (fixed && windowQuery(fixed, group, agentId)) || rangeQuery(range, group, new Date(), agentId),
+    [fixed, range, group, agentId],
+  );
   const result = useQuery({ ...trpc.analytics.query.queryOptions(query), staleTime: 0 });
   const agents = useQuery(trpc.agents.list.queryOptions({ limit: 200 }));
   const agentOf = (id: string) => agents.data?.items.find((a) => a.agent.id === id)?.agent;
@@ -60,7 +75,20 @@ export function AnalyticsView({ agentId, compact = false }: { agentId?: string; 
 
   const controls = (
     <div className="flex flex-wrap items-center gap-2">
-      <SelectInput aria-label="Range" value={range} onChange={(e) => setRange(e.target.value as RangeKey)}>
+      <SelectInput
+        aria-label="Range"
+        value={fixed ? "window" : range}
+        onChange={(e) => {
+          setFixed(undefined);
+          setRange(e.target.value as RangeKey);
+        }}
+      >
+        {fixed && (
+          <option value="window">
+            {new Date(query.windowing!.oldest!).toLocaleString()} to{" "}
+            {new Date(query.windowing!.newest!).toLocaleString()}
+          </option>
+        )}
         {Object.entries(RANGES).map(([k, r]) => (
           <option key={k} value={k}>
             Last {r.label}
@@ -110,6 +138,7 @@ export function AnalyticsView({ agentId, compact = false }: { agentId?: string; 
     return (
       <Card title="Analytics" description="Runs of this agent" actions={controls}>
         <Totals result={data} />
+        <AlertMe chart={metric} agentId={agentId} />
         <MetricChart
           result={data}
           metric={metric}
@@ -137,7 +166,7 @@ export function AnalyticsView({ agentId, compact = false }: { agentId?: string; 
         <>
           <div className="grid gap-4 lg:grid-cols-2">
             {(Object.keys(CHART_METRICS) as ChartMetric[]).map((m) => (
-              <Card key={m} title={CHART_METRICS[m].label}>
+              <Card key={m} title={CHART_METRICS[m].label} actions={<AlertMe chart={m} agentId={agentId} />}>
                 <MetricChart result={data} metric={m} series={series} markers={markers} onPick={open(m)} />
               </Card>
             ))}
@@ -146,6 +175,19 @@ export function AnalyticsView({ agentId, compact = false }: { agentId?: string; 
         </>
       )}
     </section>
+  );
+}
+
+/** "Alert me when this line crosses…": the Monitors page with the chart's metric (and agent) filled in. */
+function AlertMe({ chart, agentId }: { chart: ChartMetric; agentId?: string }) {
+  return (
+    <Link
+      href={monitorDraftPath(chart, agentId)}
+      className="text-xs font-medium text-accent hover:underline"
+      aria-label={`Alert me when ${CHART_METRICS[chart].label.toLowerCase()} crosses a threshold`}
+    >
+      Alert me…
+    </Link>
   );
 }
 

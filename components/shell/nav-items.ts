@@ -7,6 +7,7 @@ import { EvaluatorsIcon } from "@/components/evaluators/evaluators-icon";
 import { TracesIcon } from "@/components/traces/traces-icon";
 import { WebhooksIcon } from "@/components/webhooks/webhooks-icon";
 import { AutomationsIcon } from "@/components/automations/automations-icon";
+import { MonitorsIcon } from "@/components/monitors/monitors-icon";
 import { HomeIcon, KeyIcon, SettingsIcon } from "@/components/ui";
 
 export interface NavItem {
@@ -69,6 +70,12 @@ export const navItems: NavItem[] = [
     label: "Traces",
     icon: TracesIcon,
     description: "Browse the OpenTelemetry traces of every run: inputs, outputs, tokens, cost and errors.",
+  },
+  {
+    href: "/monitors",
+    label: "Monitors",
+    icon: MonitorsIcon,
+    description: "Thresholds on your analytics: alerts to Slack, Teams, GitHub or webhooks when an agent gets worse.",
   },
   {
     href: "/automations",

@@ -22,6 +22,7 @@ import { runsRouter } from "./routers/runs";
 import { tracesRouter } from "./routers/traces";
 import { webhooksRouter } from "./routers/webhooks";
 import { automationsRouter } from "./routers/automations";
+import { monitorsRouter } from "./routers/monitors";
 
 /** Every router of the playground; a new page area adds its router here. */
 export const appRouter = createTRPCRouter({
@@ -48,6 +49,7 @@ export const appRouter = createTRPCRouter({
   traces: tracesRouter,
   webhooks: webhooksRouter,
   automations: automationsRouter,
+  monitors: monitorsRouter,
 });
 
 export type AppRouter = typeof appRouter;
