@@ -12,6 +12,7 @@
  * under `node --cpu-prof` and writes its profile into `<dir>` when the run ends; `--node-arg=`
  * passes any other option to the server's node (`--trace-gc`, say: its output is in the JSON's
  * `server_output_tail`). `--retrieves=` measures only those kinds of retrieve and nothing else
+ * (`environment_split`: the 90/10 split retrieve as a ratio to the plain environment retrieve)
  * (no ceiling, commits or watcher), for a quick look at one path. Each retrieve
  * kind also reports the database transactions the app's measured runs made per request
  * (pg_stat_database; the floor makes one: its query) and the CPU the database's backends spent
@@ -140,7 +141,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     log("measuring retrieves");
     const retrieve: Record<string, FloorComparison & DatabaseCost> = {};
     const database = databaseCounter(server.databaseUrl!);
-    const unknownKinds = onlyKinds?.filter((kind) => !(kind in retrieveKinds)) ?? [];
+    const unknownKinds = onlyKinds?.filter((kind) => !(kind in retrieveKinds) && kind !== "environment_split") ?? [];
     if (unknownKinds.length)
       throw new Error(
         `--retrieves: unknown ${unknownKinds.join(", ")}; known: ${Object.keys(retrieveKinds).join(", ")}`,
@@ -188,11 +189,37 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         floor_database_cpu_ms_per_request: round3(floor.cpuMs / floor.requests),
       };
     }
+    // A 90/10 split against the same retrieve of an unsplit environment, alternated like the
+    // floor: each request with its own sticky key (1,000 of them), so the hash runs every time.
+    const splitRetrieve =
+      onlyKinds && !onlyKinds.includes("environment_split")
+        ? undefined
+        : await (async () => {
+            log("retrieve by environment with a 90/10 split, against the plain environment retrieve");
+            const keyed = (slug: string) => ({
+              method: "POST" as const,
+              body: { environment_ref: { slug }, key: `${fixture.slug}.revision` },
+              connections: load.connections,
+              expectStatus: 200,
+              baseUrl: server.baseUrl,
+              serverPid: server.pid,
+              path: "/api/applications/revisions/retrieve",
+              headers: api.headers,
+              next: (i: number): RequestSpec => ({ headers: { "x-svc-split-key": `session-${i % 1000}` } }),
+            });
+            const comparison = await measureAgainstFloor(
+              (timing) => measure({ ...keyed("staging"), ...timing }),
+              load,
+              (timing) => measure({ ...keyed("development"), ...timing }),
+            );
+            return { ...comparison, target_ratio_to_plain_environment: 0.95 };
+          })();
     await database.close();
     if (onlyKinds) {
       return {
         benchmark: "versioning",
         retrieve,
+        ...(splitRetrieve && { environment_split_90_10: splitRetrieve }),
         server_output_tail: server.output().slice(-20_000),
         ...machine(),
         load_avg_1m_at_start: loadBefore,
@@ -262,6 +289,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       target_commit_1_client_ratio: 0.75,
       retrieve,
       retrieve_min_ratio_to_floor: Math.min(...ratios),
+      // ratio_to_floor here is the split retrieve's req/s over the plain environment retrieve's.
+      environment_split_90_10: splitRetrieve,
       retrieve_min_cpu_ratio_to_floor: Math.min(...Object.values(retrieve).map((r) => r.cpu_ratio_to_floor ?? NaN)),
       target_retrieve_ratio: 1.5,
       no_query_ceiling: noQueryCeiling,
@@ -354,6 +383,25 @@ async function seed(api: ReturnType<typeof client>) {
   await api.post("/api/applications/revisions/deploy", {
     application_ref: { slug },
     environment_ref: { slug: "staging" },
+  });
+  // development splits the key 90/10 between v1 and v3: the split retrieve's figure.
+  await api.post("/api/applications/revisions/deploy", {
+    application_revision_ref: { id: first.id },
+    environment_ref: { slug: "development" },
+  });
+  const development = await api.post("/api/environments/revisions/retrieve", { environment_ref: { slug: "development" } });
+  await api.post("/api/environments/revisions/commit", {
+    environment_revision_commit: {
+      environment_variant_id: development.environment_revision.environment_variant_id,
+      delta: {
+        splits: {
+          [`${slug}.revision`]: [
+            { weight: 10, application_revision: { id: revision.id } },
+            { weight: 90, application_revision: { id: first.id } },
+          ],
+        },
+      },
+    },
   });
   const commitVariants: string[] = [];
   for (let i = 0; i < COMMIT_CLIENTS; i++) {

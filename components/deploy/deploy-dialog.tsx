@@ -8,6 +8,7 @@ import { Author } from "@/components/history/author";
 import { templateOf, variantSlugOf, versionLabel, type AgentRevision } from "@/components/history/types";
 import { useTRPC } from "@/components/trpc";
 import { Button, Dialog, Notice, Skeleton, TimeAgo, useToast } from "@/components/ui";
+import { CanaryOptions, NO_CANARY, RAMP_STEPS, type CanaryChoice } from "./canary-options";
 import { DeployEvidence } from "./deploy-evidence";
 import type { AgentEnvironment } from "./use-agent-deployments";
 
@@ -28,13 +29,22 @@ export function DeployDialog({
   const queryClient = useQueryClient();
   const toast = useToast();
   const [message, setMessage] = useState("");
+  const [canary, setCanary] = useState<CanaryChoice>(NO_CANARY);
   const deploy = useMutation(trpc.agents.deploy.mutationOptions());
+  const startCanary = useMutation(trpc.canaries.start.mutationOptions());
   const open = revision !== null && target !== null;
+  // A canary runs beside what the environment runs now: only when something else is deployed there.
+  const canCanary = open && Boolean(target.deployment) && target.deployment!.revision.id !== revision.id;
+  const asCanary = canCanary && canary.enabled;
+  const pending = deploy.isPending || startCanary.isPending;
+  const error = deploy.error ?? startCanary.error;
 
   function close() {
-    if (deploy.isPending) return;
+    if (pending) return;
     deploy.reset();
+    startCanary.reset();
     setMessage("");
+    setCanary(NO_CANARY);
     onClose();
   }
 
@@ -42,6 +52,29 @@ export function DeployDialog({
     if (!open) return;
     const env = target.environment.slug;
     const text = message.trim() || undefined;
+    if (asCanary) {
+      startCanary.mutate(
+        {
+          revisionId: revision.id,
+          environment: env,
+          weight: canary.weight,
+          ramp: canary.ramp
+            ? { steps: RAMP_STEPS.filter((w) => w > canary.weight), intervalMinutes: canary.intervalMinutes }
+            : undefined,
+        },
+        {
+          onSuccess: async () => {
+            await queryClient.invalidateQueries({ queryKey: trpc.environments.pathKey() });
+            await queryClient.invalidateQueries({ queryKey: trpc.canaries.pathKey() });
+            toast({ title: `Canary: ${versionLabel(revision)} takes ${canary.weight}% of ${env}` });
+            startCanary.reset();
+            setCanary(NO_CANARY);
+            onClose();
+          },
+        },
+      );
+      return;
+    }
     deploy.mutate(
       { revisionId: revision.id, environment: env, message: text },
       {
@@ -73,9 +106,9 @@ export function DeployDialog({
           : undefined
       }
       status={
-        deploy.error && (
-          <Notice tone="danger" title="Could not deploy">
-            {deploy.error.message}
+        error && (
+          <Notice tone="danger" title={asCanary ? "Could not start the canary" : "Could not deploy"}>
+            {error.message}
           </Notice>
         )
       }
@@ -83,16 +116,19 @@ export function DeployDialog({
         open && (
           <>
             <span className="mr-auto self-center text-xs text-muted">Ctrl+Enter in the message deploys</span>
-            <Button onClick={close} disabled={deploy.isPending}>
+            <Button onClick={close} disabled={pending}>
               Cancel
             </Button>
-            <Button variant="primary" loading={deploy.isPending} onClick={confirm} data-autofocus>
-              Deploy {versionLabel(revision)} to {target.environment.slug}
+            <Button variant="primary" loading={pending} onClick={confirm} data-autofocus>
+              {asCanary
+                ? `Start canary at ${canary.weight}%`
+                : `Deploy ${versionLabel(revision)} to ${target.environment.slug}`}
             </Button>
           </>
         )
       }
     >
+      {open && canCanary && <CanaryOptions choice={canary} onChange={setCanary} env={target.environment.slug} />}
       {open && (
         <DeployConfirmation
           revision={revision}

@@ -21,6 +21,7 @@ import {
   cn,
   type BadgeTone,
 } from "@/components/ui";
+import { CanarySection } from "./canary-section";
 import { DeployLog } from "./deploy-log";
 import { environmentTone } from "./environment-badge";
 import { EnvironmentsIcon } from "./environments-icon";
@@ -93,6 +94,7 @@ export function EnvironmentDetail({ slug }: { slug: string }) {
         </Notice>
       ) : (
         <>
+          <CanarySection environmentId={env.id} slug={slug} />
           <section
             aria-labelledby="running-title"
             className="overflow-hidden rounded-xl border border-line bg-surface shadow-xs"

@@ -1,0 +1,193 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import type { inferRouterOutputs } from "@trpc/server";
+import { useTRPC } from "@/components/trpc";
+import type { AppRouter } from "@/server/trpc";
+import {
+  Button,
+  Notice,
+  Table,
+  TableBody,
+  TableCell,
+  TableColumnHeader,
+  TableHeaderGroup,
+  TableRow,
+  TimeAgo,
+  useToast,
+} from "@/components/ui";
+
+/** The running canaries of an environment: the split, a control to move it, the ramp, and how each side does. */
+export function CanarySection({ environmentId, slug }: { environmentId: string; slug: string }) {
+  const trpc = useTRPC();
+  const canaries = useQuery(trpc.canaries.list.queryOptions({ environmentId, running: true }));
+  if (!canaries.data?.length) return null;
+  return (
+    <section
+      aria-labelledby="canary-title"
+      className="overflow-hidden rounded-xl border border-line bg-surface shadow-xs"
+    >
+      <header className="border-b border-line px-5 py-4">
+        <h2 id="canary-title" className="text-sm font-semibold">
+          Canary releases
+        </h2>
+        <p className="text-sm text-muted">
+          A new revision takes a share of {slug}&apos;s traffic beside the one deployed.
+        </p>
+      </header>
+      <div className="flex flex-col divide-y divide-line">
+        {canaries.data.map((canary) => (
+          <CanaryCard key={canary.id} canary={canary} />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+type Canary = inferRouterOutputs<AppRouter>["canaries"]["list"][number];
+
+function CanaryCard({ canary }: { canary: Canary }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const sliderId = useId();
+  const [weight, setWeight] = useState(canary.weight);
+  const comparison = useQuery(trpc.canaries.comparison.queryOptions({ id: canary.id }));
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.canaries.pathKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.environments.pathKey() }),
+    ]);
+  const ramp = useMutation(trpc.canaries.ramp.mutationOptions({ onSuccess: refresh }));
+  const promote = useMutation(
+    trpc.canaries.promote.mutationOptions({
+      onSuccess: async () => {
+        await refresh();
+        toast({ title: `Promoted v${canary.candidate.version} to all traffic` });
+      },
+    }),
+  );
+  const rollback = useMutation(
+    trpc.canaries.rollback.mutationOptions({
+      onSuccess: async () => {
+        await refresh();
+        toast({ title: `Rolled back v${canary.candidate.version}` });
+      },
+    }),
+  );
+  const error = ramp.error ?? promote.error ?? rollback.error;
+  const busy = ramp.isPending || promote.isPending || rollback.isPending;
+  const sides = comparison.data?.revisions ?? [];
+  return (
+    <div className="flex flex-col gap-4 px-5 py-4" data-testid="canary-card">
+      <p className="text-sm">
+        <span className="font-mono font-semibold">v{canary.candidate.version}</span> takes{" "}
+        <span className="font-semibold" data-testid="canary-weight">
+          {canary.weight}%
+        </span>{" "}
+        of <span className="font-mono">{canary.key}</span>;{" "}
+        <span className="font-mono">v{canary.baseline.version}</span> takes{" "}
+        {Math.round((100 - canary.weight) * 100) / 100}%. Started <TimeAgo iso={canary.started_at} />.
+      </p>
+      <div className="flex flex-wrap items-center gap-3">
+        <label htmlFor={sliderId} className="text-sm">
+          Canary share
+        </label>
+        <input
+          id={sliderId}
+          type="range"
+          min={1}
+          max={100}
+          step={1}
+          value={weight}
+          onChange={(e) => setWeight(Number(e.target.value))}
+          className="w-64 accent-[var(--color-accent)]"
+          aria-valuetext={`${weight}%`}
+        />
+        <span className="w-12 font-mono text-sm">{weight}%</span>
+        <Button
+          size="sm"
+          disabled={busy || weight === canary.weight}
+          onClick={() => ramp.mutate({ id: canary.id, weight })}
+        >
+          {weight === 100 ? "Set to 100% (promote)" : `Set to ${weight}%`}
+        </Button>
+        <span className="ml-auto flex gap-2">
+          <Button
+            size="sm"
+            variant="primary"
+            loading={promote.isPending}
+            disabled={busy}
+            onClick={() => promote.mutate({ id: canary.id })}
+          >
+            Promote v{canary.candidate.version}
+          </Button>
+          <Button
+            size="sm"
+            loading={rollback.isPending}
+            disabled={busy}
+            onClick={() => rollback.mutate({ id: canary.id })}
+          >
+            Roll back
+          </Button>
+        </span>
+      </div>
+      {canary.ramp && (
+        <p className="text-sm text-muted" data-testid="canary-ramp">
+          Ramp: {[canary.weight, ...canary.ramp.steps.filter((w) => w > canary.weight)].join("% → ")}%, one step every{" "}
+          {canary.ramp.interval_minutes} min
+          {canary.ramp.next_step !== undefined && canary.ramp.next_step_at && (
+            <>
+              ; next {canary.ramp.next_step}% <TimeAgo iso={canary.ramp.next_step_at} />
+            </>
+          )}
+          .
+        </p>
+      )}
+      {error && (
+        <Notice tone="danger" title="Could not change the canary">
+          {error.message}
+        </Notice>
+      )}
+      <Table aria-label="Canary comparison">
+        <TableHeaderGroup>
+          <tr>
+            <TableColumnHeader>Revision</TableColumnHeader>
+            <TableColumnHeader>Runs</TableColumnHeader>
+            <TableColumnHeader>Errors</TableColumnHeader>
+            <TableColumnHeader>Cost (USD)</TableColumnHeader>
+            <TableColumnHeader>Latency p50 / p90</TableColumnHeader>
+            <TableColumnHeader>Live score</TableColumnHeader>
+          </tr>
+        </TableHeaderGroup>
+        <TableBody>
+          {sides.map((side) => {
+            const m = side.metrics;
+            const version = side.role === "candidate" ? canary.candidate.version : canary.baseline.version;
+            return (
+              <TableRow key={side.revision_id}>
+                <TableCell>
+                  <span className="font-mono">v{version}</span> <span className="text-muted">({side.role})</span>
+                </TableCell>
+                <TableCell>{m.count}</TableCell>
+                <TableCell>
+                  {m.errors} ({Math.round(m.error_rate * 1000) / 10}%)
+                </TableCell>
+                <TableCell>{(m.costs.total ?? 0).toFixed(4)}</TableCell>
+                <TableCell>
+                  {Math.round(m.latency_ms.p50)} / {Math.round(m.latency_ms.p90)} ms
+                </TableCell>
+                <TableCell>
+                  {side.live_score?.mean != null
+                    ? `${Math.round(side.live_score.mean * 1000) / 1000} (${side.live_score.results})`
+                    : "—"}
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </div>
+  );
+}
