@@ -389,7 +389,9 @@ async function seed(api: ReturnType<typeof client>) {
     application_revision_ref: { id: first.id },
     environment_ref: { slug: "development" },
   });
-  const development = await api.post("/api/environments/revisions/retrieve", { environment_ref: { slug: "development" } });
+  const development = await api.post("/api/environments/revisions/retrieve", {
+    environment_ref: { slug: "development" },
+  });
   await api.post("/api/environments/revisions/commit", {
     environment_revision_commit: {
       environment_variant_id: development.environment_revision.environment_variant_id,

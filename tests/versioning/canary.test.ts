@@ -14,10 +14,7 @@ afterAll(() => c.t.close());
 const MINUTE = 60_000;
 
 async function deployed(envSlug = uniq("env")) {
-  const env =
-    envSlug === "production"
-      ? undefined
-      : await createArtifact(c, "environments", { slug: envSlug });
+  const env = envSlug === "production" ? undefined : await createArtifact(c, "environments", { slug: envSlug });
   const wf = await createArtifact(c, "workflows", { slug: uniq("wf"), data: dataFor("workflows", 1) });
   const v2 = await commit(c, "workflows", wf.variant.id, dataFor("workflows", 2));
   const key = `${wf.artifact.slug}.revision`;
@@ -48,8 +45,10 @@ async function envState(s: Setup) {
   expectStatus(res, 200);
   return res.body.environment_revision;
 }
-const weights = (state: { data: { splits?: Record<string, { weight: number; workflow_revision: { id: string } }[]> } }, key: string) =>
-  state.data.splits?.[key]?.map((arm) => [arm.workflow_revision.id, arm.weight]);
+const weights = (
+  state: { data: { splits?: Record<string, { weight: number; workflow_revision: { id: string } }[]> } },
+  key: string,
+) => state.data.splits?.[key]?.map((arm) => [arm.workflow_revision.id, arm.weight]);
 
 describe("canary releases", () => {
   it("start, then a ramp the worker advances on the injected clock up to promotion, each step a deploy in the history", async () => {
@@ -65,20 +64,32 @@ describe("canary releases", () => {
       candidate_revision_id: s.v2.id,
       ramp: { steps: [25, 50, 100], next_step: 25, interval_minutes: 30 },
     });
-    expect(weights(await envState(s), s.key)).toEqual([[s.v2.id, 10], [s.v1.id, 90]]);
+    expect(weights(await envState(s), s.key)).toEqual([
+      [s.v2.id, 10],
+      [s.v1.id, 90],
+    ]);
     const event = await lastEvent(c, "environments.revisions.committed");
     expect(event.attributes.state.splits[s.key]).toHaveLength(2);
 
     // Not due yet: nothing moves.
     c.t.advanceClock(29 * MINUTE);
     await canaryPass(c.t.context);
-    expect(weights(await envState(s), s.key)).toEqual([[s.v2.id, 10], [s.v1.id, 90]]);
+    expect(weights(await envState(s), s.key)).toEqual([
+      [s.v2.id, 10],
+      [s.v1.id, 90],
+    ]);
     c.t.advanceClock(MINUTE);
     await canaryPass(c.t.context);
-    expect(weights(await envState(s), s.key)).toEqual([[s.v2.id, 25], [s.v1.id, 75]]);
+    expect(weights(await envState(s), s.key)).toEqual([
+      [s.v2.id, 25],
+      [s.v1.id, 75],
+    ]);
     c.t.advanceClock(30 * MINUTE);
     await canaryPass(c.t.context);
-    expect(weights(await envState(s), s.key)).toEqual([[s.v2.id, 50], [s.v1.id, 50]]);
+    expect(weights(await envState(s), s.key)).toEqual([
+      [s.v2.id, 50],
+      [s.v1.id, 50],
+    ]);
     c.t.advanceClock(30 * MINUTE);
     await canaryPass(c.t.context);
     const promoted = await envState(s);
@@ -107,7 +118,10 @@ describe("canary releases", () => {
     expectStatus(await start(s), 409);
     const ramped = await action(id, "ramp", { weight: 40 });
     expectStatus(ramped, 200);
-    expect(weights(await envState(s), s.key)).toEqual([[s.v2.id, 40], [s.v1.id, 60]]);
+    expect(weights(await envState(s), s.key)).toEqual([
+      [s.v2.id, 40],
+      [s.v1.id, 60],
+    ]);
     expectStatus(await action(id, "ramp"), 409);
     const rolled = await action(id, "rollback", { reason: "answers got longer" });
     expectStatus(rolled, 200);
@@ -134,7 +148,12 @@ describe("canary releases", () => {
     }
     const nothing = await c.t.call("POST", "/api/environments/canaries", {
       key: c.key,
-      body: { environment_ref: { slug: fresh.envSlug }, workflow_revision_ref: { id: fresh.v2.id }, key: "other.revision", weight: 5 },
+      body: {
+        environment_ref: { slug: fresh.envSlug },
+        workflow_revision_ref: { id: fresh.v2.id },
+        key: "other.revision",
+        weight: 5,
+      },
     });
     expectStatus(nothing, 409);
     expect(nothing.body.code).toBe("nothing_deployed");
@@ -158,33 +177,68 @@ describe("canary releases", () => {
     const s = await deployed();
     const runId = newId();
     const db = c.t.context.db;
-    await db.insert(evaluationRuns).values({ id: runId, projectId: c.projectId, status: "running", flags: { is_live: true } });
+    await db
+      .insert(evaluationRuns)
+      .values({ id: runId, projectId: c.projectId, status: "running", flags: { is_live: true } });
     const res = await start(s, { guards: { min_score: { evaluation_run_id: runId, minimum: 0.5, min_results: 2 } } });
     expectStatus(res, 200);
     const id = res.body.canary.id;
     const now = c.t.context.now().toISOString();
-    const candidateRuns = [0, 1].map(() => runSpans({ agent: "a", model: "m", revision: s.v2.id, environment: s.envSlug, start: now, durationMs: 400 }));
-    const baselineRun = runSpans({ agent: "a", model: "m", revision: s.v1.id, environment: s.envSlug, start: now, durationMs: 100 });
-    await ingestSpans({ t: c.t, key: c.key } as never, [...candidateRuns, baselineRun].flatMap((r) => r.spans));
+    const candidateRuns = [0, 1].map(() =>
+      runSpans({ agent: "a", model: "m", revision: s.v2.id, environment: s.envSlug, start: now, durationMs: 400 }),
+    );
+    const baselineRun = runSpans({
+      agent: "a",
+      model: "m",
+      revision: s.v1.id,
+      environment: s.envSlug,
+      start: now,
+      durationMs: 100,
+    });
+    await ingestSpans(
+      { t: c.t, key: c.key } as never,
+      [...candidateRuns, baselineRun].flatMap((r) => r.spans),
+    );
     const score = async (traceId: string, value: number) => {
       const scenarioId = newId();
       await db.insert(evaluationScenarios).values({ id: scenarioId, projectId: c.projectId, runId, status: "success" });
       await db.insert(evaluationResults).values([
         { id: newId(), projectId: c.projectId, runId, scenarioId, stepKey: "input", status: "success", traceId },
-        { id: newId(), projectId: c.projectId, runId, scenarioId, stepKey: "judge", status: "success", traceId, outputs: { score: value } },
+        {
+          id: newId(),
+          projectId: c.projectId,
+          runId,
+          scenarioId,
+          stepKey: "judge",
+          status: "success",
+          traceId,
+          outputs: { score: value },
+        },
       ]);
     };
     // The baseline scores low too, but only the canary's traffic counts; one result is not enough.
     await score(baselineRun.traceId, 0);
     await score(candidateRuns[0]!.traceId, 0.2);
     await canaryPass(c.t.context);
-    expect((await c.t.call("GET", `/api/environments/canaries/${id}`, { key: c.key })).body.canary.status).toBe("running");
+    expect((await c.t.call("GET", `/api/environments/canaries/${id}`, { key: c.key })).body.canary.status).toBe(
+      "running",
+    );
 
     const comparison = await c.t.call("GET", `/api/environments/canaries/${id}/comparison`, { key: c.key });
     expectStatus(comparison, 200);
     const [baseline, candidate] = comparison.body.comparison.revisions;
-    expect(baseline).toMatchObject({ role: "baseline", revision_id: s.v1.id, metrics: { count: 1 }, live_score: { mean: 0, results: 1 } });
-    expect(candidate).toMatchObject({ role: "candidate", revision_id: s.v2.id, metrics: { count: 2 }, live_score: { mean: 0.2, results: 1 } });
+    expect(baseline).toMatchObject({
+      role: "baseline",
+      revision_id: s.v1.id,
+      metrics: { count: 1 },
+      live_score: { mean: 0, results: 1 },
+    });
+    expect(candidate).toMatchObject({
+      role: "candidate",
+      revision_id: s.v2.id,
+      metrics: { count: 2 },
+      live_score: { mean: 0.2, results: 1 },
+    });
 
     await score(candidateRuns[1]!.traceId, 0.4);
     await canaryPass(c.t.context);
@@ -202,7 +256,12 @@ describe("canary releases", () => {
     const evaluator = await createArtifact(c, "evaluators", { slug: uniq("ev"), data: dataFor("evaluators", 1) });
     await c.t.context.db
       .insert(deployGates)
-      .values({ projectId: c.projectId, testsetId: testset.artifact.id, evaluatorId: evaluator.artifact.id, minScore: 0.8 });
+      .values({
+        projectId: c.projectId,
+        testsetId: testset.artifact.id,
+        evaluatorId: evaluator.artifact.id,
+        minScore: 0.8,
+      });
     const res = await start(s);
     expectStatus(res, 409);
     expect(res.body.code).toBe("evaluation_required");
