@@ -3,3 +3,4 @@ export { MembersSection } from "./members-section";
 export { DeployGateSection } from "./deploy-gate-section";
 export { ModelPricesSection } from "./model-prices-section";
 export { AuditLogSection } from "./audit-log-section";
+export { RedactionSection } from "./redaction-section";

@@ -4,6 +4,7 @@ import { agentsRouter } from "./routers/agents";
 import { analyticsRouter } from "./routers/analytics";
 import { apiKeysRouter } from "./routers/api-keys";
 import { auditRouter } from "./routers/audit";
+import { redactionRouter } from "./routers/redaction";
 import { catalogRouter } from "./routers/catalog";
 import { chatSessionsRouter } from "./routers/chat-sessions";
 import { connectionsRouter } from "./routers/connections";
@@ -31,6 +32,7 @@ export const appRouter = createTRPCRouter({
   analytics: analyticsRouter,
   apiKeys: apiKeysRouter,
   audit: auditRouter,
+  redaction: redactionRouter,
   catalog: catalogRouter,
   chatSessions: chatSessionsRouter,
   connections: connectionsRouter,

@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawQuery } from "@/server/db";
+import { createContextFrom } from "@/server/trpc/init";
+import { createCaller } from "@/server/trpc/root";
 import { webhookDeliveries } from "@/server/db/schema";
 import { emitEvent, drainEvents } from "@/server/events/emit";
 import { drainIngestQueue } from "@/server/tracing/ingest/worker";
@@ -20,7 +22,7 @@ const PLANTED = {
 };
 const SAMPLE = Object.values(PLANTED).join(" | ");
 const SETTINGS = {
-  kinds: ["email", "phone", "card", "iban", "secret"],
+  kinds: ["email", "phone", "card", "iban", "secret"] as ("email" | "phone" | "card" | "iban" | "secret")[],
   patterns: [{ name: "order", pattern: "ORD-[0-9]{6}" }],
   model_input: false,
 };
@@ -69,6 +71,10 @@ describe("redaction before storage", () => {
   it("try it: shows what a sample becomes, storing nothing", async () => {
     const tried = await t.call("POST", "/api/redaction/try", { key, body: { text: SAMPLE, settings: SETTINGS } });
     expect(tried.status).toBe(200);
+    const viewer = createCaller(
+      createContextFrom(t.context, { principal: { projectId, userId: projectId, role: "viewer" } }),
+    );
+    expect((await viewer.redaction.tryIt({ text: SAMPLE, settings: SETTINGS })).redacted).toBe(tried.body.redacted);
     expect(tried.body.redacted).toBe(
       "[redacted:email] | [redacted:phone] | [redacted:card] | [redacted:iban] | [redacted:secret] | [redacted:order]",
     );

@@ -5,6 +5,7 @@ import {
   DeployGateSection,
   MembersSection,
   ModelPricesSection,
+  RedactionSection,
 } from "@/components/settings";
 import { AliasesSection, AllowlistsSection, BudgetsSection, RateLimitsSection } from "@/components/controls";
 import { PageContainer, PageHeader } from "@/components/shell";
@@ -26,6 +27,7 @@ export default function SettingsPage() {
       <RateLimitsSection />
       <AllowlistsSection />
       <AliasesSection />
+      <RedactionSection />
       <AuditLogSection />
     </PageContainer>
   );
