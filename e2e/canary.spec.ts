@@ -35,7 +35,8 @@ test("start a canary from the deploy dialog, see the split and its comparison, a
 
   await card.getByRole("button", { name: "Promote v2" }).click();
   await expect(card).toHaveCount(0);
-  const row = page.getByTestId("deployed-agent-row").filter({ hasText: created.agent.name });
+  // Running now: v2, put there by the promotion (a deploy in the environment's history).
+  const row = page.getByTestId("running-row").filter({ hasText: created.agent.name });
   await expect(row).toContainText("v2");
-  await expect(page.getByTestId("deploy-log-item").first()).toContainText("Promote canary");
+  await expect(row).toContainText(`Promote canary ${created.agent.name} v2 to all traffic`);
 });
