@@ -7,12 +7,13 @@
  *
  * Seeding is set-based: each statement generates 50,000 agent-like traces (a root, two model
  * calls with tokens and costs, a tool call) with generate_series and writes them with their
- * roll-ups through the ingest path's own roll-up statement (`withRollups`). Queries run on one
+ * roll-ups, computed in SQL from the scan's own facts (seed-rollups.ts). Queries run on one
  * project (1/20 of the spans): 90 days by day, 7 days by hour, 24 hours by hour, grouped by
  * model; each answer is compared with the scan's (they must be equal), and the median of
  * `--rounds` runs of each is reported. Ingest: `--ingest-spans` spans queued through
- * `recordSpans` in rows of 100, then written by the worker's passes, alternating bare and with
- * roll-ups, `--rounds` times each. PostgreSQL (DATABASE_URL, or the local server); a fresh
+ * `recordSpans` in requests of 100 (where the roll-up is summed), then written by the worker's
+ * passes (where it is upserted), both timed, alternating bare and with roll-ups, `--rounds` times
+ * each; the request side and the worker side are also reported apart. PostgreSQL (DATABASE_URL, or the local server); a fresh
  * database is created and dropped.
  */
 import { randomBytes } from "node:crypto";
@@ -24,8 +25,9 @@ import { migrateDatabase, openDatabase, rawQuery, type Database } from "@/server
 import { recordSpans, type SpanInput } from "@/server/tracing";
 import { processIngestBatch } from "@/server/tracing/ingest/process-batch";
 import { ensurePartitions } from "@/server/tracing/store/partitions";
-import { CHANGE_COLUMNS, withRollups } from "@/server/tracing/store/span-rollups";
+import { CHANGE_COLUMNS, withRollups } from "./seed-rollups";
 import { loadAverage, log, machine } from "../lib/benchmark";
+import { processCpuMs } from "../lib/process-cpu";
 
 const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
 const DAY_MS = 86_400_000;
@@ -227,17 +229,55 @@ function ingestTraces(count: number): SpanInput[] {
   return spans;
 }
 
-async function ingestRound(db: Database, projectId: string, spans: number, rollups: boolean) {
+/** CPU (ms) of this process and of the bench database's backends, from /proc: less moved by the load than time. */
+async function cpuNow(admin: postgres.Sql, database: string): Promise<{ node: number; database: Map<number, number> }> {
+  const backends = await admin<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${database}`;
+  const byPid = new Map<number, number>();
+  for (const { pid } of backends) {
+    try {
+      byPid.set(pid, processCpuMs(pid));
+    } catch {
+      // A backend that ended between the two reads.
+    }
+  }
+  const { user, system } = process.cpuUsage();
+  return { node: (user + system) / 1000, database: byPid };
+}
+
+function cpuSince(before: Awaited<ReturnType<typeof cpuNow>>, after: Awaited<ReturnType<typeof cpuNow>>) {
+  let database = 0;
+  for (const [pid, ms] of after.database) database += ms - (before.database.get(pid) ?? 0);
+  return { node: after.node - before.node, database };
+}
+
+async function ingestRound(
+  db: Database,
+  admin: postgres.Sql,
+  database: string,
+  projectId: string,
+  spans: number,
+  rollups: boolean,
+) {
   const config = loadConfig({}).tracing;
   const all = ingestTraces(Math.ceil(spans / 4));
-  for (let i = 0; i < all.length; i += 100) await recordSpans(db, projectId, all.slice(i, i + 100), { config });
-  const { ms } = await timeIt(async () => {
+  const cpuBefore = await cpuNow(admin, database);
+  const queue = await timeIt(async () => {
+    for (let i = 0; i < all.length; i += 100)
+      await recordSpans(db, projectId, all.slice(i, i + 100), { config, rollups });
+  });
+  const write = await timeIt(async () => {
     for (;;) {
       const result = await processIngestBatch(db, "postgres", { rows: 64, period: config.partitionPeriod, rollups });
       if (result.rowIds.length === 0) break;
     }
   });
-  return (all.length / ms) * 1000;
+  const cpu = cpuSince(cpuBefore, await cpuNow(admin, database));
+  return {
+    rate: (all.length / (queue.ms + write.ms)) * 1000,
+    queueMs: queue.ms,
+    writeMs: write.ms,
+    cpuUsPerSpan: ((cpu.node + cpu.database) * 1000) / all.length,
+  };
 }
 
 export async function run(argv: string[]) {
@@ -261,18 +301,29 @@ export async function run(argv: string[]) {
     load.push(loadAverage());
 
     const ingest = { bare: [] as number[], rollups: [] as number[] };
+    type Part = { queue_ms: number; write_ms: number; cpu_us_per_span: number };
+    const parts = { bare: [] as Part[], rollups: [] as Part[] };
     for (let i = 0; i < options.rounds; i++) {
       for (const rollups of i % 2 === 0 ? [false, true] : [true, false]) {
         const projectId = crypto.randomUUID();
         await rawQuery(db, "insert into projects (id, name) values ($1::uuid, 'bench ingest')", [projectId]);
-        const rate = await ingestRound(db, projectId, options.ingestSpans, rollups);
-        ingest[rollups ? "rollups" : "bare"].push(round(rate));
-        log(`ingest ${rollups ? "with" : "without"} roll-ups: ${round(rate)} spans/s`);
+        const r = await ingestRound(db, admin, name, projectId, options.ingestSpans, rollups);
+        ingest[rollups ? "rollups" : "bare"].push(round(r.rate));
+        parts[rollups ? "rollups" : "bare"].push({
+          queue_ms: round(r.queueMs),
+          write_ms: round(r.writeMs),
+          cpu_us_per_span: round(r.cpuUsPerSpan),
+        });
+        log(
+          `ingest ${rollups ? "with" : "without"} roll-ups: ${round(r.rate)} spans/s, ${round(r.cpuUsPerSpan)} µs CPU per span`,
+        );
       }
     }
     load.push(loadAverage());
     const bare = median(ingest.bare);
     const withRollups = median(ingest.rollups);
+    const cpuBare = median(parts.bare.map((p) => p.cpu_us_per_span));
+    const cpuRollups = median(parts.rollups.map((p) => p.cpu_us_per_span));
     return {
       machine: machine(),
       load_average: load,
@@ -284,7 +335,10 @@ export async function run(argv: string[]) {
         without_rollups_spans_per_s: bare,
         with_rollups_spans_per_s: withRollups,
         rounds: ingest,
+        request_and_worker_ms: parts,
         cost_of_rollups: round(1 - withRollups / bare, 3),
+        cpu_us_per_span: { without_rollups: cpuBare, with_rollups: cpuRollups },
+        cpu_cost_of_rollups: round(cpuRollups / cpuBare - 1, 3),
       },
     };
   } finally {

@@ -18,6 +18,7 @@ export async function recordRunTrace(app: AppContext, record: RunRecord, secrets
       {
         config: app.config.tracing,
         redact: secrets,
+        apiKeyId: record.apiKeyId ?? null,
       },
     );
   } catch (error) {

@@ -28,6 +28,8 @@ export interface Sampling {
 /** Everything a harness needs for one turn; resolved and validated before the first byte. */
 export interface TurnInput {
   projectId: string;
+  /** The API key that started the run (none from the playground's session): its spans carry it. */
+  apiKeyId?: string;
   agent: RunAgent;
   template: AgentTemplate;
   messages: NativeMessage[];
@@ -117,6 +119,8 @@ export interface Harness {
  */
 export interface RunRecord {
   projectId: string;
+  /** The API key that started the run: recorded on its spans (`ag.meta.api_key.id`), what analytics groups by. */
+  apiKeyId?: string;
   agent: RunAgent;
   /** The turn's input messages, for the trace (its `turn N` counts the user messages). */
   messages: NativeMessage[];

@@ -122,6 +122,7 @@ export function startTurn(
         void input.release?.().catch(() => undefined);
         settle({
           projectId: input.projectId,
+          ...(input.apiKeyId ? { apiKeyId: input.apiKeyId } : {}),
           agent: input.agent,
           messages: outcome.messages ?? input.messages,
           traceId: trace.traceId,

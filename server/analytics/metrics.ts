@@ -75,9 +75,13 @@ export function toMetrics(acc: Accumulator): AnalyticsMetrics {
   };
 }
 
+/** Rounded; an amount that rounds to nothing is left out (a roll-up's double sums may leave 1e-19 where a scan has 0). */
 function amounts(a: Amounts, digits: number): Amounts {
   const out: Amounts = {};
-  for (const [k, v] of Object.entries(a)) if (v !== 0) out[k] = round(v, digits);
+  for (const [k, v] of Object.entries(a)) {
+    const r = round(v, digits);
+    if (r !== 0) out[k] = r;
+  }
   return out;
 }
 

@@ -14,3 +14,10 @@ export function storableJson(value: unknown): string {
     escape === "\\\\" ? escape : escape === "\\u0000" ? "" : "\\ufffd",
   );
 }
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** A string as storableJson stores it: without NUL, a lone surrogate made U+FFFD. */
+export function storableString(text: string): string {
+  return text.replaceAll("\0", "").replace(LONE_SURROGATE, "\ufffd");
+}

@@ -10,15 +10,8 @@ export {
   storedTraceId,
   type TraceSource,
 } from "./trace-sources";
-export {
-  binValue,
-  ROLLUP_GRAINS,
-  SPAN_DIMENSIONS,
-  spanDimensionsSql,
-  spanFactsSql,
-  type RollupGrain,
-  type SpanDimension,
-} from "./store/span-rollups";
+export { binValue, SPAN_DIMENSIONS, spanDimensionsSql, spanFactsSql, type SpanDimension } from "./store/span-facts";
+export { ROLLUP_GRAINS, type RollupGrain } from "./store/span-rollups";
 export { filteringToSql } from "./query/filtering";
 export { SqlParams } from "./query/sql-params";
 export { parseTimestamp, microsToIso } from "./timestamps";

@@ -16,12 +16,16 @@ import type { SpanRecord } from "./span-record";
  */
 export type TracingIngestMode = "ingest" | "one_trace" | { replace: string };
 
-/** The JSON ingest endpoints: read and parse the body, apply the mode's rule, queue durably, answer with links. */
+/**
+ * The JSON ingest endpoints: read and parse the body, apply the mode's rule, queue durably (each
+ * span stamped with the calling API key, null for the playground's session), answer with links.
+ */
 export async function ingestTracingRequest(
   app: AppContext,
   projectId: string,
   request: Request,
   mode: TracingIngestMode,
+  apiKeyId: string | null,
 ) {
   const pathId = typeof mode === "object" ? parseTraceId(mode.replace) : undefined;
   if (typeof mode === "object" && !pathId) {
@@ -43,6 +47,7 @@ export async function ingestTracingRequest(
   }
   const accepted = await acceptSpans(app.db, app.config.tracing, projectId, parsed, {
     replaceTraces: pathId ? [pathId] : undefined,
+    apiKeyId,
   });
   return {
     count: accepted.spans.length,
@@ -56,11 +61,12 @@ export async function ingestOtlpRequest(
   app: AppContext,
   projectId: string,
   request: Request,
+  apiKeyId: string | null,
 ): Promise<{ body: Uint8Array | string; contentType: string }> {
   const encoding = otlpEncodingOf(request.headers.get("content-type"));
   const body = await readRawBody(request, app.config.tracing.maxBodyBytes);
   const parsed = otlpToSpans(decodeOtlp(body, encoding));
-  const accepted = await acceptSpans(app.db, app.config.tracing, projectId, parsed);
+  const accepted = await acceptSpans(app.db, app.config.tracing, projectId, parsed, { apiKeyId });
   const rejected = accepted.dropped.length;
   const message =
     rejected > 0

@@ -13,7 +13,7 @@ import { parseTracingRequest, type ParsedSpans } from "./parse-request";
  * without `trace_id` gets one minted here (its spans' own ids win). An empty or missing list is a
  * 400, as in the reference.
  */
-export async function ingestTraceBatch(app: AppContext, projectId: string, request: Request) {
+export async function ingestTraceBatch(app: AppContext, projectId: string, request: Request, apiKeyId: string | null) {
   const body = parseJsonBuffer(await readRawBody(request, app.config.tracing.maxBodyBytes));
   const traces = isObject(body) ? body.traces : undefined;
   if (!Array.isArray(traces) || traces.length === 0) {
@@ -34,7 +34,7 @@ export async function ingestTraceBatch(app: AppContext, projectId: string, reque
     parsed.spans.push(...one.spans);
     parsed.dropped.push(...one.dropped);
   });
-  const accepted = await acceptSpans(app.db, app.config.tracing, projectId, parsed);
+  const accepted = await acceptSpans(app.db, app.config.tracing, projectId, parsed, { apiKeyId });
   const traceIds = [...new Set(accepted.spans.map((s) => traceIdToWire(s.trace_id)))];
   return {
     count: traceIds.length,

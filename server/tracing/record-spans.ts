@@ -38,6 +38,13 @@ export interface RecordSpansOptions {
    * occurrence in any string of the spans is replaced with `[REDACTED]` before anything is stored.
    */
   redact?: string[];
+  /**
+   * The API key on whose behalf the spans are recorded, set as `ag.meta.api_key.id` on each (null:
+   * none, and a value a span carries is removed); undefined leaves the spans' own value.
+   */
+  apiKeyId?: string | null;
+  /** False only for the analytics benchmark's baseline: ingest without the analytics roll-up. */
+  rollups?: boolean;
 }
 
 export interface RecordSpansResult {
@@ -67,7 +74,10 @@ export async function recordSpans(
   const secrets = (options.redact ?? []).filter((s) => typeof s === "string" && s.length >= 4);
   const input = secrets.length > 0 ? (redact(spans, secrets) as SpanInput[]) : spans;
   const parsed = parseTracingRequest({ spans: input });
-  const accepted = await acceptSpans(db, { ...config, maxBacklogSpans: Number.POSITIVE_INFINITY }, projectId, parsed);
+  const accepted = await acceptSpans(db, { ...config, maxBacklogSpans: Number.POSITIVE_INFINITY }, projectId, parsed, {
+    rollups: options.rollups,
+    apiKeyId: options.apiKeyId,
+  });
   return { count: accepted.spans.length, dropped: accepted.dropped };
 }
 

@@ -100,7 +100,8 @@ export const tracingRoutes = [
       description: "OTelTracingRequest; gzip or deflate with Content-Encoding",
     },
     response: ingestResponse,
-    handler: async ({ ctx }) => ingestTracingRequest(ctx.app, ctx.principal.projectId, ctx.request, "ingest"),
+    handler: async ({ ctx }) =>
+      ingestTracingRequest(ctx.app, ctx.principal.projectId, ctx.request, "ingest", ctx.principal.apiKeyId ?? null),
   }),
   defineRoute({
     method: "POST",
@@ -116,7 +117,8 @@ export const tracingRoutes = [
       description: "OTelTracingRequest holding one trace",
     },
     response: ingestResponse,
-    handler: async ({ ctx }) => ingestTracingRequest(ctx.app, ctx.principal.projectId, ctx.request, "one_trace"),
+    handler: async ({ ctx }) =>
+      ingestTracingRequest(ctx.app, ctx.principal.projectId, ctx.request, "one_trace", ctx.principal.apiKeyId ?? null),
   }),
   defineRoute({
     method: "PUT",
@@ -133,7 +135,13 @@ export const tracingRoutes = [
     },
     response: ingestResponse,
     handler: async ({ ctx, params }) =>
-      ingestTracingRequest(ctx.app, ctx.principal.projectId, ctx.request, { replace: params.trace_id }),
+      ingestTracingRequest(
+        ctx.app,
+        ctx.principal.projectId,
+        ctx.request,
+        { replace: params.trace_id },
+        ctx.principal.apiKeyId ?? null,
+      ),
   }),
   defineRoute({
     method: "GET",
@@ -261,7 +269,8 @@ export const tracingRoutes = [
       trace_ids: z.array(z.string()),
       dropped: ingestResponse.shape.dropped,
     }),
-    handler: async ({ ctx }) => ingestTraceBatch(ctx.app, ctx.principal.projectId, ctx.request),
+    handler: async ({ ctx }) =>
+      ingestTraceBatch(ctx.app, ctx.principal.projectId, ctx.request, ctx.principal.apiKeyId ?? null),
   }),
   defineRoute({
     method: "GET",
@@ -343,7 +352,12 @@ export const tracingRoutes = [
       description: "ExportTraceServiceRequest; Content-Encoding gzip or deflate (also recognised by magic bytes)",
     },
     handler: async ({ ctx }) => {
-      const response = await ingestOtlpRequest(ctx.app, ctx.principal.projectId, ctx.request);
+      const response = await ingestOtlpRequest(
+        ctx.app,
+        ctx.principal.projectId,
+        ctx.request,
+        ctx.principal.apiKeyId ?? null,
+      );
       return new Response(response.body as BodyInit, {
         status: 200,
         headers: { "content-type": response.contentType },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listApiKeys } from "@/server/auth";
 import { loadConfig } from "@/server/core/config";
 import { drainIngestQueue } from "@/server/tracing";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
@@ -9,13 +10,14 @@ const OPERATOR_KEY = "sk-operator-planted-0123456789";
 let app: TestApp;
 let model: ScriptedModelServer;
 let key: string;
+let projectId: string;
 
 beforeAll(async () => {
   model = await startScriptedModelServer();
   app = await createTestApp({
     providerEnv: { ...loadConfig({}).providerEnv, openai: { key: OPERATOR_KEY, baseUrl: model.baseUrl } },
   });
-  ({ key } = await app.newProject());
+  ({ key, projectId } = await app.newProject());
 });
 afterAll(async () => {
   await app.close();
@@ -87,6 +89,9 @@ describe("every agent run is a trace", () => {
     expect(chatJson).toContain("21");
     expect(JSON.stringify(root)).toContain("sess-1");
     expect(turn.attributes?.ag?.meta?.run?.turn).toBe(1);
+    // Every span of the run names the API key that started it (analytics groups by it).
+    const [apiKey] = await listApiKeys(app.context.db, projectId);
+    for (const span of [root, turn, chat]) expect(span.attributes?.ag?.meta?.api_key?.id).toBe(apiKey.id);
   });
 
   it("marks a failed run as an error, and a key planted in a message never reaches the trace", async () => {

@@ -158,6 +158,47 @@ describe("buckets and groups", () => {
   });
 });
 
+describe("API keys", () => {
+  const window = { oldest: "2026-02-01T00:00:00.000Z", newest: "2026-02-01T03:00:00.000Z", bucket: "hour" };
+
+  it("each span carries the key that sent it (over a value the client wrote), and groups and filters by it", async () => {
+    const k1 = await createApiKey(c.t.context.db, { projectId: c.projectId, userId: c.userId });
+    const k2 = await createApiKey(c.t.context.db, { projectId: c.projectId, userId: c.userId });
+    const forged = runSpans({
+      agent: "agent-k",
+      model: "house-model-a",
+      start: "2026-02-01T00:10:00.000Z",
+      durationMs: 100,
+      attributes: { "ag.meta.api_key.id": k2.apiKey.id },
+    });
+    await ingestSpans({ ...c, key: k1.secret }, forged.spans);
+    for (const start of ["2026-02-01T01:10:00.000Z", "2026-02-01T02:10:00.000Z"])
+      await ingestSpans(
+        { ...c, key: k2.secret },
+        runSpans({ agent: "agent-k", model: "house-model-a", start, durationMs: 100 }).spans,
+      );
+
+    const grouped = await ok({ windowing: window, group_by: "api_key" });
+    expect(grouped.source).toBe("rollup");
+    expect(grouped.groups!.map((g) => [g.key, g.metrics.count])).toEqual([
+      [k2.apiKey.id, 2],
+      [k1.apiKey.id, 1],
+    ]);
+    expect(grouped.buckets[0].groups!.map((g) => g.metrics.count)).toEqual([0, 1]);
+    await expectScanAgrees({ windowing: window, group_by: "api_key" }, grouped);
+
+    const filter = {
+      windowing: window,
+      focus: "span",
+      filtering: { conditions: [{ field: "api_key", value: k1.apiKey.id }] },
+    };
+    const one = await ok(filter);
+    expect(one).toMatchObject({ source: "rollup", metrics: { count: 2 } });
+    expect(one.buckets.map((b) => b.metrics.count)).toEqual([2, 0, 0]);
+    await expectScanAgrees(filter, one);
+  });
+});
+
 describe("late spans", () => {
   it("a run sent late lands in the bucket of its start; a child sent later adds to its run's totals", async () => {
     const late = runSpans({

@@ -177,6 +177,7 @@ export async function prepareTurn(
     : [];
   return {
     projectId: principal.projectId,
+    ...(principal.apiKeyId ? { apiKeyId: principal.apiKeyId } : {}),
     agent: runs,
     template,
     messages,

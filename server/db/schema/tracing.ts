@@ -30,6 +30,12 @@ export const spanIngest = pgTable("span_ingest", {
   startDays: integer("start_days").array().notNull(),
   /** Set by a trace replacement (PUT, DELETE): these traces lose their stored spans that the payload does not carry. */
   replaceTraces: uuid("replace_traces").array(),
+  /**
+   * The analytics roll-up of the payload's spans, summed when they were queued (JSON of
+   * server/tracing/store/span-rollups.ts's RollupDelta): the worker's fast path adds it up instead
+   * of reading the spans. Null on a row split after a failure (the worker sums those spans itself).
+   */
+  rollup: text("rollup"),
 });
 
 /**

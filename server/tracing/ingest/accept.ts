@@ -1,10 +1,12 @@
 import type { TracingConfig } from "@/server/core/config";
 import type { Database } from "@/server/db";
 import type { DroppedSpan, SpanRecord } from "../span-record";
+import { isObject, setPath } from "../attributes";
 import { rollUpTrace } from "../rollup";
 import { enqueueSpans } from "./enqueue";
 import { projectPrices } from "@/server/pricing";
 import { costSpan, needsCost } from "../span-costs";
+import { RollupDelta } from "../store/span-rollups";
 
 const DAY_MS = 86_400_000;
 /** Spans may start at most this far in the future (clock skew); later ones would need partitions years ahead. */
@@ -17,11 +19,26 @@ export interface Accepted {
   dropped: DroppedSpan[];
 }
 
+export interface AcceptOptions {
+  now?: number;
+  replaceTraces?: string[];
+  /**
+   * The API key that sent the spans, written on each as `ag.meta.api_key.id` over whatever the
+   * span says (a client cannot attribute its spans to another key); null when no key sent them
+   * (the playground's session), which removes a value a span carries. Undefined leaves spans as
+   * they are (server code recording spans it did not receive).
+   */
+  apiKeyId?: string | null;
+  /** False only for the analytics benchmark's baseline: queue without summing the roll-up. */
+  rollups?: boolean;
+}
+
 /**
  * The one durable path into the spans store, shared by JSON ingest, OTLP, simple traces and the
  * agent runtime: drops spans whose start time no partition could hold (reported, like parse
- * failures), costs the model calls their producer did not cost, then queues the rest in one
- * committed insert. Throws TooManyRequestsError when the
+ * failures), costs the model calls their producer did not cost, sums their analytics roll-up,
+ * then queues the rest in one committed insert (`rollups: false` only for the ingest benchmark's
+ * baseline). Throws TooManyRequestsError when the
  * queue is past its limit.
  */
 export async function acceptSpans(
@@ -29,7 +46,7 @@ export async function acceptSpans(
   config: TracingConfig,
   projectId: string,
   parsed: Accepted,
-  options: { now?: number; replaceTraces?: string[] } = {},
+  options: AcceptOptions = {},
 ): Promise<Accepted> {
   const now = options.now ?? Date.now();
   const oldest = Math.max(EARLIEST_MS, config.retentionDays ? now - config.retentionDays * DAY_MS : EARLIEST_MS);
@@ -48,6 +65,7 @@ export async function acceptSpans(
     if (reason) dropped.push({ span_id: span.span_id.replaceAll("-", "").slice(-16), reason });
     else spans.push(span);
   }
+  if (options.apiKeyId !== undefined) for (const span of spans) stampApiKey(span, options.apiKeyId);
   // The project's prices are read only when a span needs them, and as they are now: a price set
   // later does not change what these spans cost.
   const uncosted = spans.filter(needsCost);
@@ -56,11 +74,29 @@ export async function acceptSpans(
     for (const span of uncosted) costSpan(span, prices);
   }
   const queued = withinRequest(spans);
+  // The analytics roll-up is summed here, while the spans are parsed, so the worker's fast path
+  // only adds up a few sums per row (store/span-rollups.ts).
+  let rollup: string | undefined;
+  if (options.rollups !== false) {
+    const delta = new RollupDelta();
+    for (const span of queued) delta.addSpan(projectId, span, 1);
+    rollup = delta.toJson();
+  }
   await enqueueSpans(db, projectId, queued, {
     maxBacklogSpans: config.maxBacklogSpans,
     replaceTraces: options.replaceTraces,
+    rollup,
   });
   return { spans, dropped };
+}
+
+function stampApiKey(span: SpanRecord, apiKeyId: string | null): void {
+  if (apiKeyId !== null) {
+    setPath(span.attributes, ["ag", "meta", "api_key", "id"], apiKeyId);
+    return;
+  }
+  const meta = isObject(span.attributes.ag) && isObject(span.attributes.ag.meta) ? span.attributes.ag.meta : undefined;
+  if (meta && "api_key" in meta) delete meta.api_key;
 }
 
 /**

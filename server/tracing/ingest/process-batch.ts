@@ -3,6 +3,7 @@ import { pgArray } from "../query/sql-params";
 import type { SpanRecord } from "../span-record";
 import { ensurePartitions, forgetPartitions, type PartitionPeriod } from "../store/partitions";
 import { lockTraces } from "../store/trace-locks";
+import { RollupDelta, upsertRollups } from "../store/span-rollups";
 import { WRITE_STATEMENTS, writeSpans } from "../store/write-spans";
 import { addToBacklog, MAX_ATTEMPTS } from "./backlog";
 
@@ -29,10 +30,12 @@ interface ClaimedRow {
   trace_ids: string;
   start_days: string;
   replace_traces: string | null;
+  /** The roll-up of the row's spans, summed when they were queued (RollupDelta's JSON). */
+  rollup: string | null;
 }
 
 const COLUMNS = `id::text as id, project_id::text as project_id, span_count, trace_ids::text as trace_ids,
-  start_days::text as start_days, replace_traces::text as replace_traces`;
+  start_days::text as start_days, replace_traces::text as replace_traces, rollup`;
 const CLAIM = `select ${COLUMNS} from span_ingest where attempts < ${MAX_ATTEMPTS} order by id limit $1::int for update skip locked`;
 const CLAIM_ONE = `select ${COLUMNS} from span_ingest where id = $1::bigint and attempts < ${MAX_ATTEMPTS} for update skip locked`;
 const STORED_TRACES = `select k.p::text as project_id, k.t::text as trace_id from unnest($1::text::uuid[], $2::text::uuid[]) as k(p, t)
@@ -135,9 +138,10 @@ async function splitRow(db: Database, id: string): Promise<boolean> {
 /**
  * Writes the claimed rows' spans. The common case never brings the spans into this process: a
  * row whose traces have no stored spans and share no trace with another claimed row is inserted
- * by PostgreSQL straight from its queued payload (its totals were rolled up at ingest). Every
- * other row goes through writeSpans (replacement across partitions, roll-up over the stored
- * trace), in queue order, consecutive rows of a project merged into one write.
+ * by PostgreSQL straight from its queued payload (its totals and its analytics roll-up were
+ * summed at ingest). Every other row goes through writeSpans (replacement across partitions,
+ * roll-up over the stored trace), in queue order, consecutive rows of a project merged into one
+ * write. The analytics roll-up of the whole batch is then upserted in one statement.
  */
 async function writeRows(
   db: Database,
@@ -171,24 +175,26 @@ async function writeRows(
   const rowsPerTrace = new Map<string, number>();
   for (const k of keys)
     rowsPerTrace.set(`${k.projectId}/${k.traceId}`, (rowsPerTrace.get(`${k.projectId}/${k.traceId}`) ?? 0) + 1);
+  const rollups = options.rollups === false ? undefined : new RollupDelta();
+  // A row queued without its roll-up (before the column existed) takes the slow path, which sums it.
   const isFast = ({ row, traceIds }: (typeof traces)[number]) =>
     row.replace_traces === null &&
+    (rollups === undefined || row.rollup !== null) &&
     traceIds.every((t) => !stored.has(`${row.project_id}/${t}`) && rowsPerTrace.get(`${row.project_id}/${t}`) === 1);
 
   const fast = traces.filter(isFast).map((t) => t.row);
   const slow = traces.filter((t) => !isFast(t)).map((t) => t.row);
-  const statements = options.rollups === false ? WRITE_STATEMENTS.bare : WRITE_STATEMENTS.rollups;
-  if (fast.length > 0) await rawQuery(tx, statements.insertFromQueue, [`{${fast.map((r) => r.id).join(",")}}`]);
-  if (slow.length > 0) await writeSlowRows(tx, slow, statements);
+  if (fast.length > 0) {
+    await rawQuery(tx, WRITE_STATEMENTS.insertFromQueue, [`{${fast.map((r) => r.id).join(",")}}`]);
+    if (rollups) for (const row of fast) rollups.merge(RollupDelta.fromJson(row.rollup!));
+  }
+  if (slow.length > 0) await writeSlowRows(tx, slow, rollups);
+  if (rollups) await upsertRollups(tx, rollups);
   await rawQuery(tx, DELETE_ROWS, [`{${rows.map((r) => r.id).join(",")}}`]);
   return rows.reduce((sum, r) => sum + r.span_count, 0);
 }
 
-async function writeSlowRows(
-  tx: Executor,
-  rows: ClaimedRow[],
-  statements: typeof WRITE_STATEMENTS.rollups,
-): Promise<void> {
+async function writeSlowRows(tx: Executor, rows: ClaimedRow[], rollups: RollupDelta | undefined): Promise<void> {
   const payloads = new Map(
     (await rawQuery<{ id: string; payload: string }>(tx, PAYLOADS, [`{${rows.map((r) => r.id).join(",")}}`])).map(
       (p) => [p.id, p.payload],
@@ -196,7 +202,7 @@ async function writeSlowRows(
   );
   let group = new Map<string, SpanRecord[]>();
   const flush = async () => {
-    for (const [projectId, spans] of group) await writeSpans(tx, projectId, spans, new Set(), statements);
+    for (const [projectId, spans] of group) await writeSpans(tx, projectId, spans, new Set(), rollups);
     group = new Map();
   };
   for (const row of [...rows].sort((a, b) => Number(a.id) - Number(b.id))) {
@@ -208,7 +214,7 @@ async function writeSlowRows(
       continue;
     }
     await flush();
-    await writeSpans(tx, row.project_id, spans, new Set(arrayText(row.replace_traces)), statements);
+    await writeSpans(tx, row.project_id, spans, new Set(arrayText(row.replace_traces)), rollups);
   }
   await flush();
 }

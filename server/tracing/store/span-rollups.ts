@@ -1,20 +1,16 @@
-/**
- * The roll-up of spans into `span_rollups`, kept in the statement that changes them: every write
- * of `spans` (insert, replace, roll-up update, delete) is a data-modifying CTE named
- * `span_changes` that returns the changed rows with a sign (+1 written, -1 removed), and
- * `withRollups` adds the upsert that adds those rows' facts to their buckets. One statement, so a
- * span and its share of the roll-up are committed (or rolled back) together, and a span that
- * arrives late lands in the bucket of its start time.
- *
- * server/analytics reads the table; the facts are exported so its scan of `spans` (the reference
- * routes, groups by an arbitrary attribute, the benchmark's comparison) computes exactly what the
- * roll-up sums.
- */
+import { storableString } from "@/server/core/storable-text";
+import { rawQuery, type Executor } from "@/server/db";
+import { spanFacts, type FactSpan, type SpanFacts } from "./span-facts";
 
-/** Histogram bins grow by 2% (a relative error of at most 1% for a percentile read from them). */
-export const LATENCY_GAMMA = 1.02;
-/** Durations below this many milliseconds share the lowest bin. */
-const MIN_MS = 0.001;
+/**
+ * The roll-up of spans into `span_rollups`, summed in this process and written with one upsert
+ * per ingest transaction. The ingest request sums its spans (+1 each) when it queues them, while
+ * it holds them parsed; the worker adds the queued sums of the rows it inserts straight from the
+ * queue, and the changes writeSpans makes (-1 for a replaced span, -1 then +1 for an ancestor
+ * whose totals changed, +1 for a written span), then upserts the lot in the transaction that
+ * writes the spans: a rolled-back batch leaves no trace in the roll-up, and a late span lands in
+ * the bucket of its start time. server/analytics reads the table.
+ */
 
 /**
  * The grains roll-ups are kept at (UTC); a query reads the coarsest one its buckets align with.
@@ -23,135 +19,258 @@ const MIN_MS = 0.001;
  */
 export const ROLLUP_GRAINS = ["quarter", "hour", "day"] as const;
 export type RollupGrain = (typeof ROLLUP_GRAINS)[number];
+const GRAIN_MS: Record<RollupGrain, number> = { quarter: 15 * 60_000, hour: 3_600_000, day: 86_400_000 };
 
-/** The histogram bin of a value in milliseconds, in SQL. */
-export function binSql(ms: string): string {
-  return `ceil(ln(greatest(${ms}, ${MIN_MS})) / ${Math.log(LATENCY_GAMMA)})::int`;
+type Amounts = Record<string, number>;
+
+/** The key and sums of one roll-up row. */
+interface Row {
+  projectId: string;
+  grain: RollupGrain;
+  bucketMs: number;
+  root: boolean;
+  traceType: string;
+  /** agent, model, provider, environment, revision, api_key, user */
+  dims: string[];
+  spans: number;
+  errors: number;
+  durationMs: number;
+  ttftCount: number;
+  ttftMs: number;
+  latency: Amounts;
+  ttft: Amounts;
+  tokens: Amounts;
+  costs: Amounts;
+  runTokens: Amounts;
+  runCosts: Amounts;
 }
 
-/** A bin's representative value (the midpoint of its range in relative terms). */
-export function binValue(bin: number): number {
-  return (2 * LATENCY_GAMMA ** bin) / (LATENCY_GAMMA + 1);
+const MAPS = ["latency", "ttft", "tokens", "costs", "runTokens", "runCosts"] as const;
+
+const add = (m: Amounts, k: string, v: number) => {
+  m[k] = (m[k] ?? 0) + v;
+};
+// NUL and lone surrogates, which storableJson takes out of the stored span: rare, so tested first.
+const UNSTORABLE = /[\0\ud800-\udfff]/;
+const storable = (s: string) => (UNSTORABLE.test(s) ? storableString(s) : s);
+const storableDims = (dims: string[]) => (UNSTORABLE.test(dims.join("")) ? dims.map(storableString) : dims);
+const rowId = (r: Pick<Row, "projectId" | "grain" | "bucketMs" | "root" | "traceType" | "dims">) =>
+  `${r.projectId}\u0001${r.grain}\u0001${r.bucketMs}\u0001${r.root}\u0001${r.traceType}\u0001${r.dims.join("\u0001")}`;
+
+/**
+ * Roll-up sums per row key, of spans added (+1) and taken out (-1), kept at the quarter-hour
+ * grain (what a request queues); the hour and day rows are summed from them when the worker
+ * upserts. Amounts are summed as doubles here and as numeric in the table; analytics rounds
+ * costs to 12 decimals and leaves out what rounds to nothing, so a sum and its scan agree on the wire.
+ */
+export class RollupDelta {
+  private readonly rows = new Map<string, Row>();
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  /** Adds a span (sign +1) or takes it out (-1). */
+  addSpan(projectId: string, span: FactSpan, sign: 1 | -1): void {
+    this.addFacts(projectId, spanFacts(span), sign);
+  }
+
+  /** Adds a span's facts, read before the span changed (an ancestor whose totals the roll-up rewrites). */
+  addFacts(projectId: string, f: SpanFacts, sign: 1 | -1): void {
+    const d = f.dimensions;
+    const startMs = Math.floor(f.startMicros / 1000);
+    const ms = GRAIN_MS.quarter;
+    const key = {
+      projectId,
+      grain: "quarter" as const,
+      bucketMs: startMs - (((startMs % ms) + ms) % ms),
+      root: f.root,
+      traceType: f.traceType,
+      // The strings the stored span will hold (storableJson), so the key matches the scan's.
+      dims: storableDims([d.agent, d.model, d.provider, d.environment, d.revision, d.api_key, d.user]),
+    };
+    const s = this.rowOf(key);
+    s.spans += sign;
+    if (f.error) s.errors += sign;
+    s.durationMs += sign * f.durationMs;
+    add(s.latency, String(f.latencyBin), sign);
+    if (f.ttftMs !== null) {
+      s.ttftCount += sign;
+      s.ttftMs += sign * f.ttftMs;
+      add(s.ttft, String(f.ttftBin), sign);
+    }
+    for (const [k, v] of f.tokens) add(s.tokens, storable(k), sign * v);
+    for (const [k, v] of f.costs) add(s.costs, storable(k), sign * v);
+    for (const [k, v] of f.runTokens) add(s.runTokens, storable(k), sign * v);
+    for (const [k, v] of f.runCosts) add(s.runCosts, storable(k), sign * v);
+  }
+
+  /** Adds another delta's rows (the queued sums of an ingest row). */
+  merge(other: RollupDelta): void {
+    for (const o of other.rows.values()) this.addRow(o, o);
+  }
+
+  /** JSON of the rows as the queue keeps them: one array per row, in ROW_FIELDS order. */
+  toJson(): string {
+    const out: unknown[] = [];
+    for (const r of this.rows.values()) {
+      out.push([
+        r.projectId,
+        r.bucketMs,
+        r.root,
+        r.traceType,
+        r.dims,
+        r.spans,
+        r.errors,
+        r.durationMs,
+        r.ttftCount,
+        r.ttftMs,
+        r.latency,
+        r.ttft,
+        r.tokens,
+        r.costs,
+        r.runTokens,
+        r.runCosts,
+      ]);
+    }
+    return JSON.stringify(out);
+  }
+
+  /** The delta toJson wrote (a queued ingest row's). */
+  static fromJson(text: string): RollupDelta {
+    const delta = new RollupDelta();
+    for (const a of JSON.parse(text) as unknown[][]) {
+      const row: Row = {
+        projectId: a[0] as string,
+        grain: "quarter",
+        bucketMs: a[1] as number,
+        root: a[2] as boolean,
+        traceType: a[3] as string,
+        dims: a[4] as string[],
+        spans: a[5] as number,
+        errors: a[6] as number,
+        durationMs: a[7] as number,
+        ttftCount: a[8] as number,
+        ttftMs: a[9] as number,
+        latency: a[10] as Amounts,
+        ttft: a[11] as Amounts,
+        tokens: a[12] as Amounts,
+        costs: a[13] as Amounts,
+        runTokens: a[14] as Amounts,
+        runCosts: a[15] as Amounts,
+      };
+      delta.rows.set(rowId(row), row);
+    }
+    return delta;
+  }
+
+  /** span_rollups rows at every grain, as JSON for the upsert; rows that sum to nothing are left out. */
+  tableJson(): string {
+    const all = new RollupDelta();
+    for (const q of this.rows.values()) {
+      for (const grain of ROLLUP_GRAINS) {
+        const ms = GRAIN_MS[grain];
+        all.addRow({ ...q, grain, bucketMs: q.bucketMs - (((q.bucketMs % ms) + ms) % ms) }, q);
+      }
+    }
+    const out: unknown[] = [];
+    for (const s of all.rows.values()) {
+      const maps = MAPS.map((name) => nonZero(s[name]));
+      if (maps.every((m) => m === undefined) && !s.spans && !s.errors && !s.ttftCount && !s.durationMs) continue;
+      const [agent, model, provider, environment, revision, apiKey, user] = s.dims;
+      const [latency, ttft, tokens, costs, runTokens, runCosts] = maps;
+      out.push({
+        project_id: s.projectId,
+        grain: s.grain,
+        bucket: new Date(s.bucketMs).toISOString(),
+        root: s.root,
+        trace_type: s.traceType,
+        agent,
+        model,
+        provider,
+        environment,
+        revision,
+        api_key: apiKey,
+        user_id: user,
+        spans: s.spans,
+        errors: s.errors,
+        duration_ms: s.durationMs,
+        ttft_count: s.ttftCount,
+        ttft_ms: s.ttftMs,
+        latency: latency ?? {},
+        ttft: ttft ?? {},
+        tokens: tokens ?? {},
+        costs: costs ?? {},
+        run_tokens: runTokens ?? {},
+        run_costs: runCosts ?? {},
+      });
+    }
+    return JSON.stringify(out);
+  }
+
+  private rowOf(key: Pick<Row, "projectId" | "grain" | "bucketMs" | "root" | "traceType" | "dims">): Row {
+    const id = rowId(key);
+    let row = this.rows.get(id);
+    if (!row) {
+      row = {
+        ...key,
+        spans: 0,
+        errors: 0,
+        durationMs: 0,
+        ttftCount: 0,
+        ttftMs: 0,
+        latency: {},
+        ttft: {},
+        tokens: {},
+        costs: {},
+        runTokens: {},
+        runCosts: {},
+      };
+      this.rows.set(id, row);
+    }
+    return row;
+  }
+
+  private addRow(key: Pick<Row, "projectId" | "grain" | "bucketMs" | "root" | "traceType" | "dims">, o: Row): void {
+    const s = this.rowOf(key);
+    s.spans += o.spans;
+    s.errors += o.errors;
+    s.durationMs += o.durationMs;
+    s.ttftCount += o.ttftCount;
+    s.ttftMs += o.ttftMs;
+    for (const name of MAPS) for (const k in o[name]) add(s[name], k, o[name][k]);
+  }
 }
 
-const num = (alias: string, path: string) =>
-  `case when jsonb_typeof(${alias}.attributes #> '{${path}}') = 'number' then (${alias}.attributes #>> '{${path}}')::float8 end`;
-const ref = (alias: string, key: string, field: string) =>
-  `jsonb_path_query_first(${alias}."references", '$[*] ? (@.attributes.key == "${key}").${field}') #>> '{}'`;
-
-/** The dimensions analytics groups by, as SQL over a row of `spans` (or of `span_changes`); '' when absent. */
-export function spanDimensionsSql(alias: string): Record<SpanDimension, string> {
-  return {
-    agent: `coalesce(${alias}.agent_id, ${ref(alias, "workflow", "id")}, '')`,
-    model: `coalesce(${alias}.attributes #>> '{ag,meta,request,model}', ${alias}.attributes #>> '{ag,meta,response,model}', '')`,
-    provider: `coalesce(${alias}.attributes #>> '{ag,meta,system}', '')`,
-    environment: `coalesce(${ref(alias, "environment", "slug")}, ${ref(alias, "environment", "id")}, '')`,
-    revision: `coalesce(${ref(alias, "workflow_revision", "id")}, '')`,
-    api_key: `coalesce(${alias}.attributes #>> '{ag,meta,api_key,id}', '')`,
-    user: `coalesce(${alias}.user_id, '')`,
-  };
+/** The non-zero amounts, or undefined when none is. */
+function nonZero(map: Amounts): Amounts | undefined {
+  let out: Amounts | undefined;
+  for (const k in map) if (map[k] !== 0) (out ??= {})[k] = map[k];
+  return out;
 }
-export const SPAN_DIMENSIONS = ["agent", "model", "provider", "environment", "revision", "api_key", "user"] as const;
-export type SpanDimension = (typeof SPAN_DIMENSIONS)[number];
-
-/** The measured facts of one span row, as SQL. */
-export function spanFactsSql(alias: string) {
-  const duration = `greatest(extract(epoch from ${alias}.end_time - ${alias}.start_time) * 1000, 0)::float8`;
-  const ttft = `coalesce(${num(alias, "ai,response,msToFirstChunk")}, 1000 * ${num(alias, "gen_ai,server,time_to_first_token")})`;
-  return {
-    root: `(${alias}.parent_id is null)`,
-    error: `(${alias}.status_code = 'STATUS_CODE_ERROR' or coalesce(${num(alias, "ag,metrics,errors,incremental")}, 0) > 0)`,
-    durationMs: duration,
-    latencyBin: binSql(duration),
-    ttftMs: ttft,
-    ttftBin: `case when ${ttft} is not null then ${binSql(ttft)} end`,
-    tokens: `(${alias}.attributes #> '{ag,metrics,tokens,incremental}')`,
-    costs: `(${alias}.attributes #> '{ag,metrics,costs,incremental}')`,
-    runTokens: `case when ${alias}.parent_id is null then ${alias}.attributes #> '{ag,metrics,tokens,cumulative}' end`,
-    runCosts: `case when ${alias}.parent_id is null then ${alias}.attributes #> '{ag,metrics,costs,cumulative}' end`,
-  };
-}
-
-/** The columns a `span_changes` CTE returns (besides `sign`). */
-export const CHANGE_COLUMNS = (alias: string) =>
-  [
-    "project_id",
-    "parent_id",
-    "trace_type",
-    "start_time",
-    "end_time",
-    "status_code",
-    "user_id",
-    "agent_id",
-    "attributes",
-    `"references"`,
-  ]
-    .map((c) => `${alias}.${c}`)
-    .join(", ");
 
 const KEY =
   "project_id, grain, bucket, root, trace_type, agent, model, provider, environment, revision, api_key, user_id";
-const MAPS = ["latency", "ttft", "tokens", "costs", "run_tokens", "run_costs"] as const;
-const GRAIN_STRIDES: Record<RollupGrain, string> = { quarter: "15 minutes", hour: "1 hour", day: "1 day" };
+const sum = (c: string) => `${c} = span_rollups.${c} + excluded.${c}`;
+const merge = (c: string) => `${c} = rollup_map_add(span_rollups.${c}, excluded.${c}, 1)`;
 
-/**
- * CTEs after `span_changes`, then the upsert. Set-based: the changed spans' facts once, times the
- * grains; scalar sums grouped by key; the maps (histogram bins, usage kinds) exploded into
- * (key, kind, name, amount) rows, summed and folded back into one object per key.
- */
-function rollupUpsert(): string {
-  const d = spanDimensionsSql("c");
-  const f = spanFactsSql("c");
-  const grains = ROLLUP_GRAINS.map((g) => `('${g}', interval '${GRAIN_STRIDES[g]}')`).join(", ");
-  const entries = (map: string) =>
-    `select '${map}', e.key, g.sign * e.value::numeric from jsonb_each(case when jsonb_typeof(g.${map}) = 'object' then g.${map} else '{}'::jsonb end) as e where jsonb_typeof(e.value) = 'number'`;
-  const merge = (c: string) => `${c} = rollup_map_add(span_rollups.${c}, excluded.${c}, 1)`;
-  const add = (c: string) => `${c} = span_rollups.${c} + excluded.${c}`;
-  return `, rollup_facts as materialized (select c.sign, c.project_id, c.start_time, ${f.root} as root, c.trace_type,
-      ${d.agent} as agent, ${d.model} as model, ${d.provider} as provider, ${d.environment} as environment,
-      ${d.revision} as revision, ${d.api_key} as api_key, ${d.user} as user_id,
-      ${f.error} as error, ${f.durationMs} as duration_ms, ${f.latencyBin} as latency_bin,
-      ${f.ttftMs} as ttft_ms, ${f.ttftBin} as ttft_bin,
-      ${f.tokens} as tokens, ${f.costs} as costs, ${f.runTokens} as run_tokens, ${f.runCosts} as run_costs
-      from span_changes c),
-    rollup_grains as materialized (select f.*, gr.grain,
-      date_bin(gr.stride, f.start_time, timestamptz '2000-01-01 00:00:00+00') as bucket
-      from rollup_facts f cross join (values ${grains}) as gr(grain, stride)),
-    rollup_sums as (select ${KEY}, sum(sign) as spans, sum(case when error then sign else 0 end) as errors,
-      sum(sign * duration_ms) as duration_ms, sum(case when ttft_ms is not null then sign else 0 end) as ttft_count,
-      coalesce(sum(sign * ttft_ms), 0) as ttft_ms
-      from rollup_grains group by ${KEY}),
-    rollup_entries as (select ${KEY.split(", ")
-      .map((k) => `g.${k}`)
-      .join(", ")}, x.kind, x.name, sum(x.amount) as amount
-      from rollup_grains g cross join lateral (
-        select 'latency' as kind, g.latency_bin::text as name, g.sign::numeric as amount
-        union all select 'ttft', g.ttft_bin::text, g.sign where g.ttft_bin is not null
-        union all ${entries("tokens")} union all ${entries("costs")}
-        union all ${entries("run_tokens")} union all ${entries("run_costs")}) as x
-      group by ${KEY.split(", ")
-        .map((k) => `g.${k}`)
-        .join(", ")}, x.kind, x.name having sum(x.amount) <> 0),
-    rollup_maps as (select ${KEY}, ${MAPS.map((m) => `jsonb_object_agg(name, amount) filter (where kind = '${m}') as ${m}`).join(", ")}
-      from rollup_entries group by ${KEY})
-  insert into span_rollups (${KEY}, spans, errors, duration_ms, latency, ttft_count, ttft_ms, ttft, tokens, costs, run_tokens, run_costs)
-  select ${KEY}, s.spans, s.errors, s.duration_ms, coalesce(m.latency, '{}'), s.ttft_count, s.ttft_ms, coalesce(m.ttft, '{}'),
-    coalesce(m.tokens, '{}'), coalesce(m.costs, '{}'), coalesce(m.run_tokens, '{}'), coalesce(m.run_costs, '{}')
-  from rollup_sums s left join rollup_maps m using (${KEY})
+// Rows in key order, so two workers upserting overlapping keys lock them in the same order and
+// cannot deadlock.
+const UPSERT = `insert into span_rollups (${KEY}, spans, errors, duration_ms, latency, ttft_count, ttft_ms, ttft, tokens, costs, run_tokens, run_costs)
+  select ${KEY}, spans, errors, duration_ms, latency, ttft_count, ttft_ms, ttft, tokens, costs, run_tokens, run_costs
+  from jsonb_to_recordset($1::text::jsonb) as r(project_id uuid, grain text, bucket timestamptz, root boolean, trace_type text,
+    agent text, model text, provider text, environment text, revision text, api_key text, user_id text,
+    spans bigint, errors bigint, duration_ms float8, latency jsonb, ttft_count bigint, ttft_ms float8, ttft jsonb,
+    tokens jsonb, costs jsonb, run_tokens jsonb, run_costs jsonb)
   order by ${KEY}
   on conflict on constraint span_rollups_pkey do update set
-    ${add("spans")}, ${add("errors")}, ${add("duration_ms")}, ${merge("latency")},
-    ${add("ttft_count")}, ${add("ttft_ms")}, ${merge("ttft")},
+    ${sum("spans")}, ${sum("errors")}, ${sum("duration_ms")}, ${merge("latency")},
+    ${sum("ttft_count")}, ${sum("ttft_ms")}, ${merge("ttft")},
     ${merge("tokens")}, ${merge("costs")}, ${merge("run_tokens")}, ${merge("run_costs")}`;
-}
 
-const UPSERT = rollupUpsert();
-
-/**
- * One statement: `ctes` defines `span_changes` (the changed span rows, CHANGE_COLUMNS plus `sign`,
- * possibly after helper CTEs), and the roll-up is upserted from it. Without roll-ups (the ingest
- * benchmark's baseline) the change is made and counted.
- */
-export function withRollups(ctes: string, rollups = true): string {
-  return `with ${ctes}${rollups ? UPSERT : " select count(*) from span_changes"}`;
+/** Adds the delta to span_rollups, in one statement, inside the caller's transaction. */
+export async function upsertRollups(tx: Executor, delta: RollupDelta): Promise<void> {
+  if (delta.size === 0) return;
+  const json = delta.tableJson();
+  if (json !== "[]") await rawQuery(tx, UPSERT, [json]);
 }

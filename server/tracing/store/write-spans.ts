@@ -2,7 +2,8 @@ import { rawQuery, type Executor } from "@/server/db";
 import { lockTraces } from "./trace-locks";
 import { rollUpTrace, type RollupNode } from "../rollup";
 import type { SpanRecord } from "../span-record";
-import { CHANGE_COLUMNS, withRollups } from "./span-rollups";
+import { spanFacts, type FactSpan, type SpanFacts } from "./span-facts";
+import type { RollupDelta } from "./span-rollups";
 
 /** The columns a batch carries, in `jsonb_to_recordset` form (names are SpanRecord's keys). */
 const RECORD_COLUMNS = `trace_id uuid, span_id uuid, parent_id uuid, start_time timestamptz, end_time timestamptz,
@@ -14,63 +15,33 @@ const INSERT_COLUMNS = `project_id, trace_id, span_id, parent_id, start_time, en
   exception, resource`;
 
 // A join, not `trace_id = any(...)`: on a young partition without statistics the planner may pick a
-// sequential scan, and `= any` then compares every row with every id (seconds per batch).
-const LOAD_TRACES = `select s.trace_id::text, s.span_id::text, s.parent_id::text, s.start_time::text as start_time, s.attributes
+// sequential scan, and `= any` then compares every row with every id (seconds per batch). Times
+// in ISO 8601 to the microsecond: the key of the delete, and what the roll-up's facts read.
+const LOAD_TRACES = `select s.trace_id::text, s.span_id::text, s.parent_id::text, to_json(s.start_time) #>> '{}' as start_time,
+    to_json(s.end_time) #>> '{}' as end_time, s.trace_type, s.status_code, s.user_id, s.agent_id, s.attributes, s."references"
   from unnest($2::text::uuid[]) as t(id) join spans s on s.project_id = $1::uuid and s.trace_id = t.id`;
 
-/**
- * The statements that change `spans`, each rolling its change up (store/span-rollups.ts); without
- * roll-ups only for the ingest benchmark's baseline.
- */
-function writeStatements(rollups: boolean) {
-  return {
-    insertSpans: withRollups(
-      `span_changes as (insert into spans (${INSERT_COLUMNS})
-  select $1::uuid, r.* from jsonb_to_recordset($2::text::jsonb) as r(${RECORD_COLUMNS})
-  returning ${CHANGE_COLUMNS("spans")}, 1 as sign)`,
-      rollups,
-    ),
+/** The statements that change `spans`; the roll-up of their changes is upserted after them (span-rollups.ts). */
+export const WRITE_STATEMENTS = {
+  insertSpans: `insert into spans (${INSERT_COLUMNS})
+  select $1::uuid, r.* from jsonb_to_recordset($2::text::jsonb) as r(${RECORD_COLUMNS})`,
 
-    /** Every span of the given ingest rows, straight from their queued payloads (the worker's fast path). */
-    insertFromQueue: withRollups(
-      `span_changes as (insert into spans (${INSERT_COLUMNS})
+  /** Every span of the given ingest rows, straight from their queued payloads (the worker's fast path). */
+  insertFromQueue: `insert into spans (${INSERT_COLUMNS})
   select i.project_id, r.* from span_ingest i cross join lateral jsonb_to_recordset(i.payload::jsonb) as r(${RECORD_COLUMNS})
-  where i.id = any($1::text::bigint[])
-  returning ${CHANGE_COLUMNS("spans")}, 1 as sign)`,
-      rollups,
-    ),
+  where i.id = any($1::text::bigint[])`,
 
-    deleteSpans: withRollups(
-      `span_changes as (delete from spans s using jsonb_to_recordset($2::text::jsonb) as d(trace_id uuid, span_id uuid, start_time timestamptz)
-  where s.project_id = $1::uuid and s.trace_id = d.trace_id and s.span_id = d.span_id and s.start_time = d.start_time
-  returning ${CHANGE_COLUMNS("s")}, -1 as sign)`,
-      rollups,
-    ),
+  deleteSpans: `delete from spans s using jsonb_to_recordset($2::text::jsonb) as d(trace_id uuid, span_id uuid, start_time timestamptz)
+  where s.project_id = $1::uuid and s.trace_id = d.trace_id and s.span_id = d.span_id and s.start_time = d.start_time`,
 
-    // The CTEs see the rows as they were before the statement: `old` takes the stored rows out of the
-    // roll-up, `new` puts the updated ones in.
-    updateAttributes: withRollups(
-      `u as (select * from jsonb_to_recordset($2::text::jsonb) as u(trace_id uuid, span_id uuid, start_time timestamptz, attributes jsonb)),
-  old as (select ${CHANGE_COLUMNS("s")}, -1 as sign from spans s join u
-    on s.project_id = $1::uuid and s.trace_id = u.trace_id and s.span_id = u.span_id and s.start_time = u.start_time),
-  new as (update spans s set attributes = u.attributes, updated_at = now() from u
-    where s.project_id = $1::uuid and s.trace_id = u.trace_id and s.span_id = u.span_id and s.start_time = u.start_time
-    returning ${CHANGE_COLUMNS("s")}, 1 as sign),
-  span_changes as (select * from old union all select * from new)`,
-      rollups,
-    ),
-  };
-}
+  updateAttributes: `update spans s set attributes = u.attributes, updated_at = now()
+  from jsonb_to_recordset($2::text::jsonb) as u(trace_id uuid, span_id uuid, start_time timestamptz, attributes jsonb)
+  where s.project_id = $1::uuid and s.trace_id = u.trace_id and s.span_id = u.span_id and s.start_time = u.start_time`,
+};
 
-export const WRITE_STATEMENTS = { rollups: writeStatements(true), bare: writeStatements(false) };
-
-interface StoredSpan {
+interface StoredSpan extends FactSpan {
   trace_id: string;
   span_id: string;
-  parent_id: string | null;
-  /** PostgreSQL's text form, microseconds included. */
-  start_time: string;
-  attributes: Record<string, unknown>;
 }
 
 export interface WriteResult {
@@ -88,13 +59,17 @@ export interface WriteResult {
  * Each trace is locked (a transaction-scoped advisory lock, taken in one sorted order, so two
  * workers never deadlock) before it is read: two workers writing spans of one trace take turns,
  * which keeps both the one-row-per-span rule and the roll-up exact.
+ *
+ * Every change is added to `rollups` (when given): -1 for a replaced span, +1 for a written one,
+ * the old facts out and the new in for a stored span whose totals changed. The caller upserts it
+ * in the same transaction.
  */
 export async function writeSpans(
   tx: Executor,
   projectId: string,
   batch: SpanRecord[],
   replaceTraces: Set<string> = new Set(),
-  statements = WRITE_STATEMENTS.rollups,
+  rollups?: RollupDelta,
 ): Promise<WriteResult> {
   // Within a batch the last copy of a span wins, as a later batch would.
   const incoming = new Map<string, SpanRecord>();
@@ -123,21 +98,31 @@ export async function writeSpans(
   for (const s of kept) push(s.trace_id, s);
   for (const s of spans) push(s.trace_id, s);
   const keptSet = new Set<RollupNode>(kept);
+  // Facts before the roll-up below rewrites the kept spans' totals in place.
+  const keptFacts = rollups ? new Map(kept.map((s) => [s, spanFacts(s)])) : undefined;
   const changedKept: StoredSpan[] = [];
   for (const nodes of nodesByTrace.values()) {
     const changed = rollUpTrace(nodes);
     for (const node of nodes) if (changed.has(node.span_id) && keptSet.has(node)) changedKept.push(node as StoredSpan);
   }
 
+  if (rollups) {
+    for (const s of replaced) rollups.addSpan(projectId, s, -1);
+    for (const s of spans) rollups.addSpan(projectId, s, 1);
+    for (const s of changedKept) {
+      rollups.addFacts(projectId, keptFacts!.get(s) as SpanFacts, -1);
+      rollups.addSpan(projectId, s, 1);
+    }
+  }
   if (replaced.length > 0) {
-    await rawQuery(tx, statements.deleteSpans, [
+    await rawQuery(tx, WRITE_STATEMENTS.deleteSpans, [
       projectId,
       JSON.stringify(replaced.map((s) => ({ trace_id: s.trace_id, span_id: s.span_id, start_time: s.start_time }))),
     ]);
   }
-  if (spans.length > 0) await rawQuery(tx, statements.insertSpans, [projectId, JSON.stringify(spans)]);
+  if (spans.length > 0) await rawQuery(tx, WRITE_STATEMENTS.insertSpans, [projectId, JSON.stringify(spans)]);
   if (changedKept.length > 0) {
-    await rawQuery(tx, statements.updateAttributes, [
+    await rawQuery(tx, WRITE_STATEMENTS.updateAttributes, [
       projectId,
       JSON.stringify(
         changedKept.map((s) => ({

@@ -1,0 +1,1 @@
+ALTER TABLE "span_ingest" ADD COLUMN "rollup" text;

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import type { FactSpan } from "./span-facts";
+import { RollupDelta } from "./span-rollups";
+
+const span = (costs: Record<string, number>, start = "2026-01-10T01:15:00.123456Z"): FactSpan => ({
+  parent_id: "p",
+  trace_type: "invocation",
+  start_time: start,
+  end_time: "2026-01-10T01:15:01.123457Z",
+  status_code: "STATUS_CODE_OK",
+  user_id: null,
+  agent_id: null,
+  attributes: { ag: { metrics: { costs: { incremental: costs } } } },
+  references: null,
+});
+
+const rows = (delta: RollupDelta) => JSON.parse(delta.tableJson()) as Record<string, any>[];
+
+describe("RollupDelta", () => {
+  it("sums per grain, durations to the microsecond", () => {
+    const delta = new RollupDelta();
+    delta.addSpan("p1", span({ total: 0.1 }), 1);
+    delta.addSpan("p1", span({ total: 0.2 }), 1);
+    const out = rows(delta);
+    expect(out.map((r) => [r.grain, r.bucket])).toEqual([
+      ["quarter", "2026-01-10T01:15:00.000Z"],
+      ["hour", "2026-01-10T01:00:00.000Z"],
+      ["day", "2026-01-10T00:00:00.000Z"],
+    ]);
+    expect(out[0]).toMatchObject({ spans: 2, duration_ms: 2000.002, latency: { "349": 2 } });
+    expect(out[0].costs.total).toBeCloseTo(0.3, 15);
+  });
+
+  it("a span taken out cancels to nothing, across a round trip through the queue's JSON", () => {
+    const queued = new RollupDelta();
+    queued.addSpan("p1", span({ total: 0.1, prompt: 1e-9 }), 1);
+    const delta = RollupDelta.fromJson(queued.toJson());
+    delta.addSpan("p1", span({ total: 0.1, prompt: 1e-9 }), -1);
+    expect(delta.tableJson()).toBe("[]");
+  });
+
+  it("keeps keys storable: NUL is removed as it is from the stored span", () => {
+    const delta = new RollupDelta();
+    delta.addSpan("p1", { ...span({}), user_id: "u\u00001" }, 1);
+    expect(rows(delta)[0].user_id).toBe("u1");
+  });
+});
