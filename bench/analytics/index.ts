@@ -277,6 +277,7 @@ async function ingestRound(
     queueMs: queue.ms,
     writeMs: write.ms,
     cpuUsPerSpan: ((cpu.node + cpu.database) * 1000) / all.length,
+    nodeCpuUsPerSpan: (cpu.node * 1000) / all.length,
   };
 }
 
@@ -301,7 +302,7 @@ export async function run(argv: string[]) {
     load.push(loadAverage());
 
     const ingest = { bare: [] as number[], rollups: [] as number[] };
-    type Part = { queue_ms: number; write_ms: number; cpu_us_per_span: number };
+    type Part = { queue_ms: number; write_ms: number; cpu_us_per_span: number; of_which_node: number };
     const parts = { bare: [] as Part[], rollups: [] as Part[] };
     for (let i = 0; i < options.rounds; i++) {
       for (const rollups of i % 2 === 0 ? [false, true] : [true, false]) {
@@ -313,6 +314,7 @@ export async function run(argv: string[]) {
           queue_ms: round(r.queueMs),
           write_ms: round(r.writeMs),
           cpu_us_per_span: round(r.cpuUsPerSpan),
+          of_which_node: round(r.nodeCpuUsPerSpan),
         });
         log(
           `ingest ${rollups ? "with" : "without"} roll-ups: ${round(r.rate)} spans/s, ${round(r.cpuUsPerSpan)} µs CPU per span`,

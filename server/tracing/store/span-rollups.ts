@@ -6,7 +6,7 @@ import { spanFacts, type FactSpan, type SpanFacts } from "./span-facts";
  * The roll-up of spans into `span_rollups`, summed in this process and written with one upsert
  * per ingest transaction. The ingest request sums its spans (+1 each) when it queues them, while
  * it holds them parsed; the worker adds the queued sums of the rows it inserts straight from the
- * queue, and the changes writeSpans makes (-1 for a replaced span, -1 then +1 for an ancestor
+ * queue, and the changes writeSpans makes (-1 for a replaced span, -1 then +1 for a stored run
  * whose totals changed, +1 for a written span), then upserts the lot in the transaction that
  * writes the spans: a rolled-back batch leaves no trace in the roll-up, and a late span lands in
  * the bucket of its start time. server/analytics reads the table.
@@ -75,7 +75,7 @@ export class RollupDelta {
     this.addFacts(projectId, spanFacts(span), sign);
   }
 
-  /** Adds a span's facts, read before the span changed (an ancestor whose totals the roll-up rewrites). */
+  /** Adds a span's facts, read before the span changed (a stored run whose totals the roll-up rewrites). */
   addFacts(projectId: string, f: SpanFacts, sign: 1 | -1): void {
     const d = f.dimensions;
     const startMs = Math.floor(f.startMicros / 1000);
@@ -252,7 +252,9 @@ function nonZero(map: Amounts): Amounts | undefined {
 const KEY =
   "project_id, grain, bucket, root, trace_type, agent, model, provider, environment, revision, api_key, user_id";
 const sum = (c: string) => `${c} = span_rollups.${c} + excluded.${c}`;
-const merge = (c: string) => `${c} = rollup_map_add(span_rollups.${c}, excluded.${c}, 1)`;
+// Most rows leave most maps empty (a root has no own tokens, a tool call no costs): no call then.
+const merge = (c: string) =>
+  `${c} = case when excluded.${c} = '{}'::jsonb then span_rollups.${c} else rollup_map_add(span_rollups.${c}, excluded.${c}, 1) end`;
 
 // Rows in key order, so two workers upserting overlapping keys lock them in the same order and
 // cannot deadlock.

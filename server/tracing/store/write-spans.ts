@@ -2,7 +2,7 @@ import { rawQuery, type Executor } from "@/server/db";
 import { lockTraces } from "./trace-locks";
 import { rollUpTrace, type RollupNode } from "../rollup";
 import type { SpanRecord } from "../span-record";
-import { spanFacts, type FactSpan, type SpanFacts } from "./span-facts";
+import { spanFacts, type FactSpan } from "./span-facts";
 import type { RollupDelta } from "./span-rollups";
 
 /** The columns a batch carries, in `jsonb_to_recordset` form (names are SpanRecord's keys). */
@@ -61,7 +61,7 @@ export interface WriteResult {
  * which keeps both the one-row-per-span rule and the roll-up exact.
  *
  * Every change is added to `rollups` (when given): -1 for a replaced span, +1 for a written one,
- * the old facts out and the new in for a stored span whose totals changed. The caller upserts it
+ * the old facts out and the new in for a stored root whose totals changed. The caller upserts it
  * in the same transaction.
  */
 export async function writeSpans(
@@ -98,8 +98,12 @@ export async function writeSpans(
   for (const s of kept) push(s.trace_id, s);
   for (const s of spans) push(s.trace_id, s);
   const keptSet = new Set<RollupNode>(kept);
-  // Facts before the roll-up below rewrites the kept spans' totals in place.
-  const keptFacts = rollups ? new Map(kept.map((s) => [s, spanFacts(s)])) : undefined;
+  // The roll-up below rewrites cumulative totals in place, and the only facts they feed are a
+  // root's (the run's tokens and costs): a kept root's facts are read before, and a kept span
+  // under it counts the same before and after.
+  const rootFacts = rollups
+    ? new Map(kept.filter((s) => s.parent_id === null).map((s) => [s, spanFacts(s)]))
+    : undefined;
   const changedKept: StoredSpan[] = [];
   for (const nodes of nodesByTrace.values()) {
     const changed = rollUpTrace(nodes);
@@ -110,7 +114,9 @@ export async function writeSpans(
     for (const s of replaced) rollups.addSpan(projectId, s, -1);
     for (const s of spans) rollups.addSpan(projectId, s, 1);
     for (const s of changedKept) {
-      rollups.addFacts(projectId, keptFacts!.get(s) as SpanFacts, -1);
+      const before = rootFacts!.get(s);
+      if (!before) continue;
+      rollups.addFacts(projectId, before, -1);
       rollups.addSpan(projectId, s, 1);
     }
   }
