@@ -6,7 +6,6 @@ import { rollUpTrace } from "../rollup";
 import { enqueueSpans } from "./enqueue";
 import { projectPrices } from "@/server/pricing";
 import { costSpan, needsCost } from "../span-costs";
-import { RollupDelta } from "../store/span-rollups";
 
 const DAY_MS = 86_400_000;
 /** Spans may start at most this far in the future (clock skew); later ones would need partitions years ahead. */
@@ -36,10 +35,9 @@ export interface AcceptOptions {
 /**
  * The one durable path into the spans store, shared by JSON ingest, OTLP, simple traces and the
  * agent runtime: drops spans whose start time no partition could hold (reported, like parse
- * failures), costs the model calls their producer did not cost, sums their analytics roll-up,
- * then queues the rest in one committed insert (`rollups: false` only for the ingest benchmark's
- * baseline). Throws TooManyRequestsError when the
- * queue is past its limit.
+ * failures), costs the model calls their producer did not cost, then queues the rest with their
+ * analytics roll-up in one committed insert (`rollups: false` only for the benchmark's baseline).
+ * Throws TooManyRequestsError when the queue is past its limit.
  */
 export async function acceptSpans(
   db: Database,
@@ -74,18 +72,10 @@ export async function acceptSpans(
     for (const span of uncosted) costSpan(span, prices);
   }
   const queued = withinRequest(spans);
-  // The analytics roll-up is summed here, while the spans are parsed, so the worker's fast path
-  // only adds up a few sums per row (store/span-rollups.ts).
-  let rollup: string | undefined;
-  if (options.rollups !== false) {
-    const delta = new RollupDelta();
-    for (const span of queued) delta.addSpan(projectId, span, 1);
-    rollup = delta.toJson();
-  }
   await enqueueSpans(db, projectId, queued, {
     maxBacklogSpans: config.maxBacklogSpans,
     replaceTraces: options.replaceTraces,
-    rollup,
+    rollups: options.rollups,
   });
   return { spans, dropped };
 }
