@@ -32,8 +32,8 @@ async function runOnce(page: Page, name: string, model: string): Promise<string>
 }
 
 /** The same query the page sends, through the playground's tRPC door (the function behind POST /api/analytics/query). */
-async function apiTotals(page: Page, group: "agent" | "model") {
-  const input = encodeURIComponent(JSON.stringify({ json: rangeQuery("7d", group, new Date()) }));
+async function apiTotals(page: Page, group: "agent" | "model", range: "1h" | "7d" = "7d") {
+  const input = encodeURIComponent(JSON.stringify({ json: rangeQuery(range, group, new Date()) }));
   const response = await page.request.get(`/api/trpc/analytics.query?input=${input}`);
   expect(response.ok()).toBe(true);
   return (await response.json()).result.data.json as {
@@ -81,7 +81,17 @@ test("analytics: the Overview opens on the charts; totals and groups match the A
   const csv = await (await file.createReadStream()).toArray();
   expect(Buffer.concat(csv).toString()).toMatch(/^Model,Runs,Errors,/);
 
-  // A click on a chart opens the traces behind it.
+  // The last hour in minutes (computed from the spans): the same runs.
+  await page.getByLabel("Range").selectOption("1h");
+  await expect(page.getByTestId("analytics-total-runs")).toHaveText(
+    String((await apiTotals(page, "model", "1h")).metrics.count),
+  );
+
+  // A click on a chart opens the traces of that point's bucket: one minute, not the whole range.
   await page.locator(".recharts-wrapper").first().click();
-  await expect(page).toHaveURL(/\/traces/);
+  await expect(page).toHaveURL(/\/traces\?.*from=.*&to=/);
+  const url = new URL(page.url());
+  const [from, to] = ["from", "to"].map((p) => Date.parse(url.searchParams.get(p)!));
+  expect(to - from).toBe(60_000);
+  await expect(page.getByLabel("Time")).toHaveValue("range");
 });

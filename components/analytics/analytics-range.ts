@@ -1,6 +1,7 @@
 import type { AnalyticsQuery, BucketUnit } from "@/server/analytics";
 
 export const RANGES = {
+  "1h": { label: "1 hour", hours: 1, bucket: "minute" },
   "24h": { label: "24 hours", hours: 24, bucket: "hour" },
   "7d": { label: "7 days", hours: 24 * 7, bucket: "day" },
   "30d": { label: "30 days", hours: 24 * 30, bucket: "day" },
@@ -11,13 +12,15 @@ export const GROUPS = { agent: "Agent", model: "Model", revision: "Revision" } a
 export type GroupKey = keyof typeof GROUPS;
 
 /**
- * The query of a range: hourly buckets ending at the next full hour for 24 hours, daily ones
- * ending at the next local midnight otherwise, in the browser's zone.
+ * The query of a range: minute buckets ending at the next full minute for the last hour (the
+ * API computes them from the spans), hourly ones ending at the next full hour for 24 hours, daily
+ * ones ending at the next local midnight otherwise, in the browser's zone.
  */
 export function rangeQuery(range: RangeKey, group: GroupKey, now: Date, agentId?: string): AnalyticsQuery {
   const { hours, bucket } = RANGES[range];
   const end = new Date(now);
-  if (bucket === "hour") end.setMinutes(60, 0, 0);
+  if (bucket === "minute") end.setSeconds(60, 0);
+  else if (bucket === "hour") end.setMinutes(60, 0, 0);
   else end.setHours(24, 0, 0, 0);
   const oldest = new Date(end.getTime() - hours * 3_600_000);
   return {

@@ -15,8 +15,6 @@ import { downloadText, toCsv } from "./csv";
 import { MetricChart, type Marker, type Series } from "./metric-chart";
 import { CHART_METRICS, tokens, usd, type ChartMetric } from "./metric-values";
 
-const TRACE_SINCE: Partial<Record<RangeKey, "24h" | "7d" | "30d">> = { "24h": "24h", "7d": "7d", "30d": "30d" };
-
 /**
  * How the project's agents are doing: runs, cost, error rate, latency and tokens over a range,
  * grouped by agent, model or revision, with the table behind the charts (CSV). `agentId` narrows
@@ -64,14 +62,18 @@ export function AnalyticsView({
           ? g.key.slice(0, 8)
           : g.key,
   }));
-  const open = (m: ChartMetric) => () =>
+  // A point opens the traces of its bucket: [its start, the next bucket's start).
+  const open = (m: ChartMetric) => (bucket: number) => {
+    const buckets = result.data?.buckets ?? [];
+    const from = buckets[bucket]?.timestamp;
     router.push(
       tracesPath({
-        since: TRACE_SINCE[range],
+        ...(from ? { from, to: buckets[bucket + 1]?.timestamp ?? result.data?.windowing.newest } : {}),
         agent: agentId ? agentOf(agentId)?.slug : undefined,
         status: m === "error_rate" ? "error" : undefined,
       }),
     );
+  };
 
   const controls = (
     <div className="flex flex-wrap items-center gap-2">

@@ -9,6 +9,9 @@ export interface TraceFilters {
   agent?: string;
   /** USD; traces that cost at least this. */
   minCost?: number;
+  /** ISO 8601: traces that started in [from, to) (a bucket of an analytics chart). */
+  from?: string;
+  to?: string;
 }
 
 export function tracesPath(filters: TraceFilters = {}): string {
@@ -18,6 +21,8 @@ export function tracesPath(filters: TraceFilters = {}): string {
   if (filters.since) params.set("since", filters.since);
   if (filters.agent) params.set("agent", filters.agent);
   if (filters.minCost !== undefined) params.set("min_cost", String(filters.minCost));
+  if (filters.from) params.set("from", filters.from);
+  if (filters.to) params.set("to", filters.to);
   const query = params.toString();
   return query ? `/traces?${query}` : "/traces";
 }
@@ -41,5 +46,13 @@ export function filtersOf(params: SearchParams): TraceFilters {
     since: SINCE.find((s) => s === since),
     agent: firstParam(params.agent)?.trim() || undefined,
     minCost: Number.isFinite(minCost) && minCost >= 0 ? minCost : undefined,
+    from: isoParam(firstParam(params.from)),
+    to: isoParam(firstParam(params.to)),
   };
+}
+
+/** A time as the trace search takes it (UTC ISO 8601), or undefined for anything that is not one. */
+function isoParam(value: string | undefined): string | undefined {
+  const ms = value ? Date.parse(value) : NaN;
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
 }

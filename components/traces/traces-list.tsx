@@ -78,9 +78,18 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
           </label>
           <SelectInput
             id="trace-since"
-            value={filters.since ?? ""}
-            onChange={(e) => apply({ ...filters, since: (e.target.value || undefined) as TraceFilters["since"] })}
+            value={filters.from ? "range" : (filters.since ?? "")}
+            onChange={(e) =>
+              e.target.value !== "range" &&
+              apply({
+                ...filters,
+                from: undefined,
+                to: undefined,
+                since: (e.target.value || undefined) as TraceFilters["since"],
+              })
+            }
           >
+            {filters.from && <option value="range">{rangeLabel(filters.from, filters.to)}</option>}
             <option value="">Any time</option>
             <option value="1h">Last hour</option>
             <option value="24h">Last 24 hours</option>
@@ -243,4 +252,10 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
       )}
     </div>
   );
+}
+
+/** A chart bucket's range, in UTC (the same text on the server and in the browser). */
+function rangeLabel(from: string, to: string | undefined): string {
+  const at = (iso: string) => iso.slice(0, 16).replace("T", " ");
+  return to ? `${at(from)} to ${at(to)} UTC` : `Since ${at(from)} UTC`;
 }

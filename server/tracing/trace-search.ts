@@ -8,6 +8,9 @@ export const traceSearchSchema = z.strictObject({
   status: z.enum(["error", "ok"]).optional(),
   /** How far back: the last hour, day, week or month; absent is any time. */
   since: z.enum(["1h", "24h", "7d", "30d"]).optional(),
+  /** A time range of trace starts, [from, to) (an analytics chart's bucket); `from` wins over `since`. */
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
   /** An agent by slug: runs whose `invoke_agent` span names it (`gen_ai.agent.name`). */
   agent: z.string().trim().min(1).max(200).optional(),
   /** Traces that cost at least this much (USD): a trace's root carries its cumulative cost. */
@@ -39,7 +42,12 @@ export function traceSearchQuery(search: TraceSearch, now: Date): QueryBody {
     filtering: conditions.length ? { operator: "and", conditions } : undefined,
     windowing: {
       limit: search.limit,
-      ...(search.since ? { oldest: new Date(now.getTime() - SINCE_MS[search.since]).toISOString() } : {}),
+      ...(search.from
+        ? { oldest: search.from }
+        : search.since
+          ? { oldest: new Date(now.getTime() - SINCE_MS[search.since]).toISOString() }
+          : {}),
+      ...(search.to ? { newest: search.to } : {}),
       ...(search.cursor ? { next: search.cursor } : {}),
     },
   };

@@ -140,5 +140,14 @@ describe("trace links and filters", () => {
         { field: "attributes", key: "ag.metrics.costs.cumulative.total", operator: "gte", value: 0.25 },
       ],
     });
+    // An analytics chart's bucket: [from, to), from over since.
+    const bucket = { from: "2026-01-01T10:00:00.000Z", to: "2026-01-01T10:01:00.000Z" };
+    expect(traceSearchQuery(traceSearchSchema.parse({ ...bucket, since: "30d" }), now).windowing).toEqual({
+      limit: 50,
+      oldest: bucket.from,
+      newest: bucket.to,
+    });
+    expect(filtersOf({ from: bucket.from, to: "not a time" })).toMatchObject({ from: bucket.from, to: undefined });
+    expect(tracesPath(bucket)).toBe("/traces?from=2026-01-01T10%3A00%3A00.000Z&to=2026-01-01T10%3A01%3A00.000Z");
   });
 });
