@@ -139,7 +139,10 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         added_ms_median_of_pairs: round3(percentile(paired, 50)),
         added_p50_ms_per_round: roundAdded,
         throughput_ratio: round3(sum(all.bare) / sum(all.controlled)),
-        cpu_us_per_request: { bare: round3(percentile(cpu.bare, 50)), controlled: round3(percentile(cpu.controlled, 50)) },
+        cpu_us_per_request: {
+          bare: round3(percentile(cpu.bare, 50)),
+          controlled: round3(percentile(cpu.controlled, 50)),
+        },
         added_cpu_us_median_of_pairs: round3(percentile(pairedCpu, 50)),
         cpu_ratio: round3(sum(cpu.bare) / sum(cpu.controlled)),
       };
@@ -183,7 +186,10 @@ async function checkCost(app: TestApp, subject: { projectId: string; agentId: st
       if (count) await controls.stepEnded({ ...target, usage: { prompt: 100, completion: 20 } });
     }
     const used = process.cpuUsage(cpu);
-    return { wall: round3(((performance.now() - started) / calls) * 1000), cpu: round3((used.user + used.system) / calls) };
+    return {
+      wall: round3(((performance.now() - started) / calls) * 1000),
+      cpu: round3((used.user + used.system) / calls),
+    };
   };
   await time(true);
   const [check, counted] = [await time(false), await time(true)];

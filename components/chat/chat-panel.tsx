@@ -168,9 +168,7 @@ function Conversation({
           onChange={(e) => setInput(e.target.value)}
           onKeyDown={onKeyDown}
           rows={2}
-          placeholder={
-            unavailable ? "Chat is unavailable" : "Message the agent… (Enter sends)"
-          }
+          placeholder={unavailable ? "Chat is unavailable" : "Message the agent… (Enter sends)"}
           disabled={Boolean(unavailable)}
           className="min-w-0 flex-1 resize-none rounded-lg border border-line bg-surface px-3 py-2 text-sm focus:border-accent focus:outline-none"
         />

@@ -8,8 +8,6 @@ import { cn } from "@/components/ui";
  */
 export function PageContainer({ children, className }: { children: ReactNode; className?: string }) {
   return (
-    <div className={cn("flex w-full max-w-5xl flex-col gap-8 px-4 py-8 md:px-6 md:py-10", className)}>
-      {children}
-    </div>
+    <div className={cn("flex w-full max-w-5xl flex-col gap-8 px-4 py-8 md:px-6 md:py-10", className)}>{children}</div>
   );
 }

@@ -14,8 +14,7 @@ export async function auditSignIn(
   attempt: { email: string; succeeded: boolean; userId?: string; clientAddress?: string },
 ): Promise<void> {
   const email = attempt.email.trim().toLowerCase().slice(0, 320);
-  const userId =
-    attempt.userId ?? (await db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]?.id;
+  const userId = attempt.userId ?? (await db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]?.id;
   const projects = userId ? (await listMemberships(db, userId)).map((m) => m.projectId) : [];
   const action = attempt.succeeded ? "sign_in.succeeded" : "sign_in.failed";
   await db.transaction(async (tx) => {

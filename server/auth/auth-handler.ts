@@ -38,10 +38,20 @@ export function createAuthHandler(app: AppContext): AuthHandler {
       if (address) headers.set(CLIENT_ADDRESS_HEADER, address);
       else headers.delete(CLIENT_ADDRESS_HEADER);
       const signIn = request.method === "POST" && SIGN_IN_PATH.test(new URL(request.url).pathname);
-      const attempt = signIn ? await request.clone().json().catch(() => null) : null;
+      const attempt = signIn
+        ? await request
+            .clone()
+            .json()
+            .catch(() => null)
+        : null;
       const response = await (await authFor(app)).handler(new Request(request, { headers }));
       if (signIn && typeof attempt?.email === "string" && response.status !== 429) {
-        const answer = response.ok ? await response.clone().json().catch(() => null) : null;
+        const answer = response.ok
+          ? await response
+              .clone()
+              .json()
+              .catch(() => null)
+          : null;
         await auditSignIn(app.db, {
           email: attempt.email,
           succeeded: response.ok,

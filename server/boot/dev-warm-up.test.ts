@@ -21,7 +21,11 @@ describe("warmUpDevServer", () => {
     const { origin, asked } = await serve((path) => (path === "/" ? 307 : 200));
     const said: string[] = [];
     let clock = 0;
-    await warmUpDevServer(origin, (line) => said.push(line), () => (clock += 2_000));
+    await warmUpDevServer(
+      origin,
+      (line) => said.push(line),
+      () => (clock += 2_000),
+    );
     expect(asked).toEqual(["/api/health", "/", "/sign-in"]);
     expect(said[0]).toMatch(/Compiling the playground's first pages/);
     expect(said[1]).toBe(`  Playground ready at ${origin} (first pages compiled in 2 s).`);

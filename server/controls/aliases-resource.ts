@@ -2,7 +2,7 @@ import { z } from "zod";
 import { PROVIDER_IDS } from "@/server/agent-template";
 import { modelAliases } from "@/server/db/schema";
 import type { ControlResource } from "./control-resource";
-import type { AliasRow } from "./project-controls";
+import type { AliasRow } from "./control-rows";
 
 const aliasEntry = z.strictObject({
   provider: z.enum(PROVIDER_IDS as [string, ...string[]]),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { modelAllowlists } from "@/server/db/schema";
 import { checkTarget } from "./control-target";
 import type { ControlResource } from "./control-resource";
-import type { AllowlistRow } from "./project-controls";
+import type { AllowlistRow } from "./control-rows";
 
 export const allowlistInput = z.strictObject({
   scope: z.enum(["project", "api_key"]),

@@ -1,7 +1,7 @@
 import type { AppContext } from "@/server/core/app-context";
 import { budgetWindow } from "./budget-window";
 import { controlsState } from "./controls-state";
-import type { BudgetRow } from "./project-controls";
+import type { BudgetRow } from "./control-rows";
 import { spendKey } from "./spend-store";
 
 type App = Pick<AppContext, "db" | "dbKind" | "now" | "config">;
@@ -27,7 +27,9 @@ export async function recordSpend(app: App, applicable: BudgetRow[], costUsd: nu
     const { start, resetsAt } = budgetWindow(budget.window, budget.timeZone, now);
     const key = spendKey(budget.id, start);
     const { value, before } =
-      costUsd > 0 ? tally.add(key, costUsd, { budget, start, resetsAt }) : { value: (await tally.value(key)).value, before: 0 };
+      costUsd > 0
+        ? tally.add(key, costUsd, { budget, start, resetsAt })
+        : { value: (await tally.value(key)).value, before: 0 };
     const warnAt = (budget.limitUsd * budget.warnPercent) / 100;
     if (costUsd > 0 && [warnAt, budget.limitUsd].some((level) => before < level && value >= level)) crossed = true;
     if (value >= budget.limitUsd) spent.push(budget);

@@ -4,7 +4,7 @@ import { spentInWindow } from "./budget-spend";
 import { budgetWindow, isTimeZone } from "./budget-window";
 import { checkTarget } from "./control-target";
 import type { ControlResource } from "./control-resource";
-import type { BudgetRow } from "./project-controls";
+import type { BudgetRow } from "./control-rows";
 
 export const budgetInput = z.strictObject({
   name: z.string().trim().min(1).max(200),

@@ -2,10 +2,17 @@ import type { AppContext } from "@/server/core/app-context";
 import type { TokenUsage } from "@/server/pricing";
 import { budgetWindow } from "./budget-window";
 import { recordSpend, spentInWindow } from "./budget-spend";
-import { BudgetExceededError, ModelNotAllowedError, RateLimitedError, rateLimitHeaders, type RateLimitPolicy } from "./control-errors";
+import {
+  BudgetExceededError,
+  ModelNotAllowedError,
+  RateLimitedError,
+  rateLimitHeaders,
+  type RateLimitPolicy,
+} from "./control-errors";
 import { controlsState } from "./controls-state";
 import { refusingRule, type AllowlistRule } from "./model-allowlist";
-import { pricesOf, projectControls, type BudgetRow, type ProjectRows, type RateLimitRow } from "./project-controls";
+import type { BudgetRow, ProjectRows, RateLimitRow } from "./control-rows";
+import { pricesOf, projectControls } from "./project-controls";
 import { stepCostUsd } from "./step-cost";
 import type { ModelTarget, TurnSubject } from "./turn-subject";
 

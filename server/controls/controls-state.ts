@@ -5,7 +5,7 @@ import type { PriceOverride } from "@/server/pricing";
 import { onDatabaseClose } from "@/server/db";
 import { rateLimitPoints } from "@/server/db/schema";
 import { ControlsCache } from "./controls-cache";
-import type { ProjectRows } from "./project-controls";
+import type { ProjectRows } from "./control-rows";
 import { RequestLeases } from "./request-leases";
 import { SharedTally, type TallyOptions, type TallyTotal } from "./shared-tally";
 import { spendStore, type SpendMeta } from "./spend-store";
@@ -51,7 +51,13 @@ export function controlsState(app: Pick<AppContext, "db" | "dbKind" | "now" | "c
   const limiter = (keyPrefix: string): RateLimiterAbstract =>
     alone
       ? new RateLimiterMemory({ keyPrefix, points: UNBOUNDED, duration: 60 })
-      : new RateLimiterDrizzle({ storeClient: app.db, schema: rateLimitPoints, keyPrefix, points: UNBOUNDED, duration: 60 });
+      : new RateLimiterDrizzle({
+          storeClient: app.db,
+          schema: rateLimitPoints,
+          keyPrefix,
+          points: UNBOUNDED,
+          duration: 60,
+        });
   const tally: TallyOptions = { alone, freshMs: SYNC_MS, syncMs: SYNC_MS };
   const tokens = limiter("tpm");
   const state: ControlsState = {

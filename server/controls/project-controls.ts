@@ -4,18 +4,7 @@ import { budgets, modelAliases, modelAllowlists, modelRateLimits } from "@/serve
 import { projectPrices, type PriceOverride } from "@/server/pricing";
 import { controlsState } from "./controls-state";
 
-export type BudgetRow = typeof budgets.$inferSelect;
-export type RateLimitRow = typeof modelRateLimits.$inferSelect;
-export type AllowlistRow = typeof modelAllowlists.$inferSelect;
-export type AliasRow = typeof modelAliases.$inferSelect;
-
-/** The rows a project set, kept by the controls cache (controls-cache.ts). */
-export interface ProjectRows {
-  budgets: BudgetRow[];
-  rateLimits: RateLimitRow[];
-  allowlists: AllowlistRow[];
-  aliases: AliasRow[];
-}
+import type { ProjectRows } from "./control-rows";
 
 type App = Pick<AppContext, "db" | "dbKind" | "now" | "config">;
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { modelRateLimits } from "@/server/db/schema";
 import { checkTarget } from "./control-target";
 import type { ControlResource } from "./control-resource";
-import type { RateLimitRow } from "./project-controls";
+import type { RateLimitRow } from "./control-rows";
 
 const perMinute = z.number().int().min(1).max(1_000_000_000).nullish();
 

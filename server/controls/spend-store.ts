@@ -2,7 +2,7 @@ import { and, eq, or, sql } from "drizzle-orm";
 import type { AppContext } from "@/server/core/app-context";
 import { budgetSpend } from "@/server/db/schema";
 import { emitEvent } from "@/server/events";
-import type { BudgetRow } from "./project-controls";
+import type { BudgetRow } from "./control-rows";
 import type { TallyStore, TallyTotal } from "./shared-tally";
 
 export const BUDGET_EVENT_TYPES = ["budgets.warning.reached", "budgets.limit.reached"] as const;
@@ -49,7 +49,11 @@ export function spendStore(app: Pick<AppContext, "db" | "now">): TallyStore<Spen
             if (before < threshold && row.usd >= threshold)
               await emitEvent(
                 tx,
-                { projectId: budget.projectId, type, attributes: budgetEventAttributes(budget, row.usd, start, resetsAt) },
+                {
+                  projectId: budget.projectId,
+                  type,
+                  attributes: budgetEventAttributes(budget, row.usd, start, resetsAt),
+                },
                 now,
               );
           }

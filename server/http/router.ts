@@ -199,8 +199,12 @@ class RequestActor implements AuditActor {
     if (this.address === undefined) {
       const { trustedProxies, platformForwarding } = this.app.config;
       this.address =
-        clientAddress(this.incoming.peer, this.incoming.header("x-forwarded-for"), trustedProxies, platformForwarding) ??
-        null;
+        clientAddress(
+          this.incoming.peer,
+          this.incoming.header("x-forwarded-for"),
+          trustedProxies,
+          platformForwarding,
+        ) ?? null;
     }
     return this.address ?? undefined;
   }

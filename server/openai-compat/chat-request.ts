@@ -18,8 +18,19 @@ export const doorFields = {
     .nullish()
     .describe("The agent session (sandbox workspace, approvals); a new one per call when absent."),
   variables: variablesSchema,
-  user: z.string().max(256).nullish().describe("Not recorded; through a split environment (`agent@environment`), the sticky key when there is no session_id."),
-  metadata: z.record(z.string(), z.string()).nullish().describe("Not recorded; through a split environment (`agent@environment`), the sticky key when there is no session_id."),
+  user: z
+    .string()
+    .max(256)
+    .nullish()
+    .describe(
+      "Not recorded; through a split environment (`agent@environment`), the sticky key when there is no session_id.",
+    ),
+  metadata: z
+    .record(z.string(), z.string())
+    .nullish()
+    .describe(
+      "Not recorded; through a split environment (`agent@environment`), the sticky key when there is no session_id.",
+    ),
 };
 
 /** Body of `POST /v1/chat/completions`. Unknown fields are refused (422), as OpenAI refuses them. */

@@ -126,7 +126,8 @@ async function viaEnvironment(lookup: Lookup, refs: RetrieveRefs, artifactSlug?:
     isEmptyRef(refs.environmentRevision)
   ) {
     const found = await lookup.deployed(refs.environment!, knownKey);
-    if (found) return withSplit(lookup, { revision: found.target, environment: { revision: found.environment, key: knownKey } });
+    if (found)
+      return withSplit(lookup, { revision: found.target, environment: { revision: found.environment, key: knownKey } });
   }
   const envKeys = domainKeys("environments");
   const env = await resolveRevision(lookup.db, lookup.projectId, envKeys, {
@@ -176,7 +177,10 @@ async function withSplit(lookup: Lookup, found: Resolution): Promise<Resolution>
     const revision =
       id === found.revision.id
         ? found.revision
-        : await lookup.revision({ id }, `environment "${environment!.revision.artifactSlug}" split "${environment!.key}"`);
+        : await lookup.revision(
+            { id },
+            `environment "${environment!.revision.artifactSlug}" split "${environment!.key}"`,
+          );
     split.push({ weight: Number(arm.weight), revision });
   }
   return { ...found, split };

@@ -30,7 +30,14 @@ describe("split choice", () => {
   it("a key on the first arm stays there as its weight grows (a ramp never moves canary users back)", () => {
     for (let k = 0; k < 2000; k++) {
       const bucket = splitBucket("s", `key-${k}`);
-      const at = (w: number) => armAt([{ weight: w, arm: "canary" }, { weight: 100 - w, arm: "stable" }], bucket).arm;
+      const at = (w: number) =>
+        armAt(
+          [
+            { weight: w, arm: "canary" },
+            { weight: 100 - w, arm: "stable" },
+          ],
+          bucket,
+        ).arm;
       if (at(5) === "canary") expect([at(25), at(50), at(95)]).toEqual(["canary", "canary", "canary"]);
     }
   });

@@ -254,14 +254,12 @@ describe("canary releases", () => {
     const s = await deployed("production");
     const testset = await createArtifact(c, "testsets", { slug: uniq("ts"), data: dataFor("testsets", 1) });
     const evaluator = await createArtifact(c, "evaluators", { slug: uniq("ev"), data: dataFor("evaluators", 1) });
-    await c.t.context.db
-      .insert(deployGates)
-      .values({
-        projectId: c.projectId,
-        testsetId: testset.artifact.id,
-        evaluatorId: evaluator.artifact.id,
-        minScore: 0.8,
-      });
+    await c.t.context.db.insert(deployGates).values({
+      projectId: c.projectId,
+      testsetId: testset.artifact.id,
+      evaluatorId: evaluator.artifact.id,
+      minScore: 0.8,
+    });
     const res = await start(s);
     expectStatus(res, 409);
     expect(res.body.code).toBe("evaluation_required");

@@ -83,15 +83,21 @@ async function namedRevision(
   refs: NonNullable<InvokeRequest["references"]>,
   splitKey?: string,
 ): Promise<Retrieved> {
-  return retrieveRevision(db, { projectId: principal.projectId, userId: principal.userId }, workflowsSpec, {
-    artifact: refs.workflow ?? undefined,
-    variant: refs.workflow_variant ?? undefined,
-    revision: refs.workflow_revision ?? undefined,
-    environment: refs.environment ?? undefined,
-    environmentVariant: refs.environment_variant ?? undefined,
-    environmentRevision: refs.environment_revision ?? undefined,
-    key: refs.key ?? undefined,
-  }, { splitKey });
+  return retrieveRevision(
+    db,
+    { projectId: principal.projectId, userId: principal.userId },
+    workflowsSpec,
+    {
+      artifact: refs.workflow ?? undefined,
+      variant: refs.workflow_variant ?? undefined,
+      revision: refs.workflow_revision ?? undefined,
+      environment: refs.environment ?? undefined,
+      environmentVariant: refs.environment_variant ?? undefined,
+      environmentRevision: refs.environment_revision ?? undefined,
+      key: refs.key ?? undefined,
+    },
+    { splitKey },
+  );
 }
 
 /** The agent an inline draft belongs to: its artifact and variant, no revision (the draft is none). */

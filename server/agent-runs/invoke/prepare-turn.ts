@@ -126,7 +126,8 @@ export async function prepareTurn(
   format: MessagesFormat,
   options: PrepareOptions,
 ): Promise<TurnInput> {
-  const { template, agent } = options.resolved ?? (await loadAgent(app, principal, body, options.clientTools, options.splitKey));
+  const { template, agent } =
+    options.resolved ?? (await loadAgent(app, principal, body, options.clientTools, options.splitKey));
 
   const messages = readInboundMessages(body.data?.inputs?.messages ?? [], format);
   if (!messages.length)

@@ -64,7 +64,10 @@ export const apiKeys = pgTable(
     lastUsedAt: ts("last_used_at"),
     revokedAt: ts("revoked_at"),
     // read | run | ingest | full (server/core/key-scopes.ts); keys made before scopes existed are full.
-    scopes: text("scopes").array().notNull().default(sql`'{full}'::text[]`),
+    scopes: text("scopes")
+      .array()
+      .notNull()
+      .default(sql`'{full}'::text[]`),
     // Past this time the key is refused with 401 `expired_api_key`; null never expires.
     expiresAt: ts("expires_at"),
   },

@@ -46,8 +46,7 @@ export async function normalizeEntry(
     const raw = entry[k] ?? entry[`${k}_ref`];
     if (raw === undefined || raw === null) return undefined;
     const parsed = refSchema.safeParse(raw);
-    if (!parsed.success)
-      throw new BadRequestError(`${field}.${k} is not a reference`, "invalid_environment_entry");
+    if (!parsed.success) throw new BadRequestError(`${field}.${k} is not a reference`, "invalid_environment_entry");
     return parsed.data;
   };
   const refs: RetrieveRefs = { artifact: pick(keys.one), variant: pick(keys.variant), revision: pick(keys.revision) };

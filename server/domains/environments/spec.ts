@@ -65,9 +65,7 @@ export const environmentsSpec: DomainSpec = {
       ...enteringArms(before, beforeSplits, splits),
     });
     // A delta changes references and splits only; the previous revision's other data carries over.
-    const { references: _replaced, splits: _split, ...rest } = payload.delta
-      ? (previous?.data ?? {})
-      : payload.data!;
+    const { references: _replaced, splits: _split, ...rest } = payload.delta ? (previous?.data ?? {}) : payload.data!;
     const hasSplits = Object.keys(splits).length > 0;
     return {
       data: { ...rest, references: after, ...(hasSplits ? { splits } : {}) },
@@ -100,7 +98,11 @@ function requestedSplits(payload: CommitPayload, before: SplitMap, diff: Referen
 }
 
 /** Arms whose revision the key did not run before (neither in its split nor as its reference). */
-function enteringArms(before: ReferenceMap, beforeSplits: SplitMap, after: SplitMap): Record<string, Record<string, unknown>> {
+function enteringArms(
+  before: ReferenceMap,
+  beforeSplits: SplitMap,
+  after: SplitMap,
+): Record<string, Record<string, unknown>> {
   const entering: Record<string, Record<string, unknown>> = {};
   for (const [key, arms] of Object.entries(after)) {
     const ran = new Set([revisionIdOf(before[key]), ...(beforeSplits[key] ?? []).map(revisionIdOf)]);

@@ -50,7 +50,8 @@ async function normalizeSplit(
   reference: Record<string, unknown> | undefined,
 ): Promise<SplitArmEntry[]> {
   const field = `splits["${key}"]`;
-  if (!reference) throw new BadRequestError(`${field} needs references["${key}"]: deploy the key first`, "invalid_split");
+  if (!reference)
+    throw new BadRequestError(`${field} needs references["${key}"]: deploy the key first`, "invalid_split");
   if (!Array.isArray(arms) || arms.length < 2 || arms.length > MAX_SPLIT_REVISIONS) {
     throw new BadRequestError(
       `${field} must list 2 to ${MAX_SPLIT_REVISIONS} revisions with weights, such as [{"weight": 95, "workflow_revision": {"id": "..."}}, {"weight": 5, ...}]`,
@@ -62,8 +63,16 @@ async function normalizeSplit(
     if (typeof arm !== "object" || arm === null || Array.isArray(arm))
       throw new BadRequestError(`${field}[${i}] must be an object with weight and a revision`, "invalid_split");
     const { weight, ...entry } = arm as Record<string, unknown>;
-    if (typeof weight !== "number" || !(weight > 0) || weight > 100 || Math.abs(hundredths(weight) - weight * 100) > 1e-6)
-      throw new BadRequestError(`${field}[${i}].weight must be a percentage above 0, in steps of 0.01`, "invalid_split");
+    if (
+      typeof weight !== "number" ||
+      !(weight > 0) ||
+      weight > 100 ||
+      Math.abs(hundredths(weight) - weight * 100) > 1e-6
+    )
+      throw new BadRequestError(
+        `${field}[${i}].weight must be a percentage above 0, in steps of 0.01`,
+        "invalid_split",
+      );
     const normalized = await normalizeEntry(db, projectId, key, entry, `${field}[${i}]`);
     if (!revisionIdOf(normalized))
       throw new BadRequestError(`${field}[${i}] must name a revision (its _revision reference)`, "invalid_split");

@@ -93,13 +93,11 @@ export const canariesRouter = createTRPCRouter({
       ),
     ),
 
-  comparison: projectProcedure
-    .input(z.strictObject({ id }))
-    .query(async ({ ctx, input }) => {
-      const row = await getCanary(ctx.app.db, scopeOf(ctx).projectId, input.id);
-      const environment = await new Lookup(ctx.app.db, row.projectId, domainKeys("environments")).artifact({
-        id: row.environmentId,
-      });
-      return compareCanary(ctx.app.db, scopeOf(ctx), row, environment.slug, ctx.app.now());
-    }),
+  comparison: projectProcedure.input(z.strictObject({ id })).query(async ({ ctx, input }) => {
+    const row = await getCanary(ctx.app.db, scopeOf(ctx).projectId, input.id);
+    const environment = await new Lookup(ctx.app.db, row.projectId, domainKeys("environments")).artifact({
+      id: row.environmentId,
+    });
+    return compareCanary(ctx.app.db, scopeOf(ctx), row, environment.slug, ctx.app.now());
+  }),
 });

@@ -79,7 +79,11 @@ export class TaggedLru<V> {
   /** Stores unless the value is too large or one of its tags was invalidated after `ticket`. */
   set(key: string, value: V, bytes: number, tags: string[], ticket: number, expiresAt = Infinity): boolean {
     if (this.limits.maxEntries <= 0 || bytes > this.limits.maxBytes) return false;
-    if (ticket < this.forgottenBefore || tags.some((tag) => (this.invalidatedAt.get(tag) ?? -1) > ticket || this.held.has(tag))) return false;
+    if (
+      ticket < this.forgottenBefore ||
+      tags.some((tag) => (this.invalidatedAt.get(tag) ?? -1) > ticket || this.held.has(tag))
+    )
+      return false;
     this.delete(key);
     this.entries.set(key, { value, bytes, tags, movedAt: ++this.moves, expiresAt });
     this.bytes += bytes;

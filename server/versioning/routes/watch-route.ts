@@ -12,7 +12,11 @@ import { scopeOf } from "./route-helpers";
  * each reference a retrieve body takes, and `key`. Unknown parameters are a 400 naming them.
  */
 function watchQuery(refNames: string[]) {
-  const allowed = new Set(["key", "split_key", ...refNames.flatMap((r) => ["id", "slug", "version"].map((f) => `${r}.${f}`))]);
+  const allowed = new Set([
+    "key",
+    "split_key",
+    ...refNames.flatMap((r) => ["id", "slug", "version"].map((f) => `${r}.${f}`)),
+  ]);
   return z
     .record(z.string(), z.string())
     .superRefine((q, ctx) => {

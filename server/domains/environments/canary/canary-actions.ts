@@ -41,13 +41,24 @@ const rest = (weight: number) => Math.round((100 - weight) * 100) / 100;
  * the production deploy rule judges the candidate). The key must have a revision deployed and no
  * split yet.
  */
-export async function startCanary(db: Database, scope: Scope, request: StartCanaryRequest, now: Date): Promise<CanaryRow> {
+export async function startCanary(
+  db: Database,
+  scope: Scope,
+  request: StartCanaryRequest,
+  now: Date,
+): Promise<CanaryRow> {
   checkWeight(request.weight, "weight");
   request.ramp?.steps.forEach((w, i) => checkWeight(w, `ramp.steps[${i}]`, true));
   if (request.ramp && request.ramp.steps.some((w, i) => w <= (i ? request.ramp!.steps[i - 1]! : request.weight)))
-    throw new BadRequestError("ramp.steps must rise above weight and each other, such as [25, 50, 100]", "invalid_ramp");
+    throw new BadRequestError(
+      "ramp.steps must rise above weight and each other, such as [25, 50, 100]",
+      "invalid_ramp",
+    );
   return db.transaction(async (tx) => {
-    const candidate = await new Lookup(tx, scope.projectId, request.keys).revision(request.revision, request.keys.revisionRef);
+    const candidate = await new Lookup(tx, scope.projectId, request.keys).revision(
+      request.revision,
+      request.keys.revisionRef,
+    );
     const envLookup = new Lookup(tx, scope.projectId, ENV);
     const environment = await envLookup.artifact(request.environment, "environment_ref");
     const variant = await envLookup.defaultVariant(environment);
@@ -63,11 +74,17 @@ export async function startCanary(db: Database, scope: Scope, request: StartCana
         "nothing_deployed",
       );
     if (baselineId === candidate.id)
-      throw new BadRequestError(`${request.keys.revision} ${candidate.id} is already what "${key}" runs`, "canary_is_baseline");
+      throw new BadRequestError(
+        `${request.keys.revision} ${candidate.id} is already what "${key}" runs`,
+        "canary_is_baseline",
+      );
     if (await runningCanaryOf(tx, variant.id, key))
       throw new ConflictError(`a canary is already running on "${key}" in "${environment.slug}"`, "canary_running");
     if ((current?.data?.splits as SplitMap | undefined)?.[key])
-      throw new ConflictError(`"${key}" in "${environment.slug}" is already split; end that split first`, "already_split");
+      throw new ConflictError(
+        `"${key}" in "${environment.slug}" is already split; end that split first`,
+        "already_split",
+      );
     const row: CanaryRow = {
       id: newId(),
       projectId: scope.projectId,
@@ -90,7 +107,13 @@ export async function startCanary(db: Database, scope: Scope, request: StartCana
       createdById: scope.userId,
     };
     const names = await revisionNames(tx, candidate);
-    await commitSplit(tx, scope, row, request.weight, `Canary ${names.artifact} v${names.version} at ${request.weight}% of ${environment.name || environment.slug}`);
+    await commitSplit(
+      tx,
+      scope,
+      row,
+      request.weight,
+      `Canary ${names.artifact} v${names.version} at ${request.weight}% of ${environment.name || environment.slug}`,
+    );
     await tx.insert(canaries).values(row);
     return row;
   });
@@ -107,7 +130,9 @@ export async function rampCanary(
   weight: number | undefined,
   now: Date,
 ): Promise<CanaryRow> {
-  return db.transaction(async (tx) => rampLocked(tx, scope, await lockRunningCanary(tx, scope.projectId, id), weight, now));
+  return db.transaction(async (tx) =>
+    rampLocked(tx, scope, await lockRunningCanary(tx, scope.projectId, id), weight, now),
+  );
 }
 
 export async function rampLocked(
@@ -119,7 +144,8 @@ export async function rampLocked(
 ): Promise<CanaryRow> {
   const scheduled = weight === undefined;
   const next = weight ?? row.steps[row.stepIndex];
-  if (next === undefined) throw new ConflictError(`canary ${row.id} has no ramp step left; promote it or roll it back`, "ramp_done");
+  if (next === undefined)
+    throw new ConflictError(`canary ${row.id} has no ramp step left; promote it or roll it back`, "ramp_done");
   checkWeight(next, "weight", true);
   if (next >= 100) return promoteLocked(tx, scope, row, scheduled ? "the ramp reached 100%" : "ramped to 100%", now);
   const names = await candidateNames(tx, scope, row);
@@ -149,8 +175,16 @@ async function promoteLocked(tx: Transaction, scope: Scope, row: CanaryRow, reas
 }
 
 /** Ends the split: the baseline takes all the traffic again; `reason` goes into the history. */
-export async function rollbackCanary(db: Database, scope: Scope, id: string, reason: string, now: Date): Promise<CanaryRow> {
-  return db.transaction(async (tx) => rollbackLocked(tx, scope, await lockRunningCanary(tx, scope.projectId, id), reason, now));
+export async function rollbackCanary(
+  db: Database,
+  scope: Scope,
+  id: string,
+  reason: string,
+  now: Date,
+): Promise<CanaryRow> {
+  return db.transaction(async (tx) =>
+    rollbackLocked(tx, scope, await lockRunningCanary(tx, scope.projectId, id), reason, now),
+  );
 }
 
 export async function rollbackLocked(tx: Transaction, scope: Scope, row: CanaryRow, reason: string, now: Date) {
@@ -181,7 +215,9 @@ async function commitSplit(tx: Transaction, scope: Scope, row: CanaryRow, weight
 
 async function candidateNames(tx: Transaction, scope: Scope, row: CanaryRow) {
   const keys = keysOf(row);
-  const candidate: RevisionRecord = await new Lookup(tx, scope.projectId, keys).revision({ id: row.candidateRevisionId });
+  const candidate: RevisionRecord = await new Lookup(tx, scope.projectId, keys).revision({
+    id: row.candidateRevisionId,
+  });
   return revisionNames(tx, candidate);
 }
 
@@ -190,11 +226,7 @@ export function keysOf(row: Pick<CanaryRow, "revisionKey">): DomainKeys {
 }
 
 async function update(tx: Transaction, row: CanaryRow, changes: Partial<CanaryRow>): Promise<CanaryRow> {
-  const [updated] = await tx
-    .update(canaries)
-    .set(changes)
-    .where(eq(canaries.id, row.id))
-    .returning();
+  const [updated] = await tx.update(canaries).set(changes).where(eq(canaries.id, row.id)).returning();
   return updated!;
 }
 

@@ -94,7 +94,8 @@ export function canaryToWire(row: CanaryRow): CanaryWire {
     ...(row.stepIntervalMs && {
       ramp: {
         steps: row.steps,
-        ...(row.status === "running" && row.steps[row.stepIndex] !== undefined && { next_step: row.steps[row.stepIndex] }),
+        ...(row.status === "running" &&
+          row.steps[row.stepIndex] !== undefined && { next_step: row.steps[row.stepIndex] }),
         interval_minutes: row.stepIntervalMs / 60_000,
         ...(row.nextStepAt && { next_step_at: row.nextStepAt.toISOString() }),
       },

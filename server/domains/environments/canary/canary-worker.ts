@@ -45,7 +45,13 @@ export async function canaryPass(app: AppContext, limit = BATCH): Promise<number
 async function firedGuard(app: AppContext, row: CanaryRow): Promise<string | undefined> {
   const guard = row.guards.min_score;
   if (guard) {
-    const score = await liveScore(app.db, row.projectId, guard.evaluation_run_id, row.candidateRevisionId, row.startedAt);
+    const score = await liveScore(
+      app.db,
+      row.projectId,
+      guard.evaluation_run_id,
+      row.candidateRevisionId,
+      row.startedAt,
+    );
     if (score.mean !== null && score.results >= guard.min_results && score.mean < guard.minimum)
       return `live evaluation ${guard.evaluation_run_id} scored ${round(score.mean)} on the canary's traffic (${score.results} results), below the guard's ${guard.minimum}`;
   }

@@ -36,5 +36,8 @@ export async function liveScore(
           and s.start_time >= ${since.toISOString()} and ${sql.raw(revisionOfRoot)} = ${revisionId}
       )`);
   const [row] = rowsOf<{ mean: number | string | null; results: number | string }>(result);
-  return { mean: row?.mean === null || row?.mean === undefined ? null : Number(row.mean), results: Number(row?.results ?? 0) };
+  return {
+    mean: row?.mean === null || row?.mean === undefined ? null : Number(row.mean),
+    results: Number(row?.results ?? 0),
+  };
 }
