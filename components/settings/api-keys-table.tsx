@@ -9,6 +9,7 @@ import {
   TableColumnHeader,
   TableRow,
   TimeAgo,
+  cn,
 } from "@/components/ui";
 import { useNow } from "@/components/runs/use-now";
 import { apiKeyLabel } from "./api-key-label";
@@ -37,13 +38,22 @@ export function ApiKeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (ke
       <TableBody>
         {keys.map((key) => (
           <TableRow key={key.id} data-testid="api-key-row" data-key-id={key.id}>
-            <TableCell className={key.revoked_at ? "text-muted" : key.name ? "font-medium" : "text-muted italic"}>
+            {/* A long name or scope list wraps or truncates instead of pushing the table past its card. */}
+            <TableCell
+              className={cn(
+                "max-w-56 truncate",
+                key.revoked_at ? "text-muted" : key.name ? "font-medium" : "text-muted italic",
+              )}
+              title={key.name ?? undefined}
+            >
               {key.name ?? "Unnamed"}
             </TableCell>
             <TableCell label="Key">
               <code className="rounded bg-surface-muted px-1.5 py-0.5 font-mono text-xs text-muted">{key.prefix}…</code>
             </TableCell>
-            <TableCell label="Scope">{scopesLabel(key.scopes)}</TableCell>
+            <TableCell label="Scope" className="min-w-28 whitespace-normal">
+              {scopesLabel(key.scopes)}
+            </TableCell>
             <TableCell className="text-muted" label="Expires">
               {key.expires_at ? <time dateTime={key.expires_at}>{key.expires_at.slice(0, 10)}</time> : "Never"}
             </TableCell>
