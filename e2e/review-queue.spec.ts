@@ -153,7 +153,7 @@ test("a human evaluator and a review queue, both made in the playground: the que
     () => page.getByRole("button", { name: "New queue" }).first().click({ timeout: 5_000 }),
     dialog,
   );
-  await dialog.getByLabel("Name").fill(`Tone check ${stamp}`);
+  await dialog.getByLabel("Name", { exact: true }).fill(`Tone check ${stamp}`);
   await dialog.getByLabel("Testset").selectOption(testset.revision_id);
   await dialog.getByLabel(new RegExp(`Tone ${stamp}`)).check();
   await screenshot(page, testInfo, "review-new-queue");

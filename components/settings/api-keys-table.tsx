@@ -51,7 +51,7 @@ export function ApiKeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (ke
             <TableCell label="Key">
               <code className="rounded bg-surface-muted px-1.5 py-0.5 font-mono text-xs text-muted">{key.prefix}…</code>
             </TableCell>
-            <TableCell label="Scope" className="min-w-28 whitespace-normal">
+            <TableCell label="Scope" className="min-w-28 whitespace-normal!">
               {scopesLabel(key.scopes)}
             </TableCell>
             <TableCell className="text-muted" label="Expires">
