@@ -41,7 +41,7 @@ export function ApiKeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (ke
             {/* A long name or scope list wraps or truncates instead of pushing the table past its card. */}
             <TableCell
               className={cn(
-                "max-w-56 truncate",
+                "max-w-48 truncate",
                 key.revoked_at ? "text-muted" : key.name ? "font-medium" : "text-muted italic",
               )}
               title={key.name ?? undefined}
@@ -51,7 +51,7 @@ export function ApiKeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (ke
             <TableCell label="Key">
               <code className="rounded bg-surface-muted px-1.5 py-0.5 font-mono text-xs text-muted">{key.prefix}…</code>
             </TableCell>
-            <TableCell label="Scope" className="min-w-28 whitespace-normal!">
+            <TableCell label="Scope" className="whitespace-normal!">
               {scopesLabel(key.scopes)}
             </TableCell>
             <TableCell className="text-muted" label="Expires">
