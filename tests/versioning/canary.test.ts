@@ -2,8 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "@/server/core/ids";
 import { deployGates, evaluationResults, evaluationRuns, evaluationScenarios } from "@/server/db/schema";
 import { canaryPass } from "@/server/domains";
+import { evaluateDueMonitors } from "@/server/monitors";
 import { ingestSpans, runSpans } from "../analytics/helpers";
-import { commit, createArtifact, dataFor, expectStatus, lastEvent, setup, uniq, type Ctx } from "./helpers";
+import {
+  commit,
+  createArtifact,
+  dataFor,
+  expectStatus,
+  lastEvent,
+  MISSING_ID as MISSING,
+  setup,
+  uniq,
+  type Ctx,
+} from "./helpers";
 
 let c: Ctx;
 beforeAll(async () => {
@@ -49,6 +60,20 @@ const weights = (
   state: { data: { splits?: Record<string, { weight: number; workflow_revision: { id: string } }[]> } },
   key: string,
 ) => state.data.splits?.[key]?.map((arm) => [arm.workflow_revision.id, arm.weight]);
+
+interface AuditEntry {
+  action: string;
+  actor: { type: string; user_id?: string };
+  target: { type: string; id?: string };
+  before?: Record<string, any>;
+  after: Record<string, any>;
+}
+/** A canary's audit entries, oldest first. */
+async function auditOf(id: string): Promise<AuditEntry[]> {
+  const res = await c.t.call("GET", `/api/audit?target_type=canary&target_id=${id}`, { key: c.key });
+  expectStatus(res, 200);
+  return [...res.body.audit_entries].reverse();
+}
 
 describe("canary releases", () => {
   it("start, then a ramp the worker advances on the injected clock up to promotion, each step a deploy in the history", async () => {
@@ -248,6 +273,170 @@ describe("canary releases", () => {
     const state = await envState(s);
     expect(state.data.splits).toBeUndefined();
     expect(state.message).toContain("below the guard's 0.5");
+  });
+
+  it("a named monitor that fires rolls the canary back, with the monitor, its value and threshold in the history", async () => {
+    const s = await deployed();
+    const monitor = async (name: string, revision: string) => {
+      const res = await c.t.call("POST", "/api/monitors/", {
+        key: c.key,
+        body: {
+          monitor: {
+            name,
+            metric: { name: "error_rate" },
+            scope: { kind: "revision", value: revision },
+            window_seconds: 300,
+            operator: "above",
+            threshold: 0.2,
+            recovery_threshold: 0.1,
+            min_samples: 3,
+          },
+        },
+      });
+      expectStatus(res, 200);
+      return res.body.monitor.id as string;
+    };
+    const guarded = await monitor(uniq("candidate errors"), s.v2.id);
+    const quiet = await monitor(uniq("baseline errors"), s.v1.id);
+
+    // Validated at the start: a monitor of no project of the caller's is a 404.
+    const other = await c.t.newProject("other");
+    const foreign = await c.t.call("POST", "/api/monitors/", {
+      key: other.key,
+      body: {
+        monitor: {
+          name: "elsewhere",
+          metric: { name: "count" },
+          scope: { kind: "project" },
+          window_seconds: 300,
+          operator: "above",
+          threshold: 1,
+        },
+      },
+    });
+    expectStatus(foreign, 200);
+    for (const ids of [[foreign.body.monitor.id], [guarded, MISSING]]) {
+      const res = await start(s, { guards: { monitors: ids } });
+      expectStatus(res, 404);
+      expect(res.body.code).toBe("monitor_not_found");
+    }
+    const res = await start(s, { guards: { monitors: [quiet, guarded] } });
+    expectStatus(res, 200);
+    const id = res.body.canary.id;
+    expect(res.body.canary.guards).toEqual({ monitors: [quiet, guarded] });
+
+    const runs = (revision: string, n: number, errors: number) =>
+      ingestSpans(
+        { t: c.t, key: c.key } as never,
+        Array.from({ length: n }, (_, i) =>
+          runSpans({
+            agent: "a",
+            model: "m",
+            revision,
+            environment: s.envSlug,
+            start: new Date(c.t.context.now().getTime() - 20_000).toISOString(),
+            durationMs: 100,
+            error: i < errors,
+          }),
+        ).flatMap((r) => r.spans),
+      );
+    // The baseline is healthy and the candidate too, at first: the guard holds.
+    await runs(s.v1.id, 4, 0);
+    await runs(s.v2.id, 4, 0);
+    c.t.advanceClock(MINUTE);
+    await evaluateDueMonitors(c.t.context, 100);
+    await canaryPass(c.t.context);
+    expect((await c.t.call("GET", `/api/environments/canaries/${id}`, { key: c.key })).body.canary.status).toBe(
+      "running",
+    );
+
+    // The candidate fails 4 of 8 runs: its monitor fires, then (before the canary worker looks)
+    // recovers; the firing still rolls the canary back at the worker's next pass.
+    await runs(s.v2.id, 4, 4);
+    c.t.advanceClock(MINUTE);
+    await evaluateDueMonitors(c.t.context, 100);
+    await runs(s.v2.id, 32, 0);
+    c.t.advanceClock(MINUTE);
+    await evaluateDueMonitors(c.t.context, 100);
+    const alerts = await c.t.call("GET", `/api/monitors/${guarded}/alerts`, { key: c.key });
+    expect(alerts.body.alerts.map((a: { kind: string }) => a.kind)).toEqual(["resolved", "fired"]);
+
+    await canaryPass(c.t.context);
+    const got = (await c.t.call("GET", `/api/environments/canaries/${id}`, { key: c.key })).body.canary;
+    expect(got.status).toBe("rolled_back");
+    expect(got.reason).toMatch(/^monitor "candidate errors.*" fired: error rate 50%, above the threshold 20%$/);
+    const state = await envState(s);
+    expect(state.data.splits).toBeUndefined();
+    expect(state.data.references[s.key].workflow_revision.id).toBe(s.v1.id);
+    expect(state.message).toMatch(/^Roll back canary .* v2: monitor "candidate errors.*" fired: error rate 50%/);
+
+    const audit = await auditOf(id);
+    expect(audit.map((e) => [e.action, e.actor.type])).toEqual([
+      ["canary.started", "api_key"],
+      ["canary.rolled_back", "system"],
+    ]);
+    expect(audit[1]!.after).toMatchObject({ status: "rolled_back", weight: 0, reason: got.reason });
+
+    // A monitor that is alerting now could not fire during a canary: refused.
+    await runs(s.v1.id, 4, 4);
+    c.t.advanceClock(MINUTE);
+    await evaluateDueMonitors(c.t.context, 100);
+    const refused = await start(s, { guards: { monitors: [quiet] } });
+    expectStatus(refused, 409);
+    expect(refused.body.code).toBe("monitor_alerting");
+    for (const m of [guarded, quiet]) expectStatus(await c.t.call("DELETE", `/api/monitors/${m}`, { key: c.key }), 204);
+  });
+
+  it("writes one audit entry per action with its actor: the caller's by hand, the system's for the worker's steps", async () => {
+    const s = await deployed();
+    const id = (await start(s, { ramp: { steps: [50, 100], interval_minutes: 10 } })).body.canary.id;
+    expectStatus(await action(id, "ramp", { weight: 30 }), 200);
+    c.t.advanceClock(10 * MINUTE);
+    await canaryPass(c.t.context);
+    await canaryPass(c.t.context);
+    expectStatus(await action(id, "promote"), 200);
+    const entries = await auditOf(id);
+    expect(entries.map((e) => [e.action, e.actor.type, e.before?.weight, e.after.weight])).toEqual([
+      ["canary.started", "api_key", undefined, 10],
+      ["canary.ramped", "api_key", 10, 30],
+      ["canary.ramped", "system", 30, 50],
+      ["canary.promoted", "api_key", 50, 100],
+    ]);
+    for (const e of entries.filter((x) => x.actor.type === "api_key")) expect(e.actor.user_id).toBe(c.userId);
+    expect(entries[0]).toMatchObject({
+      target: { type: "canary", id },
+      after: {
+        reference: s.key,
+        candidate_revision_id: s.v2.id,
+        baseline_revision_id: s.v1.id,
+        status: "running",
+        guards: {},
+      },
+    });
+
+    // v2 runs there now: a second canary on a fresh environment, rolled back by hand.
+    const again = (await start(await deployed(), { weight: 5 })).body.canary.id;
+    expectStatus(await action(again, "rollback", { reason: "too slow" }), 200);
+    expectStatus(await action(again, "rollback"), 409);
+    const rolled = await auditOf(again);
+    expect(rolled.map((e) => e.action)).toEqual(["canary.started", "canary.rolled_back"]);
+    expect(rolled[1]).toMatchObject({
+      before: { status: "running" },
+      after: { status: "rolled_back", reason: "too slow" },
+    });
+  });
+
+  it("a min_score guard must name a live evaluation of the project", async () => {
+    const s = await deployed();
+    const notLive = newId();
+    await c.t.context.db.insert(evaluationRuns).values({ id: notLive, projectId: c.projectId, status: "running" });
+    const missing = await start(s, { guards: { min_score: { evaluation_run_id: MISSING, minimum: 0.5 } } });
+    expectStatus(missing, 404);
+    expect(missing.body.code).toBe("evaluation_not_found");
+    const res = await start(s, { guards: { min_score: { evaluation_run_id: notLive, minimum: 0.5 } } });
+    expectStatus(res, 400);
+    expect(res.body.code).toBe("evaluation_not_live");
+    expect((await envState(s)).data.splits).toBeUndefined();
   });
 
   it("production's deploy rule judges the revision entering the split", async () => {

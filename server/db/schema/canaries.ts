@@ -7,6 +7,8 @@ import { projects, users } from "./tenancy";
 export interface CanaryGuards {
   /** A live evaluation's mean score on the canary's traffic must stay at or above `minimum`. */
   min_score?: { evaluation_run_id: string; minimum: number; min_results: number };
+  /** Monitors of the project; one that fires (enters alerting) during the canary rolls it back. */
+  monitors?: string[];
 }
 
 /**

@@ -55,6 +55,8 @@ export const canariesRouter = createTRPCRouter({
         ramp: z
           .strictObject({ steps: z.array(weight).min(1).max(20), intervalMinutes: z.number().int().min(1).max(10_080) })
           .optional(),
+        /** Monitors whose firing rolls the canary back. */
+        monitors: z.array(id).max(20).optional(),
       }),
     )
     .mutation(async ({ ctx, input }) => {
@@ -67,6 +69,7 @@ export const canariesRouter = createTRPCRouter({
           revision: { id: input.revisionId },
           weight: input.weight,
           ramp: input.ramp,
+          ...(input.monitors?.length && { guards: { monitors: input.monitors } }),
         },
         ctx.app.now(),
       );

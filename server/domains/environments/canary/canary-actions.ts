@@ -16,7 +16,10 @@ import {
 } from "@/server/versioning";
 import { environmentsSpec } from "../spec";
 import { revisionIdOf, type SplitMap } from "../splits";
+import { auditCanary } from "./canary-audit";
 import { lockRunningCanary, runningCanaryOf, type CanaryRow } from "./canary-store";
+import { checkMonitorGuard } from "./monitor-guard";
+import { checkScoreGuard } from "./score-guard";
 
 export interface StartCanaryRequest {
   environment: Ref;
@@ -106,6 +109,9 @@ export async function startCanary(
       endedAt: null,
       createdById: scope.userId,
     };
+    if (request.guards?.min_score)
+      await checkScoreGuard(tx, scope.projectId, request.guards.min_score.evaluation_run_id);
+    if (request.guards?.monitors?.length) await checkMonitorGuard(tx, scope.projectId, request.guards.monitors);
     const names = await revisionNames(tx, candidate);
     await commitSplit(
       tx,
@@ -115,6 +121,7 @@ export async function startCanary(
       `Canary ${names.artifact} v${names.version} at ${request.weight}% of ${environment.name || environment.slug}`,
     );
     await tx.insert(canaries).values(row);
+    await auditCanary(tx, "canary.started", undefined, row, now);
     return row;
   });
 }
@@ -155,7 +162,9 @@ export async function rampLocked(
   while (stepIndex < row.steps.length && row.steps[stepIndex]! <= next) stepIndex++;
   const nextStepAt =
     row.stepIntervalMs && stepIndex < row.steps.length ? new Date(now.getTime() + row.stepIntervalMs) : null;
-  return update(tx, row, { weight: next, stepIndex, nextStepAt });
+  const updated = await update(tx, row, { weight: next, stepIndex, nextStepAt });
+  await auditCanary(tx, "canary.ramped", row, updated, now);
+  return updated;
 }
 
 export async function promoteCanary(db: Database, scope: Scope, id: string, now: Date): Promise<CanaryRow> {
@@ -171,7 +180,9 @@ async function promoteLocked(tx: Transaction, scope: Scope, row: CanaryRow, reas
     delta: { set: { [row.key]: { [row.revisionKey]: { id: row.candidateRevisionId } } }, splits: { [row.key]: null } },
     message: `Promote canary ${names.artifact} v${names.version} to all traffic`,
   });
-  return update(tx, row, { status: "promoted", weight: 100, reason, endedAt: now, nextStepAt: null });
+  const updated = await update(tx, row, { status: "promoted", weight: 100, reason, endedAt: now, nextStepAt: null });
+  await auditCanary(tx, "canary.promoted", row, updated, now);
+  return updated;
 }
 
 /** Ends the split: the baseline takes all the traffic again; `reason` goes into the history. */
@@ -194,7 +205,9 @@ export async function rollbackLocked(tx: Transaction, scope: Scope, row: CanaryR
     delta: { splits: { [row.key]: null } },
     message: `Roll back canary ${names.artifact} v${names.version}: ${reason}`,
   });
-  return update(tx, row, { status: "rolled_back", weight: 0, reason, endedAt: now, nextStepAt: null });
+  const updated = await update(tx, row, { status: "rolled_back", weight: 0, reason, endedAt: now, nextStepAt: null });
+  await auditCanary(tx, "canary.rolled_back", row, updated, now);
+  return updated;
 }
 
 async function commitSplit(tx: Transaction, scope: Scope, row: CanaryRow, weight: number, message: string) {

@@ -4,6 +4,24 @@ import type { CanaryRow } from "./canary-store";
 
 const weight = z.number().gt(0).max(100);
 
+const guardsSchema = z
+  .strictObject({
+    min_score: z
+      .strictObject({
+        evaluation_run_id: z.string().uuid().describe("A live evaluation scoring this environment's runs"),
+        minimum: z.number(),
+        min_results: z.number().int().min(1).max(100_000).default(10),
+      })
+      .optional(),
+    monitors: z
+      .array(z.string().uuid())
+      .min(1)
+      .max(20)
+      .optional()
+      .describe("Monitors of the project (ids); one that fires (enters alerting) during the canary rolls it back"),
+  })
+  .describe("What rolls the canary back on its own; the reason goes into the environment's history");
+
 export const startCanaryBody = z.strictObject({
   environment_ref: refSchema.describe("The environment (slug or id)"),
   workflow_revision_ref: refSchema.optional(),
@@ -17,17 +35,7 @@ export const startCanaryBody = z.strictObject({
       interval_minutes: z.number().int().min(1).max(10_080),
     })
     .optional(),
-  guards: z
-    .strictObject({
-      min_score: z
-        .strictObject({
-          evaluation_run_id: z.string().uuid().describe("A live evaluation scoring this environment's runs"),
-          minimum: z.number(),
-          min_results: z.number().int().min(1).max(100_000).default(10),
-        })
-        .optional(),
-    })
-    .optional(),
+  guards: guardsSchema.optional(),
 });
 
 export const rampBody = z.strictObject({ weight: weight.optional().describe("Default: the ramp's next step") });
@@ -55,7 +63,7 @@ const canaryWire = z.object({
       next_step_at: z.string().optional(),
     })
     .optional(),
-  guards: z.record(z.string(), z.unknown()),
+  guards: guardsSchema,
   reason: z.string().optional(),
   started_at: z.string(),
   ended_at: z.string().optional(),

@@ -3,11 +3,13 @@ import { logger } from "@/server/core/logger";
 import { startWakeLoop, type BackgroundWorker } from "@/server/worker";
 import { rampLocked, rollbackLocked } from "./canary-actions";
 import { claimDueCanaries, guardedCanaries, lockRunningCanary, type CanaryRow } from "./canary-store";
+import { firedMonitor } from "./monitor-guard";
 import { liveScore } from "./score-guard";
 
 /**
  * How often the worker looks. It polls: time makes a ramp step due, and a guard's evidence (live
- * evaluation results) arrives without a notification. The claims (FOR UPDATE SKIP LOCKED, and the
+ * evaluation results, a monitor's alert) arrives without a notification (README: why not the
+ * monitor's event). The claims (FOR UPDATE SKIP LOCKED, and the
  * running-status check under the row lock) make each step and each rollback happen once.
  */
 const POLL_MS = 5_000;
@@ -55,6 +57,7 @@ async function firedGuard(app: AppContext, row: CanaryRow): Promise<string | und
     if (score.mean !== null && score.results >= guard.min_results && score.mean < guard.minimum)
       return `live evaluation ${guard.evaluation_run_id} scored ${round(score.mean)} on the canary's traffic (${score.results} results), below the guard's ${guard.minimum}`;
   }
+  if (row.guards.monitors?.length) return firedMonitor(app.db, row.projectId, row.guards.monitors, row.startedAt);
   return undefined;
 }
 

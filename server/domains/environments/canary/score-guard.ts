@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import { rowsOf, type Executor } from "@/server/db";
 import { spanDimensionsSql } from "@/server/tracing";
 
@@ -40,4 +41,20 @@ export async function liveScore(
     mean: row?.mean === null || row?.mean === undefined ? null : Number(row.mean),
     results: Number(row?.results ?? 0),
   };
+}
+
+/** The guard's evaluation must be a live evaluation of the project: no other gets results from traffic. */
+export async function checkScoreGuard(db: Executor, projectId: string, evaluationRunId: string): Promise<void> {
+  const [run] = rowsOf<{ live: boolean | null }>(
+    await db.execute(sql`
+      select (flags ->> 'is_live')::boolean as live from evaluation_runs
+      where project_id = ${projectId} and id = ${evaluationRunId}`),
+  );
+  if (!run)
+    throw new NotFoundError(`evaluation run ${evaluationRunId} not found in this project`, "evaluation_not_found");
+  if (!run.live)
+    throw new BadRequestError(
+      `evaluation run ${evaluationRunId} is not a live evaluation (flags.is_live): it scores no traffic, so it cannot guard a canary`,
+      "evaluation_not_live",
+    );
 }
