@@ -1,4 +1,4 @@
-import { spanFactsSql, type SqlParams } from "@/server/tracing";
+import { spanFactsSql, type SpanDimension, type SqlParams } from "@/server/tracing";
 import { dimensionColumns, filterSql } from "./analytics-filter";
 import type { AnalyticsGroup } from "./query-request";
 import type { BucketWindow } from "./time-buckets";
@@ -30,7 +30,7 @@ export function factsSql(source: FactSource, query: FactQuery, params: SqlParams
   const runs = query.focus === "run";
 
   if (source === "rollup") {
-    const key = query.group && typeof query.group === "string" ? dimensionColumns("rollup")[query.group] : "''";
+    const key = spanDimension(query.group) ? dimensionColumns("rollup")[query.group] : "''";
     return `select ${bucketOf("r.bucket")} as bucket, ${key} as key, r.spans, r.errors, r.duration_ms,
         r.ttft_count, r.ttft_ms, r.latency, r.ttft, ${runs ? "r.run_tokens" : "r.tokens"} as tokens,
         ${runs ? "r.run_costs" : "r.costs"} as costs
@@ -42,11 +42,7 @@ export function factsSql(source: FactSource, query: FactQuery, params: SqlParams
   }
 
   const f = spanFactsSql("s");
-  const key = !query.group
-    ? "''"
-    : typeof query.group === "string"
-      ? dimensionColumns("scan")[query.group]
-      : `coalesce(s.attributes #>> ${params.add(`{${query.group.attribute.split(".").join(",")}}`, "::text[]")}, '')`;
+  const key = scanKey(query.group, params);
   return `select ${bucketOf("s.start_time")} as bucket, ${key} as key, 1 as spans,
       case when ${f.error} then 1 else 0 end as errors, ${f.durationMs} as duration_ms,
       case when ${f.ttftMs} is not null then 1 else 0 end as ttft_count, coalesce(${f.ttftMs}, 0) as ttft_ms,
@@ -57,6 +53,87 @@ export function factsSql(source: FactSource, query: FactQuery, params: SqlParams
     where s.project_id = ${project} and s.start_time >= ${start} and s.start_time < ${end}
       ${runs ? "and s.parent_id is null and s.trace_type <> 'annotation'" : ""}
       and (${filterSql(query.filtering, params, "scan")})`;
+}
+
+/** A group that spans have: evaluator is a dimension of scores only (every span is in its '' group). */
+const spanDimension = (group: AnalyticsGroup | undefined): group is SpanDimension =>
+  typeof group === "string" && group !== "evaluator";
+
+/** The group key over a span row `s` (the scan; for scores, the scored run's root). */
+function scanKey(group: AnalyticsGroup | undefined, params: SqlParams): string {
+  if (!group || group === "evaluator") return "''";
+  if (typeof group === "string") return dimensionColumns("scan")[group];
+  return `coalesce(s.attributes #>> ${params.add(`{${group.attribute.split(".").join(",")}}`, "::text[]")}, '')`;
+}
+
+// The scan's side of drizzle/0032's evaluation_score_rollup_key: a live run's evaluator result
+// (an annotation step's success with a numeric score or boolean success), at its run's root span.
+// The filter is compiled inside the span's subquery, where trace-query fields name the span's
+// columns only; a result whose run has no stored root matches no filter.
+const TRACE_UUID = `case when replace(e.trace_id, '-', '') ~* '^[0-9a-f]{32}$' then replace(e.trace_id, '-', '')::uuid end`;
+const STEPS = `case when jsonb_typeof(run.data -> 'steps') = 'array' then run.data -> 'steps' else '[]'::jsonb end`;
+
+/**
+ * The score facts of live evaluations, the same columns from either source: per roll-up row (or
+ * per evaluator result, for the scan) its bucket in the query's zone, group key and sums. A
+ * result counts in the bucket of the run it scored (its root span's start), whenever it was
+ * written. Scores belong to runs: `focus` does not change them.
+ */
+export function scoreFactsSql(source: FactSource, query: FactQuery, params: SqlParams): string {
+  const { window } = query;
+  const unit = params.add(window.unit, "::text");
+  const zone = params.add(window.timezone, "::text");
+  const project = params.add(query.projectId, "::uuid");
+  const start = params.add(window.starts[0].toISOString(), "::timestamptz");
+  const end = params.add(window.end.toISOString(), "::timestamptz");
+  const bucketOf = (time: string) => `date_trunc(${unit}, ${time} at time zone ${zone}) at time zone ${zone}`;
+
+  if (source === "rollup") {
+    const key =
+      query.group === "evaluator"
+        ? "r.evaluator"
+        : spanDimension(query.group)
+          ? dimensionColumns("rollup")[query.group]
+          : "''";
+    return `select ${bucketOf("r.bucket")} as bucket, ${key} as key, r.results, r.scores, r.score_sum, r.verdicts, r.passes
+      from evaluation_score_rollups r
+      where r.project_id = ${project} and r.grain = ${params.add(window.grain ?? "", "::text")}
+        and r.bucket >= ${start} and r.bucket < ${end}
+        and (${filterSql(query.filtering, params, "rollup")})`;
+  }
+  const key = query.group === "evaluator" ? "ev.evaluator" : scanKey(query.group, params);
+  const isScore = `jsonb_typeof(e.outputs -> 'score') = 'number'`;
+  const isVerdict = `jsonb_typeof(e.outputs -> 'success') = 'boolean'`;
+  return `select ${bucketOf("at.at")} as bucket, ${key} as key, 1 as results,
+      case when ${isScore} then 1 else 0 end as scores,
+      case when ${isScore} then (e.outputs ->> 'score')::float8 else 0 end as score_sum,
+      case when ${isVerdict} then 1 else 0 end as verdicts,
+      case when e.outputs -> 'success' = 'true'::jsonb then 1 else 0 end as passes
+    from evaluation_results e
+    join evaluation_runs run on run.id = e.run_id and run.flags @> '{"is_live": true}'
+    cross join lateral (
+      select coalesce(st #>> '{references,evaluator,id}', st #>> '{references,evaluator_revision,id}', e.step_key) as evaluator
+      from jsonb_array_elements(${STEPS}) st
+      where st ->> 'key' = e.step_key and st ->> 'type' = 'annotation' limit 1) ev
+    left join lateral (
+      select s.*, (${filterSql(query.filtering, params, "scan")}) as kept from spans s
+      where s.project_id = e.project_id and s.trace_id = ${TRACE_UUID} and s.parent_id is null
+      order by s.start_time limit 1) s on true
+    cross join lateral (select coalesce(s.start_time, e.timestamp) as at) at
+    where e.project_id = ${project} and e.status = 'success' and e.timestamp is not null
+      and jsonb_typeof(e.outputs) = 'object' and (${isScore} or ${isVerdict})
+      and at.at >= ${start} and at.at < ${end}
+      and coalesce(s.kept, ${query.filtering ? "false" : "true"})`;
+}
+
+/** Sums score facts per bucket and group, as the long rows of aggregateSql (kind 'n'). */
+export function scoreAggregateSql(facts: string): string {
+  return `with facts as materialized (${facts}),
+    sums as (select bucket, key, sum(results)::float8 as results, sum(scores)::float8 as scores,
+      sum(score_sum)::float8 as score_sum, sum(verdicts)::float8 as verdicts, sum(passes)::float8 as passes
+      from facts group by 1, 2)
+    select bucket, key, 'n' as kind, x.name, x.value from sums cross join lateral
+      (values ('results', results), ('scores', scores), ('score_sum', score_sum), ('verdicts', verdicts), ('passes', passes)) as x(name, value)`;
 }
 
 /**

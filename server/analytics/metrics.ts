@@ -13,6 +13,26 @@ export interface Accumulator {
   ttft: Amounts;
   tokens: Amounts;
   costs: Amounts;
+  /** Live evaluators' results (evaluation_score_rollups): counted, numeric scores and their sum, verdicts, passes. */
+  results: number;
+  scores: number;
+  scoreSum: number;
+  verdicts: number;
+  passes: number;
+}
+
+/**
+ * Results of live evaluations' evaluators on the runs of a bucket or group. `mean` (of numeric
+ * `score` outputs) and `pass_rate` (share of `success: true` among boolean `success` outputs)
+ * are left out where there is nothing to average: a score of 0 is a verdict, not an absence.
+ */
+export interface ScoreMetrics {
+  /** Results with a numeric score or a pass/fail verdict. */
+  count: number;
+  score_count: number;
+  mean?: number;
+  verdict_count: number;
+  pass_rate?: number;
 }
 
 export interface Percentiles {
@@ -30,6 +50,7 @@ export interface AnalyticsMetrics {
   costs: Amounts;
   latency_ms: Percentiles;
   ttft_ms: Percentiles & { count: number };
+  scores: ScoreMetrics;
 }
 
 export const emptyAccumulator = (): Accumulator => ({
@@ -42,7 +63,26 @@ export const emptyAccumulator = (): Accumulator => ({
   ttft: {},
   tokens: {},
   costs: {},
+  results: 0,
+  scores: 0,
+  scoreSum: 0,
+  verdicts: 0,
+  passes: 0,
 });
+
+/** Adds one scalar sum, named as the facts' columns are. */
+export function addScalar(acc: Accumulator, name: string, value: number): void {
+  if (name === "spans") acc.spans += value;
+  else if (name === "errors") acc.errors += value;
+  else if (name === "duration_ms") acc.durationMs += value;
+  else if (name === "ttft_count") acc.ttftCount += value;
+  else if (name === "ttft_ms") acc.ttftMs += value;
+  else if (name === "results") acc.results += value;
+  else if (name === "scores") acc.scores += value;
+  else if (name === "score_sum") acc.scoreSum += value;
+  else if (name === "verdicts") acc.verdicts += value;
+  else if (name === "passes") acc.passes += value;
+}
 
 export function addInto(into: Accumulator, from: Accumulator): Accumulator {
   into.spans += from.spans;
@@ -50,6 +90,11 @@ export function addInto(into: Accumulator, from: Accumulator): Accumulator {
   into.durationMs += from.durationMs;
   into.ttftCount += from.ttftCount;
   into.ttftMs += from.ttftMs;
+  into.results += from.results;
+  into.scores += from.scores;
+  into.scoreSum += from.scoreSum;
+  into.verdicts += from.verdicts;
+  into.passes += from.passes;
   for (const name of ["latency", "ttft", "tokens", "costs"] as const) {
     for (const [k, v] of Object.entries(from[name])) into[name][k] = (into[name][k] ?? 0) + v;
   }
@@ -72,6 +117,13 @@ export function toMetrics(acc: Accumulator): AnalyticsMetrics {
     costs: amounts(acc.costs, 12),
     latency_ms: percentiles(acc.latency, acc.durationMs, acc.spans),
     ttft_ms: { count: acc.ttftCount, ...percentiles(acc.ttft, acc.ttftMs, acc.ttftCount) },
+    scores: {
+      count: acc.results,
+      score_count: acc.scores,
+      ...(acc.scores > 0 ? { mean: round(acc.scoreSum / acc.scores, 6) } : {}),
+      verdict_count: acc.verdicts,
+      ...(acc.verdicts > 0 ? { pass_rate: round(acc.passes / acc.verdicts, 6) } : {}),
+    },
   };
 }
 

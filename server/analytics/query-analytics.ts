@@ -1,8 +1,8 @@
 import { rawQuery, type Executor } from "@/server/db";
 import { SqlParams } from "@/server/tracing";
 import { filterNeedsScan } from "./analytics-filter";
-import { aggregateSql, factsSql, type FactSource } from "./fact-sources";
-import { addInto, emptyAccumulator, toMetrics, type Accumulator, type AnalyticsMetrics } from "./metrics";
+import { aggregateSql, factsSql, scoreAggregateSql, scoreFactsSql, type FactSource } from "./fact-sources";
+import { addInto, addScalar, emptyAccumulator, toMetrics, type Accumulator, type AnalyticsMetrics } from "./metrics";
 import type { AnalyticsGroup, AnalyticsQuery, BucketUnit } from "./query-request";
 import { bucketWindow, checkTimezone } from "./time-buckets";
 
@@ -22,7 +22,7 @@ export interface AnalyticsResult {
   windowing: { oldest: string; newest: string; bucket: BucketUnit; timezone: string };
   group_by?: AnalyticsGroup;
   metrics: AnalyticsMetrics;
-  /** Totals per group over the window, the largest count first. */
+  /** Totals per group over the window, the largest count first (then the most scored results). */
   groups?: AnalyticsGroupMetrics[];
   /** Every bucket of the window, oldest first, zeros where nothing happened; `groups` in the order above. */
   buckets: { timestamp: string; metrics: AnalyticsMetrics; groups?: AnalyticsGroupMetrics[] }[];
@@ -67,9 +67,16 @@ export async function queryAnalytics(
     (group === undefined || typeof group === "string") && !filterNeedsScan(query.filtering) && !!window.grain;
   const source: FactSource = rollupCan && !options.scan ? "rollup" : "scan";
 
+  const factQuery = { projectId, focus, window, group, filtering: query.filtering };
   const params = new SqlParams();
-  const facts = factsSql(source, { projectId, focus, window, group, filtering: query.filtering }, params);
-  const rows = await rawQuery<Row>(db, aggregateSql(facts), params.values);
+  const spanRows = await rawQuery<Row>(db, aggregateSql(factsSql(source, factQuery, params)), params.values);
+  const scoreParams = new SqlParams();
+  const scoreRows = await rawQuery<Row>(
+    db,
+    scoreAggregateSql(scoreFactsSql(source, factQuery, scoreParams)),
+    scoreParams.values,
+  );
+  const rows = [...spanRows, ...scoreRows];
 
   // bucket start (ms) -> group key -> sums
   const cells = new Map<number, Map<string, Accumulator>>();
@@ -80,7 +87,7 @@ export async function queryAnalytics(
     const acc = byKey.get(row.key) ?? emptyAccumulator();
     byKey.set(row.key, acc);
     const value = Number(row.value);
-    if (row.kind === "n") add(acc, row.name, value);
+    if (row.kind === "n") addScalar(acc, row.name, value);
     else {
       const map = acc[row.kind as "latency" | "ttft" | "tokens" | "costs"];
       map[row.name] = (map[row.name] ?? 0) + value;
@@ -96,8 +103,8 @@ export async function queryAnalytics(
     }
   }
   const keys = [...perGroup.entries()]
-    .filter(([, acc]) => acc.spans > 0)
-    .sort((a, b) => b[1].spans - a[1].spans || a[0].localeCompare(b[0]))
+    .filter(([, acc]) => acc.spans > 0 || acc.results > 0)
+    .sort((a, b) => b[1].spans - a[1].spans || b[1].results - a[1].results || a[0].localeCompare(b[0]))
     .map(([key]) => key);
   const keyed = (key: string, acc: Accumulator): AnalyticsGroupMetrics => ({
     ...(key !== "" ? { key } : {}),
@@ -128,12 +135,4 @@ export async function queryAnalytics(
       };
     }),
   };
-}
-
-function add(acc: Accumulator, name: string, value: number): void {
-  if (name === "spans") acc.spans += value;
-  else if (name === "errors") acc.errors += value;
-  else if (name === "duration_ms") acc.durationMs += value;
-  else if (name === "ttft_count") acc.ttftCount += value;
-  else if (name === "ttft_ms") acc.ttftMs += value;
 }

@@ -10,7 +10,9 @@ export const MAX_BUCKETS = 1500;
 export const analyticsFocusSchema = z.enum(["run", "span"]);
 
 export const analyticsGroupSchema = z.union([
-  z.enum(SPAN_DIMENSIONS),
+  z
+    .enum([...SPAN_DIMENSIONS, "evaluator"])
+    .describe("evaluator groups the scores of live evaluations; spans have none (they are in the group without a key)"),
   z.strictObject({
     attribute: z
       .string()

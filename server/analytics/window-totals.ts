@@ -1,8 +1,8 @@
 import { rawQuery, type Executor } from "@/server/db";
 import type { RollupGrain, SpanDimension } from "@/server/tracing";
 import { dimensionColumns } from "./analytics-filter";
-import { aggregateSql } from "./fact-sources";
-import { emptyAccumulator, toMetrics, type Accumulator, type AnalyticsMetrics } from "./metrics";
+import { aggregateSql, scoreAggregateSql } from "./fact-sources";
+import { addScalar, emptyAccumulator, toMetrics, type Accumulator, type AnalyticsMetrics } from "./metrics";
 
 const QUARTER_MS = 15 * 60_000;
 const HOUR_MS = 3_600_000;
@@ -21,6 +21,11 @@ export interface WindowTotalsRequest {
   newest: Date;
   /** The maps to sum (default none: counts, errors, durations and ttft sums only). */
   maps?: WindowMap[];
+  /**
+   * Read the scores of live evaluations instead of the spans: one evaluator's results
+   * (evaluation_score_rollups) on the runs of the window. The metrics' span figures are zeros then.
+   */
+  scores?: { evaluator: string };
 }
 
 export interface WindowTotals {
@@ -61,6 +66,10 @@ export function grainSegments(start: number, end: number): { grain: RollupGrain;
     .map(([grain, from, to]) => ({ grain, from, to }));
 }
 
+const dimensionCase = `case w.field ${Object.entries(dimensionColumns("rollup"))
+  .map(([field, column]) => `when '${field}' then ${column}`)
+  .join(" ")} end`;
+
 /**
  * The rows of every window's segments: one recordset parameter, each segment read by an index
  * scan of the roll-ups' key (project, grain, bucket range), so the statement's text (and plan) is
@@ -78,11 +87,21 @@ const SEGMENT_ROWS = `select null::timestamptz as bucket, w.i::text as key, r.sp
     select * from span_rollups r
     where r.project_id = w.project_id and r.grain = w.grain and r.bucket >= w.f and r.bucket < w.t
       and (not w.runs or (r.root and r.trace_type <> 'annotation'))
-      and (w.field is null or case w.field ${Object.entries(dimensionColumns("rollup"))
-        .map(([field, column]) => `when '${field}' then ${column}`)
-        .join(" ")} end = w.value)
+      and (w.field is null or ${dimensionCase} = w.value)
     offset 0) r`;
 const WINDOW_TOTALS_SQL = aggregateSql(SEGMENT_ROWS);
+
+/** SEGMENT_ROWS over the score roll-ups, one evaluator's rows. */
+const SCORE_SEGMENT_ROWS = `select null::timestamptz as bucket, w.i::text as key, r.results, r.scores, r.score_sum,
+    r.verdicts, r.passes
+  from jsonb_to_recordset($1::jsonb) as w(i int, project_id uuid, grain text, f timestamptz, t timestamptz,
+    evaluator text, field text, value text)
+  cross join lateral (
+    select * from evaluation_score_rollups r
+    where r.project_id = w.project_id and r.grain = w.grain and r.bucket >= w.f and r.bucket < w.t
+      and r.evaluator = w.evaluator and (w.field is null or ${dimensionCase} = w.value)
+    offset 0) r`;
+const SCORE_TOTALS_SQL = scoreAggregateSql(SCORE_SEGMENT_ROWS);
 
 /**
  * Totals of many windows in one statement, read from the roll-ups (never the spans): what a
@@ -93,29 +112,36 @@ const WINDOW_TOTALS_SQL = aggregateSql(SEGMENT_ROWS);
 export async function queryWindowTotals(db: Executor, requests: WindowTotalsRequest[]): Promise<WindowTotals[]> {
   if (!requests.length) return [];
   const covers = requests.map((r) => quarterCover(r.oldest, r.newest));
-  const segments = requests.flatMap((request, i) => {
-    const maps = new Set(request.maps ?? []);
-    const { start, end } = covers[i];
-    return grainSegments(start.getTime(), end.getTime()).map((s) => ({
+  const segmentsOf = (request: WindowTotalsRequest, i: number) =>
+    grainSegments(covers[i].start.getTime(), covers[i].end.getTime()).map((s) => ({
       i,
       project_id: request.projectId,
       grain: s.grain,
       f: new Date(s.from).toISOString(),
       t: new Date(s.to).toISOString(),
-      runs: request.focus === "run",
       field: request.filter?.field ?? null,
       value: request.filter?.value ?? null,
+    }));
+  const spanSegments = requests.flatMap((request, i) => {
+    if (request.scores) return [];
+    const maps = new Set(request.maps ?? []);
+    return segmentsOf(request, i).map((s) => ({
+      ...s,
+      runs: request.focus === "run",
       latency: maps.has("latency"),
       ttft: maps.has("ttft"),
       tokens: maps.has("tokens"),
       costs: maps.has("costs"),
     }));
   });
-  const rows = await rawQuery<{ key: string; kind: string; name: string; value: number | string }>(
-    db,
-    WINDOW_TOTALS_SQL,
-    [JSON.stringify(segments)],
+  const scoreSegments = requests.flatMap((request, i) =>
+    request.scores ? segmentsOf(request, i).map((s) => ({ ...s, evaluator: request.scores!.evaluator })) : [],
   );
+  type Row = { key: string; kind: string; name: string; value: number | string };
+  const rows = [
+    ...(spanSegments.length ? await rawQuery<Row>(db, WINDOW_TOTALS_SQL, [JSON.stringify(spanSegments)]) : []),
+    ...(scoreSegments.length ? await rawQuery<Row>(db, SCORE_TOTALS_SQL, [JSON.stringify(scoreSegments)]) : []),
+  ];
   const sums: Accumulator[] = requests.map(() => emptyAccumulator());
   for (const row of rows) {
     const acc = sums[Number(row.key)];
@@ -127,12 +153,4 @@ export async function queryWindowTotals(db: Executor, requests: WindowTotalsRequ
     }
   }
   return sums.map((acc, i) => ({ windowStart: covers[i].start, windowEnd: covers[i].end, metrics: toMetrics(acc) }));
-}
-
-function addScalar(acc: Accumulator, name: string, value: number): void {
-  if (name === "spans") acc.spans += value;
-  else if (name === "errors") acc.errors += value;
-  else if (name === "duration_ms") acc.durationMs += value;
-  else if (name === "ttft_count") acc.ttftCount += value;
-  else if (name === "ttft_ms") acc.ttftMs += value;
 }

@@ -14,6 +14,17 @@ export const metricsWire = z.strictObject({
   ttft_ms: z
     .strictObject({ count: z.number(), ...percentiles })
     .describe("Time to first token of the spans that report it"),
+  scores: z
+    .strictObject({
+      count: z.number().describe("Evaluator results with a numeric score or a pass/fail verdict"),
+      score_count: z.number().describe("Results with a numeric score"),
+      mean: z.number().optional().describe("Mean score; left out when no result has one"),
+      verdict_count: z.number().describe("Results with a boolean success"),
+      pass_rate: z.number().optional().describe("Share of verdicts that passed; left out when there is none"),
+    })
+    .describe(
+      "Evaluator results of live evaluations on these runs, in the bucket of the run each scored (its root span's start)",
+    ),
 });
 
 const groupWire = z.strictObject({

@@ -79,6 +79,7 @@ describe("buckets and groups", () => {
       costs: {},
       latency_ms: { mean: 0, p50: 0, p90: 0, p99: 0 },
       ttft_ms: { count: 0, mean: 0, p50: 0, p90: 0, p99: 0 },
+      scores: { count: 0, score_count: 0, verdict_count: 0 },
     });
     expect(r.buckets[1].metrics).toMatchObject({ count: 2, errors: 1, error_rate: 0.5 });
     expect(r.groups!.map((g) => [g.key, g.metrics.count, g.metrics.errors])).toEqual([

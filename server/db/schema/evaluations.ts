@@ -127,6 +127,12 @@ export const evaluationResults = pgTable(
     latencyMs: doublePrecision("latency_ms"),
     tokens: integer("tokens"),
     costUsd: doublePrecision("cost_usd"),
+    /**
+     * A live evaluator cell's key and values in `evaluation_score_rollups` (bucket, evaluation,
+     * evaluator, dimensions, score, success), set by the table's trigger when it counts there, so
+     * a change or delete takes out exactly what was added. Null when the cell counts nowhere.
+     */
+    scoreRollup: jsonb("score_rollup").$type<Record<string, unknown>>(),
     dueAt: ts("due_at"),
     leaseUntil: ts("lease_until"),
     leaseToken: uuid("lease_token"),

@@ -73,4 +73,5 @@ const NO_RUNS: AnalyticsMetrics = {
   costs: {},
   latency_ms: { mean: 0, p50: 0, p90: 0, p99: 0 },
   ttft_ms: { count: 0, mean: 0, p50: 0, p90: 0, p99: 0 },
+  scores: { count: 0, score_count: 0, verdict_count: 0 },
 };
