@@ -7,6 +7,7 @@
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY patches ./patches
 # npm ci refuses a lock file that lacks other platforms' optional binaries (npm/cli#9846); only
 # then fall back to an install from the same lock file.
 RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund --no-save
@@ -15,6 +16,7 @@ RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund --no-save
 FROM node:20-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit --no-fund --no-save
 
 FROM node:20-bookworm-slim AS build

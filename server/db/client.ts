@@ -103,6 +103,10 @@ async function openDriver(options: OpenDatabaseOptions): Promise<DatabaseHandle>
       // A transaction pooler may run the next execution on a server connection that never saw
       // the statement ("prepared statement does not exist"): unnamed statements only, there.
       prepare: pooler !== "transaction",
+      // Nor pipelining there: a query sent behind another on one connection reaches the server
+      // the pooler hands back at the first's end, and PgBouncer before 1.21 drops its answer
+      // ("got packet from server when not linked"), so the caller waits forever. 0: one at a time.
+      ...(pooler === "transaction" ? { max_pipeline: 0 } : {}),
       onnotice: () => {},
     });
     return {

@@ -148,6 +148,32 @@ describe.skipIf(!process.env.DATABASE_URL)("behind a transaction pooler without 
     expect(refused.body.code).toBe("revoked_api_key");
   });
 
+  it("answers every statement when more are in flight than the pool has connections", async () => {
+    // Through PgBouncer before 1.21, a statement pipelined behind another on one connection lost
+    // its answer once the first released the server, and its caller waited forever.
+    const urls = testDatabaseUrls()!;
+    const handle = await openDatabase({ url: urls.url, pooler: "transaction", maxConnections: 2 });
+    try {
+      // A statement without parameters is sent whole; one with parameters is described first
+      // (no prepared statements here): the mix is what got pipelined.
+      const statements = Array.from({ length: 200 }, (_, i) =>
+        i % 10 === 0
+          ? handle.db.transaction(async (tx) => (await rawQuery<{ n: number }>(tx, "select $1::int as n", [i]))[0].n)
+          : (i % 2
+              ? rawQuery<{ n: number }>(handle.db, "select $1::int as n", [i])
+              : rawQuery<{ n: number }>(handle.db, `select ${i}::int as n`)
+            ).then((rows) => rows[0].n),
+      );
+      let timer: NodeJS.Timeout | undefined;
+      const stalled = new Promise<"stalled">((resolve) => (timer = setTimeout(() => resolve("stalled"), 20_000)));
+      const answers = await Promise.race([Promise.all(statements), stalled]);
+      clearTimeout(timer);
+      expect(answers).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    } finally {
+      await handle.close();
+    }
+  });
+
   it("migrates an empty database from two processes at once, through the pooler", async () => {
     const urls = testDatabaseUrls()!;
     const name = `test_migrate_${randomBytes(6).toString("hex")}`;

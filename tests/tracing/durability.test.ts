@@ -1,7 +1,8 @@
 import { PROJECT_SETUPS } from "@/server/boot";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import postgres from "postgres";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "@/server/auth";
 import { loadConfig } from "@/server/core/config";
 import { openDatabase, rawQuery, type DatabaseHandle } from "@/server/db";
@@ -16,13 +17,30 @@ import { spanId, traceId } from "./helpers";
 // Concurrency and crash guarantees need real PostgreSQL (PGlite is one connection in this process).
 const pg = !!process.env.DATABASE_URL;
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+async function waitFor(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  explain: () => Promise<string>,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error("timed out");
+  throw new Error(`timed out: ${await explain()}`);
+}
+
+/** Every await on a server or the database is bounded, so a stall fails with what stalled instead of hanging. */
+async function within<T>(ms: number, what: string, promise: Promise<T>, explain?: () => Promise<string>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<"stalled">((resolve) => (timer = setTimeout(() => resolve("stalled"), ms)));
+  try {
+    const result = await Promise.race([promise, stalled]);
+    if (result !== "stalled") return result;
+    throw new Error(`${what}: no answer in ${ms} ms${explain ? `; ${await explain()}` : ""}`);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 describe.skipIf(!pg)("durability on PostgreSQL", () => {
@@ -40,12 +58,35 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
   });
   afterAll(() => database.close());
 
+  // A failed test must not leave its server writing into the next test's queue.
+  const children = new Set<ChildProcess>();
+  afterEach(() => {
+    for (const child of children) child.kill("SIGKILL");
+    children.clear();
+  });
+
+  /** What the database is doing, read on a connection of its own (the direct one behind a pooler). */
+  async function activity(): Promise<string> {
+    const sql = postgres(database.directUrl ?? database.url!, { max: 1, onnotice: () => {} });
+    try {
+      const rows = await sql.unsafe(
+        `select pid, pg_blocking_pids(pid) as blocked_by, state, wait_event_type, wait_event,
+                left(query, 160) as query
+           from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`,
+      );
+      return JSON.stringify(rows);
+    } finally {
+      await sql.end();
+    }
+  }
+
   function startServer(): Promise<{ child: ChildProcess; url: string }> {
     const child = spawn(process.execPath, ["--import", "tsx", "tests/tracing/fixtures/serve.ts"], {
       env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "silent", NODE_ENV: "test" },
       stdio: ["ignore", "pipe", "inherit"],
     });
-    return new Promise((resolve, reject) => {
+    children.add(child);
+    const listening = new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
       let out = "";
       child.stdout!.on("data", (chunk: Buffer) => {
         out += chunk.toString();
@@ -54,6 +95,7 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
       });
       child.on("exit", (code) => reject(new Error(`server exited with ${code} before listening`)));
     });
+    return within(60_000, "server start", listening);
   }
 
   it("kill -9 right after the last 202 loses no acknowledged span", async () => {
@@ -68,11 +110,16 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
         start_time: new Date(Date.now() - j).toISOString(),
         attributes: { "ag.metrics.tokens.incremental.total": 1 },
       }));
-      const res = await fetch(`${first.url}/api/tracing/spans/ingest`, {
-        method: "POST",
-        headers: { authorization: `ApiKey ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ spans }),
-      });
+      const res = await within(
+        30_000,
+        "ingest request",
+        fetch(`${first.url}/api/tracing/spans/ingest`, {
+          method: "POST",
+          headers: { authorization: `ApiKey ${key}`, "content-type": "application/json" },
+          body: JSON.stringify({ spans }),
+        }),
+        activity,
+      );
       if (res.status === 202) for (const s of spans) acknowledged.add(`${s.trace_id.replaceAll("-", "")}/${s.span_id}`);
     };
     // Eight senders at once, 60 requests: the in-process worker is busy writing when the kill comes.
@@ -89,17 +136,27 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
 
     const second = await startServer();
     try {
+      let counted = 0;
       const count = async () =>
-        Number(
+        (counted = Number(
           (
-            await rawQuery<{ n: string }>(
-              database.db,
-              `select count(*)::text as n from spans where project_id = $1::uuid`,
-              [projectId],
+            await within(
+              20_000,
+              "count of stored spans",
+              rawQuery<{ n: string }>(
+                database.db,
+                `select count(*)::text as n from spans where project_id = $1::uuid`,
+                [projectId],
+              ),
+              activity,
             )
           )[0].n,
-        );
-      await waitFor(async () => (await count()) >= acknowledged.size, 60_000);
+        ));
+      await waitFor(
+        async () => (await count()) >= acknowledged.size,
+        60_000,
+        async () => `${counted} of ${acknowledged.size} spans stored; activity ${await activity()}`,
+      );
       const rows = await rawQuery<{ t: string; s: string }>(
         database.db,
         `select replace(trace_id::text, '-', '') as t, right(replace(span_id::text, '-', ''), 16) as s from spans where project_id = $1::uuid`,
@@ -113,7 +170,7 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
     } finally {
       second.child.kill("SIGKILL");
     }
-  }, 120_000);
+  }, 150_000);
 
   it("two workers on one database never process an ingest row twice, and the roll-ups come out exact", async () => {
     const config = { ...loadConfig(), tracing: { ...loadConfig().tracing, maxBacklogSpans: 1_000_000 } };
@@ -171,6 +228,7 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
         async () =>
           (await rawQuery<{ n: string }>(database.db, `select count(*)::text as n from span_ingest`))[0].n === "0",
         60_000,
+        activity,
       );
 
       const all = [...processed[0], ...processed[1]];
