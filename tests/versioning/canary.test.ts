@@ -224,7 +224,8 @@ describe("canary releases", () => {
       { t: c.t, key: c.key } as never,
       [...candidateRuns, baselineRun].flatMap((r) => r.spans),
     );
-    const score = async (traceId: string, value: number) => {
+    const score = async (traceId: string, value: number, evaluation = runId) => {
+      const runId = evaluation;
       const scenarioId = newId();
       await db.insert(evaluationScenarios).values({ id: scenarioId, projectId: c.projectId, runId, status: "success" });
       await db.insert(evaluationResults).values([
@@ -244,6 +245,12 @@ describe("canary releases", () => {
     // The baseline scores low too, but only the canary's traffic counts; one result is not enough.
     await score(baselineRun.traceId, 0);
     await score(candidateRuns[0]!.traceId, 0.2);
+    // Another live evaluation, named by no guard: the comparison shows its score too.
+    const other = newId();
+    await db
+      .insert(evaluationRuns)
+      .values({ id: other, projectId: c.projectId, name: "tone", status: "running", flags: { is_live: true } });
+    await score(candidateRuns[0]!.traceId, 0.9, other);
     await canaryPass(c.t.context);
     expect((await c.t.call("GET", `/api/environments/canaries/${id}`, { key: c.key })).body.canary.status).toBe(
       "running",
@@ -257,12 +264,17 @@ describe("canary releases", () => {
       revision_id: s.v1.id,
       metrics: { count: 1 },
       live_score: { mean: 0, results: 1 },
+      live_scores: [{ evaluation_run_id: runId, mean: 0, results: 1 }],
     });
     expect(candidate).toMatchObject({
       role: "candidate",
       revision_id: s.v2.id,
       metrics: { count: 2 },
       live_score: { mean: 0.2, results: 1 },
+      live_scores: [
+        { evaluation_run_id: runId, mean: 0.2, results: 1 },
+        { evaluation_run_id: other, name: "tone", mean: 0.9, results: 1 },
+      ],
     });
 
     await score(candidateRuns[1]!.traceId, 0.4);

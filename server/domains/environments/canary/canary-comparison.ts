@@ -2,7 +2,7 @@ import { queryAnalytics, type AnalyticsMetrics } from "@/server/analytics";
 import type { Executor } from "@/server/db";
 import type { Scope } from "@/server/versioning";
 import type { CanaryRow } from "./canary-store";
-import { liveScore, type LiveScore } from "./score-guard";
+import { liveScore, liveScores, type LiveScore, type NamedLiveScore } from "./score-guard";
 
 export interface RevisionSide {
   revision_id: string;
@@ -10,6 +10,8 @@ export interface RevisionSide {
   metrics: AnalyticsMetrics;
   /** The guard's live evaluation on this revision's traffic, when the canary has one. */
   live_score?: LiveScore;
+  /** Every live evaluation that scored this revision's runs since the start. */
+  live_scores: NamedLiveScore[];
 }
 
 export interface CanaryComparison {
@@ -19,8 +21,8 @@ export interface CanaryComparison {
 
 /**
  * The environment's runs since the canary started, split by revision (cost, latency, errors,
- * runs, from the analytics engine), baseline beside candidate, with the guard's live score of
- * each when it has one.
+ * runs, from the analytics engine), baseline beside candidate, with the scores of the live
+ * evaluations on each side's runs (and the guard's, when it names one).
  */
 export async function compareCanary(
   db: Executor,
@@ -59,6 +61,7 @@ export async function compareCanary(
       revision_id: id,
       role,
       metrics: group?.metrics ?? NO_RUNS,
+      live_scores: await liveScores(db, scope.projectId, id, row.startedAt),
       ...(guard && { live_score: await liveScore(db, scope.projectId, guard.evaluation_run_id, id, row.startedAt) }),
     });
   }

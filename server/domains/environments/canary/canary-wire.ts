@@ -80,7 +80,20 @@ export const comparisonResponse = z.object({
         revision_id: z.string(),
         role: z.enum(["baseline", "candidate"]),
         metrics: z.record(z.string(), z.unknown()),
-        live_score: z.object({ mean: z.number().nullable(), results: z.number() }).optional(),
+        live_score: z
+          .object({ mean: z.number().nullable(), results: z.number() })
+          .optional()
+          .describe("The min_score guard's evaluation on this side's runs"),
+        live_scores: z
+          .array(
+            z.object({
+              evaluation_run_id: z.string(),
+              name: z.string().optional(),
+              mean: z.number().nullable(),
+              results: z.number(),
+            }),
+          )
+          .describe("Every live evaluation that scored this side's runs since the start: mean score, results"),
       }),
     ),
   }),

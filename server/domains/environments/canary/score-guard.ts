@@ -11,6 +11,48 @@ export interface LiveScore {
 
 const revisionOfRoot = spanDimensionsSql("s").revision;
 
+/** A result `e` belongs to a scenario whose source trace is a run of the revision started since `since`. */
+const onRevisionTraffic = (revisionId: string, since: Date) => sql`exists (
+    select 1 from evaluation_results i
+    join spans s on s.project_id = i.project_id and s.trace_id = i.trace_id::uuid and s.parent_id is null
+    where i.scenario_id = e.scenario_id and i.trace_id is not null
+      and s.start_time >= ${since.toISOString()} and ${sql.raw(revisionOfRoot)} = ${revisionId}
+  )`;
+
+export interface NamedLiveScore extends LiveScore {
+  evaluation_run_id: string;
+  name?: string;
+}
+
+/**
+ * Every live evaluation of the project that scored one revision's traffic since `since`, with its
+ * mean score: the comparison's scores, whether or not a guard names an evaluation.
+ */
+export async function liveScores(
+  db: Executor,
+  projectId: string,
+  revisionId: string,
+  since: Date,
+): Promise<NamedLiveScore[]> {
+  const result = await db.execute(sql`
+    select r.id as run_id, r.name, avg((e.outputs ->> 'score')::float8) as mean, count(*)::int as results
+    from evaluation_runs r
+    join evaluation_results e on e.run_id = r.id and e.project_id = r.project_id
+    where r.project_id = ${projectId} and r.flags @> '{"is_live": true}'::jsonb and e.status = 'success'
+      and jsonb_typeof(e.outputs -> 'score') = 'number'
+      and ${onRevisionTraffic(revisionId, since)}
+    group by r.id, r.name
+    order by r.id`);
+  return rowsOf<{ run_id: string; name: string | null; mean: number | string; results: number | string }>(result).map(
+    (row) => ({
+      evaluation_run_id: row.run_id,
+      ...(row.name && { name: row.name }),
+      mean: Number(row.mean),
+      results: Number(row.results),
+    }),
+  );
+}
+
 /**
  * A live evaluation's mean score on one revision's traffic since `since`: the evaluator results
  * (a numeric `score` output) of scenarios whose source trace is a run of that revision (its root
@@ -30,12 +72,7 @@ export async function liveScore(
     from evaluation_results e
     where e.project_id = ${projectId} and e.run_id = ${evaluationRunId} and e.status = 'success'
       and jsonb_typeof(e.outputs -> 'score') = 'number'
-      and exists (
-        select 1 from evaluation_results i
-        join spans s on s.project_id = i.project_id and s.trace_id = i.trace_id::uuid and s.parent_id is null
-        where i.scenario_id = e.scenario_id and i.trace_id is not null
-          and s.start_time >= ${since.toISOString()} and ${sql.raw(revisionOfRoot)} = ${revisionId}
-      )`);
+      and ${onRevisionTraffic(revisionId, since)}`);
   const [row] = rowsOf<{ mean: number | string | null; results: number | string }>(result);
   return {
     mean: row?.mean === null || row?.mean === undefined ? null : Number(row.mean),
