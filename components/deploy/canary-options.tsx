@@ -1,6 +1,8 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
+import { useTRPC } from "@/components/trpc";
 
 export interface CanaryChoice {
   enabled: boolean;
@@ -8,9 +10,11 @@ export interface CanaryChoice {
   weight: number;
   ramp: boolean;
   intervalMinutes: number;
+  /** Monitors whose firing rolls the canary back. */
+  monitors: string[];
 }
 
-export const NO_CANARY: CanaryChoice = { enabled: false, weight: 5, ramp: false, intervalMinutes: 30 };
+export const NO_CANARY: CanaryChoice = { enabled: false, weight: 5, ramp: false, intervalMinutes: 30, monitors: [] };
 /** The shares a ramp moves through (those above the first share); 100 promotes. */
 export const RAMP_STEPS = [5, 25, 50, 100];
 
@@ -82,8 +86,41 @@ export function CanaryOptions({
               <span className="text-muted">minutes</span>
             </div>
           )}
+          <MonitorGuards choice={choice} onChange={onChange} />
         </div>
       )}
     </fieldset>
+  );
+}
+
+/**
+ * The project's monitors, to pick those whose firing rolls the canary back. One alerting now
+ * cannot fire during the canary, so the server refuses it: it is shown but cannot be picked.
+ */
+function MonitorGuards({ choice, onChange }: { choice: CanaryChoice; onChange: (choice: CanaryChoice) => void }) {
+  const trpc = useTRPC();
+  const monitors = useQuery(trpc.monitors.list.queryOptions());
+  const toggle = (id: string, on: boolean) =>
+    onChange({ ...choice, monitors: on ? [...choice.monitors, id] : choice.monitors.filter((m) => m !== id) });
+  return (
+    <div className="flex flex-col gap-1" data-testid="canary-monitors">
+      <span>Roll back if a monitor fires</span>
+      {monitors.isPending && <span className="text-muted">Loading monitors…</span>}
+      {monitors.data?.length === 0 && (
+        <span className="text-muted">No monitors in this project yet (Monitors page).</span>
+      )}
+      {monitors.data?.map((m) => (
+        <label key={m.id} className="flex items-center gap-2 pl-2">
+          <input
+            type="checkbox"
+            checked={choice.monitors.includes(m.id)}
+            disabled={m.state === "alerting"}
+            onChange={(e) => toggle(m.id, e.target.checked)}
+          />
+          {m.name}
+          {m.state === "alerting" && <span className="text-xs text-danger">alerting now</span>}
+        </label>
+      ))}
+    </div>
   );
 }

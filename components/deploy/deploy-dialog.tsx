@@ -61,6 +61,7 @@ export function DeployDialog({
           ramp: canary.ramp
             ? { steps: RAMP_STEPS.filter((w) => w > canary.weight), intervalMinutes: canary.intervalMinutes }
             : undefined,
+          monitors: canary.monitors.length ? canary.monitors : undefined,
         },
         {
           onSuccess: async () => {

@@ -145,6 +145,7 @@ function CanaryCard({ canary }: { canary: Canary }) {
           .
         </p>
       )}
+      {canary.guards.monitors && <MonitorGuardLine ids={canary.guards.monitors} />}
       {error && (
         <Notice tone="danger" title="Could not change the canary">
           {error.message}
@@ -189,5 +190,19 @@ function CanaryCard({ canary }: { canary: Canary }) {
         </TableBody>
       </Table>
     </div>
+  );
+}
+
+/** The monitors guarding a canary, by name (an id once its monitor is deleted: it guards nothing then). */
+function MonitorGuardLine({ ids }: { ids: string[] }) {
+  const trpc = useTRPC();
+  const monitors = useQuery(trpc.monitors.list.queryOptions());
+  if (!monitors.data) return null;
+  const names = ids.map((id) => monitors.data.find((m) => m.id === id)?.name ?? id);
+  return (
+    <p className="text-sm text-muted" data-testid="canary-guards">
+      Rolls back on its own if {names.length > 1 ? "one of these monitors fires" : "this monitor fires"}:{" "}
+      {names.join(", ")}.
+    </p>
   );
 }
