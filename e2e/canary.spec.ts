@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { mutate } from "./trpc";
 
-test("start a canary from the deploy dialog, see the split and its comparison, and promote it", async ({
+test("start a canary guarded by a monitor from the deploy dialog, see the split and its comparison, and promote it", async ({
   page,
   request,
 }) => {
@@ -15,6 +15,16 @@ test("start a canary from the deploy dialog, see the split and its comparison, a
   });
   await mutate(request, "agents.deploy", { revisionId: created.revision.id, environment: "staging" });
   const slug = created.agent.slug as string;
+  const monitor = await mutate(request, "monitors.create", {
+    monitor: {
+      name: `Errors of ${slug}`,
+      metric: { name: "error_rate" },
+      scope: { kind: "revision", value: second.revision.id },
+      window_seconds: 300,
+      operator: "above",
+      threshold: 0.2,
+    },
+  });
 
   await page.goto(`/agents/${created.agent.id}/variants/${created.variant.id}/deploy?revision=${second.revision.id}`);
   await page.getByTestId("environment-card-staging").getByRole("button", { name: "Deploy v2 to staging" }).click();
@@ -22,6 +32,7 @@ test("start a canary from the deploy dialog, see the split and its comparison, a
   await dialog.getByLabel(/Release as a canary/).check();
   await dialog.getByLabel("Share of traffic").fill("10");
   await dialog.getByLabel(/Ramp up to/).check();
+  await dialog.getByTestId("canary-monitors").getByLabel(monitor.name).check();
   await dialog.getByRole("button", { name: "Start canary at 10%" }).click();
   await expect(dialog).toBeHidden();
 
@@ -30,6 +41,7 @@ test("start a canary from the deploy dialog, see the split and its comparison, a
   await expect(card.getByTestId("canary-weight")).toHaveText("10%");
   await expect(card).toContainText("v1");
   await expect(card.getByTestId("canary-ramp")).toContainText("10% → 25% → 50% → 100%");
+  await expect(card.getByTestId("canary-guards")).toContainText(`this monitor fires: ${monitor.name}`);
   await expect(card.getByRole("table", { name: "Canary comparison" })).toContainText("(candidate)");
   await expect(card.getByRole("table", { name: "Canary comparison" })).toContainText("(baseline)");
 
