@@ -1,3 +1,5 @@
+import { errorText } from "@/shared/error-text";
+
 /** A same-origin JSON POST that resolves to the body, or throws with the server's `detail`. */
 export async function postJson<T = unknown>(path: string, body: unknown): Promise<T> {
   const response = await fetch(path, {
@@ -15,7 +17,7 @@ export async function postJson<T = unknown>(path: string, body: unknown): Promis
     throw new Error(
       fieldErrors.length
         ? fieldErrors.join("; ")
-        : (parsed.detail ?? parsed.message ?? `Request failed (${response.status})`),
+        : (errorText(parsed) ?? parsed.message ?? `Request failed (${response.status})`),
     );
   }
   return parsed as T;

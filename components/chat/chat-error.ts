@@ -1,3 +1,5 @@
+import { errorText } from "@/shared/error-text";
+
 /**
  * The transport throws the response text of a refused request as the error message; the server's
  * JSON error says what to do in `detail` (and which fields in `errors`), so show that instead.
@@ -5,9 +7,10 @@
 export function chatErrorMessage(error: Error): string {
   try {
     const body = JSON.parse(error.message) as { detail?: unknown; errors?: Array<{ path?: string; message?: string }> };
-    if (typeof body.detail !== "string") return error.message;
+    const detail = errorText(body);
+    if (detail === undefined) return error.message;
     const fields = (body.errors ?? []).map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).filter(Boolean);
-    return fields.length ? `${body.detail} (${fields.join("; ")})` : body.detail;
+    return fields.length ? `${detail} (${fields.join("; ")})` : detail;
   } catch {
     return error.message || "The agent could not be reached.";
   }

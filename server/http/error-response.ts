@@ -18,7 +18,7 @@ function fromDatabaseError(error: unknown): AppError | null {
     const code = (current as { code?: unknown }).code;
     if (typeof code === "string") {
       if (code === "23505")
-        return new ConflictError("A resource with the same unique value already exists", "duplicate");
+        return new ConflictError("A resource with the same unique value already exists", "duplicate").structured();
       if (code === "22P02" || code === "22007" || code === "22008")
         return new BadRequestError("A value in the request has an invalid format", "invalid_value");
       if (code === "22001") return new BadRequestError("A value in the request is too long", "value_too_long");
@@ -40,7 +40,12 @@ export function toAppError(error: unknown): AppError | null {
   return fromDatabaseError(error);
 }
 
-/** The one place errors become HTTP responses. A 500 says only that it happened and its request id. */
+/**
+ * The one place errors become HTTP responses. A 500 says only that it happened and its request id.
+ * `detail` is the text, or `{message, code, ...fields}` for an error marked `structuredDetail`
+ * (the conditions whose reference answer is an object, and every 500); fields and `code` are
+ * also at the top level either way, so a client reads one place whatever the form.
+ */
 export function errorResponse(error: unknown, requestId: string, log: Logger): Response {
   return toResponse(errorReply(error, requestId, log));
 }
@@ -50,9 +55,11 @@ export function errorReply(error: unknown, requestId: string, log: Logger): Json
   const appError = toAppError(error);
   if (!appError) {
     log.error({ err: error }, "unhandled error");
+    const message = `Internal server error; quote request id ${requestId} when reporting it`;
+    // Structured as the reference's 500 (`{message, operation_id}`); the request id is ours.
     return jsonReply(
       500,
-      { detail: `Internal server error; quote request id ${requestId} when reporting it`, code: "internal_error" },
+      { detail: { message, code: "internal_error", request_id: requestId }, code: "internal_error" },
       requestId,
     );
   }
@@ -60,7 +67,13 @@ export function errorReply(error: unknown, requestId: string, log: Logger): Json
   const headers: Record<string, string> = { ...appError.headers };
   if (appError instanceof MethodNotAllowedError) headers.allow = appError.allow.join(", ");
   if (appError instanceof TooManyRequestsError) headers["retry-after"] = String(appError.retryAfterSeconds);
-  const body: Record<string, unknown> = { ...appError.fields, detail: appError.message, code: appError.code };
+  const body: Record<string, unknown> = {
+    ...appError.fields,
+    detail: appError.structuredDetail
+      ? { message: appError.message, code: appError.code, ...appError.fields }
+      : appError.message,
+    code: appError.code,
+  };
   if (appError.errors) body.errors = appError.errors;
   return jsonReply(appError.status, body, requestId, headers);
 }

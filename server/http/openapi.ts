@@ -2,7 +2,12 @@ import { z } from "zod";
 import type { AnyRoute } from "./route";
 
 const errorBody = z.object({
-  detail: z.string().describe("What went wrong, in words a person can act on"),
+  detail: z
+    .union([
+      z.string(),
+      z.looseObject({ message: z.string(), code: z.string() }).describe("The conditions the reference answers so"),
+    ])
+    .describe("What went wrong, in words a person can act on: the text, or {message, code, ...fields}"),
   code: z.string().describe("Stable snake_case code"),
   errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });

@@ -1,6 +1,7 @@
 import type { Logger } from "@/server/core/logger";
 import { errorReply } from "@/server/http/error-response";
 import type { JsonReply } from "@/server/http/reply";
+import { errorText } from "@/shared/error-text";
 
 export type OpenAiErrorType =
   | "invalid_request_error"
@@ -22,13 +23,12 @@ export interface OpenAiErrorBody {
 export function openAiErrorReply(error: unknown, requestId: string, log: Logger): JsonReply {
   const reply = errorReply(error, requestId, log);
   const project = JSON.parse(reply.body ?? "{}") as {
-    detail?: string;
     code?: string;
     errors?: Array<{ path: string }>;
   };
   const body: OpenAiErrorBody = {
     error: {
-      message: project.detail ?? "Request failed",
+      message: errorText(project) ?? "Request failed",
       type: errorType(reply.status),
       param: project.errors?.[0]?.path || null,
       code: project.code ?? "error",

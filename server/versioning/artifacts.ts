@@ -98,7 +98,10 @@ async function assertSlugFree(db: Executor, projectId: string, spec: DomainSpec,
     .from(artifacts)
     .where(and(eq(artifacts.projectId, projectId), eq(artifacts.domain, spec.keys.name), eq(artifacts.slug, slug)));
   if (taken)
-    throw new ConflictError(`A ${spec.keys.one} with slug "${slug}" already exists in this project`, "slug_taken");
+    throw new ConflictError(
+      `A ${spec.keys.one} with slug "${slug}" already exists in this project`,
+      "slug_taken",
+    ).structured({ conflict: { slug } });
 }
 
 /** A slug derived from the name, with `-2`, `-3`... when the plain one is taken. */

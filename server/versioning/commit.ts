@@ -203,5 +203,8 @@ async function assertRevisionSlugFree(tx: Transaction, projectId: string, slug: 
     projectId,
     slug,
   });
-  if (taken) throw new ConflictError(`A revision with slug "${slug}" already exists in this project`, "slug_taken");
+  if (taken)
+    throw new ConflictError(`A revision with slug "${slug}" already exists in this project`, "slug_taken").structured({
+      conflict: { slug },
+    });
 }

@@ -53,7 +53,12 @@ export async function insertVariant(
     .select({ id: variants.id })
     .from(variants)
     .where(and(eq(variants.artifactId, artifactId), eq(variants.slug, slug)));
-  if (taken) throw new ConflictError(`This ${spec.keys.one} already has a variant with slug "${slug}"`, "slug_taken");
+  if (taken)
+    throw new ConflictError(`This ${spec.keys.one} already has a variant with slug "${slug}"`, "slug_taken").structured(
+      {
+        conflict: { slug },
+      },
+    );
   // The artifact's own domain: a variant made through /applications/ for a role-flagged workflow
   // belongs to the workflow (domain-scope.ts).
   const [artifact] = await tx.select({ domain: artifacts.domain }).from(artifacts).where(eq(artifacts.id, artifactId));

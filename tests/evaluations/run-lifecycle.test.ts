@@ -235,7 +235,12 @@ describe("running, stopping and guarding an evaluation", () => {
       body: { run: { name: "renamed" } },
     });
     expect(patch.status).toBe(409);
-    expect(patch.body).toMatchObject({ code: "evaluation_closed", detail: expect.stringContaining("closed") });
+    // The reference's closed-run body: detail {message, run_id}.
+    expect(patch.body).toMatchObject({
+      code: "evaluation_closed",
+      run_id: evaluation.id,
+      detail: { message: expect.stringContaining("Cannot modify a closed evaluation"), run_id: evaluation.id },
+    });
     expect(
       (await t.call("POST", "/api/evaluations/scenarios/", { key, body: { scenarios: [{ run_id: evaluation.id }] } }))
         .status,

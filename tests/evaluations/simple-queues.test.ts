@@ -176,8 +176,19 @@ describe("/api/simple/queues", () => {
       { trace_ids: ["a".repeat(32)] },
       400,
     );
-    expect(refused.detail).toBe(
+    // The reference's clients read detail.message here (its simple-queues acceptance tests).
+    expect(refused.detail.message).toBe(
       "Cannot add traces directly to a source-backed queue. Create a direct traces queue instead.",
+    );
+    expect(refused.code).toBe("source_backed_queue");
+    const testcasePush = await call(
+      "POST",
+      `/api/simple/queues/${sourced.queue.id}/testcases/`,
+      { testcase_ids: [ids[0]] },
+      400,
+    );
+    expect(testcasePush.detail.message).toBe(
+      "Cannot add testcases directly to a source-backed queue. Create a direct testcases queue instead.",
     );
   });
 });

@@ -12,6 +12,12 @@ export class AppError extends Error {
   fields?: Record<string, unknown>;
   /** Headers the response carries (`Retry-After`, the rate-limit headers). */
   headers?: Record<string, string>;
+  /**
+   * The body's `detail` is `{message, ...fields}` instead of the text: set on the conditions the
+   * reference answers that way (its clients read `detail.message` there, and `detail` as text
+   * everywhere else). server/http/README.md has the rule.
+   */
+  structuredDetail = false;
 
   constructor(status: number, code: string, detail: string, errors?: FieldError[]) {
     super(detail);
@@ -19,6 +25,13 @@ export class AppError extends Error {
     this.status = status;
     this.code = code;
     this.errors = errors;
+  }
+
+  /** This error with `detail` as the reference's object (`{message, ...fields}`), given `fields`. */
+  structured(fields?: Record<string, unknown>): this {
+    this.structuredDetail = true;
+    if (fields) this.fields = { ...this.fields, ...fields };
+    return this;
   }
 }
 

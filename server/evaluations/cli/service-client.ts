@@ -1,3 +1,5 @@
+import { errorText } from "@/shared/error-text";
+
 /** The service's REST API over HTTP with an API key: what the CI gate needs and nothing else. */
 export class ServiceClient {
   constructor(
@@ -15,7 +17,7 @@ export class ServiceClient {
     });
     const text = await response.text();
     const parsed = text ? JSON.parse(text) : undefined;
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${parsed?.detail ?? text}`);
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${errorText(parsed) ?? text}`);
     return parsed as T;
   }
 

@@ -40,7 +40,7 @@ export async function pushQueueItems(
   if (!found) throw new NotFoundError(`simple queue ${queueId} does not exist in this project`);
   const steps = readRunData(found.run.data).steps.filter((s) => s.type === "input");
   if (steps.some((s) => !isTracesStep(s) && !isTestcasesStep(s)))
-    throw new BadRequestError(MESSAGES[kind], "source_backed_queue");
+    throw new BadRequestError(MESSAGES[kind], "source_backed_queue").structured();
   const takes = steps.some(isTracesStep) ? "traces" : "testcases";
   if (takes !== kind)
     throw new BadRequestError(

@@ -75,7 +75,7 @@ export async function createQueues(
         throw new ConflictError(
           `run ${input.run_id} already has its default queue (${existing.id}); a run has at most one`,
           "default_queue_exists",
-        );
+        ).structured({ queue_id: existing.id });
     }
     const now = new Date();
     const [row] = await db
@@ -114,7 +114,7 @@ export async function editQueues(db: Executor, projectId: string, inputs: QueueI
       throw new ConflictError(
         `queue ${row.id} is its run's default queue and cannot be demoted`,
         "default_queue_demotion",
-      );
+      ).structured({ queue_id: row.id });
     }
     checkDefault({ ...input, flags: { is_default: input.flags?.is_default ?? row.flags.is_default } }, i);
     const [edited] = await db
@@ -148,7 +148,7 @@ export async function deleteQueues(db: Executor, projectId: string, ids: string[
     throw new ConflictError(
       `queue ${defaults.map((d) => d.id).join(", ")} is a run's default queue and cannot be deleted`,
       "default_queue_delete",
-    );
+    ).structured({ queue_ids: defaults.map((d) => d.id) });
   for (const runId of new Set(rows.map((r) => r.runId))) await openRunForWrite(db, projectId, runId);
   if (rows.length === 0) return [];
   return (
