@@ -1,6 +1,7 @@
 import { domainKeys, type DomainName, type DomainSpec } from "@/server/versioning";
 import { environmentsSpec } from "./environments/spec";
 import { evaluatorsSpec } from "./evaluators/spec";
+import { queriesSpec } from "./queries/spec";
 import { testsetsSpec } from "./testsets/spec";
 import { workflowsSpec } from "./workflows/spec";
 
@@ -10,6 +11,6 @@ export const DOMAIN_SPECS: Record<DomainName, DomainSpec> = {
   workflows: workflowsSpec,
   evaluators: evaluatorsSpec,
   testsets: testsetsSpec,
-  queries: { keys: domainKeys("queries") },
+  queries: queriesSpec,
   environments: environmentsSpec,
 };

@@ -1,5 +1,5 @@
 import type { ZodRawShape } from "zod";
-import type { Transaction } from "@/server/db";
+import type { Database, Transaction } from "@/server/db";
 import type { DomainKeys } from "./domains";
 import type { ArtifactRecord, RevisionRecord, VariantRecord } from "./records";
 
@@ -29,6 +29,20 @@ export interface PreparedCommit {
   eventAttributes?: Record<string, unknown>;
 }
 
+/** Who retrieved which revision, for a domain whose retrieve options read more (queries run themselves). */
+export interface RetrievedContext {
+  db: Database;
+  projectId: string;
+  userId: string;
+  revisionId: string;
+}
+
+/** A retrieved revision's data as a domain's retrieve options shaped it, and the paging state beside it. */
+export interface Shaped {
+  data: Record<string, unknown>;
+  windowing?: { next: string };
+}
+
 /** What one domain adds to the shared engine; everything else is the same for all six. */
 export interface DomainSpec {
   keys: DomainKeys;
@@ -36,9 +50,13 @@ export interface DomainSpec {
   prepareCommit?(ctx: CommitContext, payload: CommitPayload): Promise<PreparedCommit>;
   /** Options a retrieve of this domain takes besides the references (testsets: `include_testcases`, ...). */
   retrieveOptions?: ZodRawShape;
-  /** The retrieved revision's data as those options shape it, and paging state to return beside it. */
+  /**
+   * The retrieved revision's data as those options shape it, and paging state to return beside it
+   * (queries run themselves here, so it may read the database as the caller).
+   */
   shapeRetrieved?(
     data: Record<string, unknown>,
     options: Record<string, unknown>,
-  ): { data: Record<string, unknown>; windowing?: { next: string } };
+    retrieved: RetrievedContext,
+  ): Shaped | Promise<Shaped>;
 }

@@ -1,6 +1,6 @@
 export { FIRST_VARIANT_SLUG, createArtifact, freeSlug, insertArtifact, getArtifact, queryArtifacts } from "./artifacts";
 export { commitInTransaction, commitRevision, type CommitRequest, type CommitResult } from "./commit";
-export type { CommitContext, CommitPayload, DomainSpec, PreparedCommit } from "./domain-spec";
+export type { CommitContext, CommitPayload, DomainSpec, PreparedCommit, RetrievedContext, Shaped } from "./domain-spec";
 export {
   DEPLOYABLE,
   DOMAIN_NAMES,

@@ -154,3 +154,65 @@ describe("saved queries by reference", () => {
     expect(JSON.stringify(res.body.errors)).toContain("query_revision_ref");
   });
 });
+
+// The reference's loadable strategies for queries: a revision retrieve runs the query when asked.
+describe("query revision retrieve with include_trace_ids / include_traces", () => {
+  const retrieve = (body: Record<string, unknown>) =>
+    c.t.call("POST", "/api/queries/revisions/retrieve", { key: c.key, body });
+
+  it("answers the stored content only by default (no trace_ids, no traces)", async () => {
+    const res = await retrieve({ query_revision_ref: { id: firstRevision } });
+    expectStatus(res, 200);
+    expect(res.body.query_revision.data.filtering).toEqual(ERRORS);
+    expect(res.body.query_revision.data.trace_ids).toBeUndefined();
+    expect(res.body.query_revision.data.traces).toBeUndefined();
+  });
+
+  it("include_trace_ids runs the revision's filtering and returns the matching ids only", async () => {
+    const res = await retrieve({ query_ref: { slug: savedQuery.slug }, include_trace_ids: true });
+    expectStatus(res, 200);
+    const data = res.body.query_revision.data;
+    expect([...data.trace_ids].sort()).toEqual(sorted(ids.failed, ids.slow));
+    expect(data.traces).toBeUndefined();
+    expect(data.filtering).toEqual(SLOW);
+  });
+
+  it("include_traces returns the trees and their ids, paged by the request's windowing over the stored one", async () => {
+    const res = await retrieve({ query_ref: { slug: savedQuery.slug }, include_traces: true, windowing: { limit: 1 } });
+    expectStatus(res, 200);
+    const data = res.body.query_revision.data;
+    expect(data.traces).toHaveLength(1);
+    expect(data.trace_ids).toEqual([data.traces[0].trace_id]);
+    expect(typeof data.traces[0].spans).toBe("object");
+    expect(data.trace_ids[0]).toBe(ids.slow);
+    expect(res.body.windowing?.next).toBeDefined();
+    const rest = await retrieve({
+      query_ref: { slug: savedQuery.slug },
+      include_trace_ids: true,
+      windowing: { limit: 10, next: res.body.windowing.next },
+    });
+    expectStatus(rest, 200);
+    expect(rest.body.query_revision.data.trace_ids).toEqual([ids.failed]);
+    expect(rest.body.windowing).toBeUndefined();
+  });
+
+  it("a filter that matches nothing gives empty lists; windowing alone or a span-focused query is refused", async () => {
+    const ghost = await c.t.call("POST", "/api/simple/queries/", {
+      key: c.key,
+      body: {
+        query: { slug: `${prefix}-ghost`, data: { filtering: filtering({ field: "span_name", value: "never" }) } },
+      },
+    });
+    expectStatus(ghost, 200);
+    const none = await retrieve({ query_ref: { slug: `${prefix}-ghost` }, include_traces: true });
+    expectStatus(none, 200);
+    expect(none.body.query_revision.data).toMatchObject({ trace_ids: [], traces: [] });
+
+    const alone = await retrieve({ query_ref: { slug: savedQuery.slug }, windowing: { limit: 1 } });
+    expectStatus(alone, 400);
+    expect(alone.body.code).toBe("windowing_without_traces");
+    const spansOnly = await retrieve({ query_ref: { slug: `${prefix}-spans` }, include_trace_ids: true });
+    expectStatus(spansOnly, 409);
+    expect(spansOnly.body.code).toBe("focus_conflict");
+  });
+});

@@ -1,6 +1,6 @@
 import { one, pageBody } from "@/server/http/envelope";
 import { serializedJson, type SerializedJson } from "@/server/http/reply";
-import { defineRoute, type AnyRoute } from "@/server/http/route";
+import { defineRoute, type AnyRoute, type RequestContext } from "@/server/http/route";
 import { commitRevision, type CommitRequest } from "../commit";
 import type { DomainSpec } from "../domain-spec";
 import { revisionCacheFor, type Retrieval } from "../cache/revision-cache";
@@ -64,12 +64,18 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       );
     return answer;
   };
-  /** The retrieval, with the revision's data as the domain's retrieve options shape it (testsets). */
-  const answer = (found: Retrieval, options: Record<string, unknown>) => {
+  /** The retrieval, with the revision's data as the domain's retrieve options shape it (testsets, queries). */
+  const answer = async (ctx: RequestContext<"api_key">, found: Retrieval, options: Record<string, unknown>) => {
     if (!spec.shapeRetrieved) return serializedResponse(found);
     const response: Record<string, unknown> = retrievalResponse(found);
     const revision = response[keys.revision] as { data?: Record<string, unknown> };
-    const shaped = spec.shapeRetrieved(revision.data ?? {}, options);
+    const { projectId, userId } = scopeOf(ctx);
+    const shaped = await spec.shapeRetrieved(revision.data ?? {}, options, {
+      db: ctx.app.db,
+      projectId,
+      userId,
+      revisionId: found.revision.id,
+    });
     return {
       ...response,
       [keys.revision]: { ...revision, data: shaped.data },
@@ -187,7 +193,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
           cache: revisionCacheFor(ctx.app),
           splitKey: ctx.header(SPLIT_KEY_HEADER) ?? undefined,
         });
-        return answer(found, body);
+        return answer(ctx, found, body);
       },
     }),
     defineRoute({
@@ -205,6 +211,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
         const { refs, embeds } = retrieveRequest(body, true);
         if (!inline)
           return answer(
+            ctx,
             await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refs, {
               resolve: true,
               embeds,
