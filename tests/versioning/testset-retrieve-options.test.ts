@@ -56,6 +56,24 @@ describe("testset revision retrieve options", () => {
     expect(descending.body.testset_revision.data.testcase_ids).toEqual([rows[4].id]);
   });
 
+  it("an empty testset gives empty lists, and a limit past the rows gives them all", async () => {
+    const empty = await c.t.call("POST", "/api/simple/testsets/", {
+      key: c.key,
+      body: { testset: { slug: uniq("empty"), data: { testcases: [] } } },
+    });
+    expectStatus(empty, 200);
+    const res = await c.t.call("POST", "/api/testsets/revisions/retrieve", {
+      key: c.key,
+      body: { testset_revision_ref: { id: empty.body.testset.revision_id } },
+    });
+    expectStatus(res, 200);
+    expect(res.body.testset_revision.data).toMatchObject({ testcase_ids: [], testcases: [] });
+    const all = await retrieve({ windowing: { limit: 10_000 } });
+    expect(all.body.testset_revision.data.testcase_ids).toHaveLength(5);
+    expect(all.body.testset_revision.data.testcases).toHaveLength(5);
+    expect(all.body.windowing).toBeUndefined();
+  });
+
   it("refuses a cursor that is no row of the revision (400) and options of another domain (422)", async () => {
     const bad = await retrieve({ windowing: { next: "01900000-0000-7000-8000-000000000000" } });
     expectStatus(bad, 400);
@@ -67,5 +85,9 @@ describe("testset revision retrieve options", () => {
       }),
       422,
     );
+    // Trace options are the query retrieve's (the reference's testset request has none).
+    const traces = await retrieve({ include_trace_ids: true });
+    expectStatus(traces, 422);
+    expect(JSON.stringify(traces.body.errors)).toContain("include_trace_ids");
   });
 });
