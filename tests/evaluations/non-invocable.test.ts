@@ -92,6 +92,32 @@ describe("evaluations over applications the service does not invoke", () => {
     }
   });
 
+  it("a run over an application without data takes the slice operations clients send, never invoking it", async () => {
+    const app = await createEntity(t, key, "applications", "application", { slug: "empty-app", data: {} });
+    const res = await create({ testset_steps: [testset], application_steps: [app.revision_id], repeats: 1 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const id = res.body.evaluation.id;
+    await waitFor(t, key, id, finished);
+    const call = async (path: string, body: unknown, status = 200) => {
+      const r = await t.call("POST", `/api/simple/evaluations/${id}/${path}`, { key, body });
+      expect(r.status, `${path}: ${JSON.stringify(r.body)}`).toBe(status);
+      return r.body;
+    };
+    const probed = (await call("probe", {})).results.filter((r: { step_key: string }) =>
+      r.step_key.startsWith("application-"),
+    );
+    expect(probed.map((r: { error?: { code: string } }) => r.error?.code)).toEqual(["not_invocable", "not_invocable"]);
+    await call("process", { overwrite: true }, 202);
+    const again = await waitFor(t, key, id, finished);
+    expect(again.data.status).not.toBe("success");
+    const added = await call("scenarios/add", { count: 1 });
+    expect(added.scenarios).toHaveLength(1);
+    await call("prune", { scenario_ids: [added.scenarios[0].id] }, 204);
+    expect((await call("repeats/set", { repeats: 2 })).run.data.repeats).toBe(2);
+    for (const cell of (await cellsOf(id)).filter((c) => c.step_key.startsWith("application-")))
+      expect(cell.error?.code).toBe("not_invocable");
+  });
+
   it("still refuses a revision that does not exist (400 naming it)", async () => {
     const res = await create({ testset_steps: [testset], application_steps: ["01900000-0000-7000-8000-000000000000"] });
     expect(res.status).toBe(400);

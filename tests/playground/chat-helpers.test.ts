@@ -43,6 +43,11 @@ describe("chatErrorMessage", () => {
     );
     expect(chatErrorMessage(new Error("Failed to fetch"))).toBe("Failed to fetch");
   });
+
+  it("reads the reference's object form of detail (a 500, a conflict) as its message", () => {
+    const body = { detail: { message: "Internal server error; quote request id r1", request_id: "r1" }, code: "x" };
+    expect(chatErrorMessage(new Error(JSON.stringify(body)))).toBe("Internal server error; quote request id r1");
+  });
 });
 
 describe("usage", () => {
