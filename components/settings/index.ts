@@ -4,3 +4,4 @@ export { DeployGateSection } from "./deploy-gate-section";
 export { ModelPricesSection } from "./model-prices-section";
 export { AuditLogSection } from "./audit-log-section";
 export { RedactionSection } from "./redaction-section";
+export { RetentionSection } from "./retention-section";

@@ -3,6 +3,7 @@ import { analyticsRoutes } from "@/server/analytics";
 import { accountRoutes } from "@/server/auth/account-routes";
 import { auditRoutes } from "@/server/audit";
 import { redactionRoutes } from "@/server/redaction";
+import { retentionRoutes } from "@/server/retention";
 import { controlsRoutes } from "@/server/controls";
 import { authRoutes } from "@/server/auth/routes";
 import { automationRoutes, referenceTriggerRoutes } from "@/server/automations";
@@ -42,6 +43,7 @@ export const apiRoutes: AnyRoute[] = [
   ...controlsRoutes,
   ...auditRoutes,
   ...redactionRoutes,
+  ...retentionRoutes,
   ...monitorRoutes,
   ...cronRoutes,
 ];

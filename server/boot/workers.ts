@@ -6,6 +6,7 @@ import { processWide } from "@/server/core/process-wide";
 import type { AppContext } from "@/server/core/app-context";
 import { evaluationWorker } from "@/server/evaluations";
 import { monitorWorker } from "@/server/monitors";
+import { retentionWorkers } from "@/server/retention";
 import { spanIngestWorker } from "@/server/tracing";
 import { webhookWorker } from "@/server/webhooks";
 import type { BackgroundWorker, RunningWorker } from "@/server/worker";
@@ -21,6 +22,7 @@ export const BACKGROUND_WORKERS: BackgroundWorker[] = [
   automationWorker,
   canaryWorker,
   monitorWorker,
+  ...retentionWorkers,
 ];
 
 /** Starts every registered worker; the app process does this unless WORKERS=off. */

@@ -5,6 +5,7 @@ import { analyticsRouter } from "./routers/analytics";
 import { apiKeysRouter } from "./routers/api-keys";
 import { auditRouter } from "./routers/audit";
 import { redactionRouter } from "./routers/redaction";
+import { retentionRouter } from "./routers/retention";
 import { catalogRouter } from "./routers/catalog";
 import { chatSessionsRouter } from "./routers/chat-sessions";
 import { connectionsRouter } from "./routers/connections";
@@ -33,6 +34,7 @@ export const appRouter = createTRPCRouter({
   apiKeys: apiKeysRouter,
   audit: auditRouter,
   redaction: redactionRouter,
+  retention: retentionRouter,
   catalog: catalogRouter,
   chatSessions: chatSessionsRouter,
   connections: connectionsRouter,

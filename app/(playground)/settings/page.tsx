@@ -6,6 +6,7 @@ import {
   MembersSection,
   ModelPricesSection,
   RedactionSection,
+  RetentionSection,
 } from "@/components/settings";
 import { AliasesSection, AllowlistsSection, BudgetsSection, RateLimitsSection } from "@/components/controls";
 import { PageContainer, PageHeader } from "@/components/shell";
@@ -28,6 +29,7 @@ export default function SettingsPage() {
       <AllowlistsSection />
       <AliasesSection />
       <RedactionSection />
+      <RetentionSection />
       <AuditLogSection />
     </PageContainer>
   );

@@ -20,3 +20,4 @@ export * from "./audit";
 export * from "./canaries";
 export * from "./redaction";
 export * from "./monitors";
+export * from "./retention";

@@ -1,0 +1,192 @@
+import { TRPCError } from "@trpc/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Principal } from "@/server/auth";
+import { rawQuery } from "@/server/db";
+import { RETENTION_KINDS, retentionPass } from "@/server/retention";
+import { drainIngestQueue, recordSpans } from "@/server/tracing";
+import { createCaller, createContextFrom } from "@/server/trpc";
+import { createTestApp, type TestApp } from "../helpers/test-app";
+import { countRows, DAY_MS, plantAged } from "./plant";
+
+let t: TestApp;
+let key: string;
+let projectId: string;
+let owner: Principal;
+let agentId: string;
+const callerFor = (principal: Principal) => createCaller(createContextFrom(t.context, { principal }));
+const THIRTY_DAYS = {
+  traces_days: 30,
+  runs_days: 30,
+  chat_sessions_days: 30,
+  evaluation_results_days: 30,
+  events_days: 30,
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const p = await t.newProject("retention");
+  key = p.key;
+  projectId = p.projectId;
+  owner = { projectId, userId: p.userId, role: "owner" };
+  agentId = (await callerFor(owner).agents.create({ name: "Kept a while" })).agent.id;
+});
+afterAll(() => t.close());
+
+describe("retention settings API", () => {
+  it("keeps everything by default", async () => {
+    const r = await t.call("GET", "/api/retention/settings", { key });
+    expect(r.status).toBe(200);
+    expect(r.body.retention).toEqual({
+      traces_days: null,
+      runs_days: null,
+      chat_sessions_days: null,
+      evaluation_results_days: null,
+      events_days: null,
+    });
+  });
+
+  it("refuses bad values with a 4xx naming the field, and stores nothing", async () => {
+    const bad: [unknown, RegExp][] = [
+      [{ ...THIRTY_DAYS, runs_days: 0 }, /runs_days/],
+      [{ ...THIRTY_DAYS, events_days: 1.5 }, /events_days/],
+      [{ ...THIRTY_DAYS, traces_days: "30" }, /traces_days/],
+      [{ ...THIRTY_DAYS, chat_sessions_days: 100_000 }, /chat_sessions_days/],
+      [{ runs_days: 30 }, /traces_days/],
+      [{ ...THIRTY_DAYS, spans_days: 3 }, /spans_days/],
+    ];
+    for (const [body, named] of bad) {
+      const r = await t.call("PUT", "/api/retention/settings", { key, body });
+      expect(r.status, JSON.stringify(body)).toBe(422);
+      expect(JSON.stringify(r.body), JSON.stringify(body)).toMatch(named);
+    }
+    // Longer than the server's own partition drop would be a promise it cannot keep.
+    const config = t.context.config;
+    t.context.config = { ...config, tracing: { ...config.tracing, retentionDays: 10 } };
+    try {
+      const r = await t.call("PUT", "/api/retention/settings", { key, body: THIRTY_DAYS });
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ code: "retention_exceeds_server" });
+      expect(r.body.detail).toMatch(/traces_days.*10 days/);
+    } finally {
+      t.context.config = config;
+    }
+    expect((await t.call("GET", "/api/retention/settings", { key })).body.retention.runs_days).toBeNull();
+    await expect(callerFor({ ...owner, role: "member" }).retention.set(THIRTY_DAYS)).rejects.toBeInstanceOf(TRPCError);
+  });
+
+  it("stores a change, answers it back, and audits it once with before and after", async () => {
+    const r = await t.call("PUT", "/api/retention/settings", { key, body: { ...THIRTY_DAYS, events_days: null } });
+    expect(r.status).toBe(200);
+    expect((await t.call("GET", "/api/retention/settings", { key })).body.retention).toEqual({
+      ...THIRTY_DAYS,
+      events_days: null,
+    });
+    const audit = await t.call("GET", "/api/audit?action=retention_settings.updated", { key });
+    expect(audit.body.audit_entries).toHaveLength(1);
+    expect(audit.body.audit_entries[0]).toMatchObject({
+      target: { type: "retention_settings", id: projectId },
+      before: { runs_days: null },
+      after: { runs_days: 30, events_days: null },
+    });
+    expect(audit.body.audit_entries[0].actor.type).toBe("api_key");
+  });
+});
+
+describe("retention workers", () => {
+  it("delete exactly what is past its age, in bounded batches, while writes go on", async () => {
+    expect((await t.call("PUT", "/api/retention/settings", { key, body: THIRTY_DAYS })).status).toBe(200);
+    const other = await t.newProject("untouched");
+    const otherAgent = (
+      await callerFor({ projectId: other.projectId, userId: other.userId, role: "owner" }).agents.create({ name: "x" })
+    ).agent.id;
+    const now = t.context.now().getTime();
+    const old = [];
+    for (let i = 0; i < 3; i++)
+      old.push(await plantAged(t.context.db, projectId, agentId, new Date(now - 31 * DAY_MS)));
+    const young = await plantAged(t.context.db, projectId, agentId, new Date(now - 29 * DAY_MS));
+    // Another project without retention keeps its old rows.
+    await plantAged(t.context.db, other.projectId, otherAgent, new Date(now - 400 * DAY_MS));
+    const span = (i: number, ageDays: number) => ({
+      trace_id: (ageDays * 1000 + i + 1).toString(16).padStart(32, "0"),
+      span_id: (i + 1).toString(16).padStart(16, "0"),
+      span_name: `s${i}`,
+      start_time: new Date(now - ageDays * DAY_MS).toISOString(),
+      end_time: new Date(now - ageDays * DAY_MS + 1000).toISOString(),
+    });
+    await recordSpans(
+      t.context.db,
+      projectId,
+      [...Array.from({ length: 25 }, (_, i) => span(i, 31)), ...Array.from({ length: 4 }, (_, i) => span(i, 29))],
+      { config: t.context.config.tracing },
+    );
+    await drainIngestQueue(t.context);
+    const before = await countRows(t.context.db, projectId);
+    expect(before).toMatchObject({ spans: 29, runs: 4, run_events: 8, chat_sessions: 4, results: 4, deliveries: 4 });
+
+    // A writer keeps adding current rows of every kind between the passes.
+    let writes = 0;
+    const write = async () => {
+      await plantAged(t.context.db, projectId, agentId, new Date());
+      await recordSpans(t.context.db, projectId, [span(100 + writes, 0)], { config: t.context.config.tracing });
+      await drainIngestQueue(t.context);
+      writes++;
+    };
+    const BATCH = 7;
+    const passes: Record<string, number[]> = {};
+    for (const kind of RETENTION_KINDS) {
+      passes[kind.name] = [];
+      for (;;) {
+        const [deleted] = await Promise.all([retentionPass(t.context, kind, { batch: BATCH }), write()]);
+        passes[kind.name].push(deleted);
+        if (deleted === 0) break;
+      }
+    }
+    // One statement per project and pass, each at most a batch: 25 old spans take 7, 7, 7, 4.
+    expect(passes.traces).toEqual([7, 7, 7, 4, 0]);
+    // Children first: the 6 log batches (7 is a batch), then the 3 runs.
+    expect(passes.runs).toEqual([6, 3, 0]);
+    expect(passes["chat-sessions"]).toEqual([3, 0]);
+    expect(passes["evaluation-results"]).toEqual([3, 3, 0]);
+    expect(passes.events).toEqual([3, 3, 0]);
+
+    const after = await countRows(t.context.db, projectId);
+    expect(after).toEqual({
+      spans: 4 + writes,
+      runs: 1 + writes,
+      run_events: 2 * (1 + writes),
+      chat_sessions: 1 + writes,
+      // The evaluation and its summary stay; its scenarios and results go.
+      evaluations: 4 + writes,
+      scenarios: 1 + writes,
+      results: 1 + writes,
+      // The agent's commit event is recent (and not yet fanned out).
+      events: before.events - 3 + writes,
+      deliveries: 1 + writes,
+    });
+    const gone = await rawQuery<{ n: number }>(
+      t.context.db,
+      `select (select count(*) from agent_runs where id = any($1::text[]))
+            + (select count(*) from chat_sessions where id = any($2::text[]))
+            + (select count(*) from events where id = any($3::uuid[])) as n`,
+      [old.map((o) => o.runId), old.map((o) => o.sessionId), old.map((o) => o.eventId)],
+    );
+    expect(Number(gone[0].n)).toBe(0);
+    expect(await countRows(t.context.db, other.projectId)).toMatchObject({
+      runs: 1,
+      chat_sessions: 1,
+      results: 1,
+      deliveries: 1,
+    });
+
+    // Two days later the young rows are past 30 days too (the clock is injected, nothing waits).
+    t.advanceClock(2 * DAY_MS);
+    for (const kind of RETENTION_KINDS) while ((await retentionPass(t.context, kind)) > 0);
+    const [left] = await rawQuery<{ n: number }>(
+      t.context.db,
+      `select count(*)::int as n from agent_runs where id = $1`,
+      [young.runId],
+    );
+    expect(left.n).toBe(0);
+    expect((await countRows(t.context.db, projectId)).spans).toBe(writes);
+  });
+});
