@@ -1,2 +1,2 @@
 export { EVENTS_CHANNEL } from "./notify";
-export { capped, emitEvent, serializedAttributes, type SerializedAttributes } from "./emit";
+export { capped, drainEvents, emitEvent, serializedAttributes, type SerializedAttributes } from "./emit";

@@ -1,6 +1,7 @@
 import { recordAudit } from "@/server/audit";
 import type { Database } from "@/server/db";
 import { rawQuery } from "@/server/db";
+import { drainEvents } from "@/server/events";
 import { eraseData, type ErasureCounts } from "./erase-data";
 
 export interface DataDeletion {
@@ -14,6 +15,8 @@ export interface DataDeletion {
  * an error (a retried request answers the same way), its entry says zero.
  */
 export async function deleteChatSessionData(db: Database, projectId: string, sessionId: string): Promise<DataDeletion> {
+  // Read events this process still holds (a trace read a moment ago) are written first, so they go too.
+  await drainEvents(db);
   return db.transaction(async (tx) => {
     const deleted = await eraseData(tx, projectId, { sessionIds: [sessionId], runIds: [], traceIds: [] });
     return audited(tx, projectId, { type: "chat_session", id: sessionId }, deleted);
@@ -26,6 +29,7 @@ export async function deleteChatSessionData(db: Database, projectId: string, ses
  * belong to, with everything linked to them.
  */
 export async function deleteUserData(db: Database, projectId: string, userId: string): Promise<DataDeletion> {
+  await drainEvents(db);
   return db.transaction(async (tx) => {
     const sessions = await rawQuery<{ id: string }>(
       tx,

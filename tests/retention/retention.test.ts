@@ -190,3 +190,46 @@ describe("retention workers", () => {
     expect((await countRows(t.context.db, projectId)).spans).toBe(writes);
   });
 });
+
+describe.skipIf(process.env.DATABASE_URL === undefined)("retention beside a writer (PostgreSQL)", () => {
+  it("skips a row a writer holds instead of waiting for it, and deletes it once the writer is done", async () => {
+    const p = await t.newProject("held");
+    const principal: Principal = { projectId: p.projectId, userId: p.userId, role: "owner" };
+    await callerFor(principal).retention.set({ ...THIRTY_DAYS, traces_days: null });
+    const agent = (await callerFor(principal).agents.create({ name: "held" })).agent.id;
+    const old = new Date(t.context.now().getTime() - 40 * DAY_MS);
+    const held = await plantAged(t.context.db, p.projectId, agent, old);
+    const free = await plantAged(t.context.db, p.projectId, agent, old);
+    const sessions = RETENTION_KINDS.find((k) => k.name === "chat-sessions")!;
+    let release!: () => void;
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const writer = t.context.db.transaction(async (tx) => {
+      await rawQuery(tx, `select 1 from chat_sessions where project_id = $1 and id = $2 for update`, [
+        p.projectId,
+        held.sessionId,
+      ]);
+      locked();
+      await new Promise<void>((resolve) => (release = resolve));
+      await rawQuery(tx, `update chat_sessions set title = 'still writing' where project_id = $1 and id = $2`, [
+        p.projectId,
+        held.sessionId,
+      ]);
+    });
+    await isLocked;
+    // The pass ends while the writer still holds its row: it was skipped, not waited for.
+    expect(await retentionPass(t.context, sessions)).toBe(1);
+    const ids = async () =>
+      (
+        await rawQuery<{ id: string }>(t.context.db, `select id from chat_sessions where project_id = $1`, [
+          p.projectId,
+        ])
+      ).map((r) => r.id);
+    expect(await ids()).toEqual([held.sessionId]);
+    expect(await ids()).not.toContain(free.sessionId);
+    release();
+    await writer;
+    expect(await retentionPass(t.context, sessions)).toBe(1);
+    expect(await ids()).toEqual([]);
+  });
+});
