@@ -12,6 +12,8 @@ export const METRIC_NAMES = [
   "ttft_p99",
   "tokens",
   "cost",
+  "score_mean",
+  "score_pass_rate",
   "budget_use",
 ] as const;
 export type MetricName = (typeof METRIC_NAMES)[number];
@@ -25,7 +27,12 @@ export interface MetricFigures {
   costs: Record<string, number>;
   latency_ms: { mean: number; p50: number; p90: number; p99: number };
   ttft_ms: { count: number; p50: number; p90: number; p99: number };
+  scores: { count: number; score_count: number; mean?: number; verdict_count: number; pass_rate?: number };
 }
+
+/** The metrics of a live evaluation's evaluator: read from the score roll-ups, one evaluator at a time. */
+export const isScoreMetric = (name: MetricName): name is "score_mean" | "score_pass_rate" =>
+  name === "score_mean" || name === "score_pass_rate";
 
 /** A metric's value over a window and how many samples it rests on; null value: nothing to read. */
 export interface Reading {
@@ -35,10 +42,13 @@ export interface Reading {
 
 /**
  * The monitored figure of a window's metrics. Samples are the window's runs (or spans), or those
- * that report time to first token for the ttft metrics. `count` is never without a value: zero
+ * that report time to first token for the ttft metrics, or the evaluator's results with a score
+ * (`score_mean`) or a pass/fail verdict (`score_pass_rate`). `count` is never without a value: zero
  * runs is what a "traffic stopped" monitor watches. Pure.
  */
 export function readMetric(name: MetricName, m: MetricFigures, usageKind = "total"): Reading {
+  if (name === "score_mean") return { value: m.scores.mean ?? null, samples: m.scores.score_count };
+  if (name === "score_pass_rate") return { value: m.scores.pass_rate ?? null, samples: m.scores.verdict_count };
   const samples = name.startsWith("ttft_") ? m.ttft_ms.count : m.count;
   const some = (v: number): Reading => ({ value: samples > 0 ? v : null, samples });
   switch (name) {
@@ -74,7 +84,7 @@ export function readMetric(name: MetricName, m: MetricFigures, usageKind = "tota
 /** How a metric reads in a message: a rate as a percent, money in USD, times in ms. */
 export function formatValue(name: MetricName, value: number | null): string {
   if (value === null) return "no data";
-  if (name === "error_rate") return `${round(value * 100, 2)}%`;
+  if (name === "error_rate" || name === "score_pass_rate") return `${round(value * 100, 2)}%`;
   if (name === "budget_use") return `${round(value, 1)}%`;
   if (name === "cost") return `$${round(value, 6)}`;
   if (name.startsWith("latency") || name.startsWith("ttft")) return `${round(value, 1)} ms`;
@@ -96,5 +106,7 @@ export const METRIC_LABELS: Record<MetricName, string> = {
   ttft_p99: "time to first token p99",
   tokens: "tokens",
   cost: "cost",
+  score_mean: "mean evaluator score",
+  score_pass_rate: "evaluator pass rate",
   budget_use: "budget use",
 };

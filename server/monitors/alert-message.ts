@@ -1,4 +1,4 @@
-import { formatValue, METRIC_LABELS } from "@/shared/monitor-metrics";
+import { formatValue, isScoreMetric, METRIC_LABELS } from "@/shared/monitor-metrics";
 import type { MetricName, ScopeKind } from "./monitor-input";
 import type { AlertKind } from "./next-state";
 
@@ -45,7 +45,8 @@ export function alertLinks(f: AlertFacts): { analytics: string; monitor: string 
 export function alertTitle(f: AlertFacts): string {
   const label = METRIC_LABELS[f.metric];
   const value = formatValue(f.metric, f.value);
-  const samples = f.metric === "budget_use" ? "" : `, ${f.samples} ${f.focus === "run" ? "runs" : "spans"}`;
+  const unit = isScoreMetric(f.metric) ? "scored results" : f.focus === "run" ? "runs" : "spans";
+  const samples = f.metric === "budget_use" ? "" : `, ${f.samples} ${unit}`;
   const context = `(${windowText(f.windowSeconds)} window${samples})`;
   if (f.kind === "resolved") {
     const why =

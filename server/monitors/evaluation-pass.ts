@@ -9,7 +9,7 @@ import { emitEvent } from "@/server/events";
 import { alertAttributes, type AlertFacts } from "./alert-message";
 import { githubDispatchPayload, slackPayload, teamsPayload } from "./channel-payloads";
 import { dueEvaluations } from "./evaluation-times";
-import { readMetric, type Reading } from "@/shared/monitor-metrics";
+import { isScoreMetric, readMetric, type Reading } from "@/shared/monitor-metrics";
 import type { MetricName, ScopeKind } from "./monitor-input";
 import type { MonitorRow, StoredChannel } from "./monitor-store";
 import { nextState, type Before } from "./next-state";
@@ -28,7 +28,7 @@ interface Evaluation {
 }
 
 const metricOf = (m: MonitorRow) =>
-  m.metric as { name: MetricName; focus: "run" | "span"; usage_kind?: string; budget_id?: string };
+  m.metric as { name: MetricName; focus: "run" | "span"; usage_kind?: string; budget_id?: string; evaluator?: string };
 const scopeOf = (m: MonitorRow) => m.scope as { kind: ScopeKind; value?: string };
 
 /** The one per-kind map a metric reads, if any: the others are left out of the statement. */
@@ -130,6 +130,7 @@ async function readAll(tx: Transaction, evaluations: Evaluation[]): Promise<void
       oldest: new Date(e.at.getTime() - e.monitor.windowSeconds * 1000),
       newest: e.at,
       maps: mapsFor(metricOf(e.monitor).name),
+      ...(isScoreMetric(metricOf(e.monitor).name) ? { scores: { evaluator: metricOf(e.monitor).evaluator! } } : {}),
     }));
     const totals = await queryWindowTotals(tx, requests);
     chunk.forEach((e, j) => {

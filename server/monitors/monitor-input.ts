@@ -15,6 +15,14 @@ export const metricSchema = z.strictObject({
   focus: z.enum(["run", "span"]).optional().describe("run (default): root spans of runs; span: every span"),
   usage_kind: z.string().min(1).max(64).optional().describe("tokens and cost: which usage kind to sum (default total)"),
   budget_id: z.uuid().optional().describe("budget_use: the budget whose current window's use (percent) is watched"),
+  evaluator: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      "score_mean, score_pass_rate: the evaluator (its id) whose results in live evaluations are watched; required there",
+    ),
 });
 export type MetricInput = z.infer<typeof metricSchema>;
 
@@ -83,7 +91,9 @@ export const monitorInputSchema = z.strictObject({
     .min(1)
     .max(1_000_000)
     .optional()
-    .describe("Runs (or spans) the window needs before the monitor can fire; fewer is no_data. Default 1"),
+    .describe(
+      "Runs (or spans; for score metrics, scored results) the window needs before the monitor can fire; fewer is no_data. Default 1",
+    ),
   renotify_seconds: z
     .int()
     .min(300)

@@ -6,6 +6,7 @@ import type { Principal } from "@/server/core/principal";
 import { budgetUse } from "@/server/controls";
 import { urlRefusal } from "@/server/egress";
 import { monitorAlerts, monitors } from "@/server/db/schema";
+import { isScoreMetric } from "@/shared/monitor-metrics";
 import { defaultRecovery, type ChannelInput, type MonitorInput } from "./monitor-input";
 import { nextMinute } from "./evaluation-times";
 
@@ -66,6 +67,10 @@ async function columnsOf(app: AppContext, projectId: string, input: MonitorInput
   } else if (metric.budget_id) fail("monitor.metric.budget_id", "is only for budget_use");
   if (metric.usage_kind && metric.name !== "tokens" && metric.name !== "cost")
     fail("monitor.metric.usage_kind", "is only for tokens and cost");
+  if (isScoreMetric(metric.name)) {
+    if (!metric.evaluator) fail("monitor.metric.evaluator", `is required for ${metric.name}`);
+    if (metric.focus === "span") fail("monitor.metric.focus", "must be run for score metrics (scores belong to runs)");
+  } else if (metric.evaluator) fail("monitor.metric.evaluator", "is only for score_mean and score_pass_rate");
   const recovery = input.recovery_threshold ?? defaultRecovery(input.operator, input.threshold);
   if (input.operator === "above" ? recovery > input.threshold : recovery < input.threshold)
     fail(
@@ -90,6 +95,7 @@ async function columnsOf(app: AppContext, projectId: string, input: MonitorInput
 const compactMetric = (m: MonitorInput["metric"]) => ({
   ...(m.usage_kind ? { usage_kind: m.usage_kind } : {}),
   ...(m.budget_id ? { budget_id: m.budget_id } : {}),
+  ...(m.evaluator ? { evaluator: m.evaluator } : {}),
 });
 
 export async function createMonitor(app: AppContext, principal: Principal, input: MonitorInput): Promise<MonitorRow> {

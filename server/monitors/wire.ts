@@ -23,6 +23,7 @@ export const monitorWire = z.object({
     focus: z.enum(["run", "span"]),
     usage_kind: z.string().optional(),
     budget_id: z.string().optional(),
+    evaluator: z.string().optional(),
   }),
   scope: z.object({ kind: z.enum(SCOPE_KINDS), value: z.string().optional() }),
   window_seconds: z.number().int(),
