@@ -67,7 +67,7 @@ function triggerRoutes<B extends { id?: string }>(spec: {
   const getOfKind = async (app: AppContext, projectId: string, id: string, live: boolean) => {
     try {
       const row = await (live ? getLiveAutomation : getAutomation)(app.db, projectId, id);
-      if (row.kind !== spec.kind) throw new NotFoundError("", "");
+      if (row.kind !== spec.kind) throw new NotFoundError("", "trigger_not_found");
       return row;
     } catch (error) {
       if (error instanceof NotFoundError) throw new NotFoundError(`${label} not found`, "trigger_not_found");

@@ -55,6 +55,7 @@ export type AliasWire = z.infer<typeof aliasWire>;
 export const aliasesResource: ControlResource<AliasInput, AliasRow, AliasWire> = {
   path: "aliases",
   entity: "alias",
+  notFoundCode: "alias_not_found",
   entities: "aliases",
   label: "model alias",
   table: modelAliases,

@@ -30,6 +30,7 @@ export type AllowlistWire = z.infer<typeof allowlistWire>;
 export const allowlistsResource: ControlResource<AllowlistInput, AllowlistRow, AllowlistWire> = {
   path: "allowlists",
   entity: "allowlist",
+  notFoundCode: "allowlist_not_found",
   entities: "allowlists",
   label: "model allowlist",
   table: modelAllowlists,

@@ -41,6 +41,7 @@ export type BudgetWire = z.infer<typeof budgetWire>;
 export const budgetsResource: ControlResource<BudgetInput, BudgetRow, BudgetWire> = {
   path: "budgets",
   entity: "budget",
+  notFoundCode: "budget_not_found",
   entities: "budgets",
   label: "budget",
   table: budgets,

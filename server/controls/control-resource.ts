@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { PgTableWithColumns } from "drizzle-orm/pg-core";
 import type { z } from "zod";
 import type { AppContext } from "@/server/core/app-context";
-import { ConflictError, NotFoundError } from "@/server/core/errors";
+import { ConflictError, NotFoundError, type ErrorCodeOf } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { recordAudit } from "@/server/audit";
 import { announceControlsChange } from "./controls-cache";
@@ -21,6 +21,8 @@ export interface ControlResource<I, R extends { id: string }, W> {
   /** URL segment: `/api/controls/<path>/`. */
   path: string;
   entity: string;
+  /** The 404 code for an id that names none (`<entity>_not_found`). */
+  notFoundCode: ErrorCodeOf<404>;
   entities: string;
   /** What a person calls one, in messages. */
   label: string;
@@ -58,8 +60,7 @@ export async function getControl<I, R extends { id: string }, W>(
     .select()
     .from(table)
     .where(and(eq(table.id, id), eq(table.projectId, projectId)))) as R[];
-  if (!rows.length)
-    throw new NotFoundError(`No ${resource.label} ${id} in this project`, `${resource.entity}_not_found`);
+  if (!rows.length) throw new NotFoundError(`No ${resource.label} ${id} in this project`, resource.notFoundCode);
   return (await resource.toWire(app, rows))[0];
 }
 
@@ -124,8 +125,7 @@ export async function updateControl<I, R extends { id: string }, W>(
       return updated;
     }),
   )) as R[];
-  if (!rows.length)
-    throw new NotFoundError(`No ${resource.label} ${id} in this project`, `${resource.entity}_not_found`);
+  if (!rows.length) throw new NotFoundError(`No ${resource.label} ${id} in this project`, resource.notFoundCode);
   forgetControls(app, projectId);
   return (await resource.toWire(app, rows))[0];
 }

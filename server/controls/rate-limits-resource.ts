@@ -40,6 +40,7 @@ export type RateLimitWire = z.infer<typeof rateLimitWire>;
 export const rateLimitsResource: ControlResource<RateLimitInput, RateLimitRow, RateLimitWire> = {
   path: "rate-limits",
   entity: "rate_limit",
+  notFoundCode: "rate_limit_not_found",
   entities: "rate_limits",
   label: "rate limit",
   table: modelRateLimits,

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { AnyRoute } from "./route";
+import { errorCodes, type ErrorCode } from "@/server/core/errors";
+import type { AnyRoute, AuthMode } from "./route";
 
 const errorBody = z.object({
   detail: z
@@ -8,7 +9,9 @@ const errorBody = z.object({
       z.looseObject({ message: z.string(), code: z.string() }).describe("The conditions the reference answers so"),
     ])
     .describe("What went wrong, in words a person can act on: the text, or {message, code, ...fields}"),
-  code: z.string().describe("Stable snake_case code"),
+  code: z
+    .enum(Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]])
+    .describe("Stable snake_case code; server/core/errors/error-codes.ts says what each means"),
   errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });
 
@@ -22,10 +25,34 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, u
   return rest;
 }
 
-const errorResponse = (description: string) => ({
+/** An error answer; `codes`, when the framework knows them, narrows the `code` it can carry. */
+const errorResponse = (description: string, codes?: ErrorCode[]) => ({
   description,
-  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+  content: {
+    "application/json": {
+      schema: codes
+        ? { allOf: [{ $ref: "#/components/schemas/Error" }, { properties: { code: { enum: codes } } }] }
+        : { $ref: "#/components/schemas/Error" },
+    },
+  },
 });
+
+/** The refusals the router itself raises before a handler runs, per authentication mode. */
+const authErrors: Record<Exclude<AuthMode, "none">, { 401: ErrorCode[]; 403: ErrorCode[] }> = {
+  api_key: {
+    401: [
+      "missing_credentials",
+      "malformed_credentials",
+      "invalid_api_key",
+      "revoked_api_key",
+      "expired_api_key",
+      "member_removed",
+    ],
+    403: ["insufficient_role", "missing_scope"],
+  },
+  session: { 401: ["not_signed_in"], 403: ["cross_site_request", "no_project", "insufficient_role"] },
+  admin: { 401: ["missing_credentials", "invalid_admin_token"], 403: ["admin_disabled"] },
+};
 
 /** The success answer: the JSON body's schema, or what a route without a JSON body sends instead. */
 function successResponse(route: AnyRoute) {
@@ -45,6 +72,7 @@ function successResponse(route: AnyRoute) {
 export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; version: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
+    const auth: AuthMode = route.auth;
     const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
       name: m[1],
       in: "path",
@@ -56,14 +84,22 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; 
       ...(route.body
         ? {
             "400": errorResponse("Invalid JSON or a rule of the contract"),
-            "413": errorResponse("Body too large"),
-            "422": errorResponse("Body does not match the schema"),
+            "413": errorResponse("Body too large", ["payload_too_large"]),
+            "422": errorResponse("Body does not match the schema", ["validation_error"]),
           }
         : {}),
       ...(route.rawBody
-        ? { "400": errorResponse("Unreadable body or a rule of the contract"), "413": errorResponse("Body too large") }
+        ? {
+            "400": errorResponse("Unreadable body or a rule of the contract"),
+            "413": errorResponse("Body too large", ["payload_too_large"]),
+          }
         : {}),
-      ...(route.auth !== "none" ? { "401": errorResponse("Missing, malformed, unknown or revoked credentials") } : {}),
+      ...(auth !== "none"
+        ? {
+            "401": errorResponse("Missing, malformed, unknown or revoked credentials", authErrors[auth][401]),
+            "403": errorResponse("The credentials do not admit this operation", authErrors[auth][403]),
+          }
+        : {}),
     };
     const operation: Record<string, unknown> = {
       operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,

@@ -1,6 +1,6 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import type { AppContext } from "@/server/core/app-context";
-import { BadRequestError, NotFoundError } from "@/server/core/errors";
+import { BadRequestError, NotFoundError, type ErrorCodeOf } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import type { Principal } from "@/server/core/principal";
 import { budgetUse } from "@/server/controls";
@@ -24,7 +24,7 @@ export interface StoredChannel {
   sealed: string;
 }
 
-const fail = (path: string, detail: string, code = "invalid_monitor"): never => {
+const fail = (path: string, detail: string, code: ErrorCodeOf<400> = "invalid_monitor"): never => {
   throw new BadRequestError(`${path} ${detail}`, code, [{ path, message: detail }]);
 };
 

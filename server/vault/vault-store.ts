@@ -31,12 +31,16 @@ export class Vault {
     if (!credentialOf(data) && input.secret.kind !== "custom_provider") {
       const [path, detail, code] =
         input.secret.kind === "secret"
-          ? ["secret.data.value", "secret.data.value is required when creating a plain secret", "missing_value"]
-          : [
+          ? ([
+              "secret.data.value",
+              "secret.data.value is required when creating a plain secret",
+              "missing_value",
+            ] as const)
+          : ([
               "secret.data.provider.key",
               "secret.data.provider.key is required for a provider_key secret",
               "missing_key",
-            ];
+            ] as const);
       throw new BadRequestError(detail, code, [{ path, message: "required" }]);
     }
     const slug = slugify(input.header.name) || "secret";

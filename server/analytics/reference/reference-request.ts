@@ -1,4 +1,4 @@
-import { BadRequestError } from "@/server/core/errors";
+import { BadRequestError, type ErrorCodeOf } from "@/server/core/errors";
 import { microsToIso, parseTimestamp } from "@/server/tracing";
 import { SPEC_TYPES, type MetricSpec, type SpecType } from "./metric-blob";
 
@@ -136,6 +136,6 @@ function optionalEnum(value: unknown, key: string, allowed: string[]): string | 
   return value;
 }
 
-function bad(detail: string, code = "invalid_analytics_query"): never {
+function bad(detail: string, code: ErrorCodeOf<400> = "invalid_analytics_query"): never {
   throw new BadRequestError(detail, code);
 }

@@ -1,3 +1,5 @@
+import type { ErrorCode } from "./error-codes";
+
 /** A problem with a request, turned into an HTTP response in exactly one place (server/http). */
 export interface FieldError {
   path: string;
@@ -6,7 +8,7 @@ export interface FieldError {
 
 export class AppError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly errors?: FieldError[];
   /** Fields the body carries besides `detail` and `code` (what a refusal names: a budget, its spend). */
   fields?: Record<string, unknown>;
@@ -19,7 +21,7 @@ export class AppError extends Error {
    */
   structuredDetail = false;
 
-  constructor(status: number, code: string, detail: string, errors?: FieldError[]) {
+  constructor(status: number, code: ErrorCode, detail: string, errors?: FieldError[]) {
     super(detail);
     this.name = new.target.name;
     this.status = status;

@@ -1,26 +1,27 @@
 import { AppError, type FieldError } from "./app-error";
+import type { ErrorCodeOf } from "./error-codes";
 
 /** Input the contract rejects (the interface contract "400" and "rejected" rows). */
 export class BadRequestError extends AppError {
-  constructor(detail: string, code = "bad_request", errors?: FieldError[]) {
+  constructor(detail: string, code: ErrorCodeOf<400> = "bad_request", errors?: FieldError[]) {
     super(400, code, detail, errors);
   }
 }
 
 export class UnauthorizedError extends AppError {
-  constructor(detail: string, code = "unauthorized") {
+  constructor(detail: string, code: ErrorCodeOf<401>) {
     super(401, code, detail);
   }
 }
 
 export class ForbiddenError extends AppError {
-  constructor(detail: string, code = "forbidden") {
+  constructor(detail: string, code: ErrorCodeOf<403>) {
     super(403, code, detail);
   }
 }
 
 export class NotFoundError extends AppError {
-  constructor(detail: string, code = "not_found") {
+  constructor(detail: string, code: ErrorCodeOf<404> = "not_found") {
     super(404, code, detail);
   }
 }
@@ -34,7 +35,7 @@ export class MethodNotAllowedError extends AppError {
 }
 
 export class ConflictError extends AppError {
-  constructor(detail: string, code = "conflict", errors?: FieldError[]) {
+  constructor(detail: string, code: ErrorCodeOf<409>, errors?: FieldError[]) {
     super(409, code, detail, errors);
   }
 }
@@ -66,7 +67,7 @@ export class TooManyRequestsError extends AppError {
   constructor(
     detail: string,
     readonly retryAfterSeconds: number,
-    code = "too_many_requests",
+    code: ErrorCodeOf<429>,
   ) {
     super(429, code, detail);
   }
@@ -74,7 +75,7 @@ export class TooManyRequestsError extends AppError {
 
 /** The request is understood but its content type or encoding is not one the route reads. */
 export class UnsupportedMediaTypeError extends AppError {
-  constructor(detail: string, code = "unsupported_media_type") {
+  constructor(detail: string, code: ErrorCodeOf<415> = "unsupported_media_type") {
     super(415, code, detail);
   }
 }

@@ -12,3 +12,4 @@ export {
   UnauthorizedError,
   describeFieldErrors,
 } from "./http-errors";
+export { errorCodes, statusesOf, type ErrorCode, type ErrorCodeOf } from "./error-codes";

@@ -1,4 +1,4 @@
-import { BadRequestError, isAppError } from "@/server/core/errors";
+import { BadRequestError, isAppError, type AppError, type ErrorCode } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
 import {
   DEPLOYABLE,
@@ -56,7 +56,11 @@ export async function normalizeEntry(
     return revisionReferences(keys, revision);
   } catch (error) {
     if (isAppError(error)) {
-      throw new (error.constructor as typeof BadRequestError)(`${field}: ${error.message}`, error.code);
+      // The same class again (a 404 stays a 404), its message prefixed with the field.
+      throw new (error.constructor as new (detail: string, code: ErrorCode) => AppError)(
+        `${field}: ${error.message}`,
+        error.code,
+      );
     }
     throw error;
   }
