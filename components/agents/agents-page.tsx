@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { PageContainer, PageHeader } from "@/components/shell";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Button, Card, EmptyState, Notice, PlusIcon, describeLoadError } from "@/components/ui";
+import { Button, Card, EmptyState, Kbd, PlusIcon, QueryError } from "@/components/ui";
 import { agentsListPath } from "./agent-paths";
 import { AgentsTable } from "./agents-table";
 import { AgentsTableSkeleton } from "./agents-table-skeleton";
@@ -14,7 +14,6 @@ import { AgentsToolbar } from "./agents-toolbar";
 import { CreateAgentDialog } from "./create-agent-dialog";
 import { environmentColumns } from "./environment-columns";
 import { AgentIcon } from "./icons";
-import { Kbd } from "@/components/ui";
 import { useDebouncedValue } from "./use-debounced-value";
 import { useHotkeys } from "@/components/ui/use-hotkeys";
 
@@ -110,19 +109,12 @@ export function AgentsPage() {
           <AgentsTableSkeleton />
         ) : list.isError ? (
           <div className="p-5">
-            <Notice
-              tone="danger"
+            <QueryError
               title="Could not load agents"
-              action={
-                describeLoadError(list.error).retry ? (
-                  <Button size="sm" onClick={() => list.refetch()} loading={list.isFetching}>
-                    Retry
-                  </Button>
-                ) : undefined
-              }
-            >
-              {describeLoadError(list.error).message}
-            </Notice>
+              error={list.error}
+              onRetry={() => list.refetch()}
+              retrying={list.isFetching}
+            />
           </div>
         ) : items.length === 0 ? (
           debounced || archived ? (

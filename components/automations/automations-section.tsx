@@ -8,7 +8,7 @@ import { chatPath } from "@/components/chat/chat-paths";
 import { useCanEdit } from "@/components/shell/account-context";
 import { tracePath } from "@/components/traces/trace-paths";
 import { useTRPC } from "@/components/trpc";
-import { Badge, Button, Card, EmptyState, Notice, PlusIcon, Skeleton, TimeAgo } from "@/components/ui";
+import { Badge, Button, Card, EmptyState, Notice, PlusIcon, QueryView, Skeleton, TimeAgo } from "@/components/ui";
 import { ScheduleForm } from "./schedule-form";
 import { TriggerForm } from "./trigger-form";
 
@@ -39,29 +39,30 @@ export function AutomationsSection() {
       {form && !form.trigger && (
         <ScheduleForm key={form.editing?.id ?? "new"} editing={form.editing} onDone={() => setForm(null)} />
       )}
-      {list.isPending ? (
-        <div className="p-5">
-          <Skeleton className="h-12" />
-        </div>
-      ) : list.isError ? (
-        <div className="p-5">
-          <Notice tone="danger" title="Could not load automations">
-            {list.error.message}
-          </Notice>
-        </div>
-      ) : list.data.length === 0 ? (
-        <EmptyState title="No automations yet" description="Create a schedule to run an agent at set times." />
-      ) : (
-        <ul className="divide-y divide-border">
-          {list.data.map((automation) => (
-            <AutomationRow
-              key={automation.id}
-              automation={automation}
-              onEdit={() => setForm({ editing: automation })}
-            />
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={list}
+        pending={
+          <div className="p-5">
+            <Skeleton className="h-12" />
+          </div>
+        }
+        errorTitle="Could not load automations"
+        errorClassName="p-5"
+        isEmpty={(rows) => rows.length === 0}
+        empty={<EmptyState title="No automations yet" description="Create a schedule to run an agent at set times." />}
+      >
+        {(rows) => (
+          <ul className="divide-y divide-border">
+            {rows.map((automation) => (
+              <AutomationRow
+                key={automation.id}
+                automation={automation}
+                onEdit={() => setForm({ editing: automation })}
+              />
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </Card>
   );
 }

@@ -7,7 +7,7 @@ import { EnvironmentBadge } from "@/components/environments/environment-badge";
 import { Author } from "@/components/history/author";
 import { templateOf, variantSlugOf, versionLabel, type AgentRevision } from "@/components/history/types";
 import { useTRPC } from "@/components/trpc";
-import { Button, Dialog, Notice, Skeleton, TimeAgo, useToast } from "@/components/ui";
+import { Button, Dialog, Notice, QueryError, Skeleton, TimeAgo, useToast, Textarea } from "@/components/ui";
 import { CanaryOptions, NO_CANARY, RAMP_STEPS, type CanaryChoice } from "./canary-options";
 import { DeployEvidence } from "./deploy-evidence";
 import type { AgentEnvironment } from "./use-agent-deployments";
@@ -225,9 +225,12 @@ function DeployConfirmation({
       />
 
       {currentRevision.isError ? (
-        <Notice tone="danger" title="Could not load what runs now">
-          {currentRevision.error.message}
-        </Notice>
+        <QueryError
+          title="Could not load what runs now"
+          error={currentRevision.error}
+          onRetry={() => currentRevision.refetch()}
+          retrying={currentRevision.isFetching}
+        />
       ) : !rows ? (
         <Skeleton className="h-64 w-full" />
       ) : (
@@ -264,14 +267,13 @@ function DeployConfirmation({
         <label htmlFor={messageId} className="text-sm font-medium">
           Message <span className="font-normal text-muted">(optional)</span>
         </label>
-        <textarea
+        <Textarea
           id={messageId}
           value={message}
           onChange={(e) => onMessageChange(e.target.value)}
           rows={2}
           maxLength={10_000}
           placeholder={`Deploy ${versionLabel(revision)} to ${env}`}
-          className="w-full resize-y rounded-md border border-line bg-surface px-2.5 py-1.5 text-sm shadow-xs outline-none placeholder:text-muted/70 focus:border-accent focus:ring-3 focus:ring-accent/20"
           onKeyDown={(e) => {
             if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) onSubmit();
           }}

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Badge, Button, Notice, Skeleton, Spinner, TimeAgo, cn } from "@/components/ui";
+import { Badge, Button, cn, Notice, QueryError, Skeleton, Spinner, TimeAgo } from "@/components/ui";
 import { formatDelta, formatScore, meetsGate, type DeployGate, type EvaluationSummary } from "./evidence-types";
 import { RunEvaluationForm } from "./run-evaluation-form";
 
@@ -42,9 +42,12 @@ export function DeployEvidence({
     );
   if (evidence.isError)
     return (
-      <Notice tone="danger" title="Could not load the evaluations">
-        {evidence.error.message}
-      </Notice>
+      <QueryError
+        title="Could not load the evaluations"
+        error={evidence.error}
+        onRetry={() => evidence.refetch()}
+        retrying={evidence.isFetching}
+      />
     );
   const { gate, candidate, deltas } = evidence.data;
   const now = evidence.data.current;

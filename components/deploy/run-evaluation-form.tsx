@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
 import { useTRPC } from "@/components/trpc";
-import { Button, Notice, Skeleton } from "@/components/ui";
+import { Button, Notice, QueryError, Skeleton } from "@/components/ui";
 
 /**
  * Starts a simple evaluation of one or two revisions through the engine: a testset and the
@@ -44,9 +44,12 @@ export function RunEvaluationForm({
   if (choices.isPending) return <Skeleton className="h-32 w-full" />;
   if (choices.isError)
     return (
-      <Notice tone="danger" title="Could not load testsets and evaluators">
-        {choices.error.message}
-      </Notice>
+      <QueryError
+        title="Could not load testsets and evaluators"
+        error={choices.error}
+        onRetry={() => choices.refetch()}
+        retrying={choices.isFetching}
+      />
     );
   const { testsets, evaluators } = choices.data;
   if (testsets.length === 0 || evaluators.length === 0)

@@ -4,9 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { Kbd } from "@/components/ui";
+import { Button, EmptyState, Kbd, Notice, QueryError, Skeleton, TimeAgo } from "@/components/ui";
 import { agentPaths } from "@/components/history/paths";
-import { QueryError } from "@/components/history/query-error";
 import { SectionHeader } from "@/components/history/section-header";
 import { TabContainer } from "@/components/history/tab-container";
 import { useVariantLabels } from "@/components/agents/use-variant-labels";
@@ -14,7 +13,6 @@ import { templateOf, variantIdOf, variantSlugOf, versionLabel, type AgentRevisio
 import { useHotkeys } from "@/components/ui/use-hotkeys";
 import { useVariantHistory } from "@/components/history/use-variant-history";
 import { useTRPC } from "@/components/trpc";
-import { Button, EmptyState, Notice, Skeleton, TimeAgo } from "@/components/ui";
 import { CopyLinkButton } from "./copy-link-button";
 import { DiffView } from "./diff-view";
 import { diffJson } from "./line-diff";

@@ -4,9 +4,8 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useMemo } from "react";
 import { Author } from "@/components/history/author";
-import { QueryError } from "@/components/history/query-error";
+import { Button, cn, QueryError, Skeleton, TimeAgo } from "@/components/ui";
 import { useTRPC } from "@/components/trpc";
-import { Button, Skeleton, TimeAgo, cn } from "@/components/ui";
 import { entryDiffHref, entryName, entryRevisionHref } from "./paths";
 import type { DeployChange, DeployedEntry, DeployLogItem } from "./types";
 

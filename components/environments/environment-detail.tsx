@@ -4,23 +4,23 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Author } from "@/components/history/author";
 import { agentPaths } from "@/components/history/paths";
-import { QueryError } from "@/components/history/query-error";
-import { useTRPC } from "@/components/trpc";
 import {
+  type BadgeTone,
+  buttonClass,
+  cn,
   EmptyState,
   Notice,
+  QueryError,
   Skeleton,
   Table,
   TableBody,
   TableCell,
-  TableHeaderGroup,
   TableColumnHeader,
+  TableHeaderGroup,
   TableRow,
   TimeAgo,
-  buttonClass,
-  cn,
-  type BadgeTone,
 } from "@/components/ui";
+import { useTRPC } from "@/components/trpc";
 import { CanarySection } from "./canary-section";
 import { DeployLog } from "./deploy-log";
 import { environmentTone } from "./environment-badge";

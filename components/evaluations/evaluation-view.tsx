@@ -6,7 +6,7 @@ import { useMemo, useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Button, buttonClass, Card, EmptyState, Input, Notice, Skeleton, TimeAgo } from "@/components/ui";
+import { Button, buttonClass, Card, EmptyState, Input, Notice, QueryError, Skeleton, TimeAgo } from "@/components/ui";
 import { aggregateRun } from "./aggregates";
 import { AggregatesPanel } from "./aggregates-panel";
 import { comparePath } from "./evaluation-paths";
@@ -77,9 +77,12 @@ export function EvaluationView({ id }: { id: string }) {
     );
   if (evaluation.isError || table.isError)
     return (
-      <Notice tone="danger" title="Could not load the evaluation">
-        {(evaluation.error ?? table.error)?.message}
-      </Notice>
+      <QueryError
+        title="Could not load the evaluation"
+        error={(evaluation.error ?? table.error)!}
+        onRetry={() => void Promise.all([evaluation.refetch(), table.refetch()])}
+        retrying={evaluation.isFetching || table.isFetching}
+      />
     );
   const run = evaluation.data;
   const { rows, application } = table.data;

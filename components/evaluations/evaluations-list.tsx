@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Button, Card, EmptyState, Notice, PlusIcon, Skeleton, TimeAgo } from "@/components/ui";
+import { Button, Card, EmptyState, PlusIcon, QueryError, Skeleton, TimeAgo } from "@/components/ui";
 import { comparePath, evaluationPath } from "./evaluation-paths";
 import { EvaluationsIcon } from "./evaluations-icon";
 import { RunEvaluationDialog } from "./run-dialog";
@@ -57,9 +57,12 @@ export function EvaluationsList() {
         </div>
       ) : list.isError ? (
         <div className="p-5">
-          <Notice tone="danger" title="Could not load evaluations">
-            {list.error.message}
-          </Notice>
+          <QueryError
+            title="Could not load evaluations"
+            error={list.error}
+            onRetry={() => list.refetch()}
+            retrying={list.isFetching}
+          />
         </div>
       ) : list.data.items.length === 0 ? (
         <EmptyState

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "@/components/trpc";
 import { HUMAN_FEEDBACK_URI } from "@/shared/evaluator-uris";
-import { Badge, Card, Notice, Skeleton, TimeAgo } from "@/components/ui";
+import { Badge, Card, Notice, QueryError, Skeleton, TimeAgo } from "@/components/ui";
 import { EvaluatorEditor } from "./evaluator-editor";
 import { templateKeyOf } from "./evaluators-list";
 
@@ -16,9 +16,12 @@ export function EvaluatorView({ id }: { id: string }) {
   if (evaluator.isPending || templates.isPending) return <Skeleton className="h-96" />;
   if (evaluator.isError || templates.isError)
     return (
-      <Notice tone="danger" title="Could not load the evaluator">
-        {(evaluator.error ?? templates.error)?.message}
-      </Notice>
+      <QueryError
+        title="Could not load the evaluator"
+        error={(evaluator.error ?? templates.error)!}
+        onRetry={() => void Promise.all([evaluator.refetch(), templates.refetch()])}
+        retrying={evaluator.isFetching || templates.isFetching}
+      />
     );
   const { revisions } = evaluator.data;
   const latest = revisions[0];

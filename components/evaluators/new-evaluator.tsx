@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "@/components/trpc";
-import { Badge, Card, InlineCode, Notice, Skeleton } from "@/components/ui";
+import { Badge, Card, InlineCode, Notice, QueryError, Skeleton } from "@/components/ui";
 import { EvaluatorEditor } from "./evaluator-editor";
 import { newEvaluatorPath } from "./evaluator-paths";
 import { HumanEvaluatorForm } from "./human-evaluator-form";
@@ -94,9 +94,12 @@ export function NewEvaluator({ template: templateKey, preset: presetKey }: { tem
     );
   if (templates.isError || presets.isError)
     return (
-      <Notice tone="danger" title="Could not load the catalog">
-        {(templates.error ?? presets.error)?.message}
-      </Notice>
+      <QueryError
+        title="Could not load the catalog"
+        error={(templates.error ?? presets.error)!}
+        onRetry={() => void Promise.all([templates.refetch(), presets.refetch()])}
+        retrying={templates.isFetching || presets.isFetching}
+      />
     );
   const preset = presetKey ? presets.data.find((p) => p.key === presetKey) : undefined;
   const template = templates.data.find((t) => t.key === (preset?.template_key ?? templateKey));

@@ -1,7 +1,7 @@
 "use client";
 
 import { SelectInput } from "@/components/editor/select-input";
-import { Button, CloseIcon, PlusIcon } from "@/components/ui";
+import { Button, CloseIcon, PlusIcon, Textarea } from "@/components/ui";
 
 export interface PromptMessage {
   role: string;
@@ -64,13 +64,13 @@ export function PromptMessagesField({
               <CloseIcon className="size-3.5" />
             </Button>
           </div>
-          <textarea
+          <Textarea
+            look="code"
             aria-label={`Content of message ${index + 1}`}
             value={message.content}
             onChange={(e) => set(index, { content: e.target.value })}
             spellCheck={false}
             rows={Math.min(12, Math.max(3, message.content.split("\n").length + 1))}
-            className="w-full resize-y rounded-md border border-line bg-surface p-2 font-mono text-xs leading-5 outline-none focus:border-accent focus:ring-3 focus:ring-accent/20"
           />
         </div>
       ))}

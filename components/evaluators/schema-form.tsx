@@ -2,23 +2,20 @@
 
 import { useId, useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
-import { Input } from "@/components/ui";
+import { Input, Textarea } from "@/components/ui";
 import { JudgeModelField } from "./judge-model-field";
 import { PromptMessagesField } from "./prompt-messages-field";
 import { fieldKind, fieldLabel } from "./schema-fields";
 import type { Parameters, SchemaNode } from "./types";
-
-const textArea =
-  "w-full resize-y rounded-md border border-line bg-surface p-2 font-mono text-xs leading-5 outline-none focus:border-accent focus:ring-3 focus:ring-accent/20 aria-invalid:border-danger";
 
 function JsonField({ id, value, onChange }: { id: string; value: unknown; onChange: (next: unknown) => void }) {
   const [text, setText] = useState(() => (value === undefined ? "" : JSON.stringify(value, null, 2)));
   const [invalid, setInvalid] = useState(false);
   return (
     <>
-      <textarea
+      <Textarea
+        look="code"
         id={id}
-        className={textArea}
         rows={5}
         value={text}
         aria-invalid={invalid || undefined}
@@ -105,9 +102,9 @@ function Field({
       break;
     case "text":
       input = kind.multiline ? (
-        <textarea
+        <Textarea
+          look="code"
           id={id}
-          className={textArea}
           rows={name === "code" ? 10 : 3}
           spellCheck={false}
           value={typeof value === "string" ? value : ""}
@@ -125,9 +122,9 @@ function Field({
       break;
     case "list":
       input = (
-        <textarea
+        <Textarea
+          look="code"
           id={id}
-          className={textArea}
           rows={3}
           value={Array.isArray(value) ? value.join("\n") : ""}
           placeholder="One per line"

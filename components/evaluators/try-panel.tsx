@@ -5,12 +5,9 @@ import { useState } from "react";
 import { formatScore } from "@/components/evaluations/format";
 import { reasonOf } from "@/components/evaluations/output-text";
 import { useTRPC } from "@/components/trpc";
-import { Badge, Button, Notice } from "@/components/ui";
+import { Badge, Button, Notice, Textarea } from "@/components/ui";
 import { sampleInputs } from "./sample-inputs";
 import type { TrialOutcome } from "./types";
-
-const area =
-  "w-full resize-y rounded-md border border-line bg-surface p-2 font-mono text-xs leading-5 outline-none focus:border-accent focus:ring-3 focus:ring-accent/20 aria-invalid:border-danger";
 
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
@@ -75,8 +72,8 @@ export function TryPanel({ data, disabled }: { data: Record<string, unknown>; di
       </div>
       <label className="flex flex-col gap-1 text-sm font-medium">
         Testcase (JSON object of columns)
-        <textarea
-          className={area}
+        <Textarea
+          look="code"
           rows={5}
           value={inputs}
           aria-invalid={parsedInputs ? undefined : true}
@@ -87,8 +84,8 @@ export function TryPanel({ data, disabled }: { data: Record<string, unknown>; di
       {!parsedInputs && <p className="text-xs text-danger">The testcase must be a JSON object.</p>}
       <label className="flex flex-col gap-1 text-sm font-medium">
         Output
-        <textarea
-          className={area}
+        <Textarea
+          look="code"
           rows={3}
           value={output}
           spellCheck={false}

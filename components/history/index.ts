@@ -2,7 +2,6 @@ export { Author } from "./author";
 export { ForkDialog } from "./fork-dialog";
 export { HistoryView } from "./history-view";
 export { agentPaths } from "./paths";
-export { QueryError } from "./query-error";
 export { RestoreDialog } from "./restore-dialog";
 export { RevisionView } from "./revision-view";
 export { RouteError } from "./route-error";

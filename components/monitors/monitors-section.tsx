@@ -5,7 +5,18 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Badge, Button, Card, EmptyState, Notice, PlusIcon, Skeleton, TimeAgo, type BadgeTone } from "@/components/ui";
+import {
+  Badge,
+  type BadgeTone,
+  Button,
+  Card,
+  EmptyState,
+  Notice,
+  PlusIcon,
+  QueryView,
+  Skeleton,
+  TimeAgo,
+} from "@/components/ui";
 import type { AnalyticsQuery } from "@/server/analytics";
 import type { MonitorWire } from "@/server/monitors";
 import { formatValue, METRIC_LABELS, METRIC_NAMES, type MetricName } from "@/shared/monitor-metrics";
@@ -65,50 +76,53 @@ export function MonitorsSection() {
             }}
           />
         )}
-        {list.isPending ? (
-          <div className="p-5">
-            <Skeleton className="h-12" />
-          </div>
-        ) : list.isError ? (
-          <div className="p-5">
-            <Notice tone="danger" title="Could not load monitors">
-              {list.error.message}
-            </Notice>
-          </div>
-        ) : list.data.length === 0 ? (
-          <EmptyState
-            title="No monitors yet"
-            description="Create one here, or from a chart on the Analytics page with “Alert me”."
-          />
-        ) : (
-          <ul className="divide-y divide-border" aria-label="Monitors">
-            {list.data.map((m) => (
-              <li key={m.id}>
-                <button
-                  type="button"
-                  aria-current={selected?.id === m.id ? "true" : undefined}
-                  className="flex w-full flex-wrap items-center gap-3 px-5 py-3 text-left hover:bg-surface-muted aria-[current=true]:bg-surface-muted"
-                  onClick={() => setChosen(m.id)}
-                >
-                  <Badge tone={STATE_TONES[m.state]} dot>
-                    {STATE_LABELS[m.state]}
-                  </Badge>
-                  <span className="font-medium">{m.name}</span>
-                  <span className="text-sm text-muted">
-                    {METRIC_LABELS[m.metric.name]} {m.operator} {formatValue(m.metric.name, m.threshold)} ·{" "}
-                    {scopeText(m)} · {windowText(m.window_seconds)}
-                  </span>
-                  {m.muted && <Badge tone="warning">Muted</Badge>}
-                  {m.last_value !== undefined && (
-                    <span className="ml-auto text-sm tabular-nums text-muted">
-                      now {formatValue(m.metric.name, m.last_value)}
+        <QueryView
+          query={list}
+          pending={
+            <div className="p-5">
+              <Skeleton className="h-12" />
+            </div>
+          }
+          errorTitle="Could not load monitors"
+          errorClassName="p-5"
+          isEmpty={(rows) => rows.length === 0}
+          empty={
+            <EmptyState
+              title="No monitors yet"
+              description="Create one here, or from a chart on the Analytics page with “Alert me”."
+            />
+          }
+        >
+          {(rows) => (
+            <ul className="divide-y divide-border" aria-label="Monitors">
+              {rows.map((m) => (
+                <li key={m.id}>
+                  <button
+                    type="button"
+                    aria-current={selected?.id === m.id ? "true" : undefined}
+                    className="flex w-full flex-wrap items-center gap-3 px-5 py-3 text-left hover:bg-surface-muted aria-[current=true]:bg-surface-muted"
+                    onClick={() => setChosen(m.id)}
+                  >
+                    <Badge tone={STATE_TONES[m.state]} dot>
+                      {STATE_LABELS[m.state]}
+                    </Badge>
+                    <span className="font-medium">{m.name}</span>
+                    <span className="text-sm text-muted">
+                      {METRIC_LABELS[m.metric.name]} {m.operator} {formatValue(m.metric.name, m.threshold)} ·{" "}
+                      {scopeText(m)} · {windowText(m.window_seconds)}
                     </span>
-                  )}
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
+                    {m.muted && <Badge tone="warning">Muted</Badge>}
+                    {m.last_value !== undefined && (
+                      <span className="ml-auto text-sm tabular-nums text-muted">
+                        now {formatValue(m.metric.name, m.last_value)}
+                      </span>
+                    )}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </QueryView>
       </Card>
       {selected && <MonitorDetail key={selected.id} monitor={selected} canEdit={canEdit} />}
     </div>

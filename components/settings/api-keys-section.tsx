@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Button, Card, EmptyState, KeyIcon, Notice, PlusIcon } from "@/components/ui";
+import { Button, Card, EmptyState, KeyIcon, PlusIcon, QueryView } from "@/components/ui";
 import { ApiKeysSkeleton } from "./api-keys-skeleton";
 import { ApiKeysTable } from "./api-keys-table";
 import { CreateApiKeyDialog } from "./create-api-key-dialog";
@@ -43,32 +43,23 @@ export function ApiKeysSection() {
       }
       actions={createButton}
     >
-      {keys.isPending ? (
-        <ApiKeysSkeleton />
-      ) : keys.isError ? (
-        <div className="p-5">
-          <Notice
-            tone="danger"
-            title="Could not load API keys"
-            action={
-              <Button size="sm" onClick={() => keys.refetch()} loading={keys.isFetching}>
-                Retry
-              </Button>
-            }
-          >
-            {keys.error.message}
-          </Notice>
-        </div>
-      ) : keys.data.length === 0 ? (
-        <EmptyState
-          icon={<KeyIcon />}
-          title="No API keys yet"
-          description="Create a key to call the API from scripts, CI or your own services."
-          action={createButton}
-        />
-      ) : (
-        <ApiKeysTable keys={keys.data} onRevoke={setRevoking} />
-      )}
+      <QueryView
+        query={keys}
+        pending={<ApiKeysSkeleton />}
+        errorTitle="Could not load API keys"
+        errorClassName="p-5"
+        isEmpty={(rows) => rows.length === 0}
+        empty={
+          <EmptyState
+            icon={<KeyIcon />}
+            title="No API keys yet"
+            description="Create a key to call the API from scripts, CI or your own services."
+            action={createButton}
+          />
+        }
+      >
+        {(rows) => <ApiKeysTable keys={rows} onRevoke={setRevoking} />}
+      </QueryView>
       <CreateApiKeyDialog open={creating} onClose={() => setCreating(false)} />
       <RevokeApiKeyDialog apiKey={revoking} onClose={() => setRevoking(null)} />
     </Card>

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/trpc";
-import { Dialog, FormDialogFooter, Notice, TextField, useToast } from "@/components/ui";
+import { Dialog, FormDialogFooter, Notice, TextField, useToast, Textarea } from "@/components/ui";
 import type { TestcaseData } from "./testset-table";
 
 const FORM_ID = "add-to-testset-form";
@@ -162,12 +162,11 @@ function CellField({ label, value, onChange }: { label: string; value: unknown; 
         {label}
       </label>
       {typeof value === "string" ? (
-        <textarea
+        <Textarea
           id={id}
           value={value}
           onChange={(e) => onChange(e.target.value)}
           rows={Math.min(6, Math.max(2, value.split("\n").length))}
-          className="w-full resize-y rounded-md border border-line bg-surface px-2.5 py-1.5 text-sm shadow-xs outline-none focus:border-accent focus:ring-3 focus:ring-accent/20"
         />
       ) : (
         <textarea

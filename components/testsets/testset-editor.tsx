@@ -2,10 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import { QueryError } from "@/components/history/query-error";
+import { Badge, Button, Card, EmptyState, PlusIcon, QueryError, Skeleton, useToast } from "@/components/ui";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Badge, Button, Card, EmptyState, PlusIcon, Skeleton, useToast } from "@/components/ui";
 import { clipboardGrid } from "./clipboard-grid";
 import { ColumnDialog } from "./column-dialog";
 import { CommitDialog, describeDiff } from "./commit-dialog";

@@ -4,15 +4,14 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { VersionBadge } from "@/components/agents/version-badge";
-import { QueryError } from "@/components/history/query-error";
-import { PageContainer, PageHeader } from "@/components/shell";
-import { useCanEdit } from "@/components/shell/account-context";
-import { useTRPC } from "@/components/trpc";
 import {
   Button,
   Card,
+  cn,
   EmptyState,
+  focusRing,
   PlusIcon,
+  QueryError,
   Skeleton,
   Table,
   TableBody,
@@ -21,9 +20,10 @@ import {
   TableHeaderGroup,
   TableRow,
   TimeAgo,
-  cn,
-  focusRing,
 } from "@/components/ui";
+import { PageContainer, PageHeader } from "@/components/shell";
+import { useCanEdit } from "@/components/shell/account-context";
+import { useTRPC } from "@/components/trpc";
 import { CreateTestsetDialog } from "./create-testset-dialog";
 import { testsetPaths } from "./testset-paths";
 import { TestsetsIcon } from "./testsets-icon";

@@ -8,7 +8,7 @@ import { formatCost } from "@/components/chat/turn-usage";
 import { SelectInput } from "@/components/editor/select-input";
 import { AddToTestsetButton } from "@/components/testsets";
 import { useTRPC } from "@/components/trpc";
-import { Badge, Button, EmptyState, Input, Notice, Skeleton, TimeAgo } from "@/components/ui";
+import { Badge, Button, EmptyState, Input, QueryError, Skeleton, TimeAgo } from "@/components/ui";
 import { runOfTrace } from "@/shared/trace-messages";
 import { formatDuration } from "@/components/ui/format-duration";
 import { flattenTrace } from "./flatten-trace";
@@ -157,9 +157,12 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
           <Skeleton className="h-12" />
         </div>
       ) : traces.isError ? (
-        <Notice tone="danger" title="Could not load traces">
-          {traces.error.message}
-        </Notice>
+        <QueryError
+          title="Could not load traces"
+          error={traces.error}
+          onRetry={() => traces.refetch()}
+          retrying={traces.isFetching}
+        />
       ) : !traces.data.traces.length ? (
         <EmptyState
           title="No traces match"

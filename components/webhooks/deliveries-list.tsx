@@ -5,7 +5,7 @@ import { useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Button, Card, Notice, Skeleton, TimeAgo } from "@/components/ui";
+import { Button, Card, Notice, QueryError, QueryView, Skeleton, TimeAgo } from "@/components/ui";
 import { AttemptLine, DeliveryStatus } from "./delivery-result";
 import type { DeliverySummary } from "./types";
 
@@ -41,32 +41,35 @@ export function DeliveriesList({ subscriptionId, highlight }: { subscriptionId: 
         </div>
       }
     >
-      {deliveries.isPending ? (
-        <div className="p-5">
-          <Skeleton className="h-12" />
-        </div>
-      ) : deliveries.isError ? (
-        <div className="p-5">
-          <Notice tone="danger" title="Could not load deliveries">
-            {deliveries.error.message}
-          </Notice>
-        </div>
-      ) : deliveries.data.length === 0 ? (
-        <p className="px-5 py-6 text-sm text-muted">
-          {status ? "No deliveries with this status." : "Nothing sent yet. Send a test to see one here."}
-        </p>
-      ) : (
-        <ul className="divide-y divide-line" aria-label="Deliveries">
-          {deliveries.data.map((d) => (
-            // The delivery a test just made opens; the key remounts it open once the test answers.
-            <DeliveryRow
-              key={d.id === highlight ? `${d.id}:sent` : d.id}
-              delivery={d}
-              initiallyOpen={d.id === highlight}
-            />
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={deliveries}
+        pending={
+          <div className="p-5">
+            <Skeleton className="h-12" />
+          </div>
+        }
+        errorTitle="Could not load deliveries"
+        errorClassName="p-5"
+        isEmpty={(rows) => rows.length === 0}
+        empty={
+          <p className="px-5 py-6 text-sm text-muted">
+            {status ? "No deliveries with this status." : "Nothing sent yet. Send a test to see one here."}
+          </p>
+        }
+      >
+        {(rows) => (
+          <ul className="divide-y divide-line" aria-label="Deliveries">
+            {rows.map((d) => (
+              // The delivery a test just made opens; the key remounts it open once the test answers.
+              <DeliveryRow
+                key={d.id === highlight ? `${d.id}:sent` : d.id}
+                delivery={d}
+                initiallyOpen={d.id === highlight}
+              />
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </Card>
   );
 }
@@ -125,9 +128,12 @@ function DeliveryDetails({ id, panelId }: { id: string; panelId: string }) {
       {delivery.isPending ? (
         <Skeleton className="h-16" />
       ) : delivery.isError ? (
-        <Notice tone="danger" title="Could not load this delivery">
-          {delivery.error.message}
-        </Notice>
+        <QueryError
+          title="Could not load this delivery"
+          error={delivery.error}
+          onRetry={() => delivery.refetch()}
+          retrying={delivery.isFetching}
+        />
       ) : (
         <>
           <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-muted">

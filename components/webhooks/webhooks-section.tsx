@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Button, Card, EmptyState, Notice, PlusIcon, Skeleton, TimeAgo } from "@/components/ui";
+import { Button, Card, EmptyState, PlusIcon, QueryView, Skeleton, TimeAgo } from "@/components/ui";
 import { SubscriptionDialog } from "./subscription-dialog";
 import { SubscriptionState } from "./subscription-state";
 import { subscriptionPath } from "./webhook-paths";
@@ -37,60 +37,55 @@ export function WebhooksSection() {
       description="Each event is sent once per subscription, signed, retried on failure."
       actions={addButton}
     >
-      {subscriptions.isPending ? (
-        <div className="space-y-2 p-5">
-          <Skeleton className="h-12" />
-          <Skeleton className="h-12" />
-        </div>
-      ) : subscriptions.isError ? (
-        <div className="p-5">
-          <Notice
-            tone="danger"
-            title="Could not load webhooks"
-            action={
-              <Button size="sm" onClick={() => subscriptions.refetch()}>
-                Retry
-              </Button>
-            }
-          >
-            {subscriptions.error.message}
-          </Notice>
-        </div>
-      ) : subscriptions.data.length === 0 ? (
-        <EmptyState
-          icon={<WebhooksIcon />}
-          title="No webhooks yet"
-          description="Be told when an agent is committed or deployed: add an HTTPS endpoint and send it a test."
-          action={addButton}
-        />
-      ) : (
-        <ul className="divide-y divide-line" aria-label="Webhooks">
-          {subscriptions.data.map((s) => (
-            <li key={s.id} className="flex flex-col gap-1 px-5 py-4" data-testid="webhook-row">
-              <div className="flex flex-wrap items-center gap-2">
-                <Link
-                  href={subscriptionPath(s.id)}
-                  className="font-medium break-words underline-offset-2 hover:underline"
-                >
-                  {s.name}
-                </Link>
-                <SubscriptionState subscription={s} />
-              </div>
-              <div className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted">
-                <span className="font-mono break-all">{s.data.url}</span>
-                <span>
-                  {s.data.event_types?.length
-                    ? `${s.data.event_types.length} event type${s.data.event_types.length === 1 ? "" : "s"}`
-                    : "Every event"}
-                </span>
-                <span>
-                  Updated <TimeAgo iso={s.updated_at} />
-                </span>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={subscriptions}
+        pending={
+          <div className="space-y-2 p-5">
+            <Skeleton className="h-12" />
+            <Skeleton className="h-12" />
+          </div>
+        }
+        errorTitle="Could not load webhooks"
+        errorClassName="p-5"
+        isEmpty={(rows) => rows.length === 0}
+        empty={
+          <EmptyState
+            icon={<WebhooksIcon />}
+            title="No webhooks yet"
+            description="Be told when an agent is committed or deployed: add an HTTPS endpoint and send it a test."
+            action={addButton}
+          />
+        }
+      >
+        {(rows) => (
+          <ul className="divide-y divide-line" aria-label="Webhooks">
+            {rows.map((s) => (
+              <li key={s.id} className="flex flex-col gap-1 px-5 py-4" data-testid="webhook-row">
+                <div className="flex flex-wrap items-center gap-2">
+                  <Link
+                    href={subscriptionPath(s.id)}
+                    className="font-medium break-words underline-offset-2 hover:underline"
+                  >
+                    {s.name}
+                  </Link>
+                  <SubscriptionState subscription={s} />
+                </div>
+                <div className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted">
+                  <span className="font-mono break-all">{s.data.url}</span>
+                  <span>
+                    {s.data.event_types?.length
+                      ? `${s.data.event_types.length} event type${s.data.event_types.length === 1 ? "" : "s"}`
+                      : "Every event"}
+                  </span>
+                  <span>
+                    Updated <TimeAgo iso={s.updated_at} />
+                  </span>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
       <SubscriptionDialog open={creating} editing={null} onClose={() => setCreating(false)} />
     </Card>
   );

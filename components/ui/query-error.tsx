@@ -1,6 +1,8 @@
 "use client";
 
-import { Button, Notice, describeLoadError } from "@/components/ui";
+import { Button } from "./button";
+import { describeLoadError } from "./load-error";
+import { Notice } from "./notice";
 
 /** A failed query in words a person understands; Retry only where asking again can help. */
 export function QueryError({
