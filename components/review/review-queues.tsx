@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Badge, Button, Card, EmptyState, Notice, PlusIcon, Skeleton, TimeAgo } from "@/components/ui";
+import { Badge, Button, Card, EmptyState, PlusIcon, QueryView, Skeleton, TimeAgo } from "@/components/ui";
 import { NewQueueDialog } from "./new-queue-dialog";
 import { ReviewIcon } from "./review-icon";
 import { reviewPath, type ReviewQueue } from "./types";
@@ -30,35 +30,38 @@ export function ReviewQueues() {
 
   return (
     <Card title="Your queues" labelledBy="review-queues-title" actions={newButton}>
-      {queues.isPending ? (
-        <ul role="status" aria-label="Loading queues" className="flex flex-col divide-y divide-line">
-          {[0, 1, 2].map((i) => (
-            <li key={i} className="px-5 py-4">
-              <Skeleton className="h-5 w-64" />
-              <Skeleton className="mt-2 h-2 w-full max-w-md" />
-            </li>
-          ))}
-        </ul>
-      ) : queues.isError ? (
-        <div className="p-5">
-          <Notice tone="danger" title="Could not load the queues">
-            {queues.error.message}
-          </Notice>
-        </div>
-      ) : queues.data.length === 0 ? (
-        <EmptyState
-          icon={<ReviewIcon />}
-          title="Nothing to review"
-          description="A queue puts a testset's cases in front of people, who score each one. Open one with New queue (a Human feedback evaluator, under Evaluators, is the usual scorer), or run an evaluation with a human evaluator."
-          action={newButton}
-        />
-      ) : (
-        <ul className="flex flex-col divide-y divide-line" aria-labelledby="review-queues-title">
-          {queues.data.map((q) => (
-            <QueueRow key={q.id} queue={q} />
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={queues}
+        pending={
+          <ul role="status" aria-label="Loading queues" className="flex flex-col divide-y divide-line">
+            {[0, 1, 2].map((i) => (
+              <li key={i} className="px-5 py-4">
+                <Skeleton className="h-5 w-64" />
+                <Skeleton className="mt-2 h-2 w-full max-w-md" />
+              </li>
+            ))}
+          </ul>
+        }
+        errorTitle="Could not load the queues"
+        errorClassName="p-5"
+        isEmpty={(rows) => rows.length === 0}
+        empty={
+          <EmptyState
+            icon={<ReviewIcon />}
+            title="Nothing to review"
+            description="A queue puts a testset's cases in front of people, who score each one. Open one with New queue (a Human feedback evaluator, under Evaluators, is the usual scorer), or run an evaluation with a human evaluator."
+            action={newButton}
+          />
+        }
+      >
+        {(rows) => (
+          <ul className="flex flex-col divide-y divide-line" aria-labelledby="review-queues-title">
+            {rows.map((q) => (
+              <QueueRow key={q.id} queue={q} />
+            ))}
+          </ul>
+        )}
+      </QueryView>
       <NewQueueDialog open={creating} onClose={() => setCreating(false)} />
     </Card>
   );
