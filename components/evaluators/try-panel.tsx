@@ -84,13 +84,7 @@ export function TryPanel({ data, disabled }: { data: Record<string, unknown>; di
       {!parsedInputs && <p className="text-xs text-danger">The testcase must be a JSON object.</p>}
       <label className="flex flex-col gap-1 text-sm font-medium">
         Output
-        <Textarea
-          look="code"
-          rows={3}
-          value={output}
-          spellCheck={false}
-          onChange={(e) => setOutput(e.target.value)}
-        />
+        <Textarea look="code" rows={3} value={output} spellCheck={false} onChange={(e) => setOutput(e.target.value)} />
       </label>
       <div>
         <Button
