@@ -15,7 +15,10 @@ const bodyOf = (error: unknown) => JSON.parse(errorReply(error, "req-1", silent)
 
 describe("error bodies (unit)", () => {
   it("keeps detail as text unless the error is marked structured", () => {
-    expect(bodyOf(new BadRequestError("plain words", "plain"))).toEqual({ detail: "plain words", code: "plain" });
+    expect(bodyOf(new BadRequestError("plain words", "bad_request"))).toEqual({
+      detail: "plain words",
+      code: "bad_request",
+    });
     const marked = new ConflictError("taken", "slug_taken").structured({ conflict: { slug: "a" } });
     expect(bodyOf(marked)).toEqual({
       detail: { message: "taken", code: "slug_taken", conflict: { slug: "a" } },

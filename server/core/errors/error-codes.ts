@@ -245,6 +245,10 @@ export const errorCodes = {
   value_too_long: { status: 400, meaning: "A value is longer than its column" },
   variables_not_used: { status: 400, meaning: "Variables are sent to an agent, which has no placeholders" },
   version_without_context: { status: 400, meaning: "A version is given without the variant or artifact to count in" },
+  windowing_without_traces: {
+    status: 400,
+    meaning: "A query revision retrieve pages traces it is not asked to return",
+  },
   wrong_queue_kind: { status: 400, meaning: "The queue takes another kind of item" },
 } as const satisfies Record<string, { status: number | readonly number[]; meaning: string }>;
 
