@@ -182,7 +182,10 @@ export const errorCodes = {
   reference_not_runnable: { status: 400, meaning: "A reference tool's revision cannot be run" },
   remove_self: { status: 400, meaning: "A member cannot remove themselves" },
   replayed: { status: 401, meaning: "An inbound trigger received this message id before" },
-  retention_exceeds_server: { status: 400, meaning: "A retention setting keeps data longer than the server keeps spans" },
+  retention_exceeds_server: {
+    status: 400,
+    meaning: "A retention setting keeps data longer than the server keeps spans",
+  },
   revoked_api_key: { status: 401, meaning: "The API key was revoked" },
   route_not_found: { status: 404, meaning: "No API route matches the path" },
   run_mismatch: { status: 400, meaning: "A result's run differs from the run in the path" },
