@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import type { Database } from "@/server/db";
 import { artifacts, chatSessions } from "@/server/db/schema";
+import { redactForStorage } from "@/server/redaction";
 import { MAX_SESSION_BYTES, type SaveChatSessionInput } from "./chat-session-input";
 import { sessionTitle } from "./session-title";
 
@@ -13,8 +14,9 @@ export interface ChatSessionScope {
 export type ChatSessionRow = typeof chatSessions.$inferSelect;
 
 /**
- * Keeps a chat's messages after each turn (insert or replace). The agent must be one of the
- * project's; the first user message names the session.
+ * Keeps a chat's messages after each turn (insert or replace), as the project's redaction rules
+ * leave them. The agent must be one of the project's; the first user message names the session
+ * (taken from the redacted messages, so the title holds nothing the messages do not).
  */
 export async function saveChatSession(db: Database, scope: ChatSessionScope, input: SaveChatSessionInput) {
   const size = Buffer.byteLength(JSON.stringify(input.messages));
@@ -30,13 +32,14 @@ export async function saveChatSession(db: Database, scope: ChatSessionScope, inp
     .from(artifacts)
     .where(and(eq(artifacts.projectId, scope.projectId), eq(artifacts.id, input.agentId)));
   if (!agent) throw new NotFoundError(`Agent ${input.agentId} not found`, "agent_not_found");
+  const messages = await redactForStorage(db, scope.projectId, input.messages);
   const now = new Date();
   const values = {
     agentId: input.agentId,
     variantId: input.variantId ?? null,
-    title: sessionTitle(input.messages),
-    messages: input.messages,
-    messageCount: input.messages.length,
+    title: sessionTitle(messages),
+    messages,
+    messageCount: messages.length,
     updatedAt: now,
   };
   const [row] = await db

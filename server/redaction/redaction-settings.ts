@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit } from "@/server/audit";
-import { BadRequestError } from "@/server/core/errors";
 import { processWide } from "@/server/core/process-wide";
 import type { Database, Executor } from "@/server/db";
 import { redactionSettings } from "@/server/db/schema";
@@ -37,13 +36,6 @@ export async function setRedactionSettings(
   input: RedactionSettingsInput,
 ): Promise<RedactionSettingsInput> {
   for (const { name, pattern } of input.patterns) compileProjectPattern(name, pattern);
-  if (input.model_input) {
-    // Refused rather than stored: no run path redacts model input yet, and a setting must do what it says.
-    throw new BadRequestError(
-      "model_input: redacting what is sent to the model is not available yet; send false",
-      "unsupported_setting",
-    );
-  }
   await db.transaction(async (tx) => {
     const before = await getRedactionSettings(tx, projectId);
     const values = {

@@ -79,7 +79,7 @@ async function connectionFor(
   principal: Principal,
   template: AgentTemplate,
 ): Promise<Pick<ResolvedAgent, "connection" | "alias">> {
-  const resolution = { config: app.config, vault: vaultOf(app), projectId: principal.projectId };
+  const resolution = { config: app.config, vault: vaultOf(app), db: app.db, projectId: principal.projectId };
   if (template.harness.kind === "external_harness")
     return { connection: await resolveClaudeConnection(template.llm, resolution, process.env) };
   const { llm } = template;

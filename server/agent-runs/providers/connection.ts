@@ -1,3 +1,5 @@
+import type { Redactor } from "@/server/redaction";
+
 /** What a run needs to reach a model: the provider, where, and with which credential. */
 export interface ResolvedConnection {
   /** A catalog provider id, or `custom` for a custom OpenAI-compatible provider. */
@@ -18,4 +20,9 @@ export interface ResolvedConnection {
   customName?: string;
   /** How a person recognises this credential in an error: "the openai connection `work`". */
   label: string;
+  /**
+   * Set when the project redacts what is sent to the model (redaction settings `model_input`):
+   * `languageModel` redacts every prompt with it before the provider sees it.
+   */
+  inputRedactor?: Redactor;
 }

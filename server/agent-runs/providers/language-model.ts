@@ -8,6 +8,7 @@ import { createTogetherAI } from "@ai-sdk/togetherai";
 import { createOpenRouter } from "@openrouter/ai-sdk-provider";
 import type { LanguageModel } from "ai";
 import type { ResolvedConnection } from "./connection";
+import { withInputRedaction } from "./redact-model-input";
 
 /** MiniMax is reached through its OpenAI-compatible endpoint. */
 const MINIMAX_BASE_URL = "https://api.minimax.io/v1";
@@ -18,8 +19,20 @@ export interface ProviderModel {
   optionsKey: string;
 }
 
-/** The AI SDK v6 provider package for a connection; only the base URL differs between deployments. */
+/**
+ * The AI SDK v6 provider package for a connection; only the base URL differs between deployments.
+ * With the project's `model_input` redaction, every prompt is redacted on its way to the provider.
+ */
 export function languageModel(connection: ResolvedConnection): ProviderModel {
+  const picked = providerModel(connection);
+  if (!connection.inputRedactor) return picked;
+  return {
+    ...picked,
+    model: withInputRedaction(picked.model as Parameters<typeof withInputRedaction>[0], connection.inputRedactor),
+  };
+}
+
+function providerModel(connection: ResolvedConnection): ProviderModel {
   const { apiKey, baseUrl: baseURL, model, fetch } = connection;
   switch (connection.provider) {
     case "openai": {

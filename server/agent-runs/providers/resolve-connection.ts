@@ -1,6 +1,8 @@
 import { CURATED_MODELS, PROVIDER_IDS, type AgentTemplate, type ProviderId } from "@/server/agent-template";
 import type { Config } from "@/server/core/config";
 import { BadRequestError } from "@/server/core/errors";
+import type { Executor } from "@/server/db";
+import { redactorFor } from "@/server/redaction";
 import { isCustomProvider, isModelConnection, type ModelConnection, type Vault } from "@/server/vault";
 import type { ResolvedConnection } from "./connection";
 import { guardedFetchFor } from "./guarded-fetch-for";
@@ -12,6 +14,7 @@ const isProvider = (value: string): value is ProviderId => (PROVIDER_IDS as stri
 export interface ResolutionContext {
   config: Pick<Config, "providerEnv" | "egressAllowlist">;
   vault: Vault;
+  db: Executor;
   projectId: string;
 }
 
@@ -25,6 +28,13 @@ export async function resolveConnection(
   llm: AgentTemplate["llm"],
   ctx: ResolutionContext,
 ): Promise<ResolvedConnection> {
+  const connection = await pickConnection(llm, ctx);
+  // The project's `model_input` redaction travels with the connection to every model built from it.
+  const { redactor, modelInput } = await redactorFor(ctx.db, ctx.projectId);
+  return modelInput && redactor.active ? { ...connection, inputRedactor: redactor } : connection;
+}
+
+async function pickConnection(llm: AgentTemplate["llm"], ctx: ResolutionContext): Promise<ResolvedConnection> {
   const { model } = llm;
   // One read of the project's (few) secrets serves every step below; a plain `secret` is never a model key.
   const all = llm.connection?.mode === "self_managed" ? [] : await ctx.vault.list(ctx.projectId);

@@ -42,7 +42,7 @@ export async function testStoredConnection(
     model,
     connection: { mode: "managed", slug: secret.slug },
   } as AgentTemplate["llm"];
-  const connection = await resolveConnection(llm, { config: app.config, vault, projectId });
+  const connection = await resolveConnection(llm, { config: app.config, vault, db: app.db, projectId });
   const started = performance.now();
   try {
     // Streamed, as turns are: a server that only streams (as some gateways do) passes too.

@@ -44,6 +44,7 @@ export function driveRun(
   const log = new EventLogWriter(
     db,
     run.id,
+    run.projectId,
     options.continuing ? undefined : { ...run, leaseOwner: PROCESS_LEASE_OWNER, leaseMs, createdAt: new Date() },
     lastSeq,
   );

@@ -27,7 +27,12 @@ export async function resolveModel(
     extras: {},
   } as unknown as AgentTemplate["llm"];
   try {
-    return await resolveConnection(llm, { config: ctx.app.config, vault: vaultOf(ctx.app), projectId: ctx.projectId });
+    return await resolveConnection(llm, {
+      config: ctx.app.config,
+      vault: vaultOf(ctx.app),
+      db: ctx.app.db,
+      projectId: ctx.projectId,
+    });
   } catch (error) {
     if (error instanceof AppError)
       throw new EvaluatorFailure("missing_connection", `parameter ${parameter} "${model}": ${error.message}`);

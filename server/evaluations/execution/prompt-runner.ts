@@ -54,7 +54,7 @@ export async function runPrompt(
   let connection;
   try {
     const resolve = () =>
-      resolveConnection(llm, { config: app.config, vault: vaultOf(app), projectId: target.projectId });
+      resolveConnection(llm, { config: app.config, vault: vaultOf(app), db: app.db, projectId: target.projectId });
     connection = await (runKey ? oncePerRun(runKey, resolve) : resolve());
   } catch (error) {
     return {

@@ -1,5 +1,6 @@
 import { newId } from "@/server/core/ids";
 import { rawQuery, type Database, type Executor } from "@/server/db";
+import { redactorFor, type Redactor } from "@/server/redaction";
 import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_DELAY_S, readRunData } from "../model/run-data";
 import type { EvaluationRunRow } from "../model/rows";
 import { notifyEvaluationWorkers } from "./channel";
@@ -37,6 +38,14 @@ async function writeHeld(tx: Executor, cell: WorkCell, token: string, set: strin
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
+/** An outcome as the project's redaction rules store it: its outputs and its error message. */
+function storedOutcome(outcome: CellOutcome, redactor: Redactor): CellOutcome {
+  if (!redactor.active) return outcome;
+  return outcome.status === "success"
+    ? { ...outcome, outputs: redactor.value(outcome.outputs) }
+    : { ...outcome, error: { ...outcome.error, message: redactor.text(outcome.error.message) } };
+}
+
 /**
  * Writes a cell's outcome if this worker still holds its lease (the token): a stopped cell goes
  * back to the queue, a retryable failure is queued again after a backoff while attempts remain,
@@ -44,7 +53,9 @@ const json = (value: unknown) => (value === undefined || value === null ? null :
  * and, with `handOff`, leases the run's next due cell to the same worker, all in one statement
  * (record-final.ts): a slot goes from one cell to the next in one round trip, without a claim.
  * Settling the scenario (`settleCell`) comes after, off that path. `scored`: outcomes of evaluator
- * steps computed in memory from a successful invocation's output, recorded final with it.
+ * steps computed in memory from a successful invocation's output, recorded final with it. Every
+ * outcome is stored as the project's redaction rules leave it (evaluators in memory scored the
+ * output as it came).
  */
 export async function recordOutcome(
   db: Database,
@@ -56,6 +67,10 @@ export async function recordOutcome(
   handOff?: { leaseMs: number },
   scored?: Record<string, CellOutcome>,
 ): Promise<{ recorded: Recorded; next?: HandedOff; scenarioOpen?: boolean; scenarioCells?: SettleCell[] }> {
+  const { redactor } = await redactorFor(db, run.projectId);
+  outcome = storedOutcome(outcome, redactor);
+  if (scored && redactor.active)
+    scored = Object.fromEntries(Object.entries(scored).map(([key, o]) => [key, storedOutcome(o, redactor)]));
   const at = now.toISOString();
   if (outcome.status === "failure" && outcome.error.code === "cancelled") {
     const back = await writeHeld(

@@ -3,6 +3,7 @@ import { BadRequestError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { evaluationResults, evaluationScenarios } from "@/server/db/schema";
+import { redactorFor } from "@/server/redaction";
 import type { ResultRow } from "../model/rows";
 import { jsonContains } from "@/server/core/json-contains";
 import { toPage, windowClause, type Windowing } from "@/server/core/windowing";
@@ -51,6 +52,8 @@ export async function upsertResults(db: Executor, projectId: string, inputs: Res
       );
     }
   }
+  // Stored as the project's redaction rules leave them: what the step produced, its error, its meta.
+  const { redactor } = await redactorFor(db, projectId);
   const now = new Date();
   const rows = inputs.map((i) => ({
     id: newId(),
@@ -63,13 +66,13 @@ export async function upsertResults(db: Executor, projectId: string, inputs: Res
     traceId: i.trace_id ?? null,
     testcaseId: i.testcase_id ?? null,
     hashId: i.hash_id ?? null,
-    error: i.error ?? null,
+    error: redactor.value(i.error ?? null),
     interval: i.interval ?? null,
     timestamp: i.timestamp ? new Date(i.timestamp) : null,
     flags: i.flags ?? null,
     tags: i.tags ?? null,
-    meta: i.meta ?? null,
-    outputs: i.data?.outputs ?? null,
+    meta: redactor.value(i.meta ?? null),
+    outputs: redactor.value(i.data?.outputs ?? null),
     dueAt: null,
     createdAt: now,
     updatedAt: now,

@@ -2,6 +2,7 @@ import { getHarness, type AgentTemplate } from "@/server/agent-template";
 import type { Config } from "@/server/core/config";
 import { BadRequestError } from "@/server/core/errors";
 import { urlRefusal } from "@/server/egress";
+import { redactorFor } from "@/server/redaction";
 import { resolveConnection, type ResolutionContext, type ResolvedConnection } from "../../providers";
 
 /**
@@ -17,6 +18,13 @@ export async function resolveClaudeConnection(
   ctx: ResolutionContext & { config: Pick<Config, "externalHarness"> },
   hostEnv: Record<string, string | undefined>,
 ): Promise<ResolvedConnection> {
+  // Claude Code calls the model itself, past the service's model wrapper: it cannot redact its prompts.
+  if ((await redactorFor(ctx.db, ctx.projectId)).modelInput) {
+    throw new BadRequestError(
+      'This project redacts what is sent to the model (redaction setting model_input), which harness.kind "external_harness" cannot do (Claude Code sends its own requests); use the service harness or turn model_input off',
+      "unsupported_setting",
+    );
+  }
   if (llm.provider && llm.provider !== "anthropic") {
     throw new BadRequestError(
       `llm.provider "${llm.provider}" is not reached by harness.kind "external_harness"; it reaches anthropic only`,

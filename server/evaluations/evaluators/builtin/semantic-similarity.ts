@@ -39,9 +39,12 @@ export const semanticSimilarity: EvaluatorHandler = async (call) => {
   }
   if (values.some((v) => v.trim() === ""))
     return { outputs: { score: values[0] === values[1] ? 1 : 0, success: values[0] === values[1] } };
+  // The project's model_input redaction covers what an embedding model is sent too.
+  const redactor = connection.inputRedactor;
+  const sent = redactor ? values.map((v) => redactor.text(v)) : values;
   try {
     const result = await withCallLimit(ctx.signal, ctx.timeoutMs ?? EMBEDDING_TIMEOUT_MS, (abortSignal) =>
-      embedMany({ model, values, maxRetries: 0, abortSignal }),
+      embedMany({ model, values: sent, maxRetries: 0, abortSignal }),
     );
     const score = cosineSimilarity(result.embeddings[0], result.embeddings[1]);
     return { outputs: { score, success: score >= threshold }, usage: { promptTokens: result.usage.tokens } };
