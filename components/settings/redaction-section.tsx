@@ -23,7 +23,7 @@ export function RedactionSection() {
     <Card
       title="Redaction"
       labelledBy="redaction-title"
-      description="Values found in spans and webhook payloads are replaced before they are stored. Owners change the rules with PUT /api/redaction/settings."
+      description="Values found are replaced before anything is stored: traces, run event logs, chat sessions, evaluation results and webhook payloads (and, with model_input, before the model is called). Owners change the rules with PUT /api/redaction/settings."
     >
       <div className="flex flex-col gap-3 p-5 text-sm">
         <p data-testid="redaction-rules">
