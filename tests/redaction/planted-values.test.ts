@@ -118,7 +118,12 @@ describe("a planted value of each kind is found nowhere after storage", () => {
     const done = events.find((e) => e.type === "done") as { traceId: string };
     traceIds.push(done.traceId);
 
-    const runs = await f.app.call("GET", "/services/agent/v0/runs?session_id=redaction-invoke", { key: f.key });
+    // A stream can end a moment before the run is recorded (a short turn is written whole at its end).
+    let runs = await f.app.call("GET", "/services/agent/v0/runs?session_id=redaction-invoke", { key: f.key });
+    for (let i = 0; i < 200 && runs.body.count === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      runs = await f.app.call("GET", "/services/agent/v0/runs?session_id=redaction-invoke", { key: f.key });
+    }
     expect(runs.body.count).toBe(1);
     // A stream can end a moment before the run's end is recorded: read it once it has ended.
     let run = await f.app.call("GET", `/services/agent/v0/runs/${runs.body.runs[0].id}`, { key: f.key });
