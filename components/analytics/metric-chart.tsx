@@ -54,7 +54,7 @@ export function MetricChart({
   const { value } = CHART_METRICS[metric];
   const hourly = result.windowing.bucket !== "day";
   const data = result.buckets.map((b) => {
-    const row: Record<string, number | string> = {
+    const row: Record<string, number | string | null> = {
       label: new Date(b.timestamp).toLocaleString(
         undefined,
         hourly ? { hour: "2-digit", minute: "2-digit" } : { month: "short", day: "numeric" },
@@ -80,7 +80,7 @@ export function MetricChart({
       {markers.map((m, i) => (
         <ReferenceLine
           key={i}
-          x={data[m.bucket]?.label}
+          x={data[m.bucket]?.label ?? undefined}
           stroke="#94a3b8"
           strokeDasharray="4 2"
           label={{ value: m.label, fontSize: 10, position: "insideTopLeft" }}

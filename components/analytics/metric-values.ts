@@ -7,6 +7,8 @@ export const CHART_METRICS = {
   error_rate: { label: "Error rate (%)", value: (m: AnalyticsMetrics) => Math.round(m.error_rate * 1000) / 10 },
   latency: { label: "Latency p50 (ms)", value: (m: AnalyticsMetrics) => m.latency_ms.p50 },
   tokens: { label: "Tokens", value: (m: AnalyticsMetrics) => tokens(m.tokens) },
+  // A gap where nothing was scored: a 0 would read as the worst score.
+  score: { label: "Mean evaluator score", value: (m: AnalyticsMetrics) => m.scores.mean ?? null },
 } as const;
 export type ChartMetric = keyof typeof CHART_METRICS;
 

@@ -2,7 +2,19 @@
 
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { AnalyticsResult } from "@/server/analytics";
-import { readMetric, type MetricName } from "@/shared/monitor-metrics";
+import { readMetric, type MetricFigures, type MetricName } from "@/shared/monitor-metrics";
+import { isPercent } from "./monitor-draft";
+
+const NOTHING_SCORED: MetricFigures = {
+  count: 0,
+  errors: 0,
+  error_rate: 0,
+  tokens: {},
+  costs: {},
+  latency_ms: { mean: 0, p50: 0, p90: 0, p99: 0 },
+  ttft_ms: { count: 0, p50: 0, p90: 0, p99: 0 },
+  scores: { count: 0, score_count: 0, verdict_count: 0 },
+};
 
 /**
  * A monitor's metric per bucket over the chart's range, the threshold drawn as a red line and the
@@ -12,6 +24,7 @@ export function MonitorChart({
   result,
   metric,
   usageKind,
+  evaluator,
   threshold,
   recovery,
   height = 140,
@@ -19,18 +32,22 @@ export function MonitorChart({
   result: AnalyticsResult;
   metric: MetricName;
   usageKind?: string;
+  /** Score metrics: the evaluator's group of a query grouped by evaluator. */
+  evaluator?: string;
   threshold: number;
   recovery: number;
   height?: number;
 }) {
-  const scale = metric === "error_rate" ? 100 : 1;
+  const scale = isPercent(metric) ? 100 : 1;
+  const metricsOf = (b: AnalyticsResult["buckets"][number]) =>
+    evaluator === undefined ? b.metrics : (b.groups?.find((g) => g.key === evaluator)?.metrics ?? NOTHING_SCORED);
   const daily = result.windowing.bucket === "day";
   const data = result.buckets.map((b) => ({
     label: new Date(b.timestamp).toLocaleString(
       undefined,
       daily ? { month: "short", day: "numeric" } : { hour: "2-digit", minute: "2-digit" },
     ),
-    value: (readMetric(metric, b.metrics, usageKind).value ?? 0) * scale,
+    value: (readMetric(metric, metricsOf(b), usageKind).value ?? 0) * scale,
   }));
   return (
     <div

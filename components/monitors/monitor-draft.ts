@@ -7,6 +7,7 @@ export const CHART_TO_METRIC: Record<string, MetricName> = {
   error_rate: "error_rate",
   latency: "latency_p50",
   tokens: "tokens",
+  score: "score_mean",
 };
 
 /** The Monitors page with a new monitor's form filled in from a chart ("alert me when this line crosses…"). */
@@ -16,5 +17,5 @@ export function monitorDraftPath(chart: string, agentId?: string): string {
   return `/monitors?${params}`;
 }
 
-/** Error rates are typed and shown as percents; the monitor stores the fraction. */
-export const isPercent = (metric: MetricName) => metric === "error_rate";
+/** Error and pass rates are typed and shown as percents; the monitor stores the fraction. */
+export const isPercent = (metric: MetricName) => metric === "error_rate" || metric === "score_pass_rate";

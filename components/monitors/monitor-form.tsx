@@ -6,7 +6,7 @@ import { SelectInput } from "@/components/editor/select-input";
 import { useTRPC } from "@/components/trpc";
 import { Button, Notice, TextField } from "@/components/ui";
 import type { MonitorWire } from "@/server/monitors";
-import { METRIC_LABELS, METRIC_NAMES, type MetricName } from "@/shared/monitor-metrics";
+import { isScoreMetric, METRIC_LABELS, METRIC_NAMES, type MetricName } from "@/shared/monitor-metrics";
 import { isPercent } from "./monitor-draft";
 
 const WINDOWS = [
@@ -36,6 +36,7 @@ export function MonitorForm({ draft, onDone }: { draft: MonitorDraft; onDone: (c
   const [scope, setScope] = useState<ScopeKind>(draft.agent ? "agent" : "project");
   const [scopeValue, setScopeValue] = useState(draft.agent ?? "");
   const [budgetId, setBudgetId] = useState("");
+  const [evaluator, setEvaluator] = useState("");
   const [windowSeconds, setWindowSeconds] = useState(900);
   const [operator, setOperator] = useState<"above" | "below">(metric === "count" ? "below" : "above");
   const [threshold, setThreshold] = useState("");
@@ -56,7 +57,11 @@ export function MonitorForm({ draft, onDone }: { draft: MonitorDraft; onDone: (c
   const value = Number(threshold) / (percent ? 100 : 1);
   const monitor = {
     name: name || `${METRIC_LABELS[metric]} ${operator} ${threshold}${percent || budget ? "%" : ""}`,
-    metric: { name: metric, ...(budget ? { budget_id: chosenBudget } : {}) },
+    metric: {
+      name: metric,
+      ...(budget ? { budget_id: chosenBudget } : {}),
+      ...(isScoreMetric(metric) ? { evaluator } : {}),
+    },
     ...(scope !== "project" && !budget ? { scope: { kind: scope, value: scopeValue } } : {}),
     window_seconds: windowSeconds,
     operator,
@@ -97,6 +102,9 @@ export function MonitorForm({ draft, onDone }: { draft: MonitorDraft; onDone: (c
             ))}
           </SelectInput>
         </label>
+        {isScoreMetric(metric) && (
+          <TextField label="Evaluator id" value={evaluator} required onChange={(e) => setEvaluator(e.target.value)} />
+        )}
         {budget ? (
           <label className="flex flex-col gap-1.5 text-sm font-medium">
             Budget

@@ -19,7 +19,7 @@ import {
 } from "@/components/ui";
 import type { AnalyticsQuery } from "@/server/analytics";
 import type { MonitorWire } from "@/server/monitors";
-import { formatValue, METRIC_LABELS, METRIC_NAMES, type MetricName } from "@/shared/monitor-metrics";
+import { formatValue, isScoreMetric, METRIC_LABELS, METRIC_NAMES, type MetricName } from "@/shared/monitor-metrics";
 import { MonitorChart } from "./monitor-chart";
 import { MonitorForm } from "./monitor-form";
 
@@ -139,6 +139,7 @@ function chartQuery(m: MonitorWire): AnalyticsQuery {
   return {
     focus: m.metric.focus,
     windowing: { oldest: oldest.toISOString(), newest: end.toISOString(), bucket: daily ? "day" : "hour" },
+    ...(isScoreMetric(m.metric.name) ? { group_by: "evaluator" as const } : {}),
     ...(m.scope.kind !== "project"
       ? { filtering: { conditions: [{ field: m.scope.kind, value: m.scope.value }] } }
       : {}),
@@ -192,7 +193,10 @@ function MonitorDetail({ monitor: m, canEdit }: { monitor: MonitorWire; canEdit:
           since <TimeAgo iso={m.state_since} />
           {m.last_value !== undefined && <> · value {formatValue(m.metric.name, m.last_value)}</>}
           {m.last_samples !== undefined && m.metric.name !== "budget_use" && (
-            <> · {m.last_samples} runs in the window</>
+            <>
+              {" "}
+              · {m.last_samples} {isScoreMetric(m.metric.name) ? "scored results" : "runs"} in the window
+            </>
           )}
           {muted && <> · muted until {new Date(m.muted_until!).toLocaleString()}</>}
         </p>
@@ -207,6 +211,7 @@ function MonitorDetail({ monitor: m, canEdit }: { monitor: MonitorWire; canEdit:
               result={chart.data}
               metric={m.metric.name}
               usageKind={m.metric.usage_kind}
+              evaluator={m.metric.evaluator}
               threshold={m.threshold}
               recovery={m.recovery_threshold}
             />
