@@ -159,7 +159,7 @@ function CanaryCard({ canary }: { canary: Canary }) {
             <TableColumnHeader>Errors</TableColumnHeader>
             <TableColumnHeader>Cost (USD)</TableColumnHeader>
             <TableColumnHeader>Latency p50 / p90</TableColumnHeader>
-            <TableColumnHeader>Live score</TableColumnHeader>
+            <TableColumnHeader>Live evaluation scores</TableColumnHeader>
           </tr>
         </TableHeaderGroup>
         <TableBody>
@@ -180,9 +180,14 @@ function CanaryCard({ canary }: { canary: Canary }) {
                   {Math.round(m.latency_ms.p50)} / {Math.round(m.latency_ms.p90)} ms
                 </TableCell>
                 <TableCell>
-                  {side.live_score?.mean != null
-                    ? `${Math.round(side.live_score.mean * 1000) / 1000} (${side.live_score.results})`
-                    : "—"}
+                  {side.live_scores.length === 0
+                    ? "—"
+                    : side.live_scores.map((score) => (
+                        <div key={score.evaluation_run_id} data-testid="canary-live-score">
+                          {score.name ?? score.evaluation_run_id.slice(0, 8)}:{" "}
+                          {score.mean === null ? "no score" : Math.round(score.mean * 1000) / 1000} ({score.results})
+                        </div>
+                      ))}
                 </TableCell>
               </TableRow>
             );
