@@ -10,6 +10,17 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 
+/** The dimensions analytics groups a run by, as both roll-ups key them ('' when missing). */
+const runDimensions = () => ({
+  agent: text("agent").notNull(),
+  model: text("model").notNull(),
+  provider: text("provider").notNull(),
+  environment: text("environment").notNull(),
+  revision: text("revision").notNull(),
+  apiKey: text("api_key").notNull(),
+  userId: text("user_id").notNull(),
+});
+
 /**
  * Span roll-ups: per project, grain (minute, hour, day; UTC), bucket start, run or span and the
  * dimensions analytics groups by, the sums of every span whose start falls in the bucket. Written
@@ -28,13 +39,7 @@ export const spanRollups = pgTable(
     root: boolean("root").notNull(),
     /** invocation, annotation or unknown: a run is the root of a trace that is not an annotation. */
     traceType: text("trace_type").notNull(),
-    agent: text("agent").notNull(),
-    model: text("model").notNull(),
-    provider: text("provider").notNull(),
-    environment: text("environment").notNull(),
-    revision: text("revision").notNull(),
-    apiKey: text("api_key").notNull(),
-    userId: text("user_id").notNull(),
+    ...runDimensions(),
     spans: bigint("spans", { mode: "number" }).notNull(),
     errors: bigint("errors", { mode: "number" }).notNull(),
     durationMs: doublePrecision("duration_ms").notNull(),
@@ -88,13 +93,7 @@ export const evaluationScoreRollups = pgTable(
     /** The evaluator's id (its step's `references.evaluator.id`, else its revision id, else the step key). */
     evaluator: text("evaluator").notNull(),
     traceType: text("trace_type").notNull(),
-    agent: text("agent").notNull(),
-    model: text("model").notNull(),
-    provider: text("provider").notNull(),
-    environment: text("environment").notNull(),
-    revision: text("revision").notNull(),
-    apiKey: text("api_key").notNull(),
-    userId: text("user_id").notNull(),
+    ...runDimensions(),
     /** Results counted: a numeric `score` or a boolean `success` in the outputs. */
     results: bigint("results", { mode: "number" }).notNull(),
     scores: bigint("scores", { mode: "number" }).notNull(),
