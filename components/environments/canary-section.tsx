@@ -7,6 +7,7 @@ import { useTRPC } from "@/components/trpc";
 import type { AppRouter } from "@/server/trpc";
 import {
   Button,
+  Card,
   Notice,
   Table,
   TableBody,
@@ -24,24 +25,17 @@ export function CanarySection({ environmentId, slug }: { environmentId: string; 
   const canaries = useQuery(trpc.canaries.list.queryOptions({ environmentId, running: true }));
   if (!canaries.data?.length) return null;
   return (
-    <section
-      aria-labelledby="canary-title"
-      className="overflow-hidden rounded-xl border border-line bg-surface shadow-xs"
+    <Card
+      title="Canary releases"
+      labelledBy="canary-title"
+      description={<>A new revision takes a share of {slug}&apos;s traffic beside the one deployed.</>}
     >
-      <header className="border-b border-line px-5 py-4">
-        <h2 id="canary-title" className="text-sm font-semibold">
-          Canary releases
-        </h2>
-        <p className="text-sm text-muted">
-          A new revision takes a share of {slug}&apos;s traffic beside the one deployed.
-        </p>
-      </header>
       <div className="flex flex-col divide-y divide-line">
         {canaries.data.map((canary) => (
           <CanaryCard key={canary.id} canary={canary} />
         ))}
       </div>
-    </section>
+    </Card>
   );
 }
 
