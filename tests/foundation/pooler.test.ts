@@ -8,6 +8,7 @@ import { anotherInstance, type AppInstance } from "../helpers/app-instance";
 import { sseReader } from "../helpers/sse-reader";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 import { testDatabaseUrls } from "../helpers/test-database-urls";
+import { within } from "../helpers/within";
 import { uniq } from "../versioning/helpers";
 
 /**
@@ -164,10 +165,7 @@ describe.skipIf(!process.env.DATABASE_URL)("behind a transaction pooler without 
               : rawQuery<{ n: number }>(handle.db, `select ${i}::int as n`)
             ).then((rows) => rows[0].n),
       );
-      let timer: NodeJS.Timeout | undefined;
-      const stalled = new Promise<"stalled">((resolve) => (timer = setTimeout(() => resolve("stalled"), 20_000)));
-      const answers = await Promise.race([Promise.all(statements), stalled]);
-      clearTimeout(timer);
+      const answers = await within(20_000, "200 statements on 2 connections", Promise.all(statements));
       expect(answers).toEqual(Array.from({ length: 200 }, (_, i) => i));
     } finally {
       await handle.close();

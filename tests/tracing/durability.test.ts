@@ -12,6 +12,7 @@ import { startIngestWorker } from "@/server/tracing";
 import { enqueueSpans } from "@/server/tracing/ingest/enqueue";
 import { parseTracingRequest } from "@/server/tracing/parse-request";
 import { openTestDatabase } from "../helpers/test-database";
+import { within } from "../helpers/within";
 import { spanId, traceId } from "./helpers";
 
 // Concurrency and crash guarantees need real PostgreSQL (PGlite is one connection in this process).
@@ -28,19 +29,6 @@ async function waitFor(
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out: ${await explain()}`);
-}
-
-/** Every await on a server or the database is bounded, so a stall fails with what stalled instead of hanging. */
-async function within<T>(ms: number, what: string, promise: Promise<T>, explain?: () => Promise<string>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const stalled = new Promise<"stalled">((resolve) => (timer = setTimeout(() => resolve("stalled"), ms)));
-  try {
-    const result = await Promise.race([promise, stalled]);
-    if (result !== "stalled") return result;
-    throw new Error(`${what}: no answer in ${ms} ms${explain ? `; ${await explain()}` : ""}`);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 describe.skipIf(!pg)("durability on PostgreSQL", () => {
