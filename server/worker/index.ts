@@ -2,3 +2,4 @@ export type { BackgroundWorker, RunningWorker } from "./background-worker";
 export { listen } from "./listen";
 export { startWakeLoop, type WakeLoop } from "./wake-loop";
 export { listenForChanges, type ChangeHandlers, type ChangeListener } from "./change-listener";
+export { NotifiedCache, type NotifiedCacheOptions } from "./notified-cache";
