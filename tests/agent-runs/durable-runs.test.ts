@@ -1,6 +1,6 @@
 import { Chat } from "@ai-sdk/react";
 import { DefaultChatTransport, type UIMessage } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { runSweepWorker } from "@/server/agent-runs";
 import { createApiDoors } from "@/server/boot";
@@ -275,10 +275,7 @@ describe("resume", () => {
         }),
       });
     const settled = (chat: Chat<UIMessage>) =>
-      new Promise<void>((resolve) => {
-        const check = () => (chat.status === "ready" || chat.status === "error" ? resolve() : setTimeout(check, 20));
-        check();
-      });
+      vi.waitFor(() => expect(["ready", "error"]).toContain(chat.status), { timeout: 20_000, interval: 20 });
 
     // Uninterrupted.
     model.script(script);
@@ -293,8 +290,13 @@ describe("resume", () => {
     const session = newSession();
     const first = new Chat<UIMessage>({ id: session, transport: transport(session) });
     void first.sendMessage({ text: "tell me" });
-    while (!first.messages.some((m) => m.role === "assistant" && m.parts.some((p) => p.type === "reasoning")))
-      await sleep(10);
+    await vi.waitFor(
+      () =>
+        expect(first.messages.some((m) => m.role === "assistant" && m.parts.some((p) => p.type === "reasoning"))).toBe(
+          true,
+        ),
+      { timeout: 20_000, interval: 10 },
+    );
     await first.stop();
     const userMessage = first.messages[0];
 
@@ -341,7 +343,7 @@ describe("a run whose process died", () => {
       traceId: "t".repeat(32),
       spanId: "s".repeat(16),
       leaseOwner: "a-dead-process",
-      leaseExpiresAt: new Date(Date.now() + 300),
+      leaseExpiresAt: new Date(app.context.now().getTime() + 60_000),
     });
     await app.context.db.insert(tables.agentRunEvents).values({
       runId,
@@ -357,7 +359,8 @@ describe("a run whose process died", () => {
     }).then((res) => res.text());
     // Nothing to sweep while the lease holds.
     expect(await runSweepWorker.drain(app.context, 10)).toBe(0);
-    await sleep(350);
+    // The sweep reads leases against the app's clock: a minute passes without waiting for it.
+    app.advanceClock(60_000);
     expect(await runSweepWorker.drain(app.context, 10)).toBe(1);
     expect(await runSweepWorker.drain(app.context, 10)).toBe(0);
     const [row] = await app.context.db.select().from(tables.agentRuns).where(eq(tables.agentRuns.id, runId));

@@ -7,9 +7,10 @@ import { claimExpiredRun, takeOverRun } from "./take-over-run";
  * Takes over the runs whose process died: a running run whose lease expired (no heartbeat for
  * AGENT_RUN_LEASE_MS) is claimed by this process (SKIP LOCKED, so two sweeping processes never
  * claim the same run) and continued here from its event log (`takeOverRun`), or failed with the
- * reason when it cannot be. Returns how many runs it claimed.
+ * reason when it cannot be. Returns how many runs it claimed. Leases are compared with the app's
+ * clock, so a test moves it past a lease instead of waiting the lease out.
  */
-export async function sweepExpiredRuns(app: AppContext, limit: number, now = new Date()): Promise<number> {
+export async function sweepExpiredRuns(app: AppContext, limit: number, now = app.now()): Promise<number> {
   let claimed = 0;
   for (; claimed < limit; claimed++) {
     const run = await claimExpiredRun(app.db, now, app.config.agentRuns.leaseMs);
