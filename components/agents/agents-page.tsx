@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { PageContainer, PageHeader } from "@/components/shell";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Button, Card, EmptyState, Kbd, PlusIcon, QueryError } from "@/components/ui";
+import { Button, Card, EmptyState, Kbd, PagedListFooter, PlusIcon, QueryView } from "@/components/ui";
 import { agentsListPath } from "./agent-paths";
 import { AgentsTable } from "./agents-table";
 import { AgentsTableSkeleton } from "./agents-table-skeleton";
@@ -105,57 +105,45 @@ export function AgentsPage() {
           }}
           searching={list.isFetching && !list.isFetchingNextPage}
         />
-        {list.isPending ? (
-          <AgentsTableSkeleton />
-        ) : list.isError ? (
-          <div className="p-5">
-            <QueryError
-              title="Could not load agents"
-              error={list.error}
-              onRetry={() => list.refetch()}
-              retrying={list.isFetching}
-            />
-          </div>
-        ) : items.length === 0 ? (
-          debounced || archived ? (
-            <EmptyState
-              icon={<AgentIcon />}
-              title="No agents match"
-              description={
-                debounced
-                  ? `Nothing is named like “${debounced}”${archived ? "" : " among active agents"}.`
-                  : "No agents yet."
-              }
-              action={
-                <Button onClick={() => setSearch("")} disabled={!debounced}>
-                  Clear search
-                </Button>
-              }
-            />
-          ) : (
-            <EmptyState
-              icon={<AgentIcon />}
-              title="No agents yet"
-              description="Create your first agent: it starts from a working default template, committed as version 1."
-              action={createButton}
-            />
-          )
-        ) : (
-          <>
-            <AgentsTable items={items} environments={columns} />
-            <footer className="flex items-center justify-between gap-4 border-t border-line px-5 py-3 text-xs text-muted">
-              <span aria-live="polite">
-                {items.length} {items.length === 1 ? "agent" : "agents"}
-                {list.hasNextPage ? " shown" : ""}
-              </span>
-              {list.hasNextPage && (
-                <Button size="sm" onClick={() => list.fetchNextPage()} loading={list.isFetchingNextPage}>
-                  Load more
-                </Button>
-              )}
-            </footer>
-          </>
-        )}
+        <QueryView
+          query={list}
+          pending={<AgentsTableSkeleton />}
+          errorTitle="Could not load agents"
+          errorClassName="p-5"
+          isEmpty={() => items.length === 0}
+          empty={
+            debounced || archived ? (
+              <EmptyState
+                icon={<AgentIcon />}
+                title="No agents match"
+                description={
+                  debounced
+                    ? `Nothing is named like “${debounced}”${archived ? "" : " among active agents"}.`
+                    : "No agents yet."
+                }
+                action={
+                  <Button onClick={() => setSearch("")} disabled={!debounced}>
+                    Clear search
+                  </Button>
+                }
+              />
+            ) : (
+              <EmptyState
+                icon={<AgentIcon />}
+                title="No agents yet"
+                description="Create your first agent: it starts from a working default template, committed as version 1."
+                action={createButton}
+              />
+            )
+          }
+        >
+          {() => (
+            <>
+              <AgentsTable items={items} environments={columns} />
+              <PagedListFooter count={items.length} noun={["agent", "agents"]} pages={list} />
+            </>
+          )}
+        </QueryView>
       </Card>
       <CreateAgentDialog open={creating} onClose={() => setCreating(false)} />
     </PageContainer>

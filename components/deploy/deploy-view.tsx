@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { RevisionPicker } from "@/components/diff/revision-picker";
-import { buttonClass, QueryError, Skeleton, TimeAgo } from "@/components/ui";
+import { buttonClass, QueryError, QueryView, Skeleton, TimeAgo } from "@/components/ui";
 import { agentPaths } from "@/components/history/paths";
 import { SectionHeader } from "@/components/history/section-header";
 import { TabContainer } from "@/components/history/tab-container";
@@ -99,32 +99,31 @@ export function DeployView({
       </div>
       {extra.isError && <QueryError title="Could not load the revision named in the link" error={extra.error} />}
 
-      {overview.isPending ? (
-        <div className="grid gap-4 lg:grid-cols-3" role="status" aria-label="Loading environments">
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} className="h-72 w-full rounded-xl" />
-          ))}
-        </div>
-      ) : overview.isError ? (
-        <QueryError
-          title="Could not load the environments"
-          error={overview.error}
-          onRetry={() => overview.refetch()}
-          retrying={overview.isFetching}
-        />
-      ) : (
-        <div className="grid gap-4 lg:grid-cols-3">
-          {environments.map((env) => (
-            <EnvironmentDeployCard
-              key={env.environment.id}
-              agentId={agentId}
-              target={env}
-              selected={selected}
-              onDeploy={() => setTarget(env)}
-            />
-          ))}
-        </div>
-      )}
+      <QueryView
+        query={overview}
+        pending={
+          <div className="grid gap-4 lg:grid-cols-3" role="status" aria-label="Loading environments">
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} className="h-72 w-full rounded-xl" />
+            ))}
+          </div>
+        }
+        errorTitle="Could not load the environments"
+      >
+        {() => (
+          <div className="grid gap-4 lg:grid-cols-3">
+            {environments.map((env) => (
+              <EnvironmentDeployCard
+                key={env.environment.id}
+                agentId={agentId}
+                target={env}
+                selected={selected}
+                onDeploy={() => setTarget(env)}
+              />
+            ))}
+          </div>
+        )}
+      </QueryView>
 
       <DeployDialog revision={target ? (selected ?? null) : null} target={target} onClose={() => setTarget(null)} />
     </TabContainer>

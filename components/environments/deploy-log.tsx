@@ -4,7 +4,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useMemo } from "react";
 import { Author } from "@/components/history/author";
-import { Button, cn, QueryError, Skeleton, TimeAgo } from "@/components/ui";
+import { Button, cn, QueryView, Skeleton, TimeAgo } from "@/components/ui";
 import { useTRPC } from "@/components/trpc";
 import { entryDiffHref, entryName, entryRevisionHref } from "./paths";
 import type { DeployChange, DeployedEntry, DeployLogItem } from "./types";
@@ -36,58 +36,51 @@ export function DeployLog({
   );
   const items = useMemo(() => log.data?.pages.flatMap((p) => p.items) ?? [], [log.data]);
 
-  if (log.isPending) {
-    return (
-      <div role="status" aria-label="Loading deploys" className="flex flex-col gap-3 p-4">
-        {[0, 1, 2].map((i) => (
-          <Skeleton key={i} className="h-5 w-full" />
-        ))}
-      </div>
-    );
-  }
-  if (log.isError) {
-    return (
-      <div className="p-4">
-        <QueryError
-          title="Could not load the deploy history"
-          error={log.error}
-          onRetry={() => log.refetch()}
-          retrying={log.isFetching}
-        />
-      </div>
-    );
-  }
-  if (items.length === 0)
-    return (
-      <p className={cn("text-muted", compact ? "px-4 pt-1 pb-3 text-xs" : "px-5 py-8 text-center text-sm")}>
-        {emptyText}
-      </p>
-    );
-
   return (
-    <div>
-      <ol className="divide-y divide-line" aria-label={`Deploys to ${environment}, newest first`}>
-        {items.map((item) =>
-          compact ? (
-            <CompactItem key={item.revision.id} item={item} />
-          ) : (
-            <FullItem key={item.revision.id} item={item} />
-          ),
-        )}
-      </ol>
-      {log.hasNextPage && (
-        <div className={cn("flex justify-center border-t border-line", compact ? "py-2" : "py-3")}>
-          <Button
-            size="sm"
-            variant={compact ? "ghost" : "secondary"}
-            onClick={() => log.fetchNextPage()}
-            loading={log.isFetchingNextPage}
-          >
-            Load more
-          </Button>
+    <QueryView
+      query={log}
+      pending={
+        <div role="status" aria-label="Loading deploys" className="flex flex-col gap-3 p-4">
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} className="h-5 w-full" />
+          ))}
+        </div>
+      }
+      errorTitle="Could not load the deploy history"
+      errorClassName="p-4"
+      isEmpty={() => items.length === 0}
+      empty={
+        <p className={cn("text-muted", compact ? "px-4 pt-1 pb-3 text-xs" : "px-5 py-8 text-center text-sm")}>
+          {emptyText}
+        </p>
+      }
+    >
+      {() => (
+        <div>
+          <ol className="divide-y divide-line" aria-label={`Deploys to ${environment}, newest first`}>
+            {items.map((item) =>
+              compact ? (
+                <CompactItem key={item.revision.id} item={item} />
+              ) : (
+                <FullItem key={item.revision.id} item={item} />
+              ),
+            )}
+          </ol>
+          {log.hasNextPage && (
+            <div className={cn("flex justify-center border-t border-line", compact ? "py-2" : "py-3")}>
+              <Button
+                size="sm"
+                variant={compact ? "ghost" : "secondary"}
+                onClick={() => log.fetchNextPage()}
+                loading={log.isFetchingNextPage}
+              >
+                Load more
+              </Button>
+            </div>
+          )}
         </div>
       )}
-    </div>
+    </QueryView>
   );
 }
 

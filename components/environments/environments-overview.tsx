@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useMemo } from "react";
 import { Author } from "@/components/history/author";
 import { agentPaths } from "@/components/history/paths";
-import { cn, EmptyState, QueryError, Skeleton, TimeAgo } from "@/components/ui";
+import { cn, EmptyState, QueryView, Skeleton, TimeAgo } from "@/components/ui";
 import { useTRPC } from "@/components/trpc";
 import { EnvironmentBadge, compareEnvironments } from "./environment-badge";
 import { deployedColumnTitle, deployedCountLabel } from "./deployed-kinds";
@@ -30,110 +30,109 @@ export function EnvironmentsOverview() {
     return [...byKey.values()].sort((a, b) => entryName(a.entry).localeCompare(entryName(b.entry)));
   }, [environments]);
 
-  if (overview.isPending) {
-    return (
-      <div role="status" aria-label="Loading environments" className="flex flex-col gap-6">
-        <div className="grid gap-4 md:grid-cols-3">
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} className="h-32 w-full rounded-xl" />
-          ))}
-        </div>
-        <Skeleton className="h-48 w-full rounded-xl" />
-      </div>
-    );
-  }
-  if (overview.isError)
-    return (
-      <QueryError
-        title="Could not load the environments"
-        error={overview.error}
-        onRetry={() => overview.refetch()}
-        retrying={overview.isFetching}
-      />
-    );
-
   return (
-    <div className="flex flex-col gap-6">
-      <div className="grid gap-4 md:grid-cols-3">
-        {environments.map((env) => (
-          <EnvironmentSummary key={env.id} env={env} />
-        ))}
-      </div>
-
-      <section
-        aria-labelledby="deployed-agents-title"
-        className="overflow-hidden rounded-xl border border-line bg-surface shadow-xs"
-      >
-        <header className="border-b border-line px-5 py-4">
-          <h2 id="deployed-agents-title" className="text-sm font-semibold">
-            What runs where
-          </h2>
-          <p className="text-sm text-muted">
-            Each deployed agent (or application, evaluator) and the revision every environment runs for it.
-          </p>
-        </header>
-        {agents.length === 0 ? (
-          <EmptyState
-            icon={<EnvironmentsIcon />}
-            title="Nothing is deployed yet"
-            description="Open an agent, choose its Deploy tab, and deploy a revision to development, staging or production."
-            action={
-              <Link href="/agents" className="text-sm text-accent hover:underline">
-                Go to agents
-              </Link>
-            }
-          />
-        ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full border-collapse text-left text-sm" aria-label="What each environment runs">
-              <thead className="border-b border-line bg-surface-muted/60">
-                <tr>
-                  <th scope="col" className="px-5 py-2 text-xs font-medium text-muted" data-testid="deployed-column">
-                    {deployedColumnTitle(agents.map((row) => row.entry))}
-                  </th>
-                  {environments.map((env) => (
-                    <th key={env.id} scope="col" className="px-4 py-2 text-xs font-medium text-muted">
-                      <Link href={environmentPath(env.slug)} className="hover:text-foreground hover:underline">
-                        {env.slug}
-                      </Link>
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-line">
-                {agents.map((row) => (
-                  <tr key={row.key} className="h-12 hover:bg-surface-muted/40" data-testid="deployed-agent-row">
-                    <th scope="row" className="px-5 py-2 font-medium">
-                      <span className="flex flex-col">
-                        {row.entry.kind !== "workflow" && (
-                          <span className="text-xs font-normal text-muted capitalize">{row.entry.kind}</span>
-                        )}
-                        {row.entry.kind === "workflow" ? (
-                          <Link
-                            href={agentPaths.editor(row.entry.artifact.id, row.entry.variant.id)}
-                            className="hover:underline"
-                          >
-                            {entryName(row.entry)}
-                          </Link>
-                        ) : (
-                          entryName(row.entry)
-                        )}
-                        <span className="font-mono text-xs font-normal text-muted">{row.entry.artifact.slug}</span>
-                      </span>
-                    </th>
-                    {environments.map((env) => (
-                      <td key={env.id} className="px-4 py-2">
-                        <Cell deployment={row.cells.get(env.slug)} />
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+    <QueryView
+      query={overview}
+      pending={
+        <div role="status" aria-label="Loading environments" className="flex flex-col gap-6">
+          <div className="grid gap-4 md:grid-cols-3">
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} className="h-32 w-full rounded-xl" />
+            ))}
           </div>
-        )}
-      </section>
-    </div>
+          <Skeleton className="h-48 w-full rounded-xl" />
+        </div>
+      }
+      errorTitle="Could not load the environments"
+    >
+      {() => (
+        <div className="flex flex-col gap-6">
+          <div className="grid gap-4 md:grid-cols-3">
+            {environments.map((env) => (
+              <EnvironmentSummary key={env.id} env={env} />
+            ))}
+          </div>
+
+          <section
+            aria-labelledby="deployed-agents-title"
+            className="overflow-hidden rounded-xl border border-line bg-surface shadow-xs"
+          >
+            <header className="border-b border-line px-5 py-4">
+              <h2 id="deployed-agents-title" className="text-sm font-semibold">
+                What runs where
+              </h2>
+              <p className="text-sm text-muted">
+                Each deployed agent (or application, evaluator) and the revision every environment runs for it.
+              </p>
+            </header>
+            {agents.length === 0 ? (
+              <EmptyState
+                icon={<EnvironmentsIcon />}
+                title="Nothing is deployed yet"
+                description="Open an agent, choose its Deploy tab, and deploy a revision to development, staging or production."
+                action={
+                  <Link href="/agents" className="text-sm text-accent hover:underline">
+                    Go to agents
+                  </Link>
+                }
+              />
+            ) : (
+              <div className="overflow-x-auto">
+                <table className="w-full border-collapse text-left text-sm" aria-label="What each environment runs">
+                  <thead className="border-b border-line bg-surface-muted/60">
+                    <tr>
+                      <th
+                        scope="col"
+                        className="px-5 py-2 text-xs font-medium text-muted"
+                        data-testid="deployed-column"
+                      >
+                        {deployedColumnTitle(agents.map((row) => row.entry))}
+                      </th>
+                      {environments.map((env) => (
+                        <th key={env.id} scope="col" className="px-4 py-2 text-xs font-medium text-muted">
+                          <Link href={environmentPath(env.slug)} className="hover:text-foreground hover:underline">
+                            {env.slug}
+                          </Link>
+                        </th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-line">
+                    {agents.map((row) => (
+                      <tr key={row.key} className="h-12 hover:bg-surface-muted/40" data-testid="deployed-agent-row">
+                        <th scope="row" className="px-5 py-2 font-medium">
+                          <span className="flex flex-col">
+                            {row.entry.kind !== "workflow" && (
+                              <span className="text-xs font-normal text-muted capitalize">{row.entry.kind}</span>
+                            )}
+                            {row.entry.kind === "workflow" ? (
+                              <Link
+                                href={agentPaths.editor(row.entry.artifact.id, row.entry.variant.id)}
+                                className="hover:underline"
+                              >
+                                {entryName(row.entry)}
+                              </Link>
+                            ) : (
+                              entryName(row.entry)
+                            )}
+                            <span className="font-mono text-xs font-normal text-muted">{row.entry.artifact.slug}</span>
+                          </span>
+                        </th>
+                        {environments.map((env) => (
+                          <td key={env.id} className="px-4 py-2">
+                            <Cell deployment={row.cells.get(env.slug)} />
+                          </td>
+                        ))}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </section>
+        </div>
+      )}
+    </QueryView>
   );
 }
 

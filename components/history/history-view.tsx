@@ -7,7 +7,7 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { useAgentDeployments } from "@/components/deploy/use-agent-deployments";
 import { useTRPC } from "@/components/trpc";
-import { Button, buttonClass, cn, EmptyState, Kbd, QueryError } from "@/components/ui";
+import { Button, buttonClass, cn, EmptyState, Kbd, QueryView } from "@/components/ui";
 import { ForkDialog } from "./fork-dialog";
 import { HistoryRow } from "./history-row";
 import { HistorySkeleton } from "./history-skeleton";
@@ -138,52 +138,50 @@ export function HistoryView({ agentId, variantId }: { agentId: string; variantId
           </span>
         </div>
 
-        {history.isPending ? (
-          <HistorySkeleton />
-        ) : history.isError ? (
-          <div className="p-4">
-            <QueryError
-              title="Could not load the history"
-              error={history.error}
-              onRetry={() => history.refetch()}
-              retrying={history.isFetching}
+        <QueryView
+          query={history}
+          pending={<HistorySkeleton />}
+          errorTitle="Could not load the history"
+          errorClassName="p-4"
+          isEmpty={() => revisions.length === 0}
+          empty={
+            <EmptyState
+              title="No revisions yet"
+              description="Commit from the editor and each commit will appear here."
+              action={
+                <Link href={agentPaths.editor(agentId, variantId)} className={buttonClass({ variant: "primary" })}>
+                  Open the editor
+                </Link>
+              }
             />
-          </div>
-        ) : revisions.length === 0 ? (
-          <EmptyState
-            title="No revisions yet"
-            description="Commit from the editor and each commit will appear here."
-            action={
-              <Link href={agentPaths.editor(agentId, variantId)} className={buttonClass({ variant: "primary" })}>
-                Open the editor
-              </Link>
-            }
-          />
-        ) : (
-          <ul className="divide-y divide-line" aria-label="Revisions, newest first">
-            {revisions.map((revision, index) => (
-              <HistoryRow
-                key={revision.id}
-                agentId={agentId}
-                variantId={variantId}
-                revision={revision}
-                previous={revisions[index + 1]}
-                latest={revision.id === latest?.id}
-                environments={byRevision.get(revision.id) ?? []}
-                selected={selected.includes(revision.id)}
-                active={index === active}
-                fresh={revision.id === fresh}
-                linkRef={(el) => {
-                  links.current[index] = el;
-                }}
-                onToggle={() => toggle(revision.id)}
-                onActivate={() => setActive(index)}
-                onRestore={() => setRestoring(revision)}
-                onFork={() => setForking(revision)}
-              />
-            ))}
-          </ul>
-        )}
+          }
+        >
+          {() => (
+            <ul className="divide-y divide-line" aria-label="Revisions, newest first">
+              {revisions.map((revision, index) => (
+                <HistoryRow
+                  key={revision.id}
+                  agentId={agentId}
+                  variantId={variantId}
+                  revision={revision}
+                  previous={revisions[index + 1]}
+                  latest={revision.id === latest?.id}
+                  environments={byRevision.get(revision.id) ?? []}
+                  selected={selected.includes(revision.id)}
+                  active={index === active}
+                  fresh={revision.id === fresh}
+                  linkRef={(el) => {
+                    links.current[index] = el;
+                  }}
+                  onToggle={() => toggle(revision.id)}
+                  onActivate={() => setActive(index)}
+                  onRestore={() => setRestoring(revision)}
+                  onFork={() => setForking(revision)}
+                />
+              ))}
+            </ul>
+          )}
+        </QueryView>
 
         {(history.hasNextPage || (revisions.length > 0 && !history.isPending)) && (
           <div

@@ -11,7 +11,7 @@ import { SectionHeader, TabContainer } from "@/components/history";
 import { formatDuration } from "@/components/ui/format-duration";
 import { tracePath } from "@/components/traces";
 import { useTRPC } from "@/components/trpc";
-import { Badge, Button, cn, EmptyState, QueryError, Skeleton, TimeAgo } from "@/components/ui";
+import { Badge, Button, cn, EmptyState, QueryView, Skeleton, TimeAgo } from "@/components/ui";
 import type { RunWire } from "@/server/agent-runs";
 import { isDraftRun, RUN_ORIGIN_LABEL, servedBy } from "./run-origin";
 import { runsPath } from "./run-paths";
@@ -71,51 +71,52 @@ export function RunsView({ agentId, variantId, status }: { agentId: string; vari
           </div>
         }
       />
-      {list.isPending ? (
-        <div className="space-y-2" aria-label="Loading runs" role="status">
-          <Skeleton className="h-16" />
-          <Skeleton className="h-16" />
-          <Skeleton className="h-16" />
-        </div>
-      ) : list.isError ? (
-        <QueryError
-          title="Could not load the runs"
-          error={list.error}
-          onRetry={() => list.refetch()}
-          retrying={list.isFetching}
-        />
-      ) : runs.length === 0 ? (
-        <EmptyState
-          className="rounded-xl border border-dashed border-line"
-          title={status ? `No ${RUN_STATUS_LOOK[status].label.toLowerCase()} runs` : "No runs yet"}
-          description={
-            status
-              ? "No run of this agent has that status; choose another status or any status."
-              : "Chat with the agent, or invoke it over the API; each turn appears here as a run."
-          }
-          action={
-            <Link href={chatPath(agentId, variantId)} className="text-sm font-medium text-accent hover:underline">
-              Open the chat
-            </Link>
-          }
-        />
-      ) : (
-        <>
-          <ul
-            className="divide-y divide-line overflow-hidden rounded-xl border border-line bg-surface"
-            aria-label="Runs"
-          >
-            {runs.map((run) => (
-              <RunTableRow key={run.id} run={run} agentId={agentId} variantId={variantId} now={now} />
-            ))}
-          </ul>
-          {list.hasNextPage && (
-            <Button className="self-center" onClick={() => list.fetchNextPage()} loading={list.isFetchingNextPage}>
-              Load older runs
-            </Button>
-          )}
-        </>
-      )}
+      <QueryView
+        query={list}
+        pending={
+          <div className="space-y-2" aria-label="Loading runs" role="status">
+            <Skeleton className="h-16" />
+            <Skeleton className="h-16" />
+            <Skeleton className="h-16" />
+          </div>
+        }
+        errorTitle="Could not load the runs"
+        isEmpty={() => runs.length === 0}
+        empty={
+          <EmptyState
+            className="rounded-xl border border-dashed border-line"
+            title={status ? `No ${RUN_STATUS_LOOK[status].label.toLowerCase()} runs` : "No runs yet"}
+            description={
+              status
+                ? "No run of this agent has that status; choose another status or any status."
+                : "Chat with the agent, or invoke it over the API; each turn appears here as a run."
+            }
+            action={
+              <Link href={chatPath(agentId, variantId)} className="text-sm font-medium text-accent hover:underline">
+                Open the chat
+              </Link>
+            }
+          />
+        }
+      >
+        {() => (
+          <>
+            <ul
+              className="divide-y divide-line overflow-hidden rounded-xl border border-line bg-surface"
+              aria-label="Runs"
+            >
+              {runs.map((run) => (
+                <RunTableRow key={run.id} run={run} agentId={agentId} variantId={variantId} now={now} />
+              ))}
+            </ul>
+            {list.hasNextPage && (
+              <Button className="self-center" onClick={() => list.fetchNextPage()} loading={list.isFetchingNextPage}>
+                Load older runs
+              </Button>
+            )}
+          </>
+        )}
+      </QueryView>
     </TabContainer>
   );
 }

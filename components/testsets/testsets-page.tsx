@@ -10,8 +10,9 @@ import {
   cn,
   EmptyState,
   focusRing,
+  PagedListFooter,
   PlusIcon,
-  QueryError,
+  QueryView,
   Skeleton,
   Table,
   TableBody,
@@ -60,88 +61,78 @@ export function TestsetsPage() {
         actions={createButton}
       />
       <Card>
-        {list.isPending ? (
-          <div role="status" aria-label="Loading testsets" className="divide-y divide-line">
-            {[0, 1, 2].map((row) => (
-              <div key={row} className="flex h-14 items-center gap-6 px-5">
-                <Skeleton className="h-4 w-48" />
-                <Skeleton className="h-4 w-16" />
-                <Skeleton className="ml-auto h-4 w-40" />
-              </div>
-            ))}
-          </div>
-        ) : list.isError ? (
-          <div className="p-5">
-            <QueryError
-              title="Could not load testsets"
-              error={list.error}
-              onRetry={() => list.refetch()}
-              retrying={list.isFetching}
+        <QueryView
+          query={list}
+          pending={
+            <div role="status" aria-label="Loading testsets" className="divide-y divide-line">
+              {[0, 1, 2].map((row) => (
+                <div key={row} className="flex h-14 items-center gap-6 px-5">
+                  <Skeleton className="h-4 w-48" />
+                  <Skeleton className="h-4 w-16" />
+                  <Skeleton className="ml-auto h-4 w-40" />
+                </div>
+              ))}
+            </div>
+          }
+          errorTitle="Could not load testsets"
+          errorClassName="p-5"
+          isEmpty={() => items.length === 0}
+          empty={
+            <EmptyState
+              icon={<TestsetsIcon />}
+              title="No testsets yet"
+              description="Import a CSV or JSON file, start an empty table, or add traces and chat turns to a testset from their pages."
+              action={createButton}
             />
-          </div>
-        ) : items.length === 0 ? (
-          <EmptyState
-            icon={<TestsetsIcon />}
-            title="No testsets yet"
-            description="Import a CSV or JSON file, start an empty table, or add traces and chat turns to a testset from their pages."
-            action={createButton}
-          />
-        ) : (
-          <>
-            <Table aria-label="Testsets">
-              <TableHeaderGroup>
-                <tr>
-                  <TableColumnHeader>Testset</TableColumnHeader>
-                  <TableColumnHeader className="text-right">Rows</TableColumnHeader>
-                  <TableColumnHeader>Latest</TableColumnHeader>
-                  <TableColumnHeader className="w-full">Last change</TableColumnHeader>
-                </tr>
-              </TableHeaderGroup>
-              <TableBody>
-                {items.map((item) => (
-                  <TableRow key={item.testset.id} data-testid="testset-row" className="h-14">
-                    <TableCell className="max-w-[min(24rem,60vw)]">
-                      <Link
-                        href={testsetPaths.editor(item.testset.id)}
-                        title={item.testset.name ?? item.testset.slug}
-                        className={cn("block truncate rounded font-medium hover:underline", focusRing)}
-                      >
-                        {item.testset.name ?? item.testset.slug}
-                      </Link>
-                    </TableCell>
-                    <TableCell className="text-right tabular-nums">
-                      {item.latest ? item.latest.rows.toLocaleString("en-US") : "—"}
-                    </TableCell>
-                    <TableCell>{item.latest ? <VersionBadge version={item.latest.version} /> : "—"}</TableCell>
-                    <TableCell className="max-w-0 text-muted">
-                      {item.latest && (
-                        <span className="flex min-w-0 items-center gap-2">
-                          <span className="truncate" title={item.latest.message ?? undefined}>
-                            {item.latest.message ?? "No message"}
+          }
+        >
+          {() => (
+            <>
+              <Table aria-label="Testsets">
+                <TableHeaderGroup>
+                  <tr>
+                    <TableColumnHeader>Testset</TableColumnHeader>
+                    <TableColumnHeader className="text-right">Rows</TableColumnHeader>
+                    <TableColumnHeader>Latest</TableColumnHeader>
+                    <TableColumnHeader className="w-full">Last change</TableColumnHeader>
+                  </tr>
+                </TableHeaderGroup>
+                <TableBody>
+                  {items.map((item) => (
+                    <TableRow key={item.testset.id} data-testid="testset-row" className="h-14">
+                      <TableCell className="max-w-[min(24rem,60vw)]">
+                        <Link
+                          href={testsetPaths.editor(item.testset.id)}
+                          title={item.testset.name ?? item.testset.slug}
+                          className={cn("block truncate rounded font-medium hover:underline", focusRing)}
+                        >
+                          {item.testset.name ?? item.testset.slug}
+                        </Link>
+                      </TableCell>
+                      <TableCell className="text-right tabular-nums">
+                        {item.latest ? item.latest.rows.toLocaleString("en-US") : "—"}
+                      </TableCell>
+                      <TableCell>{item.latest ? <VersionBadge version={item.latest.version} /> : "—"}</TableCell>
+                      <TableCell className="max-w-0 text-muted">
+                        {item.latest && (
+                          <span className="flex min-w-0 items-center gap-2">
+                            <span className="truncate" title={item.latest.message ?? undefined}>
+                              {item.latest.message ?? "No message"}
+                            </span>
+                            <span className="shrink-0 text-xs">
+                              <TimeAgo iso={item.latest.date} />
+                            </span>
                           </span>
-                          <span className="shrink-0 text-xs">
-                            <TimeAgo iso={item.latest.date} />
-                          </span>
-                        </span>
-                      )}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-            <footer className="flex items-center justify-between gap-4 border-t border-line px-5 py-3 text-xs text-muted">
-              <span aria-live="polite">
-                {items.length} {items.length === 1 ? "testset" : "testsets"}
-                {list.hasNextPage ? " shown" : ""}
-              </span>
-              {list.hasNextPage && (
-                <Button size="sm" onClick={() => list.fetchNextPage()} loading={list.isFetchingNextPage}>
-                  Load more
-                </Button>
-              )}
-            </footer>
-          </>
-        )}
+                        )}
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+              <PagedListFooter count={items.length} noun={["testset", "testsets"]} pages={list} />
+            </>
+          )}
+        </QueryView>
       </Card>
       <CreateTestsetDialog open={creating} onClose={() => setCreating(false)} />
     </PageContainer>

@@ -8,7 +8,7 @@ import { formatCost } from "@/components/chat/turn-usage";
 import { SelectInput } from "@/components/editor/select-input";
 import { AddToTestsetButton } from "@/components/testsets";
 import { useTRPC } from "@/components/trpc";
-import { Badge, Button, EmptyState, Input, QueryError, Skeleton, TimeAgo } from "@/components/ui";
+import { Badge, Button, EmptyState, Input, QueryView, Skeleton, TimeAgo } from "@/components/ui";
 import { runOfTrace } from "@/shared/trace-messages";
 import { formatDuration } from "@/components/ui/format-duration";
 import { flattenTrace } from "./flatten-trace";
@@ -151,108 +151,109 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
         </div>
         <Button type="submit">Search</Button>
       </form>
-      {traces.isPending ? (
-        <div className="space-y-2">
-          <Skeleton className="h-12" />
-          <Skeleton className="h-12" />
-        </div>
-      ) : traces.isError ? (
-        <QueryError
-          title="Could not load traces"
-          error={traces.error}
-          onRetry={() => traces.refetch()}
-          retrying={traces.isFetching}
-        />
-      ) : !traces.data.traces.length ? (
-        <EmptyState
-          title="No traces match"
-          description="Chat with an agent, or send spans to /api/otlp/v1/traces; runs appear here within seconds."
-        />
-      ) : (
-        <>
-          {selected.length > 0 && (
-            <div
-              className="flex flex-wrap items-center gap-2 rounded-lg border border-line bg-surface-muted/60 px-3 py-2 text-sm"
-              data-testid="trace-selection"
+      <QueryView
+        query={traces}
+        pending={
+          <div className="space-y-2">
+            <Skeleton className="h-12" />
+            <Skeleton className="h-12" />
+          </div>
+        }
+        errorTitle="Could not load traces"
+        isEmpty={(data) => !data.traces.length}
+        empty={
+          <EmptyState
+            title="No traces match"
+            description="Chat with an agent, or send spans to /api/otlp/v1/traces; runs appear here within seconds."
+          />
+        }
+      >
+        {(data) => (
+          <>
+            {selected.length > 0 && (
+              <div
+                className="flex flex-wrap items-center gap-2 rounded-lg border border-line bg-surface-muted/60 px-3 py-2 text-sm"
+                data-testid="trace-selection"
+              >
+                <span aria-live="polite">
+                  {selected.length} {selected.length === 1 ? "trace" : "traces"} selected
+                </span>
+                <AddToTestsetButton rows={selectedRows} variant="primary" />
+                <Button size="sm" variant="ghost" onClick={() => setSelected([])}>
+                  Clear
+                </Button>
+              </div>
+            )}
+            <ul
+              className="divide-y divide-line overflow-hidden rounded-xl border border-line bg-surface"
+              aria-label="Traces"
             >
-              <span aria-live="polite">
-                {selected.length} {selected.length === 1 ? "trace" : "traces"} selected
-              </span>
-              <AddToTestsetButton rows={selectedRows} variant="primary" />
-              <Button size="sm" variant="ghost" onClick={() => setSelected([])}>
-                Clear
-              </Button>
-            </div>
-          )}
-          <ul
-            className="divide-y divide-line overflow-hidden rounded-xl border border-line bg-surface"
-            aria-label="Traces"
-          >
-            {traces.data.traces.map((trace) => {
-              const summary = flattenTrace(trace as Parameters<typeof flattenTrace>[0]);
-              const row = traceRowSummary(trace as Parameters<typeof traceRowSummary>[0]);
-              const root = summary.rows[0];
-              const outcome = OUTCOMES[row.outcome];
-              return (
-                <li
-                  key={trace.trace_id}
-                  data-testid="trace-row"
-                  data-outcome={row.outcome}
-                  className="flex items-start hover:bg-surface-muted"
-                >
-                  <input
-                    type="checkbox"
-                    checked={selected.includes(trace.trace_id)}
-                    onChange={() => toggle(trace.trace_id)}
-                    aria-label={`Select trace ${root?.name ?? trace.trace_id}`}
-                    className="mt-4 ml-4 size-4 shrink-0 cursor-pointer accent-[var(--accent)]"
-                  />
-                  <Link href={tracePath(trace.trace_id)} className="flex min-w-0 flex-1 flex-col gap-1.5 px-4 py-3">
-                    <span className="flex min-w-0 flex-wrap items-center gap-2">
-                      <span className="truncate font-medium">{root?.name ?? "trace"}</span>
-                      <Badge tone={outcome.tone} dot>
-                        {outcome.label}
-                      </Badge>
-                      {row.failedSteps > 0 && (
-                        <Badge tone="warning">
-                          {row.failedSteps} step{row.failedSteps === 1 ? "" : "s"} failed
+              {data.traces.map((trace) => {
+                const summary = flattenTrace(trace as Parameters<typeof flattenTrace>[0]);
+                const row = traceRowSummary(trace as Parameters<typeof traceRowSummary>[0]);
+                const root = summary.rows[0];
+                const outcome = OUTCOMES[row.outcome];
+                return (
+                  <li
+                    key={trace.trace_id}
+                    data-testid="trace-row"
+                    data-outcome={row.outcome}
+                    className="flex items-start hover:bg-surface-muted"
+                  >
+                    <input
+                      type="checkbox"
+                      checked={selected.includes(trace.trace_id)}
+                      onChange={() => toggle(trace.trace_id)}
+                      aria-label={`Select trace ${root?.name ?? trace.trace_id}`}
+                      className="mt-4 ml-4 size-4 shrink-0 cursor-pointer accent-[var(--accent)]"
+                    />
+                    <Link href={tracePath(trace.trace_id)} className="flex min-w-0 flex-1 flex-col gap-1.5 px-4 py-3">
+                      <span className="flex min-w-0 flex-wrap items-center gap-2">
+                        <span className="truncate font-medium">{root?.name ?? "trace"}</span>
+                        <Badge tone={outcome.tone} dot>
+                          {outcome.label}
                         </Badge>
-                      )}
-                      <span className="ml-auto text-xs text-muted">
-                        {root && <TimeAgo iso={String(root.span.start_time)} />}
-                      </span>
-                    </span>
-                    {(row.input || row.output) && (
-                      <span className="grid gap-0.5 text-sm sm:grid-cols-2 sm:gap-4" data-testid="trace-preview">
-                        <span className="truncate">
-                          <span className="text-xs text-muted">In </span>
-                          {row.input ?? "—"}
-                        </span>
-                        <span className="truncate">
-                          <span className="text-xs text-muted">Out </span>
-                          {row.output ?? "—"}
+                        {row.failedSteps > 0 && (
+                          <Badge tone="warning">
+                            {row.failedSteps} step{row.failedSteps === 1 ? "" : "s"} failed
+                          </Badge>
+                        )}
+                        <span className="ml-auto text-xs text-muted">
+                          {root && <TimeAgo iso={String(root.span.start_time)} />}
                         </span>
                       </span>
-                    )}
-                    <span className="flex flex-wrap gap-x-4 gap-y-0.5 text-xs text-muted">
-                      {row.model && <span className="font-mono">{row.model}</span>}
-                      {row.sessionId && (
-                        <span className="max-w-48 truncate font-mono" title={`Session ${row.sessionId}`}>
-                          session {row.sessionId}
+                      {(row.input || row.output) && (
+                        <span className="grid gap-0.5 text-sm sm:grid-cols-2 sm:gap-4" data-testid="trace-preview">
+                          <span className="truncate">
+                            <span className="text-xs text-muted">In </span>
+                            {row.input ?? "—"}
+                          </span>
+                          <span className="truncate">
+                            <span className="text-xs text-muted">Out </span>
+                            {row.output ?? "—"}
+                          </span>
                         </span>
                       )}
-                      <span>{formatDuration(summary.durationMs)}</span>
-                      <span>{summary.tokens.total.toLocaleString("en-US")} tokens</span>
-                      {summary.cost !== undefined && <span>{formatCost(summary.cost)}</span>}
-                      <span>{summary.rows.length} spans</span>
-                    </span>
-                  </Link>
-                </li>
-              );
-            })}
-          </ul>
-        </>
-      )}
+                      <span className="flex flex-wrap gap-x-4 gap-y-0.5 text-xs text-muted">
+                        {row.model && <span className="font-mono">{row.model}</span>}
+                        {row.sessionId && (
+                          <span className="max-w-48 truncate font-mono" title={`Session ${row.sessionId}`}>
+                            session {row.sessionId}
+                          </span>
+                        )}
+                        <span>{formatDuration(summary.durationMs)}</span>
+                        <span>{summary.tokens.total.toLocaleString("en-US")} tokens</span>
+                        {summary.cost !== undefined && <span>{formatCost(summary.cost)}</span>}
+                        <span>{summary.rows.length} spans</span>
+                      </span>
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </>
+        )}
+      </QueryView>
     </div>
   );
 }

@@ -31,6 +31,7 @@ export { Kbd } from "./kbd";
 export { Notice, type NoticeTone } from "./notice";
 export { QueryError } from "./query-error";
 export { QueryView, type QueryLike } from "./query-view";
+export { PagedListFooter } from "./paged-list-footer";
 export { ShownOnceSecret } from "./shown-once-secret";
 export { Skeleton } from "./skeleton";
 export { Table, TableBody, TableCell, TableHeaderGroup, TableColumnHeader, TableRow } from "./table";
