@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { rawQuery } from "@/server/db";
 import { evaluationRuns } from "@/server/db/schema";
 import { drainIngestQueue } from "@/server/tracing";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
@@ -297,7 +298,17 @@ describe("a live evaluation", () => {
       });
       await held;
       const refreshed = refresh(`trigger_interval=5&trigger_datetime=${encodeURIComponent(tick.toISOString())}`);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The refresh is waiting for the run's row lock before the holder lets go of it.
+      await vi.waitFor(
+        async () => {
+          const [{ n }] = await rawQuery<{ n: number }>(
+            t.context.db,
+            "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+          );
+          expect(n).toBeGreaterThan(0);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
       release();
       await holder;
       expect((await refreshed).body).toMatchObject({ status: "success", scenarios: 1 });

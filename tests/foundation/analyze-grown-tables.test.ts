@@ -26,6 +26,16 @@ const lastAnalyzed = async (t: TestApp, table: string) =>
     )
   )[0]?.at ?? null;
 
+const changedSinceAnalyze = async (t: TestApp, table: string) =>
+  Number(
+    (
+      await rawQuery<{ n: string }>(
+        t.database.db,
+        `select n_mod_since_analyze as n from pg_stat_user_tables where relname = '${table}'`,
+      )
+    )[0]?.n ?? 0,
+  );
+
 describe("statistics of the bulk tables", () => {
   let t: TestApp;
   let key: string;
@@ -66,7 +76,8 @@ describe("statistics of the bulk tables", () => {
     expect(await analyzeGrownTables(t.database.db)).toEqual([]);
     // 10 commits are below the new threshold (50 + 10% of 60 rows).
     await commits(10);
-    await new Promise((r) => setTimeout(r, 1_200));
+    // Once the database has published those changes, so the pass below sees them.
+    await eventually(async () => ((await changedSinceAnalyze(t, "revisions")) >= 10 ? true : undefined));
     expect(await analyzeGrownTables(t.database.db)).not.toContain("revisions");
   });
 

@@ -39,11 +39,12 @@ describe.skipIf(!process.env.DATABASE_URL)("a key revoked by one process, on ano
       projectName: "revoke",
     });
     const header = `ApiKey ${account.secret}`;
-    // Cached on the second process.
+    // Cached on the second process, once its listener is up (listening empties the cache).
+    const cache = principalCacheFor(second.db);
+    await waitFor(() => cache.serving);
     const principal = await authenticateApiKey(second.db, header);
     await authenticateApiKey(second.db, header);
-    // Its listener connection is up once a notification round trip has been seen.
-    await new Promise((r) => setTimeout(r, 200));
+    expect(cache.size).toBeGreaterThan(0);
     const revokedAt = Date.now();
     await revokeApiKey(first.db, account.project.id, principal.apiKeyId!);
     let refused = false;

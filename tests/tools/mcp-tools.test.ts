@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "@/server/core/config";
 import { onRunFinished, type RunRecord } from "@/server/agent-runs";
+import { createApiDoors } from "@/server/boot";
 import { drainIngestQueue } from "@/server/tracing";
 import type { NativeEvent } from "@/server/streams";
+import { anotherInstance } from "../helpers/app-instance";
 import { invokeOver, type FormatName } from "../helpers/invoke-client";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { startMcpTestServer, startSilentServer, type McpTestServer } from "../helpers/mcp-test-server";
@@ -26,7 +28,6 @@ beforeAll(async () => {
   const { egressAllowlist } = loadConfig({ EGRESS_ALLOWLIST: "127.0.0.1" });
   app = await createTestApp({
     egressAllowlist,
-    mcp: { connectTimeoutMs: CONNECT_TIMEOUT_MS, callTimeoutMs: CALL_TIMEOUT_MS },
     agentRuns: { ...loadConfig({}).agentRuns, maxRetries: 0 },
     providerEnv: { openai: { key: "sk-mcp", baseUrl: model.baseUrl } },
   });
@@ -67,8 +68,23 @@ const offered = () =>
     .at(-1)!
     .body.tools.map((t: { name: string }) => t.name)
     .sort();
-const invoke = (payload: unknown, format: FormatName = "native") =>
-  invokeOver(live.origin, key, format === "native" ? "sse" : "sse", format, payload);
+const invoke = (payload: unknown, format: FormatName = "native", origin = live.origin) =>
+  invokeOver(origin, key, format === "native" ? "sse" : "sse", format, payload);
+
+/**
+ * One turn through an instance whose MCP time-outs are short, for the tests of those time-outs;
+ * every other test keeps the defaults, which a connection on a loaded host does not run into.
+ */
+async function invokeWithTimeouts(mcp: { connectTimeoutMs: number; callTimeoutMs: number }, payload: unknown) {
+  const short = await anotherInstance(app, { mcp });
+  const server = await serveOnLoopback(createApiDoors(short.context).web);
+  try {
+    return await invoke(payload, "native", server.origin);
+  } finally {
+    await server.close();
+    await short.close();
+  }
+}
 
 describe("MCP servers (mcps[]) through the invoke route", () => {
   it("policy all offers every advertised tool as <server>__<tool>; results, tool errors and render come through the native stream", async () => {
@@ -202,6 +218,7 @@ describe("MCP servers (mcps[]) through the invoke route", () => {
     ];
     const seen: unknown[] = [];
     let traceId = "";
+    const traceIds: (string | null)[] = [];
     try {
       for (const format of ["native", "ui_sdk"] as const) {
         model.script(
@@ -211,13 +228,18 @@ describe("MCP servers (mcps[]) through the invoke route", () => {
         const o = await invoke(body(`mcp-secret-${format}`, template), format);
         expect(o.status).toBe(200);
         seen.push(o.events ?? o.chunks, Object.fromEntries(o.headers));
+        traceIds.push(o.headers.get("x-svc-trace-id"));
         if (format === "native") {
           expect(results(o.events!)[`w_${format}`]).toEqual({ output: "authorized with key [secret]", isError: false });
           traceId = o.headers.get("x-svc-trace-id") ?? (o.events!.at(-1) as { traceId: string }).traceId;
         }
       }
       expect(mcp.requests.at(-1)!["x-api-key"]).toBe(SECRET);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Both runs' records reach their listeners a moment after the answers.
+      await vi.waitFor(() => expect(records.map((r) => r.traceId)).toEqual(expect.arrayContaining(traceIds)), {
+        timeout: 10_000,
+        interval: 10,
+      });
       const trace = await traceOf(traceId);
       expect(JSON.stringify(trace)).toContain("docs__whoami");
       expect(JSON.stringify(trace)).toMatch(/"mcp_servers":\["docs"\]/);
@@ -277,7 +299,10 @@ describe("MCP servers (mcps[]) through the invoke route", () => {
       { kind: "reply", text: "Too slow." },
     );
     const started = Date.now();
-    const o = await invoke(body("mcp-slow", agent([server()])));
+    const o = await invokeWithTimeouts(
+      { connectTimeoutMs: 10_000, callTimeoutMs: CALL_TIMEOUT_MS },
+      body("mcp-slow", agent([server()])),
+    );
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(results(o.events!).c_slow).toEqual({
       output: `Error: The tool "slow" of MCP server "docs" could not be called: it did not answer within ${CALL_TIMEOUT_MS} ms (MCP_CALL_TIMEOUT_MS).`,
@@ -334,7 +359,10 @@ describe("MCP servers (mcps[]) through the invoke route", () => {
     const silent = await startSilentServer();
     try {
       const started = Date.now();
-      const hung = await invoke(body("mcp-hung", agent([{ name: "hung", connection: { url: silent.url } }])));
+      const hung = await invokeWithTimeouts(
+        { connectTimeoutMs: CONNECT_TIMEOUT_MS, callTimeoutMs: 10_000 },
+        body("mcp-hung", agent([{ name: "hung", connection: { url: silent.url } }])),
+      );
       expect(Date.now() - started).toBeLessThan(CONNECT_TIMEOUT_MS + 3_000);
       expect(hung.status).toBe(424);
       expect(hung.batch.detail).toContain(`(server "hung")`);

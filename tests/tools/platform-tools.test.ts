@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "@/server/core/config";
 import { drainIngestQueue } from "@/server/tracing";
 import type { NativeEvent } from "@/server/streams";
@@ -44,17 +44,24 @@ beforeAll(async () => {
   const created = await agentWorkflows(app, foreign.key).create("foreign-agent", builder("foreign"));
   other = { key: foreign.key, projectId: foreign.projectId, variantId: created.variantId };
   // A finished run in each project, so query_traces has something to find (and something to not find).
+  const earlier: { key: string; traceId: string }[] = [];
   for (const k of [key, foreign.key]) {
     model.script({ kind: "reply", text: `earlier run ${k === key ? "mine" : "theirs"}` });
     const res = await invokeOver(live.origin, k, "batch", "native", {
       data: { inputs: { messages: [{ role: "user", content: "hi" }] }, parameters: { agent: { llm, tools: [] } } },
     });
     expect(res.status).toBe(200);
+    earlier.push({ key: k, traceId: res.headers.get("x-svc-trace-id")! });
   }
-  for (let i = 0; i < 20; i++) {
-    await drainIngestQueue(app.context);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  // Their spans are queued a moment after the answers.
+  await vi.waitFor(
+    async () => {
+      await drainIngestQueue(app.context);
+      for (const run of earlier)
+        expect((await app.call("GET", `/api/traces/${run.traceId}`, { key: run.key })).body.count).toBeGreaterThan(0);
+    },
+    { timeout: 10_000, interval: 25 },
+  );
 });
 afterAll(async () => {
   await live.close();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { onRunFinished, type RunRecord } from "@/server/agent-runs";
 import type { NativeEvent } from "@/server/streams";
 import { invokeOver } from "../helpers/invoke-client";
@@ -78,9 +78,15 @@ describe("built-in tools through the invoke route", () => {
         .body.tools.map((t: any) => t.name)
         .sort(),
     ).toEqual([...ALL].sort());
-    // execute_tool timings on the run record.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const record = records.find((r) => r.sessionId === "transcript")!;
+    // execute_tool timings on the run record, which reaches its listeners a moment after the answer.
+    const record = await vi.waitFor(
+      () => {
+        const found = records.find((r) => r.sessionId === "transcript");
+        expect(found).toBeDefined();
+        return found!;
+      },
+      { timeout: 10_000, interval: 10 },
+    );
     const timings = record.steps.flatMap((s) => s.toolCalls);
     expect(timings.map((t) => t.name)).toEqual(["write", "edit", "read", "grep", "find", "ls", "bash"]);
     for (const t of timings) expect(t.endedAt).toBeGreaterThanOrEqual(t.startedAt);

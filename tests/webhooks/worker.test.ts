@@ -17,6 +17,7 @@ beforeAll(async () => {
   t = await appFor(receiver);
   // A long idle poll: deliveries within it can only come from LISTEN/NOTIFY wake-ups.
   worker = startWebhookWorker(t.context, { idleMs: 60_000 });
+  // Kept: the worker sets up LISTEN in the background and tells no one when it is up.
   await new Promise((r) => setTimeout(r, 200));
 });
 afterAll(async () => {
