@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "@/server/core/config";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
@@ -121,7 +121,10 @@ describe("nested runs are child runs of the run that called them", () => {
     const closed = model.nextAbort();
     const answer = invokeCaller("ask slowly");
     // The caller's model call, then the nested run's, which hangs.
-    while (model.requests.length < before + 2) await sleep(10);
+    await vi.waitFor(() => expect(model.requests.length).toBeGreaterThanOrEqual(before + 2), {
+      timeout: 10_000,
+      interval: 10,
+    });
     // A run's row is written with its first batch of events, a moment after it starts (later on a busy machine).
     const firstRun = async (query: string) => {
       for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(25)) {

@@ -41,6 +41,7 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse) {
     // Server-sent events, as an LLM provider streams them: the client must see chunks as they come.
     res.writeHead(200, { "content-type": "text/event-stream" });
     res.write("data: one\n\n");
+    // Kept: the pause between chunks is what the client must not wait out before seeing the first.
     setTimeout(() => res.end("data: two\n\n"), 150);
     return;
   }

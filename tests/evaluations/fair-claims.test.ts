@@ -1,5 +1,5 @@
 import { and, count, eq, gte, inArray, like, lte, max } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { evaluationResults, evaluationRuns } from "@/server/db/schema";
 import { drainEvaluationCells } from "@/server/evaluations";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
@@ -134,7 +134,10 @@ describe("fair claims across projects", () => {
             )
         )[0].n;
       // Every slot is on the big run, going from cell to cell.
-      while ((await bigDone()) < concurrency * 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      await vi.waitFor(async () => expect(await bigDone()).toBeGreaterThanOrEqual(concurrency * 2), {
+        timeout: 30_000,
+        interval: 20,
+      });
 
       const smallRun = await evaluate(small.key, {
         testcases: ADDITIONS.slice(0, 2),

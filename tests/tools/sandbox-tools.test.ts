@@ -72,6 +72,7 @@ describe("built-in tools in the session workspace", () => {
 
   it("a workspace idle past its expiry starts empty", async () => {
     await call(sandboxFor("tools-idle"), "write", { path: "old.txt", content: "x" });
+    // Kept: the idle expiry is read against the wall clock (workspace-store), past 10 ms after 30.
     await new Promise((resolve) => setTimeout(resolve, 30));
     await expect(call(sandboxFor("tools-idle", { idleMs: 10 }), "read", { path: "old.txt" })).rejects.toThrow(
       "no such file",

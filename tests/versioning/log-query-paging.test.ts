@@ -136,6 +136,7 @@ describe("windowing", () => {
     const made: { id: string; created_at: string }[] = [];
     for (let i = 0; i < 3; i++) {
       made.push((await createArtifact(c, "evaluators", { tags: { run } })).artifact as never);
+      // Kept: creation times come from the database clock; 15 ms apart, oldest/newest tell them apart.
       await sleep(15);
     }
     const q = async (windowing: Record<string, unknown>) => {

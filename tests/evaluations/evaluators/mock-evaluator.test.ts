@@ -46,6 +46,7 @@ describe("mock evaluator", () => {
     const stop = new AbortController();
     const started = performance.now();
     const pending = evaluate(MOCK, { key: "delay", kwargs: { seconds: 60 } }, {}, "x", { signal: stop.signal });
+    // Kept: the stop must arrive while the evaluator is running, not before it starts.
     setTimeout(() => stop.abort(), 20);
     expect((await errorOf(pending)).code).toBe("cancelled");
     expect(performance.now() - started).toBeLessThan(2000);
