@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["server/**/*.test.ts", "shared/**/*.test.ts", "tests/**/*.test.ts"],
+    // components/: the pure logic of views (formatting, grouping, diffing), tested in node without rendering.
+    include: ["server/**/*.test.ts", "shared/**/*.test.ts", "components/**/*.test.ts", "tests/**/*.test.ts"],
     environment: "node",
     // Each file gets its own fresh database (tests/helpers/test-database.ts). Files share their
     // worker process and its loaded modules (isolate: false): importing the server's module graph

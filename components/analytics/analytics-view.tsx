@@ -12,7 +12,8 @@ import { Button, Card, EmptyState, Skeleton } from "@/components/ui";
 import type { AnalyticsResult } from "@/server/analytics";
 import { rangeQuery, RANGES, GROUPS, windowQuery, type GroupKey, type RangeKey } from "./analytics-range";
 import { downloadText, toCsv } from "./csv";
-import { MetricChart, type Marker, type Series } from "./metric-chart";
+import { deployMarkers } from "./deploy-markers";
+import { MetricChart, type Series } from "./metric-chart";
 import { CHART_METRICS, tokens, usd, type ChartMetric } from "./metric-values";
 
 /**
@@ -191,21 +192,6 @@ function AlertMe({ chart, agentId }: { chart: ChartMetric; agentId?: string }) {
       Alert me…
     </Link>
   );
-}
-
-/** The bucket each deploy in the window happened in, labelled with its environment. */
-function deployMarkers(result: AnalyticsResult, deploys: { at?: string; env: unknown }[]): Marker[] {
-  const starts = result.buckets.map((b) => Date.parse(b.timestamp));
-  const end = Date.parse(result.windowing.newest);
-  const markers: Marker[] = [];
-  for (const d of deploys) {
-    const at = d.at ? Date.parse(d.at) : NaN;
-    if (!(at >= starts[0] && at < end)) continue;
-    const bucket = starts.findLastIndex((s) => s <= at);
-    const label = typeof d.env === "object" && d.env && "slug" in d.env ? String(d.env.slug) : "deploy";
-    markers.push({ bucket, label: `deploy ${label}` });
-  }
-  return markers;
 }
 
 function Totals({ result }: { result: AnalyticsResult }) {

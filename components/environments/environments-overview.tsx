@@ -9,6 +9,7 @@ import { cn, EmptyState, QueryView, Skeleton, TimeAgo } from "@/components/ui";
 import { useTRPC } from "@/components/trpc";
 import { EnvironmentBadge, compareEnvironments } from "./environment-badge";
 import { deployedColumnTitle, deployedCountLabel } from "./deployed-kinds";
+import { deploymentMatrix } from "./deployment-matrix";
 import { EnvironmentsIcon } from "./environments-icon";
 import { entryName, entryRevisionHref, environmentPath } from "./paths";
 import type { Deployment, EnvironmentOverview } from "./types";
@@ -18,17 +19,7 @@ export function EnvironmentsOverview() {
   const trpc = useTRPC();
   const overview = useQuery(trpc.environments.overview.queryOptions());
   const environments = useMemo(() => [...(overview.data ?? [])].sort(compareEnvironments), [overview.data]);
-  const agents = useMemo(() => {
-    const byKey = new Map<string, { key: string; entry: Deployment; cells: Map<string, Deployment> }>();
-    for (const env of environments) {
-      for (const d of env.deployments) {
-        const row = byKey.get(d.key) ?? { key: d.key, entry: d, cells: new Map() };
-        row.cells.set(env.slug, d);
-        byKey.set(d.key, row);
-      }
-    }
-    return [...byKey.values()].sort((a, b) => entryName(a.entry).localeCompare(entryName(b.entry)));
-  }, [environments]);
+  const agents = useMemo(() => deploymentMatrix(environments), [environments]);
 
   return (
     <QueryView

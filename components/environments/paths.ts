@@ -16,4 +16,9 @@ export function entryDiffHref(before: DeployedEntry, after: DeployedEntry): stri
   return agentPaths.diff(after.artifact.id, after.variant.id, before.revision.id, after.revision.id);
 }
 
-export const entryName = (entry: DeployedEntry) => entry.artifact.name ?? entry.artifact.slug;
+/** What a name is read from: a deployed entry, or a deployment of the overview. */
+export interface Named {
+  artifact: { name?: string | null; slug: string };
+}
+
+export const entryName = (entry: Named) => entry.artifact.name ?? entry.artifact.slug;

@@ -17,10 +17,10 @@ import {
   Skeleton,
   TimeAgo,
 } from "@/components/ui";
-import type { AnalyticsQuery } from "@/server/analytics";
 import type { MonitorWire } from "@/server/monitors";
 import { formatValue, isScoreMetric, METRIC_LABELS, METRIC_NAMES, type MetricName } from "@/shared/monitor-metrics";
 import { MonitorChart } from "./monitor-chart";
+import { chartQuery, scopeText, windowText } from "./monitor-display";
 import { MonitorForm } from "./monitor-form";
 
 const STATE_TONES: Record<MonitorWire["state"], BadgeTone> = { ok: "success", alerting: "danger", no_data: "neutral" };
@@ -28,16 +28,6 @@ const STATE_LABELS: Record<MonitorWire["state"], string> = { ok: "OK", alerting:
 
 const asMetric = (name: string | null): MetricName | undefined =>
   (METRIC_NAMES as readonly string[]).includes(name ?? "") ? (name as MetricName) : undefined;
-
-function scopeText(m: MonitorWire): string {
-  return m.scope.kind === "project" ? "project" : `${m.scope.kind.replace("_", " ")} ${m.scope.value}`;
-}
-
-function windowText(seconds: number): string {
-  if (seconds % 86_400 === 0) return `${seconds / 86_400} d`;
-  if (seconds % 3_600 === 0) return `${seconds / 3_600} h`;
-  return `${seconds / 60} min`;
-}
 
 /**
  * The project's monitors: each one's state, and for the chosen one a small chart of its metric
@@ -129,27 +119,10 @@ export function MonitorsSection() {
   );
 }
 
-/** The chart's range: a day of hours for windows up to a day, else a fortnight of days. */
-function chartQuery(m: MonitorWire): AnalyticsQuery {
-  const daily = m.window_seconds > 86_400;
-  const end = new Date();
-  if (daily) end.setUTCHours(24, 0, 0, 0);
-  else end.setUTCMinutes(60, 0, 0);
-  const oldest = new Date(end.getTime() - (daily ? 14 * 86_400_000 : 86_400_000));
-  return {
-    focus: m.metric.focus,
-    windowing: { oldest: oldest.toISOString(), newest: end.toISOString(), bucket: daily ? "day" : "hour" },
-    ...(isScoreMetric(m.metric.name) ? { group_by: "evaluator" as const } : {}),
-    ...(m.scope.kind !== "project"
-      ? { filtering: { conditions: [{ field: m.scope.kind, value: m.scope.value }] } }
-      : {}),
-  };
-}
-
 function MonitorDetail({ monitor: m, canEdit }: { monitor: MonitorWire; canEdit: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const query = useMemo(() => chartQuery(m), [m]);
+  const query = useMemo(() => chartQuery(m, new Date()), [m]);
   const chart = useQuery({ ...trpc.analytics.query.queryOptions(query), enabled: m.metric.name !== "budget_use" });
   const alerts = useQuery(trpc.monitors.alerts.queryOptions({ id: m.id }));
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.monitors.list.queryKey() });

@@ -1,0 +1,22 @@
+import type { Marker } from "./metric-chart";
+
+/**
+ * The bucket each deploy in the window happened in, labelled with its environment (`env.slug`);
+ * deploys before the first bucket or from the window's end on are left out.
+ */
+export function deployMarkers(
+  result: { buckets: readonly { timestamp: string }[]; windowing: { newest: string } },
+  deploys: { at?: string; env: unknown }[],
+): Marker[] {
+  const starts = result.buckets.map((b) => Date.parse(b.timestamp));
+  const end = Date.parse(result.windowing.newest);
+  const markers: Marker[] = [];
+  for (const d of deploys) {
+    const at = d.at ? Date.parse(d.at) : NaN;
+    if (!(at >= starts[0] && at < end)) continue;
+    const bucket = starts.findLastIndex((s) => s <= at);
+    const label = typeof d.env === "object" && d.env && "slug" in d.env ? String(d.env.slug) : "deploy";
+    markers.push({ bucket, label: `deploy ${label}` });
+  }
+  return markers;
+}
