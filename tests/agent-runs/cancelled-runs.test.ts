@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "@/server/core/config";
 import { webhookPayloadSchema } from "@/server/webhooks";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
@@ -96,11 +96,13 @@ describe.each(LLMS)("cancelling a run on %s", (_name, llm) => {
     expect(res.status).toBe(202);
     const runId = res.body.run_id as string;
     // Wait until the answer has begun: a delta is in the run's log.
-    for (;;) {
-      const run = await t.call("GET", `/services/agent/v0/runs/${runId}`, { key });
-      if (run.body.events?.some((e: any) => e.type === "message_delta")) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await vi.waitFor(
+      async () => {
+        const run = await t.call("GET", `/services/agent/v0/runs/${runId}`, { key });
+        expect(run.body.events?.some((e: any) => e.type === "message_delta")).toBe(true);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
     const cancelled = await cancel(runId);
     await aborted;
     expect(cancelled.body).toMatchObject({ id: runId, status: "cancelled", stop_reason: "cancelled" });
