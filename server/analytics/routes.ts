@@ -31,6 +31,7 @@ const referenceRoute = (path: string, summary: string) =>
     summary,
     body: z.record(z.string(), z.unknown()),
     response: referenceResponse,
+    errors: ["bad_request", "invalid_analytics_query", "invalid_filtering", "too_many_rows"],
     handler: async ({ ctx, body }) =>
       queryReferenceAnalytics(
         ctx.app.db,
@@ -51,6 +52,7 @@ export const analyticsRoutes = [
     summary: "Metrics of runs or spans over a window in minute, hour or day buckets, grouped and filtered",
     body: analyticsQuerySchema,
     response: analyticsResponseWire,
+    errors: ["bad_timezone", "bad_window", "invalid_filtering", "too_many_buckets"],
     handler: async ({ ctx, body }) => queryAnalytics(ctx.app.db, ctx.principal.projectId, body, { now: ctx.app.now() }),
   }),
   referenceRoute(

@@ -39,6 +39,7 @@ export const accountRoutes = [
     body: credentialsSchema,
     response: z.strictObject({ user_id: z.string().uuid() }),
     status: 201,
+    errors: ["email_taken", "owner_exists"],
     handler: async ({ ctx, body }) => {
       const { userId } = await createOwnerAccount(ctx.app.db, ctx.app.projectSetups, body);
       return signedIn(ctx.app, ctx.request, body, { user_id: userId });
@@ -54,6 +55,15 @@ export const accountRoutes = [
     body: credentialsSchema.extend({ invite_token: z.string().min(1).max(200).optional() }),
     response: z.strictObject({ user_id: z.string().uuid(), project_id: z.string().uuid() }),
     status: 201,
+    errors: [
+      "already_member",
+      "email_taken",
+      "invite_expired",
+      "invite_not_found",
+      "invite_revoked",
+      "invite_used",
+      "sign_up_closed",
+    ],
     handler: async ({ ctx, body }) => {
       const { invite_token, ...credentials } = body;
       const created = await signUp(ctx.app.db, ctx.app.projectSetups, {
@@ -72,6 +82,7 @@ export const accountRoutes = [
     summary: "The project and role an invite link grants, or why it cannot be used",
     params: inviteParams,
     response: z.strictObject({ project_name: z.string(), role: z.enum(PROJECT_ROLES), expires_at: isoTimestampSchema }),
+    errors: ["invite_expired", "invite_not_found", "invite_revoked", "invite_used"],
     handler: async ({ ctx, params }) => {
       const invite = await previewInvite(ctx.app.db, params.token);
       return { project_name: invite.projectName, role: invite.role, expires_at: toIso(invite.expiresAt) };
@@ -86,6 +97,7 @@ export const accountRoutes = [
     summary: "Join the invite's project as the signed-in user",
     params: inviteParams,
     response: z.strictObject({ project_id: z.string().uuid() }),
+    errors: ["already_member", "invite_expired", "invite_not_found", "invite_revoked", "invite_used", "not_signed_in"],
     handler: async ({ ctx, params }) => {
       const session = await resolveSession(ctx.app, ctx.request.headers);
       if (!session) throw new UnauthorizedError("Log in first, then open the invite link again", "not_signed_in");

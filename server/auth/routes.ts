@@ -17,6 +17,7 @@ export const authRoutes = [
     tag: "keys",
     summary: "The caller's user (the reference's GET /profile, which its clients and health checks call)",
     response: profileWire,
+    errors: ["not_found"],
     handler: async ({ ctx }) => getProfile(ctx.app.db, ctx.principal),
   }),
   defineRoute({
@@ -28,6 +29,7 @@ export const authRoutes = [
     body: createApiKeyInput,
     response: oneSchema("api_key", apiKeyWire),
     status: 201,
+    errors: ["invalid_expiry", "invalid_scopes"],
     handler: async ({ ctx, body }) => {
       const { projectId, userId } = ctx.principal;
       const { apiKey, secret } = await createApiKey(ctx.app.db, {
@@ -62,6 +64,7 @@ export const authRoutes = [
     summary: "Revoke an API key; later requests with it get 401",
     params: idParams,
     response: oneSchema("api_key", apiKeyWire),
+    errors: ["not_found"],
     handler: async ({ ctx, params }) =>
       one("api_key", apiKeyToWire(await revokeApiKey(ctx.app.db, ctx.principal.projectId, params.id))),
   }),
@@ -79,6 +82,7 @@ export const authRoutes = [
     }),
     response: oneSchema("account", accountWire),
     status: 201,
+    errors: ["invalid_expiry", "invalid_scopes", "user_exists"],
     handler: async ({ ctx, body }) => {
       const account = await createAccount(ctx.app.db, ctx.app.projectSetups, {
         email: body.email,

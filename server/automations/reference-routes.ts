@@ -85,6 +85,7 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       summary: `${active ? "Start" : "Stop"} a ${spec.singular}`,
       params: idParams,
       response: oneWire,
+      errors: ["automation_not_found", "invalid_cron", "invalid_timezone", "trigger_not_found"],
       handler: async ({ ctx, params }) => {
         await getOfKind(ctx.app, ctx.principal.projectId, params.id, true);
         return one(
@@ -102,6 +103,18 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       summary: `Create a ${spec.singular} (reference shape)`,
       body: spec.body,
       response: oneWire,
+      errors: [
+        "ambiguous_target",
+        "inputs_not_used",
+        "invalid_cron",
+        "invalid_secret",
+        "messages_not_used",
+        "missing_messages",
+        "missing_variable",
+        "not_a_prompt_application",
+        "not_an_agent",
+        "unsupported_prompt",
+      ],
       handler: async ({ ctx, body }) => {
         const input = asInput(spec.fromBody(body[spec.singular]), spec.singular);
         return one(spec.singular, spec.toWire((await createAutomation(ctx.app, ctx.principal, input)).row));
@@ -138,6 +151,7 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       summary: `Fetch a ${spec.singular} (a deleted one too)`,
       params: idParams,
       response: oneWire,
+      errors: ["trigger_not_found"],
       handler: async ({ ctx, params }) =>
         one(spec.singular, spec.toWire(await getOfKind(ctx.app, ctx.principal.projectId, params.id, false))),
     }),
@@ -150,6 +164,22 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       params: idParams,
       body: spec.body,
       response: oneWire,
+      errors: [
+        "ambiguous_target",
+        "automation_not_found",
+        "id_mismatch",
+        "inputs_not_used",
+        "invalid_cron",
+        "invalid_secret",
+        "kind_immutable",
+        "messages_not_used",
+        "missing_messages",
+        "missing_variable",
+        "not_a_prompt_application",
+        "not_an_agent",
+        "trigger_not_found",
+        "unsupported_prompt",
+      ],
       handler: async ({ ctx, params, body }) => {
         const given = body[spec.singular];
         if (given.id && given.id !== params.id)
@@ -168,6 +198,7 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       params: idParams,
       status: 204,
       noJsonBody: { description: "Deleted; no body" },
+      errors: ["automation_not_found", "trigger_not_found"],
       handler: async ({ ctx, params }) => {
         await getOfKind(ctx.app, ctx.principal.projectId, params.id, true);
         await deleteAutomation(ctx.app, ctx.principal, params.id);
@@ -254,6 +285,7 @@ export const referenceTriggerRoutes = [
     tag,
     summary: "Deliveries of schedules and subscriptions, newest first",
     response: manySchema("deliveries", referenceDeliveryWire),
+    errors: ["automation_not_found", "unknown_status_code"],
     handler: async ({ ctx }) => queryReferenceDeliveries(ctx.app, ctx.principal.projectId, {}),
   }),
   defineRoute({
@@ -265,6 +297,7 @@ export const referenceTriggerRoutes = [
     summary: "Query deliveries by status code, schedule, subscription or event id",
     body: deliveryQuery,
     response: manySchema("deliveries", referenceDeliveryWire),
+    errors: ["automation_not_found", "unknown_status_code"],
     handler: async ({ ctx, body }) => queryReferenceDeliveries(ctx.app, ctx.principal.projectId, body),
   }),
   defineRoute({
@@ -275,6 +308,7 @@ export const referenceTriggerRoutes = [
     summary: "Fetch one delivery",
     params: idParams,
     response: oneSchema("delivery", referenceDeliveryWire),
+    errors: ["automation_not_found", "delivery_not_found"],
     handler: async ({ ctx, params }) => {
       let row;
       try {

@@ -29,6 +29,7 @@ function activeRoute(active: boolean) {
       : "Pause an automation: it fires no more until resumed",
     params: idParams,
     response: oneAutomation,
+    errors: ["automation_not_found", "invalid_cron", "invalid_timezone"],
     handler: async ({ ctx, params }) =>
       one(
         "automation",
@@ -47,6 +48,7 @@ export const automationRoutes = [
     summary: "A cron in words and its next five fire times in its zone, before saving",
     body: cronPreviewSchema,
     response: cronPreviewWire,
+    errors: ["invalid_cron", "invalid_timezone"],
     handler: async ({ ctx, body }) => cronPreview(body, ctx.app.now()),
   }),
   defineRoute({
@@ -57,6 +59,19 @@ export const automationRoutes = [
     summary: "Create a schedule, event subscription or inbound trigger; an inbound one's secret is shown only here",
     body,
     response: oneAutomation,
+    errors: [
+      "ambiguous_target",
+      "inputs_not_used",
+      "invalid_cron",
+      "invalid_secret",
+      "invalid_timezone",
+      "messages_not_used",
+      "missing_messages",
+      "missing_variable",
+      "not_a_prompt_application",
+      "not_an_agent",
+      "unsupported_prompt",
+    ],
     handler: async ({ ctx, body }) => {
       const { row, secret } = await createAutomation(ctx.app, ctx.principal, body.automation);
       return one("automation", automationToWire(row, { secret }));
@@ -79,6 +94,7 @@ export const automationRoutes = [
     summary: "Fetch an automation (a deleted one too, with deleted_at)",
     params: idParams,
     response: oneAutomation,
+    errors: ["automation_not_found"],
     handler: async ({ ctx, params }) =>
       one("automation", await automationView(ctx.app, ctx.principal.projectId, params.id)),
   }),
@@ -91,6 +107,20 @@ export const automationRoutes = [
     params: idParams,
     body,
     response: oneAutomation,
+    errors: [
+      "ambiguous_target",
+      "automation_not_found",
+      "inputs_not_used",
+      "invalid_cron",
+      "invalid_secret",
+      "kind_immutable",
+      "messages_not_used",
+      "missing_messages",
+      "missing_variable",
+      "not_a_prompt_application",
+      "not_an_agent",
+      "unsupported_prompt",
+    ],
     handler: async ({ ctx, params, body }) => {
       const { row, secret } = await replaceAutomation(ctx.app, ctx.principal, params.id, body.automation);
       return one("automation", automationToWire(row, { secret }));
@@ -105,6 +135,7 @@ export const automationRoutes = [
     params: idParams,
     status: 204,
     noJsonBody: { description: "Deleted; no body" },
+    errors: ["automation_not_found"],
     handler: async ({ ctx, params }) => {
       await deleteAutomation(ctx.app, ctx.principal, params.id);
       return undefined;
@@ -121,6 +152,7 @@ export const automationRoutes = [
     params: idParams,
     body: z.object({ payload: z.record(z.string(), z.unknown()).optional() }).optional(),
     response: oneDelivery,
+    errors: ["automation_not_found", "automation_owner_gone", "delivery_not_found"],
     handler: async ({ ctx, params, body }) =>
       one("delivery", deliveryToWire(await fireTest(ctx.app, ctx.principal.projectId, params.id, body?.payload ?? {}))),
   }),
@@ -149,6 +181,7 @@ export const automationRoutes = [
     summary: "Fetch one delivery",
     params: idParams,
     response: oneDelivery,
+    errors: ["delivery_not_found"],
     handler: async ({ ctx, params }) =>
       one("delivery", deliveryToWire(await getDelivery(ctx.app.db, ctx.principal.projectId, params.id))),
   }),
@@ -163,6 +196,7 @@ export const automationRoutes = [
     status: 202,
     rawBody: { contentTypes: ["application/json"], description: "The sender's JSON payload, byte for byte as signed" },
     response: z.object({ status: z.enum(["accepted", "filtered", "paused"]), delivery_id: z.string() }),
+    errors: ["invalid_json", "payload_too_large", "replayed", "signature_invalid", "trigger_not_found"],
     handler: async ({ ctx, params }) => {
       const request = ctx.request;
       const rawBody = await request.text();

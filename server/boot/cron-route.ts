@@ -26,6 +26,7 @@ export const cronRoutes = [
         )
         .describe("Each background worker's batch, by name"),
     }),
+    errors: ["cron_disabled", "invalid_cron_secret"],
     handler: async ({ ctx, query }) => {
       checkCronSecret(ctx.app.config.cronSecret, ctx.request.headers.get("authorization"));
       const workers = await drainBackgroundWorkers(ctx.app, query.limit);
@@ -53,6 +54,7 @@ export const cronRoutes = [
       closed: z.number().int().optional().describe("Live runs closed because they can no longer run"),
       failed: z.number().int().optional().describe("Live runs whose tick failed; the next tick retries"),
     }),
+    errors: ["cron_disabled", "empty_testset", "invalid_cron_secret", "unsupported_live_graph"],
     handler: async ({ ctx, query }) => {
       // The reference leaves this route open inside the app; here it takes the cron secret.
       checkCronSecret(ctx.app.config.cronSecret, ctx.request.headers.get("authorization"));

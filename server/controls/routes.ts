@@ -41,6 +41,7 @@ function controlRoutes<I, R extends { id: string }, W>(resource: ControlResource
       body: resource.input,
       status: 201,
       response: oneWire,
+      errors: ["unknown_target"],
       handler: async ({ ctx, body }) =>
         one(resource.entity, await createControl(ctx.app, resource, ctx.principal.projectId, body)),
     }),
@@ -52,6 +53,7 @@ function controlRoutes<I, R extends { id: string }, W>(resource: ControlResource
       summary: `One ${resource.label}`,
       params: idParams,
       response: oneWire,
+      errors: ["alias_not_found", "allowlist_not_found", "budget_not_found", "not_found", "rate_limit_not_found"],
       handler: async ({ ctx, params }) =>
         one(resource.entity, await getControl(ctx.app, resource, ctx.principal.projectId, params.id)),
     }),
@@ -65,6 +67,7 @@ function controlRoutes<I, R extends { id: string }, W>(resource: ControlResource
       params: idParams,
       body: resource.input,
       response: oneWire,
+      errors: ["not_found"],
       handler: async ({ ctx, params, body }) =>
         one(resource.entity, await updateControl(ctx.app, resource, ctx.principal.projectId, params.id, body)),
     }),
@@ -77,6 +80,7 @@ function controlRoutes<I, R extends { id: string }, W>(resource: ControlResource
       summary: `Delete a ${resource.label} (mutating; owners)`,
       params: idParams,
       response: oneWire,
+      errors: ["alias_not_found", "allowlist_not_found", "budget_not_found", "not_found", "rate_limit_not_found"],
       handler: async ({ ctx, params }) =>
         one(resource.entity, await deleteControl(ctx.app, resource, ctx.principal.projectId, params.id)),
     }),

@@ -28,6 +28,7 @@ export function catalogTypeRoutes(domain: "workflows" | "applications" | "evalua
       summary: "A catalog type's live JSON Schema (2020-12): agent-template, messages, prompt-template or model",
       params: z.object({ key: z.string() }),
       response: oneSchema("type", catalogTypeWire),
+      errors: ["not_found"],
       handler: async ({ params }) => {
         const type = getCatalogType(params.key);
         if (!type)

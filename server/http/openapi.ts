@@ -1,6 +1,8 @@
+import { STATUS_CODES } from "node:http";
 import { z } from "zod";
-import { errorCodes, type ErrorCode } from "@/server/core/errors";
-import type { AnyRoute, AuthMode } from "./route";
+import { errorCodes, statusesOf, type ErrorCode } from "@/server/core/errors";
+import type { AnyRoute } from "./route";
+import { routeErrors } from "./route-errors";
 
 const errorBody = z.object({
   detail: z
@@ -25,34 +27,48 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, u
   return rest;
 }
 
-/** An error answer; `codes`, when the framework knows them, narrows the `code` it can carry. */
-const errorResponse = (description: string, codes?: ErrorCode[]) => ({
+/** An error answer whose `code` is one of `codes`. */
+const errorResponse = (description: string, codes: ErrorCode[]) => ({
   description,
   content: {
     "application/json": {
-      schema: codes
-        ? { allOf: [{ $ref: "#/components/schemas/Error" }, { properties: { code: { enum: codes } } }] }
-        : { $ref: "#/components/schemas/Error" },
+      schema: { allOf: [{ $ref: "#/components/schemas/Error" }, { properties: { code: { enum: codes } } }] },
     },
   },
 });
 
-/** The refusals the router itself raises before a handler runs, per authentication mode. */
-const authErrors: Record<Exclude<AuthMode, "none">, { 401: ErrorCode[]; 403: ErrorCode[] }> = {
-  api_key: {
-    401: [
-      "missing_credentials",
-      "malformed_credentials",
-      "invalid_api_key",
-      "revoked_api_key",
-      "expired_api_key",
-      "member_removed",
-    ],
-    403: ["insufficient_role", "missing_scope"],
-  },
-  session: { 401: ["not_signed_in"], 403: ["cross_site_request", "no_project", "insufficient_role"] },
-  admin: { 401: ["missing_credentials", "invalid_admin_token"], 403: ["admin_disabled"] },
+/** What each error status means on any route; the codes listed under it say which case. */
+const statusDescriptions: Record<number, string> = {
+  400: "The request breaks a rule of the contract",
+  401: "Missing, malformed, unknown or revoked credentials",
+  402: "A budget is spent",
+  403: "The credentials do not admit this operation",
+  404: "Something the request names does not exist",
+  409: "The request conflicts with the current state",
+  413: "Body too large",
+  415: "Unsupported content type or encoding",
+  422: "Body or query does not match the schema",
+  429: "A limit is reached for now",
+  500: "An unexpected failure; the answer names only the request id",
+  502: "An upstream service failed",
+  503: "The service cannot answer for now",
+  504: "An upstream service did not answer in time",
 };
+
+/** The route's error answers: every code it can answer (the framework's and its own), grouped by status. */
+function errorResponses(route: AnyRoute): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of routeErrors(route))
+    for (const status of statusesOf(code)) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, codes]) => [
+        String(status),
+        errorResponse(statusDescriptions[status] ?? STATUS_CODES[status] ?? "Error", codes.sort()),
+      ]),
+  );
+}
 
 /** The success answer: the JSON body's schema, or what a route without a JSON body sends instead. */
 function successResponse(route: AnyRoute) {
@@ -72,7 +88,6 @@ function successResponse(route: AnyRoute) {
 export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; version: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    const auth: AuthMode = route.auth;
     const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
       name: m[1],
       in: "path",
@@ -81,25 +96,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; 
     }));
     const responses: Record<string, unknown> = {
       [String(route.status ?? 200)]: successResponse(route),
-      ...(route.body
-        ? {
-            "400": errorResponse("Invalid JSON or a rule of the contract"),
-            "413": errorResponse("Body too large", ["payload_too_large"]),
-            "422": errorResponse("Body does not match the schema", ["validation_error"]),
-          }
-        : {}),
-      ...(route.rawBody
-        ? {
-            "400": errorResponse("Unreadable body or a rule of the contract"),
-            "413": errorResponse("Body too large", ["payload_too_large"]),
-          }
-        : {}),
-      ...(auth !== "none"
-        ? {
-            "401": errorResponse("Missing, malformed, unknown or revoked credentials", authErrors[auth][401]),
-            "403": errorResponse("The credentials do not admit this operation", authErrors[auth][403]),
-          }
-        : {}),
+      ...errorResponses(route),
     };
     const operation: Record<string, unknown> = {
       operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,

@@ -4,6 +4,7 @@ import type { ProjectRole } from "@/server/core/roles";
 import type { RouteKeyScope } from "@/server/core/key-scopes";
 import type { Logger } from "@/server/core/logger";
 import type { AppContext } from "@/server/core/app-context";
+import type { ErrorCode } from "@/server/core/errors";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 /**
@@ -70,6 +71,13 @@ export interface RouteDefinition<A extends AuthMode = AuthMode, B = unknown, Q =
    * what it sends instead, documented in OpenAPI in place of a schema.
    */
   noJsonBody?: { description: string; contentTypes?: string[] };
+  /**
+   * The error codes the handler itself can answer, sorted; the framework's own (authentication,
+   * body, path parameters, the database safety net, 500: `route-errors.ts`) are not repeated.
+   * The OpenAPI document lists them under their statuses, and every error answer a test receives
+   * must carry one of them or a framework code (server/http/README.md).
+   */
+  errors?: readonly ErrorCode[];
   /** Success status; 200 unless stated. */
   status?: number;
   maxBodyBytes?: number;

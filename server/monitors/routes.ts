@@ -27,6 +27,7 @@ export const monitorRoutes = [
     summary: "Create a monitor: a metric for a scope over a rolling window against a threshold, with channels",
     body,
     response: oneMonitor,
+    errors: ["bad_request", "budget_not_found"],
     handler: async ({ ctx, body }) =>
       one("monitor", monitorToWire(await createMonitor(ctx.app, ctx.principal, body.monitor), ctx.app.now())),
   }),
@@ -51,6 +52,7 @@ export const monitorRoutes = [
     summary: "Fetch a monitor",
     params: idParams,
     response: oneMonitor,
+    errors: ["monitor_not_found"],
     handler: async ({ ctx, params }) =>
       one("monitor", monitorToWire(await getMonitor(ctx.app, ctx.principal.projectId, params.id), ctx.app.now())),
   }),
@@ -63,6 +65,7 @@ export const monitorRoutes = [
     params: idParams,
     body,
     response: oneMonitor,
+    errors: ["bad_request", "budget_not_found", "monitor_not_found"],
     handler: async ({ ctx, params, body }) =>
       one(
         "monitor",
@@ -78,6 +81,7 @@ export const monitorRoutes = [
     params: idParams,
     status: 204,
     noJsonBody: { description: "Deleted; no body" },
+    errors: ["monitor_not_found"],
     handler: async ({ ctx, params }) => {
       await deleteMonitor(ctx.app, ctx.principal.projectId, params.id);
       return undefined;
@@ -92,6 +96,7 @@ export const monitorRoutes = [
     params: idParams,
     body: muteInputSchema,
     response: oneMonitor,
+    errors: ["bad_request", "monitor_not_found"],
     handler: async ({ ctx, params, body }) =>
       one(
         "monitor",
@@ -110,6 +115,7 @@ export const monitorRoutes = [
     params: idParams,
     query: z.object({ before: z.string().uuid().optional() }),
     response: manySchema("alerts", alertWire),
+    errors: ["monitor_not_found"],
     handler: async ({ ctx, params, query }) =>
       many("alerts", (await listAlerts(ctx.app, ctx.principal.projectId, params.id, query.before)).map(alertToWire)),
   }),

@@ -40,6 +40,7 @@ export const pricingRoutes = [
     response: onePrice,
     summary: "Remove the project's price for a model (mutating): the catalog's list price applies again from now on",
     params: z.object({ id: z.string().uuid() }),
+    errors: ["price_not_found"],
     handler: async ({ ctx, params }) =>
       one("price", await deletePriceOverride(ctx.app.db, ctx.principal.projectId, params.id)),
   }),

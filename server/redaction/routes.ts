@@ -26,6 +26,7 @@ export const redactionRoutes = [
     summary: "Replace the project's redaction settings (owners; audited); applies to what is stored from now on",
     body: redactionSettingsInput,
     response: settingsWire,
+    errors: ["invalid_pattern"],
     handler: async ({ ctx, body }) => ({
       redaction: await setRedactionSettings(ctx.app.db, ctx.principal.projectId, body),
     }),

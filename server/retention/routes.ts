@@ -32,6 +32,7 @@ export const retentionRoutes = [
     summary: "Replace the project's retention (owners; audited); the workers delete what is past its age in batches",
     body: retentionSettingsInput,
     response: settingsWire,
+    errors: ["retention_exceeds_server"],
     handler: async ({ ctx, body }) => ({
       retention: await setRetentionSettings(ctx.app, ctx.principal.projectId, body),
     }),

@@ -100,6 +100,18 @@ export const tracingRoutes = [
       description: "OTelTracingRequest; gzip or deflate with Content-Encoding",
     },
     response: ingestResponse,
+    errors: [
+      "ingest_backlog_full",
+      "invalid_encoding",
+      "invalid_json",
+      "invalid_trace_id",
+      "not_one_trace",
+      "payload_too_large",
+      "too_deep",
+      "trace_id_mismatch",
+      "unsupported_media_type",
+      "validation_error",
+    ],
     handler: async ({ ctx }) =>
       ingestTracingRequest(ctx.app, ctx.principal.projectId, ctx.request, "ingest", ctx.principal.apiKeyId ?? null),
   }),
@@ -117,6 +129,17 @@ export const tracingRoutes = [
       description: "OTelTracingRequest holding one trace",
     },
     response: ingestResponse,
+    errors: [
+      "ingest_backlog_full",
+      "invalid_encoding",
+      "invalid_json",
+      "invalid_trace_id",
+      "not_one_trace",
+      "payload_too_large",
+      "too_deep",
+      "trace_id_mismatch",
+      "unsupported_media_type",
+    ],
     handler: async ({ ctx }) =>
       ingestTracingRequest(ctx.app, ctx.principal.projectId, ctx.request, "one_trace", ctx.principal.apiKeyId ?? null),
   }),
@@ -134,6 +157,17 @@ export const tracingRoutes = [
       description: "OTelTracingRequest holding exactly the trace of the path",
     },
     response: ingestResponse,
+    errors: [
+      "ingest_backlog_full",
+      "invalid_encoding",
+      "invalid_json",
+      "invalid_trace_id",
+      "not_one_trace",
+      "payload_too_large",
+      "too_deep",
+      "trace_id_mismatch",
+      "unsupported_media_type",
+    ],
     handler: async ({ ctx, params }) =>
       ingestTracingRequest(
         ctx.app,
@@ -150,6 +184,7 @@ export const tracingRoutes = [
     tag: TAG,
     response: legacyFetchResponse,
     summary: "Deprecated: fetch a trace as {count, traces: {<trace_id>: {spans}}}",
+    errors: ["invalid_trace_id"],
     handler: async ({ ctx, params }) => legacyFetchTrace(ctx.app.db, ctx.principal.projectId, params.trace_id),
   }),
   defineRoute({
@@ -160,6 +195,7 @@ export const tracingRoutes = [
     response: z.strictObject({ count: z.number().int(), links: z.array(link) }),
     summary: "Deprecated: delete a trace's spans (queued); 202 with the links of the spans removed",
     status: 202,
+    errors: ["ingest_backlog_full", "invalid_trace_id"],
     handler: async ({ ctx, params }) =>
       legacyDeleteTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id),
   }),
@@ -176,6 +212,7 @@ export const tracingRoutes = [
     summary:
       "Deprecated: query with flat keys (focus, oldest, newest, limit, rate, filter) in the body or query string",
     body: z.record(z.string(), z.unknown()),
+    errors: ["invalid_filtering", "invalid_formatting", "invalid_windowing"],
     handler: async ({ ctx, body }) =>
       legacyQuery(ctx.app.db, ctx.principal.projectId, body, new URL(ctx.request.url).searchParams),
   }),
@@ -189,6 +226,7 @@ export const tracingRoutes = [
     summary: "Create a one-span trace (an annotation, feedback, ...)",
     status: 202,
     body: simpleTraceBody,
+    errors: ["ingest_backlog_full", "invalid_simple_trace"],
     handler: async ({ ctx, body }) =>
       createSimpleTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, body.trace),
   }),
@@ -216,6 +254,7 @@ export const tracingRoutes = [
       windowing: z.unknown().optional(),
     }),
     response: pageSchema("traces", simpleTraceWire),
+    errors: ["invalid_filtering", "invalid_windowing"],
     handler: async ({ ctx, body }) => querySimpleTraces(ctx.app.db, ctx.principal.projectId, body),
   }),
   defineRoute({
@@ -225,6 +264,7 @@ export const tracingRoutes = [
     tag: TAG,
     summary: "A simple trace as written ({count: 0} when unknown)",
     response: z.union([oneSchema("trace", simpleTraceWire), z.strictObject({ count: z.literal(0) })]),
+    errors: ["invalid_trace_id"],
     handler: async ({ ctx, params }) => getSimpleTrace(ctx.app.db, ctx.principal.projectId, params.trace_id),
   }),
   defineRoute({
@@ -235,6 +275,7 @@ export const tracingRoutes = [
     summary: "Edit a simple trace: data is required; fields left out keep their value (re-ingested under the same ids)",
     body: simpleTraceBody,
     response: oneSchema("trace", simpleTraceWire),
+    errors: ["ingest_backlog_full", "invalid_simple_trace", "invalid_trace_id", "not_found"],
     handler: async ({ ctx, params, body }) =>
       editSimpleTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id, body.trace),
   }),
@@ -245,6 +286,7 @@ export const tracingRoutes = [
     tag: TAG,
     summary: "Delete a simple trace (queued); 200 with {count, link}, as the reference answers",
     response: z.union([z.strictObject({ count: z.number().int(), link }), z.strictObject({ count: z.literal(0) })]),
+    errors: ["ingest_backlog_full", "invalid_trace_id"],
     handler: async ({ ctx, params }) =>
       deleteSimpleTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id),
   }),
@@ -269,6 +311,16 @@ export const tracingRoutes = [
       trace_ids: z.array(z.string()),
       dropped: ingestResponse.shape.dropped,
     }),
+    errors: [
+      "ingest_backlog_full",
+      "invalid_encoding",
+      "invalid_json",
+      "no_traces",
+      "payload_too_large",
+      "too_deep",
+      "unsupported_media_type",
+      "validation_error",
+    ],
     handler: async ({ ctx }) =>
       ingestTraceBatch(ctx.app, ctx.principal.projectId, ctx.request, ctx.principal.apiKeyId ?? null),
   }),
@@ -282,6 +334,7 @@ export const tracingRoutes = [
       z.strictObject({ count: z.literal(0) }),
     ]),
     summary: "Fetch a trace as a tree of spans ({count: 0} when unknown); emits traces.fetched",
+    errors: ["invalid_trace_id", "method_not_allowed"],
     handler: async ({ ctx, params }) => fetchTrace(ctx.app.db, ctx.principal, params.trace_id),
   }),
   defineRoute({
@@ -291,6 +344,7 @@ export const tracingRoutes = [
     tag: TAG,
     response: z.strictObject({ count: z.number().int(), traces: z.array(traceWire) }),
     summary: "List traces by id (?trace_id=a&trace_id=b or ?trace_ids=a,b), newest first; emits traces.fetched",
+    errors: ["invalid_trace_id", "missing_trace_ids", "too_many_trace_ids"],
     handler: async ({ ctx }) => {
       const url = new URL(ctx.request.url);
       const ids = [
@@ -311,6 +365,19 @@ export const tracingRoutes = [
     response: z.strictObject({ count: z.number().int(), traces: z.array(traceWire), windowing: next }),
     summary: "Query traces (filtering, windowing), newest first, paged; emits traces.queried",
     body: queryBody,
+    errors: [
+      "ambiguous_reference",
+      "environment_key_mismatch",
+      "focus_conflict",
+      "invalid_filtering",
+      "invalid_query",
+      "invalid_windowing",
+      "missing_reference",
+      "no_variant",
+      "not_found",
+      "reference_mismatch",
+      "version_without_context",
+    ],
     handler: async ({ ctx, body }) => queryTraces(ctx.app.db, ctx.principal, body),
   }),
   defineRoute({
@@ -322,6 +389,18 @@ export const tracingRoutes = [
     response: z.strictObject({ count: z.number().int(), spans: z.array(spanWire), windowing: next }),
     summary: "Query spans (filtering, windowing), newest first, paged",
     body: queryBody,
+    errors: [
+      "ambiguous_reference",
+      "environment_key_mismatch",
+      "focus_conflict",
+      "invalid_query",
+      "invalid_windowing",
+      "missing_reference",
+      "no_variant",
+      "not_found",
+      "reference_mismatch",
+      "version_without_context",
+    ],
     handler: async ({ ctx, body }) => querySpans(ctx.app.db, ctx.principal, body),
   }),
   defineRoute({
@@ -351,6 +430,14 @@ export const tracingRoutes = [
       contentTypes: ["application/x-protobuf", "application/json"],
       description: "ExportTraceServiceRequest; Content-Encoding gzip or deflate (also recognised by magic bytes)",
     },
+    errors: [
+      "ingest_backlog_full",
+      "invalid_encoding",
+      "invalid_otlp",
+      "payload_too_large",
+      "too_deep",
+      "unsupported_media_type",
+    ],
     handler: async ({ ctx }) => {
       const response = await ingestOtlpRequest(
         ctx.app,

@@ -21,6 +21,7 @@ export const vaultRoutes = [
       "Store a provider key, a custom OpenAI-compatible provider or a plain secret for tools (mutating); the key or value is never returned",
     body: secretInputSchema,
     status: 201,
+    errors: ["bad_request", "egress_refused", "empty_value", "missing_key", "missing_value", "slug_taken"],
     handler: async ({ ctx, body }) =>
       one("secret", secretToWire(await vaultOf(ctx.app).create(ctx.principal.projectId, body))),
   }),
@@ -42,6 +43,7 @@ export const vaultRoutes = [
     response: oneSecret,
     summary: "One secret (key or value masked)",
     params: idParams,
+    errors: ["secret_not_found"],
     handler: async ({ ctx, params }) =>
       one("secret", secretToWire(await vaultOf(ctx.app).get(ctx.principal.projectId, params.id))),
   }),
@@ -55,6 +57,7 @@ export const vaultRoutes = [
       "Replace a secret's header and data (mutating); omit the key or value to keep the stored one; the kind cannot change",
     params: idParams,
     body: secretInputSchema,
+    errors: ["egress_refused", "empty_value", "kind_change", "secret_not_found"],
     handler: async ({ ctx, params, body }) =>
       one("secret", secretToWire(await vaultOf(ctx.app).update(ctx.principal.projectId, params.id, body))),
   }),
@@ -66,6 +69,7 @@ export const vaultRoutes = [
     response: oneSecret,
     summary: "Delete a secret (mutating)",
     params: idParams,
+    errors: ["secret_not_found"],
     handler: async ({ ctx, params }) =>
       one("secret", secretToWire(await vaultOf(ctx.app).delete(ctx.principal.projectId, params.id))),
   }),

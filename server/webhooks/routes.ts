@@ -31,6 +31,7 @@ function activeRoute(active: boolean, summary: string) {
     summary,
     params: idParams,
     response: oneSubscription,
+    errors: ["subscription_not_found"],
     handler: async ({ ctx, params }) =>
       one(
         "subscription",
@@ -51,6 +52,7 @@ export const webhookMutatingRoutes = [
     response: oneSubscription,
     summary: "Create a subscription; the response carries its secret, shown only this once",
     body: subscriptionBodySchema,
+    errors: ["invalid_webhook_url", "secret_required"],
     handler: async ({ ctx, body }) => {
       const { row, secret } = await createSubscription(ctx.app, ctx.principal, body.subscription, body.secret);
       return one("subscription", subscriptionToWire(row, secret));
@@ -65,6 +67,7 @@ export const webhookMutatingRoutes = [
     summary: "Replace a subscription (the secret changes only when one is given)",
     params: idParams,
     body: subscriptionBodySchema,
+    errors: ["id_mismatch", "invalid_webhook_url", "secret_required", "subscription_not_found"],
     handler: async ({ ctx, body, params }) =>
       one(
         "subscription",
@@ -82,6 +85,7 @@ export const webhookMutatingRoutes = [
     summary: "Delete a subscription and its delivery log",
     params: idParams,
     status: 204,
+    errors: ["subscription_not_found"],
     handler: async ({ ctx, params }) => deleteSubscription(ctx.app.db, ctx.principal.projectId, params.id),
   }),
   activeRoute(true, "Start sending deliveries (also clears a stop made by the service)"),
@@ -95,6 +99,7 @@ export const webhookMutatingRoutes = [
     summary: "Replace the secret (generated unless given); the response shows the new one once",
     params: idParams,
     body: z.strictObject({ secret: secretSchema.optional() }),
+    errors: ["subscription_not_found"],
     handler: async ({ ctx, params, body }) => {
       const { row, secret } = await rotateSubscriptionSecret(ctx.app, ctx.principal.projectId, params.id, body.secret);
       return one("subscription", subscriptionToWire(row, secret));
@@ -112,6 +117,7 @@ export const webhookMutatingRoutes = [
       subscription: subscriptionInputSchema.optional(),
       secret: secretSchema.optional(),
     }),
+    errors: ["bad_request", "delivery_not_found", "invalid_webhook_url", "secret_required", "subscription_not_found"],
     handler: async ({ ctx, body }) => {
       if ((body.subscription_id === undefined) === (body.subscription === undefined)) {
         throw new BadRequestError("Send exactly one of subscription_id and subscription", "bad_request", [
@@ -132,6 +138,7 @@ export const webhookMutatingRoutes = [
     response: oneDelivery,
     summary: "Send a delivery again now: same body and delivery id, new timestamp and signature",
     params: idParams,
+    errors: ["delivery_in_flight", "delivery_not_found", "subscription_not_found"],
     handler: async ({ ctx, params }) => {
       const { delivery, attempts } = await redeliver(ctx.app, ctx.principal.projectId, params.id);
       return one("delivery", deliveryToWire(delivery, attempts));
@@ -148,6 +155,7 @@ export const webhookReadingRoutes = [
     response: oneSubscription,
     summary: "A subscription (never its secret)",
     params: idParams,
+    errors: ["subscription_not_found"],
     handler: async ({ ctx, params }) =>
       one("subscription", subscriptionToWire(await getSubscription(ctx.app.db, ctx.principal.projectId, params.id))),
   }),
@@ -205,6 +213,7 @@ export const webhookReadingRoutes = [
     response: oneDelivery,
     summary: "A delivery with its body and every attempt (secrets redacted)",
     params: idParams,
+    errors: ["delivery_not_found"],
     handler: async ({ ctx, params }) => {
       const { delivery, attempts } = await getDelivery(ctx.app.db, ctx.principal.projectId, params.id);
       return one("delivery", deliveryToWire(delivery, attempts));

@@ -16,6 +16,15 @@ export const connectionTestRoutes = [
       count: z.literal(1),
       test: z.strictObject({ ok: z.boolean(), model: z.string(), ms: z.number(), message: z.string().optional() }),
     }),
+    errors: [
+      "connection_mismatch",
+      "missing_connection",
+      "not_a_connection",
+      "secret_not_found",
+      "unknown_connection",
+      "unknown_provider",
+      "unresolved_provider",
+    ],
     handler: async ({ ctx, params }) => ({
       count: 1,
       test: await testStoredConnection(ctx.app, ctx.principal.projectId, params.id),

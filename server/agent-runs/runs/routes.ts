@@ -71,6 +71,7 @@ export const runRoutes = [
     summary: "One run: its record, its event log (native frames with seq) and the turn folded as batch outputs",
     params: runParams,
     response: runDetailSchema,
+    errors: ["run_not_found"],
     handler: async ({ ctx, params }) => {
       const run = await findAgentRunSoon(ctx.app.db, ctx.principal.projectId, params.id);
       if (!run) throw new NotFoundError(`Run ${params.id} not found`, "run_not_found");
@@ -91,6 +92,7 @@ export const runRoutes = [
       description: "The run's events as frames (SSE or NDJSON), or the invoke batch answer (application/json)",
       contentTypes: ["text/event-stream", "application/x-ndjson", "application/json"],
     },
+    errors: ["invalid_event_id", "invalid_messages_format", "run_not_found"],
     handler: async ({ ctx, params, query }) =>
       runEventsResponse(ctx.app, ctx.principal.projectId, params.id, ctx.request, query.after),
   }),
@@ -104,6 +106,7 @@ export const runRoutes = [
       "Cancel a running run and its model request, wherever it runs; idempotent (an ended run is returned as it is)",
     params: runParams,
     response: runWireSchema,
+    errors: ["run_not_found"],
     handler: async ({ ctx, params }) => runToWire(await cancelRun(ctx.app, ctx.principal.projectId, params.id)),
   }),
   defineRoute({
@@ -115,6 +118,7 @@ export const runRoutes = [
       "The playground chat's stop: cancel the running turn as the signed-in user (session cookie, same origin only)",
     params: runParams,
     response: runWireSchema,
+    errors: ["run_not_found"],
     handler: async ({ ctx, params }) => runToWire(await cancelRun(ctx.app, ctx.principal.projectId, params.id)),
   }),
   defineRoute({

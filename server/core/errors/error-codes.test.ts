@@ -5,19 +5,22 @@ import { errorCodes, statusesOf, type ErrorCode } from "./error-codes";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 
-/** The source files that raise errors: server/ and app/, without tests, this catalog or the OpenAPI builder that lists codes. */
+/** The source files that raise errors: server/ and app/, without tests, this catalog or the list of the framework's codes. */
 function sources(dir: string): string[] {
   return readdirSync(path.join(root, dir), { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name))
     .map((entry) => path.join(entry.parentPath, entry.name))
-    .filter((file) => !file.endsWith("/core/errors/error-codes.ts") && !file.endsWith("/http/openapi.ts"));
+    .filter((file) => !file.endsWith("/core/errors/error-codes.ts") && !file.endsWith("/http/route-errors.ts"));
 }
 
 describe("error code catalog", () => {
   const codes = Object.keys(errorCodes) as ErrorCode[];
 
   it("declares no code that nothing raises (tsc refuses a raised code it does not declare)", () => {
-    const text = [...sources("server"), ...sources("app")].map((file) => readFileSync(file, "utf8")).join("\n");
+    // A route's `errors: [...]` lists codes its handler raises elsewhere; it raises none itself.
+    const text = [...sources("server"), ...sources("app")]
+      .map((file) => readFileSync(file, "utf8").replace(/^\s*errors: \[[a-z0-9_",\s]*\],?$/gm, ""))
+      .join("\n");
     const unused = codes.filter((code) => !text.includes(`"${code}"`));
     expect(unused).toEqual([]);
   });

@@ -8,6 +8,10 @@
 export const errorCodes = {
   admin_disabled: { status: 403, meaning: "The admin API is off: ADMIN_TOKEN is not set on the server" },
   agent_not_found: { status: 404, meaning: "The chat session's agent does not exist in the project" },
+  agent_run_failed: {
+    status: 502,
+    meaning: "A run the OpenAI door answers as one JSON body failed after it started (the provider's error)",
+  },
   alias_not_found: { status: 404, meaning: "No model alias with this id in the project" },
   allowlist_not_found: { status: 404, meaning: "No model allowlist with this id in the project" },
   already_member: { status: 409, meaning: "The invite's user is already a member of the project" },

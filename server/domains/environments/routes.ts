@@ -16,6 +16,21 @@ export function deployRoute(spec: DomainSpec): AnyRoute {
     summary: `Deploy a ${keys.revision} to an environment: commits an environment revision pointing key (default "<slug>.revision") at it`,
     body: requestSchemas(keys, { acceptsDelta: false }).deploy,
     response: responseSchemas(keys).deployed,
+    errors: [
+      "ambiguous_reference",
+      "archived",
+      "environment_key_mismatch",
+      "evaluation_below_threshold",
+      "evaluation_required",
+      "initial_revision_exists",
+      "missing_key",
+      "missing_reference",
+      "no_variant",
+      "not_found",
+      "reference_mismatch",
+      "slug_taken",
+      "version_without_context",
+    ],
     handler: async ({ ctx, body }) => {
       // environment_ref names the target here, not a way to find the source revision.
       const { artifact, variant, revision } = refsOf(keys, body);

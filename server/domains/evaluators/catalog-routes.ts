@@ -35,6 +35,7 @@ const templatePresetRoutes = (["GET", "POST"] as const).flatMap((method) => [
     summary: "The presets of one built-in evaluator template: the revision data to commit",
     params: z.object({ key: z.string() }),
     response: manySchema("presets", evaluatorPresetWire),
+    errors: ["not_found"],
     handler: async ({ params }) =>
       many("presets", presetsOf(templateOrThrow(params.key).key).map(evaluatorPresetToWire)),
   }),
@@ -47,6 +48,7 @@ const templatePresetRoutes = (["GET", "POST"] as const).flatMap((method) => [
     summary: "One preset of a built-in evaluator template",
     params: z.object({ key: z.string(), preset: z.string() }),
     response: oneSchema("preset", evaluatorPresetWire),
+    errors: ["not_found"],
     handler: async ({ params }) => {
       const presets = presetsOf(templateOrThrow(params.key).key);
       const preset = presets.find((p) => p.key === params.preset);
@@ -80,6 +82,7 @@ export const evaluatorCatalogRoutes = [
     summary: "One built-in evaluator template",
     params: z.object({ key: z.string() }),
     response: oneSchema("template", evaluatorTemplateWire),
+    errors: ["not_found"],
     handler: async ({ params }) => one("template", evaluatorTemplateToWire(templateOrThrow(params.key))),
   }),
   defineRoute({

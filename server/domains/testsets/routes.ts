@@ -30,6 +30,7 @@ export const testcaseRoutes = [
     summary: "Fetch a testcase by id",
     params: z.object({ id: z.string().uuid() }),
     response: oneSchema("testcase", testcaseWire),
+    errors: ["not_found"],
     handler: async ({ ctx, params }) =>
       one("testcase", testcaseToWire(await fetchTestcase(ctx.app.db, scopeOf(ctx), params.id))),
   }),
@@ -85,6 +86,17 @@ export const testcaseRoutes = [
       windowing: windowingSchema.optional(),
     }),
     response: testcasePage,
+    errors: [
+      "ambiguous_reference",
+      "environment_key_mismatch",
+      "missing_filter",
+      "missing_key",
+      "missing_reference",
+      "no_variant",
+      "not_found",
+      "reference_mismatch",
+      "version_without_context",
+    ],
     handler: async ({ ctx, body }) =>
       pageBody(
         "testcases",

@@ -36,6 +36,7 @@ export const harnessCatalogRoutes = [
     summary: "One harness: providers, deployments, connection modes and model selection",
     params: z.object({ harness: z.string() }),
     response: oneSchema("harness", harnessInfoWire),
+    errors: ["not_found"],
     handler: async ({ ctx, params }) => {
       const harness = getHarness(params.harness, deploymentOf(ctx.app.config));
       if (!harness) {

@@ -44,6 +44,7 @@ const scenarioRoutes = [
         .max(10_000),
     }),
     response: manySchema("scenarios", scenarioWire),
+    errors: ["evaluation_closed", "not_found"],
     handler: async ({ ctx, body }) => {
       const rows = await createScenarios(ctx.app.db, ctx.principal.projectId, body.scenarios);
       return { count: rows.length, scenarios: rows.map(scenarioToWire) };
@@ -57,6 +58,7 @@ const scenarioRoutes = [
     summary: "Edit scenarios (status, flags, tags, meta, interval, timestamp)",
     body: z.object({ scenarios: z.array(scenarioInputSchema).min(1).max(10_000) }),
     response: manySchema("scenarios", scenarioWire),
+    errors: ["missing_id", "not_found"],
     handler: async ({ ctx, body }) => {
       const rows = await editScenarios(ctx.app.db, ctx.principal.projectId, body.scenarios);
       return { count: rows.length, scenarios: rows.map(scenarioToWire) };
@@ -70,6 +72,7 @@ const scenarioRoutes = [
     summary: "Delete scenarios with their results and metrics",
     body: ids("scenario_ids"),
     response: idsSchema("scenario_ids"),
+    errors: ["not_found"],
     handler: async ({ ctx, body }) => {
       const deleted = await deleteScenarios(ctx.app.db, ctx.principal.projectId, body.scenario_ids);
       return { count: deleted.length, scenario_ids: deleted };
@@ -116,6 +119,7 @@ const scenarioRoutes = [
     params: idParams,
     body: z.object({ scenario: scenarioInputSchema }),
     response: oneOrNoneSchema("scenario", scenarioWire),
+    errors: ["missing_id", "not_found"],
     handler: async ({ ctx, params, body }) => {
       if (body.scenario.id && body.scenario.id !== params.id) return none;
       const [row] = await editScenarios(ctx.app.db, ctx.principal.projectId, [{ ...body.scenario, id: params.id }]);
@@ -130,6 +134,7 @@ const scenarioRoutes = [
     summary: "Delete a scenario",
     params: idParams,
     response: idOrNoneSchema("scenario_id"),
+    errors: ["not_found"],
     handler: async ({ ctx, params }) => {
       const [id] = await deleteScenarios(ctx.app.db, ctx.principal.projectId, [params.id]);
       return id ? { count: 1, scenario_id: id } : none;
@@ -146,6 +151,7 @@ const upsertResultsRoute = (method: "POST" | "PUT" | "PATCH") =>
     summary: "Upsert results on (run, scenario, step, repeat); a closed run is a 409",
     body: z.object({ results: z.array(resultInputSchema).min(1).max(10_000) }),
     response: manySchema("results", resultWire),
+    errors: ["evaluation_closed", "not_found", "unknown_scenario"],
     handler: async ({ ctx, body }) => {
       const rows = await recordResults(ctx.app.db, ctx.principal.projectId, body.results);
       return { count: rows.length, results: rows.map(resultToWire) };
@@ -164,6 +170,7 @@ const resultRoutes = [
     summary: "Delete results",
     body: ids("result_ids"),
     response: idsSchema("result_ids"),
+    errors: ["not_found"],
     handler: async ({ ctx, body }) => {
       const deleted = await deleteResults(ctx.app.db, ctx.principal.projectId, body.result_ids);
       return { count: deleted.length, result_ids: deleted };
@@ -209,6 +216,7 @@ const resultRoutes = [
     summary: "Delete a result",
     params: idParams,
     response: idOrNoneSchema("result_id"),
+    errors: ["not_found"],
     handler: async ({ ctx, params }) => {
       const [id] = await deleteResults(ctx.app.db, ctx.principal.projectId, [params.id]);
       return id ? { count: 1, result_id: id } : none;
@@ -225,6 +233,7 @@ const upsertMetricsRoute = (method: "POST" | "PUT" | "PATCH") =>
     summary: "Upsert metrics (global, per scenario or per time window); a closed run is a 409",
     body: z.object({ metrics: z.array(metricsInputSchema).min(1).max(10_000) }),
     response: manySchema("metrics", metricsWire),
+    errors: ["not_found"],
     handler: async ({ ctx, body }) => {
       const rows = await upsertMetrics(ctx.app.db, ctx.principal.projectId, body.metrics);
       return { count: rows.length, metrics: rows.map(metricsToWire) };
@@ -243,6 +252,7 @@ const metricRoutes = [
     summary: "Delete metrics",
     body: ids("metrics_ids"),
     response: idsSchema("metrics_ids"),
+    errors: ["not_found"],
     handler: async ({ ctx, body }) => {
       const deleted = await deleteMetrics(ctx.app.db, ctx.principal.projectId, body.metrics_ids);
       return { count: deleted.length, metrics_ids: deleted };
@@ -312,6 +322,7 @@ const metricRoutes = [
     summary: "Delete a metrics row",
     params: idParams,
     response: idsSchema("metrics_ids"),
+    errors: ["not_found"],
     handler: async ({ ctx, params }) => {
       const deleted = await deleteMetrics(ctx.app.db, ctx.principal.projectId, [params.id]);
       return { count: deleted.length, metrics_ids: deleted };

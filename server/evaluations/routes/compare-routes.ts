@@ -15,6 +15,7 @@ export const compareRoutes = [
       "Compare runs over the same testcases: per testcase outputs, scores and deltas against the first run; per run aggregates",
     body: z.object({ run_ids: z.array(z.string().uuid()).min(2).max(10) }),
     response: oneSchema("comparison", comparisonWire),
+    errors: ["too_few_runs", "unknown_run"],
     handler: async ({ ctx, body }) => ({
       count: 1,
       comparison: await compareRuns(ctx.app.db, ctx.principal.projectId, body.run_ids),

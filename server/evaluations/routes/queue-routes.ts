@@ -65,6 +65,7 @@ export const queueRoutes = [
         .max(100),
     }),
     response: manySchema("queues", queueWire),
+    errors: ["default_queue_exists", "not_found"],
     handler: async ({ ctx, body }) => {
       const rows = await ctx.app.db.transaction((tx) => createQueues(tx, scopeOf(ctx.principal), body.queues));
       return { count: rows.length, queues: rows.map(queueToWire) };
@@ -83,6 +84,7 @@ export const queueRoutes = [
         .max(100),
     }),
     response: manySchema("queues", queueWire),
+    errors: ["default_queue_demotion", "not_found"],
     handler: async ({ ctx, body }) => {
       const rows = await ctx.app.db.transaction((tx) => editQueues(tx, ctx.principal.projectId, body.queues));
       return { count: rows.length, queues: rows.map(queueToWire) };
@@ -96,6 +98,7 @@ export const queueRoutes = [
     summary: "Delete queues; a default queue is a 409",
     body: z.object({ queue_ids: z.array(uuid) }),
     response: idsSchema("queue_ids"),
+    errors: ["default_queue_delete", "not_found"],
     handler: async ({ ctx, body }) => {
       const ids = await deleteQueues(ctx.app.db, ctx.principal.projectId, body.queue_ids);
       return { count: ids.length, queue_ids: ids };
@@ -144,6 +147,7 @@ export const queueRoutes = [
     params: idParams,
     body: z.object({ queue: queueSchema }),
     response: oneOrNoneSchema("queue", queueWire),
+    errors: ["default_queue_demotion", "not_found"],
     handler: async ({ ctx, params, body }) => {
       if (body.queue.id && body.queue.id !== params.id) return none;
       const [row] = await ctx.app.db.transaction((tx) =>
@@ -160,6 +164,7 @@ export const queueRoutes = [
     summary: "Delete a queue (not a default one)",
     params: idParams,
     response: idOrNoneSchema("queue_id"),
+    errors: ["default_queue_delete", "not_found"],
     handler: async ({ ctx, params }) => {
       const [id] = await deleteQueues(ctx.app.db, ctx.principal.projectId, [params.id]);
       return id ? { count: 1, queue_id: id } : none;

@@ -32,6 +32,7 @@ export function queueScenariosRoute(
       windowing: evaluationWindowing,
     }),
     response: z.union([listSchema("scenarios", scenarioWire), z.strictObject({ count: z.literal(0) })]),
+    errors: ["queue_mismatch"],
     handler: async ({ ctx, params, body }) => {
       if (body.queue?.id && body.queue.id !== params.id)
         throw new BadRequestError(

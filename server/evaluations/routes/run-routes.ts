@@ -70,6 +70,7 @@ export const runRoutes = [
         .max(100),
     }),
     response: manySchema("runs", runWire),
+    errors: ["not_found"],
     handler: async ({ ctx, body }) => {
       const rows = [];
       for (const run of body.runs) rows.push(await editRunAndPrune(ctx, run.id, run));
@@ -142,6 +143,7 @@ export const runRoutes = [
     params: idParams,
     body: z.object({ run: runInputSchema }),
     response: oneOrNoneSchema("run", runWire),
+    errors: ["evaluation_closed", "not_found"],
     handler: async ({ ctx, params, body }) => {
       if (body.run.id && body.run.id !== params.id) return none;
       return { count: 1, run: runToWire(await editRunAndPrune(ctx, params.id, body.run)) };
@@ -170,6 +172,7 @@ export const runRoutes = [
       params: idParams,
       query: z.object({ status: statusSchema.optional() }),
       response: oneOrNoneSchema("run", runWire),
+      errors: ["bad_query"],
       handler: async ({ ctx, params, query }) => {
         if (action === "open" && query.status) throw new BadRequestError("status is only taken by close", "bad_query");
         const [run] = await setRunFlags(

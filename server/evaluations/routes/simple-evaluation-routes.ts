@@ -27,6 +27,19 @@ function lifecycle(action: "start" | "stop" | "close" | "open", summary: string)
     summary,
     params: idParams,
     response: oneOrNoneSchema("evaluation", simpleEvaluationWire),
+    errors: [
+      "empty_testset",
+      "evaluation_closed",
+      "missing_reference",
+      "no_evaluator_uri",
+      "not_found",
+      "too_many_traces",
+      "unknown_evaluator",
+      "unknown_revision",
+      "unknown_trace",
+      "unsupported_graph",
+      "unsupported_live_graph",
+    ],
     handler: async ({ ctx, params }) => {
       const db = ctx.app.db;
       const { projectId } = ctx.principal;
@@ -51,6 +64,21 @@ export const simpleEvaluationRoutes = [
       "Create an evaluation (testset or inline testcases, application, evaluators, repeats, concurrency) and start it",
     body: simpleEvaluationBody,
     response: oneSchema("evaluation", simpleEvaluationWire),
+    errors: [
+      "empty_testset",
+      "invalid_query",
+      "missing_draft",
+      "missing_reference",
+      "missing_source",
+      "no_evaluator_uri",
+      "not_found",
+      "too_many_traces",
+      "unknown_evaluator",
+      "unknown_revision",
+      "unknown_trace",
+      "unsupported_graph",
+      "unsupported_live_graph",
+    ],
     handler: async ({ ctx, body }) =>
       one("evaluation", await createSimpleEvaluation(ctx.app.db, scope(ctx.principal), body.evaluation)),
   }),
@@ -77,6 +105,21 @@ export const simpleEvaluationRoutes = [
     params: idParams,
     body: z.object({ evaluation: simpleEvaluationSchema.extend({ id: z.string().uuid().nullish() }) }),
     response: oneOrNoneSchema("evaluation", simpleEvaluationWire),
+    errors: [
+      "empty_testset",
+      "invalid_query",
+      "missing_draft",
+      "missing_reference",
+      "missing_source",
+      "no_evaluator_uri",
+      "not_found",
+      "too_many_traces",
+      "unknown_evaluator",
+      "unknown_revision",
+      "unknown_trace",
+      "unsupported_graph",
+      "unsupported_live_graph",
+    ],
     handler: async ({ ctx, params, body }) => {
       if (body.evaluation.id && body.evaluation.id !== params.id) return none;
       const evaluation = await editSimpleEvaluation(ctx.app.db, scope(ctx.principal), params.id, body.evaluation);

@@ -45,6 +45,14 @@ function push(kind: "traces" | "testcases") {
         .max(10_000),
     }) as z.ZodType<Record<string, string[]>>,
     response: pushResponse,
+    errors: [
+      "invalid_trace_id",
+      "not_found",
+      "source_backed_queue",
+      "unknown_testcase",
+      "unknown_trace",
+      "wrong_queue_kind",
+    ],
     handler: async ({ ctx, params, body }) => ({
       count: 1 as const,
       queue_id: params.id,
@@ -63,6 +71,22 @@ export const simpleQueueRoutes = [
       "Create a queue for people to annotate: its rows from saved queries or testsets, or pushed later (traces, testcases)",
     body: z.object({ queue: simpleQueueSchema }),
     response: oneSchema("queue", simpleQueueWire),
+    errors: [
+      "default_queue_exists",
+      "empty_testset",
+      "invalid_query",
+      "missing_draft",
+      "missing_reference",
+      "missing_source",
+      "no_evaluator_uri",
+      "not_found",
+      "too_many_traces",
+      "unknown_evaluator",
+      "unknown_revision",
+      "unknown_trace",
+      "unsupported_graph",
+      "unsupported_live_graph",
+    ],
     handler: async ({ ctx, body }) =>
       one("queue", await createSimpleQueue(ctx.app.db, scope(ctx.principal), body.queue)),
   }),
@@ -122,6 +146,7 @@ export const simpleQueueRoutes = [
     summary: "Delete a simple queue; a run's default queue is deleted with its whole run",
     params: idParams,
     response: idOrNoneSchema("queue_id"),
+    errors: ["default_queue_delete", "not_found"],
     handler: async ({ ctx, params }) => {
       const [id] = await deleteSimpleQueues(ctx.app.db, ctx.principal.projectId, [params.id]);
       return id ? { count: 1, queue_id: id } : none;
@@ -135,6 +160,7 @@ export const simpleQueueRoutes = [
     summary: "Delete simple queues; a run's default queue is deleted with its whole run",
     body: z.object({ queue_ids: z.array(uuid).max(1000) }),
     response: idsSchema("queue_ids"),
+    errors: ["default_queue_delete", "not_found"],
     handler: async ({ ctx, body }) => {
       const ids = await deleteSimpleQueues(ctx.app.db, ctx.principal.projectId, body.queue_ids);
       return { count: ids.length, queue_ids: ids };

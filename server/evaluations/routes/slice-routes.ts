@@ -30,6 +30,7 @@ export const sliceRoutes = [
     params: idParams,
     body: sliceSchema,
     response: manySchema("results", resultWire),
+    errors: ["not_found"],
     handler: async ({ ctx, params, body }) => {
       const rows = await probeCells(ctx.app.db, ctx.principal.projectId, params.id, body);
       return { count: rows.length, results: rows.map(resultToWire) };
@@ -44,6 +45,7 @@ export const sliceRoutes = [
     params: idParams,
     body: z.object({ results: z.array(resultInputSchema).max(10_000) }),
     response: manySchema("results", resultWire),
+    errors: ["not_found", "run_mismatch", "unknown_scenario"],
     handler: async ({ ctx, params, body }) => {
       const rows = await populateCells(ctx.app.db, ctx.principal.projectId, params.id, body.results);
       return { count: rows.length, results: rows.map(resultToWire) };
@@ -59,6 +61,7 @@ export const sliceRoutes = [
     params: idParams,
     body: sliceSchema.extend({ overwrite: z.boolean().nullish() }),
     noJsonBody: { description: "Accepted: the cells are queued for the workers; no body" },
+    errors: ["not_found"],
     handler: async ({ ctx, params, body }) => processCells(ctx.app.db, ctx.principal.projectId, params.id, body),
   }),
   defineRoute({
@@ -71,6 +74,7 @@ export const sliceRoutes = [
     params: idParams,
     body: sliceSchema,
     noJsonBody: { description: "No content" },
+    errors: ["not_found"],
     handler: async ({ ctx, params, body }) => pruneCells(ctx.app.db, ctx.principal.projectId, params.id, body),
   }),
   defineRoute({
@@ -83,6 +87,7 @@ export const sliceRoutes = [
     params: idParams,
     body: sliceSchema,
     noJsonBody: { description: "No content" },
+    errors: ["not_found"],
     handler: async ({ ctx, params, body }) => refreshSlice(ctx.app.db, ctx.principal.projectId, params.id, body),
   }),
   defineRoute({
@@ -97,6 +102,7 @@ export const sliceRoutes = [
       timestamp: z.iso.datetime({ offset: true }).nullish(),
     }),
     response: manySchema("scenarios", scenarioWire),
+    errors: ["evaluation_closed", "not_found"],
     handler: async ({ ctx, params, body }) => {
       const rows = await addScenarios(ctx.app.db, ctx.principal.projectId, params.id, body.count, body.timestamp);
       return { count: rows.length, scenarios: rows.map(scenarioToWire) };
@@ -112,6 +118,7 @@ export const sliceRoutes = [
     params: idParams,
     body: z.object({ scenario_ids: z.array(z.string().uuid()) }),
     noJsonBody: { description: "No content" },
+    errors: ["not_found", "scenario_mismatch"],
     handler: async ({ ctx, params, body }) =>
       removeScenarios(ctx.app.db, ctx.principal.projectId, params.id, body.scenario_ids),
   }),
@@ -124,6 +131,7 @@ export const sliceRoutes = [
     params: idParams,
     body: z.object({ steps: z.array(stepSchema).min(1).max(100) }),
     response: oneSchema("run", runWire),
+    errors: ["not_found"],
     handler: async ({ ctx, params, body }) => ({
       count: 1,
       run: runToWire(await reshapeRun(ctx.app.db, scopeOf(ctx.principal), params.id, { add: body.steps })),
@@ -138,6 +146,7 @@ export const sliceRoutes = [
     params: idParams,
     body: z.object({ step_keys: z.array(z.string()).min(1) }),
     response: oneSchema("run", runWire),
+    errors: ["not_found"],
     handler: async ({ ctx, params, body }) => ({
       count: 1,
       run: runToWire(await reshapeRun(ctx.app.db, scopeOf(ctx.principal), params.id, { remove: body.step_keys })),
@@ -152,6 +161,7 @@ export const sliceRoutes = [
     params: idParams,
     body: z.object({ repeats: z.number().int().min(1).max(100) }),
     response: oneSchema("run", runWire),
+    errors: ["not_found"],
     handler: async ({ ctx, params, body }) => ({
       count: 1,
       run: runToWire(await reshapeRun(ctx.app.db, scopeOf(ctx.principal), params.id, { repeats: body.repeats })),

@@ -32,6 +32,16 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Create a ${keys.one}; with data, also its first variant and revision 1 (without, it has no variant yet)`,
       body: schemas.create,
       response: responses.artifactCreated,
+      errors: [
+        "archived",
+        "initial_revision_exists",
+        "invalid_evaluator_parameters",
+        "invalid_testcases",
+        "no_variant",
+        "not_found",
+        "reference_mismatch",
+        "slug_taken",
+      ],
       handler: async ({ ctx, body }) => {
         const input = body[keys.one] as Parameters<typeof createArtifact>[3];
         const created = await createArtifact(ctx.app.db, scopeOf(ctx), spec, input);
@@ -51,6 +61,7 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Fetch a ${keys.one} by id`,
       params: idParams,
       response: responses.artifact,
+      errors: ["not_found"],
       handler: async ({ ctx, params }) =>
         one(keys.one, artifactToWire(await getArtifact(ctx.app.db, scopeOf(ctx), spec, params.id), keys)),
     }),
@@ -63,6 +74,7 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
       params: idParams,
       body: schemas.update,
       response: responses.artifact,
+      errors: ["archived", "empty_update", "id_mismatch", "not_found", "slug_immutable"],
       handler: async ({ ctx, params, body }) => {
         const fields = editedFields<Parameters<typeof updateArtifact>[4]>(body, keys.one, params.id);
         return one(

@@ -138,6 +138,22 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       body: schemas.commit,
       response: responses.committed,
       maxBodyBytes: 8 * 1024 * 1024,
+      errors: [
+        "archived",
+        "data_or_delta",
+        "evaluation_below_threshold",
+        "evaluation_required",
+        "initial_revision_exists",
+        "invalid_environment_entry",
+        "invalid_evaluator_parameters",
+        "invalid_split",
+        "invalid_testcases",
+        "no_variant",
+        "not_found",
+        "reference_mismatch",
+        "slug_taken",
+        "unknown_evaluator",
+      ],
       handler: async ({ ctx, body }) => {
         const request = commitRequestOf(body[keys.commit] ?? body[keys.revision]);
         const { revision, warnings } = await commitRevision(ctx.app.db, scopeOf(ctx), spec, request);
@@ -153,6 +169,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       body: schemas.revisionCreate,
       response: responses.committed,
       maxBodyBytes: 8 * 1024 * 1024,
+      errors: ["archived", "initial_revision_exists", "no_variant", "not_found", "reference_mismatch", "slug_taken"],
       handler: async ({ ctx, body }) => {
         const request = commitRequestOf(body[keys.revision]);
         request.message ??= "Initial revision";
@@ -170,6 +187,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       params: idParams,
       body: schemas.revisionUpdate,
       response: responses.revision,
+      errors: ["empty_update", "id_mismatch", "not_found"],
       handler: async ({ ctx, params, body }) => {
         const fields = editedFields<EntityHeader>(body, keys.revision, params.id);
         return one(keys.revision, wire(await updateRevision(ctx.app.db, scopeOf(ctx), spec, params.id, fields)));
@@ -185,6 +203,23 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Retrieve one ${keys.revision} by any reference combination (revision, variant + version, variant, artifact, environment + key)`,
       body: schemas.retrieve,
       response: responses.retrieved,
+      errors: [
+        "ambiguous_reference",
+        "embed_cycle",
+        "embed_depth",
+        "embed_limit",
+        "embed_not_found",
+        "environment_key_mismatch",
+        "focus_conflict",
+        "invalid_embed",
+        "missing_key",
+        "missing_reference",
+        "no_variant",
+        "not_found",
+        "reference_mismatch",
+        "version_without_context",
+        "windowing_without_traces",
+      ],
       handler: async ({ ctx, body }) => {
         const { refs, resolve, embeds } = retrieveRequest(body, Boolean(body.resolve));
         const found = await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refs, {
@@ -206,6 +241,22 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Resolve every @svc.embed (object or string form) of a ${keys.revision}, found by reference or sent inline; max_depth, max_embeds, error_policy`,
       body: schemas.resolve,
       response: responses.resolved,
+      errors: [
+        "ambiguous_reference",
+        "ambiguous_request",
+        "embed_cycle",
+        "embed_depth",
+        "embed_limit",
+        "embed_not_found",
+        "environment_key_mismatch",
+        "invalid_embed",
+        "missing_key",
+        "missing_reference",
+        "no_variant",
+        "not_found",
+        "reference_mismatch",
+        "version_without_context",
+      ],
       handler: async ({ ctx, body }) => {
         const inline = body[keys.revision] as { data: Record<string, unknown> } | undefined;
         const { refs, embeds } = retrieveRequest(body, true);
@@ -233,6 +284,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `History of a variant, newest first, without payloads (body: {${keys.one}: {${keys.variantId}}} or {${keys.revisions}: {..., depth}})`,
       body: schemas.log,
       response: responses.log,
+      errors: ["ambiguous_reference", "missing_reference", "no_variant", "not_found"],
       handler: async ({ ctx, body }) => {
         const a = (body[keys.one] ?? {}) as Record<string, string | null | undefined>;
         const b = (body[keys.revisions] ?? {}) as Record<string, string | number | null | undefined>;
@@ -281,6 +333,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Fetch a ${keys.revision} by id`,
       params: idParams,
       response: responses.revision,
+      errors: ["not_found"],
       handler: async ({ ctx, params }) =>
         one(keys.revision, wire(await fetchRevision(ctx.app.db, scopeOf(ctx), spec, params.id))),
     }),

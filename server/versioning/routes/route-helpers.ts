@@ -33,6 +33,7 @@ export function archiveRoutes(
       summary: archived ? what.archivedSummary : `Unarchive a ${what.entity}`,
       params: idParams,
       response: what.response,
+      errors: ["not_found"],
       handler: async ({ ctx, params }) => archive(ctx, params.id, archived),
     }),
   );

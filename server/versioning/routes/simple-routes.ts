@@ -34,6 +34,7 @@ export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Create a ${keys.one}, its default variant and revision 1 (with data, or empty) in one call`,
       body: schemas.create,
       response: responses.simple,
+      errors: ["archived", "initial_revision_exists", "no_variant", "not_found", "reference_mismatch", "slug_taken"],
       handler: async ({ ctx, body }) =>
         one(keys.one, wire(await createSimple(ctx.app.db, scopeOf(ctx), spec, body[keys.one]))),
     }),
@@ -45,6 +46,7 @@ export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `A ${keys.one} with the data of its default variant's latest revision`,
       params: idParams,
       response: responses.simple,
+      errors: ["not_found"],
       handler: async ({ ctx, params }) =>
         one(keys.one, wire(await getSimple(ctx.app.db, scopeOf(ctx), spec, params.id))),
     }),
@@ -58,6 +60,17 @@ export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
       body: schemas.simpleEdit,
       response: responses.simple,
       maxBodyBytes: 8 * 1024 * 1024,
+      errors: [
+        "archived",
+        "empty_update",
+        "id_mismatch",
+        "initial_revision_exists",
+        "no_variant",
+        "not_found",
+        "reference_mismatch",
+        "slug_immutable",
+        "slug_taken",
+      ],
       handler: async ({ ctx, params, body }) => {
         const fields = editedFields<SimpleFields>(body, keys.one, params.id);
         return one(keys.one, wire(await editSimple(ctx.app.db, scopeOf(ctx), spec, params.id, fields)));

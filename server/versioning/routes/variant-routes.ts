@@ -44,6 +44,7 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Create an empty ${keys.variant} (a branch) of a ${keys.one}`,
       body: schemas.variantCreate,
       response: responses.variant,
+      errors: ["not_found", "slug_taken"],
       handler: async ({ ctx, body }) => {
         const { [keys.artifactId]: artifactId, ...fields } = body[keys.variant] as Record<string, unknown>;
         const variant = await createVariant(
@@ -64,6 +65,7 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Fetch a ${keys.variant} by id`,
       params: idParams,
       response: responses.variant,
+      errors: ["ambiguous_reference", "not_found"],
       handler: async ({ ctx, params }) =>
         one(keys.variant, variantToWire(keys, await getVariant(ctx.app.db, scopeOf(ctx), spec, params.id))),
     }),
@@ -76,6 +78,7 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       params: idParams,
       body: schemas.variantUpdate,
       response: responses.variant,
+      errors: ["ambiguous_reference", "empty_update", "id_mismatch", "not_found"],
       handler: async ({ ctx, params, body }) => {
         const fields = editedFields<VariantFields>(body, keys.variant, params.id);
         return one(
@@ -112,6 +115,19 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Fork: a new ${keys.variant} carrying the source's history up to the revision forked from (its head)`,
       body: schemas.fork,
       response: responses.fork,
+      errors: [
+        "ambiguous_reference",
+        "archived",
+        "environment_key_mismatch",
+        "initial_revision_exists",
+        "missing_key",
+        "missing_reference",
+        "no_variant",
+        "not_found",
+        "reference_mismatch",
+        "slug_taken",
+        "version_without_context",
+      ],
       handler: async ({ ctx, body }) => {
         const fields = (body[keys.variant] ?? {}) as VariantFields;
         const fork = await forkVariant(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), fields);

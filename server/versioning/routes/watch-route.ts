@@ -64,6 +64,19 @@ export function watchRoute(spec: DomainSpec, serialize: Parameters<typeof watchR
       description: `Server-sent events, each carrying one ${keys.revision} as JSON`,
       contentTypes: ["text/event-stream"],
     },
+    errors: [
+      "ambiguous_reference",
+      "embed_cycle",
+      "embed_depth",
+      "embed_limit",
+      "embed_not_found",
+      "environment_key_mismatch",
+      "missing_reference",
+      "no_variant",
+      "not_found",
+      "reference_mismatch",
+      "version_without_context",
+    ],
     handler: async ({ ctx, query }) =>
       watchRevision(ctx.app, scopeOf(ctx), spec, refsOf(keys, query as Record<string, unknown>), {
         lastEventId: ctx.request.headers.get("last-event-id") ?? undefined,

@@ -25,6 +25,7 @@ export const platformToolRoutes = [
     summary: "One platform operation: description, endpoint, input schema and the arguments the run binds",
     params: z.object({ op: z.string() }),
     response: oneSchema("tool", operationWire),
+    errors: ["not_found"],
     handler: async ({ params }) => {
       const operation = findPlatformOperation(params.op);
       if (!operation)

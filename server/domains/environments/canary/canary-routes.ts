@@ -36,6 +36,26 @@ export const canaryRoutes: AnyRoute[] = [
       "Start a canary: a revision takes `weight` percent of an environment key's traffic beside the one deployed there, optionally ramped and guarded",
     body: startCanaryBody,
     response: canaryResponse,
+    errors: [
+      "already_split",
+      "archived",
+      "canary_is_baseline",
+      "canary_running",
+      "evaluation_not_found",
+      "evaluation_not_live",
+      "evaluation_required",
+      "initial_revision_exists",
+      "invalid_ramp",
+      "invalid_weight",
+      "missing_reference",
+      "monitor_alerting",
+      "monitor_not_found",
+      "no_variant",
+      "not_found",
+      "nothing_deployed",
+      "reference_mismatch",
+      "slug_taken",
+    ],
     handler: async ({ ctx, body }) => {
       const named = FAMILIES.filter(([field]) => body[field as keyof typeof body]);
       if (named.length !== 1)
@@ -85,6 +105,7 @@ export const canaryRoutes: AnyRoute[] = [
     summary: "One canary: its weights, ramp schedule, guards and outcome",
     params: idParams,
     response: canaryResponse,
+    errors: ["not_found"],
     handler: async ({ ctx, params }) => one(await getCanary(ctx.app.db, scopeOf(ctx).projectId, params.id)),
   }),
   defineRoute({
@@ -95,6 +116,7 @@ export const canaryRoutes: AnyRoute[] = [
     summary: "The environment's runs since the canary started, by revision: runs, errors, cost, latency, live scores",
     params: idParams,
     response: comparisonResponse,
+    errors: ["bad_timezone", "bad_window", "invalid_filtering", "not_found", "too_many_buckets"],
     handler: async ({ ctx, params }) => {
       const row = await getCanary(ctx.app.db, scopeOf(ctx).projectId, params.id);
       const environment = await new Lookup(ctx.app.db, row.projectId, domainKeys("environments")).artifact({
@@ -115,6 +137,16 @@ export const canaryRoutes: AnyRoute[] = [
     params: idParams,
     body: rampBody,
     response: canaryResponse,
+    errors: [
+      "archived",
+      "canary_ended",
+      "initial_revision_exists",
+      "invalid_weight",
+      "not_found",
+      "ramp_done",
+      "reference_mismatch",
+      "slug_taken",
+    ],
     handler: async ({ ctx, params, body }) =>
       one(await rampCanary(ctx.app.db, scopeOf(ctx), params.id, body.weight, ctx.app.now())),
   }),
@@ -126,6 +158,15 @@ export const canaryRoutes: AnyRoute[] = [
     summary: "Promote the candidate: it takes the key for all traffic and the split ends",
     params: idParams,
     response: canaryResponse,
+    errors: [
+      "archived",
+      "canary_ended",
+      "initial_revision_exists",
+      "no_variant",
+      "not_found",
+      "reference_mismatch",
+      "slug_taken",
+    ],
     handler: async ({ ctx, params }) => one(await promoteCanary(ctx.app.db, scopeOf(ctx), params.id, ctx.app.now())),
   }),
   defineRoute({
@@ -137,6 +178,15 @@ export const canaryRoutes: AnyRoute[] = [
     params: idParams,
     body: rollbackBody,
     response: canaryResponse,
+    errors: [
+      "archived",
+      "canary_ended",
+      "initial_revision_exists",
+      "no_variant",
+      "not_found",
+      "reference_mismatch",
+      "slug_taken",
+    ],
     handler: async ({ ctx, params, body }) =>
       one(
         await rollbackCanary(ctx.app.db, scopeOf(ctx), params.id, body.reason ?? "rolled back by hand", ctx.app.now()),
