@@ -1,4 +1,4 @@
-import { spanDimensionsSql, spanFactsSql } from "@/server/tracing";
+import { ROLLUP_DETAIL, spanDimensionsSql, spanFactsSql } from "@/server/tracing";
 
 /**
  * The benchmark's seeding writes millions of spans with generate_series, never through the
@@ -24,7 +24,8 @@ export const CHANGE_COLUMNS = (alias: string) =>
     .join(", ");
 
 const KEY =
-  "project_id, grain, bucket, root, trace_type, agent, model, provider, environment, revision, api_key, user_id";
+  "project_id, grain, detail, bucket, root, trace_type, agent, model, provider, environment, revision, api_key, user_id";
+const DETAILS = ["revision", "api_key", "user_id"];
 const MAPS = ["latency", "ttft", "tokens", "costs", "run_tokens", "run_costs"] as const;
 const GRAINS: [string, string][] = [
   ["quarter", "15 minutes"],
@@ -34,8 +35,8 @@ const GRAINS: [string, string][] = [
 
 /**
  * CTEs after `span_changes`, then the upsert. Set-based: the changed spans' facts once, times the
- * grains; scalar sums grouped by key; the maps (histogram bins, usage kinds) exploded into
- * (key, kind, name, amount) rows, summed and folded back into one object per key.
+ * grains and details (ROLLUP_DETAIL); scalar sums grouped by key; the maps (histogram bins, usage
+ * kinds) exploded into (key, kind, name, amount) rows, summed and folded back into one object per key.
  */
 function rollupUpsert(): string {
   const d = spanDimensionsSql("c");
@@ -52,9 +53,16 @@ function rollupUpsert(): string {
       ${f.ttftMs} as ttft_ms, ${f.ttftBin} as ttft_bin,
       ${f.tokens} as tokens, ${f.costs} as costs, ${f.runTokens} as run_tokens, ${f.runCosts} as run_costs
       from span_changes c),
-    rollup_grains as materialized (select f.*, gr.grain,
-      date_bin(gr.stride, f.start_time, timestamptz '2000-01-01 00:00:00+00') as bucket
-      from rollup_facts f cross join (values ${grains}) as gr(grain, stride)),
+    rollup_grains as materialized (select f.sign, f.project_id, gr.grain, dt.detail,
+      date_bin(gr.stride, f.start_time, timestamptz '2000-01-01 00:00:00+00') as bucket, f.root, f.trace_type,
+      f.agent, f.model, f.provider, f.environment,
+      ${DETAILS.map((c) => `case when dt.detail = ${ROLLUP_DETAIL.summed} then '' else f.${c} end as ${c}`).join(", ")},
+      f.error, f.duration_ms, f.latency_bin, f.ttft_ms, f.ttft_bin, f.tokens, f.costs, f.run_tokens, f.run_costs
+      from rollup_facts f cross join (values ${grains}) as gr(grain, stride)
+      cross join lateral (select (f.revision <> '' or f.api_key <> '' or f.user_id <> '') as detailed) as x
+      cross join lateral (select ${ROLLUP_DETAIL.with} as detail where x.detailed
+        union all select ${ROLLUP_DETAIL.summed} where x.detailed
+        union all select ${ROLLUP_DETAIL.none} where not x.detailed) as dt),
     rollup_sums as (select ${KEY}, sum(sign) as spans, sum(case when error then sign else 0 end) as errors,
       sum(sign * duration_ms) as duration_ms, sum(case when ttft_ms is not null then sign else 0 end) as ttft_count,
       coalesce(sum(sign * ttft_ms), 0) as ttft_ms

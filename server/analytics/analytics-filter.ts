@@ -33,6 +33,14 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 const isDimension = (field: unknown): field is DimensionField =>
   typeof field === "string" && (DIMENSION_FIELDS as readonly string[]).includes(field);
 
+/** True when some condition is on one of `fields`. */
+export function filterNames(filtering: unknown, fields: readonly string[]): boolean {
+  if (!isObject(filtering)) return false;
+  if ("field" in filtering) return fields.includes(filtering.field as string);
+  const conditions = Array.isArray(filtering.conditions) ? filtering.conditions : [];
+  return conditions.some((c) => filterNames(c, fields));
+}
+
 /** True when some condition is on a field the roll-ups do not keep. */
 export function filterNeedsScan(filtering: unknown): boolean {
   if (!isObject(filtering)) return false;

@@ -1,5 +1,5 @@
-import { spanFactsSql, type SpanDimension, type SqlParams } from "@/server/tracing";
-import { dimensionColumns, filterSql } from "./analytics-filter";
+import { DETAIL_DIMENSIONS, ROLLUP_DETAIL, spanFactsSql, type SpanDimension, type SqlParams } from "@/server/tracing";
+import { dimensionColumns, filterNames, filterSql } from "./analytics-filter";
 import type { AnalyticsGroup } from "./query-request";
 import type { BucketWindow } from "./time-buckets";
 
@@ -11,6 +11,16 @@ export interface FactQuery {
   window: BucketWindow;
   group?: AnalyticsGroup;
   filtering?: unknown;
+}
+
+/**
+ * The span roll-up rows a query reads (span_rollups' `detail`): those with revision, API key and
+ * user when it groups or filters by one of them, else those summed over them; both with the rows
+ * of spans that name none of them.
+ */
+export function rollupDetails(group: AnalyticsGroup | undefined, filtering: unknown): [number, number] {
+  const needed = (DETAIL_DIMENSIONS as readonly unknown[]).includes(group) || filterNames(filtering, DETAIL_DIMENSIONS);
+  return [ROLLUP_DETAIL.none, needed ? ROLLUP_DETAIL.with : ROLLUP_DETAIL.summed];
 }
 
 /**
@@ -36,6 +46,7 @@ export function factsSql(source: FactSource, query: FactQuery, params: SqlParams
         ${runs ? "r.run_costs" : "r.costs"} as costs
       from span_rollups r
       where r.project_id = ${project} and r.grain = ${params.add(window.grain ?? "", "::text")}
+        and r.detail in (${rollupDetails(query.group, query.filtering).join(", ")})
         and r.bucket >= ${start} and r.bucket < ${end}
         ${runs ? "and r.root and r.trace_type <> 'annotation'" : ""}
         and (${filterSql(query.filtering, params, "rollup")})`;

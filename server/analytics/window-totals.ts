@@ -1,7 +1,7 @@
 import { rawQuery, type Executor } from "@/server/db";
 import type { RollupGrain, SpanDimension } from "@/server/tracing";
 import { dimensionColumns } from "./analytics-filter";
-import { aggregateSql, scoreAggregateSql } from "./fact-sources";
+import { aggregateSql, rollupDetails, scoreAggregateSql } from "./fact-sources";
 import { addScalar, emptyAccumulator, toMetrics, type Accumulator, type AnalyticsMetrics } from "./metrics";
 
 const QUARTER_MS = 15 * 60_000;
@@ -81,11 +81,12 @@ const SEGMENT_ROWS = `select null::timestamptz as bucket, w.i::text as key, r.sp
     case when w.ttft then r.ttft else '{}'::jsonb end as ttft,
     case when not w.tokens then '{}'::jsonb when w.runs then r.run_tokens else r.tokens end as tokens,
     case when not w.costs then '{}'::jsonb when w.runs then r.run_costs else r.costs end as costs
-  from jsonb_to_recordset($1::jsonb) as w(i int, project_id uuid, grain text, f timestamptz, t timestamptz, runs boolean,
-    field text, value text, latency boolean, ttft boolean, tokens boolean, costs boolean)
+  from jsonb_to_recordset($1::jsonb) as w(i int, project_id uuid, grain text, details smallint[], f timestamptz,
+    t timestamptz, runs boolean, field text, value text, latency boolean, ttft boolean, tokens boolean, costs boolean)
   cross join lateral (
     select * from span_rollups r
-    where r.project_id = w.project_id and r.grain = w.grain and r.bucket >= w.f and r.bucket < w.t
+    where r.project_id = w.project_id and r.grain = w.grain and r.detail = any(w.details)
+      and r.bucket >= w.f and r.bucket < w.t
       and (not w.runs or (r.root and r.trace_type <> 'annotation'))
       and (w.field is null or ${dimensionCase} = w.value)
     offset 0) r`;
@@ -125,8 +126,10 @@ export async function queryWindowTotals(db: Executor, requests: WindowTotalsRequ
   const spanSegments = requests.flatMap((request, i) => {
     if (request.scores) return [];
     const maps = new Set(request.maps ?? []);
+    const details = rollupDetails(request.filter?.field, undefined);
     return segmentsOf(request, i).map((s) => ({
       ...s,
+      details,
       runs: request.focus === "run",
       latency: maps.has("latency"),
       ttft: maps.has("ttft"),

@@ -1,5 +1,6 @@
 import type { Transaction } from "@/server/db";
 import { rawQuery } from "@/server/db";
+import { ROLLUP_DETAIL } from "@/server/tracing";
 
 /** What a deletion starts from; everything linked to these is found and deleted with them. */
 export interface ErasureSeed {
@@ -16,6 +17,27 @@ export type ErasureCounts = Record<string, number>;
 
 const count = async (tx: Transaction, statement: string, params: unknown[]) =>
   (await rawQuery<{ n: number }>(tx, `with hit as (${statement}) select count(*)::int as n from hit`, params))[0].n;
+
+const NARROW_KEY = "grain, bucket, root, trace_type, agent, model, provider, environment";
+const SCALARS = ["spans", "errors", "duration_ms", "ttft_count", "ttft_ms"];
+const MAPS = ["latency", "ttft", "tokens", "costs", "run_tokens", "run_costs"];
+/**
+ * The user's roll-up rows go, and what they counted is taken out of the rows summed over users
+ * (ROLLUP_DETAIL.summed), so a query by agent or model agrees with one by user afterwards.
+ */
+const ERASE_USER_ROLLUPS = `with gone as (
+    delete from span_rollups where project_id = $1 and user_id = $2 and detail = ${ROLLUP_DETAIL.with} returning *),
+  sums as (select ${NARROW_KEY}, ${SCALARS.map((c) => `sum(${c}) as ${c}`).join(", ")},
+      ${MAPS.map((c) => `rollup_map_sum(${c}, 1) as ${c}`).join(", ")}
+    from gone group by ${NARROW_KEY}),
+  taken as (update span_rollups r set ${SCALARS.map((c) => `${c} = r.${c} - s.${c}`).join(", ")},
+      ${MAPS.map((c) => `${c} = rollup_map_add(r.${c}, s.${c}, -1)`).join(", ")}
+    from sums s where r.project_id = $1 and r.detail = ${ROLLUP_DETAIL.summed}
+      and ${NARROW_KEY.split(", ")
+        .map((c) => `r.${c} = s.${c}`)
+        .join(" and ")}
+      and r.revision = '' and r.api_key = '' and r.user_id = '')
+  select count(*)::int as n from gone`;
 
 /**
  * Deletes the sessions, the runs and the traces of `seed` and everything that names them, in one
@@ -124,11 +146,8 @@ export async function eraseData(tx: Transaction, projectId: string, seed: Erasur
     [projectId, sessionIds, runIds],
   );
   if (seed.userId !== undefined) {
-    counts.analytics_rollups = await count(
-      tx,
-      `delete from span_rollups where project_id = $1 and user_id = $2 returning 1`,
-      [projectId, seed.userId],
-    );
+    // Not through `count`: a statement with data-modifying CTEs cannot be nested in another's.
+    counts.analytics_rollups = (await rawQuery<{ n: number }>(tx, ERASE_USER_ROLLUPS, [projectId, seed.userId]))[0].n;
   }
   return counts;
 }

@@ -180,6 +180,17 @@ describe("deleting a user's data", () => {
         [projectId],
       );
 
+    const spansByDetail = async () => {
+      const rows = await rawQuery<{ detail: number; spans: number }>(
+        t.context.db,
+        `select detail, sum(spans)::int as spans from span_rollups where project_id = $1 and grain = 'day' group by detail`,
+        [projectId],
+      );
+      return Object.fromEntries(rows.map((r) => [r.detail, r.spans])) as Record<number, number>;
+    };
+    const before = await spansByDetail();
+    expect(before[2]).toBe(before[1]);
+
     const r = await t.call("POST", "/api/retention/delete-user", { key, body: { user_id: "end-user-42" } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.data_deletion.deleted).toMatchObject({ spans: 2, runs: 0, chat_sessions: 0 });
@@ -187,6 +198,10 @@ describe("deleting a user's data", () => {
     expect(await tablesHolding(`${MARK}-trace-162`)).toEqual({});
     expect(await tablesHolding(`${MARK}-trace-163`)).toEqual({ spans: 1 });
     expect((await rollups())[0].n).toBe(0);
+    // What the user's rows counted is also gone from the rows summed over users (detail 2).
+    const after = await spansByDetail();
+    expect(after[2]).toBe(after[1]);
+    expect(after[2]).toBe(before[2] - 1);
     expect(await tablesHolding("end-user-42")).toEqual({ audit_log: 1 });
   });
 

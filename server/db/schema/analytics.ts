@@ -5,6 +5,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uuid,
@@ -28,6 +29,12 @@ const runDimensions = () => ({
  * replaced or deleted, both for a span whose roll-up totals changed), read by server/analytics.
  * A missing dimension is '' (primary key columns cannot be null). No foreign key, like `spans`:
  * the ingest path pays for no extra lookup.
+ *
+ * `detail` (server/tracing/store/span-rollups.ts, ROLLUP_DETAIL): a span with a revision, an API
+ * key or a user is counted twice, in a row with them (1) and in a row summed over them (2, where
+ * they are ''); a span with none of them once (0), a row either kind of query reads. A query that
+ * neither groups nor filters by those three reads 0 and 2: a few rows per bucket instead of about
+ * one per run. `detail` comes before `bucket` in the key, so each kind is its own index range.
  */
 export const spanRollups = pgTable(
   "span_rollups",
@@ -35,6 +42,8 @@ export const spanRollups = pgTable(
     projectId: uuid("project_id").notNull(),
     grain: text("grain").notNull(),
     bucket: timestamp("bucket", { withTimezone: true }).notNull(),
+    /** 0: no revision, API key or user; 1: with them; 2: the 1 rows summed over them. */
+    detail: smallint("detail").notNull(),
     /** A root span (a run) or a span under one. */
     root: boolean("root").notNull(),
     /** invocation, annotation or unknown: a run is the root of a trace that is not an annotation. */
@@ -61,6 +70,7 @@ export const spanRollups = pgTable(
       columns: [
         t.projectId,
         t.grain,
+        t.detail,
         t.bucket,
         t.root,
         t.traceType,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FactSpan } from "./span-facts";
-import { RollupDelta } from "./span-rollups";
+import { ROLLUP_DETAIL, RollupDelta } from "./span-rollups";
 
 const span = (costs: Record<string, number>, start = "2026-01-10T01:15:00.123456Z"): FactSpan => ({
   parent_id: "p",
@@ -37,6 +37,22 @@ describe("RollupDelta", () => {
     const delta = RollupDelta.fromJson(queued.toJson());
     delta.addSpan("p1", span({ total: 0.1, prompt: 1e-9 }), -1);
     expect(delta.tableJson()).toBe("[]");
+  });
+
+  it("counts a span with a user twice, with it and summed over it; one without once", () => {
+    const delta = new RollupDelta();
+    delta.addSpan("p1", { ...span({ total: 0.1 }), user_id: "u1" }, 1);
+    delta.addSpan("p1", { ...span({ total: 0.2 }), user_id: "u2" }, 1);
+    delta.addSpan("p1", span({ total: 0.4 }), 1);
+    const days = rows(delta).filter((r) => r.grain === "day");
+    const byDetail = (detail: number) =>
+      days.filter((r) => r.detail === detail).map((r) => [r.user_id, r.spans, Number(r.costs.total.toFixed(9))]);
+    expect(byDetail(ROLLUP_DETAIL.with)).toEqual([
+      ["u1", 1, 0.1],
+      ["u2", 1, 0.2],
+    ]);
+    expect(byDetail(ROLLUP_DETAIL.summed)).toEqual([["", 2, 0.3]]);
+    expect(byDetail(ROLLUP_DETAIL.none)).toEqual([["", 1, 0.4]]);
   });
 
   it("keeps keys storable: NUL is removed as it is from the stored span", () => {

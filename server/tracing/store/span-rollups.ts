@@ -9,7 +9,9 @@ import { spanFacts, type FactSpan, type SpanFacts } from "./span-facts";
  * queue, and the changes writeSpans makes (-1 for a replaced span, -1 then +1 for a stored run
  * whose totals changed, +1 for a written span), then upserts the lot in the transaction that
  * writes the spans: a rolled-back batch leaves no trace in the roll-up, and a late span lands in
- * the bucket of its start time. server/analytics reads the table.
+ * the bucket of its start time. The hour and day rows, and the rows summed over revision, API key
+ * and user (ROLLUP_DETAIL), are derived from the quarter rows when the worker upserts.
+ * server/analytics reads the table.
  */
 
 /**
@@ -18,6 +20,16 @@ import { spanFacts, type FactSpan, type SpanFacts } from "./span-facts";
  * would write about one roll-up row per span (minute buckets are computed from the spans).
  */
 export const ROLLUP_GRAINS = ["quarter", "hour", "day"] as const;
+
+/**
+ * The `detail` of a roll-up row. A span naming a revision, an API key or a user is counted in a
+ * `with` row (every dimension) and a `summed` row (those three '' and summed over), a span naming
+ * none of them in one `none` row; a query reads `none` with the one its group and filter need
+ * (`rollupDetails`), so a query by agent or model reads a few rows per bucket, not one per run.
+ */
+export const ROLLUP_DETAIL = { none: 0, with: 1, summed: 2 } as const;
+/** The dimensions `summed` rows sum over: the last three of a row's dims. */
+export const DETAIL_DIMENSIONS = ["revision", "api_key", "user"] as const;
 export type RollupGrain = (typeof ROLLUP_GRAINS)[number];
 const GRAIN_MS: Record<RollupGrain, number> = { quarter: 15 * 60_000, hour: 3_600_000, day: 86_400_000 };
 
@@ -27,6 +39,8 @@ type Amounts = Record<string, number>;
 interface Row {
   projectId: string;
   grain: RollupGrain;
+  /** ROLLUP_DETAIL; quarter rows as a request queues them are `none` or `with` by their dims. */
+  detail: number;
   bucketMs: number;
   root: boolean;
   traceType: string;
@@ -54,8 +68,11 @@ const add = (m: Amounts, k: string, v: number) => {
 const UNSTORABLE = /[\0\ud800-\udfff]/;
 const storable = (s: string) => (UNSTORABLE.test(s) ? storableString(s) : s);
 const storableDims = (dims: string[]) => (UNSTORABLE.test(dims.join("")) ? dims.map(storableString) : dims);
-const rowId = (r: Pick<Row, "projectId" | "grain" | "bucketMs" | "root" | "traceType" | "dims">) =>
-  `${r.projectId}\u0001${r.grain}\u0001${r.bucketMs}\u0001${r.root}\u0001${r.traceType}\u0001${r.dims.join("\u0001")}`;
+type RowKey = Pick<Row, "projectId" | "grain" | "detail" | "bucketMs" | "root" | "traceType" | "dims">;
+const rowId = (r: RowKey) =>
+  `${r.projectId}\u0001${r.grain}\u0001${r.detail}\u0001${r.bucketMs}\u0001${r.root}\u0001${r.traceType}\u0001${r.dims.join("\u0001")}`;
+const detailOf = (dims: string[]) =>
+  dims[4] !== "" || dims[5] !== "" || dims[6] !== "" ? ROLLUP_DETAIL.with : ROLLUP_DETAIL.none;
 
 /**
  * Roll-up sums per row key, of spans added (+1) and taken out (-1), kept at the quarter-hour
@@ -80,14 +97,16 @@ export class RollupDelta {
     const d = f.dimensions;
     const startMs = Math.floor(f.startMicros / 1000);
     const ms = GRAIN_MS.quarter;
+    // The strings the stored span will hold (storableJson), so the key matches the scan's.
+    const dims = storableDims([d.agent, d.model, d.provider, d.environment, d.revision, d.api_key, d.user]);
     const key = {
       projectId,
       grain: "quarter" as const,
+      detail: detailOf(dims),
       bucketMs: startMs - (((startMs % ms) + ms) % ms),
       root: f.root,
       traceType: f.traceType,
-      // The strings the stored span will hold (storableJson), so the key matches the scan's.
-      dims: storableDims([d.agent, d.model, d.provider, d.environment, d.revision, d.api_key, d.user]),
+      dims,
     };
     const s = this.rowOf(key);
     s.spans += sign;
@@ -143,6 +162,7 @@ export class RollupDelta {
       const row: Row = {
         projectId: a[0] as string,
         grain: "quarter",
+        detail: detailOf(a[4] as string[]),
         bucketMs: a[1] as number,
         root: a[2] as boolean,
         traceType: a[3] as string,
@@ -164,13 +184,16 @@ export class RollupDelta {
     return delta;
   }
 
-  /** span_rollups rows at every grain, as JSON for the upsert; rows that sum to nothing are left out. */
+  /** span_rollups rows at every grain and detail, as JSON for the upsert; rows that sum to nothing are left out. */
   tableJson(): string {
     const all = new RollupDelta();
     for (const q of this.rows.values()) {
+      const summed = q.detail === ROLLUP_DETAIL.with ? [...q.dims.slice(0, 4), "", "", ""] : undefined;
       for (const grain of ROLLUP_GRAINS) {
         const ms = GRAIN_MS[grain];
-        all.addRow({ ...q, grain, bucketMs: q.bucketMs - (((q.bucketMs % ms) + ms) % ms) }, q);
+        const bucketMs = q.bucketMs - (((q.bucketMs % ms) + ms) % ms);
+        all.addRow({ ...q, grain, bucketMs }, q);
+        if (summed) all.addRow({ ...q, grain, bucketMs, detail: ROLLUP_DETAIL.summed, dims: summed }, q);
       }
     }
     const out: unknown[] = [];
@@ -182,6 +205,7 @@ export class RollupDelta {
       out.push({
         project_id: s.projectId,
         grain: s.grain,
+        detail: s.detail,
         bucket: new Date(s.bucketMs).toISOString(),
         root: s.root,
         trace_type: s.traceType,
@@ -208,7 +232,7 @@ export class RollupDelta {
     return JSON.stringify(out);
   }
 
-  private rowOf(key: Pick<Row, "projectId" | "grain" | "bucketMs" | "root" | "traceType" | "dims">): Row {
+  private rowOf(key: RowKey): Row {
     const id = rowId(key);
     let row = this.rows.get(id);
     if (!row) {
@@ -231,7 +255,7 @@ export class RollupDelta {
     return row;
   }
 
-  private addRow(key: Pick<Row, "projectId" | "grain" | "bucketMs" | "root" | "traceType" | "dims">, o: Row): void {
+  private addRow(key: RowKey, o: Row): void {
     const s = this.rowOf(key);
     s.spans += o.spans;
     s.errors += o.errors;
@@ -250,7 +274,7 @@ function nonZero(map: Amounts): Amounts | undefined {
 }
 
 const KEY =
-  "project_id, grain, bucket, root, trace_type, agent, model, provider, environment, revision, api_key, user_id";
+  "project_id, grain, detail, bucket, root, trace_type, agent, model, provider, environment, revision, api_key, user_id";
 const sum = (c: string) => `${c} = span_rollups.${c} + excluded.${c}`;
 // Most rows leave most maps empty (a root has no own tokens, a tool call no costs): no call then.
 const merge = (c: string) =>
@@ -260,7 +284,7 @@ const merge = (c: string) =>
 // cannot deadlock.
 const UPSERT = `insert into span_rollups (${KEY}, spans, errors, duration_ms, latency, ttft_count, ttft_ms, ttft, tokens, costs, run_tokens, run_costs)
   select ${KEY}, spans, errors, duration_ms, latency, ttft_count, ttft_ms, ttft, tokens, costs, run_tokens, run_costs
-  from jsonb_to_recordset($1::text::jsonb) as r(project_id uuid, grain text, bucket timestamptz, root boolean, trace_type text,
+  from jsonb_to_recordset($1::text::jsonb) as r(project_id uuid, grain text, detail smallint, bucket timestamptz, root boolean, trace_type text,
     agent text, model text, provider text, environment text, revision text, api_key text, user_id text,
     spans bigint, errors bigint, duration_ms float8, latency jsonb, ttft_count bigint, ttft_ms float8, ttft jsonb,
     tokens jsonb, costs jsonb, run_tokens jsonb, run_costs jsonb)
