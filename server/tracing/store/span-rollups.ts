@@ -68,9 +68,17 @@ const add = (m: Amounts, k: string, v: number) => {
 const UNSTORABLE = /[\0\ud800-\udfff]/;
 const storable = (s: string) => (UNSTORABLE.test(s) ? storableString(s) : s);
 const storableDims = (dims: string[]) => (UNSTORABLE.test(dims.join("")) ? dims.map(storableString) : dims);
-type RowKey = Pick<Row, "projectId" | "grain" | "detail" | "bucketMs" | "root" | "traceType" | "dims">;
-const rowId = (r: RowKey) =>
-  `${r.projectId}\u0001${r.grain}\u0001${r.detail}\u0001${r.bucketMs}\u0001${r.root}\u0001${r.traceType}\u0001${r.dims.join("\u0001")}`;
+const SEP = "\u0001";
+const rowId = (
+  projectId: string,
+  grain: RollupGrain,
+  detail: number,
+  bucketMs: number,
+  root: boolean,
+  traceType: string,
+  dims: string[],
+) =>
+  `${projectId}${SEP}${grain}${SEP}${detail}${SEP}${bucketMs}${SEP}${root ? 1 : 0}${SEP}${traceType}${SEP}${dims.join(SEP)}`;
 const detailOf = (dims: string[]) =>
   dims[4] !== "" || dims[5] !== "" || dims[6] !== "" ? ROLLUP_DETAIL.with : ROLLUP_DETAIL.none;
 
@@ -99,16 +107,8 @@ export class RollupDelta {
     const ms = GRAIN_MS.quarter;
     // The strings the stored span will hold (storableJson), so the key matches the scan's.
     const dims = storableDims([d.agent, d.model, d.provider, d.environment, d.revision, d.api_key, d.user]);
-    const key = {
-      projectId,
-      grain: "quarter" as const,
-      detail: detailOf(dims),
-      bucketMs: startMs - (((startMs % ms) + ms) % ms),
-      root: f.root,
-      traceType: f.traceType,
-      dims,
-    };
-    const s = this.rowOf(key);
+    const bucketMs = startMs - (((startMs % ms) + ms) % ms);
+    const s = this.rowOf(projectId, "quarter", detailOf(dims), bucketMs, f.root, f.traceType, dims);
     s.spans += sign;
     if (f.error) s.errors += sign;
     s.durationMs += sign * f.durationMs;
@@ -126,7 +126,8 @@ export class RollupDelta {
 
   /** Adds another delta's rows (the queued sums of an ingest row). */
   merge(other: RollupDelta): void {
-    for (const o of other.rows.values()) this.addRow(o, o);
+    for (const o of other.rows.values())
+      this.addRow(this.rowOf(o.projectId, o.grain, o.detail, o.bucketMs, o.root, o.traceType, o.dims), o);
   }
 
   /** JSON of the rows as the queue keeps them: one array per row, in ROW_FIELDS order. */
@@ -179,7 +180,7 @@ export class RollupDelta {
         runTokens: a[14] as Amounts,
         runCosts: a[15] as Amounts,
       };
-      delta.rows.set(rowId(row), row);
+      delta.rows.set(rowId(row.projectId, row.grain, row.detail, row.bucketMs, row.root, row.traceType, row.dims), row);
     }
     return delta;
   }
@@ -192,8 +193,9 @@ export class RollupDelta {
       for (const grain of ROLLUP_GRAINS) {
         const ms = GRAIN_MS[grain];
         const bucketMs = q.bucketMs - (((q.bucketMs % ms) + ms) % ms);
-        all.addRow({ ...q, grain, bucketMs }, q);
-        if (summed) all.addRow({ ...q, grain, bucketMs, detail: ROLLUP_DETAIL.summed, dims: summed }, q);
+        all.addRow(all.rowOf(q.projectId, grain, q.detail, bucketMs, q.root, q.traceType, q.dims), q);
+        if (summed)
+          all.addRow(all.rowOf(q.projectId, grain, ROLLUP_DETAIL.summed, bucketMs, q.root, q.traceType, summed), q);
       }
     }
     const out: unknown[] = [];
@@ -232,12 +234,27 @@ export class RollupDelta {
     return JSON.stringify(out);
   }
 
-  private rowOf(key: RowKey): Row {
-    const id = rowId(key);
+  /** The row of a key, made on first use; one object shape for every row (its fields in one order). */
+  private rowOf(
+    projectId: string,
+    grain: RollupGrain,
+    detail: number,
+    bucketMs: number,
+    root: boolean,
+    traceType: string,
+    dims: string[],
+  ): Row {
+    const id = rowId(projectId, grain, detail, bucketMs, root, traceType, dims);
     let row = this.rows.get(id);
-    if (!row) {
+    if (row === undefined) {
       row = {
-        ...key,
+        projectId,
+        grain,
+        detail,
+        bucketMs,
+        root,
+        traceType,
+        dims,
         spans: 0,
         errors: 0,
         durationMs: 0,
@@ -255,8 +272,8 @@ export class RollupDelta {
     return row;
   }
 
-  private addRow(key: RowKey, o: Row): void {
-    const s = this.rowOf(key);
+  /** Adds row `o`'s sums to row `s`. */
+  private addRow(s: Row, o: Row): void {
     s.spans += o.spans;
     s.errors += o.errors;
     s.durationMs += o.durationMs;
