@@ -31,7 +31,7 @@ const referenceRoute = (path: string, summary: string) =>
     summary,
     body: z.record(z.string(), z.unknown()),
     response: referenceResponse,
-    errors: ["bad_request", "invalid_analytics_query", "invalid_filtering", "too_many_rows"],
+    errors: ["bad_request", "invalid_analytics_query", "invalid_filtering", "too_many_buckets", "too_many_rows"],
     handler: async ({ ctx, body }) =>
       queryReferenceAnalytics(
         ctx.app.db,

@@ -113,6 +113,8 @@ function triggerRoutes<B extends { id?: string }>(spec: {
         "missing_variable",
         "not_a_prompt_application",
         "not_an_agent",
+        "not_found",
+        "unsupported_field",
         "unsupported_prompt",
       ],
       handler: async ({ ctx, body }) => {

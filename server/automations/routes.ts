@@ -70,6 +70,7 @@ export const automationRoutes = [
       "missing_variable",
       "not_a_prompt_application",
       "not_an_agent",
+      "not_found",
       "unsupported_prompt",
     ],
     handler: async ({ ctx, body }) => {

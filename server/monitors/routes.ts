@@ -27,7 +27,7 @@ export const monitorRoutes = [
     summary: "Create a monitor: a metric for a scope over a rolling window against a threshold, with channels",
     body,
     response: oneMonitor,
-    errors: ["bad_request", "budget_not_found"],
+    errors: ["bad_request", "budget_not_found", "invalid_channel_url", "invalid_monitor"],
     handler: async ({ ctx, body }) =>
       one("monitor", monitorToWire(await createMonitor(ctx.app, ctx.principal, body.monitor), ctx.app.now())),
   }),
@@ -96,7 +96,7 @@ export const monitorRoutes = [
     params: idParams,
     body: muteInputSchema,
     response: oneMonitor,
-    errors: ["bad_request", "monitor_not_found"],
+    errors: ["bad_request", "invalid_monitor", "monitor_not_found"],
     handler: async ({ ctx, params, body }) =>
       one(
         "monitor",

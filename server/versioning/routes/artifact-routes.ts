@@ -34,7 +34,9 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
       response: responses.artifactCreated,
       errors: [
         "archived",
+        "embed_not_found",
         "initial_revision_exists",
+        "invalid_agent_template",
         "invalid_evaluator_parameters",
         "invalid_testcases",
         "no_variant",

@@ -144,6 +144,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
         "evaluation_below_threshold",
         "evaluation_required",
         "initial_revision_exists",
+        "invalid_agent_template",
         "invalid_environment_entry",
         "invalid_evaluator_parameters",
         "invalid_split",
@@ -169,7 +170,16 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       body: schemas.revisionCreate,
       response: responses.committed,
       maxBodyBytes: 8 * 1024 * 1024,
-      errors: ["archived", "initial_revision_exists", "no_variant", "not_found", "reference_mismatch", "slug_taken"],
+      errors: [
+        "archived",
+        "empty_update",
+        "id_mismatch",
+        "initial_revision_exists",
+        "no_variant",
+        "not_found",
+        "reference_mismatch",
+        "slug_taken",
+      ],
       handler: async ({ ctx, body }) => {
         const request = commitRequestOf(body[keys.revision]);
         request.message ??= "Initial revision";
@@ -211,6 +221,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
         "embed_not_found",
         "environment_key_mismatch",
         "focus_conflict",
+        "invalid_cursor",
         "invalid_embed",
         "missing_key",
         "missing_reference",

@@ -142,6 +142,7 @@ export const canaryRoutes: AnyRoute[] = [
       "canary_ended",
       "initial_revision_exists",
       "invalid_weight",
+      "no_variant",
       "not_found",
       "ramp_done",
       "reference_mismatch",
