@@ -1,18 +1,8 @@
+import type { Amounts, SpanSums } from "@/server/tracing";
 import { histogramQuantile } from "./histogram";
 
-export type Amounts = Record<string, number>;
-
-/** The sums a source yields per bucket and group; merging two is adding them. */
-export interface Accumulator {
-  spans: number;
-  errors: number;
-  durationMs: number;
-  ttftCount: number;
-  ttftMs: number;
-  latency: Amounts;
-  ttft: Amounts;
-  tokens: Amounts;
-  costs: Amounts;
+/** The sums a source yields per bucket and group (a roll-up row's, plus scores); merging two is adding them. */
+export interface Accumulator extends SpanSums {
   /** Live evaluators' results (evaluation_score_rollups): counted, numeric scores and their sum, verdicts, passes. */
   results: number;
   scores: number;

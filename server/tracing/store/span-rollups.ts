@@ -1,5 +1,6 @@
 import { storableString } from "@/server/core/storable-text";
 import { rawQuery, type Executor } from "@/server/db";
+import type { Amounts } from "../metrics";
 import { spanFacts, type FactSpan, type SpanFacts } from "./span-facts";
 
 /**
@@ -33,19 +34,8 @@ export const DETAIL_DIMENSIONS = ["revision", "api_key", "user"] as const;
 export type RollupGrain = (typeof ROLLUP_GRAINS)[number];
 const GRAIN_MS: Record<RollupGrain, number> = { quarter: 15 * 60_000, hour: 3_600_000, day: 86_400_000 };
 
-type Amounts = Record<string, number>;
-
-/** The key and sums of one roll-up row. */
-interface Row {
-  projectId: string;
-  grain: RollupGrain;
-  /** ROLLUP_DETAIL; quarter rows as a request queues them are `none` or `with` by their dims. */
-  detail: number;
-  bucketMs: number;
-  root: boolean;
-  traceType: string;
-  /** agent, model, provider, environment, revision, api_key, user */
-  dims: string[];
+/** The sums a roll-up row keeps of its spans, which server/analytics adds up again per bucket and group. */
+export interface SpanSums {
   spans: number;
   errors: number;
   durationMs: number;
@@ -55,6 +45,19 @@ interface Row {
   ttft: Amounts;
   tokens: Amounts;
   costs: Amounts;
+}
+
+/** The key and sums of one roll-up row; a root's tokens and costs are also kept as its run's. */
+interface Row extends SpanSums {
+  projectId: string;
+  grain: RollupGrain;
+  /** ROLLUP_DETAIL; quarter rows as a request queues them are `none` or `with` by their dims. */
+  detail: number;
+  bucketMs: number;
+  root: boolean;
+  traceType: string;
+  /** agent, model, provider, environment, revision, api_key, user */
+  dims: string[];
   runTokens: Amounts;
   runCosts: Amounts;
 }
