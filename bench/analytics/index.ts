@@ -100,6 +100,17 @@ const SEED = withRollups(`span_changes as (
   ) tr cross join generate_series(0, 3) as k
   returning ${CHANGE_COLUMNS("spans")}, 1 as sign)`);
 
+/** The paths where two JSON values differ, with both values. */
+function differences(a: unknown, b: unknown, path = ""): string[] {
+  if (typeof a === "object" && a !== null && typeof b === "object" && b !== null) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].flatMap((k) =>
+      differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`),
+    );
+  }
+  return a === b ? [] : [`${path} (scan ${JSON.stringify(a)}, roll-up ${JSON.stringify(b)})`];
+}
+
 async function timeIt<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
   const value = await fn();
@@ -203,7 +214,11 @@ async function compareQueries(db: Database, projectId: string, end: Date, rounds
       const s = await timeIt(() => queryAnalytics(db, projectId, query, { now: end, scan: true }));
       rollup.push(r.ms);
       scan.push(s.ms);
-      same &&= isDeepStrictEqual({ ...s.value, source: "rollup" }, r.value);
+      const scanned = { ...s.value, source: "rollup" };
+      if (!isDeepStrictEqual(scanned, r.value)) {
+        same = false;
+        log(`${name}: the answers differ at ${differences(scanned, r.value).slice(0, 5).join(", ")}`);
+      }
       runs = r.value.metrics.count;
     }
     out[name] = {

@@ -144,12 +144,16 @@ export function scoreAggregateSql(facts: string): string {
       sum(score_sum)::float8 as score_sum, sum(verdicts)::float8 as verdicts, sum(passes)::float8 as passes
       from facts group by 1, 2)
     select bucket, key, 'n' as kind, x.name, x.value from sums cross join lateral
-      (values ('results', results), ('scores', scores), ('score_sum', score_sum), ('verdicts', verdicts), ('passes', passes)) as x(name, value)`;
+      (values ('results', results), ('scores', scores), ('score_sum', score_sum), ('verdicts', verdicts), ('passes', passes)) as x(name, value)
+    order by 1, 2, 3, 4`;
 }
 
 /**
  * Sums the facts per bucket and group, as long rows: `kind` 'n' with the scalar sums by name, or
  * a map (latency, ttft, tokens, costs) with one row per key. One statement, one pass over the facts.
+ * In key order: the caller adds the rows up as doubles, so the same order from either source gives
+ * the same totals to the last bit (in any order, a large total's last bits depend on it, which
+ * rounding to 12 decimals does not always hide).
  */
 export function aggregateSql(facts: string): string {
   return `with facts as materialized (${facts}),
@@ -163,5 +167,6 @@ export function aggregateSql(facts: string): string {
       from facts f cross join lateral (values ('latency', f.latency), ('ttft', f.ttft), ('tokens', f.tokens), ('costs', f.costs)) as m(kind, map)
       cross join lateral jsonb_each(case when jsonb_typeof(m.map) = 'object' then m.map else '{}'::jsonb end) as e
       where jsonb_typeof(e.value) = 'number'
-      group by 1, 2, 3, 4`;
+      group by 1, 2, 3, 4
+    order by 1, 2, 3, 4`;
 }
