@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { oneSchema, pageSchema } from "@/server/http/envelope";
+import type { ErrorCode } from "@/server/core/errors";
 import { defineRoute } from "@/server/http/route";
 import { refSchema } from "@/server/versioning";
 import { ingestOtlpRequest, ingestTracingRequest } from "./ingest-request";
@@ -14,6 +15,20 @@ import {
   simpleTraceWire,
 } from "./simple-traces";
 import { fetchTrace, listTraces, queryTraces, querySpans } from "./traces";
+
+/** What a traces request answers when its body cannot be queued (ingest-request.ts). */
+const INGEST_ERRORS: ErrorCode[] = [
+  "ingest_backlog_full",
+  "invalid_encoding",
+  "invalid_json",
+  "invalid_trace_id",
+  "not_one_trace",
+  "payload_too_large",
+  "too_deep",
+  "trace_id_mismatch",
+  "unsupported_media_type",
+];
+
 import { spanTreeWire, spanWire, traceWire } from "./wire";
 
 const TAG = "tracing";
@@ -100,18 +115,7 @@ export const tracingRoutes = [
       description: "OTelTracingRequest; gzip or deflate with Content-Encoding",
     },
     response: ingestResponse,
-    errors: [
-      "ingest_backlog_full",
-      "invalid_encoding",
-      "invalid_json",
-      "invalid_trace_id",
-      "not_one_trace",
-      "payload_too_large",
-      "too_deep",
-      "trace_id_mismatch",
-      "unsupported_media_type",
-      "validation_error",
-    ],
+    errors: [...INGEST_ERRORS, "validation_error"],
     handler: async ({ ctx }) =>
       ingestTracingRequest(ctx.app, ctx.principal.projectId, ctx.request, "ingest", ctx.principal.apiKeyId ?? null),
   }),
@@ -129,17 +133,7 @@ export const tracingRoutes = [
       description: "OTelTracingRequest holding one trace",
     },
     response: ingestResponse,
-    errors: [
-      "ingest_backlog_full",
-      "invalid_encoding",
-      "invalid_json",
-      "invalid_trace_id",
-      "not_one_trace",
-      "payload_too_large",
-      "too_deep",
-      "trace_id_mismatch",
-      "unsupported_media_type",
-    ],
+    errors: INGEST_ERRORS,
     handler: async ({ ctx }) =>
       ingestTracingRequest(ctx.app, ctx.principal.projectId, ctx.request, "one_trace", ctx.principal.apiKeyId ?? null),
   }),
@@ -157,17 +151,7 @@ export const tracingRoutes = [
       description: "OTelTracingRequest holding exactly the trace of the path",
     },
     response: ingestResponse,
-    errors: [
-      "ingest_backlog_full",
-      "invalid_encoding",
-      "invalid_json",
-      "invalid_trace_id",
-      "not_one_trace",
-      "payload_too_large",
-      "too_deep",
-      "trace_id_mismatch",
-      "unsupported_media_type",
-    ],
+    errors: INGEST_ERRORS,
     handler: async ({ ctx, params }) =>
       ingestTracingRequest(
         ctx.app,
