@@ -33,20 +33,17 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 const isDimension = (field: unknown): field is DimensionField =>
   typeof field === "string" && (DIMENSION_FIELDS as readonly string[]).includes(field);
 
-/** True when some condition is on one of `fields`. */
-export function filterNames(filtering: unknown, fields: readonly string[]): boolean {
+/** True when some condition's field passes `test`. */
+export function someConditionField(filtering: unknown, test: (field: unknown) => boolean): boolean {
   if (!isObject(filtering)) return false;
-  if ("field" in filtering) return fields.includes(filtering.field as string);
+  if ("field" in filtering) return test(filtering.field);
   const conditions = Array.isArray(filtering.conditions) ? filtering.conditions : [];
-  return conditions.some((c) => filterNames(c, fields));
+  return conditions.some((c) => someConditionField(c, test));
 }
 
 /** True when some condition is on a field the roll-ups do not keep. */
 export function filterNeedsScan(filtering: unknown): boolean {
-  if (!isObject(filtering)) return false;
-  if ("field" in filtering) return !isDimension(filtering.field);
-  const conditions = Array.isArray(filtering.conditions) ? filtering.conditions : [];
-  return conditions.some(filterNeedsScan);
+  return someConditionField(filtering, (field) => !isDimension(field));
 }
 
 /** A boolean SQL expression over the source's rows (`r` roll-ups, `s` spans), or a 400. */

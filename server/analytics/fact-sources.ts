@@ -1,5 +1,5 @@
 import { DETAIL_DIMENSIONS, ROLLUP_DETAIL, spanFactsSql, type SpanDimension, type SqlParams } from "@/server/tracing";
-import { dimensionColumns, filterNames, filterSql } from "./analytics-filter";
+import { dimensionColumns, filterSql, someConditionField } from "./analytics-filter";
 import type { AnalyticsGroup } from "./query-request";
 import type { BucketWindow } from "./time-buckets";
 
@@ -19,7 +19,8 @@ export interface FactQuery {
  * of spans that name none of them.
  */
 export function rollupDetails(group: AnalyticsGroup | undefined, filtering: unknown): [number, number] {
-  const needed = (DETAIL_DIMENSIONS as readonly unknown[]).includes(group) || filterNames(filtering, DETAIL_DIMENSIONS);
+  const detailed = (field: unknown) => (DETAIL_DIMENSIONS as readonly unknown[]).includes(field);
+  const needed = detailed(group) || someConditionField(filtering, detailed);
   return [ROLLUP_DETAIL.none, needed ? ROLLUP_DETAIL.with : ROLLUP_DETAIL.summed];
 }
 

@@ -126,7 +126,7 @@ export async function queryWindowTotals(db: Executor, requests: WindowTotalsRequ
   const spanSegments = requests.flatMap((request, i) => {
     if (request.scores) return [];
     const maps = new Set(request.maps ?? []);
-    const details = rollupDetails(request.filter?.field, undefined);
+    const details = rollupDetails(undefined, request.filter && { field: request.filter.field });
     return segmentsOf(request, i).map((s) => ({
       ...s,
       details,
