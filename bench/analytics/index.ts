@@ -15,8 +15,9 @@
  * model; each answer is compared with the scan's (they must be equal), and the median of
  * `--rounds` runs of each is reported. Ingest: `--ingest-spans` spans queued through
  * `recordSpans` in requests of 100 (where the roll-up is summed), then written by the worker's
- * passes (where it is upserted), both timed, alternating bare and with roll-ups, `--rounds` times
- * each; the request side and the worker side are also reported apart. PostgreSQL (DATABASE_URL, or the local server); a fresh
+ * passes (where it is upserted), both timed, in `--rounds` pairs (bare and with roll-ups, the
+ * order alternating) after a warm-up pair; the medians and each pair's ratio are reported, and
+ * the request side and the worker side apart. PostgreSQL (DATABASE_URL, or the local server); a fresh
  * database is created and dropped.
  */
 import { randomBytes } from "node:crypto";
@@ -352,22 +353,34 @@ export async function run(argv: string[]) {
     const ingest = { bare: [] as number[], rollups: [] as number[] };
     type Part = { queue_ms: number; write_ms: number; cpu_us_per_span: number; of_which_node: number };
     const parts = { bare: [] as Part[], rollups: [] as Part[] };
-    for (let i = 0; i < options.rounds; i++) {
+    const pairs = { throughput_cost: [] as number[], cpu_cost: [] as number[] };
+    // Round 0 warms up (JIT, caches) and is not counted. Each round is a pair, its order
+    // alternating; a checkpoint before each run keeps the checkpointer's writes out of the timings.
+    for (let i = 0; i <= options.rounds; i++) {
+      const pair: Partial<Record<"bare" | "rollups", Awaited<ReturnType<typeof ingestRound>>>> = {};
       for (const rollups of i % 2 === 0 ? [false, true] : [true, false]) {
         const projectId = crypto.randomUUID();
         await rawQuery(db, "insert into projects (id, name) values ($1::uuid, 'bench ingest')", [projectId]);
+        await admin.unsafe("checkpoint");
         const r = await ingestRound(db, admin, name, projectId, options.ingestSpans, rollups);
-        ingest[rollups ? "rollups" : "bare"].push(round(r.rate));
-        parts[rollups ? "rollups" : "bare"].push({
+        pair[rollups ? "rollups" : "bare"] = r;
+        log(
+          `${i === 0 ? "warm-up: " : ""}ingest ${rollups ? "with" : "without"} roll-ups: ${round(r.rate)} spans/s, ${round(r.cpuUsPerSpan)} µs CPU per span`,
+        );
+      }
+      if (i === 0) continue;
+      for (const kind of ["bare", "rollups"] as const) {
+        const r = pair[kind]!;
+        ingest[kind].push(round(r.rate));
+        parts[kind].push({
           queue_ms: round(r.queueMs),
           write_ms: round(r.writeMs),
           cpu_us_per_span: round(r.cpuUsPerSpan),
           of_which_node: round(r.nodeCpuUsPerSpan),
         });
-        log(
-          `ingest ${rollups ? "with" : "without"} roll-ups: ${round(r.rate)} spans/s, ${round(r.cpuUsPerSpan)} µs CPU per span`,
-        );
       }
+      pairs.throughput_cost.push(round(1 - pair.rollups!.rate / pair.bare!.rate, 3));
+      pairs.cpu_cost.push(round(pair.rollups!.cpuUsPerSpan / pair.bare!.cpuUsPerSpan - 1, 3));
     }
     load.push(loadAverage());
     const bare = median(ingest.bare);
@@ -389,6 +402,12 @@ export async function run(argv: string[]) {
         cost_of_rollups: round(1 - withRollups / bare, 3),
         cpu_us_per_span: { without_rollups: cpuBare, with_rollups: cpuRollups },
         cpu_cost_of_rollups: round(cpuRollups / cpuBare - 1, 3),
+        // Each pair ran back to back, so its ratio is less moved by the machine than the medians'.
+        pairs: {
+          ...pairs,
+          median_throughput_cost: median(pairs.throughput_cost),
+          median_cpu_cost: median(pairs.cpu_cost),
+        },
       },
     };
   } finally {

@@ -1,6 +1,6 @@
 import type { Transaction } from "@/server/db";
 import { rawQuery } from "@/server/db";
-import { ROLLUP_DETAIL } from "@/server/tracing";
+import { lockRollups, ROLLUP_DETAIL } from "@/server/tracing";
 
 /** What a deletion starts from; everything linked to these is found and deleted with them. */
 export interface ErasureSeed {
@@ -147,6 +147,7 @@ export async function eraseData(tx: Transaction, projectId: string, seed: Erasur
   );
   if (seed.userId !== undefined) {
     // Not through `count`: a statement with data-modifying CTEs cannot be nested in another's.
+    await lockRollups(tx, [projectId]);
     counts.analytics_rollups = (await rawQuery<{ n: number }>(tx, ERASE_USER_ROLLUPS, [projectId, seed.userId]))[0].n;
   }
   return counts;

@@ -11,7 +11,14 @@ export {
   type TraceSource,
 } from "./trace-sources";
 export { binValue, SPAN_DIMENSIONS, spanDimensionsSql, spanFactsSql, type SpanDimension } from "./store/span-facts";
-export { DETAIL_DIMENSIONS, ROLLUP_DETAIL, ROLLUP_GRAINS, type RollupGrain, type SpanSums } from "./store/span-rollups";
+export {
+  DETAIL_DIMENSIONS,
+  lockRollups,
+  ROLLUP_DETAIL,
+  ROLLUP_GRAINS,
+  type RollupGrain,
+  type SpanSums,
+} from "./store/span-rollups";
 export type { Amounts } from "./metrics";
 export { filteringToSql } from "./query/filtering";
 export { SqlParams } from "./query/sql-params";

@@ -8,7 +8,7 @@ import { loadConfig } from "@/server/core/config";
 import { openDatabase, rawQuery, type DatabaseHandle } from "@/server/db";
 import type { AppContext } from "@/server/core/app-context";
 import { SecretBox } from "@/server/encryption";
-import { startIngestWorker } from "@/server/tracing";
+import { recordSpans, startIngestWorker } from "@/server/tracing";
 import { enqueueSpans } from "@/server/tracing/ingest/enqueue";
 import { parseTracingRequest } from "@/server/tracing/parse-request";
 import { openTestDatabase } from "../helpers/test-database";
@@ -160,7 +160,8 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
     }
   }, 150_000);
 
-  it("two workers on one database never process an ingest row twice, and the roll-ups come out exact", async () => {
+  /** Two ingest workers, each on a database handle of its own, as two processes would run them. */
+  async function startTwoWorkers() {
     const config = { ...loadConfig(), tracing: { ...loadConfig().tracing, maxBacklogSpans: 1_000_000 } };
     // Two processes configured as the first (behind a pooler: no prepared statements there).
     const handles = await Promise.all(
@@ -182,6 +183,18 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
         { rowsPerPass: 4, onBatch: (r) => processed[i].push(...r.rowIds) },
       ),
     );
+    const stop = async () => {
+      await Promise.all(workers.map((w) => w.stop()));
+      await Promise.all(handles.map((h) => h.close()));
+    };
+    return { handles, processed, stop };
+  }
+
+  const queueEmpty = async () =>
+    (await rawQuery<{ n: string }>(database.db, `select count(*)::text as n from span_ingest`))[0].n === "0";
+
+  it("two workers on one database never process an ingest row twice, and the roll-ups come out exact", async () => {
+    const { handles, processed, stop } = await startTwoWorkers();
     try {
       const traces = Array.from({ length: 10 }, () => ({ id: traceId(), root: spanId() }));
       const before = Number(
@@ -212,12 +225,7 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
           maxBacklogSpans: 1e9,
         });
       }
-      await waitFor(
-        async () =>
-          (await rawQuery<{ n: string }>(database.db, `select count(*)::text as n from span_ingest`))[0].n === "0",
-        60_000,
-        activity,
-      );
+      await waitFor(queueEmpty, 60_000, activity);
 
       const all = [...processed[0], ...processed[1]];
       expect(all.length).toBe(201);
@@ -234,8 +242,52 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
         expect(root.total).toBe(perTrace.get(t.id));
       }
     } finally {
-      await Promise.all(workers.map((w) => w.stop()));
-      await Promise.all(handles.map((h) => h.close()));
+      await stop();
+    }
+  }, 120_000);
+
+  it("two workers writing traces of their own into the same roll-up rows lose none of each other's sums", async () => {
+    // Disjoint traces take no common trace lock: only the roll-up rows (one quarter, hour and day) are shared.
+    const { project } = await createAccount(database.db, PROJECT_SETUPS, {
+      email: `rollups-${Date.now()}@test.local`,
+      projectName: "roll-ups",
+    });
+    const { handles, processed, stop } = await startTwoWorkers();
+    try {
+      const start = new Date(Math.floor(Date.now() / 900_000) * 900_000).toISOString();
+      for (let i = 0; i < 200; i++) {
+        const spans = Array.from({ length: 5 }, () => {
+          const trace = traceId();
+          const root = spanId();
+          return [
+            { trace_id: trace, span_id: root, span_name: "run", start_time: start },
+            {
+              trace_id: trace,
+              span_id: spanId(),
+              parent_id: root,
+              span_name: "chat",
+              start_time: start,
+              attributes: { "ag.metrics.tokens.incremental.total": 1 },
+            },
+          ];
+        }).flat();
+        await recordSpans(handles[i % 2].db, project.id, spans);
+      }
+      await waitFor(queueEmpty, 60_000, activity);
+      expect(processed[0].length).toBeGreaterThan(0);
+      expect(processed[1].length).toBeGreaterThan(0);
+      const sums = await rawQuery<Record<string, string>>(
+        database.db,
+        `select grain, sum(spans)::text as spans, sum((tokens ->> 'total')::numeric)::text as tokens,
+           sum((run_tokens ->> 'total')::numeric)::text as run_tokens,
+           sum((select sum(value::numeric) from jsonb_each(latency)))::text as latency
+         from span_rollups where project_id = $1::uuid group by grain order by grain`,
+        [project.id],
+      );
+      const expected = { spans: "2000", tokens: "1000", run_tokens: "1000", latency: "2000" };
+      expect(sums).toEqual(["day", "hour", "quarter"].map((grain) => ({ grain, ...expected })));
+    } finally {
+      await stop();
     }
   }, 120_000);
 });

@@ -186,7 +186,7 @@ async function writeRows(
   const slow = traces.filter((t) => !isFast(t)).map((t) => t.row);
   if (fast.length > 0) {
     await rawQuery(tx, WRITE_STATEMENTS.insertFromQueue, [`{${fast.map((r) => r.id).join(",")}}`]);
-    if (rollups) for (const row of fast) rollups.merge(RollupDelta.fromJson(row.rollup!));
+    if (rollups) for (const row of fast) rollups.mergeJson(row.project_id, row.rollup!);
   }
   if (slow.length > 0) await writeSlowRows(tx, slow, rollups);
   if (rollups) await upsertRollups(tx, rollups);

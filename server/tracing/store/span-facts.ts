@@ -82,7 +82,8 @@ export interface FactSpan {
 }
 
 export interface SpanFacts {
-  dimensions: Record<SpanDimension, string>;
+  /** In SPAN_DIMENSIONS order. */
+  dims: string[];
   root: boolean;
   traceType: string;
   startMicros: number;
@@ -91,12 +92,26 @@ export interface SpanFacts {
   latencyBin: number;
   ttftMs: number | null;
   ttftBin: number | null;
-  /** Numeric entries only; a run's totals (`runTokens`, `runCosts`) only on a root. */
-  tokens: [string, number][];
-  costs: [string, number][];
-  runTokens: [string, number][];
-  runCosts: [string, number][];
+  /**
+   * The span's own maps (only their numeric entries count), not copies: a caller keeping facts
+   * across a change of the span copies them first. A run's totals (`runTokens`, `runCosts`) only on a root.
+   */
+  tokens: unknown;
+  costs: unknown;
+  runTokens: unknown;
+  runCosts: unknown;
 }
+
+// Paths as constants: this runs for every span ingested.
+const MS_TO_FIRST_CHUNK = ["ai", "response", "msToFirstChunk"];
+const SERVER_TTFT = ["gen_ai", "server", "time_to_first_token"];
+const REQUEST_MODEL = ["ag", "meta", "request", "model"];
+const RESPONSE_MODEL = ["ag", "meta", "response", "model"];
+const SYSTEM = ["ag", "meta", "system"];
+const API_KEY = ["ag", "meta", "api_key", "id"];
+const ERRORS = ["errors", "incremental"];
+const INCREMENTAL = "incremental";
+const CUMULATIVE = "cumulative";
 
 /** spanDimensionsSql and spanFactsSql of one span, in JavaScript. */
 export function spanFacts(span: FactSpan): SpanFacts {
@@ -104,53 +119,72 @@ export function spanFacts(span: FactSpan): SpanFacts {
   const start = micros(span.start_time) ?? 0;
   const end = micros(span.end_time) ?? start;
   const durationMs = Math.max((end - start) / 1000, 0);
-  const chunk = numberAt(a, ["ai", "response", "msToFirstChunk"]);
-  const serverTtft = numberAt(a, ["gen_ai", "server", "time_to_first_token"]);
+  const chunk = numberAt(a, MS_TO_FIRST_CHUNK);
+  const serverTtft = chunk === null ? numberAt(a, SERVER_TTFT) : null;
   const ttftMs = chunk ?? (serverTtft === null ? null : 1000 * serverTtft);
   const root = span.parent_id === null;
+  const metrics = isObject(a.ag) ? a.ag.metrics : undefined;
+  const tokens = isObject(metrics) ? metrics.tokens : undefined;
+  const costs = isObject(metrics) ? metrics.costs : undefined;
+  const refs = span.references;
   return {
-    dimensions: {
-      agent: span.agent_id ?? refText(span.references, "workflow", "id") ?? "",
-      model: textAt(a, ["ag", "meta", "request", "model"]) ?? textAt(a, ["ag", "meta", "response", "model"]) ?? "",
-      provider: textAt(a, ["ag", "meta", "system"]) ?? "",
-      environment:
-        refText(span.references, "environment", "slug") ?? refText(span.references, "environment", "id") ?? "",
-      revision: refText(span.references, "workflow_revision", "id") ?? "",
-      api_key: textAt(a, ["ag", "meta", "api_key", "id"]) ?? "",
-      user: span.user_id ?? "",
-    },
+    dims: [
+      span.agent_id ?? refText(refs, "workflow", "id") ?? "",
+      textAt(a, REQUEST_MODEL) ?? textAt(a, RESPONSE_MODEL) ?? "",
+      textAt(a, SYSTEM) ?? "",
+      refText(refs, "environment", "slug") ?? refText(refs, "environment", "id") ?? "",
+      refText(refs, "workflow_revision", "id") ?? "",
+      textAt(a, API_KEY) ?? "",
+      span.user_id ?? "",
+    ],
     root,
     traceType: span.trace_type,
     startMicros: start,
-    error:
-      span.status_code === "STATUS_CODE_ERROR" || (numberAt(a, ["ag", "metrics", "errors", "incremental"]) ?? 0) > 0,
+    error: span.status_code === "STATUS_CODE_ERROR" || (numberAt(metrics, ERRORS) ?? 0) > 0,
     durationMs,
     latencyBin: binOf(durationMs),
     ttftMs,
     ttftBin: ttftMs === null ? null : binOf(ttftMs),
-    tokens: numericEntries(at(a, ["ag", "metrics", "tokens", "incremental"])),
-    costs: numericEntries(at(a, ["ag", "metrics", "costs", "incremental"])),
-    runTokens: root ? numericEntries(at(a, ["ag", "metrics", "tokens", "cumulative"])) : [],
-    runCosts: root ? numericEntries(at(a, ["ag", "metrics", "costs", "cumulative"])) : [],
+    tokens: isObject(tokens) ? tokens[INCREMENTAL] : undefined,
+    costs: isObject(costs) ? costs[INCREMENTAL] : undefined,
+    runTokens: root && isObject(tokens) ? tokens[CUMULATIVE] : undefined,
+    runCosts: root && isObject(costs) ? costs[CUMULATIVE] : undefined,
   };
 }
 
-/** A span time in microseconds: a span record's normalised form read without a regex, else parseTimestamp. */
+/** A span time in microseconds: a span record's normalised form read digit by digit, else parseTimestamp. */
 function micros(text: string): number | undefined {
   if (text.length === 27 && text[10] === "T" && text[19] === "." && text[26] === "Z") {
-    const n = (from: number, to: number) => Number(text.slice(from, to));
-    const ms = Date.UTC(n(0, 4), n(5, 7) - 1, n(8, 10), n(11, 13), n(14, 16), n(17, 19));
-    const us = n(20, 26);
-    if (Number.isFinite(ms) && Number.isInteger(us)) return ms * 1000 + us;
+    const ms = Date.UTC(
+      digits(text, 0, 4),
+      digits(text, 5, 7) - 1,
+      digits(text, 8, 10),
+      digits(text, 11, 13),
+      digits(text, 14, 16),
+      digits(text, 17, 19),
+    );
+    const us = digits(text, 20, 26);
+    if (Number.isFinite(ms) && Number.isFinite(us)) return ms * 1000 + us;
   }
   return parseTimestamp(text);
 }
 
+/** The decimal number text[from, to) spells, NaN unless all are digits. */
+function digits(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return NaN;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
 function at(value: unknown, path: string[]): unknown {
   let v = value;
-  for (const k of path) {
+  for (let i = 0; i < path.length; i++) {
     if (!isObject(v)) return undefined;
-    v = v[k];
+    v = v[path[i]];
   }
   return v;
 }
@@ -178,11 +212,4 @@ function refText(references: unknown, key: string, field: string): string | null
       return jsonText(r[field]);
   }
   return null;
-}
-
-function numericEntries(map: unknown): [string, number][] {
-  if (!isObject(map)) return [];
-  const out: [string, number][] = [];
-  for (const [k, v] of Object.entries(map)) if (typeof v === "number") out.push([k, v]);
-  return out;
 }

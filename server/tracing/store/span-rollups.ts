@@ -1,5 +1,6 @@
 import { storableString } from "@/server/core/storable-text";
 import { rawQuery, type Executor } from "@/server/db";
+import { isObject } from "../attributes";
 import type { Amounts } from "../metrics";
 import { spanFacts, type FactSpan, type SpanFacts } from "./span-facts";
 
@@ -64,13 +65,25 @@ interface Row extends SpanSums {
 
 const MAPS = ["latency", "ttft", "tokens", "costs", "runTokens", "runCosts"] as const;
 
+/** A map of amounts by key: without a prototype, so a key such as "constructor" is only a key. */
+const amounts = (): Amounts => Object.create(null) as Amounts;
 const add = (m: Amounts, k: string, v: number) => {
   m[k] = (m[k] ?? 0) + v;
+};
+/** Adds the numeric entries of a span's map (a JSON object, or anything else: nothing). */
+const addEntries = (m: Amounts, from: unknown, sign: number) => {
+  if (!isObject(from)) return;
+  for (const k in from) {
+    const v = from[k];
+    if (typeof v !== "number") continue;
+    // A key already there is storable; only a new one is tested.
+    if (k in m) m[k] += sign * v;
+    else add(m, storable(k), sign * v);
+  }
 };
 // NUL and lone surrogates, which storableJson takes out of the stored span: rare, so tested first.
 const UNSTORABLE = /[\0\ud800-\udfff]/;
 const storable = (s: string) => (UNSTORABLE.test(s) ? storableString(s) : s);
-const storableDims = (dims: string[]) => (UNSTORABLE.test(dims.join("")) ? dims.map(storableString) : dims);
 const SEP = "\u0001";
 const rowId = (
   projectId: string,
@@ -79,9 +92,9 @@ const rowId = (
   bucketMs: number,
   root: boolean,
   traceType: string,
-  dims: string[],
+  dimsKey: string,
 ) =>
-  `${projectId}${SEP}${grain}${SEP}${detail}${SEP}${bucketMs}${SEP}${root ? 1 : 0}${SEP}${traceType}${SEP}${dims.join(SEP)}`;
+  `${projectId}${SEP}${grain}${SEP}${detail}${SEP}${bucketMs}${SEP}${root ? 1 : 0}${SEP}${traceType}${SEP}${dimsKey}`;
 const detailOf = (dims: string[]) =>
   dims[4] !== "" || dims[5] !== "" || dims[6] !== "" ? ROLLUP_DETAIL.with : ROLLUP_DETAIL.none;
 
@@ -105,13 +118,17 @@ export class RollupDelta {
 
   /** Adds a span's facts, read before the span changed (a stored run whose totals the roll-up rewrites). */
   addFacts(projectId: string, f: SpanFacts, sign: 1 | -1): void {
-    const d = f.dimensions;
     const startMs = Math.floor(f.startMicros / 1000);
     const ms = GRAIN_MS.quarter;
-    // The strings the stored span will hold (storableJson), so the key matches the scan's.
-    const dims = storableDims([d.agent, d.model, d.provider, d.environment, d.revision, d.api_key, d.user]);
     const bucketMs = startMs - (((startMs % ms) + ms) % ms);
-    const s = this.rowOf(projectId, "quarter", detailOf(dims), bucketMs, f.root, f.traceType, dims);
+    // The strings the stored span will hold (storableJson), so the key matches the scan's.
+    let dimsKey = f.dims.join(SEP);
+    let dims = f.dims;
+    if (UNSTORABLE.test(dimsKey)) {
+      dims = dims.map(storableString);
+      dimsKey = dims.join(SEP);
+    }
+    const s = this.rowOf(projectId, "quarter", detailOf(dims), bucketMs, f.root, f.traceType, dims, dimsKey);
     s.spans += sign;
     if (f.error) s.errors += sign;
     s.durationMs += sign * f.durationMs;
@@ -121,24 +138,20 @@ export class RollupDelta {
       s.ttftMs += sign * f.ttftMs;
       add(s.ttft, String(f.ttftBin), sign);
     }
-    for (const [k, v] of f.tokens) add(s.tokens, storable(k), sign * v);
-    for (const [k, v] of f.costs) add(s.costs, storable(k), sign * v);
-    for (const [k, v] of f.runTokens) add(s.runTokens, storable(k), sign * v);
-    for (const [k, v] of f.runCosts) add(s.runCosts, storable(k), sign * v);
+    addEntries(s.tokens, f.tokens, sign);
+    addEntries(s.costs, f.costs, sign);
+    addEntries(s.runTokens, f.runTokens, sign);
+    addEntries(s.runCosts, f.runCosts, sign);
   }
 
-  /** Adds another delta's rows (the queued sums of an ingest row). */
-  merge(other: RollupDelta): void {
-    for (const o of other.rows.values())
-      this.addRow(this.rowOf(o.projectId, o.grain, o.detail, o.bucketMs, o.root, o.traceType, o.dims), o);
-  }
-
-  /** JSON of the rows as the queue keeps them: one array per row, in ROW_FIELDS order. */
+  /**
+   * JSON of the rows as a queued ingest row keeps them (whose project is the queue row's): one
+   * array per row, in the order mergeJson reads.
+   */
   toJson(): string {
     const out: unknown[] = [];
     for (const r of this.rows.values()) {
       out.push([
-        r.projectId,
         r.bucketMs,
         r.root,
         r.traceType,
@@ -159,49 +172,53 @@ export class RollupDelta {
     return JSON.stringify(out);
   }
 
-  /** The delta toJson wrote (a queued ingest row's). */
-  static fromJson(text: string): RollupDelta {
-    const delta = new RollupDelta();
+  /** Adds the rows toJson wrote (a queued ingest row's, of project `projectId`). */
+  mergeJson(projectId: string, text: string): void {
     for (const a of JSON.parse(text) as unknown[][]) {
-      const row: Row = {
-        projectId: a[0] as string,
-        grain: "quarter",
-        detail: detailOf(a[4] as string[]),
-        bucketMs: a[1] as number,
-        root: a[2] as boolean,
-        traceType: a[3] as string,
-        dims: a[4] as string[],
-        spans: a[5] as number,
-        errors: a[6] as number,
-        durationMs: a[7] as number,
-        ttftCount: a[8] as number,
-        ttftMs: a[9] as number,
-        latency: a[10] as Amounts,
-        ttft: a[11] as Amounts,
-        tokens: a[12] as Amounts,
-        costs: a[13] as Amounts,
-        runTokens: a[14] as Amounts,
-        runCosts: a[15] as Amounts,
-      };
-      delta.rows.set(rowId(row.projectId, row.grain, row.detail, row.bucketMs, row.root, row.traceType, row.dims), row);
+      const dims = a[3] as string[];
+      const s = this.rowOf(
+        projectId,
+        "quarter",
+        detailOf(dims),
+        a[0] as number,
+        a[1] as boolean,
+        a[2] as string,
+        dims,
+        dims.join(SEP),
+      );
+      s.spans += a[4] as number;
+      s.errors += a[5] as number;
+      s.durationMs += a[6] as number;
+      s.ttftCount += a[7] as number;
+      s.ttftMs += a[8] as number;
+      addAmounts(s.latency, a[9] as Amounts);
+      addAmounts(s.ttft, a[10] as Amounts);
+      addAmounts(s.tokens, a[11] as Amounts);
+      addAmounts(s.costs, a[12] as Amounts);
+      addAmounts(s.runTokens, a[13] as Amounts);
+      addAmounts(s.runCosts, a[14] as Amounts);
     }
-    return delta;
   }
 
-  /** span_rollups rows at every grain and detail, as JSON for the upsert; rows that sum to nothing are left out. */
-  tableJson(): string {
+  /** span_rollups rows at every grain and detail, as the upsert writes them; rows that sum to nothing are left out. */
+  tableRows(): TableRow[] {
     const all = new RollupDelta();
     for (const q of this.rows.values()) {
       const summed = q.detail === ROLLUP_DETAIL.with ? [...q.dims.slice(0, 4), "", "", ""] : undefined;
+      const dimsKey = q.dims.join(SEP);
+      const summedKey = summed?.join(SEP);
       for (const grain of ROLLUP_GRAINS) {
         const ms = GRAIN_MS[grain];
         const bucketMs = q.bucketMs - (((q.bucketMs % ms) + ms) % ms);
-        all.addRow(all.rowOf(q.projectId, grain, q.detail, bucketMs, q.root, q.traceType, q.dims), q);
+        all.addRow(all.rowOf(q.projectId, grain, q.detail, bucketMs, q.root, q.traceType, q.dims, dimsKey), q);
         if (summed)
-          all.addRow(all.rowOf(q.projectId, grain, ROLLUP_DETAIL.summed, bucketMs, q.root, q.traceType, summed), q);
+          all.addRow(
+            all.rowOf(q.projectId, grain, ROLLUP_DETAIL.summed, bucketMs, q.root, q.traceType, summed, summedKey!),
+            q,
+          );
       }
     }
-    const out: unknown[] = [];
+    const out: TableRow[] = [];
     for (const s of all.rows.values()) {
       const maps = MAPS.map((name) => nonZero(s[name]));
       if (maps.every((m) => m === undefined) && !s.spans && !s.errors && !s.ttftCount && !s.durationMs) continue;
@@ -234,7 +251,7 @@ export class RollupDelta {
         run_costs: runCosts ?? {},
       });
     }
-    return JSON.stringify(out);
+    return out;
   }
 
   /** The row of a key, made on first use; one object shape for every row (its fields in one order). */
@@ -246,8 +263,9 @@ export class RollupDelta {
     root: boolean,
     traceType: string,
     dims: string[],
+    dimsKey: string,
   ): Row {
-    const id = rowId(projectId, grain, detail, bucketMs, root, traceType, dims);
+    const id = rowId(projectId, grain, detail, bucketMs, root, traceType, dimsKey);
     let row = this.rows.get(id);
     if (row === undefined) {
       row = {
@@ -263,12 +281,12 @@ export class RollupDelta {
         durationMs: 0,
         ttftCount: 0,
         ttftMs: 0,
-        latency: {},
-        ttft: {},
-        tokens: {},
-        costs: {},
-        runTokens: {},
-        runCosts: {},
+        latency: amounts(),
+        ttft: amounts(),
+        tokens: amounts(),
+        costs: amounts(),
+        runTokens: amounts(),
+        runCosts: amounts(),
       };
       this.rows.set(id, row);
     }
@@ -282,41 +300,117 @@ export class RollupDelta {
     s.durationMs += o.durationMs;
     s.ttftCount += o.ttftCount;
     s.ttftMs += o.ttftMs;
-    for (const name of MAPS) for (const k in o[name]) add(s[name], k, o[name][k]);
+    for (const name of MAPS) addAmounts(s[name], o[name]);
   }
+}
+
+function addAmounts(into: Amounts, from: Amounts): void {
+  for (const k in from) add(into, k, from[k]);
 }
 
 /** The non-zero amounts, or undefined when none is. */
 function nonZero(map: Amounts): Amounts | undefined {
   let out: Amounts | undefined;
-  for (const k in map) if (map[k] !== 0) (out ??= {})[k] = map[k];
+  for (const k in map) if (map[k] !== 0) (out ??= amounts())[k] = map[k];
   return out;
 }
 
+/** A row of span_rollups as the upsert reads it from JSON. */
+export interface TableRow {
+  project_id: string;
+  grain: RollupGrain;
+  detail: number;
+  bucket: string;
+  root: boolean;
+  trace_type: string;
+  agent: string;
+  model: string;
+  provider: string;
+  environment: string;
+  revision: string;
+  api_key: string;
+  user_id: string;
+  spans: number;
+  errors: number;
+  duration_ms: number;
+  ttft_count: number;
+  ttft_ms: number;
+  latency: Amounts;
+  ttft: Amounts;
+  tokens: Amounts;
+  costs: Amounts;
+  run_tokens: Amounts;
+  run_costs: Amounts;
+}
+
+/** Maps of counts (exact as doubles), merged here; cost maps are merged as numeric by the database. */
+const COUNT_MAPS = ["latency", "ttft", "tokens", "run_tokens"] as const;
+
 const KEY =
   "project_id, grain, detail, bucket, root, trace_type, agent, model, provider, environment, revision, api_key, user_id";
+const RECORD = `jsonb_to_recordset($1::text::jsonb) as r(i int, project_id uuid, grain text, detail smallint, bucket timestamptz,
+    root boolean, trace_type text, agent text, model text, provider text, environment text, revision text, api_key text,
+    user_id text, spans bigint, errors bigint, duration_ms float8, latency jsonb, ttft_count bigint, ttft_ms float8, ttft jsonb,
+    tokens jsonb, costs jsonb, run_tokens jsonb, run_costs jsonb)`;
+
+/** Advisory lock class (two-key form, apart from the one-key locks) of a project's roll-up rows. */
+const ROLLUP_LOCK = 7_241_003;
+const LOCK = `select count(pg_advisory_xact_lock(${ROLLUP_LOCK}, h))
+  from (select distinct hashtext(p) as h from unnest($1::text[]) as p order by h) l`;
+
+/** The count maps of the rows that exist, by the index of the row that names them. */
+const READ = `select r.i, s.${COUNT_MAPS.join(", s.")} from ${RECORD} join span_rollups s using (${KEY})`;
+
 const sum = (c: string) => `${c} = span_rollups.${c} + excluded.${c}`;
-// Most rows leave most maps empty (a root has no own tokens, a tool call no costs): no call then.
-const merge = (c: string) =>
+// Most rows leave most maps empty (a root has no own costs, a tool call none): no call then.
+const addCosts = (c: string) =>
   `${c} = case when excluded.${c} = '{}'::jsonb then span_rollups.${c} else rollup_map_add(span_rollups.${c}, excluded.${c}, 1) end`;
 
-// Rows in key order, so two workers upserting overlapping keys lock them in the same order and
-// cannot deadlock.
 const UPSERT = `insert into span_rollups (${KEY}, spans, errors, duration_ms, latency, ttft_count, ttft_ms, ttft, tokens, costs, run_tokens, run_costs)
-  select ${KEY}, spans, errors, duration_ms, latency, ttft_count, ttft_ms, ttft, tokens, costs, run_tokens, run_costs
-  from jsonb_to_recordset($1::text::jsonb) as r(project_id uuid, grain text, detail smallint, bucket timestamptz, root boolean, trace_type text,
-    agent text, model text, provider text, environment text, revision text, api_key text, user_id text,
-    spans bigint, errors bigint, duration_ms float8, latency jsonb, ttft_count bigint, ttft_ms float8, ttft jsonb,
-    tokens jsonb, costs jsonb, run_tokens jsonb, run_costs jsonb)
-  order by ${KEY}
+  select ${KEY}, spans, errors, duration_ms, latency, ttft_count, ttft_ms, ttft, tokens, costs, run_tokens, run_costs from ${RECORD}
   on conflict on constraint span_rollups_pkey do update set
-    ${sum("spans")}, ${sum("errors")}, ${sum("duration_ms")}, ${merge("latency")},
-    ${sum("ttft_count")}, ${sum("ttft_ms")}, ${merge("ttft")},
-    ${merge("tokens")}, ${merge("costs")}, ${merge("run_tokens")}, ${merge("run_costs")}`;
+    ${sum("spans")}, ${sum("errors")}, ${sum("duration_ms")}, ${sum("ttft_count")}, ${sum("ttft_ms")},
+    ${COUNT_MAPS.map((c) => `${c} = excluded.${c}`).join(", ")}, ${addCosts("costs")}, ${addCosts("run_costs")}`;
 
-/** Adds the delta to span_rollups, in one statement, inside the caller's transaction. */
+/**
+ * Takes the transaction-scoped lock of each project's roll-up rows, in one sorted order (no two
+ * writers deadlock). Every writer of span_rollups holds it: the upsert below reads rows, merges
+ * them here and writes them back, which is only right while no one else changes them.
+ */
+export async function lockRollups(tx: Executor, projectIds: string[]): Promise<void> {
+  if (projectIds.length > 0) await rawQuery(tx, LOCK, [`{${[...new Set(projectIds)].join(",")}}`]);
+}
+
+/**
+ * Adds the delta to span_rollups inside the caller's transaction: under the projects' lock, reads
+ * the count maps of the rows that exist and writes them merged, with the scalars and cost maps
+ * added in the upsert. Merging here, not with rollup_map_add on conflict, keeps the roll-up's
+ * cost to ingest small (a call costs about 15 µs a map; bench/README.md). Costs stay numeric
+ * sums, exact in the table, where doubles would drift over many merges.
+ */
 export async function upsertRollups(tx: Executor, delta: RollupDelta): Promise<void> {
   if (delta.size === 0) return;
-  const json = delta.tableJson();
-  if (json !== "[]") await rawQuery(tx, UPSERT, [json]);
+  const rows = delta.tableRows();
+  if (rows.length === 0) return;
+  await lockRollups(
+    tx,
+    rows.map((r) => r.project_id),
+  );
+  const keyed = rows.map((r, i) => ({ i, ...r }));
+  const stored = await rawQuery<{ i: number } & Record<(typeof COUNT_MAPS)[number], Amounts>>(tx, READ, [
+    JSON.stringify(keyed),
+  ]);
+  for (const s of stored) {
+    const row = keyed[s.i];
+    for (const name of COUNT_MAPS) row[name] = mergedAmounts(s[name], row[name]);
+  }
+  await rawQuery(tx, UPSERT, [JSON.stringify(keyed)]);
+}
+
+/** The non-zero sums of two maps of counts (a stored one and a delta). */
+function mergedAmounts(stored: Amounts, delta: Amounts): Amounts {
+  const out = amounts();
+  for (const k in stored) out[k] = stored[k];
+  for (const k in delta) add(out, k, delta[k]);
+  return nonZero(out) ?? {};
 }

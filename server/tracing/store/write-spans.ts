@@ -99,10 +99,10 @@ export async function writeSpans(
   for (const s of spans) push(s.trace_id, s);
   const keptSet = new Set<RollupNode>(kept);
   // The roll-up below rewrites cumulative totals in place, and the only facts they feed are a
-  // root's (the run's tokens and costs): a kept root's facts are read before, and a kept span
+  // root's (the run's tokens and costs): a kept root's facts are copied before, and a kept span
   // under it counts the same before and after.
   const rootFacts = rollups
-    ? new Map(kept.filter((s) => s.parent_id === null).map((s) => [s, spanFacts(s)]))
+    ? new Map(kept.filter((s) => s.parent_id === null).map((s) => [s, structuredClone(spanFacts(s))]))
     : undefined;
   const changedKept: StoredSpan[] = [];
   for (const nodes of nodesByTrace.values()) {
