@@ -155,18 +155,23 @@ export function spanFacts(span: FactSpan): SpanFacts {
 /** A span time in microseconds: a span record's normalised form read digit by digit, else parseTimestamp. */
 function micros(text: string): number | undefined {
   if (text.length === 27 && text[10] === "T" && text[19] === "." && text[26] === "Z") {
-    const ms = Date.UTC(
-      digits(text, 0, 4),
-      digits(text, 5, 7) - 1,
-      digits(text, 8, 10),
-      digits(text, 11, 13),
-      digits(text, 14, 16),
-      digits(text, 17, 19),
-    );
+    const ms = dayMs(text) + ((digits(text, 11, 13) * 60 + digits(text, 14, 16)) * 60 + digits(text, 17, 19)) * 1000;
     const us = digits(text, 20, 26);
     if (Number.isFinite(ms) && Number.isFinite(us)) return ms * 1000 + us;
   }
   return parseTimestamp(text);
+}
+
+// The spans of a request mostly start on one day: its start is computed once.
+let lastDay = { text: "", ms: NaN };
+
+/** Milliseconds at the start of the day `YYYY-MM-DD` that begins text (NaN unless it is one). */
+function dayMs(text: string): number {
+  if (lastDay.text === "" || !text.startsWith(lastDay.text)) {
+    const ms = Date.UTC(digits(text, 0, 4), digits(text, 5, 7) - 1, digits(text, 8, 10));
+    lastDay = { text: text.slice(0, 10), ms };
+  }
+  return lastDay.ms;
 }
 
 /** The decimal number text[from, to) spells, NaN unless all are digits. */

@@ -36,20 +36,27 @@ export type RollupGrain = (typeof ROLLUP_GRAINS)[number];
 const GRAIN_MS: Record<RollupGrain, number> = { quarter: 15 * 60_000, hour: 3_600_000, day: 86_400_000 };
 
 /** The sums a roll-up row keeps of its spans, which server/analytics adds up again per bucket and group. */
-export interface SpanSums {
+export interface SpanSums<M = Amounts> {
   spans: number;
   errors: number;
   durationMs: number;
   ttftCount: number;
   ttftMs: number;
-  latency: Amounts;
-  ttft: Amounts;
-  tokens: Amounts;
-  costs: Amounts;
+  latency: M;
+  ttft: M;
+  tokens: M;
+  costs: M;
 }
 
+/**
+ * Amounts by key while they are summed here: a Map, not an object, so any key (even
+ * "constructor" or "__proto__") is only a key, and summing stays fast (objects with keys added
+ * one by one turn into slow dictionaries).
+ */
+type Sums = Map<string, number>;
+
 /** The key and sums of one roll-up row; a root's tokens and costs are also kept as its run's. */
-interface Row extends SpanSums {
+interface Row extends SpanSums<Sums> {
   projectId: string;
   grain: RollupGrain;
   /** ROLLUP_DETAIL; quarter rows as a request queues them are `none` or `with` by their dims. */
@@ -59,28 +66,36 @@ interface Row extends SpanSums {
   traceType: string;
   /** agent, model, provider, environment, revision, api_key, user */
   dims: string[];
-  runTokens: Amounts;
-  runCosts: Amounts;
+  runTokens: Sums;
+  runCosts: Sums;
 }
 
 const MAPS = ["latency", "ttft", "tokens", "costs", "runTokens", "runCosts"] as const;
 
-/** A map of amounts by key: without a prototype, so a key such as "constructor" is only a key. */
-const amounts = (): Amounts => Object.create(null) as Amounts;
-const add = (m: Amounts, k: string, v: number) => {
-  m[k] = (m[k] ?? 0) + v;
-};
+const add = (m: Sums, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
 /** Adds the numeric entries of a span's map (a JSON object, or anything else: nothing). */
-const addEntries = (m: Amounts, from: unknown, sign: number) => {
+const addEntries = (m: Sums, from: unknown, sign: number) => {
   if (!isObject(from)) return;
   for (const k in from) {
     const v = from[k];
     if (typeof v !== "number") continue;
     // A key already there is storable; only a new one is tested.
-    if (k in m) m[k] += sign * v;
+    const sum = m.get(k);
+    if (sum !== undefined) m.set(k, sum + sign * v);
     else add(m, storable(k), sign * v);
   }
 };
+/** Adds the sums toJson wrote of a map: keys and values alternating. */
+const addFlat = (m: Sums, flat: unknown[]) => {
+  for (let i = 0; i < flat.length; i += 2) add(m, flat[i] as string, flat[i + 1] as number);
+};
+const flat = (m: Sums) => {
+  const out: (string | number)[] = [];
+  for (const [k, v] of m) out.push(k, v);
+  return out;
+};
+/** The non-zero sums as a JSON object (Object.fromEntries defines every key, "__proto__" too). */
+const nonZero = (m: Sums): Amounts => Object.fromEntries([...m].filter(([, v]) => v !== 0));
 // NUL and lone surrogates, which storableJson takes out of the stored span: rare, so tested first.
 const UNSTORABLE = /[\0\ud800-\udfff]/;
 const storable = (s: string) => (UNSTORABLE.test(s) ? storableString(s) : s);
@@ -101,8 +116,9 @@ const detailOf = (dims: string[]) =>
 /**
  * Roll-up sums per row key, of spans added (+1) and taken out (-1), kept at the quarter-hour
  * grain (what a request queues); the hour and day rows are summed from them when the worker
- * upserts. Amounts are summed as doubles here and as numeric in the table; analytics rounds
- * costs to 12 decimals and leaves out what rounds to nothing, so a sum and its scan agree on the wire.
+ * upserts. Amounts are summed as doubles here (counts also in the table, costs there as numeric);
+ * analytics rounds costs to 12 decimals and leaves out what rounds to nothing, so a sum and its
+ * scan agree on the wire.
  */
 export class RollupDelta {
   private readonly rows = new Map<string, Row>();
@@ -146,7 +162,7 @@ export class RollupDelta {
 
   /**
    * JSON of the rows as a queued ingest row keeps them (whose project is the queue row's): one
-   * array per row, in the order mergeJson reads.
+   * array per row, in the order mergeJson reads, each map as its keys and values alternating.
    */
   toJson(): string {
     const out: unknown[] = [];
@@ -161,12 +177,12 @@ export class RollupDelta {
         r.durationMs,
         r.ttftCount,
         r.ttftMs,
-        r.latency,
-        r.ttft,
-        r.tokens,
-        r.costs,
-        r.runTokens,
-        r.runCosts,
+        flat(r.latency),
+        flat(r.ttft),
+        flat(r.tokens),
+        flat(r.costs),
+        flat(r.runTokens),
+        flat(r.runCosts),
       ]);
     }
     return JSON.stringify(out);
@@ -176,10 +192,11 @@ export class RollupDelta {
   mergeJson(projectId: string, text: string): void {
     for (const a of JSON.parse(text) as unknown[][]) {
       const dims = a[3] as string[];
+      const detail = detailOf(dims);
       const s = this.rowOf(
         projectId,
         "quarter",
-        detailOf(dims),
+        detail,
         a[0] as number,
         a[1] as boolean,
         a[2] as string,
@@ -191,12 +208,12 @@ export class RollupDelta {
       s.durationMs += a[6] as number;
       s.ttftCount += a[7] as number;
       s.ttftMs += a[8] as number;
-      addAmounts(s.latency, a[9] as Amounts);
-      addAmounts(s.ttft, a[10] as Amounts);
-      addAmounts(s.tokens, a[11] as Amounts);
-      addAmounts(s.costs, a[12] as Amounts);
-      addAmounts(s.runTokens, a[13] as Amounts);
-      addAmounts(s.runCosts, a[14] as Amounts);
+      addFlat(s.latency, a[9] as unknown[]);
+      addFlat(s.ttft, a[10] as unknown[]);
+      addFlat(s.tokens, a[11] as unknown[]);
+      addFlat(s.costs, a[12] as unknown[]);
+      addFlat(s.runTokens, a[13] as unknown[]);
+      addFlat(s.runCosts, a[14] as unknown[]);
     }
   }
 
@@ -220,10 +237,10 @@ export class RollupDelta {
     }
     const out: TableRow[] = [];
     for (const s of all.rows.values()) {
-      const maps = MAPS.map((name) => nonZero(s[name]));
-      if (maps.every((m) => m === undefined) && !s.spans && !s.errors && !s.ttftCount && !s.durationMs) continue;
+      const [latency, ttft, tokens, costs, runTokens, runCosts] = MAPS.map((name) => nonZero(s[name]));
+      const empty = [latency, ttft, tokens, costs, runTokens, runCosts].every((m) => Object.keys(m).length === 0);
+      if (empty && !s.spans && !s.errors && !s.ttftCount && !s.durationMs) continue;
       const [agent, model, provider, environment, revision, apiKey, user] = s.dims;
-      const [latency, ttft, tokens, costs, runTokens, runCosts] = maps;
       out.push({
         project_id: s.projectId,
         grain: s.grain,
@@ -243,12 +260,12 @@ export class RollupDelta {
         duration_ms: s.durationMs,
         ttft_count: s.ttftCount,
         ttft_ms: s.ttftMs,
-        latency: latency ?? {},
-        ttft: ttft ?? {},
-        tokens: tokens ?? {},
-        costs: costs ?? {},
-        run_tokens: runTokens ?? {},
-        run_costs: runCosts ?? {},
+        latency,
+        ttft,
+        tokens,
+        costs,
+        run_tokens: runTokens,
+        run_costs: runCosts,
       });
     }
     return out;
@@ -281,12 +298,12 @@ export class RollupDelta {
         durationMs: 0,
         ttftCount: 0,
         ttftMs: 0,
-        latency: amounts(),
-        ttft: amounts(),
-        tokens: amounts(),
-        costs: amounts(),
-        runTokens: amounts(),
-        runCosts: amounts(),
+        latency: new Map(),
+        ttft: new Map(),
+        tokens: new Map(),
+        costs: new Map(),
+        runTokens: new Map(),
+        runCosts: new Map(),
       };
       this.rows.set(id, row);
     }
@@ -300,19 +317,8 @@ export class RollupDelta {
     s.durationMs += o.durationMs;
     s.ttftCount += o.ttftCount;
     s.ttftMs += o.ttftMs;
-    for (const name of MAPS) addAmounts(s[name], o[name]);
+    for (const name of MAPS) for (const [k, v] of o[name]) add(s[name], k, v);
   }
-}
-
-function addAmounts(into: Amounts, from: Amounts): void {
-  for (const k in from) add(into, k, from[k]);
-}
-
-/** The non-zero amounts, or undefined when none is. */
-function nonZero(map: Amounts): Amounts | undefined {
-  let out: Amounts | undefined;
-  for (const k in map) if (map[k] !== 0) (out ??= amounts())[k] = map[k];
-  return out;
 }
 
 /** A row of span_rollups as the upsert reads it from JSON. */
@@ -348,10 +354,8 @@ const COUNT_MAPS = ["latency", "ttft", "tokens", "run_tokens"] as const;
 
 const KEY =
   "project_id, grain, detail, bucket, root, trace_type, agent, model, provider, environment, revision, api_key, user_id";
-const RECORD = `jsonb_to_recordset($1::text::jsonb) as r(i int, project_id uuid, grain text, detail smallint, bucket timestamptz,
-    root boolean, trace_type text, agent text, model text, provider text, environment text, revision text, api_key text,
-    user_id text, spans bigint, errors bigint, duration_ms float8, latency jsonb, ttft_count bigint, ttft_ms float8, ttft jsonb,
-    tokens jsonb, costs jsonb, run_tokens jsonb, run_costs jsonb)`;
+const KEY_TYPES = `project_id uuid, grain text, detail smallint, bucket timestamptz, root boolean, trace_type text,
+    agent text, model text, provider text, environment text, revision text, api_key text, user_id text`;
 
 /** Advisory lock class (two-key form, apart from the one-key locks) of a project's roll-up rows. */
 const ROLLUP_LOCK = 7_241_003;
@@ -359,7 +363,8 @@ const LOCK = `select count(pg_advisory_xact_lock(${ROLLUP_LOCK}, h))
   from (select distinct hashtext(p) as h from unnest($1::text[]) as p order by h) l`;
 
 /** The count maps of the rows that exist, by the index of the row that names them. */
-const READ = `select r.i, s.${COUNT_MAPS.join(", s.")} from ${RECORD} join span_rollups s using (${KEY})`;
+const READ = `select r.i, s.${COUNT_MAPS.join(", s.")}
+  from jsonb_to_recordset($1::text::jsonb) as r(i int, ${KEY_TYPES}) join span_rollups s using (${KEY})`;
 
 const sum = (c: string) => `${c} = span_rollups.${c} + excluded.${c}`;
 // Most rows leave most maps empty (a root has no own costs, a tool call none): no call then.
@@ -367,7 +372,9 @@ const addCosts = (c: string) =>
   `${c} = case when excluded.${c} = '{}'::jsonb then span_rollups.${c} else rollup_map_add(span_rollups.${c}, excluded.${c}, 1) end`;
 
 const UPSERT = `insert into span_rollups (${KEY}, spans, errors, duration_ms, latency, ttft_count, ttft_ms, ttft, tokens, costs, run_tokens, run_costs)
-  select ${KEY}, spans, errors, duration_ms, latency, ttft_count, ttft_ms, ttft, tokens, costs, run_tokens, run_costs from ${RECORD}
+  select ${KEY}, spans, errors, duration_ms, latency, ttft_count, ttft_ms, ttft, tokens, costs, run_tokens, run_costs
+  from jsonb_to_recordset($1::text::jsonb) as r(${KEY_TYPES}, spans bigint, errors bigint, duration_ms float8, latency jsonb,
+    ttft_count bigint, ttft_ms float8, ttft jsonb, tokens jsonb, costs jsonb, run_tokens jsonb, run_costs jsonb)
   on conflict on constraint span_rollups_pkey do update set
     ${sum("spans")}, ${sum("errors")}, ${sum("duration_ms")}, ${sum("ttft_count")}, ${sum("ttft_ms")},
     ${COUNT_MAPS.map((c) => `${c} = excluded.${c}`).join(", ")}, ${addCosts("costs")}, ${addCosts("run_costs")}`;
@@ -389,28 +396,41 @@ export async function lockRollups(tx: Executor, projectIds: string[]): Promise<v
  * sums, exact in the table, where doubles would drift over many merges.
  */
 export async function upsertRollups(tx: Executor, delta: RollupDelta): Promise<void> {
-  if (delta.size === 0) return;
   const rows = delta.tableRows();
   if (rows.length === 0) return;
   await lockRollups(
     tx,
     rows.map((r) => r.project_id),
   );
-  const keyed = rows.map((r, i) => ({ i, ...r }));
+  const keys = rows.map((r, i) => ({
+    i,
+    project_id: r.project_id,
+    grain: r.grain,
+    detail: r.detail,
+    bucket: r.bucket,
+    root: r.root,
+    trace_type: r.trace_type,
+    agent: r.agent,
+    model: r.model,
+    provider: r.provider,
+    environment: r.environment,
+    revision: r.revision,
+    api_key: r.api_key,
+    user_id: r.user_id,
+  }));
   const stored = await rawQuery<{ i: number } & Record<(typeof COUNT_MAPS)[number], Amounts>>(tx, READ, [
-    JSON.stringify(keyed),
+    JSON.stringify(keys),
   ]);
   for (const s of stored) {
-    const row = keyed[s.i];
-    for (const name of COUNT_MAPS) row[name] = mergedAmounts(s[name], row[name]);
+    const row = rows[s.i];
+    for (const name of COUNT_MAPS) row[name] = mergedCounts(s[name], row[name]);
   }
-  await rawQuery(tx, UPSERT, [JSON.stringify(keyed)]);
+  await rawQuery(tx, UPSERT, [JSON.stringify(rows)]);
 }
 
-/** The non-zero sums of two maps of counts (a stored one and a delta). */
-function mergedAmounts(stored: Amounts, delta: Amounts): Amounts {
-  const out = amounts();
-  for (const k in stored) out[k] = stored[k];
-  for (const k in delta) add(out, k, delta[k]);
-  return nonZero(out) ?? {};
+/** The non-zero sums of a stored map of counts and a delta's. */
+function mergedCounts(stored: Amounts, delta: Amounts): Amounts {
+  const sums: Sums = new Map(Object.entries(stored));
+  for (const [k, v] of Object.entries(delta)) add(sums, k, v);
+  return nonZero(sums);
 }
