@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryAnalytics, type AnalyticsResult } from "@/server/analytics";
 import { createApiKey } from "@/server/auth";
+import { rawQuery } from "@/server/db";
 import { projectMembers } from "@/server/db/schema";
+import { drainIngestQueue } from "@/server/tracing";
 import { analytics, expectStatus, ingestSpans, runSpans, setupAnalytics, type AnalyticsCtx } from "./helpers";
 
 let c: AnalyticsCtx;
@@ -237,6 +239,37 @@ describe("late spans", () => {
     r = await ok({ windowing: hours });
     expect(r.buckets.map((b) => b.metrics.count)).toEqual([0, 2, 0, 1, 1]);
     await expectScanAgrees({ windowing: hours }, r);
+  });
+});
+
+describe("a queued ingest row without its sums", () => {
+  it("is summed again from its spans by the worker (as for rows migration 0035 empties)", async () => {
+    const run = runSpans({
+      agent: "agent-q",
+      model: "house-model-q",
+      start: "2026-03-05T10:00:00.000Z",
+      durationMs: 1500,
+      tokens: { prompt: 9, completion: 1 },
+      costs: { total: 0.25 },
+    });
+    expectStatus(await c.t.call("POST", "/api/tracing/spans/ingest", { key: c.key, body: { spans: run.spans } }), 202);
+    const emptied = await rawQuery(
+      c.t.context.db,
+      "update span_ingest set rollup = null where project_id = $1::uuid returning id",
+      [c.projectId],
+    );
+    expect(emptied).toHaveLength(1);
+    await drainIngestQueue(c.t.context);
+    const body = {
+      windowing: { oldest: "2026-03-05T00:00:00.000Z", newest: "2026-03-06T00:00:00.000Z", bucket: "day" },
+      group_by: "agent",
+    };
+    const r = await ok(body);
+    expect(r.source).toBe("rollup");
+    expect(r.groups!.map((g) => [g.key, g.metrics.count, g.metrics.tokens, g.metrics.costs])).toEqual([
+      ["agent-q", 1, { prompt: 9, completion: 1 }, { total: 0.25 }],
+    ]);
+    await expectScanAgrees(body, r);
   });
 });
 
