@@ -94,8 +94,21 @@ const flat = (m: Sums) => {
   for (const [k, v] of m) out.push(k, v);
   return out;
 };
-/** The non-zero sums as a JSON object (Object.fromEntries defines every key, "__proto__" too). */
-const nonZero = (m: Sums): Amounts => Object.fromEntries([...m].filter(([, v]) => v !== 0));
+/** The non-zero sums as a JSON object ("__proto__" too is defined as a key, not assigned). */
+const nonZero = (m: Sums): Amounts => {
+  const out: Amounts = {};
+  for (const [k, v] of m) {
+    if (v === 0) continue;
+    if (k === "__proto__")
+      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[k] = v;
+  }
+  return out;
+};
+const isEmpty = (m: Amounts) => {
+  for (const _ in m) return false;
+  return true;
+};
 // NUL and lone surrogates, which storableJson takes out of the stored span: rare, so tested first.
 const UNSTORABLE = /[\0\ud800-\udfff]/;
 const storable = (s: string) => (UNSTORABLE.test(s) ? storableString(s) : s);
@@ -238,7 +251,7 @@ export class RollupDelta {
     const out: TableRow[] = [];
     for (const s of all.rows.values()) {
       const [latency, ttft, tokens, costs, runTokens, runCosts] = MAPS.map((name) => nonZero(s[name]));
-      const empty = [latency, ttft, tokens, costs, runTokens, runCosts].every((m) => Object.keys(m).length === 0);
+      const empty = [latency, ttft, tokens, costs, runTokens, runCosts].every(isEmpty);
       if (empty && !s.spans && !s.errors && !s.ttftCount && !s.durationMs) continue;
       const [agent, model, provider, environment, revision, apiKey, user] = s.dims;
       out.push({
