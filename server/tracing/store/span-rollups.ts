@@ -5,8 +5,8 @@ import type { Amounts } from "../metrics";
 import { spanFacts, type FactSpan, type SpanFacts } from "./span-facts";
 
 /**
- * The roll-up of spans into `span_rollups`, summed in this process and written with one upsert
- * per ingest transaction. The ingest request sums its spans (+1 each) when it queues them, while
+ * The roll-up of spans into `span_rollups`, summed in this process and written once per ingest
+ * transaction (under the projects' roll-up lock: a read of the rows it changes, then one upsert). The ingest request sums its spans (+1 each) when it queues them, while
  * it holds them parsed; the worker adds the queued sums of the rows it inserts straight from the
  * queue, and the changes writeSpans makes (-1 for a replaced span, -1 then +1 for a stored run
  * whose totals changed, +1 for a written span), then upserts the lot in the transaction that
