@@ -273,6 +273,22 @@ describe("a queued ingest row without its sums", () => {
   });
 });
 
+describe("dimension values with the characters of an array's text form", () => {
+  it("keep their quotes, braces, commas and backslashes through the roll-up", async () => {
+    const agent = 'agent "q", {b} \\ c';
+    const run = runSpans({ agent, model: "house,model", start: "2026-06-07T10:00:00.000Z", durationMs: 500 });
+    await ingestSpans(c, run.spans);
+    const body = {
+      windowing: { oldest: "2026-06-07T00:00:00.000Z", newest: "2026-06-08T00:00:00.000Z", bucket: "day" },
+      group_by: "agent",
+    };
+    const r = await ok(body);
+    expect(r.source).toBe("rollup");
+    expect(r.groups!.map((g) => [g.key, g.metrics.count])).toEqual([[agent, 1]]);
+    await expectScanAgrees(body, r);
+  });
+});
+
 describe("time zones", () => {
   const days = { oldest: "2026-01-10T00:00:00.000Z", newest: "2026-01-12T00:00:00.000Z", bucket: "day" };
 

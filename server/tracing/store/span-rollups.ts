@@ -365,32 +365,71 @@ export interface TableRow {
 /** Maps of counts (exact as doubles), merged here; cost maps are merged as numeric by the database. */
 const COUNT_MAPS = ["latency", "ttft", "tokens", "run_tokens"] as const;
 
-const KEY =
-  "project_id, grain, detail, bucket, root, trace_type, agent, model, provider, environment, revision, api_key, user_id";
-const KEY_TYPES = `project_id uuid, grain text, detail smallint, bucket timestamptz, root boolean, trace_type text,
-    agent text, model text, provider text, environment text, revision text, api_key text, user_id text`;
+/** span_rollups' columns as the statements below pass them, one array parameter each. */
+const COLUMNS = [
+  ["project_id", "uuid"],
+  ["grain", "text"],
+  ["detail", "int2"],
+  ["bucket", "timestamptz"],
+  ["root", "bool"],
+  ["trace_type", "text"],
+  ["agent", "text"],
+  ["model", "text"],
+  ["provider", "text"],
+  ["environment", "text"],
+  ["revision", "text"],
+  ["api_key", "text"],
+  ["user_id", "text"],
+  ["spans", "int8"],
+  ["errors", "int8"],
+  ["duration_ms", "float8"],
+  ["ttft_count", "int8"],
+  ["ttft_ms", "float8"],
+  ["latency", "jsonb"],
+  ["ttft", "jsonb"],
+  ["tokens", "jsonb"],
+  ["costs", "jsonb"],
+  ["run_tokens", "jsonb"],
+  ["run_costs", "jsonb"],
+] as const satisfies readonly (readonly [keyof TableRow, string])[];
+const KEY_COLUMNS = COLUMNS.slice(0, 13);
+const KEY = KEY_COLUMNS.map(([c]) => c).join(", ");
+const ALL = COLUMNS.map(([c]) => c).join(", ");
+/** unnest of one array per column: PostgreSQL reads arrays far faster than one JSON document of rows. */
+const unnest = (columns: readonly (readonly [string, string])[]) =>
+  `unnest(${columns.map(([, type], i) => `$${i + 1}::text::${type}[]`).join(", ")})`;
 
 /** Advisory lock class (two-key form, apart from the one-key locks) of a project's roll-up rows. */
 const ROLLUP_LOCK = 7_241_003;
 const LOCK = `select count(pg_advisory_xact_lock(${ROLLUP_LOCK}, h))
   from (select distinct hashtext(p) as h from unnest($1::text[]) as p order by h) l`;
 
-/** The count maps of the rows that exist, by the index of the row that names them. */
-const READ = `select r.i, s.${COUNT_MAPS.join(", s.")}
-  from jsonb_to_recordset($1::text::jsonb) as r(i int, ${KEY_TYPES}) join span_rollups s using (${KEY})`;
+/** The count maps of the rows that exist, by the (1-based) index of the row that names them. */
+const READ = `select r.i::int as i, s.${COUNT_MAPS.join(", s.")}
+  from ${unnest(KEY_COLUMNS)} with ordinality as r(${KEY}, i) join span_rollups s using (${KEY})`;
 
 const sum = (c: string) => `${c} = span_rollups.${c} + excluded.${c}`;
 // Most rows leave most maps empty (a root has no own costs, a tool call none): no call then.
 const addCosts = (c: string) =>
   `${c} = case when excluded.${c} = '{}'::jsonb then span_rollups.${c} else rollup_map_add(span_rollups.${c}, excluded.${c}, 1) end`;
 
-const UPSERT = `insert into span_rollups (${KEY}, spans, errors, duration_ms, latency, ttft_count, ttft_ms, ttft, tokens, costs, run_tokens, run_costs)
-  select ${KEY}, spans, errors, duration_ms, latency, ttft_count, ttft_ms, ttft, tokens, costs, run_tokens, run_costs
-  from jsonb_to_recordset($1::text::jsonb) as r(${KEY_TYPES}, spans bigint, errors bigint, duration_ms float8, latency jsonb,
-    ttft_count bigint, ttft_ms float8, ttft jsonb, tokens jsonb, costs jsonb, run_tokens jsonb, run_costs jsonb)
+const UPSERT = `insert into span_rollups (${ALL}) select * from ${unnest(COLUMNS)}
   on conflict on constraint span_rollups_pkey do update set
     ${sum("spans")}, ${sum("errors")}, ${sum("duration_ms")}, ${sum("ttft_count")}, ${sum("ttft_ms")},
     ${COUNT_MAPS.map((c) => `${c} = excluded.${c}`).join(", ")}, ${addCosts("costs")}, ${addCosts("run_costs")}`;
+
+/** PostgreSQL's text form of an array: every element quoted (objects as JSON), none null. */
+function arrayText(values: unknown[]): string {
+  const quoted = values.map((v) => {
+    const text = typeof v === "object" ? JSON.stringify(v) : String(v);
+    return `"${text.replace(/[\\"]/g, "\\$&")}"`;
+  });
+  return `{${quoted.join(",")}}`;
+}
+
+/** One array parameter per column of `columns`, of `rows`. */
+const columnArrays = (rows: TableRow[], columns: readonly (readonly [keyof TableRow, string])[]) =>
+  columns.map(([c]) => arrayText(rows.map((r) => r[c])));
 
 /**
  * Takes the transaction-scoped lock of each project's roll-up rows, in one sorted order (no two
@@ -415,30 +454,16 @@ export async function upsertRollups(tx: Executor, delta: RollupDelta): Promise<v
     tx,
     rows.map((r) => r.project_id),
   );
-  const keys = rows.map((r, i) => ({
-    i,
-    project_id: r.project_id,
-    grain: r.grain,
-    detail: r.detail,
-    bucket: r.bucket,
-    root: r.root,
-    trace_type: r.trace_type,
-    agent: r.agent,
-    model: r.model,
-    provider: r.provider,
-    environment: r.environment,
-    revision: r.revision,
-    api_key: r.api_key,
-    user_id: r.user_id,
-  }));
-  const stored = await rawQuery<{ i: number } & Record<(typeof COUNT_MAPS)[number], Amounts>>(tx, READ, [
-    JSON.stringify(keys),
-  ]);
+  const stored = await rawQuery<{ i: number } & Record<(typeof COUNT_MAPS)[number], Amounts>>(
+    tx,
+    READ,
+    columnArrays(rows, KEY_COLUMNS),
+  );
   for (const s of stored) {
-    const row = rows[s.i];
+    const row = rows[s.i - 1];
     for (const name of COUNT_MAPS) row[name] = mergedCounts(s[name], row[name]);
   }
-  await rawQuery(tx, UPSERT, [JSON.stringify(rows)]);
+  await rawQuery(tx, UPSERT, columnArrays(rows, COLUMNS));
 }
 
 /** The non-zero sums of a stored map of counts and a delta's. */
