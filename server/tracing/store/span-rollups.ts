@@ -444,7 +444,7 @@ export async function lockRollups(tx: Executor, projectIds: string[]): Promise<v
  * Adds the delta to span_rollups inside the caller's transaction: under the projects' lock, reads
  * the count maps of the rows that exist and writes them merged, with the scalars and cost maps
  * added in the upsert. Merging here, not with rollup_map_add on conflict, keeps the roll-up's
- * cost to ingest small (a call costs about 15 µs a map; bench/README.md). Costs stay numeric
+ * cost to ingest small (a call costs about 15 µs a map). Costs stay numeric
  * sums, exact in the table, where doubles would drift over many merges.
  */
 export async function upsertRollups(tx: Executor, delta: RollupDelta): Promise<void> {
