@@ -13,6 +13,7 @@ export {
   invokeRequestSchema,
   prepareTurn,
   resolveAgent,
+  TURN_ERROR_CODES,
   type InvokeRequest,
   type ResolvedAgent,
 } from "./invoke";

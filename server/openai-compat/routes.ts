@@ -1,3 +1,4 @@
+import { TURN_ERROR_CODES } from "@/server/agent-runs";
 import type { ErrorCode } from "@/server/core/errors";
 import { defineRoute } from "@/server/http/route";
 import { chatCompletionWire, responseObjectWire } from "@/server/streams";
@@ -7,39 +8,18 @@ import { listModels, modelEntryWire, modelListWire, retrieveModel } from "./list
 import { createResponse } from "./responses";
 import { responsesRequestSchema } from "./responses-request";
 
-/** What both doors answer when the agent's turn is refused before it starts (prepareTurn and the controls' check). */
+/** What both doors answer when the agent's turn is refused before it starts: preparing it, and the controls' check. */
 const TURN_ERRORS: ErrorCode[] = [
+  ...TURN_ERROR_CODES,
   "budget_exceeded",
-  "connection_mismatch",
-  "duplicate_mcp_server",
-  "duplicate_skill",
-  "duplicate_tool",
-  "egress_refused",
-  "harness_not_enabled",
   "invalid_image",
-  "invalid_messages",
   "invalid_model",
-  "invalid_sandbox_extras",
   "invalid_tool_arguments",
-  "missing_agent",
-  "missing_connection",
   "missing_variable",
   "model_not_allowed",
   "model_not_found",
-  "no_messages",
   "not_a_prompt_application",
-  "not_an_agent",
-  "sandbox_boundary_unavailable",
-  "sandbox_not_enabled",
-  "sandbox_not_supported",
-  "secret_not_allowed",
-  "skills_not_supported",
-  "skills_unreadable",
-  "unsupported_model",
   "unsupported_prompt",
-  "unsupported_provider",
-  "unsupported_setting",
-  "unsupported_tool",
   "variables_not_used",
 ];
 
