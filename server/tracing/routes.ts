@@ -15,6 +15,7 @@ import {
   simpleTraceWire,
 } from "./simple-traces";
 import { fetchTrace, listTraces, queryTraces, querySpans } from "./traces";
+import { spanTreeWire, spanWire, traceWire } from "./wire";
 
 /** What a traces request answers when its body cannot be queued (ingest-request.ts). */
 const INGEST_ERRORS: ErrorCode[] = [
@@ -28,8 +29,6 @@ const INGEST_ERRORS: ErrorCode[] = [
   "trace_id_mismatch",
   "unsupported_media_type",
 ];
-
-import { spanTreeWire, spanWire, traceWire } from "./wire";
 
 const TAG = "tracing";
 
