@@ -105,10 +105,9 @@ export interface SpanFacts {
 // Paths as constants: this runs for every span ingested.
 const MS_TO_FIRST_CHUNK = ["ai", "response", "msToFirstChunk"];
 const SERVER_TTFT = ["gen_ai", "server", "time_to_first_token"];
-const REQUEST_MODEL = ["ag", "meta", "request", "model"];
-const RESPONSE_MODEL = ["ag", "meta", "response", "model"];
-const SYSTEM = ["ag", "meta", "system"];
-const API_KEY = ["ag", "meta", "api_key", "id"];
+const REQUEST_MODEL = ["request", "model"];
+const RESPONSE_MODEL = ["response", "model"];
+const API_KEY = ["api_key", "id"];
 const ERRORS = ["errors", "incremental"];
 const INCREMENTAL = "incremental";
 const CUMULATIVE = "cumulative";
@@ -123,18 +122,21 @@ export function spanFacts(span: FactSpan): SpanFacts {
   const serverTtft = chunk === null ? numberAt(a, SERVER_TTFT) : null;
   const ttftMs = chunk ?? (serverTtft === null ? null : 1000 * serverTtft);
   const root = span.parent_id === null;
-  const metrics = isObject(a.ag) ? a.ag.metrics : undefined;
+  const ag = isObject(a.ag) ? a.ag : undefined;
+  // The ag.meta paths, read from meta once.
+  const meta = ag?.meta;
+  const metrics = ag?.metrics;
   const tokens = isObject(metrics) ? metrics.tokens : undefined;
   const costs = isObject(metrics) ? metrics.costs : undefined;
   const refs = span.references;
   return {
     dims: [
       span.agent_id ?? refText(refs, "workflow", "id") ?? "",
-      textAt(a, REQUEST_MODEL) ?? textAt(a, RESPONSE_MODEL) ?? "",
-      textAt(a, SYSTEM) ?? "",
+      textAt(meta, REQUEST_MODEL) ?? textAt(meta, RESPONSE_MODEL) ?? "",
+      (isObject(meta) ? jsonText(meta.system) : null) ?? "",
       refText(refs, "environment", "slug") ?? refText(refs, "environment", "id") ?? "",
       refText(refs, "workflow_revision", "id") ?? "",
-      textAt(a, API_KEY) ?? "",
+      textAt(meta, API_KEY) ?? "",
       span.user_id ?? "",
     ],
     root,

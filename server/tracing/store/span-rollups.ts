@@ -113,16 +113,6 @@ const isEmpty = (m: Amounts) => {
 const UNSTORABLE = /[\0\ud800-\udfff]/;
 const storable = (s: string) => (UNSTORABLE.test(s) ? storableString(s) : s);
 const SEP = "\u0001";
-const rowId = (
-  projectId: string,
-  grain: RollupGrain,
-  detail: number,
-  bucketMs: number,
-  root: boolean,
-  traceType: string,
-  dimsKey: string,
-) =>
-  `${projectId}${SEP}${grain}${SEP}${detail}${SEP}${bucketMs}${SEP}${root ? 1 : 0}${SEP}${traceType}${SEP}${dimsKey}`;
 const detailOf = (dims: string[]) =>
   dims[4] !== "" || dims[5] !== "" || dims[6] !== "" ? ROLLUP_DETAIL.with : ROLLUP_DETAIL.none;
 
@@ -135,6 +125,8 @@ const detailOf = (dims: string[]) =>
  */
 export class RollupDelta {
   private readonly rows = new Map<string, Row>();
+  /** A short number per project, for row keys. */
+  private readonly projects = new Map<string, number>();
 
   get size(): number {
     return this.rows.size;
@@ -295,7 +287,9 @@ export class RollupDelta {
     dims: string[],
     dimsKey: string,
   ): Row {
-    const id = rowId(projectId, grain, detail, bucketMs, root, traceType, dimsKey);
+    let project = this.projects.get(projectId);
+    if (project === undefined) this.projects.set(projectId, (project = this.projects.size));
+    const id = `${project}${grain[0]}${detail}${root ? 1 : 0}${bucketMs}${SEP}${traceType}${SEP}${dimsKey}`;
     let row = this.rows.get(id);
     if (row === undefined) {
       row = {
@@ -393,6 +387,7 @@ const COLUMNS = [
   ["run_costs", "jsonb"],
 ] as const satisfies readonly (readonly [keyof TableRow, string])[];
 const KEY_COLUMNS = COLUMNS.slice(0, 13);
+const VALUE_COLUMNS = COLUMNS.slice(13);
 const KEY = KEY_COLUMNS.map(([c]) => c).join(", ");
 const ALL = COLUMNS.map(([c]) => c).join(", ");
 /** unnest of one array per column: PostgreSQL reads arrays far faster than one JSON document of rows. */
@@ -418,13 +413,21 @@ const UPSERT = `insert into span_rollups (${ALL}) select * from ${unnest(COLUMNS
     ${sum("spans")}, ${sum("errors")}, ${sum("duration_ms")}, ${sum("ttft_count")}, ${sum("ttft_ms")},
     ${COUNT_MAPS.map((c) => `${c} = excluded.${c}`).join(", ")}, ${addCosts("costs")}, ${addCosts("run_costs")}`;
 
-/** PostgreSQL's text form of an array: every element quoted (objects as JSON), none null. */
+const NEEDS_ESCAPE = /[\\"]/;
+/** PostgreSQL's text form of an array, none null: numbers and booleans as they are, texts quoted (objects as JSON). */
 function arrayText(values: unknown[]): string {
-  const quoted = values.map((v) => {
+  let out = "{";
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (i > 0) out += ",";
+    if (typeof v === "number" || typeof v === "boolean") {
+      out += String(v);
+      continue;
+    }
     const text = typeof v === "object" ? JSON.stringify(v) : String(v);
-    return `"${text.replace(/[\\"]/g, "\\$&")}"`;
-  });
-  return `{${quoted.join(",")}}`;
+    out += `"${NEEDS_ESCAPE.test(text) ? text.replace(/[\\"]/g, "\\$&") : text}"`;
+  }
+  return `${out}}`;
 }
 
 /** One array parameter per column of `columns`, of `rows`. */
@@ -454,16 +457,13 @@ export async function upsertRollups(tx: Executor, delta: RollupDelta): Promise<v
     tx,
     rows.map((r) => r.project_id),
   );
-  const stored = await rawQuery<{ i: number } & Record<(typeof COUNT_MAPS)[number], Amounts>>(
-    tx,
-    READ,
-    columnArrays(rows, KEY_COLUMNS),
-  );
+  const keys = columnArrays(rows, KEY_COLUMNS);
+  const stored = await rawQuery<{ i: number } & Record<(typeof COUNT_MAPS)[number], Amounts>>(tx, READ, keys);
   for (const s of stored) {
     const row = rows[s.i - 1];
     for (const name of COUNT_MAPS) row[name] = mergedCounts(s[name], row[name]);
   }
-  await rawQuery(tx, UPSERT, columnArrays(rows, COLUMNS));
+  await rawQuery(tx, UPSERT, [...keys, ...columnArrays(rows, VALUE_COLUMNS)]);
 }
 
 /** The non-zero sums of a stored map of counts and a delta's. */
