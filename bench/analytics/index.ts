@@ -3,7 +3,7 @@
  * scan of `spans`, over 90 days of spans in 20 projects; and ingest throughput (the worker's
  * passes) with and without the roll-ups.
  *
- *   npm run bench -- analytics [--spans 10000000] [--projects 20] [--days 90] [--ingest-spans 20000] [--rounds 3]
+ *   npm run bench -- analytics [--spans 10000000] [--projects 20] [--days 90] [--ingest-spans 20000] [--ingest-window 60] [--rounds 3]
  *
  * Seeding is set-based: each statement generates the agent-like traces (a root, two model calls
  * with tokens and costs, a tool call) of one UTC day with generate_series and writes them with
@@ -13,7 +13,9 @@
  * key again and merged maps row by row (1 million spans took 802 s). Queries run on one
  * project (1/20 of the spans): 90 days by day, 7 days by hour, 24 hours by hour, grouped by
  * model; each answer is compared with the scan's (they must be equal), and the median of
- * `--rounds` runs of each is reported. Ingest: `--ingest-spans` spans queued through
+ * `--rounds` runs of each is reported. Ingest: `--ingest-spans` spans, starting within the last
+ * `--ingest-window` minutes (60: each worker batch meets five quarter hours and two hours; 1: spans
+ * as they arrive live, in one or two quarter hours), queued through
  * `recordSpans` in requests of 100 (where the roll-up is summed), then written by the worker's
  * passes (where it is upserted), both timed, in `--rounds` pairs (bare and with roll-ups, the
  * order alternating) after a warm-up pair; the medians and each pair's ratio are reported, and
@@ -41,11 +43,20 @@ interface Options {
   projects: number;
   days: number;
   ingestSpans: number;
+  /** Minutes before now within which ingested spans start. */
+  ingestWindow: number;
   rounds: number;
 }
 
 function parseOptions(argv: string[]): Options {
-  const out: Options = { spans: 10_000_000, projects: 20, days: 90, ingestSpans: 20_000, rounds: 3 };
+  const out: Options = {
+    spans: 10_000_000,
+    projects: 20,
+    days: 90,
+    ingestSpans: 20_000,
+    ingestWindow: 60,
+    rounds: 3,
+  };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split("=", 2);
     const value = () => Number(inline ?? argv[++i]);
@@ -53,8 +64,12 @@ function parseOptions(argv: string[]): Options {
     else if (flag === "--projects") out.projects = value();
     else if (flag === "--days") out.days = value();
     else if (flag === "--ingest-spans") out.ingestSpans = value();
+    else if (flag === "--ingest-window") out.ingestWindow = value();
     else if (flag === "--rounds") out.rounds = value();
-    else throw new Error(`Unknown option ${flag}; known: --spans, --projects, --days, --ingest-spans, --rounds`);
+    else
+      throw new Error(
+        `Unknown option ${flag}; known: --spans, --projects, --days, --ingest-spans, --ingest-window, --rounds`,
+      );
   }
   return out;
 }
@@ -234,13 +249,13 @@ async function compareQueries(db: Database, projectId: string, end: Date, rounds
   return out;
 }
 
-/** Agent-like traces of 4 spans, as a client sends them, starting within the last hour. */
-function ingestTraces(count: number): SpanInput[] {
+/** Agent-like traces of 4 spans, as a client sends them, starting within the last `windowMinutes`. */
+function ingestTraces(count: number, windowMinutes: number): SpanInput[] {
   const spans: SpanInput[] = [];
   for (let i = 0; i < count; i++) {
     const traceId = randomBytes(16).toString("hex");
     const root = randomBytes(8).toString("hex");
-    const start = Date.now() - Math.floor(Math.random() * 3_600_000);
+    const start = Date.now() - Math.floor(Math.random() * windowMinutes * 60_000);
     const at = (ms: number) => new Date(start + ms).toISOString();
     const model = ["gpt-4o", "claude-sonnet-4", "gemini-2.5-flash"][i % 3];
     spans.push({
@@ -304,11 +319,11 @@ async function ingestRound(
   admin: postgres.Sql,
   database: string,
   projectId: string,
-  spans: number,
+  options: Options,
   rollups: boolean,
 ) {
   const config = loadConfig({}).tracing;
-  const all = ingestTraces(Math.ceil(spans / 4));
+  const all = ingestTraces(Math.ceil(options.ingestSpans / 4), options.ingestWindow);
   // As the ingest route does: every span carries the key that sent it, so each roll-up row is
   // also kept summed over keys (twice the rows of spans without one).
   const apiKeyId = crypto.randomUUID();
@@ -365,7 +380,7 @@ export async function run(argv: string[]) {
         const projectId = crypto.randomUUID();
         await rawQuery(db, "insert into projects (id, name) values ($1::uuid, 'bench ingest')", [projectId]);
         await admin.unsafe("checkpoint");
-        const r = await ingestRound(db, admin, name, projectId, options.ingestSpans, rollups);
+        const r = await ingestRound(db, admin, name, projectId, options, rollups);
         pair[rollups ? "rollups" : "bare"] = r;
         log(
           `${i === 0 ? "warm-up: " : ""}ingest ${rollups ? "with" : "without"} roll-ups: ${round(r.rate)} spans/s, ${round(r.cpuUsPerSpan)} µs CPU per span`,
@@ -398,6 +413,7 @@ export async function run(argv: string[]) {
       queries,
       ingest: {
         spans_per_round: Math.ceil(options.ingestSpans / 4) * 4,
+        start_window_minutes: options.ingestWindow,
         without_rollups_spans_per_s: bare,
         with_rollups_spans_per_s: withRollups,
         rounds: ingest,

@@ -289,6 +289,31 @@ describe("dimension values with the characters of an array's text form", () => {
   });
 });
 
+describe("cost sums in the table", () => {
+  it("stay exact decimals when batches are merged into a stored row (0.1 then 0.2 is 0.3)", async () => {
+    for (const prompt of [0.1, 0.2]) {
+      const run = runSpans({
+        agent: "agent-exact",
+        model: "house-exact",
+        start: "2026-07-01T10:00:00.000Z",
+        durationMs: 500,
+        costs: { prompt },
+      });
+      await ingestSpans(c, run.spans);
+    }
+    const stored = await rawQuery<{ root: boolean; costs: string; run_costs: string }>(
+      c.t.context.db,
+      `select root, costs::text as costs, run_costs::text as run_costs from span_rollups
+        where project_id = $1::uuid and grain = 'day' and detail = 2 and model = 'house-exact' order by root`,
+      [c.projectId],
+    );
+    expect(stored.map((r) => [r.root, JSON.parse(r.costs), JSON.parse(r.run_costs)])).toEqual([
+      [false, { prompt: 0.3 }, {}],
+      [true, {}, { prompt: 0.3 }],
+    ]);
+  });
+});
+
 describe("time zones", () => {
   const days = { oldest: "2026-01-10T00:00:00.000Z", newest: "2026-01-12T00:00:00.000Z", bucket: "day" };
 

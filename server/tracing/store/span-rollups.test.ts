@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FactSpan } from "./span-facts";
-import { ROLLUP_DETAIL, RollupDelta } from "./span-rollups";
+import { mergedCosts, ROLLUP_DETAIL, RollupDelta } from "./span-rollups";
 
 const span = (costs: Record<string, number>, start = "2026-01-10T01:15:00.123456Z"): FactSpan => ({
   parent_id: "p",
@@ -69,5 +69,22 @@ describe("RollupDelta", () => {
     delta.addSpan("p1", span(costs()), 1);
     delta.addSpan("p1", span(costs()), 1);
     expect(JSON.stringify(rows(delta)[0].costs)).toBe('{"constructor":1,"toString":2,"__proto__":4,"total":0.5}');
+  });
+});
+
+describe("mergedCosts", () => {
+  it("adds in decimal, as numeric does: 0.1 + 0.2 is 0.3, and no digit of a long sum is lost", () => {
+    expect(mergedCosts('{"total": 0.1}', { total: 0.2 })).toBe('{"total":0.3}');
+    expect(mergedCosts('{"total": 123456789.000000000000000001}', { total: 1e-20 })).toBe(
+      '{"total":123456789.00000000000000000101}',
+    );
+  });
+
+  it("keeps stored keys with escapes, adds new keys, and leaves out sums of 0 and values that are not numbers", () => {
+    const stored = '{"a\\"b": 1.5, "gone": 0.25, "nan": null, "\\u0001x": 2}';
+    const merged = JSON.parse(mergedCosts(stored, { gone: -0.25, new: 0.5, inf: Infinity }));
+    expect(merged).toEqual({ 'a"b': 1.5, "\u0001x": 2, new: 0.5 });
+    const proto = JSON.parse(mergedCosts("{}", Object.defineProperty({}, "__proto__", { value: 2, enumerable: true })));
+    expect(Object.keys(proto)).toEqual(["__proto__"]);
   });
 });

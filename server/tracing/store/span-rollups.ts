@@ -1,3 +1,4 @@
+import Big from "big.js";
 import { storableString } from "@/server/core/storable-text";
 import { rawQuery, type Executor } from "@/server/db";
 import { isObject } from "../attributes";
@@ -328,7 +329,7 @@ export class RollupDelta {
   }
 }
 
-/** A row of span_rollups as the upsert reads it from JSON. */
+/** A row of span_rollups as the statements below pass it. */
 export interface TableRow {
   project_id: string;
   grain: RollupGrain;
@@ -351,13 +352,16 @@ export interface TableRow {
   latency: Amounts;
   ttft: Amounts;
   tokens: Amounts;
-  costs: Amounts;
+  /** JSON text once merged with a stored row's (mergedCosts). */
+  costs: Amounts | string;
   run_tokens: Amounts;
-  run_costs: Amounts;
+  run_costs: Amounts | string;
 }
 
-/** Maps of counts (exact as doubles), merged here; cost maps are merged as numeric by the database. */
+/** Maps of counts (exact as doubles), merged here as doubles. */
 const COUNT_MAPS = ["latency", "ttft", "tokens", "run_tokens"] as const;
+/** Maps of costs, numeric in the table: merged here in decimal, exactly as numeric adds. */
+const COST_MAPS = ["costs", "run_costs"] as const;
 
 /** span_rollups' columns as the statements below pass them, one array parameter each. */
 const COLUMNS = [
@@ -399,19 +403,19 @@ const ROLLUP_LOCK = 7_241_003;
 const LOCK = `select count(pg_advisory_xact_lock(${ROLLUP_LOCK}, h))
   from (select distinct hashtext(p) as h from unnest($1::text[]) as p order by h) l`;
 
-/** The count maps of the rows that exist, by the (1-based) index of the row that names them. */
-const READ = `select r.i::int as i, s.${COUNT_MAPS.join(", s.")}
+/**
+ * The maps of the rows that exist, by the (1-based) index of the row that names them; cost maps
+ * as text, whose numbers keep every digit (JSON.parse would round them to doubles).
+ */
+const READ = `select r.i::int as i, s.${COUNT_MAPS.join(", s.")}, ${COST_MAPS.map((c) => `s.${c}::text as ${c}`).join(", ")}
   from ${unnest(KEY_COLUMNS)} with ordinality as r(${KEY}, i) join span_rollups s using (${KEY})`;
 
 const sum = (c: string) => `${c} = span_rollups.${c} + excluded.${c}`;
-// Most rows leave most maps empty (a root has no own costs, a tool call none): no call then.
-const addCosts = (c: string) =>
-  `${c} = case when excluded.${c} = '{}'::jsonb then span_rollups.${c} else rollup_map_add(span_rollups.${c}, excluded.${c}, 1) end`;
 
 const UPSERT = `insert into span_rollups (${ALL}) select * from ${unnest(COLUMNS)}
   on conflict on constraint span_rollups_pkey do update set
     ${sum("spans")}, ${sum("errors")}, ${sum("duration_ms")}, ${sum("ttft_count")}, ${sum("ttft_ms")},
-    ${COUNT_MAPS.map((c) => `${c} = excluded.${c}`).join(", ")}, ${addCosts("costs")}, ${addCosts("run_costs")}`;
+    ${[...COUNT_MAPS, ...COST_MAPS].map((c) => `${c} = excluded.${c}`).join(", ")}`;
 
 const NEEDS_ESCAPE = /[\\"]/;
 /** PostgreSQL's text form of an array, none null: numbers and booleans as they are, texts quoted (objects as JSON). */
@@ -445,10 +449,10 @@ export async function lockRollups(tx: Executor, projectIds: string[]): Promise<v
 
 /**
  * Adds the delta to span_rollups inside the caller's transaction: under the projects' lock, reads
- * the count maps of the rows that exist and writes them merged, with the scalars and cost maps
- * added in the upsert. Merging here, not with rollup_map_add on conflict, keeps the roll-up's
- * cost to ingest small (a call costs about 15 µs a map). Costs stay numeric
- * sums, exact in the table, where doubles would drift over many merges.
+ * the maps of the rows that exist and writes them merged, with the scalars added in the upsert.
+ * Merging here, not with rollup_map_add on conflict, keeps the roll-up's cost to ingest small (a
+ * call costs about 15 µs a map). Costs stay numeric sums, exact in the table, where doubles would
+ * drift over many merges: they are added here in decimal (mergedCosts).
  */
 export async function upsertRollups(tx: Executor, delta: RollupDelta): Promise<void> {
   const rows = delta.tableRows();
@@ -458,10 +462,16 @@ export async function upsertRollups(tx: Executor, delta: RollupDelta): Promise<v
     rows.map((r) => r.project_id),
   );
   const keys = columnArrays(rows, KEY_COLUMNS);
-  const stored = await rawQuery<{ i: number } & Record<(typeof COUNT_MAPS)[number], Amounts>>(tx, READ, keys);
+  const stored = await rawQuery<
+    { i: number } & Record<(typeof COUNT_MAPS)[number], Amounts> & Record<(typeof COST_MAPS)[number], string>
+  >(tx, READ, keys);
   for (const s of stored) {
     const row = rows[s.i - 1];
     for (const name of COUNT_MAPS) row[name] = mergedCounts(s[name], row[name]);
+    for (const name of COST_MAPS) {
+      const delta = row[name] as Amounts;
+      row[name] = isEmpty(delta) ? s[name] : mergedCosts(s[name], delta);
+    }
   }
   await rawQuery(tx, UPSERT, [...keys, ...columnArrays(rows, VALUE_COLUMNS)]);
 }
@@ -471,4 +481,26 @@ function mergedCounts(stored: Amounts, delta: Amounts): Amounts {
   const sums: Sums = new Map(Object.entries(stored));
   for (const [k, v] of Object.entries(delta)) add(sums, k, v);
   return nonZero(sums);
+}
+
+/** One entry of jsonb's text form of a map: the key (JSON-escaped) and its value (numeric_out's digits, or null). */
+const STORED_ENTRY = /"((?:[^"\\]|\\.)*)": ([^,}]*)/g;
+
+/**
+ * The non-zero sums of a stored cost map (jsonb's text) and a delta's, as JSON text: added as
+ * decimals (big.js), so the sum is numeric's, digit for digit. Like rollup_map_add, values that
+ * are not numbers (a non-finite sum, written as null) are left out.
+ */
+export function mergedCosts(stored: string, delta: Amounts): string {
+  const sums = new Map<string, Big>();
+  for (const [, key, value] of stored.matchAll(STORED_ENTRY))
+    if (value !== "null") sums.set(JSON.parse(`"${key}"`) as string, new Big(value));
+  for (const [k, v] of Object.entries(delta)) {
+    if (!Number.isFinite(v)) continue;
+    const sum = sums.get(k);
+    sums.set(k, sum === undefined ? new Big(v) : sum.plus(v));
+  }
+  const entries: string[] = [];
+  for (const [k, v] of sums) if (!v.eq(0)) entries.push(`${JSON.stringify(k)}:${v.toString()}`);
+  return `{${entries.join(",")}}`;
 }
