@@ -7,7 +7,24 @@ export class SqlParams {
   }
 }
 
-/** A PostgreSQL array literal of text values (cast it in SQL: `$1::text[]`, `::jsonb[]`, ...). */
+const NEEDS_ESCAPE = /[\\"]/;
+
+/**
+ * A PostgreSQL array literal, none null (cast it in SQL: `$1::text[]`, `::jsonb[]`, ...): numbers
+ * and booleans as they are, anything else quoted (objects as JSON), escaped only where it needs
+ * it. It runs over every roll-up row the ingest worker writes, hence the loop.
+ */
 export function pgArray(values: unknown[]): string {
-  return `{${values.map((v) => `"${String(v).replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
+  let out = "{";
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (i > 0) out += ",";
+    if (typeof v === "number" || typeof v === "boolean") {
+      out += String(v);
+      continue;
+    }
+    const text = typeof v === "object" && v !== null ? JSON.stringify(v) : String(v);
+    out += `"${NEEDS_ESCAPE.test(text) ? text.replace(/[\\"]/g, "\\$&") : text}"`;
+  }
+  return `${out}}`;
 }

@@ -107,6 +107,7 @@ const MS_TO_FIRST_CHUNK = ["ai", "response", "msToFirstChunk"];
 const SERVER_TTFT = ["gen_ai", "server", "time_to_first_token"];
 const REQUEST_MODEL = ["request", "model"];
 const RESPONSE_MODEL = ["response", "model"];
+const SYSTEM = ["system"];
 const API_KEY = ["api_key", "id"];
 const ERRORS = ["errors", "incremental"];
 const INCREMENTAL = "incremental";
@@ -133,7 +134,7 @@ export function spanFacts(span: FactSpan): SpanFacts {
     dims: [
       span.agent_id ?? refText(refs, "workflow", "id") ?? "",
       textAt(meta, REQUEST_MODEL) ?? textAt(meta, RESPONSE_MODEL) ?? "",
-      (isObject(meta) ? jsonText(meta.system) : null) ?? "",
+      textAt(meta, SYSTEM) ?? "",
       refText(refs, "environment", "slug") ?? refText(refs, "environment", "id") ?? "",
       refText(refs, "workflow_revision", "id") ?? "",
       textAt(meta, API_KEY) ?? "",

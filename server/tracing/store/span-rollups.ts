@@ -2,6 +2,7 @@ import Big from "big.js";
 import { storableString } from "@/server/core/storable-text";
 import { rawQuery, type Executor } from "@/server/db";
 import { isObject } from "../attributes";
+import { pgArray } from "../query/sql-params";
 import type { Amounts } from "../metrics";
 import { spanFacts, type FactSpan, type SpanFacts } from "./span-facts";
 
@@ -417,26 +418,9 @@ const UPSERT = `insert into span_rollups (${ALL}) select * from ${unnest(COLUMNS
     ${sum("spans")}, ${sum("errors")}, ${sum("duration_ms")}, ${sum("ttft_count")}, ${sum("ttft_ms")},
     ${[...COUNT_MAPS, ...COST_MAPS].map((c) => `${c} = excluded.${c}`).join(", ")}`;
 
-const NEEDS_ESCAPE = /[\\"]/;
-/** PostgreSQL's text form of an array, none null: numbers and booleans as they are, texts quoted (objects as JSON). */
-function arrayText(values: unknown[]): string {
-  let out = "{";
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (i > 0) out += ",";
-    if (typeof v === "number" || typeof v === "boolean") {
-      out += String(v);
-      continue;
-    }
-    const text = typeof v === "object" ? JSON.stringify(v) : String(v);
-    out += `"${NEEDS_ESCAPE.test(text) ? text.replace(/[\\"]/g, "\\$&") : text}"`;
-  }
-  return `${out}}`;
-}
-
 /** One array parameter per column of `columns`, of `rows`. */
 const columnArrays = (rows: TableRow[], columns: readonly (readonly [keyof TableRow, string])[]) =>
-  columns.map(([c]) => arrayText(rows.map((r) => r[c])));
+  columns.map(([c]) => pgArray(rows.map((r) => r[c])));
 
 /**
  * Takes the transaction-scoped lock of each project's roll-up rows, in one sorted order (no two
