@@ -1,13 +1,10 @@
 import type { Metadata } from "next";
-import {
-  ApiKeysSection,
-  AuditLogSection,
-  DeployGateSection,
-  MembersSection,
-  ModelPricesSection,
-  RedactionSection,
-  RetentionSection,
-} from "@/components/settings";
+import { AuditLogSection } from "@/components/audit";
+import { DeployGateSection } from "@/components/deploy-gates";
+import { ModelPricesSection } from "@/components/pricing";
+import { RedactionSection } from "@/components/redaction";
+import { RetentionSection } from "@/components/retention";
+import { ApiKeysSection, MembersSection } from "@/components/settings";
 import { AliasesSection, AllowlistsSection, BudgetsSection, RateLimitsSection } from "@/components/controls";
 import { PageContainer, PageHeader } from "@/components/shell";
 

@@ -1,0 +1,1 @@
+export { AuditLogSection } from "./audit-log-section";

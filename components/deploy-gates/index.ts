@@ -1,0 +1,1 @@
+export { DeployGateSection } from "./deploy-gate-section";

@@ -1,0 +1,1 @@
+export { ModelPricesSection } from "./model-prices-section";

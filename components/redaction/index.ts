@@ -1,0 +1,1 @@
+export { RedactionSection } from "./redaction-section";

@@ -1,0 +1,1 @@
+export { RetentionSection } from "./retention-section";
