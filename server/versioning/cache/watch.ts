@@ -1,7 +1,7 @@
 import { isAppError } from "@/server/core/errors";
 import { logger } from "@/server/core/logger";
 import type { AppContext } from "@/server/core/app-context";
-import { keepaliveStream } from "@/server/streams/sse";
+import { keepaliveStream } from "@/server/streams";
 import type { DomainSpec } from "../domain-spec";
 import type { Scope } from "../records";
 import type { RetrieveRefs } from "../references";
