@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
-import { projects, users } from "./tenancy";
+import { projects, users } from "./auth-tenancy";
 
 /** What rolls a canary back on its own (server/domains/environments/canary/README.md). */
 export interface CanaryGuards {

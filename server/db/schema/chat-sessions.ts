@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
-import { projects, users } from "./tenancy";
+import { projects, users } from "./auth-tenancy";
 import { artifacts } from "./versioning";
 
 /**

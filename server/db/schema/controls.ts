@@ -11,7 +11,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
-import { projects } from "./tenancy";
+import { projects } from "./auth-tenancy";
 
 /** Who a budget, rate limit or allowlist applies to; `target_id` names the agent or key (null for the project). */
 export type ControlScope = "project" | "agent" | "api_key";

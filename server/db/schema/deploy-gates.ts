@@ -1,6 +1,6 @@
 import { doublePrecision, pgTable, uuid } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
-import { projects, users } from "./tenancy";
+import { projects, users } from "./auth-tenancy";
 
 /**
  * A project's rule for deploying to production: the revision must have a finished evaluation on

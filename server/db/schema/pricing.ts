@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
-import { projects, users } from "./tenancy";
+import { projects, users } from "./auth-tenancy";
 
 /**
  * A project's own price for one model (server/pricing): USD per million tokens per usage kind,

@@ -1,6 +1,6 @@
 import { boolean, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
-import { projects } from "./tenancy";
+import { projects } from "./auth-tenancy";
 
 /**
  * A project's redaction before storage (server/redaction). No row: nothing is redacted, as before

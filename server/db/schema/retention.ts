@@ -1,6 +1,6 @@
 import { integer, pgTable, uuid } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
-import { projects } from "./tenancy";
+import { projects } from "./auth-tenancy";
 
 /**
  * A project's retention (server/retention): how many days each stored kind is kept. A null column

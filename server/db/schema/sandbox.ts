@@ -1,6 +1,6 @@
 import { integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
-import { projects } from "./tenancy";
+import { projects } from "./auth-tenancy";
 
 /**
  * One `local` sandbox workspace per (project, session): the files under /workspace of the
@@ -20,23 +20,3 @@ export const sandboxWorkspaces = pgTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.sessionId] })],
 );
-
-/**
- * Approval requests a paused turn issued. An answer counts only when its id is here, still
- * `pending`, and names the same tool call, tool and canonical arguments; consuming it flips it to
- * `used`, so a forged, altered or replayed decision never runs the tool.
- */
-export const toolApprovals = pgTable("tool_approvals", {
-  id: text("id").primaryKey(),
-  projectId: uuid("project_id")
-    .notNull()
-    .references(() => projects.id, { onDelete: "cascade" }),
-  sessionId: text("session_id").notNull(),
-  toolCallId: text("tool_call_id").notNull(),
-  toolName: text("tool_name").notNull(),
-  argsHash: text("args_hash").notNull(),
-  status: text("status").notNull(),
-  createdAt: ts("created_at").notNull().defaultNow(),
-  /** The run that paused for this request: the run that answers it continues that one. */
-  runId: text("run_id"),
-});

@@ -1,7 +1,20 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { ts } from "./columns";
-import { projects } from "./tenancy";
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { runDimensions, ts } from "./columns";
+import { projects } from "./auth-tenancy";
 
 /** Span times keep microseconds (OTLP sends nanoseconds; PostgreSQL stores microseconds). */
 const spanTime = (name: string) => timestamp(name, { withTimezone: true, precision: 6 });
@@ -85,5 +98,72 @@ export const spans = pgTable(
     index("spans_type_idx").on(t.projectId, t.spanType, t.startTime.desc()),
     index("spans_name_idx").on(t.projectId, t.spanName),
     index("spans_attributes_idx").using("gin", t.attributes.op("jsonb_path_ops")),
+  ],
+);
+
+/**
+ * Span roll-ups: per project, grain (minute, hour, day; UTC), bucket start, run or span and the
+ * dimensions analytics groups by, the sums of every span whose start falls in the bucket. Written
+ * by tracing's ingest in the transaction that writes the spans (+1 for a span written, -1 for one
+ * replaced or deleted, both for a span whose roll-up totals changed), read by server/analytics.
+ * A missing dimension is '' (primary key columns cannot be null). No foreign key, like `spans`:
+ * the ingest path pays for no extra lookup.
+ *
+ * `detail` (server/tracing/store/span-rollups.ts, ROLLUP_DETAIL): a span with a revision, an API
+ * key or a user is counted twice, in a row with them (1) and in a row summed over them (2, where
+ * they are ''); a span with none of them once (0), a row either kind of query reads. A query that
+ * neither groups nor filters by those three reads 0 and 2: a few rows per bucket instead of about
+ * one per run. `detail` comes before `bucket` in the key, so each kind is its own index range.
+ *
+ * Fillfactor 50 (drizzle/0036): every ingest batch updates the rows of the current buckets, and
+ * with room on their page those updates are HOT (no new primary key entry).
+ */
+export const spanRollups = pgTable(
+  "span_rollups",
+  {
+    projectId: uuid("project_id").notNull(),
+    grain: text("grain").notNull(),
+    bucket: timestamp("bucket", { withTimezone: true }).notNull(),
+    /** 0: no revision, API key or user; 1: with them; 2: the 1 rows summed over them. */
+    detail: smallint("detail").notNull(),
+    /** A root span (a run) or a span under one. */
+    root: boolean("root").notNull(),
+    /** invocation, annotation or unknown: a run is the root of a trace that is not an annotation. */
+    traceType: text("trace_type").notNull(),
+    ...runDimensions(),
+    spans: bigint("spans", { mode: "number" }).notNull(),
+    errors: bigint("errors", { mode: "number" }).notNull(),
+    durationMs: doublePrecision("duration_ms").notNull(),
+    /** Durations as a log histogram: `{bin: count}` (server/analytics/README.md). */
+    latency: jsonb("latency").$type<Record<string, number>>().notNull(),
+    ttftCount: bigint("ttft_count", { mode: "number" }).notNull(),
+    ttftMs: doublePrecision("ttft_ms").notNull(),
+    ttft: jsonb("ttft").$type<Record<string, number>>().notNull(),
+    /** Sums of `ag.metrics.{tokens,costs}.incremental`, every key the spans hold. */
+    tokens: jsonb("tokens").$type<Record<string, number>>().notNull(),
+    costs: jsonb("costs").$type<Record<string, number>>().notNull(),
+    /** Root spans only: sums of `ag.metrics.{tokens,costs}.cumulative` (the run's totals). */
+    runTokens: jsonb("run_tokens").$type<Record<string, number>>().notNull(),
+    runCosts: jsonb("run_costs").$type<Record<string, number>>().notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: "span_rollups_pkey",
+      columns: [
+        t.projectId,
+        t.grain,
+        t.detail,
+        t.bucket,
+        t.root,
+        t.traceType,
+        t.agent,
+        t.model,
+        t.provider,
+        t.environment,
+        t.revision,
+        t.apiKey,
+        t.userId,
+      ],
+    }),
   ],
 );

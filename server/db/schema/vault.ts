@@ -1,6 +1,6 @@
 import { index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
-import { projects } from "./tenancy";
+import { projects } from "./auth-tenancy";
 
 /**
  * A project's stored credentials (provider keys, custom OpenAI-compatible providers, plain named

@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
-import { projects, users } from "./tenancy";
+import { projects, users } from "./auth-tenancy";
 
 /**
  * One set of tables for all six versioned domains (the `domain` column): the engine is written

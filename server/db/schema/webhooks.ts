@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
-import { projects } from "./tenancy";
+import { projects } from "./auth-tenancy";
 
 /** Where a project wants its events sent. The secret is sealed (server/encryption), never stored plain. */
 export const webhookSubscriptions = pgTable(

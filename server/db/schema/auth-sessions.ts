@@ -1,6 +1,6 @@
 import { bigint, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
-import { projects, users } from "./tenancy";
+import { projects, users } from "./auth-tenancy";
 
 /*
  * The tables better-auth keeps (its `session`, `account` and `verification` models), with the

@@ -1,6 +1,6 @@
 import { jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
-import { projects } from "./tenancy";
+import { projects } from "./auth-tenancy";
 
 /**
  * Responses of the OpenAI-compatible door (`POST /v1/responses`), kept so that a later call's
