@@ -8,7 +8,7 @@ import type { Executor } from "@/server/db";
 import { automations } from "@/server/db/schema";
 import type { AutomationInput, SignatureScheme } from "./automation-input";
 import { checkTarget } from "./automation-target";
-import { checkCronSchedule, nextFireTime } from "./cron-schedule";
+import { checkCronSchedule, nextFireTime } from "@/server/core/cron/cron-schedule";
 
 export type AutomationRow = typeof automations.$inferSelect;
 

@@ -11,4 +11,4 @@ export { createAutomation, deleteAutomation, replaceAutomation, setAutomationAct
 export { automationView, automationViews, deliveryViews, type DeliveryView } from "./automation-views";
 export { listDeliveries } from "./delivery-store";
 export { automationToWire, cronPreview, deliveryToWire, type AutomationWire, type DeliveryWire } from "./wire";
-export { dueFireTimes } from "./due-fire-times";
+export { clearFiringsOf } from "./erase-firings";

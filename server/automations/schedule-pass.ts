@@ -3,7 +3,7 @@ import type { AppContext } from "@/server/core/app-context";
 import { automations } from "@/server/db/schema";
 import { DEFAULT_CATCH_UP_SECONDS } from "./automation-input";
 import { insertDeliveries, type NewDelivery } from "./delivery-store";
-import { dueFireTimes } from "./due-fire-times";
+import { dueFireTimes } from "@/server/core/cron/due-fire-times";
 
 /** The key of a schedule's firing: its planned instant, so one fire time is one delivery. */
 export const scheduleEventKey = (at: Date) => `schedule:${at.toISOString()}`;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { toIso } from "@/server/core/time";
-import { describeCron, nextFireTimes } from "./cron-schedule";
+import { describeCron, nextFireTimes } from "@/server/core/cron/cron-schedule";
 import type { AutomationRow } from "./automation-store";
 import type { DeliveryRow } from "./delivery-store";
 

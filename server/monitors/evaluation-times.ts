@@ -1,4 +1,4 @@
-import { dueFireTimes } from "@/server/automations";
+import { dueFireTimes } from "@/server/core/cron/due-fire-times";
 
 /** Monitors are evaluated on every minute of UTC: the automations' schedule, with this cron. */
 const EVERY_MINUTE = { cron: "* * * * *", timezone: "UTC" };

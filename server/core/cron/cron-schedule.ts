@@ -1,6 +1,6 @@
 import { Cron } from "croner";
-import cronstrue from "cronstrue";
 import { BadRequestError } from "@/server/core/errors";
+import { cronInWords } from "./cron-words";
 
 /** A cron expression in an IANA zone, checked: what the scheduler and the preview both use. */
 export interface CronSchedule {
@@ -10,7 +10,7 @@ export interface CronSchedule {
 
 /**
  * Compiled schedules by zone and expression. Parsing and the zone check cost about a millisecond,
- * and the monitors' pass asks for every monitor's next minute once a minute (1,000 monitors: a
+ * and the monitors' check pass asks for every monitor's next minute once a minute (1,000 monitors: a
  * second of CPU without this). A paused Cron only answers questions, so one serves every caller.
  */
 const compiled = new Map<string, Cron>();
@@ -75,8 +75,8 @@ export function nextFireTime(schedule: CronSchedule, after: Date): Date | null {
   return compile(schedule).nextRun(after);
 }
 
-/** "At 02:30 AM, Monday through Friday" (cronstrue), with the zone. */
+/** "At 02:30 AM, Monday through Friday" (`cronInWords`), with the zone. */
 export function describeCron(schedule: CronSchedule): string {
   compile(schedule);
-  return `${cronstrue.toString(schedule.cron, { verbose: false })} (${schedule.timezone})`;
+  return `${cronInWords(schedule.cron)} (${schedule.timezone})`;
 }
