@@ -1,0 +1,2 @@
+export { getHealth, type Health } from "./health";
+export { systemRoutes } from "./routes";
