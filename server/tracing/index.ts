@@ -19,7 +19,10 @@ export {
   type RollupGrain,
   type SpanSums,
 } from "./store/span-rollups";
+export { eraseUserRollups } from "./erase-user-rollups";
 export type { Amounts } from "./metrics";
 export { filteringToSql } from "./query/filtering";
 export { SqlParams } from "./query/sql-params";
 export { parseTimestamp, microsToIso } from "./timestamps";
+export { deleteSpansBefore, eraseTraces, tracesOfSessions, tracesOfUser } from "./erase-traces";
+export { traceOfRevisionSince } from "./revision-traces";

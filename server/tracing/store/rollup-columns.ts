@@ -1,0 +1,76 @@
+import type { SpanDimension } from "./span-facts";
+
+/**
+ * span_rollups' columns, written once: every statement that writes or reads the roll-ups (the
+ * ingest worker's upsert, the erase of a user's rows, analytics' readers through
+ * rollup-reads.ts) builds its column lists from these. `rollup-columns.test.ts` checks them
+ * against the table's schema (server/db/schema), the other place the table is declared.
+ * Each column comes with the array type the upsert passes it as (one array parameter per column).
+ */
+
+/** The primary key, in its order: project, grain, detail, bucket, root, trace type, the dimensions. */
+export const ROLLUP_KEY_COLUMNS = [
+  ["project_id", "uuid"],
+  ["grain", "text"],
+  ["detail", "int2"],
+  ["bucket", "timestamptz"],
+  ["root", "bool"],
+  ["trace_type", "text"],
+  ["agent", "text"],
+  ["model", "text"],
+  ["provider", "text"],
+  ["environment", "text"],
+  ["revision", "text"],
+  ["api_key", "text"],
+  ["user_id", "text"],
+] as const;
+
+/** The dimension columns of the key, by SPAN_DIMENSIONS name. */
+export const ROLLUP_DIMENSION_COLUMNS = {
+  agent: "agent",
+  model: "model",
+  provider: "provider",
+  environment: "environment",
+  revision: "revision",
+  api_key: "api_key",
+  user: "user_id",
+} as const satisfies Record<SpanDimension, (typeof ROLLUP_KEY_COLUMNS)[number][0]>;
+
+/** Sums added by plain addition (counts, and durations in milliseconds). */
+export const ROLLUP_SCALAR_COLUMNS = [
+  ["spans", "int8"],
+  ["errors", "int8"],
+  ["duration_ms", "float8"],
+  ["ttft_count", "int8"],
+  ["ttft_ms", "float8"],
+] as const;
+
+/**
+ * `{key: sum}` maps, summed key by key: the histograms (latency, ttft), a span's own tokens and
+ * costs, and a root's run totals (run_tokens, run_costs).
+ */
+export const ROLLUP_MAP_COLUMNS = [
+  ["latency", "jsonb"],
+  ["ttft", "jsonb"],
+  ["tokens", "jsonb"],
+  ["costs", "jsonb"],
+  ["run_tokens", "jsonb"],
+  ["run_costs", "jsonb"],
+] as const;
+
+export type RollupKeyColumn = (typeof ROLLUP_KEY_COLUMNS)[number][0];
+export type RollupScalarColumn = (typeof ROLLUP_SCALAR_COLUMNS)[number][0];
+export type RollupMapColumn = (typeof ROLLUP_MAP_COLUMNS)[number][0];
+
+/** Maps of counts (exact as doubles), merged by the worker as doubles. */
+export const ROLLUP_COUNT_MAPS = ["latency", "ttft", "tokens", "run_tokens"] as const satisfies RollupMapColumn[];
+/** Maps of costs, numeric in the table: merged by the worker in decimal, exactly as numeric adds. */
+export const ROLLUP_COST_MAPS = ["costs", "run_costs"] as const satisfies RollupMapColumn[];
+
+/** Every column, in the order the upsert passes them. */
+export const ROLLUP_COLUMNS = [...ROLLUP_KEY_COLUMNS, ...ROLLUP_SCALAR_COLUMNS, ...ROLLUP_MAP_COLUMNS] as const;
+
+/** The names of the scalar sums. */
+export const ROLLUP_SCALARS: readonly RollupScalarColumn[] = ROLLUP_SCALAR_COLUMNS.map(([c]) => c);
+/** The names of the maps. */
+export const ROLLUP_MAPS: readonly RollupMapColumn[] = ROLLUP_MAP_COLUMNS.map(([c]) => c);
