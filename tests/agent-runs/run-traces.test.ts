@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listApiKeys } from "@/server/auth";
 import { loadConfig } from "@/server/core/config";
-import { drainIngestQueue } from "@/server/tracing";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 import { spansOf } from "../helpers/run-trace";
+import { runsRecorded } from "../helpers/after-runs";
 
 const OPERATOR_KEY = "sk-operator-planted-0123456789";
 let app: TestApp;
@@ -34,16 +34,13 @@ interface SpanNode {
   spans?: Record<string, SpanNode> | SpanNode[];
 }
 
-/** The run's trace, once its spans went through the ingest queue (written after the response). */
+/** The run's trace, once its end is recorded and its spans went through the ingest queue (after the response). */
 async function traceOf(traceId: string): Promise<any> {
-  for (let i = 0; i < 50; i++) {
-    await drainIngestQueue(app.context);
-    const res = await app.call("GET", `/api/traces/${traceId}`, { key });
-    // An unknown trace is `{count: 0}`, as the reference answers.
-    if (res.status === 200 && res.body.count > 0) return res.body;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`trace ${traceId} never appeared`);
+  await runsRecorded(app.context);
+  const res = await app.call("GET", `/api/traces/${traceId}`, { key });
+  // An unknown trace is `{count: 0}`, as the reference answers.
+  expect(res.status === 200 && res.body.count > 0, `trace ${traceId}: ${JSON.stringify(res.body)}`).toBe(true);
+  return res.body;
 }
 
 const invoke = (body: unknown, headers: Record<string, string> = {}) =>

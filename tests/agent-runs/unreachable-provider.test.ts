@@ -1,7 +1,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
-import { drainIngestQueue } from "@/server/tracing";
+import { runsRecorded } from "../helpers/after-runs";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 
 let app: TestApp;
@@ -55,13 +55,9 @@ it("a provider that refuses the connection is reported as never reached, on the 
   expect(said).toContain(`127.0.0.1:${closedPort} refused the connection`);
 
   const traceId = res.headers.get("x-svc-trace-id")!;
-  let spans: any[] = [];
-  for (let i = 0; i < 50 && spans.length === 0; i++) {
-    await drainIngestQueue(app.context);
-    const trace = await app.call("GET", `/api/traces/${traceId}`, { key });
-    spans = trace.status === 200 && trace.body.count > 0 ? spansOf(trace.body) : [];
-    if (!spans.length) await new Promise((r) => setTimeout(r, 50));
-  }
+  await runsRecorded(app.context);
+  const trace = await app.call("GET", `/api/traces/${traceId}`, { key });
+  const spans: any[] = trace.status === 200 && trace.body.count > 0 ? spansOf(trace.body) : [];
   const root = spans.find((s) => s.span_name.startsWith("invoke_agent"));
   const chat = spans.find((s) => s.span_name.startsWith("chat "));
   for (const span of [root, chat]) {

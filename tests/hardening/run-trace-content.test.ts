@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
-import { drainIngestQueue } from "@/server/tracing";
+import { runsRecorded } from "../helpers/after-runs";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 
@@ -25,13 +25,10 @@ afterAll(async () => {
 });
 
 async function spanNamesOf(traceId: string): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    await drainIngestQueue(app.context);
-    const res = await app.call("GET", `/api/traces/${traceId}`, { key });
-    if (res.status === 200 && res.body.count > 0) return JSON.stringify(res.body);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`trace ${traceId} never appeared`);
+  await runsRecorded(app.context);
+  const res = await app.call("GET", `/api/traces/${traceId}`, { key });
+  expect(res.status === 200 && res.body.count > 0, `trace ${traceId}: ${JSON.stringify(res.body)}`).toBe(true);
+  return JSON.stringify(res.body);
 }
 
 it("a run whose message and tool output hold NUL and a lone surrogate is traced, its content made storable", async () => {

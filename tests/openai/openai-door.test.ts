@@ -3,7 +3,7 @@ import { generateText, streamText } from "ai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
-import { drainIngestQueue } from "@/server/tracing";
+import { runsRecorded } from "../helpers/after-runs";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
@@ -24,14 +24,13 @@ const agent = (agentsMd: string) => ({
 });
 const lastModelInput = () => JSON.stringify(model.requests.at(-1)!.body.input);
 
-/** A door run once its end is recorded (a moment after the answer's last byte). */
+/** A door run once its end is recorded (a moment after the answer's last byte: awaited). */
 async function endedRun(runId: string) {
-  for (let waited = 0; waited < 10_000; waited += 25) {
-    const res = await app.call("GET", `/services/agent/v0/runs/${runId}`, { key });
-    if (res.status === 200 && res.body.run.status !== "running") return res.body;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`run ${runId} never ended`);
+  await runsRecorded(app.context);
+  const res = await app.call("GET", `/services/agent/v0/runs/${runId}`, { key });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body.run.status).not.toBe("running");
+  return res.body;
 }
 
 beforeAll(async () => {
@@ -401,12 +400,9 @@ describe("every call is an agent run", () => {
       .create({ model: "greeter", messages: [{ role: "user", content: "trace me" }] })
       .withResponse();
     const traceId = response.headers.get("x-svc-trace-id")!;
-    let body: any;
-    for (let i = 0; i < 50 && !(body?.count > 0); i++) {
-      await drainIngestQueue(app.context);
-      body = (await app.call("GET", `/api/traces/${traceId}`, { key })).body;
-      if (!(body?.count > 0)) await new Promise((r) => setTimeout(r, 20));
-    }
+    await runsRecorded(app.context);
+    const body = (await app.call("GET", `/api/traces/${traceId}`, { key })).body;
+    expect(body?.count).toBeGreaterThan(0);
     const text = JSON.stringify(body);
     expect(text).toContain("invoke_agent greeter");
     expect(text).toContain("trace me");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runOfTrace } from "@/server/chat-sessions";
-import { drainIngestQueue } from "@/server/tracing";
+import { runsRecorded } from "../helpers/after-runs";
 import { HttpClient } from "../helpers/http-client";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
@@ -172,12 +172,10 @@ describe("a run read back from its trace", () => {
       .find((f) => f.type === "finish");
     const traceId = finish.messageMetadata.traceId as string;
 
-    let trace: Parameters<typeof runOfTrace>[0] | undefined;
-    for (let i = 0; i < 50 && !trace; i++) {
-      await drainIngestQueue(t.context);
-      trace = (await fresh.query("traces.get", { traceId })).data?.trace;
-      if (!trace) await new Promise((done) => setTimeout(done, 50));
-    }
+    await runsRecorded(t.context);
+    const trace: Parameters<typeof runOfTrace>[0] | undefined = (await fresh.query("traces.get", { traceId })).data
+      ?.trace;
+    expect(trace, `trace ${traceId}`).toBeDefined();
     const run = runOfTrace(trace!);
     expect(run).toMatchObject({
       traceId,

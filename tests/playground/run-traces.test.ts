@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { drainIngestQueue } from "@/server/tracing";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 import { HttpClient } from "../helpers/http-client";
+import { runsRecorded } from "../helpers/after-runs";
 
 let t: TestApp;
 let server: RunningServer;
@@ -42,15 +42,12 @@ async function chat(text: string): Promise<string> {
   return finish.messageMetadata.traceId;
 }
 
-/** The trace is recorded after the stream ends; wait for its queue row, then store it. */
+/** The trace is recorded after the stream ends: await the run's end, store its queued spans, read it. */
 async function ingest(traceId: string) {
-  for (let i = 0; i < 50; i++) {
-    await drainIngestQueue(t.context);
-    const found = await owner.query("traces.get", { traceId });
-    if (found.data?.count === 1) return found.data.trace;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`trace ${traceId} never arrived`);
+  await runsRecorded(t.context);
+  const found = await owner.query("traces.get", { traceId });
+  expect(found.data?.count, `trace ${traceId}: ${JSON.stringify(found)}`).toBe(1);
+  return found.data.trace;
 }
 
 beforeAll(async () => {

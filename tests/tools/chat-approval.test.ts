@@ -3,11 +3,11 @@ import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalRespons
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runOfTrace } from "@/server/chat-sessions";
 import { loadWorkspace } from "@/server/sandbox";
-import { drainIngestQueue } from "@/server/tracing";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 import { spansOf } from "../helpers/run-trace";
+import { runsRecorded } from "../helpers/after-runs";
 
 let app: TestApp;
 let live: RunningServer;
@@ -103,22 +103,11 @@ it("the AI SDK's Chat pauses on the approval request, addToolApprovalResponse re
 });
 
 it("the resumed turn's trace shows the approved call once, with its real input and output, as approved", async () => {
-  let body: any;
-  // A deadline, not a count of tries: under load the second root can take seconds to be ingested.
-  const deadline = Date.now() + 30_000;
-  while (!body && Date.now() < deadline) {
-    await drainIngestQueue(app.context);
-    const res = await app.call("GET", `/api/traces/${resumedTraceId}`, { key });
-    // Both runs of the lineage land in this trace, each when its turn ends: wait for the two roots.
-    const roots =
-      res.status === 200
-        ? spansOf<{ span_name: string; attributes?: any }>(res.body).filter((s) =>
-            s.span_name.startsWith("invoke_agent"),
-          )
-        : [];
-    if (roots.length >= 2) body = res.body;
-    else await new Promise((r) => setTimeout(r, 50));
-  }
+  // Both runs of the lineage land in this trace, each when its turn ends: await both ends.
+  await runsRecorded(app.context);
+  const res = await app.call("GET", `/api/traces/${resumedTraceId}`, { key });
+  expect(res.status).toBe(200);
+  const body = res.body;
   const spans = spansOf<{ span_name: string; attributes?: any }>(body);
   // The continuing run joins the paused run's trace: two model calls (the pause, the continuation);
   // the approval step is no model call.

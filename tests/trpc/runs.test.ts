@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "@/server/auth";
 import { createCaller, createContextFrom } from "@/server/trpc";
 import type { RunWire } from "@/server/agent-runs";
+import { runsRecorded } from "../helpers/after-runs";
 import { HttpClient } from "../helpers/http-client";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
@@ -180,13 +181,12 @@ describe("the playground's runs in an agent's list", () => {
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
   }
+  /** The agent's runs, once every run this process drives has recorded its end (awaited). */
   async function listed(id: string) {
-    for (let waited = 0; waited < 10_000; waited += 50) {
-      const { runs } = (await person.query("runs.list", { agentId: id })).data as { runs: RunWire[] };
-      if (runs.every((run) => run.status !== "running")) return runs;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error("a run never ended");
+    await runsRecorded(t.context);
+    const { runs } = (await person.query("runs.list", { agentId: id })).data as { runs: RunWire[] };
+    expect(runs.filter((run) => run.status === "running")).toEqual([]);
+    return runs;
   }
 
   it("lists the draft chat's runs (inline template, no agent id) beside the committed ones, by origin", async () => {

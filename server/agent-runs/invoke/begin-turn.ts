@@ -1,6 +1,7 @@
 import type { AppContext } from "@/server/core/app-context";
 import { harnessFor } from "../harnesses";
 import { recordRunTrace } from "../record-run-trace";
+import { trackDrivenRun } from "../runs/live-runs";
 import { notifyRunFinished } from "../run-listeners";
 import type { RunRecord, TurnInput } from "../run-types";
 import { startTurn, type TurnHandle } from "../start-turn";
@@ -29,13 +30,18 @@ export function beginTurn(
     throw error;
   }
   const turn = startTurn(harness, input, trace, { harnessKind: kind, signal });
-  void turn.record.then((turnRecord) => {
-    const record = runRecord ? runRecord(turnRecord) : turnRecord;
-    notifyRunFinished(record);
-    return recordRunTrace(app, record, [
-      ...(input.connection.apiKey ? [input.connection.apiKey] : []),
-      ...(input.secrets ?? []),
-    ]);
-  });
+  // The trace's write counts among the runs this process drives (drivenRunsEnded): a serverless
+  // host's after-work does not freeze before it, and a test awaits it instead of polling.
+  trackDrivenRun(
+    app.db,
+    turn.record.then((turnRecord) => {
+      const record = runRecord ? runRecord(turnRecord) : turnRecord;
+      notifyRunFinished(record);
+      return recordRunTrace(app, record, [
+        ...(input.connection.apiKey ? [input.connection.apiKey] : []),
+        ...(input.secrets ?? []),
+      ]);
+    }),
+  );
   return turn;
 }
