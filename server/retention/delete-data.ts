@@ -1,7 +1,9 @@
 import { recordAudit } from "@/server/audit";
+import { runsStartedBy } from "@/server/agent-runs";
+import { chatSessionsCreatedBy } from "@/server/chat-sessions";
 import type { Database } from "@/server/db";
-import { rawQuery } from "@/server/db";
 import { drainEvents } from "@/server/events";
+import { tracesOfUser } from "@/server/tracing";
 import { eraseData, type ErasureCounts } from "./erase-data";
 
 export interface DataDeletion {
@@ -31,27 +33,17 @@ export async function deleteChatSessionData(db: Database, projectId: string, ses
 export async function deleteUserData(db: Database, projectId: string, userId: string): Promise<DataDeletion> {
   await drainEvents(db);
   return db.transaction(async (tx) => {
-    const sessions = await rawQuery<{ id: string }>(
-      tx,
-      `select id from chat_sessions where project_id = $1 and created_by::text = $2
-       union select session_id from agent_runs where project_id = $1 and request->'principal'->>'userId' = $2
-       union select session_id from spans where project_id = $1 and user_id = $2 and session_id is not null`,
-      [projectId, userId],
-    );
-    const runs = await rawQuery<{ id: string }>(
-      tx,
-      `select id from agent_runs where project_id = $1 and request->'principal'->>'userId' = $2`,
-      [projectId, userId],
-    );
-    const traces = await rawQuery<{ id: string }>(
-      tx,
-      `select distinct trace_id::text as id from spans where project_id = $1 and user_id = $2`,
-      [projectId, userId],
-    );
+    const runs = await runsStartedBy(tx, projectId, userId);
+    const traces = await tracesOfUser(tx, projectId, userId);
+    const sessions = new Set([
+      ...(await chatSessionsCreatedBy(tx, projectId, userId)),
+      ...runs.sessionIds,
+      ...traces.sessionIds,
+    ]);
     const deleted = await eraseData(tx, projectId, {
-      sessionIds: sessions.map((s) => s.id),
-      runIds: runs.map((r) => r.id),
-      traceIds: traces.map((t) => t.id),
+      sessionIds: [...sessions],
+      runIds: runs.runIds,
+      traceIds: traces.traceIds,
       userId,
     });
     return audited(tx, projectId, { type: "user", id: userId }, deleted);

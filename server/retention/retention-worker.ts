@@ -35,9 +35,9 @@ export async function retentionPass(
   const now = app.now().getTime();
   let deleted = 0;
   for (const { project_id: projectId, days } of projects) {
-    const cutoff = new Date(now - days * DAY_MS).toISOString();
+    const cutoff = new Date(now - days * DAY_MS);
     for (const step of kind.steps) {
-      const [{ n }] = await rawQuery<{ n: number }>(app.db, step, [projectId, cutoff, batch]);
+      const n = await step(app.db, projectId, cutoff, batch);
       deleted += n;
       if (n > 0) break;
     }

@@ -110,6 +110,20 @@ describe("deleting a chat session's data", () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const deleted = r.body.data_deletion.deleted;
     expect(r.body.data_deletion.target).toEqual({ type: "chat_session", id: doomed });
+    // The answer names every kind, in this order (each owning area erases its own rows).
+    expect(Object.keys(deleted)).toEqual([
+      "spans",
+      "queued_span_uploads",
+      "run_event_batches",
+      "runs",
+      "chat_sessions",
+      "tool_approvals",
+      "sandbox_workspaces",
+      "openai_responses",
+      "events",
+      "webhook_deliveries",
+      "automation_firings_cleared",
+    ]);
     expect(deleted).toMatchObject({ chat_sessions: 1, runs: 2 });
     expect(deleted.spans).toBeGreaterThan(0);
     expect(deleted.run_event_batches).toBeGreaterThan(0);
@@ -193,7 +207,8 @@ describe("deleting a user's data", () => {
 
     const r = await t.call("POST", "/api/retention/delete-user", { key, body: { user_id: "end-user-42" } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body.data_deletion.deleted).toMatchObject({ spans: 2, runs: 0, chat_sessions: 0 });
+    // The user's trace is one roll-up row per grain (quarter, hour, day).
+    expect(r.body.data_deletion.deleted).toMatchObject({ spans: 2, runs: 0, chat_sessions: 0, analytics_rollups: 3 });
     expect(await tablesHolding(`${MARK}-trace-161`)).toEqual({});
     expect(await tablesHolding(`${MARK}-trace-162`)).toEqual({});
     expect(await tablesHolding(`${MARK}-trace-163`)).toEqual({ spans: 1 });

@@ -1,0 +1,49 @@
+import { rawQuery, type Database } from "@/server/db";
+
+/**
+ * Retention by age of evaluation contents (server/retention calls these through this area's
+ * index.ts): the results and scenarios (inputs, outputs) of finished evaluations created before
+ * `before`; the evaluation and its summary metrics stay, so a deploy rule's evidence and the
+ * history of scores remain. Results go first (children first, so no cascade deletes an unbounded
+ * number of rows). Each deletes at most `limit` rows of one project, skipping rows a writer holds
+ * (FOR UPDATE SKIP LOCKED), and returns the count.
+ */
+const UNFINISHED = `('pending', 'queued', 'running')`;
+
+export async function deleteFinishedResultsBefore(
+  db: Database,
+  projectId: string,
+  before: Date,
+  limit: number,
+): Promise<number> {
+  const [{ n }] = await rawQuery<{ n: number }>(
+    db,
+    `with deleted as (delete from evaluation_results where id in (
+        select res.id from evaluation_runs r join evaluation_results res on res.run_id = r.id
+        where r.project_id = $1 and r.created_at < $2 and r.status not in ${UNFINISHED}
+        limit $3 for update of res skip locked) returning 1)
+     select count(*)::int as n from deleted`,
+    [projectId, before.toISOString(), limit],
+  );
+  return n;
+}
+
+/** The scenarios left without results (deleteFinishedResultsBefore goes first). */
+export async function deleteFinishedScenariosBefore(
+  db: Database,
+  projectId: string,
+  before: Date,
+  limit: number,
+): Promise<number> {
+  const [{ n }] = await rawQuery<{ n: number }>(
+    db,
+    `with deleted as (delete from evaluation_scenarios where id in (
+        select s.id from evaluation_runs r join evaluation_scenarios s on s.run_id = r.id
+        where r.project_id = $1 and r.created_at < $2 and r.status not in ${UNFINISHED}
+          and not exists (select 1 from evaluation_results res where res.scenario_id = s.id)
+        limit $3 for update of s skip locked) returning 1)
+     select count(*)::int as n from deleted`,
+    [projectId, before.toISOString(), limit],
+  );
+  return n;
+}

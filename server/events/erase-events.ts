@@ -1,0 +1,57 @@
+import { rawQuery, type Database, type Executor } from "@/server/db";
+
+/**
+ * Erasing events, for a deletion request and for retention by age (server/retention calls these
+ * through this area's index.ts; the table is this area's).
+ */
+
+/**
+ * Deletes the events naming one of the sessions, runs or traces (`session_id`, `run_id`,
+ * `parent_run_id`, `continues_run_id`, `trace_id`, `trace_ids`: run ends, trace reads), in the
+ * caller's transaction. Trace ids are stored (dashed) ids; events name them in their wire form.
+ * Returns the ids deleted, so what carries their payloads (webhook deliveries) can go with them.
+ */
+export async function eraseEventsNaming(
+  tx: Executor,
+  projectId: string,
+  named: { sessionIds: string[]; runIds: string[]; traceIds: string[] },
+): Promise<string[]> {
+  const wireTraceIds = named.traceIds.map((t) => t.replaceAll("-", ""));
+  const rows = await rawQuery<{ id: string }>(
+    tx,
+    `delete from events where project_id = $1 and (
+       attributes->>'session_id' = any($2::text[])
+       or attributes->>'run_id' = any($3::text[]) or attributes->>'parent_run_id' = any($3::text[])
+       or attributes->>'continues_run_id' = any($3::text[])
+       or attributes->>'trace_id' = any($4::text[]) or coalesce(attributes->'trace_ids', '[]'::jsonb) ?| $4::text[])
+     returning id`,
+    [projectId, named.sessionIds, named.runIds, wireTraceIds],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** The least UUIDv7 minted at `$2` or later: ids below it were minted before. */
+const ID_FLOOR = `(lpad(to_hex((extract(epoch from $2::timestamptz) * 1000)::bigint), 12, '0') || repeat('0', 20))::uuid`;
+
+/**
+ * Retention by age: at most `limit` events of the project minted before `before`, oldest first.
+ * Ids are UUIDv7, so "older than" is an id range on the project's index. An event not yet fanned
+ * out is kept (its webhooks are still owed). Skips rows a writer holds (FOR UPDATE SKIP LOCKED).
+ * Returns the count.
+ */
+export async function deleteFannedOutEventsBefore(
+  db: Database,
+  projectId: string,
+  before: Date,
+  limit: number,
+): Promise<number> {
+  const [{ n }] = await rawQuery<{ n: number }>(
+    db,
+    `with deleted as (delete from events where id in (
+        select id from events where project_id = $1 and id < ${ID_FLOOR} and fanned_out_at is not null
+        order by id limit $3 for update skip locked) returning 1)
+     select count(*)::int as n from deleted`,
+    [projectId, before.toISOString(), limit],
+  );
+  return n;
+}

@@ -1,0 +1,43 @@
+import { rawQuery, type Database, type Executor } from "@/server/db";
+
+/**
+ * Erasing webhook deliveries (they carry their event's payload), for a deletion request and for
+ * retention by age (server/retention calls these through this area's index.ts; the table is
+ * this area's).
+ */
+
+/** Deletes the webhook deliveries of the events, in the caller's transaction. Returns the rows deleted. */
+export async function eraseWebhookDeliveriesOf(tx: Executor, projectId: string, eventIds: string[]): Promise<number> {
+  const [{ n }] = await rawQuery<{ n: number }>(
+    tx,
+    `with hit as (delete from webhook_deliveries where project_id = $1 and event_id = any($2::uuid[]) returning 1)
+     select count(*)::int as n from hit`,
+    [projectId, eventIds],
+  );
+  return n;
+}
+
+/** The least UUIDv7 minted at `$2` or later: ids below it were minted before. */
+const ID_FLOOR = `(lpad(to_hex((extract(epoch from $2::timestamptz) * 1000)::bigint), 12, '0') || repeat('0', 20))::uuid`;
+
+/**
+ * Retention by age: at most `limit` settled (not `pending`) webhook deliveries of the project
+ * made before `before` (their UUIDv7 id), oldest first, skipping rows a writer holds (FOR UPDATE
+ * SKIP LOCKED). Returns the count.
+ */
+export async function deleteSettledWebhookDeliveriesBefore(
+  db: Database,
+  projectId: string,
+  before: Date,
+  limit: number,
+): Promise<number> {
+  const [{ n }] = await rawQuery<{ n: number }>(
+    db,
+    `with deleted as (delete from webhook_deliveries where id in (
+        select id from webhook_deliveries where project_id = $1 and id < ${ID_FLOOR} and status <> 'pending'
+        order by id limit $3 for update skip locked) returning 1)
+     select count(*)::int as n from deleted`,
+    [projectId, before.toISOString(), limit],
+  );
+  return n;
+}
