@@ -44,3 +44,12 @@ export { listRuns, RUN_ORIGINS, RUN_STATUSES, type RunOrigin, type RunStatus } f
 export { driveRun } from "./runs/drive-run";
 export { cancelRun } from "./runs/cancel-run";
 export { runToWire, type RunWire } from "./runs/run-wire";
+export {
+  deleteRunLogsBefore,
+  deleteRunsBefore,
+  eraseRuns,
+  runsLinkedTo,
+  runsStartedBy,
+  type LinkedRuns,
+} from "./runs/erase-runs";
+export { eraseToolApprovals } from "./permissions/erase-approvals";

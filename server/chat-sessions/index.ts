@@ -2,3 +2,4 @@ export { saveChatSessionSchema, sessionIdSchema, type SaveChatSessionInput } fro
 export { findChatSession, listChatSessions, saveChatSession, type ChatSessionRow } from "./chat-sessions";
 export { sessionTitle } from "./session-title";
 export { runOfTrace, uiMessagesFromGenAi, type TraceRun } from "@/shared/trace-messages";
+export { chatSessionsCreatedBy, deleteChatSessionsBefore, eraseChatSessions } from "./erase-chat-sessions";

@@ -23,3 +23,4 @@ export { compareRuns } from "./compare/compare-runs";
 export { tryEvaluator, type EvaluatorTrial } from "./execution/try-evaluator";
 export { evaluateRevisions, latestEvaluationsOfRevisions } from "./simple/evaluate-revisions";
 export { refreshLiveRuns } from "./execution/live-refresh";
+export { deleteFinishedResultsBefore, deleteFinishedScenariosBefore } from "./store/erase-results";

@@ -5,3 +5,4 @@ export { restoreWorkspace, snapshotWorkspace, WORKSPACE_ROOT, type SnapshotEntry
 export { loadWorkspace, saveWorkspace, type WorkspaceLimits } from "./workspace-store";
 export { sandboxBoundary, type SandboxBoundary } from "./sandbox-network";
 export { sandboxForSession, type SessionSandboxContext } from "./sandbox-for-session";
+export { eraseSessionWorkspaces } from "./erase-workspaces";

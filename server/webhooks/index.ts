@@ -18,3 +18,4 @@ export { deliveryToWire, subscriptionToWire } from "./wire";
 export { testDraftSubscription, testSavedSubscription } from "./test-send";
 export { deleteSubscription, replaceSubscription, setSubscriptionActive } from "./subscriptions";
 export { subscriptionInputSchema } from "./subscription-input";
+export { deleteSettledWebhookDeliveriesBefore, eraseWebhookDeliveriesOf } from "./erase-deliveries";
