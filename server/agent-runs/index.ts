@@ -40,7 +40,8 @@ export { nodeRuntime, pythonProgram, pythonRuntime, PYTHON_HEAP_MB, RESULT_MARKE
 export { recordRunTrace } from "./record-run-trace";
 export { runSweepWorker } from "./runs/run-sweep";
 export { drivenRunsEnded } from "./runs/live-runs";
-export { listRuns, RUN_ORIGINS, RUN_STATUSES, type RunOrigin, type RunStatus } from "./runs/run-store";
+export { RUN_ORIGINS, RUN_STATUSES, type RunOrigin, type RunStatus } from "./runs/run-store";
+export { listRuns } from "./runs/run-queries";
 export { driveRun } from "./runs/drive-run";
 export { cancelRun } from "./runs/cancel-run";
 export { runToWire, type RunWire } from "./runs/run-wire";

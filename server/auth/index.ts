@@ -26,3 +26,4 @@ export { hasRole, isProjectRole, PROJECT_ROLES, requireRole, type ProjectRole } 
 export { resolveSession, selectProject, type PlaygroundSession, type SessionUser } from "./session";
 export { acceptInvite, createOwnerAccount, credentialsSchema, ownerExists, signUp, type Credentials } from "./sign-up";
 export { apiKeyToWire, createApiKeyInput } from "./wire";
+export { projectExistsLocked, projectExistsLockedSql } from "./project-lock";

@@ -8,6 +8,8 @@ import { createRouter, type Authenticators, type RequestHandler } from "@/server
 import { webIncoming } from "@/server/http/web-incoming";
 import { writeReply } from "@/server/http/write-reply";
 import { bearerAsApiKey, openAiErrorReply, openAiRoutes } from "@/server/openai-compat";
+import { useEventTakers } from "@/server/events";
+import { webhookTakers } from "@/server/webhooks";
 import { queuesWork, workAfterResponse, type AfterResponse } from "./after-response";
 import { isOpenAiPath } from "./front";
 import { allRoutes } from "./route-table";
@@ -32,6 +34,8 @@ const authenticators: Authenticators = {
  * response has closed, or through the web door's `after`.
  */
 export function createApiDoors(app: AppContext): { web: WebDoor; node: NodeRequestHandler } {
+  // The outbox sits below webhooks: told who takes its events, it writes the read events nobody takes fanned out.
+  useEventTakers(app.db, webhookTakers);
   const api = createRouter(allRoutes, app, authenticators);
   // The OpenAI-compatible door: its own route table, OpenAI's error shape, `Bearer` keys.
   const openAi = createRouter(openAiRoutes, app, authenticators, {

@@ -3,3 +3,4 @@ export { findChatSession, listChatSessions, saveChatSession, type ChatSessionRow
 export { sessionTitle } from "./session-title";
 export { runOfTrace, uiMessagesFromGenAi, type TraceRun } from "@/shared/trace-messages";
 export { chatSessionsCreatedBy, deleteChatSessionsBefore, eraseChatSessions } from "./erase-chat-sessions";
+export { sessionIdsOfAgent } from "./agent-sessions";

@@ -1,8 +1,9 @@
-import { eq, is, sql } from "drizzle-orm";
+import { is, sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { newId } from "@/server/core/ids";
 import { jsonPlaceholder, preparedQuery, timestampPlaceholder, type Database, type Executor } from "@/server/db";
-import { events, projects } from "@/server/db/schema";
+import { projectExistsLocked } from "@/server/auth";
+import { events } from "@/server/db/schema";
 import { eventBatcherFor } from "./insert-batcher";
 import { notifyEventsWritten } from "./notify";
 
@@ -34,27 +35,18 @@ function attributesJson(attributes: NewEvent["attributes"]): string {
 const p = (name: string) => sql.placeholder(name);
 /**
  * The insert of an event in its change's transaction, built once (see server/db/prepared.ts). It
- * takes its values from the project's row, locked `FOR KEY SHARE` as a foreign key's check would
- * lock it (the table has none; see server/events/README.md): no event for a project that does not
- * exist, and a project's delete waits for this transaction, then deletes the event with it.
+ * writes only when the project's row exists, and locks that row `FOR KEY SHARE` as a foreign key's
+ * check would lock it (the table has none; see server/events/README.md): no event for a project
+ * that does not exist, and a project's delete waits for this transaction, then deletes the event
+ * with it. The values are in the order of the table's columns.
  */
 export const insertEvent = (db: Executor) =>
   db
     .insert(events)
     .select(
-      db
-        .select({
-          id: sql`${p("id")}::uuid`.as("id"),
-          projectId: projects.id,
-          eventType: sql`${p("eventType")}::text`.as("event_type"),
-          timestamp: sql`${timestampPlaceholder("timestamp")}`.as("timestamp"),
-          createdAt: sql`${timestampPlaceholder("timestamp")}`.as("created_at"),
-          attributes: sql`${jsonPlaceholder("attributes")}`.as("attributes"),
-          fannedOutAt: sql`null::timestamptz`.as("fanned_out_at"),
-        })
-        .from(projects)
-        .where(eq(projects.id, p("projectId")))
-        .for("key share"),
+      sql`select ${p("id")}::uuid, ${p("projectId")}::uuid, ${p("eventType")}::text, ${timestampPlaceholder("timestamp")},
+        ${timestampPlaceholder("timestamp")}, ${jsonPlaceholder("attributes")}, null::timestamptz
+        where ${projectExistsLocked(sql`${p("projectId")}::uuid`)}`,
     )
     .returning({ id: events.id });
 

@@ -1,7 +1,9 @@
 import { EVENTS_CHANNEL } from "./notify";
 import { logger } from "@/server/core/logger";
 import { processWide } from "@/server/core/process-wide";
+import { projectExistsLockedSql } from "@/server/auth";
 import { rawQuery, type Database } from "@/server/db";
+import { eventTakersOf, type EventTakers } from "./event-takers";
 
 /** A queued event: its attributes already JSON (server/events/emit.ts serialises them). */
 export interface QueuedEvent {
@@ -17,30 +19,26 @@ const FLUSH_DELAY_MS = 10;
 const MAX_BATCH = 1000;
 
 /**
- * One statement for any number of rows, prepared once: the SQL never changes with the batch size
- * (building a multi-row insert per batch cost more than the insert itself). Rows that share their
- * project, type and attributes (every retrieve of one cached answer by one key) travel as one
- * group, JSON the database parses once, and each row as its id, time and group number in three
- * arrays: parsing every row's attributes cost the database a third of its work per read event. A
- * read event no active webhook subscription of its project takes is written already fanned out
- * (fan-out would only mark it), decided once per group, and the fan-out worker is woken in the
- * same statement only when a row is left for it: under a stream of retrieves, a fan-out
- * transaction per batch and the update of every event row cost as much as the retrieves' own work.
- * Each group locks its project `FOR KEY SHARE`, the check a foreign key would make per row (see
- * server/events/README.md); the rows of a project deleted meanwhile are not written.
+ * One statement for any number of rows, prepared once per database: the SQL never changes with the
+ * batch size (building a multi-row insert per batch cost more than the insert itself). Rows that
+ * share their project, type and attributes (every retrieve of one cached answer by one key) travel
+ * as one group, JSON the database parses once, and each row as its id, time and group number in
+ * three arrays: parsing every row's attributes cost the database a third of its work per read
+ * event. A read event nobody takes (`takers`: webhooks' active subscriptions, given by the
+ * composition root, see event-takers.ts) is written already fanned out (fan-out would only mark
+ * it), decided once per group, and the fan-out worker is woken in the same statement only when a
+ * row is left for it: under a stream of retrieves, a fan-out transaction per batch and the update
+ * of every event row cost as much as the retrieves' own work. Each group locks its project
+ * `FOR KEY SHARE`, the check a foreign key would make per row (see server/events/README.md); the
+ * rows of a project deleted meanwhile are not written.
  */
-const INSERT_ROWS_SQL = `
+function insertRowsSql(takers: EventTakers): string {
+  return `
 with g as materialized (
-  select g.n, g.project_id, g.event_type, g.attributes,
-    exists (
-      select 1 from webhook_subscriptions s
-      where s.project_id = g.project_id and s.is_active
-        and (s.event_types is null or jsonb_typeof(s.event_types) = 'null' or s.event_types @> to_jsonb(g.event_type))
-    ) as subscribed
+  select g.n, g.project_id, g.event_type, g.attributes, ${takers("g.project_id", "g.event_type")} as subscribed
   from rows from (jsonb_to_recordset($1::text::jsonb) as (project_id uuid, event_type text, attributes jsonb))
     with ordinality as g(project_id, event_type, attributes, n)
-  join projects p on p.id = g.project_id
-  for key share of p
+  where ${projectExistsLockedSql("g.project_id")}
 ), written as (
   insert into events (id, project_id, event_type, "timestamp", created_at, attributes, fanned_out_at)
   select r.id, g.project_id, g.event_type, r.at, r.at, g.attributes, case when g.subscribed then null else r.at end
@@ -51,6 +49,7 @@ with g as materialized (
   returning fanned_out_at
 )
 select pg_notify('${EVENTS_CHANNEL}', '') from written where fanned_out_at is null limit 1`;
+}
 
 interface Group {
   n: number;
@@ -166,8 +165,13 @@ class InsertBatcher {
     }
   }
 
+  /** The statement for the takers the database's outbox has now (the composition root may set them late). */
+  private statement: { takers: EventTakers; sql: string } | undefined;
+
   private async write(rows: QueuedEvent[]): Promise<void> {
-    await rawQuery(this.db, INSERT_ROWS_SQL, batchParams(rows));
+    const takers = eventTakersOf(this.db);
+    if (this.statement?.takers !== takers) this.statement = { takers, sql: insertRowsSql(takers) };
+    await rawQuery(this.db, this.statement.sql, batchParams(rows));
   }
 }
 

@@ -1,54 +1,17 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { rawQuery, type Database } from "@/server/db";
-import { events, webhookDeliveries, webhookSubscriptions } from "@/server/db/schema";
+import type { Database } from "@/server/db";
+import { webhookDeliveries, webhookSubscriptions } from "@/server/db/schema";
+import { claimEventsToFanOut } from "@/server/events";
 import { DELIVERIES_CHANNEL } from "./channels";
 import { TESTED_EVENT_TYPE } from "./contract";
 import { deliveryIdFor } from "./delivery-id";
+import { webhookTakers } from "./event-takers";
 import { buildPayload } from "./payload";
 import { redactForStorage } from "@/server/redaction";
 
 export interface FanOutResult {
   events: number;
   deliveries: number;
-}
-
-type EventRow = typeof events.$inferSelect;
-
-/**
- * Claims up to $1 events not yet fanned out (FOR UPDATE SKIP LOCKED, so concurrent workers take
- * disjoint events) and marks them in one statement, saying of each whether its project has an
- * active subscription. Most events (reads, projects without webhooks) need nothing more, so the
- * common pass is this one prepared statement in its transaction.
- */
-const CLAIM_SQL = `
-with claimed as (
-  update events set fanned_out_at = $2::timestamptz
-  where id in (select id from events where fanned_out_at is null order by id limit $1::int for update skip locked)
-  returning id, project_id, event_type, "timestamp", created_at, attributes
-)
-select c.*, exists (select 1 from webhook_subscriptions s where s.project_id = c.project_id and s.is_active) as subscribed
-from claimed c order by c.id`;
-
-interface ClaimedRow {
-  id: string;
-  project_id: string;
-  event_type: string;
-  timestamp: unknown;
-  created_at: unknown;
-  attributes: unknown;
-  subscribed: boolean;
-}
-
-function toEvent(row: ClaimedRow, now: Date): EventRow {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    eventType: row.event_type,
-    timestamp: events.timestamp.mapFromDriverValue(row.timestamp as string) as Date,
-    createdAt: events.createdAt.mapFromDriverValue(row.created_at as string) as Date,
-    attributes: events.attributes.mapFromDriverValue(row.attributes) as Record<string, unknown>,
-    fannedOutAt: now,
-  };
 }
 
 /**
@@ -58,9 +21,9 @@ function toEvent(row: ClaimedRow, now: Date): EventRow {
  */
 export async function fanOutEvents(db: Database, limit = 500, now = new Date()): Promise<FanOutResult> {
   return db.transaction(async (tx) => {
-    const claimedRows = await rawQuery<ClaimedRow>(tx, CLAIM_SQL, [limit, now.toISOString()]);
-    const claimed = claimedRows.filter((row) => row.subscribed).map((row) => toEvent(row, now));
-    if (claimed.length === 0) return { events: claimedRows.length, deliveries: 0 };
+    // Claimed and marked in one statement; only the events a subscription takes need more.
+    const { claimed: count, taken: claimed } = await claimEventsToFanOut(tx, limit, now, webhookTakers);
+    if (claimed.length === 0) return { events: count, deliveries: 0 };
 
     const projectIds = [...new Set(claimed.map((e) => e.projectId))];
     const subscriptions = await tx
@@ -105,6 +68,6 @@ export async function fanOutEvents(db: Database, limit = 500, now = new Date()):
       created += inserted.length;
     }
     if (created > 0) await tx.execute(sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`);
-    return { events: claimedRows.length, deliveries: created };
+    return { events: count, deliveries: created };
   });
 }

@@ -19,3 +19,4 @@ export { testDraftSubscription, testSavedSubscription } from "./test-send";
 export { deleteSubscription, replaceSubscription, setSubscriptionActive } from "./subscriptions";
 export { subscriptionInputSchema } from "./subscription-input";
 export { deleteSettledWebhookDeliveriesBefore, eraseWebhookDeliveriesOf } from "./erase-deliveries";
+export { webhookTakers } from "./event-takers";

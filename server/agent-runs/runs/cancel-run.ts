@@ -2,7 +2,9 @@ import type { AppContext } from "@/server/core/app-context";
 import { NotFoundError } from "@/server/core/errors";
 import type { Database } from "@/server/db";
 import { liveRunsOf } from "./live-runs";
-import { findAgentRun, findAgentRunSoon, requestCancel, runStatus, type AgentRunRow } from "./run-store";
+import { requestCancel } from "./run-lease";
+import { findAgentRun, findAgentRunSoon, runStatus } from "./run-queries";
+import type { AgentRunRow } from "./run-store";
 import { noticeRun, onRunNotice, RUN_CANCEL_CHANNEL, RUN_EVENTS_CHANNEL } from "./run-wakeups";
 
 /** How long a cancel waits for the run to record its end before answering with the run as it is. */

@@ -4,7 +4,8 @@ import type { NativeEvent } from "@/server/streams";
 import type { TurnHandle } from "../start-turn";
 import { EventLogWriter } from "./event-log";
 import { liveRunsOf, liveSessionKey, liveSessionsOf, PROCESS_LEASE_OWNER, trackDrivenRun } from "./live-runs";
-import { renewLease, type NewRun } from "./run-store";
+import { renewLease } from "./run-lease";
+import type { NewRun } from "./run-store";
 import { onRunNotice, RUN_CANCEL_CHANNEL } from "./run-wakeups";
 
 export interface DriveOptions {

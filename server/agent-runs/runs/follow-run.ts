@@ -1,6 +1,6 @@
 import type { Database } from "@/server/db";
 import type { NativeEvent } from "@/server/streams";
-import { readRunEvents, runStatus } from "./run-store";
+import { readRunEvents, runStatus } from "./run-queries";
 import { onRunNotice, RUN_EVENTS_CHANNEL } from "./run-wakeups";
 
 export interface LoggedEvent {

@@ -9,7 +9,8 @@ import {
 } from "@/server/streams";
 import { followRun } from "./follow-run";
 import { liveSessionKey, liveSessionsOf } from "./live-runs";
-import { activeRunOfSession, findAgentRunSoon, type AgentRunRow } from "./run-store";
+import { activeRunOfSession, findAgentRunSoon } from "./run-queries";
+import type { AgentRunRow } from "./run-store";
 
 /**
  * A run's events from its event log, then live until it ends, in any transport and format:

@@ -3,7 +3,8 @@ import { NotFoundError } from "@/server/core/errors";
 import { defineRoute } from "@/server/http/route";
 import { SESSION_ID } from "../invoke/invoke-request";
 import { cancelRun } from "./cancel-run";
-import { readRunEvents, findAgentRunSoon, listRuns, RUN_ORIGINS, RUN_STATUSES } from "./run-store";
+import { readRunEvents, findAgentRunSoon, listRuns } from "./run-queries";
+import { RUN_ORIGINS, RUN_STATUSES } from "./run-store";
 import { resumeChatResponse, runEventsResponse } from "./replay-run";
 import { runDetail, runDetailSchema, runListSchema, runToWire, runWireSchema } from "./run-wire";
 

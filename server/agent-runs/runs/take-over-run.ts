@@ -10,7 +10,8 @@ import type { RunAgent } from "../run-agent";
 import type { TurnInput } from "../run-types";
 import { driveRun } from "./drive-run";
 import { PROCESS_LEASE_OWNER } from "./live-runs";
-import { endRun, readRunEvents, type RunOrigin, type RunRequest, type AgentRunRow } from "./run-store";
+import { readRunEvents } from "./run-queries";
+import { endRun, type RunOrigin, type RunRequest, type AgentRunRow } from "./run-store";
 import {
   messagesOfEvents,
   planTakeover,

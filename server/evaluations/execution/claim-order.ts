@@ -25,11 +25,11 @@ with active as (
       where c.run_id = r.id and c.status = 'running' and c.lease_until >= $1::timestamptz) as leased
   from evaluation_runs r
   where r.status = 'running' and r.flags @> '{"is_active": true}' and not r.flags @> '{"is_closed": true}'
-), projects as (
+), by_project as (
   select project_id, sum(leased) as leased, max(served_at) as served_at from active group by project_id
 )
 select a.id::text as id, a.batch - a.leased as room
-from active a join projects p on p.project_id = a.project_id
+from active a join by_project p on p.project_id = a.project_id
 where a.leased < a.batch and (
   exists (select 1 from evaluation_results c
     where c.run_id = a.id and c.status = 'queued' and c.due_at <= $1::timestamptz)

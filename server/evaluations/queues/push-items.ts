@@ -1,8 +1,9 @@
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import type { Database, Executor } from "@/server/db";
-import { evaluationResults, evaluationRuns, testcases } from "@/server/db/schema";
+import { evaluationResults, evaluationRuns } from "@/server/db/schema";
 import { storedTraceId } from "@/server/tracing";
+import { findTestcases } from "@/server/versioning";
 import { ClosedRunError } from "../model/closed-run-error";
 import { readRunData } from "../model/run-data";
 import type { EvaluationRunRow } from "../model/rows";
@@ -84,10 +85,7 @@ async function knownIds(
 
 async function testcaseItems(tx: Executor, projectId: string, ids: string[]): Promise<SourceItem[]> {
   if (ids.length === 0) return [];
-  const rows = await tx
-    .select({ id: testcases.id, data: testcases.data })
-    .from(testcases)
-    .where(and(eq(testcases.projectId, projectId), inArray(testcases.id, ids)));
+  const rows = await findTestcases(tx, projectId, ids);
   const byId = new Map(rows.map((row) => [row.id, row]));
   const missing = ids.filter((id) => !byId.has(id));
   if (missing.length)
