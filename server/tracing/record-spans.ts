@@ -1,6 +1,6 @@
 import { loadConfig, type TracingConfig } from "@/server/core/config";
 import type { Database } from "@/server/db";
-import { isObject } from "./attributes";
+import { maskSecretValuesDeep, REDACTED_SECRET } from "@/server/redaction";
 import { acceptSpans } from "./ingest/accept";
 import { parseTracingRequest } from "./parse-request";
 import type { DroppedSpan } from "./span-record";
@@ -53,8 +53,6 @@ export interface RecordSpansResult {
   dropped: DroppedSpan[];
 }
 
-const REDACTED = "[REDACTED]";
-
 /**
  * Records spans through the same durable path as `POST /api/tracing/spans/ingest`: parsed and
  * normalised the same way, written in one committed insert into the ingest queue, then stored
@@ -72,41 +70,11 @@ export async function recordSpans(
 ): Promise<RecordSpansResult> {
   const config = options.config ?? loadConfig().tracing;
   const secrets = (options.redact ?? []).filter((s) => typeof s === "string" && s.length >= 4);
-  const input = secrets.length > 0 ? (redact(spans, secrets) as SpanInput[]) : spans;
+  const input = secrets.length > 0 ? (maskSecretValuesDeep(spans, secrets, REDACTED_SECRET) as SpanInput[]) : spans;
   const parsed = parseTracingRequest({ spans: input });
   const accepted = await acceptSpans(db, { ...config, maxBacklogSpans: Number.POSITIVE_INFINITY }, projectId, parsed, {
     rollups: options.rollups,
     apiKeyId: options.apiKeyId,
   });
   return { count: accepted.spans.length, dropped: accepted.dropped };
-}
-
-/**
- * `value` with every secret replaced, in keys as in values. Only what holds a secret is copied
- * (it runs on every agent run's spans, which almost never hold one); the rest is shared.
- */
-export function redact(value: unknown, secrets: string[]): unknown {
-  if (typeof value === "string")
-    return secrets.some((secret) => value.includes(secret))
-      ? secrets.reduce((s, secret) => s.split(secret).join(REDACTED), value)
-      : value;
-  if (Array.isArray(value)) {
-    let copy: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const redacted = redact(value[i], secrets);
-      if (redacted !== value[i]) (copy ??= value.slice())[i] = redacted;
-    }
-    return copy ?? value;
-  }
-  if (isObject(value)) {
-    let changed = false;
-    const entries = Object.entries(value).map(([k, v]) => {
-      const key = redact(k, secrets) as string;
-      const redacted = redact(v, secrets);
-      if (key !== k || redacted !== v) changed = true;
-      return [key, redacted] as const;
-    });
-    return changed ? Object.fromEntries(entries) : value;
-  }
-  return value;
 }

@@ -1,10 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { MASKED_SECRET, maskSecretValues } from "@/server/redaction";
 import { capResult } from "../tools/cap-result";
-
-/** Replaces every occurrence of each secret value with `[secret]`. */
-export function maskSecrets(text: string, secrets: string[]): string {
-  return secrets.reduce((out, value) => (value ? out.split(value).join("[secret]") : out), text);
-}
 
 /**
  * An MCP `tools/call` result as the model's tool result: the text of its content blocks (other
@@ -37,5 +33,5 @@ export function mcpToolResultText(
     : result.structuredContent
       ? JSON.stringify(result.structuredContent)
       : "";
-  return capResult(maskSecrets(text, secrets), maxBytes);
+  return capResult(maskSecretValues(text, secrets, MASKED_SECRET), maxBytes);
 }

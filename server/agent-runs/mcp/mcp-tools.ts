@@ -2,11 +2,12 @@ import { jsonSchema, tool, type JSONSchema7 } from "ai";
 import type { Tool as McpToolDescriptor } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@/server/agent-template";
 import { BadRequestError } from "@/server/core/errors";
+import { MASKED_SECRET, maskSecretValues } from "@/server/redaction";
 import type { RegisteredTool } from "../tools/tool-types";
 import { connectMcpServer, type ConnectedMcpServer, type McpConnectOptions } from "./connect-mcp-server";
 import { mcpFailureReason } from "./mcp-failure-reason";
 import { mcpToolName } from "./mcp-tool-name";
-import { maskSecrets, mcpToolResultText } from "./mcp-tool-result";
+import { mcpToolResultText } from "./mcp-tool-result";
 
 export interface McpToolsOptions extends Omit<McpConnectOptions, "timeoutMs"> {
   connectTimeoutMs: number;
@@ -108,7 +109,8 @@ function mcpTool(
       );
     }
     const text = mcpToolResultText(result as Parameters<typeof mcpToolResultText>[0], secrets, options.resultMaxBytes);
-    if (result.isError) throw new Error(maskSecrets(`The tool ${label} reported an error: ${text}`, secrets));
+    if (result.isError)
+      throw new Error(maskSecretValues(`The tool ${label} reported an error: ${text}`, secrets, MASKED_SECRET));
     return text;
   };
   // Some providers refuse a `$schema` key inside a function's parameters.

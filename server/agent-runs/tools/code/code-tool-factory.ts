@@ -1,6 +1,7 @@
 import { jsonSchema, tool, type JSONSchema7 } from "ai";
 import type { SandboxKind } from "@/server/agent-template";
 import { BadRequestError } from "@/server/core/errors";
+import { MASKED_SECRET, maskSecretValues } from "@/server/redaction";
 import { capResult } from "../cap-result";
 import type { ToolFactory } from "../tool-types";
 import { describeSchemaErrors, inputSchemaValidator } from "./input-schema-validator";
@@ -60,8 +61,7 @@ export const codeToolFactory: ToolFactory = async (entry, context) => {
       );
     env[secretEnvName(name)] = value;
   }
-  const mask = (text: string) =>
-    Object.values(env).reduce((out, value) => (value ? out.split(value).join("[secret]") : out), text);
+  const mask = (text: string) => maskSecretValues(text, Object.values(env), MASKED_SECRET);
   const maxBytes = context.resultMaxBytes ?? 64 * 1024;
 
   const run = async (input: unknown, signal?: AbortSignal): Promise<unknown> => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { redact } from "./record-spans";
+import { MASKED_SECRET, maskSecretValues, maskSecretValuesDeep, REDACTED_SECRET } from "./secret-values";
 
-describe("redact", () => {
+describe("maskSecretValuesDeep", () => {
   const secrets = ["sk-secret-1", "tok-2222"];
 
   it("replaces every secret in keys and values, at any depth, without touching its input", () => {
@@ -11,7 +11,7 @@ describe("redact", () => {
       keep: { x: "nothing here" },
     };
     const before = structuredClone(input);
-    expect(redact(input, secrets)).toEqual({
+    expect(maskSecretValuesDeep(input, secrets, REDACTED_SECRET)).toEqual({
       a: "key [REDACTED] and [REDACTED]",
       list: [1, "plain", { "[REDACTED]": ["[REDACTED]"] }],
       keep: { x: "nothing here" },
@@ -21,10 +21,20 @@ describe("redact", () => {
 
   it("copies only what held a secret", () => {
     const clean = { span: { attributes: { text: "hello" } }, list: ["a", "b"] };
-    expect(redact(clean, secrets)).toBe(clean);
+    expect(maskSecretValuesDeep(clean, secrets, REDACTED_SECRET)).toBe(clean);
     const mixed = { dirty: "sk-secret-1", clean: { text: "hello" } };
-    const out = redact(mixed, secrets) as typeof mixed;
+    const out = maskSecretValuesDeep(mixed, secrets, REDACTED_SECRET) as typeof mixed;
     expect(out).not.toBe(mixed);
     expect(out.clean).toBe(mixed.clean);
+  });
+});
+
+describe("maskSecretValues", () => {
+  it("ignores empty values", () => {
+    expect(maskSecretValues("abc", ["", "b"], MASKED_SECRET)).toBe("a[secret]c");
+  });
+
+  it("replaces every occurrence of each", () => {
+    expect(maskSecretValues("k1 k2 k1", ["k1", "k2"], MASKED_SECRET)).toBe("[secret] [secret] [secret]");
   });
 });
