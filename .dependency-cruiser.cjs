@@ -2,8 +2,13 @@
  * The import graph's rules (run by `npm run lint`). ESLint checks single import lines; these
  * need the whole graph. Why each rule exists is in ARCHITECTURE.md ("Layers").
  */
-const FEATURE_AREAS =
-  "(agent-template|agent-runs|auth|chat-sessions|deploy-gates|domains|evaluations|events|monitors|openai-compat|pricing|sandbox|system|tracing|trpc|vault|versioning|webhooks|worker)";
+const path = require("node:path");
+const { depcruiseRules, serverLayersAt } = require("./scripts/lint/server-layers.cjs");
+
+// The layers are read from server/'s folders (scripts/lint/server-layers.cjs names only the lower
+// ones): a folder no rule names stops the run with what to do.
+const { problems } = serverLayersAt(path.resolve(__dirname));
+if (problems.length > 0) throw new Error(`server/ has folders no layer rule names:\n- ${problems.join("\n- ")}`);
 
 module.exports = {
   forbidden: [
@@ -18,32 +23,7 @@ module.exports = {
         viaOnly: { pathNot: ["^server/agent-runs/invoke/(prepare-turn|turn-tools|run-nested)\\.ts$"] },
       },
     },
-    {
-      name: "http-is-a-framework",
-      severity: "error",
-      comment:
-        "server/http is the HTTP framework: it imports no feature area (the composition root in server/boot wires them in).",
-      from: { path: "^server/http/" },
-      to: { path: `^server/${FEATURE_AREAS}/` },
-    },
-    {
-      name: "core-and-db-at-the-bottom",
-      severity: "error",
-      comment: "server/core and server/db import no feature area and not server/http.",
-      from: { path: "^server/(core|db)/" },
-      to: { path: `^server/(${FEATURE_AREAS.slice(1, -1)}|http|boot)/` },
-    },
-    {
-      name: "areas-meet-at-their-index",
-      severity: "error",
-      comment:
-        "An area of server/ imports another area only through its index.ts. The composition root (server/boot) wires areas together and may name their route and worker files.",
-      from: { path: "^server/([^/]+)/", pathNot: "^server/boot/" },
-      to: {
-        path: `^server/${FEATURE_AREAS}/`,
-        pathNot: ["^server/$1/", "^server/[^/]+/index\\.ts$"],
-      },
-    },
+    ...depcruiseRules(),
     {
       name: "browser-never-imports-server-values",
       severity: "error",

@@ -1,35 +1,14 @@
 // Lint: typescript-eslint's recommended rules (syntax only: type-aware rules would triple the
 // time of a CI step that runs on every change), Prettier for layout (`npm run lint` checks it),
-// and the import boundaries written down in ARCHITECTURE.md. The import graph as a whole (no
-// cycles, `server/http` imports no feature area) is checked by dependency-cruiser
+// and the import boundaries written down in ARCHITECTURE.md. The layers of server/ and which area
+// owns which table are read from the folders and the schema files (scripts/lint/, its README).
+// The import graph as a whole (no cycles, the same layers) is checked by dependency-cruiser
 // (.dependency-cruiser.cjs), which sees through re-exports where an ESLint rule cannot.
 import js from "@eslint/js";
 import nextPlugin from "@next/eslint-plugin-next";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
-
-/** Feature areas of server/: what server/core, server/db and server/http must never import. */
-const FEATURE_AREAS = [
-  "agent-template",
-  "agent-runs",
-  "auth",
-  "chat-sessions",
-  "domains",
-  "evaluations",
-  "events",
-  "openai-compat",
-  "sandbox",
-  "system",
-  "tracing",
-  "trpc",
-  "vault",
-  "versioning",
-  "webhooks",
-  "worker",
-  "boot",
-];
-
-const featureImports = FEATURE_AREAS.map((area) => `@/server/${area}`).flatMap((p) => [p, `${p}/*`]);
+import { rules as boundaryRules } from "./scripts/lint/eslint-rules.mjs";
 
 /** "No eslint-disable without a reason on the same line": `-- <reason>` after the rule names. */
 const disableNeedsReason = {
@@ -74,7 +53,7 @@ export default tseslint.config(
     rules: { ...nextPlugin.configs.recommended.rules, ...nextPlugin.configs["core-web-vitals"].rules },
   },
   {
-    plugins: { local: { rules: { "disable-needs-reason": disableNeedsReason } } },
+    plugins: { local: { rules: { "disable-needs-reason": disableNeedsReason, ...boundaryRules } } },
     linterOptions: { reportUnusedDisableDirectives: "error" },
     rules: {
       "local/disable-needs-reason": "error",
@@ -125,21 +104,16 @@ export default tseslint.config(
     },
   },
   {
-    files: ["server/core/**/*.ts", "server/db/**/*.ts", "server/http/**/*.ts", "shared/**/*.ts"],
-    rules: {
-      "@typescript-eslint/no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              group: featureImports,
-              message:
-                "server/core, server/db, server/http and shared/ sit below the feature areas and import none of them.",
-            },
-          ],
-        },
-      ],
-    },
+    // Imports between server/'s folders point down the layers; a folder no rule names (a feature
+    // area without index.ts, a declared layer without its folder) fails. scripts/lint/README.md.
+    files: ["server/**/*.ts", "scripts/lint/server-layers.cjs"],
+    rules: { "local/server-layers": "error" },
+  },
+  {
+    // Each area owns its tables: no file of server/<area>/ names another area's table.
+    files: ["server/**/*.ts"],
+    ignores: ["server/boot/**", "server/**/*.test.ts"],
+    rules: { "local/area-owns-its-tables": "error" },
   },
   {
     files: ["shared/**/*.ts"],
@@ -179,6 +153,11 @@ export default tseslint.config(
   {
     files: ["tests/**/*.ts", "e2e/**/*.ts", "bench/**/*.ts", "**/*.test.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off", "@typescript-eslint/no-non-null-assertion": "off" },
+  },
+  {
+    // CommonJS files (dependency-cruiser's config and the lint helpers it loads) load with require.
+    files: ["**/*.cjs"],
+    rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
     files: ["**/*.{js,mjs,cjs}"],
