@@ -24,3 +24,4 @@ export { tryEvaluator, type EvaluatorTrial } from "./execution/try-evaluator";
 export { evaluateRevisions, latestEvaluationsOfRevisions } from "./simple/evaluate-revisions";
 export { refreshLiveRuns } from "./execution/live-refresh";
 export { deleteFinishedResultsBefore, deleteFinishedScenariosBefore } from "./store/erase-results";
+export { liveEvaluatorResultsSql } from "./store/live-evaluator-results";
