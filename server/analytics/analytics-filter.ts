@@ -1,5 +1,11 @@
 import { BadRequestError } from "@/server/core/errors";
-import { filteringToSql, SPAN_DIMENSIONS, spanDimensionsSql, type SqlParams } from "@/server/tracing";
+import {
+  filteringToSql,
+  rollupDimensionsSql,
+  SPAN_DIMENSIONS,
+  spanDimensionsSql,
+  type SqlParams,
+} from "@/server/tracing";
 
 /**
  * The filtering of trace queries, with the roll-up's dimensions (agent, model, provider,
@@ -14,18 +20,7 @@ const LOGICAL = ["and", "or", "not", "nand", "nor"];
 
 /** The SQL of each dimension field on either source. */
 export function dimensionColumns(target: "rollup" | "scan"): Record<DimensionField, string> {
-  if (target === "rollup") {
-    return {
-      agent: "r.agent",
-      model: "r.model",
-      provider: "r.provider",
-      environment: "r.environment",
-      revision: "r.revision",
-      api_key: "r.api_key",
-      user: "r.user_id",
-      trace_type: "r.trace_type",
-    };
-  }
+  if (target === "rollup") return { ...rollupDimensionsSql("r"), trace_type: "r.trace_type" };
   return { ...spanDimensionsSql("s"), trace_type: "s.trace_type" };
 }
 

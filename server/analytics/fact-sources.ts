@@ -1,4 +1,16 @@
-import { DETAIL_DIMENSIONS, ROLLUP_DETAIL, spanFactsSql, type SpanDimension, type SqlParams } from "@/server/tracing";
+import { liveEvaluatorResultsSql } from "@/server/evaluations";
+import {
+  DETAIL_DIMENSIONS,
+  ROLLUP_DETAIL,
+  ROLLUP_SCALARS,
+  rollupFactsSql,
+  rollupRowsSql,
+  spanFactsSql,
+  spanRowsSql,
+  traceRootSql,
+  type SpanDimension,
+  type SqlParams,
+} from "@/server/tracing";
 import { dimensionColumns, filterSql, someConditionField } from "./analytics-filter";
 import type { AnalyticsGroup } from "./query-request";
 import type { BucketWindow } from "./time-buckets";
@@ -42,29 +54,42 @@ export function factsSql(source: FactSource, query: FactQuery, params: SqlParams
 
   if (source === "rollup") {
     const key = spanDimension(query.group) ? dimensionColumns("rollup")[query.group] : "''";
-    return `select ${bucketOf("r.bucket")} as bucket, ${key} as key, r.spans, r.errors, r.duration_ms,
-        r.ttft_count, r.ttft_ms, r.latency, r.ttft, ${runs ? "r.run_tokens" : "r.tokens"} as tokens,
-        ${runs ? "r.run_costs" : "r.costs"} as costs
-      from span_rollups r
-      where r.project_id = ${project} and r.grain = ${params.add(window.grain ?? "", "::text")}
-        and r.detail in (${rollupDetails(query.group, query.filtering).join(", ")})
-        and r.bucket >= ${start} and r.bucket < ${end}
-        ${runs ? "and r.root and r.trace_type <> 'annotation'" : ""}
-        and (${filterSql(query.filtering, params, "rollup")})`;
+    const r = rollupFactsSql("r");
+    return rollupRowsSql(
+      "r",
+      `${bucketOf("r.bucket")} as bucket, ${key} as key, ${ROLLUP_SCALARS.map((c) => `r.${c}`).join(", ")},
+        ${r.latency} as latency, ${r.ttft} as ttft, ${runs ? r.runTokens : r.tokens} as tokens,
+        ${runs ? r.runCosts : r.costs} as costs`,
+      {
+        project,
+        grain: params.add(window.grain ?? "", "::text"),
+        from: start,
+        to: end,
+        details: rollupDetails(query.group, query.filtering),
+        runs,
+        where: filterSql(query.filtering, params, "rollup"),
+      },
+    );
   }
 
   const f = spanFactsSql("s");
   const key = scanKey(query.group, params);
-  return `select ${bucketOf("s.start_time")} as bucket, ${key} as key, 1 as spans,
+  return spanRowsSql(
+    "s",
+    `${bucketOf("s.start_time")} as bucket, ${key} as key, 1 as spans,
       case when ${f.error} then 1 else 0 end as errors, ${f.durationMs} as duration_ms,
       case when ${f.ttftMs} is not null then 1 else 0 end as ttft_count, coalesce(${f.ttftMs}, 0) as ttft_ms,
       jsonb_build_object(${f.latencyBin}::text, 1) as latency,
       case when ${f.ttftBin} is not null then jsonb_build_object(${f.ttftBin}::text, 1) else '{}'::jsonb end as ttft,
-      ${runs ? f.runTokens : f.tokens} as tokens, ${runs ? f.runCosts : f.costs} as costs
-    from spans s
-    where s.project_id = ${project} and s.start_time >= ${start} and s.start_time < ${end}
-      ${runs ? "and s.parent_id is null and s.trace_type <> 'annotation'" : ""}
-      and (${filterSql(query.filtering, params, "scan")})`;
+      ${runs ? f.runTokens : f.tokens} as tokens, ${runs ? f.runCosts : f.costs} as costs`,
+    {
+      project,
+      from: start,
+      to: end,
+      only: runs ? "runs" : undefined,
+      where: [filterSql(query.filtering, params, "scan")],
+    },
+  );
 }
 
 /** A group that spans have: evaluator is a dimension of scores only (every span is in its '' group). */
@@ -79,11 +104,10 @@ function scanKey(group: AnalyticsGroup | undefined, params: SqlParams): string {
 }
 
 // The scan's side of drizzle/0032's evaluation_score_rollup_key: a live run's evaluator result
-// (an annotation step's success with a numeric score or boolean success), at its run's root span.
-// The filter is compiled inside the span's subquery, where trace-query fields name the span's
-// columns only; a result whose run has no stored root matches no filter.
-const TRACE_UUID = `case when replace(e.trace_id, '-', '') ~* '^[0-9a-f]{32}$' then replace(e.trace_id, '-', '')::uuid end`;
-const STEPS = `case when jsonb_typeof(run.data -> 'steps') = 'array' then run.data -> 'steps' else '[]'::jsonb end`;
+// (an annotation step's success with a numeric score or boolean success; evaluations'
+// liveEvaluatorResultsSql), at its run's root span. The filter is compiled inside the span's
+// subquery, where trace-query fields name the span's columns only; a result whose run has no
+// stored root matches no filter.
 
 /**
  * The score facts of live evaluations, the same columns from either source: per roll-up row (or
@@ -113,27 +137,24 @@ export function scoreFactsSql(source: FactSource, query: FactQuery, params: SqlP
         and r.bucket >= ${start} and r.bucket < ${end}
         and (${filterSql(query.filtering, params, "rollup")})`;
   }
-  const key = query.group === "evaluator" ? "ev.evaluator" : scanKey(query.group, params);
+  const key = query.group === "evaluator" ? "e.evaluator" : scanKey(query.group, params);
   const isScore = `jsonb_typeof(e.outputs -> 'score') = 'number'`;
   const isVerdict = `jsonb_typeof(e.outputs -> 'success') = 'boolean'`;
+  const root = traceRootSql(
+    "s",
+    `s.*, (${filterSql(query.filtering, params, "scan")}) as kept`,
+    "e.project_id",
+    "e.trace_id",
+  );
   return `select ${bucketOf("at.at")} as bucket, ${key} as key, 1 as results,
       case when ${isScore} then 1 else 0 end as scores,
       case when ${isScore} then (e.outputs ->> 'score')::float8 else 0 end as score_sum,
       case when ${isVerdict} then 1 else 0 end as verdicts,
       case when e.outputs -> 'success' = 'true'::jsonb then 1 else 0 end as passes
-    from evaluation_results e
-    join evaluation_runs run on run.id = e.run_id and run.flags @> '{"is_live": true}'
-    cross join lateral (
-      select coalesce(st #>> '{references,evaluator,id}', st #>> '{references,evaluator_revision,id}', e.step_key) as evaluator
-      from jsonb_array_elements(${STEPS}) st
-      where st ->> 'key' = e.step_key and st ->> 'type' = 'annotation' limit 1) ev
-    left join lateral (
-      select s.*, (${filterSql(query.filtering, params, "scan")}) as kept from spans s
-      where s.project_id = e.project_id and s.trace_id = ${TRACE_UUID} and s.parent_id is null
-      order by s.start_time limit 1) s on true
+    from (${liveEvaluatorResultsSql(project)}) e
+    left join lateral (${root}) s on true
     cross join lateral (select coalesce(s.start_time, e.timestamp) as at) at
-    where e.project_id = ${project} and e.status = 'success' and e.timestamp is not null
-      and jsonb_typeof(e.outputs) = 'object' and (${isScore} or ${isVerdict})
+    where (${isScore} or ${isVerdict})
       and at.at >= ${start} and at.at < ${end}
       and coalesce(s.kept, ${query.filtering ? "false" : "true"})`;
 }
@@ -158,11 +179,10 @@ export function scoreAggregateSql(facts: string): string {
  */
 export function aggregateSql(facts: string): string {
   return `with facts as materialized (${facts}),
-    sums as (select bucket, key, sum(spans)::float8 as spans, sum(errors)::float8 as errors,
-      sum(duration_ms)::float8 as duration_ms, sum(ttft_count)::float8 as ttft_count, sum(ttft_ms)::float8 as ttft_ms
+    sums as (select bucket, key, ${ROLLUP_SCALARS.map((c) => `sum(${c})::float8 as ${c}`).join(", ")}
       from facts group by 1, 2)
     select bucket, key, 'n' as kind, x.name, x.value from sums cross join lateral
-      (values ('spans', spans), ('errors', errors), ('duration_ms', duration_ms), ('ttft_count', ttft_count), ('ttft_ms', ttft_ms)) as x(name, value)
+      (values ${ROLLUP_SCALARS.map((c) => `('${c}', ${c})`).join(", ")}) as x(name, value)
     union all
     select f.bucket, f.key, m.kind, e.key as name, sum(e.value::numeric)::float8 as value
       from facts f cross join lateral (values ('latency', f.latency), ('ttft', f.ttft), ('tokens', f.tokens), ('costs', f.costs)) as m(kind, map)

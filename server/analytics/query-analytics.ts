@@ -17,7 +17,7 @@ export interface AnalyticsGroupMetrics {
 export interface AnalyticsResult {
   count: number;
   focus: "run" | "span";
-  /** rollup: read from span_rollups; scan: a group or filter the roll-ups do not keep, computed from the spans. */
+  /** rollup: read from the roll-ups (tracing's span_rollups); scan: a group or filter the roll-ups do not keep, computed from the spans. */
   source: FactSource;
   windowing: { oldest: string; newest: string; bucket: BucketUnit; timezone: string };
   group_by?: AnalyticsGroup;

@@ -1,5 +1,5 @@
 import { rawQuery, type Executor } from "@/server/db";
-import type { RollupGrain, SpanDimension } from "@/server/tracing";
+import { ROLLUP_SCALARS, rollupFactsSql, rollupRowsSql, type RollupGrain, type SpanDimension } from "@/server/tracing";
 import { dimensionColumns } from "./analytics-filter";
 import { aggregateSql, rollupDetails, scoreAggregateSql } from "./fact-sources";
 import { addScalar, emptyAccumulator, toMetrics, type Accumulator, type AnalyticsMetrics } from "./metrics";
@@ -76,19 +76,24 @@ const dimensionCase = `case w.field ${Object.entries(dimensionColumns("rollup"))
  * the same for any number of windows. `offset 0` keeps the lateral subquery a per-segment scan:
  * flattened into a join, the planner (which guesses 100 segments) hashes a scan of the table.
  */
-const SEGMENT_ROWS = `select null::timestamptz as bucket, w.i::text as key, r.spans, r.errors, r.duration_ms, r.ttft_count,
-    r.ttft_ms, case when w.latency then r.latency else '{}'::jsonb end as latency,
-    case when w.ttft then r.ttft else '{}'::jsonb end as ttft,
-    case when not w.tokens then '{}'::jsonb when w.runs then r.run_tokens else r.tokens end as tokens,
-    case when not w.costs then '{}'::jsonb when w.runs then r.run_costs else r.costs end as costs
+const r = rollupFactsSql("r");
+const SEGMENT_ROWS = `select null::timestamptz as bucket, w.i::text as key, ${ROLLUP_SCALARS.map((c) => `r.${c}`).join(", ")},
+    case when w.latency then ${r.latency} else '{}'::jsonb end as latency,
+    case when w.ttft then ${r.ttft} else '{}'::jsonb end as ttft,
+    case when not w.tokens then '{}'::jsonb when w.runs then ${r.runTokens} else ${r.tokens} end as tokens,
+    case when not w.costs then '{}'::jsonb when w.runs then ${r.runCosts} else ${r.costs} end as costs
   from jsonb_to_recordset($1::jsonb) as w(i int, project_id uuid, grain text, details smallint[], f timestamptz,
     t timestamptz, runs boolean, field text, value text, latency boolean, ttft boolean, tokens boolean, costs boolean)
   cross join lateral (
-    select * from span_rollups r
-    where r.project_id = w.project_id and r.grain = w.grain and r.detail = any(w.details)
-      and r.bucket >= w.f and r.bucket < w.t
-      and (not w.runs or (r.root and r.trace_type <> 'annotation'))
-      and (w.field is null or ${dimensionCase} = w.value)
+    ${rollupRowsSql("r", "*", {
+      project: "w.project_id",
+      grain: "w.grain",
+      from: "w.f",
+      to: "w.t",
+      details: "w.details",
+      runs: "w.runs",
+      where: `w.field is null or ${dimensionCase} = w.value`,
+    })}
     offset 0) r`;
 const WINDOW_TOTALS_SQL = aggregateSql(SEGMENT_ROWS);
 

@@ -1,6 +1,13 @@
 import { rawQuery, type Executor } from "@/server/db";
-import { DETAIL_DIMENSIONS, lockRollups, ROLLUP_DETAIL } from "./store/span-rollups";
-import { ROLLUP_DIMENSION_COLUMNS, ROLLUP_KEY_COLUMNS, ROLLUP_MAPS, ROLLUP_SCALARS } from "./store/rollup-columns";
+import {
+  DETAIL_DIMENSIONS,
+  ROLLUP_DETAIL,
+  ROLLUP_DIMENSION_COLUMNS,
+  ROLLUP_KEY_COLUMNS,
+  ROLLUP_MAPS,
+  ROLLUP_SCALARS,
+} from "./store/rollup-columns";
+import { lockRollups } from "./store/rollup-upsert";
 
 /** The key of a `summed` row: the whole key but the project, the detail and the dimensions summed over. */
 const SUMMED_OVER = DETAIL_DIMENSIONS.map((d) => ROLLUP_DIMENSION_COLUMNS[d]);

@@ -13,12 +13,22 @@ export {
 export { binValue, SPAN_DIMENSIONS, spanDimensionsSql, spanFactsSql, type SpanDimension } from "./store/span-facts";
 export {
   DETAIL_DIMENSIONS,
-  lockRollups,
   ROLLUP_DETAIL,
   ROLLUP_GRAINS,
+  ROLLUP_SCALARS,
   type RollupGrain,
   type SpanSums,
-} from "./store/span-rollups";
+} from "./store/rollup-columns";
+export { lockRollups } from "./store/rollup-upsert";
+export {
+  rollupDimensionsSql,
+  rollupFactsSql,
+  rollupRowsSql,
+  spanRowsSql,
+  traceRootSql,
+  type RollupRowsQuery,
+  type SpanRowsQuery,
+} from "./store/fact-rows";
 export { eraseUserRollups } from "./erase-user-rollups";
 export type { Amounts } from "./metrics";
 export { filteringToSql } from "./query/filtering";

@@ -1,6 +1,6 @@
 import { BadRequestError } from "@/server/core/errors";
 import { rawQuery, type Executor } from "@/server/db";
-import { filteringToSql, microsToIso, SqlParams } from "@/server/tracing";
+import { filteringToSql, microsToIso, spanRowsSql, SqlParams } from "@/server/tracing";
 import { hasReducer, summarise, type Blob, type MetricSpec } from "./metric-blob";
 import { parseReferenceQuery } from "./reference-request";
 
@@ -43,24 +43,29 @@ export async function queryReferenceAnalytics(
   if (paths.length === 0) return { count: 0, buckets: [], query: echo, specs: q.specs };
 
   const params = new SqlParams();
-  const where = [
-    `project_id = ${params.add(projectId, "::uuid")}`,
-    `parent_id is null`,
-    `created_at >= ${params.add(microsToIso(q.oldestUs), "::timestamptz")}`,
-    `created_at < ${params.add(microsToIso(q.newestUs), "::timestamptz")}`,
-    `(${filteringToSql(q.filtering, params)})`,
-  ];
+  const project = params.add(projectId, "::uuid");
+  const from = params.add(microsToIso(q.oldestUs), "::timestamptz");
+  const to = params.add(microsToIso(q.newestUs), "::timestamptz");
+  const where = [filteringToSql(q.filtering, params)];
   if (q.rate !== undefined) {
     where.push(
-      `(('x' || substr(replace(trace_id::text, '-', ''), 1, 8))::bit(32)::bigint % 100) < ${Math.floor(q.rate * 100)}`,
+      `(('x' || substr(replace(s.trace_id::text, '-', ''), 1, 8))::bit(32)::bigint % 100) < ${Math.floor(q.rate * 100)}`,
     );
   }
   const columns = paths.map(
-    (p, i) => `attributes #> ${params.add(`{${p.split(".").join(",")}}`, "::text[]")} as v${i}`,
+    (p, i) => `s.attributes #> ${params.add(`{${p.split(".").join(",")}}`, "::text[]")} as v${i}`,
   );
   const rows = await rawQuery<Record<string, unknown> & { created_at: Date | string }>(
     db,
-    `select created_at, ${columns.join(", ")} from spans where ${where.join(" and ")} limit ${MAX_REFERENCE_ROWS + 1}`,
+    spanRowsSql("s", `s.created_at, ${columns.join(", ")}`, {
+      project,
+      from,
+      to,
+      time: "created_at",
+      only: "roots",
+      where,
+      limit: MAX_REFERENCE_ROWS + 1,
+    }),
     params.values,
   );
   if (rows.length > MAX_REFERENCE_ROWS) {

@@ -3,7 +3,7 @@ import { storableJson } from "@/server/core/storable-text";
 import { rawQuery, type Database } from "@/server/db";
 import { redactorFor } from "@/server/redaction";
 import { pgArray } from "../query/sql-params";
-import { RollupDelta } from "../store/span-rollups";
+import { RollupDelta } from "../store/rollup-delta";
 import type { SpanRecord } from "../span-record";
 import { addToBacklog, ingestBacklog } from "./backlog";
 import { INGEST_CHANNEL, wakeIngestWorkers } from "./wake";

@@ -3,7 +3,8 @@ import { pgArray } from "../query/sql-params";
 import type { SpanRecord } from "../span-record";
 import { ensurePartitions, forgetPartitions, type PartitionPeriod } from "../store/partitions";
 import { lockTraces } from "../store/trace-locks";
-import { RollupDelta, upsertRollups } from "../store/span-rollups";
+import { RollupDelta } from "../store/rollup-delta";
+import { upsertRollups } from "../store/rollup-upsert";
 import { WRITE_STATEMENTS, writeSpans } from "../store/write-spans";
 import { addToBacklog, MAX_ATTEMPTS } from "./backlog";
 

@@ -1,3 +1,4 @@
+import type { Amounts } from "../metrics";
 import type { SpanDimension } from "./span-facts";
 
 /**
@@ -74,3 +75,48 @@ export const ROLLUP_COLUMNS = [...ROLLUP_KEY_COLUMNS, ...ROLLUP_SCALAR_COLUMNS, 
 export const ROLLUP_SCALARS: readonly RollupScalarColumn[] = ROLLUP_SCALAR_COLUMNS.map(([c]) => c);
 /** The names of the maps. */
 export const ROLLUP_MAPS: readonly RollupMapColumn[] = ROLLUP_MAP_COLUMNS.map(([c]) => c);
+
+/**
+ * The grains roll-ups are kept at (UTC); a query reads the coarsest one its buckets align with.
+ * Quarter hours, not minutes: every zone's offset is a multiple of 15 minutes, and a minute grain
+ * would write about one roll-up row per span (minute buckets are computed from the spans).
+ */
+export const ROLLUP_GRAINS = ["quarter", "hour", "day"] as const;
+
+/**
+ * The `detail` of a roll-up row. A span naming a revision, an API key or a user is counted in a
+ * `with` row (every dimension) and a `summed` row (those three '' and summed over), a span naming
+ * none of them in one `none` row; a query reads `none` with the one its group and filter need
+ * (`rollupDetails`), so a query by agent or model reads a few rows per bucket, not one per run.
+ */
+export const ROLLUP_DETAIL = { none: 0, with: 1, summed: 2 } as const;
+/** The dimensions `summed` rows sum over: the last three of a row's dims. */
+export const DETAIL_DIMENSIONS = ["revision", "api_key", "user"] as const;
+export type RollupGrain = (typeof ROLLUP_GRAINS)[number];
+export const GRAIN_MS: Record<RollupGrain, number> = { quarter: 15 * 60_000, hour: 3_600_000, day: 86_400_000 };
+
+/** The sums a roll-up row keeps of its spans, which server/analytics adds up again per bucket and group. */
+export interface SpanSums<M = Amounts> {
+  spans: number;
+  errors: number;
+  durationMs: number;
+  ttftCount: number;
+  ttftMs: number;
+  latency: M;
+  ttft: M;
+  tokens: M;
+  costs: M;
+}
+
+/** A row of span_rollups as the delta hands it to the upsert (rollup-upsert.ts), typed from the columns above. */
+export type TableRow = {
+  project_id: string;
+  grain: RollupGrain;
+  detail: number;
+  bucket: string;
+  root: boolean;
+} & Record<Exclude<RollupKeyColumn, "project_id" | "grain" | "detail" | "bucket" | "root">, string> &
+  Record<RollupScalarColumn, number> &
+  Record<(typeof ROLLUP_COUNT_MAPS)[number], Amounts> &
+  /** Cost maps: JSON text once merged with a stored row's (mergedCosts). */
+  Record<(typeof ROLLUP_COST_MAPS)[number], Amounts | string>;

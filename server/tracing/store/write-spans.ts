@@ -3,7 +3,7 @@ import { lockTraces } from "./trace-locks";
 import { rollUpTrace, type RollupNode } from "../rollup";
 import type { SpanRecord } from "../span-record";
 import { spanFacts, type FactSpan } from "./span-facts";
-import type { RollupDelta } from "./span-rollups";
+import type { RollupDelta } from "./rollup-delta";
 
 /** The columns a batch carries, in `jsonb_to_recordset` form (names are SpanRecord's keys). */
 const RECORD_COLUMNS = `trace_id uuid, span_id uuid, parent_id uuid, start_time timestamptz, end_time timestamptz,

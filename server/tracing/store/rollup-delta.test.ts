@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { FactSpan } from "./span-facts";
-import { mergedCosts, ROLLUP_DETAIL, RollupDelta } from "./span-rollups";
+import { ROLLUP_DETAIL } from "./rollup-columns";
+import { RollupDelta } from "./rollup-delta";
+import { mergedCosts } from "./rollup-sums";
 
 const span = (costs: Record<string, number>, start = "2026-01-10T01:15:00.123456Z"): FactSpan => ({
   parent_id: "p",
