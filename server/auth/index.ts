@@ -27,3 +27,4 @@ export { resolveSession, selectProject, type PlaygroundSession, type SessionUser
 export { acceptInvite, createOwnerAccount, credentialsSchema, ownerExists, signUp, type Credentials } from "./sign-up";
 export { apiKeyToWire, createApiKeyInput } from "./wire";
 export { projectExistsLocked, projectExistsLockedSql } from "./project-lock";
+export { isActiveApiKey } from "./active-key";

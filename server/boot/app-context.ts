@@ -3,10 +3,11 @@ import type { Config } from "@/server/core/config";
 import type { DatabaseHandle } from "@/server/db";
 import type { SecretBox } from "@/server/encryption";
 import { PROJECT_SETUPS } from "./project-setups";
+import { passSplitEndHandlers } from "./split-ends";
 
 /** The app's context over an open database, put together once for the app, the worker process and the benches. */
 export function appContextOf(handle: DatabaseHandle, config: Config, secrets: SecretBox): AppContext {
-  return {
+  const context: AppContext = {
     db: handle.db,
     dbKind: handle.kind,
     config,
@@ -14,4 +15,6 @@ export function appContextOf(handle: DatabaseHandle, config: Config, secrets: Se
     projectSetups: PROJECT_SETUPS,
     now: () => new Date(),
   };
+  passSplitEndHandlers(context);
+  return context;
 }

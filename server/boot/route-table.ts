@@ -7,6 +7,7 @@ import { retentionRoutes } from "@/server/retention";
 import { controlsRoutes } from "@/server/controls";
 import { authRoutes } from "@/server/auth/routes";
 import { automationRoutes, referenceTriggerRoutes } from "@/server/automations";
+import { canaryRoutes } from "@/server/canaries";
 import { domainRoutes } from "@/server/domains/routes";
 import { evaluationRoutes } from "@/server/evaluations";
 import { monitorRoutes } from "@/server/monitors";
@@ -29,6 +30,7 @@ export const apiRoutes: AnyRoute[] = [
   ...authRoutes,
   ...accountRoutes,
   ...domainRoutes,
+  ...canaryRoutes,
   ...eventRoutes,
   ...agentRunRoutes,
   ...vaultRoutes,

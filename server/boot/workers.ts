@@ -1,6 +1,6 @@
 import { runSweepWorker } from "@/server/agent-runs";
 import { automationWorker } from "@/server/automations";
-import { canaryWorker } from "@/server/domains";
+import { canaryWorker } from "@/server/canaries";
 import { logger } from "@/server/core/logger";
 import { processWide } from "@/server/core/process-wide";
 import type { AppContext } from "@/server/core/app-context";

@@ -1,5 +1,5 @@
 import type { AppContext } from "@/server/core/app-context";
-import type { TokenUsage } from "@/server/pricing";
+import { cachedProjectPrices, type TokenUsage } from "@/server/pricing";
 import { budgetWindow } from "./budget-window";
 import { recordSpend, spentInWindow } from "./budget-spend";
 import {
@@ -12,7 +12,7 @@ import {
 import { controlsState } from "./controls-state";
 import { refusingRule, type AllowlistRule } from "./model-allowlist";
 import type { BudgetRow, ProjectRows, RateLimitRow } from "./control-rows";
-import { pricesOf, projectControls } from "./project-controls";
+import { projectControls } from "./project-controls";
 import { stepCostUsd } from "./step-cost";
 import type { ModelTarget, TurnSubject } from "./turn-subject";
 
@@ -70,7 +70,7 @@ export async function checkTurn(app: App, subject: TurnSubject, models: ModelTar
   return {
     headers: rateLimitHeaders(policies),
     async stepEnded(step) {
-      const prices = budgets.length ? await pricesOf(app, subject.projectId) : [];
+      const prices = budgets.length ? await cachedProjectPrices(app, subject.projectId) : [];
       const cost = stepCostUsd(step, step.usage, prices, app.now());
       const over = await recordSpend(app, budgets, cost);
       return over.length > 0;
@@ -187,7 +187,9 @@ async function checkRate(app: App, limit: AppliedLimit): Promise<RateLimitPolicy
     out.push(counted);
   }
   if (tpm && tokens) {
-    const resetSeconds = tokens.expiresAt ? Math.max(1, Math.ceil((tokens.expiresAt - Date.now()) / 1000)) : 60;
+    const resetSeconds = tokens.expiresAt
+      ? Math.max(1, Math.ceil((tokens.expiresAt - app.now().getTime()) / 1000))
+      : 60;
     const counted = { name: `${policy}-tokens`, quota: tpm, remaining: Math.max(0, tpm - tokens.value), resetSeconds };
     if (tokens.value >= tpm)
       throw new RateLimitedError(

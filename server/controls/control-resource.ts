@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { AppContext } from "@/server/core/app-context";
 import { ConflictError, NotFoundError, type ErrorCodeOf } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
+import { isUniqueViolation } from "@/server/db";
 import { recordAudit } from "@/server/audit";
 import { announceControlsChange } from "./controls-cache";
 import { forgetControls } from "./project-controls";
@@ -159,15 +160,7 @@ async function unique<T>(
   try {
     return await write();
   } catch (error) {
-    if (uniqueViolation(error)) throw new ConflictError(resource.conflict(input as never), "duplicate");
+    if (isUniqueViolation(error)) throw new ConflictError(resource.conflict(input as never), "duplicate");
     throw error;
   }
-}
-
-function uniqueViolation(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 4; depth++) {
-    if ((current as { code?: unknown }).code === "23505") return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }

@@ -1,7 +1,7 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { isActiveApiKey } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError } from "@/server/core/errors";
-import { apiKeys, artifacts } from "@/server/db/schema";
+import { artifactNames } from "@/server/versioning";
 
 /**
  * A control's `target_id` must name an API key or an agent (workflow) of the caller's project;
@@ -29,22 +29,9 @@ export async function checkTarget(
   }
   const found =
     scope === "api_key"
-      ? await app.db
-          .select({ id: apiKeys.id })
-          .from(apiKeys)
-          .where(and(eq(apiKeys.id, targetId), eq(apiKeys.projectId, projectId), isNull(apiKeys.revokedAt)))
-      : await app.db
-          .select({ id: artifacts.id })
-          .from(artifacts)
-          .where(
-            and(
-              eq(artifacts.id, targetId),
-              eq(artifacts.projectId, projectId),
-              eq(artifacts.domain, "workflows"),
-              isNull(artifacts.deletedAt),
-            ),
-          );
-  if (!found.length)
+      ? await isActiveApiKey(app.db, projectId, targetId)
+      : (await artifactNames(app.db, projectId, [targetId], "workflows")).some((agent) => !agent.deletedAt);
+  if (!found)
     throw new BadRequestError(
       `target_id ${targetId} names no ${scope === "agent" ? "agent (workflow)" : "active API key"} of this project`,
       "unknown_target",

@@ -12,8 +12,22 @@ export const CONTROLS_CHANNEL = "controls_changed";
  * own process drops it at once. No expiry while listening; without listening, `ttlWithoutListenMs`.
  */
 export class ControlsCache<T> extends NotifiedCache<T> {
+  private readonly drops = new Map<string, Array<() => void>>();
+
   constructor(db: Database, ttlWithoutListenMs: number) {
     super(db, { channel: CONTROLS_CHANNEL, onNotify: "drop-payload-key", ttlWithoutListenMs });
+  }
+
+  /** Resolves once `projectId` is next dropped: its notification arrived, or this process wrote. */
+  dropped(projectId: string): Promise<void> {
+    return new Promise((resolve) => this.drops.set(projectId, [...(this.drops.get(projectId) ?? []), resolve]));
+  }
+
+  override forget(projectId: string): void {
+    super.forget(projectId);
+    const waiting = this.drops.get(projectId);
+    this.drops.delete(projectId);
+    waiting?.forEach((resolve) => resolve());
   }
 }
 

@@ -1,7 +1,6 @@
 import { RateLimiterDrizzle, RateLimiterMemory, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { AppContext } from "@/server/core/app-context";
 import { processWide } from "@/server/core/process-wide";
-import type { PriceOverride } from "@/server/pricing";
 import { onDatabaseClose } from "@/server/db";
 import { rateLimitPoints } from "@/server/db/schema";
 import { ControlsCache } from "./controls-cache";
@@ -29,8 +28,6 @@ export const LEASE_SHARE = 0.05;
 /** What one app process keeps for the controls of one database. */
 export interface ControlsState {
   rows: ControlsCache<ProjectRows>;
-  /** A project's own prices as last read, with when (ms, `performance.now()`). */
-  prices: Map<string, { prices: PriceOverride[]; readAt: number }>;
   requests: RequestLeases;
   tokens: SharedTally<undefined>;
   spend: SharedTally<SpendMeta>;
@@ -58,13 +55,13 @@ export function controlsState(app: Pick<AppContext, "db" | "dbKind" | "now" | "c
           points: UNBOUNDED,
           duration: 60,
         });
-  const tally: TallyOptions = { alone, freshMs: SYNC_MS, syncMs: SYNC_MS };
+  const now = () => app.now().getTime();
+  const tally: TallyOptions = { alone, freshMs: SYNC_MS, syncMs: SYNC_MS, now };
   const tokens = limiter("tpm");
   const state: ControlsState = {
     rows: new ControlsCache(app.db, app.config.cacheTtlWithoutListenMs),
-    prices: new Map(),
     // One process leases the whole limit: nobody else could use what it leaves.
-    requests: new RequestLeases(limiter("rpm"), (limit) => (alone ? limit : Math.floor(limit * LEASE_SHARE))),
+    requests: new RequestLeases(limiter("rpm"), (limit) => (alone ? limit : Math.floor(limit * LEASE_SHARE)), now),
     tokens: new SharedTally(
       {
         async add(items) {
@@ -72,7 +69,7 @@ export function controlsState(app: Pick<AppContext, "db" | "dbKind" | "now" | "c
           await Promise.all(
             items.map(async ({ key, amount }) => {
               const res = await tokens.penalty(key, amount);
-              totals.set(key, { value: res.consumedPoints, expiresAt: Date.now() + res.msBeforeNext });
+              totals.set(key, { value: res.consumedPoints, expiresAt: now() + res.msBeforeNext });
             }),
           );
           return totals;
@@ -82,7 +79,7 @@ export function controlsState(app: Pick<AppContext, "db" | "dbKind" | "now" | "c
           await Promise.all(
             keys.map(async (key) => {
               const res = await tokens.get(key);
-              if (res) totals.set(key, { value: res.consumedPoints, expiresAt: Date.now() + res.msBeforeNext });
+              if (res) totals.set(key, { value: res.consumedPoints, expiresAt: now() + res.msBeforeNext });
             }),
           );
           return totals;

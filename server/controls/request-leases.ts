@@ -13,7 +13,7 @@ interface Lease {
   used: number;
   /** The shared counter's total when the lease was taken (this lease included). */
   counted: number;
-  /** When the shared counter's window ends (`Date.now()` clock): the lease ends with it. */
+  /** When the shared counter's window ends (the app's clock, ms): the lease ends with it. */
   expiresAt: number;
 }
 
@@ -32,11 +32,13 @@ export class RequestLeases {
   constructor(
     private readonly counter: RateLimiterAbstract,
     private readonly leaseSize: (limit: number) => number,
+    /** The app's clock (ms), which leases end by. */
+    private readonly now: () => number,
   ) {}
 
   async count(key: string, limit: number): Promise<RequestCount> {
     for (;;) {
-      const now = Date.now();
+      const now = this.now();
       const lease = this.leases.get(key);
       if (lease && lease.expiresAt > now) {
         const resetMs = lease.expiresAt - now;
@@ -61,7 +63,7 @@ export class RequestLeases {
           granted: Math.max(0, Math.min(size, limit - before)),
           used: 0,
           counted: res.consumedPoints,
-          expiresAt: Date.now() + Math.max(1, res.msBeforeNext),
+          expiresAt: this.now() + Math.max(1, res.msBeforeNext),
         });
       })
       .finally(() => this.taking.delete(key));

@@ -1,6 +1,6 @@
 import { logger } from "@/server/core/logger";
 
-/** A counter's total in the shared store, and when its window starts again at 0 (ms, `Date.now()`). */
+/** A counter's total in the shared store, and when its window starts again at 0 (ms, the tally's clock). */
 export interface TallyTotal {
   value: number;
   expiresAt?: number;
@@ -24,6 +24,8 @@ export interface TallyOptions {
   freshMs: number;
   /** Adds are written at most this often, in one batch. */
   syncMs: number;
+  /** The app's clock (ms): what ages a total and ends a window. Tests move it instead of waiting. */
+  now: () => number;
 }
 
 interface Entry<M> {
@@ -65,13 +67,13 @@ export class SharedTally<M> {
 
   /** The key's total as this process knows it: the shared total it saw plus what it added since. */
   async value(key: string): Promise<{ value: number; expiresAt?: number }> {
-    const now = Date.now();
+    const now = this.options.now();
     let entry = this.entries.get(key);
     if (!entry || !entry.takes || this.windowEnded(entry, now)) {
       const takes = entry?.takes ?? 0;
       const read = (await this.store.read([key])).get(key);
       entry = this.entries.get(key) ?? this.fresh(key, now);
-      if (entry.takes === takes && !entry.writing) this.take(entry, read ?? { value: 0 }, Date.now());
+      if (entry.takes === takes && !entry.writing) this.take(entry, read ?? { value: 0 }, this.options.now());
     } else if (!this.options.alone && now - entry.readAt > this.options.freshMs) {
       this.stale.add(key);
       this.schedule();
@@ -82,7 +84,7 @@ export class SharedTally<M> {
 
   /** Counts `amount` here; written with the next sync. Returns the key's total as now known. */
   add(key: string, amount: number, meta: M): { value: number; before: number } {
-    const now = Date.now();
+    const now = this.options.now();
     const entry = this.entries.get(key) ?? this.fresh(key, now);
     const before = this.current(entry, now).value;
     entry.pending += amount;
@@ -135,7 +137,7 @@ export class SharedTally<M> {
       logger.error({ err: error }, "writing the controls' counters failed; retrying with the next sync");
     }
     const read = reread.length ? await this.store.read(reread).catch(() => new Map<string, TallyTotal>()) : new Map();
-    const now = Date.now();
+    const now = this.options.now();
     for (const { key, amount } of written ? items : []) {
       const entry = this.entries.get(key);
       const total = written!.get(key);

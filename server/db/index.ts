@@ -15,3 +15,4 @@ export { resolveDatabaseUrls, withDatabaseName, type DatabaseUrls, type PoolerMo
 export * as tables from "./schema";
 export { rowsOf } from "./rows";
 export { jsonPlaceholder, preparedQuery, rawQuery, timestampPlaceholder } from "./prepared";
+export { isUniqueViolation } from "./unique-violation";

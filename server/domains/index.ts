@@ -15,18 +15,6 @@ export { appendTestcases, listTestsets, MAX_TESTCASES_PER_REVISION } from "./tes
 export { artifactsWithRevisions, type ArtifactWithRevisions } from "./artifacts-with-revisions";
 export { EVALUATOR_PRESETS, evaluatorPresetToWire } from "./evaluators/evaluator-presets";
 export { EVALUATOR_TEMPLATES, evaluatorTemplateToWire } from "./evaluators/evaluator-templates";
-export {
-  canaryPass,
-  canaryToWire,
-  canaryWorker,
-  compareCanary,
-  getCanary,
-  listCanaries,
-  promoteCanary,
-  rampCanary,
-  rollbackCanary,
-  startCanary,
-  type CanaryComparison,
-  type CanaryRow,
-  type CanaryWire,
-} from "./environments/canary";
+export { environmentsSpec } from "./environments/spec";
+export { revisionIdOf, type SplitMap } from "./environments/splits";
+export { setSplitEndHandlers, type EndedSplit, type SplitEndHandler } from "./environments/split-ends";

@@ -1,7 +1,6 @@
 import type { AnyRoute } from "@/server/http/route";
 import { DEPLOYABLE, DOMAIN_NAMES, SIMPLE, simpleRoutes, versioningRoutes } from "@/server/versioning";
 import { catalogTypeRoutes } from "./catalog-type-routes";
-import { canaryRoutes } from "./environments/canary";
 import { deployRoute } from "./environments/routes";
 import { evaluatorCatalogRoutes } from "./evaluators/catalog-routes";
 import { DOMAIN_SPECS } from "./specs";
@@ -14,7 +13,6 @@ export const domainRoutes: AnyRoute[] = [
     ...(DEPLOYABLE.has(name) ? [deployRoute(DOMAIN_SPECS[name])] : []),
     ...(SIMPLE.has(name) ? simpleRoutes(DOMAIN_SPECS[name]) : []),
   ]),
-  ...canaryRoutes,
   ...testcaseRoutes,
   ...harnessCatalogRoutes,
   ...evaluatorCatalogRoutes,

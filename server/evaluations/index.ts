@@ -25,3 +25,10 @@ export { evaluateRevisions, latestEvaluationsOfRevisions } from "./simple/evalua
 export { refreshLiveRuns } from "./execution/live-refresh";
 export { deleteFinishedResultsBefore, deleteFinishedScenariosBefore } from "./store/erase-results";
 export { liveEvaluatorResultsSql } from "./store/live-evaluator-results";
+export {
+  isLiveEvaluation,
+  liveScoreOfRevision,
+  liveScoresOfRevision,
+  type LiveScore,
+  type NamedLiveScore,
+} from "./store/live-scores";

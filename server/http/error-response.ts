@@ -8,17 +8,18 @@ import {
   TooManyRequestsError,
 } from "@/server/core/errors";
 import type { Logger } from "@/server/core/logger";
+import { isUniqueViolation } from "@/server/db";
 import { zodIssuesToFieldErrors } from "@/server/core/zod-issues";
 import { jsonReply, toResponse, type JsonReply } from "./reply";
 
 /** PostgreSQL error codes that can only come from input we let through, mapped so they are never a 500. */
 function fromDatabaseError(error: unknown): AppError | null {
+  if (isUniqueViolation(error))
+    return new ConflictError("A resource with the same unique value already exists", "duplicate").structured();
   let current: unknown = error;
   for (let depth = 0; current && depth < 4; depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === "string") {
-      if (code === "23505")
-        return new ConflictError("A resource with the same unique value already exists", "duplicate").structured();
       if (code === "22P02" || code === "22007" || code === "22008")
         return new BadRequestError("A value in the request has an invalid format", "invalid_value");
       if (code === "22001") return new BadRequestError("A value in the request is too long", "value_too_long");

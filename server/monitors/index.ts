@@ -14,3 +14,4 @@ export {
 } from "./monitor-store";
 export { alertToWire, monitorToWire, type AlertWire, type MonitorWire } from "./wire";
 export { firingSince, monitorStates, type MonitorFiring, type MonitorState } from "./firing";
+export { firingSince, monitorStates, type MonitorFiring, type MonitorState } from "./firing";

@@ -6,5 +6,6 @@ export { findOverride, type PriceOverride } from "./price-override";
 export { priceUsage, type PriceSheet, type TieredPrice } from "./price-sheet";
 export { addUsage, TOKEN_KINDS, totalTokens, type CostAmounts, type TokenKind, type TokenUsage } from "./usage";
 export { deletePriceOverride, listPriceOverrides, projectPrices, setPriceOverride } from "./price-store";
-export { priceOverrideInput, priceOverrideWire, type PriceOverrideInput, type PriceOverrideWire } from "./price-wire";
+export { cachedProjectPrices, PRICES_READ_MS } from "./cached-prices";
+export { priceOverrideInput, priceOverrideWire, type PriceOverrideInput, type PriceOverrideWire } from "./wire";
 export { pricingRoutes } from "./routes";

@@ -3,18 +3,18 @@ import { NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { modelPrices } from "@/server/db/schema";
+import { forgetPrices } from "./held-prices";
 import type { PriceOverride } from "./price-override";
-import type { PriceOverrideInput, PriceOverrideWire } from "./price-wire";
+import type { PriceOverrideInput, PriceOverrideWire } from "./wire";
 
 type Row = typeof modelPrices.$inferSelect;
 
-/** The project's own prices, the form `costOf` takes. */
+/** The project's own prices, the form `costOf` takes, read now (batch paths; a turn reads `cachedProjectPrices`). */
 export async function projectPrices(db: Executor, projectId: string): Promise<PriceOverride[]> {
-  const rows = await db
+  return db
     .select({ provider: modelPrices.provider, model: modelPrices.model, prices: modelPrices.prices })
     .from(modelPrices)
     .where(eq(modelPrices.projectId, projectId));
-  return rows;
 }
 
 export async function listPriceOverrides(db: Executor, projectId: string): Promise<PriceOverrideWire[]> {
@@ -58,6 +58,7 @@ export async function setPriceOverride(
       .returning()
       .then((rows) => rows.at(0))) ??
     (await update())!;
+  forgetPrices(db, scope.projectId);
   return toWire(row);
 }
 
@@ -67,6 +68,7 @@ export async function deletePriceOverride(db: Executor, projectId: string, id: s
     .where(and(eq(modelPrices.projectId, projectId), eq(modelPrices.id, id)))
     .returning();
   if (!row) throw new NotFoundError(`No price ${id} in this project; see GET /api/pricing/prices`, "price_not_found");
+  forgetPrices(db, projectId);
   return toWire(row);
 }
 

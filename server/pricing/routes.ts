@@ -2,7 +2,7 @@ import { z } from "zod";
 import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { deletePriceOverride, listPriceOverrides, setPriceOverride } from "./price-store";
-import { priceOverrideInput, priceOverrideWire } from "./price-wire";
+import { priceOverrideInput, priceOverrideWire } from "./wire";
 
 const onePrice = oneSchema("price", priceOverrideWire);
 

@@ -36,3 +36,4 @@ export { SqlParams } from "./query/sql-params";
 export { parseTimestamp, microsToIso } from "./timestamps";
 export { deleteSpansBefore, eraseTraces, tracesOfSessions, tracesOfUser } from "./erase-traces";
 export { traceOfRevisionSince } from "./revision-traces";
+export { traceOfRevisionSince } from "./revision-traces";

@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { drivenRunsEnded } from "@/server/agent-runs";
 import { checkTurn } from "@/server/controls";
-import { LEASE_SHARE } from "@/server/controls/controls-state";
+import { controlsState, LEASE_SHARE, SYNC_MS } from "@/server/controls/controls-state";
 import { loadConfig } from "@/server/core/config";
 import { apiKeys, events } from "@/server/db/schema";
 import { drainIngestQueue } from "@/server/tracing";
@@ -49,6 +50,12 @@ const spansOf = (value: unknown): any[] => {
 async function keyIdOf(projectId: string): Promise<string> {
   const [row] = await app.context.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.projectId, projectId));
   return row.id;
+}
+
+/** A turn's tokens are counted and its spans queued as it ends, a moment after its answer: wait for that, then ingest. */
+async function turnsEnded(): Promise<void> {
+  await drivenRunsEnded(app.context.db);
+  await drainIngestQueue(app.context);
 }
 
 async function create(key: string, path: string, body: unknown) {
@@ -154,16 +161,11 @@ describe("rate limits", () => {
     await create(key, "rate-limits", { scope: "api_key", tokens_per_minute: 100 });
     model.script({ kind: "reply", text: "ok", usage: { input: 90, output: 20 } });
     expect((await app.call("POST", INVOKE, { key, body: invokeBody() })).status).toBe(200);
-    let res;
-    // The tokens are counted as the turn ends, a moment after its answer.
-    for (let i = 0; i < 50; i++) {
-      res = await app.call("POST", INVOKE, { key, body: invokeBody() });
-      if (res.status === 429) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(res!.status).toBe(429);
-    expect(res!.body.detail).toContain("100 tokens per minute and 110 were used");
-    expect(res!.headers.get("ratelimit-policy")).toBe('"api-key-tokens";q=100;w=60');
+    await turnsEnded();
+    const res = await app.call("POST", INVOKE, { key, body: invokeBody() });
+    expect(res.status).toBe(429);
+    expect(res.body.detail).toContain("100 tokens per minute and 110 were used");
+    expect(res.headers.get("ratelimit-policy")).toBe('"api-key-tokens";q=100;w=60');
   });
 
   it("an agent's limit counts its runs whichever key asks", async () => {
@@ -275,22 +277,15 @@ describe("rate limits across instances and on answers", () => {
     expect(first.headers.get("ratelimit")).toMatch(
       /^"api-key-requests";r=4;t=\d+, "api-key-tokens";r=1000;t=\d+, "agent-requests";r=9;t=\d+$/,
     );
-    // The OpenAI door too, with the tokens the first turn used once they are counted.
-    let door;
-    const tokensLeft = () => Number(door!.headers.get("ratelimit")?.match(/"api-key-tokens";r=(\d+);t=\d+/)?.[1]);
-    for (let i = 0; i < 50; i++) {
-      door = await app.call("POST", "/v1/chat/completions", {
-        key: null,
-        headers: { authorization: `Bearer ${key}` },
-        body: { model: "headed", messages: [{ role: "user", content: "hi" }] },
-      });
-      expect(door.status).toBe(200);
-      if (tokensLeft() < 1000) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    // Each turn used 100 tokens; those counted so far are off what is left.
-    expect(tokensLeft()).toBeLessThan(1000);
-    expect(tokensLeft() % 100).toBe(0);
+    // The OpenAI door too, with the tokens the first turn used, counted as it ended.
+    await turnsEnded();
+    const door = await app.call("POST", "/v1/chat/completions", {
+      key: null,
+      headers: { authorization: `Bearer ${key}` },
+      body: { model: "headed", messages: [{ role: "user", content: "hi" }] },
+    });
+    expect(door.status).toBe(200);
+    expect(door.headers.get("ratelimit")).toMatch(/"api-key-tokens";r=900;t=\d+/);
     // An answer no limit applies to carries none.
     const unlimited = await app.newProject();
     model.script({ kind: "reply", text: "ok" });
@@ -307,14 +302,14 @@ describe("controls across instances", () => {
     try {
       const target = [{ provider: "openai", model: "gpt-5-mini" }];
       await checkTurn(second.context, { projectId }, target);
+      const rows = controlsState(second.context).rows;
+      const dropped = rows.dropped(projectId);
       await create(key, "allowlists", { scope: "project", patterns: ["anthropic/*"] });
-      const started = performance.now();
-      let refused: unknown;
-      while (!refused && performance.now() - started < 5_000) {
-        await checkTurn(second.context, { projectId }, target).catch((error: unknown) => (refused = error));
-        if (!refused) await new Promise((r) => setTimeout(r, 5));
-      }
-      expect((refused as { code?: string }).code).toBe("model_not_allowed");
+      // Still held by the second instance: its notification is on the way (one held only while listening).
+      if (rows.get(projectId, app.context.now().getTime())) await dropped;
+      await expect(checkTurn(second.context, { projectId }, target)).rejects.toMatchObject({
+        code: "model_not_allowed",
+      });
     } finally {
       await second.close();
     }
@@ -329,13 +324,15 @@ describe("controls across instances", () => {
       await checkTurn(second.context, { projectId }, [target]);
       const turn = await checkTurn(app.context, { projectId }, [target]);
       expect(await turn.stepEnded({ ...target, usage: { prompt: 1_000_000, completion: 0 } })).toBe(true);
-      const started = performance.now();
-      let refused: unknown;
-      while (!refused && performance.now() - started < 5_000) {
-        await checkTurn(second.context, { projectId }, [target]).catch((error: unknown) => (refused = error));
-        if (!refused) await new Promise((r) => setTimeout(r, 10));
-      }
-      expect(refused).toMatchObject({ code: "budget_exceeded" });
+      // The second instance's total ages past SYNC_MS on the app's clock: the next check marks it
+      // stale (served meanwhile), and the sync reads it again. (On the embedded database both
+      // instances share one tally, which refuses at once.)
+      app.advanceClock(SYNC_MS + 1);
+      await checkTurn(second.context, { projectId }, [target]).catch(() => undefined);
+      await controlsState(second.context).spend.sync();
+      await expect(checkTurn(second.context, { projectId }, [target])).rejects.toMatchObject({
+        code: "budget_exceeded",
+      });
     } finally {
       await second.close();
     }
@@ -364,13 +361,8 @@ describe("model aliases", () => {
       expect(res.status).toBe(200);
       expect(JSON.stringify(res.body)).toContain("Answered by the second.");
       const traceId = res.headers.get("x-svc-trace-id")!;
-      let said = "";
-      for (let i = 0; i < 50 && !said.includes("status 429"); i++) {
-        await drainIngestQueue(app.context);
-        const trace = await app.call("GET", `/api/traces/${traceId}`, { key });
-        said = JSON.stringify(trace.body);
-        if (!said.includes("status 429")) await new Promise((r) => setTimeout(r, 50));
-      }
+      await turnsEnded();
+      const said = JSON.stringify((await app.call("GET", `/api/traces/${traceId}`, { key })).body);
       expect(said).toContain("chat claude-haiku-4-5");
       const attempts = JSON.parse(said.match(/"attempts":(\[[^\]]*\])/)![1]);
       expect(attempts.map((a: { provider: string; outcome: string }) => [a.provider, a.outcome])).toEqual([
@@ -452,13 +444,10 @@ describe("budgets", () => {
     expect(run.body.run.error ?? null).toBeNull();
     expect(run.body.run.status).not.toBe("failed");
     const traceId = res.headers.get("x-svc-trace-id")!;
-    let spans: any[] = [];
-    for (let i = 0; i < 50 && !spans.length; i++) {
-      await drainIngestQueue(app.context);
-      const trace = await app.call("GET", `/api/traces/${traceId}`, { key });
-      spans = trace.status === 200 && trace.body.count > 0 ? spansOf(trace.body) : [];
-      if (!spans.length) await new Promise((r) => setTimeout(r, 50));
-    }
+    await turnsEnded();
+    const trace = await app.call("GET", `/api/traces/${traceId}`, { key });
+    expect(trace.status).toBe(200);
+    const spans = spansOf(trace.body);
     expect(JSON.stringify(spans)).toContain("budget_exceeded");
     expect(spans.filter((span) => span.status_code === "STATUS_CODE_ERROR")).toEqual([]);
 
@@ -506,15 +495,11 @@ describe("budgets", () => {
       app.call("POST", "/v1/chat/completions", { key: null, headers: { authorization: `Bearer ${key}` }, body });
     const ask = { model: "spender", messages: [{ role: "user", content: "hi" }] };
     expect((await door(ask)).status).toBe(200);
-    let res;
-    for (let i = 0; i < 50; i++) {
-      res = await door(ask);
-      if (res.status === 402) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(res!.status).toBe(402);
-    expect(res!.body.error.code).toBe("budget_exceeded");
-    expect(res!.body.error.message).toContain('Budget "tiny"');
+    await turnsEnded();
+    const res = await door(ask);
+    expect(res.status).toBe(402);
+    expect(res.body.error.code).toBe("budget_exceeded");
+    expect(res.body.error.message).toContain('Budget "tiny"');
   });
 
   it("refuses a target from another project and an unknown time zone", async () => {

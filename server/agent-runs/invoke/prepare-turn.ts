@@ -1,4 +1,4 @@
-import { projectPrices } from "@/server/pricing";
+import { cachedProjectPrices } from "@/server/pricing";
 import { randomUUID } from "node:crypto";
 import type { AgentTemplate } from "@/server/agent-template";
 import type { Principal } from "@/server/auth";
@@ -193,7 +193,7 @@ export async function prepareTurn(
     sampling: options.sampling,
     alias,
     controls,
-    prices: await projectPrices(app.db, principal.projectId),
+    prices: await cachedProjectPrices(app, principal.projectId),
   };
 }
 

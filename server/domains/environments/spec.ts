@@ -9,7 +9,7 @@ import {
 } from "@/server/versioning";
 import { normalizeEntry } from "./normalize-entry";
 import { applyDelta, diffReferences, type ReferenceMap, type ReferencesDiff } from "./references-diff";
-import { markReplaced } from "./canary/canary-store";
+import { splitEnded } from "./split-ends";
 import { normalizeSplits, revisionIdOf, type SplitMap } from "./splits";
 
 /**
@@ -53,10 +53,10 @@ export const environmentsSpec: DomainSpec = {
       requestedSplits(payload, beforeSplits, diff),
       after,
     );
-    // A split that ends here by anything but its canary's own action ends the canary; the
-    // canary actions set their own outcome after their commit, in the same transaction.
+    // Who keeps state about a split hears of its end in this transaction (split-ends.ts: a canary
+    // ends with it; the canary actions set their own outcome after their commit).
     for (const key of Object.keys(beforeSplits))
-      if (!splits[key]) await markReplaced(ctx.tx, ctx.variant.id, key, new Date());
+      if (!splits[key]) await splitEnded(ctx.tx, { projectId: ctx.projectId, variantId: ctx.variant.id, key });
     // Under the variant lock, so the evidence is judged against the state this commit replaces.
     // A revision entering a split is deployed to its share of the traffic: the rule applies to it too.
     await assertDeployAllowed(ctx.tx, ctx.projectId, ctx.artifact.slug, {

@@ -9,7 +9,7 @@ import {
   rollbackCanary,
   startCanary,
   type CanaryRow,
-} from "@/server/domains";
+} from "@/server/canaries";
 import type { Executor } from "@/server/db";
 import { domainKeys, Lookup, type Scope } from "@/server/versioning";
 import { createTRPCRouter, memberProcedure, projectProcedure } from "../init";

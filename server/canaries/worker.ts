@@ -1,10 +1,10 @@
 import type { AppContext } from "@/server/core/app-context";
 import { logger } from "@/server/core/logger";
+import { liveScoreOfRevision } from "@/server/evaluations";
 import { startWakeLoop, type BackgroundWorker } from "@/server/worker";
-import { rampLocked, rollbackLocked } from "./canary-actions";
-import { claimDueCanaries, guardedCanaries, lockRunningCanary, type CanaryRow } from "./canary-store";
+import { rampLocked, rollbackLocked } from "./actions";
+import { claimDueCanaries, guardedCanaries, lockRunningCanary, type CanaryRow } from "./store";
 import { firedMonitor } from "./monitor-guard";
-import { liveScore } from "./score-guard";
 
 /**
  * How often the worker looks. It polls: time makes a ramp step due, and a guard's evidence (live
@@ -47,7 +47,7 @@ export async function canaryPass(app: AppContext, limit = BATCH): Promise<number
 async function firedGuard(app: AppContext, row: CanaryRow): Promise<string | undefined> {
   const guard = row.guards.min_score;
   if (guard) {
-    const score = await liveScore(
+    const score = await liveScoreOfRevision(
       app.db,
       row.projectId,
       guard.evaluation_run_id,

@@ -2,11 +2,13 @@ import { eq } from "drizzle-orm";
 import { BadRequestError, ConflictError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import type { Database, Transaction } from "@/server/db";
-import { canaries, variants, type CanaryGuards } from "@/server/db/schema";
+import { canaries, type CanaryGuards } from "@/server/db/schema";
+import { environmentsSpec, revisionIdOf, type SplitMap } from "@/server/domains";
 import {
   commitInTransaction,
   domainKeys,
   domainOfSingular,
+  lockVariantRow,
   Lookup,
   revisionNames,
   type DomainKeys,
@@ -14,10 +16,8 @@ import {
   type RevisionRecord,
   type Scope,
 } from "@/server/versioning";
-import { environmentsSpec } from "../spec";
-import { revisionIdOf, type SplitMap } from "../splits";
-import { auditCanary } from "./canary-audit";
-import { lockRunningCanary, runningCanaryOf, type CanaryRow } from "./canary-store";
+import { auditCanary } from "./audit";
+import { lockRunningCanary, runningCanaryOf, type CanaryRow } from "./store";
 import { checkMonitorGuard } from "./monitor-guard";
 import { checkScoreGuard } from "./score-guard";
 
@@ -66,7 +66,7 @@ export async function startCanary(
     const environment = await envLookup.artifact(request.environment, "environment_ref");
     const variant = await envLookup.defaultVariant(environment);
     // Under the variant's lock, as the commit will be: the baseline read is the state the split replaces.
-    await tx.select({ id: variants.id }).from(variants).where(eq(variants.id, variant.id)).for("update");
+    await lockVariantRow(tx, variant.id);
     const key = request.key ?? `${candidate.artifactSlug}.revision`;
     const current = variant.headVersion ? await envLookup.revisionOfVariant(variant, undefined) : undefined;
     const entry = (current?.data?.references as Record<string, Record<string, unknown>> | undefined)?.[key];

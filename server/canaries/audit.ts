@@ -1,6 +1,6 @@
 import { recordAudit } from "@/server/audit";
 import type { Transaction } from "@/server/db";
-import type { CanaryRow } from "./canary-store";
+import type { CanaryRow } from "./store";
 
 export type CanaryAuditAction = "canary.started" | "canary.ramped" | "canary.promoted" | "canary.rolled_back";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { refSchema } from "@/server/versioning";
-import type { CanaryRow } from "./canary-store";
+import type { CanaryRow } from "./store";
 
 const weight = z.number().gt(0).max(100);
 

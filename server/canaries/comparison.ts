@@ -1,8 +1,8 @@
 import { queryAnalytics, type AnalyticsMetrics } from "@/server/analytics";
 import type { Executor } from "@/server/db";
+import { liveScoreOfRevision, liveScoresOfRevision, type LiveScore, type NamedLiveScore } from "@/server/evaluations";
 import type { Scope } from "@/server/versioning";
-import type { CanaryRow } from "./canary-store";
-import { liveScore, liveScores, type LiveScore, type NamedLiveScore } from "./score-guard";
+import type { CanaryRow } from "./store";
 
 export interface RevisionSide {
   revision_id: string;
@@ -61,8 +61,10 @@ export async function compareCanary(
       revision_id: id,
       role,
       metrics: group?.metrics ?? NO_RUNS,
-      live_scores: await liveScores(db, scope.projectId, id, row.startedAt),
-      ...(guard && { live_score: await liveScore(db, scope.projectId, guard.evaluation_run_id, id, row.startedAt) }),
+      live_scores: await liveScoresOfRevision(db, scope.projectId, id, row.startedAt),
+      ...(guard && {
+        live_score: await liveScoreOfRevision(db, scope.projectId, guard.evaluation_run_id, id, row.startedAt),
+      }),
     });
   }
   return { window: { oldest: row.startedAt.toISOString(), newest: newest.toISOString() }, revisions };

@@ -1,9 +1,9 @@
 import { BadRequestError } from "@/server/core/errors";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { domainKeys, Lookup, scopeOf, type DomainName } from "@/server/versioning";
-import { promoteCanary, rampCanary, rollbackCanary, startCanary } from "./canary-actions";
-import { compareCanary } from "./canary-comparison";
-import { getCanary, listCanaries } from "./canary-store";
+import { promoteCanary, rampCanary, rollbackCanary, startCanary } from "./actions";
+import { compareCanary } from "./comparison";
+import { getCanary, listCanaries } from "./store";
 import {
   canariesResponse,
   canaryListQuery,
@@ -13,7 +13,7 @@ import {
   rampBody,
   rollbackBody,
   startCanaryBody,
-} from "./canary-wire";
+} from "./wire";
 import { z } from "zod";
 
 const BASE = "/api/environments/canaries";

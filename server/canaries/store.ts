@@ -2,6 +2,7 @@ import { and, desc, eq, lte, sql } from "drizzle-orm";
 import { ConflictError, NotFoundError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
 import { canaries } from "@/server/db/schema";
+import type { SplitEndHandler } from "@/server/domains";
 
 export type CanaryRow = typeof canaries.$inferSelect;
 export type CanaryStatus = "running" | "promoted" | "rolled_back" | "replaced";
@@ -100,4 +101,13 @@ export async function markReplaced(tx: Executor, environmentVariantId: string, k
         eq(canaries.status, "running"),
       ),
     );
+}
+
+/**
+ * The environments' split-end handler (server/domains/environments/split-ends.ts), which the
+ * composition root passes in: a commit that ends a key's split ends its running canary, in the
+ * commit's transaction, at the app's clock.
+ */
+export function endCanaryWithSplit(now: () => Date): SplitEndHandler {
+  return (tx, ended) => markReplaced(tx, ended.variantId, ended.key, now());
 }

@@ -1,7 +1,11 @@
 import { sql } from "drizzle-orm";
-import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import { rowsOf, type Executor } from "@/server/db";
-import { spanDimensionsSql } from "@/server/tracing";
+import { traceOfRevisionSince } from "@/server/tracing";
+
+/**
+ * Live evaluations' scores on one revision's traffic, for other areas (a canary's score guard and
+ * its comparison), which may not name the evaluation tables themselves.
+ */
 
 export interface LiveScore {
   /** Mean `score` of the evaluator results, null while there is none. */
@@ -9,26 +13,23 @@ export interface LiveScore {
   results: number;
 }
 
-const revisionOfRoot = spanDimensionsSql("s").revision;
-
-/** A result `e` belongs to a scenario whose source trace is a run of the revision started since `since`. */
-const onRevisionTraffic = (revisionId: string, since: Date) => sql`exists (
-    select 1 from evaluation_results i
-    join spans s on s.project_id = i.project_id and s.trace_id = i.trace_id::uuid and s.parent_id is null
-    where i.scenario_id = e.scenario_id and i.trace_id is not null
-      and s.start_time >= ${since.toISOString()} and ${sql.raw(revisionOfRoot)} = ${revisionId}
-  )`;
-
 export interface NamedLiveScore extends LiveScore {
   evaluation_run_id: string;
   name?: string;
 }
 
 /**
- * Every live evaluation of the project that scored one revision's traffic since `since`, with its
- * mean score: the comparison's scores, whether or not a guard names an evaluation.
+ * A result `e` belongs to a scenario whose source trace is a run of the revision started since
+ * `since` (its root span names the revision).
  */
-export async function liveScores(
+const onRevisionTraffic = (revisionId: string, since: Date) => sql`exists (
+    select 1 from evaluation_results i
+    where i.scenario_id = e.scenario_id and i.trace_id is not null
+      and ${traceOfRevisionSince(sql`i.project_id`, sql`i.trace_id`, revisionId, since)}
+  )`;
+
+/** Every live evaluation of the project that scored one revision's traffic since `since`, with its mean score. */
+export async function liveScoresOfRevision(
   db: Executor,
   projectId: string,
   revisionId: string,
@@ -54,13 +55,11 @@ export async function liveScores(
 }
 
 /**
- * A live evaluation's mean score on one revision's traffic since `since`: the evaluator results
- * (a numeric `score` output) of scenarios whose source trace is a run of that revision (its root
- * span's `workflow_revision` reference) that started since then. Read straight from the evaluation tables, as the deploy
- * rule does (server/deploy-gates/README.md says why the environments domain cannot import
- * evaluations).
+ * One live evaluation's mean score on one revision's traffic since `since`: its evaluator results
+ * (a numeric `score` output) of scenarios whose source trace is a run of that revision that
+ * started since then.
  */
-export async function liveScore(
+export async function liveScoreOfRevision(
   db: Executor,
   projectId: string,
   evaluationRunId: string,
@@ -80,18 +79,16 @@ export async function liveScore(
   };
 }
 
-/** The guard's evaluation must be a live evaluation of the project: no other gets results from traffic. */
-export async function checkScoreGuard(db: Executor, projectId: string, evaluationRunId: string): Promise<void> {
+/** Whether an evaluation run of the project is live (`flags.is_live`); undefined when there is no such run. */
+export async function isLiveEvaluation(
+  db: Executor,
+  projectId: string,
+  evaluationRunId: string,
+): Promise<boolean | undefined> {
   const [run] = rowsOf<{ live: boolean | null }>(
     await db.execute(sql`
       select (flags ->> 'is_live')::boolean as live from evaluation_runs
       where project_id = ${projectId} and id = ${evaluationRunId}`),
   );
-  if (!run)
-    throw new NotFoundError(`evaluation run ${evaluationRunId} not found in this project`, "evaluation_not_found");
-  if (!run.live)
-    throw new BadRequestError(
-      `evaluation run ${evaluationRunId} is not a live evaluation (flags.is_live): it scores no traffic, so it cannot guard a canary`,
-      "evaluation_not_live",
-    );
+  return run ? Boolean(run.live) : undefined;
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "@/server/core/ids";
 import { deployGates, evaluationResults, evaluationRuns, evaluationScenarios } from "@/server/db/schema";
-import { canaryPass } from "@/server/domains";
+import { canaryPass } from "@/server/canaries";
 import { evaluateDueMonitors } from "@/server/monitors";
 import { ingestSpans, runSpans } from "../analytics/helpers";
 import {
@@ -14,7 +14,7 @@ import {
   setup,
   uniq,
   type Ctx,
-} from "./helpers";
+} from "../versioning/helpers";
 
 let c: Ctx;
 beforeAll(async () => {
