@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApiDoors } from "@/server/boot";
 import { onRunFinished, type RunRecord } from "@/server/agent-runs";
 import type { NativeEvent } from "@/server/streams";
 import { anotherInstance } from "../helpers/app-instance";
 import { serveOnLoopback } from "../helpers/http-server";
+import { runsRecorded } from "../helpers/after-runs";
 import { invokeOver } from "../helpers/invoke-client";
 import { createRunFixture, type RunFixture } from "../helpers/run-fixture";
 
@@ -88,11 +89,9 @@ it("a python code tool runs main(**inputs) inside the sandbox with its secrets a
   expect(out.c_env).toEqual({ output: "[]\n", isError: false });
   expect(JSON.stringify(o.events)).not.toContain(SECRET);
   expect(JSON.stringify(model.requests)).not.toContain(SECRET);
-  // The run's record reaches its listeners a moment after the answer.
-  await vi.waitFor(() => expect(records.map((r) => r.traceId)).toContain(o.headers.get("x-svc-trace-id")), {
-    timeout: 10_000,
-    interval: 10,
-  });
+  // The run's record reaches its listeners a moment after the answer: awaited.
+  await runsRecorded(app.context);
+  expect(records.map((r) => r.traceId)).toContain(o.headers.get("x-svc-trace-id"));
   expect(JSON.stringify(records)).not.toContain(SECRET);
 }, 60_000);
 

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
 import { onRunFinished, type RunRecord } from "@/server/agent-runs";
-import { drainIngestQueue } from "@/server/tracing";
 import type { NativeEvent } from "@/server/streams";
+import { runsRecorded } from "../helpers/after-runs";
 import { invokeOver, type FormatName } from "../helpers/invoke-client";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
@@ -131,18 +131,12 @@ describe("gateway tools through the Composio provider", () => {
       expect(String(results.g_500.output)).toContain("Composio answered 500: Internal error");
       expect(results.g_post.isError).toBe(false);
 
-      // The run's record and its spans are written a moment after the answer.
+      // The run's record and its spans are written a moment after the answer: awaited.
       const traceId = o.headers.get("x-svc-trace-id")!;
-      const trace = await vi.waitFor(
-        async () => {
-          expect(records.map((r) => r.traceId)).toContain(traceId);
-          await drainIngestQueue(app.context);
-          const found = await app.call("GET", `/api/traces/${traceId}`, { key });
-          expect(found.body.count).toBeGreaterThan(0);
-          return found;
-        },
-        { timeout: 10_000, interval: 20 },
-      );
+      await runsRecorded(app.context);
+      expect(records.map((r) => r.traceId)).toContain(traceId);
+      const trace = await app.call("GET", `/api/traces/${traceId}`, { key });
+      expect(trace.body.count).toBeGreaterThan(0);
       for (const seen of [o.events ?? o.chunks, model.requests, records, trace.body])
         expect(JSON.stringify(seen)).not.toContain(COMPOSIO_KEY);
     },

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
-import { drainIngestQueue } from "@/server/tracing";
 import type { NativeEvent } from "@/server/streams";
+import { runsRecorded } from "../helpers/after-runs";
 import { invokeOver, type FormatName } from "../helpers/invoke-client";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
@@ -53,15 +53,10 @@ beforeAll(async () => {
     expect(res.status).toBe(200);
     earlier.push({ key: k, traceId: res.headers.get("x-svc-trace-id")! });
   }
-  // Their spans are queued a moment after the answers.
-  await vi.waitFor(
-    async () => {
-      await drainIngestQueue(app.context);
-      for (const run of earlier)
-        expect((await app.call("GET", `/api/traces/${run.traceId}`, { key: run.key })).body.count).toBeGreaterThan(0);
-    },
-    { timeout: 10_000, interval: 25 },
-  );
+  // Their spans are queued a moment after the answers: awaited, then stored.
+  await runsRecorded(app.context);
+  for (const run of earlier)
+    expect((await app.call("GET", `/api/traces/${run.traceId}`, { key: run.key })).body.count).toBeGreaterThan(0);
 });
 afterAll(async () => {
   await live.close();

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onRunFinished, type RunRecord } from "@/server/agent-runs";
 import type { NativeEvent } from "@/server/streams";
+import { runsRecorded } from "../helpers/after-runs";
 import { invokeOver } from "../helpers/invoke-client";
 import { createRunFixture, type RunFixture } from "../helpers/run-fixture";
 
@@ -78,16 +79,11 @@ describe("built-in tools through the invoke route", () => {
         .body.tools.map((t: any) => t.name)
         .sort(),
     ).toEqual([...ALL].sort());
-    // execute_tool timings on the run record, which reaches its listeners a moment after the answer.
-    const record = await vi.waitFor(
-      () => {
-        const found = records.find((r) => r.sessionId === "transcript");
-        expect(found).toBeDefined();
-        return found!;
-      },
-      { timeout: 10_000, interval: 10 },
-    );
-    const timings = record.steps.flatMap((s) => s.toolCalls);
+    // execute_tool timings on the run record, which reaches its listeners a moment after the answer (awaited).
+    await runsRecorded(fixture.app.context);
+    const record = records.find((r) => r.sessionId === "transcript");
+    expect(record).toBeDefined();
+    const timings = record!.steps.flatMap((s) => s.toolCalls);
     expect(timings.map((t) => t.name)).toEqual(["write", "edit", "read", "grep", "find", "ls", "bash"]);
     for (const t of timings) expect(t.endedAt).toBeGreaterThanOrEqual(t.startedAt);
 
