@@ -7,7 +7,7 @@
  * projects, and `--monitors` monitors spread over them: error rate, latency p90, ttft p90, cost,
  * tokens and run count, for the project or one agent, over 5 minutes to 7 days. Then the clock
  * moves minute by minute (`--minutes`, default 5) and every due monitor is evaluated by the
- * worker's own pass (evaluateDueMonitors, its batch of MONITOR_BATCH) until none is due: the figure is the
+ * worker's own pass (checkDueMonitors, its batch of MONITOR_BATCH) until none is due: the figure is the
  * wall time of that per minute, and the process's CPU time for it. A last step leaves out ten
  * minutes (no worker) and times the catch-up, which evaluates each missed minute.
  *
@@ -24,7 +24,7 @@ import type { AppContext } from "@/server/core/app-context";
 import { loadConfig } from "@/server/core/config";
 import { migrateDatabase, openDatabase, rawQuery } from "@/server/db";
 import { SecretBox } from "@/server/encryption";
-import { createMonitor, evaluateDueMonitors, MONITOR_BATCH, type MonitorInput } from "@/server/monitors";
+import { createMonitor, checkDueMonitors, MONITOR_BATCH, type MonitorInput } from "@/server/monitors";
 import { loadAverage, log, machine, parseFlags } from "../lib/benchmark";
 
 const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
@@ -112,11 +112,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       const cpu = process.cpuUsage();
       const started = performance.now();
       let evaluated = 0;
-      for (
-        let n = await evaluateDueMonitors(app, MONITOR_BATCH);
-        n > 0;
-        n = await evaluateDueMonitors(app, MONITOR_BATCH)
-      )
+      for (let n = await checkDueMonitors(app, MONITOR_BATCH); n > 0; n = await checkDueMonitors(app, MONITOR_BATCH))
         evaluated += n;
       const wall = performance.now() - started;
       const used = process.cpuUsage(cpu);

@@ -54,3 +54,4 @@ export {
   type LinkedRuns,
 } from "./runs/erase-runs";
 export { eraseToolApprovals } from "./permissions/erase-approvals";
+export { runIsRunning, runStates, type RunState } from "./runs/run-states";

@@ -28,3 +28,4 @@ export { acceptInvite, createOwnerAccount, credentialsSchema, ownerExists, signU
 export { apiKeyToWire, createApiKeyInput } from "./wire";
 export { projectExistsLocked, projectExistsLockedSql } from "./project-lock";
 export { isActiveApiKey } from "./active-key";
+export { memberRole } from "./member-role";

@@ -6,6 +6,7 @@ import { promptApplicationRun } from "@/server/openai-compat";
 import type { RetrieveRefs } from "@/server/versioning";
 import type { AutomationInput } from "./automation-input";
 import { firingBody, firingInputs, firingSessionId } from "./firing-body";
+import { unrenderedTag } from "./payload-template";
 
 type References = AutomationInput["references"];
 type Input = AutomationInput["input"];
@@ -39,6 +40,7 @@ export async function checkTarget(
   references: References,
   input: Input,
 ): Promise<void> {
+  refuseUnrendered(input);
   if (runsApplication(references)) {
     if (given(references, WORKFLOW_KEYS))
       throw new BadRequestError(
@@ -78,6 +80,25 @@ export async function checkTarget(
   }
 }
 
+/** A message or string input holding a tag the renderer does not fill (`{{#section}}`) is refused at save, not at a firing. */
+function refuseUnrendered(input: Input): void {
+  const texts: [string, string][] = [
+    ...(input.messages ?? []).map((m, i): [string, string] => [`input.messages[${i}].content`, m.content]),
+    ...Object.entries(input.inputs ?? {}).flatMap(([name, value]): [string, string][] =>
+      typeof value === "string" ? [[`input.inputs.${name}`, value]] : [],
+    ),
+  ];
+  for (const [path, text] of texts) {
+    const tag = unrenderedTag(text);
+    if (tag)
+      throw new BadRequestError(
+        `${path}: ${tag} is not rendered; only {{ path }} placeholders are filled from the payload`,
+        "unsupported_prompt",
+        [{ path, message: `${tag} is not rendered` }],
+      );
+  }
+}
+
 /**
  * What a firing starts: an agent's invoke body, or a prompt application rendered now (its
  * environment resolved, its placeholders filled) as an inline template, with its sampling and
@@ -99,7 +120,7 @@ export async function firingRun(
   );
   return {
     body: {
-      session_id: firingSessionId(firing.delivery.id),
+      session_id: firingSessionId(firing.firing.id),
       data: { inputs: { messages: application.messages }, parameters: { agent: application.template } },
     },
     runs: { sampling: application.sampling, agent: application.agent },

@@ -1,12 +1,13 @@
 import { and, asc, eq, inArray, isNull, lt, ne, or } from "drizzle-orm";
-import { cancelRun, startBackgroundRun } from "@/server/agent-runs";
+import { cancelRun, runIsRunning, runStates, startBackgroundRun } from "@/server/agent-runs";
+import { memberRole } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import { ForbiddenError, isAppError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { hasRole, isProjectRole } from "@/server/core/roles";
 import { logger } from "@/server/core/logger";
-import { agentRuns, automationDeliveries, automations, projectMembers } from "@/server/db/schema";
-import { settleDelivery, type DeliveryRow } from "./delivery-store";
+import { automationDeliveries, automations } from "@/server/db/schema";
+import { settleFiring, type FiringRow } from "./firing-store";
 import { firingRun } from "./automation-target";
 import type { AutomationRow } from "./automation-store";
 
@@ -33,7 +34,7 @@ export async function dispatchFirings(app: AppContext, limit: number, onlyId?: s
   return claimed.length;
 }
 
-async function claimFirings(app: AppContext, limit: number, onlyId?: string): Promise<DeliveryRow[]> {
+async function claimFirings(app: AppContext, limit: number, onlyId?: string): Promise<FiringRow[]> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
     const open = await tx
@@ -49,7 +50,7 @@ async function claimFirings(app: AppContext, limit: number, onlyId?: string): Pr
       .orderBy(asc(automationDeliveries.createdAt))
       .limit(limit)
       .for("update", { skipLocked: true });
-    const claimed: DeliveryRow[] = [];
+    const claimed: FiringRow[] = [];
     for (const row of open) {
       const [updated] = await tx
         .update(automationDeliveries)
@@ -62,40 +63,43 @@ async function claimFirings(app: AppContext, limit: number, onlyId?: string): Pr
   });
 }
 
-async function dispatchOne(app: AppContext, firing: DeliveryRow): Promise<void> {
+async function dispatchOne(app: AppContext, firing: FiringRow): Promise<void> {
   try {
     await dispatch(app, firing);
   } catch (error) {
     const detail = isAppError(error) && error.status < 500 ? error.message : "the run could not be started";
     if (!isAppError(error) || error.status >= 500)
-      logger.error({ err: error, deliveryId: firing.id }, "automation firing failed");
-    await settleDelivery(app.db, firing.id, { status: "failed", error: detail, firedAt: app.now(), runId: null });
+      logger.error({ err: error, firingId: firing.id }, "automation firing failed");
+    await settleFiring(app.db, firing.id, { status: "failed", error: detail, firedAt: app.now(), runId: null });
   }
 }
 
-async function dispatch(app: AppContext, firing: DeliveryRow): Promise<void> {
-  const [started] = await app.db
-    .select({ sessionId: agentRuns.sessionId, traceId: agentRuns.traceId })
-    .from(agentRuns)
-    .where(eq(agentRuns.id, firing.runId!));
+async function dispatch(app: AppContext, firing: FiringRow): Promise<void> {
+  const started = (await runStates(app.db, [firing.runId!])).get(firing.runId!);
   if (started) {
-    await settleDelivery(app.db, firing.id, { status: "started", ...started, firedAt: firing.firedAt ?? app.now() });
+    const { sessionId, traceId } = started;
+    await settleFiring(app.db, firing.id, {
+      status: "started",
+      sessionId,
+      traceId,
+      firedAt: firing.firedAt ?? app.now(),
+    });
     return;
   }
   const [automation] = await app.db.select().from(automations).where(eq(automations.id, firing.automationId));
   const test = firing.eventKey.startsWith(TEST_KEY_PREFIX);
   if (!automation || automation.deletedAt || (!automation.isActive && !test)) {
     const why = !automation || automation.deletedAt ? "the automation was deleted" : "the automation is paused";
-    await settleDelivery(app.db, firing.id, { status: "skipped", error: why, firedAt: app.now(), runId: null });
+    await settleFiring(app.db, firing.id, { status: "skipped", error: why, firedAt: app.now(), runId: null });
     return;
   }
   // A person pressing Test wants a run: the overlap policy governs scheduled firings only.
   if (automation.kind === "schedule" && !test && !(await applyOverlap(app, automation, firing))) return;
   const principal = await ownerPrincipal(app, automation);
   const firedAt = app.now();
-  const { body, runs } = await firingRun(app, principal, { automation, delivery: firing, firedAt });
+  const { body, runs } = await firingRun(app, principal, { automation, firing, firedAt });
   const run = await startBackgroundRun(app, principal, body, "automation", firing.runId!, runs);
-  await settleDelivery(app.db, firing.id, {
+  await settleFiring(app.db, firing.id, {
     status: "started",
     runId: run.runId,
     sessionId: run.sessionId,
@@ -110,18 +114,19 @@ async function dispatch(app: AppContext, firing: DeliveryRow): Promise<void> {
  * firing as skipped, `queue_one` holds it (`queued`, at most one; a second is skipped) until that
  * run ends, `cancel_previous` cancels the run and goes on. True when the firing may start now.
  */
-async function applyOverlap(app: AppContext, automation: AutomationRow, firing: DeliveryRow): Promise<boolean> {
-  const running = await app.db
-    .select({ runId: agentRuns.id })
-    .from(automationDeliveries)
-    .innerJoin(agentRuns, eq(agentRuns.id, automationDeliveries.runId))
-    .where(
-      and(
-        eq(automationDeliveries.automationId, automation.id),
-        eq(automationDeliveries.status, "started"),
-        eq(agentRuns.status, "running"),
-      ),
-    );
+async function applyOverlap(app: AppContext, automation: AutomationRow, firing: FiringRow): Promise<boolean> {
+  const running = (
+    await app.db
+      .select({ runId: automationDeliveries.runId })
+      .from(automationDeliveries)
+      .where(
+        and(
+          eq(automationDeliveries.automationId, automation.id),
+          eq(automationDeliveries.status, "started"),
+          runIsRunning(automationDeliveries.runId),
+        ),
+      )
+  ).map((row) => ({ runId: row.runId! }));
   if (running.length === 0) return true;
   const previous = running.map((r) => r.runId).join(", ");
   const policy = automation.overlapPolicy ?? "skip";
@@ -153,7 +158,7 @@ async function applyOverlap(app: AppContext, automation: AutomationRow, firing: 
       return false;
     }
   }
-  await settleDelivery(app.db, firing.id, {
+  await settleFiring(app.db, firing.id, {
     status: "skipped",
     runId: null,
     firedAt: app.now(),
@@ -167,20 +172,17 @@ async function applyOverlap(app: AppContext, automation: AutomationRow, firing: 
 
 /** The automation runs as the user who made it, with that user's role in the project now. */
 async function ownerPrincipal(app: AppContext, automation: AutomationRow) {
-  const [member] = await app.db
-    .select({ role: projectMembers.role })
-    .from(projectMembers)
-    .where(and(eq(projectMembers.projectId, automation.projectId), eq(projectMembers.userId, automation.createdBy)));
-  if (!member || !isProjectRole(member.role))
+  const role = await memberRole(app.db, automation.projectId, automation.createdBy);
+  if (!role || !isProjectRole(role))
     throw new ForbiddenError(
       "the user who made this automation is no longer a member of the project; save it again as a member",
       "automation_owner_gone",
     );
   // Running an agent is a member's right, as on the invoke route: a creator made viewer since cannot.
-  if (!hasRole(member.role, "member"))
+  if (!hasRole(role, "member"))
     throw new ForbiddenError(
       "the user who made this automation is now a viewer, who cannot run agents; save it again as a member",
       "automation_owner_gone",
     );
-  return { projectId: automation.projectId, userId: automation.createdBy, role: member.role };
+  return { projectId: automation.projectId, userId: automation.createdBy, role };
 }

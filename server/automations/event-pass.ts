@@ -1,22 +1,17 @@
-import { and, asc, eq, gt, gte, inArray, isNotNull, isNull } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull } from "drizzle-orm";
 import type { AppContext } from "@/server/core/app-context";
-import { automationDeliveries, automations, events } from "@/server/db/schema";
-import { insertDeliveries, type NewDelivery } from "./delivery-store";
+import { automationDeliveries, automations } from "@/server/db/schema";
+import { eventsSince } from "@/server/events";
+import { insertFirings, type NewFiring } from "./firing-store";
 import { matchesFilter, type PayloadCondition } from "./payload-template";
 
 /**
  * Events are written with the writer's clock and committed a little later, so a subscription
  * looks this far behind its cursor each pass: an event committed late is still seen, and seen
- * twice is harmless (one delivery per event id).
+ * twice is harmless (one firing per event id).
  */
 const LOOKBACK_MS = 30_000;
 const EVENTS_PER_PASS = 500;
-
-/** The smallest UUIDv7 minted at `ms` (event ids are UUIDv7, their first 48 bits the time). */
-export function idFloor(ms: number): string {
-  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, "0");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
-}
 
 export const eventKey = (eventId: string) => `event:${eventId}`;
 
@@ -39,20 +34,12 @@ export async function matchEvents(app: AppContext, limit: number): Promise<numbe
     for (const sub of subscriptions) {
       const since = sub.eventsSince ?? sub.createdAt;
       const cursor = sub.eventCursorAt ?? since;
-      const found = await tx
-        .select()
-        .from(events)
-        .where(
-          and(
-            eq(events.projectId, sub.projectId),
-            inArray(events.eventType, sub.eventTypes ?? []),
-            // The id bound lets the (project, type, id) index skip older events; created_at decides.
-            gte(events.id, idFloor(cursor.getTime() - LOOKBACK_MS - 1_000)),
-            gt(events.createdAt, new Date(cursor.getTime() - LOOKBACK_MS)),
-          ),
-        )
-        .orderBy(asc(events.createdAt))
-        .limit(EVENTS_PER_PASS);
+      const found = await eventsSince(tx, {
+        projectId: sub.projectId,
+        types: sub.eventTypes ?? [],
+        after: new Date(cursor.getTime() - LOOKBACK_MS),
+        limit: EVENTS_PER_PASS,
+      });
       const fresh = found.filter((event) => event.createdAt > since);
       const ownRuns = new Set(
         (
@@ -62,7 +49,7 @@ export async function matchEvents(app: AppContext, limit: number): Promise<numbe
             .where(and(eq(automationDeliveries.automationId, sub.id), isNotNull(automationDeliveries.runId)))
         ).map((row) => row.runId),
       );
-      const deliveries: NewDelivery[] = fresh
+      const firings: NewFiring[] = fresh
         .filter((event) => !ownRuns.has(event.attributes.run_id as string))
         .filter((event) => matchesFilter(event.attributes, sub.filter as PayloadCondition[] | null))
         .map((event) => ({
@@ -73,7 +60,7 @@ export async function matchEvents(app: AppContext, limit: number): Promise<numbe
           payload: { event_id: event.id, event_type: event.eventType, ...event.attributes },
           createdAt: app.now(),
         }));
-      made += (await insertDeliveries(tx, deliveries)).length;
+      made += (await insertFirings(tx, firings)).length;
       const last = found.at(-1)?.createdAt;
       if (last && last > cursor)
         await tx.update(automations).set({ eventCursorAt: last }).where(eq(automations.id, sub.id));

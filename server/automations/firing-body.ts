@@ -1,17 +1,17 @@
 import type { InvokeRequest } from "@/server/agent-runs";
-import { fillTemplate } from "./payload-template";
+import { fillTemplate, payloadFields } from "./payload-template";
 
 interface Firing {
   automation: { target: Record<string, unknown>; input: Record<string, unknown> };
-  delivery: { id: string; payload: unknown };
+  firing: { id: string; payload: unknown };
   firedAt: Date;
 }
 
-/** A firing's session: its own, one per delivery, so each run can be opened and continued alone. */
-export const firingSessionId = (deliveryId: string) => `automation-${deliveryId}`;
+/** A firing's session: its own, one per firing, so each run can be opened and continued alone. */
+export const firingSessionId = (firingId: string) => `automation-${firingId}`;
 
-const payloadOf = ({ delivery, firedAt }: Firing) => ({
-  ...(delivery.payload as Record<string, unknown> | null),
+const payloadOf = ({ firing, firedAt }: Firing): Record<string, unknown> => ({
+  ...payloadFields(firing.payload),
   fired_at: firedAt.toISOString(),
 });
 
@@ -27,7 +27,7 @@ export function firingBody(firing: Firing): InvokeRequest {
     content: fillTemplate(message.content, payload),
   }));
   return {
-    session_id: firingSessionId(firing.delivery.id),
+    session_id: firingSessionId(firing.firing.id),
     references: firing.automation.target.references as InvokeRequest["references"],
     data: { inputs: { messages } },
   };

@@ -1,5 +1,5 @@
 export { automationRoutes } from "./routes";
-export { referenceTriggerRoutes } from "./reference-routes";
+export { triggerCompatRoutes } from "./compat/routes";
 export { automationWorker, automationPass } from "./worker";
 export { fireDueSchedules } from "./schedule-pass";
 export { matchEvents } from "./event-pass";
@@ -8,7 +8,7 @@ export { fireTest } from "./test-firing";
 export { receiveInbound } from "./inbound/receive-inbound";
 export { automationInputSchema, cronPreviewSchema, type AutomationInput } from "./automation-input";
 export { createAutomation, deleteAutomation, replaceAutomation, setAutomationActive } from "./automation-store";
-export { automationView, automationViews, deliveryViews, type DeliveryView } from "./automation-views";
-export { listDeliveries } from "./delivery-store";
-export { automationToWire, cronPreview, deliveryToWire, type AutomationWire, type DeliveryWire } from "./wire";
+export { automationView, automationViews, firingViews, type FiringView } from "./automation-views";
+export { queryFirings } from "./firing-store";
+export { automationToWire, cronPreview, firingToWire, type AutomationWire, type FiringWire } from "./wire";
 export { clearFiringsOf } from "./erase-firings";

@@ -1,21 +1,22 @@
 import { z } from "zod";
 import { PayloadTooLargeError } from "@/server/core/errors";
-import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
+import { windowingQuerySchema } from "@/server/core/windowing";
+import { many, manySchema, one, oneSchema, pageBody, pageSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { automationInputSchema, cronPreviewSchema } from "./automation-input";
 import { automationView, automationViews } from "./automation-views";
 import { createAutomation, deleteAutomation, replaceAutomation, setAutomationActive } from "./automation-store";
-import { getDelivery, listDeliveries } from "./delivery-store";
+import { getFiring, queryFirings } from "./firing-store";
 import { receiveInbound } from "./inbound/receive-inbound";
 import { fireTest } from "./test-firing";
-import { automationToWire, automationWire, cronPreview, cronPreviewWire, deliveryToWire, deliveryWire } from "./wire";
+import { automationToWire, automationWire, cronPreview, cronPreviewWire, firingToWire, firingWire } from "./wire";
 
 const tag = "automations";
 /** An inbound payload larger than this is refused (413) before its signature is checked. */
 const INBOUND_MAX_BYTES = 1_000_000;
 const idParams = z.object({ id: z.string().uuid() });
 const oneAutomation = oneSchema("automation", automationWire);
-const oneDelivery = oneSchema("delivery", deliveryWire);
+const oneDelivery = oneSchema("delivery", firingWire);
 const body = z.object({ automation: automationInputSchema });
 
 function activeRoute(active: boolean) {
@@ -153,25 +154,25 @@ export const automationRoutes = [
     params: idParams,
     body: z.object({ payload: z.record(z.string(), z.unknown()).optional() }).optional(),
     response: oneDelivery,
-    errors: ["automation_not_found", "automation_owner_gone", "delivery_not_found"],
+    errors: ["automation_not_found", "automation_owner_gone", "automation_delivery_not_found"],
     handler: async ({ ctx, params, body }) =>
-      one("delivery", deliveryToWire(await fireTest(ctx.app, ctx.principal.projectId, params.id, body?.payload ?? {}))),
+      one("delivery", firingToWire(await fireTest(ctx.app, ctx.principal.projectId, params.id, body?.payload ?? {}))),
   }),
   defineRoute({
     method: "GET",
     path: "/api/automations/{id}/deliveries",
     auth: "api_key",
     tag,
-    summary: "An automation's deliveries, newest first (at most 100; `before` pages by id)",
+    summary:
+      "An automation's deliveries (its firings), newest first, 100 a page (`?limit=`, `?next=` the previous page's `windowing.next`)",
     params: idParams,
-    query: z.object({ before: z.string().uuid().optional() }),
-    response: manySchema("deliveries", deliveryWire),
+    query: windowingQuerySchema,
+    response: pageSchema("deliveries", firingWire),
     handler: async ({ ctx, params, query }) =>
-      many(
+      pageBody(
         "deliveries",
-        (
-          await listDeliveries(ctx.app.db, ctx.principal.projectId, { automationId: params.id, before: query.before })
-        ).map(deliveryToWire),
+        await queryFirings(ctx.app.db, ctx.principal.projectId, { automationId: params.id }, query),
+        firingToWire,
       ),
   }),
   defineRoute({
@@ -182,9 +183,9 @@ export const automationRoutes = [
     summary: "Fetch one delivery",
     params: idParams,
     response: oneDelivery,
-    errors: ["delivery_not_found"],
+    errors: ["automation_delivery_not_found"],
     handler: async ({ ctx, params }) =>
-      one("delivery", deliveryToWire(await getDelivery(ctx.app.db, ctx.principal.projectId, params.id))),
+      one("delivery", firingToWire(await getFiring(ctx.app.db, ctx.principal.projectId, params.id))),
   }),
   defineRoute({
     method: "POST",

@@ -2,15 +2,15 @@ import { and, asc, eq, isNull, lte } from "drizzle-orm";
 import type { AppContext } from "@/server/core/app-context";
 import { automations } from "@/server/db/schema";
 import { DEFAULT_CATCH_UP_SECONDS } from "./automation-input";
-import { insertDeliveries, type NewDelivery } from "./delivery-store";
+import { insertFirings, type NewFiring } from "./firing-store";
 import { dueFireTimes } from "@/server/core/cron/due-fire-times";
 
-/** The key of a schedule's firing: its planned instant, so one fire time is one delivery. */
+/** The key of a schedule's firing: its planned instant, so one fire time is one firing. */
 export const scheduleEventKey = (at: Date) => `schedule:${at.toISOString()}`;
 
 /**
  * Claims schedules whose fire time has come (`FOR UPDATE SKIP LOCKED`: each is handled by one
- * process), records what they owe as deliveries (one `pending` firing at most, the missed times
+ * process), records what they owe as firings (one `pending` firing at most, the missed times
  * as `skipped`) and moves their next fire time on, all in one transaction. Starting the runs is
  * the dispatcher's (`dispatch-pass.ts`). Returns how many schedules it handled.
  */
@@ -35,7 +35,7 @@ export async function fireDueSchedules(app: AppContext, limit: number): Promise<
       const graceMs = (row.catchUpSeconds ?? DEFAULT_CATCH_UP_SECONDS) * 1000;
       const owed = dueFireTimes({ cron: row.cron!, timezone: row.timezone! }, row.nextFireAt!, now, graceMs);
       const base = { projectId: row.projectId, automationId: row.id, createdAt: now };
-      const deliveries: NewDelivery[] = owed.skipped.map((miss) => ({
+      const firings: NewFiring[] = owed.skipped.map((miss) => ({
         ...base,
         eventKey: scheduleEventKey(miss.at),
         status: "skipped",
@@ -43,14 +43,14 @@ export async function fireDueSchedules(app: AppContext, limit: number): Promise<
         error: miss.reason,
       }));
       if (owed.fire)
-        deliveries.push({
+        firings.push({
           ...base,
           eventKey: scheduleEventKey(owed.fire),
           status: "pending",
           scheduledAt: owed.fire,
           payload: { scheduled_at: owed.fire.toISOString() },
         });
-      await insertDeliveries(tx, deliveries);
+      await insertFirings(tx, firings);
       await tx
         .update(automations)
         .set({ nextFireAt: owed.next, ...(owed.fire ? { lastFiredAt: owed.fire } : {}) })

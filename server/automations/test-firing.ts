@@ -1,6 +1,6 @@
 import type { AppContext } from "@/server/core/app-context";
 import { newId } from "@/server/core/ids";
-import { getDelivery, insertDeliveries, type DeliveryRow } from "./delivery-store";
+import { getFiring, insertFirings, type FiringRow } from "./firing-store";
 import { getLiveAutomation } from "./automation-store";
 import { dispatchFirings, TEST_KEY_PREFIX } from "./dispatch-pass";
 
@@ -14,10 +14,10 @@ export async function fireTest(
   projectId: string,
   id: string,
   sample: Record<string, unknown> = {},
-): Promise<DeliveryRow> {
+): Promise<FiringRow> {
   const automation = await getLiveAutomation(app.db, projectId, id);
   const now = app.now();
-  const [delivery] = await insertDeliveries(app.db, [
+  const [firing] = await insertFirings(app.db, [
     {
       projectId,
       automationId: automation.id,
@@ -28,6 +28,6 @@ export async function fireTest(
       createdAt: now,
     },
   ]);
-  await dispatchFirings(app, 1, delivery.id);
-  return getDelivery(app.db, projectId, delivery.id);
+  await dispatchFirings(app, 1, firing.id);
+  return getFiring(app.db, projectId, firing.id);
 }

@@ -2,11 +2,11 @@ import { z } from "zod";
 import { toIso } from "@/server/core/time";
 import { describeCron, nextFireTimes } from "@/server/core/cron/cron-schedule";
 import type { AutomationRow } from "./automation-store";
-import type { DeliveryRow } from "./delivery-store";
+import type { FiringRow } from "./firing-store";
 
 const iso = z.string();
 
-export const deliveryWire = z.object({
+export const firingWire = z.object({
   id: z.string(),
   automation_id: z.string(),
   event_key: z.string().describe("What fired: schedule:<time>, event:<event id>, inbound:<sender's id>, test:<id>"),
@@ -20,9 +20,9 @@ export const deliveryWire = z.object({
   payload: z.unknown().optional(),
   created_at: iso,
 });
-export type DeliveryWire = z.infer<typeof deliveryWire>;
+export type FiringWire = z.infer<typeof firingWire>;
 
-export function deliveryToWire(row: DeliveryRow): DeliveryWire {
+export function firingToWire(row: FiringRow): FiringWire {
   return {
     id: row.id,
     automation_id: row.automationId,
@@ -61,7 +61,7 @@ export const automationWire = z.object({
   signature_scheme: z.enum(["standard_webhooks", "github", "stripe"]).optional(),
   inbound_path: z.string().optional().describe("Where senders POST (an inbound trigger), under this service's origin"),
   secret: z.string().optional().describe("The signing secret: in the answer that created or changed it, never again"),
-  last_delivery: deliveryWire.optional(),
+  last_delivery: firingWire.optional(),
   created_at: iso,
   updated_at: iso,
   deleted_at: iso.optional(),
@@ -74,7 +74,7 @@ export const inboundPath = (id: string) => `/api/automations/${id}/inbound`;
 
 export function automationToWire(
   row: AutomationRow,
-  extra: { secret?: string; last?: DeliveryRow } = {},
+  extra: { secret?: string; last?: FiringRow } = {},
 ): AutomationWire {
   const schedule = row.kind === "schedule" ? { cron: row.cron!, timezone: row.timezone! } : undefined;
   const upcoming = schedule && row.isActive && row.nextFireAt && !row.deletedAt;
@@ -105,7 +105,7 @@ export function automationToWire(
     ...(row.filter ? { filter: row.filter } : {}),
     ...(row.signatureScheme ? { signature_scheme: row.signatureScheme, inbound_path: inboundPath(row.id) } : {}),
     ...(extra.secret ? { secret: extra.secret } : {}),
-    ...(extra.last ? { last_delivery: deliveryToWire(extra.last) } : {}),
+    ...(extra.last ? { last_delivery: firingToWire(extra.last) } : {}),
     created_at: toIso(row.createdAt),
     updated_at: toIso(row.updatedAt),
     ...(row.deletedAt ? { deleted_at: toIso(row.deletedAt) } : {}),

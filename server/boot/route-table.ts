@@ -6,7 +6,7 @@ import { redactionRoutes } from "@/server/redaction";
 import { retentionRoutes } from "@/server/retention";
 import { controlsRoutes } from "@/server/controls";
 import { authRoutes } from "@/server/auth/routes";
-import { automationRoutes, referenceTriggerRoutes } from "@/server/automations";
+import { automationRoutes, triggerCompatRoutes } from "@/server/automations";
 import { canaryRoutes } from "@/server/canaries";
 import { domainRoutes } from "@/server/domains/routes";
 import { evaluationRoutes } from "@/server/evaluations";
@@ -40,7 +40,7 @@ export const apiRoutes: AnyRoute[] = [
   ...webhookRoutes,
   ...evaluationRoutes,
   ...automationRoutes,
-  ...referenceTriggerRoutes,
+  ...triggerCompatRoutes,
   ...pricingRoutes,
   ...controlsRoutes,
   ...auditRoutes,

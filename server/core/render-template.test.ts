@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderTemplate, type TemplateFormat, type TemplateProblem } from "./render-template";
+import { lookupPath, renderTemplate, type TemplateFormat, type TemplateProblem } from "./render-template";
 
 const context = {
   name: "Ada",
@@ -76,11 +76,23 @@ describe("renderTemplate", () => {
     ["{{! a comment }}", "curly", { kind: "unsupported_tag", tag: "{{! a comment }}" }],
     ["{{^empty}}none{{/empty}}", "mustache", { kind: "unsupported_tag", tag: "{{^empty}}" }],
     ["{{&name}}", "mustache", { kind: "unsupported_tag", tag: "{{&name}}" }],
+    // Inherited names are not the context's: only own keys are found.
+    ["{{ constructor }}", "curly", { kind: "missing", placeholder: "{{ constructor }}", path: "constructor" }],
+    ["{{name.length}}", "curly", { kind: "missing", placeholder: "{{name.length}}", path: "name.length" }],
+    ["{outputs.toString}", "fstring", { kind: "missing", placeholder: "{outputs.toString}", path: "outputs.toString" }],
   ] as const)("%j (%s) is the caller's problem", (template, format, problem) =>
     expect(problemOf(template, format)).toEqual(problem),
   );
 
   it("leaves mustache tags to fstring as text", () => {
     expect(render("{{#outputs}}", "fstring")).toBe("{#outputs}");
+  });
+
+  it("lookupPath finds own keys and array indexes, never inherited names", () => {
+    expect(lookupPath(context, "outputs.list.1")).toEqual({ found: true, value: 2 });
+    expect(lookupPath(context, "a.b")).toEqual({ found: true, value: "flat key" });
+    expect(lookupPath({ n: null }, "n")).toEqual({ found: true, value: null });
+    for (const path of ["toString", "constructor", "outputs.hasOwnProperty", "__proto__"])
+      expect(lookupPath(context, path), path).toEqual({ found: false });
   });
 });

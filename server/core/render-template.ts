@@ -1,6 +1,7 @@
 /**
  * The one prompt renderer: application prompts (the `/v1` door, evaluation cells) and judge prompts
- * fill their placeholders here, so a prompt renders the same wherever it runs.
+ * fill their placeholders here, so a prompt renders the same wherever it runs; so do automations'
+ * messages and inputs from a firing's payload (`curly`).
  *
  * - `curly` and `mustache` write `{{name}}` or `{{{name}}}`, spaces allowed inside the braces.
  *   Nothing is HTML-escaped (this is a prompt, not a page). Mustache sections, inverted sections,
@@ -28,7 +29,13 @@ export function unsupportedTag(text: string, format: TemplateFormat): string | u
   return format === "fstring" ? undefined : MUSTACHE_TAG.exec(text)?.[0];
 }
 
-function lookup(context: Record<string, unknown>, path: string): { found: boolean; value?: unknown } {
+/**
+ * The value at a dotted path of `context`, as placeholders read it: a key that itself holds the
+ * dots wins, each step must be an own key (an array index is one: `items.0.id`), so inherited
+ * names (`constructor`, `toString`) are never found. Also what a filter on a payload reads
+ * (automations), so a filter and a placeholder agree on what a payload holds.
+ */
+export function lookupPath(context: Record<string, unknown>, path: string): { found: boolean; value?: unknown } {
   if (Object.hasOwn(context, path)) return { found: true, value: context[path] };
   let current: unknown = context;
   for (const step of path.split(".")) {
@@ -51,7 +58,7 @@ export function renderTemplate(
   if (tag) throw fail({ kind: "unsupported_tag", tag });
   const fill = (placeholder: string, path: string | undefined): string => {
     if (path === undefined) return placeholder === "{{" ? "{" : "}";
-    const hit = lookup(context, path);
+    const hit = lookupPath(context, path);
     if (!hit.found) throw fail({ kind: "missing", placeholder, path });
     return asText(hit.value);
   };

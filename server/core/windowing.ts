@@ -26,6 +26,12 @@ export const lenientWindowingSchema = (maxLimit: number) => z.object(windowingFi
 
 export type Windowing = z.infer<typeof windowingSchema>;
 
+/** A GET list's windowing, from its query string (`?limit=&next=`): the body form's two paging fields. */
+export const windowingQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
+  next: z.string().uuid("next must be the cursor returned by the previous page").optional(),
+});
+
 export interface Page<T> {
   items: T[];
   next?: string;

@@ -3,3 +3,4 @@ export { capped, drainEvents, emitEvent, serializedAttributes, type SerializedAt
 export { deleteFannedOutEventsBefore, eraseEventsNaming } from "./erase-events";
 export { claimEventsToFanOut, type OutboxEvent } from "./fan-out-claim";
 export { useEventTakers, type EventTakers } from "./event-takers";
+export { eventsSince, type OutboxEventRow } from "./events-since";

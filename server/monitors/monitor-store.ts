@@ -1,4 +1,5 @@
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
+import { toPage, windowClause, type Page, type Windowing } from "@/server/core/windowing";
 import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError, NotFoundError, type ErrorCodeOf } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
@@ -8,7 +9,7 @@ import { urlRefusal } from "@/server/egress";
 import { monitorAlerts, monitors } from "@/server/db/schema";
 import { isScoreMetric } from "@/shared/monitor-metrics";
 import { defaultRecovery, type ChannelInput, type MonitorInput } from "./monitor-input";
-import { nextMinute } from "./evaluation-times";
+import { nextMinute } from "./check-times";
 
 export type MonitorRow = typeof monitors.$inferSelect;
 export type AlertRow = typeof monitorAlerts.$inferSelect;
@@ -178,26 +179,22 @@ export async function listMonitors(app: AppContext, projectId: string): Promise<
   return app.db.select().from(monitors).where(eq(monitors.projectId, projectId)).orderBy(monitors.name, monitors.id);
 }
 
-/** A monitor's alerts, newest first, 100 a page (`before` an alert id). */
+/** A monitor's alerts, newest first, 100 a page (the core paging: `windowing.next` is the last alert's id). */
 export async function listAlerts(
   app: AppContext,
   projectId: string,
   monitorId: string,
-  before?: string,
-): Promise<AlertRow[]> {
+  windowing: Windowing = {},
+): Promise<Page<AlertRow>> {
   await getMonitor(app, projectId, monitorId);
-  return app.db
+  const w = windowClause(monitorAlerts, windowing);
+  const rows = await app.db
     .select()
     .from(monitorAlerts)
-    .where(
-      and(
-        eq(monitorAlerts.projectId, projectId),
-        eq(monitorAlerts.monitorId, monitorId),
-        before ? lt(monitorAlerts.id, before) : undefined,
-      ),
-    )
-    .orderBy(desc(monitorAlerts.id))
-    .limit(100);
+    .where(and(eq(monitorAlerts.projectId, projectId), eq(monitorAlerts.monitorId, monitorId), ...w.conditions))
+    .orderBy(w.orderBy)
+    .limit(w.limit + 1);
+  return toPage(rows, w.limit);
 }
 
 const notFound = (id: string) => new NotFoundError(`No monitor ${id} in this project.`, "monitor_not_found");

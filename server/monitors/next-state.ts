@@ -21,17 +21,17 @@ export interface Step {
   state: MonitorState;
   stateSince: Date;
   lastNotifiedAt: Date | null;
-  /** What to record (and, unless muted, notify) at this evaluation. */
+  /** What to record (and, unless muted, notify) at this check. */
   alert: AlertKind | null;
 }
 
 /**
- * One evaluation of a monitor at `at`. Too few samples is `no_data`. A value past the threshold
+ * One check of a monitor at `at`. Too few samples is `no_data`. A value past the threshold
  * enters `alerting` (fires); an alerting monitor stays so until the value is back past the
  * recovery threshold (hysteresis: a value hovering at the threshold does not flap), then
  * resolves. Leaving `alerting` for `no_data` resolves too. While alerting, it notifies again
  * once `renotifySeconds` have passed since the last notification, or at the first unmuted
- * evaluation of an alert that has not been notified (it fired while muted). Muted evaluations
+ * check of an alert that has not been notified (it fired while muted). Muted checks
  * record fired and resolved but notify nothing, so they do not count as notified. Pure.
  */
 export function nextState(t: Thresholds, before: Before, reading: Reading, at: Date, muted: boolean): Step {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
+import { windowingQuerySchema } from "@/server/core/windowing";
+import { many, manySchema, one, oneSchema, pageBody, pageSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { monitorInputSchema, muteInputSchema } from "./monitor-input";
 import {
@@ -111,12 +112,13 @@ export const monitorRoutes = [
     path: "/api/monitors/{id}/alerts",
     auth: "api_key",
     tag,
-    summary: "A monitor's alert history (fired, renotified, resolved), newest first, 100 a page (`before` an alert id)",
+    summary:
+      "A monitor's alert history (fired, renotified, resolved), newest first, 100 a page (`?limit=`, `?next=` the previous page's `windowing.next`)",
     params: idParams,
-    query: z.object({ before: z.string().uuid().optional() }),
-    response: manySchema("alerts", alertWire),
+    query: windowingQuerySchema,
+    response: pageSchema("alerts", alertWire),
     errors: ["monitor_not_found"],
     handler: async ({ ctx, params, query }) =>
-      many("alerts", (await listAlerts(ctx.app, ctx.principal.projectId, params.id, query.before)).map(alertToWire)),
+      pageBody("alerts", await listAlerts(ctx.app, ctx.principal.projectId, params.id, query), alertToWire),
   }),
 ];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { automationPass, matchEvents } from "@/server/automations";
-import { automationFixture, until, type AutomationFixture } from "./helpers";
+import { automationFixture, runsEnded, type AutomationFixture } from "./helpers";
 
 let f: AutomationFixture;
 beforeAll(async () => {
@@ -67,6 +67,8 @@ it("an environment reference is resolved at each firing: a deploy changes what r
     kind: "schedule",
     name: "follows production",
     cron: "0 * * * *",
+    // A schedule's payload is its times: it has no event_type to fill.
+    input: { messages: [{ role: "user", content: "Go at {{ fired_at }}" }] },
     references: { environment: { slug: "production" }, key: "reporter.revision" },
   });
   // Stored as sent: the environment, not the revision it resolved to when saved.
@@ -82,7 +84,8 @@ it("an environment reference is resolved at each firing: a deploy changes what r
   const v3 = await commitAndDeploy("second deploy");
   const second = await f.t.call("POST", `/api/automations/${s.id}/test`, { key: f.key, body: {} });
   expect((await run(second.body.delivery.run_id)).agent.references.workflow_revision.id).toBe(v3);
-  await until(async () => (await run(second.body.delivery.run_id)).status === "finished");
+  await runsEnded(f.t.context);
+  expect((await run(second.body.delivery.run_id)).status).toBe("finished");
 });
 
 it("a subscription to deploys fires once per deploy event, with the event's attributes in its input", async () => {
@@ -99,7 +102,8 @@ it("a subscription to deploys fires once per deploy event, with the event's attr
   const rows = await deliveries(sub.id);
   expect(rows).toHaveLength(1);
   expect(rows[0]).toMatchObject({ status: "started", payload: { event_type: "environments.revisions.committed" } });
-  await until(async () => (await run(rows[0].run_id)).status === "finished");
+  await runsEnded(f.t.context);
+  expect((await run(rows[0].run_id)).status).toBe("finished");
   expect(JSON.stringify(f.model.requests.map((r) => r.body))).toContain("Go: environments.revisions.committed");
 });
 
@@ -116,12 +120,13 @@ it("a subscription to finished runs fires for another run, not for the runs it s
     body: { data: { inputs: { messages: [{ role: "user", content: "hi" }] }, parameters: { agent: { llm } } } },
   });
   expect(invoked.status).toBe(200);
-  await until(async () => {
-    await automationPass(f.t.context);
-    return (await deliveries(sub.id)).length === 1;
-  });
-  const [fired] = await deliveries(sub.id);
-  await until(async () => fired.run_id && (await run(fired.run_id)).status === "finished");
+  // The invoked run's end, and its agents.runs.finished event, are written: one pass fires once.
+  await runsEnded(f.t.context);
+  await automationPass(f.t.context);
+  const [fired, ...more] = await deliveries(sub.id);
+  expect(more).toEqual([]);
+  await runsEnded(f.t.context);
+  expect((await run(fired.run_id)).status).toBe("finished");
   for (let i = 0; i < 3; i++) await automationPass(f.t.context);
   expect(await deliveries(sub.id)).toHaveLength(1);
 });
@@ -157,12 +162,18 @@ it("a firing whose tool call needs approval pauses; its session is continued wit
   });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const references = { workflow_revision: { id: created.body.workflow_revision.id } };
-  const s = await create({ kind: "schedule", name: "writes notes", cron: "0 9 * * *", references });
+  const s = await create({
+    kind: "schedule",
+    name: "writes notes",
+    cron: "0 9 * * *",
+    references,
+    input: { messages: [{ role: "user", content: "Go: " }] },
+  });
   const write = { id: "call_w", name: "write", input: { path: "notes.txt", content: "nightly" } };
   f.model.respondWith(undefined);
   f.model.script({ kind: "reply", text: "Saving.", toolCalls: [write] });
   const fired = (await f.t.call("POST", `/api/automations/${s.id}/test`, { key: f.key, body: {} })).body.delivery;
-  await until(async () => (await run(fired.run_id)).status !== "running");
+  await runsEnded(f.t.context);
   const paused = await f.t.call("GET", `/services/agent/v0/runs/${fired.run_id}`, { key: f.key });
   expect(paused.body.run.status).toBe("paused");
   const approvalId = paused.body.outputs.pending_interaction.id as string;
@@ -207,4 +218,32 @@ it("a firing whose tool call needs approval pauses; its session is continued wit
     status: "finished",
   });
   f.model.respondWith(() => ({ kind: "reply", text: "done" }));
+});
+
+it("a placeholder the payload lacks fails the firing, naming it; a mustache section is refused when saved", async () => {
+  const s = await create({
+    kind: "schedule",
+    name: "needs an issue",
+    cron: "0 9 * * *",
+    references: { workflow_revision: { id: f.revisionId } },
+    input: { messages: [{ role: "user", content: "Triage {{ issue.title }} ({{ constructor }})" }] },
+  });
+  const fired = await f.t.call("POST", `/api/automations/${s.id}/test`, { key: f.key, body: { payload: {} } });
+  expect(fired.body.delivery).toMatchObject({
+    status: "failed",
+    error: expect.stringContaining("the payload has no issue.title ({{ issue.title }})"),
+  });
+  const refused = await f.t.call("POST", "/api/automations/", {
+    key: f.key,
+    body: {
+      automation: {
+        kind: "schedule",
+        name: "sections",
+        cron: "0 9 * * *",
+        references: { workflow_revision: { id: f.revisionId } },
+        input: { messages: [{ role: "user", content: "{{#items}}{{ name }}{{/items}}" }] },
+      },
+    },
+  });
+  expect([refused.status, refused.body.code]).toEqual([400, "unsupported_prompt"]);
 });

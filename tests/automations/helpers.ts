@@ -1,4 +1,7 @@
 import { expect } from "vitest";
+import { drivenRunsEnded } from "@/server/agent-runs";
+import type { AppContext } from "@/server/core/app-context";
+import { drainEvents } from "@/server/events";
 import { loadConfig } from "@/server/core/config";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
@@ -54,11 +57,11 @@ export async function automationFixture(): Promise<AutomationFixture> {
   };
 }
 
-/** Polls (real time) until `check` holds: a run ending is the model's doing, not the clock's. */
-export async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/**
+ * Resolves once every run `app`'s process drives has recorded its end, and the events they wrote
+ * are in the table: a run ending is the model's doing, so the test awaits it rather than polling.
+ */
+export async function runsEnded(app: AppContext): Promise<void> {
+  await drivenRunsEnded(app.db);
+  await drainEvents(app.db);
 }

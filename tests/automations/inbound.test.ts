@@ -3,7 +3,7 @@ import { Webhook } from "standardwebhooks";
 import Stripe from "stripe";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { dispatchFirings } from "@/server/automations";
-import { automationFixture, until, type AutomationFixture } from "./helpers";
+import { automationFixture, runsEnded, type AutomationFixture } from "./helpers";
 
 let f: AutomationFixture;
 beforeAll(async () => {
@@ -44,10 +44,9 @@ async function startedMessage(deliveryId: string) {
   await dispatchFirings(f.t.context, 10);
   const res = await f.t.call("GET", `/api/automations/deliveries/${deliveryId}`, { key: f.key });
   expect(res.body.delivery.status, JSON.stringify(res.body)).toBe("started");
-  await until(async () => {
-    const run = await f.t.call("GET", `/services/agent/v0/runs/${res.body.delivery.run_id}`, { key: f.key });
-    return run.body.run.status === "finished";
-  });
+  await runsEnded(f.t.context);
+  const run = await f.t.call("GET", `/services/agent/v0/runs/${res.body.delivery.run_id}`, { key: f.key });
+  expect(run.body.run.status).toBe("finished");
   // Every request the model saw: a firing left pending by the test before may be dispatched too.
   return JSON.stringify(f.model.requests.map((request) => request.body));
 }

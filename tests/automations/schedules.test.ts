@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { automationPass, dispatchFirings, fireDueSchedules } from "@/server/automations";
 import { openDatabase } from "@/server/db";
 import type { AppContext } from "@/server/core/app-context";
-import { automationFixture, until, type AutomationFixture } from "./helpers";
+import { automationFixture, runsEnded, type AutomationFixture } from "./helpers";
 
 let f: AutomationFixture;
 beforeAll(async () => {
@@ -98,7 +98,8 @@ describe("firing", () => {
       await automationPass(f.t.context);
     }
     const [spring] = await deliveries(s.id);
-    await until(async () => (await runStatus(spring.run_id)) === "finished");
+    await runsEnded(f.t.context);
+    expect(await runStatus(spring.run_id)).toBe("finished");
     // The repeat night: 02:30 CEST (00:30Z) and again 02:30 CET (01:30Z); it fires at the first only.
     f.setClock("2026-10-24T12:00:00Z");
     await f.t.call("POST", `/api/automations/${s.id}/pause`, { key: f.key });
@@ -114,7 +115,8 @@ describe("firing", () => {
       ["2026-10-25T00:30:00.000Z", "started"],
     ]);
     expect(fired[0]).toMatchObject({ fired_at: "2026-03-29T01:00:01.000Z", session_id: `automation-${fired[0].id}` });
-    await until(async () => (await runStatus(fired[1].run_id)) === "finished");
+    await runsEnded(f.t.context);
+    expect(await runStatus(fired[1].run_id)).toBe("finished");
     const run = await f.t.call("GET", `/services/agent/v0/runs/${fired[0].run_id}`, { key: f.key });
     expect(run.body.run).toMatchObject({ origin: "automation", background: true, session_id: fired[0].session_id });
     // The message was filled from the firing's payload.
@@ -154,6 +156,18 @@ describe("firing", () => {
       ["09:00", "started"],
     ]);
     expect(rows[0].error).toContain("past the schedule's catch-up window of 1800 s");
+    // Deliveries page as every list does; an unknown one is the automations' own not-found.
+    const page = await f.t.call("GET", `/api/automations/${s.id}/deliveries?limit=4`, { key: f.key });
+    expect(page.body).toMatchObject({ count: 4, windowing: { next: page.body.deliveries[3].id } });
+    const rest = await f.t.call("GET", `/api/automations/${s.id}/deliveries?next=${page.body.windowing.next}`, {
+      key: f.key,
+    });
+    expect(rest.body.deliveries.map((d: { scheduled_at: string }) => d.scheduled_at.slice(11, 16))).toEqual([
+      "08:20",
+      "08:10",
+    ]);
+    const unknown = await f.t.call("GET", `/api/automations/deliveries/${s.id}`, { key: f.key });
+    expect([unknown.status, unknown.body.code]).toEqual([404, "automation_delivery_not_found"]);
     expect(rows[4].error).toContain("folded into the firing at 2026-06-01T09:00:00.000Z");
     const after = await f.t.call("GET", `/api/automations/${s.id}`, { key: f.key });
     expect(after.body.automation).toMatchObject({
@@ -184,7 +198,8 @@ describe("overlap policies", () => {
     const [, second] = await deliveries(s.id);
     expect(second).toMatchObject({ status: "skipped", error: expect.stringContaining(first.run_id) });
     f.model.respondWith(() => ({ kind: "reply", text: "done" }));
-    await until(async () => (await runStatus(first.run_id)) !== "running");
+    await runsEnded(f.t.context);
+    expect(await runStatus(first.run_id)).toBe("finished");
   });
 
   it("queue_one: one firing waits for the previous run and then starts; a second is skipped", async () => {
@@ -196,14 +211,16 @@ describe("overlap policies", () => {
     let rows = await deliveries(s.id);
     expect(rows.map((d) => d.status)).toEqual(["started", "queued", "skipped"]);
     f.model.respondWith(() => ({ kind: "reply", text: "done" }));
-    await until(async () => (await runStatus(first.run_id)) !== "running");
+    await runsEnded(f.t.context);
+    expect(await runStatus(first.run_id)).toBe("finished");
     // The queued firing is looked at again after its short wait.
     f.setClock("2026-07-01T00:03:10Z");
     await dispatchFirings(f.t.context, 10);
     rows = await deliveries(s.id);
     expect(rows.map((d) => d.status)).toEqual(["started", "started", "skipped"]);
     expect(rows[1].scheduled_at).toBe("2026-07-01T00:02:00.000Z");
-    await until(async () => (await runStatus(rows[1].run_id)) === "finished");
+    await runsEnded(f.t.context);
+    expect(await runStatus(rows[1].run_id)).toBe("finished");
   });
 
   it("cancel_previous: the previous run is cancelled and the new one starts", async () => {
@@ -214,7 +231,8 @@ describe("overlap policies", () => {
     const rows = await deliveries(s.id);
     expect(rows.map((d) => d.status)).toEqual(["started", "started"]);
     expect(await runStatus(first.run_id)).not.toBe("running");
-    await until(async () => (await runStatus(rows[1].run_id)) === "finished");
+    await runsEnded(f.t.context);
+    expect(await runStatus(rows[1].run_id)).toBe("finished");
   });
 });
 
@@ -232,9 +250,7 @@ describe.runIf(process.env.DATABASE_URL)("exactly once across processes", () => 
         await Promise.all(processes.map((app) => dispatchFirings(app, 3)));
         await Promise.all(processes.map((app) => automationPass(app)));
         // Each tick's runs end before the next, so the overlap policy does not skip the next firing.
-        for (const s of schedules)
-          for (const d of await deliveries(s.id))
-            if (d.run_id) await until(async () => (await runStatus(d.run_id)) !== "running");
+        await Promise.all(processes.map((app) => runsEnded(app)));
       }
       for (const s of schedules) {
         const rows = await deliveries(s.id);

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { automationInputSchema, automationPass, createAutomation, fireTest } from "@/server/automations";
 import { projectMembers } from "@/server/db/schema";
-import { automationFixture, until, type AutomationFixture } from "./helpers";
+import { automationFixture, runsEnded, type AutomationFixture } from "./helpers";
 
 let f: AutomationFixture;
 beforeAll(async () => {
@@ -48,9 +48,14 @@ describe("a prompt application as what an automation runs", () => {
     const [delivery] = listed.body.deliveries;
     expect(delivery).toMatchObject({ status: "started", scheduled_at: "2026-06-01T10:00:00.000Z" });
     const runPath = `/services/agent/v0/runs/${delivery.run_id}`;
-    await until(async () => (await f.t.call("GET", runPath, { key: f.key })).body.run.status === "finished");
+    await runsEnded(f.t.context);
     const run = (await f.t.call("GET", runPath, { key: f.key })).body.run;
-    expect(run).toMatchObject({ origin: "automation", background: true, session_id: `automation-${delivery.id}` });
+    expect(run).toMatchObject({
+      status: "finished",
+      origin: "automation",
+      background: true,
+      session_id: `automation-${delivery.id}`,
+    });
     const sent = f.model.requests.at(-1)!.body;
     expect(sent).toMatchObject({ model: "gpt-4o-mini", temperature: 0.2 });
     expect(sent.input).toEqual([

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "@/server/core/ids";
 import { deployGates, evaluationResults, evaluationRuns, evaluationScenarios } from "@/server/db/schema";
 import { canaryPass } from "@/server/canaries";
-import { evaluateDueMonitors } from "@/server/monitors";
+import { checkDueMonitors } from "@/server/monitors";
 import { ingestSpans, runSpans } from "../analytics/helpers";
 import {
   commit,
@@ -356,7 +356,7 @@ describe("canary releases", () => {
     await runs(s.v1.id, 4, 0);
     await runs(s.v2.id, 4, 0);
     c.t.advanceClock(MINUTE);
-    await evaluateDueMonitors(c.t.context, 100);
+    await checkDueMonitors(c.t.context, 100);
     await canaryPass(c.t.context);
     expect((await c.t.call("GET", `/api/environments/canaries/${id}`, { key: c.key })).body.canary.status).toBe(
       "running",
@@ -366,10 +366,10 @@ describe("canary releases", () => {
     // recovers; the firing still rolls the canary back at the worker's next pass.
     await runs(s.v2.id, 4, 4);
     c.t.advanceClock(MINUTE);
-    await evaluateDueMonitors(c.t.context, 100);
+    await checkDueMonitors(c.t.context, 100);
     await runs(s.v2.id, 32, 0);
     c.t.advanceClock(MINUTE);
-    await evaluateDueMonitors(c.t.context, 100);
+    await checkDueMonitors(c.t.context, 100);
     const alerts = await c.t.call("GET", `/api/monitors/${guarded}/alerts`, { key: c.key });
     expect(alerts.body.alerts.map((a: { kind: string }) => a.kind)).toEqual(["resolved", "fired"]);
 
@@ -392,7 +392,7 @@ describe("canary releases", () => {
     // A monitor that is alerting now could not fire during a canary: refused.
     await runs(s.v1.id, 4, 4);
     c.t.advanceClock(MINUTE);
-    await evaluateDueMonitors(c.t.context, 100);
+    await checkDueMonitors(c.t.context, 100);
     const refused = await start(s, { guards: { monitors: [quiet] } });
     expectStatus(refused, 409);
     expect(refused.body.code).toBe("monitor_alerting");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { budgetSpend } from "@/server/db/schema";
-import { evaluateDueMonitors } from "@/server/monitors";
+import { checkDueMonitors } from "@/server/monitors";
 import { errorRateMonitor, monitorFixture, type MonitorFixture } from "./helpers";
 
 let f: MonitorFixture;
@@ -92,7 +92,7 @@ describe("monitors API", () => {
     const dayStart = new Date(Math.floor(f.clock().getTime() / 86_400_000) * 86_400_000);
     await f.t.context.db.insert(budgetSpend).values({ budgetId: budget.id, windowStart: dayStart, spentUsd: 8.5 });
     f.setClock(new Date(f.clock().getTime() + 61_000));
-    await evaluateDueMonitors(f.t.context, 100);
+    await checkDueMonitors(f.t.context, 100);
     expect(await f.monitor(m.id)).toMatchObject({ state: "alerting", last_value: 85 });
     expect((await f.alerts(m.id)).map((a) => [a.kind, a.value])).toEqual([["fired", 85]]);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { evaluateDueMonitors } from "@/server/monitors";
+import { checkDueMonitors } from "@/server/monitors";
 import { liveScores, type LiveScores } from "../analytics/live-score-fixture";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 
@@ -80,25 +80,25 @@ describe("a monitor on a live evaluation's score (injected clock)", () => {
 
     now = new Date(at("05:05"));
     await runs(at("02:00"), 2, true);
-    await evaluateDueMonitors(t.context, 100);
+    await checkDueMonitors(t.context, 100);
     expect(await read()).toMatchObject({ state: "ok", last_value: 1, last_samples: 2 });
 
     // Two wrong answers at :20. Windows reaching back to :02 average 0.5 (not below it); from :20 on, 0.
     now = new Date(at("21:05"));
     await runs(at("20:00"), 2, false);
-    await evaluateDueMonitors(t.context, 100);
+    await checkDueMonitors(t.context, 100);
     expect(await alerts()).toEqual([["fired", "alerting", 0, 2]]);
 
     // Four right answers at :31: windows that still hold :20 (read as [:15, :45)) average 0.667,
     // short of the 0.7 recovery; from :35 the window is [:30, :45), all right.
     now = new Date(at("33:05"));
     await runs(at("31:00"), 4, true);
-    await evaluateDueMonitors(t.context, 100);
+    await checkDueMonitors(t.context, 100);
     expect(await read()).toMatchObject({ state: "alerting", last_samples: 6 });
     expect((await read()).last_value).toBeCloseTo(0.666667, 5);
 
     now = new Date(at("36:05"));
-    await evaluateDueMonitors(t.context, 100);
+    await checkDueMonitors(t.context, 100);
     expect(await alerts()).toEqual([
       ["fired", "alerting", 0, 2],
       ["resolved", "ok", 1, 4],
@@ -126,7 +126,7 @@ describe("a monitor on a live evaluation's score (injected clock)", () => {
       threshold: 0.5,
     });
     now = new Date(at("41:05"));
-    await evaluateDueMonitors(t.context, 100);
+    await checkDueMonitors(t.context, 100);
     const get = async (id: string) => (await t.call("GET", `/api/monitors/${id}`, { key })).body.monitor;
     expect(await get(mean.body.monitor.id)).toMatchObject({ state: "no_data", last_samples: 0 });
     // 6 of 8 exact matches passed within the hour.

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError, NotFoundError, UnauthorizedError } from "@/server/core/errors";
 import { automations } from "@/server/db/schema";
-import { insertDeliveries } from "../delivery-store";
-import { matchesFilter, type PayloadCondition } from "../payload-template";
+import { insertFirings } from "../firing-store";
+import { matchesFilter, payloadFields, type PayloadCondition } from "../payload-template";
 import { verifySignature, type SignedRequest } from "./verify-signature";
 
 export interface InboundReceipt {
@@ -13,7 +13,7 @@ export interface InboundReceipt {
 
 /**
  * An outside system's POST to a trigger's URL. Verified first (signature, replay window), then
- * recorded as a delivery keyed by the sender's message id: an unverified request and a replayed
+ * recorded as a firing keyed by the sender's message id: an unverified request and a replayed
  * id are 401 and record nothing. A payload the filter refuses, or a request to a paused trigger,
  * is recorded as skipped; a passing one as `pending`, which the dispatcher starts.
  */
@@ -31,9 +31,9 @@ export async function receiveInbound(app: AppContext, id: string, request: Signe
   } catch {
     throw new BadRequestError("The body is not JSON; an inbound trigger takes a JSON payload", "invalid_json");
   }
-  const passes = matchesFilter(payload, trigger.filter as PayloadCondition[] | null);
+  const passes = matchesFilter(payloadFields(payload), trigger.filter as PayloadCondition[] | null);
   const status = !trigger.isActive ? "paused" : passes ? "accepted" : "filtered";
-  const [delivery] = await insertDeliveries(app.db, [
+  const [firing] = await insertFirings(app.db, [
     {
       projectId: trigger.projectId,
       automationId: trigger.id,
@@ -49,10 +49,10 @@ export async function receiveInbound(app: AppContext, id: string, request: Signe
       createdAt: now,
     },
   ]);
-  if (!delivery)
+  if (!firing)
     throw new UnauthorizedError(
       `Replayed: a request with id ${verified.messageId} was already received by this trigger`,
       "replayed",
     );
-  return { status, delivery_id: delivery.id };
+  return { status, delivery_id: firing.id };
 }

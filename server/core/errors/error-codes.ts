@@ -20,6 +20,7 @@ export const errorCodes = {
   ambiguous_request: { status: 400, meaning: "Both references and an inline revision were sent" },
   ambiguous_target: { status: 400, meaning: "An automation names both an agent and a prompt application" },
   archived: { status: 409, meaning: "The artifact or variant is archived; unarchive it before committing" },
+  automation_delivery_not_found: { status: 404, meaning: "No automation delivery (firing) with this id" },
   automation_not_found: { status: 404, meaning: "No automation with this id in the project" },
   automation_owner_gone: { status: 403, meaning: "The automation's author is no longer a member of the project" },
   bad_query: { status: 400, meaning: "A query parameter does not fit this operation" },

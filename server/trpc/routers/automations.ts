@@ -8,9 +8,9 @@ import {
   cronPreview,
   cronPreviewSchema,
   deleteAutomation,
-  deliveryToWire,
+  firingToWire,
   fireTest,
-  deliveryViews,
+  firingViews,
   replaceAutomation,
   setAutomationActive,
 } from "@/server/automations";
@@ -49,8 +49,8 @@ export const automationsRouter = createTRPCRouter({
   }),
   test: memberProcedure
     .input(idInput)
-    .mutation(async ({ ctx, input }) => deliveryToWire(await fireTest(ctx.app, ctx.principal.projectId, input.id))),
+    .mutation(async ({ ctx, input }) => firingToWire(await fireTest(ctx.app, ctx.principal.projectId, input.id))),
   deliveries: projectProcedure
     .input(idInput)
-    .query(({ ctx, input }) => deliveryViews(ctx.app, ctx.principal.projectId, input.id)),
+    .query(({ ctx, input }) => firingViews(ctx.app, ctx.principal.projectId, input.id)),
 });

@@ -27,7 +27,9 @@ export const monitorsRouter = createTRPCRouter({
     ),
   alerts: projectProcedure
     .input(idInput)
-    .query(async ({ ctx, input }) => (await listAlerts(ctx.app, ctx.principal.projectId, input.id)).map(alertToWire)),
+    .query(async ({ ctx, input }) =>
+      (await listAlerts(ctx.app, ctx.principal.projectId, input.id)).items.map(alertToWire),
+    ),
   create: memberProcedure
     .input(z.strictObject({ monitor: monitorInputSchema }))
     .mutation(async ({ ctx, input }) =>

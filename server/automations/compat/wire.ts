@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { BadRequestError } from "@/server/core/errors";
 import { toIso } from "@/server/core/time";
-import { DEFAULT_CATCH_UP_SECONDS, OVERLAP_POLICIES } from "./automation-input";
-import type { AutomationRow } from "./automation-store";
-import type { DeliveryRow } from "./delivery-store";
+import { DEFAULT_CATCH_UP_SECONDS, OVERLAP_POLICIES } from "../automation-input";
+import type { AutomationRow } from "../automation-store";
+import type { FiringRow } from "../firing-store";
 
 /**
  * The reference's `/triggers` shapes (schedules, subscriptions, deliveries) over the same rows as
@@ -33,7 +33,7 @@ const scheduleData = z.object({
   selector: z.unknown().optional(),
 });
 
-export const referenceScheduleWire = z.object({
+export const compatScheduleWire = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().optional(),
@@ -49,7 +49,7 @@ const subscriptionData = z.object({
   references: z.record(z.string(), z.unknown()).optional(),
 });
 
-export const referenceSubscriptionWire = z.object({
+export const compatSubscriptionWire = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().optional(),
@@ -58,7 +58,7 @@ export const referenceSubscriptionWire = z.object({
   ...lifecycle,
 });
 
-export const referenceScheduleBody = z.object({
+export const compatScheduleBody = z.object({
   schedule: z.object({
     id: z.string().optional(),
     name: z.string(),
@@ -68,7 +68,7 @@ export const referenceScheduleBody = z.object({
   }),
 });
 
-export const referenceSubscriptionBody = z.object({
+export const compatSubscriptionBody = z.object({
   subscription: z.object({
     id: z.string().optional(),
     name: z.string(),
@@ -88,7 +88,7 @@ function lifecycleOf(row: AutomationRow) {
   };
 }
 
-export function scheduleToReference(row: AutomationRow) {
+export function scheduleToCompat(row: AutomationRow) {
   return {
     id: row.id,
     name: row.name,
@@ -108,7 +108,7 @@ export function scheduleToReference(row: AutomationRow) {
   };
 }
 
-export function subscriptionToReference(row: AutomationRow) {
+export function subscriptionToCompat(row: AutomationRow) {
   return {
     id: row.id,
     name: row.name,
@@ -129,7 +129,7 @@ function refused(field: string, why: string): never {
 }
 
 /** A reference schedule body as our input; fields we do not implement are refused, not ignored. */
-export function scheduleFromReference(body: z.infer<typeof referenceScheduleBody>["schedule"]): unknown {
+export function scheduleFromCompat(body: z.infer<typeof compatScheduleBody>["schedule"]): unknown {
   if (body.data.start_time != null || body.data.end_time != null)
     refused("schedule.data.start_time", "active windows are not supported; pause and resume the schedule instead");
   if (body.data.selector != null)
@@ -148,7 +148,7 @@ export function scheduleFromReference(body: z.infer<typeof referenceScheduleBody
   };
 }
 
-export function subscriptionFromReference(body: z.infer<typeof referenceSubscriptionBody>["subscription"]): unknown {
+export function subscriptionFromCompat(body: z.infer<typeof compatSubscriptionBody>["subscription"]): unknown {
   return {
     kind: "event",
     name: body.name,
@@ -162,7 +162,7 @@ export function subscriptionFromReference(body: z.infer<typeof referenceSubscrip
 }
 
 /** HTTP-like codes as the reference's deliveries carry them. */
-const CODES: Record<DeliveryRow["status"], { code: number; message: string }> = {
+const CODES: Record<FiringRow["status"], { code: number; message: string }> = {
   pending: { code: 102, message: "claimed" },
   queued: { code: 102, message: "queued" },
   started: { code: 202, message: "dispatched" },
@@ -170,7 +170,7 @@ const CODES: Record<DeliveryRow["status"], { code: number; message: string }> = 
   failed: { code: 400, message: "failed" },
 };
 
-export const referenceDeliveryWire = z.object({
+export const compatFiringWire = z.object({
   id: z.string(),
   status: z.object({ timestamp: z.string(), code: z.number().int(), message: z.string() }),
   data: z.object({
@@ -187,7 +187,7 @@ export const referenceDeliveryWire = z.object({
   created_at: z.string(),
 });
 
-export function deliveryToReference(row: DeliveryRow, kind: AutomationRow["kind"]) {
+export function firingToCompat(row: FiringRow, kind: AutomationRow["kind"]) {
   return {
     id: row.id,
     status: { timestamp: toIso(row.firedAt ?? row.createdAt), ...CODES[row.status] },

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { evaluateDueMonitors, monitorPass } from "@/server/monitors";
+import { checkDueMonitors, monitorPass } from "@/server/monitors";
 import { anotherInstance } from "../helpers/app-instance";
 import { errorRateMonitor, monitorFixture, type MonitorFixture } from "./helpers";
 
@@ -29,7 +29,7 @@ describe("monitor evaluation (injected clock)", () => {
 
     await f.runs("flaky", 10, 1, hour(1, "00:10")); // 10%
     f.setClock(hour(1, "01:05"));
-    expect(await evaluateDueMonitors(f.t.context, 100)).toBe(1);
+    expect(await checkDueMonitors(f.t.context, 100)).toBe(1);
     expect(await f.monitor(m.id)).toMatchObject({ state: "ok", last_value: 0.1, last_samples: 10 });
 
     await f.runs("flaky", 2, 2, hour(1, "00:20")); // 3 of 12: 25%
@@ -46,10 +46,10 @@ describe("monitor evaluation (injected clock)", () => {
     expect(await f.monitor(m.id)).toMatchObject({ state: "alerting", last_value: 0.2 });
     expect(await f.alerts(m.id)).toHaveLength(1);
 
-    // No worker for eight minutes: each missed minute is evaluated, in order; the one ten minutes
+    // No worker for eight minutes: each missed minute is checked, in order; the one ten minutes
     // after the firing re-notifies, and only that one.
     f.setClock(hour(1, "12:05"));
-    expect(await evaluateDueMonitors(f.t.context, 100)).toBe(8);
+    expect(await checkDueMonitors(f.t.context, 100)).toBe(8);
     const afterGap = await f.alerts(m.id);
     expect(afterGap.map((a) => [a.kind, a.evaluated_at])).toEqual([
       ["fired", hour(1, "02:00")],
@@ -66,6 +66,15 @@ describe("monitor evaluation (injected clock)", () => {
       ["resolved", "ok", 0.1],
     ]);
     expect(await f.monitor(m.id)).toMatchObject({ state: "ok", state_since: hour(1, "13:00") });
+    // The history pages as every list does: `windowing.next` while more remain.
+    const page = await f.t.call("GET", `/api/monitors/${m.id}/alerts?limit=2`, { key: f.key });
+    expect(page.body).toMatchObject({ count: 2, windowing: { next: page.body.alerts[1].id } });
+    expect(page.body.alerts.map((a: { kind: string }) => a.kind)).toEqual(["resolved", "renotified"]);
+    const rest = await f.t.call("GET", `/api/monitors/${m.id}/alerts?limit=2&next=${page.body.windowing.next}`, {
+      key: f.key,
+    });
+    expect(rest.body.alerts.map((a: { kind: string }) => a.kind)).toEqual(["fired"]);
+    expect(rest.body).not.toHaveProperty("windowing");
 
     const fired = (await f.eventsOf("monitors.alert.fired")).filter((e) => e.attributes.monitor_id === m.id);
     const resolved = (await f.eventsOf("monitors.alert.resolved")).filter((e) => e.attributes.monitor_id === m.id);
@@ -115,7 +124,7 @@ describe("monitor evaluation (injected clock)", () => {
     const few = await f.createMonitor(errorRateMonitor("few", { min_samples: 5 }));
     await f.runs("few", 2, 2, hour(5, "00:10")); // 100% errors, but 2 runs
     f.setClock(hour(5, "03:05"));
-    expect(await evaluateDueMonitors(f.t.context, 100)).toBe(6);
+    expect(await checkDueMonitors(f.t.context, 100)).toBe(6);
     for (const id of [empty.id, few.id]) {
       expect(await f.monitor(id)).toMatchObject({ state: "no_data" });
       expect(await f.alerts(id)).toEqual([]);
@@ -139,7 +148,7 @@ describe("monitor evaluation (injected clock)", () => {
     ]);
   });
 
-  it("two worker processes evaluate each monitor once", async () => {
+  it("two worker processes check each monitor once", async () => {
     f.setClock(hour(9, "00:30"));
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) ids.push((await f.createMonitor(errorRateMonitor("busy", { name: `busy ${i}` }))).id);
@@ -150,11 +159,11 @@ describe("monitor evaluation (injected clock)", () => {
       // Small batches, so the two processes interleave their claims.
       const drain = async (app: typeof f.t.context) => {
         let total = 0;
-        for (let n = await evaluateDueMonitors(app, 2); n > 0; n = await evaluateDueMonitors(app, 2)) total += n;
+        for (let n = await checkDueMonitors(app, 2); n > 0; n = await checkDueMonitors(app, 2)) total += n;
         return total;
       };
       const [a, b] = await Promise.all([drain(f.t.context), drain(other.context)]);
-      // Three minutes owed by each of 12 monitors, evaluated once in all.
+      // Three minutes owed by each of 12 monitors, checked once in all.
       expect(a + b).toBe(36);
       for (const id of ids) {
         expect((await f.alerts(id)).map((x) => [x.kind, x.evaluated_at])).toEqual([["fired", hour(9, "01:00")]]);

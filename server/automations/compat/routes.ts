@@ -5,7 +5,7 @@ import { BadRequestError, NotFoundError, SchemaValidationError } from "@/server/
 import { zodIssuesToFieldErrors } from "@/server/core/zod-issues";
 import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
-import { automationInputSchema, type AutomationInput } from "./automation-input";
+import { automationInputSchema, type AutomationInput } from "../automation-input";
 import {
   createAutomation,
   deleteAutomation,
@@ -15,20 +15,20 @@ import {
   replaceAutomation,
   setAutomationActive,
   type AutomationRow,
-} from "./automation-store";
-import { getDelivery, listDeliveries } from "./delivery-store";
+} from "../automation-store";
+import { getFiring, queryFirings } from "../firing-store";
 import {
-  deliveryToReference,
-  referenceDeliveryWire,
-  referenceScheduleBody,
-  referenceScheduleWire,
-  referenceSubscriptionBody,
-  referenceSubscriptionWire,
-  scheduleFromReference,
-  scheduleToReference,
-  subscriptionFromReference,
-  subscriptionToReference,
-} from "./reference-wire";
+  firingToCompat,
+  compatFiringWire,
+  compatScheduleBody,
+  compatScheduleWire,
+  compatSubscriptionBody,
+  compatSubscriptionWire,
+  scheduleFromCompat,
+  scheduleToCompat,
+  subscriptionFromCompat,
+  subscriptionToCompat,
+} from "./wire";
 
 const tag = "triggers";
 const idParams = z.object({ id: z.string().uuid() });
@@ -231,18 +231,22 @@ const STATUS_OF_CODE: Record<number, "started" | "skipped" | "failed" | undefine
   400: "failed",
 };
 
-async function queryReferenceDeliveries(app: AppContext, projectId: string, query: z.infer<typeof deliveryQuery>) {
+async function queryCompatFirings(app: AppContext, projectId: string, query: z.infer<typeof deliveryQuery>) {
   const filter = query.delivery ?? {};
   const automationId = filter.schedule_id ?? filter.subscription_id ?? undefined;
   const code = filter.status?.code;
   if (code !== undefined && code !== 102 && !STATUS_OF_CODE[code])
     throw new BadRequestError(`delivery.status.code ${code} is none of 102, 202, 400, 409`, "unknown_status_code");
-  const rows = await listDeliveries(app.db, projectId, {
-    automationId,
-    eventKey: filter.event_id ?? undefined,
-    status: code === undefined ? undefined : STATUS_OF_CODE[code],
-    limit: 1000,
-  });
+  const { items: rows } = await queryFirings(
+    app.db,
+    projectId,
+    {
+      automationId,
+      eventKey: filter.event_id ?? undefined,
+      status: code === undefined ? undefined : STATUS_OF_CODE[code],
+    },
+    { limit: 1000 },
+  );
   const matching = code === 102 ? rows.filter((r) => r.status === "pending" || r.status === "queued") : rows;
   const kinds = await kindsOf(
     app,
@@ -251,7 +255,7 @@ async function queryReferenceDeliveries(app: AppContext, projectId: string, quer
   );
   return many(
     "deliveries",
-    matching.map((row) => deliveryToReference(row, kinds.get(row.automationId) ?? "schedule")),
+    matching.map((row) => firingToCompat(row, kinds.get(row.automationId) ?? "schedule")),
   );
 }
 
@@ -261,24 +265,24 @@ async function kindsOf(app: AppContext, projectId: string, ids: string[]) {
   return kinds;
 }
 
-export const referenceTriggerRoutes = [
+export const triggerCompatRoutes = [
   ...triggerRoutes({
     plural: "schedules",
     singular: "schedule",
     kind: "schedule",
-    wire: referenceScheduleWire,
-    toWire: scheduleToReference,
-    body: referenceScheduleBody as unknown as z.ZodType<Record<string, { id?: string }>>,
-    fromBody: scheduleFromReference as (body: unknown) => unknown,
+    wire: compatScheduleWire,
+    toWire: scheduleToCompat,
+    body: compatScheduleBody as unknown as z.ZodType<Record<string, { id?: string }>>,
+    fromBody: scheduleFromCompat as (body: unknown) => unknown,
   }),
   ...triggerRoutes({
     plural: "subscriptions",
     singular: "subscription",
     kind: "event",
-    wire: referenceSubscriptionWire,
-    toWire: subscriptionToReference,
-    body: referenceSubscriptionBody as unknown as z.ZodType<Record<string, { id?: string }>>,
-    fromBody: subscriptionFromReference as (body: unknown) => unknown,
+    wire: compatSubscriptionWire,
+    toWire: subscriptionToCompat,
+    body: compatSubscriptionBody as unknown as z.ZodType<Record<string, { id?: string }>>,
+    fromBody: subscriptionFromCompat as (body: unknown) => unknown,
   }),
   defineRoute({
     method: "GET",
@@ -286,9 +290,9 @@ export const referenceTriggerRoutes = [
     auth: "api_key",
     tag,
     summary: "Deliveries of schedules and subscriptions, newest first",
-    response: manySchema("deliveries", referenceDeliveryWire),
+    response: manySchema("deliveries", compatFiringWire),
     errors: ["automation_not_found", "unknown_status_code"],
-    handler: async ({ ctx }) => queryReferenceDeliveries(ctx.app, ctx.principal.projectId, {}),
+    handler: async ({ ctx }) => queryCompatFirings(ctx.app, ctx.principal.projectId, {}),
   }),
   defineRoute({
     method: "POST",
@@ -298,9 +302,9 @@ export const referenceTriggerRoutes = [
     tag,
     summary: "Query deliveries by status code, schedule, subscription or event id",
     body: deliveryQuery,
-    response: manySchema("deliveries", referenceDeliveryWire),
+    response: manySchema("deliveries", compatFiringWire),
     errors: ["automation_not_found", "unknown_status_code"],
-    handler: async ({ ctx, body }) => queryReferenceDeliveries(ctx.app, ctx.principal.projectId, body),
+    handler: async ({ ctx, body }) => queryCompatFirings(ctx.app, ctx.principal.projectId, body),
   }),
   defineRoute({
     method: "GET",
@@ -309,18 +313,19 @@ export const referenceTriggerRoutes = [
     tag,
     summary: "Fetch one delivery",
     params: idParams,
-    response: oneSchema("delivery", referenceDeliveryWire),
-    errors: ["automation_not_found", "delivery_not_found"],
+    response: oneSchema("delivery", compatFiringWire),
+    errors: ["automation_not_found", "automation_delivery_not_found"],
     handler: async ({ ctx, params }) => {
       let row;
       try {
-        row = await getDelivery(ctx.app.db, ctx.principal.projectId, params.id);
+        row = await getFiring(ctx.app.db, ctx.principal.projectId, params.id);
       } catch (error) {
-        if (error instanceof NotFoundError) throw new NotFoundError("Trigger delivery not found", "delivery_not_found");
+        if (error instanceof NotFoundError)
+          throw new NotFoundError("Trigger delivery not found", "automation_delivery_not_found");
         throw error;
       }
       const kind = (await getAutomation(ctx.app.db, ctx.principal.projectId, row.automationId)).kind;
-      return one("delivery", deliveryToReference(row, kind));
+      return one("delivery", firingToCompat(row, kind));
     },
   }),
 ];

@@ -1,13 +1,14 @@
-import { and, desc, eq, inArray, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { toPage, windowClause, type Page, type Windowing } from "@/server/core/windowing";
 import { NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { automationDeliveries } from "@/server/db/schema";
 
-export type DeliveryRow = typeof automationDeliveries.$inferSelect;
-export type DeliveryStatus = DeliveryRow["status"];
+export type FiringRow = typeof automationDeliveries.$inferSelect;
+export type FiringStatus = FiringRow["status"];
 
-export interface NewDelivery {
+export interface NewFiring {
   projectId: string;
   automationId: string;
   eventKey: string;
@@ -23,12 +24,12 @@ export interface NewDelivery {
  * `(automation_id, event_key)`), so two processes, or a replay, cannot fire one thing twice.
  * Returns the rows written.
  */
-export async function insertDeliveries(db: Executor, deliveries: NewDelivery[]): Promise<DeliveryRow[]> {
-  if (deliveries.length === 0) return [];
+export async function insertFirings(db: Executor, firings: NewFiring[]): Promise<FiringRow[]> {
+  if (firings.length === 0) return [];
   return db
     .insert(automationDeliveries)
     .values(
-      deliveries.map((d) => ({
+      firings.map((d) => ({
         id: newId(),
         projectId: d.projectId,
         automationId: d.automationId,
@@ -45,51 +46,53 @@ export async function insertDeliveries(db: Executor, deliveries: NewDelivery[]):
     .returning();
 }
 
-export interface DeliveryQuery {
+export interface FiringQuery {
   automationId?: string;
   automationIds?: string[];
-  status?: DeliveryStatus;
+  status?: FiringStatus;
   eventKey?: string;
-  before?: string;
-  limit?: number;
 }
 
-/** A project's deliveries, newest first. */
-export async function listDeliveries(
+/** A project's firings, newest first unless the windowing says otherwise, a page at a time (the core paging). */
+export async function queryFirings(
   db: Executor,
   projectId: string,
-  query: DeliveryQuery = {},
-): Promise<DeliveryRow[]> {
-  const conditions: (SQL | undefined)[] = [
-    eq(automationDeliveries.projectId, projectId),
-    query.automationId ? eq(automationDeliveries.automationId, query.automationId) : undefined,
-    query.automationIds ? inArray(automationDeliveries.automationId, query.automationIds) : undefined,
-    query.status ? eq(automationDeliveries.status, query.status) : undefined,
-    query.eventKey ? eq(automationDeliveries.eventKey, query.eventKey) : undefined,
-    query.before ? lt(automationDeliveries.id, query.before) : undefined,
-  ];
-  return db
+  query: FiringQuery = {},
+  windowing: Windowing = {},
+): Promise<Page<FiringRow>> {
+  const w = windowClause(automationDeliveries, windowing);
+  const rows = await db
     .select()
     .from(automationDeliveries)
-    .where(and(...conditions))
-    .orderBy(desc(automationDeliveries.id))
-    .limit(query.limit ?? 100);
+    .where(
+      and(
+        eq(automationDeliveries.projectId, projectId),
+        query.automationId ? eq(automationDeliveries.automationId, query.automationId) : undefined,
+        query.automationIds ? inArray(automationDeliveries.automationId, query.automationIds) : undefined,
+        query.status ? eq(automationDeliveries.status, query.status) : undefined,
+        query.eventKey ? eq(automationDeliveries.eventKey, query.eventKey) : undefined,
+        ...w.conditions,
+      ),
+    )
+    .orderBy(w.orderBy)
+    .limit(w.limit + 1);
+  return toPage(rows, w.limit);
 }
 
-export async function getDelivery(db: Executor, projectId: string, id: string): Promise<DeliveryRow> {
+export async function getFiring(db: Executor, projectId: string, id: string): Promise<FiringRow> {
   const [row] = await db
     .select()
     .from(automationDeliveries)
     .where(and(eq(automationDeliveries.id, id), eq(automationDeliveries.projectId, projectId)));
-  if (!row) throw new NotFoundError(`Delivery ${id} not found`, "delivery_not_found");
+  if (!row) throw new NotFoundError(`Automation delivery ${id} not found`, "automation_delivery_not_found");
   return row;
 }
 
 /** Sets what became of a firing and lets go of its lease. */
-export async function settleDelivery(
+export async function settleFiring(
   db: Executor,
   id: string,
-  outcome: Partial<Pick<DeliveryRow, "status" | "runId" | "sessionId" | "traceId" | "error" | "firedAt">>,
+  outcome: Partial<Pick<FiringRow, "status" | "runId" | "sessionId" | "traceId" | "error" | "firedAt">>,
 ): Promise<void> {
   await db
     .update(automationDeliveries)
@@ -97,12 +100,8 @@ export async function settleDelivery(
     .where(eq(automationDeliveries.id, id));
 }
 
-/** Each automation's newest delivery (the list's "last run"). */
-export async function lastDeliveries(
-  db: Executor,
-  projectId: string,
-  ids: string[],
-): Promise<Map<string, DeliveryRow>> {
+/** Each automation's newest firing (the list's "last run"). */
+export async function lastFirings(db: Executor, projectId: string, ids: string[]): Promise<Map<string, FiringRow>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectDistinctOn([automationDeliveries.automationId])

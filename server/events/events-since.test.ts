@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { newId } from "@/server/core/ids";
-import { idFloor } from "./event-pass";
+import { idFloor } from "./events-since";
 
 it("idFloor orders with UUIDv7 ids by their millisecond", () => {
   const start = Date.now();

@@ -8,7 +8,7 @@ import { monitorAlerts, monitorNotifications, monitors } from "@/server/db/schem
 import { emitEvent } from "@/server/events";
 import { alertAttributes, type AlertFacts } from "./alert-message";
 import { githubDispatchPayload, slackPayload, teamsPayload } from "./channel-payloads";
-import { dueEvaluations } from "./evaluation-times";
+import { dueChecks } from "./check-times";
 import { isScoreMetric, readMetric, type Reading } from "@/shared/monitor-metrics";
 import type { MetricName, ScopeKind } from "./monitor-input";
 import type { MonitorRow, StoredChannel } from "./monitor-store";
@@ -19,7 +19,7 @@ const WINDOWS_PER_STATEMENT = 2_000;
 
 export const MONITOR_EVENT_TYPES = ["monitors.alert.fired", "monitors.alert.resolved"] as const;
 
-interface Evaluation {
+interface Check {
   monitor: MonitorRow;
   at: Date;
   reading?: Reading;
@@ -46,12 +46,13 @@ function scopeFilter(scope: { kind: ScopeKind; value?: string }): WindowTotalsRe
 }
 
 /**
- * One pass: claims monitors whose evaluation time has come (FOR UPDATE SKIP LOCKED: each by one
- * process), evaluates every instant each owes (missed minutes included, oldest first) from the
+ * One pass: claims monitors whose check time has come (FOR UPDATE SKIP LOCKED: each by one
+ * process), checks every instant each owes (missed minutes included, oldest first) from the
  * analytics roll-ups, and in the same transaction records alerts, their events and channel
- * messages, and moves each monitor's state and next evaluation on. Returns how many it evaluated.
+ * messages, and moves each monitor's state and next check on (the columns keep their first
+ * names, `last_evaluated_at` and `next_evaluation_at`). Returns how many checks it made.
  */
-export async function evaluateDueMonitors(app: AppContext, limit: number): Promise<number> {
+export async function checkDueMonitors(app: AppContext, limit: number): Promise<number> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
     const due = await tx
@@ -64,18 +65,18 @@ export async function evaluateDueMonitors(app: AppContext, limit: number): Promi
     if (!due.length) return 0;
 
     const plans = due.map((monitor) => {
-      const { instants, next } = dueEvaluations(monitor.nextEvaluationAt, now);
-      return { monitor, next, evaluations: instants.map((at): Evaluation => ({ monitor, at })) };
+      const { instants, next } = dueChecks(monitor.nextEvaluationAt, now);
+      return { monitor, next, checks: instants.map((at): Check => ({ monitor, at })) };
     });
-    const evaluations = plans.flatMap((p) => p.evaluations);
-    await readAll(tx, evaluations);
+    const checks = plans.flatMap((p) => p.checks);
+    await readAll(tx, checks);
 
     const updates: Record<string, unknown>[] = [];
     for (const plan of plans) {
       const m = plan.monitor;
       let before: Before = { state: m.state, stateSince: m.stateSince, lastNotifiedAt: m.lastNotifiedAt };
-      let last: Evaluation | undefined;
-      for (const e of plan.evaluations) {
+      let last: Check | undefined;
+      for (const e of plan.checks) {
         const muted = m.mutedUntil !== null && m.mutedUntil > e.at;
         const step = nextState(thresholdsOf(m), before, e.reading!, e.at, muted);
         if (step.alert) await recordAlert(app, tx, m, e, step.alert, step.state, before.state, muted);
@@ -104,7 +105,7 @@ export async function evaluateDueMonitors(app: AppContext, limit: number): Promi
       where m.id = u.id`,
       [JSON.stringify(updates)],
     );
-    return evaluations.length;
+    return checks.length;
   });
 }
 
@@ -118,9 +119,9 @@ function thresholdsOf(m: MonitorRow) {
   };
 }
 
-/** Fills each evaluation's reading: analytics windows in few statements, budgets one by one. */
-async function readAll(tx: Transaction, evaluations: Evaluation[]): Promise<void> {
-  const analytic = evaluations.filter((e) => metricOf(e.monitor).name !== "budget_use");
+/** Fills each check's reading: analytics windows in few statements, budgets one by one. */
+async function readAll(tx: Transaction, checks: Check[]): Promise<void> {
+  const analytic = checks.filter((e) => metricOf(e.monitor).name !== "budget_use");
   for (let i = 0; i < analytic.length; i += WINDOWS_PER_STATEMENT) {
     const chunk = analytic.slice(i, i + WINDOWS_PER_STATEMENT);
     const requests: WindowTotalsRequest[] = chunk.map((e) => ({
@@ -140,7 +141,7 @@ async function readAll(tx: Transaction, evaluations: Evaluation[]): Promise<void
       e.windowEnd = totals[j].windowEnd;
     });
   }
-  for (const e of evaluations.filter((x) => metricOf(x.monitor).name === "budget_use")) {
+  for (const e of checks.filter((x) => metricOf(x.monitor).name === "budget_use")) {
     const use = await budgetUse(tx, e.monitor.projectId, metricOf(e.monitor).budget_id!, e.at);
     // A deleted budget has nothing to read: no_data.
     e.reading = use ? { value: use.percent, samples: 1 } : { value: null, samples: 0 };
@@ -157,7 +158,7 @@ async function recordAlert(
   app: AppContext,
   tx: Transaction,
   m: MonitorRow,
-  e: Evaluation,
+  e: Check,
   kind: "fired" | "renotified" | "resolved",
   state: MonitorRow["state"],
   previousState: MonitorRow["state"],
