@@ -36,4 +36,3 @@ export { SqlParams } from "./query/sql-params";
 export { parseTimestamp, microsToIso } from "./timestamps";
 export { deleteSpansBefore, eraseTraces, tracesOfSessions, tracesOfUser } from "./erase-traces";
 export { traceOfRevisionSince } from "./revision-traces";
-export { traceOfRevisionSince } from "./revision-traces";
