@@ -1,13 +1,13 @@
 import { BadRequestError } from "@/server/core/errors";
 import type { TracingConfig } from "@/server/core/config";
 import type { Database } from "@/server/db";
-import { isObject } from "./attributes";
-import { parseTraceId, spanIdToWire, traceIdToWire } from "./ids";
-import { enqueueSpans } from "./ingest/enqueue";
-import { queryTracePage, querySpanPage } from "./query/run-query";
-import { parseWindowing } from "./query/windowing";
-import { loadTraces } from "./store/read-spans";
-import { spanToWire, traceToWire } from "./wire";
+import { isObject } from "../attributes";
+import { parseTraceId, spanIdToWire, traceIdToWire } from "../ids";
+import { enqueueSpans } from "../ingest/enqueue";
+import { queryTracePage, querySpanPage } from "../query/run-query";
+import { parseWindowing } from "../query/windowing";
+import { loadTraces } from "../store/read-spans";
+import { spanToWire, traceToWire } from "../wire";
 
 /**
  * The reference's deprecated `/tracing/...` read and delete routes, kept so its SDKs work

@@ -2,13 +2,13 @@ import { BadRequestError } from "@/server/core/errors";
 import { rawQuery, type Executor } from "@/server/db";
 import { filteringToSql, microsToIso, spanRowsSql, SqlParams } from "@/server/tracing";
 import { hasReducer, summarise, type Blob, type MetricSpec } from "./metric-blob";
-import { parseReferenceQuery } from "./reference-request";
+import { parseCompatQuery } from "./request";
 
 /** Root spans one request may summarise: the summaries are computed from the values themselves. */
-export const MAX_REFERENCE_ROWS = 200_000;
+export const MAX_COMPAT_ROWS = 200_000;
 const MINUTE_MS = 60_000;
 
-export interface ReferenceAnalytics {
+export interface CompatAnalytics {
   count: number;
   buckets: { timestamp: string; interval: number; metrics: Record<string, Blob> }[];
   query: Record<string, unknown>;
@@ -21,14 +21,14 @@ export interface ReferenceAnalytics {
  * buckets aligned on `oldest`, buckets without data left out. What the reference does, except
  * that bad input is a 400, not an empty 200.
  */
-export async function queryReferenceAnalytics(
+export async function queryCompatAnalytics(
   db: Executor,
   projectId: string,
   body: Record<string, unknown>,
   search: URLSearchParams,
   now: Date,
-): Promise<ReferenceAnalytics> {
-  const q = parseReferenceQuery(body, search, now);
+): Promise<CompatAnalytics> {
+  const q = parseCompatQuery(body, search, now);
   const echo = {
     formatting: compact({ focus: q.focus, format: q.format }),
     windowing: compact({
@@ -64,13 +64,13 @@ export async function queryReferenceAnalytics(
       time: "created_at",
       only: "roots",
       where,
-      limit: MAX_REFERENCE_ROWS + 1,
+      limit: MAX_COMPAT_ROWS + 1,
     }),
     params.values,
   );
-  if (rows.length > MAX_REFERENCE_ROWS) {
+  if (rows.length > MAX_COMPAT_ROWS) {
     throw new BadRequestError(
-      `More than ${MAX_REFERENCE_ROWS} runs match; narrow the window or the filter, or use POST /api/analytics/query.`,
+      `More than ${MAX_COMPAT_ROWS} runs match; narrow the window or the filter, or use POST /api/analytics/query.`,
       "too_many_rows",
     );
   }

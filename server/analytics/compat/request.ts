@@ -17,7 +17,7 @@ export const DEFAULT_SPECS: MetricSpec[] = [
   { type: "categorical/single", path: "attributes.ag.type.span" },
 ];
 
-export interface ReferenceQuery {
+export interface CompatQuery {
   focus?: string;
   format?: string;
   oldestUs: number;
@@ -34,7 +34,7 @@ export interface ReferenceQuery {
  * Parses and checks the flat request. Unlike the reference, which answers an empty 200 (or a
  * default window) for anything it cannot use, every problem is a 400 naming the key.
  */
-export function parseReferenceQuery(body: Record<string, unknown>, search: URLSearchParams, now: Date): ReferenceQuery {
+export function parseCompatQuery(body: Record<string, unknown>, search: URLSearchParams, now: Date): CompatQuery {
   const unknown = Object.keys(body).filter((k) => !KEYS.includes(k));
   if (unknown.length > 0)
     bad(`Unknown key(s) ${unknown.join(", ")}; this endpoint takes the flat keys ${KEYS.join(", ")}.`);
