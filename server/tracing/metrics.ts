@@ -3,7 +3,7 @@ import { getPath, isObject, setPath, type JsonObject } from "./attributes";
 /**
  * Per-span metrics under `ag.metrics`: `duration.cumulative` (ms), `errors`, `tokens` and `costs`,
  * each with `incremental` (this span's own) and `cumulative` (itself plus every descendant,
- * filled by the roll-up in the worker). Costs are added at ingest, with the project's prices
+ * filled by the trace totals, trace-totals.ts, at ingest and in the worker). Costs are added at ingest, with the project's prices
  * (span-costs.ts).
  */
 export type Amounts = Record<string, number>;

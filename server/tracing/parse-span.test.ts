@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseSpanId, parseTraceId, spanIdToWire, traceIdToWire } from "./ids";
 import { parseTracingRequest } from "./parse-request";
-import { rollUpTrace } from "./rollup";
+import { totalTrace } from "./trace-totals";
 import { microsToIso, parseTimestamp } from "./timestamps";
 
 describe("ids", () => {
@@ -115,14 +115,14 @@ describe("the reference's messy spans", () => {
       { span_id: "c2", parent_id: "c1", attributes: { ag: { metrics: { costs: { incremental: { total: 0.5 } } } } } },
       { span_id: "loop", parent_id: "loop", attributes: {} },
     ];
-    const changed = rollUpTrace(nodes);
+    const changed = totalTrace(nodes);
     expect(changed).toEqual(new Set(["p", "c1", "c2"]));
     expect((nodes[0].attributes as any).ag.metrics).toMatchObject({
       tokens: { cumulative: { total: 3 } },
       costs: { cumulative: { total: 0.5 } },
       errors: { cumulative: 1 },
     });
-    expect(rollUpTrace(nodes).size).toBe(0);
+    expect(totalTrace(nodes).size).toBe(0);
   });
 
   it("annotation when any span of the trace has links, an empty list included", () => {

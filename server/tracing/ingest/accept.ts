@@ -2,7 +2,7 @@ import type { TracingConfig } from "@/server/core/config";
 import type { Database } from "@/server/db";
 import type { DroppedSpan, SpanRecord } from "../span-record";
 import { isObject, setPath } from "../attributes";
-import { rollUpTrace } from "../rollup";
+import { totalTrace } from "../trace-totals";
 import { enqueueSpans } from "./enqueue";
 import { projectPrices } from "@/server/pricing";
 import { costSpan, needsCost } from "../span-costs";
@@ -102,6 +102,6 @@ function withinRequest(spans: SpanRecord[]): SpanRecord[] {
     if (list) list.push(span);
     else byTrace.set(span.trace_id, [span]);
   }
-  for (const trace of byTrace.values()) rollUpTrace(trace);
+  for (const trace of byTrace.values()) totalTrace(trace);
   return [...unique.values()];
 }

@@ -53,7 +53,7 @@ export async function enqueueSpans(
   }
   spans = await redactSpans(db, projectId, spans);
   // The analytics roll-up of the spans as stored (redacted), summed while they are parsed, so the
-  // worker's fast path only adds up a few sums per row (store/span-rollups.ts).
+  // worker's fast path only adds up a few sums per row (store/rollup-delta.ts).
   let rollup: string | null = null;
   if (options.rollups !== false) {
     const delta = new RollupDelta();

@@ -141,7 +141,7 @@ async function splitRow(db: Database, id: string): Promise<boolean> {
  * row whose traces have no stored spans and share no trace with another claimed row is inserted
  * by PostgreSQL straight from its queued payload (its totals and its analytics roll-up were
  * summed at ingest). Every other row goes through writeSpans (replacement across partitions,
- * roll-up over the stored trace), in queue order, consecutive rows of a project merged into one
+ * trace totals over the stored trace), in queue order, consecutive rows of a project merged into one
  * write. The analytics roll-up of the whole batch is then upserted in one statement.
  */
 async function writeRows(

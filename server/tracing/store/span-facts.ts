@@ -4,7 +4,7 @@ import { parseTimestamp } from "../timestamps";
 /**
  * What analytics counts of one span, twice: as SQL over a row of `spans` (the scan in
  * server/analytics, and the benchmark's seeding) and as JavaScript over a span record (the
- * roll-up the ingest worker writes, span-rollups.ts). The two must agree exactly: tests compare
+ * roll-up the ingest worker writes, rollup-delta.ts). The two must agree exactly: tests compare
  * the roll-up's answer with the scan's on every case they check, so a change here changes both.
  */
 

@@ -1,6 +1,6 @@
 import { rawQuery, type Executor } from "@/server/db";
 import { lockTraces } from "./trace-locks";
-import { rollUpTrace, type RollupNode } from "../rollup";
+import { totalTrace, type TotalsNode } from "../trace-totals";
 import type { SpanRecord } from "../span-record";
 import { spanFacts, type FactSpan } from "./span-facts";
 import type { RollupDelta } from "./rollup-delta";
@@ -21,7 +21,7 @@ const LOAD_TRACES = `select s.trace_id::text, s.span_id::text, s.parent_id::text
     to_json(s.end_time) #>> '{}' as end_time, s.trace_type, s.status_code, s.user_id, s.agent_id, s.attributes, s."references"
   from unnest($2::text::uuid[]) as t(id) join spans s on s.project_id = $1::uuid and s.trace_id = t.id`;
 
-/** The statements that change `spans`; the roll-up of their changes is upserted after them (span-rollups.ts). */
+/** The statements that change `spans`; the roll-up of their changes is upserted after them (rollup-upsert.ts). */
 export const WRITE_STATEMENTS = {
   insertSpans: `insert into spans (${INSERT_COLUMNS})
   select $1::uuid, r.* from jsonb_to_recordset($2::text::jsonb) as r(${RECORD_COLUMNS})`,
@@ -88,17 +88,17 @@ export async function writeSpans(
   const replaced = stored.filter((s) => incoming.has(`${s.trace_id}/${s.span_id}`) || replaceTraces.has(s.trace_id));
   const kept = stored.filter((s) => !incoming.has(`${s.trace_id}/${s.span_id}`) && !replaceTraces.has(s.trace_id));
 
-  // Roll up per trace over the kept stored spans and the incoming ones.
-  const nodesByTrace = new Map<string, RollupNode[]>();
-  const push = (traceId: string, node: RollupNode) => {
+  // Total each trace over the kept stored spans and the incoming ones.
+  const nodesByTrace = new Map<string, TotalsNode[]>();
+  const push = (traceId: string, node: TotalsNode) => {
     const list = nodesByTrace.get(traceId) ?? [];
     list.push(node);
     nodesByTrace.set(traceId, list);
   };
   for (const s of kept) push(s.trace_id, s);
   for (const s of spans) push(s.trace_id, s);
-  const keptSet = new Set<RollupNode>(kept);
-  // The roll-up below rewrites cumulative totals in place, and the only facts they feed are a
+  const keptSet = new Set<TotalsNode>(kept);
+  // totalTrace below rewrites cumulative totals in place, and the only facts they feed are a
   // root's (the run's tokens and costs): a kept root's facts are copied before, and a kept span
   // under it counts the same before and after.
   const rootFacts = rollups
@@ -106,7 +106,7 @@ export async function writeSpans(
     : undefined;
   const changedKept: StoredSpan[] = [];
   for (const nodes of nodesByTrace.values()) {
-    const changed = rollUpTrace(nodes);
+    const changed = totalTrace(nodes);
     for (const node of nodes) if (changed.has(node.span_id) && keptSet.has(node)) changedKept.push(node as StoredSpan);
   }
 

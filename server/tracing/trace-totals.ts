@@ -1,8 +1,13 @@
 import { isObject, setPath, type JsonObject } from "./attributes";
 import { ownMetrics, type Amounts } from "./metrics";
 
-/** The part of a stored span the roll-up reads and writes. */
-export interface RollupNode {
+/**
+ * A trace's totals: each span's `cumulative` tokens, costs and errors, its own plus its
+ * descendants'. (Not the analytics roll-ups, which sum spans per time bucket: store/rollup-*.ts.)
+ */
+
+/** The part of a stored span the totals read and write. */
+export interface TotalsNode {
   span_id: string;
   parent_id: string | null;
   attributes: JsonObject;
@@ -14,9 +19,9 @@ export interface RollupNode {
  * chain). Returns the span ids whose cumulative figures changed. Cycles (a corrupt parent chain)
  * are cut where they close.
  */
-export function rollUpTrace(nodes: RollupNode[]): Set<string> {
+export function totalTrace(nodes: TotalsNode[]): Set<string> {
   const byId = new Map(nodes.map((n) => [n.span_id, n]));
-  const children = new Map<string, RollupNode[]>();
+  const children = new Map<string, TotalsNode[]>();
   for (const n of nodes) {
     if (n.parent_id && n.parent_id !== n.span_id && byId.has(n.parent_id)) {
       const list = children.get(n.parent_id) ?? [];
@@ -28,7 +33,7 @@ export function rollUpTrace(nodes: RollupNode[]): Set<string> {
   const visiting = new Set<string>();
   const changed = new Set<string>();
 
-  const visit = (node: RollupNode): Totals => {
+  const visit = (node: TotalsNode): Totals => {
     const done = totals.get(node.span_id);
     if (done) return done;
     if (visiting.has(node.span_id)) return {};
