@@ -1,45 +1,52 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startWakeLoop } from "./wake-loop";
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// The loop's timers and its `performance.now()` run on vitest's fake clock: the test moves time
+// forward itself, so the spacing is checked to the millisecond and nothing waits on a real timer.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("startWakeLoop", () => {
   it("answers a wake-up of an idle loop at once, and spaces passes under a stream of wake-ups", async () => {
     const starts: number[] = [];
     // A long idle poll: every pass after the first comes from a wake-up.
     const loop = startWakeLoop("test", async () => (starts.push(performance.now()), 0), 60_000, 40);
-    await sleep(100);
+    await vi.advanceTimersByTimeAsync(100);
     expect(starts).toHaveLength(1);
 
     const woken = performance.now();
     loop.wake();
-    await sleep(20);
+    await vi.advanceTimersByTimeAsync(0);
     expect(starts).toHaveLength(2);
-    expect(starts[1]! - woken).toBeLessThan(20);
+    expect(starts[1]! - woken).toBe(0);
 
-    // 30 wake-ups over ~300 ms: passes at most every 40 ms, so far fewer than 30 of them (no more
-    // than the time the wake-ups took allows, however long a loaded host made it).
-    const stream = performance.now();
+    // 30 wake-ups over 300 ms: passes at most every 40 ms, so far fewer than 30 of them.
     for (let i = 0; i < 30; i++) {
       loop.wake();
-      await sleep(10);
+      await vi.advanceTimersByTimeAsync(10);
     }
-    const streamMs = performance.now() - stream;
-    await loop.stop();
+    // The last wake-up's pass falls due within the interval; stopping lets it go.
+    const stopped = loop.stop();
+    await vi.advanceTimersByTimeAsync(40);
+    await stopped;
     const gaps = starts.slice(2).map((t, i) => t - starts[i + 1]!);
     expect(gaps.length).toBeGreaterThan(2);
-    expect(gaps.length).toBeLessThanOrEqual(Math.ceil(streamMs / 40) + 2);
-    // Timers may fire a millisecond or two early against performance.now().
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(35);
+    expect(gaps.length).toBeLessThanOrEqual(Math.ceil(300 / 40) + 1);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(40);
   });
 
   it("without an interval, a wake-up during a pass runs the next one right after it", async () => {
     let passes = 0;
     const loop = startWakeLoop("test", async () => (passes++, 0), 60_000);
-    await sleep(20);
+    await vi.advanceTimersByTimeAsync(20);
+    expect(passes).toBe(1);
     loop.wake();
     loop.wake();
-    await sleep(20);
+    await vi.advanceTimersByTimeAsync(20);
     await loop.stop();
     expect(passes).toBe(2);
   });
