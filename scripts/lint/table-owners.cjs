@@ -41,17 +41,23 @@ function tableOwners({ files, folders }) {
 }
 
 let cached;
-/** The owners as the tree at `root` has them; re-read when a schema file or server/ changes. */
+/**
+ * The owners as the tree at `root` has them. Re-read when a schema file or server/'s folder list
+ * changes, checked at most once a second (a lint run asks once per file; an editor stays open).
+ */
 function tableOwnersAt(root) {
+  const now = Date.now();
+  if (cached?.root === root && now - cached.checked < 1000) return cached.value;
   const dir = path.join(root, SCHEMA_DIR);
   const names = fs.readdirSync(dir).filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"));
   const folders = readServerFolders(root);
   const stamps = names.map((name) => fs.statSync(path.join(dir, name)).mtimeMs);
-  const key = JSON.stringify([root, names, stamps, folders]);
-  if (cached?.key !== key) {
+  const key = JSON.stringify([names, stamps, folders]);
+  if (cached?.root !== root || cached.key !== key) {
     const files = names.map((name) => ({ name, text: fs.readFileSync(path.join(dir, name), "utf8") }));
-    cached = { key, value: tableOwners({ files, folders }) };
+    cached = { root, key, value: tableOwners({ files, folders }) };
   }
+  cached.checked = now;
   return cached.value;
 }
 
