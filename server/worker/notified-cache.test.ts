@@ -2,17 +2,14 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, rawQuery, type DatabaseHandle } from "@/server/db";
 import { openTestDatabase } from "@/tests/helpers/test-database";
+import { within } from "@/tests/helpers/within";
 import { NotifiedCache, type NotifiedCacheOptions } from "./notified-cache";
 
 const uniqueChannel = () => `notified_cache_${randomBytes(4).toString("hex")}`;
 
-async function waitFor(probe: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+/** `cache.when(probe)` (checked on every notification, listen and loss), bounded: a stall fails naming what. */
+const heard = (cache: NotifiedCache<string>, probe: () => boolean, what: string) =>
+  within(5_000, what, cache.when(probe));
 
 describe("NotifiedCache while listening", () => {
   let handle: DatabaseHandle;
@@ -26,7 +23,7 @@ describe("NotifiedCache while listening", () => {
       ...options,
     });
     caches.push(cache);
-    await waitFor(() => cache.serving);
+    await heard(cache, () => cache.serving, "the cache to listen");
     return { cache, notify: (payload: string) => rawQuery(handle.db, "select pg_notify($1, $2)", [channel, payload]) };
   };
   beforeAll(async () => {
@@ -58,7 +55,7 @@ describe("NotifiedCache while listening", () => {
     byKey.cache.set("a", "1", 0, byKey.cache.ticket());
     byKey.cache.set("b", "2", 0, byKey.cache.ticket());
     await byKey.notify("a");
-    await waitFor(() => byKey.cache.get("a", 0) === undefined);
+    await heard(byKey.cache, () => byKey.cache.get("a", 0) === undefined, "the notification naming a");
     expect(byKey.cache.get("b", 0)).toBe("2");
 
     const all = await listening({ onNotify: "clear" });
@@ -66,7 +63,7 @@ describe("NotifiedCache while listening", () => {
     all.cache.set("b", "2", 0, all.cache.ticket());
     const ticket = all.cache.ticket();
     await all.notify("");
-    await waitFor(() => all.cache.size === 0);
+    await heard(all.cache, () => all.cache.size === 0, "the notification clearing it");
     // A read begun before the notification is not stored after it.
     all.cache.set("a", "1", 0, ticket);
     expect(all.cache.size).toBe(0);
@@ -129,18 +126,18 @@ describe.skipIf(!process.env.DATABASE_URL)("NotifiedCache on PostgreSQL", () => 
   it("empties itself when its listener is lost, serves nothing until it listens again", async () => {
     const channel = uniqueChannel();
     const cache = new NotifiedCache<string>(handle.db, { channel, onNotify: "clear", ttlWithoutListenMs: 1_000 });
-    await waitFor(() => cache.serving);
+    await heard(cache, () => cache.serving, "the cache to listen");
     cache.set("a", "1", 0, cache.ticket());
     await rawQuery(
       handle.db,
       "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = $1",
       [`listen ${channel}`],
     );
-    await waitFor(() => !cache.serving);
+    await heard(cache, () => !cache.serving, "the listener's loss");
     expect(cache.size).toBe(0);
     cache.set("a", "1", 0, cache.ticket());
     expect(cache.get("a", 0)).toBeUndefined();
-    await waitFor(() => cache.serving);
+    await heard(cache, () => cache.serving, "the cache to listen again");
     cache.set("a", "1", 0, cache.ticket());
     expect(cache.get("a", 0)).toBe("1");
     await cache.stop();

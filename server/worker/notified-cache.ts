@@ -36,15 +36,27 @@ export class NotifiedCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
   private generation = 0;
   private readonly listener: ChangeListener;
+  /** `when` callers' checks, run after every change, listen and loss. */
+  private readonly watchers = new Set<() => void>();
 
   constructor(
     db: Database,
     private readonly options: NotifiedCacheOptions,
   ) {
     this.listener = listenForChanges(db, options.channel, {
-      onChange: (payload) => (options.onNotify === "clear" ? this.clear() : this.forget(payload)),
-      onListening: () => this.clear(),
-      onLost: () => this.clear(),
+      onChange: (payload) => {
+        if (options.onNotify === "clear") this.clear();
+        else this.forget(payload);
+        this.observed();
+      },
+      onListening: () => {
+        this.clear();
+        this.observed();
+      },
+      onLost: () => {
+        this.clear();
+        this.observed();
+      },
     });
   }
 
@@ -89,6 +101,27 @@ export class NotifiedCache<V> {
   forgetWhere(drops: (value: V) => boolean): void {
     this.generation++;
     for (const [key, entry] of this.entries) if (drops(entry.value)) this.entries.delete(key);
+  }
+
+  /**
+   * Resolves once `probe` holds: checked now, then after every notification, listen and loss this
+   * cache sees. Tests await the listener coming up or a notification's effect with it (bounded by
+   * their own time-out) instead of polling.
+   */
+  when(probe: () => boolean): Promise<void> {
+    if (probe()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!probe()) return;
+        this.watchers.delete(check);
+        resolve();
+      };
+      this.watchers.add(check);
+    });
+  }
+
+  private observed(): void {
+    for (const check of [...this.watchers]) check();
   }
 
   stop(): Promise<void> {

@@ -4,6 +4,7 @@ import { authenticateApiKey, createAccount, revokeApiKey } from "@/server/auth";
 import { principalCacheFor } from "@/server/auth/principal-cache";
 import { openDatabase, rawQuery, type DatabaseHandle } from "@/server/db";
 import { openTestDatabase } from "../helpers/test-database";
+import { within } from "../helpers/within";
 
 const refusal = (db: DatabaseHandle["db"], header: string) =>
   authenticateApiKey(db, header).then(
@@ -41,21 +42,26 @@ describe.skipIf(!process.env.DATABASE_URL)("a key revoked by one process, on ano
     const header = `ApiKey ${account.secret}`;
     // Cached on the second process, once its listener is up (listening empties the cache).
     const cache = principalCacheFor(second.db);
-    await waitFor(() => cache.serving);
+    await listening(cache);
     const principal = await authenticateApiKey(second.db, header);
     await authenticateApiKey(second.db, header);
     expect(cache.size).toBeGreaterThan(0);
+    // Checked after each notification the second process hears (each moves its ticket on), until
+    // the revocation's has arrived: no timer.
+    let ticket = cache.ticket();
     const revokedAt = Date.now();
     await revokeApiKey(first.db, account.project.id, principal.apiKeyId!);
-    let refused = false;
-    while (!refused && Date.now() - revokedAt < 4_000) {
-      refused = await authenticateApiKey(second.db, header).then(
-        () => false,
-        (error: { code?: string }) => error.code === "revoked_api_key",
-      );
-      if (!refused) await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(refused).toBe(true);
+    await within(
+      4_000,
+      "the revocation's notification",
+      (async () => {
+        for (;;) {
+          await cache.when(() => cache.ticket() !== ticket);
+          ticket = cache.ticket();
+          if ((await refusal(second.db, header)) === "revoked_api_key") return;
+        }
+      })(),
+    );
     expect(Date.now() - revokedAt).toBeLessThan(1_000);
   });
 
@@ -66,7 +72,7 @@ describe.skipIf(!process.env.DATABASE_URL)("a key revoked by one process, on ano
     });
     const header = `ApiKey ${account.secret}`;
     const cache = principalCacheFor(second.db);
-    await waitFor(() => cache.serving);
+    await listening(cache);
     const principal = await authenticateApiKey(second.db, header);
     // Revoked behind the service's back, without a notification: the cache still answers.
     await rawQuery(first.db, "update api_keys set revoked_at = now() where id = $1", [principal.apiKeyId]);
@@ -76,9 +82,14 @@ describe.skipIf(!process.env.DATABASE_URL)("a key revoked by one process, on ano
       "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = 'listen principals_changed'",
     );
     // From the loss on, and after listening again, the database answers.
-    await waitFor(() => cache.size === 0);
+    await within(
+      3_000,
+      "the listener's loss",
+      cache.when(() => !cache.serving),
+    );
+    expect(cache.size).toBe(0);
     expect(await refusal(second.db, header)).toBe("revoked_api_key");
-    await waitFor(() => cache.serving, 5_000);
+    await listening(cache, 5_000);
     expect(await refusal(second.db, header)).toBe("revoked_api_key");
   });
 });
@@ -96,7 +107,7 @@ describe("the key cache of one process", () => {
       projectName: "revoke race",
     });
     const cache = principalCacheFor(db.db);
-    await waitFor(() => cache.serving);
+    await listening(cache);
     const principal = await authenticateApiKey(db.db, `ApiKey ${account.secret}`);
     const ticket = cache.ticket();
     cache.forgetKey(principal.apiKeyId!);
@@ -119,10 +130,11 @@ describe("the key cache of one process", () => {
   });
 });
 
-async function waitFor(probe: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
+/** The cache's listener up (listening empties the cache, so a test caches after it): awaited, bounded. */
+function listening(cache: ReturnType<typeof principalCacheFor>, ms = 3_000): Promise<void> {
+  return within(
+    ms,
+    "the key cache to listen",
+    cache.when(() => cache.serving),
+  );
 }
