@@ -1,5 +1,5 @@
 import type { AppContext } from "@/server/core/app-context";
-import { cachedProjectPrices, type TokenUsage } from "@/server/pricing";
+import { cachedProjectPrices, type PriceOverride, type TokenUsage } from "@/server/pricing";
 import { budgetWindow } from "./budget-window";
 import { recordSpend, spentInWindow } from "./budget-spend";
 import {
@@ -41,7 +41,13 @@ const NOTHING_TO_COUNT: TurnControls = { headers: {}, stepEnded: async () => fal
  * (429), each refusal naming what refused. Returns what the turn reports as it runs. Nothing here
  * waits for the database once a project's controls and counters are in memory (README.md).
  */
-export async function checkTurn(app: App, subject: TurnSubject, models: ModelTarget[]): Promise<TurnControls> {
+export async function checkTurn(
+  app: App,
+  subject: TurnSubject,
+  models: ModelTarget[],
+  /** The turn's own read of the project's prices, when it made one: its steps are costed with it. */
+  options: { prices?: Promise<PriceOverride[]> } = {},
+): Promise<TurnControls> {
   const controls = await projectControls(app, subject.projectId);
   if (!controls.budgets.length && !controls.rateLimits.length && !controls.allowlists.length) return NOTHING_TO_COUNT;
 
@@ -70,7 +76,7 @@ export async function checkTurn(app: App, subject: TurnSubject, models: ModelTar
   return {
     headers: rateLimitHeaders(policies),
     async stepEnded(step) {
-      const prices = budgets.length ? await cachedProjectPrices(app, subject.projectId) : [];
+      const prices = budgets.length ? await (options.prices ?? cachedProjectPrices(app, subject.projectId)) : [];
       const cost = stepCostUsd(step, step.usage, prices, app.now());
       const over = await recordSpend(app, budgets, cost);
       return over.length > 0;

@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from "vitest";
 import { drivenRunsEnded } from "@/server/agent-runs";
 import { loadConfig } from "@/server/core/config";
-import { PRICES_READ_MS } from "@/server/pricing";
-import type * as priceStore from "@/server/pricing/price-store";
-import { projectPrices } from "@/server/pricing/price-store";
+import { cachedProjectPrices, PRICES_READ_MS } from "@/server/pricing";
 import { drainIngestQueue } from "@/server/tracing";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 
-// Every read of a project's prices goes through the price store: counted here.
-vi.mock("@/server/pricing/price-store", async (importOriginal) => {
-  const original = await importOriginal<typeof priceStore>();
-  return { ...original, projectPrices: vi.fn(original.projectPrices) };
-});
-
 /**
  * A turn reads the project's prices once: the run's cost and the budget's spend price its steps
- * from the same cached read (server/pricing/cached-prices.ts), and a turn soon after reads none.
+ * from the one read `prepareTurn` makes (pricing's cached read), which a turn soon after shares.
  */
 let app: TestApp;
 let model: ScriptedModelServer;
+let select: MockInstance;
 
 beforeAll(async () => {
   model = await startScriptedModelServer();
@@ -27,14 +20,23 @@ beforeAll(async () => {
   app = await createTestApp({
     providerEnv: { ...defaults.providerEnv, openai: { key: "sk-openai-test", baseUrl: model.baseUrl } },
   });
+  // Every read of a project's prices is the price store's select of these three columns
+  // (server/pricing/price-store.ts, projectPrices), on the app's database: counted here.
+  select = vi.spyOn(app.context.db, "select");
 });
 afterAll(async () => {
   await app.close();
   await model.close();
 });
 
-const reads = (projectId: string) =>
-  vi.mocked(projectPrices).mock.calls.filter(([, project]) => project === projectId).length;
+/** Reads of prices so far (this file's turns run one at a time, one project each). */
+const reads = () =>
+  select.mock.calls.filter(
+    ([fields]) =>
+      Object.keys(fields ?? {})
+        .sort()
+        .join() === "model,prices,provider",
+  ).length;
 
 async function turn(key: string): Promise<void> {
   model.script({ kind: "reply", text: "ok", usage: { input: 1000, output: 10 } });
@@ -54,19 +56,17 @@ async function turn(key: string): Promise<void> {
 }
 
 describe("reads of a project's prices", () => {
-  it("one turn with a budget reads them once; the next within PRICES_READ_MS reads none; a price set reads again", async () => {
-    const { key, projectId } = await app.newProject();
+  it("a turn with a budget reads them once (its cost and its spend); a price set is read by the next turn", async () => {
+    const { key } = await app.newProject();
     const budget = await app.call("POST", "/api/controls/budgets/", {
       key,
       body: { name: "daily", scope: "project", window: "day", limit_usd: 100 },
     });
     expect(budget.status).toBe(201);
 
+    const before = reads();
     await turn(key);
-    expect(reads(projectId)).toBe(1);
-
-    await turn(key);
-    expect(reads(projectId)).toBe(1);
+    expect(reads() - before).toBe(1);
 
     // A price set through this process is read by the next turn, once.
     const price = await app.call("PUT", "/api/pricing/prices", {
@@ -75,11 +75,27 @@ describe("reads of a project's prices", () => {
     });
     expect(price.status, JSON.stringify(price.body)).toBeLessThan(300);
     await turn(key);
-    expect(reads(projectId)).toBe(2);
+    expect(reads() - before).toBe(2);
 
-    // Older than PRICES_READ_MS on the app's clock: served, and read again in the background.
+    // Older than PRICES_READ_MS on the app's clock: served, and read again in the background, once.
     app.advanceClock(PRICES_READ_MS + 1);
     await turn(key);
-    expect(reads(projectId)).toBe(3);
+    expect(reads() - before).toBe(3);
+  });
+
+  it("held prices serve for PRICES_READ_MS on the app's clock, then are read again once", async () => {
+    const { projectId } = await app.newProject();
+    let now = app.context.now().getTime();
+    const at = { db: app.context.db, now: () => new Date(now) };
+    const before = reads();
+    await cachedProjectPrices(at, projectId);
+    await cachedProjectPrices(at, projectId);
+    now += PRICES_READ_MS;
+    await cachedProjectPrices(at, projectId);
+    expect(reads() - before).toBe(1);
+    now += 1;
+    await cachedProjectPrices(at, projectId);
+    await cachedProjectPrices(at, projectId);
+    expect(reads() - before).toBe(2);
   });
 });

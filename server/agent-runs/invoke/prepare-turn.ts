@@ -139,11 +139,15 @@ export async function prepareTurn(
 
   const { connection, alias } = options.resolved ?? (await connectionFor(app, principal, template));
   const runs = options.agent ?? agent;
+  // The project's prices, read once for the turn: its own cost and its budgets' spend.
+  const prices = cachedProjectPrices(app, principal.projectId);
+  prices.catch(() => undefined);
   // Before anything is sent (MCP servers included): allowlists, budgets, rate limits.
   const controls = await checkTurn(
     app,
     { projectId: principal.projectId, apiKeyId: principal.apiKeyId, agentId: runs.references?.workflow?.id },
     alias?.connections ?? [connection],
+    { prices },
   );
 
   // Opened lazily: a turn that calls no built-in never reads the workspace.
@@ -193,7 +197,7 @@ export async function prepareTurn(
     sampling: options.sampling,
     alias,
     controls,
-    prices: await cachedProjectPrices(app, principal.projectId),
+    prices: await prices,
   };
 }
 
