@@ -18,6 +18,7 @@ import { spanId, traceId } from "./helpers";
 // Concurrency and crash guarantees need real PostgreSQL (PGlite is one connection in this process).
 const pg = !!process.env.DATABASE_URL;
 
+/** Polls: only for a server in another process, whose progress this process cannot await. */
 async function waitFor(
   check: () => Promise<boolean>,
   timeoutMs: number,
@@ -170,6 +171,21 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
       ),
     );
     const processed: string[][] = [[], []];
+    // The rows the two have processed, awaited as their passes report them (no polling).
+    let total = 0;
+    let target = Number.POSITIVE_INFINITY;
+    let reached: (() => void) | undefined;
+    const rowsProcessed = (n: number) =>
+      within(
+        60_000,
+        `${n} ingest rows processed`,
+        new Promise<void>((resolve) => {
+          target = n;
+          reached = resolve;
+          if (total >= n) resolve();
+        }),
+        async () => `${total} processed; activity ${await activity()}`,
+      );
     const workers = handles.map((h, i) =>
       startIngestWorker(
         {
@@ -180,21 +196,28 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
           projectSetups: PROJECT_SETUPS,
           now: () => new Date(),
         } satisfies AppContext,
-        { rowsPerPass: 4, onBatch: (r) => processed[i].push(...r.rowIds) },
+        {
+          rowsPerPass: 4,
+          onBatch: (r) => {
+            processed[i].push(...r.rowIds);
+            total += r.rowIds.length;
+            if (total >= target) reached?.();
+          },
+        },
       ),
     );
     const stop = async () => {
       await Promise.all(workers.map((w) => w.stop()));
       await Promise.all(handles.map((h) => h.close()));
     };
-    return { handles, processed, stop };
+    return { handles, processed, rowsProcessed, stop };
   }
 
   const queueEmpty = async () =>
     (await rawQuery<{ n: string }>(database.db, `select count(*)::text as n from span_ingest`))[0].n === "0";
 
   it("two workers on one database never process an ingest row twice, and the roll-ups come out exact", async () => {
-    const { handles, processed, stop } = await startTwoWorkers();
+    const { handles, processed, rowsProcessed, stop } = await startTwoWorkers();
     try {
       const traces = Array.from({ length: 10 }, () => ({ id: traceId(), root: spanId() }));
       const before = Number(
@@ -225,7 +248,8 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
           maxBacklogSpans: 1e9,
         });
       }
-      await waitFor(queueEmpty, 60_000, activity);
+      await rowsProcessed(201);
+      expect(await queueEmpty()).toBe(true);
 
       const all = [...processed[0], ...processed[1]];
       expect(all.length).toBe(201);
@@ -252,7 +276,7 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
       email: `rollups-${Date.now()}@test.local`,
       projectName: "roll-ups",
     });
-    const { handles, processed, stop } = await startTwoWorkers();
+    const { handles, processed, rowsProcessed, stop } = await startTwoWorkers();
     try {
       const start = new Date(Math.floor(Date.now() / 900_000) * 900_000).toISOString();
       for (let i = 0; i < 200; i++) {
@@ -273,7 +297,8 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
         }).flat();
         await recordSpans(handles[i % 2].db, project.id, spans);
       }
-      await waitFor(queueEmpty, 60_000, activity);
+      await rowsProcessed(200);
+      expect(await queueEmpty()).toBe(true);
       expect(processed[0].length).toBeGreaterThan(0);
       expect(processed[1].length).toBeGreaterThan(0);
       const sums = await rawQuery<Record<string, string>>(

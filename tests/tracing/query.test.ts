@@ -5,10 +5,12 @@ let c: TracingCtx;
 const prefix = `cmp_${Math.random().toString(36).slice(2, 8)}`;
 const ids = { a: traceId(), b: traceId(), c: traceId(), linked: traceId(), target: traceId() };
 const spansOf: Record<string, string> = {};
+/** When the fixture's spans were placed (seconds): they start 180, 120, 60 and 30 s before it. */
+let fixedAt = 0;
 
 beforeAll(async () => {
   c = await setupTracing();
-  const now = Math.floor(Date.now() / 1000);
+  const now = (fixedAt = Math.floor(Date.now() / 1000));
   const span = (
     t: string,
     name: string,
@@ -159,7 +161,8 @@ describe("filtering", () => {
       "jan_25",
     ]);
     expect(await spanNames(scoped({ field: "span_name", operator: "endswith", value: "_20" }))).toEqual(["jan_20"]);
-    const now = Date.now();
+    // The window around the fixture's own times, not the clock's: the test may start minutes later.
+    const now = fixedAt * 1000;
     expect(
       await spanNames(
         scoped({
