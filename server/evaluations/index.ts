@@ -6,7 +6,7 @@ export {
   type EvaluationWorkerOptions,
 } from "./execution/evaluation-worker";
 export { annotateScenario, reviewItems, reviewQueuesFor, type ReviewScale } from "./queues/review";
-export { createSimpleQueue } from "./queues/simple-queues";
+export { createSimpleQueue } from "./compat/simple-queues";
 export {
   createSimpleEvaluation,
   deleteSimpleEvaluation,
@@ -15,13 +15,13 @@ export {
   startSimpleEvaluation,
   stopSimpleEvaluation,
   type SimpleEvaluation,
-} from "./simple/simple-evaluations";
-export { simpleEvaluationSchema, type SimpleEvaluationInput } from "./simple/simple-input";
-export { evaluationTable, type EvaluationRow, type EvaluationTable } from "./simple/run-rows";
-export { processCells } from "./simple/run-slice";
+} from "./compat/simple-evaluations";
+export { simpleEvaluationSchema, type SimpleEvaluationInput } from "./compat/input";
+export { evaluationTable, type EvaluationRow, type EvaluationTable } from "./compat/run-rows";
+export { processCells } from "./compat/run-slice";
 export { compareRuns } from "./compare/compare-runs";
 export { tryEvaluator, type EvaluatorTrial } from "./execution/try-evaluator";
-export { evaluateRevisions, latestEvaluationsOfRevisions } from "./simple/evaluate-revisions";
+export { evaluateRevisions, latestEvaluationsOfRevisions } from "./compat/evaluate-revisions";
 export { refreshLiveRuns } from "./execution/live-refresh";
 export { deleteFinishedResultsBefore, deleteFinishedScenariosBefore } from "./store/erase-results";
 export { liveEvaluatorResultsSql } from "./store/live-evaluator-results";

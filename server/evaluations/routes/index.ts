@@ -1,17 +1,22 @@
 import type { AnyRoute } from "@/server/http/route";
-import { cellRoutes } from "./cell-routes";
 import { compareRoutes } from "./compare-routes";
+import { metricRoutes } from "./metric-routes";
 import { queueRoutes } from "./queue-routes";
+import { resultRoutes } from "./result-routes";
 import { runRoutes } from "./run-routes";
-import { sliceRoutes } from "./slice-routes";
-import { simpleEvaluationRoutes } from "./simple-evaluation-routes";
-import { simpleQueueRoutes } from "./simple-queue-routes";
+import { scenarioRoutes } from "./scenario-routes";
+import { simpleEvaluationRoutes, simpleQueueRoutes, sliceRoutes } from "../compat/routes";
 
-/** Every route of the evaluation engine (server/boot/route-table.ts lists them). */
+/**
+ * Every route of the evaluation engine (server/boot/route-table.ts lists them): its own, and the
+ * reference-compatible doors of `compat/` (`/api/simple/evaluations`, `/api/simple/queues`).
+ */
 export const evaluationRoutes: AnyRoute[] = [
   ...simpleEvaluationRoutes,
   ...runRoutes,
-  ...cellRoutes,
+  ...scenarioRoutes,
+  ...resultRoutes,
+  ...metricRoutes,
   ...compareRoutes,
   ...sliceRoutes,
   ...queueRoutes,

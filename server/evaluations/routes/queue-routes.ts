@@ -5,17 +5,8 @@ import { queueToWire, queueWire } from "../model/wire";
 import { statusSchema } from "../model/statuses";
 import { queueScenariosRoute } from "./queue-scenarios-route";
 import { createQueues, deleteQueues, editQueues, queryQueues } from "../queues/queue-store";
-import {
-  idOrNoneSchema,
-  idParams,
-  idsSchema,
-  listBody,
-  listSchema,
-  none,
-  oneOrNoneSchema,
-  evaluationWindowing,
-  tag,
-} from "./route-helpers";
+import { idParams, none, oneOrNoneSchema, tag } from "./route-helpers";
+import { deleteManyRoute, deleteOneRoute, getOneRoute, queryRoute } from "./record-routes";
 
 const base = "/api/evaluations/queues";
 const uuid = z.string().uuid();
@@ -90,53 +81,31 @@ export const queueRoutes = [
       return { count: rows.length, queues: rows.map(queueToWire) };
     },
   }),
-  defineRoute({
-    method: "DELETE",
-    path: `${base}/`,
-    auth: "api_key",
-    tag,
+  deleteManyRoute({
+    path: base,
+    key: "queue_ids",
     summary: "Delete queues; a default queue is a 409",
-    body: z.object({ queue_ids: z.array(uuid) }),
-    response: idsSchema("queue_ids"),
     errors: ["default_queue_delete", "not_found"],
-    handler: async ({ ctx, body }) => {
-      const ids = await deleteQueues(ctx.app.db, ctx.principal.projectId, body.queue_ids);
-      return { count: ids.length, queue_ids: ids };
-    },
+    remove: deleteQueues,
   }),
-  defineRoute({
-    method: "POST",
-    path: `${base}/query`,
-    auth: "api_key",
-    role: "viewer",
-    tag,
+  queryRoute({
+    path: base,
+    key: "queues",
+    filterKey: "queue",
+    filter: filterSchema,
     summary: "Queues by ids, run(s), assigned user(s), flags, tags, name; archived ones with include_archived",
-    body: z.object({ queue: filterSchema.nullish(), windowing: evaluationWindowing }),
-    response: listSchema("queues", queueWire),
-    handler: async ({ ctx, body }) => {
-      const page = await queryQueues(
-        ctx.app.db,
-        ctx.principal.projectId,
-        body.queue ?? {},
-        body.windowing ?? undefined,
-      );
-      return listBody("queues", page.items.map(queueToWire), page.next);
-    },
+    wire: queueWire,
+    query: queryQueues,
+    toWire: queueToWire,
   }),
-  defineRoute({
-    method: "GET",
-    path: `${base}/{id}`,
-    auth: "api_key",
-    tag,
+  getOneRoute({
+    path: base,
+    key: "queue",
     summary: "A queue",
-    params: idParams,
-    response: oneOrNoneSchema("queue", queueWire),
-    handler: async ({ ctx, params }) => {
-      const [row] = (
-        await queryQueues(ctx.app.db, ctx.principal.projectId, { ids: [params.id], include_archived: true })
-      ).items;
-      return row ? { count: 1, queue: queueToWire(row) } : none;
-    },
+    wire: queueWire,
+    find: async (db, projectId, id) =>
+      (await queryQueues(db, projectId, { ids: [id], include_archived: true })).items[0],
+    toWire: queueToWire,
   }),
   defineRoute({
     method: "PATCH",
@@ -156,19 +125,12 @@ export const queueRoutes = [
       return row ? { count: 1, queue: queueToWire(row) } : none;
     },
   }),
-  defineRoute({
-    method: "DELETE",
-    path: `${base}/{id}`,
-    auth: "api_key",
-    tag,
+  deleteOneRoute({
+    path: base,
+    key: "queue_id",
     summary: "Delete a queue (not a default one)",
-    params: idParams,
-    response: idOrNoneSchema("queue_id"),
     errors: ["default_queue_delete", "not_found"],
-    handler: async ({ ctx, params }) => {
-      const [id] = await deleteQueues(ctx.app.db, ctx.principal.projectId, [params.id]);
-      return id ? { count: 1, queue_id: id } : none;
-    },
+    remove: deleteQueues,
   }),
   queueScenariosRoute(base),
   defineRoute({

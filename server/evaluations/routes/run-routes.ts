@@ -16,17 +16,8 @@ import {
 import { pruneRemovedSteps } from "../store/prune-steps";
 import { reconcileDefaultQueue } from "../queues/default-queue";
 import { statusSchema } from "../model/statuses";
-import {
-  idOrNoneSchema,
-  idParams,
-  idsSchema,
-  listBody,
-  listSchema,
-  none,
-  oneOrNoneSchema,
-  evaluationWindowing,
-  tag,
-} from "./route-helpers";
+import { idParams, none, oneOrNoneSchema, tag } from "./route-helpers";
+import { deleteManyRoute, deleteOneRoute, getOneRoute, queryRoute } from "./record-routes";
 import { runFilterSchema, runInputSchema } from "./wire-schemas";
 
 const base = "/api/evaluations/runs";
@@ -77,32 +68,21 @@ export const runRoutes = [
       return { count: rows.length, runs: rows.map(runToWire) };
     },
   }),
-  defineRoute({
-    method: "DELETE",
-    path: `${base}/`,
-    auth: "api_key",
-    tag,
+  deleteManyRoute({
+    path: base,
+    key: "run_ids",
     summary: "Delete runs with their scenarios, results, metrics and queues",
-    body: idsBody,
-    response: idsSchema("run_ids"),
-    handler: async ({ ctx, body }) => {
-      const ids = await deleteRuns(ctx.app.db, ctx.principal.projectId, body.run_ids);
-      return { count: ids.length, run_ids: ids };
-    },
+    remove: deleteRuns,
   }),
-  defineRoute({
-    method: "POST",
-    path: `${base}/query`,
-    auth: "api_key",
-    role: "viewer",
-    tag,
+  queryRoute({
+    path: base,
+    key: "runs",
+    filterKey: "run",
+    filter: runFilterSchema,
     summary: "Runs by ids, name, description, flags, tags, status(es), references; newest first",
-    body: z.object({ run: runFilterSchema.nullish(), windowing: evaluationWindowing }),
-    response: listSchema("runs", runWire),
-    handler: async ({ ctx, body }) => {
-      const page = await queryRuns(ctx.app.db, ctx.principal.projectId, body.run ?? {}, body.windowing ?? undefined);
-      return listBody("runs", page.items.map(runToWire), page.next);
-    },
+    wire: runWire,
+    query: queryRuns,
+    toWire: runToWire,
   }),
   ...(["close", "open"] as const).map((action) =>
     defineRoute({
@@ -121,18 +101,13 @@ export const runRoutes = [
       },
     }),
   ),
-  defineRoute({
-    method: "GET",
-    path: `${base}/{id}`,
-    auth: "api_key",
-    tag,
+  getOneRoute({
+    path: base,
+    key: "run",
     summary: "A run",
-    params: idParams,
-    response: oneOrNoneSchema("run", runWire),
-    handler: async ({ ctx, params }) => {
-      const run = await findRunOutline(ctx.app.db, ctx.principal.projectId, params.id);
-      return run ? { count: 1, run: runToWire(run) } : none;
-    },
+    wire: runWire,
+    find: findRunOutline,
+    toWire: runToWire,
   }),
   defineRoute({
     method: "PATCH",
@@ -149,19 +124,7 @@ export const runRoutes = [
       return { count: 1, run: runToWire(await editRunAndPrune(ctx, params.id, body.run)) };
     },
   }),
-  defineRoute({
-    method: "DELETE",
-    path: `${base}/{id}`,
-    auth: "api_key",
-    tag,
-    summary: "Delete a run",
-    params: idParams,
-    response: idOrNoneSchema("run_id"),
-    handler: async ({ ctx, params }) => {
-      const [id] = await deleteRuns(ctx.app.db, ctx.principal.projectId, [params.id]);
-      return id ? { count: 1, run_id: id } : none;
-    },
-  }),
+  deleteOneRoute({ path: base, key: "run_id", summary: "Delete a run", remove: deleteRuns }),
   ...(["close", "open"] as const).map((action) =>
     defineRoute({
       method: "POST",

@@ -5,8 +5,8 @@ import type { Executor } from "@/server/db";
 import { evaluationResults, evaluationScenarios } from "@/server/db/schema";
 import { redactorFor } from "@/server/redaction";
 import type { ResultRow } from "../model/rows";
-import { jsonContains } from "@/server/core/json-contains";
 import { toPage, windowClause, type Windowing } from "@/server/core/windowing";
+import { cellConditions, deleteCellRows, type CellFilter } from "./cell-rows";
 import { oneOrMany, UNPAGED_CELLS } from "./entity-filters";
 import { openRunForWrite } from "./run-store";
 
@@ -105,36 +105,16 @@ export async function upsertResults(db: Executor, projectId: string, inputs: Res
 }
 
 export async function deleteResults(db: Executor, projectId: string, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .select({ runId: r.runId })
-    .from(r)
-    .where(and(eq(r.projectId, projectId), inArray(r.id, ids)));
-  for (const runId of new Set(rows.map((x) => x.runId))) await openRunForWrite(db, projectId, runId);
-  return (
-    await db
-      .delete(r)
-      .where(and(eq(r.projectId, projectId), inArray(r.id, ids)))
-      .returning({ id: r.id })
-  ).map((x) => x.id);
+  return deleteCellRows(db, r, projectId, ids);
 }
 
-export interface ResultFilter {
-  ids?: string[] | null;
-  run_id?: string | null;
-  run_ids?: string[] | null;
+export interface ResultFilter extends CellFilter {
   scenario_id?: string | null;
   scenario_ids?: string[] | null;
   step_key?: string | null;
   step_keys?: string[] | null;
   repeat_idx?: number | null;
   repeat_idxs?: number[] | null;
-  status?: string | null;
-  statuses?: string[] | null;
-  interval?: number | null;
-  intervals?: number[] | null;
-  tags?: Record<string, unknown> | null;
-  flags?: Record<string, unknown> | null;
 }
 
 export async function queryResults(
@@ -149,16 +129,10 @@ export async function queryResults(
     .from(r)
     .where(
       and(
-        eq(r.projectId, projectId),
-        oneOrMany(r.id, undefined, filter.ids),
-        oneOrMany(r.runId, filter.run_id, filter.run_ids),
+        ...cellConditions(r, projectId, filter),
         oneOrMany(r.scenarioId, filter.scenario_id, filter.scenario_ids),
         oneOrMany(r.stepKey, filter.step_key, filter.step_keys),
         oneOrMany(r.repeatIdx, filter.repeat_idx, filter.repeat_idxs),
-        oneOrMany(r.status, filter.status, filter.statuses),
-        oneOrMany(r.interval, filter.interval, filter.intervals),
-        jsonContains(r.tags, filter.tags),
-        jsonContains(r.flags, filter.flags),
         ...page.conditions,
       ),
     )

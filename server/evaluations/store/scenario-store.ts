@@ -1,12 +1,12 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { BadRequestError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { evaluationScenarios } from "@/server/db/schema";
 import type { ScenarioRow } from "../model/rows";
-import { jsonContains } from "@/server/core/json-contains";
 import { toPage, windowClause, type Windowing } from "@/server/core/windowing";
-import { oneOrMany, UNPAGED_CELLS } from "./entity-filters";
+import { cellConditions, deleteCellRows, type CellFilter } from "./cell-rows";
+import { UNPAGED_CELLS } from "./entity-filters";
 import { openRunForWrite } from "./run-store";
 
 const s = evaluationScenarios;
@@ -80,30 +80,10 @@ export async function editScenarios(db: Executor, projectId: string, inputs: Sce
 }
 
 export async function deleteScenarios(db: Executor, projectId: string, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .select({ id: s.id, runId: s.runId })
-    .from(s)
-    .where(and(eq(s.projectId, projectId), inArray(s.id, ids)));
-  for (const runId of new Set(rows.map((r) => r.runId))) await openRunForWrite(db, projectId, runId);
-  const deleted = await db
-    .delete(s)
-    .where(and(eq(s.projectId, projectId), inArray(s.id, ids)))
-    .returning({ id: s.id });
-  return deleted.map((d) => d.id);
+  return deleteCellRows(db, s, projectId, ids);
 }
 
-export interface ScenarioFilter {
-  ids?: string[] | null;
-  run_id?: string | null;
-  run_ids?: string[] | null;
-  status?: string | null;
-  statuses?: string[] | null;
-  interval?: number | null;
-  intervals?: number[] | null;
-  tags?: Record<string, unknown> | null;
-  flags?: Record<string, unknown> | null;
-}
+export type ScenarioFilter = CellFilter;
 
 export async function queryScenarios(
   db: Executor,
@@ -115,18 +95,7 @@ export async function queryScenarios(
   const rows = await db
     .select()
     .from(s)
-    .where(
-      and(
-        eq(s.projectId, projectId),
-        oneOrMany(s.id, undefined, filter.ids),
-        oneOrMany(s.runId, filter.run_id, filter.run_ids),
-        oneOrMany(s.status, filter.status, filter.statuses),
-        oneOrMany(s.interval, filter.interval, filter.intervals),
-        jsonContains(s.tags, filter.tags),
-        jsonContains(s.flags, filter.flags),
-        ...page.conditions,
-      ),
-    )
+    .where(and(...cellConditions(s, projectId, filter), ...page.conditions))
     .orderBy(page.orderBy)
     .limit(page.limit + 1);
   return toPage(rows, page.limit);

@@ -1,0 +1,3 @@
+export { simpleEvaluationRoutes } from "./evaluation-routes";
+export { simpleQueueRoutes } from "./queue-routes";
+export { sliceRoutes } from "./slice-routes";
