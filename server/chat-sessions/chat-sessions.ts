@@ -1,8 +1,9 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import type { Database } from "@/server/db";
-import { artifacts, chatSessions } from "@/server/db/schema";
+import { chatSessions } from "@/server/db/schema";
 import { redactForStorage } from "@/server/redaction";
+import { artifactNames } from "@/server/versioning";
 import { MAX_SESSION_BYTES, type SaveChatSessionInput } from "./chat-session-input";
 import { sessionTitle } from "./session-title";
 
@@ -27,10 +28,7 @@ export async function saveChatSession(db: Database, scope: ChatSessionScope, inp
       [{ path: "messages", message: `at most ${MAX_SESSION_BYTES} bytes` }],
     );
   }
-  const [agent] = await db
-    .select({ id: artifacts.id })
-    .from(artifacts)
-    .where(and(eq(artifacts.projectId, scope.projectId), eq(artifacts.id, input.agentId)));
+  const [agent] = await artifactNames(db, scope.projectId, [input.agentId]);
   if (!agent) throw new NotFoundError(`Agent ${input.agentId} not found`, "agent_not_found");
   const messages = await redactForStorage(db, scope.projectId, input.messages);
   const now = new Date();

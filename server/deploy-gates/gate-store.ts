@@ -1,8 +1,9 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { BadRequestError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
 import { recordAudit } from "@/server/audit";
-import { artifacts, deployGates } from "@/server/db/schema";
+import { deployGates } from "@/server/db/schema";
+import { artifactNames } from "@/server/versioning";
 
 /** The environment a deploy gate guards. */
 export const GATED_ENVIRONMENT = "production";
@@ -25,10 +26,7 @@ export interface DeployGateInput {
 export async function getDeployGate(db: Executor, projectId: string): Promise<DeployGate | undefined> {
   const [row] = await db.select().from(deployGates).where(eq(deployGates.projectId, projectId));
   if (!row) return undefined;
-  const named = await db
-    .select({ id: artifacts.id, slug: artifacts.slug, name: artifacts.name })
-    .from(artifacts)
-    .where(and(eq(artifacts.projectId, projectId), inArray(artifacts.id, [row.testsetId, row.evaluatorId])));
+  const named = await artifactNames(db, projectId, [row.testsetId, row.evaluatorId]);
   const name = (id: string) => {
     const found = named.find((a) => a.id === id);
     return { id, slug: found?.slug, name: found?.name };
@@ -43,10 +41,7 @@ export async function getDeployGate(db: Executor, projectId: string): Promise<De
 }
 
 async function assertArtifact(db: Executor, projectId: string, domain: string, id: string, field: string) {
-  const [found] = await db
-    .select({ id: artifacts.id })
-    .from(artifacts)
-    .where(and(eq(artifacts.projectId, projectId), eq(artifacts.domain, domain), eq(artifacts.id, id)));
+  const [found] = await artifactNames(db, projectId, [id], domain);
   if (!found)
     throw new BadRequestError(`${field}: no ${domain.slice(0, -1)} ${id} in this project`, "unknown_reference");
 }

@@ -6,7 +6,7 @@ import { defineRoute, type AnyRoute } from "@/server/http/route";
 
 /**
  * `GET /api/<domain>/catalog/types[/{key}]`: the catalog types (agent-template, messages,
- * prompt-template, model). The reference serves them under workflows, applications and evaluators
+ * prompt-template, model). The compat API serves them under workflows, applications and evaluators
  * alike, so the same catalog is mounted under each.
  */
 export function catalogTypeRoutes(domain: "workflows" | "applications" | "evaluators"): AnyRoute[] {

@@ -1,14 +1,12 @@
-import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Principal } from "@/server/auth";
 import { AppError } from "@/server/core/errors";
 import type { Page } from "@/server/core/windowing";
 import type { Executor } from "@/server/db";
-import { artifacts, revisions } from "@/server/db/schema";
 import { deploymentsOf, listEnvironmentStates, type DeployedRevision } from "@/server/domains";
 import { DOMAIN_SPECS } from "@/server/domains";
 import { listAgents } from "@/server/domains";
-import { queryArtifacts, type ArtifactRecord } from "@/server/versioning";
+import { hasRevisionData, queryArtifacts, type ArtifactRecord } from "@/server/versioning";
 
 export interface ModelEntry {
   id: string;
@@ -31,7 +29,7 @@ export const modelListWire = z.strictObject({ object: z.literal("list"), data: z
 const PAGE = 500;
 
 /** An application is callable when one of its revisions carries `data.parameters.prompt`. */
-const isPromptApplication = sql`exists (select 1 from ${revisions} r where r.artifact_id = ${artifacts.id} and r.data -> 'parameters' -> 'prompt' is not null)`;
+const isPromptApplication = hasRevisionData("parameters", "prompt");
 
 /**
  * `GET /v1/models`: every agent of the key's project, then every prompt application whose slug no

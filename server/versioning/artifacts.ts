@@ -35,12 +35,12 @@ export interface CreatedArtifact {
   commit?: CommitResult;
 }
 
-/** The variant a create with data makes for its first revision (the reference's simple API makes one too). */
+/** The variant a create with data makes for its first revision (the compat API's simple API makes one too). */
 export const FIRST_VARIANT_SLUG = "default";
 
 /**
  * An artifact; with `data` (or `delta`) also its first variant and revision 1. Without data it has
- * no variant yet, as in the reference: the client creates its own, and the oldest is the default.
+ * no variant yet, as in the compat API: the client creates its own, and the oldest is the default.
  */
 export async function createArtifact(
   db: Database,
@@ -123,7 +123,7 @@ export async function getArtifact(db: Executor, scope: Scope, spec: DomainSpec, 
 }
 
 /**
- * Edits the header. The slug never changes: a body repeating it (reference clients send the whole
+ * Edits the header. The slug never changes: a body repeating it (compat clients send the whole
  * entity back) is fine, another slug is a 400. An archived artifact is not edited (409) until it
  * is unarchived, as commits to it are refused.
  */

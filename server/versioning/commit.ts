@@ -23,7 +23,7 @@ export interface CommitRequest extends CommitPayload, EntityHeader {
   artifactId?: string;
   slug?: string;
   message?: string;
-  /** The reference's create form (`POST /revisions/`): only a variant without revisions takes it. */
+  /** The compat API's create form (`POST /revisions/`): only a variant without revisions takes it. */
   initial?: boolean;
 }
 

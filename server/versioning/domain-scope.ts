@@ -2,7 +2,7 @@ import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { DomainKeys } from "./domains";
 
 /**
- * The reference keeps applications, workflows and evaluators in one set of tables, told apart by
+ * The compat API keeps applications, workflows and evaluators in one set of tables, told apart by
  * the role flags `is_application` and `is_evaluator`; its clients create a workflow flagged
  * `is_application` and then use it as an application. Here each has its own domain, and a domain
  * sees its own rows plus the rows of this family whose artifact carries its role flag.

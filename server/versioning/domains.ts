@@ -76,7 +76,7 @@ export function isDomainName(value: string): value is DomainName {
 /** Domains whose revisions can be deployed to an environment. */
 export const DEPLOYABLE: ReadonlySet<DomainName> = new Set(["applications", "workflows", "evaluators"]);
 
-/** Domains with the reference's simple API (`/api/simple/<domain>/`). */
+/** Domains with the compat API's simple API (`/api/simple/<domain>/`). */
 export const SIMPLE: ReadonlySet<DomainName> = new Set([
   "applications",
   "workflows",

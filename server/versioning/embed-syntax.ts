@@ -105,7 +105,7 @@ function fromReferences(
     refs[part === "artifact" ? "artifact" : part === "variant" ? "variant" : "revision"] = parsed.data;
   }
   // Environment references alone, without a key, name the environment revision itself: its data
-  // is embedded (as the reference does), not read as a retrieve through the environment.
+  // is embedded (as the compat API does), not read as a retrieve through the environment.
   if (!domain && refs.key === undefined && (refs.environment || refs.environmentVariant || refs.environmentRevision)) {
     const own: RetrieveRefs = {
       artifact: refs.environment,
@@ -143,7 +143,7 @@ function section(inner: string, name: string): string | undefined {
   return close === -1 ? undefined : inner.slice(open + 1, close);
 }
 
-/** `a=1, b=2` (or `&` between parts, `:` between key and value, as the reference accepts). */
+/** `a=1, b=2` (or `&` between parts, `:` between key and value, as the compat API accepts). */
 function pairs(text: string, where: string): [string, string][] {
   return text
     .split(/[,&]/)

@@ -145,7 +145,7 @@ export async function resolveEmbeds(
 
 /**
  * The embedded revision. A revision reference carrying a slug and a version that names no
- * revision is read, as the reference does, as an artifact slug and that version of its default
+ * revision is read, as the compat API does, as an artifact slug and that version of its default
  * variant (`workflow_revision.slug=my-tool, version=2`).
  */
 async function findTarget(db: Executor, projectId: string, embed: ParsedEmbed, where: string): Promise<RevisionRecord> {

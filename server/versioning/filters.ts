@@ -24,7 +24,7 @@ interface FilterColumns {
 }
 
 /**
- * `flags`, `tags` and `meta` match by JSON containment (`meta` too: ours is jsonb, the reference's
+ * `flags`, `tags` and `meta` match by JSON containment (`meta` too: ours is jsonb, the compat API's
  * is not and ignores it). A domain's role flags count as set on every row, stored or not.
  */
 export function entityConditions(

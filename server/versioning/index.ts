@@ -27,7 +27,8 @@ export { chooseArm, splitBucket, SERVED_REVISION_HEADER, SPLIT_BUCKETS, SPLIT_KE
 export { resolveRevisionBySlugAndVersion } from "./resolve-slug-version";
 export { revisionReferences } from "./revision-events";
 export { fetchRevision, retrieveRevision, servedAnswer } from "./revisions";
-export { simpleRoutes, versioningRoutes } from "./routes";
+export { versioningRoutes } from "./routes";
+export { simpleRoutes } from "./compat/routes";
 export { revisionToWire } from "./wire";
 export { restoreRevision } from "./restore";
 export { logRevisions, queryRevisions, setRevisionArchived, updateRevision } from "./revisions";
@@ -46,4 +47,21 @@ export { revisionCacheFor, type RevisionCacheStats } from "./cache/revision-cach
 export { artifactToWire, variantToWire } from "./wire";
 export { latestRevisionOrNull } from "./lookup";
 export { scopeOf, refsOf, requestSchemas, responseSchemas } from "./routes";
-export { selectRevisions } from "./revision-select";
+export {
+  activeArtifacts,
+  artifactNames,
+  hasRevisionData,
+  lockVariantRow,
+  revisionsOfVariant,
+  variantSlugs,
+  type ArtifactName,
+} from "./readers";
+export { queryArtifactsWithHeads, type ArtifactWithHead, type HeadRevision } from "./artifact-heads";
+export {
+  findTestcases,
+  getTestcase,
+  queryTestcases,
+  upsertTestcases,
+  type TestcaseQuery,
+  type TestcaseRecord,
+} from "./testcases";

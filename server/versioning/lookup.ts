@@ -18,7 +18,7 @@ const p = (name: string) => sql.placeholder(name);
 const ownDomainFirst = (domain: AnyColumn) => sql`(${domain} = ${p("domain")}) desc`;
 
 /**
- * The artifact's default variant is its oldest one (`created_at`, then id), as in the reference:
+ * The artifact's default variant is its oldest one (`created_at`, then id), as in the compat API:
  * an artifact has no variant until one is created, and the first one created is the default.
  */
 export const isDefaultVariant = (variantId: AnyColumn, artifactId: AnyColumn) =>

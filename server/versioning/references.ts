@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Identifies an artifact, variant or revision; null fields count as absent (reference clients send them). */
+/** Identifies an artifact, variant or revision; null fields count as absent (compat clients send them). */
 export interface Ref {
   id?: string;
   slug?: string;

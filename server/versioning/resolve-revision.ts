@@ -143,7 +143,7 @@ async function viaEnvironment(lookup: Lookup, refs: RetrieveRefs, artifactSlug?:
   }
   const target = entry[keys.revision];
   if (!target?.id && (hasIdentity(entry[keys.one]) || hasIdentity(entry[keys.variant]))) {
-    // An entry stored without a revision (as the reference stores it) follows its variant or artifact.
+    // An entry stored without a revision (as the compat API stores it) follows its variant or artifact.
     const followed = await resolveRevision(lookup.db, lookup.projectId, keys, {
       artifact: entry[keys.one],
       variant: entry[keys.variant],

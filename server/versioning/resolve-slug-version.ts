@@ -5,7 +5,7 @@ import type { RetrieveRefs } from "./references";
 import { resolveRevision, type Resolution } from "./resolve-revision";
 
 /**
- * resolveRevision, and then, as the reference reads embeds and environment entries: a revision
+ * resolveRevision, and then, as the compat API reads embeds and environment entries: a revision
  * reference alone with a slug and a version that names no revision is an artifact slug and that
  * version of its default variant (`{"workflow_revision": {"slug": "my-tool", "version": "2"}}`).
  */

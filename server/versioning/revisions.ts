@@ -79,7 +79,7 @@ export function servedAnswer(found: Retrieval, splitKey: string | undefined): Re
 }
 
 /**
- * The reference's inline form of `/resolve`: embeds in data that is not (yet) a revision. Reads
+ * The compat API's inline form of `/resolve`: embeds in data that is not (yet) a revision. Reads
  * no revision of its own, so it emits no retrieved event.
  */
 export async function resolveInline(

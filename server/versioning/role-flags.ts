@@ -1,4 +1,4 @@
-/** The reference's legacy create bodies carry role flags beside `flags` (`{"is_evaluator": true}`). */
+/** The compat API's legacy create bodies carry role flags beside `flags` (`{"is_evaluator": true}`). */
 export interface LegacyRoleFlags {
   is_application?: boolean;
   is_evaluator?: boolean;
@@ -6,7 +6,7 @@ export interface LegacyRoleFlags {
 
 /**
  * The flags to store: `flags` with the legacy top-level role flags folded in. A role flag of
- * another domain is kept as sent (a workflow flagged `is_application`, as the reference's clients
+ * another domain is kept as sent (a workflow flagged `is_application`, as the compat API's clients
  * make them), and makes the artifact visible in that domain too (domain-scope.ts).
  */
 export function flagsToStore(

@@ -96,7 +96,7 @@ export interface ForkResult {
 
 /**
  * A new variant carrying the source variant's history, oldest first, up to the revision forked
- * from, as the reference's fork does (its log shows the source lineage; no extra tip commit). Each
+ * from, as the compat API's fork does (its log shows the source lineage; no extra tip commit). Each
  * copy keeps its version, data, message and header, gets a new id, the slug `<source slug>_<new
  * variant id hex>` and the forking user as author. The head is committed through the commit path
  * (the domain's checks, its committed event); the copies before it are history and emit nothing.

@@ -79,7 +79,7 @@ export function retrievalInfo(keys: DomainKeys, resolution: Resolution, envKeys:
   return {
     references: { ...references, ...revisionReferences(envKeys, resolution.environment.revision) },
     key: resolution.environment.key,
-    // The reference's clients read the key here.
+    // The compat API's clients read the key here.
     selector: { key: resolution.environment.key },
   };
 }
@@ -98,20 +98,6 @@ export function resolutionInfo(resolved: ResolvedData) {
     depth_reached: Math.max(0, ...resolved.embeds.map((e) => e.depth)),
     errors: resolved.errors,
   };
-}
-
-/** A simple entity: the artifact's fields, and the data and ids of its default variant's latest revision. */
-export function simpleToWire(
-  keys: DomainKeys,
-  { artifact, revision }: { artifact: ArtifactRecord; revision?: RevisionRecord },
-) {
-  return compact({
-    ...artifactToWire(artifact, keys),
-    data: revision?.data,
-    variant_id: revision?.variantId,
-    revision_id: revision?.id,
-    version: revision ? String(revision.version) : undefined,
-  });
 }
 
 // The wire records' schemas (the response contracts in OpenAPI), beside the functions that make them.
@@ -208,12 +194,3 @@ export const resolutionInfoSchema = z.strictObject({
   depth_reached: z.number().int(),
   errors: z.array(z.strictObject({ path: z.string(), code: z.string(), detail: z.string() })),
 });
-
-export function simpleWireSchema() {
-  return artifactWireSchema().extend({
-    data: userData.optional(),
-    variant_id: uuid.optional(),
-    revision_id: uuid.optional(),
-    version: z.string().optional(),
-  });
-}

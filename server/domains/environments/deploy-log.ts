@@ -1,16 +1,13 @@
-import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Executor } from "@/server/db";
-import { artifacts, revisions } from "@/server/db/schema";
-import { Lookup, type RevisionRecord, type Scope } from "@/server/versioning";
-import { selectRevisions } from "@/server/versioning";
+import { artifactNames, Lookup, revisionsOfVariant, type RevisionRecord, type Scope } from "@/server/versioning";
 import { listEnvironmentStates } from "./overview";
 import { diffReferences, type ReferenceMap, type ReferencesDiff } from "./references-diff";
 import { environmentsSpec } from "./spec";
 
 /**
  * An environment's log read as deploys: each environment revision with what it changed against
- * the revision before it. Reads go straight to the table (no read events): these are scans the
- * playground runs on behalf of one page, not reads a subscriber asked about.
+ * the revision before it. Reads emit no read events (versioning's plain readers): these are scans
+ * the playground runs on behalf of one page, not reads a subscriber asked about.
  */
 
 const BATCH = 100;
@@ -77,17 +74,7 @@ async function* walkLog(
   let cursor = before;
   let pending: RevisionRecord | undefined;
   for (;;) {
-    const rows = (await selectRevisions(db)
-      .where(
-        and(
-          eq(revisions.projectId, scope.projectId),
-          eq(revisions.domain, environmentsSpec.keys.name),
-          eq(revisions.variantId, variantId),
-          cursor ? lt(revisions.id, cursor) : undefined,
-        ),
-      )
-      .orderBy(desc(revisions.id))
-      .limit(BATCH)) as RevisionRecord[];
+    const rows = await revisionsOfVariant(db, scope.projectId, variantId, { before: cursor, limit: BATCH });
     for (const row of rows) {
       if (pending)
         yield { revision: pending, changes: flattenChanges(diffReferences(referencesOf(row), referencesOf(pending))) };
@@ -103,10 +90,7 @@ async function* walkLog(
 async function nameEntries(db: Executor, scope: Scope, entries: Array<DeployedEntry | undefined>): Promise<void> {
   const ids = [...new Set(entries.flatMap((e) => (e ? [e.artifact.id] : [])))];
   if (ids.length === 0) return;
-  const rows = await db
-    .select({ id: artifacts.id, name: artifacts.name, deletedAt: artifacts.deletedAt })
-    .from(artifacts)
-    .where(and(eq(artifacts.projectId, scope.projectId), inArray(artifacts.id, ids)));
+  const rows = await artifactNames(db, scope.projectId, ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const entry of entries) {
     const row = entry && byId.get(entry.artifact.id);

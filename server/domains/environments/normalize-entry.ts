@@ -17,7 +17,7 @@ import {
  * `{"application_revision": {"slug": "my-app", "version": "2"}}`. Such an entry is stored complete
  * (ids, slugs, version), so events and later retrieves never depend on slugs that could be reused.
  * An entry that names no revision (`{"application": {...}, "application_variant": {...}}`, or `{}`)
- * is stored as sent, as the reference stores it; a retrieve then follows its references.
+ * is stored as sent, as the compat API stores it; a retrieve then follows its references.
  */
 export async function normalizeEntry(
   db: Executor,

@@ -1,8 +1,5 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/server/db";
-import { artifacts } from "@/server/db/schema";
-import { Lookup, type RevisionRecord, type Scope } from "@/server/versioning";
-import { latestRevisionOrNull } from "@/server/versioning";
+import { activeArtifacts, latestRevisionOrNull, Lookup, type RevisionRecord, type Scope } from "@/server/versioning";
 import type { ReferenceMap } from "./references-diff";
 import { environmentsSpec } from "./spec";
 
@@ -19,13 +16,7 @@ export interface EnvironmentState {
 /** Every active environment of the project with what it runs now. */
 export async function listEnvironmentStates(db: Executor, scope: Scope): Promise<EnvironmentState[]> {
   const lookup = new Lookup(db, scope.projectId, environmentsSpec.keys);
-  const envs = await db
-    .select()
-    .from(artifacts)
-    .where(
-      and(eq(artifacts.projectId, scope.projectId), eq(artifacts.domain, "environments"), isNull(artifacts.deletedAt)),
-    )
-    .orderBy(asc(artifacts.id));
+  const envs = await activeArtifacts(db, scope.projectId, environmentsSpec.keys.name);
   const states = await Promise.all(
     envs.map(async (env) => {
       // An environment created without data has no variant yet: it runs nothing and has no history.

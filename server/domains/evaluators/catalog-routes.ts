@@ -22,7 +22,7 @@ function templateOrThrow(key: string) {
 const presetsOf = (templateKey: string) => EVALUATOR_PRESETS.filter((p) => p.template_key === templateKey);
 
 /**
- * A template's presets, and one of them, under the template as the reference serves them; its
+ * A template's presets, and one of them, under the template as the compat API serves them; its
  * clients read them with GET or POST (no body), so both methods answer.
  */
 const templatePresetRoutes = (["GET", "POST"] as const).flatMap((method) => [

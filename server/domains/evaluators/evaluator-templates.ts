@@ -45,7 +45,7 @@ const template = (
   outputs,
 });
 
-/** Keys follow the reference's built-in evaluators, so its clients find the same ones. */
+/** Keys follow the compat API's built-in evaluators, so its clients find the same ones. */
 export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
   template(
     "auto_exact_match",
@@ -96,7 +96,7 @@ export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
         .gt(0)
         .max(1)
         .default(0.5)
-        .describe("Same as threshold (the reference's older name)."),
+        .describe("Same as threshold (the compat API's older name)."),
       threshold: threshold.optional(),
       case_sensitive: caseSensitive,
     }),
@@ -138,7 +138,7 @@ export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
       version: z
         .string()
         .optional()
-        .describe("The reference's template version: picks the default template_format and response_type."),
+        .describe("The compat API's template version: picks the default template_format and response_type."),
       threshold,
     }),
     verdict,
@@ -257,7 +257,7 @@ export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
   ),
 ];
 
-/** The string tests the reference keeps as archived built-ins: one template each. */
+/** The string tests the compat API keeps as archived built-ins: one template each. */
 function textTests(): EvaluatorTemplate[] {
   const single = (key: string, name: string, parameter: string, what: string) =>
     template(

@@ -12,7 +12,7 @@ const BUILTIN = "svc:builtin:";
 
 /**
  * An evaluator revision whose `data.uri` names a built-in template (`svc:builtin:<key>:v0`, or the
- * reference's `agenta:builtin:<key>:v0`) must
+ * compat API's `agenta:builtin:<key>:v0`) must
  * carry parameters that template accepts; they are stored as sent (defaults apply when read), like
  * agent templates. Any other uri is the user's own evaluator and is stored unchecked.
  */
@@ -21,7 +21,7 @@ export const evaluatorsSpec: DomainSpec = {
   async prepareCommit(_ctx: CommitContext, payload: CommitPayload): Promise<PreparedCommit> {
     const data = payload.data ?? {};
     if (typeof data.uri !== "string") return { data };
-    // `agenta:` is the reference's own prefix, which its clients send: the same built-ins.
+    // `agenta:` is the compat API's own prefix, which its clients send: the same built-ins.
     const uri = data.uri.replace(/^agenta:/, "svc:");
     if (!uri.startsWith(BUILTIN)) return { data };
     const template = evaluatorTemplateByUri(uri);

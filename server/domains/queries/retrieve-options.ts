@@ -4,7 +4,7 @@ import { queryTraces } from "@/server/tracing";
 import type { RetrievedContext, Shaped } from "@/server/versioning";
 
 /**
- * The reference's loadable options of a query retrieve: both default to excluded (a query's
+ * The compat API's loadable options of a query retrieve: both default to excluded (a query's
  * content is its filtering; its traces are what running it finds). `windowing` pages the run
  * and goes over the revision's own windowing, as a traces query naming the revision does.
  */

@@ -1,7 +1,12 @@
-import { eq } from "drizzle-orm";
 import type { Database } from "@/server/db";
-import { variants } from "@/server/db/schema";
-import { commitInTransaction, getArtifact, Lookup, type CommitResult, type Scope } from "@/server/versioning";
+import {
+  commitInTransaction,
+  getArtifact,
+  lockVariantRow,
+  Lookup,
+  type CommitResult,
+  type Scope,
+} from "@/server/versioning";
 import { testsetsSpec } from "./spec";
 
 /**
@@ -19,7 +24,7 @@ export async function appendTestcases(
     const lookup = new Lookup(tx, scope.projectId, testsetsSpec.keys);
     const variant = await lookup.defaultVariant(artifact);
     // Locked before the head is read: a concurrent append waits here, then reads our rows too.
-    await tx.select({ id: variants.id }).from(variants).where(eq(variants.id, variant.id)).for("update");
+    await lockVariantRow(tx, variant.id);
     const head = await lookup.latestOfArtifact({ id: artifact.id });
     const existing = Array.isArray(head?.data?.testcases) ? (head.data.testcases as unknown[]) : [];
     const count = input.testcases.length;

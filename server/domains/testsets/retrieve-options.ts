@@ -8,7 +8,7 @@ const rowWindowing = z.strictObject({
 });
 
 /**
- * The reference's loadable options of a testset retrieve: both lists default to included (a
+ * The compat API's loadable options of a testset retrieve: both lists default to included (a
  * query's default to excluded, but a testset's rows are its content). `windowing` pages the rows
  * in their stored order; `next` is the last testcase id of the previous window.
  */

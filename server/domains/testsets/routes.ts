@@ -7,7 +7,7 @@ import { refSchema } from "@/server/versioning";
 import { scopeOf } from "@/server/versioning";
 import { pageBody } from "@/server/http/envelope";
 import { fetchTestcase, queryTestcasesOf, readTestcases } from "./testcase-reads";
-import type { TestcaseRecord } from "./testcase-store";
+import type { TestcaseRecord } from "@/server/versioning";
 
 function testcaseToWire(t: TestcaseRecord) {
   return { id: t.id, testset_id: t.testsetId, data: t.data, created_at: toIso(t.createdAt) };
@@ -79,7 +79,7 @@ export const testcaseRoutes = [
       testcase_ids: z.array(z.string().uuid()).max(10_000).optional(),
       testset_id: z.string().uuid().optional(),
       testset_revision_id: z.string().uuid().optional(),
-      // The reference's way to name the revision: resolved like a retrieve.
+      // The compat API's way to name the revision: resolved like a retrieve.
       testset_ref: refSchema.nullish(),
       testset_variant_ref: refSchema.nullish(),
       testset_revision_ref: refSchema.nullish(),

@@ -7,7 +7,7 @@ import {
   type PreparedCommit,
 } from "@/server/versioning";
 import { shapeTestsetRetrieved, testsetRetrieveOptions } from "./retrieve-options";
-import { upsertTestcases } from "./testcase-store";
+import { upsertTestcases } from "@/server/versioning";
 
 export const MAX_TESTCASES_PER_REVISION = 50_000;
 

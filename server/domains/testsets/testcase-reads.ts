@@ -4,7 +4,7 @@ import { capped, emitEvent } from "@/server/events";
 import type { Page } from "@/server/core/windowing";
 import { Lookup, resolveRevision, type RetrieveRefs, type Scope } from "@/server/versioning";
 import { testsetsSpec } from "./spec";
-import { getTestcase, queryTestcases, type TestcaseQuery, type TestcaseRecord } from "./testcase-store";
+import { getTestcase, queryTestcases, type TestcaseQuery, type TestcaseRecord } from "@/server/versioning";
 
 /** Reads that emit testcases.fetched / testcases.queried, only when something was returned. */
 export async function fetchTestcase(db: Executor, scope: Scope, id: string): Promise<TestcaseRecord> {

@@ -11,5 +11,4 @@ export function versioningRoutes(spec: DomainSpec): AnyRoute[] {
 
 export { refsOf, requestSchemas } from "./request-schemas";
 export { responseSchemas } from "./response-schemas";
-export { simpleRoutes } from "./simple-routes";
 export { scopeOf } from "./route-helpers";

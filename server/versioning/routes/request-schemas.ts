@@ -10,7 +10,7 @@ const refList = z.array(refSchema).max(1000);
 
 const flags = z.record(z.string(), z.boolean());
 
-/** The header every artifact, variant and revision carries (reference clients send absent ones as null). */
+/** The header every artifact, variant and revision carries (compat clients send absent ones as null). */
 const artifactFields = {
   name: text(256).optional(),
   description: z.string().max(10_000).nullish(),
@@ -83,7 +83,7 @@ export function requestSchemas(
   | "simpleEdit",
   Body
 > {
-  // Reference clients send absent references as null.
+  // Compat clients send absent references as null.
   const refShape = {
     [keys.ref]: refSchema.nullish(),
     [keys.variantRef]: refSchema.nullish(),
@@ -119,7 +119,7 @@ export function requestSchemas(
         .strictObject({
           slug: slugSchema.optional(),
           ...artifactFields,
-          // The reference's legacy role flags, beside `flags` (see role-flags.ts).
+          // The compat API's legacy role flags, beside `flags` (see role-flags.ts).
           is_application: z.boolean().optional(),
           is_evaluator: z.boolean().optional(),
           data: record.optional(),
@@ -128,7 +128,7 @@ export function requestSchemas(
         })
         .refine((a) => a.slug || a.name, { message: "give a name or a slug", path: ["name"] }),
     }),
-    // Reference clients send the whole entity back, slug included (it must be the current one).
+    // Compat clients send the whole entity back, slug included (it must be the current one).
     update: z.strictObject({ [keys.one]: editOf({ slug: slugSchema.optional(), ...artifactFields }) }),
     variantUpdate: z.strictObject({ [keys.variant]: editOf(artifactFields) }),
     revisionUpdate: z.strictObject({ [keys.revision]: editOf(artifactFields) }),
@@ -154,14 +154,14 @@ export function requestSchemas(
       ...refShape,
       [keys.variant]: z.strictObject({ slug: slugSchema.optional(), ...artifactFields }).optional(),
     }),
-    // The reference implementation's clients send `<domain>_revision` as the wrapper.
+    // Compat clients send `<domain>_revision` as the wrapper.
     commit: z
       .strictObject({ [keys.commit]: commitWrapper.optional(), [keys.revision]: commitWrapper.optional() })
       .refine((b: Record<string, unknown>) => Boolean(b[keys.commit]) !== Boolean(b[keys.revision]), {
         message: `send the commit in exactly one of ${keys.commit} or ${keys.revision}`,
         path: [keys.commit],
       }),
-    // The reference's create form: the same fields as a commit, under `<domain>_revision`.
+    // The compat API's create form: the same fields as a commit, under `<domain>_revision`.
     revisionCreate: z.strictObject({ [keys.revision]: commitWrapper }),
     retrieve: z.strictObject({
       ...refShape,
@@ -193,7 +193,7 @@ export function requestSchemas(
         .extend({
           message: z.string().max(1000).optional(),
           author_ids: z.array(z.string().uuid()).max(1000).optional(),
-          // The reference's names for the same filter.
+          // The compat API's names for the same filter.
           author: z.string().uuid().optional(),
           authors: z.array(z.string().uuid()).max(1000).optional(),
           [keys.artifactId]: z.string().uuid().optional(),

@@ -6,7 +6,6 @@ import {
   resolutionInfoSchema,
   retrievalInfoSchema,
   revisionWireSchema,
-  simpleWireSchema,
   variantWireSchema,
 } from "../wire";
 
@@ -50,7 +49,5 @@ export function responseSchemas(keys: DomainKeys) {
       }),
     ]),
     deployed: oneSchema(envKeys.revision, revisionWireSchema(envKeys)).extend({ [keys.revision]: revision }),
-    simple: oneSchema(keys.one, simpleWireSchema()),
-    simplePage: pageSchema(keys.name, simpleWireSchema()),
   };
 }

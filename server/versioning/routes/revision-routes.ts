@@ -166,7 +166,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       path: `${base}/`,
       auth: "api_key",
       tag: keys.name,
-      summary: `Create a variant's first ${keys.revision} (the reference's create form); 409 once the variant has one`,
+      summary: `Create a variant's first ${keys.revision} (the compat API's create form); 409 once the variant has one`,
       body: schemas.revisionCreate,
       response: responses.committed,
       maxBodyBytes: 8 * 1024 * 1024,

@@ -90,3 +90,16 @@ export async function queryTestcases(
     .limit(w.limit + 1);
   return toPage(rows, w.limit);
 }
+
+/** The project's testcases with these ids, in no particular order; ids it does not have are left out. */
+export async function findTestcases(
+  db: Executor,
+  projectId: string,
+  ids: string[],
+): Promise<Pick<TestcaseRecord, "id" | "data">[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: testcases.id, data: testcases.data })
+    .from(testcases)
+    .where(and(eq(testcases.projectId, projectId), inArray(testcases.id, [...new Set(ids)])));
+}

@@ -1,12 +1,12 @@
 import { one, pageBody } from "@/server/http/envelope";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
+import { oneSchema, pageSchema } from "@/server/http/envelope";
 import { setArtifactArchived } from "../artifacts";
 import type { DomainSpec } from "../domain-spec";
-import { createSimple, editSimple, getSimple, querySimple, type SimpleFields } from "../simple";
-import { simpleToWire } from "../wire";
-import { filterOf, requestSchemas } from "./request-schemas";
-import { responseSchemas } from "./response-schemas";
-import { archiveRoutes, editedFields, idParams, scopeOf } from "./route-helpers";
+import { filterOf, requestSchemas } from "../routes/request-schemas";
+import { archiveRoutes, editedFields, idParams, scopeOf } from "../routes/route-helpers";
+import { createSimple, editSimple, getSimple, querySimple, type SimpleFields } from "./simple-entity";
+import { simpleToWire, simpleWireSchema } from "./wire";
 
 /** `/api/simple/<domain>/`: an artifact, its default variant and latest revision as one entity. */
 export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
@@ -15,7 +15,10 @@ export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
   const tag = `simple ${keys.name}`;
   const schemas = requestSchemas(keys, { acceptsDelta: false });
   const wire = (entity: Parameters<typeof simpleToWire>[1]) => simpleToWire(keys, entity);
-  const responses = responseSchemas(keys);
+  const responses = {
+    simple: oneSchema(keys.one, simpleWireSchema()),
+    simplePage: pageSchema(keys.name, simpleWireSchema()),
+  };
   const archives = archiveRoutes(
     base,
     tag,

@@ -1,15 +1,15 @@
 import { BadRequestError } from "@/server/core/errors";
 import type { Page, Windowing } from "@/server/core/windowing";
 import type { Database, Executor } from "@/server/db";
-import { createArtifact, getArtifact, queryArtifacts, updateArtifact, type ArtifactFields } from "./artifacts";
-import { commitInTransaction } from "./commit";
-import type { DomainSpec } from "./domain-spec";
-import type { EntityFilter } from "./filters";
-import { Lookup } from "./lookup";
-import type { ArtifactRecord, RevisionRecord, Scope } from "./records";
+import { createArtifact, getArtifact, queryArtifacts, updateArtifact, type ArtifactFields } from "../artifacts";
+import { commitInTransaction } from "../commit";
+import type { DomainSpec } from "../domain-spec";
+import type { EntityFilter } from "../filters";
+import { Lookup } from "../lookup";
+import type { ArtifactRecord, RevisionRecord, Scope } from "../records";
 
 /**
- * The reference's simple API: one entity that is an artifact, its `default` variant and that
+ * The compat API's simple API: one entity that is an artifact, its `default` variant and that
  * variant's latest revision, created, read and edited in one call each.
  */
 export interface SimpleEntity {
@@ -19,7 +19,7 @@ export interface SimpleEntity {
 }
 
 export interface SimpleFields extends ArtifactFields {
-  /** Only the current slug (reference clients repeat it); see updateArtifact. */
+  /** Only the current slug (compat clients repeat it); see updateArtifact. */
   slug?: string;
   data?: Record<string, unknown>;
   message?: string;
