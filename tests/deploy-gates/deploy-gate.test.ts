@@ -11,8 +11,8 @@ import {
   evaluationApp,
   finished,
   requestText,
+  settled,
   startWorker,
-  waitFor,
 } from "../evaluations/eval-fixtures";
 
 /**
@@ -66,7 +66,7 @@ async function evaluate(revisionId: string, testsetRevisionId: string, evaluator
     },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const done = await waitFor(t, key, res.body.evaluation.id, finished);
+  const done = await settled(t, key, res.body.evaluation.id, finished);
   expect(done.data.status).toBe("success");
   return res.body.evaluation.id as string;
 }

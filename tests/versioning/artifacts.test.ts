@@ -108,7 +108,7 @@ describe.each(DOMAIN_NAMES)("artifacts of %s", (domain) => {
     const taken = await c.t.call("POST", `${base}/`, { key: c.key, body: { [keys.one]: { slug: a.artifact.slug } } });
     expectStatus(taken, 409);
     expect(taken.body.code).toBe("slug_taken");
-    // The reference's creation conflict: detail {message, conflict: {slug}}.
+    // The compat API's creation conflict: detail {message, conflict: {slug}}.
     expect(taken.body.detail.message).toContain(a.artifact.slug);
     expect(taken.body.detail.conflict).toEqual({ slug: a.artifact.slug });
 

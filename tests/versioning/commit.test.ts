@@ -74,7 +74,7 @@ describe.each(DOMAIN_NAMES)("commits and history of %s", (domain) => {
     expect(retrieved.body[keys.revision]).toEqual(asRetrieved(domain, committed));
   });
 
-  it("accepts the reference implementation's <domain>_revision wrapper, and the artifact id for its default variant", async () => {
+  it("accepts the compat API's <domain>_revision wrapper, and the artifact id for its default variant", async () => {
     const { artifact, variant } = await createArtifact(c, domain);
     const alias = await c.t.call("POST", `${base}/commit`, {
       key: c.key,

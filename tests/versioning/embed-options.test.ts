@@ -190,7 +190,7 @@ describe("embeds by artifact slug and version", () => {
     const res = await inline({
       latest: embed({ workflow: { slug: tool.slug } }, "parameters.prompt"),
       pinned: embed({ workflow: { slug: tool.slug, version: "1" } }, "parameters.prompt"),
-      // The reference's fallback: a revision slug naming no revision, with a version, is the artifact's.
+      // The compat API's fallback: a revision slug naming no revision, with a version, is the artifact's.
       viaRevision: embed({ workflow_revision: { slug: tool.slug, version: "1" } }, "parameters.prompt"),
       text: `@svc.embed[@svc.references[workflow.slug=${tool.slug}, workflow.version=1], @svc.selector[path=parameters.prompt]]`,
     });

@@ -1,7 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chooseArm } from "@/server/versioning";
+import { revisionCacheFor } from "@/server/versioning/cache/revision-cache";
 import { anotherInstance } from "../helpers/app-instance";
-import { commit, createArtifact, dataFor, expectStatus, retrieve, setup, uniq, type Ctx } from "./helpers";
+import {
+  commit,
+  createArtifact,
+  dataFor,
+  expectStatus,
+  retrieve,
+  setup,
+  uniq,
+  whenCacheHears,
+  type Ctx,
+} from "./helpers";
 
 let c: Ctx;
 beforeAll(async () => {
@@ -57,7 +68,7 @@ describe("an environment split between revisions", () => {
     expect(data.splits[s.key][0].workflow).toEqual({ id: s.wf.artifact.id, slug: s.wf.artifact.slug });
   });
 
-  it("keeps the reference's retrieve shape and says which revision served (header and retrieval_info)", async () => {
+  it("keeps the compat API's retrieve shape and says which revision served (header and retrieval_info)", async () => {
     const s = await deployed();
     const plain = await retrieve(c, "workflows", byEnvironment(s));
     expectStatus(
@@ -150,6 +161,10 @@ describe("an environment split between revisions", () => {
   it("a new weight reaches every instance's next retrieve; a plain deploy of the key ends the split", async () => {
     const s = await deployed();
     const other = await anotherInstance(c.t);
+    const cache = revisionCacheFor(other.context);
+    await whenCacheHears(cache, () => cache.stats().listening, "its listen");
+    // The next change the other instance hears (a notification carries tags; `null` is a re-listen).
+    const nextChange = () => whenCacheHears(cache, (tags) => Array.isArray(tags), "the commit");
     try {
       const servedOn = async () =>
         (
@@ -161,6 +176,7 @@ describe("an environment split between revisions", () => {
         ).body.workflow_revision.id;
       expect(await servedOn()).toBe(s.v1.id);
       // Put the key's bucket on v2 whatever it is: v2 takes everything but 0.01%, placed last.
+      let heard = nextChange();
       expectStatus(
         await split(s, [
           [s.v2, 99.99],
@@ -168,17 +184,16 @@ describe("an environment split between revisions", () => {
         ]),
         200,
       );
-      for (let waited = 0; (await servedOn()) !== s.v2.id && waited < 5000; waited += 20)
-        await new Promise((r) => setTimeout(r, 20));
+      await heard;
       expect(await servedOn()).toBe(s.v2.id);
+      heard = nextChange();
       const deploy = await c.t.call("POST", "/api/workflows/revisions/deploy", {
         key: c.key,
         body: { workflow_revision_ref: { id: s.v3.id }, environment_ref: { slug: s.env.artifact.slug } },
       });
       expectStatus(deploy, 200);
       expect(deploy.body.environment_revision.data.splits).toBeUndefined();
-      for (let waited = 0; (await servedOn()) !== s.v3.id && waited < 5000; waited += 20)
-        await new Promise((r) => setTimeout(r, 20));
+      await heard;
       expect(await servedOn()).toBe(s.v3.id);
     } finally {
       await other.close();

@@ -90,7 +90,7 @@ describe.each(DEPLOYABLE_DOMAINS)("deploying %s", (domain) => {
       retrieval_info: {
         references: { ...entry, ...refsOfRevision("environments", envRevision) },
         key: slugKey,
-        // The reference's clients read the key from `selector`.
+        // The compat API's clients read the key from `selector`.
         selector: { key: slugKey },
       },
     });

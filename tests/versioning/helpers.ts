@@ -51,7 +51,7 @@ export interface Created {
 
 /**
  * POST /api/<domain>/ and unwrap the artifact, its first variant and (with data) revision 1. An
- * artifact created without data has no variant (as in the reference), so the helper then creates
+ * artifact created without data has no variant (as in the compat API), so the helper then creates
  * the `default` variant itself, the way a reference client does.
  */
 export async function createArtifact(
@@ -146,4 +146,30 @@ export function asRetrieved<T extends { data?: Record<string, any> }>(domain: Do
   if (domain !== "testsets" || !revision.data) return revision;
   const rows = (revision.data.testcases ?? []) as { id: string }[];
   return { ...revision, data: { ...revision.data, testcase_ids: rows.map((r) => r.id) } };
+}
+
+/**
+ * Resolves once `holds()` is true: checked now (without tags) and again each time the cache hears
+ * something (a change notification with its tags, or `null` for listening (again)), never on a
+ * timer. `ms` only bounds a stall.
+ */
+export function whenCacheHears(
+  cache: { subscribe(subscriber: (tags: string[] | null) => void): () => void },
+  holds: (tags?: string[] | null) => boolean,
+  what: string,
+  ms = 10_000,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const finish = (error?: Error) => {
+      clearTimeout(timer);
+      unsubscribe();
+      if (error) reject(error);
+      else resolve();
+    };
+    const timer = setTimeout(() => finish(new Error(`the cache never heard ${what} within ${ms} ms`)), ms);
+    const unsubscribe = cache.subscribe((tags) => {
+      if (holds(tags)) finish();
+    });
+    if (holds()) finish();
+  });
 }

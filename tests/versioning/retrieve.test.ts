@@ -45,7 +45,7 @@ describe.each(DOMAIN_NAMES)("retrieve in %s", (domain) => {
     b = await createArtifact(c, domain, { slug: uniq("b"), data: dataFor(domain, "b1") });
   });
 
-  // A testset retrieve lists the rows' ids beside the rows (the reference's include_testcase_ids default).
+  // A testset retrieve lists the rows' ids beside the rows (the compat API's include_testcase_ids default).
   const retrieved = (revision: Rev): Rev =>
     domain === "testsets"
       ? {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revisionCacheFor } from "@/server/versioning/cache/revision-cache";
 import { anotherInstance, type AppInstance } from "../helpers/app-instance";
 import { createTestApp, type TestApp } from "../helpers/test-app";
-import { uniq } from "./helpers";
+import { drainEvents } from "@/server/events";
+import { uniq, whenCacheHears } from "./helpers";
 
 /**
  * Two app instances on one database (separate pools and listeners on PostgreSQL): `reader`
@@ -25,9 +26,10 @@ describe("revision cache", () => {
     truth = await anotherInstance(t, { revisionCache: { ...t.context.config.revisionCache, maxEntries: 0 } });
     // Listening starts with the first use of a cache.
     for (const i of [reader, writer]) revisionCacheFor(i.context);
-    await waitFor(
-      () => revisionCacheFor(reader.context).stats().listening && revisionCacheFor(writer.context).stats().listening,
-    );
+    for (const i of [reader, writer]) {
+      const cache = revisionCacheFor(i.context);
+      await whenCacheHears(cache, () => cache.stats().listening, "its listen");
+    }
   });
   afterAll(async () => {
     await Promise.all([reader, writer, truth].map((i) => i?.close()));
@@ -190,9 +192,14 @@ describe("revision cache", () => {
       ]) {
         await cached(body);
         const invalidations = stats().invalidations;
+        const heard = whenCacheHears(
+          revisionCacheFor(reader.context),
+          () => stats().invalidations > invalidations,
+          "the change",
+        );
         const res = await change();
         expect(res.status, res.text).toBe(200);
-        await waitFor(() => stats().invalidations > invalidations);
+        await heard;
         await coherent(body);
       }
     });
@@ -267,8 +274,7 @@ describe("revision cache", () => {
     const body = { application_revision_ref: { id: app.v1.id } };
     await cached(body);
     await retrieve(reader, body);
-    // Three retrieves, two of them from memory: three events, written by the reader's batcher
-    // a few milliseconds later.
+    // Three retrieves, two of them from memory: three events, in the reader's batcher until drained.
     const retrievedEvents = async () => {
       const res = await t.call("POST", "/api/events/query", {
         key,
@@ -278,7 +284,8 @@ describe("revision cache", () => {
         (e) => e.attributes.references.application_revision.id === app.v1.id,
       ).length;
     };
-    await waitFor(async () => (await retrievedEvents()) === 3);
+    await drainEvents(reader.context.db);
+    expect(await retrievedEvents()).toBe(3);
   });
 
   it("a revoked key is refused even for an answer in memory", async () => {
@@ -299,7 +306,7 @@ describe("revision cache", () => {
     });
     try {
       const cache = revisionCacheFor(small.context);
-      await waitFor(() => cache.stats().listening);
+      await whenCacheHears(cache, () => cache.stats().listening, "its listen");
       const app = await application();
       const bodies: Record<string, unknown>[] = [app.v1.id, app.v2.id].flatMap((id) => [
         { application_revision_ref: { id } },
@@ -314,7 +321,7 @@ describe("revision cache", () => {
       });
       try {
         const tinyCache = revisionCacheFor(tiny.context);
-        await waitFor(() => tinyCache.stats().listening);
+        await whenCacheHears(tinyCache, () => tinyCache.stats().listening, "its listen");
         for (const body of bodies) await tiny.call("POST", `${base}/revisions/retrieve`, { key, body });
         expect(tinyCache.stats().bytes).toBeLessThanOrEqual(1_500);
         expect(tinyCache.stats().entries).toBeLessThan(bodies.length);
@@ -350,7 +357,7 @@ describe("revision cache", () => {
         );
         await waitFor(() => !cache.stats().listening, 2_000);
         expect(cache.stats().entries).toBe(0);
-        await waitFor(() => cache.stats().listening, 5_000);
+        await whenCacheHears(cache, () => cache.stats().listening, "its listen again");
         await cached(body);
       } finally {
         await admin.close();

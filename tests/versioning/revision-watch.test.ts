@@ -3,7 +3,7 @@ import { revisionCacheFor } from "@/server/versioning/cache/revision-cache";
 import { anotherInstance, type AppInstance } from "../helpers/app-instance";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 import { sseReader } from "../helpers/sse-reader";
-import { uniq } from "./helpers";
+import { uniq, whenCacheHears } from "./helpers";
 
 /** Two app instances on one database: one watches, the other deploys and commits. */
 describe("revision watch (SSE)", () => {
@@ -19,11 +19,8 @@ describe("revision watch (SSE)", () => {
     ({ key } = await t.newProject());
     watcher = await anotherInstance(t, { revisionCache: { ...t.context.config.revisionCache, watchKeepaliveMs: 100 } });
     writer = await anotherInstance(t);
-    revisionCacheFor(watcher.context);
-    for (let i = 0; !revisionCacheFor(watcher.context).stats().listening; i++) {
-      if (i > 300) throw new Error("the watcher does not listen");
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    const cache = revisionCacheFor(watcher.context);
+    await whenCacheHears(cache, () => cache.stats().listening, "its listen");
   });
   afterAll(async () => {
     for (const w of watches) w.abort();

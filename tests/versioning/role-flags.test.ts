@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectStatus, setup, uniq, type Ctx } from "./helpers";
 
-// The reference keeps applications and evaluators as workflows with a role flag; its clients
+// The compat API keeps applications and evaluators as workflows with a role flag; its clients
 // create `POST /workflows/` with `flags.is_application` and use the result as an application.
 let c: Ctx;
 beforeAll(async () => {

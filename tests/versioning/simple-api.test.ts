@@ -111,7 +111,7 @@ describe.each(SIMPLE_DOMAINS)("/api/simple/%s", (domain) => {
 
     expectStatus(await call("PUT", `/${created.id}`, { [keys.one]: { id: MISSING_ID, name: "x" } }), 400);
     expectStatus(await call("PUT", `/${created.id}`, { [keys.one]: {} }), 400);
-    // Slugs never change: another one is a 400, never a rename (reference-gaps.test.ts has the repeat).
+    // Slugs never change: another one is a 400, never a rename (compat-gaps.test.ts has the repeat).
     expectStatus(await call("PUT", `/${created.id}`, { [keys.one]: { slug: "renamed" } }), 400);
     expectStatus(await call("PUT", `/${MISSING_ID}`, { [keys.one]: { name: "x" } }), 404);
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectStatus, setup, uniq, type Ctx } from "./helpers";
 
-// The reference's loadables: a testset retrieve returns the rows' ids and the rows unless told
+// The compat API's loadables: a testset retrieve returns the rows' ids and the rows unless told
 // otherwise, and pages them with `windowing`.
 let c: Ctx;
 let revisionId: string;
@@ -85,7 +85,7 @@ describe("testset revision retrieve options", () => {
       }),
       422,
     );
-    // Trace options are the query retrieve's (the reference's testset request has none).
+    // Trace options are the query retrieve's (the compat API's testset request has none).
     const traces = await retrieve({ include_trace_ids: true });
     expectStatus(traces, 422);
     expect(JSON.stringify(traces.body.errors)).toContain("include_trace_ids");

@@ -100,7 +100,7 @@ describe.each(DOMAIN_NAMES)("variants of %s", (domain) => {
     expectStatus(await c.t.call("POST", `${base}/${MISSING_ID}/archive`, { key: c.key }), 404);
   });
 
-  it("forks a revision into a new variant carrying the source lineage up to it, as the reference's log shows", async () => {
+  it("forks a revision into a new variant carrying the source lineage up to it, as the compat API's log shows", async () => {
     const { artifact, variant, revision: v1 } = await createArtifact(c, domain, { data: dataFor(domain, "one") });
     const v2 = await commit(c, domain, variant.id, dataFor(domain, "two"), { message: "second", tags: { t: "2" } });
     const v3 = await commit(c, domain, variant.id, dataFor(domain, "three"), { message: "third" });

@@ -26,7 +26,7 @@ const header = (marker: string) => ({
   meta: { owner: marker, nested: { a: [1, 2] } },
 });
 
-describe.each(DOMAIN_NAMES)("the reference's shape on %s", (domain) => {
+describe.each(DOMAIN_NAMES)("the compat API's shape on %s", (domain) => {
   const keys = domainKeys(domain);
   const base = `/api/${domain}`;
   const call = (method: string, path: string, body?: unknown) =>
@@ -283,7 +283,7 @@ describe("role flags of applications and evaluators", () => {
   });
 });
 
-describe("the reference's 400 cases", () => {
+describe("the compat API's 400 cases", () => {
   it("an environment reference with neither a key nor an artifact reference is 400, before any lookup", async () => {
     const fresh = await c.t.call("POST", "/api/environments/", {
       key: c.key,

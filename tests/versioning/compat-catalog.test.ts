@@ -117,7 +117,7 @@ describe("evaluator catalog", () => {
     // The user's own evaluators are not ours to check.
     expectStatus(await commit({ uri: "https://example.com/grade", parameters: { anything: true } }), 200);
     expectStatus(await commit({ uri: "svc:builtin:auto_exact_match:v0" }), 200);
-    // The reference's own prefix names the same built-ins, checked the same way and stored as sent.
+    // The compat API's own prefix names the same built-ins, checked the same way and stored as sent.
     const agenta = await commit({ uri: "agenta:builtin:auto_regex_test:v0", parameters: { regex_pattern: "(" } });
     expectStatus(agenta, 400);
     expect(agenta.body.code).toBe("invalid_evaluator_parameters");
@@ -168,7 +168,7 @@ describe("catalog types prompt-template and model", () => {
   });
 });
 
-describe("catalog routes the reference's clients call", () => {
+describe("catalog routes the compat API's clients call", () => {
   it("serves a template's presets, and one preset, with GET or POST; unknown template or preset is 404 naming the known ones", async () => {
     for (const method of ["GET", "POST"] as const) {
       const list = await c.t.call(method, "/api/evaluators/catalog/templates/auto_ai_critique/presets", { key: c.key });

@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => c.t.close());
 
-describe("edits the reference's clients send", () => {
+describe("edits the compat API's clients send", () => {
   it("refuses to edit an archived artifact (409) through the full and the simple API, and edits it again once unarchived", async () => {
     const created = await c.t.call("POST", "/api/simple/applications/", {
       key: c.key,
@@ -164,7 +164,7 @@ describe("environment entries", () => {
   });
 });
 
-describe("testcases as the reference's clients read them", () => {
+describe("testcases as the compat API's clients read them", () => {
   it("lists a testset with duplicate rows the same way by revision and by testcase query, and takes testset_revision_ref and ?testcase_ids=", async () => {
     const rows = [{ q: "a" }, { q: "a" }, { q: "b" }];
     const created = await createArtifact(c, "testsets", { slug: uniq("dups"), data: { testcases: rows } });
