@@ -21,8 +21,8 @@ import {
 import { reconcileDefaultQueue } from "../queues/default-queue";
 import { buildSteps } from "./build-steps";
 import { runProgress } from "./progress";
-import type { SimpleEvaluationInput } from "./simple-input";
-import { simpleEvaluationToWire } from "./simple-wire";
+import type { SimpleEvaluationInput } from "./input";
+import { simpleEvaluationToWire } from "./wire";
 
 export type SimpleEvaluation = ReturnType<typeof simpleEvaluationToWire>;
 

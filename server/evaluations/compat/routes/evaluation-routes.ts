@@ -10,10 +10,19 @@ import {
   setSimpleEvaluationClosed,
   startSimpleEvaluation,
   stopSimpleEvaluation,
-} from "../simple/simple-evaluations";
-import { simpleEvaluationWire } from "../simple/simple-wire";
-import { simpleEvaluationBody, simpleEvaluationSchema } from "../simple/simple-input";
-import { idParams, listBody, listSchema, none, oneOrNoneSchema, evaluationWindowing, tag } from "./route-helpers";
+} from "../simple-evaluations";
+import { simpleEvaluationWire } from "../wire";
+import { GRAPH_ERRORS } from "../build-steps";
+import { simpleEvaluationBody, simpleEvaluationSchema } from "../input";
+import {
+  idParams,
+  listBody,
+  listSchema,
+  none,
+  oneOrNoneSchema,
+  evaluationWindowing,
+  tag,
+} from "../../routes/route-helpers";
 
 const base = "/api/simple/evaluations";
 const scope = (p: { projectId: string; userId: string }) => ({ projectId: p.projectId, userId: p.userId });
@@ -64,21 +73,7 @@ export const simpleEvaluationRoutes = [
       "Create an evaluation (testset or inline testcases, application, evaluators, repeats, concurrency) and start it",
     body: simpleEvaluationBody,
     response: oneSchema("evaluation", simpleEvaluationWire),
-    errors: [
-      "empty_testset",
-      "invalid_query",
-      "missing_draft",
-      "missing_reference",
-      "missing_source",
-      "no_evaluator_uri",
-      "not_found",
-      "too_many_traces",
-      "unknown_evaluator",
-      "unknown_revision",
-      "unknown_trace",
-      "unsupported_graph",
-      "unsupported_live_graph",
-    ],
+    errors: GRAPH_ERRORS,
     handler: async ({ ctx, body }) =>
       one("evaluation", await createSimpleEvaluation(ctx.app.db, scope(ctx.principal), body.evaluation)),
   }),
@@ -105,21 +100,7 @@ export const simpleEvaluationRoutes = [
     params: idParams,
     body: z.object({ evaluation: simpleEvaluationSchema.extend({ id: z.string().uuid().nullish() }) }),
     response: oneOrNoneSchema("evaluation", simpleEvaluationWire),
-    errors: [
-      "empty_testset",
-      "invalid_query",
-      "missing_draft",
-      "missing_reference",
-      "missing_source",
-      "no_evaluator_uri",
-      "not_found",
-      "too_many_traces",
-      "unknown_evaluator",
-      "unknown_revision",
-      "unknown_trace",
-      "unsupported_graph",
-      "unsupported_live_graph",
-    ],
+    errors: GRAPH_ERRORS,
     handler: async ({ ctx, params, body }) => {
       if (body.evaluation.id && body.evaluation.id !== params.id) return none;
       const evaluation = await editSimpleEvaluation(ctx.app.db, scope(ctx.principal), params.id, body.evaluation);

@@ -5,13 +5,13 @@ import type { Scope } from "@/server/versioning";
 import { startRun } from "../execution/start-run";
 import { validateGraph } from "../execution/validate-graph";
 import type { QueueRow, EvaluationRunRow } from "../model/rows";
-import { buildSteps } from "../simple/build-steps";
+import { buildSteps } from "./build-steps";
 import type { Windowing } from "@/server/core/windowing";
 import { deleteRuns, insertEvaluationRun } from "../store/run-store";
-import { reconcileDefaultQueue } from "./default-queue";
-import { createQueues, deleteQueues, queryQueues } from "./queue-store";
-import { planQueue, type QueueKind, type SimpleQueueInput } from "./simple-queue-input";
-import { simpleQueueToWire } from "./simple-queue-wire";
+import { reconcileDefaultQueue } from "../queues/default-queue";
+import { createQueues, deleteQueues, queryQueues } from "../queues/queue-store";
+import { planQueue, type QueueKind, type SimpleQueueInput } from "./input";
+import { simpleQueueToWire } from "./wire";
 
 export type SimpleQueue = ReturnType<typeof simpleQueueToWire>;
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { manySchema, oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
-import { stepSchema } from "../model/run-data";
-import { resultToWire, resultWire, runToWire, runWire, scenarioToWire, scenarioWire } from "../model/wire";
+import { stepSchema } from "../../model/run-data";
+import { resultToWire, resultWire, runToWire, runWire, scenarioToWire, scenarioWire } from "../../model/wire";
 import {
   addScenarios,
   populateCells,
@@ -12,9 +12,9 @@ import {
   refreshSlice,
   removeScenarios,
   reshapeRun,
-} from "../simple/run-slice";
-import { idParams, tag } from "./route-helpers";
-import { resultInputSchema, sliceSchema } from "./wire-schemas";
+} from "../run-slice";
+import { idParams, tag } from "../../routes/route-helpers";
+import { resultInputSchema, sliceSchema } from "../../routes/wire-schemas";
 
 const base = "/api/simple/evaluations/{id}";
 const scopeOf = (p: { projectId: string; userId: string }) => ({ projectId: p.projectId, userId: p.userId });

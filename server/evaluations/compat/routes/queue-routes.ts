@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { one, oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
-import { pushQueueItems } from "../queues/push-items";
-import { queueScenariosRoute } from "./queue-scenarios-route";
-import { QUEUE_KINDS, simpleQueueSchema } from "../queues/simple-queue-input";
-import { simpleQueueToWire, simpleQueueWire } from "../queues/simple-queue-wire";
-import { createSimpleQueue, deleteSimpleQueues, getSimpleQueue, querySimpleQueues } from "../queues/simple-queues";
+import { GRAPH_ERRORS } from "../build-steps";
+import { pushQueueItems } from "../push-items";
+import { queueScenariosRoute } from "../../routes/queue-scenarios-route";
+import { QUEUE_KINDS, simpleQueueSchema } from "../input";
+import { simpleQueueToWire, simpleQueueWire } from "../wire";
+import { createSimpleQueue, deleteSimpleQueues, getSimpleQueue, querySimpleQueues } from "../simple-queues";
 import {
   idOrNoneSchema,
   idParams,
@@ -16,7 +17,7 @@ import {
   oneOrNoneSchema,
   evaluationWindowing,
   tag,
-} from "./route-helpers";
+} from "../../routes/route-helpers";
 
 const base = "/api/simple/queues";
 const uuid = z.string().uuid();
@@ -71,22 +72,7 @@ export const simpleQueueRoutes = [
       "Create a queue for people to annotate: its rows from saved queries or testsets, or pushed later (traces, testcases)",
     body: z.object({ queue: simpleQueueSchema }),
     response: oneSchema("queue", simpleQueueWire),
-    errors: [
-      "default_queue_exists",
-      "empty_testset",
-      "invalid_query",
-      "missing_draft",
-      "missing_reference",
-      "missing_source",
-      "no_evaluator_uri",
-      "not_found",
-      "too_many_traces",
-      "unknown_evaluator",
-      "unknown_revision",
-      "unknown_trace",
-      "unsupported_graph",
-      "unsupported_live_graph",
-    ],
+    errors: ["default_queue_exists", ...GRAPH_ERRORS],
     handler: async ({ ctx, body }) =>
       one("queue", await createSimpleQueue(ctx.app.db, scope(ctx.principal), body.queue)),
   }),

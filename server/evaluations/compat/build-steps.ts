@@ -1,12 +1,32 @@
-import { BadRequestError } from "@/server/core/errors";
+import { BadRequestError, type ErrorCode } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
 import { readSavedQuery } from "../execution/query-source";
 import { lookupRevision } from "../execution/step-targets";
 import type { Step } from "../model/run-data";
 import type { RevisionRecord } from "@/server/versioning";
-import type { SimpleEvaluationInput, Target } from "./simple-input";
+import type { SimpleEvaluationInput, Target } from "./input";
 
 type Origin = Step["origin"];
+
+/**
+ * What building a simple evaluation's graph (the steps from its input, then `validateGraph`) may
+ * refuse: the errors its create and edit routes, and a simple queue's create, declare.
+ */
+export const GRAPH_ERRORS = [
+  "empty_testset",
+  "invalid_query",
+  "missing_draft",
+  "missing_reference",
+  "missing_source",
+  "no_evaluator_uri",
+  "not_found",
+  "too_many_traces",
+  "unknown_evaluator",
+  "unknown_revision",
+  "unknown_trace",
+  "unsupported_graph",
+  "unsupported_live_graph",
+] as const satisfies readonly ErrorCode[];
 
 /** `[ids]` gets `fallback`; a map keeps each id's origin. */
 function entries(target: Target | null | undefined, fallback: Origin): [string, Origin][] {
