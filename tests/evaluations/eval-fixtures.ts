@@ -3,6 +3,7 @@ import { loadConfig, type Config } from "@/server/core/config";
 import { startEvaluationWorker, type EvaluationWorkerOptions } from "@/server/evaluations";
 import type { RecordedRequest, Script, ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { within } from "../helpers/within";
 
 /** A test app whose OpenAI key (the operator's) reaches the scripted model server. */
 export async function evaluationApp(model: ScriptedModelServer, overrides: Partial<Config> = {}): Promise<TestApp> {
@@ -21,7 +22,49 @@ export async function evaluationApp(model: ScriptedModelServer, overrides: Parti
  * So the tests' leases are 20 s; the test of lease expiry (worker-crash) sets its own.
  */
 export function startWorker(t: TestApp, options: EvaluationWorkerOptions = {}) {
-  return startEvaluationWorker(t.context, { idleMs: 50, leaseMs: 20_000, metricsIntervalMs: 0, ...options });
+  const worker = startEvaluationWorker(t.context, { idleMs: 50, leaseMs: 20_000, metricsIntervalMs: 0, ...options });
+  workers.set(t, worker);
+  return worker;
+}
+
+type EvaluationWorker = ReturnType<typeof startEvaluationWorker>;
+/** The worker `startWorker` last started for each app: the one `settled` awaits. */
+const workers = new WeakMap<TestApp, EvaluationWorker>();
+
+/**
+ * The evaluation once the app's worker (`startWorker`, or `worker`) has done the work due now and
+ * `done` holds. Awaits the worker's `idle()` (a pass that found no cell due, none in flight, no
+ * scenario settling) rather than polling on a timer; a run whose state is not reached then still
+ * has work falling due later (a retry's backoff, a time budget running out), so the worker is
+ * awaited again, each round a pass of its own. Bounded by `ms`: a stall fails naming the run.
+ */
+export async function settled(
+  t: TestApp,
+  key: string,
+  id: string,
+  done: (evaluation: any) => boolean = finished,
+  { ms = 60_000, worker = workers.get(t) }: { ms?: number; worker?: EvaluationWorker } = {},
+): Promise<any> {
+  if (!worker) throw new Error("settled() needs the app's evaluation worker: startWorker(t) first");
+  const read = async () => (await t.call("GET", `/api/simple/evaluations/${id}`, { key })).body.evaluation;
+  let last: any;
+  let gaveUp = false;
+  try {
+    return await within(
+      ms,
+      `evaluation ${id} to reach the expected state`,
+      (async () => {
+        while (!gaveUp) {
+          await worker.idle();
+          last = await read();
+          if (done(last)) return last;
+        }
+      })(),
+      async () => `last read: ${JSON.stringify(last)}`,
+    );
+  } finally {
+    gaveUp = true;
+  }
 }
 
 /** A node code tool the agent calls: adds two numbers. */

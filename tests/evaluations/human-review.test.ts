@@ -7,9 +7,8 @@ import {
   arithmeticModel,
   createEntity,
   evaluationApp,
-  finished,
   startWorker,
-  waitFor,
+  settled,
 } from "./eval-fixtures";
 
 let t: TestApp;
@@ -69,7 +68,7 @@ describe("human review", () => {
     });
     expect(evaluation.flags).toMatchObject({ has_human: true, has_auto: true, is_queue: true });
     // The machine's part is done; the people's part waits.
-    const waiting = await waitFor(
+    const waiting = await settled(
       t,
       key,
       evaluation.id,
@@ -98,7 +97,7 @@ describe("human review", () => {
         data: { outputs: { score: i < 3 ? 1 : 0.5, success: i < 3 } },
       })),
     });
-    const done = await waitFor(t, key, evaluation.id, finished);
+    const done = await settled(t, key, evaluation.id);
     expect(done.data.status).toBe("success");
     const metrics = (
       await call("POST", "/api/evaluations/metrics/query", { metrics: { run_id: evaluation.id, scenario_ids: false } })

@@ -9,9 +9,8 @@ import {
   arithmeticModel,
   createEntity,
   evaluationApp,
-  finished,
   startWorker,
-  waitFor,
+  settled,
 } from "./eval-fixtures";
 
 // An exact-match evaluator computes in the worker's process: it is scored from the output in
@@ -75,7 +74,7 @@ async function run(flags: Record<string, boolean>) {
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const id = res.body.evaluation.id;
-  const done = await waitFor(t, key, id, finished);
+  const done = await settled(t, key, id);
   const cells = await t.context.db.select().from(evaluationResults).where(eq(evaluationResults.runId, id));
   const scenarios = await t.context.db.select().from(evaluationScenarios).where(eq(evaluationScenarios.runId, id));
   const metrics = await t.context.db.select().from(evaluationMetrics).where(eq(evaluationMetrics.runId, id));

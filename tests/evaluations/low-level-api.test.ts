@@ -2,15 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { serveOverHttp } from "../helpers/http-server";
 import type { TestApp } from "../helpers/test-app";
-import {
-  ADDER_PROMPT,
-  arithmeticModel,
-  createEntity,
-  evaluationApp,
-  finished,
-  startWorker,
-  waitFor,
-} from "./eval-fixtures";
+import { ADDER_PROMPT, arithmeticModel, createEntity, evaluationApp, startWorker, settled } from "./eval-fixtures";
 
 let t: TestApp;
 let model: ScriptedModelServer;
@@ -214,7 +206,7 @@ describe("the low-level evaluation API", () => {
         },
       });
       const id = evaluation.id;
-      expect((await waitFor(t, key, id, finished)).data.status).toBe("errors");
+      expect((await settled(t, key, id)).data.status).toBe("errors");
       const all = await call("POST", `/api/simple/evaluations/${id}/probe`, {});
       expect(all.count).toBe(6);
       expect((await call("POST", `/api/simple/evaluations/${id}/probe`, { step_keys: [] })).count).toBe(0);
@@ -233,7 +225,7 @@ describe("the low-level evaluation API", () => {
       } finally {
         await server.close();
       }
-      const redone = await waitFor(t, key, id, finished);
+      const redone = await settled(t, key, id);
       expect(redone).toMatchObject({ data: { status: "success" }, progress: { cells_done: 6 } });
 
       const scenarioIds = [...new Set(all.results.map((r: any) => r.scenario_id))] as string[];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/test-app";
-import { createEntity, finished, startWorker, waitFor } from "./eval-fixtures";
+import { createEntity, startWorker, settled } from "./eval-fixtures";
 
 // The reference creates a run over any application and evaluator; its flow tests run
 // `agenta:custom:mock:v0` as both, and clients probe and edit runs whose application nothing
@@ -62,7 +62,7 @@ describe("evaluations over applications the service does not invoke", () => {
       evaluator_steps: { [evaluator.revision_id]: "auto" },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const done = await waitFor(t, key, res.body.evaluation.id, finished);
+    const done = await settled(t, key, res.body.evaluation.id);
     expect(done.data.status).toBe("success");
     const cells = await cellsOf(done.id);
     const invocations = cells.filter((c) => c.step_key.startsWith("application-"));
@@ -81,7 +81,7 @@ describe("evaluations over applications the service does not invoke", () => {
     });
     const res = await create({ testset_steps: [testset], application_steps: [app.revision_id] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const done = await waitFor(t, key, res.body.evaluation.id, finished);
+    const done = await settled(t, key, res.body.evaluation.id);
     expect(done.data.status).not.toBe("success");
     const invocations = (await cellsOf(done.id)).filter((c) => c.step_key.startsWith("application-"));
     expect(invocations).toHaveLength(2);
@@ -97,7 +97,7 @@ describe("evaluations over applications the service does not invoke", () => {
     const res = await create({ testset_steps: [testset], application_steps: [app.revision_id], repeats: 1 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const id = res.body.evaluation.id;
-    await waitFor(t, key, id, finished);
+    await settled(t, key, id);
     const call = async (path: string, body: unknown, status = 200) => {
       const r = await t.call("POST", `/api/simple/evaluations/${id}/${path}`, { key, body });
       expect(r.status, `${path}: ${JSON.stringify(r.body)}`).toBe(status);
@@ -108,7 +108,7 @@ describe("evaluations over applications the service does not invoke", () => {
     );
     expect(probed.map((r: { error?: { code: string } }) => r.error?.code)).toEqual(["not_invocable", "not_invocable"]);
     await call("process", { overwrite: true }, 202);
-    const again = await waitFor(t, key, id, finished);
+    const again = await settled(t, key, id);
     expect(again.data.status).not.toBe("success");
     const added = await call("scenarios/add", { count: 1 });
     expect(added.scenarios).toHaveLength(1);
@@ -146,7 +146,7 @@ describe("an evaluator defined only by its output schemas", () => {
     });
     const res = await create({ testset_steps: [testset], evaluator_steps: { [evaluator.revision_id]: "custom" } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const done = await waitFor(t, key, res.body.evaluation.id, finished);
+    const done = await settled(t, key, res.body.evaluation.id);
     const cells = (await cellsOf(done.id)).filter((c) => c.step_key.startsWith("evaluator-"));
     expect(cells.map((c) => c.error?.code)).toEqual(["no_evaluator_uri", "no_evaluator_uri"]);
     expect(cells[0].error?.message).toContain("human");

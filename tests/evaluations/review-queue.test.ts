@@ -10,9 +10,8 @@ import {
   arithmeticModel,
   createEntity,
   evaluationApp,
-  finished,
   startWorker,
-  waitFor,
+  settled,
 } from "./eval-fixtures";
 
 /** The review page's procedures over the engine's queues: a person's share, their annotations, the run finishing. */
@@ -63,7 +62,7 @@ async function humanRun(evaluatorData: Record<string, unknown>, slug: string) {
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const id = res.body.evaluation.id as string;
-  await waitFor(t, key, id, (e) => e.progress.cells_done === 9);
+  await settled(t, key, id, (e) => e.progress.cells_done === 9);
   return id;
 }
 
@@ -115,7 +114,7 @@ describe("review procedures", () => {
     expect(after.items[0].annotations[steps[0].key]).toEqual({ score: 3, comment: "clear and short", by: userId });
     expect((await me.review.queues()).find((q) => q.id === queue.id)).toMatchObject({ done: 3, total: 3 });
 
-    const done = await waitFor(t, key, runId, finished);
+    const done = await settled(t, key, runId);
     expect(done.data.status).toBe("success");
     const metrics = (
       await t.call("POST", "/api/evaluations/metrics/query", {

@@ -7,9 +7,8 @@ import {
   arithmeticModel,
   createEntity,
   evaluationApp,
-  finished,
   startWorker,
-  waitFor,
+  settled,
 } from "./eval-fixtures";
 
 let t: TestApp;
@@ -109,7 +108,7 @@ describe("a simple evaluation runs a 20-case testset end to end", () => {
     // 20 input, 20 invocation, 20 evaluator cells.
     expect(created.progress.cells_total).toBe(60);
 
-    const done = await waitFor(t, key, created.id, finished);
+    const done = await settled(t, key, created.id);
     runIds.prompt = created.id;
     const failures = await t.call("POST", "/api/evaluations/results/query", {
       key,
@@ -158,7 +157,7 @@ describe("a simple evaluation runs a 20-case testset end to end", () => {
       "agent",
     );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const done = await waitFor(t, key, res.body.evaluation.id, finished);
+    const done = await settled(t, key, res.body.evaluation.id);
     runIds.agent = done.id;
     expect(done.data.status).toBe("success");
     const results = await t.call("POST", "/api/evaluations/results/query", {
@@ -190,7 +189,7 @@ describe("a simple evaluation runs a 20-case testset end to end", () => {
       "trajectory",
     );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const done = await waitFor(t, key, res.body.evaluation.id, finished);
+    const done = await settled(t, key, res.body.evaluation.id);
     expect(done.data.status).toBe("success");
     const results = await t.call("POST", "/api/evaluations/results/query", {
       key,

@@ -10,7 +10,8 @@ import { dumpDatabase, findInDump } from "../helpers/database-dump";
 import { nativeText } from "../helpers/invoke-client";
 import { createRunFixture, type RunFixture } from "../helpers/run-fixture";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
-import { createEntity, finished, startWorker, waitFor } from "../evaluations/eval-fixtures";
+import { createEntity, startWorker, settled } from "../evaluations/eval-fixtures";
+import { runsRecorded } from "../helpers/after-runs";
 import { allow, subscribe } from "../webhooks/helpers";
 
 // A planted value of each kind, written as a person or a model would; `found` is what must not be
@@ -118,19 +119,12 @@ describe("a planted value of each kind is found nowhere after storage", () => {
     const done = events.find((e) => e.type === "done") as { traceId: string };
     traceIds.push(done.traceId);
 
-    // A stream can end a moment before the run is recorded (a short turn is written whole at its end).
-    let runs = await f.app.call("GET", "/services/agent/v0/runs?session_id=redaction-invoke", { key: f.key });
-    for (let i = 0; i < 200 && runs.body.count === 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      runs = await f.app.call("GET", "/services/agent/v0/runs?session_id=redaction-invoke", { key: f.key });
-    }
+    // A stream can end a moment before the run is recorded (a short turn is written whole at its
+    // end): the run's end is awaited, then read.
+    await runsRecorded(f.app.context);
+    const runs = await f.app.call("GET", "/services/agent/v0/runs?session_id=redaction-invoke", { key: f.key });
     expect(runs.body.count).toBe(1);
-    // A stream can end a moment before the run's end is recorded: read it once it has ended.
-    let run = await f.app.call("GET", `/services/agent/v0/runs/${runs.body.runs[0].id}`, { key: f.key });
-    for (let i = 0; i < 200 && run.body.run.status === "running"; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      run = await f.app.call("GET", `/services/agent/v0/runs/${runs.body.runs[0].id}`, { key: f.key });
-    }
+    const run = await f.app.call("GET", `/services/agent/v0/runs/${runs.body.runs[0].id}`, { key: f.key });
     expect(run.body.run.status).toBe("finished");
     expect(JSON.stringify(run.body)).toContain("[redacted:card]");
     notPlanted("GET /runs/{id}", run.body);
@@ -240,7 +234,7 @@ describe("a planted value of each kind is found nowhere after storage", () => {
       },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const done = await waitFor(f.app, f.key, created.body.evaluation.id, finished);
+    const done = await settled(f.app, f.key, created.body.evaluation.id);
     expect(done.data.status).toBe("success");
     const results = await f.app.call("POST", "/api/evaluations/results/query", {
       key: f.key,

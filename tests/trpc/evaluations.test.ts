@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContextFrom } from "@/server/trpc/init";
 import { createCaller } from "@/server/trpc/root";
-import { requestText, createEntity, evaluationApp, finished, startWorker, waitFor } from "../evaluations/eval-fixtures";
+import { requestText, createEntity, evaluationApp, startWorker, settled } from "../evaluations/eval-fixtures";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import type { TestApp } from "../helpers/test-app";
 
@@ -125,7 +125,7 @@ describe("evaluations router", () => {
     expect(runs.map((r) => r.name)).toEqual([`${agent.agent.slug} v1`, "Draft"]);
     // The draft committed nothing.
     expect((await caller.agents.history({ variantId: agent.variant.id })).items).toHaveLength(1);
-    for (const run of runs) await waitFor(t, key, run.id, finished);
+    for (const run of runs) await settled(t, key, run.id);
 
     const baseline = await caller.evaluations.table({ id: runs[0].id });
     expect(baseline.application).toMatchObject({ name: agent.agent.slug, version: "1" });
@@ -146,7 +146,7 @@ describe("evaluations router", () => {
 
     // Re-running rows queues them again (nothing failed to run: the run simply finishes again).
     await caller.evaluations.rerunRows({ id: runs[1].id, scenarioIds: [germany.scenario_id] });
-    await waitFor(t, key, runs[1].id, finished);
+    await settled(t, key, runs[1].id);
 
     const second = await caller.agents.commit({
       variantId: agent.variant.id,
@@ -157,7 +157,7 @@ describe("evaluations router", () => {
       revisionIds: [second.revision.id],
       evaluatorRevisionIds: [exact.revision.id],
     });
-    await waitFor(t, key, third.id, finished);
+    await settled(t, key, third.id);
     const found = await caller.evaluations.ofRevisions({ revisionIds: [agent.revision.id, second.revision.id] });
     expect(found.map((e) => e.id)).toEqual([runs[0].id, third.id]);
     const other = await caller.agents.create({ name: "Never evaluated" });

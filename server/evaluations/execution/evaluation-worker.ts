@@ -82,7 +82,7 @@ const EXPIRY_CHECK_MS = 1_000;
 export function startEvaluationWorker(
   app: AppContext,
   options: EvaluationWorkerOptions = {},
-): RunningWorker & { wake(): void } {
+): RunningWorker & { wake(): void; idle(): Promise<void> } {
   const concurrency = options.concurrency ?? 50;
   const leaseMs = options.leaseMs ?? 30_000;
   const metricsIntervalMs = options.metricsIntervalMs ?? 1_000;
@@ -93,13 +93,18 @@ export function startEvaluationWorker(
   let slotFreed: (() => void) | undefined;
   let stopped = false;
   let expiredAt = 0;
+  /** Callers of `idle()`: resolved by a pass that claims nothing with no cell in flight or settling. */
+  const idleWaiters: Array<() => void> = [];
 
   const settles = settleBatch(app.db);
   const settling = new Set<Promise<void>>();
   const track = (work: Promise<void>) => {
     const tracked = work
       .catch((error: unknown) => logger.error({ err: error }, "settling a scenario failed; the run's end settles it"))
-      .finally(() => settling.delete(tracked));
+      .finally(() => {
+        settling.delete(tracked);
+        if (idleWaiters.length) loop.wake();
+      });
     settling.add(tracked);
   };
 
@@ -171,6 +176,7 @@ export function startEvaluationWorker(
     while (inFlight.size >= concurrency && !stopped) await new Promise<void>((resolve) => (slotFreed = resolve));
     if (stopped) return 0;
     const claimed = await claimCells(app.db, concurrency - inFlight.size, leaseMs);
+    if (!claimed.length && !inFlight.size && !settling.size) for (const resolve of idleWaiters.splice(0)) resolve();
     for (const c of claimed) {
       const id = newId();
       const slot: InFlight = { claimed: c, controller: new AbortController() };
@@ -243,6 +249,16 @@ export function startEvaluationWorker(
   });
   return {
     wake: () => loop.wake(),
+    /**
+     * Resolves after a pass that finds no cell due, none in flight and no scenario settling: the
+     * work due now is done (a cell retried after a backoff is due later). Tests await it instead
+     * of polling a run's status.
+     */
+    idle: () =>
+      new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        loop.wake();
+      }),
     async stop() {
       stopped = true;
       clearInterval(timer);
