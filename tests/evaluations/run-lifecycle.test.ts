@@ -10,10 +10,10 @@ import {
   arithmeticModel,
   createEntity,
   evaluationApp,
-  finished,
+  settled,
   startWorker,
-  waitFor,
 } from "./eval-fixtures";
+import { within } from "../helpers/within";
 
 let t: TestApp;
 let model: ScriptedModelServer;
@@ -95,17 +95,23 @@ const eventsOf = async (runId: string) =>
 describe("running, stopping and guarding an evaluation", () => {
   it("stop aborts the in-flight model calls; start resumes and finishes every cell", async () => {
     model.respondWith(() => ({ kind: "hang" }));
+    const before = model.requests.length;
     const evaluation = await create({
       testcases: ADDITIONS.slice(0, 4),
       application_steps: [prompt],
       evaluator_steps: [exact],
       concurrency: { batch_size: 2 },
     });
-    await waitFor(t, key, evaluation.id, (e) => Object.values(e.progress.steps).some((s: any) => s.running === 2));
+    // Two cells (the batch) are running once their two model calls have arrived.
+    await within(10_000, "the batch's two model calls", model.requestsReceived(before + 2));
+    const running = (await t.call("GET", `/api/simple/evaluations/${evaluation.id}`, { key })).body.evaluation;
+    expect(Object.values(running.progress.steps).some((s: any) => s.running === 2)).toBe(true);
     const stopped = await t.call("POST", `/api/simple/evaluations/${evaluation.id}/stop`, { key });
     expect(stopped.body.evaluation).toMatchObject({ flags: { is_active: false }, data: { status: "cancelled" } });
     // The model never answers: only the abort can end the two running cells; they go back to the queue.
-    await waitFor(t, key, evaluation.id, (e) => !Object.values(e.progress.steps).some((s: any) => s.running), 5_000);
+    await settled(t, key, evaluation.id, (e) => !Object.values(e.progress.steps).some((s: any) => s.running), {
+      ms: 5_000,
+    });
     expect(
       (await cells(evaluation.id, { status: "success" })).filter((c) => c.step_key.startsWith("application-")),
     ).toHaveLength(0);
@@ -114,7 +120,7 @@ describe("running, stopping and guarding an evaluation", () => {
     expect(
       (await t.call("POST", `/api/simple/evaluations/${evaluation.id}/start`, { key })).body.evaluation.data.status,
     ).toBe("running");
-    const done = await waitFor(t, key, evaluation.id, finished);
+    const done = await settled(t, key, evaluation.id);
     expect(done).toMatchObject({ data: { status: "success" }, progress: { cells_total: 12, cells_done: 12 } });
     expect(await eventsOf(evaluation.id)).toEqual([
       "evaluations.runs.started",
@@ -135,7 +141,7 @@ describe("running, stopping and guarding an evaluation", () => {
       evaluator_steps: [exact],
       concurrency: { max_retries: 3, retry_delay: 0.01 },
     });
-    expect((await waitFor(t, key, retried.id, finished)).data.status).toBe("success");
+    expect((await settled(t, key, retried.id)).data.status).toBe("success");
     const invocation = (await cells(retried.id)).find((c) => c.step_key.startsWith("application-"));
     expect(invocation).toMatchObject({ status: "success", data: { outputs: "1", attempts: 3 } });
 
@@ -146,7 +152,7 @@ describe("running, stopping and guarding an evaluation", () => {
       evaluator_steps: [exact],
       concurrency: { max_retries: 3, retry_delay: 0.01 },
     });
-    expect((await waitFor(t, key, failed.id, finished)).data.status).toBe("errors");
+    expect((await settled(t, key, failed.id)).data.status).toBe("errors");
     const failures = await cells(failed.id, { status: "failure" });
     expect(failures).toHaveLength(4);
     expect(failures.find((c) => c.step_key.startsWith("application-"))).toMatchObject({
@@ -161,7 +167,7 @@ describe("running, stopping and guarding an evaluation", () => {
       application_steps: [prompt],
       evaluator_steps: [badRegex],
     });
-    expect((await waitFor(t, key, badEvaluator.id, finished)).data.status).toBe("errors");
+    expect((await settled(t, key, badEvaluator.id)).data.status).toBe("errors");
     const [evaluatorError] = await cells(badEvaluator.id, { status: "failure" });
     expect(evaluatorError.error.message).toMatch(/no column "expected_sum"/);
   });
@@ -174,7 +180,7 @@ describe("running, stopping and guarding an evaluation", () => {
       evaluator_steps: [exact],
       repeats: 3,
     });
-    const done = await waitFor(t, key, shared.id, finished);
+    const done = await settled(t, key, shared.id);
     // A fetch and a list count the inline testcases in the database (the run's outline).
     expect(done.data).toMatchObject({ status: "success", repeats: 3, testcases: 3 });
     expect(done.data).not.toHaveProperty("traces");
@@ -194,7 +200,7 @@ describe("running, stopping and guarding an evaluation", () => {
         },
       },
     });
-    const splitDone = await waitFor(t, key, split.body.evaluation.id, finished);
+    const splitDone = await settled(t, key, split.body.evaluation.id);
     expect(Object.entries(splitDone.progress.steps).find(([k]) => k.startsWith("application-"))![1]).toEqual({
       success: 6,
     });
@@ -208,7 +214,7 @@ describe("running, stopping and guarding an evaluation", () => {
       evaluator_steps: [exact],
       concurrency: { timeout: 0.3 },
     });
-    const done = await waitFor(t, key, slow.id, finished);
+    const done = await settled(t, key, slow.id);
     expect(done.data.status).toBe("failure");
     const failures = await cells(slow.id, { status: "failure" });
     expect(failures).toHaveLength(4);
@@ -223,7 +229,7 @@ describe("running, stopping and guarding an evaluation", () => {
       application_steps: [prompt],
       evaluator_steps: [exact],
     });
-    await waitFor(t, key, evaluation.id, finished);
+    await settled(t, key, evaluation.id);
     const [scenario] = (
       await t.call("POST", "/api/evaluations/scenarios/query", { key, body: { scenario: { run_id: evaluation.id } } })
     ).body.scenarios;
@@ -298,7 +304,7 @@ describe("running, stopping and guarding an evaluation", () => {
       ],
       application_steps: [agent],
     });
-    expect((await waitFor(t, key, evaluation.id, finished)).data.status).toBe("success");
+    expect((await settled(t, key, evaluation.id)).data.status).toBe("success");
     const [invocation] = (await cells(evaluation.id)).filter((c) => c.step_key.startsWith("application-"));
     expect(invocation.data.outputs.turns.map((turn: any) => [turn.reply, turn.expected])).toEqual([
       ["5", "5"],
@@ -329,7 +335,7 @@ describe("running, stopping and guarding an evaluation", () => {
         : sums(request),
     );
     const evaluation = await create({ testcases: [{ question: "What is 1 + 2?" }], application_steps: [guarded] });
-    expect((await waitFor(t, key, evaluation.id, finished)).data.status).toBe("success");
+    expect((await settled(t, key, evaluation.id)).data.status).toBe("success");
     const [invocation] = (await cells(evaluation.id)).filter((c) => c.step_key.startsWith("application-"));
     const refused = invocation.data.outputs.find((m: any) => m.role === "tool" && m.is_error);
     expect(String(refused.content)).toContain("needs a person's approval");

@@ -74,6 +74,8 @@ export interface ScriptedModelServer {
   nextAbort(): Promise<void>;
   /** Resolves when the next request has arrived. */
   nextRequest(): Promise<RecordedRequest>;
+  /** Resolves once `count` requests have arrived in all since the server started (at once if they have). */
+  requestsReceived(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -226,6 +228,9 @@ export async function startScriptedModelServer(options: { port?: number } = {}):
     },
     nextAbort: () => new Promise<void>((resolve) => abortWaiters.push(resolve)),
     nextRequest: () => new Promise<RecordedRequest>((resolve) => requestWaiters.push(resolve)),
+    requestsReceived: async (count) => {
+      while (requests.length < count) await new Promise<RecordedRequest>((resolve) => requestWaiters.push(resolve));
+    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
