@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AnalyticsResult } from "@/server/analytics";
+import { eraseUserRollups } from "@/server/tracing";
+import { analytics, expectStatus, ingestSpans, runSpans, setupAnalytics, type AnalyticsCtx } from "./helpers";
+
+let c: AnalyticsCtx;
+const run = (user: string, start: string, total: number) =>
+  runSpans({
+    agent: "agent-e",
+    model: "model-e",
+    user,
+    revision: `rev-${user}`,
+    start,
+    durationMs: 1000,
+    tokens: { total },
+    costs: { total: total / 1000 },
+  });
+const hours = { oldest: "2026-02-01T00:00:00.000Z", newest: "2026-02-02T00:00:00.000Z", bucket: "hour" };
+
+beforeAll(async () => {
+  c = await setupAnalytics();
+  await ingestSpans(c, [
+    ...run("gone", "2026-02-01T01:10:00.000Z", 100).spans,
+    ...run("gone", "2026-02-01T03:40:00.000Z", 30).spans,
+    ...run("kept", "2026-02-01T01:20:00.000Z", 7).spans,
+  ]);
+});
+afterAll(() => c.t.close());
+
+async function ok(body: unknown): Promise<AnalyticsResult> {
+  const res = await analytics(c, body);
+  expectStatus(res, 200);
+  return res.body;
+}
+
+describe("eraseUserRollups", () => {
+  it("takes a user's rows out, and what they counted out of the rows summed over users", async () => {
+    const byModel = async () =>
+      (await ok({ windowing: hours, group_by: "model" })).groups!.map((g) => [g.key, g.metrics.count]);
+    const byUser = async () =>
+      (await ok({ windowing: hours, group_by: "user" })).groups!.map((g) => [g.key, g.metrics.count]);
+    expect(await byModel()).toEqual([["model-e", 3]]);
+    expect(await byUser()).toEqual([
+      ["gone", 2],
+      ["kept", 1],
+    ]);
+
+    // Quarter, hour and day rows of two runs (two buckets each but the day): 5 `with` rows.
+    const erased = await c.t.context.db.transaction((tx) => eraseUserRollups(tx, c.projectId, "gone"));
+    expect(erased).toBe(5);
+
+    expect(await byUser()).toEqual([["kept", 1]]);
+    expect(await byModel()).toEqual([["model-e", 1]]);
+    const totals = (await ok({ windowing: hours })).metrics;
+    expect(totals.count).toBe(1);
+    expect((await ok({ windowing: hours, group_by: "user" })).metrics).toEqual(totals);
+  });
+});
