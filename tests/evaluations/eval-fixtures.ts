@@ -1,6 +1,8 @@
 import { expect } from "vitest";
 import { loadConfig, type Config } from "@/server/core/config";
 import { startEvaluationWorker, type EvaluationWorkerOptions } from "@/server/evaluations";
+import { EVENTS_CHANNEL } from "@/server/events";
+import { listen } from "@/server/worker";
 import type { RecordedRequest, Script, ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 import { within } from "../helpers/within";
@@ -170,6 +172,38 @@ export async function waitFor(
     if (done(res.body.evaluation)) return res.body.evaluation;
     if (Date.now() > until) throw new Error(`evaluation never reached the expected state: ${JSON.stringify(res.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+}
+
+/**
+ * The evaluation once it has ended (`finished`), for a worker that is never idle meanwhile (another
+ * run keeps it busy): a run's end writes its event (evaluations.runs.finished or .failed) with a
+ * NOTIFY on the events channel in the same transaction, so the run is read again after each
+ * notification, never on a timer. Bounded by `ms`.
+ */
+export async function ended(t: TestApp, key: string, id: string, ms = 60_000): Promise<any> {
+  const read = async () => (await t.call("GET", `/api/simple/evaluations/${id}`, { key })).body.evaluation;
+  let wake: () => void = () => undefined;
+  const unlisten = await listen(t.context.db, EVENTS_CHANNEL, () => wake());
+  let last: any;
+  let gaveUp = false;
+  try {
+    return await within(
+      ms,
+      `evaluation ${id} to end`,
+      (async () => {
+        while (!gaveUp) {
+          const notified = new Promise<void>((resolve) => (wake = resolve));
+          last = await read();
+          if (finished(last)) return last;
+          await notified;
+        }
+      })(),
+      async () => `last read: ${JSON.stringify(last)}`,
+    );
+  } finally {
+    gaveUp = true;
+    await unlisten();
   }
 }
 

@@ -1,5 +1,5 @@
 import { and, count, eq, gte, inArray, like, lte, max } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluationResults, evaluationRuns } from "@/server/db/schema";
 import { drainEvaluationCells } from "@/server/evaluations";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
@@ -9,11 +9,12 @@ import {
   adderAndExactMatch,
   arithmeticModel,
   createEntity,
+  ended,
   evaluationApp,
   finished,
   startWorker,
-  waitFor,
 } from "./eval-fixtures";
+import { within } from "../helpers/within";
 
 // One project's ordinary use must never stall another's evaluations: runs that wait for people
 // (review queues) or for time (live evaluations) take no place in the claim, and a project with
@@ -110,6 +111,7 @@ describe("fair claims across projects", () => {
     const worker = startWorker(t, { concurrency, turnCells, liveTickMs: 0 });
     try {
       const rows = Array.from({ length: 10_000 }, (_, i) => ({ a: i, b: 1, correct_answer: String(i + 1) }));
+      const requestsBefore = model.requests.length;
       const bigRun = await evaluate(big.key, {
         testcases: rows,
         application_steps: [bigApps.prompt],
@@ -133,18 +135,18 @@ describe("fair claims across projects", () => {
               ),
             )
         )[0].n;
-      // Every slot is on the big run, going from cell to cell.
-      await vi.waitFor(async () => expect(await bigDone()).toBeGreaterThanOrEqual(concurrency * 2), {
-        timeout: 30_000,
-        interval: 20,
-      });
+      // Every slot is on the big run, going from cell to cell: a slot calls the model for its next
+      // cell once its last is recorded, so with `concurrency` slots, three calls per slot mean at
+      // least two cells per slot done.
+      await within(30_000, "the big run's first cells", model.requestsReceived(requestsBefore + concurrency * 3));
+      expect(await bigDone()).toBeGreaterThanOrEqual(concurrency * 2);
 
       const smallRun = await evaluate(small.key, {
         testcases: ADDITIONS.slice(0, 2),
         application_steps: [smallApps.prompt],
         evaluator_steps: [smallApps.exact],
       });
-      const done = await waitFor(t, small.key, smallRun.id, finished);
+      const done = await ended(t, small.key, smallRun.id);
       // Each row's invocation and evaluator cells (its input cell is written at the start).
       expect(done).toMatchObject({ data: { status: "success" }, progress: { cells_done: 6, cells_total: 6 } });
 
