@@ -5,15 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluationResults, evaluationScenarios } from "@/server/db/schema";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import type { TestApp } from "../helpers/test-app";
-import {
-  ADDER_PROMPT,
-  arithmeticModel,
-  createEntity,
-  evaluationApp,
-  finished,
-  startWorker,
-  waitFor,
-} from "./eval-fixtures";
+import { ADDER_PROMPT, arithmeticModel, createEntity, evaluationApp, settled, startWorker } from "./eval-fixtures";
+import { within } from "../helpers/within";
 
 // Another process on the same database needs real PostgreSQL (PGlite lives inside one process).
 const pg = !!process.env.DATABASE_URL;
@@ -68,6 +61,7 @@ describe.skipIf(!pg)("a worker killed with SIGKILL mid-run on PostgreSQL", () =>
       child.on("exit", (code) => reject(new Error(`worker exited with ${code}`)));
     });
 
+    const requestsBefore = model.requests.length;
     const testcases = Array.from({ length: 40 }, (_, i) => ({ a: i, b: 1, correct_answer: String(i + 1) }));
     const res = await t.call("POST", "/api/simple/evaluations/", {
       key,
@@ -88,24 +82,22 @@ describe.skipIf(!pg)("a worker killed with SIGKILL mid-run on PostgreSQL", () =>
     // 40 scenarios x (2 input + 1 application + 2 evaluator cells).
     expect(res.body.evaluation.progress.cells_total).toBe(200);
 
-    // Killed while cells are leased and others are done.
-    await waitFor(
-      t,
-      key,
-      id,
-      (e) => e.progress.cells_done >= 110 && Object.values(e.progress.steps).some((s: any) => s.running > 0),
-      30_000,
-    );
+    // Killed while cells are leased and others are done: the child's 20th model call has just
+    // arrived (its cell leased, the 16 before it recorded, their scenarios' evaluators with them).
+    await within(30_000, "the worker process's first 20 model calls", model.requestsReceived(requestsBefore + 20));
     child.kill("SIGKILL");
     await new Promise((resolve) => child.once("exit", resolve));
     const atKill = (await t.call("GET", `/api/simple/evaluations/${id}`, { key })).body.evaluation;
     expect(atKill.data.status).toBe("running");
+    expect(Object.values(atKill.progress.steps).some((s: any) => s.running > 0)).toBe(true);
+    expect(atKill.progress.cells_done).toBeGreaterThanOrEqual(res.body.evaluation.progress.cells_done + 16);
     expect(atKill.progress.cells_done).toBeLessThan(200);
 
     // A fresh worker takes the dead one's cells over once their leases run out.
     const worker = startWorker(t, { leaseMs: 1_000 });
     try {
-      const done = await waitFor(t, key, id, finished, 60_000);
+      // The dead worker's leases run out on the clock (1 s): until then each pass finds nothing due.
+      const done = await settled(t, key, id);
       expect(done.data.status).toBe("success");
       expect(done.progress).toMatchObject({ cells_total: 200, cells_done: 200 });
     } finally {
