@@ -45,7 +45,7 @@ export const spanIngest = pgTable("span_ingest", {
   replaceTraces: uuid("replace_traces").array(),
   /**
    * The analytics roll-up of the payload's spans, summed when they were queued (JSON of
-   * server/tracing/store/span-rollups.ts's RollupDelta): the worker's fast path adds it up instead
+   * server/tracing/store/rollup-delta.ts's RollupDelta): the worker's fast path adds it up instead
    * of reading the spans. Null on a row split after a failure (the worker sums those spans itself).
    */
   rollup: text("rollup"),
@@ -109,7 +109,7 @@ export const spans = pgTable(
  * A missing dimension is '' (primary key columns cannot be null). No foreign key, like `spans`:
  * the ingest path pays for no extra lookup.
  *
- * `detail` (server/tracing/store/span-rollups.ts, ROLLUP_DETAIL): a span with a revision, an API
+ * `detail` (server/tracing/store/rollup-columns.ts, ROLLUP_DETAIL): a span with a revision, an API
  * key or a user is counted twice, in a row with them (1) and in a row summed over them (2, where
  * they are ''); a span with none of them once (0), a row either kind of query reads. A query that
  * neither groups nor filters by those three reads 0 and 2: a few rows per bucket instead of about
