@@ -14,15 +14,8 @@ import {
 import { simpleEvaluationWire } from "../wire";
 import { GRAPH_ERRORS } from "../build-steps";
 import { simpleEvaluationBody, simpleEvaluationSchema } from "../input";
-import {
-  idParams,
-  listBody,
-  listSchema,
-  none,
-  oneOrNoneSchema,
-  evaluationWindowing,
-  tag,
-} from "../../routes/route-helpers";
+import { queryRoute } from "../../routes/record-routes";
+import { idParams, none, oneOrNoneSchema, tag } from "../../routes/route-helpers";
 
 const base = "/api/simple/evaluations";
 const scope = (p: { projectId: string; userId: string }) => ({ projectId: p.projectId, userId: p.userId });
@@ -120,35 +113,21 @@ export const simpleEvaluationRoutes = [
       evaluation_id: await deleteSimpleEvaluation(ctx.app.db, ctx.principal.projectId, params.id),
     }),
   }),
-  defineRoute({
-    method: "POST",
-    path: `${base}/query`,
-    auth: "api_key",
-    role: "viewer",
-    tag,
-    summary: "Evaluations by flags, tags, meta, ids or name, newest first",
-    body: z.object({
-      evaluation: z
-        .object({
-          ids: z.array(z.string().uuid()).nullish(),
-          name: z.string().nullish(),
-          flags: z.record(z.string(), z.unknown()).nullish(),
-          tags: z.record(z.string(), z.unknown()).nullish(),
-          meta: z.record(z.string(), z.unknown()).nullish(),
-        })
-        .nullish(),
-      windowing: evaluationWindowing,
+  queryRoute({
+    path: base,
+    key: "evaluations",
+    filterKey: "evaluation",
+    filter: z.object({
+      ids: z.array(z.string().uuid()).nullish(),
+      name: z.string().nullish(),
+      flags: z.record(z.string(), z.unknown()).nullish(),
+      tags: z.record(z.string(), z.unknown()).nullish(),
+      meta: z.record(z.string(), z.unknown()).nullish(),
     }),
-    response: listSchema("evaluations", simpleEvaluationWire),
-    handler: async ({ ctx, body }) => {
-      const page = await querySimpleEvaluations(
-        ctx.app.db,
-        ctx.principal.projectId,
-        body.evaluation ?? {},
-        body.windowing ?? undefined,
-      );
-      return listBody("evaluations", page.items, page.next);
-    },
+    summary: "Evaluations by flags, tags, meta, ids or name, newest first",
+    wire: simpleEvaluationWire,
+    query: querySimpleEvaluations,
+    toWire: (evaluation) => evaluation,
   }),
   lifecycle("start", "Start (or resume) an evaluation: its cells are queued for the workers"),
   lifecycle("stop", "Stop an evaluation: no more cells start and the running ones are aborted"),

@@ -7,17 +7,8 @@ import { queueScenariosRoute } from "../../routes/queue-scenarios-route";
 import { QUEUE_KINDS, simpleQueueSchema } from "../input";
 import { simpleQueueToWire, simpleQueueWire } from "../wire";
 import { createSimpleQueue, deleteSimpleQueues, getSimpleQueue, querySimpleQueues } from "../simple-queues";
-import {
-  idOrNoneSchema,
-  idParams,
-  idsSchema,
-  listBody,
-  listSchema,
-  none,
-  oneOrNoneSchema,
-  evaluationWindowing,
-  tag,
-} from "../../routes/route-helpers";
+import { idOrNoneSchema, idParams, idsSchema, none, oneOrNoneSchema, tag } from "../../routes/route-helpers";
+import { queryRoute } from "../../routes/record-routes";
 
 const base = "/api/simple/queues";
 const uuid = z.string().uuid();
@@ -76,40 +67,26 @@ export const simpleQueueRoutes = [
     handler: async ({ ctx, body }) =>
       one("queue", await createSimpleQueue(ctx.app.db, scope(ctx.principal), body.queue)),
   }),
-  defineRoute({
-    method: "POST",
-    path: `${base}/query`,
-    auth: "api_key",
-    role: "viewer",
-    tag,
-    summary: "Queues of queue-mode runs by kind, queue ids, run(s), assigned user(s), name, tags, meta; newest first",
-    body: z.object({
-      queue: z
-        .object({
-          kind: z.enum(QUEUE_KINDS).nullish(),
-          queue_ids: z.array(uuid).nullish(),
-          run_id: uuid.nullish(),
-          run_ids: z.array(uuid).nullish(),
-          user_id: uuid.nullish(),
-          user_ids: z.array(uuid).nullish(),
-          name: z.string().nullish(),
-          description: z.string().nullish(),
-          tags: z.record(z.string(), z.unknown()).nullish(),
-          meta: z.record(z.string(), z.unknown()).nullish(),
-        })
-        .nullish(),
-      windowing: evaluationWindowing,
+  queryRoute({
+    path: base,
+    key: "queues",
+    filterKey: "queue",
+    filter: z.object({
+      kind: z.enum(QUEUE_KINDS).nullish(),
+      queue_ids: z.array(uuid).nullish(),
+      run_id: uuid.nullish(),
+      run_ids: z.array(uuid).nullish(),
+      user_id: uuid.nullish(),
+      user_ids: z.array(uuid).nullish(),
+      name: z.string().nullish(),
+      description: z.string().nullish(),
+      tags: z.record(z.string(), z.unknown()).nullish(),
+      meta: z.record(z.string(), z.unknown()).nullish(),
     }),
-    response: listSchema("queues", simpleQueueWire),
-    handler: async ({ ctx, body }) => {
-      const page = await querySimpleQueues(
-        ctx.app.db,
-        ctx.principal.projectId,
-        body.queue ?? {},
-        body.windowing ?? undefined,
-      );
-      return listBody("queues", page.items, page.next);
-    },
+    summary: "Queues of queue-mode runs by kind, queue ids, run(s), assigned user(s), name, tags, meta; newest first",
+    wire: simpleQueueWire,
+    query: querySimpleQueues,
+    toWire: (queue) => queue,
   }),
   defineRoute({
     method: "GET",
