@@ -3,7 +3,7 @@ import type { Config } from "@/server/core/config";
 import type { DatabaseHandle } from "@/server/db";
 import type { SecretBox } from "@/server/encryption";
 import { PROJECT_SETUPS } from "./project-setups";
-import { passSplitEndHandlers } from "./split-ends";
+import { passDownHandlers } from "./pass-down";
 
 /** The app's context over an open database, put together once for the app, the worker process and the benches. */
 export function appContextOf(handle: DatabaseHandle, config: Config, secrets: SecretBox): AppContext {
@@ -15,6 +15,6 @@ export function appContextOf(handle: DatabaseHandle, config: Config, secrets: Se
     projectSetups: PROJECT_SETUPS,
     now: () => new Date(),
   };
-  passSplitEndHandlers(context);
+  passDownHandlers(context);
   return context;
 }

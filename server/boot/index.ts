@@ -6,6 +6,6 @@ export { createFront, isRouterPath } from "./front";
 export { shutDown } from "./graceful-shutdown";
 export { nextRouteHandlers } from "./next-route-handlers";
 export { PROJECT_SETUPS } from "./project-setups";
-export { passSplitEndHandlers } from "./split-ends";
+export { passDownHandlers } from "./pass-down";
 export { allRoutes, apiRoutes } from "./route-table";
 export { BACKGROUND_WORKERS, backgroundWorkersFor, drainBackgroundWorkers, startBackgroundWorkers } from "./workers";

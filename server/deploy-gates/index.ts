@@ -1,6 +1,12 @@
 export { assertDeployAllowed } from "./check-deploy-gate";
 export { deployEvidence, type DeployEvidence, type RevisionEvidence } from "./deploy-evidence";
-export type { EvaluationSummary, EvaluatorScore } from "./evaluation-evidence";
+export {
+  setEvidenceReader,
+  type EvaluationSummary,
+  type EvaluatorScore,
+  type EvidenceQuery,
+  type EvidenceReader,
+} from "./evaluation-evidence";
 export {
   clearDeployGate,
   getDeployGate,

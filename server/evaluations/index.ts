@@ -32,3 +32,4 @@ export {
   type LiveScore,
   type NamedLiveScore,
 } from "./store/live-scores";
+export { latestEvaluation } from "./store/latest-evaluation";

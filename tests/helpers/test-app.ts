@@ -1,4 +1,4 @@
-import { passSplitEndHandlers, PROJECT_SETUPS } from "@/server/boot";
+import { passDownHandlers, PROJECT_SETUPS } from "@/server/boot";
 import { randomBytes } from "node:crypto";
 import { createAccount } from "@/server/auth";
 import { createApiDoors, type NodeRequestHandler, type WebDoor } from "@/server/boot";
@@ -58,7 +58,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     projectSetups: PROJECT_SETUPS,
     now: () => new Date(Date.now() + clockOffset),
   };
-  passSplitEndHandlers(context);
+  passDownHandlers(context);
   const { web: handle, node: serve } = createApiDoors(context);
 
   async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<TestResponse<T>> {
