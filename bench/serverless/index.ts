@@ -15,7 +15,7 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { createAccount } from "@/server/auth";
-import { afterResponseSettled, BACKGROUND_WORKERS, createApiDoors, PROJECT_SETUPS } from "@/server/boot";
+import { afterResponseSettled, appContextOf, BACKGROUND_WORKERS, createApiDoors, PROJECT_SETUPS } from "@/server/boot";
 import type { AppContext } from "@/server/core/app-context";
 import { loadConfig, type Config } from "@/server/core/config";
 import { migrateDatabase, openDatabase, type DatabaseHandle } from "@/server/db";
@@ -147,7 +147,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
 }
 
 function contextOf(handle: DatabaseHandle, config: Config, secrets: SecretBox): AppContext {
-  return { db: handle.db, dbKind: handle.kind, config, secrets, projectSetups: PROJECT_SETUPS, now: () => new Date() };
+  return appContextOf(handle, config, secrets);
 }
 
 type Call = (path: string, body: unknown) => Promise<any>;
