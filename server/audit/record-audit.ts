@@ -2,7 +2,7 @@ import { newId } from "@/server/core/ids";
 import { currentAuditActor } from "@/server/core/audit-actor";
 import type { Executor } from "@/server/db";
 import { auditLog } from "@/server/db/schema";
-import { withoutSecrets } from "./without-secrets";
+import { withoutSecrets } from "@/server/core/secret-masking";
 
 export interface AuditEntry {
   /** Null only for a failed sign-in with an unknown e-mail. */

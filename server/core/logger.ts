@@ -1,5 +1,5 @@
 import pino from "pino";
-import { redactSecrets } from "./known-secrets";
+import { redactSecrets } from "./secret-masking";
 
 /**
  * JSON lines on stdout; every request logs through a child carrying its request id. Each line is

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "@/server/core/app-context";
-import { redactSecrets } from "@/server/core/known-secrets";
+import { redactSecrets } from "@/server/core/secret-masking";
 import { rawQuery } from "@/server/db";
 import { monitorNotifications } from "@/server/db/schema";
 import { findEgressRefusal } from "@/server/egress";

@@ -9,4 +9,3 @@ export {
   type RedactionSettingsInput,
 } from "./redaction-settings";
 export { redactionRoutes } from "./routes";
-export { MASKED_SECRET, maskSecretValues, maskSecretValuesDeep, REDACTED_SECRET } from "./secret-values";

@@ -1,6 +1,6 @@
 import { loadConfig, type TracingConfig } from "@/server/core/config";
 import type { Database } from "@/server/db";
-import { maskSecretValuesDeep, REDACTED_SECRET } from "@/server/redaction";
+import { maskSecretValuesDeep, REDACTED_SECRET } from "@/server/core/secret-masking";
 import { acceptSpans } from "./ingest/accept";
 import { parseTracingRequest } from "./parse-request";
 import type { DroppedSpan } from "./span-record";

@@ -8,7 +8,7 @@ import { urlRefusal, type AllowlistEntry } from "@/server/egress";
 import type { SecretBox } from "@/server/encryption";
 import type { SecretData, SecretInput } from "./secret-input";
 import type { VaultSecret } from "./vault-secret";
-import { rememberSecret } from "@/server/core/known-secrets";
+import { rememberSecret } from "@/server/core/secret-masking";
 import { recordAudit } from "@/server/audit";
 
 export interface VaultContext {

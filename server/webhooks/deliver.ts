@@ -7,7 +7,7 @@ import { recordAttempts, type AttemptMode, type FinishedAttempt } from "./record
 import { sendAttempt } from "./send-attempt";
 import type { SubscriptionRow } from "./subscriptions";
 import type { DeliveryRow } from "./wire";
-import { rememberSecret } from "@/server/core/known-secrets";
+import { rememberSecret } from "@/server/core/secret-masking";
 
 /** How long a claimed delivery belongs to its worker: the request time-out plus a margin. */
 export function leaseMs(app: AppContext): number {

@@ -1,4 +1,4 @@
-import { redactSecrets } from "@/server/core/known-secrets";
+import { redactSecrets } from "@/server/core/secret-masking";
 import { findEgressRefusal } from "@/server/egress";
 import { isProtectedHeader, WEBHOOK_HEADERS, WEBHOOK_USER_AGENT } from "./contract";
 import { signatureHeader } from "./signature";

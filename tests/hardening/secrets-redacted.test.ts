@@ -101,7 +101,7 @@ describe("a provider whose error echoes the key", () => {
 
   it("the logger removes every secret the process opened from each line, whatever field holds it", () => {
     const script = `
-      import { rememberSecret } from "./server/core/known-secrets.ts";
+      import { rememberSecret } from "./server/core/secret-masking/known-secrets.ts";
       import { logger } from "./server/core/logger.ts";
       rememberSecret("sk-opened-in-this-process-42");
       logger.error({ err: new Error("provider said: bad key sk-opened-in-this-process-42"), detail: { nested: "sk-opened-in-this-process-42" } }, "failed with sk-opened-in-this-process-42");

@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { MASKED_SECRET, maskSecretValues } from "@/server/redaction";
+import { MASKED_SECRET, maskSecretValues } from "@/server/core/secret-masking";
 import { capResult } from "../tools/cap-result";
 
 /**

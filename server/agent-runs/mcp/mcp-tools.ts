@@ -2,7 +2,7 @@ import { jsonSchema, tool, type JSONSchema7 } from "ai";
 import type { Tool as McpToolDescriptor } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@/server/agent-template";
 import { BadRequestError } from "@/server/core/errors";
-import { MASKED_SECRET, maskSecretValues } from "@/server/redaction";
+import { MASKED_SECRET, maskSecretValues } from "@/server/core/secret-masking";
 import type { RegisteredTool } from "../tools/tool-types";
 import { connectMcpServer, type ConnectedMcpServer, type McpConnectOptions } from "./connect-mcp-server";
 import { mcpFailureReason } from "./mcp-failure-reason";

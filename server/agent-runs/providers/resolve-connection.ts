@@ -7,7 +7,7 @@ import { isCustomProvider, isModelConnection, type ModelConnection, type Vault }
 import type { ResolvedConnection } from "./connection";
 import { guardedFetchFor } from "./guarded-fetch-for";
 import { PROVIDER_KEY_ENV } from "./provider-env-names";
-import { rememberSecret } from "@/server/core/known-secrets";
+import { rememberSecret } from "@/server/core/secret-masking";
 
 const isProvider = (value: string): value is ProviderId => (PROVIDER_IDS as string[]).includes(value);
 

@@ -1,7 +1,7 @@
 import { jsonSchema, tool, type JSONSchema7 } from "ai";
 import type { SandboxKind } from "@/server/agent-template";
 import { BadRequestError } from "@/server/core/errors";
-import { MASKED_SECRET, maskSecretValues } from "@/server/redaction";
+import { MASKED_SECRET, maskSecretValues } from "@/server/core/secret-masking";
 import { capResult } from "../cap-result";
 import type { ToolFactory } from "../tool-types";
 import { describeSchemaErrors, inputSchemaValidator } from "./input-schema-validator";

@@ -1,4 +1,5 @@
-import { processWide } from "./process-wide";
+import { processWide } from "../process-wide";
+import { maskSecretValues } from "./secret-values";
 
 /** What a redacted secret becomes. */
 export const REDACTED = "[redacted]";
@@ -13,11 +14,8 @@ const known = () => remembered(globalThis);
 
 /** `text` with every one of `secrets` (and each remembered secret) replaced by REDACTED. */
 export function redactSecrets(text: string, secrets: Iterable<string> = []): string {
-  let out = text;
-  for (const secret of [...secrets, ...known().keys()]) {
-    if (secret.length >= MIN_SECRET_LENGTH && out.includes(secret)) out = out.split(secret).join(REDACTED);
-  }
-  return out;
+  const long = [...secrets, ...known().keys()].filter((secret) => secret.length >= MIN_SECRET_LENGTH);
+  return maskSecretValues(text, long, REDACTED);
 }
 
 /**
