@@ -1,6 +1,6 @@
 import { validate, version } from "uuid";
 import { describe, expect, it } from "vitest";
-import { newId, randomHex } from "./ids";
+import { idFloor, newId, randomHex } from "./ids";
 
 const timestampOf = (id: string) => parseInt(id.replace(/-/g, "").slice(0, 12), 16);
 
@@ -45,4 +45,12 @@ describe("randomHex", () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(randomHex(16)).toMatch(/^[0-9a-f]{32}$/);
   });
+});
+
+it("idFloor orders with UUIDv7 ids by their millisecond", () => {
+  const start = Date.now();
+  const id = newId();
+  expect(idFloor(start - 1) <= id).toBe(true);
+  expect(id < idFloor(Date.now() + 1_000)).toBe(true);
+  expect(idFloor(0)).toBe("00000000-0000-0000-0000-000000000000");
 });

@@ -50,6 +50,17 @@ export function randomHex(bytes: number): string {
   return Buffer.from(POOL.buffer, POOL.byteOffset + offset, bytes).toString("hex");
 }
 
+/** The least UUIDv7 minted at `ms` (their first 48 bits are the time): ids below it were minted before. */
+export function idFloor(ms: number): string {
+  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, "0");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
+}
+
+/** `idFloor` in SQL, of the timestamptz parameter or expression `at` (such as `$2`). */
+export function idFloorSql(at: string): string {
+  return `(lpad(to_hex((extract(epoch from ${at}::timestamptz) * 1000)::bigint), 12, '0') || repeat('0', 20))::uuid`;
+}
+
 const MAX_SEQ = 0x7fffffff;
 const HEX_DIGITS = Buffer.from("0123456789abcdef", "latin1");
 /** The id's text, rewritten in place for each id; the dashes never move. */

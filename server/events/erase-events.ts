@@ -1,3 +1,4 @@
+import { idFloorSql } from "@/server/core/ids";
 import { rawQuery, type Database, type Executor } from "@/server/db";
 
 /**
@@ -30,8 +31,7 @@ export async function eraseEventsNaming(
   return rows.map((r) => r.id);
 }
 
-/** The least UUIDv7 minted at `$2` or later: ids below it were minted before. */
-const ID_FLOOR = `(lpad(to_hex((extract(epoch from $2::timestamptz) * 1000)::bigint), 12, '0') || repeat('0', 20))::uuid`;
+const ID_FLOOR = idFloorSql("$2");
 
 /**
  * Retention by age: at most `limit` events of the project minted before `before`, oldest first.

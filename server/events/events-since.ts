@@ -1,14 +1,9 @@
 import { and, asc, eq, gt, gte, inArray } from "drizzle-orm";
+import { idFloor } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { events } from "@/server/db/schema";
 
 export type OutboxEventRow = typeof events.$inferSelect;
-
-/** The smallest UUIDv7 minted at `ms` (event ids are UUIDv7, their first 48 bits the time). */
-export function idFloor(ms: number): string {
-  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, "0");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
-}
 
 /**
  * A project's events of `types` written after `after` (their writer's clock), oldest first, at

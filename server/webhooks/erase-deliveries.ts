@@ -1,3 +1,4 @@
+import { idFloorSql } from "@/server/core/ids";
 import { rawQuery, type Database, type Executor } from "@/server/db";
 
 /**
@@ -17,8 +18,7 @@ export async function eraseWebhookDeliveriesOf(tx: Executor, projectId: string, 
   return n;
 }
 
-/** The least UUIDv7 minted at `$2` or later: ids below it were minted before. */
-const ID_FLOOR = `(lpad(to_hex((extract(epoch from $2::timestamptz) * 1000)::bigint), 12, '0') || repeat('0', 20))::uuid`;
+const ID_FLOOR = idFloorSql("$2");
 
 /**
  * Retention by age: at most `limit` settled (not `pending`) webhook deliveries of the project
