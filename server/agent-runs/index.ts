@@ -44,7 +44,7 @@ export { RUN_ORIGINS, RUN_STATUSES, type RunOrigin, type RunStatus } from "./run
 export { listRuns } from "./runs/run-queries";
 export { driveRun } from "./runs/drive-run";
 export { cancelRun } from "./runs/cancel-run";
-export { runToWire, type RunWire } from "./runs/run-wire";
+export { runToWire, type RunWire } from "./runs/wire";
 export {
   deleteRunLogsBefore,
   deleteRunsBefore,

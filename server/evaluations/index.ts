@@ -4,7 +4,7 @@ export {
   startEvaluationWorker,
   drainEvaluationCells,
   type EvaluationWorkerOptions,
-} from "./execution/evaluation-worker";
+} from "./execution/worker";
 export { annotateScenario, reviewItems, reviewQueuesFor, type ReviewScale } from "./queues/review";
 export { createSimpleQueue } from "./compat/simple-queues";
 export {

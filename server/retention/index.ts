@@ -7,6 +7,6 @@ export {
   type RetentionSettings,
 } from "./retention-settings";
 export { RETENTION_KINDS, type RetentionKind } from "./retention-kinds";
-export { drainRetention, RETENTION_BATCH, retentionPass, retentionWorkers } from "./retention-worker";
+export { drainRetention, RETENTION_BATCH, retentionPass, retentionWorkers } from "./worker";
 export { deleteChatSessionData, deleteUserData, type DataDeletion } from "./delete-data";
 export { retentionRoutes } from "./routes";

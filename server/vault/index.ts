@@ -1,5 +1,5 @@
 export { secretInputSchema, type SecretData, type SecretInput } from "./secret-input";
-export { connectionToWire, plainSecretToWire, secretToWire } from "./secret-wire";
+export { connectionToWire, plainSecretToWire, secretToWire } from "./wire";
 export { Vault, vaultOf, type VaultContext } from "./vault-store";
 export {
   isCustomProvider,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { secretInputSchema } from "./secret-input";
-import { secretToWire, secretWire } from "./secret-wire";
+import { secretToWire, secretWire } from "./wire";
 
 const oneSecret = oneSchema("secret", secretWire);
 import { vaultOf } from "./vault-store";

@@ -6,7 +6,7 @@ import { cancelRun } from "./cancel-run";
 import { readRunEvents, findAgentRunSoon, listRuns } from "./run-queries";
 import { RUN_ORIGINS, RUN_STATUSES } from "./run-store";
 import { resumeChatResponse, runEventsResponse } from "./replay-run";
-import { runDetail, runDetailSchema, runListSchema, runToWire, runWireSchema } from "./run-wire";
+import { runDetail, runDetailSchema, runListSchema, runToWire, runWireSchema } from "./wire";
 
 const TAG = "agent";
 const runParams = z.strictObject({ id: z.string().uuid("id is a run id (a UUID)") });
