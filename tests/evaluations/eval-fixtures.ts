@@ -25,29 +25,42 @@ export async function evaluationApp(model: ScriptedModelServer, overrides: Parti
  */
 export function startWorker(t: TestApp, options: EvaluationWorkerOptions = {}) {
   const worker = startEvaluationWorker(t.context, { idleMs: 50, leaseMs: 20_000, metricsIntervalMs: 0, ...options });
-  workers.set(t, worker);
-  return worker;
+  const running = workersOf(t);
+  running.add(worker);
+  return {
+    ...worker,
+    async stop() {
+      running.delete(worker);
+      await worker.stop();
+    },
+  };
 }
 
 type EvaluationWorker = ReturnType<typeof startEvaluationWorker>;
-/** The worker `startWorker` last started for each app: the one `settled` awaits. */
-const workers = new WeakMap<TestApp, EvaluationWorker>();
+/** The workers `startWorker` started for each app and not stopped: the ones `settled` awaits. */
+const workers = new WeakMap<TestApp, Set<EvaluationWorker>>();
+const workersOf = (t: TestApp) => {
+  let running = workers.get(t);
+  if (!running) workers.set(t, (running = new Set()));
+  return running;
+};
 
 /**
- * The evaluation once the app's worker (`startWorker`, or `worker`) has done the work due now and
- * `done` holds. Awaits the worker's `idle()` (a pass that found no cell due, none in flight, no
- * scenario settling) rather than polling on a timer; a run whose state is not reached then still
- * has work falling due later (a retry's backoff, a time budget running out), so the worker is
- * awaited again, each round a pass of its own. Bounded by `ms`: a stall fails naming the run.
+ * The evaluation once the app's workers (`startWorker`) have done the work due now and `done`
+ * holds. Awaits every running worker's `idle()` (a pass that found no cell due, none in flight,
+ * no scenario settling) rather than polling on a timer; a run whose state is not reached then
+ * still has work falling due later (a retry's backoff, a lease or a tick running out), so each
+ * worker's own next pass (its idle wait or a notification) is awaited again. Bounded by `ms`: a stall fails naming the run.
  */
 export async function settled(
   t: TestApp,
   key: string,
   id: string,
   done: (evaluation: any) => boolean = finished,
-  { ms = 60_000, worker = workers.get(t) }: { ms?: number; worker?: EvaluationWorker } = {},
+  { ms = 60_000 }: { ms?: number } = {},
 ): Promise<any> {
-  if (!worker) throw new Error("settled() needs the app's evaluation worker: startWorker(t) first");
+  const running = workersOf(t);
+  if (!running.size) throw new Error("settled() needs the app's evaluation worker: startWorker(t) first");
   const read = async () => (await t.call("GET", `/api/simple/evaluations/${id}`, { key })).body.evaluation;
   let last: any;
   let gaveUp = false;
@@ -56,8 +69,9 @@ export async function settled(
       ms,
       `evaluation ${id} to reach the expected state`,
       (async () => {
-        while (!gaveUp) {
-          await worker.idle();
+        for (let round = 0; !gaveUp; round++) {
+          // The first round runs a pass now; later ones wait for each worker's own next pass.
+          await Promise.all([...running].map((worker) => worker.idle(round === 0)));
           last = await read();
           if (done(last)) return last;
         }

@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawQuery } from "@/server/db";
 import { evaluationRuns } from "@/server/db/schema";
 import { drainIngestQueue } from "@/server/tracing";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import type { TestApp } from "../helpers/test-app";
-import { arithmeticModel, createEntity, evaluationApp, finished, startWorker, waitFor } from "./eval-fixtures";
+import { arithmeticModel, createEntity, evaluationApp, settled, startWorker } from "./eval-fixtures";
+import { eventually } from "../helpers/eventually";
 
 const CRON_SECRET = "cron-secret-for-live-ticks-0123456789";
 
@@ -114,7 +115,7 @@ describe("a saved query as the input of a batch evaluation", () => {
       flags: { has_queries: true, has_testsets: false },
       data: { query_steps: { [query]: "custom" } },
     });
-    const done = await waitFor(t, key, res.body.evaluation.id, finished);
+    const done = await settled(t, key, res.body.evaluation.id);
     expect(done.data.status).toBe("success");
     const cells = await results(done.id);
     const inputs = cells.filter((c) => c.step_key.startsWith("query-"));
@@ -133,7 +134,7 @@ describe("a saved query as the input of a batch evaluation", () => {
       evaluator_steps: [exactMatch],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const done = await waitFor(t, key, res.body.evaluation.id, finished);
+    const done = await settled(t, key, res.body.evaluation.id);
     expect(done.data.status).toBe("success");
     const cells = await results(done.id);
     const invocations = cells.filter((c) => c.step_key.startsWith("application-"));
@@ -149,7 +150,7 @@ describe("a saved query as the input of a batch evaluation", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.evaluation.flags.has_traces).toBe(true);
     expect(res.body.evaluation.data.traces).toBe(2);
-    const done = await waitFor(t, key, res.body.evaluation.id, finished);
+    const done = await settled(t, key, res.body.evaluation.id);
     expect(done.data.status).toBe("success");
     // A fetch counts the ids in the database (the run's outline) rather than reading them.
     expect(done.data).toMatchObject({ traces: 2 });
@@ -239,7 +240,7 @@ describe("a live evaluation", () => {
     expect(ticked.status, JSON.stringify(ticked.body)).toBe(200);
     expect(ticked.body).toMatchObject({ status: "success", scenarios: 2 });
 
-    const scored = await waitFor(t, key, run.id, (e) => e.progress.cells_done === e.progress.cells_total);
+    const scored = await settled(t, key, run.id, (e) => e.progress.cells_done === e.progress.cells_total);
     expect(scored.data.status).toBe("running");
     expect(scored.flags.is_active).toBe(true);
     const rows = await scenarios(run.id);
@@ -250,18 +251,11 @@ describe("a live evaluation", () => {
     // The same window again mints nothing: each trace is scored once.
     expect((await refresh(window)).body).toMatchObject({ status: "success", scenarios: 0 });
 
-    // The window's metrics follow as its scenarios settle.
-    let temporal;
-    for (const until = Date.now() + 10_000; ;) {
-      temporal = await t.call("POST", "/api/evaluations/metrics/query", {
-        key,
-        body: { metrics: { run_id: run.id, timestamps: true } },
-      });
-      const data = temporal.body.metrics?.[0]?.data ?? {};
-      const scores = Object.entries(data).find(([k]) => k.startsWith("evaluator-"))?.[1] as any;
-      if (scores?.["attributes.svc.data.outputs.success"]?.count === 2 || Date.now() > until) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    // The window's metrics follow as its scenarios settle (settled() awaited the settling).
+    const temporal = await t.call("POST", "/api/evaluations/metrics/query", {
+      key,
+      body: { metrics: { run_id: run.id, timestamps: true } },
+    });
     expect(temporal.body.count).toBe(1);
     const metric = temporal.body.metrics[0];
     expect(metric).toMatchObject({ timestamp: windowStart, interval: 5 });
@@ -298,17 +292,15 @@ describe("a live evaluation", () => {
       });
       await held;
       const refreshed = refresh(`trigger_interval=5&trigger_datetime=${encodeURIComponent(tick.toISOString())}`);
-      // The refresh is waiting for the run's row lock before the holder lets go of it.
-      await vi.waitFor(
-        async () => {
-          const [{ n }] = await rawQuery<{ n: number }>(
-            t.context.db,
-            "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-          );
-          expect(n).toBeGreaterThan(0);
-        },
-        { timeout: 10_000, interval: 20 },
-      );
+      // The refresh is waiting for the run's row lock before the holder lets go of it: only
+      // PostgreSQL's view of its backends shows that, so it is polled.
+      await eventually("the refresh to wait for the run's row lock", async () => {
+        const [{ n }] = await rawQuery<{ n: number }>(
+          t.context.db,
+          "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+        );
+        return n > 0;
+      });
       release();
       await holder;
       expect((await refreshed).body).toMatchObject({ status: "success", scenarios: 1 });
@@ -331,7 +323,7 @@ describe("a live evaluation", () => {
       .where(eq(evaluationRuns.id, runId));
     const ticking = startWorker(t, { liveTickMs: 100 });
     try {
-      const scored = await waitFor(
+      const scored = await settled(
         t,
         key,
         runId,

@@ -82,7 +82,7 @@ const EXPIRY_CHECK_MS = 1_000;
 export function startEvaluationWorker(
   app: AppContext,
   options: EvaluationWorkerOptions = {},
-): RunningWorker & { wake(): void; idle(): Promise<void> } {
+): RunningWorker & { wake(): void; idle(wake?: boolean): Promise<void> } {
   const concurrency = options.concurrency ?? 50;
   const leaseMs = options.leaseMs ?? 30_000;
   const metricsIntervalMs = options.metricsIntervalMs ?? 1_000;
@@ -252,12 +252,13 @@ export function startEvaluationWorker(
     /**
      * Resolves after a pass that finds no cell due, none in flight and no scenario settling: the
      * work due now is done (a cell retried after a backoff is due later). Tests await it instead
-     * of polling a run's status.
+     * of polling a run's status. `wake`: run that pass now; false: wait for the loop's own next
+     * pass (a notification or the idle wait), for work that falls due later.
      */
-    idle: () =>
+    idle: (wake = true) =>
       new Promise<void>((resolve) => {
         idleWaiters.push(resolve);
-        loop.wake();
+        if (wake) loop.wake();
       }),
     async stop() {
       stopped = true;
