@@ -45,6 +45,13 @@ const workersOf = (t: TestApp) => {
   return running;
 };
 
+/** Resolves after a pass of each of the app's running workers that found nothing due, none in flight, nothing settling. */
+export async function workersIdle(t: TestApp, ms = 60_000): Promise<void> {
+  const running = [...workersOf(t)];
+  if (!running.length) throw new Error("workersIdle() needs the app's evaluation worker: startWorker(t) first");
+  await within(ms, "the evaluation workers to be idle", Promise.all(running.map((worker) => worker.idle())));
+}
+
 /**
  * The evaluation once the app's workers (`startWorker`) have done the work due now and `done`
  * holds. Awaits every running worker's `idle()` (a pass that found no cell due, none in flight,

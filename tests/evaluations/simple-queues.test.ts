@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drainIngestQueue } from "@/server/tracing";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import type { TestApp } from "../helpers/test-app";
-import { ADDITIONS, createEntity, evaluationApp, startWorker } from "./eval-fixtures";
+import { ADDITIONS, createEntity, evaluationApp, startWorker, workersIdle } from "./eval-fixtures";
 
 let t: TestApp;
 let model: ScriptedModelServer;
@@ -20,16 +20,6 @@ const call = async (method: string, path: string, body?: unknown, status = 200) 
 };
 const createQueue = (data: Record<string, unknown>, status = 200, name = "review") =>
   call("POST", "/api/simple/queues/", { queue: { name, data } }, status);
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`never reached the expected state: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 let sequence = 0;
 async function trace(output: string): Promise<string> {
@@ -117,11 +107,13 @@ describe("/api/simple/queues", () => {
       "not_found",
     );
 
-    const scenarios = await until(
-      () => call("POST", `/api/simple/queues/${queue.id}/scenarios/query`, { queue: { user_id: userId } }),
-      (page) => page.count === 3 && page.scenarios.every((s: any) => s.status === "pending"),
-    );
+    // The pushed traces' automatic cells run on the worker; the people's wait.
+    await workersIdle(t);
+    const scenarios = await call("POST", `/api/simple/queues/${queue.id}/scenarios/query`, {
+      queue: { user_id: userId },
+    });
     expect(scenarios.count).toBe(3);
+    expect(scenarios.scenarios.every((s: any) => s.status === "pending")).toBe(true);
     const cells = (await call("POST", "/api/evaluations/results/query", { result: { run_id: queue.run_id } })).results;
     const stepOf = (origin: string) => run.data.steps.find((s: any) => s.origin === origin).key;
     const auto = cells.filter((r: any) => r.step_key === stepOf("auto"));
