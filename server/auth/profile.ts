@@ -5,7 +5,7 @@ import type { Principal } from "@/server/core/principal";
 import type { Executor } from "@/server/db";
 import { users } from "@/server/db/schema";
 
-/** The reference's user profile (`GET /profile`, which its health checks and SDK call first). */
+/** The reference implementation's user profile (`GET /profile`, which its health checks and SDK call first). */
 export const profileWire = z.object({
   id: z.string(),
   uid: z.string(),

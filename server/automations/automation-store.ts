@@ -111,7 +111,7 @@ export async function replaceAutomation(
   return { row, secret };
 }
 
-/** A row of the project, deleted ones included (the reference's GET returns them). */
+/** A row of the project, deleted ones included (the reference implementation's GET returns them). */
 export async function getAutomation(db: Executor, projectId: string, id: string): Promise<AutomationRow> {
   const [row] = await db
     .select()

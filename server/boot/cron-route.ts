@@ -56,7 +56,8 @@ export const cronRoutes = [
     }),
     errors: ["cron_disabled", "empty_testset", "invalid_cron_secret", "unsupported_live_graph"],
     handler: async ({ ctx, query }) => {
-      // The reference leaves this route open inside the app; here it takes the cron secret.
+      // The reference implementation leaves this route open inside the app; here it takes the cron
+      // secret.
       checkCronSecret(ctx.app.config.cronSecret, ctx.request.headers.get("authorization"));
       const trigger = query.trigger_datetime ? new Date(query.trigger_datetime) : new Date();
       return refreshLiveRuns(ctx.app.db, trigger, query.trigger_interval);

@@ -19,8 +19,9 @@ function windowingFields(maxLimit: number) {
 export const windowingSchema = z.strictObject(windowingFields(MAX_PAGE_SIZE));
 
 /**
- * The evaluation API's windowing: pages of up to `maxLimit`, and keys of the reference's own
- * windowing (`interval`, `rate`) dropped rather than refused, since its clients send them.
+ * The evaluation API's windowing: pages of up to `maxLimit`, and keys of the
+ * reference implementation's own windowing (`interval`, `rate`) dropped rather than refused, since
+ * its clients send them.
  */
 export const lenientWindowingSchema = (maxLimit: number) => z.object(windowingFields(maxLimit));
 

@@ -44,8 +44,9 @@ export function toAppError(error: unknown): AppError | null {
 /**
  * The one place errors become HTTP responses. A 500 says only that it happened and its request id.
  * `detail` is the text, or `{message, code, ...fields}` for an error marked `structuredDetail`
- * (the conditions whose reference answer is an object, and every 500); fields and `code` are
- * also at the top level either way, so a client reads one place whatever the form.
+ * (the conditions whose answer in the reference implementation is an object, and every 500);
+ * fields and `code` are also at the top level either way, so a client reads one place whatever the
+ * form.
  */
 export function errorResponse(error: unknown, requestId: string, log: Logger): Response {
   return toResponse(errorReply(error, requestId, log));
@@ -57,7 +58,8 @@ export function errorReply(error: unknown, requestId: string, log: Logger): Json
   if (!appError) {
     log.error({ err: error }, "unhandled error");
     const message = `Internal server error; quote request id ${requestId} when reporting it`;
-    // Structured as the reference's 500 (`{message, operation_id}`); the request id is ours.
+    // Structured as the reference implementation's 500 (`{message, operation_id}`); the request id
+    // is ours.
     return jsonReply(
       500,
       { detail: { message, code: "internal_error", request_id: requestId }, code: "internal_error" },

@@ -1,7 +1,7 @@
 import { jsonDepthWithin } from "@/server/core/json-depth";
 /**
- * Attribute normalisation (the reference's rules, server/tracing/README.md): dotted keys become
- * nested objects, the `ag` namespace keeps only the keys it knows (the rest moves to
+ * Attribute normalisation (the reference implementation's rules, server/tracing/README.md): dotted
+ * keys become nested objects, the `ag` namespace keeps only the keys it knows (the rest moves to
  * `ag.unsupported`), legacy metric names are renamed, and JSON strings in inputs, parameters and
  * internals are parsed.
  */

@@ -5,8 +5,8 @@ import { readWebBody } from "@/server/http/read-body";
 
 /**
  * Reads a request body of at most `limit` bytes, then undoes gzip or deflate, named by
- * `Content-Encoding` or recognised by magic bytes (the reference reads only the bytes); the
- * decompressed size is held to the same limit, so a small bomb cannot fill memory.
+ * `Content-Encoding` or recognised by magic bytes (the reference implementation reads only the
+ * bytes); the decompressed size is held to the same limit, so a small bomb cannot fill memory.
  */
 export async function readRawBody(request: Request, limit: number): Promise<Buffer> {
   const raw = (await readWebBody(request, limit)) ?? Buffer.alloc(0);

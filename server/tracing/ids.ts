@@ -12,7 +12,7 @@ export function parseTraceId(value: unknown): string | undefined {
 
 /**
  * Span ids are stored as UUIDs like trace ids: a 16-hex id (the OpenTelemetry form) is doubled,
- * as the reference does; 32 hex digits or a dashed UUID are kept.
+ * as the reference implementation does; 32 hex digits or a dashed UUID are kept.
  */
 export function parseSpanId(value: unknown): string | undefined {
   const hex = cleanHex(value);

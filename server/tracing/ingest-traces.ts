@@ -11,7 +11,7 @@ import { parseTracingRequest, type ParsedSpans } from "./parse-request";
  * `POST /traces/ingest`: `{traces: [{trace_id?, spans: {name: node}}]}`, a batch of traces each in
  * the tree form of `POST /tracing/traces/`; queued durably, answered 202 with the trace ids. A trace
  * without `trace_id` gets one minted here (its spans' own ids win). An empty or missing list is a
- * 400, as in the reference.
+ * 400, as in the reference implementation.
  */
 export async function ingestTraceBatch(app: AppContext, projectId: string, request: Request, apiKeyId: string | null) {
   const body = parseJsonBuffer(await readRawBody(request, app.config.tracing.maxBodyBytes));

@@ -11,8 +11,9 @@ export interface ParsedSpans {
 /**
  * An `OTelTracingRequest`: `spans` (a flat list, parentage by `parent_id`) or `traces` (a tree
  * `{trace_id: {spans: {name: node | [nodes]}}}`, children under each node's `spans`). When both
- * are sent `spans` wins, as in the reference. Unlike the reference, lists are accepted at every
- * level of the tree, and spans that do not parse are reported in `dropped` instead of vanishing.
+ * are sent `spans` wins, as in the reference implementation. Unlike the reference implementation,
+ * lists are accepted at every level of the tree, and spans that do not parse are reported in
+ * `dropped` instead of vanishing.
  */
 export function parseTracingRequest(body: unknown): ParsedSpans {
   const out: ParsedSpans = { spans: [], dropped: [] };

@@ -31,10 +31,11 @@ export interface ParseOptions {
 
 /**
  * One span of an `OTelTracingRequest` (or converted from OTLP) to a SpanRecord, with the
- * reference's defaults: kind UNSPECIFIED, status UNSET, span type from `ag.type.span` (then the
- * conventions, then a top-level `span_type`, else `task`), a missing start or end copies the
- * other (both missing: now), a missing name gets 12 random hex digits. `trace_type` is set
- * later, per trace (see inferTraceTypes). Throws SpanParseError with the reason.
+ * reference implementation's defaults: kind UNSPECIFIED, status UNSET, span type from
+ * `ag.type.span` (then the conventions, then a top-level `span_type`, else `task`), a missing start
+ * or end copies the other (both missing: now), a missing name gets 12 random hex digits.
+ * `trace_type` is set later, per trace (see inferTraceTypes). Throws SpanParseError with the
+ * reason.
  */
 export function parseSpan(raw: unknown, options: ParseOptions = {}): SpanRecord {
   if (!isObject(raw)) throw new SpanParseError("a span must be an object");
@@ -124,7 +125,10 @@ export function inferTraceTypes(spans: SpanRecord[]): void {
   }
 }
 
-/** An exception event's attributes, OpenTelemetry's `exception.message` style or the reference's `message`. */
+/**
+ * An exception event's attributes, OpenTelemetry's `exception.message` style or the
+ * reference implementation's `message`.
+ */
 function exceptionOf(event: SpanEvent): JsonObject {
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(event.attributes ?? {}))

@@ -26,7 +26,8 @@ const QUERIES = domainKeys("queries");
  * a version, an artifact's): the revision's filtering and the request's own both hold (`and`),
  * and the revision's windowing applies under the request's (which may page it, narrow it or
  * change its limit). A reference to nothing is a 404, never every trace of the project; a
- * revision saved for the other focus (`formatting.focus`) is a 409, as in the reference.
+ * revision saved for the other focus (`formatting.focus`) is a 409, as in the
+ * reference implementation.
  */
 export async function withSavedQuery(
   db: Executor,

@@ -8,8 +8,9 @@ const UNIT_BY_DIGITS: Record<number, number> = { 10: 1e6, 13: 1e3, 16: 1, 19: 1e
 
 /**
  * ISO 8601 strings, or integers (numbers or digit strings) classified by digit count as the
- * reference does: 10 = seconds, 13 = milliseconds, 16 = microseconds, 19 = nanoseconds. A
- * fractional number of seconds (10 integer digits) is accepted too. Anything else is undefined.
+ * reference implementation does: 10 = seconds, 13 = milliseconds, 16 = microseconds,
+ * 19 = nanoseconds. A fractional number of seconds (10 integer digits) is accepted too. Anything
+ * else is undefined.
  */
 export function parseTimestamp(value: unknown): Micros | undefined {
   if (typeof value === "bigint") return parseTimestamp(value.toString());

@@ -23,7 +23,7 @@ export function checkTraceFiltering(filtering: unknown): void {
 /**
  * Ids (wire form) of the traces with a span matching `filtering` and starting within
  * [oldest, newest], oldest first, at most `limit`. Reads emit no `traces.queried`: this is the
- * service reading for itself, as the reference's evaluation reads are.
+ * service reading for itself, as the reference implementation's evaluation reads are.
  */
 export async function matchingTraceIds(
   db: Executor,

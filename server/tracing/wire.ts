@@ -90,9 +90,9 @@ function mergeNamed(into: Record<string, unknown>, from: Record<string, unknown>
 }
 
 /**
- * A trace as the reference shapes it: `{trace_id, spans: {<root name>: span}}`, each span's
- * children under its own `spans`, siblings of the same name as a list (in start order). Spans
- * whose parent is not in the trace are roots.
+ * A trace as the reference implementation shapes it: `{trace_id, spans: {<root name>: span}}`, each
+ * span's children under its own `spans`, siblings of the same name as a list (in start order).
+ * Spans whose parent is not in the trace are roots.
  */
 export function traceToWire(traceId: string, rows: SpanRow[]): { trace_id: string; spans: Record<string, unknown> } {
   const sorted = [...rows].sort((a, b) => (a.start_time < b.start_time ? -1 : a.start_time > b.start_time ? 1 : 0));

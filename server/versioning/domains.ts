@@ -25,7 +25,8 @@ export interface DomainKeys {
   revisionId: string;
   /**
    * Flags every entity of the domain carries on read (`is_application`, `is_evaluator`): the
-   * reference keeps applications and evaluators as flagged workflows, and its clients filter on them.
+   * reference implementation keeps applications and evaluators as flagged workflows, and its
+   * clients filter on them.
    */
   roleFlags: Record<string, boolean>;
 }

@@ -48,7 +48,7 @@ export const subscriptionInputSchema = z.strictObject({
 
 export type SubscriptionInput = z.infer<typeof subscriptionInputSchema>;
 
-/** Create and replace accept the secret inside `subscription` or beside it (the reference's shape). */
+/** Create and replace accept the secret inside `subscription` or beside it (the reference implementation's shape). */
 export const subscriptionBodySchema = z.strictObject({
   subscription: subscriptionInputSchema,
   secret: z.string().min(16, "must be at least 16 characters").max(1024).optional(),

@@ -34,7 +34,10 @@ export function listCatalogTypes(): CatalogType[] {
   return CATALOG_TYPE_KEYS.map(build);
 }
 
-/** The schema names its own type at the top level (`x-catalog-type`), as the reference's `x-ag-type` does. */
+/**
+ * The schema names its own type at the top level (`x-catalog-type`), as the
+ * reference implementation's `x-ag-type` does.
+ */
 function build(key: CatalogTypeKey): CatalogType {
   return { key, json_schema: { "x-catalog-type": key, ...BUILDERS[key]() } };
 }

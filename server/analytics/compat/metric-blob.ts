@@ -1,8 +1,9 @@
 /**
- * The reference's per-bucket summary of one attribute path (`analytics.md` §4), computed from the
- * bucket's values: numeric specs get count, sum, mean, min, max, range, 27 interpolated
- * percentiles, spreads and a histogram (continuous) or frequencies (discrete); categorical,
- * binary, string and json specs count and tabulate. Values of the wrong JSON type are skipped.
+ * The reference implementation's per-bucket summary of one attribute path (`analytics.md` §4),
+ * computed from the bucket's values: numeric specs get count, sum, mean, min, max, range, 27
+ * interpolated percentiles, spreads and a histogram (continuous) or frequencies (discrete);
+ * categorical, binary, string and json specs count and tabulate. Values of the wrong JSON type are
+ * skipped.
  */
 export const SPEC_TYPES = [
   "numeric/continuous",
@@ -71,7 +72,10 @@ const SPREADS: [string, string, string][] = [
 /** Whether a spec type has a reducer (`none` and `*` have none). */
 export const hasReducer = (type: SpecType) => type !== "none" && type !== "*";
 
-/** One blob for the specs of one path (merged, as the reference merges them), or undefined when nothing counted. */
+/**
+ * One blob for the specs of one path (merged, as the reference implementation merges them), or
+ * undefined when nothing counted.
+ */
 export function summarise(specs: MetricSpec[], values: unknown[]): Blob | undefined {
   const blob: Blob = {};
   for (const spec of specs.filter((s) => hasReducer(s.type))) {

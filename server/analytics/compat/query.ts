@@ -17,9 +17,9 @@ export interface CompatAnalytics {
 
 /**
  * `POST /api/spans/analytics/query` (and its deprecated twin `/api/tracing/analytics/query`):
- * the reference's specs-driven summaries of root spans by ingestion time (`created_at`), in
- * buckets aligned on `oldest`, buckets without data left out. What the reference does, except
- * that bad input is a 400, not an empty 200.
+ * the reference implementation's specs-driven summaries of root spans by ingestion time
+ * (`created_at`), in buckets aligned on `oldest`, buckets without data left out. What the
+ * reference implementation does, except that bad input is a 400, not an empty 200.
  */
 export async function queryCompatAnalytics(
   db: Executor,

@@ -2,11 +2,14 @@ import { BadRequestError, type ErrorCodeOf } from "@/server/core/errors";
 import { microsToIso, parseTimestamp } from "@/server/tracing";
 import { SPEC_TYPES, type MetricSpec, type SpecType } from "./metric-blob";
 
-/** The reference's flat keys, from the JSON body or the query string (the body wins per part). */
+/** The reference implementation's flat keys, from the JSON body or the query string (the body wins per part). */
 const KEYS = ["focus", "format", "oldest", "newest", "interval", "rate", "filter", "specs"];
 const MINUTE_US = 60_000_000;
 const DAY_US = 86_400_000_000;
-/** At most this many buckets, as the reference; beyond it the request is refused (the reference coarsens silently). */
+/**
+ * At most this many buckets, as the reference implementation; beyond it the request is refused (the
+ * reference implementation coarsens silently).
+ */
 export const MAX_REFERENCE_BUCKETS = 1024;
 
 export const DEFAULT_SPECS: MetricSpec[] = [
@@ -31,8 +34,8 @@ export interface CompatQuery {
 }
 
 /**
- * Parses and checks the flat request. Unlike the reference, which answers an empty 200 (or a
- * default window) for anything it cannot use, every problem is a 400 naming the key.
+ * Parses and checks the flat request. Unlike the reference implementation, which answers an empty
+ * 200 (or a default window) for anything it cannot use, every problem is a 400 naming the key.
  */
 export function parseCompatQuery(body: Record<string, unknown>, search: URLSearchParams, now: Date): CompatQuery {
   const unknown = Object.keys(body).filter((k) => !KEYS.includes(k));

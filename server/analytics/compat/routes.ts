@@ -2,7 +2,10 @@ import { z } from "zod";
 import { defineRoute } from "@/server/http/route";
 import { queryCompatAnalytics } from "./query";
 
-/** The reference-compatible doors: the reference's specs-driven summaries, at its current path and its deprecated one. */
+/**
+ * The compat doors: the reference implementation's specs-driven summaries, at its current path and
+ * its deprecated one.
+ */
 
 const TAG = "analytics";
 
@@ -19,7 +22,7 @@ const compatResponse = z.strictObject({
   specs: z.array(z.record(z.string(), z.unknown())),
 });
 
-/** The reference's specs-driven route, at its current path and its deprecated one. */
+/** The reference implementation's specs-driven route, at its current path and its deprecated one. */
 const compatRoute = (path: string, summary: string) =>
   defineRoute({
     method: "POST",

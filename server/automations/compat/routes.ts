@@ -31,7 +31,10 @@ import { firingCompatRoutes } from "./firing-routes";
 const tag = "triggers";
 const idParams = z.object({ id: z.string().uuid() });
 
-/** The reference's body as our input, its schema errors named by the reference's paths. */
+/**
+ * The reference implementation's body as our input, its schema errors named by the
+ * reference implementation's paths.
+ */
 function asInput(value: unknown, prefix: string): AutomationInput {
   const parsed = automationInputSchema.safeParse(value);
   if (parsed.success) return parsed.data;
@@ -48,7 +51,10 @@ function asInput(value: unknown, prefix: string): AutomationInput {
   );
 }
 
-/** One kind of trigger, the reference's routes over it: create, list, query, get, replace, delete, start, stop. */
+/**
+ * One kind of trigger, the reference implementation's routes over it: create, list, query, get,
+ * replace, delete, start, stop.
+ */
 function triggerRoutes<B extends { id?: string }>(spec: {
   plural: "schedules" | "subscriptions";
   singular: "schedule" | "subscription";

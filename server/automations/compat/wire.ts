@@ -6,10 +6,11 @@ import type { AutomationRow } from "../automation-store";
 import type { FiringRow } from "../firing-store";
 
 /**
- * The reference's `/triggers` shapes (schedules, subscriptions, deliveries) over the same rows as
- * `/api/automations`. Our extra schedule fields (zone, overlap policy, catch-up) ride in `data`;
- * `inputs_fields` is our input (`{messages}` or `{inputs}`); a subscription follows one of the service's own
- * event types (`data.event_key`) with an optional `data.filter`, and has no connection.
+ * The reference implementation's `/triggers` shapes (schedules, subscriptions, deliveries) over the
+ * same rows as `/api/automations`. Our extra schedule fields (zone, overlap policy, catch-up) ride
+ * in `data`; `inputs_fields` is our input (`{messages}` or `{inputs}`); a subscription follows one
+ * of the service's own event types (`data.event_key`) with an optional `data.filter`, and has no
+ * connection.
  */
 const lifecycle = {
   created_at: z.string(),
@@ -161,7 +162,7 @@ export function subscriptionFromCompat(body: z.infer<typeof compatSubscriptionBo
   };
 }
 
-/** HTTP-like codes as the reference's deliveries carry them. */
+/** HTTP-like codes as the reference implementation's deliveries carry them. */
 const CODES: Record<FiringRow["status"], { code: number; message: string }> = {
   pending: { code: 102, message: "claimed" },
   queued: { code: 102, message: "queued" },

@@ -16,8 +16,8 @@ export class AppError extends Error {
   headers?: Record<string, string>;
   /**
    * The body's `detail` is `{message, ...fields}` instead of the text: set on the conditions the
-   * reference answers that way (its clients read `detail.message` there, and `detail` as text
-   * everywhere else). server/http/README.md has the rule.
+   * reference implementation answers that way (its clients read `detail.message` there, and
+   * `detail` as text everywhere else). server/http/README.md has the rule.
    */
   structuredDetail = false;
 
@@ -29,7 +29,7 @@ export class AppError extends Error {
     this.errors = errors;
   }
 
-  /** This error with `detail` as the reference's object (`{message, ...fields}`), given `fields`. */
+  /** This error with `detail` as the reference implementation's object (`{message, ...fields}`), given `fields`. */
   structured(fields?: Record<string, unknown>): this {
     this.structuredDetail = true;
     if (fields) this.fields = { ...this.fields, ...fields };

@@ -27,7 +27,7 @@ const anyJson = customType<{ data: unknown; driverData: unknown }>({
 
 /**
  * An evaluation run: its graph (`data.steps`), repeats and concurrency. `status` follows the
- * reference's enum; `deadline_at` is the run's time budget, set when it starts.
+ * reference implementation's enum; `deadline_at` is the run's time budget, set when it starts.
  */
 export const evaluationRuns = pgTable(
   "evaluation_runs",

@@ -45,9 +45,9 @@ function refs(prefix: string, revision: RevisionRecord) {
 /**
  * The run graph of a simple evaluation (reference §3.1): saved queries, testsets, inline
  * testcases, traces by id, the application, the evaluators, in that order, each revision
- * resolved now so that a bad id is a 400 naming it rather than the reference's silent
- * `{count: 0}`. A bare evaluator list means `auto` here (the reference makes it `custom`, which
- * its backend never runs).
+ * resolved now so that a bad id is a 400 naming it rather than the reference implementation's
+ * silent `{count: 0}`. A bare evaluator list means `auto` here (the reference implementation makes
+ * it `custom`, which its backend never runs).
  */
 export async function buildSteps(
   db: Executor,

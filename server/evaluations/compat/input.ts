@@ -90,10 +90,10 @@ export interface QueuePlan {
 }
 
 /**
- * The reference's rules for a simple queue (§8.3), each a 422 with its message: one source (kind
- * `traces`/`testcases`, or query or testset revisions), at least one human evaluator (a bare
- * list is human), repeats at least the assignment lanes. Unlike the reference, a queue without
- * evaluators is a 422 too, not `200 {count: 0}`.
+ * The reference implementation's rules for a simple queue (§8.3), each a 422 with its message: one
+ * source (kind `traces`/`testcases`, or query or testset revisions), at least one human evaluator
+ * (a bare list is human), repeats at least the assignment lanes. Unlike the
+ * reference implementation, a queue without evaluators is a 422 too, not `200 {count: 0}`.
  */
 export function planQueue(input: SimpleQueueInput): QueuePlan {
   const data = input.data;

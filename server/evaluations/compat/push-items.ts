@@ -27,8 +27,8 @@ const MESSAGES = {
 /**
  * Adds rows to a direct queue (reference §4.8): one scenario per trace or testcase, with its
  * cells (people's wait as `pending`, automatic evaluators run), and the run running again.
- * Unlike the reference, pushing an id twice adds it once, an unknown id is a 400 naming it, and
- * a missing queue is a 404.
+ * Unlike the reference implementation, pushing an id twice adds it once, an unknown id is a 400
+ * naming it, and a missing queue is a 404.
  */
 export async function pushQueueItems(
   db: Database,

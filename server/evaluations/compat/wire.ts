@@ -46,8 +46,9 @@ export const simpleEvaluationWire = z.strictObject({
 });
 
 /**
- * The reference's simple evaluation shape (step maps `{revision_id: origin}` recovered from the
- * steps), plus `progress` (beyond the reference): cells done / total and per-step counts.
+ * The reference implementation's simple evaluation shape (step maps `{revision_id: origin}`
+ * recovered from the steps), plus `progress` (beyond the reference implementation): cells done /
+ * total and per-step counts.
  */
 export function simpleEvaluationToWire(run: RunOutline, progress?: RunProgress) {
   const data = readRunData(run.data);
@@ -123,7 +124,7 @@ export function queueKind(run: EvaluationRunRow): QueueKind {
   return f.has_queries ? "queries" : f.has_testsets ? "testsets" : f.has_traces ? "traces" : "testcases";
 }
 
-/** The reference's simple queue: the queue with its run's sources, evaluators and repeats. */
+/** The reference implementation's simple queue: the queue with its run's sources, evaluators and repeats. */
 export function simpleQueueToWire(queue: QueueRow, run: EvaluationRunRow) {
   const steps = readRunData(run.data).steps;
   const ids = (ref: string) =>

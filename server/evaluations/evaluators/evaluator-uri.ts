@@ -4,7 +4,8 @@ export interface EvaluatorUri {
   key: string;
 }
 
-// `agenta:` is the reference's own prefix, which its clients store; `svc:` is ours. Same evaluators.
+// `agenta:` is the reference implementation's own prefix, which its clients store; `svc:` is ours.
+// Same evaluators.
 const URI = /^(?:svc|agenta):(builtin|custom):([a-z0-9_]+):v0$/;
 
 export function parseEvaluatorUri(uri: string): EvaluatorUri | undefined {

@@ -5,7 +5,7 @@ import { stringParam } from "./parameters";
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The testcase columns, with an `{inputs: {...}}` wrapper lifted as the reference does. */
+/** The testcase columns, with an `{inputs: {...}}` wrapper lifted as the reference implementation does. */
 export function testcaseInputs(inputs: Record<string, unknown>): Record<string, unknown> {
   const keys = Object.keys(inputs);
   return keys.length === 1 && keys[0] === "inputs" && isRecord(inputs.inputs) ? inputs.inputs : inputs;
@@ -53,7 +53,8 @@ export function finalAssistantText(outputs: unknown): string | undefined {
 
 /**
  * The output as text, for the string evaluators: a string as is, an agent's messages as its final
- * answer, any other value as JSON (the reference JSON-dumps dicts). No output is an error.
+ * answer, any other value as JSON (the reference implementation JSON-dumps dicts). No output is an
+ * error.
  */
 export function outputText(outputs: unknown): string {
   if (outputs === undefined || outputs === null) throw invalidOutputs("the application returned no output to evaluate");

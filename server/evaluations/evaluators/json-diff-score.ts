@@ -28,8 +28,8 @@ export interface JsonDiffOptions {
 
 /**
  * The share of the expected object's flattened keys (with `predictKeys`, of both sides' keys)
- * that the actual value reproduces, rounded to 4 digits as the reference does. A non-object
- * actual value scores 0; two empty objects score 1.
+ * that the actual value reproduces, rounded to 4 digits as the reference implementation does. A
+ * non-object actual value scores 0; two empty objects score 1.
  */
 export function jsonDiffScore(expected: Record<string, unknown>, actual: unknown, options: JsonDiffOptions): number {
   const want = flatten(expected, options.lowerKeys);

@@ -52,7 +52,7 @@ export const DEFAULT_THRESHOLD = 0.5;
 /**
  * The success threshold: a number greater than 0 and at most 1, 0.5 when absent. The first of
  * `names` that is set wins (the similarity evaluator also reads `similarity_threshold`). Unlike
- * the reference, 1 is accepted: JSON has no separate integer type.
+ * the reference implementation, 1 is accepted: JSON has no separate integer type.
  */
 export function thresholdParam(params: Params, names: string[] = ["threshold"]): number {
   const name = names.find((n) => params[n] !== undefined && params[n] !== null);

@@ -5,7 +5,7 @@ import { EvaluatorFailure, invalidParameter } from "./evaluator-failure";
 import type { EvaluatorContext } from "./evaluator-types";
 import { CallAborted, withCallLimit } from "./external-call";
 
-/** The most a webhook evaluator may answer, as in the reference. */
+/** The most a webhook evaluator may answer, as in the reference implementation. */
 export const MAX_REPLY_BYTES = 1024 * 1024;
 
 async function readCapped(response: Response, what: string): Promise<string> {

@@ -1,7 +1,7 @@
 /**
  * Python's `difflib.SequenceMatcher(None, a, b).ratio()` over code points, with its default
  * autojunk heuristic (in a `b` of 200 or more items, items occurring more than 1% + 1 times are
- * not used to seed matches), so scores equal the reference's to the last digit.
+ * not used to seed matches), so scores equal the reference implementation's to the last digit.
  */
 export function sequenceRatio(a: string, b: string): number {
   const left = Array.from(a);

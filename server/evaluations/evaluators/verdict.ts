@@ -5,7 +5,7 @@ const FENCE = /^```(?:json)?\s*([\s\S]*?)\s*```$/i;
 
 /**
  * A judge's (or a webhook's) answer as outputs: a number is a score (success at the threshold);
- * a boolean is success (score 1 or 0, where the reference's bool-as-int quirk gives
+ * a boolean is success (score 1 or 0, where the reference implementation's bool-as-int quirk gives
  * `{score: true}`); an object is kept, with `success` added from a numeric or boolean `score`
  * when it has none. Undefined for anything else.
  */

@@ -16,9 +16,10 @@ export interface LiveWindow {
 
 /**
  * The window a tick evaluates for one live run. Given an interval (the admin route, as in the
- * reference): exactly [tick − interval, tick]. Without (the workers' own minute tick): from the
- * end of the run's last window to the tick's minute, so a tick that was missed (a restart, a late
- * cron) is caught up, at most MAX_CATCH_UP_MINUTES back. Null when there is nothing new.
+ * reference implementation): exactly [tick − interval, tick]. Without (the workers' own minute
+ * tick): from the end of the run's last window to the tick's minute, so a tick that was missed (a
+ * restart, a late cron) is caught up, at most MAX_CATCH_UP_MINUTES back. Null when there is nothing
+ * new.
  */
 export function liveWindow(tick: Date, tickedAt: Date | null, interval?: number): LiveWindow | null {
   if (interval !== undefined) {

@@ -55,8 +55,8 @@ export async function savedQueryOf(db: Executor, projectId: string, step: Step):
 
 /**
  * Whether the filtering's top level requires `trace_type is invocation`. A live evaluation
- * needs it (as in the reference): it keeps annotation traces (people's scores) out of the
- * traces it scores.
+ * needs it (as in the reference implementation): it keeps annotation traces (people's scores) out
+ * of the traces it scores.
  */
 export function selectsInvocations(filtering: unknown): boolean {
   const f = filtering as { operator?: string; conditions?: unknown[] } | null | undefined;

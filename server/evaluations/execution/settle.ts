@@ -12,7 +12,7 @@ import { emitRunEvent } from "./run-events";
 const r = evaluationResults;
 const OPEN = ["queued", "running"];
 
-/** Status of a set of cells, as the reference rolls it up: an error wins, then waiting people. */
+/** Status of a set of cells, as the reference implementation rolls it up: an error wins, then waiting people. */
 async function rollup(tx: Executor, where: ReturnType<typeof and>): Promise<"open" | "errors" | "pending" | "success"> {
   const [row] = await tx
     .select({
@@ -37,7 +37,10 @@ export interface SettleCell {
   cost_usd: number | null;
 }
 
-/** The reference's rollup over cell statuses: open while one runs, then an error wins, then waiting people. */
+/**
+ * The reference implementation's rollup over cell statuses: open while one runs, then an error
+ * wins, then waiting people.
+ */
 function rollupOf(statuses: string[]): "open" | "errors" | "pending" | "success" {
   if (statuses.some((s) => s === "queued" || s === "running")) return "open";
   if (statuses.some((s) => s === "failure" || s === "errors")) return "errors";

@@ -8,7 +8,10 @@ import { readPromptTemplate, type PromptTemplate } from "./prompt-template";
 
 export type ApplicationTarget =
   | { kind: "agent"; agent: AgentTarget; name: string }
-  /** `agenta:custom:mock:v0` as an application: the scripted mock, as the reference's flow tests run it. */
+  /**
+   * `agenta:custom:mock:v0` as an application: the scripted mock, as the reference implementation's
+   * flow tests run it.
+   */
   | { kind: "mock"; uri: string; data: Record<string, unknown>; name: string }
   | {
       kind: "prompt";

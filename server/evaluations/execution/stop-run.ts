@@ -22,7 +22,8 @@ export async function stopRun(db: Database, projectId: string, runId: string): P
       .update(evaluationRuns)
       .set({
         flags: { ...run.flags, is_active: false },
-        // A live run stays `running`, as in the reference: stopped only means no more ticks.
+        // A live run stays `running`, as in the reference implementation: stopped only means no
+        // more ticks.
         status: run.status === "running" && !run.flags.is_live ? "cancelled" : run.status,
         updatedAt: new Date(),
       })

@@ -31,8 +31,8 @@ export async function validateGraph(
   if (flags.is_live) await checkLiveGraph(db, projectId, data);
   for (const step of data.steps.filter((s) => s.references.query_revision)) await savedQueryOf(db, projectId, step);
   // Only that the revisions exist: an application nothing can invoke, or an evaluator with no
-  // URI, still makes a run (the reference's clients probe, populate and edit such runs); each cell
-  // that would run it fails with the reason (execute-cell.ts).
+  // URI, still makes a run (the reference implementation's clients probe, populate and edit such
+  // runs); each cell that would run it fails with the reason (execute-cell.ts).
   for (const step of invocations)
     if (step.parameters?.agent === undefined) await applicationRevision(db, projectId, step);
   for (const step of data.steps.filter((s) => s.type === "annotation" && isExecutable(s))) {

@@ -17,10 +17,10 @@ const TOKENS = "attributes.svc.metrics.tokens.cumulative.total";
 const OUTPUT = (key: string) => `attributes.svc.data.outputs.${key}`;
 
 /**
- * Metrics of a set of cells, keyed by step then by the reference's attribute paths: latency
- * (ms), tokens, cost and error count of every executed step, and for evaluators each numeric or
- * boolean output (`score`, `success`, ...). `cells` says how many cells ran and how many failed:
- * `success_rate` there is the share that ran without an execution error.
+ * Metrics of a set of cells, keyed by step then by the reference implementation's attribute paths:
+ * latency (ms), tokens, cost and error count of every executed step, and for evaluators each
+ * numeric or boolean output (`score`, `success`, ...). `cells` says how many cells ran and how many
+ * failed: `success_rate` there is the share that ran without an execution error.
  */
 export function computeMetrics(steps: Step[], cells: MetricCell[]): Record<string, Record<string, unknown>> {
   const data: Record<string, Record<string, unknown>> = {};

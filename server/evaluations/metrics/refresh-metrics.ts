@@ -29,9 +29,9 @@ function cellColumns(steps: Step[]) {
 
 /**
  * Recomputes and stores the metrics of a run (global) or of one of its scenarios (variational)
- * from the cells. Unlike the reference, which reads them back from traces, the cells carry their
- * latency, tokens and cost (taken from the same run record the trace is written from), so a
- * refresh is one read and does not wait for trace ingest.
+ * from the cells. Unlike the reference implementation, which reads them back from traces, the cells
+ * carry their latency, tokens and cost (taken from the same run record the trace is written from),
+ * so a refresh is one read and does not wait for trace ingest.
  */
 export async function refreshMetrics(db: Executor, run: EvaluationRunRow, scenarioId?: string): Promise<MetricsRow> {
   const data = await runMetrics(db, run, scenarioId);

@@ -6,7 +6,7 @@ import { refreshMetrics } from "./refresh-metrics";
 /**
  * `POST /metrics/refresh`: `run_ids` (each run's global row) wins over `run_id` with
  * `scenario_ids` (those scenarios' rows) or `scenario_id`, over `run_id` alone (its global row).
- * Nothing without a run; a closed run persists nothing, as in the reference.
+ * Nothing without a run; a closed run persists nothing, as in the reference implementation.
  */
 export async function refreshMetricsQuery(
   db: Database,

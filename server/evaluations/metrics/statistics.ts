@@ -1,4 +1,4 @@
-/** Numeric summary in the reference's metric shape, with the percentiles the issue asks for. */
+/** Numeric summary in the reference implementation's metric shape, with the percentiles the issue asks for. */
 export function numericStats(values: number[]) {
   if (values.length === 0) return { count: 0 };
   const sorted = [...values].sort((a, b) => a - b);

@@ -1,8 +1,9 @@
 import { ConflictError } from "@/server/core/errors";
 
 /**
- * The reference's closed-run guard (§1.6): a closed run takes no writes until it is opened. Its
- * `detail` is the reference's object (`{message, run_id}`), which its clients read.
+ * The reference implementation's closed-run guard (§1.6): a closed run takes no writes until it is
+ * opened. Its `detail` is the reference implementation's object (`{message, run_id}`), which its
+ * clients read.
  */
 export class ClosedRunError extends ConflictError {
   constructor(runId: string) {

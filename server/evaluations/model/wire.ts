@@ -110,8 +110,8 @@ export const resultWire = z.strictObject({
 });
 
 /**
- * A cell. Beyond the reference: `data` carries what the step produced and what it cost, so a
- * client reads a row without fetching every trace.
+ * A cell. Beyond the reference implementation: `data` carries what the step produced and what it
+ * cost, so a client reads a row without fetching every trace.
  */
 export function resultToWire(row: ResultRow) {
   const data = compact({

@@ -1,4 +1,4 @@
-/** The reference's modulo space when a queue sets no batch size. */
+/** The reference implementation's modulo space when a queue sets no batch size. */
 const SPACE = 120;
 
 function uuidMod(id: string, mod: number): number {

@@ -9,7 +9,7 @@ import { simpleEvaluationRoutes, simpleQueueRoutes, sliceRoutes } from "../compa
 
 /**
  * Every route of the evaluation engine (server/boot/route-table.ts lists them): its own, and the
- * reference-compatible doors of `compat/` (`/api/simple/evaluations`, `/api/simple/queues`).
+ * compat doors of `compat/` (`/api/simple/evaluations`, `/api/simple/queues`).
  */
 export const evaluationRoutes: AnyRoute[] = [
   ...simpleEvaluationRoutes,

@@ -22,7 +22,7 @@ import {
 
 type Remove = (db: Database, projectId: string, ids: string[]) => Promise<string[]>;
 
-/** `GET {path}/{id}`: `{count: 1, <key>: record}`, or the reference's miss `{count: 0}`. */
+/** `GET {path}/{id}`: `{count: 1, <key>: record}`, or the reference implementation's miss `{count: 0}`. */
 export function getOneRoute<R>(route: {
   path: string;
   key: string;

@@ -5,10 +5,10 @@ import { oneSchema, pageSchema } from "@/server/http/envelope";
 export const tag = "evaluations";
 export const idParams = z.object({ id: z.string().uuid("the id in the path must be a UUID") });
 
-/** The reference's miss: `200 {count: 0}`, never a 404, on reads by id. */
+/** The reference implementation's miss: `200 {count: 0}`, never a 404, on reads by id. */
 export const none = { count: 0 } as const;
 
-/** Evaluation lists page up to 10,000 rows, and drop the reference's own windowing keys. */
+/** Evaluation lists page up to 10,000 rows, and drop the reference implementation's own windowing keys. */
 export const evaluationWindowing = lenientWindowingSchema(10_000).nullish();
 
 /** `{count, <key>: [...], windowing?}`: the cursor only when another page exists. */
@@ -19,7 +19,7 @@ export function listBody<T>(key: string, items: T[], next?: string) {
 /** The schema of `listBody`. */
 export const listSchema = pageSchema;
 
-/** An answer by id: the record, or the reference's miss `{count: 0}`. */
+/** An answer by id: the record, or the reference implementation's miss `{count: 0}`. */
 export function oneOrNoneSchema(key: string, schema: z.ZodType) {
   return z.union([oneSchema(key, schema), z.strictObject({ count: z.literal(0) })]);
 }

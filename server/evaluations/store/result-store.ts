@@ -27,7 +27,7 @@ export interface ResultInput {
   flags?: Record<string, boolean> | null;
   tags?: Record<string, unknown> | null;
   meta?: Record<string, unknown> | null;
-  /** Beyond the reference: what the step produced (a person's scores, an SDK's outputs). */
+  /** Beyond the reference implementation: what the step produced (a person's scores, an SDK's outputs). */
   data?: { outputs?: unknown } | null;
 }
 

@@ -10,8 +10,9 @@ import { loadTraces } from "../store/read-spans";
 import { spanToWire, traceToWire } from "../wire";
 
 /**
- * The reference's deprecated `/tracing/...` read and delete routes, kept so its SDKs work
- * unchanged: traces come back as a map keyed by trace id (`{traces: {<hex>: {spans: {...}}}}`).
+ * The reference implementation's deprecated `/tracing/...` read and delete routes, kept so its SDKs
+ * work unchanged: traces come back as a map keyed by trace id
+ * (`{traces: {<hex>: {spans: {...}}}}`).
  */
 function traceMap(entries: { traceId: string; spans: Parameters<typeof traceToWire>[1] }[]) {
   return Object.fromEntries(

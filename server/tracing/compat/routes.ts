@@ -7,7 +7,7 @@ import { legacyDeleteTrace, legacyFetchTrace, legacyQuery } from "./legacy";
 import { link, simpleTraceRoutes } from "./simple-routes";
 
 /**
- * The reference-compatible doors: the reference's deprecated `/api/tracing/...` routes (here) and
+ * The compat doors: the reference implementation's deprecated `/api/tracing/...` routes (here) and
  * its simple traces (simple-routes.ts).
  */
 

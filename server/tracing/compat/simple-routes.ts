@@ -11,7 +11,10 @@ import {
   simpleTraceWire,
 } from "./simple-traces";
 
-/** The reference's simple traces: one-span traces (annotations, feedback) written and read as written. */
+/**
+ * The reference implementation's simple traces: one-span traces (annotations, feedback) written and
+ * read as written.
+ */
 
 /** A span's link. */
 export const link = z.strictObject({ trace_id: z.string(), span_id: z.string() });

@@ -78,7 +78,8 @@ export async function getSimpleTrace(db: Database, projectId: string, rawId: str
 
 /**
  * PATCH /simple/traces/{id}: re-ingests the trace under the same ids (a replace, queued like every
- * write). `data` is required, as in the reference; other fields left out keep their stored value.
+ * write). `data` is required, as in the reference implementation; other fields left out keep their
+ * stored value.
  */
 export async function editSimpleTrace(
   db: Database,

@@ -5,9 +5,9 @@ import { microsToIso, nowMicros } from "../timestamps";
 
 /**
  * OTLP `resourceSpans` to SpanRecords. Resource and scope attributes are kept in `resource`
- * (the reference drops them); span attributes go through the same normalisation as JSON ingest,
- * where the GenAI, AI SDK and OpenInference conventions are mapped. A span that does not parse
- * (kind 999, a bad id) is dropped and counted, the rest are kept (best effort).
+ * (the reference implementation drops them); span attributes go through the same normalisation as
+ * JSON ingest, where the GenAI, AI SDK and OpenInference conventions are mapped. A span that does
+ * not parse (kind 999, a bad id) is dropped and counted, the rest are kept (best effort).
  */
 export function otlpToSpans(request: JsonObject): { spans: SpanRecord[]; dropped: DroppedSpan[] } {
   const spans: SpanRecord[] = [];

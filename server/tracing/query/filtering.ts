@@ -7,11 +7,11 @@ import { microsToIso, parseTimestamp } from "../timestamps";
 import { pgArray, type SqlParams } from "./sql-params";
 
 /**
- * The reference's filtering language, validated and turned into SQL over `spans`:
+ * The reference implementation's filtering language, validated and turned into SQL over `spans`:
  * `{operator: and|or|not|nand|nor, conditions: [Condition | Filtering]}`, where a Condition is
  * `{field, key?, value?, operator = "is", options?: {case_sensitive, exact_match, all}}`.
- * Unlike the reference, an unknown field is a 400 (a silently ignored filter returns more than
- * was asked for).
+ * Unlike the reference implementation, an unknown field is a 400 (a silently ignored filter returns
+ * more than was asked for).
  */
 const OPERATOR_GROUPS = {
   comparison: ["is", "is_not"],

@@ -17,9 +17,10 @@ export interface QueryWindow {
 }
 
 /**
- * `{newest, oldest, next, limit, order, rate}`. Unlike the reference, a query without a window
- * still gets at most DEFAULT_QUERY_LIMIT results and a `next` cursor to page on. `limit` below 1
- * is 1 (as in the reference); above MAX_QUERY_LIMIT it is MAX_QUERY_LIMIT.
+ * `{newest, oldest, next, limit, order, rate}`. Unlike the reference implementation, a query
+ * without a window still gets at most DEFAULT_QUERY_LIMIT results and a `next` cursor to page on.
+ * `limit` below 1 is 1 (as in the reference implementation); above MAX_QUERY_LIMIT it is
+ * MAX_QUERY_LIMIT.
  */
 export function parseWindowing(value: unknown): QueryWindow {
   if (value === undefined || value === null) return { limit: DEFAULT_QUERY_LIMIT, ascending: false };

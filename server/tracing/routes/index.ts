@@ -2,5 +2,5 @@ import { compatRoutes } from "../compat/routes";
 import { ingestRoutes } from "./ingest-routes";
 import { readRoutes } from "./read-routes";
 
-/** Every REST route of tracing, by subject: ingest, reading, and the reference-compatible doors. */
+/** Every REST route of tracing, by subject: ingest, reading, and the compat doors. */
 export const tracingRoutes = [...ingestRoutes, ...readRoutes, ...compatRoutes];

@@ -41,7 +41,7 @@ const ROLES: Record<string, ModelMessage["role"]> = {
   assistant: "assistant",
 };
 
-/** `version` picks the reference's default template format (2: fstring, 3 and 4: curly, 5: mustache). */
+/** `version` picks the reference implementation's default template format (2: fstring, 3 and 4: curly, 5: mustache). */
 function templateFormat(params: Record<string, unknown>): TemplateFormat {
   const version = params.version === undefined || params.version === null ? undefined : String(params.version);
   const byVersion: TemplateFormat =
@@ -49,7 +49,7 @@ function templateFormat(params: Record<string, unknown>): TemplateFormat {
   return enumParam(params, "template_format", TEMPLATE_FORMATS, byVersion);
 }
 
-/** `json_schema` as the reference writes it ({name, schema, strict}) or as a bare JSON Schema. */
+/** `json_schema` as the reference implementation writes it ({name, schema, strict}) or as a bare JSON Schema. */
 function judgeSchema(params: Record<string, unknown>): { name: string; schema: Record<string, unknown> } {
   const given = params.json_schema;
   if (given === undefined || given === null) return { name: "grade", schema: DEFAULT_JUDGE_SCHEMA };

@@ -17,7 +17,7 @@ function objectOf(value: unknown): unknown {
 /**
  * `auto_exact_match`: two strings that are equal (optionally ignoring case), or two objects with
  * the same keys and values (key order ignored). When one side is an object, the other side given
- * as JSON text is parsed first; the reference would call that pair false.
+ * as JSON text is parsed first; the reference implementation would call that pair false.
  */
 export const exactMatch: EvaluatorHandler = (call) => {
   const caseSensitive = boolParam(call.parameters, "case_sensitive", true);

@@ -14,7 +14,8 @@ function sameValue(expected: unknown, actual: unknown): boolean {
 
 /**
  * `field_match_test`: the output's JSON field `json_field` equals the expected answer. An output
- * that is not JSON, or lacks the field, scores false (not an error), as in the reference.
+ * that is not JSON, or lacks the field, scores false (not an error), as in the
+ * reference implementation.
  */
 export const fieldMatch: EvaluatorHandler = (call) => {
   const field = stringParam(call.parameters, "json_field");
