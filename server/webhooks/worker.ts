@@ -26,7 +26,10 @@ export interface WebhookWorkerOptions {
  * on the deliveries channel and whenever its own fan-out made deliveries. Both poll when idle,
  * which is also how scheduled retries are found when they fall due.
  */
-export function startWebhookWorker(app: AppContext, options: WebhookWorkerOptions = {}): RunningWorker {
+export function startWebhookWorker(
+  app: AppContext,
+  options: WebhookWorkerOptions = {},
+): RunningWorker & { listening: Promise<void> } {
   const idleMs = options.idleMs ?? 1_000;
   const delivery = startDeliveryPump(app, options.concurrency ?? 50, idleMs);
   const fanOut = startWakeLoop(
@@ -51,6 +54,8 @@ export function startWebhookWorker(app: AppContext, options: WebhookWorkerOption
     return [];
   });
   return {
+    /** Settles once both LISTENs are set up (or failed: polling only); tests await it before relying on wake-ups. */
+    listening: listeners.then(() => undefined),
     async stop() {
       const unlisten = await listeners;
       await Promise.all(unlisten.map((u) => u()));

@@ -2,6 +2,7 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import type { IncomingHttpHeaders } from "node:http";
 import { makeTestCertificate, type TestCertificate } from "./tls-certificate";
+import { within } from "./within";
 
 export interface ReceivedRequest {
   path: string;
@@ -30,7 +31,11 @@ export interface WebhookReceiver {
   requests: ReceivedRequest[];
   succeeded: string[];
   reply: (request: ReceivedRequest, index: number) => Reply;
-  waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
+  /**
+   * Resolves once `predicate` holds: checked now, then on every request received and every
+   * answer sent (never on a timer); past `timeoutMs` it fails with the count of requests.
+   */
+  when(predicate: () => boolean, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,18 +47,30 @@ export async function startWebhookReceiver(certificate = makeTestCertificate()):
     succeeded: [] as string[],
     reply: (() => ({ status: 200, body: "ok" })) as WebhookReceiver["reply"],
     url: (path = "/hook") => `https://localhost:${receiver.port}${path}`,
-    async waitFor(predicate: () => boolean, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!predicate()) {
-        if (Date.now() > deadline)
-          throw new Error(`receiver: condition not met in ${timeoutMs} ms (${receiver.requests.length} requests)`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
+    when(predicate: () => boolean, timeoutMs = 10_000) {
+      if (predicate()) return Promise.resolve();
+      let check!: () => void;
+      const held = new Promise<void>((resolve) => {
+        check = () => {
+          if (!predicate()) return;
+          watchers.delete(check);
+          resolve();
+        };
+        watchers.add(check);
+      });
+      return within(timeoutMs, `receiver (${receiver.requests.length} requests so far)`, held).finally(() =>
+        watchers.delete(check),
+      );
     },
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     },
+  };
+  /** `when` callers' checks, run on every request received and answer sent. */
+  const watchers = new Set<() => void>();
+  const observed = () => {
+    for (const check of [...watchers]) check();
   };
   const server = https.createServer({ cert: certificate.cert, key: certificate.key }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -67,6 +84,7 @@ export async function startWebhookReceiver(certificate = makeTestCertificate()):
       };
       const index = receiver.requests.push(request) - 1;
       const reply = receiver.reply(request, index);
+      observed();
       const answer = () => {
         if (res.destroyed || req.socket.destroyed) return;
         const status = reply.status ?? 200;
@@ -74,6 +92,7 @@ export async function startWebhookReceiver(certificate = makeTestCertificate()):
         res.end(reply.body ?? "");
         res.on("finish", () => {
           if (status >= 200 && status < 300) receiver.succeeded.push(String(req.headers["x-service-delivery-id"]));
+          observed();
         });
       };
       if (reply.delayMs) setTimeout(answer, reply.delayMs);

@@ -5,6 +5,7 @@ import { isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { events, webhookDeliveries } from "@/server/db/schema";
 import { webhookWorker } from "@/server/webhooks";
+import { eventually } from "../helpers/eventually";
 import type { TestApp } from "../helpers/test-app";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 import { appFor, commitSomething, subscribe, type Project } from "./helpers";
@@ -85,7 +86,7 @@ describe.skipIf(!process.env.DATABASE_URL)("webhook workers on PostgreSQL", () =
     for (let i = 0; i < 10; i++) await commitSomething(p);
 
     const first = spawnWorker();
-    await receiver.waitFor(() => receiver.requests.length >= 10, 20_000);
+    await receiver.when(() => receiver.requests.length >= 10, 20_000);
     first.kill("SIGKILL");
     await new Promise((r) => first.once("exit", r));
     expect(first.signalCode).toBe("SIGKILL");
@@ -96,12 +97,15 @@ describe.skipIf(!process.env.DATABASE_URL)("webhook workers on PostgreSQL", () =
     spawnWorker();
     spawnWorker();
     const mine = async () => (await allDeliveries()).filter((d) => d.url.endsWith("/crash"));
-    const deadline = Date.now() + 30_000;
-    while (!(await mine()).every((d) => d.status === "succeeded")) {
-      if (Date.now() > deadline) throw new Error("deliveries did not complete after the crash");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const rows = await mine();
+    // Recorded by the worker processes: only their rows tell, so they are polled.
+    const rows = await eventually(
+      "the deliveries to complete after the crash",
+      async () => {
+        const found = await mine();
+        return found.every((d) => d.status === "succeeded") && found;
+      },
+      { ms: 30_000, intervalMs: 100 },
+    );
     expect(rows).toHaveLength(10);
     expect([...receiver.succeeded].sort()).toEqual(rows.map((d) => d.id).sort());
     // The killed attempt counts: it may have reached the endpoint.

@@ -183,7 +183,7 @@ describe("retries, time-outs, redirects and 410", () => {
       expect(logged.attempts[0]).toMatchObject({ error: "timed out after 1000 ms" });
       expect(logged.attempts[0].response).toBeUndefined();
       // The first request's answer came after the time-out: only the retry counts as received.
-      await receiver.waitFor(() => receiver.requests.length === 2);
+      await receiver.when(() => receiver.requests.length === 2);
       expect(receiver.succeeded).toEqual([d.id]);
     } finally {
       await slow.close();

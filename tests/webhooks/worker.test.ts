@@ -2,23 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContextFrom } from "@/server/trpc/init";
 import { createCaller } from "@/server/trpc/root";
 import { startWebhookWorker } from "@/server/webhooks";
-import type { RunningWorker } from "@/server/worker";
 import type { TestApp } from "../helpers/test-app";
+import { within } from "../helpers/within";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 import { verifyServiceSignature } from "../helpers/webhook-verifier";
 import { appFor, commitSomething, subscribe, type Project } from "./helpers";
 
 let receiver: WebhookReceiver;
 let t: TestApp;
-let worker: RunningWorker;
+let worker: ReturnType<typeof startWebhookWorker>;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   t = await appFor(receiver);
   // A long idle poll: deliveries within it can only come from LISTEN/NOTIFY wake-ups.
   worker = startWebhookWorker(t.context, { idleMs: 60_000 });
-  // Kept: the worker sets up LISTEN in the background and tells no one when it is up.
-  await new Promise((r) => setTimeout(r, 200));
+  // The worker sets up LISTEN in the background: awaited before the tests rely on wake-ups.
+  await within(5_000, "the webhook worker to listen", worker.listening);
 });
 afterAll(async () => {
   await worker.stop();
@@ -32,7 +32,7 @@ describe("the running worker", () => {
     await subscribe(p, receiver.url());
     const started = Date.now();
     await commitSomething(p);
-    await receiver.waitFor(() => receiver.succeeded.length === 1, 5_000);
+    await receiver.when(() => receiver.succeeded.length === 1, 5_000);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
@@ -44,7 +44,7 @@ describe("the running worker", () => {
     );
     const agent = await caller.agents.create({ name: "Deployed agent" });
     await caller.agents.deploy({ revisionId: agent.revision.id, environment: "production", message: "ship it" });
-    await receiver.waitFor(() => receiver.requests.some((r) => r.path === "/deploys"), 5_000);
+    await receiver.when(() => receiver.requests.some((r) => r.path === "/deploys"), 5_000);
     const request = receiver.requests.find((r) => r.path === "/deploys")!;
     verifyServiceSignature(sub.secret, request.rawBody, request.headers["x-service-signature"] as string);
     const body = JSON.parse(request.rawBody);
