@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "@/server/core/ids";
 import { rawQuery } from "@/server/db";
 import { drainEvents, emitEvent } from "@/server/events/emit";
+import { eventually } from "../helpers/eventually";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 
 // The outbox has no foreign key to projects (server/events/README.md): these tests hold its two
@@ -77,18 +78,14 @@ describe("events and their project", () => {
         // Another connection deletes the project while this transaction, holding its event, is open.
         // (`then` starts it: Drizzle's queries are lazy.)
         deleted = db.execute(sql`delete from projects where id = ${projectId}`).then(() => undefined);
-        await expect
-          .poll(
-            async () => {
-              const [row] = await rawQuery<{ n: number }>(
-                db,
-                "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like 'delete from projects%'",
-              );
-              return row.n;
-            },
-            { timeout: 10_000 },
-          )
-          .toBe(1);
+        // The delete waits on this transaction's lock: only PostgreSQL's view of its backends shows it.
+        await eventually("the delete to wait for the event's project lock", async () => {
+          const [row] = await rawQuery<{ n: number }>(
+            db,
+            "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like 'delete from projects%'",
+          );
+          return row.n === 1;
+        });
       });
       await deleted;
       expect(await eventCount(projectId)).toBe(0);
