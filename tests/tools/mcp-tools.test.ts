@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "@/server/core/config";
 import { onRunFinished, type RunRecord } from "@/server/agent-runs";
 import { createApiDoors } from "@/server/boot";
-import { drainIngestQueue } from "@/server/tracing";
 import type { NativeEvent } from "@/server/streams";
+import { runsRecorded } from "../helpers/after-runs";
 import { anotherInstance } from "../helpers/app-instance";
 import { invokeOver, type FormatName } from "../helpers/invoke-client";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
@@ -235,11 +235,9 @@ describe("MCP servers (mcps[]) through the invoke route", () => {
         }
       }
       expect(mcp.requests.at(-1)!["x-api-key"]).toBe(SECRET);
-      // Both runs' records reach their listeners a moment after the answers.
-      await vi.waitFor(() => expect(records.map((r) => r.traceId)).toEqual(expect.arrayContaining(traceIds)), {
-        timeout: 10_000,
-        interval: 10,
-      });
+      // Both runs' records reach their listeners a moment after the answers: awaited.
+      await runsRecorded(app.context);
+      expect(records.map((r) => r.traceId)).toEqual(expect.arrayContaining(traceIds));
       const trace = await traceOf(traceId);
       expect(JSON.stringify(trace)).toContain("docs__whoami");
       expect(JSON.stringify(trace)).toMatch(/"mcp_servers":\["docs"\]/);
@@ -481,13 +479,10 @@ describe("MCP tools in the permission order", () => {
   });
 });
 
-/** The run's trace, once its spans went through the ingest queue (written after the response). */
+/** The run's trace, once its end is recorded and its spans went through the ingest queue (after the response). */
 async function traceOf(traceId: string): Promise<unknown> {
-  for (let i = 0; i < 50; i++) {
-    await drainIngestQueue(app.context);
-    const res = await app.call("GET", `/api/traces/${traceId}`, { key });
-    if (res.status === 200 && res.body.count > 0) return res.body;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`trace ${traceId} never appeared`);
+  await runsRecorded(app.context);
+  const res = await app.call("GET", `/api/traces/${traceId}`, { key });
+  expect(res.status === 200 && res.body.count > 0, `trace ${traceId}: ${JSON.stringify(res.body)}`).toBe(true);
+  return res.body;
 }
