@@ -5,6 +5,7 @@ import { and, eq } from "drizzle-orm";
 import { runSweepWorker } from "@/server/agent-runs";
 import { createApiDoors } from "@/server/boot";
 import { tables } from "@/server/db";
+import { runsRecorded } from "../helpers/after-runs";
 import { anotherInstance } from "../helpers/app-instance";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
@@ -28,7 +29,6 @@ afterAll(async () => {
 });
 
 const agent = { llm: { provider: "openai", model: "gpt-5-mini" } };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let sessions = 0;
 const newSession = () => `durable-${Date.now()}-${++sessions}`;
 
@@ -53,14 +53,13 @@ function invoke(
   });
 }
 
-async function waitForRun(runId: string, until = (run: any) => run.status !== "running", timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await app.call("GET", `/services/agent/v0/runs/${runId}`, { key });
-    if (res.status === 200 && until(res.body.run)) return res.body;
-    if (Date.now() > deadline) throw new Error(`run ${runId}: ${JSON.stringify(res.body)}`);
-    await sleep(50);
-  }
+/** The run once its end is recorded (awaited: the runs this process drives), read once. */
+async function endedRun(runId: string) {
+  await runsRecorded(app.context);
+  const res = await app.call("GET", `/services/agent/v0/runs/${runId}`, { key });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body.run.status, `run ${runId}`).not.toBe("running");
+  return res.body;
 }
 
 /** Native SSE frames as `{id, type, data}`. */
@@ -86,7 +85,7 @@ describe("run records", () => {
     // Every native frame carries its position in the run's log.
     expect(frames.map((f) => f.id)).toEqual(frames.map((_, i) => i + 1));
 
-    const detail = await waitForRun(runId);
+    const detail = await endedRun(runId);
     expect(detail.run).toMatchObject({
       id: runId,
       session_id: session,
@@ -107,7 +106,7 @@ describe("run records", () => {
     const second = await invoke(session, { accept: "application/json" });
     const secondId = second.headers.get("x-svc-run-id")!;
     await second.json();
-    await waitForRun(secondId);
+    await endedRun(secondId);
     const list = await app.call("GET", `/services/agent/v0/runs?session_id=${session}`, { key });
     expect(list.status).toBe(200);
     expect(list.body.runs.map((r: any) => r.id)).toEqual([secondId, runId]);
@@ -140,7 +139,7 @@ describe("a disconnect does not cancel; cancel does", () => {
     const reader = res.body!.getReader();
     await reader.read();
     controller.abort();
-    const detail = await waitForRun(runId);
+    const detail = await endedRun(runId);
     expect(detail.run.status).toBe("finished");
     expect(detail.outputs.messages).toEqual([{ role: "assistant", content: "finished without you" }]);
   });
@@ -190,7 +189,7 @@ describe("resume", () => {
     const res = await invoke(newSession(), {});
     const runId = res.headers.get("x-svc-run-id")!;
     const streamed = parseSse(await res.text());
-    const detail = await waitForRun(runId);
+    const detail = await endedRun(runId);
     const logged = detail.events.map((e: any) => ({ id: e.seq, type: e.type, data: e.data }));
     expect(streamed).toEqual(logged);
     expect(logged.filter((f: any) => f.type === "message_delta")).toHaveLength(10);
@@ -233,7 +232,7 @@ describe("resume", () => {
       .map((f) => f.data.delta)
       .join("");
     expect(text2).toBe("one two three four five six");
-    const detail = await waitForRun(runId);
+    const detail = await endedRun(runId);
     expect(all).toEqual(detail.events.map((e: any) => ({ id: e.seq, type: e.type, data: e.data })));
 
     // NDJSON and batch by run id: the same events, and the folded turn.
