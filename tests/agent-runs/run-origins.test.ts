@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
+import { runsRecorded } from "../helpers/after-runs";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { within } from "../helpers/within";
 
 /**
  * Where runs come from (`origin`) and the tree they make: a reference tool's workflow run is a
@@ -65,13 +67,13 @@ async function runs(query: string) {
   return res.body.runs as Array<{ id: string; origin: string; parent_run_id: string | null; status: string }>;
 }
 
+/** The run once its end is recorded (awaited: the runs this process drives), read once. */
 async function ended(runId: string) {
-  for (let waited = 0; waited < 10_000; waited += 25) {
-    const res = await app.call("GET", `/services/agent/v0/runs/${runId}`, { key });
-    if (res.status === 200 && res.body.run.status !== "running") return res.body;
-    await sleep(25);
-  }
-  throw new Error(`run ${runId} never ended`);
+  await runsRecorded(app.context);
+  const res = await app.call("GET", `/services/agent/v0/runs/${runId}`, { key });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body.run.status, `run ${runId}`).not.toBe("running");
+  return res.body;
 }
 
 describe("nested runs are child runs of the run that called them", () => {
@@ -121,10 +123,7 @@ describe("nested runs are child runs of the run that called them", () => {
     const closed = model.nextAbort();
     const answer = invokeCaller("ask slowly");
     // The caller's model call, then the nested run's, which hangs.
-    await vi.waitFor(() => expect(model.requests.length).toBeGreaterThanOrEqual(before + 2), {
-      timeout: 10_000,
-      interval: 10,
-    });
+    await within(10_000, "the caller's and the nested run's model calls", model.requestsReceived(before + 2));
     // A run's row is written with its first batch of events, a moment after it starts (later on a busy machine).
     const firstRun = async (query: string) => {
       for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(25)) {

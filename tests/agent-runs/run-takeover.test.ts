@@ -5,6 +5,7 @@ import { runSweepWorker } from "@/server/agent-runs";
 import { tables } from "@/server/db";
 import { loadWorkspace, saveWorkspace } from "@/server/sandbox";
 import { toolSpanId } from "@/server/agent-runs/tool-span-id";
+import { runsRecorded } from "../helpers/after-runs";
 import { traceSpans } from "../helpers/run-trace";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
@@ -33,7 +34,6 @@ const agent = {
   tools: ["read", "write"].map((name) => ({ type: "builtin", name })),
   harness: { permissions: { allow: ["write"] } },
 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let runs = 0;
 
 /**
@@ -98,13 +98,13 @@ async function deadRun(
 
 const ms = (iso: string) => Date.parse(iso);
 
+/** The run once its end is recorded (awaited: the runs this process drives, a taken-over one too), read once. */
 async function ended(runId: string) {
-  for (let i = 0; i < 200; i++) {
-    const res = await app.call("GET", `/services/agent/v0/runs/${runId}`, { key: account.key });
-    if (res.status === 200 && res.body.run.status !== "running") return res.body;
-    await sleep(50);
-  }
-  throw new Error(`run ${runId} did not end`);
+  await runsRecorded(app.context);
+  const res = await app.call("GET", `/services/agent/v0/runs/${runId}`, { key: account.key });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body.run.status, `run ${runId}`).not.toBe("running");
+  return res.body;
 }
 
 /** The run's log as native frames (`id` = seq). */
