@@ -1,5 +1,4 @@
-import { describe, expect, it } from "vitest";
-import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it, vi } from "vitest";
 import { WarmSessionPool } from "./warm-session-pool";
 
 const session = () => {
@@ -18,12 +17,20 @@ describe("WarmSessionPool", () => {
   });
 
   it("closes a session left idle past idleMs", async () => {
-    const pool = new WarmSessionPool<ReturnType<typeof session>>({ idleMs: 30, max: 4 });
-    const a = session();
-    pool.park("p/a", a);
-    await sleep(80);
-    expect(a.closed).toBe(1);
-    expect(pool.take("p/a")).toBeUndefined();
+    // The pool's idle timer runs on vitest's fake clock, moved past idleMs (not slept out).
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const pool = new WarmSessionPool<ReturnType<typeof session>>({ idleMs: 30, max: 4 });
+      const a = session();
+      pool.park("p/a", a);
+      await vi.advanceTimersByTimeAsync(29);
+      expect(a.closed).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(a.closed).toBe(1);
+      expect(pool.take("p/a")).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("closes the longest-idle session past max, and a replaced one", () => {
