@@ -5,6 +5,7 @@ import { createAccount } from "@/server/auth";
 import { PROJECT_SETUPS } from "@/server/boot";
 import type { DatabaseHandle } from "@/server/db";
 import { SessionSandbox } from "@/server/sandbox";
+import { eventually } from "../helpers/eventually";
 import { openTestDatabase } from "../helpers/test-database";
 
 /**
@@ -15,9 +16,9 @@ import { openTestDatabase } from "../helpers/test-database";
  */
 const threads = () => fs.readdirSync("/proc/self/task").length;
 
+/** The thread count once back to `baseline`, or as it is after `timeoutMs`: only the OS tells, so it is polled. */
 async function settlesTo(baseline: number, timeoutMs = 15_000): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  while (threads() > baseline && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await eventually("the threads to end", () => threads() <= baseline, { ms: timeoutMs }).catch(() => undefined);
   return threads();
 }
 
