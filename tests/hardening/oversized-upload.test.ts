@@ -2,6 +2,7 @@ import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { within } from "../helpers/within";
 
 // An upload over the size limit gets its 413, and the client can read it: the server reads and
 // drops the rest of the body (up to a bound) instead of closing the connection while the client
@@ -78,25 +79,31 @@ describe.each(ROUTES)("an 11 MiB upload to $name", ({ path, type }) => {
       });
       const outcome = await Promise.race([sent.then(() => undefined), failed, closed]);
       expect(outcome?.message).toBeUndefined();
-      const answered = () => /\r\n\r\n\{.*\}/s.test(received);
-      await until(answered);
+      // A whole answer (head and JSON body) received: checked on each chunk the socket reads.
+      const answered = () =>
+        within(
+          10_000,
+          "the answer",
+          new Promise<void>((resolve, reject) => {
+            const check = () => {
+              if (!/\r\n\r\n\{.*\}/s.test(received)) return;
+              socket.off("data", check);
+              resolve();
+            };
+            socket.on("data", check);
+            socket.once("close", () => reject(new Error("the connection was dropped instead of answered")));
+            check();
+          }),
+        );
+      await answered();
       expect(received).toMatch(/^HTTP\/1\.1 413 /);
       expect(received).toContain('"code":"payload_too_large"');
       // The body was read to its end, so the connection serves the next request.
       received = "";
       socket.write("GET /api/health HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n");
-      await until(answered);
+      await answered();
       expect(received).toMatch(/^HTTP\/1\.1 200 /);
       socket.destroy();
     },
   );
 });
-
-/** Waits for `done`, failing after a bound (the connection may have been dropped instead). */
-async function until(done: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`no answer within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
