@@ -190,7 +190,7 @@ async function timeDelivery(call: Call, receiver: WebhookReceiver, samples: numb
       application_revision_commit: { application_variant_id: variantId, data: { parameters: { n: i } } },
     });
     const answered = performance.now();
-    await receiver.waitFor(() => arrivals.length > before, 30_000);
+    await receiver.when(() => arrivals.length > before, 30_000);
     if (i >= WARMUP) times.push(arrivals[before] - answered);
   }
   return times;

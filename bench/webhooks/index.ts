@@ -110,7 +110,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       const before = receiver.requests.length;
       await call("/api/applications/revisions/commit", body(i));
       const committedAt = performance.now();
-      await receiver.waitFor(() => receiver.requests.length > before, 10_000);
+      await receiver.when(() => receiver.requests.length > before, 10_000);
       const arrived = [...arrivals.values()].at(-1)!;
       // The first commits warm up connections and statement caches.
       if (i >= 10) latencies.push(arrived - committedAt);
@@ -135,7 +135,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     const target = receiver.requests.length + eventCount;
     const started = performance.now();
     worker = startWebhookWorker(app, { concurrency });
-    await receiver.waitFor(
+    await receiver.when(
       () => receiver.succeeded.length >= target - samples - 10 + 0 && receiver.requests.length >= target,
       300_000,
     );

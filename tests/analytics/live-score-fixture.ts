@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { drainIngestQueue } from "@/server/tracing";
-import { createEntity, startWorker, waitFor } from "../evaluations/eval-fixtures";
+import { createEntity, settled, startWorker } from "../evaluations/eval-fixtures";
 import type { TestApp } from "../helpers/test-app";
 import { runSpans, type RunSpec } from "./helpers";
 
@@ -73,7 +73,7 @@ export async function liveScores(t: TestApp, key: string, cronSecret: string): P
         expect(ticked.status, JSON.stringify(ticked.body)).toBe(200);
         expect(ticked.body.status).toBe("success");
       }
-      await waitFor(t, key, runId, (e) => e.progress.cells_done === e.progress.cells_total);
+      await settled(t, key, runId, (e) => e.progress.cells_done === e.progress.cells_total);
     },
     stop: () => worker.stop(),
   };

@@ -176,27 +176,6 @@ export async function createEntity(
 }
 
 /**
- * Polls the evaluation until `done` holds (or fails the test after `ms`). A run of twenty cells
- * takes a few seconds; the default deadline leaves room for a loaded CI host and costs nothing
- * when the run is on time, since polling stops as soon as `done` holds.
- */
-export async function waitFor(
-  t: TestApp,
-  key: string,
-  id: string,
-  done: (evaluation: any) => boolean,
-  ms = 60_000,
-): Promise<any> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const res = await t.call("GET", `/api/simple/evaluations/${id}`, { key });
-    if (done(res.body.evaluation)) return res.body.evaluation;
-    if (Date.now() > until) throw new Error(`evaluation never reached the expected state: ${JSON.stringify(res.body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 40));
-  }
-}
-
-/**
  * The evaluation once it has ended (`finished`), for a worker that is never idle meanwhile (another
  * run keeps it busy): a run's end writes its event (evaluations.runs.finished or .failed) with a
  * NOTIFY on the events channel in the same transaction, so the run is read again after each

@@ -36,8 +36,6 @@ export interface WebhookReceiver {
    * answer sent (never on a timer); past `timeoutMs` it fails with the count of requests.
    */
   when(predicate: () => boolean, timeoutMs?: number): Promise<void>;
-  /** `when`, under the name the benchmarks (bench/webhooks, bench/serverless) call it by. */
-  waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,7 +62,6 @@ export async function startWebhookReceiver(certificate = makeTestCertificate()):
         watchers.delete(check),
       );
     },
-    waitFor: (predicate: () => boolean, timeoutMs?: number) => receiver.when(predicate, timeoutMs),
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
