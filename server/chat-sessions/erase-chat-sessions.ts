@@ -1,4 +1,4 @@
-import { rawQuery, type Database, type Executor } from "@/server/db";
+import { countDeleted, rawQuery, type Database, type Executor } from "@/server/db";
 
 /**
  * Erasing chat sessions, for a deletion request and for retention by age (server/retention calls
@@ -37,13 +37,11 @@ export async function deleteChatSessionsBefore(
   before: Date,
   limit: number,
 ): Promise<number> {
-  const [{ n }] = await rawQuery<{ n: number }>(
+  return countDeleted(
     db,
-    `with deleted as (delete from chat_sessions where (project_id, id) in (
+    `delete from chat_sessions where (project_id, id) in (
         select project_id, id from chat_sessions where project_id = $1 and updated_at < $2
-        limit $3 for update skip locked) returning 1)
-     select count(*)::int as n from deleted`,
+        limit $3 for update skip locked)`,
     [projectId, before.toISOString(), limit],
   );
-  return n;
 }

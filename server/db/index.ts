@@ -15,4 +15,5 @@ export { resolveDatabaseUrls, withDatabaseName, type DatabaseUrls, type PoolerMo
 export * as tables from "./schema";
 export { rowsOf } from "./rows";
 export { jsonPlaceholder, preparedQuery, rawQuery, timestampPlaceholder } from "./prepared";
+export { countDeleted } from "./count-deleted";
 export { isUniqueViolation } from "./unique-violation";

@@ -1,5 +1,5 @@
 import { idFloorSql } from "@/server/core/ids";
-import { rawQuery, type Database, type Executor } from "@/server/db";
+import { countDeleted, rawQuery, type Database, type Executor } from "@/server/db";
 
 /**
  * Erasing events, for a deletion request and for retention by age (server/retention calls these
@@ -45,13 +45,11 @@ export async function deleteFannedOutEventsBefore(
   before: Date,
   limit: number,
 ): Promise<number> {
-  const [{ n }] = await rawQuery<{ n: number }>(
+  return countDeleted(
     db,
-    `with deleted as (delete from events where id in (
+    `delete from events where id in (
         select id from events where project_id = $1 and id < ${ID_FLOOR} and fanned_out_at is not null
-        order by id limit $3 for update skip locked) returning 1)
-     select count(*)::int as n from deleted`,
+        order by id limit $3 for update skip locked)`,
     [projectId, before.toISOString(), limit],
   );
-  return n;
 }

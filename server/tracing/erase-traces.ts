@@ -1,4 +1,4 @@
-import { rawQuery, type Database, type Executor } from "@/server/db";
+import { countDeleted, rawQuery, type Database, type Executor } from "@/server/db";
 
 /**
  * Erasing traces, for a deletion request and for retention by age (server/retention calls these
@@ -65,13 +65,11 @@ export async function eraseTraces(
  * skipping rows a writer holds (FOR UPDATE SKIP LOCKED), as one short statement. Returns the count.
  */
 export async function deleteSpansBefore(db: Database, projectId: string, before: Date, limit: number): Promise<number> {
-  const [{ n }] = await rawQuery<{ n: number }>(
+  return countDeleted(
     db,
-    `with deleted as (delete from spans where (project_id, trace_id, span_id, start_time) in (
+    `delete from spans where (project_id, trace_id, span_id, start_time) in (
         select project_id, trace_id, span_id, start_time from spans
-        where project_id = $1 and start_time < $2 limit $3 for update skip locked) returning 1)
-     select count(*)::int as n from deleted`,
+        where project_id = $1 and start_time < $2 limit $3 for update skip locked)`,
     [projectId, before.toISOString(), limit],
   );
-  return n;
 }

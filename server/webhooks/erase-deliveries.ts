@@ -1,5 +1,5 @@
 import { idFloorSql } from "@/server/core/ids";
-import { rawQuery, type Database, type Executor } from "@/server/db";
+import { countDeleted, rawQuery, type Database, type Executor } from "@/server/db";
 
 /**
  * Erasing webhook deliveries (they carry their event's payload), for a deletion request and for
@@ -31,13 +31,11 @@ export async function deleteSettledWebhookDeliveriesBefore(
   before: Date,
   limit: number,
 ): Promise<number> {
-  const [{ n }] = await rawQuery<{ n: number }>(
+  return countDeleted(
     db,
-    `with deleted as (delete from webhook_deliveries where id in (
+    `delete from webhook_deliveries where id in (
         select id from webhook_deliveries where project_id = $1 and id < ${ID_FLOOR} and status <> 'pending'
-        order by id limit $3 for update skip locked) returning 1)
-     select count(*)::int as n from deleted`,
+        order by id limit $3 for update skip locked)`,
     [projectId, before.toISOString(), limit],
   );
-  return n;
 }

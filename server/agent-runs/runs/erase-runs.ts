@@ -1,4 +1,4 @@
-import { rawQuery, type Database, type Executor } from "@/server/db";
+import { countDeleted, rawQuery, type Database, type Executor } from "@/server/db";
 
 /**
  * Erasing runs, for a deletion request and for retention by age (server/retention calls these
@@ -94,16 +94,14 @@ export async function deleteRunLogsBefore(
   before: Date,
   limit: number,
 ): Promise<number> {
-  const [{ n }] = await rawQuery<{ n: number }>(
+  return countDeleted(
     db,
-    `with deleted as (delete from agent_run_events where (run_id, seq) in (
+    `delete from agent_run_events where (run_id, seq) in (
         select e.run_id, e.seq from agent_runs r join agent_run_events e on e.run_id = r.id
         where r.project_id = $1 and r.created_at < $2 and r.status <> 'running'
-        limit $3 for update of e skip locked) returning 1)
-     select count(*)::int as n from deleted`,
+        limit $3 for update of e skip locked)`,
     [projectId, before.toISOString(), limit],
   );
-  return n;
 }
 
 /**
@@ -111,15 +109,13 @@ export async function deleteRunLogsBefore(
  * log is already gone (deleteRunLogsBefore), so no cascade deletes an unbounded log. Returns the count.
  */
 export async function deleteRunsBefore(db: Database, projectId: string, before: Date, limit: number): Promise<number> {
-  const [{ n }] = await rawQuery<{ n: number }>(
+  return countDeleted(
     db,
-    `with deleted as (delete from agent_runs where id in (
+    `delete from agent_runs where id in (
         select r.id from agent_runs r
         where r.project_id = $1 and r.created_at < $2 and r.status <> 'running'
           and not exists (select 1 from agent_run_events e where e.run_id = r.id)
-        limit $3 for update skip locked) returning 1)
-     select count(*)::int as n from deleted`,
+        limit $3 for update skip locked)`,
     [projectId, before.toISOString(), limit],
   );
-  return n;
 }

@@ -1,4 +1,4 @@
-import { rawQuery, type Database } from "@/server/db";
+import { countDeleted, type Database } from "@/server/db";
 
 /**
  * Retention by age of evaluation contents (server/retention calls these through this area's
@@ -16,16 +16,14 @@ export async function deleteFinishedResultsBefore(
   before: Date,
   limit: number,
 ): Promise<number> {
-  const [{ n }] = await rawQuery<{ n: number }>(
+  return countDeleted(
     db,
-    `with deleted as (delete from evaluation_results where id in (
+    `delete from evaluation_results where id in (
         select res.id from evaluation_runs r join evaluation_results res on res.run_id = r.id
         where r.project_id = $1 and r.created_at < $2 and r.status not in ${UNFINISHED}
-        limit $3 for update of res skip locked) returning 1)
-     select count(*)::int as n from deleted`,
+        limit $3 for update of res skip locked)`,
     [projectId, before.toISOString(), limit],
   );
-  return n;
 }
 
 /** The scenarios left without results (deleteFinishedResultsBefore goes first). */
@@ -35,15 +33,13 @@ export async function deleteFinishedScenariosBefore(
   before: Date,
   limit: number,
 ): Promise<number> {
-  const [{ n }] = await rawQuery<{ n: number }>(
+  return countDeleted(
     db,
-    `with deleted as (delete from evaluation_scenarios where id in (
+    `delete from evaluation_scenarios where id in (
         select s.id from evaluation_runs r join evaluation_scenarios s on s.run_id = r.id
         where r.project_id = $1 and r.created_at < $2 and r.status not in ${UNFINISHED}
           and not exists (select 1 from evaluation_results res where res.scenario_id = s.id)
-        limit $3 for update of s skip locked) returning 1)
-     select count(*)::int as n from deleted`,
+        limit $3 for update of s skip locked)`,
     [projectId, before.toISOString(), limit],
   );
-  return n;
 }
