@@ -1,4 +1,4 @@
-import { countDeleted, rawQuery, type Database, type Executor } from "@/server/db";
+import { ageBatch, rawQuery, type Executor } from "@/server/db";
 
 /**
  * Erasing chat sessions, for a deletion request and for retention by age (server/retention calls
@@ -31,17 +31,8 @@ export async function eraseChatSessions(tx: Executor, projectId: string, session
  * before `before` (a conversation someone continues is kept), skipping rows a writer holds
  * (FOR UPDATE SKIP LOCKED). Returns the count.
  */
-export async function deleteChatSessionsBefore(
-  db: Database,
-  projectId: string,
-  before: Date,
-  limit: number,
-): Promise<number> {
-  return countDeleted(
-    db,
-    `delete from chat_sessions where (project_id, id) in (
+export const deleteChatSessionsBefore = ageBatch(
+  `delete from chat_sessions where (project_id, id) in (
         select project_id, id from chat_sessions where project_id = $1 and updated_at < $2
         limit $3 for update skip locked)`,
-    [projectId, before.toISOString(), limit],
-  );
-}
+);

@@ -13,3 +13,14 @@ export async function countDeleted(db: Executor, deleteStatement: string, params
   );
   return n;
 }
+
+/** A retention batch: deletes at most `limit` of a project's rows older than `before`. */
+export type AgeBatch = (db: Executor, projectId: string, before: Date, limit: number) => Promise<number>;
+
+/**
+ * The retention batch of one `delete` statement, whose parameters are the project ($1), the age
+ * limit ($2, a timestamptz) and the batch size ($3).
+ */
+export function ageBatch(deleteStatement: string): AgeBatch {
+  return (db, projectId, before, limit) => countDeleted(db, deleteStatement, [projectId, before.toISOString(), limit]);
+}

@@ -15,5 +15,5 @@ export { resolveDatabaseUrls, withDatabaseName, type DatabaseUrls, type PoolerMo
 export * as tables from "./schema";
 export { rowsOf } from "./rows";
 export { jsonPlaceholder, preparedQuery, rawQuery, timestampPlaceholder } from "./prepared";
-export { countDeleted } from "./count-deleted";
+export { ageBatch, countDeleted, type AgeBatch } from "./count-deleted";
 export { isUniqueViolation } from "./unique-violation";

@@ -1,5 +1,5 @@
 import { idFloorSql } from "@/server/core/ids";
-import { countDeleted, rawQuery, type Database, type Executor } from "@/server/db";
+import { ageBatch, rawQuery, type Executor } from "@/server/db";
 
 /**
  * Erasing events, for a deletion request and for retention by age (server/retention calls these
@@ -39,17 +39,8 @@ const ID_FLOOR = idFloorSql("$2");
  * out is kept (its webhooks are still owed). Skips rows a writer holds (FOR UPDATE SKIP LOCKED).
  * Returns the count.
  */
-export async function deleteFannedOutEventsBefore(
-  db: Database,
-  projectId: string,
-  before: Date,
-  limit: number,
-): Promise<number> {
-  return countDeleted(
-    db,
-    `delete from events where id in (
+export const deleteFannedOutEventsBefore = ageBatch(
+  `delete from events where id in (
         select id from events where project_id = $1 and id < ${ID_FLOOR} and fanned_out_at is not null
         order by id limit $3 for update skip locked)`,
-    [projectId, before.toISOString(), limit],
-  );
-}
+);

@@ -1,6 +1,6 @@
 import { deleteRunLogsBefore, deleteRunsBefore } from "@/server/agent-runs";
 import { deleteChatSessionsBefore } from "@/server/chat-sessions";
-import type { Database } from "@/server/db";
+import type { AgeBatch } from "@/server/db";
 import { deleteFinishedResultsBefore, deleteFinishedScenariosBefore } from "@/server/evaluations";
 import { deleteFannedOutEventsBefore } from "@/server/events";
 import { deleteSpansBefore } from "@/server/tracing";
@@ -13,7 +13,7 @@ import type { RetentionSettings } from "./retention-settings";
  * rows it deletes and skipping rows a writer holds (FOR UPDATE SKIP LOCKED): a writer never waits
  * on retention, and two processes never delete the same rows. Returns the rows deleted.
  */
-export type RetentionStep = (db: Database, projectId: string, before: Date, limit: number) => Promise<number>;
+export type RetentionStep = AgeBatch;
 
 /**
  * One stored kind under retention: its settings field and its steps. Steps run in order; a later

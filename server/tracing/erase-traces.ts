@@ -1,4 +1,4 @@
-import { countDeleted, rawQuery, type Database, type Executor } from "@/server/db";
+import { ageBatch, rawQuery, type Executor } from "@/server/db";
 
 /**
  * Erasing traces, for a deletion request and for retention by age (server/retention calls these
@@ -64,12 +64,8 @@ export async function eraseTraces(
  * Retention by age: deletes at most `limit` spans of the project that started before `before`,
  * skipping rows a writer holds (FOR UPDATE SKIP LOCKED), as one short statement. Returns the count.
  */
-export async function deleteSpansBefore(db: Database, projectId: string, before: Date, limit: number): Promise<number> {
-  return countDeleted(
-    db,
-    `delete from spans where (project_id, trace_id, span_id, start_time) in (
+export const deleteSpansBefore = ageBatch(
+  `delete from spans where (project_id, trace_id, span_id, start_time) in (
         select project_id, trace_id, span_id, start_time from spans
         where project_id = $1 and start_time < $2 limit $3 for update skip locked)`,
-    [projectId, before.toISOString(), limit],
-  );
-}
+);

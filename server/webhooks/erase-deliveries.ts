@@ -1,5 +1,5 @@
 import { idFloorSql } from "@/server/core/ids";
-import { countDeleted, rawQuery, type Database, type Executor } from "@/server/db";
+import { ageBatch, rawQuery, type Executor } from "@/server/db";
 
 /**
  * Erasing webhook deliveries (they carry their event's payload), for a deletion request and for
@@ -25,17 +25,8 @@ const ID_FLOOR = idFloorSql("$2");
  * made before `before` (their UUIDv7 id), oldest first, skipping rows a writer holds (FOR UPDATE
  * SKIP LOCKED). Returns the count.
  */
-export async function deleteSettledWebhookDeliveriesBefore(
-  db: Database,
-  projectId: string,
-  before: Date,
-  limit: number,
-): Promise<number> {
-  return countDeleted(
-    db,
-    `delete from webhook_deliveries where id in (
+export const deleteSettledWebhookDeliveriesBefore = ageBatch(
+  `delete from webhook_deliveries where id in (
         select id from webhook_deliveries where project_id = $1 and id < ${ID_FLOOR} and status <> 'pending'
         order by id limit $3 for update skip locked)`,
-    [projectId, before.toISOString(), limit],
-  );
-}
+);

@@ -1,4 +1,4 @@
-import { countDeleted, rawQuery, type Database, type Executor } from "@/server/db";
+import { ageBatch, rawQuery, type Executor } from "@/server/db";
 
 /**
  * Erasing runs, for a deletion request and for retention by age (server/retention calls these
@@ -88,34 +88,21 @@ export async function eraseRuns(
  * created before `before` that are not running (its driver still appends), skipping rows a
  * writer holds (FOR UPDATE SKIP LOCKED). Returns the count.
  */
-export async function deleteRunLogsBefore(
-  db: Database,
-  projectId: string,
-  before: Date,
-  limit: number,
-): Promise<number> {
-  return countDeleted(
-    db,
-    `delete from agent_run_events where (run_id, seq) in (
+export const deleteRunLogsBefore = ageBatch(
+  `delete from agent_run_events where (run_id, seq) in (
         select e.run_id, e.seq from agent_runs r join agent_run_events e on e.run_id = r.id
         where r.project_id = $1 and r.created_at < $2 and r.status <> 'running'
         limit $3 for update of e skip locked)`,
-    [projectId, before.toISOString(), limit],
-  );
-}
+);
 
 /**
  * Retention by age: at most `limit` runs created before `before` that are not running and whose
  * log is already gone (deleteRunLogsBefore), so no cascade deletes an unbounded log. Returns the count.
  */
-export async function deleteRunsBefore(db: Database, projectId: string, before: Date, limit: number): Promise<number> {
-  return countDeleted(
-    db,
-    `delete from agent_runs where id in (
+export const deleteRunsBefore = ageBatch(
+  `delete from agent_runs where id in (
         select r.id from agent_runs r
         where r.project_id = $1 and r.created_at < $2 and r.status <> 'running'
           and not exists (select 1 from agent_run_events e where e.run_id = r.id)
         limit $3 for update skip locked)`,
-    [projectId, before.toISOString(), limit],
-  );
-}
+);

@@ -1,4 +1,4 @@
-import { countDeleted, type Database } from "@/server/db";
+import { ageBatch } from "@/server/db";
 
 /**
  * Retention by age of evaluation contents (server/retention calls these through this area's
@@ -10,36 +10,18 @@ import { countDeleted, type Database } from "@/server/db";
  */
 const UNFINISHED = `('pending', 'queued', 'running')`;
 
-export async function deleteFinishedResultsBefore(
-  db: Database,
-  projectId: string,
-  before: Date,
-  limit: number,
-): Promise<number> {
-  return countDeleted(
-    db,
-    `delete from evaluation_results where id in (
+export const deleteFinishedResultsBefore = ageBatch(
+  `delete from evaluation_results where id in (
         select res.id from evaluation_runs r join evaluation_results res on res.run_id = r.id
         where r.project_id = $1 and r.created_at < $2 and r.status not in ${UNFINISHED}
         limit $3 for update of res skip locked)`,
-    [projectId, before.toISOString(), limit],
-  );
-}
+);
 
 /** The scenarios left without results (deleteFinishedResultsBefore goes first). */
-export async function deleteFinishedScenariosBefore(
-  db: Database,
-  projectId: string,
-  before: Date,
-  limit: number,
-): Promise<number> {
-  return countDeleted(
-    db,
-    `delete from evaluation_scenarios where id in (
+export const deleteFinishedScenariosBefore = ageBatch(
+  `delete from evaluation_scenarios where id in (
         select s.id from evaluation_runs r join evaluation_scenarios s on s.run_id = r.id
         where r.project_id = $1 and r.created_at < $2 and r.status not in ${UNFINISHED}
           and not exists (select 1 from evaluation_results res where res.scenario_id = s.id)
         limit $3 for update of s skip locked)`,
-    [projectId, before.toISOString(), limit],
-  );
-}
+);
