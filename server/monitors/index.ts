@@ -13,4 +13,4 @@ export {
   replaceMonitor,
 } from "./monitor-store";
 export { alertToWire, monitorToWire, type AlertWire, type MonitorWire } from "./wire";
-export { firingSince, monitorStates, type MonitorFiring, type MonitorState } from "./firing";
+export { firingSince, monitorStates, type MonitorFiring, type MonitorState } from "./monitor-states";
