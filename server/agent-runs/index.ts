@@ -39,7 +39,7 @@ export { type RunAgent } from "./run-types";
 export { nodeRuntime, pythonProgram, pythonRuntime, PYTHON_HEAP_MB, RESULT_MARKER, type CodeLimits } from "./tools";
 export { recordRunTrace } from "./record-run-trace";
 export { runSweepWorker } from "./runs/run-sweep";
-export { drivenRunsEnded } from "./runs/live-runs";
+export { drivenRunsEnded, liveRunRowsWritten } from "./runs/live-runs";
 export { RUN_ORIGINS, RUN_STATUSES, type RunOrigin, type RunStatus } from "./runs/run-store";
 export { listRuns } from "./runs/run-queries";
 export { driveRun } from "./runs/drive-run";

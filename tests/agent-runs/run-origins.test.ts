@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { liveRunRowsWritten } from "@/server/agent-runs";
 import { loadConfig } from "@/server/core/config";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { runsRecorded } from "../helpers/after-runs";
@@ -28,7 +29,6 @@ const caller = {
     },
   ],
 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let sessions = 0;
 
 beforeAll(async () => {
@@ -124,16 +124,12 @@ describe("nested runs are child runs of the run that called them", () => {
     const answer = invokeCaller("ask slowly");
     // The caller's model call, then the nested run's, which hangs.
     await within(10_000, "the caller's and the nested run's model calls", model.requestsReceived(before + 2));
-    // A run's row is written with its first batch of events, a moment after it starts (later on a busy machine).
-    const firstRun = async (query: string) => {
-      for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(25)) {
-        const [run] = await runs(query);
-        if (run) return run;
-      }
-      throw new Error(`no run matched ${query}`);
-    };
-    const parent = await firstRun("origin=invoke&status=running");
-    const child = await firstRun(`parent_run_id=${parent.id}&status=running`);
+    // A run's row is written with its first batch of events, a moment after it starts: written now.
+    await within(10_000, "the running runs' rows", liveRunRowsWritten(app.context.db));
+    const [parent] = await runs("origin=invoke&status=running");
+    expect(parent, "the running caller").toBeDefined();
+    const [child] = await runs(`parent_run_id=${parent.id}&status=running`);
+    expect(child, "the running nested run").toBeDefined();
     const cancelled = await app.call("POST", `/services/agent/v0/runs/${parent.id}/cancel`, { key });
     expect(cancelled.body).toMatchObject({ status: "cancelled" });
     await closed;

@@ -1,10 +1,12 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { liveRunRowsWritten } from "@/server/agent-runs";
 import { tables } from "@/server/db";
 import { serveOverHttp, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 import { HttpClient } from "../helpers/http-client";
+import { within } from "../helpers/within";
 
 let t: TestApp;
 let server: RunningServer;
@@ -125,18 +127,13 @@ describe("POST /api/playground/invoke", () => {
       headers: uiHeaders,
     });
     await model.nextRequest();
-    // The run's row is written with its first event batch, a few milliseconds after the start.
-    const run = await vi.waitFor(
-      async () => {
-        const [row] = await t.context.db
-          .select({ id: tables.agentRuns.id })
-          .from(tables.agentRuns)
-          .where(eq(tables.agentRuns.sessionId, "chat-stop"));
-        if (!row) throw new Error("the run is not recorded yet");
-        return row;
-      },
-      { timeout: 5_000, interval: 20 },
-    );
+    // The run's row is written with its first event batch, a few milliseconds after the start: written now.
+    await within(5_000, "the running run's row", liveRunRowsWritten(t.context.db));
+    const [run] = await t.context.db
+      .select({ id: tables.agentRuns.id })
+      .from(tables.agentRuns)
+      .where(eq(tables.agentRuns.sessionId, "chat-stop"));
+    expect(run, "the run of chat-stop").toBeDefined();
     const stopped = await owner.send("POST", `/api/playground/runs/${run.id}/cancel`);
     expect(stopped.status).toBe(200);
     expect(stopped.body).toMatchObject({ id: run.id, status: "cancelled" });

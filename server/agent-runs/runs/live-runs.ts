@@ -24,6 +24,16 @@ export const liveSessionsOf = processWide<Database, Map<string, () => Promise<vo
 export const liveSessionKey = (projectId: string, sessionId: string) => `${projectId}/${sessionId}`;
 
 /**
+ * Writes now the row of every run this process drives (a session runs one turn at a time, so
+ * `liveSessionsOf` holds each): once it resolves, those runs are listed and can be read or
+ * cancelled by id. For a caller that looks a running run up in the table (the tests) instead of
+ * waiting out the first event batch.
+ */
+export async function liveRunRowsWritten(db: Database): Promise<void> {
+  await Promise.all([...liveSessionsOf(db).values()].map((write) => write()));
+}
+
+/**
  * Each run this process drives until its end is recorded. On a serverless host nothing may be
  * left running once an answer's after-work settles (the platform freezes the function), so that
  * work waits for these (`drivenRunsEnded`).
