@@ -16,6 +16,8 @@ export interface SessionSandboxContext {
   settings: Config["sandbox"];
   egress: { allowlist: AllowlistEntry[]; ca?: string[] };
   seed?: WorkspaceSeed;
+  /** The app's clock (`context.now`): the local workspace's idle expiry is read by it. */
+  now?: () => Date;
 }
 
 /**
@@ -27,7 +29,7 @@ export function sandboxForSession(
   spec: AgentTemplate["sandbox"],
   context: SessionSandboxContext,
 ): { sandbox: Sandbox; notApplied: string[] } {
-  const { db, projectId, sessionId, settings, seed } = context;
+  const { db, projectId, sessionId, settings, seed, now } = context;
   if (spec.kind === "daytona_sandbox") {
     if (!settings.daytona)
       throw new ForbiddenError(
@@ -55,7 +57,7 @@ export function sandboxForSession(
     commandTimeoutMs: settings.commandTimeoutMs,
   };
   return {
-    sandbox: new SessionSandbox({ db, projectId, sessionId, limits, fetch: boundary.fetch, seed }),
+    sandbox: new SessionSandbox({ db, projectId, sessionId, limits, fetch: boundary.fetch, seed, now }),
     notApplied: boundary.notApplied,
   };
 }

@@ -14,6 +14,8 @@ export interface SandboxOptions {
   fetch?: SecureFetch;
   /** Files the template puts in the workspace (skills), laid on every open. */
   seed?: WorkspaceSeed;
+  /** The clock the workspace's idle expiry is read and stamped by: the app's (`context.now`); the system clock if absent. */
+  now?: () => Date;
 }
 
 /**
@@ -41,7 +43,7 @@ export class SessionSandbox implements Sandbox {
   open(): Promise<void> {
     this.opened ??= (async () => {
       const { db, projectId, sessionId, limits } = this.options;
-      this.saved = await loadWorkspace(db, projectId, sessionId, limits);
+      this.saved = await loadWorkspace(db, projectId, sessionId, limits, this.options.now?.());
       await restoreWorkspace(this.fs, this.saved);
       if (this.options.seed) await laySeed(inMemoryFiles(this.fs), this.options.seed);
     })();
@@ -95,7 +97,7 @@ export class SessionSandbox implements Sandbox {
         `the workspace would hold ${sizeBytes} bytes, over its cap of ${limits.maxBytes} (SANDBOX_WORKSPACE_MAX_BYTES); the change was undone`,
       );
     }
-    await saveWorkspace(db, projectId, sessionId, entries, sizeBytes);
+    await saveWorkspace(db, projectId, sessionId, entries, sizeBytes, this.options.now?.());
     this.saved = entries;
   }
 

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
 import type { Database } from "@/server/db";
 import { sandboxWorkspaces } from "@/server/db/schema";
 import type { SnapshotEntry } from "./workspace-snapshot";
@@ -10,14 +10,18 @@ export interface WorkspaceLimits {
   idleMs: number;
 }
 
-/** The stored snapshot of a session's workspace, or [] when there is none or it expired. */
+/**
+ * The stored snapshot of a session's workspace, or [] when there is none or it expired: untouched
+ * for `limits.idleMs` by `now` (the app's clock, `context.now()`, as `saveWorkspace` stamps it).
+ */
 export async function loadWorkspace(
   db: Database,
   projectId: string,
   sessionId: string,
   limits: WorkspaceLimits,
+  now: Date = new Date(),
 ): Promise<SnapshotEntry[]> {
-  const expiredBefore = new Date(Date.now() - limits.idleMs);
+  const expiredBefore = new Date(now.getTime() - limits.idleMs);
   await db
     .delete(sandboxWorkspaces)
     .where(
@@ -34,19 +38,23 @@ export async function loadWorkspace(
   return (row?.entries as SnapshotEntry[] | undefined) ?? [];
 }
 
-/** Upserts the snapshot; the caller has checked the size cap. Last writer wins for concurrent turns. */
+/**
+ * Upserts the snapshot, touched at `now` (the clock `loadWorkspace` expires it by); the caller has
+ * checked the size cap. Last writer wins for concurrent turns.
+ */
 export async function saveWorkspace(
   db: Database,
   projectId: string,
   sessionId: string,
   entries: SnapshotEntry[],
   sizeBytes: number,
+  now: Date = new Date(),
 ): Promise<void> {
   await db
     .insert(sandboxWorkspaces)
-    .values({ projectId, sessionId, entries, sizeBytes })
+    .values({ projectId, sessionId, entries, sizeBytes, updatedAt: now })
     .onConflictDoUpdate({
       target: [sandboxWorkspaces.projectId, sandboxWorkspaces.sessionId],
-      set: { entries, sizeBytes, updatedAt: sql`now()` },
+      set: { entries, sizeBytes, updatedAt: now },
     });
 }

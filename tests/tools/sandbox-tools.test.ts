@@ -17,7 +17,13 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const sandboxFor = (sessionId: string, overrides: Partial<typeof limits> = {}) =>
-  new SessionSandbox({ db: app.context.db, projectId, sessionId, limits: { ...limits, ...overrides } });
+  new SessionSandbox({
+    db: app.context.db,
+    projectId,
+    sessionId,
+    limits: { ...limits, ...overrides },
+    now: () => app.context.now(),
+  });
 
 /** Runs a built-in the way the registry does: the body, then a save when it may have written. */
 async function call(sandbox: SessionSandbox, name: BuiltinToolName, input: Record<string, unknown>): Promise<string> {
@@ -72,11 +78,10 @@ describe("built-in tools in the session workspace", () => {
 
   it("a workspace idle past its expiry starts empty", async () => {
     await call(sandboxFor("tools-idle"), "write", { path: "old.txt", content: "x" });
-    // Kept: the idle expiry is read against the wall clock (workspace-store), past 10 ms after 30.
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    await expect(call(sandboxFor("tools-idle", { idleMs: 10 }), "read", { path: "old.txt" })).rejects.toThrow(
-      "no such file",
-    );
+    expect(await call(sandboxFor("tools-idle"), "read", { path: "old.txt" })).toBe("     1\tx");
+    // The expiry is read by the app's clock: moved past it, not waited out.
+    app.advanceClock(limits.idleMs + 1);
+    await expect(call(sandboxFor("tools-idle"), "read", { path: "old.txt" })).rejects.toThrow("no such file");
   });
 
   it("a call that grows the workspace past its cap fails and is undone", async () => {

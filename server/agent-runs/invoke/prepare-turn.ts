@@ -158,6 +158,7 @@ export async function prepareTurn(
     settings: app.config.sandbox,
     egress: { allowlist: app.config.egressAllowlist, ca: app.config.egressCa },
     seed: skillsSeed(template),
+    now: () => app.now(),
   });
   const activity = new EventTarget();
   const { tools, mcp } = await buildTurnTools({
