@@ -21,6 +21,8 @@ export interface McpTestServer {
   calls: string[];
   /** Stateful servers: the sessions started and not yet ended by the client. */
   openSessions: Set<string>;
+  /** Stateful servers: resolves once no session is open (at once if none is), told by the session's end. */
+  sessionsEnded(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,6 +33,8 @@ export async function startMcpTestServer(
   const calls: string[] = [];
   const openSessions = new Set<string>();
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  let noneOpen: Array<() => void> = [];
+  const sessionsEnded = () => new Promise<void>((resolve) => (openSessions.size ? noneOpen.push(resolve) : resolve()));
 
   const build = (headers: http.IncomingHttpHeaders): McpServer => {
     const server = new McpServer({ name: "test-tools", version: "1.0.0" });
@@ -95,6 +99,9 @@ export async function startMcpTestServer(
       onsessionclosed: (sessionId) => {
         sessions.delete(sessionId);
         openSessions.delete(sessionId);
+        if (openSessions.size) return;
+        for (const resolve of noneOpen) resolve();
+        noneOpen = [];
       },
     });
     await build(req.headers).connect(transport);
@@ -128,6 +135,7 @@ export async function startMcpTestServer(
     requests,
     calls,
     openSessions,
+    sessionsEnded,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

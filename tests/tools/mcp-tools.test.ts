@@ -10,6 +10,7 @@ import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { startMcpTestServer, startSilentServer, type McpTestServer } from "../helpers/mcp-test-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { within } from "../helpers/within";
 
 const SECRET = "mcp-key-PLANTED-4f2a9c";
 const CALL_TIMEOUT_MS = 400;
@@ -319,7 +320,8 @@ describe("MCP servers (mcps[]) through the invoke route", () => {
       const o = await invoke(body("mcp-stateful", agent([{ name: "state", connection: { url: stateful.url } }])));
       expect(results(o.events!).s_echo).toEqual({ output: "echo: kept", isError: false });
       expect(stateful.requests.some((h) => typeof h["mcp-session-id"] === "string")).toBe(true);
-      for (let i = 0; i < 40 && stateful.openSessions.size; i++) await new Promise((r) => setTimeout(r, 50));
+      // The session's DELETE follows the turn's end: awaited (the server tells its sessions' ends).
+      await within(5_000, "the run's MCP session to be ended", stateful.sessionsEnded());
       expect(stateful.openSessions.size).toBe(0);
 
       // A run refused after connecting (an include name the server lacks) ends its session too.
