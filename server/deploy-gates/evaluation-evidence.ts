@@ -1,3 +1,4 @@
+import { processWide } from "@/server/core/process-wide";
 import type { Executor } from "@/server/db";
 
 /** One evaluator's mean score in a run. */
@@ -37,7 +38,10 @@ export type EvidenceReader = (
   query: EvidenceQuery,
 ) => Promise<EvaluationSummary | undefined>;
 
-let reader: EvidenceReader | undefined;
+/** On globalThis (processWide): Next.js loads this module once per route bundle, the reader is passed once. */
+const passed = processWide("deploy-gates.evidence-reader", (_: typeof globalThis) => ({
+  reader: undefined as EvidenceReader | undefined,
+}));
 
 /**
  * The evaluations area answers the evidence question from its own tables, but it sits above this
@@ -46,7 +50,7 @@ let reader: EvidenceReader | undefined;
  * environments spec that calls the gate is; the reader holds no state of its own.
  */
 export function setEvidenceReader(read: EvidenceReader): void {
-  reader = read;
+  passed(globalThis).reader = read;
 }
 
 export function latestEvaluation(
@@ -54,6 +58,7 @@ export function latestEvaluation(
   projectId: string,
   query: EvidenceQuery,
 ): Promise<EvaluationSummary | undefined> {
+  const reader = passed(globalThis).reader;
   if (!reader)
     throw new Error("deploy-gates: no evidence reader was passed in (server/boot passes the evaluations' one)");
   return reader(db, projectId, query);

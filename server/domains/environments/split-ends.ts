@@ -1,3 +1,4 @@
+import { processWide } from "@/server/core/process-wide";
 import type { Transaction } from "@/server/db";
 
 /** A key's split that an environment commit ended. */
@@ -11,7 +12,10 @@ export interface EndedSplit {
 /** Runs in the commit's transaction for each split the commit ends. */
 export type SplitEndHandler = (tx: Transaction, ended: EndedSplit) => Promise<void>;
 
-let handlers: readonly SplitEndHandler[] = [];
+/** On globalThis (processWide): Next.js loads this module once per route bundle, the handlers are passed once. */
+const passed = processWide("environments.split-end-handlers", (_: typeof globalThis) => ({
+  handlers: [] as readonly SplitEndHandler[],
+}));
 
 /**
  * Who must hear, in the same transaction, that a commit ended a key's split: the composition root
@@ -21,9 +25,9 @@ let handlers: readonly SplitEndHandler[] = [];
  * tool), and none of them carries the app context down to it.
  */
 export function setSplitEndHandlers(list: readonly SplitEndHandler[]): void {
-  handlers = list;
+  passed(globalThis).handlers = list;
 }
 
 export async function splitEnded(tx: Transaction, ended: EndedSplit): Promise<void> {
-  for (const handler of handlers) await handler(tx, ended);
+  for (const handler of passed(globalThis).handlers) await handler(tx, ended);
 }
