@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
 import { webhookPayloadSchema } from "@/server/webhooks";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
@@ -6,6 +6,7 @@ import { attribute, traceSpans } from "../helpers/run-trace";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import type { TestApp } from "../helpers/test-app";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
+import { within } from "../helpers/within";
 import { appFor, drainUntil, subscribe } from "../webhooks/helpers";
 
 // A cancel is the service's own abort: whatever the provider's client makes of the cut-off
@@ -60,6 +61,25 @@ const body = (llm: object, flags?: object) => ({
   data: { inputs: { messages: [{ role: "user", content: "write slowly" }] }, parameters: { agent: { llm } } },
 });
 
+/** Follows the run's event log (SSE) until a delta is in it, then stops following. */
+async function deltaLogged(runId: string): Promise<void> {
+  const res = await fetch(`${live.origin}/services/agent/v0/runs/${runId}/events`, {
+    headers: { authorization: `ApiKey ${key}`, accept: "text/event-stream" },
+  });
+  expect(res.status).toBe(200);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  try {
+    while (!text.includes('"message_delta"')) {
+      const next = await reader.read();
+      if (next.done) throw new Error(`the run's log ended without a delta: ${text}`);
+      text += next.value;
+    }
+  } finally {
+    await reader.cancel();
+  }
+}
+
 const cancel = (runId: string) => t.call("POST", `/services/agent/v0/runs/${runId}/cancel`, { key });
 
 /** Every record of the run says it was cancelled, and none blames the provider. */
@@ -95,14 +115,9 @@ describe.each(LLMS)("cancelling a run on %s", (_name, llm) => {
     const res = await t.call("POST", "/services/agent/v0/invoke", { key, body: body(llm, { background: true }) });
     expect(res.status).toBe(202);
     const runId = res.body.run_id as string;
-    // Wait until the answer has begun: a delta is in the run's log.
-    await vi.waitFor(
-      async () => {
-        const run = await t.call("GET", `/services/agent/v0/runs/${runId}`, { key });
-        expect(run.body.events?.some((e: any) => e.type === "message_delta")).toBe(true);
-      },
-      { timeout: 10_000, interval: 20 },
-    );
+    // Wait until the answer has begun: a delta is in the run's log (its follower, which reads the
+    // log, has passed one on).
+    await within(10_000, "a delta in the run's log", deltaLogged(runId));
     const cancelled = await cancel(runId);
     await aborted;
     expect(cancelled.body).toMatchObject({ id: runId, status: "cancelled", stop_reason: "cancelled" });
