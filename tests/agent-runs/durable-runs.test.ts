@@ -1,6 +1,6 @@
 import { Chat } from "@ai-sdk/react";
 import { DefaultChatTransport, type UIMessage } from "ai";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { runSweepWorker } from "@/server/agent-runs";
 import { createApiDoors } from "@/server/boot";
@@ -10,6 +10,7 @@ import { anotherInstance } from "../helpers/app-instance";
 import { serveOnLoopback, type RunningServer } from "../helpers/http-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { within } from "../helpers/within";
 
 let app: TestApp;
 let live: RunningServer;
@@ -273,14 +274,24 @@ describe("resume", () => {
           body: { session_id: session, flags: { stream: true }, data: { inputs: { messages }, parameters: { agent } } },
         }),
       });
-    const settled = (chat: Chat<UIMessage>) =>
-      vi.waitFor(() => expect(["ready", "error"]).toContain(chat.status), { timeout: 20_000, interval: 20 });
+    // A Chat's sendMessage and resumeStream resolve once its request is over, its status set.
+    const expectSettled = (chat: Chat<UIMessage>) => expect(["ready", "error"]).toContain(chat.status);
+    /** Resolves once the chat's messages hold `holds`: the Chat tells each change (as it tells useChat). */
+    const messagesHold = (chat: Chat<UIMessage>, holds: (messages: UIMessage[]) => boolean) =>
+      new Promise<void>((resolve) => {
+        if (holds(chat.messages)) return resolve();
+        const stop = chat["~registerMessagesCallback"](() => {
+          if (!holds(chat.messages)) return;
+          stop();
+          resolve();
+        });
+      });
 
     // Uninterrupted.
     model.script(script);
     const whole = new Chat<UIMessage>({ id: newSession(), transport: transport("s") });
     await whole.sendMessage({ text: "tell me" });
-    await settled(whole);
+    expectSettled(whole);
     expect(whole.error).toBeUndefined();
 
     // Interrupted: the page goes away mid-turn; a new page (a new Chat holding only the user
@@ -289,12 +300,12 @@ describe("resume", () => {
     const session = newSession();
     const first = new Chat<UIMessage>({ id: session, transport: transport(session) });
     void first.sendMessage({ text: "tell me" });
-    await vi.waitFor(
-      () =>
-        expect(first.messages.some((m) => m.role === "assistant" && m.parts.some((p) => p.type === "reasoning"))).toBe(
-          true,
-        ),
-      { timeout: 20_000, interval: 10 },
+    await within(
+      20_000,
+      "the first page's reasoning",
+      messagesHold(first, (messages) =>
+        messages.some((m) => m.role === "assistant" && m.parts.some((p) => p.type === "reasoning")),
+      ),
     );
     await first.stop();
     const userMessage = first.messages[0];
@@ -308,7 +319,7 @@ describe("resume", () => {
         transport: transport(session, `${server2.origin}/services/agent/v0/invoke`),
       });
       await reloaded.resumeStream();
-      await settled(reloaded);
+      expectSettled(reloaded);
       expect(reloaded.error).toBeUndefined();
       const shape = (messages: UIMessage[]) =>
         messages.map((m) => ({ role: m.role, parts: m.parts.map(({ providerMetadata: _p, ...part }: any) => part) }));
