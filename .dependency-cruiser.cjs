@@ -3,11 +3,68 @@
  * need the whole graph. Why each rule exists is in ARCHITECTURE.md ("Layers").
  */
 const path = require("node:path");
-const { depcruiseRules, serverLayersAt } = require("./scripts/lint/server-layers.cjs");
+const { depcruiseRules, layerOf, readServerFolders, serverLayersAt } = require("./scripts/lint/server-layers.cjs");
+
+/**
+ * Every folder of server/ by the layer its rules treat it as, named here so the graph's rules can
+ * be read with the folders they rule. The rules themselves come from server-layers.cjs (lower
+ * layers by name, every other folder an area); a folder missing here, or named in the wrong layer,
+ * stops the run, so a new area is ruled and named the day it is created.
+ */
+const SERVER_FOLDERS = {
+  foundation: ["core", "db", "egress", "encryption"],
+  framework: ["http", "worker"],
+  door: ["trpc"],
+  root: ["boot"],
+  area: [
+    "agent-runs",
+    "agent-template",
+    "analytics",
+    "audit",
+    "auth",
+    "automations",
+    "canaries",
+    "chat-sessions",
+    "controls",
+    "deploy-gates",
+    "domains",
+    "evaluations",
+    "events",
+    "monitors",
+    "openai-compat",
+    "pricing",
+    "redaction",
+    "retention",
+    "sandbox",
+    "streams",
+    "system",
+    "tracing",
+    "vault",
+    "versioning",
+    "webhooks",
+  ],
+};
 
 // The layers are read from server/'s folders (scripts/lint/server-layers.cjs names only the lower
 // ones): a folder no rule names stops the run with what to do.
 const { problems } = serverLayersAt(path.resolve(__dirname));
+const root = path.resolve(__dirname);
+const folders = readServerFolders(root);
+const named = Object.entries(SERVER_FOLDERS).flatMap(([layer, folders]) => folders.map((folder) => [folder, layer]));
+for (const folder of folders) {
+  const entry = named.find(([name]) => name === folder);
+  if (!entry)
+    problems.push(
+      `server/${folder}/ is named in no layer of SERVER_FOLDERS (.dependency-cruiser.cjs): add it (a feature area unless server-layers.cjs declares it lower)`,
+    );
+  else if (entry[1] !== layerOf(folder))
+    problems.push(
+      `server/${folder}/ is named a ${entry[1]} in .dependency-cruiser.cjs but server-layers.cjs rules it as a ${layerOf(folder)}: make them agree`,
+    );
+}
+for (const [folder] of named)
+  if (!folders.includes(folder))
+    problems.push(`server/${folder}/ is named in .dependency-cruiser.cjs but does not exist: remove it there`);
 if (problems.length > 0) throw new Error(`server/ has folders no layer rule names:\n- ${problems.join("\n- ")}`);
 
 module.exports = {
