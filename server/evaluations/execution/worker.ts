@@ -167,6 +167,19 @@ export function startEvaluationWorker(
   };
 
   const pass = async (): Promise<number> => {
+    // Only waiters from before this pass began: a pass whose claim was read before a caller's
+    // write committed says nothing about that write's cells.
+    const waiters = idleWaiters.splice(0);
+    try {
+      const claimed = await claimPass();
+      if (claimed === 0 && !inFlight.size && !settling.size) for (const resolve of waiters.splice(0)) resolve();
+      return claimed;
+    } finally {
+      idleWaiters.unshift(...waiters);
+    }
+  };
+
+  const claimPass = async (): Promise<number> => {
     if (Date.now() - expiredAt >= EXPIRY_CHECK_MS) {
       expiredAt = Date.now();
       await expireRuns(app.db);
@@ -176,7 +189,6 @@ export function startEvaluationWorker(
     while (inFlight.size >= concurrency && !stopped) await new Promise<void>((resolve) => (slotFreed = resolve));
     if (stopped) return 0;
     const claimed = await claimCells(app.db, concurrency - inFlight.size, leaseMs);
-    if (!claimed.length && !inFlight.size && !settling.size) for (const resolve of idleWaiters.splice(0)) resolve();
     for (const c of claimed) {
       const id = newId();
       const slot: InFlight = { claimed: c, controller: new AbortController() };
