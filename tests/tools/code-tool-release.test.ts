@@ -1,12 +1,14 @@
+import { once } from "node:events";
 import fs from "node:fs";
+import type { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeRuntime, pythonRuntime } from "@/server/agent-runs";
 import { createAccount } from "@/server/auth";
 import { PROJECT_SETUPS } from "@/server/boot";
 import type { DatabaseHandle } from "@/server/db";
 import { SessionSandbox } from "@/server/sandbox";
-import { eventually } from "../helpers/eventually";
 import { openTestDatabase } from "../helpers/test-database";
+import { within } from "../helpers/within";
 
 /**
  * What a code-tool call holds is its own worker thread (QuickJS, or just-bash's CPython, each a
@@ -16,10 +18,24 @@ import { openTestDatabase } from "../helpers/test-database";
  */
 const threads = () => fs.readdirSync("/proc/self/task").length;
 
-/** The thread count once back to `baseline`, or as it is after `timeoutMs`: only the OS tells, so it is polled. */
-async function settlesTo(baseline: number, timeoutMs = 15_000): Promise<number> {
-  await eventually("the threads to end", () => threads() <= baseline, { ms: timeoutMs }).catch(() => undefined);
-  return threads();
+/**
+ * Runs `work`, then awaits the exit of every worker thread created while it ran (Node names each
+ * one in the process's `worker` event; `exit` comes once the thread has been joined) and returns
+ * the thread count then. A thread kept alive fails the bound, naming it.
+ */
+async function threadsAfter<T>(work: () => Promise<T>, timeoutMs = 15_000): Promise<{ result: T; count: number }> {
+  const exits: Promise<unknown>[] = [];
+  const onWorker = (worker: Worker) => exits.push(once(worker, "exit"));
+  process.on("worker", onWorker);
+  let result: T;
+  try {
+    result = await work();
+  } finally {
+    process.off("worker", onWorker);
+  }
+  expect(exits.length).toBeGreaterThan(0);
+  await within(timeoutMs, `the ${exits.length} worker threads of the calls to end`, Promise.all(exits));
+  return { result, count: threads() };
 }
 
 const limits = { timeoutMs: 30_000, memoryMb: 512 };
@@ -41,8 +57,9 @@ describe.skipIf(!fs.existsSync("/proc/self/task"))("a code-tool call releases it
     const call = (a: number) =>
       nodeRuntime.run({ script: "function main({ a }) { return { a }; }", input: { a }, env: {}, limits });
     const baseline = threads();
-    expect(await Promise.all([1, 2, 3, 4, 5].map(call))).toEqual([1, 2, 3, 4, 5].map((a) => ({ a })));
-    expect(await settlesTo(baseline)).toBeLessThanOrEqual(baseline);
+    const { result, count } = await threadsAfter(() => Promise.all([1, 2, 3, 4, 5].map(call)));
+    expect(result).toEqual([1, 2, 3, 4, 5].map((a) => ({ a })));
+    expect(count).toBeLessThanOrEqual(baseline);
   });
 
   it("python: calls in sessions of their own leave as many threads as there were", async () => {
@@ -62,8 +79,8 @@ describe.skipIf(!fs.existsSync("/proc/self/task"))("a code-tool call releases it
       });
     };
     const baseline = threads();
-    expect(await call(1)).toEqual({ a: 1 });
-    expect(await call(2)).toEqual({ a: 2 });
-    expect(await settlesTo(baseline)).toBeLessThanOrEqual(baseline);
+    const { result, count } = await threadsAfter(async () => [await call(1), await call(2)]);
+    expect(result).toEqual([{ a: 1 }, { a: 2 }]);
+    expect(count).toBeLessThanOrEqual(baseline);
   }, 120_000);
 });
