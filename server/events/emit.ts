@@ -3,6 +3,7 @@ import { PgTransaction } from "drizzle-orm/pg-core";
 import { newId } from "@/server/core/ids";
 import { jsonPlaceholder, preparedQuery, timestampPlaceholder, type Database, type Executor } from "@/server/db";
 import { projectExistsLocked } from "@/server/auth";
+import { redactorFor } from "@/server/redaction";
 import { events } from "@/server/db/schema";
 import { eventBatcherFor } from "./insert-batcher";
 import { notifyEventsWritten } from "./notify";
@@ -62,8 +63,8 @@ const MAX_READ_EVENT_BACKLOG = 5_000;
  */
 export async function emitEvent(db: Executor, event: NewEvent, now = new Date()): Promise<string> {
   const id = newId();
-  const attributes = attributesJson(event.attributes);
   if (inTransaction(db)) {
+    const attributes = attributesJson(await redactedForStorage(db, event));
     const written = await preparedQuery(db, "events.insertInTransaction", insertEvent).execute({
       id,
       projectId: event.projectId,
@@ -76,10 +77,22 @@ export async function emitEvent(db: Executor, event: NewEvent, now = new Date())
     await notifyEventsWritten(db);
     return id;
   }
+  const attributes = attributesJson(event.attributes);
   const batcher = eventBatcherFor(db as Database);
   batcher.enqueue({ id, projectId: event.projectId, eventType: event.type, timestamp: now, attributes });
   if (batcher.backlog > MAX_READ_EVENT_BACKLOG) await batcher.drain();
   return id;
+}
+
+/**
+ * A change's attributes as the project's redaction rules leave them: they carry what a person typed
+ * (a commit or deploy message, an evaluation's name), and `POST /api/events/query` answers them as
+ * stored. Read events (the batched path) carry references, counts and user ids only.
+ */
+async function redactedForStorage(db: Executor, event: NewEvent): Promise<NewEvent["attributes"]> {
+  if (SERIALIZED in event.attributes) return event.attributes;
+  const { redactor } = await redactorFor(db, event.projectId);
+  return redactor.value(event.attributes);
 }
 
 /**

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { AppError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
 import { openaiResponses } from "@/server/db/schema";
+import { redactForStorage } from "@/server/redaction";
 import type { NativeMessage } from "@/server/streams";
 
 const WIRE_ID = /^resp_([0-9a-f]{32})$/;
@@ -41,9 +42,15 @@ export async function loadPreviousResponse(db: Executor, projectId: string, wire
   return { sessionId: row.sessionId, messages: row.messages as NativeMessage[] };
 }
 
+/**
+ * Stores the conversation as the project's redaction rules leave it: a continuation replays these
+ * messages to the model, so a value kept here would reach the model and every later turn's record.
+ */
 export async function storeResponse(
   db: Executor,
   row: { id: string; projectId: string; sessionId: string; model: string; messages: NativeMessage[] },
 ): Promise<void> {
-  await db.insert(openaiResponses).values(row);
+  await db
+    .insert(openaiResponses)
+    .values({ ...row, messages: await redactForStorage(db, row.projectId, row.messages) });
 }
