@@ -139,8 +139,6 @@ export function refsOfRevision(domain: DomainName, revision: Record<string, any>
   };
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** A revision as a retrieve answers it: a testset's lists its rows' ids beside them (`include_testcase_ids`). */
 export function asRetrieved<T extends { data?: Record<string, any> }>(domain: DomainName, revision: T): T {
   if (domain !== "testsets" || !revision.data) return revision;

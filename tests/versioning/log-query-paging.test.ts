@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "@/server/core/ids";
-import { revisions, variants } from "@/server/db/schema";
+import { artifacts, revisions, variants } from "@/server/db/schema";
 import {
   DOMAIN_NAMES,
   commit,
@@ -11,7 +11,6 @@ import {
   expectStatus,
   lastEvent,
   setup,
-  sleep,
   uniq,
   type Ctx,
 } from "./helpers";
@@ -135,9 +134,15 @@ describe("windowing", () => {
     const run = uniq("time");
     const made: { id: string; created_at: string }[] = [];
     for (let i = 0; i < 3; i++) {
-      made.push((await createArtifact(c, "evaluators", { tags: { run } })).artifact as never);
-      // Kept: creation times come from the database clock; 15 ms apart, oldest/newest tell them apart.
-      await sleep(15);
+      const { id } = (await createArtifact(c, "evaluators", { tags: { run } })).artifact;
+      // Creation times come from the database's clock, which no test moves: each is set a second
+      // apart, so oldest/newest tell them apart without waiting for the clock to tick.
+      const createdAt = new Date(Date.UTC(2026, 0, 1, 0, 0, i));
+      await c.t.context.db
+        .update(artifacts)
+        .set({ createdAt })
+        .where(sql`${artifacts.id} = ${id}`);
+      made.push({ id, created_at: createdAt.toISOString() });
     }
     const q = async (windowing: Record<string, unknown>) => {
       const res = await c.t.call("POST", "/api/evaluators/query", {
