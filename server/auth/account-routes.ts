@@ -97,7 +97,15 @@ export const accountRoutes = [
     summary: "Join the invite's project as the signed-in user",
     params: inviteParams,
     response: z.strictObject({ project_id: z.string().uuid() }),
-    errors: ["already_member", "invite_expired", "invite_not_found", "invite_revoked", "invite_used", "not_signed_in"],
+    errors: [
+      "already_member",
+      "invite_expired",
+      "invite_not_found",
+      "invite_revoked",
+      "invite_used",
+      "not_signed_in",
+      "database_unavailable",
+    ],
     handler: async ({ ctx, params }) => {
       const session = await resolveSession(ctx.app, ctx.request.headers);
       if (!session) throw new UnauthorizedError("Log in first, then open the invite link again", "not_signed_in");

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { DEFAULT_CACHE_TTL_WITHOUT_LISTEN_MS } from "@/server/core/config";
 import { UnauthorizedError } from "@/server/core/errors";
-import type { Executor } from "@/server/db";
+import { credentialCheckFailure, type Executor } from "@/server/db";
 import { apiKeys, projectMembers } from "@/server/db/schema";
 import { hashKey, looksLikeKey } from "./key-material";
 import type { Principal } from "@/server/core/principal";
@@ -17,7 +17,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * role there, or throws 401. A key whose user has left the project stops working. A header seen
  * before is answered from the process's key cache by its text, before any parsing or hashing.
  * `ttlWithoutListenMs` bounds how long that cache serves a key where it cannot listen for
- * revocations (CACHE_TTL_WITHOUT_LISTEN_MS).
+ * revocations (CACHE_TTL_WITHOUT_LISTEN_MS). A lookup the database fails is a 503 saying why,
+ * never "unknown key" (`credentialCheckFailure`).
  */
 export async function authenticateApiKey(
   db: Executor,
@@ -50,6 +51,43 @@ export async function authenticateApiKey(
   }
   const hash = hashKey(secret);
   const ticket = cache.ticket();
+  const key = await findKey(db, hash).catch((error: unknown) => {
+    throw credentialCheckFailure(error, "The API key");
+  });
+  if (!key) throw new UnauthorizedError("Unknown API key", "invalid_api_key");
+  if (key.revokedAt) {
+    throw new UnauthorizedError(`API key was revoked at ${key.revokedAt.toISOString()}`, "revoked_api_key");
+  }
+  if (key.expiresAt && key.expiresAt.getTime() <= now) throw expired(key.expiresAt.getTime());
+  if (!key.role || !isProjectRole(key.role)) {
+    throw new UnauthorizedError(
+      "The user who made this API key is no longer a member of its project",
+      "member_removed",
+    );
+  }
+  if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date(now) })
+      .where(eq(apiKeys.id, key.id))
+      .catch((error: unknown) => {
+        throw credentialCheckFailure(error, "The API key");
+      });
+  }
+  const principal: Principal = {
+    projectId: key.projectId,
+    userId: key.userId,
+    role: key.role,
+    apiKeyId: key.id,
+    keyScopes: key.scopes.filter(isKeyScope),
+    keyExpiresAt: key.expiresAt?.getTime(),
+  };
+  cache.set(header, principal, now, ticket, ttlWithoutListenMs);
+  return principal;
+}
+
+/** The key with this hash and its user's role in the key's project (none once they left it). */
+async function findKey(db: Executor, hash: string) {
   const [key] = await db
     .select({
       id: apiKeys.id,
@@ -67,33 +105,7 @@ export async function authenticateApiKey(
       and(eq(projectMembers.projectId, apiKeys.projectId), eq(projectMembers.userId, apiKeys.userId)),
     )
     .where(eq(apiKeys.hash, hash));
-  if (!key) throw new UnauthorizedError("Unknown API key", "invalid_api_key");
-  if (key.revokedAt) {
-    throw new UnauthorizedError(`API key was revoked at ${key.revokedAt.toISOString()}`, "revoked_api_key");
-  }
-  if (key.expiresAt && key.expiresAt.getTime() <= now) throw expired(key.expiresAt.getTime());
-  if (!key.role || !isProjectRole(key.role)) {
-    throw new UnauthorizedError(
-      "The user who made this API key is no longer a member of its project",
-      "member_removed",
-    );
-  }
-  if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db
-      .update(apiKeys)
-      .set({ lastUsedAt: new Date(now) })
-      .where(eq(apiKeys.id, key.id));
-  }
-  const principal: Principal = {
-    projectId: key.projectId,
-    userId: key.userId,
-    role: key.role,
-    apiKeyId: key.id,
-    keyScopes: key.scopes.filter(isKeyScope),
-    keyExpiresAt: key.expiresAt?.getTime(),
-  };
-  cache.set(header, principal, now, ticket, ttlWithoutListenMs);
-  return principal;
+  return key;
 }
 
 function expired(at: number): UnauthorizedError {

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { NotFoundError } from "@/server/core/errors";
+import { credentialCheckFailure } from "@/server/db";
 import { sessions } from "@/server/db/schema";
 import type { AppContext } from "@/server/core/app-context";
 import { authFor } from "./auth-instance";
@@ -23,13 +24,17 @@ export interface PlaygroundSession {
 
 /**
  * Reads the session cookie. The project is the session's selected one when the user is still a
- * member there, else their first project: never a project the client names.
+ * member there, else their first project: never a project the client names. A lookup the
+ * database fails is a 503 saying why, never "not signed in".
  */
 export async function resolveSession(app: AppContext, headers: Headers): Promise<PlaygroundSession | null> {
-  const auth = await authFor(app);
-  const found = await auth.api.getSession({ headers });
+  const failed = (error: unknown): never => {
+    throw credentialCheckFailure(error, "The session");
+  };
+  const auth = await authFor(app).catch(failed);
+  const found = await auth.api.getSession({ headers }).catch(failed);
   if (!found) return null;
-  const memberships = await listMemberships(app.db, found.user.id);
+  const memberships = await listMemberships(app.db, found.user.id).catch(failed);
   const selected = (found.session as { activeProjectId?: string | null }).activeProjectId;
   const active = memberships.find((m) => m.projectId === selected) ?? memberships[0];
   return {

@@ -12,8 +12,9 @@ const authCodes: Record<AuthMode, ErrorCode[]> = {
     "member_removed",
     "insufficient_role",
     "missing_scope",
+    "database_unavailable",
   ],
-  session: ["not_signed_in", "cross_site_request", "no_project", "insufficient_role"],
+  session: ["not_signed_in", "cross_site_request", "no_project", "insufficient_role", "database_unavailable"],
   admin: ["missing_credentials", "invalid_admin_token", "admin_disabled"],
   none: [],
 };

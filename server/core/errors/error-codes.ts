@@ -40,6 +40,10 @@ export const errorCodes = {
   cron_disabled: { status: 403, meaning: "The cron route is off: CRON_SECRET is not set on the server" },
   cross_site_request: { status: 403, meaning: "A cookie-authenticated change came from another origin" },
   data_or_delta: { status: 400, meaning: "An environment commit sends both or neither of data and delta" },
+  database_unavailable: {
+    status: 503,
+    meaning: "The database could not be reached or queried to check the credentials; the message says why",
+  },
   default_queue_delete: { status: 409, meaning: "A run's default queue cannot be deleted" },
   default_queue_demotion: { status: 409, meaning: "A run's default queue cannot be made a non-default queue" },
   default_queue_exists: { status: 409, meaning: "The run already has its default queue" },

@@ -79,3 +79,10 @@ export class UnsupportedMediaTypeError extends AppError {
     super(415, code, detail);
   }
 }
+
+/** Something the service depends on (its own database) failed; the request may succeed when retried. */
+export class ServiceUnavailableError extends AppError {
+  constructor(detail: string, code: ErrorCodeOf<503>) {
+    super(503, code, detail);
+  }
+}

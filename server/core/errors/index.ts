@@ -7,9 +7,11 @@ export {
   NotFoundError,
   PayloadTooLargeError,
   SchemaValidationError,
+  ServiceUnavailableError,
   TooManyRequestsError,
   UnsupportedMediaTypeError,
   UnauthorizedError,
   describeFieldErrors,
 } from "./http-errors";
 export { errorCodes, statusesOf, type ErrorCode, type ErrorCodeOf } from "./error-codes";
+export { errorExtras, RATE_LIMIT_HEADERS, RETRY_AFTER, type ErrorExtras, type HeaderDoc } from "./error-extras";

@@ -1,0 +1,70 @@
+import { ServiceUnavailableError } from "@/server/core/errors";
+
+/**
+ * Codes of a failure to reach or use the database: Node's socket errors and postgres.js's
+ * connection states. Any SQLSTATE counts too where the statement cannot be refused for its input
+ * (a credential lookup): a lost connection, a pooler's missing prepared statement, a failed
+ * login to the database, a missing table.
+ */
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EPIPE",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+]);
+// PGlite throws plain errors once closed or when its WebAssembly instance died.
+const PGLITE_MESSAGES = /^PGlite (is closed|is closing|failed)/;
+
+/** The driver's own error under Drizzle's `DrizzleQueryError` (whose message carries the query's parameters). */
+export function driverErrorOf(error: unknown): unknown {
+  let current = error;
+  for (let depth = 0; depth < 5; depth++) {
+    const cause = (current as { cause?: unknown } | null)?.cause;
+    if (!cause || typeof cause !== "object") return current;
+    current = cause;
+  }
+  return current;
+}
+
+/** Whether `error` came from the database or the way to it (not from our own code). */
+export function isDatabaseFailure(error: unknown): boolean {
+  const driver = driverErrorOf(error) as { code?: unknown; message?: unknown } | null;
+  if (!driver || typeof driver !== "object") return false;
+  const code = typeof driver.code === "string" ? driver.code : "";
+  if (NETWORK_CODES.has(code) || /^[0-9A-Z]{5}$/.test(code)) return true;
+  return typeof driver.message === "string" && PGLITE_MESSAGES.test(driver.message);
+}
+
+/**
+ * Why the database failed, for an operator: the driver's message and code, never Drizzle's
+ * wrapper (its message lists the statement's parameters, a key's hash among them).
+ */
+export function describeDatabaseFailure(error: unknown): string {
+  const driver = driverErrorOf(error) as { code?: unknown; message?: unknown } | null;
+  const message = typeof driver?.message === "string" ? driver.message.split("\n")[0] : String(driver);
+  const code = typeof driver?.code === "string" ? ` (${driver.code})` : "";
+  return `${message}${code}`;
+}
+
+/**
+ * The answer to a credential check the database could not make: 503 saying so and why, never
+ * "unknown key" or "not signed in" (a client would discard a good key; an operator would look
+ * for the fault in the wrong place). Other errors (a bug) are returned as they are: a 500.
+ */
+export function credentialCheckFailure(error: unknown, what: string): unknown {
+  if (!isDatabaseFailure(error)) return error;
+  const unavailable = new ServiceUnavailableError(
+    `${what} could not be checked: the database could not be reached or queried (${describeDatabaseFailure(error)}); retry, and see the server log`,
+    "database_unavailable",
+  );
+  unavailable.cause = error;
+  return unavailable;
+}
