@@ -221,6 +221,7 @@ async function recordAlert(
       alertId: alert.id,
       channel: i,
       kind: c.kind,
+      host: c.host,
       payload:
         c.kind === "slack"
           ? slackPayload(facts)

@@ -1,12 +1,11 @@
 import { and, eq } from "drizzle-orm";
-import { toPage, windowClause, type Page, type Windowing } from "@/server/core/windowing";
 import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError, NotFoundError, type ErrorCodeOf } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import type { Principal } from "@/server/core/principal";
 import { budgetUse } from "@/server/controls";
 import { urlRefusal } from "@/server/egress";
-import { monitorAlerts, monitors } from "@/server/db/schema";
+import { type monitorAlerts, monitors } from "@/server/db/schema";
 import { isScoreMetric } from "@/shared/monitor-metrics";
 import { defaultRecovery, type ChannelInput, type MonitorInput } from "./monitor-input";
 import { nextMinute } from "./check-times";
@@ -177,24 +176,6 @@ export async function getMonitor(app: AppContext, projectId: string, id: string)
 
 export async function listMonitors(app: AppContext, projectId: string): Promise<MonitorRow[]> {
   return app.db.select().from(monitors).where(eq(monitors.projectId, projectId)).orderBy(monitors.name, monitors.id);
-}
-
-/** A monitor's alerts, newest first, 100 a page (the core paging: `windowing.next` is the last alert's id). */
-export async function listAlerts(
-  app: AppContext,
-  projectId: string,
-  monitorId: string,
-  windowing: Windowing = {},
-): Promise<Page<AlertRow>> {
-  await getMonitor(app, projectId, monitorId);
-  const w = windowClause(monitorAlerts, windowing);
-  const rows = await app.db
-    .select()
-    .from(monitorAlerts)
-    .where(and(eq(monitorAlerts.projectId, projectId), eq(monitorAlerts.monitorId, monitorId), ...w.conditions))
-    .orderBy(w.orderBy)
-    .limit(w.limit + 1);
-  return toPage(rows, w.limit);
 }
 
 const notFound = (id: string) => new NotFoundError(`No monitor ${id} in this project.`, "monitor_not_found");

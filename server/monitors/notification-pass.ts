@@ -4,11 +4,14 @@ import { redactSecrets } from "@/server/core/secret-masking";
 import { rawQuery } from "@/server/db";
 import { monitorNotifications } from "@/server/db/schema";
 import { findEgressRefusal } from "@/server/egress";
-import { webhookFetch, WEBHOOK_USER_AGENT } from "@/server/webhooks";
+import { nextAttemptAt, webhookFetch, WEBHOOK_USER_AGENT } from "@/server/webhooks";
 import type { StoredChannel } from "./monitor-store";
 
-/** Waits after each failed attempt; past the last one the message is failed. */
-export const NOTIFICATION_RETRY_MS = [30_000, 120_000, 600_000, 1_800_000];
+/**
+ * The webhooks' retry schedule, with its jitter (`nextAttemptAt`): `[i]` is the wait before
+ * attempt i + 1; past the last one the message is failed.
+ */
+export const NOTIFICATION_SCHEDULE_MS = [0, 30_000, 120_000, 600_000, 1_800_000];
 const TIMEOUT_MS = 10_000;
 const LEASE_MS = TIMEOUT_MS + 5_000;
 const EXCERPT = 500;
@@ -26,8 +29,9 @@ interface Claimed {
 /**
  * Claims due channel messages under a lease (the request runs outside any transaction, as
  * webhook deliveries do), sends each, and records the outcome where the lease is still ours:
- * 2xx sent; an egress refusal failed at once; anything else retried on NOTIFICATION_RETRY_MS,
- * then failed. Returns how many it sent or gave up.
+ * 2xx sent; an egress refusal failed at once; anything else retried on NOTIFICATION_SCHEDULE_MS,
+ * then failed. Every outcome is the message's delivery record (status, attempts, answer, error,
+ * when tried), which the alert history shows per channel. Returns how many it sent or gave up.
  */
 export async function sendDueNotifications(app: AppContext, limit: number): Promise<number> {
   const now = app.now();
@@ -48,11 +52,13 @@ export async function sendDueNotifications(app: AppContext, limit: number): Prom
 
 async function sendOne(app: AppContext, n: Claimed, lease: Date): Promise<void> {
   const channel = n.channels[n.channel];
+  const startedAt = app.now();
   let status: number | undefined;
   let error: string | undefined;
   let refused = false;
   let secret = "";
   try {
+    if (!channel) throw new Error("the monitor no longer has this channel");
     secret = app.secrets.open(channel.sealed);
     const { url, headers } = requestOf(channel, secret);
     const response = await webhookFetch(app)(url, {
@@ -64,26 +70,34 @@ async function sendOne(app: AppContext, n: Claimed, lease: Date): Promise<void> 
     });
     status = response.status;
     const text = await response.text().catch(() => "");
-    if (status < 200 || status >= 300) error = `HTTP ${status}: ${text.slice(0, EXCERPT)}`;
+    if (status < 200 || status >= 300) error = text ? `HTTP ${status}: ${text.slice(0, EXCERPT)}` : `HTTP ${status}`;
   } catch (e) {
-    refused = !!findEgressRefusal(e);
-    error = (e as Error).message;
+    const refusal = findEgressRefusal(e);
+    refused = !!refusal;
+    error = refusal ? `egress refused: ${refusal.reason}` : describeError(e);
   }
   const done = !error;
-  const retryIn = NOTIFICATION_RETRY_MS[n.attempts - 1];
-  const failed = !done && (refused || retryIn === undefined);
   const now = app.now();
+  const retryAt = done || refused || !channel ? undefined : nextAttemptAt(NOTIFICATION_SCHEDULE_MS, n.attempts, now);
   await app.db
     .update(monitorNotifications)
     .set({
-      status: done ? "sent" : failed ? "failed" : "pending",
+      status: done ? "sent" : retryAt ? "pending" : "failed",
       responseStatus: status ?? null,
       lastError: error ? redactSecrets(error, [secret]) : null,
+      lastAttemptAt: startedAt,
       sentAt: done ? now : null,
       leaseUntil: null,
-      ...(!done && !failed ? { nextAttemptAt: new Date(now.getTime() + retryIn!) } : {}),
+      ...(retryAt ? { nextAttemptAt: retryAt } : {}),
     })
     .where(and(eq(monitorNotifications.id, n.id), eq(monitorNotifications.leaseUntil, lease)));
+}
+
+/** "fetch failed" says nothing: the network cause (refused, reset, unknown host) does. */
+function describeError(e: unknown): string {
+  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+  const message = cause?.message ?? (e as Error).message ?? String(e);
+  return cause?.code && !message.includes(cause.code) ? `${cause.code}: ${message}` : message;
 }
 
 /** Where a channel's message goes and how it authenticates. */
@@ -97,12 +111,4 @@ function requestOf(channel: StoredChannel, secret: string): { url: string; heade
       "X-GitHub-Api-Version": "2022-11-28",
     },
   };
-}
-
-/** The messages of a monitor's alerts (for the history): status per channel. */
-export async function notificationsOf(app: AppContext, projectId: string, monitorId: string) {
-  return app.db
-    .select()
-    .from(monitorNotifications)
-    .where(and(eq(monitorNotifications.projectId, projectId), eq(monitorNotifications.monitorId, monitorId)));
 }

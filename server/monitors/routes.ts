@@ -3,16 +3,10 @@ import { windowingQuerySchema } from "@/server/core/windowing";
 import { many, manySchema, one, oneSchema, pageBody, pageSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { monitorInputSchema, muteInputSchema } from "./monitor-input";
-import {
-  createMonitor,
-  deleteMonitor,
-  getMonitor,
-  listAlerts,
-  listMonitors,
-  muteMonitor,
-  replaceMonitor,
-} from "./monitor-store";
-import { alertToWire, alertWire, monitorToWire, monitorWire } from "./wire";
+import { createMonitor, deleteMonitor, getMonitor, listMonitors, muteMonitor, replaceMonitor } from "./monitor-store";
+import { listAlerts } from "./alert-history";
+import { listNotifications, NOTIFICATION_STATUSES } from "./notification-store";
+import { alertToWire, alertWire, monitorToWire, monitorWire, notificationToWire, notificationWire } from "./wire";
 
 const tag = "monitors";
 const idParams = z.object({ id: z.string().uuid() });
@@ -120,5 +114,23 @@ export const monitorRoutes = [
     errors: ["monitor_not_found"],
     handler: async ({ ctx, params, query }) =>
       pageBody("alerts", await listAlerts(ctx.app, ctx.principal.projectId, params.id, query), alertToWire),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/monitors/{id}/notifications",
+    auth: "api_key",
+    tag,
+    summary:
+      "A monitor's channel messages (Slack, Teams, GitHub) and their delivery: status, attempts, last answer and error; newest first, 100 a page (`?status=failed`, `?limit=`, `?next=`)",
+    params: idParams,
+    query: windowingQuerySchema.extend({ status: z.enum(NOTIFICATION_STATUSES).optional() }),
+    response: pageSchema("notifications", notificationWire),
+    errors: ["monitor_not_found"],
+    handler: async ({ ctx, params, query: { status, ...windowing } }) =>
+      pageBody(
+        "notifications",
+        await listNotifications(ctx.app, ctx.principal.projectId, params.id, windowing, status),
+        notificationToWire,
+      ),
   }),
 ];

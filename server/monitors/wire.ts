@@ -2,6 +2,7 @@ import { z } from "zod";
 import { toIso } from "@/server/core/time";
 import { METRIC_NAMES, SCOPE_KINDS } from "./monitor-input";
 import type { AlertRow, MonitorRow, StoredChannel } from "./monitor-store";
+import { NOTIFICATION_STATUSES, type NotificationRow } from "./notification-store";
 
 const iso = z.string();
 const STATES = ["ok", "alerting", "no_data"] as const;
@@ -83,6 +84,43 @@ export function monitorToWire(row: MonitorRow, now: Date): MonitorWire {
   };
 }
 
+export const notificationWire = z.object({
+  id: z.string(),
+  alert_id: z.string(),
+  channel: z.number().int().describe("The channel's index in the monitor's channels when the alert was recorded"),
+  kind: z.enum(["slack", "teams", "github"]),
+  host: z.string().optional().describe("Where the message went; the URL or token itself is never returned"),
+  status: z
+    .enum(NOTIFICATION_STATUSES)
+    .describe("pending: not sent yet or waiting for a retry; sent: the channel answered 2xx; failed: given up"),
+  attempts: z.number().int().describe("Requests made so far"),
+  response_status: z.number().int().optional().describe("The HTTP status of the last answer"),
+  last_error: z.string().optional().describe("Why the last attempt failed (secrets redacted)"),
+  last_attempt_at: iso.optional(),
+  next_attempt_at: iso.optional().describe("When a pending message is tried (again)"),
+  sent_at: iso.optional(),
+  created_at: iso,
+});
+export type NotificationWire = z.infer<typeof notificationWire>;
+
+export function notificationToWire(row: NotificationRow): NotificationWire {
+  return {
+    id: row.id,
+    alert_id: row.alertId,
+    channel: row.channel,
+    kind: row.kind,
+    ...(row.host ? { host: row.host } : {}),
+    status: row.status,
+    attempts: row.attempts,
+    ...(row.responseStatus !== null ? { response_status: row.responseStatus } : {}),
+    ...(row.lastError ? { last_error: row.lastError } : {}),
+    ...(row.lastAttemptAt ? { last_attempt_at: toIso(row.lastAttemptAt) } : {}),
+    ...(row.status === "pending" ? { next_attempt_at: toIso(row.nextAttemptAt) } : {}),
+    ...(row.sentAt ? { sent_at: toIso(row.sentAt) } : {}),
+    created_at: toIso(row.createdAt),
+  };
+}
+
 export const alertWire = z.object({
   id: z.string(),
   monitor_id: z.string(),
@@ -96,11 +134,17 @@ export const alertWire = z.object({
   window_end: iso,
   evaluated_at: iso,
   muted: z.boolean().describe("Recorded while muted: nothing was notified"),
+  notifications: z
+    .array(notificationWire)
+    .describe("One message per channel and its delivery: whether it was sent, is retrying or failed"),
   created_at: iso,
 });
 export type AlertWire = z.infer<typeof alertWire>;
 
-export function alertToWire(row: AlertRow): AlertWire {
+/** An alert and its channel messages. */
+export type AlertWithNotifications = AlertRow & { notifications: NotificationRow[] };
+
+export function alertToWire(row: AlertWithNotifications): AlertWire {
   return {
     id: row.id,
     monitor_id: row.monitorId,
@@ -114,6 +158,7 @@ export function alertToWire(row: AlertRow): AlertWire {
     window_end: toIso(row.windowEnd),
     evaluated_at: toIso(row.evaluatedAt),
     muted: row.muted,
+    notifications: row.notifications.map(notificationToWire),
     created_at: toIso(row.createdAt),
   };
 }

@@ -8,6 +8,7 @@ export {
 export { claimDueDeliveries, deliverDue } from "./deliver";
 export { getDelivery, queryDeliveries, redeliver } from "./deliveries";
 export { deliveryIdFor } from "./delivery-id";
+export { nextAttemptAt } from "./retry-schedule";
 export { fanOutEvents } from "./fan-out";
 export { signatureHeader } from "./signature";
 export { createSubscription, getSubscription, querySubscriptions } from "./subscriptions";

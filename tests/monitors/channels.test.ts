@@ -131,24 +131,123 @@ describe("monitor notifications at a real HTTPS receiver", () => {
     expect(resolvedHook.headers["x-service-event-type"]).toBe("monitors.alert.resolved");
   });
 
-  it("retries a channel that fails, then sends once it answers", async () => {
+  it("records each channel's delivery: a Slack post that fails reads as retrying, then sent once it answers", async () => {
     await f.clear();
     const before = receiver.requests.length;
     let failures = 1;
-    receiver.reply = (r) => (r.path === "/slack/flaky" && failures-- > 0 ? { status: 500 } : { status: 200 });
+    receiver.reply = (r) =>
+      r.path === "/slack/flaky" && failures-- > 0
+        ? // The channel echoes what it was sent: the stored error never carries the secret URL.
+          { status: 500, body: `no such hook ${receiver.url("/slack/flaky")}` }
+        : { status: 200 };
     f.setClock(at("30:30"));
-    await f.createMonitor(
-      errorRateMonitor("retry", { channels: [{ kind: "slack", url: receiver.url("/slack/flaky") }] }),
+    const m = await f.createMonitor(
+      errorRateMonitor("retry", {
+        channels: [
+          { kind: "slack", url: receiver.url("/slack/flaky") },
+          { kind: "teams", url: receiver.url("/teams/steady") },
+        ],
+      }),
     );
     await f.runs("retry", 3, 3, at("30:10"));
     f.setClock(at("31:05"));
     await monitorPass(f.t.context);
-    expect(receiver.requests.slice(before).map((r) => r.path)).toEqual(["/slack/flaky"]);
+    expect(receiver.requests.slice(before).map((r) => r.path)).toEqual(["/slack/flaky", "/teams/steady"]);
+
+    const [fired] = await f.alerts(m.id);
+    const [slack, teams] = fired.notifications;
+    expect(slack).toMatchObject({
+      channel: 0,
+      kind: "slack",
+      host: `localhost:${receiver.port}`,
+      status: "pending",
+      attempts: 1,
+      response_status: 500,
+      last_attempt_at: at("31:05"),
+    });
+    expect(slack.last_error).toMatch(/^HTTP 500: no such hook /);
+    expect(slack.last_error).not.toContain("/slack/flaky");
+    expect(slack.sent_at).toBeUndefined();
+    // The retry waits 30 s (±10%: the webhooks' schedule and jitter).
+    const retryIn = Date.parse(slack.next_attempt_at!) - Date.parse(at("31:05"));
+    expect(retryIn).toBeGreaterThanOrEqual(27_000);
+    expect(retryIn).toBeLessThanOrEqual(33_000);
+    expect(teams).toMatchObject({ kind: "teams", status: "sent", attempts: 1, response_status: 200 });
+    expect(teams.sent_at).toBe(at("31:05"));
+    expect(teams.next_attempt_at).toBeUndefined();
+
     // Not due again before its retry time; due after it.
     await monitorPass(f.t.context);
-    expect(receiver.requests.length).toBe(before + 1);
+    expect(receiver.requests.length).toBe(before + 2);
     f.setClock(at("31:40"));
     await monitorPass(f.t.context);
-    expect(receiver.requests.slice(before).map((r) => r.path)).toEqual(["/slack/flaky", "/slack/flaky"]);
+    expect(receiver.requests.slice(before).map((r) => r.path)).toEqual([
+      "/slack/flaky",
+      "/teams/steady",
+      "/slack/flaky",
+    ]);
+    const [retried] = (await f.alerts(m.id))[0].notifications;
+    expect(retried).toMatchObject({ status: "sent", attempts: 2, response_status: 200, sent_at: at("31:40") });
+    expect(retried.last_error).toBeUndefined();
+    expect(retried.next_attempt_at).toBeUndefined();
+  });
+
+  it("gives up after the schedule: the failed message is on the alert and in the failed-deliveries list", async () => {
+    await f.clear();
+    receiver.reply = (r) => (r.path === "/gh-api/repos/acme/down/dispatches" ? { status: 503 } : { status: 200 });
+    f.setClock(at("40:30"));
+    const m = await f.createMonitor(
+      errorRateMonitor("down", {
+        channels: [
+          {
+            kind: "github",
+            repository: "acme/down",
+            token: "ghp_down_token_0123456789",
+            api_url: receiver.url("/gh-api"),
+          },
+        ],
+      }),
+    );
+    await f.runs("down", 3, 3, at("40:10"));
+    f.setClock(at("41:05"));
+    await monitorPass(f.t.context);
+    // Muted from here on: the resolution the next hour brings sends nothing; the fired message still retries.
+    const mute = await f.t.call("POST", `/api/monitors/${m.id}/mute`, {
+      key: f.key,
+      body: { until: new Date(Date.parse(at("41:05")) + 86_400_000).toISOString() },
+    });
+    expect(mute.status, JSON.stringify(mute.body)).toBe(200);
+    // Five attempts: at once, then after about 30 s, 2 min, 10 min and 30 min.
+    let clock = Date.parse(at("41:05"));
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      f.setClock(new Date(clock));
+      if (attempt > 1) await monitorPass(f.t.context);
+      const [n] = (await f.alerts(m.id))[0].notifications;
+      expect(n).toMatchObject({ kind: "github", attempts: attempt, response_status: 503 });
+      expect(n.status).toBe(attempt < 5 ? "pending" : "failed");
+      if (n.next_attempt_at) clock = Date.parse(n.next_attempt_at);
+    }
+    const gh = receiver.requests.filter((r) => r.path === "/gh-api/repos/acme/down/dispatches");
+    expect(gh.length).toBe(5);
+    f.setClock(new Date(clock + 3_600_000));
+    await monitorPass(f.t.context);
+    expect(receiver.requests.filter((r) => r.path === "/gh-api/repos/acme/down/dispatches").length).toBe(5);
+
+    const failed = await f.t.call("GET", `/api/monitors/${m.id}/notifications?status=failed`, { key: f.key });
+    expect(failed.status, JSON.stringify(failed.body)).toBe(200);
+    expect(failed.body.count).toBe(1);
+    expect(failed.body.notifications[0]).toMatchObject({
+      kind: "github",
+      status: "failed",
+      attempts: 5,
+      last_error: "HTTP 503",
+    });
+    expect(failed.body.notifications[0].next_attempt_at).toBeUndefined();
+    const sent = await f.t.call("GET", `/api/monitors/${m.id}/notifications?status=sent`, { key: f.key });
+    expect(sent.body.count).toBe(0);
+    // Another project sees none of it.
+    const other = await f.t.newProject("monitors-other");
+    const foreign = await f.t.call("GET", `/api/monitors/${m.id}/notifications`, { key: other.key });
+    expect(foreign.status).toBe(404);
   });
 });

@@ -16,7 +16,16 @@ export interface MonitorFixture {
   /** Ingests `n` runs of an agent starting at `start`, `errors` of them failed, and writes their roll-ups. */
   runs(agent: string, n: number, errors: number, start?: string): Promise<void>;
   createMonitor(monitor: Record<string, unknown>): Promise<{ id: string; [k: string]: unknown }>;
-  alerts(id: string): Promise<{ kind: string; state: string; value?: number; muted: boolean; evaluated_at: string }[]>;
+  alerts(id: string): Promise<
+    {
+      kind: string;
+      state: string;
+      value?: number;
+      muted: boolean;
+      evaluated_at: string;
+      notifications: Record<string, any>[];
+    }[]
+  >;
   monitor(id: string): Promise<Record<string, any>>;
   eventsOf(type: string): Promise<Record<string, any>[]>;
   /** Deletes the project's monitors, so the next test's clock owes them nothing. */

@@ -76,7 +76,10 @@ export const monitorAlerts = pgTable(
   ],
 );
 
-/** One message to one of a monitor's channels (Slack, Teams, GitHub) for one alert; sent under a lease. */
+/**
+ * One message to one of a monitor's channels (Slack, Teams, GitHub) for one alert, sent under a
+ * lease: the channel's delivery record (status, attempts, last answer and error, when tried).
+ */
 export const monitorNotifications = pgTable(
   "monitor_notifications",
   {
@@ -90,6 +93,8 @@ export const monitorNotifications = pgTable(
       .references(() => monitorAlerts.id, { onDelete: "cascade" }),
     channel: integer("channel").notNull(),
     kind: text("kind").$type<"slack" | "teams" | "github">().notNull(),
+    /** Where the channel sent when the alert was recorded (its URL or token is never stored here). */
+    host: text("host"),
     /** The request body, built once when the alert is recorded. */
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
     status: text("status").$type<"pending" | "sent" | "failed">().notNull(),
@@ -98,11 +103,13 @@ export const monitorNotifications = pgTable(
     leaseUntil: ts("lease_until"),
     responseStatus: integer("response_status"),
     lastError: text("last_error"),
+    lastAttemptAt: ts("last_attempt_at"),
     sentAt: ts("sent_at"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("monitor_notifications_once").on(t.alertId, t.channel),
+    index("monitor_notifications_monitor_idx").on(t.monitorId, t.id),
     index("monitor_notifications_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`status = 'pending'`),
