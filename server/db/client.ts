@@ -1,7 +1,10 @@
 import fs from "node:fs";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
+import { logger } from "@/server/core/logger";
 import { resolveDatabaseUrls, type PoolerMode } from "./pooler";
+import { switchToPoolerOnSymptom } from "./pooler-symptoms";
+import { describeDatabaseFailure } from "./database-failure";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -54,7 +57,10 @@ export type Notifications =
   | { kind: "session"; url: string; direct: boolean }
   | { kind: "unavailable" };
 
-/** What a database was opened with, for parts that open connections of their own (a listener). */
+/**
+ * What a database was opened with, for parts that open connections of their own (a listener); its
+ * pooler becomes `transaction` when a pooler nothing named shows itself (pooler-symptoms.ts).
+ */
 const opened = new WeakMap<object, { pooler: PoolerMode; notifications: Notifications }>();
 const closeHooks = new WeakMap<object, (() => Promise<void>)[]>();
 
@@ -97,25 +103,45 @@ async function openDriver(options: OpenDatabaseOptions): Promise<DatabaseHandle>
   if (options.url) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
-    const { url, pooler } = resolveDatabaseUrls(options.url, options.pooler);
-    const client = postgres(url, {
-      max: options.maxConnections ?? 10,
-      // A transaction pooler may run the next execution on a server connection that never saw
-      // the statement ("prepared statement does not exist"): unnamed statements only, there.
-      prepare: pooler !== "transaction",
-      // Nor pipelining there: a query sent behind another on one connection reaches the server
-      // the pooler hands back at the first's end, and PgBouncer before 1.21 drops its answer
-      // ("got packet from server when not linked"), so the caller waits forever. 0: one at a time.
-      ...(pooler === "transaction" ? { max_pipeline: 0 } : {}),
-      onnotice: () => {},
-    });
+    const { url, pooler } = resolveDatabaseUrls(options.url, options.pooler, options.directUrl);
+    const connect = (transactionPooler: boolean) =>
+      postgres(url, {
+        max: options.maxConnections ?? 10,
+        // A transaction pooler may run the next execution on a server connection that never saw
+        // the statement ("prepared statement does not exist"): unnamed statements only, there.
+        prepare: !transactionPooler,
+        // Nor pipelining there: a query sent behind another on one connection reaches the server
+        // the pooler hands back at the first's end, and PgBouncer before 1.21 drops its answer
+        // ("got packet from server when not linked"), so the caller waits forever. 0: one at a time.
+        ...(transactionPooler ? { max_pipeline: 0 } : {}),
+        onnotice: () => {},
+      });
+    // A pooler nothing named shows itself at its first missing prepared statement: from then on
+    // the pool is made as for one, and the log says once what to set.
+    const pooled = pooler === "transaction" ? connect(true) : undefined;
+    const pool = pooled
+      ? { client: pooled, end: (o: { timeout: number }) => pooled.end(o) }
+      : switchToPoolerOnSymptom(
+          connect(false),
+          () => connect(true),
+          (error) => {
+            const state = opened.get(db);
+            if (state) state.pooler = "transaction";
+            logger.warn(
+              { database_error: describeDatabaseFailure(error) },
+              "DATABASE_URL behaves as a transaction pooler (a prepared statement was missing on the connection it ran on), so statements are no longer prepared nor pipelined from now on. Set DATABASE_POOLER=transaction, add ?pgbouncer=true to DATABASE_URL, or set DATABASE_DIRECT_URL to the server itself, so the service starts that way (and LISTENs only on the direct URL)",
+            );
+          },
+        );
+    const client = pool.client;
+    const db = drizzle(client, { schema }) as unknown as Database;
     return {
-      db: drizzle(client, { schema }) as unknown as Database,
+      db,
       kind: "postgres",
       url,
       pooler,
       directUrl: options.directUrl,
-      close: () => client.end({ timeout: 5 }),
+      close: () => pool.end({ timeout: 5 }),
     };
   }
   const { PGlite } = await import("@electric-sql/pglite");

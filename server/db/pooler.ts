@@ -15,11 +15,14 @@ export interface DatabaseUrls {
 }
 
 /**
- * `setting` (DATABASE_POOLER) decides when given; otherwise the URL does: `?pgbouncer=true` (the
- * marker Prisma reads), Neon's `-pooler.` hosts, Supabase's transaction port 6543 on
- * `pooler.supabase.com`, or PgBouncer's default port 6432. A session-mode pooler read as
- * transaction mode only costs speed (no prepared statements); the reverse breaks, so any sign
- * counts.
+ * `setting` (DATABASE_POOLER) decides when given; otherwise what the operator already said: a
+ * `directUrl` (DATABASE_DIRECT_URL) that reaches another server or port than `url` says `url` is
+ * the pooled one (the pair Prisma, Neon and Supabase document); then the URL itself:
+ * `?pgbouncer=true` (the marker Prisma reads), Neon's `-pooler.` hosts, Supabase's transaction
+ * port 6543 on `pooler.supabase.com`, or PgBouncer's default port 6432. A session-mode pooler read
+ * as transaction mode only costs speed (no prepared statements); the reverse breaks, so any sign
+ * counts. A pooler no sign shows is found at its first missing prepared statement
+ * (`pooler-symptoms.ts`).
  */
 export function resolveDatabaseUrls(url: string, setting?: PoolerMode, directUrl?: string): DatabaseUrls {
   const parsed = new URL(url);
@@ -27,6 +30,7 @@ export function resolveDatabaseUrls(url: string, setting?: PoolerMode, directUrl
   parsed.searchParams.delete("pgbouncer");
   const detected =
     marker === "true" ||
+    (directUrl !== undefined && new URL(directUrl).host !== parsed.host) ||
     parsed.hostname.includes("-pooler.") ||
     (parsed.hostname.endsWith(".pooler.supabase.com") && parsed.port === "6543") ||
     parsed.port === "6432";
