@@ -6,7 +6,13 @@ export { matchEvents } from "./event-pass";
 export { dispatchFirings } from "./dispatch-pass";
 export { fireTest } from "./test-firing";
 export { receiveInbound } from "./inbound/receive-inbound";
-export { automationInputSchema, cronPreviewSchema, type AutomationInput } from "./automation-input";
+export {
+  AUTOMATION_KINDS,
+  automationInputSchema,
+  cronPreviewSchema,
+  type AutomationInput,
+  type AutomationKind,
+} from "./automation-input";
 export { createAutomation, deleteAutomation, replaceAutomation, setAutomationActive } from "./automation-store";
 export { automationView, automationViews, firingViews, type FiringView } from "./automation-views";
 export { queryFirings } from "./firing-store";

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { AUTOMATION_KINDS, type AutomationKind } from "@/server/automations";
 import { automationFixture, type AutomationFixture } from "./helpers";
 
 /** The reference's acceptance checks for /triggers, against /api/triggers over our automations. */
@@ -140,4 +141,60 @@ it("a subscription to a service event and its deliveries in the reference's shap
       })
     ).body.count,
   ).toBe(0);
+});
+
+/** Where each id a delivery names is looked up; a delivery naming any other `*_id` fails the test below. */
+const ROUTE_OF_ID_FIELD: Record<string, string> = {
+  automation_id: "/api/automations",
+  schedule_id: "/api/triggers/schedules",
+  subscription_id: "/api/triggers/subscriptions",
+};
+
+it("every id a delivery names resolves at its route, for every kind of automation (inbound triggers included)", async () => {
+  const target = {
+    references: { workflow_revision: { id: f.revisionId } },
+    input: { messages: [{ role: "user", content: "fired" }] },
+  };
+  // Typed by the kinds: a new kind does not compile until it is fired here too.
+  const inputs: Record<AutomationKind, Record<string, unknown>> = {
+    schedule: { kind: "schedule", name: "ids: schedule", cron: "0 3 * * *", ...target },
+    event: { kind: "event", name: "ids: event", event_types: ["environments.revisions.committed"], ...target },
+    inbound: { kind: "inbound", name: "ids: inbound", signature_scheme: "github", ...target },
+  };
+  const ids = new Map<string, AutomationKind>();
+  for (const kind of AUTOMATION_KINDS) {
+    const created = await call("POST", "/api/automations/", { automation: inputs[kind] });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    ids.set(created.body.automation.id, kind);
+    const fired = await call("POST", `/api/automations/${created.body.automation.id}/test`, {});
+    expect(fired.status, JSON.stringify(fired.body)).toBe(200);
+  }
+
+  const listed = await call("GET", "/api/triggers/deliveries");
+  expect(listed.status).toBe(200);
+  const deliveries = listed.body.deliveries as Record<string, unknown>[];
+  for (const [id, kind] of ids)
+    expect(
+      deliveries.some((d) => d.automation_id === id),
+      `a delivery of the ${kind}`,
+    ).toBe(true);
+  for (const d of deliveries) {
+    const named = Object.keys(d).filter((k) => k.endsWith("_id") && k !== "event_id");
+    expect(named).toContain("automation_id");
+    for (const field of named) {
+      expect(ROUTE_OF_ID_FIELD, `a route for ${field}`).toHaveProperty(field);
+      const res = await call("GET", `${ROUTE_OF_ID_FIELD[field]}/${d[field]}`);
+      expect(res.status, `${field} ${d[field]} of a ${ids.get(d.automation_id as string)}'s delivery`).toBe(200);
+    }
+  }
+
+  // Asked for by the wrong field, an automation's deliveries match nothing.
+  const inbound = [...ids].find(([, kind]) => kind === "inbound")![0];
+  const schedule = [...ids].find(([, kind]) => kind === "schedule")![0];
+  const query = async (delivery: Record<string, string>) =>
+    (await call("POST", "/api/triggers/deliveries/query", { delivery })).body.count;
+  expect(await query({ subscription_id: inbound })).toBe(0);
+  expect(await query({ subscription_id: schedule })).toBe(0);
+  expect(await query({ automation_id: inbound })).toBe(1);
+  expect(await query({ schedule_id: schedule })).toBe(1);
 });

@@ -3,7 +3,8 @@ import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
-import { getAutomation, type AutomationRow } from "../automation-store";
+import type { AutomationKind } from "../automation-input";
+import { getAutomation } from "../automation-store";
 import { getFiring, queryFirings } from "../firing-store";
 import { compatFiringWire, firingToCompat } from "./wire";
 
@@ -17,6 +18,7 @@ const deliveryQuery = z
         status: z.object({ code: z.number().int() }).nullish(),
         schedule_id: z.string().uuid().nullish(),
         subscription_id: z.string().uuid().nullish(),
+        automation_id: z.string().uuid().nullish(),
         event_id: z.string().nullish(),
       })
       .nullish(),
@@ -31,7 +33,12 @@ const STATUS_OF_CODE: Record<number, "started" | "skipped" | "failed" | undefine
 
 async function queryCompatFirings(app: AppContext, projectId: string, query: z.infer<typeof deliveryQuery>) {
   const filter = query.delivery ?? {};
-  const automationId = filter.schedule_id ?? filter.subscription_id ?? undefined;
+  const named = {
+    automation_id: filter.automation_id,
+    schedule_id: filter.schedule_id,
+    subscription_id: filter.subscription_id,
+  };
+  const automationId = filter.automation_id ?? filter.schedule_id ?? filter.subscription_id ?? undefined;
   const code = filter.status?.code;
   if (code !== undefined && code !== 102 && !STATUS_OF_CODE[code])
     throw new BadRequestError(`delivery.status.code ${code} is none of 102, 202, 400, 409`, "unknown_status_code");
@@ -51,14 +58,16 @@ async function queryCompatFirings(app: AppContext, projectId: string, query: z.i
     projectId,
     matching.map((r) => r.automationId),
   );
-  return many(
-    "deliveries",
-    matching.map((row) => firingToCompat(row, kinds.get(row.automationId) ?? "schedule")),
-  );
+  // A schedule's id asked for as a subscription_id (or the reverse) matches nothing: a delivery
+  // names its automation by the field whose route serves it.
+  const deliveries = matching
+    .map((row) => firingToCompat(row, kinds.get(row.automationId)!))
+    .filter((d) => Object.entries(named).every(([field, id]) => !id || d[field as keyof typeof named] === id));
+  return many("deliveries", deliveries);
 }
 
 async function kindsOf(app: AppContext, projectId: string, ids: string[]) {
-  const kinds = new Map<string, AutomationRow["kind"]>();
+  const kinds = new Map<string, AutomationKind>();
   for (const id of new Set(ids)) kinds.set(id, (await getAutomation(app.db, projectId, id)).kind);
   return kinds;
 }
@@ -81,7 +90,7 @@ export const firingCompatRoutes = [
     auth: "api_key",
     role: "viewer",
     tag,
-    summary: "Query deliveries by status code, schedule, subscription or event id",
+    summary: "Query deliveries by status code, schedule, subscription, automation or event id",
     body: deliveryQuery,
     response: manySchema("deliveries", compatFiringWire),
     errors: ["automation_not_found", "unknown_status_code"],

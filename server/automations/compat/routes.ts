@@ -17,6 +17,7 @@ import {
   type AutomationRow,
 } from "../automation-store";
 import {
+  COMPAT_COLLECTIONS,
   compatScheduleBody,
   compatScheduleWire,
   compatSubscriptionBody,
@@ -56,18 +57,17 @@ function asInput(value: unknown, prefix: string): AutomationInput {
  * replace, delete, start, stop.
  */
 function triggerRoutes<B extends { id?: string }>(spec: {
-  plural: "schedules" | "subscriptions";
-  singular: "schedule" | "subscription";
-  kind: AutomationRow["kind"];
+  kind: "schedule" | "event";
   wire: z.ZodType;
   toWire: (row: AutomationRow) => unknown;
   body: z.ZodType<Record<string, B>>;
   fromBody: (body: B) => unknown;
 }) {
-  const base = `/api/triggers/${spec.plural}`;
-  const oneWire = oneSchema(spec.singular, spec.wire);
-  const manyWire = manySchema(spec.plural, spec.wire);
-  const label = spec.singular === "schedule" ? "Trigger schedule" : "Trigger subscription";
+  const { plural, singular } = COMPAT_COLLECTIONS[spec.kind];
+  const base = `/api/triggers/${plural}`;
+  const oneWire = oneSchema(singular, spec.wire);
+  const manyWire = manySchema(plural, spec.wire);
+  const label = singular === "schedule" ? "Trigger schedule" : "Trigger subscription";
   const getOfKind = async (app: AppContext, projectId: string, id: string, live: boolean) => {
     try {
       const row = await (live ? getLiveAutomation : getAutomation)(app.db, projectId, id);
@@ -79,21 +79,21 @@ function triggerRoutes<B extends { id?: string }>(spec: {
     }
   };
   const list = async (app: AppContext, principal: Principal, name?: string) =>
-    many(spec.plural, (await listAutomations(app.db, principal.projectId, { kind: spec.kind, name })).map(spec.toWire));
+    many(plural, (await listAutomations(app.db, principal.projectId, { kind: spec.kind, name })).map(spec.toWire));
   const startStop = (active: boolean) =>
     defineRoute({
       method: "POST",
       path: `${base}/{id}/${active ? "start" : "stop"}`,
       auth: "api_key",
       tag,
-      summary: `${active ? "Start" : "Stop"} a ${spec.singular}`,
+      summary: `${active ? "Start" : "Stop"} a ${singular}`,
       params: idParams,
       response: oneWire,
       errors: ["automation_not_found", "invalid_cron", "invalid_timezone", "trigger_not_found"],
       handler: async ({ ctx, params }) => {
         await getOfKind(ctx.app, ctx.principal.projectId, params.id, true);
         return one(
-          spec.singular,
+          singular,
           spec.toWire(await setAutomationActive(ctx.app, ctx.principal.projectId, params.id, active)),
         );
       },
@@ -104,7 +104,7 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       path: `${base}/`,
       auth: "api_key",
       tag,
-      summary: `Create a ${spec.singular} (reference shape)`,
+      summary: `Create a ${singular} (reference shape)`,
       body: spec.body,
       response: oneWire,
       errors: [
@@ -122,8 +122,8 @@ function triggerRoutes<B extends { id?: string }>(spec: {
         "unsupported_prompt",
       ],
       handler: async ({ ctx, body }) => {
-        const input = asInput(spec.fromBody(body[spec.singular]), spec.singular);
-        return one(spec.singular, spec.toWire((await createAutomation(ctx.app, ctx.principal, input)).row));
+        const input = asInput(spec.fromBody(body[singular]), singular);
+        return one(singular, spec.toWire((await createAutomation(ctx.app, ctx.principal, input)).row));
       },
     }),
     defineRoute({
@@ -131,7 +131,7 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       path: `${base}/`,
       auth: "api_key",
       tag,
-      summary: `List the ${spec.plural} that are not deleted`,
+      summary: `List the ${plural} that are not deleted`,
       response: manyWire,
       handler: async ({ ctx }) => list(ctx.app, ctx.principal),
     }),
@@ -141,32 +141,30 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       auth: "api_key",
       role: "viewer",
       tag,
-      summary: `Query ${spec.plural} by name (case-insensitive substring)`,
-      body: z
-        .object({ [spec.singular]: z.object({ name: z.string().optional() }).passthrough().nullish() })
-        .passthrough(),
+      summary: `Query ${plural} by name (case-insensitive substring)`,
+      body: z.object({ [singular]: z.object({ name: z.string().optional() }).passthrough().nullish() }).passthrough(),
       response: manyWire,
       handler: async ({ ctx, body }) =>
-        list(ctx.app, ctx.principal, (body[spec.singular] as { name?: string } | null | undefined)?.name),
+        list(ctx.app, ctx.principal, (body[singular] as { name?: string } | null | undefined)?.name),
     }),
     defineRoute({
       method: "GET",
       path: `${base}/{id}`,
       auth: "api_key",
       tag,
-      summary: `Fetch a ${spec.singular} (a deleted one too)`,
+      summary: `Fetch a ${singular} (a deleted one too)`,
       params: idParams,
       response: oneWire,
       errors: ["trigger_not_found"],
       handler: async ({ ctx, params }) =>
-        one(spec.singular, spec.toWire(await getOfKind(ctx.app, ctx.principal.projectId, params.id, false))),
+        one(singular, spec.toWire(await getOfKind(ctx.app, ctx.principal.projectId, params.id, false))),
     }),
     defineRoute({
       method: "PUT",
       path: `${base}/{id}`,
       auth: "api_key",
       tag,
-      summary: `Replace a ${spec.singular}`,
+      summary: `Replace a ${singular}`,
       params: idParams,
       body: spec.body,
       response: oneWire,
@@ -187,12 +185,12 @@ function triggerRoutes<B extends { id?: string }>(spec: {
         "unsupported_prompt",
       ],
       handler: async ({ ctx, params, body }) => {
-        const given = body[spec.singular];
+        const given = body[singular];
         if (given.id && given.id !== params.id)
-          throw new BadRequestError(`${spec.singular}.id ${given.id} is not the id in the path`, "id_mismatch");
+          throw new BadRequestError(`${singular}.id ${given.id} is not the id in the path`, "id_mismatch");
         await getOfKind(ctx.app, ctx.principal.projectId, params.id, true);
-        const input = asInput(spec.fromBody(given), spec.singular);
-        return one(spec.singular, spec.toWire((await replaceAutomation(ctx.app, ctx.principal, params.id, input)).row));
+        const input = asInput(spec.fromBody(given), singular);
+        return one(singular, spec.toWire((await replaceAutomation(ctx.app, ctx.principal, params.id, input)).row));
       },
     }),
     defineRoute({
@@ -200,7 +198,7 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       path: `${base}/{id}`,
       auth: "api_key",
       tag,
-      summary: `Delete a ${spec.singular} (soft: still readable by id)`,
+      summary: `Delete a ${singular} (soft: still readable by id)`,
       params: idParams,
       status: 204,
       noJsonBody: { description: "Deleted; no body" },
@@ -218,8 +216,6 @@ function triggerRoutes<B extends { id?: string }>(spec: {
 
 export const triggerCompatRoutes = [
   ...triggerRoutes({
-    plural: "schedules",
-    singular: "schedule",
     kind: "schedule",
     wire: compatScheduleWire,
     toWire: scheduleToCompat,
@@ -227,8 +223,6 @@ export const triggerCompatRoutes = [
     fromBody: scheduleFromCompat as (body: unknown) => unknown,
   }),
   ...triggerRoutes({
-    plural: "subscriptions",
-    singular: "subscription",
     kind: "event",
     wire: compatSubscriptionWire,
     toWire: subscriptionToCompat,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BadRequestError } from "@/server/core/errors";
 import { toIso } from "@/server/core/time";
-import { DEFAULT_CATCH_UP_SECONDS, OVERLAP_POLICIES } from "../automation-input";
+import { DEFAULT_CATCH_UP_SECONDS, OVERLAP_POLICIES, type AutomationKind } from "../automation-input";
 import type { AutomationRow } from "../automation-store";
 import type { FiringRow } from "../firing-store";
 
@@ -162,6 +162,21 @@ export function subscriptionFromCompat(body: z.infer<typeof compatSubscriptionBo
   };
 }
 
+/**
+ * Which `/api/triggers` collection serves each kind, and the field a delivery names it by. The
+ * routes are built from this table and deliveries are labelled from it, so every id a delivery
+ * names is one its route looks up. An inbound trigger has no collection there (it lives only in
+ * `/api/automations`): its deliveries name it by `automation_id` alone, which every delivery carries.
+ */
+export const COMPAT_COLLECTIONS = {
+  schedule: { plural: "schedules", singular: "schedule", idField: "schedule_id" },
+  event: { plural: "subscriptions", singular: "subscription", idField: "subscription_id" },
+  inbound: undefined,
+} as const satisfies Record<
+  AutomationKind,
+  { plural: string; singular: string; idField: "schedule_id" | "subscription_id" } | undefined
+>;
+
 /** HTTP-like codes as the reference implementation's deliveries carry them. */
 const CODES: Record<FiringRow["status"], { code: number; message: string }> = {
   pending: { code: 102, message: "claimed" },
@@ -183,12 +198,14 @@ export const compatFiringWire = z.object({
     scheduled_at: z.string().optional(),
   }),
   event_id: z.string(),
-  schedule_id: z.string().optional(),
-  subscription_id: z.string().optional(),
+  automation_id: z.string().describe("The automation that fired (`/api/automations/{id}`), whatever its kind"),
+  schedule_id: z.string().optional().describe("A schedule's firing: `/api/triggers/schedules/{id}`"),
+  subscription_id: z.string().optional().describe("An event subscription's firing: `/api/triggers/subscriptions/{id}`"),
   created_at: z.string(),
 });
 
-export function firingToCompat(row: FiringRow, kind: AutomationRow["kind"]) {
+export function firingToCompat(row: FiringRow, kind: AutomationKind): z.infer<typeof compatFiringWire> {
+  const collection = COMPAT_COLLECTIONS[kind];
   return {
     id: row.id,
     status: { timestamp: toIso(row.firedAt ?? row.createdAt), ...CODES[row.status] },
@@ -203,7 +220,8 @@ export function firingToCompat(row: FiringRow, kind: AutomationRow["kind"]) {
       ...(row.scheduledAt ? { scheduled_at: toIso(row.scheduledAt) } : {}),
     },
     event_id: row.eventKey,
-    ...(kind === "schedule" ? { schedule_id: row.automationId } : { subscription_id: row.automationId }),
+    automation_id: row.automationId,
+    ...(collection ? { [collection.idField]: row.automationId } : {}),
     created_at: toIso(row.createdAt),
   };
 }
