@@ -10,6 +10,8 @@ import type { TestApp } from "./test-app";
 
 export interface RunningServer {
   origin: string;
+  /** The node:http server, for a test that awaits what it emits (a response's close). */
+  server: Server;
   close(): Promise<void>;
 }
 
@@ -59,6 +61,7 @@ async function listenOnLoopback(server: Server, contract?: ContractViolations): 
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
+    server,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
