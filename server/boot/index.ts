@@ -7,5 +7,5 @@ export { shutDown } from "./graceful-shutdown";
 export { nextRouteHandlers } from "./next-route-handlers";
 export { PROJECT_SETUPS } from "./project-setups";
 export { passDownHandlers } from "./pass-down";
-export { allRoutes, apiRoutes } from "./route-table";
+export { allRoutes, apiRoutes, openApiDocument } from "./route-table";
 export { BACKGROUND_WORKERS, backgroundWorkersFor, drainBackgroundWorkers, startBackgroundWorkers } from "./workers";

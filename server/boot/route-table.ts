@@ -62,8 +62,12 @@ const openApiRoute = defineRoute({
     paths: z.record(z.string(), z.record(z.string(), z.unknown())),
     components: z.record(z.string(), z.unknown()),
   }),
-  handler: async () =>
-    buildOpenApiDocument([...allRoutes, ...openAiRoutes], { title: "Agent service API", version: "0.1.0" }),
+  handler: async () => openApiDocument(),
 });
+
+/** The document `GET /api/openapi.json` serves: every route of both routers. */
+export function openApiDocument() {
+  return buildOpenApiDocument([...allRoutes, ...openAiRoutes], { title: "Agent service API", version: "0.1.0" });
+}
 
 export const allRoutes: AnyRoute[] = [...apiRoutes, openApiRoute];

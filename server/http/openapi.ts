@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import { z } from "zod";
-import { errorCodes, statusesOf, type ErrorCode } from "@/server/core/errors";
+import { errorCodes, errorExtras, statusesOf, type ErrorCode, type HeaderDoc } from "@/server/core/errors";
 import type { AnyRoute } from "./route";
 import { routeErrors } from "./route-errors";
 
@@ -27,15 +27,92 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, u
   return rest;
 }
 
-/** An error answer whose `code` is one of `codes`. */
-const errorResponse = (description: string, codes: ErrorCode[]) => ({
-  description,
-  content: {
-    "application/json": {
-      schema: { allOf: [{ $ref: "#/components/schemas/Error" }, { properties: { code: { enum: codes } } }] },
-    },
-  },
+/** The /v1 door's error body (server/openai-compat/openai-error.ts): OpenAI's shape, the service's code. */
+const openAiErrorBody = z.object({
+  error: z.object({
+    message: z.string(),
+    type: z.enum([
+      "invalid_request_error",
+      "authentication_error",
+      "permission_error",
+      "insufficient_quota",
+      "rate_limit_error",
+      "server_error",
+    ]),
+    param: z.string().nullable().describe("The first field the error names, if any"),
+    code: z.enum(Object.keys(errorCodes) as [ErrorCode, ...ErrorCode[]]),
+  }),
 });
+
+/** The schema name of a code whose answer carries fields of its own: `budget_exceeded` -> `BudgetExceededError`. */
+const extrasSchemaName = (code: string) => `${code.replace(/(^|_)(\w)/g, (_m, _s, c: string) => c.toUpperCase())}Error`;
+
+/** Codes whose body carries fields besides `detail`, `code` and `errors` each get a schema of their own. */
+function extrasSchemas(): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(errorExtras)
+      .filter(([, extras]) => extras.fields)
+      .map(([code, extras]) => [
+        extrasSchemaName(code),
+        jsonSchema(errorBody.extend({ code: z.literal(code), ...extras.fields }), "output"),
+      ]),
+  );
+}
+
+type HeaderObject = { description: string; required?: boolean; schema: Record<string, unknown> } | { $ref: string };
+
+/** `X-Request-Id` on every answer, then the documented ones; required when `required` says so. */
+function headerObjects(
+  docs: Record<string, HeaderDoc>,
+  required: (name: string) => boolean,
+): Record<string, HeaderObject> {
+  return {
+    "X-Request-Id": { $ref: "#/components/headers/RequestId" },
+    ...Object.fromEntries(
+      Object.entries(docs).map(([name, doc]) => [
+        name,
+        {
+          description: doc.description,
+          ...(required(name) ? { required: true } : {}),
+          schema: jsonSchema(doc.schema, "output"),
+        },
+      ]),
+    ),
+  };
+}
+
+/** An error answer whose `code` is one of `codes`: in the route's error shape, with what each code carries. */
+function errorResponse(description: string, codes: ErrorCode[], shape: AnyRoute["errorShape"]) {
+  const headers: Record<string, HeaderDoc> = {};
+  for (const code of codes) Object.assign(headers, errorExtras[code]?.headers);
+  const everyCodeSends = (name: string) => codes.every((code) => errorExtras[code]?.headers?.[name]);
+  let schema: Record<string, unknown>;
+  if (shape === "openai") {
+    // The door's body keeps only the code of what the service's body says (no fields).
+    schema = {
+      allOf: [
+        { $ref: "#/components/schemas/OpenAiError" },
+        { properties: { error: { properties: { code: { enum: codes } } } } },
+      ],
+    };
+  } else {
+    const plain = codes.filter((code) => !errorExtras[code]?.fields);
+    const variants: Record<string, unknown>[] = [
+      ...(plain.length
+        ? [{ allOf: [{ $ref: "#/components/schemas/Error" }, { properties: { code: { enum: plain } } }] }]
+        : []),
+      ...codes
+        .filter((code) => errorExtras[code]?.fields)
+        .map((code) => ({ $ref: `#/components/schemas/${extrasSchemaName(code)}` })),
+    ];
+    schema = variants.length === 1 ? variants[0] : { oneOf: variants };
+  }
+  return {
+    description,
+    headers: headerObjects(headers, everyCodeSends),
+    content: { "application/json": { schema } },
+  };
+}
 
 /** What each error status means on any route; the codes listed under it say which case. */
 const statusDescriptions: Record<number, string> = {
@@ -65,22 +142,48 @@ function errorResponses(route: AnyRoute): Record<string, unknown> {
       .sort(([a], [b]) => a - b)
       .map(([status, codes]) => [
         String(status),
-        errorResponse(statusDescriptions[status] ?? STATUS_CODES[status] ?? "Error", codes.sort()),
+        errorResponse(statusDescriptions[status] ?? STATUS_CODES[status] ?? "Error", codes.sort(), route.errorShape),
       ]),
   );
 }
 
-/** The success answer: the JSON body's schema, or what a route without a JSON body sends instead. */
-function successResponse(route: AnyRoute) {
-  if (route.response)
+/** A success answer: the JSON body's schema, or what a route without a JSON body sends instead. */
+function successResponse(
+  description: string,
+  response: z.ZodType | undefined,
+  noJsonBody: AnyRoute["noJsonBody"],
+  headers: Record<string, HeaderDoc> = {},
+) {
+  const documented = headerObjects(headers, () => false);
+  if (response)
     return {
-      description: "Success",
-      content: { "application/json": { schema: jsonSchema(route.response, "output") } },
+      description,
+      headers: documented,
+      content: { "application/json": { schema: jsonSchema(response, "output") } },
     };
-  const { description = "Success", contentTypes = [] } = route.noJsonBody ?? {};
+  const contentTypes = noJsonBody?.contentTypes ?? [];
   return {
-    description,
+    description: noJsonBody?.description ?? description,
+    headers: documented,
     ...(contentTypes.length ? { content: Object.fromEntries(contentTypes.map((type) => [type, {}])) } : {}),
+  };
+}
+
+/** The route's success answers: its status, and the others it declares. */
+function successResponses(route: AnyRoute): Record<string, unknown> {
+  return {
+    [String(route.status ?? 200)]: successResponse("Success", route.response, route.noJsonBody, route.headers),
+    ...Object.fromEntries(
+      Object.entries(route.otherSuccess ?? {}).map(([status, other]) => [
+        status,
+        successResponse(
+          other.description,
+          other.response,
+          other.response ? undefined : { description: other.description },
+          other.headers,
+        ),
+      ]),
+    ),
   };
 }
 
@@ -94,10 +197,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; 
       required: true,
       schema: { type: "string" },
     }));
-    const responses: Record<string, unknown> = {
-      [String(route.status ?? 200)]: successResponse(route),
-      ...errorResponses(route),
-    };
+    const responses: Record<string, unknown> = { ...successResponses(route), ...errorResponses(route) };
     const operation: Record<string, unknown> = {
       operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
       summary: route.summary,
@@ -146,7 +246,19 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; 
     info,
     paths,
     components: {
-      schemas: { Error: jsonSchema(errorBody, "output") },
+      schemas: {
+        Error: jsonSchema(errorBody, "output"),
+        OpenAiError: jsonSchema(openAiErrorBody, "output"),
+        ...extrasSchemas(),
+      },
+      headers: {
+        RequestId: {
+          description:
+            "This request's id (the one sent as X-Request-Id, or a new one): quote it when reporting a problem",
+          required: true,
+          schema: { type: "string" },
+        },
+      },
       securitySchemes: {
         ApiKey: { type: "apiKey", in: "header", name: "Authorization", description: "`ApiKey <key>`" },
         AdminToken: { type: "apiKey", in: "header", name: "Authorization", description: "`Access <ADMIN_TOKEN>`" },

@@ -4,7 +4,7 @@ import type { ProjectRole } from "@/server/core/roles";
 import type { RouteKeyScope } from "@/server/core/key-scopes";
 import type { Logger } from "@/server/core/logger";
 import type { AppContext } from "@/server/core/app-context";
-import type { ErrorCode } from "@/server/core/errors";
+import type { ErrorCode, HeaderDoc } from "@/server/core/errors";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 /**
@@ -78,8 +78,23 @@ export interface RouteDefinition<A extends AuthMode = AuthMode, B = unknown, Q =
    * must carry one of them or a framework code (server/http/README.md).
    */
   errors?: readonly ErrorCode[];
+  /**
+   * Headers the success answer may carry besides the framework's (`X-Request-Id`), by name as
+   * documented; every answer a test receives is checked against them (server/http/README.md).
+   */
+  headers?: Record<string, HeaderDoc>;
+  /**
+   * Error answers in OpenAI's shape (`{error: {message, type, param, code}}`, the /v1 door) instead
+   * of the service's `{detail, code}`: documented so, and checked so.
+   */
+  errorShape?: "openai";
   /** Success status; 200 unless stated. */
   status?: number;
+  /**
+   * Other success answers the route gives, by status (a 202 for a background run beside the 200),
+   * each with its body's schema or none.
+   */
+  otherSuccess?: Record<number, { description: string; response?: z.ZodType; headers?: Record<string, HeaderDoc> }>;
   maxBodyBytes?: number;
   /**
    * The handler only reads its body, and the route is read-heavy (retrieves): a small body sent

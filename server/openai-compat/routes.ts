@@ -31,6 +31,7 @@ export const openAiRoutes = [
     auth: "api_key",
     keyScope: "run",
     tag: "openai",
+    errorShape: "openai",
     summary:
       "OpenAI chat completions against an agent named by `model` (`<agent>`, `<agent>@<environment>`, `<agent>@<variant>:<version>`); JSON or SSE chunks ending with [DONE] (mutating: runs the model)",
     body: chatCompletionRequestSchema,
@@ -44,6 +45,7 @@ export const openAiRoutes = [
     auth: "api_key",
     keyScope: "run",
     tag: "openai",
+    errorShape: "openai",
     summary:
       "OpenAI Responses against an agent named by `model`; `previous_response_id` continues in the same agent session; JSON or SSE events (mutating: runs the model)",
     body: responsesRequestSchema,
@@ -57,6 +59,7 @@ export const openAiRoutes = [
     auth: "api_key",
     keyScope: "run",
     tag: "openai",
+    errorShape: "openai",
     summary: "What the key's project can call: each agent, and `<agent>@<environment>` for each environment running it",
     response: modelListWire,
     handler: async ({ ctx }) => listModels(ctx.app.db, ctx.principal),
@@ -67,6 +70,7 @@ export const openAiRoutes = [
     auth: "api_key",
     keyScope: "run",
     tag: "openai",
+    errorShape: "openai",
     summary: "One entry of /v1/models, or 404 model_not_found",
     response: modelEntryWire,
     errors: ["model_not_found"],

@@ -77,7 +77,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     } catch {
       // Non-JSON bodies (streams) are returned as text.
     }
-    assertResponseContract(method, path, response.status, response.headers.get("content-type"), parsed);
+    assertResponseContract(method, path, response.status, response.headers, parsed);
     return { status: response.status, headers: response.headers, body: parsed as T };
   }
 

@@ -1,0 +1,82 @@
+import { z } from "zod";
+import type { ErrorCode } from "./error-codes";
+
+/** A response header as the OpenAPI document gives it: what it says, and the value's schema. */
+export interface HeaderDoc {
+  description: string;
+  schema: z.ZodType;
+}
+
+/**
+ * What an error answer of one code carries besides `detail`, `code` and `errors`: body fields (at
+ * the top level, and in `detail` when it is the structured object) and headers. The OpenAPI
+ * document gives each such code a schema of its own, so a generated client accepts the fields;
+ * the test suites check every error answer they receive against it. A code not listed here carries
+ * nothing more (its schema forbids any other field).
+ */
+export interface ErrorExtras {
+  fields?: z.ZodRawShape;
+  headers?: Record<string, HeaderDoc>;
+}
+
+export const RETRY_AFTER: HeaderDoc = {
+  description: "Seconds to wait before trying again",
+  schema: z.int().min(0),
+};
+
+/** The IETF draft's structured lists (draft-ietf-httpapi-ratelimit-headers), one item per policy counted against. */
+export const RATE_LIMIT_HEADERS: Record<string, HeaderDoc> = {
+  RateLimit: {
+    description: 'What is left of each limit the turn counted against: `"<policy>";r=<remaining>;t=<seconds to reset>`',
+    schema: z.string(),
+  },
+  "RateLimit-Policy": {
+    description: 'Each limit the turn counted against: `"<policy>";q=<quota>;w=<window seconds>`',
+    schema: z.string(),
+  },
+};
+
+const slugConflict = { conflict: z.strictObject({ slug: z.string() }) };
+const queueId = { queue_id: z.string() };
+
+export const errorExtras: Partial<Record<ErrorCode, ErrorExtras>> = {
+  budget_exceeded: {
+    fields: {
+      budget: z
+        .strictObject({
+          id: z.string(),
+          name: z.string(),
+          scope: z.enum(["project", "agent", "api_key"]),
+          target_id: z.string().optional(),
+          window: z.string(),
+          time_zone: z.string(),
+          limit_usd: z.number(),
+          spent_usd: z.number(),
+          resets_at: z.string(),
+        })
+        .describe("The budget that refused: its window, limit, spend and when it resets"),
+    },
+  },
+  model_not_allowed: {
+    fields: {
+      model: z.string().describe("The refused model, `<provider>/<model>`"),
+      rule: z
+        .strictObject({ owner: z.string(), patterns: z.array(z.string()) })
+        .describe("The allowlist that refused it and its patterns"),
+    },
+  },
+  rate_limited: {
+    fields: {
+      limit: z
+        .strictObject({ policy: z.string(), quota: z.number(), window_seconds: z.number() })
+        .describe("The limit that refused: its policy name, quota and window"),
+    },
+    headers: { "Retry-After": RETRY_AFTER, ...RATE_LIMIT_HEADERS },
+  },
+  ingest_backlog_full: { headers: { "Retry-After": RETRY_AFTER } },
+  slug_taken: { fields: slugConflict },
+  evaluation_closed: { fields: { run_id: z.string() } },
+  default_queue_exists: { fields: queueId },
+  default_queue_demotion: { fields: queueId },
+  default_queue_delete: { fields: { queue_ids: z.array(z.string()) } },
+};
