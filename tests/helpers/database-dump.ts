@@ -1,4 +1,7 @@
+import { is } from "drizzle-orm";
+import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { rawQuery, type Executor } from "@/server/db";
+import * as schema from "@/server/db/schema";
 
 /** One column of one table, all its rows' values as text. */
 export interface DumpedColumn {
@@ -39,6 +42,32 @@ export function findInDump(dump: DumpedColumn[], values: readonly string[]): str
   for (const { table, column, text } of dump)
     for (const value of values) if (text.includes(value)) found.push(`${table}.${column}: ${value}`);
   return found;
+}
+
+/** Every table the service's Drizzle schema declares (what it writes), by name. */
+export function schemaTables(): string[] {
+  return Object.values(schema)
+    .filter((value): value is PgTable => is(value, PgTable))
+    .map((table) => getTableConfig(table).name)
+    .sort();
+}
+
+/**
+ * The tables of the database's public schema as the migrations made them (partitions, read through
+ * their parent, left out), each with its number of rows.
+ */
+export async function databaseTables(db: Executor): Promise<Map<string, number>> {
+  const tables = await rawQuery<{ name: string }>(
+    db,
+    `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition order by 1`,
+  );
+  const out = new Map<string, number>();
+  for (const { name } of tables) {
+    const [{ n }] = await rawQuery<{ n: number }>(db, `select count(*)::int as n from ${quote(name)}`);
+    out.set(name, n);
+  }
+  return out;
 }
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;

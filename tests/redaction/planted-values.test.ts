@@ -5,14 +5,16 @@ import { drainEvents } from "@/server/events/emit";
 import { drainIngestQueue } from "@/server/tracing/ingest/worker";
 import { createCaller } from "@/server/trpc/root";
 import { createContextFrom } from "@/server/trpc/init";
+import { webhookWorker } from "@/server/webhooks";
 import { fanOutEvents } from "@/server/webhooks/fan-out";
-import { dumpDatabase, findInDump } from "../helpers/database-dump";
+import { databaseTables, dumpDatabase, findInDump, schemaTables } from "../helpers/database-dump";
 import { nativeText } from "../helpers/invoke-client";
 import { createRunFixture, type RunFixture } from "../helpers/run-fixture";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 import { createEntity, startWorker, settled } from "../evaluations/eval-fixtures";
 import { runsRecorded } from "../helpers/after-runs";
 import { allow, subscribe } from "../webhooks/helpers";
+import { STORED_TABLES } from "./stored-tables";
 
 // A planted value of each kind, written as a person or a model would; `found` is what must not be
 // found anywhere after storage (the distinctive part of each).
@@ -63,6 +65,18 @@ const notPlanted = (what: string, value: unknown) => {
   ).toEqual([]);
 };
 const userMessage = (text: string) => ({ role: "user", content: text });
+/** A call of the OpenAI door over the live socket, as an OpenAI client makes it. */
+const openAi = async (path: string, body: unknown) => {
+  const res = await fetch(`${f.live.origin}/v1/${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${f.key}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const answer = await res.json();
+  expect(res.status, JSON.stringify(answer)).toBe(200);
+  traceIds.push(res.headers.get("x-svc-trace-id")!);
+  return answer;
+};
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
@@ -268,24 +282,141 @@ describe("a planted value of each kind is found nowhere after storage", () => {
     notPlanted("the posted results' answer", posted.body);
   });
 
-  it("traces, webhook payloads and every text column of the database hold none of them", async () => {
+  it("/v1/chat/completions: the run it records is redacted", async () => {
+    await openAi("chat/completions", { model: "redaction-chat", messages: [userMessage(`Note ${SAMPLE}`)] });
+  });
+
+  it("/v1/responses: the stored conversation is redacted, so a continuation sends none back to the model", async () => {
+    const first = await openAi("responses", { model: "redaction-chat", input: `Keep ${SAMPLE}` });
+    const [stored] = await rawQuery<{ messages: string }>(
+      f.app.context.db,
+      "select messages::text as messages from openai_responses where project_id = $1",
+      [f.projectId],
+    );
+    expect(stored.messages).toContain("[redacted:card]");
+    notPlanted("the stored conversation", stored.messages);
+
+    await openAi("responses", { model: "redaction-chat", input: "Go on.", previous_response_id: first.id });
+    // model_input is off: what the model is sent is the stored conversation as redacted, both the
+    // caller's planted message and the model's own answer.
+    const sent = JSON.stringify(f.model.requests.at(-1)!.body);
+    expect(sent).toContain("Go on.");
+    expect(sent.match(/\[redacted:email\]/g)?.length).toBe(2);
+    notPlanted("the continuation's model request", sent);
+  });
+
+  it("commit and deploy messages: the revision keeps them as written, events and their query hold them redacted", async () => {
+    const created = await createEntity(f.app, f.key, "workflows", "workflow", {
+      slug: "redaction-messages",
+      data: { parameters: { agent: f.agent() } },
+    });
+    const variant = await f.app.call("GET", `/api/workflows/revisions/${created.revision_id}`, { key: f.key });
+    const committed = await f.app.call("POST", "/api/workflows/revisions/commit", {
+      key: f.key,
+      body: {
+        workflow_revision_commit: {
+          workflow_variant_id: variant.body.workflow_revision.workflow_variant_id,
+          message: `Fixed for ${PLANTED.email}, ${PLANTED.custom}`,
+          data: { parameters: { agent: f.agent({ instructions: { agents_md: "v2" } }) } },
+        },
+      },
+    });
+    expect(committed.status, JSON.stringify(committed.body)).toBe(200);
+    const deployed = await f.app.call("POST", "/api/workflows/revisions/deploy", {
+      key: f.key,
+      body: {
+        workflow_revision_ref: { id: committed.body.workflow_revision.id },
+        environment_ref: { slug: "production" },
+        message: `Ship it, card ${PLANTED.card}`,
+      },
+    });
+    expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
+    // The revision is configuration a person wrote: its log shows the message as typed.
+    expect(committed.body.workflow_revision.message).toContain(PLANTED.email);
+
+    const messages = async (eventType: string) => {
+      const res = await f.app.call("POST", "/api/events/query", { key: f.key, body: { event_type: eventType } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.events.map((e: { attributes: { message?: string } }) => e.attributes.message);
+    };
+    const commitMessages = await messages("workflows.revisions.committed");
+    expect(commitMessages).toContain("Fixed for [redacted:email], [redacted:order]");
+    const deployMessages = await messages("environments.revisions.committed");
+    expect(deployMessages).toContain("Ship it, card [redacted:card]");
+    notPlanted("the events query", [commitMessages, deployMessages]);
+  });
+
+  it("a testset's cells are kept as written; an annotation is stored redacted; a provider key is sealed", async () => {
+    const testset = await createEntity(f.app, f.key, "testsets", "testset", {
+      slug: "planted-cells",
+      data: { testcases: [{ messages: [userMessage(SAMPLE)], correct_answer: PLANTED.iban }] },
+    });
+    expect(testset.revision_id).toBeTruthy();
+    const annotation = await f.app.call("POST", "/api/simple/traces/", {
+      key: f.key,
+      body: {
+        trace: {
+          origin: "human",
+          kind: "adhoc",
+          channel: "api",
+          data: { outputs: { note: SAMPLE } },
+          references: { evaluator: { slug: "user-feedback" } },
+        },
+      },
+    });
+    expect(annotation.status, JSON.stringify(annotation.body)).toBe(202);
+    traceIds.push(annotation.body.trace.trace_id);
+    const sealed = await f.app.call("POST", "/api/vault/v1/secrets/", {
+      key: f.key,
+      body: {
+        header: { name: "Planted" },
+        secret: { kind: "provider_key", data: { kind: "openai", provider: { key: PLANTED.provider_key } } },
+      },
+    });
+    expect(sealed.status, JSON.stringify(sealed.body)).toBe(201);
+    notPlanted("the vault's answer", sealed.body);
+  });
+
+  it("traces, webhook payloads and every table of the schema hold none of them, but where kept as written", async () => {
     await drainIngestQueue(f.app.context);
     for (const traceId of traceIds) {
-      const trace = await f.app.call("GET", `/api/traces/${traceId}`, { key: f.key });
-      expect(trace.body.count, traceId).toBe(1);
-      notPlanted(`trace ${traceId}`, trace.body);
+      const trace = await fetch(`${f.live.origin}/api/traces/${traceId}`, {
+        headers: { authorization: `ApiKey ${f.key}` },
+      }).then((res) => res.json());
+      expect(trace.count, traceId).toBe(1);
+      notPlanted(`trace ${traceId}`, trace);
     }
     await drainEvents(f.app.context.db);
     while ((await fanOutEvents(f.app.context.db)).events > 0);
+    await webhookWorker.drain(f.app.context, 1_000);
     const deliveries = await rawQuery<{ payload: string }>(f.app.context.db, "select payload from webhook_deliveries");
     expect(deliveries.length).toBeGreaterThan(0);
     for (const { payload } of deliveries) notPlanted("a webhook payload", payload);
+    expect(receiver.requests.length).toBeGreaterThan(0);
+    for (const request of receiver.requests) notPlanted("a delivered webhook", request.rawBody);
+
+    // Every table the schema declares is placed in STORED_TABLES, and the database holds no other.
+    const schema = schemaTables();
+    expect(
+      Object.keys(STORED_TABLES).sort(),
+      "tests/redaction/stored-tables.ts names each table of the schema",
+    ).toEqual(schema);
+    const rows = await databaseTables(f.app.context.db);
+    expect([...rows.keys()].filter((table) => !schema.includes(table))).toEqual([]);
+    const place = (table: string) => Object.keys(STORED_TABLES[table])[0];
+    const unwritten = schema.filter((table) => place(table) !== "notWritten" && !rows.get(table));
+    expect(unwritten, "tables the traffic above must write").toEqual([]);
 
     const dump = await dumpDatabase(f.app.context.db);
-    const tables = new Set(dump.map((c) => c.table));
-    for (const table of ["agent_runs", "agent_run_events", "chat_sessions", "evaluation_results", "spans"])
-      expect(tables, table).toContain(table);
     expect(dump.some((c) => c.text.includes("[redacted:secret]"))).toBe(true);
-    expect(findInDump(dump, FOUND)).toEqual([]);
+    const found = findInDump(dump, FOUND);
+    const keptAsWritten = schema.filter((table) => place(table) === "keptAsWritten");
+    expect(found.filter((hit) => !keptAsWritten.includes(hit.split(".")[0]))).toEqual([]);
+    // The scan's own proof: each table kept as written holds the values planted there.
+    for (const table of keptAsWritten)
+      expect(
+        found.some((hit) => hit.startsWith(`${table}.`)),
+        table,
+      ).toBe(true);
   });
 });
