@@ -1,4 +1,5 @@
 import type { AppContext } from "@/server/core/app-context";
+import { isAppError } from "@/server/core/errors";
 import { logger } from "@/server/core/logger";
 import { liveScoreOfRevision } from "@/server/evaluations";
 import { startWakeLoop, type BackgroundWorker } from "@/server/worker";
@@ -36,7 +37,9 @@ export async function canaryPass(app: AppContext, limit = BATCH): Promise<number
       );
       changed++;
     } catch (error) {
-      // Ended meanwhile (promoted, rolled back by hand): nothing left to guard.
+      // Ended or deleted meanwhile (promoted, rolled back by hand): nothing left to guard. Anything
+      // else (the database) fails the pass, which the wake loop logs and runs again.
+      if (!isAppError(error) || (error.code !== "canary_ended" && error.status !== 404)) throw error;
       logger.debug({ err: error, canary: row.id }, "canary guard found the canary ended");
     }
   }

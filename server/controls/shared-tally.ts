@@ -136,7 +136,18 @@ export class SharedTally<M> {
       }
       logger.error({ err: error }, "writing the controls' counters failed; retrying with the next sync");
     }
-    const read = reread.length ? await this.store.read(reread).catch(() => new Map<string, TallyTotal>()) : new Map();
+    let read = new Map<string, TallyTotal>();
+    if (reread.length) {
+      try {
+        read = await this.store.read(reread);
+      } catch (error) {
+        // A failed read is no total of 0 (that would admit past the limit): the totals seen before
+        // stay, and the keys are read again with the next sync.
+        for (const key of reread) this.stale.add(key);
+        reread.length = 0;
+        logger.error({ err: error }, "reading the controls' counters failed; retrying with the next sync");
+      }
+    }
     const now = this.options.now();
     for (const { key, amount } of written ? items : []) {
       const entry = this.entries.get(key);

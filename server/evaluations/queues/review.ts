@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { BadRequestError, NotFoundError } from "@/server/core/errors";
+import { BadRequestError, isAppError, NotFoundError } from "@/server/core/errors";
 import type { Database, Executor } from "@/server/db";
 import { evaluationQueues, evaluationResults, evaluationRuns } from "@/server/db/schema";
 import { scoreOf } from "../compare/compare-runs";
@@ -75,9 +75,13 @@ function humanSteps(queue: QueueRow, run: EvaluationRunRow): Step[] {
 async function scaleOf(db: Executor, projectId: string, step: Step): Promise<ReviewScale> {
   const id = step.references.evaluator_revision?.id;
   if (!id) return "score";
-  const { revision } = await lookupRevision(db, projectId, ["evaluators"], id, "evaluator revision").catch(() => ({
-    revision: undefined,
-  }));
+  // A revision gone since the step was written reads as a score; a database failure is not an answer.
+  const { revision } = await lookupRevision(db, projectId, ["evaluators"], id, "evaluator revision").catch(
+    (error: unknown) => {
+      if (isAppError(error) && error.status < 500) return { revision: undefined };
+      throw error;
+    },
+  );
   const properties = (revision?.data as { schemas?: { outputs?: { properties?: Record<string, unknown> } } })?.schemas
     ?.outputs?.properties;
   return properties && "success" in properties && !("score" in properties) ? "pass_fail" : "score";
