@@ -95,14 +95,15 @@ export function startTurn(
         } else if (!content && !errored && stopReason !== "cancelled") {
           emit({ type: "error", message: NO_OUTPUT_MESSAGE });
         }
+        const { provider, model } = answeringModel(input, outcome.steps);
         // The message is built from status codes and labels only (runErrorMessage): safe to log.
         if (limitMessage ?? error) {
           logger.info(
             {
               traceId: trace.traceId,
               sessionId: input.sessionId,
-              provider: input.connection.provider,
-              model: input.connection.model,
+              provider,
+              model,
               reason: limitMessage ?? error,
             },
             "turn failed",
@@ -129,8 +130,8 @@ export function startTurn(
           spanId: trace.spanId,
           parentSpanId: trace.parentSpanId,
           sessionId: input.sessionId,
-          provider: input.connection.provider,
-          model: input.connection.model,
+          provider,
+          model,
           harness: options.harnessKind,
           startedAt,
           endedAt: Date.now(),
@@ -182,6 +183,18 @@ function turnUsage(input: TurnInput, outcome: HarnessOutcome): RunUsage | undefi
   if (!priced) return own;
   const cost = costs.reduce((total, c) => total + (c.priced ? c.amounts.total : 0), prior?.cost ?? 0);
   return { ...own, cost };
+}
+
+/**
+ * The model the turn's record (its root span) names: through an alias, the entry of the last
+ * model call that names one (the entry that answered it, or the one whose failure ended the
+ * turn); else the turn's own.
+ */
+function answeringModel(input: TurnInput, steps: StepTiming[]): { provider: string; model: string } {
+  const step = input.alias ? steps.findLast((one) => one.model !== undefined) : undefined;
+  return step?.model
+    ? { provider: step.provider ?? input.connection.provider, model: step.model }
+    : { provider: input.connection.provider, model: input.connection.model };
 }
 
 /** The connection that answered a call: an alias's entry when the turn's model is an alias, else the turn's. */

@@ -29,6 +29,14 @@ export interface AnsweredCall {
   attempts: FallbackAttempt[];
 }
 
+/** One try of one entry with what it failed with (kept off the trace: only the turn's error words it). */
+export interface EntryTry {
+  connection: ResolvedConnection;
+  /** As `FallbackAttempt.outcome`. */
+  outcome: string;
+  error?: unknown;
+}
+
 /** A model that tries an alias's entries in order, and what it tried. */
 export interface FallbackRoute {
   model: ModelV3;
@@ -36,6 +44,11 @@ export interface FallbackRoute {
   call(index: number): AnsweredCall | undefined;
   /** Attempts after the last answered call: the turn's failure. */
   unanswered(): FallbackAttempt[];
+  /**
+   * The tries of the call a failure came from: those after the last answer when some came after
+   * it (no entry answered), else the last answered call's (its reply broke off).
+   */
+  lastTries(): EntryTry[];
 }
 
 /**
@@ -52,9 +65,18 @@ export function fallbackModel(
 ): FallbackRoute {
   const calls: AnsweredCall[] = [];
   let attempts: FallbackAttempt[] = [];
-  const answer = (entry: FallbackEntry) => {
+  let tries: EntryTry[] = [];
+  let answeredTries: EntryTry[] = [];
+  const tried = (entry: FallbackEntry, outcome: string, startedAt: number, error?: unknown) => {
+    attempts.push(attempt(entry, outcome, startedAt));
+    tries.push({ connection: entry.connection, outcome, ...(error === undefined ? {} : { error }) });
+  };
+  const answer = (entry: FallbackEntry, startedAt: number) => {
+    tried(entry, "answered", startedAt);
     calls.push({ connection: entry.connection, attempts });
+    answeredTries = tries;
     attempts = [];
+    tries = [];
   };
   const first = entries[0].model.model as ModelV3;
   const primaryKey = entries[0].model.optionsKey;
@@ -70,16 +92,15 @@ export function fallbackModel(
         const startedAt = Date.now();
         try {
           const result = await (entry.model.model as ModelV3).doGenerate(callFor(call, entry, primaryKey));
-          attempts.push(attempt(entry, "answered", startedAt));
-          answer(entry);
+          answer(entry, startedAt);
           return result;
         } catch (error) {
           const reason = call.abortSignal?.aborted ? undefined : fallbackReason(error, false);
           if (!reason || i === entries.length - 1) {
-            attempts.push(attempt(entry, reason ? `failed: ${reason}` : "failed", startedAt));
+            tried(entry, reason ? `failed: ${reason}` : "failed", startedAt, error);
             throw error;
           }
-          attempts.push(attempt(entry, reason, startedAt));
+          tried(entry, reason, startedAt, error);
           options.onMove?.();
         }
       }
@@ -119,24 +140,28 @@ export function fallbackModel(
             void reader.cancel().catch(() => undefined);
             throw new EventError();
           }
-          attempts.push(attempt(entry, "answered", startedAt));
-          answer(entry);
+          answer(entry, startedAt);
           return { ...result, stream: replay(head, reader) };
         } catch (error) {
           clearTimeout(timer);
           call.abortSignal?.removeEventListener("abort", forward);
           const reason = call.abortSignal?.aborted ? undefined : fallbackReason(error, timedOut);
           if (!reason || i === entries.length - 1) {
-            attempts.push(attempt(entry, reason ? `failed: ${reason}` : "failed", startedAt));
+            tried(entry, reason ? `failed: ${reason}` : "failed", startedAt, error);
             throw error;
           }
-          attempts.push(attempt(entry, reason, startedAt));
+          tried(entry, reason, startedAt, error);
           options.onMove?.();
         }
       }
     },
   };
-  return { model, call: (index) => calls[index], unanswered: () => attempts };
+  return {
+    model,
+    call: (index) => calls[index],
+    unanswered: () => attempts,
+    lastTries: () => (tries.length ? tries : answeredTries),
+  };
 }
 
 class EventError extends Error {}

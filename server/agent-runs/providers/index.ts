@@ -1,6 +1,12 @@
 export type { ResolvedConnection } from "./connection";
 export { languageModel, type ProviderModel } from "./language-model";
-export { fallbackModel, type AnsweredCall, type FallbackAttempt, type FallbackRoute } from "./fallback-model";
+export {
+  fallbackModel,
+  type AnsweredCall,
+  type EntryTry,
+  type FallbackAttempt,
+  type FallbackRoute,
+} from "./fallback-model";
 export { PROVIDER_KEY_ENV } from "./provider-env-names";
 export { resolveConnection, type ResolutionContext } from "./resolve-connection";
 export { testStoredConnection, type ConnectionTest } from "./test-connection";
