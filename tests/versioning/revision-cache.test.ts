@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revisionCacheFor } from "@/server/versioning/cache/revision-cache";
 import { anotherInstance, type AppInstance } from "../helpers/app-instance";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { rawQuery } from "@/server/db";
 import { drainEvents } from "@/server/events";
+import { VERSIONING_CHANNEL } from "@/server/versioning/cache/change-tags";
 import { uniq, whenCacheHears } from "./helpers";
 
 /**
@@ -60,30 +62,38 @@ describe("revision cache", () => {
   }
 
   /**
-   * Retrieves until the answer comes from memory (a change announced while the first read was
-   * under way rightly keeps its answer out), and checks it is the database path's, byte for byte.
+   * Resolves once `instance`'s cache has heard every change committed before the call: a marker
+   * notified on the change channel now arrives after them (PostgreSQL delivers notifications in
+   * commit order, PGlite in-process in order too). No change still on its way then.
    */
-  async function cached(body: unknown): Promise<string> {
-    const first = await retrieve(reader, body);
-    expect(first.status, first.text).toBe(200);
-    for (let attempt = 0; ; attempt++) {
-      const hits = stats().hits;
-      const again = await retrieve(reader, body);
-      expect(again.text).toBe(first.text);
-      if (stats().hits === hits + 1) return again.text;
-      expect(attempt).toBeLessThan(20);
-    }
+  async function heardAll(instance: AppInstance): Promise<void> {
+    const marker = uniq("heard-all");
+    const heard = whenCacheHears(revisionCacheFor(instance.context), (tags) => !!tags?.includes(marker), marker);
+    await rawQuery(t.context.db, `select pg_notify('${VERSIONING_CHANNEL}', $1)`, [marker]);
+    await heard;
   }
 
-  /** The reader's answer matches the uncached one within the bound; returns how long that took. */
-  async function coherent(body: unknown, boundMs = 1_000): Promise<number> {
-    const started = performance.now();
-    for (;;) {
-      const [mine, actual] = await Promise.all([retrieve(reader, body), retrieve(truth, body)]);
-      if (mine.text === actual.text && mine.status === actual.status) return performance.now() - started;
-      if (performance.now() - started > boundMs) expect(mine.text).toBe(actual.text);
-      await new Promise((r) => setTimeout(r, 5));
-    }
+  /**
+   * Retrieves twice once no change is on its way: the second answer comes from memory, byte for
+   * byte the database path's.
+   */
+  async function cached(body: unknown): Promise<string> {
+    await heardAll(reader);
+    const first = await retrieve(reader, body);
+    expect(first.status, first.text).toBe(200);
+    const hits = stats().hits;
+    const again = await retrieve(reader, body);
+    expect(again.text).toBe(first.text);
+    expect(stats().hits).toBe(hits + 1);
+    return again.text;
+  }
+
+  /** Once the reader has heard every change made so far, it answers what the uncached instance does. */
+  async function coherent(body: unknown): Promise<void> {
+    await heardAll(reader);
+    const [mine, actual] = await Promise.all([retrieve(reader, body), retrieve(truth, body)]);
+    expect(mine.status).toBe(actual.status);
+    expect(mine.text).toBe(actual.text);
   }
 
   it("answers every reference kind from memory, byte for byte what the database path answers", async () => {
@@ -266,11 +276,11 @@ describe("revision cache", () => {
     done = true;
     await readerLoop;
     // Once the notifications are back it caches again.
+    await heardAll(writer);
     const hits = writerStats().hits;
-    await waitFor(async () => {
-      await retrieve(writer, body);
-      return writerStats().hits > hits;
-    });
+    await retrieve(writer, body);
+    await retrieve(writer, body);
+    expect(writerStats().hits).toBeGreaterThan(hits);
   });
 
   it("read events are still written for answers from memory", async () => {
@@ -354,12 +364,12 @@ describe("revision cache", () => {
         revisionCache: { maxEntries: 0, maxBytes: 0, watchKeepaliveMs: 15_000 },
       });
       try {
-        const { rawQuery } = await import("@/server/db");
+        const lost = whenCacheHears(cache, () => !cache.stats().listening, "its listen lost");
         await rawQuery(
           admin.context.db,
           "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = 'listen versioning_changed'",
         );
-        await waitFor(() => !cache.stats().listening, 2_000);
+        await lost;
         expect(cache.stats().entries).toBe(0);
         await whenCacheHears(cache, () => cache.stats().listening, "its listen again");
         await cached(body);
@@ -369,11 +379,3 @@ describe("revision cache", () => {
     },
   );
 });
-
-async function waitFor(probe: () => boolean | Promise<boolean>, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

@@ -70,7 +70,10 @@ export class RevisionCache implements HoldingCache {
         this.lru.clear();
         for (const subscriber of this.subscribers) subscriber(null);
       },
-      onLost: () => this.lru.clear(),
+      onLost: () => {
+        this.lru.clear();
+        for (const subscriber of this.subscribers) subscriber(null);
+      },
     });
     this.unregister = registerHoldingCache(this);
   }
