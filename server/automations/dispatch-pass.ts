@@ -6,6 +6,7 @@ import { ForbiddenError, isAppError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { hasRole, isProjectRole } from "@/server/core/roles";
 import { logger } from "@/server/core/logger";
+import { isDatabaseUnavailable } from "@/server/db";
 import { automationDeliveries, automations } from "@/server/db/schema";
 import { settleFiring, type FiringRow } from "./firing-store";
 import { firingRun } from "./automation-target";
@@ -67,6 +68,8 @@ async function dispatchOne(app: AppContext, firing: FiringRow): Promise<void> {
   try {
     await dispatch(app, firing);
   } catch (error) {
+    // A database down for now fails no firing: its claim runs out and it is dispatched again.
+    if (isDatabaseUnavailable(error)) throw error;
     const detail = isAppError(error) && error.status < 500 ? error.message : "the run could not be started";
     if (!isAppError(error) || error.status >= 500)
       logger.error({ err: error, firingId: firing.id }, "automation firing failed");

@@ -43,6 +43,27 @@ export function isDatabaseFailure(error: unknown): boolean {
   return typeof driver.message === "string" && PGLITE_MESSAGES.test(driver.message);
 }
 
+// SQLSTATE classes of a database unusable for now whatever the statement: connection (08), a
+// transaction the server rolled back (40: serialization, deadlock), resources (53), operator
+// intervention (57, but not 57014, a statement's own timeout), system error (58); and a
+// transaction pooler's missing prepared statement (pooler-symptoms.ts).
+const UNAVAILABLE_CLASSES = new Set(["08", "40", "53", "57", "58"]);
+const UNAVAILABLE_STATES = new Set(["26000", "42P05"]);
+
+/**
+ * Whether `error` says the database could not be reached or used for now (so retrying later may
+ * succeed), as opposed to refusing this statement for its data: what a catch that records a
+ * row's failure must not mistake for the row's fault.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const driver = driverErrorOf(error) as { code?: unknown; message?: unknown } | null;
+  if (!driver || typeof driver !== "object") return false;
+  const code = typeof driver.code === "string" ? driver.code : "";
+  if (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code)) return true;
+  if (/^[0-9A-Z]{5}$/.test(code) && UNAVAILABLE_CLASSES.has(code.slice(0, 2)) && code !== "57014") return true;
+  return typeof driver.message === "string" && PGLITE_MESSAGES.test(driver.message);
+}
+
 /**
  * Why the database failed, for an operator: the driver's message and code, never Drizzle's
  * wrapper (its message lists the statement's parameters, a key's hash among them).

@@ -17,4 +17,9 @@ export { rowsOf } from "./rows";
 export { jsonPlaceholder, preparedQuery, rawQuery, timestampPlaceholder } from "./prepared";
 export { ageBatch, countDeleted, type AgeBatch } from "./count-deleted";
 export { isUniqueViolation } from "./unique-violation";
-export { credentialCheckFailure, describeDatabaseFailure, isDatabaseFailure } from "./database-failure";
+export {
+  credentialCheckFailure,
+  describeDatabaseFailure,
+  isDatabaseFailure,
+  isDatabaseUnavailable,
+} from "./database-failure";

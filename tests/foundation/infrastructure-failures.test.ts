@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SharedTally, type TallyStore, type TallyTotal } from "@/server/controls/shared-tally";
-import { rawQuery } from "@/server/db";
+import { isDatabaseUnavailable, rawQuery } from "@/server/db";
 import { openTestDatabase } from "../helpers/test-database";
 
 /**
@@ -46,5 +46,24 @@ describe("a shared counter whose database fails", () => {
     } finally {
       await tally.close();
     }
+  });
+});
+
+describe("what a catch may take for the database being down (isDatabaseUnavailable)", () => {
+  it("is a closed database, not a statement the database refused for its data", async () => {
+    const handle = await openTestDatabase();
+    const refused = await rawQuery(handle.db, "select 1 / 0").then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).not.toBeNull();
+    expect(isDatabaseUnavailable(refused)).toBe(false);
+    await handle.close();
+    const down = await rawQuery(handle.db, "select 1").then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(down).not.toBeNull();
+    expect(isDatabaseUnavailable(down)).toBe(true);
   });
 });

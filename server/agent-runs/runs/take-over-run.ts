@@ -1,7 +1,7 @@
 import { and, eq, lte, max } from "drizzle-orm";
 import type { AppContext } from "@/server/core/app-context";
 import { logger } from "@/server/core/logger";
-import type { Database } from "@/server/db";
+import { isDatabaseUnavailable, type Database } from "@/server/db";
 import { agentRunEvents, agentRuns } from "@/server/db/schema";
 import { RUN_TAKEN_OVER, type MessagesFormat, type NativeEvent } from "@/server/streams";
 import { beginTurn } from "../invoke/begin-turn";
@@ -78,6 +78,8 @@ export async function takeOverRun(app: AppContext, run: AgentRunRow): Promise<vo
       { trace, depth: 0, runId: run.id },
     );
   } catch (error) {
+    // A database down for now is no reason to fail the run: the sweep takes it over again.
+    if (isDatabaseUnavailable(error)) throw error;
     return failRun(app.db, run, lastSeq, `the turn could not be prepared again: ${(error as Error).message}`);
   }
   const marker: TimedEvent = {

@@ -1,7 +1,7 @@
 import type { AppContext } from "@/server/core/app-context";
 import { AppError } from "@/server/core/errors";
 import type { BatchMessage } from "@/server/streams";
-import { rawQuery } from "@/server/db";
+import { isDatabaseUnavailable, rawQuery } from "@/server/db";
 import { runEvaluator } from "@/server/evaluations/evaluators";
 import { readRunData, type Step } from "../model/run-data";
 import type { EvaluationRunRow } from "../model/rows";
@@ -64,6 +64,8 @@ export async function executeCell(
       (await readUpstream(app, cell, invocation ? [invocation.key] : inputKeys, Boolean(invocation) && shared));
     return await scoreOutput(app, run, step, inputs, upstream, signal, started);
   } catch (error) {
+    // A database down for now is not the cell's failure: unrecorded, it runs again once its lease ends.
+    if (isDatabaseUnavailable(error)) throw error;
     // A refusal keeps its code (`not_invocable`, `no_evaluator_uri`): the cell says why it failed.
     const code = error instanceof AppError ? error.code : "cell_failed";
     return {

@@ -5,6 +5,7 @@ import { checkTurn } from "@/server/controls";
 import { isAppError } from "@/server/core/errors";
 import { languageModel, recordRunTrace, resolveConnection, traceContext } from "@/server/agent-runs";
 import { costOf, projectPrices, totalTokens, usageFromAiSdk, type TokenUsage } from "@/server/pricing";
+import { isDatabaseUnavailable } from "@/server/db";
 import { vaultOf } from "@/server/vault";
 import { oncePerRun } from "./once-per-run";
 import { invocationOutcome, type CellOutcome } from "./invocation-outcome";
@@ -57,6 +58,8 @@ export async function runPrompt(
       resolveConnection(llm, { config: app.config, vault: vaultOf(app), db: app.db, projectId: target.projectId });
     connection = await (runKey ? oncePerRun(runKey, resolve) : resolve());
   } catch (error) {
+    // A vault the database cannot read now is no missing connection.
+    if (isDatabaseUnavailable(error)) throw error;
     return {
       status: "failure",
       error: { code: "missing_connection", message: (error as Error).message },

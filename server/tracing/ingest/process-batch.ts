@@ -1,4 +1,4 @@
-import { rawQuery, type Database, type DatabaseKind, type Executor } from "@/server/db";
+import { isDatabaseUnavailable, rawQuery, type Database, type DatabaseKind, type Executor } from "@/server/db";
 import { pgArray } from "../query/sql-params";
 import type { SpanRecord } from "../span-record";
 import { ensurePartitions, forgetPartitions, type PartitionPeriod } from "../store/partitions";
@@ -74,7 +74,9 @@ async function processOnce(db: Database, kind: DatabaseKind, options: BatchOptio
       const rows = await rawQuery<ClaimedRow>(tx, CLAIM, [options.rows]);
       return { rowIds: rows.map((r) => r.id), spans: await writeRows(db, tx, kind, rows, options), failed: [] };
     });
-  } catch {
+  } catch (error) {
+    // A database that cannot be used now fails the pass (the worker tries again); no row is at fault.
+    if (isDatabaseUnavailable(error)) throw error;
     // A partition another process dropped (retention) may still be in this process's cache.
     forgetPartitions(db);
     return processRowsOneByOne(db, kind, options);
@@ -101,6 +103,9 @@ async function processRowsOneByOne(db: Database, kind: DatabaseKind, options: Ba
         result.spans += done;
       }
     } catch (error) {
+      // Not the row's fault: no attempt of its own is spent on a database that is down; the
+      // rows left wait for the next pass.
+      if (isDatabaseUnavailable(error)) break;
       result.failed.push(id);
       if (!(await splitRow(db, id)))
         await rawQuery(db, RECORD_FAILURE, [id, String((error as Error)?.message ?? error).slice(0, 2000)]);
