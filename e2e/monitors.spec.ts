@@ -7,7 +7,7 @@ import { query } from "./trpc";
 
 test.describe.configure({ timeout: 240_000 });
 
-test("monitors: create one from an Analytics chart, see it fire with its chart and history, mute it", async ({
+test("monitors: create one from an Analytics chart, see it fire with its chart and history (a failed Slack post says so), mute it", async ({
   page,
 }, testInfo) => {
   const name = `Monitored ${Date.now().toString(36)}`;
@@ -43,6 +43,8 @@ test("monitors: create one from an Analytics chart, see it fire with its chart a
   await form.getByLabel("Threshold", { exact: true }).fill("0");
   await form.getByLabel("Minimum runs in the window").fill("1");
   await form.getByRole("combobox", { name: /^Window/ }).selectOption("900");
+  // A Slack hook nothing listens at (port 2 refuses): its post fails, and the history must say so.
+  await form.getByLabel("Slack incoming webhook URL").fill("https://127.0.0.1:2/services/T000/B000/XXXX");
   await screenshot(page, testInfo, "monitors-new");
   await form.getByRole("button", { name: "Create monitor" }).click();
 
@@ -64,6 +66,12 @@ test("monitors: create one from an Analytics chart, see it fire with its chart a
   await expect(page.getByTestId("monitor-chart")).toHaveAttribute("aria-label", /threshold at 0/);
   const history = page.getByRole("region", { name: "Alert history" });
   await expect(history).toContainText("fired");
+  // The failed Slack post reads as failing, with why, never as sent (the page looks again while it retries).
+  const messages = history.getByRole("list", { name: "Channel messages" }).first();
+  await expect(messages).toContainText("Slack retrying", { timeout: 30_000 });
+  await expect(messages).toContainText("ECONNREFUSED");
+  await expect(messages).toContainText("127.0.0.1:2");
+  await expect(history).not.toContainText("XXXX");
   await screenshot(page, testInfo, "monitors-alerting");
 
   await actUntilVisible(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { MonitorWire } from "@/server/monitors";
-import { chartQuery, scopeText, windowText } from "./monitor-display";
+import type { MonitorWire, NotificationWire } from "@/server/monitors";
+import { chartQuery, notificationText, scopeText, windowText } from "./monitor-display";
 
 const monitor = (
   window_seconds: number,
@@ -45,5 +45,36 @@ describe("chartQuery", () => {
     const query = chartQuery(monitor(3_600, { kind: "model", value: "gpt-4o" }, "score_mean"), now);
     expect(query.filtering).toEqual({ conditions: [{ field: "model", value: "gpt-4o" }] });
     expect(query.group_by).toBe("evaluator");
+  });
+});
+
+describe("notificationText", () => {
+  const n = (fields: Partial<NotificationWire>): NotificationWire => ({
+    id: "n",
+    alert_id: "a",
+    channel: 0,
+    kind: "slack",
+    status: "pending",
+    attempts: 0,
+    created_at: "2026-03-02T10:00:00.000Z",
+    ...fields,
+  });
+
+  it("says a failed post failed, after how many attempts and why", () => {
+    expect(notificationText(n({ status: "failed", attempts: 5, last_error: "HTTP 404: no_service" }))).toEqual({
+      tone: "danger",
+      label: "Slack failed",
+      detail: "after 5 attempts: HTTP 404: no_service",
+    });
+  });
+
+  it("tells a retry from a first send, and a sent message from both", () => {
+    expect(notificationText(n({ kind: "github", attempts: 1, last_error: "ECONNREFUSED: connect" }))).toEqual({
+      tone: "warning",
+      label: "GitHub retrying",
+      detail: "1 attempt failed: ECONNREFUSED: connect",
+    });
+    expect(notificationText(n({ kind: "teams" }))).toEqual({ tone: "neutral", label: "Teams sending" });
+    expect(notificationText(n({ status: "sent", attempts: 2 }))).toEqual({ tone: "success", label: "Slack sent" });
   });
 });

@@ -1,5 +1,5 @@
 import type { AnalyticsQuery } from "@/server/analytics";
-import type { MonitorWire } from "@/server/monitors";
+import type { MonitorWire, NotificationWire } from "@/server/monitors";
 import { isScoreMetric } from "@/shared/monitor-metrics";
 
 /** "project", or the scope's kind in words and its value: "api key key_1". */
@@ -32,4 +32,24 @@ export function chartQuery(m: Pick<MonitorWire, "metric" | "scope" | "window_sec
       ? { filtering: { conditions: [{ field: m.scope.kind, value: m.scope.value }] } }
       : {}),
   };
+}
+
+const CHANNEL_LABELS: Record<NotificationWire["kind"], string> = { slack: "Slack", teams: "Teams", github: "GitHub" };
+
+/**
+ * A channel message's delivery in words: sent, sending, retrying or failed, and for a failure
+ * how many attempts and the last error, so an alert whose Slack post failed says so.
+ */
+export function notificationText(n: NotificationWire): {
+  tone: "success" | "neutral" | "warning" | "danger";
+  label: string;
+  detail?: string;
+} {
+  const channel = CHANNEL_LABELS[n.kind];
+  const tries = `${n.attempts} attempt${n.attempts === 1 ? "" : "s"}`;
+  const why = n.last_error ?? (n.response_status ? `HTTP ${n.response_status}` : "no answer");
+  if (n.status === "sent") return { tone: "success", label: `${channel} sent` };
+  if (n.status === "failed") return { tone: "danger", label: `${channel} failed`, detail: `after ${tries}: ${why}` };
+  if (n.attempts === 0) return { tone: "neutral", label: `${channel} sending` };
+  return { tone: "warning", label: `${channel} retrying`, detail: `${tries} failed: ${why}` };
 }

@@ -20,7 +20,7 @@ import {
 import type { MonitorWire } from "@/server/monitors";
 import { formatValue, isScoreMetric, METRIC_LABELS, METRIC_NAMES, type MetricName } from "@/shared/monitor-metrics";
 import { MonitorChart } from "./monitor-chart";
-import { chartQuery, scopeText, windowText } from "./monitor-display";
+import { chartQuery, notificationText, scopeText, windowText } from "./monitor-display";
 import { MonitorForm } from "./monitor-form";
 
 const STATE_TONES: Record<MonitorWire["state"], BadgeTone> = { ok: "success", alerting: "danger", no_data: "neutral" };
@@ -124,7 +124,12 @@ function MonitorDetail({ monitor: m, canEdit }: { monitor: MonitorWire; canEdit:
   const queryClient = useQueryClient();
   const query = useMemo(() => chartQuery(m, new Date()), [m]);
   const chart = useQuery({ ...trpc.analytics.query.queryOptions(query), enabled: m.metric.name !== "budget_use" });
-  const alerts = useQuery(trpc.monitors.alerts.queryOptions({ id: m.id }));
+  const alerts = useQuery({
+    ...trpc.monitors.alerts.queryOptions({ id: m.id }),
+    // A message still being sent or retried changes on the server: look again until it settles.
+    refetchInterval: (q) =>
+      q.state.data?.some((a) => a.notifications.some((n) => n.status === "pending")) ? 15_000 : false,
+  });
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.monitors.list.queryKey() });
   const mute = useMutation(trpc.monitors.mute.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.monitors.remove.mutationOptions({ onSuccess: refresh }));
@@ -209,6 +214,25 @@ function MonitorDetail({ monitor: m, canEdit }: { monitor: MonitorWire; canEdit:
                   <span className="ml-auto text-muted">
                     <TimeAgo iso={a.evaluated_at} />
                   </span>
+                  {a.notifications.length > 0 && (
+                    <ul aria-label="Channel messages" className="flex w-full flex-col gap-1">
+                      {a.notifications.map((n) => {
+                        const { tone, label, detail } = notificationText(n);
+                        return (
+                          <li key={n.id} className="flex flex-wrap items-baseline gap-2 text-xs">
+                            <Badge tone={tone}>{label}</Badge>
+                            {n.host && <span className="text-muted">{n.host}</span>}
+                            {detail && <span className="break-all text-danger">{detail}</span>}
+                            {n.status === "pending" && n.attempts > 0 && n.next_attempt_at && (
+                              <span className="text-muted">
+                                next try {new Date(n.next_attempt_at).toLocaleTimeString()}
+                              </span>
+                            )}
+                          </li>
+                        );
+                      })}
+                    </ul>
+                  )}
                 </li>
               ))}
             </ul>

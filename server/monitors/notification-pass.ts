@@ -96,7 +96,7 @@ async function sendOne(app: AppContext, n: Claimed, lease: Date): Promise<void> 
 /** "fetch failed" says nothing: the network cause (refused, reset, unknown host) does. */
 function describeError(e: unknown): string {
   const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-  const message = cause?.message ?? (e as Error).message ?? String(e);
+  const message = cause?.message || (e as Error).message || String(e);
   return cause?.code && !message.includes(cause.code) ? `${cause.code}: ${message}` : message;
 }
 

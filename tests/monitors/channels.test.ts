@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { monitorPass } from "@/server/monitors";
 import { webhookWorker } from "@/server/webhooks";
@@ -21,6 +22,15 @@ afterAll(async () => {
   await f.t.close();
   await receiver.close();
 });
+
+/** A port that was free a moment ago: connecting to it is refused. */
+async function portNobodyListensOn(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 const bodiesAt = (path: string) =>
   receiver.requests.filter((r) => r.path === path).map((r) => ({ headers: r.headers, body: JSON.parse(r.rawBody) }));
@@ -140,22 +150,32 @@ describe("monitor notifications at a real HTTPS receiver", () => {
         ? // The channel echoes what it was sent: the stored error never carries the secret URL.
           { status: 500, body: `no such hook ${receiver.url("/slack/flaky")}` }
         : { status: 200 };
+    const closedPort = await portNobodyListensOn();
     f.setClock(at("30:30"));
     const m = await f.createMonitor(
       errorRateMonitor("retry", {
         channels: [
           { kind: "slack", url: receiver.url("/slack/flaky") },
           { kind: "teams", url: receiver.url("/teams/steady") },
+          // Nothing listens there: the network's reason is recorded, not undici's "fetch failed".
+          { kind: "teams", url: `https://localhost:${closedPort}/teams/closed` },
         ],
       }),
     );
     await f.runs("retry", 3, 3, at("30:10"));
     f.setClock(at("31:05"));
     await monitorPass(f.t.context);
-    expect(receiver.requests.slice(before).map((r) => r.path)).toEqual(["/slack/flaky", "/teams/steady"]);
+    // The channels are sent concurrently: in either order.
+    expect(receiver.requests.slice(before).map((r) => r.path)).toEqual(
+      expect.arrayContaining(["/slack/flaky", "/teams/steady"]),
+    );
+    expect(receiver.requests.length).toBe(before + 2);
 
     const [fired] = await f.alerts(m.id);
-    const [slack, teams] = fired.notifications;
+    const [slack, teams, closed] = fired.notifications;
+    expect(closed).toMatchObject({ channel: 2, status: "pending", attempts: 1, host: `localhost:${closedPort}` });
+    expect(closed.last_error).toMatch(/^connect ECONNREFUSED .+:\d+$/);
+    expect(closed.response_status).toBeUndefined();
     expect(slack).toMatchObject({
       channel: 0,
       kind: "slack",
@@ -181,11 +201,7 @@ describe("monitor notifications at a real HTTPS receiver", () => {
     expect(receiver.requests.length).toBe(before + 2);
     f.setClock(at("31:40"));
     await monitorPass(f.t.context);
-    expect(receiver.requests.slice(before).map((r) => r.path)).toEqual([
-      "/slack/flaky",
-      "/teams/steady",
-      "/slack/flaky",
-    ]);
+    expect(receiver.requests.slice(before + 2).map((r) => r.path)).toEqual(["/slack/flaky"]);
     const [retried] = (await f.alerts(m.id))[0].notifications;
     expect(retried).toMatchObject({ status: "sent", attempts: 2, response_status: 200, sent_at: at("31:40") });
     expect(retried.last_error).toBeUndefined();
