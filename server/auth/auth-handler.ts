@@ -6,7 +6,8 @@ import { clientAddress } from "@/server/http/client-address";
 import { assertSameOrigin } from "@/server/http/same-origin";
 import { auditSignIn } from "./audit-sign-in";
 import { authFor } from "./auth-instance";
-import { AUTH_BASE_PATH, CLIENT_ADDRESS_HEADER } from "./better-auth";
+import { AUTH_BASE_PATH, CLIENT_ADDRESS_HEADER, databaseFailureSeen } from "./better-auth";
+import { credentialCheckFailure } from "@/server/db";
 
 const SIGN_IN_PATH = new RegExp(`^${AUTH_BASE_PATH}/sign-in/`);
 const AUTH_URL = new RegExp(`^https?://[^/]+${AUTH_BASE_PATH}/`);
@@ -26,7 +27,8 @@ export type AuthHandler = (request: Request, peer?: string) => Promise<Response>
 /**
  * better-auth's endpoints (sign-in, sign-out, session), behind the same CSRF rule as ours. Its
  * rate limiter counts per client address, which it reads from one header set here (see
- * `clientAddress`): without it every stranger's failed sign-in would count against everyone.
+ * `clientAddress`): without it every stranger's failed sign-in would count against everyone. A
+ * request during which the database failed is a 503 saying so, never better-auth's 401 or 500.
  */
 export function createAuthHandler(app: AppContext): AuthHandler {
   return async (request, peer) => {
@@ -44,7 +46,13 @@ export function createAuthHandler(app: AppContext): AuthHandler {
             .json()
             .catch(() => null)
         : null;
-      const response = await (await authFor(app)).handler(new Request(request, { headers }));
+      const seen: { error?: unknown } = {};
+      const auth = await authFor(app).catch((error: unknown) => {
+        throw credentialCheckFailure(error, "The sign-in or session");
+      });
+      const response = await databaseFailureSeen.run(seen, () => auth.handler(new Request(request, { headers })));
+      if (seen.error !== undefined && (response.status === 401 || response.status >= 500))
+        throw credentialCheckFailure(seen.error, "The sign-in or session");
       if (signIn && typeof attempt?.email === "string" && response.status !== 429) {
         const answer = response.ok
           ? await response

@@ -1,7 +1,9 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { newId } from "@/server/core/ids";
 import { logger } from "@/server/core/logger";
+import { isDatabaseFailure } from "@/server/db";
 import { accounts, rateLimits, sessions, users, verifications } from "@/server/db/schema";
 import type { AppContext } from "@/server/core/app-context";
 
@@ -14,6 +16,13 @@ export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
  * client cannot choose its own.
  */
 export const CLIENT_ADDRESS_HEADER = "x-svc-client-address";
+
+/**
+ * The first database failure better-auth logged while answering the request run in it. Its
+ * session middleware turns a failed session read into its own 401 (and other endpoints into a
+ * 500); the auth handler answers 503 instead when one was logged (auth-handler.ts).
+ */
+export const databaseFailureSeen = new AsyncLocalStorage<{ error?: unknown }>();
 
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 200;
@@ -65,7 +74,13 @@ export function createBetterAuth(app: AppContext, secret: string) {
     },
     telemetry: { enabled: false },
     // Into our JSON log lines (silent in tests), not the console.
-    logger: { log: (level, message) => logger[level]({ area: "better-auth" }, message) },
+    logger: {
+      log: (level, message, ...args: unknown[]) => {
+        const seen = databaseFailureSeen.getStore();
+        if (seen && seen.error === undefined) seen.error = args.find(isDatabaseFailure);
+        logger[level]({ area: "better-auth" }, message);
+      },
+    },
   });
 }
 

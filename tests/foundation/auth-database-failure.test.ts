@@ -57,12 +57,18 @@ describe("authentication when the database fails", () => {
     const session = { cookie, origin: "http://localhost", host: "localhost" };
     const before = await t.call("POST", "/api/playground/invoke", { headers: session, body: {} });
     expect(before.status).not.toBe(401);
+    expect((await t.call("GET", "/api/auth/list-sessions", { headers: session })).status).toBe(200);
 
     await t.database.close();
 
     expectDatabaseUnavailable(
       await t.call("POST", "/api/playground/invoke", { headers: session, body: {} }),
       "The session",
+    );
+    // better-auth's own endpoints behind its session middleware, which would answer its 401.
+    expectDatabaseUnavailable(
+      await t.call("GET", "/api/auth/list-sessions", { headers: session }),
+      "The sign-in or session",
     );
   });
 });
