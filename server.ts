@@ -11,6 +11,7 @@ import next from "next";
 import type { NextConfig } from "next";
 import { getApp } from "@/server/boot/app";
 import { logger } from "@/server/core/logger";
+import { apiSecurityHeaders, securityHeaderSettings } from "@/server/core/security-headers";
 import { createFront } from "@/server/boot/front";
 import { shutDown } from "@/server/boot/graceful-shutdown";
 import { exitOnStartupRefusal } from "@/server/boot/startup-refusal";
@@ -32,7 +33,8 @@ const pages = next({ dev: false, dir: process.cwd(), hostname, port, conf: confi
 await pages.prepare();
 const nextHandler = pages.getRequestHandler();
 
-const server = createServer(createFront(app.serve, (req, res) => nextHandler(req, res)));
+const apiHeaders = apiSecurityHeaders(securityHeaderSettings(app.context.config));
+const server = createServer(createFront(app.serve, (req, res) => nextHandler(req, res), apiHeaders));
 // Keep-alive connections outlive a load balancer's idle timeout, so it never reuses a closed one.
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => logger.info({ url: `http://${hostname}:${port}` }, "server listening"));

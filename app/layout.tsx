@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { themeBootScript } from "@/components/shell/theme";
 import { TRPCReactProvider } from "@/components/trpc";
@@ -10,12 +11,14 @@ export const metadata: Metadata = {
   description: "Build, version and ship LLM agents: the playground of a self-hostable agent service.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // proxy.ts's nonce for this request: the page's Content-Security-Policy runs no script without it.
+  const nonce = (await headers()).get("x-nonce") ?? undefined;
   return (
     // The boot script may add the stored theme's class before React hydrates.
     <html lang="en" suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: themeBootScript }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeBootScript }} />
       </head>
       <body>
         <TRPCReactProvider>

@@ -13,6 +13,7 @@ import { webhookTakers } from "@/server/webhooks";
 import { queuesWork, workAfterResponse, type AfterResponse } from "./after-response";
 import { isOpenAiPath } from "./front";
 import { allRoutes } from "./route-table";
+import { forwardedOverTls, withSecureCookies } from "./secure-cookies";
 
 export type { NodeRequestHandler };
 
@@ -50,9 +51,9 @@ export function createApiDoors(app: AppContext): { web: WebDoor; node: NodeReque
   const drainLimit = 2 * Math.max(app.config.maxBodyBytes, app.config.tracing.maxBodyBytes);
   return {
     web: async (request, after = (task) => void task()) => {
-      const response = isAuthRequest(request)
-        ? await authenticate(request)
-        : toResponse(await route(webIncoming(request)));
+      const answer = isAuthRequest(request) ? await authenticate(request) : await route(webIncoming(request));
+      const overTls = forwardedOverTls(undefined, request.headers.get("x-forwarded-proto"), app.config);
+      const response = toResponse(overTls ? withSecureCookies(answer) : answer);
       if (queuesWork(app, request.method, response.status)) after(drain);
       return response;
     },
@@ -61,7 +62,9 @@ export function createApiDoors(app: AppContext): { web: WebDoor; node: NodeReque
       const reply = isAuthPath(incoming.pathname)
         ? await authenticate(incoming.request, req.socket.remoteAddress)
         : await route(incoming);
-      writeReply(reply, res, !incoming.settleBody(drainLimit));
+      const proto = req.headers["x-forwarded-proto"];
+      const overTls = typeof proto === "string" && forwardedOverTls(req.socket.remoteAddress, proto, app.config);
+      writeReply(overTls ? withSecureCookies(reply) : reply, res, !incoming.settleBody(drainLimit));
       if (queuesWork(app, req.method ?? "GET", res.statusCode)) {
         if (res.closed) void drain();
         else res.once("close", () => void drain());

@@ -18,12 +18,24 @@ export function isOpenAiPath(path: string): boolean {
   return path.startsWith("/v1/") || path === "/v1";
 }
 
-/** One node:http listener for both doors. A handler that throws still gets its client an answer. */
-export function createFront(api: NodeRequestHandler, other: NodeRequestHandler) {
+/**
+ * One node:http listener for both doors. A handler that throws still gets its client an answer.
+ * Every answer of the router carries `apiHeaders` (server/core/security-headers.ts: set before the
+ * handler runs, so errors, streams and better-auth's answers have them too); Next.js's answers get
+ * theirs from proxy.ts.
+ */
+export function createFront(
+  api: NodeRequestHandler,
+  other: NodeRequestHandler,
+  apiHeaders: Readonly<Record<string, string>> = {},
+) {
+  const headerList = Object.entries(apiHeaders);
   return (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
-    const handler = isRouterPath(q < 0 ? url : url.slice(0, q)) ? api : other;
+    const routed = isRouterPath(q < 0 ? url : url.slice(0, q));
+    if (routed) for (const [name, value] of headerList) res.setHeader(name, value);
+    const handler = routed ? api : other;
     handler(req, res).catch((error: unknown) => {
       logger.error({ err: error, path: url }, "request failed outside the router");
       if (res.headersSent) res.destroy();

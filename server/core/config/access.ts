@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseCspAdditions, type CspAdditions } from "../security-headers";
 import { parseTrustedProxies, TrustedProxies } from "../trusted-proxies";
 import { invalid } from "./parse";
 
@@ -26,6 +27,13 @@ export const accessEnv = {
     })
     .optional(),
   CRON_SECRET: z.string().min(16, "CRON_SECRET must be at least 16 characters").optional(),
+  CSP_EXTRA: z
+    .string()
+    .transform((value, ctx) => {
+      const parsed = parseCspAdditions(value);
+      return "error" in parsed ? invalid(ctx, String(parsed.error)) : parsed;
+    })
+    .optional(),
   VERCEL: z.string().optional(),
 };
 
@@ -54,6 +62,8 @@ export interface AccessConfig {
    */
   authRateLimit?: boolean;
   cronSecret?: string;
+  /** Sources the operator adds to the pages' Content-Security-Policy (CSP_EXTRA; server/core/security-headers.ts). */
+  cspAdditions: CspAdditions;
 }
 
 export function accessConfig(c: z.output<z.ZodObject<typeof accessEnv>>): AccessConfig {
@@ -66,5 +76,6 @@ export function accessConfig(c: z.output<z.ZodObject<typeof accessEnv>>): Access
     trustedProxies: c.TRUSTED_PROXIES ?? new TrustedProxies([]),
     platformForwarding: Boolean(c.VERCEL),
     cronSecret: c.CRON_SECRET,
+    cspAdditions: c.CSP_EXTRA ?? {},
   };
 }
