@@ -2,6 +2,7 @@ import type { AppContext } from "@/server/core/app-context";
 import { budgetWindow } from "./budget-window";
 import { controlsState } from "./controls-state";
 import type { BudgetRow } from "./control-rows";
+import { warnLevelUsd } from "./decimal-usd";
 import { spendKey } from "./spend-store";
 
 type App = Pick<AppContext, "db" | "dbKind" | "now" | "config">;
@@ -30,7 +31,7 @@ export async function recordSpend(app: App, applicable: BudgetRow[], costUsd: nu
       costUsd > 0
         ? tally.add(key, costUsd, { budget, start, resetsAt })
         : { value: (await tally.value(key)).value, before: 0 };
-    const warnAt = (budget.limitUsd * budget.warnPercent) / 100;
+    const warnAt = warnLevelUsd(budget);
     if (costUsd > 0 && [warnAt, budget.limitUsd].some((level) => before < level && value >= level)) crossed = true;
     if (value >= budget.limitUsd) spent.push(budget);
   }

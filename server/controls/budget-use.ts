@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/server/db";
 import { budgetSpend, budgets } from "@/server/db/schema";
 import { budgetWindow } from "./budget-window";
+import { storedSpendUsd } from "./spend-store";
 
 export interface BudgetUse {
   name: string;
@@ -30,7 +31,7 @@ export async function budgetUse(
   if (!budget) return null;
   const { start, resetsAt } = budgetWindow(budget.window, budget.timeZone, at);
   const [row] = await db
-    .select({ usd: budgetSpend.spentUsd })
+    .select({ usd: storedSpendUsd })
     .from(budgetSpend)
     .where(and(eq(budgetSpend.budgetId, budget.id), eq(budgetSpend.windowStart, start)));
   const spentUsd = row?.usd ?? 0;

@@ -25,6 +25,8 @@ export interface TurnControls {
    * counted against, with what is left (empty when no rate limit applies).
    */
   headers: Record<string, string>;
+  /** Whether a budget applies to the turn: only then is each step costed (and its tools held until it is). */
+  countsSpend: boolean;
   /** A model step ended; resolves true when one of the turn's budgets is now spent (the turn ends `budget_exceeded`). */
   stepEnded(
     step: ModelTarget & { deployment?: "direct" | "custom" | "bedrock" | "vertex"; usage: TokenUsage },
@@ -33,7 +35,12 @@ export interface TurnControls {
   turnEnded(tokens: number): Promise<void>;
 }
 
-const NOTHING_TO_COUNT: TurnControls = { headers: {}, stepEnded: async () => false, turnEnded: async () => {} };
+const NOTHING_TO_COUNT: TurnControls = {
+  headers: {},
+  countsSpend: false,
+  stepEnded: async () => false,
+  turnEnded: async () => {},
+};
 
 /**
  * The one check every path runs before it calls a model (invoke on every transport, the OpenAI
@@ -75,6 +82,7 @@ export async function checkTurn(
     return { ...NOTHING_TO_COUNT, headers: rateLimitHeaders(policies) };
   return {
     headers: rateLimitHeaders(policies),
+    countsSpend: budgets.length > 0,
     async stepEnded(step) {
       const prices = budgets.length ? await (options.prices ?? cachedProjectPrices(app, subject.projectId)) : [];
       const cost = stepCostUsd(step, step.usage, prices, app.now());

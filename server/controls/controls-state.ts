@@ -5,6 +5,7 @@ import { onDatabaseClose } from "@/server/db";
 import { rateLimitPoints } from "@/server/db/schema";
 import { ControlsCache } from "./controls-cache";
 import type { ProjectRows } from "./control-rows";
+import { plusUsd } from "./decimal-usd";
 import { RequestLeases } from "./request-leases";
 import { SharedTally, type TallyOptions, type TallyTotal } from "./shared-tally";
 import { spendStore, type SpendMeta } from "./spend-store";
@@ -87,7 +88,7 @@ export function controlsState(app: Pick<AppContext, "db" | "dbKind" | "now" | "c
       },
       tally,
     ),
-    spend: new SharedTally(spendStore(app), tally),
+    spend: new SharedTally(spendStore(app), { ...tally, plus: plusUsd }),
   };
   holder.state = state;
   onDatabaseClose(app.db, async () => {

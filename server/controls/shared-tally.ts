@@ -26,6 +26,8 @@ export interface TallyOptions {
   syncMs: number;
   /** The app's clock (ms): what ages a total and ends a window. Tests move it instead of waiting. */
   now: () => number;
+  /** How two amounts add (money: as decimals, decimal-usd.ts); plain addition when absent. */
+  plus?: (a: number, b: number) => number;
 }
 
 interface Entry<M> {
@@ -59,11 +61,14 @@ export class SharedTally<M> {
   private timer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> | undefined;
   private closed = false;
+  private readonly plus: (a: number, b: number) => number;
 
   constructor(
     private readonly store: TallyStore<M>,
     private readonly options: TallyOptions,
-  ) {}
+  ) {
+    this.plus = options.plus ?? ((a, b) => a + b);
+  }
 
   /** The key's total as this process knows it: the shared total it saw plus what it added since. */
   async value(key: string): Promise<{ value: number; expiresAt?: number }> {
@@ -87,11 +92,11 @@ export class SharedTally<M> {
     const now = this.options.now();
     const entry = this.entries.get(key) ?? this.fresh(key, now);
     const before = this.current(entry, now).value;
-    entry.pending += amount;
+    entry.pending = this.plus(entry.pending, amount);
     entry.meta = meta;
     entry.usedAt = now;
     this.schedule();
-    return { value: before + amount, before };
+    return { value: this.plus(before, amount), before };
   }
 
   /** Writes what was added and reads the stale totals again; one at a time. */
@@ -118,7 +123,7 @@ export class SharedTally<M> {
     for (const [key, entry] of this.entries) {
       if (!entry.pending) continue;
       items.push({ key, amount: entry.pending, meta: entry.meta as M });
-      entry.writing += entry.pending;
+      entry.writing = this.plus(entry.writing, entry.pending);
       entry.pending = 0;
     }
     const reread = [...this.stale].filter((key) => !items.some((item) => item.key === key));
@@ -131,8 +136,8 @@ export class SharedTally<M> {
       for (const { key, amount } of items) {
         const entry = this.entries.get(key);
         if (!entry) continue;
-        entry.pending += amount;
-        entry.writing -= amount;
+        entry.pending = this.plus(entry.pending, amount);
+        entry.writing = this.plus(entry.writing, -amount);
       }
       logger.error({ err: error }, "writing the controls' counters failed; retrying with the next sync");
     }
@@ -153,7 +158,7 @@ export class SharedTally<M> {
       const entry = this.entries.get(key);
       const total = written!.get(key);
       if (!entry || !total) continue;
-      entry.writing -= amount;
+      entry.writing = this.plus(entry.writing, -amount);
       this.take(entry, total, now);
     }
     for (const key of reread) {
@@ -179,7 +184,7 @@ export class SharedTally<M> {
   private current(entry: Entry<M>, now: number): { value: number; expiresAt?: number } {
     const expired = entry.expiresAt !== undefined && entry.expiresAt <= now;
     return {
-      value: (expired ? 0 : entry.known) + entry.writing + entry.pending,
+      value: this.plus(this.plus(expired ? 0 : entry.known, entry.writing), entry.pending),
       expiresAt: expired ? undefined : entry.expiresAt,
     };
   }

@@ -3,6 +3,7 @@ import type { AppContext } from "@/server/core/app-context";
 import { budgetSpend } from "@/server/db/schema";
 import { emitEvent } from "@/server/events";
 import type { BudgetRow } from "./control-rows";
+import { plusUsd, warnLevelUsd } from "./decimal-usd";
 import type { TallyStore, TallyTotal } from "./shared-tally";
 
 export const BUDGET_EVENT_TYPES = ["budgets.warning.reached", "budgets.limit.reached"] as const;
@@ -13,6 +14,12 @@ export interface SpendMeta {
   start: Date;
   resetsAt: Date;
 }
+
+/**
+ * A window's spend as stored (a double), read back through numeric: its 15 significant digits
+ * give the decimal a sum of doubles missed (0.05399999999999999 is read as 0.054).
+ */
+export const storedSpendUsd = sql<number>`${budgetSpend.spentUsd}::numeric::float8`.mapWith(Number);
 
 /** The tally key of a budget's window. */
 export const spendKey = (budgetId: string, windowStart: Date) => `${budgetId}|${windowStart.getTime()}`;
@@ -37,11 +44,12 @@ export function spendStore(app: Pick<AppContext, "db" | "now">): TallyStore<Spen
             .values({ budgetId: budget.id, windowStart: start, spentUsd: amount })
             .onConflictDoUpdate({
               target: [budgetSpend.budgetId, budgetSpend.windowStart],
-              set: { spentUsd: sql`${budgetSpend.spentUsd} + ${amount}` },
+              // Added as numeric, the decimal sum the process keeps (decimal-usd.ts).
+              set: { spentUsd: sql`(${budgetSpend.spentUsd}::numeric + ${String(amount)}::numeric)::float8` },
             })
             .returning({ usd: budgetSpend.spentUsd });
-          const before = row.usd - amount;
-          const warnAt = (budget.limitUsd * budget.warnPercent) / 100;
+          const before = plusUsd(row.usd, -amount);
+          const warnAt = warnLevelUsd(budget);
           for (const [type, threshold] of [
             [BUDGET_EVENT_TYPES[0], warnAt],
             [BUDGET_EVENT_TYPES[1], budget.limitUsd],
@@ -68,7 +76,7 @@ export function spendStore(app: Pick<AppContext, "db" | "now">): TallyStore<Spen
         return and(eq(budgetSpend.budgetId, budgetId), eq(budgetSpend.windowStart, new Date(Number(start))));
       });
       const rows = await app.db
-        .select({ budgetId: budgetSpend.budgetId, start: budgetSpend.windowStart, usd: budgetSpend.spentUsd })
+        .select({ budgetId: budgetSpend.budgetId, start: budgetSpend.windowStart, usd: storedSpendUsd })
         .from(budgetSpend)
         .where(or(...windows));
       return new Map(rows.map((row) => [spendKey(row.budgetId, row.start), { value: row.usd }]));

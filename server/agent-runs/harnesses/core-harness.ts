@@ -1,12 +1,13 @@
-import { stepCountIs, streamText, type StopCondition, type TextStreamPart, type ToolSet } from "ai";
-import { logger } from "@/server/core/logger";
-import { usageFromAiSdk, type TokenUsage } from "@/server/pricing";
+import { stepCountIs, streamText, type LanguageModel, type TextStreamPart, type ToolSet } from "ai";
+import { usageFromAiSdk } from "@/server/pricing";
 import { toFinishReason } from "@/server/streams";
 import { approvalRequest, resumeApprovals } from "../permissions";
 import { fallbackModel, languageModel, type FallbackRoute } from "../providers";
+import { aliasErrorMessage } from "../alias-error-message";
 import { runErrorMessage } from "../run-error-message";
 import type { Emit, Harness, HarnessOutcome, StepTiming, TurnInput } from "../run-types";
 import { toModelMessages } from "../to-model-messages";
+import { budgetStop, NotRunOnSpentBudget } from "./budget-stop";
 import { callSettings, providerOptions } from "./provider-options";
 import { systemPrompt } from "./system-prompt";
 
@@ -26,10 +27,10 @@ export const coreHarness: Harness = {
     const budget = budgetStop(input, route);
     const extras = { ...input.connection.extras, ...(input.template.llm.extras as Record<string, unknown>) };
     const result = streamText({
-      model: route?.model ?? model,
+      model: budget.model((route?.model ?? model) as Extract<LanguageModel, { specificationVersion: "v3" }>),
       system: systemPrompt(input.template, lastUserText(input.messages)),
       messages: toModelMessages(resumed.messages),
-      tools: input.tools.toolSet as ToolSet,
+      tools: budget.tools(input.tools.toolSet as ToolSet),
       stopWhen: [stepCountIs(input.limits.maxSteps), budget.condition],
       maxRetries: input.limits.maxRetries,
       ...input.sampling,
@@ -113,6 +114,8 @@ export const coreHarness: Harness = {
           break;
         case "tool-result":
         case "tool-error": {
+          // Not run (its step left a budget spent): no result, no span; the history leaves the call out.
+          if (part.type === "tool-error" && part.error instanceof NotRunOnSpentBudget) break;
           const call = calls.get(part.toolCallId);
           if (call) call.answered = true;
           const timing = steps.at(-1)?.toolCalls.find((t) => t.id === part.toolCallId);
@@ -158,19 +161,21 @@ export const coreHarness: Harness = {
     }
 
     if (route && failure !== undefined) {
-      // The alias's tries that all failed belong to the step that never got an answer.
+      // The alias's tries that all failed belong to the step that never got an answer, which
+      // names the entry whose failure ended it (the turn's error is that entry's).
       const tried = route.unanswered();
-      if (tried.length)
+      const last = tried.at(-1);
+      if (last)
         steps.push({
           index: steps.length,
           startedAt: tried[0].startedAt,
           endedAt: Date.now(),
           toolCalls: [],
+          provider: last.provider,
+          model: last.model,
           attempts: tried,
         });
     }
-    // The last step ends the turn whatever it spent: counted off the answer's path.
-    void budget.settle(steps.slice(firstModelStep));
     if (aborted || signal.aborted) return { stopReason: "cancelled", usage, steps, messages: resumed.messages };
     if (budget.stopped()) return { stopReason: "budget_exceeded", usage, steps, messages: resumed.messages };
     if (failure !== undefined)
@@ -179,7 +184,9 @@ export const coreHarness: Harness = {
         usage,
         steps,
         messages: resumed.messages,
-        error: runErrorMessage(failure, input.connection),
+        error: input.alias
+          ? aliasErrorMessage(input.alias, route?.lastTries() ?? [], failure)
+          : runErrorMessage(failure, input.connection),
       };
     if (needApproval.length && input.tools.policy?.unattended === "fail") {
       const names = [...new Set(needApproval.map((call) => call.toolName))].join(", ");
@@ -220,41 +227,6 @@ function aliasRoute(input: TurnInput): FallbackRoute | undefined {
       onMove: () => input.activity?.dispatchEvent(new Event("activity")),
     },
   );
-}
-
-/**
- * Each model step's cost is counted against the turn's budgets as the step ends (the loop's stop
- * condition runs then, before the next model call); a step that leaves a budget spent ends the
- * turn there. The last step (no tool call, so no stop condition) is counted by `settle`; it ends
- * the turn anyway, so its stop reason stays the model's. A
- * failure to count is logged, never the turn's failure.
- */
-function budgetStop(input: TurnInput, route: FallbackRoute | undefined) {
-  const counted = new Set<number>();
-  let stopped = false;
-  const count = async (index: number, usage: TokenUsage): Promise<boolean> => {
-    if (!input.controls || counted.has(index)) return false;
-    counted.add(index);
-    const { provider, model, deployment } = route?.call(index)?.connection ?? input.connection;
-    try {
-      return await input.controls.stepEnded({ provider, model, deployment, usage });
-    } catch (error) {
-      logger.error({ err: error, projectId: input.projectId }, "counting a step's cost failed");
-      return false;
-    }
-  };
-  const condition: StopCondition<ToolSet> = async ({ steps }) => {
-    const last = steps.at(-1);
-    if (last && (await count(steps.length - 1, usageFromAiSdk(last.usage, last.providerMetadata)))) stopped = true;
-    return stopped;
-  };
-  return {
-    condition,
-    stopped: () => stopped,
-    settle: async (modelSteps: StepTiming[]) => {
-      for (const [i, step] of modelSteps.entries()) if (step.usage) await count(i, step.usage);
-    },
-  };
 }
 
 /**
