@@ -65,13 +65,15 @@ const notPlanted = (what: string, value: unknown) => {
   ).toEqual([]);
 };
 const userMessage = (text: string) => ({ role: "user", content: text });
-/** A call of the OpenAI door over the live socket, as an OpenAI client makes it. */
+/** A call of the OpenAI door through the Next.js door, as an OpenAI client makes it. */
 const openAi = async (path: string, body: unknown) => {
-  const res = await fetch(`${f.live.origin}/v1/${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${f.key}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
+  const res = await f.app.handle(
+    new Request(`http://localhost/v1/${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${f.key}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }),
+  );
   const answer = await res.json();
   expect(res.status, JSON.stringify(answer)).toBe(200);
   traceIds.push(res.headers.get("x-svc-trace-id")!);
@@ -380,9 +382,11 @@ describe("a planted value of each kind is found nowhere after storage", () => {
   it("traces, webhook payloads and every table of the schema hold none of them, but where kept as written", async () => {
     await drainIngestQueue(f.app.context);
     for (const traceId of traceIds) {
-      const trace = await fetch(`${f.live.origin}/api/traces/${traceId}`, {
-        headers: { authorization: `ApiKey ${f.key}` },
-      }).then((res) => res.json());
+      const trace = await f.app
+        .handle(
+          new Request(`http://localhost/api/traces/${traceId}`, { headers: { authorization: `ApiKey ${f.key}` } }),
+        )
+        .then((res) => res.json());
       expect(trace.count, traceId).toBe(1);
       notPlanted(`trace ${traceId}`, trace);
     }
