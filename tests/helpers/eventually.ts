@@ -1,9 +1,10 @@
 /**
- * The one polling wait the tests keep, for what nothing in the test's process is told about: the
- * state of another PostgreSQL backend (a lock a request waits on, a backend that is gone), a file
- * another process removes, a thread count. Everything else is awaited: a worker's pass run or its
- * `idle()`, a run's end (`after-runs.ts`), a notification (`NotifiedCache.when`), a request to a
- * test server (`requestsReceived`, the webhook receiver), the clock moved (`advanceClock`).
+ * The one polling wait the tests keep, for what PostgreSQL shows no one as it happens: a backend
+ * waiting on a lock (`pg_stat_activity`), and row counts it publishes on its own timer
+ * (`pg_stat_user_tables`). Everything else is awaited: a worker's pass or its `idle()`, a run's
+ * end (`after-runs.ts`), a notification (`NotifiedCache.when`, a marker notified after the
+ * changes), a request to a test server, a child process's exit, a worker thread's `exit`, a row
+ * lock taken after the transactions holding it end, the clock moved (`advanceClock`).
  *
  * Checks `probe` every `intervalMs` until it returns something other than `undefined` or `false`,
  * and returns that; past `ms` it fails naming `what` and the probe's last error, if any.
