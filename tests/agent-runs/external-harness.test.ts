@@ -15,6 +15,8 @@ import {
   type ScriptedModelServer,
 } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { runsRecorded } from "../helpers/after-runs";
+import { within } from "../helpers/within";
 
 let app: TestApp;
 let live: RunningServer;
@@ -699,8 +701,9 @@ describe("external harness (Claude Code through the Agent SDK) against the scrip
     const pool = externalSessions(app.context.config as Config);
     // Evicted sessions close in the background, so there may be more directories than parked sessions.
     expect((await readdir(root)).length).toBeGreaterThanOrEqual(pool.size);
-    await pool.closeAll();
-    await vi.waitFor(async () => expect(await readdir(root)).toEqual([]), { timeout: EXIT_WAIT_MS, interval: 50 });
+    // closeAll also waits for the closes the pool started on its own (evictions).
+    await within(EXIT_WAIT_MS, "the pool's sessions to close", pool.closeAll());
+    expect(await readdir(root)).toEqual([]);
   });
 });
 
@@ -743,10 +746,11 @@ describe("idle expiry (EXTERNAL_HARNESS_IDLE_MS)", () => {
       model.script({ kind: "reply", text: "Hi." });
       await invokeOver(server.origin, idleKey, "batch", "native", body("idle", [{ role: "user", content: "hello" }]));
       expect(await readdir(path.join(idleDir, "external-harness"))).toHaveLength(1);
-      await vi.waitFor(async () => expect(await readdir(path.join(idleDir, "external-harness"))).toEqual([]), {
-        timeout: 1_000 + EXIT_WAIT_MS,
-        interval: 50,
-      });
+      // The idle expiry is the subject: its timer (1 s) ends the session, whose close is awaited.
+      await runsRecorded(short.context);
+      const pool = externalSessions(short.context.config as Config);
+      await within(1_000 + EXIT_WAIT_MS, "the idle session to close", pool.whenEmpty());
+      expect(await readdir(path.join(idleDir, "external-harness"))).toEqual([]);
       model.script({ kind: "reply", text: "Again." });
       const history = [
         { role: "user", content: "hello" },

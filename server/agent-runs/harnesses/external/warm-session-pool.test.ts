@@ -46,4 +46,23 @@ describe("WarmSessionPool", () => {
     void pool.closeAll();
     expect([c.closed, d.closed]).toEqual([1, 1]);
   });
+
+  it("whenEmpty resolves once the idle expiry's close has ended, and at once for an empty pool", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const pool = new WarmSessionPool<{ close(): Promise<void> }>({ idleMs: 30, max: 4 });
+      await pool.whenEmpty();
+      let endClose!: () => void;
+      pool.park("p/a", { close: () => new Promise<void>((resolve) => (endClose = resolve)) });
+      let empty = false;
+      void pool.whenEmpty().then(() => (empty = true));
+      await vi.advanceTimersByTimeAsync(30);
+      expect(empty).toBe(false);
+      endClose();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(empty).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
