@@ -46,7 +46,7 @@ export function findInDump(dump: DumpedColumn[], values: readonly string[]): str
 
 /** Every table the service's Drizzle schema declares (what it writes), by name. */
 export function schemaTables(): string[] {
-  return Object.values(schema)
+  return (Object.values(schema) as unknown[])
     .filter((value): value is PgTable => is(value, PgTable))
     .map((table) => getTableConfig(table).name)
     .sort();
