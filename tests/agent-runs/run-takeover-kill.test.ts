@@ -3,12 +3,14 @@ import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runSweepWorker } from "@/server/agent-runs";
 import { loadConfig } from "@/server/core/config";
-import { asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { tables } from "@/server/db";
 import type { NativeEvent } from "@/server/streams";
 import { startMcpTestServer, type McpTestServer } from "../helpers/mcp-test-server";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { runsRecorded } from "../helpers/after-runs";
+import { within } from "../helpers/within";
 import { attribute, traceSpans, type SpanNode } from "../helpers/run-trace";
 import { toolSpanId } from "@/server/agent-runs/tool-span-id";
 
@@ -50,7 +52,6 @@ describe.skipIf(!pg)("a turn whose process is killed with SIGKILL is taken over 
     mcps: [{ name: "docs", connection: { url: mcp.url } }],
     runner: { permissions: { default: "allow" } },
   });
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   async function startApp(): Promise<string> {
     child = spawn(process.execPath, ["--import", "tsx", "tests/agent-runs/fixtures/app-process.ts"], {
@@ -90,37 +91,62 @@ describe.skipIf(!pg)("a turn whose process is killed with SIGKILL is taken over 
     return ((await res.json()) as { run_id: string }).run_id;
   }
 
-  async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000) {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await sleep(50);
-    }
+  /**
+   * Follows the run's event log (SSE from the app process, which reads the log) until `holds` is
+   * true of the events logged so far, then stops following.
+   */
+  async function logged(origin: string, runId: string, what: string, holds: (events: NativeEvent[]) => boolean) {
+    const follow = async () => {
+      const res = await fetch(`${origin}/services/agent/v0/runs/${runId}/events`, {
+        headers: { authorization: `ApiKey ${key}`, accept: "text/event-stream" },
+      });
+      expect(res.status).toBe(200);
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      const events: NativeEvent[] = [];
+      let buffered = "";
+      try {
+        while (!holds(events)) {
+          const next = await reader.read();
+          if (next.done) throw new Error(`the run's log ended before ${what}`);
+          buffered += next.value;
+          for (let end = buffered.indexOf("\n\n"); end >= 0; end = buffered.indexOf("\n\n")) {
+            const data = /^data: (.*)$/m.exec(buffered.slice(0, end))?.[1];
+            buffered = buffered.slice(end + 2);
+            if (data) events.push(JSON.parse(data) as NativeEvent);
+          }
+        }
+      } finally {
+        await reader.cancel();
+      }
+    };
+    await within(20_000, what, follow());
   }
-
-  const logOf = async (runId: string) =>
-    (
-      await t.context.db
-        .select({ events: tables.agentRunEvents.events })
-        .from(tables.agentRunEvents)
-        .where(eq(tables.agentRunEvents.runId, runId))
-        .orderBy(asc(tables.agentRunEvents.seq))
-    ).flatMap((row) => row.events as NativeEvent[]);
 
   /**
    * Kills the child, moves this process's clock past the lease the child last renewed (the
-   * sweep reads leases against it) and sweeps until the run is claimed.
+   * sweep reads leases against it), sweeps once (the run is claimed) and awaits the run's end.
    */
   async function killAndTakeOver(runId: string) {
     child!.kill("SIGKILL");
     await new Promise((resolve) => child!.once("exit", resolve));
+    // A statement the child's backend was running on the run's row ends once PostgreSQL sees the
+    // connection gone; locking the row waits for it, so the sweep (SKIP LOCKED) does not skip the run.
+    await within(
+      20_000,
+      "the killed process's statement on the run's row to end",
+      t.context.db
+        .select({ id: tables.agentRuns.id })
+        .from(tables.agentRuns)
+        .where(eq(tables.agentRuns.id, runId))
+        .for("update")
+        .then(() => undefined),
+    );
     t.advanceClock(LEASE_MS);
-    await until(async () => (await runSweepWorker.drain(t.context, 10)) > 0, "the run to be claimed");
-    let body: any;
-    await until(async () => {
-      body = (await t.call("GET", `/services/agent/v0/runs/${runId}`, { key })).body;
-      return body.run.status !== "running";
-    }, "the run to end");
+    expect(await runSweepWorker.drain(t.context, 10)).toBeGreaterThan(0);
+    // The sweep drives the taken-over run in this process: its end is awaited.
+    await runsRecorded(t.context);
+    const body = (await t.call("GET", `/services/agent/v0/runs/${runId}`, { key })).body;
+    expect(body.run.status).not.toBe("running");
     expect(body.events.map((e: any) => e.seq)).toEqual(body.events.map((_: unknown, i: number) => i + 1));
     return body;
   }
@@ -146,11 +172,12 @@ describe.skipIf(!pg)("a turn whose process is killed with SIGKILL is taken over 
       { kind: "reply", toolCalls: [{ id: "call_l", name: "docs__lookup", input: { id: "42" } }] },
       { kind: "hang" },
     );
+    const sent = model.requests.length;
     const runId = await invokeOnChild(origin, `kill-read-${Date.now()}`);
-    await until(
-      async () => (await logOf(runId)).some((e) => e.type === "tool_result") && model.requests.length >= 2,
-      "the tool result and the second model request",
+    await logged(origin, runId, "the tool result in the run's log", (events) =>
+      events.some((e) => e.type === "tool_result"),
     );
+    await within(20_000, "the second model request", model.requestsReceived(sent + 2));
     model.script({ kind: "reply", text: "Found 42." });
     const body = await killAndTakeOver(runId);
     expect(body.run).toMatchObject({ status: "finished", stop_reason: "stop" });
@@ -185,11 +212,12 @@ describe.skipIf(!pg)("a turn whose process is killed with SIGKILL is taken over 
     const before = mcp.calls.filter((name) => name === "slow").length;
     model.script({ kind: "reply", toolCalls: [{ id: "call_s", name: "docs__slow", input: { ms: 3_000 } }] });
     const runId = await invokeOnChild(origin, `kill-write-${Date.now()}`);
-    await until(
-      async () =>
-        mcp.calls.filter((name) => name === "slow").length > before &&
-        (await logOf(runId)).filter((e) => e.type === "tool_call").length >= 2,
-      "the slow tool to start",
+    await within(20_000, "the slow tool to start", mcp.called("slow", before + 1));
+    await logged(
+      origin,
+      runId,
+      "the slow tool's call in the run's log",
+      (events) => events.filter((e) => e.type === "tool_call").length >= 2,
     );
     model.script({ kind: "reply", text: "I will check whether it happened." });
     const body = await killAndTakeOver(runId);

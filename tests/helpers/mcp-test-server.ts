@@ -19,6 +19,8 @@ export interface McpTestServer {
   requests: http.IncomingHttpHeaders[];
   /** Tool calls the server ran, by name. */
   calls: string[];
+  /** Resolves once `name` has been called `count` times in all (at once if it has), told by the call itself. */
+  called(name: string, count: number): Promise<void>;
   /** Stateful servers: the sessions started and not yet ended by the client. */
   openSessions: Set<string>;
   /** Stateful servers: resolves once no session is open (at once if none is), told by the session's end. */
@@ -31,6 +33,15 @@ export async function startMcpTestServer(
 ): Promise<McpTestServer> {
   const requests: http.IncomingHttpHeaders[] = [];
   const calls: string[] = [];
+  const callWaiters: Array<() => void> = [];
+  const record = (name: string) => {
+    calls.push(name);
+    for (const wake of callWaiters.splice(0)) wake();
+  };
+  const called = async (name: string, count: number) => {
+    while (calls.filter((c) => c === name).length < count)
+      await new Promise<void>((resolve) => callWaiters.push(resolve));
+  };
   const openSessions = new Set<string>();
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   let noneOpen: Array<() => void> = [];
@@ -43,25 +54,25 @@ export async function startMcpTestServer(
       "echo",
       { description: "Echoes its text.", inputSchema: { text: z.string() } },
       async ({ text: value }) => {
-        calls.push("echo");
+        record("echo");
         return text(`echo: ${value}`);
       },
     );
     server.registerTool("fail", { description: "Always fails." }, async () => {
-      calls.push("fail");
+      record("fail");
       return text("the database is on fire", true);
     });
     server.registerTool(
       "slow",
       { description: "Answers after ms milliseconds.", inputSchema: { ms: z.number() } },
       async ({ ms }) => {
-        calls.push("slow");
+        record("slow");
         await new Promise((resolve) => setTimeout(resolve, ms));
         return text(`waited ${ms} ms`);
       },
     );
     server.registerTool("whoami", { description: "Says who the caller is." }, async () => {
-      calls.push("whoami");
+      record("whoami");
       const given = headers["x-api-key"];
       if (given !== options.secret) return text("wrong or missing x-api-key", true);
       return text(`authorized with key ${given}`);
@@ -70,7 +81,7 @@ export async function startMcpTestServer(
       "lookup",
       { description: "Looks an id up.", inputSchema: { id: z.string() }, annotations: { readOnlyHint: true } },
       async ({ id }) => {
-        calls.push("lookup");
+        record("lookup");
         return text(`record ${id}: ok`);
       },
     );
@@ -78,7 +89,7 @@ export async function startMcpTestServer(
       "files.read",
       { description: "Reads a remote file.", inputSchema: { path: z.string() } },
       async ({ path }) => {
-        calls.push("files.read");
+        record("files.read");
         return text(`contents of ${path}`);
       },
     );
@@ -134,6 +145,7 @@ export async function startMcpTestServer(
     url: `http://127.0.0.1:${port}/mcp`,
     requests,
     calls,
+    called,
     openSessions,
     sessionsEnded,
     close: async () => {
