@@ -1,7 +1,7 @@
 /**
  * The one polling wait the tests keep, for what PostgreSQL shows no one as it happens: a backend
- * waiting on a lock (`pg_stat_activity`), and row counts it publishes on its own timer
- * (`pg_stat_user_tables`). Everything else is awaited: a worker's pass or its `idle()`, a run's
+ * waiting on a lock (`pg_stat_activity`), row counts it publishes on its own timer
+ * (`pg_stat_user_tables`), rows a worker process writes. Everything else is awaited: a worker's pass or its `idle()`, a run's
  * end (`after-runs.ts`), a notification (`NotifiedCache.when`, a marker notified after the
  * changes), a request to a test server, a child process's exit, a worker thread's `exit`, a row
  * lock taken after the transactions holding it end, the clock moved (`advanceClock`).
