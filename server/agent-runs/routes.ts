@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "@/server/http/route";
-import { batchTurnSchema } from "@/server/streams";
+import { batchTurnSchema, TURN_HEADERS } from "@/server/streams";
 import { invokeAgent, invokeRequestSchema, TURN_ERROR_CODES } from "./invoke";
 import { runRoutes } from "./runs/routes";
 import { platformToolRoutes } from "./tools/platform/routes";
@@ -14,7 +14,13 @@ const backgroundAccepted = z.strictObject({
   /** The paused run this run continues, when its input answered that run's approval requests. */
   continues_run_id: z.string().optional(),
 });
-const invokeAnswer = z.union([batchTurnSchema, backgroundAccepted]);
+const background = {
+  202: {
+    description: "A background run, started: follow it by its id",
+    response: backgroundAccepted,
+    headers: TURN_HEADERS,
+  },
+};
 
 /** The agent service. Streaming stays here, out of tRPC. */
 export const agentRunRoutes = [
@@ -28,7 +34,9 @@ export const agentRunRoutes = [
       "Run one agent turn: batch JSON, SSE or NDJSON; native frames or the AI SDK UI Message Stream (mutating: runs the model)",
     body: invokeRequestSchema,
     // The batch answer (or 202 for a background run); SSE and NDJSON answers stream the same turn as frames.
-    response: invokeAnswer,
+    response: batchTurnSchema,
+    otherSuccess: background,
+    headers: TURN_HEADERS,
     errors: [
       ...TURN_ERROR_CODES,
       "budget_exceeded",
@@ -61,7 +69,9 @@ export const agentRunRoutes = [
       "The playground's chat: one agent turn as the signed-in user (session cookie, same origin only); same body and negotiation as invoke",
     body: invokeRequestSchema,
     // The batch answer (or 202 for a background run); SSE and NDJSON answers stream the same turn as frames.
-    response: invokeAnswer,
+    response: batchTurnSchema,
+    otherSuccess: background,
+    headers: TURN_HEADERS,
     errors: [
       ...TURN_ERROR_CODES,
       "invalid_messages_format",

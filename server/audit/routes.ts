@@ -37,6 +37,12 @@ export const auditRoutes = [
     tag: TAG,
     summary: "The project's audit log as JSON lines, newest first, with the same filters (owners only)",
     query: auditFilterInput,
+    headers: {
+      "Content-Disposition": {
+        description: "`attachment` with the export's file name",
+        schema: z.string().startsWith("attachment"),
+      },
+    },
     noJsonBody: {
       description: "One audit entry (as in GET /api/audit) per line",
       contentTypes: ["application/x-ndjson"],

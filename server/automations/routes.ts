@@ -1,3 +1,4 @@
+import { TURN_ERROR_CODES } from "@/server/agent-runs";
 import { z } from "zod";
 import { PayloadTooLargeError } from "@/server/core/errors";
 import { windowingQuerySchema } from "@/server/core/windowing";
@@ -61,6 +62,8 @@ export const automationRoutes = [
     body,
     response: oneAutomation,
     errors: [
+      // Resolving the target agent is preparing its turn: it refuses as a turn would.
+      ...TURN_ERROR_CODES,
       "ambiguous_target",
       "inputs_not_used",
       "invalid_cron",
@@ -110,6 +113,8 @@ export const automationRoutes = [
     body,
     response: oneAutomation,
     errors: [
+      // Resolving the target agent is preparing its turn: it refuses as a turn would.
+      ...TURN_ERROR_CODES,
       "ambiguous_target",
       "automation_not_found",
       "inputs_not_used",

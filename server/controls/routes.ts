@@ -67,7 +67,14 @@ function controlRoutes<I, R extends { id: string }, W>(resource: ControlResource
       params: idParams,
       body: resource.input,
       response: oneWire,
-      errors: ["not_found"],
+      errors: [
+        "alias_not_found",
+        "allowlist_not_found",
+        "budget_not_found",
+        "not_found",
+        "rate_limit_not_found",
+        "unknown_target",
+      ],
       handler: async ({ ctx, params, body }) =>
         one(resource.entity, await updateControl(ctx.app, resource, ctx.principal.projectId, params.id, body)),
     }),

@@ -95,7 +95,7 @@ const turnRoute = defineRoute({
 describe("what a refusal carries besides its code", () => {
   it("gives a code with fields its own schema, carrying them, and documents every status's headers", () => {
     const document = buildOpenApiDocument([turnRoute], info);
-    const schemas = document.components.schemas as Record<string, { properties: Record<string, object> }>;
+    const schemas = document.components.schemas as unknown as Record<string, { properties: Record<string, object> }>;
     expect(Object.keys(schemas.BudgetExceededError.properties)).toEqual(["detail", "code", "errors", "budget"]);
     expect(schemas.RateLimitedError.properties.code).toEqual({ type: "string", const: "rate_limited" });
     expect(codesUnder(turnRoute, "402")).toEqual(["BudgetExceededError"]);

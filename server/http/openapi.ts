@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import { z } from "zod";
 import { errorCodes, errorExtras, statusesOf, type ErrorCode, type HeaderDoc } from "@/server/core/errors";
@@ -17,14 +18,34 @@ const errorBody = z.object({
   errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });
 
+/**
+ * Definitions zod puts under a schema's own `$defs` (recursive schemas), moved to
+ * `components.schemas` while a document is built: inside an OpenAPI document `#/$defs/x` points at
+ * the document's root, where a client would find nothing.
+ */
+let hoisted: Record<string, unknown> | undefined;
+
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
   // OpenAPI 3.1 schemas are JSON Schema 2020-12; the root $schema key is not allowed inside.
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+  const {
+    $schema: _ignored,
+    $defs,
+    ...rest
+  } = z.toJSONSchema(schema, {
     target: "draft-2020-12",
     io,
     unrepresentable: "any",
   });
-  return rest;
+  if (!$defs) return rest;
+  // Named by what they are, so one definition shared by many schemas is one component.
+  const text = JSON.stringify({ rest, $defs });
+  const prefix = `Def${createHash("sha1").update(text).digest("hex").slice(0, 10)}`;
+  const renamed = JSON.parse(
+    text.replace(/"#\/\$defs\/([^"]+)"/g, (_m, name: string) => `"#/components/schemas/${prefix}_${name}"`),
+  ) as { rest: Record<string, unknown>; $defs: Record<string, unknown> };
+  if (hoisted)
+    for (const [name, definition] of Object.entries(renamed.$defs)) hoisted[`${prefix}_${name}`] = definition;
+  return renamed.rest;
 }
 
 /** The /v1 door's error body (server/openai-compat/openai-error.ts): OpenAI's shape, the service's code. */
@@ -189,6 +210,19 @@ function successResponses(route: AnyRoute): Record<string, unknown> {
 
 /** OpenAPI 3.1, generated from the same route table and zod schemas the router validates with. */
 export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; version: string }) {
+  hoisted = {};
+  try {
+    return documentOf(routes, info, hoisted);
+  } finally {
+    hoisted = undefined;
+  }
+}
+
+function documentOf(
+  routes: AnyRoute[],
+  info: { title: string; version: string },
+  definitions: Record<string, unknown>,
+) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
@@ -250,6 +284,7 @@ export function buildOpenApiDocument(routes: AnyRoute[], info: { title: string; 
         Error: jsonSchema(errorBody, "output"),
         OpenAiError: jsonSchema(openAiErrorBody, "output"),
         ...extrasSchemas(),
+        ...definitions,
       },
       headers: {
         RequestId: {

@@ -1,7 +1,7 @@
 import { TURN_ERROR_CODES } from "@/server/agent-runs";
 import type { ErrorCode } from "@/server/core/errors";
 import { defineRoute } from "@/server/http/route";
-import { chatCompletionWire, responseObjectWire } from "@/server/streams";
+import { chatCompletionWire, responseObjectWire, TURN_HEADERS } from "@/server/streams";
 import { chatCompletions } from "./chat-completions";
 import { chatCompletionRequestSchema } from "./chat-request";
 import { listModels, modelEntryWire, modelListWire, retrieveModel } from "./list-models";
@@ -36,6 +36,7 @@ export const openAiRoutes = [
       "OpenAI chat completions against an agent named by `model` (`<agent>`, `<agent>@<environment>`, `<agent>@<variant>:<version>`); JSON or SSE chunks ending with [DONE] (mutating: runs the model)",
     body: chatCompletionRequestSchema,
     response: chatCompletionWire,
+    headers: TURN_HEADERS,
     errors: [...TURN_ERRORS, "agent_run_failed", "invalid_stream_options"],
     handler: async ({ ctx, body }) => chatCompletions(ctx.app, ctx.principal, ctx.request, body),
   }),
@@ -50,6 +51,7 @@ export const openAiRoutes = [
       "OpenAI Responses against an agent named by `model`; `previous_response_id` continues in the same agent session; JSON or SSE events (mutating: runs the model)",
     body: responsesRequestSchema,
     response: responseObjectWire,
+    headers: TURN_HEADERS,
     errors: [...TURN_ERRORS, "item_reference_not_supported", "previous_response_not_found", "session_mismatch"],
     handler: async ({ ctx, body }) => createResponse(ctx.app, ctx.principal, ctx.request, body),
   }),

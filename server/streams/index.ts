@@ -28,6 +28,7 @@ export { NotAcceptableError } from "./not-acceptable-error";
 export { keepaliveStream, ndjsonStream, SSE_DONE, SSE_KEEPALIVE, sseStream } from "./sse";
 export { UiMessageProjection, uiMessageStream, type UiProjectionOptions } from "./ui-message-projection";
 export { batchTurnSchema, SSE_HEADERS, turnResponse, type TurnResponseOptions } from "./turn-response";
+export { TURN_HEADERS } from "./turn-headers";
 export {
   chatCompletionWire,
   chatFinishReason,

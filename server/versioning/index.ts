@@ -23,7 +23,14 @@ export { isDefaultVariant, Lookup } from "./lookup";
 export type { ArtifactRecord, EntityHeader, RevisionRecord, Scope, VariantRecord } from "./records";
 export { isEmptyRef, refSchema, type Ref, type RetrieveRefs } from "./references";
 export { resolveRevision, type Resolution, type SplitArm } from "./resolve-revision";
-export { chooseArm, splitBucket, SERVED_REVISION_HEADER, SPLIT_BUCKETS, SPLIT_KEY_HEADER } from "./split-choice";
+export {
+  chooseArm,
+  splitBucket,
+  SERVED_REVISION_HEADER,
+  SERVED_REVISION_HEADERS,
+  SPLIT_BUCKETS,
+  SPLIT_KEY_HEADER,
+} from "./split-choice";
 export { resolveRevisionBySlugAndVersion } from "./resolve-slug-version";
 export { revisionReferences } from "./revision-events";
 export { fetchRevision, retrieveRevision, servedAnswer } from "./revisions";

@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { z } from "zod";
+import type { HeaderDoc } from "@/server/core/errors";
 
 /** A split's weights are percentages in hundredths: 10,000 buckets, one per 0.01%. */
 export const SPLIT_BUCKETS = 10_000;
@@ -33,3 +35,11 @@ export function chooseArm<T extends { weight: number }>(arms: readonly T[], salt
 export const SPLIT_KEY_HEADER = "x-svc-split-key";
 /** Which revision served the answer: on every retrieve, and on runs started by reference. */
 export const SERVED_REVISION_HEADER = "x-svc-revision-id";
+
+/** `SERVED_REVISION_HEADER` as the OpenAPI document gives it, on the routes that send it. */
+export const SERVED_REVISION_HEADERS: Record<string, HeaderDoc> = {
+  "X-Svc-Revision-Id": {
+    description: "The revision that served this answer (a split's arm included)",
+    schema: z.string(),
+  },
+};

@@ -5,7 +5,9 @@ export const DAY_MS = 86_400_000;
 
 /** A UUIDv7 minted at `ms` (events and deliveries are aged by their id). */
 export function idAt(ms: number): string {
-  const hex = ms.toString(16).padStart(12, "0") + "7" + randomBytes(10).toString("hex").slice(0, 19);
+  // Version 7, then the RFC 9562 variant (8 to b): the service's schemas check both.
+  const random = randomBytes(10).toString("hex");
+  const hex = ms.toString(16).padStart(12, "0") + "7" + random.slice(0, 3) + "8" + random.slice(3, 18);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 

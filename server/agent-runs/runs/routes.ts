@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { NotFoundError } from "@/server/core/errors";
 import { defineRoute } from "@/server/http/route";
+import { TURN_HEADERS } from "@/server/streams";
 import { SESSION_ID } from "../invoke/invoke-request";
 import { cancelRun } from "./cancel-run";
 import { readRunEvents, findAgentRunSoon, listRuns } from "./run-queries";
@@ -24,6 +25,8 @@ const chatResume = {
     "204 when the session has no running turn; else the running turn's UI Message Stream (text/event-stream), replayed from its start and followed live, ending with data: [DONE]",
   contentTypes: ["text/event-stream"],
 };
+
+const noRunningTurn = { 204: { description: "The session has no running turn" } };
 
 /** Runs: the record of every turn, its event log, its cancel and its resume (server/agent-runs/runs). */
 export const runRoutes = [
@@ -93,6 +96,7 @@ export const runRoutes = [
       description: "The run's events as frames (SSE or NDJSON), or the invoke batch answer (application/json)",
       contentTypes: ["text/event-stream", "application/x-ndjson", "application/json"],
     },
+    headers: TURN_HEADERS,
     errors: ["invalid_event_id", "invalid_messages_format", "run_not_found"],
     handler: async ({ ctx, params, query }) =>
       runEventsResponse(ctx.app, ctx.principal.projectId, params.id, ctx.request, query.after),
@@ -131,6 +135,8 @@ export const runRoutes = [
     summary: "The AI SDK's reconnect for a chat whose id is the session id (useChat resume: true)",
     params: chatParams,
     noJsonBody: chatResume,
+    otherSuccess: noRunningTurn,
+    headers: TURN_HEADERS,
     handler: async ({ ctx, params }) => resumeChatResponse(ctx.app, ctx.principal.projectId, params.session_id),
   }),
   defineRoute({
@@ -141,6 +147,8 @@ export const runRoutes = [
     summary: "The playground chat's reconnect (useChat resume: true), as the signed-in user",
     params: chatParams,
     noJsonBody: chatResume,
+    otherSuccess: noRunningTurn,
+    headers: TURN_HEADERS,
     handler: async ({ ctx, params }) => resumeChatResponse(ctx.app, ctx.principal.projectId, params.session_id),
   }),
 ];

@@ -1,3 +1,4 @@
+import { TURN_ERROR_CODES } from "@/server/agent-runs";
 import { z } from "zod";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
@@ -108,6 +109,8 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       body: spec.body,
       response: oneWire,
       errors: [
+        // Resolving the target agent is preparing its turn: it refuses as a turn would.
+        ...TURN_ERROR_CODES,
         "ambiguous_target",
         "inputs_not_used",
         "invalid_cron",
@@ -169,6 +172,8 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       body: spec.body,
       response: oneWire,
       errors: [
+        // Resolving the target agent is preparing its turn: it refuses as a turn would.
+        ...TURN_ERROR_CODES,
         "ambiguous_target",
         "automation_not_found",
         "id_mismatch",

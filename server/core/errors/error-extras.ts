@@ -36,6 +36,21 @@ export const RATE_LIMIT_HEADERS: Record<string, HeaderDoc> = {
   },
 };
 
+const text = (description: string): HeaderDoc => ({ description, schema: z.string() });
+
+/**
+ * What an agent run's answer says about it in headers: on a turn's success (server/streams
+ * TURN_HEADERS adds the frames' own) and on the OpenAI door's 502 of a run that failed.
+ */
+export const RUN_HEADERS: Record<string, HeaderDoc> = {
+  "X-Svc-Run-Id": text("The run: cancel it, fetch it or follow its events by this id"),
+  "X-Svc-Session-Id": text("The agent session the turn belongs to"),
+  "X-Svc-Trace-Id": text("The turn's trace"),
+  traceparent: text("W3C trace context of the run's span"),
+  "X-Svc-Revision-Id": text("The agent revision that ran (an environment split's arm included)"),
+  ...RATE_LIMIT_HEADERS,
+};
+
 const slugConflict = { conflict: z.strictObject({ slug: z.string() }) };
 const queueId = { queue_id: z.string() };
 
@@ -74,6 +89,7 @@ export const errorExtras: Partial<Record<ErrorCode, ErrorExtras>> = {
     headers: { "Retry-After": RETRY_AFTER, ...RATE_LIMIT_HEADERS },
   },
   ingest_backlog_full: { headers: { "Retry-After": RETRY_AFTER } },
+  agent_run_failed: { headers: RUN_HEADERS },
   slug_taken: { fields: slugConflict },
   evaluation_closed: { fields: { run_id: z.string() } },
   default_queue_exists: { fields: queueId },

@@ -14,4 +14,11 @@ export {
   describeFieldErrors,
 } from "./http-errors";
 export { errorCodes, statusesOf, type ErrorCode, type ErrorCodeOf } from "./error-codes";
-export { errorExtras, RATE_LIMIT_HEADERS, RETRY_AFTER, type ErrorExtras, type HeaderDoc } from "./error-extras";
+export {
+  errorExtras,
+  RATE_LIMIT_HEADERS,
+  RETRY_AFTER,
+  RUN_HEADERS,
+  type ErrorExtras,
+  type HeaderDoc,
+} from "./error-extras";

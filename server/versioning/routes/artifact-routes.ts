@@ -32,17 +32,22 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Create a ${keys.one}; with data, also its first variant and revision 1 (without, it has no variant yet)`,
       body: schemas.create,
       response: responses.artifactCreated,
+      // With data, revision 1 is committed: the domain's commit checks refuse as a commit's would.
       errors: [
         "archived",
+        "data_or_delta",
         "embed_not_found",
         "initial_revision_exists",
         "invalid_agent_template",
+        "invalid_environment_entry",
         "invalid_evaluator_parameters",
+        "invalid_split",
         "invalid_testcases",
         "no_variant",
         "not_found",
         "reference_mismatch",
         "slug_taken",
+        "unknown_evaluator",
       ],
       handler: async ({ ctx, body }) => {
         const input = body[keys.one] as Parameters<typeof createArtifact>[3];

@@ -17,7 +17,7 @@ import {
   setRevisionArchived,
   updateRevision,
 } from "../revisions";
-import { SERVED_REVISION_HEADER, SPLIT_KEY_HEADER } from "../split-choice";
+import { SERVED_REVISION_HEADER, SERVED_REVISION_HEADERS, SPLIT_KEY_HEADER } from "../split-choice";
 import { resolutionInfo, retrievalInfo, revisionToWire } from "../wire";
 import { filterOf, refsOf, requestSchemas } from "./request-schemas";
 import { responseSchemas } from "./response-schemas";
@@ -213,6 +213,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Retrieve one ${keys.revision} by any reference combination (revision, variant + version, variant, artifact, environment + key)`,
       body: schemas.retrieve,
       response: responses.retrieved,
+      headers: SERVED_REVISION_HEADERS,
       errors: [
         "ambiguous_reference",
         "embed_cycle",
