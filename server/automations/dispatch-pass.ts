@@ -73,7 +73,7 @@ async function dispatchOne(app: AppContext, firing: FiringRow): Promise<void> {
     const detail = isAppError(error) && error.status < 500 ? error.message : "the run could not be started";
     if (!isAppError(error) || error.status >= 500)
       logger.error({ err: error, firingId: firing.id }, "automation firing failed");
-    await settleFiring(app.db, firing.id, { status: "failed", error: detail, firedAt: app.now(), runId: null });
+    await settleFiring(app.db, firing, { status: "failed", error: detail, firedAt: app.now(), runId: null });
   }
 }
 
@@ -81,7 +81,7 @@ async function dispatch(app: AppContext, firing: FiringRow): Promise<void> {
   const started = (await runStates(app.db, [firing.runId!])).get(firing.runId!);
   if (started) {
     const { sessionId, traceId } = started;
-    await settleFiring(app.db, firing.id, {
+    await settleFiring(app.db, firing, {
       status: "started",
       sessionId,
       traceId,
@@ -93,7 +93,7 @@ async function dispatch(app: AppContext, firing: FiringRow): Promise<void> {
   const test = firing.eventKey.startsWith(TEST_KEY_PREFIX);
   if (!automation || automation.deletedAt || (!automation.isActive && !test)) {
     const why = !automation || automation.deletedAt ? "the automation was deleted" : "the automation is paused";
-    await settleFiring(app.db, firing.id, { status: "skipped", error: why, firedAt: app.now(), runId: null });
+    await settleFiring(app.db, firing, { status: "skipped", error: why, firedAt: app.now(), runId: null });
     return;
   }
   // A person pressing Test wants a run: the overlap policy governs scheduled firings only.
@@ -102,7 +102,7 @@ async function dispatch(app: AppContext, firing: FiringRow): Promise<void> {
   const firedAt = app.now();
   const { body, runs } = await firingRun(app, principal, { automation, firing, firedAt });
   const run = await startBackgroundRun(app, principal, body, "automation", firing.runId!, runs);
-  await settleFiring(app.db, firing.id, {
+  await settleFiring(app.db, firing, {
     status: "started",
     runId: run.runId,
     sessionId: run.sessionId,
@@ -161,7 +161,7 @@ async function applyOverlap(app: AppContext, automation: AutomationRow, firing: 
       return false;
     }
   }
-  await settleFiring(app.db, firing.id, {
+  await settleFiring(app.db, firing, {
     status: "skipped",
     runId: null,
     firedAt: app.now(),

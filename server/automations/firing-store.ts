@@ -4,6 +4,7 @@ import { NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { automationDeliveries } from "@/server/db/schema";
+import { redactForStorage } from "@/server/redaction";
 
 export type FiringRow = typeof automationDeliveries.$inferSelect;
 export type FiringStatus = FiringRow["status"];
@@ -89,15 +90,21 @@ export async function getFiring(db: Executor, projectId: string, id: string): Pr
 }
 
 /** Sets what became of a firing and lets go of its lease. */
+/**
+ * Records how a firing ended. Its payload (an inbound sender's body as sent) was kept as it came
+ * only until the run it fills started: from here on it is kept as the project's redaction rules
+ * leave it, as the run's own input is.
+ */
 export async function settleFiring(
   db: Executor,
-  id: string,
+  firing: Pick<FiringRow, "id" | "projectId" | "payload">,
   outcome: Partial<Pick<FiringRow, "status" | "runId" | "sessionId" | "traceId" | "error" | "firedAt">>,
 ): Promise<void> {
+  const payload = firing.payload == null ? null : await redactForStorage(db, firing.projectId, firing.payload);
   await db
     .update(automationDeliveries)
-    .set({ ...outcome, leaseUntil: null })
-    .where(eq(automationDeliveries.id, id));
+    .set({ ...outcome, payload, leaseUntil: null })
+    .where(eq(automationDeliveries.id, firing.id));
 }
 
 /** Each automation's newest firing (the list's "last run"). */

@@ -1,4 +1,7 @@
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { drivenRunsEnded } from "@/server/agent-runs";
+import { dispatchFirings } from "@/server/automations";
 import { loadConfig } from "@/server/core/config";
 import { rawQuery } from "@/server/db";
 import { drainEvents } from "@/server/events/emit";
@@ -346,6 +349,51 @@ describe("a planted value of each kind is found nowhere after storage", () => {
     const deployMessages = await messages("environments.revisions.committed");
     expect(deployMessages).toContain("Ship it, card [redacted:card]");
     notPlanted("the events query", [commitMessages, deployMessages]);
+  });
+
+  it("an inbound trigger: the run gets the payload as sent; once it started the stored firing holds it redacted", async () => {
+    const workflow = await createEntity(f.app, f.key, "workflows", "workflow", {
+      slug: "planted-trigger",
+      data: { parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" } } } },
+    });
+    const created = await f.app.call("POST", "/api/automations/", {
+      key: f.key,
+      body: {
+        automation: {
+          kind: "inbound",
+          name: "planted inbound",
+          signature_scheme: "standard_webhooks",
+          references: { workflow_revision: { id: workflow.revision_id } },
+          input: { messages: [{ role: "user", content: "Ticket from {{ customer }}" }] },
+        },
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const { inbound_path: path, secret } = created.body.automation;
+    const body = JSON.stringify({ customer: PLANTED.email, note: SAMPLE });
+    const now = new Date();
+    const accepted = await f.app.call("POST", path, {
+      rawBody: body,
+      headers: {
+        "content-type": "application/json",
+        "webhook-id": "planted-1",
+        "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+        "webhook-signature": new Webhook(secret).sign("planted-1", now, body),
+      },
+    });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
+    await dispatchFirings(f.app.context, 10);
+    await drivenRunsEnded(f.app.context.db);
+    const delivery = await f.app.call("GET", `/api/automations/deliveries/${accepted.body.delivery_id}`, {
+      key: f.key,
+    });
+    expect(delivery.body.delivery.status, JSON.stringify(delivery.body)).toBe("started");
+    const run = await f.app.call("GET", `/services/agent/v0/runs/${delivery.body.delivery.run_id}`, { key: f.key });
+    expect(run.body.run.status, JSON.stringify(run.body)).toBe("finished");
+    // model_input is off: the model was asked about the customer as the sender named them.
+    expect(JSON.stringify(f.model.requests.map((r) => r.body))).toContain(`Ticket from ${PLANTED.email}`);
+    expect(delivery.body.delivery.payload.customer).toBe("[redacted:email]");
+    notPlanted("the firing", delivery.body);
   });
 
   it("a testset's cells are kept as written; an annotation is stored redacted; a provider key is sealed", async () => {

@@ -57,8 +57,8 @@ export const STORED_TABLES: Record<string, StoredTable> = {
   retention_settings: configuration("retention periods"),
   automations: configuration("automation definitions (target, input template, schedule)"),
   automation_deliveries: {
-    notWritten:
-      "an automation's firings: an event firing's payload is the event's attributes (redacted at emit); an inbound trigger's is stored as its sender sent it (server/automations does not redact it)",
+    written:
+      "an automation's firings: an event firing's payload is the event's attributes (redacted at emit); an inbound trigger's is kept as sent until its run starts, then redacted",
   },
   budgets: configuration("budgets"),
   budget_spend: { notWritten: "spend per budget window: numbers" },
