@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { UUID_PATTERN } from "@/shared/ids";
 import { plantAged } from "../retention/plant";
 import { createTestApp, type TestApp, type TestResponse } from "../helpers/test-app";
 import { createArtifact, dataFor, DOMAIN_NAMES, uniq, type Ctx } from "../versioning/helpers";
@@ -11,7 +12,8 @@ import { createArtifact, dataFor, DOMAIN_NAMES, uniq, type Ctx } from "../versio
 // and everything A reads afterwards is what it read before (B changed nothing of A's).
 
 const MARK = `isolation-${randomBytes(6).toString("hex")}`;
-const ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b[0-9a-f]{32}\b/g;
+/** Any id in a text: a UUID (shared/ids.ts's pattern, unanchored) or a 32-hex trace id. */
+const ID = new RegExp(`${UUID_PATTERN.source.slice(1, -1)}|\\b[0-9a-f]{32}\\b`, "gi");
 
 let t: TestApp;
 let a: Ctx;
