@@ -8,7 +8,7 @@ import { loadConfig } from "@/server/core/config";
 import { openDatabase, rawQuery, type DatabaseHandle } from "@/server/db";
 import type { AppContext } from "@/server/core/app-context";
 import { SecretBox } from "@/server/encryption";
-import { recordSpans, startIngestWorker } from "@/server/tracing";
+import { drainIngestQueue, recordSpans, startIngestWorker } from "@/server/tracing";
 import { enqueueSpans } from "@/server/tracing/ingest/enqueue";
 import { parseTracingRequest } from "@/server/tracing/parse-request";
 import { openTestDatabase } from "../helpers/test-database";
@@ -17,20 +17,6 @@ import { spanId, traceId } from "./helpers";
 
 // Concurrency and crash guarantees need real PostgreSQL (PGlite is one connection in this process).
 const pg = !!process.env.DATABASE_URL;
-
-/** Polls: only for a server in another process, whose progress this process cannot await. */
-async function waitFor(
-  check: () => Promise<boolean>,
-  timeoutMs: number,
-  explain: () => Promise<string>,
-): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out: ${await explain()}`);
-}
 
 describe.skipIf(!pg)("durability on PostgreSQL", () => {
   let database: DatabaseHandle;
@@ -123,42 +109,34 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
     expect(acknowledged.size).toBe(3000);
     // Typically most of the 3,000 spans are still queued here, some written: the restart has work to finish.
 
-    const second = await startServer();
-    try {
-      let counted = 0;
-      const count = async () =>
-        (counted = Number(
-          (
-            await within(
-              20_000,
-              "count of stored spans",
-              rawQuery<{ n: string }>(
-                database.db,
-                `select count(*)::text as n from spans where project_id = $1::uuid`,
-                [projectId],
-              ),
-              activity,
-            )
-          )[0].n,
-        ));
-      await waitFor(
-        async () => (await count()) >= acknowledged.size,
-        60_000,
-        async () => `${counted} of ${acknowledged.size} spans stored; activity ${await activity()}`,
-      );
-      const rows = await rawQuery<{ t: string; s: string }>(
-        database.db,
-        `select replace(trace_id::text, '-', '') as t, right(replace(span_id::text, '-', ''), 16) as s from spans where project_id = $1::uuid`,
-        [projectId],
-      );
-      const stored = new Set(rows.map((r) => `${r.t}/${r.s}`));
-      expect(rows.length).toBe(stored.size);
-      for (const k of acknowledged) expect(stored.has(k)).toBe(true);
-      const queued = await rawQuery<{ n: string }>(database.db, `select count(*)::text as n from span_ingest`);
-      expect(queued[0].n).toBe("0");
-    } finally {
-      second.child.kill("SIGKILL");
-    }
+    // The killed server's backends end their transactions once PostgreSQL sees the connection
+    // gone: locking every queued row waits for that (instead of skipping rows they still hold).
+    await within(
+      60_000,
+      "the killed server's transactions on the queue to end",
+      rawQuery(database.db, `select count(*) from (select id from span_ingest for update) as queued`),
+      activity,
+    );
+    // Then what a restarted server's ingest worker does first: drain the queue the killed one left.
+    const restarted = {
+      db: database.db,
+      dbKind: "postgres",
+      config: loadConfig(),
+      secrets: new SecretBox(randomBytes(32)),
+      projectSetups: PROJECT_SETUPS,
+      now: () => new Date(),
+    } satisfies AppContext;
+    await within(60_000, "the queue left by the killed server drained", drainIngestQueue(restarted), activity);
+    const rows = await rawQuery<{ t: string; s: string }>(
+      database.db,
+      `select replace(trace_id::text, '-', '') as t, right(replace(span_id::text, '-', ''), 16) as s from spans where project_id = $1::uuid`,
+      [projectId],
+    );
+    const stored = new Set(rows.map((r) => `${r.t}/${r.s}`));
+    expect(rows.length).toBe(stored.size);
+    for (const k of acknowledged) expect(stored.has(k)).toBe(true);
+    const queued = await rawQuery<{ n: string }>(database.db, `select count(*)::text as n from span_ingest`);
+    expect(queued[0].n).toBe("0");
   }, 150_000);
 
   /** Two ingest workers, each on a database handle of its own, as two processes would run them. */
