@@ -106,7 +106,7 @@ function headerObjects(
 function errorResponse(description: string, codes: ErrorCode[], shape: AnyRoute["errorShape"]) {
   const headers: Record<string, HeaderDoc> = {};
   for (const code of codes) Object.assign(headers, errorExtras[code]?.headers);
-  const everyCodeSends = (name: string) => codes.every((code) => errorExtras[code]?.headers?.[name]);
+  const everyCodeSends = (name: string) => codes.every((code) => errorExtras[code]?.headers?.[name]?.always);
   let schema: Record<string, unknown>;
   if (shape === "openai") {
     // The door's body keeps only the code of what the service's body says (no fields).

@@ -5,6 +5,8 @@ import type { ErrorCode } from "./error-codes";
 export interface HeaderDoc {
   description: string;
   schema: z.ZodType;
+  /** Sent on every answer that documents it (else only when it applies: a rate-limited turn's RateLimit). */
+  always?: boolean;
 }
 
 /**
@@ -22,6 +24,7 @@ export interface ErrorExtras {
 export const RETRY_AFTER: HeaderDoc = {
   description: "Seconds to wait before trying again",
   schema: z.int().min(0),
+  always: true,
 };
 
 /** The IETF draft's structured lists (draft-ietf-httpapi-ratelimit-headers), one item per policy counted against. */
