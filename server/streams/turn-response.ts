@@ -102,7 +102,15 @@ export const batchTurnSchema = z.strictObject({
     outputs: batchOutputsSchema.extend({
       messages: z.union([
         batchOutputsSchema.shape.messages,
-        z.array(z.object({ id: z.string(), role: z.literal("assistant"), parts: z.array(z.unknown()) })),
+        // The AI SDK's UIMessage: the turn's metadata (run, session, trace) beside its parts.
+        z.array(
+          z.object({
+            id: z.string(),
+            role: z.literal("assistant"),
+            metadata: z.record(z.string(), z.unknown()).optional(),
+            parts: z.array(z.unknown()),
+          }),
+        ),
       ]),
     }),
   }),

@@ -56,7 +56,7 @@ export class Vault {
         throw new ConflictError(
           `A secret with slug "${slug}" already exists in this project; choose another name`,
           "slug_taken",
-        );
+        ).structured({ conflict: { slug } });
       await recordAudit(tx, { ...auditTarget(inserted), action: "secret.created", after: auditView(inserted) });
       return inserted;
     });

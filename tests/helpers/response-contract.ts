@@ -32,6 +32,8 @@ const UNDOCUMENTED_HEADERS = new Set([
   "date",
   "vary",
   "cache-control",
+  // HTTP's own: a 405 names the methods the path takes.
+  "allow",
   "x-accel-buffering",
   "set-cookie",
   "content-security-policy",

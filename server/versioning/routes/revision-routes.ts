@@ -253,6 +253,8 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Resolve every @svc.embed (object or string form) of a ${keys.revision}, found by reference or sent inline; max_depth, max_embeds, error_policy`,
       body: schemas.resolve,
       response: responses.resolved,
+      // By reference it answers as retrieve does (the served revision); inline it names none.
+      headers: SERVED_REVISION_HEADERS,
       errors: [
         "ambiguous_reference",
         "ambiguous_request",

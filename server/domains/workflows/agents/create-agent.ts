@@ -28,7 +28,7 @@ export async function createAgent(
         `An agent with slug "${input.slug}" already exists in this project; "${free}" is free`,
         "slug_taken",
         [{ path: "slug", message: `Another agent has this slug; try "${free}"` }],
-      );
+      ).structured({ conflict: { slug: input.slug } });
     }
     throw error;
   }

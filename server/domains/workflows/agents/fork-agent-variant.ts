@@ -27,6 +27,6 @@ export async function forkAgentVariant(
     for (let n = 3; taken.has(free); n++) free = `${wanted}-${n}`;
     throw new ConflictError(`This agent already has a variant with slug "${wanted}"; "${free}" is free`, "slug_taken", [
       { path: "slug", message: `Another variant of this agent has this slug; try "${free}"` },
-    ]);
+    ]).structured({ conflict: { slug: wanted } });
   }
 }
