@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
 import { runsRecorded } from "../helpers/after-runs";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { spansOf } from "../helpers/run-trace";
 
 let app: TestApp;
 let key: string;
@@ -33,12 +34,6 @@ afterAll(async () => {
   await app.close();
 });
 
-const spansOf = (value: unknown): any[] => {
-  if (!value || typeof value !== "object") return [];
-  const node = value as Record<string, unknown>;
-  return [...(typeof node.span_id === "string" ? [node] : []), ...Object.values(node).flatMap(spansOf)];
-};
-
 it("a provider that refuses the connection is reported as never reached, on the stream and on the trace's spans", async () => {
   const res = await app.call("POST", "/services/agent/v0/invoke", {
     key,
@@ -57,7 +52,7 @@ it("a provider that refuses the connection is reported as never reached, on the 
   const traceId = res.headers.get("x-svc-trace-id")!;
   await runsRecorded(app.context);
   const trace = await app.call("GET", `/api/traces/${traceId}`, { key });
-  const spans: any[] = trace.status === 200 && trace.body.count > 0 ? spansOf(trace.body) : [];
+  const spans: any[] = trace.status === 200 && trace.body.count > 0 ? spansOf<any>(trace.body) : [];
   const root = spans.find((s) => s.span_name.startsWith("invoke_agent"));
   const chat = spans.find((s) => s.span_name.startsWith("chat "));
   for (const span of [root, chat]) {

@@ -4,6 +4,7 @@ import { loadConfig } from "@/server/core/config";
 import { runsRecorded } from "../helpers/after-runs";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { spansOf } from "../helpers/run-trace";
 
 /**
  * A model alias whose entries fail differently: the turn's error says what each entry did and
@@ -47,12 +48,6 @@ afterAll(async () => {
   await model.close();
 });
 
-const spansOf = (value: unknown): any[] => {
-  if (!value || typeof value !== "object") return [];
-  const node = value as Record<string, unknown>;
-  return [...(typeof node.span_id === "string" ? [node] : []), ...Object.values(node).flatMap(spansOf)];
-};
-
 /** OpenAI (Responses) and Anthropic (messages) answer with these statuses; a null status answers. */
 function statuses(byProvider: { openai?: number | null; anthropic?: number | null }) {
   model.respondWith((request) => {
@@ -79,7 +74,7 @@ async function turnThrough(entries: Array<{ provider: string; model: string }>) 
   await runsRecorded(app.context);
   const run = await app.call("GET", `/services/agent/v0/runs/${res.headers.get("x-svc-run-id")}`, { key });
   const trace = await app.call("GET", `/api/traces/${res.headers.get("x-svc-trace-id")}`, { key });
-  const spans = spansOf(trace.body);
+  const spans = spansOf<any>(trace.body);
   return {
     body: res.body,
     error: run.body.run.error as string | undefined,

@@ -9,6 +9,7 @@ import { drainIngestQueue } from "@/server/tracing";
 import { anotherInstance } from "../helpers/app-instance";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { spansOf } from "../helpers/run-trace";
 
 let app: TestApp;
 let model: ScriptedModelServer;
@@ -40,12 +41,6 @@ afterAll(async () => {
   await app.close();
   await model.close();
 });
-
-const spansOf = (value: unknown): any[] => {
-  if (!value || typeof value !== "object") return [];
-  const node = value as Record<string, unknown>;
-  return [...(typeof node.span_id === "string" ? [node] : []), ...Object.values(node).flatMap(spansOf)];
-};
 
 async function keyIdOf(projectId: string): Promise<string> {
   const [row] = await app.context.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.projectId, projectId));
@@ -447,7 +442,7 @@ describe("budgets", () => {
     await turnsEnded();
     const trace = await app.call("GET", `/api/traces/${traceId}`, { key });
     expect(trace.status).toBe(200);
-    const spans = spansOf(trace.body);
+    const spans = spansOf<any>(trace.body);
     expect(JSON.stringify(spans)).toContain("budget_exceeded");
     expect(spans.filter((span) => span.status_code === "STATUS_CODE_ERROR")).toEqual([]);
 

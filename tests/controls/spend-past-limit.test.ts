@@ -8,6 +8,7 @@ import { loadWorkspace } from "@/server/sandbox";
 import { runsRecorded } from "../helpers/after-runs";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { spansOf } from "../helpers/run-trace";
 
 /**
  * Spend is summed as decimals, and nothing a model asks for runs on spend past the limit: the
@@ -33,12 +34,6 @@ afterAll(async () => {
   await app.close();
   await model.close();
 });
-
-const spansOf = (value: unknown): any[] => {
-  if (!value || typeof value !== "object") return [];
-  const node = value as Record<string, unknown>;
-  return [...(typeof node.span_id === "string" ? [node] : []), ...Object.values(node).flatMap(spansOf)];
-};
 
 async function budget(key: string, limitUsd: number) {
   const res = await app.call("POST", "/api/controls/budgets/", {
@@ -200,9 +195,9 @@ describe("tools asked for by the step that leaves a budget spent", () => {
     expect(JSON.stringify(res.body)).toContain("two.txt");
     await runsRecorded(app.context);
     const trace = await app.call("GET", `/api/traces/${res.headers.get("x-svc-trace-id")}`, { key });
-    const tools = spansOf(trace.body).filter((span) => span.span_name.startsWith("execute_tool"));
+    const tools = spansOf<any>(trace.body).filter((span) => span.span_name.startsWith("execute_tool"));
     // Only the call that ran has a span; the one not run is no error either: the turn was stopped.
     expect(tools.map((span) => span.attributes.gen_ai.tool.call.id)).toEqual(["w1"]);
-    expect(spansOf(trace.body).filter((span) => span.status_code === "STATUS_CODE_ERROR")).toEqual([]);
+    expect(spansOf<any>(trace.body).filter((span) => span.status_code === "STATUS_CODE_ERROR")).toEqual([]);
   });
 });
