@@ -1,30 +1,21 @@
-import net from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
 import { runsRecorded } from "../helpers/after-runs";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 import { spansOf } from "../helpers/run-trace";
+import { closedPort } from "../helpers/closed-port";
 
 let app: TestApp;
 let key: string;
-let closedPort: number;
-
-/** A loopback port nothing listens on: the connection is refused before any reply. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+let refusingPort: number;
 
 beforeAll(async () => {
-  closedPort = await freePort();
+  refusingPort = await closedPort();
   const defaults = loadConfig({});
   app = await createTestApp({
     providerEnv: {
       ...defaults.providerEnv,
-      openai: { key: "sk-unreachable", baseUrl: `http://127.0.0.1:${closedPort}/v1` },
+      openai: { key: "sk-unreachable", baseUrl: `http://127.0.0.1:${refusingPort}/v1` },
     },
     agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
   });
@@ -47,7 +38,7 @@ it("a provider that refuses the connection is reported as never reached, on the 
   expect(res.status).toBe(200);
   const said = JSON.stringify(res.body);
   expect(said).not.toContain("was lost before the reply finished");
-  expect(said).toContain(`127.0.0.1:${closedPort} refused the connection`);
+  expect(said).toContain(`127.0.0.1:${refusingPort} refused the connection`);
 
   const traceId = res.headers.get("x-svc-trace-id")!;
   await runsRecorded(app.context);

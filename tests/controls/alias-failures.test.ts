@@ -1,10 +1,10 @@
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/server/core/config";
 import { runsRecorded } from "../helpers/after-runs";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 import { spansOf } from "../helpers/run-trace";
+import { closedPort } from "../helpers/closed-port";
 
 /**
  * A model alias whose entries fail differently: the turn's error says what each entry did and
@@ -13,32 +13,23 @@ import { spansOf } from "../helpers/run-trace";
  */
 let app: TestApp;
 let model: ScriptedModelServer;
-let closedPort: number;
+let refusingPort: number;
 
 const INVOKE = "/services/agent/v0/invoke";
 const GROQ = { provider: "groq", model: "llama-3.3-70b-versatile" };
 const OPENAI = { provider: "openai", model: "gpt-5-mini" };
 const ANTHROPIC = { provider: "anthropic", model: "claude-haiku-4-5" };
 
-/** A loopback port nothing listens on: the connection is refused. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 beforeAll(async () => {
   model = await startScriptedModelServer();
-  closedPort = await freePort();
+  refusingPort = await closedPort();
   const defaults = loadConfig({});
   app = await createTestApp({
     providerEnv: {
       ...defaults.providerEnv,
       openai: { key: "sk-openai-test", baseUrl: model.baseUrl },
       anthropic: { key: "sk-ant-test", baseUrl: model.baseUrl },
-      groq: { key: "gsk-test", baseUrl: `http://127.0.0.1:${closedPort}/v1` },
+      groq: { key: "gsk-test", baseUrl: `http://127.0.0.1:${refusingPort}/v1` },
     },
     agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
   });
@@ -112,7 +103,7 @@ describe("an alias whose every entry fails", () => {
       expect(turn.error).toContain(
         "(anthropic/claude-haiku-4-5: status 429; openai/gpt-5-mini: status 503; groq/llama-3.3-70b-versatile: connection refused).",
       );
-      expect(turn.error).toContain(`127.0.0.1:${closedPort} refused the connection`);
+      expect(turn.error).toContain(`127.0.0.1:${refusingPort} refused the connection`);
       expect(turn.error).not.toContain("rate limiting");
       expect(turn.root.attributes.gen_ai).toMatchObject({
         provider: { name: "groq" },
