@@ -34,13 +34,23 @@ export function driverErrorOf(error: unknown): unknown {
   return current;
 }
 
+/** The driver error's code ("" when none), whether it is a SQLSTATE, and whether PGlite is gone. */
+function driverFailure(error: unknown): { code: string; sqlState: boolean; pgliteGone: boolean } | undefined {
+  const driver = driverErrorOf(error) as { code?: unknown; message?: unknown } | null;
+  if (!driver || typeof driver !== "object") return undefined;
+  const code = typeof driver.code === "string" ? driver.code : "";
+  return {
+    code,
+    sqlState: /^[0-9A-Z]{5}$/.test(code),
+    pgliteGone: typeof driver.message === "string" && PGLITE_MESSAGES.test(driver.message),
+  };
+}
+
 /** Whether `error` came from the database or the way to it (not from our own code). */
 export function isDatabaseFailure(error: unknown): boolean {
-  const driver = driverErrorOf(error) as { code?: unknown; message?: unknown } | null;
-  if (!driver || typeof driver !== "object") return false;
-  const code = typeof driver.code === "string" ? driver.code : "";
-  if (NETWORK_CODES.has(code) || /^[0-9A-Z]{5}$/.test(code)) return true;
-  return typeof driver.message === "string" && PGLITE_MESSAGES.test(driver.message);
+  const failure = driverFailure(error);
+  if (!failure) return false;
+  return NETWORK_CODES.has(failure.code) || failure.sqlState || failure.pgliteGone;
 }
 
 // SQLSTATE classes of a database unusable for now whatever the statement: connection (08), a
@@ -56,12 +66,11 @@ const UNAVAILABLE_STATES = new Set(["26000", "42P05"]);
  * row's failure must not mistake for the row's fault.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const driver = driverErrorOf(error) as { code?: unknown; message?: unknown } | null;
-  if (!driver || typeof driver !== "object") return false;
-  const code = typeof driver.code === "string" ? driver.code : "";
-  if (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code)) return true;
-  if (/^[0-9A-Z]{5}$/.test(code) && UNAVAILABLE_CLASSES.has(code.slice(0, 2)) && code !== "57014") return true;
-  return typeof driver.message === "string" && PGLITE_MESSAGES.test(driver.message);
+  const failure = driverFailure(error);
+  if (!failure) return false;
+  const { code } = failure;
+  if (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code) || failure.pgliteGone) return true;
+  return failure.sqlState && UNAVAILABLE_CLASSES.has(code.slice(0, 2)) && code !== "57014";
 }
 
 /**
