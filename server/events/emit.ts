@@ -3,7 +3,7 @@ import { PgTransaction } from "drizzle-orm/pg-core";
 import { newId } from "@/server/core/ids";
 import { jsonPlaceholder, preparedQuery, timestampPlaceholder, type Database, type Executor } from "@/server/db";
 import { projectExistsLocked } from "@/server/auth";
-import { redactorFor } from "@/server/redaction";
+import { redactForStorage } from "@/server/redaction";
 import { events } from "@/server/db/schema";
 import { eventBatcherFor } from "./insert-batcher";
 import { notifyEventsWritten } from "./notify";
@@ -91,8 +91,7 @@ export async function emitEvent(db: Executor, event: NewEvent, now = new Date())
  */
 async function redactedForStorage(db: Executor, event: NewEvent): Promise<NewEvent["attributes"]> {
   if (SERIALIZED in event.attributes) return event.attributes;
-  const { redactor } = await redactorFor(db, event.projectId);
-  return redactor.value(event.attributes);
+  return redactForStorage(db, event.projectId, event.attributes);
 }
 
 /**
