@@ -82,7 +82,7 @@ test("analytics: the Overview opens on the charts; totals and groups match the A
   expect(Buffer.concat(csv).toString()).toMatch(/^Model,Runs,Errors,/);
 
   // The last hour in minutes (computed from the spans): the same runs.
-  await page.getByLabel("Range").selectOption("1h");
+  await page.getByLabel("Range", { exact: true }).selectOption("1h");
   await expect(page.getByTestId("analytics-total-runs")).toHaveText(
     String((await apiTotals(page, "model", "1h")).metrics.count),
   );

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { createAgentFromList } from "./create-agent";
 import { scriptModel } from "./model-script";
+import { query } from "./trpc";
 import { screenshot } from "./screenshot";
 import { actUntilVisible } from "./act-until-visible";
 
@@ -61,7 +62,14 @@ test("automations: create a schedule with its cron preview, press Test, and open
   await expect(page.getByRole("listitem", { name: "Automation GitHub issues" })).toContainText("(github)");
 
   await deliveries.getByRole("link", { name: "Open session" }).click();
-  await expect(page).toHaveURL(/\/chat\?trace=/);
+  // The revision the run ran (v2, committed above), and the run's conversation kept as a chat
+  // session: the address names it once the page has stored it.
   await expect(page.getByText("The nightly report is ready.")).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByText("Write the nightly report for")).toBeVisible();
+  await expect(page.getByTestId("user-message").getByText("Write the nightly report for")).toBeVisible();
+  await expect(page.getByLabel("Chat with").locator("option:checked")).toHaveText("Revision v2");
+  await expect(page).toHaveURL(/\/chat\?revision=[0-9a-f-]+&session=/);
+  const session = new URL(page.url()).searchParams.get("session")!;
+  await expect
+    .poll(async () => (await query<{ id: string } | null>(page.request, "chatSessions.get", { id: session }))?.id)
+    .toBe(session);
 });

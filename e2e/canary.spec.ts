@@ -46,9 +46,13 @@ test("start a canary guarded by a monitor from the deploy dialog, see the split 
   await expect(card.getByRole("table", { name: "Canary comparison" })).toContainText("(baseline)");
 
   await card.getByRole("button", { name: "Promote v2" }).click();
+  // Asked once more, with the reason the history keeps.
+  const confirm = page.getByRole("alertdialog", { name: "Promote v2 to all traffic?" });
+  await confirm.getByLabel("Reason (kept in the history)").fill("as good as v1");
+  await confirm.getByRole("button", { name: "Promote v2" }).click();
   await expect(card).toHaveCount(0);
   // Running now: v2, put there by the promotion (a deploy in the environment's history).
   const row = page.getByTestId("running-row").filter({ hasText: created.agent.name });
   await expect(row).toContainText("v2");
-  await expect(row).toContainText(`Promote canary ${created.agent.name} v2 to all traffic`);
+  await expect(row).toContainText(`Promote canary ${created.agent.name} v2 to all traffic: as good as v1`);
 });

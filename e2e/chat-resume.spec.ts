@@ -32,7 +32,7 @@ test("chat: reloading the page mid-turn shows the turn continuing, and Stop canc
   // The URL names the session once the sent message is kept.
   await expect(page).toHaveURL(/session=/);
   await page.reload();
-  await expect(page.getByText("Tell me a long story")).toBeVisible();
+  await expect(page.getByTestId("user-message").getByText("Tell me a long story")).toBeVisible();
   await expect(page.getByText(words)).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("assistant-message")).toHaveCount(1);
   // The resumed turn has ended (its stream closed): the composer sends again.

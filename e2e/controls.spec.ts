@@ -76,7 +76,7 @@ test("Settings controls: a rate limit, an allowlist and a budget set in the page
   await budgetForm.getByLabel("Limit (USD)").fill("0.5");
   await budgetForm.getByRole("button", { name: "Add budget" }).click();
   const budget = budgets.getByRole("listitem").filter({ hasText: `e2e ${stamp}` });
-  await expect(budget).toContainText("$0.5 per day in UTC");
+  await expect(budget).toContainText("$0.50 per day in UTC");
 
   await scriptModel({ kind: "reply", text: "Costly answer.", usage: { input: 1000, output: 10 } });
   res = await invoke(page.request, spender.key, model);
@@ -87,20 +87,22 @@ test("Settings controls: a rate limit, an allowlist and a budget set in the page
   res = await invoke(page.request, spender.key, model);
   expect(await res.json()).toMatchObject({ code: "budget_exceeded", budget: { name: `e2e ${stamp}`, limit_usd: 0.5 } });
   await page.reload();
-  await expect(budget).toContainText("$1000.0000 of $0.50 (100%)");
+  await expect(budget).toContainText("$1,000.00 of $0.50 (100%)");
   await expect(budget.getByRole("meter", { name: "Spent of the limit" })).toHaveAttribute(
     "aria-valuetext",
-    "$1000.00 of $0.50",
+    "$1,000.00 of $0.50",
   );
   await page.screenshot({ path: `${SCREENSHOTS}/settings-controls.png`, fullPage: true });
 
   // An alias: listed with its entries in order.
   const aliases = page.getByTestId("aliases");
   const aliasForm = page.getByRole("form", { name: "Add a model alias" });
-  await aliasForm.getByLabel("Name").fill(`support-${stamp}`);
-  await aliasForm
-    .getByLabel("Entries in order (provider/model, optional *weight)")
-    .fill(`openai/${model}, anthropic/claude-haiku-4-5`);
+  await aliasForm.getByLabel("Name", { exact: true }).fill(`support-${stamp}`);
+  await aliasForm.getByLabel("Entry 1: through").selectOption({ label: "OpenAI · the project's OpenAI key" });
+  await aliasForm.getByLabel("Entry 1: model").fill(model);
+  await aliasForm.getByRole("button", { name: "Add an entry" }).click();
+  await aliasForm.getByLabel("Entry 2: through").selectOption({ label: "Anthropic · the project's Anthropic key" });
+  await aliasForm.getByLabel("Entry 2: model").fill("claude-haiku-4-5");
   await aliasForm.getByRole("button", { name: "Add alias" }).click();
   const alias = aliases.getByRole("listitem").filter({ hasText: `support-${stamp}` });
   await expect(alias).toContainText(`openai/${model}`);

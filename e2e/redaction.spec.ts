@@ -7,9 +7,8 @@ test("redaction, turned on by an owner's key: Settings lists the rules, the try-
   page,
   request,
 }) => {
-  const key = await mutate<{ id: string; key: string }>(request, "apiKeys.create", {
-    name: `e2e redaction ${Date.now()}`,
-  });
+  const keyName = `e2e redaction ${Date.now()}`;
+  const key = await mutate<{ id: string; key: string }>(request, "apiKeys.create", { name: keyName });
   const saved = await request.put("/api/redaction/settings", {
     headers: { authorization: `ApiKey ${key.key}` },
     data: { kinds: ["email", "card"], patterns: [{ name: "order", pattern: "ORD-[0-9]{6}" }], model_input: false },
@@ -27,7 +26,7 @@ test("redaction, turned on by an owner's key: Settings lists the rules, the try-
 
   const audit = page.getByRole("region", { name: "Audit log" });
   await audit.getByLabel("Filter by action").fill("redaction_settings.updated");
-  const entry = audit.getByTestId("audit-entry").filter({ hasText: `key ${key.id.slice(0, 8)}` });
+  const entry = audit.getByTestId("audit-entry").filter({ hasText: `key ${keyName}` });
   await expect(entry).toHaveCount(1);
   await expect(entry).toContainText("redaction_settings.updated");
   await expect(entry).toContainText("redaction_settings");

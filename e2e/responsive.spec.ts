@@ -15,6 +15,8 @@ interface Seed {
   v1: string;
   v2: string;
   traceId: string;
+  triageId: string;
+  optimizationId: string;
 }
 
 let seed: Seed;
@@ -48,12 +50,40 @@ test.beforeAll(async ({ browser }) => {
     },
   });
   expect(trace.status()).toBe(202);
+  // The improvement loop's pages: a triage grouped without a model, an optimization of v2.
+  const triage = await mutate(context.request, "improve.startTriage", { traces: { since: "24h" } });
+  const headers = { authorization: `ApiKey ${apiKey.key}` };
+  const testset = await context.request.post("/api/simple/testsets/", {
+    headers,
+    data: {
+      testset: {
+        slug: `responsive-${Date.now()}`,
+        data: { testcases: [{ question: "Refund?" }, { question: "Return?" }] },
+      },
+    },
+  });
+  const evaluator = await context.request.post("/api/simple/evaluators/", {
+    headers,
+    data: {
+      evaluator: { slug: `responsive-${Date.now()}`, data: { uri: "svc:builtin:auto_exact_match:v0", parameters: {} } },
+    },
+  });
+  const optimization = await mutate(context.request, "improve.startOptimization", {
+    base_revision_id: second.revision.id,
+    testset_revision_id: (await testset.json()).testset.revision_id,
+    evaluator_revision_ids: [(await evaluator.json()).evaluator.revision_id],
+    strategies: ["few_shot"],
+    rounds: 1,
+    candidates_per_round: 1,
+  });
   seed = {
     agentId: created.agent.id,
     variantId: created.variant.id,
     v1: created.revision.id,
     v2: second.revision.id,
     traceId: (await trace.json()).trace.trace_id,
+    triageId: triage.id,
+    optimizationId: optimization.id,
   };
   await context.close();
 });
@@ -78,6 +108,9 @@ function pages(s: Seed): { name: string; path: string }[] {
     { name: "trace", path: `/traces/${s.traceId}` },
     { name: "webhooks", path: "/webhooks" },
     { name: "settings", path: "/settings" },
+    { name: "improve", path: "/improve" },
+    { name: "triage", path: `/improve/triages/${s.triageId}` },
+    { name: "optimization", path: `/improve/optimizations/${s.optimizationId}` },
     { name: "not-found", path: "/no-such-page" },
   ];
 }
@@ -107,7 +140,7 @@ const schemes = ["light", "dark"] as const;
 
 for (const width of widths) {
   test(`every page fits ${width} px, light and dark`, async ({ page }, testInfo) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
     const titleLefts = new Map<string, number>();
     for (const { name, path } of pages(seed)) {

@@ -156,10 +156,74 @@ test("a human evaluator and a review queue, both made in the playground: the que
   await dialog.getByLabel("Name", { exact: true }).fill(`Tone check ${stamp}`);
   await dialog.getByLabel("Testset").selectOption(testset.revision_id);
   await dialog.getByLabel(new RegExp(`Tone ${stamp}`)).check();
+  // No revision picked: the dialog says the queue is the testcases as they are.
+  await expect(dialog.getByText("Inputs only", { exact: true })).toBeVisible();
   await screenshot(page, testInfo, "review-new-queue");
   await dialog.getByRole("button", { name: "Create queue" }).click();
   await expect(page).toHaveURL(/\/review\/[0-9a-f-]{36}$/);
   const kase = page.getByTestId("review-case");
   await expect(kase).toContainText("Case 1 of 3");
   await expect(kase).toContainText("the parcel arrived late");
+  await expect(page.getByText("This queue runs no agent or prompt: judge each testcase as it is.")).toBeVisible();
+  await expect(kase.getByRole("link", { name: "Open trace" })).toHaveCount(0);
+});
+
+test("a review queue over a testset run through an agent revision: each case shows its input, the agent's output and its trace", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const api = await apiClient(request);
+  const stamp = Date.now().toString(36);
+  const testset = await api.create("testsets", "testset", { name: `Parcels ${stamp}`, data: { testcases: CASES } });
+  await api.create("evaluators", "evaluator", {
+    name: `Clarity ${stamp}`,
+    slug: `clarity-${stamp}`,
+    data: { uri: "svc:custom:feedback:v0", parameters: {} },
+  });
+  const agent = await mutate(request, "agents.create", { name: `Parcel summariser ${stamp}` });
+  await scriptModel({ kind: "reply", text: "Late but intact." });
+
+  await page.goto("/review");
+  const dialog = page.getByRole("dialog", { name: "New review queue" });
+  await actUntilVisible(
+    () => page.getByRole("button", { name: "New queue" }).first().click({ timeout: 5_000 }),
+    dialog,
+  );
+  await dialog.getByLabel("Name", { exact: true }).fill(`Summaries ${stamp}`);
+  await dialog.getByLabel("Testset").selectOption(testset.revision_id);
+  // The picker lists the project's agents' revisions (and prompts'): never a typed id.
+  await dialog.getByRole("combobox", { name: "Run through", exact: true }).selectOption(agent.revision.id);
+  await expect(dialog.getByText("Reviewers judge the revision's answers")).toBeVisible();
+  await dialog.getByLabel(new RegExp(`Clarity ${stamp}`)).check();
+  await screenshot(page, testInfo, "review-new-queue-with-revision");
+  await dialog.getByRole("button", { name: "Create queue" }).click();
+  await expect(page).toHaveURL(/\/review\/[0-9a-f-]{36}$/);
+
+  const label = `${agent.agent.slug} v${agent.revision.version}`;
+  await expect(page.getByTestId("review-source")).toContainText(label);
+  const kase = page.getByTestId("review-case");
+  await expect(kase).toContainText("Case 1 of 3");
+  await expect(kase).toContainText("the parcel arrived late");
+  // The agent's answers arrive while the page is open (it polls while some are on their way).
+  await expect(kase.getByRole("region", { name: /Output/ })).toContainText("Late but intact.", { timeout: 60_000 });
+  const trace = kase.getByRole("link", { name: "Open trace" });
+  await expect(trace).toHaveAttribute("href", /^\/traces\/[0-9a-f]{32}$/);
+  await screenshot(page, testInfo, "review-case-with-output");
+
+  await page.keyboard.press("4");
+  await expect(page.getByTestId("review-progress")).toHaveText("1 of 3 reviewed");
+  await expect(kase).toContainText("Case 2 of 3");
+
+  // The list says whose outputs the queue shows.
+  await page.goto("/review");
+  await expect(page.getByRole("link").filter({ hasText: `Summaries ${stamp}` })).toContainText(`outputs of ${label}`);
+
+  // The case's trace link opens the agent's trace.
+  await page
+    .getByRole("link")
+    .filter({ hasText: `Summaries ${stamp}` })
+    .click();
+  await trace.click();
+  await expect(page).toHaveURL(/\/traces\/[0-9a-f]{32}/);
 });

@@ -25,4 +25,9 @@ export const EVENT_TYPES: readonly string[] = [
   "budgets.limit.reached",
   "monitors.alert.fired",
   "monitors.alert.resolved",
+  "exposure.settings.updated",
+  "improve.optimizations.finished",
+  "improve.optimizations.failed",
+  "improve.triages.finished",
+  "improve.triages.failed",
 ];

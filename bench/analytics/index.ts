@@ -3,7 +3,7 @@
  * scan of `spans`, over 90 days of spans in 20 projects; and ingest throughput (the worker's
  * passes) with and without the roll-ups.
  *
- *   npm run bench -- analytics [--spans 10000000] [--projects 20] [--days 90] [--ingest-spans 20000] [--ingest-window 60] [--rounds 3]
+ *   npm run bench -- analytics [--spans 10000000] [--projects 20] [--days 90] [--ingest-spans 20000] [--ingest-window 60] [--rounds 3] [--database NAME] [--compact]
  *
  * Seeding is set-based: each statement generates the agent-like traces (a root, two model calls
  * with tokens and costs, a tool call) of one UTC day with generate_series and writes them with
@@ -20,12 +20,16 @@
  * passes (where it is upserted), both timed, in `--rounds` pairs (bare and with roll-ups, the
  * order alternating) after a warm-up pair; the medians and each pair's ratio are reported, and
  * the request side and the worker side apart. PostgreSQL (DATABASE_URL, or the local server); a fresh
- * database is created and dropped.
+ * database is created and dropped, unless `--database NAME` names one to keep: created and seeded
+ * when it holds no spans, else reused as it is (migrated to the current schema; its projects and
+ * end read back from its spans), so a 10-million-span seed serves several runs of new code.
+ * `--compact` runs the roll-up compaction (server/analytics/rollup-compaction.ts) to the end before
+ * the queries, at the seed's end as the clock, and reports the rows before and after and its time.
  */
 import { randomBytes } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import postgres from "postgres";
-import { queryAnalytics, type AnalyticsQuery } from "@/server/analytics";
+import { COMPACTION_GRACE_MS, drainRollupCompaction, queryAnalytics, type AnalyticsQuery } from "@/server/analytics";
 import { loadConfig } from "@/server/core/config";
 import { migrateDatabase, openDatabase, rawQuery, type Database } from "@/server/db";
 import { recordSpans, type SpanInput } from "@/server/tracing";
@@ -46,6 +50,10 @@ interface Options {
   /** Minutes before now within which ingested spans start. */
   ingestWindow: number;
   rounds: number;
+  /** A database kept between runs (seeded once). */
+  database?: string;
+  /** Compact the roll-ups before the queries. */
+  compact: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -56,11 +64,14 @@ function parseOptions(argv: string[]): Options {
     ingestSpans: 20_000,
     ingestWindow: 60,
     rounds: 3,
+    compact: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split("=", 2);
     const value = () => Number(inline ?? argv[++i]);
-    if (flag === "--spans") out.spans = value();
+    if (flag === "--database") out.database = inline ?? argv[++i];
+    else if (flag === "--compact") out.compact = true;
+    else if (flag === "--spans") out.spans = value();
     else if (flag === "--projects") out.projects = value();
     else if (flag === "--days") out.days = value();
     else if (flag === "--ingest-spans") out.ingestSpans = value();
@@ -68,9 +79,11 @@ function parseOptions(argv: string[]): Options {
     else if (flag === "--rounds") out.rounds = value();
     else
       throw new Error(
-        `Unknown option ${flag}; known: --spans, --projects, --days, --ingest-spans, --ingest-window, --rounds`,
+        `Unknown option ${flag}; known: --spans, --projects, --days, --ingest-spans, --ingest-window, --rounds, --database, --compact`,
       );
   }
+  if (out.database !== undefined && !/^[a-z_][a-z0-9_]*$/.test(out.database))
+    throw new Error("--database takes a lower-case identifier");
   return out;
 }
 
@@ -175,7 +188,9 @@ async function seed(db: Database, url: string, options: Options, projects: strin
   );
   const spansSeconds = round((performance.now() - started) / 1000);
   await first`set maintenance_work_mem = '1GB'`;
-  for (const index of rebuilt) await first.unsafe(index.indexdef);
+  // A partitioned index's definition reads `ON ONLY spans` (the parent alone, no partition's
+  // index): built on `spans`, it is built on every partition.
+  for (const index of rebuilt) await first.unsafe(index.indexdef.replace(" ON ONLY ", " ON "));
   await Promise.all(seeders.map((seeder) => seeder.end()));
   await rawQuery(db, "analyze spans");
   await rawQuery(db, "analyze span_rollups");
@@ -352,19 +367,46 @@ export async function run(argv: string[]) {
   const options = parseOptions(argv);
   const base = process.env.DATABASE_URL ?? LOCAL_POSTGRES;
   const admin = postgres(base, { max: 1, onnotice: () => {} });
-  const name = `bench_analytics_${randomBytes(4).toString("hex")}`;
-  await admin.unsafe(`create database ${name}`);
+  const name = options.database ?? `bench_analytics_${randomBytes(4).toString("hex")}`;
+  const exists = await admin`select 1 from pg_database where datname = ${name}`;
+  if (exists.length === 0) await admin.unsafe(`create database ${name}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
   const handle = await openDatabase({ url: url.toString(), maxConnections: 2 });
   try {
     await migrateDatabase(handle);
     const db = handle.db;
-    const projects = Array.from({ length: options.projects }, () => crypto.randomUUID());
-    const end = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+    const [kept] = await rawQuery<{ projects: string[] | null; latest: string | null }>(
+      db,
+      `select array_agg(distinct project_id::text order by project_id::text) as projects, max(start_time)::text as latest
+        from spans where project_id not in (select id from projects)`,
+    );
+    const reused = kept.latest !== null;
+    const projects = reused
+      ? kept.projects!
+      : Array.from({ length: options.projects }, () => crypto.randomUUID()).sort();
+    // A reused database's spans end before the hour its seed started at.
+    const end = new Date(
+      Math.floor((reused ? Date.parse(kept.latest!) : Date.now()) / 3_600_000 + (reused ? 1 : 0)) * 3_600_000,
+    );
     const load = [loadAverage()];
-    const seeded = await seed(db, url.toString(), options, projects, end);
-    const [{ rows }] = await rawQuery<{ rows: string }>(db, "select count(*)::text as rows from span_rollups");
+    const seeded = reused ? { reused: name } : await seed(db, url.toString(), options, projects, end);
+    const rollupRows = async () =>
+      Number((await rawQuery<{ rows: string }>(db, "select count(*)::text as rows from span_rollups"))[0].rows);
+    const rows = await rollupRows();
+    let compaction: Record<string, number> | undefined;
+    if (options.compact) {
+      // The first drain sets the marks; the rows under them go once the marks are a grace period old.
+      const later = new Date(end.getTime() + COMPACTION_GRACE_MS);
+      const compacted = await timeIt(async () => {
+        await drainRollupCompaction({ db, now: () => end }, Number.MAX_SAFE_INTEGER);
+        await drainRollupCompaction({ db, now: () => later }, Number.MAX_SAFE_INTEGER);
+      });
+      await rawQuery(db, "vacuum analyze span_rollups");
+      const after = await rollupRows();
+      compaction = { rows_deleted: rows - after, seconds: round(compacted.ms / 1000), rows_after: after };
+      log(`compaction: ${JSON.stringify(compaction)}`);
+    }
     const queries = await compareQueries(db, projects[0], end, options.rounds);
     load.push(loadAverage());
 
@@ -409,7 +451,8 @@ export async function run(argv: string[]) {
       machine: machine(),
       load_average: load,
       options,
-      seed: { ...seeded, rollup_rows: Number(rows) },
+      seed: { ...seeded, rollup_rows: rows },
+      ...(compaction ? { compaction } : {}),
       queries,
       ingest: {
         spans_per_round: Math.ceil(options.ingestSpans / 4) * 4,
@@ -431,7 +474,7 @@ export async function run(argv: string[]) {
     };
   } finally {
     await handle.close();
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    if (options.database === undefined) await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
 }

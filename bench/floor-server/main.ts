@@ -11,8 +11,9 @@
  * - `POST /floor/<kind>/no-query`: the same bytes without running the lookup: what a server that
  *   answers from memory could serve at most on this machine (the ceiling for a cached retrieve).
  * - `POST /floor/commit`: a commit, with the app's request body. The app's own commit statements
- *   in one transaction: lock the variant it names (joined to its artifact), bump the head, insert the revision, insert the committed
- *   event, notify, with the same kinds of parameters (a new id and slug, JSON as text).
+ *   in one transaction: lock the variant it names (joined to its artifact), then, sent together
+ *   in one round trip, bump the head, insert the revision, insert the committed event, notify;
+ *   with the same kinds of parameters (a new id and slug, JSON as text).
  *
  * Run as a child process by bench/lib/floor-server.ts; configured through FLOOR_* variables.
  */
@@ -23,12 +24,13 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { newId } from "@/server/core/ids";
 import { randomSlug } from "@/server/core/slugs";
-import { variants } from "@/server/db/schema";
+import { artifacts, variants } from "@/server/db/schema";
 import { revisionEventType } from "@/shared/event-catalog";
 import { insertEvent } from "@/server/events/emit";
 import { notifyStatement } from "@/server/events/notify";
 import { commitStatements } from "@/server/versioning/commit";
 import { revisionLookupQueries } from "@/server/versioning/lookup";
+import { revisionReferences } from "@/server/versioning/revision-events";
 import { roleFlagsParam } from "@/server/versioning/domain-scope";
 import { domainKeys, type DomainName } from "@/server/versioning/domains";
 
@@ -90,6 +92,9 @@ const commit = {
 const variantColumns = Object.keys(getTableColumns(variants));
 const HEAD_VERSION = variantColumns.indexOf("headVersion");
 const ARTIFACT_ID = variantColumns.indexOf("artifactId");
+const VARIANT_SLUG = variantColumns.indexOf("slug");
+const ARTIFACT_SLUG = variantColumns.length + Object.keys(getTableColumns(artifacts)).indexOf("slug");
+const keys = domainKeys(scope.domain as DomainName);
 
 const run = (
   statement: { sql: string; params: unknown[] },
@@ -122,39 +127,60 @@ async function commitOnce(body: { application_revision_commit: { application_var
     if (!locked) throw new Error("the floor's variant does not exist");
     const version = Number(locked[HEAD_VERSION]) + 1;
     const now = new Date().toISOString();
-    await run(commit.setHead, { variantId: commitVariantId, version }, tx);
-    await run(
-      commit.insertRevision,
-      {
-        id: newId(),
-        projectId,
-        domain: scope!.domain,
-        artifactId: locked[ARTIFACT_ID],
-        variantId: commitVariantId,
-        slug: randomSlug(),
-        version,
-        data: JSON.stringify({ parameters: { n: version } }),
-        message: `floor ${version}`,
-        name: null,
-        description: null,
-        flags: "{}",
-        tags: "{}",
-        meta: "{}",
-        authorId: scope!.author_id,
-        createdAt: now,
-      },
-      tx,
-    );
-    const attributes = JSON.stringify({
-      references: { variant: commitVariantId, version },
-      message: `floor ${version}`,
-    });
-    await run(
-      commit.insertEvent,
-      { id: newId(), projectId, eventType: revisionEventType(scope!.domain, "committed"), timestamp: now, attributes },
-      tx,
-    );
-    await tx.unsafe(commit.notify.sql);
+    const id = newId();
+    const revisionSlug = randomSlug();
+    const message = `floor ${version}`;
+    // After the lock nothing needs another statement's answer: sent together, as the app sends them.
+    await Promise.all([
+      run(commit.setHead, { variantId: commitVariantId, version }, tx),
+      run(
+        commit.insertRevision,
+        {
+          id,
+          projectId,
+          domain: scope!.domain,
+          artifactId: locked[ARTIFACT_ID],
+          variantId: commitVariantId,
+          slug: revisionSlug,
+          version,
+          data: JSON.stringify({ parameters: { n: version } }),
+          message,
+          name: null,
+          description: null,
+          flags: "{}",
+          tags: "{}",
+          meta: "{}",
+          authorId: scope!.author_id,
+          createdAt: now,
+        },
+        tx,
+      ),
+      run(
+        commit.insertEvent,
+        {
+          id: newId(),
+          projectId,
+          eventType: revisionEventType(scope!.domain, "committed"),
+          timestamp: now,
+          // The committed event's attributes as the app writes them (the same bytes to send).
+          attributes: JSON.stringify({
+            references: revisionReferences(keys, {
+              id,
+              slug: revisionSlug,
+              version,
+              artifactId: locked[ARTIFACT_ID],
+              artifactSlug: locked[ARTIFACT_SLUG],
+              variantId: commitVariantId,
+              variantSlug: locked[VARIANT_SLUG],
+            } as never),
+            user_id: scope!.author_id,
+            message,
+          }),
+        },
+        tx,
+      ),
+      tx.unsafe(commit.notify.sql),
+    ]);
   });
 }
 

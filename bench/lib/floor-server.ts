@@ -48,6 +48,11 @@ export async function startFloorServer(options: {
       ),
     },
     stdio: ["ignore", "pipe", "inherit"],
+    // Its own session, as the app's server has (next-server.ts): with the kernel's autogroup
+    // scheduling each session shares the CPU as one group, so a floor left in the bench's session
+    // (beside the load generator) got a smaller share than the app on a loaded machine, and
+    // ratios rose past 1 with the load (3 to 5 at load 38).
+    detached: true,
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const killOnExit = () => child.kill("SIGKILL");

@@ -5,7 +5,11 @@
  * retrieve-by-slug lookup; for commits the commit's statements in one transaction) and writing the
  * bytes the app answered, measured in the same run.
  *
- *   npm run bench -- versioning [--duration 4] [--warmup 2] [--rounds 5] [--connections 10] [--rebuild | --no-rebuild] [--api-only] [--cpu-prof=<dir>] [--node-arg=<flag>]... [--retrieves=<kind>,...]
+ *   npm run bench -- versioning [--duration 4] [--warmup 2] [--rounds 5] [--connections 10] [--rebuild | --no-rebuild] [--api-only] [--commits-only] [--cpu-prof=<dir>] [--node-arg=<flag>]... [--retrieves=<kind>,...]
+ *
+ * `--commits-only` measures the commits alone (1 client, 16 on one variant, 16 on their own
+ * variants), each with the database's CPU and transactions per commit beside the floor's, and
+ * `commit_statements`: what the floor sends and what the app adds.
  *
  * `--api-only` runs the API door without Next.js (bench/api-server/): the same path server.ts
  * gives /api requests, for where `next build` cannot run. `--cpu-prof=<dir>` runs the server
@@ -48,17 +52,47 @@ interface DatabaseCost {
   floor_database_cpu_ms_per_request: number;
 }
 const COMMIT_CLIENTS = 16;
+
+/**
+ * What a commit sends to the database. The floor (bench/floor-server/) sends `floor` in one
+ * transaction, in four round trips: begin, the lock, the rest together, commit, with the app's
+ * parameters (the committed event's attributes as the app writes them); the app sends the same
+ * the same way, and `app_adds`. `database_transactions_per_request` also counts what a commit
+ * causes afterwards on both sides alike (a fan-out claim, only when a webhook takes the event).
+ * `app_does_not_add` lists what the commit route could have put in the transaction and does not.
+ */
+const COMMIT_STATEMENTS = {
+  floor: [
+    "begin",
+    "lock the variant row joined to its artifact (select ... for update of variants): the next version, the archive check",
+    "update variants set head_version",
+    "insert into revisions",
+    "insert into events (the committed event; transactional outbox), its project row locked for key share, with pg_notify('events_written') beside it",
+    "commit",
+  ],
+  app_adds: [
+    "pg_notify('versioning_changed', tags) inside the head update (a CTE of the same statement): every process's revision cache drops what the commit changed (cache invalidation); a retrieve after the commit, on any instance, would otherwise answer the old head",
+    "a select of the project's redaction settings, at most once per project per 5 s per process, before the event insert (the committed event's message is stored as the project's rules leave it)",
+  ],
+  app_does_not_add: [
+    "no audit row: revision commits are recorded by their committed event, not the audit log",
+    "no canary or deploy-gate query: those run on an environment commit (a deploy), not on an application commit",
+    "no replica write position: recorded only when DATABASE_REPLICA_URLS is set, after the transaction (one statement)",
+    "no revision-slug lookup unless the request names a slug; no version-0 lookup once the variant has a head",
+  ],
+};
 const WATCH_DEPLOYS = 50;
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const apiOnly = argv.includes("--api-only");
+  const commitsOnly = argv.includes("--commits-only");
   const valuesOf = (name: string) =>
     argv.filter((a) => a.startsWith(`--${name}=`)).map((a) => a.slice(name.length + 3));
   const profileDir = valuesOf("cpu-prof")[0];
   const nodeArgs = valuesOf("node-arg");
   const onlyKinds = valuesOf("retrieves")[0]?.split(",");
   const load = parseLoadOptions(
-    argv.filter((a) => a !== "--api-only" && !/^--(cpu-prof|node-arg|retrieves)=/.test(a)),
+    argv.filter((a) => a !== "--api-only" && a !== "--commits-only" && !/^--(cpu-prof|node-arg|retrieves)=/.test(a)),
     { durationS: 4, warmupS: 2, connections: 10, rounds: 5 },
   );
   const loadBefore = loadAverage();
@@ -67,6 +101,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     databaseUrl: process.env.DATABASE_URL || LOCAL_POSTGRES,
     apiOnly,
     nodeArgs: [...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), ...nodeArgs],
+    // tsx compiles the server at start: on a loaded machine that passed the default minute.
+    timeoutMs: 300_000,
   });
   let stopFloor = async () => {};
   try {
@@ -147,23 +183,12 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         `--retrieves: unknown ${unknownKinds.join(", ")}; known: ${Object.keys(retrieveKinds).join(", ")}`,
       );
     for (const [kind, { body }] of Object.entries(retrieveKinds)) {
-      if (onlyKinds && !onlyKinds.includes(kind)) continue;
+      if (commitsOnly || (onlyKinds && !onlyKinds.includes(kind))) continue;
       log(`retrieve by ${kind}`);
       const retrieveLoad = { method: "POST" as const, body, connections: load.connections, expectStatus: 200 };
       const app = { transactions: 0, cpuMs: 0, requests: 0 };
-      const floor = { cpuMs: 0, requests: 0 };
-      const counted = async (
-        into: { cpuMs: number; requests: number; transactions?: number },
-        run: () => Promise<Measurement>,
-      ) => {
-        const before = await database.read();
-        const measured = await run();
-        const after = await database.read();
-        if (into.transactions !== undefined) into.transactions += after.transactions - before.transactions;
-        into.cpuMs += after.cpuMs - before.cpuMs;
-        into.requests += measured.requests_total;
-        return measured;
-      };
+      const floor = { transactions: 0, cpuMs: 0, requests: 0 };
+      const counted = database.counted;
       const comparison = await measureAgainstFloor(
         (timing) =>
           counted(floor, () => floorServer.measure({ ...retrieveLoad, ...timing, path: `/floor/${kind}` })).then(
@@ -192,7 +217,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     // A 90/10 split against the same retrieve of an unsplit environment, alternated like the
     // floor: each request with its own sticky key (1,000 of them), so the hash runs every time.
     const splitRetrieve =
-      onlyKinds && !onlyKinds.includes("environment_split")
+      commitsOnly || (onlyKinds && !onlyKinds.includes("environment_split"))
         ? undefined
         : await (async () => {
             log("retrieve by environment with a 90/10 split, against the plain environment retrieve");
@@ -214,8 +239,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
             );
             return { ...comparison, target_ratio_to_plain_environment: 0.95 };
           })();
-    await database.close();
     if (onlyKinds) {
+      await database.close();
       return {
         benchmark: "versioning",
         retrieve,
@@ -234,16 +259,21 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       connections: load.connections,
       expectStatus: 200,
     };
-    const noQueryCeiling = await measureAgainstFloor(
-      (timing) => floorServer.measure({ ...ceilingLoad, ...timing, path: "/floor/revision_id" }),
-      load,
-      (timing) => floorServer.measure({ ...ceilingLoad, ...timing, path: "/floor/revision_id/no-query" }),
-    );
+    const noQueryCeiling = commitsOnly
+      ? undefined
+      : await measureAgainstFloor(
+          (timing) => floorServer.measure({ ...ceilingLoad, ...timing, path: "/floor/revision_id" }),
+          load,
+          (timing) => floorServer.measure({ ...ceilingLoad, ...timing, path: "/floor/revision_id/no-query" }),
+        );
     // After the retrieves: the commits' events keep the fan-out worker busy for a while after them.
     // Commits are compared with the floor's minimal transaction (the same statements), with the
     // same request bodies, the same variants and the same number of clients.
     log("measuring commits");
-    const commits: Record<string, FloorComparison> = {};
+    const commits: Record<
+      string,
+      FloorComparison & DatabaseCost & { floor_database_transactions_per_request: number }
+    > = {};
     const commitCases = {
       clients_1: { connections: 1, variantFor: () => fixture.commitVariants[0]! },
       clients_16_one_variant: { connections: COMMIT_CLIENTS, variantFor: () => fixture.commitVariants[0]! },
@@ -255,20 +285,46 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     for (const [name, { connections, variantFor }] of Object.entries(commitCases)) {
       const next = (i: number): RequestSpec => ({ body: commitBody(variantFor(i), i) });
       const commitLoad = { method: "POST" as const, connections, next, expectStatus: 200 };
-      commits[name] = await measureAgainstFloor(
-        (timing) => floorServer.measure({ ...commitLoad, ...timing, path: "/floor/commit" }),
+      const app = { transactions: 0, cpuMs: 0, requests: 0 };
+      const floor = { transactions: 0, cpuMs: 0, requests: 0 };
+      const comparison = await measureAgainstFloor(
+        (timing) =>
+          database.counted(floor, () => floorServer.measure({ ...commitLoad, ...timing, path: "/floor/commit" })),
         load,
         (timing) =>
-          measure({
-            ...commitLoad,
-            ...timing,
-            baseUrl: server.baseUrl,
-            serverPid: server.pid,
-            path: "/api/applications/revisions/commit",
-            headers: api.headers,
-          }),
+          database.counted(app, () =>
+            measure({
+              ...commitLoad,
+              ...timing,
+              baseUrl: server.baseUrl,
+              serverPid: server.pid,
+              path: "/api/applications/revisions/commit",
+              headers: api.headers,
+            }),
+          ),
       );
+      commits[name] = {
+        ...comparison,
+        database_transactions_per_request: round3(app.transactions / app.requests),
+        floor_database_transactions_per_request: round3(floor.transactions / floor.requests),
+        database_cpu_ms_per_request: round3(app.cpuMs / app.requests),
+        floor_database_cpu_ms_per_request: round3(floor.cpuMs / floor.requests),
+      };
     }
+    await database.close();
+    if (commitsOnly)
+      return {
+        benchmark: "versioning",
+        database: server.database,
+        server: apiOnly ? "api door only (bench/api-server)" : "npm start",
+        commits,
+        commit_statements: COMMIT_STATEMENTS,
+        target_commit_ratio: 0.95,
+        rounds: load.rounds,
+        duration_s: load.durationS,
+        ...machine(),
+        load_avg_1m_at_start: loadBefore,
+      };
 
     log("measuring deploy-to-watcher latency");
     const watch = await deployToWatcher(server, api.headers, fixture, WATCH_DEPLOYS);
@@ -286,7 +342,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         measurements: floors.length,
       },
       commits,
-      target_commit_1_client_ratio: 0.75,
+      commit_statements: COMMIT_STATEMENTS,
+      target_commit_ratio: 0.95,
       retrieve,
       retrieve_min_ratio_to_floor: Math.min(...ratios),
       // ratio_to_floor here is the split retrieve's req/s over the plain environment retrieve's.
@@ -342,6 +399,19 @@ function databaseCounter(databaseUrl: string) {
         }
       }
       return { transactions: Number(row!.xact_commit), cpuMs };
+    },
+    /** Runs `run`, adding its requests and the database's transactions and CPU over it to `into`. */
+    async counted(
+      into: { transactions: number; cpuMs: number; requests: number },
+      run: () => Promise<Measurement>,
+    ): Promise<Measurement> {
+      const before = await this.read();
+      const measured = await run();
+      const after = await this.read();
+      into.transactions += after.transactions - before.transactions;
+      into.cpuMs += after.cpuMs - before.cpuMs;
+      into.requests += measured.requests_total;
+      return measured;
     },
     close: () => sql.end({ timeout: 1 }),
   };

@@ -1,6 +1,6 @@
 /** Every view of the agents area has a URL; they are built here and nowhere else. */
 export type EditorView = "form" | "json";
-export type AgentTab = "editor" | "chat" | "history" | "deploy" | "runs";
+export type AgentTab = "editor" | "chat" | "history" | "deploy" | "runs" | "connect";
 
 export function agentsListPath({ q, archived }: { q?: string; archived?: boolean } = {}): string {
   const params = new URLSearchParams();
@@ -30,6 +30,7 @@ export function tabOfPath(pathname: string): AgentTab {
   if (rest[0] === "deploy") return "deploy";
   if (rest[0] === "chat") return "chat";
   if (rest[0] === "runs") return "runs";
+  if (rest[0] === "connect") return "connect";
   if (rest.length > 0 && rest[0] !== "") return "history";
   return "editor";
 }

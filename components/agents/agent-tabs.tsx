@@ -4,7 +4,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn, focusRing } from "@/components/ui";
 import { tabOfPath, variantTabPath, type AgentTab } from "./agent-paths";
-import { ChatIcon, EditIcon, HistoryIcon, RocketIcon, RunsIcon } from "./icons";
+import { ChatIcon, ConnectIcon, EditIcon, HistoryIcon, RocketIcon, RunsIcon } from "./icons";
 
 const TABS: Array<{ tab: AgentTab; label: string; icon: typeof EditIcon }> = [
   { tab: "editor", label: "Editor", icon: EditIcon },
@@ -12,6 +12,7 @@ const TABS: Array<{ tab: AgentTab; label: string; icon: typeof EditIcon }> = [
   { tab: "history", label: "History", icon: HistoryIcon },
   { tab: "runs", label: "Runs", icon: RunsIcon },
   { tab: "deploy", label: "Deploy", icon: RocketIcon },
+  { tab: "connect", label: "Connect", icon: ConnectIcon },
 ];
 
 /** The views of one variant, as links: each has its own URL. */
@@ -45,7 +46,7 @@ export function AgentTabs({ agentId, variantId }: { agentId: string; variantId: 
   );
 }
 
-/** On a phone the strip scrolls sideways: the current tab (Deploy, the last) is scrolled into it. */
+/** On a phone the strip scrolls sideways: the current tab (Connect, the last) is scrolled into it. */
 function revealInStrip(tab: HTMLAnchorElement | null) {
   const strip = tab?.parentElement;
   if (!tab || !strip) return;

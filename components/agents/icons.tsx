@@ -110,3 +110,10 @@ export const RunsIcon = (p: IconProps) => (
     <path d="m4 5 4 2.5L4 10V5ZM11 7.5h9M4 14h16M4 19h16" />
   </Icon>
 );
+
+/** A plug: the Connect tab (agent clients over MCP and A2A). */
+export const ConnectIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M9 3v5M15 3v5M6 8h12v3a6 6 0 0 1-12 0zM12 17v4" />
+  </Icon>
+);

@@ -7,6 +7,7 @@ import { SelectInput } from "@/components/editor/select-input";
 import Link from "next/link";
 import { monitorDraftPath } from "@/components/monitors/monitor-draft";
 import { tracesPath } from "@/components/traces";
+import { FindWhatFailsButton } from "@/components/improve";
 import { useTRPC } from "@/components/trpc";
 import { Button, Card, EmptyState, Skeleton } from "@/components/ui";
 import type { AnalyticsResult } from "@/server/analytics";
@@ -53,6 +54,18 @@ export function AnalyticsView({
     ),
   });
 
+  // Revisions are named as people know them: the agent and its version ("Support bot v3").
+  const revisionIds = group === "revision" ? (result.data?.groups ?? []).flatMap((g) => (g.key ? [g.key] : [])) : [];
+  const revisions = useQueries({
+    queries: revisionIds.map((id) => ({ ...trpc.agents.revision.queryOptions({ id }), retry: false })),
+  });
+  const revisionName = (id: string) => {
+    const revision = revisions[revisionIds.indexOf(id)]?.data as
+      { version: string; workflow_id?: string; artifact_id?: string } | undefined;
+    if (!revision) return id.slice(0, 8);
+    const agent = agentOf(revision.workflow_id ?? revision.artifact_id ?? "");
+    return `${agent ? `${agent.name} ` : ""}v${revision.version}`;
+  };
   const series: Series[] = (result.data?.groups ?? []).map((g) => ({
     key: g.key ?? "",
     label: !g.key
@@ -60,17 +73,26 @@ export function AnalyticsView({
       : group === "agent"
         ? (agentOf(g.key)?.name ?? g.key)
         : group === "revision"
-          ? g.key.slice(0, 8)
+          ? revisionName(g.key)
           : g.key,
   }));
-  // A point opens the traces of its bucket: [its start, the next bucket's start).
-  const open = (m: ChartMetric) => (bucket: number) => {
+  // A point opens the traces of its bucket, [its start, the next bucket's start), and of its
+  // series' group when one was clicked: that agent, model or revision.
+  const open = (m: ChartMetric) => (bucket: number, seriesKey?: string) => {
     const buckets = result.data?.buckets ?? [];
     const from = buckets[bucket]?.timestamp;
+    const picked = seriesKey || undefined;
+    const agentSlug = agentId
+      ? agentOf(agentId)?.slug
+      : group === "agent" && picked
+        ? (agentOf(picked)?.slug ?? undefined)
+        : undefined;
     router.push(
       tracesPath({
         ...(from ? { from, to: buckets[bucket + 1]?.timestamp ?? result.data?.windowing.newest } : {}),
-        agent: agentId ? agentOf(agentId)?.slug : undefined,
+        agent: agentSlug,
+        model: group === "model" ? picked : undefined,
+        revision: group === "revision" ? picked : undefined,
         status: m === "error_rate" ? "error" : undefined,
       }),
     );
@@ -160,7 +182,18 @@ export function AnalyticsView({
           <h2 className="text-xl font-semibold tracking-tight">Analytics</h2>
           <p className="text-sm text-muted">How your agents are doing: runs, cost, errors, latency and tokens.</p>
         </div>
-        {controls}
+        <div className="flex flex-wrap items-center gap-2">
+          {controls}
+          <FindWhatFailsButton
+            traces={{
+              from: data.windowing.oldest,
+              to: data.windowing.newest,
+              agent: agentId ? agentOf(agentId)?.slug : undefined,
+              status: "error",
+            }}
+            describe="the failed runs of this range"
+          />
+        </div>
       </div>
       <Totals result={data} />
       {data.metrics.count === 0 ? (
@@ -197,11 +230,12 @@ function AlertMe({ chart, agentId }: { chart: ChartMetric; agentId?: string }) {
 function Totals({ result }: { result: AnalyticsResult }) {
   const m = result.metrics;
   const items: [string, string, string][] = [
+    // Without runs there is no rate or latency to show: "—", not a measured 0.
     ["runs", "Runs", String(m.count)],
-    ["errors", "Error rate", `${(m.error_rate * 100).toFixed(1)}%`],
+    ["errors", "Error rate", m.count ? `${(m.error_rate * 100).toFixed(1)}%` : "—"],
     ["cost", "Cost", `$${usd(m.costs).toFixed(4)}`],
     ["tokens", "Tokens", String(tokens(m.tokens))],
-    ["latency", "Latency p50", `${Math.round(m.latency_ms.p50)} ms`],
+    ["latency", "Latency p50", m.count ? `${Math.round(m.latency_ms.p50)} ms` : "—"],
   ];
   return (
     <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5">

@@ -32,6 +32,16 @@ describe("deployMarkers", () => {
     ).toEqual([]);
   });
 
+  it("makes the deploys of one bucket one marker naming each environment once", () => {
+    expect(
+      deployMarkers(result, [
+        { at: "2026-03-02T11:10:00.000Z", env: { slug: "staging" } },
+        { at: "2026-03-02T11:20:00.000Z", env: { slug: "production" } },
+        { at: "2026-03-02T11:30:00.000Z", env: { slug: "staging" } },
+      ]),
+    ).toEqual([{ bucket: 1, label: "deploy staging, production" }]);
+  });
+
   it("marks nothing on a window without buckets", () => {
     expect(
       deployMarkers({ buckets: [], windowing: result.windowing }, [{ at: "2026-03-02T10:30:00.000Z", env: {} }]),

@@ -1,5 +1,6 @@
 "use client";
 
+import { zoneTime } from "./zone-time";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
@@ -122,12 +123,12 @@ function AutomationRow({ automation, onEdit }: { automation: AutomationWire; onE
         </dd>
       </dl>
       {test.error && <Notice tone="danger">{test.error.message}</Notice>}
-      {open && <Deliveries id={automation.id} />}
+      {open && <Deliveries id={automation.id} timezone={automation.timezone ?? "UTC"} />}
     </li>
   );
 }
 
-function Deliveries({ id }: { id: string }) {
+function Deliveries({ id, timezone }: { id: string; timezone: string }) {
   const trpc = useTRPC();
   const deliveries = useQuery({ ...trpc.automations.deliveries.queryOptions({ id }), refetchInterval: 2_000 });
   if (!deliveries.data) return <Skeleton className="h-8" />;
@@ -139,14 +140,14 @@ function Deliveries({ id }: { id: string }) {
           <Badge>{d.status}</Badge>
           {d.run && <span>run {d.run.status}</span>}
           <span className="text-muted">
-            {d.scheduled_at ? `scheduled ${new Date(d.scheduled_at).toUTCString()} · ` : ""}
-            {d.fired_at ? `fired ${new Date(d.fired_at).toUTCString()}` : ""}
+            {d.scheduled_at ? `scheduled ${zoneTime(d.scheduled_at, timezone)} · ` : ""}
+            {d.fired_at ? `fired ${zoneTime(d.fired_at, timezone)}` : ""}
           </span>
           {d.error && <span className="text-danger">{d.error}</span>}
           {d.trace_id && d.run?.agent_id && d.run.variant_id && (
             <Link
               className="text-accent hover:underline"
-              href={chatPath(d.run.agent_id, d.run.variant_id, { trace: d.trace_id })}
+              href={chatPath(d.run.agent_id, d.run.variant_id, { trace: d.trace_id, revision: d.run.revision_id })}
             >
               Open session
             </Link>

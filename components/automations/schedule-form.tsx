@@ -1,5 +1,6 @@
 "use client";
 
+import { zoneTime } from "./zone-time";
 import { MessageField } from "./message-field";
 import { SelectInput } from "@/components/editor/select-input";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -129,7 +130,7 @@ export function ScheduleForm({ editing, onDone }: { editing?: AutomationWire; on
             <p className="font-medium">{preview.data.description}</p>
             <ol className="mt-1 space-y-0.5 text-xs text-muted tabular-nums">
               {preview.data.next_fire_times.map((at) => (
-                <li key={at}>{new Date(at).toUTCString()}</li>
+                <li key={at}>{zoneTime(at, timezone)}</li>
               ))}
             </ol>
           </>

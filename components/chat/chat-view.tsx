@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
 import { TabContainer } from "@/components/history/tab-container";
 import { cn, focusRing, Skeleton } from "@/components/ui";
@@ -9,6 +9,7 @@ import { ChatPanel } from "./chat-panel";
 import { chatPath } from "./chat-paths";
 import { CompareView } from "./compare-view";
 import { useChatTargets } from "./use-chat-targets";
+import { useChatSessions } from "./use-chat-sessions";
 import { useInitialSession } from "./use-initial-session";
 import { useViewportFit } from "./use-viewport-fit";
 
@@ -81,6 +82,17 @@ function SingleChat({ agentId, variantId, revisionId, sessionId, traceId }: Chat
       window.history.replaceState(null, "", chatPath(agentId, variantId, { revision: revisionId, session })),
     [agentId, variantId, revisionId],
   );
+  // A run opened from its trace (an automation's firing, an API call) becomes a stored session at
+  // once, so it is found again in the session list and the address names it, not the trace.
+  const { save } = useChatSessions(agentId, variantId);
+  const unsaved = opening.unsaved ? opening.initial : null;
+  const savedOnOpen = useRef<string>(undefined);
+  useEffect(() => {
+    if (!unsaved || savedOnOpen.current === unsaved.id) return;
+    savedOnOpen.current = unsaved.id;
+    save(unsaved.id, unsaved.messages);
+    nameInUrl(unsaved.id);
+  }, [unsaved, save, nameInUrl]);
 
   return (
     <div

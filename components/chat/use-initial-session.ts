@@ -10,7 +10,7 @@ import type { OpenSession } from "./use-chat-sessions";
 /**
  * The conversation the chat page opens with: a stored session (`?session=`), or the run a trace
  * records (`?trace=`): its stored session when the playground kept one, else the messages the
- * trace holds, continued under the run's own session id. With neither, the variant's most recent
+ * trace holds, continued under the run's own session id (`unsaved`: the page stores it). With neither, the variant's most recent
  * session, so coming back to the chat page continues where it was left.
  */
 export function useInitialSession(
@@ -18,7 +18,7 @@ export function useInitialSession(
   variantId: string,
   sessionId?: string,
   traceId?: string,
-): { pending: boolean; initial: OpenSession | null; problem?: string } {
+): { pending: boolean; initial: OpenSession | null; problem?: string; unsaved?: boolean } {
   const trpc = useTRPC();
   const trace = useQuery({ ...trpc.traces.get.queryOptions({ traceId: traceId ?? "" }), enabled: Boolean(traceId) });
   const run = trace.data?.trace ? runOfTrace(trace.data.trace as Parameters<typeof runOfTrace>[0]) : null;
@@ -53,5 +53,10 @@ export function useInitialSession(
       initial: null,
       problem: "That trace holds no agent run (or is not stored yet); this is a new chat.",
     };
-  return { pending: false, initial: { id: run.sessionId ?? `trace-${run.traceId}`, messages: run.messages } };
+  // Not stored yet (a run of an automation or the API): the chat page saves it as it opens.
+  return {
+    pending: false,
+    initial: { id: run.sessionId ?? `trace-${run.traceId}`, messages: run.messages },
+    unsaved: true,
+  };
 }

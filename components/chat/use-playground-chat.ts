@@ -71,13 +71,23 @@ export function usePlaygroundChat(
     transport,
     resume: true,
     sendAutomaticallyWhen: turnCanResume,
-    onFinish: ({ messages }) => onTurnEnd.current?.(messages),
+    // A turn the server refused (a budget, the allowlist, a rate limit) has no answer: saving it
+    // would leave a session holding one unanswered question.
+    onFinish: ({ messages, isError }) => {
+      if (!(isError && messages.at(-1)?.role === "user")) onTurnEnd.current?.(messages);
+    },
   });
   const { status, messages } = chat;
-  const sent = status === "submitted" && messages.at(-1)?.role === "user";
+  // Saved once the server has accepted the turn (its answer started), so a tab closed mid-turn
+  // finds its session; a refused turn never gets that far.
+  const answering = status === "streaming" && messages.at(-1)?.role === "assistant";
+  const latest = useRef(messages);
   useEffect(() => {
-    if (sent) onTurnEnd.current?.(messages);
-  }, [sent, messages]);
+    latest.current = messages;
+  });
+  useEffect(() => {
+    if (answering) onTurnEnd.current?.(latest.current);
+  }, [answering]);
   // A closed tab only detaches from a turn; Stop is the person asking for it to end.
   const { stop: detach } = chat;
   const stop = useCallback(async () => {

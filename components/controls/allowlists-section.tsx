@@ -35,7 +35,13 @@ export function AllowlistsSection() {
         <p className="flex flex-wrap items-center gap-1.5 text-sm">
           {targets.labelOf(list.scope, list.target_id)}:
           {list.patterns.length ? (
-            list.patterns.map((pattern) => <InlineCode key={pattern} text={pattern} />)
+            // Separated in the text too: side by side, "custom/*" and "openai/gpt-5-mini" read as one pattern.
+            list.patterns.map((pattern, i) => (
+              <span key={pattern} className="inline-flex items-center">
+                <InlineCode text={pattern} />
+                {i < list.patterns.length - 1 && <span>,</span>}
+              </span>
+            ))
           ) : (
             <span className="text-muted">no model</span>
           )}

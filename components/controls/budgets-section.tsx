@@ -11,6 +11,7 @@ import { Field } from "./field";
 import { SpendBar } from "./spend-bar";
 import { TargetSelect } from "./target-select";
 import { useTargets } from "./use-targets";
+import { formatUsd } from "./usd";
 
 const WINDOWS = { day: "per day", week: "per week (from Monday)", month: "per calendar month" } as const;
 
@@ -38,8 +39,9 @@ export function BudgetsSection() {
       row={(budget) => (
         <div className="flex flex-col gap-1.5">
           <p className="text-sm">
-            <strong>{budget.name}</strong> · {targets.labelOf(budget.scope, budget.target_id)} · ${budget.limit_usd}{" "}
-            {WINDOWS[budget.window]} in {budget.time_zone} · warns at {budget.warn_percent}%
+            <strong>{budget.name}</strong> · {targets.labelOf(budget.scope, budget.target_id)} ·{" "}
+            {formatUsd(budget.limit_usd)} {WINDOWS[budget.window]} in {budget.time_zone} · warns at{" "}
+            {budget.warn_percent}%
           </p>
           <SpendBar spent={budget.spent_usd} limit={budget.limit_usd} warnPercent={budget.warn_percent} />
           <p className="text-xs text-muted">Resets {new Date(budget.resets_at).toLocaleString()}</p>
@@ -62,6 +64,7 @@ function BudgetForm() {
   const [zone, setZone] = useState(() => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
   const [limit, setLimit] = useState("");
   const [warn, setWarn] = useState("80");
+  const [missing, setMissing] = useState<string>();
   const create = useMutation(
     trpc.controls.budgets.create.mutationOptions({
       onSuccess: async () => {
@@ -77,6 +80,11 @@ function BudgetForm() {
       className="grid gap-3 border-t border-line pt-4 sm:grid-cols-4"
       onSubmit={(e) => {
         e.preventDefault();
+        if (scope !== "project" && !target) {
+          setMissing(`Choose the ${scope === "agent" ? "agent" : "API key"} this budget applies to.`);
+          return;
+        }
+        setMissing(undefined);
         create.mutate({
           name,
           scope,
@@ -104,7 +112,10 @@ function BudgetForm() {
             id={`${id}-target`}
             targets={scope === "agent" ? targets.agents : targets.apiKeys}
             value={target}
-            onChange={setTarget}
+            onChange={(value) => {
+              setTarget(value);
+              setMissing(undefined);
+            }}
           />
         </Field>
       )}
@@ -137,7 +148,12 @@ function BudgetForm() {
           Add budget
         </Button>
       </div>
-      {create.error && (
+      {missing && (
+        <div className="sm:col-span-4">
+          <Notice tone="danger">{missing}</Notice>
+        </div>
+      )}
+      {create.error && !missing && (
         <div className="sm:col-span-4">
           <Notice tone="danger">{create.error.message}</Notice>
         </div>

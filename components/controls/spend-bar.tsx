@@ -1,4 +1,5 @@
 import { cn } from "@/components/ui";
+import { formatUsd } from "./usd";
 
 /** A budget's spend against its limit, with its warning level marked. */
 export function SpendBar({ spent, limit, warnPercent }: { spent: number; limit: number; warnPercent: number }) {
@@ -12,14 +13,14 @@ export function SpendBar({ spent, limit, warnPercent }: { spent: number; limit: 
         aria-valuemin={0}
         aria-valuemax={limit}
         aria-valuenow={spent}
-        aria-valuetext={`$${spent.toFixed(2)} of $${limit.toFixed(2)}`}
+        aria-valuetext={`${formatUsd(spent)} of ${formatUsd(limit)}`}
         className="relative h-2 w-full overflow-hidden rounded-full bg-line"
       >
         <div className={cn("h-full rounded-full", tone)} style={{ width: `${percent}%` }} />
         <div className="absolute top-0 h-full w-px bg-foreground/50" style={{ left: `${warnPercent}%` }} />
       </div>
       <span className="text-xs text-muted">
-        ${spent.toFixed(4)} of ${limit.toFixed(2)} ({percent.toFixed(0)}%)
+        {formatUsd(spent)} of {formatUsd(limit)} ({percent.toFixed(0)}%)
       </span>
     </div>
   );

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useMemo, useState } from "react";
 import { DiffView, diffJson, hasChanges } from "@/components/diff";
+import { splitText, useRunningCanary } from "@/components/environments/canary-split";
 import { EnvironmentBadge } from "@/components/environments/environment-badge";
 import { Author } from "@/components/history/author";
 import { templateOf, variantSlugOf, versionLabel, type AgentRevision } from "@/components/history/types";
@@ -134,6 +135,7 @@ export function DeployDialog({
         <DeployConfirmation
           revision={revision}
           target={target}
+          asCanary={asCanary ? canary.weight : undefined}
           message={message}
           onMessageChange={setMessage}
           onSubmit={confirm}
@@ -146,12 +148,15 @@ export function DeployDialog({
 function DeployConfirmation({
   revision,
   target,
+  asCanary,
   message,
   onMessageChange,
   onSubmit,
 }: {
   revision: AgentRevision;
   target: AgentEnvironment;
+  /** The new revision's first share (percent) when released as a canary. */
+  asCanary?: number;
   message: string;
   onMessageChange: (message: string) => void;
   onSubmit: () => void;
@@ -174,6 +179,7 @@ function DeployConfirmation({
     [current, currentRevision.data, revision],
   );
   const same = current?.revision.id === revision.id;
+  const running = useRunningCanary(target.environment.id, current?.revision.id);
   const newLabel = versionLabel(revision);
   const newVariant = variantSlugOf(revision);
 
@@ -188,6 +194,11 @@ function DeployConfirmation({
           <span className="flex flex-wrap items-center gap-x-1.5">
             runs <span className="font-mono font-semibold">{versionLabel(current.revision)}</span>
             <span className="font-mono text-xs text-muted">({current.variant.slug})</span>
+            {running && (
+              <span className="text-xs font-medium text-warning" data-testid="deploy-summary-canary">
+                with a canary: {splitText(running)}
+              </span>
+            )}
             {current.since && (
               <span className="flex items-center gap-1 text-muted">
                 · deployed <TimeAgo iso={current.since.date} /> by <Author id={current.since.author} />
@@ -201,12 +212,27 @@ function DeployConfirmation({
         <span>
           will run <span className="font-mono font-semibold">{newLabel}</span>
           {newVariant && <span className="ml-1.5 font-mono text-xs text-muted">({newVariant})</span>}
+          {asCanary !== undefined && current && (
+            <span data-testid="deploy-summary-split">
+              {" "}
+              for {asCanary}% of the traffic, {versionLabel(current.revision)} for{" "}
+              {Math.round((100 - asCanary) * 100) / 100}%
+            </span>
+          )}
         </span>
       </div>
 
+      {running && !asCanary && !same && (
+        <Notice tone="warning" title={`A canary runs in ${env}`}>
+          Deploying {newLabel} here sends it all of {env}&apos;s traffic for this agent and ends the canary of v
+          {running.candidate.version} ({running.weight}%).
+        </Notice>
+      )}
       {env === "production" && !same && (
         <Notice tone="warning" title="This changes production">
-          Requests that resolve this agent through production get the new revision as soon as you confirm.
+          {asCanary
+            ? `${asCanary}% of the requests that resolve this agent through production get ${newLabel} as soon as you confirm; the rest keep ${current ? versionLabel(current.revision) : "what runs now"} until you promote or roll back.`
+            : "Requests that resolve this agent through production get the new revision as soon as you confirm."}
         </Notice>
       )}
       {same && (

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { CanarySplit } from "@/components/environments/canary-split";
 import { DeployLog } from "@/components/environments/deploy-log";
 import { EnvironmentBadge } from "@/components/environments/environment-badge";
 import { environmentPath } from "@/components/environments/paths";
@@ -66,6 +67,7 @@ export function EnvironmentDeployCard({
                 {deployment.variant.slug}
               </span>
             </div>
+            <CanarySplit environmentId={environment.id} baselineRevisionId={deployment.revision.id} />
             {deployment.since ? (
               <p className="flex flex-wrap items-center gap-1 text-xs text-muted">
                 Deployed <TimeAgo iso={deployment.since.date} /> by <Author id={deployment.since.author} />

@@ -1,5 +1,6 @@
 import { formatContextWindow, formatPrice } from "./model-format";
 import type { ModelInfo } from "./types";
+import { NO_PRICE } from "@/shared/no-price";
 
 /** Context window and list prices of a curated model, at a glance. */
 export function ModelFacts({ model }: { model: ModelInfo }) {
@@ -29,4 +30,4 @@ export function ModelFacts({ model }: { model: ModelInfo }) {
   );
 }
 
-const perMillion = (usd: number | undefined) => (usd === undefined ? "no price" : `${formatPrice(usd)} / 1M tokens`);
+const perMillion = (usd: number | undefined) => (usd === undefined ? NO_PRICE : `${formatPrice(usd)} / 1M tokens`);

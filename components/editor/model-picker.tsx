@@ -68,6 +68,18 @@ export function ModelPicker({
   const custom = customWanted || !choices.includes(model);
   const info = curated.find((m) => m.id === model);
   const connected = useConnectedProviders();
+  // The project's allowlist, asked about every model offered here and the one chosen.
+  const namespace = provider === INFER || provider === ALIAS ? null : customSlug !== undefined ? "custom" : provider;
+  const offered = aliases ? [] : customSlug !== undefined ? customChoices : curated.map((m) => m.id);
+  const chosenTarget = namespace ? `${namespace}/${model}` : model.includes("/") && !aliases ? model : null;
+  const asked = [...new Set([...offered.map((id) => `${namespace}/${id}`), ...(chosenTarget ? [chosenTarget] : [])])];
+  const refused =
+    useQuery({
+      ...trpc.controls.refusedModels.queryOptions({ models: asked }),
+      enabled: asked.length > 0,
+    }).data ?? {};
+  const refusal = chosenTarget ? refused[chosenTarget] : undefined;
+  const notAllowed = (id: string) => (namespace && refused[`${namespace}/${id}`] ? " · not allowed" : "");
   const connection =
     provider === INFER || provider === ALIAS || customSlug !== undefined ? undefined : connected.get(provider);
 
@@ -172,12 +184,14 @@ export function ModelPicker({
                 ? customChoices.map((id) => (
                     <option key={id} value={id}>
                       {id}
+                      {notAllowed(id)}
                     </option>
                   ))
                 : curated.map((m) => (
                     <option key={m.id} value={m.id}>
                       {m.display_name} · {formatContextWindow(m.context_window)} · {formatPrice(m.input_usd_per_mtok)} /{" "}
                       {formatPrice(m.output_usd_per_mtok)}
+                      {notAllowed(m.id)}
                     </option>
                   ))}
             <option value={CUSTOM}>Custom model id…</option>
@@ -203,6 +217,11 @@ export function ModelPicker({
         </div>
       )}
       <FieldIssues id="field-model-issues" issues={modelIssues} />
+      {refusal && chosenTarget && (
+        <p className="text-xs text-danger" role="alert" data-testid="model-not-allowed">
+          {`${chosenTarget} is not allowed by ${refusal.owner} (${refusal.patterns.join(", ") || "empty: no model"}): a run of it is refused before anything is sent. Pick an allowed model, or change the allowlist under Settings → Model allowlists.`}
+        </p>
+      )}
       {info ? (
         <ModelFacts model={info} />
       ) : (

@@ -8,6 +8,7 @@ import type { AppRouter } from "@/server/trpc";
 import {
   Button,
   Card,
+  Dialog,
   Notice,
   Table,
   TableBody,
@@ -15,6 +16,7 @@ import {
   TableColumnHeader,
   TableHeaderGroup,
   TableRow,
+  Textarea,
   TimeAgo,
   useToast,
 } from "@/components/ui";
@@ -47,6 +49,7 @@ function CanaryCard({ canary }: { canary: Canary }) {
   const toast = useToast();
   const sliderId = useId();
   const [weight, setWeight] = useState(canary.weight);
+  const [confirming, setConfirming] = useState<"promote" | "rollback">();
   const comparison = useQuery(trpc.canaries.comparison.queryOptions({ id: canary.id }));
   const refresh = () =>
     Promise.all([
@@ -113,16 +116,11 @@ function CanaryCard({ canary }: { canary: Canary }) {
             variant="primary"
             loading={promote.isPending}
             disabled={busy}
-            onClick={() => promote.mutate({ id: canary.id })}
+            onClick={() => setConfirming("promote")}
           >
             Promote v{canary.candidate.version}
           </Button>
-          <Button
-            size="sm"
-            loading={rollback.isPending}
-            disabled={busy}
-            onClick={() => rollback.mutate({ id: canary.id })}
-          >
+          <Button size="sm" loading={rollback.isPending} disabled={busy} onClick={() => setConfirming("rollback")}>
             Roll back
           </Button>
         </span>
@@ -145,7 +143,19 @@ function CanaryCard({ canary }: { canary: Canary }) {
           {error.message}
         </Notice>
       )}
-      <Table aria-label="Canary comparison">
+      <ConfirmCanaryEnd
+        canary={canary}
+        action={confirming}
+        pending={promote.isPending || rollback.isPending}
+        onClose={() => setConfirming(undefined)}
+        onConfirm={(reason) => {
+          const done = { onSuccess: () => setConfirming(undefined) };
+          if (confirming === "promote") promote.mutate({ id: canary.id, reason }, done);
+          else rollback.mutate({ id: canary.id, reason }, done);
+        }}
+        error={(confirming === "promote" ? promote.error : rollback.error)?.message}
+      />
+      <Table aria-label="Canary comparison" stacked>
         <TableHeaderGroup>
           <tr>
             <TableColumnHeader>Revision</TableColumnHeader>
@@ -162,18 +172,18 @@ function CanaryCard({ canary }: { canary: Canary }) {
             const version = side.role === "candidate" ? canary.candidate.version : canary.baseline.version;
             return (
               <TableRow key={side.revision_id}>
-                <TableCell>
+                <TableCell label="Revision">
                   <span className="font-mono">v{version}</span> <span className="text-muted">({side.role})</span>
                 </TableCell>
-                <TableCell>{m.count}</TableCell>
-                <TableCell>
+                <TableCell label="Runs">{m.count}</TableCell>
+                <TableCell label="Errors">
                   {m.errors} ({Math.round(m.error_rate * 1000) / 10}%)
                 </TableCell>
-                <TableCell>{(m.costs.total ?? 0).toFixed(4)}</TableCell>
-                <TableCell>
-                  {Math.round(m.latency_ms.p50)} / {Math.round(m.latency_ms.p90)} ms
+                <TableCell label="Cost (USD)">{(m.costs.total ?? 0).toFixed(4)}</TableCell>
+                <TableCell label="Latency p50 / p90">
+                  {m.count === 0 ? "no runs" : `${Math.round(m.latency_ms.p50)} / ${Math.round(m.latency_ms.p90)} ms`}
                 </TableCell>
-                <TableCell>
+                <TableCell label="Live evaluation scores" className="whitespace-normal">
                   {side.live_scores.length === 0
                     ? "—"
                     : side.live_scores.map((score) => (
@@ -189,6 +199,72 @@ function CanaryCard({ canary }: { canary: Canary }) {
         </TableBody>
       </Table>
     </div>
+  );
+}
+
+/**
+ * Promoting or rolling back changes what every request gets: asked once more, with the reason,
+ * which goes into the environment's history.
+ */
+function ConfirmCanaryEnd({
+  canary,
+  action,
+  pending,
+  error,
+  onClose,
+  onConfirm,
+}: {
+  canary: Canary;
+  action: "promote" | "rollback" | undefined;
+  pending: boolean;
+  error?: string;
+  onClose: () => void;
+  onConfirm: (reason: string) => void;
+}) {
+  const [reason, setReason] = useState("");
+  const reasonId = useId();
+  const promote = action === "promote";
+  const candidate = `v${canary.candidate.version}`;
+  const baseline = `v${canary.baseline.version}`;
+  return (
+    <Dialog
+      open={action !== undefined}
+      onClose={() => !pending && onClose()}
+      role="alertdialog"
+      title={promote ? `Promote ${candidate} to all traffic?` : `Roll back ${candidate}?`}
+      description={
+        promote
+          ? `${candidate} takes all of ${canary.key}'s traffic; ${baseline} stops serving it and the canary ends.`
+          : `${baseline} takes all of ${canary.key}'s traffic again; ${candidate} stops serving it and the canary ends.`
+      }
+      status={error && <Notice tone="danger">{error}</Notice>}
+      footer={
+        <>
+          <Button onClick={onClose} disabled={pending}>
+            Cancel
+          </Button>
+          <Button
+            variant={promote ? "primary" : "danger"}
+            loading={pending}
+            disabled={!reason.trim()}
+            onClick={() => onConfirm(reason.trim())}
+          >
+            {promote ? `Promote ${candidate}` : `Roll back ${candidate}`}
+          </Button>
+        </>
+      }
+    >
+      <label htmlFor={reasonId} className="mb-1.5 block text-sm font-medium">
+        Reason (kept in the history)
+      </label>
+      <Textarea
+        id={reasonId}
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        placeholder={promote ? "Error rate and latency match the baseline" : "Errors went up on the canary"}
+        data-autofocus
+      />
+    </Dialog>
   );
 }
 

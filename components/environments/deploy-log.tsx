@@ -6,6 +6,7 @@ import { useMemo } from "react";
 import { Author } from "@/components/history/author";
 import { Button, cn, QueryView, Skeleton, TimeAgo } from "@/components/ui";
 import { useTRPC } from "@/components/trpc";
+import { canaryActionOf, unchangedText, type CanaryAction } from "./canary-action";
 import { entryDiffHref, entryName, entryRevisionHref } from "./paths";
 import type { DeployChange, DeployedEntry, DeployLogItem } from "./types";
 
@@ -86,6 +87,7 @@ export function DeployLog({
 
 function FullItem({ item }: { item: DeployLogItem }) {
   const { revision, changes } = item;
+  const canary = canaryActionOf(revision.message);
   return (
     <li className="flex gap-4 px-5 py-3.5" data-testid="deploy-log-item">
       <span
@@ -96,6 +98,7 @@ function FullItem({ item }: { item: DeployLogItem }) {
       </span>
       <div className="flex min-w-0 flex-1 flex-col gap-1.5">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          {canary && <CanaryBadge action={canary} />}
           <span className={cn("min-w-0 truncate font-medium", !revision.message && "font-normal text-muted italic")}>
             {revision.message ?? "No message"}
           </span>
@@ -106,7 +109,7 @@ function FullItem({ item }: { item: DeployLogItem }) {
           </span>
         </div>
         {changes.length === 0 ? (
-          <p className="text-xs text-muted">Redeploy: nothing changed.</p>
+          <p className="text-xs text-muted">{unchangedText(canary)}</p>
         ) : (
           <ul className="flex flex-col gap-1">
             {changes.map((change) => (
@@ -122,18 +125,31 @@ function FullItem({ item }: { item: DeployLogItem }) {
 function CompactItem({ item }: { item: DeployLogItem }) {
   const { revision, changes } = item;
   const change = changes[0];
+  const canary = canaryActionOf(revision.message);
   return (
     <li
       className="flex items-center gap-2 px-4 py-2 text-xs"
       data-testid="deploy-log-item"
       title={revision.message ?? undefined}
     >
-      {change ? <VersionMove change={change} /> : <span className="text-muted">Redeploy</span>}
+      {canary && <CanaryBadge action={canary} />}
+      {change ? <VersionMove change={change} /> : !canary && <span className="text-muted">Redeploy</span>}
       <span className="ml-auto flex shrink-0 items-center gap-1.5 text-muted">
         <Author id={revision.author} compact />
         <TimeAgo iso={revision.date} />
       </span>
     </li>
+  );
+}
+
+function CanaryBadge({ action }: { action: CanaryAction }) {
+  return (
+    <span
+      className="shrink-0 rounded bg-warning-soft px-1.5 text-[11px] font-medium text-warning"
+      data-testid="canary-action"
+    >
+      Canary {action}
+    </span>
   );
 }
 

@@ -21,6 +21,7 @@ import {
   TimeAgo,
 } from "@/components/ui";
 import { useTRPC } from "@/components/trpc";
+import { CanarySplit } from "./canary-split";
 import { CanarySection } from "./canary-section";
 import { DeployLog } from "./deploy-log";
 import { environmentTone } from "./environment-badge";
@@ -115,7 +116,7 @@ export function EnvironmentDetail({ slug }: { slug: string }) {
                 description="Deploy a revision from an agent's Deploy tab; it will show here."
               />
             ) : (
-              <Table aria-label={`Running in ${slug}`}>
+              <Table aria-label={`Running in ${slug}`} stacked>
                 <TableHeaderGroup>
                   <tr>
                     <TableColumnHeader>{deployedColumnTitle(env.deployments)}</TableColumnHeader>
@@ -133,8 +134,11 @@ export function EnvironmentDetail({ slug }: { slug: string }) {
                     const isAgent = d.kind === "workflow";
                     return (
                       <TableRow key={d.key} data-testid="running-row">
-                        <TableCell className="font-medium whitespace-normal">
-                          <span className="flex min-w-40 flex-col">
+                        <TableCell
+                          className="font-medium whitespace-normal"
+                          label={deployedColumnTitle(env.deployments)}
+                        >
+                          <span className="flex max-w-md min-w-40 flex-col whitespace-normal">
                             {isAgent ? (
                               <Link
                                 href={agentPaths.history(d.artifact.id, d.variant.id)}
@@ -146,13 +150,16 @@ export function EnvironmentDetail({ slug }: { slug: string }) {
                             ) : (
                               entryName(d)
                             )}
-                            <span className="font-mono text-xs font-normal text-muted" title={`Reference key ${d.key}`}>
+                            <span
+                              className="font-mono text-xs font-normal break-all text-muted"
+                              title={`Reference key ${d.key}`}
+                            >
                               {d.artifact.slug}
                             </span>
                           </span>
                         </TableCell>
-                        <TableCell>
-                          <span className="flex items-center gap-1.5">
+                        <TableCell label="Version" className="whitespace-normal">
+                          <span className="flex flex-wrap items-center gap-1.5">
                             {href ? (
                               <Link href={href} className="font-mono font-semibold hover:underline">
                                 v{d.revision.version}
@@ -164,10 +171,11 @@ export function EnvironmentDetail({ slug }: { slug: string }) {
                               {d.variant.slug}
                             </span>
                           </span>
+                          <CanarySplit environmentId={env.id} baselineRevisionId={d.revision.id} />
                         </TableCell>
-                        <TableCell className="text-muted">
+                        <TableCell className="whitespace-normal text-muted" label="Deployed">
                           {d.since ? (
-                            <span className="flex items-center gap-2">
+                            <span className="flex flex-wrap items-center gap-x-2">
                               <TimeAgo iso={d.since.date} />
                               <span aria-hidden="true">·</span>
                               <Author id={d.since.author} />
@@ -176,7 +184,7 @@ export function EnvironmentDetail({ slug }: { slug: string }) {
                             "—"
                           )}
                         </TableCell>
-                        <TableCell className="text-muted" title={d.since?.message ?? undefined}>
+                        <TableCell className="text-muted" title={d.since?.message ?? undefined} label="Message">
                           <span className="block max-w-48 truncate">{d.since?.message ?? "—"}</span>
                         </TableCell>
                         <TableCell className="text-right">

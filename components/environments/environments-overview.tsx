@@ -7,6 +7,7 @@ import { Author } from "@/components/history/author";
 import { agentPaths } from "@/components/history/paths";
 import { cn, EmptyState, QueryView, Skeleton, TimeAgo } from "@/components/ui";
 import { useTRPC } from "@/components/trpc";
+import { CanarySplit } from "./canary-split";
 import { EnvironmentBadge, compareEnvironments } from "./environment-badge";
 import { deployedColumnTitle, deployedCountLabel } from "./deployed-kinds";
 import { deploymentMatrix } from "./deployment-matrix";
@@ -111,7 +112,7 @@ export function EnvironmentsOverview() {
                         </th>
                         {environments.map((env) => (
                           <td key={env.id} className="px-4 py-2">
-                            <Cell deployment={row.cells.get(env.slug)} />
+                            <Cell deployment={row.cells.get(env.slug)} environmentId={env.id} />
                           </td>
                         ))}
                       </tr>
@@ -127,7 +128,7 @@ export function EnvironmentsOverview() {
   );
 }
 
-function Cell({ deployment }: { deployment?: Deployment }) {
+function Cell({ deployment, environmentId }: { deployment?: Deployment; environmentId: string }) {
   if (!deployment) return <span className="text-muted/60">—</span>;
   const href = entryRevisionHref(deployment);
   return (
@@ -142,6 +143,7 @@ function Cell({ deployment }: { deployment?: Deployment }) {
         )}
         <span className="font-mono text-xs text-muted">{deployment.variant.slug}</span>
       </span>
+      <CanarySplit environmentId={environmentId} baselineRevisionId={deployment.revision.id} />
       {deployment.since && (
         <span className="text-xs text-muted">
           <TimeAgo iso={deployment.since.date} />

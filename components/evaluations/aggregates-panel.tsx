@@ -3,6 +3,7 @@ import { cn } from "@/components/ui";
 import type { RunAggregates } from "./aggregates";
 import { formatCost, formatDelta, formatDuration, formatPercent, formatScore } from "./format";
 import { MiniBars } from "./mini-bars";
+import { NO_PRICE } from "@/shared/no-price";
 
 function Stat({
   label,
@@ -91,9 +92,9 @@ export function AggregatesPanel({ aggregates, baseline }: { aggregates: RunAggre
       />
       <Stat
         label="Cost"
-        value={a.costUsd === undefined ? "No price" : formatCost(a.costUsd)}
+        value={a.costUsd === undefined ? NO_PRICE : formatCost(a.costUsd)}
         hint={`${a.tokens.toLocaleString("en")} tokens · ${
-          a.costUsd === undefined ? "no price" : a.rows ? `${formatCost(a.costUsd / a.rows)} per row` : "— per row"
+          a.costUsd === undefined ? NO_PRICE : a.rows ? `${formatCost(a.costUsd / a.rows)} per row` : "— per row"
         }`}
         delta={
           baseline && a.costUsd !== undefined && baseline.costUsd !== undefined

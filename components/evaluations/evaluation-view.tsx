@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useMemo, useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
 import { useCanEdit } from "@/components/shell/account-context";
+import { FindWhatFailsButton } from "@/components/improve";
 import { useTRPC } from "@/components/trpc";
 import { Button, buttonClass, Card, EmptyState, Input, Notice, QueryError, Skeleton, TimeAgo } from "@/components/ui";
 import { aggregateRun } from "./aggregates";
@@ -140,6 +141,13 @@ export function EvaluationView({ id }: { id: string }) {
                 >
                   Re-run {errored.length} failed row{errored.length === 1 ? "" : "s"}
                 </Button>
+              )}
+              {!running && (
+                <FindWhatFailsButton
+                  size="sm"
+                  evidence={{ kind: "evaluation_run", run_id: id, below: 0.5 }}
+                  describe="this run's failed and low-scored cells (below 0.5)"
+                />
               )}
               {baselineId && (
                 <Link href={comparePath([baselineId, id])} className={buttonClass({ size: "sm" })}>

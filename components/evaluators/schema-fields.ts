@@ -1,4 +1,4 @@
-import type { SchemaNode } from "./types";
+import type { Parameters, SchemaNode } from "./types";
 
 /** How the form edits one parameter, read from its JSON Schema. */
 export type FieldKind =
@@ -39,5 +39,17 @@ export function fieldLabel(name: string): string {
 export function withoutEmpty(parameters: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(parameters).filter(([, v]) => v !== undefined && v !== "" && !(Array.isArray(v) && v.length === 0)),
+  );
+}
+
+/**
+ * The parameters the form shows: the judge's connection is picked with its model, and an alias
+ * (`deprecated` in the catalog) only when it holds a value, so the similarity evaluator shows one
+ * threshold, not two.
+ */
+export function shownParameters(schema: SchemaNode, parameters: Parameters): [string, SchemaNode][] {
+  return Object.entries(schema.properties ?? {}).filter(
+    ([name, node]) =>
+      !(name === "connection" && schema.properties?.model) && !(node.deprecated && parameters[name] === undefined),
   );
 }

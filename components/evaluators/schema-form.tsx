@@ -5,7 +5,7 @@ import { SelectInput } from "@/components/editor/select-input";
 import { Input, Textarea } from "@/components/ui";
 import { JudgeModelField } from "./judge-model-field";
 import { PromptMessagesField } from "./prompt-messages-field";
-import { fieldKind, fieldLabel } from "./schema-fields";
+import { fieldKind, fieldLabel, shownParameters } from "./schema-fields";
 import type { Parameters, SchemaNode } from "./types";
 
 function JsonField({ id, value, onChange }: { id: string; value: unknown; onChange: (next: unknown) => void }) {
@@ -175,10 +175,7 @@ export function SchemaForm({
   onChange: (next: Parameters) => void;
 }) {
   const required = new Set(schema.required ?? []);
-  // The judge's connection is picked with its model.
-  const entries = Object.entries(schema.properties ?? {}).filter(
-    ([name]) => !(name === "connection" && schema.properties?.model),
-  );
+  const entries = shownParameters(schema, parameters);
   if (entries.length === 0) return <p className="text-sm text-muted">This evaluator takes no parameters.</p>;
   return (
     <div className="flex flex-col gap-4">

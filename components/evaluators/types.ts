@@ -20,6 +20,8 @@ export interface SchemaNode {
   minimum?: number;
   maximum?: number;
   exclusiveMinimum?: number;
+  /** An alias of another parameter: the form leaves it out unless it holds a value. */
+  deprecated?: boolean;
 }
 
 export type Parameters = Record<string, unknown>;

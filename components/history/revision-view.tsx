@@ -9,6 +9,7 @@ import { useVariantLabels } from "@/components/agents/use-variant-labels";
 import { CodeView, readableJson } from "@/components/diff";
 import { stableStringify } from "@/shared/stable-json";
 import { EnvironmentBadge } from "@/components/environments/environment-badge";
+import { ImproveButton } from "@/components/improve";
 import { useTRPC } from "@/components/trpc";
 import { Badge, Button, buttonClass, CopyButton, QueryError, Skeleton, TimeAgo } from "@/components/ui";
 import { Author } from "./author";
@@ -123,6 +124,10 @@ function RevisionBody({ agentId, variantId, data }: { agentId: string; variantId
             Restore
           </Button>
           <Button onClick={() => setForking(true)}>Fork from here</Button>
+          <ImproveButton
+            revisionId={data.id}
+            label={`${versionLabel(data)}${data.message ? ` · ${data.message}` : ""}`}
+          />
           <Link href={agentPaths.deploy(agentId, variantId, data.id)} className={buttonClass({ variant: "primary" })}>
             Deploy…
           </Link>

@@ -4,7 +4,7 @@ import { isScoreMetric } from "@/shared/monitor-metrics";
 
 /** "project", or the scope's kind in words and its value: "api key key_1". */
 export function scopeText(m: Pick<MonitorWire, "scope">): string {
-  return m.scope.kind === "project" ? "project" : `${m.scope.kind.replace("_", " ")} ${m.scope.value}`;
+  return m.scope.kind === "project" ? "project" : `${m.scope.kind.replace("_", " ")} ${m.scope.label ?? m.scope.value}`;
 }
 
 /** A window in its largest whole unit: "1 d", "6 h", "90 min". */

@@ -8,6 +8,7 @@ import { Button, Notice, TextField } from "@/components/ui";
 import type { MonitorWire } from "@/server/monitors";
 import { isScoreMetric, METRIC_LABELS, METRIC_NAMES, type MetricName } from "@/shared/monitor-metrics";
 import { isPercent } from "./monitor-draft";
+import { useScopeChoices } from "./scope-choices";
 
 const WINDOWS = [
   [300, "5 minutes"],
@@ -19,6 +20,13 @@ const WINDOWS = [
 ] as const;
 const SCOPES = ["project", "agent", "environment", "revision", "model", "api_key"] as const;
 type ScopeKind = (typeof SCOPES)[number];
+const SCOPE_LABELS: Record<Exclude<ScopeKind, "project">, string> = {
+  agent: "Agent",
+  environment: "Environment",
+  revision: "Revision",
+  model: "Model",
+  api_key: "API key",
+};
 
 const noSubscription = () => () => {};
 
@@ -44,6 +52,9 @@ export function MonitorForm({ draft, onDone }: { draft: MonitorDraft; onDone: (c
   const [renotify, setRenotify] = useState("");
   const [slack, setSlack] = useState("");
   const [teams, setTeams] = useState("");
+  const [githubRepository, setGithubRepository] = useState("");
+  const [githubToken, setGithubToken] = useState("");
+  const choices = useScopeChoices(scope);
   const [name, setName] = useState("");
   // Enabled once hydrated: a press before that would submit the form as a plain GET.
   const hydrated = useSyncExternalStore(
@@ -71,6 +82,7 @@ export function MonitorForm({ draft, onDone }: { draft: MonitorDraft; onDone: (c
     channels: [
       ...(slack ? [{ kind: "slack" as const, url: slack }] : []),
       ...(teams ? [{ kind: "teams" as const, url: teams }] : []),
+      ...(githubRepository ? [{ kind: "github" as const, repository: githubRepository, token: githubToken }] : []),
     ],
   };
   const save = useMutation(
@@ -120,7 +132,13 @@ export function MonitorForm({ draft, onDone }: { draft: MonitorDraft; onDone: (c
           <div className="grid grid-cols-2 gap-2">
             <label className="flex flex-col gap-1.5 text-sm font-medium">
               Scope
-              <SelectInput value={scope} onChange={(e) => setScope(e.target.value as ScopeKind)}>
+              <SelectInput
+                value={scope}
+                onChange={(e) => {
+                  setScope(e.target.value as ScopeKind);
+                  setScopeValue("");
+                }}
+              >
                 {SCOPES.map((s) => (
                   <option key={s} value={s}>
                     {s === "api_key" ? "API key" : s[0].toUpperCase() + s.slice(1)}
@@ -129,12 +147,22 @@ export function MonitorForm({ draft, onDone }: { draft: MonitorDraft; onDone: (c
               </SelectInput>
             </label>
             {scope !== "project" && (
-              <TextField
-                label={scope === "environment" ? "Environment slug" : `${scope.replace("_", " ")} id`}
-                value={scopeValue}
-                required
-                onChange={(e) => setScopeValue(e.target.value)}
-              />
+              <label className="flex flex-col gap-1.5 text-sm font-medium">
+                {SCOPE_LABELS[scope]}
+                <SelectInput
+                  aria-label={SCOPE_LABELS[scope]}
+                  value={scopeValue}
+                  required
+                  onChange={(e) => setScopeValue(e.target.value)}
+                >
+                  <option value="">Choose…</option>
+                  {choices.map((choice) => (
+                    <option key={choice.value} value={choice.value}>
+                      {choice.label}
+                    </option>
+                  ))}
+                </SelectInput>
+              </label>
             )}
           </div>
         )}
@@ -193,6 +221,22 @@ export function MonitorForm({ draft, onDone }: { draft: MonitorDraft; onDone: (c
           onChange={(e) => setTeams(e.target.value)}
           hint="Optional. Webhook subscriptions to monitors.alert.* receive every alert too."
         />
+        <TextField
+          label="GitHub repository (owner/name)"
+          value={githubRepository}
+          onChange={(e) => setGithubRepository(e.target.value)}
+          hint="Optional. Each alert sends a repository_dispatch event (monitor-alert) a workflow can run on."
+        />
+        {githubRepository && (
+          <TextField
+            label="GitHub token"
+            type="password"
+            required
+            value={githubToken}
+            onChange={(e) => setGithubToken(e.target.value)}
+            hint="A token that may create repository_dispatch events. Kept sealed; never shown again."
+          />
+        )}
       </div>
       {save.isError && (
         <Notice tone="danger" title="Could not create the monitor">

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
 import { useCanEdit } from "@/components/shell/account-context";
+import { FindWhatFailsButton } from "@/components/improve";
 import { useTRPC } from "@/components/trpc";
 import {
   Badge,
@@ -214,6 +215,13 @@ function MonitorDetail({ monitor: m, canEdit }: { monitor: MonitorWire; canEdit:
                   <span className="ml-auto text-muted">
                     <TimeAgo iso={a.evaluated_at} />
                   </span>
+                  {a.kind !== "resolved" && (
+                    <FindWhatFailsButton
+                      size="sm"
+                      evidence={{ kind: "monitor_alert", monitor_id: m.id, alert_id: a.id }}
+                      describe="the runs in this alert's window"
+                    />
+                  )}
                   {a.notifications.length > 0 && (
                     <ul aria-label="Channel messages" className="flex w-full flex-col gap-1">
                       {a.notifications.map((n) => {

@@ -1,26 +1,46 @@
+import Link from "next/link";
+import { tracePath } from "@/components/traces";
 import { Badge } from "@/components/ui";
 import { InputsView, OutputView } from "./output-view";
-import type { ReviewItem } from "./types";
+import { outputPending, revisionLabel, type ReviewedRevision, type ReviewItem } from "./types";
 
-/** What the reviewer judges: the case's inputs, the output, and the automatic scores beside it. */
-export function CaseDetails({ item }: { item: ReviewItem }) {
+/**
+ * What the reviewer judges: the case's inputs, the output of the queue's revision (with a link to
+ * its trace) when the queue runs one, and the automatic scores beside it.
+ */
+export function CaseDetails({ item, revision }: { item: ReviewItem; revision: ReviewedRevision | undefined }) {
   return (
     <>
       <section className="flex flex-col gap-2">
         <h3 className="text-xs font-medium tracking-wide text-muted uppercase">Inputs</h3>
         <InputsView value={item.inputs} />
       </section>
-      <section className="flex flex-col gap-2">
-        <h3 className="text-xs font-medium tracking-wide text-muted uppercase">
-          Output
-          {item.outputStatus && item.outputStatus !== "success" && (
-            <Badge tone="danger" className="ml-2 normal-case">
-              {item.outputStatus}
-            </Badge>
+      {revision && (
+        <section className="flex flex-col gap-2" aria-labelledby="review-output-title">
+          <div className="flex flex-wrap items-baseline justify-between gap-2">
+            <h3 id="review-output-title" className="text-xs font-medium tracking-wide text-muted uppercase">
+              Output <span className="font-mono normal-case">· {revisionLabel(revision)}</span>
+              {item.outputStatus && item.outputStatus !== "success" && !outputPending(item) && (
+                <Badge tone="danger" className="ml-2 normal-case">
+                  {item.outputStatus}
+                </Badge>
+              )}
+            </h3>
+            {item.traceId && (
+              <Link href={tracePath(item.traceId)} className="text-xs text-accent hover:underline">
+                Open trace
+              </Link>
+            )}
+          </div>
+          {outputPending(item) ? (
+            <p role="status" className="text-sm text-muted">
+              {revisionLabel(revision)} is answering this case; it can be reviewed once its output is here.
+            </p>
+          ) : (
+            <OutputView value={item.output} />
           )}
-        </h3>
-        <OutputView value={item.output} />
-      </section>
+        </section>
+      )}
       {item.scores.length > 0 && (
         <section className="flex flex-col gap-2">
           <h3 className="text-xs font-medium tracking-wide text-muted uppercase">Automatic scores</h3>

@@ -7,11 +7,13 @@ import { EvaluatorChecklist, TestsetRevisionSelect } from "@/components/evaluati
 import { useTRPC } from "@/components/trpc";
 import { Badge, Dialog, FormDialogFooter, Notice, TextField } from "@/components/ui";
 import { HUMAN_FEEDBACK_URI } from "@/shared/evaluator-uris";
+import { RevisionSelect } from "./revision-select";
 import { reviewPath } from "./types";
 
 /**
  * Opens a review queue: every testcase of a testset revision, scored by people with the picked
- * evaluators (each used as a human one in this queue). Opens the queue when made.
+ * evaluators (each used as a human one in this queue), run first through an agent's or a
+ * prompt's revision when one is picked so people judge its output. Opens the queue when made.
  */
 export function NewQueueDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const trpc = useTRPC();
@@ -20,6 +22,7 @@ export function NewQueueDialog({ open, onClose }: { open: boolean; onClose: () =
   const formId = useId();
   const [name, setName] = useState("");
   const [testsetRevision, setTestsetRevision] = useState("");
+  const [revision, setRevision] = useState("");
   const [evaluators, setEvaluators] = useState<string[]>([]);
   const create = useMutation(
     trpc.review.create.mutationOptions({
@@ -36,7 +39,7 @@ export function NewQueueDialog({ open, onClose }: { open: boolean; onClose: () =
       open={open}
       onClose={onClose}
       title="New review queue"
-      description="People go through every testcase of a testset revision and score each with the evaluators you pick."
+      description="People go through every testcase of a testset revision, or what a revision answers to each, and score it with the evaluators you pick."
       size="lg"
       status={
         create.isError && (
@@ -61,11 +64,28 @@ export function NewQueueDialog({ open, onClose }: { open: boolean; onClose: () =
         onSubmit={(e) => {
           e.preventDefault();
           if (ready)
-            create.mutate({ name: name.trim(), testsetRevisionId: testsetRevision, evaluatorRevisionIds: evaluators });
+            create.mutate({
+              name: name.trim(),
+              testsetRevisionId: testsetRevision,
+              revisionId: revision || undefined,
+              evaluatorRevisionIds: evaluators,
+            });
         }}
       >
         <TextField label="Name" value={name} required maxLength={500} onChange={(e) => setName(e.target.value)} />
         <TestsetRevisionSelect value={testsetRevision} onChange={setTestsetRevision} enabled={open} />
+        <RevisionSelect value={revision} onChange={setRevision} enabled={open} />
+        {revision ? (
+          <Notice tone="info" title="Reviewers judge the revision's answers">
+            Each testcase runs through the revision first, as an evaluation run does; reviewers see its inputs, the
+            output and a link to its trace. A case can be scored once its output is there.
+          </Notice>
+        ) : (
+          <Notice tone="info" title="Inputs only">
+            This queue runs no agent or prompt: reviewers see each testcase as it is. Pick a revision under Run through
+            to review what it answers.
+          </Notice>
+        )}
         <EvaluatorChecklist
           picked={evaluators}
           onPick={setEvaluators}

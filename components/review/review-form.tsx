@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { Notice, Textarea } from "@/components/ui";
 import { StepVerdict } from "./step-verdict";
-import type { ReviewItem, ReviewStep } from "./types";
+import { outputPending, type ReviewItem, type ReviewStep } from "./types";
 import type { ReviewSessionState } from "./use-review-session";
 
 /** "Your review": a verdict per step, the comment (Ctrl+Enter saves it, Esc leaves it) and the save's state. */
@@ -29,7 +29,7 @@ export function ReviewForm({
           step={s}
           active={i === activeStep && steps.length > 1}
           saved={item.annotations[s.key]}
-          disabled={!canEdit || annotate.isPending}
+          disabled={!canEdit || annotate.isPending || outputPending(item)}
           onVerdict={(v) => {
             setActiveStep(i);
             record(s, v);

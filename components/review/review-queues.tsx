@@ -8,7 +8,7 @@ import { useTRPC } from "@/components/trpc";
 import { Badge, Button, Card, EmptyState, PlusIcon, QueryView, Skeleton, TimeAgo } from "@/components/ui";
 import { NewQueueDialog } from "./new-queue-dialog";
 import { ReviewIcon } from "./review-icon";
-import { reviewPath, type ReviewQueue } from "./types";
+import { revisionLabel, reviewPath, type ReviewQueue } from "./types";
 
 /** The annotation queues open to the visitor, with how far their share has got. */
 export function ReviewQueues() {
@@ -49,7 +49,7 @@ export function ReviewQueues() {
           <EmptyState
             icon={<ReviewIcon />}
             title="Nothing to review"
-            description="A queue puts a testset's cases in front of people, who score each one. Open one with New queue (a Human feedback evaluator, under Evaluators, is the usual scorer), or run an evaluation with a human evaluator."
+            description="A queue puts a testset's cases, or what an agent or prompt answers to them, in front of people, who score each one. Open one with New queue (a Human feedback evaluator, under Evaluators, is the usual scorer), or run an evaluation with a human evaluator."
             action={newButton}
           />
         }
@@ -104,7 +104,9 @@ function QueueRow({ queue }: { queue: ReviewQueue }) {
           </span>
         </span>
         <span className="text-xs text-muted">
-          Opened <TimeAgo iso={queue.createdAt} /> · evaluation {queue.runStatus}
+          Opened <TimeAgo iso={queue.createdAt} /> ·{" "}
+          {queue.revision ? `outputs of ${revisionLabel(queue.revision)}` : "inputs only"} · evaluation{" "}
+          {queue.runStatus}
         </span>
       </Link>
     </li>

@@ -10,7 +10,7 @@ import { ReviewForm } from "./review-form";
 import { ReviewIcon } from "./review-icon";
 import { ReviewProgress } from "./review-progress";
 import { ReviewShortcuts } from "./review-shortcuts";
-import { isAnnotated, type ReviewSessionData } from "./types";
+import { isAnnotated, outputPending, revisionLabel, type ReviewSessionData } from "./types";
 import { useReviewSession } from "./use-review-session";
 
 /**
@@ -19,7 +19,11 @@ import { useReviewSession } from "./use-review-session";
  */
 export function ReviewSession({ queueId }: { queueId: string }) {
   const trpc = useTRPC();
-  const session = useQuery(trpc.review.items.queryOptions({ queueId }));
+  // While the queue's revision is still answering some cases, their outputs are fetched as they land.
+  const session = useQuery({
+    ...trpc.review.items.queryOptions({ queueId }),
+    refetchInterval: (query) => (query.state.data?.items.some(outputPending) ? 2_000 : false),
+  });
 
   return session.isPending ? (
     <div role="status" aria-label="Loading the queue" className="flex flex-col gap-4">
@@ -60,6 +64,16 @@ function Session({ queueId, data }: { queueId: string; data: ReviewSessionData }
   return (
     <div className="flex flex-col gap-4">
       <ReviewProgress name={data.queue.name} done={done} total={items.length} index={index} go={go} />
+      {data.queue.revision ? (
+        <p className="text-sm text-muted" data-testid="review-source">
+          Each case shows what <span className="font-mono text-foreground">{revisionLabel(data.queue.revision)}</span>{" "}
+          answered, with its trace.
+        </p>
+      ) : (
+        <Notice tone="info" title="Inputs only">
+          This queue runs no agent or prompt: judge each testcase as it is.
+        </Notice>
+      )}
       <div className="grid gap-4 lg:grid-cols-[15rem_minmax(0,1fr)]">
         <CaseList items={items} steps={steps} index={index} go={go} />
         {item && (
@@ -80,7 +94,7 @@ function Session({ queueId, data }: { queueId: string; data: ReviewSessionData }
                 <Badge dot>to review</Badge>
               )}
             </header>
-            <CaseDetails item={item} />
+            <CaseDetails item={item} revision={data.queue.revision} />
             <ReviewForm item={item} steps={steps} session={session} />
             <ReviewShortcuts scales={new Set(steps.map((s) => s.scale))} />
           </article>

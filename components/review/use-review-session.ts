@@ -5,7 +5,7 @@ import { useRef, useState } from "react";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
 import { useHotkeys } from "@/components/ui";
-import { isAnnotated, type ReviewItem, type ReviewSessionData, type ReviewStep } from "./types";
+import { isAnnotated, outputPending, type ReviewItem, type ReviewSessionData, type ReviewStep } from "./types";
 
 export type Verdict = { score: number } | { success: boolean };
 
@@ -68,7 +68,8 @@ export function useReviewSession(queueId: string, data: ReviewSessionData) {
   };
 
   function record(step: ReviewStep, verdict: Verdict) {
-    if (!item || !canEdit) return;
+    // A verdict on an output still on its way would judge nothing (the server refuses it too).
+    if (!item || !canEdit || outputPending(item)) return;
     const answered = { ...item.annotations, [step.key]: verdict };
     annotate.mutate(
       { queueId, scenarioId: item.scenarioId, stepKey: step.key, ...verdict, comment: comment || undefined },

@@ -7,7 +7,16 @@ export const RUN_ORIGIN_LABEL: Record<RunWire["origin"], string> = {
   openai: "OpenAI API",
   nested: "Nested",
   automation: "Automation",
+  mcp: "MCP",
+  a2a: "A2A",
 };
+
+/** The doors the Runs tab filters by, in the order its select lists them. */
+export const RUN_ORIGIN_CHOICES = Object.keys(RUN_ORIGIN_LABEL) as RunWire["origin"][];
+
+/** A `?door=` value as a door, or undefined when it names none. */
+export const runOriginOf = (value: string | undefined): RunWire["origin"] | undefined =>
+  RUN_ORIGIN_CHOICES.find((choice) => choice === value);
 
 type Reference = { slug?: string | null; version?: string | null } | undefined;
 

@@ -13,10 +13,11 @@ import { tracePath } from "@/components/traces";
 import { useTRPC } from "@/components/trpc";
 import { Badge, Button, cn, EmptyState, QueryView, Skeleton, TimeAgo } from "@/components/ui";
 import type { RunWire } from "@/server/agent-runs";
-import { isDraftRun, RUN_ORIGIN_LABEL, servedBy } from "./run-origin";
+import { isDraftRun, RUN_ORIGIN_CHOICES, RUN_ORIGIN_LABEL, servedBy } from "./run-origin";
 import { runsPath } from "./run-paths";
 import { RUN_STATUS_CHOICES, RUN_STATUS_LOOK, type RunStatus } from "./run-status";
 import { useNow } from "./use-now";
+import { NO_PRICE } from "@/shared/no-price";
 
 const PAGE_SIZE = 25;
 /** How often the list asks again while a run on it is still running. */
@@ -26,12 +27,22 @@ const LIVE_REFRESH_MS = 2000;
  * An agent's runs (every variant's, its draft chat's and the ones other agents ran through a
  * reference tool), newest first, filtered by status, paged; running ones refresh live.
  */
-export function RunsView({ agentId, variantId, status }: { agentId: string; variantId: string; status?: RunStatus }) {
+export function RunsView({
+  agentId,
+  variantId,
+  status,
+  door,
+}: {
+  agentId: string;
+  variantId: string;
+  status?: RunStatus;
+  door?: RunWire["origin"];
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const list = useInfiniteQuery({
     ...trpc.runs.list.infiniteQueryOptions(
-      { agentId, status: status ? [status] : undefined, limit: PAGE_SIZE },
+      { agentId, status: status ? [status] : undefined, origin: door ? [door] : undefined, limit: PAGE_SIZE },
       { getNextPageParam: (page) => page.next ?? undefined },
     ),
     // Runs appear and end on their own: each visit reads them anew, not the playground's 30 s cache.
@@ -48,9 +59,31 @@ export function RunsView({ agentId, variantId, status }: { agentId: string; vari
     <TabContainer>
       <SectionHeader
         title="Runs"
-        description="Every turn of this agent, from the playground (the draft's chat included), the API, the OpenAI-compatible API and other agents' tool calls, newest first."
+        description="Every turn of this agent, from the playground (the draft's chat included), the API, the OpenAI-compatible API, MCP and A2A clients and other agents' tool calls, newest first."
         actions={
-          <div className="flex items-center gap-2">
+          <div className="flex flex-wrap items-center gap-2">
+            <label htmlFor="run-door" className="text-xs font-medium text-muted">
+              Door
+            </label>
+            <SelectInput
+              id="run-door"
+              value={door ?? ""}
+              onChange={(e) =>
+                router.push(
+                  runsPath(agentId, variantId, {
+                    status,
+                    door: (e.target.value || undefined) as RunWire["origin"] | undefined,
+                  }),
+                )
+              }
+            >
+              <option value="">Any door</option>
+              {RUN_ORIGIN_CHOICES.map((choice) => (
+                <option key={choice} value={choice}>
+                  {RUN_ORIGIN_LABEL[choice]}
+                </option>
+              ))}
+            </SelectInput>
             <label htmlFor="run-status" className="text-xs font-medium text-muted">
               Status
             </label>
@@ -58,7 +91,12 @@ export function RunsView({ agentId, variantId, status }: { agentId: string; vari
               id="run-status"
               value={status ?? ""}
               onChange={(e) =>
-                router.push(runsPath(agentId, variantId, (e.target.value || undefined) as RunStatus | undefined))
+                router.push(
+                  runsPath(agentId, variantId, {
+                    status: (e.target.value || undefined) as RunStatus | undefined,
+                    door,
+                  }),
+                )
               }
             >
               <option value="">Any status</option>
@@ -85,10 +123,14 @@ export function RunsView({ agentId, variantId, status }: { agentId: string; vari
         empty={
           <EmptyState
             className="rounded-xl border border-dashed border-line"
-            title={status ? `No ${RUN_STATUS_LOOK[status].label.toLowerCase()} runs` : "No runs yet"}
+            title={
+              status || door
+                ? `No ${status ? RUN_STATUS_LOOK[status].label.toLowerCase() + " " : ""}runs${door ? ` through ${RUN_ORIGIN_LABEL[door]}` : ""}`
+                : "No runs yet"
+            }
             description={
-              status
-                ? "No run of this agent has that status; choose another status or any status."
+              status || door
+                ? "No run of this agent matches; choose another status or door, or any."
                 : "Chat with the agent, or invoke it over the API; each turn appears here as a run."
             }
             action={
@@ -191,7 +233,7 @@ function RunTableRow({
           <span className={cn("tabular-nums", running && "text-foreground")}>{formatDuration(durationMs)}</span>
         </Fact>
         <Fact label="Cost">
-          {run.usage?.cost !== undefined ? formatCost(run.usage.cost) : run.usage ? "No price" : "—"}
+          {run.usage?.cost !== undefined ? formatCost(run.usage.cost) : run.usage ? NO_PRICE : "—"}
         </Fact>
         <Fact label="Tokens">
           {run.usage

@@ -8,6 +8,8 @@ import { TracesIcon } from "@/components/traces/traces-icon";
 import { WebhooksIcon } from "@/components/webhooks/webhooks-icon";
 import { AutomationsIcon } from "@/components/automations/automations-icon";
 import { MonitorsIcon } from "@/components/monitors/monitors-icon";
+import { ImproveIcon } from "@/components/improve/improve-icon";
+import { ConnectIcon } from "@/components/connect/connect-icon";
 import { HomeIcon, KeyIcon, SettingsIcon } from "@/components/ui";
 
 export interface NavItem {
@@ -72,6 +74,13 @@ export const navItems: NavItem[] = [
     description: "Browse the OpenTelemetry traces of every run: inputs, outputs, tokens, cost and errors.",
   },
   {
+    href: "/improve",
+    label: "Improve",
+    icon: ImproveIcon,
+    description:
+      "Group failures into named failure modes, turn one into a testset, and let the optimizer propose, measure and canary a better revision.",
+  },
+  {
     href: "/monitors",
     label: "Monitors",
     icon: MonitorsIcon,
@@ -88,6 +97,13 @@ export const navItems: NavItem[] = [
     label: "Webhooks",
     icon: WebhooksIcon,
     description: "Subscribe HTTPS endpoints to signed events and inspect each delivery.",
+  },
+  {
+    href: "/connect",
+    label: "Connect",
+    icon: ConnectIcon,
+    description:
+      "What agent clients (Claude Desktop, Cursor, VS Code, A2A agents) can call: the MCP endpoint and each exposed agent's A2A card.",
   },
   {
     href: "/connections",

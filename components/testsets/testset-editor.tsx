@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import { Badge, Button, Card, EmptyState, PlusIcon, QueryError, Skeleton, useToast } from "@/components/ui";
+import { Badge, Button, Card, EmptyState, Notice, PlusIcon, QueryError, Skeleton, useToast } from "@/components/ui";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
 import { clipboardGrid } from "./clipboard-grid";
@@ -11,6 +11,7 @@ import { CommitDialog } from "./commit-dialog";
 import { describeDiff } from "./describe-diff";
 import { downloadFile } from "./download-file";
 import { ImportDialog } from "./import-dialog";
+import { textInMessagesColumn } from "./messages-column";
 import { diffRows, hasRowChanges } from "./row-diff";
 import { addColumn, addRow, deleteColumn, deleteRows, pasteGrid, renameColumn, setCell } from "./table-edits";
 import { tableToCsv, tableToJson } from "./table-files";
@@ -119,6 +120,13 @@ export function TestsetEditor({ testsetId }: { testsetId: string }) {
         </span>
       </div>
 
+      {textInMessagesColumn(table.rows) > 0 && (
+        <Notice tone="warning" title="The messages column holds text">
+          {textInMessagesColumn(table.rows)} of {table.rows.length} rows hold text in <code>messages</code>. An agent
+          takes that column only as a conversation (a JSON list of {"{role, content}"} messages); these rows are sent as
+          JSON of all their columns instead. Put plain text in an <code>input</code> column.
+        </Notice>
+      )}
       <Card className="overflow-hidden">
         {table.columns.length === 0 ? (
           <EmptyState

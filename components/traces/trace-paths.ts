@@ -7,6 +7,10 @@ export interface TraceFilters {
   since?: "1h" | "24h" | "7d" | "30d";
   /** An agent's slug. */
   agent?: string;
+  /** A model id (an analytics chart's model series). */
+  model?: string;
+  /** A revision's id (an analytics chart's revision series). */
+  revision?: string;
   /** USD; traces that cost at least this. */
   minCost?: number;
   /** ISO 8601: traces that started in [from, to) (a bucket of an analytics chart). */
@@ -20,6 +24,8 @@ export function tracesPath(filters: TraceFilters = {}): string {
   if (filters.status) params.set("status", filters.status);
   if (filters.since) params.set("since", filters.since);
   if (filters.agent) params.set("agent", filters.agent);
+  if (filters.model) params.set("model", filters.model);
+  if (filters.revision) params.set("revision", filters.revision);
   if (filters.minCost !== undefined) params.set("min_cost", String(filters.minCost));
   if (filters.from) params.set("from", filters.from);
   if (filters.to) params.set("to", filters.to);
@@ -45,6 +51,8 @@ export function filtersOf(params: SearchParams): TraceFilters {
     status: STATUSES.find((s) => s === status),
     since: SINCE.find((s) => s === since),
     agent: firstParam(params.agent)?.trim() || undefined,
+    model: firstParam(params.model)?.trim() || undefined,
+    revision: firstParam(params.revision)?.trim() || undefined,
     minCost: Number.isFinite(minCost) && minCost >= 0 ? minCost : undefined,
     from: isoParam(firstParam(params.from)),
     to: isoParam(firstParam(params.to)),

@@ -14,6 +14,7 @@ import { OpenInChat } from "./open-in-chat";
 import { rowsOfRuns } from "./rows-of-runs";
 import { MessagesAsChat, SpanMessages } from "./span-messages";
 import { tracePath, tracesPath } from "./trace-paths";
+import { NO_PRICE } from "@/shared/no-price";
 
 /** Ingest is asynchronous: a trace linked from a chat may take a moment to be stored. */
 const WAIT_FOR_INGEST_MS = 1000;
@@ -55,7 +56,7 @@ export function TraceView({ traceId, spanId }: { traceId: string; spanId?: strin
           label="Tokens"
           value={`${summary.tokens.input.toLocaleString("en-US")} in · ${summary.tokens.output.toLocaleString("en-US")} out`}
         />
-        <Fact label="Cost" value={summary.cost === undefined ? "No price" : formatCost(summary.cost)} />
+        <Fact label="Cost" value={summary.cost === undefined ? NO_PRICE : formatCost(summary.cost)} />
         <Fact label="Errors" value={String(summary.errors)} tone={summary.errors > 0 ? "danger" : undefined} />
       </dl>
       <CostKinds
@@ -189,7 +190,8 @@ function CostKinds({ breakdown, testId, empty }: { breakdown?: CostBreakdown; te
   if (!breakdown.priced)
     return (
       <p className="mt-1 text-xs text-muted" data-testid={testId}>
-        No price{breakdown.reason ? `: ${breakdown.reason}` : ""}
+        {NO_PRICE}
+        {breakdown.reason ? `: ${breakdown.reason}` : ""}
       </p>
     );
   return (

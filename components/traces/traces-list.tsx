@@ -30,6 +30,12 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
   const [minCost, setMinCost] = useState(filters.minCost === undefined ? "" : String(filters.minCost));
   const traces = useQuery(trpc.traces.list.queryOptions({ ...filters, limit: 50 }));
   const agents = useQuery(trpc.agents.list.queryOptions({ limit: 100 }));
+  // A chart's series (an analytics drill-down) narrows the list to a model or a revision, named here.
+  const revision = useQuery({
+    ...trpc.agents.revision.queryOptions({ id: filters.revision ?? "" }),
+    enabled: Boolean(filters.revision),
+    retry: false,
+  });
   const apply = (next: TraceFilters) => router.push(tracesPath(next));
   const queryClient = useQueryClient();
   const [selected, setSelected] = useState<string[]>([]);
@@ -151,6 +157,26 @@ export function TracesList({ filters }: { filters: TraceFilters }) {
         </div>
         <Button type="submit">Search</Button>
       </form>
+      {(filters.model || filters.revision) && (
+        <p className="flex flex-wrap items-center gap-2 text-sm" data-testid="series-filter">
+          <span>
+            Only traces of{" "}
+            {[
+              filters.model && `the model ${filters.model}`,
+              filters.revision && `revision ${revision.data?.version ? `v${revision.data.version}` : filters.revision}`,
+            ]
+              .filter(Boolean)
+              .join(" and ")}
+          </span>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => apply({ ...filters, model: undefined, revision: undefined })}
+          >
+            Show all
+          </Button>
+        </p>
+      )}
       <QueryView
         query={traces}
         pending={

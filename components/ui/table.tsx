@@ -46,10 +46,13 @@ export function TableColumnHeader({ className, ...props }: ComponentProps<"th">)
 
 /** `label`: the column's name, shown above the value when a stacked table stacks. */
 export function TableCell({ className, label, ...props }: ComponentProps<"td"> & { label?: string }) {
+  // `cn` does not merge conflicting utilities, and `whitespace-nowrap` comes after
+  // `whitespace-normal` in the stylesheet: a cell that says how it wraps gets no default.
+  const wraps = /(^|\s)whitespace-/.test(className ?? "");
   return (
     <td
       data-label={label}
-      className={cn("px-4 py-2 align-middle whitespace-nowrap first:pl-5 last:pr-5", className)}
+      className={cn("px-4 py-2 align-middle first:pl-5 last:pr-5", !wraps && "whitespace-nowrap", className)}
       {...props}
     />
   );

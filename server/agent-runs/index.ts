@@ -17,7 +17,7 @@ export {
   type InvokeRequest,
   type ResolvedAgent,
 } from "./invoke";
-export { languageModel, resolveConnection, type ResolvedConnection } from "./providers";
+export { languageModel, resolveConnection, systemPromptParts, type ResolvedConnection } from "./providers";
 export { onRunFinished } from "./run-listeners";
 export type { Harness, HarnessOutcome, RunLimits, RunRecord, Sampling, StepTiming, TurnInput } from "./run-types";
 export { agentRunRoutes } from "./routes";
@@ -34,15 +34,17 @@ export {
   type CustomProviderModels,
   type RunnableModels,
 } from "./providers";
-export { beginTurn, startBackgroundRun, type StartedRun } from "./invoke";
+export { beginTurn, driveDoorTurn, startBackgroundRun, type StartedRun } from "./invoke";
 export { type RunAgent } from "./run-types";
 export { nodeRuntime, pythonProgram, pythonRuntime, PYTHON_HEAP_MB, RESULT_MARKER, type CodeLimits } from "./tools";
-export { recordRunTrace } from "./record-run-trace";
+export { tracedModelCall, type ModelCall, type ModelCallResult, type ModelRequest } from "./traced-model-call";
 export { runSweepWorker } from "./runs/run-sweep";
 export { drivenRunsEnded, liveRunRowsWritten } from "./runs/live-runs";
 export { RUN_ORIGINS, RUN_STATUSES, type RunOrigin, type RunStatus } from "./runs/run-store";
-export { listRuns } from "./runs/run-queries";
+export { findAgentRunSoon, listRuns, readRunEvents } from "./runs/run-queries";
+export { followRun, type LoggedEvent } from "./runs/follow-run";
 export { driveRun } from "./runs/drive-run";
+export { messagesOfEvents } from "./runs/takeover-plan";
 export { cancelRun } from "./runs/cancel-run";
 export { runToWire, type RunWire } from "./runs/wire";
 export {

@@ -79,6 +79,7 @@ export function runSpans(record: RunRecord, options: RunSpansOptions): SpanInput
       ...model,
       "ag.meta.run.harness": record.harness,
       "ag.meta.run.stop_reason": record.stopReason,
+      ...(record.door ? { "ag.meta.run.door": record.door } : {}),
       ...(record.skills?.length ? { "ag.meta.run.skills": record.skills } : {}),
       ...(record.mcpServers?.length ? { "ag.meta.run.mcp_servers": record.mcpServers } : {}),
       ...(takeovers.length ? { "ag.meta.run.takeovers": takeovers.length } : {}),

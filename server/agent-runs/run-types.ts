@@ -5,6 +5,7 @@ import type { TurnControls } from "@/server/controls";
 import type { ResolvedConnection } from "./providers/connection";
 import type { FallbackAttempt } from "./providers/fallback-model";
 import type { RunAgent } from "./run-agent";
+import type { RunOrigin } from "./runs/run-store";
 import type { BuiltTools } from "./tools/tool-types";
 
 export type { RunAgent };
@@ -58,6 +59,8 @@ export interface TurnInput {
   prices?: PriceOverride[];
   /** The usage of the paused run this turn continues: the turn's usage is the sum of both halves' steps. */
   priorUsage?: RunUsage;
+  /** The door the turn came through (the run's origin), recorded on its root span. */
+  door?: RunOrigin;
 }
 
 export interface StepTiming {
@@ -142,6 +145,8 @@ export interface RunRecord {
   mcpServers?: string[];
   /** The paused run this run continues (its input answered that run's approval requests). */
   continuesRunId?: string;
+  /** The door the run came through (`ag.meta.run.door` on the root span): invoke, mcp, a2a, openai ... */
+  door?: RunOrigin;
   /** When the run was taken over after its process died, and what was in flight then. */
   takeovers?: RunTakeover[];
 }

@@ -141,6 +141,7 @@ export function startTurn(
           error: limitMessage ?? error,
           skills: input.template.skills.map((skill) => skill.name),
           mcpServers: input.template.mcps.map((server) => server.name),
+          ...(input.door ? { door: input.door } : {}),
         });
       };
       harness.run(input, emit, controller.signal).then(

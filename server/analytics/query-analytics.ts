@@ -1,8 +1,17 @@
-import { rawQuery, type Executor } from "@/server/db";
+import { rawQuery, replicaRead, type Executor } from "@/server/db";
 import { SqlParams } from "@/server/tracing";
 import { filterNeedsScan } from "./analytics-filter";
-import { aggregateSql, factsSql, scoreAggregateSql, scoreFactsSql, type FactSource } from "./fact-sources";
+import {
+  aggregateSql,
+  factsSql,
+  rollupDetails,
+  scoreAggregateSql,
+  scoreFactsSql,
+  type FactSource,
+} from "./fact-sources";
 import { addInto, addScalar, emptyAccumulator, toMetrics, type Accumulator, type AnalyticsMetrics } from "./metrics";
+import { compactionMarks, grainKept } from "./rollup-compaction";
+import { addRollupRows, rollupSumsSql, type RollupSumsRow } from "./rollup-merge";
 import type { AnalyticsGroup, AnalyticsQuery, BucketUnit } from "./query-request";
 import { bucketWindow, checkTimezone } from "./time-buckets";
 
@@ -54,6 +63,16 @@ export async function queryAnalytics(
   query: AnalyticsQuery,
   options: AnalyticsQueryOptions,
 ): Promise<AnalyticsResult> {
+  // On a read replica that has replayed the caller's last write, else the primary (server/db/read-routing.ts).
+  return replicaRead(db, (reader) => analyticsOn(reader, projectId, query, options));
+}
+
+async function analyticsOn(
+  db: Executor,
+  projectId: string,
+  query: AnalyticsQuery,
+  options: AnalyticsQueryOptions,
+): Promise<AnalyticsResult> {
   const w = query.windowing ?? {};
   const unit = w.bucket ?? "hour";
   const timezone = checkTimezone(w.timezone ?? "UTC");
@@ -62,24 +81,38 @@ export async function queryAnalytics(
   const window = await bucketWindow(db, oldest, newest, unit, timezone);
   const focus = query.focus ?? "run";
   const group = query.group_by;
-  // The roll-ups keep dimensions and grains; anything else is computed from the window's spans.
+  // The roll-ups keep dimensions, and fine grains until compaction takes them (rollup-compaction.ts,
+  // read only when the rest allows); anything else is computed from the window's spans.
   const rollupCan =
-    (group === undefined || typeof group === "string") && !filterNeedsScan(query.filtering) && !!window.grain;
+    (group === undefined || typeof group === "string") &&
+    !filterNeedsScan(query.filtering) &&
+    !!window.grain &&
+    grainKept(
+      window.grain,
+      rollupDetails(group, query.filtering),
+      window.starts[0],
+      await compactionMarks(db, projectId),
+    );
   const source: FactSource = rollupCan && !options.scan ? "rollup" : "scan";
 
   const factQuery = { projectId, focus, window, group, filtering: query.filtering };
   const params = new SqlParams();
-  const spanRows = await rawQuery<Row>(db, aggregateSql(factsSql(source, factQuery, params)), params.values);
+  const facts = factsSql(source, factQuery, params);
+  // bucket start (ms) -> group key -> sums
+  const cells = new Map<number, Map<string, Accumulator>>();
+  // Roll-up rows are few (a few thousand for 90 days) and are added up here (rollup-merge.ts); a
+  // scan's spans are many, and are summed by the database.
+  let rows: Row[] = [];
+  if (source === "rollup") addRollupRows(cells, await rawQuery<RollupSumsRow>(db, rollupSumsSql(facts), params.values));
+  else rows = await rawQuery<Row>(db, aggregateSql(facts), params.values);
   const scoreParams = new SqlParams();
   const scoreRows = await rawQuery<Row>(
     db,
     scoreAggregateSql(scoreFactsSql(source, factQuery, scoreParams)),
     scoreParams.values,
   );
-  const rows = [...spanRows, ...scoreRows];
+  rows = [...rows, ...scoreRows];
 
-  // bucket start (ms) -> group key -> sums
-  const cells = new Map<number, Map<string, Accumulator>>();
   for (const row of rows) {
     const at = new Date(row.bucket).getTime();
     const byKey = cells.get(at) ?? new Map<string, Accumulator>();

@@ -1,6 +1,8 @@
 import { defineRoute } from "@/server/http/route";
 import { queryAnalytics } from "./query-analytics";
 import { compatRoutes } from "./compat/routes";
+import { conversationRoutes } from "./conversations";
+import { dashboardRoutes } from "./dashboards";
 import { analyticsQuerySchema } from "./query-request";
 import { analyticsResponseWire } from "./wire";
 
@@ -20,4 +22,6 @@ export const analyticsRoutes = [
     handler: async ({ ctx, body }) => queryAnalytics(ctx.app.db, ctx.principal.projectId, body, { now: ctx.app.now() }),
   }),
   ...compatRoutes,
+  ...conversationRoutes,
+  ...dashboardRoutes,
 ];

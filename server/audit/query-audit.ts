@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, lt, lte, or, type SQL } from "drizzle-orm";
 import { toPage, type Page } from "@/server/core/windowing";
-import type { Executor } from "@/server/db";
+import { replicaRead, type Executor } from "@/server/db";
 import { auditLog } from "@/server/db/schema";
 
 export type AuditRow = typeof auditLog.$inferSelect;
@@ -53,7 +53,9 @@ export async function* allAuditEntries(
 ): AsyncGenerator<AuditRow> {
   let next: string | undefined;
   do {
-    const page = await queryAudit(db, projectId, filter, { limit: pageSize, next });
+    // An export reads a replica that holds its caller's last write (the primary otherwise):
+    // server/db/README.md, "Read replicas".
+    const page = await replicaRead(db, (on) => queryAudit(on, projectId, filter, { limit: pageSize, next }));
     yield* page.items;
     next = page.next;
   } while (next);

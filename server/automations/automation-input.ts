@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { startOptimizationBody, startTriageBody } from "@/server/improve";
 import { refSchema } from "@/server/versioning";
 
 export const AUTOMATION_KINDS = ["schedule", "event", "inbound"] as const;
@@ -58,6 +59,12 @@ export const inputSchema = z
       .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
       .optional()
       .describe("A prompt application's {{name}} values (instead of messages)"),
+    fields: z
+      .union([z.string().min(1).max(1000), z.record(z.string(), z.unknown())])
+      .optional()
+      .describe(
+        "Instead of messages or inputs, a selector template over the firing's context {event: {event_id, event_type, timestamp, created_at, attributes}, subscription: {id, name, created_at, updated_at}, scope: {project_id}} (the reference implementation's inputs_fields): string leaves starting with `$` (JSONPath) or `/` (JSON Pointer) are read from it, others kept, a path that matches nothing gives null. The result is an agent's user message (as JSON) or a prompt application's inputs.",
+      ),
   })
   .describe(
     "An agent's messages, or a prompt application's inputs. `{{ path }}` in a message's content or a string input is filled from the firing's payload: an event's attributes, an inbound request's JSON body, a schedule's {scheduled_at, fired_at}.",
@@ -74,11 +81,30 @@ export const conditionSchema = z
     message: "give equals, in or exists",
   });
 
+/** Instead of running an agent, a firing may start background work of server/improve. */
+export const actionSchema = z
+  .discriminatedUnion("kind", [
+    z.strictObject({
+      kind: z.literal("triage"),
+      body: startTriageBody.describe(
+        "The triage to start (POST /api/improve/triages); a monitor_alert evidence without alert_id takes the alert that fired the automation",
+      ),
+    }),
+    z.strictObject({
+      kind: z.literal("optimize"),
+      body: startOptimizationBody.describe("The optimization to start (POST /api/improve/optimizations)"),
+    }),
+  ])
+  .describe(
+    "Start a triage or an optimization at each firing instead of running an agent (then references and input stay empty)",
+  );
+
 const common = {
   name: z.string().trim().min(1).max(200),
   description: z.string().max(2000).nullish(),
-  references: referencesSchema,
-  input: inputSchema,
+  references: referencesSchema.default({}),
+  input: inputSchema.default({}),
+  action: actionSchema.optional(),
   is_active: z.boolean().default(true),
 };
 

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
+import { recordAudit } from "@/server/audit";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
@@ -7,7 +8,7 @@ import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { automations } from "@/server/db/schema";
 import type { AutomationInput, SignatureScheme } from "./automation-input";
-import { checkTarget } from "./automation-target";
+import { checkAction, checkTarget } from "./automation-target";
 import { checkCronSchedule, nextFireTime } from "@/server/core/cron/cron-schedule";
 
 export type AutomationRow = typeof automations.$inferSelect;
@@ -35,12 +36,13 @@ function checkSecret(scheme: SignatureScheme, secret: string): void {
  */
 async function columnsOf(app: AppContext, principal: Principal, input: AutomationInput) {
   const now = app.now();
-  await checkTarget(app, principal, input.references, input.input);
+  if (input.action) await checkAction(app, principal, input);
+  else await checkTarget(app, principal, input.references, input.input);
   const common = {
     kind: input.kind,
     name: input.name,
     description: input.description ?? null,
-    target: { references: input.references },
+    target: input.action ? { references: {}, action: input.action } : { references: input.references },
     input: input.input,
     isActive: input.is_active,
     updatedAt: now,
@@ -69,20 +71,53 @@ export async function createAutomation(
 ): Promise<{ row: AutomationRow; secret?: string }> {
   const columns = await columnsOf(app, principal, input);
   const secret = input.kind === "inbound" ? (input.secret ?? generateSigningSecret(input.signature_scheme)) : undefined;
-  const [row] = await app.db
-    .insert(automations)
-    .values({
-      id: newId(),
-      projectId: principal.projectId,
-      ...columns,
-      // The events' clock: an event's created_at is its writer's system time.
-      eventsSince: input.kind === "event" ? new Date() : null,
-      sealedSecret: secret ? app.secrets.seal(secret) : null,
-      createdBy: principal.userId,
-      createdAt: app.now(),
-    })
-    .returning();
+  const [row] = await app.db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(automations)
+      .values({
+        id: newId(),
+        projectId: principal.projectId,
+        ...columns,
+        // The events' clock: an event's created_at is its writer's system time.
+        eventsSince: input.kind === "event" ? new Date() : null,
+        sealedSecret: secret ? app.secrets.seal(secret) : null,
+        createdBy: principal.userId,
+        createdAt: app.now(),
+      })
+      .returning();
+    await audit(tx, "automation.created", undefined, inserted[0], app.now());
+    return inserted;
+  });
   return { row, secret };
+}
+
+/** What the audit log keeps of an automation: what fires it and what it runs, never its secret. */
+const auditView = (a: AutomationRow) => ({
+  name: a.name,
+  kind: a.kind,
+  is_active: a.isActive,
+  target: a.target,
+  ...(a.kind === "schedule" ? { cron: a.cron, timezone: a.timezone } : {}),
+  ...(a.kind === "event" ? { event_types: a.eventTypes } : {}),
+});
+
+function audit(
+  tx: Executor,
+  action: string,
+  before: AutomationRow | undefined,
+  after: AutomationRow | undefined,
+  at: Date,
+) {
+  const row = (after ?? before)!;
+  return recordAudit(tx, {
+    projectId: row.projectId,
+    action,
+    targetType: "automation",
+    targetId: row.id,
+    before: before && auditView(before),
+    after: after && auditView(after),
+    at,
+  });
 }
 
 /**
@@ -103,11 +138,15 @@ export async function replaceAutomation(
     );
   const columns = await columnsOf(app, principal, input);
   const secret = input.kind === "inbound" ? input.secret : undefined;
-  const [row] = await app.db
-    .update(automations)
-    .set({ ...columns, ...(secret ? { sealedSecret: app.secrets.seal(secret) } : {}) })
-    .where(and(eq(automations.id, id), eq(automations.projectId, principal.projectId)))
-    .returning();
+  const row = await app.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(automations)
+      .set({ ...columns, ...(secret ? { sealedSecret: app.secrets.seal(secret) } : {}) })
+      .where(and(eq(automations.id, id), eq(automations.projectId, principal.projectId)))
+      .returning();
+    await audit(tx, "automation.updated", current, updated, app.now());
+    return updated;
+  });
   return { row, secret };
 }
 
@@ -159,29 +198,35 @@ export async function setAutomationActive(
 ): Promise<AutomationRow> {
   const current = await getLiveAutomation(app.db, projectId, id);
   const now = app.now();
-  const [row] = await app.db
-    .update(automations)
-    .set({
-      isActive: active,
-      updatedAt: now,
-      ...(active && current.kind === "schedule"
-        ? { nextFireAt: nextFireTime({ cron: current.cron!, timezone: current.timezone! }, now) }
-        : {}),
-      // Events that came while it was paused are not owed.
-      ...(active && current.kind === "event" && !current.isActive
-        ? { eventsSince: new Date(), eventCursorAt: null }
-        : {}),
-    })
-    .where(and(eq(automations.id, id), eq(automations.projectId, projectId)))
-    .returning();
-  return row;
+  return app.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(automations)
+      .set({
+        isActive: active,
+        updatedAt: now,
+        ...(active && current.kind === "schedule"
+          ? { nextFireAt: nextFireTime({ cron: current.cron!, timezone: current.timezone! }, now) }
+          : {}),
+        // Events that came while it was paused are not owed.
+        ...(active && current.kind === "event" && !current.isActive
+          ? { eventsSince: new Date(), eventCursorAt: null }
+          : {}),
+      })
+      .where(and(eq(automations.id, id), eq(automations.projectId, projectId)))
+      .returning();
+    await audit(tx, active ? "automation.resumed" : "automation.paused", current, row, now);
+    return row;
+  });
 }
 
 /** Soft delete: the row stays readable by id (with its deliveries), and fires no more. */
 export async function deleteAutomation(app: AppContext, principal: Principal, id: string): Promise<void> {
-  await getLiveAutomation(app.db, principal.projectId, id);
-  await app.db
-    .update(automations)
-    .set({ deletedAt: app.now(), deletedBy: principal.userId, isActive: false })
-    .where(and(eq(automations.id, id), eq(automations.projectId, principal.projectId)));
+  const current = await getLiveAutomation(app.db, principal.projectId, id);
+  await app.db.transaction(async (tx) => {
+    await tx
+      .update(automations)
+      .set({ deletedAt: app.now(), deletedBy: principal.userId, isActive: false })
+      .where(and(eq(automations.id, id), eq(automations.projectId, principal.projectId)));
+    await audit(tx, "automation.deleted", current, undefined, app.now());
+  });
 }

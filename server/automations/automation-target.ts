@@ -1,12 +1,14 @@
 import { resolveAgent, type InvokeRequest, type Sampling, type RunAgent } from "@/server/agent-runs";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
-import { BadRequestError, isAppError } from "@/server/core/errors";
+import { BadRequestError, isAppError, SchemaValidationError } from "@/server/core/errors";
+import { checkOptimizationStart, checkTriageStart, startOptimization, startTriage } from "@/server/improve";
 import { promptApplicationRun } from "@/server/openai-compat";
 import type { RetrieveRefs } from "@/server/versioning";
 import type { AutomationInput } from "./automation-input";
 import { firingBody, firingInputs, firingSessionId } from "./firing-body";
 import { unrenderedTag } from "./payload-template";
+import { unevaluatedSelector } from "./selector-template";
 
 type References = AutomationInput["references"];
 type Input = AutomationInput["input"];
@@ -41,6 +43,15 @@ export async function checkTarget(
   input: Input,
 ): Promise<void> {
   refuseUnrendered(input);
+  if (input.fields !== undefined && (input.messages || input.inputs))
+    throw new SchemaValidationError([
+      { path: "input.fields", message: "a selector template replaces messages and inputs: give one or the other" },
+    ]);
+  const script = unevaluatedSelector(input.fields);
+  if (script)
+    throw new SchemaValidationError([
+      { path: "input.fields", message: `${script}: script and filter expressions are not evaluated` },
+    ]);
   if (runsApplication(references)) {
     if (given(references, WORKFLOW_KEYS))
       throw new BadRequestError(
@@ -54,7 +65,13 @@ export async function checkTarget(
         "messages_not_used",
         [{ path: "input.messages", message: "not used by a prompt application" }],
       );
-    await promptApplicationRun(app.db, principal, applicationRefs(references), input.inputs ?? {}, PATHS);
+    // A template's keys are the inputs it will give (a whole-context string gives unknown keys: checked at firing).
+    const inputs =
+      typeof input.fields === "object"
+        ? Object.fromEntries(Object.keys(input.fields).map((name) => [name, ""]))
+        : (input.inputs ?? {});
+    if (typeof input.fields !== "string")
+      await promptApplicationRun(app.db, principal, applicationRefs(references), inputs, PATHS);
     return;
   }
   if (input.inputs)
@@ -63,7 +80,7 @@ export async function checkTarget(
       "inputs_not_used",
       [{ path: "input.inputs", message: "not used by an agent" }],
     );
-  if (!input.messages)
+  if (!input.messages && input.fields === undefined)
     throw new BadRequestError("input.messages: an agent needs at least one message to run", "missing_messages", [
       { path: "input.messages", message: "required for an agent" },
     ]);
@@ -125,4 +142,65 @@ export async function firingRun(
     },
     runs: { sampling: application.sampling, agent: application.agent },
   };
+}
+
+type Action = NonNullable<AutomationInput["action"]>;
+
+/**
+ * An automation that starts a triage or an optimization instead of an agent: it names no agent
+ * and no input, and what it starts is checked now as POST /api/improve/triages or
+ * /api/improve/optimizations would check it (a monitor's alert excepted: the firing brings it).
+ */
+export async function checkAction(
+  app: AppContext,
+  principal: Principal,
+  input: Pick<AutomationInput, "references" | "input" | "action">,
+): Promise<void> {
+  const action = input.action!;
+  const named = Object.values(input.references).some((v) => v != null) || Object.keys(input.input).length > 0;
+  if (named)
+    throw new BadRequestError(
+      `action: an automation that starts ${action.kind === "triage" ? "a triage" : "an optimization"} runs no agent; leave references and input out`,
+      "ambiguous_target",
+      [{ path: "action", message: "given with references or input" }],
+    );
+  if (action.kind === "triage") await checkTriageStart(app, principal, action.body);
+  else await checkOptimizationStart(app.db, principal, action.body);
+}
+
+/**
+ * Starts what a firing's action names, as the automation's author; its id is the firing's minted
+ * run id, so a dispatcher retrying after a crash finds what it started instead of starting another.
+ */
+export async function startFiringAction(
+  app: AppContext,
+  principal: Principal,
+  action: Action,
+  firing: { runId: string; payload: unknown },
+): Promise<string> {
+  if (action.kind === "triage") return startFiringTriage(app, principal, action, firing);
+  return (await startOptimization(app.db, principal, action.body, app.now(), { id: firing.runId })).id;
+}
+
+/**
+ * A firing's triage. A monitor_alert evidence without an alert takes the one the firing's payload
+ * names (a `monitors.alert.fired` event of that monitor).
+ */
+async function startFiringTriage(
+  app: AppContext,
+  principal: Principal,
+  action: Extract<Action, { kind: "triage" }>,
+  firing: { runId: string; payload: unknown },
+): Promise<string> {
+  const payload = (firing.payload ?? {}) as Record<string, unknown>;
+  const evidence = action.body.evidence;
+  const fired =
+    evidence.kind === "monitor_alert" &&
+    !evidence.alert_id &&
+    payload.monitor_id === evidence.monitor_id &&
+    typeof payload.alert_id === "string";
+  const body = fired
+    ? { ...action.body, evidence: { ...evidence, alert_id: payload.alert_id as string } }
+    : action.body;
+  return (await startTriage(app, principal, body, { id: firing.runId })).id;
 }

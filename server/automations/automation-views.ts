@@ -29,8 +29,8 @@ async function withLast(app: AppContext, projectId: string, rows: AutomationRow[
 }
 
 export interface FiringView extends FiringWire {
-  /** The started run's status and the agent and variant it ran (where the playground opens its session). */
-  run?: { status: string; agent_id?: string; variant_id?: string };
+  /** The started run's status and the agent, variant and revision it ran (where the playground opens its session). */
+  run?: { status: string; agent_id?: string; variant_id?: string; revision_id?: string };
 }
 
 /** An automation's newest firings, each with what the playground needs to open its run. */
@@ -43,7 +43,14 @@ export async function firingViews(app: AppContext, projectId: string, automation
     return {
       ...firingToWire(row),
       ...(run && row.status === "started"
-        ? { run: { status: run.status, agent_id: run.agentId, variant_id: run.variantId } }
+        ? {
+            run: {
+              status: run.status,
+              agent_id: run.agentId,
+              variant_id: run.variantId,
+              revision_id: run.revisionId,
+            },
+          }
         : {}),
     };
   });

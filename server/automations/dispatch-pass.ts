@@ -9,7 +9,8 @@ import { logger } from "@/server/core/logger";
 import { isDatabaseUnavailable } from "@/server/db";
 import { automationDeliveries, automations } from "@/server/db/schema";
 import { settleFiring, type FiringRow } from "./firing-store";
-import { firingRun } from "./automation-target";
+import { firingRun, startFiringAction } from "./automation-target";
+import type { AutomationInput } from "./automation-input";
 import type { AutomationRow } from "./automation-store";
 
 /** A dispatcher owns a claimed firing this long; a crash hands it to another process after. */
@@ -94,6 +95,17 @@ async function dispatch(app: AppContext, firing: FiringRow): Promise<void> {
   if (!automation || automation.deletedAt || (!automation.isActive && !test)) {
     const why = !automation || automation.deletedAt ? "the automation was deleted" : "the automation is paused";
     await settleFiring(app.db, firing, { status: "skipped", error: why, firedAt: app.now(), runId: null });
+    return;
+  }
+  const action = (automation.target as { action?: AutomationInput["action"] }).action;
+  if (action) {
+    // A triage or an optimization is background work of its own, not a run: no overlap policy holds it.
+    const principal = await ownerPrincipal(app, automation);
+    const startedId = await startFiringAction(app, principal, action, {
+      runId: firing.runId!,
+      payload: firing.payload,
+    });
+    await settleFiring(app.db, firing, { status: "started", runId: startedId, firedAt: app.now(), error: null });
     return;
   }
   // A person pressing Test wants a run: the overlap policy governs scheduled firings only.

@@ -1,9 +1,20 @@
 import type { InvokeRequest } from "@/server/agent-runs";
 import { fillTemplate, payloadFields } from "./payload-template";
+import { resolveSelectorTemplate } from "./selector-template";
 
 interface Firing {
-  automation: { target: Record<string, unknown>; input: Record<string, unknown> };
-  firing: { id: string; payload: unknown };
+  automation: {
+    target: Record<string, unknown>;
+    input: Record<string, unknown>;
+    id?: string;
+    name?: string;
+    kind?: string;
+    projectId?: string;
+    eventTypes?: string[] | null;
+    createdAt?: Date;
+    updatedAt?: Date;
+  };
+  firing: { id: string; payload: unknown; eventKey?: string };
   firedAt: Date;
 }
 
@@ -22,10 +33,13 @@ const payloadOf = ({ firing, firedAt }: Firing): Record<string, unknown> => ({
  */
 export function firingBody(firing: Firing): InvokeRequest {
   const payload = payloadOf(firing);
-  const messages = (firing.automation.input.messages as { role: string; content: string }[]).map((message) => ({
-    role: message.role,
-    content: fillTemplate(message.content, payload),
-  }));
+  const fields = selectedFields(firing);
+  const messages = fields
+    ? [{ role: "user", content: JSON.stringify(fields) }]
+    : (firing.automation.input.messages as { role: string; content: string }[]).map((message) => ({
+        role: message.role,
+        content: fillTemplate(message.content, payload),
+      }));
   return {
     session_id: firingSessionId(firing.firing.id),
     references: firing.automation.target.references as InvokeRequest["references"],
@@ -35,6 +49,16 @@ export function firingBody(firing: Firing): InvokeRequest {
 
 /** A prompt application's inputs for a firing: string values filled from the payload like messages are. Pure. */
 export function firingInputs(firing: Firing): Record<string, string | number | boolean> {
+  const fields = selectedFields(firing);
+  if (fields)
+    return Object.fromEntries(
+      Object.entries(fields).map(([name, value]) => [
+        name,
+        typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+          ? value
+          : JSON.stringify(value),
+      ]),
+    );
   const payload = payloadOf(firing);
   const inputs = (firing.automation.input.inputs ?? {}) as Record<string, string | number | boolean>;
   return Object.fromEntries(
@@ -43,4 +67,29 @@ export function firingInputs(firing: Firing): Record<string, string | number | b
       typeof value === "string" ? fillTemplate(value, payload) : value,
     ]),
   );
+}
+
+/** The input a selector template (`input.fields`) reads from this firing, or undefined without one. Pure. */
+function selectedFields(firing: Firing): Record<string, unknown> | undefined {
+  const template = firing.automation.input.fields;
+  if (template === undefined) return undefined;
+  const { automation, firedAt } = firing;
+  const kind = automation.kind;
+  const context = {
+    event: {
+      event_id: firing.firing.eventKey ?? firing.firing.id,
+      event_type: kind === "schedule" ? "cron.tick" : kind === "event" ? automation.eventTypes?.[0] : kind,
+      timestamp: firedAt.toISOString(),
+      created_at: firedAt.toISOString(),
+      attributes: payloadFields(firing.firing.payload),
+    },
+    subscription: {
+      id: automation.id,
+      name: automation.name,
+      created_at: automation.createdAt?.toISOString(),
+      updated_at: automation.updatedAt?.toISOString(),
+    },
+    scope: { project_id: automation.projectId },
+  };
+  return resolveSelectorTemplate(template, context);
 }

@@ -40,6 +40,11 @@ function activeRoute(active: boolean) {
   });
 }
 
+/** What checking an automation's triage (`action`) can refuse, as POST /api/improve/triages would. */
+const TRIAGE_ERROR_CODES = ["alert_not_found", "invalid_filtering", "monitor_not_found"] as const;
+/** What checking an automation's optimization can refuse, as POST /api/improve/optimizations would. */
+const OPTIMIZATION_ERROR_CODES = ["failure_mode_not_found", "not_found"] as const;
+
 export const automationRoutes = [
   defineRoute({
     method: "POST",
@@ -64,6 +69,8 @@ export const automationRoutes = [
     errors: [
       // Resolving the target agent is preparing its turn: it refuses as a turn would.
       ...TURN_ERROR_CODES,
+      ...TRIAGE_ERROR_CODES,
+      ...OPTIMIZATION_ERROR_CODES,
       "ambiguous_target",
       "inputs_not_used",
       "invalid_cron",
@@ -115,6 +122,8 @@ export const automationRoutes = [
     errors: [
       // Resolving the target agent is preparing its turn: it refuses as a turn would.
       ...TURN_ERROR_CODES,
+      ...TRIAGE_ERROR_CODES,
+      ...OPTIMIZATION_ERROR_CODES,
       "ambiguous_target",
       "automation_not_found",
       "inputs_not_used",

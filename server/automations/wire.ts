@@ -13,7 +13,10 @@ export const firingWire = z.object({
   status: z.enum(["pending", "queued", "started", "skipped", "failed"]),
   scheduled_at: iso.optional().describe("The fire time a schedule planned"),
   fired_at: iso.optional().describe("When the run was started, or the firing given up"),
-  run_id: z.string().optional(),
+  run_id: z
+    .string()
+    .optional()
+    .describe("The agent run started, or the triage or optimization an automation's action started"),
   session_id: z.string().optional(),
   trace_id: z.string().optional(),
   error: z.string().optional(),
@@ -47,6 +50,12 @@ export const automationWire = z.object({
   description: z.string().optional(),
   references: z.record(z.string(), z.unknown()),
   input: z.record(z.string(), z.unknown()),
+  action: z
+    .object({ kind: z.enum(["triage", "optimize"]), body: z.record(z.string(), z.unknown()) })
+    .optional()
+    .describe(
+      "What a firing starts instead of an agent run (its firings' run_id is the triage's or optimization's id)",
+    ),
   is_active: z.boolean(),
   cron: z.string().optional(),
   timezone: z.string().optional(),
@@ -85,6 +94,9 @@ export function automationToWire(
     ...(row.description ? { description: row.description } : {}),
     references: (row.target.references ?? {}) as Record<string, unknown>,
     input: row.input,
+    ...(row.target.action
+      ? { action: row.target.action as { kind: "triage" | "optimize"; body: Record<string, unknown> } }
+      : {}),
     is_active: row.isActive,
     ...(schedule
       ? {

@@ -1,6 +1,8 @@
 import { authenticateApiKey, resolveSession } from "@/server/auth";
 import { createAuthHandler, isAuthPath, isAuthRequest } from "@/server/auth/auth-handler";
 import type { AppContext } from "@/server/core/app-context";
+import type { AuditActor } from "@/server/core/audit-actor";
+import { recordWrite, replicasOf } from "@/server/db";
 import { nodeIncoming, type NodeRequestHandler } from "@/server/http/node-incoming";
 import { toResponse } from "@/server/http/reply";
 import type { Incoming } from "@/server/http/incoming";
@@ -8,10 +10,11 @@ import { createRouter, type Authenticators, type RequestHandler } from "@/server
 import { webIncoming } from "@/server/http/web-incoming";
 import { writeReply } from "@/server/http/write-reply";
 import { bearerAsApiKey, openAiErrorReply, openAiRoutes } from "@/server/openai-compat";
+import { a2aRoutes } from "@/server/a2a";
 import { useEventTakers } from "@/server/events";
 import { webhookTakers } from "@/server/webhooks";
 import { queuesWork, workAfterResponse, type AfterResponse } from "./after-response";
-import { isOpenAiPath } from "./front";
+import { isA2aPath, isOpenAiPath } from "./front";
 import { allRoutes } from "./route-table";
 import { forwardedOverTls, withSecureCookies } from "./secure-cookies";
 
@@ -37,13 +40,21 @@ const authenticators: Authenticators = {
 export function createApiDoors(app: AppContext): { web: WebDoor; node: NodeRequestHandler } {
   // The outbox sits below webhooks: told who takes its events, it writes the read events nobody takes fanned out.
   useEventTakers(app.db, webhookTakers);
-  const api = createRouter(allRoutes, app, authenticators);
+  // With read replicas, a change records its caller's write position before it is answered.
+  const afterChange = replicasOf(app.db) ? (actor: AuditActor) => recordWrite(app.db, actor) : undefined;
+  const api = createRouter(allRoutes, app, authenticators, { afterChange });
   // The OpenAI-compatible door: its own route table, OpenAI's error shape, `Bearer` keys.
   const openAi = createRouter(openAiRoutes, app, authenticators, {
     errorReply: openAiErrorReply,
     authorization: bearerAsApiKey,
+    afterChange,
   });
-  const route = (incoming: Incoming) => (isOpenAiPath(incoming.pathname) ? openAi(incoming) : api(incoming));
+  // The A2A door: A2A clients send the key as `Bearer` (the card's security scheme). Its JSON-RPC
+  // calls are POSTs: each records its caller's write position like a REST change (a task started
+  // over A2A is then read back, traces included, by that key from the primary or a caught-up replica).
+  const a2a = createRouter(a2aRoutes, app, authenticators, { authorization: bearerAsApiKey, afterChange });
+  const route = (incoming: Incoming) =>
+    isOpenAiPath(incoming.pathname) ? openAi(incoming) : isA2aPath(incoming.pathname) ? a2a(incoming) : api(incoming);
   const authenticate = createAuthHandler(app);
   const drain = () => workAfterResponse(app);
   // How much of a body no route read is read and dropped so its client can read the answer: the

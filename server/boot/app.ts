@@ -25,6 +25,8 @@ export async function bootApp(config: Config = loadConfig()): Promise<App> {
     pooler: config.databasePooler,
     directUrl: config.databaseDirectUrl,
     pgliteDir: config.pgliteDir,
+    replicaUrls: config.databaseReplicaUrls,
+    replicaMaxLagMs: config.replicaMaxLagMs,
   });
   await migrateDatabase(handle);
   const secrets = await createSecretBox(config, handle.db);

@@ -8,9 +8,19 @@ import { logger } from "@/server/core/logger";
  * playground's own data path has always run.
  */
 export function isRouterPath(path: string): boolean {
-  if (path.startsWith("/services/") || isOpenAiPath(path)) return true;
+  if (path.startsWith("/services/") || isOpenAiPath(path) || isOAuthDiscoveryPath(path)) return true;
   if (!path.startsWith("/api/") && path !== "/api") return false;
   return !path.startsWith("/api/trpc/") && path !== "/api/trpc";
+}
+
+/** The A2A door (server/a2a): under /services, so the Next.js catch-all and `isRouterPath` already send it to the router. */
+export function isA2aPath(path: string): boolean {
+  return path.startsWith("/services/a2a/");
+}
+
+/** OAuth discovery for the MCP door (server/oauth): RFC 9728 and RFC 8414 metadata at the host's root. */
+export function isOAuthDiscoveryPath(path: string): boolean {
+  return path.startsWith("/.well-known/oauth-");
 }
 
 /** The OpenAI-compatible door (server/openai-compat). */

@@ -8,13 +8,19 @@ import { controlsRoutes } from "@/server/controls";
 import { authRoutes } from "@/server/auth/routes";
 import { automationRoutes, triggerCompatRoutes } from "@/server/automations";
 import { canaryRoutes } from "@/server/canaries";
+import { optimizationRoutes } from "@/server/improve";
 import { domainRoutes } from "@/server/domains/routes";
 import { evaluationRoutes } from "@/server/evaluations";
 import { monitorRoutes } from "@/server/monitors";
+import { triageRoutes } from "@/server/improve";
 import { eventRoutes } from "@/server/events/routes";
+import { exposureRoutes } from "@/server/exposure";
+import { mcpDoorRoutes } from "@/server/mcp-door";
+import { oauthRoutes } from "@/server/oauth";
 import { buildOpenApiDocument } from "@/server/http/openapi";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { openAiRoutes } from "@/server/openai-compat";
+import { a2aRoutes } from "@/server/a2a";
 import { pricingRoutes } from "@/server/pricing";
 import { connectionTestRoutes } from "@/server/agent-runs/providers/routes";
 import { agentRunRoutes } from "@/server/agent-runs/routes";
@@ -31,6 +37,7 @@ export const apiRoutes: AnyRoute[] = [
   ...accountRoutes,
   ...domainRoutes,
   ...canaryRoutes,
+  ...optimizationRoutes,
   ...eventRoutes,
   ...agentRunRoutes,
   ...vaultRoutes,
@@ -43,10 +50,14 @@ export const apiRoutes: AnyRoute[] = [
   ...triggerCompatRoutes,
   ...pricingRoutes,
   ...controlsRoutes,
+  ...exposureRoutes,
+  ...mcpDoorRoutes,
+  ...oauthRoutes,
   ...auditRoutes,
   ...redactionRoutes,
   ...retentionRoutes,
   ...monitorRoutes,
+  ...triageRoutes,
   ...cronRoutes,
 ];
 
@@ -67,7 +78,10 @@ const openApiRoute = defineRoute({
 
 /** The document `GET /api/openapi.json` serves: every route of both routers. */
 export function openApiDocument() {
-  return buildOpenApiDocument([...allRoutes, ...openAiRoutes], { title: "Agent service API", version: "0.1.0" });
+  return buildOpenApiDocument([...allRoutes, ...openAiRoutes, ...a2aRoutes], {
+    title: "Agent service API",
+    version: "0.1.0",
+  });
 }
 
 export const allRoutes: AnyRoute[] = [...apiRoutes, openApiRoute];

@@ -6,7 +6,8 @@ import { INGEST_CHANNEL } from "@/server/tracing/ingest/wake";
 import { listen, startWakeLoop, type BackgroundWorker, type RunningWorker } from "@/server/worker";
 
 /**
- * Bulk writes notify one of these channels: every change and read-event batch, every span upload.
+ * Bulk writes notify one of these channels: change and read-event batches a webhook takes, every
+ * span upload (the rest is caught by the idle poll).
  * (This worker sits in the composition root because it listens to two areas' channels for a
  * database-level job.)
  */

@@ -1,10 +1,14 @@
+import { a2aPushWorker } from "@/server/a2a";
 import { runSweepWorker } from "@/server/agent-runs";
+import { rollupCompactionWorker } from "@/server/analytics";
 import { automationWorker } from "@/server/automations";
 import { canaryWorker } from "@/server/canaries";
 import { logger } from "@/server/core/logger";
 import { processWide } from "@/server/core/process-wide";
 import type { AppContext } from "@/server/core/app-context";
 import { evaluationWorker } from "@/server/evaluations";
+import { optimizationWorker } from "@/server/improve";
+import { triageWorker } from "@/server/improve";
 import { monitorWorker } from "@/server/monitors";
 import { retentionWorkers } from "@/server/retention";
 import { spanIngestWorker } from "@/server/tracing";
@@ -16,13 +20,17 @@ import { statisticsWorker } from "./statistics-worker";
 export const BACKGROUND_WORKERS: BackgroundWorker[] = [
   spanIngestWorker,
   webhookWorker,
+  a2aPushWorker,
   evaluationWorker,
   statisticsWorker,
   runSweepWorker,
   automationWorker,
   canaryWorker,
+  optimizationWorker,
   monitorWorker,
+  triageWorker,
   ...retentionWorkers,
+  rollupCompactionWorker,
 ];
 
 /** Starts every registered worker; the app process does this unless WORKERS=off. */

@@ -167,18 +167,25 @@ export async function rampLocked(
   return updated;
 }
 
-export async function promoteCanary(db: Database, scope: Scope, id: string, now: Date): Promise<CanaryRow> {
+/** The candidate takes all the traffic; a `reason` given by hand goes into the history. */
+export async function promoteCanary(
+  db: Database,
+  scope: Scope,
+  id: string,
+  now: Date,
+  reason?: string,
+): Promise<CanaryRow> {
   return db.transaction(async (tx) =>
-    promoteLocked(tx, scope, await lockRunningCanary(tx, scope.projectId, id), "promoted", now),
+    promoteLocked(tx, scope, await lockRunningCanary(tx, scope.projectId, id), reason ?? "promoted", now, reason),
   );
 }
 
-async function promoteLocked(tx: Transaction, scope: Scope, row: CanaryRow, reason: string, now: Date) {
+async function promoteLocked(tx: Transaction, scope: Scope, row: CanaryRow, reason: string, now: Date, why?: string) {
   const names = await candidateNames(tx, scope, row);
   await commitInTransaction(tx, scope, environmentsSpec, {
     variantId: row.environmentVariantId,
     delta: { set: { [row.key]: { [row.revisionKey]: { id: row.candidateRevisionId } } }, splits: { [row.key]: null } },
-    message: `Promote canary ${names.artifact} v${names.version} to all traffic`,
+    message: `Promote canary ${names.artifact} v${names.version} to all traffic${why ? `: ${why}` : ""}`,
   });
   const updated = await update(tx, row, { status: "promoted", weight: 100, reason, endedAt: now, nextStepAt: null });
   await auditCanary(tx, "canary.promoted", row, updated, now);

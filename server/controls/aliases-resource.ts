@@ -1,12 +1,16 @@
 import { z } from "zod";
 import { PROVIDER_IDS } from "@/server/agent-template";
+import { BadRequestError } from "@/server/core/errors";
 import { modelAliases } from "@/server/db/schema";
+import { secretHeaders } from "@/server/vault";
 import type { ControlResource } from "./control-resource";
 import type { AliasRow } from "./control-rows";
 
 const aliasEntry = z.strictObject({
-  provider: z.enum(PROVIDER_IDS as [string, ...string[]]),
-  model: z.string().trim().min(1).max(200),
+  provider: z
+    .enum(["custom", ...PROVIDER_IDS] as [string, ...string[]])
+    .describe("A provider id, or `custom` for a stored custom provider named by `connection`"),
+  model: z.string().trim().min(1, "write the model's id").max(200),
   weight: z
     .number()
     .positive()
@@ -29,7 +33,11 @@ export const aliasInput = z.strictObject({
       /^[a-z0-9][a-z0-9._-]{0,99}$/,
       "lowercase letters, digits, '.', '_' and '-', no '/' (a template names it as llm.model)",
     ),
-  entries: z.array(aliasEntry).min(1).max(10).describe("Tried in order on 429, 5xx, a timeout or a refused connection"),
+  entries: z
+    .array(aliasEntry)
+    .min(1, "add at least one entry")
+    .max(10, "at most 10 entries")
+    .describe("Tried in order on 429, 5xx, a timeout or a refused connection"),
   attempt_timeout_ms: z.number().int().min(100).max(600_000).default(15_000),
 });
 export type AliasInput = z.infer<typeof aliasInput>;
@@ -61,7 +69,8 @@ export const aliasesResource: ControlResource<AliasInput, AliasRow, AliasWire> =
   table: modelAliases,
   input: aliasInput,
   wire: aliasWire,
-  async values(_app, _projectId, input) {
+  async values(app, projectId, input) {
+    await checkConnections(app.db, projectId, input.entries);
     return { name: input.name, entries: input.entries, attemptTimeoutMs: input.attempt_timeout_ms };
   },
   async toWire(_app, rows) {
@@ -76,3 +85,39 @@ export const aliasesResource: ControlResource<AliasInput, AliasRow, AliasWire> =
   },
   conflict: (input) => `The project already has a model alias named "${input.name}"`,
 };
+
+/**
+ * Every entry's `connection` must name a model connection of the project whose provider is the
+ * entry's (`custom` for a custom provider), so an alias never stores a fallback that can only
+ * fail when a run reaches it.
+ */
+async function checkConnections(
+  db: Parameters<typeof secretHeaders>[0],
+  projectId: string,
+  entries: AliasInput["entries"],
+): Promise<void> {
+  const slugs = [...new Set(entries.flatMap((entry) => (entry.connection ? [entry.connection] : [])))];
+  const headers = new Map((await secretHeaders(db, projectId, slugs)).map((header) => [header.slug, header]));
+  entries.forEach((entry, i) => {
+    const where = `Entry ${i + 1} (${entry.provider}/${entry.model})`;
+    if (!entry.connection) {
+      if (entry.provider === "custom")
+        throw new BadRequestError(
+          `${where}: a custom provider is reached through its stored connection; name it`,
+          "unknown_connection",
+        );
+      return;
+    }
+    const header = headers.get(entry.connection);
+    if (!header || header.kind === "secret")
+      throw new BadRequestError(
+        `${where} names "${entry.connection}", which is ${header ? "a plain secret, not a model connection" : "no stored connection of this project"}; add it under Settings → Connections`,
+        "unknown_connection",
+      );
+    if (header.provider !== entry.provider)
+      throw new BadRequestError(
+        `${where}: the connection "${header.name}" is ${header.provider === "custom" ? "a custom provider" : `a ${header.provider} connection`}, not ${entry.provider}`,
+        "connection_mismatch",
+      );
+  });
+}

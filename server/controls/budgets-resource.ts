@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { budgets } from "@/server/db/schema";
+import { budgetSpend, budgets } from "@/server/db/schema";
 import { spentInWindow } from "./budget-spend";
 import { budgetWindow, isTimeZone } from "./budget-window";
 import { checkTarget } from "./control-target";
 import type { ControlResource } from "./control-resource";
 import type { BudgetRow } from "./control-rows";
+import { spentBefore } from "./window-spend-so-far";
 
 export const budgetInput = z.strictObject({
   name: z.string().trim().min(1).max(200),
@@ -82,4 +83,11 @@ export const budgetsResource: ControlResource<BudgetInput, BudgetRow, BudgetWire
     );
   },
   conflict: () => "A budget with these values already exists",
+  /** The window's spend before the budget existed counts: a budget made at noon has the morning's spend. */
+  async created(tx, app, row) {
+    const now = app.now();
+    const { start } = budgetWindow(row.window, row.timeZone, now);
+    const usd = await spentBefore(tx, row, start, now);
+    if (usd > 0) await tx.insert(budgetSpend).values({ budgetId: row.id, windowStart: start, spentUsd: usd });
+  },
 };

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import type { AppContext } from "@/server/core/app-context";
 import { ConflictError, NotFoundError, type ErrorCodeOf } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
-import { isUniqueViolation } from "@/server/db";
+import { isUniqueViolation, type Transaction } from "@/server/db";
 import { recordAudit } from "@/server/audit";
 import { announceControlsChange } from "./controls-cache";
 import { forgetControls } from "./project-controls";
@@ -34,6 +34,8 @@ export interface ControlResource<I, R extends { id: string }, W> {
   toWire(app: App, rows: R[]): Promise<W[]>;
   /** The 409 detail when the body's unique key is taken. */
   conflict(input: I): string;
+  /** What else a new row needs, written in its creation's transaction. */
+  created?(tx: Transaction, app: App, row: R): Promise<void>;
 }
 
 export async function listControls<I, R extends { id: string }, W>(
@@ -81,6 +83,7 @@ export async function createControl<I, R extends { id: string }, W>(
         .returning()) as R[];
       // The row, not the wire: the wire reads spend through app.db, outside this transaction.
       const after = inserted[0];
+      await resource.created?.(tx, app, after);
       await recordAudit(tx, {
         projectId,
         ...auditTarget(resource, inserted[0].id),

@@ -1,12 +1,12 @@
-import { RateLimiterDrizzle, RateLimiterMemory, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import type { AppContext } from "@/server/core/app-context";
 import { processWide } from "@/server/core/process-wide";
 import { onDatabaseClose } from "@/server/db";
-import { rateLimitPoints } from "@/server/db/schema";
 import { ControlsCache } from "./controls-cache";
 import type { ProjectRows } from "./control-rows";
 import { plusUsd } from "./decimal-usd";
 import { RequestLeases } from "./request-leases";
+import { sharedRateLimiter } from "./shared-limiter";
 import { SharedTally, type TallyOptions, type TallyTotal } from "./shared-tally";
 import { spendStore, type SpendMeta } from "./spend-store";
 
@@ -47,15 +47,7 @@ export function controlsState(app: Pick<AppContext, "db" | "dbKind" | "now" | "c
   if (holder.state) return holder.state;
   const alone = app.dbKind !== "postgres";
   const limiter = (keyPrefix: string): RateLimiterAbstract =>
-    alone
-      ? new RateLimiterMemory({ keyPrefix, points: UNBOUNDED, duration: 60 })
-      : new RateLimiterDrizzle({
-          storeClient: app.db,
-          schema: rateLimitPoints,
-          keyPrefix,
-          points: UNBOUNDED,
-          duration: 60,
-        });
+    sharedRateLimiter(app, { keyPrefix, points: UNBOUNDED, duration: 60 });
   const now = () => app.now().getTime();
   const tally: TallyOptions = { alone, freshMs: SYNC_MS, syncMs: SYNC_MS, now };
   const tokens = limiter("tpm");

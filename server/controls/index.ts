@@ -10,3 +10,7 @@ export { allowlistsResource, type AllowlistInput, type AllowlistWire } from "./a
 export { aliasesResource, type AliasInput, type AliasWire } from "./aliases-resource";
 export { createControl, deleteControl, listControls, updateControl, type ControlResource } from "./control-resource";
 export { budgetUse, type BudgetUse } from "./budget-use";
+export { projectRefusedModels } from "./refused-models";
+export type { AllowlistRule } from "./model-allowlist";
+export { projectModelRefusal } from "./model-allowed";
+export { sharedRateLimiter } from "./shared-limiter";

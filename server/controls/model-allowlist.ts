@@ -15,3 +15,20 @@ export interface AllowlistRule {
 export function refusingRule(model: string, rules: AllowlistRule[]): AllowlistRule | undefined {
   return rules.find((rule) => !rule.patterns.some((pattern) => globMatch(model, pattern)));
 }
+
+/**
+ * Why each of `models` (`provider/model`) is refused to a run with no API key (the playground's,
+ * an automation's): the project's list, or nothing; the model picker marks them before a run is.
+ */
+export function refusedByProject(
+  models: string[],
+  projectLists: { patterns: string[] }[],
+): Record<string, AllowlistRule> {
+  const rules = projectLists.map((row) => ({ owner: "the project's model allowlist", patterns: row.patterns }));
+  const refused: Record<string, AllowlistRule> = {};
+  for (const model of models) {
+    const rule = refusingRule(model, rules);
+    if (rule) refused[model] = rule;
+  }
+  return refused;
+}

@@ -41,7 +41,7 @@ function controlRoutes<I, R extends { id: string }, W>(resource: ControlResource
       body: resource.input,
       status: 201,
       response: oneWire,
-      errors: ["unknown_target"],
+      errors: ["unknown_target", "unknown_connection", "connection_mismatch"],
       handler: async ({ ctx, body }) =>
         one(resource.entity, await createControl(ctx.app, resource, ctx.principal.projectId, body)),
     }),
@@ -74,6 +74,8 @@ function controlRoutes<I, R extends { id: string }, W>(resource: ControlResource
         "not_found",
         "rate_limit_not_found",
         "unknown_target",
+        "unknown_connection",
+        "connection_mismatch",
       ],
       handler: async ({ ctx, params, body }) =>
         one(resource.entity, await updateControl(ctx.app, resource, ctx.principal.projectId, params.id, body)),

@@ -1,19 +1,13 @@
 import fs from "node:fs";
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
-import type { ExtractTablesWithRelations } from "drizzle-orm";
 import { logger } from "@/server/core/logger";
 import { resolveDatabaseUrls, type PoolerMode } from "./pooler";
 import { switchToPoolerOnSymptom } from "./pooler-symptoms";
 import { describeDatabaseFailure } from "./database-failure";
-import * as schema from "./schema";
+import { openReplicas } from "./open-replicas";
 
-export type Schema = typeof schema;
-// Both drivers produce a PgDatabase; code is written against this common type.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the two drivers differ in their query-result type parameter
-export type Database = PgDatabase<any, Schema>;
-export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
-/** Functions that may run inside a caller's transaction take this. */
-export type Executor = Database | Transaction;
+import type { Database, Executor } from "./database-types";
+
+export type { Database, Executor, Schema, Transaction } from "./database-types";
 
 export type DatabaseKind = "pglite" | "postgres";
 
@@ -42,6 +36,10 @@ export interface OpenDatabaseOptions {
   directUrl?: string;
   /** Connection pool size for postgres.js. */
   maxConnections?: number;
+  /** Read replicas of `url` (DATABASE_REPLICA_URLS): see read-routing.ts. */
+  replicaUrls?: readonly string[];
+  /** REPLICA_MAX_LAG_MS: a replica further behind is skipped. */
+  replicaMaxLagMs?: number;
   /** A PGlite data directory dumped by `dumpDataDir` to start from instead of an empty one. */
   pgliteDataDir?: Blob;
 }
@@ -91,6 +89,19 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
           ? { kind: "session", url: handle.url, direct: false }
           : { kind: "unavailable" },
   });
+  if (options.replicaUrls?.length) {
+    if (handle.kind !== "postgres") {
+      await handle.close();
+      throw new Error("Read replicas need a PostgreSQL DATABASE_URL; the embedded database has none");
+    }
+    const replicas = await openReplicas(
+      handle.db,
+      options.replicaUrls,
+      options.replicaMaxLagMs ?? 5_000,
+      options.maxConnections ?? 10,
+    );
+    onDatabaseClose(handle.db, () => replicas.close());
+  }
   const closeDriver = handle.close;
   handle.close = async () => {
     await Promise.all((closeHooks.get(handle.db) ?? []).map((hook) => hook()));
@@ -134,7 +145,7 @@ async function openDriver(options: OpenDatabaseOptions): Promise<DatabaseHandle>
           },
         );
     const client = pool.client;
-    const db = drizzle(client, { schema }) as unknown as Database;
+    const db = drizzle(client) as unknown as Database;
     return {
       db,
       kind: "postgres",
@@ -150,7 +161,7 @@ async function openDriver(options: OpenDatabaseOptions): Promise<DatabaseHandle>
   if (!dir.startsWith("memory://")) fs.mkdirSync(dir, { recursive: true });
   const client = await PGlite.create(dir, options.pgliteDataDir ? { loadDataDir: options.pgliteDataDir } : {});
   return {
-    db: drizzle(client, { schema }) as unknown as Database,
+    db: drizzle(client) as unknown as Database,
     kind: "pglite",
     pooler: "none",
     close: () => client.close(),

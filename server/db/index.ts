@@ -23,3 +23,6 @@ export {
   isDatabaseFailure,
   isDatabaseUnavailable,
 } from "./database-failure";
+export { recordWrite, replicaRead, type ReplicaReadOptions } from "./read-routing";
+export { replicasOf } from "./open-replicas";
+export type { ReplicaHealth, ReplicaState } from "./replicas";

@@ -1,5 +1,5 @@
 import { Column, fillPlaceholders, is, sql } from "drizzle-orm";
-import type { Executor } from "./client";
+import type { Executor } from "./database-types";
 
 /** What a Drizzle select or insert builder offers once it is written (before `.execute()`). */
 interface QueryBuilder {

@@ -6,6 +6,8 @@ export {
   type EvaluationWorkerOptions,
 } from "./execution/worker";
 export { annotateScenario, reviewItems, reviewQueuesFor, type ReviewScale } from "./queues/review";
+export { queueRevisionChoices } from "./queues/queue-revisions";
+export { failingAnnotations, type FailingAnnotation } from "./queues/failing-annotations";
 export { createSimpleQueue } from "./compat/simple-queues";
 export {
   createSimpleEvaluation,

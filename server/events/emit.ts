@@ -65,16 +65,20 @@ export async function emitEvent(db: Executor, event: NewEvent, now = new Date())
   const id = newId();
   if (inTransaction(db)) {
     const attributes = attributesJson(await redactedForStorage(db, event));
-    const written = await preparedQuery(db, "events.insertInTransaction", insertEvent).execute({
-      id,
-      projectId: event.projectId,
-      eventType: event.type,
-      timestamp: now.toISOString(),
-      attributes,
-    });
+    // The notify goes out with the insert (one round trip): it is delivered only if the
+    // transaction commits, and the throw below rolls it back with the change.
+    const [written] = await Promise.all([
+      preparedQuery(db, "events.insertInTransaction", insertEvent).execute({
+        id,
+        projectId: event.projectId,
+        eventType: event.type,
+        timestamp: now.toISOString(),
+        attributes,
+      }),
+      notifyEventsWritten(db),
+    ]);
     if (written.length === 0)
       throw new Error(`Event ${event.type} not written: project ${event.projectId} does not exist`);
-    await notifyEventsWritten(db);
     return id;
   }
   const attributes = attributesJson(event.attributes);

@@ -21,6 +21,8 @@ export interface RequestContext<A extends AuthMode> {
   request: Request;
   /** A request header, read without building the web `Request` (cheap on the hot path). */
   header(name: string): string | null;
+  /** The client's address (the peer, or the trusted proxies' `X-Forwarded-For`); undefined when unknown. */
+  readonly clientAddress: string | undefined;
   principal: A extends "api_key" | "session" ? Principal : undefined;
 }
 

@@ -49,6 +49,11 @@ export interface RouterOptions {
   errorReply?: typeof errorReply;
   /** Rewrites the `Authorization` header before an `api_key` route reads it (/v1 takes `Bearer <key>` too). */
   authorization?: (header: string | null) => string | null;
+  /**
+   * Awaited after an authenticated request other than GET succeeded, before its answer is sent:
+   * read replicas record the caller's write position there (server/db/read-routing.ts).
+   */
+  afterChange?: (actor: AuditActor) => Promise<void>;
 }
 
 /**
@@ -121,11 +126,13 @@ export function createRouter(
       ? parseWith(route.query, Object.fromEntries(new URLSearchParams(request.search)))
       : undefined;
     const ctx = new HandlerContext(app, requestId, principal, request, log) as RequestContext<typeof route.auth>;
-    const result = principal
-      ? await withAuditActor(new RequestActor(app, principal, request), () =>
-          route.handler({ ctx, body, query, params }),
-        )
+    const actor = principal && new RequestActor(app, principal, request);
+    const result = actor
+      ? await withAuditActor(actor, () => route.handler({ ctx, body, query, params }))
       : await route.handler({ ctx, body, query, params });
+    if (actor && options.afterChange && method !== "GET" && !(result instanceof Response && !result.ok)) {
+      await options.afterChange(actor);
+    }
     if (result instanceof Response) {
       result.headers.set("x-request-id", requestId);
       return result;
@@ -233,6 +240,16 @@ class HandlerContext {
 
   header(name: string): string | null {
     return this.incoming.header(name);
+  }
+
+  get clientAddress(): string | undefined {
+    const { trustedProxies, platformForwarding } = this.app.config;
+    return clientAddress(
+      this.incoming.peer,
+      this.incoming.header("x-forwarded-for"),
+      trustedProxies,
+      platformForwarding,
+    );
   }
 
   get log(): Logger {

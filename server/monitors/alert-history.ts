@@ -1,4 +1,5 @@
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
+import { NotFoundError } from "@/server/core/errors";
 import type { AppContext } from "@/server/core/app-context";
 import { toPage, windowClause, type Page, type Windowing } from "@/server/core/windowing";
 import { monitorAlerts } from "@/server/db/schema";
@@ -31,4 +32,37 @@ export async function listAlerts(
     page.items.map((a) => a.id),
   );
   return { ...page, items: page.items.map((a) => ({ ...a, notifications: messages.get(a.id) ?? [] })) };
+}
+
+/**
+ * One alert of a monitor: `alertId`, or the monitor's latest firing when absent (404 when the
+ * monitor never fired, or the alert is another monitor's). Its window is what the alert read.
+ */
+export async function getAlert(
+  app: AppContext,
+  projectId: string,
+  monitorId: string,
+  alertId?: string,
+): Promise<typeof monitorAlerts.$inferSelect> {
+  await getMonitor(app, projectId, monitorId);
+  const [row] = await app.db
+    .select()
+    .from(monitorAlerts)
+    .where(
+      and(
+        eq(monitorAlerts.projectId, projectId),
+        eq(monitorAlerts.monitorId, monitorId),
+        alertId ? eq(monitorAlerts.id, alertId) : eq(monitorAlerts.kind, "fired"),
+      ),
+    )
+    .orderBy(desc(monitorAlerts.evaluatedAt))
+    .limit(1);
+  if (!row)
+    throw new NotFoundError(
+      alertId
+        ? `alert ${alertId} is not an alert of monitor ${monitorId}`
+        : `monitor ${monitorId} has never fired; name an alert_id or use a traces evidence with a window`,
+      "alert_not_found",
+    );
+  return row;
 }

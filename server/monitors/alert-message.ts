@@ -9,7 +9,7 @@ export interface AlertFacts {
   monitor: { id: string; name: string };
   metric: MetricName;
   focus: "run" | "span";
-  scope: { kind: ScopeKind; value?: string };
+  scope: { kind: ScopeKind; value?: string; label?: string };
   operator: "above" | "below";
   threshold: number;
   recoveryThreshold: number;
@@ -25,7 +25,7 @@ export interface AlertFacts {
 }
 
 export function scopeText(scope: AlertFacts["scope"]): string {
-  return scope.kind === "project" ? "the project" : `${scope.kind.replace("_", " ")} ${scope.value}`;
+  return scope.kind === "project" ? "the project" : `${scope.kind.replace("_", " ")} ${scope.label ?? scope.value}`;
 }
 
 function windowText(seconds: number): string {

@@ -29,7 +29,7 @@ interface Check {
 
 const metricOf = (m: MonitorRow) =>
   m.metric as { name: MetricName; focus: "run" | "span"; usage_kind?: string; budget_id?: string; evaluator?: string };
-const scopeOf = (m: MonitorRow) => m.scope as { kind: ScopeKind; value?: string };
+const scopeOf = (m: MonitorRow) => m.scope as { kind: ScopeKind; value?: string; label?: string };
 
 /** The one per-kind map a metric reads, if any: the others are left out of the statement. */
 function mapsFor(name: MetricName): WindowMap[] {

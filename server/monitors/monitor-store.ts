@@ -3,12 +3,15 @@ import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError, NotFoundError, type ErrorCodeOf } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import type { Principal } from "@/server/core/principal";
+import { recordAudit } from "@/server/audit";
 import { budgetUse } from "@/server/controls";
 import { urlRefusal } from "@/server/egress";
+import type { Executor } from "@/server/db";
 import { type monitorAlerts, monitors } from "@/server/db/schema";
 import { isScoreMetric } from "@/shared/monitor-metrics";
 import { defaultRecovery, type ChannelInput, type MonitorInput } from "./monitor-input";
 import { nextMinute } from "./check-times";
+import { resolveScopeValue } from "./monitor-scope";
 
 export type MonitorRow = typeof monitors.$inferSelect;
 export type AlertRow = typeof monitorAlerts.$inferSelect;
@@ -54,9 +57,13 @@ function sealChannel(app: AppContext, channel: ChannelInput, i: number): StoredC
 
 /** The columns an input sets, after the checks that need more than its schema. */
 async function columnsOf(app: AppContext, projectId: string, input: MonitorInput) {
-  const scope = input.scope ?? { kind: "project" as const };
-  if (scope.kind !== "project" && !scope.value) fail("monitor.scope.value", `is required for a ${scope.kind} scope`);
-  if (scope.kind === "project" && scope.value) fail("monitor.scope.value", "is only for a scope other than project");
+  const given = input.scope ?? { kind: "project" as const };
+  if (given.kind !== "project" && !given.value) fail("monitor.scope.value", `is required for a ${given.kind} scope`);
+  if (given.kind === "project" && given.value) fail("monitor.scope.value", "is only for a scope other than project");
+  const scope =
+    given.kind === "project"
+      ? given
+      : { kind: given.kind, ...(await resolveScopeValue(app, projectId, given.kind, given.value!)) };
   const metric = input.metric;
   if (metric.name === "budget_use") {
     if (!metric.budget_id) fail("monitor.metric.budget_id", "is required for budget_use");
@@ -101,22 +108,52 @@ const compactMetric = (m: MonitorInput["metric"]) => ({
 export async function createMonitor(app: AppContext, principal: Principal, input: MonitorInput): Promise<MonitorRow> {
   const now = app.now();
   const columns = await columnsOf(app, principal.projectId, input);
-  const [row] = await app.db
-    .insert(monitors)
-    .values({
-      id: newId(),
-      projectId: principal.projectId,
-      ...columns,
-      channels: (input.channels ?? []).map((c, i) => sealChannel(app, c, i)) as unknown as Record<string, unknown>[],
-      state: "no_data",
-      stateSince: now,
-      nextEvaluationAt: nextMinute(now),
-      createdBy: principal.userId,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  return row;
+  return app.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(monitors)
+      .values({
+        id: newId(),
+        projectId: principal.projectId,
+        ...columns,
+        channels: (input.channels ?? []).map((c, i) => sealChannel(app, c, i)) as unknown as Record<string, unknown>[],
+        state: "no_data",
+        stateSince: now,
+        nextEvaluationAt: nextMinute(now),
+        createdBy: principal.userId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    await audit(tx, "monitor.created", undefined, row, now);
+    return row;
+  });
+}
+
+/** What the audit log keeps of a monitor: what it watches and where it says so, never a channel's secret. */
+const auditView = (m: MonitorRow) => ({
+  name: m.name,
+  metric: m.metric,
+  scope: m.scope,
+  window_seconds: m.windowSeconds,
+  operator: m.operator,
+  threshold: m.threshold,
+  recovery_threshold: m.recoveryThreshold,
+  min_samples: m.minSamples,
+  channels: (m.channels as unknown as StoredChannel[]).map((c) => ({ kind: c.kind, host: c.host })),
+  muted_until: m.mutedUntil?.toISOString() ?? null,
+});
+
+function audit(tx: Executor, action: string, before: MonitorRow | undefined, after: MonitorRow | undefined, at: Date) {
+  const row = (after ?? before)!;
+  return recordAudit(tx, {
+    projectId: row.projectId,
+    action,
+    targetType: "monitor",
+    targetId: row.id,
+    before: before && auditView(before),
+    after: after && auditView(after),
+    at,
+  });
 }
 
 /**
@@ -129,40 +166,50 @@ export async function replaceMonitor(
   id: string,
   input: MonitorInput,
 ): Promise<MonitorRow> {
-  await getMonitor(app, projectId, id);
+  const before = await getMonitor(app, projectId, id);
   const columns = await columnsOf(app, projectId, input);
-  const [row] = await app.db
-    .update(monitors)
-    .set({
-      ...columns,
-      ...(input.channels
-        ? { channels: input.channels.map((c, i) => sealChannel(app, c, i)) as unknown as Record<string, unknown>[] }
-        : {}),
-      updatedAt: app.now(),
-    })
-    .where(and(eq(monitors.id, id), eq(monitors.projectId, projectId)))
-    .returning();
-  return row;
+  return app.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(monitors)
+      .set({
+        ...columns,
+        ...(input.channels
+          ? { channels: input.channels.map((c, i) => sealChannel(app, c, i)) as unknown as Record<string, unknown>[] }
+          : {}),
+        updatedAt: app.now(),
+      })
+      .where(and(eq(monitors.id, id), eq(monitors.projectId, projectId)))
+      .returning();
+    await audit(tx, "monitor.updated", before, row, app.now());
+    return row;
+  });
 }
 
 /** Silent until `until` (null: unmuted). Evaluations go on and are recorded; nothing is notified. */
 export async function muteMonitor(app: AppContext, projectId: string, id: string, until: Date | null) {
   if (until && until <= app.now()) fail("until", "must be in the future (or null to unmute)");
-  const [row] = await app.db
-    .update(monitors)
-    .set({ mutedUntil: until, updatedAt: app.now() })
-    .where(and(eq(monitors.id, id), eq(monitors.projectId, projectId)))
-    .returning();
-  if (!row) throw notFound(id);
-  return row;
+  const before = await getMonitor(app, projectId, id);
+  return app.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(monitors)
+      .set({ mutedUntil: until, updatedAt: app.now() })
+      .where(and(eq(monitors.id, id), eq(monitors.projectId, projectId)))
+      .returning();
+    if (!row) throw notFound(id);
+    await audit(tx, until ? "monitor.muted" : "monitor.unmuted", before, row, app.now());
+    return row;
+  });
 }
 
 export async function deleteMonitor(app: AppContext, projectId: string, id: string): Promise<void> {
-  const gone = await app.db
-    .delete(monitors)
-    .where(and(eq(monitors.id, id), eq(monitors.projectId, projectId)))
-    .returning({ id: monitors.id });
-  if (!gone.length) throw notFound(id);
+  await app.db.transaction(async (tx) => {
+    const [gone] = await tx
+      .delete(monitors)
+      .where(and(eq(monitors.id, id), eq(monitors.projectId, projectId)))
+      .returning();
+    if (!gone) throw notFound(id);
+    await audit(tx, "monitor.deleted", gone, undefined, app.now());
+  });
 }
 
 export async function getMonitor(app: AppContext, projectId: string, id: string): Promise<MonitorRow> {

@@ -26,7 +26,11 @@ export const monitorWire = z.object({
     budget_id: z.string().optional(),
     evaluator: z.string().optional(),
   }),
-  scope: z.object({ kind: z.enum(SCOPE_KINDS), value: z.string().optional() }),
+  scope: z.object({
+    kind: z.enum(SCOPE_KINDS),
+    value: z.string().optional().describe("The value runs carry: an agent's id, an environment's slug, ..."),
+    label: z.string().optional().describe("What a person calls it: the agent's or environment's name, the key's name"),
+  }),
   window_seconds: z.number().int(),
   operator: z.enum(["above", "below"]),
   threshold: z.number(),

@@ -1,7 +1,7 @@
 import type { Principal } from "@/server/auth";
 import { AppError, BadRequestError, isAppError } from "@/server/core/errors";
 import type { AppContext } from "@/server/core/app-context";
-import { beginTurn, driveRun, prepareTurn, type InvokeRequest } from "@/server/agent-runs";
+import { driveDoorTurn, prepareTurn, type InvokeRequest } from "@/server/agent-runs";
 import { newId } from "@/server/core/ids";
 import { traceContext, type TraceContext } from "@/server/agent-runs";
 import type { NativeEvent, NativeMessage } from "@/server/streams";
@@ -90,23 +90,12 @@ export async function startDoorTurn(
       [{ path: "variables", message: "not used by an agent" }],
     );
   }
-  const handle = beginTurn(app, input, trace, request.signal);
-  const { events } = driveRun(
+  const { events } = driveDoorTurn(
     app,
-    handle,
-    {
-      id: runId,
-      projectId: principal.projectId,
-      sessionId: input.sessionId,
-      agent: input.agent,
-      format: "native",
-      messageId: `msg-${trace.traceId}`,
-      traceId: trace.traceId,
-      spanId: trace.spanId,
-      background: false,
-      origin: "openai",
-    },
-    { cancelOnDisconnect: true },
+    input,
+    trace,
+    { id: runId, projectId: principal.projectId, origin: "openai" },
+    request.signal,
   );
   return {
     events,

@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import { recordAudit } from "@/server/audit";
 import { NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
@@ -48,29 +49,59 @@ export async function setPriceOverride(
     sql`lower(${modelPrices.model}) = lower(${input.model})`,
   );
   // Update, else insert; an insert that lost a race to the same model's insert updates that row.
-  const update = async () => (await db.update(modelPrices).set(values).where(same).returning()).at(0);
-  const row =
-    (await update()) ??
-    (await db
-      .insert(modelPrices)
-      .values({ id: newId(), projectId: scope.projectId, ...values })
-      .onConflictDoNothing()
-      .returning()
-      .then((rows) => rows.at(0))) ??
-    (await update())!;
+  // The audit entry commits with the change, holding the price before and after.
+  const row = await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(modelPrices).where(same);
+    const update = async () => (await tx.update(modelPrices).set(values).where(same).returning()).at(0);
+    const written =
+      (await update()) ??
+      (await tx
+        .insert(modelPrices)
+        .values({ id: newId(), projectId: scope.projectId, ...values })
+        .onConflictDoNothing()
+        .returning()
+        .then((rows) => rows.at(0))) ??
+      (await update())!;
+    await recordAudit(tx, {
+      projectId: scope.projectId,
+      action: before ? "model_price.updated" : "model_price.created",
+      targetType: "model_price",
+      targetId: written.id,
+      before: before && auditView(before),
+      after: auditView(written),
+    });
+    return written;
+  });
   forgetPrices(db, scope.projectId);
   return toWire(row);
 }
 
 export async function deletePriceOverride(db: Executor, projectId: string, id: string): Promise<PriceOverrideWire> {
-  const [row] = await db
-    .delete(modelPrices)
-    .where(and(eq(modelPrices.projectId, projectId), eq(modelPrices.id, id)))
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    const [gone] = await tx
+      .delete(modelPrices)
+      .where(and(eq(modelPrices.projectId, projectId), eq(modelPrices.id, id)))
+      .returning();
+    if (gone)
+      await recordAudit(tx, {
+        projectId,
+        action: "model_price.deleted",
+        targetType: "model_price",
+        targetId: gone.id,
+        before: auditView(gone),
+      });
+    return gone;
+  });
   if (!row) throw new NotFoundError(`No price ${id} in this project; see GET /api/pricing/prices`, "price_not_found");
   forgetPrices(db, projectId);
   return toWire(row);
 }
+
+/** What the audit log keeps of a price: the model it is for (its name in the log) and the prices. */
+const auditView = (row: Row) => ({
+  name: `${row.provider}/${row.model}`,
+  usd_per_million_tokens: row.prices,
+});
 
 function toWire(row: Row): PriceOverrideWire {
   return {

@@ -1,9 +1,15 @@
 import { deleteRunLogsBefore, deleteRunsBefore } from "@/server/agent-runs";
 import { deleteChatSessionsBefore } from "@/server/chat-sessions";
-import type { AgeBatch } from "@/server/db";
+import type { AgeBatch, Database } from "@/server/db";
 import { deleteFinishedResultsBefore, deleteFinishedScenariosBefore } from "@/server/evaluations";
 import { deleteFannedOutEventsBefore } from "@/server/events";
-import { deleteSpansBefore } from "@/server/tracing";
+import {
+  deleteSessionBoundsBefore,
+  deleteSpansBefore,
+  deleteTraceBoundsBefore,
+  dropPartitionsPastRetention,
+} from "@/server/tracing";
+import { deleteExpiredOAuthRows } from "@/server/oauth";
 import { deleteSettledWebhookDeliveriesBefore } from "@/server/webhooks";
 import type { RetentionSettings } from "./retention-settings";
 
@@ -22,14 +28,32 @@ export type RetentionStep = AgeBatch;
  */
 export interface RetentionKind {
   name: string;
-  field: keyof RetentionSettings;
+  /** The project setting that limits it; absent for a kind only `expired` deletes. */
+  field?: keyof RetentionSettings;
   steps: RetentionStep[];
+  /**
+   * Rows past their own expiry, whatever the settings (OAuth codes and dead grants): each pass
+   * first deletes at most `limit` of them; returns how many.
+   */
+  expired?: (db: Database, now: Date, limit: number) => Promise<number>;
+  /**
+   * Before the steps, drops whole what is past every one of its projects' horizons (a time
+   * partition), given each limiting project's horizon (ms); returns how many it dropped.
+   */
+  dropWhole?: (db: Database, horizons: Map<string, number>) => Promise<number>;
 }
 
 export const RETENTION_KINDS: RetentionKind[] = [
-  // Spans by start time; beside the global TRACING_RETENTION_DAYS partition drop (server/tracing),
-  // which stays as it is.
-  { name: "traces", field: "traces_days", steps: [deleteSpansBefore] },
+  // Spans by start time: a day or week partition whose every project is past its horizon is
+  // dropped whole, the rest deleted by rows. Beside the global TRACING_RETENTION_DAYS partition
+  // drop (server/tracing), which stays as it is. Then the time bounds of the traces and sessions
+  // whose every span is gone.
+  {
+    name: "traces",
+    field: "traces_days",
+    steps: [deleteSpansBefore, deleteTraceBoundsBefore, deleteSessionBoundsBefore],
+    dropWhole: async (db, horizons) => (await dropPartitionsPastRetention(db, horizons)).length,
+  },
   // Runs by creation; a running run is never deleted (its driver still appends). Its log goes
   // first, then the run.
   { name: "runs", field: "runs_days", steps: [deleteRunLogsBefore, deleteRunsBefore] },
@@ -49,4 +73,7 @@ export const RETENTION_KINDS: RetentionKind[] = [
     field: "events_days",
     steps: [deleteFannedOutEventsBefore, deleteSettledWebhookDeliveriesBefore],
   },
+  // OAuth codes and grants that can no longer be used (expired, or revoked by rotation or the
+  // client): deleted by their own expiry, not a project setting.
+  { name: "oauth-grants", steps: [], expired: deleteExpiredOAuthRows },
 ];

@@ -15,8 +15,10 @@ export interface RetentionPassOptions {
 }
 
 /**
- * One pass of a kind: for each project that limits it, one bounded statement (the first step that
- * still finds rows). Returns the rows deleted; 0 when nothing is past its age. Holds no session
+ * One pass of a kind: its rows past their own expiry (kind.expired), what it can drop whole
+ * (kind.dropWhole), then for each project that limits
+ * it, one bounded statement (the first step that still finds rows). Returns the rows deleted and
+ * the partitions dropped; 0 when nothing is past its age. Holds no session
  * state and no lock between statements, so it runs the same behind a transaction pooler and in
  * any number of processes at once (SKIP LOCKED splits the rows between them).
  */
@@ -26,14 +28,19 @@ export async function retentionPass(
   options: RetentionPassOptions = {},
 ): Promise<number> {
   const batch = options.batch ?? RETENTION_BATCH;
+  let deleted = kind.expired ? await kind.expired(app.db, app.now(), batch) : 0;
   // A settings column named by the code, never by input.
   const column = kind.field;
+  if (!column) return deleted;
   const projects = await rawQuery<{ project_id: string; days: number }>(
     app.db,
     `select project_id, ${column} as days from retention_settings where ${column} is not null`,
   );
   const now = app.now().getTime();
-  let deleted = 0;
+  if (kind.dropWhole && projects.length > 0) {
+    const horizons = new Map(projects.map((p) => [p.project_id, now - p.days * DAY_MS]));
+    deleted += await kind.dropWhole(app.db, horizons);
+  }
   for (const { project_id: projectId, days } of projects) {
     const cutoff = new Date(now - days * DAY_MS);
     for (const step of kind.steps) {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { notificationsOf, poolerOf, rowsOf, type PoolerMode } from "@/server/db";
+import { notificationsOf, poolerOf, replicasOf, rowsOf, type PoolerMode, type ReplicaHealth } from "@/server/db";
 import type { AppContext } from "@/server/core/app-context";
 import { revisionCacheFor, type RevisionCacheStats } from "@/server/versioning";
 
@@ -13,6 +13,8 @@ export interface Health {
     prepared_statements: boolean;
     /** How changes reach this process: a LISTEN session, PGlite in-process, or not at all. */
     notifications: "listen" | "in-process" | "unavailable";
+    /** Each read replica's state and lag as its last probe found them (DATABASE_REPLICA_URLS). */
+    replicas?: ReplicaHealth[];
   };
   /** Who runs the background work: this process's loops, a drain after each answer, or others. */
   workers: AppContext["config"]["workers"];
@@ -35,6 +37,8 @@ export async function getHealth(app: AppContext): Promise<Health> {
   }
   const pooler = poolerOf(app.db);
   const notifications = notificationsOf(app.db).kind;
+  // Kept up to date by the replicas' own probes: health still makes no round trip.
+  const replicas = replicasOf(app.db)?.health();
   return {
     status: "ok",
     database: {
@@ -43,6 +47,7 @@ export async function getHealth(app: AppContext): Promise<Health> {
       pooler,
       prepared_statements: app.dbKind === "postgres" && pooler === "none",
       notifications: notifications === "session" ? "listen" : notifications,
+      ...(replicas ? { replicas } : {}),
     },
     workers: app.config.workers,
     revision_cache: revisionCacheFor(app).stats(),

@@ -9,7 +9,7 @@ export const systemRoutes = [
     auth: "none",
     tag: "system",
     summary:
-      "Liveness; the database, whether it is reached through a transaction pooler and how changes are heard; who runs background work; the revision cache's figures",
+      "Liveness; the database, whether it is reached through a transaction pooler and how changes are heard, its read replicas' state and lag; who runs background work; the revision cache's figures",
     response: z.object({
       status: z.literal("ok"),
       database: z.object({
@@ -20,6 +20,23 @@ export const systemRoutes = [
         notifications: z
           .enum(["listen", "in-process", "unavailable"])
           .describe("unavailable: no session to LISTEN on (a pooler without DATABASE_DIRECT_URL); workers poll"),
+        replicas: z
+          .array(
+            z.strictObject({
+              name: z.string().describe("host:port/database"),
+              state: z
+                .enum(["starting", "ready", "lagging", "down", "not_a_replica"])
+                .describe("Only ready replicas serve reads; the others are probed until they are"),
+              lag_ms: z
+                .number()
+                .optional()
+                .describe("Age of the newest primary position it had replayed at its last probe"),
+              replayed_lsn: z.string().optional(),
+              error: z.string().optional(),
+            }),
+          )
+          .optional()
+          .describe("The read replicas (DATABASE_REPLICA_URLS), as their last probe found them"),
       }),
       workers: z
         .enum(["in-process", "after-response", "off"])

@@ -1,16 +1,20 @@
 import { ageBatch, rawQuery, type Executor } from "@/server/db";
+import { forgetSessionBounds, forgetTraceBounds, sessionRange } from "./store/span-bounds";
 
 /**
  * Erasing traces, for a deletion request and for retention by age (server/retention calls these
  * through this area's index.ts; the tables are this area's). Trace ids are stored (dashed) ids.
  */
 
-/** The traces with a span carrying one of the session ids. */
+/** The traces with a span carrying one of the session ids (read within the sessions' time range). */
 export async function tracesOfSessions(tx: Executor, projectId: string, sessionIds: string[]): Promise<string[]> {
+  const range = await sessionRange(tx, projectId, sessionIds);
+  if (!range) return [];
   const rows = await rawQuery<{ trace_id: string }>(
     tx,
-    `select distinct trace_id::text as trace_id from spans where project_id = $1 and session_id = any($2::text[])`,
-    [projectId, sessionIds],
+    `select distinct trace_id::text as trace_id from spans where project_id = $1 and session_id = any($2::text[])
+       and start_time >= $3::timestamptz and start_time <= $4::timestamptz`,
+    [projectId, sessionIds, range.from, range.to],
   );
   return rows.map((r) => r.trace_id);
 }
@@ -44,12 +48,15 @@ export async function eraseTraces(
   projectId: string,
   traceIds: string[],
 ): Promise<{ spans: number; queuedUploads: number }> {
-  const [{ n: spans }] = await rawQuery<{ n: number }>(
+  const [{ n: spans, sessions }] = await rawQuery<{ n: number; sessions: string[] }>(
     tx,
-    `with hit as (delete from spans where project_id = $1 and trace_id = any($2::uuid[]) returning 1)
-     select count(*)::int as n from hit`,
+    `with hit as (delete from spans where project_id = $1 and trace_id = any($2::uuid[]) returning session_id)
+     select count(*)::int as n,
+       coalesce(array_agg(distinct session_id) filter (where session_id is not null), '{}') as sessions from hit`,
     [projectId, traceIds],
   );
+  await forgetTraceBounds(tx, projectId, traceIds);
+  await forgetSessionBounds(tx, projectId, sessions);
   const [{ n: queuedUploads }] = await rawQuery<{ n: number }>(
     tx,
     `with hit as (delete from span_ingest where project_id = $1 and cardinality(trace_ids) > 0

@@ -30,9 +30,13 @@ export {
   type SpanRowsQuery,
 } from "./store/fact-rows";
 export { eraseUserRollups } from "./erase-user-rollups";
+export { deleteRollupsBefore, projectsWithRollups } from "./compact-rollups";
 export type { Amounts } from "./metrics";
 export { filteringToSql } from "./query/filtering";
 export { SqlParams } from "./query/sql-params";
 export { parseTimestamp, microsToIso } from "./timestamps";
 export { deleteSpansBefore, eraseTraces, tracesOfSessions, tracesOfUser } from "./erase-traces";
+export { dropPartitionsPastRetention } from "./store/partitions";
+export { deleteSessionBoundsBefore, deleteTraceBoundsBefore } from "./store/span-bounds";
 export { traceOfRevisionSince } from "./revision-traces";
+export { failingTraceIds, loadTraceFacts, type TraceFacts } from "./trace-failures";

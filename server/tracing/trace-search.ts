@@ -13,6 +13,10 @@ export const traceSearchSchema = z.strictObject({
   to: z.iso.datetime({ offset: true }).optional(),
   /** An agent by slug: runs whose `invoke_agent` span names it (`gen_ai.agent.name`). */
   agent: z.string().trim().min(1).max(200).optional(),
+  /** A model id: traces with a span that asked for it (analytics' "model" group, `ag.meta.request.model`). */
+  model: z.string().trim().min(1).max(300).optional(),
+  /** A revision's id: traces of runs that ran it (analytics' "revision" group, the `workflow_revision` reference). */
+  revision: z.string().trim().min(1).max(100).optional(),
   /** Traces that cost at least this much (USD): a trace's root carries its cumulative cost. */
   minCost: z.number().nonnegative().max(1_000_000).optional(),
   cursor: z.string().max(500).optional(),
@@ -30,6 +34,13 @@ export function traceSearchQuery(search: TraceSearch, now: Date): QueryBody {
   if (search.status === "error") conditions.push({ field: "status_code", value: "STATUS_CODE_ERROR" });
   if (search.status === "ok") conditions.push({ field: "status_code", operator: "is_not", value: "STATUS_CODE_ERROR" });
   if (search.agent) conditions.push({ field: "attributes", key: "gen_ai.agent.name", value: search.agent });
+  if (search.model) conditions.push({ field: "attributes", key: "ag.meta.request.model", value: search.model });
+  if (search.revision)
+    conditions.push({
+      field: "references",
+      operator: "in",
+      value: [{ id: search.revision, attributes: { key: "workflow_revision" } }],
+    });
   // Cumulative costs only grow towards the root, so "some span has at least X" is "the trace has".
   if (search.minCost !== undefined)
     conditions.push({

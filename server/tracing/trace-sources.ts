@@ -64,7 +64,7 @@ export async function loadTraceSources(db: Executor, projectId: string, traceIds
   return out;
 }
 
-function inputsAndOutputs(spans: SpanRow[]): { inputs: Record<string, unknown>; outputs: unknown } {
+export function inputsAndOutputs(spans: SpanRow[]): { inputs: Record<string, unknown>; outputs: unknown } {
   const data = (span: SpanRow) => {
     const ag = span.attributes.ag;
     return isObject(ag) && isObject(ag.data) ? ag.data : {};

@@ -1,5 +1,5 @@
 import { BadRequestError, MethodNotAllowedError } from "@/server/core/errors";
-import type { Database } from "@/server/db";
+import { replicaRead, type Database } from "@/server/db";
 import { capped, emitEvent } from "@/server/events";
 import { parseTraceId, traceIdToWire } from "./ids";
 import { queryTracePage, querySpanPage } from "./query/run-query";
@@ -13,13 +13,16 @@ export interface Reader {
   userId: string;
 }
 
+// Reads go to a read replica that has replayed the caller's last write (server/db/read-routing.ts);
+// the read events are written on the primary.
+
 /** GET /traces/{trace_id}: the trace as a tree, or `{count: 0}`; emits traces.fetched when found. */
 export async function fetchTrace(db: Database, reader: Reader, rawId: string) {
   if (rawId === "query" || rawId === "ingest") throw new MethodNotAllowedError("GET", `/api/traces/${rawId}`, ["POST"]);
   const traceId = parseTraceId(rawId);
   if (!traceId)
     throw new BadRequestError(`trace_id ${JSON.stringify(rawId)} is not 32 hex digits or a UUID`, "invalid_trace_id");
-  const spans = (await loadTraces(db, reader.projectId, [traceId])).get(traceId);
+  const spans = (await replicaRead(db, (r) => loadTraces(r, reader.projectId, [traceId]))).get(traceId);
   if (!spans) return { count: 0 };
   await emitEvent(db, {
     projectId: reader.projectId,
@@ -43,7 +46,7 @@ export async function listTraces(db: Database, reader: Reader, rawIds: string[])
       throw new BadRequestError(`trace_id ${JSON.stringify(raw)} is not 32 hex digits or a UUID`, "invalid_trace_id");
     return id;
   });
-  const traces = await loadTraces(db, reader.projectId, [...new Set(ids)]);
+  const traces = await replicaRead(db, (r) => loadTraces(r, reader.projectId, [...new Set(ids)]));
   const order = newestFirst(traces);
   await emitTraceRead(db, reader, "traces.fetched", order);
   return { count: order.length, traces: order.map((id) => traceToWire(id, traces.get(id)!)) };
@@ -60,7 +63,7 @@ export async function queryTraces(db: Database, reader: Reader, body: QueryBody)
     return spans;
   }
   const window = parseWindowing(terms.windowing);
-  const page = await queryTracePage(db, reader.projectId, terms.filtering, window);
+  const page = await replicaRead(db, (r) => queryTracePage(r, reader.projectId, terms.filtering, window));
   await emitTraceRead(
     db,
     reader,
@@ -81,7 +84,7 @@ export async function querySpans(db: Database, reader: Reader, body: QueryBody) 
 
 async function spanPage(db: Database, reader: Reader, terms: QueryTerms) {
   const window = parseWindowing(terms.windowing);
-  const page = await querySpanPage(db, reader.projectId, terms.filtering, window);
+  const page = await replicaRead(db, (r) => querySpanPage(r, reader.projectId, terms.filtering, window));
   return {
     count: page.spans.length,
     spans: page.spans.map(spanToWire),

@@ -9,6 +9,7 @@ import type { AppContext } from "@/server/core/app-context";
 import { assertSameOrigin } from "@/server/http/same-origin";
 import { clientAddress } from "@/server/http/client-address";
 import { withAuditActor } from "@/server/core/audit-actor";
+import { recordWrite } from "@/server/db";
 import { formatError, toTRPCError } from "./errors";
 
 // 1. CONTEXT
@@ -78,7 +79,7 @@ export const sessionProcedure = publicProcedure.use(({ ctx, next }) => {
 });
 
 /** Everything scoped to a project: the session's selected project, any role (reads). */
-export const projectProcedure = publicProcedure.use(({ ctx, next }) => {
+export const projectProcedure = publicProcedure.use(({ ctx, type, next }) => {
   if (!ctx.principal) {
     throw new TRPCError({
       code: ctx.session ? "FORBIDDEN" : "UNAUTHORIZED",
@@ -93,7 +94,12 @@ export const projectProcedure = publicProcedure.use(({ ctx, next }) => {
     clientAddress: clientAddress(undefined, ctx.headers.get("x-forwarded-for"), trustedProxies, platformForwarding),
   };
   // Changes made through this procedure are audited as the signed-in user (server/audit).
-  return withAuditActor(actor, () => next({ ctx: { principal: ctx.principal! } }));
+  return withAuditActor(actor, async () => {
+    const result = await next({ ctx: { principal: ctx.principal! } });
+    // With read replicas, the user's next read waits for this change (server/db/read-routing.ts).
+    if (type === "mutation" && result.ok) await recordWrite(ctx.app.db, actor);
+    return result;
+  });
 });
 
 /** Changes to a project's data (commit, deploy, keys, webhooks): members and owners, not viewers. */

@@ -9,6 +9,7 @@ import { retentionRouter } from "./routers/retention";
 import { catalogRouter } from "./routers/catalog";
 import { chatSessionsRouter } from "./routers/chat-sessions";
 import { connectionsRouter } from "./routers/connections";
+import { connectRouter } from "./routers/connect";
 import { controlsRouter } from "./routers/controls";
 import { deployGateRouter } from "./routers/deploy-gate";
 import { canariesRouter } from "./routers/canaries";
@@ -25,6 +26,7 @@ import { tracesRouter } from "./routers/traces";
 import { webhooksRouter } from "./routers/webhooks";
 import { automationsRouter } from "./routers/automations";
 import { monitorsRouter } from "./routers/monitors";
+import { improveRouter } from "./routers/improve";
 
 /** Every router of the playground; a new page area adds its router here. */
 export const appRouter = createTRPCRouter({
@@ -38,6 +40,7 @@ export const appRouter = createTRPCRouter({
   catalog: catalogRouter,
   chatSessions: chatSessionsRouter,
   connections: connectionsRouter,
+  connect: connectRouter,
   controls: controlsRouter,
   deployGate: deployGateRouter,
   environments: environmentsRouter,
@@ -54,6 +57,7 @@ export const appRouter = createTRPCRouter({
   webhooks: webhooksRouter,
   automations: automationsRouter,
   monitors: monitorsRouter,
+  improve: improveRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -11,3 +11,4 @@ export {
   type VaultSecret,
 } from "./vault-secret";
 export { vaultRoutes } from "./routes";
+export { secretHeaders, type SecretHeader } from "./connection-headers";

@@ -148,6 +148,7 @@ export async function updateArtifact(
     if (slug !== undefined) return current;
     throw new BadRequestError("Nothing to update: send name, description, flags, tags or meta", "empty_update");
   }
+  await spec.checkArtifactEdit?.({ db, projectId: scope.projectId, userId: scope.userId, artifact: current }, header);
   const flags = flagsToStore(header.flags);
   const [row] = await db
     .update(artifacts)

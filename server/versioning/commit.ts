@@ -5,6 +5,7 @@ import { randomSlug } from "@/server/core/slugs";
 import {
   jsonPlaceholder,
   preparedQuery,
+  rawQuery,
   timestampPlaceholder,
   type Database,
   type Executor,
@@ -13,18 +14,34 @@ import {
 import { artifacts, revisions, variants } from "@/server/db/schema";
 import type { CommitPayload, DomainSpec } from "./domain-spec";
 import { childInDomain, roleFlagsParam } from "./domain-scope";
-import { latestRevisionOrNull, Lookup } from "./lookup";
+import { assertKnownDataKeys } from "./data-keys";
+import { latestRevisionOrNull, Lookup, revisionAt } from "./lookup";
 import type { ArtifactRecord, EntityHeader, RevisionRecord, Scope, VariantRecord } from "./records";
 import { emitRevisionCommitted } from "./revision-events";
-import { changeTag, publishChange } from "./cache/change-tags";
+import { changePayload, changeTag, VERSIONING_CHANNEL } from "./cache/change-tags";
 
 export interface CommitRequest extends CommitPayload, EntityHeader {
   variantId?: string;
   artifactId?: string;
+  /**
+   * The revision the commit starts from (the compat API's `revision_id`): it names the variant
+   * when no variant or artifact id does, and must belong to the variant committed to. Not a head
+   * check: a commit on top of an older revision is still the variant's next version, as there.
+   */
+  revisionId?: string;
   slug?: string;
   message?: string;
-  /** The compat API's create form (`POST /revisions/`): only a variant without revisions takes it. */
-  initial?: boolean;
+}
+
+/**
+ * A variant's first revision is version 0 when it carries no data (the compat API's empty initial
+ * revision, so its version "1" is the first commit with data, as its clients pin it); every other
+ * commit takes the head's version + 1, so a variant whose first commit had data counts from 1 as
+ * before, and no stored version ever changes.
+ */
+function nextVersion(variant: VariantRecord, hasRevision: boolean, request: CommitRequest): number {
+  if (!hasRevision && request.data === undefined && request.delta === undefined) return 0;
+  return variant.headVersion + 1;
 }
 
 export interface CommitResult {
@@ -83,6 +100,14 @@ export const commitStatements = {
     }),
 };
 
+/**
+ * The head update with the cache invalidation's notify in the same statement (one statement where
+ * the update and `publishChange` were two): the floor's `setHead` does the update alone.
+ * Parameters: version, variant id, the change's payload (`changePayload`).
+ */
+const SET_HEAD_AND_PUBLISH = `with published as (select pg_notify('${VERSIONING_CHANNEL}', $3))
+update variants set head_version = $1::int from published where variants.id = $2::uuid`;
+
 export async function commitRevision(
   db: Database,
   scope: Scope,
@@ -109,22 +134,19 @@ export async function commitInTransaction(
     const what = artifact.deletedAt ? `${keys.one} "${artifact.slug}"` : `${keys.variant} "${variant.slug}"`;
     throw new ConflictError(`${what} is archived; unarchive it before committing`, "archived");
   }
-  if (request.initial && variant.headVersion > 0) {
+  // head_version 0 is both "no revision yet" and "version 0 only": only then is the row looked for.
+  const hasRevision = variant.headVersion > 0 || (await revisionAt(tx, variant.id, 0)) !== undefined;
+  if (request.initial && hasRevision) {
     throw new ConflictError(
       `An initial revision already exists for ${keys.variant} "${variant.slug}"; commit to add another`,
       "initial_revision_exists",
     );
   }
+  const previous = () => latestRevisionOrNull(tx, variant.id, variant.headVersion);
+  await assertKnownDataKeys(spec, request.data, previous);
   const prepared = spec.prepareCommit
     ? await spec.prepareCommit(
-        {
-          tx,
-          projectId: scope.projectId,
-          userId: scope.userId,
-          artifact,
-          variant,
-          previous: () => latestRevisionOrNull(tx, variant.id, variant.headVersion),
-        },
+        { tx, projectId: scope.projectId, userId: scope.userId, artifact, variant, previous },
         request,
       )
     : { data: request.data ?? {} };
@@ -133,7 +155,7 @@ export async function commitInTransaction(
   const revision: RevisionRecord = {
     id: newId(),
     slug: request.slug ?? randomSlug(),
-    version: variant.headVersion + 1,
+    version: nextVersion(variant, hasRevision, request),
     data: prepared.data,
     message: request.message ?? null,
     name: request.name ?? null,
@@ -150,23 +172,29 @@ export async function commitInTransaction(
     variantId: variant.id,
     variantSlug: variant.slug,
   };
-  await preparedQuery(tx, "commit.setHead", commitStatements.setHead).execute({
-    variantId: variant.id,
-    version: revision.version,
-  });
-  await preparedQuery(tx, "commit.insertRevision", commitStatements.insertRevision).execute({
-    ...revision,
-    projectId: scope.projectId,
-    // A role-flagged workflow committed to through /applications/ stays a workflow (domain-scope.ts).
-    domain: variant.domain,
-    data: JSON.stringify(revision.data),
-    flags: JSON.stringify(revision.flags),
-    tags: JSON.stringify(revision.tags),
-    meta: JSON.stringify(revision.meta),
-    createdAt: revision.createdAt.toISOString(),
-  });
-  await emitRevisionCommitted(tx, scope, keys, revision, prepared.eventAttributes);
-  await publishChange(tx, scope.projectId, [changeTag.head(variant.id)]);
+  // Nothing below reads what another statement returns: they go out together, one round trip
+  // (bench/README.md, versioning), in this order, in the transaction; the first failure fails
+  // the commit and rolls all of them back. Three statements: the head update (with the cache's
+  // notify), the revision, the event (with fan-out's wake when a webhook takes it).
+  await Promise.all([
+    rawQuery(tx, SET_HEAD_AND_PUBLISH, [
+      revision.version,
+      variant.id,
+      changePayload(scope.projectId, [changeTag.head(variant.id)]),
+    ]),
+    preparedQuery(tx, "commit.insertRevision", commitStatements.insertRevision).execute({
+      ...revision,
+      projectId: scope.projectId,
+      // A role-flagged workflow committed to through /applications/ stays a workflow (domain-scope.ts).
+      domain: variant.domain,
+      data: JSON.stringify(revision.data),
+      flags: JSON.stringify(revision.flags),
+      tags: JSON.stringify(revision.tags),
+      meta: JSON.stringify(revision.meta),
+      createdAt: revision.createdAt.toISOString(),
+    }),
+    emitRevisionCommitted(tx, scope, keys, revision, prepared.eventAttributes),
+  ]);
   return { revision, warnings: prepared.warnings ?? [] };
 }
 
@@ -178,10 +206,12 @@ async function lockVariant(
 ): Promise<{ variant: VariantRecord; artifact: ArtifactRecord }> {
   const { keys } = spec;
   let variantId = request.variantId;
+  const lookup = new Lookup(tx, scope.projectId, keys);
+  const base = request.revisionId ? await lookup.revision({ id: request.revisionId }, "revision_id") : undefined;
   if (!variantId && request.artifactId) {
-    const lookup = new Lookup(tx, scope.projectId, keys);
     variantId = (await lookup.defaultVariant(await lookup.artifact({ id: request.artifactId }, keys.artifactId))).id;
   }
+  variantId ??= base?.variantId;
   const [locked] = await preparedQuery(tx, "commit.lockVariant", commitStatements.lockVariant).execute({
     variantId,
     projectId: scope.projectId,
@@ -189,6 +219,12 @@ async function lockVariant(
     roleFlags: roleFlagsParam(keys),
   });
   if (!locked) throw new NotFoundError(`${keys.variantId} ${variantId} does not exist`);
+  if (base && base.variantId !== locked.variant.id) {
+    throw new BadRequestError(
+      `revision_id ${base.id} belongs to ${keys.variant} "${base.variantSlug}", not to ${keys.variantId} ${locked.variant.id}`,
+      "reference_mismatch",
+    );
+  }
   if (request.artifactId && request.artifactId !== locked.variant.artifactId) {
     throw new BadRequestError(
       `${keys.artifactId} "${request.artifactId}" does not match ${keys.variantId} ${locked.variant.id}, which belongs to ${keys.one} ${locked.variant.artifactId}`,

@@ -1,5 +1,5 @@
 import type { ZodRawShape } from "zod";
-import type { Database, Transaction } from "@/server/db";
+import type { Database, Executor, Transaction } from "@/server/db";
 import type { DomainKeys } from "./domains";
 import type { ArtifactRecord, RevisionRecord, VariantRecord } from "./records";
 
@@ -20,6 +20,8 @@ export interface CommitPayload {
    * sets (an array) or ends (`null`) a key's split.
    */
   delta?: { set?: Record<string, unknown>; remove?: string[]; splits?: Record<string, unknown[] | null> };
+  /** The compat API's create form (`POST /revisions/`): only a variant without revisions takes it. */
+  initial?: boolean;
 }
 
 export interface PreparedCommit {
@@ -43,11 +45,26 @@ export interface Shaped {
   windowing?: { next: string };
 }
 
+/** An edit of an artifact's header, before it is written. */
+export interface ArtifactEditContext {
+  db: Executor;
+  projectId: string;
+  userId: string;
+  artifact: ArtifactRecord;
+}
+
 /** What one domain adds to the shared engine; everything else is the same for all six. */
 export interface DomainSpec {
   keys: DomainKeys;
   acceptsDelta?: boolean;
+  /**
+   * The top-level keys a revision's `data` may hold (the compat API's per-domain data model plus
+   * what this service stores beside it); any other is refused at commit (data-keys.ts).
+   */
+  dataKeys?: readonly string[];
   prepareCommit?(ctx: CommitContext, payload: CommitPayload): Promise<PreparedCommit>;
+  /** Refuses an artifact header edit the caller may not make (environments: only owners guard and unguard). */
+  checkArtifactEdit?(ctx: ArtifactEditContext, fields: { flags?: Record<string, boolean> }): Promise<void>;
   /** Options a retrieve of this domain takes besides the references (testsets: `include_testcases`, ...). */
   retrieveOptions?: ZodRawShape;
   /**

@@ -84,6 +84,7 @@ export const SIMPLE: ReadonlySet<DomainName> = new Set([
   "evaluators",
   "testsets",
   "queries",
+  "environments",
 ]);
 
 export function domainOfSingular(one: string): DomainName | undefined {

@@ -1,6 +1,14 @@
 export { FIRST_VARIANT_SLUG, createArtifact, freeSlug, insertArtifact, getArtifact, queryArtifacts } from "./artifacts";
 export { commitInTransaction, commitRevision, type CommitRequest, type CommitResult } from "./commit";
-export type { CommitContext, CommitPayload, DomainSpec, PreparedCommit, RetrievedContext, Shaped } from "./domain-spec";
+export type {
+  ArtifactEditContext,
+  CommitContext,
+  CommitPayload,
+  DomainSpec,
+  PreparedCommit,
+  RetrievedContext,
+  Shaped,
+} from "./domain-spec";
 export {
   DEPLOYABLE,
   DOMAIN_NAMES,
@@ -36,6 +44,9 @@ export { revisionReferences } from "./revision-events";
 export { fetchRevision, retrieveRevision, servedAnswer } from "./revisions";
 export { versioningRoutes } from "./routes";
 export { simpleRoutes } from "./compat/routes";
+export { createSimple, editSimple, getSimple } from "./compat/simple-entity";
+export { simpleToWire, simpleWireSchema } from "./compat/wire";
+export { nothingSchema, orNothing } from "./routes/route-helpers";
 export { revisionToWire } from "./wire";
 export { restoreRevision } from "./restore";
 export { logRevisions, queryRevisions, setRevisionArchived, updateRevision } from "./revisions";
@@ -51,6 +62,7 @@ export {
 export { setArtifactArchived, updateArtifact } from "./artifacts";
 export { deployMessage, restoreMessage, revisionNames, type RevisionNames } from "./automatic-messages";
 export { revisionCacheFor, type RevisionCacheStats } from "./cache/revision-cache";
+export { listenForVersioningChanges } from "./cache/change-tags";
 export { artifactToWire, variantToWire } from "./wire";
 export { latestRevisionOrNull } from "./lookup";
 export { scopeOf, refsOf, requestSchemas, responseSchemas } from "./routes";

@@ -368,17 +368,19 @@ export class Lookup {
 
   /** A given version, or the newest when `version` is absent. */
   async revisionOfVariant(variant: VariantRecord, version?: string): Promise<RevisionRecord> {
-    if (!version && variant.headVersion === 0) {
-      throw new NotFoundError(`${this.keys.variant} "${variant.slug}" has no revisions yet`);
-    }
     const wanted = version ? Number(version) : variant.headVersion;
     const row = wanted <= MAX_VERSION ? await revisionAt(this.db, variant.id, wanted) : undefined;
+    if (!row && !version) throw new NotFoundError(`${this.keys.variant} "${variant.slug}" has no revisions yet`);
     if (!row) throw new NotFoundError(`${this.keys.variant} "${variant.slug}" has no version ${wanted}`);
     return row;
   }
 }
 
-async function revisionAt(db: Executor, variantId: string, version: number): Promise<RevisionRecord | undefined> {
+export async function revisionAt(
+  db: Executor,
+  variantId: string,
+  version: number,
+): Promise<RevisionRecord | undefined> {
   const [row] = await preparedQuery(db, "revisionByVersion", revisionLookupQueries.revisionByVersion).execute({
     variantId,
     version,
@@ -391,7 +393,7 @@ export function describe(ref: Ref): string {
   return `with ${parts.filter(Boolean).join(", ")}`;
 }
 
+/** The head revision; head_version 0 is a version 0 when that row exists, else no revision yet. */
 export async function latestRevisionOrNull(db: Executor, variantId: string, headVersion: number) {
-  if (headVersion === 0) return undefined;
   return revisionAt(db, variantId, headVersion);
 }

@@ -14,7 +14,11 @@ export const refSchema: z.ZodType<Ref, unknown> = z
     version: z
       .union([z.string(), z.number().int()])
       .transform(String)
-      .pipe(z.string().regex(/^[1-9][0-9]{0,9}$/, 'version is a positive whole number such as "3"'))
+      .pipe(
+        z
+          .string()
+          .regex(/^(0|[1-9][0-9]{0,9})$/, 'version is a whole number such as "3" (0: an empty initial revision)'),
+      )
       .nullish(),
   })
   .transform((r) => {

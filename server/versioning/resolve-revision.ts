@@ -47,17 +47,22 @@ export async function resolveRevision(
   return resolution;
 }
 
+/** Whether the references go through an environment (in the environments domain environment_ref is the artifact itself). */
+export function throughEnvironment(keys: DomainKeys, refs: RetrieveRefs): boolean {
+  return (
+    keys.name !== "environments" &&
+    (!isEmptyRef(refs.environment) || !isEmptyRef(refs.environmentVariant) || !isEmptyRef(refs.environmentRevision))
+  );
+}
+
 async function locate(lookup: Lookup, refs: RetrieveRefs): Promise<Resolution> {
   const { keys } = lookup;
   const { artifact, variant, revision } = refs;
-  // In the environments domain environment_ref is the artifact reference itself, not a hop.
-  const throughEnvironment =
-    keys.name !== "environments" &&
-    (!isEmptyRef(refs.environment) || !isEmptyRef(refs.environmentVariant) || !isEmptyRef(refs.environmentRevision));
+  const viaEnvironmentRefs = throughEnvironment(keys, refs);
 
   if (hasIdentity(revision)) {
     const found = await lookup.revision(revision!);
-    if (!throughEnvironment) return { revision: found };
+    if (!viaEnvironmentRefs) return { revision: found };
     // The environment is then a redundant reference: it must point at the same revision.
     const deployed = await viaEnvironment(lookup, refs, found.artifactSlug);
     // A revision of the split pins that arm: the caller chose it, no split choice is left.
@@ -72,7 +77,7 @@ async function locate(lookup: Lookup, refs: RetrieveRefs): Promise<Resolution> {
     return deployed;
   }
 
-  if (throughEnvironment) return viaEnvironment(lookup, refs);
+  if (viaEnvironmentRefs) return viaEnvironment(lookup, refs);
 
   const version = revision?.version ?? variant?.version ?? artifact?.version;
   if (hasIdentity(variant)) {

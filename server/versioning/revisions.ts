@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull, lte } from "drizzle-orm";
 import { BadRequestError } from "@/server/core/errors";
 import { toPage, type Page, type Windowing } from "@/server/core/windowing";
-import type { Executor } from "@/server/db";
+import { replicaRead, type Executor } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
 import type { DomainSpec } from "./domain-spec";
 import { domainScope } from "./domain-scope";
@@ -38,12 +38,30 @@ export async function retrieveRevision(
 ): Promise<Retrieval> {
   const found =
     cachedAnswer(options.cache, scope.projectId, spec.keys, refs, options) ??
-    (await storedRetrieval(options.cache, scope.projectId, spec.keys, refs, options, async () =>
-      retrievalOf(db, scope.projectId, await resolveRevision(db, scope.projectId, spec.keys, refs), options),
+    (await storedRetrieval(options.cache, scope.projectId, spec.keys, refs, options, () =>
+      missRead(db, scope.projectId, spec, refs, options),
     ));
   const served = servedAnswer(found, options.splitKey);
   await emitRevisionRead(db, scope, spec.keys, "retrieved", served.revision);
   return served;
+}
+
+/**
+ * The database path of a retrieve. With a cache (the REST routes), a miss reads a replica that
+ * holds the caller's last write and every change the cache has heard of (server/db/README.md,
+ * "Read replicas"); engine callers without one read `db`, their transaction or the primary.
+ */
+function missRead(
+  db: Executor,
+  projectId: string,
+  spec: DomainSpec,
+  refs: RetrieveRefs,
+  options: RetrieveOptions & { cache?: RevisionCache },
+): Promise<Retrieval> {
+  const read = async (on: Executor) =>
+    retrievalOf(on, projectId, await resolveRevision(on, projectId, spec.keys, refs), options);
+  if (!options.cache) return read(db);
+  return replicaRead<Retrieval, Executor>(db, read, { freshSince: options.cache.replicaFreshSince });
 }
 
 /** A resolution with its embeds resolved (with `resolve`), each arm of a split on its own. */

@@ -1,5 +1,5 @@
-import { and, asc, eq, isNull, lte } from "drizzle-orm";
-import { BadRequestError, ConflictError } from "@/server/core/errors";
+import { and, asc, eq, inArray, isNull, lte } from "drizzle-orm";
+import { BadRequestError, ConflictError, NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { randomSlug, slugify } from "@/server/core/slugs";
 import { toPage, type Page, type Windowing } from "@/server/core/windowing";
@@ -109,7 +109,12 @@ export async function forkVariant(
   fields: VariantFields,
 ): Promise<ForkResult> {
   return db.transaction(async (tx) => {
-    const { revision } = await resolveRevision(tx, scope.projectId, spec.keys, source);
+    const { revision } = await resolveRevision(tx, scope.projectId, spec.keys, source).catch((error: unknown) => {
+      // The compat API answers a fork of nothing with 400: the request names a source that is not there.
+      if (error instanceof NotFoundError)
+        throw new BadRequestError(`The fork's source: ${error.message}`, "bad_request");
+      throw error;
+    });
     const variant = await insertVariant(tx, scope, spec, revision.artifactId, {
       ...fields,
       slug: fields.slug ?? (fields.name ? undefined : `${revision.variantSlug}-fork-${randomSlug().slice(0, 6)}`),
@@ -236,4 +241,19 @@ export async function queryVariants(
     rows.map((r) => r.variant),
     w.limit,
   );
+}
+
+/**
+ * The variants among `list` whose only revision is version 0: `head_version` 0 means both "no
+ * revision yet" and "version 0 only", so the wire's `version` ("0", or absent) needs this look.
+ * One query for a page; none when every variant has a later head.
+ */
+export async function variantsAtVersionZero(db: Executor, list: VariantRecord[]): Promise<Set<string>> {
+  const ids = list.filter((v) => v.headVersion === 0).map((v) => v.id);
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ variantId: revisions.variantId })
+    .from(revisions)
+    .where(and(inArray(revisions.variantId, ids), eq(revisions.version, 0)));
+  return new Set(rows.map((r) => r.variantId));
 }

@@ -29,7 +29,8 @@ export function artifactToWire(artifact: ArtifactRecord, keys?: DomainKeys) {
   });
 }
 
-export function variantToWire(keys: DomainKeys, variant: VariantRecord) {
+/** `atVersionZero`: the variant's only revision is version 0 (`variantsAtVersionZero`), so its version is "0". */
+export function variantToWire(keys: DomainKeys, variant: VariantRecord, atVersionZero = false) {
   return compact({
     id: variant.id,
     slug: variant.slug,
@@ -39,7 +40,7 @@ export function variantToWire(keys: DomainKeys, variant: VariantRecord) {
     tags: variant.tags,
     meta: variant.meta,
     [keys.artifactId]: variant.artifactId,
-    version: variant.headVersion > 0 ? String(variant.headVersion) : null,
+    version: variant.headVersion > 0 || atVersionZero ? String(variant.headVersion) : null,
     created_at: toIso(variant.createdAt),
     created_by_id: variant.createdBy,
     deleted_at: iso(variant.deletedAt),

@@ -5,14 +5,36 @@ import { claimAndSend } from "./deliver";
 import { recordAttempts, type FinishedAttempt } from "./record-attempts";
 
 /**
+ * What the pump sends: a table of leased deliveries. `claimAndSend` claims up to `limit` due
+ * ones and starts each attempt (the promises never reject); `record` writes a batch of outcomes.
+ * Webhook deliveries are the default; A2A pushes (server/a2a) are another queue on the same pump.
+ */
+export interface DeliveryQueue<A> {
+  name: string;
+  claimAndSend(app: AppContext, limit: number): Promise<{ claimed: number; sends: Promise<A>[] }>;
+  record(app: AppContext, finished: A[]): Promise<void>;
+}
+
+const webhookDeliveryQueue: DeliveryQueue<FinishedAttempt> = {
+  name: "webhook-delivery",
+  claimAndSend,
+  record: recordAttempts,
+};
+
+/**
  * The long-running delivery loop: keeps up to `concurrency` requests in flight, claiming more as
  * slots free up, so one slow endpoint holds one slot rather than a whole batch. Outcomes are
  * written by one writer that takes everything finished since its last write, so a busy pump
  * records in batches and an idle one records at once.
  */
-export function startDeliveryPump(app: AppContext, concurrency: number, idleMs: number): WakeLoop {
+export function startDeliveryPump<A = FinishedAttempt>(
+  app: AppContext,
+  concurrency: number,
+  idleMs: number,
+  queue: DeliveryQueue<A> = webhookDeliveryQueue as unknown as DeliveryQueue<A>,
+): WakeLoop {
   const inFlight = new Set<Promise<void>>();
-  let finished: FinishedAttempt[] = [];
+  let finished: A[] = [];
   let writing: Promise<void> | undefined;
   let slotFreed: (() => void) | undefined;
   let stopped = false;
@@ -23,10 +45,10 @@ export function startDeliveryPump(app: AppContext, concurrency: number, idleMs: 
         const batch = finished;
         finished = [];
         try {
-          await recordAttempts(app, batch);
+          await queue.record(app, batch);
         } catch (error) {
           // The leases run out and the deliveries are sent again: at least once, never lost.
-          logger.error({ err: error, deliveries: batch.length }, "webhook outcomes not recorded");
+          logger.error({ err: error, deliveries: batch.length, queue: queue.name }, "delivery outcomes not recorded");
         }
       }
     })().finally(() => {
@@ -37,7 +59,7 @@ export function startDeliveryPump(app: AppContext, concurrency: number, idleMs: 
   const pass = async (): Promise<number> => {
     while (inFlight.size >= concurrency && !stopped) await new Promise<void>((resolve) => (slotFreed = resolve));
     if (stopped) return 0;
-    const { claimed, sends } = await claimAndSend(app, concurrency - inFlight.size);
+    const { claimed, sends } = await queue.claimAndSend(app, concurrency - inFlight.size);
     for (const sent of sends) {
       const task = sent
         .then((attempt) => {
@@ -54,7 +76,7 @@ export function startDeliveryPump(app: AppContext, concurrency: number, idleMs: 
     return claimed;
   };
 
-  const loop = startWakeLoop("webhook-delivery", pass, idleMs);
+  const loop = startWakeLoop(queue.name, pass, idleMs);
   return {
     wake: () => loop.wake(),
     async stop() {

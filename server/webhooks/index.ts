@@ -10,7 +10,7 @@ export { getDelivery, queryDeliveries, redeliver } from "./deliveries";
 export { deliveryIdFor } from "./delivery-id";
 export { nextAttemptAt } from "./retry-schedule";
 export { fanOutEvents } from "./fan-out";
-export { signatureHeader } from "./signature";
+export { generateWebhookSecret, signatureHeader } from "./signature";
 export { createSubscription, getSubscription, querySubscriptions } from "./subscriptions";
 export { webhookMutatingRoutes, webhookReadingRoutes, webhookRoutes } from "./routes";
 export { startWebhookWorker, webhookWorker, type WebhookWorkerOptions } from "./worker";
@@ -21,3 +21,7 @@ export { deleteSubscription, replaceSubscription, setSubscriptionActive } from "
 export { subscriptionInputSchema } from "./subscription-input";
 export { deleteSettledWebhookDeliveriesBefore, eraseWebhookDeliveriesOf } from "./erase-deliveries";
 export { webhookTakers } from "./event-takers";
+export { startDeliveryPump, type DeliveryQueue } from "./delivery-pump";
+export { sendAttempt, type AttemptResult, type OutgoingDelivery } from "./send-attempt";
+export { isSuccess } from "./record-attempts";
+export { leaseMs } from "./deliver";

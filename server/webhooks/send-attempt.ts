@@ -12,6 +12,10 @@ export interface OutgoingDelivery {
   authMode: "signature" | "authorization";
   secret: string;
   userHeaders: Record<string, string> | null;
+  /** Sent as `Authorization` beside the signature (an A2A push's credentials); logged redacted. */
+  authorization?: string;
+  /** The body's media type when it is not `application/json`. */
+  contentType?: string;
 }
 
 export interface AttemptResult {
@@ -37,7 +41,7 @@ export function deliveryHeaders(
   for (const [name, value] of Object.entries(d.userHeaders ?? {})) if (!isProtectedHeader(name)) own[name] = value;
   const base = {
     ...own,
-    "Content-Type": "application/json",
+    "Content-Type": d.contentType ?? "application/json",
     "User-Agent": WEBHOOK_USER_AGENT,
     [WEBHOOK_HEADERS.eventType]: d.eventType,
     [WEBHOOK_HEADERS.deliveryId]: d.deliveryId,
@@ -47,9 +51,16 @@ export function deliveryHeaders(
   if (d.authMode === "authorization") {
     return { sent: { ...base, Authorization: `Bearer ${d.secret}` }, logged: { ...base, Authorization: "[redacted]" } };
   }
+  const authorization = d.authorization
+    ? { sent: { Authorization: d.authorization }, logged: { Authorization: "[redacted]" } }
+    : undefined;
   return {
-    sent: { ...base, [WEBHOOK_HEADERS.signature]: signatureHeader(d.secret, d.payload, unixSeconds) },
-    logged: { ...base, [WEBHOOK_HEADERS.signature]: "[redacted]" },
+    sent: {
+      ...base,
+      ...authorization?.sent,
+      [WEBHOOK_HEADERS.signature]: signatureHeader(d.secret, d.payload, unixSeconds),
+    },
+    logged: { ...base, ...authorization?.logged, [WEBHOOK_HEADERS.signature]: "[redacted]" },
   };
 }
 
@@ -85,14 +96,18 @@ export async function sendAttempt(
     });
     // The endpoint may echo what it was sent (the Authorization header, the signature): the
     // excerpt is shown to every viewer of the delivery log, so it never holds either.
-    const echoed = [d.secret, sent[WEBHOOK_HEADERS.signature]].filter((v): v is string => v !== undefined);
+    const echoed = [d.secret, sent[WEBHOOK_HEADERS.signature], d.authorization].filter(
+      (v): v is string => v !== undefined,
+    );
     const responseBody = redactSecrets(await readPrefix(response, RESPONSE_BODY_LIMIT), echoed);
     return finish({ statusCode: response.status, responseBody });
   } catch (error) {
     const refusal = findEgressRefusal(error);
     if (refusal) return finish({ error: `egress refused: ${refusal.reason}`, refused: true });
     if (signal.aborted) return finish({ error: `timed out after ${timeoutMs} ms`, timedOut: true });
-    return finish({ error: redactSecrets(describeNetworkError(error), [d.secret]) });
+    return finish({
+      error: redactSecrets(describeNetworkError(error), [d.secret, ...(d.authorization ? [d.authorization] : [])]),
+    });
   }
 }
 

@@ -1,7 +1,6 @@
-import { logger } from "@/server/core/logger";
 import { EVENTS_CHANNEL } from "@/server/events";
 import type { AppContext } from "@/server/core/app-context";
-import { listen, startWakeLoop, type BackgroundWorker, type RunningWorker } from "@/server/worker";
+import { startWakeLoop, wakeOnNotify, type BackgroundWorker, type RunningWorker } from "@/server/worker";
 import { DELIVERIES_CHANNEL } from "./channels";
 import { deliverDue } from "./deliver";
 import { startDeliveryPump } from "./delivery-pump";
@@ -45,20 +44,14 @@ export function startWebhookWorker(
     idleMs,
     options.fanOutIntervalMs ?? 10,
   );
-  const listeners = Promise.all([
-    listen(app.db, EVENTS_CHANNEL, () => fanOut.wake()),
-    listen(app.db, DELIVERIES_CHANNEL, () => delivery.wake()),
-  ]).catch((error: unknown) => {
-    // Without notifications the loops still poll; slower, not stuck.
-    logger.error({ err: error }, "webhook worker cannot LISTEN; polling only");
-    return [];
-  });
+  const wakes = wakeOnNotify(app.db, "webhook worker", [
+    [EVENTS_CHANNEL, fanOut],
+    [DELIVERIES_CHANNEL, delivery],
+  ]);
   return {
-    /** Settles once both LISTENs are set up (or failed: polling only); tests await it before relying on wake-ups. */
-    listening: listeners.then(() => undefined),
+    listening: wakes.listening,
     async stop() {
-      const unlisten = await listeners;
-      await Promise.all(unlisten.map((u) => u()));
+      await wakes.stop();
       await Promise.all([fanOut.stop(), delivery.stop()]);
     },
   };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { AUTOMATION_KINDS, type AutomationKind } from "@/server/automations";
+import { within } from "../helpers/within";
 import { automationFixture, type AutomationFixture } from "./helpers";
 
 /** The reference's acceptance checks for /triggers, against /api/triggers over our automations. */
@@ -43,16 +44,25 @@ it("lists and queries schedules, subscriptions and deliveries; unknown ids are 4
   expect(unknown.body.detail).toBe("Trigger delivery not found");
 });
 
-it("refuses a bad cron, an unknown workflow and the fields it does not implement", async () => {
-  for (const cron of ["not-cron", "* * * * * *"])
-    expect((await call("POST", "/api/triggers/schedules/", schedule(cron))).status).toBe(400);
+it("refuses a bad cron (422, before anything else), an unknown workflow (422) and the fields it does not implement", async () => {
+  for (const cron of ["not-cron", "* * * * * *", "99 * * * *"]) {
+    const bad = await call("POST", "/api/triggers/schedules/", schedule(cron));
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].path).toBe("schedule.data.schedule");
+  }
+  // The cron is read first: a bad cron with an unknown workflow is still the cron's 422.
+  const both = await call("POST", "/api/triggers/schedules/", {
+    schedule: { name: "x", data: { schedule: "daily", references: { workflow: { slug: "nope" } } } },
+  });
+  expect(both.body.errors[0].path).toBe("schedule.data.schedule");
   const unknown = await call("POST", "/api/triggers/schedules/", {
     schedule: {
       ...schedule("*/5 * * * *").schedule,
       data: { ...schedule("*/5 * * * *").schedule.data, references: { workflow: { slug: "nope" } } },
     },
   });
-  expect(unknown.status).toBe(404);
+  expect(unknown.status).toBe(422);
+  expect(unknown.body.errors[0].path).toBe("schedule.data.references");
   const window = await call(
     "POST",
     "/api/triggers/schedules/",
@@ -67,7 +77,7 @@ it("refuses a bad cron, an unknown workflow and the fields it does not implement
   expect(noInput.body.errors[0].path).toBe("schedule.data.inputs_fields");
 });
 
-it("a schedule's lifecycle: create, list, stop and start, replace, soft delete", async () => {
+it("a schedule's lifecycle: create, list, stop and start, replace, delete", async () => {
   const created = await call("POST", "/api/triggers/schedules/", schedule("*/5 * * * *"));
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const s = created.body.schedule;
@@ -97,9 +107,8 @@ it("a schedule's lifecycle: create, list, stop and start, replace, soft delete",
     ).status,
   ).toBe(400);
   expect((await call("DELETE", `/api/triggers/schedules/${s.id}`)).status).toBe(204);
-  const gone = await call("GET", `/api/triggers/schedules/${s.id}`);
-  expect(gone.status).toBe(200);
-  expect(gone.body.schedule).toMatchObject({ deleted_at: expect.any(String), deleted_by_id: expect.any(String) });
+  // Deleted is gone for the reference's clients: its lifecycle test fetches a 404.
+  expect((await call("GET", `/api/triggers/schedules/${s.id}`)).status).toBe(404);
   expect((await call("GET", "/api/triggers/schedules/")).body.schedules.map((x: any) => x.id)).not.toContain(s.id);
   expect((await call("POST", "/api/triggers/schedules/query", { schedule: { name: "five" } })).body.count).toBe(0);
   expect((await call("PUT", `/api/triggers/schedules/${s.id}`, schedule("0 * * * *"))).status).toBe(404);
@@ -197,4 +206,100 @@ it("every id a delivery names resolves at its route, for every kind of automatio
   expect(await query({ subscription_id: schedule })).toBe(0);
   expect(await query({ automation_id: inbound })).toBe(1);
   expect(await query({ schedule_id: schedule })).toBe(1);
+});
+
+it("the reference's schedule body: inputs_fields as a selector template over the event, kept as sent", async () => {
+  const inputsFields = {
+    now: "$.event.timestamp",
+    kind: "$.event.event_type",
+    named: "/subscription/name",
+    missing: "$.event.nope",
+    fixed: 3,
+  };
+  const body = (cron: string) => ({
+    schedule: {
+      name: "Selector",
+      description: "Acceptance test schedule",
+      data: {
+        event_key: "cron.tick",
+        schedule: cron,
+        inputs_fields: inputsFields,
+        references: { workflow: { slug: "reporter" } },
+      },
+    },
+  });
+  const created = await call("POST", "/api/triggers/schedules/", body("*/5 * * * *"));
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const s = created.body.schedule;
+  expect(s.data).toMatchObject({
+    event_key: "cron.tick",
+    inputs_fields: inputsFields,
+    references: { workflow: { slug: "reporter" } },
+  });
+  const edited = await call("PUT", `/api/triggers/schedules/${s.id}`, {
+    schedule: {
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      data: { ...body("0 * * * *").schedule.data, inputs_fields: s.data.inputs_fields },
+    },
+  });
+  expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+  expect(edited.body.schedule.data).toMatchObject({ schedule: "0 * * * *", inputs_fields: inputsFields });
+
+  // A firing gives the agent what the template selects from the event, as one user message.
+  const seen = f.model.requests.length;
+  const fired = await call("POST", `/api/automations/${s.id}/test`, {});
+  expect(fired.status, JSON.stringify(fired.body)).toBe(200);
+  const expected = { now: f.clock().toISOString(), kind: "cron.tick", named: "Selector", missing: null, fixed: 3 };
+  // Other tests' runs may still be calling the model: await the request that carries this run's message.
+  const userText = (body: any): string | undefined => body?.input?.at(-1)?.content?.[0]?.text;
+  const carries = (body: unknown) => userText(body)?.includes('"cron.tick"') ?? false;
+  await within(
+    60_000,
+    "the firing's model request",
+    (async () => {
+      for (let n = seen + 1; !f.model.requests.some((r) => carries(r.body)); n++) await f.model.requestsReceived(n);
+    })(),
+  );
+  expect(JSON.parse(userText(f.model.requests.find((r) => carries(r.body))!.body)!)).toEqual(expected);
+
+  // Our own input form works beside it, and both forms together are refused.
+  const own = await call("POST", "/api/triggers/schedules/", schedule("*/5 * * * *"));
+  expect(own.body.schedule.data.inputs_fields).toEqual({ messages: [{ role: "user", content: "tick" }] });
+  const mixed = await call("POST", "/api/automations/", {
+    automation: {
+      kind: "schedule",
+      name: "mixed",
+      cron: "0 3 * * *",
+      references: { workflow: { slug: "reporter" } },
+      input: { fields: { now: "$.event.timestamp" }, messages: [{ role: "user", content: "x" }] },
+    },
+  });
+  expect(mixed.status).toBe(422);
+  expect(mixed.body.errors[0].path).toBe("input.fields");
+  const script = await call("POST", "/api/triggers/schedules/", {
+    schedule: {
+      name: "script",
+      data: {
+        schedule: "0 3 * * *",
+        inputs_fields: { x: "$..items[?(@.id > 1)]" },
+        references: { workflow: { slug: "reporter" } },
+      },
+    },
+  });
+  expect(script.status).toBe(422);
+});
+
+it("answers an empty integration catalog and no connections, with no provider configured", async () => {
+  const providers = await call("GET", "/api/triggers/catalog/providers/");
+  expect(providers.status).toBe(200);
+  expect(providers.body).toEqual({ count: 0, providers: [] });
+  const provider = await call("GET", "/api/triggers/catalog/providers/composio");
+  expect(provider.status).toBe(404);
+  const connections = await call("POST", "/api/triggers/connections/query");
+  expect(connections.status).toBe(200);
+  expect(connections.body).toEqual({ count: 0, connections: [] });
+  const connection = await call("GET", `/api/triggers/connections/${missing}`);
+  expect(connection.status).toBe(404);
 });

@@ -21,7 +21,10 @@ describe("agent URLs", () => {
     expect(variantTabPath("a", "v", "history")).toBe("/agents/a/variants/v/history");
     expect(variantTabPath("a", "v", "deploy")).toBe("/agents/a/variants/v/deploy");
     expect(runsPath("a", "v")).toBe("/agents/a/variants/v/runs");
-    expect(runsPath("a", "v", "failed")).toBe("/agents/a/variants/v/runs?status=failed");
+    expect(runsPath("a", "v", { status: "failed" })).toBe("/agents/a/variants/v/runs?status=failed");
+    expect(runsPath("a", "v", { status: "failed", door: "mcp" })).toBe(
+      "/agents/a/variants/v/runs?status=failed&door=mcp",
+    );
     expect(runStatusOf("paused")).toBe("paused");
     expect(runStatusOf("done")).toBeUndefined();
   });

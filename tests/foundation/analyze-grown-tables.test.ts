@@ -46,7 +46,7 @@ describe("statistics of the bulk tables", () => {
     for (let i = 0; i < n; i++) {
       const res = await t.call("POST", "/api/applications/revisions/commit", {
         key,
-        body: { application_revision_commit: { application_variant_id: variantId, data: { n: i } } },
+        body: { application_revision_commit: { application_variant_id: variantId, data: { parameters: { n: i } } } },
       });
       expect(res.status).toBe(200);
     }

@@ -93,7 +93,7 @@ describe("text the database cannot store", () => {
   it("answers a NUL character in a string with 400, not 500", async () => {
     const res = await t.call("POST", "/api/applications/", {
       key,
-      rawBody: '{"application": {"slug": "nul", "data": {"x": "a\\u0000b"}}}',
+      rawBody: '{"application": {"slug": "nul", "data": {"parameters": {"x": "a\\u0000b"}}}}',
     });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("invalid_character");

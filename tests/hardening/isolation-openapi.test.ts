@@ -132,11 +132,14 @@ async function seedA(harvest: IdHarvest): Promise<void> {
     harvest.add(`POST /api/${domain}/`, created);
   }
   // An agent deployed to an environment, then a canary of its second revision there.
-  const agentData = { parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" } } }, marker: MARK };
+  const agentData = { parameters: { agent: { llm: { provider: "openai", model: "gpt-5-mini" } }, marker: MARK } };
   const agent = await createArtifact(a, "workflows", { slug: uniq("agent"), data: agentData });
   harvest.add("POST /api/workflows/", agent);
   const v2 = await call("POST", "/api/workflows/revisions/commit", {
-    workflow_revision_commit: { workflow_variant_id: agent.variant.id, data: { ...agentData, v: 2 } },
+    workflow_revision_commit: {
+      workflow_variant_id: agent.variant.id,
+      data: { parameters: { ...agentData.parameters, v: 2 } },
+    },
   });
   const env = uniq("env");
   await createArtifact(a, "environments", { slug: env });

@@ -23,12 +23,12 @@ export interface AppInstance {
  * Another app process on the test app's database, as a second server would run: its own pool
  * and listener on PostgreSQL (the same embedded database on PGlite, which is one process's), its
  * own caches, its own route table. `database` overrides how it reaches PostgreSQL (a transaction
- * pooler without a direct URL, say).
+ * pooler without a direct URL, say) and may give it read replicas.
  */
 export async function anotherInstance(
   t: TestApp,
   config: Partial<Config> = {},
-  database: { pooler?: PoolerMode; directUrl?: string | null } = {},
+  database: { pooler?: PoolerMode; directUrl?: string | null; replicaUrls?: string[] } = {},
 ): Promise<AppInstance> {
   const own: DatabaseHandle | undefined = t.database.url
     ? await openDatabase({
@@ -36,6 +36,8 @@ export async function anotherInstance(
         pooler: database.pooler ?? t.database.pooler,
         directUrl: database.directUrl === null ? undefined : (database.directUrl ?? t.database.directUrl),
         maxConnections: 5,
+        replicaUrls: database.replicaUrls,
+        replicaMaxLagMs: config.replicaMaxLagMs,
       })
     : undefined;
   const context: AppContext = { ...t.context, db: own?.db ?? t.context.db, config: { ...t.context.config, ...config } };

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { budgetSpend } from "@/server/db/schema";
 import { checkDueMonitors } from "@/server/monitors";
+import { drainIngestQueue } from "@/server/tracing";
+import { runSpans } from "../analytics/helpers";
 import { errorRateMonitor, monitorFixture, type MonitorFixture } from "./helpers";
 
 let f: MonitorFixture;
@@ -15,6 +17,7 @@ const post = (monitor: unknown) => f.t.call("POST", "/api/monitors/", { key: f.k
 
 describe("monitors API", () => {
   it("refuses what it cannot do, saying what to change", async () => {
+    await f.agentId("a");
     const cases: [unknown, number, string][] = [
       [{ ...errorRateMonitor("a"), window_seconds: 60 }, 422, "window_seconds"],
       [{ ...errorRateMonitor("a"), window_seconds: 8 * 86_400 }, 422, "window_seconds"],
@@ -46,7 +49,12 @@ describe("monitors API", () => {
     const m = await f.createMonitor(
       errorRateMonitor("scoped", { channels: [{ kind: "slack", url: "https://hooks.example.com/s/1" }] }),
     );
-    expect(m).toMatchObject({ recovery_threshold: 0.1, min_samples: 3, scope: { kind: "agent", value: "scoped" } });
+    // Named by its slug, stored as the id its runs carry, shown by its name.
+    expect(m).toMatchObject({
+      recovery_threshold: 0.1,
+      min_samples: 3,
+      scope: { kind: "agent", value: await f.agentId("scoped"), label: "scoped" },
+    });
     const other = await f.t.newProject("other");
     expect((await f.t.call("GET", `/api/monitors/${m.id}`, { key: other.key })).status).toBe(404);
     expect((await f.t.call("DELETE", `/api/monitors/${m.id}`, { key: other.key })).status).toBe(404);
@@ -95,5 +103,59 @@ describe("monitors API", () => {
     await checkDueMonitors(f.t.context, 100);
     expect(await f.monitor(m.id)).toMatchObject({ state: "alerting", last_value: 85 });
     expect((await f.alerts(m.id)).map((a) => [a.kind, a.value])).toEqual([["fired", 85]]);
+  });
+
+  it("takes an agent, environment, revision, key or model only when it names one the project has or its runs carry", async () => {
+    const scoped = (kind: string, value: string) => ({ ...errorRateMonitor("x"), scope: { kind, value } });
+    for (const kind of ["agent", "environment", "revision", "api_key", "model"]) {
+      const res = await post(
+        scoped(kind, kind === "revision" || kind === "api_key" ? "0190c1a0-0000-7000-8000-00000000abcd" : "nowhere-1"),
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.code).toBe("invalid_monitor");
+      expect(res.body.detail).toContain("names no");
+      expect(res.body.errors[0].path).toBe("monitor.scope.value");
+    }
+    // A slug or an id of the project's agent: both stored as the id its runs carry.
+    const id = await f.agentId("picked");
+    for (const value of ["picked", id])
+      expect((await post(scoped("agent", value))).body.monitor.scope).toEqual({
+        kind: "agent",
+        value: id,
+        label: "picked",
+      });
+    // Another project's agent is unknown here.
+    const other = await f.t.newProject("other-agents");
+    const theirs = await f.t.call("POST", "/api/workflows/", {
+      key: other.key,
+      body: { workflow: { slug: "theirs" } },
+    });
+    expect((await post(scoped("agent", theirs.body.workflow.id))).status).toBe(400);
+    // The project's own key, shown by its name; a model of the price catalog before its first run.
+    const keys = await f.t.call("GET", "/api/keys", { key: f.key });
+    const key = keys.body.api_keys[0];
+    expect((await post(scoped("api_key", key.id))).body.monitor.scope).toMatchObject({
+      kind: "api_key",
+      value: key.id,
+    });
+    expect((await post(scoped("model", "gpt-5-mini"))).status).toBe(200);
+    // A value only traces carry (an agent traced from outside the service) is taken as it is.
+    await f.t.call("POST", "/api/tracing/spans/ingest", {
+      key: f.key,
+      body: {
+        spans: runSpans({
+          agent: "outside-agent",
+          model: "gpt-5-mini",
+          start: new Date(f.clock().getTime() - 60_000).toISOString(),
+          durationMs: 5,
+        }).spans,
+      },
+    });
+    await drainIngestQueue(f.t.context);
+    expect((await post(scoped("agent", "outside-agent"))).body.monitor.scope).toEqual({
+      kind: "agent",
+      value: "outside-agent",
+    });
+    await f.clear();
   });
 });

@@ -82,7 +82,7 @@ describe("monitor evaluation (injected clock)", () => {
     expect(resolved).toHaveLength(1);
     expect(resolved[0].attributes).toMatchObject({
       metric: "error_rate",
-      scope: { kind: "agent", value: "flaky" },
+      scope: { kind: "agent", value: await f.agentId("flaky"), label: "flaky" },
       threshold: 0.2,
       value: 0.1,
       samples: 30,

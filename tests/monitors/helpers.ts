@@ -13,7 +13,9 @@ export interface MonitorFixture {
   /** Sets the app's clock (every instance of the test shares it). */
   setClock(iso: string | Date): void;
   clock(): Date;
-  /** Ingests `n` runs of an agent starting at `start`, `errors` of them failed, and writes their roll-ups. */
+  /** The id of the project's agent (workflow) of this slug, created on first use. */
+  agentId(slug: string): Promise<string>;
+  /** Ingests `n` runs of an agent (by slug) starting at `start`, `errors` of them failed, and writes their roll-ups. */
   runs(agent: string, n: number, errors: number, start?: string): Promise<void>;
   createMonitor(monitor: Record<string, unknown>): Promise<{ id: string; [k: string]: unknown }>;
   alerts(id: string): Promise<
@@ -47,6 +49,20 @@ export async function monitorFixture(receiver?: WebhookReceiver): Promise<Monito
   let now = new Date();
   t.context.now = () => new Date(now);
   const project = await t.newProject("monitors");
+  const agents = new Map<string, Promise<string>>();
+  const agentId = (slug: string) => {
+    if (!agents.has(slug))
+      agents.set(
+        slug,
+        t
+          .call("POST", "/api/workflows/", { key: project.key, body: { workflow: { slug, name: slug } } })
+          .then((res) => {
+            expect(res.status, JSON.stringify(res.body)).toBe(200);
+            return res.body.workflow.id as string;
+          }),
+      );
+    return agents.get(slug)!;
+  };
   const f: MonitorFixture = {
     t,
     ...project,
@@ -54,8 +70,10 @@ export async function monitorFixture(receiver?: WebhookReceiver): Promise<Monito
       now = new Date(at);
     },
     clock: () => new Date(now),
-    async runs(agent, n, errors, start) {
+    agentId,
+    async runs(slug, n, errors, start) {
       const at = start ?? new Date(now.getTime() - 20_000).toISOString();
+      const agent = await agentId(slug);
       const spans = Array.from(
         { length: n },
         (_, i) => runSpans({ agent, model: "gpt-5-mini", start: at, durationMs: 100 + i, error: i < errors }).spans,
@@ -66,6 +84,9 @@ export async function monitorFixture(receiver?: WebhookReceiver): Promise<Monito
       await drainIngestQueue(t.context);
     },
     async createMonitor(monitor) {
+      // An agent scope names the agent by its slug, as a person would: the monitor stores its id.
+      const scope = monitor.scope as { kind?: string; value?: string } | undefined;
+      if (scope?.kind === "agent" && scope.value) await agentId(scope.value);
       const res = await t.call("POST", "/api/monitors/", { key: project.key, body: { monitor } });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body.monitor;

@@ -14,6 +14,7 @@ const at = (mmss: string) => {
 let t: TestApp;
 let key: string;
 let live: LiveScores;
+let agentM: string;
 let now = new Date(H);
 
 beforeAll(async () => {
@@ -21,6 +22,12 @@ beforeAll(async () => {
   t.context.now = () => new Date(now);
   ({ key } = await t.newProject("score-monitors"));
   live = await liveScores(t, key, CRON_SECRET);
+  const agent = await t.call("POST", "/api/workflows/", {
+    key,
+    body: { workflow: { slug: "agent-m", name: "Agent M" } },
+  });
+  expect(agent.status, JSON.stringify(agent.body)).toBe(200);
+  agentM = agent.body.workflow.id;
 });
 afterAll(async () => {
   await live?.stop();
@@ -35,7 +42,7 @@ async function monitor(body: Record<string, unknown>) {
 async function runs(start: string, n: number, right: boolean) {
   for (let i = 0; i < n; i++)
     await live.run({
-      agent: "agent-m",
+      agent: agentM,
       model: "gpt-5-mini",
       durationMs: 40,
       start,
@@ -105,7 +112,7 @@ describe("a monitor on a live evaluation's score (injected clock)", () => {
     ]);
     const fired = await t.call("POST", "/api/events/query", { key, body: { event_type: "monitors.alert.fired" } });
     expect(fired.body.events.map((e: any) => e.attributes.message)).toEqual([
-      expect.stringContaining("mean evaluator score 0 is below 0.5 for agent agent-m (5 min window, 2 scored results)"),
+      expect.stringContaining("mean evaluator score 0 is below 0.5 for agent Agent M (5 min window, 2 scored results)"),
     ]);
   });
 

@@ -25,12 +25,13 @@ it("window totals over mixed grains agree with the analytics query of the same w
   await f.runs("other", 7, 0, at(-1, "12:00"));
   const oldest = new Date(at(-2, "23:45"));
   const newest = new Date(at(0, "00:15"));
-  const filtering = { field: "agent", operator: "is", value: "mixed" };
+  const mixed = await f.agentId("mixed");
+  const filtering = { field: "agent", operator: "is", value: mixed };
   const [totals, all] = await queryWindowTotals(f.t.context.db, [
     {
       projectId: f.projectId,
       focus: "run",
-      filter: { field: "agent", value: "mixed" },
+      filter: { field: "agent", value: mixed },
       oldest,
       newest,
       maps: ["latency", "costs", "tokens"],

@@ -105,15 +105,12 @@ describe("a chat turn's trace", () => {
 
   it("the agent and cost filters find a stored agent's run and the traces that cost at least an amount", async () => {
     const created = (await owner.mutate("agents.create", { name: "Refund bot" })).data;
-    expect(
-      (
-        await owner.mutate("agents.commit", {
-          variantId: created.variant.id,
-          template: { llm: agent.llm },
-          message: "plain",
-        })
-      ).status,
-    ).toBe(200);
+    const committed = await owner.mutate("agents.commit", {
+      variantId: created.variant.id,
+      template: { llm: agent.llm },
+      message: "plain",
+    });
+    expect(committed.status).toBe(200);
     model.script({ kind: "reply", text: "Refunded.", usage: { input: 4000, output: 1000 } });
     const body = {
       session_id: "s-2",
@@ -140,6 +137,11 @@ describe("a chat turn's trace", () => {
     expect(await ids({ minCost: 0.001 })).toEqual([refundTrace]);
     expect(await ids({ minCost: 0.001, agent: created.agent.slug, status: "ok" })).toEqual([refundTrace]);
     expect((await owner.query("traces.list", { minCost: -1 })).status).toBe(422);
+    // An analytics series' group: the model a span asked for, the revision the run ran.
+    expect(await ids({ model: "gpt-5-mini", agent: created.agent.slug })).toEqual([refundTrace]);
+    expect(await ids({ model: "gpt-4o" })).toEqual([]);
+    expect(await ids({ revision: committed.data.revision.id })).toEqual([refundTrace]);
+    expect(await ids({ revision: created.revision.id })).toEqual([]);
   });
 
   it("a chat with the editor's unsaved draft is the agent's run: named after it and found by the agent filter", async () => {

@@ -119,6 +119,9 @@ describe("retention workers", () => {
       [...Array.from({ length: 25 }, (_, i) => span(i, 31)), ...Array.from({ length: 4 }, (_, i) => span(i, 29))],
       { config: t.context.config.tracing },
     );
+    // A span of the project without retention in the old spans' partition: it is kept, so the
+    // partition is not dropped and the old spans are deleted by rows.
+    await recordSpans(t.context.db, other.projectId, [span(0, 31)], { config: t.context.config.tracing });
     await drainIngestQueue(t.context);
     const before = await countRows(t.context.db, projectId);
     expect(before).toMatchObject({ spans: 29, runs: 4, run_events: 8, chat_sessions: 4, results: 4, deliveries: 4 });
@@ -141,8 +144,9 @@ describe("retention workers", () => {
         if (deleted === 0) break;
       }
     }
-    // One statement per project and pass, each at most a batch: 25 old spans take 7, 7, 7, 4.
-    expect(passes.traces).toEqual([7, 7, 7, 4, 0]);
+    // One statement per project and pass, each at most a batch: 25 old spans take 7, 7, 7, 4; then
+    // the 25 old traces' bounds rows (trace_bounds) the same way, and no session bounds.
+    expect(passes.traces).toEqual([7, 7, 7, 4, 7, 7, 7, 4, 0]);
     // Children first: the 6 log batches (7 is a batch), then the 3 runs.
     expect(passes.runs).toEqual([6, 3, 0]);
     expect(passes["chat-sessions"]).toEqual([3, 0]);
@@ -188,6 +192,69 @@ describe("retention workers", () => {
     );
     expect(left.n).toBe(0);
     expect((await countRows(t.context.db, projectId)).spans).toBe(writes);
+  });
+});
+
+describe("retention by partition", () => {
+  it("drops a spans partition whose every project is past its horizon, and deletes by rows where one is not", async () => {
+    const traces = RETENTION_KINDS.find((k) => k.name === "traces")!;
+    const limited = await Promise.all(["limited-a", "limited-b"].map((name) => t.newProject(name)));
+    for (const p of limited)
+      await callerFor({ projectId: p.projectId, userId: p.userId, role: "owner" }).retention.set({
+        ...THIRTY_DAYS,
+        traces_days: 20,
+      });
+    const keeper = await t.newProject("keeps-spans");
+    const now = t.context.now().getTime();
+    const at = (days: number) => new Date(now - days * DAY_MS);
+    const spanAt = (days: number, i: number) => ({
+      trace_id: (900_000 + days * 100 + i).toString(16).padStart(32, "0"),
+      span_id: (i + 1).toString(16).padStart(16, "0"),
+      span_name: `aged ${days}`,
+      start_time: at(days).toISOString(),
+      end_time: new Date(at(days).getTime() + 1000).toISOString(),
+    });
+    const record = (projectId: string, spans: ReturnType<typeof spanAt>[]) =>
+      recordSpans(t.context.db, projectId, spans, { config: t.context.config.tracing });
+    // 60 days old: only the two limited projects; 80 days old: one of them and the keeper.
+    await record(limited[0].projectId, [spanAt(60, 0), spanAt(60, 1), spanAt(80, 0), spanAt(5, 0)]);
+    await record(limited[1].projectId, [spanAt(60, 2)]);
+    await record(keeper.projectId, [spanAt(80, 1)]);
+    await drainIngestQueue(t.context);
+    const partitionOf = async (days: number) => {
+      const [row] = await rawQuery<{ name: string | null }>(
+        t.context.db,
+        `select (select c.relname::text from pg_inherits i join pg_class c on c.oid = i.inhrelid
+           where i.inhparent = 'public.spans'::regclass
+             and $1::timestamptz >= (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \\(''([^'']+)''\\)'))[1]::timestamptz
+             and $1::timestamptz < (regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \\(''([^'']+)''\\)'))[1]::timestamptz) as name`,
+        [at(days).toISOString()],
+      );
+      return row.name;
+    };
+    const spansOf = async (projectId: string) =>
+      (
+        await rawQuery<{ name: string }>(
+          t.context.db,
+          `select span_name as name from spans where project_id = $1 order by span_name`,
+          [projectId],
+        )
+      ).map((r) => r.name);
+    const sixty = await partitionOf(60);
+    expect(sixty).not.toBeNull();
+    expect(await partitionOf(80)).not.toBeNull();
+
+    while ((await retentionPass(t.context, traces)) > 0);
+    // The 60-day partition went whole; the 80-day one stays for the keeper, without the limited span.
+    expect(await partitionOf(60)).toBeNull();
+    expect(await partitionOf(80)).not.toBeNull();
+    expect(await spansOf(limited[0].projectId)).toEqual(["aged 5"]);
+    expect(await spansOf(limited[1].projectId)).toEqual([]);
+    expect(await spansOf(keeper.projectId)).toEqual(["aged 80"]);
+    // A span arriving late for the dropped period gets its partition again.
+    await record(keeper.projectId, [spanAt(60, 3)]);
+    await drainIngestQueue(t.context);
+    expect(await spansOf(keeper.projectId)).toEqual(["aged 60", "aged 80"]);
   });
 });
 

@@ -59,7 +59,8 @@ describe("evaluator catalog", () => {
     }[];
     expect(presets.length).toBeGreaterThanOrEqual(5);
     for (const t of templates) {
-      expect(t.data.uri).toBe(`svc:builtin:${t.key}:v0`);
+      // The compat API's prefix, which its clients compare; a revision may store either.
+      expect(t.data.uri).toBe(`agenta:builtin:${t.key}:v0`);
       const validate = ajv().compile(t.data.schemas.parameters);
       expect(validate({ unknown_parameter: 1 }), t.key).toBe(false);
       for (const p of presets.filter((p) => p.template_key === t.key)) {
@@ -83,8 +84,8 @@ describe("evaluator catalog", () => {
     expect(judges.body.presets.map((p: { key: string }) => p.key)).toEqual(["hallucination", "answer_relevance"]);
     expectStatus(await get("/api/evaluators/catalog/presets?colour=red"), 422);
     const missing = await get("/api/evaluators/catalog/templates/auto_nope");
-    expectStatus(missing, 404);
-    expect(missing.body.detail).toContain("auto_exact_match");
+    expectStatus(missing, 200);
+    expect(missing.body).toEqual({ count: 0, detail: expect.stringContaining("auto_exact_match") });
     expectStatus(await c.t.call("GET", "/api/evaluators/catalog/templates"), 401);
   });
 
@@ -169,7 +170,7 @@ describe("catalog types prompt-template and model", () => {
 });
 
 describe("catalog routes the compat API's clients call", () => {
-  it("serves a template's presets, and one preset, with GET or POST; unknown template or preset is 404 naming the known ones", async () => {
+  it("serves a template's presets, and one preset, with GET or POST; unknown template or preset is {count: 0} naming the known ones", async () => {
     for (const method of ["GET", "POST"] as const) {
       const list = await c.t.call(method, "/api/evaluators/catalog/templates/auto_ai_critique/presets", { key: c.key });
       expectStatus(list, 200);
@@ -181,9 +182,13 @@ describe("catalog routes the compat API's clients call", () => {
       expect(one.body).toEqual({ count: 1, preset: list.body.presets[0] });
     }
     const wrongTemplate = await get("/api/evaluators/catalog/templates/auto_regex_test/presets/hallucination");
-    expectStatus(wrongTemplate, 404);
-    expect(wrongTemplate.body.detail).toContain("json_object_output");
-    expectStatus(await get("/api/evaluators/catalog/templates/auto_nope/presets"), 404);
+    expect(wrongTemplate.body).toEqual({ count: 0, detail: expect.stringContaining("json_object_output") });
+    expect((await get("/api/evaluators/catalog/templates/auto_nope/presets")).body).toMatchObject({
+      count: 0,
+      presets: [],
+    });
+    for (const preset of (await get("/api/evaluators/catalog/presets")).body.presets)
+      expect(preset.data.uri).toBe(`agenta:builtin:${preset.template_key}:v0`);
   });
 
   it("serves the catalog types under applications and evaluators too, each schema naming its type at the top level", async () => {
@@ -192,6 +197,8 @@ describe("catalog routes the compat API's clients call", () => {
       expectStatus(list, 200);
       for (const type of list.body.types as { key: string; json_schema: Record<string, unknown> }[]) {
         expect(type.json_schema["x-catalog-type"]).toBe(type.key);
+        // The reference's marker, which its clients compare.
+        expect(type.json_schema["x-ag-type"]).toBe(type.key);
       }
       const one = await get(`/api/${domain}/catalog/types/agent-template`);
       expect(one.body.type.json_schema["x-catalog-type"]).toBe("agent-template");

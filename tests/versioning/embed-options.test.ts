@@ -112,13 +112,15 @@ describe("resolve options", () => {
   });
 
   it("retrieve with resolve takes the same options", async () => {
-    const app = await createArtifact(c, "applications", { data: { x: embed({ workflow: { slug: "nothing-here" } }) } });
+    const app = await createArtifact(c, "applications", {
+      data: { parameters: { x: embed({ workflow: { slug: "nothing-here" } }) } },
+    });
     const res = await c.t.call("POST", "/api/applications/revisions/retrieve", {
       key: c.key,
       body: { application_revision_ref: { id: app.revision!.id }, resolve: true, error_policy: "placeholder" },
     });
     expectStatus(res, 200);
-    expect(res.body.application_revision.data).toEqual({ x: "<error:embed_not_found>" });
+    expect(res.body.application_revision.data).toEqual({ parameters: { x: "<error:embed_not_found>" } });
   });
 });
 

@@ -31,6 +31,9 @@ async function application(data: Record<string, unknown>) {
   return created.revision!;
 }
 
+/** An application whose parameters hold these values (revision data keeps free-form values there). */
+const params = (parameters: Record<string, unknown>) => application({ parameters });
+
 const resolveApp = (id: string) => retrieve(c, "applications", { application_revision_ref: { id }, resolve: true });
 
 describe("embeds", () => {
@@ -95,7 +98,7 @@ describe("embeds", () => {
       key: c.key,
       body: { workflow_revision_ref: { id: lib.revision.id }, environment_ref: { slug: "production" } },
     });
-    const app = await application({
+    const app = await params({
       list: [embed({ workflow_ref: { slug: lib.slug } }, "parameters.prompt"), "inline"],
       whole: embed({ workflow_revision: { id: lib.revision.id } }),
       pinned: embed(
@@ -107,7 +110,7 @@ describe("embeds", () => {
     });
     const res = await resolveApp(app.id);
     expectStatus(res, 200);
-    expect(res.body.application_revision.data).toEqual({
+    expect(res.body.application_revision.data.parameters).toEqual({
       list: ["newer", "inline"],
       whole: lib.revision.data,
       pinned: "shared",
@@ -122,11 +125,11 @@ describe("embeds", () => {
       ],
     );
     expect(used.sort()).toEqual([
-      ["deployed", lib.revision.id],
-      ["keyed", lib.revision.id],
-      ["list[0]", v2.id],
-      ["pinned", lib.revision.id],
-      ["whole", lib.revision.id],
+      ["parameters.deployed", lib.revision.id],
+      ["parameters.keyed", lib.revision.id],
+      ["parameters.list[0]", v2.id],
+      ["parameters.pinned", lib.revision.id],
+      ["parameters.whole", lib.revision.id],
     ]);
   });
 
@@ -138,13 +141,13 @@ describe("embeds", () => {
     });
     expectStatus(deployed, 200);
     const envRevision = deployed.body.environment_revision;
-    const app = await application({
+    const app = await params({
       pinned: embed({ environment_revision: { id: envRevision.id } }, "references.chat.workflow_revision.id"),
       latest: embed({ environment_ref: { slug: "staging" } }, "references.chat.workflow.slug"),
     });
     const res = await resolveApp(app.id);
     expectStatus(res, 200);
-    expect(res.body.application_revision.data).toEqual({ pinned: target.revision.id, latest: target.slug });
+    expect(res.body.application_revision.data.parameters).toEqual({ pinned: target.revision.id, latest: target.slug });
     expect(
       res.body.resolution_info.embeds.map((e: { references: object }) => Object.keys(e.references)).flat(),
     ).toContain("environment_revision");
@@ -155,13 +158,13 @@ describe("embeds", () => {
     const outer = await workflow({
       parameters: { llm: { model: embed({ workflow: { slug: inner.slug } }, "parameters.model"), temperature: 0 } },
     });
-    const app = await application({ llm: embed({ workflow: { slug: outer.slug } }, "parameters.llm") });
+    const app = await params({ llm: embed({ workflow: { slug: outer.slug } }, "parameters.llm") });
     const res = await resolveApp(app.id);
     expectStatus(res, 200);
-    expect(res.body.application_revision.data).toEqual({ llm: { model: "m-1", temperature: 0 } });
+    expect(res.body.application_revision.data.parameters).toEqual({ llm: { model: "m-1", temperature: 0 } });
     expect(res.body.resolution_info.embeds.map((e: { path: string; depth: number }) => [e.path, e.depth])).toEqual([
-      ["llm", 1],
-      ["llm.model", 2],
+      ["parameters.llm", 1],
+      ["parameters.llm.model", 2],
     ]);
   });
 
@@ -190,11 +193,14 @@ describe("embeds", () => {
 
     // The same target twice side by side is not a cycle.
     const leaf = await workflow({ parameters: { v: "leaf" } });
-    const twice = await application({
+    const twice = await params({
       one: embed({ workflow: { slug: leaf.slug } }, "parameters.v"),
       two: embed({ workflow: { slug: leaf.slug } }, "parameters.v"),
     });
-    expect((await resolveApp(twice.id)).body.application_revision.data).toEqual({ one: "leaf", two: "leaf" });
+    expect((await resolveApp(twice.id)).body.application_revision.data.parameters).toEqual({
+      one: "leaf",
+      two: "leaf",
+    });
   });
 
   it("allows 10 levels of nesting and rejects 11 with 400 naming the reference", async () => {
@@ -223,11 +229,11 @@ describe("embeds", () => {
       Object.fromEntries(
         Array.from({ length: n }, (_, i) => [`e${i}`, embed({ workflow: { slug: lib.slug } }, "parameters.prompt")]),
       );
-    const hundred = await application(many(100));
+    const hundred = await params(many(100));
     const ok = await resolveApp(hundred.id);
     expectStatus(ok, 200);
     expect(ok.body.resolution_info.embeds).toHaveLength(100);
-    const oneMore = await application(many(101));
+    const oneMore = await params(many(101));
     const res = await resolveApp(oneMore.id);
     expectStatus(res, 400);
     expect(res.body.code).toBe("embed_limit");
@@ -236,7 +242,7 @@ describe("embeds", () => {
   });
 
   it("404 naming the reference when the target or the selected path does not exist", async () => {
-    const missing = await application({ x: embed({ workflow: { slug: "no-such-workflow" } }, "parameters.prompt") });
+    const missing = await params({ x: embed({ workflow: { slug: "no-such-workflow" } }, "parameters.prompt") });
     const res = await resolveApp(missing.id);
     expectStatus(res, 404);
     expect(res.body.code).toBe("embed_not_found");
@@ -249,7 +255,7 @@ describe("embeds", () => {
       "parameters.constructor",
       "parameters.tools.__proto__",
     ]) {
-      const noPath = await application({ x: embed({ workflow: { slug: lib.slug } }, path) });
+      const noPath = await params({ x: embed({ workflow: { slug: lib.slug } }, path) });
       const r = await resolveApp(noPath.id);
       expectStatus(r, 404);
       expect(r.body.detail).toContain(path);
@@ -268,7 +274,7 @@ describe("embeds", () => {
     ];
     const before = await countEvents(c, "applications.revisions.retrieved");
     for (const value of cases) {
-      const app = await application({ value });
+      const app = await params({ value });
       const res = await resolveApp(app.id);
       expectStatus(res, 400);
       expect(res.body.code).toBe("invalid_embed");

@@ -1,4 +1,7 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newId } from "@/server/core/ids";
+import { revisions, variants } from "@/server/db/schema";
 import { Lookup } from "@/server/versioning/lookup";
 import {
   DEPLOYABLE_DOMAINS,
@@ -256,7 +259,7 @@ describe.each(DEPLOYABLE_DOMAINS)("deploying %s", (domain) => {
       await deploy({ [keys.revisionRef]: { id: app.revision!.id }, environment_ref: { slug: env.slug }, key: "" }),
       422,
     );
-    expectStatus(await retrieve(c, "environments", { environment_ref: { slug: env.slug } }), 404);
+    expect((await retrieve(c, "environments", { environment_ref: { slug: env.slug } })).body.count).toBe(0);
     expect(await countEvents(c, "environments.revisions.committed")).toBe(eventsBefore);
   });
 });
@@ -394,10 +397,25 @@ describe("environment commits", () => {
     expect((await envLatest(env.slug)).version).toBe("4");
   });
 
-  it("keeps the environment's other data keys across delta commits and deploys", async () => {
+  it("refuses a data key environments do not know (422); one a stored revision holds is kept across deploys", async () => {
     const env = await newEnvironment();
     const app = await createArtifact(c, "applications", { data: dataFor("applications", 1) });
-    await envCommit(env.variantId, { data: { references: {}, notes: "release train" } });
+    const refused = await envCommit(env.variantId, { data: { references: {}, notes: "release train" } });
+    expectStatus(refused, 422);
+    expect(refused.body.errors).toEqual([{ path: "data.notes", message: expect.stringContaining("references") }]);
+    // A revision stored before the check (any key was taken then): a deploy's delta carries it.
+    await c.t.context.db.insert(revisions).values({
+      id: newId(),
+      projectId: c.projectId,
+      domain: "environments",
+      artifactId: env.id,
+      variantId: env.variantId,
+      slug: uniq("old"),
+      version: 1,
+      data: { references: {}, notes: "release train" },
+      authorId: c.userId,
+    });
+    await c.t.context.db.update(variants).set({ headVersion: 1 }).where(eq(variants.id, env.variantId));
     await c.t.call("POST", "/api/applications/revisions/deploy", {
       key: c.key,
       body: { application_revision_ref: { id: app.revision!.id }, environment_ref: { slug: env.slug } },

@@ -30,13 +30,27 @@ export function uniq(prefix = "x"): string {
 }
 
 /**
- * Revision data every domain accepts and stores with `marker` unchanged: environments need a
- * `references` map, testsets a `testcases` list.
+ * Revision data every domain accepts (only keys its data model knows: an unknown top-level key is
+ * a 422) and that carries `marker` where `markerOf` reads it back: a workflow-family revision in
+ * `parameters`, a testset in its `columns`, a query in its `filtering` (read only when it runs),
+ * an environment as the name of an entry that deploys nothing (`{}`, stored as sent).
  */
 export function dataFor(domain: DomainName, marker: unknown): Record<string, unknown> {
-  if (domain === "environments") return { references: {}, marker };
-  if (domain === "testsets") return { testcases: [], marker };
-  return { parameters: { prompt: `p${String(marker)}` }, marker };
+  if (domain === "environments") return { references: { [`marker-${String(marker)}`]: {} } };
+  if (domain === "testsets") return { testcases: [], columns: [String(marker)] };
+  if (domain === "queries") return { filtering: { marker: String(marker) } };
+  return { parameters: { prompt: `p${String(marker)}`, marker: String(marker) } };
+}
+
+/** The marker `dataFor` put in a revision's data, as text. */
+export function markerOf(data: Record<string, any>): string | undefined {
+  if (data.references) {
+    const key = Object.keys(data.references).find((k) => k.startsWith("marker-"));
+    return key?.slice("marker-".length);
+  }
+  if (Array.isArray(data.columns)) return data.columns[0];
+  if (data.filtering) return data.filtering.marker;
+  return data.parameters?.marker;
 }
 
 export function expectStatus(res: TestResponse, status: number): void {

@@ -16,7 +16,7 @@ describe("read events under concurrency", () => {
   it("writes one event per concurrent retrieve, all visible to the next events query", async () => {
     const created = await t.call("POST", "/api/applications/", {
       key,
-      body: { application: { slug: "busy", data: { x: 1 } } },
+      body: { application: { slug: "busy", data: { parameters: { x: 1 } } } },
     });
     const revisionId = created.body.application_revision.id;
     const responses = await Promise.all(
@@ -85,8 +85,17 @@ describe("read events under concurrency", () => {
       static readonly [entityKind]: string = "PgliteTransaction";
     }
     await t.database.db.transaction(async (tx) => {
+      // Its own class, the transaction's session and query builders (the redaction settings are
+      // read through it when this process has not cached them).
+      const real = tx as unknown as Record<string, unknown> &
+        Record<"select" | "insert" | "update" | "delete" | "execute", (...args: unknown[]) => unknown>;
       const foreign = Object.assign(Object.create(ForeignPgliteTransaction.prototype), {
-        session: (tx as unknown as { session: unknown }).session,
+        session: real.session,
+        select: real.select.bind(tx),
+        insert: real.insert.bind(tx),
+        update: real.update.bind(tx),
+        delete: real.delete.bind(tx),
+        execute: real.execute.bind(tx),
       });
       await emitEvent(foreign, { projectId, type: "queries.revisions.committed", attributes: { n: 7 } });
     });

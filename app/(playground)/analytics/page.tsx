@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AnalyticsView } from "@/components/analytics";
+import { AnalyticsTabs, AnalyticsView } from "@/components/analytics";
 import { PageContainer } from "@/components/shell";
 
 export const metadata: Metadata = { title: "Analytics" };
@@ -16,6 +16,7 @@ export default async function AnalyticsPage({
     <PageContainer>
       {/* The view's own title is an h2: on the Overview it sits under the page's h1. */}
       <h1 className="sr-only">Analytics</h1>
+      <AnalyticsTabs />
       <AnalyticsView window={oldest && newest ? { oldest, newest } : undefined} />
     </PageContainer>
   );

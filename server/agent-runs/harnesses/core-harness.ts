@@ -6,6 +6,7 @@ import { fallbackModel, languageModel, type FallbackRoute } from "../providers";
 import { aliasErrorMessage } from "../alias-error-message";
 import { runErrorMessage } from "../run-error-message";
 import type { Emit, Harness, HarnessOutcome, StepTiming, TurnInput } from "../run-types";
+import { systemPromptParts } from "../providers/system-messages";
 import { toModelMessages } from "../to-model-messages";
 import { budgetStop, NotRunOnSpentBudget } from "./budget-stop";
 import { callSettings, providerOptions } from "./provider-options";
@@ -28,8 +29,10 @@ export const coreHarness: Harness = {
     const extras = { ...input.connection.extras, ...(input.template.llm.extras as Record<string, unknown>) };
     const result = streamText({
       model: budget.model((route?.model ?? model) as Extract<LanguageModel, { specificationVersion: "v3" }>),
-      system: systemPrompt(input.template, lastUserText(input.messages)),
-      messages: toModelMessages(resumed.messages),
+      ...systemPromptParts(
+        systemPrompt(input.template, lastUserText(input.messages)),
+        toModelMessages(resumed.messages),
+      ),
       tools: budget.tools(input.tools.toolSet as ToolSet),
       stopWhen: [stepCountIs(input.limits.maxSteps), budget.condition],
       maxRetries: input.limits.maxRetries,

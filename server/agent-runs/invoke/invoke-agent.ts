@@ -47,6 +47,7 @@ export async function invokeAgent(
   const served = input.agent.references?.workflow_revision?.id;
   const servedHeaders: Record<string, string> = served ? { [SERVED_REVISION_HEADER]: served } : {};
   if (continues?.usage) input.priorUsage = continues.usage;
+  input.door = origin;
   const cancelOnDisconnect = Boolean(body.flags?.cancel_on_disconnect) && !body.flags?.background;
   const turn = beginTurn(
     app,

@@ -39,7 +39,7 @@ export async function runNested(
     "native",
     { trace, depth: request.depth, runId },
   );
-  const turn = beginTurn(app, input, trace, request.signal);
+  const turn = beginTurn(app, { ...input, door: "nested" }, trace, request.signal);
   const stream =
     runId && request.parentRunId
       ? driveRun(

@@ -1,4 +1,5 @@
 import { newId } from "@/server/core/ids";
+import type { NativeEvent } from "@/server/streams";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import { driveRun } from "../runs/drive-run";
@@ -12,13 +13,18 @@ export interface StartedRun {
   runId: string;
   sessionId: string;
   traceId: string;
+  /** With `attach`: the run's events as this process drives them, closed once its end is recorded. */
+  events?: ReadableStream<NativeEvent>;
 }
 
 /**
  * A turn nobody waits on (an automation firing): prepared like invoke's `flags.background`, recorded
  * as a durable run (event log, lease, takeover by the sweep) and answered once its row exists.
  * The body's messages are native; a refusal before the turn starts throws its own error.
- * `runs` carries a prompt application's sampling and name when the body holds it as an inline template.
+ * `runs` carries a prompt application's sampling and name when the body holds it as an inline template,
+ * and a split environment's sticky key (an A2A context id) when it is not the session.
+ * `attach` (a door that answers as the run goes, A2A): answered at once with the driven events
+ * instead of once the row exists; the client going away only detaches, the run stays durable.
  */
 export async function startBackgroundRun(
   app: AppContext,
@@ -26,11 +32,12 @@ export async function startBackgroundRun(
   body: InvokeRequest,
   origin: RunOrigin,
   runId: string = newId(),
-  runs: Pick<PrepareOptions, "sampling" | "agent"> = {},
+  runs: Pick<PrepareOptions, "sampling" | "agent" | "splitKey"> = {},
+  attach = false,
 ): Promise<StartedRun> {
   const trace = traceContext(null);
   const input = await prepareTurn(app, principal, body, "native", { ...runs, trace, depth: 0, runId });
-  const turn = beginTurn(app, input, trace);
+  const turn = beginTurn(app, { ...input, door: origin }, trace);
   const { events, recorded } = driveRun(
     app,
     turn,
@@ -51,9 +58,12 @@ export async function startBackgroundRun(
         parentSpanId: trace.parentSpanId,
       },
     },
-    { cancelOnDisconnect: false, answerAfterEnd: false },
+    // Attached: the stream closes once the end is recorded, so a read after the answer finds the run ended.
+    { cancelOnDisconnect: false, answerAfterEnd: attach },
   );
+  const started = { runId, sessionId: input.sessionId, traceId: trace.traceId };
+  if (attach) return { ...started, events };
   void events.cancel();
   await recorded();
-  return { runId, sessionId: input.sessionId, traceId: trace.traceId };
+  return started;
 }

@@ -14,3 +14,4 @@ export { connectedProviders, type ProviderConnection } from "./connected-provide
 export { guardedFetchFor } from "./guarded-fetch-for";
 export { embeddingModel, EMBEDDING_PROVIDERS } from "./embedding-model";
 export { runnableModels, startingModel, type CustomProviderModels, type RunnableModels } from "./runnable-models";
+export { systemPromptParts } from "./system-messages";

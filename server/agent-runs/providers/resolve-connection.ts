@@ -95,7 +95,7 @@ async function pickConnection(llm: AgentTemplate["llm"], ctx: ResolutionContext)
       label: `the ${provider} key from ${PROVIDER_KEY_ENV[provider]}`,
     };
   throw new BadRequestError(
-    `No credential for model "${model}" on provider ${provider}: store one with POST /api/vault/v1/secrets/ (kind provider_key, data.kind ${provider}), or the operator sets ${PROVIDER_KEY_ENV[provider]}`,
+    `No ${provider} key for model "${model}": add one under Settings → Connections (or POST /api/vault/v1/secrets/ with kind provider_key, data.kind ${provider}), or the operator sets ${PROVIDER_KEY_ENV[provider]}`,
     "missing_connection",
   );
 }

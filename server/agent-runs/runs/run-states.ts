@@ -12,6 +12,8 @@ export interface RunState {
   /** The workflow (agent) and variant the run resolved to, when it ran a stored one. */
   agentId?: string;
   variantId?: string;
+  /** The revision it ran (an environment's or a variant's latest, resolved when it started). */
+  revisionId?: string;
 }
 
 /** The runs among `ids` (of `projectId` when given), by id; ids with no run are absent. */
@@ -37,6 +39,7 @@ export async function runStates(db: Executor, ids: string[], projectId?: string)
         traceId: row.traceId,
         ...(refs?.workflow?.id ? { agentId: refs.workflow.id } : {}),
         ...(refs?.workflow_variant?.id ? { variantId: refs.workflow_variant.id } : {}),
+        ...(refs?.workflow_revision?.id ? { revisionId: refs.workflow_revision.id } : {}),
       };
       return [row.id, state];
     }),

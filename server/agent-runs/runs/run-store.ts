@@ -13,10 +13,18 @@ export type RunStatus = "running" | "finished" | "failed" | "paused" | "cancelle
 export const RUN_STATUSES: readonly RunStatus[] = ["running", "finished", "failed", "paused", "cancelled"];
 /**
  * Where a run came from: the agent API, the playground chat, the OpenAI-compatible door, a
- * reference tool call, an automation firing (server/automations).
+ * reference tool call, an automation firing (server/automations), an MCP tool call (server/mcp-door), an A2A task (server/a2a).
  */
-export type RunOrigin = "invoke" | "playground" | "openai" | "nested" | "automation";
-export const RUN_ORIGINS: readonly RunOrigin[] = ["invoke", "playground", "openai", "nested", "automation"];
+export type RunOrigin = "invoke" | "playground" | "openai" | "nested" | "automation" | "mcp" | "a2a";
+export const RUN_ORIGINS: readonly RunOrigin[] = [
+  "invoke",
+  "playground",
+  "openai",
+  "nested",
+  "automation",
+  "mcp",
+  "a2a",
+];
 
 export interface NewRun {
   id: string;

@@ -103,7 +103,7 @@ export async function takeOverRun(app: AppContext, run: AgentRunRow): Promise<vo
     ...input,
     messages: [...history, ...messagesOfEvents([...plan.kept, ...settled.map((s) => s.event)])],
   };
-  const turn = beginTurn(app, input, trace, undefined, (record) => ({
+  const turn = beginTurn(app, { ...input, door: run.origin as RunOrigin }, trace, undefined, (record) => ({
     ...wholeRunRecord(record, before),
     ...(run.continuesRunId ? { continuesRunId: run.continuesRunId } : {}),
   }));

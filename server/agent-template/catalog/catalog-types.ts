@@ -35,11 +35,11 @@ export function listCatalogTypes(): CatalogType[] {
 }
 
 /**
- * The schema names its own type at the top level (`x-catalog-type`), as the
- * reference implementation's `x-ag-type` does.
+ * The schema names its own type at the top level twice: `x-catalog-type`, which our clients read,
+ * and `x-ag-type`, the reference implementation's marker, which its clients compare.
  */
 function build(key: CatalogTypeKey): CatalogType {
-  return { key, json_schema: { "x-catalog-type": key, ...BUILDERS[key]() } };
+  return { key, json_schema: { "x-catalog-type": key, "x-ag-type": key, ...BUILDERS[key]() } };
 }
 
 /** Where a schema points to fetch a catalog type (used as `x-catalog-url`). */

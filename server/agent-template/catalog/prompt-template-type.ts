@@ -58,7 +58,7 @@ export function promptTemplateCatalogType(): JsonSchema {
     };
     const model = schema.properties.llm_config.properties.model as Record<string, unknown>;
     const { examples, "x-choices": choices } = modelCatalogType() as Record<string, unknown>;
-    Object.assign(model, { "x-catalog-type": "model", examples, "x-choices": choices });
+    Object.assign(model, { "x-catalog-type": "model", "x-ag-type": "model", examples, "x-choices": choices });
     generated = schema as JsonSchema;
   }
   return structuredClone(generated);

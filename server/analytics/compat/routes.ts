@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "@/server/http/route";
+import { legacyAnalyticsRoute } from "./legacy-route";
 import { queryCompatAnalytics } from "./query";
 
 /**
@@ -50,4 +51,5 @@ export const compatRoutes = [
     "Reference shape: summaries (count, sum, percentiles, histogram, frequencies) of root spans' attributes per bucket of ingestion time",
   ),
   compatRoute("/api/tracing/analytics/query", "Deprecated: the same as POST /api/spans/analytics/query"),
+  legacyAnalyticsRoute,
 ];

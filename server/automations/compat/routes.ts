@@ -2,7 +2,8 @@ import { TURN_ERROR_CODES } from "@/server/agent-runs";
 import { z } from "zod";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
-import { BadRequestError, NotFoundError, SchemaValidationError } from "@/server/core/errors";
+import { BadRequestError, isAppError, NotFoundError, SchemaValidationError } from "@/server/core/errors";
+import { checkCronSchedule } from "@/server/core/cron/cron-schedule";
 import { zodIssuesToFieldErrors } from "@/server/core/zod-issues";
 import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
@@ -29,6 +30,7 @@ import {
   subscriptionToCompat,
 } from "./wire";
 import { firingCompatRoutes } from "./firing-routes";
+import { providerCompatRoutes } from "./provider-routes";
 
 const tag = "triggers";
 const idParams = z.object({ id: z.string().uuid() });
@@ -38,6 +40,10 @@ const idParams = z.object({ id: z.string().uuid() });
  * reference implementation's paths.
  */
 function asInput(value: unknown, prefix: string): AutomationInput {
+  // Our own routes default a missing input (an automation may start a triage instead); the
+  // reference's trigger bodies always carry inputs_fields, so its absence is its 422.
+  if ((value as { input?: unknown }).input === undefined)
+    throw new SchemaValidationError([{ path: `${prefix}.data.inputs_fields`, message: "Required" }]);
   const parsed = automationInputSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const renamed: Record<string, string> = {
@@ -54,6 +60,35 @@ function asInput(value: unknown, prefix: string): AutomationInput {
 }
 
 /**
+ * The reference checks a schedule's cron before anything else and answers 422 (ours is a 400 on
+ * our own routes): a cron that does not parse, has other than five fields, or never fires.
+ */
+function checkCompatCron(body: unknown, now: Date): void {
+  const data = (body as { data: { schedule: string; timezone?: string } }).data;
+  try {
+    checkCronSchedule({ cron: data.schedule, timezone: data.timezone ?? "UTC" }, now);
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    const field = error.code === "invalid_timezone" ? "timezone" : "schedule";
+    throw new SchemaValidationError([{ path: `schedule.data.${field}`, message: error.message }]);
+  }
+}
+
+/**
+ * Saves through our store; a reference that resolves to nothing is the reference's 422 naming
+ * `data.references` (our own routes answer 404 naming it).
+ */
+async function saveAs<T>(singular: string, save: () => Promise<T>): Promise<T> {
+  try {
+    return await save();
+  } catch (error) {
+    if (error instanceof NotFoundError)
+      throw new SchemaValidationError([{ path: `${singular}.data.references`, message: error.message }]);
+    throw error;
+  }
+}
+
+/**
  * One kind of trigger, the reference implementation's routes over it: create, list, query, get,
  * replace, delete, start, stop.
  */
@@ -63,6 +98,8 @@ function triggerRoutes<B extends { id?: string }>(spec: {
   toWire: (row: AutomationRow) => unknown;
   body: z.ZodType<Record<string, B>>;
   fromBody: (body: B) => unknown;
+  /** Checks the reference runs first, before the body is read as ours. */
+  precheck?: (body: B, now: Date) => void;
 }) {
   const { plural, singular } = COMPAT_COLLECTIONS[spec.kind];
   const base = `/api/triggers/${plural}`;
@@ -125,8 +162,10 @@ function triggerRoutes<B extends { id?: string }>(spec: {
         "unsupported_prompt",
       ],
       handler: async ({ ctx, body }) => {
+        spec.precheck?.(body[singular], ctx.app.now());
         const input = asInput(spec.fromBody(body[singular]), singular);
-        return one(singular, spec.toWire((await createAutomation(ctx.app, ctx.principal, input)).row));
+        const { row } = await saveAs(singular, () => createAutomation(ctx.app, ctx.principal, input));
+        return one(singular, spec.toWire(row));
       },
     }),
     defineRoute({
@@ -155,12 +194,12 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       path: `${base}/{id}`,
       auth: "api_key",
       tag,
-      summary: `Fetch a ${singular} (a deleted one too)`,
+      summary: `Fetch a ${singular} (a deleted one is 404, as the reference's clients expect)`,
       params: idParams,
       response: oneWire,
       errors: ["trigger_not_found"],
       handler: async ({ ctx, params }) =>
-        one(singular, spec.toWire(await getOfKind(ctx.app, ctx.principal.projectId, params.id, false))),
+        one(singular, spec.toWire(await getOfKind(ctx.app, ctx.principal.projectId, params.id, true))),
     }),
     defineRoute({
       method: "PUT",
@@ -194,8 +233,10 @@ function triggerRoutes<B extends { id?: string }>(spec: {
         if (given.id && given.id !== params.id)
           throw new BadRequestError(`${singular}.id ${given.id} is not the id in the path`, "id_mismatch");
         await getOfKind(ctx.app, ctx.principal.projectId, params.id, true);
+        spec.precheck?.(given, ctx.app.now());
         const input = asInput(spec.fromBody(given), singular);
-        return one(singular, spec.toWire((await replaceAutomation(ctx.app, ctx.principal, params.id, input)).row));
+        const { row } = await saveAs(singular, () => replaceAutomation(ctx.app, ctx.principal, params.id, input));
+        return one(singular, spec.toWire(row));
       },
     }),
     defineRoute({
@@ -226,6 +267,7 @@ export const triggerCompatRoutes = [
     toWire: scheduleToCompat,
     body: compatScheduleBody as unknown as z.ZodType<Record<string, { id?: string }>>,
     fromBody: scheduleFromCompat as (body: unknown) => unknown,
+    precheck: checkCompatCron,
   }),
   ...triggerRoutes({
     kind: "event",
@@ -235,4 +277,5 @@ export const triggerCompatRoutes = [
     fromBody: subscriptionFromCompat as (body: unknown) => unknown,
   }),
   ...firingCompatRoutes,
+  ...providerCompatRoutes,
 ];

@@ -4,11 +4,13 @@ import { toIso } from "@/server/core/time";
 import { DEFAULT_CATCH_UP_SECONDS, OVERLAP_POLICIES, type AutomationKind } from "../automation-input";
 import type { AutomationRow } from "../automation-store";
 import type { FiringRow } from "../firing-store";
+import { isSelectorTemplate } from "../selector-template";
 
 /**
  * The reference implementation's `/triggers` shapes (schedules, subscriptions, deliveries) over the
  * same rows as `/api/automations`. Our extra schedule fields (zone, overlap policy, catch-up) ride
- * in `data`; `inputs_fields` is our input (`{messages}` or `{inputs}`); a subscription follows one
+ * in `data`; `inputs_fields` is the reference's selector template (stored as our `input.fields`) or
+ * our own input (`{messages}` or `{inputs}`), answered as it was sent; a subscription follows one
  * of the service's own event types (`data.event_key`) with an optional `data.filter`, and has no
  * connection.
  */
@@ -102,7 +104,7 @@ export function scheduleToCompat(row: AutomationRow) {
       overlap_policy: row.overlapPolicy ?? "skip",
       catch_up_seconds: row.catchUpSeconds ?? DEFAULT_CATCH_UP_SECONDS,
       ...(row.nextFireAt && row.isActive && !row.deletedAt ? { next_fire_at: toIso(row.nextFireAt) } : {}),
-      inputs_fields: row.input,
+      inputs_fields: inputsFieldsOf(row),
       references: (row.target.references ?? {}) as Record<string, unknown>,
     },
     ...lifecycleOf(row),
@@ -118,12 +120,21 @@ export function subscriptionToCompat(row: AutomationRow) {
     data: {
       event_key: row.eventTypes?.[0] ?? "",
       ...(row.filter ? { filter: row.filter } : {}),
-      inputs_fields: row.input,
+      inputs_fields: inputsFieldsOf(row),
       references: (row.target.references ?? {}) as Record<string, unknown>,
     },
     ...lifecycleOf(row),
   };
 }
+
+/** `inputs_fields` as it was sent: a selector template, or our own input. */
+function inputsFieldsOf(row: AutomationRow): unknown {
+  const input = row.input as Record<string, unknown>;
+  return input.fields ?? input;
+}
+
+/** A reference `inputs_fields` as our input: a selector template becomes `input.fields`. */
+const inputOf = (inputsFields: unknown) => (isSelectorTemplate(inputsFields) ? { fields: inputsFields } : inputsFields);
 
 function refused(field: string, why: string): never {
   throw new BadRequestError(`${field}: ${why}`, "unsupported_field", [{ path: field, message: why }]);
@@ -145,7 +156,7 @@ export function scheduleFromCompat(body: z.infer<typeof compatScheduleBody>["sch
     overlap_policy: body.data.overlap_policy,
     catch_up_seconds: body.data.catch_up_seconds,
     references: body.data.references ?? {},
-    input: body.data.inputs_fields,
+    input: inputOf(body.data.inputs_fields),
   };
 }
 
@@ -158,7 +169,7 @@ export function subscriptionFromCompat(body: z.infer<typeof compatSubscriptionBo
     event_types: [body.data.event_key],
     filter: body.data.filter,
     references: body.data.references ?? {},
-    input: body.data.inputs_fields,
+    input: inputOf(body.data.inputs_fields),
   };
 }
 

@@ -8,10 +8,15 @@
 export const errorCodes = {
   admin_disabled: { status: 403, meaning: "The admin API is off: ADMIN_TOKEN is not set on the server" },
   agent_not_found: { status: 404, meaning: "The chat session's agent does not exist in the project" },
+  agent_not_exposed: {
+    status: 404,
+    meaning: "The A2A door names an agent the project does not expose, or whose environment does not run it now",
+  },
   agent_run_failed: {
     status: 502,
     meaning: "A run the OpenAI door answers as one JSON body failed after it started (the provider's error)",
   },
+  alert_not_found: { status: 404, meaning: "No alert of this monitor with this id (or the monitor never fired)" },
   alias_not_found: { status: 404, meaning: "No model alias with this id in the project" },
   allowlist_not_found: { status: 404, meaning: "No model allowlist with this id in the project" },
   already_member: { status: 409, meaning: "The invite's user is already a member of the project" },
@@ -39,6 +44,7 @@ export const errorCodes = {
   connection_mismatch: { status: 400, meaning: "The named model connection belongs to another provider" },
   cron_disabled: { status: 403, meaning: "The cron route is off: CRON_SECRET is not set on the server" },
   cross_site_request: { status: 403, meaning: "A cookie-authenticated change came from another origin" },
+  dashboard_not_found: { status: 404, meaning: "No saved analytics dashboard with this id in the project" },
   data_or_delta: { status: 400, meaning: "An environment commit sends both or neither of data and delta" },
   database_unavailable: {
     status: 503,
@@ -69,6 +75,7 @@ export const errorCodes = {
   evaluation_not_live: { status: 400, meaning: "A canary's score guard names an evaluation that is not live" },
   evaluation_required: { status: 409, meaning: "A deploy gate needs a pinned, evaluated revision" },
   expired_api_key: { status: 401, meaning: "The API key has expired" },
+  failure_mode_not_found: { status: 404, meaning: "No failure mode with this id in the project" },
   focus_conflict: { status: 409, meaning: "A saved trace query is queried with another focus than it was saved with" },
   gateway_action_not_found: { status: 400, meaning: "The tool gateway has no such action" },
   gateway_error: { status: 502, meaning: "The tool gateway answered with an error" },
@@ -86,6 +93,21 @@ export const errorCodes = {
   invalid_analytics_query: { status: 400, meaning: "An analytics reference query is malformed" },
   invalid_api_key: { status: 401, meaning: "No API key has this value" },
   invalid_channel_url: { status: 400, meaning: "A monitor's notification URL is refused" },
+  invalid_grant: {
+    status: 400,
+    meaning:
+      "An OAuth token request's code, verifier or refresh token is wrong, used or expired (RFC 6749 invalid_grant)",
+  },
+  invalid_oauth_request: {
+    status: 400,
+    meaning:
+      "An OAuth authorization request names an unregistered client or redirect URI, no project, or unknown scopes",
+  },
+  invalid_exposure: {
+    status: 400,
+    meaning:
+      "An exposure entry names no agent, prompt application or environment of the project, or repeats another's name",
+  },
   invalid_character: { status: 400, meaning: "Text holds a NUL character, which cannot be stored" },
   invalid_cron: { status: 400, meaning: "A cron expression is malformed" },
   invalid_cron_secret: { status: 401, meaning: "The cron route's bearer secret is missing or wrong" },
@@ -152,6 +174,19 @@ export const errorCodes = {
   missing_key: { status: 400, meaning: "A required key is missing (environment key, provider key)" },
   missing_messages: { status: 400, meaning: "An automation gives an agent no message" },
   missing_reference: { status: 400, meaning: "A retrieve names no revision, variant, artifact or environment" },
+  mcp_unauthorized: {
+    status: 401,
+    meaning:
+      "The MCP endpoint needs `Authorization: Bearer` with a project API key or an OAuth access token; WWW-Authenticate names the resource metadata",
+  },
+  no_common_pattern: {
+    status: 400,
+    meaning: "A failure mode's examples share nothing a regex or code check could test; propose an LLM judge",
+  },
+  wrong_project: {
+    status: 403,
+    meaning: "The credential belongs to another project than the one the path names (an MCP endpoint)",
+  },
   missing_scope: { status: 403, meaning: "The API key's scopes do not admit the operation" },
   missing_source: { status: 400, meaning: "An evaluation has no rows to evaluate" },
   missing_target: { status: 400, meaning: "A scoped control names no target" },
@@ -177,6 +212,15 @@ export const errorCodes = {
   not_one_trace: { status: 400, meaning: "A body that must hold one trace holds none or several" },
   not_signed_in: { status: 401, meaning: "A session route was called without a session" },
   nothing_deployed: { status: 409, meaning: "The environment key has nothing deployed to start a canary from" },
+  optimization_ended: { status: 409, meaning: "The optimization has ended; cancel applies to a queued or running one" },
+  optimization_without_result: {
+    status: 409,
+    meaning: "The optimization has no winner to ship yet (still running, failed, or cancelled before one)",
+  },
+  output_not_ready: {
+    status: 409,
+    meaning: "A review queue's revision has not answered this case yet; review it once its output is there",
+  },
   owner_exists: { status: 403, meaning: "The owner account already exists" },
   payload_too_large: { status: 413, meaning: "The body exceeds the route's limit" },
   previous_response_not_found: { status: 404, meaning: "previous_response_id names no response of the project" },
@@ -210,6 +254,7 @@ export const errorCodes = {
   },
   secret_required: { status: 400, meaning: "A webhook subscription's auth mode needs a secret" },
   session_mismatch: { status: 400, meaning: "session_id differs from the session of previous_response_id" },
+  session_not_found: { status: 404, meaning: "No run in the project carries this session id" },
   session_too_large: { status: 400, meaning: "A chat session's messages exceed the stored size" },
   sign_up_closed: { status: 403, meaning: "Sign-up is closed; an invite is needed" },
   signature_invalid: { status: 401, meaning: "An inbound trigger's signature does not verify" },
@@ -228,6 +273,8 @@ export const errorCodes = {
   too_many_trace_ids: { status: 400, meaning: "A trace listing names more than 1,000 ids" },
   too_many_traces: { status: 400, meaning: "A query revision matches more traces than an evaluation takes" },
   trace_id_mismatch: { status: 400, meaning: "The path's trace id differs from the payload's" },
+  triage_ended: { status: 409, meaning: "The triage has ended; cancel applies to a queued or running one" },
+  triage_not_found: { status: 404, meaning: "No triage with this id in the project" },
   trigger_not_found: { status: 404, meaning: "No inbound trigger has this URL" },
   unexpected_target: { status: 400, meaning: "A project-wide control names a target" },
   unknown_connection: { status: 400, meaning: "The named model connection does not exist or is a plain secret" },

@@ -58,6 +58,15 @@ const slugConflict = { conflict: z.strictObject({ slug: z.string() }) };
 const queueId = { queue_id: z.string() };
 
 export const errorExtras: Partial<Record<ErrorCode, ErrorExtras>> = {
+  mcp_unauthorized: {
+    headers: {
+      "WWW-Authenticate": {
+        description: '`Bearer resource_metadata="<url>"`: where the OAuth protected resource metadata (RFC 9728) is',
+        schema: z.string(),
+        always: true,
+      },
+    },
+  },
   budget_exceeded: {
     fields: {
       budget: z

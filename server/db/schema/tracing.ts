@@ -102,6 +102,41 @@ export const spans = pgTable(
 );
 
 /**
+ * Where each trace's spans start: the earliest and latest start of its stored spans, written in the
+ * transaction that writes them (widened, never narrowed, so it always covers them). A read by
+ * trace id takes its time range from here and names only the partitions of `spans` it covers,
+ * instead of probing the index of every partition. Rows go with retention.
+ */
+export const traceBounds = pgTable(
+  "trace_bounds",
+  {
+    projectId: uuid("project_id").notNull(),
+    traceId: uuid("trace_id").notNull(),
+    firstStart: spanTime("first_start").notNull(),
+    lastStart: spanTime("last_start").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "trace_bounds_pkey", columns: [t.projectId, t.traceId] }),
+    index("trace_bounds_last_idx").on(t.projectId, t.lastStart),
+  ],
+);
+
+/** The same for sessions: the earliest and latest start of the spans naming each session id. */
+export const sessionBounds = pgTable(
+  "session_bounds",
+  {
+    projectId: uuid("project_id").notNull(),
+    sessionId: text("session_id").notNull(),
+    firstStart: spanTime("first_start").notNull(),
+    lastStart: spanTime("last_start").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "session_bounds_pkey", columns: [t.projectId, t.sessionId] }),
+    index("session_bounds_last_idx").on(t.projectId, t.lastStart),
+  ],
+);
+
+/**
  * Span roll-ups: per project, grain (minute, hour, day; UTC), bucket start, run or span and the
  * dimensions analytics groups by, the sums of every span whose start falls in the bucket. Written
  * by tracing's ingest in the transaction that writes the spans (+1 for a span written, -1 for one

@@ -7,6 +7,8 @@ import {
   type DomainSpec,
   type PreparedCommit,
 } from "@/server/versioning";
+import { ENVIRONMENT_DATA_KEYS } from "../data-keys";
+import { assertMayCommitTo, assertMayEditGuard } from "./guard";
 import { normalizeEntry } from "./normalize-entry";
 import { applyDelta, diffReferences, type ReferenceMap, type ReferencesDiff } from "./references-diff";
 import { splitEnded } from "./split-ends";
@@ -19,8 +21,16 @@ import { normalizeSplits, revisionIdOf, type SplitMap } from "./splits";
  */
 export const environmentsSpec: DomainSpec = {
   keys: domainKeys("environments"),
+  dataKeys: ENVIRONMENT_DATA_KEYS,
   acceptsDelta: true,
+  checkArtifactEdit: assertMayEditGuard,
   async prepareCommit(ctx: CommitContext, payload: CommitPayload): Promise<PreparedCommit> {
+    await assertMayCommitTo(ctx);
+    // The compat API's empty initial revision (version 0): an environment that deploys nothing yet.
+    if (payload.initial && !payload.data && !payload.delta) {
+      const empty = { references: {} };
+      return { data: empty, eventAttributes: { state: empty, diff: diffReferences({}, {}) } };
+    }
     if (Boolean(payload.data) === Boolean(payload.delta)) {
       throw new BadRequestError(
         "An environment commit carries either data (the full references map) or delta (set, remove), not both and not neither",

@@ -97,7 +97,8 @@ export const EVALUATOR_TEMPLATES: EvaluatorTemplate[] = [
         .max(1)
         .default(0.5)
         .describe("Same as threshold (the compat API's older name)."),
-      threshold: threshold.optional(),
+      // The common name, accepted as an alias; marked deprecated so forms show one threshold.
+      threshold: threshold.optional().meta({ deprecated: true }),
       case_sensitive: caseSensitive,
     }),
     score,

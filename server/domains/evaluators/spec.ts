@@ -6,6 +6,7 @@ import {
   type DomainSpec,
   type PreparedCommit,
 } from "@/server/versioning";
+import { WORKFLOW_DATA_KEYS } from "../data-keys";
 import { evaluatorTemplateByUri, EVALUATOR_TEMPLATES } from "./evaluator-templates";
 
 const BUILTIN = "svc:builtin:";
@@ -18,6 +19,7 @@ const BUILTIN = "svc:builtin:";
  */
 export const evaluatorsSpec: DomainSpec = {
   keys: domainKeys("evaluators"),
+  dataKeys: WORKFLOW_DATA_KEYS,
   async prepareCommit(_ctx: CommitContext, payload: CommitPayload): Promise<PreparedCommit> {
     const data = payload.data ?? {};
     if (typeof data.uri !== "string") return { data };

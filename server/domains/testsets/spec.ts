@@ -6,6 +6,7 @@ import {
   type DomainSpec,
   type PreparedCommit,
 } from "@/server/versioning";
+import { TESTSET_DATA_KEYS } from "../data-keys";
 import { shapeTestsetRetrieved, testsetRetrieveOptions } from "./retrieve-options";
 import { upsertTestcases } from "@/server/versioning";
 
@@ -17,6 +18,7 @@ export const MAX_TESTCASES_PER_REVISION = 50_000;
  */
 export const testsetsSpec: DomainSpec = {
   keys: domainKeys("testsets"),
+  dataKeys: TESTSET_DATA_KEYS,
   retrieveOptions: testsetRetrieveOptions,
   shapeRetrieved: shapeTestsetRetrieved,
   async prepareCommit(ctx: CommitContext, payload: CommitPayload): Promise<PreparedCommit> {

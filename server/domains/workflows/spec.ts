@@ -6,6 +6,7 @@ import {
   type DomainSpec,
   type PreparedCommit,
 } from "@/server/versioning";
+import { WORKFLOW_DATA_KEYS } from "../data-keys";
 import { checkAgentTemplate } from "./agent-template-check";
 
 const AGENT_PATH = "data.parameters.agent.";
@@ -17,6 +18,7 @@ const AGENT_PATH = "data.parameters.agent.";
  */
 export const workflowsSpec: DomainSpec = {
   keys: domainKeys("workflows"),
+  dataKeys: WORKFLOW_DATA_KEYS,
   async prepareCommit(ctx: CommitContext, payload: CommitPayload): Promise<PreparedCommit> {
     const data = payload.data ?? {};
     const parameters = data.parameters as Record<string, unknown> | undefined;

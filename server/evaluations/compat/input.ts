@@ -69,6 +69,11 @@ export const simpleQueueSchema = z.object({
     kind: z.enum(QUEUE_KINDS).nullish(),
     queries: z.array(uuid).min(1).nullish().describe("Query revisions whose traces are the rows"),
     testsets: z.array(uuid).min(1).nullish().describe("Testset revisions whose testcases are the rows"),
+    application: uuid
+      .nullish()
+      .describe(
+        "An agent (workflow) or prompt (application) revision each row runs through first, so people review its output; without one they review the rows as they are",
+      ),
     evaluators: z
       .union([z.array(uuid), z.record(uuid, origin)])
       .nullish()

@@ -11,24 +11,35 @@ import { deleteRuns, insertEvaluationRun } from "../store/run-store";
 import { reconcileDefaultQueue } from "../queues/default-queue";
 import { createQueues, deleteQueues, queryQueues } from "../queues/queue-store";
 import { planQueue, type QueueKind, type SimpleQueueInput } from "./input";
+import { checkQueueApplication } from "./queue-application";
 import { simpleQueueToWire } from "./wire";
 
 export type SimpleQueue = ReturnType<typeof simpleQueueToWire>;
 
 /**
  * Creates a queue-mode run (reference §8.3): its rows from saved queries or testsets (minted at
- * once) or pushed later by id (traces, testcases), its evaluators (people's cells wait as
- * `pending`, automatic ones run), and the queue people work from: the run's default queue when
- * nothing narrows it, else a queue with the assignments, step keys and batch settings.
+ * once) or pushed later by id (traces, testcases), the application revision each row runs through
+ * first when one is given (an invocation step: the engine runs it, people review its output), its
+ * evaluators (people's cells wait as `pending`, automatic ones run), and the queue people work
+ * from: the run's default queue when nothing narrows it, else a queue with the assignments, step
+ * keys and batch settings.
  */
 export async function createSimpleQueue(db: Database, scope: Scope, input: SimpleQueueInput): Promise<SimpleQueue> {
   const plan = planQueue(input);
   const d = input.data;
   const direct = plan.kind === "traces" || plan.kind === "testcases" ? plan.kind : undefined;
+  if (d.application) await checkQueueApplication(db, scope.projectId, d.application);
   const steps = await buildSteps(
     db,
     scope.projectId,
-    { data: { query_steps: d.queries, testset_steps: d.testsets, evaluator_steps: plan.evaluators } },
+    {
+      data: {
+        query_steps: d.queries,
+        testset_steps: d.testsets,
+        application_steps: d.application ? [d.application] : undefined,
+        evaluator_steps: plan.evaluators,
+      },
+    },
     direct,
   );
   const data = { steps, repeats: plan.repeats };

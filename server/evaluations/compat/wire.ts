@@ -106,6 +106,7 @@ export const simpleQueueWire = z.strictObject({
     kind: z.enum(QUEUE_KINDS),
     queries: z.array(z.string()).optional(),
     testsets: z.array(z.string()).optional(),
+    application: z.string().optional().describe("The agent or prompt revision each row runs through first"),
     evaluators: z.record(z.string(), z.string()),
     repeats: z.number().int(),
     assignments: z.array(z.array(z.string())).optional(),
@@ -153,6 +154,7 @@ export function simpleQueueToWire(queue: QueueRow, run: EvaluationRunRow) {
       kind,
       ...(kind === "queries" ? { queries: ids("query_revision") } : {}),
       ...(kind === "testsets" ? { testsets: ids("testset_revision") } : {}),
+      ...compact({ application: [...ids("application_revision"), ...ids("workflow_revision")][0] }),
       evaluators: Object.fromEntries(
         steps
           .filter((s) => s.type === "annotation" && s.references.evaluator_revision?.id)

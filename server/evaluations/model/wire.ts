@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { compact } from "@/server/core/compact";
 import { isoTimestampSchema } from "@/server/core/time";
+import { withMetricKeyAliases } from "./metric-key-aliases";
 import { readRunData } from "./run-data";
 import type { MetricsRow, QueueRow, ResultRow, EvaluationRunRow, ScenarioRow } from "./rows";
 import { EVALUATION_VERSION, STATUSES } from "./statuses";
@@ -169,7 +170,7 @@ export function metricsToWire(row: MetricsRow) {
     timestamp: iso(row.timestamp),
     interval: row.interval,
     status: row.status,
-    data: row.data,
+    data: withMetricKeyAliases(row.data),
     flags: row.flags,
     tags: row.tags,
     meta: row.meta,

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { BadRequestError, isAppError, NotFoundError } from "@/server/core/errors";
+import { BadRequestError, ConflictError, isAppError, NotFoundError } from "@/server/core/errors";
 import type { Database, Executor } from "@/server/db";
 import { evaluationQueues, evaluationResults, evaluationRuns } from "@/server/db/schema";
 import { scoreOf } from "../compare/compare-runs";
@@ -46,6 +46,33 @@ const openTo = (queue: QueueRow, userId: string) => {
 };
 
 const stepName = (step: Step) => step.references.evaluator?.slug ?? step.key;
+
+/** What a queue's rows run through before people see them: an agent's or a prompt's revision. */
+export interface ReviewedRevision {
+  id?: string;
+  name: string;
+  version?: string;
+}
+
+/**
+ * The revision whose outputs the queue shows, from its invocation step; none when people review
+ * the rows as they are (inputs only). A draft names itself and has no id.
+ */
+function reviewedRevision(run: EvaluationRunRow): ReviewedRevision | undefined {
+  const step = readRunData(run.data).steps.find((s) => s.type === "invocation");
+  if (!step) return undefined;
+  const r = step.references;
+  const artifact = r.application ?? r.workflow;
+  const revision = r.application_revision ?? r.workflow_revision;
+  return {
+    id: revision?.id ?? undefined,
+    name: artifact?.slug ?? revision?.slug ?? step.key,
+    version: revision?.version ?? undefined,
+  };
+}
+
+/** An output still on its way: the invocation cell is waiting for a worker or running. */
+const outputPending = (status: string | undefined) => status === "queued" || status === "running";
 
 async function loadQueue(db: Executor, projectId: string, userId: string, queueId: string) {
   const [queue] = await db
@@ -125,6 +152,7 @@ export async function reviewQueuesFor(db: Executor, scope: { projectId: string; 
       runId: run.id,
       runName: run.name,
       runStatus: run.status,
+      revision: reviewedRevision(run),
       createdAt: queue.createdAt,
       total: share.length,
       done: done.size,
@@ -213,7 +241,14 @@ export async function reviewItems(db: Executor, scope: { projectId: string; user
     };
   });
   return {
-    queue: { id: queue.id, name: queue.name ?? run.name, runId: run.id, runName: run.name, runStatus: run.status },
+    queue: {
+      id: queue.id,
+      name: queue.name ?? run.name,
+      runId: run.id,
+      runName: run.name,
+      runStatus: run.status,
+      revision: reviewedRevision(run),
+    },
     steps,
     items,
   };
@@ -241,6 +276,7 @@ export async function annotateScenario(
     );
   if (input.score === undefined && input.success === undefined)
     throw new BadRequestError("give a score or a pass / fail verdict", "missing_annotation");
+  await refuseBeforeOutput(db, run, input.scenarioId);
   const outputs: Annotation = {
     ...(input.score !== undefined ? { score: input.score } : {}),
     ...(input.success !== undefined ? { success: input.success } : {}),
@@ -262,4 +298,30 @@ export async function annotateScenario(
     })),
   );
   return outputs;
+}
+
+/**
+ * A queue that runs a revision asks people to judge its output: a verdict given while the output
+ * is still on its way would judge nothing. A failed invocation is an output too (people may judge
+ * the failure), so only a queued or running one is refused.
+ */
+async function refuseBeforeOutput(db: Executor, run: EvaluationRunRow, scenarioId: string) {
+  const invocation = readRunData(run.data).steps.find((s) => s.type === "invocation");
+  if (!invocation) return;
+  const [cell] = await db
+    .select({ status: evaluationResults.status })
+    .from(evaluationResults)
+    .where(
+      and(
+        eq(evaluationResults.runId, run.id),
+        eq(evaluationResults.scenarioId, scenarioId),
+        eq(evaluationResults.stepKey, invocation.key),
+        eq(evaluationResults.repeatIdx, 0),
+      ),
+    );
+  if (outputPending(cell?.status))
+    throw new ConflictError(
+      `scenarioId: ${reviewedRevision(run)?.name ?? "the revision"} has not answered scenario ${scenarioId} yet; review it once its output is there`,
+      "output_not_ready",
+    );
 }

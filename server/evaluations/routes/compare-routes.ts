@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { replicaRead } from "@/server/db";
 import { oneSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { compareRuns, comparisonWire } from "../compare/compare-runs";
@@ -18,7 +19,8 @@ export const compareRoutes = [
     errors: ["too_few_runs", "unknown_run"],
     handler: async ({ ctx, body }) => ({
       count: 1,
-      comparison: await compareRuns(ctx.app.db, ctx.principal.projectId, body.run_ids),
+      // On a replica that has replayed the caller's last write, else the primary (server/db/read-routing.ts).
+      comparison: await replicaRead(ctx.app.db, (db) => compareRuns(db, ctx.principal.projectId, body.run_ids)),
     }),
   }),
 ];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { replicaRead } from "@/server/db";
 import { manySchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { resultToWire, resultWire } from "../model/wire";
@@ -9,6 +10,9 @@ import { tag } from "./route-helpers";
 import { resultFilterSchema, resultInputSchema } from "./wire-schemas";
 
 const path = "/api/evaluations/results";
+
+/** Results read on a replica that has replayed the caller's last write, else the primary (server/db/read-routing.ts). */
+const readResults: typeof queryResults = (db, ...rest) => replicaRead(db, (reader) => queryResults(reader, ...rest));
 const base = "/api/evaluations";
 
 const upsertResultsRoute = (method: "POST" | "PUT" | "PATCH") =>
@@ -40,7 +44,7 @@ export const resultRoutes = [
     filter: resultFilterSchema,
     summary: "Results by ids, run(s), scenario(s), step key(s), repeat(s), status(es), tags, flags; oldest first",
     wire: resultWire,
-    query: queryResults,
+    query: readResults,
     toWire: resultToWire,
     cursor: false,
   }),
@@ -49,7 +53,7 @@ export const resultRoutes = [
     key: "result",
     summary: "A result",
     wire: resultWire,
-    find: async (db, projectId, id) => (await queryResults(db, projectId, { ids: [id] })).items[0],
+    find: async (db, projectId, id) => (await readResults(db, projectId, { ids: [id] })).items[0],
     toWire: resultToWire,
   }),
   deleteOneRoute({ path, key: "result_id", summary: "Delete a result", errors: ["not_found"], remove: deleteResults }),

@@ -1,9 +1,8 @@
 import { BadRequestError } from "@/server/core/errors";
-import type { TracingConfig } from "@/server/core/config";
 import type { Database } from "@/server/db";
 import { isObject } from "../attributes";
 import { parseTraceId, spanIdToWire, traceIdToWire } from "../ids";
-import { enqueueSpans } from "../ingest/enqueue";
+import { deleteTraceNow } from "../delete-trace";
 import { queryTracePage, querySpanPage } from "../query/run-query";
 import { parseWindowing } from "../query/windowing";
 import { loadTraces } from "../store/read-spans";
@@ -35,14 +34,11 @@ export async function legacyFetchTrace(db: Database, projectId: string, raw: str
 }
 
 /**
- * DELETE /tracing/traces/{id}: a hard delete, queued like every other write (so it lands after
- * the spans queued before it). Answers with the links of the spans it will remove; a repeat
- * after the worker ran answers count 0.
+ * DELETE /tracing/traces/{id}: a hard delete, done before the answer (deleteTraceNow): the spans
+ * still queued for the trace go with it, and a repeat answers count 0.
  */
-export async function legacyDeleteTrace(db: Database, config: TracingConfig, projectId: string, raw: string) {
-  const id = parseId(raw);
-  const spans = (await loadTraces(db, projectId, [id])).get(id) ?? [];
-  await enqueueSpans(db, projectId, [], { maxBacklogSpans: config.maxBacklogSpans, replaceTraces: [id] });
+export async function legacyDeleteTrace(db: Database, projectId: string, raw: string) {
+  const { spans } = await deleteTraceNow(db, projectId, parseId(raw));
   return {
     count: spans.length,
     links: spans.map((s) => ({ trace_id: traceIdToWire(s.trace_id), span_id: spanIdToWire(s.span_id) })),

@@ -77,11 +77,10 @@ const deprecatedRoutes = [
     auth: "api_key",
     tag: TAG,
     response: z.strictObject({ count: z.number().int(), links: z.array(link) }),
-    summary: "Deprecated: delete a trace's spans (queued); 202 with the links of the spans removed",
+    summary: "Deprecated: delete a trace's spans (done before the answer); 202 with the links of the spans removed",
     status: 202,
-    errors: ["ingest_backlog_full", "invalid_trace_id"],
-    handler: async ({ ctx, params }) =>
-      legacyDeleteTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id),
+    errors: ["invalid_trace_id"],
+    handler: async ({ ctx, params }) => legacyDeleteTrace(ctx.app.db, ctx.principal.projectId, params.trace_id),
   }),
   defineRoute({
     method: "POST",

@@ -61,7 +61,12 @@ export const simpleTraceRoutes = [
     body: simpleTraceBody,
     errors: ["ingest_backlog_full", "invalid_simple_trace"],
     handler: async ({ ctx, body }) =>
-      createSimpleTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, body.trace),
+      createSimpleTrace(
+        ctx.app.db,
+        ctx.app.config.tracing,
+        { projectId: ctx.principal.projectId, userId: ctx.principal.userId },
+        body.trace,
+      ),
   }),
   defineRoute({
     method: "POST",
@@ -117,10 +122,9 @@ export const simpleTraceRoutes = [
     path: "/api/simple/traces/{trace_id}",
     auth: "api_key",
     tag: TAG,
-    summary: "Delete a simple trace (queued); 200 with {count, link}, as the reference answers",
+    summary: "Delete a simple trace (done before the answer); 200 with {count, link}, as the reference answers",
     response: z.union([z.strictObject({ count: z.number().int(), link }), z.strictObject({ count: z.literal(0) })]),
-    errors: ["ingest_backlog_full", "invalid_trace_id"],
-    handler: async ({ ctx, params }) =>
-      deleteSimpleTrace(ctx.app.db, ctx.app.config.tracing, ctx.principal.projectId, params.trace_id),
+    errors: ["invalid_trace_id"],
+    handler: async ({ ctx, params }) => deleteSimpleTrace(ctx.app.db, ctx.principal.projectId, params.trace_id),
   }),
 ];

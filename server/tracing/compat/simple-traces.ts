@@ -6,6 +6,8 @@ import type { Database } from "@/server/db";
 import { isObject } from "../attributes";
 import { parseTraceId, spanIdToWire, traceIdToWire } from "../ids";
 import { acceptSpans } from "../ingest/accept";
+import type { Scope } from "@/server/versioning";
+import { ensureAnnotationEvaluator } from "./annotation-evaluator";
 import { legacyDeleteTrace } from "./legacy";
 import { parseTracingRequest } from "../parse-request";
 import { queryTracePage } from "../query/run-query";
@@ -56,14 +58,12 @@ export interface SimpleTraceInput {
 /**
  * POST /simple/traces/: one `task` span in a new trace (ids minted here), named after the
  * evaluator slug or `annotation`; origin, kind and channel become `ag.flags`; named links keep
- * their name in `attributes.key`. With links the trace is an annotation.
+ * their name in `attributes.key`. With links the trace is an annotation. An evaluator slug the
+ * project does not have is created first (annotation-evaluator.ts), as the reference does.
  */
-export async function createSimpleTrace(
-  db: Database,
-  config: TracingConfig,
-  projectId: string,
-  input: SimpleTraceInput,
-) {
+export async function createSimpleTrace(db: Database, config: TracingConfig, scope: Scope, input: SimpleTraceInput) {
+  const { projectId } = scope;
+  await ensureAnnotationEvaluator(db, scope, input.references, input.data);
   return writeSimpleTrace(db, config, projectId, input, {
     traceId: randomHex(16),
     spanId: randomHex(8),
@@ -109,9 +109,9 @@ export async function editSimpleTrace(
   return written;
 }
 
-/** DELETE /simple/traces/{id}: a queued hard delete; `{count, link}` of the span removed. */
-export async function deleteSimpleTrace(db: Database, config: TracingConfig, projectId: string, rawId: string) {
-  const { count, links } = await legacyDeleteTrace(db, config, projectId, rawId);
+/** DELETE /simple/traces/{id}: a hard delete done before the answer; `{count, link}` of the span removed. */
+export async function deleteSimpleTrace(db: Database, projectId: string, rawId: string) {
+  const { count, links } = await legacyDeleteTrace(db, projectId, rawId);
   return count > 0 ? { count, link: links[0] } : { count: 0 };
 }
 

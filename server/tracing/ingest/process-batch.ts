@@ -1,7 +1,7 @@
 import { isDatabaseUnavailable, rawQuery, type Database, type DatabaseKind, type Executor } from "@/server/db";
-import { pgArray } from "../query/sql-params";
 import type { SpanRecord } from "../span-record";
 import { ensurePartitions, forgetPartitions, type PartitionPeriod } from "../store/partitions";
+import { tracesWithBounds } from "../store/span-bounds";
 import { lockTraces } from "../store/trace-locks";
 import { RollupDelta } from "../store/rollup-delta";
 import { upsertRollups } from "../store/rollup-upsert";
@@ -39,8 +39,6 @@ const COLUMNS = `id::text as id, project_id::text as project_id, span_count, tra
   start_days::text as start_days, replace_traces::text as replace_traces, rollup`;
 const CLAIM = `select ${COLUMNS} from span_ingest where attempts < ${MAX_ATTEMPTS} order by id limit $1::int for update skip locked`;
 const CLAIM_ONE = `select ${COLUMNS} from span_ingest where id = $1::bigint and attempts < ${MAX_ATTEMPTS} for update skip locked`;
-const STORED_TRACES = `select k.p::text as project_id, k.t::text as trace_id from unnest($1::text::uuid[], $2::text::uuid[]) as k(p, t)
-  where exists (select 1 from spans s where s.project_id = k.p and s.trace_id = k.t)`;
 const PAYLOADS = `select id::text as id, payload from span_ingest where id = any($1::text::bigint[]) order by id`;
 const DELETE_ROWS = `delete from span_ingest where id = any($1::text::bigint[])`;
 const RECORD_FAILURE = `update span_ingest set attempts = attempts + 1, last_error = $2::text where id = $1::bigint`;
@@ -170,14 +168,9 @@ async function writeRows(
   // Lock every (project, trace) of the batch, in one sorted order, before looking at stored spans.
   const keys = traces.flatMap(({ row, traceIds }) => traceIds.map((t) => ({ projectId: row.project_id, traceId: t })));
   await lockTraces(tx, keys);
-  const stored = new Set(
-    (
-      await rawQuery<{ project_id: string; trace_id: string }>(tx, STORED_TRACES, [
-        pgArray(keys.map((k) => k.projectId)),
-        pgArray(keys.map((k) => k.traceId)),
-      ])
-    ).map((r) => `${r.project_id}/${r.trace_id}`),
-  );
+  // Traces with a bounds row may have stored spans (one index probe each, where asking `spans`
+  // probed every partition's index).
+  const stored = await tracesWithBounds(tx, keys);
   const rowsPerTrace = new Map<string, number>();
   for (const k of keys)
     rowsPerTrace.set(`${k.projectId}/${k.traceId}`, (rowsPerTrace.get(`${k.projectId}/${k.traceId}`) ?? 0) + 1);

@@ -103,6 +103,37 @@ export function filteringToSql(filtering: unknown, params: SqlParams, path = "fi
   return operator === "not" || operator === "nand" || operator === "nor" ? `not (${joined})` : joined;
 }
 
+/**
+ * The trace and session ids a filtering requires: each list comes from one condition that every
+ * match must meet (`trace_id` or `session_id` with `is` or `in`, under `and`s only), so a match's
+ * spans lie in the time range of those traces or sessions (store/span-bounds.ts). Run after
+ * filteringToSql has validated the tree.
+ */
+export function requiredIds(filtering: unknown): { traceIds: string[][]; sessionIds: string[][] } {
+  const out = { traceIds: [] as string[][], sessionIds: [] as string[][] };
+  const walk = (node: unknown) => {
+    if (!isObject(node) || (node.operator ?? "and") !== "and" || !Array.isArray(node.conditions)) return;
+    for (const c of node.conditions as unknown[]) {
+      if (!isObject(c)) continue;
+      if (!("field" in c)) {
+        walk(c);
+        continue;
+      }
+      const operator = c.operator ?? "is";
+      const values = operator === "is" ? [c.value] : operator === "in" && Array.isArray(c.value) ? c.value : undefined;
+      if (!values) continue;
+      if (c.field === "trace_id") {
+        const ids = values.map((v) => parseTraceId(v));
+        if (ids.every((id): id is string => typeof id === "string")) out.traceIds.push(ids);
+      } else if (c.field === "session_id" && values.every((v) => typeof v === "string")) {
+        out.sessionIds.push(values as string[]);
+      }
+    }
+  };
+  walk(filtering);
+  return out;
+}
+
 function conditionToSql(c: Condition, params: SqlParams): string {
   if (typeof c.field !== "string") fail(`'field' must be a string.`);
   const spec = FIELDS[c.field];

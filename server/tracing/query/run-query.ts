@@ -1,7 +1,8 @@
 import { rawQuery, type Executor } from "@/server/db";
 import { loadTraces } from "../store/read-spans";
+import { sessionRange, traceRange, type TimeRange } from "../store/span-bounds";
 import { SPAN_ROW_COLUMNS, type SpanRow } from "../wire";
-import { filteringToSql } from "./filtering";
+import { filteringToSql, requiredIds } from "./filtering";
 import { SqlParams } from "./sql-params";
 import { encodeCursor, type QueryWindow } from "./windowing";
 
@@ -15,8 +16,41 @@ export interface SpanPage {
   next?: string;
 }
 
-function baseConditions(projectId: string, filtering: unknown, window: QueryWindow, params: SqlParams): string[] {
+/**
+ * The time range a filtering confines its matches to, through the trace or session ids it requires
+ * (their bounds, store/span-bounds.ts): `undefined` when it requires none, `null` when a required
+ * trace or session has no stored span (nothing can match). A query without a window (a session's
+ * traces, a trace by id) then reads the partitions of that range instead of probing every one.
+ */
+async function idRange(db: Executor, projectId: string, filtering: unknown): Promise<TimeRange | null | undefined> {
+  const { traceIds, sessionIds } = requiredIds(filtering);
+  let range: TimeRange | undefined;
+  const lookups = [
+    ...traceIds.map((ids) => () => traceRange(db, projectId, ids)),
+    ...sessionIds.map((ids) => () => sessionRange(db, projectId, ids)),
+  ];
+  for (const lookup of lookups) {
+    const r = await lookup();
+    if (!r) return null;
+    range = range ? { from: r.from > range.from ? r.from : range.from, to: r.to < range.to ? r.to : range.to } : r;
+  }
+  return range;
+}
+
+async function baseConditions(
+  db: Executor,
+  projectId: string,
+  filtering: unknown,
+  window: QueryWindow,
+  params: SqlParams,
+): Promise<string[] | null> {
   const where = [`project_id = ${params.add(projectId, "::uuid")}`, `(${filteringToSql(filtering, params)})`];
+  const range = await idRange(db, projectId, filtering);
+  if (range === null) return null;
+  if (range) {
+    where.push(`start_time >= ${params.add(range.from, "::timestamptz")}`);
+    where.push(`start_time <= ${params.add(range.to, "::timestamptz")}`);
+  }
   if (window.newest) where.push(`start_time <= ${params.add(window.newest, "::timestamptz")}`);
   if (window.oldest) where.push(`start_time >= ${params.add(window.oldest, "::timestamptz")}`);
   if (window.rate !== undefined) {
@@ -38,7 +72,8 @@ export async function queryTracePage(
   window: QueryWindow,
 ): Promise<TracePage> {
   const params = new SqlParams();
-  const where = baseConditions(projectId, filtering, window, params);
+  const where = await baseConditions(db, projectId, filtering, window, params);
+  if (!where) return { traces: [] };
   const cmp = window.ascending ? ">" : "<";
   const dir = window.ascending ? "asc" : "desc";
   const having = window.cursor
@@ -73,7 +108,8 @@ export async function querySpanPage(
   window: QueryWindow,
 ): Promise<SpanPage> {
   const params = new SqlParams();
-  const where = baseConditions(projectId, filtering, window, params);
+  const where = await baseConditions(db, projectId, filtering, window, params);
+  if (!where) return { spans: [] };
   const cmp = window.ascending ? ">" : "<";
   const dir = window.ascending ? "asc" : "desc";
   if (window.cursor) {

@@ -1,5 +1,6 @@
 import { processWide } from "@/server/core/process-wide";
 import { rawQuery, type Database, type DatabaseKind, type Executor } from "@/server/db";
+import { forgetBoundsBefore } from "./span-bounds";
 
 /**
  * `spans` is partitioned by range of `start_time`, one partition per day or week (UTC; weeks
@@ -117,11 +118,15 @@ export async function dropExpiredPartitions(db: Database, retentionDays: number,
   const dropped: string[] = [];
   await db.transaction(async (tx) => {
     await rawQuery(tx, `select pg_advisory_xact_lock(${DDL_LOCK})`);
+    let end = -Infinity;
     for (const p of await listPartitions(tx)) {
       if (p.to > horizon) continue;
       await rawQuery(tx, `drop table if exists public."${p.name}"`);
       dropped.push(p.name);
+      end = Math.max(end, p.to);
     }
+    // Every partition that ends by the horizon went: no span starts before the last one's end.
+    if (dropped.length) await forgetBoundsBefore(tx, new Date(end).toISOString());
     knownRanges(db).ranges = (await listPartitions(tx)).filter((p) => !dropped.includes(p.name));
   });
   return dropped;
@@ -145,4 +150,42 @@ function partitionName(existing: Partition[], from: number): string {
   let name = base;
   for (let i = 2; existing.some((p) => p.name === name); i++) name = `${base}_${i}`;
   return name;
+}
+
+/**
+ * Per-project retention (server/retention) where a drop can do it: drops each partition whose
+ * every project is one with a horizon (`horizons`, ms: its spans
+ * before it are past their age) at or after the partition's end, instead of deleting its spans
+ * row by row. A partition holding a project that keeps its spans longer (or forever), or holding
+ * nothing, stays. The partition is locked against writes while its projects are read (a skip
+ * scan of its (project, time) index: one probe per project), so no span arrives between the
+ * check and the drop. Returns the names dropped.
+ */
+export async function dropPartitionsPastRetention(db: Database, horizons: Map<string, number>): Promise<string[]> {
+  const latest = Math.max(...horizons.values());
+  const dropped: string[] = [];
+  for (const p of await listPartitions(db)) {
+    if (p.to > latest) break;
+    await db.transaction(async (tx) => {
+      await rawQuery(tx, `select pg_advisory_xact_lock(${DDL_LOCK})`);
+      await rawQuery(tx, `lock table public."${p.name}" in share mode`);
+      const projects = await rawQuery<{ project_id: string }>(
+        tx,
+        `with recursive p as (
+           (select project_id from public."${p.name}" order by project_id limit 1)
+           union all
+           select (select s.project_id from public."${p.name}" s where s.project_id > p.project_id
+                   order by s.project_id limit 1) from p where p.project_id is not null)
+         select project_id::text as project_id from p where project_id is not null`,
+      );
+      const past = (projectId: string) => (horizons.get(projectId) ?? -Infinity) >= p.to;
+      if (projects.length === 0 || !projects.every((r) => past(r.project_id))) return;
+      await rawQuery(tx, `drop table public."${p.name}"`);
+      // Its projects' older spans are past their horizons too (dropped, or deleted by rows).
+      for (const { project_id } of projects) await forgetBoundsBefore(tx, new Date(p.to).toISOString(), project_id);
+      dropped.push(p.name);
+    });
+  }
+  if (dropped.length) knownRanges(db).ranges = knownRanges(db).ranges.filter((r) => !dropped.includes(r.name));
+  return dropped;
 }

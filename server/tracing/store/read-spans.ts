@@ -1,15 +1,23 @@
 import { rawQuery, type Executor } from "@/server/db";
 import { pgArray } from "../query/sql-params";
 import { SPAN_ROW_COLUMNS, type SpanRow } from "../wire";
+import { traceRange } from "./span-bounds";
 
-/** Every span of the given traces, grouped per trace, in start order. */
+/**
+ * Every span of the given traces, grouped per trace, in start order. Two statements: the traces'
+ * time range (span-bounds.ts), then their spans within it, so the planner reads only the
+ * partitions the range covers (a bound known when planning prunes before anything is opened).
+ */
 export async function loadTraces(db: Executor, projectId: string, traceIds: string[]): Promise<Map<string, SpanRow[]>> {
   const out = new Map<string, SpanRow[]>();
   if (traceIds.length === 0) return out;
+  const range = await traceRange(db, projectId, traceIds);
+  if (!range) return out;
   const rows = await rawQuery<SpanRow>(
     db,
-    `select ${SPAN_ROW_COLUMNS} from spans where project_id = $1::uuid and trace_id = any($2::uuid[]) order by start_time, span_id`,
-    [projectId, pgArray(traceIds)],
+    `select ${SPAN_ROW_COLUMNS} from spans where project_id = $1::uuid and trace_id = any($2::uuid[])
+       and start_time >= $3::timestamptz and start_time <= $4::timestamptz order by start_time, span_id`,
+    [projectId, pgArray(traceIds), range.from, range.to],
   );
   for (const row of rows) {
     const list = out.get(row.trace_id);

@@ -2,6 +2,7 @@ import { rawQuery, type Executor } from "@/server/db";
 import { lockTraces } from "./trace-locks";
 import { totalTrace, type TotalsNode } from "../trace-totals";
 import type { SpanRecord } from "../span-record";
+import { forgetTraceBounds, withBounds } from "./span-bounds";
 import { spanFacts, type FactSpan } from "./span-facts";
 import type { RollupDelta } from "./rollup-delta";
 
@@ -15,21 +16,30 @@ const INSERT_COLUMNS = `project_id, trace_id, span_id, parent_id, start_time, en
   exception, resource`;
 
 // A join, not `trace_id = any(...)`: on a young partition without statistics the planner may pick a
-// sequential scan, and `= any` then compares every row with every id (seconds per batch). Times
-// in ISO 8601 to the microsecond: the key of the delete, and what the roll-up's facts read.
-const LOAD_TRACES = `select s.trace_id::text, s.span_id::text, s.parent_id::text, to_json(s.start_time) #>> '{}' as start_time,
+// sequential scan, and `= any` then compares every row with every id (seconds per batch). Bounded
+// by the traces' time range (span-bounds.ts), known when the executor starts, so only the
+// partitions it covers are read. Times in ISO 8601 to the microsecond: the key of the delete, and
+// what the roll-up's facts read.
+const LOAD_TRACES = `with b as (select min(first_start) as lo, max(last_start) as hi from trace_bounds
+    where project_id = $1::uuid and trace_id = any($2::text::uuid[]))
+  select s.trace_id::text, s.span_id::text, s.parent_id::text, to_json(s.start_time) #>> '{}' as start_time,
     to_json(s.end_time) #>> '{}' as end_time, s.trace_type, s.status_code, s.user_id, s.agent_id, s.attributes, s."references"
-  from unnest($2::text::uuid[]) as t(id) join spans s on s.project_id = $1::uuid and s.trace_id = t.id`;
+  from unnest($2::text::uuid[]) as t(id) join spans s on s.project_id = $1::uuid and s.trace_id = t.id
+  where s.start_time >= (select lo from b) and s.start_time <= (select hi from b)`;
 
-/** The statements that change `spans`; the roll-up of their changes is upserted after them (rollup-upsert.ts). */
+/**
+ * The statements that change `spans`; the roll-up of their changes is upserted after them
+ * (rollup-upsert.ts). The inserts widen the bounds of the traces and sessions they write in the
+ * same statement (span-bounds.ts).
+ */
 export const WRITE_STATEMENTS = {
-  insertSpans: `insert into spans (${INSERT_COLUMNS})
-  select $1::uuid, r.* from jsonb_to_recordset($2::text::jsonb) as r(${RECORD_COLUMNS})`,
+  insertSpans: withBounds(`insert into spans (${INSERT_COLUMNS})
+  select $1::uuid, r.* from jsonb_to_recordset($2::text::jsonb) as r(${RECORD_COLUMNS})`),
 
   /** Every span of the given ingest rows, straight from their queued payloads (the worker's fast path). */
-  insertFromQueue: `insert into spans (${INSERT_COLUMNS})
+  insertFromQueue: withBounds(`insert into spans (${INSERT_COLUMNS})
   select i.project_id, r.* from span_ingest i cross join lateral jsonb_to_recordset(i.payload::jsonb) as r(${RECORD_COLUMNS})
-  where i.id = any($1::text::bigint[])`,
+  where i.id = any($1::text::bigint[])`),
 
   deleteSpans: `delete from spans s using jsonb_to_recordset($2::text::jsonb) as d(trace_id uuid, span_id uuid, start_time timestamptz)
   where s.project_id = $1::uuid and s.trace_id = d.trace_id and s.span_id = d.span_id and s.start_time = d.start_time`,
@@ -127,6 +137,9 @@ export async function writeSpans(
     ]);
   }
   if (spans.length > 0) await rawQuery(tx, WRITE_STATEMENTS.insertSpans, [projectId, JSON.stringify(spans)]);
+  // A trace replaced by nothing (a delete) keeps no bounds.
+  const emptied = [...replaceTraces].filter((t) => !spans.some((s) => s.trace_id === t));
+  await forgetTraceBounds(tx, projectId, emptied);
   if (changedKept.length > 0) {
     await rawQuery(tx, WRITE_STATEMENTS.updateAttributes, [
       projectId,

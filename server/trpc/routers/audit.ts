@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { auditEntryToWire, auditFilterFrom, auditFilterInput, queryAudit } from "@/server/audit";
+import { allAuditEntries, auditEntryToWire, auditFilterFrom, auditFilterInput, queryAudit } from "@/server/audit";
 import { createTRPCRouter, ownerProcedure } from "../init";
 
 /** The project's audit log for Settings: the same filters and pages as GET /api/audit, owners only. */
@@ -20,4 +20,11 @@ export const auditRouter = createTRPCRouter({
       });
       return { entries: page.items.map(auditEntryToWire), next: page.next };
     }),
+  /** The export Settings downloads: what GET /api/audit/export streams (JSON lines, newest first), for a session. */
+  export: ownerProcedure.input(auditFilterInput).mutation(async ({ ctx, input }) => {
+    const lines: string[] = [];
+    for await (const entry of allAuditEntries(ctx.app.db, ctx.principal.projectId, auditFilterFrom(input)))
+      lines.push(JSON.stringify(auditEntryToWire(entry)));
+    return { jsonl: lines.map((line) => `${line}\n`).join("") };
+  }),
 });

@@ -83,9 +83,9 @@ export const canariesRouter = createTRPCRouter({
     ),
 
   promote: memberProcedure
-    .input(z.strictObject({ id }))
+    .input(z.strictObject({ id, reason: z.string().trim().min(1).max(500).optional() }))
     .mutation(async ({ ctx, input }) =>
-      canaryToWire(await promoteCanary(ctx.app.db, scopeOf(ctx), input.id, ctx.app.now())),
+      canaryToWire(await promoteCanary(ctx.app.db, scopeOf(ctx), input.id, ctx.app.now(), input.reason)),
     ),
 
   rollback: memberProcedure

@@ -6,6 +6,7 @@ import {
   createControl,
   deleteControl,
   listControls,
+  projectRefusedModels,
   rateLimitsResource,
   updateControl,
   type ControlResource,
@@ -38,4 +39,8 @@ export const controlsRouter = createTRPCRouter({
   rateLimits: controlRouter(rateLimitsResource),
   allowlists: controlRouter(allowlistsResource),
   aliases: controlRouter(aliasesResource),
+  /** The models (`provider/model`) the project's allowlist refuses, with its patterns: the model picker marks them. */
+  refusedModels: projectProcedure
+    .input(z.strictObject({ models: z.array(z.string().min(1).max(300)).max(500) }))
+    .query(async ({ ctx, input }) => projectRefusedModels(ctx.app, ctx.principal.projectId, input.models)),
 });

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { annotateScenario, createSimpleQueue, reviewItems, reviewQueuesFor } from "@/server/evaluations";
+import {
+  annotateScenario,
+  createSimpleQueue,
+  queueRevisionChoices,
+  reviewItems,
+  reviewQueuesFor,
+} from "@/server/evaluations";
 import { createTRPCRouter, memberProcedure, projectProcedure } from "../init";
 import { scopeOf } from "./scope";
 
@@ -11,12 +17,20 @@ export const reviewRouter = createTRPCRouter({
     (await reviewQueuesFor(ctx.app.db, scopeOf(ctx))).map((q) => ({ ...q, createdAt: q.createdAt.toISOString() })),
   ),
 
-  /** A queue over a testset revision's testcases, scored by people with these evaluators. */
+  /** The agents' and prompts' revisions a new queue may run its testcases through, for its picker. */
+  revisions: projectProcedure.query(({ ctx }) => queueRevisionChoices(ctx.app.db, scopeOf(ctx))),
+
+  /**
+   * A queue over a testset revision's testcases, scored by people with these evaluators. With a
+   * revision (an agent's or a prompt's), the evaluation engine runs each testcase through it
+   * first and people review its output; without one, they review the testcases as they are.
+   */
   create: memberProcedure
     .input(
       z.strictObject({
         name: z.string().trim().min(1).max(500),
         testsetRevisionId: id,
+        revisionId: id.optional(),
         evaluatorRevisionIds: z.array(id).min(1, "pick at least one evaluator").max(20),
         repeats: z.number().int().min(1).max(10).default(1),
       }),
@@ -24,7 +38,12 @@ export const reviewRouter = createTRPCRouter({
     .mutation(async ({ ctx, input }) => {
       const queue = await createSimpleQueue(ctx.app.db, scopeOf(ctx), {
         name: input.name,
-        data: { testsets: [input.testsetRevisionId], evaluators: input.evaluatorRevisionIds, repeats: input.repeats },
+        data: {
+          testsets: [input.testsetRevisionId],
+          application: input.revisionId,
+          evaluators: input.evaluatorRevisionIds,
+          repeats: input.repeats,
+        },
       });
       return { id: queue.id };
     }),

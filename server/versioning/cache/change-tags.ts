@@ -1,4 +1,5 @@
-import { rawQuery, type Executor } from "@/server/db";
+import { rawQuery, type Database, type Executor } from "@/server/db";
+import { listenForChanges, type ChangeListener } from "@/server/worker";
 import { holdLocally } from "./local-holds";
 
 /** The channel a versioning change is announced on, delivered when its transaction commits. */
@@ -32,7 +33,36 @@ export const changeTag = {
  * the notification comes back, so the writer reads its own write at once.
  */
 export async function publishChange(db: Executor, projectId: string, tags: string[]): Promise<void> {
+  await rawQuery(db, `select pg_notify('${VERSIONING_CHANNEL}', $1)`, [changePayload(projectId, tags)]);
+}
+
+/**
+ * What `publishChange` sends, for a writer that sends the notify inside a statement of its own
+ * (the commit's head update): the hold is taken here, as `publishChange` takes it.
+ */
+export function changePayload(projectId: string, tags: string[]): string {
   const all = [changeTag.embeds(projectId), ...tags];
-  const hold = holdLocally(all);
-  await rawQuery(db, `select pg_notify('${VERSIONING_CHANNEL}', $1)`, [`#${hold} ${all.join(" ")}`]);
+  return `#${holdLocally(all)} ${all.join(" ")}`;
+}
+
+/**
+ * Calls `onChange(projectId)` for each committed versioning change of any project, on any process
+ * (a commit, a deploy, an archive, an edit of a header): for those outside the cache that follow
+ * what a project deploys (the MCP door's list watch). The project is read from the embed tag every
+ * change carries.
+ */
+export function listenForVersioningChanges(
+  db: Database,
+  onChange: (projectId: string) => void,
+  { onListening = () => {} }: { onListening?: () => void } = {},
+): ChangeListener {
+  const prefix = changeTag.embeds("");
+  return listenForChanges(db, VERSIONING_CHANNEL, {
+    onChange: (payload) => {
+      const tag = payload.split(" ").find((t) => t.startsWith(prefix));
+      if (tag) onChange(tag.slice(prefix.length));
+    },
+    onListening,
+    onLost: () => {},
+  });
 }

@@ -54,6 +54,8 @@ export class RevisionCache implements HoldingCache {
   /** This process's own changes not yet announced back, by hold id (local-holds.ts). */
   private readonly holds = new Map<string, string[]>();
   private readonly unregister: () => void;
+  /** When a change was last heard of, or the listener (re)started (`Date.now()`). */
+  private changedAt = Date.now();
 
   constructor(db: Database, options: RevisionCacheOptions) {
     this.lru = new TaggedLru({ maxEntries: options.maxEntries, maxBytes: options.maxBytes });
@@ -62,11 +64,13 @@ export class RevisionCache implements HoldingCache {
     this.listener = listenForChanges(db, VERSIONING_CHANNEL, {
       onChange: (payload) => {
         const { holdId, tags } = parseChangePayload(payload);
+        this.changedAt = Date.now();
         this.lru.invalidate(tags);
         if (holdId) this.release(holdId);
         for (const subscriber of this.subscribers) subscriber(tags);
       },
       onListening: () => {
+        this.changedAt = Date.now();
         this.lru.clear();
         for (const subscriber of this.subscribers) subscriber(null);
       },
@@ -104,6 +108,16 @@ export class RevisionCache implements HoldingCache {
   get(key: string): Retrieval | undefined {
     if (!this.serving) return undefined;
     return this.expiring ? this.lru.get(key, this.now()) : this.lru.get(key);
+  }
+
+  /**
+   * From when a replica must hold every commit to answer a miss this cache will store
+   * (`replicaRead`'s `freshSince`): the last change heard of. A replica behind it would store an
+   * answer that change already dropped, and nothing would drop it again. Changes heard during the
+   * read are the ticket's business. `null` where changes are not heard (expiry): the primary.
+   */
+  get replicaFreshSince(): number | null {
+    return this.listener.listening ? this.changedAt : null;
   }
 
   /** Taken before the database read whose answer `set` stores. */

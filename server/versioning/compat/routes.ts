@@ -1,12 +1,29 @@
+import { z } from "zod";
 import { one, pageBody } from "@/server/http/envelope";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { oneSchema, pageSchema } from "@/server/http/envelope";
 import { setArtifactArchived } from "../artifacts";
 import type { DomainSpec } from "../domain-spec";
 import { filterOf, requestSchemas } from "../routes/request-schemas";
-import { archiveRoutes, editedFields, idParams, scopeOf } from "../routes/route-helpers";
+import { archiveRoutes, editedFields, idParams, nothingSchema, orNothing, scopeOf } from "../routes/route-helpers";
 import { createSimple, editSimple, getSimple, querySimple, type SimpleFields } from "./simple-entity";
 import { simpleToWire, simpleWireSchema } from "./wire";
+
+/** Every create and edit commits a revision: the domain's commit checks refuse as a commit's would. */
+const DOMAIN_COMMIT_ERRORS = [
+  "data_or_delta",
+  "embed_not_found",
+  "evaluation_below_threshold",
+  "evaluation_required",
+  "invalid_agent_template",
+  "invalid_environment_entry",
+  "invalid_evaluator_parameters",
+  "invalid_split",
+  "invalid_testcases",
+  "no_variant",
+  "reference_mismatch",
+  "too_many_testcases",
+] as const;
 
 /** `/api/simple/<domain>/`: an artifact, its default variant and latest revision as one entity. */
 export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
@@ -37,7 +54,7 @@ export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `Create a ${keys.one}, its default variant and revision 1 (with data, or empty) in one call`,
       body: schemas.create,
       response: responses.simple,
-      errors: ["archived", "initial_revision_exists", "no_variant", "not_found", "reference_mismatch", "slug_taken"],
+      errors: ["archived", "initial_revision_exists", "not_found", "slug_taken", ...DOMAIN_COMMIT_ERRORS],
       handler: async ({ ctx, body }) =>
         one(keys.one, wire(await createSimple(ctx.app.db, scopeOf(ctx), spec, body[keys.one]))),
     }),
@@ -46,12 +63,11 @@ export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
       path: `${base}/{id}`,
       auth: "api_key",
       tag,
-      summary: `A ${keys.one} with the data of its default variant's latest revision`,
+      summary: `A ${keys.one} with the data of its default variant's latest revision ({count: 0} when there is none)`,
       params: idParams,
-      response: responses.simple,
-      errors: ["not_found"],
+      response: z.union([responses.simple, nothingSchema]),
       handler: async ({ ctx, params }) =>
-        one(keys.one, wire(await getSimple(ctx.app.db, scopeOf(ctx), spec, params.id))),
+        orNothing(async () => one(keys.one, wire(await getSimple(ctx.app.db, scopeOf(ctx), spec, params.id)))),
     }),
     defineRoute({
       method: "PUT",
@@ -68,11 +84,10 @@ export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
         "empty_update",
         "id_mismatch",
         "initial_revision_exists",
-        "no_variant",
         "not_found",
-        "reference_mismatch",
         "slug_immutable",
         "slug_taken",
+        ...DOMAIN_COMMIT_ERRORS,
       ],
       handler: async ({ ctx, params, body }) => {
         const fields = editedFields<SimpleFields>(body, keys.one, params.id);

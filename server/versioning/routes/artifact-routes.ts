@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { one, pageBody } from "@/server/http/envelope";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
 import { createArtifact, getArtifact, queryArtifacts, setArtifactArchived, updateArtifact } from "../artifacts";
@@ -5,7 +6,7 @@ import type { DomainSpec } from "../domain-spec";
 import { artifactToWire, revisionToWire, variantToWire } from "../wire";
 import { filterOf, requestSchemas } from "./request-schemas";
 import { responseSchemas } from "./response-schemas";
-import { archiveRoutes, editedFields, idParams, scopeOf } from "./route-helpers";
+import { archiveRoutes, editedFields, idParams, nothingSchema, orNothing, scopeOf } from "./route-helpers";
 
 export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
   const { keys } = spec;
@@ -65,12 +66,13 @@ export function artifactRoutes(spec: DomainSpec): AnyRoute[] {
       path: `${base}/{id}`,
       auth: "api_key",
       tag: keys.name,
-      summary: `Fetch a ${keys.one} by id`,
+      summary: `Fetch a ${keys.one} by id ({count: 0} when there is none)`,
       params: idParams,
-      response: responses.artifact,
-      errors: ["not_found"],
+      response: z.union([responses.artifact, nothingSchema]),
       handler: async ({ ctx, params }) =>
-        one(keys.one, artifactToWire(await getArtifact(ctx.app.db, scopeOf(ctx), spec, params.id), keys)),
+        orNothing(async () =>
+          one(keys.one, artifactToWire(await getArtifact(ctx.app.db, scopeOf(ctx), spec, params.id), keys)),
+        ),
     }),
     defineRoute({
       method: "PUT",

@@ -98,6 +98,11 @@ export function requestSchemas(
     .strictObject({
       [keys.variantId]: z.string().uuid().nullish(),
       [keys.artifactId]: z.string().uuid().nullish(),
+      revision_id: z
+        .string()
+        .uuid()
+        .nullish()
+        .describe("The revision this commit starts from: names the variant when no variant id is given"),
       slug: slugSchema.nullish(),
       message: z.string().max(10_000).nullish(),
       name: text(256).nullish(),
@@ -108,8 +113,8 @@ export function requestSchemas(
       data: record.nullish(),
       ...(options.acceptsDelta ? { delta: deltaSchema.nullish() } : {}),
     })
-    .refine((c: Record<string, unknown>) => c[keys.variantId] || c[keys.artifactId], {
-      message: `give ${keys.variantId} (or ${keys.artifactId} for its default variant)`,
+    .refine((c: Record<string, unknown>) => c[keys.variantId] || c[keys.artifactId] || c.revision_id, {
+      message: `give ${keys.variantId} (or ${keys.artifactId} for its default variant, or the revision_id it starts from)`,
       path: [keys.variantId],
     });
 

@@ -35,7 +35,11 @@ export function responseSchemas(keys: DomainKeys) {
     revision: revisionOne,
     committed: revisionOne.extend({ warnings }),
     revisionPage: pageSchema(keys.revisions, revision),
-    log: z.object({ count: z.number().int(), [keys.revisions]: z.array(revision) }),
+    log: z.object({
+      count: z.number().int(),
+      [keys.revisions]: z.array(revision),
+      detail: z.string().optional().describe("With count 0: what was not found"),
+    }),
     retrieved: revisionOne.extend({
       retrieval_info: retrievalInfoSchema(keys, envKeys),
       resolution_info: resolutionInfoSchema.optional(),

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { one, pageBody } from "@/server/http/envelope";
 import { serializedJson, type SerializedJson } from "@/server/http/reply";
 import { defineRoute, type AnyRoute, type RequestContext } from "@/server/http/route";
@@ -8,6 +9,7 @@ import { domainKeys } from "../domains";
 import type { EmbedErrorPolicy, EmbedOptions } from "../embeds";
 import type { EntityHeader } from "../records";
 import type { RetrieveRefs } from "../references";
+import { throughEnvironment } from "../resolve-revision";
 import {
   fetchRevision,
   logRevisions,
@@ -21,7 +23,7 @@ import { SERVED_REVISION_HEADER, SERVED_REVISION_HEADERS, SPLIT_KEY_HEADER } fro
 import { resolutionInfo, retrievalInfo, revisionToWire } from "../wire";
 import { filterOf, refsOf, requestSchemas } from "./request-schemas";
 import { responseSchemas } from "./response-schemas";
-import { archiveRoutes, editedFields, idParams, scopeOf } from "./route-helpers";
+import { archiveRoutes, editedFields, idParams, nothingSchema, orNothing, scopeOf } from "./route-helpers";
 import { watchRoute } from "./watch-route";
 
 const ENV_KEYS = domainKeys("environments");
@@ -106,6 +108,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
     return {
       variantId: get(keys.variantId),
       artifactId: get(keys.artifactId),
+      revisionId: get("revision_id"),
       slug: get("slug"),
       message: get("message"),
       name: get("name"),
@@ -212,7 +215,7 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       tag: keys.name,
       summary: `Retrieve one ${keys.revision} by any reference combination (revision, variant + version, variant, artifact, environment + key)`,
       body: schemas.retrieve,
-      response: responses.retrieved,
+      response: z.union([responses.retrieved, nothingSchema]),
       headers: SERVED_REVISION_HEADERS,
       errors: [
         "ambiguous_reference",
@@ -234,13 +237,19 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       ],
       handler: async ({ ctx, body }) => {
         const { refs, resolve, embeds } = retrieveRequest(body, Boolean(body.resolve));
-        const found = await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refs, {
-          resolve,
-          embeds,
-          cache: revisionCacheFor(ctx.app),
-          splitKey: ctx.header(SPLIT_KEY_HEADER) ?? undefined,
-        });
-        return answer(ctx, found, body);
+        const retrieve = async () =>
+          answer(
+            ctx,
+            await retrieveRevision(ctx.app.db, scopeOf(ctx), spec, refs, {
+              resolve,
+              embeds,
+              cache: revisionCacheFor(ctx.app),
+              splitKey: ctx.header(SPLIT_KEY_HEADER) ?? undefined,
+            }),
+            body,
+          );
+        // Through an environment a miss stays a 404, as in the compat API (its one exception).
+        return throughEnvironment(keys, refs) ? retrieve() : orNothing(retrieve);
       },
     }),
     defineRoute({
@@ -298,17 +307,21 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       summary: `History of a variant, newest first, without payloads (body: {${keys.one}: {${keys.variantId}}} or {${keys.revisions}: {..., depth}})`,
       body: schemas.log,
       response: responses.log,
-      errors: ["ambiguous_reference", "missing_reference", "no_variant", "not_found"],
+      errors: ["ambiguous_reference", "missing_reference"],
       handler: async ({ ctx, body }) => {
         const a = (body[keys.one] ?? {}) as Record<string, string | null | undefined>;
         const b = (body[keys.revisions] ?? {}) as Record<string, string | number | null | undefined>;
-        const rows = await logRevisions(ctx.app.db, scopeOf(ctx), spec, {
-          variantId: (a[keys.variantId] ?? b[keys.variantId] ?? undefined) as string | undefined,
-          artifactId: (a[keys.artifactId] ?? b[keys.artifactId] ?? undefined) as string | undefined,
-          revisionId: (b[keys.revisionId] ?? undefined) as string | undefined,
-          depth: ((b.depth ?? body.depth) as number | null | undefined) ?? undefined,
-        });
-        return { count: rows.length, [keys.revisions]: rows.map(wire) };
+        const logged = await orNothing(() =>
+          logRevisions(ctx.app.db, scopeOf(ctx), spec, {
+            variantId: (a[keys.variantId] ?? b[keys.variantId] ?? undefined) as string | undefined,
+            artifactId: (a[keys.artifactId] ?? b[keys.artifactId] ?? undefined) as string | undefined,
+            revisionId: (b[keys.revisionId] ?? undefined) as string | undefined,
+            depth: ((b.depth ?? body.depth) as number | null | undefined) ?? undefined,
+          }),
+        );
+        // A log of nothing is an empty history, with what was not found.
+        if (!Array.isArray(logged)) return { ...logged, [keys.revisions]: [] };
+        return { count: logged.length, [keys.revisions]: logged.map(wire) };
       },
     }),
     defineRoute({
@@ -344,12 +357,11 @@ export function revisionRoutes(spec: DomainSpec): AnyRoute[] {
       path: `${base}/{id}`,
       auth: "api_key",
       tag: keys.name,
-      summary: `Fetch a ${keys.revision} by id`,
+      summary: `Fetch a ${keys.revision} by id ({count: 0} when there is none)`,
       params: idParams,
-      response: responses.revision,
-      errors: ["not_found"],
+      response: z.union([responses.revision, nothingSchema]),
       handler: async ({ ctx, params }) =>
-        one(keys.revision, wire(await fetchRevision(ctx.app.db, scopeOf(ctx), spec, params.id))),
+        orNothing(async () => one(keys.revision, wire(await fetchRevision(ctx.app.db, scopeOf(ctx), spec, params.id)))),
     }),
     ...archives,
     watchRoute(spec, retrievalResponse),

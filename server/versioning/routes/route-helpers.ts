@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BadRequestError } from "@/server/core/errors";
+import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import { defineRoute, type AnyRoute, type RequestContext } from "@/server/http/route";
 import type { Scope } from "../records";
 
@@ -37,4 +37,23 @@ export function archiveRoutes(
       handler: async ({ ctx, params }) => archive(ctx, params.id, archived),
     }),
   );
+}
+
+/**
+ * A read of a reference to nothing, as the compat API answers it: `200 {count: 0}` (its clients
+ * test `count`), with the 404's text as `detail` so a person still sees what was not found.
+ */
+export const nothingSchema = z.strictObject({
+  count: z.literal(0),
+  detail: z.string().describe("What was not found (a reference to nothing, a variant without revisions)"),
+});
+
+export async function orNothing<T>(read: () => Promise<T>): Promise<T | z.infer<typeof nothingSchema>> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof NotFoundError && (error.code === "not_found" || error.code === "no_variant"))
+      return { count: 0, detail: error.message };
+    throw error;
+  }
 }

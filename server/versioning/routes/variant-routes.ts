@@ -1,6 +1,10 @@
+import { z } from "zod";
 import { one, pageBody } from "@/server/http/envelope";
 import { defineRoute, type AnyRoute } from "@/server/http/route";
+import type { Executor } from "@/server/db";
 import type { DomainSpec } from "../domain-spec";
+import type { DomainKeys } from "../domains";
+import type { VariantRecord } from "../records";
 import {
   createVariant,
   forkVariant,
@@ -8,14 +12,20 @@ import {
   queryVariants,
   setVariantArchived,
   updateVariant,
+  variantsAtVersionZero,
   type VariantFields,
 } from "../variants";
 import { revisionToWire, variantToWire } from "../wire";
 import { filterOf, refsOf, requestSchemas } from "./request-schemas";
 import { responseSchemas } from "./response-schemas";
-import { archiveRoutes, editedFields, idParams, scopeOf } from "./route-helpers";
+import { archiveRoutes, editedFields, idParams, nothingSchema, orNothing, scopeOf } from "./route-helpers";
 
 type RefList = { id?: string; slug?: string }[] | undefined;
+
+/** One variant on the wire, its version "0" when version 0 is its only revision. */
+async function variantWire(db: Executor, keys: DomainKeys, variant: VariantRecord) {
+  return variantToWire(keys, variant, (await variantsAtVersionZero(db, [variant])).has(variant.id));
+}
 
 export function variantRoutes(spec: DomainSpec): AnyRoute[] {
   const { keys } = spec;
@@ -33,7 +43,10 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       response: responses.variant,
     },
     async (ctx, id, archived) =>
-      one(keys.variant, variantToWire(keys, await setVariantArchived(ctx.app.db, scopeOf(ctx), spec, id, archived))),
+      one(
+        keys.variant,
+        await variantWire(ctx.app.db, keys, await setVariantArchived(ctx.app.db, scopeOf(ctx), spec, id, archived)),
+      ),
   );
   return [
     defineRoute({
@@ -62,12 +75,17 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       path: `${base}/{id}`,
       auth: "api_key",
       tag: keys.name,
-      summary: `Fetch a ${keys.variant} by id`,
+      summary: `Fetch a ${keys.variant} by id ({count: 0} when there is none)`,
       params: idParams,
-      response: responses.variant,
-      errors: ["ambiguous_reference", "not_found"],
+      response: z.union([responses.variant, nothingSchema]),
+      errors: ["ambiguous_reference"],
       handler: async ({ ctx, params }) =>
-        one(keys.variant, variantToWire(keys, await getVariant(ctx.app.db, scopeOf(ctx), spec, params.id))),
+        orNothing(async () =>
+          one(
+            keys.variant,
+            await variantWire(ctx.app.db, keys, await getVariant(ctx.app.db, scopeOf(ctx), spec, params.id)),
+          ),
+        ),
     }),
     defineRoute({
       method: "PUT",
@@ -83,7 +101,7 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
         const fields = editedFields<VariantFields>(body, keys.variant, params.id);
         return one(
           keys.variant,
-          variantToWire(keys, await updateVariant(ctx.app.db, scopeOf(ctx), spec, params.id, fields)),
+          await variantWire(ctx.app.db, keys, await updateVariant(ctx.app.db, scopeOf(ctx), spec, params.id, fields)),
         );
       },
     }),
@@ -104,7 +122,8 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
           includeArchived: body.include_archived as boolean | undefined,
           windowing: body.windowing as never,
         });
-        return pageBody(keys.variants, page, (v) => variantToWire(keys, v));
+        const atZero = await variantsAtVersionZero(ctx.app.db, page.items);
+        return pageBody(keys.variants, page, (v) => variantToWire(keys, v, atZero.has(v.id)));
       },
     }),
     defineRoute({
@@ -118,6 +137,7 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
       errors: [
         "ambiguous_reference",
         "archived",
+        "bad_request",
         "environment_key_mismatch",
         "initial_revision_exists",
         "missing_key",
@@ -132,7 +152,7 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
         const fields = (body[keys.variant] ?? {}) as VariantFields;
         const fork = await forkVariant(ctx.app.db, scopeOf(ctx), spec, refsOf(keys, body), fields);
         return {
-          ...one(keys.variant, variantToWire(keys, fork.variant)),
+          ...one(keys.variant, variantToWire(keys, fork.variant, fork.commit.revision.version === 0)),
           [keys.revision]: revisionToWire(keys, fork.commit.revision),
         };
       },

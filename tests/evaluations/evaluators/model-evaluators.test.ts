@@ -138,7 +138,8 @@ describe("LLM-as-a-judge", () => {
     expect(hole.message).toContain("prompt_template[0].content uses the placeholder {{nope}}");
     const noKey = await errorOf(judge({ model: "mistral/mistral-large-latest" }));
     expect(noKey.code).toBe("missing_connection");
-    expect(noKey.message).toContain("No credential");
+    expect(noKey.message).toContain("No mistral key");
+    expect(noKey.message).toContain("add one under Settings → Connections");
     const badSlug = await errorOf(judge({ connection: "nope" }));
     expect(badSlug.message).toContain('"nope" names no stored connection');
     expect((await errorOf(judge({ prompt_template: [] }))).message).toContain(

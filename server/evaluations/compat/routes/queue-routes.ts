@@ -63,7 +63,7 @@ export const simpleQueueRoutes = [
       "Create a queue for people to annotate: its rows from saved queries or testsets, or pushed later (traces, testcases)",
     body: z.object({ queue: simpleQueueSchema }),
     response: oneSchema("queue", simpleQueueWire),
-    errors: ["default_queue_exists", ...GRAPH_ERRORS],
+    errors: ["default_queue_exists", "not_invocable", ...GRAPH_ERRORS],
     handler: async ({ ctx, body }) =>
       one("queue", await createSimpleQueue(ctx.app.db, scope(ctx.principal), body.queue)),
   }),

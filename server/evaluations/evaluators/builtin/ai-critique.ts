@@ -5,7 +5,7 @@ import {
   type TemplateFormat,
   type TemplateProblem,
 } from "@/server/core/render-template";
-import { languageModel } from "@/server/agent-runs";
+import { languageModel, systemPromptParts } from "@/server/agent-runs";
 import { checkTurn } from "@/server/controls";
 import { costOf, projectPrices, usageFromAiSdk } from "@/server/pricing";
 import { isAppError } from "@/server/core/errors";
@@ -160,7 +160,7 @@ export const aiCritique: EvaluatorHandler = async (call): Promise<EvaluatorResul
     usage = await withCallLimit(ctx.signal, ctx.timeoutMs ?? JUDGE_TIMEOUT_MS, async (abortSignal) => {
       const result = streamText({
         model,
-        messages,
+        ...systemPromptParts(undefined, messages),
         output: responseFormat(responseType, schema),
         maxRetries: 0,
         abortSignal,

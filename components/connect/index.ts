@@ -1,0 +1,2 @@
+export { ConnectPanel } from "./connect-panel";
+export { ProjectConnect } from "./project-connect";

@@ -1,0 +1,1 @@
+export { ConsentView, type ConsentFacts } from "./consent-view";

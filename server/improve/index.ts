@@ -1,0 +1,2 @@
+export * from "./optimize";
+export * from "./triage";

@@ -1,0 +1,2 @@
+export { mcpDoorRoutes } from "./routes";
+export { resourceMetadataUrl } from "./door-auth";

@@ -1,0 +1,108 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import {
+  isInitializeRequest,
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { AppContext } from "@/server/core/app-context";
+import { baseUrlOf } from "@/server/oauth";
+import { announceAnswer, answersHeard, awaitAnswer } from "./answer-bus";
+import { announceCancel, cancellableCall } from "./cancel-bus";
+import { authenticateMcp } from "./door-auth";
+import { watchLists } from "./list-watch";
+import { createMcpServer } from "./mcp-server";
+import { newMcpSessionId, readMcpSession } from "./mcp-session";
+
+const SESSION_HEADER = "mcp-session-id";
+
+/**
+ * One request to a project's MCP endpoint (Streamable HTTP), answered by a server made for it:
+ * any instance answers any request. The session lives in its id (server/mcp-door/mcp-session.ts);
+ * a POST that starts one gets it in `Mcp-Session-Id`. A client's cancellation, and its answers to
+ * the server's requests (elicitation), are passed to the instance running the call; a GET opens
+ * the stream `list_changed` notifications travel on.
+ */
+export async function handleMcpRequest(app: AppContext, request: Request, projectId: string): Promise<Response> {
+  const baseUrl = baseUrlOf(app, request);
+  const principal = await authenticateMcp(app, request.headers.get("authorization"), projectId, baseUrl);
+  let session = readMcpSession(request.headers.get(SESSION_HEADER));
+  let body: unknown;
+  let started: string | undefined;
+  if (request.method === "POST") {
+    body = await request.json().catch(() => undefined);
+    const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
+    const initialize = messages.find((message) => isInitializeRequest(message));
+    if (initialize) {
+      started = newMcpSessionId(Boolean(initialize.params.capabilities.elicitation));
+      session = readMcpSession(started);
+    } else if (session) {
+      for (const message of messages)
+        if (isJSONRPCNotification(message) && message.method === "notifications/cancelled")
+          await announceCancel(app.db, session.id, message.params!.requestId as string | number);
+      // Answers to the server's requests only: they belong to the call that asked, wherever it runs.
+      if (messages.length && messages.every(isAnswer)) {
+        for (const message of messages) await announceAnswer(app.db, session.id, message);
+        return new Response(null, { status: 202 });
+      }
+    }
+  }
+  const server = createMcpServer({
+    app,
+    principal,
+    request,
+    session,
+    baseUrl,
+    cancellable: (requestId, signal) => (session ? cancellableCall(app.db, session.id, requestId, signal) : undefined),
+  });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await server.connect(transport);
+  const unanswered = session?.elicitation ? answerable(app, session.id, transport) : undefined;
+  const unwatch = request.method === "GET" ? await watchLists(app.db, projectId, principal.userId, server) : undefined;
+  const close = () => {
+    unwatch?.();
+    unanswered?.();
+    void server.close();
+  };
+  const response = await transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
+  const headers = new Headers(response.headers);
+  if (started) headers.set(SESSION_HEADER, started);
+  if (!response.body) {
+    close();
+    return new Response(null, { status: response.status, headers });
+  }
+  // The server lives as long as its answer's stream: until the last message, or the client going away.
+  const ended = new TransformStream<Uint8Array, Uint8Array>({ flush: close });
+  void response.body.pipeTo(ended.writable).catch(close);
+  return new Response(ended.readable, { status: response.status, headers });
+}
+
+const isAnswer = (message: JSONRPCMessage) => isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+
+/**
+ * Lets the server's requests on this transport (elicitation, on a tool call's stream) be answered
+ * from any instance: each goes out under an id unique across instances, and the answer, heard on
+ * the answer bus, comes back in under the id the server gave it. Returns the release.
+ */
+function answerable(
+  app: AppContext,
+  sessionId: string,
+  transport: WebStandardStreamableHTTPServerTransport,
+): () => void {
+  const send = transport.send.bind(transport);
+  const releases: Array<() => void> = [];
+  transport.send = async (message, options) => {
+    if (!isJSONRPCRequest(message)) return send(message, options);
+    const asked = message.id;
+    const waiting = awaitAnswer(app.db, sessionId, (answer) => {
+      waiting.release();
+      transport.onmessage?.({ ...answer, id: asked } as JSONRPCMessage);
+    });
+    releases.push(waiting.release);
+    await answersHeard(app.db);
+    return send({ ...message, id: waiting.id }, options);
+  };
+  return () => releases.forEach((release) => release());
+}
