@@ -31,8 +31,9 @@ test("monitors: create one from an Analytics chart, see it fire with its chart a
   const runsChart = page.getByRole("link", { name: "Alert me when runs crosses a threshold" });
   await expect(async () => {
     await page.reload();
-    await expect(runsChart).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 60_000 });
+    // The charts load after the page: on a loaded machine with many runs that takes seconds.
+    await expect(runsChart).toBeVisible({ timeout: 10_000 });
+  }).toPass({ timeout: 90_000 });
   await runsChart.click();
 
   await expect(page).toHaveURL(/\/monitors\?new=1&metric=count/);

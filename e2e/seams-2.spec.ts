@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { actUntilVisible } from "./act-until-visible";
 import { mutate, query, traceStored } from "./trpc";
 
 /** The seams of issue 57 the first pass left: each flow as a person goes through it. */
@@ -215,8 +216,10 @@ test("a canary guarded by a monitor scoped to its agent through the picker is ro
   const monitorName = `errors of ${name}`;
   await page.goto("/monitors?new=1");
   const form = page.getByRole("form", { name: "New monitor" });
-  await form.getByRole("combobox", { name: /^Scope/ }).selectOption("agent");
-  await form.getByRole("combobox", { name: "Agent", exact: true }).selectOption({ label: name });
+  // The form is server-rendered: a choice made before it hydrates is reset, so choose until the picker shows.
+  const agentPicker = form.getByRole("combobox", { name: "Agent", exact: true });
+  await actUntilVisible(() => form.getByRole("combobox", { name: /^Scope/ }).selectOption("agent"), agentPicker);
+  await agentPicker.selectOption({ label: name });
   await form.getByRole("spinbutton", { name: /^Threshold/ }).fill("20");
   await form.getByLabel("Name", { exact: true }).fill(monitorName);
   await form.getByRole("button", { name: "Create monitor" }).click();

@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { actUntilVisible } from "./act-until-visible";
 import { mutate, query } from "./trpc";
 
 /** True when nothing inside the locator's table scroll box is cut off sideways. */
@@ -57,8 +58,10 @@ test("a monitor's agent, environment, revision, key and model come from pickers 
 
   await page.goto("/monitors?new=1");
   const form = page.getByRole("form", { name: "New monitor" });
-  await form.getByRole("combobox", { name: /^Scope/ }).selectOption("agent");
-  await form.getByRole("combobox", { name: "Agent", exact: true }).selectOption({ label: name });
+  // The form is server-rendered: a choice made before it hydrates is reset, so choose until the picker shows.
+  const agentPicker = form.getByRole("combobox", { name: "Agent", exact: true });
+  await actUntilVisible(() => form.getByRole("combobox", { name: /^Scope/ }).selectOption("agent"), agentPicker);
+  await agentPicker.selectOption({ label: name });
   await form.getByRole("spinbutton", { name: /^Threshold/ }).fill("20");
   await form.getByLabel("Name", { exact: true }).fill(`picked ${slug}`);
   // The GitHub channel the docs list is offered; its token is asked for once a repository is given.
