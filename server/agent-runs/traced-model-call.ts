@@ -40,6 +40,8 @@ export interface ModelCallResult<OUTPUT extends OutputInterface> {
   /** The parsed structured answer, when the request asked for `output` and the call succeeded. */
   output?: InferGenerateOutput<OUTPUT>;
   tokens: number;
+  /** The prompt and completion tokens `tokens` sums. */
+  usage: TokenUsage;
   /** Undefined when the project's prices and the catalog have none for the model. */
   costUsd?: number;
   /** Set when the call failed; the trace records it as the run's error. */
@@ -49,8 +51,8 @@ export interface ModelCallResult<OUTPUT extends OutputInterface> {
 }
 
 /**
- * One model call the service makes on its own behalf (a prompt application under evaluation, the
- * optimizer's rewrite, the triage's grouping): the project's controls checked (allowlist, budgets,
+ * One model call the service makes on its own behalf (a prompt application under evaluation, a
+ * judge evaluator's grading, the optimizer's rewrite, the triage's grouping): the project's controls checked (allowlist, budgets,
  * rate limits; a refusal throws before anything is sent), the call streamed (some
  * OpenAI-compatible servers only stream), priced with the project's prices, counted against the
  * controls and recorded as a run trace of an agent run's shape (`invoke_agent` > `turn 1` >
@@ -102,7 +104,14 @@ export async function tracedModelCall<OUTPUT extends OutputInterface = OutputInt
   const costUsd = cost.priced ? cost.amounts.total : undefined;
   await controls.stepEnded({ ...connection, usage });
   await controls.turnEnded(totalTokens(usage));
-  const stepText = call.request.output ? (output === undefined ? "" : JSON.stringify(output)) : text;
+  // An output that is text already (a judge's answer in a response format) is shown as it came.
+  const stepText = call.request.output
+    ? output === undefined
+      ? ""
+      : typeof output === "string"
+        ? output
+        : JSON.stringify(output)
+    : text;
   await recordRunTrace(
     app,
     {
@@ -134,6 +143,7 @@ export async function tracedModelCall<OUTPUT extends OutputInterface = OutputInt
     text,
     ...(output !== undefined ? { output } : {}),
     tokens: totalTokens(usage),
+    usage,
     costUsd,
     failure,
     latencyMs,

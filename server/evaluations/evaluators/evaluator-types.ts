@@ -31,6 +31,12 @@ export interface EvaluatorContext {
   /** Time limit of one external call (a judge or embedding model, a webhook), in ms; each
    *  evaluator has its own default (models 120 s, webhooks 10 s, hooks 30 s). */
   timeoutMs?: number;
+  /**
+   * What a model call the evaluator makes is traced as: the trace's name and the references that
+   * link it to the cell it scores (the evaluation run, the evaluator revision). A trial on a form
+   * has no cell: the call is traced under the evaluator's own name.
+   */
+  traceAs?: { name: string; references: Record<string, { id: string; slug?: string | null; version?: string | null }> };
 }
 
 export interface EvaluatorUsage {

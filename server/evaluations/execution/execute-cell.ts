@@ -8,6 +8,7 @@ import type { EvaluationRunRow } from "../model/rows";
 import type { WorkCell } from "./claim-cells";
 import { resolveAgentTarget, runAgentTurn, toolCallsOf } from "./agent-runner";
 import { dependencyShape } from "./cell-dependencies";
+import { evaluatorTrace } from "./evaluator-trace";
 import type { CellOutcome } from "./invocation-outcome";
 import { runMultiTurn, isMultiTurn } from "./multi-turn";
 import { oncePerRun } from "./once-per-run";
@@ -78,7 +79,9 @@ export async function executeCell(
 
 /**
  * An evaluator step's outcome on an output (`upstream`; none: it scores null): what an evaluator
- * cell records, linked to the trace it scored. `started` is when the cell's time began.
+ * cell records, linked to the trace it scored. A model call the evaluator makes (a judge's) is
+ * traced on its own, referencing the run and the evaluator revision. `started` is when the cell's
+ * time began.
  */
 export async function scoreOutput(
   app: AppContext,
@@ -92,7 +95,7 @@ export async function scoreOutput(
   const evaluator = await evaluatorTarget(app.db, run.projectId, step);
   const outputs = upstream?.outputs ?? null;
   const outcome = await runEvaluator(
-    { app, projectId: run.projectId, signal },
+    { app, projectId: run.projectId, signal, traceAs: evaluatorTrace(run.id, step) },
     {
       uri: evaluator.uri,
       data: evaluator.data,

@@ -1,18 +1,16 @@
-import { streamText, type ModelMessage, type OutputInterface } from "ai";
+import type { ModelMessage, OutputInterface } from "ai";
 import {
   renderTemplate,
   TEMPLATE_FORMATS,
   type TemplateFormat,
   type TemplateProblem,
 } from "@/server/core/render-template";
-import { languageModel, systemPromptParts } from "@/server/agent-runs";
-import { checkTurn } from "@/server/controls";
-import { costOf, projectPrices, usageFromAiSdk } from "@/server/pricing";
+import { systemPromptParts, tracedModelCall, type ResolvedConnection } from "@/server/agent-runs";
 import { isAppError } from "@/server/core/errors";
 import { cancelled } from "../abortable-sleep";
 import { EvaluatorFailure, invalidParameter } from "../evaluator-failure";
 import { isRecord, testcaseInputs } from "../evaluator-values";
-import type { EvaluatorCall, EvaluatorHandler, EvaluatorResult } from "../evaluator-types";
+import type { EvaluatorCall, EvaluatorHandler, EvaluatorResult, EvaluatorUsage } from "../evaluator-types";
 import { CallAborted, withCallLimit } from "../external-call";
 import { enumParam, optionalStringParam, stringParam, thresholdParam } from "../parameters";
 import { providerFailure } from "../provider-failure";
@@ -129,7 +127,8 @@ function responseFormat(
 /**
  * `auto_ai_critique`: a judge model grades the output. The prompt is rendered from the testcase,
  * the output and the trace; the answer is read as JSON (a number, a boolean or an object).
- * The model is reached through the project's own provider connections.
+ * The model is reached through the project's own provider connections; the call is traced and
+ * priced as the service's other model calls are.
  */
 export const aiCritique: EvaluatorHandler = async (call): Promise<EvaluatorResult> => {
   const { parameters, ctx } = call;
@@ -146,50 +145,7 @@ export const aiCritique: EvaluatorHandler = async (call): Promise<EvaluatorResul
   const messages = judgeMessages(call, renderContext(call, schema.schema));
   const modelName = stringParam(parameters, "model", DEFAULT_JUDGE_MODEL);
   const connection = await resolveModel(ctx, modelName, optionalStringParam(parameters, "connection"), "model");
-  const controls = await checkTurn(ctx.app, { projectId: ctx.projectId }, [connection]).catch((error: unknown) => {
-    // A refusal (allowlist, budget, rate limit) names what refused; the engine records it as the cell's failure.
-    throw isAppError(error)
-      ? new EvaluatorFailure(error.code, `the judge model was not called: ${error.message}`)
-      : error;
-  });
-  const { model } = languageModel(connection);
-  let text = "";
-  let usage;
-  try {
-    // Streamed, as agent turns are: some gateways only stream.
-    usage = await withCallLimit(ctx.signal, ctx.timeoutMs ?? JUDGE_TIMEOUT_MS, async (abortSignal) => {
-      const result = streamText({
-        model,
-        ...systemPromptParts(undefined, messages),
-        output: responseFormat(responseType, schema),
-        maxRetries: 0,
-        abortSignal,
-        onError: () => {},
-      });
-      for await (const part of result.fullStream) {
-        if (part.type === "error") throw part.error;
-        if (part.type === "text-delta") text += part.text;
-      }
-      return result.totalUsage;
-    });
-  } catch (error) {
-    if (ctx.signal.aborted) throw cancelled();
-    throw providerFailure(
-      error,
-      connection,
-      "the judge model could not grade",
-      error instanceof CallAborted && error.timedOut,
-    );
-  }
-  const tokens = usageFromAiSdk(usage);
-  const cost = costOf(
-    tokens,
-    { provider: connection.provider, model: connection.model, deployment: connection.deployment },
-    await projectPrices(ctx.app.db, ctx.projectId),
-  );
-  const costUsd = cost.priced ? cost.amounts.total : undefined;
-  await controls.stepEnded({ ...connection, usage: tokens });
-  await controls.turnEnded((tokens.prompt ?? 0) + (tokens.completion ?? 0));
+  const { text, usage } = await gradeWithModel(ctx, connection, messages, responseFormat(responseType, schema));
   const outputs = judgeVerdict(text, threshold);
   if (!outputs) {
     const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
@@ -198,12 +154,58 @@ export const aiCritique: EvaluatorHandler = async (call): Promise<EvaluatorResul
       `the judge model answered ${JSON.stringify(shown)}, which is not a JSON number, boolean or object; ask for JSON in the prompt or set response_type to json_schema`,
     );
   }
-  return {
-    outputs,
-    usage: {
-      promptTokens: tokens.prompt,
-      completionTokens: tokens.completion,
-      ...(costUsd !== undefined ? { costUsd } : {}),
-    },
-  };
+  return { outputs, usage };
 };
+
+/**
+ * The judge's one model call through `tracedModelCall`, as the service's other own calls go: the
+ * project's controls (a refusal is the cell's failure, naming what refused), the call streamed
+ * with no SDK retries (the engine retries), priced, and recorded as a trace named after the cell's
+ * evaluator (`ctx.traceAs`, harness `judge`), a failed call as the trace's error.
+ */
+async function gradeWithModel(
+  ctx: EvaluatorCall["ctx"],
+  connection: ResolvedConnection,
+  messages: ModelMessage[],
+  output: OutputInterface<string> | undefined,
+): Promise<{ text: string; usage: EvaluatorUsage }> {
+  let failure: EvaluatorFailure | undefined;
+  try {
+    const call = await withCallLimit(ctx.signal, ctx.timeoutMs ?? JUDGE_TIMEOUT_MS, (abortSignal) =>
+      tracedModelCall(ctx.app, {
+        projectId: ctx.projectId,
+        connection,
+        agent: ctx.traceAs ?? { name: "auto_ai_critique", references: {} },
+        harness: "judge",
+        messages: messages.map((m) => ({ role: m.role, content: m.content as string })),
+        request: { ...systemPromptParts(undefined, messages), output, maxRetries: 0, abortSignal },
+        // Classified once, from the error itself: the trace records the message the cell gets.
+        describeFailure: (error) => {
+          const timedOut = abortSignal.aborted && !ctx.signal.aborted;
+          failure = providerFailure(error, connection, "the judge model could not grade", timedOut);
+          return failure.message;
+        },
+      }),
+    );
+    if (call.failure) throw failure ?? new EvaluatorFailure("provider_error", call.failure);
+    return {
+      text: call.text,
+      usage: {
+        promptTokens: call.usage.prompt,
+        completionTokens: call.usage.completion,
+        ...(call.costUsd !== undefined ? { costUsd: call.costUsd } : {}),
+      },
+    };
+  } catch (error) {
+    if (ctx.signal.aborted) throw cancelled();
+    if (error instanceof EvaluatorFailure) throw error;
+    // A refusal (allowlist, budget, rate limit) names what refused; the engine records it as the cell's failure.
+    if (isAppError(error)) throw new EvaluatorFailure(error.code, `the judge model was not called: ${error.message}`);
+    throw providerFailure(
+      error,
+      connection,
+      "the judge model could not grade",
+      error instanceof CallAborted && error.timedOut,
+    );
+  }
+}
