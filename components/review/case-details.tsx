@@ -6,7 +6,8 @@ import { outputPending, revisionLabel, type ReviewedRevision, type ReviewItem } 
 
 /**
  * What the reviewer judges: the case's inputs, the output of the queue's revision (with a link to
- * its trace) when the queue runs one, and the automatic scores beside it.
+ * its trace) when the queue runs one, or what the case's own trace answered when it came from one,
+ * and the automatic scores beside it.
  */
 export function CaseDetails({ item, revision }: { item: ReviewItem; revision: ReviewedRevision | undefined }) {
   return (
@@ -15,11 +16,14 @@ export function CaseDetails({ item, revision }: { item: ReviewItem; revision: Re
         <h3 className="text-xs font-medium tracking-wide text-muted uppercase">Inputs</h3>
         <InputsView value={item.inputs} />
       </section>
-      {revision && (
+      {(revision || item.traceId) && (
         <section className="flex flex-col gap-2" aria-labelledby="review-output-title">
           <div className="flex flex-wrap items-baseline justify-between gap-2">
             <h3 id="review-output-title" className="text-xs font-medium tracking-wide text-muted uppercase">
-              Output <span className="font-mono normal-case">· {revisionLabel(revision)}</span>
+              Output{" "}
+              <span className="normal-case">
+                {revision ? <span className="font-mono">· {revisionLabel(revision)}</span> : "· from its trace"}
+              </span>
               {item.outputStatus && item.outputStatus !== "success" && !outputPending(item) && (
                 <Badge tone="danger" className="ml-2 normal-case">
                   {item.outputStatus}
@@ -32,7 +36,7 @@ export function CaseDetails({ item, revision }: { item: ReviewItem; revision: Re
               </Link>
             )}
           </div>
-          {outputPending(item) ? (
+          {revision && outputPending(item) ? (
             <p role="status" className="text-sm text-muted">
               {revisionLabel(revision)} is answering this case; it can be reviewed once its output is here.
             </p>

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drainIngestQueue } from "@/server/tracing";
+import { createContextFrom } from "@/server/trpc/init";
+import { createCaller } from "@/server/trpc/root";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import type { TestApp } from "../helpers/test-app";
 import { ADDITIONS, createEntity, evaluationApp, startWorker, workersIdle } from "./eval-fixtures";
@@ -9,6 +11,7 @@ let model: ScriptedModelServer;
 let worker: { stop(): Promise<void> };
 let key: string;
 let userId: string;
+let projectId: string;
 let review: string;
 let exact: string;
 let testset: { id: string; revision_id: string };
@@ -45,7 +48,7 @@ async function trace(output: string): Promise<string> {
 beforeAll(async () => {
   model = await startScriptedModelServer();
   t = await evaluationApp(model);
-  ({ key, userId } = await t.newProject());
+  ({ key, userId, projectId } = await t.newProject());
   worker = startWorker(t);
   review = (
     await createEntity(t, key, "evaluators", "evaluator", {
@@ -132,6 +135,20 @@ describe("/api/simple/queues", () => {
     expect(await call("DELETE", `/api/simple/queues/${queue.id}`)).toEqual({ count: 1, queue_id: queue.id });
     expect(await call("GET", `/api/evaluations/runs/${queue.run_id}`)).toEqual({ count: 0 });
     expect(await call("GET", `/api/simple/queues/${queue.id}`)).toEqual({ count: 0 });
+  });
+
+  it("the review page shows each pushed trace's own answer and links its trace", async () => {
+    const { queue } = await createQueue({ kind: "traces", evaluators: { [review]: "human" } }, 200, "from traces");
+    const [a, b] = [await trace("four"), await trace("five")];
+    await drainIngestQueue(t.context);
+    await call("POST", `/api/simple/queues/${queue.id}/traces/`, { trace_ids: [a, b] });
+    const caller = createCaller(createContextFrom(t.context, { principal: { projectId, userId, role: "member" } }));
+    const session = await caller.review.items({ queueId: queue.id });
+    expect(session.queue.revision).toBeUndefined();
+    expect(session.items.map((i) => ({ output: i.output, traceId: i.traceId?.replaceAll("-", "") }))).toEqual([
+      { output: "four", traceId: a },
+      { output: "five", traceId: b },
+    ]);
   });
 
   it("a testcases queue takes testcase ids; a testset queue mints its rows at once and refuses pushes", async () => {

@@ -195,6 +195,10 @@ export async function reviewItems(db: Executor, scope: { projectId: string; user
     steps.push({ key: step.key, name: stepName(step), scale: await scaleOf(db, scope.projectId, step) });
   const share = (await queueScenarios(db, scope.projectId, queue.id, { users: [scope.userId], statuses: [] }))!.items;
   const invocation = data.steps.find((s) => s.type === "invocation");
+  // Without a revision to run, a row taken from a trace shows what that trace answered (its input cell carries it).
+  const inputKeys = new Set(data.steps.filter((s) => s.type === "input").map((s) => s.key));
+  const answered = (c: typeof evaluationResults.$inferSelect) =>
+    invocation ? c.stepKey === invocation.key : inputKeys.has(c.stepKey) && c.traceId !== null;
   const automatic = data.steps.filter((s) => s.type === "annotation" && s.origin !== "human");
   const cells = share.length
     ? await db
@@ -213,7 +217,7 @@ export async function reviewItems(db: Executor, scope: { projectId: string; user
     : [];
   const items: ReviewItem[] = share.map((scenario) => {
     const own = cells.filter((c) => c.scenarioId === scenario.id);
-    const out = own.find((c) => c.stepKey === invocation?.key);
+    const out = own.find(answered);
     const annotations: ReviewItem["annotations"] = {};
     for (const step of human) {
       const cell = own.find((c) => c.stepKey === step.key && c.status === "success");
