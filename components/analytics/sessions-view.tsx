@@ -3,11 +3,11 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useMemo, useState } from "react";
-import { SelectInput } from "@/components/editor/select-input";
 import { useTRPC } from "@/components/trpc";
-import { Card, EmptyState, QueryView, Skeleton } from "@/components/ui";
+import { EmptyState, QueryView, Skeleton } from "@/components/ui";
 import { AnalyticsTabs } from "./analytics-tabs";
-import { formatMs, formatScores, formatUsd, LIST_RANGES, listWindow, type ListRange } from "./conversation-format";
+import { listWindow, type ListRange } from "./conversation-format";
+import { ConversationTable, RangeSelect, TotalsCells } from "./conversation-table";
 
 /**
  * Conversations: runs that share a session id, the most recently active first, with their turns,
@@ -44,71 +44,27 @@ export function SessionsView({ user }: { user?: string }) {
         }
       >
         {(data) => (
-          <Card>
-            <div className="overflow-x-auto">
-              <table className="w-full text-sm" data-testid="sessions-table">
-                <thead>
-                  <tr className="text-left text-xs text-muted">
-                    {[
-                      "Session",
-                      "User",
-                      "Turns",
-                      "Errors",
-                      "Cost",
-                      "Tokens",
-                      "Mean latency",
-                      "Score",
-                      "Last active",
-                    ].map((h) => (
-                      <th key={h} className="px-2 py-1 font-medium whitespace-nowrap">
-                        {h}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.sessions.map((s) => (
-                    <tr key={s.session_id} className="border-t border-line" data-testid="session-row">
-                      <td className="max-w-48 truncate px-2 py-1">
-                        <Link
-                          href={`/analytics/sessions/${encodeURIComponent(s.session_id)}`}
-                          className="font-mono text-xs text-accent hover:underline"
-                        >
-                          {s.session_id}
-                        </Link>
-                      </td>
-                      <td className="px-2 py-1">{s.user_ids.join(", ") || "—"}</td>
-                      <td className="px-2 py-1 tabular-nums" data-testid="session-turns">
-                        {s.runs}
-                      </td>
-                      <td className="px-2 py-1 tabular-nums">{s.errors}</td>
-                      <td className="px-2 py-1 tabular-nums" data-testid="session-cost">
-                        {formatUsd(s.cost)}
-                      </td>
-                      <td className="px-2 py-1 tabular-nums">{s.tokens}</td>
-                      <td className="px-2 py-1 tabular-nums">{formatMs(s.latency_ms.mean)}</td>
-                      <td className="px-2 py-1 tabular-nums">{formatScores(s.scores)}</td>
-                      <td className="px-2 py-1 whitespace-nowrap">{new Date(s.last_at).toLocaleString()}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </Card>
+          <ConversationTable testId="sessions-table" leading={["Session", "User", "Turns"]}>
+            {data.sessions.map((s) => (
+              <tr key={s.session_id} className="border-t border-line" data-testid="session-row">
+                <td className="max-w-48 truncate px-2 py-1">
+                  <Link
+                    href={`/analytics/sessions/${encodeURIComponent(s.session_id)}`}
+                    className="font-mono text-xs text-accent hover:underline"
+                  >
+                    {s.session_id}
+                  </Link>
+                </td>
+                <td className="px-2 py-1">{s.user_ids.join(", ") || "—"}</td>
+                <td className="px-2 py-1 tabular-nums" data-testid="session-turns">
+                  {s.runs}
+                </td>
+                <TotalsCells totals={s} testIdPrefix="session" />
+              </tr>
+            ))}
+          </ConversationTable>
         )}
       </QueryView>
     </section>
-  );
-}
-
-export function RangeSelect({ value, onChange }: { value: ListRange; onChange: (range: ListRange) => void }) {
-  return (
-    <SelectInput aria-label="Range" value={value} onChange={(e) => onChange(e.target.value as ListRange)}>
-      {Object.keys(LIST_RANGES).map((k) => (
-        <option key={k} value={k}>
-          Last {k === "24h" ? "24 hours" : k === "7d" ? "7 days" : "30 days"}
-        </option>
-      ))}
-    </SelectInput>
   );
 }

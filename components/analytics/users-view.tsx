@@ -5,10 +5,10 @@ import Link from "next/link";
 import { useMemo, useState } from "react";
 import { useAccount } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Button, Card, Dialog, EmptyState, Notice, QueryView, Skeleton } from "@/components/ui";
+import { Button, Dialog, EmptyState, Notice, QueryView, Skeleton } from "@/components/ui";
 import { AnalyticsTabs } from "./analytics-tabs";
-import { formatMs, formatScores, formatUsd, listWindow, type ListRange } from "./conversation-format";
-import { RangeSelect } from "./sessions-view";
+import { listWindow, type ListRange } from "./conversation-format";
+import { ConversationTable, RangeSelect, TotalsCells } from "./conversation-table";
 
 /** The people behind the runs, by the user id runs and traces carry: sessions, runs, cost, errors, scores. */
 export function UsersView() {
@@ -57,70 +57,37 @@ export function UsersView() {
         }
       >
         {(data) => (
-          <Card>
-            <div className="overflow-x-auto">
-              <table className="w-full text-sm" data-testid="users-table">
-                <thead>
-                  <tr className="text-left text-xs text-muted">
-                    {[
-                      "User",
-                      "Sessions",
-                      "Runs",
-                      "Errors",
-                      "Cost",
-                      "Tokens",
-                      "Mean latency",
-                      "Score",
-                      "Last active",
-                      ...(isOwner ? [""] : []),
-                    ].map((h) => (
-                      <th key={h} className="px-2 py-1 font-medium whitespace-nowrap">
-                        {h}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.users.map((u) => (
-                    <tr key={u.user_id} className="border-t border-line" data-testid="user-row">
-                      <td className="max-w-48 truncate px-2 py-1">
-                        <Link
-                          href={`/analytics/sessions?user=${encodeURIComponent(u.user_id)}`}
-                          className="font-mono text-xs text-accent hover:underline"
-                        >
-                          {u.user_id}
-                        </Link>
-                      </td>
-                      <td className="px-2 py-1 tabular-nums">{u.sessions}</td>
-                      <td className="px-2 py-1 tabular-nums" data-testid="user-runs">
-                        {u.runs}
-                      </td>
-                      <td className="px-2 py-1 tabular-nums">{u.errors}</td>
-                      <td className="px-2 py-1 tabular-nums" data-testid="user-cost">
-                        {formatUsd(u.cost)}
-                      </td>
-                      <td className="px-2 py-1 tabular-nums">{u.tokens}</td>
-                      <td className="px-2 py-1 tabular-nums">{formatMs(u.latency_ms.mean)}</td>
-                      <td className="px-2 py-1 tabular-nums">{formatScores(u.scores)}</td>
-                      <td className="px-2 py-1 whitespace-nowrap">{new Date(u.last_at).toLocaleString()}</td>
-                      {isOwner && (
-                        <td className="px-2 py-1">
-                          <Button
-                            size="sm"
-                            variant="ghost"
-                            aria-label={`Delete this user's data: ${u.user_id}`}
-                            onClick={() => setErasing(u.user_id)}
-                          >
-                            Delete this user&apos;s data
-                          </Button>
-                        </td>
-                      )}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </Card>
+          <ConversationTable testId="users-table" leading={["User", "Sessions", "Runs"]} trailing={isOwner ? [""] : []}>
+            {data.users.map((u) => (
+              <tr key={u.user_id} className="border-t border-line" data-testid="user-row">
+                <td className="max-w-48 truncate px-2 py-1">
+                  <Link
+                    href={`/analytics/sessions?user=${encodeURIComponent(u.user_id)}`}
+                    className="font-mono text-xs text-accent hover:underline"
+                  >
+                    {u.user_id}
+                  </Link>
+                </td>
+                <td className="px-2 py-1 tabular-nums">{u.sessions}</td>
+                <td className="px-2 py-1 tabular-nums" data-testid="user-runs">
+                  {u.runs}
+                </td>
+                <TotalsCells totals={u} testIdPrefix="user" />
+                {isOwner && (
+                  <td className="px-2 py-1">
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-label={`Delete this user's data: ${u.user_id}`}
+                      onClick={() => setErasing(u.user_id)}
+                    >
+                      Delete this user&apos;s data
+                    </Button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </ConversationTable>
         )}
       </QueryView>
     </section>
