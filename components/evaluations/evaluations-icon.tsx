@@ -1,18 +1,9 @@
-import type { SVGProps } from "react";
+import { Icon, type IconProps } from "@/components/ui";
 
 /** A bar chart: runs and their scores. */
-export const EvaluationsIcon = (p: SVGProps<SVGSVGElement>) => (
-  <svg
-    viewBox="0 0 24 24"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth={1.75}
-    strokeLinecap="round"
-    strokeLinejoin="round"
-    aria-hidden="true"
-    {...p}
-  >
+export const EvaluationsIcon = (p: IconProps) => (
+  <Icon {...p}>
     <path d="M4 20h16" />
     <path d="M7 16v-5M12 16V7M17 16v-8" />
-  </svg>
+  </Icon>
 );

@@ -1,18 +1,9 @@
-import type { SVGProps } from "react";
+import { Icon, type IconProps } from "@/components/ui";
 
 /** A bell: a monitor that rings when a line crosses its threshold. */
-export const MonitorsIcon = (p: SVGProps<SVGSVGElement>) => (
-  <svg
-    viewBox="0 0 24 24"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth={1.75}
-    strokeLinecap="round"
-    strokeLinejoin="round"
-    aria-hidden="true"
-    {...p}
-  >
+export const MonitorsIcon = (p: IconProps) => (
+  <Icon {...p}>
     <path d="M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15Z" />
     <path d="M10 20.5a2 2 0 0 0 4 0" />
-  </svg>
+  </Icon>
 );
