@@ -1,5 +1,6 @@
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { scriptModelByRequest } from "./model-script";
+import { expectFits } from "./screenshot";
 import { mutate } from "./trpc";
 
 /**
@@ -44,20 +45,6 @@ async function shoot(page: Page, testInfo: TestInfo, name: string) {
   const file = testInfo.outputPath(`${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   await testInfo.attach(name, { path: file, contentType: "image/png" });
-}
-
-/** No horizontal overflow at this width in either scheme; a screenshot of each. */
-async function expectFits(page: Page, testInfo: TestInfo, name: string) {
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const seen = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      inner: window.innerWidth,
-    }));
-    expect(seen.scroll, `${name} overflows (${scheme})`).toBeLessThanOrEqual(seen.inner);
-    await shoot(page, testInfo, `${name}-${scheme}`);
-  }
-  await page.emulateMedia({ colorScheme: "light" });
 }
 
 test("judge from a preset, evaluation of two revisions, comparison with the regressed row first", async ({

@@ -1,8 +1,8 @@
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { actUntilVisible } from "./act-until-visible";
 import { apiClient, finished } from "./eval-seed";
 import { scriptModel, scriptModelByRequest } from "./model-script";
-import { screenshot } from "./screenshot";
+import { expectFits } from "./screenshot";
 import { mutate } from "./trpc";
 
 /**
@@ -73,20 +73,6 @@ async function scriptImprovementLoop() {
 test.afterEach(async () => {
   await scriptModelByRequest([]);
 });
-
-/** No horizontal overflow at this width, light and dark; a screenshot of each. */
-async function expectFits(page: Page, testInfo: TestInfo, name: string) {
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const seen = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      inner: window.innerWidth,
-    }));
-    expect(seen.scroll, `${name} overflows (${scheme})`).toBeLessThanOrEqual(seen.inner);
-    await screenshot(page, testInfo, `${name}-${scheme}`);
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-}
 
 test("find what fails on the traces list, make a testset, improve the agent, read the report, start the canary", async ({
   page,
