@@ -12,8 +12,9 @@
  *   answers from memory could serve at most on this machine (the ceiling for a cached retrieve).
  * - `POST /floor/commit`: a commit, with the app's request body. The app's own commit statements
  *   in one transaction: lock the variant it names (joined to its artifact), then, sent together
- *   in one round trip, bump the head, insert the revision, insert the committed event, notify;
- *   with the same kinds of parameters (a new id and slug, JSON as text).
+ *   in one round trip, bump the head, insert the revision, insert the committed event (which
+ *   wakes fan-out only when a webhook takes it: none does here); with the same kinds of
+ *   parameters (a new id and slug, JSON as text).
  *
  * Run as a child process by bench/lib/floor-server.ts; configured through FLOOR_* variables.
  */
@@ -26,8 +27,8 @@ import { newId } from "@/server/core/ids";
 import { randomSlug } from "@/server/core/slugs";
 import { artifacts, variants } from "@/server/db/schema";
 import { revisionEventType } from "@/shared/event-catalog";
-import { insertEvent } from "@/server/events/emit";
-import { notifyStatement } from "@/server/events/notify";
+import { changeEventInsertSql } from "@/server/events/emit";
+import { webhookTakers } from "@/server/webhooks/event-takers";
 import { commitStatements } from "@/server/versioning/commit";
 import { revisionLookupQueries } from "@/server/versioning/lookup";
 import { revisionReferences } from "@/server/versioning/revision-events";
@@ -85,8 +86,9 @@ const commit = {
   lock: render(commitStatements.lockVariant),
   setHead: render(commitStatements.setHead),
   insertRevision: render(commitStatements.insertRevision),
-  insertEvent: render(insertEvent),
-  notify: notifyStatement().toSQL(),
+  // The app's event insert with the app's takers (webhook subscriptions): written fanned out, as
+  // nothing takes the bench's events, so it wakes no fan-out, as the app's does not.
+  insertEvent: changeEventInsertSql(webhookTakers),
 };
 // The lock's row comes back as an array (both tables have an `id`); the variant's columns come first.
 const variantColumns = Object.keys(getTableColumns(variants));
@@ -155,15 +157,15 @@ async function commitOnce(body: { application_revision_commit: { application_var
         },
         tx,
       ),
-      run(
+      tx.unsafe(
         commit.insertEvent,
-        {
-          id: newId(),
+        [
+          newId(),
           projectId,
-          eventType: revisionEventType(scope!.domain, "committed"),
-          timestamp: now,
+          revisionEventType(scope!.domain, "committed"),
+          now,
           // The committed event's attributes as the app writes them (the same bytes to send).
-          attributes: JSON.stringify({
+          JSON.stringify({
             references: revisionReferences(keys, {
               id,
               slug: revisionSlug,
@@ -176,10 +178,9 @@ async function commitOnce(body: { application_revision_commit: { application_var
             user_id: scope!.author_id,
             message,
           }),
-        },
-        tx,
+        ],
+        { prepare: true },
       ),
-      tx.unsafe(commit.notify.sql),
     ]);
   });
 }

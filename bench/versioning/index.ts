@@ -67,14 +67,16 @@ const COMMIT_STATEMENTS = {
     "lock the variant row joined to its artifact (select ... for update of variants): the next version, the archive check",
     "update variants set head_version",
     "insert into revisions",
-    "insert into events (the committed event; transactional outbox), its project row locked for key share, with pg_notify('events_written') beside it",
+    "insert into events (the committed event; transactional outbox), its project row locked for key share, written already fanned out when no webhook subscription takes it, with pg_notify('events_written') in the same statement only when one does (none here)",
     "commit",
   ],
   app_adds: [
-    "pg_notify('versioning_changed', tags) inside the head update (a CTE of the same statement): every process's revision cache drops what the commit changed (cache invalidation); a retrieve after the commit, on any instance, would otherwise answer the old head",
+    "pg_notify('versioning_changed', tags) inside the head update (a CTE of the same statement): every process's revision cache drops what the commit changed (cache invalidation); a retrieve after the commit, on any instance, would otherwise answer the old head. Its cost is not the statement: PostgreSQL serializes the commits of notifying transactions (a cluster-wide lock held from pre-commit through the commit's WAL flush), so concurrent commits no longer share a flush (pgbench here, update + commit at 16 clients: about 4 times fewer per second with a NOTIFY). In the transaction so that it is never lost: sent after the commit, a process dying in between would leave every other instance answering the old head",
     "a select of the project's redaction settings, at most once per project per 5 s per process, before the event insert (the committed event's message is stored as the project's rules leave it)",
   ],
   app_does_not_add: [
+    "no fan-out transaction: the event nobody takes is written fanned out (before: a claim transaction per commit, begin, claim, commit, in the app's process)",
+    "no separate events notify statement: it rides in the event insert, and only when a webhook takes the event",
     "no audit row: revision commits are recorded by their committed event, not the audit log",
     "no canary or deploy-gate query: those run on an environment commit (a deploy), not on an application commit",
     "no replica write position: recorded only when DATABASE_REPLICA_URLS is set, after the transaction (one statement)",

@@ -1,12 +1,12 @@
-import { is, sql } from "drizzle-orm";
+import { is } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { newId } from "@/server/core/ids";
-import { jsonPlaceholder, preparedQuery, timestampPlaceholder, type Database, type Executor } from "@/server/db";
-import { projectExistsLocked } from "@/server/auth";
+import { rawQuery, type Database, type Executor } from "@/server/db";
+import { projectExistsLockedSql } from "@/server/auth";
 import { redactForStorage } from "@/server/redaction";
-import { events } from "@/server/db/schema";
+import { changeEventTakers, type EventTakers } from "./event-takers";
 import { eventBatcherFor } from "./insert-batcher";
-import { notifyEventsWritten } from "./notify";
+import { EVENTS_CHANNEL } from "./notify";
 
 export interface NewEvent {
   projectId: string;
@@ -33,23 +33,30 @@ function attributesJson(attributes: NewEvent["attributes"]): string {
   return SERIALIZED in attributes ? (attributes as SerializedAttributes)[SERIALIZED] : JSON.stringify(attributes);
 }
 
-const p = (name: string) => sql.placeholder(name);
 /**
- * The insert of an event in its change's transaction, built once (see server/db/prepared.ts). It
- * writes only when the project's row exists, and locks that row `FOR KEY SHARE` as a foreign key's
- * check would lock it (the table has none; see server/events/README.md): no event for a project
- * that does not exist, and a project's delete waits for this transaction, then deletes the event
- * with it. The values are in the order of the table's columns.
+ * The insert of a change's event in its change's transaction, for the outbox's takers (see
+ * event-takers.ts): an event nothing takes is written already fanned out, and fan-out is woken in
+ * the same statement only when something does (a fan-out transaction per commit, claiming an
+ * event nobody wanted, was most of what a commit cost beyond its own statements). It writes only
+ * when the project's row exists, and locks that row `FOR KEY SHARE` as a foreign key's check
+ * would (the table has none; see server/events/README.md): no event for a project that does not
+ * exist, and a project's delete waits for this transaction, then deletes the event with it.
+ * Parameters: id, project id, type, time (ISO 8601), attributes (JSON text). One row when
+ * written, none when the project does not exist.
  */
-export const insertEvent = (db: Executor) =>
-  db
-    .insert(events)
-    .select(
-      sql`select ${p("id")}::uuid, ${p("projectId")}::uuid, ${p("eventType")}::text, ${timestampPlaceholder("timestamp")},
-        ${timestampPlaceholder("timestamp")}, ${jsonPlaceholder("attributes")}, null::timestamptz
-        where ${projectExistsLocked(sql`${p("projectId")}::uuid`)}`,
-    )
-    .returning({ id: events.id });
+export function changeEventInsertSql(takers: EventTakers): string {
+  return `with written as (
+  insert into events (id, project_id, event_type, "timestamp", created_at, attributes, fanned_out_at)
+  select $1::uuid, $2::uuid, $3::text, $4::timestamptz, $4::timestamptz, $5::text::jsonb,
+    case when ${takers("$2::uuid", "$3::text")} then null else $4::timestamptz end
+  where ${projectExistsLockedSql("$2::uuid")}
+  returning fanned_out_at
+)
+select (select pg_notify('${EVENTS_CHANNEL}', '') where w.fanned_out_at is null) is not null as woke_fan_out
+from written w`;
+}
+
+const insertStatements = new WeakMap<EventTakers, string>();
 
 // Past this many unwritten read events a request waits for its own, so a database that cannot
 // keep up slows readers down instead of growing memory.
@@ -65,18 +72,10 @@ export async function emitEvent(db: Executor, event: NewEvent, now = new Date())
   const id = newId();
   if (inTransaction(db)) {
     const attributes = attributesJson(await redactedForStorage(db, event));
-    // The notify goes out with the insert (one round trip): it is delivered only if the
-    // transaction commits, and the throw below rolls it back with the change.
-    const [written] = await Promise.all([
-      preparedQuery(db, "events.insertInTransaction", insertEvent).execute({
-        id,
-        projectId: event.projectId,
-        eventType: event.type,
-        timestamp: now.toISOString(),
-        attributes,
-      }),
-      notifyEventsWritten(db),
-    ]);
+    const takers = changeEventTakers();
+    let text = insertStatements.get(takers);
+    if (!text) insertStatements.set(takers, (text = changeEventInsertSql(takers)));
+    const written = await rawQuery(db, text, [id, event.projectId, event.type, now.toISOString(), attributes]);
     if (written.length === 0)
       throw new Error(`Event ${event.type} not written: project ${event.projectId} does not exist`);
     return id;
