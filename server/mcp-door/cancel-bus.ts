@@ -38,10 +38,15 @@ export function cancellableCall(
   const { calls } = busOf(db);
   const key = keyOf(sessionId, requestId);
   const controller = new AbortController();
+  // The request's own abort passes on by a listener: AbortSignal.any costs ~0.1 ms a call on Node 20.
+  const passOn = () => controller.abort(signal.reason);
+  if (signal.aborted) passOn();
+  else signal.addEventListener("abort", passOn, { once: true });
   calls.set(key, controller);
   return {
-    signal: AbortSignal.any([signal, controller.signal]),
+    signal: controller.signal,
     release: () => {
+      signal.removeEventListener("abort", passOn);
       if (calls.get(key) === controller) calls.delete(key);
     },
   };
