@@ -1,4 +1,12 @@
-import { ROLLUP_DETAIL, spanDimensionsSql, spanFactsSql } from "@/server/tracing";
+import {
+  DETAIL_DIMENSIONS,
+  NARROW_DETAIL,
+  ROLLUP_DETAIL,
+  spanDimensionsSql,
+  spanFactsSql,
+  type SpanDimension,
+} from "@/server/tracing";
+import { ROLLUP_DIMENSION_COLUMNS } from "@/server/tracing/store/rollup-columns";
 
 /**
  * The benchmark's seeding writes millions of spans with generate_series, never through the
@@ -25,7 +33,13 @@ export const CHANGE_COLUMNS = (alias: string) =>
 
 const KEY =
   "project_id, grain, detail, bucket, root, trace_type, agent, model, provider, environment, revision, api_key, user_id";
-const DETAILS = ["revision", "api_key", "user_id"];
+/** Each dimension with its column. */
+const DIMS = Object.entries(ROLLUP_DIMENSION_COLUMNS) as [SpanDimension, string][];
+const NARROWS = Object.values(NARROW_DETAIL);
+/** SQL: whether a row of detail `dt.detail` leaves the dimension '' (summed over it, or a narrow row of another). */
+const blanked = (dimension: SpanDimension) =>
+  `dt.detail in (${NARROWS.filter((d) => d !== NARROW_DETAIL[dimension]).join(", ")})` +
+  ((DETAIL_DIMENSIONS as readonly string[]).includes(dimension) ? ` or dt.detail = ${ROLLUP_DETAIL.summed}` : "");
 const MAPS = ["latency", "ttft", "tokens", "costs", "run_tokens", "run_costs"] as const;
 const GRAINS: [string, string][] = [
   ["quarter", "15 minutes"],
@@ -35,7 +49,7 @@ const GRAINS: [string, string][] = [
 
 /**
  * CTEs after `span_changes`, then the upsert. Set-based: the changed spans' facts once, times the
- * grains and details (ROLLUP_DETAIL); scalar sums grouped by key; the maps (histogram bins, usage
+ * grains and details (ROLLUP_DETAIL, and NARROW_DETAIL's day rows); scalar sums grouped by key; the maps (histogram bins, usage
  * kinds) exploded into (key, kind, name, amount) rows, summed and folded back into one object per key.
  */
 function rollupUpsert(): string {
@@ -55,14 +69,14 @@ function rollupUpsert(): string {
       from span_changes c),
     rollup_grains as materialized (select f.sign, f.project_id, gr.grain, dt.detail,
       date_bin(gr.stride, f.start_time, timestamptz '2000-01-01 00:00:00+00') as bucket, f.root, f.trace_type,
-      f.agent, f.model, f.provider, f.environment,
-      ${DETAILS.map((c) => `case when dt.detail = ${ROLLUP_DETAIL.summed} then '' else f.${c} end as ${c}`).join(", ")},
+      ${DIMS.map(([dimension, c]) => `case when ${blanked(dimension)} then '' else f.${c} end as ${c}`).join(", ")},
       f.error, f.duration_ms, f.latency_bin, f.ttft_ms, f.ttft_bin, f.tokens, f.costs, f.run_tokens, f.run_costs
       from rollup_facts f cross join (values ${grains}) as gr(grain, stride)
       cross join lateral (select (f.revision <> '' or f.api_key <> '' or f.user_id <> '') as detailed) as x
       cross join lateral (select ${ROLLUP_DETAIL.with} as detail where x.detailed
         union all select ${ROLLUP_DETAIL.summed} where x.detailed
-        union all select ${ROLLUP_DETAIL.none} where not x.detailed) as dt),
+        union all select ${ROLLUP_DETAIL.none} where not x.detailed
+        union all select d from unnest(array[${NARROWS.join(", ")}]) as d where gr.grain = 'day') as dt),
     rollup_sums as (select ${KEY}, sum(sign) as spans, sum(case when error then sign else 0 end) as errors,
       sum(sign * duration_ms) as duration_ms, sum(case when ttft_ms is not null then sign else 0 end) as ttft_count,
       coalesce(sum(sign * ttft_ms), 0) as ttft_ms

@@ -1,6 +1,7 @@
 import { liveEvaluatorResultsSql } from "@/server/evaluations";
 import {
   DETAIL_DIMENSIONS,
+  NARROW_DETAIL,
   ROLLUP_DETAIL,
   ROLLUP_SCALARS,
   rollupFactsSql,
@@ -8,6 +9,7 @@ import {
   spanFactsSql,
   spanRowsSql,
   traceRootSql,
+  type RollupGrain,
   type SpanDimension,
   type SqlParams,
 } from "@/server/tracing";
@@ -26,11 +28,20 @@ export interface FactQuery {
 }
 
 /**
- * The span roll-up rows a query reads (span_rollups' `detail`): those with revision, API key and
- * user when it groups or filters by one of them, else those summed over them; both with the rows
- * of spans that name none of them.
+ * The span roll-up rows a query reads (span_rollups' `detail`). By day, when it groups by at most
+ * one dimension and filters on no other (the trace type aside), the narrow day rows of that
+ * dimension (or of none): a row per day and value. Else those with revision, API key and user
+ * when it groups or filters by one of them, or those summed over them; both with the rows of
+ * spans that name none of them.
  */
-export function rollupDetails(group: AnalyticsGroup | undefined, filtering: unknown): [number, number] {
+export function rollupDetails(group: AnalyticsGroup | undefined, filtering: unknown, grain?: RollupGrain): number[] {
+  const kept = spanDimension(group) ? group : undefined;
+  if (
+    grain === "day" &&
+    (group === undefined || group === "evaluator" || kept) &&
+    !someConditionField(filtering, (field) => field !== kept && field !== "trace_type")
+  )
+    return [NARROW_DETAIL[kept ?? "total"]];
   const detailed = (field: unknown) => (DETAIL_DIMENSIONS as readonly unknown[]).includes(field);
   const needed = detailed(group) || someConditionField(filtering, detailed);
   return [ROLLUP_DETAIL.none, needed ? ROLLUP_DETAIL.with : ROLLUP_DETAIL.summed];
@@ -65,7 +76,7 @@ export function factsSql(source: FactSource, query: FactQuery, params: SqlParams
         grain: params.add(window.grain ?? "", "::text"),
         from: start,
         to: end,
-        details: rollupDetails(query.group, query.filtering),
+        details: rollupDetails(query.group, query.filtering, window.grain),
         runs,
         where: filterSql(query.filtering, params, "rollup"),
       },

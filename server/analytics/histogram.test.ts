@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { binValue } from "@/server/tracing";
-import { histogramQuantile } from "./histogram";
+import { histogramQuantiles } from "./histogram";
+
+const histogramQuantile = (histogram: Record<string, number>, q: number) => histogramQuantiles(histogram, [q])[0];
 import { grainFor } from "./time-buckets";
 
 /** The bin the roll-up's SQL gives a value (`ceil(ln(ms) / ln 1.02)`). */

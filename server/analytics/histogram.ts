@@ -1,23 +1,31 @@
 import { binValue } from "@/server/tracing";
 
 /**
- * A percentile read from a log histogram (`{bin: count}`, bins growing by 2%): the representative
- * value of the bin holding the rank, within 1% of the exact value. 0 for an empty histogram.
+ * Percentiles read from a log histogram (`{bin: count}`, bins growing by 2%): for each of `qs`
+ * (ascending), the representative value of the bin holding its rank, within 1% of the exact
+ * value; 0 for an empty histogram. The bins are sorted once for all of them.
  */
-export function histogramQuantile(histogram: Record<string, number>, q: number): number {
-  const bins = Object.entries(histogram)
-    .map(([bin, count]) => [Number(bin), count] as const)
-    .filter(([, count]) => count > 0)
-    .sort((a, b) => a[0] - b[0]);
-  const total = bins.reduce((sum, [, count]) => sum + count, 0);
-  if (total === 0) return 0;
-  const rank = Math.max(1, Math.ceil(q * total));
-  let seen = 0;
-  for (const [bin, count] of bins) {
-    seen += count;
-    if (seen >= rank) return round(binValue(bin));
+export function histogramQuantiles(histogram: Record<string, number>, qs: readonly number[]): number[] {
+  const bins: [number, number][] = [];
+  let total = 0;
+  for (const bin in histogram) {
+    const count = histogram[bin];
+    if (count > 0) {
+      bins.push([Number(bin), count]);
+      total += count;
+    }
   }
-  return round(binValue(bins[bins.length - 1][0]));
+  if (total === 0) return qs.map(() => 0);
+  bins.sort((a, b) => a[0] - b[0]);
+  const out: number[] = [];
+  let i = 0;
+  let seen = bins[0][1];
+  for (const q of qs) {
+    const rank = Math.max(1, Math.ceil(q * total));
+    while (seen < rank && i < bins.length - 1) seen += bins[++i][1];
+    out.push(round(binValue(bins[i][0])));
+  }
+  return out;
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;

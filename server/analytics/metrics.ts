@@ -1,5 +1,5 @@
 import type { Amounts, SpanSums } from "@/server/tracing";
-import { histogramQuantile } from "./histogram";
+import { histogramQuantiles } from "./histogram";
 
 /** The sums a source yields per bucket and group (a roll-up row's, plus scores); merging two is adding them. */
 export interface Accumulator extends SpanSums {
@@ -93,12 +93,10 @@ export function addInto(into: Accumulator, from: Accumulator): Accumulator {
 
 /** The wire metrics of some sums: an empty bucket is all zeros, so a chart has no holes. */
 export function toMetrics(acc: Accumulator): AnalyticsMetrics {
-  const percentiles = (histogram: Amounts, sum: number, count: number): Percentiles => ({
-    mean: count > 0 ? round(sum / count, 3) : 0,
-    p50: histogramQuantile(histogram, 0.5),
-    p90: histogramQuantile(histogram, 0.9),
-    p99: histogramQuantile(histogram, 0.99),
-  });
+  const percentiles = (histogram: Amounts, sum: number, count: number): Percentiles => {
+    const [p50, p90, p99] = histogramQuantiles(histogram, [0.5, 0.9, 0.99]);
+    return { mean: count > 0 ? round(sum / count, 3) : 0, p50, p90, p99 };
+  };
   return {
     count: acc.spans,
     errors: acc.errors,

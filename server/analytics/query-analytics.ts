@@ -89,7 +89,7 @@ async function analyticsOn(
     !!window.grain &&
     grainKept(
       window.grain,
-      rollupDetails(group, query.filtering),
+      rollupDetails(group, query.filtering, window.grain),
       window.starts[0],
       await compactionMarks(db, projectId),
     );
@@ -127,13 +127,26 @@ async function analyticsOn(
     }
   }
 
+  // Added up in one order, buckets by time and keys by code unit, whichever order the rows came
+  // in: sums of doubles depend on it in their last bits, which a cost rounded to 12 decimals
+  // can show (the roll-up's and the scan's rows arrive in different orders).
+  const ordered = [...cells.keys()]
+    .sort((a, b) => a - b)
+    .map((at) => {
+      const byKey = cells.get(at)!;
+      return [at, [...byKey.keys()].sort().map((key) => [key, byKey.get(key)!] as const)] as const;
+    });
   const total = emptyAccumulator();
   const perGroup = new Map<string, Accumulator>();
-  for (const byKey of cells.values()) {
+  const bucketTotals = new Map<number, Accumulator>();
+  for (const [at, byKey] of ordered) {
+    const bucketTotal = emptyAccumulator();
     for (const [key, acc] of byKey) {
-      addInto(total, acc);
+      addInto(bucketTotal, acc);
       addInto(perGroup.get(key) ?? perGroup.set(key, emptyAccumulator()).get(key)!, acc);
     }
+    addInto(total, bucketTotal);
+    bucketTotals.set(at, bucketTotal);
   }
   const keys = [...perGroup.entries()]
     .filter(([, acc]) => acc.spans > 0 || acc.results > 0)
@@ -159,11 +172,9 @@ async function analyticsOn(
     ...(group !== undefined ? { groups: keys.map((k) => keyed(k, perGroup.get(k)!)) } : {}),
     buckets: window.starts.map((start) => {
       const byKey = cells.get(start.getTime()) ?? new Map<string, Accumulator>();
-      const bucketTotal = emptyAccumulator();
-      for (const acc of byKey.values()) addInto(bucketTotal, acc);
       return {
         timestamp: start.toISOString(),
-        metrics: toMetrics(bucketTotal),
+        metrics: toMetrics(bucketTotals.get(start.getTime()) ?? emptyAccumulator()),
         ...(group !== undefined ? { groups: keys.map((k) => keyed(k, byKey.get(k) ?? emptyAccumulator())) } : {}),
       };
     }),

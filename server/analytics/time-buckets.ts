@@ -29,11 +29,13 @@ export function checkTimezone(zone: string): string {
 
 // Steps in wall-clock time of the zone, so a day is a calendar day across daylight saving changes;
 // a wall-clock time that does not exist (clocks moved forward) collapses onto the next bucket.
-const SERIES = `select distinct (b at time zone $4::text) as start
-  from generate_series(date_trunc($3::text, $1::timestamptz at time zone $4::text),
-                       date_trunc($3::text, ($2::timestamptz - interval '1 microsecond') at time zone $4::text),
-                       ('1 ' || $3::text)::interval) as b
-  order by 1`;
+// The window's end (the last bucket's) comes with each row: one statement per query.
+const SERIES = `with s as (select distinct (b at time zone $4::text) as start
+    from generate_series(date_trunc($3::text, $1::timestamptz at time zone $4::text),
+                         date_trunc($3::text, ($2::timestamptz - interval '1 microsecond') at time zone $4::text),
+                         ('1 ' || $3::text)::interval) as b)
+  select start, (((max(start) over () at time zone $4::text) + ('1 ' || $3::text)::interval) at time zone $4::text) as end
+  from s order by 1`;
 
 /**
  * The buckets covering [oldest, newest): the first starts at or before `oldest`, the last ends at
@@ -56,20 +58,14 @@ export async function bucketWindow(
       `The window holds about ${estimate} ${unit} buckets; at most ${MAX_BUCKETS} are allowed. Use a larger bucket or a shorter window.`,
       "too_many_buckets",
     );
-  const rows = await rawQuery<{ start: Date | string }>(db, SERIES, [
+  const rows = await rawQuery<{ start: Date | string; end: Date | string }>(db, SERIES, [
     oldest.toISOString(),
     newest.toISOString(),
     unit,
     timezone,
   ]);
   const starts = rows.map((r) => new Date(r.start));
-  const last = starts[starts.length - 1];
-  const [next] = await rawQuery<{ end: Date | string }>(
-    db,
-    `select ((($1::timestamptz at time zone $3::text) + ('1 ' || $2::text)::interval) at time zone $3::text) as end`,
-    [last.toISOString(), unit, timezone],
-  );
-  const end = new Date(next.end);
+  const end = new Date(rows[0].end);
   return { unit, timezone, starts, end, grain: grainFor(unit, [...starts, end]) };
 }
 

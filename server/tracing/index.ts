@@ -13,6 +13,7 @@ export {
 export { binValue, SPAN_DIMENSIONS, spanDimensionsSql, spanFactsSql, type SpanDimension } from "./store/span-facts";
 export {
   DETAIL_DIMENSIONS,
+  NARROW_DETAIL,
   ROLLUP_DETAIL,
   ROLLUP_GRAINS,
   ROLLUP_SCALARS,

@@ -55,4 +55,27 @@ describe("eraseUserRollups", () => {
     expect(totals.count).toBe(1);
     expect((await ok({ windowing: hours, group_by: "user" })).metrics).toEqual(totals);
   });
+
+  it("takes what the user counted out of the narrow day rows, and the user's own goes", async () => {
+    const days = { oldest: "2026-02-01T00:00:00.000Z", newest: "2026-02-02T00:00:00.000Z", bucket: "day" };
+    const by = async (group_by?: string) => {
+      const result = await ok({ windowing: days, ...(group_by ? { group_by } : {}) });
+      return group_by
+        ? result.groups!.map((g) => [g.key, g.metrics.count, g.metrics.tokens.total])
+        : [result.metrics.count, result.metrics.tokens.total];
+    };
+    await ingestSpans(c, run("later", "2026-02-01T05:00:00.000Z", 11).spans);
+    expect(await by("user")).toEqual([
+      ["kept", 1, 7],
+      ["later", 1, 11],
+    ]);
+
+    await c.t.context.db.transaction((tx) => eraseUserRollups(tx, c.projectId, "later"));
+
+    expect(await by()).toEqual([1, 7]);
+    expect(await by("user")).toEqual([["kept", 1, 7]]);
+    expect(await by("revision")).toEqual([["rev-kept", 1, 7]]);
+    expect(await by("model")).toEqual([["model-e", 1, 7]]);
+    expect(await by("agent")).toEqual([["agent-e", 1, 7]]);
+  });
 });

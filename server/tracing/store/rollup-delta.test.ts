@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FactSpan } from "./span-facts";
-import { ROLLUP_DETAIL } from "./rollup-columns";
+import { NARROW_DETAIL, ROLLUP_DETAIL } from "./rollup-columns";
 import { RollupDelta } from "./rollup-delta";
 import { mergedCosts } from "./rollup-sums";
 
@@ -23,7 +23,7 @@ describe("RollupDelta", () => {
     const delta = new RollupDelta();
     delta.addSpan("p1", span({ total: 0.1 }), 1);
     delta.addSpan("p1", span({ total: 0.2 }), 1);
-    const out = rows(delta);
+    const out = rows(delta).filter((r) => r.detail === ROLLUP_DETAIL.none);
     expect(out.map((r) => [r.grain, r.bucket])).toEqual([
       ["quarter", "2026-01-10T01:15:00.000Z"],
       ["hour", "2026-01-10T01:00:00.000Z"],
@@ -56,6 +56,32 @@ describe("RollupDelta", () => {
     ]);
     expect(byDetail(ROLLUP_DETAIL.summed)).toEqual([["", 2, 0.3]]);
     expect(byDetail(ROLLUP_DETAIL.none)).toEqual([["", 1, 0.4]]);
+  });
+
+  it("keeps a day row per value of each dimension, and one of every span, each counting a span once", () => {
+    const delta = new RollupDelta();
+    const withRefs = (user: string, model: string) => ({
+      ...span({ total: 0.1 }),
+      user_id: user,
+      attributes: { ag: { meta: { request: { model } }, metrics: { costs: { incremental: { total: 0.1 } } } } },
+    });
+    delta.addSpan("p1", withRefs("u1", "m1"), 1);
+    delta.addSpan("p1", withRefs("u2", "m1"), 1);
+    delta.addSpan("p1", { ...span({ total: 0.4 }), start_time: "2026-01-10T09:00:00Z" }, 1);
+    const narrow = (detail: number) =>
+      rows(delta)
+        .filter((r) => r.detail === detail)
+        .map((r) => [r.grain, r.model, r.user_id, r.agent, r.spans]);
+    expect(narrow(NARROW_DETAIL.total)).toEqual([["day", "", "", "", 3]]);
+    expect(narrow(NARROW_DETAIL.model)).toEqual([
+      ["day", "m1", "", "", 2],
+      ["day", "", "", "", 1],
+    ]);
+    expect(narrow(NARROW_DETAIL.user)).toEqual([
+      ["day", "", "u1", "", 1],
+      ["day", "", "u2", "", 1],
+      ["day", "", "", "", 1],
+    ]);
   });
 
   it("keeps keys storable: NUL is removed as it is from the stored span", () => {

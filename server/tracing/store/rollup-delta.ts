@@ -1,6 +1,7 @@
 import { storableString } from "@/server/core/storable-text";
 import {
   GRAIN_MS,
+  NARROW_DETAIL,
   ROLLUP_DETAIL,
   ROLLUP_GRAINS,
   type RollupGrain,
@@ -8,7 +9,7 @@ import {
   type TableRow,
 } from "./rollup-columns";
 import { add, addEntries, addFlat, flat, isEmpty, nonZero, UNSTORABLE, type Sums } from "./rollup-sums";
-import { spanFacts, type FactSpan, type SpanFacts } from "./span-facts";
+import { SPAN_DIMENSIONS, spanFacts, type FactSpan, type SpanDimension, type SpanFacts } from "./span-facts";
 
 /**
  * The roll-up of spans into `span_rollups`, summed in this process and written once per ingest
@@ -17,8 +18,9 @@ import { spanFacts, type FactSpan, type SpanFacts } from "./span-facts";
  * queue, and the changes writeSpans makes (-1 for a replaced span, -1 then +1 for a stored run
  * whose totals changed, +1 for a written span), then upserts the lot in the transaction that
  * writes the spans: a rolled-back batch leaves no trace in the roll-up, and a late span lands in
- * the bucket of its start time. The hour and day rows, and the rows summed over revision, API key
- * and user (ROLLUP_DETAIL), are derived from the quarter rows when the worker upserts.
+ * the bucket of its start time. The hour and day rows, the rows summed over revision, API key
+ * and user (ROLLUP_DETAIL) and the narrow day rows (NARROW_DETAIL) are derived from the quarter
+ * rows when the worker upserts.
  * server/analytics reads the table. This file sums; rollup-upsert.ts writes.
  */
 
@@ -40,6 +42,12 @@ interface Row extends SpanSums<Sums> {
 const MAPS = ["latency", "ttft", "tokens", "costs", "runTokens", "runCosts"] as const;
 
 const SEP = "\u0001";
+const NO_DIMS = SPAN_DIMENSIONS.map(() => "");
+/** Each narrow detail with the index in `dims` of the dimension it keeps (-1: none). */
+const NARROW_FAMILIES: [number, number][] = Object.entries(NARROW_DETAIL).map(([name, detail]) => [
+  SPAN_DIMENSIONS.indexOf(name as SpanDimension),
+  detail,
+]);
 const detailOf = (dims: string[]) =>
   dims[4] !== "" || dims[5] !== "" || dims[6] !== "" ? ROLLUP_DETAIL.with : ROLLUP_DETAIL.none;
 
@@ -165,6 +173,15 @@ export class RollupDelta {
             all.rowOf(q.projectId, grain, ROLLUP_DETAIL.summed, bucketMs, q.root, q.traceType, summed, summedKey!),
             q,
           );
+      }
+    }
+    // The narrow day rows (NARROW_DETAIL) from the day rows just summed that count each span once
+    // (`none` and `with`): fewer than the quarter rows they come from.
+    const days = [...all.rows.values()].filter((r) => r.grain === "day" && r.detail !== ROLLUP_DETAIL.summed);
+    for (const d of days) {
+      for (const [i, detail] of NARROW_FAMILIES) {
+        const dims = NO_DIMS.map((none, j) => (j === i ? d.dims[j] : none));
+        all.addRow(all.rowOf(d.projectId, "day", detail, d.bucketMs, d.root, d.traceType, dims, dims.join(SEP)), d);
       }
     }
     const out: TableRow[] = [];
