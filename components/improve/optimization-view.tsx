@@ -37,6 +37,7 @@ import {
   progressShare,
   relativeChange,
 } from "./report-math";
+import { useOptimizationStream } from "./optimization-stream";
 import { RoundChart } from "./round-chart";
 import { CanaryDialog, type ShipOutcome } from "./ship-dialog";
 import { ImproveStatusBadge } from "./status-badge";
@@ -45,18 +46,19 @@ import type { Optimization, OptimizationResult, TriageEvidence } from "./types";
 const POLL_MS = 1_000;
 
 /**
- * /improve/optimizations/[id], the report: progress and a per-round chart while it runs (polled
- * each second), then the winner against the base (the diff, the scores on the training and the
- * held-out split, each testcase's win or loss, the bootstrap interval, cost and latency) and the
- * ways to ship it.
+ * /improve/optimizations/[id], the report: progress and a per-round chart while it runs (live,
+ * from the optimization's event stream; polled each second only once that stream closed early),
+ * then the winner against the base (the diff, the scores on the training and the held-out split,
+ * each testcase's win or loss, the bootstrap interval, cost and latency) and the ways to ship it.
  */
 export function OptimizationView({ id }: { id: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const canEdit = useCanEdit();
+  const stream = useOptimizationStream(id);
   const optimization = useQuery({
     ...trpc.improve.optimization.queryOptions({ id }),
-    refetchInterval: (q) => (q.state.data && isActive(q.state.data.status) ? POLL_MS : false),
+    refetchInterval: (q) => (q.state.data && isActive(q.state.data.status) && stream === "closed" ? POLL_MS : false),
   });
   const cancel = useMutation(
     trpc.improve.cancelOptimization.mutationOptions({
@@ -110,6 +112,11 @@ export function OptimizationView({ id }: { id: string }) {
             )}
           </div>
           <OptimizationProgressBar optimization={o} />
+          {active && stream === "closed" && (
+            <Notice tone="warning" title="Live updates stopped">
+              The server closed the progress stream; this page now refreshes every second.
+            </Notice>
+          )}
           {o.failure_mode_id && <FailureModeLink id={o.failure_mode_id} />}
           {o.status === "stopped" && (
             <Notice tone="warning" title="Stopped at the spend cap">

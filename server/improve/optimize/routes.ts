@@ -76,6 +76,21 @@ export const optimizationRoutes: AnyRoute[] = [
     handler: async ({ ctx, params }) =>
       optimizationEvents(ctx.app, scopeOf(ctx).projectId, params.id, ctx.request.signal),
   }),
+  // The playground's report follows the same stream as the signed-in user, in the session's
+  // project, so no API key reaches the browser.
+  defineRoute<"session", undefined, undefined, z.infer<typeof idParams>>({
+    method: "GET",
+    path: "/api/playground/improve/optimizations/{id}/events",
+    auth: "session",
+    tag: "improve",
+    summary:
+      "The playground's live report: the optimization's server-sent events (as `/api/improve/optimizations/{id}/events`) for the signed-in user, in the session's project",
+    params: idParams,
+    noJsonBody: { description: "Server-sent events", contentTypes: ["text/event-stream"] },
+    errors: ["not_found"],
+    handler: async ({ ctx, params }) =>
+      optimizationEvents(ctx.app, ctx.principal.projectId, params.id, ctx.request.signal),
+  }),
   defineRoute({
     method: "POST",
     path: `${BASE}/{id}/cancel`,
