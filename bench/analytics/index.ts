@@ -12,7 +12,8 @@
  * holds its hours and quarters): statements of traces spread over all 90 days met nearly every
  * key again and merged maps row by row (1 million spans took 802 s). Queries run on one
  * project (1/20 of the spans): 90 days by day, 7 days by hour, 24 hours by hour, grouped by
- * model; each answer is compared with the scan's (they must be equal), and the median of
+ * model, and the 90 days again from the wide day rows (a filter true of every span that names
+ * the agent, so the model's narrow day rows cannot answer it: the same run's before); each answer is compared with the scan's (they must be equal), and the median of
  * `--rounds` runs of each is reported. Ingest: `--ingest-spans` spans, starting within the last
  * `--ingest-window` minutes (60: each worker batch meets five quarter hours and two hours; 1: spans
  * as they arrive live, in one or two quarter hours), queued through
@@ -209,6 +210,26 @@ async function compareQueries(db: Database, projectId: string, end: Date, rounds
           bucket: "day",
         },
         group_by: "model",
+      },
+    ],
+    [
+      // The same query and answer from the wide day rows (as before the narrow ones): a filter that
+      // names the agent, true of every span, keeps it off the model's narrow rows.
+      "90d_by_day_wide_rows",
+      {
+        windowing: {
+          oldest: new Date(end.getTime() - 90 * DAY_MS).toISOString(),
+          newest: end.toISOString(),
+          bucket: "day",
+        },
+        group_by: "model",
+        filtering: {
+          operator: "or",
+          conditions: [
+            { field: "agent", operator: "exists" },
+            { field: "agent", operator: "not_exists" },
+          ],
+        },
       },
     ],
     [

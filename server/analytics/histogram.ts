@@ -6,24 +6,29 @@ import { binValue } from "@/server/tracing";
  * value; 0 for an empty histogram. The bins are sorted once for all of them.
  */
 export function histogramQuantiles(histogram: Record<string, number>, qs: readonly number[]): number[] {
-  const bins: [number, number][] = [];
+  // Bin numbers in a typed array, sorted natively: no pair per bin (a 90-day query by day reads
+  // a few hundred histograms of a hundred bins or more).
   let total = 0;
+  let n = 0;
+  for (const bin in histogram) if (histogram[bin] > 0) n++;
+  const bins = new Float64Array(n);
+  n = 0;
   for (const bin in histogram) {
     const count = histogram[bin];
     if (count > 0) {
-      bins.push([Number(bin), count]);
+      bins[n++] = Number(bin);
       total += count;
     }
   }
   if (total === 0) return qs.map(() => 0);
-  bins.sort((a, b) => a[0] - b[0]);
+  bins.sort();
   const out: number[] = [];
   let i = 0;
-  let seen = bins[0][1];
+  let seen = histogram[bins[0]];
   for (const q of qs) {
     const rank = Math.max(1, Math.ceil(q * total));
-    while (seen < rank && i < bins.length - 1) seen += bins[++i][1];
-    out.push(round(binValue(bins[i][0])));
+    while (seen < rank && i < bins.length - 1) seen += histogram[bins[++i]];
+    out.push(round(binValue(bins[i])));
   }
   return out;
 }

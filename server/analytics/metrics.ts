@@ -74,6 +74,8 @@ export function addScalar(acc: Accumulator, name: string, value: number): void {
   else if (name === "passes") acc.passes += value;
 }
 
+const MAPS = ["latency", "ttft", "tokens", "costs"] as const;
+
 export function addInto(into: Accumulator, from: Accumulator): Accumulator {
   into.spans += from.spans;
   into.errors += from.errors;
@@ -85,8 +87,11 @@ export function addInto(into: Accumulator, from: Accumulator): Accumulator {
   into.scoreSum += from.scoreSum;
   into.verdicts += from.verdicts;
   into.passes += from.passes;
-  for (const name of ["latency", "ttft", "tokens", "costs"] as const) {
-    for (const [k, v] of Object.entries(from[name])) into[name][k] = (into[name][k] ?? 0) + v;
+  // for-in, not Object.entries: no array per entry (a 90-day query adds thousands of histograms).
+  for (const name of MAPS) {
+    const source = from[name];
+    const target = into[name];
+    for (const k in source) target[k] = (target[k] ?? 0) + source[k];
   }
   return into;
 }
