@@ -31,10 +31,11 @@ export async function handleMcpRequest(app: AppContext, request: Request, projec
   const principal = await authenticateMcp(app, request.headers.get("authorization"), projectId, baseUrl);
   let session = readMcpSession(request.headers.get(SESSION_HEADER));
   let body: unknown;
+  let messages: JSONRPCMessage[] = [];
   let started: string | undefined;
   if (request.method === "POST") {
     body = await request.json().catch(() => undefined);
-    const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
+    messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
     const initialize = messages.find(
       (message): message is JSONRPCMessage & InitializeRequest =>
         methodOf(message) === "initialize" && isInitializeRequest(message),
@@ -61,7 +62,14 @@ export async function handleMcpRequest(app: AppContext, request: Request, projec
     baseUrl,
     cancellable: (requestId, signal) => (session ? cancellableCall(app.db, session.id, requestId, signal) : undefined),
   });
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  // A POST whose server says nothing before its answers gets them as one JSON body (the transport
+  // lets the server choose): no event stream to build, pipe and parse on either side. Only a call
+  // with a progress token, or any call of a session that can be asked (elicitation), needs one.
+  const streamed = request.method !== "POST" || Boolean(session?.elicitation) || messages.some(asksProgress);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: !streamed,
+  });
   await server.connect(transport);
   const unanswered = session?.elicitation ? answerable(app, session.id, transport) : undefined;
   const unwatch = request.method === "GET" ? await watchLists(app.db, projectId, principal.userId, server) : undefined;
@@ -70,18 +78,41 @@ export async function handleMcpRequest(app: AppContext, request: Request, projec
     unanswered?.();
     void server.close();
   };
-  const response = await transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
+  const handled = () => transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
+  const response = streamed ? await handled() : await answeredWhole(request.signal, handled);
   const headers = new Headers(response.headers);
   if (started) headers.set(SESSION_HEADER, started);
-  if (!response.body) {
+  if (!streamed || !response.body) {
     close();
-    return new Response(null, { status: response.status, headers });
+    return new Response(response.body, { status: response.status, headers });
   }
   // The server lives as long as its answer's stream: until the last message, or the client going away.
   const ended = new TransformStream<Uint8Array, Uint8Array>({ flush: close });
   void response.body.pipeTo(ended.writable).catch(close);
   return new Response(ended.readable, { status: response.status, headers });
 }
+
+/**
+ * The answer to a POST that is not streamed, once all its answers are ready, or as soon as the
+ * client goes away: the server is then closed, which aborts its calls (and so cancels their runs)
+ * as the end of a streamed answer does, and the answer given reaches no one.
+ */
+async function answeredWhole(signal: AbortSignal, handled: () => Promise<Response>): Promise<Response> {
+  let gone!: () => void;
+  const left = new Promise<Response>((resolve) => {
+    gone = () => resolve(new Response(null, { status: 202 }));
+  });
+  if (signal.aborted) gone();
+  else signal.addEventListener("abort", gone, { once: true });
+  try {
+    return await Promise.race([handled(), left]);
+  } finally {
+    signal.removeEventListener("abort", gone);
+  }
+}
+
+const asksProgress = (message: unknown) =>
+  (message as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta?.progressToken !== undefined;
 
 /**
  * A message's method, read before the SDK's guards: each guard is a full schema parse (~25 µs),

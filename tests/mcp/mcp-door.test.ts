@@ -181,6 +181,43 @@ describe("the MCP SDK's Streamable HTTP client", () => {
     expect(runs.body.runs[0]).toMatchObject({ status: "cancelled" });
   });
 
+  it("answers a call without progress as one JSON body; a client that goes away mid-call cancels the run", async () => {
+    const { transport } = await connect(key);
+    const post = (id: number, signal?: AbortSignal) =>
+      fetch(endpoint(), {
+        method: "POST",
+        signal,
+        headers: {
+          authorization: `Bearer ${key}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": transport.sessionId!,
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "greeter@production", arguments: { message: "x" } },
+        }),
+      });
+    model.script({ kind: "reply", text: "Entier." });
+    const whole = await post(1);
+    expect(whole.headers.get("content-type")).toMatch(/^application\/json/);
+    expect((await whole.json()).result.content).toEqual([{ type: "text", text: "Entier." }]);
+
+    model.script({ kind: "hang" });
+    const abort = new AbortController();
+    const call = post(2, abort.signal).catch(() => undefined);
+    await within(60_000, "the model request", model.nextRequest());
+    const aborted = model.nextAbort();
+    abort.abort();
+    await call;
+    await within(60_000, "the upstream model request's abort", aborted);
+    await runsRecorded(app.context);
+    const runs = await app.call("GET", "/services/agent/v0/runs?origin=mcp", { key });
+    expect(runs.body.runs[0]).toMatchObject({ status: "cancelled" });
+  });
+
   it("serves prompt applications as prompts rendered by the service's renderer", async () => {
     const { client } = await connect(key);
     const { prompts } = await client.listPrompts();
