@@ -2,15 +2,15 @@ import { A2A_CONTENT_TYPE, TaskState, type Task } from "@a2a-js/sdk";
 import { A2A_LEGACY_PROTOCOL_VERSION } from "@a2a-js/sdk/compat/v0_3";
 import { V03PushNotificationSerializer } from "@a2a-js/sdk/compat/v0_3/server";
 import { V1PushNotificationSerializer } from "@a2a-js/sdk/server";
-import { and, asc, eq, inArray, isNull, lt, lte, not, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, not, sql } from "drizzle-orm";
 import { findAgentRunSoon, readRunEvents, runIsRunning } from "@/server/agent-runs";
 import type { AppContext } from "@/server/core/app-context";
 import { newId } from "@/server/core/ids";
 import { rememberSecret } from "@/server/core/secret-masking";
 import { a2aPushConfigs, a2aPushDeliveries } from "@/server/db/schema";
 import {
+  claimDue,
   isSuccess,
-  leaseMs,
   nextAttemptAt,
   sendAttempt,
   webhookFetch,
@@ -104,28 +104,6 @@ export interface FinishedPush {
   result: AttemptResult;
 }
 
-/** Claims due pushes like webhook deliveries are claimed: one statement, leased, the attempt counted. */
-async function claimDuePushes(app: AppContext, limit: number, now = new Date()): Promise<DeliveryRow[]> {
-  const d = a2aPushDeliveries;
-  const due = app.db
-    .select({ id: d.id })
-    .from(d)
-    .where(and(eq(d.status, "pending"), lte(d.nextAttemptAt, now), or(isNull(d.leaseUntil), lt(d.leaseUntil, now))))
-    .orderBy(asc(d.nextAttemptAt))
-    .limit(limit)
-    .for("update", { of: d, skipLocked: true });
-  return app.db
-    .update(d)
-    .set({
-      leaseUntil: new Date(now.getTime() + leaseMs(app)),
-      leaseToken: newId(),
-      attempts: sql`${d.attempts} + 1`,
-      updatedAt: now,
-    })
-    .where(inArray(d.id, due))
-    .returning();
-}
-
 /** A push as the webhook sender sends it: signed with the config's token, its credentials as `Authorization`. */
 function outgoingPush(app: AppContext, delivery: DeliveryRow, config: ConfigRow) {
   const token = app.secrets.open(config.sealedToken);
@@ -180,7 +158,7 @@ async function recordPushes(app: AppContext, finished: FinishedPush[], now = new
 export const pushDeliveryQueue: DeliveryQueue<FinishedPush> = {
   name: "a2a-push-delivery",
   async claimAndSend(app, limit) {
-    const claimed = await claimDuePushes(app, limit);
+    const claimed = await claimDue(app, a2aPushDeliveries, limit);
     if (claimed.length === 0) return { claimed: 0, sends: [] };
     const ids = [...new Set(claimed.map((p) => p.pushConfigId))];
     const configs = await app.db.select().from(a2aPushConfigs).where(inArray(a2aPushConfigs.id, ids));

@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
-import { newId } from "@/server/core/ids";
+import { eq, inArray } from "drizzle-orm";
 import { webhookDeliveries, webhookSubscriptions } from "@/server/db/schema";
 import type { AppContext } from "@/server/core/app-context";
+import { claimDue } from "./claim-due";
 import { webhookFetch } from "./webhook-fetch";
 import { recordAttempts, type AttemptMode, type FinishedAttempt } from "./record-attempts";
 import { sendAttempt } from "./send-attempt";
@@ -9,45 +9,17 @@ import type { SubscriptionRow } from "./subscriptions";
 import type { DeliveryRow } from "./wire";
 import { rememberSecret } from "@/server/core/secret-masking";
 
-/** How long a claimed delivery belongs to its worker: the request time-out plus a margin. */
-export function leaseMs(app: AppContext): number {
-  return app.config.webhookTimeoutMs + 5_000;
-}
-
-/**
- * Claims up to `limit` due deliveries of active subscriptions in one statement (FOR UPDATE SKIP
- * LOCKED, so workers take disjoint rows) and leases them. The lease, not an open transaction,
- * keeps them while the HTTP requests run: a worker killed mid-delivery holds no lock, and its
- * deliveries are due again when the lease runs out. Counting the attempt at the claim bounds
- * the retries of a delivery that crashes its worker.
- */
-export async function claimDueDeliveries(app: AppContext, limit: number, now = new Date()): Promise<DeliveryRow[]> {
-  const d = webhookDeliveries;
-  const due = app.db
-    .select({ id: d.id })
-    .from(d)
-    .innerJoin(webhookSubscriptions, eq(webhookSubscriptions.id, d.subscriptionId))
-    .where(
-      and(
-        eq(d.status, "pending"),
-        lte(d.nextAttemptAt, now),
-        or(isNull(d.leaseUntil), lt(d.leaseUntil, now)),
-        eq(webhookSubscriptions.isActive, true),
-      ),
-    )
-    .orderBy(asc(d.nextAttemptAt))
-    .limit(limit)
-    .for("update", { of: d, skipLocked: true });
-  return app.db
-    .update(d)
-    .set({
-      leaseUntil: new Date(now.getTime() + leaseMs(app)),
-      leaseToken: newId(),
-      attempts: sql`${d.attempts} + 1`,
-      updatedAt: now,
-    })
-    .where(inArray(d.id, due))
-    .returning();
+/** Claims due deliveries of active subscriptions, leased (the claim every delivery table shares: claim-due.ts). */
+export function claimDueDeliveries(app: AppContext, limit: number, now = new Date()): Promise<DeliveryRow[]> {
+  const subscriptions = webhookSubscriptions;
+  return claimDue(app, webhookDeliveries, limit, {
+    now,
+    joined: {
+      table: subscriptions,
+      on: eq(subscriptions.id, webhookDeliveries.subscriptionId),
+      where: eq(subscriptions.isActive, true),
+    },
+  });
 }
 
 export function outgoing(app: AppContext, delivery: DeliveryRow, subscription: SubscriptionRow) {

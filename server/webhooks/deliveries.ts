@@ -5,7 +5,8 @@ import { toPage, type Page } from "@/server/core/windowing";
 import type { Database } from "@/server/db";
 import { webhookAttempts, webhookDeliveries } from "@/server/db/schema";
 import type { AppContext } from "@/server/core/app-context";
-import { attemptDelivery, leaseMs } from "./deliver";
+import { leaseMs } from "./claim-due";
+import { attemptDelivery } from "./deliver";
 import { getSubscription } from "./subscriptions";
 import type { AttemptRow, DeliveryRow } from "./wire";
 

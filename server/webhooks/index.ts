@@ -24,4 +24,4 @@ export { webhookTakers } from "./event-takers";
 export { startDeliveryPump, type DeliveryQueue } from "./delivery-pump";
 export { sendAttempt, type AttemptResult, type OutgoingDelivery } from "./send-attempt";
 export { isSuccess } from "./record-attempts";
-export { leaseMs } from "./deliver";
+export { claimDue, leaseMs } from "./claim-due";
