@@ -40,8 +40,13 @@ const STORED_ENTRY = /"((?:[^"\\]|\\.)*)": ([^,}]*)/g;
 
 /** A map's sums while they are added: doubles for integers, decimals for the rest. */
 class MapSum {
-  readonly exact = new Map<string, number>();
-  decimal?: Map<string, Big>;
+  /**
+   * The one map added so far, as parsed, when all its values are safe integers: most cells of a
+   * query from narrow day rows are one row, whose maps are then their own sums, copied nowhere.
+   */
+  private only?: Record<string, number>;
+  private readonly exact = new Map<string, number>();
+  private decimal?: Map<string, Big>;
 
   addDecimal(key: string, digits: string): void {
     this.decimal ??= new Map();
@@ -55,11 +60,18 @@ class MapSum {
     if (!decimalsOnly) {
       const parsed = JSON.parse(text) as Record<string, unknown>;
       let integers = true;
+      let numbers = true;
       for (const k in parsed) {
         const v = parsed[k];
-        if (typeof v === "number" && !Number.isSafeInteger(v)) integers = false;
+        if (typeof v !== "number") numbers = false;
+        else if (!Number.isSafeInteger(v)) integers = false;
       }
       if (integers) {
+        if (numbers && this.only === undefined && this.exact.size === 0) {
+          this.only = parsed as Record<string, number>;
+          return;
+        }
+        this.spill();
         for (const k in parsed) {
           const v = parsed[k];
           if (typeof v === "number") this.exact.set(k, (this.exact.get(k) ?? 0) + v);
@@ -67,12 +79,21 @@ class MapSum {
         return;
       }
     }
+    this.spill();
     for (const [, key, value] of text.matchAll(STORED_ENTRY))
       if (value !== "null") this.addDecimal(JSON.parse(`"${key}"`) as string, value);
   }
 
+  /** Moves the one map kept as parsed into the sums, before another is added. */
+  private spill(): void {
+    if (this.only === undefined) return;
+    for (const k in this.only) this.exact.set(k, this.only[k]);
+    this.only = undefined;
+  }
+
   /** The sums, each rounded once to a double. */
   values(): Record<string, number> {
+    if (this.only !== undefined) return this.only;
     const out: Record<string, number> = {};
     for (const [k, v] of this.exact) {
       const decimal = this.decimal?.get(k);
