@@ -12,9 +12,10 @@ export interface PushWorkerOptions {
 
 /**
  * Two loops: queueing (settled tasks' configs to pushes) and the webhook delivery pump over the
- * push queue, woken by the queueing. A run's end commits its outbox event, which notifies the
- * outbox's channel and wakes the queueing; its poll (`idleMs`) finds a settled task whose
- * notification was missed. Both poll when idle, which is also how retries fall due.
+ * push queue, woken by the queueing. A run's end wakes the queueing through the outbox's channel
+ * only when a webhook also takes its event (an event nothing takes is written without a notify,
+ * server/events/emit.ts); otherwise its poll (`idleMs`, a second) finds the settled task. Both
+ * poll when idle, which is also how retries fall due.
  */
 export function startPushWorker(
   app: AppContext,
@@ -30,7 +31,7 @@ export function startPushWorker(
       return queued;
     },
     idleMs,
-    // Every outbox commit notifies: under a stream of them, one pass per 50 ms takes what settled.
+    // Under a stream of outbox notifies, one pass per 50 ms takes what settled.
     50,
   );
   const wakes = wakeOnNotify(app.db, "A2A push worker", [
