@@ -279,16 +279,27 @@ describe.skipIf(!pg)("durability on PostgreSQL", () => {
       expect(await queueEmpty()).toBe(true);
       expect(processed[0].length).toBeGreaterThan(0);
       expect(processed[1].length).toBeGreaterThan(0);
+      // The rows that count each span once (ROLLUP_DETAIL none and with; not the summed or narrow day rows).
       const sums = await rawQuery<Record<string, string>>(
         database.db,
         `select grain, sum(spans)::text as spans, sum((tokens ->> 'total')::numeric)::text as tokens,
            sum((run_tokens ->> 'total')::numeric)::text as run_tokens,
            sum((select sum(value::numeric) from jsonb_each(latency)))::text as latency
-         from span_rollups where project_id = $1::uuid group by grain order by grain`,
+         from span_rollups where project_id = $1::uuid and detail in (0, 1) group by grain order by grain`,
         [project.id],
       );
       const expected = { spans: "2000", tokens: "1000", run_tokens: "1000", latency: "2000" };
       expect(sums).toEqual(["day", "hour", "quarter"].map((grain) => ({ grain, ...expected })));
+      // The narrow day row of every span (NARROW_DETAIL.total), which both workers update in each batch.
+      const [total] = await rawQuery<Record<string, string>>(
+        database.db,
+        `select sum(spans)::text as spans, sum((tokens ->> 'total')::numeric)::text as tokens,
+           sum((run_tokens ->> 'total')::numeric)::text as run_tokens,
+           sum((select sum(value::numeric) from jsonb_each(latency)))::text as latency
+         from span_rollups where project_id = $1::uuid and detail = 3`,
+        [project.id],
+      );
+      expect(total).toEqual(expected);
     } finally {
       await stop();
     }
