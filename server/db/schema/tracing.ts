@@ -148,7 +148,9 @@ export const sessionBounds = pgTable(
  * key or a user is counted twice, in a row with them (1) and in a row summed over them (2, where
  * they are ''); a span with none of them once (0), a row either kind of query reads. A query that
  * neither groups nor filters by those three reads 0 and 2: a few rows per bucket instead of about
- * one per run. `detail` comes before `bucket` in the key, so each kind is its own index range.
+ * one per run. Day buckets also have narrow rows (3 to 10, NARROW_DETAIL): every span once, in a
+ * row that keeps one dimension or none, for long windows grouped by at most that dimension.
+ * `detail` comes before `bucket` in the key, so each kind is its own index range.
  *
  * Fillfactor 50 (drizzle/0036): every ingest batch updates the rows of the current buckets, and
  * with room on their page those updates are HOT (no new primary key entry).
