@@ -14,7 +14,7 @@
  * project (1/20 of the spans): 90 days by day, 7 days by hour, 24 hours by hour, grouped by
  * model, and the 90 days again from the wide day rows (a filter true of every span that names
  * the agent, so the model's narrow day rows cannot answer it: the same run's before); each answer is compared with the scan's (they must be equal), and the median of
- * `--rounds` runs of each is reported. Ingest: `--ingest-spans` spans, starting within the last
+ * `--rounds` runs of each is reported. Ingest (none with `--ingest-spans 0`): `--ingest-spans` spans, starting within the last
  * `--ingest-window` minutes (60: each worker batch meets five quarter hours and two hours; 1: spans
  * as they arrive live, in one or two quarter hours), queued through
  * `recordSpans` in requests of 100 (where the roll-up is summed), then written by the worker's
@@ -69,13 +69,20 @@ function parseOptions(argv: string[]): Options {
   };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split("=", 2);
-    const value = () => Number(inline ?? argv[++i]);
+    // Counts are whole numbers; only --ingest-spans may be 0 (no ingest measured).
+    const value = (least = 1) => {
+      const raw = inline ?? argv[++i];
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < least)
+        throw new Error(`${flag} takes a whole number of at least ${least}, not ${raw}`);
+      return n;
+    };
     if (flag === "--database") out.database = inline ?? argv[++i];
     else if (flag === "--compact") out.compact = true;
     else if (flag === "--spans") out.spans = value();
     else if (flag === "--projects") out.projects = value();
     else if (flag === "--days") out.days = value();
-    else if (flag === "--ingest-spans") out.ingestSpans = value();
+    else if (flag === "--ingest-spans") out.ingestSpans = value(0);
     else if (flag === "--ingest-window") out.ingestWindow = value();
     else if (flag === "--rounds") out.rounds = value();
     else
@@ -430,6 +437,15 @@ export async function run(argv: string[]) {
     }
     const queries = await compareQueries(db, projects[0], end, options.rounds);
     load.push(loadAverage());
+    const summary = {
+      machine: machine(),
+      load_average: load,
+      options,
+      seed: { ...seeded, rollup_rows: rows },
+      ...(compaction ? { compaction } : {}),
+      queries,
+    };
+    if (options.ingestSpans === 0) return { ...summary, ingest: "not measured (--ingest-spans 0)" };
 
     const ingest = { bare: [] as number[], rollups: [] as number[] };
     type Part = { queue_ms: number; write_ms: number; cpu_us_per_span: number; of_which_node: number };
@@ -469,12 +485,7 @@ export async function run(argv: string[]) {
     const cpuBare = median(parts.bare.map((p) => p.cpu_us_per_span));
     const cpuRollups = median(parts.rollups.map((p) => p.cpu_us_per_span));
     return {
-      machine: machine(),
-      load_average: load,
-      options,
-      seed: { ...seeded, rollup_rows: rows },
-      ...(compaction ? { compaction } : {}),
-      queries,
+      ...summary,
       ingest: {
         spans_per_round: Math.ceil(options.ingestSpans / 4) * 4,
         start_window_minutes: options.ingestWindow,
