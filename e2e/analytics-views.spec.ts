@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { savedChartQuery, type SavedChart } from "../components/analytics/dashboard-chart-query";
 import { mutate, query } from "./trpc";
+import { hydrated } from "./hydrated";
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -132,12 +133,14 @@ test("dashboards: a dashboard saved on the page is stored by the API, drawn with
   await page.getByLabel("Chart group").selectOption("model");
   await page.getByRole("button", { name: "Add chart" }).click();
   await page.getByRole("button", { name: "Save dashboard" }).click();
+  // Saved once the page shows it: the API is read after that, not while the save is on its way.
+  const card = page.getByRole("region", { name });
+  await expect(card).toBeVisible();
 
   const stored = await (await request.get("/api/analytics/dashboards/", { headers: auth() })).json();
   const dashboard = stored.dashboards.find((d: { name: string }) => d.name === name);
   expect(dashboard.charts).toEqual([{ title: "Runs today", metric: "runs", range: "24h", group_by: "model" }]);
 
-  const card = page.getByRole("region", { name });
   const chart = card.getByTestId("saved-chart");
   await expect(chart).toContainText("Runs today");
   const expected = await query<{ metrics: { count: number } }>(
@@ -168,6 +171,7 @@ test("analytics charts: a legend names the groups and the cost axis shows short 
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto("/analytics");
+    await hydrated(page.getByLabel("Group by"));
     await page.getByLabel("Group by").selectOption("model");
     // The chart's card: the innermost section under its title.
     const cost = page

@@ -4,6 +4,7 @@ import { scriptModel } from "./model-script";
 import { screenshot } from "./screenshot";
 import { mutate } from "./trpc";
 import { actUntilVisible } from "./act-until-visible";
+import { hydrated } from "./hydrated";
 
 /**
  * Human review: an evaluation with a human evaluator (run through the API) opens a queue; the
@@ -140,6 +141,7 @@ test("a human evaluator and a review queue, both made in the playground: the que
   // Evaluators > New: a human feedback evaluator, pass or fail.
   await page.goto("/evaluators/new");
   const human = page.getByRole("form", { name: "Human feedback evaluator" });
+  await hydrated(human.getByLabel("People give"));
   await human.getByLabel("Name").fill(`Tone ${stamp}`);
   await human.getByLabel("People give").selectOption("pass_fail");
   await human.getByRole("button", { name: "Create human evaluator" }).click();

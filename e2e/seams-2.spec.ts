@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { actUntilVisible } from "./act-until-visible";
 import { mutate, query, traceStored } from "./trpc";
+import { hydrated } from "./hydrated";
 
 /** The seams of issue 57 the first pass left: each flow as a person goes through it. */
 
@@ -184,6 +184,7 @@ test("the model picker marks the models the project's allowlist forbids, and say
   try {
     await page.goto(`/agents/${created.agent.id}/variants/${created.variant.id}`);
     const provider = page.locator("#field-provider");
+    await hydrated(provider);
     await provider.selectOption("openai");
     const model = page.locator("#field-model");
     await expect(model.locator("option").filter({ hasText: "GPT-5 mini" }).first()).not.toContainText("not allowed");
@@ -216,10 +217,10 @@ test("a canary guarded by a monitor scoped to its agent through the picker is ro
   const monitorName = `errors of ${name}`;
   await page.goto("/monitors?new=1");
   const form = page.getByRole("form", { name: "New monitor" });
-  // The form is server-rendered: a choice made before it hydrates is reset, so choose until the picker shows.
-  const agentPicker = form.getByRole("combobox", { name: "Agent", exact: true });
-  await actUntilVisible(() => form.getByRole("combobox", { name: /^Scope/ }).selectOption("agent"), agentPicker);
-  await agentPicker.selectOption({ label: name });
+  const scope = form.getByRole("combobox", { name: /^Scope/ });
+  await hydrated(scope);
+  await scope.selectOption("agent");
+  await form.getByRole("combobox", { name: "Agent", exact: true }).selectOption({ label: name });
   await form.getByRole("spinbutton", { name: /^Threshold/ }).fill("20");
   await form.getByLabel("Name", { exact: true }).fill(monitorName);
   await form.getByRole("button", { name: "Create monitor" }).click();

@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { actUntilVisible } from "./act-until-visible";
 import { mutate, query } from "./trpc";
+import { hydrated } from "./hydrated";
 
 /** True when nothing inside the locator's table scroll box is cut off sideways. */
 async function fitsSideways(table: Locator): Promise<boolean> {
@@ -58,10 +58,10 @@ test("a monitor's agent, environment, revision, key and model come from pickers 
 
   await page.goto("/monitors?new=1");
   const form = page.getByRole("form", { name: "New monitor" });
-  // The form is server-rendered: a choice made before it hydrates is reset, so choose until the picker shows.
-  const agentPicker = form.getByRole("combobox", { name: "Agent", exact: true });
-  await actUntilVisible(() => form.getByRole("combobox", { name: /^Scope/ }).selectOption("agent"), agentPicker);
-  await agentPicker.selectOption({ label: name });
+  const scope = form.getByRole("combobox", { name: /^Scope/ });
+  await hydrated(scope);
+  await scope.selectOption("agent");
+  await form.getByRole("combobox", { name: "Agent", exact: true }).selectOption({ label: name });
   await form.getByRole("spinbutton", { name: /^Threshold/ }).fill("20");
   await form.getByLabel("Name", { exact: true }).fill(`picked ${slug}`);
   // The GitHub channel the docs list is offered; its token is asked for once a repository is given.
@@ -202,6 +202,7 @@ test("Budgets: a key budget asks for its key in the form, a $0.001 limit reads $
   const key = await mutate<{ id: string; prefix: string }>(page.request, "apiKeys.create", { name: `tiny ${stamp}` });
   await page.goto("/settings");
   const form = page.getByRole("form", { name: "Add a budget" });
+  await hydrated(form.getByLabel("Applies to"));
   await form.getByLabel("Name").fill(`tiny ${stamp}`);
   await form.getByLabel("Applies to").selectOption("api_key");
   await form.getByLabel("Limit (USD)").fill("0.001");
