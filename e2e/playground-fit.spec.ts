@@ -3,6 +3,7 @@ import { createAgentFromList } from "./create-agent";
 import { scriptModel } from "./model-script";
 import { screenshot } from "./screenshot";
 import { mutate, query, traceStored } from "./trpc";
+import { hydrated } from "./hydrated";
 
 /** What a new user tripped over in the playground (issue 26), checked where it is seen. */
 
@@ -190,6 +191,7 @@ test("traces list: each run says what went in and out, and the search box keeps 
   const agent = await seedAgent(page, "Traced");
   await scriptModel({ kind: "reply", text: "The order ships tomorrow." });
   await page.goto(`${agent.base}/chat`);
+  await hydrated(page.getByLabel("Message the agent"));
   await page.getByLabel("Message the agent").fill("Where is order 4411?");
   await page.getByLabel("Message the agent").press("Enter");
   await expect(page.getByText("The order ships tomorrow.")).toBeVisible();

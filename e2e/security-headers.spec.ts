@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import { scriptModel } from "./model-script";
 import { mutate } from "./trpc";
+import { hydrated } from "./hydrated";
 
 /**
  * The playground under its Content-Security-Policy (docs/security-headers.md): another origin
@@ -151,6 +152,7 @@ test("markup planted in names, spans, testsets and model output never runs", asy
   // Model output, streamed into the chat and then read back from the run's trace.
   await scriptModel({ kind: "reply", text: payload(`model-${stamp}`) });
   await page.goto(`${planted.agentPath}/chat`);
+  await hydrated(page.getByLabel("Message the agent"));
   await page.getByLabel("Message the agent").fill("Say something");
   await page.getByLabel("Message the agent").press("Enter");
   await expectSafe(page, problems, `model-${stamp}`);

@@ -4,6 +4,7 @@ import { scriptModel } from "./model-script";
 import { expectFits, screenshot } from "./screenshot";
 import { mutate, traceStored } from "./trpc";
 import { actUntilVisible } from "./act-until-visible";
+import { hydrated } from "./hydrated";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -145,6 +146,7 @@ test("from traffic: a chat turn's trace, the chat turn itself, and two traces at
   const agent = await mutate(page.request, "agents.create", { name: `Geography ${stamp}` });
   await page.goto(`/agents/${agent.agent.id}/variants/${agent.variant.id}/chat`);
   await scriptModel({ kind: "reply", text: "The capital of France is Paris." });
+  await hydrated(page.getByLabel("Message the agent"));
   await page.getByLabel("Message the agent").fill("Capital of France?");
   await page.getByLabel("Message the agent").press("Enter");
   await expect(page.getByText("The capital of France is Paris.")).toBeVisible();
