@@ -1,8 +1,10 @@
 import type { Amounts, SpanSums } from "@/server/tracing";
-import { histogramQuantiles } from "./histogram";
+import { Histogram } from "./histogram";
 
 /** The sums a source yields per bucket and group (a roll-up row's, plus scores); merging two is adding them. */
-export interface Accumulator extends SpanSums {
+export interface Accumulator extends Omit<SpanSums, "latency" | "ttft"> {
+  latency: Histogram;
+  ttft: Histogram;
   /** Live evaluators' results (evaluation_score_rollups): counted, numeric scores and their sum, verdicts, passes. */
   results: number;
   scores: number;
@@ -49,8 +51,8 @@ export const emptyAccumulator = (): Accumulator => ({
   durationMs: 0,
   ttftCount: 0,
   ttftMs: 0,
-  latency: {},
-  ttft: {},
+  latency: new Histogram(),
+  ttft: new Histogram(),
   tokens: {},
   costs: {},
   results: 0,
@@ -74,7 +76,15 @@ export function addScalar(acc: Accumulator, name: string, value: number): void {
   else if (name === "passes") acc.passes += value;
 }
 
-const MAPS = ["latency", "ttft", "tokens", "costs"] as const;
+export type MapName = "latency" | "ttft" | "tokens" | "costs";
+
+/** Adds one entry of a map, named as the facts' columns are (a histogram's key is its bin). */
+export function addEntry(acc: Accumulator, map: MapName, key: string, value: number): void {
+  if (map === "latency" || map === "ttft") acc[map].add(Number(key), value);
+  else acc[map][key] = (acc[map][key] ?? 0) + value;
+}
+
+const AMOUNTS = ["tokens", "costs"] as const;
 
 export function addInto(into: Accumulator, from: Accumulator): Accumulator {
   into.spans += from.spans;
@@ -87,8 +97,10 @@ export function addInto(into: Accumulator, from: Accumulator): Accumulator {
   into.scoreSum += from.scoreSum;
   into.verdicts += from.verdicts;
   into.passes += from.passes;
-  // for-in, not Object.entries: no array per entry (a 90-day query adds thousands of histograms).
-  for (const name of MAPS) {
+  into.latency.addAll(from.latency);
+  into.ttft.addAll(from.ttft);
+  // for-in, not Object.entries: no array per entry.
+  for (const name of AMOUNTS) {
     const source = from[name];
     const target = into[name];
     for (const k in source) target[k] = (target[k] ?? 0) + source[k];
@@ -96,10 +108,12 @@ export function addInto(into: Accumulator, from: Accumulator): Accumulator {
   return into;
 }
 
+const QUANTILES = [0.5, 0.9, 0.99];
+
 /** The wire metrics of some sums: an empty bucket is all zeros, so a chart has no holes. */
 export function toMetrics(acc: Accumulator): AnalyticsMetrics {
-  const percentiles = (histogram: Amounts, sum: number, count: number): Percentiles => {
-    const [p50, p90, p99] = histogramQuantiles(histogram, [0.5, 0.9, 0.99]);
+  const percentiles = (histogram: Histogram, sum: number, count: number): Percentiles => {
+    const [p50, p90, p99] = histogram.quantiles(QUANTILES);
     return { mean: count > 0 ? round(sum / count, 3) : 0, p50, p90, p99 };
   };
   return {
@@ -123,8 +137,8 @@ export function toMetrics(acc: Accumulator): AnalyticsMetrics {
 /** Rounded; an amount that rounds to nothing is left out (a roll-up's double sums may leave 1e-19 where a scan has 0). */
 function amounts(a: Amounts, digits: number): Amounts {
   const out: Amounts = {};
-  for (const [k, v] of Object.entries(a)) {
-    const r = round(v, digits);
+  for (const k in a) {
+    const r = round(a[k], digits);
     if (r !== 0) out[k] = r;
   }
   return out;

@@ -9,7 +9,16 @@ import {
   scoreFactsSql,
   type FactSource,
 } from "./fact-sources";
-import { addInto, addScalar, emptyAccumulator, toMetrics, type Accumulator, type AnalyticsMetrics } from "./metrics";
+import {
+  addEntry,
+  addInto,
+  addScalar,
+  emptyAccumulator,
+  toMetrics,
+  type Accumulator,
+  type AnalyticsMetrics,
+  type MapName,
+} from "./metrics";
 import { compactionMarks, grainKept } from "./rollup-compaction";
 import { addRollupRows, rollupSumsSql, type RollupSumsRow } from "./rollup-merge";
 import type { AnalyticsGroup, AnalyticsQuery, BucketUnit } from "./query-request";
@@ -120,10 +129,7 @@ async function analyticsOn(
     byKey.set(row.key, acc);
     const value = Number(row.value);
     if (row.kind === "n") addScalar(acc, row.name, value);
-    else {
-      const map = acc[row.kind as "latency" | "ttft" | "tokens" | "costs"];
-      map[row.name] = (map[row.name] ?? 0) + value;
-    }
+    else addEntry(acc, row.kind as MapName, row.name, value);
   }
 
   // Added up in one order, buckets by time and keys by code unit, whichever order the rows came

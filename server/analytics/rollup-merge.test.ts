@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { Histogram } from "./histogram";
 import type { Accumulator } from "./metrics";
 import { addRollupRows, type RollupSumsRow } from "./rollup-merge";
 
@@ -35,7 +36,10 @@ describe("adding roll-up rows in the process", () => {
     expect(gpt.spans).toBe(6);
     expect(gpt.errors).toBe(3);
     expect(gpt.durationMs).toBe(31.5);
-    expect(gpt.latency).toEqual({ "300": 5, "301": 1 });
+    const latency = new Histogram();
+    latency.add(300, 5);
+    latency.add(301, 1);
+    expect(gpt.latency).toEqual(latency);
     // As doubles, 10 + 0.1 + 0.2 is 10.299999999999999; numeric's sum is 10.3.
     expect(gpt.tokens).toEqual({ prompt: 10.3 });
     // 0.1 + 0.2 + 1e-21, rounded once: 0.3 (doubles give 0.30000000000000004); a null is no amount.

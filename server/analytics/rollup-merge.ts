@@ -32,9 +32,6 @@ export interface RollupSumsRow {
   [scalar: string]: unknown;
 }
 
-const MAPS = ["latency", "ttft", "tokens", "costs"] as const;
-type MapName = (typeof MAPS)[number];
-
 /** One entry of jsonb's text form of a map: the key (JSON-escaped) and its value (numeric_out's digits, or null). */
 const STORED_ENTRY = /"((?:[^"\\]|\\.)*)": ([^,}]*)/g;
 
@@ -46,17 +43,19 @@ class MapSum {
    */
   private only?: Record<string, number>;
   private readonly exact = new Map<string, number>();
-  private decimal?: Map<string, Big>;
+  /** A key's decimal sum; its stored digits while it has only one (most keys of narrow day rows' cells), read as a double once. */
+  private decimal?: Map<string, Big | string>;
 
   addDecimal(key: string, digits: string): void {
     this.decimal ??= new Map();
     const sum = this.decimal.get(key);
-    this.decimal.set(key, sum === undefined ? new Big(digits) : sum.plus(digits));
+    this.decimal.set(key, sum === undefined ? digits : (typeof sum === "string" ? new Big(sum) : sum).plus(digits));
     if (!this.exact.has(key)) this.exact.set(key, 0);
   }
 
   /** Adds a stored map's text. */
   add(text: string, decimalsOnly: boolean): void {
+    if (text.length <= 2) return;
     if (!decimalsOnly) {
       const parsed = JSON.parse(text) as Record<string, unknown>;
       let integers = true;
@@ -81,7 +80,7 @@ class MapSum {
     }
     this.spill();
     for (const [, key, value] of text.matchAll(STORED_ENTRY))
-      if (value !== "null") this.addDecimal(JSON.parse(`"${key}"`) as string, value);
+      if (value !== "null") this.addDecimal(key.includes("\\") ? (JSON.parse(`"${key}"`) as string) : key, value);
   }
 
   /** Moves the one map kept as parsed into the sums, before another is added. */
@@ -97,7 +96,15 @@ class MapSum {
     const out: Record<string, number> = {};
     for (const [k, v] of this.exact) {
       const decimal = this.decimal?.get(k);
-      const value = decimal === undefined ? v : Number(v === 0 ? decimal.toString() : decimal.plus(v).toString());
+      // One stored value read as a double is the decimal rounded once, as Big's digits would be.
+      const value =
+        decimal === undefined
+          ? v
+          : Number(
+              v === 0
+                ? decimal.toString()
+                : (typeof decimal === "string" ? new Big(decimal) : decimal).plus(v).toString(),
+            );
       if (k === "__proto__")
         Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
       else out[k] = value;
@@ -108,18 +115,24 @@ class MapSum {
 
 /** Adds the rows into per bucket (ms) and group key accumulators. */
 export function addRollupRows(cells: Map<number, Map<string, Accumulator>>, rows: RollupSumsRow[]): void {
-  const sums = new Map<Accumulator, Record<MapName, MapSum>>();
+  const sums = new Map<Accumulator, { tokens: MapSum; costs: MapSum }>();
   for (const row of rows) {
     const at = new Date(row.bucket).getTime();
     const byKey = cells.get(at) ?? cells.set(at, new Map()).get(at)!;
     const acc = byKey.get(row.key) ?? byKey.set(row.key, emptyAccumulator()).get(row.key)!;
     for (const name of ROLLUP_SCALARS) addScalar(acc, name, Number(row[name]));
+    acc.latency.addText(row.latency);
+    acc.ttft.addText(row.ttft);
     let maps = sums.get(acc);
     if (!maps) {
-      maps = { latency: new MapSum(), ttft: new MapSum(), tokens: new MapSum(), costs: new MapSum() };
+      maps = { tokens: new MapSum(), costs: new MapSum() };
       sums.set(acc, maps);
     }
-    for (const name of MAPS) maps[name].add(row[name], name === "costs");
+    maps.tokens.add(row.tokens, false);
+    maps.costs.add(row.costs, true);
   }
-  for (const [acc, maps] of sums) for (const name of MAPS) acc[name] = maps[name].values();
+  for (const [acc, maps] of sums) {
+    acc.tokens = maps.tokens.values();
+    acc.costs = maps.costs.values();
+  }
 }

@@ -15,10 +15,22 @@ export interface BucketWindow {
 
 const UNIT_MS: Record<BucketUnit, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 
+/**
+ * Zones found valid, with the name they are queried as: Intl's check costs about 0.15 ms, a
+ * hundredth of a 90-day query from the roll-ups. Names come from requests, so the map is bounded.
+ */
+const checkedZones = new Map<string, string>();
+
 /** An IANA zone name, or a 400 naming the problem. */
 export function checkTimezone(zone: string): string {
+  const checked = checkedZones.get(zone);
+  if (checked !== undefined) return checked;
   try {
-    return new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone === "UTC" ? "UTC" : zone;
+    const name =
+      new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone === "UTC" ? "UTC" : zone;
+    if (checkedZones.size >= 1000) checkedZones.clear();
+    checkedZones.set(zone, name);
+    return name;
   } catch {
     throw new BadRequestError(
       `'${zone}' is not an IANA time zone; use a name such as UTC, Europe/Paris or America/New_York.`,

@@ -2,7 +2,7 @@ import { rawQuery, type Executor } from "@/server/db";
 import { ROLLUP_SCALARS, rollupFactsSql, rollupRowsSql, type RollupGrain, type SpanDimension } from "@/server/tracing";
 import { dimensionColumns } from "./analytics-filter";
 import { aggregateSql, rollupDetails, scoreAggregateSql } from "./fact-sources";
-import { addScalar, emptyAccumulator, toMetrics, type Accumulator, type AnalyticsMetrics } from "./metrics";
+import { addEntry, addScalar, emptyAccumulator, toMetrics, type Accumulator, type AnalyticsMetrics } from "./metrics";
 
 const QUARTER_MS = 15 * 60_000;
 const HOUR_MS = 3_600_000;
@@ -155,10 +155,7 @@ export async function queryWindowTotals(db: Executor, requests: WindowTotalsRequ
     const acc = sums[Number(row.key)];
     const value = Number(row.value);
     if (row.kind === "n") addScalar(acc, row.name, value);
-    else {
-      const map = acc[row.kind as WindowMap];
-      map[row.name] = (map[row.name] ?? 0) + value;
-    }
+    else addEntry(acc, row.kind as WindowMap, row.name, value);
   }
   return sums.map((acc, i) => ({ windowStart: covers[i].start, windowEnd: covers[i].end, metrics: toMetrics(acc) }));
 }
