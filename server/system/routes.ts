@@ -55,6 +55,9 @@ export const systemRoutes = [
         misses: z.number(),
         invalidations: z.number(),
         evictions: z.number(),
+        held: z
+          .number()
+          .describe("changes announced and not yet visible, whose answers are neither served nor stored meanwhile"),
       }),
     }),
     handler: async ({ ctx }) => getHealth(ctx.app),

@@ -18,7 +18,13 @@ import { assertKnownDataKeys } from "./data-keys";
 import { latestRevisionOrNull, Lookup, revisionAt } from "./lookup";
 import type { ArtifactRecord, EntityHeader, RevisionRecord, Scope, VariantRecord } from "./records";
 import { emitRevisionCommitted } from "./revision-events";
-import { changePayload, changeTag, VERSIONING_CHANNEL } from "./cache/change-tags";
+import {
+  changePayload,
+  changeTag,
+  VERSIONING_CHANNEL,
+  withAnnouncedChanges,
+  type AnnounceChange,
+} from "./cache/change-tags";
 
 export interface CommitRequest extends CommitPayload, EntityHeader {
   variantId?: string;
@@ -102,19 +108,36 @@ export const commitStatements = {
 
 /**
  * The head update with the cache invalidation's notify in the same statement (one statement where
- * the update and `publishChange` were two): the floor's `setHead` does the update alone.
- * Parameters: version, variant id, the change's payload (`changePayload`).
+ * the update and `publishChange` were two), for a commit inside a larger transaction or where
+ * nothing announces changes outside one. Parameters: version, variant id, the change's payload
+ * (`changePayload`).
  */
 const SET_HEAD_AND_PUBLISH = `with published as (select pg_notify('${VERSIONING_CHANNEL}', $3))
 update variants set head_version = $1::int from published where variants.id = $2::uuid`;
 
+/**
+ * A commit in a transaction of its own, its cache invalidation announced around the transaction
+ * instead of in it (cache/README.md): the transaction sends the floor's statements only.
+ */
 export async function commitRevision(
   db: Database,
   scope: Scope,
   spec: DomainSpec,
   request: CommitRequest,
 ): Promise<CommitResult> {
-  return db.transaction((tx) => commitInTransaction(tx, scope, spec, request));
+  return withAnnouncedChanges(db, (announce) =>
+    db.transaction((tx) => commitInTransaction(tx, scope, spec, request, announce)),
+  );
+}
+
+/** The head update, with the change announced beside it (`announce`) or notified in it. */
+function setHead(tx: Transaction, projectId: string, variantId: string, version: number, announce?: AnnounceChange) {
+  const tags = [changeTag.head(variantId)];
+  if (!announce) return rawQuery(tx, SET_HEAD_AND_PUBLISH, [version, variantId, changePayload(projectId, tags)]);
+  return Promise.all([
+    announce(projectId, tags),
+    preparedQuery(tx, "commit.setHead", commitStatements.setHead).execute({ version, variantId }),
+  ]);
 }
 
 /**
@@ -127,6 +150,7 @@ export async function commitInTransaction(
   scope: Scope,
   spec: DomainSpec,
   request: CommitRequest,
+  announce?: AnnounceChange,
 ): Promise<CommitResult> {
   const { keys } = spec;
   const { variant, artifact } = await lockVariant(tx, scope, spec, request);
@@ -175,13 +199,10 @@ export async function commitInTransaction(
   // Nothing below reads what another statement returns: they go out together, one round trip
   // (bench/README.md, versioning), in this order, in the transaction; the first failure fails
   // the commit and rolls all of them back. Three statements: the head update (with the cache's
-  // notify), the revision, the event (with fan-out's wake when a webhook takes it).
+  // notify, or its announcement beside it on a connection of its own), the revision, the event
+  // (with fan-out's wake when a webhook takes it).
   await Promise.all([
-    rawQuery(tx, SET_HEAD_AND_PUBLISH, [
-      revision.version,
-      variant.id,
-      changePayload(scope.projectId, [changeTag.head(variant.id)]),
-    ]),
+    setHead(tx, scope.projectId, variant.id, revision.version, announce),
     preparedQuery(tx, "commit.insertRevision", commitStatements.insertRevision).execute({
       ...revision,
       projectId: scope.projectId,

@@ -4,3 +4,4 @@ export { startWakeLoop, type WakeLoop } from "./wake-loop";
 export { wakeOnNotify, type NotifyWakes } from "./wake-on-notify";
 export { listenForChanges, type ChangeHandlers, type ChangeListener } from "./change-listener";
 export { NotifiedCache, type NotifiedCacheOptions } from "./notified-cache";
+export { changeAnnouncerOf, type ChangeAnnouncer } from "./change-announcer";

@@ -29,6 +29,7 @@ const healthy = JSON.stringify({
     misses: 0,
     invalidations: 0,
     evictions: 0,
+    held: 0,
   },
 });
 

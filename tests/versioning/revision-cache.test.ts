@@ -64,13 +64,16 @@ describe("revision cache", () => {
   /**
    * Resolves once `instance`'s cache has heard every change committed before the call: a marker
    * notified on the change channel now arrives after them (PostgreSQL delivers notifications in
-   * commit order, PGlite in-process in order too). No change still on its way then.
+   * commit order, PGlite in-process in order too), and a commit announced before its transaction
+   * (held) is heard once its holds are released. No change still on its way then.
    */
   async function heardAll(instance: AppInstance): Promise<void> {
+    const cache = revisionCacheFor(instance.context);
     const marker = uniq("heard-all");
-    const heard = whenCacheHears(revisionCacheFor(instance.context), (tags) => !!tags?.includes(marker), marker);
+    const heard = whenCacheHears(cache, (tags) => !!tags?.includes(marker), marker);
     await rawQuery(t.context.db, `select pg_notify('${VERSIONING_CHANNEL}', $1)`, [marker]);
     await heard;
+    await whenCacheHears(cache, () => cache.stats().held === 0, "every held change");
   }
 
   /**

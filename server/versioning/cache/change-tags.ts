@@ -1,5 +1,6 @@
+import { logger } from "@/server/core/logger";
 import { rawQuery, type Database, type Executor } from "@/server/db";
-import { listenForChanges, type ChangeListener } from "@/server/worker";
+import { changeAnnouncerOf, listenForChanges, type ChangeListener } from "@/server/worker";
 import { holdLocally } from "./local-holds";
 
 /** The channel a versioning change is announced on, delivered when its transaction commits. */
@@ -41,8 +42,54 @@ export async function publishChange(db: Executor, projectId: string, tags: strin
  * (the commit's head update): the hold is taken here, as `publishChange` takes it.
  */
 export function changePayload(projectId: string, tags: string[]): string {
+  return `#${heldChange(projectId, tags)}`;
+}
+
+/** Takes this process's hold on a change's tags (the project's embed tag added): `<hold id> <tags>`. */
+function heldChange(projectId: string, tags: string[]): string {
   const all = [changeTag.embeds(projectId), ...tags];
-  return `#${holdLocally(all)} ${all.join(" ")}`;
+  return `${holdLocally(all)} ${all.join(" ")}`;
+}
+
+/** Announces a change around its transaction: resolves once every process holds its tags. */
+export type AnnounceChange = (projectId: string, tags: string[]) => Promise<void>;
+
+/**
+ * Runs `work` (a transaction) with a change announced outside it, for a commit whose own NOTIFY
+ * would serialize it with every other notifying commit (README.md, "Announced around the
+ * commit"). `announce` takes this process's hold and every other process's, through a
+ * notification committed before it resolves: awaited before the transaction commits, no process
+ * stores an answer read before the commit. Once `work` has settled, committed or rolled back, the
+ * change is announced as visible, which drops what it names and releases the holds. Lost (the writer died in between), every hold runs out as a change. Where no
+ * announcer exists (PGlite, a pooler nothing listens through) `announce` is undefined and the
+ * caller notifies in its transaction (`changePayload`).
+ */
+export async function withAnnouncedChanges<T>(
+  db: Database,
+  work: (announce: AnnounceChange | undefined) => Promise<T>,
+): Promise<T> {
+  const announcer = changeAnnouncerOf(db);
+  if (!announcer) return work(undefined);
+  const announced: string[] = [];
+  try {
+    return await work((projectId, tags) => {
+      const change = heldChange(projectId, tags);
+      announced.push(change);
+      return announcer.announce(VERSIONING_CHANNEL, `+${change}`);
+    });
+  } finally {
+    // Not waited for: every process holds the tags until it arrives, so none answers the old
+    // head from memory meanwhile. Lost, the commit stands and the holds run out on their own.
+    for (const change of announced)
+      announcer
+        .announce(VERSIONING_CHANNEL, `#${change}`)
+        .catch((error: unknown) =>
+          logger.warn(
+            { err: error },
+            "a committed change was not announced; caches hold its tags until their hold runs out",
+          ),
+        );
+  }
 }
 
 /**
@@ -59,6 +106,8 @@ export function listenForVersioningChanges(
   const prefix = changeTag.embeds("");
   return listenForChanges(db, VERSIONING_CHANNEL, {
     onChange: (payload) => {
+      // A `+` announces a change before its commit: the change itself comes as a `#`.
+      if (payload.startsWith("+")) return;
       const tag = payload.split(" ").find((t) => t.startsWith(prefix));
       if (tag) onChange(tag.slice(prefix.length));
     },

@@ -9,6 +9,12 @@ import { parseChangePayload, registerHoldingCache, type HoldingCache } from "./l
 import { TaggedLru, type TaggedLruLimits, type TaggedLruStats } from "./tagged-lru";
 
 /**
+ * Past this a hold whose notification never came (its transaction rolled back, or its writer died
+ * after committing) is let go as a change.
+ */
+const HOLD_MS = 10_000;
+
+/**
  * What a retrieve resolved: the revision, the environment hop, and with `resolve` the embeds.
  * Through a split environment, `arms` holds each revision's own answer and its weight; which one
  * serves a request is chosen after the cache (`servedAnswer`), so one cached entry serves every key.
@@ -28,11 +34,15 @@ export interface RevisionCacheStats extends TaggedLruStats {
   coherence: "listen" | "expiry";
   listening: boolean;
   ttl_ms?: number;
+  /** Changes announced and not yet visible (held): their answers are neither served nor stored meanwhile. */
+  held: number;
 }
 
 export interface RevisionCacheOptions extends TaggedLruLimits {
   /** How long an answer is served when no notification can arrive (`expiry`); 0 turns the cache off then. */
   ttlWithoutListenMs: number;
+  /** How long a change is held at most when its notification does not come (default 10 s). */
+  holdMs?: number;
   /** The clock answers expire by (ms). */
   now(): number;
 }
@@ -51,8 +61,13 @@ export class RevisionCache implements HoldingCache {
   private readonly ttlMs: number;
   private readonly now: () => number;
   private poll: NodeJS.Timeout | undefined;
-  /** This process's own changes not yet announced back, by hold id (local-holds.ts). */
-  private readonly holds = new Map<string, string[]>();
+  /**
+   * Changes not yet visible, by hold id: this process's own (local-holds.ts) and those announced
+   * before their commit (`+` notifications), in the order taken, so in the order they run out.
+   */
+  private readonly holds = new Map<string, { tags: string[]; until: number }>();
+  private readonly holdMs: number;
+  private holdTimer: NodeJS.Timeout | undefined;
   private readonly unregister: () => void;
   /** When a change was last heard of, or the listener (re)started (`Date.now()`). */
   private changedAt = Date.now();
@@ -61,13 +76,12 @@ export class RevisionCache implements HoldingCache {
     this.lru = new TaggedLru({ maxEntries: options.maxEntries, maxBytes: options.maxBytes });
     this.ttlMs = options.ttlWithoutListenMs;
     this.now = options.now;
+    this.holdMs = options.holdMs ?? HOLD_MS;
     this.listener = listenForChanges(db, VERSIONING_CHANNEL, {
       onChange: (payload) => {
-        const { holdId, tags } = parseChangePayload(payload);
-        this.changedAt = Date.now();
-        this.lru.invalidate(tags);
-        if (holdId) this.release(holdId);
-        for (const subscriber of this.subscribers) subscriber(tags);
+        const change = parseChangePayload(payload);
+        if (change.hold) this.hold(change.holdId!, change.tags);
+        else this.changed(change.tags, change.holdId);
       },
       onListening: () => {
         this.changedAt = Date.now();
@@ -86,15 +100,42 @@ export class RevisionCache implements HoldingCache {
     // No notification would release a hold: drop the old answers, and let what is read before
     // the commit expire like every answer does here.
     if (this.expiring) return this.lru.invalidate(tags);
-    this.holds.set(id, tags);
+    // The writer's process hears its own announcement after it took the hold.
+    if (this.holds.has(id)) return;
+    this.holds.set(id, { tags, until: performance.now() + this.holdMs });
     this.lru.hold(tags);
+    // One timer for every hold, not one each (a timer per commit was a measurable share of its CPU).
+    this.holdTimer ??= setTimeout(() => this.releaseExpired(), this.holdMs).unref();
   }
 
-  release(id: string): void {
-    const tags = this.holds.get(id);
-    if (!tags) return;
-    this.holds.delete(id);
-    this.lru.release(tags);
+  /**
+   * A change is visible (its notification came) or its hold ran out: what names its tags goes,
+   * reads that began before are not stored, and its tags may be stored again.
+   */
+  private changed(tags: string[], holdId?: string): void {
+    this.changedAt = Date.now();
+    this.lru.invalidate(tags);
+    const held = holdId === undefined ? undefined : this.holds.get(holdId);
+    if (held) {
+      this.holds.delete(holdId!);
+      this.lru.release(held.tags);
+    }
+    for (const subscriber of this.subscribers) subscriber(tags);
+  }
+
+  /**
+   * A hold whose notification never came: a rollback, or a writer that died between its commit
+   * and the announcement, so it counts as a change. Past `holdMs` the commit it waited for has
+   * long been visible, so what is read from then on is current.
+   */
+  private releaseExpired(): void {
+    const now = performance.now();
+    for (const [id, hold] of this.holds) {
+      if (hold.until > now) break;
+      this.changed(hold.tags, id);
+    }
+    const next = this.holds.values().next().value;
+    this.holdTimer = next ? setTimeout(() => this.releaseExpired(), next.until - now).unref() : undefined;
   }
 
   get serving(): boolean {
@@ -153,12 +194,14 @@ export class RevisionCache implements HoldingCache {
       listening,
       ...(mode === "expiry" ? { ttl_ms: this.ttlMs } : {}),
       ...this.lru.stats(),
+      held: this.holds.size,
     };
   }
 
   stop(): Promise<void> {
     this.unregister();
     this.stopPoll();
+    clearTimeout(this.holdTimer);
     this.lru.clear();
     return this.listener.stop();
   }
