@@ -44,24 +44,19 @@ export class Histogram {
     }
     const counts = this.counts;
     const theirs = other.counts;
-    // Where every bin of `other` is here already, in place (no allocation).
+    // In place while every bin of `other` is here already (no allocation); from the first that is
+    // not, the rest merged into new arrays.
     let i = 0;
     let j = 0;
-    while (j < b.length) {
+    for (; j < b.length; j++) {
       while (i < a.length && a[i] < b[j]) i++;
       if (i === a.length || a[i] !== b[j]) break;
-      j++;
+      counts[i] += theirs[j];
     }
-    if (j === b.length) {
-      for (i = 0, j = 0; j < b.length; j++) {
-        while (a[i] < b[j]) i++;
-        counts[i] += theirs[j];
-      }
-      return;
-    }
-    const bins: number[] = [];
-    const merged: number[] = [];
-    for (i = 0, j = 0; i < a.length || j < b.length;) {
+    if (j === b.length) return;
+    const bins = a.slice(0, i);
+    const merged = counts.slice(0, i);
+    while (i < a.length || j < b.length) {
       if (j === b.length || (i < a.length && a[i] < b[j])) {
         bins.push(a[i]);
         merged.push(counts[i++]);

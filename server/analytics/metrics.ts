@@ -112,10 +112,7 @@ const QUANTILES = [0.5, 0.9, 0.99];
 
 /** The wire metrics of some sums: an empty bucket is all zeros, so a chart has no holes. */
 export function toMetrics(acc: Accumulator): AnalyticsMetrics {
-  const percentiles = (histogram: Histogram, sum: number, count: number): Percentiles => {
-    const [p50, p90, p99] = histogram.quantiles(QUANTILES);
-    return { mean: count > 0 ? round(sum / count, 3) : 0, p50, p90, p99 };
-  };
+  const ttft = percentiles(acc.ttft, acc.ttftMs, acc.ttftCount);
   return {
     count: acc.spans,
     errors: acc.errors,
@@ -123,7 +120,7 @@ export function toMetrics(acc: Accumulator): AnalyticsMetrics {
     tokens: amounts(acc.tokens, 0),
     costs: amounts(acc.costs, 12),
     latency_ms: percentiles(acc.latency, acc.durationMs, acc.spans),
-    ttft_ms: { count: acc.ttftCount, ...percentiles(acc.ttft, acc.ttftMs, acc.ttftCount) },
+    ttft_ms: { count: acc.ttftCount, mean: ttft.mean, p50: ttft.p50, p90: ttft.p90, p99: ttft.p99 },
     scores: {
       count: acc.results,
       score_count: acc.scores,
@@ -132,6 +129,11 @@ export function toMetrics(acc: Accumulator): AnalyticsMetrics {
       ...(acc.verdicts > 0 ? { pass_rate: round(acc.passes / acc.verdicts, 6) } : {}),
     },
   };
+}
+
+function percentiles(histogram: Histogram, sum: number, count: number): Percentiles {
+  const [p50, p90, p99] = histogram.quantiles(QUANTILES);
+  return { mean: count > 0 ? round(sum / count, 3) : 0, p50, p90, p99 };
 }
 
 /** Rounded; an amount that rounds to nothing is left out (a roll-up's double sums may leave 1e-19 where a scan has 0). */
