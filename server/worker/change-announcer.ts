@@ -9,9 +9,18 @@ import { notificationsOf, onDatabaseClose, type Database } from "@/server/db";
  * commit's cache invalidation cost 16 clients committing on their own variants half their rate).
  */
 export interface ChangeAnnouncer {
-  /** Resolves once the notification is committed: listeners receive it from then on. */
-  announce(channel: string, payload: string): Promise<void>;
+  /**
+   * Resolves once the notification is committed: listeners receive it from then on. `soon`: it
+   * may wait a few milliseconds for company (the next urgent one, which takes it along).
+   */
+  announce(channel: string, payload: string, options?: { soon?: boolean }): Promise<void>;
 }
+
+/**
+ * How long a `soon` notification waits for company. Every notifying transaction wakes every
+ * listening backend of the database, so a commit's release rides with the next commit's hold.
+ */
+const SOON_MS = 5;
 
 /**
  * Each statement is its own transaction with `synchronous_commit` off: it writes no data, so its
@@ -38,10 +47,17 @@ export const changeAnnouncerOf = processWide<Database, ChangeAnnouncer | null>("
   const notifications = notificationsOf(db);
   if (notifications.kind !== "session") return null;
   const sql = postgres(notifications.url, { max: 1, fetch_types: false, onnotice: () => {} });
-  onDatabaseClose(db, () => sql.end({ timeout: 1 }));
   let queue: Queued[] = [];
   let sending = false;
+  let waiting: NodeJS.Timeout | undefined;
+  onDatabaseClose(db, async () => {
+    // What waits for company goes now: a release left unsent would hold its tags until it runs out.
+    if (waiting && !sending) await send();
+    await sql.end({ timeout: 1 });
+  });
   const send = async () => {
+    clearTimeout(waiting);
+    waiting = undefined;
     sending = true;
     while (queue.length > 0) {
       const batch = queue;
@@ -58,10 +74,12 @@ export const changeAnnouncerOf = processWide<Database, ChangeAnnouncer | null>("
     sending = false;
   };
   return {
-    announce: (channel, payload) =>
+    announce: (channel, payload, { soon = false } = {}) =>
       new Promise<void>((resolve, reject) => {
         queue.push({ channel, payload, resolve, reject });
-        if (!sending) void send();
+        if (sending) return;
+        if (!soon) void send();
+        else waiting ??= setTimeout(() => void send(), SOON_MS);
       }),
   };
 });

@@ -78,11 +78,12 @@ export async function withAnnouncedChanges<T>(
       return announcer.announce(VERSIONING_CHANNEL, `+${change}`);
     });
   } finally {
-    // Not waited for: every process holds the tags until it arrives, so none answers the old
-    // head from memory meanwhile. Lost, the commit stands and the holds run out on their own.
+    // Not waited for, and it may ride with the next commit's hold: every process holds the tags
+    // until it arrives, so none answers the old head from memory meanwhile. Lost, the commit
+    // stands and the holds run out on their own.
     for (const change of announced)
       announcer
-        .announce(VERSIONING_CHANNEL, `#${change}`)
+        .announce(VERSIONING_CHANNEL, `#${change}`, { soon: true })
         .catch((error: unknown) =>
           logger.warn(
             { err: error },
