@@ -15,6 +15,7 @@ import {
   Card,
   Notice,
   QueryError,
+  QueryView,
   Skeleton,
   Table,
   TableBody,
@@ -66,83 +67,81 @@ export function OptimizationView({ id }: { id: string }) {
     }),
   );
 
-  if (optimization.isPending)
-    return (
-      <div role="status" aria-label="Loading optimization" className="flex flex-col gap-4">
-        <Skeleton className="h-28" />
-        <Skeleton className="h-56" />
-      </div>
-    );
-  if (optimization.isError)
-    return (
-      <QueryError
-        title="Could not load the optimization"
-        error={optimization.error}
-        onRetry={() => void optimization.refetch()}
-        retrying={optimization.isFetching}
-      />
-    );
-  const o = optimization.data;
-  const active = isActive(o.status);
-  const history = o.history ?? [];
   return (
-    <div className="flex min-w-0 flex-col gap-5">
-      <Card>
-        <div className="flex flex-col gap-3 p-4">
-          <div className="flex flex-wrap items-center gap-2">
-            <h2 className="min-w-0 text-base font-semibold wrap-anywhere">
-              {o.base_kind === "workflow" ? "Agent" : "Prompt"} revision {o.base_revision_id.slice(0, 8)}
-            </h2>
-            <ImproveStatusBadge status={o.status} />
-            <span className="text-xs text-muted">
-              {o.strategies.map(strategyLabel).join(", ")}
-              {o.model ? ` · ${o.model}` : ""} · started <TimeAgo iso={o.created_at} />
-            </span>
-            {active && (
-              <Button
-                size="sm"
-                variant="danger"
-                className="ml-auto"
-                onClick={() => cancel.mutate({ id })}
-                loading={cancel.isPending}
-                disabled={!canEdit}
-              >
-                Cancel
-              </Button>
-            )}
-          </div>
-          <OptimizationProgressBar optimization={o} />
-          {active && stream === "closed" && (
-            <Notice tone="warning" title="Live updates stopped">
-              The server closed the progress stream; this page now refreshes every second.
-            </Notice>
-          )}
-          {o.failure_mode_id && <FailureModeLink id={o.failure_mode_id} />}
-          {o.status === "stopped" && (
-            <Notice tone="warning" title="Stopped at the spend cap">
-              The result is the best of what it had evaluated when it reached {formatUsd(o.spend_cap_usd)}.
-            </Notice>
-          )}
-          {o.status === "failed" && (
-            <Notice tone="danger" title="The optimization failed">
-              <span className="wrap-anywhere">{o.error ?? "No reason was recorded."}</span>
-            </Notice>
-          )}
-          {cancel.isError && <Notice tone="danger">{cancel.error.message}</Notice>}
+    <QueryView
+      query={optimization}
+      pending={
+        <div role="status" aria-label="Loading optimization" className="flex flex-col gap-4">
+          <Skeleton className="h-28" />
+          <Skeleton className="h-56" />
         </div>
-      </Card>
+      }
+      errorTitle="Could not load the optimization"
+    >
+      {(o) => {
+        const active = isActive(o.status);
+        const history = o.history ?? [];
+        return (
+          <div className="flex min-w-0 flex-col gap-5">
+            <Card>
+              <div className="flex flex-col gap-3 p-4">
+                <div className="flex flex-wrap items-center gap-2">
+                  <h2 className="min-w-0 text-base font-semibold wrap-anywhere">
+                    {o.base_kind === "workflow" ? "Agent" : "Prompt"} revision {o.base_revision_id.slice(0, 8)}
+                  </h2>
+                  <ImproveStatusBadge status={o.status} />
+                  <span className="text-xs text-muted">
+                    {o.strategies.map(strategyLabel).join(", ")}
+                    {o.model ? ` · ${o.model}` : ""} · started <TimeAgo iso={o.created_at} />
+                  </span>
+                  {active && (
+                    <Button
+                      size="sm"
+                      variant="danger"
+                      className="ml-auto"
+                      onClick={() => cancel.mutate({ id })}
+                      loading={cancel.isPending}
+                      disabled={!canEdit}
+                    >
+                      Cancel
+                    </Button>
+                  )}
+                </div>
+                <OptimizationProgressBar optimization={o} />
+                {active && stream === "closed" && (
+                  <Notice tone="warning" title="Live updates stopped">
+                    The server closed the progress stream; this page now refreshes every second.
+                  </Notice>
+                )}
+                {o.failure_mode_id && <FailureModeLink id={o.failure_mode_id} />}
+                {o.status === "stopped" && (
+                  <Notice tone="warning" title="Stopped at the spend cap">
+                    The result is the best of what it had evaluated when it reached {formatUsd(o.spend_cap_usd)}.
+                  </Notice>
+                )}
+                {o.status === "failed" && (
+                  <Notice tone="danger" title="The optimization failed">
+                    <span className="wrap-anywhere">{o.error ?? "No reason was recorded."}</span>
+                  </Notice>
+                )}
+                {cancel.isError && <Notice tone="danger">{cancel.error.message}</Notice>}
+              </div>
+            </Card>
 
-      {history.length > 0 && (
-        <Card title="Rounds" labelledBy="rounds-title" description="Train scores of each round's candidates.">
-          <div className="flex flex-col gap-4 p-5">
-            <RoundChart history={history} baseScore={o.result?.base.train_score} />
-            <RoundsTable optimization={o} />
+            {history.length > 0 && (
+              <Card title="Rounds" labelledBy="rounds-title" description="Train scores of each round's candidates.">
+                <div className="flex flex-col gap-4 p-5">
+                  <RoundChart history={history} baseScore={o.result?.base.train_score} />
+                  <RoundsTable optimization={o} />
+                </div>
+              </Card>
+            )}
+
+            {o.result && <Report optimization={o} result={o.result} canEdit={canEdit} />}
           </div>
-        </Card>
-      )}
-
-      {o.result && <Report optimization={o} result={o.result} canEdit={canEdit} />}
-    </div>
+        );
+      }}
+    </QueryView>
   );
 }
 

@@ -17,7 +17,7 @@ import {
   EmptyState,
   FormDialogFooter,
   Notice,
-  QueryError,
+  QueryView,
   Skeleton,
   TextField,
   TimeAgo,
@@ -45,81 +45,79 @@ export function TriageView({ id }: { id: string }) {
     }),
   );
 
-  if (triage.isPending)
-    return (
-      <div role="status" aria-label="Loading triage" className="flex flex-col gap-4">
-        <Skeleton className="h-24" />
-        <Skeleton className="h-48" />
-      </div>
-    );
-  if (triage.isError)
-    return (
-      <QueryError
-        title="Could not load the triage"
-        error={triage.error}
-        onRetry={() => void triage.refetch()}
-        retrying={triage.isFetching}
-      />
-    );
-  const t = triage.data;
-  const modes = t.failure_modes ?? [];
   return (
-    <div className="flex min-w-0 flex-col gap-5">
-      <Card>
-        <div className="flex flex-col gap-3 p-4">
-          <div className="flex flex-wrap items-center gap-2">
-            <h2 className="min-w-0 text-base font-semibold wrap-anywhere">{describeEvidence(t.evidence)}</h2>
-            <ImproveStatusBadge status={t.status} />
-            <span className="text-xs text-muted">
-              started <TimeAgo iso={t.created_at} />
-            </span>
-            {isActive(t.status) && (
-              <Button
-                size="sm"
-                variant="danger"
-                className="ml-auto"
-                onClick={() => cancel.mutate({ id })}
-                loading={cancel.isPending}
-                disabled={!canEdit}
-              >
-                Cancel
-              </Button>
+    <QueryView
+      query={triage}
+      pending={
+        <div role="status" aria-label="Loading triage" className="flex flex-col gap-4">
+          <Skeleton className="h-24" />
+          <Skeleton className="h-48" />
+        </div>
+      }
+      errorTitle="Could not load the triage"
+    >
+      {(t) => {
+        const modes = t.failure_modes ?? [];
+        return (
+          <div className="flex min-w-0 flex-col gap-5">
+            <Card>
+              <div className="flex flex-col gap-3 p-4">
+                <div className="flex flex-wrap items-center gap-2">
+                  <h2 className="min-w-0 text-base font-semibold wrap-anywhere">{describeEvidence(t.evidence)}</h2>
+                  <ImproveStatusBadge status={t.status} />
+                  <span className="text-xs text-muted">
+                    started <TimeAgo iso={t.created_at} />
+                  </span>
+                  {isActive(t.status) && (
+                    <Button
+                      size="sm"
+                      variant="danger"
+                      className="ml-auto"
+                      onClick={() => cancel.mutate({ id })}
+                      loading={cancel.isPending}
+                      disabled={!canEdit}
+                    >
+                      Cancel
+                    </Button>
+                  )}
+                </div>
+                <TriageProgress triage={t} />
+                {t.method === "heuristic" && t.method_note && (
+                  <Notice title="Grouped without a model">{t.method_note}</Notice>
+                )}
+                {t.status === "failed" && t.error && (
+                  <Notice tone="danger" title="The triage failed">
+                    <span className="wrap-anywhere">{t.error}</span>
+                  </Notice>
+                )}
+                {cancel.isError && <Notice tone="danger">{cancel.error.message}</Notice>}
+              </div>
+            </Card>
+            {modes.length === 0 ? (
+              !isActive(t.status) && (
+                <Card>
+                  <EmptyState
+                    title="No failure found"
+                    description="Nothing in this evidence failed: no error, no low score, no negative annotation."
+                  />
+                </Card>
+              )
+            ) : (
+              <section aria-label="Failure modes" className="flex flex-col gap-4">
+                <h2 className="text-sm font-semibold">
+                  {modes.length} failure mode{modes.length === 1 ? "" : "s"}
+                </h2>
+                {[...modes]
+                  .sort((a, b) => b.count - a.count)
+                  .map((mode) => (
+                    <FailureModeCard key={mode.id} mode={mode} canEdit={canEdit} />
+                  ))}
+              </section>
             )}
           </div>
-          <TriageProgress triage={t} />
-          {t.method === "heuristic" && t.method_note && (
-            <Notice title="Grouped without a model">{t.method_note}</Notice>
-          )}
-          {t.status === "failed" && t.error && (
-            <Notice tone="danger" title="The triage failed">
-              <span className="wrap-anywhere">{t.error}</span>
-            </Notice>
-          )}
-          {cancel.isError && <Notice tone="danger">{cancel.error.message}</Notice>}
-        </div>
-      </Card>
-      {modes.length === 0 ? (
-        !isActive(t.status) && (
-          <Card>
-            <EmptyState
-              title="No failure found"
-              description="Nothing in this evidence failed: no error, no low score, no negative annotation."
-            />
-          </Card>
-        )
-      ) : (
-        <section aria-label="Failure modes" className="flex flex-col gap-4">
-          <h2 className="text-sm font-semibold">
-            {modes.length} failure mode{modes.length === 1 ? "" : "s"}
-          </h2>
-          {[...modes]
-            .sort((a, b) => b.count - a.count)
-            .map((mode) => (
-              <FailureModeCard key={mode.id} mode={mode} canEdit={canEdit} />
-            ))}
-        </section>
-      )}
-    </div>
+        );
+      }}
+    </QueryView>
   );
 }
 
