@@ -130,12 +130,37 @@ export async function commitRevision(
   );
 }
 
+/**
+ * Announces the head change of the variant the request names before its lock is taken, so the
+ * announcement travels while the lock is waited for (sixteen clients on one variant wait their
+ * turn), not while it is held. Without a variant id, the variant is known after the lock.
+ */
+function announceEarly(scope: Scope, request: CommitRequest, announce?: AnnounceChange) {
+  if (!announce || !request.variantId) return undefined;
+  const announced = {
+    variantId: request.variantId,
+    done: announce(scope.projectId, [changeTag.head(request.variantId)]),
+  };
+  // Awaited with the head update; a commit that fails before it must not leave a rejection unheard.
+  announced.done.catch(() => {});
+  return announced;
+}
+
 /** The head update, with the change announced beside it (`announce`) or notified in it. */
-function setHead(tx: Transaction, projectId: string, variantId: string, version: number, announce?: AnnounceChange) {
+function setHead(
+  tx: Transaction,
+  projectId: string,
+  variantId: string,
+  version: number,
+  announce?: AnnounceChange,
+  early?: { variantId: string; done: Promise<void> },
+) {
   const tags = [changeTag.head(variantId)];
   if (!announce) return rawQuery(tx, SET_HEAD_AND_PUBLISH, [version, variantId, changePayload(projectId, tags)]);
+  // The id as stored: a request may spell it otherwise (upper case), which names no cached answer.
+  const announced = early?.variantId === variantId ? early.done : announce(projectId, tags);
   return Promise.all([
-    announce(projectId, tags),
+    announced,
     preparedQuery(tx, "commit.setHead", commitStatements.setHead).execute({ version, variantId }),
   ]);
 }
@@ -153,6 +178,7 @@ export async function commitInTransaction(
   announce?: AnnounceChange,
 ): Promise<CommitResult> {
   const { keys } = spec;
+  const early = announceEarly(scope, request, announce);
   const { variant, artifact } = await lockVariant(tx, scope, spec, request);
   if (artifact.deletedAt || variant.deletedAt) {
     const what = artifact.deletedAt ? `${keys.one} "${artifact.slug}"` : `${keys.variant} "${variant.slug}"`;
@@ -202,7 +228,7 @@ export async function commitInTransaction(
   // notify, or its announcement beside it on a connection of its own), the revision, the event
   // (with fan-out's wake when a webhook takes it).
   await Promise.all([
-    setHead(tx, scope.projectId, variant.id, revision.version, announce),
+    setHead(tx, scope.projectId, variant.id, revision.version, announce, early),
     preparedQuery(tx, "commit.insertRevision", commitStatements.insertRevision).execute({
       ...revision,
       projectId: scope.projectId,

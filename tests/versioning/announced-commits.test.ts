@@ -79,6 +79,33 @@ describe.skipIf(!pg)("commits announced around their transaction (PostgreSQL)", 
     await expect.poll(() => cache.stats().held).toBe(0);
   });
 
+  it("holds the variant's id as stored when the request spells it in upper case", async () => {
+    const created = await writer.call("POST", "/api/applications/", {
+      key,
+      body: { application: { slug: uniq("app"), data: { parameters: { v: 1 } } } },
+    });
+    const variantId = created.body.application_variant.id as string;
+    const marker = uniq("marker");
+    await listener.notify(VERSIONING_CHANNEL, marker);
+    await expect.poll(() => heard.includes(marker)).toBe(true);
+    heard.length = 0;
+    const res = await writer.call("POST", "/api/applications/revisions/commit", {
+      key,
+      body: {
+        application_revision_commit: {
+          application_variant_id: variantId.toUpperCase(),
+          data: { parameters: { v: 2 } },
+        },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    const head = changeTag.head(variantId);
+    await expect.poll(() => heard.filter((p) => p.startsWith("#") && p.split(" ").includes(head)).length).toBe(1);
+    const hold = heard.find((p) => p.startsWith("+") && p.split(" ").includes(head));
+    expect(hold).toBeDefined();
+    expect(heard.indexOf(hold!)).toBeLessThan(heard.findIndex((p) => p.startsWith("#") && p.split(" ").includes(head)));
+  });
+
   it("holds a tag from the announcement: its answers are dropped and none is stored until the change is visible", async () => {
     const tag = changeTag.head(uniq("variant"));
     expect(stores("before", tag)).toBe(true);
