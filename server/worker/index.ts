@@ -2,6 +2,11 @@ export type { BackgroundWorker, RunningWorker } from "./background-worker";
 export { listen } from "./listen";
 export { startWakeLoop, type WakeLoop } from "./wake-loop";
 export { wakeOnNotify, type NotifyWakes } from "./wake-on-notify";
-export { listenForChanges, type ChangeHandlers, type ChangeListener } from "./change-listener";
+export {
+  CHANGE_LISTENER_APPLICATION,
+  listenForChanges,
+  type ChangeHandlers,
+  type ChangeListener,
+} from "./change-listener";
 export { NotifiedCache, type NotifiedCacheOptions } from "./notified-cache";
 export { changeAnnouncerOf, type ChangeAnnouncer } from "./change-announcer";

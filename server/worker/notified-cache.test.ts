@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { CHANGE_LISTENER_APPLICATION } from "./change-listener";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, rawQuery, type DatabaseHandle } from "@/server/db";
 import { openTestDatabase } from "@/tests/helpers/test-database";
@@ -130,8 +131,8 @@ describe.skipIf(!process.env.DATABASE_URL)("NotifiedCache on PostgreSQL", () => 
     cache.set("a", "1", 0, cache.ticket());
     await rawQuery(
       handle.db,
-      "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = $1",
-      [`listen ${channel}`],
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = $1",
+      [CHANGE_LISTENER_APPLICATION],
     );
     await heard(cache, () => !cache.serving, "the listener's loss");
     expect(cache.size).toBe(0);

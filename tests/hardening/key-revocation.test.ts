@@ -1,4 +1,5 @@
 import { PROJECT_SETUPS } from "@/server/boot";
+import { CHANGE_LISTENER_APPLICATION } from "@/server/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateApiKey, createAccount, revokeApiKey } from "@/server/auth";
 import { principalCacheFor } from "@/server/auth/principal-cache";
@@ -79,7 +80,8 @@ describe.skipIf(!process.env.DATABASE_URL)("a key revoked by one process, on ano
     expect(await refusal(second.db, header)).toBeNull();
     await rawQuery(
       first.db,
-      "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = 'listen principals_changed'",
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = $1",
+      [CHANGE_LISTENER_APPLICATION],
     );
     // From the loss on, and after listening again, the database answers.
     await within(

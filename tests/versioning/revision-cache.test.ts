@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHANGE_LISTENER_APPLICATION } from "@/server/worker";
 import { revisionCacheFor } from "@/server/versioning/cache/revision-cache";
 import { anotherInstance, type AppInstance } from "../helpers/app-instance";
 import { createTestApp, type TestApp } from "../helpers/test-app";
@@ -370,7 +371,8 @@ describe("revision cache", () => {
         const lost = whenCacheHears(cache, () => !cache.stats().listening, "its listen lost");
         await rawQuery(
           admin.context.db,
-          "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = 'listen versioning_changed'",
+          "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = $1",
+          [CHANGE_LISTENER_APPLICATION],
         );
         await lost;
         expect(cache.stats().entries).toBe(0);
