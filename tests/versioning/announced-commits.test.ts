@@ -54,17 +54,22 @@ describe.skipIf(!pg)("commits announced around their transaction (PostgreSQL)", 
     return cache.get(k) !== undefined;
   };
 
-  it("a commit through the API sends a hold before its transaction commits and the change after, with one id", async () => {
+  /** An application's variant, with `heard` emptied once the create's own changes are in. */
+  async function newVariant(): Promise<string> {
     const created = await writer.call("POST", "/api/applications/", {
       key,
       body: { application: { slug: uniq("app"), data: { parameters: { v: 1 } } } },
     });
-    const variantId = created.body.application_variant.id as string;
     // The create's own changes arrive before a marker sent after it (commit order).
     const marker = uniq("marker");
     await listener.notify(VERSIONING_CHANNEL, marker);
     await expect.poll(() => heard.includes(marker)).toBe(true);
     heard.length = 0;
+    return created.body.application_variant.id as string;
+  }
+
+  it("a commit through the API sends a hold before its transaction commits and the change after, with one id", async () => {
+    const variantId = await newVariant();
     const res = await writer.call("POST", "/api/applications/revisions/commit", {
       key,
       body: { application_revision_commit: { application_variant_id: variantId, data: { parameters: { v: 2 } } } },
@@ -80,15 +85,7 @@ describe.skipIf(!pg)("commits announced around their transaction (PostgreSQL)", 
   });
 
   it("holds the variant's id as stored when the request spells it in upper case", async () => {
-    const created = await writer.call("POST", "/api/applications/", {
-      key,
-      body: { application: { slug: uniq("app"), data: { parameters: { v: 1 } } } },
-    });
-    const variantId = created.body.application_variant.id as string;
-    const marker = uniq("marker");
-    await listener.notify(VERSIONING_CHANNEL, marker);
-    await expect.poll(() => heard.includes(marker)).toBe(true);
-    heard.length = 0;
+    const variantId = await newVariant();
     const res = await writer.call("POST", "/api/applications/revisions/commit", {
       key,
       body: {
