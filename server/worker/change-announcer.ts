@@ -5,8 +5,9 @@ import { notificationsOf, onDatabaseClose, type Database } from "@/server/db";
 /**
  * Sends notifications outside any transaction, for a change whose own transaction must not carry
  * its NOTIFY: PostgreSQL serializes the commits of notifying transactions cluster-wide, from
- * pre-commit through the WAL flush, so concurrent commits that notify cannot share a flush (a
- * commit's cache invalidation cost 16 clients committing on their own variants half their rate).
+ * pre-commit through the WAL flush, so concurrent commits that notify cannot share a flush
+ * (pgbench here, update and commit at 16 clients: 1,423 to 1,595 per second with the notify in
+ * the transaction, 3,483 to 3,886 with a notify transaction before each).
  */
 export interface ChangeAnnouncer {
   /**
@@ -50,11 +51,6 @@ export const changeAnnouncerOf = processWide<Database, ChangeAnnouncer | null>("
   let queue: Queued[] = [];
   let sending = false;
   let waiting: NodeJS.Timeout | undefined;
-  onDatabaseClose(db, async () => {
-    // What waits for company goes now: a release left unsent would hold its tags until it runs out.
-    if (waiting && !sending) await send();
-    await sql.end({ timeout: 1 });
-  });
   const send = async () => {
     clearTimeout(waiting);
     waiting = undefined;
@@ -73,6 +69,11 @@ export const changeAnnouncerOf = processWide<Database, ChangeAnnouncer | null>("
     }
     sending = false;
   };
+  onDatabaseClose(db, async () => {
+    // What waits for company goes now: a release left unsent would hold its tags until it runs out.
+    if (waiting && !sending) await send();
+    await sql.end({ timeout: 1 });
+  });
   return {
     announce: (channel, payload, { soon = false } = {}) =>
       new Promise<void>((resolve, reject) => {

@@ -68,8 +68,6 @@ class SharedListener {
   private retry: NodeJS.Timeout | undefined;
   private retryMs = RETRY_MIN_MS;
 
-  constructor(private readonly onEmpty: () => void) {}
-
   add(url: string, channel: string, handlers: ChangeHandlers): ChangeListener {
     const subscription: Subscription = { channel, handlers, listening: false };
     this.subscriptions.add(subscription);
@@ -114,7 +112,8 @@ class SharedListener {
 
   /** Listens to every channel not yet listened to on this connection, then tells their subscriptions. */
   private async listenAll(): Promise<void> {
-    if (this.busy || !this.sql) return;
+    const sql = this.sql;
+    if (this.busy || !sql) return;
     this.busy = true;
     try {
       for (;;) {
@@ -123,7 +122,9 @@ class SharedListener {
         );
         if (missing.length === 0) break;
         for (const channel of missing) {
-          await this.sql.unsafe(`listen ${channel}`);
+          await sql.unsafe(`listen ${channel}`);
+          // Every subscription stopped meanwhile (the connection ended) and maybe a new one came.
+          if (this.sql !== sql) return;
           this.listened.add(channel);
         }
       }
@@ -137,6 +138,7 @@ class SharedListener {
       this.scheduleListen();
     } finally {
       this.busy = false;
+      if (this.sql !== sql) void this.listenAll();
     }
   }
 
@@ -158,7 +160,6 @@ class SharedListener {
       this.retry = undefined;
       this.sql = undefined;
       this.listened.clear();
-      this.onEmpty();
       await sql?.end({ timeout: 1 });
       return;
     }
@@ -168,16 +169,8 @@ class SharedListener {
   }
 }
 
-/** The database's shared listener, made again once its last subscription stopped. */
-const listenersOf = processWide<Database, { add: SharedListener["add"] }>("change-listeners", () => {
-  let current: SharedListener | undefined;
-  return {
-    add: (url, channel, handlers) => {
-      current ??= new SharedListener(() => (current = undefined));
-      return current.add(url, channel, handlers);
-    },
-  };
-});
+/** The database's shared listener: its connection ends with its last subscription, and opens again with the next. */
+const listenersOf = processWide<Database, SharedListener>("change-listeners", () => new SharedListener());
 
 function listenInProcess(db: Database, channel: string, handlers: ChangeHandlers): ChangeListener {
   let listening = false;

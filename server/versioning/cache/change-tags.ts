@@ -60,9 +60,10 @@ export type AnnounceChange = (projectId: string, tags: string[]) => Promise<void
  * commit"). `announce` takes this process's hold and every other process's, through a
  * notification committed before it resolves: awaited before the transaction commits, no process
  * stores an answer read before the commit. Once `work` has settled, committed or rolled back, the
- * change is announced as visible, which drops what it names and releases the holds. Lost (the writer died in between), every hold runs out as a change. Where no
- * announcer exists (PGlite, a pooler nothing listens through) `announce` is undefined and the
- * caller notifies in its transaction (`changePayload`).
+ * change is announced as visible, which drops what it names and releases the holds. Lost (the
+ * writer died in between), every hold runs out as a change. Where no announcer exists (PGlite, a
+ * pooler nothing listens through) `announce` is undefined and the caller notifies in its
+ * transaction (`changePayload`).
  */
 export async function withAnnouncedChanges<T>(
   db: Database,

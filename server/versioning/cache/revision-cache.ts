@@ -115,10 +115,10 @@ export class RevisionCache implements HoldingCache {
   private changed(tags: string[], holdId?: string): void {
     this.changedAt = Date.now();
     this.lru.invalidate(tags);
-    const held = holdId === undefined ? undefined : this.holds.get(holdId);
-    if (held) {
-      this.holds.delete(holdId!);
-      this.lru.release(held.tags);
+    if (holdId !== undefined) {
+      const held = this.holds.get(holdId);
+      if (held) this.lru.release(held.tags);
+      this.holds.delete(holdId);
     }
     for (const subscriber of this.subscribers) subscriber(tags);
   }
