@@ -78,10 +78,15 @@ export function addScalar(acc: Accumulator, name: string, value: number): void {
 
 export type MapName = "latency" | "ttft" | "tokens" | "costs";
 
-/** Adds one entry of a map, named as the facts' columns are (a histogram's key is its bin). */
-export function addEntry(acc: Accumulator, map: MapName, key: string, value: number): void {
-  if (map === "latency" || map === "ttft") acc[map].add(Number(key), value);
-  else acc[map][key] = (acc[map][key] ?? 0) + value;
+/**
+ * Adds one row of a source's aggregate, named as the facts' columns are: `kind` "n" a scalar,
+ * else one entry of that map (a histogram's key is its bin).
+ */
+export function addFact(acc: Accumulator, kind: string, name: string, value: number): void {
+  if (kind === "n") return addScalar(acc, name, value);
+  const map = kind as MapName;
+  if (map === "latency" || map === "ttft") acc[map].add(Number(name), value);
+  else acc[map][name] = (acc[map][name] ?? 0) + value;
 }
 
 const AMOUNTS = ["tokens", "costs"] as const;

@@ -9,16 +9,7 @@ import {
   scoreFactsSql,
   type FactSource,
 } from "./fact-sources";
-import {
-  addEntry,
-  addInto,
-  addScalar,
-  emptyAccumulator,
-  toMetrics,
-  type Accumulator,
-  type AnalyticsMetrics,
-  type MapName,
-} from "./metrics";
+import { addFact, addInto, emptyAccumulator, toMetrics, type Accumulator, type AnalyticsMetrics } from "./metrics";
 import { compactionMarks, grainKept } from "./rollup-compaction";
 import { addRollupRows, rollupSumsSql, type RollupSumsRow } from "./rollup-merge";
 import type { AnalyticsGroup, AnalyticsQuery, BucketUnit } from "./query-request";
@@ -127,9 +118,7 @@ async function analyticsOn(
     cells.set(at, byKey);
     const acc = byKey.get(row.key) ?? emptyAccumulator();
     byKey.set(row.key, acc);
-    const value = Number(row.value);
-    if (row.kind === "n") addScalar(acc, row.name, value);
-    else addEntry(acc, row.kind as MapName, row.name, value);
+    addFact(acc, row.kind, row.name, Number(row.value));
   }
 
   // Added up in one order, buckets by time and keys by code unit, whichever order the rows came

@@ -35,6 +35,9 @@ export interface RollupSumsRow {
 /** One entry of jsonb's text form of a map: the key (JSON-escaped) and its value (numeric_out's digits, or null). */
 const STORED_ENTRY = /"((?:[^"\\]|\\.)*)": ([^,}]*)/g;
 
+/** A decimal sum, from the stored digits it starts as. */
+const big = (sum: Big | string): Big => (typeof sum === "string" ? new Big(sum) : sum);
+
 /** A map's sums while they are added: doubles for integers, decimals for the rest. */
 class MapSum {
   /**
@@ -49,7 +52,7 @@ class MapSum {
   addDecimal(key: string, digits: string): void {
     this.decimal ??= new Map();
     const sum = this.decimal.get(key);
-    this.decimal.set(key, sum === undefined ? digits : (typeof sum === "string" ? new Big(sum) : sum).plus(digits));
+    this.decimal.set(key, sum === undefined ? digits : big(sum).plus(digits));
     if (!this.exact.has(key)) this.exact.set(key, 0);
   }
 
@@ -97,14 +100,7 @@ class MapSum {
     for (const [k, v] of this.exact) {
       const decimal = this.decimal?.get(k);
       // One stored value read as a double is the decimal rounded once, as Big's digits would be.
-      const value =
-        decimal === undefined
-          ? v
-          : Number(
-              v === 0
-                ? decimal.toString()
-                : (typeof decimal === "string" ? new Big(decimal) : decimal).plus(v).toString(),
-            );
+      const value = decimal === undefined ? v : Number(v === 0 ? decimal.toString() : big(decimal).plus(v).toString());
       if (k === "__proto__")
         Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
       else out[k] = value;

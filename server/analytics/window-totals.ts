@@ -2,14 +2,14 @@ import { rawQuery, type Executor } from "@/server/db";
 import { ROLLUP_SCALARS, rollupFactsSql, rollupRowsSql, type RollupGrain, type SpanDimension } from "@/server/tracing";
 import { dimensionColumns } from "./analytics-filter";
 import { aggregateSql, rollupDetails, scoreAggregateSql } from "./fact-sources";
-import { addEntry, addScalar, emptyAccumulator, toMetrics, type Accumulator, type AnalyticsMetrics } from "./metrics";
+import { addFact, emptyAccumulator, toMetrics, type Accumulator, type AnalyticsMetrics, type MapName } from "./metrics";
 
 const QUARTER_MS = 15 * 60_000;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 /** The per-kind maps a caller may need; the others are not read (they cost most of the statement). */
-export type WindowMap = "latency" | "ttft" | "tokens" | "costs";
+export type WindowMap = MapName;
 
 /** One total over a window: a project's runs or spans, of one value of a roll-up dimension or all. */
 export interface WindowTotalsRequest {
@@ -153,9 +153,7 @@ export async function queryWindowTotals(db: Executor, requests: WindowTotalsRequ
   const sums: Accumulator[] = requests.map(() => emptyAccumulator());
   for (const row of rows) {
     const acc = sums[Number(row.key)];
-    const value = Number(row.value);
-    if (row.kind === "n") addScalar(acc, row.name, value);
-    else addEntry(acc, row.kind as WindowMap, row.name, value);
+    addFact(acc, row.kind, row.name, Number(row.value));
   }
   return sums.map((acc, i) => ({ windowStart: covers[i].start, windowEnd: covers[i].end, metrics: toMetrics(acc) }));
 }
