@@ -41,6 +41,7 @@ import {
 import { useOptimizationStream } from "./optimization-stream";
 import { RoundChart } from "./round-chart";
 import { CanaryDialog, type ShipOutcome } from "./ship-dialog";
+import { CancelButton } from "./cancel-button";
 import { ImproveStatusBadge } from "./status-badge";
 import type { Optimization, OptimizationResult, TriageEvidence } from "./types";
 
@@ -94,18 +95,7 @@ export function OptimizationView({ id }: { id: string }) {
                     {o.strategies.map(strategyLabel).join(", ")}
                     {o.model ? ` · ${o.model}` : ""} · started <TimeAgo iso={o.created_at} />
                   </span>
-                  {active && (
-                    <Button
-                      size="sm"
-                      variant="danger"
-                      className="ml-auto"
-                      onClick={() => cancel.mutate({ id })}
-                      loading={cancel.isPending}
-                      disabled={!canEdit}
-                    >
-                      Cancel
-                    </Button>
-                  )}
+                  {active && <CancelButton cancel={cancel} id={id} canEdit={canEdit} />}
                 </div>
                 <OptimizationProgressBar optimization={o} />
                 {active && stream === "closed" && (

@@ -25,6 +25,7 @@ import {
 import { describeEvidence, previewValue } from "./describe-evidence";
 import { ImproveDialog } from "./improve-dialog";
 import { formatUsd, isActive } from "./report-math";
+import { CancelButton } from "./cancel-button";
 import { ImproveStatusBadge } from "./status-badge";
 import type { EvaluatorProposed, FailureMode, TestsetRevisionMade, Triage } from "./types";
 
@@ -68,18 +69,7 @@ export function TriageView({ id }: { id: string }) {
                   <span className="text-xs text-muted">
                     started <TimeAgo iso={t.created_at} />
                   </span>
-                  {isActive(t.status) && (
-                    <Button
-                      size="sm"
-                      variant="danger"
-                      className="ml-auto"
-                      onClick={() => cancel.mutate({ id })}
-                      loading={cancel.isPending}
-                      disabled={!canEdit}
-                    >
-                      Cancel
-                    </Button>
-                  )}
+                  {isActive(t.status) && <CancelButton cancel={cancel} id={id} canEdit={canEdit} />}
                 </div>
                 <TriageProgress triage={t} />
                 {t.method === "heuristic" && t.method_note && (
