@@ -57,7 +57,9 @@ export const systemRoutes = [
         evictions: z.number(),
         held: z
           .number()
-          .describe("changes announced and not yet visible, whose answers are neither served nor stored meanwhile"),
+          .describe(
+            "this process's changes whose notification has not come back yet; their answers are neither served nor stored meanwhile",
+          ),
       }),
     }),
     handler: async ({ ctx }) => getHealth(ctx.app),

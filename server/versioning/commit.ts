@@ -2,11 +2,14 @@ import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { BadRequestError, ConflictError, NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { randomSlug } from "@/server/core/slugs";
+import { logger } from "@/server/core/logger";
 import {
   jsonPlaceholder,
   preparedQuery,
   rawQuery,
+  sendsAfterCommit,
   timestampPlaceholder,
+  transactionThen,
   type Database,
   type Executor,
   type Transaction,
@@ -18,13 +21,7 @@ import { assertKnownDataKeys } from "./data-keys";
 import { latestRevisionOrNull, Lookup, revisionAt } from "./lookup";
 import type { ArtifactRecord, EntityHeader, RevisionRecord, Scope, VariantRecord } from "./records";
 import { emitRevisionCommitted } from "./revision-events";
-import {
-  changePayload,
-  changeTag,
-  VERSIONING_CHANNEL,
-  withAnnouncedChanges,
-  type AnnounceChange,
-} from "./cache/change-tags";
+import { changePayload, changeTag, notifyChange, VERSIONING_CHANNEL } from "./cache/change-tags";
 
 export interface CommitRequest extends CommitPayload, EntityHeader {
   variantId?: string;
@@ -109,15 +106,22 @@ export const commitStatements = {
 /**
  * The head update with the cache invalidation's notify in the same statement (one statement where
  * the update and `publishChange` were two), for a commit inside a larger transaction or where
- * nothing announces changes outside one. Parameters: version, variant id, the change's payload
+ * nothing can be sent after the commit. Parameters: version, variant id, the change's payload
  * (`changePayload`).
  */
 const SET_HEAD_AND_PUBLISH = `with published as (select pg_notify('${VERSIONING_CHANNEL}', $3))
 update variants set head_version = $1::int from published where variants.id = $2::uuid`;
 
 /**
- * A commit in a transaction of its own, its cache invalidation announced around the transaction
- * instead of in it (cache/README.md): the transaction sends the floor's statements only.
+ * Where a commit's change notification goes: into the transaction (absent), or to the caller,
+ * which sends it after the COMMIT.
+ */
+type Publish = (payload: string) => void;
+
+/**
+ * A commit in a transaction of its own, its cache invalidation's NOTIFY sent in the same write as
+ * its COMMIT, as a transaction of its own (cache/README.md, "Notified after the commit"): the
+ * transaction sends the floor's statements only, and no notifying transaction waits for its flush.
  */
 export async function commitRevision(
   db: Database,
@@ -125,44 +129,27 @@ export async function commitRevision(
   spec: DomainSpec,
   request: CommitRequest,
 ): Promise<CommitResult> {
-  return withAnnouncedChanges(db, (announce) =>
-    db.transaction((tx) => commitInTransaction(tx, scope, spec, request, announce)),
+  if (!sendsAfterCommit(db)) return db.transaction((tx) => commitInTransaction(tx, scope, spec, request));
+  const changes: string[] = [];
+  return transactionThen(
+    db,
+    (tx) => commitInTransaction(tx, scope, spec, request, (payload) => changes.push(payload)),
+    () => changes.map(notifyChange),
+    (error) =>
+      logger.warn(
+        { err: error },
+        "a committed change was not notified; this process holds its tags until the hold runs out, other processes may answer the old head until they hear a later change",
+      ),
   );
 }
 
-/**
- * Announces the head change of the variant the request names before its lock is taken, so the
- * announcement travels while the lock is waited for (sixteen clients on one variant wait their
- * turn), not while it is held. Without a variant id, the variant is known after the lock.
- */
-function announceEarly(scope: Scope, request: CommitRequest, announce?: AnnounceChange) {
-  if (!announce || !request.variantId) return undefined;
-  const announced = {
-    variantId: request.variantId,
-    done: announce(scope.projectId, [changeTag.head(request.variantId)]),
-  };
-  // Awaited with the head update; a commit that fails before it must not leave a rejection unheard.
-  announced.done.catch(() => {});
-  return announced;
-}
-
-/** The head update, with the change announced beside it (`announce`) or notified in it. */
-function setHead(
-  tx: Transaction,
-  projectId: string,
-  variantId: string,
-  version: number,
-  announce?: AnnounceChange,
-  early?: { variantId: string; done: Promise<void> },
-) {
-  const tags = [changeTag.head(variantId)];
-  if (!announce) return rawQuery(tx, SET_HEAD_AND_PUBLISH, [version, variantId, changePayload(projectId, tags)]);
+/** The head update, with the change notified in it or handed to `publish`. */
+function setHead(tx: Transaction, projectId: string, variantId: string, version: number, publish?: Publish) {
   // The id as stored: a request may spell it otherwise (upper case), which names no cached answer.
-  const announced = early?.variantId === variantId ? early.done : announce(projectId, tags);
-  return Promise.all([
-    announced,
-    preparedQuery(tx, "commit.setHead", commitStatements.setHead).execute({ version, variantId }),
-  ]);
+  const payload = changePayload(projectId, [changeTag.head(variantId)]);
+  if (!publish) return rawQuery(tx, SET_HEAD_AND_PUBLISH, [version, variantId, payload]);
+  publish(payload);
+  return preparedQuery(tx, "commit.setHead", commitStatements.setHead).execute({ version, variantId });
 }
 
 /**
@@ -175,10 +162,9 @@ export async function commitInTransaction(
   scope: Scope,
   spec: DomainSpec,
   request: CommitRequest,
-  announce?: AnnounceChange,
+  publish?: Publish,
 ): Promise<CommitResult> {
   const { keys } = spec;
-  const early = announceEarly(scope, request, announce);
   const { variant, artifact } = await lockVariant(tx, scope, spec, request);
   if (artifact.deletedAt || variant.deletedAt) {
     const what = artifact.deletedAt ? `${keys.one} "${artifact.slug}"` : `${keys.variant} "${variant.slug}"`;
@@ -225,10 +211,10 @@ export async function commitInTransaction(
   // Nothing below reads what another statement returns: they go out together, one round trip
   // (bench/README.md, versioning), in this order, in the transaction; the first failure fails
   // the commit and rolls all of them back. Three statements: the head update (with the cache's
-  // notify, or its announcement beside it on a connection of its own), the revision, the event
-  // (with fan-out's wake when a webhook takes it).
+  // notify, or handing it to `publish`), the revision, the event (with fan-out's wake when a
+  // webhook takes it).
   await Promise.all([
-    setHead(tx, scope.projectId, variant.id, revision.version, announce, early),
+    setHead(tx, scope.projectId, variant.id, revision.version, publish),
     preparedQuery(tx, "commit.insertRevision", commitStatements.insertRevision).execute({
       ...revision,
       projectId: scope.projectId,

@@ -9,4 +9,3 @@ export {
   type ChangeListener,
 } from "./change-listener";
 export { NotifiedCache, type NotifiedCacheOptions } from "./notified-cache";
-export { changeAnnouncerOf, type ChangeAnnouncer } from "./change-announcer";

@@ -65,8 +65,8 @@ describe("revision cache", () => {
   /**
    * Resolves once `instance`'s cache has heard every change committed before the call: a marker
    * notified on the change channel now arrives after them (PostgreSQL delivers notifications in
-   * commit order, PGlite in-process in order too), and a commit announced before its transaction
-   * (held) is heard once its holds are released. No change still on its way then.
+   * commit order, PGlite in-process in order too), and the instance's own holds are released (a
+   * rolled-back change's runs out). No change still on its way then.
    */
   async function heardAll(instance: AppInstance): Promise<void> {
     const cache = revisionCacheFor(instance.context);

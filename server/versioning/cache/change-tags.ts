@@ -1,6 +1,5 @@
-import { logger } from "@/server/core/logger";
-import { rawQuery, type Database, type Executor } from "@/server/db";
-import { changeAnnouncerOf, listenForChanges, type ChangeListener } from "@/server/worker";
+import { rawQuery, type AfterCommit, type Database, type Executor } from "@/server/db";
+import { listenForChanges, type ChangeListener } from "@/server/worker";
 import { holdLocally } from "./local-holds";
 
 /** The channel a versioning change is announced on, delivered when its transaction commits. */
@@ -51,47 +50,17 @@ function heldChange(projectId: string, tags: string[]): string {
   return `${holdLocally(all)} ${all.join(" ")}`;
 }
 
-/** Announces a change around its transaction: resolves once every process holds its tags. */
-export type AnnounceChange = (projectId: string, tags: string[]) => Promise<void>;
-
 /**
- * Runs `work` (a transaction) with a change announced outside it, for a commit whose own NOTIFY
- * would serialize it with every other notifying commit (README.md, "Announced around the
- * commit"). `announce` takes this process's hold and every other process's, through a
- * notification committed before it resolves: awaited before the transaction commits, no process
- * stores an answer read before the commit. Once `work` has settled, committed or rolled back, the
- * change is announced as visible, which drops what it names and releases the holds. Lost (the
- * writer died in between), every hold runs out as a change. Where no announcer exists (PGlite, a
- * pooler nothing listens through) `announce` is undefined and the caller notifies in its
- * transaction (`changePayload`).
+ * The NOTIFY of a change (`changePayload`) for `transactionThen` to send in the same write as its
+ * transaction's COMMIT, as a transaction of its own: inside it, the NOTIFY would serialize the
+ * commit with every other notifying commit (README.md, "Notified after the commit"). With
+ * `synchronous_commit` off, it writes no data and need not wait for a flush.
  */
-export async function withAnnouncedChanges<T>(
-  db: Database,
-  work: (announce: AnnounceChange | undefined) => Promise<T>,
-): Promise<T> {
-  const announcer = changeAnnouncerOf(db);
-  if (!announcer) return work(undefined);
-  const announced: string[] = [];
-  try {
-    return await work((projectId, tags) => {
-      const change = heldChange(projectId, tags);
-      announced.push(change);
-      return announcer.announce(VERSIONING_CHANNEL, `+${change}`);
-    });
-  } finally {
-    // Not waited for, and it may ride with the next commit's hold: every process holds the tags
-    // until it arrives, so none answers the old head from memory meanwhile. Lost, the commit
-    // stands and the holds run out on their own.
-    for (const change of announced)
-      announcer
-        .announce(VERSIONING_CHANNEL, `#${change}`, { soon: true })
-        .catch((error: unknown) =>
-          logger.warn(
-            { err: error },
-            "a committed change was not announced; caches hold its tags until their hold runs out",
-          ),
-        );
-  }
+export function notifyChange(payload: string): AfterCommit {
+  return {
+    text: "select set_config('synchronous_commit', 'off', true), pg_notify($1, $2)",
+    params: [VERSIONING_CHANNEL, payload],
+  };
 }
 
 /**
@@ -108,8 +77,6 @@ export function listenForVersioningChanges(
   const prefix = changeTag.embeds("");
   return listenForChanges(db, VERSIONING_CHANNEL, {
     onChange: (payload) => {
-      // A `+` announces a change before its commit: the change itself comes as a `#`.
-      if (payload.startsWith("+")) return;
       const tag = payload.split(" ").find((t) => t.startsWith(prefix));
       if (tag) onChange(tag.slice(prefix.length));
     },

@@ -31,13 +31,11 @@ export function holdLocally(tags: string[]): string {
 
 /**
  * A notification's payload. `#<hold id> tags`: a change is visible (it releases the hold of that
- * id); `+<hold id> tags`: a change announced before its commit, to hold until its `#`; bare
- * tags: a change without a hold.
+ * id); bare tags: a change without a hold.
  */
-export function parseChangePayload(payload: string): { hold?: true; holdId?: string; tags: string[] } {
+export function parseChangePayload(payload: string): { holdId?: string; tags: string[] } {
   const tokens = payload.split(" ");
   const first = tokens[0] ?? "";
   if (first.startsWith("#")) return { holdId: first.slice(1), tags: tokens.slice(1) };
-  if (first.startsWith("+")) return { hold: true, holdId: first.slice(1), tags: tokens.slice(1) };
   return { tags: tokens };
 }

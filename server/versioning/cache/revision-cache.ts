@@ -9,8 +9,8 @@ import { parseChangePayload, registerHoldingCache, type HoldingCache } from "./l
 import { TaggedLru, type TaggedLruLimits, type TaggedLruStats } from "./tagged-lru";
 
 /**
- * Past this a hold whose notification never came (its transaction rolled back, or its writer died
- * after committing) is let go as a change.
+ * Past this a hold whose notification never came (its transaction rolled back, or its NOTIFY
+ * after the commit failed) is let go as a change.
  */
 const HOLD_MS = 10_000;
 
@@ -34,7 +34,7 @@ export interface RevisionCacheStats extends TaggedLruStats {
   coherence: "listen" | "expiry";
   listening: boolean;
   ttl_ms?: number;
-  /** Changes announced and not yet visible (held): their answers are neither served nor stored meanwhile. */
+  /** This process's changes not yet heard back (held): their answers are neither served nor stored meanwhile. */
   held: number;
 }
 
@@ -61,10 +61,7 @@ export class RevisionCache implements HoldingCache {
   private readonly ttlMs: number;
   private readonly now: () => number;
   private poll: NodeJS.Timeout | undefined;
-  /**
-   * Changes not yet visible, by hold id: this process's own (local-holds.ts) and those announced
-   * before their commit (`+` notifications), in the order taken, so in the order they run out.
-   */
+  /** This process's changes not yet heard back, by hold id (local-holds.ts), in the order taken, so in the order they run out. */
   private readonly holds = new Map<string, { tags: string[]; until: number }>();
   private readonly holdMs: number;
   private holdTimer: NodeJS.Timeout | undefined;
@@ -80,8 +77,7 @@ export class RevisionCache implements HoldingCache {
     this.listener = listenForChanges(db, VERSIONING_CHANNEL, {
       onChange: (payload) => {
         const change = parseChangePayload(payload);
-        if (change.hold) this.hold(change.holdId!, change.tags);
-        else this.changed(change.tags, change.holdId);
+        this.changed(change.tags, change.holdId);
       },
       onListening: () => {
         this.changedAt = Date.now();
@@ -100,8 +96,6 @@ export class RevisionCache implements HoldingCache {
     // No notification would release a hold: drop the old answers, and let what is read before
     // the commit expire like every answer does here.
     if (this.expiring) return this.lru.invalidate(tags);
-    // The writer's process hears its own announcement after it took the hold.
-    if (this.holds.has(id)) return;
     this.holds.set(id, { tags, until: performance.now() + this.holdMs });
     this.lru.hold(tags);
     // One timer for every hold, not one each (a timer per commit was a measurable share of its CPU).
@@ -124,9 +118,9 @@ export class RevisionCache implements HoldingCache {
   }
 
   /**
-   * A hold whose notification never came: a rollback, or a writer that died between its commit
-   * and the announcement, so it counts as a change. Past `holdMs` the commit it waited for has
-   * long been visible, so what is read from then on is current.
+   * A hold whose notification never came: a rollback, or a NOTIFY after the commit that failed,
+   * so it counts as a change. Past `holdMs` the commit it waited for has long been visible, so
+   * what is read from then on is current.
    */
   private releaseExpired(): void {
     const now = performance.now();
