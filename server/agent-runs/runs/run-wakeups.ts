@@ -18,9 +18,10 @@ interface Hub {
 }
 
 /**
- * One LISTEN per channel per process and database (postgres.js: a dedicated connection; PGlite:
- * in-process), fanned out by run id to whoever waits for that run here. A listener that cannot be
- * set up is logged and the waiters fall back to their polls.
+ * One LISTEN per channel per process and database (PostgreSQL: the process's shared listening
+ * connection, server/worker/; PGlite: in-process), fanned out by run id to whoever waits for
+ * that run here. A listener that cannot be set up is logged and the waiters fall back to their
+ * polls.
  */
 const hubFor = processWide<Database, Hub>("agent-run-wakeups", (db) => {
   const waiters: Hub["waiters"] = { [RUN_EVENTS_CHANNEL]: new Map(), [RUN_CANCEL_CHANNEL]: new Map() };
