@@ -7,6 +7,7 @@ import { findAgentRunSoon, readRunEvents, runIsRunning } from "@/server/agent-ru
 import type { AppContext } from "@/server/core/app-context";
 import { newId } from "@/server/core/ids";
 import { rememberSecret } from "@/server/core/secret-masking";
+import { preparedQuery, type Executor } from "@/server/db";
 import { a2aPushConfigs, a2aPushDeliveries } from "@/server/db/schema";
 import {
   claimDue,
@@ -44,6 +45,18 @@ function serializedTask(task: Task, wireVersion: string): { body: string; conten
       : new V1PushNotificationSerializer();
   return serializer.serialize(taskUpdate(task), task);
 }
+
+/** Whether a queueing pass would find a config: an idle poll's one statement, no transaction. */
+export async function anySettledTaskPushes(app: AppContext): Promise<boolean> {
+  return (await preparedQuery(app.db, "a2a.anySettledConfig", anySettledConfig).execute()).length > 0;
+}
+
+const anySettledConfig = (db: Executor) =>
+  db
+    .select({ id: a2aPushConfigs.id })
+    .from(a2aPushConfigs)
+    .where(and(isNull(a2aPushConfigs.queuedAt), not(runIsRunning(a2aPushConfigs.taskId))))
+    .limit(1);
 
 /**
  * One queueing pass: the configs whose task has left `working` (its run ended or paused) get one

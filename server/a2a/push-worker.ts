@@ -2,7 +2,13 @@ import type { AppContext } from "@/server/core/app-context";
 import { EVENTS_CHANNEL } from "@/server/events";
 import { startDeliveryPump } from "@/server/webhooks";
 import { startWakeLoop, wakeOnNotify, type BackgroundWorker, type RunningWorker } from "@/server/worker";
-import { A2A_PUSHES_CHANNEL, deliverDuePushes, pushDeliveryQueue, queueSettledTaskPushes } from "./push-queue";
+import {
+  A2A_PUSHES_CHANNEL,
+  anySettledTaskPushes,
+  deliverDuePushes,
+  pushDeliveryQueue,
+  queueSettledTaskPushes,
+} from "./push-queue";
 
 export interface PushWorkerOptions {
   concurrency?: number;
@@ -25,7 +31,8 @@ export function startPushWorker(
   const delivery = startDeliveryPump(app, options.concurrency ?? 20, idleMs, pushDeliveryQueue);
   const queueing = startWakeLoop(
     "a2a-push-queueing",
-    async () => {
+    async (idle) => {
+      if (idle && !(await anySettledTaskPushes(app))) return 0;
       const queued = await queueSettledTaskPushes(app);
       if (queued > 0) delivery.wake();
       return queued;

@@ -1,6 +1,7 @@
 import type { AppContext } from "@/server/core/app-context";
 import { isAppError } from "@/server/core/errors";
 import { logger } from "@/server/core/logger";
+import { rawQuery } from "@/server/db";
 import { liveScoreOfRevision } from "@/server/evaluations";
 import { startWakeLoop, type BackgroundWorker } from "@/server/worker";
 import { rampLocked, rollbackLocked } from "./actions";
@@ -22,6 +23,8 @@ const scopeOf = (row: CanaryRow) => ({ projectId: row.projectId, userId: row.cre
 /** One pass at the app's clock: due ramp steps, then guards. Returns how many canaries changed. */
 export async function canaryPass(app: AppContext, limit = BATCH): Promise<number> {
   const now = app.now();
+  // Both parts concern running canaries: without one, an idle poll is this one round trip.
+  if ((await rawQuery(app.db, "select 1 from canaries where status = $1 limit 1", ["running"])).length === 0) return 0;
   let changed = 0;
   changed += await app.db.transaction(async (tx) => {
     const due = await claimDueCanaries(tx, now, limit);

@@ -60,3 +60,12 @@ export async function claimEventsToFanOut(
   const rows = await rawQuery<ClaimedRow>(tx, text, [limit, now.toISOString()]);
   return { claimed: rows.length, taken: rows.filter((row) => row.taken).map((row) => toEvent(row, now)) };
 }
+
+/**
+ * Whether a fan-out claim would find an event: one statement outside any transaction, for the
+ * worker's idle poll. The parameter is there so postgres.js prepares it (rawQuery prepares only
+ * statements with parameters).
+ */
+export async function anyEventToFanOut(db: Executor): Promise<boolean> {
+  return (await rawQuery(db, "select 1 from events where fanned_out_at is null limit $1::int", [1])).length > 0;
+}

@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableName, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable, PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { AppContext } from "@/server/core/app-context";
 import { newId } from "@/server/core/ids";
+import { preparedQuery, timestampPlaceholder, type Executor } from "@/server/db";
 
 /** How long a claimed delivery belongs to its worker: the request time-out plus a margin. */
 export function leaseMs(app: AppContext): number {
@@ -40,8 +41,21 @@ export async function claimDue<T extends LeasedDeliveryTable>(
   options: { joined?: ClaimCondition; now?: Date } = {},
 ): Promise<T["$inferSelect"][]> {
   const { joined, now = new Date() } = options;
-  const d = table as LeasedDeliveryTable;
-  const from = app.db.select({ id: d.id }).from(d).$dynamic();
+  // Prepared, compiled once per table (so a table has one `joined`): the pump runs it on every
+  // poll, idle ones included.
+  const claim = preparedQuery(app.db, `claimDue.${getTableName(table)}`, (db) => claimStatement(db, table, joined));
+  return (await claim.execute({
+    now: now.toISOString(),
+    limit,
+    leaseUntil: new Date(now.getTime() + leaseMs(app)).toISOString(),
+    leaseToken: newId(),
+  })) as T["$inferSelect"][];
+}
+
+function claimStatement(db: Executor, table: LeasedDeliveryTable, joined: ClaimCondition | undefined) {
+  const d = table;
+  const now = timestampPlaceholder("now");
+  const from = db.select({ id: d.id }).from(d).$dynamic();
   const due = (joined ? from.innerJoin(joined.table, joined.on) : from)
     .where(
       and(
@@ -52,13 +66,13 @@ export async function claimDue<T extends LeasedDeliveryTable>(
       ),
     )
     .orderBy(asc(d.nextAttemptAt))
-    .limit(limit)
+    .limit(sql.placeholder("limit"))
     .for("update", { of: d, skipLocked: true });
   const lease = {
-    leaseUntil: new Date(now.getTime() + leaseMs(app)),
-    leaseToken: newId(),
+    leaseUntil: timestampPlaceholder("leaseUntil"),
+    leaseToken: sql`${sql.placeholder("leaseToken")}::uuid`,
     attempts: sql`${d.attempts} + 1`,
     updatedAt: now,
-  } as PgUpdateSetSource<T>;
-  return (await app.db.update(table).set(lease).where(inArray(d.id, due)).returning()) as T["$inferSelect"][];
+  } as PgUpdateSetSource<LeasedDeliveryTable>;
+  return db.update(d).set(lease).where(inArray(d.id, due)).returning();
 }

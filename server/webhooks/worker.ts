@@ -1,4 +1,4 @@
-import { EVENTS_CHANNEL } from "@/server/events";
+import { anyEventToFanOut, EVENTS_CHANNEL } from "@/server/events";
 import type { AppContext } from "@/server/core/app-context";
 import { startWakeLoop, wakeOnNotify, type BackgroundWorker, type RunningWorker } from "@/server/worker";
 import { DELIVERIES_CHANNEL } from "./channels";
@@ -33,7 +33,9 @@ export function startWebhookWorker(
   const delivery = startDeliveryPump(app, options.concurrency ?? 50, idleMs);
   const fanOut = startWakeLoop(
     "webhook-fan-out",
-    async () => {
+    async (idle) => {
+      // An idle poll looks with one statement before the pass's transaction.
+      if (idle && !(await anyEventToFanOut(app.db))) return 0;
       const batch = options.fanOutBatch ?? 500;
       const result = await fanOutEvents(app.db, batch);
       if (result.deliveries > 0) delivery.wake();

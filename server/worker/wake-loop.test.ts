@@ -50,4 +50,24 @@ describe("startWakeLoop", () => {
     await loop.stop();
     expect(passes).toBe(2);
   });
+
+  it("tells a pass it is idle only after an idle wait ran out, not when woken or after work", async () => {
+    const idle: boolean[] = [];
+    let work = 0;
+    const loop = startWakeLoop("test", async (quiet) => (idle.push(quiet), work > 0 ? work-- : 0), 1_000);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(idle).toEqual([false]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(idle).toEqual([false, true]);
+    loop.wake();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(idle).toEqual([false, true, false]);
+    // A pass that finds work is followed at once by one that is not idle either.
+    work = 1;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(idle).toEqual([false, true, false, true, false]);
+    const stopped = loop.stop();
+    await vi.advanceTimersByTimeAsync(0);
+    await stopped;
+  });
 });

@@ -1,4 +1,4 @@
-import { and, eq, lte, max } from "drizzle-orm";
+import { and, eq, inArray, lte, max } from "drizzle-orm";
 import type { AppContext } from "@/server/core/app-context";
 import { logger } from "@/server/core/logger";
 import { isDatabaseUnavailable, type Database } from "@/server/db";
@@ -29,24 +29,22 @@ export const MAX_TAKEOVERS = 3;
 
 /**
  * Claims one running run whose lease expired: locked with SKIP LOCKED so two sweeping
- * processes never claim the same run, and given this process's lease in the same transaction.
+ * processes never claim the same run, and given this process's lease in the same statement (no
+ * explicit transaction: the sweep's idle poll is one round trip).
  */
 export async function claimExpiredRun(db: Database, now: Date, leaseMs: number): Promise<AgentRunRow | undefined> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(agentRuns)
-      .where(and(eq(agentRuns.status, "running"), lte(agentRuns.leaseExpiresAt, now)))
-      .limit(1)
-      .for("update", { skipLocked: true });
-    if (!row) return undefined;
-    const [claimed] = await tx
-      .update(agentRuns)
-      .set({ leaseOwner: PROCESS_LEASE_OWNER, leaseExpiresAt: new Date(Date.now() + leaseMs) })
-      .where(eq(agentRuns.id, row.id))
-      .returning();
-    return claimed;
-  });
+  const expired = db
+    .select({ id: agentRuns.id })
+    .from(agentRuns)
+    .where(and(eq(agentRuns.status, "running"), lte(agentRuns.leaseExpiresAt, now)))
+    .limit(1)
+    .for("update", { skipLocked: true });
+  const [claimed] = await db
+    .update(agentRuns)
+    .set({ leaseOwner: PROCESS_LEASE_OWNER, leaseExpiresAt: new Date(Date.now() + leaseMs) })
+    .where(inArray(agentRuns.id, expired))
+    .returning();
+  return claimed;
 }
 
 /**

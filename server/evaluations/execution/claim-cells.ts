@@ -141,9 +141,11 @@ export async function claimCells(
   now = new Date(),
 ): Promise<ClaimedCell[]> {
   if (limit <= 0) return [];
+  // Read before the transaction (at read committed each statement reads afresh either way): an
+  // idle poll is this one round trip, no BEGIN and COMMIT.
+  const order = await runsToServe(db, limit, now);
+  if (order.length === 0) return [];
   return db.transaction(async (tx) => {
-    const order = await runsToServe(tx, limit, now);
-    if (order.length === 0) return [];
     const locked = await tx
       .select()
       .from(evaluationRuns)

@@ -244,10 +244,12 @@ export async function finalizeIfDone(
  */
 export async function expireRuns(db: Executor, now = new Date()): Promise<number> {
   const run = evaluationRuns;
-  const due = await db
-    .select({ id: run.id })
-    .from(run)
-    .where(and(eq(run.status, "running"), sql`${run.deadlineAt} < ${now.toISOString()}`));
+  // Prepared: every idle poll of the worker asks.
+  const due = await rawQuery<{ id: string }>(
+    db,
+    "select id::text as id from evaluation_runs where status = 'running' and deadline_at < $1::timestamptz",
+    [now.toISOString()],
+  );
   for (const { id } of due) {
     await (db as { transaction: (f: (tx: Executor) => Promise<void>) => Promise<void> }).transaction(async (tx) => {
       const [locked] = await tx

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import { NotFoundError } from "@/server/core/errors";
-import type { Executor } from "@/server/db";
+import { preparedQuery, timestampPlaceholder, type Executor } from "@/server/db";
 import { improveCandidates, improveOptimizations } from "@/server/db/schema";
 import type { OptimizationStatus } from "./wire";
 
@@ -96,7 +96,8 @@ export async function updateCandidate(db: Executor, id: string, set: Partial<typ
 
 /**
  * Claims optimizations due now (queued or running, `next_at` passed, no live lease) under
- * `FOR UPDATE SKIP LOCKED`, leasing each to this worker until `leaseUntil`.
+ * `FOR UPDATE SKIP LOCKED`, leasing each to this worker until `leaseUntil`. One prepared
+ * statement: the worker's idle poll is this one round trip.
  */
 export async function claimDue(
   db: Executor,
@@ -105,6 +106,16 @@ export async function claimDue(
   limit: number,
   leaseToken: string,
 ): Promise<OptimizationRow[]> {
+  return preparedQuery(db, "improve.claimDueOptimizations", claimStatement).execute({
+    now: now.toISOString(),
+    leaseUntil: leaseUntil.toISOString(),
+    leaseToken,
+    limit,
+  });
+}
+
+function claimStatement(db: Executor) {
+  const now = timestampPlaceholder("now");
   const due = db
     .select({ id: improveOptimizations.id })
     .from(improveOptimizations)
@@ -116,11 +127,11 @@ export async function claimDue(
       ),
     )
     .orderBy(asc(improveOptimizations.nextAt))
-    .limit(limit)
+    .limit(sql.placeholder("limit"))
     .for("update", { skipLocked: true });
   return db
     .update(improveOptimizations)
-    .set({ leaseToken, leaseUntil })
+    .set({ leaseToken: sql`${sql.placeholder("leaseToken")}::uuid`, leaseUntil: timestampPlaceholder("leaseUntil") })
     .where(inArray(improveOptimizations.id, due))
     .returning();
 }

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { ConflictError, NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
-import type { Database, Executor } from "@/server/db";
+import { preparedQuery, timestampPlaceholder, type Database, type Executor } from "@/server/db";
 import { improveFailureModes, improveTriages } from "@/server/db/schema";
 import { emitEvent } from "@/server/events";
 
@@ -88,40 +88,43 @@ export async function markCancelled(db: Database, projectId: string, id: string,
 /**
  * Claims open triages (queued, or running under a lease that ran out: its worker died) with
  * `FOR UPDATE SKIP LOCKED`, each under a new lease token: a worker that lost its lease writes
- * nothing more (every write below is conditioned on the token).
+ * nothing more (every write below is conditioned on the token). One prepared statement, no
+ * explicit transaction: the worker's idle poll is this one round trip.
  */
 export async function claimTriages(db: Database, now: Date, limit: number): Promise<TriageRecord[]> {
-  return db.transaction(async (tx) => {
-    const open = await tx
-      .select({ id: improveTriages.id })
-      .from(improveTriages)
-      .where(
-        and(
-          inArray(improveTriages.status, ["queued", "running"]),
-          or(isNull(improveTriages.leaseUntil), lt(improveTriages.leaseUntil, now)),
-        ),
-      )
-      .orderBy(asc(improveTriages.id))
-      .limit(limit)
-      .for("update", { skipLocked: true });
-    if (open.length === 0) return [];
-    return tx
-      .update(improveTriages)
-      .set({
-        status: "running",
-        leaseToken: newId(),
-        leaseUntil: new Date(now.getTime() + TRIAGE_LEASE_MS),
-        startedAt: sql`coalesce(${improveTriages.startedAt}, ${now.toISOString()}::timestamptz)`,
-        attempts: sql`${improveTriages.attempts} + 1`,
-      })
-      .where(
-        inArray(
-          improveTriages.id,
-          open.map((r) => r.id),
-        ),
-      )
-      .returning();
+  return preparedQuery(db, "improve.claimTriages", claimStatement).execute({
+    now: now.toISOString(),
+    leaseUntil: new Date(now.getTime() + TRIAGE_LEASE_MS).toISOString(),
+    leaseToken: newId(),
+    limit,
   });
+}
+
+function claimStatement(db: Executor) {
+  const now = timestampPlaceholder("now");
+  const open = db
+    .select({ id: improveTriages.id })
+    .from(improveTriages)
+    .where(
+      and(
+        inArray(improveTriages.status, ["queued", "running"]),
+        or(isNull(improveTriages.leaseUntil), lt(improveTriages.leaseUntil, now)),
+      ),
+    )
+    .orderBy(asc(improveTriages.id))
+    .limit(sql.placeholder("limit"))
+    .for("update", { skipLocked: true });
+  return db
+    .update(improveTriages)
+    .set({
+      status: "running",
+      leaseToken: sql`${sql.placeholder("leaseToken")}::uuid`,
+      leaseUntil: timestampPlaceholder("leaseUntil"),
+      startedAt: sql`coalesce(${improveTriages.startedAt}, ${now})`,
+      attempts: sql`${improveTriages.attempts} + 1`,
+    })
+    .where(inArray(improveTriages.id, open))
+    .returning();
 }
 
 const held = (row: { id: string; leaseToken: string | null }) =>

@@ -38,6 +38,8 @@ interface ClaimedRow {
 const COLUMNS = `id::text as id, project_id::text as project_id, span_count, trace_ids::text as trace_ids,
   start_days::text as start_days, replace_traces::text as replace_traces, rollup`;
 const CLAIM = `select ${COLUMNS} from span_ingest where attempts < ${MAX_ATTEMPTS} order by id limit $1::int for update skip locked`;
+// A parameter, so postgres.js prepares it (rawQuery prepares statements with parameters only).
+const ANY_QUEUED = `select 1 from span_ingest where attempts < $1::int limit 1`;
 const CLAIM_ONE = `select ${COLUMNS} from span_ingest where id = $1::bigint and attempts < ${MAX_ATTEMPTS} for update skip locked`;
 const PAYLOADS = `select id::text as id, payload from span_ingest where id = any($1::text::bigint[]) order by id`;
 const DELETE_ROWS = `delete from span_ingest where id = any($1::text::bigint[])`;
@@ -64,6 +66,11 @@ export async function processIngestBatch(
   const result = await processOnce(db, kind, options);
   if (result.spans > 0) addToBacklog(db, -result.spans);
   return result;
+}
+
+/** Whether a pass would find rows: the idle worker's one-statement look before a pass's transaction. */
+export async function anyQueued(db: Database): Promise<boolean> {
+  return (await rawQuery(db, ANY_QUEUED, [MAX_ATTEMPTS])).length > 0;
 }
 
 async function processOnce(db: Database, kind: DatabaseKind, options: BatchOptions): Promise<BatchResult> {

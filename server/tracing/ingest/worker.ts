@@ -2,7 +2,7 @@ import { logger } from "@/server/core/logger";
 import type { AppContext } from "@/server/core/app-context";
 import { listen, type BackgroundWorker, type RunningWorker } from "@/server/worker";
 import { createPartitionsAhead, dropExpiredPartitions } from "../store/partitions";
-import { processIngestBatch, type BatchResult } from "./process-batch";
+import { anyQueued, processIngestBatch, type BatchResult } from "./process-batch";
 import { INGEST_CHANNEL, onIngestWake } from "./wake";
 
 /** Ingest rows per transaction: requests carry up to thousands of spans each. */
@@ -53,18 +53,29 @@ export function startIngestWorker(app: AppContext, options: IngestWorkerOptions 
       logger.warn({ err: error }, "span ingest worker cannot LISTEN; polling only");
       return undefined;
     });
+    // A poll after a pass that found nothing, with no wake-up since, first looks with one
+    // statement outside any transaction: an idle poll is one round trip, no BEGIN and COMMIT.
+    let look = false;
     while (!stopped) {
+      const quiet = look && !woken;
       woken = false;
+      look = true;
       try {
         await maintain();
-        const result = await processIngestBatch(db, kind, {
-          rows: options.rowsPerPass ?? ROWS_PER_PASS,
-          period: config.tracing.partitionPeriod,
-        });
-        if (result.rowIds.length > 0 || result.failed.length > 0) {
+        const result =
+          quiet && !(await anyQueued(db))
+            ? undefined
+            : await processIngestBatch(db, kind, {
+                rows: options.rowsPerPass ?? ROWS_PER_PASS,
+                period: config.tracing.partitionPeriod,
+              });
+        if (result && (result.rowIds.length > 0 || result.failed.length > 0)) {
           options.onBatch?.(result);
           if (result.failed.length > 0) logger.warn({ failed: result.failed }, "span ingest rows failed; will retry");
-          if (result.rowIds.length > 0) continue;
+          if (result.rowIds.length > 0) {
+            look = false;
+            continue;
+          }
         }
       } catch (error) {
         if (stopped) break;
