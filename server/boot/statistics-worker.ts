@@ -40,7 +40,7 @@ export function startStatisticsWorker(
     IDLE_MS,
     MIN_INTERVAL_MS,
   );
-  const listeners = Promise.all(WRITE_CHANNELS.map((channel) => listen(app.db, channel, () => loop.wake()))).catch(
+  const listeners = Promise.all(WRITE_CHANNELS.map((channel) => listen(app.db, channel, loop.wake, loop.wake))).catch(
     (error: unknown) => {
       logger.warn({ err: error }, "statistics worker cannot LISTEN; polling only");
       return [];

@@ -251,11 +251,20 @@ export function startEvaluationWorker(
     () => void tend().catch((error: unknown) => logger.error({ err: error }, "evaluation lease renewal failed")),
     tendEvery,
   );
-  const listener = listen(app.db, EVALUATIONS_CHANNEL, (notice) => {
-    loop.wake();
-    // Cells falling due need a claim only; a stopped run needs its cells aborted now.
-    if (notice !== "due") void tend().catch(() => undefined);
-  }).catch((error: unknown) => {
+  const listener = listen(
+    app.db,
+    EVALUATIONS_CHANNEL,
+    (notice) => {
+      loop.wake();
+      // Cells falling due need a claim only; a stopped run needs its cells aborted now.
+      if (notice !== "due") void tend().catch(() => undefined);
+    },
+    // Listened to again after a loss: what was notified meanwhile was missed.
+    () => {
+      loop.wake();
+      void tend().catch(() => undefined);
+    },
+  ).catch((error: unknown) => {
     logger.error({ err: error }, "evaluation worker cannot LISTEN; polling only");
     return undefined;
   });

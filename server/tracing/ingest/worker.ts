@@ -48,7 +48,7 @@ export function startIngestWorker(app: AppContext, options: IngestWorkerOptions 
 
   const loop = (async () => {
     // PGlite is woken in-process (onIngestWake); PostgreSQL by the NOTIFY sent with the insert.
-    const listening = kind === "postgres" ? listen(db, INGEST_CHANNEL, signal) : Promise.resolve(undefined);
+    const listening = kind === "postgres" ? listen(db, INGEST_CHANNEL, signal, signal) : Promise.resolve(undefined);
     unlisten = await listening.catch((error: unknown) => {
       logger.warn({ err: error }, "span ingest worker cannot LISTEN; polling only");
       return undefined;
