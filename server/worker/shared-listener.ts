@@ -137,13 +137,9 @@ class SharedListener {
 
   /** The database closes: the connection ends, and every subscription with it (one not yet listening fails). */
   async close(): Promise<void> {
-    const sql = this.sql;
     const ended = [...this.subscriptions];
     this.subscriptions.clear();
-    clearTimeout(this.retry);
-    this.retry = undefined;
-    this.sql = undefined;
-    this.listened.clear();
+    const disconnected = this.disconnect();
     const closed = new Error("the database is closed");
     for (const s of ended) {
       if (!s.listening) s.handlers.onFailed?.(closed);
@@ -152,24 +148,26 @@ class SharedListener {
         s.handlers.onLost();
       }
     }
+    await disconnected;
+  }
+
+  /** Ends the connection (a next subscription opens another) and any retry pending on it. */
+  private async disconnect(): Promise<void> {
+    const sql = this.sql;
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    this.sql = undefined;
+    this.listened.clear();
     await sql?.end({ timeout: 1 });
   }
 
   private async remove(subscription: Subscription): Promise<void> {
     subscription.listening = false;
     if (!this.subscriptions.delete(subscription)) return;
-    const sql = this.sql;
-    if (this.subscriptions.size === 0) {
-      clearTimeout(this.retry);
-      this.retry = undefined;
-      this.sql = undefined;
-      this.listened.clear();
-      await sql?.end({ timeout: 1 });
-      return;
-    }
+    if (this.subscriptions.size === 0) return this.disconnect();
     const { channel } = subscription;
     if ([...this.subscriptions].some((s) => s.channel === channel) || !this.listened.delete(channel)) return;
-    await sql?.unsafe(`unlisten ${quoted(channel)}`).catch(() => {});
+    await this.sql?.unsafe(`unlisten ${quoted(channel)}`).catch(() => {});
   }
 }
 

@@ -37,17 +37,13 @@ export async function publishChange(db: Executor, projectId: string, tags: strin
 }
 
 /**
- * What `publishChange` sends, for a writer that sends the notify inside a statement of its own
- * (the commit's head update): the hold is taken here, as `publishChange` takes it.
+ * What `publishChange` sends, `#<hold id> <tags>` with the project's embed tag added, for a writer
+ * that sends the notify otherwise (in the commit's head update, or after its COMMIT): this
+ * process's hold on the tags is taken here.
  */
 export function changePayload(projectId: string, tags: string[]): string {
-  return `#${heldChange(projectId, tags)}`;
-}
-
-/** Takes this process's hold on a change's tags (the project's embed tag added): `<hold id> <tags>`. */
-function heldChange(projectId: string, tags: string[]): string {
   const all = [changeTag.embeds(projectId), ...tags];
-  return `${holdLocally(all)} ${all.join(" ")}`;
+  return `#${holdLocally(all)} ${all.join(" ")}`;
 }
 
 /**
