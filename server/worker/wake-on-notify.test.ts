@@ -127,7 +127,8 @@ describe.skipIf(!process.env.DATABASE_URL)("the process's LISTENs on PostgreSQL"
   });
 
   it("ends with the database, with the LISTENs nobody stopped", async () => {
-    const other = await openDatabase({ url: handle.url!, pooler: "none", maxConnections: 1 });
+    // The server itself, also when the suite runs through a transaction pooler (nothing listens through one).
+    const other = await openDatabase({ url: handle.directUrl ?? handle.url!, pooler: "none", maxConnections: 1 });
     await listen(other.db, uniqueChannel(), () => {});
     expect(await listeningBackends()).toEqual([CHANGE_LISTENER_APPLICATION]);
     await other.close();
