@@ -11,10 +11,10 @@
  * - `POST /floor/<kind>/no-query`: the same bytes without running the lookup: what a server that
  *   answers from memory could serve at most on this machine (the ceiling for a cached retrieve).
  * - `POST /floor/commit`: a commit, with the app's request body. The app's own commit statements
- *   in one transaction: lock the variant it names (joined to its artifact), then, sent together
- *   in one round trip, bump the head, insert the revision, insert the committed event (which
- *   wakes fan-out only when a webhook takes it: none does here); with the same kinds of
- *   parameters (a new id and slug, JSON as text).
+ *   in one transaction on a reserved connection, in the two writes the app sends them in: BEGIN
+ *   with the lock of the variant it names (joined to its artifact); then bump the head, insert the
+ *   revision, insert the committed event (which wakes fan-out only when a webhook takes it: none
+ *   does here) and COMMIT; with the same kinds of parameters (a new id and slug, JSON as text).
  *
  * Run as a child process by bench/lib/floor-server.ts; configured through FLOOR_* variables.
  */
@@ -101,7 +101,7 @@ const keys = domainKeys(scope.domain as DomainName);
 const run = (
   statement: { sql: string; params: unknown[] },
   values: Record<string, unknown>,
-  db: postgres.Sql | postgres.TransactionSql = sql,
+  db: postgres.Sql | postgres.ReservedSql = sql,
 ) => db.unsafe(statement.sql, fillPlaceholders(statement.params as SQL[], values) as never[], { prepare: true });
 
 function retrieveOnce(lookup: FloorLookup): Promise<Buffer> {
@@ -111,30 +111,40 @@ function retrieveOnce(lookup: FloorLookup): Promise<Buffer> {
   });
 }
 
-/** Commits to the variant the request names, with the app's request body (`application_revision_commit`). */
+/**
+ * Commits to the variant the request names, with the app's request body (`application_revision_commit`),
+ * in two writes: `execute()` queues a statement on the connection at once, so what is queued
+ * within one turn goes out together, BEGIN before the lock and the last three before the COMMIT.
+ */
 async function commitOnce(body: { application_revision_commit: { application_variant_id: string } }): Promise<void> {
   const commitVariantId = body.application_revision_commit.application_variant_id;
   const projectId = scope!.project_id;
-  await sql.begin(async (tx) => {
-    const [locked] = await run(
-      commit.lock,
-      {
-        variantId: commitVariantId,
-        projectId,
-        domain: scope!.domain,
-        roleFlags: roleFlagsParam(domainKeys(scope!.domain as DomainName)),
-      },
-      tx,
-    ).values();
+  const tx = await sql.reserve();
+  try {
+    const begun = tx.unsafe("begin").execute();
+    const [[locked]] = await Promise.all([
+      run(
+        commit.lock,
+        {
+          variantId: commitVariantId,
+          projectId,
+          domain: scope!.domain,
+          roleFlags: roleFlagsParam(domainKeys(scope!.domain as DomainName)),
+        },
+        tx,
+      )
+        .values()
+        .execute(),
+      begun,
+    ]);
     if (!locked) throw new Error("the floor's variant does not exist");
     const version = Number(locked[HEAD_VERSION]) + 1;
     const now = new Date().toISOString();
     const id = newId();
     const revisionSlug = randomSlug();
     const message = `floor ${version}`;
-    // After the lock nothing needs another statement's answer: sent together, as the app sends them.
-    await Promise.all([
-      run(commit.setHead, { variantId: commitVariantId, version }, tx),
+    const last = [
+      run(commit.setHead, { variantId: commitVariantId, version }, tx).execute(),
       run(
         commit.insertRevision,
         {
@@ -156,33 +166,41 @@ async function commitOnce(body: { application_revision_commit: { application_var
           createdAt: now,
         },
         tx,
-      ),
-      tx.unsafe(
-        commit.insertEvent,
-        [
-          newId(),
-          projectId,
-          revisionEventType(scope!.domain, "committed"),
-          now,
-          // The committed event's attributes as the app writes them (the same bytes to send).
-          JSON.stringify({
-            references: revisionReferences(keys, {
-              id,
-              slug: revisionSlug,
-              version,
-              artifactId: locked[ARTIFACT_ID],
-              artifactSlug: locked[ARTIFACT_SLUG],
-              variantId: commitVariantId,
-              variantSlug: locked[VARIANT_SLUG],
-            } as never),
-            user_id: scope!.author_id,
-            message,
-          }),
-        ],
-        { prepare: true },
-      ),
-    ]);
-  });
+      ).execute(),
+      tx
+        .unsafe(
+          commit.insertEvent,
+          [
+            newId(),
+            projectId,
+            revisionEventType(scope!.domain, "committed"),
+            now,
+            // The committed event's attributes as the app writes them (the same bytes to send).
+            JSON.stringify({
+              references: revisionReferences(keys, {
+                id,
+                slug: revisionSlug,
+                version,
+                artifactId: locked[ARTIFACT_ID],
+                artifactSlug: locked[ARTIFACT_SLUG],
+                variantId: commitVariantId,
+                variantSlug: locked[VARIANT_SLUG],
+              } as never),
+              user_id: scope!.author_id,
+              message,
+            }),
+          ],
+          { prepare: true },
+        )
+        .execute(),
+    ];
+    await Promise.all([...last, tx.unsafe("commit").execute()]);
+  } catch (error) {
+    await tx.unsafe("rollback").catch(() => {});
+    throw error;
+  } finally {
+    tx.release();
+  }
 }
 
 /** `POST /floor/<kind>/no-query`: the same answer without the query, the ceiling of a server that does no database work. */

@@ -55,7 +55,7 @@ const COMMIT_CLIENTS = 16;
 
 /**
  * What a commit sends to the database. The floor (bench/floor-server/) sends `floor` in one
- * transaction, in four round trips: begin, the lock, the rest together, commit, with the app's
+ * transaction, in two round trips: begin with the lock, then the rest with the commit, with the app's
  * parameters (the committed event's attributes as the app writes them); the app sends the same
  * the same way, and `app_adds`. `database_transactions_per_request` also counts what a commit
  * causes afterwards on both sides alike (a fan-out claim, only when a webhook takes the event).
@@ -63,12 +63,12 @@ const COMMIT_CLIENTS = 16;
  */
 const COMMIT_STATEMENTS = {
   floor: [
-    "begin",
+    "begin, in the same write as the lock",
     "lock the variant row joined to its artifact (select ... for update of variants): the next version, the archive check",
     "update variants set head_version",
     "insert into revisions",
     "insert into events (the committed event; transactional outbox), its project row locked for key share, written already fanned out when no webhook subscription takes it, with pg_notify('events_written') in the same statement only when one does (none here)",
-    "commit",
+    "commit, in the same write as the three statements before it",
   ],
   app_adds: [
     "the cache invalidation, after the transaction (server/versioning/cache/README.md, notified after the commit): select set_config('synchronous_commit', 'off', true), pg_notify('versioning_changed', '#hold tags'), sent in the same write as the COMMIT and run by the server right after it as a transaction of its own (no round trip of its own; the answer waits for both). Inside the commit's transaction the NOTIFY would serialize it with every other notifying commit: PostgreSQL holds a cluster-wide lock from pre-commit through the WAL flush (pgbench here, update + commit at 16 clients: about 2.4 times fewer per second with a NOTIFY)",

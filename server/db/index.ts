@@ -14,7 +14,7 @@ export { migrateDatabase } from "./migrate";
 export { resolveDatabaseUrls, withDatabaseName, type DatabaseUrls, type PoolerMode } from "./pooler";
 export * as tables from "./schema";
 export { rowsOf } from "./rows";
-export { sendsAfterCommit, transactionThen, type AfterCommit } from "./after-commit";
+export { sendsAfterCommit, transactionThen, type AfterCommit, type Pipelined } from "./after-commit";
 export { jsonPlaceholder, preparedQuery, rawQuery, timestampPlaceholder } from "./prepared";
 export { ageBatch, countDeleted, type AgeBatch } from "./count-deleted";
 export { isUniqueViolation } from "./unique-violation";

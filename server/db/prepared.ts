@@ -21,8 +21,13 @@ interface Statement {
   fields: { path: string[]; decode: (value: unknown) => unknown }[];
 }
 
+/** A postgres.js query: lazy until `execute()` (or `then`) queues it on its connection. */
+interface PostgresJsQuery<T> extends Promise<T> {
+  execute(): PostgresJsQuery<T>;
+  values(): PostgresJsQuery<unknown[][]>;
+}
 interface PostgresJsClient {
-  unsafe(text: string, params: unknown[], options: { prepare: boolean }): { values(): Promise<unknown[][]> };
+  unsafe(text: string, params: unknown[], options: { prepare: boolean }): PostgresJsQuery<Record<string, unknown>[]>;
 }
 interface PgliteClient {
   query(text: string, params: unknown[], options: { rowMode: "array" }): Promise<{ rows: unknown[][] }>;
@@ -82,12 +87,18 @@ function flatten(selection: Record<string, unknown>, prefix: string[]): Statemen
   });
 }
 
+/**
+ * `run` and `rawQuery` queue their statement on the connection before they return (postgres.js's
+ * `execute()`, where awaiting would queue it a microtask later): statements go out in the order
+ * they were called, so a caller may send the next one, or a COMMIT, without waiting for an answer
+ * (server/db/README.md, "After the commit").
+ */
 async function run(db: Executor, statement: Statement, values: Record<string, unknown>): Promise<unknown[]> {
   const params = fillPlaceholders(statement.params, values);
   const client = driverOf(db);
   const rows =
     "unsafe" in client
-      ? await client.unsafe(statement.text, params, { prepare: true }).values()
+      ? await client.unsafe(statement.text, params, { prepare: true }).values().execute()
       : (await client.query(statement.text, params, { rowMode: "array" })).rows;
   return rows.map((row) => decode(statement.fields, row));
 }
@@ -129,9 +140,9 @@ export async function rawQuery<Row = Record<string, unknown>>(
   params: unknown[] = [],
 ): Promise<Row[]> {
   const client = driverOf(db) as unknown as {
-    unsafe?: (text: string, params: unknown[], options: { prepare: boolean }) => Promise<Row[]>;
+    unsafe?: (text: string, params: unknown[], options: { prepare: boolean }) => PostgresJsQuery<Row[]>;
     query?: (text: string, params: unknown[]) => Promise<{ rows: Row[] }>;
   };
-  if (client.unsafe) return [...(await client.unsafe(text, params, { prepare: params.length > 0 }))];
+  if (client.unsafe) return [...(await client.unsafe(text, params, { prepare: params.length > 0 }).execute())];
   return (await client.query!(text, params)).rows;
 }

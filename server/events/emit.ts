@@ -69,22 +69,50 @@ const MAX_READ_EVENT_BACKLOG = 5_000;
  * next few milliseconds, off the request's path; `drainEvents` waits for it.
  */
 export async function emitEvent(db: Executor, event: NewEvent, now = new Date()): Promise<string> {
+  if (inTransaction(db)) return sendChangeEvent(db, await changeEventInsert(db, event, now));
   const id = newId();
-  if (inTransaction(db)) {
-    const attributes = attributesJson(await redactedForStorage(db, event));
-    const takers = changeEventTakers();
-    let text = insertStatements.get(takers);
-    if (!text) insertStatements.set(takers, (text = changeEventInsertSql(takers)));
-    const written = await rawQuery(db, text, [id, event.projectId, event.type, now.toISOString(), attributes]);
-    if (written.length === 0)
-      throw new Error(`Event ${event.type} not written: project ${event.projectId} does not exist`);
-    return id;
-  }
   const attributes = attributesJson(event.attributes);
   const batcher = eventBatcherFor(db as Database);
   batcher.enqueue({ id, projectId: event.projectId, eventType: event.type, timestamp: now, attributes });
   if (batcher.backlog > MAX_READ_EVENT_BACKLOG) await batcher.drain();
   return id;
+}
+
+/** A change's event insert with its attributes redacted: what `sendChangeEvent` sends. */
+export interface ChangeEventInsert {
+  id: string;
+  type: string;
+  projectId: string;
+  params: unknown[];
+}
+
+/**
+ * A change's event insert, made ready: its attributes redacted by the project's rules (which may
+ * read them), so that `sendChangeEvent` has nothing left to wait for.
+ */
+export async function changeEventInsert(db: Executor, event: NewEvent, now = new Date()): Promise<ChangeEventInsert> {
+  const id = newId();
+  const attributes = attributesJson(await redactedForStorage(db, event));
+  return {
+    id,
+    type: event.type,
+    projectId: event.projectId,
+    params: [id, event.projectId, event.type, now.toISOString(), attributes],
+  };
+}
+
+/**
+ * Sends a change's event insert in `tx`, the change's transaction: queued on the connection before
+ * this returns, so a caller may send more behind it without waiting. Resolves to the event's id.
+ */
+export async function sendChangeEvent(tx: Executor, insert: ChangeEventInsert): Promise<string> {
+  const takers = changeEventTakers();
+  let text = insertStatements.get(takers);
+  if (!text) insertStatements.set(takers, (text = changeEventInsertSql(takers)));
+  const written = await rawQuery(tx, text, insert.params);
+  if (written.length === 0)
+    throw new Error(`Event ${insert.type} not written: project ${insert.projectId} does not exist`);
+  return insert.id;
 }
 
 /**

@@ -1,5 +1,15 @@
 export { EVENTS_CHANNEL } from "./notify";
-export { capped, drainEvents, emitEvent, serializedAttributes, type SerializedAttributes } from "./emit";
+export {
+  capped,
+  changeEventInsert,
+  drainEvents,
+  emitEvent,
+  sendChangeEvent,
+  serializedAttributes,
+  type ChangeEventInsert,
+  type NewEvent,
+  type SerializedAttributes,
+} from "./emit";
 export { deleteFannedOutEventsBefore, eraseEventsNaming } from "./erase-events";
 export { anyEventToFanOut, claimEventsToFanOut, type OutboxEvent } from "./fan-out-claim";
 export { useEventTakers, type EventTakers } from "./event-takers";

@@ -11,6 +11,7 @@ import {
   timestampPlaceholder,
   transactionThen,
   type Database,
+  type Pipelined,
   type Executor,
   type Transaction,
 } from "@/server/db";
@@ -20,7 +21,8 @@ import { childInDomain, roleFlagsParam } from "./domain-scope";
 import { assertKnownDataKeys } from "./data-keys";
 import { latestRevisionOrNull, Lookup, revisionAt } from "./lookup";
 import type { ArtifactRecord, EntityHeader, RevisionRecord, Scope, VariantRecord } from "./records";
-import { emitRevisionCommitted } from "./revision-events";
+import { changeEventInsert, sendChangeEvent } from "@/server/events";
+import { revisionCommittedEvent } from "./revision-events";
 import { changePayload, changeTag, notifyChange, VERSIONING_CHANNEL } from "./cache/change-tags";
 
 export interface CommitRequest extends CommitPayload, EntityHeader {
@@ -119,9 +121,10 @@ update variants set head_version = $1::int from published where variants.id = $2
 type Publish = (payload: string) => void;
 
 /**
- * A commit in a transaction of its own, its cache invalidation's NOTIFY sent in the same write as
- * its COMMIT, as a transaction of its own (cache/README.md, "Notified after the commit"): the
- * transaction sends the floor's statements only, and no notifying transaction waits for its flush.
+ * A commit in a transaction of its own, in two round trips: BEGIN with the variant's lock, then
+ * the last three statements with the COMMIT and, in the same write, its cache invalidation's
+ * NOTIFY as a transaction of its own (cache/README.md, "Notified after the commit"), so no
+ * notifying transaction waits for its flush.
  */
 export async function commitRevision(
   db: Database,
@@ -133,7 +136,7 @@ export async function commitRevision(
   const changes: string[] = [];
   return transactionThen(
     db,
-    (tx) => commitInTransaction(tx, scope, spec, request, (payload) => changes.push(payload)),
+    (tx) => sendCommit(tx, scope, spec, request, (payload) => changes.push(payload)),
     () => changes.map(notifyChange),
     (error) =>
       logger.warn(
@@ -162,8 +165,20 @@ export async function commitInTransaction(
   scope: Scope,
   spec: DomainSpec,
   request: CommitRequest,
-  publish?: Publish,
 ): Promise<CommitResult> {
+  const { value, sentLast } = await sendCommit(tx, scope, spec, request);
+  await sentLast;
+  return value;
+}
+
+/** The commit's statements, its last three sent without waiting for their answers. */
+async function sendCommit(
+  tx: Transaction,
+  scope: Scope,
+  spec: DomainSpec,
+  request: CommitRequest,
+  publish?: Publish,
+): Promise<Pipelined<CommitResult>> {
   const { keys } = spec;
   const { variant, artifact } = await lockVariant(tx, scope, spec, request);
   if (artifact.deletedAt || variant.deletedAt) {
@@ -208,12 +223,13 @@ export async function commitInTransaction(
     variantId: variant.id,
     variantSlug: variant.slug,
   };
-  // Nothing below reads what another statement returns: they go out together, one round trip
-  // (bench/README.md, versioning), in this order, in the transaction; the first failure fails
-  // the commit and rolls all of them back. Three statements: the head update (with the cache's
-  // notify, or handing it to `publish`), the revision, the event (with fan-out's wake when a
-  // webhook takes it).
-  await Promise.all([
+  // The event's attributes are redacted first (that may read the project's rules); then nothing
+  // below reads what another statement returns: they are sent together, in this order, in the
+  // transaction, where the first failure fails the commit and rolls all of them back. The head
+  // update (with the cache's notify, or handing it to `publish`), the revision, the event (with
+  // fan-out's wake when a webhook takes it).
+  const event = await changeEventInsert(tx, revisionCommittedEvent(scope, keys, revision, prepared.eventAttributes));
+  const sentLast = Promise.all([
     setHead(tx, scope.projectId, variant.id, revision.version, publish),
     preparedQuery(tx, "commit.insertRevision", commitStatements.insertRevision).execute({
       ...revision,
@@ -226,9 +242,9 @@ export async function commitInTransaction(
       meta: JSON.stringify(revision.meta),
       createdAt: revision.createdAt.toISOString(),
     }),
-    emitRevisionCommitted(tx, scope, keys, revision, prepared.eventAttributes),
+    sendChangeEvent(tx, event),
   ]);
-  return { revision, warnings: prepared.warnings ?? [] };
+  return { value: { revision, warnings: prepared.warnings ?? [] }, sentLast };
 }
 
 async function lockVariant(

@@ -1,4 +1,4 @@
-import { capped, emitEvent, serializedAttributes, type SerializedAttributes } from "@/server/events";
+import { capped, emitEvent, serializedAttributes, type NewEvent, type SerializedAttributes } from "@/server/events";
 import { revisionEventType, type RevisionAction } from "@/shared/event-catalog";
 import type { Executor } from "@/server/db";
 import type { DomainKeys } from "./domains";
@@ -68,14 +68,14 @@ export function emitRevisionList(
   });
 }
 
-export function emitRevisionCommitted(
-  db: Executor,
+/** A commit's event, for its transaction to write (`changeEventInsert`). */
+export function revisionCommittedEvent(
   scope: Scope,
   keys: DomainKeys,
   revision: RevisionRecord,
   extra: Record<string, unknown> = {},
-) {
-  return emitEvent(db, {
+): NewEvent {
+  return {
     projectId: scope.projectId,
     type: revisionEventType(keys.name, "committed"),
     attributes: {
@@ -84,5 +84,5 @@ export function emitRevisionCommitted(
       ...(revision.message ? { message: revision.message } : {}),
       ...extra,
     },
-  });
+  };
 }
