@@ -130,7 +130,11 @@ describe.skipIf(!pg)("statements sent after a commit (PostgreSQL)", () => {
             await rawQuery(tx, "select $1::uuid as id", [id]);
             return {
               value: id,
-              sentLast: rawQuery(tx, "insert into projects (id, name) values ($1, 'pipelined')", [id]),
+              // More than postgres.js's 1,024 bytes, past which it wrote at once (patches/postgres+3.4.9.patch).
+              sentLast: Promise.all([
+                rawQuery(tx, "insert into projects (id, name) values ($1, 'pipelined')", [id]),
+                rawQuery(tx, "select length($1::text)", ["x".repeat(3000)]),
+              ]),
             };
           },
           () => [notify(id)],
