@@ -71,7 +71,7 @@ const COMMIT_STATEMENTS = {
     "commit, in the same write as the three statements before it",
   ],
   app_adds: [
-    "the cache invalidation, after the transaction (server/versioning/cache/README.md, notified after the commit): select set_config('synchronous_commit', 'off', true), pg_notify('versioning_changed', '#hold tags'), sent in the same write as the COMMIT and run by the server right after it as a transaction of its own (no round trip of its own; the answer waits for both). Inside the commit's transaction the NOTIFY would serialize it with every other notifying commit: PostgreSQL holds a cluster-wide lock from pre-commit through the WAL flush (pgbench here, update + commit at 16 clients: about 2.4 times fewer per second with a NOTIFY)",
+    "the cache invalidation, after the transaction (server/versioning/cache/README.md, notified after the commit): select set_config('synchronous_commit', 'off', true), pg_notify('versioning_changed', '#hold tags'), sent in the same write as the COMMIT and run by the server right after it as a transaction of its own (no round trip of its own; the answer waits for the COMMIT's answer only). Inside the commit's transaction the NOTIFY would serialize it with every other notifying commit: PostgreSQL holds a cluster-wide lock from pre-commit through the WAL flush (pgbench here, update + commit at 16 clients: about 2.4 times fewer per second with a NOTIFY)",
     "a select of the project's redaction settings, at most once per project per 5 s per process, before the event insert (the committed event's message is stored as the project's rules leave it)",
   ],
   app_does_not_add: [

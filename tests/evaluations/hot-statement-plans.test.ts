@@ -41,9 +41,11 @@ afterAll(async () => {
 function capturing(): { db: Executor; sent: { text: string; params: unknown[] }[] } {
   const sent: { text: string; params: unknown[] }[] = [];
   const client = {
-    unsafe: async (text: string, params: unknown[]) => {
+    // A postgres.js query is queued by `execute()` and awaited (server/db/prepared.ts).
+    unsafe: (text: string, params: unknown[]) => {
       sent.push({ text, params });
-      return [];
+      const answered = Promise.resolve([]);
+      return Object.assign(answered, { execute: () => answered });
     },
   };
   return { db: { $client: client } as unknown as Executor, sent };
