@@ -78,12 +78,15 @@ export async function emitEvent(db: Executor, event: NewEvent, now = new Date())
   return id;
 }
 
-/** A change's event insert with its attributes redacted: what `sendChangeEvent` sends. */
+/** A change's event with its attributes redacted and serialised: what `sendChangeEvent` inserts. */
 export interface ChangeEventInsert {
   id: string;
   type: string;
   projectId: string;
-  params: unknown[];
+  /** ISO 8601. */
+  time: string;
+  /** JSON text. */
+  attributes: string;
 }
 
 /**
@@ -91,13 +94,12 @@ export interface ChangeEventInsert {
  * read them), so that `sendChangeEvent` has nothing left to wait for.
  */
 export async function changeEventInsert(db: Executor, event: NewEvent, now = new Date()): Promise<ChangeEventInsert> {
-  const id = newId();
-  const attributes = attributesJson(await redactedForStorage(db, event));
   return {
-    id,
+    id: newId(),
     type: event.type,
     projectId: event.projectId,
-    params: [id, event.projectId, event.type, now.toISOString(), attributes],
+    time: now.toISOString(),
+    attributes: attributesJson(await redactedForStorage(db, event)),
   };
 }
 
@@ -109,10 +111,10 @@ export async function sendChangeEvent(tx: Executor, insert: ChangeEventInsert): 
   const takers = changeEventTakers();
   let text = insertStatements.get(takers);
   if (!text) insertStatements.set(takers, (text = changeEventInsertSql(takers)));
-  const written = await rawQuery(tx, text, insert.params);
-  if (written.length === 0)
-    throw new Error(`Event ${insert.type} not written: project ${insert.projectId} does not exist`);
-  return insert.id;
+  const { id, type, projectId, time, attributes } = insert;
+  const written = await rawQuery(tx, text, [id, projectId, type, time, attributes]);
+  if (written.length === 0) throw new Error(`Event ${type} not written: project ${projectId} does not exist`);
+  return id;
 }
 
 /**
