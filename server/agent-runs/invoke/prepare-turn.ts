@@ -18,6 +18,7 @@ import type { InvokeRequest } from "./invoke-request";
 import { loadTemplate } from "./load-template";
 import { assertRunnable } from "./turn-refusals";
 import { turnSecrets } from "./turn-secrets";
+import { runNested } from "./run-nested";
 import { buildTurnTools } from "./turn-tools";
 
 export interface PrepareOptions {
@@ -174,6 +175,10 @@ export async function prepareTurn(
     depth: options.depth,
     runId: options.runId,
     activity,
+    runNested: (request) =>
+      runNested(app, principal, request, (nestedBody, nested) =>
+        prepareTurn(app, principal, nestedBody, "native", nested),
+      ),
   });
 
   const { totalMs, firstTokenMs, idleMs, maxSteps, maxRetries } = app.config.agentRuns;

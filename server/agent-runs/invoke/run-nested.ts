@@ -3,9 +3,28 @@ import type { AppContext } from "@/server/core/app-context";
 import { newId, randomHex } from "@/server/core/ids";
 import { foldBatch, type BatchOutputs, type NativeEvent } from "@/server/streams";
 import { driveRun } from "../runs/drive-run";
+import type { TurnInput } from "../run-types";
+import type { TraceContext } from "../trace-context";
 import type { NestedRunRequest } from "../tools/tool-types";
-import { prepareTurn } from "./prepare-turn";
 import { beginTurn } from "./begin-turn";
+import type { InvokeRequest } from "./invoke-request";
+
+/** A nested run as its calling turn's tools ask for it: in the caller's trace, one level deeper. */
+export type NestedTurnRequest = NestedRunRequest & {
+  traceId: string;
+  depth: number;
+  activity: EventTarget;
+  parentRunId?: string;
+};
+
+/**
+ * How the nested turn is prepared: as every turn is (prepare-turn.ts), which hands this in because
+ * it is the caller of this module through the turn's tools (a nested run is a turn inside a turn).
+ */
+export type PrepareNestedTurn = (
+  body: InvokeRequest,
+  options: { trace: TraceContext; depth: number; runId?: string },
+) => Promise<TurnInput>;
 
 /**
  * A workflow revision run as a batch turn inside a tool call (reference tools): the same prepare,
@@ -20,7 +39,8 @@ import { beginTurn } from "./begin-turn";
 export async function runNested(
   app: AppContext,
   principal: Principal,
-  request: NestedRunRequest & { traceId: string; depth: number; activity: EventTarget; parentRunId?: string },
+  request: NestedTurnRequest,
+  prepare: PrepareNestedTurn,
 ): Promise<BatchOutputs> {
   const trace = {
     traceId: request.traceId,
@@ -28,15 +48,12 @@ export async function runNested(
     parentSpanId: request.parentSpanId,
   };
   const runId = request.parentRunId ? newId() : undefined;
-  const input = await prepareTurn(
-    app,
-    principal,
+  const input = await prepare(
     {
       references: { workflow_revision: { id: request.revisionId } },
       flags: { unattended: "deny" },
       data: { inputs: { messages: request.messages } },
     },
-    "native",
     { trace, depth: request.depth, runId },
   );
   const turn = beginTurn(app, { ...input, door: "nested" }, trace, request.signal);

@@ -2,6 +2,7 @@ import type { AgentTemplate } from "@/server/agent-template";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import type { Sandbox } from "@/server/sandbox";
+import type { BatchOutputs } from "@/server/streams";
 import { serviceToolRules } from "../harnesses";
 import { connectMcpTools } from "../mcp";
 import { ApprovalStore } from "../permissions/approval-store";
@@ -11,7 +12,7 @@ import type { TraceContext } from "../trace-context";
 import { defaultToolRegistry } from "../tools/default-registry";
 import type { BuiltTools } from "../tools/tool-types";
 import type { InvokeRequest } from "./invoke-request";
-import { runNested } from "./run-nested";
+import type { NestedTurnRequest } from "./run-nested";
 import type { TurnSecrets } from "./turn-secrets";
 
 const registry = defaultToolRegistry();
@@ -31,6 +32,8 @@ export interface TurnToolsInput {
   runId?: string;
   /** The turn's activity signal, shared with nested runs (their events keep the idle limit from firing). */
   activity: EventTarget;
+  /** Runs a nested turn (reference tools): run-nested.ts, wired by the turn's preparation. */
+  runNested: (request: NestedTurnRequest) => Promise<BatchOutputs>;
 }
 
 /**
@@ -82,7 +85,7 @@ export async function buildTurnTools(
           traceId: trace.traceId,
           activity,
           runNested: (request) =>
-            runNested(app, principal, {
+            input.runNested({
               ...request,
               traceId: trace.traceId,
               depth: depth + 1,
