@@ -71,6 +71,14 @@ const deployedVia = (db: Executor, environment: SQL | undefined) =>
     )
     .limit(1);
 
+/** The project's rows of the domain (with the role-flagged workflows it takes in: domain-scope.ts) where `also` holds. */
+const artifactOfDomain = (...also: SQL[]) =>
+  and(eq(artifacts.projectId, p("projectId")), artifactInDomain(artifacts, p("domain"), p("roleFlags")), ...also);
+const variantOfDomain = (...also: SQL[]) =>
+  and(eq(variants.projectId, p("projectId")), childInDomain(variants, p("domain"), p("roleFlags")), ...also);
+const revisionOfDomain = (...also: SQL[]) =>
+  and(eq(revisions.projectId, p("projectId")), childInDomain(revisions, p("domain"), p("roleFlags")), ...also);
+
 /**
  * The hot lookups of retrieve, as prepared queries (see server/db/prepared.ts). Exported for the
  * benchmark's minimal floor server, which runs the very same SQL (bench/floor-server/).
@@ -80,48 +88,24 @@ export const revisionLookupQueries = {
     db
       .select()
       .from(artifacts)
-      .where(
-        and(
-          eq(artifacts.projectId, p("projectId")),
-          artifactInDomain(artifacts, p("domain"), p("roleFlags")),
-          eq(artifacts.id, p("id")),
-        ),
-      ),
+      .where(artifactOfDomain(eq(artifacts.id, p("id")))),
   artifactBySlug: (db: Executor) =>
     db
       .select()
       .from(artifacts)
-      .where(
-        and(
-          eq(artifacts.projectId, p("projectId")),
-          artifactInDomain(artifacts, p("domain"), p("roleFlags")),
-          eq(artifacts.slug, p("slug")),
-        ),
-      )
+      .where(artifactOfDomain(eq(artifacts.slug, p("slug"))))
       .orderBy(ownDomainFirst(artifacts.domain)),
   variantById: (db: Executor) =>
     db
       .select()
       .from(variants)
-      .where(
-        and(
-          eq(variants.projectId, p("projectId")),
-          childInDomain(variants, p("domain"), p("roleFlags")),
-          eq(variants.id, p("id")),
-        ),
-      )
+      .where(variantOfDomain(eq(variants.id, p("id"))))
       .limit(2),
   variantBySlug: (db: Executor) =>
     db
       .select()
       .from(variants)
-      .where(
-        and(
-          eq(variants.projectId, p("projectId")),
-          childInDomain(variants, p("domain"), p("roleFlags")),
-          eq(variants.slug, p("slug")),
-        ),
-      )
+      .where(variantOfDomain(eq(variants.slug, p("slug"))))
       .limit(2),
   variantBySlugIn: (db: Executor) =>
     db
@@ -144,30 +128,16 @@ export const revisionLookupQueries = {
       .limit(1),
   revisionById: (db: Executor) =>
     selectRevisions(db)
-      .where(
-        and(
-          eq(revisions.projectId, p("projectId")),
-          childInDomain(revisions, p("domain"), p("roleFlags")),
-          eq(revisions.id, p("id")),
-        ),
-      )
+      .where(revisionOfDomain(eq(revisions.id, p("id"))))
       .limit(1),
   revisionBySlug: (db: Executor) =>
     selectRevisions(db)
-      .where(
-        and(
-          eq(revisions.projectId, p("projectId")),
-          childInDomain(revisions, p("domain"), p("roleFlags")),
-          eq(revisions.slug, p("slug")),
-        ),
-      )
+      .where(revisionOfDomain(eq(revisions.slug, p("slug"))))
       .limit(1),
   latestOfArtifactById: (db: Executor) =>
     selectRevisions(db)
       .where(
-        and(
-          eq(artifacts.projectId, p("projectId")),
-          artifactInDomain(artifacts, p("domain"), p("roleFlags")),
+        artifactOfDomain(
           eq(artifacts.id, p("id")),
           isDefaultVariant(variants.id, artifacts.id),
           eq(revisions.version, variants.headVersion),
@@ -177,9 +147,7 @@ export const revisionLookupQueries = {
   latestOfArtifactBySlug: (db: Executor) =>
     selectRevisions(db)
       .where(
-        and(
-          eq(artifacts.projectId, p("projectId")),
-          artifactInDomain(artifacts, p("domain"), p("roleFlags")),
+        artifactOfDomain(
           eq(artifacts.slug, p("slug")),
           isDefaultVariant(variants.id, artifacts.id),
           eq(revisions.version, variants.headVersion),
@@ -189,25 +157,11 @@ export const revisionLookupQueries = {
       .limit(1),
   inVariantAt: (db: Executor) =>
     selectRevisions(db)
-      .where(
-        and(
-          eq(revisions.projectId, p("projectId")),
-          childInDomain(revisions, p("domain"), p("roleFlags")),
-          eq(revisions.variantId, p("variantId")),
-          eq(revisions.version, p("version")),
-        ),
-      )
+      .where(revisionOfDomain(eq(revisions.variantId, p("variantId")), eq(revisions.version, p("version"))))
       .limit(1),
   latestOfVariant: (db: Executor) =>
     selectRevisions(db)
-      .where(
-        and(
-          eq(revisions.projectId, p("projectId")),
-          childInDomain(revisions, p("domain"), p("roleFlags")),
-          eq(revisions.variantId, p("variantId")),
-          eq(revisions.version, variants.headVersion),
-        ),
-      )
+      .where(revisionOfDomain(eq(revisions.variantId, p("variantId")), eq(revisions.version, variants.headVersion)))
       .limit(1),
   deployedViaEnvironmentId: (db: Executor) => deployedVia(db, eq(env.artifact.id, p("id"))),
   deployedViaEnvironmentSlug: (db: Executor) => deployedVia(db, eq(env.artifact.slug, p("slug"))),
