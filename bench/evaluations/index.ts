@@ -38,23 +38,16 @@
  * Uses DATABASE_URL, or the local server at postgres://postgres@127.0.0.1:5432/test; a fresh
  * database is created for the run and dropped afterwards.
  */
-import { randomBytes } from "node:crypto";
-import postgres from "postgres";
-import { appContextOf, createApiHandler, PROJECT_SETUPS } from "@/server/boot";
-import { createAccount } from "@/server/auth";
-import { loadConfig } from "@/server/core/config";
-import { migrateDatabase, openDatabase, rawQuery, type Database } from "@/server/db";
+import { rawQuery, type Database } from "@/server/db";
 import { startEvaluationWorker } from "@/server/evaluations";
 import { runAgentTurn } from "@/server/evaluations/execution/agent-runner";
 import { runEvaluator } from "@/server/evaluations/evaluators";
 import { ingestBacklog } from "@/server/tracing/ingest/backlog";
-import { SecretBox, verifySecretKey } from "@/server/encryption";
+import { openBenchApp } from "../lib/bench-app";
 import { loadAverage, log, machine } from "../lib/benchmark";
 import { profiled } from "./cpu-profile";
 import { startModelServerProcess } from "./model-server-process";
 import { startWorkerProcesses } from "./worker-processes";
-
-const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
 
 function flag(argv: string[], name: string, fallback: number, least = 1): number {
   const i = argv.indexOf(`--${name}`);
@@ -114,43 +107,12 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const nearZeroRounds = flag(argv, "rounds", 2);
   const profileDir = argv.includes("--cpu-prof") ? argv[argv.indexOf("--cpu-prof") + 1] : undefined;
   const loadBefore = loadAverage();
-  const baseUrl = process.env.DATABASE_URL || LOCAL_POSTGRES;
-  const name = `bench_evaluations_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), maxConnections: 20 });
   const model = await startModelServerProcess();
-  const defaults = loadConfig({});
-  const config = {
-    ...defaults,
-    agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
-    providerEnv: { ...defaults.providerEnv, openai: { key: "sk-bench", baseUrl: model.baseUrl } },
-  };
+  const { handle, app, account, call, databaseUrl, secretKey, close } = await openBenchApp(
+    "bench_evaluations",
+    model.baseUrl,
+  );
   try {
-    await migrateDatabase(handle);
-    const secretKey = randomBytes(32);
-    const secrets = new SecretBox(secretKey);
-    await verifySecretKey(handle.db, secrets);
-    const app = appContextOf(handle, config, secrets);
-    const api = createApiHandler(app);
-    const account = await createAccount(handle.db, PROJECT_SETUPS, {
-      email: `bench-${Date.now()}@bench.local`,
-      projectName: "bench",
-    });
-    const call = async (method: string, path: string, body?: unknown) => {
-      const response = await api(
-        new Request(`http://bench${path}`, {
-          method,
-          headers: { authorization: `ApiKey ${account.secret}`, "content-type": "application/json" },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        }),
-      );
-      const json = await response.json();
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-      return json;
-    };
     const agent = (
       await call("POST", "/api/simple/workflows/", {
         workflow: {
@@ -229,7 +191,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     const inWorkerProcesses = async () => {
       log(`starting ${workerProcesses} worker processes`);
       const workers = await startWorkerProcesses(workerProcesses, {
-        DATABASE_URL: url.toString(),
+        DATABASE_URL: databaseUrl,
         APP_SECRET_KEY: secretKey.toString("base64"),
         OPENAI_API_KEY: "sk-bench",
         OPENAI_BASE_URL: model.baseUrl,
@@ -402,10 +364,6 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     };
   } finally {
     await model.close();
-    await handle.close();
-    const dropper = postgres(baseUrl, { max: 1, onnotice: () => {} });
-    await dropper.unsafe(`drop database if exists ${name} with (force)`);
-    await dropper.end();
-    await admin.end();
+    await close();
   }
 }

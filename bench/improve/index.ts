@@ -22,21 +22,13 @@
  * database is created for the run and dropped afterwards.
  */
 import { fork } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { eq } from "drizzle-orm";
-import postgres from "postgres";
-import { appContextOf, createApiHandler, PROJECT_SETUPS } from "@/server/boot";
-import { createAccount } from "@/server/auth";
-import { loadConfig } from "@/server/core/config";
 import { improveOptimizations } from "@/server/db/schema";
-import { migrateDatabase, openDatabase } from "@/server/db";
-import { SecretBox, verifySecretKey } from "@/server/encryption";
 import { drainEvaluationCells } from "@/server/evaluations";
 import { optimizationPass } from "@/server/improve";
+import { openBenchApp } from "../lib/bench-app";
 import { loadAverage, log, machine } from "../lib/benchmark";
-
-const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
 
 function flag(argv: string[], name: string, fallback: number): number {
   const i = argv.indexOf(`--${name}`);
@@ -83,42 +75,9 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const rounds = flag(argv, "rounds", 3);
   const candidates = flag(argv, "candidates", 3);
   const loadBefore = loadAverage();
-  const baseUrl = process.env.DATABASE_URL || LOCAL_POSTGRES;
-  const name = `bench_improve_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), maxConnections: 20 });
   const model = await modelServer();
-  const defaults = loadConfig({});
-  const config = {
-    ...defaults,
-    agentRuns: { ...defaults.agentRuns, maxRetries: 0 },
-    providerEnv: { ...defaults.providerEnv, openai: { key: "sk-bench", baseUrl: model.baseUrl } },
-  };
+  const { handle, app, call, close } = await openBenchApp("bench_improve", model.baseUrl);
   try {
-    await migrateDatabase(handle);
-    const secrets = new SecretBox(randomBytes(32));
-    await verifySecretKey(handle.db, secrets);
-    const app = appContextOf(handle, config, secrets);
-    const api = createApiHandler(app);
-    const account = await createAccount(handle.db, PROJECT_SETUPS, {
-      email: `bench-${Date.now()}@bench.local`,
-      projectName: "bench",
-    });
-    const call = async (method: string, path: string, body?: unknown) => {
-      const response = await api(
-        new Request(`http://bench${path}`, {
-          method,
-          headers: { authorization: `ApiKey ${account.secret}`, "content-type": "application/json" },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        }),
-      );
-      const json = await response.json();
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-      return json;
-    };
     const prompt = (
       await call("POST", "/api/simple/applications/", {
         application: {
@@ -239,10 +198,6 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     };
   } finally {
     model.close();
-    await handle.close();
-    const dropper = postgres(baseUrl, { max: 1, onnotice: () => {} });
-    await dropper.unsafe(`drop database if exists ${name} with (force)`);
-    await dropper.end();
-    await admin.end();
+    await close();
   }
 }
