@@ -71,7 +71,10 @@ const deployedVia = (db: Executor, environment: SQL | undefined) =>
     )
     .limit(1);
 
-/** The project's rows of the domain (with the role-flagged workflows it takes in: domain-scope.ts) where `also` holds. */
+/**
+ * One table's rows of the caller's project and domain (with the role-flagged workflows a domain
+ * takes in: domain-scope.ts) where `also` holds: the scope every lookup below starts from.
+ */
 const artifactOfDomain = (...also: SQL[]) =>
   and(eq(artifacts.projectId, p("projectId")), artifactInDomain(artifacts, p("domain"), p("roleFlags")), ...also);
 const variantOfDomain = (...also: SQL[]) =>
