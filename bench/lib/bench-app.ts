@@ -36,11 +36,17 @@ export async function openBenchApp(prefix: string, modelBaseUrl: string): Promis
   await admin.unsafe(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), maxConnections: 20 });
-  const close = async () => {
-    await handle.close();
+  const dropDatabase = async () => {
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
+  };
+  const handle = await openDatabase({ url: url.toString(), maxConnections: 20 }).catch(async (error: unknown) => {
+    await dropDatabase();
+    throw error;
+  });
+  const close = async () => {
+    await handle.close();
+    await dropDatabase();
   };
   try {
     const defaults = loadConfig({});
