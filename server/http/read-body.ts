@@ -10,8 +10,20 @@ export async function readWebBody(request: Request, limit: number): Promise<Buff
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) throw new PayloadTooLargeError(limit);
   if (!request.body) return undefined;
+  const read = await readAtMost(request.body, limit);
+  if ("tooLarge" in read) throw new PayloadTooLargeError(limit);
+  return read.bytes;
+}
 
-  const reader = request.body.getReader();
+/**
+ * A stream's bytes when they are at most `limit`. Past it the stream is cancelled at once and
+ * `tooLarge` is how many had arrived: a request's or a response's body, whatever its length says.
+ */
+export async function readAtMost(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+): Promise<{ bytes: Buffer } | { tooLarge: number }> {
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -20,11 +32,11 @@ export async function readWebBody(request: Request, limit: number): Promise<Buff
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel();
-      throw new PayloadTooLargeError(limit);
+      return { tooLarge: size };
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks);
+  return { bytes: Buffer.concat(chunks) };
 }
 
 /** A JSON body, or undefined when it is empty or blank; malformed or too deeply nested JSON is a 400. */

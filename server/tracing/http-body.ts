@@ -1,7 +1,7 @@
 import { gunzipSync, inflateSync } from "node:zlib";
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from "@/server/core/errors";
-import { assertJsonDepth, scanJsonDepth, tooDeep } from "@/server/core/json-depth";
-import { readWebBody } from "@/server/http/read-body";
+import { scanJsonDepth, tooDeep } from "@/server/core/json-depth";
+import { parseJsonBody, readWebBody } from "@/server/http/read-body";
 
 /**
  * Reads a request body of at most `limit` bytes, then undoes gzip or deflate, named by
@@ -37,14 +37,5 @@ function decompress(raw: Buffer, encoding: string, limit: number): Buffer {
 export function parseJsonBuffer(body: Buffer): unknown {
   // Refused on the bytes, before a deeply nested body (up to TRACING_MAX_BODY_BYTES) is parsed.
   if (scanJsonDepth(body).tooDeep) throw tooDeep("The request body");
-  const text = body.toString("utf8");
-  if (text.trim() === "") return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new BadRequestError(`Request body is not valid JSON: ${(error as Error).message}`, "invalid_json");
-  }
-  assertJsonDepth(value, "The request body");
-  return value;
+  return parseJsonBody(body);
 }

@@ -1,4 +1,5 @@
 import { EgressRefusedError, findEgressRefusal, urlRefusal } from "@/server/egress";
+import { readAtMost } from "@/server/http/read-body";
 import { webhookFetch } from "@/server/webhooks";
 import { cancelled } from "./abortable-sleep";
 import { EvaluatorFailure, invalidParameter } from "./evaluator-failure";
@@ -11,21 +12,10 @@ export const MAX_REPLY_BYTES = 1024 * 1024;
 async function readCapped(response: Response, what: string): Promise<string> {
   const declared = Number(response.headers.get("content-length") ?? 0);
   if (declared > MAX_REPLY_BYTES) throw tooLarge(what, declared);
-  const reader = response.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_REPLY_BYTES) {
-      await reader.cancel();
-      throw tooLarge(what, size);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  if (!response.body) return "";
+  const read = await readAtMost(response.body, MAX_REPLY_BYTES);
+  if ("tooLarge" in read) throw tooLarge(what, read.tooLarge);
+  return read.bytes.toString("utf8");
 }
 
 const tooLarge = (what: string, size: number) =>
