@@ -38,8 +38,18 @@ test("chat: reloading the page mid-turn shows the turn continuing, and Stop canc
   // The resumed turn has ended (its stream closed): the composer sends again.
   await expect(page.getByRole("button", { name: "Regenerate" })).toBeVisible({ timeout: 15_000 });
 
-  // Stop ends the run on the server, not only in this tab: a reload finds nothing running.
+  // Stop ends the run on the server, not only in this tab: a reload finds nothing running. It is
+  // pressed before the turn's answer has started (the request held back a second): it stops this
+  // turn, not the one before it.
   await scriptModel({ kind: "hang" });
+  await page.route(
+    "**/api/playground/invoke",
+    async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.continue();
+    },
+    { times: 1 },
+  );
   await composer.fill("Are you there?");
   await composer.press("Enter");
   await expect(page.getByText("Waiting for the agent…")).toBeVisible();

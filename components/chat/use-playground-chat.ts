@@ -37,22 +37,28 @@ export function usePlaygroundChat(
     onTurnEnd.current = options.onTurnEnd;
   }, [options.onTurnEnd]);
   const [traceId, setTraceId] = useState<string>();
-  // The turn being streamed (x-svc-run-id of the send or of the resume): what Stop cancels.
-  const runId = useRef<string>(undefined);
+  // The turn being streamed (x-svc-run-id of the send or of the resume): what Stop cancels. A
+  // promise from the moment a request leaves, so a Stop pressed before the answer's headers cancels
+  // this turn, not the one before it.
+  const runId = useRef<Promise<string | undefined>>(Promise.resolve(undefined));
   const targetRef = useRef(target);
   useEffect(() => {
     targetRef.current = target;
   }, [target]);
-  /* eslint-disable react-hooks/refs, react-hooks/preserve-manual-memoization -- built once; the refs are read when a request is sent, never while rendering */
+  /* eslint-disable react-hooks/refs -- built once; the refs are read when a request is sent, never while rendering */
   const transport = useMemo(
     () =>
       new DefaultChatTransport<UIMessage>({
         api: PLAYGROUND_INVOKE,
         credentials: "same-origin",
         fetch: async (input, init) => {
-          const response = await fetch(input, init);
+          const answer = fetch(input, init);
+          runId.current = answer.then(
+            (response) => response.headers.get("x-svc-run-id") ?? undefined,
+            () => undefined,
+          );
+          const response = await answer;
           setTraceId(response.headers.get("x-svc-trace-id") ?? undefined);
-          runId.current = response.headers.get("x-svc-run-id") ?? undefined;
           return response;
         },
         headers: { "x-svc-messages-format": "ui_sdk", accept: "text/event-stream" },
@@ -64,7 +70,7 @@ export function usePlaygroundChat(
       }),
     [],
   );
-  /* eslint-enable react-hooks/refs, react-hooks/preserve-manual-memoization */
+  /* eslint-enable react-hooks/refs */
   const chat = useChat({
     id: chatId,
     messages: options.initialMessages,
@@ -91,7 +97,9 @@ export function usePlaygroundChat(
   // A closed tab only detaches from a turn; Stop is the person asking for it to end.
   const { stop: detach } = chat;
   const stop = useCallback(async () => {
-    const running = runId.current;
+    // Detaching aborts the request: its run id is waited for first (a turn outlives its request, so
+    // a Stop that aborted before the headers would leave the run going with no id to cancel it by).
+    const running = await Promise.race([runId.current, sleep(RUN_ID_WAIT_MS)]);
     await detach();
     if (running)
       await fetch(playgroundCancel(running), { method: "POST", credentials: "same-origin" }).catch(() => null);
@@ -100,6 +108,10 @@ export function usePlaygroundChat(
 }
 
 export type PlaygroundChat = ReturnType<typeof usePlaygroundChat>;
+
+/** How long Stop waits for a just-sent turn's run id before it only detaches. */
+const RUN_ID_WAIT_MS = 10_000;
+const sleep = (ms: number) => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms));
 
 /** Every client tool answered, or every approval decided: the paused turn goes on. */
 function turnCanResume(options: { messages: UIMessage[] }): boolean {
