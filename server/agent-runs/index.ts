@@ -17,7 +17,13 @@ export {
   type InvokeRequest,
   type ResolvedAgent,
 } from "./invoke";
-export { languageModel, resolveConnection, systemPromptParts, type ResolvedConnection } from "./providers";
+export {
+  languageModel,
+  resolveConnection,
+  resolveModelName,
+  systemPromptParts,
+  type ResolvedConnection,
+} from "./providers";
 export { onRunFinished } from "./run-listeners";
 export type { Harness, HarnessOutcome, RunLimits, RunRecord, Sampling, StepTiming, TurnInput } from "./run-types";
 export { agentRunRoutes } from "./routes";

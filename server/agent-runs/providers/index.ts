@@ -9,6 +9,7 @@ export {
 } from "./fallback-model";
 export { PROVIDER_KEY_ENV } from "./provider-env-names";
 export { resolveConnection, type ResolutionContext } from "./resolve-connection";
+export { resolveModelName } from "./resolve-model-name";
 export { testStoredConnection, type ConnectionTest } from "./test-connection";
 export { connectedProviders, type ProviderConnection } from "./connected-providers";
 export { guardedFetchFor } from "./guarded-fetch-for";

@@ -1,10 +1,8 @@
 import type { ModelMessage } from "ai";
-import type { AgentTemplate } from "@/server/agent-template";
 import type { AppContext } from "@/server/core/app-context";
 import { isAppError } from "@/server/core/errors";
-import { resolveConnection, tracedModelCall } from "@/server/agent-runs";
+import { resolveModelName, tracedModelCall } from "@/server/agent-runs";
 import { isDatabaseUnavailable } from "@/server/db";
-import { vaultOf } from "@/server/vault";
 import { oncePerRun } from "./once-per-run";
 import { invocationOutcome, type CellOutcome } from "./invocation-outcome";
 import { PromptInputError, renderPrompt, type PromptTemplate } from "./prompt-template";
@@ -42,17 +40,9 @@ export async function runPrompt(
     throw error;
   }
   const config = target.prompt.llm_config;
-  const slash = config.model.indexOf("/");
-  const llm = {
-    model: slash > 0 ? config.model.slice(slash + 1) : config.model,
-    provider: slash > 0 ? config.model.slice(0, slash) : null,
-    connection: config.connection ? { mode: "managed", slug: config.connection } : null,
-    extras: {},
-  } as unknown as AgentTemplate["llm"];
   let connection;
   try {
-    const resolve = () =>
-      resolveConnection(llm, { config: app.config, vault: vaultOf(app), db: app.db, projectId: target.projectId });
+    const resolve = () => resolveModelName(app, target.projectId, config.model, config.connection);
     connection = await (runKey ? oncePerRun(runKey, resolve) : resolve());
   } catch (error) {
     // A vault the database cannot read now is no missing connection.

@@ -1,7 +1,5 @@
-import type { AgentTemplate } from "@/server/agent-template";
-import { resolveConnection, tracedModelCall } from "@/server/agent-runs";
+import { resolveModelName, tracedModelCall } from "@/server/agent-runs";
 import type { AppContext } from "@/server/core/app-context";
-import { vaultOf } from "@/server/vault";
 
 export interface OptimizerCall {
   text: string;
@@ -23,14 +21,7 @@ export async function callOptimizerModel(
   model: string,
   prompt: { system: string; user: string },
 ): Promise<OptimizerCall> {
-  const slash = model.indexOf("/");
-  const llm = {
-    model: slash > 0 ? model.slice(slash + 1) : model,
-    provider: slash > 0 ? model.slice(0, slash) : null,
-    connection: null,
-    extras: {},
-  } as unknown as AgentTemplate["llm"];
-  const connection = await resolveConnection(llm, { config: app.config, vault: vaultOf(app), db: app.db, projectId });
+  const connection = await resolveModelName(app, projectId, model);
   const call = await tracedModelCall(app, {
     projectId,
     connection,

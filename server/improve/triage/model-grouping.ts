@@ -1,10 +1,8 @@
 import { Output } from "ai";
 import { z } from "zod";
-import { resolveConnection, tracedModelCall, type ResolvedConnection } from "@/server/agent-runs";
-import { PROVIDER_IDS, type AgentTemplate } from "@/server/agent-template";
+import { resolveModelName, tracedModelCall, type ResolvedConnection } from "@/server/agent-runs";
 import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError, isAppError, type ErrorCodeOf } from "@/server/core/errors";
-import { vaultOf } from "@/server/vault";
 import type { Group } from "./groups";
 import type { TriageItem } from "./wire";
 
@@ -36,17 +34,8 @@ export async function resolveTriageModel(
   projectId: string,
   model: string,
 ): Promise<ResolvedConnection> {
-  const slash = model.indexOf("/");
-  const prefix = slash > 0 ? model.slice(0, slash) : undefined;
-  const split = prefix && (PROVIDER_IDS as string[]).includes(prefix);
-  const llm = {
-    provider: split ? prefix : null,
-    model: split ? model.slice(slash + 1) : model,
-    connection: null,
-    extras: {},
-  } as unknown as AgentTemplate["llm"];
   try {
-    return await resolveConnection(llm, { config: app.config, vault: vaultOf(app), db: app.db, projectId });
+    return await resolveModelName(app, projectId, model);
   } catch (error) {
     // The runner speaks of `llm.provider`; the caller wrote `model`.
     if (isAppError(error) && error.status === 400)
