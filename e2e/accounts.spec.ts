@@ -94,7 +94,17 @@ test("an invited viewer reads the project but cannot create an agent or commit",
       .or(viewer.getByText("Shared agent"))
       .first(),
   ).toBeVisible();
-  await expect(viewer.getByRole("button", { name: /New agent/ }).first()).toBeDisabled();
+  const newAgent = viewer.getByRole("button", { name: /New agent/ }).first();
+  await expect(newAgent).toBeDisabled();
+  await expect(newAgent).toHaveAttribute("title", "Viewers cannot create agents");
+  // Every page's create button says why it is off for a viewer; the empty state's copy too.
+  await viewer.goto("/webhooks");
+  const newWebhook = viewer.getByRole("button", { name: "New webhook" });
+  await expect(newWebhook.first()).toBeVisible();
+  for (const button of await newWebhook.all()) {
+    await expect(button).toBeDisabled();
+    await expect(button).toHaveAttribute("title", "Viewers cannot add webhooks");
+  }
 
   await viewer.goto(agentUrl);
   await viewer.getByRole("heading", { level: 1, name: "Shared agent" }).waitFor();

@@ -4,7 +4,7 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-qu
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { PageContainer, PageHeader } from "@/components/shell";
-import { useCanEdit } from "@/components/shell/account-context";
+import { MemberButton } from "@/components/shell/member-button";
 import { useTRPC } from "@/components/trpc";
 import { Button, Card, EmptyState, Kbd, PagedListFooter, PlusIcon, QueryView } from "@/components/ui";
 import { agentsListPath } from "./agent-paths";
@@ -22,7 +22,6 @@ const PAGE_SIZE = 25;
 /** `/agents?q=&archived=1`: the project's agents, searchable, paged by the API's cursor. */
 export function AgentsPage() {
   const trpc = useTRPC();
-  const canEdit = useCanEdit();
   const router = useRouter();
   const params = useSearchParams();
   const q = params.get("q") ?? "";
@@ -71,19 +70,18 @@ export function AgentsPage() {
   const items = list.data?.pages.flatMap((page) => page.items) ?? [];
 
   const createButton = (
-    <Button
+    <MemberButton
       variant="primary"
       onClick={() => setCreating(true)}
       aria-keyshortcuts="c"
-      disabled={!canEdit}
-      title={canEdit ? undefined : "Viewers cannot create agents"}
+      viewerTitle="Viewers cannot create agents"
     >
       <PlusIcon className="size-3.5" />
       New agent
       <Kbd aria-hidden="true" tone="inverted" className="ml-1">
         C
       </Kbd>
-    </Button>
+    </MemberButton>
   );
 
   return (

@@ -2,13 +2,11 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useTRPC } from "@/components/trpc";
-import { Dialog, FormDialogFooter, Notice, TextField } from "@/components/ui";
+import { FormDialog, TextField } from "@/components/ui";
 import { editorPath } from "./agent-paths";
 import { slugProblem, suggestSlug } from "./slug-suggestion";
-
-const FORM_ID = "create-agent-form";
 
 /** Name and optional slug; the agent starts from the default template (version 1) and opens in the editor. */
 export function CreateAgentDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -52,59 +50,54 @@ export function CreateAgentDialog({ open, onClose }: { open: boolean; onClose: (
   const problem = slugProblem(slug.trim()) ?? (slugTaken && slug.trim() === create.variables?.slug ? slugTaken : null);
   const nameMissing = touched && name.trim() === "";
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit() {
     setTouched(true);
     if (name.trim() === "" || problem) return;
     create.mutate({ name: name.trim(), slug: slug.trim() || undefined });
   }
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
       title="New agent"
       description="It starts from the default template (a short greeting agent), committed as version 1."
-      footer={<FormDialogFooter formId={FORM_ID} busy={create.isPending} onCancel={close} submitLabel="Create agent" />}
+      onSubmit={submit}
+      submitLabel="Create agent"
+      busy={create.isPending}
+      error={!slugTaken && create.error}
+      errorTitle="Could not create the agent"
+      noValidate
     >
-      <form id={FORM_ID} onSubmit={submit} className="flex flex-col gap-4" noValidate>
-        <TextField
-          label="Name"
-          name="name"
-          placeholder="e.g. Support triage"
-          maxLength={256}
-          autoComplete="off"
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          error={nameMissing ? "Give the agent a name" : undefined}
-          required
-          data-autofocus
-        />
-        <TextField
-          label={
-            <>
-              Slug <span className="font-normal text-muted">(optional)</span>
-            </>
-          }
-          name="slug"
-          placeholder={suggestion || "derived from the name"}
-          maxLength={128}
-          autoComplete="off"
-          spellCheck={false}
-          className="font-mono"
-          value={slug}
-          onChange={(event) => setSlug(event.target.value)}
-          hint={
-            problem ? undefined : "How the API and other agents refer to it. Leave empty to derive it from the name."
-          }
-          error={problem ?? undefined}
-        />
-        {create.error && !slugTaken && (
-          <Notice tone="danger" title="Could not create the agent">
-            {create.error.message}
-          </Notice>
-        )}
-      </form>
-    </Dialog>
+      <TextField
+        label="Name"
+        name="name"
+        placeholder="e.g. Support triage"
+        maxLength={256}
+        autoComplete="off"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        error={nameMissing ? "Give the agent a name" : undefined}
+        required
+        data-autofocus
+      />
+      <TextField
+        label={
+          <>
+            Slug <span className="font-normal text-muted">(optional)</span>
+          </>
+        }
+        name="slug"
+        placeholder={suggestion || "derived from the name"}
+        maxLength={128}
+        autoComplete="off"
+        spellCheck={false}
+        className="font-mono"
+        value={slug}
+        onChange={(event) => setSlug(event.target.value)}
+        hint={problem ? undefined : "How the API and other agents refer to it. Leave empty to derive it from the name."}
+        error={problem ?? undefined}
+      />
+    </FormDialog>
   );
 }

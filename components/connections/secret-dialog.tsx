@@ -1,12 +1,10 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useTRPC } from "@/components/trpc";
-import { Dialog, FormDialogFooter, Notice, TextField } from "@/components/ui";
+import { FormDialog, TextField } from "@/components/ui";
 import type { PlainSecret } from "./types";
-
-const FORM_ID = "secret-form";
 
 /** Adds a plain secret, or rotates one's value (`rotating`); the value is write-only. */
 export function SecretDialog({
@@ -39,8 +37,7 @@ function SecretDialogBody({ rotating, onClose }: { rotating: PlainSecret | null;
   const saving = create.isPending || update.isPending;
   const error = create.error ?? update.error;
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit() {
     const header = {
       name: rotating ? rotating.header.name : name.trim(),
       description: rotating?.header.description ?? null,
@@ -51,49 +48,38 @@ function SecretDialogBody({ rotating, onClose }: { rotating: PlainSecret | null;
   }
 
   return (
-    <Dialog
-      open
-      onClose={() => !saving && onClose()}
+    <FormDialog
+      onClose={onClose}
       title={rotating ? `Rotate ${rotating.header.name}` : "Add secret"}
       description="Encrypted at rest and never shown again; only the last four characters of a long value are."
-      footer={
-        <FormDialogFooter
-          formId={FORM_ID}
-          busy={saving}
-          onCancel={onClose}
-          submitLabel={rotating ? "Rotate" : "Add secret"}
-        />
-      }
+      onSubmit={submit}
+      submitLabel={rotating ? "Rotate" : "Add secret"}
+      busy={saving}
+      error={error}
+      errorTitle="Not saved"
     >
-      <form id={FORM_ID} onSubmit={submit} className="flex flex-col gap-4">
-        {!rotating && (
-          <TextField
-            label="Name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            hint="Tools name it by this, or by its slug."
-            data-autofocus
-            required
-          />
-        )}
+      {!rotating && (
         <TextField
-          label={rotating ? "New value" : "Value"}
-          type={typing ? "text" : "password"}
-          autoComplete="off"
-          spellCheck={false}
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
-          onFocus={() => setTyping(true)}
-          onBlur={() => setTyping(false)}
-          data-autofocus={rotating ? true : undefined}
+          label="Name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          hint="Tools name it by this, or by its slug."
+          data-autofocus
           required
         />
-        {error && (
-          <Notice tone="danger" title="Not saved">
-            {error.message}
-          </Notice>
-        )}
-      </form>
-    </Dialog>
+      )}
+      <TextField
+        label={rotating ? "New value" : "Value"}
+        type={typing ? "text" : "password"}
+        autoComplete="off"
+        spellCheck={false}
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        onFocus={() => setTyping(true)}
+        onBlur={() => setTyping(false)}
+        data-autofocus={rotating ? true : undefined}
+        required
+      />
+    </FormDialog>
   );
 }

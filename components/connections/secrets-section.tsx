@@ -3,8 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useCanEdit } from "@/components/shell/account-context";
+import { MemberButton } from "@/components/shell/member-button";
 import { useTRPC } from "@/components/trpc";
-import { Button, Card, EmptyState, KeyIcon, PlusIcon, QueryView, Skeleton, TimeAgo } from "@/components/ui";
+import { Button, EmptyState, KeyIcon, ListCard, PlusIcon, TimeAgo } from "@/components/ui";
 import { SecretDialog } from "./secret-dialog";
 import type { PlainSecret } from "./types";
 
@@ -22,91 +23,79 @@ export function SecretsSection() {
   );
 
   const addButton = (
-    <Button
+    <MemberButton
       variant="primary"
       onClick={() => setDialog({ rotating: null })}
-      disabled={!canEdit}
-      title={canEdit ? undefined : "Viewers cannot add secrets"}
+      viewerTitle="Viewers cannot add secrets"
     >
       <PlusIcon className="size-3.5" />
       Add secret
-    </Button>
+    </MemberButton>
   );
 
   return (
-    <Card
+    <ListCard
       title="Secrets"
       labelledBy="secrets-title"
       description="Tokens your tools send: a code tool's secrets and an MCP server's header secrets name them. A secret is never used as a model key."
       actions={addButton}
-    >
-      <QueryView
-        query={secrets}
-        pending={
-          <div className="p-5">
-            <Skeleton className="h-12" />
+      query={secrets}
+      listLabel="Secrets"
+      errorTitle="Could not load secrets"
+      skeletonRows={1}
+      empty={
+        <EmptyState
+          icon={<KeyIcon />}
+          title="No secrets yet"
+          description="Add an API token a code tool or an MCP server needs."
+          action={addButton}
+        />
+      }
+      renderRow={(s) => (
+        <li
+          key={s.id}
+          className="flex flex-col gap-3 px-5 py-4 sm:flex-row sm:items-start sm:justify-between"
+          data-testid="secret-row"
+        >
+          <div className="min-w-0 space-y-1">
+            <span className="font-medium break-words">{s.header.name}</span>
+            <div className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted">
+              <span>
+                Slug <code className="font-mono">{s.slug}</code>
+              </span>
+              <span>
+                Value <code className="font-mono">{s.secret.data.value_hint ?? "hidden"}</code>
+              </span>
+              <span>
+                Updated <TimeAgo iso={s.updated_at} />
+              </span>
+            </div>
           </div>
-        }
-        errorTitle="Could not load secrets"
-        errorClassName="p-5"
-        isEmpty={(rows) => rows.length === 0}
-        empty={
-          <EmptyState
-            icon={<KeyIcon />}
-            title="No secrets yet"
-            description="Add an API token a code tool or an MCP server needs."
-            action={addButton}
-          />
-        }
-      >
-        {(rows) => (
-          <ul className="divide-y divide-line" aria-label="Secrets">
-            {rows.map((s) => (
-              <li
-                key={s.id}
-                className="flex flex-col gap-3 px-5 py-4 sm:flex-row sm:items-start sm:justify-between"
-                data-testid="secret-row"
-              >
-                <div className="min-w-0 space-y-1">
-                  <span className="font-medium break-words">{s.header.name}</span>
-                  <div className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted">
-                    <span>
-                      Slug <code className="font-mono">{s.slug}</code>
-                    </span>
-                    <span>
-                      Value <code className="font-mono">{s.secret.data.value_hint ?? "hidden"}</code>
-                    </span>
-                    <span>
-                      Updated <TimeAgo iso={s.updated_at} />
-                    </span>
-                  </div>
-                </div>
-                <div className="flex shrink-0 gap-2">
-                  <Button
-                    size="sm"
-                    onClick={() => setDialog({ rotating: s })}
-                    disabled={!canEdit}
-                    aria-label={`Rotate ${s.header.name}`}
-                  >
-                    Rotate
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    onClick={() => remove.mutate({ id: s.id })}
-                    disabled={!canEdit}
-                    loading={remove.isPending && remove.variables?.id === s.id}
-                    aria-label={`Delete ${s.header.name}`}
-                  >
-                    Delete
-                  </Button>
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
-      </QueryView>
-      <SecretDialog open={dialog !== null} rotating={dialog?.rotating ?? null} onClose={() => setDialog(null)} />
-    </Card>
+          <div className="flex shrink-0 gap-2">
+            <Button
+              size="sm"
+              onClick={() => setDialog({ rotating: s })}
+              disabled={!canEdit}
+              aria-label={`Rotate ${s.header.name}`}
+            >
+              Rotate
+            </Button>
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => remove.mutate({ id: s.id })}
+              disabled={!canEdit}
+              loading={remove.isPending && remove.variables?.id === s.id}
+              aria-label={`Delete ${s.header.name}`}
+            >
+              Delete
+            </Button>
+          </div>
+        </li>
+      )}
+      after={
+        <SecretDialog open={dialog !== null} rotating={dialog?.rotating ?? null} onClose={() => setDialog(null)} />
+      }
+    />
   );
 }

@@ -8,8 +8,8 @@ import { environmentPath } from "@/components/environments/paths";
 import { Author } from "@/components/history/author";
 import { agentPaths } from "@/components/history/paths";
 import { variantIdOf, versionLabel, type AgentRevision } from "@/components/history/types";
-import { useCanEdit } from "@/components/shell/account-context";
-import { Button, TimeAgo } from "@/components/ui";
+import { MemberButton } from "@/components/shell/member-button";
+import { TimeAgo } from "@/components/ui";
 import type { AgentEnvironment } from "./use-agent-deployments";
 
 /**
@@ -29,7 +29,6 @@ export function EnvironmentDeployCard({
   onDeploy: () => void;
 }) {
   const { environment, deployment } = target;
-  const canEdit = useCanEdit();
   const titleId = `env-${environment.slug}-title`;
   const runsSelected = deployment && selected && deployment.revision.id === selected.id;
   return (
@@ -85,11 +84,11 @@ export function EnvironmentDeployCard({
         )}
 
         <div className="mt-auto flex flex-col gap-1.5 pt-2">
-          <Button
+          <MemberButton
             variant={runsSelected ? "secondary" : "primary"}
             className="w-full"
-            disabled={!selected || !canEdit}
-            title={canEdit ? undefined : "Viewers cannot deploy"}
+            disabled={!selected}
+            viewerTitle="Viewers cannot deploy"
             onClick={onDeploy}
             aria-label={
               selected ? `Deploy ${versionLabel(selected)} to ${environment.slug}` : `Deploy to ${environment.slug}`
@@ -100,7 +99,7 @@ export function EnvironmentDeployCard({
                 ? `Redeploy ${versionLabel(selected)}`
                 : `Deploy ${versionLabel(selected)} to ${environment.slug}`
               : "Choose a revision"}
-          </Button>
+          </MemberButton>
           {/* Always takes its line, so the cards' buttons stay aligned. */}
           <span className="flex h-4 justify-center text-xs">
             {deployment && selected && !runsSelected && (

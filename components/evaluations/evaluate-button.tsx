@@ -1,9 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { useCanEdit } from "@/components/shell/account-context";
-import { Button } from "@/components/ui";
 import { RunEvaluationDialog, type DraftChoice } from "./run-dialog";
+import { MemberButton } from "@/components/shell/member-button";
 
 /** The agent page's entry: evaluate this variant's revisions, and the editor's draft when it has one. */
 export function EvaluateButton({
@@ -15,18 +14,17 @@ export function EvaluateButton({
   revisionId?: string;
   draft?: DraftChoice;
 }) {
-  const canEdit = useCanEdit();
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button
+      <MemberButton
         size="sm"
         onClick={() => setOpen(true)}
-        disabled={!canEdit}
-        title={canEdit ? "Run an evaluation" : "Viewers cannot run evaluations"}
+        title="Run an evaluation"
+        viewerTitle="Viewers cannot run evaluations"
       >
         Evaluate
-      </Button>
+      </MemberButton>
       <RunEvaluationDialog open={open} onClose={() => setOpen(false)} agent={{ variantId, revisionId }} draft={draft} />
     </>
   );

@@ -3,9 +3,9 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { useCanEdit } from "@/components/shell/account-context";
+import { MemberButton } from "@/components/shell/member-button";
 import { useTRPC } from "@/components/trpc";
-import { Button, Card, EmptyState, PlusIcon, QueryView, Skeleton, TimeAgo } from "@/components/ui";
+import { EmptyState, ListCard, PlusIcon, TimeAgo } from "@/components/ui";
 import { comparePath, evaluationPath } from "./evaluation-paths";
 import { EvaluationsIcon } from "./evaluations-icon";
 import { RunEvaluationDialog } from "./run-dialog";
@@ -14,7 +14,6 @@ import { StatusBadge } from "./status-badge";
 /** /evaluations: every run, newest first; tick two or more to compare them. */
 export function EvaluationsList() {
   const trpc = useTRPC();
-  const canEdit = useCanEdit();
   const list = useQuery({
     ...trpc.evaluations.list.queryOptions({ limit: 100 }),
     refetchInterval: (q) => (q.state.data?.items.some((e) => e.data.status === "running") ? 2_000 : false),
@@ -22,18 +21,13 @@ export function EvaluationsList() {
   const [running, setRunning] = useState(false);
   const [picked, setPicked] = useState<string[]>([]);
   const newButton = (
-    <Button
-      variant="primary"
-      onClick={() => setRunning(true)}
-      disabled={!canEdit}
-      title={canEdit ? undefined : "Viewers cannot run evaluations"}
-    >
+    <MemberButton variant="primary" onClick={() => setRunning(true)} viewerTitle="Viewers cannot run evaluations">
       <PlusIcon className="size-3.5" />
       New evaluation
-    </Button>
+    </MemberButton>
   );
   return (
-    <Card
+    <ListCard
       title="Runs"
       labelledBy="evaluations-title"
       actions={
@@ -49,63 +43,49 @@ export function EvaluationsList() {
           {newButton}
         </>
       }
-    >
-      <QueryView
-        query={list}
-        pending={
-          <div className="space-y-2 p-5">
-            <Skeleton className="h-12" />
-            <Skeleton className="h-12" />
-          </div>
-        }
-        errorTitle="Could not load evaluations"
-        errorClassName="p-5"
-        isEmpty={(data) => data.items.length === 0}
-        empty={
-          <EmptyState
-            icon={<EvaluationsIcon />}
-            title="No evaluations yet"
-            description="Run an agent's revisions over a testset and score every answer with your evaluators."
-            action={newButton}
+      query={list}
+      rows={(data) => data.items}
+      listLabel="Evaluations"
+      errorTitle="Could not load evaluations"
+      empty={
+        <EmptyState
+          icon={<EvaluationsIcon />}
+          title="No evaluations yet"
+          description="Run an agent's revisions over a testset and score every answer with your evaluators."
+          action={newButton}
+        />
+      }
+      renderRow={(e) => (
+        <li key={e.id} className="flex items-start gap-3 px-5 py-3" data-testid="evaluation-row">
+          <input
+            type="checkbox"
+            className="mt-1 size-4 shrink-0"
+            aria-label={`Compare ${e.name ?? e.id}`}
+            checked={picked.includes(e.id)}
+            onChange={(ev) => setPicked(ev.target.checked ? [...picked, e.id] : picked.filter((p) => p !== e.id))}
           />
-        }
-      >
-        {(data) => (
-          <ul className="divide-y divide-line" aria-label="Evaluations">
-            {data.items.map((e) => (
-              <li key={e.id} className="flex items-start gap-3 px-5 py-3" data-testid="evaluation-row">
-                <input
-                  type="checkbox"
-                  className="mt-1 size-4 shrink-0"
-                  aria-label={`Compare ${e.name ?? e.id}`}
-                  checked={picked.includes(e.id)}
-                  onChange={(ev) => setPicked(ev.target.checked ? [...picked, e.id] : picked.filter((p) => p !== e.id))}
-                />
-                <div className="flex min-w-0 flex-1 flex-col gap-1">
-                  <div className="flex flex-wrap items-center gap-2">
-                    <Link
-                      href={evaluationPath(e.id)}
-                      className="min-w-0 font-medium break-all underline-offset-2 hover:underline"
-                    >
-                      {e.name ?? `Evaluation ${e.id.slice(0, 8)}`}
-                    </Link>
-                    <StatusBadge status={e.data.status} />
-                    {typeof e.meta.draft === "string" && <span className="text-xs text-muted">unsaved draft</span>}
-                  </div>
-                  <span className="text-xs text-muted">
-                    {typeof e.meta.evaluated === "string" && e.meta.evaluated !== e.name && (
-                      <span data-testid="evaluated">Evaluated {e.meta.evaluated} · </span>
-                    )}
-                    {e.data.repeats > 1 ? `${e.data.repeats} repeats · ` : ""}
-                    <TimeAgo iso={e.created_at} />
-                  </span>
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
-      </QueryView>
-      <RunEvaluationDialog open={running} onClose={() => setRunning(false)} />
-    </Card>
+          <div className="flex min-w-0 flex-1 flex-col gap-1">
+            <div className="flex flex-wrap items-center gap-2">
+              <Link
+                href={evaluationPath(e.id)}
+                className="min-w-0 font-medium break-all underline-offset-2 hover:underline"
+              >
+                {e.name ?? `Evaluation ${e.id.slice(0, 8)}`}
+              </Link>
+              <StatusBadge status={e.data.status} />
+              {typeof e.meta.draft === "string" && <span className="text-xs text-muted">unsaved draft</span>}
+            </div>
+            <span className="text-xs text-muted">
+              {typeof e.meta.evaluated === "string" && e.meta.evaluated !== e.name && (
+                <span data-testid="evaluated">Evaluated {e.meta.evaluated} · </span>
+              )}
+              {e.data.repeats > 1 ? `${e.data.repeats} repeats · ` : ""}
+              <TimeAgo iso={e.created_at} />
+            </span>
+          </div>
+        </li>
+      )}
+      after={<RunEvaluationDialog open={running} onClose={() => setRunning(false)} />}
+    />
   );
 }

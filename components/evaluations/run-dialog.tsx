@@ -2,10 +2,10 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
 import { useTRPC } from "@/components/trpc";
-import { Dialog, FormDialogFooter, Input, Notice, Skeleton } from "@/components/ui";
+import { FormDialog, Input, Notice, Skeleton } from "@/components/ui";
 import { comparePath, evaluationPath } from "./evaluation-paths";
 import { Check, EvaluatorChecklist, Fieldset, TestsetRevisionSelect, toggle } from "./evaluation-pickers";
 
@@ -58,7 +58,6 @@ export function RunEvaluationDialog({
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const formId = useId();
   const agents = useQuery({ ...trpc.agents.list.queryOptions({ limit: 200 }), enabled: open && !agent });
   const [pickedAgent, setPickedAgent] = useState("");
   const [revisions, setRevisions] = useState<string[]>(agent?.revisionId ? [agent.revisionId] : []);
@@ -91,102 +90,88 @@ export function RunEvaluationDialog({
   const ready = runs > 0 && testsetRevision && evaluatorRevisions.length > 0;
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={onClose}
       title="Run an evaluation"
       description="Each revision runs over every testcase; each evaluator scores every output."
       size="lg"
-      footer={
-        <FormDialogFooter
-          formId={formId}
-          busy={create.isPending}
-          onCancel={onClose}
-          disabled={!ready}
-          submitLabel={runs > 1 ? `Start ${runs} runs` : "Start evaluation"}
-        />
-      }
+      onSubmit={() => {
+        if (!ready) return;
+        create.mutate({
+          name: name.trim() || undefined,
+          testsetRevisionId: testsetRevision,
+          revisionIds: ordered,
+          drafts: draft && withDraft ? [draft] : [],
+          evaluatorRevisionIds: evaluatorRevisions,
+          repeats,
+        });
+      }}
+      submitLabel={runs > 1 ? `Start ${runs} runs` : "Start evaluation"}
+      busy={create.isPending}
+      disabled={!ready}
+      error={create.error}
+      errorTitle="Not started"
+      formClassName="flex flex-col gap-5"
     >
-      <form
-        id={formId}
-        className="flex flex-col gap-5"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!ready) return;
-          create.mutate({
-            name: name.trim() || undefined,
-            testsetRevisionId: testsetRevision,
-            revisionIds: ordered,
-            drafts: draft && withDraft ? [draft] : [],
-            evaluatorRevisionIds: evaluatorRevisions,
-            repeats,
-          });
-        }}
-      >
-        {!agent && (
-          <label className="flex flex-col gap-1.5 text-sm font-medium">
-            Agent
-            <SelectInput
-              value={pickedAgent}
-              onChange={(e) => {
-                setPickedAgent(e.target.value);
-                setRevisions([]);
-              }}
-            >
-              <option value="">Pick an agent</option>
-              {(agents.data?.items ?? []).map((a) => (
-                <option key={a.agent.id} value={a.agent.id}>
-                  {a.agent.name ?? a.agent.slug}
-                </option>
-              ))}
-            </SelectInput>
-          </label>
-        )}
-        {variantId && (
-          <Fieldset legend="Revisions">
-            {draft && (
-              <Check checked={withDraft} onChange={setWithDraft}>
-                Unsaved draft <span className="text-muted">· runs as it is in the editor; nothing is committed</span>
-              </Check>
-            )}
-            {history.isPending ? (
-              <Skeleton className="h-16" />
-            ) : history.isError ? (
-              <Notice tone="danger">{history.error.message}</Notice>
-            ) : (
-              <RevisionChoices history={history.data.items} picked={revisions} onPick={setRevisions} />
-            )}
-          </Fieldset>
-        )}
-        <TestsetRevisionSelect value={testsetRevision} onChange={setTestsetRevision} enabled={open} />
-        <EvaluatorChecklist picked={evaluatorRevisions} onPick={setEvaluatorRevisions} enabled={open} />
-        <div className="grid gap-3 sm:grid-cols-[8rem_1fr]">
-          <label className="flex flex-col gap-1.5 text-sm font-medium">
-            Repeats
-            <Input
-              type="number"
-              min={1}
-              max={10}
-              value={repeats}
-              onChange={(e) => setRepeats(Math.max(1, Math.min(10, Number(e.target.value) || 1)))}
-            />
-          </label>
-          <label className="flex flex-col gap-1.5 text-sm font-medium">
-            Name (optional)
-            <Input
-              value={name}
-              maxLength={500}
-              onChange={(e) => setName(e.target.value)}
-              placeholder="e.g. shorter instructions"
-            />
-          </label>
-        </div>
-        {create.isError && (
-          <Notice tone="danger" title="Not started">
-            <span className="wrap-anywhere">{create.error.message}</span>
-          </Notice>
-        )}
-      </form>
-    </Dialog>
+      {!agent && (
+        <label className="flex flex-col gap-1.5 text-sm font-medium">
+          Agent
+          <SelectInput
+            value={pickedAgent}
+            onChange={(e) => {
+              setPickedAgent(e.target.value);
+              setRevisions([]);
+            }}
+          >
+            <option value="">Pick an agent</option>
+            {(agents.data?.items ?? []).map((a) => (
+              <option key={a.agent.id} value={a.agent.id}>
+                {a.agent.name ?? a.agent.slug}
+              </option>
+            ))}
+          </SelectInput>
+        </label>
+      )}
+      {variantId && (
+        <Fieldset legend="Revisions">
+          {draft && (
+            <Check checked={withDraft} onChange={setWithDraft}>
+              Unsaved draft <span className="text-muted">· runs as it is in the editor; nothing is committed</span>
+            </Check>
+          )}
+          {history.isPending ? (
+            <Skeleton className="h-16" />
+          ) : history.isError ? (
+            <Notice tone="danger">{history.error.message}</Notice>
+          ) : (
+            <RevisionChoices history={history.data.items} picked={revisions} onPick={setRevisions} />
+          )}
+        </Fieldset>
+      )}
+      <TestsetRevisionSelect value={testsetRevision} onChange={setTestsetRevision} enabled={open} />
+      <EvaluatorChecklist picked={evaluatorRevisions} onPick={setEvaluatorRevisions} enabled={open} />
+      <div className="grid gap-3 sm:grid-cols-[8rem_1fr]">
+        <label className="flex flex-col gap-1.5 text-sm font-medium">
+          Repeats
+          <Input
+            type="number"
+            min={1}
+            max={10}
+            value={repeats}
+            onChange={(e) => setRepeats(Math.max(1, Math.min(10, Number(e.target.value) || 1)))}
+          />
+        </label>
+        <label className="flex flex-col gap-1.5 text-sm font-medium">
+          Name (optional)
+          <Input
+            value={name}
+            maxLength={500}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="e.g. shorter instructions"
+          />
+        </label>
+      </div>
+    </FormDialog>
   );
 }

@@ -4,8 +4,9 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useCanEdit } from "@/components/shell/account-context";
+import { MemberButton } from "@/components/shell/member-button";
 import { useTRPC } from "@/components/trpc";
-import { Button, Card, InlineCode, Notice, TextField } from "@/components/ui";
+import { Card, InlineCode, Notice, TextField } from "@/components/ui";
 import { evaluatorPath } from "./evaluator-paths";
 import { SchemaForm } from "./schema-form";
 import { withoutEmpty } from "./schema-fields";
@@ -95,15 +96,15 @@ export function EvaluatorEditor({
           )}
           {commit.isSuccess && <Notice tone="success">Committed a new revision.</Notice>}
           <div className="flex flex-wrap gap-2">
-            <Button
+            <MemberButton
               type="submit"
               variant="primary"
               loading={saving}
-              disabled={!canEdit || (target.kind === "create" && !name.trim())}
-              title={canEdit ? undefined : "Viewers cannot save evaluators"}
+              disabled={target.kind === "create" && !name.trim()}
+              viewerTitle="Viewers cannot save evaluators"
             >
               {target.kind === "create" ? "Create evaluator" : "Commit revision"}
-            </Button>
+            </MemberButton>
           </div>
         </form>
       </Card>

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "@/components/trpc";
-import { Badge, buttonClass, Card, EmptyState, PlusIcon, QueryView, Skeleton, TimeAgo } from "@/components/ui";
+import { Badge, buttonClass, EmptyState, ListCard, PlusIcon, TimeAgo } from "@/components/ui";
 import { evaluatorPath, newEvaluatorPath } from "./evaluator-paths";
 import { EvaluatorsIcon } from "./evaluators-icon";
 
@@ -24,57 +24,46 @@ export function EvaluatorsList() {
     </Link>
   );
   return (
-    <Card title="Evaluators" labelledBy="evaluators-title" actions={newButton}>
-      <QueryView
-        query={list}
-        pending={
-          <div className="space-y-2 p-5">
-            <Skeleton className="h-12" />
-            <Skeleton className="h-12" />
-          </div>
-        }
-        errorTitle="Could not load evaluators"
-        errorClassName="p-5"
-        isEmpty={(rows) => rows.length === 0}
-        empty={
-          <EmptyState
-            icon={<EvaluatorsIcon />}
-            title="No evaluators yet"
-            description="An evaluator scores an output: exact match, a regex, or a judge model with your prompt. Start from a preset."
-            action={newButton}
-          />
-        }
-      >
-        {(rows) => (
-          <ul className="divide-y divide-line" aria-label="Evaluators">
-            {rows.map(({ evaluator, revisions }) => {
-              const latest = revisions[0];
-              return (
-                <li key={evaluator.id} className="flex flex-col gap-1 px-5 py-3" data-testid="evaluator-row">
-                  <div className="flex flex-wrap items-center gap-2">
-                    <Link
-                      href={evaluatorPath(evaluator.id)}
-                      className="font-medium break-all underline-offset-2 hover:underline"
-                    >
-                      {evaluator.name ?? evaluator.slug}
-                    </Link>
-                    <Badge>{templateKeyOf(latest?.data?.uri)}</Badge>
-                    {latest && <Badge tone="accent">v{latest.version}</Badge>}
-                  </div>
-                  {latest && (
-                    <div className="flex flex-wrap gap-x-3 text-xs text-muted">
-                      <span className="break-all">{latest.message}</span>
-                      <span>
-                        <TimeAgo iso={latest.created_at ?? ""} />
-                      </span>
-                    </div>
-                  )}
-                </li>
-              );
-            })}
-          </ul>
-        )}
-      </QueryView>
-    </Card>
+    <ListCard
+      title="Evaluators"
+      labelledBy="evaluators-title"
+      actions={newButton}
+      query={list}
+      listLabel="Evaluators"
+      errorTitle="Could not load evaluators"
+      empty={
+        <EmptyState
+          icon={<EvaluatorsIcon />}
+          title="No evaluators yet"
+          description="An evaluator scores an output: exact match, a regex, or a judge model with your prompt. Start from a preset."
+          action={newButton}
+        />
+      }
+      renderRow={({ evaluator, revisions }) => {
+        const latest = revisions[0];
+        return (
+          <li key={evaluator.id} className="flex flex-col gap-1 px-5 py-3" data-testid="evaluator-row">
+            <div className="flex flex-wrap items-center gap-2">
+              <Link
+                href={evaluatorPath(evaluator.id)}
+                className="font-medium break-all underline-offset-2 hover:underline"
+              >
+                {evaluator.name ?? evaluator.slug}
+              </Link>
+              <Badge>{templateKeyOf(latest?.data?.uri)}</Badge>
+              {latest && <Badge tone="accent">v{latest.version}</Badge>}
+            </div>
+            {latest && (
+              <div className="flex flex-wrap gap-x-3 text-xs text-muted">
+                <span className="break-all">{latest.message}</span>
+                <span>
+                  <TimeAgo iso={latest.created_at ?? ""} />
+                </span>
+              </div>
+            )}
+          </li>
+        );
+      }}
+    />
   );
 }

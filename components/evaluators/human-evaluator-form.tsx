@@ -4,9 +4,9 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
-import { useCanEdit } from "@/components/shell/account-context";
+import { MemberButton } from "@/components/shell/member-button";
 import { useTRPC } from "@/components/trpc";
-import { Button, Notice, TextField } from "@/components/ui";
+import { Notice, TextField } from "@/components/ui";
 import { HUMAN_FEEDBACK_URI } from "@/shared/evaluator-uris";
 import { evaluatorPath } from "./evaluator-paths";
 
@@ -21,7 +21,6 @@ export function HumanEvaluatorForm() {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const canEdit = useCanEdit();
   const [name, setName] = useState("");
   const [scale, setScale] = useState<keyof typeof SCALES>("score");
   const create = useMutation(
@@ -54,15 +53,15 @@ export function HumanEvaluatorForm() {
           <option value="pass_fail">pass or fail</option>
         </SelectInput>
       </label>
-      <Button
+      <MemberButton
         type="submit"
         variant="primary"
         loading={create.isPending}
-        disabled={!canEdit || !name.trim()}
-        title={canEdit ? undefined : "Viewers cannot create evaluators"}
+        disabled={!name.trim()}
+        viewerTitle="Viewers cannot create evaluators"
       >
         Create human evaluator
-      </Button>
+      </MemberButton>
       {create.isError && (
         <Notice tone="danger" title="Not created">
           {create.error.message}

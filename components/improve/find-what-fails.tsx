@@ -2,19 +2,11 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useId, useState } from "react";
-import { useCanEdit } from "@/components/shell/account-context";
+import { useState } from "react";
+import { MemberButton } from "@/components/shell/member-button";
 import type { TraceFilters } from "@/components/traces/trace-paths";
 import { useTRPC } from "@/components/trpc";
-import {
-  Button,
-  Dialog,
-  FormDialogFooter,
-  Notice,
-  TextField,
-  type ButtonSize,
-  type ButtonVariant,
-} from "@/components/ui";
+import { FormDialog, TextField, type ButtonSize, type ButtonVariant } from "@/components/ui";
 import { triagePath } from "./improve-paths";
 import type { TriageEvidence } from "./types";
 
@@ -38,19 +30,17 @@ export function FindWhatFailsButton({
   variant?: ButtonVariant;
   size?: ButtonSize;
 }) {
-  const canEdit = useCanEdit();
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button
+      <MemberButton
         variant={variant}
         size={size}
         onClick={() => setOpen(true)}
-        disabled={!canEdit}
-        title={canEdit ? undefined : "Viewers cannot start a triage"}
+        viewerTitle="Viewers cannot start a triage"
       >
         Find what fails
-      </Button>
+      </MemberButton>
       {open && (
         <FindWhatFailsDialog evidence={evidence} traces={traces} describe={describe} onClose={() => setOpen(false)} />
       )}
@@ -72,7 +62,6 @@ function FindWhatFailsDialog({
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const formId = useId();
   const [model, setModel] = useState("");
   const [examples, setExamples] = useState("5");
   const [budget, setBudget] = useState("");
@@ -89,67 +78,51 @@ function FindWhatFailsDialog({
   const budgetValid = budget.trim() === "" || (Number.isFinite(Number(budget)) && Number(budget) > 0);
 
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
       title="Find what fails"
       description={`Groups the failures among ${describe} into named failure modes, each with a count and examples.`}
-      footer={
-        <FormDialogFooter
-          formId={formId}
-          busy={start.isPending}
-          onCancel={onClose}
-          disabled={!examplesValid || !budgetValid}
-          submitLabel="Start triage"
-        />
-      }
+      onSubmit={() => {
+        if (!examplesValid || !budgetValid) return;
+        start.mutate({
+          ...(traces ? { traces } : { evidence }),
+          model: model.trim() || undefined,
+          max_examples_per_mode: examplesNumber,
+          budget_usd: budget.trim() || undefined,
+        });
+      }}
+      submitLabel="Start triage"
+      busy={start.isPending}
+      disabled={!examplesValid || !budgetValid}
+      error={start.error}
+      errorTitle="Not started"
     >
-      <form
-        id={formId}
-        className="flex flex-col gap-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!examplesValid || !budgetValid) return;
-          start.mutate({
-            ...(traces ? { traces } : { evidence }),
-            model: model.trim() || undefined,
-            max_examples_per_mode: examplesNumber,
-            budget_usd: budget.trim() || undefined,
-          });
-        }}
-      >
+      <TextField
+        label="Model (optional)"
+        value={model}
+        onChange={(e) => setModel(e.target.value)}
+        placeholder="openai/gpt-5-mini"
+        hint="Names and describes the failure modes. Without one they are grouped by evaluator, error class, tool and stop reason."
+      />
+      <div className="grid gap-3 sm:grid-cols-2">
         <TextField
-          label="Model (optional)"
-          value={model}
-          onChange={(e) => setModel(e.target.value)}
-          placeholder="openai/gpt-5-mini"
-          hint="Names and describes the failure modes. Without one they are grouped by evaluator, error class, tool and stop reason."
+          label="Examples per mode"
+          type="number"
+          min={1}
+          max={20}
+          value={examples}
+          onChange={(e) => setExamples(e.target.value)}
+          error={examplesValid ? undefined : "A whole number from 1 to 20"}
         />
-        <div className="grid gap-3 sm:grid-cols-2">
-          <TextField
-            label="Examples per mode"
-            type="number"
-            min={1}
-            max={20}
-            value={examples}
-            onChange={(e) => setExamples(e.target.value)}
-            error={examplesValid ? undefined : "A whole number from 1 to 20"}
-          />
-          <TextField
-            label="Spend cap (USD, optional)"
-            inputMode="decimal"
-            value={budget}
-            onChange={(e) => setBudget(e.target.value)}
-            placeholder="0.50"
-            error={budgetValid ? undefined : "An amount above 0"}
-          />
-        </div>
-        {start.isError && (
-          <Notice tone="danger" title="Not started">
-            <span className="wrap-anywhere">{start.error.message}</span>
-          </Notice>
-        )}
-      </form>
-    </Dialog>
+        <TextField
+          label="Spend cap (USD, optional)"
+          inputMode="decimal"
+          value={budget}
+          onChange={(e) => setBudget(e.target.value)}
+          placeholder="0.50"
+          error={budgetValid ? undefined : "An amount above 0"}
+        />
+      </div>
+    </FormDialog>
   );
 }

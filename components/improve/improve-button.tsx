@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { useCanEdit } from "@/components/shell/account-context";
-import { Button, type ButtonVariant } from "@/components/ui";
+import { MemberButton } from "@/components/shell/member-button";
+import { type ButtonVariant } from "@/components/ui";
 import { ImproveDialog } from "./improve-dialog";
 
 /** "Improve" on a revision: the optimization form with this revision as its base. */
@@ -16,18 +16,12 @@ export function ImproveButton({
   label: string;
   variant?: ButtonVariant;
 }) {
-  const canEdit = useCanEdit();
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button
-        variant={variant}
-        onClick={() => setOpen(true)}
-        disabled={!canEdit}
-        title={canEdit ? undefined : "Viewers cannot start an optimization"}
-      >
+      <MemberButton variant={variant} onClick={() => setOpen(true)} viewerTitle="Viewers cannot start an optimization">
         Improve
-      </Button>
+      </MemberButton>
       {open && <ImproveDialog onClose={() => setOpen(false)} base={{ revisionId, label }} />}
     </>
   );

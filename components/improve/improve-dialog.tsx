@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
 import {
   Check,
@@ -12,7 +12,7 @@ import {
   toggle,
 } from "@/components/evaluations/evaluation-pickers";
 import { useTRPC } from "@/components/trpc";
-import { Dialog, FormDialogFooter, Notice, Skeleton, TextField } from "@/components/ui";
+import { FormDialog, Skeleton, TextField } from "@/components/ui";
 import { STRATEGY_LABELS } from "./describe-evidence";
 import { optimizationPath } from "./improve-paths";
 import type { Strategy } from "./types";
@@ -49,7 +49,6 @@ export function ImproveDialog({
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const formId = useId();
   const [agentId, setAgentId] = useState("");
   const [revisionId, setRevisionId] = useState(base?.revisionId ?? "");
   const [testsetRevision, setTestsetRevision] = useState(testsetRevisionId ?? "");
@@ -91,133 +90,118 @@ export function ImproveDialog({
     candidatesValid;
 
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
       title="Improve"
       description="Generates candidate revisions, each a commit on its own improve/ variant, scores them on part of the testset and measures the best on the part it never saw."
       size="lg"
-      footer={
-        <FormDialogFooter
-          formId={formId}
-          busy={start.isPending}
-          onCancel={onClose}
-          disabled={!ready}
-          submitLabel="Start optimization"
-        />
-      }
+      onSubmit={() => {
+        if (!ready) return;
+        start.mutate({
+          base_revision_id: revisionId,
+          testset_revision_id: testsetRevision,
+          evaluator_revision_ids: evaluators,
+          strategies: strategies as Strategy[],
+          model: model.trim() || undefined,
+          rounds: Number(rounds),
+          candidates_per_round: Number(candidates),
+          spend_cap_usd: String(Number(spendCap)),
+          failure_mode_id: failureModeId,
+        });
+      }}
+      submitLabel="Start optimization"
+      busy={start.isPending}
+      disabled={!ready}
+      error={start.error}
+      errorTitle="Not started"
+      formClassName="flex flex-col gap-5"
     >
-      <form
-        id={formId}
-        className="flex flex-col gap-5"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!ready) return;
-          start.mutate({
-            base_revision_id: revisionId,
-            testset_revision_id: testsetRevision,
-            evaluator_revision_ids: evaluators,
-            strategies: strategies as Strategy[],
-            model: model.trim() || undefined,
-            rounds: Number(rounds),
-            candidates_per_round: Number(candidates),
-            spend_cap_usd: String(Number(spendCap)),
-            failure_mode_id: failureModeId,
-          });
-        }}
-      >
-        {base ? (
-          <p className="text-sm">
-            <span className="font-medium">Base</span> <span className="text-muted">{base.label}</span>
-          </p>
-        ) : (
-          <div className="grid gap-3 sm:grid-cols-2">
-            <label className="flex flex-col gap-1.5 text-sm font-medium">
-              Agent
-              <SelectInput
-                value={agentId}
-                onChange={(e) => {
-                  setAgentId(e.target.value);
-                  setRevisionId("");
-                }}
-              >
-                <option value="">Pick an agent</option>
-                {(agents.data?.items ?? []).map((a) => (
-                  <option key={a.agent.id} value={a.agent.id}>
-                    {a.agent.name ?? a.agent.slug}
+      {base ? (
+        <p className="text-sm">
+          <span className="font-medium">Base</span> <span className="text-muted">{base.label}</span>
+        </p>
+      ) : (
+        <div className="grid gap-3 sm:grid-cols-2">
+          <label className="flex flex-col gap-1.5 text-sm font-medium">
+            Agent
+            <SelectInput
+              value={agentId}
+              onChange={(e) => {
+                setAgentId(e.target.value);
+                setRevisionId("");
+              }}
+            >
+              <option value="">Pick an agent</option>
+              {(agents.data?.items ?? []).map((a) => (
+                <option key={a.agent.id} value={a.agent.id}>
+                  {a.agent.name ?? a.agent.slug}
+                </option>
+              ))}
+            </SelectInput>
+          </label>
+          <label className="flex flex-col gap-1.5 text-sm font-medium">
+            Base revision
+            {variantId && history.isPending ? (
+              <Skeleton className="h-8" />
+            ) : (
+              <SelectInput value={revisionId} onChange={(e) => setRevisionId(e.target.value)} disabled={!variantId}>
+                <option value="">{variantId ? "Pick a revision" : "Pick an agent first"}</option>
+                {(history.data?.items ?? []).map((r) => (
+                  <option key={r.id} value={r.id}>
+                    v{r.version}
+                    {r.message ? ` · ${r.message}` : ""}
                   </option>
                 ))}
               </SelectInput>
-            </label>
-            <label className="flex flex-col gap-1.5 text-sm font-medium">
-              Base revision
-              {variantId && history.isPending ? (
-                <Skeleton className="h-8" />
-              ) : (
-                <SelectInput value={revisionId} onChange={(e) => setRevisionId(e.target.value)} disabled={!variantId}>
-                  <option value="">{variantId ? "Pick a revision" : "Pick an agent first"}</option>
-                  {(history.data?.items ?? []).map((r) => (
-                    <option key={r.id} value={r.id}>
-                      v{r.version}
-                      {r.message ? ` · ${r.message}` : ""}
-                    </option>
-                  ))}
-                </SelectInput>
-              )}
-            </label>
-          </div>
-        )}
-        <TestsetRevisionSelect value={testsetRevision} onChange={setTestsetRevision} enabled />
-        <EvaluatorChecklist picked={evaluators} onPick={setEvaluators} enabled />
-        <Fieldset legend="Strategies">
-          {ALL_STRATEGIES.map((s) => (
-            <Check key={s} checked={strategies.includes(s)} onChange={(on) => setStrategies(toggle(strategies, s, on))}>
-              {STRATEGY_LABELS[s]} <span className="text-muted">· {STRATEGY_HINTS[s]}</span>
-            </Check>
-          ))}
-        </Fieldset>
-        <TextField
-          label="Optimizer model"
-          value={model}
-          onChange={(e) => setModel(e.target.value)}
-          placeholder="openai/gpt-5-mini"
-          hint="The model that writes the candidates; the reflective rewrite needs one."
-          error={needsModel ? "The reflective rewrite needs a model" : undefined}
-        />
-        <div className="grid gap-3 sm:grid-cols-3">
-          <TextField
-            label="Rounds"
-            type="number"
-            min={1}
-            max={10}
-            value={rounds}
-            onChange={(e) => setRounds(e.target.value)}
-            error={roundsValid ? undefined : "1 to 10"}
-          />
-          <TextField
-            label="Candidates per round"
-            type="number"
-            min={1}
-            max={10}
-            value={candidates}
-            onChange={(e) => setCandidates(e.target.value)}
-            error={candidatesValid ? undefined : "1 to 10"}
-          />
-          <TextField
-            label="Spend cap (USD)"
-            inputMode="decimal"
-            value={spendCap}
-            onChange={(e) => setSpendCap(e.target.value)}
-            error={capValid ? undefined : "An amount above 0"}
-            hint="It stops with the best so far when reached."
-          />
+            )}
+          </label>
         </div>
-        {start.isError && (
-          <Notice tone="danger" title="Not started">
-            <span className="wrap-anywhere">{start.error.message}</span>
-          </Notice>
-        )}
-      </form>
-    </Dialog>
+      )}
+      <TestsetRevisionSelect value={testsetRevision} onChange={setTestsetRevision} enabled />
+      <EvaluatorChecklist picked={evaluators} onPick={setEvaluators} enabled />
+      <Fieldset legend="Strategies">
+        {ALL_STRATEGIES.map((s) => (
+          <Check key={s} checked={strategies.includes(s)} onChange={(on) => setStrategies(toggle(strategies, s, on))}>
+            {STRATEGY_LABELS[s]} <span className="text-muted">· {STRATEGY_HINTS[s]}</span>
+          </Check>
+        ))}
+      </Fieldset>
+      <TextField
+        label="Optimizer model"
+        value={model}
+        onChange={(e) => setModel(e.target.value)}
+        placeholder="openai/gpt-5-mini"
+        hint="The model that writes the candidates; the reflective rewrite needs one."
+        error={needsModel ? "The reflective rewrite needs a model" : undefined}
+      />
+      <div className="grid gap-3 sm:grid-cols-3">
+        <TextField
+          label="Rounds"
+          type="number"
+          min={1}
+          max={10}
+          value={rounds}
+          onChange={(e) => setRounds(e.target.value)}
+          error={roundsValid ? undefined : "1 to 10"}
+        />
+        <TextField
+          label="Candidates per round"
+          type="number"
+          min={1}
+          max={10}
+          value={candidates}
+          onChange={(e) => setCandidates(e.target.value)}
+          error={candidatesValid ? undefined : "1 to 10"}
+        />
+        <TextField
+          label="Spend cap (USD)"
+          inputMode="decimal"
+          value={spendCap}
+          onChange={(e) => setSpendCap(e.target.value)}
+          error={capValid ? undefined : "An amount above 0"}
+          hint="It stops with the best so far when reached."
+        />
+      </div>
+    </FormDialog>
   );
 }

@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
 import { evaluatorPath } from "@/components/evaluators/evaluator-paths";
 import { useCanEdit } from "@/components/shell/account-context";
@@ -13,9 +13,8 @@ import {
   Badge,
   Button,
   Card,
-  Dialog,
   EmptyState,
-  FormDialogFooter,
+  FormDialog,
   Notice,
   QueryView,
   Skeleton,
@@ -282,7 +281,6 @@ function MakeTestsetDialog({
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const formId = useId();
   const [target, setTarget] = useState("");
   const [name, setName] = useState(mode.name);
   const testsets = useQuery(trpc.testsets.list.queryOptions({ limit: 200 }));
@@ -295,48 +293,32 @@ function MakeTestsetDialog({
     }),
   );
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
       title="Make a testset"
       description={`The examples' inputs become testcases, with the expected output where a person's annotation or correction gives one.`}
-      footer={
-        <FormDialogFooter
-          formId={formId}
-          busy={make.isPending}
-          onCancel={onClose}
-          disabled={!target && !name.trim()}
-          submitLabel={target ? "Add a revision" : "Create testset"}
-        />
-      }
+      onSubmit={() => {
+        make.mutate(target ? { id: mode.id, testset_id: target } : { id: mode.id, name: name.trim() });
+      }}
+      submitLabel={target ? "Add a revision" : "Create testset"}
+      busy={make.isPending}
+      disabled={!target && !name.trim()}
+      error={make.error}
+      errorTitle="Not made"
     >
-      <form
-        id={formId}
-        className="flex flex-col gap-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          make.mutate(target ? { id: mode.id, testset_id: target } : { id: mode.id, name: name.trim() });
-        }}
-      >
-        <label className="flex flex-col gap-1.5 text-sm font-medium">
-          Into
-          <SelectInput value={target} onChange={(e) => setTarget(e.target.value)}>
-            <option value="">A new testset</option>
-            {(testsets.data?.items ?? []).map((t) => (
-              <option key={t.testset.id} value={t.testset.id}>
-                A new revision of {t.testset.name ?? t.testset.slug}
-              </option>
-            ))}
-          </SelectInput>
-        </label>
-        {!target && <TextField label="Name" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />}
-        {make.isError && (
-          <Notice tone="danger" title="Not made">
-            <span className="wrap-anywhere">{make.error.message}</span>
-          </Notice>
-        )}
-      </form>
-    </Dialog>
+      <label className="flex flex-col gap-1.5 text-sm font-medium">
+        Into
+        <SelectInput value={target} onChange={(e) => setTarget(e.target.value)}>
+          <option value="">A new testset</option>
+          {(testsets.data?.items ?? []).map((t) => (
+            <option key={t.testset.id} value={t.testset.id}>
+              A new revision of {t.testset.name ?? t.testset.slug}
+            </option>
+          ))}
+        </SelectInput>
+      </label>
+      {!target && <TextField label="Name" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />}
+    </FormDialog>
   );
 }
 
@@ -357,7 +339,6 @@ function ProposeEvaluatorDialog({
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const formId = useId();
   const [kind, setKind] = useState<keyof typeof EVALUATOR_KINDS>("llm_judge");
   const make = useMutation(
     trpc.improve.failureModeToEvaluator.mutationOptions({
@@ -368,39 +349,28 @@ function ProposeEvaluatorDialog({
     }),
   );
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
       title="Propose an evaluator"
       description={`Commits an evaluator that catches “${mode.name}”, to score every later run.`}
-      footer={
-        <FormDialogFooter formId={formId} busy={make.isPending} onCancel={onClose} submitLabel="Propose evaluator" />
-      }
+      onSubmit={() => {
+        make.mutate({ id: mode.id, kind });
+      }}
+      submitLabel="Propose evaluator"
+      busy={make.isPending}
+      error={make.error}
+      errorTitle="Not proposed"
     >
-      <form
-        id={formId}
-        className="flex flex-col gap-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          make.mutate({ id: mode.id, kind });
-        }}
-      >
-        <label className="flex flex-col gap-1.5 text-sm font-medium">
-          Kind
-          <SelectInput value={kind} onChange={(e) => setKind(e.target.value as keyof typeof EVALUATOR_KINDS)}>
-            {Object.entries(EVALUATOR_KINDS).map(([k, label]) => (
-              <option key={k} value={k}>
-                {label}
-              </option>
-            ))}
-          </SelectInput>
-        </label>
-        {make.isError && (
-          <Notice tone="danger" title="Not proposed">
-            <span className="wrap-anywhere">{make.error.message}</span>
-          </Notice>
-        )}
-      </form>
-    </Dialog>
+      <label className="flex flex-col gap-1.5 text-sm font-medium">
+        Kind
+        <SelectInput value={kind} onChange={(e) => setKind(e.target.value as keyof typeof EVALUATOR_KINDS)}>
+          {Object.entries(EVALUATOR_KINDS).map(([k, label]) => (
+            <option key={k} value={k}>
+              {label}
+            </option>
+          ))}
+        </SelectInput>
+      </label>
+    </FormDialog>
   );
 }

@@ -2,10 +2,10 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { EvaluatorChecklist, TestsetRevisionSelect } from "@/components/evaluations/evaluation-pickers";
 import { useTRPC } from "@/components/trpc";
-import { Badge, Dialog, FormDialogFooter, Notice, TextField } from "@/components/ui";
+import { Badge, FormDialog, Notice, TextField } from "@/components/ui";
 import { HUMAN_FEEDBACK_URI } from "@/shared/evaluator-uris";
 import { RevisionSelect } from "./revision-select";
 import { reviewPath } from "./types";
@@ -19,7 +19,6 @@ export function NewQueueDialog({ open, onClose }: { open: boolean; onClose: () =
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const formId = useId();
   const [name, setName] = useState("");
   const [testsetRevision, setTestsetRevision] = useState("");
   const [revision, setRevision] = useState("");
@@ -35,64 +34,48 @@ export function NewQueueDialog({ open, onClose }: { open: boolean; onClose: () =
   );
   const ready = name.trim() !== "" && testsetRevision !== "" && evaluators.length > 0;
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={onClose}
       title="New review queue"
       description="People go through every testcase of a testset revision, or what a revision answers to each, and score it with the evaluators you pick."
       size="lg"
-      status={
-        create.isError && (
-          <Notice tone="danger" title="Not created">
-            <span className="wrap-anywhere">{create.error.message}</span>
-          </Notice>
-        )
-      }
-      footer={
-        <FormDialogFooter
-          formId={formId}
-          busy={create.isPending}
-          onCancel={onClose}
-          disabled={!ready}
-          submitLabel="Create queue"
-        />
-      }
+      onSubmit={() => {
+        if (ready)
+          create.mutate({
+            name: name.trim(),
+            testsetRevisionId: testsetRevision,
+            revisionId: revision || undefined,
+            evaluatorRevisionIds: evaluators,
+          });
+      }}
+      submitLabel="Create queue"
+      busy={create.isPending}
+      disabled={!ready}
+      error={create.error}
+      errorTitle="Not created"
+      formClassName="flex flex-col gap-5"
     >
-      <form
-        id={formId}
-        className="flex flex-col gap-5"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (ready)
-            create.mutate({
-              name: name.trim(),
-              testsetRevisionId: testsetRevision,
-              revisionId: revision || undefined,
-              evaluatorRevisionIds: evaluators,
-            });
-        }}
-      >
-        <TextField label="Name" value={name} required maxLength={500} onChange={(e) => setName(e.target.value)} />
-        <TestsetRevisionSelect value={testsetRevision} onChange={setTestsetRevision} enabled={open} />
-        <RevisionSelect value={revision} onChange={setRevision} enabled={open} />
-        {revision ? (
-          <Notice tone="info" title="Reviewers judge the revision's answers">
-            Each testcase runs through the revision first, as an evaluation run does; reviewers see its inputs, the
-            output and a link to its trace. A case can be scored once its output is there.
-          </Notice>
-        ) : (
-          <Notice tone="info" title="Inputs only">
-            This queue runs no agent or prompt: reviewers see each testcase as it is. Pick a revision under Run through
-            to review what it answers.
-          </Notice>
-        )}
-        <EvaluatorChecklist
-          picked={evaluators}
-          onPick={setEvaluators}
-          enabled={open}
-          label={(uri) => (uri === HUMAN_FEEDBACK_URI ? <Badge tone="accent">human</Badge> : null)}
-        />
-      </form>
-    </Dialog>
+      <TextField label="Name" value={name} required maxLength={500} onChange={(e) => setName(e.target.value)} />
+      <TestsetRevisionSelect value={testsetRevision} onChange={setTestsetRevision} enabled={open} />
+      <RevisionSelect value={revision} onChange={setRevision} enabled={open} />
+      {revision ? (
+        <Notice tone="info" title="Reviewers judge the revision's answers">
+          Each testcase runs through the revision first, as an evaluation run does; reviewers see its inputs, the output
+          and a link to its trace. A case can be scored once its output is there.
+        </Notice>
+      ) : (
+        <Notice tone="info" title="Inputs only">
+          This queue runs no agent or prompt: reviewers see each testcase as it is. Pick a revision under Run through to
+          review what it answers.
+        </Notice>
+      )}
+      <EvaluatorChecklist
+        picked={evaluators}
+        onPick={setEvaluators}
+        enabled={open}
+        label={(uri) => (uri === HUMAN_FEEDBACK_URI ? <Badge tone="accent">human</Badge> : null)}
+      />
+    </FormDialog>
   );
 }

@@ -3,9 +3,9 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { useCanEdit } from "@/components/shell/account-context";
+import { MemberButton } from "@/components/shell/member-button";
 import { useTRPC } from "@/components/trpc";
-import { Badge, Button, Card, EmptyState, PlusIcon, QueryView, Skeleton, TimeAgo } from "@/components/ui";
+import { Badge, EmptyState, ListCard, PlusIcon, Skeleton, TimeAgo } from "@/components/ui";
 import { NewQueueDialog } from "./new-queue-dialog";
 import { ReviewIcon } from "./review-icon";
 import { revisionLabel, reviewPath, type ReviewQueue } from "./types";
@@ -14,56 +14,43 @@ import { revisionLabel, reviewPath, type ReviewQueue } from "./types";
 export function ReviewQueues() {
   const trpc = useTRPC();
   const queues = useQuery(trpc.review.queues.queryOptions());
-  const canEdit = useCanEdit();
   const [creating, setCreating] = useState(false);
   const newButton = (
-    <Button
-      variant="primary"
-      onClick={() => setCreating(true)}
-      disabled={!canEdit}
-      title={canEdit ? undefined : "Viewers cannot open review queues"}
-    >
+    <MemberButton variant="primary" onClick={() => setCreating(true)} viewerTitle="Viewers cannot open review queues">
       <PlusIcon className="size-3.5" />
       New queue
-    </Button>
+    </MemberButton>
   );
 
   return (
-    <Card title="Your queues" labelledBy="review-queues-title" actions={newButton}>
-      <QueryView
-        query={queues}
-        pending={
-          <ul role="status" aria-label="Loading queues" className="flex flex-col divide-y divide-line">
-            {[0, 1, 2].map((i) => (
-              <li key={i} className="px-5 py-4">
-                <Skeleton className="h-5 w-64" />
-                <Skeleton className="mt-2 h-2 w-full max-w-md" />
-              </li>
-            ))}
-          </ul>
-        }
-        errorTitle="Could not load the queues"
-        errorClassName="p-5"
-        isEmpty={(rows) => rows.length === 0}
-        empty={
-          <EmptyState
-            icon={<ReviewIcon />}
-            title="Nothing to review"
-            description="A queue puts a testset's cases, or what an agent or prompt answers to them, in front of people, who score each one. Open one with New queue (a Human feedback evaluator, under Evaluators, is the usual scorer), or run an evaluation with a human evaluator."
-            action={newButton}
-          />
-        }
-      >
-        {(rows) => (
-          <ul className="flex flex-col divide-y divide-line" aria-labelledby="review-queues-title">
-            {rows.map((q) => (
-              <QueueRow key={q.id} queue={q} />
-            ))}
-          </ul>
-        )}
-      </QueryView>
-      <NewQueueDialog open={creating} onClose={() => setCreating(false)} />
-    </Card>
+    <ListCard
+      title="Your queues"
+      labelledBy="review-queues-title"
+      actions={newButton}
+      query={queues}
+      listLabel="Your queues"
+      errorTitle="Could not load the queues"
+      pending={
+        <ul role="status" aria-label="Loading queues" className="flex flex-col divide-y divide-line">
+          {[0, 1, 2].map((i) => (
+            <li key={i} className="px-5 py-4">
+              <Skeleton className="h-5 w-64" />
+              <Skeleton className="mt-2 h-2 w-full max-w-md" />
+            </li>
+          ))}
+        </ul>
+      }
+      empty={
+        <EmptyState
+          icon={<ReviewIcon />}
+          title="Nothing to review"
+          description="A queue puts a testset's cases, or what an agent or prompt answers to them, in front of people, who score each one. Open one with New queue (a Human feedback evaluator, under Evaluators, is the usual scorer), or run an evaluation with a human evaluator."
+          action={newButton}
+        />
+      }
+      renderRow={(q) => <QueueRow key={q.id} queue={q} />}
+      after={<NewQueueDialog open={creating} onClose={() => setCreating(false)} />}
+    />
   );
 }
 

@@ -2,9 +2,9 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { useCanEdit } from "@/components/shell/account-context";
+import { MemberButton } from "@/components/shell/member-button";
 import { useTRPC } from "@/components/trpc";
-import { Button, Card, EmptyState, KeyIcon, PlusIcon, QueryView } from "@/components/ui";
+import { Card, EmptyState, KeyIcon, PlusIcon, QueryView } from "@/components/ui";
 import { ApiKeysSkeleton } from "./api-keys-skeleton";
 import { ApiKeysTable } from "./api-keys-table";
 import { CreateApiKeyDialog } from "./create-api-key-dialog";
@@ -16,18 +16,12 @@ export function ApiKeysSection() {
   const keys = useQuery(trpc.apiKeys.list.queryOptions());
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
-  const canEdit = useCanEdit();
 
   const createButton = (
-    <Button
-      variant="primary"
-      onClick={() => setCreating(true)}
-      disabled={!canEdit}
-      title={canEdit ? undefined : "Viewers cannot create keys"}
-    >
+    <MemberButton variant="primary" onClick={() => setCreating(true)} viewerTitle="Viewers cannot create keys">
       <PlusIcon className="size-3.5" />
       Create key
-    </Button>
+    </MemberButton>
   );
 
   return (

@@ -1,14 +1,12 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useTRPC } from "@/components/trpc";
-import { Button, Dialog, FormDialogFooter, Notice, TextField } from "@/components/ui";
+import { Button, Dialog, FormDialog, TextField } from "@/components/ui";
 import { SelectInput } from "@/components/editor/select-input";
 import { EXPIRY_CHOICES, SCOPE_LABELS } from "./api-key-scopes";
 import { NewKeySecret } from "./new-key-secret";
-
-const FORM_ID = "create-api-key-form";
 
 /** Asks for an optional name, creates the key, then shows its secret once. */
 export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -33,8 +31,7 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
     onClose();
   }
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit() {
     const trimmed = name.trim();
     const expiresAt = expiryDays === "" ? undefined : new Date(Date.now() + Number(expiryDays) * 86_400_000);
     create.mutate({
@@ -63,51 +60,48 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
   }
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
       title="Create API key"
       description="The key acts as you in this project. Its secret is shown once, right after creation."
-      footer={<FormDialogFooter formId={FORM_ID} busy={create.isPending} onCancel={close} submitLabel="Create key" />}
+      onSubmit={submit}
+      submitLabel="Create key"
+      busy={create.isPending}
+      error={create.error}
+      errorTitle="Could not create the key"
     >
-      <form id={FORM_ID} onSubmit={submit} className="flex flex-col gap-4">
-        <TextField
-          label="Name"
-          name="name"
-          placeholder="e.g. CI pipeline"
-          maxLength={100}
-          autoComplete="off"
-          hint="Optional. Helps you tell keys apart later."
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          data-autofocus
-        />
-        <label className="flex flex-col gap-1.5 text-sm font-medium">
-          Scope
-          <SelectInput name="scope" value={scope} onChange={(event) => setScope(event.target.value)}>
-            {Object.entries(SCOPE_LABELS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </SelectInput>
-        </label>
-        <label className="flex flex-col gap-1.5 text-sm font-medium">
-          Expires
-          <SelectInput name="expires" value={expiryDays} onChange={(event) => setExpiryDays(event.target.value)}>
-            {EXPIRY_CHOICES.map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </SelectInput>
-        </label>
-        {create.error && (
-          <Notice tone="danger" title="Could not create the key">
-            {create.error.message}
-          </Notice>
-        )}
-      </form>
-    </Dialog>
+      <TextField
+        label="Name"
+        name="name"
+        placeholder="e.g. CI pipeline"
+        maxLength={100}
+        autoComplete="off"
+        hint="Optional. Helps you tell keys apart later."
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        data-autofocus
+      />
+      <label className="flex flex-col gap-1.5 text-sm font-medium">
+        Scope
+        <SelectInput name="scope" value={scope} onChange={(event) => setScope(event.target.value)}>
+          {Object.entries(SCOPE_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </SelectInput>
+      </label>
+      <label className="flex flex-col gap-1.5 text-sm font-medium">
+        Expires
+        <SelectInput name="expires" value={expiryDays} onChange={(event) => setExpiryDays(event.target.value)}>
+          {EXPIRY_CHOICES.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </SelectInput>
+      </label>
+    </FormDialog>
   );
 }

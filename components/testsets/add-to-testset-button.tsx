@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { useCanEdit } from "@/components/shell/account-context";
-import { Button, Notice, type ButtonProps } from "@/components/ui";
+import { MemberButton } from "@/components/shell/member-button";
+import { Notice, type ButtonProps } from "@/components/ui";
 import { AddToTestsetDialog } from "./add-to-testset-dialog";
 import type { TestcaseData } from "./testset-table";
 
@@ -23,7 +23,6 @@ export function AddToTestsetButton({
   variant?: ButtonProps["variant"];
   disabled?: boolean;
 }) {
-  const canEdit = useCanEdit();
   const [loaded, setLoaded] = useState<TestcaseData[] | null>(null);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string>();
@@ -44,16 +43,16 @@ export function AddToTestsetButton({
 
   return (
     <>
-      <Button
+      <MemberButton
         size={size}
         variant={variant}
         onClick={() => void open()}
         loading={loading}
-        disabled={disabled || !canEdit}
-        title={canEdit ? undefined : "Viewers cannot change testsets"}
+        disabled={disabled}
+        viewerTitle="Viewers cannot change testsets"
       >
         {label}
-      </Button>
+      </MemberButton>
       {error && (
         <Notice tone="danger" className="basis-full">
           {error}

@@ -2,15 +2,13 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useTRPC } from "@/components/trpc";
-import { Dialog, FormDialogFooter, Notice, TextField } from "@/components/ui";
+import { FormDialog, TextField } from "@/components/ui";
 import { ImportSource } from "./import-source";
 import type { ParsedTable } from "./table-files";
 import { committedRows } from "./testset-table";
 import { testsetPaths } from "./testset-paths";
-
-const FORM_ID = "create-testset-form";
 
 /** A name and, optionally, a CSV or JSON file whose rows become version 1 (previewed first). */
 export function CreateTestsetDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -44,8 +42,7 @@ export function CreateTestsetDialog({ open, onClose }: { open: boolean; onClose:
     onClose();
   }
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit() {
     setTouched(true);
     if (name.trim() === "" || (parsed && !parsed.ok)) return;
     const rows = parsed?.ok ? committedRows(parsed.table) : [];
@@ -59,43 +56,34 @@ export function CreateTestsetDialog({ open, onClose }: { open: boolean; onClose:
 
   const rows = parsed?.ok ? parsed.table.rows.length : 0;
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={close}
       size="lg"
       title="New testset"
       description="Rows of inputs and expected answers to evaluate agents on. Start empty, or import a file as version 1."
-      footer={
-        <FormDialogFooter
-          formId={FORM_ID}
-          busy={create.isPending}
-          onCancel={close}
-          submitLabel={
-            rows ? `Create with ${rows.toLocaleString("en-US")} ${rows === 1 ? "row" : "rows"}` : "Create testset"
-          }
-        />
+      onSubmit={submit}
+      submitLabel={
+        rows ? `Create with ${rows.toLocaleString("en-US")} ${rows === 1 ? "row" : "rows"}` : "Create testset"
       }
+      busy={create.isPending}
+      error={create.error}
+      errorTitle="Could not create the testset"
+      noValidate
     >
-      <form id={FORM_ID} onSubmit={submit} className="flex min-w-0 flex-col gap-4" noValidate>
-        <TextField
-          label="Name"
-          name="name"
-          placeholder="e.g. Support questions"
-          maxLength={256}
-          autoComplete="off"
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          error={touched && name.trim() === "" ? "Give the testset a name" : undefined}
-          required
-          data-autofocus
-        />
-        <ImportSource onParsed={setParsed} />
-        {create.error && (
-          <Notice tone="danger" title="Could not create the testset">
-            {create.error.message}
-          </Notice>
-        )}
-      </form>
-    </Dialog>
+      <TextField
+        label="Name"
+        name="name"
+        placeholder="e.g. Support questions"
+        maxLength={256}
+        autoComplete="off"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        error={touched && name.trim() === "" ? "Give the testset a name" : undefined}
+        required
+        data-autofocus
+      />
+      <ImportSource onParsed={setParsed} />
+    </FormDialog>
   );
 }

@@ -4,8 +4,8 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { VersionBadge } from "@/components/agents/version-badge";
+import { MemberButton } from "@/components/shell/member-button";
 import {
-  Button,
   Card,
   cn,
   EmptyState,
@@ -23,7 +23,6 @@ import {
   TimeAgo,
 } from "@/components/ui";
 import { PageContainer, PageHeader } from "@/components/shell";
-import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
 import { CreateTestsetDialog } from "./create-testset-dialog";
 import { testsetPaths } from "./testset-paths";
@@ -34,7 +33,6 @@ const PAGE_SIZE = 50;
 /** `/testsets`: the project's testsets with their size and latest version; create one (empty or by import). */
 export function TestsetsPage() {
   const trpc = useTRPC();
-  const canEdit = useCanEdit();
   const [creating, setCreating] = useState(false);
   const list = useInfiniteQuery(
     trpc.testsets.list.infiniteQueryOptions({ limit: PAGE_SIZE }, { getNextPageParam: (page) => page.next }),
@@ -42,15 +40,10 @@ export function TestsetsPage() {
   const items = list.data?.pages.flatMap((page) => page.items) ?? [];
 
   const createButton = (
-    <Button
-      variant="primary"
-      onClick={() => setCreating(true)}
-      disabled={!canEdit}
-      title={canEdit ? undefined : "Viewers cannot create testsets"}
-    >
+    <MemberButton variant="primary" onClick={() => setCreating(true)} viewerTitle="Viewers cannot create testsets">
       <PlusIcon className="size-3.5" />
       New testset
-    </Button>
+    </MemberButton>
   );
 
   return (

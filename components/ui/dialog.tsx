@@ -5,6 +5,7 @@ import { Button } from "./button";
 import { cn } from "./cn";
 import { focusRing } from "./focus-ring";
 import { CloseIcon } from "./icons";
+import { Notice } from "./notice";
 
 export interface DialogProps {
   open: boolean;
@@ -117,7 +118,11 @@ export function Dialog({
   );
 }
 
-/** The footer of a dialog around a form: Cancel, and the submit button of the form `formId`. */
+/**
+ * The footer of a dialog around a form: Cancel, and the submit button of the form `formId`. Most
+ * dialogs take it with `FormDialog`; a dialog whose form is a child of its own (its state starting
+ * afresh each time the dialog opens) puts it in `footer` itself.
+ */
 export function FormDialogFooter({
   formId,
   busy,
@@ -140,5 +145,72 @@ export function FormDialogFooter({
         {submitLabel}
       </Button>
     </>
+  );
+}
+
+/**
+ * A dialog around one form: its fields, Cancel and the submit button, and the submit's failure
+ * (`error`, titled `errorTitle`) above the buttons, where the press was. It does not close while
+ * `busy`: a save in flight is never left without the view that shows its outcome.
+ */
+export function FormDialog({
+  open = true,
+  onClose,
+  onSubmit,
+  submitLabel,
+  busy,
+  disabled,
+  error,
+  errorTitle,
+  noValidate,
+  formClassName,
+  children,
+  ...dialog
+}: Omit<DialogProps, "open" | "footer" | "status"> & {
+  /** Mounted only while open, when left out. */
+  open?: boolean;
+  onSubmit: () => void;
+  submitLabel: ReactNode;
+  busy: boolean;
+  disabled?: boolean;
+  error?: { message: string } | null | false;
+  errorTitle: string;
+  /** The form checks its fields itself instead of the browser's required/pattern bubbles. */
+  noValidate?: boolean;
+  /** The form's classes, in place of a column with gap-4. */
+  formClassName?: string;
+}) {
+  const formId = useId();
+  const close = () => {
+    if (!busy) onClose();
+  };
+  return (
+    <Dialog
+      {...dialog}
+      open={open}
+      onClose={close}
+      footer={
+        <FormDialogFooter formId={formId} busy={busy} onCancel={close} submitLabel={submitLabel} disabled={disabled} />
+      }
+      status={
+        error && (
+          <Notice tone="danger" title={errorTitle}>
+            <span className="wrap-anywhere">{error.message}</span>
+          </Notice>
+        )
+      }
+    >
+      <form
+        id={formId}
+        className={formClassName ?? "flex flex-col gap-4"}
+        noValidate={noValidate}
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSubmit();
+        }}
+      >
+        {children}
+      </form>
+    </Dialog>
   );
 }

@@ -3,7 +3,7 @@ export { Button, buttonClass, type ButtonProps, type ButtonSize, type ButtonVari
 export { Card } from "./card";
 export { cn } from "./cn";
 export { CopyButton } from "./copy-button";
-export { Dialog, FormDialogFooter, type DialogProps } from "./dialog";
+export { Dialog, FormDialog, FormDialogFooter, type DialogProps } from "./dialog";
 export { EditableTitle } from "./editable-title";
 export { EmptyState } from "./empty-state";
 export { focusRing } from "./focus-ring";
@@ -28,6 +28,7 @@ export {
 export { InlineCode } from "./inline-code";
 export { Input } from "./input";
 export { Kbd } from "./kbd";
+export { ListCard } from "./list-card";
 export { Notice, type NoticeTone } from "./notice";
 export { QueryError } from "./query-error";
 export { QueryView, type QueryLike } from "./query-view";

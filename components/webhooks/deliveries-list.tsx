@@ -5,7 +5,7 @@ import { useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
 import { useCanEdit } from "@/components/shell/account-context";
 import { useTRPC } from "@/components/trpc";
-import { Button, Card, Notice, QueryError, QueryView, Skeleton, TimeAgo } from "@/components/ui";
+import { Button, ListCard, Notice, QueryError, Skeleton, TimeAgo } from "@/components/ui";
 import { AttemptLine, DeliveryStatus } from "./delivery-result";
 import type { DeliverySummary } from "./types";
 
@@ -23,7 +23,7 @@ export function DeliveriesList({ subscriptionId, highlight }: { subscriptionId: 
     refetchInterval: (query) => (query.state.data?.some((d) => d.status === "pending") ? PENDING_POLL_MS : false),
   });
   return (
-    <Card
+    <ListCard
       title="Deliveries"
       labelledBy="deliveries-title"
       description="Every event sent to this endpoint, with each attempt's status, duration and response."
@@ -40,37 +40,20 @@ export function DeliveriesList({ subscriptionId, highlight }: { subscriptionId: 
           </SelectInput>
         </div>
       }
-    >
-      <QueryView
-        query={deliveries}
-        pending={
-          <div className="p-5">
-            <Skeleton className="h-12" />
-          </div>
-        }
-        errorTitle="Could not load deliveries"
-        errorClassName="p-5"
-        isEmpty={(rows) => rows.length === 0}
-        empty={
-          <p className="px-5 py-6 text-sm text-muted">
-            {status ? "No deliveries with this status." : "Nothing sent yet. Send a test to see one here."}
-          </p>
-        }
-      >
-        {(rows) => (
-          <ul className="divide-y divide-line" aria-label="Deliveries">
-            {rows.map((d) => (
-              // The delivery a test just made opens; the key remounts it open once the test answers.
-              <DeliveryRow
-                key={d.id === highlight ? `${d.id}:sent` : d.id}
-                delivery={d}
-                initiallyOpen={d.id === highlight}
-              />
-            ))}
-          </ul>
-        )}
-      </QueryView>
-    </Card>
+      query={deliveries}
+      listLabel="Deliveries"
+      errorTitle="Could not load deliveries"
+      skeletonRows={1}
+      empty={
+        <p className="px-5 py-6 text-sm text-muted">
+          {status ? "No deliveries with this status." : "Nothing sent yet. Send a test to see one here."}
+        </p>
+      }
+      renderRow={(d) => (
+        // The delivery a test just made opens; the key remounts it open once the test answers.
+        <DeliveryRow key={d.id === highlight ? `${d.id}:sent` : d.id} delivery={d} initiallyOpen={d.id === highlight} />
+      )}
+    />
   );
 }
 
