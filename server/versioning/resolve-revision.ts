@@ -59,6 +59,13 @@ async function locate(lookup: Lookup, refs: RetrieveRefs): Promise<Resolution> {
   const { keys } = lookup;
   const { artifact, variant, revision } = refs;
   const viaEnvironmentRefs = throughEnvironment(keys, refs);
+  // A key is read in an environment: without one it would be dropped and another revision answered.
+  if (refs.key !== undefined && !viaEnvironmentRefs && keys.name !== "environments") {
+    throw new BadRequestError(
+      `key "${refs.key}" names an entry of an environment: send environment_ref (id or slug) with it`,
+      "key_without_environment",
+    );
+  }
 
   if (hasIdentity(revision)) {
     const found = await lookup.revision(revision!);

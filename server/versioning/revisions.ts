@@ -147,8 +147,16 @@ export async function logRevisions(
       "missing_reference",
     );
   }
+  // A depth of 0 asks for nothing (the compat API's answer too); archived revisions are not history.
+  if (request.depth === 0) return [];
   let query = selectRevisions(db, false)
-    .where(and(eq(revisions.variantId, variantId), upTo ? lte(revisions.version, upTo) : undefined))
+    .where(
+      and(
+        eq(revisions.variantId, variantId),
+        isNull(revisions.deletedAt),
+        upTo === undefined ? undefined : lte(revisions.version, upTo),
+      ),
+    )
     .orderBy(desc(revisions.version));
   if (request.depth) query = query.limit(request.depth);
   const rows = (await query) as RevisionRecord[];

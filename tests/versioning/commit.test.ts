@@ -246,10 +246,17 @@ describe.each(DOMAIN_NAMES)("commits and history of %s", (domain) => {
     });
     expectStatus(missing, 200);
     expect(missing.body).toEqual({ count: 0, [keys.revisions]: [], detail: expect.stringContaining(MISSING_ID) });
+    // A depth of 0 asks for no revisions: the compat API's empty list, not a refusal.
+    const zero = await c.t.call("POST", `${base}/log`, {
+      key: c.key,
+      body: { [keys.revisions]: { [keys.variantId]: variant.id, depth: 0 } },
+    });
+    expectStatus(zero, 200);
+    expect(zero.body.count).toBe(0);
     expectStatus(
       await c.t.call("POST", `${base}/log`, {
         key: c.key,
-        body: { [keys.revisions]: { [keys.variantId]: variant.id, depth: 0 } },
+        body: { [keys.revisions]: { [keys.variantId]: variant.id, depth: -1 } },
       }),
       422,
     );

@@ -154,6 +154,10 @@ export const errorCodes = {
   invite_revoked: { status: 404, meaning: "The invite link was revoked" },
   invite_used: { status: 404, meaning: "The invite link was already used" },
   item_reference_not_supported: { status: 400, meaning: "The Responses API's item_reference is not served" },
+  key_without_environment: {
+    status: 400,
+    meaning: "A retrieve names an environment key but no environment to read it in",
+  },
   kind_change: { status: 400, meaning: "A secret's kind cannot change" },
   kind_immutable: { status: 400, meaning: "An automation's kind cannot change" },
   last_owner: { status: 400, meaning: "The project's last owner cannot be removed or demoted" },

@@ -23,6 +23,7 @@ export function deployRoute(spec: DomainSpec): AnyRoute {
       "evaluation_below_threshold",
       "evaluation_required",
       "initial_revision_exists",
+      "key_without_environment",
       "missing_key",
       "missing_reference",
       "no_variant",

@@ -90,6 +90,7 @@ export const testcaseRoutes = [
       "ambiguous_reference",
       "environment_key_mismatch",
       "missing_filter",
+      "key_without_environment",
       "missing_key",
       "missing_reference",
       "no_variant",

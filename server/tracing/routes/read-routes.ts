@@ -65,6 +65,7 @@ export const readRoutes = [
     errors: [
       "ambiguous_reference",
       "environment_key_mismatch",
+      "key_without_environment",
       "focus_conflict",
       "invalid_filtering",
       "invalid_query",
@@ -89,6 +90,7 @@ export const readRoutes = [
     errors: [
       "ambiguous_reference",
       "environment_key_mismatch",
+      "key_without_environment",
       "focus_conflict",
       "invalid_query",
       "invalid_windowing",

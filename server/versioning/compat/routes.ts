@@ -81,7 +81,6 @@ export function simpleRoutes(spec: DomainSpec): AnyRoute[] {
       maxBodyBytes: 8 * 1024 * 1024,
       errors: [
         "archived",
-        "empty_update",
         "id_mismatch",
         "initial_revision_exists",
         "not_found",

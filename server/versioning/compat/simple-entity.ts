@@ -1,4 +1,3 @@
-import { BadRequestError } from "@/server/core/errors";
 import type { Page, Windowing } from "@/server/core/windowing";
 import type { Database, Executor } from "@/server/db";
 import { createArtifact, getArtifact, queryArtifacts, updateArtifact, type ArtifactFields } from "../artifacts";
@@ -43,7 +42,8 @@ export async function getSimple(db: Executor, scope: Scope, spec: DomainSpec, id
 
 /**
  * Header fields edit the artifact; any edit also commits a revision to the default variant,
- * carrying the new `data` or, when none is sent, the latest revision's.
+ * carrying the new `data` or, when none is sent, the latest revision's. A body with nothing but
+ * the id commits nothing and answers the current state, as the compat API does.
  */
 export async function editSimple(
   db: Database,
@@ -53,8 +53,7 @@ export async function editSimple(
   fields: SimpleFields,
 ): Promise<SimpleEntity> {
   const { data, message, ...header } = fields;
-  if (Object.keys(fields).length === 0)
-    throw new BadRequestError("Nothing to update: send data, name, description, flags, tags or meta", "empty_update");
+  if (Object.keys(fields).length === 0) return getSimple(db, scope, spec, id);
   return db.transaction(async (tx) => {
     const artifact = Object.keys(header).length
       ? await updateArtifact(tx, scope, spec, id, header)

@@ -188,10 +188,10 @@ export function requestSchemas(
           [keys.variantId]: z.string().uuid().nullish(),
           [keys.artifactId]: z.string().uuid().nullish(),
           [keys.revisionId]: z.string().uuid().nullish(),
-          depth: z.number().int().min(1).max(10_000).nullish(),
+          depth: z.number().int().min(0).max(10_000).nullish(),
         })
         .optional(),
-      depth: z.number().int().min(1).max(10_000).optional(),
+      depth: z.number().int().min(0).max(10_000).optional(),
     }),
     revisionQuery: z.strictObject({
       [keys.revision]: entityFilter

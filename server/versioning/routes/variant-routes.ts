@@ -140,6 +140,7 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
         "bad_request",
         "environment_key_mismatch",
         "initial_revision_exists",
+        "key_without_environment",
         "missing_key",
         "missing_reference",
         "no_variant",
