@@ -26,6 +26,12 @@ export const SUBSCRIBABLE_EVENTS = [
   "agents.runs.failed",
   "agents.runs.paused",
 ] as const;
+/** The event type of a schedule's firing when its `event_key` names none. */
+export const SCHEDULE_EVENT_TYPE = "cron.tick";
+
+/** A schedule's event type: its `event_key`, kept in `event_types` (rows from before it: the default). */
+export const scheduleEventType = (row: { eventTypes?: string[] | null }) => row.eventTypes?.[0] ?? SCHEDULE_EVENT_TYPE;
+
 const eventTypeSchema = z
   .string()
   .refine((type) => (SUBSCRIBABLE_EVENTS as readonly string[]).includes(type) || /^monitors\.[a-z_.]+$/.test(type), {
@@ -134,6 +140,13 @@ export const automationInputSchema = z.discriminatedUnion("kind", [
       .max(7 * 86_400)
       .default(DEFAULT_CATCH_UP_SECONDS)
       .describe("After downtime, a missed fire time at most this old fires once; older ones are recorded as skipped"),
+    event_key: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .default(SCHEDULE_EVENT_TYPE)
+      .describe("The event type a firing carries (`event.event_type` of an inputs_fields selector)"),
   }),
   z.object({
     kind: z.literal("event"),

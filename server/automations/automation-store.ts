@@ -56,6 +56,8 @@ async function columnsOf(app: AppContext, principal: Principal, input: Automatio
       overlapPolicy: input.overlap_policy,
       catchUpSeconds: input.catch_up_seconds,
       nextFireAt: nextFireTime(schedule, now),
+      // A schedule's event key rides in event_types; only kind 'event' rows are matched to events.
+      eventTypes: [input.event_key],
     };
   }
   if (input.kind === "event") return { ...common, eventTypes: input.event_types, filter: input.filter ?? null };

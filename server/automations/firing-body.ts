@@ -1,4 +1,5 @@
 import type { InvokeRequest } from "@/server/agent-runs";
+import { scheduleEventType } from "./automation-input";
 import { fillTemplate, payloadFields } from "./payload-template";
 import { resolveSelectorTemplate } from "./selector-template";
 
@@ -75,13 +76,17 @@ function selectedFields(firing: Firing): Record<string, unknown> | undefined {
   if (template === undefined) return undefined;
   const { automation, firedAt } = firing;
   const kind = automation.kind;
+  const attributes = payloadFields(firing.firing.payload);
+  // A schedule's event is the reference's: `<schedule id>:<tick>`, its attributes `{timestamp: tick}`.
+  const tick = kind === "schedule" && typeof attributes.scheduled_at === "string" ? attributes.scheduled_at : undefined;
   const context = {
     event: {
-      event_id: firing.firing.eventKey ?? firing.firing.id,
-      event_type: kind === "schedule" ? "cron.tick" : kind === "event" ? automation.eventTypes?.[0] : kind,
+      event_id: tick ? `${automation.id}:${tick}` : (firing.firing.eventKey ?? firing.firing.id),
+      event_type:
+        kind === "schedule" ? scheduleEventType(automation) : kind === "event" ? automation.eventTypes?.[0] : kind,
       timestamp: firedAt.toISOString(),
       created_at: firedAt.toISOString(),
-      attributes: payloadFields(firing.firing.payload),
+      attributes: tick ? { ...attributes, timestamp: tick } : attributes,
     },
     subscription: {
       id: automation.id,

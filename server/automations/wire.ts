@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { toIso } from "@/server/core/time";
 import { describeCron, nextFireTimes } from "@/server/core/cron/cron-schedule";
+import { scheduleEventType } from "./automation-input";
 import type { AutomationRow } from "./automation-store";
 import type { FiringRow } from "./firing-store";
 
@@ -62,6 +63,7 @@ export const automationWire = z.object({
   description_of_schedule: z.string().optional().describe("The cron in words, with its zone"),
   overlap_policy: z.enum(["skip", "queue_one", "cancel_previous"]).optional(),
   catch_up_seconds: z.number().int().optional(),
+  event_key: z.string().optional().describe("A schedule's event type, carried by its firings"),
   next_fire_at: iso.optional(),
   next_fire_times: z.array(iso).optional().describe("The next five fire times of an active schedule"),
   last_fired_at: iso.optional(),
@@ -104,6 +106,7 @@ export function automationToWire(
           description_of_schedule: describeCron(schedule),
           overlap_policy: row.overlapPolicy ?? "skip",
           catch_up_seconds: row.catchUpSeconds ?? undefined,
+          event_key: scheduleEventType(row),
         }
       : {}),
     ...(upcoming
@@ -113,7 +116,7 @@ export function automationToWire(
         }
       : {}),
     ...(row.lastFiredAt ? { last_fired_at: toIso(row.lastFiredAt) } : {}),
-    ...(row.eventTypes ? { event_types: row.eventTypes } : {}),
+    ...(row.eventTypes && !schedule ? { event_types: row.eventTypes } : {}),
     ...(row.filter ? { filter: row.filter } : {}),
     ...(row.signatureScheme ? { signature_scheme: row.signatureScheme, inbound_path: inboundPath(row.id) } : {}),
     ...(extra.secret ? { secret: extra.secret } : {}),

@@ -19,6 +19,7 @@ const schedule = (cron: string, extra: Record<string, unknown> = {}) => ({
   schedule: {
     name: "Every five minutes",
     data: {
+      event_key: "cron.tick",
       schedule: cron,
       references: { workflow: { slug: "reporter" } },
       inputs_fields: { messages: [{ role: "user", content: "tick" }] },
@@ -52,7 +53,10 @@ it("refuses a bad cron (422, before anything else), an unknown workflow (422) an
   }
   // The cron is read first: a bad cron with an unknown workflow is still the cron's 422.
   const both = await call("POST", "/api/triggers/schedules/", {
-    schedule: { name: "x", data: { schedule: "daily", references: { workflow: { slug: "nope" } } } },
+    schedule: {
+      name: "x",
+      data: { event_key: "cron.tick", schedule: "daily", references: { workflow: { slug: "nope" } } },
+    },
   });
   expect(both.body.errors[0].path).toBe("schedule.data.schedule");
   const unknown = await call("POST", "/api/triggers/schedules/", {
@@ -70,11 +74,18 @@ it("refuses a bad cron (422, before anything else), an unknown workflow (422) an
   );
   expect(window.status).toBe(400);
   expect(window.body.code).toBe("unsupported_field");
+  // The event key is required (it becomes the firings' event type); inputs_fields defaults to "$",
+  // the firing's whole context, as the reference's does.
+  const bare = { schedule: "*/5 * * * *", references: { workflow: { slug: "reporter" } } };
+  const noEventKey = await call("POST", "/api/triggers/schedules/", { schedule: { name: "x", data: bare } });
+  expect(noEventKey.status).toBe(422);
+  expect(noEventKey.body.errors[0].path).toBe("schedule.data.event_key");
   const noInput = await call("POST", "/api/triggers/schedules/", {
-    schedule: { name: "x", data: { schedule: "*/5 * * * *", references: { workflow: { slug: "reporter" } } } },
+    schedule: { name: "x", data: { ...bare, event_key: "nightly.digest" } },
   });
-  expect(noInput.status).toBe(422);
-  expect(noInput.body.errors[0].path).toBe("schedule.data.inputs_fields");
+  expect(noInput.status, JSON.stringify(noInput.body)).toBe(200);
+  expect(noInput.body.schedule.data).toMatchObject({ event_key: "nightly.digest", inputs_fields: "$" });
+  expect((await call("DELETE", `/api/triggers/schedules/${noInput.body.schedule.id}`)).status).toBe(204);
 });
 
 it("a schedule's lifecycle: create, list, stop and start, replace, delete", async () => {
@@ -212,6 +223,8 @@ it("the reference's schedule body: inputs_fields as a selector template over the
   const inputsFields = {
     now: "$.event.timestamp",
     kind: "$.event.event_type",
+    tick: "$.event.attributes.timestamp",
+    event: "$.event.event_id",
     named: "/subscription/name",
     missing: "$.event.nope",
     fixed: 3,
@@ -221,7 +234,7 @@ it("the reference's schedule body: inputs_fields as a selector template over the
       name: "Selector",
       description: "Acceptance test schedule",
       data: {
-        event_key: "cron.tick",
+        event_key: "nightly.digest",
         schedule: cron,
         inputs_fields: inputsFields,
         references: { workflow: { slug: "reporter" } },
@@ -232,7 +245,7 @@ it("the reference's schedule body: inputs_fields as a selector template over the
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const s = created.body.schedule;
   expect(s.data).toMatchObject({
-    event_key: "cron.tick",
+    event_key: "nightly.digest",
     inputs_fields: inputsFields,
     references: { workflow: { slug: "reporter" } },
   });
@@ -251,10 +264,20 @@ it("the reference's schedule body: inputs_fields as a selector template over the
   const seen = f.model.requests.length;
   const fired = await call("POST", `/api/automations/${s.id}/test`, {});
   expect(fired.status, JSON.stringify(fired.body)).toBe(200);
-  const expected = { now: f.clock().toISOString(), kind: "cron.tick", named: "Selector", missing: null, fixed: 3 };
+  // The reference's schedule event: its event key as the type, `<schedule id>:<tick>` as the id, the tick as attributes.
+  const tick = f.clock().toISOString();
+  const expected = {
+    now: tick,
+    kind: "nightly.digest",
+    tick,
+    event: `${s.id}:${tick}`,
+    named: "Selector",
+    missing: null,
+    fixed: 3,
+  };
   // Other tests' runs may still be calling the model: await the request that carries this run's message.
   const userText = (body: any): string | undefined => body?.input?.at(-1)?.content?.[0]?.text;
-  const carries = (body: unknown) => userText(body)?.includes('"cron.tick"') ?? false;
+  const carries = (body: unknown) => userText(body)?.includes('"nightly.digest"') ?? false;
   await within(
     60_000,
     "the firing's model request",

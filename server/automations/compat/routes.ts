@@ -33,6 +33,8 @@ import { firingCompatRoutes } from "./firing-routes";
 import { providerCompatRoutes } from "./provider-routes";
 
 const tag = "triggers";
+/** The reference's default `inputs_fields`: the firing's whole context. */
+const WHOLE_CONTEXT = "$";
 const idParams = z.object({ id: z.string().uuid() });
 
 /**
@@ -40,11 +42,9 @@ const idParams = z.object({ id: z.string().uuid() });
  * reference implementation's paths.
  */
 function asInput(value: unknown, prefix: string): AutomationInput {
-  // Our own routes default a missing input (an automation may start a triage instead); the
-  // reference's trigger bodies always carry inputs_fields, so its absence is its 422.
-  if ((value as { input?: unknown }).input === undefined)
-    throw new SchemaValidationError([{ path: `${prefix}.data.inputs_fields`, message: "Required" }]);
-  const parsed = automationInputSchema.safeParse(value);
+  // Without inputs_fields the reference sends the whole context ("$"), as a selector does.
+  const input = (value as { input?: unknown }).input ?? { fields: WHOLE_CONTEXT };
+  const parsed = automationInputSchema.safeParse({ ...(value as object), input });
   if (parsed.success) return parsed.data;
   const renamed: Record<string, string> = {
     cron: "data.schedule",

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { BadRequestError } from "@/server/core/errors";
 import { toIso } from "@/server/core/time";
-import { DEFAULT_CATCH_UP_SECONDS, OVERLAP_POLICIES, type AutomationKind } from "../automation-input";
+import {
+  DEFAULT_CATCH_UP_SECONDS,
+  OVERLAP_POLICIES,
+  scheduleEventType,
+  type AutomationKind,
+} from "../automation-input";
 import type { AutomationRow } from "../automation-store";
 import type { FiringRow } from "../firing-store";
 import { isSelectorTemplate } from "../selector-template";
@@ -23,7 +28,7 @@ const lifecycle = {
 };
 
 const scheduleData = z.object({
-  event_key: z.string().optional(),
+  event_key: z.string().trim().min(1).max(200),
   schedule: z.string(),
   timezone: z.string().optional(),
   overlap_policy: z.enum(OVERLAP_POLICIES).optional(),
@@ -98,7 +103,7 @@ export function scheduleToCompat(row: AutomationRow) {
     ...(row.description ? { description: row.description } : {}),
     flags: { is_active: row.isActive },
     data: {
-      event_key: "cron.tick",
+      event_key: scheduleEventType(row),
       schedule: row.cron!,
       timezone: row.timezone!,
       overlap_policy: row.overlapPolicy ?? "skip",
@@ -155,6 +160,7 @@ export function scheduleFromCompat(body: z.infer<typeof compatScheduleBody>["sch
     timezone: body.data.timezone,
     overlap_policy: body.data.overlap_policy,
     catch_up_seconds: body.data.catch_up_seconds,
+    event_key: body.data.event_key,
     references: body.data.references ?? {},
     input: inputOf(body.data.inputs_fields),
   };
