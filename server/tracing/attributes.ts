@@ -76,6 +76,16 @@ const AG_KEYS: Record<string, readonly string[] | true> = {
   links: true,
 };
 
+/**
+ * Older Agenta SDKs write a span's type as `ag.type.node`; the reference's OTLP adapter reads it as
+ * `ag.type.span` (a `span` also sent wins), so those spans are typed, not left as `task`.
+ */
+function renameLegacyType(ag: JsonObject): JsonObject {
+  if (!isObject(ag.type) || ag.type.node === undefined) return ag;
+  const { node, ...type } = ag.type;
+  return { ...ag, type: { span: node, ...type } };
+}
+
 const URL_SAFE_SLUG = /^[A-Za-z0-9._~-]+$/;
 const METRIC_RENAMES: Record<string, string> = { acc: "cumulative", unit: "incremental" };
 
@@ -89,7 +99,7 @@ export function cleanAgNamespace(attributes: JsonObject): JsonObject {
   }
   const clean: JsonObject = {};
   const unsupported: JsonObject = isObject(ag.unsupported) ? { ...ag.unsupported } : {};
-  for (const [key, value] of Object.entries(ag)) {
+  for (const [key, value] of Object.entries(renameLegacyType(ag))) {
     if (key === "unsupported") continue;
     const allowed = AG_KEYS[key];
     if (allowed === undefined) {

@@ -33,6 +33,28 @@ describe("timestamps", () => {
   });
 });
 
+describe("older Agenta SDKs' span type", () => {
+  const span = (type: Record<string, unknown>) =>
+    parseTracingRequest({
+      spans: [
+        {
+          trace_id: "f5a2efb40895881e938e2ebc070beca8",
+          span_id: "abcdef1234567890",
+          span_name: "s",
+          start_time: 1670000000,
+          attributes: { ag: { type } },
+        },
+      ],
+    }).spans[0];
+
+  it("reads ag.type.node as ag.type.span, as the reference's adapter does; a span type also sent wins", () => {
+    const node = span({ node: "workflow" });
+    expect(node.span_type).toBe("workflow");
+    expect((node.attributes.ag as Record<string, any>).unsupported).toBeUndefined();
+    expect(span({ node: "workflow", span: "tool" }).span_type).toBe("tool");
+  });
+});
+
 describe("the reference's messy spans", () => {
   const parsed = parseTracingRequest({
     spans: [

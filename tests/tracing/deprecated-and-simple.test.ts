@@ -237,4 +237,23 @@ describe("the reference's deprecated read and delete routes", () => {
     );
     expect(viaQueryString.body.count).toBe(2);
   });
+
+  it("refuses the OpenTelemetry format (not served) instead of answering in its own, on both query routes", async () => {
+    const legacy = await c.t.call("POST", "/api/tracing/spans/query", {
+      key: c.key,
+      body: { format: "opentelemetry" },
+    });
+    expectStatus(legacy, 400);
+    expect(legacy.body.detail).toContain("OpenTelemetry format is not served");
+    const query = await c.t.call("POST", "/api/traces/query", {
+      key: c.key,
+      body: { formatting: { format: "opentelemetry" } },
+    });
+    expectStatus(query, 422);
+    expect(JSON.stringify(query.body.errors)).toContain('only \\"agenta\\" is served');
+    expectStatus(
+      await c.t.call("POST", "/api/traces/query", { key: c.key, body: { formatting: { format: "agenta" } } }),
+      200,
+    );
+  });
 });

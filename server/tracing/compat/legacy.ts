@@ -74,6 +74,12 @@ export async function legacyQuery(
   const focus = formatting.focus ?? flat.focus ?? "trace";
   if (focus !== "trace" && focus !== "span")
     throw new BadRequestError("'focus' must be trace or span", "invalid_formatting");
+  const format = formatting.format ?? flat.format ?? "agenta";
+  if (format !== "agenta")
+    throw new BadRequestError(
+      "'format' must be agenta: spans come in this service's shape; the OpenTelemetry format is not served",
+      "invalid_formatting",
+    );
   const window = parseWindowing(windowing);
   if (focus === "span") {
     const page = await querySpanPage(db, projectId, filtering, window);

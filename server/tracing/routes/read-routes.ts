@@ -9,6 +9,8 @@ import { TAG } from "./ingest-routes";
 
 const next = z.strictObject({ next: z.string() }).optional();
 
+const ONLY_AGENTA_FORMAT = 'only "agenta" is served: spans come in this service\'s shape, not as OpenTelemetry';
+
 const queryBody = z.looseObject({
   filtering: z.unknown().optional(),
   windowing: z.unknown().optional(),
@@ -16,7 +18,11 @@ const queryBody = z.looseObject({
   query_variant_ref: refSchema.optional().describe("A saved query's variant (its latest revision, or `version`)"),
   query_revision_ref: refSchema.optional().describe("A saved query's revision; a reference to nothing is a 404"),
   formatting: z
-    .object({ focus: z.enum(["trace", "span"]).optional(), format: z.enum(["agenta", "opentelemetry"]).optional() })
+    .object({
+      focus: z.enum(["trace", "span"]).optional(),
+      // The reference's `opentelemetry` format is not built: refused, never answered in ours.
+      format: z.enum(["agenta"], { error: ONLY_AGENTA_FORMAT }).optional(),
+    })
     .optional(),
 });
 
