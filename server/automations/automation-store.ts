@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { recordAudit } from "@/server/audit";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
-import type { Executor } from "@/server/db";
+import { toPage, windowClause, type Page, type Windowing } from "@/server/core/windowing";
+import { containsText, type Executor } from "@/server/db";
 import { automations } from "@/server/db/schema";
-import type { AutomationInput, SignatureScheme } from "./automation-input";
+import { SCHEDULE_EVENT_TYPE, type AutomationInput, type SignatureScheme } from "./automation-input";
 import { checkAction, checkTarget } from "./automation-target";
 import { checkCronSchedule, nextFireTime } from "@/server/core/cron/cron-schedule";
 
@@ -173,7 +174,7 @@ export async function listAutomations(
   projectId: string,
   filter: { kind?: AutomationRow["kind"]; name?: string } = {},
 ): Promise<AutomationRow[]> {
-  const rows = await db
+  return db
     .select()
     .from(automations)
     .where(
@@ -181,11 +182,42 @@ export async function listAutomations(
         eq(automations.projectId, projectId),
         isNull(automations.deletedAt),
         filter.kind ? eq(automations.kind, filter.kind) : undefined,
+        filter.name ? containsText(automations.name, filter.name) : undefined,
       ),
     )
     .orderBy(desc(automations.id));
-  const name = filter.name?.toLowerCase();
-  return name ? rows.filter((row) => row.name.toLowerCase().includes(name)) : rows;
+}
+
+/**
+ * The reference's trigger query: name (case-insensitive substring) and event key (a schedule's
+ * `event_key`, a subscription's event type), newest first; a page of `windowing` only when one is
+ * sent, all of them otherwise.
+ */
+export async function queryAutomations(
+  db: Executor,
+  projectId: string,
+  query: { kind: AutomationRow["kind"]; name?: string; eventKey?: string; windowing?: Windowing },
+): Promise<Page<AutomationRow>> {
+  const window = query.windowing ? windowClause(automations, query.windowing) : undefined;
+  const matching = db
+    .select()
+    .from(automations)
+    .where(
+      and(
+        eq(automations.projectId, projectId),
+        isNull(automations.deletedAt),
+        eq(automations.kind, query.kind),
+        query.name ? containsText(automations.name, query.name) : undefined,
+        query.eventKey
+          ? sql`coalesce(${automations.eventTypes} ->> 0, ${SCHEDULE_EVENT_TYPE}) = ${query.eventKey}`
+          : undefined,
+        ...(window?.conditions ?? []),
+      ),
+    )
+    .orderBy(window?.orderBy ?? desc(automations.id))
+    .$dynamic();
+  if (!window) return { items: await matching };
+  return toPage(await matching.limit(window.limit + 1), window.limit);
 }
 
 /**

@@ -51,6 +51,7 @@ export interface FiringQuery {
   automationId?: string;
   automationIds?: string[];
   status?: FiringStatus;
+  statuses?: FiringStatus[];
   eventKey?: string;
 }
 
@@ -71,6 +72,7 @@ export async function queryFirings(
         query.automationId ? eq(automationDeliveries.automationId, query.automationId) : undefined,
         query.automationIds ? inArray(automationDeliveries.automationId, query.automationIds) : undefined,
         query.status ? eq(automationDeliveries.status, query.status) : undefined,
+        query.statuses ? inArray(automationDeliveries.status, query.statuses) : undefined,
         query.eventKey ? eq(automationDeliveries.eventKey, query.eventKey) : undefined,
         ...w.conditions,
       ),

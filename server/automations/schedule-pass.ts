@@ -6,7 +6,8 @@ import { insertFirings, type NewFiring } from "./firing-store";
 import { dueFireTimes } from "@/server/core/cron/due-fire-times";
 
 /** The key of a schedule's firing: its planned instant, so one fire time is one firing. */
-export const scheduleEventKey = (at: Date) => `schedule:${at.toISOString()}`;
+export const SCHEDULE_KEY_PREFIX = "schedule:";
+export const scheduleEventKey = (at: Date) => `${SCHEDULE_KEY_PREFIX}${at.toISOString()}`;
 
 /**
  * Claims schedules whose fire time has come (`FOR UPDATE SKIP LOCKED`: each is handled by one

@@ -18,6 +18,7 @@ export { sendsAfterCommit, transactionThen, type AfterCommit, type Pipelined } f
 export { jsonPlaceholder, preparedQuery, rawQuery, timestampPlaceholder } from "./prepared";
 export { ageBatch, countDeleted, type AgeBatch } from "./count-deleted";
 export { isUniqueViolation } from "./unique-violation";
+export { containsText } from "./contains-text";
 export {
   credentialCheckFailure,
   describeDatabaseFailure,

@@ -1,4 +1,5 @@
-import { ilike, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { containsText } from "@/server/db";
 
 export { windowClause } from "@/server/core/windowing";
 
@@ -54,13 +55,4 @@ export function refConditions(
   if (!refs?.length) return undefined;
   const parts = refs.map((r) => (r.id ? sql`${columns.id} = ${r.id}` : sql`${columns.slug} = ${r.slug}`));
   return or(...parts);
-}
-
-/** Case-insensitive substring match with LIKE wildcards in the needle taken literally. */
-export function containsText(column: AnyColumn, needle: string): SQL {
-  return ilike(column, `%${escapeLike(needle)}%`);
-}
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

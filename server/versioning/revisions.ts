@@ -1,12 +1,12 @@
 import { and, desc, eq, inArray, isNull, lte } from "drizzle-orm";
 import { BadRequestError } from "@/server/core/errors";
 import { toPage, type Page, type Windowing } from "@/server/core/windowing";
-import { replicaRead, type Executor } from "@/server/db";
+import { containsText, replicaRead, type Executor } from "@/server/db";
 import { artifacts, revisions, variants } from "@/server/db/schema";
 import type { DomainSpec } from "./domain-spec";
 import { domainScope } from "./domain-scope";
 import { resolveEmbeds, type EmbedOptions, type ResolvedData } from "./embeds";
-import { containsText, entityConditions, refConditions, windowClause, type EntityFilter } from "./filters";
+import { entityConditions, refConditions, windowClause, type EntityFilter } from "./filters";
 import { Lookup } from "./lookup";
 import type { EntityHeader, RevisionRecord, Scope } from "./records";
 import type { RetrieveRefs } from "./references";

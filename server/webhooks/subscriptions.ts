@@ -1,9 +1,9 @@
-import { and, desc, eq, ilike, lt, sql } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import type { Page } from "@/server/core/windowing";
 import { toPage } from "@/server/core/windowing";
-import type { Database } from "@/server/db";
+import { containsText, type Database } from "@/server/db";
 import { webhookSubscriptions } from "@/server/db/schema";
 import { urlRefusal } from "@/server/egress";
 import { recordAudit } from "@/server/audit";
@@ -226,8 +226,8 @@ export async function querySubscriptions(
     .where(
       and(
         eq(t.projectId, projectId),
-        filter.name ? ilike(t.name, `%${escapeLike(filter.name)}%`) : undefined,
-        filter.description ? ilike(t.description, `%${escapeLike(filter.description)}%`) : undefined,
+        filter.name ? containsText(t.name, filter.name) : undefined,
+        filter.description ? containsText(t.description, filter.description) : undefined,
         filter.tags ? sql`${t.tags} @> ${JSON.stringify(filter.tags)}::jsonb` : undefined,
         windowing.next ? lt(t.id, windowing.next) : undefined,
       ),
@@ -235,8 +235,4 @@ export async function querySubscriptions(
     .orderBy(desc(t.id))
     .limit(limit + 1);
   return toPage(rows, limit);
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

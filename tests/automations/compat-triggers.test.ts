@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { AUTOMATION_KINDS, type AutomationKind } from "@/server/automations";
+import { AUTOMATION_KINDS, fireDueSchedules, type AutomationKind } from "@/server/automations";
 import { within } from "../helpers/within";
 import { automationFixture, type AutomationFixture } from "./helpers";
 
@@ -325,4 +325,72 @@ it("answers an empty integration catalog and no connections, with no provider co
   expect(connections.body).toEqual({ count: 0, connections: [] });
   const connection = await call("GET", `/api/triggers/connections/${missing}`);
   expect(connection.status).toBe(404);
+});
+
+it("queries triggers by event key and pages them only when windowing is sent; no subscription has a connection", async () => {
+  const marker = `q${Date.now().toString(36)}`;
+  const made: string[] = [];
+  for (const [name, eventKey] of [
+    [`${marker} a`, `${marker}.digest`],
+    [`${marker} b`, `${marker}.digest`],
+    [`${marker} c`, "cron.tick"],
+  ]) {
+    const created = await call("POST", "/api/triggers/schedules/", {
+      schedule: { name, data: { ...schedule("0 3 * * *").schedule.data, event_key: eventKey } },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    made.push(created.body.schedule.id);
+  }
+  const byKey = await call("POST", "/api/triggers/schedules/query", { schedule: { event_key: `${marker}.digest` } });
+  expect(byKey.status, JSON.stringify(byKey.body)).toBe(200);
+  expect(byKey.body.schedules.map((s: { id: string }) => s.id)).toEqual([made[1], made[0]]);
+  expect(byKey.body.windowing).toBeUndefined();
+  const first = await call("POST", "/api/triggers/schedules/query", {
+    schedule: { name: marker },
+    windowing: { limit: 2 },
+  });
+  expect(first.body.schedules.map((s: { id: string }) => s.id)).toEqual([made[2], made[1]]);
+  const second = await call("POST", "/api/triggers/schedules/query", {
+    schedule: { name: marker },
+    windowing: { limit: 2, next: first.body.windowing.next },
+  });
+  expect(second.body.schedules.map((s: { id: string }) => s.id)).toEqual([made[0]]);
+  expect(second.body.windowing).toBeUndefined();
+  const byConnection = await call("POST", "/api/triggers/subscriptions/query", {
+    subscription: { connection_id: "01900000-0000-7000-8000-000000000000" },
+  });
+  expect(byConnection.body).toEqual({ count: 0, subscriptions: [] });
+  const unknownKey = await call("POST", "/api/triggers/schedules/query", { schedule: { tags: { a: 1 } } });
+  expect(unknownKey.status).toBe(422);
+  for (const id of made) expect((await call("DELETE", `/api/triggers/schedules/${id}`)).status).toBe(204);
+});
+
+it("a schedule's delivery names its event as the reference does, and is found by it and by status code", async () => {
+  const start = new Date("2031-03-04T08:58:00.000Z");
+  f.setClock(start);
+  const created = await call("POST", "/api/triggers/schedules/", {
+    schedule: { name: "delivered", data: { ...schedule("0 9 * * *").schedule.data, event_key: "nightly.digest" } },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const id = created.body.schedule.id;
+  f.setClock("2031-03-04T09:00:30.000Z");
+  await fireDueSchedules(f.t.context, 50);
+  const tick = "2031-03-04T09:00:00.000Z";
+  const query = (delivery: Record<string, unknown>) => call("POST", "/api/triggers/deliveries/query", { delivery });
+  const found = await query({ schedule_id: id });
+  expect(found.body.count).toBe(1);
+  expect(found.body.deliveries[0]).toMatchObject({
+    event_id: `${id}:${tick}`,
+    schedule_id: id,
+    data: { event_key: "nightly.digest", is_test: false, references: { workflow: { slug: "reporter" } } },
+  });
+  expect((await query({ event_id: `${id}:${tick}` })).body.count).toBe(1);
+  expect((await query({ event_id: `${id}:2031-03-05T09:00:00.000Z` })).body.count).toBe(0);
+  // 200 and 500 are codes no delivery here carries (runs start detached: 202): none match.
+  const success = await query({ schedule_id: id, status: { code: 200 } });
+  expect(success.status).toBe(200);
+  expect(success.body.count).toBe(0);
+  expect((await query({ status: { code: 42 } })).status).toBe(400);
+  expect((await call("DELETE", `/api/triggers/schedules/${id}`)).status).toBe(204);
+  f.setClock(new Date());
 });

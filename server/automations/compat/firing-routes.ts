@@ -1,35 +1,39 @@
 import { z } from "zod";
 import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
-import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
+import { windowingSchema } from "@/server/core/windowing";
+import { one, oneSchema, pageBody, pageSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
-import type { AutomationKind } from "../automation-input";
-import { getAutomation } from "../automation-store";
-import { getFiring, queryFirings } from "../firing-store";
-import { compatFiringWire, firingToCompat } from "./wire";
+import { getAutomation, type AutomationRow } from "../automation-store";
+import { getFiring, queryFirings, type FiringRow, type FiringStatus } from "../firing-store";
+import { compatFiringWire, firingKeyOfEventId, firingToCompat } from "./wire";
 
 const tag = "triggers";
 const idParams = z.object({ id: z.string().uuid() });
 
-const deliveryQuery = z
-  .object({
-    delivery: z
-      .object({
-        status: z.object({ code: z.number().int() }).nullish(),
-        schedule_id: z.string().uuid().nullish(),
-        subscription_id: z.string().uuid().nullish(),
-        automation_id: z.string().uuid().nullish(),
-        event_id: z.string().nullish(),
-      })
-      .nullish(),
-  })
-  .passthrough();
+const deliveryQuery = z.strictObject({
+  delivery: z
+    .strictObject({
+      status: z.strictObject({ code: z.number().int() }).nullish(),
+      schedule_id: z.string().uuid().nullish(),
+      subscription_id: z.string().uuid().nullish(),
+      automation_id: z.string().uuid().nullish(),
+      event_id: z.string().nullish(),
+    })
+    .nullish(),
+  windowing: windowingSchema.optional(),
+});
 
-const STATUS_OF_CODE: Record<number, "started" | "skipped" | "failed" | undefined> = {
-  202: "started",
-  409: "skipped",
-  400: "failed",
+/** Our firings' statuses by the reference's codes; a code no firing of ours carries (200, 500) matches none. */
+const STATUSES_OF_CODE: Record<number, FiringStatus[]> = {
+  102: ["pending", "queued"],
+  202: ["started"],
+  409: ["skipped"],
+  400: ["failed"],
 };
+
+/** Without windowing the reference answers every match; this many at most, past which a page is asked for. */
+const UNWINDOWED_LIMIT = 10_000;
 
 async function queryCompatFirings(app: AppContext, projectId: string, query: z.infer<typeof deliveryQuery>) {
   const filter = query.delivery ?? {};
@@ -38,38 +42,52 @@ async function queryCompatFirings(app: AppContext, projectId: string, query: z.i
     schedule_id: filter.schedule_id,
     subscription_id: filter.subscription_id,
   };
-  const automationId = filter.automation_id ?? filter.schedule_id ?? filter.subscription_id ?? undefined;
+  const byEventId = filter.event_id ? firingKeyOfEventId(filter.event_id) : undefined;
+  const automationIds = new Set(
+    [filter.automation_id, filter.schedule_id, filter.subscription_id, byEventId?.automationId].filter(
+      (id): id is string => typeof id === "string",
+    ),
+  );
+  // Two different automations named: no delivery belongs to both.
+  if (automationIds.size > 1) return pageBody("deliveries", { items: [] }, (r: FiringRow) => r);
   const code = filter.status?.code;
-  if (code !== undefined && code !== 102 && !STATUS_OF_CODE[code])
-    throw new BadRequestError(`delivery.status.code ${code} is none of 102, 202, 400, 409`, "unknown_status_code");
-  const { items: rows } = await queryFirings(
+  if (code !== undefined && (code < 100 || code > 599))
+    throw new BadRequestError(`delivery.status.code ${code} is not an HTTP status code`, "unknown_status_code");
+  const statuses = code === undefined ? undefined : (STATUSES_OF_CODE[code] ?? []);
+  if (statuses?.length === 0) return pageBody("deliveries", { items: [] }, (r: FiringRow) => r);
+  const windowing = query.windowing ?? { limit: UNWINDOWED_LIMIT };
+  const page = await queryFirings(
     app.db,
     projectId,
-    {
-      automationId,
-      eventKey: filter.event_id ?? undefined,
-      status: code === undefined ? undefined : STATUS_OF_CODE[code],
-    },
-    { limit: 1000 },
+    { automationId: [...automationIds][0], eventKey: byEventId?.eventKey, statuses },
+    windowing,
   );
-  const matching = code === 102 ? rows.filter((r) => r.status === "pending" || r.status === "queued") : rows;
-  const kinds = await kindsOf(
+  if (!query.windowing && page.next)
+    throw new BadRequestError(
+      `More than ${UNWINDOWED_LIMIT} deliveries match: send windowing ({limit, next}) to page through them`,
+      "too_many_results",
+    );
+  const automations = await automationsOf(
     app,
     projectId,
-    matching.map((r) => r.automationId),
+    page.items.map((r) => r.automationId),
   );
   // A schedule's id asked for as a subscription_id (or the reverse) matches nothing: a delivery
   // names its automation by the field whose route serves it.
-  const deliveries = matching
-    .map((row) => firingToCompat(row, kinds.get(row.automationId)!))
+  const deliveries = page.items
+    .map((row) => firingToCompat(row, automations.get(row.automationId)!))
     .filter((d) => Object.entries(named).every(([field, id]) => !id || d[field as keyof typeof named] === id));
-  return many("deliveries", deliveries);
+  return {
+    count: deliveries.length,
+    deliveries,
+    ...(query.windowing && page.next ? { windowing: { next: page.next } } : {}),
+  };
 }
 
-async function kindsOf(app: AppContext, projectId: string, ids: string[]) {
-  const kinds = new Map<string, AutomationKind>();
-  for (const id of new Set(ids)) kinds.set(id, (await getAutomation(app.db, projectId, id)).kind);
-  return kinds;
+async function automationsOf(app: AppContext, projectId: string, ids: string[]) {
+  const rows = new Map<string, AutomationRow>();
+  for (const id of new Set(ids)) rows.set(id, await getAutomation(app.db, projectId, id));
+  return rows;
 }
 
 /** The reference implementation's `/api/triggers/deliveries`: list, query and fetch, over the same firings. */
@@ -80,8 +98,8 @@ export const firingCompatRoutes = [
     auth: "api_key",
     tag,
     summary: "Deliveries of schedules and subscriptions, newest first",
-    response: manySchema("deliveries", compatFiringWire),
-    errors: ["automation_not_found", "unknown_status_code"],
+    response: pageSchema("deliveries", compatFiringWire),
+    errors: ["automation_not_found", "too_many_results"],
     handler: async ({ ctx }) => queryCompatFirings(ctx.app, ctx.principal.projectId, {}),
   }),
   defineRoute({
@@ -90,10 +108,11 @@ export const firingCompatRoutes = [
     auth: "api_key",
     role: "viewer",
     tag,
-    summary: "Query deliveries by status code, schedule, subscription, automation or event id",
+    summary:
+      "Query deliveries by status code, schedule, subscription, automation or event id; newest first, a page only when windowing is sent",
     body: deliveryQuery,
-    response: manySchema("deliveries", compatFiringWire),
-    errors: ["automation_not_found", "unknown_status_code"],
+    response: pageSchema("deliveries", compatFiringWire),
+    errors: ["automation_not_found", "too_many_results", "unknown_status_code"],
     handler: async ({ ctx, body }) => queryCompatFirings(ctx.app, ctx.principal.projectId, body),
   }),
   defineRoute({
@@ -114,8 +133,10 @@ export const firingCompatRoutes = [
           throw new NotFoundError("Trigger delivery not found", "automation_delivery_not_found");
         throw error;
       }
-      const kind = (await getAutomation(ctx.app.db, ctx.principal.projectId, row.automationId)).kind;
-      return one("delivery", firingToCompat(row, kind));
+      return one(
+        "delivery",
+        firingToCompat(row, await getAutomation(ctx.app.db, ctx.principal.projectId, row.automationId)),
+      );
     },
   }),
 ];

@@ -1,11 +1,11 @@
 import { TURN_ERROR_CODES } from "@/server/agent-runs";
 import { z } from "zod";
-import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError, isAppError, NotFoundError, SchemaValidationError } from "@/server/core/errors";
 import { checkCronSchedule } from "@/server/core/cron/cron-schedule";
+import { windowingSchema, type Windowing } from "@/server/core/windowing";
 import { zodIssuesToFieldErrors } from "@/server/core/zod-issues";
-import { many, manySchema, one, oneSchema } from "@/server/http/envelope";
+import { many, manySchema, one, oneSchema, pageBody, pageSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { automationInputSchema, type AutomationInput } from "../automation-input";
 import {
@@ -14,6 +14,7 @@ import {
   getAutomation,
   getLiveAutomation,
   listAutomations,
+  queryAutomations,
   replaceAutomation,
   setAutomationActive,
   type AutomationRow,
@@ -116,8 +117,6 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       throw error;
     }
   };
-  const list = async (app: AppContext, principal: Principal, name?: string) =>
-    many(plural, (await listAutomations(app.db, principal.projectId, { kind: spec.kind, name })).map(spec.toWire));
   const startStop = (active: boolean) =>
     defineRoute({
       method: "POST",
@@ -175,7 +174,11 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       tag,
       summary: `List the ${plural} that are not deleted`,
       response: manyWire,
-      handler: async ({ ctx }) => list(ctx.app, ctx.principal),
+      handler: async ({ ctx }) =>
+        many(
+          plural,
+          (await listAutomations(ctx.app.db, ctx.principal.projectId, { kind: spec.kind })).map(spec.toWire),
+        ),
     }),
     defineRoute({
       method: "POST",
@@ -183,11 +186,30 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       auth: "api_key",
       role: "viewer",
       tag,
-      summary: `Query ${plural} by name (case-insensitive substring)`,
-      body: z.object({ [singular]: z.object({ name: z.string().optional() }).passthrough().nullish() }).passthrough(),
-      response: manyWire,
-      handler: async ({ ctx, body }) =>
-        list(ctx.app, ctx.principal, (body[singular] as { name?: string } | null | undefined)?.name),
+      summary: `Query ${plural}: name (case-insensitive substring), event_key${spec.kind === "event" ? ", connection_id" : ""}; newest first, a page only when windowing is sent`,
+      body: z.strictObject({
+        [singular]: z
+          .strictObject({
+            name: z.string().optional(),
+            event_key: z.string().optional(),
+            ...(spec.kind === "event" ? { connection_id: z.string().optional() } : {}),
+          })
+          .nullish(),
+        windowing: windowingSchema.optional(),
+      }),
+      response: pageSchema(plural, spec.wire),
+      handler: async ({ ctx, body }) => {
+        const filter = (body[singular] ?? {}) as { name?: string; event_key?: string; connection_id?: string };
+        // Our subscriptions follow the service's own events, through no connection: none matches one.
+        if (filter.connection_id !== undefined) return many(plural, []);
+        const page = await queryAutomations(ctx.app.db, ctx.principal.projectId, {
+          kind: spec.kind,
+          name: filter.name,
+          eventKey: filter.event_key,
+          windowing: body.windowing as Windowing | undefined,
+        });
+        return pageBody(plural, page, spec.toWire);
+      },
     }),
     defineRoute({
       method: "GET",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BadRequestError } from "@/server/core/errors";
 import { toIso } from "@/server/core/time";
+import { isUuid } from "@/shared/ids";
 import {
   DEFAULT_CATCH_UP_SECONDS,
   OVERLAP_POLICIES,
@@ -8,7 +9,9 @@ import {
   type AutomationKind,
 } from "../automation-input";
 import type { AutomationRow } from "../automation-store";
+import { TEST_KEY_PREFIX } from "../dispatch-pass";
 import type { FiringRow } from "../firing-store";
+import { SCHEDULE_KEY_PREFIX } from "../schedule-pass";
 import { isSelectorTemplate } from "../selector-template";
 
 /**
@@ -207,8 +210,10 @@ export const compatFiringWire = z.object({
   id: z.string(),
   status: z.object({ timestamp: z.string(), code: z.number().int(), message: z.string() }),
   data: z.object({
-    event_key: z.string(),
+    event_key: z.string().describe("The trigger's event key: a schedule's event_key, a subscription's event type"),
     session_id: z.string().optional(),
+    references: z.record(z.string(), z.unknown()),
+    is_test: z.boolean(),
     inputs: z.unknown().optional(),
     result: z.object({ run_id: z.string(), trace_id: z.string().optional() }).optional(),
     error: z.string().optional(),
@@ -221,14 +226,19 @@ export const compatFiringWire = z.object({
   created_at: z.string(),
 });
 
-export function firingToCompat(row: FiringRow, kind: AutomationKind): z.infer<typeof compatFiringWire> {
-  const collection = COMPAT_COLLECTIONS[kind];
+export function firingToCompat(row: FiringRow, automation: AutomationRow): z.infer<typeof compatFiringWire> {
+  const collection = COMPAT_COLLECTIONS[automation.kind];
   return {
     id: row.id,
     status: { timestamp: toIso(row.firedAt ?? row.createdAt), ...CODES[row.status] },
     data: {
-      event_key: row.eventKey.split(":")[0],
+      event_key:
+        automation.kind === "schedule"
+          ? scheduleEventType(automation)
+          : (automation.eventTypes?.[0] ?? automation.kind),
       ...(row.sessionId ? { session_id: row.sessionId } : {}),
+      references: (automation.target.references ?? {}) as Record<string, unknown>,
+      is_test: row.eventKey.startsWith(TEST_KEY_PREFIX),
       ...(row.payload != null ? { inputs: row.payload } : {}),
       ...(row.status === "started" && row.runId
         ? { result: { run_id: row.runId, ...(row.traceId ? { trace_id: row.traceId } : {}) } }
@@ -236,9 +246,23 @@ export function firingToCompat(row: FiringRow, kind: AutomationKind): z.infer<ty
       ...(row.error ? { error: row.error } : {}),
       ...(row.scheduledAt ? { scheduled_at: toIso(row.scheduledAt) } : {}),
     },
-    event_id: row.eventKey,
+    event_id: row.eventKey.startsWith(SCHEDULE_KEY_PREFIX)
+      ? `${row.automationId}:${row.eventKey.slice(SCHEDULE_KEY_PREFIX.length)}`
+      : row.eventKey,
     automation_id: row.automationId,
     ...(collection ? { [collection.idField]: row.automationId } : {}),
     created_at: toIso(row.createdAt),
   };
+}
+
+/**
+ * A delivery's `event_id` as our firing key and the automation it names: `<schedule id>:<tick>`
+ * is the schedule's firing `schedule:<tick>`; any other id is the key itself.
+ */
+export function firingKeyOfEventId(eventId: string): { eventKey: string; automationId?: string } {
+  // A UUID is 36 characters; the tick follows its colon.
+  const [id, tick] = [eventId.slice(0, 36), eventId.slice(37)];
+  return isUuid(id) && eventId[36] === ":" && tick
+    ? { eventKey: `${SCHEDULE_KEY_PREFIX}${tick}`, automationId: id.toLowerCase() }
+    : { eventKey: eventId };
 }

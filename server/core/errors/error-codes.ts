@@ -272,6 +272,10 @@ export const errorCodes = {
   too_deep: { status: 400, meaning: "JSON nests deeper than 128 levels" },
   too_few_runs: { status: 400, meaning: "A comparison needs at least two runs" },
   too_many_buckets: { status: 400, meaning: "An analytics window holds too many time buckets" },
+  too_many_results: {
+    status: 400,
+    meaning: "A list sent without windowing matches more than it answers at once; send windowing to page",
+  },
   too_many_rows: { status: 400, meaning: "An analytics reference query matches too many runs" },
   too_many_testcases: { status: 400, meaning: "A testset revision holds more testcases than allowed" },
   too_many_trace_ids: { status: 400, meaning: "A trace listing names more than 1,000 ids" },

@@ -1,9 +1,9 @@
-import { and, eq, getTableColumns, ilike, inArray, or, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, or, sql } from "drizzle-orm";
 import { NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { jsonContains } from "@/server/core/json-contains";
 import { toPage, windowClause, type Page, type Windowing } from "@/server/core/windowing";
-import type { Executor } from "@/server/db";
+import { containsText, type Executor } from "@/server/db";
 import { evaluationRuns } from "@/server/db/schema";
 import type { Scope } from "@/server/versioning";
 import { ClosedRunError } from "../model/closed-run-error";
@@ -207,8 +207,8 @@ export async function queryRuns(
         filter.ids
           ? inArray(runs.id, filter.ids.length ? filter.ids : ["00000000-0000-0000-0000-000000000000"])
           : undefined,
-        filter.name ? ilike(runs.name, `%${filter.name}%`) : undefined,
-        filter.description ? ilike(runs.description, `%${filter.description}%`) : undefined,
+        filter.name ? containsText(runs.name, filter.name) : undefined,
+        filter.description ? containsText(runs.description, filter.description) : undefined,
         jsonContains(runs.flags, filter.flags),
         jsonContains(runs.tags, filter.tags),
         jsonContains(runs.meta, filter.meta),
