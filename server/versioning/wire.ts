@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { compact } from "@/server/core/compact";
 import { isoTimestampSchema, toIso } from "@/server/core/time";
-import type { DomainKeys } from "./domains";
+import { DEPLOYABLE, domainKeys, type DomainKeys } from "./domains";
 import type { ArtifactRecord, RevisionRecord, VariantRecord } from "./records";
 import type { ResolvedData } from "./embeds";
 import type { Resolution } from "./resolve-revision";
@@ -50,28 +50,61 @@ export function variantToWire(keys: DomainKeys, variant: VariantRecord, atVersio
 /** Log entries leave out `data` (the record was selected without it). */
 export function revisionToWire(keys: DomainKeys, revision: RevisionRecord) {
   const createdAt = toIso(revision.createdAt);
-  return compact({
-    id: revision.id,
-    slug: revision.slug,
-    version: String(revision.version),
-    name: revision.name,
-    description: revision.description,
-    flags: flagsOf(revision.flags, keys),
-    tags: revision.tags,
-    meta: revision.meta,
-    author: revision.authorId,
-    date: createdAt,
-    message: revision.message,
-    data: revision.data,
-    [keys.artifactId]: revision.artifactId,
-    [keys.artifactSlug]: revision.artifactSlug,
-    [keys.variantId]: revision.variantId,
-    [keys.variantSlug]: revision.variantSlug,
-    created_at: createdAt,
-    updated_at: iso(revision.updatedAt),
-    deleted_at: iso(revision.deletedAt),
-  });
+  // The other names after compact: spread in, they would hide the computed keys from the type.
+  return Object.assign(
+    compact({
+      id: revision.id,
+      slug: revision.slug,
+      version: String(revision.version),
+      name: revision.name,
+      description: revision.description,
+      flags: flagsOf(revision.flags, keys),
+      tags: revision.tags,
+      meta: revision.meta,
+      author: revision.authorId,
+      date: createdAt,
+      message: revision.message,
+      data: revision.data,
+      [keys.artifactId]: revision.artifactId,
+      [keys.artifactSlug]: revision.artifactSlug,
+      [keys.variantId]: revision.variantId,
+      [keys.variantSlug]: revision.variantSlug,
+      created_at: createdAt,
+      updated_at: iso(revision.updatedAt),
+      deleted_at: iso(revision.deletedAt),
+    }),
+    otherParentNames(keys, revision),
+  );
 }
+
+/**
+ * A revision's artifact and variant under the compat API's other names for them, beside the
+ * domain's own (`application_id`, `application_variant_slug`): the generic `artifact_*`/`variant_*`
+ * and, for the workflow family (applications and evaluators are flagged workflows there), `workflow_*`.
+ */
+function otherParentNames(keys: DomainKeys, revision: RevisionRecord): Record<string, string> {
+  const copies: Record<string, string> = {};
+  for (const names of otherParentKeys(keys)) {
+    copies[names.artifactId] = revision.artifactId;
+    copies[names.artifactSlug] = revision.artifactSlug;
+    copies[names.variantId] = revision.variantId;
+    copies[names.variantSlug] = revision.variantSlug;
+  }
+  return copies;
+}
+
+const GENERIC_PARENT_KEYS = {
+  artifactId: "artifact_id",
+  artifactSlug: "artifact_slug",
+  variantId: "variant_id",
+  variantSlug: "variant_slug",
+};
+const WORKFLOW_PARENT_KEYS = domainKeys("workflows");
+type ParentNames = Pick<DomainKeys, "artifactId" | "artifactSlug" | "variantId" | "variantSlug">;
+const otherParentKeys = (keys: DomainKeys): ParentNames[] => [
+  GENERIC_PARENT_KEYS,
+  ...(DEPLOYABLE.has(keys.name) ? [WORKFLOW_PARENT_KEYS] : []),
+];
 
 /** What a retrieve used: the resolved references, and the environment and key when it went through one. */
 export function retrievalInfo(keys: DomainKeys, resolution: Resolution, envKeys: DomainKeys) {
@@ -148,14 +181,22 @@ export function revisionWireSchema(keys: DomainKeys) {
     date: isoTimestampSchema,
     message: z.string().optional(),
     data: userData.optional(),
-    [keys.artifactId]: uuid,
-    [keys.artifactSlug]: z.string(),
-    [keys.variantId]: uuid,
-    [keys.variantSlug]: z.string(),
+    ...parentCopiesSchema(keys),
     created_at: isoTimestampSchema,
     updated_at: isoTimestampSchema.optional(),
     deleted_at: isoTimestampSchema.optional(),
   });
+}
+
+function parentCopiesSchema(keys: DomainKeys) {
+  const fields: Record<string, z.ZodType> = {};
+  for (const names of [keys, ...otherParentKeys(keys)]) {
+    fields[names.artifactId] = uuid;
+    fields[names.artifactSlug] = z.string();
+    fields[names.variantId] = uuid;
+    fields[names.variantSlug] = z.string();
+  }
+  return fields;
 }
 
 const refWire = z.strictObject({ id: uuid, slug: z.string() });

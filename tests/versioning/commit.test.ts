@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   asRetrieved,
+  DEPLOYABLE_DOMAINS,
   DOMAIN_NAMES,
   ISO_MS,
   MISSING_ID,
@@ -15,6 +16,14 @@ import {
   type Ctx,
   type DomainName,
 } from "./helpers";
+
+/** The compat API's generic names of a revision's artifact and variant. */
+const GENERIC = {
+  artifactId: "artifact_id",
+  artifactSlug: "artifact_slug",
+  variantId: "variant_id",
+  variantSlug: "variant_slug",
+};
 
 let c: Ctx;
 beforeAll(async () => {
@@ -46,10 +55,17 @@ describe.each(DOMAIN_NAMES)("commits and history of %s", (domain) => {
       date: expect.stringMatching(ISO_MS),
       message: "tweak",
       data: expect.objectContaining(dataFor(domain, 2)),
-      [keys.artifactId]: artifact.id,
-      [keys.artifactSlug]: artifact.slug,
-      [keys.variantId]: variant.id,
-      [keys.variantSlug]: "default",
+      // The parents under every name the compat API gives them: the domain's, generic, workflow's.
+      ...Object.fromEntries(
+        [keys, GENERIC, ...(DEPLOYABLE_DOMAINS.includes(domain as never) ? [domainKeys("workflows")] : [])].flatMap(
+          (k) => [
+            [k.artifactId, artifact.id],
+            [k.artifactSlug, artifact.slug],
+            [k.variantId, variant.id],
+            [k.variantSlug, "default"],
+          ],
+        ),
+      ),
       created_at: revision.date,
     });
     expect(revision.id > v1!.id).toBe(true);
