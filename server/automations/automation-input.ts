@@ -69,7 +69,7 @@ export const inputSchema = z
       .union([z.string().min(1).max(1000), z.record(z.string(), z.unknown())])
       .optional()
       .describe(
-        "Instead of messages or inputs, a selector template over the firing's context {event: {event_id, event_type, timestamp, created_at, attributes}, subscription: {id, name, created_at, updated_at}, scope: {project_id}} (the reference implementation's inputs_fields): string leaves starting with `$` (JSONPath) or `/` (JSON Pointer) are read from it, others kept, a path that matches nothing gives null. The result is an agent's user message (as JSON) or a prompt application's inputs.",
+        "Instead of messages or inputs, a selector template over the firing's context {event: {event_id, event_type, timestamp, created_at, attributes}, subscription: {id, name, tags, meta, created_at, updated_at}, scope: {project_id}} (the reference implementation's inputs_fields): string leaves starting with `$` (JSONPath) or `/` (JSON Pointer) are read from it, others kept, a path that matches nothing gives null. The result is an agent's user message (as JSON) or a prompt application's inputs.",
       ),
   })
   .describe(
@@ -105,9 +105,13 @@ export const actionSchema = z
     "Start a triage or an optimization at each firing instead of running an agent (then references and input stay empty)",
   );
 
+const labels = z.record(z.string(), z.unknown()).nullish();
+
 const common = {
   name: z.string().trim().min(1).max(200),
   description: z.string().max(2000).nullish(),
+  tags: labels.describe("Your own labels, kept and answered as sent; a firing's context carries them"),
+  meta: labels.describe("Your own notes, kept and answered as sent; a firing's context carries them"),
   references: referencesSchema.default({}),
   input: inputSchema.default({}),
   action: actionSchema.optional(),

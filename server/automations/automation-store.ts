@@ -43,6 +43,8 @@ async function columnsOf(app: AppContext, principal: Principal, input: Automatio
     kind: input.kind,
     name: input.name,
     description: input.description ?? null,
+    tags: input.tags ?? null,
+    meta: input.meta ?? null,
     target: input.action ? { references: {}, action: input.action } : { references: input.references },
     input: input.input,
     isActive: input.is_active,

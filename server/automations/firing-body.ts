@@ -12,6 +12,8 @@ interface Firing {
     kind?: string;
     projectId?: string;
     eventTypes?: string[] | null;
+    tags?: Record<string, unknown> | null;
+    meta?: Record<string, unknown> | null;
     createdAt?: Date;
     updatedAt?: Date;
   };
@@ -91,6 +93,8 @@ function selectedFields(firing: Firing): Record<string, unknown> | undefined {
     subscription: {
       id: automation.id,
       name: automation.name,
+      tags: automation.tags ?? {},
+      meta: automation.meta ?? {},
       created_at: automation.createdAt?.toISOString(),
       updated_at: automation.updatedAt?.toISOString(),
     },

@@ -58,6 +58,8 @@ export const automationWire = z.object({
       "What a firing starts instead of an agent run (its firings' run_id is the triage's or optimization's id)",
     ),
   is_active: z.boolean(),
+  tags: z.record(z.string(), z.unknown()).optional(),
+  meta: z.record(z.string(), z.unknown()).optional(),
   cron: z.string().optional(),
   timezone: z.string().optional(),
   description_of_schedule: z.string().optional().describe("The cron in words, with its zone"),
@@ -100,6 +102,8 @@ export function automationToWire(
       ? { action: row.target.action as { kind: "triage" | "optimize"; body: Record<string, unknown> } }
       : {}),
     is_active: row.isActive,
+    ...(row.tags ? { tags: row.tags } : {}),
+    ...(row.meta ? { meta: row.meta } : {}),
     ...(schedule
       ? {
           ...schedule,

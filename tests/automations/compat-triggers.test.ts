@@ -394,3 +394,33 @@ it("a schedule's delivery names its event as the reference does, and is found by
   expect((await call("DELETE", `/api/triggers/schedules/${id}`)).status).toBe(204);
   f.setClock(new Date());
 });
+
+it("keeps a trigger's tags and meta, answers them, and gives them to a firing's context", async () => {
+  const team = `team-${Date.now().toString(36)}`;
+  const created = await call("POST", "/api/triggers/schedules/", {
+    schedule: {
+      name: "labelled",
+      tags: { team },
+      meta: { owner: "ops" },
+      data: { ...schedule("0 3 * * *").schedule.data, inputs_fields: { team: "$.subscription.tags.team" } },
+    },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const s = created.body.schedule;
+  expect(s).toMatchObject({ tags: { team }, meta: { owner: "ops" } });
+  expect((await call("GET", `/api/triggers/schedules/${s.id}`)).body.schedule).toMatchObject({ tags: { team } });
+  const seen = f.model.requests.length;
+  expect((await call("POST", `/api/automations/${s.id}/test`, {})).status).toBe(200);
+  const userText = (body: any): string | undefined => body?.input?.at(-1)?.content?.[0]?.text;
+  await within(
+    60_000,
+    "the firing's model request",
+    (async () => {
+      for (let n = seen + 1; !f.model.requests.some((r) => userText(r.body)?.includes(team)); n++)
+        await f.model.requestsReceived(n);
+    })(),
+  );
+  const sent = f.model.requests.find((r) => userText(r.body)?.includes(team))!;
+  expect(JSON.parse(userText(sent.body)!)).toEqual({ team });
+  expect((await call("DELETE", `/api/triggers/schedules/${s.id}`)).status).toBe(204);
+});

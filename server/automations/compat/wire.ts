@@ -44,10 +44,16 @@ const scheduleData = z.object({
   selector: z.unknown().optional(),
 });
 
+const labels = {
+  tags: z.record(z.string(), z.unknown()).optional(),
+  meta: z.record(z.string(), z.unknown()).optional(),
+};
+
 export const compatScheduleWire = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().optional(),
+  ...labels,
   flags: z.object({ is_active: z.boolean() }),
   data: scheduleData,
   ...lifecycle,
@@ -64,6 +70,7 @@ export const compatSubscriptionWire = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().optional(),
+  ...labels,
   flags: z.object({ is_active: z.boolean(), is_valid: z.boolean() }),
   data: subscriptionData,
   ...lifecycle,
@@ -74,6 +81,8 @@ export const compatScheduleBody = z.object({
     id: z.string().optional(),
     name: z.string(),
     description: z.string().nullish(),
+    tags: z.record(z.string(), z.unknown()).nullish(),
+    meta: z.record(z.string(), z.unknown()).nullish(),
     flags: z.object({ is_active: z.boolean().optional() }).nullish(),
     data: scheduleData.omit({ next_fire_at: true }),
   }),
@@ -84,6 +93,8 @@ export const compatSubscriptionBody = z.object({
     id: z.string().optional(),
     name: z.string(),
     description: z.string().nullish(),
+    tags: z.record(z.string(), z.unknown()).nullish(),
+    meta: z.record(z.string(), z.unknown()).nullish(),
     flags: z.object({ is_active: z.boolean().optional() }).nullish(),
     data: subscriptionData,
   }),
@@ -104,6 +115,7 @@ export function scheduleToCompat(row: AutomationRow) {
     id: row.id,
     name: row.name,
     ...(row.description ? { description: row.description } : {}),
+    ...labelsOf(row),
     flags: { is_active: row.isActive },
     data: {
       event_key: scheduleEventType(row),
@@ -124,6 +136,7 @@ export function subscriptionToCompat(row: AutomationRow) {
     id: row.id,
     name: row.name,
     ...(row.description ? { description: row.description } : {}),
+    ...labelsOf(row),
     flags: { is_active: row.isActive, is_valid: true },
     data: {
       event_key: row.eventTypes?.[0] ?? "",
@@ -134,6 +147,11 @@ export function subscriptionToCompat(row: AutomationRow) {
     ...lifecycleOf(row),
   };
 }
+
+const labelsOf = (row: AutomationRow) => ({
+  ...(row.tags ? { tags: row.tags } : {}),
+  ...(row.meta ? { meta: row.meta } : {}),
+});
 
 /** `inputs_fields` as it was sent: a selector template, or our own input. */
 function inputsFieldsOf(row: AutomationRow): unknown {
@@ -158,6 +176,8 @@ export function scheduleFromCompat(body: z.infer<typeof compatScheduleBody>["sch
     kind: "schedule",
     name: body.name,
     description: body.description,
+    tags: body.tags,
+    meta: body.meta,
     is_active: body.flags?.is_active ?? true,
     cron: body.data.schedule,
     timezone: body.data.timezone,
@@ -174,6 +194,8 @@ export function subscriptionFromCompat(body: z.infer<typeof compatSubscriptionBo
     kind: "event",
     name: body.name,
     description: body.description,
+    tags: body.tags,
+    meta: body.meta,
     is_active: body.flags?.is_active ?? true,
     event_types: [body.data.event_key],
     filter: body.data.filter,

@@ -19,6 +19,9 @@ export const automations = pgTable(
     kind: text("kind").$type<"schedule" | "event" | "inbound">().notNull(),
     name: text("name").notNull(),
     description: text("description"),
+    /** The caller's own labels and notes, kept and answered as sent (the reference's trigger `tags`, `meta`). */
+    tags: jsonb("tags").$type<Record<string, unknown>>(),
+    meta: jsonb("meta").$type<Record<string, unknown>>(),
     target: jsonb("target").$type<Record<string, unknown>>().notNull(),
     input: jsonb("input").$type<Record<string, unknown>>().notNull(),
     isActive: boolean("is_active").notNull().default(true),
