@@ -171,23 +171,13 @@ export async function getLiveAutomation(db: Executor, projectId: string, id: str
   return row;
 }
 
+/** A project's live automations, newest first: all of them, or of one kind, or named like `name`. */
 export async function listAutomations(
   db: Executor,
   projectId: string,
   filter: { kind?: AutomationRow["kind"]; name?: string } = {},
 ): Promise<AutomationRow[]> {
-  return db
-    .select()
-    .from(automations)
-    .where(
-      and(
-        eq(automations.projectId, projectId),
-        isNull(automations.deletedAt),
-        filter.kind ? eq(automations.kind, filter.kind) : undefined,
-        filter.name ? containsText(automations.name, filter.name) : undefined,
-      ),
-    )
-    .orderBy(desc(automations.id));
+  return (await queryAutomations(db, projectId, filter)).items;
 }
 
 /**
@@ -198,7 +188,7 @@ export async function listAutomations(
 export async function queryAutomations(
   db: Executor,
   projectId: string,
-  query: { kind: AutomationRow["kind"]; name?: string; eventKey?: string; windowing?: Windowing },
+  query: { kind?: AutomationRow["kind"]; name?: string; eventKey?: string; windowing?: Windowing },
 ): Promise<Page<AutomationRow>> {
   const window = query.windowing ? windowClause(automations, query.windowing) : undefined;
   const matching = db
@@ -208,7 +198,7 @@ export async function queryAutomations(
       and(
         eq(automations.projectId, projectId),
         isNull(automations.deletedAt),
-        eq(automations.kind, query.kind),
+        query.kind ? eq(automations.kind, query.kind) : undefined,
         query.name ? containsText(automations.name, query.name) : undefined,
         query.eventKey
           ? sql`coalesce(${automations.eventTypes} ->> 0, ${SCHEDULE_EVENT_TYPE}) = ${query.eventKey}`
