@@ -118,8 +118,15 @@ it("a schedule's lifecycle: create, list, stop and start, replace, delete", asyn
     ).status,
   ).toBe(400);
   expect((await call("DELETE", `/api/triggers/schedules/${s.id}`)).status).toBe(204);
-  // Deleted is gone for the reference's clients: its lifecycle test fetches a 404.
-  expect((await call("GET", `/api/triggers/schedules/${s.id}`)).status).toBe(404);
+  // Deleted, it is still read by id (the reference's lifecycle test: 200, the same data, deleted_at
+  // and deleted_by_id set; is_active reads false here, as nothing fires it any more), and gone from
+  // the list, the query, PUT and start.
+  const deleted = await call("GET", `/api/triggers/schedules/${s.id}`);
+  expect(deleted.status).toBe(200);
+  expect(deleted.body.count).toBe(1);
+  expect(deleted.body.schedule).toMatchObject({ id: s.id, deleted_by_id: expect.any(String) });
+  expect(deleted.body.schedule.deleted_at).toEqual(expect.any(String));
+  expect(deleted.body.schedule.data.schedule).toBe("0 * * * *");
   expect((await call("GET", "/api/triggers/schedules/")).body.schedules.map((x: any) => x.id)).not.toContain(s.id);
   expect((await call("POST", "/api/triggers/schedules/query", { schedule: { name: "five" } })).body.count).toBe(0);
   expect((await call("PUT", `/api/triggers/schedules/${s.id}`, schedule("0 * * * *"))).status).toBe(404);

@@ -216,12 +216,12 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       path: `${base}/{id}`,
       auth: "api_key",
       tag,
-      summary: `Fetch a ${singular} (a deleted one is 404, as the reference's clients expect)`,
+      summary: `Fetch a ${singular}, a deleted one too (with deleted_at and deleted_by_id), as the reference does`,
       params: idParams,
       response: oneWire,
       errors: ["trigger_not_found"],
       handler: async ({ ctx, params }) =>
-        one(singular, spec.toWire(await getOfKind(ctx.app, ctx.principal.projectId, params.id, true))),
+        one(singular, spec.toWire(await getOfKind(ctx.app, ctx.principal.projectId, params.id, false))),
     }),
     defineRoute({
       method: "PUT",
