@@ -167,7 +167,7 @@ export function FormDialog({
   children,
   ...dialog
 }: Omit<DialogProps, "open" | "footer" | "status"> & {
-  /** Mounted only while open, when left out. */
+  /** Left out: open (a dialog its caller mounts only while it is shown). */
   open?: boolean;
   onSubmit: () => void;
   submitLabel: ReactNode;
