@@ -29,8 +29,12 @@ export const SUBSCRIBABLE_EVENTS = [
 /** The event type of a schedule's firing when its `event_key` names none. */
 export const SCHEDULE_EVENT_TYPE = "cron.tick";
 
-/** A schedule's event type: its `event_key`, kept in `event_types` (rows from before it: the default). */
-export const scheduleEventType = (row: { eventTypes?: string[] | null }) => row.eventTypes?.[0] ?? SCHEDULE_EVENT_TYPE;
+/**
+ * The event type an automation's firings carry: a schedule's `event_key` (kept in `event_types`;
+ * rows from before it: the default), an event subscription's event type, else its kind (inbound).
+ */
+export const eventTypeOf = (row: { kind?: string; eventTypes?: string[] | null }) =>
+  row.eventTypes?.[0] ?? (row.kind === "schedule" ? SCHEDULE_EVENT_TYPE : row.kind);
 
 const eventTypeSchema = z
   .string()

@@ -1,6 +1,7 @@
 import type { InvokeRequest } from "@/server/agent-runs";
-import { scheduleEventType } from "./automation-input";
+import { eventTypeOf } from "./automation-input";
 import { fillTemplate, payloadFields } from "./payload-template";
+import { scheduleEventId } from "./schedule-pass";
 import { resolveSelectorTemplate } from "./selector-template";
 
 interface Firing {
@@ -83,9 +84,8 @@ function selectedFields(firing: Firing): Record<string, unknown> | undefined {
   const tick = kind === "schedule" && typeof attributes.scheduled_at === "string" ? attributes.scheduled_at : undefined;
   const context = {
     event: {
-      event_id: tick ? `${automation.id}:${tick}` : (firing.firing.eventKey ?? firing.firing.id),
-      event_type:
-        kind === "schedule" ? scheduleEventType(automation) : kind === "event" ? automation.eventTypes?.[0] : kind,
+      event_id: tick ? scheduleEventId(automation.id!, tick) : (firing.firing.eventKey ?? firing.firing.id),
+      event_type: eventTypeOf(automation),
       timestamp: firedAt.toISOString(),
       created_at: firedAt.toISOString(),
       attributes: tick ? { ...attributes, timestamp: tick } : attributes,

@@ -4,10 +4,32 @@ import { automations } from "@/server/db/schema";
 import { DEFAULT_CATCH_UP_SECONDS } from "./automation-input";
 import { insertFirings, type NewFiring } from "./firing-store";
 import { dueFireTimes } from "@/server/core/cron/due-fire-times";
+import { isUuid } from "@/shared/ids";
 
 /** The key of a schedule's firing: its planned instant, so one fire time is one firing. */
-export const SCHEDULE_KEY_PREFIX = "schedule:";
+const SCHEDULE_KEY_PREFIX = "schedule:";
 export const scheduleEventKey = (at: Date) => `${SCHEDULE_KEY_PREFIX}${at.toISOString()}`;
+
+/** A schedule's event as the reference names it, `<schedule id>:<tick>`. */
+export const scheduleEventId = (scheduleId: string, tick: string) => `${scheduleId}:${tick}`;
+
+/** The reference's event id of a firing: a schedule's key (`schedule:<tick>`) as `<schedule id>:<tick>`, any other key as it is. */
+export const referenceEventId = (automationId: string, eventKey: string) =>
+  eventKey.startsWith(SCHEDULE_KEY_PREFIX)
+    ? scheduleEventId(automationId, eventKey.slice(SCHEDULE_KEY_PREFIX.length))
+    : eventKey;
+
+/**
+ * The inverse of `referenceEventId`: `<schedule id>:<tick>` is that schedule's firing
+ * `schedule:<tick>`; any other id is the key itself.
+ */
+export function firingKeyOfEventId(eventId: string): { eventKey: string; automationId?: string } {
+  // A UUID is 36 characters; the tick follows its colon.
+  const [id, tick] = [eventId.slice(0, 36), eventId.slice(37)];
+  return isUuid(id) && eventId[36] === ":" && tick
+    ? { eventKey: `${SCHEDULE_KEY_PREFIX}${tick}`, automationId: id.toLowerCase() }
+    : { eventKey: eventId };
+}
 
 /**
  * Claims schedules whose fire time has come (`FOR UPDATE SKIP LOCKED`: each is handled by one

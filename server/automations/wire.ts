@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { toIso } from "@/server/core/time";
 import { describeCron, nextFireTimes } from "@/server/core/cron/cron-schedule";
-import { scheduleEventType } from "./automation-input";
+import { eventTypeOf } from "./automation-input";
 import type { AutomationRow } from "./automation-store";
 import type { FiringRow } from "./firing-store";
 
@@ -110,7 +110,7 @@ export function automationToWire(
           description_of_schedule: describeCron(schedule),
           overlap_policy: row.overlapPolicy ?? "skip",
           catch_up_seconds: row.catchUpSeconds ?? undefined,
-          event_key: scheduleEventType(row),
+          event_key: eventTypeOf(row),
         }
       : {}),
     ...(upcoming

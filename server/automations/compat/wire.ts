@@ -1,17 +1,11 @@
 import { z } from "zod";
 import { BadRequestError } from "@/server/core/errors";
 import { toIso } from "@/server/core/time";
-import { isUuid } from "@/shared/ids";
-import {
-  DEFAULT_CATCH_UP_SECONDS,
-  OVERLAP_POLICIES,
-  scheduleEventType,
-  type AutomationKind,
-} from "../automation-input";
+import { DEFAULT_CATCH_UP_SECONDS, OVERLAP_POLICIES, eventTypeOf, type AutomationKind } from "../automation-input";
 import type { AutomationRow } from "../automation-store";
 import { TEST_KEY_PREFIX } from "../dispatch-pass";
 import type { FiringRow } from "../firing-store";
-import { SCHEDULE_KEY_PREFIX } from "../schedule-pass";
+import { referenceEventId } from "../schedule-pass";
 import { isSelectorTemplate } from "../selector-template";
 
 /**
@@ -44,10 +38,10 @@ const scheduleData = z.object({
   selector: z.unknown().optional(),
 });
 
-const labels = {
-  tags: z.record(z.string(), z.unknown()).optional(),
-  meta: z.record(z.string(), z.unknown()).optional(),
-};
+/** A trigger's own `tags` and `meta`: optional in an answer, nullable in a body. */
+const label = z.record(z.string(), z.unknown());
+const labels = { tags: label.optional(), meta: label.optional() };
+const labelsBody = { tags: label.nullish(), meta: label.nullish() };
 
 export const compatScheduleWire = z.object({
   id: z.string(),
@@ -81,8 +75,7 @@ export const compatScheduleBody = z.object({
     id: z.string().optional(),
     name: z.string(),
     description: z.string().nullish(),
-    tags: z.record(z.string(), z.unknown()).nullish(),
-    meta: z.record(z.string(), z.unknown()).nullish(),
+    ...labelsBody,
     flags: z.object({ is_active: z.boolean().optional() }).nullish(),
     data: scheduleData.omit({ next_fire_at: true }),
   }),
@@ -93,8 +86,7 @@ export const compatSubscriptionBody = z.object({
     id: z.string().optional(),
     name: z.string(),
     description: z.string().nullish(),
-    tags: z.record(z.string(), z.unknown()).nullish(),
-    meta: z.record(z.string(), z.unknown()).nullish(),
+    ...labelsBody,
     flags: z.object({ is_active: z.boolean().optional() }).nullish(),
     data: subscriptionData,
   }),
@@ -118,7 +110,7 @@ export function scheduleToCompat(row: AutomationRow) {
     ...labelsOf(row),
     flags: { is_active: row.isActive },
     data: {
-      event_key: scheduleEventType(row),
+      event_key: eventTypeOf(row),
       schedule: row.cron!,
       timezone: row.timezone!,
       overlap_policy: row.overlapPolicy ?? "skip",
@@ -254,10 +246,7 @@ export function firingToCompat(row: FiringRow, automation: AutomationRow): z.inf
     id: row.id,
     status: { timestamp: toIso(row.firedAt ?? row.createdAt), ...CODES[row.status] },
     data: {
-      event_key:
-        automation.kind === "schedule"
-          ? scheduleEventType(automation)
-          : (automation.eventTypes?.[0] ?? automation.kind),
+      event_key: eventTypeOf(automation)!,
       ...(row.sessionId ? { session_id: row.sessionId } : {}),
       references: (automation.target.references ?? {}) as Record<string, unknown>,
       is_test: row.eventKey.startsWith(TEST_KEY_PREFIX),
@@ -268,23 +257,9 @@ export function firingToCompat(row: FiringRow, automation: AutomationRow): z.inf
       ...(row.error ? { error: row.error } : {}),
       ...(row.scheduledAt ? { scheduled_at: toIso(row.scheduledAt) } : {}),
     },
-    event_id: row.eventKey.startsWith(SCHEDULE_KEY_PREFIX)
-      ? `${row.automationId}:${row.eventKey.slice(SCHEDULE_KEY_PREFIX.length)}`
-      : row.eventKey,
+    event_id: referenceEventId(row.automationId, row.eventKey),
     automation_id: row.automationId,
     ...(collection ? { [collection.idField]: row.automationId } : {}),
     created_at: toIso(row.createdAt),
   };
-}
-
-/**
- * A delivery's `event_id` as our firing key and the automation it names: `<schedule id>:<tick>`
- * is the schedule's firing `schedule:<tick>`; any other id is the key itself.
- */
-export function firingKeyOfEventId(eventId: string): { eventKey: string; automationId?: string } {
-  // A UUID is 36 characters; the tick follows its colon.
-  const [id, tick] = [eventId.slice(0, 36), eventId.slice(37)];
-  return isUuid(id) && eventId[36] === ":" && tick
-    ? { eventKey: `${SCHEDULE_KEY_PREFIX}${tick}`, automationId: id.toLowerCase() }
-    : { eventKey: eventId };
 }
