@@ -47,7 +47,12 @@ export const webhookPayloadSchema = z.object({
     attributes: z.record(z.string(), z.unknown()),
   }),
   subscription: z
-    .object({ id: z.string().uuid(), name: z.string(), tags: z.record(z.string(), z.unknown()).optional() })
+    .object({
+      id: z.string().uuid(),
+      name: z.string(),
+      tags: z.record(z.string(), z.unknown()).optional(),
+      meta: z.record(z.string(), z.unknown()).optional(),
+    })
     .passthrough(),
   scope: z.object({ project_id: z.string().uuid() }),
 });

@@ -14,6 +14,7 @@ export interface PayloadSubscription {
   id: string;
   name: string;
   tags: Record<string, unknown> | null;
+  meta: Record<string, unknown> | null;
   payloadFields: unknown;
   createdAt: Date;
   updatedAt: Date;
@@ -36,6 +37,7 @@ export function buildPayload(event: PayloadEvent, subscription: PayloadSubscript
       id: subscription.id,
       name: subscription.name,
       tags: subscription.tags,
+      meta: subscription.meta,
       created_at: subscription.createdAt.toISOString(),
       updated_at: subscription.updatedAt.toISOString(),
     }),

@@ -41,6 +41,7 @@ export const subscriptionInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(256),
   description: z.string().max(4096).nullable().optional(),
   tags: z.record(z.string(), z.unknown()).nullable().optional(),
+  meta: z.record(z.string(), z.unknown()).nullable().optional(),
   data: subscriptionDataSchema,
   flags: z.strictObject({ is_active: z.boolean().optional() }).optional(),
   secret: z.string().min(16, "must be at least 16 characters").max(1024).optional(),

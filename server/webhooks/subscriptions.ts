@@ -45,6 +45,7 @@ function columnsFrom(input: SubscriptionInput) {
     name: input.name,
     description: input.description ?? null,
     tags: input.tags ?? null,
+    meta: input.meta ?? null,
     url: new URL(input.data.url).toString(),
     eventTypes: input.data.event_types === undefined ? null : input.data.event_types,
     headers: input.data.headers ?? null,

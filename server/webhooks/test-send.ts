@@ -68,6 +68,7 @@ export async function testDraftSubscription(
     id: DRAFT_SUBSCRIPTION_ID,
     name: input.name,
     tags: input.tags ?? null,
+    meta: input.meta ?? null,
     payloadFields: input.data.payload_fields ?? null,
     createdAt: now,
     updatedAt: now,

@@ -11,6 +11,7 @@ export function subscriptionToWire(row: SubscriptionRow, secret?: string) {
     name: row.name,
     description: row.description,
     tags: row.tags,
+    meta: row.meta,
     data: compact({
       url: row.url,
       event_types: row.eventTypes,
@@ -69,6 +70,7 @@ export const subscriptionWire = z.strictObject({
   name: z.string(),
   description: z.string().optional(),
   tags: z.record(z.string(), z.unknown()).optional(),
+  meta: z.record(z.string(), z.unknown()).optional(),
   data: z.strictObject({
     url: z.string(),
     event_types: z.array(z.string()).optional().describe("Absent: every event type"),

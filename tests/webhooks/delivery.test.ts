@@ -321,7 +321,7 @@ describe("delivery log, redelivery and test sends", () => {
     const draft = await t.call("POST", "/api/webhooks/subscriptions/test", {
       key: p.key,
       body: {
-        subscription: { name: "Draft", data: { url: receiver.url("/draft") } },
+        subscription: { name: "Draft", meta: { owner: "ops" }, data: { url: receiver.url("/draft") } },
         secret: "draft-secret-0123456789",
       },
     });
@@ -330,6 +330,10 @@ describe("delivery log, redelivery and test sends", () => {
       subscription_id: "00000000-0000-0000-0000-000000000000",
       status: "failed",
       last_status_code: 500,
+    });
+    expect(JSON.parse(receiver.requests[1].rawBody).subscription).toMatchObject({
+      name: "Draft",
+      meta: { owner: "ops" },
     });
     verifyServiceSignature(
       "draft-secret-0123456789",

@@ -57,6 +57,17 @@ describe("subscriptions API", () => {
     expect(JSON.stringify(fetched.body)).not.toContain(s.secret);
   });
 
+  it("keeps meta as sent, answers it, and replaces it with the rest of the subscription", async () => {
+    const created = (await create(draft({ meta: { owner: "ops", runbook: { url: "https://x" } } }))).body.subscription;
+    expect(created.meta).toEqual({ owner: "ops", runbook: { url: "https://x" } });
+    const fetched = await t.call("GET", `/api/webhooks/subscriptions/${created.id}`, { key });
+    expect(fetched.body.subscription.meta).toEqual({ owner: "ops", runbook: { url: "https://x" } });
+    const replaced = await t.call("PUT", `/api/webhooks/subscriptions/${created.id}`, { key, body: draft() });
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+    expect(replaced.body.subscription.meta).toBeUndefined();
+    expect((await create(draft({ meta: "owner=ops" }))).status).toBe(422);
+  });
+
   it("authorization mode echoes the given secret and requires one", async () => {
     const withSecret = await create({
       ...draft({}, { auth_mode: "authorization" }),

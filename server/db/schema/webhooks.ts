@@ -14,6 +14,8 @@ export const webhookSubscriptions = pgTable(
     name: text("name").notNull(),
     description: text("description"),
     tags: jsonb("tags").$type<Record<string, unknown>>(),
+    /** The caller's own notes, kept and answered as sent, and carried in every delivery's body. */
+    meta: jsonb("meta").$type<Record<string, unknown>>(),
     url: text("url").notNull(),
     /** null: every event type; []: none. */
     eventTypes: jsonb("event_types").$type<string[] | null>(),
