@@ -72,6 +72,13 @@ describe("the low-level evaluation API", () => {
       data: { steps: [{ key: "input" }, { key: "invocation" }, { key: "human" }], repeats: 1 },
     });
     expect((await call("POST", "/api/evaluations/runs/query", { run: { tags: { marker: "m1" } } })).count).toBe(2);
+    // Several references match the runs that carry all of them, not any one.
+    const byReferences = (...references: unknown[]) =>
+      call("POST", "/api/evaluations/runs/query", { run: { tags: { marker: "m1" }, references } });
+    expect((await byReferences(STEPS[0].references, STEPS[1].references)).runs.map((r: any) => r.name)).toEqual(["A"]);
+    expect(
+      (await byReferences(STEPS[0].references, { application: { id: "01a20dea-a7f9-75a3-82a6-6b784c4f37ff" } })).count,
+    ).toBe(0);
     const page = await call("POST", "/api/evaluations/runs/query", {
       run: { tags: { marker: "m1" } },
       windowing: { limit: 1 },
@@ -104,7 +111,10 @@ describe("the low-level evaluation API", () => {
     });
     const run = runs[0].id;
     const { scenarios } = await call("POST", "/api/evaluations/scenarios/", {
-      scenarios: [{ run_id: run, tags: { k: "v" } }, { run_id: run }],
+      scenarios: [
+        { run_id: run, tags: { k: "v" }, timestamp: "2026-01-01T00:01:00Z", interval: 1 },
+        { run_id: run, timestamp: "2026-01-01T00:02:00Z", interval: 1 },
+      ],
     });
     expect(scenarios[0]).toMatchObject({ status: "pending", tags: { k: "v" } });
     const first = await call("POST", "/api/evaluations/results/", {
@@ -144,6 +154,20 @@ describe("the low-level evaluation API", () => {
       (await call("POST", "/api/evaluations/scenarios/query", { scenario: { run_ids: [run], tags: { k: "v" } } }))
         .count,
     ).toBe(1);
+    // A live run's time buckets: one instant, or several.
+    const inBuckets = async (filter: Record<string, unknown>) =>
+      (await call("POST", "/api/evaluations/scenarios/query", { scenario: { run_id: run, ...filter } })).scenarios.map(
+        (s: any) => s.id,
+      );
+    expect(await inBuckets({ timestamp: "2026-01-01T00:02:00.000Z" })).toEqual([scenarios[1].id]);
+    expect((await inBuckets({ timestamps: ["2026-01-01T00:01:00Z", "2026-01-01T00:02:00Z"] })).sort()).toEqual(
+      [scenarios[0].id, scenarios[1].id].sort(),
+    );
+    expect(await inBuckets({ timestamps: [] })).toEqual([]);
+    const resultsAt = await call("POST", "/api/evaluations/results/query", {
+      result: { run_id: run, timestamp: "2026-01-01T00:05:00Z" },
+    });
+    expect(resultsAt.count).toBe(0);
 
     const global = await call("POST", "/api/evaluations/metrics/", {
       metrics: [{ run_id: run, status: "success", data: { n: 1 } }],

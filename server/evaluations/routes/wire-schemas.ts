@@ -49,6 +49,8 @@ export const scenarioFilterSchema = z.object({
   statuses: z.array(statusSchema).nullish(),
   interval: z.number().int().nullish(),
   intervals: z.array(z.number().int()).nullish(),
+  timestamp: z.iso.datetime({ offset: true }).nullish(),
+  timestamps: z.array(z.iso.datetime({ offset: true })).nullish(),
   tags: record.nullish(),
   flags: record.nullish(),
 });

@@ -17,11 +17,14 @@ export interface CellFilter {
   statuses?: string[] | null;
   interval?: number | null;
   intervals?: number[] | null;
+  /** ISO instants: a live run's time buckets. */
+  timestamp?: string | null;
+  timestamps?: string[] | null;
   tags?: Record<string, unknown> | null;
   flags?: Record<string, unknown> | null;
 }
 
-/** The project's rows matching the shared filters: ids, run(s), status(es), interval(s), tags, flags. */
+/** The project's rows matching the shared filters: ids, run(s), status(es), interval(s), timestamp(s), tags, flags. */
 export function cellConditions(t: CellTable, projectId: string, filter: CellFilter): (SQL | undefined)[] {
   return [
     eq(t.projectId, projectId),
@@ -29,9 +32,18 @@ export function cellConditions(t: CellTable, projectId: string, filter: CellFilt
     oneOrMany(t.runId, filter.run_id, filter.run_ids),
     oneOrMany(t.status, filter.status, filter.statuses),
     oneOrMany(t.interval, filter.interval, filter.intervals),
+    oneOrMany(
+      t.timestamp,
+      toDate(filter.timestamp),
+      filter.timestamps?.map((at) => new Date(at)),
+    ),
     jsonContains(t.tags, filter.tags),
     jsonContains(t.flags, filter.flags),
   ];
+}
+
+function toDate(at: string | null | undefined): Date | null | undefined {
+  return at ? new Date(at) : (at as null | undefined);
 }
 
 /** Deletes the project's rows with these ids; a closed run among theirs refuses the whole delete (409). */

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, inArray, or, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { jsonContains } from "@/server/core/json-contains";
@@ -213,9 +213,8 @@ export async function queryRuns(
         jsonContains(runs.tags, filter.tags),
         jsonContains(runs.meta, filter.meta),
         statuses.length ? inArray(runs.status, statuses) : undefined,
-        filter.references?.length
-          ? or(...filter.references.map((ref) => jsonContains(runs.references, [ref])))
-          : undefined,
+        // Containment of the whole list: a run matches when it carries every reference asked for.
+        filter.references?.length ? jsonContains(runs.references, filter.references) : undefined,
         ...page.conditions,
       ),
     )
