@@ -40,6 +40,7 @@ export const agentRunRoutes = [
     errors: [
       ...TURN_ERROR_CODES,
       "budget_exceeded",
+      "force_not_supported",
       "gateway_error",
       "gateway_not_configured",
       "invalid_agent_template",
@@ -74,6 +75,7 @@ export const agentRunRoutes = [
     headers: TURN_HEADERS,
     errors: [
       ...TURN_ERROR_CODES,
+      "force_not_supported",
       "invalid_messages_format",
       "mcp_server_unavailable",
       "mcp_tool_not_found",

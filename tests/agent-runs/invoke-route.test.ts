@@ -219,6 +219,14 @@ describe("the run", () => {
     expect(frames.at(-1)).toMatchObject({ type: "finish", messageMetadata: { traceId } });
     const batch = await invoke({ ...inline(), session_id: "chat:42" }, { "x-svc-messages-format": "native" });
     expect(batch.body).toMatchObject({ session_id: "chat:42" });
+    // A client that keeps its session in a header (the body has none) stays in it.
+    model.script({ kind: "reply", text: "ok" });
+    const byHeader = await invoke(inline(), { "x-svc-session-id": "chat:43" });
+    expect(byHeader.headers.get("x-svc-session-id")).toBe("chat:43");
+    expect(byHeader.body).toMatchObject({ session_id: "chat:43" });
+    const forced = await invoke(inline(), { "x-svc-session-control": "force" });
+    expect(forced.status).toBe(406);
+    expect(forced.body).toMatchObject({ code: "force_not_supported", detail: "flags.force is not supported yet" });
   });
 
   it("builds the system prompt from the base prompt (or extras.system), AGENTS.md and append_system, and passes llm.extras", async () => {

@@ -14,7 +14,7 @@ import { SERVED_REVISION_HEADER, SPLIT_KEY_HEADER } from "@/server/versioning";
 import { driveRun } from "../runs/drive-run";
 import type { RunOrigin } from "../runs/run-store";
 import { continuedRun, continuingTrace, type ContinuedRun } from "../runs/run-lineage";
-import type { InvokeRequest } from "./invoke-request";
+import { SESSION_ID_HEADER, withRequestHeaders, type InvokeRequest } from "./invoke-request";
 import { prepareTurn } from "./prepare-turn";
 import { beginTurn } from "./begin-turn";
 
@@ -28,9 +28,10 @@ export async function invokeAgent(
   app: AppContext,
   principal: Principal,
   request: Request,
-  body: InvokeRequest,
+  sent: InvokeRequest,
   origin: Extract<RunOrigin, "invoke" | "playground"> = "invoke",
 ): Promise<Response> {
+  const body = withRequestHeaders(sent, request.headers);
   const format = negotiateFormat(request.headers.get(MESSAGES_FORMAT_HEADER));
   const transport = negotiateTransport(request.headers.get("accept"), Boolean(body.flags?.stream));
   // Known before the turn is prepared: its approval requests name it, and a continued run decides its trace.
@@ -97,7 +98,7 @@ export async function invokeAgent(
         headers: {
           ...input.controls?.headers,
           "x-svc-run-id": runId,
-          "x-svc-session-id": input.sessionId,
+          [SESSION_ID_HEADER]: input.sessionId,
           ...servedHeaders,
         },
       },

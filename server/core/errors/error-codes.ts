@@ -208,6 +208,10 @@ export const errorCodes = {
   no_variant: { status: 404, meaning: "The artifact has no variants yet" },
   not_a_connection: { status: 400, meaning: "The secret is a plain secret, not a model connection" },
   not_a_prompt_application: { status: 400, meaning: "The application has no runnable prompt" },
+  force_not_supported: {
+    status: 406,
+    meaning: "An invoke asks to force its session (flags.force), which is not supported",
+  },
   not_acceptable: { status: 406, meaning: "The Accept header names no transport this endpoint serves" },
   not_an_agent: { status: 400, meaning: "The workflow revision holds no agent template" },
   not_assigned: { status: 400, meaning: "The scenario is not in the reviewer's share of the queue" },
