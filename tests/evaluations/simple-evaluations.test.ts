@@ -225,3 +225,34 @@ describe("a simple evaluation runs a 20-case testset end to end", () => {
     expect(one.status).toBe(400);
   });
 });
+
+describe("the reference SDK's local loop", () => {
+  it("data.status running creates the run running and active, and leaves its execution to the client", async () => {
+    const res = await create(
+      {
+        status: "running",
+        testset_steps: [testsetRevision],
+        application_steps: [promptRevision],
+        evaluator_steps: { [exactMatch]: "auto" },
+      },
+      "sdk loop",
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const run = res.body.evaluation;
+    expect(run).toMatchObject({ flags: { is_active: true, is_closed: false }, data: { status: "running" } });
+    expect(run.progress.cells_total).toBe(0);
+    const scenarios = () =>
+      t.call("POST", "/api/evaluations/scenarios/query", { key, body: { scenario: { run_id: run.id } } });
+    expect((await scenarios()).body.count).toBe(0);
+
+    // The client writes what it ran; nothing of the service's own is added beside it.
+    const added = await t.call("POST", "/api/evaluations/scenarios/", {
+      key,
+      body: { scenarios: [{ run_id: run.id, status: "success" }] },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect((await scenarios()).body.scenarios.map((s: any) => s.id)).toEqual([added.body.scenarios[0].id]);
+    const fetched = await t.call("GET", `/api/simple/evaluations/${run.id}`, { key });
+    expect(fetched.body.evaluation.data.status).toBe("running");
+  });
+});

@@ -2,6 +2,7 @@ import type { Database } from "@/server/db";
 import type { Windowing } from "@/server/core/windowing";
 import type { Scope } from "@/server/versioning";
 import { startRun } from "../execution/start-run";
+import { emitRunEvent } from "../execution/run-events";
 import { stopRun } from "../execution/stop-run";
 import { validateGraph } from "../execution/validate-graph";
 import { readRunData } from "../model/run-data";
@@ -33,6 +34,9 @@ export async function withProgress(db: Database, run: EvaluationRunRow | RunOutl
 /**
  * Builds the graph, creates the run and starts it; the run is visible at once and the workers
  * take it from there. Every problem with the input is a 4xx naming it, before anything is stored.
+ * `data.status: "running"` is the reference SDK's local loop: the client runs the evaluation and
+ * writes its scenarios and results through the low-level API, so the run is created running and
+ * active and nothing here executes it (no scenarios minted, no cells queued).
  */
 export async function createSimpleEvaluation(
   db: Database,
@@ -47,20 +51,22 @@ export async function createSimpleEvaluation(
     ...(input.data?.testcases ? { testcases: input.data.testcases } : {}),
     ...(input.data?.trace_ids ? { trace_ids: input.data.trace_ids } : {}),
   };
-  await validateGraph(db, scope.projectId, { ...data, steps }, input.flags ?? {});
-  const run = await db.transaction(async (tx) =>
-    reconcileDefaultQueue(
-      tx,
-      await insertEvaluationRun(tx, scope, {
-        name: input.name,
-        description: input.description,
-        flags: input.flags,
-        tags: input.tags,
-        meta: input.meta,
-        data,
-      }),
-    ),
-  );
+  const clientDriven = input.data?.status === "running";
+  if (!clientDriven) await validateGraph(db, scope.projectId, { ...data, steps }, input.flags ?? {});
+  const run = await db.transaction(async (tx) => {
+    const inserted = await insertEvaluationRun(tx, scope, {
+      name: input.name,
+      description: input.description,
+      flags: input.flags,
+      tags: input.tags,
+      meta: input.meta,
+      data,
+      ...(clientDriven ? { status: "running", active: true } : {}),
+    });
+    if (clientDriven) await emitRunEvent(tx, "evaluations.runs.started", inserted, { cells: 0 });
+    return reconcileDefaultQueue(tx, inserted);
+  });
+  if (clientDriven) return withProgress(db, run);
   try {
     return withProgress(db, await startRun(db, scope, run.id));
   } catch (error) {

@@ -20,6 +20,8 @@ export interface RunInput {
   tags?: Record<string, unknown> | null;
   meta?: Record<string, unknown> | null;
   data?: RunDataInput | null;
+  /** Created active (a client-driven run, already executing); otherwise a start makes it so. */
+  active?: boolean;
 }
 
 /** Run data as a request gives it: a field left out or null keeps (or defaults) the stored one. */
@@ -47,7 +49,7 @@ export async function insertEvaluationRun(db: Executor, scope: Scope, input: Run
       name: input.name ?? null,
       description: input.description ?? null,
       status: input.status ?? "pending",
-      flags: runFlags(data.steps, { ...input.flags, is_active: false, is_closed: input.flags?.is_closed ?? false }),
+      flags: runFlags(data.steps, { ...input.flags, is_active: input.active ?? false, is_closed: input.flags?.is_closed ?? false }),
       tags: input.tags ?? null,
       meta: input.meta ?? null,
       data: data as unknown as Record<string, unknown>,
