@@ -1,28 +1,8 @@
-/** Numeric summary in the reference implementation's metric shape, with the percentiles the issue asks for. */
-export function numericStats(values: number[]) {
-  if (values.length === 0) return { count: 0 };
-  const sorted = [...values].sort((a, b) => a - b);
-  const sum = sorted.reduce((a, b) => a + b, 0);
-  const min = sorted[0];
-  const max = sorted[sorted.length - 1];
-  return {
-    count: sorted.length,
-    sum,
-    mean: sum / sorted.length,
-    min,
-    max,
-    range: max - min,
-    pcts: { p50: percentile(sorted, 50), p90: percentile(sorted, 90) },
-  };
-}
+import { continuousSummary } from "@/server/core/numeric-summary";
 
-/** Linear interpolation between closest ranks. */
-export function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 1) return sorted[0];
-  const rank = (p / 100) * (sorted.length - 1);
-  const low = Math.floor(rank);
-  const high = Math.ceil(rank);
-  return sorted[low] + (sorted[high] - sorted[low]) * (rank - low);
+/** A numeric metric: the reference implementation's summary (27 percentiles, spreads, histogram), as tracing analytics answers it. */
+export function numericStats(values: number[]) {
+  return values.length === 0 ? { count: 0 } : continuousSummary(values);
 }
 
 /** A boolean metric: frequencies, and `mean` (the share of `true`), which is the success rate for `success`. */
