@@ -27,7 +27,11 @@ export function traceIdToWire(uuid: string): string {
   return uuid.replaceAll("-", "");
 }
 
-/** Wire form of a stored span id: 16 hex digits when it was one (doubled), else all 32. */
+/**
+ * Wire form of a stored span id: 16 hex digits when it was one (doubled), else all 32. The
+ * reference implementation shows the last 16 of any id: two spans could then show one id, and the
+ * id shown would not find its span again in a `span_id` filter (which doubles 16 digits).
+ */
 export function spanIdToWire(uuid: string): string {
   const hex = uuid.replaceAll("-", "");
   return hex.slice(0, 16) === hex.slice(16) ? hex.slice(16) : hex;

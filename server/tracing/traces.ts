@@ -54,15 +54,14 @@ export async function listTraces(db: Database, reader: Reader, rawIds: string[])
 
 export type QueryBody = QueryTerms & SavedQueryRefs;
 
-/** POST /traces/query: traces newest first, paged; emits traces.queried. A named saved query applies (saved-query.ts). */
+/**
+ * POST /traces/query: traces newest first, paged; emits traces.queried. A named saved query applies
+ * (saved-query.ts). It answers traces whatever `formatting.focus` says, as the reference
+ * implementation's does (spans are POST /spans/query's); a query saved for spans is a 409.
+ */
 export async function queryTraces(db: Database, reader: Reader, body: QueryBody) {
-  const terms = await withSavedQuery(db, reader.projectId, body, body.formatting?.focus ?? "trace");
-  if (terms.formatting?.focus === "span") {
-    const spans = await spanPage(db, reader, terms);
-    await emitTraceRead(db, reader, "traces.queried", [...new Set(spans.spans.map((s) => s.trace_id as string))]);
-    return spans;
-  }
-  const window = parseWindowing(terms.windowing);
+  const terms = await withSavedQuery(db, reader.projectId, body, "trace");
+  const window = parseWindowing(terms.windowing, "trace");
   const page = await replicaRead(db, (r) => queryTracePage(r, reader.projectId, terms.filtering, window));
   await emitTraceRead(
     db,
@@ -79,11 +78,8 @@ export async function queryTraces(db: Database, reader: Reader, body: QueryBody)
 
 /** POST /spans/query: matching spans, flat, newest first, paged. A named saved query applies (saved-query.ts). */
 export async function querySpans(db: Database, reader: Reader, body: QueryBody) {
-  return spanPage(db, reader, await withSavedQuery(db, reader.projectId, body, "span"));
-}
-
-async function spanPage(db: Database, reader: Reader, terms: QueryTerms) {
-  const window = parseWindowing(terms.windowing);
+  const terms = await withSavedQuery(db, reader.projectId, body, "span");
+  const window = parseWindowing(terms.windowing, "span");
   const page = await replicaRead(db, (r) => querySpanPage(r, reader.projectId, terms.filtering, window));
   return {
     count: page.spans.length,

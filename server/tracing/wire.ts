@@ -37,7 +37,8 @@ export const SPAN_ROW_COLUMNS = `trace_id::text, span_id::text, parent_id::text,
 export type WireSpan = Record<string, unknown>;
 
 /**
- * The span on the wire: ids in the OpenTelemetry hex forms (32 for traces, 16 for spans), times
+ * The span on the wire: ids in the OpenTelemetry hex forms (32 for traces, 16 for spans, or 32 for
+ * a span sent with a 128-bit id), times
  * ISO 8601 UTC with microseconds (span timing needs them; lifecycle times keep milliseconds),
  * null fields omitted.
  */
@@ -136,13 +137,13 @@ const record = z.record(z.string(), z.unknown());
 /** ISO 8601 UTC with microseconds (or the stored text when it could not be read). */
 const spanTime = z.string();
 
+/** 16 hex digits (OpenTelemetry's form); all 32 for a span sent with a 128-bit id (ids.ts, spanIdToWire). */
+const wireSpanId = z.string().regex(/^[0-9a-f]{16}(?:[0-9a-f]{16})?$/);
+
 export const spanWire = z.strictObject({
   trace_id: z.string().regex(/^[0-9a-f]{32}$/),
-  span_id: z.string().regex(/^[0-9a-f]{16}$/),
-  parent_id: z
-    .string()
-    .regex(/^[0-9a-f]{16}$/)
-    .optional(),
+  span_id: wireSpanId,
+  parent_id: wireSpanId.optional(),
   trace_type: z.string(),
   span_type: z.string(),
   span_kind: z.string(),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { traceWire } from "@/server/tracing/wire";
 import { events, expectStatus, ingest, processQueue, setupTracing, spanId, traceId, type TracingCtx } from "./helpers";
 
 let c: TracingCtx;
@@ -318,5 +319,116 @@ describe("trace focus, windowing and events", () => {
     } finally {
       await many.t.close();
     }
+  });
+});
+
+// What a client asks of a page is answered or refused, never quietly answered with something else.
+describe("no silent answers: page size, reference cursors, focus, span ids", () => {
+  const byPrefix = { conditions: [{ field: "span_name", operator: "startswith", value: prefix }] };
+  const traceIds = (res: { body: { traces: { trace_id: string }[] } }) => res.body.traces.map((t) => t.trace_id);
+  const at = (secondsBefore: number) => new Date((fixedAt - secondsBefore) * 1000).toISOString();
+
+  it("a limit above the maximum page is a 400 naming the maximum, on every query route", async () => {
+    for (const [path, body] of [
+      ["/api/traces/query", { windowing: { limit: 5000 } }],
+      ["/api/spans/query", { windowing: { limit: 5000 } }],
+      ["/api/tracing/spans/query", { limit: 5000 }],
+    ] as const) {
+      const res = await c.t.call("POST", path, { key: c.key, body });
+      expectStatus(res, 400);
+      expect(res.body.code).toBe("invalid_windowing");
+      expect(res.body.detail).toMatch(/at most 1000/);
+    }
+    const most = await c.t.call("POST", "/api/traces/query", {
+      key: c.key,
+      body: { filtering: byPrefix, windowing: { limit: 1000 } },
+    });
+    expectStatus(most, 200);
+    expect(most.body.count).toBe(4);
+  });
+
+  it("a trace id as next pages on after that trace ranked at newest (oldest ascending), as the reference's clients page", async () => {
+    const first = await c.t.call("POST", "/api/traces/query", {
+      key: c.key,
+      body: { filtering: byPrefix, windowing: { limit: 2 } },
+    });
+    expect(traceIds(first)).toEqual([ids.linked, ids.c]);
+    for (const next of [
+      ids.c,
+      `${ids.c.slice(0, 8)}-${ids.c.slice(8, 12)}-${ids.c.slice(12, 16)}-${ids.c.slice(16, 20)}-${ids.c.slice(20)}`,
+    ]) {
+      const second = await c.t.call("POST", "/api/traces/query", {
+        key: c.key,
+        body: { filtering: byPrefix, windowing: { limit: 2, newest: at(60), next } },
+      });
+      expectStatus(second, 200);
+      expect(traceIds(second)).toEqual([ids.b, ids.a]);
+    }
+    const ascending = await c.t.call("POST", "/api/traces/query", {
+      key: c.key,
+      body: { filtering: byPrefix, windowing: { order: "ascending", limit: 2, oldest: at(120), next: ids.b } },
+    });
+    expect(traceIds(ascending)).toEqual([ids.c, ids.linked]);
+
+    const alone = await c.t.call("POST", "/api/traces/query", {
+      key: c.key,
+      body: { filtering: byPrefix, windowing: { limit: 2, next: ids.c } },
+    });
+    expectStatus(alone, 400);
+    expect(alone.body.detail).toMatch(/'windowing.newest'/);
+    const spans = await c.t.call("POST", "/api/spans/query", {
+      key: c.key,
+      body: { filtering: byPrefix, windowing: { newest: at(60), next: ids.c } },
+    });
+    expectStatus(spans, 400);
+  });
+
+  it("traces ranked at the same time are paged by trace id with a trace id cursor, none skipped or repeated", async () => {
+    const other = await c.t.newProject("ties");
+    const start = fixedAt - 300;
+    const tied = [traceId(), traceId(), traceId()].sort().reverse();
+    const older = traceId();
+    const span = (t: string, s: number) => ({ trace_id: t, span_id: spanId(), span_name: "tie", start_time: s });
+    expectStatus(
+      await ingest(c, { spans: [...tied.map((t) => span(t, start)), span(older, start - 10)] }, other.key),
+      202,
+    );
+    await processQueue(c);
+    const page = (windowing: Record<string, unknown>) =>
+      c.t.call("POST", "/api/traces/query", { key: other.key, body: { windowing } });
+    const first = await page({ limit: 2 });
+    expect(traceIds(first)).toEqual(tied.slice(0, 2));
+    const second = await page({ limit: 2, newest: new Date(start * 1000).toISOString(), next: tied[1] });
+    expect(traceIds(second)).toEqual([tied[2], older]);
+  });
+
+  it("/traces/query answers traces whatever formatting.focus says, as the reference's does", async () => {
+    const res = await c.t.call("POST", "/api/traces/query", {
+      key: c.key,
+      body: { filtering: byPrefix, formatting: { focus: "span" }, windowing: { limit: 2 } },
+    });
+    expectStatus(res, 200);
+    expect(res.body.spans).toBeUndefined();
+    expect(traceIds(res)).toEqual([ids.linked, ids.c]);
+  });
+
+  it("a span sent with a 128-bit id is shown whole, and the published span schema says so", async () => {
+    const t = traceId();
+    const wide = "0123456789abcdef" + spanId();
+    expectStatus(
+      await ingest(c, {
+        spans: [
+          { trace_id: t, span_id: wide, span_name: "wide", start_time: fixedAt },
+          { trace_id: t, span_id: spanId(), parent_id: wide, span_name: "child", start_time: fixedAt },
+        ],
+      }),
+      202,
+    );
+    await processQueue(c);
+    const res = await c.t.call("GET", `/api/traces/${t}`, { key: c.key });
+    expectStatus(res, 200);
+    expect(res.body.trace.spans.wide.span_id).toBe(wide);
+    expect(res.body.trace.spans.wide.spans.child.parent_id).toBe(wide);
+    expect(traceWire.safeParse(res.body.trace).error).toBeUndefined();
   });
 });

@@ -80,7 +80,7 @@ export async function legacyQuery(
       "'format' must be agenta: spans come in this service's shape; the OpenTelemetry format is not served",
       "invalid_formatting",
     );
-  const window = parseWindowing(windowing);
+  const window = parseWindowing(windowing, focus);
   if (focus === "span") {
     const page = await querySpanPage(db, projectId, filtering, window);
     return { count: page.spans.length, spans: page.spans.map(spanToWire) };

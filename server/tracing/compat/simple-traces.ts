@@ -172,7 +172,7 @@ export async function querySimpleTraces(db: Database, projectId: string, query: 
     db,
     projectId,
     { operator: "and", conditions },
-    parseWindowing(query.windowing ?? {}),
+    parseWindowing(query.windowing ?? {}, "trace"),
   );
   const traces = page.traces.map((t) => simpleTraceOf(rootOf(t.spans)));
   return { count: traces.length, traces, ...(page.next ? { windowing: { next: page.next } } : {}) };

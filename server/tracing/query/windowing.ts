@@ -1,5 +1,6 @@
 import { BadRequestError } from "@/server/core/errors";
 import { isObject } from "../attributes";
+import { parseTraceId } from "../ids";
 import { microsToIso, parseTimestamp } from "../timestamps";
 
 export const DEFAULT_QUERY_LIMIT = 100;
@@ -19,10 +20,14 @@ export interface QueryWindow {
 /**
  * `{newest, oldest, next, limit, order, rate}`. Unlike the reference implementation, a query
  * without a window still gets at most DEFAULT_QUERY_LIMIT results and a `next` cursor to page on.
- * `limit` below 1 is 1 (as in the reference implementation); above MAX_QUERY_LIMIT it is
- * MAX_QUERY_LIMIT.
+ * `limit` below 1 is 1 (as in the reference implementation); above MAX_QUERY_LIMIT it is a 400
+ * naming the maximum, never a shorter page the client would take for the last one.
+ *
+ * `next` is the cursor a page returned or, for trace focus, a trace id as the reference
+ * implementation's clients send it: the page goes on after that trace, ranked at `newest`
+ * (`oldest` when ascending), which must then be given.
  */
-export function parseWindowing(value: unknown): QueryWindow {
+export function parseWindowing(value: unknown, focus: "trace" | "span" = "trace"): QueryWindow {
   if (value === undefined || value === null) return { limit: DEFAULT_QUERY_LIMIT, ascending: false };
   if (!isObject(value)) fail("'windowing' must be an object.");
   const time = (name: string) => {
@@ -36,7 +41,11 @@ export function parseWindowing(value: unknown): QueryWindow {
   if (value.limit !== undefined && value.limit !== null) {
     if (typeof value.limit !== "number" || !Number.isInteger(value.limit))
       fail("'windowing.limit' must be an integer.");
-    limit = Math.min(Math.max(value.limit, 1), MAX_QUERY_LIMIT);
+    if (value.limit > MAX_QUERY_LIMIT)
+      fail(
+        `'windowing.limit' ${value.limit} is more than a page holds: ask for at most ${MAX_QUERY_LIMIT} and page through the rest with 'windowing.next'.`,
+      );
+    limit = Math.max(value.limit, 1);
   }
   if (
     value.order !== undefined &&
@@ -52,19 +61,28 @@ export function parseWindowing(value: unknown): QueryWindow {
       fail("'windowing.rate' must be a number from 0 to 1.");
     rate = value.rate;
   }
+  const newest = time("newest");
+  const oldest = time("oldest");
+  const ascending = value.order === "ascending";
   let cursor: QueryWindow["cursor"];
   if (value.next !== undefined && value.next !== null) {
     if (typeof value.next !== "string") fail("'windowing.next' must be the cursor a previous page returned.");
-    cursor = decodeCursor(value.next);
+    // A trace id as the reference implementation takes it, a UUID (32 hex digits): a 16-hex id is a span's.
+    const uuidLength = value.next.trim().replace(/^0x|-/gi, "").length === 32;
+    const traceId = focus === "trace" && uuidLength ? parseTraceId(value.next) : undefined;
+    if (traceId) {
+      const bound = ascending ? "oldest" : "newest";
+      const at = ascending ? oldest : newest;
+      if (!at)
+        fail(
+          `'windowing.next' ${JSON.stringify(value.next)} continues after that trace: give with it 'windowing.${bound}', the time that trace ranked at (its latest matching span start), or send the cursor a page returned in 'windowing.next'.`,
+        );
+      cursor = { time: at, traceId };
+    } else {
+      cursor = decodeCursor(value.next);
+    }
   }
-  return {
-    newest: time("newest"),
-    oldest: time("oldest"),
-    limit,
-    ascending: value.order === "ascending",
-    cursor,
-    rate,
-  };
+  return { newest, oldest, limit, ascending, cursor, rate };
 }
 
 /** `next` is opaque to clients: `<start time µs>.<trace id>[.<span id>]`. */

@@ -19,7 +19,12 @@ const queryBody = z.looseObject({
   query_revision_ref: refSchema.optional().describe("A saved query's revision; a reference to nothing is a 404"),
   formatting: z
     .object({
-      focus: z.enum(["trace", "span"]).optional(),
+      focus: z
+        .enum(["trace", "span"])
+        .optional()
+        .describe(
+          "The route decides the shape (traces/query answers traces, spans/query spans), as in the reference implementation",
+        ),
       // The reference's `opentelemetry` format is not built: refused, never answered in ours.
       format: z.enum(["agenta"], { error: ONLY_AGENTA_FORMAT }).optional(),
     })
@@ -98,6 +103,7 @@ export const readRoutes = [
       "environment_key_mismatch",
       "key_without_environment",
       "focus_conflict",
+      "invalid_filtering",
       "invalid_query",
       "invalid_windowing",
       "missing_reference",

@@ -7,8 +7,7 @@ import { createTRPCRouter, projectProcedure } from "../init";
 export const tracesRouter = createTRPCRouter({
   list: projectProcedure.input(traceSearchSchema).query(async ({ ctx, input }) => {
     const page = await queryTraces(ctx.app.db, ctx.principal, traceSearchQuery(input, new Date()));
-    // Trace focus always answers with traces; the narrowing is for the type.
-    return { traces: "traces" in page ? page.traces : [], next: page.windowing?.next };
+    return { traces: page.traces, next: page.windowing?.next };
   }),
 
   get: projectProcedure
