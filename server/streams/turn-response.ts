@@ -91,12 +91,20 @@ export async function turnResponse(
   });
 }
 
+/** The reference implementation's version of the batch answer's shape. */
+const BATCH_VERSION = "2025.07.14";
+
 /**
  * The batch (JSON) answer of a turn; streamed answers carry the same turn as SSE or NDJSON frames.
  * Under `ui_sdk` the one message is the AI SDK's UIMessage (its parts are the SDK's, so left open here).
  */
 export const batchTurnSchema = z.strictObject({
+  version: z.literal(BATCH_VERSION),
+  status: z
+    .strictObject({ code: z.number().int(), message: z.string() })
+    .describe("200 Success, or 500 with the turn's first error (data.outputs.errors has them all)"),
   trace_id: z.string(),
+  span_id: z.string().describe("The run's invoke_agent span"),
   session_id: z.string(),
   data: z.strictObject({
     outputs: batchOutputsSchema.extend({
@@ -124,7 +132,16 @@ async function batchBody(events: ReadableStream<NativeEvent>, options: TurnRespo
     options.format === "ui_sdk"
       ? { outputs: { ...outputs, messages: [await toUiMessage(collected, options)] } }
       : { outputs };
-  return { trace_id: options.traceId, session_id: options.sessionId, data };
+  // The reference's envelope: a client reads the turn's outcome from status, not from the HTTP code.
+  const status = outputs.errors?.length ? { code: 500, message: outputs.errors[0] } : { code: 200, message: "Success" };
+  return {
+    version: BATCH_VERSION,
+    status,
+    trace_id: options.traceId,
+    span_id: options.spanId,
+    session_id: options.sessionId,
+    data,
+  };
 }
 
 /** The ui_sdk batch: the same turn, reassembled by the AI SDK's own reader into one UIMessage. */

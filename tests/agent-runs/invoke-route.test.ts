@@ -217,8 +217,21 @@ describe("the run", () => {
     await checkUiChunks(frames);
     expect(frames[0]).toMatchObject({ type: "start", messageMetadata: { sessionId: "chat:42" } });
     expect(frames.at(-1)).toMatchObject({ type: "finish", messageMetadata: { traceId } });
+    model.script({ kind: "reply", text: "ok" });
     const batch = await invoke({ ...inline(), session_id: "chat:42" }, { "x-svc-messages-format": "native" });
-    expect(batch.body).toMatchObject({ session_id: "chat:42" });
+    expect(batch.body).toMatchObject({
+      version: "2025.07.14",
+      status: { code: 200, message: "Success" },
+      session_id: "chat:42",
+    });
+    expect(batch.body.span_id).toMatch(/^[0-9a-f]{16}$/);
+    expect(batch.headers.get("traceparent")).toContain(batch.body.span_id);
+    // A turn that failed after it began says so in its status, not only in data.outputs.errors.
+    model.script({ kind: "error-event", text: "partial" });
+    const failed = await invoke(inline());
+    expect(failed.status).toBe(200);
+    expect(failed.body.data.outputs.errors?.length).toBeGreaterThan(0);
+    expect(failed.body.status).toEqual({ code: 500, message: failed.body.data.outputs.errors[0] });
     // A client that keeps its session in a header (the body has none) stays in it.
     model.script({ kind: "reply", text: "ok" });
     const byHeader = await invoke(inline(), { "x-svc-session-id": "chat:43" });
