@@ -199,6 +199,33 @@ describe("the low-level evaluation API", () => {
     expect(both.status).toBe(422);
     expect((await call("GET", `/api/evaluations/metrics/${global.metrics[0].id}`)).metrics).toHaveLength(1);
     expect((await call("POST", "/api/evaluations/metrics/refresh", { metrics: {} })).count).toBe(0);
+
+    // A time window's row, from the cells written in it; a window without cells gives none.
+    await call("POST", "/api/evaluations/results/", {
+      results: [
+        {
+          run_id: run,
+          scenario_id: scenarios[1].id,
+          step_key: "human",
+          status: "success",
+          timestamp: "2026-01-01T00:02:00Z",
+          interval: 1,
+          data: { outputs: { score: 0.9 } },
+        },
+      ],
+    });
+    const refresh = (metrics: Record<string, unknown>) =>
+      call("POST", "/api/evaluations/metrics/refresh", { metrics: { run_id: run, ...metrics } });
+    const windowed = await refresh({ timestamps: ["2026-01-01T00:02:00Z"], interval: 1 });
+    expect(windowed.metrics).toHaveLength(1);
+    expect(windowed.metrics[0]).toMatchObject({ timestamp: "2026-01-01T00:02:00.000Z", interval: 1 });
+    expect(windowed.metrics[0].scenario_id).toBeUndefined();
+    expect(windowed.metrics[0].data.human["attributes.svc.data.outputs.score"]).toMatchObject({ count: 1, mean: 0.9 });
+    expect((await refresh({ timestamp: "2026-01-01T00:09:00Z" })).count).toBe(0);
+    expect((await refresh({ timestamps: true })).metrics.map((m: any) => m.timestamp)).toEqual([
+      "2026-01-01T00:02:00.000Z",
+    ]);
+    expect((await refresh({ timestamps: false })).metrics[0].timestamp).toBeUndefined();
   });
 
   it("slice operations: probe, populate (400 off the run), process (202) re-runs failed cells, prune and refresh (204), scenarios add/remove, steps remove prunes, repeats set", async () => {

@@ -74,19 +74,21 @@ export async function runMetrics(db: Executor, run: EvaluationRunRow, scenarioId
 
 /**
  * The temporal metrics of a live run's window (keyed by its start, `timestamp`): computed from
- * the cells minted by the tick of that window.
+ * the cells minted by the tick of that window; none when the window has no cells. An `interval`
+ * left undefined keeps the stored row's.
  */
 export async function refreshTemporalMetrics(
   db: Executor,
   run: EvaluationRunRow,
   timestamp: Date,
-  interval: number | null,
-): Promise<MetricsRow> {
+  interval: number | null | undefined,
+): Promise<MetricsRow | undefined> {
   const { steps } = readRunData(run.data);
   const cells = await db
     .select(cellColumns(steps))
     .from(evaluationResults)
     .where(and(eq(evaluationResults.runId, run.id), eq(evaluationResults.timestamp, timestamp)));
+  if (cells.length === 0) return undefined;
   const data = computeMetrics(steps, cells);
   const now = new Date();
   const [row] = await db
@@ -96,7 +98,7 @@ export async function refreshTemporalMetrics(
       projectId: run.projectId,
       runId: run.id,
       timestamp,
-      interval,
+      interval: interval ?? null,
       status: "success",
       data,
       createdAt: now,
@@ -105,7 +107,7 @@ export async function refreshTemporalMetrics(
     .onConflictDoUpdate({
       target: [evaluationMetrics.runId, evaluationMetrics.timestamp],
       targetWhere: sql`timestamp is not null and scenario_id is null`,
-      set: { data, interval, status: "success", updatedAt: now },
+      set: { data, ...(interval === undefined ? {} : { interval }), status: "success", updatedAt: now },
     })
     .returning();
   return row;

@@ -57,7 +57,8 @@ export const metricRoutes = [
     path: `${base}/metrics/refresh`,
     auth: "api_key",
     tag,
-    summary: "Recompute metrics from the cells: run_ids, run_id (+ scenario_ids) ; nothing without a run",
+    summary:
+      "Recompute metrics from the cells: run_ids, run_id (+ scenario_ids, or + timestamps: time windows) ; nothing without a run",
     body: z.object({
       metrics: z
         .object({
@@ -65,6 +66,12 @@ export const metricRoutes = [
           run_ids: z.array(z.string().uuid()).nullish(),
           scenario_id: z.string().uuid().nullish(),
           scenario_ids: z.array(z.string().uuid()).nullish(),
+          timestamp: z.iso.datetime({ offset: true }).nullish(),
+          timestamps: z
+            .union([z.array(z.iso.datetime({ offset: true })), z.boolean()])
+            .nullish()
+            .describe("Time windows by start; true: every window the run has cells in"),
+          interval: z.number().int().nullish(),
         })
         .passthrough()
         .nullish(),

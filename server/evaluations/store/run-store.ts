@@ -49,7 +49,11 @@ export async function insertEvaluationRun(db: Executor, scope: Scope, input: Run
       name: input.name ?? null,
       description: input.description ?? null,
       status: input.status ?? "pending",
-      flags: runFlags(data.steps, { ...input.flags, is_active: input.active ?? false, is_closed: input.flags?.is_closed ?? false }),
+      flags: runFlags(data.steps, {
+        ...input.flags,
+        is_active: input.active ?? false,
+        is_closed: input.flags?.is_closed ?? false,
+      }),
       tags: input.tags ?? null,
       meta: input.meta ?? null,
       data: data as unknown as Record<string, unknown>,
