@@ -2,6 +2,7 @@ export { recordSpans, type RecordSpansOptions, type RecordSpansResult, type Span
 export { tracingRoutes } from "./routes";
 export { drainIngestQueue, spanIngestWorker, startIngestWorker, type IngestWorkerOptions } from "./ingest/worker";
 export { fetchTrace, queryTraces } from "./traces";
+export { parseTraceId } from "./ids";
 export { traceSearchQuery, traceSearchSchema } from "./trace-search";
 export {
   checkTraceFiltering,

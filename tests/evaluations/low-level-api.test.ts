@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { drainIngestQueue } from "@/server/tracing";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { serveOverHttp } from "../helpers/http-server";
 import type { TestApp } from "../helpers/test-app";
@@ -199,6 +200,37 @@ describe("the low-level evaluation API", () => {
     expect(both.status).toBe(422);
     expect((await call("GET", `/api/evaluations/metrics/${global.metrics[0].id}`)).metrics).toHaveLength(1);
     expect((await call("POST", "/api/evaluations/metrics/refresh", { metrics: {} })).count).toBe(0);
+
+    // The reference's annotation flow: the annotation is a trace, and the result names only it.
+    const annotation = "0123456789abcdef0123456789abcdef";
+    const ingested = await t.call("POST", "/api/tracing/spans/ingest", {
+      key,
+      body: {
+        spans: [
+          {
+            trace_id: annotation,
+            span_id: "0123456789abcdef",
+            span_name: "annotation",
+            start_time: new Date().toISOString(),
+            attributes: { "ag.data.outputs": { score: 0.7 } },
+          },
+        ],
+      },
+    });
+    expect(ingested.status, JSON.stringify(ingested.body)).toBe(202);
+    await drainIngestQueue(t.context);
+    await call("POST", "/api/evaluations/results/", {
+      results: [
+        { run_id: run, scenario_id: scenarios[1].id, step_key: "human", status: "success", trace_id: annotation },
+      ],
+    });
+    const fromTraces = await call("POST", "/api/evaluations/metrics/refresh", {
+      metrics: { run_id: run, scenario_ids: [scenarios[1].id] },
+    });
+    expect(fromTraces.metrics[0].data.human["attributes.svc.data.outputs.score"]).toMatchObject({
+      count: 1,
+      mean: 0.7,
+    });
 
     // A time window's row, from the cells written in it; a window without cells gives none.
     await call("POST", "/api/evaluations/results/", {

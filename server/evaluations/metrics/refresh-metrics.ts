@@ -4,7 +4,8 @@ import type { Executor } from "@/server/db";
 import { evaluationMetrics, evaluationResults } from "@/server/db/schema";
 import { readRunData, type Step } from "../model/run-data";
 import type { MetricsRow, EvaluationRunRow } from "../model/rows";
-import { computeMetrics } from "./compute-metrics";
+import { loadTraceSources, parseTraceId, storedTraceId } from "@/server/tracing";
+import { computeMetrics, type MetricCell } from "./compute-metrics";
 
 /**
  * The cells' columns metrics are computed from. Outputs are read for evaluator cells only: the
@@ -21,10 +22,36 @@ function cellColumns(steps: Step[]) {
           evaluationResults.outputs,
         )
       : sql`null`.mapWith(evaluationResults.outputs),
+    // Read only where the outputs are missing: see withTraceOutputs.
+    traceId: sql<string | null>`case when ${evaluationResults.outputs} is null then ${evaluationResults.traceId} end`,
     latencyMs: evaluationResults.latencyMs,
     tokens: evaluationResults.tokens,
     costUsd: evaluationResults.costUsd,
   };
+}
+
+type ReadCell = MetricCell & { traceId: string | null };
+
+/**
+ * Evaluator cells a client wrote with their trace and no outputs (the reference's annotation
+ * flow: the annotation is a trace, the result names it) take their outputs from that trace, as
+ * the reference computes metrics from traces. Cells the workers write carry their outputs.
+ */
+async function withTraceOutputs(db: Executor, projectId: string, steps: Step[], cells: ReadCell[]) {
+  const evaluators = new Set(steps.filter((step) => step.type === "annotation").map((step) => step.key));
+  const traced = (cell: ReadCell) =>
+    cell.status === "success" && cell.outputs == null && evaluators.has(cell.stepKey) && cell.traceId
+      ? parseTraceId(cell.traceId)
+      : undefined;
+  const ids = cells.map(traced).filter((id): id is string => Boolean(id));
+  if (ids.length === 0) return cells;
+  const outputs = new Map(
+    (await loadTraceSources(db, projectId, ids)).map((source) => [storedTraceId(source.traceId), source.outputs]),
+  );
+  return cells.map((cell) => {
+    const id = traced(cell);
+    return id && outputs.has(id) ? { ...cell, outputs: outputs.get(id) } : cell;
+  });
 }
 
 /**
@@ -69,7 +96,7 @@ export async function runMetrics(db: Executor, run: EvaluationRunRow, scenarioId
     .where(
       and(eq(evaluationResults.runId, run.id), scenarioId ? eq(evaluationResults.scenarioId, scenarioId) : undefined),
     );
-  return computeMetrics(steps, cells);
+  return computeMetrics(steps, await withTraceOutputs(db, run.projectId, steps, cells));
 }
 
 /**
@@ -89,7 +116,7 @@ export async function refreshTemporalMetrics(
     .from(evaluationResults)
     .where(and(eq(evaluationResults.runId, run.id), eq(evaluationResults.timestamp, timestamp)));
   if (cells.length === 0) return undefined;
-  const data = computeMetrics(steps, cells);
+  const data = computeMetrics(steps, await withTraceOutputs(db, run.projectId, steps, cells));
   const now = new Date();
   const [row] = await db
     .insert(evaluationMetrics)
