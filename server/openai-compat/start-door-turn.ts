@@ -63,10 +63,9 @@ export async function startDoorTurn(
     input = await prepareTurn(app, principal, body, "native", options);
   } catch (error) {
     // No agent by that name (or the environment runs an application under it): a prompt application may have it.
-    application =
-      isNotFound(error) || (isAppError(error) && error.code === "environment_key_mismatch")
-        ? await findPromptApplication(app.db, principal, name, turn.variables ?? {})
-        : undefined;
+    application = isNotFound(error)
+      ? await findPromptApplication(app.db, principal, name, turn.variables ?? {})
+      : undefined;
     if (!application) throw asModelError(error, turn.model);
     const run: InvokeRequest = {
       ...body,

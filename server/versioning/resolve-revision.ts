@@ -1,6 +1,6 @@
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import type { Executor } from "@/server/db";
-import { domainKeys, type DomainKeys } from "./domains";
+import { domainKeys, domainOfSingular, type DomainKeys } from "./domains";
 import { Lookup } from "./lookup";
 import type { RevisionRecord } from "./records";
 import { hasIdentity, isEmptyRef, type Ref, type RetrieveRefs } from "./references";
@@ -163,10 +163,16 @@ async function viaEnvironment(lookup: Lookup, refs: RetrieveRefs, artifactSlug?:
     return { revision: followed.revision, environment: { revision: env.revision, key } };
   }
   if (!target?.id) {
-    const kinds = Object.keys(entry).filter((k) => k.endsWith("_revision") || k === keys.one || k.endsWith("_variant"));
-    throw new BadRequestError(
-      `key "${key}" in environment "${env.revision.artifactSlug}" references ${kinds.join(", ") || "nothing"}, not ${keys.revision}`,
-      "environment_key_mismatch",
+    // Each domain reads only its own family of the entry, as the compat API does: a key deployed as
+    // another kind (a workflow, read as an application) holds nothing for this domain, a 404 like a missing key.
+    const other = Object.keys(entry)
+      .map((k) => domainOfSingular(k.replace(/_(revision|variant)$/, "")))
+      .find((d) => d && d !== keys.name);
+    throw new NotFoundError(
+      `environment "${env.revision.artifactSlug}" has no ${keys.revision} under key "${key}"` +
+        (other
+          ? ` (it holds ${domainKeys(other).one} references: read it with POST /api/${other}/revisions/retrieve)`
+          : ""),
     );
   }
   const revision = await lookup.revision({ id: target.id }, `environment "${env.revision.artifactSlug}" key "${key}"`);

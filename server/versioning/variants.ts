@@ -126,6 +126,13 @@ export async function forkVariant(
     const history = lineage.slice(0, -1);
     if (history.length > 0) {
       const createdAt = new Date();
+      // A copy keeps a revision's own archive, not the one its archived source variant gave it.
+      const [source] = await tx
+        .select({ deletedAt: variants.deletedAt })
+        .from(variants)
+        .where(eq(variants.id, revision.variantId));
+      const ownArchive = (r: RevisionRecord) =>
+        r.deletedAt && r.deletedAt.getTime() !== source.deletedAt?.getTime() ? r.deletedAt : null;
       await tx.insert(revisions).values(
         history.map((r) => ({
           id: newId(),
@@ -144,7 +151,7 @@ export async function forkVariant(
           meta: r.meta,
           authorId: scope.userId,
           createdAt,
-          deletedAt: r.deletedAt,
+          deletedAt: ownArchive(r),
         })),
       );
       await tx
@@ -191,16 +198,41 @@ export async function updateVariant(
   return row;
 }
 
-export async function setVariantArchived(db: Executor, scope: Scope, spec: DomainSpec, id: string, archived: boolean) {
+/**
+ * Archiving a variant archives its revisions with it, in one transaction and at one timestamp, as
+ * the compat API does (a log of the variant then shows nothing). Unarchiving restores the revisions
+ * that carry that timestamp: one archived on its own before stays archived (the compat API
+ * restores every revision of the variant).
+ */
+export async function setVariantArchived(db: Database, scope: Scope, spec: DomainSpec, id: string, archived: boolean) {
   const current = await getVariant(db, scope, spec, id);
-  if (Boolean(current.deletedAt) === archived) return current;
-  const [row] = await db
-    .update(variants)
-    .set({ deletedAt: archived ? new Date() : null })
-    .where(and(eq(variants.id, id), eq(variants.projectId, scope.projectId)))
-    .returning();
-  await publishChange(db, scope.projectId, [changeTag.variant(id)]);
-  return row;
+  return db.transaction(async (tx) => {
+    // Under the row lock commits take: no revision lands between the variant's update and its revisions'.
+    const [locked] = await tx
+      .select({ deletedAt: variants.deletedAt })
+      .from(variants)
+      .where(and(eq(variants.id, id), eq(variants.projectId, scope.projectId)))
+      .for("update");
+    if (Boolean(locked.deletedAt) === archived) return { ...current, deletedAt: locked.deletedAt };
+    const deletedAt = archived ? new Date() : null;
+    await tx
+      .update(revisions)
+      .set({ deletedAt })
+      .where(
+        and(
+          eq(revisions.variantId, id),
+          eq(revisions.projectId, scope.projectId),
+          archived ? isNull(revisions.deletedAt) : eq(revisions.deletedAt, locked.deletedAt!),
+        ),
+      );
+    const [row] = await tx
+      .update(variants)
+      .set({ deletedAt })
+      .where(and(eq(variants.id, id), eq(variants.projectId, scope.projectId)))
+      .returning();
+    await publishChange(tx, scope.projectId, [changeTag.variant(id)]);
+    return row;
+  });
 }
 
 export interface VariantQuery {

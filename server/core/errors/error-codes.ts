@@ -68,7 +68,6 @@ export const errorCodes = {
   empty_testset: { status: 400, meaning: "The evaluation's testset revision has no testcases" },
   empty_update: { status: 400, meaning: "An update sends no field to change" },
   empty_value: { status: 400, meaning: "A secret's value is empty" },
-  environment_key_mismatch: { status: 400, meaning: "The environment key references another kind of revision" },
   evaluation_below_threshold: { status: 409, meaning: "A deploy gate's latest evaluation scored below its minimum" },
   evaluation_closed: { status: 409, meaning: "The evaluation run is closed; open it before writing to it" },
   evaluation_not_found: { status: 404, meaning: "No evaluation run with this id in the project" },

@@ -19,7 +19,6 @@ export function deployRoute(spec: DomainSpec): AnyRoute {
     errors: [
       "ambiguous_reference",
       "archived",
-      "environment_key_mismatch",
       "evaluation_below_threshold",
       "evaluation_required",
       "initial_revision_exists",
@@ -37,15 +36,16 @@ export function deployRoute(spec: DomainSpec): AnyRoute {
       const { artifact, variant, revision } = refsOf(keys, body);
       const { deployed, environmentRevision } = await deployRevision(ctx.app.db, scopeOf(ctx), keys, {
         source: { artifact, variant, revision },
-        environment: body.environment_ref as Ref,
+        environment: (body.environment_ref ?? undefined) as Ref | undefined,
         environmentVariant: (body.environment_variant_ref ?? undefined) as Ref | undefined,
+        environmentRevision: (body.environment_revision_ref ?? undefined) as Ref | undefined,
         key: (body.key ?? undefined) as string | undefined,
         message: (body.message ?? undefined) as string | undefined,
       });
-      const { data: _data, ...deployedMetadata } = deployed;
+      // The compat API answers the deployed revision, data included; the environment revision is ours.
       return {
         ...one(environmentsSpec.keys.revision, revisionToWire(environmentsSpec.keys, environmentRevision)),
-        [keys.revision]: revisionToWire(keys, deployedMetadata),
+        [keys.revision]: revisionToWire(keys, deployed),
       };
     },
   });

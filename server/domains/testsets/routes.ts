@@ -88,7 +88,6 @@ export const testcaseRoutes = [
     response: testcasePage,
     errors: [
       "ambiguous_reference",
-      "environment_key_mismatch",
       "missing_filter",
       "key_without_environment",
       "missing_key",

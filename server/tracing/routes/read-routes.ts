@@ -75,7 +75,6 @@ export const readRoutes = [
     body: queryBody,
     errors: [
       "ambiguous_reference",
-      "environment_key_mismatch",
       "key_without_environment",
       "focus_conflict",
       "invalid_filtering",
@@ -100,7 +99,6 @@ export const readRoutes = [
     body: queryBody,
     errors: [
       "ambiguous_reference",
-      "environment_key_mismatch",
       "key_without_environment",
       "focus_conflict",
       "invalid_filtering",

@@ -138,7 +138,6 @@ export function variantRoutes(spec: DomainSpec): AnyRoute[] {
         "ambiguous_reference",
         "archived",
         "bad_request",
-        "environment_key_mismatch",
         "initial_revision_exists",
         "key_without_environment",
         "missing_key",

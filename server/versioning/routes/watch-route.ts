@@ -70,7 +70,6 @@ export function watchRoute(spec: DomainSpec, serialize: Parameters<typeof watchR
       "embed_depth",
       "embed_limit",
       "embed_not_found",
-      "environment_key_mismatch",
       "key_without_environment",
       "missing_reference",
       "no_variant",
