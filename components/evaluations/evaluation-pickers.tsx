@@ -43,6 +43,42 @@ export function Check({
 export const toggle = (list: string[], value: string, on: boolean) =>
   on ? [...list, value] : list.filter((v) => v !== value);
 
+/**
+ * An agent of the project. `onPick` gets its id and its default variant, whose history holds the
+ * revisions a form picks from next.
+ */
+export function AgentSelect({
+  value,
+  onPick,
+  enabled,
+}: {
+  value: string;
+  onPick: (agentId: string, variantId: string | undefined) => void;
+  enabled: boolean;
+}) {
+  const trpc = useTRPC();
+  const agents = useQuery({ ...trpc.agents.list.queryOptions({ limit: 200 }), enabled });
+  return (
+    <label className="flex flex-col gap-1.5 text-sm font-medium">
+      Agent
+      <SelectInput
+        value={value}
+        onChange={(e) => {
+          const agentId = e.target.value;
+          onPick(agentId, agents.data?.items.find((a) => a.agent.id === agentId)?.defaultVariantId ?? undefined);
+        }}
+      >
+        <option value="">Pick an agent</option>
+        {(agents.data?.items ?? []).map((a) => (
+          <option key={a.agent.id} value={a.agent.id}>
+            {a.agent.name ?? a.agent.slug}
+          </option>
+        ))}
+      </SelectInput>
+    </label>
+  );
+}
+
 /** A testset revision, grouped by testset, newest revisions first. */
 export function TestsetRevisionSelect({
   value,

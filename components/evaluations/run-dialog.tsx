@@ -3,11 +3,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { SelectInput } from "@/components/editor/select-input";
 import { useTRPC } from "@/components/trpc";
 import { FormDialog, Input, Notice, Skeleton } from "@/components/ui";
 import { comparePath, evaluationPath } from "./evaluation-paths";
-import { Check, EvaluatorChecklist, Fieldset, TestsetRevisionSelect, toggle } from "./evaluation-pickers";
+import { AgentSelect, Check, EvaluatorChecklist, Fieldset, TestsetRevisionSelect, toggle } from "./evaluation-pickers";
 
 /** The unsaved draft of the editor: run as it is, committed nowhere. */
 export interface DraftChoice {
@@ -58,8 +57,7 @@ export function RunEvaluationDialog({
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const agents = useQuery({ ...trpc.agents.list.queryOptions({ limit: 200 }), enabled: open && !agent });
-  const [pickedAgent, setPickedAgent] = useState("");
+  const [pickedAgent, setPickedAgent] = useState({ id: "", variantId: undefined as string | undefined });
   const [revisions, setRevisions] = useState<string[]>(agent?.revisionId ? [agent.revisionId] : []);
   const [withDraft, setWithDraft] = useState(!!draft);
   const [testsetRevision, setTestsetRevision] = useState("");
@@ -75,8 +73,7 @@ export function RunEvaluationDialog({
       },
     }),
   );
-  const variantId =
-    agent?.variantId ?? agents.data?.items.find((a) => a.agent.id === pickedAgent)?.defaultVariantId ?? undefined;
+  const variantId = agent?.variantId ?? pickedAgent.variantId;
   const history = useQuery({
     ...trpc.agents.history.queryOptions({ variantId: variantId ?? "", limit: 20 }),
     enabled: open && !!variantId,
@@ -115,23 +112,14 @@ export function RunEvaluationDialog({
       formClassName="flex flex-col gap-5"
     >
       {!agent && (
-        <label className="flex flex-col gap-1.5 text-sm font-medium">
-          Agent
-          <SelectInput
-            value={pickedAgent}
-            onChange={(e) => {
-              setPickedAgent(e.target.value);
-              setRevisions([]);
-            }}
-          >
-            <option value="">Pick an agent</option>
-            {(agents.data?.items ?? []).map((a) => (
-              <option key={a.agent.id} value={a.agent.id}>
-                {a.agent.name ?? a.agent.slug}
-              </option>
-            ))}
-          </SelectInput>
-        </label>
+        <AgentSelect
+          value={pickedAgent.id}
+          onPick={(id, variant) => {
+            setPickedAgent({ id, variantId: variant });
+            setRevisions([]);
+          }}
+          enabled={open}
+        />
       )}
       {variantId && (
         <Fieldset legend="Revisions">

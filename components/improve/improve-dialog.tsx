@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { SelectInput } from "@/components/editor/select-input";
 import {
+  AgentSelect,
   Check,
   EvaluatorChecklist,
   Fieldset,
@@ -49,7 +50,7 @@ export function ImproveDialog({
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const [agentId, setAgentId] = useState("");
+  const [pickedAgent, setPickedAgent] = useState({ id: "", variantId: undefined as string | undefined });
   const [revisionId, setRevisionId] = useState(base?.revisionId ?? "");
   const [testsetRevision, setTestsetRevision] = useState(testsetRevisionId ?? "");
   const [evaluators, setEvaluators] = useState<string[]>([]);
@@ -59,8 +60,7 @@ export function ImproveDialog({
   const [candidates, setCandidates] = useState("3");
   const [spendCap, setSpendCap] = useState("2.00");
 
-  const agents = useQuery({ ...trpc.agents.list.queryOptions({ limit: 200 }), enabled: !base });
-  const variantId = agents.data?.items.find((a) => a.agent.id === agentId)?.defaultVariantId ?? undefined;
+  const variantId = pickedAgent.variantId;
   const history = useQuery({
     ...trpc.agents.history.queryOptions({ variantId: variantId ?? "", limit: 50 }),
     enabled: !base && !!variantId,
@@ -122,23 +122,14 @@ export function ImproveDialog({
         </p>
       ) : (
         <div className="grid gap-3 sm:grid-cols-2">
-          <label className="flex flex-col gap-1.5 text-sm font-medium">
-            Agent
-            <SelectInput
-              value={agentId}
-              onChange={(e) => {
-                setAgentId(e.target.value);
-                setRevisionId("");
-              }}
-            >
-              <option value="">Pick an agent</option>
-              {(agents.data?.items ?? []).map((a) => (
-                <option key={a.agent.id} value={a.agent.id}>
-                  {a.agent.name ?? a.agent.slug}
-                </option>
-              ))}
-            </SelectInput>
-          </label>
+          <AgentSelect
+            value={pickedAgent.id}
+            onPick={(id, variant) => {
+              setPickedAgent({ id, variantId: variant });
+              setRevisionId("");
+            }}
+            enabled
+          />
           <label className="flex flex-col gap-1.5 text-sm font-medium">
             Base revision
             {variantId && history.isPending ? (
