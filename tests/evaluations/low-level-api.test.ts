@@ -63,9 +63,10 @@ describe("the low-level evaluation API", () => {
             ],
           },
         },
-        { name: "B", tags: { marker: "m1" } },
+        { name: "B", tags: { marker: "m1" }, flags: { is_active: true } },
       ],
     });
+    expect(runs.map((r: any) => r.flags.is_active)).toEqual([false, true]);
     expect(runs[0]).toMatchObject({
       status: "pending",
       version: "2025-07-14",

@@ -40,7 +40,12 @@ export const runRoutes = [
           await ctx.app.db.transaction(async (tx) =>
             reconcileDefaultQueue(
               tx,
-              await insertEvaluationRun(tx, scopeOf(ctx.principal), { ...run, data: storedData(run.data) }),
+              // The low-level create keeps every user flag as sent, is_active included (a client-run loop).
+              await insertEvaluationRun(tx, scopeOf(ctx.principal), {
+                ...run,
+                data: storedData(run.data),
+                active: Boolean(run.flags?.is_active),
+              }),
             ),
           ),
         );
