@@ -5,7 +5,8 @@ import type { TokenKind } from "@/server/pricing";
 
 /**
  * Attributes of the OpenTelemetry GenAI semantic conventions (`gen_ai.*`), the AI SDK's telemetry
- * (`ai.*`) and OpenInference (`input.value`, `llm.*`) are mapped onto the same `ag` fields our
+ * (`ai.*`), OpenInference (`input.value`, `llm.*`) and OpenLLMetry (`traceloop.*`, with `gen_ai.*`
+ * on its model calls) are mapped onto the same `ag` fields our
  * own spans use: `ag.data.{inputs,outputs,parameters}`, `ag.meta.{system,request.model,...}`
  * and `ag.metrics.tokens.incremental`. Small attributes (model, usage, operation) also stay as
  * they came; content (messages, prompts, outputs, tool arguments and results) is moved, not
@@ -19,6 +20,7 @@ export function mapSemanticConventions(attributes: JsonObject): SpanType | undef
   if (isObject(attributes.gen_ai)) type = mapGenAi(attributes.gen_ai, target) ?? type;
   if (isObject(attributes.ai)) type = mapAiSdk(attributes.ai, attributes, target) ?? type;
   type = mapOpenInference(attributes, target) ?? type;
+  type = mapOpenLlmetry(attributes, target) ?? type;
   target.finish();
   return type;
 }
@@ -242,6 +244,31 @@ function mapOpenInference(attributes: JsonObject, ag: AgWriter): SpanType | unde
       });
   }
   return kind ? OPENINFERENCE_KINDS[kind.toUpperCase()] : undefined;
+}
+
+const TRACELOOP_KINDS: Record<string, SpanType> = { workflow: "workflow", task: "task", agent: "agent", tool: "tool" };
+const LLM_REQUEST_TYPES: Record<string, SpanType> = {
+  chat: "chat",
+  completion: "completion",
+  embedding: "embedding",
+  rerank: "rerank",
+};
+
+/**
+ * OpenLLMetry (Traceloop's SDKs): a decorated workflow, task, agent or tool carries what it was
+ * called with and returned as JSON in `traceloop.entity.input` / `output`, and its kind in
+ * `traceloop.span.kind`; a model call says its kind in `llm.request.type` (its messages and usage
+ * are `gen_ai.*`, mapped above).
+ */
+function mapOpenLlmetry(attributes: JsonObject, ag: AgWriter): SpanType | undefined {
+  const T = (...path: string[]) => ["traceloop", ...path];
+  const input = getPath(attributes, T("entity", "input"));
+  if (input !== undefined) ag.move("data.inputs", asInputs(parseMaybeJson(input)), T("entity", "input"));
+  const output = getPath(attributes, T("entity", "output"));
+  if (output !== undefined) ag.move("data.outputs", parseMaybeJson(output), T("entity", "output"));
+  const kind = str(getPath(attributes, T("span", "kind")));
+  const requestType = str(getPath(attributes, ["llm", "request", "type"]));
+  return (kind && TRACELOOP_KINDS[kind]) || (requestType && LLM_REQUEST_TYPES[requestType]) || undefined;
 }
 
 /**
