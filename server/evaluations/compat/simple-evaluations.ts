@@ -31,6 +31,12 @@ export async function withProgress(db: Database, run: EvaluationRunRow | RunOutl
   return simpleEvaluationToWire(outlineOf(run), await runProgress(db, run.id));
 }
 
+/** What an evaluation says about itself, beside its graph. */
+function headerOf(input: SimpleEvaluationInput) {
+  const { name, description, flags, tags, meta } = input;
+  return { name, description, flags, tags, meta };
+}
+
 /**
  * Builds the graph, creates the run and starts it; the run is visible at once and the workers
  * take it from there. Every problem with the input is a 4xx naming it, before anything is stored.
@@ -55,11 +61,7 @@ export async function createSimpleEvaluation(
   if (!clientDriven) await validateGraph(db, scope.projectId, { ...data, steps }, input.flags ?? {});
   const run = await db.transaction(async (tx) => {
     const inserted = await insertEvaluationRun(tx, scope, {
-      name: input.name,
-      description: input.description,
-      flags: input.flags,
-      tags: input.tags,
-      meta: input.meta,
+      ...headerOf(input),
       data,
       ...(clientDriven ? { status: "running", active: true } : {}),
     });
@@ -111,14 +113,7 @@ export async function editSimpleEvaluation(
     : undefined;
   if (data) await validateGraph(db, scope.projectId, data, { ...current.flags, ...input.flags });
   const edited = await db.transaction(async (tx) => {
-    const { before, after } = await editRun(tx, scope, id, {
-      name: input.name,
-      description: input.description,
-      flags: input.flags,
-      tags: input.tags,
-      meta: input.meta,
-      data,
-    });
+    const { before, after } = await editRun(tx, scope, id, { ...headerOf(input), data });
     await pruneRemovedSteps(tx, before, after);
     return reconcileDefaultQueue(tx, after);
   });
