@@ -1,3 +1,4 @@
+import { randomHex } from "@/server/core/ids";
 import { BadRequestError, SchemaValidationError } from "@/server/core/errors";
 import type { AppContext } from "@/server/core/app-context";
 import { isObject } from "./attributes";
@@ -27,17 +28,61 @@ export async function ingestTracingRequest(
   mode: TracingIngestMode,
   apiKeyId: string | null,
 ) {
-  const pathId = typeof mode === "object" ? parseTraceId(mode.replace) : undefined;
-  if (typeof mode === "object" && !pathId) {
+  pathTraceId(mode);
+  const parsed = await readTracingRequest(request, app.config.tracing.maxBodyBytes);
+  return acceptTracingSpans(app, projectId, parsed, mode, apiKeyId, "/tracing/traces/");
+}
+
+/**
+ * POST /traces/, PUT /traces/{id}: one trace `{trace: {trace_id, spans: {<name>: node}}}`, queued
+ * as the deprecated create and replace queue theirs (acceptTracingSpans); answered with the trace
+ * id. A create without `trace_id` gets one minted; a replace without one takes the path's.
+ */
+export async function ingestOneTrace(
+  app: AppContext,
+  projectId: string,
+  request: Request,
+  mode: "one_trace" | { replace: string },
+  apiKeyId: string | null,
+) {
+  pathTraceId(mode);
+  const body = parseJsonBuffer(await readRawBody(request, app.config.tracing.maxBodyBytes));
+  const trace = isObject(body) ? body.trace : undefined;
+  if (!isObject(trace) || !isObject(trace.spans)) {
+    throw new SchemaValidationError([
+      { path: "trace", message: 'send {"trace": {"trace_id": "<32 hex>", "spans": {"<span name>": span}}}' },
+    ]);
+  }
+  if (trace.trace_id !== undefined && trace.trace_id !== null && !parseTraceId(trace.trace_id)) {
     throw new BadRequestError(
-      `trace_id ${JSON.stringify(mode.replace)} is not 32 hex digits or a UUID`,
+      `trace.trace_id ${JSON.stringify(trace.trace_id)} is not 32 hex digits or a UUID`,
       "invalid_trace_id",
     );
   }
-  const parsed = await readTracingRequest(request, app.config.tracing.maxBodyBytes);
-  if (mode === "one_trace") singleTrace(parsed, "POST /tracing/traces/");
+  const key =
+    typeof trace.trace_id === "string" ? trace.trace_id : typeof mode === "object" ? mode.replace : randomHex(16);
+  const parsed = parseTracingRequest({ traces: { [key]: { spans: trace.spans } } });
+  const accepted = await acceptTracingSpans(app, projectId, parsed, mode, apiKeyId, "/traces/");
+  return {
+    count: 1,
+    trace_id: accepted.links[0]?.trace_id ?? traceIdToWire(parseTraceId(key)!),
+    ...(accepted.dropped ? { dropped: accepted.dropped } : {}),
+  };
+}
+
+/** The mode's rule (one trace; the path's trace), then queued durably; answered with links. */
+async function acceptTracingSpans(
+  app: AppContext,
+  projectId: string,
+  parsed: ParsedSpans,
+  mode: TracingIngestMode,
+  apiKeyId: string | null,
+  base: string,
+) {
+  const pathId = pathTraceId(mode);
+  if (mode === "one_trace") singleTrace(parsed, `POST ${base}`);
   if (typeof mode === "object") {
-    const payloadId = singleTrace(parsed, `PUT /tracing/traces/${mode.replace}`);
+    const payloadId = singleTrace(parsed, `PUT ${base}${mode.replace}`);
     if (payloadId !== pathId) {
       throw new BadRequestError(
         `The path trace_id ${traceIdToWire(pathId!)} differs from the payload's ${traceIdToWire(payloadId)}`,
@@ -54,6 +99,18 @@ export async function ingestTracingRequest(
     links: accepted.spans.map(linkOf),
     ...(accepted.dropped.length > 0 ? { dropped: accepted.dropped } : {}),
   };
+}
+
+/** The trace id of a replace's path (a 400 when malformed), before the body is read. */
+function pathTraceId(mode: TracingIngestMode): string | undefined {
+  if (typeof mode !== "object") return undefined;
+  const id = parseTraceId(mode.replace);
+  if (!id)
+    throw new BadRequestError(
+      `trace_id ${JSON.stringify(mode.replace)} is not 32 hex digits or a UUID`,
+      "invalid_trace_id",
+    );
+  return id;
 }
 
 /** OTLP/HTTP: decode (protobuf or JSON), queue durably, answer in the request's encoding with `partial_success`. */

@@ -38,11 +38,23 @@ export async function legacyFetchTrace(db: Database, projectId: string, raw: str
  * still queued for the trace go with it, and a repeat answers count 0.
  */
 export async function legacyDeleteTrace(db: Database, projectId: string, raw: string) {
-  const { spans } = await deleteTraceNow(db, projectId, parseId(raw));
+  const { spans } = await deleteTraceById(db, projectId, raw);
   return {
     count: spans.length,
     links: spans.map((s) => ({ trace_id: traceIdToWire(s.trace_id), span_id: spanIdToWire(s.span_id) })),
   };
+}
+
+/** Both DELETE doors (this one, DELETE /traces/{id}): the path id checked, then deleteTraceNow. */
+export async function deleteTraceById(db: Database, projectId: string, raw: string) {
+  const traceId = parseId(raw);
+  return { traceId, ...(await deleteTraceNow(db, projectId, traceId)) };
+}
+
+/** DELETE /traces/{id}: `{count, trace_id}`, count 1 when the trace had spans (stored or queued), else 0. */
+export async function deleteTrace(db: Database, projectId: string, raw: string) {
+  const { traceId, spans } = await deleteTraceById(db, projectId, raw);
+  return { count: spans.length > 0 ? 1 : 0, trace_id: traceIdToWire(traceId) };
 }
 
 /**
