@@ -1,19 +1,13 @@
 import { BadRequestError } from "@/server/core/errors";
 import { replicaRead, type Database } from "@/server/db";
-import { parseSpanId, parseTraceId } from "./ids";
+import { parseSpanId } from "./ids";
 import { loadTraces } from "./store/read-spans";
+import { storedTraceId } from "./trace-sources";
 import { spanToWire } from "./wire";
 
 /** GET /spans/{trace_id}/{span_id} and GET /spans/?trace_id=&span_id=: spans by id, in the caller's project. */
 
 const MAX_IDS = 1000;
-
-function traceIdOf(raw: string): string {
-  const id = parseTraceId(raw);
-  if (!id)
-    throw new BadRequestError(`trace_id ${JSON.stringify(raw)} is not 32 hex digits or a UUID`, "invalid_trace_id");
-  return id;
-}
 
 function spanIdOf(raw: string): string {
   const id = parseSpanId(raw);
@@ -24,7 +18,7 @@ function spanIdOf(raw: string): string {
 
 /** One span: `{count: 1, span}`, or `{count: 0}` when unknown (as GET /traces/{id} answers a miss). */
 export async function fetchSpan(db: Database, projectId: string, rawTraceId: string, rawSpanId: string) {
-  const traceId = traceIdOf(rawTraceId);
+  const traceId = storedTraceId(rawTraceId);
   const spanId = spanIdOf(rawSpanId);
   const spans = (await replicaRead(db, (r) => loadTraces(r, projectId, [traceId]))).get(traceId) ?? [];
   const span = spans.find((s) => s.span_id === spanId);
@@ -44,7 +38,7 @@ export async function listSpans(db: Database, projectId: string, rawTraceIds: st
     );
   if (rawTraceIds.length > MAX_IDS || rawSpanIds.length > MAX_IDS)
     throw new BadRequestError(`At most ${MAX_IDS} trace ids and ${MAX_IDS} span ids per request`, "too_many_trace_ids");
-  const traceIds = [...new Set(rawTraceIds.map(traceIdOf))];
+  const traceIds = [...new Set(rawTraceIds.map((raw) => storedTraceId(raw)))];
   const wanted = rawSpanIds.length > 0 ? new Set(rawSpanIds.map(spanIdOf)) : undefined;
   const traces = await replicaRead(db, (r) => loadTraces(r, projectId, traceIds));
   const spans = traceIds

@@ -1,11 +1,12 @@
 import { BadRequestError, MethodNotAllowedError } from "@/server/core/errors";
 import { replicaRead, type Database } from "@/server/db";
 import { capped, emitEvent } from "@/server/events";
-import { parseTraceId, traceIdToWire } from "./ids";
+import { traceIdToWire } from "./ids";
 import { queryTracePage, querySpanPage } from "./query/run-query";
 import { parseWindowing } from "./query/windowing";
 import { withSavedQuery, type QueryTerms, type SavedQueryRefs } from "./saved-query";
 import { loadTraces, newestFirst } from "./store/read-spans";
+import { storedTraceId } from "./trace-sources";
 import { spanToWire, traceToWire } from "./wire";
 
 export interface Reader {
@@ -19,9 +20,7 @@ export interface Reader {
 /** GET /traces/{trace_id}: the trace as a tree, or `{count: 0}`; emits traces.fetched when found. */
 export async function fetchTrace(db: Database, reader: Reader, rawId: string) {
   if (rawId === "query" || rawId === "ingest") throw new MethodNotAllowedError("GET", `/api/traces/${rawId}`, ["POST"]);
-  const traceId = parseTraceId(rawId);
-  if (!traceId)
-    throw new BadRequestError(`trace_id ${JSON.stringify(rawId)} is not 32 hex digits or a UUID`, "invalid_trace_id");
+  const traceId = storedTraceId(rawId);
   const spans = (await replicaRead(db, (r) => loadTraces(r, reader.projectId, [traceId]))).get(traceId);
   if (!spans) return { count: 0 };
   await emitEvent(db, {
@@ -40,12 +39,7 @@ export async function listTraces(db: Database, reader: Reader, rawIds: string[])
       "missing_trace_ids",
     );
   if (rawIds.length > 1000) throw new BadRequestError("At most 1000 trace ids per request", "too_many_trace_ids");
-  const ids = rawIds.map((raw) => {
-    const id = parseTraceId(raw);
-    if (!id)
-      throw new BadRequestError(`trace_id ${JSON.stringify(raw)} is not 32 hex digits or a UUID`, "invalid_trace_id");
-    return id;
-  });
+  const ids = rawIds.map((raw) => storedTraceId(raw));
   const traces = await replicaRead(db, (r) => loadTraces(r, reader.projectId, [...new Set(ids)]));
   const order = newestFirst(traces);
   await emitTraceRead(db, reader, "traces.fetched", order);

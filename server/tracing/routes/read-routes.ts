@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "@/server/http/route";
 import { refSchema } from "@/server/versioning";
+import { idsParam } from "../span-reads";
 import { fetchTrace, listTraces, queryTraces, querySpans } from "../traces";
 import { spanWire, traceWire } from "../wire";
 import { TAG } from "./ingest-routes";
@@ -53,16 +54,8 @@ export const readRoutes = [
     response: z.strictObject({ count: z.number().int(), traces: z.array(traceWire) }),
     summary: "List traces by id (?trace_id=a&trace_id=b or ?trace_ids=a,b), newest first; emits traces.fetched",
     errors: ["invalid_trace_id", "missing_trace_ids", "too_many_trace_ids"],
-    handler: async ({ ctx }) => {
-      const url = new URL(ctx.request.url);
-      const ids = [
-        ...url.searchParams.getAll("trace_id"),
-        ...url.searchParams.getAll("trace_ids").flatMap((v) => v.split(",")),
-      ]
-        .map((v) => v.trim())
-        .filter((v) => v !== "");
-      return listTraces(ctx.app.db, ctx.principal, ids);
-    },
+    handler: async ({ ctx }) =>
+      listTraces(ctx.app.db, ctx.principal, idsParam(new URL(ctx.request.url).searchParams, "trace_id")),
   }),
   defineRoute({
     method: "POST",
