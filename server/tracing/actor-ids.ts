@@ -41,38 +41,23 @@ export async function queryActorIds(
     cursor = decodeCursor(next);
     rest = others;
   }
+  // The reference implementation answers every id for a limit of 0, and nothing for one below.
+  if (isObject(rest) && typeof rest.limit === "number" && rest.limit < 1)
+    throw new BadRequestError("'windowing.limit' must be at least 1.", "invalid_windowing");
   const window = parseWindowing(rest, "span");
   const asc = window.ascending;
   const oldest = cursor ? cursor.oldest : window.oldest;
   const newest = cursor ? cursor.newest : window.newest;
-  const params: unknown[] = [projectId];
-  const where = ["project_id = $1::uuid"];
-  const bound = (op: string, value: string | undefined) => {
-    if (value === undefined) return;
-    params.push(value);
-    where.push(`start_time ${op} $${params.length}::timestamptz`);
-  };
-  // The reference implementation's bounds: the moving one is strict, the kept one inclusive.
-  bound(asc ? ">" : ">=", oldest);
-  bound(asc ? "<=" : "<", newest);
-  let after = "";
-  if (cursor) {
-    params.push(cursor.at, cursor.id);
-    after = `where (activity, id) ${asc ? ">" : "<"} ($${params.length - 1}::timestamptz, $${params.length}::text)`;
-  }
-  params.push(window.limit);
-  const path = kind === "session" ? "{ag,session,id}" : "{ag,user,id}";
-  const dir = asc ? "asc" : "desc";
+  const statement = actorIdsSql(projectId, kind, {
+    realtime: body.realtime === true,
+    ascending: asc,
+    oldest,
+    newest,
+    after: cursor && { at: cursor.at, id: cursor.id },
+    limit: window.limit,
+  });
   const rows = await replicaRead(db, (r) =>
-    rawQuery<{ id: string; activity: string }>(
-      r,
-      `select id, to_char(activity at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as activity from (
-         select coalesce(${COLUMN[kind]}, attributes #>> '${path}') as id, ${body.realtime ? "max" : "min"}(start_time) as activity
-         from spans where ${where.join(" and ")} and coalesce(${COLUMN[kind]}, attributes #>> '${path}') <> ''
-         group by 1) a ${after}
-       order by activity ${dir}, id ${dir} limit $${params.length}::int`,
-      params,
-    ),
+    rawQuery<{ id: string; activity: string }>(r, statement.text, statement.params),
   );
   const ids = rows.map((r) => r.id);
   const key = kind === "session" ? "session_ids" : "user_ids";
@@ -94,6 +79,52 @@ export async function queryActorIds(
         }
       : {}),
   } as { count: number; windowing?: ActorWindowing } & Record<typeof key, string[]>;
+}
+
+/**
+ * The statement of one page. Its key condition is the predicate of the partial indexes
+ * `spans_session_key_idx` and `spans_user_key_idx` (drizzle/0050), word for word, so only the
+ * spans naming an id are read; the value's test (not empty) stays a filter.
+ */
+export function actorIdsSql(
+  projectId: string,
+  kind: ActorKind,
+  page: {
+    realtime: boolean;
+    ascending: boolean;
+    oldest?: string;
+    newest?: string;
+    after?: { at: string; id: string };
+    limit: number;
+  },
+): { text: string; params: unknown[] } {
+  const asc = page.ascending;
+  const params: unknown[] = [projectId];
+  const where = [`project_id = $1::uuid`, `(${COLUMN[kind]} is not null or (attributes -> 'ag' -> '${kind}') ? 'id')`];
+  const bound = (op: string, value: string | undefined) => {
+    if (value === undefined) return;
+    params.push(value);
+    where.push(`start_time ${op} $${params.length}::timestamptz`);
+  };
+  // The reference implementation's bounds: the moving one is strict, the kept one inclusive.
+  bound(asc ? ">" : ">=", page.oldest);
+  bound(asc ? "<=" : "<", page.newest);
+  let after = "";
+  if (page.after) {
+    params.push(page.after.at, page.after.id);
+    after = `where (activity, id) ${asc ? ">" : "<"} ($${params.length - 1}::timestamptz, $${params.length}::text)`;
+  }
+  params.push(page.limit);
+  const id = `coalesce(${COLUMN[kind]}, attributes #>> '{ag,${kind},id}')`;
+  const dir = asc ? "asc" : "desc";
+  return {
+    text: `select id, to_char(activity at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as activity from (
+         select ${id} as id, ${page.realtime ? "max" : "min"}(start_time) as activity
+         from spans where ${where.join(" and ")} and ${id} <> ''
+         group by 1) a ${after}
+       order by activity ${dir}, id ${dir} limit $${params.length}::int`,
+    params,
+  };
 }
 
 export interface ActorWindowing {

@@ -75,8 +75,10 @@ describe("POST /api/spans/analytics/query", () => {
     const res = await c.t.call("POST", `/api/spans/analytics/query?${qs}`, { key: c.key, body: {} });
     expectStatus(res, 200);
     const m = res.body.buckets[0].metrics;
-    // Both numeric specs share a path, so their blobs merge (the later type wins, as in the reference).
-    expect(m["attributes.score"]).toMatchObject({ count: 4, sum: 10, mean: 2.5, type: "numeric/discrete" });
+    // Both numeric specs share a path, so their blobs merge as the reference merges them: its
+    // continuous block comes first and names the type, the discrete one adds freq and uniq.
+    expect(m["attributes.score"]).toMatchObject({ count: 4, sum: 10, mean: 2.5, type: "numeric/continuous" });
+    expect(m["attributes.score"].freq).toHaveLength(4);
     expect(m["attributes.score"].pcts).toMatchObject({ p25: 1.75, p50: 2.5, p75: 3.25 });
     expect(m["attributes.score"].iqrs.iqr50).toBe(1.5);
     expect(m["attributes.score"].hist).toEqual([
@@ -87,6 +89,7 @@ describe("POST /api/spans/analytics/query", () => {
       { value: "red", count: 3, density: 0.75 },
       { value: "blue", count: 1, density: 0.25 },
     ]);
+    expect(m["attributes.colour"].uniq).toEqual(["red", "blue"]);
     expect(m["attributes.ok"]).toMatchObject({ count: 3, uniq: [true, false] });
     expect(m["attributes.tags"]).toMatchObject({ count: 2, uniq: ["a", "b"] });
   });
@@ -122,11 +125,62 @@ describe("POST /api/spans/analytics/query", () => {
       [{ filter: { conditions: [{ field: "colour", value: "red" }] } }, "invalid_filtering"],
       [{ specs: [{ type: "numeric", path: "x" }] }, "invalid_analytics_query"],
       [{ focus: "everything" }, "invalid_analytics_query"],
+      // The reference's interval is an integer: 1.5 makes it drop the whole query for its defaults.
+      [{ oldest, newest, interval: 1.5 }, "invalid_analytics_query"],
     ];
     for (const [body, code] of cases) {
       const res = await query(body);
       expectStatus(res, 400);
       expect(res.body.code, JSON.stringify(body)).toBe(code);
     }
+  });
+
+  it("refuses keys split between the body and the query string, which the reference reads one part from", async () => {
+    // The reference would take the body's windowing alone ({oldest}: newest the next UTC midnight).
+    const res = await c.t.call("POST", `/api/spans/analytics/query?${new URLSearchParams({ newest })}`, {
+      key: c.key,
+      body: { oldest },
+    });
+    expectStatus(res, 400);
+    expect(res.body.detail).toContain("one place");
+    const together = await c.t.call("POST", `/api/spans/analytics/query?${new URLSearchParams({ oldest, newest })}`, {
+      key: c.key,
+      body: {},
+    });
+    expectStatus(together, 200);
+  });
+
+  it("sums and averages as the reference's numeric does (0.1 + 0.2 is 0.3); binary blobs in its order", async () => {
+    const exact = { ...c, ...(await c.t.newProject("exact")) };
+    await ingestSpans(exact, [
+      root({ amount: 0.1, flag: false }, 100),
+      root({ amount: 0.2, flag: false }, 100),
+      root({ flag: true }, 100),
+    ]);
+    const res = await c.t.call("POST", "/api/spans/analytics/query", {
+      key: exact.key,
+      body: {
+        oldest,
+        newest,
+        specs: [
+          { type: "numeric/continuous", path: "amount" },
+          { type: "numeric/discrete", path: "attributes.amount" },
+          { type: "binary", path: "flag" },
+        ],
+      },
+    });
+    expectStatus(res, 200);
+    const m = res.body.buckets[0].metrics;
+    expect(m["attributes.amount"]).toMatchObject({ count: 2, sum: 0.3, mean: 0.15 });
+    // A binary blob lists true, then false, whatever their counts, as the reference does.
+    expect(m["attributes.flag"]).toEqual({
+      type: "binary",
+      count: 3,
+      freq: [
+        { value: true, count: 1, density: 0.33333 },
+        { value: false, count: 2, density: 0.66667 },
+      ],
+      uniq: [true, false],
+    });
   });
 });

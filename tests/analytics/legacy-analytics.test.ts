@@ -72,5 +72,52 @@ describe("POST /api/tracing/spans/analytics", () => {
     expectStatus(await legacy({ specs: [] }), 400);
     expectStatus(await legacy({ oldest: "2026-03-02T00:00:00Z", newest: "2026-03-01T00:00:00Z" }), 400);
     expectStatus(await legacy({ oldest: "2026-01-01T00:00:00Z", newest: "2026-03-01T00:00:00Z", interval: 1 }), 400);
+    expectStatus(await legacy({ interval: 90.5 }), 400);
+    expectStatus(await legacy({ limit: "ten" }), 400);
+    // Split between body and query string: the reference would read the body's windowing alone.
+    expectStatus(await legacy({ interval: 60 }, "?oldest=2026-03-01T00:00:00Z"), 400);
+  });
+
+  it("takes limit and rate as the reference does (checked, not applied), and sums costs as numeric", async () => {
+    const now = Date.now();
+    const oldest = new Date(now - 3_600_000).toISOString();
+    const newest = new Date(now + 3_600_000).toISOString();
+    const exact = { ...c, ...(await c.t.newProject("legacy-exact")) };
+    const run = (cost: number) => ({
+      trace_id: newTraceId(),
+      span_id: newSpanId(),
+      span_name: "run",
+      start_time: new Date(now - 60_000).toISOString(),
+      end_time: new Date(now - 59_000).toISOString(),
+      attributes: { "ag.metrics.costs.incremental.total": cost },
+    });
+    await ingestSpans(exact, [run(0.1), run(0.2)]);
+    const call = (body: Record<string, unknown>) =>
+      c.t.call("POST", "/api/tracing/spans/analytics", { key: exact.key, body: { oldest, newest, ...body } });
+    const plain = await call({});
+    expectStatus(plain, 200);
+    expect(plain.body.count).toBe(1);
+    expect(plain.body.buckets[0].total).toEqual({ count: 2, duration: 2000, costs: 0.3, tokens: 0 });
+    const limited = await call({ limit: 1, rate: 0.01 });
+    expectStatus(limited, 200);
+    expect(limited.body).toEqual(plain.body);
+  });
+
+  it("refuses a top-level operator other than and, under which the reference miscounts errors", async () => {
+    const now = Date.now();
+    const window = { oldest: new Date(now - 3_600_000).toISOString(), newest: new Date(now + 3_600_000).toISOString() };
+    const conditions = [
+      { field: "span_name", value: "invoke_agent a" },
+      { field: "span_name", value: "nothing" },
+    ];
+    const or = await legacy({ ...window, filter: { operator: "or", conditions } });
+    expectStatus(or, 400);
+    expect(or.body.detail).toContain('"operator": "and"');
+    const nested = await legacy({
+      ...window,
+      filter: { operator: "and", conditions: [{ operator: "or", conditions }] },
+    });
+    expectStatus(nested, 200);
+    expect(nested.body.buckets.map((b: any) => [b.total.count, b.errors.count])).toEqual([[2, 1]]);
   });
 });

@@ -1,7 +1,6 @@
 import { BadRequestError } from "@/server/core/errors";
 import { rawQuery, type Executor } from "@/server/db";
 import { filteringToSql, microsToIso, spanRowsSql, SqlParams } from "@/server/tracing";
-import { MAX_COMPAT_ROWS } from "./query";
 import { parseCompatQuery } from "./request";
 
 const MINUTE_MS = 60_000;
@@ -26,7 +25,9 @@ export interface LegacyBucket {
  * tokens of the spans in focus (`trace`: root spans, their `cumulative` totals; `span`: every span,
  * its `incremental` ones), and the same of those whose events hold an `exception`. Every bucket from
  * oldest to newest is answered, zero-filled, oldest first. The same flat keys and windowing as the
- * specs route (`specs` is not taken); bad input is a 400, not the reference's empty 200.
+ * specs route (`specs` is not taken; `limit` and `rate` are checked, not applied, as there); bad
+ * input is a 400, not the reference's empty 200. Sums are PostgreSQL numeric, as the reference's
+ * (0.1 + 0.2 is 0.3), summed in the database: no span is sent to the process.
  */
 export async function queryLegacyAnalytics(
   db: Executor,
@@ -40,56 +41,58 @@ export async function queryLegacyAnalytics(
       "'specs' is not taken here; use POST /api/spans/analytics/query",
       "invalid_analytics_query",
     );
-  const q = parseCompatQuery(body, search, now);
+  const q = parseCompatQuery(body, search, now, "legacy");
+  const operator = isRecord(q.filtering) ? q.filtering.operator : undefined;
+  if (typeof operator === "string" && ["or", "not", "nand", "nor"].includes(operator))
+    throw new BadRequestError(
+      `The reference implementation adds its exception test to the filter's top-level '${operator}', so its errors would not be the failed spans among those filtered: nest the conditions under {"operator": "and", "conditions": [<this filter>]}, which both answer alike.`,
+      "invalid_analytics_query",
+    );
   const scope = q.focus === "span" ? "incremental" : "cumulative";
   const params = new SqlParams();
   const project = params.add(projectId, "::uuid");
   const from = params.add(microsToIso(q.oldestUs), "::timestamptz");
   const to = params.add(microsToIso(q.newestUs), "::timestamptz");
+  const stride = params.add(q.strideMinutes * 60, "::numeric");
   const where = [filteringToSql(q.filtering, params)];
-  const metric = (path: string) => `(s.attributes #>> '{ag,metrics,${path}}')::float8`;
-  const rows = await rawQuery<{
-    created_at: Date | string;
-    duration: number | null;
-    costs: number | null;
-    tokens: number | null;
-    failed: boolean;
-  }>(
+  // A value that is not a JSON number is skipped (a cast would fail the whole query).
+  const metric = (path: string) =>
+    `case when jsonb_typeof(s.attributes #> '{ag,metrics,${path}}') = 'number' then (s.attributes #>> '{ag,metrics,${path}}')::numeric end`;
+  const sums = (when: string) =>
+    ["duration", "costs", "tokens"].map((m) => `coalesce(sum(${m}) ${when}, 0)::float8 as ${when ? "e_" : ""}${m}`);
+  const rows = await rawQuery<LegacySums>(
     db,
-    spanRowsSql(
-      "s",
-      `s.created_at, ${metric("duration,cumulative")} as duration, ${metric(`costs,${scope},total`)} as costs,
-       ${metric(`tokens,${scope},total`)} as tokens,
-       coalesce(s.events @> '[{"name": "exception"}]'::jsonb, false) as failed`,
-      {
-        project,
-        from,
-        to,
-        time: "created_at",
-        only: q.focus === "span" ? undefined : "roots",
-        where,
-        limit: MAX_COMPAT_ROWS + 1,
-      },
-    ),
+    `select k, count(*)::int as count, ${sums("").join(", ")},
+       (count(*) filter (where failed))::int as e_count, ${sums("filter (where failed)").join(", ")}
+     from (${spanRowsSql(
+       "s",
+       `floor(extract(epoch from s.created_at - ${from}) / ${stride})::int as k,
+        ${metric("duration,cumulative")} as duration, ${metric(`costs,${scope},total`)} as costs,
+        ${metric(`tokens,${scope},total`)} as tokens,
+        coalesce(s.events @> '[{"name": "exception"}]'::jsonb, false) as failed`,
+       { project, from, to, time: "created_at", only: q.focus === "span" ? undefined : "roots", where },
+     )}) r group by k`,
     params.values,
   );
-  if (rows.length > MAX_COMPAT_ROWS)
-    throw new BadRequestError(
-      `More than ${MAX_COMPAT_ROWS} spans match; narrow the window or the filter, or use POST /api/analytics/query.`,
-      "too_many_rows",
-    );
   return bucketsOf(rows, Math.floor(q.oldestUs / 1000), Math.floor(q.newestUs / 1000), q.strideMinutes);
 }
 
-/** Sums rows into every bucket of the window, zero-filled, oldest first. Pure. */
+/** One bucket's sums, by its index from `oldest`; `e_` the failed spans'. */
+export interface LegacySums {
+  k: number;
+  count: number;
+  duration: number;
+  costs: number;
+  tokens: number;
+  e_count: number;
+  e_duration: number;
+  e_costs: number;
+  e_tokens: number;
+}
+
+/** Every bucket of the window, zero-filled, oldest first, with the sums of those that have spans. Pure. */
 export function bucketsOf(
-  rows: {
-    created_at: Date | string;
-    duration: number | null;
-    costs: number | null;
-    tokens: number | null;
-    failed: boolean;
-  }[],
+  rows: LegacySums[],
   oldestMs: number,
   newestMs: number,
   strideMinutes: number,
@@ -99,17 +102,13 @@ export function bucketsOf(
   const buckets: LegacyBucket[] = [];
   for (let at = oldestMs; at < newestMs; at += strideMs)
     buckets.push({ timestamp: new Date(at).toISOString(), interval: strideMinutes, total: zero(), errors: zero() });
-  const add = (into: LegacyTotals, row: (typeof rows)[number]) => {
-    into.count += 1;
-    into.duration += row.duration ?? 0;
-    into.costs += row.costs ?? 0;
-    into.tokens += row.tokens ?? 0;
-  };
-  for (const row of rows) {
-    const bucket = buckets[Math.floor((new Date(row.created_at).getTime() - oldestMs) / strideMs)];
+  for (const r of rows) {
+    const bucket = buckets[r.k];
     if (!bucket) continue;
-    add(bucket.total, row);
-    if (row.failed) add(bucket.errors, row);
+    bucket.total = { count: r.count, duration: r.duration, costs: r.costs, tokens: r.tokens };
+    bucket.errors = { count: r.e_count, duration: r.e_duration, costs: r.e_costs, tokens: r.e_tokens };
   }
   return { count: buckets.length, buckets };
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -1,3 +1,4 @@
+import Big from "big.js";
 import { continuousSummary, numericSummary, round } from "@/server/core/numeric-summary";
 
 /**
@@ -34,17 +35,32 @@ export type Blob = Record<string, unknown>;
 /** Whether a spec type has a reducer (`none` and `*` have none). */
 export const hasReducer = (type: SpecType) => type !== "none" && type !== "*";
 
+/** The order the reference implementation computes spec types in, and so merges their blobs. */
+const MERGE_ORDER: SpecType[] = [
+  "numeric/continuous",
+  "numeric/discrete",
+  "categorical/single",
+  "categorical/multiple",
+  "binary",
+  "string",
+  "json",
+];
+
 /**
- * One blob for the specs of one path (merged, as the reference implementation merges them), or
- * undefined when nothing counted.
+ * One blob for the specs of one path, or undefined when nothing counted. Specs sharing a path merge
+ * as the reference implementation merges them: in MERGE_ORDER (then as listed), a later one's keys
+ * over an earlier one's, and `type` the first that counted anything.
  */
 export function summarise(specs: MetricSpec[], values: unknown[]): Blob | undefined {
-  const blob: Blob = {};
-  for (const spec of specs.filter((s) => hasReducer(s.type))) {
+  let blob: Blob | undefined;
+  const ordered = specs
+    .filter((s) => hasReducer(s.type))
+    .sort((a, b) => MERGE_ORDER.indexOf(a.type) - MERGE_ORDER.indexOf(b.type));
+  for (const spec of ordered) {
     const part = reduce(spec, values);
-    if (part) Object.assign(blob, part, { type: spec.type });
+    if (part) blob = { ...(blob ?? { type: spec.type }), ...part };
   }
-  return Object.keys(blob).length > 0 ? blob : undefined;
+  return blob;
 }
 
 function reduce(spec: MetricSpec, values: unknown[]): Blob | undefined {
@@ -53,9 +69,11 @@ function reduce(spec: MetricSpec, values: unknown[]): Blob | undefined {
     case "numeric/discrete": {
       const nums = values.filter((v): v is number => typeof v === "number" && Number.isFinite(v));
       if (nums.length === 0) return undefined;
-      return spec.type === "numeric/continuous"
-        ? continuousSummary(nums, spec)
-        : { ...numericSummary(nums), ...frequencies(nums) };
+      const summary =
+        spec.type === "numeric/continuous"
+          ? continuousSummary(nums, spec)
+          : { ...numericSummary(nums), ...frequencies(nums) };
+      return { ...summary, ...exactSumAndMean(nums) };
     }
     case "categorical/single": {
       const strings = values.filter((v): v is string => typeof v === "string");
@@ -69,11 +87,11 @@ function reduce(spec: MetricSpec, values: unknown[]): Blob | undefined {
       const bools = values.filter((v): v is boolean => typeof v === "boolean");
       if (bools.length === 0) return undefined;
       const t = bools.filter(Boolean).length;
-      const f = bools.length - t;
+      // Always true, then false, whatever their counts: the reference implementation's order.
       const entries = [
         { value: true, count: t },
-        { value: false, count: f },
-      ].sort((a, b) => b.count - a.count || Number(a.value) - Number(b.value));
+        { value: false, count: bools.length - t },
+      ];
       return {
         count: bools.length,
         freq: entries.map((e) => ({ ...e, density: round(e.count / bools.length, 5) })),
@@ -99,5 +117,15 @@ function frequencies<T extends string | number>(values: T[]): { freq: Blob[]; un
   const freq = [...counts.entries()]
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .map(([value, count]) => ({ value, count, density: round(count / values.length, 5) }));
-  return { freq, uniq: [...counts.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
+  // `uniq` in the order of `freq`, as the reference implementation lists it.
+  return { freq, uniq: freq.map((f) => f.value as T) };
+}
+
+/**
+ * Sum and mean as the reference implementation answers them, PostgreSQL numeric (0.1 + 0.2 is 0.3,
+ * not 0.30000000000000004 as doubles add), rounded once to a double.
+ */
+function exactSumAndMean(nums: number[]): { sum: number; mean: number } {
+  const sum = nums.reduce((total, v) => total.plus(v), new Big(0));
+  return { sum: Number(sum), mean: Number(sum.div(nums.length)) };
 }

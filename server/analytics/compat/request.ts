@@ -2,8 +2,16 @@ import { BadRequestError, type ErrorCodeOf } from "@/server/core/errors";
 import { microsToIso, parseTimestamp } from "@/server/tracing";
 import { SPEC_TYPES, type MetricSpec, type SpecType } from "./metric-blob";
 
-/** The reference implementation's flat keys, from the JSON body or the query string (the body wins per part). */
-const KEYS = ["focus", "format", "oldest", "newest", "interval", "rate", "filter", "specs"];
+/**
+ * The reference implementation's flat keys, from the JSON body or the query string. The legacy
+ * route takes `limit` and no `specs`; like `rate` there, `limit` is checked and not applied (as
+ * in the reference implementation).
+ */
+const KEYS = {
+  specs: ["focus", "format", "oldest", "newest", "interval", "rate", "filter", "specs"],
+  legacy: ["focus", "format", "oldest", "newest", "limit", "interval", "rate", "filter"],
+};
+export type CompatRoute = keyof typeof KEYS;
 const MINUTE_US = 60_000_000;
 const DAY_US = 86_400_000_000;
 /**
@@ -37,11 +45,27 @@ export interface CompatQuery {
  * Parses and checks the flat request. Unlike the reference implementation, which answers an empty
  * 200 (or a default window) for anything it cannot use, every problem is a 400 naming the key.
  */
-export function parseCompatQuery(body: Record<string, unknown>, search: URLSearchParams, now: Date): CompatQuery {
-  const unknown = Object.keys(body).filter((k) => !KEYS.includes(k));
+export function parseCompatQuery(
+  body: Record<string, unknown>,
+  search: URLSearchParams,
+  now: Date,
+  route: CompatRoute = "specs",
+): CompatQuery {
+  const keys = KEYS[route];
+  const unknown = Object.keys(body).filter((k) => !keys.includes(k));
   if (unknown.length > 0)
-    bad(`Unknown key(s) ${unknown.join(", ")}; this endpoint takes the flat keys ${KEYS.join(", ")}.`);
-  const get = (key: string) => (body[key] !== undefined ? body[key] : (search.get(key) ?? undefined));
+    bad(`Unknown key(s) ${unknown.join(", ")}; this endpoint takes the flat keys ${keys.join(", ")}.`);
+  // The reference implementation takes each part (windowing, filtering, formatting) from the body
+  // whenever the body has one, and its formatting part always (defaults included): keys split
+  // between the two places would be read differently there, so they are refused.
+  const inBody = keys.filter((k) => body[k] !== undefined);
+  const inQuery = keys.filter((k) => search.has(k));
+  if (inBody.length > 0 && inQuery.length > 0)
+    bad(
+      `Keys in the body (${inBody.join(", ")}) and in the query string (${inQuery.join(", ")}): send them all in one place.`,
+    );
+  const get = (key: string) =>
+    !keys.includes(key) ? undefined : body[key] !== undefined ? body[key] : (search.get(key) ?? undefined);
 
   const focus = optionalEnum(get("focus"), "focus", ["trace", "span"]);
   const format = optionalEnum(get("format"), "format", ["agenta", "opentelemetry"]);
@@ -52,7 +76,8 @@ export function parseCompatQuery(body: Record<string, unknown>, search: URLSearc
     bad(`'oldest' (${microsToIso(oldestUs)}) must be before 'newest' (${microsToIso(newestUs)}).`);
 
   const interval = number(get("interval"), "interval");
-  if (interval !== undefined && !(interval > 0)) bad("'interval' is a number of minutes greater than 0.");
+  if (interval !== undefined && !(Number.isInteger(interval) && interval > 0))
+    bad("'interval' is a whole number of minutes greater than 0.");
   const strideMinutes = interval ?? Math.max(1, Math.ceil((newestUs - oldestUs) / MINUTE_US));
   const buckets = Math.floor((newestUs - oldestUs) / (strideMinutes * MINUTE_US));
   if (buckets > MAX_REFERENCE_BUCKETS) {
@@ -64,6 +89,8 @@ export function parseCompatQuery(body: Record<string, unknown>, search: URLSearc
   }
   const rate = number(get("rate"), "rate");
   if (rate !== undefined && !(rate >= 0 && rate <= 1)) bad("'rate' is a sampling rate between 0 and 1.");
+  const limit = number(get("limit"), "limit");
+  if (limit !== undefined && !Number.isInteger(limit)) bad("'limit' must be a whole number.");
 
   return {
     focus,
