@@ -245,13 +245,17 @@ export async function setAutomationActive(
   });
 }
 
-/** Soft delete: the row stays readable by id (with its deliveries), and fires no more. */
+/**
+ * Soft delete: the row stays readable by id (with its deliveries), its flags as they were (the
+ * reference implementation's lifecycle test reads them back unchanged), and fires no more: every
+ * pass and the dispatcher pass over deleted rows.
+ */
 export async function deleteAutomation(app: AppContext, principal: Principal, id: string): Promise<void> {
   const current = await getLiveAutomation(app.db, principal.projectId, id);
   await app.db.transaction(async (tx) => {
     await tx
       .update(automations)
-      .set({ deletedAt: app.now(), deletedBy: principal.userId, isActive: false })
+      .set({ deletedAt: app.now(), deletedBy: principal.userId })
       .where(and(eq(automations.id, id), eq(automations.projectId, principal.projectId)));
     await audit(tx, "automation.deleted", current, undefined, app.now());
   });

@@ -1,7 +1,7 @@
 import { resolveAgent, type InvokeRequest, type Sampling, type RunAgent } from "@/server/agent-runs";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
-import { BadRequestError, isAppError, SchemaValidationError } from "@/server/core/errors";
+import { BadRequestError, isAppError, SchemaValidationError, type ErrorCode } from "@/server/core/errors";
 import { checkOptimizationStart, checkTriageStart, startOptimization, startTriage } from "@/server/improve";
 import { promptApplicationRun } from "@/server/openai-compat";
 import type { RetrieveRefs } from "@/server/versioning";
@@ -9,6 +9,15 @@ import type { AutomationInput } from "./automation-input";
 import { firingBody, firingInputs, firingSessionId } from "./firing-body";
 import { unrenderedTag } from "./payload-template";
 import { unevaluatedSelector } from "./selector-template";
+
+/** What resolving a target's references can refuse at save, as the versioning retrieve refuses them. */
+export const TARGET_REFERENCE_ERROR_CODES = [
+  "key_without_environment",
+  "missing_key",
+  "missing_reference",
+  "reference_mismatch",
+  "version_without_context",
+] as const satisfies readonly ErrorCode[];
 
 type References = AutomationInput["references"];
 type Input = AutomationInput["input"];

@@ -36,19 +36,22 @@ const payloadOf = ({ firing, firedAt }: Firing): Record<string, unknown> => ({
  * payload plus `fired_at`. Pure.
  */
 export function firingBody(firing: Firing): InvokeRequest {
-  const payload = payloadOf(firing);
-  const fields = selectedFields(firing);
-  const messages = fields
-    ? [{ role: "user", content: JSON.stringify(fields) }]
-    : (firing.automation.input.messages as { role: string; content: string }[]).map((message) => ({
-        role: message.role,
-        content: fillTemplate(message.content, payload),
-      }));
   return {
     session_id: firingSessionId(firing.firing.id),
     references: firing.automation.target.references as InvokeRequest["references"],
-    data: { inputs: { messages } },
+    data: { inputs: { messages: firingMessages(firing) } },
   };
+}
+
+/** An agent's messages for a firing: a selector template's result as one user message, or its own filled. */
+function firingMessages(firing: Firing): { role: string; content: string }[] {
+  const fields = selectedFields(firing);
+  if (fields) return [{ role: "user", content: JSON.stringify(fields) }];
+  const payload = payloadOf(firing);
+  return (firing.automation.input.messages as { role: string; content: string }[]).map((message) => ({
+    role: message.role,
+    content: fillTemplate(message.content, payload),
+  }));
 }
 
 /** A prompt application's inputs for a firing: string values filled from the payload like messages are. Pure. */
@@ -73,6 +76,15 @@ export function firingInputs(firing: Firing): Record<string, string | number | b
   );
 }
 
+/**
+ * What a firing gives its target, as the reference implementation's delivery records it
+ * (`data.inputs`): a selector template's result, else a prompt application's inputs or an
+ * agent's filled messages. Pure.
+ */
+export function firingGivenInputs(firing: Firing, application: boolean): Record<string, unknown> {
+  return selectedFields(firing) ?? (application ? firingInputs(firing) : { messages: firingMessages(firing) });
+}
+
 /** The input a selector template (`input.fields`) reads from this firing, or undefined without one. Pure. */
 function selectedFields(firing: Firing): Record<string, unknown> | undefined {
   const template = firing.automation.input.fields;
@@ -93,8 +105,9 @@ function selectedFields(firing: Firing): Record<string, unknown> | undefined {
     subscription: {
       id: automation.id,
       name: automation.name,
-      tags: automation.tags ?? {},
-      meta: automation.meta ?? {},
+      // Left out when unset, as the reference implementation's context leaves out its nulls.
+      ...(automation.tags ? { tags: automation.tags } : {}),
+      ...(automation.meta ? { meta: automation.meta } : {}),
       created_at: automation.createdAt?.toISOString(),
       updated_at: automation.updatedAt?.toISOString(),
     },

@@ -6,6 +6,7 @@ import { many, manySchema, one, oneSchema, pageBody, pageSchema } from "@/server
 import { defineRoute } from "@/server/http/route";
 import { automationInputSchema, cronPreviewSchema } from "./automation-input";
 import { automationView, automationViews } from "./automation-views";
+import { TARGET_REFERENCE_ERROR_CODES } from "./automation-target";
 import { createAutomation, deleteAutomation, replaceAutomation, setAutomationActive } from "./automation-store";
 import { getFiring, queryFirings } from "./firing-store";
 import { receiveInbound } from "./inbound/receive-inbound";
@@ -71,6 +72,7 @@ export const automationRoutes = [
       ...TURN_ERROR_CODES,
       ...TRIAGE_ERROR_CODES,
       ...OPTIMIZATION_ERROR_CODES,
+      ...TARGET_REFERENCE_ERROR_CODES,
       "ambiguous_target",
       "inputs_not_used",
       "invalid_cron",
@@ -124,6 +126,7 @@ export const automationRoutes = [
       ...TURN_ERROR_CODES,
       ...TRIAGE_ERROR_CODES,
       ...OPTIMIZATION_ERROR_CODES,
+      ...TARGET_REFERENCE_ERROR_CODES,
       "ambiguous_target",
       "automation_not_found",
       "inputs_not_used",

@@ -19,16 +19,21 @@ export const referenceEventId = (automationId: string, eventKey: string) =>
     ? scheduleEventId(automationId, eventKey.slice(SCHEDULE_KEY_PREFIX.length))
     : eventKey;
 
+/** An ISO 8601 date-time with its offset (`Z` or `±hh:mm`), as either implementation writes a tick. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
 /**
  * The inverse of `referenceEventId`: `<schedule id>:<tick>` is that schedule's firing
- * `schedule:<tick>`; any other id is the key itself.
+ * `schedule:<tick>`; any other id is the key itself. The tick may be written as the reference
+ * implementation writes it (`…T09:00:00+00:00`): one instant is one firing, however it is spelled.
  */
 export function firingKeyOfEventId(eventId: string): { eventKey: string; automationId?: string } {
   // A UUID is 36 characters; the tick follows its colon.
   const [id, tick] = [eventId.slice(0, 36), eventId.slice(37)];
-  return isUuid(id) && eventId[36] === ":" && tick
-    ? { eventKey: `${SCHEDULE_KEY_PREFIX}${tick}`, automationId: id.toLowerCase() }
-    : { eventKey: eventId };
+  if (!isUuid(id) || eventId[36] !== ":" || !tick) return { eventKey: eventId };
+  const instant = ISO_INSTANT.test(tick) ? new Date(tick) : undefined;
+  const at = instant && !Number.isNaN(instant.getTime()) ? instant.toISOString() : tick;
+  return { eventKey: `${SCHEDULE_KEY_PREFIX}${at}`, automationId: id.toLowerCase() };
 }
 
 /**

@@ -77,6 +77,29 @@ it("refuses a bad cron (422, before anything else), an unknown workflow (422) an
   // The event key is required (it becomes the firings' event type); inputs_fields defaults to "$",
   // the firing's whole context, as the reference's does.
   const bare = { schedule: "*/5 * * * *", references: { workflow: { slug: "reporter" } } };
+  // References are required here (the reference saves a schedule without them and fails every firing).
+  for (const references of [undefined, {}]) {
+    const unbound = await call("POST", "/api/triggers/schedules/", {
+      schedule: { name: "x", data: { ...bare, event_key: "cron.tick", references } },
+    });
+    expect(unbound.status).toBe(400);
+    expect(unbound.body).toMatchObject({ code: "missing_agent", errors: [{ path: "schedule.data.references" }] });
+  }
+  // An environment without the key it is read under (or an artifact that gives one) is the retrieve's 400.
+  const keyless = await call("POST", "/api/triggers/schedules/", {
+    schedule: {
+      name: "x",
+      data: { ...bare, event_key: "cron.tick", references: { environment: { slug: "production" } } },
+    },
+  });
+  expect(keyless.status).toBe(400);
+  expect(keyless.body.code).toBe("missing_key");
+  // A header field's error names it where the reference's body has it, beside data.
+  const unnamed = await call("POST", "/api/triggers/schedules/", {
+    schedule: { name: "", data: { ...bare, event_key: "cron.tick" } },
+  });
+  expect(unnamed.status).toBe(422);
+  expect(unnamed.body.errors[0].path).toBe("schedule.name");
   const noEventKey = await call("POST", "/api/triggers/schedules/", { schedule: { name: "x", data: bare } });
   expect(noEventKey.status).toBe(422);
   expect(noEventKey.body.errors[0].path).toBe("schedule.data.event_key");
@@ -106,6 +129,10 @@ it("a schedule's lifecycle: create, list, stop and start, replace, delete", asyn
   expect((await call("POST", `/api/triggers/schedules/${s.id}/start`)).body.schedule.flags.is_active).toBe(true);
   const replaced = await call("PUT", `/api/triggers/schedules/${s.id}`, schedule("0 * * * *"));
   expect(replaced.status).toBe(200);
+  const upper = await call("PUT", `/api/triggers/schedules/${s.id}`, {
+    schedule: { ...schedule("0 * * * *").schedule, id: s.id.toUpperCase() },
+  });
+  expect(upper.status, JSON.stringify(upper.body)).toBe(200);
   expect(replaced.body.schedule.data).toMatchObject({
     schedule: "0 * * * *",
     references: { workflow: { slug: "reporter" } },
@@ -118,19 +145,27 @@ it("a schedule's lifecycle: create, list, stop and start, replace, delete", asyn
     ).status,
   ).toBe(400);
   expect((await call("DELETE", `/api/triggers/schedules/${s.id}`)).status).toBe(204);
-  // Deleted, it is still read by id (the reference's lifecycle test: 200, the same data, deleted_at
-  // and deleted_by_id set; is_active reads false here, as nothing fires it any more), and gone from
-  // the list, the query, PUT and start.
+  // Deleted, it is still read by id (the reference's lifecycle test: 200, the same data and flags,
+  // deleted_at and deleted_by_id set), and gone from the list, the query, PUT and start.
   const deleted = await call("GET", `/api/triggers/schedules/${s.id}`);
   expect(deleted.status).toBe(200);
   expect(deleted.body.count).toBe(1);
   expect(deleted.body.schedule).toMatchObject({ id: s.id, deleted_by_id: expect.any(String) });
   expect(deleted.body.schedule.deleted_at).toEqual(expect.any(String));
-  expect(deleted.body.schedule.data.schedule).toBe("0 * * * *");
+  const { next_fire_at: _, ...replacedData } = replaced.body.schedule.data;
+  expect(deleted.body.schedule.data).toEqual(replacedData);
+  expect(deleted.body.schedule.flags).toEqual(replaced.body.schedule.flags);
   expect((await call("GET", "/api/triggers/schedules/")).body.schedules.map((x: any) => x.id)).not.toContain(s.id);
   expect((await call("POST", "/api/triggers/schedules/query", { schedule: { name: "five" } })).body.count).toBe(0);
   expect((await call("PUT", `/api/triggers/schedules/${s.id}`, schedule("0 * * * *"))).status).toBe(404);
   expect((await call("POST", `/api/triggers/schedules/${s.id}/start`)).status).toBe(404);
+  // Still active by its flags, a deleted schedule fires no more.
+  f.setClock(new Date(Date.now() + 2 * 3600_000));
+  await fireDueSchedules(f.t.context, 50);
+  f.setClock(new Date());
+  expect((await call("POST", "/api/triggers/deliveries/query", { delivery: { schedule_id: s.id } })).body.count).toBe(
+    0,
+  );
 });
 
 it("a subscription to a service event and its deliveries in the reference's shape", async () => {
@@ -146,25 +181,28 @@ it("a subscription to a service event and its deliveries in the reference's shap
   });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const sub = created.body.subscription;
-  expect(sub).toMatchObject({
-    flags: { is_active: true, is_valid: true },
-    data: { event_key: "environments.revisions.committed" },
-  });
+  expect(sub).toMatchObject({ data: { event_key: "environments.revisions.committed" } });
+  expect(sub.flags).toEqual({ is_active: true, is_valid: true, is_test: false });
   const fired = await call("POST", `/api/automations/${sub.id}/test`, {});
   expect(fired.body.delivery.status).toBe("started");
   const query = await call("POST", "/api/triggers/deliveries/query", { delivery: { subscription_id: sub.id } });
   expect(query.body.count).toBe(1);
   expect(query.body.deliveries[0]).toMatchObject({
-    status: { code: 202, message: "dispatched" },
+    // Its Status.code is text in the reference ("202"), and a client compares it so.
+    status: { code: "202", message: "dispatched" },
     subscription_id: sub.id,
-    data: { session_id: fired.body.delivery.session_id, result: { run_id: fired.body.delivery.run_id } },
+    data: {
+      session_id: fired.body.delivery.session_id,
+      result: { run_id: fired.body.delivery.run_id },
+      inputs: { messages: [{ role: "user", content: "deployed" }] },
+    },
   });
   const one = await call("GET", `/api/triggers/deliveries/${query.body.deliveries[0].id}`);
   expect(one.body.delivery.id).toBe(query.body.deliveries[0].id);
   expect(
     (
       await call("POST", "/api/triggers/deliveries/query", {
-        delivery: { status: { code: 409 }, subscription_id: sub.id },
+        delivery: { status: { code: "409" }, subscription_id: sub.id },
       })
     ).body.count,
   ).toBe(0);
@@ -293,6 +331,14 @@ it("the reference's schedule body: inputs_fields as a selector template over the
     })(),
   );
   expect(JSON.parse(userText(f.model.requests.find((r) => carries(r.body))!.body)!)).toEqual(expected);
+  // The delivery records those inputs, as the reference's does, and its payload beside them.
+  const delivered = async () =>
+    (await call("POST", "/api/triggers/deliveries/query", { delivery: { schedule_id: s.id } })).body.deliveries[0];
+  expect((await delivered()).data).toMatchObject({ inputs: expected, payload: { scheduled_at: tick } });
+  // Changed since (stopped: its updated_at is in the context), the schedule no longer rebuilds them: left out.
+  f.setClock(new Date(f.clock().getTime() + 1000));
+  expect((await call("POST", `/api/triggers/schedules/${s.id}/stop`)).status).toBe(200);
+  expect((await delivered()).data.inputs).toBeUndefined();
 
   // Our own input form works beside it, and both forms together are refused.
   const own = await call("POST", "/api/triggers/schedules/", schedule("*/5 * * * *"));
@@ -319,6 +365,44 @@ it("the reference's schedule body: inputs_fields as a selector template over the
     },
   });
   expect(script.status).toBe(422);
+});
+
+it("refuses a subscription's provider fields rather than creating one that does something else", async () => {
+  const body = (extra: Record<string, unknown>, data: Record<string, unknown> = {}) => ({
+    subscription: {
+      name: "provider fields",
+      ...extra,
+      data: {
+        event_key: "environments.revisions.committed",
+        references: { workflow_revision: { id: f.revisionId } },
+        ...data,
+      },
+    },
+  });
+  const before = (await call("GET", "/api/triggers/subscriptions/")).body.count;
+  // Every reference subscription names a connection; there are none here, as the reference answers an unknown one.
+  const connection = await call("POST", "/api/triggers/subscriptions/", body({ connection_id: missing }));
+  expect(connection.status).toBe(404);
+  expect(connection.body.detail).toMatch(/^Connection not found/);
+  for (const [extra, data, field] of [
+    [{ flags: { is_test: true } }, {}, "subscription.flags.is_test"],
+    [{ flags: { is_valid: false } }, {}, "subscription.flags.is_valid"],
+    [{}, { trigger_config: { owner: "acme" } }, "subscription.data.trigger_config"],
+    [{}, { selector: { path: "outputs" } }, "subscription.data.selector"],
+  ] as const) {
+    const refused = await call("POST", "/api/triggers/subscriptions/", body(extra, data));
+    expect(refused.status, field).toBe(400);
+    expect(refused.body).toMatchObject({ code: "unsupported_field", errors: [{ path: field }] });
+  }
+  expect((await call("GET", "/api/triggers/subscriptions/")).body.count).toBe(before);
+  // Sent with their defaults, they are taken.
+  const plain = await call("POST", "/api/triggers/subscriptions/", body({ flags: { is_test: false, is_valid: true } }));
+  expect(plain.status, JSON.stringify(plain.body)).toBe(200);
+  const id = plain.body.subscription.id;
+  const put = await call("PUT", `/api/triggers/subscriptions/${id}`, body({ id, connection_id: missing }));
+  expect(put.status).toBe(404);
+  expect(put.body.detail).toMatch(/^Connection not found/);
+  expect((await call("DELETE", `/api/triggers/subscriptions/${id}`)).status).toBe(204);
 });
 
 it("answers an empty integration catalog and no connections, with no provider configured", async () => {
@@ -367,6 +451,18 @@ it("queries triggers by event key and pages them only when windowing is sent; no
     subscription: { connection_id: "01900000-0000-7000-8000-000000000000" },
   });
   expect(byConnection.body).toEqual({ count: 0, subscriptions: [] });
+  // The name is matched as written: `_` is no wildcard (the reference's ILIKE would match "a" here).
+  const literal = await call("POST", "/api/triggers/schedules/query", { schedule: { name: `${marker}_a` } });
+  expect(literal.body.count).toBe(0);
+  // A null windowing (what a client serialising its unset fields sends) is no windowing.
+  const unwindowed = await call("POST", "/api/triggers/schedules/query", {
+    schedule: { name: marker },
+    windowing: null,
+  });
+  expect(unwindowed.status, JSON.stringify(unwindowed.body)).toBe(200);
+  expect(unwindowed.body.count).toBe(3);
+  const deliveries = await call("POST", "/api/triggers/deliveries/query", { delivery: null, windowing: null });
+  expect(deliveries.status, JSON.stringify(deliveries.body)).toBe(200);
   const unknownKey = await call("POST", "/api/triggers/schedules/query", { schedule: { tags: { a: 1 } } });
   expect(unknownKey.status).toBe(422);
   for (const id of made) expect((await call("DELETE", `/api/triggers/schedules/${id}`)).status).toBe(204);
@@ -392,12 +488,25 @@ it("a schedule's delivery names its event as the reference does, and is found by
     data: { event_key: "nightly.digest", is_test: false, references: { workflow: { slug: "reporter" } } },
   });
   expect((await query({ event_id: `${id}:${tick}` })).body.count).toBe(1);
+  // The reference writes the tick `…T09:00:00+00:00`: an id a client builds that way finds it too.
+  expect((await query({ event_id: `${id}:2031-03-04T09:00:00+00:00` })).body.count).toBe(1);
+  expect((await query({ event_id: `${id}:2031-03-04T10:00:00+01:00` })).body.count).toBe(1);
+  expect((await query({ event_id: `${id}:2031-03-04T09:00` })).body.count).toBe(0);
   expect((await query({ event_id: `${id}:2031-03-05T09:00:00.000Z` })).body.count).toBe(0);
   // 200 and 500 are codes no delivery here carries (runs start detached: 202): none match.
   const success = await query({ schedule_id: id, status: { code: 200 } });
   expect(success.status).toBe(200);
   expect(success.body.count).toBe(0);
   expect((await query({ status: { code: 42 } })).status).toBe(400);
+  expect((await query({ status: { code: "success" } })).status).toBe(400);
+  // The reference's Status as its clients send it: filtered by the code (text or a number) alone.
+  // Nothing dispatches here, so the firing is still claimed (102).
+  expect(found.body.deliveries[0].status.code).toBe("102");
+  for (const status of [{ code: "102" }, { code: 102 }, { code: "102", message: "claimed", type: null }]) {
+    const pending = await query({ schedule_id: id, status });
+    expect(pending.status, JSON.stringify(pending.body)).toBe(200);
+    expect(pending.body.count).toBe(1);
+  }
   expect((await call("DELETE", `/api/triggers/schedules/${id}`)).status).toBe(204);
   f.setClock(new Date());
 });

@@ -14,14 +14,23 @@ import { firingToCompat } from "./wire";
 export const deliveryQuery = z.strictObject({
   delivery: z
     .strictObject({
-      status: z.strictObject({ code: z.number().int() }).nullish(),
+      // The reference implementation's Status: filtered by its code alone (text there; a number taken too).
+      status: z
+        .strictObject({
+          code: z.union([z.string(), z.number().int()]).nullish(),
+          message: z.string().nullish(),
+          type: z.string().nullish(),
+          timestamp: z.string().nullish(),
+          stacktrace: z.string().nullish(),
+        })
+        .nullish(),
       schedule_id: z.string().uuid().nullish(),
       subscription_id: z.string().uuid().nullish(),
       automation_id: z.string().uuid().nullish(),
       event_id: z.string().nullish(),
     })
     .nullish(),
-  windowing: windowingSchema.optional(),
+  windowing: windowingSchema.nullish(),
 });
 
 /** Our firings' statuses by the reference's codes; a code no firing of ours carries (200, 500) matches none. */
@@ -36,6 +45,17 @@ const NO_DELIVERIES = { count: 0, deliveries: [] };
 
 /** Without windowing the reference answers every match; this many at most, past which a page is asked for. */
 const UNWINDOWED_LIMIT = 10_000;
+
+/** A status code as the reference implementation writes it (`"202"`) or as a number; anything else is refused. */
+function statusCodeOf(code: string | number): number {
+  const n = typeof code === "number" ? code : /^\d{3}$/.test(code) ? Number(code) : NaN;
+  if (!(n >= 100 && n <= 599))
+    throw new BadRequestError(
+      `delivery.status.code ${JSON.stringify(code)} is not an HTTP status code`,
+      "unknown_status_code",
+    );
+  return n;
+}
 
 export async function queryCompatFirings(app: AppContext, projectId: string, query: z.infer<typeof deliveryQuery>) {
   const filter = query.delivery ?? {};
@@ -52,9 +72,7 @@ export async function queryCompatFirings(app: AppContext, projectId: string, que
   );
   // Two different automations named: no delivery belongs to both.
   if (automationIds.size > 1) return NO_DELIVERIES;
-  const code = filter.status?.code;
-  if (code !== undefined && (code < 100 || code > 599))
-    throw new BadRequestError(`delivery.status.code ${code} is not an HTTP status code`, "unknown_status_code");
+  const code = filter.status?.code == null ? undefined : statusCodeOf(filter.status.code);
   const statuses = code === undefined ? undefined : (STATUSES_OF_CODE[code] ?? []);
   if (statuses?.length === 0) return NO_DELIVERIES;
   const windowing = query.windowing ?? { limit: UNWINDOWED_LIMIT };

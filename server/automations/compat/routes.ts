@@ -8,6 +8,7 @@ import { zodIssuesToFieldErrors } from "@/server/core/zod-issues";
 import { many, manySchema, one, oneSchema, pageBody, pageSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { automationInputSchema, type AutomationInput } from "../automation-input";
+import { TARGET_REFERENCE_ERROR_CODES } from "../automation-target";
 import {
   createAutomation,
   deleteAutomation,
@@ -47,7 +48,13 @@ function asInput(value: unknown, prefix: string): AutomationInput {
   const input = (value as { input?: unknown }).input ?? { fields: WHOLE_CONTEXT };
   const parsed = automationInputSchema.safeParse({ ...(value as object), input });
   if (parsed.success) return parsed.data;
+  // Our input's fields by the reference's body paths: its header fields sit beside `data`.
   const renamed: Record<string, string> = {
+    name: "name",
+    description: "description",
+    tags: "tags",
+    meta: "meta",
+    is_active: "flags.is_active",
     cron: "data.schedule",
     input: "data.inputs_fields",
     event_types: "data.event_key",
@@ -147,6 +154,7 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       errors: [
         // Resolving the target agent is preparing its turn: it refuses as a turn would.
         ...TURN_ERROR_CODES,
+        ...TARGET_REFERENCE_ERROR_CODES,
         "ambiguous_target",
         "inputs_not_used",
         "invalid_cron",
@@ -195,7 +203,7 @@ function triggerRoutes<B extends { id?: string }>(spec: {
             ...(spec.kind === "event" ? { connection_id: z.string().optional() } : {}),
           })
           .nullish(),
-        windowing: windowingSchema.optional(),
+        windowing: windowingSchema.nullish(),
       }),
       response: pageSchema(plural, spec.wire),
       handler: async ({ ctx, body }) => {
@@ -206,7 +214,7 @@ function triggerRoutes<B extends { id?: string }>(spec: {
           kind: spec.kind,
           name: filter.name,
           eventKey: filter.event_key,
-          windowing: body.windowing as Windowing | undefined,
+          windowing: (body.windowing ?? undefined) as Windowing | undefined,
         });
         return pageBody(plural, page, spec.toWire);
       },
@@ -235,6 +243,7 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       errors: [
         // Resolving the target agent is preparing its turn: it refuses as a turn would.
         ...TURN_ERROR_CODES,
+        ...TARGET_REFERENCE_ERROR_CODES,
         "ambiguous_target",
         "automation_not_found",
         "id_mismatch",
@@ -247,12 +256,15 @@ function triggerRoutes<B extends { id?: string }>(spec: {
         "missing_variable",
         "not_a_prompt_application",
         "not_an_agent",
+        "not_found",
         "trigger_not_found",
+        "unsupported_field",
         "unsupported_prompt",
       ],
       handler: async ({ ctx, params, body }) => {
         const given = body[singular];
-        if (given.id && given.id !== params.id)
+        // One UUID however its hex digits are cased, as the reference implementation compares them.
+        if (given.id && given.id.toLowerCase() !== params.id.toLowerCase())
           throw new BadRequestError(`${singular}.id ${given.id} is not the id in the path`, "id_mismatch");
         await getOfKind(ctx.app, ctx.principal.projectId, params.id, true);
         spec.precheck?.(given, ctx.app.now());

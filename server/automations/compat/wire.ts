@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BadRequestError } from "@/server/core/errors";
+import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import { toIso } from "@/server/core/time";
 import { DEFAULT_CATCH_UP_SECONDS, OVERLAP_POLICIES, eventTypeOf, type AutomationKind } from "../automation-input";
 import type { AutomationRow } from "../automation-store";
@@ -7,6 +7,8 @@ import { TEST_KEY_PREFIX } from "../dispatch-pass";
 import type { FiringRow } from "../firing-store";
 import { referenceEventId } from "../schedule-pass";
 import { isSelectorTemplate } from "../selector-template";
+import { firingGivenInputs } from "../firing-body";
+import { runsApplication } from "../automation-target";
 
 /**
  * The reference implementation's `/triggers` shapes (schedules, subscriptions, deliveries) over the
@@ -65,7 +67,7 @@ export const compatSubscriptionWire = z.object({
   name: z.string(),
   description: z.string().optional(),
   ...labels,
-  flags: z.object({ is_active: z.boolean(), is_valid: z.boolean() }),
+  flags: z.object({ is_active: z.boolean(), is_valid: z.boolean(), is_test: z.boolean() }),
   data: subscriptionData,
   ...lifecycle,
 });
@@ -87,8 +89,12 @@ export const compatSubscriptionBody = z.object({
     name: z.string(),
     description: z.string().nullish(),
     ...labelsBody,
-    flags: z.object({ is_active: z.boolean().optional() }).nullish(),
-    data: subscriptionData,
+    // The reference implementation's provider fields, read only to be refused (scheduleFromCompat's rule).
+    connection_id: z.unknown().optional(),
+    flags: z
+      .object({ is_active: z.boolean().optional(), is_valid: z.boolean().optional(), is_test: z.boolean().optional() })
+      .nullish(),
+    data: subscriptionData.extend({ trigger_config: z.unknown().optional(), selector: z.unknown().optional() }),
   }),
 });
 
@@ -129,7 +135,7 @@ export function subscriptionToCompat(row: AutomationRow) {
     name: row.name,
     ...(row.description ? { description: row.description } : {}),
     ...labelsOf(row),
-    flags: { is_active: row.isActive, is_valid: true },
+    flags: { is_active: row.isActive, is_valid: true, is_test: false },
     data: {
       event_key: row.eventTypes?.[0] ?? "",
       ...(row.filter ? { filter: row.filter } : {}),
@@ -158,8 +164,19 @@ function refused(field: string, why: string): never {
   throw new BadRequestError(`${field}: ${why}`, "unsupported_field", [{ path: field, message: why }]);
 }
 
+/**
+ * References are optional in the reference implementation, which saves such a trigger and fails
+ * its every firing; here it is refused when saved, naming the field.
+ */
+function requireReferences(field: string, references: Record<string, unknown> | undefined): void {
+  if (references && Object.keys(references).length > 0) return;
+  const why = "name the agent or prompt application this trigger runs (e.g. {workflow: {slug}})";
+  throw new BadRequestError(`${field}: ${why}`, "missing_agent", [{ path: field, message: why }]);
+}
+
 /** A reference schedule body as our input; fields we do not implement are refused, not ignored. */
 export function scheduleFromCompat(body: z.infer<typeof compatScheduleBody>["schedule"]): unknown {
+  requireReferences("schedule.data.references", body.data.references);
   if (body.data.start_time != null || body.data.end_time != null)
     refused("schedule.data.start_time", "active windows are not supported; pause and resume the schedule instead");
   if (body.data.selector != null)
@@ -181,7 +198,29 @@ export function scheduleFromCompat(body: z.infer<typeof compatScheduleBody>["sch
   };
 }
 
+/**
+ * A reference subscription body as our input. Its provider's fields are refused, not ignored:
+ * a connection (there are none here: the reference's answer for an unknown one), a trigger
+ * config, test mode (capture without running) or an invalid subscription would each be a
+ * subscription that silently does something else here.
+ */
 export function subscriptionFromCompat(body: z.infer<typeof compatSubscriptionBody>["subscription"]): unknown {
+  if (body.connection_id != null)
+    throw new NotFoundError(
+      "Connection not found: this service connects to no integration provider; a subscription follows one of its own events (data.event_key) and takes no connection_id",
+    );
+  if (body.data.trigger_config != null)
+    refused("subscription.data.trigger_config", "there is no integration provider to configure");
+  if (body.data.selector != null)
+    refused("subscription.data.selector", "selectors are not supported; the run's output is the agent's reply");
+  if (body.flags?.is_test)
+    refused(
+      "subscription.flags.is_test",
+      "test subscriptions (capturing events without a run) are not supported; POST /api/automations/{id}/test fires one real run now",
+    );
+  if (body.flags?.is_valid === false)
+    refused("subscription.flags.is_valid", "a subscription here follows the service's own events and is always valid");
+  requireReferences("subscription.data.references", body.data.references);
   return {
     kind: "event",
     name: body.name,
@@ -211,24 +250,33 @@ export const COMPAT_COLLECTIONS = {
   { plural: string; singular: string; idField: "schedule_id" | "subscription_id" } | undefined
 >;
 
-/** HTTP-like codes as the reference implementation's deliveries carry them. */
-const CODES: Record<FiringRow["status"], { code: number; message: string }> = {
-  pending: { code: 102, message: "claimed" },
-  queued: { code: 102, message: "queued" },
-  started: { code: 202, message: "dispatched" },
-  skipped: { code: 409, message: "skipped" },
-  failed: { code: 400, message: "failed" },
+/** HTTP-like codes as the reference implementation's deliveries carry them: text (its `Status.code` is a string). */
+const CODES: Record<FiringRow["status"], { code: string; message: string }> = {
+  pending: { code: "102", message: "claimed" },
+  queued: { code: "102", message: "queued" },
+  started: { code: "202", message: "dispatched" },
+  skipped: { code: "409", message: "skipped" },
+  failed: { code: "400", message: "failed" },
 };
 
 export const compatFiringWire = z.object({
   id: z.string(),
-  status: z.object({ timestamp: z.string(), code: z.number().int(), message: z.string() }),
+  status: z.object({ timestamp: z.string(), code: z.string(), message: z.string() }),
   data: z.object({
     event_key: z.string().describe("The trigger's event key: a schedule's event_key, a subscription's event type"),
     session_id: z.string().optional(),
     references: z.record(z.string(), z.unknown()),
     is_test: z.boolean(),
-    inputs: z.unknown().optional(),
+    inputs: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        "What the run was given (a selector template's result, an agent's messages, an application's inputs); left out when the trigger changed since",
+      ),
+    payload: z
+      .unknown()
+      .optional()
+      .describe("The firing's payload: a schedule's tick, an event's attributes, an inbound body"),
     result: z.object({ run_id: z.string(), trace_id: z.string().optional() }).optional(),
     error: z.string().optional(),
     scheduled_at: z.string().optional(),
@@ -240,6 +288,24 @@ export const compatFiringWire = z.object({
   created_at: z.string(),
 });
 
+/**
+ * The inputs a started firing gave its run, rebuilt from the firing as the dispatcher built them.
+ * Left out where that is not exact: no run started, an action, or the trigger changed since (its
+ * input, or the name, tags and `updated_at` a selector reads).
+ */
+function givenInputs(row: FiringRow, automation: AutomationRow): { inputs?: Record<string, unknown> } {
+  const target = automation.target as { references?: Record<string, unknown>; action?: unknown };
+  if (row.status !== "started" || !row.firedAt || target.action || automation.updatedAt > row.firedAt) return {};
+  // The payload is kept as the project's redaction rules leave it (keys stay), so it still fills the template.
+  const firing = { automation, firing: row, firedAt: row.firedAt };
+  return {
+    inputs: firingGivenInputs(
+      firing,
+      runsApplication((target.references ?? {}) as Parameters<typeof runsApplication>[0]),
+    ),
+  };
+}
+
 export function firingToCompat(row: FiringRow, automation: AutomationRow): z.infer<typeof compatFiringWire> {
   const collection = COMPAT_COLLECTIONS[automation.kind];
   return {
@@ -250,7 +316,8 @@ export function firingToCompat(row: FiringRow, automation: AutomationRow): z.inf
       ...(row.sessionId ? { session_id: row.sessionId } : {}),
       references: (automation.target.references ?? {}) as Record<string, unknown>,
       is_test: row.eventKey.startsWith(TEST_KEY_PREFIX),
-      ...(row.payload != null ? { inputs: row.payload } : {}),
+      ...(row.payload != null ? { payload: row.payload } : {}),
+      ...givenInputs(row, automation),
       ...(row.status === "started" && row.runId
         ? { result: { run_id: row.runId, ...(row.traceId ? { trace_id: row.traceId } : {}) } }
         : {}),
