@@ -5,7 +5,7 @@ export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
 
 /** The windowing fields, with the largest page a list allows. */
-function windowingFields(maxLimit: number) {
+export function windowingFields(maxLimit: number) {
   return {
     limit: z.number().int().min(1).max(maxLimit).optional(),
     next: z.string().uuid("next must be the cursor returned by the previous page").optional(),
@@ -17,13 +17,6 @@ function windowingFields(maxLimit: number) {
 
 /** Cursor paging over time-ordered (UUIDv7) ids. `next` is the last id of the previous page. */
 export const windowingSchema = z.strictObject(windowingFields(MAX_PAGE_SIZE));
-
-/**
- * The evaluation API's windowing: pages of up to `maxLimit`, and keys of the
- * reference implementation's own windowing (`interval`, `rate`) dropped rather than refused, since
- * its clients send them.
- */
-export const lenientWindowingSchema = (maxLimit: number) => z.object(windowingFields(maxLimit));
 
 export type Windowing = z.infer<typeof windowingSchema>;
 

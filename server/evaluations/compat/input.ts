@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { concurrencySchema } from "../model/run-data";
 import { SchemaValidationError } from "@/server/core/errors";
+import { IGNORED_KEYS, requestObject, runFlagsInput } from "../model/request-fields";
 import { statusSchema } from "../model/statuses";
 
 const origin = z.enum(["custom", "human", "auto"]);
@@ -8,8 +9,12 @@ const origin = z.enum(["custom", "human", "auto"]);
 export const targetSchema = z.union([z.array(z.string().uuid()), z.record(z.string().uuid(), origin)]);
 export type Target = z.output<typeof targetSchema>;
 
-export const simpleEvaluationDataSchema = z.object({
-  status: z.string().nullish(),
+export const simpleEvaluationDataSchema = z.strictObject({
+  status: statusSchema
+    .nullish()
+    .describe(
+      'On create, "running" is the reference SDK\'s local loop (the client runs the evaluation, nothing here executes it); otherwise the start sets it. Read-only on edit: start, stop and close change it.',
+    ),
   query_steps: targetSchema.nullish(),
   testset_steps: targetSchema.nullish(),
   application_steps: targetSchema.nullish(),
@@ -42,50 +47,69 @@ export const simpleEvaluationDataSchema = z.object({
   concurrency: concurrencySchema.nullish(),
 });
 
-export const simpleEvaluationSchema = z.object({
+const simpleEvaluationFields = {
   name: z.string().max(500).nullish(),
   description: z.string().max(5000).nullish(),
-  flags: z.record(z.string(), z.boolean().nullish()).nullish(),
+  flags: runFlagsInput.nullish(),
   tags: z.record(z.string(), z.unknown()).nullish(),
   meta: z.record(z.string(), z.unknown()).nullish(),
   data: simpleEvaluationDataSchema.nullish(),
-});
+};
+const { echo } = IGNORED_KEYS;
+export const simpleEvaluationSchema = requestObject(simpleEvaluationFields, echo, IGNORED_KEYS.createdId);
 export type SimpleEvaluationInput = z.output<typeof simpleEvaluationSchema>;
 
-export const simpleEvaluationBody = z.object({ evaluation: simpleEvaluationSchema });
+export const simpleEvaluationBody = z.strictObject({ evaluation: simpleEvaluationSchema });
+
+/** An edit may echo the evaluation it read: its id (which must be the path's) and its read-only fields. */
+export const simpleEvaluationEditBody = z.strictObject({
+  evaluation: requestObject(
+    { ...simpleEvaluationFields, id: z.string().uuid().nullish() },
+    echo,
+    IGNORED_KEYS.simpleEvaluationEcho,
+  ),
+});
 
 const uuid = z.string().uuid();
 
 export const QUEUE_KINDS = ["traces", "testcases", "queries", "testsets"] as const;
 export type QueueKind = (typeof QUEUE_KINDS)[number];
 
-export const simpleQueueSchema = z.object({
-  name: z.string().max(500).nullish(),
-  description: z.string().max(5000).nullish(),
-  status: statusSchema.nullish(),
-  tags: z.record(z.string(), z.unknown()).nullish(),
-  meta: z.record(z.string(), z.unknown()).nullish(),
-  data: z.object({
-    kind: z.enum(QUEUE_KINDS).nullish(),
-    queries: z.array(uuid).min(1).nullish().describe("Query revisions whose traces are the rows"),
-    testsets: z.array(uuid).min(1).nullish().describe("Testset revisions whose testcases are the rows"),
-    application: uuid
-      .nullish()
-      .describe(
-        "An agent (workflow) or prompt (application) revision each row runs through first, so people review its output; without one they review the rows as they are",
-      ),
-    evaluators: z
-      .union([z.array(uuid), z.record(uuid, origin)])
-      .nullish()
-      .describe("Evaluator revisions: a list (each `human`) or `{revision_id: origin}`"),
-    repeats: z.number().int().min(1).max(100).nullish(),
-    assignments: z.array(z.array(uuid)).max(100).nullish().describe("One list of users per repeat lane"),
-    step_keys: z.array(z.string()).nullish(),
-    settings: z
-      .object({ batch_size: z.number().int().min(1).nullish(), batch_offset: z.number().int().min(0).nullish() })
-      .nullish(),
-  }),
-});
+export const simpleQueueSchema = requestObject(
+  {
+    name: z.string().max(500).nullish(),
+    description: z.string().max(5000).nullish(),
+    status: z.literal("running", { error: "a simple queue is created running; leave status out" }).nullish(),
+    flags: requestObject({}, IGNORED_KEYS.derivedQueueFlags).nullish(),
+    tags: z.record(z.string(), z.unknown()).nullish(),
+    meta: z.record(z.string(), z.unknown()).nullish(),
+    data: z.strictObject({
+      kind: z.enum(QUEUE_KINDS).nullish(),
+      queries: z.array(uuid).min(1).nullish().describe("Query revisions whose traces are the rows"),
+      testsets: z.array(uuid).min(1).nullish().describe("Testset revisions whose testcases are the rows"),
+      application: uuid
+        .nullish()
+        .describe(
+          "An agent (workflow) or prompt (application) revision each row runs through first, so people review its output; without one they review the rows as they are",
+        ),
+      evaluators: z
+        .union([z.array(uuid), z.record(uuid, origin)])
+        .nullish()
+        .describe("Evaluator revisions: a list (each `human`) or `{revision_id: origin}`"),
+      repeats: z.number().int().min(1).max(100).nullish(),
+      assignments: z.array(z.array(uuid)).max(100).nullish().describe("One list of users per repeat lane"),
+      step_keys: z.array(z.string()).nullish(),
+      settings: z
+        .strictObject({
+          batch_size: z.number().int().min(1).nullish(),
+          batch_offset: z.number().int().min(0).nullish(),
+        })
+        .nullish(),
+    }),
+  },
+  echo,
+  IGNORED_KEYS.createdId,
+);
 export type SimpleQueueInput = z.output<typeof simpleQueueSchema>;
 
 export interface QueuePlan {

@@ -138,6 +138,7 @@ export async function querySimpleEvaluations(
     meta?: Record<string, unknown> | null;
     ids?: string[] | null;
     name?: string | null;
+    description?: string | null;
   },
   windowing?: Windowing | null,
 ) {

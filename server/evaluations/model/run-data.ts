@@ -1,22 +1,25 @@
 import { z } from "zod";
 
-const refSchema = z
-  .object({ id: z.string().optional(), slug: z.string().optional(), version: z.string().optional() })
-  .passthrough();
+/** A reference to an entity (the reference implementation's `Reference`: id, slug, version). */
+export const refSchema = z.strictObject({
+  id: z.string().optional(),
+  slug: z.string().optional(),
+  version: z.string().optional(),
+});
 
-export const stepSchema = z.object({
+export const stepSchema = z.strictObject({
   key: z.string().min(1).max(300),
   type: z.enum(["input", "invocation", "annotation"]),
   origin: z.enum(["custom", "human", "auto"]).default("custom"),
   references: z.record(z.string(), refSchema).default({}),
-  inputs: z.array(z.object({ key: z.string() })).nullish(),
+  inputs: z.array(z.strictObject({ key: z.string() })).nullish(),
   schemas: z.record(z.string(), z.unknown()).nullish(),
   /** An invocation of an unsaved draft: the application's parameters inline, run instead of a revision. */
   parameters: z.record(z.string(), z.unknown()).nullish(),
 });
 export type Step = z.output<typeof stepSchema>;
 
-export const concurrencySchema = z.object({
+export const concurrencySchema = z.strictObject({
   batch_size: z
     .number()
     .int()
@@ -46,12 +49,12 @@ export const concurrencySchema = z.object({
 });
 export type Concurrency = z.output<typeof concurrencySchema>;
 
-export const mappingSchema = z.object({
-  column: z.object({ kind: z.string(), name: z.string() }),
-  step: z.object({ key: z.string(), path: z.string() }),
+export const mappingSchema = z.strictObject({
+  column: z.strictObject({ kind: z.string(), name: z.string() }),
+  step: z.strictObject({ key: z.string(), path: z.string() }),
 });
 
-export const runDataSchema = z.object({
+export const runDataSchema = z.strictObject({
   steps: z.array(stepSchema).max(100).nullish(),
   repeats: z.number().int().min(1).max(100).nullish(),
   concurrency: concurrencySchema.nullish(),

@@ -3,6 +3,7 @@ import { ConflictError, SchemaValidationError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { evaluationQueues } from "@/server/db/schema";
+import { movedToRun } from "../model/moved-to-run";
 import type { QueueRow } from "../model/rows";
 import { jsonContains } from "@/server/core/json-contains";
 import { toPage, windowClause, type Windowing } from "@/server/core/windowing";
@@ -109,6 +110,7 @@ export async function editQueues(db: Executor, projectId: string, inputs: QueueI
       .from(q)
       .where(and(eq(q.projectId, projectId), eq(q.id, input.id!)));
     if (!row) continue;
+    if (input.run_id && input.run_id !== row.runId) throw movedToRun("queue", row.id, row.runId);
     await openRunForWrite(db, projectId, row.runId);
     if (row.flags.is_default && input.flags?.is_default === false) {
       throw new ConflictError(

@@ -14,7 +14,7 @@ export const compareRoutes = [
     tag,
     summary:
       "Compare runs over the same testcases: per testcase outputs, scores and deltas against the first run; per run aggregates",
-    body: z.object({ run_ids: z.array(z.string().uuid()).min(2).max(10) }),
+    body: z.strictObject({ run_ids: z.array(z.string().uuid()).min(2).max(10) }),
     response: oneSchema("comparison", comparisonWire),
     errors: ["too_few_runs", "unknown_run"],
     handler: async ({ ctx, body }) => ({

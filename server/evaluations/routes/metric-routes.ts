@@ -18,7 +18,7 @@ const upsertMetricsRoute = (method: "POST" | "PUT" | "PATCH") =>
     auth: "api_key",
     tag,
     summary: "Upsert metrics (global, per scenario or per time window); a closed run is a 409",
-    body: z.object({ metrics: z.array(metricsInputSchema).min(1).max(10_000) }),
+    body: z.strictObject({ metrics: z.array(metricsInputSchema).min(1).max(10_000) }),
     response: manySchema("metrics", metricsWire),
     errors: ["not_found"],
     handler: async ({ ctx, body }) => {
@@ -45,7 +45,7 @@ export const metricRoutes = [
     filterKey: "metrics",
     filter: metricsFilterSchema,
     summary:
-      "Metrics by ids, run(s), scenario(s) (true/false: per scenario or not), timestamp(s), status(es), tags, flags",
+      "Metrics by ids, run(s), scenario(s) (true/false: per scenario or not), timestamp(s), status(es), tags, flags, meta",
     wire: metricsWire,
     query: async (db, projectId, filter, windowing) => ({
       items: await queryMetrics(db, projectId, filter, windowing),
@@ -59,9 +59,9 @@ export const metricRoutes = [
     tag,
     summary:
       "Recompute metrics from the cells: run_ids, run_id (+ scenario_ids, or + timestamps: time windows) ; nothing without a run",
-    body: z.object({
+    body: z.strictObject({
       metrics: z
-        .object({
+        .strictObject({
           run_id: z.string().uuid().nullish(),
           run_ids: z.array(z.string().uuid()).nullish(),
           scenario_id: z.string().uuid().nullish(),
@@ -73,7 +73,6 @@ export const metricRoutes = [
             .describe("Time windows by start; true: every window the run has cells in"),
           interval: z.number().int().nullish(),
         })
-        .passthrough()
         .nullish(),
     }),
     response: manySchema("metrics", metricsWire),

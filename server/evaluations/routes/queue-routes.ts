@@ -2,6 +2,7 @@ import { z } from "zod";
 import { manySchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
 import { queueToWire, queueWire } from "../model/wire";
+import { flagsFilter, IGNORED_KEYS, requestObject } from "../model/request-fields";
 import { statusSchema } from "../model/statuses";
 import { queueScenariosRoute } from "./queue-scenarios-route";
 import { createQueues, deleteQueues, editQueues, queryQueues } from "../queues/queue-store";
@@ -10,32 +11,36 @@ import { deleteManyRoute, deleteOneRoute, getOneRoute, queryRoute } from "./reco
 
 const base = "/api/evaluations/queues";
 const uuid = z.string().uuid();
-const queueDataSchema = z.object({
+const queueDataSchema = z.strictObject({
   user_ids: z.array(z.array(uuid)).nullish(),
   scenario_ids: z.array(uuid).nullish(),
   step_keys: z.array(z.string()).nullish(),
   batch_size: z.number().int().min(1).nullish(),
   batch_offset: z.number().int().min(0).nullish(),
 });
-const queueSchema = z.object({
-  id: uuid.nullish(),
+const queueFlags = { is_default: z.boolean().nullish(), is_sequential: z.boolean().nullish() };
+const queueFields = {
   run_id: uuid.nullish(),
   name: z.string().max(500).nullish(),
   description: z.string().max(5000).nullish(),
   status: statusSchema.nullish(),
-  flags: z.object({ is_default: z.boolean().nullish(), is_sequential: z.boolean().nullish() }).nullish(),
+  flags: z.strictObject(queueFlags).nullish(),
   tags: z.record(z.string(), z.unknown()).nullish(),
   meta: z.record(z.string(), z.unknown()).nullish(),
   data: queueDataSchema.nullish(),
-});
-const filterSchema = z.object({
+};
+const { echo } = IGNORED_KEYS;
+/** An edit: `run_id` may be echoed, but a queue never moves to another run (the store refuses a different one). */
+const queueEditSchema = requestObject({ ...queueFields, id: uuid.nullish() }, echo);
+const filterSchema = z.strictObject({
   ids: z.array(uuid).nullish(),
   run_id: uuid.nullish(),
   run_ids: z.array(uuid).nullish(),
   user_id: uuid.nullish(),
   user_ids: z.array(uuid).nullish(),
-  flags: z.record(z.string(), z.unknown()).nullish(),
+  flags: flagsFilter(Object.keys(queueFlags)).nullish(),
   tags: z.record(z.string(), z.unknown()).nullish(),
+  meta: z.record(z.string(), z.unknown()).nullish(),
   name: z.string().nullish(),
   description: z.string().nullish(),
   include_archived: z.boolean().nullish(),
@@ -49,9 +54,9 @@ export const queueRoutes = [
     auth: "api_key",
     tag,
     summary: "Create queues; a default queue takes no filter (422) and a run has one (409)",
-    body: z.object({
+    body: z.strictObject({
       queues: z
-        .array(queueSchema.extend({ run_id: uuid }))
+        .array(requestObject({ ...queueFields, run_id: uuid }, echo, IGNORED_KEYS.createdId))
         .min(1)
         .max(100),
     }),
@@ -68,9 +73,9 @@ export const queueRoutes = [
     auth: "api_key",
     tag,
     summary: "Edit queues; demoting a default queue is a 409",
-    body: z.object({
+    body: z.strictObject({
       queues: z
-        .array(queueSchema.extend({ id: uuid }))
+        .array(requestObject({ ...queueFields, id: uuid }, echo))
         .min(1)
         .max(100),
     }),
@@ -93,7 +98,7 @@ export const queueRoutes = [
     key: "queues",
     filterKey: "queue",
     filter: filterSchema,
-    summary: "Queues by ids, run(s), assigned user(s), flags, tags, name; archived ones with include_archived",
+    summary: "Queues by ids, run(s), assigned user(s), flags, tags, meta, name; archived ones with include_archived",
     wire: queueWire,
     query: queryQueues,
     toWire: queueToWire,
@@ -114,7 +119,7 @@ export const queueRoutes = [
     tag,
     summary: "Edit a queue",
     params: idParams,
-    body: z.object({ queue: queueSchema }),
+    body: z.strictObject({ queue: queueEditSchema }),
     response: oneOrNoneSchema("queue", queueWire),
     errors: ["default_queue_demotion", "not_found"],
     handler: async ({ ctx, params, body }) => {

@@ -5,7 +5,8 @@ import { defineRoute } from "@/server/http/route";
 import { scenarioToWire, scenarioWire } from "../model/wire";
 import { statusSchema } from "../model/statuses";
 import { queueScenarios } from "../queues/queue-scenarios";
-import { idParams, listBody, listSchema, none, evaluationWindowing, tag } from "./route-helpers";
+import { evaluationWindowing } from "../model/request-fields";
+import { idParams, listBody, listSchema, none, tag } from "./route-helpers";
 
 const uuid = z.string().uuid();
 
@@ -26,9 +27,11 @@ export function queueScenariosRoute(
     tag,
     summary: "The queue's scenarios; with a user, that user's share (sequential blocks or by hash), per repeat lane",
     params: idParams,
-    body: z.object({
-      queue: z.object({ id: uuid.nullish(), user_id: uuid.nullish(), user_ids: z.array(uuid).nullish() }).nullish(),
-      scenario: z.object({ status: statusSchema.nullish(), statuses: z.array(statusSchema).nullish() }).nullish(),
+    body: z.strictObject({
+      queue: z
+        .strictObject({ id: uuid.nullish(), user_id: uuid.nullish(), user_ids: z.array(uuid).nullish() })
+        .nullish(),
+      scenario: z.strictObject({ status: statusSchema.nullish(), statuses: z.array(statusSchema).nullish() }).nullish(),
       windowing: evaluationWindowing,
     }),
     response: z.union([listSchema("scenarios", scenarioWire), z.strictObject({ count: z.literal(0) })]),

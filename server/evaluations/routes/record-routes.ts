@@ -2,17 +2,8 @@ import { z } from "zod";
 import type { ErrorCode } from "@/server/core/errors";
 import type { Database } from "@/server/db";
 import { defineRoute } from "@/server/http/route";
-import {
-  evaluationWindowing,
-  idOrNoneSchema,
-  idParams,
-  idsSchema,
-  listBody,
-  listSchema,
-  none,
-  oneOrNoneSchema,
-  tag,
-} from "./route-helpers";
+import { evaluationWindowing } from "../model/request-fields";
+import { idOrNoneSchema, idParams, idsSchema, listBody, listSchema, none, oneOrNoneSchema, tag } from "./route-helpers";
 
 /**
  * The routes every kind of evaluation record (runs, scenarios, results, metrics, queues) has in
@@ -60,7 +51,7 @@ export function deleteManyRoute(route: {
     auth: "api_key",
     tag,
     summary: route.summary,
-    body: z.object({ [route.key]: z.array(z.string().uuid()) }) as z.ZodType<Record<string, string[]>>,
+    body: z.strictObject({ [route.key]: z.array(z.string().uuid()) }) as z.ZodType<Record<string, string[]>>,
     response: idsSchema(route.key),
     errors: route.errors,
     handler: async ({ ctx, body }) => {
@@ -118,7 +109,7 @@ export function queryRoute<F, R>(route: {
     role: "viewer",
     tag,
     summary: route.summary,
-    body: z.object({ [route.filterKey]: route.filter.nullish(), windowing: evaluationWindowing }) as z.ZodType<
+    body: z.strictObject({ [route.filterKey]: route.filter.nullish(), windowing: evaluationWindowing }) as z.ZodType<
       Record<string, unknown> & { windowing?: Windowing | null }
     >,
     response: listSchema(route.key, route.wire),

@@ -22,7 +22,7 @@ const upsertResultsRoute = (method: "POST" | "PUT" | "PATCH") =>
     auth: "api_key",
     tag,
     summary: "Upsert results on (run, scenario, step, repeat); a closed run is a 409",
-    body: z.object({ results: z.array(resultInputSchema).min(1).max(10_000) }),
+    body: z.strictObject({ results: z.array(resultInputSchema).min(1).max(10_000) }),
     response: manySchema("results", resultWire),
     errors: ["evaluation_closed", "not_found", "unknown_scenario"],
     handler: async ({ ctx, body }) => {
@@ -42,7 +42,7 @@ export const resultRoutes = [
     key: "results",
     filterKey: "result",
     filter: resultFilterSchema,
-    summary: "Results by ids, run(s), scenario(s), step key(s), repeat(s), status(es), tags, flags; oldest first",
+    summary: "Results by ids, run(s), scenario(s), step key(s), repeat(s), status(es), tags, flags, meta; oldest first",
     wire: resultWire,
     query: readResults,
     toWire: resultToWire,

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { lenientWindowingSchema } from "@/server/core/windowing";
 import { oneSchema, pageSchema } from "@/server/http/envelope";
 
 export const tag = "evaluations";
@@ -7,9 +6,6 @@ export const idParams = z.object({ id: z.string().uuid("the id in the path must 
 
 /** The reference implementation's miss: `200 {count: 0}`, never a 404, on reads by id. */
 export const none = { count: 0 } as const;
-
-/** Evaluation lists page up to 10,000 rows, and drop the reference implementation's own windowing keys. */
-export const evaluationWindowing = lenientWindowingSchema(10_000).nullish();
 
 /** `{count, <key>: [...], windowing?}`: the cursor only when another page exists. */
 export function listBody<T>(key: string, items: T[], next?: string) {

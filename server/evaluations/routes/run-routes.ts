@@ -18,11 +18,12 @@ import { reconcileDefaultQueue } from "../queues/default-queue";
 import { statusSchema } from "../model/statuses";
 import { idParams, none, oneOrNoneSchema, tag } from "./route-helpers";
 import { deleteManyRoute, deleteOneRoute, getOneRoute, queryRoute } from "./record-routes";
-import { runFilterSchema, runInputSchema } from "./wire-schemas";
+import { runCreateSchema, runEditSchema, runFields, runFilterSchema } from "./wire-schemas";
+import { IGNORED_KEYS, requestObject } from "../model/request-fields";
 
 const base = "/api/evaluations/runs";
 const scopeOf = (p: { projectId: string; userId: string }) => ({ projectId: p.projectId, userId: p.userId });
-const idsBody = z.object({ run_ids: z.array(z.string().uuid()) });
+const idsBody = z.strictObject({ run_ids: z.array(z.string().uuid()) });
 
 export const runRoutes = [
   defineRoute({
@@ -31,7 +32,7 @@ export const runRoutes = [
     auth: "api_key",
     tag,
     summary: "Create runs (status pending); has_* flags are derived from the steps",
-    body: z.object({ runs: z.array(runInputSchema).min(1).max(100) }),
+    body: z.strictObject({ runs: z.array(runCreateSchema).min(1).max(100) }),
     response: manySchema("runs", runWire),
     handler: async ({ ctx, body }) => {
       const rows = [];
@@ -59,9 +60,9 @@ export const runRoutes = [
     auth: "api_key",
     tag,
     summary: "Edit runs; a closed run is a 409; dropping a step deletes its cells",
-    body: z.object({
+    body: z.strictObject({
       runs: z
-        .array(runInputSchema.extend({ id: z.string().uuid() }))
+        .array(requestObject({ ...runFields, id: z.string().uuid() }, IGNORED_KEYS.echo))
         .min(1)
         .max(100),
     }),
@@ -121,7 +122,7 @@ export const runRoutes = [
     tag,
     summary: "Edit a run (omitted fields keep their value); a closed run is a 409",
     params: idParams,
-    body: z.object({ run: runInputSchema }),
+    body: z.strictObject({ run: runEditSchema }),
     response: oneOrNoneSchema("run", runWire),
     errors: ["evaluation_closed", "not_found"],
     handler: async ({ ctx, params, body }) => {
@@ -159,7 +160,7 @@ export const runRoutes = [
 async function editRunAndPrune(
   ctx: { app: { db: Database }; principal: { projectId: string; userId: string } },
   id: string,
-  input: z.output<typeof runInputSchema>,
+  input: z.output<typeof runEditSchema>,
 ) {
   return ctx.app.db.transaction(async (tx) => {
     const { before, after } = await editRun(tx, scopeOf(ctx.principal), id, input);

@@ -5,7 +5,7 @@ import { scenarioToWire, scenarioWire } from "../model/wire";
 import { createScenarios, deleteScenarios, editScenarios, queryScenarios } from "../store/scenario-store";
 import { deleteManyRoute, deleteOneRoute, getOneRoute, queryRoute } from "./record-routes";
 import { idParams, none, oneOrNoneSchema, tag } from "./route-helpers";
-import { scenarioFilterSchema, scenarioInputSchema } from "./wire-schemas";
+import { scenarioCreateSchema, scenarioEditSchema, scenarioFilterSchema } from "./wire-schemas";
 
 const path = "/api/evaluations/scenarios";
 const base = "/api/evaluations";
@@ -18,12 +18,7 @@ export const scenarioRoutes = [
     auth: "api_key",
     tag,
     summary: "Create scenarios (status pending); a closed run is a 409",
-    body: z.object({
-      scenarios: z
-        .array(scenarioInputSchema.extend({ run_id: z.string().uuid() }))
-        .min(1)
-        .max(10_000),
-    }),
+    body: z.strictObject({ scenarios: z.array(scenarioCreateSchema).min(1).max(10_000) }),
     response: manySchema("scenarios", scenarioWire),
     errors: ["evaluation_closed", "not_found"],
     handler: async ({ ctx, body }) => {
@@ -37,7 +32,7 @@ export const scenarioRoutes = [
     auth: "api_key",
     tag,
     summary: "Edit scenarios (status, flags, tags, meta, interval, timestamp)",
-    body: z.object({ scenarios: z.array(scenarioInputSchema).min(1).max(10_000) }),
+    body: z.strictObject({ scenarios: z.array(scenarioEditSchema).min(1).max(10_000) }),
     response: manySchema("scenarios", scenarioWire),
     errors: ["missing_id", "not_found"],
     handler: async ({ ctx, body }) => {
@@ -57,7 +52,7 @@ export const scenarioRoutes = [
     key: "scenarios",
     filterKey: "scenario",
     filter: scenarioFilterSchema,
-    summary: "Scenarios by ids, run(s), status(es), interval(s), tags, flags; oldest first",
+    summary: "Scenarios by ids, run(s), status(es), interval(s), timestamp(s), tags, flags, meta; oldest first",
     wire: scenarioWire,
     query: queryScenarios,
     toWire: scenarioToWire,
@@ -78,7 +73,7 @@ export const scenarioRoutes = [
     tag,
     summary: "Edit a scenario",
     params: idParams,
-    body: z.object({ scenario: scenarioInputSchema }),
+    body: z.strictObject({ scenario: scenarioEditSchema }),
     response: oneOrNoneSchema("scenario", scenarioWire),
     errors: ["missing_id", "not_found"],
     handler: async ({ ctx, params, body }) => {

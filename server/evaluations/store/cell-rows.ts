@@ -22,9 +22,10 @@ export interface CellFilter {
   timestamps?: string[] | null;
   tags?: Record<string, unknown> | null;
   flags?: Record<string, unknown> | null;
+  meta?: Record<string, unknown> | null;
 }
 
-/** The project's rows matching the shared filters: ids, run(s), status(es), interval(s), timestamp(s), tags, flags. */
+/** The project's rows matching the shared filters: ids, run(s), status(es), interval(s), timestamp(s), tags, flags, meta. */
 export function cellConditions(t: CellTable, projectId: string, filter: CellFilter): (SQL | undefined)[] {
   return [
     eq(t.projectId, projectId),
@@ -39,6 +40,7 @@ export function cellConditions(t: CellTable, projectId: string, filter: CellFilt
     ),
     jsonContains(t.tags, filter.tags),
     jsonContains(t.flags, filter.flags),
+    jsonContains(t.meta, filter.meta),
   ];
 }
 

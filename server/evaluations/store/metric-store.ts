@@ -100,6 +100,7 @@ export interface MetricsFilter {
   statuses?: string[] | null;
   tags?: Record<string, unknown> | null;
   flags?: Record<string, unknown> | null;
+  meta?: Record<string, unknown> | null;
 }
 
 function presence(
@@ -136,6 +137,7 @@ export async function queryMetrics(
         oneOrMany(m.status, filter.status, filter.statuses),
         jsonContains(m.tags, filter.tags),
         jsonContains(m.flags, filter.flags),
+        jsonContains(m.meta, filter.meta),
         ...page.conditions,
       ),
     )

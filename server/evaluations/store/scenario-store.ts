@@ -3,6 +3,7 @@ import { BadRequestError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { evaluationScenarios } from "@/server/db/schema";
+import { movedToRun } from "../model/moved-to-run";
 import type { ScenarioRow } from "../model/rows";
 import { toPage, windowClause, type Windowing } from "@/server/core/windowing";
 import { cellConditions, deleteCellRows, type CellFilter } from "./cell-rows";
@@ -60,6 +61,7 @@ export async function editScenarios(db: Executor, projectId: string, inputs: Sce
       .from(s)
       .where(and(eq(s.projectId, projectId), eq(s.id, input.id)));
     if (!row) continue;
+    if (input.run_id && input.run_id !== row.runId) throw movedToRun("scenario", row.id, row.runId);
     await openRunForWrite(db, projectId, row.runId);
     const [edited] = await db
       .update(s)

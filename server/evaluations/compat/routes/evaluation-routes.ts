@@ -13,7 +13,8 @@ import {
 } from "../simple-evaluations";
 import { simpleEvaluationWire } from "../wire";
 import { GRAPH_ERRORS } from "../build-steps";
-import { simpleEvaluationBody, simpleEvaluationSchema } from "../input";
+import { simpleEvaluationBody, simpleEvaluationEditBody } from "../input";
+import { runFlagsFilter } from "../../model/request-fields";
 import { queryRoute } from "../../routes/record-routes";
 import { idParams, none, oneOrNoneSchema, tag } from "../../routes/route-helpers";
 
@@ -91,7 +92,7 @@ export const simpleEvaluationRoutes = [
     summary:
       "Edit an evaluation (header; with data, its steps, repeats, concurrency); a running one restarts on the new graph",
     params: idParams,
-    body: z.object({ evaluation: simpleEvaluationSchema.extend({ id: z.string().uuid().nullish() }) }),
+    body: simpleEvaluationEditBody,
     response: oneOrNoneSchema("evaluation", simpleEvaluationWire),
     errors: GRAPH_ERRORS,
     handler: async ({ ctx, params, body }) => {
@@ -117,14 +118,15 @@ export const simpleEvaluationRoutes = [
     path: base,
     key: "evaluations",
     filterKey: "evaluation",
-    filter: z.object({
+    filter: z.strictObject({
       ids: z.array(z.string().uuid()).nullish(),
       name: z.string().nullish(),
-      flags: z.record(z.string(), z.unknown()).nullish(),
+      description: z.string().nullish(),
+      flags: runFlagsFilter.nullish(),
       tags: z.record(z.string(), z.unknown()).nullish(),
       meta: z.record(z.string(), z.unknown()).nullish(),
     }),
-    summary: "Evaluations by flags, tags, meta, ids or name, newest first",
+    summary: "Evaluations by flags, tags, meta, ids, name or description, newest first",
     wire: simpleEvaluationWire,
     query: querySimpleEvaluations,
     toWire: (evaluation) => evaluation,

@@ -30,7 +30,7 @@ function push(kind: "traces" | "testcases") {
     tag,
     summary: `Add ${kind} to a direct ${kind} queue: one scenario each, an id already in the queue is skipped`,
     params: idParams,
-    body: z.object({
+    body: z.strictObject({
       [key]: z
         .array(kind === "traces" ? z.string().min(1).max(100) : uuid)
         .min(1)
@@ -61,7 +61,7 @@ export const simpleQueueRoutes = [
     tag,
     summary:
       "Create a queue for people to annotate: its rows from saved queries or testsets, or pushed later (traces, testcases)",
-    body: z.object({ queue: simpleQueueSchema }),
+    body: z.strictObject({ queue: simpleQueueSchema }),
     response: oneSchema("queue", simpleQueueWire),
     errors: ["default_queue_exists", "not_invocable", ...GRAPH_ERRORS],
     handler: async ({ ctx, body }) =>
@@ -71,7 +71,7 @@ export const simpleQueueRoutes = [
     path: base,
     key: "queues",
     filterKey: "queue",
-    filter: z.object({
+    filter: z.strictObject({
       kind: z.enum(QUEUE_KINDS).nullish(),
       queue_ids: z.array(uuid).nullish(),
       run_id: uuid.nullish(),
@@ -121,7 +121,7 @@ export const simpleQueueRoutes = [
     auth: "api_key",
     tag,
     summary: "Delete simple queues; a run's default queue is deleted with its whole run",
-    body: z.object({ queue_ids: z.array(uuid).max(1000) }),
+    body: z.strictObject({ queue_ids: z.array(uuid).max(1000) }),
     response: idsSchema("queue_ids"),
     errors: ["default_queue_delete", "not_found"],
     handler: async ({ ctx, body }) => {

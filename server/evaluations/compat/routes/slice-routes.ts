@@ -14,7 +14,7 @@ import {
   reshapeRun,
 } from "../run-slice";
 import { idParams, tag } from "../../routes/route-helpers";
-import { resultInputSchema, sliceSchema } from "../../routes/wire-schemas";
+import { resultInputSchema, sliceFields, sliceSchema } from "../../routes/wire-schemas";
 
 const base = "/api/simple/evaluations/{id}";
 const scopeOf = (p: { projectId: string; userId: string }) => ({ projectId: p.projectId, userId: p.userId });
@@ -43,7 +43,7 @@ export const sliceRoutes = [
     tag,
     summary: "Write cells of this evaluation (upsert); a cell of another run or an unknown scenario is a 400",
     params: idParams,
-    body: z.object({ results: z.array(resultInputSchema).max(10_000) }),
+    body: z.strictObject({ results: z.array(resultInputSchema).max(10_000) }),
     response: manySchema("results", resultWire),
     errors: ["not_found", "run_mismatch", "unknown_scenario"],
     handler: async ({ ctx, params, body }) => {
@@ -59,7 +59,7 @@ export const sliceRoutes = [
     status: 202,
     summary: "Run the slice's missing or failed cells again (all of them with overwrite) on the workers",
     params: idParams,
-    body: sliceSchema.extend({ overwrite: z.boolean().nullish() }),
+    body: z.strictObject({ ...sliceFields, overwrite: z.boolean().nullish() }),
     noJsonBody: { description: "Accepted: the cells are queued for the workers; no body" },
     errors: ["not_found"],
     handler: async ({ ctx, params, body }) => processCells(ctx.app.db, ctx.principal.projectId, params.id, body),
@@ -97,7 +97,7 @@ export const sliceRoutes = [
     tag,
     summary: "Add N empty scenarios (status running); a timestamp is floored to the minute with interval 1",
     params: idParams,
-    body: z.object({
+    body: z.strictObject({
       count: z.number().int().min(1).max(10_000),
       timestamp: z.iso.datetime({ offset: true }).nullish(),
     }),
@@ -116,7 +116,7 @@ export const sliceRoutes = [
     status: 204,
     summary: "Remove scenarios of this evaluation (any other id is a 400)",
     params: idParams,
-    body: z.object({ scenario_ids: z.array(z.string().uuid()) }),
+    body: z.strictObject({ scenario_ids: z.array(z.string().uuid()) }),
     noJsonBody: { description: "No content" },
     errors: ["not_found", "scenario_mismatch"],
     handler: async ({ ctx, params, body }) =>
@@ -129,7 +129,7 @@ export const sliceRoutes = [
     tag,
     summary: "Append steps (idempotent by key)",
     params: idParams,
-    body: z.object({ steps: z.array(stepSchema).min(1).max(100) }),
+    body: z.strictObject({ steps: z.array(stepSchema).min(1).max(100) }),
     response: oneSchema("run", runWire),
     errors: ["not_found"],
     handler: async ({ ctx, params, body }) => ({
@@ -144,7 +144,7 @@ export const sliceRoutes = [
     tag,
     summary: "Drop steps; their cells are deleted, and scenarios left without cells with them",
     params: idParams,
-    body: z.object({ step_keys: z.array(z.string()).min(1) }),
+    body: z.strictObject({ step_keys: z.array(z.string()).min(1) }),
     response: oneSchema("run", runWire),
     errors: ["not_found"],
     handler: async ({ ctx, params, body }) => ({
@@ -159,7 +159,7 @@ export const sliceRoutes = [
     tag,
     summary: "Set the run's repeats",
     params: idParams,
-    body: z.object({ repeats: z.number().int().min(1).max(100) }),
+    body: z.strictObject({ repeats: z.number().int().min(1).max(100) }),
     response: oneSchema("run", runWire),
     errors: ["not_found"],
     handler: async ({ ctx, params, body }) => ({
