@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineRoute } from "@/server/http/route";
 import { batchTurnSchema, TURN_HEADERS } from "@/server/streams";
 import { invokeAgent, invokeRequestSchema, TURN_ERROR_CODES } from "./invoke";
+import { interactionRoutes } from "./permissions/routes";
 import { runRoutes } from "./runs/routes";
 import { platformToolRoutes } from "./tools/platform/routes";
 
@@ -85,5 +86,6 @@ export const agentRunRoutes = [
     handler: async ({ ctx, body }) => invokeAgent(ctx.app, ctx.principal, ctx.request, body, "playground"),
   }),
   ...runRoutes,
+  ...interactionRoutes,
   ...platformToolRoutes,
 ];

@@ -126,7 +126,7 @@ export async function invokeAgent(
  * answers costs a query; messages that cannot be read name no run here and are refused, with
  * their reason, when the turn is prepared.
  */
-async function pausedRunAnswered(
+export async function pausedRunAnswered(
   app: AppContext,
   projectId: string,
   body: InvokeRequest,

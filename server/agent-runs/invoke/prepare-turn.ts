@@ -42,6 +42,11 @@ export interface PrepareOptions {
   resolved?: ResolvedAgent;
   /** The sticky key of a split environment (`X-Svc-Split-Key`); the session id when absent. */
   splitKey?: string;
+  /**
+   * Approval requests already answered out of band (`responding`: server/agent-runs/interactions)
+   * whose answers this turn's input carries: its `ApprovalStore` may settle them. Never from a body.
+   */
+  claimedApprovals?: readonly string[];
 }
 
 /** What a turn runs and through which connection: the validated template, who runs, the connection. */
@@ -174,6 +179,7 @@ export async function prepareTurn(
     trace: options.trace,
     depth: options.depth,
     runId: options.runId,
+    claimedApprovals: options.claimedApprovals,
     activity,
     runNested: (request) =>
       runNested(app, principal, request, (nestedBody, nested) =>

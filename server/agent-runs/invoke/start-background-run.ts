@@ -4,8 +4,10 @@ import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import { driveRun } from "../runs/drive-run";
 import type { RunOrigin } from "../runs/run-store";
+import { continuingTrace } from "../runs/run-lineage";
 import { traceContext } from "../trace-context";
 import { beginTurn } from "./begin-turn";
+import { pausedRunAnswered } from "./invoke-agent";
 import type { InvokeRequest } from "./invoke-request";
 import { prepareTurn, type PrepareOptions } from "./prepare-turn";
 
@@ -13,6 +15,8 @@ export interface StartedRun {
   runId: string;
   sessionId: string;
   traceId: string;
+  /** The paused run this run continues, when its input answers that run's approval requests (as invoke's). */
+  continuesRunId?: string;
   /** With `attach`: the run's events as this process drives them, closed once its end is recorded. */
   events?: ReadableStream<NativeEvent>;
 }
@@ -25,6 +29,8 @@ export interface StartedRun {
  * and a split environment's sticky key (an A2A context id) when it is not the session.
  * `attach` (a door that answers as the run goes, A2A): answered at once with the driven events
  * instead of once the row exists; the client going away only detaches, the run stays durable.
+ * Input that answers approval requests continues the paused run that issued them, as invoke's
+ * does (server/agent-runs/runs/README.md, "Approval lineage"): its trace, usage and `continues_run_id`.
  */
 export async function startBackgroundRun(
   app: AppContext,
@@ -32,12 +38,20 @@ export async function startBackgroundRun(
   body: InvokeRequest,
   origin: RunOrigin,
   runId: string = newId(),
-  runs: Pick<PrepareOptions, "sampling" | "agent" | "splitKey"> = {},
+  runs: Pick<PrepareOptions, "sampling" | "agent" | "splitKey" | "claimedApprovals"> = {},
   attach = false,
 ): Promise<StartedRun> {
-  const trace = traceContext(null);
+  const continues = await pausedRunAnswered(app, principal.projectId, body, "native");
+  const trace = continuingTrace(traceContext(null), continues);
   const input = await prepareTurn(app, principal, body, "native", { ...runs, trace, depth: 0, runId });
-  const turn = beginTurn(app, { ...input, door: origin }, trace);
+  if (continues?.usage) input.priorUsage = continues.usage;
+  const turn = beginTurn(
+    app,
+    { ...input, door: origin },
+    trace,
+    undefined,
+    continues ? (record) => ({ ...record, continuesRunId: continues.id }) : undefined,
+  );
   const { events, recorded } = driveRun(
     app,
     turn,
@@ -52,6 +66,7 @@ export async function startBackgroundRun(
       spanId: trace.spanId,
       background: true,
       origin,
+      continuesRunId: continues?.id,
       request: {
         principal: { userId: principal.userId, role: principal.role, apiKeyId: principal.apiKeyId },
         body: { ...body, session_id: input.sessionId },
@@ -61,7 +76,12 @@ export async function startBackgroundRun(
     // Attached: the stream closes once the end is recorded, so a read after the answer finds the run ended.
     { cancelOnDisconnect: false, answerAfterEnd: attach },
   );
-  const started = { runId, sessionId: input.sessionId, traceId: trace.traceId };
+  const started = {
+    runId,
+    sessionId: input.sessionId,
+    traceId: trace.traceId,
+    ...(continues ? { continuesRunId: continues.id } : {}),
+  };
   if (attach) return { ...started, events };
   void events.cancel();
   await recorded();

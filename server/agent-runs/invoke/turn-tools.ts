@@ -30,6 +30,8 @@ export interface TurnToolsInput {
   depth: number;
   /** The run the turn is recorded as, if it is: its approval requests name it, its nested runs are its children. */
   runId?: string;
+  /** Approval requests answered out of band that this turn settles (`PrepareOptions.claimedApprovals`). */
+  claimedApprovals?: readonly string[];
   /** The turn's activity signal, shared with nested runs (their events keep the idle limit from firing). */
   activity: EventTarget;
   /** Runs a nested turn (reference tools): run-nested.ts, wired by the turn's preparation. */
@@ -75,6 +77,7 @@ export async function buildTurnTools(
           app.config.agentRuns.approvalTtlMs,
           () => app.now(),
           input.runId,
+          input.claimedApprovals,
         ),
         secretValue: secrets.codeSecretValue,
         run: {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, lte } from "drizzle-orm";
+import { and, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
 import type { Database } from "@/server/db";
 import { toolApprovals } from "@/server/db/schema";
 import { stableStringify } from "@/server/core/stable-json";
@@ -30,6 +30,12 @@ export class ApprovalStore {
     private readonly now: () => Date,
     /** The run that issues the requests: the run that answers them continues it. */
     private readonly runId?: string,
+    /**
+     * Requests answered out of band (`POST /api/sessions/interactions/{id}/respond`), which this
+     * turn continues: `responding` rows it may settle (to `responded`), besides pending ones.
+     * Only the interactions service sets it; a body never can.
+     */
+    private readonly claimed: readonly string[] = [],
   ) {}
 
   private oldest(): Date {
@@ -52,12 +58,21 @@ export class ApprovalStore {
     return id;
   }
 
-  /** True exactly once for a pending request matching this call; false for anything else. */
+  /**
+   * True exactly once for a pending request matching this call (then `used`), or for one this
+   * turn claimed out of band (`responding`, then `responded`); false for anything else.
+   */
   async consume(approvalId: string | undefined, call: ToolCallIdentity): Promise<boolean> {
     if (!approvalId) return false;
+    const open = this.claimed.length
+      ? or(
+          eq(toolApprovals.status, "pending"),
+          and(eq(toolApprovals.status, "responding"), inArray(toolApprovals.id, [...this.claimed])),
+        )
+      : eq(toolApprovals.status, "pending");
     const used = await this.db
       .update(toolApprovals)
-      .set({ status: "used" })
+      .set({ status: sql`case when ${toolApprovals.status} = 'responding' then 'responded' else 'used' end` })
       .where(
         and(
           eq(toolApprovals.id, approvalId),
@@ -66,7 +81,7 @@ export class ApprovalStore {
           eq(toolApprovals.toolCallId, call.toolCallId),
           eq(toolApprovals.toolName, call.toolName),
           eq(toolApprovals.argsHash, argsHash(call.input)),
-          eq(toolApprovals.status, "pending"),
+          open,
           gt(toolApprovals.createdAt, this.oldest()),
         ),
       )

@@ -86,6 +86,11 @@ export const errorCodes = {
   initial_revision_exists: { status: 409, meaning: "The variant already has its initial revision" },
   inputs_not_used: { status: 400, meaning: "An automation sends prompt inputs to an agent" },
   insufficient_role: { status: 403, meaning: "The caller's project role is below what the operation needs" },
+  interaction_not_found: { status: 404, meaning: "No approval request (interaction) with this id in the project" },
+  interaction_not_pending: {
+    status: 409,
+    meaning: "The approval request was already answered, expired, or its run cannot be continued",
+  },
   internal_error: { status: 500, meaning: "An unexpected failure; the answer names only the request id" },
   invalid_admin_token: { status: 401, meaning: "The admin token is wrong" },
   invalid_agent_template: { status: 400, meaning: "The agent template breaks its rules; `errors` lists each problem" },

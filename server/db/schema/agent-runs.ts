@@ -88,7 +88,9 @@ export const agentRunEvents = pgTable(
 /**
  * Approval requests a paused turn issued. An answer counts only when its id is here, still
  * `pending`, and names the same tool call, tool and canonical arguments; consuming it flips it to
- * `used`, so a forged, altered or replayed decision never runs the tool.
+ * `used`, so a forged, altered or replayed decision never runs the tool. An answer out of band
+ * (`POST /api/sessions/interactions/{id}/respond`) claims it first (`responding`), and the turn it
+ * starts settles it (`responded`); `expired` once past AGENT_APPROVAL_TTL_MS.
  */
 export const toolApprovals = pgTable("tool_approvals", {
   id: text("id").primaryKey(),
