@@ -6,7 +6,7 @@ import { checkOptimizationStart, checkTriageStart, startOptimization, startTriag
 import { promptApplicationRun } from "@/server/openai-compat";
 import type { RetrieveRefs } from "@/server/versioning";
 import type { AutomationInput } from "./automation-input";
-import { firingBody, firingInputs, firingSessionId } from "./firing-body";
+import { firingBody, firingGivenInputs, firingInputs, firingSessionId } from "./firing-body";
 import { unrenderedTag } from "./payload-template";
 import { unevaluatedSelector } from "./selector-template";
 
@@ -128,15 +128,21 @@ function refuseUnrendered(input: Input): void {
 /**
  * What a firing starts: an agent's invoke body, or a prompt application rendered now (its
  * environment resolved, its placeholders filled) as an inline template, with its sampling and
- * its name for the run, as the OpenAI door runs it.
+ * its name for the run, as the OpenAI door runs it; and what the run is given, in the reference
+ * implementation's delivery shape (`inputs`, which the firing records).
  */
 export async function firingRun(
   app: AppContext,
   principal: Principal,
   firing: Parameters<typeof firingBody>[0],
-): Promise<{ body: InvokeRequest; runs: { sampling?: Sampling; agent?: RunAgent } }> {
+): Promise<{
+  body: InvokeRequest;
+  runs: { sampling?: Sampling; agent?: RunAgent };
+  inputs: Record<string, unknown>;
+}> {
   const references = firing.automation.target.references as References;
-  if (!runsApplication(references)) return { body: firingBody(firing), runs: {} };
+  const inputs = firingGivenInputs(firing, runsApplication(references));
+  if (!runsApplication(references)) return { body: firingBody(firing), runs: {}, inputs };
   const application = await promptApplicationRun(
     app.db,
     principal,
@@ -150,6 +156,7 @@ export async function firingRun(
       data: { inputs: { messages: application.messages }, parameters: { agent: application.template } },
     },
     runs: { sampling: application.sampling, agent: application.agent },
+    inputs,
   };
 }
 

@@ -8,7 +8,7 @@ import { hasRole, isProjectRole } from "@/server/core/roles";
 import { logger } from "@/server/core/logger";
 import { isDatabaseUnavailable } from "@/server/db";
 import { automationDeliveries, automations } from "@/server/db/schema";
-import { settleFiring, type FiringRow } from "./firing-store";
+import { firingTrigger, settleFiring, type FiringRow } from "./firing-store";
 import { firingRun, startFiringAction } from "./automation-target";
 import type { AutomationInput } from "./automation-input";
 import type { AutomationRow } from "./automation-store";
@@ -105,14 +105,20 @@ async function dispatch(app: AppContext, firing: FiringRow): Promise<void> {
       runId: firing.runId!,
       payload: firing.payload,
     });
-    await settleFiring(app.db, firing, { status: "started", runId: startedId, firedAt: app.now(), error: null });
+    await settleFiring(app.db, firing, {
+      status: "started",
+      runId: startedId,
+      firedAt: app.now(),
+      error: null,
+      ...firingTrigger(automation),
+    });
     return;
   }
   // A person pressing Test wants a run: the overlap policy governs scheduled firings only.
   if (automation.kind === "schedule" && !test && !(await applyOverlap(app, automation, firing))) return;
   const principal = await ownerPrincipal(app, automation);
   const firedAt = app.now();
-  const { body, runs } = await firingRun(app, principal, { automation, firing, firedAt });
+  const { body, runs, inputs } = await firingRun(app, principal, { automation, firing, firedAt });
   const run = await startBackgroundRun(app, principal, body, "automation", firing.runId!, runs);
   await settleFiring(app.db, firing, {
     status: "started",
@@ -121,6 +127,9 @@ async function dispatch(app: AppContext, firing: FiringRow): Promise<void> {
     traceId: run.traceId,
     firedAt,
     error: null,
+    // What this run was given, by the trigger as the dispatcher read it (a later edit leaves them).
+    ...firingTrigger(automation),
+    inputs,
   });
 }
 

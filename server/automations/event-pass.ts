@@ -2,7 +2,7 @@ import { and, asc, eq, isNotNull, isNull } from "drizzle-orm";
 import type { AppContext } from "@/server/core/app-context";
 import { automationDeliveries, automations } from "@/server/db/schema";
 import { eventsSince } from "@/server/events";
-import { insertFirings, type NewFiring } from "./firing-store";
+import { firingTrigger, insertFirings, type NewFiring } from "./firing-store";
 import { matchesFilter, type PayloadCondition } from "./payload-template";
 
 /**
@@ -55,6 +55,7 @@ export async function matchEvents(app: AppContext, limit: number): Promise<numbe
         .map((event) => ({
           projectId: sub.projectId,
           automationId: sub.id,
+          ...firingTrigger(sub),
           eventKey: eventKey(event.id),
           status: "pending",
           payload: { event_id: event.id, event_type: event.eventType, ...event.attributes },

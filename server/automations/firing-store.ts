@@ -5,11 +5,24 @@ import { newId } from "@/server/core/ids";
 import type { Executor } from "@/server/db";
 import { automationDeliveries } from "@/server/db/schema";
 import { redactForStorage } from "@/server/redaction";
+import { eventTypeOf } from "./automation-input";
 
 export type FiringRow = typeof automationDeliveries.$inferSelect;
 export type FiringStatus = FiringRow["status"];
 
-export interface NewFiring {
+/** What a firing records of its trigger as it stands now: the references it runs and its event type. */
+export function firingTrigger(automation: {
+  kind: string;
+  eventTypes: string[] | null;
+  target: { references?: unknown };
+}): { triggerReferences: Record<string, unknown>; triggerEventType: string } {
+  return {
+    triggerReferences: (automation.target.references ?? {}) as Record<string, unknown>,
+    triggerEventType: eventTypeOf(automation)!,
+  };
+}
+
+export interface NewFiring extends ReturnType<typeof firingTrigger> {
   projectId: string;
   automationId: string;
   eventKey: string;
@@ -38,6 +51,8 @@ export async function insertFirings(db: Executor, firings: NewFiring[]): Promise
         status: d.status,
         scheduledAt: d.scheduledAt ?? null,
         payload: d.payload ?? null,
+        triggerReferences: d.triggerReferences,
+        triggerEventType: d.triggerEventType,
         error: d.error ?? null,
         firedAt: d.status === "skipped" ? d.createdAt : null,
         createdAt: d.createdAt,
@@ -91,21 +106,27 @@ export async function getFiring(db: Executor, projectId: string, id: string): Pr
   return row;
 }
 
-/** Sets what became of a firing and lets go of its lease. */
 /**
- * Records how a firing ended. Its payload (an inbound sender's body as sent) was kept as it came
- * only until the run it fills started: from here on it is kept as the project's redaction rules
- * leave it, as the run's own input is.
+ * Records how a firing ended and lets go of its lease. Its payload (an inbound sender's body as
+ * sent) was kept as it came only until the run it fills started: from here on it is kept as the
+ * project's redaction rules leave it, as the run's own input is, and so are the inputs the run was
+ * given. The trigger's references and event type, when given, are those the dispatcher ran.
  */
 export async function settleFiring(
   db: Executor,
   firing: Pick<FiringRow, "id" | "projectId" | "payload">,
-  outcome: Partial<Pick<FiringRow, "status" | "runId" | "sessionId" | "traceId" | "error" | "firedAt">>,
+  outcome: Partial<
+    Pick<
+      FiringRow,
+      "status" | "runId" | "sessionId" | "traceId" | "error" | "firedAt" | "triggerReferences" | "triggerEventType"
+    >
+  > & { inputs?: Record<string, unknown> },
 ): Promise<void> {
   const payload = firing.payload == null ? null : await redactForStorage(db, firing.projectId, firing.payload);
+  const inputs = outcome.inputs && (await redactForStorage(db, firing.projectId, outcome.inputs));
   await db
     .update(automationDeliveries)
-    .set({ ...outcome, payload, leaseUntil: null })
+    .set({ ...outcome, payload, ...(inputs ? { inputs } : {}), leaseUntil: null })
     .where(eq(automationDeliveries.id, firing.id));
 }
 

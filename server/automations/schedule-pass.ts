@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, lte } from "drizzle-orm";
 import type { AppContext } from "@/server/core/app-context";
 import { automations } from "@/server/db/schema";
 import { DEFAULT_CATCH_UP_SECONDS } from "./automation-input";
-import { insertFirings, type NewFiring } from "./firing-store";
+import { firingTrigger, insertFirings, type NewFiring } from "./firing-store";
 import { dueFireTimes } from "@/server/core/cron/due-fire-times";
 import { isUuid } from "@/shared/ids";
 
@@ -62,7 +62,7 @@ export async function fireDueSchedules(app: AppContext, limit: number): Promise<
     for (const row of due) {
       const graceMs = (row.catchUpSeconds ?? DEFAULT_CATCH_UP_SECONDS) * 1000;
       const owed = dueFireTimes({ cron: row.cron!, timezone: row.timezone! }, row.nextFireAt!, now, graceMs);
-      const base = { projectId: row.projectId, automationId: row.id, createdAt: now };
+      const base = { projectId: row.projectId, automationId: row.id, ...firingTrigger(row), createdAt: now };
       const firings: NewFiring[] = owed.skipped.map((miss) => ({
         ...base,
         eventKey: scheduleEventKey(miss.at),

@@ -1,6 +1,6 @@
 import type { AppContext } from "@/server/core/app-context";
 import { newId } from "@/server/core/ids";
-import { getFiring, insertFirings, type FiringRow } from "./firing-store";
+import { firingTrigger, getFiring, insertFirings, type FiringRow } from "./firing-store";
 import { getLiveAutomation } from "./automation-store";
 import { dispatchFirings, TEST_KEY_PREFIX } from "./dispatch-pass";
 
@@ -21,6 +21,7 @@ export async function fireTest(
     {
       projectId,
       automationId: automation.id,
+      ...firingTrigger(automation),
       eventKey: `${TEST_KEY_PREFIX}${newId()}`,
       status: "pending",
       scheduledAt: automation.kind === "schedule" ? now : null,

@@ -66,7 +66,7 @@ export const STORED_TABLES: Record<string, StoredTable> = {
   automations: configuration("automation definitions (target, input template, schedule)"),
   automation_deliveries: {
     written:
-      "an automation's firings: an event firing's payload is the event's attributes (redacted at emit); an inbound trigger's is kept as sent until its run starts, then redacted",
+      "an automation's firings: an event firing's payload is the event's attributes (redacted at emit); an inbound trigger's is kept as sent until its run starts, then redacted; the inputs its run was given are stored redacted like the payload",
   },
   budgets: configuration("budgets"),
   budget_spend: { notWritten: "spend per budget window: numbers" },

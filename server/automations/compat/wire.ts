@@ -7,8 +7,6 @@ import { TEST_KEY_PREFIX } from "../dispatch-pass";
 import type { FiringRow } from "../firing-store";
 import { referenceEventId } from "../schedule-pass";
 import { isSelectorTemplate } from "../selector-template";
-import { firingGivenInputs } from "../firing-body";
-import { runsApplication } from "../automation-target";
 
 /**
  * The reference implementation's `/triggers` shapes (schedules, subscriptions, deliveries) over the
@@ -263,15 +261,19 @@ export const compatFiringWire = z.object({
   id: z.string(),
   status: z.object({ timestamp: z.string(), code: z.string(), message: z.string() }),
   data: z.object({
-    event_key: z.string().describe("The trigger's event key: a schedule's event_key, a subscription's event type"),
+    event_key: z
+      .string()
+      .describe("The trigger's event key when it fired: a schedule's event_key, a subscription's event type"),
     session_id: z.string().optional(),
-    references: z.record(z.string(), z.unknown()),
+    references: z
+      .record(z.string(), z.unknown())
+      .describe("The references the firing ran with, as its trigger stored them then"),
     is_test: z.boolean(),
     inputs: z
       .record(z.string(), z.unknown())
       .optional()
       .describe(
-        "What the run was given (a selector template's result, an agent's messages, an application's inputs); left out when the trigger changed since",
+        "What the run was given (a selector template's result, an agent's messages, an application's inputs), as recorded when it started and redacted as the payload is; left out when no run started",
       ),
     payload: z
       .unknown()
@@ -289,35 +291,22 @@ export const compatFiringWire = z.object({
 });
 
 /**
- * The inputs a started firing gave its run, rebuilt from the firing as the dispatcher built them.
- * Left out where that is not exact: no run started, an action, or the trigger changed since (its
- * input, or the name, tags and `updated_at` a selector reads).
+ * A delivery as the reference's: the references, event key and inputs its firing recorded when it
+ * ran. A firing recorded before migration 0051 kept none: its references and event key are its
+ * trigger's as they are now, and it has no inputs.
  */
-function givenInputs(row: FiringRow, automation: AutomationRow): { inputs?: Record<string, unknown> } {
-  const target = automation.target as { references?: Record<string, unknown>; action?: unknown };
-  if (row.status !== "started" || !row.firedAt || target.action || automation.updatedAt > row.firedAt) return {};
-  // The payload is kept as the project's redaction rules leave it (keys stay), so it still fills the template.
-  const firing = { automation, firing: row, firedAt: row.firedAt };
-  return {
-    inputs: firingGivenInputs(
-      firing,
-      runsApplication((target.references ?? {}) as Parameters<typeof runsApplication>[0]),
-    ),
-  };
-}
-
 export function firingToCompat(row: FiringRow, automation: AutomationRow): z.infer<typeof compatFiringWire> {
   const collection = COMPAT_COLLECTIONS[automation.kind];
   return {
     id: row.id,
     status: { timestamp: toIso(row.firedAt ?? row.createdAt), ...CODES[row.status] },
     data: {
-      event_key: eventTypeOf(automation)!,
+      event_key: row.triggerReferences ? row.triggerEventType! : eventTypeOf(automation)!,
       ...(row.sessionId ? { session_id: row.sessionId } : {}),
-      references: (automation.target.references ?? {}) as Record<string, unknown>,
+      references: row.triggerReferences ?? ((automation.target.references ?? {}) as Record<string, unknown>),
       is_test: row.eventKey.startsWith(TEST_KEY_PREFIX),
       ...(row.payload != null ? { payload: row.payload } : {}),
-      ...givenInputs(row, automation),
+      ...(row.inputs ? { inputs: row.inputs } : {}),
       ...(row.status === "started" && row.runId
         ? { result: { run_id: row.runId, ...(row.traceId ? { trace_id: row.traceId } : {}) } }
         : {}),

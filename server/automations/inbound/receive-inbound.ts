@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError, NotFoundError, UnauthorizedError } from "@/server/core/errors";
 import { automations } from "@/server/db/schema";
-import { insertFirings } from "../firing-store";
+import { firingTrigger, insertFirings } from "../firing-store";
 import { matchesFilter, payloadFields, type PayloadCondition } from "../payload-template";
 import { verifySignature, type SignedRequest } from "./verify-signature";
 
@@ -37,6 +37,7 @@ export async function receiveInbound(app: AppContext, id: string, request: Signe
     {
       projectId: trigger.projectId,
       automationId: trigger.id,
+      ...firingTrigger(trigger),
       eventKey: `inbound:${verified.messageId}`,
       status: status === "accepted" ? "pending" : "skipped",
       payload,

@@ -83,6 +83,15 @@ export const automationDeliveries = pgTable(
     status: text("status").$type<"pending" | "queued" | "started" | "skipped" | "failed">().notNull(),
     /** The payload the firing maps into the agent's input (event attributes, inbound body). */
     payload: jsonb("payload"),
+    /**
+     * What the firing ran, as its trigger stood then (a later edit leaves it): the references as
+     * stored (an environment is resolved by the run) and the event type. Recorded when the firing
+     * is written and again when it is dispatched; null only on firings recorded before 0051.
+     */
+    triggerReferences: jsonb("trigger_references").$type<Record<string, unknown>>(),
+    triggerEventType: text("trigger_event_type"),
+    /** What the started run was given (a selector's result, messages, an application's inputs), redacted as the payload is. */
+    inputs: jsonb("inputs").$type<Record<string, unknown>>(),
     /** Minted when a dispatcher claims the firing, so a retry after a crash finds the run it started. */
     runId: text("run_id"),
     sessionId: text("session_id"),
