@@ -5,6 +5,7 @@ import { loadWorkspace } from "@/server/sandbox";
 import { anotherInstance, type AppInstance } from "../helpers/app-instance";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { askingAgent as agent, WRITE_CALL as WRITE } from "./asking-agent";
 
 /**
  * Approvals wait in the database: the answer may come days later, on another process; past
@@ -29,11 +30,6 @@ afterAll(async () => {
   await model.close();
 });
 
-const agent = {
-  llm: { provider: "openai", model: "gpt-5-mini" },
-  tools: ["read", "write"].map((name) => ({ type: "builtin", name })),
-};
-const WRITE = { id: "call_w", name: "write", input: { path: "notes.txt", content: "approved text" } };
 const invoke = (on: { call: TestApp["call"] }, sessionId: string, messages: unknown[]) =>
   on.call("POST", "/services/agent/v0/invoke", {
     key: account.key,

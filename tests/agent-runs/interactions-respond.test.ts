@@ -6,6 +6,7 @@ import { loadWorkspace } from "@/server/sandbox";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 import { within } from "../helpers/within";
+import { askingAgent as agent, WRITE_CALL as WRITE } from "./asking-agent";
 
 /**
  * Answering a paused run's approval out of band (`POST /api/sessions/interactions/{id}/respond`):
@@ -28,12 +29,6 @@ afterAll(async () => {
   await model.close();
 });
 
-/** `write` is not a read: the default policy asks before it runs. */
-const agent = {
-  llm: { provider: "openai", model: "gpt-5-mini" },
-  tools: ["read", "write"].map((name) => ({ type: "builtin", name })),
-};
-const WRITE = { id: "call_w", name: "write", input: { path: "notes.txt", content: "approved text" } };
 let sessions = 0;
 
 const respond = (id: string, body: unknown, key = account.key) =>

@@ -5,6 +5,7 @@ import { tables } from "@/server/db";
 import { attribute, traceSpans } from "../helpers/run-trace";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
+import { askingAgent as agent, WRITE_CALL as WRITE } from "./asking-agent";
 
 /**
  * Approval lineage: the turn that answers a paused run's approval request is a run of its own
@@ -25,11 +26,6 @@ afterAll(async () => {
   await model.close();
 });
 
-const agent = {
-  llm: { provider: "openai", model: "gpt-5-mini" },
-  tools: ["read", "write"].map((name) => ({ type: "builtin", name })),
-};
-const WRITE = { id: "call_w", name: "write", input: { path: "notes.txt", content: "approved text" } };
 const invoke = (sessionId: string, messages: unknown[], headers: Record<string, string> = {}) =>
   app.call("POST", "/services/agent/v0/invoke", {
     key: account.key,
