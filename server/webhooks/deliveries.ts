@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
-import { ConflictError, NotFoundError } from "@/server/core/errors";
+import { and, asc, desc, eq, inArray, isNull, like, lt, notLike, or, sql } from "drizzle-orm";
+import { z } from "zod";
+import { BadRequestError, ConflictError, NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { toPage, type Page } from "@/server/core/windowing";
 import type { Database } from "@/server/db";
@@ -7,11 +8,78 @@ import { webhookAttempts, webhookDeliveries } from "@/server/db/schema";
 import type { AppContext } from "@/server/core/app-context";
 import { leaseMs } from "./claim-due";
 import { attemptDelivery } from "./deliver";
+import { EGRESS_REFUSED } from "./send-attempt";
 import { getSubscription } from "./subscriptions";
 import type { AttemptRow, DeliveryRow } from "./wire";
 
+const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+
+/**
+ * `status` is ours (`pending`, `succeeded`, `failed`) or the reference implementation's
+ * `{code}` (its other status fields are taken and, as there, not filtered on). Nulls are absent.
+ */
+export const deliveryQuerySchema = z.strictObject({
+  delivery: z
+    .strictObject({
+      status: z
+        .union([
+          z.enum(DELIVERY_STATUSES),
+          z.strictObject({
+            code: z.union([z.string(), z.number().int()]).nullish(),
+            message: z.string().nullish(),
+            type: z.string().nullish(),
+            timestamp: z.string().nullish(),
+            stacktrace: z.string().nullish(),
+          }),
+        ])
+        .nullish(),
+      subscription_id: z.string().uuid().nullish(),
+      event_id: z.string().uuid().nullish(),
+      event_type: z.string().max(200).nullish(),
+    })
+    .nullish(),
+  include_archived: z.boolean().nullish().describe("The reference implementation's; nothing is archived here"),
+  windowing: z
+    .strictObject({ limit: z.number().int().min(1).max(1000).optional(), next: z.string().uuid().optional() })
+    .nullish(),
+});
+
+type StatusQuery = NonNullable<z.infer<typeof deliveryQuerySchema>["delivery"]>["status"];
+
+/** Our status as given; the reference implementation's `{code}` checked: `"0"` or an HTTP status, text or number. */
+export function statusFilterOf(status: StatusQuery): Pick<DeliveryFilter, "status" | "referenceCode"> {
+  if (status == null) return {};
+  if (typeof status === "string") return { status };
+  if (status.code == null) return {};
+  const code = status.code;
+  const n = typeof code === "number" ? code : /^\d{1,3}$/.test(code) ? Number(code) : NaN;
+  if (!(n === 0 || (n >= 100 && n <= 599)))
+    throw new BadRequestError(
+      `delivery.status.code ${JSON.stringify(code)} is not a delivery status code: an HTTP status ("200"), "0" ` +
+        `(time-out or network error), or use delivery.status "pending", "succeeded" or "failed"`,
+      "unknown_status_code",
+    );
+  return { referenceCode: n };
+}
+
+/**
+ * The reference implementation's final record codes over our deliveries: an HTTP status is the
+ * last answer of a delivery that is done (a delivery still being retried has no record there
+ * yet); `0` a failure without an answer (time-out, network error); `400` also a URL the egress
+ * guard refused (the reference implementation's "URL invalid").
+ */
+function referenceCodeCondition(code: number) {
+  const d = webhookDeliveries;
+  const noAnswer = and(eq(d.status, "failed"), isNull(d.lastStatusCode));
+  if (code === 0) return and(noAnswer, notLike(d.lastError, `${EGRESS_REFUSED}%`));
+  const answered = and(inArray(d.status, ["succeeded", "failed"]), eq(d.lastStatusCode, code));
+  return code === 400 ? or(answered, and(noAnswer, like(d.lastError, `${EGRESS_REFUSED}%`))) : answered;
+}
+
 export interface DeliveryFilter {
   status?: "pending" | "succeeded" | "failed";
+  /** The reference implementation's `status.code` (see referenceCodeCondition). */
+  referenceCode?: number;
   subscriptionId?: string;
   eventId?: string;
   eventType?: string;
@@ -33,6 +101,7 @@ export async function queryDeliveries(
       and(
         eq(d.projectId, projectId),
         filter.status ? eq(d.status, filter.status) : undefined,
+        filter.referenceCode === undefined ? undefined : referenceCodeCondition(filter.referenceCode),
         filter.subscriptionId ? eq(d.subscriptionId, filter.subscriptionId) : undefined,
         filter.eventId ? eq(d.eventId, filter.eventId) : undefined,
         filter.eventType ? eq(d.eventType, filter.eventType) : undefined,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { BadRequestError } from "@/server/core/errors";
 import { one, oneSchema, pageBody, pageSchema } from "@/server/http/envelope";
 import { defineRoute } from "@/server/http/route";
-import { getDelivery, queryDeliveries, redeliver } from "./deliveries";
+import { deliveryQuerySchema, getDelivery, queryDeliveries, redeliver, statusFilterOf } from "./deliveries";
 import { subscriptionBodySchema, subscriptionInputSchema, subscriptionQuerySchema } from "./subscription-input";
 import {
   createSubscription,
@@ -52,7 +52,7 @@ export const webhookMutatingRoutes = [
     response: oneSubscription,
     summary: "Create a subscription; the response carries its secret, shown only this once",
     body: subscriptionBodySchema,
-    errors: ["invalid_webhook_url", "secret_required"],
+    errors: ["bad_request", "invalid_webhook_url", "secret_required"],
     handler: async ({ ctx, body }) => {
       const { row, secret } = await createSubscription(ctx.app, ctx.principal, body.subscription, body.secret);
       return one("subscription", subscriptionToWire(row, secret));
@@ -67,7 +67,7 @@ export const webhookMutatingRoutes = [
     summary: "Replace a subscription (the secret changes only when one is given)",
     params: idParams,
     body: subscriptionBodySchema,
-    errors: ["id_mismatch", "invalid_webhook_url", "secret_required", "subscription_not_found"],
+    errors: ["bad_request", "id_mismatch", "invalid_webhook_url", "secret_required", "subscription_not_found"],
     handler: async ({ ctx, body, params }) =>
       one(
         "subscription",
@@ -99,7 +99,7 @@ export const webhookMutatingRoutes = [
     summary: "Replace the secret (generated unless given); the response shows the new one once",
     params: idParams,
     body: z.strictObject({ secret: secretSchema.optional() }),
-    errors: ["subscription_not_found"],
+    errors: ["bad_request", "subscription_not_found"],
     handler: async ({ ctx, params, body }) => {
       const { row, secret } = await rotateSubscriptionSecret(ctx.app, ctx.principal.projectId, params.id, body.secret);
       return one("subscription", subscriptionToWire(row, secret));
@@ -169,7 +169,13 @@ export const webhookReadingRoutes = [
     summary: "List subscriptions, newest first: partial name or description, tag containment, paging",
     body: subscriptionQuerySchema,
     handler: async ({ ctx, body }) => {
-      const page = await querySubscriptions(ctx.app.db, ctx.principal.projectId, body.subscription, body.windowing);
+      const f = body.subscription ?? {};
+      const page = await querySubscriptions(
+        ctx.app.db,
+        ctx.principal.projectId,
+        { name: f.name ?? undefined, description: f.description ?? undefined, tags: f.tags ?? undefined },
+        body.windowing ?? undefined,
+      );
       return pageBody("subscriptions", page, (row) => subscriptionToWire(row));
     },
   }),
@@ -181,26 +187,20 @@ export const webhookReadingRoutes = [
     tag,
     response: pageSchema("deliveries", deliveryWire),
     summary: "List deliveries, newest first, by status, subscription, event or event type",
-    body: z.strictObject({
-      delivery: z
-        .strictObject({
-          status: z.enum(["pending", "succeeded", "failed"]).optional(),
-          subscription_id: z.string().uuid().optional(),
-          event_id: z.string().uuid().optional(),
-          event_type: z.string().max(200).optional(),
-        })
-        .optional(),
-      windowing: z
-        .strictObject({ limit: z.number().int().min(1).max(1000).optional(), next: z.string().uuid().optional() })
-        .optional(),
-    }),
+    body: deliveryQuerySchema,
+    errors: ["unknown_status_code"],
     handler: async ({ ctx, body }) => {
       const f = body.delivery ?? {};
       const page = await queryDeliveries(
         ctx.app.db,
         ctx.principal.projectId,
-        { status: f.status, subscriptionId: f.subscription_id, eventId: f.event_id, eventType: f.event_type },
-        body.windowing,
+        {
+          ...statusFilterOf(f.status),
+          subscriptionId: f.subscription_id ?? undefined,
+          eventId: f.event_id ?? undefined,
+          eventType: f.event_type ?? undefined,
+        },
+        body.windowing ?? undefined,
       );
       return pageBody("deliveries", page, (row) => deliveryToWire(row));
     },

@@ -32,6 +32,9 @@ export interface AttemptResult {
 
 const RESPONSE_BODY_LIMIT = 2048;
 
+/** How an attempt's error starts when the egress guard refused the address. */
+export const EGRESS_REFUSED = "egress refused: ";
+
 /** The request headers, and the same with the signature and authorization redacted for the log. */
 export function deliveryHeaders(
   d: OutgoingDelivery,
@@ -103,7 +106,7 @@ export async function sendAttempt(
     return finish({ statusCode: response.status, responseBody });
   } catch (error) {
     const refusal = findEgressRefusal(error);
-    if (refusal) return finish({ error: `egress refused: ${refusal.reason}`, refused: true });
+    if (refusal) return finish({ error: `${EGRESS_REFUSED}${refusal.reason}`, refused: true });
     if (signal.aborted) return finish({ error: `timed out after ${timeoutMs} ms`, timedOut: true });
     return finish({
       error: redactSecrets(describeNetworkError(error), [d.secret, ...(d.authorization ? [d.authorization] : [])]),

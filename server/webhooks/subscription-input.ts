@@ -55,15 +55,17 @@ export const subscriptionBodySchema = z.strictObject({
   secret: z.string().min(16, "must be at least 16 characters").max(1024).optional(),
 });
 
+/** Nulls are absent; `include_archived` is the reference implementation's (nothing is archived here). */
 export const subscriptionQuerySchema = z.strictObject({
   subscription: z
     .strictObject({
-      name: z.string().max(256).optional(),
-      description: z.string().max(4096).optional(),
-      tags: z.record(z.string(), z.unknown()).optional(),
+      name: z.string().max(256).nullish(),
+      description: z.string().max(4096).nullish(),
+      tags: z.record(z.string(), z.unknown()).nullish(),
     })
-    .optional(),
+    .nullish(),
+  include_archived: z.boolean().nullish(),
   windowing: z
     .strictObject({ limit: z.number().int().min(1).max(1000).optional(), next: z.string().uuid().optional() })
-    .optional(),
+    .nullish(),
 });

@@ -31,11 +31,28 @@ export function checkSubscriptionInput(
       { path: "subscription.data.url", message: refusal },
     ]);
   }
+  if (input.data.auth_mode === "authorization" && secret) checkBearerToken(secret);
   if (requireSecret && input.data.auth_mode === "authorization" && !secret) {
     throw new BadRequestError(
       "subscription.secret is required when auth_mode is authorization (it is sent as the bearer token)",
       "secret_required",
       [{ path: "subscription.secret", message: "required when auth_mode is authorization" }],
+    );
+  }
+}
+
+/**
+ * Authorization mode sends `Authorization: Bearer <secret>`. The reference implementation sends the
+ * secret verbatim and has its users write `Bearer ` into it: such a secret (any whitespace) would
+ * go out as `Bearer Bearer ...`, so it is refused, saying what to send instead.
+ */
+function checkBearerToken(secret: string, path = "subscription.secret"): void {
+  if (/\s/.test(secret)) {
+    throw new BadRequestError(
+      `${path} is sent as "Authorization: Bearer <secret>": give the token alone, without "Bearer " ` +
+        "or any whitespace",
+      "bad_request",
+      [{ path, message: "must be the bearer token alone (no whitespace)" }],
     );
   }
 }
@@ -183,6 +200,7 @@ export async function rotateSubscriptionSecret(app: AppContext, projectId: strin
       .where(and(eq(webhookSubscriptions.projectId, projectId), eq(webhookSubscriptions.id, id)))
       .returning();
     if (!updated) throw new NotFoundError(`Webhook subscription ${id} not found`, "subscription_not_found");
+    if (updated.authMode === "authorization") checkBearerToken(secret, "secret");
     await recordAudit(tx, { ...auditTarget(updated), action: "webhook.secret_rotated" });
     return updated;
   });
