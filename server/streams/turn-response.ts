@@ -42,9 +42,13 @@ export async function turnResponse(
 ): Promise<Response> {
   const headers: Record<string, string> = {
     ...options.headers,
+    "x-svc-version": BATCH_VERSION,
     "x-svc-session-id": options.sessionId,
     "x-svc-trace-id": options.traceId,
+    "x-svc-span-id": options.spanId,
     traceparent: `00-${options.traceId}-${options.spanId}-01`,
+    // The reference's W3C baggage: the session rides along to whatever the caller calls next.
+    baggage: `ag.session.id=${encodeURIComponent(options.sessionId)}`,
     "x-svc-messages-format": options.format,
     "x-svc-messages-version": "v1",
   };
@@ -67,7 +71,11 @@ export async function turnResponse(
           }),
         )
       : events.pipeThrough(nativeFrameStream());
-  if (options.format === "ui_sdk") headers["x-ui-message-stream"] = "v1";
+  if (options.format === "ui_sdk") {
+    headers["x-ui-message-stream"] = "v1";
+    // The AI SDK's own name for it (createUIMessageStreamResponse), which the reference also sends.
+    headers["x-vercel-ai-ui-message-stream"] = "v1";
+  }
   if (options.transport === "ndjson") {
     const text = frames.pipeThrough(ndjsonStream());
     return new Response(text.pipeThrough(new TextEncoderStream()), {

@@ -122,7 +122,8 @@ describe("UI Message Stream projection", () => {
       { type: "error", message: "the provider failed" },
       done("error"),
     ]);
-    expect(failed.slice(-5)).toEqual([
+    expect(failed.slice(-6)).toEqual([
+      { type: "data-agent-error", data: { code: "runner_error", errorText: "the provider failed" } },
       { type: "error", errorText: "the provider failed" },
       { type: "text-end", id: "msg-1" },
       { type: "reasoning-end", id: "reason-0" },
@@ -131,8 +132,22 @@ describe("UI Message Stream projection", () => {
     ]);
     await checkUiChunks(failed, ["the provider failed"]);
     const cut = project([{ type: "message_delta", id: "msg-0", delta: "x" }]);
-    expect(cut.slice(-4).map((c) => c.type)).toEqual(["error", "text-end", "finish-step", "finish"]);
-    expect(project([]).map((c) => c.type)).toEqual(["start", "start-step", "error", "finish-step", "finish"]);
+    expect(cut.slice(-5).map((c) => c.type)).toEqual([
+      "data-agent-error",
+      "error",
+      "text-end",
+      "finish-step",
+      "finish",
+    ]);
+    expect(cut.at(-5)).toMatchObject({ data: { code: "agent_run_failed" } });
+    expect(project([]).map((c) => c.type)).toEqual([
+      "start",
+      "start-step",
+      "data-agent-error",
+      "error",
+      "finish-step",
+      "finish",
+    ]);
   });
 
   it("maps raw stop reasons through the finishReason table (unknown becomes other, which the SDK accepts)", () => {

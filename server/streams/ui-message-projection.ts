@@ -1,6 +1,6 @@
 import type { UIMessageChunk } from "ai";
 import { toUiFinishReason } from "./finish-reason";
-import type { NativeEvent, RunUsage } from "./native-event";
+import { NO_OUTPUT_MESSAGE, type NativeEvent, type RunUsage } from "./native-event";
 
 export interface UiProjectionOptions {
   messageId: string;
@@ -101,7 +101,7 @@ export class UiMessageProjection {
         };
         break;
       case "error":
-        out.push({ type: "error", errorText: event.message });
+        out.push(...agentError("runner_error", event.message));
         break;
       case "done":
         out.push(...this.close(toUiFinishReason(event.stopReason), event.traceId));
@@ -118,7 +118,11 @@ export class UiMessageProjection {
   /** Called when the event source ends: closes a stream that never saw `done`. */
   end(): Chunk[] {
     if (this.finished) return [];
-    return [...this.open(), { type: "error", errorText: "The run ended before it finished." }, ...this.close("error")];
+    return [
+      ...this.open(),
+      ...agentError("agent_run_failed", "The run ended before it finished."),
+      ...this.close("error"),
+    ];
   }
 
   private open(): Chunk[] {
@@ -173,6 +177,19 @@ export class UiMessageProjection {
     out.push({ type: "finish-step" }, { type: "finish", finishReason, messageMetadata: metadata });
     return out;
   }
+}
+
+/**
+ * A failure as the reference sends it: `data-agent-error{code, errorText}` (what a client reads the
+ * kind of failure from), then the SDK's own `error` part. The empty turn's "no output" error is only
+ * the `error` part there, so it stays one here.
+ */
+function agentError(code: "runner_error" | "agent_run_failed", errorText: string): Chunk[] {
+  if (errorText === NO_OUTPUT_MESSAGE) return [{ type: "error", errorText }];
+  return [
+    { type: "data-agent-error", data: { code, errorText } },
+    { type: "error", errorText },
+  ];
 }
 
 function errorText(output: unknown): string {
