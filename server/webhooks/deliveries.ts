@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, like, lt, notLike, or, sql } from 
 import { z } from "zod";
 import { BadRequestError, ConflictError, NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
+import { referenceStatusCode, referenceStatusFilter } from "@/server/core/reference-status";
 import { toPage, type Page } from "@/server/core/windowing";
 import type { Database } from "@/server/db";
 import { webhookAttempts, webhookDeliveries } from "@/server/db/schema";
@@ -21,18 +22,7 @@ const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
 export const deliveryQuerySchema = z.strictObject({
   delivery: z
     .strictObject({
-      status: z
-        .union([
-          z.enum(DELIVERY_STATUSES),
-          z.strictObject({
-            code: z.union([z.string(), z.number().int()]).nullish(),
-            message: z.string().nullish(),
-            type: z.string().nullish(),
-            timestamp: z.string().nullish(),
-            stacktrace: z.string().nullish(),
-          }),
-        ])
-        .nullish(),
+      status: z.union([z.enum(DELIVERY_STATUSES), referenceStatusFilter]).nullish(),
       subscription_id: z.string().uuid().nullish(),
       event_id: z.string().uuid().nullish(),
       event_type: z.string().max(200).nullish(),
@@ -52,7 +42,7 @@ export function statusFilterOf(status: StatusQuery): Pick<DeliveryFilter, "statu
   if (typeof status === "string") return { status };
   if (status.code == null) return {};
   const code = status.code;
-  const n = typeof code === "number" ? code : /^\d{1,3}$/.test(code) ? Number(code) : NaN;
+  const n = referenceStatusCode(code);
   if (!(n === 0 || (n >= 100 && n <= 599)))
     throw new BadRequestError(
       `delivery.status.code ${JSON.stringify(code)} is not a delivery status code: an HTTP status ("200"), "0" ` +

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError } from "@/server/core/errors";
+import { referenceStatusCode, referenceStatusFilter } from "@/server/core/reference-status";
 import { windowingSchema } from "@/server/core/windowing";
 import { getAutomation, type AutomationRow } from "../automation-store";
 import { queryFirings, type FiringStatus } from "../firing-store";
@@ -14,16 +15,7 @@ import { firingToCompat } from "./wire";
 export const deliveryQuery = z.strictObject({
   delivery: z
     .strictObject({
-      // The reference implementation's Status: filtered by its code alone (text there; a number taken too).
-      status: z
-        .strictObject({
-          code: z.union([z.string(), z.number().int()]).nullish(),
-          message: z.string().nullish(),
-          type: z.string().nullish(),
-          timestamp: z.string().nullish(),
-          stacktrace: z.string().nullish(),
-        })
-        .nullish(),
+      status: referenceStatusFilter.nullish(),
       schedule_id: z.string().uuid().nullish(),
       subscription_id: z.string().uuid().nullish(),
       automation_id: z.string().uuid().nullish(),
@@ -48,7 +40,7 @@ const UNWINDOWED_LIMIT = 10_000;
 
 /** A status code as the reference implementation writes it (`"202"`) or as a number; anything else is refused. */
 function statusCodeOf(code: string | number): number {
-  const n = typeof code === "number" ? code : /^\d{3}$/.test(code) ? Number(code) : NaN;
+  const n = referenceStatusCode(code);
   if (!(n >= 100 && n <= 599))
     throw new BadRequestError(
       `delivery.status.code ${JSON.stringify(code)} is not an HTTP status code`,
