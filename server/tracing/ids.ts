@@ -1,3 +1,5 @@
+import { BadRequestError } from "@/server/core/errors";
+
 const HEX32 = /^[0-9a-f]{32}$/;
 const HEX16 = /^[0-9a-f]{16}$/;
 
@@ -8,6 +10,14 @@ export function parseTraceId(value: unknown): string | undefined {
   if (HEX32.test(hex)) return dashed(hex);
   if (HEX16.test(hex)) return dashed("0".repeat(16) + hex);
   return undefined;
+}
+
+/** The id in its stored (dashed) form; a 400 naming it when it is no trace id. */
+export function storedTraceId(raw: string): string {
+  const id = parseTraceId(raw);
+  if (!id)
+    throw new BadRequestError(`trace_id ${JSON.stringify(raw)} is not 32 hex digits or a UUID`, "invalid_trace_id");
+  return id;
 }
 
 /**

@@ -2,15 +2,9 @@ export { recordSpans, type RecordSpansOptions, type RecordSpansResult, type Span
 export { tracingRoutes } from "./routes";
 export { drainIngestQueue, spanIngestWorker, startIngestWorker, type IngestWorkerOptions } from "./ingest/worker";
 export { fetchTrace, queryTraces } from "./traces";
-export { parseTraceId } from "./ids";
+export { parseTraceId, storedTraceId } from "./ids";
 export { traceSearchQuery, traceSearchSchema } from "./trace-search";
-export {
-  checkTraceFiltering,
-  loadTraceSources,
-  matchingTraceIds,
-  storedTraceId,
-  type TraceSource,
-} from "./trace-sources";
+export { checkTraceFiltering, loadTraceSources, matchingTraceIds, type TraceSource } from "./trace-sources";
 export { binValue, SPAN_DIMENSIONS, spanDimensionsSql, spanFactsSql, type SpanDimension } from "./store/span-facts";
 export {
   DETAIL_DIMENSIONS,

@@ -3,7 +3,7 @@ import { BadRequestError, SchemaValidationError } from "@/server/core/errors";
 import type { AppContext } from "@/server/core/app-context";
 import { isObject } from "./attributes";
 import { parseJsonBuffer, readRawBody } from "./http-body";
-import { parseTraceId, spanIdToWire, traceIdToWire } from "./ids";
+import { parseTraceId, spanIdToWire, storedTraceId, traceIdToWire } from "./ids";
 import { acceptSpans } from "./ingest/accept";
 import { decodeOtlp, encodeOtlpResponse, otlpEncodingOf } from "./otlp/decode";
 import { otlpToSpans } from "./otlp/to-spans";
@@ -28,9 +28,9 @@ export async function ingestTracingRequest(
   mode: TracingIngestMode,
   apiKeyId: string | null,
 ) {
-  pathTraceId(mode);
+  const pathId = pathTraceId(mode);
   const parsed = await readTracingRequest(request, app.config.tracing.maxBodyBytes);
-  return acceptTracingSpans(app, projectId, parsed, mode, apiKeyId, "/tracing/traces/");
+  return acceptTracingSpans(app, projectId, parsed, mode, pathId, apiKeyId, "/tracing/traces/");
 }
 
 /**
@@ -45,7 +45,7 @@ export async function ingestOneTrace(
   mode: "one_trace" | { replace: string },
   apiKeyId: string | null,
 ) {
-  pathTraceId(mode);
+  const pathId = pathTraceId(mode);
   const body = parseJsonBuffer(await readRawBody(request, app.config.tracing.maxBodyBytes));
   const trace = isObject(body) ? body.trace : undefined;
   if (!isObject(trace) || !isObject(trace.spans)) {
@@ -62,7 +62,7 @@ export async function ingestOneTrace(
   const key =
     typeof trace.trace_id === "string" ? trace.trace_id : typeof mode === "object" ? mode.replace : randomHex(16);
   const parsed = parseTracingRequest({ traces: { [key]: { spans: trace.spans } } });
-  const accepted = await acceptTracingSpans(app, projectId, parsed, mode, apiKeyId, "/traces/");
+  const accepted = await acceptTracingSpans(app, projectId, parsed, mode, pathId, apiKeyId, "/traces/");
   return {
     count: 1,
     trace_id: accepted.links[0]?.trace_id ?? traceIdToWire(parseTraceId(key)!),
@@ -70,16 +70,16 @@ export async function ingestOneTrace(
   };
 }
 
-/** The mode's rule (one trace; the path's trace), then queued durably; answered with links. */
+/** The mode's rule (one trace; the path's trace, `pathId`), then queued durably; answered with links. */
 async function acceptTracingSpans(
   app: AppContext,
   projectId: string,
   parsed: ParsedSpans,
   mode: TracingIngestMode,
+  pathId: string | undefined,
   apiKeyId: string | null,
   base: string,
 ) {
-  const pathId = pathTraceId(mode);
   if (mode === "one_trace") singleTrace(parsed, `POST ${base}`);
   if (typeof mode === "object") {
     const payloadId = singleTrace(parsed, `PUT ${base}${mode.replace}`);
@@ -102,16 +102,7 @@ async function acceptTracingSpans(
 }
 
 /** The trace id of a replace's path (a 400 when malformed), before the body is read. */
-function pathTraceId(mode: TracingIngestMode): string | undefined {
-  if (typeof mode !== "object") return undefined;
-  const id = parseTraceId(mode.replace);
-  if (!id)
-    throw new BadRequestError(
-      `trace_id ${JSON.stringify(mode.replace)} is not 32 hex digits or a UUID`,
-      "invalid_trace_id",
-    );
-  return id;
-}
+const pathTraceId = (mode: TracingIngestMode) => (typeof mode === "object" ? storedTraceId(mode.replace) : undefined);
 
 /** OTLP/HTTP: decode (protobuf or JSON), queue durably, answer in the request's encoding with `partial_success`. */
 export async function ingestOtlpRequest(

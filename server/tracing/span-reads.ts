@@ -1,8 +1,7 @@
 import { BadRequestError } from "@/server/core/errors";
 import { replicaRead, type Database } from "@/server/db";
-import { parseSpanId } from "./ids";
+import { parseSpanId, storedTraceId } from "./ids";
 import { loadTraces } from "./store/read-spans";
-import { storedTraceId } from "./trace-sources";
 import { spanToWire } from "./wire";
 
 /** GET /spans/{trace_id}/{span_id} and GET /spans/?trace_id=&span_id=: spans by id, in the caller's project. */

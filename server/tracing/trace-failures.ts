@@ -1,10 +1,10 @@
 import { rawQuery, type Executor } from "@/server/db";
 import { getPath, isObject } from "./attributes";
-import { spanIdToWire, traceIdToWire } from "./ids";
+import { spanIdToWire, storedTraceId, traceIdToWire } from "./ids";
 import { SqlParams } from "./query/sql-params";
 import { spanDimensionsSql, type SpanDimension } from "./store/span-facts";
 import { loadTraces } from "./store/read-spans";
-import { inputsAndOutputs, storedTraceId } from "./trace-sources";
+import { inputsAndOutputs } from "./trace-sources";
 import type { SpanRow } from "./wire";
 
 /** What is known of why a trace failed, for grouping failures (server/improve's triage). */

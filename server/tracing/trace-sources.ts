@@ -1,7 +1,6 @@
-import { BadRequestError } from "@/server/core/errors";
 import { rawQuery, type Executor } from "@/server/db";
 import { isObject } from "./attributes";
-import { parseTraceId, traceIdToWire } from "./ids";
+import { storedTraceId, traceIdToWire } from "./ids";
 import { filteringToSql } from "./query/filtering";
 import { SqlParams } from "./query/sql-params";
 import { loadTraces } from "./store/read-spans";
@@ -42,14 +41,6 @@ export async function matchingTraceIds(
     params.values,
   );
   return rows.map((r) => traceIdToWire(r.trace_id));
-}
-
-/** The id in its stored (dashed) form; a 400 naming it when it is no trace id. */
-export function storedTraceId(raw: string): string {
-  const id = parseTraceId(raw);
-  if (!id)
-    throw new BadRequestError(`trace id ${JSON.stringify(raw)} is not 32 hex digits or a UUID`, "invalid_trace_id");
-  return id;
 }
 
 /**

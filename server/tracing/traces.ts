@@ -1,12 +1,11 @@
 import { BadRequestError, MethodNotAllowedError } from "@/server/core/errors";
 import { replicaRead, type Database } from "@/server/db";
 import { capped, emitEvent } from "@/server/events";
-import { traceIdToWire } from "./ids";
+import { storedTraceId, traceIdToWire } from "./ids";
 import { queryTracePage, querySpanPage } from "./query/run-query";
 import { parseWindowing } from "./query/windowing";
 import { withSavedQuery, type QueryTerms, type SavedQueryRefs } from "./saved-query";
 import { loadTraces, newestFirst } from "./store/read-spans";
-import { storedTraceId } from "./trace-sources";
 import { spanToWire, traceToWire } from "./wire";
 
 export interface Reader {

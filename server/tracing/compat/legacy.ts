@@ -1,7 +1,7 @@
 import { BadRequestError } from "@/server/core/errors";
 import type { Database } from "@/server/db";
 import { isObject } from "../attributes";
-import { parseTraceId, spanIdToWire, traceIdToWire } from "../ids";
+import { spanIdToWire, storedTraceId, traceIdToWire } from "../ids";
 import { deleteTraceNow } from "../delete-trace";
 import { queryTracePage, querySpanPage } from "../query/run-query";
 import { parseWindowing } from "../query/windowing";
@@ -19,16 +19,9 @@ function traceMap(entries: { traceId: string; spans: Parameters<typeof traceToWi
   );
 }
 
-function parseId(raw: string): string {
-  const id = parseTraceId(raw);
-  if (!id)
-    throw new BadRequestError(`trace_id ${JSON.stringify(raw)} is not 32 hex digits or a UUID`, "invalid_trace_id");
-  return id;
-}
-
 /** GET /tracing/traces/{id}: `{count, traces: {<hex>: {spans}}}`, or `{count: 0}`. */
 export async function legacyFetchTrace(db: Database, projectId: string, raw: string) {
-  const id = parseId(raw);
+  const id = storedTraceId(raw);
   const spans = (await loadTraces(db, projectId, [id])).get(id);
   return spans ? { count: 1, traces: traceMap([{ traceId: id, spans }]) } : { count: 0 };
 }
@@ -47,7 +40,7 @@ export async function legacyDeleteTrace(db: Database, projectId: string, raw: st
 
 /** Both DELETE doors (this one, DELETE /traces/{id}): the path id checked, then deleteTraceNow. */
 export async function deleteTraceById(db: Database, projectId: string, raw: string) {
-  const traceId = parseId(raw);
+  const traceId = storedTraceId(raw);
   return { traceId, ...(await deleteTraceNow(db, projectId, traceId)) };
 }
 

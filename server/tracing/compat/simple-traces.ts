@@ -4,7 +4,7 @@ import type { TracingConfig } from "@/server/core/config";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import type { Database } from "@/server/db";
 import { isObject } from "../attributes";
-import { parseTraceId, spanIdToWire, traceIdToWire } from "../ids";
+import { spanIdToWire, storedTraceId, traceIdToWire } from "../ids";
 import { acceptSpans } from "../ingest/accept";
 import type { Scope } from "@/server/versioning";
 import { ensureAnnotationEvaluator } from "./annotation-evaluator";
@@ -256,9 +256,7 @@ async function writeSimpleTrace(
 }
 
 async function loadRoot(db: Database, projectId: string, rawId: string): Promise<SpanRow | undefined> {
-  const traceId = parseTraceId(rawId);
-  if (!traceId)
-    throw new BadRequestError(`trace_id ${JSON.stringify(rawId)} is not 32 hex digits or a UUID`, "invalid_trace_id");
+  const traceId = storedTraceId(rawId);
   const spans = (await loadTraces(db, projectId, [traceId])).get(traceId);
   return spans ? rootOf(spans) : undefined;
 }
