@@ -89,6 +89,41 @@ export class ApprovalStore {
     return used.length === 1;
   }
 
+  /**
+   * Claims a pending request for an answer out of band (`pending` -> `responding`), within the
+   * TTL: exactly one caller gets the row; every other gets undefined.
+   */
+  async claim(approvalId: string): Promise<typeof toolApprovals.$inferSelect | undefined> {
+    const [claimed] = await this.db
+      .update(toolApprovals)
+      .set({ status: "responding" })
+      .where(
+        and(
+          eq(toolApprovals.id, approvalId),
+          eq(toolApprovals.projectId, this.projectId),
+          eq(toolApprovals.sessionId, this.sessionId),
+          eq(toolApprovals.status, "pending"),
+          gt(toolApprovals.createdAt, this.oldest()),
+        ),
+      )
+      .returning();
+    return claimed;
+  }
+
+  /** Gives a claimed request back (`responding` -> `pending`): its continuation could not start. */
+  async release(approvalId: string): Promise<void> {
+    await this.db
+      .update(toolApprovals)
+      .set({ status: "pending" })
+      .where(
+        and(
+          eq(toolApprovals.id, approvalId),
+          eq(toolApprovals.projectId, this.projectId),
+          eq(toolApprovals.status, "responding"),
+        ),
+      );
+  }
+
   /** Marks a pending request past its time `expired`; true when this answer came too late. */
   async expire(approvalId: string): Promise<boolean> {
     const expired = await this.db

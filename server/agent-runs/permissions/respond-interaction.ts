@@ -1,15 +1,15 @@
-import { and, eq, gt } from "drizzle-orm";
 import { z } from "zod";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError, ConflictError, NotFoundError } from "@/server/core/errors";
-import { toolApprovals } from "@/server/db/schema";
+import type { toolApprovals } from "@/server/db/schema";
 import { readInboundMessages, type ContentBlock, type MessagesFormat, type NativeMessage } from "@/server/streams";
 import { startBackgroundRun } from "../invoke/start-background-run";
 import type { InvokeRequest } from "../invoke/invoke-request";
 import { findAgentRun, readRunEvents } from "../runs/run-queries";
 import type { AgentRunRow, RunRequest } from "../runs/run-store";
 import { messagesOfEvents, settledApprovals } from "../runs/takeover-plan";
+import { ApprovalStore } from "./approval-store";
 import { findApproval, interactionOf, type InteractionClock, type InteractionWire } from "./interactions";
 
 export const respondBodySchema = z.strictObject({
@@ -70,33 +70,13 @@ export async function respondToInteraction(
       "bad_request",
       [{ path: "answer.tool_call_id", message: `must be ${row.toolCallId}` }],
     );
-  const oldest = new Date(clock.now.getTime() - clock.ttlMs);
-  const [won] = await app.db
-    .update(toolApprovals)
-    .set({ status: "responding" })
-    .where(
-      and(
-        eq(toolApprovals.id, id),
-        eq(toolApprovals.projectId, projectId),
-        eq(toolApprovals.status, "pending"),
-        gt(toolApprovals.createdAt, oldest),
-      ),
-    )
-    .returning();
+  const approvals = new ApprovalStore(app.db, projectId, row.sessionId, clock.ttlMs, app.now);
+  const won = await approvals.claim(id);
   if (!won) {
     // A pending request past its time is marked as an in-band answer would mark it.
-    if (row.status === "pending")
-      await app.db
-        .update(toolApprovals)
-        .set({ status: "expired" })
-        .where(and(eq(toolApprovals.id, id), eq(toolApprovals.status, "pending")));
+    if (row.status === "pending") await approvals.expire(id);
     throw new ConflictError(NOT_PENDING, "interaction_not_pending");
   }
-  const release = () =>
-    app.db
-      .update(toolApprovals)
-      .set({ status: "pending" })
-      .where(and(eq(toolApprovals.id, id), eq(toolApprovals.status, "responding")));
   let runId: string;
   try {
     const paused = won.runId ? await findAgentRun(app.db, projectId, won.runId) : undefined;
@@ -114,7 +94,7 @@ export async function respondToInteraction(
     const body = await continuationBody(app, paused, request, won, answer);
     ({ runId } = await startBackgroundRun(app, principal, body, "invoke", undefined, { claimedApprovals: [id] }));
   } catch (error) {
-    await release();
+    await approvals.release(id);
     throw error;
   }
   const interaction = await interactionOf(app.db, won, clock);
