@@ -141,9 +141,10 @@ export async function firingRun(
   inputs: Record<string, unknown>;
 }> {
   const references = firing.automation.target.references as References;
-  const inputs = firingGivenInputs(firing, runsApplication(references));
-  if (!runsApplication(references)) return { body: firingBody(firing), runs: {}, inputs };
-  const application = await promptApplicationRun(
+  const application = runsApplication(references);
+  const inputs = firingGivenInputs(firing, application);
+  if (!application) return { body: firingBody(firing), runs: {}, inputs };
+  const prompt = await promptApplicationRun(
     app.db,
     principal,
     applicationRefs(references),
@@ -153,9 +154,9 @@ export async function firingRun(
   return {
     body: {
       session_id: firingSessionId(firing.firing.id),
-      data: { inputs: { messages: application.messages }, parameters: { agent: application.template } },
+      data: { inputs: { messages: prompt.messages }, parameters: { agent: prompt.template } },
     },
-    runs: { sampling: application.sampling, agent: application.agent },
+    runs: { sampling: prompt.sampling, agent: prompt.agent },
     inputs,
   };
 }

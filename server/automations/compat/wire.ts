@@ -4,7 +4,7 @@ import { toIso } from "@/server/core/time";
 import { DEFAULT_CATCH_UP_SECONDS, OVERLAP_POLICIES, eventTypeOf, type AutomationKind } from "../automation-input";
 import type { AutomationRow } from "../automation-store";
 import { TEST_KEY_PREFIX } from "../dispatch-pass";
-import type { FiringRow } from "../firing-store";
+import { firingTrigger, type FiringRow } from "../firing-store";
 import { referenceEventId } from "../schedule-pass";
 import { isSelectorTemplate } from "../selector-template";
 
@@ -297,13 +297,17 @@ export const compatFiringWire = z.object({
  */
 export function firingToCompat(row: FiringRow, automation: AutomationRow): z.infer<typeof compatFiringWire> {
   const collection = COMPAT_COLLECTIONS[automation.kind];
+  // What the firing ran; a row from before firings recorded it answers its trigger as it is now.
+  const trigger = row.triggerReferences
+    ? { triggerReferences: row.triggerReferences, triggerEventType: row.triggerEventType! }
+    : firingTrigger(automation);
   return {
     id: row.id,
     status: { timestamp: toIso(row.firedAt ?? row.createdAt), ...CODES[row.status] },
     data: {
-      event_key: row.triggerReferences ? row.triggerEventType! : eventTypeOf(automation)!,
+      event_key: trigger.triggerEventType,
       ...(row.sessionId ? { session_id: row.sessionId } : {}),
-      references: row.triggerReferences ?? ((automation.target.references ?? {}) as Record<string, unknown>),
+      references: trigger.triggerReferences as Record<string, unknown>,
       is_test: row.eventKey.startsWith(TEST_KEY_PREFIX),
       ...(row.payload != null ? { payload: row.payload } : {}),
       ...(row.inputs ? { inputs: row.inputs } : {}),
