@@ -24,7 +24,8 @@ export function dimensionColumns(target: "rollup" | "scan"): Record<DimensionFie
   return { ...spanDimensionsSql("s"), trace_type: "s.trace_type" };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 const isDimension = (field: unknown): field is DimensionField =>
   typeof field === "string" && (DIMENSION_FIELDS as readonly string[]).includes(field);
 

@@ -1,6 +1,7 @@
 import { BadRequestError } from "@/server/core/errors";
 import { rawQuery, type Executor } from "@/server/db";
 import { filteringToSql, microsToIso, spanRowsSql, SqlParams } from "@/server/tracing";
+import { isObject } from "../analytics-filter";
 import { parseCompatQuery } from "./request";
 
 const MINUTE_MS = 60_000;
@@ -42,7 +43,7 @@ export async function queryLegacyAnalytics(
       "invalid_analytics_query",
     );
   const q = parseCompatQuery(body, search, now, "legacy");
-  const operator = isRecord(q.filtering) ? q.filtering.operator : undefined;
+  const operator = isObject(q.filtering) ? q.filtering.operator : undefined;
   if (typeof operator === "string" && ["or", "not", "nand", "nor"].includes(operator))
     throw new BadRequestError(
       `The reference implementation adds its exception test to the filter's top-level '${operator}', so its errors would not be the failed spans among those filtered: nest the conditions under {"operator": "and", "conditions": [<this filter>]}, which both answer alike.`,
@@ -110,5 +111,3 @@ export function bucketsOf(
   }
   return { count: buckets.length, buckets };
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
