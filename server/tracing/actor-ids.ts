@@ -82,9 +82,9 @@ export async function queryActorIds(
 }
 
 /**
- * The statement of one page. Its key condition is the predicate of the partial indexes
- * `spans_session_key_idx` and `spans_user_key_idx` (drizzle/0050), word for word, so only the
- * spans naming an id are read; the value's test (not empty) stays a filter.
+ * The statement of one page. Its key condition is one half of the predicate of the partial index
+ * `spans_actor_key_idx` (drizzle/0052), word for word, so the planner proves it implies the
+ * predicate and only the spans naming an id are read; the value's test (not empty) stays a filter.
  */
 export function actorIdsSql(
   projectId: string,
