@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { drivenRunsEnded } from "@/server/agent-runs";
+import { drivenRunsEnded, startBackgroundRun } from "@/server/agent-runs";
+import { sweepExpiredRuns } from "@/server/agent-runs/runs/run-sweep";
+import { ApprovalStore, CLAIM_LEASE_MS } from "@/server/agent-runs/permissions/approval-store";
+import { newId } from "@/server/core/ids";
 import { tables } from "@/server/db";
 import { loadWorkspace } from "@/server/sandbox";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
@@ -170,12 +173,22 @@ describe("out-of-band approval answers", () => {
   it("exactly one answer wins: a second respond is 409; an in-band replay of the answer asks anew", async () => {
     const { sessionId, approvalId } = await paused();
     model.script({ kind: "reply", text: "Saved." });
-    expect((await respond(approvalId, { answer: { approved: true } })).status).toBe(200);
+    const first = await respond(approvalId, { answer: { approved: true } });
+    expect(first.status).toBe(200);
+    const continuation = first.body.interaction.data.response.run_id as string;
     const again = await respond(approvalId, { answer: { approved: false } });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ code: "interaction_not_pending", detail: "Interaction is no longer pending" });
+    // Named: the run that continues with the first answer, being processed or done by now.
+    expect(again.body).toMatchObject({
+      code: "interaction_not_pending",
+      detail: expect.stringMatching(new RegExp(`^Interaction is no longer pending: .*run ${continuation}`)),
+    });
     await runsEnded();
-    expect((await respond(approvalId, { answer: { approved: true } })).status).toBe(409);
+    const late = await respond(approvalId, { answer: { approved: true } });
+    expect(late.status).toBe(409);
+    expect(late.body.detail).toBe(
+      `Interaction is no longer pending: it was answered; run ${continuation} continued with the answer`,
+    );
     // The same answer sent in band no longer counts: the call is asked about again, not run twice.
     const asked = model.requests.length;
     const replay = await app.call("POST", "/services/agent/v0/invoke", {
@@ -205,6 +218,123 @@ describe("out-of-band approval answers", () => {
     expect(replay.body.data.outputs.stop_reason).toBe("paused");
     expect(replay.body.data.outputs.pending_interaction.id).not.toBe(approvalId);
     expect(model.requests.length).toBe(asked);
+  });
+
+  it("the continuation has the paused run's origin: an automation's run is continued as one", async () => {
+    const { runId, approvalId } = await paused();
+    // The run as an automation's firing would have started it (origin is all that differs here).
+    await app.context.db.update(tables.agentRuns).set({ origin: "automation" }).where(eq(tables.agentRuns.id, runId));
+    model.script({ kind: "reply", text: "Saved." });
+    const res = await respond(approvalId, { answer: { approved: true } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const continuation = res.body.interaction.data.response.run_id as string;
+    await runsEnded();
+    const listed = await app.call("GET", "/services/agent/v0/runs?origin=automation", { key: account.key });
+    expect(listed.body.runs.map((r: { id: string }) => r.id)).toEqual(expect.arrayContaining([runId, continuation]));
+    const run = await app.call("GET", `/services/agent/v0/runs/${continuation}`, { key: account.key });
+    expect(run.body.run).toMatchObject({ origin: "automation", status: "finished", continues_run_id: runId });
+  });
+
+  it("a claim whose process died before its run was recorded is taken up again after CLAIM_LEASE_MS, with the run id minted at the claim", async () => {
+    const { sessionId, approvalId } = await paused();
+    // What a process that died right after its claim leaves: the row `responding`, naming a run never recorded.
+    const minted = newId();
+    const approvals = new ApprovalStore(
+      app.context.db,
+      account.projectId,
+      sessionId,
+      app.context.config.agentRuns.approvalTtlMs,
+      app.context.now,
+    );
+    expect(await approvals.claim(approvalId, minted)).toBeDefined();
+    const early = await respond(approvalId, { answer: { approved: true } });
+    expect(early.status).toBe(409);
+    expect(early.body.detail).toMatch(
+      new RegExp(`starting run ${minted}; if that run is not recorded by .*, the request may be answered again`),
+    );
+    app.advanceClock(CLAIM_LEASE_MS + 1_000);
+    model.script({ kind: "reply", text: "Saved." });
+    const res = await respond(approvalId, { answer: { approved: true, message: "Go on." } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.interaction.data.response.run_id).toBe(minted);
+    await runsEnded();
+    const run = await app.call("GET", `/services/agent/v0/runs/${minted}`, { key: account.key });
+    expect(run.body.run).toMatchObject({ status: "finished", session_id: sessionId });
+    expect(await fileOf(sessionId)).toBe("approved text");
+    const [row] = await app.context.db
+      .select()
+      .from(tables.toolApprovals)
+      .where(eq(tables.toolApprovals.id, approvalId));
+    expect(row.status).toBe("responded");
+  });
+
+  it("while the claim's run is recorded, a respond is 409 naming it; its takeover after a crash settles the answer", async () => {
+    const { sessionId, approvalId } = await paused();
+    model.script({ kind: "reply", text: "Saved." });
+    const first = await respond(approvalId, { answer: { approved: true } });
+    const continuation = first.body.interaction.data.response.run_id as string;
+    await runsEnded();
+    // Rewound to what a process that died right after recording the continuation leaves: the
+    // claim, the run's row with its recorded request and an expired lease, nothing logged.
+    const { db } = app.context;
+    await db.update(tables.toolApprovals).set({ status: "responding" }).where(eq(tables.toolApprovals.id, approvalId));
+    await db.delete(tables.agentRunEvents).where(eq(tables.agentRunEvents.runId, continuation));
+    await db
+      .update(tables.agentRuns)
+      .set({
+        status: "running",
+        stopReason: null,
+        endedAt: null,
+        usage: null,
+        eventCount: 0,
+        leaseOwner: "a-dead-process",
+        leaseExpiresAt: new Date(Date.now() - 1),
+      })
+      .where(eq(tables.agentRuns.id, continuation));
+    app.advanceClock(CLAIM_LEASE_MS + 1_000);
+    const busy = await respond(approvalId, { answer: { approved: false } });
+    expect(busy.status).toBe(409);
+    expect(busy.body.detail).toBe(
+      `Interaction is no longer pending: its answer is being processed by run ${continuation}`,
+    );
+
+    const asked = model.requests.length;
+    model.script({ kind: "reply", text: "Saved after all." });
+    // By the real clock: the app's was moved past the claim's lease, and the run's new lease is real time.
+    expect(await sweepExpiredRuns(app.context, 10, new Date())).toBe(1);
+    await runsEnded();
+    const run = await app.call("GET", `/services/agent/v0/runs/${continuation}`, { key: account.key });
+    expect(run.body.run).toMatchObject({ status: "finished", session_id: sessionId });
+    // The approved call ran, once, in the takeover; nothing was asked anew.
+    const results = run.body.events.filter((e: any) => e.type === "tool_result" && e.data.id === WRITE.id);
+    expect(results.map((e: any) => e.data.output)).toEqual(["wrote 13 bytes to notes.txt"]);
+    expect(run.body.events.filter((e: any) => e.type === "interaction_request")).toHaveLength(0);
+    expect(run.body.outputs.messages.at(-1)).toEqual({ role: "assistant", content: "Saved after all." });
+    expect(model.requests.length).toBe(asked + 1);
+    const [row] = await db.select().from(tables.toolApprovals).where(eq(tables.toolApprovals.id, approvalId));
+    expect(row.status).toBe("responded");
+  });
+
+  it("a run id is started once: a second start of it begins nothing and answers that run", async () => {
+    const principal = { projectId: account.projectId, userId: account.userId, role: account.role };
+    const body = {
+      session_id: `once-${Date.now()}`,
+      data: { inputs: { messages: [{ role: "user" as const, content: "hello" }] }, parameters: { agent } },
+    };
+    const asked = model.requests.length;
+    model.script({ kind: "reply", text: "Once." });
+    const runId = newId();
+    const starts = await Promise.all([
+      startBackgroundRun(app.context, principal, body, "invoke", runId),
+      startBackgroundRun(app.context, principal, body, "invoke", runId),
+    ]);
+    expect(starts.map((s) => s.runId)).toEqual([runId, runId]);
+    expect(starts.filter((s) => s.startedBefore)).toHaveLength(1);
+    await runsEnded();
+    expect(model.requests.length).toBe(asked + 1);
+    const run = await app.call("GET", `/services/agent/v0/runs/${runId}`, { key: account.key });
+    expect(run.body.run.status).toBe("finished");
+    expect(run.body.outputs.messages.at(-1)).toEqual({ role: "assistant", content: "Once." });
   });
 
   it("a request past AGENT_APPROVAL_TTL_MS is 409 and shows as cancelled", async () => {

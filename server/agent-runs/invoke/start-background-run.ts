@@ -1,9 +1,13 @@
+import { ConflictError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import type { NativeEvent } from "@/server/streams";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import { driveRun } from "../runs/drive-run";
-import type { RunOrigin } from "../runs/run-store";
+import { recordRunOnce } from "../runs/event-log";
+import { PROCESS_LEASE_OWNER } from "../runs/live-runs";
+import { findAgentRun } from "../runs/run-queries";
+import type { NewRun, RunOrigin } from "../runs/run-store";
 import { continuingTrace } from "../runs/run-lineage";
 import { traceContext } from "../trace-context";
 import { beginTurn } from "./begin-turn";
@@ -19,6 +23,8 @@ export interface StartedRun {
   continuesRunId?: string;
   /** With `attach`: the run's events as this process drives them, closed once its end is recorded. */
   events?: ReadableStream<NativeEvent>;
+  /** A run of this id was recorded already (another start of the same id): this call started nothing. */
+  startedBefore?: true;
 }
 
 /**
@@ -27,10 +33,13 @@ export interface StartedRun {
  * The body's messages are native; a refusal before the turn starts throws its own error.
  * `runs` carries a prompt application's sampling and name when the body holds it as an inline template,
  * and a split environment's sticky key (an A2A context id) when it is not the session.
- * `attach` (a door that answers as the run goes, A2A): answered at once with the driven events
- * instead of once the row exists; the client going away only detaches, the run stays durable.
+ * `attach` (a door that answers as the run goes, A2A): answered with the driven events; the
+ * client going away only detaches, the run stays durable.
  * Input that answers approval requests continues the paused run that issued them, as invoke's
  * does (server/agent-runs/runs/README.md, "Approval lineage"): its trace, usage and `continues_run_id`.
+ * A run id is started at most once: the row is inserted before the turn begins (so its answer
+ * waits for the row), and a start that finds it there (an id minted at a claim, started again
+ * after its claimer seemed dead) begins nothing and answers that run, `startedBefore`.
  */
 export async function startBackgroundRun(
   app: AppContext,
@@ -45,6 +54,28 @@ export async function startBackgroundRun(
   const trace = continuingTrace(traceContext(null), continues);
   const input = await prepareTurn(app, principal, body, "native", { ...runs, trace, depth: 0, runId });
   if (continues?.usage) input.priorUsage = continues.usage;
+  const run: Omit<NewRun, "leaseOwner" | "leaseMs"> = {
+    id: runId,
+    projectId: principal.projectId,
+    sessionId: input.sessionId,
+    agent: input.agent,
+    format: "native",
+    messageId: `msg-${trace.traceId}`,
+    traceId: trace.traceId,
+    spanId: trace.spanId,
+    background: true,
+    origin,
+    continuesRunId: continues?.id,
+    request: {
+      principal: { userId: principal.userId, role: principal.role, apiKeyId: principal.apiKeyId },
+      body: { ...body, session_id: input.sessionId },
+      parentSpanId: trace.parentSpanId,
+      // A takeover prepares the turn from this record: without them it would ask anew.
+      ...(runs.claimedApprovals?.length ? { claimedApprovals: [...runs.claimedApprovals] } : {}),
+    },
+  };
+  const leased = { ...run, leaseOwner: PROCESS_LEASE_OWNER, leaseMs: app.config.agentRuns.leaseMs };
+  if (!(await recordRunOnce(app.db, leased))) return startedBefore(app, principal.projectId, runId);
   const turn = beginTurn(
     app,
     { ...input, door: origin },
@@ -52,29 +83,12 @@ export async function startBackgroundRun(
     undefined,
     continues ? (record) => ({ ...record, continuesRunId: continues.id }) : undefined,
   );
-  const { events, recorded } = driveRun(
+  const { events } = driveRun(
     app,
     turn,
-    {
-      id: runId,
-      projectId: principal.projectId,
-      sessionId: input.sessionId,
-      agent: input.agent,
-      format: "native",
-      messageId: `msg-${trace.traceId}`,
-      traceId: trace.traceId,
-      spanId: trace.spanId,
-      background: true,
-      origin,
-      continuesRunId: continues?.id,
-      request: {
-        principal: { userId: principal.userId, role: principal.role, apiKeyId: principal.apiKeyId },
-        body: { ...body, session_id: input.sessionId },
-        parentSpanId: trace.parentSpanId,
-      },
-    },
+    run,
     // Attached: the stream closes once the end is recorded, so a read after the answer finds the run ended.
-    { cancelOnDisconnect: false, answerAfterEnd: attach },
+    { cancelOnDisconnect: false, answerAfterEnd: attach, continuing: { lastSeq: 0 } },
   );
   const started = {
     runId,
@@ -84,6 +98,18 @@ export async function startBackgroundRun(
   };
   if (attach) return { ...started, events };
   void events.cancel();
-  await recorded();
   return started;
+}
+
+/** The run another start of the same id recorded. */
+async function startedBefore(app: AppContext, projectId: string, runId: string): Promise<StartedRun> {
+  const row = await findAgentRun(app.db, projectId, runId);
+  if (!row) throw new ConflictError(`Run id ${runId} is already taken`, "duplicate");
+  return {
+    runId,
+    sessionId: row.sessionId,
+    traceId: row.traceId,
+    ...(row.continuesRunId ? { continuesRunId: row.continuesRunId } : {}),
+    startedBefore: true,
+  };
 }

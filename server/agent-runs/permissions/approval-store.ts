@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, inArray, lte, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "@/server/db";
-import { toolApprovals } from "@/server/db/schema";
+import { agentRuns, toolApprovals } from "@/server/db/schema";
 import { stableStringify } from "@/server/core/stable-json";
 
 export interface ToolCallIdentity {
@@ -14,6 +14,18 @@ const argsHash = (input: unknown) => createHash("sha256").update(stableStringify
 
 export const approvalExpiredMessage = (toolName: string, ttlMs: number) =>
   `The approval for "${toolName}" came too late: its request expired after ${Math.round(ttlMs / 60_000)} minutes (AGENT_APPROVAL_TTL_MS), so the call was not run. Ask again if it is still needed.`;
+
+/**
+ * How long an out-of-band claim (`responding`) is left to its process to record the run minted
+ * for it. Preparing the turn and inserting its row take well under a second; past this, with no
+ * run of that id recorded, the process is taken for dead and another answer may claim the request
+ * again. Should the first process still be alive, it cannot double the run: both start the same
+ * run id, and only one row can be inserted (`startBackgroundRun`).
+ */
+export const CLAIM_LEASE_MS = 60_000;
+
+/** No run was recorded with the id minted at the claim (none was minted: a claim from before the column). */
+const continuationUnrecorded = sql`not exists (select 1 from ${agentRuns} where ${agentRuns.id} = ${toolApprovals.continuationRunId})`;
 
 /**
  * The approvals of one session, kept in the database so an answer can come days later on any
@@ -90,19 +102,27 @@ export class ApprovalStore {
   }
 
   /**
-   * Claims a pending request for an answer out of band (`pending` -> `responding`), within the
-   * TTL: exactly one caller gets the row; every other gets undefined.
+   * Claims a request for an answer out of band (-> `responding`), within the TTL, recording the
+   * claim's time and the id of the run that is to continue with the answer: a pending request
+   * (the id is `runId`), or one whose claim is older than CLAIM_LEASE_MS while no run of its id
+   * was recorded (its process died in between; the id minted then is kept). One statement, so
+   * exactly one caller gets the row; every other gets undefined.
    */
-  async claim(approvalId: string): Promise<typeof toolApprovals.$inferSelect | undefined> {
+  async claim(approvalId: string, runId: string): Promise<typeof toolApprovals.$inferSelect | undefined> {
+    const now = this.now();
     const [claimed] = await this.db
       .update(toolApprovals)
-      .set({ status: "responding" })
+      .set({
+        status: "responding",
+        claimedAt: now,
+        continuationRunId: sql`coalesce(${toolApprovals.continuationRunId}, ${runId})`,
+      })
       .where(
         and(
           eq(toolApprovals.id, approvalId),
           eq(toolApprovals.projectId, this.projectId),
           eq(toolApprovals.sessionId, this.sessionId),
-          eq(toolApprovals.status, "pending"),
+          or(eq(toolApprovals.status, "pending"), this.abandoned(now)),
           gt(toolApprovals.createdAt, this.oldest()),
         ),
       )
@@ -110,21 +130,38 @@ export class ApprovalStore {
     return claimed;
   }
 
-  /** Gives a claimed request back (`responding` -> `pending`): its continuation could not start. */
-  async release(approvalId: string): Promise<void> {
+  /** A claim whose process died before it recorded the run minted for it. */
+  private abandoned(now: Date) {
+    return and(
+      eq(toolApprovals.status, "responding"),
+      or(isNull(toolApprovals.claimedAt), lte(toolApprovals.claimedAt, new Date(now.getTime() - CLAIM_LEASE_MS))),
+      continuationUnrecorded,
+    );
+  }
+
+  /**
+   * Gives a claimed request back (`responding` -> `pending`): its continuation could not start.
+   * Only while no run of the minted id was recorded: a recorded one settles the request itself.
+   */
+  async release(approvalId: string, runId: string): Promise<void> {
     await this.db
       .update(toolApprovals)
-      .set({ status: "pending" })
+      .set({ status: "pending", claimedAt: null, continuationRunId: null })
       .where(
         and(
           eq(toolApprovals.id, approvalId),
           eq(toolApprovals.projectId, this.projectId),
           eq(toolApprovals.status, "responding"),
+          eq(toolApprovals.continuationRunId, runId),
+          continuationUnrecorded,
         ),
       );
   }
 
-  /** Marks a pending request past its time `expired`; true when this answer came too late. */
+  /**
+   * Marks a request past its time `expired` (a pending one, or a claim its process abandoned);
+   * true when this answer came too late.
+   */
   async expire(approvalId: string): Promise<boolean> {
     const expired = await this.db
       .update(toolApprovals)
@@ -134,7 +171,7 @@ export class ApprovalStore {
           eq(toolApprovals.id, approvalId),
           eq(toolApprovals.projectId, this.projectId),
           eq(toolApprovals.sessionId, this.sessionId),
-          eq(toolApprovals.status, "pending"),
+          or(eq(toolApprovals.status, "pending"), this.abandoned(this.now())),
           lte(toolApprovals.createdAt, this.oldest()),
         ),
       )

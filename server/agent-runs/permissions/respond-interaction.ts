@@ -2,14 +2,15 @@ import { z } from "zod";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
 import { BadRequestError, ConflictError, NotFoundError } from "@/server/core/errors";
+import { newId } from "@/server/core/ids";
 import type { toolApprovals } from "@/server/db/schema";
 import { readInboundMessages, type ContentBlock, type MessagesFormat, type NativeMessage } from "@/server/streams";
 import { startBackgroundRun } from "../invoke/start-background-run";
 import type { InvokeRequest } from "../invoke/invoke-request";
 import { findAgentRun, readRunEvents } from "../runs/run-queries";
-import type { AgentRunRow, RunRequest } from "../runs/run-store";
+import type { AgentRunRow, RunOrigin, RunRequest } from "../runs/run-store";
 import { messagesOfEvents, settledApprovals } from "../runs/takeover-plan";
-import { ApprovalStore } from "./approval-store";
+import { ApprovalStore, CLAIM_LEASE_MS } from "./approval-store";
 import { findApproval, interactionOf, type InteractionClock, type InteractionWire } from "./interactions";
 
 export const respondBodySchema = z.strictObject({
@@ -44,13 +45,16 @@ export async function interactionById(app: AppContext, projectId: string, id: st
 /**
  * Answers an approval request out of band and continues its paused run as a background run, as
  * the in-band answer would (a new turn of the same session whose input answers the request):
- * 1. one update flips the row `pending` -> `responding` (within AGENT_APPROVAL_TTL_MS): exactly one
- *    caller wins, every other gets 409;
+ * 1. one update claims the row (`pending` -> `responding`, within AGENT_APPROVAL_TTL_MS) and
+ *    records the claim's time and the continuation's run id, minted now: exactly one caller wins,
+ *    every other gets 409. A claim older than CLAIM_LEASE_MS whose run was never recorded (its
+ *    process died in between) may be claimed again, its run id kept;
  * 2. the paused run's conversation is composed from its record: its input (answers it settled
  *    replaced by their results), its turn from the log, the answer as a `tool_result` naming the
  *    request, and `message` as a trailing user message;
- * 3. `startBackgroundRun` runs it on the paused run's revision (or inline template) in its
- *    session; its `ApprovalStore` may settle this `responding` row (`claimedApprovals`), and
+ * 3. `startBackgroundRun` runs it with that run id, on the paused run's revision (or inline
+ *    template), in its session, of its origin; its `ApprovalStore` may settle this `responding`
+ *    row (`claimedApprovals`, kept in the run's recorded request for a takeover), and
  *    `resumeApprovals` runs an approved call or answers a denied one, as for any turn.
  * If the run cannot be started the row goes back to `pending` and the refusal is the answer.
  */
@@ -71,13 +75,14 @@ export async function respondToInteraction(
       [{ path: "answer.tool_call_id", message: `must be ${row.toolCallId}` }],
     );
   const approvals = new ApprovalStore(app.db, projectId, row.sessionId, clock.ttlMs, app.now);
-  const won = await approvals.claim(id);
+  const won = await approvals.claim(id, newId());
   if (!won) {
-    // A pending request past its time is marked as an in-band answer would mark it.
-    if (row.status === "pending") await approvals.expire(id);
-    throw new ConflictError(NOT_PENDING, "interaction_not_pending");
+    // A request past its time (pending, or a claim abandoned) is marked as an in-band answer would mark it.
+    await approvals.expire(id);
+    throw await notPending(app, projectId, id);
   }
-  let runId: string;
+  const runId = won.continuationRunId!;
+  let started: Awaited<ReturnType<typeof startBackgroundRun>>;
   try {
     const paused = won.runId ? await findAgentRun(app.db, projectId, won.runId) : undefined;
     const request = paused?.request as RunRequest | null | undefined;
@@ -92,11 +97,16 @@ export async function respondToInteraction(
         "interaction_not_pending",
       );
     const body = await continuationBody(app, paused, request, won, answer);
-    ({ runId } = await startBackgroundRun(app, principal, body, "invoke", undefined, { claimedApprovals: [id] }));
+    // Of the paused run's origin: a list filtered by origin (an automation's runs) keeps the continuation.
+    started = await startBackgroundRun(app, principal, body, paused.origin as RunOrigin, runId, {
+      claimedApprovals: [id],
+    });
   } catch (error) {
-    await approvals.release(id);
+    await approvals.release(id, runId);
     throw error;
   }
+  // The claim was taken up again while its first process still lived, and that one started the run first.
+  if (started.startedBefore) throw processing(runId);
   const interaction = await interactionOf(app.db, won, clock);
   return {
     ...interaction,
@@ -106,10 +116,36 @@ export async function respondToInteraction(
         approved: answer.approved,
         tool_call_id: won.toolCallId,
         ...(answer.message ? { message: answer.message } : {}),
-        run_id: runId,
+        run_id: started.runId,
       },
     },
   };
+}
+
+const processing = (runId: string) =>
+  new ConflictError(`${NOT_PENDING}: its answer is being processed by run ${runId}`, "interaction_not_pending");
+
+/**
+ * Why a claim failed, as the row now says: answered out of band (naming the run that continues
+ * with the answer; one claimed moments ago whose run is not recorded yet says when it may be
+ * answered again), or simply no longer pending.
+ */
+async function notPending(app: AppContext, projectId: string, id: string): Promise<ConflictError> {
+  const row = await findApproval(app.db, projectId, id);
+  const runId = row?.continuationRunId;
+  if (!runId || (row.status !== "responding" && row.status !== "responded"))
+    return new ConflictError(NOT_PENDING, "interaction_not_pending");
+  if (row.status === "responded")
+    return new ConflictError(
+      `${NOT_PENDING}: it was answered; run ${runId} continued with the answer`,
+      "interaction_not_pending",
+    );
+  if (await findAgentRun(app.db, projectId, runId)) return processing(runId);
+  const retryAt = new Date(row.claimedAt!.getTime() + CLAIM_LEASE_MS).toISOString();
+  return new ConflictError(
+    `${NOT_PENDING}: an answer is starting run ${runId}; if that run is not recorded by ${retryAt}, the request may be answered again`,
+    "interaction_not_pending",
+  );
 }
 
 /**

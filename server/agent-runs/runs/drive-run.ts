@@ -12,8 +12,9 @@ export interface DriveOptions {
   /** The old behaviour (`flags.cancel_on_disconnect`): the client going away cancels the turn. */
   cancelOnDisconnect: boolean;
   /**
-   * A run taken over from a process that died (`take-over-run.ts`): its row exists and this
-   * process already holds its lease; its events continue the log after `lastSeq`.
+   * The run's row exists and this process already holds its lease: a run taken over from a
+   * process that died (`take-over-run.ts`), its events continuing the log after `lastSeq`, or a
+   * background run recorded before its turn began (`lastSeq` 0).
    */
   continuing?: { lastSeq: number };
   /**

@@ -5,7 +5,15 @@ import { redactorFor, type Redactor } from "@/server/redaction";
 import type { NativeEvent } from "@/server/streams";
 import { toLogEntries } from "./log-entries";
 import { OpenBlocks, redactEvents, redactNewRun } from "./redact-log";
-import { appendEvents, endRun, insertAgentRun, type NewRun, type RunEnd, type StoredBatch } from "./run-store";
+import {
+  appendEvents,
+  endRun,
+  insertAgentRun,
+  insertAgentRunOnce,
+  type NewRun,
+  type RunEnd,
+  type StoredBatch,
+} from "./run-store";
 
 interface QueuedBatch {
   seq: number;
@@ -22,6 +30,15 @@ const stored = (batch: QueuedBatch, redactor: Redactor): StoredBatch => ({
 
 const redactEnd = (end: RunEnd, redactor: Redactor): RunEnd =>
   end.error === undefined ? end : { ...end, error: redactor.text(end.error) };
+
+/**
+ * Writes a new run's row before its turn begins, redacted as the writer would write it, unless a
+ * row with its id exists (another start of the same run id: false, and nothing may start).
+ */
+export async function recordRunOnce(db: Database, run: NewRun): Promise<boolean> {
+  const { redactor } = await redactorFor(db, run.projectId);
+  return insertAgentRunOnce(db, redactNewRun(run, redactor));
+}
 
 /** How long an appended event may wait for companions before its batch is written. */
 const FLUSH_MS = 50;

@@ -55,6 +55,12 @@ export interface RunRequest {
   body: InvokeRequest;
   /** The root's parent span (the caller's `traceparent`, or the continued run's root), for a takeover's trace. */
   parentSpanId?: string;
+  /**
+   * Approval requests answered out of band that this run continues with
+   * (`PrepareOptions.claimedApprovals`): a takeover may settle them too, or the approved call
+   * would be asked about anew.
+   */
+  claimedApprovals?: string[];
 }
 
 /** How a run ended. */
@@ -109,6 +115,14 @@ function runRowInsert(db: Executor, run: NewRun, ended?: RunEnd) {
 
 export async function insertAgentRun(db: Executor, run: NewRun): Promise<void> {
   await runRowInsert(db, run);
+}
+
+/** Inserts a run's row unless one with its id exists; whether this call inserted it. */
+export async function insertAgentRunOnce(db: Executor, run: NewRun): Promise<boolean> {
+  const inserted = await runRowInsert(db, run)
+    .onConflictDoNothing({ target: agentRuns.id })
+    .returning({ id: agentRuns.id });
+  return inserted.length === 1;
 }
 
 /** A batch for the event log: positions `seq`..`lastSeq`, its entries (`toLogEntries`) as JSON text. */

@@ -73,7 +73,8 @@ export async function takeOverRun(app: AppContext, run: AgentRunRow): Promise<vo
       { ...request.principal, projectId: run.projectId },
       request.body,
       run.format as MessagesFormat,
-      { trace, depth: 0, runId: run.id },
+      // An out-of-band answer's continuation settles the claimed request as its first process would have.
+      { trace, depth: 0, runId: run.id, claimedApprovals: request.claimedApprovals },
     );
   } catch (error) {
     // A database down for now is no reason to fail the run: the sweep takes it over again.

@@ -105,4 +105,11 @@ export const toolApprovals = pgTable("tool_approvals", {
   createdAt: ts("created_at").notNull().defaultNow(),
   /** The run that paused for this request: the run that answers it continues that one. */
   runId: text("run_id"),
+  /**
+   * An answer out of band: when it was claimed (`responding`) and the id minted then for the run
+   * that continues with it, so a claim whose process died before recording that run can be taken
+   * up again, and one whose run exists is not started twice.
+   */
+  claimedAt: ts("claimed_at"),
+  continuationRunId: text("continuation_run_id"),
 });
