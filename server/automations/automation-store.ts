@@ -7,12 +7,23 @@ import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import { newId } from "@/server/core/ids";
 import { toPage, windowClause, type Page, type Windowing } from "@/server/core/windowing";
 import { containsText, type Executor } from "@/server/db";
-import { automations } from "@/server/db/schema";
+import { automationDeliveries, automations } from "@/server/db/schema";
 import { SCHEDULE_EVENT_TYPE, type AutomationInput, type SignatureScheme } from "./automation-input";
-import { checkAction, checkTarget } from "./automation-target";
+import { checkAction, checkInput, checkTarget } from "./automation-target";
 import { checkCronSchedule, nextFireTime } from "@/server/core/cron/cron-schedule";
 
 export type AutomationRow = typeof automations.$inferSelect;
+
+/**
+ * A test subscription (the reference implementation's `is_test`, kept in its target): always
+ * active, its references unchecked, each firing captured with what a run would be given, none run.
+ */
+export const isTestAutomation = (row: Pick<AutomationRow, "target">) => row.target.test === true;
+
+/** How an automation is saved: `test` makes it a test subscription. */
+export interface SaveOptions {
+  test?: boolean;
+}
 
 /** A signing secret in the form the scheme's senders expect (`whsec_` + base64 for Standard Webhooks). */
 export function generateSigningSecret(scheme: SignatureScheme): string {
@@ -33,11 +44,13 @@ function checkSecret(scheme: SignatureScheme, secret: string): void {
 
 /**
  * The columns an input sets, checked: the cron and zone parse and fire, the references name a
- * runnable agent or prompt application now, with the input it takes (resolved again at every firing).
+ * runnable agent or prompt application now, with the input it takes (resolved again at every
+ * firing); a test subscription's references are not checked (it runs nothing).
  */
-async function columnsOf(app: AppContext, principal: Principal, input: AutomationInput) {
+async function columnsOf(app: AppContext, principal: Principal, input: AutomationInput, { test }: SaveOptions) {
   const now = app.now();
   if (input.action) await checkAction(app, principal, input);
+  else if (test) checkInput(input.input);
   else await checkTarget(app, principal, input.references, input.input);
   const common = {
     kind: input.kind,
@@ -45,9 +58,11 @@ async function columnsOf(app: AppContext, principal: Principal, input: Automatio
     description: input.description ?? null,
     tags: input.tags ?? null,
     meta: input.meta ?? null,
-    target: input.action ? { references: {}, action: input.action } : { references: input.references },
+    target: input.action
+      ? { references: {}, action: input.action }
+      : { references: input.references, ...(test ? { test: true } : {}) },
     input: input.input,
-    isActive: input.is_active,
+    isActive: test || input.is_active,
     updatedAt: now,
   };
   if (input.kind === "schedule") {
@@ -73,8 +88,9 @@ export async function createAutomation(
   app: AppContext,
   principal: Principal,
   input: AutomationInput,
+  options: SaveOptions = {},
 ): Promise<{ row: AutomationRow; secret?: string }> {
-  const columns = await columnsOf(app, principal, input);
+  const columns = await columnsOf(app, principal, input, options);
   const secret = input.kind === "inbound" ? (input.secret ?? generateSigningSecret(input.signature_scheme)) : undefined;
   const [row] = await app.db.transaction(async (tx) => {
     const inserted = await tx
@@ -127,13 +143,15 @@ function audit(
 
 /**
  * Replaces an automation (the kind cannot change). A schedule's next fire time is planned again
- * from now; an inbound trigger keeps its secret unless a new one is given.
+ * from now; an inbound trigger keeps its secret unless a new one is given. A test subscription
+ * saved without `test` is a live one again, its references checked.
  */
 export async function replaceAutomation(
   app: AppContext,
   principal: Principal,
   id: string,
   input: AutomationInput,
+  options: SaveOptions = {},
 ): Promise<{ row: AutomationRow; secret?: string }> {
   const current = await getLiveAutomation(app.db, principal.projectId, id);
   if (current.kind !== input.kind)
@@ -141,7 +159,7 @@ export async function replaceAutomation(
       `automation ${id} is a ${current.kind}; its kind cannot change to ${input.kind} (create a new one)`,
       "kind_immutable",
     );
-  const columns = await columnsOf(app, principal, input);
+  const columns = await columnsOf(app, principal, input, options);
   const secret = input.kind === "inbound" ? input.secret : undefined;
   const row = await app.db.transaction(async (tx) => {
     const [updated] = await tx
@@ -258,5 +276,22 @@ export async function deleteAutomation(app: AppContext, principal: Principal, id
       .set({ deletedAt: app.now(), deletedBy: principal.userId })
       .where(and(eq(automations.id, id), eq(automations.projectId, principal.projectId)));
     await audit(tx, "automation.deleted", current, undefined, app.now());
+  });
+}
+
+/**
+ * Deletes an automation and its firings for good, in one transaction: the end of a test
+ * subscription made by `POST /api/triggers/subscriptions/test`, which leaves nothing behind.
+ */
+export async function purgeAutomation(app: AppContext, projectId: string, id: string): Promise<void> {
+  await app.db.transaction(async (tx) => {
+    await tx
+      .delete(automationDeliveries)
+      .where(and(eq(automationDeliveries.automationId, id), eq(automationDeliveries.projectId, projectId)));
+    const [gone] = await tx
+      .delete(automations)
+      .where(and(eq(automations.id, id), eq(automations.projectId, projectId)))
+      .returning();
+    if (gone) await audit(tx, "automation.purged", gone, undefined, app.now());
   });
 }

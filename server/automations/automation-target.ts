@@ -42,15 +42,10 @@ function applicationRefs(references: References): RetrieveRefs {
 const PATHS = { target: "references.application", variables: "input.inputs" };
 
 /**
- * Checks at save that the references name an agent that runs now with messages, or a prompt
- * application whose placeholders the inputs all fill (both are resolved again at every firing).
+ * The input's own checks, whatever it runs: tags the renderer does not fill, a selector template
+ * beside messages or inputs, script expressions. A test subscription's input gets these alone.
  */
-export async function checkTarget(
-  app: AppContext,
-  principal: Principal,
-  references: References,
-  input: Input,
-): Promise<void> {
+export function checkInput(input: Input): void {
   refuseUnrendered(input);
   if (input.fields !== undefined && (input.messages || input.inputs))
     throw new SchemaValidationError([
@@ -61,6 +56,19 @@ export async function checkTarget(
     throw new SchemaValidationError([
       { path: "input.fields", message: `${script}: script and filter expressions are not evaluated` },
     ]);
+}
+
+/**
+ * Checks at save that the references name an agent that runs now with messages, or a prompt
+ * application whose placeholders the inputs all fill (both are resolved again at every firing).
+ */
+export async function checkTarget(
+  app: AppContext,
+  principal: Principal,
+  references: References,
+  input: Input,
+): Promise<void> {
+  checkInput(input);
   if (runsApplication(references)) {
     if (given(references, WORKFLOW_KEYS))
       throw new BadRequestError(
@@ -159,6 +167,16 @@ export async function firingRun(
     runs: { sampling: prompt.sampling, agent: prompt.agent },
     inputs,
   };
+}
+
+/**
+ * What a test subscription's firing records in place of a run: the inputs a run would have been
+ * given. Its references may be empty (they are not checked), so an input without messages is
+ * read as a prompt application's.
+ */
+export function capturedInputs(firing: Parameters<typeof firingBody>[0]): Record<string, unknown> {
+  const references = firing.automation.target.references as References;
+  return firingGivenInputs(firing, runsApplication(references) || !firing.automation.input.messages);
 }
 
 type Action = NonNullable<AutomationInput["action"]>;

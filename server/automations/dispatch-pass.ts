@@ -9,9 +9,9 @@ import { logger } from "@/server/core/logger";
 import { isDatabaseUnavailable } from "@/server/db";
 import { automationDeliveries, automations } from "@/server/db/schema";
 import { firingTrigger, settleFiring, type FiringRow } from "./firing-store";
-import { firingRun, startFiringAction } from "./automation-target";
+import { capturedInputs, firingRun, startFiringAction } from "./automation-target";
 import type { AutomationInput } from "./automation-input";
-import type { AutomationRow } from "./automation-store";
+import { isTestAutomation, type AutomationRow } from "./automation-store";
 
 /** A dispatcher owns a claimed firing this long; a crash hands it to another process after. */
 const CLAIM_MS = 120_000;
@@ -95,6 +95,19 @@ async function dispatch(app: AppContext, firing: FiringRow): Promise<void> {
   if (!automation || automation.deletedAt || (!automation.isActive && !test)) {
     const why = !automation || automation.deletedAt ? "the automation was deleted" : "the automation is paused";
     await settleFiring(app.db, firing, { status: "skipped", error: why, firedAt: app.now(), runId: null });
+    return;
+  }
+  if (isTestAutomation(automation)) {
+    // A test subscription records what a run would be given, and starts nothing.
+    const firedAt = app.now();
+    await settleFiring(app.db, firing, {
+      status: "captured",
+      runId: null,
+      firedAt,
+      error: null,
+      ...firingTrigger(automation),
+      inputs: capturedInputs({ automation, firing, firedAt }),
+    });
     return;
   }
   const action = (automation.target as { action?: AutomationInput["action"] }).action;

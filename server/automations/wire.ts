@@ -11,7 +11,9 @@ export const firingWire = z.object({
   id: z.string(),
   automation_id: z.string(),
   event_key: z.string().describe("What fired: schedule:<time>, event:<event id>, inbound:<sender's id>, test:<id>"),
-  status: z.enum(["pending", "queued", "started", "skipped", "failed"]),
+  status: z
+    .enum(["pending", "queued", "started", "captured", "skipped", "failed"])
+    .describe("captured: a test subscription's firing, recorded with nothing started"),
   scheduled_at: iso.optional().describe("The fire time a schedule planned"),
   fired_at: iso.optional().describe("When the run was started, or the firing given up"),
   run_id: z

@@ -385,7 +385,6 @@ it("refuses a subscription's provider fields rather than creating one that does 
   expect(connection.status).toBe(404);
   expect(connection.body.detail).toMatch(/^Connection not found/);
   for (const [extra, data, field] of [
-    [{ flags: { is_test: true } }, {}, "subscription.flags.is_test"],
     [{ flags: { is_valid: false } }, {}, "subscription.flags.is_valid"],
     [{}, { trigger_config: { owner: "acme" } }, "subscription.data.trigger_config"],
     [{}, { selector: { path: "outputs" } }, "subscription.data.selector"],

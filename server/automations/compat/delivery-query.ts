@@ -25,9 +25,10 @@ export const deliveryQuery = z.strictObject({
   windowing: windowingSchema.nullish(),
 });
 
-/** Our firings' statuses by the reference's codes; a code no firing of ours carries (200, 500) matches none. */
+/** Our firings' statuses by the reference's codes; a code no firing of ours carries (500) matches none. */
 const STATUSES_OF_CODE: Record<number, FiringStatus[]> = {
   102: ["pending", "queued"],
+  200: ["captured"],
   202: ["started"],
   409: ["skipped"],
   400: ["failed"],

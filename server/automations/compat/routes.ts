@@ -22,10 +22,12 @@ import {
 } from "../automation-store";
 import {
   COMPAT_COLLECTIONS,
+  compatFiringWire,
   compatScheduleBody,
   compatScheduleWire,
   compatSubscriptionBody,
   compatSubscriptionWire,
+  firingToCompat,
   scheduleFromCompat,
   scheduleToCompat,
   subscriptionFromCompat,
@@ -33,6 +35,7 @@ import {
 } from "./wire";
 import { firingCompatRoutes } from "./firing-routes";
 import { providerCompatRoutes } from "./provider-routes";
+import { testSubscription } from "./test-subscription";
 
 const tag = "triggers";
 /** The reference's default `inputs_fields`: the firing's whole context. */
@@ -108,6 +111,8 @@ function triggerRoutes<B extends { id?: string }>(spec: {
   fromBody: (body: B) => unknown;
   /** Checks the reference runs first, before the body is read as ours. */
   precheck?: (body: B, now: Date) => void;
+  /** Whether the body saves a test subscription (its firings captured, none run). */
+  isTest?: (body: B) => boolean;
 }) {
   const { plural, singular } = COMPAT_COLLECTIONS[spec.kind];
   const base = `/api/triggers/${plural}`;
@@ -171,7 +176,8 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       handler: async ({ ctx, body }) => {
         spec.precheck?.(body[singular], ctx.app.now());
         const input = asInput(spec.fromBody(body[singular]), singular);
-        const { row } = await saveAs(singular, () => createAutomation(ctx.app, ctx.principal, input));
+        const test = spec.isTest?.(body[singular]);
+        const { row } = await saveAs(singular, () => createAutomation(ctx.app, ctx.principal, input, { test }));
         return one(singular, spec.toWire(row));
       },
     }),
@@ -269,7 +275,10 @@ function triggerRoutes<B extends { id?: string }>(spec: {
         await getOfKind(ctx.app, ctx.principal.projectId, params.id, true);
         spec.precheck?.(given, ctx.app.now());
         const input = asInput(spec.fromBody(given), singular);
-        const { row } = await saveAs(singular, () => replaceAutomation(ctx.app, ctx.principal, params.id, input));
+        const test = spec.isTest?.(given);
+        const { row } = await saveAs(singular, () =>
+          replaceAutomation(ctx.app, ctx.principal, params.id, input, { test }),
+        );
         return one(singular, spec.toWire(row));
       },
     }),
@@ -294,6 +303,30 @@ function triggerRoutes<B extends { id?: string }>(spec: {
   ];
 }
 
+type SubscriptionBody = z.infer<typeof compatSubscriptionBody>["subscription"];
+
+/**
+ * The reference's `POST /subscriptions/test`: the body as for create, made a test subscription;
+ * answers the first delivery of its event type, or `{count: 0}` after `TRIGGER_TEST_TIMEOUT_MS`.
+ */
+const subscriptionTestRoute = defineRoute({
+  method: "POST",
+  path: "/api/triggers/subscriptions/test",
+  auth: "api_key",
+  tag,
+  summary:
+    "Wait for a subscription's first delivery (up to TRIGGER_TEST_TIMEOUT_MS, 300 s by default): a test subscription is made and purged with its deliveries after; a live subscription of that event type is watched instead and left in place",
+  body: compatSubscriptionBody,
+  response: z.object({ count: z.number().int(), delivery: compatFiringWire.optional() }),
+  errors: ["not_found", "unsupported_field", "unsupported_prompt"],
+  handler: async ({ ctx, body }) => {
+    const test: SubscriptionBody = { ...body.subscription, flags: { ...body.subscription.flags, is_test: true } };
+    const input = asInput(subscriptionFromCompat(test), "subscription") as Extract<AutomationInput, { kind: "event" }>;
+    const captured = await testSubscription(ctx.app, ctx.principal, input, ctx.request.signal);
+    return captured ? one("delivery", firingToCompat(captured.firing, captured.automation)) : { count: 0 };
+  },
+});
+
 export const triggerCompatRoutes = [
   ...triggerRoutes({
     kind: "schedule",
@@ -309,7 +342,9 @@ export const triggerCompatRoutes = [
     toWire: subscriptionToCompat,
     body: compatSubscriptionBody as unknown as z.ZodType<Record<string, { id?: string }>>,
     fromBody: subscriptionFromCompat as (body: unknown) => unknown,
+    isTest: (body) => (body as SubscriptionBody).flags?.is_test === true,
   }),
+  subscriptionTestRoute,
   ...firingCompatRoutes,
   ...providerCompatRoutes,
 ];

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { BadRequestError, NotFoundError } from "@/server/core/errors";
 import { toIso } from "@/server/core/time";
 import { DEFAULT_CATCH_UP_SECONDS, OVERLAP_POLICIES, eventTypeOf, type AutomationKind } from "../automation-input";
-import type { AutomationRow } from "../automation-store";
+import { isTestAutomation, type AutomationRow } from "../automation-store";
 import { TEST_KEY_PREFIX } from "../dispatch-pass";
 import { firingTrigger, type FiringRow } from "../firing-store";
 import { referenceEventId } from "../schedule-pass";
@@ -133,7 +133,7 @@ export function subscriptionToCompat(row: AutomationRow) {
     name: row.name,
     ...(row.description ? { description: row.description } : {}),
     ...labelsOf(row),
-    flags: { is_active: row.isActive, is_valid: true, is_test: false },
+    flags: { is_active: row.isActive, is_valid: true, is_test: isTestAutomation(row) },
     data: {
       event_key: row.eventTypes?.[0] ?? "",
       ...(row.filter ? { filter: row.filter } : {}),
@@ -199,8 +199,8 @@ export function scheduleFromCompat(body: z.infer<typeof compatScheduleBody>["sch
 /**
  * A reference subscription body as our input. Its provider's fields are refused, not ignored:
  * a connection (there are none here: the reference's answer for an unknown one), a trigger
- * config, test mode (capture without running) or an invalid subscription would each be a
- * subscription that silently does something else here.
+ * config or an invalid subscription would each be a subscription that silently does something
+ * else here. A test subscription (`flags.is_test`) may name no references: it runs nothing.
  */
 export function subscriptionFromCompat(body: z.infer<typeof compatSubscriptionBody>["subscription"]): unknown {
   if (body.connection_id != null)
@@ -211,14 +211,9 @@ export function subscriptionFromCompat(body: z.infer<typeof compatSubscriptionBo
     refused("subscription.data.trigger_config", "there is no integration provider to configure");
   if (body.data.selector != null)
     refused("subscription.data.selector", "selectors are not supported; the run's output is the agent's reply");
-  if (body.flags?.is_test)
-    refused(
-      "subscription.flags.is_test",
-      "test subscriptions (capturing events without a run) are not supported; POST /api/automations/{id}/test fires one real run now",
-    );
   if (body.flags?.is_valid === false)
     refused("subscription.flags.is_valid", "a subscription here follows the service's own events and is always valid");
-  requireReferences("subscription.data.references", body.data.references);
+  if (!body.flags?.is_test) requireReferences("subscription.data.references", body.data.references);
   return {
     kind: "event",
     name: body.name,
@@ -253,6 +248,8 @@ const CODES: Record<FiringRow["status"], { code: string; message: string }> = {
   pending: { code: "102", message: "claimed" },
   queued: { code: "102", message: "queued" },
   started: { code: "202", message: "dispatched" },
+  // The reference's test capture: its 200, with nothing invoked.
+  captured: { code: "200", message: "success" },
   skipped: { code: "409", message: "skipped" },
   failed: { code: "400", message: "failed" },
 };
@@ -308,7 +305,8 @@ export function firingToCompat(row: FiringRow, automation: AutomationRow): z.inf
       event_key: trigger.triggerEventType,
       ...(row.sessionId ? { session_id: row.sessionId } : {}),
       references: trigger.triggerReferences as Record<string, unknown>,
-      is_test: row.eventKey.startsWith(TEST_KEY_PREFIX),
+      // Made by Test, or captured by a test subscription (as it was then: a later PUT leaves it).
+      is_test: row.status === "captured" || row.eventKey.startsWith(TEST_KEY_PREFIX),
       ...(row.payload != null ? { payload: row.payload } : {}),
       ...(row.inputs ? { inputs: row.inputs } : {}),
       ...(row.status === "started" && row.runId

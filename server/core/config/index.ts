@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { accessConfig, accessEnv, type AccessConfig } from "./access";
 import { agentRunsConfig, agentRunsEnv, type AgentRunsConfig } from "./agent-runs";
+import { automationsConfig, automationsEnv, type AutomationsConfig } from "./automations";
 import { databaseConfig, databaseEnv, type DatabaseConfig } from "./database";
 import { outboundConfig, outboundEnv, type OutboundConfig } from "./outbound";
 import { parseEnv } from "./parse";
@@ -23,13 +24,21 @@ const configSchema = z.object({
   ...accessEnv,
   ...workersEnv,
   ...agentRunsEnv,
+  ...automationsEnv,
   ...sandboxEnv,
   ...outboundEnv,
   ...tracingEnv,
 });
 
 export interface Config
-  extends DatabaseConfig, AccessConfig, WorkersConfig, AgentRunsConfig, SandboxConfig, OutboundConfig {
+  extends
+    DatabaseConfig,
+    AccessConfig,
+    WorkersConfig,
+    AgentRunsConfig,
+    AutomationsConfig,
+    SandboxConfig,
+    OutboundConfig {
   tracing: TracingConfig;
 }
 
@@ -40,6 +49,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...accessConfig(c),
     ...workersConfig(c),
     ...agentRunsConfig(c),
+    ...automationsConfig(c),
     ...sandboxConfig(c),
     ...outboundConfig(c),
     ...tracingConfig(c),

@@ -63,7 +63,8 @@ export const automations = pgTable(
  * One firing of an automation. `event_key` names what fired it (the scheduled time, the event id,
  * the inbound request's id) and is unique per automation, so two processes, a retry or a replay
  * cannot fire it twice. `status`: `pending` (to start), `queued` (waiting for the previous run,
- * overlap `queue_one`), `started` (`run_id` set), `skipped` or `failed` (`error` says why).
+ * overlap `queue_one`), `started` (`run_id` set), `captured` (a test subscription's: recorded,
+ * nothing started), `skipped` or `failed` (`error` says why).
  */
 export const automationDeliveries = pgTable(
   "automation_deliveries",
@@ -80,7 +81,7 @@ export const automationDeliveries = pgTable(
     scheduledAt: ts("scheduled_at"),
     /** When the run was started (or the firing was given up). */
     firedAt: ts("fired_at"),
-    status: text("status").$type<"pending" | "queued" | "started" | "skipped" | "failed">().notNull(),
+    status: text("status").$type<"pending" | "queued" | "started" | "captured" | "skipped" | "failed">().notNull(),
     /** The payload the firing maps into the agent's input (event attributes, inbound body). */
     payload: jsonb("payload"),
     /**
