@@ -138,8 +138,15 @@ describe("out-of-band approval answers", () => {
       .from(tables.toolApprovals)
       .where(eq(tables.toolApprovals.id, approvalId));
     expect(row.status).toBe("responded");
+    // Read back, by id and by query, it names the run continuing with the answer (the verdict is not stored).
     const after = await app.call("GET", `/api/sessions/interactions/${approvalId}`, { key: account.key });
-    expect(after.body.interaction.status).toBe("responded");
+    expect(after.body.interaction).toMatchObject({ status: "responded", run_id: runId });
+    expect(after.body.interaction.data.response).toEqual({ tool_call_id: WRITE.id, run_id: continuation });
+    const queried = await app.call("POST", "/api/sessions/interactions/query", {
+      key: account.key,
+      body: { query: { session_id: sessionId, status: "responded" } },
+    });
+    expect(queried.body).toEqual({ count: 1, interactions: [after.body.interaction] });
   });
 
   it("a denial becomes the denied result; the tool never runs", async () => {
@@ -182,13 +189,16 @@ describe("out-of-band approval answers", () => {
     expect(again.body).toMatchObject({
       code: "interaction_not_pending",
       detail: expect.stringMatching(new RegExp(`^Interaction is no longer pending: .*run ${continuation}`)),
+      run_id: continuation,
     });
     await runsEnded();
     const late = await respond(approvalId, { answer: { approved: true } });
     expect(late.status).toBe(409);
-    expect(late.body.detail).toBe(
-      `Interaction is no longer pending: it was answered; run ${continuation} continued with the answer`,
-    );
+    expect(late.body).toEqual({
+      code: "interaction_not_pending",
+      detail: `Interaction is no longer pending: it was answered; run ${continuation} continued with the answer`,
+      run_id: continuation,
+    });
     // The same answer sent in band no longer counts: the call is asked about again, not run twice.
     const asked = model.requests.length;
     const replay = await app.call("POST", "/services/agent/v0/invoke", {
@@ -252,6 +262,10 @@ describe("out-of-band approval answers", () => {
     expect(early.body.detail).toMatch(
       new RegExp(`starting run ${minted}; if that run is not recorded by .*, the request may be answered again`),
     );
+    expect(early.body.run_id).toBe(minted);
+    // Claimed, its run not recorded yet: it is shown answered, naming the run the claim minted.
+    const claimed = await app.call("GET", `/api/sessions/interactions/${approvalId}`, { key: account.key });
+    expect(claimed.body.interaction).toMatchObject({ status: "responded", data: { response: { run_id: minted } } });
     app.advanceClock(CLAIM_LEASE_MS + 1_000);
     model.script({ kind: "reply", text: "Saved." });
     const res = await respond(approvalId, { answer: { approved: true, message: "Go on." } });
@@ -294,9 +308,11 @@ describe("out-of-band approval answers", () => {
     app.advanceClock(CLAIM_LEASE_MS + 1_000);
     const busy = await respond(approvalId, { answer: { approved: false } });
     expect(busy.status).toBe(409);
-    expect(busy.body.detail).toBe(
-      `Interaction is no longer pending: its answer is being processed by run ${continuation}`,
-    );
+    expect(busy.body).toEqual({
+      code: "interaction_not_pending",
+      detail: `Interaction is no longer pending: its answer is being processed by run ${continuation}`,
+      run_id: continuation,
+    });
 
     const asked = model.requests.length;
     model.script({ kind: "reply", text: "Saved after all." });
@@ -342,6 +358,8 @@ describe("out-of-band approval answers", () => {
     app.advanceClock(8 * 24 * 3_600_000);
     const late = await respond(approvalId, { answer: { approved: true } });
     expect(late.status).toBe(409);
+    // No run continues with an answer: none is named.
+    expect(late.body).toEqual({ code: "interaction_not_pending", detail: "Interaction is no longer pending" });
     const shown = await app.call("GET", `/api/sessions/interactions/${approvalId}`, { key: account.key });
     expect(shown.body.interaction.status).toBe("cancelled");
   });

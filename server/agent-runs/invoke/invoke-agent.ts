@@ -12,7 +12,7 @@ import {
 } from "@/server/streams";
 import { SERVED_REVISION_HEADER, SPLIT_KEY_HEADER } from "@/server/versioning";
 import { driveRun } from "../runs/drive-run";
-import type { RunOrigin } from "../runs/run-store";
+import { preparedWith, type RunOrigin } from "../runs/run-store";
 import { continuedRun, continuingTrace, type ContinuedRun } from "../runs/run-lineage";
 import { SESSION_ID_HEADER, withRequestHeaders, type InvokeRequest } from "./invoke-request";
 import { prepareTurn } from "./prepare-turn";
@@ -38,12 +38,8 @@ export async function invokeAgent(
   const runId = newId();
   const continues = await pausedRunAnswered(app, principal.projectId, body, format);
   const trace = continuingTrace(traceContext(request.headers.get("traceparent")), continues);
-  const input = await prepareTurn(app, principal, body, format, {
-    trace,
-    depth: 0,
-    runId,
-    splitKey: request.headers.get(SPLIT_KEY_HEADER) ?? undefined,
-  });
+  const splitKey = request.headers.get(SPLIT_KEY_HEADER) ?? undefined;
+  const input = await prepareTurn(app, principal, body, format, { trace, depth: 0, runId, splitKey });
   // Which revision runs (a split environment chose one): the caller can tell without reading the run.
   const served = input.agent.references?.workflow_revision?.id;
   const servedHeaders: Record<string, string> = served ? { [SERVED_REVISION_HEADER]: served } : {};
@@ -77,6 +73,7 @@ export async function invokeAgent(
         principal: { userId: principal.userId, role: principal.role, apiKeyId: principal.apiKeyId },
         body: { ...body, session_id: input.sessionId },
         parentSpanId: trace.parentSpanId,
+        ...preparedWith({ splitKey }, input.sessionId),
       },
     },
     { cancelOnDisconnect, answerAfterEnd: transport === "batch" },

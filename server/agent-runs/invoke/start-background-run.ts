@@ -7,7 +7,7 @@ import { driveRun } from "../runs/drive-run";
 import { recordRunOnce } from "../runs/event-log";
 import { PROCESS_LEASE_OWNER } from "../runs/live-runs";
 import { findAgentRun } from "../runs/run-queries";
-import type { NewRun, RunOrigin } from "../runs/run-store";
+import { preparedWith, type NewRun, type RunOrigin } from "../runs/run-store";
 import { continuingTrace } from "../runs/run-lineage";
 import { traceContext } from "../trace-context";
 import { beginTurn } from "./begin-turn";
@@ -72,6 +72,7 @@ export async function startBackgroundRun(
       parentSpanId: trace.parentSpanId,
       // A takeover prepares the turn from this record: without them it would ask anew.
       ...(runs.claimedApprovals?.length ? { claimedApprovals: [...runs.claimedApprovals] } : {}),
+      ...preparedWith(runs, input.sessionId),
     },
   };
   const leased = { ...run, leaseOwner: PROCESS_LEASE_OWNER, leaseMs: app.config.agentRuns.leaseMs };

@@ -34,10 +34,13 @@ export const interactionWireSchema = z.strictObject({
       args: z.unknown().optional(),
       tool_call_id: z.string(),
     }),
-    /** Only in the answer to respond: the verdict is not stored, the continuation run is. */
+    /**
+     * Of a request answered out of band (`responded`): the run continuing with the answer. The
+     * verdict and the message are only in respond's answer: they are not stored.
+     */
     response: z
       .strictObject({
-        approved: z.boolean(),
+        approved: z.boolean().optional(),
         tool_call_id: z.string(),
         message: z.string().optional(),
         /** The background run that continues the paused run with this answer. */
@@ -130,6 +133,8 @@ async function argsOf(db: Executor, rows: ApprovalRow[]): Promise<Map<string, un
 }
 
 function toWire(row: ApprovalRow, args: Map<string, unknown>, clock: InteractionClock): InteractionWire {
+  const answered = row.status === "responding" || row.status === "responded";
+  const continuation = answered ? row.continuationRunId : null;
   return {
     id: row.id,
     session_id: row.sessionId,
@@ -142,6 +147,7 @@ function toWire(row: ApprovalRow, args: Map<string, unknown>, clock: Interaction
         ...(args.has(row.id) ? { args: args.get(row.id) } : {}),
         tool_call_id: row.toolCallId,
       },
+      ...(continuation ? { response: { tool_call_id: row.toolCallId, run_id: continuation } } : {}),
     },
     created_at: row.createdAt.toISOString(),
     expires_at: new Date(row.createdAt.getTime() + clock.ttlMs).toISOString(),

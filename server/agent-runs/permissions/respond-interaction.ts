@@ -122,8 +122,14 @@ export async function respondToInteraction(
   };
 }
 
-const processing = (runId: string) =>
-  new ConflictError(`${NOT_PENDING}: its answer is being processed by run ${runId}`, "interaction_not_pending");
+const processing = (runId: string) => continuedBy(runId, `its answer is being processed by run ${runId}`);
+
+/** A 409 that names the run continuing with the winning answer, in its text and as `run_id`. */
+function continuedBy(runId: string, why: string): ConflictError {
+  const error = new ConflictError(`${NOT_PENDING}: ${why}`, "interaction_not_pending");
+  error.fields = { run_id: runId };
+  return error;
+}
 
 /**
  * Why a claim failed, as the row now says: answered out of band (naming the run that continues
@@ -135,16 +141,12 @@ async function notPending(app: AppContext, projectId: string, id: string): Promi
   const runId = row?.continuationRunId;
   if (!runId || (row.status !== "responding" && row.status !== "responded"))
     return new ConflictError(NOT_PENDING, "interaction_not_pending");
-  if (row.status === "responded")
-    return new ConflictError(
-      `${NOT_PENDING}: it was answered; run ${runId} continued with the answer`,
-      "interaction_not_pending",
-    );
+  if (row.status === "responded") return continuedBy(runId, `it was answered; run ${runId} continued with the answer`);
   if (await findAgentRun(app.db, projectId, runId)) return processing(runId);
   const retryAt = new Date(row.claimedAt!.getTime() + CLAIM_LEASE_MS).toISOString();
-  return new ConflictError(
-    `${NOT_PENDING}: an answer is starting run ${runId}; if that run is not recorded by ${retryAt}, the request may be answered again`,
-    "interaction_not_pending",
+  return continuedBy(
+    runId,
+    `an answer is starting run ${runId}; if that run is not recorded by ${retryAt}, the request may be answered again`,
   );
 }
 

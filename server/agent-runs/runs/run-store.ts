@@ -6,6 +6,7 @@ import type { RunUsage } from "@/server/streams";
 import type { Principal } from "@/server/auth";
 import type { InvokeRequest } from "../invoke/invoke-request";
 import type { RunAgent } from "../run-agent";
+import type { Sampling } from "../run-types";
 import { noticeRun, RUN_EVENTS_CHANNEL } from "./run-wakeups";
 
 export type AgentRunRow = typeof agentRuns.$inferSelect;
@@ -61,6 +62,27 @@ export interface RunRequest {
    * would be asked about anew.
    */
   claimedApprovals?: string[];
+  /** A prompt application's generation settings, when the body holds it as an inline template. */
+  sampling?: Sampling;
+  /** Who runs, when the inline template stands for a committed artifact (a prompt application). */
+  agent?: RunAgent;
+  /** A split environment's sticky key when it is not the session id (which a takeover falls back to). */
+  splitKey?: string;
+}
+
+/**
+ * What a turn was prepared with besides its body, as its run records it (only what was given), so
+ * a takeover prepares the same turn: the same sampling, name and split side.
+ */
+export function preparedWith(
+  options: Pick<RunRequest, "sampling" | "agent" | "splitKey">,
+  sessionId: string,
+): Pick<RunRequest, "sampling" | "agent" | "splitKey"> {
+  return {
+    ...(options.sampling ? { sampling: options.sampling } : {}),
+    ...(options.agent ? { agent: options.agent } : {}),
+    ...(options.splitKey && options.splitKey !== sessionId ? { splitKey: options.splitKey } : {}),
+  };
 }
 
 /** How a run ended. */

@@ -3,14 +3,14 @@ import type { AppContext } from "@/server/core/app-context";
 import { logger } from "@/server/core/logger";
 import { isDatabaseUnavailable, type Database } from "@/server/db";
 import { agentRunEvents, agentRuns } from "@/server/db/schema";
-import { RUN_TAKEN_OVER, type MessagesFormat, type NativeEvent } from "@/server/streams";
+import { RUN_TAKEN_OVER, type MessagesFormat, type NativeEvent, type RunUsage } from "@/server/streams";
 import { beginTurn } from "../invoke/begin-turn";
 import { prepareTurn } from "../invoke/prepare-turn";
 import type { RunAgent } from "../run-agent";
 import type { TurnInput } from "../run-types";
 import { driveRun } from "./drive-run";
 import { PROCESS_LEASE_OWNER } from "./live-runs";
-import { readRunEvents } from "./run-queries";
+import { findAgentRun, readRunEvents } from "./run-queries";
 import { endRun, type RunOrigin, type RunRequest, type AgentRunRow } from "./run-store";
 import {
   messagesOfEvents,
@@ -66,6 +66,9 @@ export async function takeOverRun(app: AppContext, run: AgentRunRow): Promise<vo
     return failRun(app.db, run, lastSeq, `it was taken over ${plan.takeovers} times already`);
 
   const trace = { traceId: run.traceId, spanId: run.spanId, parentSpanId: request.parentSpanId };
+  // A continuation's usage includes the paused run's, as its first process summed it (read before
+  // the turn opens anything a failed read would leave open).
+  const continued = run.continuesRunId ? await findAgentRun(app.db, run.projectId, run.continuesRunId) : undefined;
   let input: TurnInput;
   try {
     input = await prepareTurn(
@@ -73,14 +76,24 @@ export async function takeOverRun(app: AppContext, run: AgentRunRow): Promise<vo
       { ...request.principal, projectId: run.projectId },
       request.body,
       run.format as MessagesFormat,
-      // An out-of-band answer's continuation settles the claimed request as its first process would have.
-      { trace, depth: 0, runId: run.id, claimedApprovals: request.claimedApprovals },
+      // As its first process prepared it: an out-of-band answer's continuation settles the claimed
+      // request; a prompt application keeps its sampling and name, a split environment its side.
+      {
+        trace,
+        depth: 0,
+        runId: run.id,
+        claimedApprovals: request.claimedApprovals,
+        sampling: request.sampling,
+        agent: request.agent,
+        splitKey: request.splitKey,
+      },
     );
   } catch (error) {
     // A database down for now is no reason to fail the run: the sweep takes it over again.
     if (isDatabaseUnavailable(error)) throw error;
     return failRun(app.db, run, lastSeq, `the turn could not be prepared again: ${(error as Error).message}`);
   }
+  if (continued?.usage) input.priorUsage = continued.usage as RunUsage;
   const marker: TimedEvent = {
     event: {
       type: "data",

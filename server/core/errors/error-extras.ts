@@ -104,6 +104,14 @@ export const errorExtras: Partial<Record<ErrorCode, ErrorExtras>> = {
   agent_run_failed: { headers: RUN_HEADERS },
   slug_taken: { fields: slugConflict },
   evaluation_closed: { fields: { run_id: z.string() } },
+  interaction_not_pending: {
+    fields: {
+      run_id: z
+        .string()
+        .optional()
+        .describe("The run continuing with the answer that won (being started, running or done), when there is one"),
+    },
+  },
   default_queue_exists: { fields: queueId },
   default_queue_demotion: { fields: queueId },
   default_queue_delete: { fields: { queue_ids: z.array(z.string()) } },
