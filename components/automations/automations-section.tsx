@@ -86,6 +86,7 @@ function AutomationRow({ automation, onEdit }: { automation: AutomationWire; onE
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium">{automation.name}</span>
         <Badge>{automation.kind}</Badge>
+        {automation.test && <Badge tone="accent">Test subscription</Badge>}
         {!automation.is_active && <Badge tone="warning">Paused</Badge>}
         <div className="ml-auto flex gap-2">
           <Button size="sm" disabled={!canEdit || test.isPending} onClick={() => test.mutate({ id: automation.id })}>
@@ -116,9 +117,15 @@ function AutomationRow({ automation, onEdit }: { automation: AutomationWire; onE
             POST <code className="font-mono">{automation.inbound_path}</code> ({automation.signature_scheme})
           </dd>
         )}
-        <dd>Next run: {automation.next_fire_at ? <TimeAgo iso={automation.next_fire_at} /> : "—"}</dd>
+        {automation.test ? (
+          // Its references may be empty and its firings never run: say so instead of "Next run".
+          <dd>Test mode: each event is captured, no run starts</dd>
+        ) : (
+          <dd>Next run: {automation.next_fire_at ? <TimeAgo iso={automation.next_fire_at} /> : "—"}</dd>
+        )}
         <dd>
-          Last run: {last ? <TimeAgo iso={last.fired_at ?? last.created_at} /> : "—"}
+          {automation.test ? "Last capture" : "Last run"}:{" "}
+          {last ? <TimeAgo iso={last.fired_at ?? last.created_at} /> : "—"}
           {last && ` (${last.status})`}
         </dd>
       </dl>
@@ -137,7 +144,8 @@ function Deliveries({ id, timezone }: { id: string; timezone: string }) {
     <ul className="space-y-1 text-xs" aria-label="Deliveries">
       {deliveries.data.map((d) => (
         <li key={d.id} className="flex flex-wrap items-center gap-2">
-          <Badge>{d.status}</Badge>
+          <Badge tone={d.status === "captured" ? "accent" : "neutral"}>{d.status}</Badge>
+          {d.status === "captured" && <span className="text-muted">nothing run (test subscription)</span>}
           {d.run && <span>run {d.run.status}</span>}
           <span className="text-muted">
             {d.scheduled_at ? `scheduled ${zoneTime(d.scheduled_at, timezone)} · ` : ""}

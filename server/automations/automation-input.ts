@@ -120,65 +120,77 @@ const common = {
   input: inputSchema.default({}),
   action: actionSchema.optional(),
   is_active: z.boolean().default(true),
+  test: z
+    .boolean()
+    .default(false)
+    .describe(
+      "An event subscription in test mode (the reference's flags.is_test): references unchecked, each firing recorded as `captured` with what a run would be given, nothing started. A PUT replaces it as every field: one without `test: true` makes the subscription live, its references checked.",
+    ),
 };
 
-export const automationInputSchema = z.discriminatedUnion("kind", [
-  z.object({
-    kind: z.literal("schedule"),
-    ...common,
-    cron: z
-      .string()
-      .min(1)
-      .max(200)
-      .describe('Five fields: minute hour day-of-month month day-of-week, e.g. "30 2 * * *"'),
-    timezone: z
-      .string()
-      .min(1)
-      .max(100)
-      .default("UTC")
-      .describe("An IANA time zone; daylight-saving changes follow it"),
-    overlap_policy: z
-      .enum(OVERLAP_POLICIES)
-      .default("skip")
-      .describe("When the previous run is still running: skip this firing, queue one, or cancel the previous run"),
-    catch_up_seconds: z
-      .number()
-      .int()
-      .min(0)
-      .max(7 * 86_400)
-      .default(DEFAULT_CATCH_UP_SECONDS)
-      .describe("After downtime, a missed fire time at most this old fires once; older ones are recorded as skipped"),
-    event_key: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .default(SCHEDULE_EVENT_TYPE)
-      .describe("The event type a firing carries (`event.event_type` of an inputs_fields selector)"),
-  }),
-  z.object({
-    kind: z.literal("event"),
-    ...common,
-    event_types: z.array(eventTypeSchema).min(1).max(20),
-    filter: z.array(conditionSchema).max(20).nullish(),
-  }),
-  z.object({
-    kind: z.literal("inbound"),
-    ...common,
-    signature_scheme: z
-      .enum(SIGNATURE_SCHEMES)
-      .describe(
-        "How senders sign: Standard Webhooks (Svix) headers, GitHub's X-Hub-Signature-256, Stripe's Stripe-Signature",
-      ),
-    secret: z
-      .string()
-      .min(16, "must be at least 16 characters")
-      .max(1024)
-      .optional()
-      .describe("The signing secret; generated when absent, returned once"),
-    filter: z.array(conditionSchema).max(20).nullish(),
-  }),
-]);
+export const automationInputSchema = z
+  .discriminatedUnion("kind", [
+    z.object({
+      kind: z.literal("schedule"),
+      ...common,
+      cron: z
+        .string()
+        .min(1)
+        .max(200)
+        .describe('Five fields: minute hour day-of-month month day-of-week, e.g. "30 2 * * *"'),
+      timezone: z
+        .string()
+        .min(1)
+        .max(100)
+        .default("UTC")
+        .describe("An IANA time zone; daylight-saving changes follow it"),
+      overlap_policy: z
+        .enum(OVERLAP_POLICIES)
+        .default("skip")
+        .describe("When the previous run is still running: skip this firing, queue one, or cancel the previous run"),
+      catch_up_seconds: z
+        .number()
+        .int()
+        .min(0)
+        .max(7 * 86_400)
+        .default(DEFAULT_CATCH_UP_SECONDS)
+        .describe("After downtime, a missed fire time at most this old fires once; older ones are recorded as skipped"),
+      event_key: z
+        .string()
+        .trim()
+        .min(1)
+        .max(200)
+        .default(SCHEDULE_EVENT_TYPE)
+        .describe("The event type a firing carries (`event.event_type` of an inputs_fields selector)"),
+    }),
+    z.object({
+      kind: z.literal("event"),
+      ...common,
+      event_types: z.array(eventTypeSchema).min(1).max(20),
+      filter: z.array(conditionSchema).max(20).nullish(),
+    }),
+    z.object({
+      kind: z.literal("inbound"),
+      ...common,
+      signature_scheme: z
+        .enum(SIGNATURE_SCHEMES)
+        .describe(
+          "How senders sign: Standard Webhooks (Svix) headers, GitHub's X-Hub-Signature-256, Stripe's Stripe-Signature",
+        ),
+      secret: z
+        .string()
+        .min(16, "must be at least 16 characters")
+        .max(1024)
+        .optional()
+        .describe("The signing secret; generated when absent, returned once"),
+      filter: z.array(conditionSchema).max(20).nullish(),
+    }),
+  ])
+  // Test mode is the reference's for subscriptions: elsewhere it is refused, not quietly dropped.
+  .refine((input) => !input.test || (input.kind === "event" && !input.action), {
+    path: ["test"],
+    message: "only an event subscription that runs an agent or a prompt application (no action) can be a test",
+  });
 export type AutomationInput = z.output<typeof automationInputSchema>;
 
 export const cronPreviewSchema = z.object({

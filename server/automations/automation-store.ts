@@ -15,15 +15,10 @@ import { checkCronSchedule, nextFireTime } from "@/server/core/cron/cron-schedul
 export type AutomationRow = typeof automations.$inferSelect;
 
 /**
- * A test subscription (the reference implementation's `is_test`, kept in its target): always
- * active, its references unchecked, each firing captured with what a run would be given, none run.
+ * A test subscription (input `test`, the reference implementation's `is_test`, kept in its
+ * target): its references unchecked, each firing captured with what a run would be given, none run.
  */
 export const isTestAutomation = (row: Pick<AutomationRow, "target">) => row.target.test === true;
-
-/** How an automation is saved: `test` makes it a test subscription. */
-export interface SaveOptions {
-  test?: boolean;
-}
 
 /** A signing secret in the form the scheme's senders expect (`whsec_` + base64 for Standard Webhooks). */
 export function generateSigningSecret(scheme: SignatureScheme): string {
@@ -47,10 +42,10 @@ function checkSecret(scheme: SignatureScheme, secret: string): void {
  * runnable agent or prompt application now, with the input it takes (resolved again at every
  * firing); a test subscription's references are not checked (it runs nothing).
  */
-async function columnsOf(app: AppContext, principal: Principal, input: AutomationInput, { test }: SaveOptions) {
+async function columnsOf(app: AppContext, principal: Principal, input: AutomationInput) {
   const now = app.now();
   if (input.action) await checkAction(app, principal, input);
-  else if (test) checkInput(input.input);
+  else if (input.test) checkInput(input.input);
   else await checkTarget(app, principal, input.references, input.input);
   const common = {
     kind: input.kind,
@@ -60,9 +55,9 @@ async function columnsOf(app: AppContext, principal: Principal, input: Automatio
     meta: input.meta ?? null,
     target: input.action
       ? { references: {}, action: input.action }
-      : { references: input.references, ...(test ? { test: true } : {}) },
+      : { references: input.references, ...(input.test ? { test: true } : {}) },
     input: input.input,
-    isActive: test || input.is_active,
+    isActive: input.is_active,
     updatedAt: now,
   };
   if (input.kind === "schedule") {
@@ -88,9 +83,8 @@ export async function createAutomation(
   app: AppContext,
   principal: Principal,
   input: AutomationInput,
-  options: SaveOptions = {},
 ): Promise<{ row: AutomationRow; secret?: string }> {
-  const columns = await columnsOf(app, principal, input, options);
+  const columns = await columnsOf(app, principal, input);
   const secret = input.kind === "inbound" ? (input.secret ?? generateSigningSecret(input.signature_scheme)) : undefined;
   const [row] = await app.db.transaction(async (tx) => {
     const inserted = await tx
@@ -151,7 +145,6 @@ export async function replaceAutomation(
   principal: Principal,
   id: string,
   input: AutomationInput,
-  options: SaveOptions = {},
 ): Promise<{ row: AutomationRow; secret?: string }> {
   const current = await getLiveAutomation(app.db, principal.projectId, id);
   if (current.kind !== input.kind)
@@ -159,7 +152,7 @@ export async function replaceAutomation(
       `automation ${id} is a ${current.kind}; its kind cannot change to ${input.kind} (create a new one)`,
       "kind_immutable",
     );
-  const columns = await columnsOf(app, principal, input, options);
+  const columns = await columnsOf(app, principal, input);
   const secret = input.kind === "inbound" ? input.secret : undefined;
   const row = await app.db.transaction(async (tx) => {
     const [updated] = await tx
@@ -200,13 +193,20 @@ export async function listAutomations(
 
 /**
  * The reference's trigger query: name (case-insensitive substring) and event key (a schedule's
- * `event_key`, a subscription's event type), newest first; a page of `windowing` only when one is
- * sent, all of them otherwise.
+ * `event_key`, a subscription's first event type: the one its compat `data.event_key` shows),
+ * newest first; a page of `windowing` only when one is sent, all of them otherwise. `follows`
+ * matches any of a row's event types (a subscription made in our own API may follow several).
  */
 export async function queryAutomations(
   db: Executor,
   projectId: string,
-  query: { kind?: AutomationRow["kind"]; name?: string; eventKey?: string; windowing?: Windowing },
+  query: {
+    kind?: AutomationRow["kind"];
+    name?: string;
+    eventKey?: string;
+    follows?: string;
+    windowing?: Windowing;
+  },
 ): Promise<Page<AutomationRow>> {
   const window = query.windowing ? windowClause(automations, query.windowing) : undefined;
   const matching = db
@@ -221,6 +221,7 @@ export async function queryAutomations(
         query.eventKey
           ? sql`coalesce(${automations.eventTypes} ->> 0, ${SCHEDULE_EVENT_TYPE}) = ${query.eventKey}`
           : undefined,
+        query.follows ? sql`${automations.eventTypes} @> ${JSON.stringify([query.follows])}::jsonb` : undefined,
         ...(window?.conditions ?? []),
       ),
     )
@@ -285,6 +286,13 @@ export async function deleteAutomation(app: AppContext, principal: Principal, id
  */
 export async function purgeAutomation(app: AppContext, projectId: string, id: string): Promise<void> {
   await app.db.transaction(async (tx) => {
+    // The row first, as the event pass takes it: a pass holding it (its insert waiting on a firing
+    // deleted here, an event seen again) is waited for instead of deadlocking; later ones skip it.
+    await tx
+      .select({ id: automations.id })
+      .from(automations)
+      .where(and(eq(automations.id, id), eq(automations.projectId, projectId)))
+      .for("update");
     await tx
       .delete(automationDeliveries)
       .where(and(eq(automationDeliveries.automationId, id), eq(automationDeliveries.projectId, projectId)));

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { toIso } from "@/server/core/time";
 import { describeCron, nextFireTimes } from "@/server/core/cron/cron-schedule";
 import { eventTypeOf } from "./automation-input";
-import type { AutomationRow } from "./automation-store";
+import { isTestAutomation, type AutomationRow } from "./automation-store";
 import type { FiringRow } from "./firing-store";
 
 const iso = z.string();
@@ -60,6 +60,12 @@ export const automationWire = z.object({
       "What a firing starts instead of an agent run (its firings' run_id is the triage's or optimization's id)",
     ),
   is_active: z.boolean(),
+  test: z
+    .literal(true)
+    .optional()
+    .describe(
+      "A test subscription (input `test`, the reference's flags.is_test): its references are not checked and its firings are recorded as `captured`, starting nothing",
+    ),
   tags: z.record(z.string(), z.unknown()).optional(),
   meta: z.record(z.string(), z.unknown()).optional(),
   cron: z.string().optional(),
@@ -104,6 +110,7 @@ export function automationToWire(
       ? { action: row.target.action as { kind: "triage" | "optimize"; body: Record<string, unknown> } }
       : {}),
     is_active: row.isActive,
+    ...(isTestAutomation(row) ? { test: true as const } : {}),
     ...(row.tags ? { tags: row.tags } : {}),
     ...(row.meta ? { meta: row.meta } : {}),
     ...(schedule

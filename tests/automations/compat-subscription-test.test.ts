@@ -238,3 +238,101 @@ it("when a live subscription already follows the event, its first new delivery i
   expect((await call("GET", `/api/triggers/deliveries/${earlier.body.deliveries[0].id}`)).status).toBe(200);
   expect(await rowsNamed("probe 2")).toEqual({ rows: [], firings: [] });
 });
+
+it("our own API shows a test subscription, and its PUT replaces test as every field", async () => {
+  const created = await call(
+    "POST",
+    "/api/triggers/subscriptions/",
+    subscription("own view", { flags: { is_test: true } }),
+  );
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const id = created.body.subscription.id;
+  const shown = await call("GET", `/api/automations/${id}`);
+  expect(shown.body.automation).toMatchObject({ test: true, is_active: true, references: {} });
+  const listed = await call("GET", "/api/automations/");
+  expect(listed.body.automations.find((a: { id: string }) => a.id === id)).toMatchObject({ test: true });
+
+  // Sent back with test, it stays a test subscription: references still unchecked.
+  const own = { kind: "event", name: "own view", event_types: [EVENT] };
+  const kept = await call("PUT", `/api/automations/${id}`, { automation: { ...own, test: true } });
+  expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+  expect(kept.body.automation.test).toBe(true);
+  // Without it, a live subscription is asked for: its references are checked, and none given is refused.
+  const refused = await call("PUT", `/api/automations/${id}`, {
+    automation: { ...own, input: { messages: [{ role: "user", content: "deployed" }] } },
+  });
+  expect(refused.status).toBe(400);
+  expect(refused.body.code).toBe("missing_agent");
+  expect((await call("GET", `/api/triggers/subscriptions/${id}`)).body.subscription.flags.is_test).toBe(true);
+  const live = await call("PUT", `/api/automations/${id}`, {
+    automation: {
+      ...own,
+      references: { workflow_revision: { id: f.revisionId } },
+      input: { messages: [{ role: "user", content: "deployed" }] },
+    },
+  });
+  expect(live.status, JSON.stringify(live.body)).toBe(200);
+  expect(live.body.automation.test).toBeUndefined();
+  expect((await call("GET", `/api/triggers/subscriptions/${id}`)).body.subscription.flags.is_test).toBe(false);
+  expect((await call("DELETE", `/api/automations/${id}`)).status).toBe(204);
+});
+
+it("our own API makes a test subscription with test: true, and refuses test on a schedule or an action", async () => {
+  const created = await call("POST", "/api/automations/", {
+    automation: { kind: "event", name: "own test", event_types: [EVENT], test: true, is_active: false },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const id = created.body.automation.id;
+  // Our own is_active is kept, as for any automation: a paused test subscription.
+  expect(created.body.automation).toMatchObject({ test: true, is_active: false });
+  expect((await call("POST", `/api/automations/${id}/resume`)).status).toBe(200);
+  await deploy();
+  await automationPass(f.t.context);
+  const deliveries = await call("GET", `/api/automations/${id}/deliveries`);
+  expect(deliveries.body.deliveries).toMatchObject([{ status: "captured" }]);
+  expect(deliveries.body.deliveries[0].run_id).toBeUndefined();
+  expect((await call("DELETE", `/api/automations/${id}`)).status).toBe(204);
+
+  const schedule = await call("POST", "/api/automations/", {
+    automation: { kind: "schedule", name: "own test schedule", cron: "0 9 * * *", test: true },
+  });
+  expect(schedule.status).toBe(422);
+  expect(schedule.body.errors).toMatchObject([{ path: "automation.test" }]);
+  const action = await call("POST", "/api/automations/", {
+    automation: {
+      kind: "event",
+      name: "own test action",
+      event_types: [EVENT],
+      test: true,
+      action: { kind: "triage", body: { evidence: { kind: "traces", filter: { conditions: [] } } } },
+    },
+  });
+  expect(action.status).toBe(422);
+  expect(action.body.errors).toMatchObject([{ path: "automation.test" }]);
+  expect((await rowsNamed("own test schedule")).rows).toEqual([]);
+  expect((await rowsNamed("own test action")).rows).toEqual([]);
+});
+
+it("POST /subscriptions/test watches a live subscription that follows the event as any of its types", async () => {
+  // Only the subscription made here follows the event.
+  for (const a of (await call("GET", "/api/automations/")).body.automations)
+    if (a.kind === "event") expect((await call("DELETE", `/api/automations/${a.id}`)).status).toBe(204);
+  const created = await call("POST", "/api/automations/", {
+    automation: {
+      kind: "event",
+      name: "two types",
+      event_types: ["evaluations.runs.failed", EVENT],
+      references: { workflow_revision: { id: f.revisionId } },
+      input: { messages: [{ role: "user", content: "deployed" }] },
+    },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const owner = created.body.automation;
+  const res = await driveUntil(call("POST", "/api/triggers/subscriptions/test", subscription("probe 3")));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body).toMatchObject({
+    count: 1,
+    delivery: { subscription_id: owner.id, status: { code: "202" }, data: { is_test: false } },
+  });
+  expect(await rowsNamed("probe 3")).toEqual({ rows: [], firings: [] });
+});

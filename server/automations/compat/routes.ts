@@ -111,8 +111,6 @@ function triggerRoutes<B extends { id?: string }>(spec: {
   fromBody: (body: B) => unknown;
   /** Checks the reference runs first, before the body is read as ours. */
   precheck?: (body: B, now: Date) => void;
-  /** Whether the body saves a test subscription (its firings captured, none run). */
-  isTest?: (body: B) => boolean;
 }) {
   const { plural, singular } = COMPAT_COLLECTIONS[spec.kind];
   const base = `/api/triggers/${plural}`;
@@ -176,8 +174,7 @@ function triggerRoutes<B extends { id?: string }>(spec: {
       handler: async ({ ctx, body }) => {
         spec.precheck?.(body[singular], ctx.app.now());
         const input = asInput(spec.fromBody(body[singular]), singular);
-        const test = spec.isTest?.(body[singular]);
-        const { row } = await saveAs(singular, () => createAutomation(ctx.app, ctx.principal, input, { test }));
+        const { row } = await saveAs(singular, () => createAutomation(ctx.app, ctx.principal, input));
         return one(singular, spec.toWire(row));
       },
     }),
@@ -275,10 +272,7 @@ function triggerRoutes<B extends { id?: string }>(spec: {
         await getOfKind(ctx.app, ctx.principal.projectId, params.id, true);
         spec.precheck?.(given, ctx.app.now());
         const input = asInput(spec.fromBody(given), singular);
-        const test = spec.isTest?.(given);
-        const { row } = await saveAs(singular, () =>
-          replaceAutomation(ctx.app, ctx.principal, params.id, input, { test }),
-        );
+        const { row } = await saveAs(singular, () => replaceAutomation(ctx.app, ctx.principal, params.id, input));
         return one(singular, spec.toWire(row));
       },
     }),
@@ -342,7 +336,6 @@ export const triggerCompatRoutes = [
     toWire: subscriptionToCompat,
     body: compatSubscriptionBody as unknown as z.ZodType<Record<string, { id?: string }>>,
     fromBody: subscriptionFromCompat as (body: unknown) => unknown,
-    isTest: (body) => (body as SubscriptionBody).flags?.is_test === true,
   }),
   subscriptionTestRoute,
   ...firingCompatRoutes,

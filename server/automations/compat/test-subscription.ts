@@ -24,9 +24,10 @@ export interface CapturedDelivery {
 /**
  * `POST /api/triggers/subscriptions/test`: the first delivery of the subscription's event type,
  * waited for up to `triggerTestTimeoutMs` (or until the client goes away), else undefined. When
- * live subscriptions of the project already follow that event type, the first delivery of theirs
- * newer than their latest one, and they stay as they are; otherwise a test subscription is made,
- * and purged with its deliveries however the wait ends.
+ * active subscriptions of the project already follow that event type (as any of theirs: one made
+ * in our own API may follow several; a paused one would never answer), the first delivery of theirs newer than their latest one, and
+ * they stay as they are; otherwise a test subscription is made, and purged with its deliveries
+ * however the wait ends.
  */
 export async function testSubscription(
   app: AppContext,
@@ -35,8 +36,8 @@ export async function testSubscription(
   signal: AbortSignal,
 ): Promise<CapturedDelivery | undefined> {
   const owners = (
-    await queryAutomations(app.db, principal.projectId, { kind: "event", eventKey: input.event_types[0] })
-  ).items.filter((row) => !isTestAutomation(row));
+    await queryAutomations(app.db, principal.projectId, { kind: "event", follows: input.event_types[0] })
+  ).items.filter((row) => row.isActive && !isTestAutomation(row));
   if (owners.length > 0) {
     const latest = [
       ...(
@@ -53,7 +54,7 @@ export async function testSubscription(
       .at(-1);
     return firstDelivery(app, owners, after, signal);
   }
-  const { row } = await createAutomation(app, principal, input, { test: true });
+  const { row } = await createAutomation(app, principal, { ...input, test: true, is_active: true });
   try {
     return await firstDelivery(app, [row], undefined, signal);
   } finally {

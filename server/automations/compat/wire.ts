@@ -220,7 +220,9 @@ export function subscriptionFromCompat(body: z.infer<typeof compatSubscriptionBo
     description: body.description,
     tags: body.tags,
     meta: body.meta,
-    is_active: body.flags?.is_active ?? true,
+    // The reference's test subscription is active whatever its flags say.
+    is_active: body.flags?.is_test ? true : (body.flags?.is_active ?? true),
+    test: body.flags?.is_test === true,
     event_types: [body.data.event_key],
     filter: body.data.filter,
     references: body.data.references ?? {},
