@@ -10,6 +10,7 @@ import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/s
 import { createTestApp, type TestApp } from "../helpers/test-app";
 import { within } from "../helpers/within";
 import { askingAgent as agent, WRITE_CALL as WRITE } from "./asking-agent";
+import { rewindToDeadProcess } from "./dead-process";
 
 /**
  * Answering a paused run's approval out of band (`POST /api/sessions/interactions/{id}/respond`):
@@ -292,19 +293,7 @@ describe("out-of-band approval answers", () => {
     // claim, the run's row with its recorded request and an expired lease, nothing logged.
     const { db } = app.context;
     await db.update(tables.toolApprovals).set({ status: "responding" }).where(eq(tables.toolApprovals.id, approvalId));
-    await db.delete(tables.agentRunEvents).where(eq(tables.agentRunEvents.runId, continuation));
-    await db
-      .update(tables.agentRuns)
-      .set({
-        status: "running",
-        stopReason: null,
-        endedAt: null,
-        usage: null,
-        eventCount: 0,
-        leaseOwner: "a-dead-process",
-        leaseExpiresAt: new Date(Date.now() - 1),
-      })
-      .where(eq(tables.agentRuns.id, continuation));
+    await rewindToDeadProcess(db, continuation);
     app.advanceClock(CLAIM_LEASE_MS + 1_000);
     const busy = await respond(approvalId, { answer: { approved: false } });
     expect(busy.status).toBe(409);

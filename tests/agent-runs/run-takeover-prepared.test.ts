@@ -10,6 +10,7 @@ import { attribute, traceSpans } from "../helpers/run-trace";
 import { startScriptedModelServer, type ScriptedModelServer } from "../helpers/scripted-model-server";
 import { createTestApp, type TestApp } from "../helpers/test-app";
 import { askingAgent, WRITE_CALL as WRITE } from "./asking-agent";
+import { rewindToDeadProcess } from "./dead-process";
 
 /**
  * A run taken over after a crash runs as it was started: what its start was given besides the
@@ -32,24 +33,6 @@ afterAll(async () => {
 });
 
 const principal = () => ({ projectId: account.projectId, userId: account.userId, role: account.role });
-
-/** The run's row and log rewound to a dead process's: running, nothing logged, its lease expired. */
-async function diedAfterRecording(runId: string) {
-  const { db } = app.context;
-  await db.delete(tables.agentRunEvents).where(eq(tables.agentRunEvents.runId, runId));
-  await db
-    .update(tables.agentRuns)
-    .set({
-      status: "running",
-      stopReason: null,
-      endedAt: null,
-      usage: null,
-      eventCount: 0,
-      leaseOwner: "a-dead-process",
-      leaseExpiresAt: new Date(Date.now() - 1),
-    })
-    .where(eq(tables.agentRuns.id, runId));
-}
 
 /** The sweep takes the run over; its end is awaited and its record read. */
 async function takenOver(runId: string) {
@@ -90,7 +73,7 @@ describe("a run taken over runs as it was started", () => {
       agent: run.agent,
     });
     await runsRecorded(app.context);
-    await diedAfterRecording(started.runId);
+    await rewindToDeadProcess(app.context.db, started.runId);
 
     model.script({ kind: "reply", text: "Inbox: still quiet." });
     const asked = model.requests.length;
@@ -177,7 +160,7 @@ describe("a run taken over runs as it was started", () => {
     for (const runId of [invoked.body.run_id as string, started.runId]) {
       const run = await app.call("GET", `/services/agent/v0/runs/${runId}`, { key: account.key });
       expect(run.body.run.agent.references.workflow_revision.id).toBe(armOf(splitKey));
-      await diedAfterRecording(runId);
+      await rewindToDeadProcess(app.context.db, runId);
       model.script({ kind: "reply", text: "ok again" });
       await takenOver(runId);
       expect(JSON.stringify(model.requests.at(-1)!.body)).toContain(textOf(armOf(splitKey)));
@@ -211,7 +194,7 @@ describe("a run taken over runs as it was started", () => {
       .update(tables.toolApprovals)
       .set({ status: "responding" })
       .where(eq(tables.toolApprovals.id, approvalId));
-    await diedAfterRecording(continuation);
+    await rewindToDeadProcess(app.context.db, continuation);
     model.script({ kind: "reply", text: "Saved after all.", usage: { input: 7, output: 3 } });
     const run = await takenOver(continuation);
     expect(run.run).toMatchObject({ continues_run_id: paused.headers.get("x-svc-run-id") });

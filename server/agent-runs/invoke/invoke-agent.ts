@@ -12,7 +12,7 @@ import {
 } from "@/server/streams";
 import { SERVED_REVISION_HEADER, SPLIT_KEY_HEADER } from "@/server/versioning";
 import { driveRun } from "../runs/drive-run";
-import { preparedWith, type RunOrigin } from "../runs/run-store";
+import { recordedRequest, type RunOrigin } from "../runs/run-store";
 import { continuedRun, continuingTrace, type ContinuedRun } from "../runs/run-lineage";
 import { SESSION_ID_HEADER, withRequestHeaders, type InvokeRequest } from "./invoke-request";
 import { prepareTurn } from "./prepare-turn";
@@ -69,12 +69,7 @@ export async function invokeAgent(
       background: Boolean(body.flags?.background),
       origin,
       continuesRunId: continues?.id,
-      request: {
-        principal: { userId: principal.userId, role: principal.role, apiKeyId: principal.apiKeyId },
-        body: { ...body, session_id: input.sessionId },
-        parentSpanId: trace.parentSpanId,
-        ...preparedWith({ splitKey }, input.sessionId),
-      },
+      request: recordedRequest(principal, body, input.sessionId, trace.parentSpanId, { splitKey }),
     },
     { cancelOnDisconnect, answerAfterEnd: transport === "batch" },
   );

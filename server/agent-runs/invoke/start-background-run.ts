@@ -7,7 +7,7 @@ import { driveRun } from "../runs/drive-run";
 import { recordRunOnce } from "../runs/event-log";
 import { PROCESS_LEASE_OWNER } from "../runs/live-runs";
 import { findAgentRun } from "../runs/run-queries";
-import { preparedWith, type NewRun, type RunOrigin } from "../runs/run-store";
+import { recordedRequest, type NewRun, type RunOrigin } from "../runs/run-store";
 import { continuingTrace } from "../runs/run-lineage";
 import { traceContext } from "../trace-context";
 import { beginTurn } from "./begin-turn";
@@ -66,14 +66,7 @@ export async function startBackgroundRun(
     background: true,
     origin,
     continuesRunId: continues?.id,
-    request: {
-      principal: { userId: principal.userId, role: principal.role, apiKeyId: principal.apiKeyId },
-      body: { ...body, session_id: input.sessionId },
-      parentSpanId: trace.parentSpanId,
-      // A takeover prepares the turn from this record: without them it would ask anew.
-      ...(runs.claimedApprovals?.length ? { claimedApprovals: [...runs.claimedApprovals] } : {}),
-      ...preparedWith(runs, input.sessionId),
-    },
+    request: recordedRequest(principal, body, input.sessionId, trace.parentSpanId, runs),
   };
   const leased = { ...run, leaseOwner: PROCESS_LEASE_OWNER, leaseMs: app.config.agentRuns.leaseMs };
   if (!(await recordRunOnce(app.db, leased))) return startedBefore(app, principal.projectId, runId);

@@ -71,17 +71,26 @@ export interface RunRequest {
 }
 
 /**
- * What a turn was prepared with besides its body, as its run records it (only what was given), so
- * a takeover prepares the same turn: the same sampling, name and split side.
+ * The request as a run records it, so a takeover prepares the same turn: who asked, the body (its
+ * session fixed), the root's parent span, and what the turn was prepared with besides its body,
+ * only what was given: requests answered out of band, a prompt application's sampling and name,
+ * a split key other than the session (which a takeover falls back to).
  */
-export function preparedWith(
-  options: Pick<RunRequest, "sampling" | "agent" | "splitKey">,
+export function recordedRequest(
+  principal: Omit<Principal, "projectId">,
+  body: InvokeRequest,
   sessionId: string,
-): Pick<RunRequest, "sampling" | "agent" | "splitKey"> {
+  parentSpanId: string | undefined,
+  prepared: Pick<RunRequest, "sampling" | "agent" | "splitKey"> & { claimedApprovals?: readonly string[] },
+): RunRequest {
   return {
-    ...(options.sampling ? { sampling: options.sampling } : {}),
-    ...(options.agent ? { agent: options.agent } : {}),
-    ...(options.splitKey && options.splitKey !== sessionId ? { splitKey: options.splitKey } : {}),
+    principal: { userId: principal.userId, role: principal.role, apiKeyId: principal.apiKeyId },
+    body: { ...body, session_id: sessionId },
+    parentSpanId,
+    ...(prepared.claimedApprovals?.length ? { claimedApprovals: [...prepared.claimedApprovals] } : {}),
+    ...(prepared.sampling ? { sampling: prepared.sampling } : {}),
+    ...(prepared.agent ? { agent: prepared.agent } : {}),
+    ...(prepared.splitKey && prepared.splitKey !== sessionId ? { splitKey: prepared.splitKey } : {}),
   };
 }
 
