@@ -5,10 +5,11 @@ import type { TurnControls } from "@/server/controls";
 import type { ResolvedConnection } from "./providers/connection";
 import type { FallbackAttempt } from "./providers/fallback-model";
 import type { RunAgent } from "./run-agent";
+import type { Sampling } from "./sampling";
 import type { RunOrigin } from "./runs/run-store";
 import type { BuiltTools } from "./tools/tool-types";
 
-export type { RunAgent };
+export type { RunAgent, Sampling };
 
 export interface RunLimits {
   totalMs: number;
@@ -17,13 +18,6 @@ export interface RunLimits {
   maxSteps: number;
   /** Retries of a model call that failed before streaming (429, 5xx), with the SDK's backoff. */
   maxRetries: number;
-}
-
-/** Generation settings a caller fixes for a turn (a prompt application's `llm_config`); unset = the provider's default. */
-export interface Sampling {
-  temperature?: number;
-  topP?: number;
-  maxOutputTokens?: number;
 }
 
 /** Everything a harness needs for one turn; resolved and validated before the first byte. */

@@ -6,7 +6,7 @@ import type { RunUsage } from "@/server/streams";
 import type { Principal } from "@/server/auth";
 import type { InvokeRequest } from "../invoke/invoke-request";
 import type { RunAgent } from "../run-agent";
-import type { Sampling } from "../run-types";
+import type { Sampling } from "../sampling";
 import { noticeRun, RUN_EVENTS_CHANNEL } from "./run-wakeups";
 
 export type AgentRunRow = typeof agentRuns.$inferSelect;
