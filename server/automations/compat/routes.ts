@@ -309,7 +309,7 @@ const subscriptionTestRoute = defineRoute({
   auth: "api_key",
   tag,
   summary:
-    "Wait for a subscription's first delivery (up to TRIGGER_TEST_TIMEOUT_MS, 300 s by default): a test subscription is made and purged with its deliveries after; a live subscription of that event type is watched instead and left in place",
+    "Wait for a subscription's first delivery (up to TRIGGER_TEST_TIMEOUT_MS, 300 s by default): a test subscription is made and purged with its deliveries after; an active subscription of that event type is watched instead and left in place",
   body: compatSubscriptionBody,
   response: z.object({ count: z.number().int(), delivery: compatFiringWire.optional() }),
   errors: ["not_found", "unsupported_field", "unsupported_prompt"],

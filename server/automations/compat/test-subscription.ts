@@ -1,8 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import type { Principal } from "@/server/auth";
 import type { AppContext } from "@/server/core/app-context";
-import { automationDeliveries } from "@/server/db/schema";
 import type { AutomationInput } from "../automation-input";
 import {
   createAutomation,
@@ -11,7 +9,7 @@ import {
   queryAutomations,
   type AutomationRow,
 } from "../automation-store";
-import { lastFirings, type FiringRow } from "../firing-store";
+import { lastFirings, queryFirings, type FiringRow } from "../firing-store";
 
 /** The reference polls for the first delivery once a second. */
 const POLL_MS = 1_000;
@@ -25,9 +23,9 @@ export interface CapturedDelivery {
  * `POST /api/triggers/subscriptions/test`: the first delivery of the subscription's event type,
  * waited for up to `triggerTestTimeoutMs` (or until the client goes away), else undefined. When
  * active subscriptions of the project already follow that event type (as any of theirs: one made
- * in our own API may follow several; a paused one would never answer), the first delivery of theirs newer than their latest one, and
- * they stay as they are; otherwise a test subscription is made, and purged with its deliveries
- * however the wait ends.
+ * in our own API may follow several; a paused one would never answer), the first delivery of
+ * theirs newer than their latest one, and they stay as they are; otherwise a test subscription is
+ * made, and purged with its deliveries however the wait ends.
  */
 export async function testSubscription(
   app: AppContext,
@@ -39,17 +37,14 @@ export async function testSubscription(
     await queryAutomations(app.db, principal.projectId, { kind: "event", follows: input.event_types[0] })
   ).items.filter((row) => row.isActive && !isTestAutomation(row));
   if (owners.length > 0) {
-    const latest = [
-      ...(
-        await lastFirings(
-          app.db,
-          principal.projectId,
-          owners.map((o) => o.id),
-        )
-      ).values(),
-    ];
-    const after = latest
-      .map((firing) => firing.id)
+    const latest = await lastFirings(
+      app.db,
+      principal.projectId,
+      owners.map((o) => o.id),
+    );
+    // UUIDv7 ids: the greatest is the newest firing of them all.
+    const after = [...latest.values()]
+      .map((f) => f.id)
       .sort()
       .at(-1);
     return firstDelivery(app, owners, after, signal);
@@ -75,21 +70,14 @@ async function firstDelivery(
 ): Promise<CapturedDelivery | undefined> {
   const deadline = Date.now() + app.config.triggerTestTimeoutMs;
   for (;;) {
-    const [firing] = await app.db
-      .select()
-      .from(automationDeliveries)
-      .where(
-        and(
-          eq(automationDeliveries.projectId, automations[0].projectId),
-          inArray(
-            automationDeliveries.automationId,
-            automations.map((a) => a.id),
-          ),
-          after ? gt(automationDeliveries.id, after) : undefined,
-        ),
-      )
-      .orderBy(asc(automationDeliveries.id))
-      .limit(1);
+    const {
+      items: [firing],
+    } = await queryFirings(
+      app.db,
+      automations[0].projectId,
+      { automationIds: automations.map((a) => a.id) },
+      { order: "ascending", limit: 1, next: after },
+    );
     if (firing && firing.status !== "pending" && firing.status !== "queued")
       return { firing, automation: automations.find((a) => a.id === firing.automationId)! };
     const left = deadline - Date.now();
